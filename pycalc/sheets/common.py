@@ -1,0 +1,122 @@
+"""What every generated sheet shares: one palette, one font, defined names, safe text cells."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from openpyxl.cell.cell import Cell
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+FONT_NAME = "DejaVu Sans"  # present in LibreOffice on Linux; Excel substitutes a close sans
+INK = "1F2933"
+MUTED = "616E7C"
+ACCENT = "1D4E89"  # headings
+HEADER_FILL = "D9E2EC"
+INPUT_FILL = "FFF3C4"  # every cell a GM types into
+OUTPUT_FILL = "E3F8EC"
+WORKING_FILL = "F5F7FA"
+BORDER_COLOUR = "BCCCDC"
+
+# Open-ended band bounds are stored as huge numbers (so MATCH works) and shown as words.
+OPEN_LOW = -1_000_000_000
+OPEN_HIGH = 1_000_000_000
+BOUND_FORMAT = '[<=-1000000000]"or less";[>=1000000000]"or more";0'
+PERCENT_FORMAT = "0.0%"
+
+thin = Side(style="thin", color=BORDER_COLOUR)
+GRID = Border(left=thin, right=thin, top=thin, bottom=thin)
+
+
+def font(size: float = 10, bold: bool = False, italic: bool = False, colour: str = INK) -> Font:
+    return Font(name=FONT_NAME, size=size, bold=bold, italic=italic, color=colour)
+
+
+def fill(colour: str) -> PatternFill:
+    return PatternFill("solid", start_color=colour, end_color=colour)
+
+
+BODY = font()
+BOLD = font(bold=True)
+TITLE = font(14, bold=True, colour=ACCENT)
+SUBTITLE = font(11, bold=True, colour=ACCENT)
+NOTE = font(9, italic=True, colour=MUTED)
+WRAP = Alignment(wrap_text=True, vertical="top")
+UNLOCKED = Protection(locked=False)
+
+
+def name_part(text: str) -> str:
+    """An identifier as it appears inside a defined name (upper case, A-Z 0-9 _)."""
+    return re.sub(r"[^A-Z0-9_]", "_", text.upper())
+
+
+def table_name(table_id: str, column: str) -> str:
+    """Defined name of one column of a YAML table in the workbook: T_<TABLE>_<COLUMN>."""
+    return f"T_{name_part(table_id)}_{name_part(column)}"
+
+
+def ruling_name(ruling_id: str) -> str:
+    return f"RULING_{name_part(ruling_id)}"
+
+
+def absolute(sheet: Worksheet, first: str, last: str | None = None) -> str:
+    """A sheet-qualified absolute reference such as 'Strike'!$B$4:$B$9."""
+    quoted = "'" + sheet.title.replace("'", "''") + "'"
+
+    def dollar(ref: str) -> str:
+        letters = ref.rstrip("0123456789")
+        return f"${letters}${ref[len(letters) :]}"
+
+    return f"{quoted}!{dollar(first)}" + (f":{dollar(last)}" if last and last != first else "")
+
+
+def define_name(book: Workbook, name: str, reference: str) -> None:
+    book.defined_names[name] = DefinedName(name, attr_text=reference)
+
+
+def put(cell: Cell, value: Any) -> Cell:
+    """Write a value; text never becomes a formula (YAML text starting with '=' stays text)."""
+    cell.value = value
+    if isinstance(value, str) and value.startswith("="):
+        cell.data_type = "s"
+    cell.font = BODY
+    return cell
+
+
+def put_formula(cell: Cell, formula: str) -> Cell:
+    cell.value = formula if formula.startswith("=") else f"={formula}"
+    cell.font = BODY
+    return cell
+
+
+def style_header(cell: Cell) -> None:
+    cell.font = BOLD
+    cell.fill = fill(HEADER_FILL)
+    cell.border = GRID
+    cell.alignment = Alignment(wrap_text=True, vertical="center")
+
+
+def mark_input(cell: Cell) -> None:
+    cell.fill = fill(INPUT_FILL)
+    cell.border = GRID
+    cell.protection = UNLOCKED
+
+
+def mark_output(cell: Cell, bold: bool = False) -> None:
+    cell.fill = fill(OUTPUT_FILL)
+    cell.border = GRID
+    if bold:
+        cell.font = BOLD
+
+
+def protect(sheet: Worksheet) -> None:
+    """Lock formula cells against accidental overwrites; no password, inputs stay unlocked."""
+    sheet.protection.sheet = True
+    sheet.protection.formatCells = False
+    sheet.protection.formatColumns = False
+    sheet.protection.formatRows = False
+    sheet.protection.selectLockedCells = False
+    sheet.protection.selectUnlockedCells = False

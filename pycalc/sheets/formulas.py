@@ -1,0 +1,43 @@
+"""Small builders of spreadsheet formula text over the named table columns.
+
+Only functions that exist in Excel 2007 and LibreOffice 7.4 are used (INDEX, MATCH, IF, IFERROR,
+COUNTIF, SUMPRODUCT, INT, ROUNDUP, MAX, N...). Numbers are never typed in: they are looked up.
+"""
+
+from __future__ import annotations
+
+from pycalc.sheets.common import table_name
+
+
+def by_label(table: str, column: str, label_expr: str) -> str:
+    """The value in ``column`` of the entry whose label is ``label_expr``."""
+    return f"INDEX({table_name(table, column)},MATCH({label_expr},{table_name(table, 'label')},0))"
+
+
+def const(table: str, entry_id: str, column: str = "value") -> str:
+    """The value in ``column`` of the entry with id ``entry_id``."""
+    return f'INDEX({table_name(table, column)},MATCH("{entry_id}",{table_name(table, "id")},0))'
+
+
+def band(table: str, column: str, key_expr: str) -> str:
+    """The value in ``column`` of the band containing ``key_expr`` (#N/A below the first band)."""
+    return f"INDEX({table_name(table, column)},MATCH({key_expr},{table_name(table, 'from')},1))"
+
+
+def last(table: str, column: str) -> str:
+    name = table_name(table, column)
+    return f"INDEX({name},ROWS({name}))"
+
+
+def round_down(expr: str) -> str:
+    """Towards minus infinity, as Python's math.floor."""
+    return f"INT({expr})"
+
+
+def round_up(expr: str) -> str:
+    """Towards plus infinity, as Python's math.ceil."""
+    return f"-INT(-({expr}))"
+
+
+def plus(*terms: str) -> str:
+    return "+".join(t for t in terms if t) or "0"

@@ -1,0 +1,210 @@
+"""Assemble a ruleset's workbook: contents, calculators, rulings and reference sheets.
+
+``build_workbook(rules, macro=False)`` gives the .xlsx (native formulas only); ``macro=True`` gives
+the .xlsm, made from xlwings' own quickstart.xlsm so its VBA project and add-in reference survive,
+whose calculators call the UDFs of ``pycalc.udfs``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import tempfile
+import zipfile
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.hyperlink import Hyperlink
+
+from pycalc.sheets import spelljammer
+from pycalc.sheets.common import (
+    NOTE,
+    SUBTITLE,
+    TITLE,
+    WRAP,
+    absolute,
+    define_name,
+    font,
+    protect,
+    put,
+    ruling_name,
+    style_header,
+)
+from pycalc.sheets.reference import write_reference_sheet
+from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
+
+CONTENTS_SHEET = "Contents"
+RULINGS_SHEET = "Rulings"
+XLWINGS_CONF_SHEET = "xlwings.conf"
+UDF_MODULE = "pycalc.udfs"
+FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+FIXED_DATE = datetime(2000, 1, 1)
+MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+
+# Ruleset id -> writer of its calculator sheets (with_udfs says .xlsm).
+CALCULATORS: dict[str, Callable[[Workbook, RuleSet, bool], None]] = {
+    "spelljammer": spelljammer.write_calculators,
+}
+
+
+def tables_version(ruleset_id: str) -> str:
+    """Short hash of the ruleset's YAML: printed in the workbook so a sheet names its tables."""
+    digest = hashlib.sha256()
+    folder = tables_dir() / ruleset_id
+    for path in [folder / "ruleset.yaml", *yaml_files(folder)]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def quickstart_path() -> Path:
+    import xlwings
+
+    return Path(xlwings.__file__).parent / "quickstart.xlsm"
+
+
+def new_book(macro: bool) -> Workbook:
+    if not macro:
+        book = openpyxl.Workbook()
+        book.remove(book.active)
+        return book
+    book = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
+    for sheet in list(book.worksheets):
+        book.remove(sheet)
+    return book
+
+
+def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
+    """Tables grouped by the YAML file they come from, as sheet title -> tables."""
+    groups: dict[str, list[Table]] = {}
+    for table in rules.tables.values():
+        stem = Path(table.file).stem.replace("_", " ")
+        groups.setdefault(f"{stem[:1].upper()}{stem[1:]} tables"[:31], []).append(table)
+    return groups
+
+
+def write_rulings(book: Workbook, rules: RuleSet) -> None:
+    sheet = book.create_sheet(RULINGS_SHEET)
+    sheet.sheet_properties.tabColor = "9F580A"
+    put(sheet["A1"], "Rulings in force").font = TITLE
+    intro = put(
+        sheet["A2"],
+        "Where the seed is ambiguous this workbook follows a ruling. To change one, set its choice in the "
+        "ruleset's YAML (or a house-rule file) and rebuild: the calculators follow the choice shown here.",
+    )
+    intro.font, intro.alignment = NOTE, WRAP
+    sheet.merge_cells("A2:E2")
+    sheet.row_dimensions[2].height = 30
+    for column, (title, width) in enumerate(
+        [("Ruling", 34), ("In force", 14), ("Choices", 50), ("Why", 60), ("Source", 24)], start=1
+    ):
+        style_header(sheet.cell(4, column, title))
+        sheet.column_dimensions["ABCDE"[column - 1]].width = width
+    for row, ruling in enumerate(rules.rulings.values(), start=5):
+        chosen = rules.ruling(ruling.id)
+        put(sheet.cell(row, 1), ruling.label).alignment = WRAP
+        put(sheet.cell(row, 2), chosen).font = font(bold=True)
+        choices = "\n".join(f"{key}: {text}" for key, text in ruling.choices.items())
+        put(sheet.cell(row, 3), choices).alignment = WRAP
+        put(sheet.cell(row, 4), ruling.why).alignment = WRAP
+        put(sheet.cell(row, 5), f"{rules.seed.split('_')[0]} § {ruling.section}").font = NOTE
+        define_name(book, ruling_name(ruling.id), absolute(sheet, f"B{row}"))
+    sheet.freeze_panes = "A5"
+    protect(sheet)
+
+
+def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
+    sheet = book.create_sheet(CONTENTS_SHEET, 0)
+    sheet.sheet_properties.tabColor = "1D4E89"
+    sheet.column_dimensions["A"].width = 34
+    sheet.column_dimensions["B"].width = 70
+    put(sheet["A1"], rules.name).font = TITLE
+    facts = [
+        ("Resolution", rules.resolution),
+        ("Source", f"shared/seeds/{rules.seed}"),
+        ("Tables version", tables_version(rules.id)),
+        (
+            "This file",
+            "calculators call the pycalc UDFs (xlwings)" if macro else "native formulas, no Python needed",
+        ),
+    ]
+    for row, (label, text) in enumerate(facts, start=2):
+        put(sheet.cell(row, 1), label).font = font(bold=True)
+        put(sheet.cell(row, 2), text)
+    row = len(facts) + 3
+    put(sheet.cell(row, 1), "Sheets").font = SUBTITLE
+    for sheet_title in book.sheetnames:
+        if sheet_title in (CONTENTS_SHEET, XLWINGS_CONF_SHEET) or book[sheet_title].sheet_state != "visible":
+            continue
+        row += 1
+        link = put(sheet.cell(row, 1), sheet_title)
+        link.hyperlink = Hyperlink(ref=link.coordinate, location=f"'{sheet_title}'!A1", display=sheet_title)
+        link.font = font(colour="0B69A3")
+        target = book[sheet_title]
+        first_note = target["A2"].value if isinstance(target["A2"].value, str) else ""
+        put(sheet.cell(row, 2), first_note[:100]).font = NOTE
+    protect(sheet)
+
+
+def write_xlwings_conf(book: Workbook) -> None:
+    """Only the key we mean: any key present overrides the GM's own xlwings setting."""
+    sheet = book.create_sheet(XLWINGS_CONF_SHEET)
+    put(sheet["A1"], "UDF Modules")
+    put(sheet["B1"], UDF_MODULE)
+    sheet.sheet_state = "hidden"
+
+
+def build_workbook(rules: RuleSet, macro: bool = False) -> Workbook:
+    book = new_book(macro)
+    writer = CALCULATORS.get(rules.id)
+    if writer:
+        writer(book, rules, macro)
+    write_rulings(book, rules)
+    for title, tables in reference_groups(rules).items():
+        write_reference_sheet(book, title, tables, rules)
+    write_contents(book, rules, macro)
+    if macro:
+        write_xlwings_conf(book)
+    book.active = 0
+    for sheet in book.worksheets:
+        sheet.sheet_view.tabSelected = sheet.title == CONTENTS_SHEET
+    return book
+
+
+def workbook_bytes(book: Workbook) -> bytes:
+    """The saved file, made byte-for-byte reproducible (fixed timestamps inside the zip)."""
+    book.properties.creator = "pycalc build.py"
+    book.properties.lastModifiedBy = "pycalc build.py"
+    book.properties.created = FIXED_DATE
+    raw = io.BytesIO()
+    book.save(raw)
+    out = io.BytesIO()
+    with zipfile.ZipFile(raw) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            fixed_info = zipfile.ZipInfo(info.filename, FIXED_ZIP_TIME)
+            fixed_info.compress_type = zipfile.ZIP_DEFLATED
+            fixed_info.external_attr = 0o600 << 16
+            data = source.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps the save time here
+                data = MODIFIED_STAMP.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", data)
+            target.writestr(fixed_info, data)
+    return out.getvalue()
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and move it into place: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, 0o644)  # a download, readable by all (mkstemp makes it private)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,152 @@
+"""The Strike calculator as a pure function: the reference the workbook's formulas must equal.
+
+Inputs are what a GM types or picks in the calculator sheet; outputs carry the workbook's defined
+names. Picker tables add their ``sc``, ``def`` and ``damage`` columns; the surprise picker scales
+DEF (``def_factor``) and may keep only the target's always-on magical DEF.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pycalc import strike, stun, wounds
+from pycalc.errors import RuleError
+from pycalc.tables import RuleSet, Table
+
+CHOICE_PICKERS = (
+    "attack_kinds",
+    "surprise",
+    "ambush",
+    "invisible_foe",
+    "lighting",
+    "ranged_weapon_in_melee",
+    "target_movement",
+    "cover",
+)
+TOGGLE_PICKERS = ("melee_conditions", "ranged_conditions")
+RANGED_ONLY = frozenset({"target_movement", "cover", "ranged_conditions", "target_size"})
+MODIFIER_COLUMNS = ("sc", "def", "damage")
+
+
+@dataclass(frozen=True)
+class StrikeInputs:
+    sc: int
+    defense: int
+    con: int
+    hp: int
+    start_hp: int
+    mods: int = 0
+    roll: int | None = None
+    damage: int = 0
+    prot: int = 0
+    size: str = "Medium"
+    max_hp: int = 0
+    magic_def: int = 0
+    attackers: int = 1
+    choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label
+    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
+
+
+@dataclass(frozen=True)
+class Situation:
+    sc: int
+    defense: int
+    damage: int
+    def_factor: float
+    keeps_magic_def: bool
+
+
+def default_choice(table: Table) -> str:
+    return str(table.rows[0].label)
+
+
+def chosen_row(rules: RuleSet, inputs: StrikeInputs, table_id: str):
+    table = rules.table(table_id)
+    label = inputs.choices.get(table_id, default_choice(table))
+    try:
+        return table.by_label(label)
+    except KeyError:
+        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+
+
+def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:
+    """Sum of every picked modifier, with ranged-only ones counted only for ranged attacks."""
+    ranged = bool(chosen_row(rules, inputs, "attack_kinds")["ranged"])
+    rows = [(tid, chosen_row(rules, inputs, tid)) for tid in CHOICE_PICKERS]
+    rows += [
+        (tid, r) for tid in TOGGLE_PICKERS for r in rules.table(tid).rows if (tid, r.id) in inputs.toggles
+    ]
+    rows.append(("target_size", rules.table("target_size").by_label(inputs.size)))
+    totals = dict.fromkeys(MODIFIER_COLUMNS, 0)
+    for table_id, row in rows:
+        if table_id in RANGED_ONLY and not ranged:
+            continue
+        for column in MODIFIER_COLUMNS:
+            totals[column] += row.values.get(column, 0)
+    per_extra = rules.constant("multiple_attackers", "sc_per_extra_attacker")
+    alone = rules.constant("multiple_attackers", "attackers_alone")
+    totals["sc"] += max(0, inputs.attackers - alone) * per_extra
+    surprise = chosen_row(rules, inputs, "surprise")
+    return Situation(
+        totals["sc"], totals["def"], totals["damage"], surprise["def_factor"], surprise["keeps_magic_def"]
+    )
+
+
+def effective_def(rules: RuleSet, inputs: StrikeInputs, where: Situation) -> int:
+    scaled = inputs.defense * where.def_factor
+    rounded = math.floor(scaled) if rules.ruling("half_def_rounding") == "down" else math.ceil(scaled)
+    return rounded + (inputs.magic_def if where.keeps_magic_def else 0) + where.defense
+
+
+def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
+    """Every output cell of the Strike calculator, by defined name ('' where no roll yet)."""
+    where = situation(rules, inputs)
+    target_def = effective_def(rules, inputs, where)
+    modified = strike.modified_sc(inputs.sc + where.sc, target_def, inputs.mods)
+    odds = strike.distribution(rules, modified)
+    threshold = stun.stun_threshold(rules, inputs.con, inputs.size, inputs.max_hp)
+    damage_total = max(0, inputs.damage + where.damage)
+    result: dict[str, object] = {
+        "STRIKE_SITUATION_SC": where.sc,
+        "STRIKE_DEF_EFFECTIVE": target_def,
+        "STRIKE_DAMAGE_TOTAL": damage_total,
+        "STRIKE_TARGET": modified,
+        "STRIKE_CRIT_MAX": strike.critical_max(rules, modified),
+        "STRIKE_GRIEVOUS_MAX": strike.grievous_max(rules, modified),
+        "STRIKE_HIT_CHANCE": 1 - odds["miss"],
+        "STRIKE_MISS_CHANCE": odds["miss"],
+        "STRIKE_PLAIN_HIT_CHANCE": odds["hit"],
+        "STRIKE_CRIT_CHANCE": odds["critical"],
+        "STRIKE_GRIEVOUS_CHANCE": odds["grievous"],
+        "TARGET_STUN_THRESHOLD": threshold,
+        "TARGET_WOUND_MOD": wounds.wound_modifier(rules, inputs.hp, inputs.start_hp),
+        "STRIKE_RESULT": "",
+        "STRIKE_EFFECT": "",
+        "STRIKE_HP_LOSS": "",
+        "STRIKE_PROT_AFTER": "",
+        "TARGET_STUNNED": "",
+        "TARGET_HP_AFTER": "",
+        "TARGET_WOUND_MOD_AFTER": "",
+    }
+    if inputs.roll is None:
+        return result
+    outcome = strike.resolve(rules, modified, inputs.roll)
+    lost = strike.damage_taken(rules, damage_total, inputs.prot, outcome)
+    stun_damage = lost if rules.ruling("stun_damage_basis") == "taken" else damage_total * (outcome.rank > 0)
+    result.update(
+        STRIKE_RESULT=outcome.label,
+        STRIKE_EFFECT=outcome.effect,
+        STRIKE_HP_LOSS=lost,
+        STRIKE_PROT_AFTER=inputs.prot - outcome.prot_wear,
+        TARGET_STUNNED=stun_damage > threshold,
+        TARGET_HP_AFTER=inputs.hp - lost,
+        TARGET_WOUND_MOD_AFTER=wounds.wound_modifier(rules, inputs.hp - lost, inputs.start_hp),
+    )
+    return result
+
+
+def as_float(value: object) -> object:
+    """Fractions as floats, for comparing with what a spreadsheet shows."""
+    return float(value) if isinstance(value, Fraction) else value

@@ -1,0 +1,287 @@
+"""Excel user-defined functions (xlwings) over the reference engine.
+
+Excel sees each function under its Python name (case-insensitive). Arguments arrive as xlwings
+delivers them: numbers as floats, empty cells as None, ranges as lists. A bad argument returns a
+short text starting with '#' that says what is wrong; no function raises into Excel.
+
+The module only uses ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python
+dependencies, so it also serves xlwings Lite.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import xlwings as xw
+
+from pycalc import casting, melee_fire, strike, stun, wounds
+from pycalc import defense as defense_rules
+from pycalc.errors import RuleError
+from pycalc.tables import RuleSet, TableError, load_ruleset
+
+F = TypeVar("F", bound=Callable[..., Any])
+SPELLJAMMER = "spelljammer"
+
+
+def cell_safe(function: F) -> F:
+    """Turn every failure into a short '#...' text for the cell, never a traceback."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except RuleError as error:
+            return str(error)
+        except TableError as error:
+            return f"#TABLES? {error.problems[0]}"
+        except Exception as error:
+            return f"#ERROR? {type(error).__name__}: {error}"[:120]
+
+    return wrapper  # type: ignore[return-value]
+
+
+def as_int(value: Any, name: str, default: int | None = None) -> int:
+    """A whole number from a cell value (float, int, numeric text); empty uses the default."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if default is None:
+            raise RuleError(f"#{name}? a number is needed")
+        return default
+    if isinstance(value, bool):
+        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise RuleError(f"#{name}? a number, not {value.strip()[:20]!r}") from None
+    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):
+        raise RuleError(f"#{name}? a number is needed")
+    if value != int(value):
+        raise RuleError(f"#{name}? a whole number")
+    return int(value)
+
+
+def as_text(value: Any, name: str, default: str | None = None) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if default is None:
+            raise RuleError(f"#{name}? text is needed")
+        return default
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    return str(value).strip()
+
+
+def spelljammer() -> RuleSet:
+    return load_ruleset(SPELLJAMMER)
+
+
+# --------------------------------------------------------------------------- strike chance
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's defense (DEF)")
+@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@cell_safe
+def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:
+    """Modified strike chance SC - DEF + mods: roll this or less on d100 to hit."""
+    return strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+
+
+@xw.func
+@xw.arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")
+@cell_safe
+def strike_crit_max(modified_sc: Any) -> int:
+    """Highest d100 roll that is a critical hit by the table (0 when none)."""
+    return strike.critical_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+
+
+@xw.func
+@xw.arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")
+@cell_safe
+def strike_grievous_max(modified_sc: Any) -> int:
+    """Highest d100 roll that is a grievous hit by the table (0 when none)."""
+    return strike.grievous_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's defense (DEF)")
+@xw.arg("roll", doc="the d100 roll, 1 to 100 (00 is 100)")
+@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@cell_safe
+def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:
+    """Miss, Hit, Critical or Grievous, with the automatic results applied."""
+    rules = spelljammer()
+    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return strike.resolve(rules, modified, as_int(roll, "ROLL")).label
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's defense (DEF)")
+@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@cell_safe
+def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:
+    """Probability (0 to 1) that the attack hits at all, automatic results included."""
+    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return float(strike.hit_chance(spelljammer(), modified))
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's defense (DEF)")
+@xw.arg("outcome", doc="Miss, Hit, Critical or Grievous")
+@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@cell_safe
+def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:
+    """Probability (0 to 1) of exactly that outcome."""
+    rules = spelljammer()
+    wanted = strike.outcome_named(rules, as_text(outcome, "RESULT"))
+    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return float(strike.distribution(rules, modified)[wanted.id])
+
+
+@xw.func
+@xw.arg("damage", doc="damage rolled, with damage modifiers")
+@xw.arg("prot", doc="target's protection (PROT)")
+@xw.arg("result", doc="Miss, Hit, Critical or Grievous")
+@cell_safe
+def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:
+    """Hit points lost: criticals and grievous hits double damage and ignore PROT."""
+    rules = spelljammer()
+    outcome = strike.outcome_named(rules, as_text(result, "RESULT"))
+    return strike.damage_taken(rules, as_int(damage, "DAMAGE", 0), as_int(prot, "PROT", 0), outcome)
+
+
+@xw.func
+@xw.arg("result", doc="Miss, Hit, Critical or Grievous")
+@cell_safe
+def strike_effect(result: Any) -> str:
+    """What the outcome does, as the table says (e.g. 'Double damage, no PROT')."""
+    return strike.outcome_named(spelljammer(), as_text(result, "RESULT")).effect
+
+
+@xw.func
+@xw.arg("rows", ndim=2, doc="a range with one attack per row: SC, DEF, roll[, mods]")
+@cell_safe
+def strike_results(rows: Any) -> list[list[str]]:
+    """Array function: Miss/Hit/Critical/Grievous for each row of SC, DEF, roll[, mods]."""
+    return [[strike_result(*row[:4])] for row in rows]
+
+
+# --------------------------------------------------------------------------- stun and wounds
+
+
+@xw.func
+@xw.arg("con", doc="target's CON")
+@xw.arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")
+@xw.arg("max_hp", doc="target's maximum hit points (optional; counts above 100)")
+@cell_safe
+def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:
+    """A single hit must do more damage than this to stun the target."""
+    return stun.stun_threshold(
+        spelljammer(), as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
+    )
+
+
+@xw.func
+@xw.arg("damage", doc="damage of the single hit (taken, after PROT and doubling)")
+@xw.arg("con", doc="target's CON")
+@xw.arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")
+@xw.arg("max_hp", doc="target's maximum hit points (optional; counts above 100)")
+@cell_safe
+def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> bool:
+    """TRUE when this single hit stuns the target for the rest of the round."""
+    return stun.is_stunned(
+        spelljammer(),
+        as_int(damage, "DAMAGE", 0),
+        as_int(con, "CON"),
+        as_text(size, "SIZE", "Medium"),
+        as_int(max_hp, "MAX HP", 0),
+    )
+
+
+@xw.func
+@xw.arg("hp", doc="current hit points")
+@xw.arg("starting_hp", doc="hit points at full health")
+@cell_safe
+def wound_modifier(hp: Any, starting_hp: Any) -> int:
+    """0, -10, -20 or -30 to all actions; no modifier in the tier the starting HP is already in."""
+    return wounds.wound_modifier(spelljammer(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))
+
+
+# --------------------------------------------------------------------------- defense and casting
+
+
+@xw.func
+@xw.arg("defense", doc="normal DEF")
+@xw.arg("rank", doc="weapon rank")
+@cell_safe
+def full_defense(defense: Any, rank: Any) -> int:
+    """DEF in Full Defense: DEF + 5 + (rank x 2.5, rounded up); no attack."""
+    return defense_rules.full_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+
+
+@xw.func
+@xw.arg("defense", doc="normal DEF")
+@xw.arg("rank", doc="weapon rank")
+@cell_safe
+def desperate_defense(defense: Any, rank: Any) -> int:
+    """DEF in Desperate Defense: DEF + 20 + (rank x 2.5, rounded up); no other action."""
+    return defense_rules.desperate_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+
+
+@xw.func
+@xw.arg("sc_sacrificed", doc="SC given up this round")
+@xw.arg("rank", doc="weapon rank (at most rank x 5 SC)")
+@cell_safe
+def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:
+    """DEF gained by Defending: half the SC given up, rounded down."""
+    return defense_rules.defending_bonus(spelljammer(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))
+
+
+@xw.func
+@xw.arg("rank", doc="spell rank, 1 to 22")
+@xw.arg("kind", doc="GK or SK")
+@cell_safe
+def cast_time(rank: Any, kind: Any) -> int:
+    """Casting time of a mage spell (segments)."""
+    return casting.cast_time(spelljammer(), as_int(rank, "RANK"), as_text(kind, "KIND"))
+
+
+@xw.func
+@xw.arg("initiative", doc="the caster's initiative roll with modifiers")
+@xw.arg("casting_time", doc="the spell's casting time")
+@cell_safe
+def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:
+    """Initiative the spell goes off on, or what happens when that is -6 or later."""
+    return casting.spell_goes_off(
+        spelljammer(), as_int(initiative, "INITIATIVE"), as_int(casting_time, "CASTING TIME")
+    )
+
+
+@xw.func
+@xw.arg("roll", doc="the d100 roll")
+@xw.arg("weapon_rank", doc="shooter's weapon rank")
+@xw.arg("master_rank", doc="Master Bowman rank (0 if none)")
+@xw.arg("training", doc="Normal, Specialist or Double specialist")
+@xw.arg("friends", doc="friends in the melee")
+@xw.arg("opponents", doc="opponents in the melee")
+@cell_safe
+def shooting_target(
+    roll: Any, weapon_rank: Any, master_rank: Any, training: Any, friends: Any, opponents: Any
+) -> str:
+    """Friend or Foe: who a shot into melee is aimed at before the attack roll."""
+    friend = melee_fire.targets_friend(
+        spelljammer(),
+        as_int(roll, "ROLL"),
+        as_int(weapon_rank, "RANK", 0),
+        as_int(master_rank, "MASTER RANK", 0),
+        as_text(training, "TRAINING", "Normal"),
+        as_int(friends, "FRIENDS"),
+        as_int(opponents, "OPPONENTS"),
+    )
+    return "Friend" if friend else "Foe"

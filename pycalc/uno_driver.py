@@ -1,0 +1,295 @@
+"""UNO driver: run by Debian's /usr/bin/python3 (the only Python that can import ``uno``).
+
+It connects to one headless soffice listening on 127.0.0.1 and answers JSON requests, one per
+line on stdin, with one JSON response per line on stdout. Nothing else is ever written to stdout;
+logs go to stderr.
+
+Requests::
+
+    {"cmd": "evaluate", "path": "/abs/book.xlsx",
+     "scenarios": [{"IN_A": 1, "IN_TEXT": "x"}, ...], "outputs": ["OUT_SUM", ...]}
+    {"cmd": "cells", "path": "/abs/book.xlsx", "cells": [["Odds", "B7"], ...]}
+    {"cmd": "ping"}
+    {"cmd": "quit", "terminate": true}
+
+Responses: ``{"ok": true, "results": [...]}`` or ``{"ok": false, "error": "..."}``. The first
+line written after start-up is ``{"ok": true, "ready": true}`` (or an error, then exit code 1).
+
+Only the standard library and ``uno`` may be imported here: this file is not run by the
+project's virtual environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from typing import Any
+
+import uno
+from com.sun.star.beans import PropertyValue
+from com.sun.star.connection import NoConnectException
+
+# com.sun.star.table.CellContentType / com.sun.star.sheet.FormulaResult / CellFlags values.
+_TYPE_EMPTY = "EMPTY"
+_TYPE_VALUE = "VALUE"
+_TYPE_TEXT = "TEXT"
+_TYPE_FORMULA = "FORMULA"
+_RESULT_VALUE = 1
+_RESULT_STRING = 2
+_RESULT_ERROR = 4
+_CLEAR_FLAGS = 1 | 2 | 4 | 16  # VALUE | DATETIME | STRING | FORMULA
+
+_OUT = sys.stdout
+sys.stdout = sys.stderr  # anything printed by accident goes to stderr, never to the protocol
+
+
+class RequestError(Exception):
+    """A problem with one request (bad name, missing file...): reported, the driver goes on."""
+
+
+def log(message: str) -> None:
+    print(f"uno_driver: {message}", file=sys.stderr, flush=True)
+
+
+def send(obj: dict[str, Any]) -> None:
+    _OUT.write(json.dumps(obj) + "\n")
+    _OUT.flush()
+
+
+def prop(name: str, value: Any) -> PropertyValue:
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def connect(port: int, timeout: float) -> Any:
+    """Return the Desktop of the soffice on 127.0.0.1:port, polling until ``timeout`` s."""
+    local = uno.getComponentContext()
+    smgr = local.ServiceManager
+    resolver = smgr.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    url = f"uno:socket,host=127.0.0.1,port={port};urp;StarOffice.ComponentContext"
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            ctx = resolver.resolve(url)
+        except NoConnectException as exc:
+            last = exc
+            time.sleep(0.1)
+            continue
+        return ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    raise RuntimeError(f"no soffice answered on 127.0.0.1:{port} within {timeout:g} s ({last})")
+
+
+class Document:
+    """One spreadsheet opened hidden, with a cache of the cell behind each defined name."""
+
+    def __init__(self, desktop: Any, path: str) -> None:
+        if not os.path.isfile(path):
+            raise RequestError(f"no such workbook: {path}")
+        url = uno.systemPathToFileUrl(os.path.abspath(path))
+        args = (prop("Hidden", True), prop("MacroExecutionMode", 0))
+        doc = desktop.loadComponentFromURL(url, "_blank", 0, args)
+        if doc is None:
+            raise RequestError(f"LibreOffice could not open {path}")
+        if not hasattr(doc, "NamedRanges") or not hasattr(doc, "calculateAll"):
+            self._close(doc)
+            raise RequestError(f"{path} did not open as a spreadsheet")
+        self.doc = doc
+        self.path = path
+        self._cells: dict[str, Any] = {}
+
+    @staticmethod
+    def _close(doc: Any) -> None:
+        try:
+            doc.close(True)
+        except Exception:  # fall back to dispose whatever went wrong
+            doc.dispose()
+
+    def close(self) -> None:
+        self._close(self.doc)
+
+    def named_cell(self, name: str) -> Any:
+        cell = self._cells.get(name)
+        if cell is not None:
+            return cell
+        ranges = self.doc.NamedRanges
+        if not ranges.hasByName(name):
+            raise RequestError(f"no defined name {name!r} in {self.path}")
+        cells = ranges.getByName(name).getReferredCells()
+        if cells is None:
+            raise RequestError(f"defined name {name!r} does not refer to cells in {self.path}")
+        addr = cells.getRangeAddress()
+        if addr.StartColumn != addr.EndColumn or addr.StartRow != addr.EndRow:
+            raise RequestError(f"defined name {name!r} refers to more than one cell")
+        cell = cells.getCellByPosition(0, 0)
+        self._cells[name] = cell
+        return cell
+
+    def sheet_cell(self, sheet: str, ref: str) -> Any:
+        sheets = self.doc.Sheets
+        if not sheets.hasByName(sheet):
+            raise RequestError(f"no sheet {sheet!r} in {self.path}")
+        try:
+            rng = sheets.getByName(sheet).getCellRangeByName(ref)
+        except Exception as exc:  # UNO raises RuntimeException for a bad ref
+            raise RequestError(f"bad cell reference {sheet}!{ref}: {exc}") from exc
+        return rng.getCellByPosition(0, 0)
+
+
+def set_input(cell: Any, value: Any) -> None:
+    if value is None:
+        cell.clearContents(_CLEAR_FLAGS)
+    elif isinstance(value, bool):
+        cell.setFormula("=TRUE()" if value else "=FALSE()")
+    elif isinstance(value, (int, float)):
+        cell.setValue(float(value))
+    elif isinstance(value, str):
+        cell.setString(value)
+    else:
+        raise RequestError(f"unsupported input value {value!r}")
+
+
+def snapshot(cell: Any) -> tuple[str, Any]:
+    kind = cell.getType().value
+    if kind == _TYPE_VALUE:
+        return kind, cell.getValue()
+    if kind == _TYPE_TEXT:
+        return kind, cell.getString()
+    if kind == _TYPE_FORMULA:
+        return kind, cell.getFormula()
+    return _TYPE_EMPTY, None
+
+
+def restore(cell: Any, saved: tuple[str, Any]) -> None:
+    kind, value = saved
+    if kind == _TYPE_VALUE:
+        cell.setValue(value)
+    elif kind == _TYPE_TEXT:
+        cell.setString(value)
+    elif kind == _TYPE_FORMULA:
+        cell.setFormula(value)
+    else:
+        cell.clearContents(_CLEAR_FLAGS)
+
+
+def read_cell(cell: Any) -> float | str | None:
+    kind = cell.getType().value
+    if kind == _TYPE_EMPTY:
+        return None
+    if kind == _TYPE_VALUE:
+        return number(cell.getValue())
+    if kind == _TYPE_TEXT:
+        return cell.getString()
+    err = cell.getError()
+    if err:
+        return f"#ERR:{err}"
+    result = cell.FormulaResultType2
+    if result == _RESULT_STRING:
+        return cell.getString()
+    if result == _RESULT_ERROR:  # getError() said 0, should not happen
+        return "#ERR:?"
+    return number(cell.getValue())
+
+
+def number(value: float) -> float | str:
+    # JSON has no NaN/Infinity; LibreOffice turns those into errors anyway.
+    return value if math.isfinite(value) else f"#ERR:{value}"
+
+
+def evaluate(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
+    scenarios = req.get("scenarios", [])
+    outputs = req.get("outputs", [])
+    doc = Document(desktop, req["path"])
+    try:
+        out_cells = [(name, doc.named_cell(name)) for name in outputs]
+        originals: dict[str, tuple[str, Any]] = {}
+        changed: set[str] = set()
+        results = []
+        for scenario in scenarios:
+            # Names set by an earlier scenario but absent from this one get their workbook value
+            # back, so that every scenario is applied to the workbook as it was saved.
+            for name in changed.difference(scenario):
+                restore(doc.named_cell(name), originals[name])
+            changed = set(scenario)
+            for name, value in scenario.items():
+                cell = doc.named_cell(name)
+                if name not in originals:
+                    originals[name] = snapshot(cell)
+                set_input(cell, value)
+            doc.doc.calculateAll()
+            results.append({name: read_cell(cell) for name, cell in out_cells})
+        return results
+    finally:
+        doc.close()
+
+
+def cells(desktop: Any, req: dict[str, Any]) -> list[float | str | None]:
+    doc = Document(desktop, req["path"])
+    try:
+        targets = [doc.sheet_cell(sheet, ref) for sheet, ref in req.get("cells", [])]
+        doc.doc.calculateAll()
+        return [read_cell(cell) for cell in targets]
+    finally:
+        doc.close()
+
+
+def terminate(desktop: Any) -> None:
+    try:
+        desktop.terminate()
+    except Exception as exc:  # the bridge drops as soffice exits
+        log(f"terminate: {exc}")
+
+
+def serve(desktop: Any) -> None:
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+            cmd = req.get("cmd")
+            if cmd == "quit":
+                send({"ok": True, "results": []})
+                if req.get("terminate", True):
+                    terminate(desktop)
+                return
+            if cmd == "evaluate":
+                send({"ok": True, "results": evaluate(desktop, req)})
+            elif cmd == "cells":
+                send({"ok": True, "results": cells(desktop, req)})
+            elif cmd == "ping":
+                send({"ok": True, "results": []})
+            else:
+                send({"ok": False, "error": f"unknown command {cmd!r}"})
+        except RequestError as exc:
+            send({"ok": False, "error": str(exc)})
+        except Exception as exc:  # report, keep serving
+            log(f"request failed: {exc!r}")
+            send({"ok": False, "error": f"{type(exc).__name__}: {exc}"})
+    # stdin closed without "quit": the parent is gone, do not leave soffice behind.
+    terminate(desktop)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for soffice")
+    args = parser.parse_args(argv)
+    try:
+        desktop = connect(args.port, args.timeout)
+    except Exception as exc:
+        send({"ok": False, "error": str(exc)})
+        return 1
+    send({"ok": True, "ready": True})
+    serve(desktop)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""build.py: bad tables write nothing and keep the old workbook; builds are reproducible; --check."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import build
+from pycalc.tables import PROJECT_ROOT
+
+
+def run_build(*args: str, tables: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin"} | ({"PYCALC_TABLES": str(tables)} if tables else {})
+    return subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "build.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        env=env,
+        check=False,
+    )
+
+
+def test_help_lists_the_options():
+    result = run_build("--help")
+    assert result.returncode == 0
+    for option in ("--ruleset", "--out", "--check"):
+        assert option in result.stdout
+
+
+def test_a_bad_table_stops_the_build_and_keeps_the_previous_workbook(tmp_path: Path):
+    tables = tmp_path / "tables"
+    shutil.copytree(PROJECT_ROOT / "tables" / "spelljammer", tables / "spelljammer")
+    out = tmp_path / "out"
+    assert run_build("--out", str(out), tables=tables).returncode == 0
+    before = (out / "spelljammer.xlsx").read_bytes()
+    strike = tables / "spelljammer" / "strike.yaml"
+    strike.write_text(strike.read_text().replace("{from: 10, to: 16,", "{from: 12, to: 16,"))
+    result = run_build("--out", str(out), tables=tables)
+    assert result.returncode == 1
+    line = next(
+        i for i, text in enumerate(strike.read_text().splitlines(), 1) if "{from: 12, to: 16," in text
+    )
+    assert f"strike.yaml:{line}: table 'critical_grievous': gap between 9 and 12" in result.stderr
+    assert "nothing was written" in result.stderr and "Traceback" not in result.stderr
+    assert (out / "spelljammer.xlsx").read_bytes() == before
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_two_builds_are_byte_identical_and_check_sees_staleness(tmp_path: Path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert build.main(["--ruleset", "spelljammer", "--out", str(first), "--quiet"]) == 0
+    assert build.main(["--ruleset", "spelljammer", "--out", str(second), "--quiet"]) == 0
+    for name in ("spelljammer.xlsx", "spelljammer.xlsm"):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+    assert build.main(["--ruleset", "spelljammer", "--out", str(first), "--check"]) == 0
+    (first / "spelljammer.xlsx").write_bytes(b"old")
+    assert build.main(["--ruleset", "spelljammer", "--out", str(first), "--check"]) == 1
+
+
+def test_unknown_ruleset_is_a_clear_error():
+    result = run_build("--ruleset", "gurps")
+    assert result.returncode == 2 and "no tables for gurps" in result.stderr

@@ -1,0 +1,104 @@
+"""The xlwings UDFs called as Excel calls them: floats for numbers, None for empty cells."""
+
+from __future__ import annotations
+
+import inspect
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pycalc import stun, udfs, wounds
+from pycalc.strike_calculator import StrikeInputs, outputs
+from pycalc.tables import load_ruleset
+
+RULES = load_ruleset("spelljammer")
+UDF_NAMES = [
+    name
+    for name, f in inspect.getmembers(udfs, inspect.isfunction)
+    if f.__module__ == udfs.__name__ and hasattr(f, "__wrapped__")
+]
+
+any_cell = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.integers(-(10**6), 10**6),
+    st.lists(st.floats(), max_size=3),
+)
+
+
+@given(st.integers(-50, 300), st.integers(-50, 300), st.integers(1, 100), st.integers(-60, 60))
+def test_strike_udfs_equal_the_engine(sc: int, def_value: int, roll: int, mods: int):
+    engine = outputs(
+        RULES, StrikeInputs(sc=sc, defense=def_value, con=10, hp=10, start_hp=10, mods=mods, roll=roll)
+    )
+    args = (float(sc), float(def_value))
+    assert udfs.strike_target(*args, float(mods)) == engine["STRIKE_TARGET"]
+    assert udfs.strike_crit_max(float(engine["STRIKE_TARGET"])) == engine["STRIKE_CRIT_MAX"]
+    assert udfs.strike_grievous_max(float(engine["STRIKE_TARGET"])) == engine["STRIKE_GRIEVOUS_MAX"]
+    assert udfs.strike_result(*args, float(roll), float(mods)) == engine["STRIKE_RESULT"]
+    assert udfs.strike_hit_chance(*args, float(mods)) == float(engine["STRIKE_HIT_CHANCE"])
+    assert udfs.strike_chance(*args, "critical", float(mods)) == float(engine["STRIKE_CRIT_CHANCE"])
+
+
+def test_empty_optional_cells_use_the_defaults():
+    assert udfs.strike_target(112.0, 40.0, None) == 72
+    assert udfs.strike_result(112.0, 40.0, 9.0, None) == "Critical"
+    assert udfs.stun_threshold(24.0, None, None) == 24
+    assert udfs.is_stunned(25.0, 24.0, None, None) is True
+    assert udfs.strike_hp_loss(12.0, None, "Hit") == 12
+
+
+def test_stun_wound_and_action_udfs_equal_the_engine():
+    for con in (10.0, 25.0, 26.0, 35.0, 36.0):
+        for size in ("Tiny", "Medium", "Large", "Giant"):
+            for max_hp in (0.0, 100.0, 101.0, 250.0):
+                expected = stun.stun_threshold(RULES, int(con), size, int(max_hp))
+                assert udfs.stun_threshold(con, size, max_hp) == expected
+                assert udfs.is_stunned(float(expected), con, size, max_hp) is False
+                assert udfs.is_stunned(float(expected + 1), con, size, max_hp) is True
+    for hp in range(-5, 40):
+        for start in (4.0, 8.0, 18.0, 30.0):
+            assert udfs.wound_modifier(float(hp), start) == wounds.wound_modifier(RULES, hp, int(start))
+    assert (
+        udfs.full_defense(30.0, 5.0),
+        udfs.desperate_defense(30.0, 5.0),
+        udfs.defending_bonus(25.0, 5.0),
+    ) == (48, 63, 12)
+    assert (udfs.cast_time(8.0, "SK"), udfs.spell_goes_off(9.0, 6.0), udfs.spell_goes_off(-1.0, 6.0)) == (
+        6,
+        3,
+        "Next round on 4",
+    )
+    assert udfs.shooting_target(20.0, 5.0, None, "Normal", 1.0, 1.0) == "Friend"
+
+
+def test_bad_arguments_say_what_is_wrong():
+    assert udfs.stun_threshold(20.0, "Huge") == "#SIZE? use Tiny, Small, Medium, Large or Giant"
+    assert udfs.strike_result(112.0, 40.0, 101.0) == "#ROLL? 1 to 100"
+    assert udfs.strike_result(112.0, 40.0, 0.5) == "#ROLL? a whole number"
+    assert udfs.strike_result(None, 40.0, 5.0) == "#SC? a number is needed"
+    assert udfs.strike_result("lots", 40.0, 5.0) == "#SC? a number, not 'lots'"
+    assert udfs.strike_chance(1.0, 1.0, "Fumble") == "#RESULT? use Miss, Hit, Critical, Grievous"
+    assert udfs.cast_time(30.0, "GK") == "#RANK? 1 to 22"
+    assert udfs.defending_bonus(30.0, 5.0) == "#MAX? rank 5 sacrifices at most 25 SC"
+    assert udfs.strike_results([[112.0, 40.0, 9.0], [1.0, 2.0, None]]) == [
+        ["Critical"],
+        ["#ROLL? a number is needed"],
+    ]
+
+
+@given(st.sampled_from(UDF_NAMES), st.lists(any_cell, min_size=0, max_size=7))
+def test_no_udf_raises_whatever_the_cells_hold(name: str, cells: list):
+    function = getattr(udfs, name)
+    arity = len(inspect.signature(function).parameters)
+    value = function(*(cells + [None] * arity)[:arity])  # a missing argument arrives as an empty cell
+    assert isinstance(value, (int, float, str, bool, list))
+    if isinstance(value, str) and value.startswith("#"):
+        assert "Traceback" not in value and len(value) <= 120
+
+
+def test_every_udf_has_a_description_for_the_function_wizard():
+    for name in UDF_NAMES:
+        assert (getattr(udfs, name).__doc__ or "").strip(), name
