@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,11 +34,24 @@ def spelljammer() -> RuleSet:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh build of every ruleset into a temporary folder; returns the folder."""
-    out = tmp_path_factory.mktemp("workbook")
-    assert build.main(["--out", str(out), "--quiet"]) == 0
-    return out
+def build_ruleset(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """Build one ruleset's workbooks (once per run) into a temporary folder; returns the folder."""
+    folders: dict[str, Path] = {}
+
+    def build_one(ruleset_id: str) -> Path:
+        if ruleset_id not in folders:
+            out = tmp_path_factory.mktemp(f"workbook-{ruleset_id}")
+            assert build.main(["--ruleset", ruleset_id, "--out", str(out), "--quiet"]) == 0
+            folders[ruleset_id] = out
+        return folders[ruleset_id]
+
+    return build_one
+
+
+@pytest.fixture(scope="session")
+def built(build_ruleset: Callable[[str], Path]) -> Path:
+    """The folder holding freshly built spelljammer workbooks."""
+    return build_ruleset("spelljammer")
 
 
 @pytest.fixture(scope="session")

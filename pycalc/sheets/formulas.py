@@ -41,3 +41,27 @@ def round_up(expr: str) -> str:
 
 def plus(*terms: str) -> str:
     return "+".join(t for t in terms if t) or "0"
+
+
+def _dice_after_d(expr: str) -> str:
+    return f'MID({expr},FIND("d",LOWER({expr}))+1,LEN({expr}))'
+
+
+def _dice_sign_at(expr: str) -> str:
+    rest = _dice_after_d(expr)
+    return f'IFERROR(FIND("+",{rest}),IFERROR(FIND("-",{rest}),0))'
+
+
+def dice_count(expr: str) -> str:
+    """Number of dice in a cell holding text like ``2d4+2`` (``d8`` counts one die)."""
+    return f'IFERROR(VALUE(LEFT({expr},FIND("d",LOWER({expr}))-1)),1)'
+
+
+def dice_sides(expr: str) -> str:
+    rest, sign = _dice_after_d(expr), _dice_sign_at(expr)
+    return f"IF({sign}=0,VALUE({rest}),VALUE(LEFT({rest},{sign}-1)))"
+
+
+def dice_modifier(expr: str) -> str:
+    rest, sign = _dice_after_d(expr), _dice_sign_at(expr)
+    return f"IF({sign}=0,0,VALUE(MID({rest},{sign},LEN({rest}))))"

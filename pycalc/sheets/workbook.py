@@ -8,6 +8,7 @@ whose calculators call the UDFs of ``pycalc.udfs``.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import os
 import re
@@ -21,7 +22,6 @@ import openpyxl
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
-from pycalc.sheets import spelljammer
 from pycalc.sheets.common import (
     NOTE,
     SUBTITLE,
@@ -46,10 +46,16 @@ FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 FIXED_DATE = datetime(2000, 1, 1)
 MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 
-# Ruleset id -> writer of its calculator sheets (with_udfs says .xlsm).
-CALCULATORS: dict[str, Callable[[Workbook, RuleSet, bool], None]] = {
-    "spelljammer": spelljammer.write_calculators,
-}
+
+def calculator_writer(ruleset_id: str) -> Callable[[Workbook, RuleSet, bool], None] | None:
+    """``pycalc.sheets.<id>.write_calculators(book, rules, with_udfs)``, when the ruleset has one."""
+    try:
+        module = importlib.import_module(f"pycalc.sheets.{ruleset_id}")
+    except ModuleNotFoundError as error:
+        if error.name == f"pycalc.sheets.{ruleset_id}":
+            return None
+        raise
+    return module.write_calculators
 
 
 def tables_version(ruleset_id: str) -> str:
@@ -161,7 +167,7 @@ def write_xlwings_conf(book: Workbook) -> None:
 
 def build_workbook(rules: RuleSet, macro: bool = False) -> Workbook:
     book = new_book(macro)
-    writer = CALCULATORS.get(rules.id)
+    writer = calculator_writer(rules.id)
     if writer:
         writer(book, rules, macro)
     write_rulings(book, rules)

@@ -1,0 +1,73 @@
+"""Dice expressions such as ``2d4+2``, ``d8``, ``10d6`` or ``3``: maximum, minimum, mean, exact distribution."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from pycalc.errors import RuleError
+
+PATTERN = re.compile(r"^(\d*)[dD](\d+)(?:([+-])(\d+))?$")
+CONSTANT = re.compile(r"^[+-]?\d+$")
+
+
+@dataclass(frozen=True)
+class Dice:
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def maximum(self) -> int:
+        return self.count * self.sides + self.modifier
+
+    @property
+    def minimum(self) -> int:
+        return self.count * (1 if self.sides else 0) + self.modifier
+
+    @property
+    def mean(self) -> Fraction:
+        return (
+            Fraction(self.count * (self.sides + 1), 2) + self.modifier
+            if self.sides
+            else Fraction(self.modifier)
+        )
+
+    def __str__(self) -> str:
+        dice = f"{self.count}d{self.sides}" if self.count else ""
+        if not self.modifier:
+            return dice or "0"
+        return f"{dice}{self.modifier:+d}" if dice else str(self.modifier)
+
+
+def parse(expression: object) -> Dice:
+    """A Dice from text (``2d4+2``, ``d8``); a plain number is a constant. RuleError when unreadable."""
+    if isinstance(expression, float) and expression == int(expression):
+        expression = int(expression)
+    text = re.sub(r"\s+", "", str(expression if expression is not None else ""))
+    if CONSTANT.match(text):
+        return Dice(0, 0, int(text))
+    match = PATTERN.match(text)
+    if not match:
+        raise RuleError("#DICE? write it like 2d4+2")
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    if sides < 1 or not 1 <= count <= 1000:
+        raise RuleError("#DICE? 1 to 1000 dice of at least 1 side")
+    modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
+    return Dice(count, sides, modifier)
+
+
+@cache
+def distribution(dice: Dice) -> dict[int, Fraction]:
+    """Exact probability of each total."""
+    counts = {0: 1}
+    for _ in range(dice.count):
+        step: dict[int, int] = {}
+        for total, ways in counts.items():
+            for face in range(1, dice.sides + 1):
+                step[total + face] = step.get(total + face, 0) + ways
+        counts = step
+    outcomes = dice.sides**dice.count
+    return {total + dice.modifier: Fraction(ways, outcomes) for total, ways in sorted(counts.items())}
