@@ -167,6 +167,7 @@ class Table:
     key_label: str = ""
     picker: str | None = None
     gm_fillable: bool = False
+    cheatsheet: bool | None = None  # on the printed cheat sheet (None: pickers and bands tables)
 
     def entry(self, entry_id: str) -> Row:
         for row in self.rows:
@@ -311,7 +312,19 @@ def _type_ok(column_type: str, value: Any) -> bool:
     return isinstance(value, str)  # text, outcome
 
 
-TABLE_KEYS = {"title", "kind", "source", "note", "key", "columns", "rows", "picker", "ruling", "gm_fillable"}
+TABLE_KEYS = {
+    "title",
+    "kind",
+    "source",
+    "note",
+    "key",
+    "columns",
+    "rows",
+    "picker",
+    "ruling",
+    "gm_fillable",
+    "cheatsheet",
+}
 RULING_KEYS = {"label", "default", "choices", "source", "why"}
 
 
@@ -451,8 +464,10 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
             f"{what} picker {picker!r} must be one of {', '.join(PICKERS)} on an entries table",
         )
     gm_fillable = data.get("gm_fillable", False)
-    if not isinstance(gm_fillable, bool):
-        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")
+    cheatsheet = data.get("cheatsheet")
+    for flag, value in (("gm_fillable", gm_fillable), ("cheatsheet", cheatsheet)):
+        if value is not None and not isinstance(value, bool):
+            check.fail(data.value_lines[flag], f"{what} {flag} must be true or false")
     section = check.section(data, None, what)
     columns = _columns(check, data, what)
     key_id = key_label = ""
@@ -505,6 +520,7 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
         key_label=key_label,
         picker=picker,
         gm_fillable=gm_fillable is True,
+        cheatsheet=cheatsheet if isinstance(cheatsheet, bool) else None,
     )
 
 

@@ -32,6 +32,7 @@ from pycalc.sheets.common import (
 )
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
+BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,8 @@ def write_field(book: Workbook, sheet: Worksheet, row: int, field: Field, with_u
     if field.kind in (INPUT, PICK):
         put(value, field.value)
         mark_input(value)
+        if isinstance(field.value, bool):
+            value.number_format = BOOLEAN_FORMAT
         if field.options:
             add_list(sheet, value.coordinate, field.options)
     else:
@@ -103,7 +106,7 @@ def write_field(book: Workbook, sheet: Worksheet, row: int, field: Field, with_u
         value.number_format = field.number_format
     if field.help:
         help_cell = put(sheet.cell(row, 3), field.help)
-        help_cell.font = NOTE
+        help_cell.font, help_cell.alignment = NOTE, WRAP
     if field.name:
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):

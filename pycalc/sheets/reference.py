@@ -31,6 +31,8 @@ from pycalc.sheets.common import (
 from pycalc.tables import RuleSet, Table
 
 FILLABLE_ROWS = 20  # blank rows offered for a GM-fillable table (e.g. a missing fumble table)
+MAX_WIDTH = 44  # wider text wraps
+LINE_HEIGHT = 12.5
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,13 @@ def row_cells(table: Table, seed: str) -> list[list[object]]:
     return rows
 
 
+def wrapped_lines(value: object, heading: Heading) -> int:
+    """Lines a wrapped note or source needs at its column's width (LibreOffice does not size rows)."""
+    if heading.key not in ("note", "source") or not isinstance(value, str):
+        return 1
+    return -(-len(value) // max(1, heading.width - 2))
+
+
 def write_table(book: Workbook, sheet: Worksheet, table: Table, seed: str, top: int) -> int:
     """Write one table from row ``top``; return the first free row after it."""
     put(sheet.cell(top, 1), table.title).font = SUBTITLE
@@ -90,6 +99,9 @@ def write_table(book: Workbook, sheet: Worksheet, table: Table, seed: str, top: 
     if table.gm_fillable:
         data += [[None] * len(columns) for _ in range(FILLABLE_ROWS - len(data))]
     for offset, values in enumerate(data, start=1):
+        lines = max((wrapped_lines(v, h) for h, v in zip(columns, values, strict=True)), default=1)
+        if lines > 1:
+            sheet.row_dimensions[header_row + offset].height = LINE_HEIGHT * lines
         for index, (heading, value) in enumerate(zip(columns, values, strict=True), start=1):
             cell = put(sheet.cell(header_row + offset, index), value)
             cell.border = GRID
@@ -117,8 +129,26 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
     widths: dict[int, int] = {}
     for table in tables:
         row = write_table(book, sheet, table, rules.seed, row)
-        for index, heading in enumerate(headings(table), start=1):
-            widths[index] = max(widths.get(index, 0), heading.width)
+        for index, (heading, width) in enumerate(
+            zip(headings(table), content_widths(table, rules.seed), strict=True), 1
+        ):
+            widths[index] = max(
+                widths.get(index, 0), width if heading.key not in ("note", "source") else heading.width
+            )
     for index, width in widths.items():
         sheet.column_dimensions[get_column_letter(index)].width = width
     return sheet
+
+
+def content_widths(table: Table, seed: str) -> list[int]:
+    """Column widths that fit the longest value (and header word), within sensible bounds."""
+    columns = headings(table)
+    widths = [max(8, max((len(w) for w in h.label.split()), default=0) + 2) for h in columns]
+    for values in row_cells(table, seed):
+        for index, value in enumerate(values):
+            if isinstance(value, int) and abs(value) >= OPEN_HIGH:
+                value = "or more"
+            widths[index] = max(
+                widths[index], min(MAX_WIDTH, len(str(value if value is not None else "")) + 2)
+            )
+    return widths

@@ -35,6 +35,7 @@ from pycalc.sheets.common import (
     ruling_name,
     style_header,
 )
+from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
@@ -165,7 +166,7 @@ def write_xlwings_conf(book: Workbook) -> None:
     sheet.sheet_state = "hidden"
 
 
-def build_workbook(rules: RuleSet, macro: bool = False) -> Workbook:
+def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Workbook:
     book = new_book(macro)
     writer = calculator_writer(rules.id)
     if writer:
@@ -176,6 +177,7 @@ def build_workbook(rules: RuleSet, macro: bool = False) -> Workbook:
     write_contents(book, rules, macro)
     if macro:
         write_xlwings_conf(book)
+    set_up_workbook(book, rules.name, tables_version(rules.id), paper)
     book.active = 0
     for sheet in book.worksheets:
         sheet.sheet_view.tabSelected = sheet.title == CONTENTS_SHEET

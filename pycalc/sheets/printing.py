@@ -1,0 +1,70 @@
+"""Print set-up for every sheet, and the colours a GM reads results by.
+
+Applied once to the whole workbook after all sheets are written, so every calculator and reference
+sheet of every ruleset gets the same treatment: print area, orientation chosen from the width, fit to
+one page wide, margins, header and footer (ruleset, sheet, page x of y, tables version).
+"""
+
+from __future__ import annotations
+
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.common import fill, font
+
+PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
+LANDSCAPE_FROM_WIDTH = 110  # total column width (characters) above which a sheet prints landscape
+RESULT_COLOURS = {
+    "Miss": ("E4E7EB", "52606D"),
+    "Hit": ("C6F7E2", "014D40"),
+    "Critical": ("FFD8A8", "8A4B08"),
+    "Grievous": ("FFBDBD", "780A0A"),
+    "Fumble": ("E0D4F7", "44056E"),
+}
+
+
+def used_width(sheet: Worksheet) -> float:
+    return sum(
+        (sheet.column_dimensions[get_column_letter(c)].width or 9) for c in range(1, sheet.max_column + 1)
+    )
+
+
+def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: str = "a4") -> None:
+    last = f"{get_column_letter(sheet.max_column)}{sheet.max_row}"
+    sheet.print_area = f"A1:{last}"
+    sheet.page_setup.orientation = "landscape" if used_width(sheet) > LANDSCAPE_FROM_WIDTH else "portrait"
+    sheet.page_setup.paperSize = PAPER_SIZES[paper]
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.page_margins = PageMargins(left=0.5, right=0.5, top=0.75, bottom=0.75, header=0.3, footer=0.3)
+    sheet.print_options.horizontalCentered = True
+    sheet.oddHeader.left.text = ruleset_name
+    sheet.oddHeader.right.text = "&A"  # the sheet's name
+    sheet.oddFooter.left.text = f"Tables {version} · printed &D"
+    sheet.oddFooter.right.text = "Page &P of &N"
+    for part in (sheet.oddHeader.left, sheet.oddHeader.right, sheet.oddFooter.left, sheet.oddFooter.right):
+        part.size = 8
+        part.font = "DejaVu Sans"
+
+
+def highlight_results(sheet: Worksheet, coordinate: str) -> None:
+    """Colour a result cell by its value: Miss grey, Hit green, Critical orange, Grievous red, Fumble violet."""
+    for text, (background, ink) in RESULT_COLOURS.items():
+        rule = CellIsRule(
+            operator="equal", formula=[f'"{text}"'], fill=fill(background), font=font(bold=True, colour=ink)
+        )
+        sheet.conditional_formatting.add(coordinate, rule)
+
+
+def set_up_workbook(book: Workbook, ruleset_name: str, version: str, paper: str = "a4") -> None:
+    for sheet in book.worksheets:
+        if sheet.sheet_state == "visible":
+            set_up_printing(sheet, ruleset_name, version, paper)
+    for name, defined in book.defined_names.items():
+        if name.endswith("_RESULT"):
+            for sheet_title, coordinate in defined.destinations:
+                highlight_results(book[sheet_title], coordinate.replace("$", ""))
