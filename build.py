@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Build the GM workbooks: tables/<ruleset>/*.yaml -> workbook/<ruleset>.xlsx and .xlsm.
 
-With no arguments every ruleset under tables/ is built. A problem in the YAML stops the build with
-``file:line: what is wrong`` and nothing is written: the previous workbooks stay untouched.
+With no arguments every ruleset under tables/ is built. A problem in the YAML (or in a house-rule
+file) stops the build with ``file:line: what is wrong`` and nothing is written: the previous
+workbooks stay untouched. Rebuilding over a workbook keeps what the GM typed into it (the old file
+is kept as <id>.bak.xlsx); ``--fresh`` starts from the defaults.
 """
 
 from __future__ import annotations
@@ -13,13 +15,24 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import convert, find_soffice
 from pycalc.sheets.cheatsheet import build_cheatsheet
+from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import build_workbook, tables_version, workbook_bytes, write_atomically
-from pycalc.tables import PROJECT_ROOT, RuleSet, TableError, available_rulesets, load_folder, tables_dir
+from pycalc.tables import (
+    PROJECT_ROOT,
+    RuleSet,
+    TableError,
+    available_rulesets,
+    load_folder,
+    tables_dir,
+    yaml_files,
+)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -34,7 +47,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="build only this ruleset (repeatable); default: every folder under tables/",
     )
     parser.add_argument(
+        "--house",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="a house-rule YAML file or folder to apply (repeatable; see tables/README.md)",
+    )
+    parser.add_argument(
         "--out", type=Path, default=PROJECT_ROOT / "workbook", help="output folder (default: workbook/)"
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="do not carry the inputs of the existing workbooks"
     )
     parser.add_argument(
         "--check",
@@ -44,22 +68,34 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--pdf",
         action="store_true",
-        help="also write <id>-cheatsheet.pdf and <id>-reference.pdf (needs LibreOffice headless)",
+        help="also write <id>-cheatsheet.pdf/.png and <id>-reference.pdf (needs LibreOffice headless)",
     )
     parser.add_argument(
         "--paper", choices=sorted(PAPER_SIZES), default="a4", help="paper size for printing (default a4)"
+    )
+    parser.add_argument(
+        "--watch", action="store_true", help="rebuild whenever a table or house-rule file is saved"
     )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     return parser.parse_args(argv)
 
 
-def load_all(ruleset_ids: list[str]) -> list[RuleSet]:
-    """Every requested ruleset, or TableError listing the problems of all of them."""
+def say(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(text, flush=True)
+
+
+def shown(path: Path) -> str:
+    return str(path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path)
+
+
+def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
+    """Every requested ruleset with its house rules, or TableError listing every problem found."""
     problems = []
     loaded = []
     for ruleset_id in ruleset_ids:
         try:
-            loaded.append(load_folder(tables_dir() / ruleset_id))
+            loaded.append(apply_house_rules(load_folder(tables_dir() / ruleset_id), house))
         except TableError as error:
             problems += error.problems
     if problems:
@@ -67,19 +103,49 @@ def load_all(ruleset_ids: list[str]) -> list[RuleSet]:
     return loaded
 
 
-def outputs(rules: RuleSet, out: Path, paper: str) -> dict[Path, bytes]:
+def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> bytes:
+    book = build_workbook(rules, macro=macro, paper=args.paper)
+    if path.exists() and not args.fresh:
+        carried = carry_inputs(path, book, set(book.sheetnames))
+        if carried and not args.check:
+            say(
+                args, f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
+            )
+    return workbook_bytes(book)
+
+
+def outputs(rules: RuleSet, args: argparse.Namespace) -> dict[Path, bytes]:
     return {
-        out / f"{rules.id}.xlsx": workbook_bytes(build_workbook(rules, macro=False, paper=paper)),
-        out / f"{rules.id}.xlsm": workbook_bytes(build_workbook(rules, macro=True, paper=paper)),
+        args.out / f"{rules.id}.{suffix}": workbook_file(
+            rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args
+        )
+        for suffix in ("xlsx", "xlsm")
     }
 
 
-def pdf_sources(rules: RuleSet, files: dict[Path, bytes], out: Path, paper: str) -> dict[str, bytes]:
+def backup_path(path: Path) -> Path:
+    return path.with_name(f"{path.stem}.bak{path.suffix}")
+
+
+def write_workbooks(files: dict[Path, bytes]) -> list[Path]:
+    """Write each changed file atomically, keeping the previous one as <name>.bak.<ext>."""
+    written = []
+    for path, data in files.items():
+        if path.exists():
+            if path.read_bytes() == data:
+                continue
+            shutil.copy2(path, backup_path(path))
+        write_atomically(path, data)
+        written.append(path)
+    return written
+
+
+def pdf_sources(rules: RuleSet, files: dict[Path, bytes], args: argparse.Namespace) -> dict[str, bytes]:
     """Workbooks to print, by the PDF name they become: the cheat sheet and the full reference."""
-    cheatsheet = build_cheatsheet(rules, tables_version(rules.id), paper)
+    cheatsheet = build_cheatsheet(rules, tables_version(rules.id), args.paper)
     return {
         f"{rules.id}-cheatsheet": workbook_bytes(cheatsheet),
-        f"{rules.id}-reference": files[out / f"{rules.id}.xlsx"],
+        f"{rules.id}-reference": files[args.out / f"{rules.id}.xlsx"],
     }
 
 
@@ -97,25 +163,101 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
             written.append(out / pdf.name)
             if pdf.stem.endswith("-cheatsheet") and shutil.which("pdftoppm"):
                 preview = work / pdf.stem
-                subprocess.run(
-                    [
-                        "pdftoppm",
-                        "-r",
-                        "80",
-                        "-png",
-                        "-singlefile",
-                        "-f",
-                        "1",
-                        "-l",
-                        "1",
-                        str(pdf),
-                        str(preview),
-                    ],
-                    check=True,
-                )
+                command = [
+                    "pdftoppm",
+                    "-r",
+                    "80",
+                    "-png",
+                    "-singlefile",
+                    "-f",
+                    "1",
+                    "-l",
+                    "1",
+                    str(pdf),
+                    str(preview),
+                ]
+                subprocess.run(command, check=True)
                 write_atomically(out / f"{pdf.stem}.png", preview.with_suffix(".png").read_bytes())
                 written.append(out / f"{pdf.stem}.png")
         return written
+
+
+def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
+    started = time.perf_counter()
+    try:
+        rulesets = load_all(ruleset_ids, args.house)
+    except TableError as error:
+        print(error, file=sys.stderr)
+        print(
+            f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
+        )
+        return 1
+    files: dict[Path, bytes] = {}
+    for rules in rulesets:
+        files.update(outputs(rules, args))
+    if args.check:
+        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
+        for path in stale:
+            print(f"stale: {shown(path)} (run build.py)", file=sys.stderr)
+        return 1 if stale else 0
+    written = write_workbooks(files)
+    if args.pdf:
+        if find_soffice() is None:
+            print(
+                "build.py: --pdf needs LibreOffice headless (soffice); run scripts/build.sh", file=sys.stderr
+            )
+            return 1
+        sources = {}
+        for rules in rulesets:
+            sources.update(pdf_sources(rules, files, args))
+        written += write_pdfs(sources, args.out)
+    for path in written:
+        say(args, f"wrote {shown(path)}")
+    say(args, f"built {len(rulesets)} ruleset(s) in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def watched_files(ruleset_ids: list[str], house: list[Path]) -> dict[Path, tuple[float, int]]:
+    paths = [
+        p for r in ruleset_ids for p in [tables_dir() / r / "ruleset.yaml", *yaml_files(tables_dir() / r)]
+    ]
+    stamps = {}
+    for path in paths + house_files(house):
+        try:
+            stat = path.stat()
+            stamps[path] = (stat.st_mtime, stat.st_size)
+        except OSError:
+            stamps[path] = (0.0, -1)
+    return stamps
+
+
+def watch(
+    args: argparse.Namespace,
+    ruleset_ids: list[str],
+    interval: float = 0.5,
+    keep_going: Callable[[], bool] = lambda: True,
+) -> int:
+    """Rebuild on every saved change; print what changed and how long the rebuild took. Ctrl+C stops."""
+    build_once(args, ruleset_ids)
+    seen = watched_files(ruleset_ids, args.house)
+    print(f"watching {len(seen)} file(s); Ctrl+C to stop", flush=True)
+    try:
+        while keep_going():
+            time.sleep(interval)
+            now = watched_files(ruleset_ids, args.house)
+            changed = sorted(shown(p) for p in now.keys() | seen.keys() if now.get(p) != seen.get(p))
+            seen = now
+            if changed:
+                print(f"changed: {', '.join(changed)}", flush=True)
+                started = time.perf_counter()
+                status = build_once(args, ruleset_ids)
+                print(
+                    f"rebuilt in {time.perf_counter() - started:.2f} s" if status == 0 else "not rebuilt",
+                    flush=True,
+                )
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,43 +267,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"build.py: no tables for {', '.join(missing)} under {tables_dir()}", file=sys.stderr)
         return 2
-    started = time.perf_counter()
-    try:
-        rulesets = load_all(ruleset_ids)
-    except TableError as error:
-        print(error, file=sys.stderr)
-        print(
-            f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
-        )
-        return 1
-    files: dict[Path, bytes] = {}
-    for rules in rulesets:
-        files.update(outputs(rules, args.out, args.paper))
-    if args.check:
-        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
-        for path in stale:
-            print(f"stale: {path} (run build.py)", file=sys.stderr)
-        return 1 if stale else 0
-    written = []
-    for path, data in files.items():
-        write_atomically(path, data)
-        written.append(path)
-    if args.pdf:
-        if find_soffice() is None:
-            print(
-                "build.py: --pdf needs LibreOffice headless (soffice); run scripts/build.sh", file=sys.stderr
-            )
-            return 1
-        sources = {}
-        for rules in rulesets:
-            sources.update(pdf_sources(rules, files, args.out, args.paper))
-        written += write_pdfs(sources, args.out)
-    if not args.quiet:
-        for path in written:
-            print(f"wrote {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path}")
-    if not args.quiet:
-        print(f"built {len(rulesets)} ruleset(s) in {time.perf_counter() - started:.2f} s")
-    return 0
+    absent = [str(p) for p in args.house if not p.exists()]
+    if absent:
+        print(f"build.py: no house-rule file {', '.join(absent)}", file=sys.stderr)
+        return 2
+    if args.watch:
+        return watch(args, ruleset_ids)
+    return build_once(args, ruleset_ids)
 
 
 if __name__ == "__main__":

@@ -144,6 +144,7 @@ class Row:
     low: int | None = None  # bands: from (None = open below)
     high: int | None = None  # bands: to (None = open above)
     note: str = ""
+    file: str = ""  # the YAML file the row comes from (a house-rule file may add rows)
 
     def __getitem__(self, column: str) -> Any:
         return self.values[column]
@@ -219,6 +220,7 @@ class RuleSet:
     tables: Mapping[str, Table]
     rulings: Mapping[str, Ruling]
     chosen: Mapping[str, str] = field(default_factory=dict)
+    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]
@@ -410,6 +412,7 @@ def _row(
             id=check.ident(data.get("id"), data.value_lines.get("id", data.line), "entry id"),
             label=check.text(data, "label", f"{what} row") if "label" in data else "",
             note=note,
+            file=check.file,
         )
     bounds = []
     for key in ("from", "to"):
@@ -421,28 +424,31 @@ def _row(
             )
             bound = None
         bounds.append(bound)
-    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note)
+    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)
 
 
 def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:
+    def fail(row: Row, message: str) -> None:
+        check.problems.append(TableProblem(row.file or check.file, row.line, message))
+
     for index, row in enumerate(rows):
         first, last = index == 0, index == len(rows) - 1
         if row.low is None and not first:
-            check.fail(row.line, f"{what}: only the first band may leave out 'from'")
+            fail(row, f"{what}: only the first band may leave out 'from'")
         if row.high is None and not last:
-            check.fail(row.line, f"{what}: only the last band may leave out 'to'")
+            fail(row, f"{what}: only the last band may leave out 'to'")
         if row.low is not None and row.high is not None and row.low > row.high:
-            check.fail(row.line, f"{what}: band from {row.low} to {row.high} runs backwards")
+            fail(row, f"{what}: band from {row.low} to {row.high} runs backwards")
         if index and rows[index - 1].high is not None and row.low is not None:
             previous = rows[index - 1].high
             if row.low <= previous:
-                check.fail(
-                    row.line,
+                fail(
+                    row,
                     f"{what}: band starting at {row.low} overlaps the previous band (which ends at {previous})",
                 )
             elif row.low > previous + 1:
-                check.fail(
-                    row.line,
+                fail(
+                    row,
                     f"{what}: gap between {previous} and {row.low} (next band must start at {previous + 1})",
                 )
 
@@ -668,8 +674,13 @@ def load_folder(folder: Path) -> RuleSet:
 
 @cache
 def load_ruleset(ruleset_id: str) -> RuleSet:
-    """The ruleset as shipped in ``tables/<id>/`` (cached: the engine calls this per cell)."""
-    return load_folder(tables_dir() / ruleset_id)
+    """The ruleset in ``tables/<id>/`` with the house rules named by ``PYCALC_HOUSE`` (files or
+    folders separated by the path separator) applied. Cached: the engine calls this per cell."""
+    from pycalc.house import apply_house_rules
+
+    rules = load_folder(tables_dir() / ruleset_id)
+    house = [Path(p) for p in os.environ.get("PYCALC_HOUSE", "").split(os.pathsep) if p]
+    return apply_house_rules(rules, house) if house else rules
 
 
 def available_rulesets() -> Iterator[str]:

@@ -121,6 +121,10 @@ def write_rulings(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(row, 4), ruling.why).alignment = WRAP
         put(sheet.cell(row, 5), f"{rules.seed.split('_')[0]} § {ruling.section}").font = NOTE
         define_name(book, ruling_name(ruling.id), absolute(sheet, f"B{row}"))
+    heading_row = 5 + len(rules.rulings) + 1
+    put(sheet.cell(heading_row, 1), "House rules in force").font = SUBTITLE
+    for row, change in enumerate(rules.house_rules or ("None: the tables as shipped.",), start=heading_row + 1):
+        put(sheet.cell(row, 1), change)
     sheet.freeze_panes = "A5"
     protect(sheet)
 

@@ -1,0 +1,165 @@
+"""Safe regeneration: kept inputs and GM sheets, backups, watch mode, fuzzed loader."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import build
+from pycalc.sheets.workbook import workbook_bytes
+from pycalc.tables import PROJECT_ROOT, TableError, parse_tables_file
+
+SOURCE = PROJECT_ROOT / "tables" / "spelljammer"
+
+
+def cell(book: openpyxl.Workbook, name: str):
+    sheet, ref = next(iter(book.defined_names[name].destinations))
+    return book[sheet][ref.replace("$", "")]
+
+
+def test_rebuild_keeps_inputs_and_gm_sheets_and_backs_up(tmp_path: Path):
+    out = tmp_path / "out"
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet"]) == 0
+    path = out / "spelljammer.xlsx"
+    book = openpyxl.load_workbook(path)
+    cell(book, "STRIKE_SC").value = 131
+    cell(book, "TARGET_SIZE").value = "Giant"
+    cell(book, "PICK_LIGHTING").value = "Cloudy night"
+    notes = book.create_sheet("My notes")
+    notes["A1"] = "Ogre chief: SC 95, DEF 30"
+    notes["B2"] = "=STRIKE_TARGET"
+    book.save(path)
+    edited = path.read_bytes()
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet"]) == 0
+    rebuilt = openpyxl.load_workbook(path)
+    assert (cell(rebuilt, "STRIKE_SC").value, cell(rebuilt, "TARGET_SIZE").value) == (131, "Giant")
+    assert cell(rebuilt, "PICK_LIGHTING").value == "Cloudy night"
+    assert (
+        rebuilt["My notes"]["A1"].value == "Ogre chief: SC 95, DEF 30"
+        and rebuilt["My notes"]["B2"].value == "=STRIKE_TARGET"
+    )
+    assert cell(rebuilt, "STRIKE_TARGET").data_type == "f"  # formulas are regenerated, not carried
+    assert (out / "spelljammer.bak.xlsx").read_bytes() == edited
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet", "--fresh"]) == 0
+    assert cell(openpyxl.load_workbook(path), "STRIKE_SC").value == 112
+
+
+def test_unreadable_old_workbook_is_rebuilt_fresh(tmp_path: Path, capsys):
+    (tmp_path / "spelljammer.xlsx").write_bytes(b"not a workbook")
+    assert build.main(["--ruleset", "spelljammer", "--out", str(tmp_path)]) == 0
+    assert "could not read spelljammer.xlsx" in capsys.readouterr().out
+    assert cell(openpyxl.load_workbook(tmp_path / "spelljammer.xlsx"), "STRIKE_SC").value == 112
+
+
+def test_watch_rebuilds_on_save_and_survives_a_bad_save(tmp_path: Path, monkeypatch, capsys):
+    tables = tmp_path / "tables"
+    shutil.copytree(SOURCE, tables / "spelljammer")
+    monkeypatch.setenv("PYCALC_TABLES", str(tables))
+    out = tmp_path / "out"
+    args = build.parse_args(["--ruleset", "spelljammer", "--out", str(out)])
+    strike = tables / "spelljammer" / "strike.yaml"
+    stop = threading.Event()
+
+    def edit() -> None:
+        time.sleep(1.5)
+        strike.write_text(
+            strike.read_text().replace("{from: 130, grievous_max: 7", "{from: 131, grievous_max: 7")
+        )
+        time.sleep(2.5)
+        strike.write_text(
+            strike.read_text().replace("{from: 131, grievous_max: 7", "{from: 130, grievous_max: 8")
+        )
+        time.sleep(2.5)
+        stop.set()
+
+    editor = threading.Thread(target=edit)
+    editor.start()
+    assert build.watch(args, ["spelljammer"], interval=0.2, keep_going=lambda: not stop.is_set()) == 0
+    editor.join()
+    printed = capsys.readouterr()
+    assert printed.out.count("changed: ") == 2 and "strike.yaml" in printed.out
+    assert "gap between 129 and 131" in printed.err and "not rebuilt" in printed.out
+    assert "rebuilt in" in printed.out
+    grievous = openpyxl.load_workbook(out / "spelljammer.xlsx")["Strike tables"]
+    assert any(c.value == 8 for row in grievous.iter_rows() for c in row)
+
+
+YAML_LINES = st.lists(
+    st.sampled_from(
+        [
+            "tables:",
+            "  cover:",
+            "    kind: entries",
+            "    kind: bands",
+            "    rows:",
+            "      - {from: 1, to: 2}",
+            "      - {id: a, label: A}",
+            "    columns: {sc: {label: SC, type: int}}",
+            "    title: T",
+            "  - x",
+            "rulings:",
+            "  r: {label: L, default: a, choices: {a: b}}",
+            ": :",
+            "'",
+            "{",
+            "&a x",
+            "*a",
+            "!!str 1",
+            "    source: {section: S}",
+            "\t",
+            "key: [1, 2",
+            "- - -",
+            "    picker: choice",
+        ]
+    ),
+    max_size=14,
+)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("fuzz") / "spelljammer"
+    shutil.copytree(SOURCE, folder)
+    return folder
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=YAML_LINES)
+def test_fuzzed_table_files_load_or_fail_with_file_and_line(scratch: Path, lines: list[str]):
+    path = scratch / "zz_fuzz.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        problems = parse_tables_file(path)[2]
+    except TableError as error:
+        problems = error.problems
+    if problems:
+        assert all(p.line >= 1 and p.file.endswith("zz_fuzz.yaml") for p in problems)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 3000), st.binary(min_size=1, max_size=8))
+def test_mutated_shipped_yaml_never_crashes_the_loader(scratch: Path, offset: int, junk: bytes):
+    target = scratch / "strike.yaml"
+    data = (SOURCE / "strike.yaml").read_bytes()
+    target.write_bytes(data[: offset % len(data)] + junk + data[offset % len(data) :])
+    try:
+        problems = parse_tables_file(target)[2]
+    except TableError as error:
+        problems = error.problems
+    assert all(p.file.endswith("strike.yaml") and p.line >= 1 for p in problems)
+
+
+def test_workbook_bytes_do_not_depend_on_the_clock(monkeypatch):
+    from pycalc.sheets.workbook import build_workbook
+    from pycalc.tables import load_ruleset
+
+    first = workbook_bytes(build_workbook(load_ruleset("spelljammer")))
+    time.sleep(1.1)
+    assert workbook_bytes(build_workbook(load_ruleset("spelljammer"))) == first
