@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pycalc import strike, stun, wounds
+from pycalc import dice, strike, strike_odds, stun, wounds
 from pycalc.errors import RuleError
 from pycalc.tables import RuleSet, Table
 
@@ -45,6 +45,8 @@ class StrikeInputs:
     max_hp: int = 0
     magic_def: int = 0
     attackers: int = 1
+    dice: str = "1d8+4"  # damage dice, for the odds before the roll
+    attacks: int = 1
     choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label
     toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
 
@@ -122,6 +124,7 @@ def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
         "STRIKE_GRIEVOUS_CHANCE": odds["grievous"],
         "TARGET_STUN_THRESHOLD": threshold,
         "TARGET_WOUND_MOD": wounds.wound_modifier(rules, inputs.hp, inputs.start_hp),
+        **odds_outputs(rules, inputs, modified, where, threshold),
         "STRIKE_RESULT": "",
         "STRIKE_EFFECT": "",
         "STRIKE_HP_LOSS": "",
@@ -145,6 +148,23 @@ def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
         TARGET_WOUND_MOD_AFTER=wounds.wound_modifier(rules, inputs.hp - lost, inputs.start_hp),
     )
     return result
+
+
+def odds_outputs(
+    rules: RuleSet, inputs: StrikeInputs, modified: int, where: Situation, threshold: int
+) -> dict[str, object]:
+    """Expected hit points lost, stun and kill chances before the roll (see strike_odds)."""
+    attack = strike_odds.StrikeAttack(modified, dice.parse(inputs.dice), inputs.prot, where.damage)
+    one_attack_kill = strike_odds.kill_chance(rules, attack, inputs.hp)
+    return {
+        "STRIKE_EXPECTED_DAMAGE": strike_odds.expected_hp_loss(rules, attack),
+        "STRIKE_EXPECTED_DAMAGE_ROUND": strike_odds.expected_hp_loss(rules, attack, inputs.attacks),
+        "STRIKE_STUN_CHANCE": strike_odds.stun_chance(rules, attack, threshold),
+        "STRIKE_KILL_CHANCE": one_attack_kill,
+        "STRIKE_KILL_CHANCE_ROUND": one_attack_kill
+        if inputs.attacks == 1
+        else "several attacks: see the .xlsm (kill_chance)",
+    }
 
 
 def as_float(value: object) -> object:

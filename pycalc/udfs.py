@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import xlwings as xw
 
-from pycalc import casting, d20, melee_fire, strike, stun, wounds
+from pycalc import casting, d20, melee_fire, strike, strike_odds, stun, wounds
 from pycalc import defense as defense_rules
 from pycalc import dice as dice_module
 from pycalc.errors import RuleError
@@ -410,3 +410,126 @@ def dice_max(dice: Any) -> int:
 def dice_mean(dice: Any) -> float:
     """Average total of a dice expression (2d4+2 -> 7)."""
     return float(dice_module.parse(dice).mean)
+
+
+# --------------------------------------------------------------------------- odds before the roll (strike chance)
+
+
+def strike_attack(
+    sc: Any, defense: Any, dice_text: Any, prot: Any, mods: Any, damage_mods: Any
+) -> strike_odds.StrikeAttack:
+    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return strike_odds.StrikeAttack(
+        modified, dice_module.parse(dice_text), as_int(prot, "PROT", 0), as_int(damage_mods, "DAMAGE MODS", 0)
+    )
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's DEF")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+4")
+@xw.arg("prot", doc="target's PROT (optional, 0)")
+@xw.arg("mods", doc="modifiers to SC (optional, 0)")
+@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")
+@xw.arg("attacks", doc="attacks in the round (optional, 1)")
+@cell_safe
+def expected_damage(
+    sc: Any, defense: Any, dice: Any, prot: Any = 0, mods: Any = 0, damage_mods: Any = 0, attacks: Any = 1
+) -> float:
+    """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""
+    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
+    return float(strike_odds.expected_hp_loss(spelljammer(), attack, as_int(attacks, "ATTACKS", 1)))
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's DEF")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+4")
+@xw.arg("amount", doc="hit points")
+@xw.arg("prot", doc="target's PROT (optional, 0)")
+@xw.arg("mods", doc="modifiers to SC (optional, 0)")
+@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")
+@xw.arg("attacks", doc="attacks in the round (optional, 1)")
+@cell_safe
+def damage_chance_at_least(
+    sc: Any,
+    defense: Any,
+    dice: Any,
+    amount: Any,
+    prot: Any = 0,
+    mods: Any = 0,
+    damage_mods: Any = 0,
+    attacks: Any = 1,
+) -> float:
+    """Probability that the attacks take at least this many hit points."""
+    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
+    chance = strike_odds.chance_at_least(
+        spelljammer(), attack, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1)
+    )
+    return float(chance)
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's DEF")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+4")
+@xw.arg("hp", doc="target's hit points now")
+@xw.arg("attacks", doc="attacks in the round (optional, 1)")
+@xw.arg("prot", doc="target's PROT (optional, 0)")
+@xw.arg("mods", doc="modifiers to SC (optional, 0)")
+@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")
+@cell_safe
+def kill_chance(
+    sc: Any,
+    defense: Any,
+    dice: Any,
+    hp: Any,
+    attacks: Any = 1,
+    prot: Any = 0,
+    mods: Any = 0,
+    damage_mods: Any = 0,
+) -> float:
+    """Probability that the target drops to 0 hit points or below within the attacks."""
+    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
+    return float(
+        strike_odds.kill_chance(spelljammer(), attack, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1))
+    )
+
+
+@xw.func
+@xw.arg("sc", doc="attacker's strike chance (SC)")
+@xw.arg("defense", doc="target's DEF")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+4")
+@xw.arg("con", doc="target's CON")
+@xw.arg("size", doc="Tiny, Small, Medium, Large or Giant (optional)")
+@xw.arg("max_hp", doc="target's maximum hit points (optional)")
+@xw.arg("prot", doc="target's PROT (optional, 0)")
+@xw.arg("mods", doc="modifiers to SC (optional, 0)")
+@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")
+@cell_safe
+def stun_chance(
+    sc: Any,
+    defense: Any,
+    dice: Any,
+    con: Any,
+    size: Any = "Medium",
+    max_hp: Any = 0,
+    prot: Any = 0,
+    mods: Any = 0,
+    damage_mods: Any = 0,
+) -> float:
+    """Probability that one attack stuns the target."""
+    rules = spelljammer()
+    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
+    threshold = stun.stun_threshold(
+        rules, as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
+    )
+    return float(strike_odds.stun_chance(rules, attack, threshold))
+
+
+# --------------------------------------------------------------------------- each d20 ruleset's own UDFs
+# (at the end: those modules import cell_safe, as_int and as_text from this one)
+from pycalc.udfs_bfrpg import *  # noqa: E402, F403
+from pycalc.udfs_cnc import *  # noqa: E402, F403
+from pycalc.udfs_combat17 import *  # noqa: E402, F403
+from pycalc.udfs_osr import *  # noqa: E402, F403

@@ -57,7 +57,11 @@ def test_sheet_dice_formulas_read_expressions_as_the_engine_does(calc, tmp_path)
     sheet = book.active
     sheet["A1"] = "1d6"
     define_name(book, "IN_DICE", "Sheet!$A$1")
-    for cell, formula in (("B1", dice_count("IN_DICE")), ("C1", dice_sides("IN_DICE")), ("D1", dice_modifier("IN_DICE"))):
+    for cell, formula in (
+        ("B1", dice_count("IN_DICE")),
+        ("C1", dice_sides("IN_DICE")),
+        ("D1", dice_modifier("IN_DICE")),
+    ):
         sheet[cell] = f"={formula}"
         define_name(book, f"OUT_{cell}", f"Sheet!${cell[0]}$1")
     path = tmp_path / "dice.xlsx"
@@ -66,4 +70,8 @@ def test_sheet_dice_formulas_read_expressions_as_the_engine_does(calc, tmp_path)
     results = calc.evaluate(path, [{"IN_DICE": t} for t in texts], ["OUT_B1", "OUT_C1", "OUT_D1"])
     for text, got in zip(texts, results, strict=True):
         expected = dice.parse(text)
-        assert (got["OUT_B1"], got["OUT_C1"], got["OUT_D1"]) == (expected.count, expected.sides, expected.modifier)
+        assert (got["OUT_B1"], got["OUT_C1"], got["OUT_D1"]) == (
+            expected.count,
+            expected.sides,
+            expected.modifier,
+        )

@@ -71,6 +71,8 @@ def strike_cells(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
         "STRIKE_PROT": inputs.prot,
         "TARGET_SIZE": inputs.size,
         "TARGET_MAX_HP": inputs.max_hp,
+        "STRIKE_DICE": inputs.dice,
+        "STRIKE_ATTACKS": inputs.attacks,
         "TARGET_MAGIC_DEF": inputs.magic_def,
         "STRIKE_ATTACKERS": inputs.attackers,
     }
@@ -150,6 +152,8 @@ def strike_scenarios(rules: RuleSet) -> list[tuple[RuleSet, StrikeInputs]]:
                     hp=chance.randint(-3, 60),
                     start_hp=chance.randint(1, 60),
                     magic_def=chance.randint(0, 20),
+                    dice=chance.choice(["1d8+4", "2d6", "d4", "3d6-2", "1d12+5", "8d6", "1d2", "8d12"]),
+                    attacks=chance.randint(1, 3),
                     attackers=chance.randint(1, 5),
                     choices=choices,
                     toggles=toggles,
@@ -298,3 +302,18 @@ def test_with_every_modifier_at_its_default_outputs_depend_on_the_named_inputs_a
         "TARGET_WOUND_MOD": -10.0,
         "STRIKE_SUMMARY": "Critical: Double damage, no PROT, 20 HP lost",
     }
+
+
+def test_dice_beyond_the_sheet_grid_say_so_and_the_udf_takes_them(calc, built: Path):
+    from pycalc import udfs
+
+    got = calc.evaluate(
+        built / "spelljammer.xlsx",
+        [{"STRIKE_DICE": "12d6"}, {"STRIKE_DICE": "axe"}],
+        ["STRIKE_EXPECTED_DAMAGE", "STRIKE_HIT_CHANCE"],
+    )
+    for row in got:
+        assert row["STRIKE_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
+        assert row["STRIKE_HIT_CHANCE"] == 0.72
+    # 12d6 never rolls under PROT 3: plain hits 0.61 x (42 - 3), criticals and grievous 0.11 x 2 x 42
+    assert udfs.expected_damage(112.0, 40.0, "12d6", 3.0) == pytest.approx(0.61 * 39 + 0.11 * 84)

@@ -26,12 +26,20 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def pdf_text(path: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def page_widths(path: Path) -> list[int]:
-    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", str(path)], capture_output=True, text=True, check=True).stdout
-    return [round(float(line.split()[3])) for line in info.splitlines() if line.startswith("Page") and "size:" in line]
+    info = subprocess.run(
+        ["pdfinfo", "-f", "1", "-l", "999", str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        round(float(line.split()[3]))
+        for line in info.splitlines()
+        if line.startswith("Page") and "size:" in line
+    ]
 
 
 def test_every_visible_sheet_prints_one_page_wide_with_header_and_footer(built: Path):
@@ -74,5 +82,10 @@ def test_paper_size_is_a_build_option(tmp_path: Path):
     require_libreoffice()
     if not shutil.which("pdfinfo"):
         pytest.fail("pdfinfo (poppler-utils) is needed")
-    assert build.main(["--ruleset", "spelljammer", "--out", str(tmp_path), "--pdf", "--paper", "letter", "--quiet"]) == 0
+    assert (
+        build.main(
+            ["--ruleset", "spelljammer", "--out", str(tmp_path), "--pdf", "--paper", "letter", "--quiet"]
+        )
+        == 0
+    )
     assert set(page_widths(tmp_path / "spelljammer-cheatsheet.pdf")) == {LETTER_WIDTH}

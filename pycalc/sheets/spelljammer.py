@@ -12,6 +12,7 @@ from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
+from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
 from pycalc.strike_calculator import (
     CHOICE_PICKERS,
     MODIFIER_COLUMNS,
@@ -175,6 +176,14 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 Field("Target's hit points now", "TARGET_HP", INPUT, 30),
                 Field("Target's starting hit points", "TARGET_START_HP", INPUT, 30),
                 Field("Target's PROT", "STRIKE_PROT", INPUT, 3),
+                Field(
+                    "Attacker's damage dice",
+                    "STRIKE_DICE",
+                    INPUT,
+                    "1d8+4",
+                    help="e.g. 2d6+3; for the odds before the roll",
+                ),
+                Field("Attacks this round", "STRIKE_ATTACKS", INPUT, 1),
             ),
         ),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
@@ -248,6 +257,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     native=wound("TARGET_HP"),
                     udf="wound_modifier(TARGET_HP,TARGET_START_HP)",
                 ),
+                *odds_fields(),
             ),
         ),
         Section(
@@ -521,11 +531,26 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
     sheet = book.create_sheet(ODDS_SHEET)
     put(sheet["A1"], "Roll")
     put(sheet["B1"], "Outcome rank for the Strike calculator")
+    put(sheet["C1"], "Always a miss")
+    put(sheet["D1"], "At least (rank)")
     faces = rules.constant("dice", "strike_die_faces")
     for roll in range(1, faces + 1):
-        put(sheet.cell(roll + 1, 1), roll)
-        put_formula(sheet.cell(roll + 1, 2), rank_formula(f"A{roll + 1}"))
-    define_name(book, "D100_RANKS", absolute(sheet, "B2", f"B{faces + 1}"))
+        row = roll + 1
+        put(sheet.cell(row, 1), roll)
+        put_formula(sheet.cell(row, 2), rank_formula(f"A{row}"))
+        put_formula(sheet.cell(row, 3), f"IF({band('automatic_results', 'always_miss', f'A{row}')},1,0)")
+        at_least = band("automatic_results", "at_least", f"A{row}")
+        put_formula(
+            sheet.cell(row, 4),
+            f"IFERROR(INDEX({T('outcomes', 'rank')},MATCH({at_least},{T('outcomes', 'id')},0)),0)",
+        )
+    for name, column in (
+        ("D100_ROLLS", "A"),
+        ("D100_RANKS", "B"),
+        ("D100_AUTO_MISS", "C"),
+        ("D100_AUTO_FLOOR", "D"),
+    ):
+        define_name(book, name, absolute(sheet, f"{column}2", f"{column}{faces + 1}"))
     sheet.column_dimensions["B"].width = 36
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -550,6 +575,8 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
+    book[STRIKE_SHEET].add_chart(write_damage_workings(book), "E4")
+    write_odds_sheet(book, rules)
 
 
 __all__ = ["MODIFIER_COLUMNS", "write_calculators"]

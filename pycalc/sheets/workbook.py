@@ -123,7 +123,9 @@ def write_rulings(book: Workbook, rules: RuleSet) -> None:
         define_name(book, ruling_name(ruling.id), absolute(sheet, f"B{row}"))
     heading_row = 5 + len(rules.rulings) + 1
     put(sheet.cell(heading_row, 1), "House rules in force").font = SUBTITLE
-    for row, change in enumerate(rules.house_rules or ("None: the tables as shipped.",), start=heading_row + 1):
+    for row, change in enumerate(
+        rules.house_rules or ("None: the tables as shipped.",), start=heading_row + 1
+    ):
         put(sheet.cell(row, 1), change)
     sheet.freeze_panes = "A5"
     protect(sheet)

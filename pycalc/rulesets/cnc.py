@@ -1,0 +1,516 @@
+"""Castles & Crusades (seed 000): d20 + BtH + modifiers >= AC, and the ruleset's other calculators.
+
+The seed states no natural-1 or natural-20 rule and has no critical or fumble chart: a roll is read
+only as its total against AC. The ``natural_rolls`` table holds that (all boxes false), so a house
+rule there is followed without code changes. Every number comes from ``tables/cnc``; where the seed
+is ambiguous the ruling in force (``rules.ruling``) decides.
+
+Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas
+and the parity tests require both to agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pycalc import dice
+from pycalc.d20 import HIT, MISS, Attack
+from pycalc.errors import RuleError
+from pycalc.tables import Row, RuleSet, Table
+
+USES_FOLLOW_ROLL = False
+RULESET_ID = "cnc"
+
+# --------------------------------------------------------------------------- d20 resolution
+
+
+def faces(rules: RuleSet) -> int:
+    return int(rules.constant("attack_roll", "attack_die_faces"))
+
+
+def need(rules: RuleSet, attack: Attack) -> int:
+    """Natural roll needed: the total must reach AC by the hit margin (0: 'greater than or equal')."""
+    return attack.need + int(rules.constant("attack_roll", "hit_margin"))
+
+
+def natural_rule(rules: RuleSet, roll: int) -> str | None:
+    """Hit or Miss when a natural-roll rule decides this roll (none in the seed), else None."""
+    natural = rules.table("natural_rolls")
+    for entry_id, face in (("natural_1", 1), ("natural_20", faces(rules))):
+        if roll == face:
+            row = natural.entry(entry_id)
+            if row["auto_hit"]:
+                return HIT
+            if row["auto_miss"]:
+                return MISS
+    return None
+
+
+def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:
+    """Miss or Hit: the total against AC, with the natural-roll rules of the table (none in the seed).
+
+    There is no follow roll in C&C; ``follow_roll`` is accepted and ignored.
+    """
+    return natural_rule(rules, roll) or (HIT if roll >= need(rules, attack) else MISS)
+
+
+def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
+    """Exact probability of a hit, every face of the die enumerated."""
+    count = faces(rules)
+    hits = sum(result(rules, attack, roll) == HIT for roll in range(1, count + 1))
+    return Fraction(hits, count)
+
+
+# --------------------------------------------------------------------------- damage
+
+
+BAD_DICE = "#DICE? write it like 2d4+2"
+
+
+def damage_modifier(expression: object) -> int:
+    """The +modifier of a damage expression such as 1d8+2; empty is 0.
+
+    The text must be written plainly (``2d4+2``, ``d8``, ``1d6-1``; spaces and case ignored): no
+    ``+0``, leading zeros or a bare number, so the sheet's own check agrees with this one.
+    """
+    if expression is None or (isinstance(expression, str) and not expression.strip()):
+        return 0
+    if not isinstance(expression, str):
+        raise RuleError(BAD_DICE)
+    text = "".join(expression.split()).lower()
+    parsed = dice.parse(text)
+    count = "" if text.startswith("d") else str(parsed.count)
+    plain = f"{count}d{parsed.sides}" + (f"{parsed.modifier:+d}" if parsed.modifier else "")
+    if parsed.count == 0 or plain != text:
+        raise RuleError(BAD_DICE)
+    return parsed.modifier
+
+
+def kind_row(rules: RuleSet, kind: str) -> Row:
+    try:
+        return rules.table("attack_types").by_label(kind)
+    except KeyError:
+        raise RuleError("#KIND? pick an attack kind from the list") from None
+
+
+def attack_damage(
+    rules: RuleSet, outcome: str, expression: object, damage_roll: int, bonus: int = 0, kind: str = "melee"
+) -> int:
+    """Damage of the attack: on a hit the dice rolled + the expression's modifier + picked bonuses
+    (charge), at least the kind's least damage; 0 on a miss or for a kind that deals none."""
+    modifier = damage_modifier(expression)
+    row = kind_row(rules, kind)
+    if outcome != HIT or not row["deals_damage"]:
+        return 0
+    return max(int(row["min_damage"]), damage_roll + modifier + bonus)
+
+
+def attack_effect(rules: RuleSet, outcome: str, kind: str = "melee") -> str:
+    row = kind_row(rules, kind)
+    return str(row["on_hit"] if outcome == HIT else row["on_miss"])
+
+
+# --------------------------------------------------------------------------- attack calculator
+
+
+@dataclass(frozen=True)
+class AttackInputs:
+    """What a GM types or picks in the Attack calculator (None: the cell is empty)."""
+
+    bonus: int
+    target: int
+    mods: int = 0
+    roll: int | None = None
+    follow_roll: int | None = None
+    level: int = 0
+    dice: str | None = None
+    damage_roll: int | None = None
+    defender_dex: int = 0  # the defender's Dex modifier, inside the AC typed in
+    attacker_dex: int = 0  # the attacker's Dex modifier (two-weapon penalties)
+    choices: dict[str, str] = field(default_factory=dict)  # choice picker table id -> row label
+    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
+
+
+CHOICE_PICKERS = (
+    "attack_types",
+    "attack_direction",
+    "defender_prone",
+    "concealment",
+    "two_weapon_fighting",
+    "cover",
+    "defender_maneuver",
+)
+TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")
+KIND_TABLE = "attack_types"
+RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"
+PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"
+
+
+def default_choice(table: Table) -> str:
+    return str(table.rows[0].label)
+
+
+def chosen(rules: RuleSet, inputs: AttackInputs, table_id: str) -> Row:
+    table = rules.table(table_id)
+    label = inputs.choices.get(table_id, default_choice(table))
+    try:
+        return table.by_label(label)
+    except KeyError:
+        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+
+
+def ticked(rules: RuleSet, inputs: AttackInputs, table_id: str) -> list[Row]:
+    return [row for row in rules.table(table_id).rows if (table_id, row.id) in inputs.toggles]
+
+
+def applies_to(row: Row, ranged: bool) -> bool:
+    """A situational row's 'attack' column: any, melee or ranged."""
+    return row["attack"] == "any" or row["attack"] == ("ranged" if ranged else "melee")
+
+
+def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
+    """The prone/defenseless bonus, with rulings prone_modifiers_stack and ranged_vs_prone."""
+    table = rules.table("defender_prone")
+    row = chosen(rules, inputs, "defender_prone")
+    if row.id == table.rows[0].id:
+        return 0
+    value = int(row["hit"])
+    if row.id == PRONE_DEFENSELESS_ROW and rules.ruling("prone_modifiers_stack") == "cumulative":
+        value += int(table.value(PRONE_ROW, "hit"))
+    replaced = (
+        ranged
+        and rules.ruling("ranged_vs_prone") == "ranged_replaces"
+        and ("situational_modifiers", RANGED_VS_PRONE_ROW) in inputs.toggles
+    )
+    return 0 if replaced else value
+
+
+def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:
+    """Two-weapon penalty with the attacker's Dex modifier (ruling twf_dex_modifier)."""
+    penalty = int(chosen(rules, inputs, "two_weapon_fighting")["hit"])
+    if penalty == 0:
+        return 0
+    adjusted = penalty + inputs.attacker_dex
+    return adjusted if rules.ruling("twf_dex_modifier") == "added" else min(0, adjusted)
+
+
+@dataclass(frozen=True)
+class Situation:
+    hit: int  # added to the roll
+    ac: int  # added to the defender's AC
+    damage: int  # added to the damage on a hit
+    loses_dex: bool
+
+
+def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
+    ranged = bool(chosen(rules, inputs, KIND_TABLE)["ranged"])
+    hit = sum(int(r["hit"]) for r in ticked(rules, inputs, "situational_modifiers") if applies_to(r, ranged))
+    hit += sum(int(chosen(rules, inputs, t)["hit"]) for t in ("attack_direction", "concealment"))
+    hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
+    ac = sum(int(chosen(rules, inputs, t)["ac"]) for t in ("cover", "defender_maneuver"))
+    damage = sum(int(r["damage"]) for r in ticked(rules, inputs, "charge"))
+    loses_dex = bool(chosen(rules, inputs, "attack_direction")["defender_loses_dex"]) or any(
+        r["loses_dex"] for r in ticked(rules, inputs, "dex_loss_conditions")
+    )
+    return Situation(hit, ac, damage, loses_dex)
+
+
+def min_ac(rules: RuleSet) -> int:
+    return int(rules.constant("armor_class", "minimum_ac"))
+
+
+def effective_ac(rules: RuleSet, inputs: AttackInputs, where: Situation) -> int:
+    """The AC typed in, plus cover and the defender's action, less Dex when it is lost; never below 1."""
+    dex = inputs.defender_dex if where.loses_dex else 0
+    return max(min_ac(rules), inputs.target + where.ac - dex)
+
+
+def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
+    """Every output of the Attack calculator by defined name ('' before the roll)."""
+    where = situation(rules, inputs)
+    attack = Attack(inputs.bonus, effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level)
+    kind = chosen(rules, inputs, KIND_TABLE)
+    found: dict[str, object] = {
+        "ATTACK_AC": attack.target,
+        "ATTACK_SITUATION_HIT": where.hit,
+        "ATTACK_SITUATION_DAMAGE": where.damage,
+        "ATTACK_NEED": need(rules, attack),
+        "ATTACK_HIT_CHANCE": hit_chance(rules, attack),
+        "ATTACK_RESULT": "",
+        "ATTACK_EFFECT": "",
+        "ATTACK_DAMAGE": "",
+    }
+    if inputs.roll is None:
+        return found
+    if not 1 <= inputs.roll <= faces(rules):
+        found["ATTACK_RESULT"] = f"#ROLL? 1 to {faces(rules)}"
+        return found
+    outcome = result(rules, attack, inputs.roll)
+    found["ATTACK_RESULT"] = outcome
+    found["ATTACK_EFFECT"] = attack_effect(rules, outcome, str(kind.id))
+    try:
+        found["ATTACK_DAMAGE"] = attack_damage(
+            rules, outcome, inputs.dice, inputs.damage_roll or 0, where.damage, str(kind.id)
+        )
+    except RuleError as error:
+        found["ATTACK_DAMAGE"] = str(error)
+    return found
+
+
+# --------------------------------------------------------------------------- falling damage
+
+
+def falling_increments(rules: RuleSet, feet: int) -> int:
+    """10-ft increments of a fall above the Dex-check band (ruling falling_partial_increment)."""
+    step = int(rules.constant("falling_damage", "increment_ft"))
+    full, rest = divmod(feet, step)
+    reading = rules.ruling("falling_partial_increment")
+    if reading == "round_up":
+        return full + (rest > 0)
+    if reading == "round_down":
+        return full
+    return full + (rest > int(rules.constant("falling_damage", "partial_increment_counts_over_ft")))
+
+
+@dataclass(frozen=True)
+class Fall:
+    dice: str  # damage dice ("0": none); in the Dex-check band, the damage on a failed check
+    dex_check: bool  # a successful Dex check avoids all damage
+
+
+def falling(rules: RuleSet, feet: int) -> Fall:
+    if feet < 0:
+        raise RuleError("#FEET? 0 or more")
+    table = rules.table("falling_damage")
+    low, high = int(table.value("dex_check_from_ft")), int(table.value("dex_check_to_ft"))
+    check = Fall(str(table.value("dex_check_fail_damage", "dice")), True)
+    if feet < low:
+        five_counts = rules.ruling("falling_five_feet") == "dex_check"
+        return check if five_counts and feet >= int(table.value("min_fall_ft")) else Fall("0", False)
+    if feet <= high:
+        return check
+    n = falling_increments(rules, feet)
+    first, more = int(table.value("dice_first_increment")), int(table.value("dice_added_per_increment"))
+    count = sum(first + more * k for k in range(n))  # the (k+1)-th 10 feet deals first + k x more dice
+    return Fall(f"{count}d{int(table.value('die_faces'))}" if count else "0", False)
+
+
+def falling_damage(rules: RuleSet, feet: int) -> str:
+    return falling(rules, feet).dice
+
+
+# --------------------------------------------------------------------------- hit points
+
+
+def hp_row(rules: RuleSet, hp: int) -> Row:
+    row = rules.table("hit_point_states").band(hp)
+    if row is None:  # the table is open at both ends; only an edited table gets here
+        raise RuleError("#HP? not in the hit point table")
+    return row
+
+
+def hp_state(rules: RuleSet, hp: int) -> str:
+    return str(hp_row(rules, hp)["state"])
+
+
+# --------------------------------------------------------------------------- special ACs
+
+
+def disarm_ac(rules: RuleSet, hit_dice: int, dex: int = 0) -> int:
+    """18 + hit dice or level of the defender (+ Dex bonus, ruling disarm_dex)."""
+    if hit_dice < 0:
+        raise RuleError("#LEVEL? 0 or more")
+    table = rules.table("disarm")
+    dex_part = dex if rules.ruling("disarm_dex") == "modifier" else max(0, dex)
+    ac = int(table.value("disarm_base_ac")) + int(table.value("disarm_ac_per_hd_or_level")) * hit_dice
+    return max(min_ac(rules), ac + dex_part)
+
+
+GRAPPLE, OVERBEAR = "grapple", "overbear"
+
+
+def grapple_kind(rules: RuleSet, kind: str) -> str:
+    try:
+        row_id = rules.table("attack_types").by_label(kind).id
+    except KeyError:
+        row_id = None
+    if row_id not in (GRAPPLE, OVERBEAR):
+        raise RuleError("#KIND? Grapple or Overbear")
+    return str(row_id)
+
+
+def size_modifier(rules: RuleSet, size_difference: int) -> int:
+    """AC change for an attacker size_difference categories larger (negative: smaller)."""
+    column = "ac_reversed" if rules.ruling("grapple_size_direction") == "reversed" else "ac_as_written"
+    table = rules.table("grapple_size_modifier")
+    if size_difference >= 0:
+        return int(table.value("attacker_larger", column)) * size_difference
+    return int(table.value("attacker_smaller", column)) * -size_difference
+
+
+@dataclass(frozen=True)
+class Defender:
+    str_prime: bool = False
+    str_mod: int = 0
+    dex_mod: int = 0
+    bth: int = 0
+    normal_ac: int = 0  # only for ruling grapple_ac_reading = normal_ac
+
+
+def grapple_ac(rules: RuleSet, kind: str, defender: Defender, size_difference: int = 0) -> int:
+    """Target AC of a grappling or overbearing attack (size_difference: attacker minus defender)."""
+    which = grapple_kind(rules, kind)
+    if which == GRAPPLE and rules.ruling("grapple_ac_reading") == "normal_ac":
+        return max(min_ac(rules), defender.normal_ac)
+    base = rules.table("grapple_target_ac").value(
+        "strength_prime" if defender.str_prime else "strength_not_prime", "ac"
+    )
+    column = "grappling" if which == GRAPPLE else rules.ruling("overbear_ac_modifiers")
+    weights = rules.table("grapple_ac_modifiers")
+    values = {
+        "defender_str_modifier": defender.str_mod,
+        "defender_dex_modifier": defender.dex_mod,
+        "size_difference": size_modifier(rules, size_difference),
+        "defender_bth": defender.bth,
+        "defender_armor": 0,  # "not included": no input for it
+    }
+    total = int(base) + sum(int(weights.value(k, column)) * v for k, v in values.items())
+    return max(min_ac(rules), total)
+
+
+def grapple_allowed(rules: RuleSet, kind: str, size_difference: int) -> bool:
+    """An attacker cannot knock over a defender two sizes larger (overbearing only)."""
+    if grapple_kind(rules, kind) == GRAPPLE:
+        return True
+    return -size_difference <= int(rules.constant("overbearing", "max_defender_size_larger"))
+
+
+def grapple_roll_bonus(rules: RuleSet, kind: str, str_mod: int, bth: int) -> int:
+    """Str modifier, plus BtH where the kind adds it (overbearing: ruling overbear_attacker_bth)."""
+    which = grapple_kind(rules, kind)
+    adds = bool(kind_row(rules, which)["adds_bth"]) or (
+        which == OVERBEAR and rules.ruling("overbear_attacker_bth") == "added"
+    )
+    return str_mod + (bth if adds else 0)
+
+
+def touch_ac(
+    rules: RuleSet, dex: int = 0, monster: bool = False, magic: int = 0, armor: int = 0, shield: int = 0
+) -> int:
+    """10, adjusted by what touch_attack_adjustments lets count for a character or a monster."""
+    column = "monsters" if monster else "characters"
+    table = rules.table("touch_attack_adjustments")
+    values = {"dex_modifier": dex, "magic_protection": magic, "armor": armor, "shield": shield}
+    total = int(rules.constant("touch_attack_ac", "touch_base_ac"))
+    total += sum(v for k, v in values.items() if table.value(k, column))
+    return max(min_ac(rules), total)
+
+
+# --------------------------------------------------------------------------- movement, charge, range
+
+
+def check_rate(rate: int) -> int:
+    if rate <= 0:
+        raise RuleError("#RATE? more than 0 ft")
+    return rate
+
+
+def reduced_rate(rules: RuleSet, rate: int, reduction: Fraction = Fraction(0)) -> int:
+    """Movement rate after the Castle Keeper's reduction (a fraction of the rate, 0 to 1), capped by
+    ruling movement_reduction_limit, fractions dropped (at least 1 ft), and never below 5 ft (or the
+    whole rate when that is less)."""
+    check_rate(rate)
+    if not 0 <= reduction <= 1:
+        raise RuleError("#REDUCTION? 0 to 1 (0.5 = half)")
+    table = rules.table("movement_rules")
+    cap = Fraction(str(table.value("max_terrain_reduction")))
+    limit = cap if rules.ruling("movement_reduction_limit") == "reduced_by" else 1 - cap
+    kept = int(rate * (1 - min(reduction, limit)))
+    floor = min(rate, int(table.value("min_move_ft")))
+    return max(int(table.value("min_rate_ft")), kept, floor)
+
+
+def action_move(rules: RuleSet, rate: int, action: str) -> int:
+    """Most feet moved with that action (combat_actions: attack, walk, jog, run...), fractions dropped."""
+    try:
+        row = rules.table("combat_actions").by_label(action)
+    except KeyError:
+        raise RuleError("#ACTION? pick an action from the list") from None
+    return scaled_rate(rules, check_rate(rate), row["max_move"])
+
+
+def scaled_rate(rules: RuleSet, rate: int, factor: float) -> int:
+    """rate x factor with fractions dropped (at least 1 ft unless the factor is 0)."""
+    if factor == 0:
+        return 0
+    return max(int(rules.constant("movement_rules", "min_rate_ft")), int(rate * Fraction(str(factor))))
+
+
+def grid_squares(rules: RuleSet, rate: int) -> int:
+    """Inches, hexes or squares: the rate divided by 5, fractions dropped."""
+    return int(Fraction(check_rate(rate)) / Fraction(str(rules.constant("movement_rules", "grid_divisor"))))
+
+
+def charge_window(rules: RuleSet, rate: int) -> tuple[int, int]:
+    """Least and most distance of a charge: the movement rate to the jogging rate."""
+    row = rules.table("combat_actions").entry("charge")
+    check_rate(rate)
+    return scaled_rate(rules, rate, row["min_move"]), scaled_rate(rules, rate, row["max_move"])
+
+
+def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:
+    if distance < 0:
+        raise RuleError("#DISTANCE? 0 or more")
+    least, most = charge_window(rules, rate)
+    if distance < least:
+        return f"Too close: at least {least} ft"
+    if distance > most:
+        return f"Too far: at most {most} ft"
+    return "Yes"
+
+
+def range_increments(increment: int, distance: int) -> int:
+    if increment <= 0:
+        raise RuleError("#INCREMENT? more than 0 ft")
+    if distance < 0:
+        raise RuleError("#DISTANCE? 0 or more")
+    return -(-distance // increment)
+
+
+def range_row(rules: RuleSet, increment: int, distance: int) -> Row:
+    row = rules.table("range_bands").band(range_increments(increment, distance))
+    if row is None:  # the table is open at both ends; only an edited table gets here
+        raise RuleError("#RANGE? not in the range table")
+    return row
+
+
+def range_band(rules: RuleSet, increment: int, distance: int) -> str:
+    return str(range_row(rules, increment, distance)["band"])
+
+
+def range_modifier(rules: RuleSet, increment: int, distance: int) -> int | str:
+    """To-hit modifier of the band; '' out of range (no attack possible)."""
+    value = range_row(rules, increment, distance)["hit"]
+    return "" if value is None else int(value)
+
+
+# --------------------------------------------------------------------------- subdual damage
+
+
+def subdual_total(rules: RuleSet, damage: int) -> int:
+    if damage < 0:
+        raise RuleError("#DAMAGE? 0 or more")
+    return max(int(rules.constant("subdual_damage", "weapon_subdual_min_damage")), damage)
+
+
+def subdual_normal(rules: RuleSet, damage: int) -> int:
+    """Points of a subdual hit counted as normal damage (ruling subdual_normal_split)."""
+    total = subdual_total(rules, damage)
+    per = int(rules.constant("subdual_damage", "subdual_points_per_normal_point"))
+    reading = rules.ruling("subdual_normal_split")
+    if reading == "started_fives":
+        return -(-total // per)
+    if reading == "full_fives":
+        return total // per
+    return max(1, total // per)  # "All subdual damage delivers some normal damage"

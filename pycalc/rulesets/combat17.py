@@ -1,0 +1,740 @@
+"""17 Combat (seed 002, BFRPG-derived): d20 + AB + mods >= AC, a critical chart and a critical-miss chart.
+
+Natural rolls come from the ``natural_rolls`` table (a natural 20 always hits, a natural 1 always
+misses); each is followed by a second d20 on ``critical_hits`` / ``critical_misses`` (the critical
+chart's d20 is plain unless ruling ``critical_follow_up_roll`` says add_modifiers). Damage variants
+come from ``outcomes`` (regular / maximum / critical), situation multipliers from
+``attack_situation``. Every calculator of the workbook is one pure function here, returning its
+outputs by defined name ('' where an input is still empty, '#...' text where an input is bad), the
+reference that the workbook's native formulas must equal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pycalc import dice as dice_module
+from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, HITS, MISS, OUTCOMES, Attack, check_roll
+from pycalc.errors import RuleError
+from pycalc.tables import Row, RuleSet, Table
+
+USES_FOLLOW_ROLL = True
+
+# Text the calculators show (the same strings are written into the workbook's formulas).
+CRIT_PENDING = "Natural 20: roll the follow-up d20 on the critical hit chart"
+FUMBLE_PENDING = "Natural 1: roll the follow-up d20 on the critical miss chart"
+CONDITION_PENDING = "roll 1d4 on the condition chart"
+BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"
+LETHAL, NON_LETHAL = "lethal", "non-lethal"
+DIRECT_HIT, ROLL_AGAIN = "Direct hit", "Roll again"
+CHECK_PASSED, CHECK_FAILED = "Passed", "Failed"
+TARGET, ATTACKER = "Target", "Attacker"
+CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"
+
+ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")
+ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")
+ANY_ATTACK = "any"
+
+
+# --------------------------------------------------------------------------- natural rolls and charts
+
+
+def natural(rules: RuleSet, roll: int) -> Row:
+    row = rules.table("natural_rolls").band(check_roll(roll))
+    if row is None:
+        raise RuleError(f"#ROLL? 1 to {D20_FACES}")
+    return row
+
+
+def crit_row(rules: RuleSet, total: int) -> Row:
+    """The critical chart band of a follow-up total (the chart is open at both ends)."""
+    row = rules.table("critical_hits").band(total)
+    if row is None:
+        raise RuleError("#FOLLOW ROLL? not on the critical chart")
+    return row
+
+
+def fumble_row(rules: RuleSet, roll: int) -> Row:
+    row = rules.table("critical_misses").band(check_roll(roll, "FOLLOW ROLL"))
+    if row is None:
+        raise RuleError("#FOLLOW ROLL? not on the critical miss chart")
+    return row
+
+
+def follow_total(rules: RuleSet, attack: Attack, follow_roll: int) -> int:
+    """The critical chart key: the plain d20, or d20 + the roll's modifiers (ruling)."""
+    added = rules.ruling("critical_follow_up_roll") == "add_modifiers"
+    return follow_roll + (attack.mods if added else 0)
+
+
+def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
+    """Miss / Hit / Critical / Fumble: natural 20 always hits, natural 1 always misses."""
+    row = natural(rules, roll)
+    special_only = rules.ruling("natural_roll_outcome") == "special_only"
+    if row["auto_miss"]:
+        if follow_roll is not None and special_only and not fumble_row(rules, follow_roll)["special"]:
+            return MISS
+        return FUMBLE
+    if row["auto_hit"]:
+        total = None if follow_roll is None else follow_total(rules, attack, follow_roll)
+        if total is not None and special_only and not crit_row(rules, total)["special"]:
+            return HIT
+        return CRITICAL
+    return HIT if roll >= attack.need else MISS
+
+
+def condition_row(rules: RuleSet, roll: int) -> Row:
+    table = rules.table("critical_conditions")
+    row = table.band(roll)
+    if row is None:
+        raise RuleError(f"#CONDITION ROLL? {table.rows[0].low} to {table.rows[-1].high}")
+    return row
+
+
+def condition_text(rules: RuleSet, roll: int) -> str:
+    row = condition_row(rules, roll)
+    return f"{row['condition']}: {row['effect']}"
+
+
+def crit_line(rules: RuleSet, total: int, condition_roll: int | None = None) -> str:
+    """What the critical chart gives for that total: the damage, and the condition where it rolls one."""
+    row = crit_row(rules, total)
+    text = str(rules.table("outcomes").entry(row["damage"]).label)
+    if not row["condition_roll"]:
+        return text
+    if condition_roll is None:
+        return f"{text}; {CONDITION_PENDING}"
+    return f"{text}; {condition_text(rules, condition_roll)}"
+
+
+def crit_effect(rules: RuleSet, roll: int) -> str:
+    return crit_line(rules, roll)
+
+
+def fumble_effect(rules: RuleSet, roll: int) -> str:
+    return str(fumble_row(rules, roll)["effect"])
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def parse_dice(expression: object) -> dice_module.Dice:
+    return dice_module.parse(expression)
+
+
+def check_damage_roll(dice: dice_module.Dice, rolled: int | None) -> int:
+    low, high = dice.count, dice.count * dice.sides
+    if rolled is None and not dice.count:
+        return 0
+    if rolled is None or not low <= rolled <= high:
+        raise RuleError(f"#DAMAGE ROLL? {low} to {high}")
+    return rolled
+
+
+def rounded(rules: RuleSet, value: Fraction) -> int:
+    return math.floor(value) if rules.ruling("subdual_half_rounding") == "down" else math.ceil(value)
+
+
+def damage(
+    rules: RuleSet,
+    outcome_id: str,
+    dice: dice_module.Dice,
+    rolled: int | None,
+    extra_modifier: int = 0,
+    multiplier: Fraction = Fraction(1),
+) -> int:
+    """Damage of one outcome (regular / maximum / critical), situation multiplier applied."""
+    row = rules.table("outcomes").entry(outcome_id)
+    if not row["hits"]:
+        return 0
+    shown = check_damage_roll(dice, rolled) if row["rolled_dice"] else 0
+    dice_part = row["rolled_dice"] * shown + row["max_dice"] * dice.count * dice.sides
+    modifier_part = row["modifier_times"] * (dice.modifier + extra_modifier)
+    if rules.ruling("double_damage_basis") == "whole_damage":
+        raw = (dice_part + modifier_part) * multiplier
+    else:
+        raw = dice_part * multiplier + modifier_part
+    return max(rules.constant("damage_rules", "minimum_damage"), rounded(rules, raw))
+
+
+def outcome_for(rules: RuleSet, attack: Attack, outcome: str, follow_roll: int | None) -> str | None:
+    """The outcomes row the result's damage follows (None until the chart is rolled)."""
+    if outcome not in HITS:
+        return "miss"
+    if outcome == HIT:
+        return "regular_damage"
+    if follow_roll is None:
+        return None
+    return str(crit_row(rules, follow_total(rules, attack, follow_roll))["damage"])
+
+
+# --------------------------------------------------------------------------- the Attack calculator
+
+
+@dataclass(frozen=True)
+class AttackInputs:
+    bonus: int = 0
+    target: int = 10
+    mods: int = 0
+    roll: int | None = None
+    follow_roll: int | None = None
+    level: int = 0
+    dice: str = "1d8"
+    damage_roll: int | None = None
+    condition_roll: int | None = None
+    choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label
+    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
+
+
+@dataclass(frozen=True)
+class Situation:
+    kind: str  # attack_kind row id
+    hit: int
+    ac: int
+    damage: int
+    multiplier: Fraction
+    non_lethal: bool
+    barred: bool
+
+
+def default_choice(table: Table) -> str:
+    return str(table.rows[0].label)
+
+
+def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
+    table = rules.table(table_id)
+    label = choices.get(table_id, default_choice(table))
+    try:
+        return table.by_label(label)
+    except KeyError:
+        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+
+
+def applies(row: Row, kind: str) -> bool:
+    target = row.values.get("applies_to")
+    return target is None or target in (ANY_ATTACK, kind)
+
+
+def cover_hit(rules: RuleSet, cover: Row) -> int:
+    if rules.ruling("cover_values") == "as_concealment":
+        name = cover["as_concealment"]
+        return rules.table("concealment").value(name, "hit") if name else 0
+    return cover["hit"] or 0
+
+
+def picked_toggles(rules: RuleSet, toggles: frozenset[tuple[str, str]], table_id: str) -> list[Row]:
+    return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]
+
+
+def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
+    """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
+    kind_row = chosen_row(rules, inputs.choices, "attack_kind")
+    kind, melee = str(kind_row.id), bool(kind_row["melee"])
+    hit = 0
+    barred = False
+    for table_id in ("missile_range", "two_weapon"):
+        row = chosen_row(rules, inputs.choices, table_id)
+        if not applies(row, kind):
+            continue
+        hit += row["hit"]
+        barred |= bool(row.values.get("cannot_hit"))
+        also = row.values.get("also_under_add")
+        if also and rules.ruling("missile_engaged_unaware") == "add":
+            hit += rules.table(table_id).value(also, "hit")
+    concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]
+    cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))
+    if rules.ruling("cover_concealment_together") == "add":
+        hit += concealment + cover
+    else:
+        hit += min(concealment, cover)
+    multiplier, non_lethal = Fraction(1), False
+    ticked = picked_toggles(rules, inputs.toggles, "attack_situation")
+    ticked_ids = {row.id for row in ticked}
+    for row in ticked:
+        if not applies(row, kind):
+            continue
+        dropped = row.values.get("not_with")
+        if dropped in ticked_ids and rules.ruling("parting_shot_from_behind") == "not_combined":
+            continue
+        hit += row["hit"]
+        multiplier *= Fraction(str(row["damage_multiplier"]))
+        non_lethal |= bool(row["non_lethal"])
+    damage_counts = rules.ruling("stumble_penalty_scope") != "attack_rolls"
+    extra_damage = 0
+    for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):
+        hit += row["hit"]
+        extra_damage += row["damage"] if damage_counts else 0
+    ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"
+    ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))
+    barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))
+    return Situation(kind, hit, ac, extra_damage, multiplier, non_lethal, barred)
+
+
+def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:
+    return Attack(inputs.bonus, inputs.target + where.ac, inputs.mods + where.hit, inputs.level)
+
+
+def attack_result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, barred: bool) -> str:
+    check_roll(roll)
+    if follow_roll is not None:
+        check_roll(follow_roll, "FOLLOW ROLL")
+    outcome = result(rules, attack, roll, follow_roll)
+    if barred and outcome in HITS:
+        return MISS
+    return outcome
+
+
+def attack_chances(rules: RuleSet, attack: Attack, barred: bool = False) -> dict[str, Fraction]:
+    """Exact odds of each result over every natural roll and follow-up roll."""
+    weight = Fraction(1, D20_FACES * D20_FACES)
+    found = dict.fromkeys(OUTCOMES, Fraction(0))
+    for roll in range(1, D20_FACES + 1):
+        for follow in range(1, D20_FACES + 1):
+            found[attack_result(rules, attack, roll, follow, barred)] += weight
+    return found
+
+
+def attack_effect(
+    rules: RuleSet,
+    attack: Attack,
+    roll: int,
+    follow_roll: int | None,
+    condition_roll: int | None,
+    barred: bool,
+) -> str:
+    """The chart line (natural 1 or 20) or what a plain hit or miss does."""
+    row = natural(rules, roll)
+    if row["auto_miss"]:
+        return FUMBLE_PENDING if follow_roll is None else fumble_effect(rules, follow_roll)
+    if barred:
+        return BARRED_EFFECT
+    if row["auto_hit"]:
+        if follow_roll is None:
+            return CRIT_PENDING
+        return crit_line(rules, follow_total(rules, attack, follow_roll), condition_roll)
+    outcome_id = "regular_damage" if roll >= attack.need else "miss"
+    return str(rules.table("outcomes").entry(outcome_id)["effect"])
+
+
+def attack_condition(
+    rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, cond: int | None, barred: bool
+) -> str:
+    """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled)."""
+    if barred or follow_roll is None or cond is None or not natural(rules, roll)["auto_hit"]:
+        return ""
+    if not crit_row(rules, follow_total(rules, attack, follow_roll))["condition_roll"]:
+        return ""
+    return condition_text(rules, cond)
+
+
+def attack_damage(
+    rules: RuleSet,
+    attack: Attack,
+    outcome: str,
+    follow_roll: int | None,
+    dice_text: object,
+    damage_roll: int | None,
+    where: Situation,
+) -> int | str:
+    outcome_id = outcome_for(rules, attack, outcome, follow_roll)
+    if outcome_id is None:
+        return ""
+    if outcome_id == "miss":
+        return 0
+    dice = parse_dice(dice_text)
+    if damage_roll is None and dice.count and rules.table("outcomes").entry(outcome_id)["rolled_dice"]:
+        return ""
+    return damage(rules, outcome_id, dice, damage_roll, where.damage, where.multiplier)
+
+
+def guarded(function: Any, *args: Any) -> Any:
+    try:
+        return function(*args)
+    except RuleError as error:
+        return str(error)
+
+
+def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
+    """Every output cell of the Attack calculator, by defined name."""
+    where = situation(rules, inputs)
+    attack = situated_attack(inputs, where)
+    odds = attack_chances(rules, attack, where.barred)
+    found: dict[str, Any] = {
+        "ATTACK_SITUATION_HIT": where.hit,
+        "ATTACK_SITUATION_AC": where.ac,
+        "ATTACK_SITUATION_DAMAGE": where.damage,
+        "ATTACK_DAMAGE_MULTIPLIER": where.multiplier,
+        "ATTACK_BARRED": where.barred,
+        "ATTACK_TOTAL_MODS": attack.mods,
+        "ATTACK_AC": attack.target,
+        "ATTACK_NEED": attack.need,
+        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
+        "ATTACK_CRIT_CHANCE": odds[CRITICAL],
+        "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],
+        "ATTACK_DAMAGE_KIND": NON_LETHAL if where.non_lethal else LETHAL,
+        "ATTACK_RESULT": "",
+        "ATTACK_EFFECT": "",
+        "ATTACK_CONDITION": "",
+        "ATTACK_DAMAGE": "",
+    }
+    if inputs.roll is None:
+        return found
+    outcome = guarded(attack_result, rules, attack, inputs.roll, inputs.follow_roll, where.barred)
+    found["ATTACK_RESULT"] = outcome
+    if outcome not in OUTCOMES:
+        return found
+    args = (rules, attack, inputs.roll, inputs.follow_roll)
+    found["ATTACK_EFFECT"] = guarded(attack_effect, *args, inputs.condition_roll, where.barred)
+    found["ATTACK_CONDITION"] = guarded(attack_condition, *args, inputs.condition_roll, where.barred)
+    found["ATTACK_DAMAGE"] = guarded(
+        attack_damage, rules, attack, outcome, inputs.follow_roll, inputs.dice, inputs.damage_roll, where
+    )
+    return found
+
+
+# --------------------------------------------------------------------------- critical damage
+
+
+def critical_damage_outputs(
+    rules: RuleSet,
+    dice_text: object,
+    damage_roll: int | None,
+    follow_roll: int | None = None,
+    mods: int = 0,
+    condition_roll: int | None = None,
+) -> dict[str, Any]:
+    """Regular, maximum and critical damage of a weapon, and what the chart roll gives."""
+    try:
+        dice = parse_dice(dice_text)
+    except RuleError as error:
+        return dict.fromkeys(CRIT_OUTPUTS, str(error))
+    pending = damage_roll is None and dice.count
+
+    def variant(outcome_id: str) -> int | str:
+        needs_roll = rules.table("outcomes").entry(outcome_id)["rolled_dice"]
+        return "" if pending and needs_roll else guarded(damage, rules, outcome_id, dice, damage_roll)
+
+    found: dict[str, Any] = {
+        "CRIT_REGULAR": variant("regular_damage"),
+        "CRIT_MAXIMUM": variant("maximum_damage"),
+        "CRIT_CRITICAL": variant("critical_damage"),
+        "CRIT_CHART": "",
+        "CRIT_DAMAGE": "",
+        "CRIT_CONDITION": "",
+    }
+    if follow_roll is None:
+        return found
+    attack = Attack(0, 0, mods)
+    try:
+        check_roll(follow_roll, "FOLLOW ROLL")
+    except RuleError as error:
+        found["CRIT_CHART"] = str(error)
+        return found
+    total = follow_total(rules, attack, follow_roll)
+    row = crit_row(rules, total)
+    found["CRIT_CHART"] = guarded(crit_line, rules, total, condition_roll)
+    found["CRIT_DAMAGE"] = variant(str(row["damage"]))
+    if row["condition_roll"] and condition_roll is not None:
+        found["CRIT_CONDITION"] = guarded(condition_text, rules, condition_roll)
+    return found
+
+
+CRIT_OUTPUTS = (
+    "CRIT_REGULAR",
+    "CRIT_MAXIMUM",
+    "CRIT_CRITICAL",
+    "CRIT_CHART",
+    "CRIT_DAMAGE",
+    "CRIT_CONDITION",
+)
+
+
+# --------------------------------------------------------------------------- condition and fumble
+
+
+CONDITION_COLUMNS = {
+    "CONDITION_HIT": ("attacker_conditions", "when_attacking", "hit"),
+    "CONDITION_SAVES": ("attacker_conditions", "when_attacking", "saves"),
+    "CONDITION_DC_CHECKS": ("attacker_conditions", "when_attacking", "dc_checks"),
+    "CONDITION_INIT": ("attacker_conditions", "when_attacking", "init"),
+    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_vs_melee"),
+    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_vs_ranged"),
+}
+CONDITION_OUTPUTS = ("CONDITION_NAME", "CONDITION_EFFECT", "CONDITION_DISARMED", *CONDITION_COLUMNS)
+
+
+def condition_modifier(rules: RuleSet, roll: int, output: str) -> int:
+    table_id, link, column = CONDITION_COLUMNS[output]
+    entry = condition_row(rules, roll)[link]
+    return rules.table(table_id).value(entry, column) if entry else 0
+
+
+def condition_outputs(rules: RuleSet, roll: int | None) -> dict[str, Any]:
+    """The 1d4 condition chart: what the enemy suffers, as modifiers."""
+    if roll is None:
+        return dict.fromkeys(CONDITION_OUTPUTS, "")
+    try:
+        row = condition_row(rules, roll)
+    except RuleError as error:
+        return dict.fromkeys(CONDITION_OUTPUTS, str(error))
+    found: dict[str, Any] = {
+        "CONDITION_NAME": row["condition"],
+        "CONDITION_EFFECT": row["effect"],
+        "CONDITION_DISARMED": row["disarmed"],
+    }
+    found.update({name: condition_modifier(rules, roll, name) for name in CONDITION_COLUMNS})
+    return found
+
+
+FUMBLE_OUTPUTS = (
+    "FUMBLE_EFFECT",
+    "FUMBLE_DEX_DC",
+    "FUMBLE_CHECK",
+    "FUMBLE_NO_ATTACK_NEXT_ROUND",
+    "FUMBLE_PENALTY",
+    "FUMBLE_CONSEQUENCE",
+)
+
+
+def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: int | None) -> tuple[str, int]:
+    """What happens after the DEX check, and the attack-roll penalty that follows."""
+    if row["dex_check_dc"] is None:
+        return str(row["effect"]), 0
+    if not check:
+        return f"DEX check DC {row['dex_check_dc']} needed", 0
+    if check == CHECK_PASSED:
+        return "DEX check passed: just a miss", 0
+    condition = row["failed_check_condition"]
+    if condition:
+        penalty = rules.table("attacker_conditions").entry(condition)
+        rounds_dice = parse_dice(row["penalty_rounds"])
+        if rounds_roll is None:
+            rounds = str(row["penalty_rounds"])
+        elif rounds_dice.minimum <= rounds_roll <= rounds_dice.maximum:
+            rounds = str(rounds_roll)
+        else:
+            raise RuleError(f"#ROUNDS ROLL? {rounds_dice.minimum} to {rounds_dice.maximum}")
+        return f"DEX check failed: {penalty['hit']} to hit for {rounds} rounds", penalty["hit"]
+    if row["failed_check_free_attack"]:
+        return "DEX check failed: the opponent gets a free attack", 0
+    return "DEX check failed", 0
+
+
+def fumble_outputs(
+    rules: RuleSet,
+    roll: int | None,
+    dex_bonus: int = 0,
+    dex_roll: int | None = None,
+    rounds_roll: int | None = None,
+) -> dict[str, Any]:
+    """The critical miss chart, its DEX check and what follows."""
+    if roll is None:
+        return dict.fromkeys(FUMBLE_OUTPUTS, "")
+    try:
+        row = fumble_row(rules, roll)
+        if dex_roll is not None:
+            check_roll(dex_roll, "DEX ROLL")
+    except RuleError as error:
+        return dict.fromkeys(FUMBLE_OUTPUTS, str(error))
+    dc = row["dex_check_dc"]
+    check = ""
+    if dc is not None and dex_roll is not None:
+        check = CHECK_PASSED if dex_roll + dex_bonus >= dc else CHECK_FAILED
+    try:
+        consequence, penalty = fumble_consequence_text(rules, row, check, rounds_roll)
+    except RuleError as error:
+        consequence, penalty = str(error), 0
+    return {
+        "FUMBLE_EFFECT": row["effect"],
+        "FUMBLE_DEX_DC": "" if dc is None else dc,
+        "FUMBLE_CHECK": check,
+        "FUMBLE_NO_ATTACK_NEXT_ROUND": row["no_attack_next_round"],
+        "FUMBLE_PENALTY": penalty,
+        "FUMBLE_CONSEQUENCE": consequence,
+    }
+
+
+# --------------------------------------------------------------------------- rate of fire
+
+
+ROF_OUTPUTS = ("ROF_ROUNDS_PER_SHOT", "ROF_FIRST_SHOT_ROUND", "ROF_SHOTS", "ROF_LAST_SHOT_ROUND")
+
+
+def rate_of_fire(rules: RuleSet, weapon: str, siege_rate: int | None = None) -> tuple[int, int]:
+    """(fires once every N rounds, rounds spent reloading) for a weapon of the rate_of_fire table."""
+    table = rules.table("rate_of_fire")
+    try:
+        row = table.by_label(weapon)
+    except KeyError:
+        raise RuleError("#WEAPON? pick from the list") from None
+    every = row["rounds_per_shot"]
+    if every is None:
+        if siege_rate is None or siege_rate < 1:
+            raise RuleError("#RATE? fires once every how many rounds (1 or more)")
+        return siege_rate, siege_rate - 1
+    return every, row["reload_rounds"]
+
+
+def shots_fired(rules: RuleSet, weapon: str, rounds: int, siege_rate: int | None = None) -> dict[str, Any]:
+    """How many shots a weapon fires in ``rounds`` rounds, and in which rounds."""
+    try:
+        every, reload = rate_of_fire(rules, weapon, siege_rate)
+        if rounds < 0:
+            raise RuleError("#ROUNDS? 0 or more")
+    except RuleError as error:
+        return dict.fromkeys(ROF_OUTPUTS, str(error))
+    first = 1 if rules.ruling("rate_of_fire_start") == "loaded" else reload + 1
+    shots = 0 if rounds < first else (rounds - first) // every + 1
+    return {
+        "ROF_ROUNDS_PER_SHOT": every,
+        "ROF_FIRST_SHOT_ROUND": first,
+        "ROF_SHOTS": shots,
+        "ROF_LAST_SHOT_ROUND": first + (shots - 1) * every if shots else "",
+    }
+
+
+# --------------------------------------------------------------------------- grenade scatter
+
+
+GRENADE_OUTPUTS = ("GRENADE_LANDS", "GRENADE_TOWARD_FT", "GRENADE_RIGHT_FT", "GRENADE_DISTANCE_FT")
+
+
+def scatter(rules: RuleSet, hit: bool, roll: int | None) -> dict[str, Any]:
+    """Where a grenade-like missile lands: a direct hit, or the 1d10 diagram square."""
+    if hit:
+        return dict(zip(GRENADE_OUTPUTS, (DIRECT_HIT, 0, 0, 0), strict=True))
+    if roll is None:
+        return dict.fromkeys(GRENADE_OUTPUTS, "")
+    table = rules.table("grenade_scatter")
+    row = table.band(roll)
+    if row is None:
+        return dict.fromkeys(GRENADE_OUTPUTS, f"#SCATTER ROLL? {table.rows[0].low} to {table.rows[-1].high}")
+    if row["reinterpreted"] and rules.ruling("grenade_missing_ten") == "reroll_ten":
+        return dict(zip(GRENADE_OUTPUTS, (ROLL_AGAIN, "", "", ""), strict=True))
+    square = rules.table("grenade_missiles").value("scatter_square_ft")
+    toward, right = row["toward_thrower"], row["to_right"]
+    return {
+        "GRENADE_LANDS": row["direction"],
+        "GRENADE_TOWARD_FT": toward * square,
+        "GRENADE_RIGHT_FT": right * square,
+        "GRENADE_DISTANCE_FT": max(abs(toward), abs(right)) * square,
+    }
+
+
+# --------------------------------------------------------------------------- brawling
+
+
+BRAWL_OUTPUTS = (
+    "BRAWL_HIT_MOD",
+    "BRAWL_NEED",
+    "BRAWL_DICE",
+    "BRAWL_NON_LETHAL",
+    "BRAWL_TAKES_DAMAGE",
+    "BRAWL_DAMAGE",
+)
+
+
+def brawl_value(rules: RuleSet, row: Row, column: str) -> Any:
+    """A brawling value; an empty one follows the ruling kick_damage."""
+    value = row[column]
+    if value is None:
+        return rules.table("kick_damage_readings").value(rules.ruling("kick_damage"), column)
+    return value
+
+
+def brawl_row(rules: RuleSet, kind: str) -> Row:
+    try:
+        return rules.table("brawling").by_label(kind)
+    except KeyError:
+        raise RuleError("#BRAWL? pick from the list") from None
+
+
+def brawl_outputs(
+    rules: RuleSet,
+    kind: str,
+    bonus: int,
+    target: int,
+    mods: int = 0,
+    strength: int = 0,
+    damage_roll: int | None = None,
+    armour: str | None = None,
+) -> dict[str, Any]:
+    """Punch or kick: the roll needed, and the damage and who takes it."""
+    try:
+        row = brawl_row(rules, kind)
+        armour_table = rules.table("brawling_armour")
+        armour_row = armour_table.by_label(armour) if armour else armour_table.rows[0]
+    except KeyError:
+        return dict.fromkeys(BRAWL_OUTPUTS, "#ARMOUR? pick from the list")
+    except RuleError as error:
+        return dict.fromkeys(BRAWL_OUTPUTS, str(error))
+    dice = parse_dice(row["damage"])
+    found: dict[str, Any] = {
+        "BRAWL_HIT_MOD": row["hit"],
+        "BRAWL_NEED": target - bonus - mods - row["hit"],
+        "BRAWL_DICE": row["damage"],
+        "BRAWL_NON_LETHAL": brawl_value(rules, row, "non_lethal"),
+        "BRAWL_TAKES_DAMAGE": ATTACKER if armour_row["backfires"] else TARGET,
+        "BRAWL_DAMAGE": "",
+    }
+    if damage_roll is not None:
+        strength_added = strength if brawl_value(rules, row, "adds_strength") else 0
+        found["BRAWL_DAMAGE"] = guarded(damage, rules, "regular_damage", dice, damage_roll, strength_added)
+    return found
+
+
+# --------------------------------------------------------------------------- subdual
+
+
+SUBDUAL_OUTPUTS = (
+    "SUBDUAL_HIT_MOD",
+    "SUBDUAL_DAMAGE_DEALT",
+    "SUBDUAL_HP_AFTER",
+    "SUBDUAL_STATE",
+    "SUBDUAL_WAKE",
+)
+
+
+def subdual_damage(rules: RuleSet, damage_value: int) -> int:
+    """Half normal damage (flat of the blade), rounded per subdual_half_rounding."""
+    factor = Fraction(str(rules.table("attack_situation").value("flat_of_blade", "damage_multiplier")))
+    return rounded(rules, damage_value * factor)
+
+
+def wake_text(rules: RuleSet) -> str:
+    table = rules.table("zero_hit_points")
+    wake_hp, wake, revive = table.entry("wake_hp"), table.entry("wake_after"), table.entry("revive_after")
+    return (
+        f"wakes with {wake_hp['value']} {wake_hp['unit']} after {wake['dice']} {wake['unit']}, "
+        f"or can be revived after {revive['dice']} {revive['unit']}"
+    )
+
+
+def subdual_outputs(
+    rules: RuleSet,
+    hp: int,
+    damage_value: int,
+    flat: bool = True,
+    earlier_non_lethal: bool = False,
+    unconscious: bool = False,
+) -> dict[str, Any]:
+    """A hit on a character: damage dealt (half with the flat of the blade) and whether they drop."""
+    dealt = subdual_damage(rules, damage_value) if flat else damage_value
+    after = hp - dealt
+    zero = rules.constant("zero_hit_points", "zero_hp_threshold")
+    if unconscious:
+        state = DEAD if dealt > 0 else UNCONSCIOUS
+    elif after > zero:
+        state = CONSCIOUS
+    else:
+        state = UNCONSCIOUS if flat or earlier_non_lethal else DEAD
+    return {
+        "SUBDUAL_HIT_MOD": rules.table("attack_situation").value("flat_of_blade", "hit") if flat else 0,
+        "SUBDUAL_DAMAGE_DEALT": dealt,
+        "SUBDUAL_HP_AFTER": after,
+        "SUBDUAL_STATE": state,
+        "SUBDUAL_WAKE": wake_text(rules) if state == UNCONSCIOUS else "",
+    }

@@ -1,0 +1,645 @@
+"""OSR house rules (seed 001, descending AC): attack resolution and the GM's calculators.
+
+Every number comes from ``tables/osr``; the rulings in force come from ``rules.ruling(...)``.
+
+Attack: the natural d20 needed is ``target - bonus - mods`` where ``target`` is the number the
+GM's attack matrix gives for the defender's AC. A natural 1 always misses and is a Critical Fumble
+when a second d20 rolls higher than the attacker's level; a natural 20 always hits (a Critical HIT
+unless only a 19 or 20 could hit; 1 damage less per point needed over 20). The seed's fumble table
+is missing: :func:`fumble_effect` reads the GM's own rows and never invents one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pycalc import dice as dice_module
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES, Attack
+from pycalc.errors import RuleError
+from pycalc.tables import Row, RuleSet, Table
+
+USES_FOLLOW_ROLL = True
+NO_FUMBLE_TABLE = "#NONE? the seed has no fumble table; fill tables/osr fumble_table"
+
+# Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.
+CHOICE_PICKERS = (
+    "cover",
+    "range_band",
+    "mounted_combat",
+    "ground_height",
+    "attack_direction",
+    "free_attack",
+    "charge_attack",
+    "defensive_action",
+)
+TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")
+HIT_PICKERS = tuple(t for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action")
+AC_COLUMNS = {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"}
+NORMAL, ADVANTAGE, DISADVANTAGE = 0, 1, -1
+
+
+# --------------------------------------------------------------------------- constants
+
+
+def constant(rules: RuleSet, table_id: str, entry_id: str) -> int:
+    return rules.constant(table_id, entry_id)
+
+
+def die_sides(rules: RuleSet) -> int:
+    return constant(rules, "to_hit_roll", "to_hit_die_sides")
+
+
+def check_roll(rules: RuleSet, roll: int, what: str = "ROLL") -> int:
+    if not 1 <= roll <= die_sides(rules):
+        raise RuleError(f"#{what}? 1 to {die_sides(rules)}")
+    return roll
+
+
+# --------------------------------------------------------------------------- natural rolls
+
+
+def needed_basis(rules: RuleSet, attack: Attack) -> int:
+    """The number the natural-20 rules look at (ruling nat20_needed_basis)."""
+    return attack.need if rules.ruling("nat20_needed_basis") == "after_modifiers" else attack.target
+
+
+def no_critical(rules: RuleSet, attack: Attack) -> bool:
+    """A natural 20 is only a normal hit: the foe "could only be hit by rolling a Natural 19 or 20"."""
+    basis = needed_basis(rules, attack)
+    at_least = constant(rules, "natural_20_critical", "no_critical_needed_at_least")
+    if rules.ruling("nat20_crit_exception") == "needed_19_or_more":
+        return basis >= at_least
+    return at_least <= basis <= constant(rules, "natural_20_hit", "natural_hit_roll")
+
+
+def resolve(
+    rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None, needs_magic: bool = False
+) -> str:
+    """Miss, Hit, Critical or Fumble for the natural ``roll`` (and the fumble check ``follow_roll``).
+
+    ``needs_magic``: the target can only be hit by magical or silver weapons the attacker lacks.
+    """
+    if roll == constant(rules, "natural_1_fumble", "natural_miss_roll"):
+        return FUMBLE if follow_roll is not None and follow_roll > attack.level else MISS
+    if needs_magic and rules.ruling("magic_weapon_needed") == "no_hit":
+        return MISS
+    natural_hit = constant(rules, "natural_20_hit", "natural_hit_roll")
+    if roll == natural_hit:
+        if needs_magic and attack.need > natural_hit:
+            return MISS
+        critical_roll = constant(rules, "natural_20_critical", "critical_natural_roll")
+        return CRITICAL if roll == critical_roll and not no_critical(rules, attack) else HIT
+    return HIT if roll >= attack.need else MISS
+
+
+def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
+    """The shared d20 interface (pycalc.d20): no situation flags."""
+    return resolve(rules, attack, roll, follow_roll)
+
+
+def roll_mode(rules: RuleSet, advantage: bool, disadvantage: bool) -> int:
+    """NORMAL, ADVANTAGE or DISADVANTAGE (ruling advantage_meets_disadvantage when both)."""
+    if advantage and disadvantage:
+        return NORMAL if rules.ruling("advantage_meets_disadvantage") == "cancel" else DISADVANTAGE
+    return ADVANTAGE if advantage else DISADVANTAGE if disadvantage else NORMAL
+
+
+def face_weight(rules: RuleSet, face: int, mode: int = NORMAL) -> Fraction:
+    """Probability that the kept natural d20 shows ``face`` (Advantage keeps the highest of n)."""
+    sides = die_sides(rules)
+    if mode == NORMAL:
+        return Fraction(1, sides)
+    if mode == ADVANTAGE:
+        n = constant(rules, "to_hit_roll", "advantage_d20s")
+        return Fraction(face**n - (face - 1) ** n, sides**n)
+    n = constant(rules, "to_hit_roll", "disadvantage_d20s")
+    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)
+
+
+def chances(
+    rules: RuleSet, attack: Attack, mode: int = NORMAL, needs_magic: bool = False
+) -> dict[str, Fraction]:
+    """Exact probability of each outcome over the kept roll and the fumble check."""
+    sides = die_sides(rules)
+    found = dict.fromkeys(OUTCOMES, Fraction(0))
+    for roll in range(1, sides + 1):
+        weight = face_weight(rules, roll, mode) / sides
+        for follow in range(1, sides + 1):
+            found[resolve(rules, attack, roll, follow, needs_magic)] += weight
+    return found
+
+
+def hit_chance(rules: RuleSet, attack: Attack, mode: int = NORMAL, needs_magic: bool = False) -> Fraction:
+    odds = chances(rules, attack, mode, needs_magic)
+    return odds[HIT] + odds[CRITICAL]
+
+
+# --------------------------------------------------------------------------- effects and damage
+
+
+def outcome_row(rules: RuleSet, outcome: str) -> Row:
+    for row in rules.table("attack_outcomes").rows:
+        if row["result"] == outcome:
+            return row
+    raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
+
+
+def fumble_effect(rules: RuleSet, roll: int) -> str:
+    """The GM's fumble table row for that roll; the seed has none, so none is invented."""
+    table = rules.table("fumble_table")
+    if not table.rows:
+        raise RuleError(NO_FUMBLE_TABLE)
+    found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]
+    if not found:
+        raise RuleError(f"#ROLL? no row of fumble_table covers {roll}")
+    if len(found) > 1:
+        raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")
+    return str(found[0]["effect"])
+
+
+def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) -> str:
+    """What the result does; for a Critical Fumble, the GM's fumble table line when there is one."""
+    text = str(outcome_row(rules, outcome)["effect"])
+    if outcome != FUMBLE:
+        return text
+    if not rules.table("fumble_table").rows:
+        return f"{text}: {NO_FUMBLE_TABLE[len('#NONE? ') :]}"
+    if fumble_roll is None:
+        return f"{text}: roll on the fumble table"
+    try:
+        return f"{text}: {fumble_effect(rules, check_roll(rules, fumble_roll, 'FUMBLE ROLL'))}"
+    except RuleError as error:
+        return str(error)
+
+
+def nat20_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:
+    """Damage lost by a natural 20 against a foe needing more than 20 (0 otherwise)."""
+    above = constant(rules, "natural_20_hit", "nat20_penalty_needed_above")
+    basis = needed_basis(rules, attack)
+    if roll != constant(rules, "natural_20_hit", "natural_hit_roll") or basis <= above:
+        return 0
+    return (basis - above) * constant(rules, "natural_20_hit", "nat20_damage_penalty_per_point")
+
+
+def check_damage_roll(dice: dice_module.Dice, damage_roll: int) -> int:
+    low, high = dice.count, dice.count * dice.sides
+    if not low <= damage_roll <= high:
+        raise RuleError(f"#DAMAGE ROLL? {low} to {high}")
+    return damage_roll
+
+
+def hit_damage(
+    rules: RuleSet, dice_text: str, damage_roll: int, penalty: int = 0, double: bool = False
+) -> int:
+    """Damage of a hit: the dice shown plus the expression's modifier, doubled when the situation
+    says so, less the natural-20 penalty (ruling nat20_penalty_applies_to), never below the least."""
+    dice = dice_module.parse(dice_text)
+    shown = check_damage_roll(dice, damage_roll)
+    least = constant(rules, "natural_20_hit", "nat20_least_damage")
+    times = constant(rules, "damage_multipliers", "double_damage_multiplier") if double else 1
+    if rules.ruling("nat20_penalty_applies_to") == "damage_total":
+        return max(least, (shown + dice.modifier) * times - penalty)
+    return max(least, (max(least, shown - penalty) + dice.modifier) * times)
+
+
+def damage_for(
+    rules: RuleSet, outcome: str, dice_text: str, damage_roll: int | None, penalty: int, double: bool
+) -> int | str:
+    """0 for a miss or fumble, '' for a hit with no damage roll yet, else :func:`hit_damage`."""
+    if outcome in (MISS, FUMBLE):
+        return 0
+    if damage_roll is None:
+        return ""
+    return hit_damage(rules, dice_text, damage_roll, penalty, double)
+
+
+# --------------------------------------------------------------------------- the Attack calculator
+
+
+@dataclass(frozen=True)
+class AttackInputs:
+    bonus: int
+    target: int
+    mods: int = 0
+    level: int = 0
+    roll: int | None = None
+    follow_roll: int | None = None
+    dice: str = "1d6+1"
+    damage_roll: int | None = None
+    fumble_roll: int | None = None
+    target_shield: int = 0  # AC points the target's shield gives
+    target_dex: int = 0  # AC points the target's DEX bonus gives
+    attacker_dex: int = 0  # the DEX bonus inside the attack bonus
+    choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label
+    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
+
+
+@dataclass(frozen=True)
+class Situation:
+    hit: int
+    ac: int  # change of the defender's descending AC
+    mode: int
+    double: bool
+    needs_magic: bool
+
+
+def default_choice(table: Table) -> str:
+    return str(table.rows[0].label)
+
+
+def chosen_row(rules: RuleSet, table_id: str, choices: dict[str, str]) -> Row:
+    table = rules.table(table_id)
+    try:
+        return table.by_label(choices.get(table_id, default_choice(table)))
+    except KeyError:
+        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+
+
+def picked_rows(rules: RuleSet, inputs: AttackInputs) -> list[tuple[str, Row]]:
+    rows = [(t, chosen_row(rules, t, inputs.choices)) for t in CHOICE_PICKERS]
+    rows += [(t, r) for t in TOGGLE_PICKERS for r in rules.table(t).rows if (t, r.id) in inputs.toggles]
+    return rows
+
+
+def flag(rows: Iterable[tuple[str, Row]], column: str) -> bool:
+    return any(row.values.get(column) is True for _, row in rows)
+
+
+def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
+    rows = picked_rows(rules, inputs)
+    hit = sum(row.values.get("hit", 0) for table_id, row in rows if table_id in HIT_PICKERS)
+    if flag(rows, "attacker_no_dex"):
+        hit -= inputs.attacker_dex
+    ac = sum(row.values[AC_COLUMNS[t]] for t, row in rows if t in AC_COLUMNS)
+    ac += inputs.target_shield if flag(rows, "target_no_shield") else 0
+    ac += inputs.target_dex if flag(rows, "target_no_dex_ac") else 0
+    mode = roll_mode(rules, flag(rows, "advantage"), flag(rows, "disadvantage"))
+    return Situation(hit, ac, mode, flag(rows, "double_damage"), flag(rows, "needs_magic"))
+
+
+def effective_target(rules: RuleSet, target: int, ac_change: int) -> int:
+    """The matrix number after the defender's AC changes (ruling ac_change_to_number_needed)."""
+    if rules.ruling("ac_change_to_number_needed") == "gm_matrix":
+        return target
+    return target + ac_change * constant(rules, "to_hit_roll", "needed_change_per_ac_point")
+
+
+def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
+    """Every output of the Attack calculator, by defined name ('' where no roll yet)."""
+    where = situation(rules, inputs)
+    attack = Attack(
+        inputs.bonus, effective_target(rules, inputs.target, where.ac), inputs.mods + where.hit, inputs.level
+    )
+    odds = chances(rules, attack, where.mode, where.needs_magic)
+    out: dict[str, object] = {
+        "ATTACK_SITUATION_HIT": where.hit,
+        "ATTACK_AC_CHANGE": where.ac,
+        "ATTACK_TARGET_EFFECTIVE": attack.target,
+        "ATTACK_NEED": attack.need,
+        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
+        "ATTACK_CRIT_CHANCE": odds[CRITICAL],
+        "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],
+        "ATTACK_RESULT": "",
+        "ATTACK_EFFECT": "",
+        "ATTACK_NAT20_PENALTY": "",
+        "ATTACK_DAMAGE": "",
+    }
+    if inputs.roll is None:
+        return out
+    try:
+        if inputs.level < 0:
+            raise RuleError("#LEVEL? 0 or more")
+        check_roll(rules, inputs.roll)
+        if inputs.follow_roll is not None:
+            check_roll(rules, inputs.follow_roll, "FOLLOW ROLL")
+    except RuleError as error:
+        return {**out, "ATTACK_RESULT": str(error), "ATTACK_EFFECT": str(error), "ATTACK_DAMAGE": str(error)}
+    outcome = resolve(rules, attack, inputs.roll, inputs.follow_roll, where.needs_magic)
+    penalty = nat20_penalty(rules, attack, inputs.roll) if outcome in (HIT, CRITICAL) else 0
+    try:
+        damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, where.double)
+    except RuleError as error:
+        damage = str(error)
+    out.update(
+        ATTACK_RESULT=outcome,
+        ATTACK_EFFECT=attack_effect(rules, outcome, inputs.fumble_roll),
+        ATTACK_NAT20_PENALTY=penalty,
+        ATTACK_DAMAGE=damage,
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- surprise
+
+
+def surprise_range(rules: RuleSet, surprises_on: int, surprised_on: int) -> int:
+    """Top d6 face on which a side that "surprises on 1-``surprises_on``" surprises a side that is
+    normally "surprised on 1-``surprised_on``" (fits the seed's four examples)."""
+    sides = constant(rules, "surprise_rules", "surprise_die_sides")
+    for value, what in ((surprises_on, "SURPRISES ON"), (surprised_on, "SURPRISED ON")):
+        if not 0 <= value <= sides:
+            raise RuleError(f"#{what}? 0 to {sides}")
+    shift = constant(rules, "surprise_rules", "normal_surprise_max") - surprised_on
+    if rules.ruling("surprise_range_adjustment") == "reduce_only":
+        shift = max(0, shift)
+    return min(sides, max(0, surprises_on - shift))
+
+
+def surprise_chance(rules: RuleSet, top_face: int) -> Fraction:
+    return Fraction(top_face, constant(rules, "surprise_rules", "surprise_die_sides"))
+
+
+def surprise_outcome(rules: RuleSet, a_on_b: int, b_on_a: int, roll_for_b: int, roll_for_a: int) -> str:
+    """``roll_for_b``: the d6 rolled to see whether B is surprised (B is when it is <= a_on_b)."""
+    sides = constant(rules, "surprise_rules", "surprise_die_sides")
+    for value, what in ((roll_for_b, "ROLL FOR B"), (roll_for_a, "ROLL FOR A")):
+        if not 1 <= value <= sides:
+            raise RuleError(f"#{what}? 1 to {sides}")
+    b_surprised, a_surprised = roll_for_b <= a_on_b, roll_for_a <= b_on_a
+    entry = (
+        "both_surprised"
+        if a_surprised and b_surprised
+        else "a_surprises_b"
+        if b_surprised
+        else "b_surprises_a"
+        if a_surprised
+        else "no_surprise"
+    )
+    return str(rules.table("surprise_outcomes").value(entry, "result"))
+
+
+# --------------------------------------------------------------------------- mass combat
+
+
+def check_men(men: int) -> int:
+    if men < 1:
+        raise RuleError("#MEN? 1 or more")
+    return men
+
+
+def mass_damage(rules: RuleSet, damage_roll: int, men: int) -> int:
+    """Hit points a unit loses to one hit: the d6 times 10 (or times the men, by ruling)."""
+    sides = dice_module.parse(rules.table("mass_combat").value("unit_damage_die", "dice")).sides
+    if not 1 <= damage_roll <= sides:
+        raise RuleError(f"#DAMAGE ROLL? 1 to {sides}")
+    if rules.ruling("mass_combat_damage_multiplier") == "men_in_unit":
+        return damage_roll * check_men(men)
+    return damage_roll * constant(rules, "mass_combat", "unit_damage_multiplier")
+
+
+def mass_survivors(rules: RuleSet, original_hp: int, remaining_hp: int, men: int) -> int:
+    """Men left alive: one per tenth (per man's share) of the original hit points left, rounded up."""
+    check_men(men)
+    if original_hp < 1:
+        raise RuleError("#ORIGINAL HP? 1 or more")
+    if remaining_hp > original_hp:
+        raise RuleError("#REMAINING HP? at most the original hit points")
+    if remaining_hp <= 0:
+        return 0
+    return -(-remaining_hp * men // original_hp)
+
+
+# --------------------------------------------------------------------------- Normal Men
+
+
+def attacks_vs_normal_men(rules: RuleSet, kind: str, level_or_hd: int) -> int:
+    """Melee attacks per round against Normal Men (level for fighter types, whole HD for monsters)."""
+    table = rules.table("attacker_kinds_vs_normal_men")
+    try:
+        row = table.by_label(kind)
+    except KeyError:
+        raise RuleError("#KIND? pick from the list") from None
+    if level_or_hd < 0:
+        raise RuleError("#LEVEL? 0 or more")
+    if row.id == "other_pc" and rules.ruling("normal_men_multiple_attacks") == "all_pcs":
+        row = table.entry("fighter_type")
+    if level_or_hd > row["more_than"]:
+        return max(row["otherwise"], level_or_hd * row["per_level_or_hd"])
+    return row["otherwise"]
+
+
+@dataclass(frozen=True)
+class Kills:
+    hit_chance: Fraction
+    hits: Fraction
+    average_damage: Fraction
+    average_hp: Fraction
+    kills: Fraction | int
+
+
+def expected_kills(rules: RuleSet, attacks: int, need: int, damage_dice: str, hp_dice: str) -> Kills:
+    """The seed's shortcut: hits from the chance to hit, then Normal Men killed per round."""
+    if attacks < 0:
+        raise RuleError("#ATTACKS? 0 or more")
+    chance = hit_chance(rules, Attack(0, need))
+    hits = attacks * chance
+    damage = dice_module.parse(damage_dice).mean
+    hp = dice_module.parse(hp_dice).mean
+    if hp <= 0:
+        raise RuleError("#HP DICE? average hit points must be above 0")
+    if rules.ruling("expected_kills_method") == "one_per_hit_capped":
+        kills: Fraction | int = hits * min(Fraction(1), damage / hp)
+    else:
+        kills = hits * damage / hp
+    if rules.ruling("expected_kills_rounding") == "up":
+        kills = math.ceil(kills)
+    return Kills(chance, hits, damage, hp, kills)
+
+
+# --------------------------------------------------------------------------- grappling
+
+
+def grapple_row(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> Row:
+    row = rules.table("grappling_result").band(hero_roll - grapplers_roll)
+    assert row is not None  # the bands are open at both ends
+    return row
+
+
+def grapple_result(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> str:
+    return str(grapple_row(rules, hero_roll, grapplers_roll)["result"])
+
+
+def grapple_stun_rounds(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> int:
+    """Rounds the thrown-off grapplers are stunned: the hero's roll minus their combined roll."""
+    if not grapple_row(rules, hero_roll, grapplers_roll)["grapplers_stunned"]:
+        return 0
+    per_point = constant(rules, "grappling_dice", "stun_rounds_per_point")
+    return (hero_roll - grapplers_roll) * per_point
+
+
+def check_grapple_roll(rules: RuleSet, roll: int, hit_dice: int, per_hd_entry: str, what: str) -> int:
+    """A total of ``hit_dice`` x d6: between the count of dice and six times it."""
+    count = hit_dice * constant(rules, "grappling_dice", per_hd_entry)
+    sides = constant(rules, "grappling_dice", "grappling_die_sides")
+    if hit_dice < 1:
+        raise RuleError(f"#{what} HD? 1 or more")
+    if not count <= roll <= count * sides:
+        raise RuleError(f"#{what} ROLL? {count} to {count * sides}")
+    return roll
+
+
+# --------------------------------------------------------------------------- saves and spells
+
+
+def level_gap_save_bonus(rules: RuleSet, saver_level: int, attacker_level: int) -> int:
+    """+1 to the save for every full 3 levels the saver is above the attacker."""
+    if saver_level < 0 or attacker_level < 0:
+        raise RuleError("#LEVEL? 0 or more")
+    step = constant(rules, "level_gap_save_bonus", "levels_per_step")
+    per_step = constant(rules, "level_gap_save_bonus", "save_bonus_per_step")
+    return max(0, saver_level - attacker_level) // step * per_step
+
+
+def maneuver_row(rules: RuleSet, maneuver: str) -> Row:
+    try:
+        row = rules.table("special_maneuvers").by_label(maneuver)
+    except KeyError:
+        raise RuleError("#MANEUVER? pick from the list") from None
+    if row["saver"] is None:
+        raise RuleError("#MANEUVER? no save for this one")
+    return row
+
+
+def maneuver_save_modifier(
+    rules: RuleSet, maneuver: str, saver_level: int, attacker_level: int, target_str_bonus: int
+) -> int:
+    """What the saver adds to the Save vs Paralysis for a whip entangle, dismount or disarm."""
+    row = maneuver_row(rules, maneuver)
+    gap = level_gap_save_bonus(rules, saver_level, attacker_level)
+    return (gap if row["level_gap_bonus"] else 0) - (target_str_bonus if row["minus_target_str_bonus"] else 0)
+
+
+SAVE_MADE, SAVE_FAILED = "Made", "Failed"
+
+
+def spell_interruption(rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None) -> str:
+    """What happens to a spell whose caster is hit while casting."""
+    try:
+        row = rules.table("spell_interruption").by_label(situation_label)
+    except KeyError:
+        raise RuleError("#SITUATION? pick from the list") from None
+    if not row["save_vs_paralysis"] or save is None:
+        return str(row["result"])
+    if save.casefold() == SAVE_MADE.casefold():
+        return str(row["if_save_made"])
+    if save.casefold() != SAVE_FAILED.casefold():
+        raise RuleError(f"#SAVE? {SAVE_MADE} or {SAVE_FAILED}")
+    if d6_roll is None:
+        return str(row["if_save_failed"])
+    bands = rules.table("spell_interruption_failure").rows
+    low, high = bands[0].low, bands[-1].high
+    if not low <= d6_roll <= high:
+        raise RuleError(f"#D6? {low} to {high}")
+    return str(rules.table("spell_interruption_failure").band(d6_roll)["outcome"])
+
+
+# --------------------------------------------------------------------------- calculator sections
+# Each returns every output of one calculator section by defined name, as the sheet shows it:
+# a RuleError becomes its '#...' text, a value not yet computable is ''.
+
+
+def shown(function: Callable[..., object], *args: object) -> object:
+    try:
+        return function(*args)
+    except RuleError as error:
+        return str(error)
+
+
+def surprise_outputs(
+    rules: RuleSet,
+    a_surprises_on: int,
+    a_surprised_on: int,
+    b_surprises_on: int,
+    b_surprised_on: int,
+    roll_for_a: int | None = None,
+    roll_for_b: int | None = None,
+) -> dict[str, object]:
+    a_on_b = shown(surprise_range, rules, a_surprises_on, b_surprised_on)
+    b_on_a = shown(surprise_range, rules, b_surprises_on, a_surprised_on)
+    outcome: object = ""
+    if roll_for_a is not None and roll_for_b is not None:
+        if isinstance(a_on_b, str) or isinstance(b_on_a, str):
+            outcome = a_on_b if isinstance(a_on_b, str) else b_on_a
+        else:
+            outcome = shown(surprise_outcome, rules, a_on_b, b_on_a, roll_for_b, roll_for_a)
+    return {
+        "SURPRISE_A_ON_B": a_on_b,
+        "SURPRISE_B_ON_A": b_on_a,
+        "SURPRISE_A_CHANCE": a_on_b if isinstance(a_on_b, str) else surprise_chance(rules, a_on_b),
+        "SURPRISE_B_CHANCE": b_on_a if isinstance(b_on_a, str) else surprise_chance(rules, b_on_a),
+        "SURPRISE_RESULT": outcome,
+    }
+
+
+def mass_outputs(
+    rules: RuleSet, men: int, original_hp: int, hp_before: int, damage_roll: int | None
+) -> dict[str, object]:
+    damage: object = "" if damage_roll is None else shown(mass_damage, rules, damage_roll, men)
+    after = max(0, hp_before - damage) if isinstance(damage, int) else hp_before
+    return {
+        "MASS_DAMAGE": damage,
+        "MASS_HP_AFTER": after,
+        "MASS_SLAIN": after <= 0,
+        "MASS_SURVIVORS": shown(mass_survivors, rules, original_hp, after, men),
+    }
+
+
+def kills_outputs(
+    rules: RuleSet, attacks: int, need: int, damage_dice: str, hp_dice: str
+) -> dict[str, object]:
+    try:
+        found = expected_kills(rules, attacks, need, damage_dice, hp_dice)
+    except RuleError as error:
+        return dict.fromkeys(
+            ("KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND"),
+            str(error),
+        )
+    return {
+        "KILLS_HIT_CHANCE": found.hit_chance,
+        "KILLS_HITS": found.hits,
+        "KILLS_AVG_DAMAGE": found.average_damage,
+        "KILLS_AVG_HP": found.average_hp,
+        "KILLS_PER_ROUND": found.kills,
+    }
+
+
+def normal_men_outputs(rules: RuleSet, kind: str, level_or_hd: int) -> dict[str, object]:
+    return {"NORMAL_MEN_ATTACKS": shown(attacks_vs_normal_men, rules, kind, level_or_hd)}
+
+
+def grapple_outputs(
+    rules: RuleSet, hero_hd: int, grapplers_hd: int, hero_roll: int, grapplers_roll: int
+) -> dict[str, object]:
+    try:
+        check_grapple_roll(rules, hero_roll, hero_hd, "defender_d6_per_hd", "HERO")
+        check_grapple_roll(rules, grapplers_roll, grapplers_hd, "grappler_d6_per_hd", "GRAPPLERS")
+    except RuleError as error:
+        return dict.fromkeys(("GRAPPLE_MARGIN", "GRAPPLE_RESULT", "GRAPPLE_STUN_ROUNDS"), str(error))
+    return {
+        "GRAPPLE_MARGIN": hero_roll - grapplers_roll,
+        "GRAPPLE_RESULT": grapple_result(rules, hero_roll, grapplers_roll),
+        "GRAPPLE_STUN_ROUNDS": grapple_stun_rounds(rules, hero_roll, grapplers_roll),
+    }
+
+
+def save_outputs(
+    rules: RuleSet, maneuver: str, saver_level: int, attacker_level: int, target_str_bonus: int
+) -> dict[str, object]:
+    row: object = shown(maneuver_row, rules, maneuver)
+    return {
+        "SAVE_LEVEL_GAP_BONUS": shown(level_gap_save_bonus, rules, saver_level, attacker_level),
+        "SAVE_WHO": row if isinstance(row, str) else row["saver"],
+        "SAVE_MODIFIER": shown(
+            maneuver_save_modifier, rules, maneuver, saver_level, attacker_level, target_str_bonus
+        ),
+        "SAVE_EFFECT": row if isinstance(row, str) else row["effect"],
+    }
+
+
+def spell_outputs(
+    rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None
+) -> dict[str, object]:
+    return {"SPELL_OUTCOME": shown(spell_interruption, rules, situation_label, save, d6_roll)}

@@ -1,0 +1,981 @@
+"""The bfrpg calculators: Attack (threat and confirmation, damage, odds) and Combat maneuvers.
+
+Every formula mirrors ``pycalc.rulesets.bfrpg``; the parity tests recalculate these sheets in
+LibreOffice and compare them with the engine. Numbers come from the named table columns; the
+only literals are 0, 1 and message text.
+"""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+
+from pycalc.d20 import CRITICAL, HIT, MISS
+from pycalc.rulesets import bfrpg as engine
+from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.formulas import (
+    band,
+    by_label,
+    const,
+    dice_count,
+    dice_modifier,
+    dice_sides,
+    plus,
+    round_up,
+)
+from pycalc.tables import RuleSet
+
+ATTACK_SHEET = "Attack calculator"
+MANEUVER_SHEET = "Combat maneuvers"
+WORKINGS_SHEET = "d20 workings"
+GRID_NAME = "ATTACK_GRID"
+FACES_LIST = "D20_FACES_LIST"
+
+FACES = "ATTACK_FACES"
+FAIL_MAX = "ATTACK_FAIL_MAX"
+ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
+MARGIN_MIN = "ATTACK_MARGIN_MIN"
+THREAT_MIN = "ATTACK_THREAT_MIN"
+
+
+def q(text: str) -> str:
+    """A text literal for a formula."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def template(text: str, **exprs: str) -> str:
+    """A message template of the engine as a formula: placeholders become ``"&expr&"``."""
+    formula = q(text)
+    for key, expr in exprs.items():
+        formula = formula.replace("{" + key + "}", f'"&{expr}&"')
+    return formula
+
+
+def pick_name(table_id: str, row_id: str | None = None, prefix: str = "ATTACK") -> str:
+    return f"{prefix}_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+def surprise_tick(row_id: str) -> str:
+    return f"SURPRISE_{row_id.upper()}"
+
+
+def roll_bad(roll: str, faces: str) -> str:
+    """TRUE when ``roll`` is not a whole number from 1 to ``faces`` (never an error value)."""
+    return f"IF(ISNUMBER({roll}),OR({roll}<1,{roll}>{faces},{roll}<>INT({roll})),TRUE)"
+
+
+def hits(roll: str, need: str) -> str:
+    """See engine.hits."""
+    return f"AND({roll}>{FAIL_MAX},OR({roll}-{need}>={MARGIN_MIN},{roll}>={ALWAYS_MIN}))"
+
+
+def crit_rule(need: str) -> str:
+    """See engine.critical_possible."""
+    return f'IF({ruling_name("only_natural_20_hits")}="no_critical",{need}<{ALWAYS_MIN},{need}<={ALWAYS_MIN})'
+
+
+def confirms(follow: str, need: str) -> str:
+    """See engine.confirms."""
+    return (
+        f'AND(OR({ruling_name("confirmation_natural_1")}<>"fails",{follow}>{FAIL_MAX}),'
+        f"{follow}-{need}>={MARGIN_MIN})"
+    )
+
+
+def confirm_min(need: str) -> str:
+    return f'MAX({need}+{MARGIN_MIN},IF({ruling_name("confirmation_natural_1")}="fails",{FAIL_MAX}+1,1))'
+
+
+def threatens(roll: str) -> str:
+    return f"AND({roll}>={THREAT_MIN},{hits(roll, 'ATTACK_NEED')},ATTACK_CRIT_RULE)"
+
+
+def outcome(roll: str, follow: str, follow_given: str) -> str:
+    """Miss / Hit / Critical of engine.result for a roll and a confirmation roll."""
+    return (
+        f'IF(NOT({hits(roll, "ATTACK_NEED")}),"{MISS}",IF(AND({threatens(roll)},{follow_given},'
+        f'{confirms(follow, "ATTACK_NEED")}),"{CRITICAL}","{HIT}"))'
+    )
+
+
+def multiplied(
+    value: str, fixed: str, double: str, mode: str = "1", water: str = "1", water_up: str = "FALSE"
+) -> str:
+    """engine.multiplied: doubling (ruling critical_with_double_damage), then the two halvings."""
+    doubled = (
+        f'IF({ruling_name("critical_with_double_damage")}="double_roll_only",'
+        f"(({value})-{fixed})*{double}+{fixed},({value})*{double})"
+    )
+    halved = f'IF({ruling_name("subdual_half_rounding")}="up",{round_up(f"({doubled})*{mode}")},INT(({doubled})*{mode}))'
+    watered = f"IF({water_up},{round_up(f'({halved})*{water}')},INT(({halved})*{water}))"
+    return f"MAX(0,{watered})"
+
+
+def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
+    """Working cells <prefix>_COUNT/_SIDES/_MOD/_OK of a dice text (engine.damage_dice)."""
+    count, sides, mod = (f"{prefix}_{p}" for p in ("COUNT", "SIDES", "MOD"))
+    return (
+        Field("Number of dice", count, WORKING, native=f"IFERROR({dice_count(text)},0)"),
+        Field("Sides of each die", sides, WORKING, native=f"IFERROR({dice_sides(text)},0)"),
+        Field("Added to the dice", mod, WORKING, native=f"IFERROR({dice_modifier(text)}+{added},0)"),
+        Field(
+            "Dice readable",
+            f"{prefix}_OK",
+            WORKING,
+            native=f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
+            f"AND({sides}>=1,{count}>=1))",
+        ),
+    )
+
+
+DICE_ERROR = q("#DICE? write it like 2d4+2")
+
+
+def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
+    """(condition, message) of engine.check_damage_roll."""
+    count, sides = f"{prefix}_COUNT", f"{prefix}_SIDES"
+    bad = f"OR({roll}<{count},{roll}>{count}*{sides})"
+    return bad, f'"#{what}? "&{count}&" to "&{count}*{sides}'
+
+
+# --------------------------------------------------------------------------- Attack calculator
+
+
+def gate(table_id: str, term: str) -> str:
+    if table_id in engine.RANGED_ONLY:
+        return f"IF(ATTACK_RANGED,{term},0)"
+    if table_id in engine.MELEE_ONLY:
+        return f"IF(ATTACK_RANGED,0,{term})"
+    return term
+
+
+def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozenset()) -> str:
+    """Sum of one modifier column over every picker, as engine.column_sum."""
+    terms = []
+    for table_id in engine.ATTACK_CHOICES:
+        if table_id not in skip and column in rules.table(table_id).column_ids:
+            terms.append(gate(table_id, by_label(table_id, column, pick_name(table_id))))
+    for table_id in engine.ATTACK_TOGGLES:
+        if column in rules.table(table_id).column_ids:
+            for row in rules.table(table_id).rows:
+                terms.append(
+                    gate(table_id, f"IF({pick_name(table_id, row.id)},{const(table_id, row.id, column)},0)")
+                )
+    return plus(*terms)
+
+
+def any_ticked(rules: RuleSet, column: str) -> str:
+    terms = []
+    for table_id in engine.ATTACK_TOGGLES:
+        if column in rules.table(table_id).column_ids:
+            for row in rules.table(table_id).rows:
+                terms.append(
+                    gate(table_id, f"AND({pick_name(table_id, row.id)},{const(table_id, row.id, column)})")
+                )
+    return f"OR({','.join(terms)})" if terms else "FALSE"
+
+
+def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:
+    condition = f'AND({reduces},OR({ruling_name("two_weapon_dex")}="both",{row_id}<>"primary_hand"))'
+    return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+N({dex})),{hit})"
+
+
+def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
+    fields = []
+    for table_id in engine.ATTACK_CHOICES:
+        table = rules.table(table_id)
+        where = " (ranged attacks only)" if table_id in engine.RANGED_ONLY else ""
+        fields.append(
+            Field(
+                table.title,
+                pick_name(table_id),
+                PICK,
+                engine.default_choice(table),
+                options=f"={T(table_id, 'label')}",
+                help=(table.note[:90] + where) if table.note else where.strip(),
+            )
+        )
+    for table_id in engine.ATTACK_TOGGLES:
+        table = rules.table(table_id)
+        for row in table.rows:
+            values = [f"{c.label} {row[c.id]:+}" for c in table.columns if c.type == "int" and row[c.id]]
+            values += [c.label for c in table.columns if c.type == "bool" and row[c.id]]
+            where = " (ranged attacks only)" if table_id in engine.RANGED_ONLY else ""
+            where = " (melee only)" if table_id in engine.MELEE_ONLY else where
+            fields.append(
+                Field(
+                    f"{table.title}: {row.label}",
+                    pick_name(table_id, row.id),
+                    PICK,
+                    False,
+                    options="TRUE,FALSE",
+                    help=", ".join(values) + where,
+                )
+            )
+    return tuple(fields)
+
+
+def attack_sections(rules: RuleSet) -> list[Section]:
+    kinds = pick_name("attack_kinds")
+    ability = by_label("attack_kinds", "ability", kinds)
+    two = pick_name("two_weapon_fighting")
+    two_weapon = two_weapon_formula(
+        by_label("two_weapon_fighting", "hit", two),
+        by_label("two_weapon_fighting", "dex_reduces", two),
+        by_label("two_weapon_fighting", "id", two),
+        "ATTACK_DEX_BONUS",
+    )
+    stance, water = pick_name("defense_stance"), pick_name("underwater_weapons")
+    blocked = (
+        f"IF(NOT({by_label('defense_stance', 'can_attack', stance)}),{by_label('defense_stance', 'label', stance)},"
+        f'IF(NOT({by_label("underwater_weapons", "usable", water)}),{by_label("underwater_weapons", "label", water)},""))'
+    )
+    unarmed = pick_name("unarmed_attacks")
+    unarmed_dice = by_label("unarmed_attacks", "damage", unarmed)
+    dice_used = f'IF({unarmed_dice}="",ATTACK_DICE,{unarmed_dice})'
+    dice_added = (
+        f'IF({unarmed_dice}="",0,IF({by_label("unarmed_attacks", "str_to_damage", unarmed)},N(ATTACK_STR_BONUS),0)'
+        f"+IF(ATTACK_SHIELD_SPECIALIST,{by_label('unarmed_attacks', 'specialist_damage', unarmed)},0))"
+    )
+    roll, follow = "ATTACK_ROLL", "ATTACK_FOLLOW_ROLL"
+    check = (
+        f'IF({roll}="","",IF({roll_bad(roll, FACES)},"#ROLL? 1 to "&{FACES},'
+        f'IF(AND({follow}<>"",{roll_bad(follow, FACES)}),"#FOLLOW ROLL? 1 to "&{FACES},"ok")))'
+    )
+    result = (
+        f'IF(ATTACK_CHECK<>"ok",ATTACK_CHECK,IF(ATTACK_BLOCKED<>"","{MISS}",IF(ATTACK_AUTO_HIT,"{HIT}",'
+        f"{outcome(roll, follow, f'{follow}<>' + chr(34) * 2)})))"
+    )
+    udf_result = (
+        f'IF(ATTACK_CHECK<>"ok",ATTACK_CHECK,IF(ATTACK_BLOCKED<>"","{MISS}",IF(ATTACK_AUTO_HIT,"{HIT}",'
+        f'd20_result("bfrpg",{roll},ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_TOTAL_MODS,ATTACK_LEVEL,{follow}))))'
+    )
+    subdual = (
+        f"IF(OR({by_label('damage_mode', 'subdual', pick_name('damage_mode'))},"
+        f'{by_label("unarmed_attacks", "subdual", unarmed)}),{q(engine.EFFECT_SUBDUAL)},"")'
+    )
+    shot = pick_name("firing_into_melee")
+    margin = f"(ATTACK_NEED-{roll})"
+    stray = (
+        f"AND(ATTACK_RANGED,{by_label('firing_into_melee', 'stray_hits_ally', shot)},{margin}>=1,"
+        f"{margin}<={const('ranged_rules', 'stray_hit_max_miss')})"
+    )
+    crit_label = by_label("critical_effect", "label", pick_name("critical_effect"))
+    effect = (
+        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",'
+        f'IF(ATTACK_BLOCKED<>"",{template(engine.EFFECT_NO_ATTACK, label="ATTACK_BLOCKED")},'
+        f"IF(ATTACK_AUTO_HIT,{q(engine.EFFECT_AUTO_HIT)}&{subdual},"
+        f'IF(ATTACK_RESULT="{MISS}",IF({stray},{template(engine.EFFECT_STRAY, margin=margin)},'
+        f"IF({roll}<={FAIL_MAX},{template(engine.EFFECT_NATURAL_MISS, roll=roll)},{q(engine.EFFECT_MISS)})),"
+        f'IF(ATTACK_RESULT="{CRITICAL}",{template(engine.EFFECT_CRITICAL, label=crit_label)}&{subdual},'
+        f'IF({threatens(roll)},IF({follow}="",{template(engine.EFFECT_THREAT, confirm="ATTACK_CONFIRM_MIN")},'
+        f"{q(engine.EFFECT_UNCONFIRMED)})&{subdual},"
+        f"IF({roll}>={THREAT_MIN},{template(engine.EFFECT_NO_CRITICAL, roll=roll)},{q(engine.EFFECT_HIT)})&{subdual}"
+        "))))))"
+    )
+    droll, extra = "ATTACK_DAMAGE_ROLL", "ATTACK_EXTRA_DAMAGE_ROLL"
+    bad_roll, roll_message = damage_roll_check(droll, "ATTACK_DICE", "DAMAGE ROLL")
+    bad_extra, extra_message = damage_roll_check(extra, "ATTACK_DICE", "EXTRA DAMAGE ROLL")
+    max_die = f"{const('critical_hits', 'maximum_dice_added')}*ATTACK_DICE_SIDES"
+    normal = f"{droll}+ATTACK_DICE_MOD"
+    extra_damage = by_label("critical_effect", "extra_damage", pick_name("critical_effect"))
+    critical_base = (
+        f'IF({ruling_name("critical_damage")}="max_die_plus_roll",{normal}+{max_die},'
+        f'IF({extra}="","",IF({bad_extra},{extra_message},{normal}+{max_die}+{extra}+ATTACK_DICE_MOD)))'
+    )
+    damage_base = (
+        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",IF(ATTACK_RESULT="{MISS}",0,'
+        f"IF(NOT(ATTACK_DICE_OK),{DICE_ERROR},"
+        f"IF(ATTACK_AUTO_HIT,{const('helpless_damage', 'max_damage_multiplier')}*(ATTACK_DICE_COUNT*ATTACK_DICE_SIDES+ATTACK_DICE_MOD),"
+        f'IF({droll}="","",IF({bad_roll},{roll_message},'
+        f'IF(AND(ATTACK_RESULT="{CRITICAL}",{extra_damage}),{critical_base},{normal})))))))'
+    )
+    fixed = f'IF(AND(ATTACK_RESULT="{CRITICAL}",{extra_damage},NOT(ATTACK_AUTO_HIT)),{max_die},0)'
+    charge, mode = pick_name("charge_options"), pick_name("damage_mode")
+    damage = (
+        f"IF(NOT(ISNUMBER(ATTACK_DAMAGE_BASE)),ATTACK_DAMAGE_BASE,"
+        f'IF(AND(ATTACK_AUTO_HIT,{ruling_name("helpless_multipliers")}="none"),ATTACK_DAMAGE_BASE,'
+        + multiplied(
+            "ATTACK_DAMAGE_BASE",
+            "ATTACK_DAMAGE_FIXED",
+            by_label("charge_options", "damage_multiplier", charge),
+            by_label("damage_mode", "damage_multiplier", mode),
+            by_label("underwater_weapons", "damage_multiplier", water),
+            by_label("underwater_weapons", "round_up", water),
+        )
+        + "))"
+    )
+    udf_damage = (
+        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_DICE_USED,ATTACK_DICE_ADDED,'
+        f"{droll},ATTACK_RESULT,{charge},{mode},{water},{pick_name('critical_effect')},ATTACK_AUTO_HIT,{extra}))"
+    )
+    square = f"({FACES}*{FACES})"
+    mods = "ATTACK_TOTAL_MODS"
+    return [
+        Section(
+            "Attacker and target",
+            (
+                Field("Attack bonus (AB, from the Attack Bonus table)", "ATTACK_BONUS", INPUT, 3),
+                Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
+                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
+                Field(
+                    "Strength bonus", "ATTACK_STR_BONUS", INPUT, 0, help="added to melee and thrown attacks"
+                ),
+                Field(
+                    "Dexterity bonus",
+                    "ATTACK_DEX_BONUS",
+                    INPUT,
+                    0,
+                    help="added to missile, light weapon and touch attacks; reduces two-weapon penalties",
+                ),
+                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="no bfrpg attack rule uses it"),
+                Field(
+                    "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d8", help="include STR and magic"
+                ),
+                Field(
+                    "Shield specialist (shield bash +1 damage)",
+                    "ATTACK_SHIELD_SPECIALIST",
+                    INPUT,
+                    False,
+                    options="TRUE,FALSE",
+                ),
+            ),
+        ),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section(
+            "Before the roll",
+            (
+                Field(
+                    "Natural d20 roll needed (before the natural 1 and 20 rules)",
+                    "ATTACK_NEED",
+                    key=True,
+                    native=f"ATTACK_TARGET_AC-N(ATTACK_BONUS)-{mods}",
+                    udf=f'd20_need("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})',
+                ),
+                Field(
+                    "Chance to hit",
+                    "ATTACK_HIT_CHANCE",
+                    key=True,
+                    number_format=PERCENT_FORMAT,
+                    native=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
+                    udf=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
+                ),
+                Field(
+                    "Chance of a confirmed critical",
+                    "ATTACK_CRIT_CHANCE",
+                    number_format=PERCENT_FORMAT,
+                    native=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
+                    udf=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,bfrpg_crit_chance(ATTACK_BONUS,ATTACK_TARGET_AC,{mods}))',
+                ),
+                Field(
+                    "A natural 20 can be a critical",
+                    "ATTACK_CRIT_POSSIBLE",
+                    native='AND(ATTACK_BLOCKED="",NOT(ATTACK_AUTO_HIT),ATTACK_CRIT_RULE)',
+                    help="no critical when only a natural 20 can hit (ruling only_natural_20_hits)",
+                ),
+                Field(
+                    "Confirmation roll needed",
+                    "ATTACK_CONFIRM_MIN",
+                    native=confirm_min("ATTACK_NEED"),
+                    udf=f"bfrpg_confirm_min(ATTACK_BONUS,ATTACK_TARGET_AC,{mods})",
+                ),
+                Field(
+                    "Your own AC change this round",
+                    "ATTACK_OWN_AC_CHANGE",
+                    native=situation_terms(rules, "own_ac"),
+                    help="charge -2 for the round; off-hand weapon as a shield +1 against one attacker",
+                ),
+            ),
+        ),
+        Section(
+            "The roll",
+            (
+                Field("d20 roll", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "Confirmation d20 (after a natural 20)",
+                    "ATTACK_FOLLOW_ROLL",
+                    INPUT,
+                    None,
+                    help="empty until rolled: a threat shows as Hit until confirmed",
+                ),
+                Field(
+                    "Damage dice rolled (without the +modifier)",
+                    "ATTACK_DAMAGE_ROLL",
+                    INPUT,
+                    None,
+                    help="1d8+2 rolling 5: enter 5",
+                ),
+                Field(
+                    "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
+                    "ATTACK_EXTRA_DAMAGE_ROLL",
+                    INPUT,
+                    None,
+                ),
+            ),
+        ),
+        Section(
+            "Outcome",
+            (
+                Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
+                Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
+                Field("Damage", "ATTACK_DAMAGE", key=True, native=damage, udf=udf_damage),
+            ),
+        ),
+        Section(
+            "Workings (how the numbers above are made)",
+            (
+                Field(
+                    "Faces of the attack die", FACES, WORKING, native=const("attack_roll", "attack_die_faces")
+                ),
+                Field(
+                    "Natural roll that always fails, up to",
+                    FAIL_MAX,
+                    WORKING,
+                    native=const("attack_roll", "natural_always_fails"),
+                ),
+                Field(
+                    "Natural roll that always hits, from",
+                    ALWAYS_MIN,
+                    WORKING,
+                    native=const("attack_roll", "natural_always_hits"),
+                ),
+                Field(
+                    "Total minus AC needed to hit",
+                    MARGIN_MIN,
+                    WORKING,
+                    native=const("attack_roll", "hit_margin_min"),
+                ),
+                Field(
+                    "Threat on a natural",
+                    THREAT_MIN,
+                    WORKING,
+                    native=const("critical_hits", "threat_natural"),
+                ),
+                Field(
+                    "Ranged attack",
+                    "ATTACK_RANGED",
+                    WORKING,
+                    native=by_label("attack_kinds", "ranged", kinds),
+                ),
+                Field(
+                    "Ability used",
+                    "ATTACK_ABILITY",
+                    WORKING,
+                    native=f'IF({ability}="ruling",{ruling_name("thrown_attack_ability")},{ability})',
+                ),
+                Field(
+                    "Ability bonus added",
+                    "ATTACK_ABILITY_BONUS",
+                    WORKING,
+                    native='IF(ATTACK_ABILITY="better",MAX(N(ATTACK_STR_BONUS),N(ATTACK_DEX_BONUS)),'
+                    'IF(ATTACK_ABILITY="dex",N(ATTACK_DEX_BONUS),N(ATTACK_STR_BONUS)))',
+                ),
+                Field(
+                    "Roll modifier from the situation",
+                    "ATTACK_SITUATION_HIT",
+                    WORKING,
+                    native=plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
+                ),
+                Field(
+                    "AC change from the situation",
+                    "ATTACK_SITUATION_AC",
+                    WORKING,
+                    native=situation_terms(rules, "ac"),
+                ),
+                Field(
+                    "Target's AC in this situation",
+                    "ATTACK_TARGET_AC",
+                    WORKING,
+                    native="N(ATTACK_TARGET)+ATTACK_SITUATION_AC",
+                ),
+                Field(
+                    "All modifiers to the roll",
+                    mods,
+                    WORKING,
+                    native="N(ATTACK_MODS)+ATTACK_ABILITY_BONUS+ATTACK_SITUATION_HIT",
+                ),
+                Field(
+                    "Automatic melee hit (helpless target)",
+                    "ATTACK_AUTO_HIT",
+                    WORKING,
+                    native=f"AND(NOT(ATTACK_RANGED),{any_ticked(rules, 'auto_hit_melee')})",
+                ),
+                Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
+                Field(
+                    "Critical allowed by the need",
+                    "ATTACK_CRIT_RULE",
+                    WORKING,
+                    native=crit_rule("ATTACK_NEED"),
+                ),
+                Field("Roll check", "ATTACK_CHECK", WORKING, native=check),
+                Field("Damage dice used", "ATTACK_DICE_USED", WORKING, native=dice_used),
+                Field(
+                    "Added to the damage dice (STR, specialist)",
+                    "ATTACK_DICE_ADDED",
+                    WORKING,
+                    native=dice_added,
+                ),
+                *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
+                Field("Damage before multipliers", "ATTACK_DAMAGE_BASE", WORKING, native=damage_base),
+                Field("Maximum die kept out of doubling", "ATTACK_DAMAGE_FIXED", WORKING, native=fixed),
+            ),
+        ),
+    ]
+
+
+def write_workings(book: Workbook, rules: RuleSet) -> None:
+    """The attack outcome for every (roll, confirmation roll) pair: the odds count this grid."""
+    sheet = book.create_sheet(WORKINGS_SHEET)
+    count = engine.faces(rules)
+    put(sheet["A1"], "Roll \\ confirmation roll")
+    for face in range(1, count + 1):
+        put(sheet.cell(face + 1, 1), face)
+        put(sheet.cell(1, face + 1), face)
+    for row in range(2, count + 2):
+        for column in range(2, count + 2):
+            roll = f"$A{row}"
+            follow = f"{sheet.cell(1, column).column_letter}$1"
+            put_formula(sheet.cell(row, column), outcome(roll, follow, "TRUE"))
+    last = sheet.cell(count + 1, count + 1).coordinate
+    define_name(book, GRID_NAME, absolute(sheet, "B2", last))
+    define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+
+
+# --------------------------------------------------------------------------- Combat maneuvers
+
+
+def critical_section() -> Section:
+    need, follow = "CRIT_NEED", "CRIT_FOLLOW_ROLL"
+    faces = FACES_LIST
+    hit_faces = f"(({faces}-{need}>={MARGIN_MIN})+({faces}>={ALWAYS_MIN})>0)"
+    threats = f"SUMPRODUCT(({faces}>={THREAT_MIN})*({faces}>{FAIL_MAX})*{hit_faces})*CRIT_POSSIBLE"
+    confirming = (
+        f'SUMPRODUCT(({faces}-{need}>={MARGIN_MIN})*((({ruling_name("confirmation_natural_1")}<>"fails")'
+        f"+({faces}>{FAIL_MAX}))>0))"
+    )
+    droll, extra = "CRIT_DAMAGE_ROLL", "CRIT_EXTRA_DAMAGE_ROLL"
+    bad_roll, roll_message = damage_roll_check(droll, "CRIT_DICE", "DAMAGE ROLL")
+    bad_extra, extra_message = damage_roll_check(extra, "CRIT_DICE", "EXTRA DAMAGE ROLL")
+    normal = f"{droll}+CRIT_DICE_MOD"
+    max_die = "CRIT_MAX_DIE"
+    double = "N(CRIT_DOUBLE)"
+    critical = (
+        f'IF({ruling_name("critical_damage")}="max_die_plus_roll",{multiplied(f"{normal}+{max_die}", max_die, double)},'
+        f'IF({extra}="","",IF({bad_extra},{extra_message},'
+        f"{multiplied(f'{normal}+{max_die}+{extra}+CRIT_DICE_MOD', max_die, double)})))"
+    )
+    ready = f'IF(NOT(ISNUMBER({max_die})),{max_die},IF({droll}="","",IF({bad_roll},{roll_message},{{}})))'
+    return Section(
+        "Critical threat, confirmation and damage",
+        (
+            Field("Attack bonus (with STR/DEX)", "CRIT_BONUS", INPUT, 3),
+            Field("Target's AC", "CRIT_TARGET", INPUT, 15),
+            Field("Other modifiers to the roll", "CRIT_MODS", INPUT, 0),
+            Field("Confirmation d20", follow, INPUT, None),
+            Field("Weapon damage", "CRIT_DICE", INPUT, "1d8+2"),
+            Field("Damage dice rolled (without the +modifier)", droll, INPUT, None),
+            Field("Second damage roll (ruling normal_plus_max_plus_roll)", extra, INPUT, None),
+            Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
+            Field("Natural roll needed", need, native="N(CRIT_TARGET)-N(CRIT_BONUS)-N(CRIT_MODS)"),
+            Field(
+                "A natural 20 can be a critical",
+                "CRIT_POSSIBLE",
+                key=True,
+                native=crit_rule(need),
+                udf="bfrpg_crit_possible(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
+            ),
+            Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
+            Field(
+                "Chance of a confirmed critical",
+                "CRIT_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=f"{threats}*{confirming}/({FACES}*{FACES})",
+                udf="bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
+            ),
+            Field(
+                "Critical confirmed",
+                "CRIT_CONFIRMED",
+                key=True,
+                native=f'IF({follow}="","",IF({roll_bad(follow, FACES)},"#FOLLOW ROLL? 1 to "&{FACES},'
+                f"AND(CRIT_POSSIBLE,{confirms(follow, need)})))",
+                udf=f'IF({follow}="","",bfrpg_confirms({follow},CRIT_BONUS,CRIT_TARGET,CRIT_MODS))',
+            ),
+            Field(
+                "Maximum die added",
+                max_die,
+                native=f'IF({double}<1,"#DOUBLE? 1 or more",IF(NOT(CRIT_DICE_OK),{DICE_ERROR},'
+                f"{const('critical_hits', 'maximum_dice_added')}*CRIT_DICE_SIDES))",
+            ),
+            Field(
+                "Normal damage", "CRIT_NORMAL_DAMAGE", native=ready.format(multiplied(normal, "0", double))
+            ),
+            Field(
+                "Critical damage",
+                "CRIT_DAMAGE",
+                key=True,
+                native=ready.format(critical),
+                udf=f'IF({droll}="","",bfrpg_critical_damage(CRIT_DICE,{droll},{extra},CRIT_DOUBLE))',
+            ),
+            *dice_fields("CRIT_DICE", "CRIT_DICE"),
+        ),
+    )
+
+
+def two_weapon_section(rules: RuleSet) -> Section:
+    table = "two_weapon_fighting"
+    fields = [Field("Dexterity bonus", "TWO_WEAPON_DEX", INPUT, 0)]
+    for row in rules.table(table).rows:
+        fields.append(
+            Field(
+                f"{row.label}: attack roll",
+                f"TWO_WEAPON_{row.id.upper()}",
+                native=two_weapon_formula(
+                    const(table, row.id, "hit"),
+                    const(table, row.id, "dex_reduces"),
+                    q(row.id),
+                    "TWO_WEAPON_DEX",
+                ),
+                udf=f"bfrpg_two_weapon_hit({q(row.id)},TWO_WEAPON_DEX)",
+            )
+        )
+    return Section("Two-weapon penalties after DEX", tuple(fields))
+
+
+def helpless_section() -> Section:
+    def damage(text: str, entry: str) -> str:
+        return (
+            f'IF({text}="","",IF(NOT({text}_OK),{DICE_ERROR},'
+            f"{const('helpless_damage', entry)}*({text}_COUNT*{text}_SIDES+{text}_MOD)))"
+        )
+
+    return Section(
+        "Helpless opponent (melee hits automatically)",
+        (
+            Field("Melee damage (e.g. 1d8+1)", "HELPLESS_DICE", INPUT, "1d8+1"),
+            Field("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE", INPUT, None),
+            Field(
+                "Damage: double the maximum",
+                "HELPLESS_DAMAGE",
+                key=True,
+                native=damage("HELPLESS_DICE", "max_damage_multiplier"),
+                udf='IF(HELPLESS_DICE="","",bfrpg_helpless_damage(HELPLESS_DICE))',
+            ),
+            Field(
+                "Backstab: double the maximum",
+                "HELPLESS_BACKSTAB_DAMAGE",
+                native=damage("HELPLESS_BACKSTAB_DICE", "backstab_max_multiplier"),
+                udf='IF(HELPLESS_BACKSTAB_DICE="","",bfrpg_helpless_damage(HELPLESS_BACKSTAB_DICE,TRUE))',
+            ),
+            *dice_fields("HELPLESS_DICE", "HELPLESS_DICE"),
+            *dice_fields("HELPLESS_BACKSTAB_DICE", "HELPLESS_BACKSTAB_DICE"),
+        ),
+    )
+
+
+def joust_section() -> Section:
+    roll, failed = "JOUST_SAVE_ROLL", "JOUST_FAILED_BY"
+
+    def column(name: str) -> str:
+        return band("jousting_save_failure", name, failed)
+
+    def optional(name: str) -> str:
+        return f'IF(ISNUMBER({failed}),IF({column(name)}="","",{column(name)}),"")'
+
+    ruling = ruling_name("joust_knockout_stun")
+    stunned = (
+        f'IF(ISNUMBER({failed}),IF(OR({column("stunned_rounds")}="",AND(JOUST_KNOCKED_OUT<>"",{ruling}="knockout_only")),"",'
+        f'{column("stunned_rounds")}),"")'
+    )
+    text = (
+        f"{template(engine.JOUST_UNHORSED, dice='JOUST_FALL_DAMAGE')}"
+        f'&IF(JOUST_KNOCKED_OUT<>"",{template(engine.JOUST_KNOCKED_OUT, dice="JOUST_KNOCKED_OUT")},"")'
+        f'&IF(JOUST_STUNNED<>"",{template(engine.JOUST_STUNNED, dice="JOUST_STUNNED")}'
+        f'&IF(AND(JOUST_KNOCKED_OUT<>"",{ruling}="stun_after_waking"),{q(engine.JOUST_AFTER_WAKING)},""),"")'
+    )
+    result = (
+        f'IF(NOT(ISNUMBER(JOUST_SAVE_PENALTY)),JOUST_SAVE_PENALTY,IF({roll}="","",IF({roll_bad(roll, FACES)},'
+        f'"#ROLL? 1 to "&{FACES},IF(NOT(JOUST_UNHORSED),{q(engine.JOUST_SAVED)},{text}))))'
+    )
+    return Section(
+        "Jousting: the save against being unhorsed",
+        (
+            Field("Damage dealt by the hit", "JOUST_DAMAGE", INPUT, 0),
+            Field("Save vs. Death Ray needed", "JOUST_SAVE_TARGET", INPUT, 12),
+            Field("Strength bonus", "JOUST_STR_BONUS", INPUT, 0),
+            Field("Save d20 roll", roll, INPUT, None),
+            Field(
+                "Save penalty from the damage",
+                "JOUST_SAVE_PENALTY",
+                native=f'IF(N(JOUST_DAMAGE)<0,"#DAMAGE? 0 or more",INT(N(JOUST_DAMAGE)/'
+                f"{const('jousting_save', 'damage_per_save_penalty')})*{const('jousting_save', 'save_penalty_per_step')})",
+                udf="bfrpg_joust_save_penalty(JOUST_DAMAGE)",
+            ),
+            Field(
+                "Save total",
+                "JOUST_SAVE_TOTAL",
+                native=f'IF(OR(NOT(ISNUMBER(JOUST_SAVE_PENALTY)),{roll}=""),"",IF({roll_bad(roll, FACES)},"",'
+                f"{roll}+N(JOUST_STR_BONUS)+JOUST_SAVE_PENALTY))",
+            ),
+            Field(
+                "Save failed by",
+                failed,
+                native='IF(ISNUMBER(JOUST_SAVE_TOTAL),N(JOUST_SAVE_TARGET)-JOUST_SAVE_TOTAL,"")',
+            ),
+            Field(
+                "Unhorsed",
+                "JOUST_UNHORSED",
+                key=True,
+                native=f'IF(ISNUMBER({failed}),{column("unhorsed")},"")',
+            ),
+            Field("Falling damage", "JOUST_FALL_DAMAGE", native=optional("unhorsed_damage")),
+            Field("Knocked out (rounds)", "JOUST_KNOCKED_OUT", native=optional("knocked_out_rounds")),
+            Field("Stunned (rounds; -2 AC, -2 AB)", "JOUST_STUNNED", native=stunned),
+            Field(
+                "Result",
+                "JOUST_RESULT",
+                key=True,
+                native=result,
+                udf=f"bfrpg_joust_result(JOUST_DAMAGE,JOUST_SAVE_TARGET,JOUST_STR_BONUS,{roll})",
+            ),
+        ),
+    )
+
+
+def parry_section(rules: RuleSet) -> Section:
+    stance, with_ = "PARRY_STANCE", "PARRY_WITH"
+    klass = "PARRY_CLASS"
+    per_round = by_label("defense_stance", "parries_per_round", stance)
+    allowed = (
+        f'IF({per_round}="","",IF(AND({klass}="{engine.FIGHTER}",{per_round}>0),'
+        f"MAX({per_round},N(PARRY_LEVEL)*{const('parry_rules', 'fighter_parries_per_level')}),{per_round}))"
+    )
+    class_ok = "OR(" + ",".join(f'{klass}="{c}"' for c in engine.CLASSES) + ")"
+    total = plus(
+        "N(PARRY_AB)",
+        by_label("parry_with", "parry_bonus", with_),
+        by_label("defense_stance", "parry_bonus", stance),
+        f'IF({ruling_name("parry_includes_str")}="with_str",N(PARRY_STR),0)',
+        f"(N(PARRY_NUMBER)-1)*{by_label('defense_stance', 'extra_parry_penalty', stance)}",
+        f"IF(PARRY_RANGED,{const('parry_rules', 'ranged_parry_penalty')},0)",
+    )
+    bonus = (
+        f'IF(NOT({class_ok}),"#CLASS? use {", ".join(engine.CLASSES)}",'
+        f'IF(PARRY_ALLOWED=0,"#STANCE? parry only in partial or total defense",'
+        f'IF({by_label("parry_with", "block_dice", with_)}="","#PARRY WITH? a weapon or a shield",'
+        f'IF(N(PARRY_NUMBER)<1,"#PARRY NUMBER? 1 or more",'
+        f'IF(AND(PARRY_ALLOWED<>"",N(PARRY_NUMBER)>PARRY_ALLOWED),"#PARRIES? at most "&PARRY_ALLOWED&" this round",'
+        f'IF(AND(PARRY_RANGED,NOT(AND({by_label("parry_with", "can_parry_ranged", with_)},{klass}="{engine.FIGHTER}"))),'
+        f'"#RANGED? only fighters with shields parry ranged attacks",{total}))))))'
+    )
+    parry_faces = const("parry_rules", "parry_die_faces")
+    bad_block, block_message = damage_roll_check("BLOCK_ROLL", "BLOCK_DICE", "BLOCK ROLL")
+    magic = f'OR({by_label("parry_with", "block_adds_magic", with_)},{ruling_name("block_magic_bonus")}="weapon_or_shield")'
+    block = plus(
+        "BLOCK_ROLL",
+        "BLOCK_DICE_MOD",
+        "N(PARRY_STR)",
+        f"IF({magic},N(BLOCK_MAGIC),0)",
+        f'IF(OR({klass}="{engine.FIGHTER}",{klass}="{engine.CLERIC}"),N(PARRY_LEVEL)*{const("parry_rules", "block_bonus_per_level")},0)',
+    )
+    return Section(
+        "Parry and block",
+        (
+            Field(
+                "Defensive stance this round",
+                stance,
+                INPUT,
+                str(rules.table("defense_stance").rows[1].label),
+                options=f"={T('defense_stance', 'label')}",
+            ),
+            Field(
+                "Parry with",
+                with_,
+                INPUT,
+                str(rules.table("parry_with").rows[1].label),
+                options=f"={T('parry_with', 'label')}",
+            ),
+            Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
+            Field("Level", "PARRY_LEVEL", INPUT, 1),
+            Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
+            Field("Strength bonus", "PARRY_STR", INPUT, 0, help="added to the block; to the parry by ruling"),
+            Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
+            Field("Parrying a ranged attack", "PARRY_RANGED", INPUT, False, options="TRUE,FALSE"),
+            Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
+            Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
+            Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
+            Field("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL", INPUT, None),
+            Field("Attacker's damage", "BLOCK_DAMAGE", INPUT, None, help="see ruling block_damage_basis"),
+            Field(
+                "Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", WORKING, native=allowed
+            ),
+            Field(
+                "Parry roll bonus",
+                "PARRY_BONUS",
+                native=bonus,
+                udf="bfrpg_parry_bonus(PARRY_STANCE,PARRY_WITH,PARRY_AB,PARRY_STR,PARRY_NUMBER,PARRY_CLASS,PARRY_LEVEL,PARRY_RANGED)",
+            ),
+            Field(
+                "Parry total",
+                "PARRY_TOTAL",
+                native=f'IF(NOT(ISNUMBER(PARRY_BONUS)),"",IF(PARRY_ROLL="","",IF({roll_bad("PARRY_ROLL", parry_faces)},'
+                f'"#ROLL? 1 to "&{parry_faces},PARRY_ROLL+PARRY_BONUS)))',
+            ),
+            Field(
+                "Parry succeeds",
+                "PARRY_SUCCESS",
+                key=True,
+                native='IF(NOT(ISNUMBER(PARRY_TOTAL)),"",IF(PARRY_ATTACK_TOTAL="","",'
+                f"PARRY_TOTAL-N(PARRY_ATTACK_TOTAL)>={const('parry_rules', 'parry_must_exceed_attack_by')}))",
+            ),
+            Field(
+                "Block total",
+                "BLOCK_TOTAL",
+                native=f'IF(PARRY_SUCCESS<>TRUE,"",IF(BLOCK_ROLL="","",IF({bad_block},{block_message},{block})))',
+            ),
+            Field(
+                "Block result",
+                "BLOCK_RESULT",
+                key=True,
+                native='IF(NOT(ISNUMBER(BLOCK_TOTAL)),"",IF(BLOCK_DAMAGE="","",IF(OR(BLOCK_TOTAL>BLOCK_DAMAGE,'
+                f'AND(BLOCK_TOTAL=BLOCK_DAMAGE,{ruling_name("block_tie")}="absorbed")),'
+                f"{q(engine.BLOCK_ABSORBED)},{q(engine.BLOCK_FULL)})))",
+            ),
+            Field(
+                "Damage taken",
+                "BLOCK_DAMAGE_TAKEN",
+                key=True,
+                native=f'IF(BLOCK_RESULT="","",IF(BLOCK_RESULT={q(engine.BLOCK_ABSORBED)},0,BLOCK_DAMAGE))',
+            ),
+            *dice_fields("BLOCK_DICE", by_label("parry_with", "block_dice", with_)),
+        ),
+    )
+
+
+def firing_section(rules: RuleSet) -> Section:
+    roll, shot = "FIRE_ROLL", "FIRE_SHOT"
+    stray = (
+        f"AND({by_label('firing_into_melee', 'stray_hits_ally', shot)},FIRE_MARGIN>=1,"
+        f"FIRE_MARGIN<={const('ranged_rules', 'stray_hit_max_miss')})"
+    )
+    return Section(
+        "Firing into melee",
+        (
+            Field(
+                "The shot",
+                shot,
+                INPUT,
+                str(rules.table("firing_into_melee").rows[2].label),
+                options=f"={T('firing_into_melee', 'label')}",
+            ),
+            Field("Attack bonus (with DEX)", "FIRE_BONUS", INPUT, 2),
+            Field("Target's AC", "FIRE_TARGET", INPUT, 14),
+            Field("Other modifiers", "FIRE_MODS", INPUT, 0),
+            Field("d20 roll", roll, INPUT, None),
+            Field(
+                "Natural roll needed",
+                "FIRE_NEED",
+                native=f"N(FIRE_TARGET)-N(FIRE_BONUS)-(N(FIRE_MODS)+{by_label('firing_into_melee', 'hit', shot)})",
+            ),
+            Field(
+                "Missed by",
+                "FIRE_MARGIN",
+                native=f'IF({roll}="","",IF({roll_bad(roll, FACES)},"",FIRE_NEED-{roll}))',
+            ),
+            Field(
+                "Outcome",
+                "FIRE_OUTCOME",
+                key=True,
+                native=f'IF({roll}="","",IF({roll_bad(roll, FACES)},"#ROLL? 1 to "&{FACES},IF({hits(roll, "FIRE_NEED")},'
+                f"{q(engine.FIRE_HIT)},IF({stray},{q(engine.FIRE_STRAY)},{q(engine.FIRE_MISS)}))))",
+                udf=f'IF({roll}="","",bfrpg_firing_outcome({shot},FIRE_BONUS,FIRE_TARGET,FIRE_MODS,{roll}))',
+            ),
+        ),
+    )
+
+
+def surprise_section(rules: RuleSet) -> Section:
+    table = rules.table("surprise_adjustments")
+    adjust = plus(
+        *(f"IF({surprise_tick(r.id)},{const(table.id, r.id, 'surprised_max')},0)" for r in table.rows)
+    )
+    die = const("surprise_roll", "surprise_die_faces")
+    ticks = [
+        Field(
+            str(r.label),
+            surprise_tick(r.id),
+            PICK,
+            False,
+            options="TRUE,FALSE",
+        )
+        for r in table.rows
+    ]
+    udf_ticks = ",".join(surprise_tick(r.id) for r in table.rows)
+    return Section(
+        "Surprise (1d6 per side)",
+        (
+            Field(
+                "Situation",
+                "SURPRISE_RANGE",
+                PICK,
+                engine.default_choice(rules.table("surprise_range")),
+                options=f"={T('surprise_range', 'label')}",
+            ),
+            *ticks,
+            Field("Surprise d6 roll", "SURPRISE_ROLL", INPUT, None),
+            Field(
+                "Surprised on 1 to",
+                "SURPRISE_MAX",
+                key=True,
+                native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_RANGE')}+{adjust})",
+                udf=f"bfrpg_surprise_max(SURPRISE_RANGE,{udf_ticks})",
+            ),
+            Field(
+                "Chance of being surprised",
+                "SURPRISE_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=f"MIN(SURPRISE_MAX,{die})/{die}",
+            ),
+            Field(
+                "Surprised",
+                "SURPRISED",
+                key=True,
+                native=f'IF(SURPRISE_ROLL="","",IF({roll_bad("SURPRISE_ROLL", die)},"#ROLL? 1 to "&{die},SURPRISE_ROLL<=SURPRISE_MAX))',
+            ),
+        ),
+    )
+
+
+def maneuver_sections(rules: RuleSet) -> list[Section]:
+    return [
+        critical_section(),
+        two_weapon_section(rules),
+        helpless_section(),
+        joust_section(),
+        parry_section(rules),
+        firing_section(rules),
+        surprise_section(rules),
+    ]
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+    write_calculator(
+        book,
+        ATTACK_SHEET,
+        f"{rules.name}: attack calculator",
+        "Yellow cells are yours: type AB, AC and bonuses, pick the situation, then enter the d20, the "
+        "confirmation d20 after a natural 20, and the damage dice. Green cells come from the rule tables.",
+        attack_sections(rules),
+        with_udfs,
+    )
+    write_calculator(
+        book,
+        MANEUVER_SHEET,
+        f"{rules.name}: criticals, two weapons, helpless foes, jousting, parry, firing into melee, surprise",
+        "Yellow cells are yours; green cells are worked out from the rule tables.",
+        maneuver_sections(rules),
+        with_udfs,
+    )
+    write_workings(book, rules)

@@ -1,0 +1,812 @@
+"""The Castles & Crusades calculators: Attack, and the ruleset's other calculators.
+
+Every formula mirrors ``pycalc.rulesets.cnc``; numbers are looked up in the table sheets by name and
+rulings are read from the Rulings sheet (``RULING_<ID>``). The parity tests recalculate these sheets
+in LibreOffice and compare every output with the engine.
+"""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+
+from pycalc.d20 import HIT, MISS
+from pycalc.rulesets.cnc import (
+    BAD_DICE,
+    CHOICE_PICKERS,
+    GRAPPLE,
+    KIND_TABLE,
+    OVERBEAR,
+    PRONE_DEFENSELESS_ROW,
+    PRONE_ROW,
+    RANGED_VS_PRONE_ROW,
+    TOGGLE_PICKERS,
+    default_choice,
+)
+from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, round_up
+from pycalc.tables import RuleSet
+
+ATTACK_SHEET = "Attack calculator"
+OTHER_SHEET = "Other calculators"
+FACES_SHEET = "d20 workings"
+FACE_RESULTS = "CNC_FACE_RESULTS"
+MOVE_ACTIONS = ("attack", "walk", "jog", "run")  # combat_actions rows shown by the Movement calculator
+PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
+    "attack_types": ("Attack kind", "ranged kinds take the ranged modifiers; sets the effect and damage"),
+    "attack_direction": ("Attack direction", "from the rear the defender also loses Dex to AC"),
+    "defender_prone": (
+        "Defender prone, blind or defenseless",
+        "rulings prone_modifiers_stack, ranged_vs_prone",
+    ),
+    "concealment": ("Concealment", "a to-hit penalty, not an AC change"),
+    "two_weapon_fighting": (
+        "Two-weapon fighting",
+        "with the attacker's Dex modifier (ruling twf_dex_modifier)",
+    ),
+    "cover": ("Defender's cover", "added to the defender's AC"),
+    "defender_maneuver": ("Defender's own action this round", "added to the defender's AC"),
+}
+
+
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+def ruling(ruling_id: str) -> str:
+    return ruling_name(ruling_id)
+
+
+def text(value: str) -> str:
+    """A text literal for a formula."""
+    return '"' + value.replace('"', '""') + '"'
+
+
+def min_ac() -> str:
+    return const("armor_class", "minimum_ac")
+
+
+# --------------------------------------------------------------------------- attack
+
+
+def picked(table_id: str, column: str) -> str:
+    return by_label(table_id, column, pick_name(table_id))
+
+
+def situational_hit(rules: RuleSet) -> str:
+    """Ticked situational rows whose 'attack' column (any/melee/ranged) fits the attack kind."""
+    table_id = "situational_modifiers"
+    kind = 'IF(ATTACK_RANGED,"ranged","melee")'
+    terms = []
+    for row in rules.table(table_id).rows:
+        attack = const(table_id, row.id, "attack")
+        terms.append(
+            f'IF({pick_name(table_id, row.id)},IF(OR({attack}="any",{attack}={kind}),{const(table_id, row.id, "hit")},0),0)'
+        )
+    return plus(*terms)
+
+
+def prone_hit(rules: RuleSet) -> str:
+    table = rules.table("defender_prone")
+    row_id = picked("defender_prone", "id")
+    first = f"INDEX({T('defender_prone', 'id')},1)"
+    stacked = (
+        f'IF(AND({row_id}={text(PRONE_DEFENSELESS_ROW)},{ruling("prone_modifiers_stack")}="cumulative"),'
+        f"{const(table.id, PRONE_ROW, 'hit')},0)"
+    )
+    replaced = (
+        f'AND(ATTACK_RANGED,{ruling("ranged_vs_prone")}="ranged_replaces",'
+        f"{pick_name('situational_modifiers', RANGED_VS_PRONE_ROW)})"
+    )
+    return f"IF({row_id}={first},0,IF({replaced},0,{picked('defender_prone', 'hit')}+{stacked}))"
+
+
+def two_weapon_hit() -> str:
+    penalty = picked("two_weapon_fighting", "hit")
+    adjusted = f"{penalty}+N(ATTACK_ATTACKER_DEX)"
+    return f'IF({penalty}=0,0,IF({ruling("twf_dex_modifier")}="added",{adjusted},MIN(0,{adjusted})))'
+
+
+def loses_dex(rules: RuleSet) -> str:
+    terms = [picked("attack_direction", "defender_loses_dex")]
+    for row in rules.table("dex_loss_conditions").rows:
+        terms.append(
+            f"AND({pick_name('dex_loss_conditions', row.id)},{const('dex_loss_conditions', row.id, 'loses_dex')})"
+        )
+    return f"OR({','.join(terms)})"
+
+
+def charge_damage(rules: RuleSet) -> str:
+    return plus(
+        *(
+            f"IF({pick_name('charge', row.id)},{const('charge', row.id, 'damage')},0)"
+            for row in rules.table("charge").rows
+        )
+    )
+
+
+def natural_result(roll: str) -> str:
+    """Hit/Miss of one natural roll against ATTACK_NEED, natural-roll rules of the table first."""
+
+    def rule(entry_id: str, face: str, inner: str) -> str:
+        return (
+            f'IF(AND({roll}={face},{const("natural_rolls", entry_id, "auto_hit")}),"{HIT}",'
+            f'IF(AND({roll}={face},{const("natural_rolls", entry_id, "auto_miss")}),"{MISS}",{inner}))'
+        )
+
+    plain = f'IF({roll}>=ATTACK_NEED,"{HIT}","{MISS}")'
+    return rule("natural_1", "1", rule("natural_20", "ATTACK_FACES", plain))
+
+
+def dice_ok(expr: str) -> str:
+    """TRUE when a lower-case, space-free dice text is written plainly (as the engine requires)."""
+    prefix = f'LEFT({expr},FIND("d",{expr})-1)'
+    count = f'IF({prefix}="",1,VALUE({prefix}))'
+    sides, modifier = dice_sides(expr), dice_modifier(expr)
+    plain = f'IF({prefix}="","",{count})&"d"&{sides}&IF({modifier}>0,"+"&{modifier},IF({modifier}<0,{modifier},""))'
+    return f"IFERROR(AND({plain}={expr},{count}>=1,{sides}>=1),FALSE)"
+
+
+def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
+    fields = []
+    for table_id in CHOICE_PICKERS:
+        table = rules.table(table_id)
+        label, help_text = PICKER_TEXT.get(table_id, (table.title, ""))
+        fields.append(
+            Field(
+                label,
+                pick_name(table_id),
+                PICK,
+                default_choice(table),
+                options=f"={T(table_id, 'label')}",
+                help=help_text,
+            )
+        )
+    for table_id in TOGGLE_PICKERS:
+        table = rules.table(table_id)
+        for row in table.rows:
+            values = [
+                f"{c.label} {row[c.id]:+}" for c in table.columns if c.type in ("int", "number") and row[c.id]
+            ]
+            extra = [f"{c.label}: {row[c.id]}" for c in table.columns if c.type in ("text", "bool")]
+            fields.append(
+                Field(
+                    str(row.label),
+                    pick_name(table_id, row.id),
+                    PICK,
+                    False,
+                    options="TRUE,FALSE",
+                    help=", ".join(values + extra),
+                )
+            )
+    return tuple(fields)
+
+
+def attack_sections(rules: RuleSet) -> list[Section]:
+    result = "ATTACK_RESULT"
+    rolled = f'OR({result}="{HIT}",{result}="{MISS}")'
+    roll_check = (
+        'IF(NOT(ISNUMBER(ATTACK_ROLL)),"#ROLL? 1 to "&ATTACK_FACES,'
+        'IF(OR(ATTACK_ROLL<1,ATTACK_ROLL>ATTACK_FACES,ATTACK_ROLL<>INT(ATTACK_ROLL)),"#ROLL? 1 to "&ATTACK_FACES,'
+        f"{natural_result('ATTACK_ROLL')}))"
+    )
+    kind = "PICK_ATTACK_TYPES"
+    damage = (
+        f'IF({rolled},IF(ISNUMBER(ATTACK_DICE_MOD),IF(AND({result}="{HIT}",{by_label(KIND_TABLE, "deals_damage", kind)}),'
+        f"MAX({by_label(KIND_TABLE, 'min_damage', kind)},N(ATTACK_DAMAGE_ROLL)+ATTACK_DICE_MOD+ATTACK_SITUATION_DAMAGE),0),"
+        'ATTACK_DICE_MOD),"")'
+    )
+    effect = (
+        f'IF({rolled},IF({result}="{HIT}",{by_label(KIND_TABLE, "on_hit", kind)},'
+        f'{by_label(KIND_TABLE, "on_miss", kind)}),"")'
+    )
+    dice_text = "ATTACK_DICE_TEXT"
+    args = "ATTACK_BONUS,ATTACK_AC"
+    return [
+        Section(
+            "Attacker and defender",
+            (
+                Field(
+                    "Attacker's bonus (BtH + Str melee / Dex ranged)",
+                    "ATTACK_BONUS",
+                    INPUT,
+                    3,
+                    help="monsters: BtH = hit dice; add magic weapon and racial bonuses",
+                ),
+                Field(
+                    "Defender's armor class (AC)",
+                    "ATTACK_TARGET",
+                    INPUT,
+                    15,
+                    help="with armor, shield and Dex",
+                ),
+                Field(
+                    "Free modifier to the roll",
+                    "ATTACK_MODS",
+                    INPUT,
+                    0,
+                    help="Castle Keeper's call, range...",
+                ),
+                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="not used by C&C's attack roll"),
+                Field(
+                    "Defender's Dex modifier (inside the AC)",
+                    "ATTACK_DEFENDER_DEX",
+                    INPUT,
+                    0,
+                    help="taken off the AC when the defender loses Dex (rear, surprised...)",
+                ),
+                Field(
+                    "Attacker's Dex modifier (two-weapon fighting)",
+                    "ATTACK_ATTACKER_DEX",
+                    INPUT,
+                    0,
+                    help="only with two weapons: ruling twf_dex_modifier",
+                ),
+            ),
+        ),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section(
+            "Before the roll",
+            (
+                Field(
+                    "Defender's AC in this situation",
+                    "ATTACK_AC",
+                    native=f"MAX({min_ac()},N(ATTACK_TARGET)+ATTACK_SITUATION_AC-IF(ATTACK_LOSES_DEX,N(ATTACK_DEFENDER_DEX),0))",
+                ),
+                Field(
+                    "Roll this or more on the d20",
+                    "ATTACK_NEED",
+                    key=True,
+                    native=f"ATTACK_AC-N(ATTACK_BONUS)-ATTACK_TOTAL_MODS+{const('attack_roll', 'hit_margin')}",
+                    udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
+                ),
+                Field(
+                    "Chance to hit",
+                    "ATTACK_HIT_CHANCE",
+                    key=True,
+                    number_format=PERCENT_FORMAT,
+                    native=f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
+                    udf=f"cnc_hit_chance({args},ATTACK_TOTAL_MODS)",
+                ),
+            ),
+        ),
+        Section(
+            "The roll",
+            (
+                Field("d20 roll (natural)", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "Second d20",
+                    "ATTACK_FOLLOW_ROLL",
+                    INPUT,
+                    None,
+                    help="not used: C&C has no confirmation, critical or fumble roll",
+                ),
+                Field("Damage dice", "ATTACK_DICE", INPUT, "1d8", help="e.g. 1d8+2; the +2 is added for you"),
+                Field(
+                    "Damage rolled (the dice only)",
+                    "ATTACK_DAMAGE_ROLL",
+                    INPUT,
+                    None,
+                    help="the sum on the dice, without the +modifier",
+                ),
+            ),
+        ),
+        Section(
+            "Outcome",
+            (
+                Field(
+                    "Result",
+                    "ATTACK_RESULT",
+                    key=True,
+                    native=f'IF(ATTACK_ROLL="","",{roll_check})',
+                    udf=f'IF(ATTACK_ROLL="","",cnc_attack_result({args},ATTACK_ROLL,ATTACK_TOTAL_MODS))',
+                ),
+                Field(
+                    "What it does",
+                    "ATTACK_EFFECT",
+                    native=effect,
+                    udf=f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")',
+                ),
+                Field(
+                    "Damage dealt",
+                    "ATTACK_DAMAGE",
+                    key=True,
+                    native=damage,
+                    udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
+                    'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
+                ),
+                Field(
+                    "In one line",
+                    "ATTACK_SUMMARY",
+                    key=True,
+                    native=f'IF({result}="","Enter the d20 roll",IF(NOT({rolled}),{result},'
+                    f'{result}&": "&ATTACK_EFFECT&IF(ISNUMBER(ATTACK_DAMAGE),IF(ATTACK_DAMAGE>0,", "&ATTACK_DAMAGE&" damage",""),'
+                    '", "&ATTACK_DAMAGE)))',
+                ),
+            ),
+        ),
+        Section(
+            "Workings (how the numbers above are made)",
+            (
+                Field("Attack kind (id)", "ATTACK_KIND_ID", WORKING, native=by_label(KIND_TABLE, "id", kind)),
+                Field("Ranged attack", "ATTACK_RANGED", WORKING, native=by_label(KIND_TABLE, "ranged", kind)),
+                Field(
+                    "To hit from the situation",
+                    "ATTACK_SITUATION_HIT",
+                    WORKING,
+                    native=plus(
+                        situational_hit(rules),
+                        picked("attack_direction", "hit"),
+                        picked("concealment", "hit"),
+                        prone_hit(rules),
+                        two_weapon_hit(),
+                    ),
+                ),
+                Field(
+                    "All modifiers to the roll",
+                    "ATTACK_TOTAL_MODS",
+                    WORKING,
+                    native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+                ),
+                Field(
+                    "AC from the situation (cover, defender's action)",
+                    "ATTACK_SITUATION_AC",
+                    WORKING,
+                    native=plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
+                ),
+                Field("Defender loses Dex to AC", "ATTACK_LOSES_DEX", WORKING, native=loses_dex(rules)),
+                Field(
+                    "Damage from the situation (charge)",
+                    "ATTACK_SITUATION_DAMAGE",
+                    WORKING,
+                    native=charge_damage(rules),
+                ),
+                Field(
+                    "Damage dice as read",
+                    "ATTACK_DICE_TEXT",
+                    WORKING,
+                    native='IF(ISTEXT(ATTACK_DICE),LOWER(SUBSTITUTE(ATTACK_DICE," ","")),IF(ATTACK_DICE="","","#"))',
+                ),
+                Field(
+                    "Modifier of the damage dice",
+                    "ATTACK_DICE_MOD",
+                    WORKING,
+                    native=f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
+                ),
+                Field(
+                    "Faces of the attack die",
+                    "ATTACK_FACES",
+                    WORKING,
+                    native=const("attack_roll", "attack_die_faces"),
+                ),
+            ),
+        ),
+    ]
+
+
+def write_face_workings(book: Workbook, rules: RuleSet) -> None:
+    """One row per face of the d20 with its result for the Attack calculator: the odds count these."""
+    sheet = book.create_sheet(FACES_SHEET)
+    put(sheet["A1"], "Natural roll")
+    put(sheet["B1"], "Result for the Attack calculator")
+    faces = int(rules.constant("attack_roll", "attack_die_faces"))
+    for roll in range(1, faces + 1):
+        put(sheet.cell(roll + 1, 1), roll)
+        put_formula(sheet.cell(roll + 1, 2), natural_result(f"A{roll + 1}"))
+    define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
+    sheet.column_dimensions["B"].width = 34
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+
+
+# --------------------------------------------------------------------------- other calculators
+
+
+def falling_section() -> Section:
+    feet = "FALL_FEET"
+    fd = "falling_damage"
+    step = const(fd, "increment_ft")
+    full = f"INT({feet}/{step})"
+    rest = f"({feet}-{full}*{step})"
+    increments = (
+        f'IF({ruling("falling_partial_increment")}="round_up",{round_up(f"{feet}/{step}")},'
+        f'{full}+IF({ruling("falling_partial_increment")}="round_down",0,IF({rest}>{const(fd, "partial_increment_counts_over_ft")},1,0)))'
+    )
+    first, more = const(fd, "dice_first_increment"), const(fd, "dice_added_per_increment")
+    count = f"FALL_INCREMENTS*AVERAGE({first},{first}+(FALL_INCREMENTS-1)*{more})"
+    bad = f"OR(NOT(ISNUMBER({feet})),N({feet})<0)"
+    dex_check = (
+        f'IF({feet}<{const(fd, "dex_check_from_ft")},AND({ruling("falling_five_feet")}="dex_check",'
+        f"{feet}>={const(fd, 'min_fall_ft')}),{feet}<={const(fd, 'dex_check_to_ft')})"
+    )
+    dice = (
+        f'IF({bad},"#FEET? 0 or more",IF(FALL_DEX_CHECK,{const(fd, "dex_check_fail_damage", "dice")},'
+        f'IF({feet}<={const(fd, "dex_check_to_ft")},"0",IF(FALL_DICE_COUNT=0,"0",FALL_DICE_COUNT&"d"&{const(fd, "die_faces")}))))'
+    )
+    return Section(
+        "Falling damage",
+        (
+            Field("Height fallen (ft)", feet, INPUT, 18),
+            Field(
+                "A Dex check avoids all damage",
+                "FALL_DEX_CHECK",
+                native=f'IF({bad},"#FEET? 0 or more",{dex_check})',
+                udf=f"falling_dex_check({feet})",
+            ),
+            Field(
+                "Damage dice",
+                "FALL_DICE",
+                key=True,
+                native=dice,
+                udf=f"falling_damage({feet})",
+                help="in the Dex-check band: the damage on a failed check; 0 = none",
+            ),
+            Field(
+                "10-ft increments counted", "FALL_INCREMENTS", WORKING, native=f'IF({bad},"",{increments})'
+            ),
+            Field("Dice for those increments", "FALL_DICE_COUNT", WORKING, native=f'IF({bad},"",{count})'),
+        ),
+    )
+
+
+def hp_section() -> Section:
+    hp = "HP_NOW"
+    bad = f"NOT(ISNUMBER({hp}))"
+
+    def column(name: str) -> str:
+        return f'IF({bad},"#HP? a number is needed",{band("hit_point_states", name, hp)})'
+
+    return Section(
+        "Hit point state",
+        (
+            Field("Current hit points", hp, INPUT, 0),
+            Field("State", "HP_STATE", key=True, native=column("state"), udf=f'hp_state("cnc",{hp})'),
+            Field("Can act", "HP_CAN_ACT", native=column("can_act")),
+            Field("Hit points lost per round", "HP_LOSS_PER_ROUND", native=column("hp_loss_per_round")),
+        ),
+    )
+
+
+def disarm_section() -> Section:
+    dex = "N(DISARM_DEX)"
+    dex_part = f'IF({ruling("disarm_dex")}="modifier",{dex},MAX(0,{dex}))'
+    ac = (
+        f"MAX({min_ac()},{const('disarm', 'disarm_base_ac')}+{const('disarm', 'disarm_ac_per_hd_or_level')}"
+        f"*N(DISARM_LEVEL)+{dex_part})"
+    )
+    return Section(
+        "Disarm",
+        (
+            Field("Defender's hit dice or level", "DISARM_LEVEL", INPUT, 5),
+            Field(
+                "Defender's Dex modifier", "DISARM_DEX", INPUT, 0, help="a bonus counts (ruling disarm_dex)"
+            ),
+            Field(
+                "AC to hit to disarm",
+                "DISARM_AC",
+                key=True,
+                native=f'IF(N(DISARM_LEVEL)<0,"#LEVEL? 0 or more",{ac})',
+                udf="cnc_disarm_ac(DISARM_LEVEL,DISARM_DEX)",
+            ),
+        ),
+    )
+
+
+def grapple_section(rules: RuleSet) -> Section:
+    kinds = rules.table(KIND_TABLE)
+    labels = [str(kinds.entry(k).label) for k in (GRAPPLE, OVERBEAR)]
+    kind = "GRAPPLE_KIND_ID"
+    weights = rules.table("grapple_ac_modifiers")
+    column = f'IF({kind}="{GRAPPLE}","grappling",{ruling("overbear_ac_modifiers")})'
+
+    def weight(row_id: str) -> str:
+        chosen = const(weights.id, row_id, weights.columns[-1].id)
+        for col in reversed(weights.columns[:-1]):
+            chosen = f'IF(GRAPPLE_COLUMN="{col.id}",{const(weights.id, row_id, col.id)},{chosen})'
+        return chosen
+
+    size_column = f'{ruling("grapple_size_direction")}="reversed"'
+
+    def size_value(row_id: str) -> str:
+        return (
+            f"IF({size_column},{const('grapple_size_modifier', row_id, 'ac_reversed')},"
+            f"{const('grapple_size_modifier', row_id, 'ac_as_written')})"
+        )
+
+    diff = "N(GRAPPLE_SIZE_DIFF)"
+    size = f"IF({diff}>=0,{size_value('attacker_larger')}*{diff},{size_value('attacker_smaller')}*-{diff})"
+    base = (
+        f"IF(GRAPPLE_STR_PRIME=TRUE,{const('grapple_target_ac', 'strength_prime', 'ac')},"
+        f"{const('grapple_target_ac', 'strength_not_prime', 'ac')})"
+    )
+    inputs = {
+        "defender_str_modifier": "N(GRAPPLE_STR)",
+        "defender_dex_modifier": "N(GRAPPLE_DEX)",
+        "size_difference": "GRAPPLE_SIZE_AC",
+        "defender_bth": "N(GRAPPLE_BTH)",
+    }
+    total = plus(base, *(f"{weight(row_id)}*{value}" for row_id, value in inputs.items()))
+    bad = f'NOT(OR({kind}="{GRAPPLE}",{kind}="{OVERBEAR}"))'
+    message = '"#KIND? Grapple or Overbear"'
+    ac = (
+        f'IF({bad},{message},IF(AND({kind}="{GRAPPLE}",{ruling("grapple_ac_reading")}="normal_ac"),'
+        f"MAX({min_ac()},N(GRAPPLE_NORMAL_AC)),MAX({min_ac()},{total})))"
+    )
+    allowed = f'IF({bad},{message},IF({kind}="{GRAPPLE}",TRUE,-{diff}<={const("overbearing", "max_defender_size_larger")}))'
+    adds = (
+        f'OR({by_label(KIND_TABLE, "adds_bth", "GRAPPLE_KIND")},AND({kind}="{OVERBEAR}",'
+        f'{ruling("overbear_attacker_bth")}="added"))'
+    )
+    roll_bonus = f"IF({bad},{message},N(GRAPPLE_ATTACKER_STR)+IF({adds},N(GRAPPLE_ATTACKER_BTH),0))"
+    udf_defender = "GRAPPLE_KIND,GRAPPLE_STR_PRIME,GRAPPLE_STR,GRAPPLE_DEX,GRAPPLE_BTH,GRAPPLE_SIZE_DIFF,GRAPPLE_NORMAL_AC"
+    return Section(
+        "Grappling and overbearing",
+        (
+            Field("Attack", "GRAPPLE_KIND", INPUT, labels[0], options=",".join(labels)),
+            Field(
+                "Strength is a prime of the defender", "GRAPPLE_STR_PRIME", INPUT, False, options="TRUE,FALSE"
+            ),
+            Field("Defender's Str modifier", "GRAPPLE_STR", INPUT, 0),
+            Field("Defender's Dex modifier", "GRAPPLE_DEX", INPUT, 0),
+            Field("Defender's BtH or hit dice", "GRAPPLE_BTH", INPUT, 0, help="counts for overbearing"),
+            Field(
+                "Attacker's size minus defender's (categories)",
+                "GRAPPLE_SIZE_DIFF",
+                INPUT,
+                0,
+                help="1 = attacker one size larger, -1 = one size smaller",
+            ),
+            Field(
+                "Defender's normal AC",
+                "GRAPPLE_NORMAL_AC",
+                INPUT,
+                10,
+                help="used only under ruling grapple_ac_reading = normal_ac",
+            ),
+            Field("Attacker's Str modifier", "GRAPPLE_ATTACKER_STR", INPUT, 0),
+            Field("Attacker's BtH", "GRAPPLE_ATTACKER_BTH", INPUT, 0),
+            Field("Target AC", "GRAPPLE_AC", key=True, native=ac, udf=f"cnc_grapple_ac({udf_defender})"),
+            Field(
+                "Allowed (overbearing: defender not two sizes larger)",
+                "GRAPPLE_ALLOWED",
+                native=allowed,
+                udf="cnc_grapple_allowed(GRAPPLE_KIND,GRAPPLE_SIZE_DIFF)",
+            ),
+            Field(
+                "Attacker adds to the d20",
+                "GRAPPLE_ROLL_BONUS",
+                native=roll_bonus,
+                help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
+            ),
+            Field(
+                "Attack kind (id)",
+                kind,
+                WORKING,
+                native=f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")',
+            ),
+            Field("Modifier column in force", "GRAPPLE_COLUMN", WORKING, native=column),
+            Field("AC from the size difference", "GRAPPLE_SIZE_AC", WORKING, native=size),
+        ),
+    )
+
+
+def touch_section(rules: RuleSet) -> Section:
+    values = {
+        "dex_modifier": "N(TOUCH_DEX)",
+        "magic_protection": "N(TOUCH_MAGIC)",
+        "armor": "N(TOUCH_ARMOR)",
+        "shield": "N(TOUCH_SHIELD)",
+    }
+    table = "touch_attack_adjustments"
+    terms = [
+        f"IF(IF(TOUCH_MONSTER=TRUE,{const(table, row_id, 'monsters')},{const(table, row_id, 'characters')}),{value},0)"
+        for row_id, value in values.items()
+    ]
+    ac = f"MAX({min_ac()},{plus(const('touch_attack_ac', 'touch_base_ac'), *terms)})"
+    return Section(
+        "Touch attack",
+        (
+            Field("The defender is a monster", "TOUCH_MONSTER", INPUT, False, options="TRUE,FALSE"),
+            Field("Defender's Dex modifier", "TOUCH_DEX", INPUT, 0),
+            Field("Magic rings, robes, devices, spells (AC)", "TOUCH_MAGIC", INPUT, 0),
+            Field("Armor bonus, magical armor included", "TOUCH_ARMOR", INPUT, 0, help="does not count"),
+            Field("Shield bonus", "TOUCH_SHIELD", INPUT, 0, help="does not count"),
+            Field(
+                "AC against the touch",
+                "TOUCH_AC",
+                key=True,
+                native=ac,
+                udf="cnc_touch_ac(TOUCH_DEX,TOUCH_MONSTER,TOUCH_MAGIC,TOUCH_ARMOR,TOUCH_SHIELD)",
+            ),
+        ),
+    )
+
+
+def scaled(rate: str, factor: str) -> str:
+    """rate x factor, fractions dropped, at least 1 ft unless the factor is 0 (engine: scaled_rate)."""
+    return f"IF({factor}=0,0,MAX({const('movement_rules', 'min_rate_ft')},INT({rate}*{factor})))"
+
+
+def movement_section(rules: RuleSet) -> Section:
+    mr = "movement_rules"
+    cap = const(mr, "max_terrain_reduction")
+    limit = f'IF({ruling("movement_reduction_limit")}="reduced_by",{cap},1-{cap})'
+    reduction = "N(MOVE_REDUCTION)"
+    now = (
+        f'IF(OR(NOT(ISNUMBER(MOVE_RATE)),N(MOVE_RATE)<=0),"#RATE? more than 0 ft",'
+        f'IF(OR({reduction}<0,{reduction}>1),"#REDUCTION? 0 to 1 (0.5 = half)",'
+        f"MAX({const(mr, 'min_rate_ft')},INT(MOVE_RATE*(1-MIN({reduction},{limit}))),MIN(MOVE_RATE,{const(mr, 'min_move_ft')}))))"
+    )
+    actions = rules.table("combat_actions")
+    fields = [
+        Field("Movement rate (ft)", "MOVE_RATE", INPUT, 30),
+        Field(
+            "Castle Keeper's reduction (0.5 = half)",
+            "MOVE_REDUCTION",
+            INPUT,
+            0,
+            help="terrain, obstacles, injuries; capped by ruling movement_reduction_limit",
+        ),
+        Field("Movement rate now (ft)", "MOVE_RATE_NOW", key=True, native=now),
+    ]
+    for action_id in MOVE_ACTIONS:
+        label = str(actions.entry(action_id).label)
+        factor = const("combat_actions", action_id, "max_move")
+        fields.append(
+            Field(
+                f"{label}: up to (ft)",
+                f"MOVE_{action_id.upper()}",
+                native=f"IF(ISNUMBER(MOVE_RATE_NOW),{scaled('MOVE_RATE_NOW', factor)},MOVE_RATE_NOW)",
+                udf=f'cnc_movement(MOVE_RATE,"{label}",MOVE_REDUCTION)',
+            )
+        )
+    fields.append(
+        Field(
+            "Inches, hexes or squares",
+            "MOVE_SQUARES",
+            native=f"IF(ISNUMBER(MOVE_RATE_NOW),INT(MOVE_RATE_NOW/{const(mr, 'grid_divisor')}),MOVE_RATE_NOW)",
+            udf="IF(ISNUMBER(MOVE_RATE_NOW),cnc_grid_squares(MOVE_RATE_NOW),MOVE_RATE_NOW)",
+        )
+    )
+    return Section("Movement rates", tuple(fields))
+
+
+def charge_section() -> Section:
+    bad = "OR(NOT(ISNUMBER(CHARGE_RATE)),N(CHARGE_RATE)<=0)"
+    message = '"#RATE? more than 0 ft"'
+    least = scaled("CHARGE_RATE", const("combat_actions", "charge", "min_move"))
+    most = scaled("CHARGE_RATE", const("combat_actions", "charge", "max_move"))
+    verdict = (
+        f'IF({bad},{message},IF(N(CHARGE_DISTANCE)<0,"#DISTANCE? 0 or more",'
+        'IF(N(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
+        'IF(N(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
+    )
+    return Section(
+        "Charge",
+        (
+            Field("Charger's movement rate (ft)", "CHARGE_RATE", INPUT, 30),
+            Field("Distance to the target (ft)", "CHARGE_DISTANCE", INPUT, 40),
+            Field("Least distance (the movement rate)", "CHARGE_MIN", native=f"IF({bad},{message},{least})"),
+            Field("Most distance (the jogging rate)", "CHARGE_MAX", native=f"IF({bad},{message},{most})"),
+            Field(
+                "Can charge",
+                "CHARGE_OK",
+                key=True,
+                native=verdict,
+                udf="cnc_charge_window(CHARGE_RATE,CHARGE_DISTANCE)",
+                help="+2 damage, -4 AC for the round",
+            ),
+        ),
+    )
+
+
+def range_section() -> Section:
+    bad_increment = "OR(NOT(ISNUMBER(RANGE_INCREMENT)),N(RANGE_INCREMENT)<=0)"
+    bad_distance = "N(RANGE_DISTANCE)<0"
+    increments = (
+        f'IF({bad_increment},"#INCREMENT? more than 0 ft",IF({bad_distance},"#DISTANCE? 0 or more",'
+        f"{round_up('N(RANGE_DISTANCE)/RANGE_INCREMENT')}))"
+    )
+    hit = band("range_bands", "hit", "RANGE_INCREMENTS")
+    return Section(
+        "Range",
+        (
+            Field("Weapon's range increment (ft)", "RANGE_INCREMENT", INPUT, 50),
+            Field("Distance to the target (ft)", "RANGE_DISTANCE", INPUT, 80),
+            Field("Range increments (rounded up)", "RANGE_INCREMENTS", native=increments),
+            Field(
+                "Range",
+                "RANGE_BAND",
+                key=True,
+                native=f"IF(ISNUMBER(RANGE_INCREMENTS),{band('range_bands', 'band', 'RANGE_INCREMENTS')},RANGE_INCREMENTS)",
+                udf="cnc_range_band(RANGE_INCREMENT,RANGE_DISTANCE)",
+            ),
+            Field(
+                "To hit",
+                "RANGE_HIT",
+                key=True,
+                native=f'IF(ISNUMBER(RANGE_INCREMENTS),IF({hit}="","",{hit}),RANGE_INCREMENTS)',
+                udf="cnc_range_modifier(RANGE_INCREMENT,RANGE_DISTANCE)",
+                help="empty: out of range",
+            ),
+        ),
+    )
+
+
+def subdual_section() -> Section:
+    sd = "subdual_damage"
+    per = const(sd, "subdual_points_per_normal_point")
+    total = "SUBDUAL_TOTAL"
+    split = ruling("subdual_normal_split")
+    normal = (
+        f'IF(ISNUMBER({total}),IF({split}="started_fives",{round_up(f"{total}/{per}")},'
+        f'IF({split}="full_fives",INT({total}/{per}),MAX(1,INT({total}/{per})))),{total})'
+    )
+    return Section(
+        "Subdual damage",
+        (
+            Field("Subdual damage dealt", "SUBDUAL_DAMAGE", INPUT, 7),
+            Field(
+                "Subdual damage (at least 1)",
+                total,
+                native=f'IF(OR(NOT(ISNUMBER(SUBDUAL_DAMAGE)),N(SUBDUAL_DAMAGE)<0),"#DAMAGE? 0 or more",'
+                f"MAX({const(sd, 'weapon_subdual_min_damage')},SUBDUAL_DAMAGE))",
+            ),
+            Field(
+                "Of which normal damage",
+                "SUBDUAL_NORMAL",
+                key=True,
+                native=normal,
+                udf="cnc_subdual_normal(SUBDUAL_DAMAGE)",
+            ),
+            Field(
+                "Of which temporary",
+                "SUBDUAL_TEMPORARY",
+                native=f"IF(ISNUMBER({total}),{total}-SUBDUAL_NORMAL,{total})",
+            ),
+            Field(
+                "Minutes to heal the temporary part",
+                "SUBDUAL_HEAL_MINUTES",
+                native=f"IF(ISNUMBER({total}),SUBDUAL_TEMPORARY*{const(sd, 'subdual_heal_minutes_per_hp')},{total})",
+            ),
+        ),
+    )
+
+
+def other_sections(rules: RuleSet) -> list[Section]:
+    return [
+        falling_section(),
+        hp_section(),
+        disarm_section(),
+        grapple_section(rules),
+        touch_section(rules),
+        movement_section(rules),
+        charge_section(),
+        range_section(),
+        subdual_section(),
+    ]
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+    write_calculator(
+        book,
+        ATTACK_SHEET,
+        f"{rules.name}: attack calculator",
+        "Yellow cells are yours: type the bonus and AC, pick the situation, then enter the d20 and the damage "
+        "rolled. Green cells are worked out from the rule tables in this workbook.",
+        attack_sections(rules),
+        with_udfs,
+    )
+    write_calculator(
+        book,
+        OTHER_SHEET,
+        f"{rules.name}: falling, hit points, special ACs, movement, range, subdual",
+        "Yellow cells are yours; green cells are worked out from the rule tables. Rulings in force: Rulings sheet.",
+        other_sections(rules),
+        with_udfs,
+    )
+    write_face_workings(book, rules)
+
+
+__all__ = ["pick_name", "write_calculators"]

@@ -1,0 +1,1050 @@
+"""The 17 Combat calculators: Attack (with odds, charts and damage), critical damage, the condition
+and critical-miss charts, rate of fire, grenade scatter, brawling and subdual.
+
+Every native formula mirrors a function of ``pycalc.rulesets.combat17``; numbers are looked up in
+the table sheets by name (T_<TABLE>_<COLUMN>), ruling choices in the Rulings sheet (RULING_<ID>).
+The LibreOffice parity tests recalculate these sheets and compare them with the engine.
+"""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+
+from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
+from pycalc.rulesets import combat17 as engine
+from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.formulas import band, by_label, const, plus, round_down, round_up
+from pycalc.tables import RuleSet
+
+ATTACK_SHEET = "Attack calculator"
+CHARTS_SHEET = "Damage & charts"
+OTHER_SHEET = "Missiles, brawling, subdual"
+WORKINGS_SHEET = "d20 workings"
+RULESET = "combat17"
+FACES = "FACE_COUNT"
+INTRO = (
+    "Yellow cells are yours: type the numbers, pick the situation, then enter the rolls. "
+    "Green cells are worked out from the rule tables in this workbook."
+)
+
+
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+def ruling_is(ruling_id: str, choice: str) -> str:
+    return f'{ruling_name(ruling_id)}="{choice}"'
+
+
+def q(text: str) -> str:
+    """Text as a formula string literal."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def by_id(table: str, column: str, id_expr: str) -> str:
+    return f"INDEX({T(table, column)},MATCH({id_expr},{T(table, 'id')},0))"
+
+
+def empty(expr: str) -> str:
+    """TRUE when a looked-up value is an empty (null) cell."""
+    return f"LEN({expr})=0"
+
+
+def d20_check(cell: str, what: str) -> str:
+    """'' for an empty cell, 'ok' for 1..20, else the engine's message."""
+    message = f'"#{what}? 1 to "&{FACES}'
+    return (
+        f'IF({cell}="","",IF(NOT(ISNUMBER({cell})),{message},'
+        f'IF(OR({cell}<1,{cell}>{FACES},{cell}<>INT({cell})),{message},"ok")))'
+    )
+
+
+def band_check(cell: str, table: str, what: str) -> str:
+    low, high = f"MIN({T(table, 'from')})", f"MAX({T(table, 'to')})"
+    message = f'"#{what}? "&{low}&" to "&{high}'
+    return (
+        f'IF({cell}="","",IF(NOT(ISNUMBER({cell})),{message},'
+        f'IF(OR({cell}<{low},{cell}>{high}),{message},"ok")))'
+    )
+
+
+# --------------------------------------------------------------------------- dice text
+
+
+class DiceCells:
+    """Working cells that read a dice expression such as 1d6+2 (count, sides, modifier, error)."""
+
+    def __init__(self, prefix: str, source: str) -> None:
+        self.prefix, self.source = prefix, source
+        self.text, self.d = f"{prefix}_DICE_TEXT", f"{prefix}_DICE_D"
+        self.count, self.sides = f"{prefix}_DICE_COUNT", f"{prefix}_DICE_SIDES"
+        self.modifier, self.error = f"{prefix}_DICE_MOD", f"{prefix}_DICE_ERROR"
+
+    def fields(self) -> tuple[Field, ...]:
+        text, d = self.text, self.d
+        rest = f"MID({text},{d}+1,LEN({text}))"
+        sign = f'IFERROR(FIND("+",{rest}),IFERROR(FIND("-",{rest}),0))'
+        count = f"IF({d}=0,0,IF({d}=1,1,VALUE(LEFT({text},{d}-1))))"
+        sides = f"IF({d}=0,0,IF({sign}=0,VALUE({rest}),VALUE(LEFT({rest},{sign}-1))))"
+        modifier = f"IF({d}=0,VALUE({text}),IF({sign}=0,0,VALUE(MID({rest},{sign},LEN({rest})))))"
+        plain = (
+            f'AND(ISERROR(FIND(".",{text})),ISERROR(FIND("e",LOWER({text}))),ISERROR(FIND(",",{text})),'
+            f"{self.count}=INT({self.count}),{self.sides}=INT({self.sides}),{self.modifier}=INT({self.modifier}),"
+            f'{self.count}>=0,{self.sides}>=0,{text}<>"")'
+        )
+        error = (
+            f'IF(IFERROR(NOT({plain}),TRUE),"#DICE? write it like 2d4+2",'
+            f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
+        )
+        return (
+            Field("Dice text", self.text, WORKING, native=f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
+            Field("Position of the d", self.d, WORKING, native=f'IFERROR(FIND("d",LOWER({text})),0)'),
+            Field("Number of dice", self.count, WORKING, native=f'IFERROR({count},"x")'),
+            Field("Sides of a die", self.sides, WORKING, native=f'IFERROR({sides},"x")'),
+            Field("Modifier", self.modifier, WORKING, native=f'IFERROR({modifier},"x")'),
+            Field("Dice problem", self.error, WORKING, native=error),
+        )
+
+
+def damage_formula(
+    outcome_id: str, roll: str, dice: DiceCells, extra: str = "0", multiplier: str = "1"
+) -> str:
+    """engine.damage after the roll check: '' when the dice roll is still needed."""
+    rolled = by_id("outcomes", "rolled_dice", outcome_id)
+    dice_part = f"({rolled}*N({roll})+{by_id('outcomes', 'max_dice', outcome_id)}*{dice.count}*{dice.sides})"
+    modifier_part = f"({by_id('outcomes', 'modifier_times', outcome_id)}*({dice.modifier}+{extra}))"
+    raw = (
+        f"IF({ruling_is('double_damage_basis', 'whole_damage')},({dice_part}+{modifier_part})*{multiplier},"
+        f"{dice_part}*{multiplier}+{modifier_part})"
+    )
+    value = (
+        f"MAX({const('damage_rules', 'minimum_damage')},IF({ruling_is('subdual_half_rounding', 'down')},"
+        f"{round_down(raw)},{round_up(raw)}))"
+    )
+    high = f"{dice.count}*{dice.sides}"
+    checked = (
+        f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(N({roll})<{dice.count},N({roll})>{high}),'
+        f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
+    )
+    return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
+
+
+def crit_line_formula(total: str, condition_check: str, condition_roll: str) -> str:
+    label = by_id("outcomes", "label", band("critical_hits", "damage", total))
+    text = condition_text(condition_roll)
+    return (
+        f'IF({band("critical_hits", "condition_roll", total)},IF({condition_check}="",{label}&"; "&{q(engine.CONDITION_PENDING)},'
+        f'IF({condition_check}="ok",{label}&"; "&{text},{condition_check})),{label})'
+    )
+
+
+def condition_text(roll: str) -> str:
+    return (
+        f'{band("critical_conditions", "condition", roll)}&": "&{band("critical_conditions", "effect", roll)}'
+    )
+
+
+# --------------------------------------------------------------------------- Attack calculator
+
+
+def applies(table: str, value_expr: str) -> str:
+    return f'OR({value_expr}="{engine.ANY_ATTACK}",{value_expr}=ATTACK_KIND_ID)'
+
+
+def choice_hit(rules: RuleSet, table_id: str) -> str:
+    table, pick = rules.table(table_id), pick_name(table_id)
+    term = by_label(table_id, "hit", pick)
+    if "also_under_add" in table.column_ids:
+        also = by_label(table_id, "also_under_add", pick)
+        term += f"+IF({ruling_is('missile_engaged_unaware', 'add')},IF({empty(also)},0,{by_id(table_id, 'hit', also)}),0)"
+    if "applies_to" in table.column_ids:
+        return f"IF({applies(table_id, by_label(table_id, 'applies_to', pick))},{term},0)"
+    return term
+
+
+def situation_row_on(rules: RuleSet, row_id: str) -> str:
+    """An attack_situation toggle that counts: ticked, for this kind of attack, not dropped."""
+    table = "attack_situation"
+    condition = f"{pick_name(table, row_id)},{applies(table, const(table, row_id, 'applies_to'))}"
+    dropped = rules.table(table).entry(row_id)["not_with"]
+    if dropped:
+        condition += (
+            f",NOT(AND({ruling_is('parting_shot_from_behind', 'not_combined')},{pick_name(table, dropped)}))"
+        )
+    return f"AND({condition})"
+
+
+def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
+    situation = rules.table("attack_situation")
+    on = {row.id: situation_row_on(rules, str(row.id)) for row in situation.rows}
+    situation_hit = plus(*(f"IF({on[r]},{const('attack_situation', r, 'hit')},0)" for r in on))
+    multiplier = ",".join(f"IF({on[r]},{const('attack_situation', r, 'damage_multiplier')},1)" for r in on)
+    non_lethal = ",".join(f"AND({on[r]},{const('attack_situation', r, 'non_lethal')})" for r in on)
+    conditions = [str(r.id) for r in rules.table("attacker_conditions").rows]
+    condition_hit = plus(
+        *(
+            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'hit')},0)"
+            for r in conditions
+        )
+    )
+    condition_damage = plus(
+        *(
+            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'damage')},0)"
+            for r in conditions
+        )
+    )
+    target_ac = plus(
+        *(
+            f"IF({pick_name('target_conditions', r.id)},IF(ATTACK_MELEE,{const('target_conditions', str(r.id), 'ac_vs_melee')},"
+            f"{const('target_conditions', str(r.id), 'ac_vs_ranged')}),0)"
+            for r in rules.table("target_conditions").rows
+        )
+    )
+    missile_barred = by_label("missile_range", "cannot_hit", pick_name("missile_range"))
+    barred = ",".join(
+        [
+            f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})",
+            *(
+                f"AND({pick_name('attack_barred', r.id)},{const('attack_barred', str(r.id), 'cannot_hit')})"
+                for r in rules.table("attack_barred").rows
+            ),
+        ]
+    )
+    cover_pick = pick_name("cover")
+    as_concealment = by_label("cover", "as_concealment", cover_pick)
+    cover_hit = (
+        f"IF({ruling_is('cover_values', 'as_concealment')},IF({empty(as_concealment)},0,{by_id('concealment', 'hit', as_concealment)}),"
+        f"N({by_label('cover', 'hit', cover_pick)}))"
+    )
+    concealment = by_label("concealment", "hit", pick_name("concealment"))
+    follow_total = (
+        f"IF(ISNUMBER(ATTACK_FOLLOW_ROLL),ATTACK_FOLLOW_ROLL+IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},"
+        f'ATTACK_TOTAL_MODS,0),"")'
+    )
+    outcome_id = (
+        f'IF(ATTACK_ROLL_CHECK<>"ok","",IF(OR(ATTACK_RESULT="{MISS}",ATTACK_RESULT="{FUMBLE}"),"miss",'
+        f'IF(ATTACK_RESULT="{HIT}","regular_damage",IF(ATTACK_FOLLOW_ROLL="","",'
+        f"{band('critical_hits', 'damage', 'ATTACK_FOLLOW_TOTAL')}))))"
+    )
+    roll_check = (
+        f'IF({d20_check("ATTACK_ROLL", "ROLL")}<>"ok",{d20_check("ATTACK_ROLL", "ROLL")},'
+        f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
+    )
+    return (
+        Field(
+            "Attack kind (id)",
+            "ATTACK_KIND_ID",
+            WORKING,
+            native=by_label("attack_kind", "id", pick_name("attack_kind")),
+        ),
+        Field(
+            "Melee attack",
+            "ATTACK_MELEE",
+            WORKING,
+            native=by_label("attack_kind", "melee", pick_name("attack_kind")),
+        ),
+        Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
+        Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
+        Field(
+            "Roll modifier from the situation",
+            "ATTACK_SITUATION_HIT",
+            WORKING,
+            native=plus(
+                choice_hit(rules, "missile_range"),
+                choice_hit(rules, "two_weapon"),
+                f"IF({ruling_is('cover_concealment_together', 'add')},ATTACK_CONCEALMENT_HIT+ATTACK_COVER_HIT,"
+                "MIN(ATTACK_CONCEALMENT_HIT,ATTACK_COVER_HIT))",
+                situation_hit,
+                condition_hit,
+            ),
+        ),
+        Field("Target AC change from the situation", "ATTACK_SITUATION_AC", WORKING, native=target_ac),
+        Field(
+            "Damage modifier from the situation",
+            "ATTACK_SITUATION_DAMAGE",
+            WORKING,
+            native=f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
+        ),
+        Field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", WORKING, native=f"PRODUCT({multiplier})"),
+        Field("Non-lethal damage", "ATTACK_NON_LETHAL", WORKING, native=f"OR({non_lethal})"),
+        Field("Target cannot be hit", "ATTACK_BARRED", WORKING, native=f"OR({barred})"),
+        Field(
+            "All modifiers to the roll",
+            "ATTACK_TOTAL_MODS",
+            WORKING,
+            native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+        ),
+        Field(
+            "Target's AC in this situation",
+            "ATTACK_AC",
+            WORKING,
+            native="N(ATTACK_TARGET)+ATTACK_SITUATION_AC",
+        ),
+        Field("Rolls entered correctly", "ATTACK_ROLL_CHECK", WORKING, native=roll_check),
+        Field(
+            "Natural roll always hits",
+            "ATTACK_AUTO_HIT",
+            WORKING,
+            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
+        ),
+        Field(
+            "Natural roll always misses",
+            "ATTACK_AUTO_MISS",
+            WORKING,
+            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
+        ),
+        Field("Critical chart total", "ATTACK_FOLLOW_TOTAL", WORKING, native=follow_total),
+        Field(
+            "Condition roll entered correctly",
+            "ATTACK_CONDITION_CHECK",
+            WORKING,
+            native=band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+        ),
+        Field("Damage row of the outcomes table", "ATTACK_OUTCOME_ID", WORKING, native=outcome_id),
+        *ATTACK_DICE.fields(),
+        Field("Faces of the d20", FACES, WORKING, native="ROWS(WORKINGS_FACES)"),
+    )
+
+
+ATTACK_DICE = DiceCells("ATTACK", "ATTACK_DICE")
+
+
+def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
+    fields = []
+    for table_id in engine.ATTACK_CHOICE_PICKERS:
+        table = rules.table(table_id)
+        help_text = "missile attacks only" if "applies_to" in table.column_ids else table.note[:90]
+        fields.append(
+            Field(
+                table.title,
+                pick_name(table_id),
+                PICK,
+                engine.default_choice(table),
+                options=f"={T(table_id, 'label')}",
+                help=help_text,
+            )
+        )
+    for table_id in engine.ATTACK_TOGGLE_PICKERS:
+        table = rules.table(table_id)
+        for row in table.rows:
+            parts = [
+                f"{c.label} {row[c.id]:+}"
+                for c in table.columns
+                if c.type in ("int", "number") and row[c.id] and c.id != "damage_multiplier"
+            ]
+            if row.values.get("damage_multiplier", 1) != 1:
+                parts.append(f"damage x{row['damage_multiplier']}")
+            if row.values.get("applies_to") not in (None, engine.ANY_ATTACK):
+                parts.append(f"{row['applies_to']} only")
+            fields.append(
+                Field(
+                    str(row.label),
+                    pick_name(table_id, row.id),
+                    PICK,
+                    False,
+                    options="TRUE,FALSE",
+                    help=", ".join(parts),
+                )
+            )
+    return tuple(fields)
+
+
+def attack_sections(rules: RuleSet) -> list[Section]:
+    special_only = ruling_is("natural_roll_outcome", "special_only")
+    counts = {o: f'COUNTIF(WORKINGS_OUTCOMES,"{o}")' for o in (HIT, CRITICAL, FUMBLE)}
+    result = (
+        'IF(ATTACK_ROLL_CHECK<>"ok",ATTACK_ROLL_CHECK,'
+        f'IF(ATTACK_AUTO_MISS,IF(ATTACK_FOLLOW_ROLL="","{FUMBLE}",IF({special_only},'
+        f'IF({band("critical_misses", "special", "ATTACK_FOLLOW_ROLL")},"{FUMBLE}","{MISS}"),"{FUMBLE}")),'
+        f'IF(ATTACK_BARRED,"{MISS}",'
+        f'IF(ATTACK_AUTO_HIT,IF(ATTACK_FOLLOW_ROLL="","{CRITICAL}",IF({special_only},'
+        f'IF({band("critical_hits", "special", "ATTACK_FOLLOW_TOTAL")},"{CRITICAL}","{HIT}"),"{CRITICAL}")),'
+        f'IF(ATTACK_ROLL>=ATTACK_NEED,"{HIT}","{MISS}")))))'
+    )
+    crit_line = crit_line_formula("ATTACK_FOLLOW_TOTAL", "ATTACK_CONDITION_CHECK", "ATTACK_CONDITION_ROLL")
+    effect = (
+        'IF(ATTACK_ROLL_CHECK<>"ok","",'
+        f'IF(ATTACK_AUTO_MISS,IF(ATTACK_FOLLOW_ROLL="",{q(engine.FUMBLE_PENDING)},{band("critical_misses", "effect", "ATTACK_FOLLOW_ROLL")}),'
+        f"IF(ATTACK_BARRED,{q(engine.BARRED_EFFECT)},"
+        f'IF(ATTACK_AUTO_HIT,IF(ATTACK_FOLLOW_ROLL="",{q(engine.CRIT_PENDING)},{crit_line}),'
+        f"IF(ATTACK_ROLL>=ATTACK_NEED,{const('outcomes', 'regular_damage', 'effect')},{const('outcomes', 'miss', 'effect')})))))"
+    )
+    condition = (
+        'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_BARRED,"",IF(NOT(ATTACK_AUTO_HIT),"",IF(ATTACK_FOLLOW_ROLL="","",'
+        f'IF(ATTACK_CONDITION_ROLL="","",IF(NOT({band("critical_hits", "condition_roll", "ATTACK_FOLLOW_TOTAL")}),"",'
+        f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK)))))))'
+    )
+    damage = (
+        'IF(ATTACK_OUTCOME_ID="","",IF(ATTACK_OUTCOME_ID="miss",0,IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,'
+        + damage_formula(
+            "ATTACK_OUTCOME_ID",
+            "ATTACK_DAMAGE_ROLL",
+            ATTACK_DICE,
+            "ATTACK_SITUATION_DAMAGE",
+            "ATTACK_DAMAGE_MULTIPLIER",
+        )
+        + ")))"
+    )
+    udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
+    chance_udf = "c17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
+    rolled = 'IF(OR(ATTACK_ROLL="",LEFT(ATTACK_RESULT,1)="#"),"",{})'
+    return [
+        Section(
+            "Attacker and target",
+            (
+                Field("Attack bonus (AB + STR or DEX bonus)", "ATTACK_BONUS", INPUT, 3),
+                Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
+                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
+                Field(
+                    "Attacker's level",
+                    "ATTACK_LEVEL",
+                    INPUT,
+                    1,
+                    help="17 Combat has no level rule for attacks",
+                ),
+                Field(
+                    "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d6+2", help="dice + STR and magic"
+                ),
+            ),
+        ),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section(
+            "Before the roll",
+            (
+                Field(
+                    "Natural d20 needed (before natural 1 / 20)",
+                    "ATTACK_NEED",
+                    key=True,
+                    native="ATTACK_AC-N(ATTACK_BONUS)-ATTACK_TOTAL_MODS",
+                    udf=f'd20_need("{RULESET}",{udf_attack})',
+                ),
+                Field(
+                    "Chance to hit",
+                    "ATTACK_HIT_CHANCE",
+                    key=True,
+                    number_format=PERCENT_FORMAT,
+                    native=f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
+                    udf=f"c17_hit_chance({udf_attack},ATTACK_BARRED)",
+                ),
+                Field(
+                    "Chance of a critical",
+                    "ATTACK_CRIT_CHANCE",
+                    number_format=PERCENT_FORMAT,
+                    native=f"{counts[CRITICAL]}/{FACES}*IF({special_only},SUM(WORKINGS_CRIT_SPECIAL)/{FACES},1)",
+                    udf=chance_udf.format(f'"{CRITICAL}"'),
+                ),
+                Field(
+                    "Chance of a fumble",
+                    "ATTACK_FUMBLE_CHANCE",
+                    number_format=PERCENT_FORMAT,
+                    native=f"{counts[FUMBLE]}/{FACES}*IF({special_only},SUM(WORKINGS_FUMBLE_SPECIAL)/{FACES},1)",
+                    udf=chance_udf.format(f'"{FUMBLE}"'),
+                ),
+                Field(
+                    "Damage is",
+                    "ATTACK_DAMAGE_KIND",
+                    native=f"IF(ATTACK_NON_LETHAL,{q(engine.NON_LETHAL)},{q(engine.LETHAL)})",
+                ),
+            ),
+        ),
+        Section(
+            "The rolls",
+            (
+                Field("Natural d20 roll", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "Follow-up d20 (after a natural 1 or 20)",
+                    "ATTACK_FOLLOW_ROLL",
+                    INPUT,
+                    None,
+                    help="critical hit chart after a 20, critical miss chart after a 1",
+                ),
+                Field("1d4 condition roll (chart 20 only)", "ATTACK_CONDITION_ROLL", INPUT, None),
+                Field(
+                    "Damage dice shown (without the +modifier)",
+                    "ATTACK_DAMAGE_ROLL",
+                    INPUT,
+                    None,
+                    help="the calculator adds the modifier, maximum and doubling",
+                ),
+            ),
+        ),
+        Section(
+            "Outcome",
+            (
+                Field(
+                    "Result",
+                    "ATTACK_RESULT",
+                    key=True,
+                    native=result,
+                    udf=f'IF(ATTACK_ROLL="","",c17_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_BARRED))',
+                ),
+                Field(
+                    "What it does",
+                    "ATTACK_EFFECT",
+                    native=effect,
+                    udf=rolled.format(
+                        f"c17_attack_effect(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                    ),
+                ),
+                Field(
+                    "Condition on the enemy",
+                    "ATTACK_CONDITION",
+                    native=condition,
+                    udf=rolled.format(
+                        f"c17_attack_condition(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                    ),
+                ),
+                Field(
+                    "Damage",
+                    "ATTACK_DAMAGE",
+                    key=True,
+                    native=damage,
+                    udf=rolled.format(
+                        "c17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
+                        "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
+                    ),
+                ),
+            ),
+        ),
+        Section("Workings (how the numbers above are made)", attack_working_fields(rules)),
+    ]
+
+
+# --------------------------------------------------------------------------- critical damage, condition, fumble
+
+
+CRIT_DICE = DiceCells("CRIT", "CRIT_DICE")
+
+
+def critical_section() -> Section:
+    def variant(outcome_id: str) -> str:
+        return f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,{damage_formula(outcome_id, "CRIT_DAMAGE_ROLL", CRIT_DICE)})'
+
+    follow_ok = d20_check("CRIT_FOLLOW_ROLL", "FOLLOW ROLL")
+    total = "CRIT_FOLLOW_TOTAL"
+    chart = (
+        f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok",CRIT_FOLLOW_CHECK,'
+        f"{crit_line_formula(total, 'CRIT_CONDITION_CHECK', 'CRIT_CONDITION_ROLL')}))"
+    )
+    damage = (
+        f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",'
+        f"{damage_formula(band('critical_hits', 'damage', total), 'CRIT_DAMAGE_ROLL', CRIT_DICE)}))"
+    )
+    condition = (
+        f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",IF(CRIT_CONDITION_CHECK="","",'
+        f'IF(NOT({band("critical_hits", "condition_roll", total)}),"",'
+        f'IF(CRIT_CONDITION_CHECK="ok",{condition_text("CRIT_CONDITION_ROLL")},CRIT_CONDITION_CHECK)))))'
+    )
+    return Section(
+        "Critical damage (natural 20: regular, maximum, critical)",
+        (
+            Field("Weapon damage (e.g. 1d6+2)", "CRIT_DICE", INPUT, "1d6+2"),
+            Field("Damage dice shown (without the +modifier)", "CRIT_DAMAGE_ROLL", INPUT, 3),
+            Field("Follow-up d20 on the critical chart", "CRIT_FOLLOW_ROLL", INPUT, None),
+            Field(
+                "Roll modifiers (ruling critical_follow_up_roll: add_modifiers)",
+                "CRIT_MODS",
+                INPUT,
+                0,
+                help="counted only under that ruling",
+            ),
+            Field("1d4 condition roll (chart 20 only)", "CRIT_CONDITION_ROLL", INPUT, None),
+            Field(
+                "Regular damage",
+                "CRIT_REGULAR",
+                key=True,
+                native=variant('"regular_damage"'),
+                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"regular_damage")',
+            ),
+            Field(
+                "Maximum damage",
+                "CRIT_MAXIMUM",
+                key=True,
+                native=variant('"maximum_damage"'),
+                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"maximum_damage")',
+            ),
+            Field(
+                "Critical damage",
+                "CRIT_CRITICAL",
+                key=True,
+                native=variant('"critical_damage"'),
+                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"critical_damage")',
+            ),
+            Field(
+                "The chart gives",
+                "CRIT_CHART",
+                native=chart,
+                udf='IF(CRIT_FOLLOW_ROLL="","",c17_crit_line(CRIT_FOLLOW_ROLL,CRIT_MODS,CRIT_CONDITION_ROLL))',
+            ),
+            Field(
+                "Damage by the chart",
+                "CRIT_DAMAGE",
+                key=True,
+                native=damage,
+                udf='IF(CRIT_FOLLOW_ROLL="","",c17_crit_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,CRIT_FOLLOW_ROLL,CRIT_MODS))',
+            ),
+            Field("Condition on the enemy", "CRIT_CONDITION", native=condition),
+            Field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", WORKING, native=follow_ok),
+            Field(
+                "Critical chart total",
+                total,
+                WORKING,
+                native=f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},N(CRIT_MODS),0),"")',
+            ),
+            Field(
+                "Condition roll entered correctly",
+                "CRIT_CONDITION_CHECK",
+                WORKING,
+                native=band_check("CRIT_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+            ),
+            *CRIT_DICE.fields(),
+        ),
+    )
+
+
+def condition_section() -> Section:
+    check = "CONDITION_CHECK"
+
+    def shown(expr: str) -> str:
+        return f'IF({check}="ok",{expr},{check})'
+
+    fields = [
+        Field("1d4 roll", "CONDITION_ROLL", INPUT, None),
+        Field(
+            "Condition",
+            "CONDITION_NAME",
+            key=True,
+            native=shown(band("critical_conditions", "condition", "CONDITION_ROLL")),
+            udf='IF(CONDITION_ROLL="","",c17_condition(CONDITION_ROLL))',
+        ),
+        Field(
+            "Effect (as printed)",
+            "CONDITION_EFFECT",
+            native=shown(band("critical_conditions", "effect", "CONDITION_ROLL")),
+        ),
+        Field(
+            "Primary weapon knocked away",
+            "CONDITION_DISARMED",
+            native=shown(band("critical_conditions", "disarmed", "CONDITION_ROLL")),
+        ),
+    ]
+    labels = {
+        "CONDITION_HIT": "Its attack rolls",
+        "CONDITION_SAVES": "Its saving throws",
+        "CONDITION_DC_CHECKS": "Its DC checks",
+        "CONDITION_INIT": "Its initiative",
+        "CONDITION_AC_MELEE": "Its AC against melee",
+        "CONDITION_AC_RANGED": "Its AC against missiles",
+    }
+    for name, (table, link, column) in engine.CONDITION_COLUMNS.items():
+        linked = band("critical_conditions", link, "CONDITION_ROLL")
+        fields.append(
+            Field(
+                labels[name],
+                name,
+                native=shown(f"IF({empty(linked)},0,{by_id(table, column, linked)})"),
+                udf=f'IF(CONDITION_ROLL="","",c17_condition_modifier(CONDITION_ROLL,"{column}"))',
+            )
+        )
+    fields.append(
+        Field(
+            "Roll entered correctly",
+            check,
+            WORKING,
+            native=band_check("CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+        )
+    )
+    return Section("Critical condition chart (1d4 after a chart 20)", tuple(fields))
+
+
+def fumble_section() -> Section:
+    check, dc = "FUMBLE_INPUT_CHECK", "FUMBLE_DEX_DC"
+
+    def shown(expr: str) -> str:
+        return f'IF({check}<>"ok",{check},{expr})'
+
+    def row(column: str) -> str:
+        return band("critical_misses", column, "FUMBLE_ROLL")
+
+    dice = row("penalty_rounds")
+    d = f'FIND("d",LOWER({dice}))'
+    low = f"IF({d}=1,1,VALUE(LEFT({dice},{d}-1)))"
+    high = f"{low}*VALUE(MID({dice},{d}+1,LEN({dice})))"
+    condition = row("failed_check_condition")
+    rounds = f'IF(FUMBLE_ROUNDS_ROLL="",{dice},IF(OR(FUMBLE_ROUNDS_ROLL<{low},FUMBLE_ROUNDS_ROLL>{high}),"#",FUMBLE_ROUNDS_ROLL))'
+    failed = (
+        f'IF({empty(condition)},IF({row("failed_check_free_attack")},"DEX check failed: the opponent gets a free attack",'
+        f'"DEX check failed"),IF(FUMBLE_ROUNDS_TEXT="#","#ROUNDS ROLL? "&{low}&" to "&{high},'
+        f'"DEX check failed: "&{by_id("attacker_conditions", "hit", condition)}&" to hit for "&FUMBLE_ROUNDS_TEXT&" rounds"))'
+    )
+    consequence = (
+        f'IF({dc}="",{row("effect")},IF(FUMBLE_CHECK="","DEX check DC "&{dc}&" needed",'
+        f'IF(FUMBLE_CHECK="{engine.CHECK_PASSED}","DEX check passed: just a miss",{failed})))'
+    )
+    penalty = (
+        f'IF(FUMBLE_CHECK<>"{engine.CHECK_FAILED}",0,IF({empty(condition)},0,IF(FUMBLE_ROUNDS_TEXT="#",0,'
+        f"{by_id('attacker_conditions', 'hit', condition)})))"
+    )
+    dex_check = d20_check("FUMBLE_DEX_ROLL", "DEX ROLL")
+    input_check = (
+        f'IF({d20_check("FUMBLE_ROLL", "FOLLOW ROLL")}<>"ok",{d20_check("FUMBLE_ROLL", "FOLLOW ROLL")},'
+        f'IF({dex_check}="","ok",{dex_check}))'
+    )
+    return Section(
+        "Critical miss chart (natural 1) and its DEX check",
+        (
+            Field("Follow-up d20 on the critical miss chart", "FUMBLE_ROLL", INPUT, None),
+            Field("Attacker's DEX bonus", "FUMBLE_DEX_BONUS", INPUT, 0),
+            Field("d20 for the DEX check", "FUMBLE_DEX_ROLL", INPUT, None),
+            Field("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL", INPUT, None),
+            Field(
+                "Effect (as printed)",
+                "FUMBLE_EFFECT",
+                key=True,
+                native=shown(row("effect")),
+                udf='IF(FUMBLE_ROLL="","",fumble_effect("combat17",FUMBLE_ROLL))',
+            ),
+            Field(
+                "DEX check DC", dc, native=shown(f'IF({empty(row("dex_check_dc"))},"",{row("dex_check_dc")})')
+            ),
+            Field(
+                "DEX check",
+                "FUMBLE_CHECK",
+                native=shown(
+                    f'IF(OR({dc}="",FUMBLE_DEX_ROLL=""),"",IF(FUMBLE_DEX_ROLL+N(FUMBLE_DEX_BONUS)>={dc},'
+                    f'"{engine.CHECK_PASSED}","{engine.CHECK_FAILED}"))'
+                ),
+            ),
+            Field(
+                "No attack next round",
+                "FUMBLE_NO_ATTACK_NEXT_ROUND",
+                native=shown(row("no_attack_next_round")),
+            ),
+            Field("Attack roll penalty that follows", "FUMBLE_PENALTY", native=shown(penalty)),
+            Field(
+                "What happens",
+                "FUMBLE_CONSEQUENCE",
+                key=True,
+                native=shown(consequence),
+                udf='IF(FUMBLE_ROLL="","",c17_fumble_outcome(FUMBLE_ROLL,FUMBLE_DEX_BONUS,FUMBLE_DEX_ROLL,FUMBLE_ROUNDS_ROLL))',
+            ),
+            Field("Rolls entered correctly", check, WORKING, native=f'IF(FUMBLE_ROLL="","",{input_check})'),
+            Field(
+                "Penalty rounds",
+                "FUMBLE_ROUNDS_TEXT",
+                WORKING,
+                native=f'IF({check}<>"ok","",IF({empty(dice)},"",{rounds}))',
+            ),
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- rate of fire, grenade, brawling, subdual
+
+
+def rate_of_fire_section(rules: RuleSet) -> Section:
+    weapon = "ROF_WEAPON"
+    every = by_label("rate_of_fire", "rounds_per_shot", weapon)
+    reload = by_label("rate_of_fire", "reload_rounds", weapon)
+    check = (
+        f'IF(ISNA(MATCH({weapon},{T("rate_of_fire", "label")},0)),"#WEAPON? pick from the list",'
+        f'IF(AND({empty(every)},OR(ROF_SIEGE_RATE="",N(ROF_SIEGE_RATE)<1)),"#RATE? fires once every how many rounds (1 or more)",'
+        f'IF(N(ROF_ROUNDS)<0,"#ROUNDS? 0 or more","ok")))'
+    )
+
+    def shown(expr: str) -> str:
+        return f'IF(ROF_CHECK<>"ok",ROF_CHECK,{expr})'
+
+    return Section(
+        "Missile rate of fire over N rounds",
+        (
+            Field("Weapon", weapon, INPUT, "Light crossbow", options=f"={T('rate_of_fire', 'label')}"),
+            Field("Rounds of shooting", "ROF_ROUNDS", INPUT, 6),
+            Field(
+                "Siege weapon: fires once every N rounds",
+                "ROF_SIEGE_RATE",
+                INPUT,
+                None,
+                help="e.g. 6 for 1/6",
+            ),
+            Field(
+                "Fires once every (rounds)",
+                "ROF_ROUNDS_PER_SHOT",
+                native=shown(f"IF({empty(every)},N(ROF_SIEGE_RATE),{every})"),
+            ),
+            Field(
+                "First shot in round",
+                "ROF_FIRST_SHOT_ROUND",
+                native=shown(
+                    f"IF({ruling_is('rate_of_fire_start', 'loaded')},1,1+IF({empty(every)},N(ROF_SIEGE_RATE)-1,{reload}))"
+                ),
+            ),
+            Field(
+                "Shots",
+                "ROF_SHOTS",
+                key=True,
+                native=shown(
+                    "IF(N(ROF_ROUNDS)<ROF_FIRST_SHOT_ROUND,0,INT((N(ROF_ROUNDS)-ROF_FIRST_SHOT_ROUND)/ROF_ROUNDS_PER_SHOT)+1)"
+                ),
+                udf="c17_shots(ROF_WEAPON,ROF_ROUNDS,ROF_SIEGE_RATE)",
+            ),
+            Field(
+                "Last shot in round",
+                "ROF_LAST_SHOT_ROUND",
+                native=shown('IF(ROF_SHOTS=0,"",ROF_FIRST_SHOT_ROUND+(ROF_SHOTS-1)*ROF_ROUNDS_PER_SHOT)'),
+            ),
+            Field("Inputs entered correctly", "ROF_CHECK", WORKING, native=check),
+        ),
+    )
+
+
+def grenade_section() -> Section:
+    def column(name: str) -> str:
+        return band("grenade_scatter", name, "GRENADE_ROLL")
+
+    square = const("grenade_missiles", "scatter_square_ft")
+    again = f"AND({column('reinterpreted')},{ruling_is('grenade_missing_ten', 'reroll_ten')})"
+
+    def shown(direct: str, value: str, rolled_again: str) -> str:
+        return (
+            f'IF(GRENADE_HIT=TRUE,{direct},IF(GRENADE_SCATTER_CHECK<>"ok",GRENADE_SCATTER_CHECK,'
+            f"IF({again},{rolled_again},{value})))"
+        )
+
+    return Section(
+        "Grenade-like missile: where it lands",
+        (
+            Field("The attack roll hit (direct hit)", "GRENADE_HIT", INPUT, False, options="TRUE,FALSE"),
+            Field("1d10 scatter roll (on a miss)", "GRENADE_ROLL", INPUT, None),
+            Field(
+                "Lands",
+                "GRENADE_LANDS",
+                key=True,
+                native=shown(q(engine.DIRECT_HIT), column("direction"), q(engine.ROLL_AGAIN)),
+                udf='IF(GRENADE_HIT=TRUE,"Direct hit",IF(GRENADE_ROLL="","",c17_scatter(GRENADE_ROLL)))',
+            ),
+            Field(
+                "Feet toward the thrower (negative: beyond)",
+                "GRENADE_TOWARD_FT",
+                native=shown("0", f"{column('toward_thrower')}*{square}", '""'),
+            ),
+            Field(
+                "Feet to the thrower's right (negative: left)",
+                "GRENADE_RIGHT_FT",
+                native=shown("0", f"{column('to_right')}*{square}", '""'),
+            ),
+            Field(
+                "Distance from the target (ft)",
+                "GRENADE_DISTANCE_FT",
+                native=shown(
+                    "0", f"MAX(ABS({column('toward_thrower')}),ABS({column('to_right')}))*{square}", '""'
+                ),
+                udf='IF(GRENADE_HIT=TRUE,0,IF(GRENADE_ROLL="","",c17_scatter_feet(GRENADE_ROLL,"distance")))',
+            ),
+            Field(
+                "Roll entered correctly",
+                "GRENADE_SCATTER_CHECK",
+                WORKING,
+                native=band_check("GRENADE_ROLL", "grenade_scatter", "SCATTER ROLL"),
+            ),
+        ),
+    )
+
+
+BRAWL_DICE_CELLS = DiceCells("BRAWL", "BRAWL_DICE")
+
+
+def brawling_section(rules: RuleSet) -> Section:
+    kind = "BRAWL_KIND"
+
+    def value(column: str) -> str:
+        found = by_label("brawling", column, kind)
+        return (
+            f"IF({empty(found)},{by_id('kick_damage_readings', column, ruling_name('kick_damage'))},{found})"
+        )
+
+    armour = f'IF(BRAWL_ARMOUR="",INDEX({T("brawling_armour", "label")},1),BRAWL_ARMOUR)'
+    check = (
+        f'IF(ISNA(MATCH({kind},{T("brawling", "label")},0)),"#BRAWL? pick from the list",'
+        f'IF(ISNA(MATCH({armour},{T("brawling_armour", "label")},0)),"#ARMOUR? pick from the list","ok"))'
+    )
+
+    def shown(expr: str) -> str:
+        return f'IF(BRAWL_CHECK<>"ok",BRAWL_CHECK,{expr})'
+
+    damage = damage_formula(
+        '"regular_damage"',
+        "BRAWL_DAMAGE_ROLL",
+        BRAWL_DICE_CELLS,
+        extra=f"IF({value('adds_strength')},N(BRAWL_STR),0)",
+    )
+    return Section(
+        "Brawling (punch or kick)",
+        (
+            Field(
+                "Punch or kick",
+                kind,
+                INPUT,
+                engine.default_choice(rules.table("brawling")),
+                options=f"={T('brawling', 'label')}",
+            ),
+            Field("Attack bonus", "BRAWL_BONUS", INPUT, 2),
+            Field("Target's Armor Class", "BRAWL_AC", INPUT, 12),
+            Field("Other modifiers to the roll", "BRAWL_MODS", INPUT, 0),
+            Field("Attacker's STR modifier", "BRAWL_STR", INPUT, 1),
+            Field(
+                "Armour",
+                "BRAWL_ARMOUR",
+                INPUT,
+                engine.default_choice(rules.table("brawling_armour")),
+                options=f"={T('brawling_armour', 'label')}",
+            ),
+            Field("Damage die shown", "BRAWL_DAMAGE_ROLL", INPUT, None),
+            Field("Attack roll modifier", "BRAWL_HIT_MOD", native=shown(by_label("brawling", "hit", kind))),
+            Field(
+                "Natural d20 needed",
+                "BRAWL_NEED",
+                key=True,
+                native=shown("N(BRAWL_AC)-N(BRAWL_BONUS)-N(BRAWL_MODS)-BRAWL_HIT_MOD"),
+            ),
+            Field("Damage dice", "BRAWL_DICE", native=shown(by_label("brawling", "damage", kind))),
+            Field("Non-lethal", "BRAWL_NON_LETHAL", native=shown(value("non_lethal"))),
+            Field(
+                "Who takes the damage",
+                "BRAWL_TAKES_DAMAGE",
+                native=shown(
+                    f"IF({by_label('brawling_armour', 'backfires', armour)},{q(engine.ATTACKER)},{q(engine.TARGET)})"
+                ),
+            ),
+            Field(
+                "Damage",
+                "BRAWL_DAMAGE",
+                key=True,
+                native=shown(f'IF(BRAWL_DAMAGE_ROLL="","",{damage})'),
+                udf='IF(BRAWL_DAMAGE_ROLL="","",c17_brawl_damage(BRAWL_KIND,BRAWL_DAMAGE_ROLL,BRAWL_STR))',
+            ),
+            Field("Inputs entered correctly", "BRAWL_CHECK", WORKING, native=check),
+            *BRAWL_DICE_CELLS.fields(),
+        ),
+    )
+
+
+def subdual_section() -> Section:
+    factor = const("attack_situation", "flat_of_blade", "damage_multiplier")
+    half = f"N(SUBDUAL_DAMAGE)*{factor}"
+    zero = const("zero_hit_points", "zero_hp_threshold")
+
+    def hp(entry: str, column: str) -> str:
+        return const("zero_hit_points", entry, column)
+
+    wake = (
+        f'"wakes with "&{hp("wake_hp", "value")}&" "&{hp("wake_hp", "unit")}&" after "&{hp("wake_after", "dice")}'
+        f'&" "&{hp("wake_after", "unit")}&", or can be revived after "&{hp("revive_after", "dice")}&" "&{hp("revive_after", "unit")}'
+    )
+    flat = "SUBDUAL_FLAT=TRUE"
+    state = (
+        f'IF(SUBDUAL_UNCONSCIOUS=TRUE,IF(SUBDUAL_DAMAGE_DEALT>0,"{engine.DEAD}","{engine.UNCONSCIOUS}"),'
+        f'IF(SUBDUAL_HP_AFTER>{zero},"{engine.CONSCIOUS}",IF(OR({flat},SUBDUAL_EARLIER=TRUE),"{engine.UNCONSCIOUS}","{engine.DEAD}")))'
+    )
+    return Section(
+        "Non-lethal (subdual) damage and knock-out",
+        (
+            Field("Target's hit points now", "SUBDUAL_HP", INPUT, 6),
+            Field("Damage rolled (normal damage)", "SUBDUAL_DAMAGE", INPUT, 7),
+            Field("Flat of the blade (non-lethal)", "SUBDUAL_FLAT", INPUT, True, options="TRUE,FALSE"),
+            Field(
+                "Target has taken non-lethal damage before",
+                "SUBDUAL_EARLIER",
+                INPUT,
+                False,
+                options="TRUE,FALSE",
+            ),
+            Field("Target is already unconscious", "SUBDUAL_UNCONSCIOUS", INPUT, False, options="TRUE,FALSE"),
+            Field(
+                "Attack roll modifier",
+                "SUBDUAL_HIT_MOD",
+                native=f"IF({flat},{const('attack_situation', 'flat_of_blade', 'hit')},0)",
+            ),
+            Field(
+                "Damage dealt",
+                "SUBDUAL_DAMAGE_DEALT",
+                key=True,
+                native=f"IF({flat},IF({ruling_is('subdual_half_rounding', 'down')},{round_down(half)},{round_up(half)}),N(SUBDUAL_DAMAGE))",
+                udf="IF(SUBDUAL_FLAT=TRUE,c17_subdual_damage(SUBDUAL_DAMAGE),N(SUBDUAL_DAMAGE))",
+            ),
+            Field("Hit points after", "SUBDUAL_HP_AFTER", native="N(SUBDUAL_HP)-SUBDUAL_DAMAGE_DEALT"),
+            Field(
+                "Target is",
+                "SUBDUAL_STATE",
+                key=True,
+                native=state,
+                udf="c17_subdual_state(SUBDUAL_HP,SUBDUAL_DAMAGE,SUBDUAL_FLAT,SUBDUAL_EARLIER,SUBDUAL_UNCONSCIOUS)",
+            ),
+            Field("Waking up", "SUBDUAL_WAKE", native=f'IF(SUBDUAL_STATE="{engine.UNCONSCIOUS}",{wake},"")'),
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- workings and assembly
+
+
+def write_workings(book: Workbook, rules: RuleSet) -> None:
+    """One row per d20 face: the attack's result for that natural roll, and whether that follow-up
+    roll is a special on each chart. The odds count these rows."""
+    sheet = book.create_sheet(WORKINGS_SHEET)
+    for column, title in enumerate(
+        (
+            "d20",
+            "Attack result on this natural roll",
+            "Critical chart special (1/0)",
+            "Critical miss special (1/0)",
+        ),
+        start=1,
+    ):
+        put(sheet.cell(1, column), title)
+    follow_mod = f"IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},ATTACK_TOTAL_MODS,0)"
+    for face in range(1, D20_FACES + 1):
+        row = face + 1
+        put(sheet.cell(row, 1), face)
+        roll = f"A{row}"
+        put_formula(
+            sheet.cell(row, 2),
+            f'IF({band("natural_rolls", "auto_miss", roll)},"{FUMBLE}",IF(ATTACK_BARRED,"{MISS}",'
+            f'IF({band("natural_rolls", "auto_hit", roll)},"{CRITICAL}",IF({roll}>=ATTACK_NEED,"{HIT}","{MISS}"))))',
+        )
+        put_formula(sheet.cell(row, 3), f"IF({band('critical_hits', 'special', f'{roll}+{follow_mod}')},1,0)")
+        put_formula(sheet.cell(row, 4), f"IF({band('critical_misses', 'special', roll)},1,0)")
+    last = D20_FACES + 1
+    define_name(book, "WORKINGS_FACES", absolute(sheet, "A2", f"A{last}"))
+    define_name(book, "WORKINGS_OUTCOMES", absolute(sheet, "B2", f"B{last}"))
+    define_name(book, "WORKINGS_CRIT_SPECIAL", absolute(sheet, "C2", f"C{last}"))
+    define_name(book, "WORKINGS_FUMBLE_SPECIAL", absolute(sheet, "D2", f"D{last}"))
+    for letter in "BCD":
+        sheet.column_dimensions[letter].width = 30
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+    write_calculator(
+        book, ATTACK_SHEET, f"{rules.name}: attack calculator", INTRO, attack_sections(rules), with_udfs
+    )
+    write_calculator(
+        book,
+        CHARTS_SHEET,
+        f"{rules.name}: critical damage, condition and critical miss charts",
+        INTRO,
+        [critical_section(), condition_section(), fumble_section()],
+        with_udfs,
+    )
+    write_calculator(
+        book,
+        OTHER_SHEET,
+        f"{rules.name}: rate of fire, grenade scatter, brawling, subdual",
+        INTRO,
+        [rate_of_fire_section(rules), grenade_section(), brawling_section(rules), subdual_section()],
+        with_udfs,
+    )
+    write_workings(book, rules)

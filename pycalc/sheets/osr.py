@@ -1,0 +1,874 @@
+"""The osr calculators: Attack (descending AC, natural 1/20 rules, odds) and Combat calculators
+(surprise, mass combat, Normal Men, grappling, level-gap saves, spell interruption).
+
+Every formula mirrors ``pycalc.rulesets.osr``; the parity tests recalculate these sheets in
+LibreOffice and compare them with the engine. Rule numbers are looked up by name (formulas.py).
+"""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+
+from pycalc.rulesets.osr import (
+    AC_COLUMNS,
+    CHOICE_PICKERS,
+    HIT_PICKERS,
+    SAVE_FAILED,
+    SAVE_MADE,
+    TOGGLE_PICKERS,
+    default_choice,
+    die_sides,
+)
+from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.formulas import by_label, const, dice_count, dice_modifier, dice_sides, plus, round_up
+from pycalc.tables import RuleSet
+
+ATTACK_SHEET = "Attack calculator"
+COMBAT_SHEET = "Combat calculators"
+ODDS_SHEET = "d20 workings"
+DICE_ERROR = '"#DICE? write it like 2d4+2"'
+
+
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+def by_id(table: str, column: str, id_expr: str) -> str:
+    return f"INDEX({T(table, column)},MATCH({id_expr},{T(table, 'id')},0))"
+
+
+def ruling_is(ruling_id: str, choice: str) -> str:
+    return f'{ruling_name(ruling_id)}="{choice}"'
+
+
+# --------------------------------------------------------------------------- attack: situation
+
+
+def picker_terms(rules: RuleSet, tables: tuple[str, ...], column: str) -> list[str]:
+    """One term per picker cell: the picked row's value (choice) or the row's value if ticked."""
+    terms = []
+    for table_id in tables:
+        table = rules.table(table_id)
+        if column not in table.column_ids:
+            continue
+        if table_id in CHOICE_PICKERS:
+            terms.append(by_label(table_id, column, pick_name(table_id)))
+        else:
+            for row in table.rows:
+                terms.append((pick_name(table_id, row.id), const(table_id, str(row.id), column)))
+    return terms
+
+
+def sum_of(rules: RuleSet, tables: tuple[str, ...], column: str) -> str:
+    terms = [t if isinstance(t, str) else f"IF({t[0]},{t[1]},0)" for t in picker_terms(rules, tables, column)]
+    return plus(*terms)
+
+
+def any_of(rules: RuleSet, column: str) -> str:
+    terms = [
+        t if isinstance(t, str) else f"AND({t[0]},{t[1]})"
+        for t in picker_terms(rules, CHOICE_PICKERS + TOGGLE_PICKERS, column)
+    ]
+    return f"OR({','.join(terms)})" if terms else "FALSE()"
+
+
+def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
+    fields = []
+    for table_id in CHOICE_PICKERS:
+        table = rules.table(table_id)
+        fields.append(
+            Field(
+                table.title,
+                pick_name(table_id),
+                PICK,
+                default_choice(table),
+                options=f"={T(table_id, 'label')}",
+                help=table.note[:100],
+            )
+        )
+    for table_id in TOGGLE_PICKERS:
+        table = rules.table(table_id)
+        for row in table.rows:
+            fields.append(
+                Field(
+                    str(row.label),
+                    pick_name(table_id, row.id),
+                    PICK,
+                    False,
+                    options="TRUE,FALSE",
+                    help=row.note[:100],
+                )
+            )
+    return tuple(fields)
+
+
+# --------------------------------------------------------------------------- attack: resolution
+
+
+def result_formula(roll: str, follow: str) -> str:
+    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see osr.resolve)."""
+    return (
+        f'IF({roll}=ATTACK_NAT1,IF(AND(ISNUMBER({follow}),{follow}>N(ATTACK_LEVEL)),"Fumble","Miss"),'
+        f'IF(AND(ATTACK_NEEDS_MAGIC,{ruling_is("magic_weapon_needed", "no_hit")}),"Miss",'
+        f'IF({roll}=ATTACK_NAT20,IF(AND(ATTACK_NEEDS_MAGIC,ATTACK_NEED>ATTACK_NAT20),"Miss",'
+        f'IF(AND({roll}=ATTACK_CRIT_ROLL,NOT(ATTACK_NO_CRIT)),"Critical","Hit")),'
+        f'IF({roll}>=ATTACK_NEED,"Hit","Miss"))))'
+    )
+
+
+def bad_roll(cell: str) -> str:
+    return f"OR(NOT(ISNUMBER({cell})),{cell}<1,{cell}>ATTACK_SIDES,{cell}<>INT({cell}))"
+
+
+def fumble_text() -> str:
+    base = by_id("attack_outcomes", "effect", '"fumble"')
+    start, end = T("fumble_table", "d20_from"), T("fumble_table", "d20_to")
+    roll = "ATTACK_FUMBLE_ROLL"
+    cond = f"({start}<={roll})*({end}>={roll})*ISNUMBER({start})*ISNUMBER({end})"
+    row = f"SUMPRODUCT({cond}*ROW({start}))-ROW(INDEX({start},1))+1"
+    return (
+        f'IF(COUNT({start})=0,{base}&": the seed has no fumble table; fill tables/osr fumble_table",'
+        f'IF(NOT(ISNUMBER({roll})),{base}&": roll on the fumble table",'
+        f'IF({bad_roll(roll)},"#FUMBLE ROLL? 1 to "&ATTACK_SIDES,'
+        f'IF(SUMPRODUCT({cond})=0,"#ROLL? no row of fumble_table covers "&{roll},'
+        f'IF(SUMPRODUCT({cond})>1,"#FUMBLE TABLE? rows overlap at "&{roll},'
+        f'{base}&": "&INDEX({T("fumble_table", "effect")},{row}))))))'
+    )
+
+
+def attack_sections(rules: RuleSet) -> list[Section]:
+    no_shield, no_dex = any_of(rules, "target_no_shield"), any_of(rules, "target_no_dex_ac")
+    ac_change = plus(
+        *(sum_of(rules, (t,), c) for t, c in AC_COLUMNS.items()),
+        f"IF({no_shield},N(ATTACK_TARGET_SHIELD),0)",
+        f"IF({no_dex},N(ATTACK_TARGET_DEX),0)",
+    )
+    situation_hit = plus(
+        sum_of(rules, HIT_PICKERS, "hit"), f"-IF({any_of(rules, 'attacker_no_dex')},N(ATTACK_DEX_IN_BONUS),0)"
+    )
+    advantage, disadvantage = any_of(rules, "advantage"), any_of(rules, "disadvantage")
+    mode = (
+        f"IF(AND({advantage},{disadvantage}),IF({ruling_is('advantage_meets_disadvantage', 'cancel')},0,-1),"
+        f"IF({advantage},1,IF({disadvantage},-1,0)))"
+    )
+    target = (
+        f"N(ATTACK_TARGET)+IF({ruling_is('ac_change_to_number_needed', 'gm_matrix')},0,"
+        f"ATTACK_AC_CHANGE*{const('to_hit_roll', 'needed_change_per_ac_point')})"
+    )
+    no_crit_at = const("natural_20_critical", "no_critical_needed_at_least")
+    no_crit = (
+        f"IF({ruling_is('nat20_crit_exception', 'needed_19_or_more')},ATTACK_BASIS>={no_crit_at},"
+        f"AND(ATTACK_BASIS>={no_crit_at},ATTACK_BASIS<=ATTACK_NAT20))"
+    )
+    check = (
+        'IF(N(ATTACK_LEVEL)<0,"#LEVEL? 0 or more",'
+        f'IF({bad_roll("ATTACK_ROLL")},"#ROLL? 1 to "&ATTACK_SIDES,'
+        f'IF(AND(ATTACK_FOLLOW_ROLL<>"",{bad_roll("ATTACK_FOLLOW_ROLL")}),"#FOLLOW ROLL? 1 to "&ATTACK_SIDES,'
+        f"{result_formula('ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
+    )
+    above = const("natural_20_hit", "nat20_penalty_needed_above")
+    penalty = (
+        f"IF(AND(ATTACK_ROLL=ATTACK_NAT20,ATTACK_BASIS>{above}),"
+        f"(ATTACK_BASIS-{above})*{const('natural_20_hit', 'nat20_damage_penalty_per_point')},0)"
+    )
+    no_result = 'OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#")'
+    is_hit = 'OR(ATTACK_RESULT="Hit",ATTACK_RESULT="Critical")'
+    least = const("natural_20_hit", "nat20_least_damage")
+    times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
+    x, c, s, m, p = (
+        "ATTACK_DAMAGE_ROLL",
+        "ATTACK_DICE_COUNT",
+        "ATTACK_DICE_SIDES",
+        "ATTACK_DICE_MOD",
+        "ATTACK_NAT20_PENALTY",
+    )
+    damage = (
+        f'IF({no_result},ATTACK_RESULT,IF(NOT({is_hit}),0,IF(NOT(ISNUMBER({x})),"",'
+        f"IF(NOT(AND(ISNUMBER({c}),ISNUMBER({s}),ISNUMBER({m}))),{DICE_ERROR},"
+        f'IF(OR({x}<{c},{x}>{c}*{s}),"#DAMAGE ROLL? "&{c}&" to "&{c}*{s},'
+        f"IF({ruling_is('nat20_penalty_applies_to', 'damage_total')},MAX({least},({x}+{m})*{times}-{p}),"
+        f"MAX({least},(MAX({least},{x}-{p})+{m})*{times})))))))"
+    )
+    effect = (
+        f"IF({no_result},ATTACK_RESULT,"
+        f'IF(ATTACK_RESULT="Fumble",{fumble_text()},'
+        f"INDEX({T('attack_outcomes', 'effect')},MATCH(ATTACK_RESULT,{T('attack_outcomes', 'result')},0))))"
+    )
+    mode_text = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
+    udf_attack = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL,ATTACK_LEVEL"
+
+    def chance(column: str, outcome: str) -> Field:
+        name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
+        return Field(
+            f"Chance of {'any hit' if outcome == 'Hit' else 'a ' + outcome.lower()}",
+            f"ATTACK_{name}_CHANCE",
+            key=outcome == "Hit",
+            number_format=PERCENT_FORMAT,
+            native=f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
+            udf=f'osr_chance({udf_attack},"{outcome}",{mode_text},ATTACK_NEEDS_MAGIC)',
+        )
+
+    default_dice = rules.table("damage_dice").value("normal_weapon", "dice")
+    return [
+        Section(
+            "Attacker and target",
+            (
+                Field("Attacker's to-hit bonus (STR/DEX, magic...)", "ATTACK_BONUS", INPUT, 0),
+                Field(
+                    "Number needed (GM's attack matrix, defender's AC)",
+                    "ATTACK_TARGET",
+                    INPUT,
+                    10,
+                    help="the seed has no matrix: tables/osr attack_matrix is yours to fill",
+                ),
+                Field("Free modifier to the roll", "ATTACK_MODS", INPUT, 0),
+                Field(
+                    "Attacker's XP level (monsters: HD)",
+                    "ATTACK_LEVEL",
+                    INPUT,
+                    1,
+                    help="a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
+                ),
+                Field(
+                    "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
+                ),
+                Field(
+                    "Target's shield (AC points)",
+                    "ATTACK_TARGET_SHIELD",
+                    INPUT,
+                    0,
+                    help="lost vs flank, rear...",
+                ),
+                Field(
+                    "Target's DEX bonus to AC (points)",
+                    "ATTACK_TARGET_DEX",
+                    INPUT,
+                    0,
+                    help="lost vs flank, rear...",
+                ),
+                Field(
+                    "DEX bonus inside the attacker's bonus",
+                    "ATTACK_DEX_IN_BONUS",
+                    INPUT,
+                    0,
+                    help="lost when charging",
+                ),
+            ),
+        ),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section(
+            "Before the roll",
+            (
+                Field(
+                    "Natural d20 needed",
+                    "ATTACK_NEED",
+                    key=True,
+                    native="ATTACK_TARGET_EFFECTIVE-N(ATTACK_BONUS)-ATTACK_MODS_TOTAL",
+                    udf='d20_need("osr",ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL)',
+                    help="before the natural 1 and natural 20 rules",
+                ),
+                chance("D20_HITS", "Hit"),
+                chance("D20_CRITS", "Critical"),
+                chance("D20_FUMBLES", "Fumble"),
+            ),
+        ),
+        Section(
+            "The roll",
+            (
+                Field(
+                    "Natural d20 (with Advantage: the die kept)",
+                    "ATTACK_ROLL",
+                    INPUT,
+                    None,
+                    help="leave empty until rolled",
+                ),
+                Field(
+                    "Fumble check d20 (after a natural 1)",
+                    "ATTACK_FOLLOW_ROLL",
+                    INPUT,
+                    None,
+                    help="Critical Fumble when higher than the level",
+                ),
+                Field(
+                    "Roll on your fumble table",
+                    "ATTACK_FUMBLE_ROLL",
+                    INPUT,
+                    None,
+                    help="only once fumble_table is filled",
+                ),
+                Field("Damage dice shown (without the +modifier)", "ATTACK_DAMAGE_ROLL", INPUT, None),
+            ),
+        ),
+        Section(
+            "Outcome",
+            (
+                Field(
+                    "Result",
+                    "ATTACK_RESULT",
+                    key=True,
+                    native=f'IF(ATTACK_ROLL="","",{check})',
+                    udf=f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_NEEDS_MAGIC))',
+                ),
+                Field(
+                    "What it does",
+                    "ATTACK_EFFECT",
+                    native=effect,
+                    udf=f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,ATTACK_FUMBLE_ROLL))",
+                ),
+                Field(
+                    "Natural-20 damage penalty",
+                    "ATTACK_NAT20_PENALTY",
+                    native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
+                    udf=f'IF({no_result},"",IF({is_hit},nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
+                    help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
+                ),
+                Field(
+                    "Damage",
+                    "ATTACK_DAMAGE",
+                    key=True,
+                    native=damage,
+                    udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
+                ),
+            ),
+        ),
+        Section(
+            "Workings (how the numbers above are made)",
+            (
+                Field("To-hit from the situation", "ATTACK_SITUATION_HIT", WORKING, native=situation_hit),
+                Field(
+                    "All roll modifiers",
+                    "ATTACK_MODS_TOTAL",
+                    WORKING,
+                    native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+                ),
+                Field(
+                    "Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", WORKING, native=ac_change
+                ),
+                Field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", WORKING, native=target),
+                Field(
+                    "Number the natural-20 rules look at",
+                    "ATTACK_BASIS",
+                    WORKING,
+                    native=f"IF({ruling_is('nat20_needed_basis', 'after_modifiers')},ATTACK_NEED,ATTACK_TARGET_EFFECTIVE)",
+                ),
+                Field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", WORKING, native=no_crit),
+                Field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", WORKING, native=mode),
+                Field("Double damage", "ATTACK_DOUBLE", WORKING, native=any_of(rules, "double_damage")),
+                Field(
+                    "Needs magic weapons it lacks",
+                    "ATTACK_NEEDS_MAGIC",
+                    WORKING,
+                    native=any_of(rules, "needs_magic"),
+                ),
+                Field(
+                    "Faces of the d20",
+                    "ATTACK_SIDES",
+                    WORKING,
+                    native=const("to_hit_roll", "to_hit_die_sides"),
+                ),
+                Field(
+                    "Natural roll that always misses",
+                    "ATTACK_NAT1",
+                    WORKING,
+                    native=const("natural_1_fumble", "natural_miss_roll"),
+                ),
+                Field(
+                    "Natural roll that always hits",
+                    "ATTACK_NAT20",
+                    WORKING,
+                    native=const("natural_20_hit", "natural_hit_roll"),
+                ),
+                Field(
+                    "Natural roll that is a Critical HIT",
+                    "ATTACK_CRIT_ROLL",
+                    WORKING,
+                    native=const("natural_20_critical", "critical_natural_roll"),
+                ),
+                Field(
+                    "Damage dice",
+                    "ATTACK_DICE_COUNT",
+                    WORKING,
+                    native=f'IFERROR({dice_count("ATTACK_DICE")},"")',
+                ),
+                Field(
+                    "Damage die sides",
+                    "ATTACK_DICE_SIDES",
+                    WORKING,
+                    native=f'IFERROR({dice_sides("ATTACK_DICE")},"")',
+                ),
+                Field(
+                    "Damage modifier",
+                    "ATTACK_DICE_MOD",
+                    WORKING,
+                    native=f'IFERROR({dice_modifier("ATTACK_DICE")},"")',
+                ),
+            ),
+        ),
+    ]
+
+
+def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
+    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll."""
+    sheet = book.create_sheet(ODDS_SHEET)
+    faces = die_sides(rules)
+    put(sheet["A1"], "Roll \\ follow")
+    for follow in range(1, faces + 1):
+        put(sheet.cell(1, follow + 1), follow)
+    heads = ("Weight of the kept roll", "Hits", "Criticals", "Fumbles")
+    for offset, text in enumerate(heads):
+        put(sheet.cell(1, faces + 2 + offset), text)
+    na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
+    last_col = sheet.cell(1, faces + 1).column_letter
+    for roll in range(1, faces + 1):
+        r = roll + 1
+        put(sheet.cell(r, 1), roll)
+        for follow in range(1, faces + 1):
+            column = sheet.cell(1, follow + 1).column_letter
+            put_formula(sheet.cell(r, follow + 1), result_formula(f"$A{r}", f"{column}$1"))
+        k, s = f"$A{r}", "ATTACK_SIDES"
+        weight = (
+            f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{s}^{na},IF(ATTACK_MODE=0,1/{s},"
+            f"(({s}+1-{k})^{nd}-({s}-{k})^{nd})/{s}^{nd}))"
+        )
+        row_range = f"B{r}:{last_col}{r}"
+        put_formula(sheet.cell(r, faces + 2), weight)
+        put_formula(sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")')
+        put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
+        put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
+    for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
+        letter = sheet.cell(1, faces + 2 + offset).column_letter
+        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+
+
+# --------------------------------------------------------------------------- other calculators
+
+
+def surprise_section(rules: RuleSet) -> Section:
+    sides = const("surprise_rules", "surprise_die_sides")
+    normal = const("surprise_rules", "normal_surprise_max")
+
+    def top_face(surprises_on: str, surprised_on: str) -> str:
+        shift = f"({normal}-N({surprised_on}))"
+        shift = f"IF({ruling_is('surprise_range_adjustment', 'reduce_only')},MAX(0,{shift}),{shift})"
+        return (
+            f'IF(OR(N({surprises_on})<0,N({surprises_on})>{sides}),"#SURPRISES ON? 0 to "&{sides},'
+            f'IF(OR(N({surprised_on})<0,N({surprised_on})>{sides}),"#SURPRISED ON? 0 to "&{sides},'
+            f"MIN({sides},MAX(0,N({surprises_on})-{shift}))))"
+        )
+
+    def chance(top: str) -> str:
+        return f"IF(ISNUMBER({top}),{top}/{sides},{top})"
+
+    a_on_b, b_on_a = "SURPRISE_A_ON_B", "SURPRISE_B_ON_A"
+    b_hit, a_hit = f"SURPRISE_ROLL_FOR_B<={a_on_b}", f"SURPRISE_ROLL_FOR_A<={b_on_a}"
+    entry = (
+        f'IF(AND({a_hit},{b_hit}),"both_surprised",IF({b_hit},"a_surprises_b",'
+        f'IF({a_hit},"b_surprises_a","no_surprise")))'
+    )
+    outcome = (
+        'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
+        f"IF(NOT(ISNUMBER({a_on_b})),{a_on_b},IF(NOT(ISNUMBER({b_on_a})),{b_on_a},"
+        f'IF(OR(SURPRISE_ROLL_FOR_B<1,SURPRISE_ROLL_FOR_B>{sides}),"#ROLL FOR B? 1 to "&{sides},'
+        f'IF(OR(SURPRISE_ROLL_FOR_A<1,SURPRISE_ROLL_FOR_A>{sides}),"#ROLL FOR A? 1 to "&{sides},'
+        f"{by_id('surprise_outcomes', 'result', entry)})))))"
+    )
+    normal_value = rules.constant("surprise_rules", "normal_surprise_max")
+    return Section(
+        "Surprise (d6 for each side)",
+        (
+            Field("Party A surprises others on 1 to", "SURPRISE_A_SURPRISES_ON", INPUT, normal_value),
+            Field("Party A is normally surprised on 1 to", "SURPRISE_A_SURPRISED_ON", INPUT, normal_value),
+            Field("Party B surprises others on 1 to", "SURPRISE_B_SURPRISES_ON", INPUT, normal_value),
+            Field("Party B is normally surprised on 1 to", "SURPRISE_B_SURPRISED_ON", INPUT, normal_value),
+            Field(
+                "A surprises B on 1 to",
+                a_on_b,
+                key=True,
+                native=top_face("SURPRISE_A_SURPRISES_ON", "SURPRISE_B_SURPRISED_ON"),
+                udf="surprise_range(SURPRISE_A_SURPRISES_ON,SURPRISE_B_SURPRISED_ON)",
+            ),
+            Field(
+                "B surprises A on 1 to",
+                b_on_a,
+                key=True,
+                native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
+                udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
+            ),
+            Field(
+                "Chance A surprises B",
+                "SURPRISE_A_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=chance(a_on_b),
+            ),
+            Field(
+                "Chance B surprises A",
+                "SURPRISE_B_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=chance(b_on_a),
+            ),
+            Field(
+                "d6 rolled for A",
+                "SURPRISE_ROLL_FOR_A",
+                INPUT,
+                None,
+                help="A is surprised when it is within B's range",
+            ),
+            Field("d6 rolled for B", "SURPRISE_ROLL_FOR_B", INPUT, None),
+            Field(
+                "Result",
+                "SURPRISE_RESULT",
+                key=True,
+                native=outcome,
+                udf=(
+                    'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
+                    f"surprise_outcome({a_on_b},{b_on_a},SURPRISE_ROLL_FOR_B,SURPRISE_ROLL_FOR_A))"
+                ),
+            ),
+        ),
+    )
+
+
+def mass_section(rules: RuleSet) -> Section:
+    die = by_id("mass_combat", "dice", '"unit_damage_die"')
+    sides = dice_sides(die)
+    times = (
+        f"IF({ruling_is('mass_combat_damage_multiplier', 'men_in_unit')},MASS_MEN,"
+        f"{const('mass_combat', 'unit_damage_multiplier')})"
+    )
+    damage = (
+        'IF(MASS_DAMAGE_ROLL="","",'
+        f'IF(OR(MASS_DAMAGE_ROLL<1,MASS_DAMAGE_ROLL>{sides}),"#DAMAGE ROLL? 1 to "&{sides},'
+        f'IF(AND({ruling_is("mass_combat_damage_multiplier", "men_in_unit")},N(MASS_MEN)<1),"#MEN? 1 or more",'
+        f"MASS_DAMAGE_ROLL*{times})))"
+    )
+    survivors = (
+        'IF(N(MASS_MEN)<1,"#MEN? 1 or more",IF(N(MASS_ORIGINAL_HP)<1,"#ORIGINAL HP? 1 or more",'
+        'IF(MASS_HP_AFTER>MASS_ORIGINAL_HP,"#REMAINING HP? at most the original hit points",'
+        f"IF(MASS_HP_AFTER<=0,0,{round_up('MASS_HP_AFTER*MASS_MEN/MASS_ORIGINAL_HP')}))))"
+    )
+    men = rules.constant("mass_combat", "unit_men")
+    return Section(
+        "Mass combat (a unit fought as one man)",
+        (
+            Field("Men in the unit", "MASS_MEN", INPUT, men, help="unit hit points: one d6 per man"),
+            Field("Unit's original hit points", "MASS_ORIGINAL_HP", INPUT, 40),
+            Field("Unit's hit points before this hit", "MASS_HP_BEFORE", INPUT, 40),
+            Field(
+                "d6 thrown for the hit",
+                "MASS_DAMAGE_ROLL",
+                INPUT,
+                None,
+                help="one hit throw per unit per round",
+            ),
+            Field(
+                "Hit points lost",
+                "MASS_DAMAGE",
+                key=True,
+                native=damage,
+                udf='IF(MASS_DAMAGE_ROLL="","",mass_damage(MASS_DAMAGE_ROLL,MASS_MEN))',
+            ),
+            Field(
+                "Unit's hit points now",
+                "MASS_HP_AFTER",
+                native="IF(ISNUMBER(MASS_DAMAGE),MAX(0,N(MASS_HP_BEFORE)-MASS_DAMAGE),N(MASS_HP_BEFORE))",
+            ),
+            Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0"),
+            Field(
+                "Men left alive",
+                "MASS_SURVIVORS",
+                key=True,
+                native=survivors,
+                udf="mass_survivors(MASS_ORIGINAL_HP,MASS_HP_AFTER,MASS_MEN)",
+                help="one per tenth of the original hit points left, fractions up",
+            ),
+        ),
+    )
+
+
+def kills_section(rules: RuleSet) -> Section:
+    faces = const("to_hit_roll", "to_hit_die_sides")
+    nat1, nat20 = const("natural_1_fumble", "natural_miss_roll"), const("natural_20_hit", "natural_hit_roll")
+    hitting_faces = f"(1+MAX(0,{nat20}-MAX(KILLS_NEED,{nat1}+1)))"
+
+    def mean(cell: str) -> str:
+        return f"AVERAGE({dice_count(cell)},{dice_count(cell)}*{dice_sides(cell)})+{dice_modifier(cell)}"
+
+    damage, hp = "KILLS_AVG_DAMAGE", "KILLS_AVG_HP"
+    capped = f"KILLS_ATTACKS*{hitting_faces}*MIN({hp},{damage})/({faces}*{hp})"
+    plain = f"KILLS_ATTACKS*{hitting_faces}*{damage}/({faces}*{hp})"
+    kills = f"IF({ruling_is('expected_kills_method', 'one_per_hit_capped')},{capped},{plain})"
+    kills = f"IF({ruling_is('expected_kills_rounding', 'up')},{round_up(kills)},{kills})"
+
+    def guarded(expr: str) -> str:
+        return (
+            f'IF(N(KILLS_ATTACKS)<0,"#ATTACKS? 0 or more",IF(NOT(ISNUMBER({damage})),{DICE_ERROR},'
+            f'IF(NOT(ISNUMBER({hp})),{DICE_ERROR},IF({hp}<=0,"#HP DICE? average hit points must be above 0",{expr}))))'
+        )
+
+    return Section(
+        "Normal Men killed per round (the seed's shortcut)",
+        (
+            Field("Attacks per round", "KILLS_ATTACKS", INPUT, 8),
+            Field("Natural d20 needed to hit them", "KILLS_NEED", INPUT, 7),
+            Field(
+                "Damage per hit",
+                "KILLS_DAMAGE_DICE",
+                INPUT,
+                rules.table("damage_dice").value("normal_weapon", "dice"),
+            ),
+            Field(
+                "Their hit points",
+                "KILLS_HP_DICE",
+                INPUT,
+                rules.table("normal_men").value("normal_man_hit_points", "dice"),
+            ),
+            Field("Average damage", damage, WORKING, native=f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
+            Field("Average hit points", hp, WORKING, native=f'IFERROR({mean("KILLS_HP_DICE")},"")'),
+            Field(
+                "Chance to hit",
+                "KILLS_HIT_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=guarded(f"{hitting_faces}/{faces}"),
+            ),
+            Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
+            Field(
+                "Normal Men killed per round",
+                "KILLS_PER_ROUND",
+                key=True,
+                native=guarded(kills),
+                udf="expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,KILLS_HP_DICE)",
+                help="rulings expected_kills_method and expected_kills_rounding",
+            ),
+        ),
+    )
+
+
+def normal_men_section(rules: RuleSet) -> Section:
+    table = "attacker_kinds_vs_normal_men"
+    kind_id = f"{by_label(table, 'id', 'NORMAL_MEN_KIND')}"
+    row_id = f'IF(AND({kind_id}="other_pc",{ruling_is("normal_men_multiple_attacks", "all_pcs")}),"fighter_type",{kind_id})'
+    level = "NORMAL_MEN_LEVEL"
+    attacks = (
+        f'IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, "label")},0)),"#KIND? pick from the list",'
+        f'IF(N({level})<0,"#LEVEL? 0 or more",'
+        f"IF(N({level})>{by_id(table, 'more_than', 'NORMAL_MEN_ROW')},"
+        f"MAX({by_id(table, 'otherwise', 'NORMAL_MEN_ROW')},N({level})*{by_id(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
+        f"{by_id(table, 'otherwise', 'NORMAL_MEN_ROW')})))"
+    )
+    return Section(
+        "Attacks per round against Normal Men",
+        (
+            Field(
+                "Attacker",
+                "NORMAL_MEN_KIND",
+                INPUT,
+                default_choice(rules.table(table)),
+                options=f"={T(table, 'label')}",
+            ),
+            Field("XP level (monsters: whole HD)", level, INPUT, 3),
+            Field(
+                "Row used (ruling normal_men_multiple_attacks)",
+                "NORMAL_MEN_ROW",
+                WORKING,
+                native=f'IFERROR({row_id},"")',
+            ),
+            Field(
+                "Attacks per round",
+                "NORMAL_MEN_ATTACKS",
+                key=True,
+                native=attacks,
+                udf=f"attacks_vs_normal_men(NORMAL_MEN_KIND,{level})",
+            ),
+        ),
+    )
+
+
+def grapple_section(rules: RuleSet) -> Section:
+    sides = const("grappling_dice", "grappling_die_sides")
+
+    def check(roll: str, hd: str, per: str, what: str) -> str:
+        count = f"N({hd})*{const('grappling_dice', per)}"
+        return (
+            f'IF(N({hd})<1,"#{what} HD? 1 or more",'
+            f'IF(OR(N({roll})<{count},N({roll})>{count}*{sides}),"#{what} ROLL? "&{count}&" to "&{count}*{sides},"")) '
+        ).strip()
+
+    guard = (
+        f'IF({check("GRAPPLE_HERO_ROLL", "GRAPPLE_HERO_HD", "defender_d6_per_hd", "HERO")}<>"",'
+        f"{check('GRAPPLE_HERO_ROLL', 'GRAPPLE_HERO_HD', 'defender_d6_per_hd', 'HERO')},"
+        f'IF({check("GRAPPLE_GRAPPLERS_ROLL", "GRAPPLE_GRAPPLERS_HD", "grappler_d6_per_hd", "GRAPPLERS")}<>"",'
+        f"{check('GRAPPLE_GRAPPLERS_ROLL', 'GRAPPLE_GRAPPLERS_HD', 'grappler_d6_per_hd', 'GRAPPLERS')},{{}}))"
+    )
+    margin = "N(GRAPPLE_HERO_ROLL)-N(GRAPPLE_GRAPPLERS_ROLL)"
+    band = f"MATCH({margin},{T('grappling_result', 'from')},1)"
+    stunned = f"INDEX({T('grappling_result', 'grapplers_stunned')},{band})"
+    stun = f"IF({stunned},({margin})*{const('grappling_dice', 'stun_rounds_per_point')},0)"
+    example = {r.id: r["value"] for r in rules.table("grappling_example").rows}
+    return Section(
+        "Grappling contest",
+        (
+            Field("Grappled hero's HD (XP level)", "GRAPPLE_HERO_HD", INPUT, example["ex_hero_hd"]),
+            Field(
+                "Grapplers' combined HD (those who hit)",
+                "GRAPPLE_GRAPPLERS_HD",
+                INPUT,
+                example["ex_orcs_grappling"] * example["ex_orc_hd"],
+            ),
+            Field("Hero's roll (d6 per HD)", "GRAPPLE_HERO_ROLL", INPUT, example["ex_hero_roll"]),
+            Field("Grapplers' combined roll", "GRAPPLE_GRAPPLERS_ROLL", INPUT, example["ex_grapplers_total"]),
+            Field("Hero's roll minus theirs", "GRAPPLE_MARGIN", native=guard.format(margin)),
+            Field(
+                "Result",
+                "GRAPPLE_RESULT",
+                key=True,
+                native=guard.format(f"INDEX({T('grappling_result', 'result')},{band})"),
+                udf=guard.format("grapple_result(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
+            ),
+            Field(
+                "Rounds the grapplers are stunned",
+                "GRAPPLE_STUN_ROUNDS",
+                key=True,
+                native=guard.format(stun),
+                udf=guard.format("grapple_stun_rounds(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
+            ),
+        ),
+    )
+
+
+def save_section(rules: RuleSet) -> Section:
+    table = "special_maneuvers"
+    found = f"ISNA(MATCH(SAVE_MANEUVER,{T(table, 'label')},0))"
+    saver = by_label(table, "saver", "SAVE_MANEUVER")
+    row_error = (
+        f'IF({found},"#MANEUVER? pick from the list",IF({saver}="","#MANEUVER? no save for this one",""))'
+    )
+    gap = (
+        'IF(OR(N(SAVE_SAVER_LEVEL)<0,N(SAVE_ATTACKER_LEVEL)<0),"#LEVEL? 0 or more",'
+        f"INT(MAX(0,N(SAVE_SAVER_LEVEL)-N(SAVE_ATTACKER_LEVEL))/{const('level_gap_save_bonus', 'levels_per_step')})"
+        f"*{const('level_gap_save_bonus', 'save_bonus_per_step')})"
+    )
+    modifier = (
+        f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,'
+        f"IF({by_label(table, 'level_gap_bonus', 'SAVE_MANEUVER')},SAVE_LEVEL_GAP_BONUS,0)"
+        f"-IF({by_label(table, 'minus_target_str_bonus', 'SAVE_MANEUVER')},N(SAVE_TARGET_STR_BONUS),0))"
+    )
+    modifier = (
+        f'IF(AND(SAVE_ROW_ERROR="",NOT(ISNUMBER(SAVE_LEVEL_GAP_BONUS))),SAVE_LEVEL_GAP_BONUS,{modifier})'
+    )
+    default = next(str(r.label) for r in rules.table(table).rows if r["level_gap_bonus"])
+    return Section(
+        "Save vs Paralysis after a maneuver (level-gap bonus)",
+        (
+            Field("Maneuver", "SAVE_MANEUVER", INPUT, default, options=f"={T(table, 'label')}"),
+            Field("Level of the one saving", "SAVE_SAVER_LEVEL", INPUT, 7),
+            Field("Attacker's level", "SAVE_ATTACKER_LEVEL", INPUT, 1),
+            Field(
+                "Whip target's STR bonus",
+                "SAVE_TARGET_STR_BONUS",
+                INPUT,
+                0,
+                help="subtracted from the whip wielder's save",
+            ),
+            Field("Maneuver check", "SAVE_ROW_ERROR", WORKING, native=row_error),
+            Field(
+                "Level-gap bonus (+1 per 3 levels above)",
+                "SAVE_LEVEL_GAP_BONUS",
+                native=gap,
+                udf="level_gap_save_bonus(SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL)",
+            ),
+            Field("Who saves", "SAVE_WHO", native=f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,{saver})'),
+            Field(
+                "Added to the save",
+                "SAVE_MODIFIER",
+                key=True,
+                native=modifier,
+                udf="maneuver_save_modifier(SAVE_MANEUVER,SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL,SAVE_TARGET_STR_BONUS)",
+            ),
+            Field(
+                "What the maneuver does",
+                "SAVE_EFFECT",
+                native=f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,{by_label(table, "effect", "SAVE_MANEUVER")})',
+            ),
+        ),
+    )
+
+
+def spell_section(rules: RuleSet) -> Section:
+    table = "spell_interruption"
+    low, high = (
+        f"MIN({T('spell_interruption_failure', 'from')})",
+        f"MAX({T('spell_interruption_failure', 'to')})",
+    )
+
+    def col(column: str) -> str:
+        return by_label(table, column, "SPELL_SITUATION")
+
+    band = f"INDEX({T('spell_interruption_failure', 'outcome')},MATCH(SPELL_D6,{T('spell_interruption_failure', 'from')},1))"
+    outcome = (
+        f'IF(ISNA(MATCH(SPELL_SITUATION,{T(table, "label")},0)),"#SITUATION? pick from the list",'
+        f'IF(OR(NOT({col("save_vs_paralysis")}),SPELL_SAVE=""),{col("result")},'
+        f'IF(UPPER(SPELL_SAVE)=UPPER("{SAVE_MADE}"),{col("if_save_made")},'
+        f'IF(UPPER(SPELL_SAVE)<>UPPER("{SAVE_FAILED}"),"#SAVE? {SAVE_MADE} or {SAVE_FAILED}",'
+        f'IF(SPELL_D6="",{col("if_save_failed")},'
+        f'IF(OR(SPELL_D6<{low},SPELL_D6>{high}),"#D6? "&{low}&" to "&{high},{band}))))))'
+    )
+    return Section(
+        "Spellcaster hit while casting",
+        (
+            Field(
+                "Situation",
+                "SPELL_SITUATION",
+                INPUT,
+                str(rules.table(table).entry("simultaneous_initiative").label),
+                options=f"={T(table, 'label')}",
+            ),
+            Field(
+                "Save vs Paralysis (add PSY bonus)",
+                "SPELL_SAVE",
+                INPUT,
+                None,
+                options=f"{SAVE_MADE},{SAVE_FAILED}",
+            ),
+            Field("d6 after a failed save", "SPELL_D6", INPUT, None),
+            Field(
+                "What happens",
+                "SPELL_OUTCOME",
+                key=True,
+                native=outcome,
+                udf="spell_interruption(SPELL_SITUATION,SPELL_SAVE,SPELL_D6)",
+            ),
+        ),
+    )
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+    write_calculator(
+        book,
+        ATTACK_SHEET,
+        f"{rules.name}: attack calculator",
+        "Yellow cells are yours: the number needed from your attack matrix, the bonus, the situation, then the "
+        "natural d20 and the damage dice. Green cells are worked out from the rule tables in this workbook.",
+        attack_sections(rules),
+        with_udfs,
+    )
+    write_calculator(
+        book,
+        COMBAT_SHEET,
+        f"{rules.name}: surprise, mass combat, Normal Men, grappling, saves, spells",
+        "Yellow cells are yours; green cells are worked out from the rule tables.",
+        [
+            surprise_section(rules),
+            mass_section(rules),
+            kills_section(rules),
+            normal_men_section(rules),
+            grapple_section(rules),
+            save_section(rules),
+            spell_section(rules),
+        ],
+        with_udfs,
+    )
+    write_odds_workings(book, rules)

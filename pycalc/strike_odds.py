@@ -1,0 +1,95 @@
+"""Odds before the d100 is rolled (spelljammer): exact distributions of hit points lost.
+
+One attack: the outcome distribution over the d100 (automatic results included) combined with the
+damage dice: a hit loses ``max(0, dice + mods - PROT)``, a critical or grievous hit
+``multiplier x max(0, dice + mods)``. Several attacks: the sum of independent attacks (PROT worn by a
+grievous hit counts from the next round, so every attack of the round meets the same PROT).
+Everything is exact (fractions); nothing is sampled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pycalc import dice, strike
+from pycalc.errors import RuleError
+from pycalc.tables import RuleSet
+
+Distribution = dict[int, Fraction]
+
+
+@dataclass(frozen=True)
+class StrikeAttack:
+    modified_sc: int
+    damage: dice.Dice
+    prot: int = 0
+    damage_mods: int = 0
+
+
+def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
+    """Exact probability of each number of hit points lost to one attack."""
+    if attack.prot < 0:
+        raise RuleError("#PROT? 0 or more")
+    rolled = dice.distribution(attack.damage)
+    found: Distribution = {}
+    for outcome_id, chance in strike.distribution(rules, attack.modified_sc).items():
+        if not chance:
+            continue
+        outcome = strike.outcome_named(rules, outcome_id)
+        for total, weight in rolled.items():
+            lost = strike.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)
+            found[lost] = found.get(lost, Fraction(0)) + chance * weight
+    return dict(sorted(found.items()))
+
+
+def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:
+    """Distribution of the sum of two independent amounts (capped at ``cap`` when given)."""
+    found: Distribution = {}
+    for a, p in first.items():
+        for b, q in second.items():
+            total = a + b if cap is None else min(cap, a + b)
+            found[total] = found.get(total, Fraction(0)) + p * q
+    return found
+
+
+def round_distribution(
+    rules: RuleSet, attack: StrikeAttack, attacks: int, cap: int | None = None
+) -> Distribution:
+    if attacks < 1:
+        raise RuleError("#ATTACKS? 1 or more")
+    one = hp_loss_distribution(rules, attack)
+    total: Distribution = {0: Fraction(1)}
+    for _ in range(attacks):
+        total = add(total, one, cap)
+    return total
+
+
+def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> Fraction:
+    return attacks * sum((lost * p for lost, p in hp_loss_distribution(rules, attack).items()), Fraction(0))
+
+
+def chance_at_least(rules: RuleSet, attack: StrikeAttack, amount: int, attacks: int = 1) -> Fraction:
+    """Probability that the attacks together take at least ``amount`` hit points."""
+    if amount <= 0:
+        return Fraction(1)
+    spread = round_distribution(rules, attack, attacks, cap=amount)
+    return spread.get(amount, Fraction(0))
+
+
+def kill_chance(rules: RuleSet, attack: StrikeAttack, hp: int, attacks: int = 1) -> Fraction:
+    """Probability that the target, at ``hp`` hit points, is at 0 or below after the attacks."""
+    return chance_at_least(rules, attack, hp, attacks)
+
+
+def stun_chance(rules: RuleSet, attack: StrikeAttack, threshold: int) -> Fraction:
+    """Probability that one attack stuns: the damage compared (stun_damage_basis) exceeds the threshold."""
+    if rules.ruling("stun_damage_basis") == "taken":
+        return sum(
+            (p for lost, p in hp_loss_distribution(rules, attack).items() if lost > threshold), Fraction(0)
+        )
+    hit = strike.hit_chance(rules, attack.modified_sc)
+    rolled = dice.distribution(attack.damage)
+    return hit * sum(
+        (p for total, p in rolled.items() if max(0, total + attack.damage_mods) > threshold), Fraction(0)
+    )

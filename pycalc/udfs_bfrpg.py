@@ -1,0 +1,330 @@
+"""Excel user-defined functions (xlwings) for the Basic Fantasy RPG calculators (bfrpg).
+
+Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
+returns a short '#...' text and nothing raises into a cell. The shared d20 UDFs (d20_need,
+d20_result, d20_hit_chance with ruleset "bfrpg") cover the attack roll itself; these add the
+critical confirmation, damage and the other calculators. Every function is prefixed ``bfrpg_``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlwings as xw
+
+from pycalc import dice as dice_module
+from pycalc.d20 import Attack
+from pycalc.errors import RuleError
+from pycalc.rulesets import bfrpg as engine
+from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import as_int, as_text, cell_safe
+
+BFRPG = "bfrpg"
+__all__ = [
+    "bfrpg_attack_damage",
+    "bfrpg_block_result",
+    "bfrpg_confirm_min",
+    "bfrpg_confirms",
+    "bfrpg_crit_chance",
+    "bfrpg_crit_possible",
+    "bfrpg_critical_damage",
+    "bfrpg_firing_outcome",
+    "bfrpg_helpless_damage",
+    "bfrpg_is_surprised",
+    "bfrpg_joust_result",
+    "bfrpg_joust_save_penalty",
+    "bfrpg_parry_bonus",
+    "bfrpg_surprise_max",
+    "bfrpg_two_weapon_hit",
+]
+
+
+def bfrpg_rules() -> RuleSet:
+    return load_ruleset(BFRPG)
+
+
+def optional_int(value: Any, name: str) -> int | None:
+    return None if value is None or (isinstance(value, str) and not value.strip()) else as_int(value, name)
+
+
+def as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().upper() in ("TRUE", "1", "YES")
+    return bool(value)
+
+
+def attack(bonus: Any, target: Any, mods: Any) -> Attack:
+    return Attack(as_int(bonus, "BONUS", 0), as_int(target, "TARGET"), as_int(mods, "MODS", 0))
+
+
+def label(rules: RuleSet, table_id: str, value: Any) -> str:
+    """A picker label (or id), checked against its table; empty means the table's first row."""
+    table = rules.table(table_id)
+    text = as_text(value, table_id.upper(), engine.default_choice(table))
+    try:
+        return str(table.by_label(text).label)
+    except KeyError:
+        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+
+
+# --------------------------------------------------------------------------- critical hits
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers to the roll (optional, 0)")
+@cell_safe
+def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:
+    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
+    return engine.critical_possible(bfrpg_rules(), attack(bonus, target, mods))
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@cell_safe
+def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:
+    """Lowest confirmation d20 that turns a threat into a critical."""
+    return engine.confirm_min(bfrpg_rules(), attack(bonus, target, mods))
+
+
+@xw.func
+@xw.arg("follow_roll", doc="the confirmation d20")
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@cell_safe
+def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:
+    """TRUE when this confirmation roll makes a natural 20 a critical hit."""
+    rules = bfrpg_rules()
+    hit = attack(bonus, target, mods)
+    roll = engine.check_roll(rules, as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
+    return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@cell_safe
+def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
+    """Probability (0 to 1) of a confirmed critical hit."""
+    return float(engine.chances(bfrpg_rules(), attack(bonus, target, mods)).critical)
+
+
+@xw.func
+@xw.arg("dice", doc="weapon damage, e.g. 1d8+2")
+@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
+@xw.arg("extra_roll", doc="second damage roll (ruling normal_plus_max_plus_roll; optional)")
+@xw.arg("multiplier", doc="2 for a charge or set weapon (optional, 1)")
+@cell_safe
+def bfrpg_critical_damage(
+    dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1
+) -> int | str:
+    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
+    rules = bfrpg_rules()
+    parsed = engine.damage_dice(as_text(dice, "DICE"))
+    double = as_int(multiplier, "MULTIPLIER", 1)
+    if double < 1:
+        raise RuleError("#DOUBLE? 1 or more")
+    roll = as_int(damage_roll, "DAMAGE ROLL")
+    total = engine.critical_damage(rules, parsed, roll, optional_int(extra_roll, "EXTRA DAMAGE ROLL"))
+    if total is None:
+        return ""
+    return engine.multiplied(rules, total, engine.max_die(rules, parsed), engine.Multipliers(double=double))
+
+
+@xw.func
+@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
+@xw.arg("added", doc="added to the dice (STR for a shield bash, specialist)")
+@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
+@xw.arg("result", doc="Miss, Hit or Critical")
+@xw.arg("charge", doc="Charge and set weapon: the picker's row (optional: no charge)")
+@xw.arg("mode", doc="Lethal or subduing damage: the picker's row (optional: normal)")
+@xw.arg("underwater", doc="Weapons underwater: the picker's row (optional: not underwater)")
+@xw.arg("critical", doc="What a critical hit does: the picker's row (optional: extra damage)")
+@xw.arg("helpless", doc="TRUE for a melee attack on a helpless target (optional)")
+@xw.arg("extra_roll", doc="second damage roll (ruling normal_plus_max_plus_roll; optional)")
+@cell_safe
+def bfrpg_attack_damage(
+    dice: Any,
+    added: Any,
+    damage_roll: Any,
+    result: Any,
+    charge: Any = None,
+    mode: Any = None,
+    underwater: Any = None,
+    critical: Any = None,
+    helpless: Any = False,
+    extra_roll: Any = None,
+) -> int | str:
+    """Damage after the result and the situation: criticals, doubling, halving, helpless targets."""
+    rules = bfrpg_rules()
+    choices = {
+        "charge_options": label(rules, "charge_options", charge),
+        "damage_mode": label(rules, "damage_mode", mode),
+        "underwater_weapons": label(rules, "underwater_weapons", underwater),
+        "critical_effect": label(rules, "critical_effect", critical),
+    }
+    outcome = as_text(result, "RESULT").capitalize()
+    if outcome not in ("Miss", "Hit", "Critical"):
+        raise RuleError("#RESULT? use Miss, Hit or Critical")
+    parsed = engine.damage_dice(as_text(dice, "DICE"))
+    text = str(dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)))
+    inputs = engine.AttackInputs(
+        bonus=0,
+        target=0,
+        dice=text,
+        damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
+        extra_roll=optional_int(extra_roll, "EXTRA DAMAGE ROLL"),
+        choices=choices,
+    )
+    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless))
+
+
+# --------------------------------------------------------------------------- maneuvers
+
+
+@xw.func
+@xw.arg("hand", doc="a Two-weapon combat row: primary_hand, off_hand, off_hand_only... (id or label)")
+@xw.arg("dex_bonus", doc="the wielder's Dexterity bonus")
+@cell_safe
+def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
+    """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""
+    rules = bfrpg_rules()
+    row = rules.table("two_weapon_fighting").by_label(label(rules, "two_weapon_fighting", hand))
+    return engine.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))
+
+
+@xw.func
+@xw.arg("dice", doc="the usual melee damage, e.g. 1d8+1")
+@xw.arg("backstab", doc="TRUE for backstab damage (optional)")
+@cell_safe
+def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:
+    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
+    entry = "backstab_max_multiplier" if as_bool(backstab) else "max_damage_multiplier"
+    return engine.helpless_damage(bfrpg_rules(), engine.damage_dice(as_text(dice, "DICE")), entry)
+
+
+@xw.func
+@xw.arg("damage", doc="damage dealt by the jousting hit")
+@cell_safe
+def bfrpg_joust_save_penalty(damage: Any) -> int:
+    """Save penalty against being unhorsed: -1 per full 5 points of damage."""
+    return engine.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))
+
+
+@xw.func
+@xw.arg("damage", doc="damage dealt by the jousting hit")
+@xw.arg("save_target", doc="save vs. Death Ray needed")
+@xw.arg("str_bonus", doc="Strength bonus")
+@xw.arg("roll", doc="the save d20")
+@cell_safe
+def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any) -> str:
+    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
+    out = engine.joust_outputs(
+        bfrpg_rules(),
+        as_int(damage, "DAMAGE", 0),
+        as_int(save_target, "SAVE"),
+        as_int(str_bonus, "STR", 0),
+        optional_int(roll, "ROLL"),
+    )
+    return str(out["JOUST_RESULT"])
+
+
+@xw.func
+@xw.arg("stance", doc="Partial defense or Total (full) defense")
+@xw.arg("parry_with", doc="Parry with a weapon / with a shield")
+@xw.arg("attack_bonus", doc="attack bonus, specialization included")
+@xw.arg("str_bonus", doc="Strength bonus (only with ruling parry_includes_str = with_str)")
+@xw.arg("parry_number", doc="1 for the first parry this round, 2 for the second...")
+@xw.arg("character_class", doc="Fighter, Cleric or Other")
+@xw.arg("level", doc="the parrying character's level")
+@xw.arg("ranged", doc="TRUE when parrying a ranged attack")
+@cell_safe
+def bfrpg_parry_bonus(
+    stance: Any,
+    parry_with: Any,
+    attack_bonus: Any,
+    str_bonus: Any = 0,
+    parry_number: Any = 1,
+    character_class: Any = "Other",
+    level: Any = 1,
+    ranged: Any = False,
+) -> int:
+    """What is added to the parry d20; the parry must surpass the attack roll."""
+    rules = bfrpg_rules()
+    inputs = engine.ParryInputs(
+        stance=label(rules, "defense_stance", stance),
+        parry_with=label(rules, "parry_with", parry_with),
+        attack_bonus=as_int(attack_bonus, "AB", 0),
+        str_bonus=as_int(str_bonus, "STR", 0),
+        parry_number=as_int(parry_number, "PARRY NUMBER", 1),
+        character_class=as_text(character_class, "CLASS", engine.OTHER_CLASS),
+        level=as_int(level, "LEVEL", 1),
+        ranged=as_bool(ranged),
+    )
+    return engine.parry_bonus(rules, inputs)
+
+
+@xw.func
+@xw.arg("block_total", doc="the block roll with its bonuses")
+@xw.arg("damage", doc="the attacker's damage")
+@cell_safe
+def bfrpg_block_result(block_total: Any, damage: Any) -> str:
+    """Absorbed or Full damage (ruling block_tie decides a tie)."""
+    block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")
+    tie = bfrpg_rules().ruling("block_tie") == "absorbed"
+    return engine.BLOCK_ABSORBED if block > hit or (block == hit and tie) else engine.BLOCK_FULL
+
+
+@xw.func
+@xw.arg("shot", doc="a Firing into melee row (label or id)")
+@xw.arg("bonus", doc="attack bonus with DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers")
+@xw.arg("roll", doc="the d20")
+@cell_safe
+def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:
+    """Hit, Miss, or a near miss that hits the target's melee opponent."""
+    rules = bfrpg_rules()
+    out = engine.firing_outputs(
+        rules,
+        label(rules, "firing_into_melee", shot),
+        as_int(bonus, "BONUS", 0),
+        as_int(target, "TARGET"),
+        as_int(mods, "MODS", 0),
+        as_int(roll, "ROLL"),
+    )
+    return str(out["FIRE_OUTCOME"])
+
+
+@xw.func
+@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
+@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@cell_safe
+def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
+    """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
+    rules = bfrpg_rules()
+    rows = rules.table("surprise_adjustments").rows
+    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value)]
+    return engine.surprise_max(rules, label(rules, "surprise_range", situation), ticked)
+
+
+@xw.func
+@xw.arg("roll", doc="the surprise d6")
+@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
+@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@cell_safe
+def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:
+    """TRUE when this d6 roll means the side is surprised."""
+    top = bfrpg_surprise_max(situation, *adjustments)
+    if isinstance(top, str):
+        return top
+    die = int(bfrpg_rules().constant("surprise_roll", "surprise_die_faces"))
+    value = as_int(roll, "ROLL")
+    if not 1 <= value <= die:
+        raise RuleError(f"#ROLL? 1 to {die}")
+    return value <= top

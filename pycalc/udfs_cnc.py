@@ -1,0 +1,310 @@
+"""Castles & Crusades worksheet functions (xlwings) over ``pycalc.rulesets.cnc``.
+
+Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
+returns a short '#...' text; nothing raises into a cell. Every function reads ``tables/cnc``
+(with the rulings' defaults) each call, through the loader's cache.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import xlwings as xw
+
+from pycalc import d20
+from pycalc.errors import RuleError
+from pycalc.rulesets import cnc
+from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import as_int, as_text, cell_safe
+
+__all__ = [
+    "cnc_attack_damage",
+    "cnc_attack_effect",
+    "cnc_attack_need",
+    "cnc_attack_result",
+    "cnc_charge_window",
+    "cnc_disarm_ac",
+    "cnc_grapple_ac",
+    "cnc_grapple_allowed",
+    "cnc_grid_squares",
+    "cnc_hit_chance",
+    "cnc_movement",
+    "cnc_range_band",
+    "cnc_range_modifier",
+    "cnc_subdual_normal",
+    "cnc_touch_ac",
+    "falling_damage",
+    "falling_dex_check",
+    "hp_state",
+]
+
+
+def rules() -> RuleSet:
+    return load_ruleset(cnc.RULESET_ID)
+
+
+def as_bool(value: Any, name: str, default: bool = False) -> bool:
+    """TRUE/FALSE from a cell: a boolean, 1/0, or the text TRUE/FALSE/YES/NO; empty is the default."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().upper()
+    if text in ("TRUE", "YES"):
+        return True
+    if text in ("FALSE", "NO"):
+        return False
+    raise RuleError(f"#{name}? TRUE or FALSE")
+
+
+def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
+    """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default
+    if isinstance(value, bool):
+        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        raise RuleError(f"#{name}? a number") from None
+    if math.isnan(number) or math.isinf(number):
+        raise RuleError(f"#{name}? a number")
+    return Fraction(str(number))
+
+
+def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:
+    return d20.Attack(as_int(bonus, "BONUS", 0), as_int(ac, "AC"), as_int(mods, "MODS", 0))
+
+
+# --------------------------------------------------------------------------- attack
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@cell_safe
+def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
+    """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
+    return cnc.need(rules(), attack(bonus, ac, mods))
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("roll", doc="the natural d20 roll")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@cell_safe
+def cnc_attack_result(bonus: Any, ac: Any, roll: Any, mods: Any = 0) -> str:
+    """Hit when d20 + bonus + mods >= AC, else Miss."""
+    ruleset = rules()
+    return cnc.result(ruleset, attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@cell_safe
+def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
+    """Probability (0 to 1) that the attack hits."""
+    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))
+
+
+@xw.func
+@xw.arg("result", doc="Hit or Miss")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (the +2 is added)")
+@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
+@xw.arg("bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
+@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@cell_safe
+def cnc_attack_damage(result: Any, dice: Any, damage_roll: Any, bonus: Any = 0, kind: Any = None) -> int:
+    """Damage dealt: dice rolled + modifier + bonus on a hit (at least the kind's least damage); 0 on a miss."""
+    outcome = as_text(result, "RESULT")
+    if outcome not in (d20.HIT, d20.MISS):
+        raise RuleError("#RESULT? Hit or Miss")
+    return cnc.attack_damage(
+        rules(),
+        outcome,
+        dice,
+        as_int(damage_roll, "DAMAGE", 0),
+        as_int(bonus, "BONUS", 0),
+        as_text(kind, "KIND", "melee"),
+    )
+
+
+@xw.func
+@xw.arg("result", doc="Hit or Miss")
+@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@cell_safe
+def cnc_attack_effect(result: Any, kind: Any = None) -> str:
+    """What the hit or miss does for that kind of attack."""
+    outcome = as_text(result, "RESULT")
+    if outcome not in (d20.HIT, d20.MISS):
+        raise RuleError("#RESULT? Hit or Miss")
+    return cnc.attack_effect(rules(), outcome, as_text(kind, "KIND", "melee"))
+
+
+# --------------------------------------------------------------------------- falling, hit points
+
+
+@xw.func
+@xw.arg("feet", doc="height fallen in feet")
+@cell_safe
+def falling_damage(feet: Any) -> str:
+    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
+    return cnc.falling_damage(rules(), as_int(feet, "FEET"))
+
+
+@xw.func
+@xw.arg("feet", doc="height fallen in feet")
+@cell_safe
+def falling_dex_check(feet: Any) -> bool:
+    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
+    return cnc.falling(rules(), as_int(feet, "FEET")).dex_check
+
+
+@xw.func
+@xw.arg("ruleset", doc="cnc")
+@xw.arg("hp", doc="current hit points")
+@cell_safe
+def hp_state(ruleset: Any, hp: Any) -> str:
+    """The state at that many hit points: able to act, passed out, ... dead."""
+    name = as_text(ruleset, "RULESET").lower()
+    if name != cnc.RULESET_ID:
+        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")
+    return cnc.hp_state(rules(), as_int(hp, "HP"))
+
+
+# --------------------------------------------------------------------------- special ACs
+
+
+@xw.func
+@xw.arg("hit_dice", doc="defender's hit dice or level")
+@xw.arg("dex", doc="defender's Dex modifier (optional, 0)")
+@cell_safe
+def cnc_disarm_ac(hit_dice: Any, dex: Any = 0) -> int:
+    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
+    return cnc.disarm_ac(rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))
+
+
+@xw.func
+@xw.arg("kind", doc="Grapple or Overbear")
+@xw.arg("str_prime", doc="TRUE when Strength is a prime of the defender")
+@xw.arg("str_mod", doc="defender's Str modifier")
+@xw.arg("dex_mod", doc="defender's Dex modifier")
+@xw.arg("bth", doc="defender's BtH or hit dice")
+@xw.arg("size_difference", doc="attacker's size minus defender's, in categories (optional, 0)")
+@xw.arg("normal_ac", doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
+@cell_safe
+def cnc_grapple_ac(
+    kind: Any,
+    str_prime: Any,
+    str_mod: Any = 0,
+    dex_mod: Any = 0,
+    bth: Any = 0,
+    size_difference: Any = 0,
+    normal_ac: Any = 0,
+) -> int:
+    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
+    defender = cnc.Defender(
+        as_bool(str_prime, "STR PRIME"),
+        as_int(str_mod, "STR", 0),
+        as_int(dex_mod, "DEX", 0),
+        as_int(bth, "BTH", 0),
+        as_int(normal_ac, "AC", 0),
+    )
+    return cnc.grapple_ac(rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0))
+
+
+@xw.func
+@xw.arg("kind", doc="Grapple or Overbear")
+@xw.arg("size_difference", doc="attacker's size minus defender's, in categories")
+@cell_safe
+def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:
+    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
+    return cnc.grapple_allowed(rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0))
+
+
+@xw.func
+@xw.arg("dex", doc="defender's Dex modifier")
+@xw.arg("monster", doc="TRUE for a monster (base 10, no modifiers)")
+@xw.arg("magic", doc="magic rings, robes, protective devices and spells (optional, 0)")
+@xw.arg("armor", doc="armor bonus, magical armor included (optional, 0; does not count)")
+@xw.arg("shield", doc="shield bonus (optional, 0; does not count)")
+@cell_safe
+def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any = 0, shield: Any = 0) -> int:
+    """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
+    return cnc.touch_ac(
+        rules(),
+        as_int(dex, "DEX", 0),
+        as_bool(monster, "MONSTER"),
+        as_int(magic, "MAGIC", 0),
+        as_int(armor, "ARMOR", 0),
+        as_int(shield, "SHIELD", 0),
+    )
+
+
+# --------------------------------------------------------------------------- movement, charge, range
+
+
+@xw.func
+@xw.arg("rate", doc="movement rate in feet")
+@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")
+@xw.arg("reduction", doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
+@cell_safe
+def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:
+    """Feet moved in a round with that action, after the reduction, fractions dropped."""
+    ruleset = rules()
+    now = cnc.reduced_rate(ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0)))
+    return cnc.action_move(ruleset, now, as_text(action, "ACTION", "walk"))
+
+
+@xw.func
+@xw.arg("rate", doc="movement rate in feet")
+@cell_safe
+def cnc_grid_squares(rate: Any) -> int:
+    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
+    return cnc.grid_squares(rules(), as_int(rate, "RATE"))
+
+
+@xw.func
+@xw.arg("rate", doc="the charger's movement rate in feet")
+@xw.arg("distance", doc="distance to the target in feet")
+@cell_safe
+def cnc_charge_window(rate: Any, distance: Any) -> str:
+    """Yes when the target is between the movement rate and the jogging rate away, else why not."""
+    return cnc.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
+
+
+@xw.func
+@xw.arg("increment", doc="the weapon's range increment in feet")
+@xw.arg("distance", doc="distance to the target in feet")
+@cell_safe
+def cnc_range_band(increment: Any, distance: Any) -> str:
+    """close, medium, long or out of range."""
+    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))
+
+
+@xw.func
+@xw.arg("increment", doc="the weapon's range increment in feet")
+@xw.arg("distance", doc="distance to the target in feet")
+@cell_safe
+def cnc_range_modifier(increment: Any, distance: Any) -> int | str:
+    """To-hit modifier for the range (0, -2, -6); empty out of range."""
+    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))
+
+
+# --------------------------------------------------------------------------- subdual
+
+
+@xw.func
+@xw.arg("damage", doc="subdual damage dealt by the hit")
+@cell_safe
+def cnc_subdual_normal(damage: Any) -> int:
+    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
+    return cnc.subdual_normal(rules(), as_int(damage, "DAMAGE"))

@@ -1,0 +1,416 @@
+"""Excel user-defined functions (xlwings) for 17 Combat (ruleset combat17).
+
+Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None, a bad argument
+returns a short '#...' text, nothing raises into a cell. Every function is prefixed ``c17_`` so it
+cannot clash with another ruleset's functions once star-imported into ``pycalc.udfs``. The shared
+``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
+combat17 (ruleset "combat17").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import xlwings as xw
+
+from pycalc.d20 import OUTCOMES, Attack
+from pycalc.errors import RuleError
+from pycalc.rulesets import combat17 as engine
+from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import as_int, as_text, cell_safe
+
+__all__ = [
+    "c17_attack_condition",
+    "c17_attack_damage",
+    "c17_attack_effect",
+    "c17_attack_result",
+    "c17_brawl_damage",
+    "c17_brawl_need",
+    "c17_chance",
+    "c17_condition",
+    "c17_condition_modifier",
+    "c17_crit_damage",
+    "c17_crit_line",
+    "c17_damage",
+    "c17_fumble_outcome",
+    "c17_hit_chance",
+    "c17_scatter",
+    "c17_scatter_feet",
+    "c17_shots",
+    "c17_subdual_damage",
+    "c17_subdual_state",
+]
+
+
+def rules() -> RuleSet:
+    return load_ruleset("combat17")
+
+
+def optional_int(value: Any, name: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return as_int(value, name)
+
+
+def as_bool(value: Any, name: str) -> bool:
+    if value is None or value == "":
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    text = str(value).strip().upper()
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    raise RuleError(f"#{name}? TRUE or FALSE")
+
+
+def attack_of(bonus: Any, target: Any, mods: Any) -> Attack:
+    return Attack(as_int(bonus, "BONUS", 0), as_int(target, "AC"), as_int(mods, "MODS", 0))
+
+
+def outcome_named(value: Any) -> str:
+    text = as_text(value, "RESULT").casefold()
+    for outcome in OUTCOMES:
+        if outcome.casefold() == text:
+            return outcome
+    raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
+
+
+def damage_outcome(value: Any) -> str:
+    text = as_text(value, "KIND")
+    try:
+        return str(rules().table("outcomes").by_label(text).id)
+    except KeyError:
+        raise RuleError("#KIND? use regular_damage, maximum_damage or critical_damage") from None
+
+
+# --------------------------------------------------------------------------- attack
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20")
+@xw.arg("bonus", doc="attack bonus (AB + STR or DEX bonus)")
+@xw.arg("target", doc="target's Armor Class (with situation changes)")
+@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
+@xw.arg("follow_roll", doc="the follow-up d20 after a natural 1 or 20 (optional)")
+@xw.arg("barred", doc="TRUE when the target cannot be hit (out of range, needs silver...)")
+@cell_safe
+def c17_attack_result(
+    roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None, barred: Any = False
+) -> str:
+    """Miss, Hit, Critical or Fumble: a natural 20 always hits, a natural 1 always misses."""
+    return engine.attack_result(
+        rules(),
+        attack_of(bonus, target, mods),
+        as_int(roll, "ROLL"),
+        optional_int(follow_roll, "FOLLOW ROLL"),
+        as_bool(barred, "BARRED"),
+    )
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="target's Armor Class")
+@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
+@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@cell_safe
+def c17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
+    """Probability (0 to 1) of any hit, natural 1 and 20 included."""
+    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(sum((odds[o] for o in ("Hit", "Critical")), Fraction(0)))
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="target's Armor Class")
+@xw.arg("outcome", doc="Miss, Hit, Critical or Fumble")
+@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
+@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@cell_safe
+def c17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
+    """Probability (0 to 1) of exactly that result."""
+    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(odds[outcome_named(outcome)])
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20")
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="target's Armor Class")
+@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
+@xw.arg("follow_roll", doc="the follow-up d20 (optional)")
+@xw.arg("condition_roll", doc="the 1d4 condition roll after a chart 20 (optional)")
+@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@cell_safe
+def c17_attack_effect(
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    follow_roll: Any = None,
+    condition_roll: Any = None,
+    barred: Any = False,
+) -> str:
+    """What the roll does: the critical / critical-miss chart line, or the plain hit or miss."""
+    return engine.attack_effect(
+        rules(),
+        attack_of(bonus, target, mods),
+        as_int(roll, "ROLL"),
+        optional_int(follow_roll, "FOLLOW ROLL"),
+        optional_int(condition_roll, "CONDITION ROLL"),
+        as_bool(barred, "BARRED"),
+    )
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20")
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="target's Armor Class")
+@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
+@xw.arg("follow_roll", doc="the follow-up d20 (optional)")
+@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
+@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@cell_safe
+def c17_attack_condition(
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    follow_roll: Any = None,
+    condition_roll: Any = None,
+    barred: Any = False,
+) -> str:
+    """The condition a chart 20 leaves on the enemy ('' when none)."""
+    return engine.attack_condition(
+        rules(),
+        attack_of(bonus, target, mods),
+        as_int(roll, "ROLL"),
+        optional_int(follow_roll, "FOLLOW ROLL"),
+        optional_int(condition_roll, "CONDITION ROLL"),
+        as_bool(barred, "BARRED"),
+    )
+
+
+@xw.func
+@xw.arg("result", doc="Miss, Hit, Critical or Fumble")
+@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
+@xw.arg("damage_roll", doc="the dice shown, without the +modifier")
+@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")
+@xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")
+@xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")
+@xw.arg("damage_mod", doc="extra damage modifier from the situation (optional, 0)")
+@cell_safe
+def c17_attack_damage(
+    result: Any,
+    dice: Any,
+    damage_roll: Any,
+    follow_roll: Any = None,
+    mods: Any = 0,
+    multiplier: Any = 1,
+    damage_mod: Any = 0,
+) -> int | str:
+    """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
+    times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
+    where = engine.Situation("", 0, 0, as_int(damage_mod, "DAMAGE MOD", 0), times, False, False)
+    return engine.attack_damage(
+        rules(),
+        Attack(0, 0, as_int(mods, "MODS", 0)),
+        outcome_named(result),
+        optional_int(follow_roll, "FOLLOW ROLL"),
+        as_text(dice, "DICE"),
+        optional_int(damage_roll, "DAMAGE ROLL"),
+        where,
+    )
+
+
+# --------------------------------------------------------------------------- critical damage and charts
+
+
+@xw.func
+@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
+@xw.arg("damage_roll", doc="the dice shown, without the +modifier")
+@xw.arg("kind", doc="regular_damage, maximum_damage or critical_damage (or the label)")
+@cell_safe
+def c17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -> int:
+    """Regular, maximum or critical damage: 1d6+2 showing 3 gives 5, 8 and 11."""
+    return engine.damage(
+        rules(),
+        damage_outcome(kind),
+        engine.parse_dice(as_text(dice, "DICE")),
+        optional_int(damage_roll, "DAMAGE ROLL"),
+    )
+
+
+@xw.func
+@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")
+@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
+@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
+@cell_safe
+def c17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:
+    """What the critical chart gives for that follow-up roll (and condition roll)."""
+    attack = Attack(0, 0, as_int(mods, "MODS", 0))
+    follow = engine.check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
+    total = engine.follow_total(rules(), attack, follow)
+    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))
+
+
+@xw.func
+@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
+@xw.arg("damage_roll", doc="the dice shown, without the +modifier")
+@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")
+@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
+@cell_safe
+def c17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:
+    """Damage of a natural 20 by the critical chart."""
+    outputs = engine.critical_damage_outputs(
+        rules(),
+        as_text(dice, "DICE"),
+        optional_int(damage_roll, "DAMAGE ROLL"),
+        as_int(follow_roll, "FOLLOW ROLL"),
+        as_int(mods, "MODS", 0),
+    )
+    return outputs["CRIT_DAMAGE"]
+
+
+@xw.func
+@xw.arg("roll", doc="the 1d4 condition roll")
+@cell_safe
+def c17_condition(roll: Any) -> str:
+    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
+    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))
+
+
+@xw.func
+@xw.arg("roll", doc="the 1d4 condition roll")
+@xw.arg("what", doc="hit, saves, dc_checks, init, ac_vs_melee or ac_vs_ranged")
+@cell_safe
+def c17_condition_modifier(roll: Any, what: Any) -> int:
+    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
+    wanted = as_text(what, "WHAT").lower()
+    for name, (_, _, column) in engine.CONDITION_COLUMNS.items():
+        if column == wanted:
+            return engine.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)
+    columns = ", ".join(column for _, _, column in engine.CONDITION_COLUMNS.values())
+    raise RuleError(f"#WHAT? use {columns}")
+
+
+@xw.func
+@xw.arg("roll", doc="the follow-up d20 after a natural 1")
+@xw.arg("dex_bonus", doc="the attacker's DEX bonus (optional, 0)")
+@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")
+@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")
+@cell_safe
+def c17_fumble_outcome(roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None) -> str:
+    """What the critical miss does once its DEX check is rolled."""
+    return engine.fumble_outputs(
+        rules(),
+        as_int(roll, "FOLLOW ROLL"),
+        as_int(dex_bonus, "DEX BONUS", 0),
+        optional_int(dex_roll, "DEX ROLL"),
+        optional_int(rounds_roll, "ROUNDS ROLL"),
+    )["FUMBLE_CONSEQUENCE"]
+
+
+# --------------------------------------------------------------------------- missiles
+
+
+@xw.func
+@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")
+@xw.arg("rounds", doc="rounds of shooting")
+@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")
+@cell_safe
+def c17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
+    """Shots fired in that many rounds."""
+    return engine.shots_fired(
+        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")
+    )["ROF_SHOTS"]
+
+
+@xw.func
+@xw.arg("roll", doc="the 1d10 scatter roll")
+@cell_safe
+def c17_scatter(roll: Any) -> str:
+    """Where a missed grenade-like missile lands (direction)."""
+    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))["GRENADE_LANDS"]
+
+
+@xw.func
+@xw.arg("roll", doc="the 1d10 scatter roll")
+@xw.arg("axis", doc="toward (the thrower), right, or distance")
+@cell_safe
+def c17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
+    """Feet from the target: toward the thrower, to the right, or the distance."""
+    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}
+    wanted = as_text(axis, "AXIS", "distance").lower()
+    if wanted not in names:
+        raise RuleError("#AXIS? use toward, right or distance")
+    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))[names[wanted]]
+
+
+# --------------------------------------------------------------------------- brawling and subdual
+
+
+@xw.func
+@xw.arg("kind", doc="Punch or Kick")
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="target's Armor Class")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@cell_safe
+def c17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:
+    """Natural d20 needed to land a punch or kick."""
+    return engine.brawl_outputs(
+        rules(),
+        as_text(kind, "BRAWL"),
+        as_int(bonus, "BONUS", 0),
+        as_int(target, "AC"),
+        as_int(mods, "MODS", 0),
+    )["BRAWL_NEED"]
+
+
+@xw.func
+@xw.arg("kind", doc="Punch or Kick")
+@xw.arg("damage_roll", doc="the die shown")
+@xw.arg("strength", doc="STR modifier (optional, 0)")
+@cell_safe
+def c17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:
+    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
+    return engine.brawl_outputs(
+        rules(),
+        as_text(kind, "BRAWL"),
+        0,
+        0,
+        0,
+        as_int(strength, "STR", 0),
+        as_int(damage_roll, "DAMAGE ROLL"),
+    )["BRAWL_DAMAGE"]
+
+
+@xw.func
+@xw.arg("damage", doc="normal damage rolled")
+@cell_safe
+def c17_subdual_damage(damage: Any) -> int:
+    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
+    return engine.subdual_damage(rules(), as_int(damage, "DAMAGE"))
+
+
+@xw.func
+@xw.arg("hp", doc="target's hit points now")
+@xw.arg("damage", doc="normal damage rolled")
+@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")
+@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")
+@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")
+@cell_safe
+def c17_subdual_state(
+    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False
+) -> str:
+    """Conscious, Unconscious or Dead after the hit."""
+    return engine.subdual_outputs(
+        rules(),
+        as_int(hp, "HP"),
+        as_int(damage, "DAMAGE", 0),
+        as_bool(flat, "FLAT"),
+        as_bool(earlier, "EARLIER"),
+        as_bool(unconscious, "UNCONSCIOUS"),
+    )["SUBDUAL_STATE"]

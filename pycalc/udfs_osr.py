@@ -1,0 +1,372 @@
+"""Excel user-defined functions (xlwings) for the osr ruleset (OSR house rules, descending AC).
+
+Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
+returns a short '#...' text; nothing raises into a cell. The shared d20 UDFs (d20_need,
+d20_result, d20_hit_chance, fumble_effect...) serve the plain attack; these add the osr situation
+(Advantage, magical weapons, natural-20 damage penalty) and the other calculators.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlwings as xw
+
+from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
+from pycalc.errors import RuleError
+from pycalc.rulesets import osr
+from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import as_int, as_text, cell_safe
+
+__all__ = [
+    "attacks_vs_normal_men",
+    "expected_kills",
+    "grapple_result",
+    "grapple_stun_rounds",
+    "level_gap_save_bonus",
+    "maneuver_save_modifier",
+    "mass_damage",
+    "mass_survivors",
+    "nat20_penalty",
+    "osr_attack_effect",
+    "osr_attack_result",
+    "osr_chance",
+    "osr_damage",
+    "spell_interruption",
+    "surprise_chance",
+    "surprise_outcome",
+    "surprise_range",
+]
+OSR = "osr"
+MODES = {"": osr.NORMAL, "normal": osr.NORMAL, "advantage": osr.ADVANTAGE, "disadvantage": osr.DISADVANTAGE}
+
+
+def osr_rules() -> RuleSet:
+    return load_ruleset(OSR)
+
+
+def optional_int(value: Any, name: str) -> int | None:
+    return None if value is None or (isinstance(value, str) and not value.strip()) else as_int(value, name)
+
+
+def as_bool(value: Any, name: str) -> bool:
+    if value is None or value == "":
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    text = str(value).strip().upper()
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    raise RuleError(f"#{name}? TRUE or FALSE")
+
+
+def as_mode(value: Any) -> int:
+    text = "" if value is None else str(value).strip().casefold()
+    if text not in MODES:
+        raise RuleError("#MODE? Normal, Advantage or Disadvantage")
+    return MODES[text]
+
+
+def as_outcome(value: Any) -> str:
+    text = as_text(value, "RESULT")
+    for outcome in OUTCOMES:
+        if text.casefold() == outcome.casefold():
+            return outcome
+    raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
+
+
+def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> Attack:
+    found = Attack(
+        as_int(bonus, "BONUS", 0),
+        as_int(target, "TARGET"),
+        as_int(mods, "MODS", 0),
+        as_int(level, "LEVEL", 0),
+    )
+    if found.level < 0:
+        raise RuleError("#LEVEL? 0 or more")
+    return found
+
+
+# --------------------------------------------------------------------------- attack
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20 (with Advantage: the higher die kept)")
+@xw.arg("bonus", doc="attacker's to-hit bonus")
+@xw.arg("target", doc="number needed from the attack matrix for the defender's AC")
+@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
+@xw.arg("level", doc="attacker's XP level or HD (fumble check; optional, 0)")
+@xw.arg("follow_roll", doc="the fumble-check d20 after a natural 1 (optional)")
+@xw.arg("needs_magic", doc="TRUE when the target needs magical or silver weapons the attacker lacks")
+@cell_safe
+def osr_attack_result(
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    follow_roll: Any = None,
+    needs_magic: Any = False,
+) -> str:
+    """Miss, Hit, Critical or Fumble with the seed's natural 1 and natural 20 rules."""
+    rules = osr_rules()
+    follow = optional_int(follow_roll, "FOLLOW ROLL")
+    if follow is not None:
+        osr.check_roll(rules, follow, "FOLLOW ROLL")
+    return osr.resolve(
+        rules,
+        osr_attack(bonus, target, mods, level),
+        osr.check_roll(rules, as_int(roll, "ROLL")),
+        follow,
+        as_bool(needs_magic, "NEEDS MAGIC"),
+    )
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's to-hit bonus")
+@xw.arg("target", doc="number needed from the attack matrix")
+@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
+@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
+@xw.arg("outcome", doc="Hit (any hit, the default), Critical, Fumble or Miss")
+@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
+@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@cell_safe
+def osr_chance(
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    outcome: Any = "Hit",
+    mode: Any = None,
+    needs_magic: Any = False,
+) -> float:
+    """Exact probability (0 to 1): 'Hit' counts every hit, Critical included; the others exactly."""
+    rules = osr_rules()
+    wanted = as_outcome(outcome if outcome not in (None, "") else HIT)
+    odds = osr.chances(
+        rules, osr_attack(bonus, target, mods, level), as_mode(mode), as_bool(needs_magic, "NEEDS MAGIC")
+    )
+    return float(odds[HIT] + odds["Critical"] if wanted == HIT else odds[wanted])
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20")
+@xw.arg("need", doc="natural roll needed (matrix number - bonus - mods)")
+@xw.arg("target", doc="the matrix number itself")
+@cell_safe
+def nat20_penalty(roll: Any, need: Any, target: Any) -> int:
+    """Damage a natural 20 loses against a foe needing more than 20 (1 per point over)."""
+    need_value, target_value = as_int(need, "NEED"), as_int(target, "TARGET")
+    attack = Attack(target_value - need_value, target_value)
+    return osr.nat20_penalty(osr_rules(), attack, as_int(roll, "ROLL"))
+
+
+@xw.func
+@xw.arg("result", doc="Miss, Hit, Critical or Fumble")
+@xw.arg("dice", doc="weapon damage, e.g. 1d6+1")
+@xw.arg("damage_roll", doc="sum shown on the damage dice, without the +modifier")
+@xw.arg("penalty", doc="natural-20 penalty (nat20_penalty; optional, 0)")
+@xw.arg("double", doc="TRUE for double damage (charge, set spear; optional)")
+@cell_safe
+def osr_damage(result: Any, dice: Any, damage_roll: Any, penalty: Any = 0, double: Any = False) -> int | str:
+    """Damage after the result: 0 on a miss or fumble, '' until the damage is rolled."""
+    outcome = as_outcome(result)
+    if outcome in (MISS, FUMBLE):
+        return 0
+    return osr.damage_for(
+        osr_rules(),
+        outcome,
+        as_text(dice, "DICE"),
+        optional_int(damage_roll, "DAMAGE ROLL"),
+        as_int(penalty, "PENALTY", 0),
+        as_bool(double, "DOUBLE"),
+    )
+
+
+@xw.func
+@xw.arg("result", doc="Miss, Hit, Critical or Fumble")
+@xw.arg("fumble_roll", doc="roll on the GM's fumble table (optional)")
+@cell_safe
+def osr_attack_effect(result: Any, fumble_roll: Any = None) -> str:
+    """What the result does; a Fumble shows the GM's fumble table line (the seed has none)."""
+    return osr.attack_effect(osr_rules(), as_outcome(result), optional_int(fumble_roll, "FUMBLE ROLL"))
+
+
+# --------------------------------------------------------------------------- surprise
+
+
+@xw.func
+@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")
+@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")
+@cell_safe
+def surprise_range(surprises_on: Any, surprised_on: Any) -> int:
+    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""
+    return osr.surprise_range(
+        osr_rules(), as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
+    )
+
+
+@xw.func
+@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")
+@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")
+@cell_safe
+def surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
+    """Probability (0 to 1) that the first party surprises the second."""
+    rules = osr_rules()
+    top = osr.surprise_range(
+        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
+    )
+    return float(osr.surprise_chance(rules, top))
+
+
+@xw.func
+@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")
+@xw.arg("b_on_a", doc="B surprises A on 1 to this")
+@xw.arg("roll_for_b", doc="the d6 rolled for B")
+@xw.arg("roll_for_a", doc="the d6 rolled for A")
+@cell_safe
+def surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:
+    """Who is surprised, and what it means."""
+    return osr.surprise_outcome(
+        osr_rules(),
+        as_int(a_on_b, "A ON B"),
+        as_int(b_on_a, "B ON A"),
+        as_int(roll_for_b, "ROLL FOR B"),
+        as_int(roll_for_a, "ROLL FOR A"),
+    )
+
+
+# --------------------------------------------------------------------------- mass combat
+
+
+@xw.func
+@xw.arg("damage_roll", doc="the d6 thrown for a unit's hit")
+@xw.arg("men", doc="men in the attacking unit (optional, 10)")
+@cell_safe
+def mass_damage(damage_roll: Any, men: Any = None) -> int:
+    """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
+    rules = osr_rules()
+    default_men = osr.constant(rules, "mass_combat", "unit_men")
+    return osr.mass_damage(rules, as_int(damage_roll, "DAMAGE ROLL"), as_int(men, "MEN", default_men))
+
+
+@xw.func
+@xw.arg("original_hp", doc="the unit's total hit points before the melee")
+@xw.arg("remaining_hp", doc="its hit points left")
+@xw.arg("men", doc="men in the unit (optional, 10)")
+@cell_safe
+def mass_survivors(original_hp: Any, remaining_hp: Any, men: Any = None) -> int:
+    """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
+    rules = osr_rules()
+    default_men = osr.constant(rules, "mass_combat", "unit_men")
+    return osr.mass_survivors(
+        rules,
+        as_int(original_hp, "ORIGINAL HP"),
+        as_int(remaining_hp, "REMAINING HP"),
+        as_int(men, "MEN", default_men),
+    )
+
+
+# --------------------------------------------------------------------------- Normal Men
+
+
+@xw.func
+@xw.arg("kind", doc="PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)")
+@xw.arg("level_or_hd", doc="XP level, or whole Hit Dice for a monster")
+@cell_safe
+def attacks_vs_normal_men(kind: Any, level_or_hd: Any) -> int:
+    """Melee attacks per round against Normal Men."""
+    return osr.attacks_vs_normal_men(osr_rules(), as_text(kind, "KIND"), as_int(level_or_hd, "LEVEL"))
+
+
+@xw.func
+@xw.arg("attacks", doc="attacks per round against the Normal Men")
+@xw.arg("need", doc="natural d20 needed to hit them")
+@xw.arg("damage_dice", doc="damage per hit, e.g. 1d6+1")
+@xw.arg("hp_dice", doc="their hit points (optional, 1d6)")
+@cell_safe
+def expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any = None) -> float:
+    """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
+    rules = osr_rules()
+    default_hp = rules.table("normal_men").value("normal_man_hit_points", "dice")
+    found = osr.expected_kills(
+        rules,
+        as_int(attacks, "ATTACKS"),
+        as_int(need, "NEED"),
+        as_text(damage_dice, "DICE"),
+        as_text(hp_dice, "HP DICE", default_hp),
+    )
+    return float(found.kills)
+
+
+# --------------------------------------------------------------------------- grappling
+
+
+@xw.func
+@xw.arg("hero_roll", doc="the grappled hero's total (d6 per HD)")
+@xw.arg("grapplers_roll", doc="the grapplers' combined total (d6 per HD each)")
+@cell_safe
+def grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
+    """Pinned, struggling, or grapplers thrown off and stunned."""
+    return osr.grapple_result(
+        osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
+    )
+
+
+@xw.func
+@xw.arg("hero_roll", doc="the grappled hero's total")
+@xw.arg("grapplers_roll", doc="the grapplers' combined total")
+@cell_safe
+def grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
+    """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
+    return osr.grapple_stun_rounds(
+        osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
+    )
+
+
+# --------------------------------------------------------------------------- saves and spells
+
+
+@xw.func
+@xw.arg("saver_level", doc="XP level of the one saving (rider, disarm target)")
+@xw.arg("attacker_level", doc="XP level of the attacker")
+@cell_safe
+def level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
+    """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
+    return osr.level_gap_save_bonus(
+        osr_rules(), as_int(saver_level, "SAVER LEVEL"), as_int(attacker_level, "ATTACKER LEVEL")
+    )
+
+
+@xw.func
+@xw.arg("maneuver", doc="Whip entangle / Polearm dismount / Disarm (label or id)")
+@xw.arg("saver_level", doc="XP level of the one saving")
+@xw.arg("attacker_level", doc="XP level of the attacker")
+@xw.arg("target_str_bonus", doc="the whip target's STR bonus (optional, 0)")
+@cell_safe
+def maneuver_save_modifier(
+    maneuver: Any, saver_level: Any, attacker_level: Any, target_str_bonus: Any = 0
+) -> int:
+    """What the saver adds to the Save vs Paralysis for that maneuver."""
+    return osr.maneuver_save_modifier(
+        osr_rules(),
+        as_text(maneuver, "MANEUVER"),
+        as_int(saver_level, "SAVER LEVEL"),
+        as_int(attacker_level, "ATTACKER LEVEL"),
+        as_int(target_str_bonus, "STR BONUS", 0),
+    )
+
+
+@xw.func
+@xw.arg("situation", doc="Caster won initiative / Hit by an opponent with simultaneous initiative / ...")
+@xw.arg("save", doc="Made or Failed (optional: the Save vs Paralysis, when one is needed)")
+@xw.arg("d6_roll", doc="the d6 after a failed save (optional)")
+@cell_safe
+def spell_interruption(situation: Any, save: Any = None, d6_roll: Any = None) -> str:
+    """What happens to the spell of a caster hit while casting."""
+    save_text = None if save is None or str(save).strip() == "" else str(save).strip()
+    return osr.spell_interruption(
+        osr_rules(), as_text(situation, "SITUATION"), save_text, optional_int(d6_roll, "D6")
+    )

@@ -1,0 +1,435 @@
+"""The bfrpg .xlsx recalculated in real LibreOffice equals the engine, input for input.
+
+Scenarios cover every natural-roll rule (natural 1, natural 20, confirmation rolls at their edges,
+need <= 1, need = 20, need > 20), every band of the jousting table, every ruling choice, and
+randomly drawn picker situations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pycalc.rulesets import bfrpg as engine
+from pycalc.sheets.bfrpg import pick_name, surprise_tick
+from pycalc.sheets.common import ruling_name
+from pycalc.tables import RuleSet, load_ruleset
+
+RULES = load_ruleset("bfrpg")
+ATTACK_OUTPUTS = list(engine.attack_outputs(RULES, engine.AttackInputs(1, 1, roll=1)))
+FLIPS = [
+    {"only_natural_20_hits": "no_critical_past_20", "confirmation_natural_1": "total_only"},
+    {"critical_damage": "normal_plus_max_plus_roll", "critical_with_double_damage": "double_roll_only"},
+    {"subdual_half_rounding": "down", "two_weapon_dex": "off_hand_only", "thrown_attack_ability": "dex"},
+    {
+        "thrown_attack_ability": "better",
+        "helpless_multipliers": "none",
+        "joust_knockout_stun": "knockout_only",
+    },
+    {
+        "joust_knockout_stun": "stun_after_waking",
+        "block_tie": "full_damage",
+        "parry_includes_str": "with_str",
+    },
+    {"block_magic_bonus": "weapon_or_shield", "critical_damage": "normal_plus_max_plus_roll"},
+]
+
+
+def with_rulings(chosen: dict[str, str]) -> RuleSet:
+    return dataclasses.replace(RULES, chosen=chosen)
+
+
+def cell_value(value: object) -> object:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, Fraction)):
+        return float(value)
+    return value
+
+
+def same(expected: object, got: object) -> bool:
+    expected, got = cell_value(expected), "" if got is None else got
+    if isinstance(expected, float) and isinstance(got, float):
+        return abs(expected - got) < 1e-9
+    return expected == got
+
+
+def ruling_cells(rules: RuleSet) -> dict[str, object]:
+    return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
+
+
+def attack_cells(rules: RuleSet, inputs: engine.AttackInputs) -> dict[str, object]:
+    cells: dict[str, object] = {
+        "ATTACK_BONUS": inputs.bonus,
+        "ATTACK_TARGET": inputs.target,
+        "ATTACK_MODS": inputs.mods,
+        "ATTACK_ROLL": inputs.roll,
+        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
+        "ATTACK_LEVEL": inputs.level,
+        "ATTACK_DICE": inputs.dice,
+        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
+        "ATTACK_EXTRA_DAMAGE_ROLL": inputs.extra_roll,
+        "ATTACK_STR_BONUS": inputs.str_bonus,
+        "ATTACK_DEX_BONUS": inputs.dex_bonus,
+        "ATTACK_SHIELD_SPECIALIST": inputs.shield_specialist,
+    }
+    for table_id in engine.ATTACK_CHOICES:
+        cells[pick_name(table_id)] = inputs.choices.get(
+            table_id, engine.default_choice(rules.table(table_id))
+        )
+    for table_id in engine.ATTACK_TOGGLES:
+        for row in rules.table(table_id).rows:
+            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
+    return cells | ruling_cells(rules)
+
+
+def natural_roll_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
+    """Every need from far below 1 to far above 20, every roll edge and confirmation edge."""
+    found = []
+    rulings = [RULES, with_rulings(FLIPS[0]), with_rulings(FLIPS[1])]
+    for index, need in enumerate((-6, 0, 1, 2, 9, 18, 19, 20, 21, 22, 30)):
+        rules = rulings[index % len(rulings)]
+        rolls = sorted({1, 2, 19, 20} | {min(20, max(1, n)) for n in (need - 1, need, need + 1)})
+        for roll in rolls:
+            follows: list[int | None] = [None]
+            if roll == 20:
+                follows += sorted({1, 2, 20} | {min(20, max(1, n)) for n in (need - 1, need, need + 1)})
+            for follow in follows:
+                found.append(
+                    (
+                        rules,
+                        engine.AttackInputs(
+                            bonus=4,
+                            target=need + 4,
+                            roll=roll,
+                            follow_roll=follow,
+                            dice="1d8+2",
+                            damage_roll=(roll % 8) + 1,
+                            extra_roll=3,
+                        ),
+                    )
+                )
+    return found
+
+
+def error_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
+    base = engine.AttackInputs(bonus=3, target=14, dice="2d6+1", damage_roll=7)
+    return [
+        (RULES, dataclasses.replace(base, roll=None)),
+        (RULES, dataclasses.replace(base, roll=0)),
+        (RULES, dataclasses.replace(base, roll=21)),
+        (RULES, dataclasses.replace(base, roll=20, follow_roll=0)),
+        (RULES, dataclasses.replace(base, roll=20, follow_roll=21)),
+        (RULES, dataclasses.replace(base, roll=15, damage_roll=1)),
+        (RULES, dataclasses.replace(base, roll=15, damage_roll=13)),
+        (RULES, dataclasses.replace(base, roll=15, damage_roll=12)),
+        (RULES, dataclasses.replace(base, roll=15, damage_roll=None)),
+        (RULES, dataclasses.replace(base, roll=15, dice="abc")),
+        (RULES, dataclasses.replace(base, roll=15, dice="1d8-3", damage_roll=1)),
+        (RULES, dataclasses.replace(base, roll=3, dice="abc")),
+        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=None)),
+        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=1)),
+        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=12)),
+    ]
+
+
+def stray_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
+    """Shots into melee missing by 0 to 5, with and without the -4, and at a Large target."""
+    found = []
+    for shot in RULES.table("firing_into_melee").rows:
+        for kind in ("missile", "melee"):
+            for margin in range(-1, 6):
+                choices = {
+                    "firing_into_melee": str(shot.label),
+                    "attack_kinds": str(RULES.table("attack_kinds").entry(kind).label),
+                }
+                need = engine.attack_outputs(RULES, engine.AttackInputs(3, 15, choices=choices))[
+                    "ATTACK_NEED"
+                ]
+                roll = min(20, max(1, int(need) - margin))  # type: ignore[call-overload]
+                found.append((RULES, engine.AttackInputs(3, 15, roll=roll, damage_roll=4, choices=choices)))
+    return found
+
+
+def picker_scenarios(count: int, seed: int) -> list[tuple[RuleSet, engine.AttackInputs]]:
+    chance = random.Random(seed)
+    found = []
+    for index in range(count):
+        choices = {}
+        for table_id in engine.ATTACK_CHOICES:
+            rows = RULES.table(table_id).rows
+            # mostly the default, so that the blocking rows do not swamp everything else
+            row = chance.choice(rows) if chance.random() < 0.45 else rows[0]
+            choices[table_id] = str(row.label)
+        toggles = frozenset(
+            (t, r.id) for t in engine.ATTACK_TOGGLES for r in RULES.table(t).rows if chance.random() < 0.15
+        )
+        rules = with_rulings(FLIPS[index % len(FLIPS)]) if index % 2 else RULES
+        sides = chance.choice([4, 6, 8, 10, 12])
+        number = chance.choice([1, 1, 2])
+        modifier = chance.randint(-2, 4)
+        dice = f"{number}d{sides}{modifier:+d}" if modifier else f"{number}d{sides}"
+        roll = chance.choice([1, 2, 19, 20, 20, chance.randint(1, 20)])
+        found.append(
+            (
+                rules,
+                engine.AttackInputs(
+                    bonus=chance.randint(-2, 12),
+                    target=chance.randint(8, 24),
+                    mods=chance.randint(-3, 3),
+                    roll=roll,
+                    follow_roll=chance.choice([None, 1, 20, chance.randint(1, 20)]) if roll >= 19 else None,
+                    level=chance.randint(1, 9),
+                    dice=dice,
+                    damage_roll=chance.choice([None, chance.randint(number, number * sides)]),
+                    extra_roll=chance.randint(number, number * sides),
+                    str_bonus=chance.randint(-2, 3),
+                    dex_bonus=chance.randint(-2, 3),
+                    shield_specialist=chance.random() < 0.3,
+                    choices=choices,
+                    toggles=toggles,
+                ),
+            )
+        )
+    return found
+
+
+def compare(scenarios, results, outputs, expected_of) -> list[str]:
+    mismatches = []
+    for scenario, got in zip(scenarios, results, strict=True):
+        expected = expected_of(scenario)
+        for name in outputs:
+            if not same(expected[name], got[name]):
+                mismatches.append(f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {scenario}")
+    return mismatches
+
+
+@pytest.fixture(scope="module")
+def xlsx(build_ruleset) -> Path:
+    return build_ruleset("bfrpg") / "bfrpg.xlsx"
+
+
+def test_attack_calculator_equals_the_engine(calc, xlsx: Path):
+    scenarios = natural_roll_scenarios() + error_scenarios() + stray_scenarios() + picker_scenarios(260, 4004)
+    assert len(scenarios) >= 300
+    results = calc.evaluate(
+        xlsx, [attack_cells(rules, inputs) for rules, inputs in scenarios], ATTACK_OUTPUTS
+    )
+    mismatches = compare(scenarios, results, ATTACK_OUTPUTS, lambda s: engine.attack_outputs(*s))
+    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+
+
+def test_every_natural_roll_rule_is_exercised():
+    results = {
+        engine.attack_outputs(r, i)["ATTACK_EFFECT"].split(":")[0] for r, i in natural_roll_scenarios()
+    }
+    assert {
+        "Natural 1",
+        "Natural 20",
+        "Critical hit",
+        "Critical threat",
+        "Critical threat not confirmed",
+    } <= results
+
+
+# --------------------------------------------------------------------------- Combat maneuvers
+
+CRIT_OUTPUTS = list(engine.critical_outputs(RULES, engine.CriticalInputs(1, 1)))
+TWO_WEAPON_OUTPUTS = list(engine.two_weapon_outputs(RULES, 0))
+HELPLESS_OUTPUTS = ["HELPLESS_DAMAGE", "HELPLESS_BACKSTAB_DAMAGE"]
+JOUST_OUTPUTS = list(engine.joust_outputs(RULES, 0, 10, 0, None))
+PARRY_OUTPUTS = [
+    "PARRY_BONUS",
+    "PARRY_TOTAL",
+    "PARRY_SUCCESS",
+    "BLOCK_TOTAL",
+    "BLOCK_RESULT",
+    "BLOCK_DAMAGE_TAKEN",
+]
+FIRE_OUTPUTS = ["FIRE_NEED", "FIRE_MARGIN", "FIRE_OUTCOME"]
+SURPRISE_OUTPUTS = ["SURPRISE_MAX", "SURPRISE_CHANCE", "SURPRISED"]
+MANEUVER_OUTPUTS = (
+    CRIT_OUTPUTS
+    + TWO_WEAPON_OUTPUTS
+    + HELPLESS_OUTPUTS
+    + JOUST_OUTPUTS
+    + PARRY_OUTPUTS
+    + FIRE_OUTPUTS
+    + SURPRISE_OUTPUTS
+)
+
+
+def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, object], dict[str, object]]:
+    rules = with_rulings(FLIPS[index % len(FLIPS)]) if index % 3 else RULES
+    cells: dict[str, object] = ruling_cells(rules)
+    expected: dict[str, object] = {}
+    # critical: needs across the natural-20 edge, confirmation rolls at their edges
+    need = [-3, 1, 2, 10, 19, 20, 21, 25][index % 8]
+    follow = chance.choice([None, 1, 2, 20, need, need - 1, 0, 21])
+    follow = follow if follow is None or -1 < follow < 22 else None
+    sides = chance.choice([4, 6, 8, 12])
+    dice = chance.choice([f"1d{sides}+2", f"2d{sides}", f"1d{sides}-1", "abc"])
+    damage_roll = chance.choice([None, 0, 1, sides, 2 * sides, 2 * sides + 1])
+    extra = chance.choice([None, 1, sides, 2 * sides + 1])
+    double = chance.choice([1, 1, 2, 0])
+    crit = engine.CriticalInputs(5, need + 5, 0, follow, dice, damage_roll, extra, double)
+    cells.update(
+        CRIT_BONUS=5,
+        CRIT_TARGET=need + 5,
+        CRIT_MODS=0,
+        CRIT_FOLLOW_ROLL=follow,
+        CRIT_DICE=dice,
+        CRIT_DAMAGE_ROLL=damage_roll,
+        CRIT_EXTRA_DAMAGE_ROLL=extra,
+        CRIT_DOUBLE=double,
+    )
+    expected.update(engine.critical_outputs(rules, crit))
+    # two weapons: DEX around the cap of every row
+    dex = index % 8 - 2
+    cells["TWO_WEAPON_DEX"] = dex
+    expected.update(engine.two_weapon_outputs(rules, dex))
+    # helpless
+    helpless = chance.choice([None, "1d8+1", "2d6", "1d4-1", "3d6+2", "abc"])
+    backstab = chance.choice([None, "2d4", "1d6+3"])
+    cells.update(HELPLESS_DICE=helpless, HELPLESS_BACKSTAB_DICE=backstab)
+    expected.update(engine.helpless_outputs(rules, helpless, backstab))
+    # jousting: every band edge of the save failure
+    damage = chance.choice([-1, 0, 4, 5, 9, 10, 14, 15, 23])
+    target, strength = 12, chance.randint(-1, 2)
+    penalty = max(-9, engine.joust_save_penalty(rules, max(0, damage)))
+    failed_by = [-1, 0, 1, 4, 5, 9, 10, 15][index % 8]
+    joust_roll = target - failed_by - strength - penalty
+    if index % 11 == 0:
+        joust_roll = chance.choice([None, 0, 21])
+    elif not 1 <= joust_roll <= 20:
+        joust_roll = min(20, max(1, joust_roll))
+    cells.update(
+        JOUST_DAMAGE=damage, JOUST_SAVE_TARGET=target, JOUST_STR_BONUS=strength, JOUST_SAVE_ROLL=joust_roll
+    )
+    expected.update(engine.joust_outputs(rules, damage, target, strength, joust_roll))
+    # parry and block
+    stance = chance.choice(
+        RULES.table("defense_stance").rows[1:] if index % 7 else RULES.table("defense_stance").rows
+    )
+    parry_with = chance.choice(
+        RULES.table("parry_with").rows[1:] if index % 9 else RULES.table("parry_with").rows
+    )
+    parry = engine.ParryInputs(
+        stance=str(stance.label),
+        parry_with=str(parry_with.label),
+        attack_bonus=chance.randint(0, 8),
+        str_bonus=chance.randint(-1, 3),
+        parry_number=chance.choice([0, 1, 1, 2, 3, 4]),
+        character_class=chance.choice(engine.CLASSES),
+        level=chance.randint(1, 5),
+        ranged=chance.random() < 0.2,
+        attack_total=chance.choice([None, chance.randint(8, 25)]),
+        roll=chance.choice([None, 0, 1, 10, 20, chance.randint(1, 20)]),
+        block_roll=chance.choice([None, 0, 1, 4, 8, 9]),
+        magic_bonus=chance.randint(0, 2),
+        damage=chance.choice([None, chance.randint(1, 12)]),
+    )
+    cells.update(
+        PARRY_STANCE=parry.stance,
+        PARRY_WITH=parry.parry_with,
+        PARRY_AB=parry.attack_bonus,
+        PARRY_STR=parry.str_bonus,
+        PARRY_NUMBER=parry.parry_number,
+        PARRY_CLASS=parry.character_class,
+        PARRY_LEVEL=parry.level,
+        PARRY_RANGED=parry.ranged,
+        PARRY_ATTACK_TOTAL=parry.attack_total,
+        PARRY_ROLL=parry.roll,
+        BLOCK_ROLL=parry.block_roll,
+        BLOCK_MAGIC=parry.magic_bonus,
+        BLOCK_DAMAGE=parry.damage,
+    )
+    expected.update(engine.parry_outputs(rules, parry))
+    # firing into melee: misses by 0 to 5
+    shot = RULES.table("firing_into_melee").rows[index % len(RULES.table("firing_into_melee").rows)]
+    fire_bonus, fire_target = chance.randint(0, 6), chance.randint(10, 20)
+    fire_need = engine.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, None)["FIRE_NEED"]
+    fire_roll = chance.choice([None, 0, 1, 20, *(min(20, max(1, int(fire_need) - m)) for m in range(-1, 6))])
+    cells.update(
+        FIRE_SHOT=str(shot.label),
+        FIRE_BONUS=fire_bonus,
+        FIRE_TARGET=fire_target,
+        FIRE_MODS=0,
+        FIRE_ROLL=fire_roll,
+    )
+    expected.update(engine.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, fire_roll))
+    # surprise
+    situation = RULES.table("surprise_range").rows[index % 2]
+    ticked = [r.id for r in RULES.table("surprise_adjustments").rows if chance.random() < 0.5]
+    surprise_roll = chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 7])
+    cells["SURPRISE_RANGE"] = str(situation.label)
+    for row in RULES.table("surprise_adjustments").rows:
+        cells[surprise_tick(row.id)] = row.id in ticked
+    cells["SURPRISE_ROLL"] = surprise_roll
+    expected.update(engine.surprise_outputs(rules, str(situation.label), ticked, surprise_roll))
+    return cells, expected
+
+
+def test_combat_maneuvers_equal_the_engine(calc, xlsx: Path):
+    chance = random.Random(20620)
+    scenarios = [maneuver_scenario(index, chance) for index in range(160)]
+    results = calc.evaluate(xlsx, [cells for cells, _ in scenarios], MANEUVER_OUTPUTS)
+    mismatches = [
+        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {cells}"
+        for (cells, expected), got in zip(scenarios, results, strict=True)
+        for name in MANEUVER_OUTPUTS
+        if not same(expected[name], got[name])
+    ]
+    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+
+
+# --------------------------------------------------------------------------- seed examples in the workbook
+
+
+def test_the_seed_critical_example_in_the_workbook(calc, xlsx: Path):
+    """1d8+2, damage roll 5, confirmed: 8 + 5 + 2 = 15."""
+    got = calc.evaluate(
+        xlsx,
+        [
+            {
+                "ATTACK_BONUS": 5,
+                "ATTACK_TARGET": 15,
+                "ATTACK_ROLL": 20,
+                "ATTACK_FOLLOW_ROLL": 12,
+                "ATTACK_DICE": "1d8+2",
+                "ATTACK_DAMAGE_ROLL": 5,
+            }
+        ],
+        ["ATTACK_RESULT", "ATTACK_DAMAGE"],
+    )[0]
+    assert got == {"ATTACK_RESULT": "Critical", "ATTACK_DAMAGE": 15.0}
+
+
+def test_with_every_picker_at_its_default_outputs_depend_on_the_named_inputs_alone(calc, xlsx: Path):
+    cells = {
+        "ATTACK_BONUS": 6,
+        "ATTACK_TARGET": 17,
+        "ATTACK_MODS": 1,
+        "ATTACK_ROLL": 20,
+        "ATTACK_FOLLOW_ROLL": 9,
+        "ATTACK_LEVEL": 4,
+        "ATTACK_DICE": "2d6+1",
+        "ATTACK_DAMAGE_ROLL": 7,
+    }
+    got = calc.evaluate(
+        xlsx,
+        [cells],
+        ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE"],
+    )[0]
+    # need 17 - 6 - 1 = 10: rolls 10-20 hit (11/20); 20 threatens, 9 < 10 does not confirm
+    assert got == {
+        "ATTACK_NEED": 10.0,
+        "ATTACK_RESULT": "Hit",
+        "ATTACK_DAMAGE": 8.0,
+        "ATTACK_HIT_CHANCE": 0.55,
+        "ATTACK_CRIT_CHANCE": pytest.approx(11 / 400),
+    }

@@ -1,0 +1,135 @@
+"""The built cnc workbooks as files: names, pickers, protection, no typed-in numbers, known functions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc import udfs, udfs_cnc
+from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS
+from pycalc.sheets.cnc import ATTACK_SHEET, pick_name
+from pycalc.tables import load_ruleset
+
+RULES = load_ruleset("cnc")
+ATTACK_INPUTS = [
+    "ATTACK_BONUS",
+    "ATTACK_TARGET",
+    "ATTACK_MODS",
+    "ATTACK_ROLL",
+    "ATTACK_FOLLOW_ROLL",
+    "ATTACK_LEVEL",
+    "ATTACK_DICE",
+    "ATTACK_DAMAGE_ROLL",
+]
+ATTACK_OUTPUTS = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"]
+OTHER_OUTPUTS = [
+    "FALL_DICE",
+    "HP_STATE",
+    "DISARM_AC",
+    "GRAPPLE_AC",
+    "TOUCH_AC",
+    "CHARGE_OK",
+    "RANGE_BAND",
+    "RANGE_HIT",
+    "MOVE_RATE_NOW",
+    "SUBDUAL_NORMAL",
+]
+SPREADSHEET_FUNCTIONS = {
+    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "OR", "AND", "NOT", "ISNUMBER",
+    "ISTEXT", "LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN", "SUBSTITUTE", "AVERAGE", "ROWS",
+}  # fmt: skip
+FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
+STRING = re.compile(r'"(?:[^"]|"")*"')
+NUMBER = re.compile(r"(?<![\w.$])\d+(?:\.\d+)?(?![\w.])")
+
+
+@pytest.fixture(scope="module")
+def folder(build_ruleset: Callable[[str], Path]) -> Path:
+    return build_ruleset("cnc")
+
+
+@pytest.fixture(scope="module")
+def xlsx(folder: Path) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(folder / "cnc.xlsx")
+
+
+@pytest.fixture(scope="module")
+def xlsm(folder: Path) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(folder / "cnc.xlsm", keep_vba=True)
+
+
+def cell_of(book: openpyxl.Workbook, name: str):
+    sheet_name, coordinate = next(iter(book.defined_names[name].destinations))
+    return book[sheet_name][coordinate.replace("$", "")]
+
+
+def formulas(book: openpyxl.Workbook) -> list[str]:
+    return [
+        cell.value
+        for sheet in book.worksheets
+        for row in sheet.iter_rows()
+        for cell in row
+        if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f"
+    ]
+
+
+def test_attack_names_exist_with_inputs_unlocked_and_outputs_locked(xlsx):
+    for name in ATTACK_INPUTS:
+        assert cell_of(xlsx, name).protection.locked is False, name
+    for name in ATTACK_OUTPUTS + OTHER_OUTPUTS:
+        cell = cell_of(xlsx, name)
+        assert cell.protection.locked is not False and str(cell.value).startswith("="), name
+    assert xlsx[ATTACK_SHEET].protection.sheet
+
+
+def test_every_picker_table_is_offered(xlsx):
+    picker_tables = {t.id for t in RULES.tables.values() if t.picker}
+    assert picker_tables == set(CHOICE_PICKERS) | set(TOGGLE_PICKERS)
+    for table_id in CHOICE_PICKERS:
+        assert cell_of(xlsx, pick_name(table_id)).value == RULES.table(table_id).rows[0].label
+    for table_id in TOGGLE_PICKERS:
+        for row in RULES.table(table_id).rows:
+            assert cell_of(xlsx, pick_name(table_id, row.id)).value is False
+
+
+@pytest.mark.parametrize("which", ["xlsx", "xlsm"])
+def test_no_number_is_typed_into_a_formula(which, request):
+    book = request.getfixturevalue(which)
+    found = {
+        (number, formula[:80])
+        for formula in formulas(book)
+        for number in NUMBER.findall(STRING.sub('""', formula))
+        if float(number) not in (0, 1)
+    }
+    assert not found
+
+
+def test_native_formulas_use_only_excel_2007_functions(xlsx):
+    used = {
+        name.upper()
+        for formula in formulas(xlsx)
+        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
+    }
+    assert used <= SPREADSHEET_FUNCTIONS, used - SPREADSHEET_FUNCTIONS
+
+
+def test_xlsm_formulas_call_existing_udfs(xlsm):
+    known = {n.upper() for n in udfs_cnc.__all__} | {n.upper() for n in dir(udfs) if not n.startswith("_")}
+    used = {
+        name.upper()
+        for formula in formulas(xlsm)
+        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
+    }
+    custom = used - SPREADSHEET_FUNCTIONS
+    assert custom and custom <= known, custom - known
+    assert cell_of(xlsm, "ATTACK_RESULT").value.count("cnc_attack_result") == 1
+
+
+@pytest.mark.parametrize("which", ["xlsx", "xlsm"])
+def test_formulas_fit_excels_length_limit(which, request):
+    longest = max(len(f) for f in formulas(request.getfixturevalue(which)))
+    assert longest < 8192  # Excel's limit on a formula's length

@@ -1,0 +1,294 @@
+"""17 Combat engine: the seed's worked examples, the natural-roll rules and exact odds."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pycalc import d20
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, Attack
+from pycalc.errors import RuleError
+from pycalc.rulesets import combat17 as c17
+from pycalc.tables import load_ruleset
+
+RULES = load_ruleset("combat17")
+
+
+def ruled(**chosen: str):
+    return dataclasses.replace(RULES, chosen=chosen)
+
+
+# --------------------------------------------------------------------------- the seed's examples
+
+
+def test_seed_example_maximum_damage_of_1d6_plus_2_is_8():
+    """ "a character with regular normal damage of 1d6 +2 would have a Maximum Damage of 6 +2 = 8" """
+    assert c17.damage(RULES, "maximum_damage", c17.parse_dice("1d6+2"), None) == 8
+
+
+def test_seed_example_critical_damage_of_1d6_plus_2_rolling_3_is_11():
+    """ "1d6+ 2, the character rolls a 3 + Maximum Damage of 6 + 2 = 3 + 6 +2 = 11" """
+    out = c17.critical_damage_outputs(RULES, "1d6+2", 3)
+    assert (out["CRIT_REGULAR"], out["CRIT_MAXIMUM"], out["CRIT_CRITICAL"]) == (5, 8, 11)
+
+
+@pytest.mark.parametrize(
+    "follow, damage",
+    [(1, 5), (10, 5), (11, 8), (15, 8), (16, 11), (19, 11), (20, 11)],
+)
+def test_critical_chart_bands_give_regular_maximum_critical(follow: int, damage: int):
+    assert c17.critical_damage_outputs(RULES, "1d6+2", 3, follow)["CRIT_DAMAGE"] == damage
+
+
+def test_chart_20_rolls_the_condition_chart():
+    assert c17.crit_effect(RULES, 20) == f"Critical damage; {c17.CONDITION_PENDING}"
+    assert c17.crit_line(RULES, 20, 4) == "Critical damage; Enemy is Blinded: -4 to hit, a -4 AC, -2 Init"
+    assert c17.crit_effect(RULES, 19) == "Critical damage"
+
+
+def test_printed_shares_hold_for_a_plain_follow_up_d20():
+    for table_id in ("critical_hits", "critical_misses"):
+        for row in RULES.table(table_id).rows:
+            faces = [f for f in range(1, d20.D20_FACES + 1) if row.contains(f)]
+            assert Fraction(len(faces), d20.D20_FACES) == Fraction(row["percent"], 100)
+
+
+@pytest.mark.parametrize(
+    "roll, effect",
+    [
+        (1, "Weapon breaks, no attack next round"),
+        (2, "Weapon breaks, no attack next round"),
+        (3, "Stumble; DEX check (DC20) or -1 to combat rolls for 1d2 rounds"),
+        (5, "Stumble; DEX check (DC20) or -1 to combat rolls for 1d2 rounds"),
+        (6, "Sloppy Attack; DEX check (DC15) or opponent gets free attack."),
+        (10, "Sloppy Attack; DEX check (DC15) or opponent gets free attack."),
+        (11, "Drop weapon, no attack next round"),
+        (16, "Just a Miss."),
+        (20, "Just a Miss."),
+    ],
+)
+def test_critical_miss_chart(roll: int, effect: str):
+    assert c17.fumble_effect(RULES, roll) == effect
+    assert d20.chart_effect("combat17", roll, "fumble") == effect
+
+
+def test_condition_chart_modifiers():
+    prone = c17.condition_outputs(RULES, 3)
+    assert (prone["CONDITION_HIT"], prone["CONDITION_AC_MELEE"], prone["CONDITION_AC_RANGED"]) == (-4, -4, 4)
+    blinded = c17.condition_outputs(RULES, 4)
+    assert (blinded["CONDITION_INIT"], blinded["CONDITION_AC_RANGED"]) == (-2, -4)
+    assert c17.condition_outputs(RULES, 1)["CONDITION_DISARMED"] is True
+    assert c17.condition_outputs(RULES, 2)["CONDITION_SAVES"] == -2
+    assert c17.condition_outputs(RULES, 5)["CONDITION_NAME"] == "#CONDITION ROLL? 1 to 4"
+
+
+# --------------------------------------------------------------------------- natural rolls
+
+
+@given(st.integers(-30, 40), st.integers(-10, 40), st.integers(-10, 10))
+def test_natural_20_always_hits_and_natural_1_always_misses(bonus: int, target: int, mods: int):
+    attack = Attack(bonus, target, mods)
+    for follow in (None, 1, 10, 20):
+        assert d20.result("combat17", attack, 20, follow) == CRITICAL
+        assert d20.result("combat17", attack, 1, follow) == FUMBLE
+
+
+def test_other_rolls_hit_at_or_above_the_need():
+    attack = Attack(bonus=4, target=15, mods=1)  # need 10
+    assert attack.need == 10
+    assert d20.result("combat17", attack, 10) == HIT
+    assert d20.result("combat17", attack, 9) == MISS
+
+
+def test_special_only_ruling_names_plain_results():
+    rules = ruled(natural_roll_outcome="special_only")
+    attack = Attack(0, 15)
+    assert c17.result(rules, attack, 20, 10) == HIT
+    assert c17.result(rules, attack, 20, 11) == CRITICAL
+    assert c17.result(rules, attack, 20, None) == CRITICAL
+    assert c17.result(rules, attack, 1, 16) == MISS
+    assert c17.result(rules, attack, 1, 15) == FUMBLE
+
+
+def test_add_modifiers_ruling_moves_the_chart_and_clamps_at_its_ends():
+    rules = ruled(critical_follow_up_roll="add_modifiers")
+    assert c17.follow_total(rules, Attack(0, 0, 5), 15) == 20
+    assert c17.crit_row(rules, 35)["condition_roll"] is True
+    assert c17.crit_row(rules, -8)["damage"] == "regular_damage"
+
+
+def brute_force(rules, attack: Attack) -> dict[str, Fraction]:
+    counts = dict.fromkeys(d20.OUTCOMES, 0)
+    for roll in range(1, 21):
+        for follow in range(1, 21):
+            counts[c17.result(rules, attack, roll, follow)] += 1
+    return {k: Fraction(v, 400) for k, v in counts.items()}
+
+
+@given(
+    st.integers(-25, 35),
+    st.integers(-5, 35),
+    st.integers(-12, 12),
+    st.sampled_from(["always", "special_only"]),
+    st.sampled_from(["unmodified", "add_modifiers"]),
+)
+def test_exact_chances_equal_brute_force_enumeration(bonus, target, mods, naming, follow):
+    rules = ruled(natural_roll_outcome=naming, critical_follow_up_roll=follow)
+    attack = Attack(bonus, target, mods)
+    assert c17.attack_chances(rules, attack) == brute_force(rules, attack)
+    if naming == "always" and follow == "unmodified":
+        assert c17.attack_chances(rules, attack) == d20.chances("combat17", attack)
+
+
+@given(st.integers(-25, 35), st.integers(-5, 35))
+def test_hit_chance_is_monotonic_in_bonus_and_bounded_by_natural_rolls(bonus: int, target: int):
+    lower = d20.hit_chance("combat17", Attack(bonus, target))
+    higher = d20.hit_chance("combat17", Attack(bonus + 1, target))
+    assert lower <= higher
+    assert Fraction(1, 20) <= lower <= Fraction(19, 20)
+
+
+def test_barred_target_is_never_hit_but_a_natural_1_still_fumbles():
+    odds = c17.attack_chances(RULES, Attack(30, 10), barred=True)
+    assert odds[HIT] + odds[CRITICAL] == 0 and odds[FUMBLE] == Fraction(1, 20)
+
+
+# --------------------------------------------------------------------------- the attack calculator
+
+
+def test_attack_calculator_default_situation_and_a_charge():
+    base = c17.AttackInputs(bonus=3, target=15, roll=12, dice="1d6+2", damage_roll=4)
+    assert c17.attack_outputs(RULES, base)["ATTACK_DAMAGE"] == 6
+    charge = dataclasses.replace(base, toggles=frozenset({("attack_situation", "charge")}))
+    out = c17.attack_outputs(RULES, charge)
+    assert (out["ATTACK_NEED"], out["ATTACK_DAMAGE"]) == (10, 12)
+    dice_only = c17.attack_outputs(ruled(double_damage_basis="dice_only"), charge)
+    assert dice_only["ATTACK_DAMAGE"] == 10
+
+
+def test_flat_of_the_blade_halves_with_the_rounding_ruling():
+    inputs = c17.AttackInputs(
+        bonus=5,
+        target=10,
+        roll=15,
+        dice="1d8",
+        damage_roll=5,
+        toggles=frozenset({("attack_situation", "flat_of_blade")}),
+    )
+    assert c17.attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 2
+    assert c17.attack_outputs(ruled(subdual_half_rounding="up"), inputs)["ATTACK_DAMAGE"] == 3
+    assert c17.attack_outputs(RULES, inputs)["ATTACK_DAMAGE_KIND"] == c17.NON_LETHAL
+
+
+def test_melee_only_modifiers_do_not_count_for_missiles_and_range_only_for_missiles():
+    missile = {"attack_kind": "Missile attack", "missile_range": "Short range"}
+    toggles = frozenset({("attack_situation", "flanking")})
+    out = c17.attack_outputs(RULES, c17.AttackInputs(choices=missile, toggles=toggles))
+    assert out["ATTACK_SITUATION_HIT"] == 1
+    melee = c17.attack_outputs(
+        RULES, c17.AttackInputs(choices={"missile_range": "Short range"}, toggles=toggles)
+    )
+    assert melee["ATTACK_SITUATION_HIT"] == 1
+
+
+def test_beyond_long_range_cannot_be_hit_even_on_a_natural_20():
+    inputs = c17.AttackInputs(
+        roll=20,
+        follow_roll=20,
+        choices={"attack_kind": "Missile attack", "missile_range": "Beyond long range"},
+    )
+    out = c17.attack_outputs(RULES, inputs)
+    assert (out["ATTACK_RESULT"], out["ATTACK_DAMAGE"], out["ATTACK_HIT_CHANCE"]) == (MISS, 0, 0)
+
+
+def test_rulings_on_the_situation():
+    unaware = {
+        "attack_kind": "Missile attack",
+        "missile_range": "Target within 5 ft but unaware of the shooter",
+    }
+    assert c17.situation(RULES, c17.AttackInputs(choices=unaware)).hit == 3
+    assert c17.situation(ruled(missile_engaged_unaware="add"), c17.AttackInputs(choices=unaware)).hit == -2
+    both = frozenset({("attack_situation", "from_behind"), ("attack_situation", "parting_shot")})
+    assert c17.situation(RULES, c17.AttackInputs(toggles=both)).hit == 2
+    assert c17.situation(ruled(parting_shot_from_behind="combined"), c17.AttackInputs(toggles=both)).hit == 4
+    fogged = {"concealment": "50% concealed", "cover": "75% cover"}
+    assert c17.situation(RULES, c17.AttackInputs(choices=fogged)).hit == -2
+    assert c17.situation(ruled(cover_values="as_concealment"), c17.AttackInputs(choices=fogged)).hit == -5
+    worse = ruled(cover_values="as_concealment", cover_concealment_together="worse_only")
+    assert c17.situation(worse, c17.AttackInputs(choices=fogged)).hit == -3
+
+
+def test_bad_inputs_give_messages():
+    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=21))
+    assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20" and out["ATTACK_DAMAGE"] == ""
+    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=12, target=5, dice="2x6", damage_roll=3))
+    assert out["ATTACK_DAMAGE"] == "#DICE? write it like 2d4+2"
+    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=12, target=5, dice="1d6", damage_roll=7))
+    assert out["ATTACK_DAMAGE"] == "#DAMAGE ROLL? 1 to 6"
+    with pytest.raises(RuleError):
+        d20.result("combat17", Attack(0, 10), 0)
+
+
+# --------------------------------------------------------------------------- other calculators
+
+
+def test_rate_of_fire():
+    assert c17.shots_fired(RULES, "Light crossbow", 6)["ROF_SHOTS"] == 3
+    assert c17.shots_fired(RULES, "Heavy crossbow", 7)["ROF_LAST_SHOT_ROUND"] == 7
+    assert c17.shots_fired(RULES, "Bow (most missile weapons)", 5)["ROF_SHOTS"] == 5
+    assert c17.shots_fired(RULES, "Siege weapon (its own rate)", 12, 6)["ROF_SHOTS"] == 2
+    assert c17.shots_fired(ruled(rate_of_fire_start="unloaded"), "Heavy crossbow", 3)["ROF_SHOTS"] == 1
+    assert c17.shots_fired(RULES, "Siege weapon (its own rate)", 12)["ROF_SHOTS"].startswith("#RATE?")
+
+
+def test_grenade_scatter():
+    assert c17.scatter(RULES, True, None)["GRENADE_LANDS"] == c17.DIRECT_HIT
+    out = c17.scatter(RULES, False, 1)
+    assert (out["GRENADE_TOWARD_FT"], out["GRENADE_RIGHT_FT"], out["GRENADE_DISTANCE_FT"]) == (20, 0, 20)
+    assert c17.scatter(RULES, False, 4)["GRENADE_RIGHT_FT"] == 10
+    assert c17.scatter(ruled(grenade_missing_ten="reroll_ten"), False, 10)["GRENADE_LANDS"] == c17.ROLL_AGAIN
+    assert c17.scatter(RULES, False, 11)["GRENADE_LANDS"] == "#SCATTER ROLL? 1 to 10"
+
+
+def test_brawling():
+    punch = c17.brawl_outputs(RULES, "Punch", 2, 12, 0, 2, 3)
+    assert (punch["BRAWL_DAMAGE"], punch["BRAWL_NEED"], punch["BRAWL_NON_LETHAL"]) == (5, 10, True)
+    kick = c17.brawl_outputs(ruled(kick_damage="no_strength_lethal"), "Kick", 2, 12, 0, 2, 3)
+    assert (kick["BRAWL_DAMAGE"], kick["BRAWL_NEED"], kick["BRAWL_NON_LETHAL"]) == (3, 12, False)
+    back = c17.brawl_outputs(
+        RULES, "Punch", 0, 10, armour="Target in metal armour, attacker in no or leather armour"
+    )
+    assert back["BRAWL_TAKES_DAMAGE"] == c17.ATTACKER
+    assert c17.brawl_outputs(RULES, "Punch", 0, 10, damage_roll=4)["BRAWL_DAMAGE"] == "#DAMAGE ROLL? 1 to 3"
+
+
+def test_subdual():
+    out = c17.subdual_outputs(RULES, 3, 7)
+    assert (out["SUBDUAL_DAMAGE_DEALT"], out["SUBDUAL_STATE"], out["SUBDUAL_HIT_MOD"]) == (
+        3,
+        c17.UNCONSCIOUS,
+        -4,
+    )
+    assert c17.subdual_outputs(RULES, 3, 7, flat=False)["SUBDUAL_STATE"] == c17.DEAD
+    assert (
+        c17.subdual_outputs(RULES, 3, 7, flat=False, earlier_non_lethal=True)["SUBDUAL_STATE"]
+        == c17.UNCONSCIOUS
+    )
+    assert c17.subdual_outputs(RULES, 0, 2, unconscious=True)["SUBDUAL_STATE"] == c17.DEAD
+    assert c17.subdual_outputs(ruled(subdual_half_rounding="up"), 9, 7)["SUBDUAL_DAMAGE_DEALT"] == 4
+
+
+def test_fumble_dex_checks():
+    assert c17.fumble_outputs(RULES, 7, 2, 13)["FUMBLE_CHECK"] == c17.CHECK_PASSED
+    assert c17.fumble_outputs(RULES, 7, 2, 12)["FUMBLE_CHECK"] == c17.CHECK_FAILED
+    out = c17.fumble_outputs(RULES, 4, 0, 19, 2)
+    assert (out["FUMBLE_PENALTY"], out["FUMBLE_CONSEQUENCE"]) == (
+        -1,
+        "DEX check failed: -1 to hit for 2 rounds",
+    )
+    assert c17.fumble_outputs(RULES, 4, 0, 19, 3)["FUMBLE_CONSEQUENCE"] == "#ROUNDS ROLL? 1 to 2"
+    assert c17.fumble_outputs(RULES, 1)["FUMBLE_NO_ATTACK_NEXT_ROUND"] is True

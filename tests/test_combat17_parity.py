@@ -1,0 +1,461 @@
+"""The 17 Combat workbook recalculated in real LibreOffice equals the engine, input for input.
+
+Scenarios cover every natural-roll rule (natural 1 and 20, follow-up rolls at every chart edge,
+need <= 1, need >= 20, need > 20), every band edge of the critical, critical miss, condition and
+scatter tables, every ruling choice, bad inputs, and random picker situations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from pycalc.rulesets import combat17 as c17
+from pycalc.sheets.combat17 import ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET, pick_name
+from pycalc.sheets.common import ruling_name
+from pycalc.tables import RuleSet, load_ruleset
+
+RULES = load_ruleset("combat17")
+ATTACK_OUTPUTS = list(c17.attack_outputs(RULES, c17.AttackInputs()))
+OTHER_OUTPUTS = [
+    *c17.CRIT_OUTPUTS,
+    *c17.CONDITION_OUTPUTS,
+    *c17.FUMBLE_OUTPUTS,
+    *c17.ROF_OUTPUTS,
+    *c17.GRENADE_OUTPUTS,
+    *c17.BRAWL_OUTPUTS,
+    *c17.SUBDUAL_OUTPUTS,
+]
+RULING_FLIPS = [
+    {"natural_roll_outcome": "special_only"},
+    {"critical_follow_up_roll": "add_modifiers"},
+    {"critical_follow_up_roll": "add_modifiers", "natural_roll_outcome": "special_only"},
+    {"double_damage_basis": "dice_only", "subdual_half_rounding": "up"},
+    {"stumble_penalty_scope": "attack_and_damage"},
+    {"cover_values": "as_concealment"},
+    {"cover_values": "as_concealment", "cover_concealment_together": "worse_only"},
+    {"parting_shot_from_behind": "combined", "missile_engaged_unaware": "add"},
+    {
+        "kick_damage": "no_strength_lethal",
+        "rate_of_fire_start": "unloaded",
+        "grenade_missing_ten": "reroll_ten",
+    },
+    {"kick_damage": "strength_lethal"},
+    {"kick_damage": "no_strength_non_lethal"},
+]
+
+
+def spreadsheet_value(value: object) -> object:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, Fraction)):
+        return float(value)
+    return value
+
+
+def same(expected: object, got: object) -> bool:
+    expected = spreadsheet_value(expected)
+    got = "" if got is None else got
+    if isinstance(expected, float) and isinstance(got, float):
+        return abs(expected - got) < 1e-9
+    return expected == got
+
+
+def ruling_cells(rules: RuleSet) -> dict[str, str]:
+    return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
+
+
+def attack_cells(rules: RuleSet, inputs: c17.AttackInputs) -> dict[str, Any]:
+    cells: dict[str, Any] = {
+        "ATTACK_BONUS": inputs.bonus,
+        "ATTACK_TARGET": inputs.target,
+        "ATTACK_MODS": inputs.mods,
+        "ATTACK_ROLL": inputs.roll,
+        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
+        "ATTACK_LEVEL": inputs.level,
+        "ATTACK_DICE": inputs.dice,
+        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
+        "ATTACK_CONDITION_ROLL": inputs.condition_roll,
+    }
+    for table_id in c17.ATTACK_CHOICE_PICKERS:
+        cells[pick_name(table_id)] = inputs.choices.get(table_id, c17.default_choice(rules.table(table_id)))
+    for table_id in c17.ATTACK_TOGGLE_PICKERS:
+        for row in rules.table(table_id).rows:
+            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
+    cells.update(ruling_cells(rules))
+    return cells
+
+
+def natural_roll_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
+    found = []
+    follows = [None, 1, 2, 3, 5, 6, 10, 11, 15, 16, 19, 20]
+    for need in (-4, 0, 1, 2, 10, 11, 19, 20, 21, 26):
+        target = 12
+        bonus = target - need
+        rolls = sorted({1, 2, 19, 20} | {min(20, max(1, r)) for r in (need - 1, need)})
+        for roll in rolls:
+            for follow in follows if roll in (1, 20) else [None]:
+                found.append(
+                    (
+                        RULES,
+                        c17.AttackInputs(
+                            bonus=bonus,
+                            target=target,
+                            roll=roll,
+                            follow_roll=follow,
+                            dice="1d6+2",
+                            damage_roll=3,
+                            condition_roll=(need % 4) + 1,
+                        ),
+                    )
+                )
+    return found
+
+
+def ruling_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
+    found = []
+    for chosen in RULING_FLIPS:
+        rules = dataclasses.replace(RULES, chosen=chosen)
+        for mods in (-12, -3, 0, 4, 11):
+            for follow in (1, 9, 10, 11, 15, 16, 19, 20):
+                found.append(
+                    (
+                        rules,
+                        c17.AttackInputs(
+                            bonus=2,
+                            target=14,
+                            mods=mods,
+                            roll=20,
+                            follow_roll=follow,
+                            dice="2d4+1",
+                            damage_roll=5,
+                        ),
+                    )
+                )
+            found.append((rules, c17.AttackInputs(bonus=2, target=14, mods=mods, roll=1, follow_roll=16)))
+    return found
+
+
+def bad_input_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
+    base = c17.AttackInputs(bonus=5, target=12, roll=15, dice="1d8", damage_roll=4)
+    variants = [
+        dict(roll=0),
+        dict(roll=21),
+        dict(follow_roll=0),
+        dict(follow_roll=21),
+        dict(roll=20, follow_roll=20, condition_roll=5),
+        dict(roll=20, follow_roll=20, condition_roll=0),
+        dict(roll=20, follow_roll=20, condition_roll=None),
+        dict(dice="abc"),
+        dict(dice="0d6"),
+        dict(dice="1d0"),
+        dict(dice=""),
+        dict(dice="d8", damage_roll=8),
+        dict(dice="D10-2", damage_roll=1),
+        dict(dice="2d4 + 2", damage_roll=2),
+        dict(dice="3", damage_roll=None),
+        dict(dice="1d6+", damage_roll=3),
+        dict(dice="1.5d6", damage_roll=3),
+        dict(damage_roll=9),
+        dict(damage_roll=0),
+        dict(damage_roll=None),
+        dict(roll=20, follow_roll=12, damage_roll=None),
+        dict(roll=20, follow_roll=12, dice="1d2-5"),
+        dict(roll=20, follow_roll=None),
+        dict(roll=1, follow_roll=None),
+        dict(roll=None),
+    ]
+    return [(RULES, dataclasses.replace(base, **v)) for v in variants]
+
+
+def random_situation_scenarios(count: int) -> list[tuple[RuleSet, c17.AttackInputs]]:
+    chance = random.Random(17)
+    found = []
+    for index in range(count):
+        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in c17.ATTACK_CHOICE_PICKERS}
+        toggles = frozenset(
+            (t, r.id)
+            for t in c17.ATTACK_TOGGLE_PICKERS
+            for r in RULES.table(t).rows
+            if chance.random() < 0.25
+        )
+        rules = (
+            dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)])
+            if index % 3 == 0
+            else RULES
+        )
+        roll = chance.choice([1, 20, chance.randint(1, 20), chance.randint(1, 20)])
+        sides = chance.choice([4, 6, 8, 10, 12])
+        count_dice = chance.choice([1, 1, 2, 3])
+        modifier = chance.randint(-4, 5)
+        dice = f"{count_dice}d{sides}" + (f"{modifier:+d}" if modifier else "")
+        found.append(
+            (
+                rules,
+                c17.AttackInputs(
+                    bonus=chance.randint(-2, 12),
+                    target=chance.randint(8, 24),
+                    mods=chance.randint(-5, 5),
+                    roll=roll,
+                    follow_roll=chance.choice([None, chance.randint(1, 20)]),
+                    level=chance.randint(1, 12),
+                    dice=dice,
+                    damage_roll=chance.choice([None, chance.randint(count_dice, count_dice * sides)]),
+                    condition_roll=chance.choice([None, chance.randint(1, 4)]),
+                    choices=choices,
+                    toggles=toggles,
+                ),
+            )
+        )
+    return found
+
+
+def attack_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
+    return (
+        natural_roll_scenarios()
+        + ruling_scenarios()
+        + bad_input_scenarios()
+        + random_situation_scenarios(160)
+    )
+
+
+# --------------------------------------------------------------------------- the other calculators
+
+
+def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
+    chance = random.Random(1702)
+    weapons = [str(r.label) for r in RULES.table("rate_of_fire").rows]
+    armours = [str(r.label) for r in RULES.table("brawling_armour").rows]
+    kinds = [str(r.label) for r in RULES.table("brawling").rows]
+    found = []
+    for index in range(220):
+        rules = (
+            dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)]) if index % 2 else RULES
+        )
+        crit = dict(
+            dice=chance.choice(["1d6+2", "1d8", "2d4-1", "d10", "1d4+9", "bad", "1d12-3"]),
+            roll=chance.choice([None, 1, 3, chance.randint(0, 13)]),
+            follow=[None, 0, *range(1, 21), 21][index % 23],
+            mods=chance.choice([0, -7, 4, 12]),
+            cond=chance.choice([None, 1, 2, 3, 4, 0, 5]),
+        )
+        if crit["dice"] == "1d6+2" and crit["roll"] not in (None, 0, 13):
+            crit["roll"] = min(crit["roll"], 6)
+        condition = [None, 0, 1, 2, 3, 4, 5][index % 7]
+        fumble = dict(
+            roll=[None, 0, *range(1, 21), 21][index % 23],
+            bonus=chance.randint(-2, 3),
+            dex=chance.choice([None, 1, 12, 13, 15, 17, 18, 20, 21]),
+            rounds=chance.choice([None, 1, 2, 3, 0]),
+        )
+        rof = dict(
+            weapon=weapons[index % len(weapons)] if index % 17 else "Sling of doom",
+            rounds=chance.choice([0, 1, 2, 3, 4, 5, 6, 7, 10, -1]),
+            siege=chance.choice([None, 1, 4, 6, 0]),
+        )
+        grenade = dict(hit=index % 9 == 0, roll=[None, 0, *range(1, 11), 11][index % 13])
+        brawl = dict(
+            kind=kinds[index % len(kinds)] if index % 23 else "Headbutt",
+            bonus=chance.randint(-1, 6),
+            ac=chance.randint(9, 18),
+            mods=chance.randint(-2, 2),
+            strength=chance.randint(-2, 3),
+            armour=armours[index % len(armours)],
+            roll=chance.choice([None, 1, 2, 3, 4, 5, 0]),
+        )
+        subdual = dict(
+            hp=chance.randint(-1, 12),
+            damage=chance.randint(0, 15),
+            flat=chance.random() < 0.6,
+            earlier=chance.random() < 0.3,
+            unconscious=chance.random() < 0.15,
+        )
+        cells = {
+            "CRIT_DICE": crit["dice"],
+            "CRIT_DAMAGE_ROLL": crit["roll"],
+            "CRIT_FOLLOW_ROLL": crit["follow"],
+            "CRIT_MODS": crit["mods"],
+            "CRIT_CONDITION_ROLL": crit["cond"],
+            "CONDITION_ROLL": condition,
+            "FUMBLE_ROLL": fumble["roll"],
+            "FUMBLE_DEX_BONUS": fumble["bonus"],
+            "FUMBLE_DEX_ROLL": fumble["dex"],
+            "FUMBLE_ROUNDS_ROLL": fumble["rounds"],
+            "ROF_WEAPON": rof["weapon"],
+            "ROF_ROUNDS": rof["rounds"],
+            "ROF_SIEGE_RATE": rof["siege"],
+            "GRENADE_HIT": grenade["hit"],
+            "GRENADE_ROLL": grenade["roll"],
+            "BRAWL_KIND": brawl["kind"],
+            "BRAWL_BONUS": brawl["bonus"],
+            "BRAWL_AC": brawl["ac"],
+            "BRAWL_MODS": brawl["mods"],
+            "BRAWL_STR": brawl["strength"],
+            "BRAWL_ARMOUR": brawl["armour"],
+            "BRAWL_DAMAGE_ROLL": brawl["roll"],
+            "SUBDUAL_HP": subdual["hp"],
+            "SUBDUAL_DAMAGE": subdual["damage"],
+            "SUBDUAL_FLAT": subdual["flat"],
+            "SUBDUAL_EARLIER": subdual["earlier"],
+            "SUBDUAL_UNCONSCIOUS": subdual["unconscious"],
+            **ruling_cells(rules),
+        }
+        expected = {
+            **c17.critical_damage_outputs(
+                rules, crit["dice"], crit["roll"], crit["follow"], crit["mods"], crit["cond"]
+            ),
+            **c17.condition_outputs(rules, condition),
+            **c17.fumble_outputs(rules, fumble["roll"], fumble["bonus"], fumble["dex"], fumble["rounds"]),
+            **c17.shots_fired(rules, rof["weapon"], rof["rounds"], rof["siege"]),
+            **c17.scatter(rules, grenade["hit"], grenade["roll"]),
+            **c17.brawl_outputs(
+                rules,
+                brawl["kind"],
+                brawl["bonus"],
+                brawl["ac"],
+                brawl["mods"],
+                brawl["strength"],
+                brawl["roll"],
+                brawl["armour"],
+            ),
+            **c17.subdual_outputs(
+                rules,
+                subdual["hp"],
+                subdual["damage"],
+                subdual["flat"],
+                subdual["earlier"],
+                subdual["unconscious"],
+            ),
+        }
+        found.append((rules, cells, expected))
+    return found
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+@pytest.fixture(scope="module")
+def xlsx(build_ruleset) -> Path:
+    return build_ruleset("combat17") / "combat17.xlsx"
+
+
+def test_attack_calculator_equals_the_engine(calc, xlsx: Path):
+    scenarios = attack_scenarios()
+    assert len(scenarios) >= 300
+    results = calc.evaluate(xlsx, [attack_cells(r, i) for r, i in scenarios], ATTACK_OUTPUTS)
+    mismatches = []
+    for (rules, inputs), got in zip(scenarios, results, strict=True):
+        expected = c17.attack_outputs(rules, inputs)
+        for name in ATTACK_OUTPUTS:
+            if not same(expected[name], got[name]):
+                mismatches.append(
+                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {dict(rules.chosen)}"
+                )
+    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
+
+
+def test_other_calculators_equal_the_engine(calc, xlsx: Path):
+    scenarios = other_scenarios()
+    results = calc.evaluate(xlsx, [cells for _, cells, _ in scenarios], OTHER_OUTPUTS)
+    mismatches = [
+        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {cells}"
+        for (_, cells, expected), got in zip(scenarios, results, strict=True)
+        for name in OTHER_OUTPUTS
+        if not same(expected[name], got[name])
+    ]
+    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
+
+
+def test_seed_examples_in_the_workbook(calc, xlsx: Path):
+    got = calc.evaluate(
+        xlsx,
+        [
+            {"CRIT_DICE": "1d6+2", "CRIT_DAMAGE_ROLL": 3, "CRIT_FOLLOW_ROLL": 17},
+            {
+                "ATTACK_BONUS": 3,
+                "ATTACK_TARGET": 15,
+                "ATTACK_DICE": "1d6+2",
+                "ATTACK_ROLL": 20,
+                "ATTACK_FOLLOW_ROLL": 12,
+            },
+        ],
+        ["CRIT_REGULAR", "CRIT_MAXIMUM", "CRIT_CRITICAL", "CRIT_DAMAGE", "ATTACK_RESULT", "ATTACK_DAMAGE"],
+    )
+    assert [
+        got[0]["CRIT_REGULAR"],
+        got[0]["CRIT_MAXIMUM"],
+        got[0]["CRIT_CRITICAL"],
+        got[0]["CRIT_DAMAGE"],
+    ] == [
+        5.0,
+        8.0,
+        11.0,
+        11.0,
+    ]
+    assert (got[1]["ATTACK_RESULT"], got[1]["ATTACK_DAMAGE"]) == ("Critical", 8.0)
+
+
+def test_with_every_picker_at_its_default_attack_outputs_depend_on_the_named_inputs_alone(calc, xlsx: Path):
+    named = {
+        "ATTACK_BONUS": 4,
+        "ATTACK_TARGET": 16,
+        "ATTACK_MODS": 1,
+        "ATTACK_ROLL": 11,
+        "ATTACK_FOLLOW_ROLL": None,
+        "ATTACK_LEVEL": 3,
+        "ATTACK_DICE": "1d8+1",
+        "ATTACK_DAMAGE_ROLL": 6,
+        "ATTACK_CONDITION_ROLL": None,
+    }
+    got = calc.evaluate(xlsx, [named], ATTACK_OUTPUTS)[0]
+    bare = c17.attack_outputs(
+        RULES, c17.AttackInputs(bonus=4, target=16, mods=1, roll=11, level=3, dice="1d8+1", damage_roll=6)
+    )
+    assert {k: got[k] for k in ("ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE")} == {
+        "ATTACK_NEED": 11.0,
+        "ATTACK_RESULT": "Hit",
+        "ATTACK_DAMAGE": 7.0,
+        "ATTACK_HIT_CHANCE": 0.5,
+    }
+    assert all(same(bare[k], got[k]) for k in ATTACK_OUTPUTS)
+
+
+def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(xlsx: Path):
+    book = openpyxl.load_workbook(xlsx)
+    for sheet_name in (ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET, "d20 workings"):
+        for row in book[sheet_name].iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    text = re.sub(r'"[^"]*"', "", cell.value)
+                    text = re.sub(r"\b[A-Z_]+[0-9]+\b", "", text)
+                    numbers = {int(n) for n in re.findall(r"(?<![A-Za-z_])\d+", text)}
+                    assert numbers <= {0, 1}, (sheet_name, cell.coordinate, cell.value)
+    lists = {dv.formula1 for dv in book[ATTACK_SHEET].data_validations.dataValidation}
+    assert {"=T_CONCEALMENT_LABEL", "=T_MISSILE_RANGE_LABEL", '"TRUE,FALSE"'} <= lists
+    for name in (
+        ATTACK_OUTPUTS + OTHER_OUTPUTS + ["ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_LEVEL", "ATTACK_DICE"]
+    ):
+        assert name in book.defined_names, name
+
+
+def test_xlsm_calculators_call_the_udfs(build_ruleset):
+    book = openpyxl.load_workbook(build_ruleset("combat17") / "combat17.xlsm", keep_vba=True)
+    formulas = " ".join(
+        str(c.value) for row in book[ATTACK_SHEET].iter_rows() for c in row if c.data_type == "f"
+    ) + " ".join(str(c.value) for row in book[OTHER_SHEET].iter_rows() for c in row if c.data_type == "f")
+    for udf in (
+        "c17_attack_result",
+        "c17_hit_chance",
+        "c17_attack_damage",
+        "d20_need",
+        "c17_shots",
+        "c17_subdual_state",
+    ):
+        assert udf in formulas

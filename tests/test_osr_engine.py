@@ -1,0 +1,276 @@
+"""The osr engine: the seed's worked examples, the natural-roll rules, exact odds by brute force."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pycalc import d20
+from pycalc.d20 import Attack
+from pycalc.errors import RuleError
+from pycalc.rulesets import osr
+from pycalc.tables import Row, load_ruleset
+
+RULES = load_ruleset("osr")
+
+
+def with_rulings(**chosen: str):
+    return dataclasses.replace(RULES, chosen=chosen)
+
+
+def with_fumble_rows(*rows: tuple[int, int, str]):
+    table = RULES.table("fumble_table")
+    filled = dataclasses.replace(
+        table,
+        rows=tuple(
+            Row({"d20_from": a, "d20_to": b, "effect": e}, table.section, 1, id=f"r{i}", label=f"r{i}")
+            for i, (a, b, e) in enumerate(rows)
+        ),
+    )
+    return dataclasses.replace(RULES, tables={**RULES.tables, "fumble_table": filled})
+
+
+# --------------------------------------------------------------------------- the seed's examples
+
+
+def test_the_four_surprise_examples_of_the_seed():
+    for row in RULES.table("surprise_examples").rows:
+        assert (
+            osr.surprise_range(RULES, row["a_surprises_on_max"], row["b_normally_surprised_max"])
+            == row["a_surprises_b_max"]
+        ), row.id
+        if row["b_surprises_on_max"] is not None:
+            assert (
+                osr.surprise_range(RULES, row["b_surprises_on_max"], row["a_normally_surprised_max"])
+                == row["b_surprises_a_max"]
+            ), row.id
+
+
+def test_normal_surprise_is_1_2_and_bad_ranges_are_refused():
+    assert osr.surprise_range(RULES, 2, 2) == 2
+    assert osr.surprise_range(RULES, 2, 4) == 4
+    assert osr.surprise_range(with_rulings(surprise_range_adjustment="reduce_only"), 2, 4) == 2
+    assert osr.surprise_range(RULES, 6, 6) == 6 and osr.surprise_range(RULES, 1, 0) == 0
+    with pytest.raises(RuleError, match="#SURPRISES ON"):
+        osr.surprise_range(RULES, 7, 2)
+
+
+def test_mass_combat_survivors_example():
+    table = RULES.table("mass_combat_survivors")
+    original = table.value("ex_original_hp")
+    men = table.value("survivor_divisor_men")
+    assert osr.mass_survivors(RULES, original, table.value("ex_remaining_hp_a"), men) == table.value(
+        "ex_survivors_a"
+    )
+    assert osr.mass_survivors(RULES, original, table.value("ex_remaining_hp_b"), men) == table.value(
+        "ex_survivors_b"
+    )
+    assert osr.mass_survivors(RULES, 40, 5, 10) == 2  # fractions are rounded upwards
+    assert osr.mass_survivors(RULES, 40, 0, 10) == 0
+    assert osr.mass_damage(RULES, 4, 10) == 40
+    assert osr.mass_damage(with_rulings(mass_combat_damage_multiplier="always_ten"), 4, 5) == 40
+    assert osr.mass_damage(RULES, 4, 5) == 20
+
+
+def test_expected_kills_example():
+    table = RULES.table("expected_kills")
+    found = osr.expected_kills(
+        RULES, int(table.value("ex_attacks")), int(table.value("ex_number_needed")), "1d6+1", "1d6"
+    )
+    assert found.hit_chance == Fraction(7, 10) == Fraction(str(table.value("ex_hit_chance")))
+    assert found.hits == Fraction(str(table.value("ex_hits")))
+    assert (found.average_damage, found.average_hp) == (Fraction(9, 2), Fraction(7, 2))
+    assert found.kills == Fraction(str(table.value("ex_kills")))
+    rounded = osr.expected_kills(with_rulings(expected_kills_rounding="up"), 8, 7, "1d6+1", "1d6")
+    assert rounded.kills == table.value("ex_kills_rounded_up")
+    assert osr.expected_kills(
+        with_rulings(expected_kills_method="damage_over_hp"), 8, 7, "1d6+1", "1d6"
+    ).kills == Fraction(36, 5)
+
+
+def test_attacks_per_round_examples():
+    table = RULES.table("attacks_vs_normal_men")
+    fighter = "PC or important NPC fighter type"
+    assert osr.attacks_vs_normal_men(RULES, fighter, table.value("ex_fighter_level")) == table.value(
+        "ex_fighter_attacks"
+    )
+    assert osr.attacks_vs_normal_men(RULES, "Monster (whole HD)", table.value("ex_troll_hd")) == table.value(
+        "ex_troll_attacks"
+    )
+    assert osr.attacks_vs_normal_men(RULES, "Monster (whole HD)", 1) == 1
+    assert osr.attacks_vs_normal_men(RULES, "PC who is not a fighter type", 5) == 1
+    assert osr.attacks_vs_normal_men(with_rulings(normal_men_multiple_attacks="all_pcs"), "other_pc", 5) == 5
+
+
+def test_grappling_example():
+    ex = {r.id: r["value"] for r in RULES.table("grappling_example").rows}
+    assert (
+        osr.grapple_stun_rounds(RULES, ex["ex_hero_roll"], ex["ex_grapplers_total"]) == ex["ex_stun_rounds"]
+    )
+    assert osr.grapple_result(RULES, 7, 7).startswith("On his feet")
+    assert osr.grapple_result(RULES, 6, 7) == "Pinned helplessly"
+    assert osr.grapple_stun_rounds(RULES, 6, 7) == 0
+    out = osr.grapple_outputs(RULES, 3, 2, 19, 7)
+    assert out["GRAPPLE_RESULT"] == "#HERO ROLL? 3 to 18"
+
+
+def test_level_gap_save_bonus_counts_full_steps_of_three():
+    assert [osr.level_gap_save_bonus(RULES, s, 1) for s in (1, 3, 4, 6, 7, 10)] == [0, 0, 1, 1, 2, 3]
+    assert osr.level_gap_save_bonus(RULES, 1, 9) == 0
+    assert osr.maneuver_save_modifier(RULES, "Whip entangle (target ogre size or smaller)", 10, 1, 2) == -2
+    assert osr.maneuver_save_modifier(RULES, "disarm", 10, 1, 2) == 3
+    with pytest.raises(RuleError, match="no save"):
+        osr.maneuver_save_modifier(RULES, "untrained_weapon", 1, 1, 0)
+
+
+def test_spell_interruption():
+    simultaneous = "Hit by an opponent with simultaneous initiative"
+    assert osr.spell_interruption(RULES, simultaneous, "Failed", 4) == "Spell lost"
+    assert osr.spell_interruption(RULES, simultaneous, "Failed", 5) == "Spell miscast"
+    assert "goes off" in osr.spell_interruption(RULES, simultaneous, "Made", None)
+    assert "lost" in osr.spell_interruption(RULES, "Hit by an opponent who won initiative", None, None)
+    with pytest.raises(RuleError, match="#D6"):
+        osr.spell_interruption(RULES, simultaneous, "Failed", 7)
+
+
+# --------------------------------------------------------------------------- natural rolls
+
+
+def test_natural_1_always_misses_and_fumbles_above_the_level():
+    attack = Attack(bonus=10, target=2, level=5)  # need -8: every other roll hits
+    assert osr.resolve(RULES, attack, 1, None) == "Miss"
+    assert osr.resolve(RULES, attack, 1, 5) == "Miss"
+    assert osr.resolve(RULES, attack, 1, 6) == "Fumble"
+    assert osr.resolve(RULES, Attack(0, 10, level=20), 1, 20) == "Miss"  # level 20: never a fumble
+
+
+def test_natural_20_hits_beyond_20_with_the_damage_penalty():
+    attack = Attack(bonus=0, target=22)
+    assert osr.resolve(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
+    assert osr.nat20_penalty(RULES, attack, 20) == RULES.constant("natural_20_hit", "nat20_example_penalty")
+    assert osr.hit_damage(RULES, "1d6", 1, 2) == 0  # "possible to 'hit' a foe and cause no damage"
+    assert osr.hit_damage(RULES, "1d6+1", 4, 2, double=True) == 8
+    die_rules = with_rulings(nat20_penalty_applies_to="damage_die")
+    assert osr.hit_damage(die_rules, "1d6+1", 1, 2, double=True) == 2  # die 1 - 2 -> 0, +1, x2
+    crit_rules = with_rulings(nat20_crit_exception="needed_19_or_20_only")
+    assert osr.resolve(crit_rules, attack, 20, None) == "Critical"
+    assert osr.resolve(crit_rules, Attack(0, 20), 20, None) == "Hit"
+
+
+def test_natural_20_critical_unless_only_19_or_20_could_hit():
+    assert osr.resolve(RULES, Attack(0, 18), 20, None) == "Critical"
+    assert osr.resolve(RULES, Attack(0, 19), 20, None) == "Hit"
+    assert osr.resolve(RULES, Attack(0, 19), 19, None) == "Hit"
+    basis = with_rulings(nat20_needed_basis="matrix_number")
+    assert osr.resolve(basis, Attack(5, 19), 20, None) == "Hit"  # matrix 19: no critical even with +5
+    assert osr.nat20_penalty(basis, Attack(5, 22), 20) == 2
+
+
+def test_magic_weapons_needed():
+    assert osr.resolve(RULES, Attack(0, 5), 20, None, needs_magic=True) == "Miss"
+    lost_auto = with_rulings(magic_weapon_needed="no_auto_hit")
+    assert osr.resolve(lost_auto, Attack(0, 21), 20, None, needs_magic=True) == "Miss"
+    assert osr.resolve(lost_auto, Attack(0, 12), 15, None, needs_magic=True) == "Hit"
+    assert osr.resolve(RULES, Attack(0, 12, level=0), 1, 3, needs_magic=True) == "Fumble"
+
+
+def test_fumble_table_is_empty_and_never_invented():
+    with pytest.raises(RuleError, match="#NONE\\? the seed has no fumble table"):
+        osr.fumble_effect(RULES, 7)
+    assert "fill tables/osr fumble_table" in osr.attack_effect(RULES, "Fumble", 7)
+    with pytest.raises(RuleError, match="#NONE"):
+        d20.chart_effect("osr", 5, "crit")  # no critical chart either
+
+
+def test_a_gm_filled_fumble_table_is_read():
+    rules = with_fumble_rows((1, 10, "Drops weapon"), (11, 20, "Falls down"))
+    assert osr.fumble_effect(rules, 10) == "Drops weapon"
+    assert osr.fumble_effect(rules, 11) == "Falls down"
+    assert osr.attack_effect(rules, "Fumble", 3) == "Critical Fumble (a miss): Drops weapon"
+    assert osr.attack_effect(rules, "Fumble", None).endswith("roll on the fumble table")
+    gap = with_fumble_rows((1, 10, "Drops weapon"))
+    with pytest.raises(RuleError, match="no row"):
+        osr.fumble_effect(gap, 15)
+
+
+# --------------------------------------------------------------------------- exact odds
+
+
+def brute_force(rules, attack: Attack, mode: int, needs_magic: bool = False) -> dict[str, Fraction]:
+    """Every die of the Advantage/Disadvantage pool and every fumble check, counted."""
+    sides = rules.constant("to_hit_roll", "to_hit_die_sides")
+    n = 1 if mode == osr.NORMAL else 2
+    keep = max if mode == osr.ADVANTAGE else min
+    counts = dict.fromkeys(d20.OUTCOMES, 0)
+    faces = range(1, sides + 1)
+    for pool in itertools.product(faces, repeat=n):
+        for follow in faces:
+            counts[osr.resolve(rules, attack, keep(pool), follow, needs_magic)] += 1
+    total = sides ** (n + 1)
+    return {k: Fraction(v, total) for k, v in counts.items()}
+
+
+@given(
+    bonus=st.integers(-5, 10),
+    target=st.integers(-3, 30),
+    level=st.integers(0, 22),
+    mode=st.sampled_from([osr.NORMAL, osr.ADVANTAGE, osr.DISADVANTAGE]),
+    needs_magic=st.booleans(),
+)
+def test_exact_chances_equal_brute_force(bonus, target, level, mode, needs_magic):
+    attack = Attack(bonus, target, 0, level)
+    assert osr.chances(RULES, attack, mode, needs_magic) == brute_force(RULES, attack, mode, needs_magic)
+
+
+@given(bonus=st.integers(-5, 10), target=st.integers(-3, 30), level=st.integers(0, 22))
+def test_the_shared_d20_core_agrees(bonus, target, level):
+    attack = Attack(bonus, target, 0, level)
+    assert d20.chances("osr", attack) == osr.chances(RULES, attack)
+    for roll in (1, 2, 19, 20):
+        assert d20.result("osr", attack, roll, 10) == osr.resolve(RULES, attack, roll, 10)
+
+
+@given(bonus=st.integers(-5, 25), target=st.integers(-3, 30))
+def test_hit_chance_grows_with_bonus_and_advantage_helps(bonus, target):
+    low, high = Attack(bonus, target), Attack(bonus + 1, target)
+    assert osr.hit_chance(RULES, low) <= osr.hit_chance(RULES, high)
+    assert Fraction(1, 20) <= osr.hit_chance(RULES, low) <= Fraction(19, 20)
+    assert (
+        osr.hit_chance(RULES, low, osr.DISADVANTAGE)
+        <= osr.hit_chance(RULES, low)
+        <= osr.hit_chance(RULES, low, osr.ADVANTAGE)
+    )
+
+
+def test_roll_mode_rulings():
+    assert osr.roll_mode(RULES, True, True) == osr.NORMAL
+    assert (
+        osr.roll_mode(with_rulings(advantage_meets_disadvantage="disadvantage"), True, True)
+        == osr.DISADVANTAGE
+    )
+    assert osr.roll_mode(RULES, True, False) == osr.ADVANTAGE
+
+
+def test_attack_outputs_apply_the_pickers():
+    base = osr.AttackInputs(
+        bonus=0, target=12, roll=12, damage_roll=3, target_shield=1, target_dex=2, attacker_dex=1
+    )
+    assert osr.attack_outputs(RULES, base)["ATTACK_NEED"] == 12
+    behind = dataclasses.replace(
+        base, choices={"attack_direction": "From behind or surprise attack, first round"}
+    )
+    # +2 to hit, no shield (1) and no DEX (2): AC 3 worse -> 3 less needed
+    assert osr.attack_outputs(RULES, behind)["ATTACK_NEED"] == 12 - 2 - 3
+    charge = dataclasses.replace(base, choices={"charge_attack": "Charging attacker"})
+    out = osr.attack_outputs(RULES, charge)
+    assert out["ATTACK_NEED"] == 12 - 2 + 1 and out["ATTACK_DAMAGE"] == (3 + 1) * 2
+    parry = dataclasses.replace(base, choices={"defensive_action": "Parry"})
+    assert osr.attack_outputs(RULES, parry)["ATTACK_NEED"] == 14
+    assert (
+        osr.attack_outputs(with_rulings(ac_change_to_number_needed="gm_matrix"), parry)["ATTACK_NEED"] == 12
+    )

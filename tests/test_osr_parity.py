@@ -1,0 +1,583 @@
+"""The osr workbook recalculated in real LibreOffice equals the engine, input for input.
+
+Scenarios cover every natural-roll rule (natural 1 with fumble checks at the level's edges, natural
+20 with the 19/20 exception and the over-20 penalty, need <= 1, 19, 20, > 20), every picker row,
+Advantage/Disadvantage, every ruling flipped, and the band edges of the other calculators' tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.rulesets import osr
+from pycalc.sheets.common import ruling_name
+from pycalc.sheets.osr import pick_name
+from pycalc.tables import RuleSet, load_ruleset
+
+RULES = load_ruleset("osr")
+ATTACK_OUTPUTS = list(osr.attack_outputs(RULES, osr.AttackInputs(bonus=0, target=10, roll=10)))
+FLIPS = {
+    "nat20_penalty_applies_to": "damage_die",
+    "nat20_crit_exception": "needed_19_or_20_only",
+    "nat20_needed_basis": "matrix_number",
+    "magic_weapon_needed": "no_auto_hit",
+    "ac_change_to_number_needed": "gm_matrix",
+    "advantage_meets_disadvantage": "disadvantage",
+    "surprise_range_adjustment": "reduce_only",
+    "mass_combat_damage_multiplier": "always_ten",
+    "expected_kills_method": "damage_over_hp",
+    "expected_kills_rounding": "up",
+    "normal_men_multiple_attacks": "all_pcs",
+}
+
+
+def flipped(rules: RuleSet, *ruling_ids: str) -> RuleSet:
+    return dataclasses.replace(rules, chosen={r: FLIPS[r] for r in ruling_ids})
+
+
+def cell_value(value: object) -> object:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, Fraction)):
+        return float(value)
+    return value
+
+
+def same(expected: object, got: object) -> bool:
+    expected, got = cell_value(expected), "" if got is None else got
+    if isinstance(expected, float) and isinstance(got, float):
+        return abs(expected - got) < 1e-9
+    return expected == got
+
+
+def ruling_cells(rules: RuleSet) -> dict[str, object]:
+    return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
+
+
+def attack_cells(rules: RuleSet, inputs: osr.AttackInputs) -> dict[str, object]:
+    cells: dict[str, object] = {
+        "ATTACK_BONUS": inputs.bonus,
+        "ATTACK_TARGET": inputs.target,
+        "ATTACK_MODS": inputs.mods,
+        "ATTACK_LEVEL": inputs.level,
+        "ATTACK_ROLL": inputs.roll,
+        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
+        "ATTACK_FUMBLE_ROLL": inputs.fumble_roll,
+        "ATTACK_DICE": inputs.dice,
+        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
+        "ATTACK_TARGET_SHIELD": inputs.target_shield,
+        "ATTACK_TARGET_DEX": inputs.target_dex,
+        "ATTACK_DEX_IN_BONUS": inputs.attacker_dex,
+    }
+    for table_id in osr.CHOICE_PICKERS:
+        cells[pick_name(table_id)] = inputs.choices.get(table_id, osr.default_choice(rules.table(table_id)))
+    for table_id in osr.TOGGLE_PICKERS:
+        for row in rules.table(table_id).rows:
+            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
+    return {**cells, **ruling_cells(rules)}
+
+
+def natural_roll_scenarios() -> list[tuple[RuleSet, osr.AttackInputs]]:
+    """Need from -2 to 24 against every roll at the rule edges, each with every ruling set."""
+    found = []
+    rulesets = [
+        RULES,
+        flipped(RULES, "nat20_penalty_applies_to", "nat20_crit_exception"),
+        flipped(RULES, "nat20_needed_basis"),
+    ]
+    for index, need in enumerate((-2, 0, 1, 2, 10, 18, 19, 20, 21, 22, 24)):
+        for roll in (1, 2, need - 1, need, 19, 20):
+            if not 1 <= roll <= 20:
+                continue
+            rules = rulesets[(index + roll) % len(rulesets)]
+            found.append(
+                (
+                    rules,
+                    osr.AttackInputs(
+                        bonus=3,
+                        target=need + 3,
+                        level=5,
+                        roll=roll,
+                        follow_roll=(5, 6, None)[roll % 3] if roll == 1 else None,
+                        dice="1d6+1",
+                        damage_roll=(1, 3, 6)[roll % 3],
+                    ),
+                )
+            )
+    # fumble checks at the level's edges, levels 0 and 20
+    for level in (0, 1, 7, 19, 20, 21):
+        for follow in sorted({1, max(1, level), min(20, level + 1), 20}):
+            found.append(
+                (RULES, osr.AttackInputs(bonus=0, target=11, level=level, roll=1, follow_roll=follow))
+            )
+    # damage: dice forms, penalty larger than the damage, doubling
+    for dice, shown in (
+        ("1d8", 8),
+        ("2d4-1", 2),
+        ("d6", 1),
+        ("3d6+2", 18),
+        ("1d6+1", 7),
+        ("1d6", 0),
+        ("abc", 3),
+    ):
+        for rules in (RULES, flipped(RULES, "nat20_penalty_applies_to")):
+            found.append((rules, osr.AttackInputs(bonus=0, target=23, roll=20, dice=dice, damage_roll=shown)))
+            found.append(
+                (
+                    rules,
+                    osr.AttackInputs(
+                        bonus=2,
+                        target=12,
+                        roll=15,
+                        dice=dice,
+                        damage_roll=shown,
+                        choices={"charge_attack": "Charging attacker"},
+                    ),
+                )
+            )
+    # bad rolls and levels, a fumble roll with the seed's empty fumble table, no roll yet
+    for roll, follow, level in ((0, None, 1), (21, None, 1), (1, 0, 1), (1, 21, 1), (10, None, -1)):
+        found.append(
+            (RULES, osr.AttackInputs(bonus=0, target=10, level=level, roll=roll, follow_roll=follow))
+        )
+    found.append((RULES, osr.AttackInputs(bonus=0, target=10, level=0, roll=1, follow_roll=9, fumble_roll=4)))
+    found.append((RULES, osr.AttackInputs(bonus=1, target=14)))
+    return found
+
+
+def random_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs]]:
+    chance = random.Random(20261122)
+    found = []
+    flips = list(FLIPS)[:6]
+    for index in range(count):
+        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in osr.CHOICE_PICKERS}
+        toggles = frozenset(
+            (t, r.id) for t in osr.TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
+        )
+        rules = flipped(RULES, *chance.sample(flips, chance.randint(1, 3))) if index % 3 == 0 else RULES
+        roll = chance.choice([1, 1, 19, 20, 20, chance.randint(1, 20)])
+        dice = chance.choice(["1d6+1", "1d8", "2d6", "1d4+2", "1d10-1"])
+        parsed = re.match(r"(\d+)d(\d+)", dice)
+        count_, sides = int(parsed.group(1)), int(parsed.group(2))
+        found.append(
+            (
+                rules,
+                osr.AttackInputs(
+                    bonus=chance.randint(-2, 6),
+                    target=chance.randint(2, 26),
+                    mods=chance.randint(-3, 3),
+                    level=chance.randint(0, 20),
+                    roll=roll,
+                    follow_roll=chance.randint(1, 20) if roll == 1 or chance.random() < 0.2 else None,
+                    dice=dice,
+                    damage_roll=chance.randint(count_, count_ * sides) if chance.random() < 0.9 else None,
+                    target_shield=chance.randint(0, 2),
+                    target_dex=chance.randint(0, 3),
+                    attacker_dex=chance.randint(0, 2),
+                    choices=choices,
+                    toggles=toggles,
+                ),
+            )
+        )
+    return found
+
+
+def test_attack_calculator_equals_the_engine(calc, build_ruleset):
+    scenarios = natural_roll_scenarios() + random_scenarios(260)
+    assert len(scenarios) >= 300
+    xlsx = build_ruleset("osr") / "osr.xlsx"
+    results = calc.evaluate(xlsx, [attack_cells(r, i) for r, i in scenarios], ATTACK_OUTPUTS)
+    mismatches = []
+    for (rules, inputs), got in zip(scenarios, results, strict=True):
+        expected = osr.attack_outputs(rules, inputs)
+        for name in ATTACK_OUTPUTS:
+            if not same(expected[name], got[name]):
+                mismatches.append(
+                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {rules.chosen}"
+                )
+    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+
+
+def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alone(calc, build_ruleset):
+    named = {
+        "ATTACK_BONUS": 2,
+        "ATTACK_TARGET": 22,
+        "ATTACK_MODS": 1,
+        "ATTACK_LEVEL": 3,
+        "ATTACK_ROLL": 20,
+        "ATTACK_DICE": "1d6+1",
+        "ATTACK_DAMAGE_ROLL": 4,
+        # inputs that only pickers use: no effect while every picker is at its default
+        "ATTACK_TARGET_SHIELD": 3,
+        "ATTACK_TARGET_DEX": 2,
+        "ATTACK_DEX_IN_BONUS": 2,
+    }
+    got = calc.evaluate(build_ruleset("osr") / "osr.xlsx", [named], ATTACK_OUTPUTS)[0]
+    # need 22 - 2 - 1 = 19: a natural 20 hits, no critical (19 or more needed), no penalty
+    assert got["ATTACK_NEED"] == 19.0
+    assert got["ATTACK_RESULT"] == "Hit"
+    assert got["ATTACK_DAMAGE"] == 5.0
+    assert got["ATTACK_HIT_CHANCE"] == pytest.approx(0.1)
+    expected = osr.attack_outputs(
+        RULES, osr.AttackInputs(bonus=2, target=22, mods=1, level=3, roll=20, damage_roll=4)
+    )
+    assert all(same(expected[n], got[n]) for n in ATTACK_OUTPUTS), got
+
+
+def test_the_seed_natural_20_example_in_the_workbook(calc, build_ruleset):
+    got = calc.evaluate(
+        build_ruleset("osr") / "osr.xlsx",
+        [
+            {
+                "ATTACK_BONUS": 0,
+                "ATTACK_TARGET": 22,
+                "ATTACK_ROLL": 20,
+                "ATTACK_DICE": "1d6",
+                "ATTACK_DAMAGE_ROLL": 5,
+            }
+        ],
+        ["ATTACK_RESULT", "ATTACK_NAT20_PENALTY", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"],
+    )[0]
+    assert got == {
+        "ATTACK_RESULT": "Hit",
+        "ATTACK_NAT20_PENALTY": 2.0,
+        "ATTACK_DAMAGE": 3.0,
+        "ATTACK_HIT_CHANCE": pytest.approx(0.05),
+    }
+
+
+# --------------------------------------------------------------------------- other calculators
+
+SECTION_OUTPUTS = {
+    "surprise": [
+        "SURPRISE_A_ON_B",
+        "SURPRISE_B_ON_A",
+        "SURPRISE_A_CHANCE",
+        "SURPRISE_B_CHANCE",
+        "SURPRISE_RESULT",
+    ],
+    "mass": ["MASS_DAMAGE", "MASS_HP_AFTER", "MASS_SLAIN", "MASS_SURVIVORS"],
+    "kills": ["KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND", "KILLS_AVG_DAMAGE", "KILLS_AVG_HP"],
+    "normal_men": ["NORMAL_MEN_ATTACKS"],
+    "grapple": ["GRAPPLE_MARGIN", "GRAPPLE_RESULT", "GRAPPLE_STUN_ROUNDS"],
+    "save": ["SAVE_LEVEL_GAP_BONUS", "SAVE_WHO", "SAVE_MODIFIER", "SAVE_EFFECT"],
+    "spell": ["SPELL_OUTCOME"],
+}
+
+
+def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
+    """(cells, expected outputs) for every section of the Combat calculators sheet."""
+    found: list[tuple[dict[str, object], dict[str, object]]] = []
+    chance = random.Random(17)
+    surprise_rules = [RULES, flipped(RULES, "surprise_range_adjustment")]
+    for index, (a_on, a_ed, b_on, b_ed) in enumerate(
+        [
+            (5, 2, 2, 2),
+            (5, 2, 2, 1),
+            (5, 2, 4, 2),
+            (5, 2, 4, 1),
+            (2, 2, 2, 2),
+            (6, 0, 0, 6),
+            (1, 4, 6, 3),
+            (7, 2, 2, 2),
+            (2, -1, 2, 2),
+        ]
+        + [tuple(chance.randint(0, 6) for _ in range(4)) for _ in range(20)]
+    ):
+        rules = surprise_rules[index % 2]
+        rolls = [(None, None), (1, 6), (chance.randint(1, 6), chance.randint(1, 6)), (3, 7)][index % 4]
+        cells = {
+            "SURPRISE_A_SURPRISES_ON": a_on,
+            "SURPRISE_A_SURPRISED_ON": a_ed,
+            "SURPRISE_B_SURPRISES_ON": b_on,
+            "SURPRISE_B_SURPRISED_ON": b_ed,
+            "SURPRISE_ROLL_FOR_A": rolls[0],
+            "SURPRISE_ROLL_FOR_B": rolls[1],
+            **ruling_cells(rules),
+        }
+        found.append((cells, osr.surprise_outputs(rules, a_on, a_ed, b_on, b_ed, *rolls)))
+    mass_rules = [RULES, flipped(RULES, "mass_combat_damage_multiplier")]
+    for index, (men, original, before, roll) in enumerate(
+        [
+            (10, 40, 40, None),
+            (10, 40, 40, 4),
+            (10, 40, 8, None),
+            (10, 40, 9, None),
+            (10, 40, 41, None),
+            (5, 18, 18, 3),
+            (10, 35, 35, 6),
+            (10, 40, 40, 7),
+            (0, 40, 40, 2),
+            (10, 0, 0, None),
+            (5, 20, 20, 1),
+        ]
+        + [
+            (m, o, chance.randint(-5, o), chance.choice([None, 1, 2, 3, 4, 5, 6]))
+            for m, o in [(chance.choice([5, 10, 20]), chance.randint(5, 120)) for _ in range(20)]
+        ]
+    ):
+        rules = mass_rules[index % 2]
+        cells = {
+            "MASS_MEN": men,
+            "MASS_ORIGINAL_HP": original,
+            "MASS_HP_BEFORE": before,
+            "MASS_DAMAGE_ROLL": roll,
+            **ruling_cells(rules),
+        }
+        found.append((cells, osr.mass_outputs(rules, men, original, before, roll)))
+    kills_rules = [
+        RULES,
+        flipped(RULES, "expected_kills_method"),
+        flipped(RULES, "expected_kills_rounding"),
+        flipped(RULES, "expected_kills_method", "expected_kills_rounding"),
+    ]
+    for index, (attacks, need, damage, hp) in enumerate(
+        [
+            (8, 7, "1d6+1", "1d6"),
+            (3, 1, "1d8", "1d6"),
+            (5, 20, "2d4", "2d6"),
+            (4, 25, "1d6", "1d6"),
+            (10, 11, "1d4", "1d8"),
+            (-1, 7, "1d6", "1d6"),
+            (6, 7, "xyz", "1d6"),
+            (6, 7, "1d6", "1d4-3"),
+            (0, 7, "1d6", "1d6"),
+        ]
+        + [
+            (
+                chance.randint(1, 12),
+                chance.randint(-1, 22),
+                chance.choice(["1d6+1", "1d8", "2d6", "1d3"]),
+                chance.choice(["1d6", "2d8", "1d4"]),
+            )
+            for _ in range(16)
+        ]
+    ):
+        rules = kills_rules[index % 4]
+        cells = {
+            "KILLS_ATTACKS": attacks,
+            "KILLS_NEED": need,
+            "KILLS_DAMAGE_DICE": damage,
+            "KILLS_HP_DICE": hp,
+            **ruling_cells(rules),
+        }
+        expected = osr.kills_outputs(rules, attacks, need, damage, hp)
+        found.append((cells, expected))
+    kinds = [str(r.label) for r in RULES.table("attacker_kinds_vs_normal_men").rows] + ["Dragon"]
+    for index, kind in enumerate(kinds * 4):
+        rules = [RULES, flipped(RULES, "normal_men_multiple_attacks")][index % 2]
+        level = [0, 1, 2, 6, -1][index % 5]
+        cells = {"NORMAL_MEN_KIND": kind, "NORMAL_MEN_LEVEL": level, **ruling_cells(rules)}
+        found.append((cells, osr.normal_men_outputs(rules, kind, level)))
+    for hero_hd, their_hd, hero, theirs in [
+        (3, 2, 11, 7),
+        (3, 2, 7, 7),
+        (3, 2, 6, 7),
+        (3, 2, 8, 7),
+        (3, 2, 2, 7),
+        (3, 2, 19, 7),
+        (3, 2, 11, 1),
+        (3, 2, 11, 13),
+        (0, 2, 0, 7),
+        (3, 0, 11, 0),
+        (1, 5, 6, 5),
+        (1, 5, 1, 30),
+    ] + [
+        (h, g, chance.randint(h, 6 * h), chance.randint(g, 6 * g))
+        for h, g in [(chance.randint(1, 6), chance.randint(1, 6)) for _ in range(20)]
+    ]:
+        cells = {
+            "GRAPPLE_HERO_HD": hero_hd,
+            "GRAPPLE_GRAPPLERS_HD": their_hd,
+            "GRAPPLE_HERO_ROLL": hero,
+            "GRAPPLE_GRAPPLERS_ROLL": theirs,
+        }
+        found.append((cells, osr.grapple_outputs(RULES, hero_hd, their_hd, hero, theirs)))
+    maneuvers = [str(r.label) for r in RULES.table("special_maneuvers").rows] + ["Sneeze"]
+    for index, (saver, attacker) in enumerate(
+        [(7, 1), (4, 1), (3, 1), (1, 7), (10, 1), (-1, 2), (13, 3), (6, 0)] * 3
+    ):
+        maneuver = maneuvers[index % len(maneuvers)]
+        cells = {
+            "SAVE_MANEUVER": maneuver,
+            "SAVE_SAVER_LEVEL": saver,
+            "SAVE_ATTACKER_LEVEL": attacker,
+            "SAVE_TARGET_STR_BONUS": index % 3,
+        }
+        found.append((cells, osr.save_outputs(RULES, maneuver, saver, attacker, index % 3)))
+    situations = [str(r.label) for r in RULES.table("spell_interruption").rows] + ["Asleep"]
+    for situation in situations:
+        for save, d6 in [
+            (None, None),
+            ("Made", None),
+            ("Failed", None),
+            ("failed", 1),
+            ("Failed", 4),
+            ("Failed", 5),
+            ("Failed", 6),
+            ("Failed", 7),
+            ("Failed", 0),
+            ("Maybe", 3),
+        ]:
+            cells = {"SPELL_SITUATION": situation, "SPELL_SAVE": save, "SPELL_D6": d6}
+            found.append((cells, osr.spell_outputs(RULES, situation, save, d6)))
+    return found
+
+
+def test_combat_calculators_equal_the_engine(calc, build_ruleset):
+    scenarios = combat_scenarios()
+    names = sorted({n for names in SECTION_OUTPUTS.values() for n in names})
+    results = calc.evaluate(build_ruleset("osr") / "osr.xlsx", [cells for cells, _ in scenarios], names)
+    mismatches = [
+        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {cells}"
+        for (cells, expected), got in zip(scenarios, results, strict=True)
+        for name in expected
+        if not same(expected[name], got[name])
+    ]
+    assert len(scenarios) >= 150
+    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+
+
+def test_seed_examples_in_the_combat_sheet(calc, build_ruleset):
+    got = calc.evaluate(
+        build_ruleset("osr") / "osr.xlsx",
+        [{}, {"SURPRISE_A_SURPRISES_ON": 5, "SURPRISE_B_SURPRISED_ON": 1, "MASS_HP_BEFORE": 4}],
+        ["KILLS_PER_ROUND", "GRAPPLE_STUN_ROUNDS", "NORMAL_MEN_ATTACKS", "SURPRISE_A_ON_B", "MASS_SURVIVORS"],
+    )
+    assert got[0]["KILLS_PER_ROUND"] == pytest.approx(5.6)  # 8 attacks, 7+, d6+1 vs d6
+    assert got[0]["GRAPPLE_STUN_ROUNDS"] == 4.0  # 11 - 7
+    assert got[0]["NORMAL_MEN_ATTACKS"] == 3.0  # a 3rd level fighter
+    assert got[1]["SURPRISE_A_ON_B"] == 4.0  # example 2
+    assert got[1]["MASS_SURVIVORS"] == 1.0  # 4 of 40 left: one man
+
+
+# --------------------------------------------------------------------------- the files
+
+
+@pytest.fixture(scope="module")
+def books(build_ruleset) -> tuple[openpyxl.Workbook, openpyxl.Workbook]:
+    folder: Path = build_ruleset("osr")
+    return openpyxl.load_workbook(folder / "osr.xlsx"), openpyxl.load_workbook(
+        folder / "osr.xlsm", keep_vba=True
+    )
+
+
+ALLOWED = {
+    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "OR", "AND", "NOT", "ISNUMBER",
+    "LEFT", "UPPER", "SUMPRODUCT", "COUNT", "ROW", "ISNA", "AVERAGE", "VALUE", "MID", "FIND", "LOWER", "LEN",
+    "FALSE", "TRUE",
+}  # fmt: skip
+CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
+
+
+def formula_cells(book: openpyxl.Workbook):
+    return [c for s in book.worksheets for row in s.iter_rows() for c in row if c.data_type == "f"]
+
+
+def test_named_inputs_unlocked_outputs_locked(books):
+    xlsx, _ = books
+    inputs = ["ATTACK_BONUS", "ATTACK_TARGET", "ATTACK_MODS", "ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_LEVEL",
+              "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "SURPRISE_A_SURPRISES_ON", "MASS_MEN", "KILLS_NEED",
+              "GRAPPLE_HERO_ROLL", "SAVE_MANEUVER", "SPELL_SITUATION"]  # fmt: skip
+    outputs = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE",
+               "SURPRISE_A_ON_B", "MASS_SURVIVORS", "KILLS_PER_ROUND", "NORMAL_MEN_ATTACKS", "GRAPPLE_RESULT",
+               "SAVE_MODIFIER", "SPELL_OUTCOME"]  # fmt: skip
+    for name in inputs + outputs:
+        destinations = list(xlsx.defined_names[name].destinations)
+        assert len(destinations) == 1, name
+        sheet, ref = destinations[0]
+        cell = xlsx[sheet][ref.replace("$", "")]
+        assert cell.parent.protection.sheet is True
+        if name in inputs:
+            assert cell.protection.locked is False, name
+        else:
+            assert cell.protection.locked is not False and cell.data_type == "f", name
+
+
+def test_formulas_use_shared_functions_and_no_typed_rule_numbers(books):
+    xlsx, _ = books
+    for cell in formula_cells(xlsx):
+        used = {m.upper() for m in CALL.findall(cell.value)}
+        assert used <= ALLOWED, (cell.coordinate, used - ALLOWED)
+        text = re.sub(r'"[^"]*"', "", cell.value)
+        text = re.sub(r"\$?\b[A-Z]{1,2}\$?[0-9]+\b", "", text)  # cell references (workings grid)
+        text = re.sub(r"\b[A-Z_][A-Z0-9_]*\b", "", text)  # defined names
+        assert {int(n) for n in re.findall(r"\d+", text)} <= {0, 1}, (
+            cell.parent.title,
+            cell.coordinate,
+            cell.value,
+        )
+
+
+def test_xlsm_calls_only_udfs_that_exist(books):
+    from pycalc import udfs, udfs_osr
+
+    _, xlsm = books
+    called = {m for c in formula_cells(xlsm) for m in CALL.findall(c.value) if m.upper() not in ALLOWED}
+    assert {"osr_attack_result", "osr_damage", "surprise_range", "mass_survivors", "expected_kills"} <= called
+    for name in called:
+        assert callable(getattr(udfs_osr, name, None) or getattr(udfs, name, None)), name
+
+
+def test_the_empty_gm_tables_are_offered_for_filling(books):
+    xlsx, _ = books
+    assert "T_FUMBLE_TABLE_EFFECT" in xlsx.defined_names
+    sheet, ref = next(iter(xlsx.defined_names["T_FUMBLE_TABLE_D20_FROM"].destinations))
+    first = xlsx[sheet][ref.split(":")[0].replace("$", "")]
+    assert first.value is None and first.protection.locked is False
+
+
+def test_a_gm_filled_fumble_table_is_read_by_the_workbook(calc, tmp_path: Path):
+    """The seed has no fumble table: filled by the GM in the YAML, the native formula reads it."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from pycalc.tables import PROJECT_ROOT, load_folder
+
+    tables = tmp_path / "tables"
+    shutil.copytree(PROJECT_ROOT / "tables" / "osr", tables / "osr")
+    path = tables / "osr" / "criticals_fumbles.yaml"
+    text = path.read_text(encoding="utf-8")
+    gm_rows = (
+        "    rows:\n"
+        "      - {id: drop, label: Drop, d20_from: 1, d20_to: 10, effect: Drops weapon}\n"
+        "      - {id: fall, label: Fall, d20_from: 11, d20_to: 18, effect: Falls down}\n"
+    )
+    start = text.index("  fumble_table:")
+    rows_at = text.index("    rows: []\n", start)
+    path.write_text(text[:rows_at] + gm_rows + text[rows_at + len("    rows: []\n") :], encoding="utf-8")
+    rules = load_folder(tables / "osr")
+    out = tmp_path / "out"
+    env = {**os.environ, "PYCALC_TABLES": str(tables)}
+    subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT_ROOT / "build.py"),
+            "--ruleset",
+            "osr",
+            "--out",
+            str(out),
+            "--quiet",
+            "--fresh",
+        ],
+        check=True,
+        env=env,
+        cwd=PROJECT_ROOT,
+    )
+    scenarios = [
+        osr.AttackInputs(bonus=0, target=10, level=0, roll=1, follow_roll=5, fumble_roll=roll)
+        for roll in (None, 1, 10, 11, 18, 19, 20)
+    ]
+    got = calc.evaluate(out / "osr.xlsx", [attack_cells(rules, i) for i in scenarios], ["ATTACK_EFFECT"])
+    expected = [osr.attack_effect(rules, "Fumble", i.fumble_roll) for i in scenarios]
+    assert [g["ATTACK_EFFECT"] for g in got] == expected
+    assert expected[2] == "Critical Fumble (a miss): Drops weapon" and expected[5].startswith("#ROLL?")
