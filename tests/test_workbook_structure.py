@@ -59,6 +59,13 @@ EXCEL_FUNCTIONS = {
     "LEFT",
     "UPPER",
     "SUMPRODUCT",
+    "SUM",
+    "FIND",
+    "LEN",
+    "LOWER",
+    "MID",
+    "SEARCH",
+    "VALUE",
 }
 
 

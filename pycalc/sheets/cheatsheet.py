@@ -32,6 +32,9 @@ LABEL_WIDTH = 30
 VALUE_WIDTH = 10
 GAP_WIDTH = 2
 SHEET_TITLE = "Cheat sheet"
+CHARACTERS_PER_WIDTH = 1.25  # 8-point text fits about this many characters per unit of column width
+HEADER_LINE = 11.0
+BODY_LINE = 10.5
 
 
 def on_cheatsheet(table: Table) -> bool:
@@ -70,6 +73,15 @@ def compact(table: Table) -> tuple[list[str], list[list[object]]]:
     return header, rows
 
 
+def need(heights: dict[int, float], row: int, texts: list[str], line: float) -> None:
+    """Raise a row's height to fit its longest wrapped text (a row is shared by both panels)."""
+    widths = [LABEL_WIDTH] + [VALUE_WIDTH] * (len(texts) - 1)
+    lines = max(
+        -(-len(text) // int(width * CHARACTERS_PER_WIDTH)) for text, width in zip(texts, widths, strict=False)
+    )
+    heights[row] = max(heights.get(row, 0), line * max(1, lines))
+
+
 def height(table: Table) -> int:
     return len(table.rows) + 3  # title, header, rows, gap
 
@@ -93,7 +105,10 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workboo
         sheet["A2"],
         f"{rules.resolution}. Source: {rules.seed}; every table in full in the reference workbook.",
     )
-    intro.font = NOTE
+    intro.font, intro.alignment = NOTE, WRAP
+    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=2 * PANEL_COLUMNS + 1)
+    sheet.row_dimensions[2].height = 24
+    heights: dict[int, float] = {}
     for panel, tables in enumerate(deal(cheatsheet_tables(rules))):
         first_column = 1 + panel * (PANEL_COLUMNS + 1)
         row = 4
@@ -102,6 +117,8 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workboo
             put(sheet.cell(row, first_column), table.title).font = SUBTITLE
             for offset, text in enumerate(header):
                 style_header(sheet.cell(row + 1, first_column + offset, text))
+                sheet.cell(row + 1, first_column + offset).font = font(8, bold=True)
+            need(heights, row + 1, header, HEADER_LINE)
             for index, values in enumerate(rows, start=row + 2):
                 for offset, value in enumerate(values):
                     cell = put(sheet.cell(index, first_column + offset), value)
@@ -109,7 +126,10 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workboo
                     cell.font = font(8)
                     if offset == 0 or isinstance(value, str):
                         cell.alignment = WRAP
+                need(heights, index, [str(v) for v in values], BODY_LINE)
             row += height(table)
+    for row_number, row_height in heights.items():
+        sheet.row_dimensions[row_number].height = row_height
     for panel in range(2):
         first_column = 1 + panel * (PANEL_COLUMNS + 1)
         sheet.column_dimensions[get_column_letter(first_column)].width = LABEL_WIDTH
