@@ -99,7 +99,7 @@ def main() -> None:
         assert all(Fraction(reference.probability(k)) == p for k, p in ours.items())
         ice = median_ms(lambda: with_icepool(*CASE), 20)
         print(
-            f"icepool {ice:.2f} ms for the same distribution (identical) -> engine is {ice / fast:.1f}x icepool's time"
+            f"icepool {ice:.2f} ms for the same distribution (identical) -> the engine is {ice / fast:.1f}x faster"
         )
     cells = odds_sheet()
     sheet = median_ms(odds_sheet, 10)
