@@ -175,6 +175,8 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         "Roll SC - DEF or less.",
     )
     note.font, note.alignment = NOTE, WRAP
+    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_DEF))
+    sheet.row_dimensions[2].height = 24
     cmax = f"IFERROR({band('critical_grievous', 'critical_max', '{msc}')},0)"
     maps = (
         ("Chance to hit", "((D100_ROLLS<={msc})+(D100_AUTO_FLOOR>=RANK_HIT))"),
@@ -199,14 +201,12 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         sheet.conditional_formatting.add(
             f"{top_left}:{bottom_right}",
             ColorScaleRule(
-                start_type="num",
-                start_value=0,
+                start_type="min",
                 start_color="F8696B",
-                mid_type="num",
-                mid_value=0.5,
+                mid_type="percentile",
+                mid_value=50,
                 mid_color="FFEB84",
-                end_type="num",
-                end_value=1,
+                end_type="max",
                 end_color="63BE7B",
             ),
         )
