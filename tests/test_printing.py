@@ -11,7 +11,7 @@ import pytest
 
 import build
 from pycalc.sheets.cheatsheet import cheatsheet_tables
-from pycalc.tables import load_ruleset
+from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.conftest import require_libreoffice
 
 A4_WIDTH, LETTER_WIDTH = 595, 612
@@ -76,6 +76,32 @@ def test_reference_pdf_has_every_table_and_no_column_cut_off(pdfs: Path):
         assert f"003 § {table.rows[0].section}"[:30] in text, table.id
     for heading in ("Chance to hit", "In one line", "Spell goes off on initiative", "Rulings in force"):
         assert heading in text
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_rulesets_cheatsheet_fits_two_pages_with_every_table(ruleset_id: str, tmp_path_factory):
+    require_libreoffice()
+    out = tmp_path_factory.mktemp(f"pdf-{ruleset_id}")
+    assert build.main(["--ruleset", ruleset_id, "--out", str(out), "--pdf", "--quiet"]) == 0
+    cheatsheet = out / f"{ruleset_id}-cheatsheet.pdf"
+    assert 1 <= len(page_widths(cheatsheet)) <= 2
+    text = " ".join(pdf_text(cheatsheet).split())
+    for table in cheatsheet_tables(load_ruleset(ruleset_id)):
+        assert " ".join(table.title.split()) in text, table.title
+    reference = " ".join(pdf_text(out / f"{ruleset_id}-reference.pdf").split())
+    for table in load_ruleset(ruleset_id).tables.values():
+        assert " ".join(table.title.split()) in reference, table.title
+
+
+def test_every_sheet_links_back_to_contents(built: Path):
+    book = openpyxl.load_workbook(built / "spelljammer.xlsx")
+    for sheet in book.worksheets:
+        if sheet.sheet_state == "visible" and sheet.title != "Contents":
+            links = [c.hyperlink.location for c in sheet[1] if c.hyperlink]
+            assert "'Contents'!A1" in links, sheet.title
+    contents = [c.hyperlink.location for row in book["Contents"].iter_rows() for c in row if c.hyperlink]
+    assert "'Strike calculator'!A1" in contents and "'Odds SC x DEF'!A1" in contents
+    assert book["Rulings"].print_title_rows == "$1:$4"
 
 
 def test_paper_size_is_a_build_option(tmp_path: Path):

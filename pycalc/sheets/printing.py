@@ -42,6 +42,10 @@ def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: st
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.page_margins = PageMargins(left=0.5, right=0.5, top=0.75, bottom=0.75, header=0.3, footer=0.3)
     sheet.print_options.horizontalCentered = True
+    if sheet.freeze_panes:  # the rows kept on screen are repeated on every printed page
+        top = sheet[sheet.freeze_panes].row
+        if top > 1:
+            sheet.print_title_rows = f"1:{top - 1}"
     sheet.oddHeader.left.text = ruleset_name
     sheet.oddHeader.right.text = "&A"  # the sheet's name
     sheet.oddFooter.left.text = f"Tables {version} · printed &D"

@@ -164,6 +164,21 @@ def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
     protect(sheet)
 
 
+def add_back_links(book: Workbook) -> None:
+    """A link back to the Contents sheet at the right end of every visible sheet's first row."""
+    for sheet in book.worksheets:
+        if sheet.title == CONTENTS_SHEET or sheet.sheet_state != "visible":
+            continue
+        column = max(2, sheet.max_column)
+        while sheet.cell(1, column).value is not None or any(
+            sheet.cell(1, column).coordinate in merged for merged in sheet.merged_cells.ranges
+        ):
+            column += 1
+        link = put(sheet.cell(1, column), "Contents")
+        link.hyperlink = Hyperlink(ref=link.coordinate, location=f"'{CONTENTS_SHEET}'!A1", display="Contents")
+        link.font = font(9, colour="0B69A3")
+
+
 def write_xlwings_conf(book: Workbook) -> None:
     """Only the key we mean: any key present overrides the GM's own xlwings setting."""
     sheet = book.create_sheet(XLWINGS_CONF_SHEET)
@@ -180,6 +195,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
+    add_back_links(book)
     write_contents(book, rules, macro)
     if macro:
         write_xlwings_conf(book)
