@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pycalc import dice, strike
+from pycalc import dice, odds, strike
 from pycalc.errors import RuleError
 from pycalc.tables import RuleSet
 
-Distribution = dict[int, Fraction]
+Distribution = odds.Distribution
 
 
 @dataclass(frozen=True)
@@ -43,38 +43,19 @@ def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
     return dict(sorted(found.items()))
 
 
-def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:
-    """Distribution of the sum of two independent amounts (capped at ``cap`` when given)."""
-    found: Distribution = {}
-    for a, p in first.items():
-        for b, q in second.items():
-            total = a + b if cap is None else min(cap, a + b)
-            found[total] = found.get(total, Fraction(0)) + p * q
-    return found
-
-
 def round_distribution(
     rules: RuleSet, attack: StrikeAttack, attacks: int, cap: int | None = None
 ) -> Distribution:
-    if attacks < 1:
-        raise RuleError("#ATTACKS? 1 or more")
-    one = hp_loss_distribution(rules, attack)
-    total: Distribution = {0: Fraction(1)}
-    for _ in range(attacks):
-        total = add(total, one, cap)
-    return total
+    return odds.repeated(hp_loss_distribution(rules, attack), attacks, cap)
 
 
 def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> Fraction:
-    return attacks * sum((lost * p for lost, p in hp_loss_distribution(rules, attack).items()), Fraction(0))
+    return attacks * odds.mean(hp_loss_distribution(rules, attack))
 
 
 def chance_at_least(rules: RuleSet, attack: StrikeAttack, amount: int, attacks: int = 1) -> Fraction:
     """Probability that the attacks together take at least ``amount`` hit points."""
-    if amount <= 0:
-        return Fraction(1)
-    spread = round_distribution(rules, attack, attacks, cap=amount)
-    return spread.get(amount, Fraction(0))
+    return odds.chance_at_least(hp_loss_distribution(rules, attack), amount, attacks)
 
 
 def kill_chance(rules: RuleSet, attack: StrikeAttack, hp: int, attacks: int = 1) -> Fraction:
