@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pycalc.errors import RuleError
-
 Distribution = dict[int, Fraction]
 
 
@@ -25,9 +23,8 @@ def add(first: Distribution, second: Distribution, cap: int | None = None) -> Di
 
 
 def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:
-    """Distribution of the total of ``times`` independent draws of ``one`` (capped when given)."""
-    if times < 1:
-        raise RuleError("#ATTACKS? 1 or more")
+    """Distribution of the total of ``times`` independent draws of ``one`` (capped when given);
+    no draw at all totals 0. Callers check the number of attacks their rules allow."""
     total: Distribution = {0: Fraction(1)}
     for _ in range(times):
         total = add(total, one, cap)

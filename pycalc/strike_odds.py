@@ -43,10 +43,16 @@ def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
     return dict(sorted(found.items()))
 
 
+def check_attacks(attacks: int) -> int:
+    if attacks < 1:
+        raise RuleError("#ATTACKS? 1 or more")
+    return attacks
+
+
 def round_distribution(
     rules: RuleSet, attack: StrikeAttack, attacks: int, cap: int | None = None
 ) -> Distribution:
-    return odds.repeated(hp_loss_distribution(rules, attack), attacks, cap)
+    return odds.repeated(hp_loss_distribution(rules, attack), check_attacks(attacks), cap)
 
 
 def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> Fraction:
@@ -55,7 +61,7 @@ def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> 
 
 def chance_at_least(rules: RuleSet, attack: StrikeAttack, amount: int, attacks: int = 1) -> Fraction:
     """Probability that the attacks together take at least ``amount`` hit points."""
-    return odds.chance_at_least(hp_loss_distribution(rules, attack), amount, attacks)
+    return odds.chance_at_least(hp_loss_distribution(rules, attack), amount, check_attacks(attacks))
 
 
 def kill_chance(rules: RuleSet, attack: StrikeAttack, hp: int, attacks: int = 1) -> Fraction:

@@ -16,6 +16,7 @@ from pycalc import dice as dice_module
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
+from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import as_int, as_text, cell_safe
 
@@ -28,11 +29,14 @@ __all__ = [
     "bfrpg_crit_chance",
     "bfrpg_crit_possible",
     "bfrpg_critical_damage",
+    "bfrpg_damage_chance_at_least",
+    "bfrpg_expected_damage",
     "bfrpg_firing_outcome",
     "bfrpg_helpless_damage",
     "bfrpg_is_surprised",
     "bfrpg_joust_result",
     "bfrpg_joust_save_penalty",
+    "bfrpg_kill_chance",
     "bfrpg_parry_bonus",
     "bfrpg_surprise_max",
     "bfrpg_two_weapon_hit",
@@ -328,3 +332,140 @@ def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | s
     if not 1 <= value <= die:
         raise RuleError(f"#ROLL? 1 to {die}")
     return value <= top
+
+
+# --------------------------------------------------------------------------- odds before the roll
+
+
+def odds_attack(
+    bonus: Any,
+    target: Any,
+    mods: Any,
+    dice: Any,
+    added: Any,
+    charge: Any,
+    mode: Any,
+    underwater: Any,
+    critical: Any,
+    helpless: Any,
+    blocked: Any,
+) -> odds_engine.OddsAttack:
+    rules = bfrpg_rules()
+    choices = {
+        "charge_options": label(rules, "charge_options", charge),
+        "damage_mode": label(rules, "damage_mode", mode),
+        "underwater_weapons": label(rules, "underwater_weapons", underwater),
+        "critical_effect": label(rules, "critical_effect", critical),
+    }
+    parsed = engine.damage_dice(as_text(dice, "DICE"))
+    if isinstance(blocked, str):  # ATTACK_BLOCKED: the reason, '' when the attack may be made
+        stopped = bool(blocked.strip()) and blocked.strip().upper() != "FALSE"
+    else:
+        stopped = bool(blocked)
+    return odds_engine.OddsAttack(
+        attack=attack(bonus, target, mods),
+        dice=dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)),
+        by=engine.attack_multipliers(rules, choices),
+        extra_damage=bool(engine.chosen_row(rules, choices, "critical_effect")["extra_damage"]),
+        auto_hit=as_bool(helpless),
+        blocked=stopped,
+    )
+
+
+ODDS_ARGS = (
+    ("bonus", "attack bonus (AB)"),
+    ("target", "target's AC in this situation"),
+    ("mods", "every modifier to the roll (ability, situation; optional, 0)"),
+    ("dice", "damage dice used, e.g. 1d8+2 (a brawling row's own dice)"),
+)
+ODDS_TAIL = (
+    ("added", "added to the dice (STR for a shield bash, specialist; optional, 0)"),
+    ("charge", "Charge and set weapon: the picker's row (optional: no charge)"),
+    ("mode", "Lethal or subduing damage: the picker's row (optional: normal)"),
+    ("underwater", "Weapons underwater: the picker's row (optional: not underwater)"),
+    ("critical", "What a critical hit does: the picker's row (optional: extra damage)"),
+    ("helpless", "TRUE for a melee attack on a helpless target (optional)"),
+    ("blocked", "TRUE or a reason text when no attack is possible (optional)"),
+)
+
+
+def odds_docs(*middle: tuple[str, str]) -> Any:
+    """The xw.arg docs of an odds UDF: the four leading arguments, its own, then the situation."""
+
+    def decorate(function: Any) -> Any:
+        for name, doc in reversed(ODDS_ARGS + middle + ODDS_TAIL):
+            function = xw.arg(name, doc=doc)(function)
+        return function
+
+    return decorate
+
+
+@xw.func
+@odds_docs(("attacks", "attacks this round (optional, 1)"))
+@cell_safe
+def bfrpg_expected_damage(
+    bonus: Any,
+    target: Any,
+    mods: Any,
+    dice: Any,
+    attacks: Any = 1,
+    added: Any = 0,
+    charge: Any = None,
+    mode: Any = None,
+    underwater: Any = None,
+    critical: Any = None,
+    helpless: Any = False,
+    blocked: Any = False,
+) -> float:
+    """Expected damage of the attacks: natural 1 and 20, confirmed criticals, multipliers, misses as 0."""
+    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    return float(odds_engine.expected_damage(bfrpg_rules(), hit, as_int(attacks, "ATTACKS", 1)))
+
+
+@xw.func
+@odds_docs(("amount", "damage"), ("attacks", "attacks this round (optional, 1)"))
+@cell_safe
+def bfrpg_damage_chance_at_least(
+    bonus: Any,
+    target: Any,
+    mods: Any,
+    dice: Any,
+    amount: Any,
+    attacks: Any = 1,
+    added: Any = 0,
+    charge: Any = None,
+    mode: Any = None,
+    underwater: Any = None,
+    critical: Any = None,
+    helpless: Any = False,
+    blocked: Any = False,
+) -> float:
+    """Probability (0 to 1) that the attacks together do at least this much damage."""
+    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    chance = odds_engine.chance_at_least(
+        bfrpg_rules(), hit, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1)
+    )
+    return float(chance)
+
+
+@xw.func
+@odds_docs(("hp", "target's hit points now"), ("attacks", "attacks this round (optional, 1)"))
+@cell_safe
+def bfrpg_kill_chance(
+    bonus: Any,
+    target: Any,
+    mods: Any,
+    dice: Any,
+    hp: Any,
+    attacks: Any = 1,
+    added: Any = 0,
+    charge: Any = None,
+    mode: Any = None,
+    underwater: Any = None,
+    critical: Any = None,
+    helpless: Any = False,
+    blocked: Any = False,
+) -> float:
+    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
+    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    return float(odds_engine.kill_chance(bfrpg_rules(), hit, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1)))

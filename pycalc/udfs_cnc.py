@@ -15,7 +15,7 @@ import xlwings as xw
 
 from pycalc import d20
 from pycalc.errors import RuleError
-from pycalc.rulesets import cnc
+from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import as_int, as_text, cell_safe
 
@@ -25,11 +25,14 @@ __all__ = [
     "cnc_attack_need",
     "cnc_attack_result",
     "cnc_charge_window",
+    "cnc_damage_chance_at_least",
     "cnc_disarm_ac",
+    "cnc_expected_damage",
     "cnc_grapple_ac",
     "cnc_grapple_allowed",
     "cnc_grid_squares",
     "cnc_hit_chance",
+    "cnc_kill_chance",
     "cnc_movement",
     "cnc_range_band",
     "cnc_range_modifier",
@@ -308,3 +311,86 @@ def cnc_range_modifier(increment: Any, distance: Any) -> int | str:
 def cnc_subdual_normal(damage: Any) -> int:
     """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
     return cnc.subdual_normal(rules(), as_int(damage, "DAMAGE"))
+
+
+# --------------------------------------------------------------------------- odds before the dice are rolled
+
+
+def odds_attack(
+    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any
+) -> cnc_odds.OddsAttack:
+    return cnc_odds.OddsAttack(
+        attack(bonus, ac, mods),
+        dice,
+        as_int(damage_bonus, "BONUS", 0),
+        as_text(kind, "KIND", "melee"),
+    )
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
+@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@cell_safe
+def cnc_expected_damage(
+    bonus: Any, ac: Any, dice: Any, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None, attacks: Any = 1
+) -> float:
+    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
+    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
+    return float(cnc_odds.expected_damage(rules(), odds, as_int(attacks, "ATTACKS", 1)))
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
+@xw.arg("amount", doc="damage")
+@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
+@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@cell_safe
+def cnc_damage_chance_at_least(
+    bonus: Any,
+    ac: Any,
+    dice: Any,
+    amount: Any,
+    attacks: Any = 1,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
+    kind: Any = None,
+) -> float:
+    """Probability (0 to 1) that the attacks together do at least this much damage."""
+    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
+    chance = cnc_odds.chance_at_least(rules(), odds, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1))
+    return float(chance)
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@xw.arg("ac", doc="defender's armor class (after cover and situation)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
+@xw.arg("hp", doc="target's hit points now")
+@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
+@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@cell_safe
+def cnc_kill_chance(
+    bonus: Any,
+    ac: Any,
+    dice: Any,
+    hp: Any,
+    attacks: Any = 1,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
+    kind: Any = None,
+) -> float:
+    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
+    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
+    chance = cnc_odds.kill_chance(rules(), odds, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1))
+    return float(chance)

@@ -17,6 +17,7 @@ import xlwings as xw
 from pycalc.d20 import OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
+from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import as_int, as_text, cell_safe
 
@@ -33,8 +34,11 @@ __all__ = [
     "c17_crit_damage",
     "c17_crit_line",
     "c17_damage",
+    "c17_damage_chance_at_least",
+    "c17_expected_damage",
     "c17_fumble_outcome",
     "c17_hit_chance",
+    "c17_kill_chance",
     "c17_scatter",
     "c17_scatter_feet",
     "c17_shots",
@@ -414,3 +418,117 @@ def c17_subdual_state(
         as_bool(earlier, "EARLIER"),
         as_bool(unconscious, "UNCONSCIOUS"),
     )["SUBDUAL_STATE"]
+
+
+# --------------------------------------------------------------------------- odds before the roll
+
+
+def odds_of(
+    bonus: Any, target: Any, dice: Any, mods: Any, barred: Any, multiplier: Any, damage_mod: Any
+) -> odds_engine.OddsAttack:
+    times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
+    return odds_engine.OddsAttack(
+        attack_of(bonus, target, mods),
+        engine.parse_dice(as_text(dice, "DICE")),
+        as_bool(barred, "BARRED"),
+        times,
+        as_int(damage_mod, "DAMAGE MOD", 0),
+    )
+
+
+def attacks_of(value: Any) -> int:
+    attacks = as_int(value, "ATTACKS", 1)
+    odds_engine.check_attacks(attacks)
+    return attacks
+
+
+ODDS_ARGS = (
+    ("bonus", "attack bonus (AB + STR or DEX bonus)"),
+    ("target", "target's Armor Class with the situation (ATTACK_AC)"),
+    ("dice", "weapon damage, e.g. 1d6+2 (any number of dice)"),
+)
+ODDS_TAIL = (
+    ("mods", "all modifiers to the roll (optional, 0)"),
+    ("barred", "TRUE when the target cannot be hit (optional)"),
+    ("multiplier", "damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)"),
+    ("damage_mod", "extra damage modifier from the situation (optional, 0)"),
+)
+
+
+@xw.func
+@xw.arg("bonus", doc=ODDS_ARGS[0][1])
+@xw.arg("target", doc=ODDS_ARGS[1][1])
+@xw.arg("dice", doc=ODDS_ARGS[2][1])
+@xw.arg("mods", doc=ODDS_TAIL[0][1])
+@xw.arg("barred", doc=ODDS_TAIL[1][1])
+@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
+@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
+@cell_safe
+def c17_expected_damage(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    mods: Any = 0,
+    barred: Any = False,
+    multiplier: Any = 1,
+    damage_mod: Any = 0,
+    attacks: Any = 1,
+) -> float:
+    """Expected damage of the attacks before any die is rolled (misses count 0; criticals by the chart)."""
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    return float(odds_engine.expected_damage(rules(), odds, attacks_of(attacks)))
+
+
+@xw.func
+@xw.arg("bonus", doc=ODDS_ARGS[0][1])
+@xw.arg("target", doc=ODDS_ARGS[1][1])
+@xw.arg("dice", doc=ODDS_ARGS[2][1])
+@xw.arg("amount", doc="damage to reach (at least this much)")
+@xw.arg("mods", doc=ODDS_TAIL[0][1])
+@xw.arg("barred", doc=ODDS_TAIL[1][1])
+@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
+@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
+@cell_safe
+def c17_damage_chance_at_least(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    amount: Any,
+    mods: Any = 0,
+    barred: Any = False,
+    multiplier: Any = 1,
+    damage_mod: Any = 0,
+    attacks: Any = 1,
+) -> float:
+    """Probability (0 to 1) that the attacks together do at least ``amount`` damage."""
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    return float(odds_engine.chance_at_least(rules(), odds, as_int(amount, "AMOUNT"), attacks_of(attacks)))
+
+
+@xw.func
+@xw.arg("bonus", doc=ODDS_ARGS[0][1])
+@xw.arg("target", doc=ODDS_ARGS[1][1])
+@xw.arg("dice", doc=ODDS_ARGS[2][1])
+@xw.arg("hp", doc="the target's hit points now")
+@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
+@xw.arg("mods", doc=ODDS_TAIL[0][1])
+@xw.arg("barred", doc=ODDS_TAIL[1][1])
+@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
+@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@cell_safe
+def c17_kill_chance(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    hp: Any,
+    attacks: Any = 1,
+    mods: Any = 0,
+    barred: Any = False,
+    multiplier: Any = 1,
+    damage_mod: Any = 0,
+) -> float:
+    """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    return float(odds_engine.kill_chance(rules(), odds, as_int(hp, "HP"), attacks_of(attacks)))

@@ -12,9 +12,10 @@ from typing import Any
 
 import xlwings as xw
 
+from pycalc import dice as dice_module
 from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
 from pycalc.errors import RuleError
-from pycalc.rulesets import osr
+from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import as_int, as_text, cell_safe
 
@@ -32,6 +33,9 @@ __all__ = [
     "osr_attack_result",
     "osr_chance",
     "osr_damage",
+    "osr_damage_chance_at_least",
+    "osr_expected_damage",
+    "osr_kill_chance",
     "spell_interruption",
     "surprise_chance",
     "surprise_outcome",
@@ -192,6 +196,113 @@ def osr_damage(result: Any, dice: Any, damage_roll: Any, penalty: Any = 0, doubl
 def osr_attack_effect(result: Any, fumble_roll: Any = None) -> str:
     """What the result does; a Fumble shows the GM's fumble table line (the seed has none)."""
     return osr.attack_effect(osr_rules(), as_outcome(result), optional_int(fumble_roll, "FUMBLE ROLL"))
+
+
+# --------------------------------------------------------------------------- odds before the roll
+
+
+def odds_attack(
+    bonus: Any, target: Any, dice: Any, mods: Any, level: Any, mode: Any, double: Any, needs_magic: Any
+) -> osr_odds.OddsAttack:
+    return osr_odds.OddsAttack(
+        osr_attack(bonus, target, mods, level),
+        parse_dice(dice),
+        as_mode(mode),
+        as_bool(double, "DOUBLE"),
+        as_bool(needs_magic, "NEEDS MAGIC"),
+    )
+
+
+def parse_dice(value: Any) -> dice_module.Dice:
+    found = dice_module.parse(as_text(value, "DICE"))
+    if found.count < 1:
+        raise RuleError("#DICE? write it like 2d4+2")
+    return found
+
+
+ODDS_ARGS = (
+    ("bonus", "attacker's to-hit bonus"),
+    ("target", "number needed from the attack matrix (after AC changes)"),
+    ("dice", "weapon damage, e.g. 1d6+1"),
+)
+ODDS_TAIL = (
+    ("mods", "all to-hit modifiers (optional, 0)"),
+    ("level", "attacker's XP level or HD, for the fumble check (optional, 0)"),
+    ("attacks", "independent attacks in the round (optional, 1)"),
+    ("mode", "Normal, Advantage or Disadvantage (optional)"),
+    ("double", "TRUE for double damage (charge, set spear; optional)"),
+    ("needs_magic", "TRUE when the target needs weapons the attacker lacks (optional)"),
+)
+
+
+def odds_docs(*extra: tuple[str, str]):
+    def decorate(function):
+        for name, doc in reversed(ODDS_ARGS + extra + ODDS_TAIL):
+            function = xw.arg(name, doc=doc)(function)
+        return function
+
+    return decorate
+
+
+@xw.func
+@odds_docs()
+@cell_safe
+def osr_expected_damage(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    attacks: Any = 1,
+    mode: Any = None,
+    double: Any = False,
+    needs_magic: Any = False,
+) -> float:
+    """Expected damage of the attacks (misses and fumbles 0; natural-20 penalty, double damage applied)."""
+    odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
+    return float(osr_odds.expected_damage(osr_rules(), odds, as_int(attacks, "ATTACKS", 1)))
+
+
+@xw.func
+@odds_docs(("amount", "damage wanted"))
+@cell_safe
+def osr_damage_chance_at_least(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    amount: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    attacks: Any = 1,
+    mode: Any = None,
+    double: Any = False,
+    needs_magic: Any = False,
+) -> float:
+    """Probability (0 to 1) that the attacks together do at least this much damage."""
+    odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
+    return float(
+        osr_odds.chance_at_least(osr_rules(), odds, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1))
+    )
+
+
+@xw.func
+@odds_docs(("hp", "target's hit points now"))
+@cell_safe
+def osr_kill_chance(
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    hp: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    attacks: Any = 1,
+    mode: Any = None,
+    double: Any = False,
+    needs_magic: Any = False,
+) -> float:
+    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
+    odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
+    return float(osr_odds.kill_chance(osr_rules(), odds, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1)))
 
 
 # --------------------------------------------------------------------------- surprise

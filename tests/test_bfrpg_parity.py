@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets.bfrpg import pick_name, surprise_tick
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
+from tests.parity import same
 
 RULES = load_ruleset("bfrpg")
 ATTACK_OUTPUTS = list(engine.attack_outputs(RULES, engine.AttackInputs(1, 1, roll=1)))
@@ -41,21 +41,6 @@ FLIPS = [
 
 def with_rulings(chosen: dict[str, str]) -> RuleSet:
     return dataclasses.replace(RULES, chosen=chosen)
-
-
-def cell_value(value: object) -> object:
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, Fraction)):
-        return float(value)
-    return value
-
-
-def same(expected: object, got: object) -> bool:
-    expected, got = cell_value(expected), "" if got is None else got
-    if isinstance(expected, float) and isinstance(got, float):
-        return abs(expected - got) < 1e-9
-    return expected == got
 
 
 def ruling_cells(rules: RuleSet) -> dict[str, object]:

@@ -41,7 +41,7 @@ EXCEL_2007 = {
         "COUNTIF",
         "SUMPRODUCT",
     ],
-    *["LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN"],
+    *["LEFT", "MID", "FIND", "SEARCH", "LOWER", "VALUE", "LEN"],  # SEARCH: the shared dice grid
 }
 FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 

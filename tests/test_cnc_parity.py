@@ -23,6 +23,7 @@ from pycalc.sheets.cnc import MOVE_ACTIONS, pick_name
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.workbook import build_workbook
 from pycalc.tables import RuleSet, load_ruleset
+from tests.parity import same
 
 RULES = load_ruleset("cnc")
 ATTACK_OUTPUTS = list(attack_outputs(RULES, AttackInputs(bonus=0, target=10, roll=1)))
@@ -33,22 +34,6 @@ DICE_FORMS = ["1d8", "d6", "1d8+2", "2d4+2", "1d6-1", "1D10 + 3", "1d4-3", "", "
 @pytest.fixture(scope="module")
 def xlsx(build_ruleset: Callable[[str], Path]) -> Path:
     return build_ruleset("cnc") / "cnc.xlsx"
-
-
-def spreadsheet_value(value: object) -> object:
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, Fraction)):
-        return float(value)
-    return value
-
-
-def same(expected: object, got: object) -> bool:
-    expected = spreadsheet_value(expected)
-    got = "" if got is None else got
-    if isinstance(expected, float) and isinstance(got, float):
-        return abs(expected - got) < 1e-9
-    return expected == got
 
 
 def with_rulings(rules: RuleSet, chosen: dict[str, str]) -> RuleSet:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pycalc.rulesets import combat17 as c17
 from pycalc.sheets.combat17 import ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET, pick_name
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
+from tests.parity import same
 
 RULES = load_ruleset("combat17")
 ATTACK_OUTPUTS = list(c17.attack_outputs(RULES, c17.AttackInputs()))
@@ -50,22 +50,6 @@ RULING_FLIPS = [
     {"kick_damage": "strength_lethal"},
     {"kick_damage": "no_strength_non_lethal"},
 ]
-
-
-def spreadsheet_value(value: object) -> object:
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, Fraction)):
-        return float(value)
-    return value
-
-
-def same(expected: object, got: object) -> bool:
-    expected = spreadsheet_value(expected)
-    got = "" if got is None else got
-    if isinstance(expected, float) and isinstance(got, float):
-        return abs(expected - got) < 1e-9
-    return expected == got
 
 
 def ruling_cells(rules: RuleSet) -> dict[str, str]:

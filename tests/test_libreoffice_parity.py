@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from pycalc.sheets.common import ruling_name
 from pycalc.sheets.spelljammer import pick_name
 from pycalc.strike_calculator import CHOICE_PICKERS, TOGGLE_PICKERS, StrikeInputs, outputs
 from pycalc.tables import RuleSet, load_ruleset
+from tests.parity import same
 
 STRIKE_OUTPUTS = list(
     outputs(load_ruleset("spelljammer"), StrikeInputs(sc=1, defense=1, con=1, hp=1, start_hp=1, roll=1))
@@ -39,23 +39,6 @@ RULING_FLIPS = {
     "stun_damage_basis": "rolled",
     "late_spell": "lost",
 }
-
-
-def spreadsheet_value(value: object) -> object:
-    """What the engine's answer looks like in a cell read over UNO."""
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, Fraction)):
-        return float(value)
-    return value
-
-
-def same(expected: object, got: object) -> bool:
-    expected = spreadsheet_value(expected)
-    got = "" if got is None else got
-    if isinstance(expected, float) and isinstance(got, float):
-        return abs(expected - got) < 1e-9
-    return expected == got
 
 
 def strike_cells(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from fractions import Fraction
 from pathlib import Path
 
 import openpyxl
@@ -20,6 +19,7 @@ from pycalc.rulesets import osr
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.osr import pick_name
 from pycalc.tables import RuleSet, load_ruleset
+from tests.parity import same
 
 RULES = load_ruleset("osr")
 ATTACK_OUTPUTS = list(osr.attack_outputs(RULES, osr.AttackInputs(bonus=0, target=10, roll=10)))
@@ -40,21 +40,6 @@ FLIPS = {
 
 def flipped(rules: RuleSet, *ruling_ids: str) -> RuleSet:
     return dataclasses.replace(rules, chosen={r: FLIPS[r] for r in ruling_ids})
-
-
-def cell_value(value: object) -> object:
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, Fraction)):
-        return float(value)
-    return value
-
-
-def same(expected: object, got: object) -> bool:
-    expected, got = cell_value(expected), "" if got is None else got
-    if isinstance(expected, float) and isinstance(got, float):
-        return abs(expected - got) < 1e-9
-    return expected == got
 
 
 def ruling_cells(rules: RuleSet) -> dict[str, object]:
@@ -472,7 +457,7 @@ def books(build_ruleset) -> tuple[openpyxl.Workbook, openpyxl.Workbook]:
 ALLOWED = {
     "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "OR", "AND", "NOT", "ISNUMBER",
     "LEFT", "UPPER", "SUMPRODUCT", "COUNT", "ROW", "ISNA", "AVERAGE", "VALUE", "MID", "FIND", "LOWER", "LEN",
-    "FALSE", "TRUE",
+    "FALSE", "TRUE", "SEARCH",  # SEARCH: the shared dice grid (pycalc/sheets/dice_grid.py)
 }  # fmt: skip
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 

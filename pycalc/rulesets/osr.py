@@ -197,7 +197,13 @@ def hit_damage(
     """Damage of a hit: the dice shown plus the expression's modifier, doubled when the situation
     says so, less the natural-20 penalty (ruling nat20_penalty_applies_to), never below the least."""
     dice = dice_module.parse(dice_text)
-    shown = check_damage_roll(dice, damage_roll)
+    return dice_damage(rules, dice, check_damage_roll(dice, damage_roll), penalty, double)
+
+
+def dice_damage(
+    rules: RuleSet, dice: dice_module.Dice, shown: int, penalty: int = 0, double: bool = False
+) -> int:
+    """:func:`hit_damage` for dice already parsed and a total already checked."""
     least = constant(rules, "natural_20_hit", "nat20_least_damage")
     times = constant(rules, "damage_multipliers", "double_damage_multiplier") if double else 1
     if rules.ruling("nat20_penalty_applies_to") == "damage_total":

@@ -217,6 +217,8 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
+    from pycalc.sheets.bfrpg_odds import odds_fields  # that module builds on this one
+
     kinds = pick_name("attack_kinds")
     ability = by_label("attack_kinds", "ability", kinds)
     two = pick_name("two_weapon_fighting")
@@ -388,6 +390,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
+        Section("Odds before the roll (exact, every d20, confirmation and damage roll)", odds_fields()),
         Section(
             "The roll",
             (
@@ -970,6 +973,9 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         attack_sections(rules),
         with_udfs,
     )
+    from pycalc.sheets import bfrpg_odds
+
+    book[ATTACK_SHEET].add_chart(bfrpg_odds.write_odds_workings(book), bfrpg_odds.CHART_ANCHOR)
     write_calculator(
         book,
         MANEUVER_SHEET,
@@ -979,3 +985,4 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
+    bfrpg_odds.write_odds_sheet(book, rules)

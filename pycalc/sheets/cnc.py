@@ -23,6 +23,13 @@ from pycalc.rulesets.cnc import (
     default_choice,
 )
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.cnc_odds import (
+    CHART_ANCHOR,
+    face_columns,
+    odds_section,
+    write_damage_workings,
+    write_odds_sheet,
+)
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, round_up
@@ -245,6 +252,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
+        odds_section(),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
         Section(
             "Before the roll",
@@ -395,6 +403,7 @@ def write_face_workings(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(roll + 1, 1), roll)
         put_formula(sheet.cell(roll + 1, 2), natural_result(f"A{roll + 1}"))
     define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
+    face_columns(book, sheet, faces)
     sheet.column_dimensions["B"].width = 34
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -789,7 +798,7 @@ def other_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    write_calculator(
+    attack_sheet = write_calculator(
         book,
         ATTACK_SHEET,
         f"{rules.name}: attack calculator",
@@ -807,6 +816,8 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_face_workings(book, rules)
+    attack_sheet.add_chart(write_damage_workings(book), CHART_ANCHOR)
+    write_odds_sheet(book, rules)
 
 
 __all__ = ["pick_name", "write_calculators"]

@@ -13,6 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import band, by_label, const, plus, round_down, round_up
@@ -449,6 +450,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
+        odds_section(rules),
         Section(
             "The rolls",
             (
@@ -1028,7 +1030,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    write_calculator(
+    attack_sheet = write_calculator(
         book, ATTACK_SHEET, f"{rules.name}: attack calculator", INTRO, attack_sections(rules), with_udfs
     )
     write_calculator(
@@ -1048,3 +1050,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
+    attack_sheet.add_chart(write_odds_workings(book, rules), "E4")
+    write_odds_sheet(book, rules)

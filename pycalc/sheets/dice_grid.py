@@ -19,11 +19,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.grid_limits import MAX_DICE, MAX_SIDES
 from pycalc.sheets.common import absolute, define_name, put, put_formula
 from pycalc.sheets.formulas import dice_count, dice_modifier, dice_sides
 
-MAX_DICE = 8  # the grid's size (not a rule): larger expressions need the .xlsm
-MAX_SIDES = 12
 HEADER_ROW = 6
 
 

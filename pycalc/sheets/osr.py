@@ -23,6 +23,7 @@ from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import by_label, const, dice_count, dice_modifier, dice_sides, plus, round_up
+from pycalc.sheets.osr_odds import odds_section, write_damage_workings, write_odds_sheet
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -257,6 +258,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
+        odds_section(),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
         Section(
             "Before the roll",
@@ -437,6 +439,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
         put_formula(sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")')
         put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
         put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
+    define_name(book, "D20_ROLLS", absolute(sheet, "A2", f"A{faces + 1}"))
     for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
         letter = sheet.cell(1, faces + 2 + offset).column_letter
         define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
@@ -846,7 +849,7 @@ def spell_section(rules: RuleSet) -> Section:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    write_calculator(
+    attack_sheet = write_calculator(
         book,
         ATTACK_SHEET,
         f"{rules.name}: attack calculator",
@@ -872,3 +875,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
+    attack_sheet.add_chart(write_damage_workings(book), "E4")
+    write_odds_sheet(book, rules)

@@ -8,15 +8,14 @@ number of dice), from cumulative sums, so it stays exact to floating-point round
 from __future__ import annotations
 
 from openpyxl.chart import BarChart, Reference
-from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
+from pycalc.grid_limits import beyond_grid_formula
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
     NOTE,
     PERCENT_FORMAT,
-    SUBTITLE,
     TITLE,
     WRAP,
     absolute,
@@ -24,11 +23,11 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    style_header,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band
+from pycalc.sheets.heat_map import HeatMap, write_heat_map
 from pycalc.tables import RuleSet
 
 DAMAGE_SHEET = "Damage workings"
@@ -118,7 +117,7 @@ def odds_fields() -> tuple[Field, ...]:
     stun = (
         f'IF(RULING_STUN_DAMAGE_BASIS="taken",{over_outcomes("{loss}>TARGET_STUN_THRESHOLD")},{rolled_stun})'
     )
-    bad = '"#DICE? NdS+M with up to "&DMG_MAX_DICE&" dice of up to "&DMG_MAX_SIDES&" sides (.xlsm: any)"'
+    bad = beyond_grid_formula("DMG")
 
     def guarded(formula: str) -> str:
         return f"IF(DMG_OK,{formula},{bad})"
@@ -179,43 +178,29 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     sheet.row_dimensions[2].height = 24
     cmax = f"IFERROR({band('critical_grievous', 'critical_max', '{msc}')},0)"
     maps = (
-        ("Chance to hit", "((D100_ROLLS<={msc})+(D100_AUTO_FLOOR>=RANK_HIT))"),
-        ("Chance of a critical or grievous hit", f"((D100_ROLLS<={cmax})+(D100_AUTO_FLOOR>=RANK_CRITICAL))"),
+        ("Chance to hit", "ODDS_HIT_GRID", "((D100_ROLLS<={msc})+(D100_AUTO_FLOOR>=RANK_HIT))"),
+        (
+            "Chance of a critical or grievous hit",
+            "ODDS_CRIT_GRID",
+            f"((D100_ROLLS<={cmax})+(D100_AUTO_FLOOR>=RANK_CRITICAL))",
+        ),
     )
+    formula = "SUMPRODUCT((1-D100_AUTO_MISS)*({hits}>0))/DICE_FACES"
     row = 4
-    for title, hits in maps:
-        put(sheet.cell(row, 1), title).font = SUBTITLE
-        style_header(sheet.cell(row + 1, 1, "SC \\ DEF"))
-        for j, def_value in enumerate(HEAT_DEF, start=2):
-            style_header(sheet.cell(row + 1, j, def_value))
-        for i, sc in enumerate(HEAT_SC, start=row + 2):
-            style_header(sheet.cell(i, 1, sc))
-            for j, _ in enumerate(HEAT_DEF, start=2):
-                msc = f"($A{i}-{get_column_letter(j)}${row + 1})"
-                formula = f"SUMPRODUCT((1-D100_AUTO_MISS)*({hits.format(msc=msc)}>0))/DICE_FACES"
-                put_formula(sheet.cell(i, j), formula).number_format = "0%"
-        top_left, bottom_right = (
-            f"B{row + 2}",
-            f"{get_column_letter(1 + len(HEAT_DEF))}{row + 1 + len(HEAT_SC)}",
-        )
-        sheet.conditional_formatting.add(
-            f"{top_left}:{bottom_right}",
-            ColorScaleRule(
-                start_type="min",
-                start_color="F8696B",
-                mid_type="percentile",
-                mid_value=50,
-                mid_color="FFEB84",
-                end_type="max",
-                end_color="63BE7B",
+    for title, name, hits in maps:
+        row = write_heat_map(
+            book,
+            sheet,
+            row,
+            HeatMap(
+                title,
+                name,
+                "SC \\ DEF",
+                HEAT_SC,
+                HEAT_DEF,
+                lambda sc, def_value, hits=hits: formula.format(hits=hits.format(msc=f"({sc}-{def_value})")),
             ),
         )
-        define_name(
-            book,
-            f"ODDS_{'HIT' if title.startswith('Chance to hit') else 'CRIT'}_GRID",
-            absolute(sheet, top_left, bottom_right),
-        )
-        row += len(HEAT_SC) + 4
     sheet.column_dimensions["A"].width = 10
     for j in range(2, 2 + len(HEAT_DEF)):
         sheet.column_dimensions[get_column_letter(j)].width = 7

@@ -1,0 +1,159 @@
+"""Odds before the dice are rolled (Castles & Crusades): exact distributions of the damage of attacks.
+
+C&C has no natural-roll rule in the seed, no critical, fumble, confirmation or follow roll: one
+attack does 0 on a miss and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for
+a kind that deals damage (``cnc.attack_damage``), 0 otherwise. A natural-roll house rule ticked in the
+``natural_rolls`` table is followed, since the hit chance counts every face with ``cnc.result``.
+Several attacks: the sum of independent attacks. Everything is exact (fractions); nothing is sampled.
+
+``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of
+``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pycalc import dice
+from pycalc import odds as shared_odds
+from pycalc.d20 import HIT, Attack
+from pycalc.errors import RuleError
+from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.rulesets import cnc
+from pycalc.tables import RuleSet
+
+Distribution = shared_odds.Distribution
+
+GRID_MESSAGE = BEYOND_GRID
+SEVERAL_ATTACKS = "several attacks: see the .xlsm (cnc_kill_chance)"
+BAD_ATTACKS = "#ATTACKS? 0 or more"
+
+
+@dataclass(frozen=True)
+class OddsAttack:
+    """One attack as the odds see it: the d20 part (bonus, effective AC, all modifiers) and the damage."""
+
+    attack: Attack
+    dice: str
+    damage_bonus: int = 0  # situation damage (charge)
+    kind: str = "melee"  # attack_types row id or label
+
+
+def damage_dice(expression: object) -> dice.Dice:
+    """The dice of a damage expression, checked as ``cnc.damage_modifier`` checks it."""
+    cnc.damage_modifier(expression)  # the plain-writing check (raises '#DICE? write it like 2d4+2')
+    if expression is None or not str(expression).strip():
+        raise RuleError(cnc.BAD_DICE)
+    return dice.parse("".join(str(expression).split()).lower())
+
+
+def hit_damage(rules: RuleSet, odds: OddsAttack, total: int) -> int:
+    """Damage of a hit whose dice show ``total`` (without the +modifier): as ATTACK_DAMAGE computes it."""
+    return cnc.attack_damage(rules, HIT, odds.dice, total, odds.damage_bonus, odds.kind)
+
+
+def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
+    """Exact probability of each damage of one attack (a miss: 0)."""
+    parsed = damage_dice(odds.dice)
+    rolled = dice.distribution(dice.Dice(parsed.count, parsed.sides, 0))
+    hit = cnc.hit_chance(rules, odds.attack)
+    found: Distribution = {0: 1 - hit} if hit < 1 else {}
+    if hit:
+        for total, chance in rolled.items():
+            damage = hit_damage(rules, odds, total)
+            found[damage] = found.get(damage, Fraction(0)) + hit * chance
+    return dict(sorted((d, p) for d, p in found.items() if p))
+
+
+def check_attacks(attacks: int) -> int:
+    if attacks < 0:
+        raise RuleError(BAD_ATTACKS)
+    return attacks
+
+
+def round_distribution(
+    rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None
+) -> Distribution:
+    """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""
+    check_attacks(attacks)
+    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)
+
+
+def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
+    check_attacks(attacks)
+    return attacks * shared_odds.mean(damage_distribution(rules, odds))
+
+
+def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
+    """Probability that the attacks together do at least ``amount`` damage."""
+    check_attacks(attacks)
+    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)
+
+
+def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
+    """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
+    return chance_at_least(rules, odds, hp, attacks)
+
+
+# --------------------------------------------------------------------------- the Attack calculator
+
+
+def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
+    """The attack of the calculator's inputs and situation (as ``cnc.attack_outputs`` reads them)."""
+    where = cnc.situation(rules, inputs)
+    attack = Attack(
+        inputs.bonus, cnc.effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level
+    )
+    kind = cnc.chosen(rules, inputs, cnc.KIND_TABLE)
+    return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
+
+
+def fits_grid(parsed: dice.Dice) -> bool:
+    return 1 <= parsed.count <= MAX_DICE and 1 <= parsed.sides <= MAX_SIDES
+
+
+def odds_outputs(
+    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
+) -> dict[str, object]:
+    """The odds cells of the Attack calculator (.xlsx) by defined name: numbers or the sheet's messages."""
+    odds = odds_attack(rules, inputs)
+    try:
+        parsed = damage_dice(odds.dice) if odds.dice.strip() else None
+    except RuleError as error:
+        message: str | None = str(error)
+    else:
+        message = None if parsed is not None and fits_grid(parsed) else GRID_MESSAGE
+    if message is not None:
+        return {
+            "ATTACK_EXPECTED_DAMAGE": message,
+            "ATTACK_EXPECTED_DAMAGE_ROUND": message,
+            "ATTACK_KILL_CHANCE": message,
+            "ATTACK_KILL_CHANCE_ROUND": message if attacks == 1 else SEVERAL_ATTACKS,
+        }
+    kill = kill_chance(rules, odds, hp)
+    return {
+        "ATTACK_EXPECTED_DAMAGE": expected_damage(rules, odds),
+        "ATTACK_EXPECTED_DAMAGE_ROUND": BAD_ATTACKS if attacks < 0 else expected_damage(rules, odds, attacks),
+        "ATTACK_KILL_CHANCE": kill,
+        "ATTACK_KILL_CHANCE_ROUND": kill if attacks == 1 else SEVERAL_ATTACKS,
+    }
+
+
+def odds_outputs_udf(
+    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
+) -> dict[str, object]:
+    """The same cells in the .xlsm, through the UDFs: any dice, and the round's kill chance for any attacks."""
+    odds = odds_attack(rules, inputs)
+    found: dict[str, object] = {}
+    for name, compute in (
+        ("ATTACK_EXPECTED_DAMAGE", lambda: expected_damage(rules, odds)),
+        ("ATTACK_EXPECTED_DAMAGE_ROUND", lambda: expected_damage(rules, odds, attacks)),
+        ("ATTACK_KILL_CHANCE", lambda: kill_chance(rules, odds, hp)),
+        ("ATTACK_KILL_CHANCE_ROUND", lambda: kill_chance(rules, odds, hp, attacks)),
+    ):
+        try:
+            found[name] = compute()
+        except RuleError as error:
+            found[name] = str(error)
+    return found

@@ -1,0 +1,68 @@
+"""Printable odds sheets: heat maps of chances over two inputs (SC x DEF, bonus x AC...).
+
+Each map is a grid of native formulas, one per (row value, column value), coloured from red (its
+lowest chance) through yellow to green (its highest), under a workbook-level name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from openpyxl.formatting.rule import ColorScaleRule
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.common import (
+    SUBTITLE,
+    absolute,
+    define_name,
+    put,
+    put_formula,
+    style_header,
+)
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    title: str
+    name: str  # workbook-level name of the grid of chances
+    corner: str  # e.g. "Bonus \\ AC"
+    rows: Sequence[int]
+    columns: Sequence[int]
+    formula: Callable[[str, str], str]  # (row value's cell, column value's cell) -> chance
+    number_format: str = "0%"
+
+
+def colour_by_range(sheet: Worksheet, cells: str) -> None:
+    sheet.conditional_formatting.add(
+        cells,
+        ColorScaleRule(
+            start_type="min",
+            start_color="F8696B",
+            mid_type="percentile",
+            mid_value=50,
+            mid_color="FFEB84",
+            end_type="max",
+            end_color="63BE7B",
+        ),
+    )
+
+
+def write_heat_map(book: Workbook, sheet: Worksheet, top: int, heat: HeatMap) -> int:
+    """Write one map with its title on row ``top``; return the first free row after it."""
+    put(sheet.cell(top, 1), heat.title).font = SUBTITLE
+    style_header(sheet.cell(top + 1, 1, heat.corner))
+    for j, value in enumerate(heat.columns, start=2):
+        style_header(sheet.cell(top + 1, j, value))
+    for i, value in enumerate(heat.rows, start=top + 2):
+        style_header(sheet.cell(i, 1, value))
+        for j, _ in enumerate(heat.columns, start=2):
+            formula = heat.formula(f"$A{i}", f"{get_column_letter(j)}${top + 1}")
+            put_formula(sheet.cell(i, j), formula).number_format = heat.number_format
+    top_left = f"B{top + 2}"
+    bottom_right = f"{get_column_letter(1 + len(heat.columns))}{top + 1 + len(heat.rows)}"
+    colour_by_range(sheet, f"{top_left}:{bottom_right}")
+    define_name(book, heat.name, absolute(sheet, top_left, bottom_right))
+    return top + len(heat.rows) + 4

@@ -1,0 +1,246 @@
+"""Native odds for the osr Attack calculator: damage distribution of one attack, expected damage,
+kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble).
+Mirrors ``pycalc.rulesets.osr_odds``.
+
+The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
+hit does ODDS_DMG_PLAIN (no natural-20 penalty) unless the kept roll is the natural 20, which does
+ODDS_DMG_NAT20; their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the d20 workings
+(every kept roll and fumble check, Advantage weights included).
+"""
+
+from __future__ import annotations
+
+from openpyxl.chart import BarChart, Reference
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+
+from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.sheets.calculator import INPUT, Field, Section
+from pycalc.sheets.common import (
+    NOTE,
+    PERCENT_FORMAT,
+    SUBTITLE,
+    TITLE,
+    WRAP,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    style_header,
+)
+from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
+from pycalc.sheets.formulas import const
+from pycalc.sheets.heat_map import HeatMap, colour_by_range, write_heat_map
+from pycalc.tables import RuleSet
+
+DAMAGE_SHEET = "Damage workings"
+ODDS_SHEET = "Odds"
+PREFIX = "OSR_DMG"
+HEAT_BONUS = range(-2, 11)  # layout of the printed odds sheet (cell values, not formulas)
+HEAT_TARGET = range(4, 27)
+FUMBLE_LEVELS = range(0, 21)
+MODE_TEXT = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
+BAD_DICE = beyond_grid_formula(PREFIX)
+
+
+def ruling_is(ruling_id: str, choice: str) -> str:
+    return f'{ruling_name(ruling_id)}="{choice}"'
+
+
+def hit_damage(total: str, penalty: str) -> str:
+    """osr.dice_damage of a dice total (without +M) and a natural-20 penalty."""
+    least = const("natural_20_hit", "nat20_least_damage")
+    times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
+    m = f"{PREFIX}_DICE_MOD"
+    return (
+        f"IF({ruling_is('nat20_penalty_applies_to', 'damage_total')},MAX({least},({total}+{m})*{times}-{penalty}),"
+        f"MAX({least},(MAX({least},{total}-{penalty})+{m})*{times}))"
+    )
+
+
+def nat20_penalty(basis: str) -> str:
+    above = const("natural_20_hit", "nat20_penalty_needed_above")
+    per = const("natural_20_hit", "nat20_damage_penalty_per_point")
+    return f"IF({basis}>{above},({basis}-{above})*{per},0)"
+
+
+def write_damage_workings(book: Workbook) -> BarChart:
+    """Hidden sheet: the dice grid, the damage of each total, the distribution of one attack's damage."""
+    sheet = book.create_sheet(DAMAGE_SHEET)
+    grid = write_dice_grid(book, sheet, "ATTACK_DICE", PREFIX)
+    col = grid.free_column
+    label_col = col + 4  # single cells, right of the per-total columns
+    singles = (
+        ("ODDS_PENALTY_NAT20", "Natural-20 damage penalty", nat20_penalty("ATTACK_BASIS")),
+        (
+            "ODDS_HIT_NAT20",
+            "Chance of a hit on the natural 20",
+            "SUMPRODUCT(D20_HITS,D20_WEIGHTS,--(D20_ROLLS=ATTACK_NAT20))/ATTACK_SIDES",
+        ),
+        (
+            "ODDS_HIT_PLAIN",
+            "Chance of a hit on another roll",
+            "SUMPRODUCT(D20_HITS,D20_WEIGHTS,--(D20_ROLLS<>ATTACK_NAT20))/ATTACK_SIDES",
+        ),
+        ("ODDS_NO_HIT", "Chance of a miss or fumble (0 damage)", "1-ODDS_HIT_NAT20-ODDS_HIT_PLAIN"),
+    )
+    for row, (name, label, formula) in enumerate(singles, start=1):
+        put(sheet.cell(row, label_col), label)
+        put_formula(sheet.cell(row, label_col + 1), formula)
+        define_name(book, name, absolute(sheet, sheet.cell(row, label_col + 1).coordinate))
+    header = HEADER_ROW
+    put(sheet.cell(header, col), "Damage of a hit")
+    put(sheet.cell(header, col + 1), "Damage of a natural 20")
+    for row in range(grid.first, grid.last + 1):
+        put_formula(sheet.cell(row, col), hit_damage(f"$A{row}", "0"))
+        put_formula(sheet.cell(row, col + 1), hit_damage(f"$A{row}", "ODDS_PENALTY_NAT20"))
+    define_name(book, "ODDS_DMG_PLAIN", grid.column(col))
+    define_name(book, "ODDS_DMG_NAT20", grid.column(col + 1))
+    # distribution of one attack's damage, for the chart
+    x_col = col + 2
+    put(sheet.cell(header, x_col), "Damage")
+    put(sheet.cell(header, x_col + 1), "Chance")
+    biggest = 2 * MAX_DICE * MAX_SIDES  # chart rows (layout), double damage included
+    p = f"{PREFIX}_P"
+    for x in range(biggest + 1):
+        row = grid.first + x
+        put(sheet.cell(row, x_col), x)
+        here = f"${get_column_letter(x_col)}{row}"
+        chance = (
+            f"({here}=0)*ODDS_NO_HIT+ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN={here}))"
+            f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20={here}))"
+        )
+        put_formula(sheet.cell(row, x_col + 1), f"IF({PREFIX}_OK,{chance},0)").number_format = PERCENT_FORMAT
+    chart = BarChart()
+    chart.title = "Damage of one attack (0: miss or fumble)"
+    chart.y_axis.title = "chance"
+    chart.x_axis.title = "damage"
+    chart.add_data(
+        Reference(sheet, min_col=x_col + 1, min_row=header, max_row=grid.first + biggest),
+        titles_from_data=True,
+    )
+    chart.set_categories(Reference(sheet, min_col=x_col, min_row=grid.first, max_row=grid.first + biggest))
+    chart.legend = None
+    chart.width, chart.height = 22, 8
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+    return chart
+
+
+def odds_section() -> Section:
+    p = f"{PREFIX}_P"
+    expected = "ODDS_HIT_PLAIN*SUMPRODUCT({p},ODDS_DMG_PLAIN)+ODDS_HIT_NAT20*SUMPRODUCT({p},ODDS_DMG_NAT20)"
+    expected = expected.format(p=p)
+    kill = (
+        f"IF(N(ATTACK_TARGET_HP)<=0,1,ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN>=N(ATTACK_TARGET_HP)))"
+        f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20>=N(ATTACK_TARGET_HP))))"
+    )
+
+    def guarded(formula: str) -> str:
+        return f"IF({PREFIX}_OK,{formula},{BAD_DICE})"
+
+    head = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE"
+    tail = f"ATTACK_MODS_TOTAL,ATTACK_LEVEL,{{attacks}},{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC"
+    return Section(
+        "Odds before the dice are rolled (this attack, with the situation below)",
+        (
+            Field("Attacks this round (same attack, independent)", "ATTACK_ATTACKS", INPUT, 1),
+            Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10),
+            Field(
+                "Expected damage per attack",
+                "ATTACK_EXPECTED_DAMAGE",
+                key=True,
+                number_format="0.00",
+                native=guarded(expected),
+                udf=f"osr_expected_damage({head},{tail.format(attacks=1)})",
+                help="misses and fumbles count 0; chart of the damage on the right",
+            ),
+            Field(
+                "Expected damage per round",
+                "ATTACK_EXPECTED_DAMAGE_ROUND",
+                number_format="0.00",
+                native=guarded(
+                    f'IF(N(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",N(ATTACK_ATTACKS)*({expected}))'
+                ),
+                udf=f"osr_expected_damage({head},{tail.format(attacks='ATTACK_ATTACKS')})",
+            ),
+            Field(
+                "Chance one attack drops the target",
+                "ATTACK_KILL_CHANCE",
+                number_format=PERCENT_FORMAT,
+                native=guarded(kill),
+                udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks=1)})",
+                help="damage at least the target's hit points",
+            ),
+            Field(
+                "Chance the round's attacks drop the target",
+                "ATTACK_KILL_CHANCE_ROUND",
+                number_format=PERCENT_FORMAT,
+                native='IF(N(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"several attacks: see the .xlsm (osr_kill_chance)")',
+                udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
+            ),
+        ),
+    )
+
+
+def heat_hit(bonus: str, target: str) -> str:
+    """Chance to hit, no situation, Normal roll (osr.hit_chance of Attack(bonus, target))."""
+    need = f"({target}-{bonus})"
+    hits = f"(D20_ROLLS<>ATTACK_NAT1)*(((D20_ROLLS=ATTACK_NAT20)+(D20_ROLLS>={need}))>0)"
+    return f"SUMPRODUCT({hits})/ATTACK_SIDES"
+
+
+def heat_crit(bonus: str, target: str) -> str:
+    """Chance of a Critical HIT, no situation, Normal roll."""
+    basis = f"IF({ruling_is('nat20_needed_basis', 'after_modifiers')},{target}-{bonus},{target})"
+    at_least = const("natural_20_critical", "no_critical_needed_at_least")
+    no_crit = (
+        f"IF({ruling_is('nat20_crit_exception', 'needed_19_or_more')},{basis}>={at_least},"
+        f"AND({basis}>={at_least},{basis}<=ATTACK_NAT20))"
+    )
+    return f"IF(AND(ATTACK_CRIT_ROLL=ATTACK_NAT20,NOT({no_crit})),1/ATTACK_SIDES,0)"
+
+
+def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
+    """Printable: chance to hit and of a Critical HIT by bonus x matrix number; fumble chance by level."""
+    sheet = book.create_sheet(ODDS_SHEET)
+    put(sheet["A1"], f"{rules.name}: odds by attack bonus and number needed").font = TITLE
+    note = put(
+        sheet["A2"],
+        "Exact chances on one d20, no situation modifiers, no Advantage. Columns: the number your attack "
+        "matrix gives for the defender's AC; rows: the attacker's bonus. A natural 1 always misses, a "
+        "natural 20 always hits.",
+    )
+    note.font, note.alignment = NOTE, WRAP
+    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_TARGET))
+    sheet.row_dimensions[2].height = 30
+    row = 4
+    for title, name, formula in (
+        ("Chance to hit", "ODDS_HIT_GRID", heat_hit),
+        ("Chance of a Critical HIT (natural 20)", "ODDS_CRIT_GRID", heat_crit),
+    ):
+        row = write_heat_map(
+            book, sheet, row, HeatMap(title, name, "Bonus \\ needed", HEAT_BONUS, HEAT_TARGET, formula)
+        )
+    put(
+        sheet.cell(row, 1), "Chance of a Critical Fumble (natural 1, then the follow d20 over the level)"
+    ).font = SUBTITLE
+    style_header(sheet.cell(row + 1, 1, "Level"))
+    style_header(sheet.cell(row + 2, 1, "Fumble"))
+    for j, level in enumerate(FUMBLE_LEVELS, start=2):
+        style_header(sheet.cell(row + 1, j, level))
+        level_cell = f"{get_column_letter(j)}{row + 1}"
+        put_formula(
+            sheet.cell(row + 2, j),
+            f"SUMPRODUCT(--(D20_ROLLS>{level_cell}))/ATTACK_SIDES/ATTACK_SIDES",
+        ).number_format = "0.0%"
+    cells = f"B{row + 2}:{get_column_letter(1 + len(FUMBLE_LEVELS))}{row + 2}"
+    define_name(book, "ODDS_FUMBLE_ROW", absolute(sheet, *cells.split(":")))
+    colour_by_range(sheet, cells)
+    sheet.column_dimensions["A"].width = 14
+    for j in range(2, 2 + max(len(HEAT_TARGET), len(FUMBLE_LEVELS))):
+        sheet.column_dimensions[get_column_letter(j)].width = 5.5
+    sheet.freeze_panes = "B6"
+    protect(sheet)

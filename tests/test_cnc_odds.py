@@ -1,0 +1,306 @@
+"""Odds before the dice are rolled (cnc): the exact distribution against brute force and a seeded Monte
+Carlo, the UDFs as xlwings calls them, and every odds cell of the built cnc.xlsx recalculated in
+LibreOffice against the engine (random pickers and rulings included), the chart's numbers and the
+printable heat map too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc import udfs, udfs_cnc
+from pycalc.d20 import HIT, Attack
+from pycalc.rulesets import cnc, cnc_odds
+from pycalc.rulesets.cnc import AttackInputs
+from pycalc.rulesets.cnc_odds import OddsAttack
+from pycalc.sheets import cnc_odds as sheet_odds
+from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
+from pycalc.tables import RuleSet, load_ruleset
+from tests.test_cnc_parity import (
+    DICE_FORMS,
+    FLIPS,
+    attack_cells,
+    attack_scenarios,
+    same,
+    with_natural,
+    with_rulings,
+)
+
+RULES = load_ruleset("cnc")
+ODDS_OUTPUTS = [
+    "ATTACK_EXPECTED_DAMAGE",
+    "ATTACK_EXPECTED_DAMAGE_ROUND",
+    "ATTACK_KILL_CHANCE",
+    "ATTACK_KILL_CHANCE_ROUND",
+]
+KINDS = [str(r.id) for r in RULES.table("attack_types").rows]
+SMALL_DICE = ["1d4", "d2", "2d3+1", "1d6-3", "3d2-1", "2d4+2"]
+
+
+def brute_force(rules: RuleSet, odds: OddsAttack) -> dict[int, Fraction]:
+    """Every d20 face and every face of every damage die, each counted once."""
+    parsed = cnc_odds.damage_dice(odds.dice)
+    faces = cnc.faces(rules)
+    found: dict[int, Fraction] = {}
+    weight = Fraction(1, faces * parsed.sides**parsed.count)
+    for roll in range(1, faces + 1):
+        outcome = cnc.result(rules, odds.attack, roll)
+        for dice_faces in itertools.product(range(1, parsed.sides + 1), repeat=parsed.count):
+            damage = cnc.attack_damage(
+                rules, outcome, odds.dice, sum(dice_faces), odds.damage_bonus, odds.kind
+            )
+            found[damage] = found.get(damage, Fraction(0)) + weight
+    return dict(sorted(found.items()))
+
+
+def brute_cases() -> list[tuple[RuleSet, OddsAttack]]:
+    chance = random.Random(7)
+    house = [
+        with_natural(RULES, e, c) for e in ("natural_1", "natural_20") for c in ("auto_hit", "auto_miss")
+    ]
+    cases = []
+    for dice_text in SMALL_DICE:
+        for need in (-3, 1, 2, 11, 20, 21, 25):
+            for kind in KINDS:
+                cases.append((RULES, OddsAttack(Attack(0, need), dice_text, chance.randint(-2, 2), kind)))
+    for rules in house:
+        for need in (-3, 10, 25):
+            cases.append((rules, OddsAttack(Attack(2, need + 2, 1), chance.choice(SMALL_DICE), 2, "melee")))
+    return cases
+
+
+BRUTE = brute_cases()
+
+
+def test_one_attack_distribution_equals_brute_force():
+    assert len(BRUTE) >= 200
+    for rules, odds in BRUTE:
+        exact = cnc_odds.damage_distribution(rules, odds)
+        assert exact == {d: p for d, p in brute_force(rules, odds).items() if p}, odds
+        assert sum(exact.values()) == 1
+
+
+def test_round_chances_equal_brute_force_over_two_attacks():
+    for rules, odds in BRUTE[::9]:
+        one = brute_force(rules, odds)
+        two: dict[int, Fraction] = {}
+        for (a, p), (b, q) in itertools.product(one.items(), one.items()):
+            two[a + b] = two.get(a + b, Fraction(0)) + p * q
+        mean = sum(d * p for d, p in one.items())
+        assert cnc_odds.expected_damage(rules, odds, 2) == 2 * mean
+        assert cnc_odds.expected_damage(rules, odds, 0) == 0
+        for amount in range(-1, 14):
+            want = sum((p for d, p in two.items() if d >= amount), Fraction(0))
+            want = Fraction(1) if amount <= 0 else want
+            assert cnc_odds.chance_at_least(rules, odds, amount, 2) == want, (odds, amount)
+            assert cnc_odds.kill_chance(rules, odds, amount, 2) == want
+        assert cnc_odds.kill_chance(rules, odds, 5, 0) == 0
+        assert cnc_odds.kill_chance(rules, odds, 0, 0) == 1
+
+
+def test_agrees_with_a_seeded_monte_carlo_on_a_large_case():
+    odds = OddsAttack(Attack(5, 18, 1), "6d10+3", 2, "melee")
+    attacks, hp, n = 3, 60, 200_000
+    chance = random.Random(2024)
+    need = cnc.need(RULES, odds.attack)
+    totals = []
+    for _ in range(n):
+        total = 0
+        for _ in range(attacks):
+            if chance.randint(1, 20) >= need:
+                total += max(0, sum(chance.randint(1, 10) for _ in range(6)) + 3 + 2)
+        totals.append(total)
+    mean = statistics.fmean(totals)
+    sd = statistics.pstdev(totals)
+    assert abs(mean - float(cnc_odds.expected_damage(RULES, odds, attacks))) < 5 * sd / math.sqrt(n)
+    for amount in (1, 30, hp, 90):
+        p = float(cnc_odds.chance_at_least(RULES, odds, amount, attacks))
+        seen = sum(t >= amount for t in totals) / n
+        assert abs(seen - p) < 5 * math.sqrt(p * (1 - p) / n) + 1e-9, amount
+    assert cnc_odds.kill_chance(RULES, odds, hp, attacks) == cnc_odds.chance_at_least(
+        RULES, odds, hp, attacks
+    )
+
+
+def test_the_engine_follows_ATTACK_DAMAGE_and_the_hit_chance():
+    inputs = AttackInputs(bonus=3, target=15, dice="1d8+2")
+    out = cnc_odds.odds_outputs(RULES, inputs, attacks=2, hp=5)
+    assert out["ATTACK_EXPECTED_DAMAGE"] == Fraction(9, 20) * Fraction(13, 2)  # 9 of 20 faces hit, 1d8+2
+    assert out["ATTACK_EXPECTED_DAMAGE_ROUND"] == 2 * out["ATTACK_EXPECTED_DAMAGE"]
+    assert out["ATTACK_KILL_CHANCE"] == Fraction(9, 20) * Fraction(6, 8)
+    assert out["ATTACK_KILL_CHANCE_ROUND"] == cnc_odds.SEVERAL_ATTACKS
+    grapple = AttackInputs(bonus=3, target=15, dice="1d8+2", choices={"attack_types": "Grapple"})
+    assert cnc_odds.odds_outputs(RULES, grapple)["ATTACK_EXPECTED_DAMAGE"] == 0
+    for dice_text in ("9d6", "1d20", "", "2d100+1"):
+        bad = cnc_odds.odds_outputs(RULES, AttackInputs(bonus=0, target=10, dice=dice_text))
+        assert bad["ATTACK_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
+    assert cnc_odds.odds_outputs(RULES, AttackInputs(0, 10, dice="abc"))["ATTACK_KILL_CHANCE"] == cnc.BAD_DICE
+    for total in range(1, 9):  # a hit's damage is ATTACK_DAMAGE's, total for total
+        odds = cnc_odds.odds_attack(RULES, inputs)
+        assert cnc_odds.hit_damage(RULES, odds, total) == cnc.attack_damage(RULES, HIT, "1d8+2", total)
+
+
+def test_timing_of_one_attack_distribution_is_small():
+    odds = OddsAttack(Attack(5, 18), "8d12+4", 2, "melee")
+    runs = []
+    for _ in range(100):
+        start = time.perf_counter()
+        cnc_odds.damage_distribution(RULES, odds)
+        runs.append(time.perf_counter() - start)
+    assert statistics.median(runs) < 0.05
+
+
+# --------------------------------------------------------------------------- UDFs as xlwings calls them
+
+
+def test_udfs_equal_the_engine_with_floats_and_empty_cells():
+    chance = random.Random(3)
+    for _ in range(60):
+        bonus, ac, mods = chance.randint(-3, 12), chance.randint(1, 28), chance.randint(-4, 4)
+        dice_text, bonus_dmg = chance.choice([*SMALL_DICE, "8d12+3", "2d20", "12d6"]), chance.randint(0, 2)
+        kind, attacks, hp = chance.choice(KINDS), chance.randint(0, 4), chance.randint(-1, 40)
+        odds = OddsAttack(Attack(bonus, ac, mods), dice_text, bonus_dmg, kind)
+        args = (float(bonus), float(ac), dice_text)
+        tail = (float(mods), float(bonus_dmg), kind)
+        assert udfs_cnc.cnc_expected_damage(*args, *tail, float(attacks)) == pytest.approx(
+            float(cnc_odds.expected_damage(RULES, odds, attacks)), abs=1e-12
+        )
+        assert udfs_cnc.cnc_kill_chance(*args, float(hp), float(attacks), *tail) == pytest.approx(
+            float(cnc_odds.kill_chance(RULES, odds, hp, attacks)), abs=1e-12
+        )
+        assert udfs_cnc.cnc_damage_chance_at_least(*args, float(hp), float(attacks), *tail) == pytest.approx(
+            float(cnc_odds.chance_at_least(RULES, odds, hp, attacks)), abs=1e-12
+        )
+    plain = OddsAttack(Attack(3, 15), "1d8+2")
+    assert udfs_cnc.cnc_expected_damage(3.0, 15.0, "1d8+2", None, None, None, None) == float(
+        cnc_odds.expected_damage(RULES, plain)
+    )
+    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8+2", 5.0) == float(cnc_odds.kill_chance(RULES, plain, 5))
+    assert udfs.cnc_kill_chance is udfs_cnc.cnc_kill_chance
+
+
+def test_udfs_never_raise():
+    assert udfs_cnc.cnc_expected_damage(3.0, 15.0, "abc") == cnc.BAD_DICE
+    assert udfs_cnc.cnc_expected_damage(3.0, None, "1d8").startswith("#AC?")
+    assert udfs_cnc.cnc_expected_damage(3.0, 15.0, "1d8", attacks=-1.0) == cnc_odds.BAD_ATTACKS
+    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8", "lots").startswith("#HP?")
+    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8", 5.0, 1.0, 0.0, 0.0, "Nothing").startswith("#KIND?")
+    assert udfs_cnc.cnc_damage_chance_at_least(3.0, 15.0, None, 5.0).startswith("#DICE?")
+    for name in ("cnc_expected_damage", "cnc_damage_chance_at_least", "cnc_kill_chance"):
+        assert name in udfs_cnc.__all__
+
+
+# --------------------------------------------------------------------------- the workbook
+
+
+@pytest.fixture(scope="module")
+def folder(build_ruleset: Callable[[str], Path]) -> Path:
+    return build_ruleset("cnc")
+
+
+def odds_scenarios() -> list[tuple[RuleSet, AttackInputs, int, int]]:
+    chance = random.Random(4242)
+    found = []
+    for rules, inputs in attack_scenarios():  # every picker, random pickers and rulings, dice forms
+        found.append((rules, inputs, chance.choice([1, 1, 0, 2, 4, -1]), chance.randint(-2, 30)))
+    beyond = ["9d6", "1d20", "8d12+5", "8d12", "1d12-2", "2d100", "d12"]
+    for dice_text in beyond + DICE_FORMS:
+        for hp in (1, 10, 100):
+            found.append((RULES, AttackInputs(bonus=4, target=14, dice=dice_text), 1, hp))
+    for _ in range(120):  # random pickers with every ruling random, dice inside the grid
+        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in cnc.CHOICE_PICKERS}
+        toggles = frozenset(
+            (t, r.id) for t in cnc.TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
+        )
+        rules = with_rulings(RULES, {r: chance.choice(c) for r, c in FLIPS.items()})
+        count, sides, mod = chance.randint(1, MAX_DICE), chance.randint(1, MAX_SIDES), chance.randint(-4, 6)
+        dice_text = f"{count}d{sides}" + (f"{mod:+d}" if mod else "")
+        inputs = AttackInputs(
+            bonus=chance.randint(-3, 15),
+            target=chance.randint(-2, 30),
+            mods=chance.randint(-6, 6),
+            dice=dice_text,
+            defender_dex=chance.randint(-2, 4),
+            attacker_dex=chance.randint(-2, 4),
+            choices=choices,
+            toggles=toggles,
+        )
+        found.append((rules, inputs, chance.randint(0, 3), chance.randint(-1, count * sides + mod + 3)))
+    return found
+
+
+def test_every_odds_cell_equals_the_engine_in_libreoffice(calc, folder: Path):
+    scenarios = odds_scenarios()
+    assert len(scenarios) >= 400
+    cells = [
+        {**attack_cells(rules, inputs), "ATTACK_ATTACKS": attacks, "ATTACK_TARGET_HP": hp}
+        for rules, inputs, attacks, hp in scenarios
+    ]
+    results = calc.evaluate(folder / "cnc.xlsx", cells, [*ODDS_OUTPUTS, "ATTACK_HIT_CHANCE"])
+    mismatches = [
+        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {attacks} {hp} {dict(rules.chosen)}"
+        for (rules, inputs, attacks, hp), got in zip(scenarios, results, strict=True)
+        for expected in [cnc_odds.odds_outputs(rules, inputs, attacks, hp)]
+        for name in ODDS_OUTPUTS
+        if not same(expected[name], got[name])
+    ]
+    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
+    numeric = sum(isinstance(r["ATTACK_EXPECTED_DAMAGE"], float) for r in results)
+    assert numeric >= 300
+
+
+def cells_of(book: openpyxl.Workbook, name: str) -> list[tuple[str, str]]:
+    sheet, ref = next(iter(book.defined_names[name].destinations))
+    first, last = ref.replace("$", "").split(":")
+    return [(sheet, c.coordinate) for row in book[sheet][f"{first}:{last}"] for c in row]
+
+
+def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
+    book = openpyxl.load_workbook(folder / "cnc.xlsx")
+    chart_cells = cells_of(book, "CNC_ODDS_CHART_CHANCE")
+    heat_cells = cells_of(book, "ODDS_HIT_GRID")
+    got = calc.evaluate_cells(folder / "cnc.xlsx", chart_cells + heat_cells)
+    defaults = AttackInputs(bonus=3, target=15, dice="1d8")  # the calculator's defaults
+    spread = cnc_odds.damage_distribution(RULES, cnc_odds.odds_attack(RULES, defaults))
+    chart = got[: len(chart_cells)]
+    assert len(chart) == len(sheet_odds.CHART_DAMAGE)
+    for x, value in zip(sheet_odds.CHART_DAMAGE, chart, strict=True):
+        assert value == pytest.approx(float(spread.get(x, 0)), abs=1e-12), x
+    heat = got[len(chart_cells) :]
+    expected = [
+        float(cnc.hit_chance(RULES, Attack(bonus, ac)))
+        for bonus in sheet_odds.HEAT_BONUS
+        for ac in sheet_odds.HEAT_AC
+    ]
+    assert heat == pytest.approx(expected, abs=1e-12)
+    assert book[sheet_odds.ODDS_SHEET].conditional_formatting
+    assert book["Attack calculator"]._charts
+
+
+def test_names_and_udf_formulas_of_the_odds_panel(folder: Path):
+    xlsx = openpyxl.load_workbook(folder / "cnc.xlsx")
+    xlsm = openpyxl.load_workbook(folder / "cnc.xlsm", keep_vba=True)
+
+    def cell(book: openpyxl.Workbook, name: str):
+        sheet, ref = next(iter(book.defined_names[name].destinations))
+        return book[sheet][ref.replace("$", "")]
+
+    assert cell(xlsx, "ATTACK_ATTACKS").value == 1 and cell(xlsx, "ATTACK_TARGET_HP").value == 10
+    assert cell(xlsx, "ATTACK_ATTACKS").protection.locked is False
+    for name in ODDS_OUTPUTS:
+        formula = cell(xlsx, name).value.lower()
+        assert "cnc_expected_damage(" not in formula and "cnc_kill_chance(" not in formula, name
+    assert "cnc_expected_damage(" in cell(xlsm, "ATTACK_EXPECTED_DAMAGE").value
+    assert "cnc_expected_damage(" in cell(xlsm, "ATTACK_EXPECTED_DAMAGE_ROUND").value
+    assert "cnc_kill_chance(" in cell(xlsm, "ATTACK_KILL_CHANCE").value
+    assert "ATTACK_ATTACKS" in cell(xlsm, "ATTACK_KILL_CHANCE_ROUND").value
