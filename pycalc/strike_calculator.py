@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from pycalc import dice, strike, strike_odds, stun, wounds
 from pycalc.errors import RuleError
@@ -165,8 +164,3 @@ def odds_outputs(
         if inputs.attacks == 1
         else "several attacks: see the .xlsm (kill_chance)",
     }
-
-
-def as_float(value: object) -> object:
-    """Fractions as floats, for comparing with what a spreadsheet shows."""
-    return float(value) if isinstance(value, Fraction) else value

@@ -23,7 +23,3 @@ def wound_modifier(rules: RuleSet, hp: int, starting_hp: int) -> int:
     if tier == _tier_index(rules, starting_hp):
         return 0
     return rules.table("wound_tiers").rows[tier]["modifier"]
-
-
-def wound_state(rules: RuleSet, hp: int) -> str:
-    return rules.table("wound_tiers").rows[_tier_index(rules, hp)]["tier"]

@@ -63,7 +63,10 @@ def write_calculator(
     sheet.column_dimensions["A"].width = 40
     sheet.column_dimensions["B"].width = 26
     sheet.column_dimensions["C"].width = 62
-    put(sheet["A1"], heading).font = TITLE
+    title = put(sheet["A1"], heading)
+    title.font, title.alignment = TITLE, WRAP
+    sheet.merge_cells("A1:B1")  # long ruleset names wrap here; C1 keeps the link back to Contents
+    sheet.row_dimensions[1].height = 38
     intro_cell = put(sheet["A2"], intro)
     intro_cell.font, intro_cell.alignment = NOTE, WRAP
     sheet.merge_cells("A2:C2")
