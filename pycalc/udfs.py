@@ -74,6 +74,27 @@ def as_text(value: Any, name: str, default: str | None = None) -> str:
     return str(value).strip()
 
 
+def optional_int(value: Any, name: str) -> int | None:
+    """A whole number, or None for an empty cell (a roll not made yet)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return as_int(value, name)
+
+
+def as_bool(value: Any, name: str) -> bool:
+    """TRUE/FALSE from a cell: a boolean, a number (0 is FALSE) or the text TRUE/FALSE; empty is FALSE."""
+    if value is None or value == "":
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    text = str(value).strip().upper()
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    raise RuleError(f"#{name}? TRUE or FALSE")
+
+
 def spelljammer() -> RuleSet:
     return load_ruleset(SPELLJAMMER)
 
@@ -332,7 +353,7 @@ def d20_result(
     ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None
 ) -> str:
     """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
-    follow = None if follow_roll is None or follow_roll == "" else as_int(follow_roll, "FOLLOW ROLL")
+    follow = optional_int(follow_roll, "FOLLOW ROLL")
     return d20.result(
         ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL"), follow
     )

@@ -13,12 +13,11 @@ from typing import Any
 import xlwings as xw
 
 from pycalc import dice as dice_module
-from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_int, as_text, cell_safe
+from pycalc.udfs import as_int, as_text, cell_safe, d20_attack, optional_int
 
 BFRPG = "bfrpg"
 __all__ = [
@@ -47,18 +46,10 @@ def bfrpg_rules() -> RuleSet:
     return load_ruleset(BFRPG)
 
 
-def optional_int(value: Any, name: str) -> int | None:
-    return None if value is None or (isinstance(value, str) and not value.strip()) else as_int(value, name)
-
-
 def as_bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().upper() in ("TRUE", "1", "YES")
     return bool(value)
-
-
-def attack(bonus: Any, target: Any, mods: Any) -> Attack:
-    return Attack(as_int(bonus, "BONUS", 0), as_int(target, "TARGET"), as_int(mods, "MODS", 0))
 
 
 def label(rules: RuleSet, table_id: str, value: Any) -> str:
@@ -81,7 +72,7 @@ def label(rules: RuleSet, table_id: str, value: Any) -> str:
 @cell_safe
 def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:
     """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
-    return engine.critical_possible(bfrpg_rules(), attack(bonus, target, mods))
+    return engine.critical_possible(bfrpg_rules(), d20_attack(bonus, target, mods))
 
 
 @xw.func
@@ -91,7 +82,7 @@ def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:
 @cell_safe
 def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:
     """Lowest confirmation d20 that turns a threat into a critical."""
-    return engine.confirm_min(bfrpg_rules(), attack(bonus, target, mods))
+    return engine.confirm_min(bfrpg_rules(), d20_attack(bonus, target, mods))
 
 
 @xw.func
@@ -103,7 +94,7 @@ def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:
 def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:
     """TRUE when this confirmation roll makes a natural 20 a critical hit."""
     rules = bfrpg_rules()
-    hit = attack(bonus, target, mods)
+    hit = d20_attack(bonus, target, mods)
     roll = engine.check_roll(rules, as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
     return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)
 
@@ -115,7 +106,7 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
 @cell_safe
 def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) of a confirmed critical hit."""
-    return float(engine.chances(bfrpg_rules(), attack(bonus, target, mods)).critical)
+    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).critical)
 
 
 @xw.func
@@ -363,7 +354,7 @@ def odds_attack(
     else:
         stopped = bool(blocked)
     return odds_engine.OddsAttack(
-        attack=attack(bonus, target, mods),
+        attack=d20_attack(bonus, target, mods),
         dice=dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)),
         by=engine.attack_multipliers(rules, choices),
         extra_damage=bool(engine.chosen_row(rules, choices, "critical_effect")["extra_damage"]),

@@ -19,7 +19,7 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_int, as_text, cell_safe
+from pycalc.udfs import as_bool, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "c17_attack_condition",
@@ -49,25 +49,6 @@ __all__ = [
 
 def rules() -> RuleSet:
     return load_ruleset("combat17")
-
-
-def optional_int(value: Any, name: str) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    return as_int(value, name)
-
-
-def as_bool(value: Any, name: str) -> bool:
-    if value is None or value == "":
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0
-    text = str(value).strip().upper()
-    if text in ("TRUE", "FALSE"):
-        return text == "TRUE"
-    raise RuleError(f"#{name}? TRUE or FALSE")
 
 
 def attack_of(bonus: Any, target: Any, mods: Any) -> Attack:

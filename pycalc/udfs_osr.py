@@ -17,7 +17,7 @@ from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_int, as_text, cell_safe
+from pycalc.udfs import as_bool, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "attacks_vs_normal_men",
@@ -47,23 +47,6 @@ MODES = {"": osr.NORMAL, "normal": osr.NORMAL, "advantage": osr.ADVANTAGE, "disa
 
 def osr_rules() -> RuleSet:
     return load_ruleset(OSR)
-
-
-def optional_int(value: Any, name: str) -> int | None:
-    return None if value is None or (isinstance(value, str) and not value.strip()) else as_int(value, name)
-
-
-def as_bool(value: Any, name: str) -> bool:
-    if value is None or value == "":
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0
-    text = str(value).strip().upper()
-    if text in ("TRUE", "FALSE"):
-        return text == "TRUE"
-    raise RuleError(f"#{name}? TRUE or FALSE")
 
 
 def as_mode(value: Any) -> int:
