@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from pycalc.errors import RuleError
 from pycalc.tables import Row, RuleSet
@@ -24,8 +25,9 @@ class Outcome:
     effect: str
 
 
+@lru_cache(maxsize=64)
 def outcomes(rules: RuleSet) -> tuple[Outcome, ...]:
-    """The outcomes from Miss up, ordered by rank."""
+    """The outcomes from Miss up, ordered by rank (read once per ruleset: every roll resolves with them)."""
     rows = rules.table("outcomes").rows
     found = (
         Outcome(
