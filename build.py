@@ -19,7 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pycalc.house import apply_house_rules, house_files
-from pycalc.libreoffice import convert, find_soffice
+from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
+from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
@@ -123,6 +124,47 @@ def outputs(rules: RuleSet, args: argparse.Namespace) -> dict[Path, bytes]:
     }
 
 
+def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dict[Path, bytes]:
+    """Write every formula cell's value into both files of each ruleset (see pycalc.sheets.cached_values).
+
+    The values come from the previous build when the formulas and inputs are unchanged, otherwise from
+    one LibreOffice recalculation of every changed .xlsx. ``--check`` never recalculates: a changed
+    workbook is stale whatever its values. Without LibreOffice the files are written without values.
+    """
+    values: dict[Path, cached_values.BookValues] = {}
+    to_recalculate: dict[str, bytes] = {}
+    for path, data in files.items():
+        if path.suffix != ".xlsx":
+            continue
+        if path.exists():
+            cached_values.remember(path.read_bytes())
+        known = cached_values.known_values(data)
+        if known is not None:
+            values[path] = known
+        else:
+            to_recalculate[path.stem] = data
+    if to_recalculate and not args.check:
+        if find_soffice() is None:
+            print(
+                "build.py: LibreOffice headless is missing: formula cells carry no cached values "
+                "(Excel and LibreOffice still calculate them on opening; previews show them empty)",
+                file=sys.stderr,
+            )
+        else:
+            try:
+                found = cached_values.recalculate(to_recalculate)
+            except LibreOfficeError as error:
+                print(f"build.py: cached values not written: {error}", file=sys.stderr)
+                found = {}
+            values.update({args.out / f"{stem}.xlsx": found[stem] for stem in found})
+    return {
+        path: cached_values.with_values(data, values[path.with_suffix(".xlsx")])
+        if path.with_suffix(".xlsx") in values
+        else data
+        for path, data in files.items()
+    }
+
+
 def backup_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.bak{path.suffix}")
 
@@ -195,6 +237,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
     files: dict[Path, bytes] = {}
     for rules in rulesets:
         files.update(outputs(rules, args))
+    files = add_cached_values(files, args)
     if args.check:
         stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
         for path in stale:

@@ -7,11 +7,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import build
 from pycalc import libreoffice
 from pycalc.libreoffice import CalcSession, uno_available
 from pycalc.tables import RuleSet, load_ruleset
+
+# Hypothesis runs are reproducible by default (the same examples on every run, as CI needs);
+# HYPOTHESIS_PROFILE=explore draws new examples each run to hunt for bugs on a developer machine.
+# Every @given test also carries explicit @settings (tests/test_suite_bounds.py checks it).
+settings.register_profile("reproducible", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "reproducible"))
 
 
 def require_libreoffice() -> None:

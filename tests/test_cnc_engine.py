@@ -6,7 +6,7 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
@@ -109,6 +109,7 @@ attacks = st.builds(
 )
 
 
+@settings(max_examples=100, deadline=None)
 @given(attacks)
 def test_exact_chance_equals_brute_force_and_the_shared_core(attack):
     brute = Fraction(sum(roll + attack.bonus + attack.mods >= attack.target for roll in range(1, 21)), 20)
@@ -116,6 +117,7 @@ def test_exact_chance_equals_brute_force_and_the_shared_core(attack):
     assert d20.chances("cnc", attack)["Critical"] == d20.chances("cnc", attack)["Fumble"] == 0
 
 
+@settings(max_examples=100, deadline=None)
 @given(attacks, st.integers(1, 5))
 def test_hit_chance_is_monotonic_in_bonus_and_target(attack, step):
     better = dataclasses.replace(attack, bonus=attack.bonus + step)
@@ -123,6 +125,7 @@ def test_hit_chance_is_monotonic_in_bonus_and_target(attack, step):
     assert cnc.hit_chance(RULES, better) >= cnc.hit_chance(RULES, attack) >= cnc.hit_chance(RULES, harder)
 
 
+@settings(max_examples=100, deadline=None)
 @given(attacks, st.integers(1, 20))
 def test_a_hit_is_exactly_total_at_least_ac(attack, roll):
     assert (cnc.result(RULES, attack, roll) == "Hit") == (roll + attack.bonus + attack.mods >= attack.target)
@@ -299,6 +302,7 @@ def test_subdual_split_rulings(damage, default, started, full):
     assert cnc.subdual_normal(ruled(subdual_normal_split="full_fives"), damage) == full
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(11, 400))
 def test_falling_dice_grow_with_height(feet):
     count = int(cnc.falling_damage(RULES, feet).split("d")[0])

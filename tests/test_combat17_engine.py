@@ -6,7 +6,7 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
@@ -89,6 +89,7 @@ def test_condition_chart_modifiers():
 # --------------------------------------------------------------------------- natural rolls
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-30, 40), st.integers(-10, 40), st.integers(-10, 10))
 def test_natural_20_always_hits_and_natural_1_always_misses(bonus: int, target: int, mods: int):
     attack = Attack(bonus, target, mods)
@@ -129,6 +130,7 @@ def brute_force(rules, attack: Attack) -> dict[str, Fraction]:
     return {k: Fraction(v, 400) for k, v in counts.items()}
 
 
+@settings(max_examples=100, deadline=None)
 @given(
     st.integers(-25, 35),
     st.integers(-5, 35),
@@ -144,6 +146,7 @@ def test_exact_chances_equal_brute_force_enumeration(bonus, target, mods, naming
         assert c17.attack_chances(rules, attack) == d20.chances("combat17", attack)
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-25, 35), st.integers(-5, 35))
 def test_hit_chance_is_monotonic_in_bonus_and_bounded_by_natural_rolls(bonus: int, target: int):
     lower = d20.hit_chance("combat17", Attack(bonus, target))

@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import dice
@@ -35,6 +35,7 @@ def test_unreadable_dice_say_how_to_write_them(text):
         dice.parse(text)
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 8), st.integers(-5, 5))
 def test_distribution_equals_brute_force(count: int, sides: int, modifier: int):
     expression = dice.Dice(count, sides, modifier)

@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
@@ -215,6 +215,7 @@ def brute_force(rules, attack: Attack, mode: int, needs_magic: bool = False) -> 
     return {k: Fraction(v, total) for k, v in counts.items()}
 
 
+@settings(max_examples=100, deadline=None)
 @given(
     bonus=st.integers(-5, 10),
     target=st.integers(-3, 30),
@@ -227,6 +228,7 @@ def test_exact_chances_equal_brute_force(bonus, target, level, mode, needs_magic
     assert osr.chances(RULES, attack, mode, needs_magic) == brute_force(RULES, attack, mode, needs_magic)
 
 
+@settings(max_examples=100, deadline=None)
 @given(bonus=st.integers(-5, 10), target=st.integers(-3, 30), level=st.integers(0, 22))
 def test_the_shared_d20_core_agrees(bonus, target, level):
     attack = Attack(bonus, target, 0, level)
@@ -235,6 +237,7 @@ def test_the_shared_d20_core_agrees(bonus, target, level):
         assert d20.result("osr", attack, roll, 10) == osr.resolve(RULES, attack, roll, 10)
 
 
+@settings(max_examples=100, deadline=None)
 @given(bonus=st.integers(-5, 25), target=st.integers(-3, 30))
 def test_hit_chance_grows_with_bonus_and_advantage_helps(bonus, target):
     low, high = Attack(bonus, target), Attack(bonus + 1, target)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import strike
@@ -87,6 +87,7 @@ def test_damage_after_prot_and_doubling():
     assert grievous.prot_wear == 1 and critical.prot_wear == 0
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-300, 400), st.integers(1, 100))
 def test_result_is_monotone_in_the_roll(modified: int, roll: int):
     """A lower roll is never a worse outcome, except the automatic miss at 96-100."""
@@ -94,6 +95,7 @@ def test_result_is_monotone_in_the_roll(modified: int, roll: int):
         assert strike.resolve(RULES, modified, roll - 1).rank >= strike.resolve(RULES, modified, roll).rank
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-300, 400))
 def test_distribution_is_exact_and_monotone_in_modified_sc(modified: int):
     odds = strike.distribution(RULES, modified)
@@ -104,6 +106,7 @@ def test_distribution_is_exact_and_monotone_in_modified_sc(modified: int):
     assert crit_or_better == Fraction(max(strike.critical_max(RULES, modified), 2), 100)
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-300, 400), st.integers(1, 100))
 def test_result_matches_brute_force_reading_of_the_rules(modified: int, roll: int):
     """An independent reading: automatic results first, then the bands."""

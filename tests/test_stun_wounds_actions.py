@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import casting, defense, melee_fire, stun, wounds
@@ -71,6 +71,7 @@ def test_wound_tiers_and_the_starting_hp_exception():
     assert wounds.wound_modifier(RULES, 1, 4) == 0  # already in the last tier: never a modifier
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-20, 200), st.integers(1, 200))
 def test_wound_modifier_never_worse_than_the_plain_tier(hp: int, start: int):
     plain = wounds.wound_modifier(RULES, hp, 10_000)
@@ -88,6 +89,7 @@ def test_defense_options_seed_examples():
         defense.defending_bonus(RULES, 26, 5)
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 40), st.integers(-50, 150))
 def test_defense_order(rank: int, def_value: int):
     best_defending = defense.defending_bonus(RULES, defense.max_sacrifice(RULES, rank), rank)

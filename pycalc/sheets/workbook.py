@@ -206,6 +206,21 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     return book
 
 
+def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, part: part) -> bytes:
+    """The zip file ``data`` with each part passed through ``rewrite``, stored reproducibly (fixed times)."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            fixed_info = zipfile.ZipInfo(info.filename, FIXED_ZIP_TIME)
+            fixed_info.compress_type = zipfile.ZIP_DEFLATED
+            fixed_info.external_attr = 0o600 << 16
+            target.writestr(fixed_info, rewrite(info.filename, source.read(info.filename)))
+    return out.getvalue()
+
+
 def workbook_bytes(book: Workbook) -> bytes:
     """The saved file, made byte-for-byte reproducible (fixed timestamps inside the zip)."""
     book.properties.creator = "pycalc build.py"
@@ -213,17 +228,15 @@ def workbook_bytes(book: Workbook) -> bytes:
     book.properties.created = FIXED_DATE
     raw = io.BytesIO()
     book.save(raw)
-    out = io.BytesIO()
-    with zipfile.ZipFile(raw) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed_info = zipfile.ZipInfo(info.filename, FIXED_ZIP_TIME)
-            fixed_info.compress_type = zipfile.ZIP_DEFLATED
-            fixed_info.external_attr = 0o600 << 16
-            data = source.read(info.filename)
-            if info.filename == "docProps/core.xml":  # openpyxl stamps the save time here
-                data = MODIFIED_STAMP.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", data)
-            target.writestr(fixed_info, data)
-    return out.getvalue()
+
+    def fixed_stamp(name: str, part: bytes) -> bytes:  # openpyxl stamps the save time in core.xml
+        return (
+            MODIFIED_STAMP.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", part)
+            if name == "docProps/core.xml"
+            else part
+        )
+
+    return rezipped(raw.getvalue(), fixed_stamp)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -1,0 +1,164 @@
+"""Cached values: every formula cell of a built workbook carries its value at the workbook's inputs.
+
+openpyxl writes formulas without values. Excel and LibreOffice recalculate on opening, but a viewer
+that does not (phone and tablet previews, Quick Look, mail and cloud-drive previews) shows an empty
+calculator. So the build recalculates the finished .xlsx once in LibreOffice, reads the value of
+every formula cell, and writes it into the ``<v>`` of the same cell of both files (.xlsx and .xlsm:
+their formula cells sit at the same addresses, and each .xlsm UDF returns what the native formula of
+the .xlsx returns).
+
+A file's *content key* ignores those values, so a workbook whose formulas and inputs did not change
+takes its values from the previous build (the file already on disk, or an earlier build in the same
+process) without starting LibreOffice. Numbers are written to 15 significant digits (what a cell
+shows), which keeps builds byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+from html import escape
+from pathlib import Path, PurePosixPath
+
+from pycalc.libreoffice import convert
+from pycalc.sheets.workbook import rezipped
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+DOC_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+CellValue = tuple[str, str]
+"""A cached value as stored: the cell's type attribute ('n', 'str', 'b' or 'e') and the <v> text."""
+BookValues = dict[tuple[str, str], CellValue]
+"""(sheet title, cell reference) -> cached value."""
+
+# A formula cell as openpyxl writes it (no value), and as with_values writes it (with one).
+EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)><f>([^<]*)</f><v ?/></c>')
+VALUED_FORMULA_CELL = re.compile(
+    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)(?: t="[a-z]+")?><f>([^<]*)</f><v>[^<]*</v></c>'
+)
+
+_known: dict[str, BookValues] = {}  # content key -> values, for builds of the same content in one run
+
+
+def sheet_parts(book: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet title -> the zip part holding that worksheet."""
+    workbook = ET.fromstring(book.read("xl/workbook.xml"))
+    rels = ET.fromstring(book.read("xl/_rels/workbook.xml.rels"))
+    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.iter(f"{RELS}Relationship")}
+    parts = {}
+    for sheet in workbook.iter(f"{MAIN}sheet"):
+        target = targets[sheet.get(DOC_REL)]
+        path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
+        parts[sheet.get("name", "")] = path
+    return parts
+
+
+def number_text(text: str) -> str:
+    """A number as a cell shows it: 15 significant digits, whole numbers without a fraction."""
+    number = float(text)
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return repr(float(f"{number:.15g}"))
+
+
+def read_values(data: bytes) -> BookValues:
+    """The cached value of every formula cell of a workbook file (as LibreOffice or with_values saved it)."""
+    values: BookValues = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        shared: list[str] = []
+        if "xl/sharedStrings.xml" in book.namelist():
+            strings = ET.fromstring(book.read("xl/sharedStrings.xml"))
+            shared = ["".join(t.text or "" for t in item.iter(f"{MAIN}t")) for item in strings]
+        for title, part in sheet_parts(book).items():
+            for cell in ET.fromstring(book.read(part)).iter(f"{MAIN}c"):
+                if cell.find(f"{MAIN}f") is None:
+                    continue
+                kind = cell.get("t", "n")
+                stored = cell.find(f"{MAIN}v")
+                text = "" if stored is None or stored.text is None else stored.text
+                if kind == "s":
+                    kind, text = "str", shared[int(text)]
+                elif kind == "n":
+                    if not text:
+                        continue
+                    text = number_text(text)
+                values[(title, cell.get("r", ""))] = (kind, text)
+    return values
+
+
+def with_values(data: bytes, values: BookValues) -> bytes:
+    """The workbook file with each formula cell's cached value written in (cells without one stay empty)."""
+    rewrite = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        for title, part in sheet_parts(book).items():
+
+            def valued(match: re.Match[bytes], title: str = title) -> bytes:
+                ref, style, formula = match.groups()
+                found = values.get((title, ref.decode()))
+                if found is None:
+                    return match.group(0)
+                kind, text = found
+                type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
+                return (
+                    b'<c r="' + ref + b'"' + style + type_attribute + b"><f>" + formula + b"</f><v>"
+                    + escape(text, quote=False).encode() + b"</v></c>"
+                )  # fmt: skip
+
+            xml = book.read(part)
+            rewritten = EMPTY_FORMULA_CELL.sub(valued, xml)
+            if rewritten != xml:
+                rewrite[part] = rewritten
+    return rezipped(data, lambda name, part: rewrite.get(name, part)) if rewrite else data
+
+
+def without_values(xml: bytes) -> bytes:
+    """A worksheet part with the cached values of its formula cells removed, as openpyxl writes it."""
+    return VALUED_FORMULA_CELL.sub(rb'<c r="\1"\2><f>\3</f><v /></c>', xml)
+
+
+def content_key(data: bytes) -> str:
+    """A hash of everything in a workbook file except the cached values of its formula cells."""
+    digest = hashlib.sha256()
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        parts = set(sheet_parts(book).values())
+        for name in sorted(book.namelist()):
+            part = book.read(name)
+            digest.update(name.encode() + b"\0" + (without_values(part) if name in parts else part) + b"\0")
+    return digest.hexdigest()
+
+
+def remember(data: bytes) -> None:
+    """Keep the values of a workbook file built earlier, for a rebuild of the same content.
+
+    A file that is not a workbook (damaged, half-copied, another program's) is simply not used."""
+    try:
+        values = read_values(data)
+        if values:
+            _known.setdefault(content_key(data), values)
+    except (zipfile.BadZipFile, KeyError, ValueError, IndexError, ET.ParseError):
+        pass
+
+
+def known_values(data: bytes) -> BookValues | None:
+    return _known.get(content_key(data))
+
+
+def recalculate(files: dict[str, bytes]) -> dict[str, BookValues]:
+    """Each .xlsx recalculated in LibreOffice (one process for all): name -> its formula cells' values."""
+    with tempfile.TemporaryDirectory(prefix="pycalc-values-") as folder:
+        work = Path(folder)
+        sources = []
+        for name, data in files.items():
+            sources.append(work / f"{name}.xlsx")
+            sources[-1].write_bytes(data)
+        results = convert(sources, work / "recalculated", "xlsx")
+        found = {}
+        for (name, data), result in zip(files.items(), results, strict=True):
+            found[name] = read_values(result.read_bytes())
+            _known[content_key(data)] = found[name]
+        return found
