@@ -155,3 +155,20 @@ def test_the_seed_critical_example():
     damage = generic.Damage(DICE[3].__class__(1, 8, 2))
     assert generic.result(RULES, attack, 20, 10) == CRITICAL
     assert generic.attack_damage(RULES, attack, damage, CRITICAL, 20, 10, 5) == 15
+
+
+@pytest.mark.parametrize(
+    "entry, value",
+    [("natural_always_hits", 18), ("natural_always_fails", 2), ("hit_margin_min", 1)],
+)
+def test_a_house_rule_on_the_tables_is_followed(entry: str, value: int):
+    """The block refers to table cells, so an edited cell changes both engines alike."""
+    from tests.resolution_cases import with_cell
+
+    rules = with_cell(RULES, "attack_roll", entry, "value", value)
+    rules = with_cell(rules, "critical_hits", "threat_natural", "value", 19)
+    for (bonus, target, mods), roll, follow in itertools.product(ATTACKS, range(1, 21), FOLLOWS):
+        old, new = pair(bonus, target, mods)
+        assert generic.result(rules, new, roll, follow) == bfrpg.result(rules, old, roll, follow)
+    old, new = pair(0, 15, 0)
+    assert generic.confirm_min(rules, new) == bfrpg.confirm_min(rules, old)

@@ -208,3 +208,27 @@ def test_spelljammer_has_no_block_and_references_resolve_through_house_rules():
     import dataclasses
 
     assert value(dataclasses.replace(bfrpg, chosen={"confirmation_natural_1": "total_only"}), flip) is False
+
+
+def test_tables_readme_documents_every_key_and_word_of_the_block():
+    from pycalc import resolution_block as rb
+
+    text = (PROJECT_ROOT / "tables" / "README.md").read_text()
+    section = text[text.index("## The resolution block") : text.index("## Errors")]
+    keys = set(rb.TOP_KEYS) | {f"damage.{k}" for k in rb.DAMAGE_KEYS} | set(rb.FORMULA_KEYS)
+    keys |= {f"fumble.{k}" for k in rb.FUMBLE_KEYS - {"special", "plain_unless_special"}}
+    keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS}
+    keys |= set(rb.NEED_RANGE_KEYS) | {
+        "highest_of",
+        "lowest_of",
+        "both",
+        "from",
+        "to",
+        "when",
+        "table",
+        "column",
+    }
+    words = set(rb.TARGETS + rb.NEED_BASES + rb.NEEDS_MAGIC + rb.ROLL_MODES + rb.FUMBLE_MODES)
+    words |= set(rb.CRITICAL_MODES + rb.SCOPES + rb.ROUNDINGS + rb.PENALTY_FROM) | {"own", "none"}
+    missing = sorted(k for k in keys | words if f"`{k}`" not in section and f"`{k}:" not in section)
+    assert not missing, missing
