@@ -58,6 +58,7 @@ an always-miss roll misses (and may fumble); a target that cannot be hit is miss
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -125,8 +126,21 @@ def block(rules: RuleSet) -> Resolution:
     return found
 
 
+_RESOLVED: weakref.WeakKeyDictionary[RuleSet, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
 def get(rules: RuleSet, item: Any) -> Any:
-    return value(rules, item)
+    """A block value under these rules (``resolution_block.value``), remembered per RuleSet: a
+    RuleSet never changes (house rules and flipped rulings make a new one), nor does its block."""
+    if item is None or isinstance(item, (bool, int, str)):
+        return item
+    found = _RESOLVED.get(rules)
+    if found is None:
+        found = _RESOLVED[rules] = {}
+    key = id(item)
+    if key not in found:
+        found[key] = value(rules, item)
+    return found[key]
 
 
 def faces(rules: RuleSet) -> int:
@@ -161,19 +175,34 @@ def check_roll(rules: RuleSet, roll: int, what: str = "ROLL", sides: int | None 
 # --------------------------------------------------------------------------- natural rolls
 
 
+def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:
+    """The faces of the die that ``rolls`` (a union of ranges and table columns) names."""
+    found = _RESOLVED.get(rules)
+    if found is None:
+        found = _RESOLVED[rules] = {}
+    key = id(rolls)
+    if key not in found:
+        top = faces(rules)
+        faces_in: set[int] = set()
+        for part in rolls:
+            if isinstance(part, RollColumn):
+                table = rules.table(part.table)
+                faces_in |= {
+                    roll
+                    for roll in range(LOWEST_FACE, top + 1)
+                    if (row := table.band(roll)) and row[part.column]
+                }
+            elif get(rules, part.when):
+                low = LOWEST_FACE if part.low is None else int(get(rules, part.low))
+                high = top if part.high is None else int(get(rules, part.high))
+                faces_in |= set(range(low, high + 1))
+        found[key] = frozenset(faces_in)
+    return found[key]
+
+
 def in_rolls(rules: RuleSet, rolls: Rolls, roll: int) -> bool:
-    """Whether the natural ``roll`` is one of ``rolls`` (a union of ranges and table columns)."""
-    for part in rolls:
-        if isinstance(part, RollColumn):
-            row = rules.table(part.table).band(roll)
-            if row is not None and row[part.column]:
-                return True
-            continue
-        low = LOWEST_FACE if part.low is None else int(get(rules, part.low))
-        high = faces(rules) if part.high is None else int(get(rules, part.high))
-        if low <= roll <= high and get(rules, part.when):
-            return True
-    return False
+    """Whether the natural ``roll`` is one of ``rolls``."""
+    return roll in roll_set(rules, rolls)
 
 
 def always_misses(rules: RuleSet, roll: int) -> bool:
