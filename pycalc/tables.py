@@ -13,9 +13,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from pycalc.resolution_block import Resolution, Uses
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RULESET_IDS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")
@@ -221,6 +224,7 @@ class RuleSet:
     rulings: Mapping[str, Ruling]
     chosen: Mapping[str, str] = field(default_factory=dict)
     house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each
+    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]
@@ -586,12 +590,12 @@ def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], 
     return tables, rulings, check.problems
 
 
-def _ruleset_header(path: Path) -> tuple[dict[str, str], list[TableProblem]]:
+def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:
     check = _Checker(display_path(path))
     top = check.mapping(read_yaml(path), 1, "ruleset.yaml")
     if top is None:
-        return {}, check.problems
-    check.keys(top, {"ruleset"}, {"ruleset"}, "ruleset.yaml")
+        return {}, None, None, check.problems
+    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")
     body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()
     fields = {"id", "name", "seed", "resolution"}
     check.keys(body, fields, fields, "ruleset")
@@ -601,7 +605,12 @@ def _ruleset_header(path: Path) -> tuple[dict[str, str], list[TableProblem]]:
             body.value_lines.get("id", 1),
             f"ruleset id {header.get('id')!r} must be the folder name {path.parent.name!r}",
         )
-    return header, check.problems
+    block, uses = None, None
+    if "resolution" in top:
+        from pycalc.resolution_block import parse_block
+
+        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])
+    return header, block, uses, check.problems
 
 
 def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:
@@ -637,7 +646,7 @@ def load_folder(folder: Path) -> RuleSet:
             [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]
         )
     problems: list[TableProblem] = []
-    header, header_problems = _ruleset_header(header_path)
+    header, block, uses, header_problems = _ruleset_header(header_path)
     problems += header_problems
     tables: dict[str, Table] = {}
     rulings: dict[str, Ruling] = {}
@@ -660,6 +669,10 @@ def load_folder(folder: Path) -> RuleSet:
                     )
                 into[item_id] = item
     problems += _cross_checks(tables)
+    if uses is not None:
+        from pycalc.resolution_block import check_references
+
+        problems += check_references(display_path(header_path), uses, tables, rulings)
     if problems:
         raise TableError(problems)
     return RuleSet(
@@ -669,6 +682,7 @@ def load_folder(folder: Path) -> RuleSet:
         resolution=header["resolution"],
         tables=tables,
         rulings=rulings,
+        resolution_block=block,
     )
 
 

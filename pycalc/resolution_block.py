@@ -1,0 +1,664 @@
+"""The ``resolution:`` block of a d20 ruleset's ``ruleset.yaml``: how one attack roll is resolved.
+
+Parsed and checked here, every problem reported as ``tables/<id>/ruleset.yaml:LINE: what is wrong``
+like the rest of the tables. The parsed block keeps references, not numbers: a number is a literal
+or a ``table.entry[.column]`` cell, and any value may be chosen by a ruling
+(``{ruling: id, choices: {choice: value}}``). :func:`value` resolves them when the engine reads them,
+so a house rule that edits a table or flips a ruling changes the resolution with it.
+
+Every key is documented in ``tables/README.md`` ("The resolution block"); the engine that reads the
+block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pycalc.tables import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind
+
+if TYPE_CHECKING:
+    from pycalc.tables import RuleSet
+
+TARGETS = ("armor_class", "number_needed")
+NEED_BASES = ("need", "target")
+NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")
+ROLL_MODES = ("normal", "advantage", "disadvantage")
+FUMBLE_MODES = ("none", "always", "level_check", "chart")
+CRITICAL_MODES = ("none", "automatic", "confirm", "chart")
+SCOPES = ("whole", "dice", "not_max_die")
+ROUNDINGS = ("down", "up", "picked")
+PENALTY_FROM = ("total", "die")
+FORMULA_KEYS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+OWN = "own"
+NONE = "none"
+REFERENCE = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)(?:\.([a-z][a-z0-9_]*))?$")
+
+TOP_KEYS = {
+    "die",
+    "target",
+    "ac_change",
+    "least_target",
+    "hit_margin",
+    "need_basis",
+    "advantage",
+    "follow_die",
+    "always_miss",
+    "always_hit",
+    "needs_magic",
+    "fumble",
+    "critical",
+    "damage",
+    "modifiers",
+    "note",
+}
+FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special"}
+CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
+CRITICAL_KEYS |= {"follow_adds_mods"}
+DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
+DAMAGE_KEYS |= {"multipliers"}
+NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
+
+
+# --------------------------------------------------------------------------- the parsed block
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""
+
+    table: str
+    entry: str
+    column: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ByRuling:
+    """A value chosen by the ruling in force: ``choices[rules.ruling(ruling)]``."""
+
+    ruling: str
+    choices: Mapping[str, Any]
+    line: int
+
+
+@dataclass(frozen=True)
+class RollRange:
+    """Natural rolls ``low``..``high`` (None: the die's lowest / highest face) when ``when`` holds."""
+
+    low: Any = None
+    high: Any = None
+    when: Any = True
+
+
+@dataclass(frozen=True)
+class RollColumn:
+    """The natural rolls whose band of ``table`` (keyed by the natural roll) has ``column`` true."""
+
+    table: str
+    column: str
+
+
+Rolls = tuple[RollRange | RollColumn, ...]
+
+
+@dataclass(frozen=True)
+class NeedRange:
+    """No critical when the number needed is in this range (every bound given must hold)."""
+
+    at_least: Any = None
+    above: Any = None
+    at_most: Any = None
+    below: Any = None
+
+
+@dataclass(frozen=True)
+class Formula:
+    """Damage = dice_rolled x (the dice as rolled) + each further independent roll of the dice
+    (``rerolled`` of them) + dice_max x (the dice's maximum) + die_max x (one die's maximum) +
+    modifier x (the dice's +modifier and the situation's damage bonus)."""
+
+    dice_rolled: Any = 0
+    rerolled: Any = 0
+    dice_max: Any = 0
+    die_max: Any = 0
+    modifier: Any = 0
+
+
+HIT_FORMULA = Formula(dice_rolled=1, modifier=1)
+
+
+@dataclass(frozen=True)
+class FormulaTable:
+    """Formulas as rows of an entries table: formula key -> column id."""
+
+    table: str
+    columns: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A bands table read with the follow-up roll."""
+
+    table: str
+    special: str | None = None  # bool column: the row is "a special"
+    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss
+    formula: str | None = None  # column naming the damage formula (critical chart)
+    follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers
+
+
+@dataclass(frozen=True)
+class Fumble:
+    mode: Any = NONE
+    chart: Chart | None = None
+
+
+@dataclass(frozen=True)
+class Critical:
+    mode: Any = NONE
+    rolls: Rolls | None = None  # None: the always-hit rolls
+    no_critical_when_needed: Any = None  # NeedRange, by ruling or not
+    confirm_natural_miss_fails: Any = False
+    chart: Chart | None = None
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""
+
+    above: Any
+    per_point: Any
+    applies_to: Any = "total"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One damage multiplier, applied in order; its factor is an input (the situation's)."""
+
+    name: str
+    scope: Any = "whole"
+    rounding: Any = "down"
+
+
+@dataclass(frozen=True)
+class DamageRules:
+    least: Any = 0
+    formulas: FormulaTable | None = None
+    hit: Any = HIT_FORMULA
+    critical: Any = None  # None: a critical deals what a hit deals
+    auto_hit: Any = None  # None: an automatic hit deals what a hit deals
+    auto_hit_multiplied: Any = True
+    natural_penalty: Penalty | None = None
+    multipliers: tuple[Stage, ...] = ()
+
+
+@dataclass(frozen=True)
+class Advantage:
+    highest_of: Any = None
+    lowest_of: Any = None
+    both: Any = "normal"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    die: Any
+    target: Any
+    file: str
+    line: int
+    ac_change: Any = 1
+    least_target: Any = None
+    hit_margin: Any = 0
+    need_basis: Any = "need"
+    advantage: Advantage | None = None
+    follow_die: Any = None  # None: the attack die
+    always_miss: Rolls = ()
+    always_hit: Rolls = ()
+    needs_magic: Any = "cannot_hit"
+    fumble: Fumble = field(default_factory=Fumble)
+    critical: Critical = field(default_factory=Critical)
+    damage: DamageRules = field(default_factory=DamageRules)
+    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset's module works the situation out)
+
+
+def value(rules: RuleSet, item: Any) -> Any:
+    """A block value as the rules in force make it: the ruling's choice, the table cell's value."""
+    while isinstance(item, ByRuling):
+        item = item.choices[rules.ruling(item.ruling)]
+    if isinstance(item, Ref):
+        return rules.table(item.table).value(item.entry, item.column)
+    return item
+
+
+def possible(item: Any) -> list[Any]:
+    """Every value an item can take, whatever the rulings (for checks that do not know them)."""
+    if isinstance(item, ByRuling):
+        return [v for choice in item.choices.values() for v in possible(choice)]
+    return [item]
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass
+class Uses:
+    """What the block refers to, checked once every table and ruling is loaded."""
+
+    refs: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, int|bool, what)
+    rulings: list[tuple[ByRuling, str]] = field(default_factory=list)  # (use, what)
+    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)
+    pickers: list[tuple[str, int]] = field(default_factory=list)
+    formula_names: list[tuple[str, int, str]] = field(default_factory=list)
+    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
+
+
+Parse = Callable[[Any, int, str], Any]
+
+
+class _Parser:
+    def __init__(self, check: _Checker) -> None:
+        self.check = check
+        self.uses = Uses()
+
+    # ---- values
+
+    def by_ruling(self, parse: Parse) -> Parse:
+        """``parse``, or a ``{ruling: id, choices: {...}}`` whose every choice ``parse`` reads."""
+
+        def read(raw: Any, line: int, what: str) -> Any:
+            if not (isinstance(raw, LocatedDict) and "ruling" in raw):
+                return parse(raw, line, what)
+            self.check.keys(raw, {"ruling", "choices"}, {"ruling", "choices"}, f"{what} (by ruling)")
+            ruling_line = raw.value_lines.get("ruling", raw.line)
+            ruling = self.check.ident(raw.get("ruling"), ruling_line, f"{what} ruling")
+            choices_line = raw.value_lines.get("choices", raw.line)
+            choices = self.check.mapping(raw.get("choices"), choices_line, f"{what} choices") or LocatedDict()
+            parsed = {
+                str(choice): parse(item, choices.value_lines[choice], f"{what} (ruling {ruling}: {choice})")
+                for choice, item in choices.items()
+            }
+            use = ByRuling(ruling, parsed, choices_line)
+            self.uses.rulings.append((use, what))
+            return use
+
+        return read
+
+    def reference(self, raw: str, line: int, what: str, kind: str) -> Ref | None:
+        match = REFERENCE.match(raw)
+        if not match:
+            self.check.fail(
+                line, f"{what} {raw!r} is not a table reference (write table.entry or table.entry.column)"
+            )
+            return None
+        ref = Ref(match.group(1), match.group(2), match.group(3) or "value", line)
+        self.uses.refs.append((ref, kind, what))
+        return ref
+
+    def number(self, raw: Any, line: int, what: str) -> Any:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str):
+            return self.reference(raw, line, what, "int")
+        self.check.fail(line, f"{what} must be a whole number or a table.entry reference, got {_kind(raw)}")
+        return 0
+
+    def flag(self, raw: Any, line: int, what: str) -> Any:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str):
+            return self.reference(raw, line, what, "bool")
+        self.check.fail(
+            line, f"{what} must be true, false or a table.entry.column reference, got {_kind(raw)}"
+        )
+        return False
+
+    def choice(self, options: tuple[str, ...]) -> Parse:
+        def read(raw: Any, line: int, what: str) -> Any:
+            if raw not in options:
+                self.check.fail(line, f"{what} {raw!r} must be one of {', '.join(options)}")
+                return options[0]
+            return raw
+
+        return read
+
+    def get(self, data: LocatedDict, key: str, parse: Parse, what: str, default: Any = None) -> Any:
+        if key not in data:
+            return default
+        return self.by_ruling(parse)(data[key], data.value_lines[key], f"{what}.{key}")
+
+    def table_id(self, raw: Any, line: int, what: str, kind: str, columns: dict[str, tuple[str, ...]]) -> str:
+        table = self.check.ident(raw, line, what)
+        self.uses.tables.append((table, line, kind, columns, what))
+        return table
+
+    def column_id(self, data: LocatedDict, key: str, what: str) -> str | None:
+        if key not in data:
+            return None
+        return self.check.ident(data[key], data.value_lines[key], f"{what}.{key}")
+
+    # ---- parts
+
+    def rolls(self, raw: Any, line: int, what: str) -> Rolls:
+        if raw == NONE:
+            return ()
+        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])
+        found: list[RollRange | RollColumn] = []
+        for item, item_line in zip(items, lines, strict=True):
+            data = self.check.mapping(item, item_line, f"{what} (natural rolls)")
+            if data is None:
+                continue
+            if "table" in data:
+                self.check.keys(data, {"table", "column"}, {"table", "column"}, what)
+                column = self.column_id(data, "column", what) or ""
+                table = self.table_id(
+                    data.get("table"),
+                    data.value_lines["table"],
+                    f"{what}.table",
+                    "bands",
+                    {column: ("bool",)},
+                )
+                found.append(RollColumn(table, column))
+                continue
+            self.check.keys(data, {"from", "to", "when"}, set(), what)
+            if "from" not in data and "to" not in data:
+                self.check.fail(data.line, f"{what} needs 'from', 'to' or both (or table and column)")
+            found.append(
+                RollRange(
+                    self.get(data, "from", self.number, what),
+                    self.get(data, "to", self.number, what),
+                    self.get(data, "when", self.flag, what, True),
+                )
+            )
+        return tuple(found)
+
+    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)
+        if not any(key in data for key in NEED_RANGE_KEYS):
+            self.check.fail(data.line, f"{what} needs at least one of {', '.join(NEED_RANGE_KEYS)}")
+        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))
+
+    def formula(self, raw: Any, line: int, what: str) -> Any:
+        if isinstance(raw, str):
+            name = self.check.ident(raw, line, what)
+            self.uses.formula_names.append((name, line, what))
+            return name
+        data = self.check.mapping(raw, line, f"{what} (a formula or a damage.formulas row id)")
+        if data is None:
+            return HIT_FORMULA
+        self.check.keys(data, set(FORMULA_KEYS), set(), what)
+        if not data:
+            self.check.fail(data.line, f"{what} needs at least one of {', '.join(FORMULA_KEYS)}")
+        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))
+
+    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:
+        if "chart" not in data:
+            if "chart" in possible(mode):
+                self.check.fail(data.line, f"{what} mode chart needs 'chart' (the bands table it reads)")
+            return None
+        special = self.column_id(data, "special", what)
+        formula = self.column_id(data, "formula", what) if with_formula else None
+        columns: dict[str, tuple[str, ...]] = {}
+        if special:
+            columns[special] = ("bool",)
+        if formula:
+            columns[formula] = ("text", "outcome")
+            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))
+        elif with_formula:
+            self.check.fail(data.line, f"{what} chart needs 'formula' (the column naming each row's damage)")
+        plain = self.get(data, "plain_unless_special", self.flag, what, False)
+        if "plain_unless_special" in data and not special:
+            self.check.fail(
+                data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs 'special'"
+            )
+        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)
+        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
+        return Chart(table, special, plain, formula, adds)
+
+    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:
+        if isinstance(raw, str):
+            block = LocatedDict(mode=raw)
+            block.line, block.value_lines, block.key_lines = line, {"mode": line}, {"mode": line}
+            return block
+        data = self.check.mapping(raw, line, what)
+        if data is not None:
+            self.check.keys(data, keys, {"mode"}, what)
+        return data
+
+    def fumble(self, raw: Any, line: int, what: str) -> Fumble:
+        data = self.mode_block(raw, line, what, FUMBLE_KEYS)
+        if data is None:
+            return Fumble()
+        mode = self.get(data, "mode", self.choice(FUMBLE_MODES), what, NONE)
+        return Fumble(mode, self.chart(data, what, mode, False))
+
+    def critical(self, raw: Any, line: int, what: str) -> Critical:
+        data = self.mode_block(raw, line, what, CRITICAL_KEYS)
+        if data is None:
+            return Critical()
+        if "follow_adds_mods" in data and "chart" not in data:
+            self.check.fail(data.value_lines["follow_adds_mods"], f"{what}.follow_adds_mods needs 'chart'")
+        mode = self.get(data, "mode", self.choice(CRITICAL_MODES), what, NONE)
+        return Critical(
+            mode=mode,
+            rolls=self.get(data, "rolls", self.rolls, what),
+            no_critical_when_needed=self.get(data, "no_critical_when_needed", self.need_range, what),
+            confirm_natural_miss_fails=self.get(data, "confirm_natural_miss_fails", self.flag, what, False),
+            chart=self.chart(data, what, mode, True),
+        )
+
+    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"table", *FORMULA_KEYS}, {"table"}, what)
+        columns = {key: self.column_id(data, key, what) or "" for key in FORMULA_KEYS if key in data}
+        if not columns:
+            self.check.fail(
+                data.line, f"{what} needs the column of at least one of {', '.join(FORMULA_KEYS)}"
+            )
+        wanted = {column: ("int",) for column in columns.values()}
+        return FormulaTable(
+            self.table_id(data.get("table"), data.value_lines.get("table", line), what, "entries", wanted),
+            columns,
+        )
+
+    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"above", "per_point", "from"}, {"above", "per_point"}, what)
+        return Penalty(
+            self.get(data, "above", self.number, what, 0),
+            self.get(data, "per_point", self.number, what, 0),
+            self.get(data, "from", self.choice(PENALTY_FROM), what, "total"),
+        )
+
+    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:
+        if not isinstance(raw, LocatedList):
+            self.check.fail(line, f"{what} must be a list of {{name, scope, rounding}}")
+            return ()
+        found: list[Stage] = []
+        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):
+            data = self.check.mapping(item, item_line, f"{what} item")
+            if data is None:
+                continue
+            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")
+            name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")
+            if name in {stage.name for stage in found}:
+                self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")
+            scope = self.get(data, "scope", self.choice(SCOPES), f"{what}.{name}", "whole")
+            if index and any(s != "whole" for s in possible(scope)):
+                self.check.fail(
+                    data.value_lines["scope"],
+                    f"{what}.{name}: only the first multiplier may have a scope other than whole",
+                )
+            found.append(
+                Stage(
+                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")
+                )
+            )
+        return tuple(found)
+
+    def damage(self, raw: Any, line: int, what: str) -> DamageRules:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return DamageRules()
+        self.check.keys(data, DAMAGE_KEYS, set(), what)
+        formula = self.formula
+        return DamageRules(
+            least=self.get(data, "least", self.number, what, 0),
+            formulas=self.get(data, "formulas", self.formulas, what),
+            hit=self.get(data, "hit", formula, what, HIT_FORMULA),
+            critical=self.get(data, "critical", formula, what),
+            auto_hit=self.get(data, "auto_hit", formula, what),
+            auto_hit_multiplied=self.get(data, "auto_hit_multiplied", self.flag, what, True),
+            natural_penalty=self.get(data, "natural_penalty", self.penalty, what),
+            multipliers=self.get(data, "multipliers", self.stages, what, ()),
+        )
+
+    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"highest_of", "lowest_of", "both"}, set(), what)
+        return Advantage(
+            self.get(data, "highest_of", self.number, what),
+            self.get(data, "lowest_of", self.number, what),
+            self.get(data, "both", self.choice(ROLL_MODES), what, "normal"),
+        )
+
+    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:
+        if raw == OWN:
+            return None
+        if not isinstance(raw, LocatedList):
+            self.check.fail(line, f"{what} must be 'own' or a list of picker table ids")
+            return None
+        found = []
+        for item, item_line in zip(raw, raw.item_lines, strict=True):
+            table = self.check.ident(item, item_line, f"{what} table id")
+            self.uses.pickers.append((table, item_line))
+            found.append(table)
+        return tuple(found)
+
+    def block(self, data: LocatedDict) -> Resolution:
+        what = "resolution"
+        self.check.keys(data, TOP_KEYS, {"die", "target"}, what)
+        if "note" in data and not isinstance(data["note"], str):
+            self.check.fail(data.value_lines["note"], f"{what}.note must be text")
+        number = self.number
+        return Resolution(
+            die=self.get(data, "die", number, what, 0),
+            target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),
+            file=self.check.file,
+            line=data.line,
+            ac_change=self.get(data, "ac_change", number, what, 1),
+            least_target=self.get(data, "least_target", number, what),
+            hit_margin=self.get(data, "hit_margin", number, what, 0),
+            need_basis=self.get(data, "need_basis", self.choice(NEED_BASES), what, "need"),
+            advantage=self.get(data, "advantage", self.advantage, what),
+            follow_die=self.get(data, "follow_die", number, what),
+            always_miss=self.get(data, "always_miss", self.rolls, what, ()),
+            always_hit=self.get(data, "always_hit", self.rolls, what, ()),
+            needs_magic=self.get(data, "needs_magic", self.choice(NEEDS_MAGIC), what, "cannot_hit"),
+            fumble=self.get(data, "fumble", self.fumble, what, Fumble()),
+            critical=self.get(data, "critical", self.critical, what, Critical()),
+            damage=self.get(data, "damage", self.damage, what, DamageRules()),
+            modifiers=self.get(data, "modifiers", self.modifiers, what),
+        )
+
+
+def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:
+    """The block of ``ruleset.yaml`` (problems go to ``check``); its references are checked later
+    by :func:`check_references`, once the tables are loaded."""
+    parser = _Parser(check)
+    data = check.mapping(raw, line, "resolution")
+    if data is None:
+        return None, parser.uses
+    return parser.block(data), parser.uses
+
+
+# --------------------------------------------------------------------------- references
+
+
+def check_references(
+    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
+) -> list[TableProblem]:
+    """Every table cell, table, column and ruling the block names must exist with the right type."""
+    problems: list[TableProblem] = []
+
+    def fail(line: int, message: str) -> None:
+        problems.append(TableProblem(file, line, message))
+
+    for ref, kind, what in uses.refs:
+        table = tables.get(ref.table)
+        if table is None or table.kind != "entries":
+            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")
+            continue
+        if ref.entry not in {row.id for row in table.rows}:
+            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")
+            continue
+        column = next((c for c in table.columns if c.id == ref.column), None)
+        if column is None:
+            fail(ref.line, f"{what}: table {ref.table!r} has no column {ref.column!r}")
+        elif column.type != kind:
+            fail(ref.line, f"{what}: column {ref.table}.{ref.column} is {column.type}, not {kind}")
+    for use, what in uses.rulings:
+        ruling = rulings.get(use.ruling)
+        if ruling is None:
+            fail(use.line, f"{what}: no ruling {use.ruling!r} in this ruleset")
+            continue
+        missing = [c for c in ruling.choices if c not in use.choices]
+        unknown = [c for c in use.choices if c not in ruling.choices]
+        if missing:
+            fail(use.line, f"{what}: ruling {use.ruling!r} choice(s) {', '.join(missing)} not given")
+        if unknown:
+            fail(use.line, f"{what}: {', '.join(unknown)} not a choice of ruling {use.ruling!r}")
+    for table_id, line, kind, columns, what in uses.tables:
+        table = tables.get(table_id)
+        if table is None or table.kind != kind:
+            fail(line, f"{what}: {table_id!r} is not a {kind} table of this ruleset")
+            continue
+        for column_id, types in columns.items():
+            column = next((c for c in table.columns if c.id == column_id), None)
+            if column is None:
+                fail(line, f"{what}: table {table_id!r} has no column {column_id!r}")
+            elif column.type not in types:
+                fail(
+                    line, f"{what}: column {table_id}.{column_id} is {column.type}, not {' or '.join(types)}"
+                )
+    for table_id, line in uses.pickers:
+        table = tables.get(table_id)
+        if table is None or table.picker is None:
+            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")
+    formula_rows = _formula_rows(uses, tables)
+    for name, line, what in uses.formula_names:
+        if formula_rows is None:
+            fail(line, f"{what}: {name!r} names a formula row, but damage.formulas names no table")
+        elif name not in formula_rows:
+            fail(line, f"{what}: {name!r} is not a row of the damage.formulas table")
+    for table_id, column, line in uses.chart_formulas:
+        table = tables.get(table_id)
+        if table is None or column not in table.column_ids:
+            continue  # reported above
+        for row in table.rows:
+            name = row.values.get(column)
+            if formula_rows is None or name not in formula_rows:
+                fail(
+                    line,
+                    f"chart {table_id!r} row at line {row.line}: {column} {name!r} is not a damage.formulas row",
+                )
+    return problems
+
+
+def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:
+    found = [
+        t for t, _, kind, _, what in uses.tables if what.endswith("damage.formulas") and kind == "entries"
+    ]
+    if not found:
+        return None
+    table = tables.get(found[0])
+    return {str(row.id) for row in table.rows} if table else set()

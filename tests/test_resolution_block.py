@@ -1,0 +1,234 @@
+"""A malformed resolution block stops the load with ruleset.yaml:LINE: what is wrong (the line of the
+offending value), like every other table problem; the shipped blocks load clean."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pycalc.resolution_block import ByRuling, Ref, RollColumn, RollRange, value
+from pycalc.tables import PROJECT_ROOT, TableError, load_folder, load_ruleset
+
+FOLDERS = {
+    "bx": Path(__file__).parent / "fixtures" / "tables" / "bx",
+    "bfrpg": PROJECT_ROOT / "tables" / "bfrpg",
+    "combat17": PROJECT_ROOT / "tables" / "combat17",
+}
+
+# (ruleset, text to find in ruleset.yaml, replacement, text of the line to report, message fragment)
+CASES = [
+    (
+        "bx",
+        "  die: attack_rules.attack_die",
+        "  die: attack_rules.attack_dice",
+        "die: attack_rules.attack_dice",
+        "has no entry 'attack_dice'",
+    ),
+    (
+        "bx",
+        "  die: attack_rules.attack_die",
+        "  die: rules.attack_die",
+        "die: rules.attack_die",
+        "'rules' is not an entries table",
+    ),
+    (
+        "bx",
+        "  target: armor_class",
+        "  target: ac",
+        "target: ac",
+        "'ac' must be one of armor_class, number_needed",
+    ),
+    (
+        "bx",
+        "  critical: none",
+        "  critical: sometimes",
+        "critical: sometimes",
+        "'sometimes' must be one of none, automatic",
+    ),
+    ("bx", "  fumble: none", "  fumble: chart", "fumble: chart", "mode chart needs 'chart'"),
+    (
+        "bx",
+        "  modifiers: [missile_range, cover, situation]",
+        "  modifiers: [missile_range, attack_rules, situation]",
+        "modifiers: [missile_range, attack_rules",
+        "'attack_rules' is not a picker table",
+    ),
+    (
+        "bx",
+        "  always_hit: {from: attack_rules.natural_hit}",
+        "  always_hit: {from: twenty}",
+        "always_hit: {from: twenty}",
+        "not a table reference",
+    ),
+    (
+        "bx",
+        "  always_hit: {from: attack_rules.natural_hit}",
+        "  always_hit: {form: attack_rules.natural_hit}",
+        "always_hit: {form:",
+        "unknown key 'form'",
+    ),
+    ("bx", "    least: attack_rules.least_damage", "    least: 1.5", "least: 1.5", "must be a whole number"),
+    (
+        "bx",
+        "  needs_magic: cannot_hit",
+        "  needs_magik: cannot_hit",
+        "needs_magik:",
+        "unknown key 'needs_magik' in resolution",
+    ),
+    (
+        "bx",
+        "  always_miss: {to: attack_rules.natural_miss}",
+        "  always_miss: {to: situation.from_behind.needs_magic}",
+        "always_miss: {to: situation",
+        "is bool, not int",
+    ),
+    (
+        "bx",
+        "  always_miss: {to: attack_rules.natural_miss}",
+        "  always_miss: {to: attack_rules.natural_miss, when: attack_rules.natural_miss}",
+        "when: attack_rules.natural_miss}",
+        "is int, not bool",
+    ),
+    (
+        "bx",
+        "  needs_magic: cannot_hit",
+        "  needs_magic: {ruling: magic_rule, choices: {a: cannot_hit}}",
+        "needs_magic: {ruling: magic_rule",
+        "no ruling 'magic_rule'",
+    ),
+    (
+        "bx",
+        "\nresolution:\n",
+        "\nresolution: yes\nold_resolution:\n",
+        "resolution: yes",
+        "resolution must be a mapping",
+    ),
+    ("bx", "  damage:\n", "  damage:\n    multipliers: double\n", "multipliers: double", "must be a list"),
+    (
+        "bfrpg",
+        "      choices: {fails: true, total_only: false}",
+        "      choices: {fails: true}",
+        "choices: {fails: true}",
+        "choice(s) total_only not given",
+    ),
+    (
+        "bfrpg",
+        "      choices: {fails: true, total_only: false}",
+        "      choices: {fails: true, total_only: false, maybe: true}",
+        "maybe: true}",
+        "maybe not a choice of ruling 'confirmation_natural_1'",
+    ),
+    (
+        "bfrpg",
+        "        rounding:\n          ruling: subdual_half_rounding",
+        "        scope: dice\n        rounding:\n          ruling: subdual_half_rounding",
+        "scope: dice",
+        "only the first multiplier may have a scope other than whole",
+    ),
+    (
+        "bfrpg",
+        "        max_die_plus_roll: {dice_rolled: 1,",
+        "        max_die_plus_roll: {dice_roled: 1,",
+        "max_die_plus_roll: {dice_roled",
+        "unknown key 'dice_roled'",
+    ),
+    (
+        "combat17",
+        "    hit: regular_damage",
+        "    hit: normal_damage",
+        "hit: normal_damage",
+        "'normal_damage' is not a row of the damage.formulas",
+    ),
+    (
+        "combat17",
+        "    chart: critical_misses",
+        "    chart: outcomes",
+        "chart: outcomes",
+        "'outcomes' is not a bands table",
+    ),
+    (
+        "combat17",
+        "    formula: damage",
+        "    formula: damages",
+        "chart: critical_hits",
+        "has no column 'damages'",
+    ),
+    (
+        "combat17",
+        "  always_miss: {table: natural_rolls, column: auto_miss}",
+        "  always_miss: {table: natural_rolls, column: follow_up}",
+        "always_miss: {table: natural_rolls",
+        "column natural_rolls.follow_up is text, not bool",
+    ),
+]
+
+
+def broken_copy(tmp_path: Path, ruleset: str, find: str, replace: str) -> Path:
+    folder = tmp_path / ruleset
+    shutil.copytree(FOLDERS[ruleset], folder)
+    header = folder / "ruleset.yaml"
+    text = header.read_text()
+    assert text.count(find) == 1, f"test case text not unique in {ruleset}/ruleset.yaml: {find}"
+    header.write_text(text.replace(find, replace))
+    return folder
+
+
+@pytest.mark.parametrize("ruleset, find, replace, line_text, message", CASES, ids=[c[4][:40] for c in CASES])
+def test_problem_reported_at_file_and_line(tmp_path: Path, ruleset, find, replace, line_text, message):
+    folder = broken_copy(tmp_path, ruleset, find, replace)
+    with pytest.raises(TableError) as caught:
+        load_folder(folder)
+    lines = (folder / "ruleset.yaml").read_text().splitlines()
+    expected_line = next(i for i, line in enumerate(lines, start=1) if line_text in line)
+    reported = [str(p) for p in caught.value.problems]
+    assert any(f"ruleset.yaml:{expected_line}: " in p and message in p for p in reported), reported
+
+
+@pytest.mark.parametrize("ruleset_id", ["cnc", "osr", "combat17", "bfrpg"])
+def test_the_four_d20_blocks_load_clean_and_name_only_what_exists(ruleset_id: str):
+    rules = load_ruleset(ruleset_id)
+    block = rules.resolution_block
+    assert block is not None and block.file.endswith(f"tables/{ruleset_id}/ruleset.yaml")
+    assert int(value(rules, block.die)) == 20
+    assert block.modifiers is None  # the four work their situation out in their own modules
+    for rolls in (block.always_miss, block.always_hit):
+        for part in rolls:
+            assert isinstance(part, (RollRange, RollColumn))
+
+
+def test_spelljammer_has_no_block_and_references_resolve_through_house_rules():
+    assert load_ruleset("spelljammer").resolution_block is None
+    bfrpg = load_ruleset("bfrpg")
+    ref = Ref("attack_roll", "natural_always_hits", "value", 1)
+    assert value(bfrpg, ref) == 20
+    flip = ByRuling("confirmation_natural_1", {"fails": True, "total_only": False}, 1)
+    assert value(bfrpg, flip) is True
+    import dataclasses
+
+    assert value(dataclasses.replace(bfrpg, chosen={"confirmation_natural_1": "total_only"}), flip) is False
+
+
+def test_tables_readme_documents_every_key_and_word_of_the_block():
+    from pycalc import resolution_block as rb
+
+    text = (PROJECT_ROOT / "tables" / "README.md").read_text()
+    section = text[text.index("## The resolution block") : text.index("## Errors")]
+    keys = set(rb.TOP_KEYS) | {f"damage.{k}" for k in rb.DAMAGE_KEYS} | set(rb.FORMULA_KEYS)
+    keys |= {f"fumble.{k}" for k in rb.FUMBLE_KEYS - {"special", "plain_unless_special"}}
+    keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS}
+    keys |= set(rb.NEED_RANGE_KEYS) | {
+        "highest_of",
+        "lowest_of",
+        "both",
+        "from",
+        "to",
+        "when",
+        "table",
+        "column",
+    }
+    words = set(rb.TARGETS + rb.NEED_BASES + rb.NEEDS_MAGIC + rb.ROLL_MODES + rb.FUMBLE_MODES)
+    words |= set(rb.CRITICAL_MODES + rb.SCOPES + rb.ROUNDINGS + rb.PENALTY_FROM) | {"own", "none"}
+    missing = sorted(k for k in keys | words if f"`{k}`" not in section and f"`{k}:" not in section)
+    assert not missing, missing
