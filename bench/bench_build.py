@@ -71,7 +71,7 @@ def main() -> None:
             load_empty = median_seconds(lambda: session.evaluate(empty, [{}], ["OUT"]), args.runs)
             load_ours = median_seconds(
                 lambda: session.evaluate(
-                    workbook, [{}], ["STRIKE_RESULT"] if args.ruleset == "spelljammer" else []
+                    workbook, [{}], ["STRIKE_OUTCOME"] if args.ruleset == "spelljammer" else []
                 ),
                 args.runs,
             )

@@ -1,6 +1,6 @@
 # Sourced by scripts/build.sh and scripts/test.sh: make sure everything the project needs is here.
 # - .venv/ at the project root with pycalc and its test tools (created or refreshed when pyproject changes)
-# - LibreOffice headless + python3-uno + poppler-utils (through apt, when missing and root)
+# - LibreOffice headless + python3-uno, Gnumeric, poppler-utils, fonts-liberation (through apt, when missing and root)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -26,19 +26,27 @@ if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-have_libreoffice() {
-  command -v soffice >/dev/null 2>&1 && [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import uno' 2>/dev/null &&
-    command -v pdfinfo >/dev/null 2>&1
+# LibreOffice headless (recalculation, PDFs, UNO), Gnumeric (a second engine checking the formulas),
+# poppler (reading the PDFs) and the Liberation fonts (Arial's metrics, as the workbooks use Arial).
+missing_system_packages() {
+  local missing=()
+  command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-calc-nogui)
+  { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import uno' 2>/dev/null; } || missing+=(python3-uno)
+  command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+  command -v ssconvert >/dev/null 2>&1 || missing+=(gnumeric)
+  fc-list : family 2>/dev/null | grep -i "Liberation Sans" >/dev/null || missing+=(fonts-liberation)
+  echo "${missing[@]}"
 }
-if ! have_libreoffice; then
+missing="$(missing_system_packages)"
+if [ -n "$missing" ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing LibreOffice headless (about 20 s) ..."
+    echo "installing $missing (about a minute) ..."
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends \
-      libreoffice-calc-nogui python3-uno poppler-utils fonts-dejavu-core >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing fonts-dejavu-core >/dev/null
   else
-    echo "warning: LibreOffice headless is missing and this is not root: the LibreOffice tests will" \
-         "be skipped (or fail under CI). Install libreoffice-calc-nogui python3-uno poppler-utils." >&2
+    echo "warning: missing system packages: $missing. The tests that need them will be skipped" \
+         "(or fail under CI). Install them with apt-get install --no-install-recommends $missing." >&2
   fi
 fi

@@ -196,7 +196,7 @@ def test_surprise_ranges():
     assert engine.surprise_max(RULES, ambush, []) == 4
     assert engine.surprise_max(RULES, normal, ["less_likely_surprised"]) == 1
     assert engine.surprise_outputs(RULES, ambush, ["less_likely_surprised"], 3)["SURPRISED"] is True
-    assert engine.surprise_outputs(RULES, normal, [], 3)["SURPRISE_CHANCE"] == Fraction(1, 3)
+    assert engine.surprise_outputs(RULES, normal, [], 3)["SURPRISE_ODDS"] == Fraction(1, 3)
 
 
 def test_input_the_rules_do_not_cover():

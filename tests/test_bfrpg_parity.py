@@ -236,7 +236,7 @@ PARRY_OUTPUTS = [
     "BLOCK_DAMAGE_TAKEN",
 ]
 FIRE_OUTPUTS = ["FIRE_NEED", "FIRE_MARGIN", "FIRE_OUTCOME"]
-SURPRISE_OUTPUTS = ["SURPRISE_MAX", "SURPRISE_CHANCE", "SURPRISED"]
+SURPRISE_OUTPUTS = ["SURPRISE_MAX", "SURPRISE_ODDS", "SURPRISED"]
 MANEUVER_OUTPUTS = (
     CRIT_OUTPUTS
     + TWO_WEAPON_OUTPUTS
@@ -351,7 +351,7 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
     situation = RULES.table("surprise_range").rows[index % 2]
     ticked = [r.id for r in RULES.table("surprise_adjustments").rows if chance.random() < 0.5]
     surprise_roll = chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 7])
-    cells["SURPRISE_RANGE"] = str(situation.label)
+    cells["SURPRISE_SITUATION"] = str(situation.label)
     for row in RULES.table("surprise_adjustments").rows:
         cells[surprise_tick(row.id)] = row.id in ticked
     cells["SURPRISE_ROLL"] = surprise_roll

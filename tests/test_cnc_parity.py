@@ -272,7 +272,7 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
     return {
         "FALL_DICE": fall if isinstance(fall, str) else fall.dice,
         "FALL_DEX_CHECK": fall if isinstance(fall, str) else fall.dex_check,
-        "HP_STATE": cnc.hp_state(rules, hp),
+        "HP_STATE_NOW": cnc.hp_state(rules, hp),
         "HP_CAN_ACT": state["can_act"],
         "HP_LOSS_PER_ROUND": state["hp_loss_per_round"],
         "DISARM_AC": engine(cnc.disarm_ac, rules, c["DISARM_LEVEL"], c["DISARM_DEX"]),

@@ -111,12 +111,12 @@ def test_build_with_house_rules_shows_them_and_uses_them(tmp_path: Path, calc):
                 "STRIKE_ROLL": 29,
             }
         ],
-        ["STRIKE_TARGET", "STRIKE_CRIT_MAX", "STRIKE_RESULT"],
+        ["STRIKE_MODIFIED_SC", "STRIKE_CRITICAL_UP_TO", "STRIKE_OUTCOME"],
     )[0]
     assert got == {
-        "STRIKE_TARGET": 30.0,
-        "STRIKE_CRIT_MAX": 4.0,
-        "STRIKE_RESULT": "Hit",
+        "STRIKE_MODIFIED_SC": 30.0,
+        "STRIKE_CRITICAL_UP_TO": 4.0,
+        "STRIKE_OUTCOME": "Hit",
     }  # 29-36 is 4 by the house rule
 
 

@@ -25,10 +25,10 @@ STRIKE_OUTPUTS = list(
     outputs(load_ruleset("spelljammer"), StrikeInputs(sc=1, defense=1, con=1, hp=1, start_hp=1, roll=1))
 )
 DEFENSE_OUTPUTS = [
-    "DEFENDING_BONUS",
+    "DEFENDING_DEF_BONUS",
     "FULL_DEFENSE_DEF",
     "DESPERATE_DEFENSE_DEF",
-    "CAST_TIME",
+    "CAST_SEGMENTS",
     "CAST_GOES_OFF",
     "SHOOT_TOTAL",
     "SHOOT_TARGET",
@@ -191,10 +191,10 @@ def defense_scenarios(rules: RuleSet) -> list[tuple[RuleSet, dict[str, object], 
             **{ruling_name(r): current.ruling(r) for r in current.rulings},
         }
         expected = {
-            "DEFENDING_BONUS": engine_value(defense.defending_bonus, current, sacrificed, rank),
+            "DEFENDING_DEF_BONUS": engine_value(defense.defending_bonus, current, sacrificed, rank),
             "FULL_DEFENSE_DEF": defense.full_defense(current, 30 + index, rank),
             "DESPERATE_DEFENSE_DEF": defense.desperate_defense(current, 30 + index, rank),
-            "CAST_TIME": cast_time,
+            "CAST_SEGMENTS": cast_time,
             "CAST_GOES_OFF": cast_time
             if isinstance(cast_time, str)
             else casting.spell_goes_off(current, initiative, cast_time),
@@ -244,9 +244,9 @@ def test_the_seed_example_in_the_workbook(calc, built: Path, roll: int, expected
     got = calc.evaluate(
         built / "spelljammer.xlsx",
         [{"STRIKE_SC": 112, "STRIKE_DEF": 40, "STRIKE_ROLL": roll}],
-        ["STRIKE_TARGET", "STRIKE_RESULT"],
+        ["STRIKE_MODIFIED_SC", "STRIKE_OUTCOME"],
     )[0]
-    assert got == {"STRIKE_TARGET": 72.0, "STRIKE_RESULT": expected}
+    assert got == {"STRIKE_MODIFIED_SC": 72.0, "STRIKE_OUTCOME": expected}
 
 
 def test_with_every_modifier_at_its_default_outputs_depend_on_the_named_inputs_alone(calc, built: Path):
@@ -268,9 +268,9 @@ def test_with_every_modifier_at_its_default_outputs_depend_on_the_named_inputs_a
             }
         ],
         [
-            "STRIKE_TARGET",
-            "STRIKE_RESULT",
-            "STRIKE_HP_LOSS",
+            "STRIKE_MODIFIED_SC",
+            "STRIKE_OUTCOME",
+            "STRIKE_HP_LOST",
             "TARGET_STUNNED",
             "TARGET_WOUND_MOD",
             "STRIKE_SUMMARY",
@@ -278,9 +278,9 @@ def test_with_every_modifier_at_its_default_outputs_depend_on_the_named_inputs_a
     )[0]
     # 80 - 25 + 5 = 60: 05 is a critical there (01-09; grievous 01-03); CON 30 + 4 + 2 = 36 -> 47
     assert got == {
-        "STRIKE_TARGET": 60.0,
-        "STRIKE_RESULT": "Critical",
-        "STRIKE_HP_LOSS": 20.0,
+        "STRIKE_MODIFIED_SC": 60.0,
+        "STRIKE_OUTCOME": "Critical",
+        "STRIKE_HP_LOST": 20.0,
         "TARGET_STUNNED": 0.0,
         "TARGET_WOUND_MOD": -10.0,
         "STRIKE_SUMMARY": "Critical: Double damage, no PROT, 20 HP lost",
@@ -293,10 +293,10 @@ def test_dice_beyond_the_sheet_grid_say_so_and_the_udf_takes_them(calc, built: P
     got = calc.evaluate(
         built / "spelljammer.xlsx",
         [{"STRIKE_DICE": "12d6"}, {"STRIKE_DICE": "axe"}],
-        ["STRIKE_EXPECTED_DAMAGE", "STRIKE_HIT_CHANCE"],
+        ["STRIKE_EXPECTED_DAMAGE", "STRIKE_CHANCE_TO_HIT"],
     )
     for row in got:
         assert row["STRIKE_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
-        assert row["STRIKE_HIT_CHANCE"] == 0.72
+        assert row["STRIKE_CHANCE_TO_HIT"] == 0.72
     # 12d6 never rolls under PROT 3: plain hits 0.61 x (42 - 3), criticals and grievous 0.11 x 2 x 42
     assert udfs.expected_damage(112.0, 40.0, "12d6", 3.0) == pytest.approx(0.61 * 39 + 0.11 * 84)

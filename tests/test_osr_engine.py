@@ -116,7 +116,7 @@ def test_grappling_example():
     assert osr.grapple_result(RULES, 6, 7) == "Pinned helplessly"
     assert osr.grapple_stun_rounds(RULES, 6, 7) == 0
     out = osr.grapple_outputs(RULES, 3, 2, 19, 7)
-    assert out["GRAPPLE_RESULT"] == "#HERO ROLL? 3 to 18"
+    assert out["GRAPPLE_OUTCOME"] == "#HERO ROLL? 3 to 18"
 
 
 def test_level_gap_save_bonus_counts_full_steps_of_three():

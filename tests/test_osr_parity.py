@@ -248,10 +248,10 @@ SECTION_OUTPUTS = {
         "SURPRISE_B_CHANCE",
         "SURPRISE_RESULT",
     ],
-    "mass": ["MASS_DAMAGE", "MASS_HP_AFTER", "MASS_SLAIN", "MASS_SURVIVORS"],
+    "mass": ["MASS_DAMAGE_DEALT", "MASS_HP_AFTER", "MASS_SLAIN", "MASS_SURVIVORS_LEFT"],
     "kills": ["KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND", "KILLS_AVG_DAMAGE", "KILLS_AVG_HP"],
     "normal_men": ["NORMAL_MEN_ATTACKS"],
-    "grapple": ["GRAPPLE_MARGIN", "GRAPPLE_RESULT", "GRAPPLE_STUN_ROUNDS"],
+    "grapple": ["GRAPPLE_MARGIN", "GRAPPLE_OUTCOME", "GRAPPLE_STUNNED_ROUNDS"],
     "save": ["SAVE_LEVEL_GAP_BONUS", "SAVE_WHO", "SAVE_MODIFIER", "SAVE_EFFECT"],
     "spell": ["SPELL_OUTCOME"],
 }
@@ -434,13 +434,19 @@ def test_seed_examples_in_the_combat_sheet(calc, build_ruleset):
     got = calc.evaluate(
         build_ruleset("osr") / "osr.xlsx",
         [{}, {"SURPRISE_A_SURPRISES_ON": 5, "SURPRISE_B_SURPRISED_ON": 1, "MASS_HP_BEFORE": 4}],
-        ["KILLS_PER_ROUND", "GRAPPLE_STUN_ROUNDS", "NORMAL_MEN_ATTACKS", "SURPRISE_A_ON_B", "MASS_SURVIVORS"],
+        [
+            "KILLS_PER_ROUND",
+            "GRAPPLE_STUNNED_ROUNDS",
+            "NORMAL_MEN_ATTACKS",
+            "SURPRISE_A_ON_B",
+            "MASS_SURVIVORS_LEFT",
+        ],
     )
     assert got[0]["KILLS_PER_ROUND"] == pytest.approx(5.6)  # 8 attacks, 7+, d6+1 vs d6
-    assert got[0]["GRAPPLE_STUN_ROUNDS"] == 4.0  # 11 - 7
+    assert got[0]["GRAPPLE_STUNNED_ROUNDS"] == 4.0  # 11 - 7
     assert got[0]["NORMAL_MEN_ATTACKS"] == 3.0  # a 3rd level fighter
     assert got[1]["SURPRISE_A_ON_B"] == 4.0  # example 2
-    assert got[1]["MASS_SURVIVORS"] == 1.0  # 4 of 40 left: one man
+    assert got[1]["MASS_SURVIVORS_LEFT"] == 1.0  # 4 of 40 left: one man
 
 
 # --------------------------------------------------------------------------- the files
@@ -472,7 +478,7 @@ def test_named_inputs_unlocked_outputs_locked(books):
               "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "SURPRISE_A_SURPRISES_ON", "MASS_MEN", "KILLS_NEED",
               "GRAPPLE_HERO_ROLL", "SAVE_MANEUVER", "SPELL_SITUATION"]  # fmt: skip
     outputs = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE",
-               "SURPRISE_A_ON_B", "MASS_SURVIVORS", "KILLS_PER_ROUND", "NORMAL_MEN_ATTACKS", "GRAPPLE_RESULT",
+               "SURPRISE_A_ON_B", "MASS_SURVIVORS_LEFT", "KILLS_PER_ROUND", "NORMAL_MEN_ATTACKS", "GRAPPLE_OUTCOME",
                "SAVE_MODIFIER", "SPELL_OUTCOME"]  # fmt: skip
     for name in inputs + outputs:
         destinations = list(xlsx.defined_names[name].destinations)

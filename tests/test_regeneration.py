@@ -34,7 +34,7 @@ def test_rebuild_keeps_inputs_and_gm_sheets_and_backs_up(tmp_path: Path):
     cell(book, "PICK_LIGHTING").value = "Cloudy night"
     notes = book.create_sheet("My notes")
     notes["A1"] = "Ogre chief: SC 95, DEF 30"
-    notes["B2"] = "=STRIKE_TARGET"
+    notes["B2"] = "=STRIKE_MODIFIED_SC"
     book.save(path)
     edited = path.read_bytes()
     assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet"]) == 0
@@ -43,9 +43,9 @@ def test_rebuild_keeps_inputs_and_gm_sheets_and_backs_up(tmp_path: Path):
     assert cell(rebuilt, "PICK_LIGHTING").value == "Cloudy night"
     assert (
         rebuilt["My notes"]["A1"].value == "Ogre chief: SC 95, DEF 30"
-        and rebuilt["My notes"]["B2"].value == "=STRIKE_TARGET"
+        and rebuilt["My notes"]["B2"].value == "=STRIKE_MODIFIED_SC"
     )
-    assert cell(rebuilt, "STRIKE_TARGET").data_type == "f"  # formulas are regenerated, not carried
+    assert cell(rebuilt, "STRIKE_MODIFIED_SC").data_type == "f"  # formulas are regenerated, not carried
     assert (out / "spelljammer.bak.xlsx").read_bytes() == edited
     assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet", "--fresh"]) == 0
     assert cell(openpyxl.load_workbook(path), "STRIKE_SC").value == 112

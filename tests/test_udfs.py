@@ -34,11 +34,11 @@ def test_strike_udfs_equal_the_engine(sc: int, def_value: int, roll: int, mods: 
         RULES, StrikeInputs(sc=sc, defense=def_value, con=10, hp=10, start_hp=10, mods=mods, roll=roll)
     )
     args = (float(sc), float(def_value))
-    assert udfs.strike_target(*args, float(mods)) == engine["STRIKE_TARGET"]
-    assert udfs.strike_crit_max(float(engine["STRIKE_TARGET"])) == engine["STRIKE_CRIT_MAX"]
-    assert udfs.strike_grievous_max(float(engine["STRIKE_TARGET"])) == engine["STRIKE_GRIEVOUS_MAX"]
-    assert udfs.strike_result(*args, float(roll), float(mods)) == engine["STRIKE_RESULT"]
-    assert udfs.strike_hit_chance(*args, float(mods)) == float(engine["STRIKE_HIT_CHANCE"])
+    assert udfs.strike_target(*args, float(mods)) == engine["STRIKE_MODIFIED_SC"]
+    assert udfs.strike_crit_max(float(engine["STRIKE_MODIFIED_SC"])) == engine["STRIKE_CRITICAL_UP_TO"]
+    assert udfs.strike_grievous_max(float(engine["STRIKE_MODIFIED_SC"])) == engine["STRIKE_GRIEVOUS_UP_TO"]
+    assert udfs.strike_result(*args, float(roll), float(mods)) == engine["STRIKE_OUTCOME"]
+    assert udfs.strike_hit_chance(*args, float(mods)) == float(engine["STRIKE_CHANCE_TO_HIT"])
     assert udfs.strike_chance(*args, "critical", float(mods)) == float(engine["STRIKE_CRIT_CHANCE"])
 
 

@@ -27,14 +27,14 @@ REQUIRED_NAMES = {
         "TARGET_START_HP",
     ],
     "outputs": [
-        "STRIKE_TARGET",
-        "STRIKE_CRIT_MAX",
-        "STRIKE_GRIEVOUS_MAX",
-        "STRIKE_RESULT",
-        "STRIKE_HP_LOSS",
+        "STRIKE_MODIFIED_SC",
+        "STRIKE_CRITICAL_UP_TO",
+        "STRIKE_GRIEVOUS_UP_TO",
+        "STRIKE_OUTCOME",
+        "STRIKE_HP_LOST",
         "TARGET_STUNNED",
         "TARGET_WOUND_MOD",
-        "STRIKE_HIT_CHANCE",
+        "STRIKE_CHANCE_TO_HIT",
     ],
 }
 FORBIDDEN = re.compile(

@@ -731,7 +731,7 @@ def surprise_outputs(
     top = surprise_max(rules, range_label, adjustments)
     out: dict[str, object] = {
         "SURPRISE_MAX": top,
-        "SURPRISE_CHANCE": Fraction(min(top, die), die),
+        "SURPRISE_ODDS": Fraction(min(top, die), die),
         "SURPRISED": "",
     }
     if roll is not None:

@@ -490,7 +490,7 @@ def condition_outputs(rules: RuleSet, roll: int | None) -> dict[str, Any]:
 
 
 FUMBLE_OUTPUTS = (
-    "FUMBLE_EFFECT",
+    "FUMBLE_CHART_EFFECT",
     "FUMBLE_DEX_DC",
     "FUMBLE_CHECK",
     "FUMBLE_NO_ATTACK_NEXT_ROUND",
@@ -548,7 +548,7 @@ def fumble_outputs(
     except RuleError as error:
         consequence, penalty = str(error), 0
     return {
-        "FUMBLE_EFFECT": row["effect"],
+        "FUMBLE_CHART_EFFECT": row["effect"],
         "FUMBLE_DEX_DC": "" if dc is None else dc,
         "FUMBLE_CHECK": check,
         "FUMBLE_NO_ATTACK_NEXT_ROUND": row["no_attack_next_round"],

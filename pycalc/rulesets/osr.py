@@ -586,10 +586,10 @@ def mass_outputs(
     damage: object = "" if damage_roll is None else shown(mass_damage, rules, damage_roll, men)
     after = max(0, hp_before - damage) if isinstance(damage, int) else hp_before
     return {
-        "MASS_DAMAGE": damage,
+        "MASS_DAMAGE_DEALT": damage,
         "MASS_HP_AFTER": after,
         "MASS_SLAIN": after <= 0,
-        "MASS_SURVIVORS": shown(mass_survivors, rules, original_hp, after, men),
+        "MASS_SURVIVORS_LEFT": shown(mass_survivors, rules, original_hp, after, men),
     }
 
 
@@ -623,11 +623,11 @@ def grapple_outputs(
         check_grapple_roll(rules, hero_roll, hero_hd, "defender_d6_per_hd", "HERO")
         check_grapple_roll(rules, grapplers_roll, grapplers_hd, "grappler_d6_per_hd", "GRAPPLERS")
     except RuleError as error:
-        return dict.fromkeys(("GRAPPLE_MARGIN", "GRAPPLE_RESULT", "GRAPPLE_STUN_ROUNDS"), str(error))
+        return dict.fromkeys(("GRAPPLE_MARGIN", "GRAPPLE_OUTCOME", "GRAPPLE_STUNNED_ROUNDS"), str(error))
     return {
         "GRAPPLE_MARGIN": hero_roll - grapplers_roll,
-        "GRAPPLE_RESULT": grapple_result(rules, hero_roll, grapplers_roll),
-        "GRAPPLE_STUN_ROUNDS": grapple_stun_rounds(rules, hero_roll, grapplers_roll),
+        "GRAPPLE_OUTCOME": grapple_result(rules, hero_roll, grapplers_roll),
+        "GRAPPLE_STUNNED_ROUNDS": grapple_stun_rounds(rules, hero_roll, grapplers_roll),
     }
 
 

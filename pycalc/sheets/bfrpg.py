@@ -921,7 +921,7 @@ def surprise_section(rules: RuleSet) -> Section:
         (
             Field(
                 "Situation",
-                "SURPRISE_RANGE",
+                "SURPRISE_SITUATION",
                 PICK,
                 engine.default_choice(rules.table("surprise_range")),
                 options=f"={T('surprise_range', 'label')}",
@@ -932,12 +932,12 @@ def surprise_section(rules: RuleSet) -> Section:
                 "Surprised on 1 to",
                 "SURPRISE_MAX",
                 key=True,
-                native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_RANGE')}+{adjust})",
-                udf=f"bfrpg_surprise_max(SURPRISE_RANGE,{udf_ticks})",
+                native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
+                udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
             ),
             Field(
                 "Chance of being surprised",
-                "SURPRISE_CHANCE",
+                "SURPRISE_ODDS",
                 number_format=PERCENT_FORMAT,
                 native=f"MIN(SURPRISE_MAX,{die})/{die}",
             ),

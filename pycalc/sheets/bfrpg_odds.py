@@ -10,7 +10,7 @@ chances are the calculator's own ATTACK_HIT_CHANCE and ATTACK_CRIT_CHANCE.
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -33,6 +33,7 @@ from pycalc.sheets.common import (
     TITLE,
     WRAP,
     absolute,
+    damage_chart,
     define_name,
     protect,
     put,
@@ -166,16 +167,9 @@ def write_odds_workings(book: Workbook) -> BarChart:
         "ODDS_DAMAGE_CHANCES",
         absolute(sheet, f"{get_column_letter(dist + 1)}{grid.first}", f"{get_column_letter(dist + 1)}{last}"),
     )
-    chart = BarChart()
-    chart.title = "Damage of one attack (a miss is 0)"
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = "damage"
-    chart.add_data(
-        Reference(sheet, min_col=dist + 1, min_row=HEADER_ROW, max_row=last), titles_from_data=True
+    chart = damage_chart(
+        sheet, "Damage of one attack (a miss is 0)", "damage", dist, HEADER_ROW, grid.first, last, 7
     )
-    chart.set_categories(Reference(sheet, min_col=dist, min_row=grid.first, max_row=last))
-    chart.legend = None
-    chart.width, chart.height = 22, 7
     for hidden in (sheet, second):
         hidden.sheet_state = "hidden"
         protect(hidden)

@@ -117,7 +117,8 @@ def write_field(book: Workbook, sheet: Worksheet, row: int, field: Field, with_u
 
 
 def add_list(sheet: Worksheet, coordinate: str, options: str) -> None:
-    formula = options if options.startswith("=") else f'"{options}"'
+    # Stored without a leading '=', as Excel, LibreOffice and XlsxWriter write list sources.
+    formula = options.removeprefix("=") if options.startswith("=") else f'"{options}"'
     check = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True)
     check.error = "Pick a value from the list"
     check.errorTitle = "Not in the list"

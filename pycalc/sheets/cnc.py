@@ -470,7 +470,7 @@ def hp_section() -> Section:
         "Hit point state",
         (
             Field("Current hit points", hp, INPUT, 0),
-            Field("State", "HP_STATE", key=True, native=column("state"), udf=f'hp_state("cnc",{hp})'),
+            Field("State", "HP_STATE_NOW", key=True, native=column("state"), udf=f'hp_state("cnc",{hp})'),
             Field("Can act", "HP_CAN_ACT", native=column("can_act")),
             Field("Hit points lost per round", "HP_LOSS_PER_ROUND", native=column("hp_loss_per_round")),
         ),

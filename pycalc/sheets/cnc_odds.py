@@ -10,7 +10,7 @@ chance 1 - ATTACK_HIT_CHANCE (every face counted in the d20 workings). C&C has n
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
@@ -25,6 +25,7 @@ from pycalc.sheets.common import (
     TITLE,
     WRAP,
     absolute,
+    damage_chart,
     define_name,
     protect,
     put,
@@ -93,14 +94,9 @@ def write_damage_workings(book: Workbook) -> BarChart:
                                                           f"{get_column_letter(x_col)}{last}"))  # fmt: skip
     define_name(book, "CNC_ODDS_CHART_CHANCE", absolute(sheet, f"{get_column_letter(x_col + 1)}{grid.first}",
                                                           f"{get_column_letter(x_col + 1)}{last}"))  # fmt: skip
-    chart = BarChart()
-    chart.title = "Damage of one attack (0: a miss)"
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = "damage"
-    chart.add_data(Reference(sheet, min_col=x_col + 1, min_row=header, max_row=last), titles_from_data=True)
-    chart.set_categories(Reference(sheet, min_col=x_col, min_row=grid.first, max_row=last))
-    chart.legend = None
-    chart.width, chart.height = 22, 8
+    chart = damage_chart(
+        sheet, "Damage of one attack (0: a miss)", "damage", x_col, header, grid.first, last, 8
+    )
     sheet.sheet_state = "hidden"
     protect(sheet)
     return chart

@@ -703,7 +703,7 @@ def fumble_section() -> Section:
             Field("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL", INPUT, None),
             Field(
                 "Effect (as printed)",
-                "FUMBLE_EFFECT",
+                "FUMBLE_CHART_EFFECT",
                 key=True,
                 native=shown(row("effect")),
                 udf='IF(FUMBLE_ROLL="","",fumble_effect("combat17",FUMBLE_ROLL))',

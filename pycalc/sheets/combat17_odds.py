@@ -9,7 +9,7 @@ follow-up faces whose critical chart row gives each damage kind (``natural_roll_
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -24,6 +24,7 @@ from pycalc.sheets.common import (
     TITLE,
     WRAP,
     absolute,
+    damage_chart,
     define_name,
     protect,
     put,
@@ -204,16 +205,9 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> BarChart:
     last = first + CHART_LARGEST
     letter = get_column_letter(chart_col + 1)
     define_name(book, "ODDS_CHART_CHANCES", absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
-    chart = BarChart()
-    chart.title = "Damage of one attack (before the roll)"
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = "damage"
-    chart.add_data(
-        Reference(sheet, min_col=chart_col + 1, min_row=header, max_row=last), titles_from_data=True
+    chart = damage_chart(
+        sheet, "Damage of one attack (before the roll)", "damage", chart_col, header, first, last, 8
     )
-    chart.set_categories(Reference(sheet, min_col=chart_col, min_row=first, max_row=last))
-    chart.legend = None
-    chart.width, chart.height = 22, 8
     sheet.sheet_state = "hidden"
     protect(sheet)
     return chart

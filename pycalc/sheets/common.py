@@ -6,12 +6,15 @@ import re
 from typing import Any
 
 from openpyxl.cell.cell import Cell
+from openpyxl.chart import BarChart, Reference
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-FONT_NAME = "DejaVu Sans"  # present in LibreOffice on Linux; Excel substitutes a close sans
+FONT_NAME = (
+    "Arial"  # on every Windows and Mac; LibreOffice on Linux draws it with the same-width Liberation Sans
+)
 INK = "1F2933"
 MUTED = "616E7C"
 ACCENT = "1D4E89"  # headings
@@ -120,3 +123,29 @@ def protect(sheet: Worksheet) -> None:
     sheet.protection.formatRows = False
     sheet.protection.selectLockedCells = False
     sheet.protection.selectUnlockedCells = False
+
+
+def damage_chart(
+    sheet: Worksheet,
+    title: str,
+    x_title: str,
+    x_col: int,
+    header: int,
+    first: int,
+    last: int,
+    height: float = 8,
+) -> BarChart:
+    """A bar chart of the chances in column ``x_col + 1`` (title in row ``header``) by the values in ``x_col``.
+
+    Both axes are written as shown (``delete="0"``): recent Excel hides an axis that does not say so."""
+    chart = BarChart()
+    chart.title = title
+    chart.y_axis.title = "chance"
+    chart.x_axis.title = x_title
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.add_data(Reference(sheet, min_col=x_col + 1, min_row=header, max_row=last), titles_from_data=True)
+    chart.set_categories(Reference(sheet, min_col=x_col, min_row=first, max_row=last))
+    chart.legend = None
+    chart.width, chart.height = 22, height
+    return chart

@@ -569,7 +569,7 @@ def mass_section(rules: RuleSet) -> Section:
             ),
             Field(
                 "Hit points lost",
-                "MASS_DAMAGE",
+                "MASS_DAMAGE_DEALT",
                 key=True,
                 native=damage,
                 udf='IF(MASS_DAMAGE_ROLL="","",mass_damage(MASS_DAMAGE_ROLL,MASS_MEN))',
@@ -577,12 +577,12 @@ def mass_section(rules: RuleSet) -> Section:
             Field(
                 "Unit's hit points now",
                 "MASS_HP_AFTER",
-                native="IF(ISNUMBER(MASS_DAMAGE),MAX(0,N(MASS_HP_BEFORE)-MASS_DAMAGE),N(MASS_HP_BEFORE))",
+                native="IF(ISNUMBER(MASS_DAMAGE_DEALT),MAX(0,N(MASS_HP_BEFORE)-MASS_DAMAGE_DEALT),N(MASS_HP_BEFORE))",
             ),
             Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0"),
             Field(
                 "Men left alive",
-                "MASS_SURVIVORS",
+                "MASS_SURVIVORS_LEFT",
                 key=True,
                 native=survivors,
                 udf="mass_survivors(MASS_ORIGINAL_HP,MASS_HP_AFTER,MASS_MEN)",
@@ -726,14 +726,14 @@ def grapple_section(rules: RuleSet) -> Section:
             Field("Hero's roll minus theirs", "GRAPPLE_MARGIN", native=guard.format(margin)),
             Field(
                 "Result",
-                "GRAPPLE_RESULT",
+                "GRAPPLE_OUTCOME",
                 key=True,
                 native=guard.format(f"INDEX({T('grappling_result', 'result')},{band})"),
                 udf=guard.format("grapple_result(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
             ),
             Field(
                 "Rounds the grapplers are stunned",
-                "GRAPPLE_STUN_ROUNDS",
+                "GRAPPLE_STUNNED_ROUNDS",
                 key=True,
                 native=guard.format(stun),
                 udf=guard.format("grapple_stun_rounds(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),

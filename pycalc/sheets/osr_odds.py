@@ -10,7 +10,7 @@ ODDS_DMG_NAT20; their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the 
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -23,6 +23,7 @@ from pycalc.sheets.common import (
     TITLE,
     WRAP,
     absolute,
+    damage_chart,
     define_name,
     protect,
     put,
@@ -113,17 +114,16 @@ def write_damage_workings(book: Workbook) -> BarChart:
             f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20={here}))"
         )
         put_formula(sheet.cell(row, x_col + 1), f"IF({PREFIX}_OK,{chance},0)").number_format = PERCENT_FORMAT
-    chart = BarChart()
-    chart.title = "Damage of one attack (0: miss or fumble)"
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = "damage"
-    chart.add_data(
-        Reference(sheet, min_col=x_col + 1, min_row=header, max_row=grid.first + biggest),
-        titles_from_data=True,
+    chart = damage_chart(
+        sheet,
+        "Damage of one attack (0: miss or fumble)",
+        "damage",
+        x_col,
+        header,
+        grid.first,
+        grid.first + biggest,
+        8,
     )
-    chart.set_categories(Reference(sheet, min_col=x_col, min_row=grid.first, max_row=grid.first + biggest))
-    chart.legend = None
-    chart.width, chart.height = 22, 8
     sheet.sheet_state = "hidden"
     protect(sheet)
     return chart

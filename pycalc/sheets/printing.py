@@ -13,7 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets.common import fill, font
+from pycalc.sheets.common import FONT_NAME, fill, font
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
 LANDSCAPE_FROM_WIDTH = 110  # total column width (characters) above which a sheet prints landscape
@@ -46,13 +46,18 @@ def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: st
         top = sheet[sheet.freeze_panes].row
         if top > 1:
             sheet.print_title_rows = f"1:{top - 1}"
-    sheet.oddHeader.left.text = ruleset_name
+    sheet.oddHeader.left.text = header_text(ruleset_name)
     sheet.oddHeader.right.text = "&A"  # the sheet's name
-    sheet.oddFooter.left.text = f"Tables {version} · printed &D"
+    sheet.oddFooter.left.text = f"Tables {header_text(version)} · printed &D"
     sheet.oddFooter.right.text = "Page &P of &N"
     for part in (sheet.oddHeader.left, sheet.oddHeader.right, sheet.oddFooter.left, sheet.oddFooter.right):
         part.size = 8
-        part.font = "DejaVu Sans"
+        part.font = FONT_NAME
+
+
+def header_text(text: str) -> str:
+    """Text for a header or footer, where '&' starts a code (&D date, &P page): a literal '&' is '&&'."""
+    return text.replace("&", "&&")
 
 
 def highlight_results(sheet: Worksheet, coordinate: str) -> None:
@@ -69,6 +74,6 @@ def set_up_workbook(book: Workbook, ruleset_name: str, version: str, paper: str 
         if sheet.sheet_state == "visible":
             set_up_printing(sheet, ruleset_name, version, paper)
     for name, defined in book.defined_names.items():
-        if name.endswith("_RESULT"):
+        if name.endswith(("_RESULT", "_OUTCOME")):
             for sheet_title, coordinate in defined.destinations:
                 highlight_results(book[sheet_title], coordinate.replace("$", ""))

@@ -37,10 +37,10 @@ def rank(outcome_id: str) -> str:
 
 
 def rank_formula(roll: str) -> str:
-    """Outcome rank of one d100 roll against the calculator's STRIKE_TARGET (see strike.resolve)."""
+    """Outcome rank of one d100 roll against the calculator's STRIKE_MODIFIED_SC (see strike.resolve)."""
     table_rank = (
-        f"IF({roll}<=STRIKE_GRIEVOUS_MAX,{rank('grievous')},IF({roll}<=STRIKE_CRIT_MAX,{rank('critical')},"
-        f"IF({roll}<=STRIKE_TARGET,{rank('hit')},{rank('miss')})))"
+        f"IF({roll}<=STRIKE_GRIEVOUS_UP_TO,{rank('grievous')},IF({roll}<=STRIKE_CRITICAL_UP_TO,{rank('critical')},"
+        f"IF({roll}<=STRIKE_MODIFIED_SC,{rank('hit')},{rank('miss')})))"
     )
     floor = f"IFERROR(INDEX({T('outcomes', 'rank')},MATCH({band('automatic_results', 'at_least', roll)},{T('outcomes', 'id')},0)),0)"
     return f"IF({band('automatic_results', 'always_miss', roll)},{rank('miss')},MAX({floor},{table_rank}))"
@@ -192,26 +192,26 @@ def strike_sections(rules: RuleSet) -> list[Section]:
             (
                 Field(
                     "Roll this or less to hit (modified SC)",
-                    "STRIKE_TARGET",
+                    "STRIKE_MODIFIED_SC",
                     key=True,
                     native=f"{sc_plus}-STRIKE_DEF_EFFECTIVE+N({mods})",
                     udf=f"strike_target({udf_args},{mods})",
                 ),
                 Field(
                     "Critical on 01 to",
-                    "STRIKE_CRIT_MAX",
-                    native=f"IFERROR({band('critical_grievous', 'critical_max', 'STRIKE_TARGET')},0)",
-                    udf="strike_crit_max(STRIKE_TARGET)",
+                    "STRIKE_CRITICAL_UP_TO",
+                    native=f"IFERROR({band('critical_grievous', 'critical_max', 'STRIKE_MODIFIED_SC')},0)",
+                    udf="strike_crit_max(STRIKE_MODIFIED_SC)",
                 ),
                 Field(
                     "Grievous on 01 to",
-                    "STRIKE_GRIEVOUS_MAX",
-                    native=f"IFERROR({band('critical_grievous', 'grievous_max', 'STRIKE_TARGET')},0)",
-                    udf="strike_grievous_max(STRIKE_TARGET)",
+                    "STRIKE_GRIEVOUS_UP_TO",
+                    native=f"IFERROR({band('critical_grievous', 'grievous_max', 'STRIKE_MODIFIED_SC')},0)",
+                    udf="strike_grievous_max(STRIKE_MODIFIED_SC)",
                 ),
                 Field(
                     "Chance to hit",
-                    "STRIKE_HIT_CHANCE",
+                    "STRIKE_CHANCE_TO_HIT",
                     key=True,
                     number_format=PERCENT_FORMAT,
                     native=f"1-{chance.format(rank('miss'))}",
@@ -272,16 +272,16 @@ def strike_sections(rules: RuleSet) -> list[Section]:
             (
                 Field(
                     "Result",
-                    "STRIKE_RESULT",
+                    "STRIKE_OUTCOME",
                     key=True,
                     native=f'IF(STRIKE_RANK="","",IF({rolled},{outcome_column("label")},STRIKE_RANK))',
                     udf=f'IF(STRIKE_ROLL="","",strike_result({udf_args},STRIKE_ROLL,{mods}))',
                 ),
                 Field(
                     "What it does",
-                    "STRIKE_EFFECT",
+                    "STRIKE_OUTCOME_EFFECT",
                     native=f'IF({rolled},{outcome_column("effect")},"")',
-                    udf='IF(STRIKE_RESULT="","",strike_effect(STRIKE_RESULT))',
+                    udf='IF(STRIKE_OUTCOME="","",strike_effect(STRIKE_OUTCOME))',
                 ),
                 Field(
                     "Damage with situation modifiers",
@@ -290,11 +290,11 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 ),
                 Field(
                     "Hit points lost",
-                    "STRIKE_HP_LOSS",
+                    "STRIKE_HP_LOST",
                     key=True,
                     native=f"IF({rolled},MAX(0,STRIKE_DAMAGE_TOTAL*{outcome_column('damage_multiplier')}"
                     f'-IF({outcome_column("prot_applies")},N(STRIKE_PROT),0)),"")',
-                    udf=f'IF({rolled},strike_hp_loss(STRIKE_DAMAGE_TOTAL,STRIKE_PROT,STRIKE_RESULT),"")',
+                    udf=f'IF({rolled},strike_hp_loss(STRIKE_DAMAGE_TOTAL,STRIKE_PROT,STRIKE_OUTCOME),"")',
                 ),
                 Field(
                     "Target stunned (loses remaining attacks)",
@@ -311,20 +311,20 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Target's hit points after the hit",
                     "TARGET_HP_AFTER",
-                    native='IF(ISNUMBER(STRIKE_HP_LOSS),TARGET_HP-STRIKE_HP_LOSS,"")',
+                    native='IF(ISNUMBER(STRIKE_HP_LOST),TARGET_HP-STRIKE_HP_LOST,"")',
                 ),
                 Field(
                     "Target's wound modifier after the hit",
                     "TARGET_WOUND_MOD_AFTER",
-                    native=f'IF(ISNUMBER(STRIKE_HP_LOSS),{wound("TARGET_HP_AFTER")},"")',
-                    udf='IF(ISNUMBER(STRIKE_HP_LOSS),wound_modifier(TARGET_HP_AFTER,TARGET_START_HP),"")',
+                    native=f'IF(ISNUMBER(STRIKE_HP_LOST),{wound("TARGET_HP_AFTER")},"")',
+                    udf='IF(ISNUMBER(STRIKE_HP_LOST),wound_modifier(TARGET_HP_AFTER,TARGET_START_HP),"")',
                 ),
                 Field(
                     "In one line",
                     "STRIKE_SUMMARY",
                     key=True,
-                    native='IF(STRIKE_RESULT="","Enter the d100 roll",IF(LEFT(STRIKE_RESULT,1)="#",STRIKE_RESULT,'
-                    'STRIKE_RESULT&": "&STRIKE_EFFECT&", "&STRIKE_HP_LOSS&" HP lost"'
+                    native='IF(STRIKE_OUTCOME="","Enter the d100 roll",IF(LEFT(STRIKE_OUTCOME,1)="#",STRIKE_OUTCOME,'
+                    'STRIKE_OUTCOME&": "&STRIKE_OUTCOME_EFFECT&", "&STRIKE_HP_LOST&" HP lost"'
                     '&IF(TARGET_STUNNED=TRUE,", target stunned","")))',
                 ),
             ),
@@ -373,7 +373,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     "Damage compared with the stun threshold",
                     "STRIKE_STUN_DAMAGE",
                     WORKING,
-                    native=f'IF({rolled},IF({ruling_name("stun_damage_basis")}="taken",STRIKE_HP_LOSS,'
+                    native=f'IF({rolled},IF({ruling_name("stun_damage_basis")}="taken",STRIKE_HP_LOST,'
                     f'STRIKE_DAMAGE_TOTAL*(STRIKE_RANK>{rank("miss")})),"")',
                 ),
                 Field(
@@ -406,9 +406,9 @@ def defense_sections(rules: RuleSet) -> list[Section]:
         f'IF(UPPER(CAST_KIND)="SK",INDEX({T("mage_casting_time", "sk")},{cast_band}),"#KIND? use GK or SK")))'
     )
     goes_off = (
-        f"IF(NOT(ISNUMBER(CAST_TIME)),CAST_TIME,IF(CAST_INITIATIVE-CAST_TIME>{const('initiative_rules', 'lost_at_or_below')},"
-        f'CAST_INITIATIVE-CAST_TIME,IF({ruling_name("late_spell")}="lost","Lost",'
-        f'"Next round on "&({const("initiative_rules", "round_start_for_long_spells")}-CAST_TIME))))'
+        f"IF(NOT(ISNUMBER(CAST_SEGMENTS)),CAST_SEGMENTS,IF(CAST_INITIATIVE-CAST_SEGMENTS>{const('initiative_rules', 'lost_at_or_below')},"
+        f'CAST_INITIATIVE-CAST_SEGMENTS,IF({ruling_name("late_spell")}="lost","Lost",'
+        f'"Next round on "&({const("initiative_rules", "round_start_for_long_spells")}-CAST_SEGMENTS))))'
     )
     training = "SHOOT_TRAINING"
     total = (
@@ -441,7 +441,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
                 ),
                 Field(
                     "DEF gained by Defending",
-                    "DEFENDING_BONUS",
+                    "DEFENDING_DEF_BONUS",
                     key=True,
                     native=rank_check.format(
                         'IF(N(DEFENSE_SC_SACRIFICED)<0,"#SC? 0 or more",IF(DEFENSE_SC_SACRIFICED>DEFENSE_MAX_SACRIFICE,'
@@ -478,7 +478,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
                 Field("Initiative rolled (with modifiers)", "CAST_INITIATIVE", INPUT, 9),
                 Field(
                     "Casting time",
-                    "CAST_TIME",
+                    "CAST_SEGMENTS",
                     key=True,
                     native=cast_time,
                     udf="cast_time(CAST_RANK,CAST_KIND)",
@@ -488,7 +488,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
                     "CAST_GOES_OFF",
                     key=True,
                     native=goes_off,
-                    udf="spell_goes_off(CAST_INITIATIVE,CAST_TIME)",
+                    udf="spell_goes_off(CAST_INITIATIVE,CAST_SEGMENTS)",
                     help="-6 or later: see the late_spell ruling",
                 ),
             ),

@@ -7,7 +7,7 @@ number of dice), from cumulative sums, so it stays exact to floating-point round
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -19,6 +19,7 @@ from pycalc.sheets.common import (
     TITLE,
     WRAP,
     absolute,
+    damage_chart,
     define_name,
     protect,
     put,
@@ -89,17 +90,16 @@ def write_damage_workings(book: Workbook) -> BarChart:
             f"IF(DMG_OK,IF({get_column_letter(loss_col)}{row}>({largest})*{biggest_multiplier},0,{terms}),0)",
         )
         sheet.cell(row, loss_col + 1).number_format = PERCENT_FORMAT
-    chart = BarChart()
-    chart.title = "Hit points lost to one attack"
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = "hit points lost"
-    chart.add_data(
-        Reference(sheet, min_col=loss_col + 1, min_row=header, max_row=first + 2 * totals),
-        titles_from_data=True,
+    chart = damage_chart(
+        sheet,
+        "Hit points lost to one attack",
+        "hit points lost",
+        loss_col,
+        header,
+        first,
+        first + 2 * totals,
+        7,
     )
-    chart.set_categories(Reference(sheet, min_col=loss_col, min_row=first, max_row=first + 2 * totals))
-    chart.legend = None
-    chart.width, chart.height = 22, 7
     sheet.sheet_state = "hidden"
     protect(sheet)
     return chart  # of the hidden sheet's numbers, to be shown beside the calculator
@@ -113,7 +113,7 @@ def odds_fields() -> tuple[Field, ...]:
         )
 
     expected = "+".join(f"{CHANCE_OF[o]}*SUMPRODUCT(DMG_P,DMG_LOSS_{o.upper()})" for o in OUTCOME_IDS)
-    rolled_stun = "STRIKE_HIT_CHANCE*SUMPRODUCT(DMG_P,--(DMG_TOTAL>TARGET_STUN_THRESHOLD))"
+    rolled_stun = "STRIKE_CHANCE_TO_HIT*SUMPRODUCT(DMG_P,--(DMG_TOTAL>TARGET_STUN_THRESHOLD))"
     stun = (
         f'IF(RULING_STUN_DAMAGE_BASIS="taken",{over_outcomes("{loss}>TARGET_STUN_THRESHOLD")},{rolled_stun})'
     )

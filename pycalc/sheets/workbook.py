@@ -187,6 +187,15 @@ def write_xlwings_conf(book: Workbook) -> None:
     sheet.sheet_state = "hidden"
 
 
+def give_vba_modules_their_sheets(book: Workbook) -> None:
+    """The quickstart's VBA project has a document module per sheet it had (Sheet1: its first sheet,
+    Sheet2: its xlwings.conf): give those code names to our first sheet and to our xlwings.conf."""
+    quickstart = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
+    code_names = [sheet.sheet_properties.codeName for sheet in quickstart.worksheets]
+    for sheet, code_name in zip((book.worksheets[0], book[XLWINGS_CONF_SHEET]), code_names, strict=True):
+        sheet.sheet_properties.codeName = code_name
+
+
 def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Workbook:
     book = new_book(macro)
     writer = calculator_writer(rules.id)
@@ -199,6 +208,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     write_contents(book, rules, macro)
     if macro:
         write_xlwings_conf(book)
+        give_vba_modules_their_sheets(book)
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
     book.active = 0
     for sheet in book.worksheets:
