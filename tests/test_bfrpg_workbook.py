@@ -117,4 +117,4 @@ def test_every_xlsm_udf_exists(xlsm):
 
 def test_pickers_offer_the_yaml_rows(xlsx):
     lists = {dv.formula1 for dv in xlsx[ATTACK_SHEET].data_validations.dataValidation}
-    assert {"=T_CHARGE_OPTIONS_LABEL", "=T_COVER_CONCEALMENT_LABEL", '"TRUE,FALSE"'} <= lists
+    assert {"T_CHARGE_OPTIONS_LABEL", "T_COVER_CONCEALMENT_LABEL", '"TRUE,FALSE"'} <= lists

@@ -422,7 +422,7 @@ def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(x
                     numbers = {int(n) for n in re.findall(r"(?<![A-Za-z_])\d+", text)}
                     assert numbers <= {0, 1}, (sheet_name, cell.coordinate, cell.value)
     lists = {dv.formula1 for dv in book[ATTACK_SHEET].data_validations.dataValidation}
-    assert {"=T_CONCEALMENT_LABEL", "=T_MISSILE_RANGE_LABEL", '"TRUE,FALSE"'} <= lists
+    assert {"T_CONCEALMENT_LABEL", "T_MISSILE_RANGE_LABEL", '"TRUE,FALSE"'} <= lists
     for name in (
         ATTACK_OUTPUTS + OTHER_OUTPUTS + ["ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_LEVEL", "ATTACK_DICE"]
     ):

@@ -133,7 +133,7 @@ def test_every_table_column_is_named(xlsx):
 def test_dropdowns_list_the_yaml_rows(xlsx):
     sheet = xlsx["Strike calculator"]
     lists = {dv.formula1 for dv in sheet.data_validations.dataValidation}
-    assert "=T_LIGHTING_LABEL" in lists and "=T_STUN_SIZE_LABEL" in lists and '"TRUE,FALSE"' in lists
+    assert "T_LIGHTING_LABEL" in lists and "T_STUN_SIZE_LABEL" in lists and '"TRUE,FALSE"' in lists
 
 
 def test_xlsm_is_macro_enabled_with_the_xlwings_vba_project(built: Path):

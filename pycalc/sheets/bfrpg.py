@@ -178,7 +178,7 @@ def any_ticked(rules: RuleSet, column: str) -> str:
 
 def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:
     condition = f'AND({reduces},OR({ruling_name("two_weapon_dex")}="both",{row_id}<>"primary_hand"))'
-    return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+N({dex})),{hit})"
+    return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
 
 
 def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
@@ -237,7 +237,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     unarmed_dice = by_label("unarmed_attacks", "damage", unarmed)
     dice_used = f'IF({unarmed_dice}="",ATTACK_DICE,{unarmed_dice})'
     dice_added = (
-        f'IF({unarmed_dice}="",0,IF({by_label("unarmed_attacks", "str_to_damage", unarmed)},N(ATTACK_STR_BONUS),0)'
+        f'IF({unarmed_dice}="",0,IF({by_label("unarmed_attacks", "str_to_damage", unarmed)},SUM(ATTACK_STR_BONUS),0)'
         f"+IF(ATTACK_SHIELD_SPECIALIST,{by_label('unarmed_attacks', 'specialist_damage', unarmed)},0))"
     )
     roll, follow = "ATTACK_ROLL", "ATTACK_FOLLOW_ROLL"
@@ -352,7 +352,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Natural d20 roll needed (before the natural 1 and 20 rules)",
                     "ATTACK_NEED",
                     key=True,
-                    native=f"ATTACK_TARGET_AC-N(ATTACK_BONUS)-{mods}",
+                    native=f"ATTACK_TARGET_AC-SUM(ATTACK_BONUS)-{mods}",
                     udf=f'd20_need("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})',
                 ),
                 Field(
@@ -471,8 +471,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Ability bonus added",
                     "ATTACK_ABILITY_BONUS",
                     WORKING,
-                    native='IF(ATTACK_ABILITY="better",MAX(N(ATTACK_STR_BONUS),N(ATTACK_DEX_BONUS)),'
-                    'IF(ATTACK_ABILITY="dex",N(ATTACK_DEX_BONUS),N(ATTACK_STR_BONUS)))',
+                    native='IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
+                    'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
                 ),
                 Field(
                     "Roll modifier from the situation",
@@ -490,13 +490,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Target's AC in this situation",
                     "ATTACK_TARGET_AC",
                     WORKING,
-                    native="N(ATTACK_TARGET)+ATTACK_SITUATION_AC",
+                    native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
                 ),
                 Field(
                     "All modifiers to the roll",
                     mods,
                     WORKING,
-                    native="N(ATTACK_MODS)+ATTACK_ABILITY_BONUS+ATTACK_SITUATION_HIT",
+                    native="SUM(ATTACK_MODS)+ATTACK_ABILITY_BONUS+ATTACK_SITUATION_HIT",
                 ),
                 Field(
                     "Automatic melee hit (helpless target)",
@@ -564,7 +564,7 @@ def critical_section() -> Section:
     bad_extra, extra_message = damage_roll_check(extra, "CRIT_DICE", "EXTRA DAMAGE ROLL")
     normal = f"{droll}+CRIT_DICE_MOD"
     max_die = "CRIT_MAX_DIE"
-    double = "N(CRIT_DOUBLE)"
+    double = "SUM(CRIT_DOUBLE)"
     critical = (
         f'IF({ruling_name("critical_damage")}="max_die_plus_roll",{multiplied(f"{normal}+{max_die}", max_die, double)},'
         f'IF({extra}="","",IF({bad_extra},{extra_message},'
@@ -582,7 +582,7 @@ def critical_section() -> Section:
             Field("Damage dice rolled (without the +modifier)", droll, INPUT, None),
             Field("Second damage roll (ruling normal_plus_max_plus_roll)", extra, INPUT, None),
             Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
-            Field("Natural roll needed", need, native="N(CRIT_TARGET)-N(CRIT_BONUS)-N(CRIT_MODS)"),
+            Field("Natural roll needed", need, native="SUM(CRIT_TARGET)-SUM(CRIT_BONUS)-SUM(CRIT_MODS)"),
             Field(
                 "A natural 20 can be a critical",
                 "CRIT_POSSIBLE",
@@ -712,7 +712,7 @@ def joust_section() -> Section:
             Field(
                 "Save penalty from the damage",
                 "JOUST_SAVE_PENALTY",
-                native=f'IF(N(JOUST_DAMAGE)<0,"#DAMAGE? 0 or more",INT(N(JOUST_DAMAGE)/'
+                native=f'IF(SUM(JOUST_DAMAGE)<0,"#DAMAGE? 0 or more",INT(SUM(JOUST_DAMAGE)/'
                 f"{const('jousting_save', 'damage_per_save_penalty')})*{const('jousting_save', 'save_penalty_per_step')})",
                 udf="bfrpg_joust_save_penalty(JOUST_DAMAGE)",
             ),
@@ -720,12 +720,12 @@ def joust_section() -> Section:
                 "Save total",
                 "JOUST_SAVE_TOTAL",
                 native=f'IF(OR(NOT(ISNUMBER(JOUST_SAVE_PENALTY)),{roll}=""),"",IF({roll_bad(roll, FACES)},"",'
-                f"{roll}+N(JOUST_STR_BONUS)+JOUST_SAVE_PENALTY))",
+                f"{roll}+SUM(JOUST_STR_BONUS)+JOUST_SAVE_PENALTY))",
             ),
             Field(
                 "Save failed by",
                 failed,
-                native='IF(ISNUMBER(JOUST_SAVE_TOTAL),N(JOUST_SAVE_TARGET)-JOUST_SAVE_TOTAL,"")',
+                native='IF(ISNUMBER(JOUST_SAVE_TOTAL),SUM(JOUST_SAVE_TARGET)-JOUST_SAVE_TOTAL,"")',
             ),
             Field(
                 "Unhorsed",
@@ -753,23 +753,23 @@ def parry_section(rules: RuleSet) -> Section:
     per_round = by_label("defense_stance", "parries_per_round", stance)
     allowed = (
         f'IF({per_round}="","",IF(AND({klass}="{engine.FIGHTER}",{per_round}>0),'
-        f"MAX({per_round},N(PARRY_LEVEL)*{const('parry_rules', 'fighter_parries_per_level')}),{per_round}))"
+        f"MAX({per_round},SUM(PARRY_LEVEL)*{const('parry_rules', 'fighter_parries_per_level')}),{per_round}))"
     )
     class_ok = "OR(" + ",".join(f'{klass}="{c}"' for c in engine.CLASSES) + ")"
     total = plus(
-        "N(PARRY_AB)",
+        "SUM(PARRY_AB)",
         by_label("parry_with", "parry_bonus", with_),
         by_label("defense_stance", "parry_bonus", stance),
-        f'IF({ruling_name("parry_includes_str")}="with_str",N(PARRY_STR),0)',
-        f"(N(PARRY_NUMBER)-1)*{by_label('defense_stance', 'extra_parry_penalty', stance)}",
+        f'IF({ruling_name("parry_includes_str")}="with_str",SUM(PARRY_STR),0)',
+        f"(SUM(PARRY_NUMBER)-1)*{by_label('defense_stance', 'extra_parry_penalty', stance)}",
         f"IF(PARRY_RANGED,{const('parry_rules', 'ranged_parry_penalty')},0)",
     )
     bonus = (
         f'IF(NOT({class_ok}),"#CLASS? use {", ".join(engine.CLASSES)}",'
         f'IF(PARRY_ALLOWED=0,"#STANCE? parry only in partial or total defense",'
         f'IF({by_label("parry_with", "block_dice", with_)}="","#PARRY WITH? a weapon or a shield",'
-        f'IF(N(PARRY_NUMBER)<1,"#PARRY NUMBER? 1 or more",'
-        f'IF(AND(PARRY_ALLOWED<>"",N(PARRY_NUMBER)>PARRY_ALLOWED),"#PARRIES? at most "&PARRY_ALLOWED&" this round",'
+        f'IF(SUM(PARRY_NUMBER)<1,"#PARRY NUMBER? 1 or more",'
+        f'IF(AND(PARRY_ALLOWED<>"",SUM(PARRY_NUMBER)>PARRY_ALLOWED),"#PARRIES? at most "&PARRY_ALLOWED&" this round",'
         f'IF(AND(PARRY_RANGED,NOT(AND({by_label("parry_with", "can_parry_ranged", with_)},{klass}="{engine.FIGHTER}"))),'
         f'"#RANGED? only fighters with shields parry ranged attacks",{total}))))))'
     )
@@ -779,9 +779,9 @@ def parry_section(rules: RuleSet) -> Section:
     block = plus(
         "BLOCK_ROLL",
         "BLOCK_DICE_MOD",
-        "N(PARRY_STR)",
-        f"IF({magic},N(BLOCK_MAGIC),0)",
-        f'IF(OR({klass}="{engine.FIGHTER}",{klass}="{engine.CLERIC}"),N(PARRY_LEVEL)*{const("parry_rules", "block_bonus_per_level")},0)',
+        "SUM(PARRY_STR)",
+        f"IF({magic},SUM(BLOCK_MAGIC),0)",
+        f'IF(OR({klass}="{engine.FIGHTER}",{klass}="{engine.CLERIC}"),SUM(PARRY_LEVEL)*{const("parry_rules", "block_bonus_per_level")},0)',
     )
     return Section(
         "Parry and block",
@@ -831,7 +831,7 @@ def parry_section(rules: RuleSet) -> Section:
                 "PARRY_SUCCESS",
                 key=True,
                 native='IF(NOT(ISNUMBER(PARRY_TOTAL)),"",IF(PARRY_ATTACK_TOTAL="","",'
-                f"PARRY_TOTAL-N(PARRY_ATTACK_TOTAL)>={const('parry_rules', 'parry_must_exceed_attack_by')}))",
+                f"PARRY_TOTAL-SUM(PARRY_ATTACK_TOTAL)>={const('parry_rules', 'parry_must_exceed_attack_by')}))",
             ),
             Field(
                 "Block total",
@@ -880,7 +880,7 @@ def firing_section(rules: RuleSet) -> Section:
             Field(
                 "Natural roll needed",
                 "FIRE_NEED",
-                native=f"N(FIRE_TARGET)-N(FIRE_BONUS)-(N(FIRE_MODS)+{by_label('firing_into_melee', 'hit', shot)})",
+                native=f"SUM(FIRE_TARGET)-SUM(FIRE_BONUS)-(SUM(FIRE_MODS)+{by_label('firing_into_melee', 'hit', shot)})",
             ),
             Field(
                 "Missed by",

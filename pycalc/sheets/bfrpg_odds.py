@@ -185,12 +185,12 @@ def odds_fields() -> tuple[Field, ...]:
         f"{PLAIN}*SUMPRODUCT({GRID}_P,{HIT_DMG})+{CRIT}*IF(ODDS_TWO_ROLLS,SUMPRODUCT({GRID_2}_P,{CRIT2_DMG}),"
         f"SUMPRODUCT({GRID}_P,{CRIT_DMG}))))"
     )
-    hp = "N(ATTACK_TARGET_HP)"
+    hp = "SUM(ATTACK_TARGET_HP)"
     kill = (
         f'IF({hp}<=0,1,IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,--(ODDS_HELPLESS>={hp}),'
         f"{over_outcomes('{dmg}>=' + hp)})))"
     )
-    attacks = "N(ATTACK_ATTACKS)"
+    attacks = "SUM(ATTACK_ATTACKS)"
     bad_attacks = '"#ATTACKS? 1 or more"'
     udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_TOTAL_MODS,ATTACK_DICE_USED"
     udf_tail = (

@@ -111,7 +111,7 @@ def prone_hit(rules: RuleSet) -> str:
 
 def two_weapon_hit() -> str:
     penalty = picked("two_weapon_fighting", "hit")
-    adjusted = f"{penalty}+N(ATTACK_ATTACKER_DEX)"
+    adjusted = f"{penalty}+SUM(ATTACK_ATTACKER_DEX)"
     return f'IF({penalty}=0,0,IF({ruling("twf_dex_modifier")}="added",{adjusted},MIN(0,{adjusted})))'
 
 
@@ -201,7 +201,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     kind = "PICK_ATTACK_TYPES"
     damage = (
         f'IF({rolled},IF(ISNUMBER(ATTACK_DICE_MOD),IF(AND({result}="{HIT}",{by_label(KIND_TABLE, "deals_damage", kind)}),'
-        f"MAX({by_label(KIND_TABLE, 'min_damage', kind)},N(ATTACK_DAMAGE_ROLL)+ATTACK_DICE_MOD+ATTACK_SITUATION_DAMAGE),0),"
+        f"MAX({by_label(KIND_TABLE, 'min_damage', kind)},SUM(ATTACK_DAMAGE_ROLL)+ATTACK_DICE_MOD+ATTACK_SITUATION_DAMAGE),0),"
         'ATTACK_DICE_MOD),"")'
     )
     effect = (
@@ -260,13 +260,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Defender's AC in this situation",
                     "ATTACK_AC",
-                    native=f"MAX({min_ac()},N(ATTACK_TARGET)+ATTACK_SITUATION_AC-IF(ATTACK_LOSES_DEX,N(ATTACK_DEFENDER_DEX),0))",
+                    native=f"MAX({min_ac()},SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC-IF(ATTACK_LOSES_DEX,SUM(ATTACK_DEFENDER_DEX),0))",
                 ),
                 Field(
                     "Roll this or more on the d20",
                     "ATTACK_NEED",
                     key=True,
-                    native=f"ATTACK_AC-N(ATTACK_BONUS)-ATTACK_TOTAL_MODS+{const('attack_roll', 'hit_margin')}",
+                    native=f"ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS+{const('attack_roll', 'hit_margin')}",
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
                 Field(
@@ -355,7 +355,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "All modifiers to the roll",
                     "ATTACK_TOTAL_MODS",
                     WORKING,
-                    native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
                 ),
                 Field(
                     "AC from the situation (cover, defender's action)",
@@ -424,7 +424,7 @@ def falling_section() -> Section:
     )
     first, more = const(fd, "dice_first_increment"), const(fd, "dice_added_per_increment")
     count = f"FALL_INCREMENTS*AVERAGE({first},{first}+(FALL_INCREMENTS-1)*{more})"
-    bad = f"OR(NOT(ISNUMBER({feet})),N({feet})<0)"
+    bad = f"OR(NOT(ISNUMBER({feet})),SUM({feet})<0)"
     dex_check = (
         f'IF({feet}<{const(fd, "dex_check_from_ft")},AND({ruling("falling_five_feet")}="dex_check",'
         f"{feet}>={const(fd, 'min_fall_ft')}),{feet}<={const(fd, 'dex_check_to_ft')})"
@@ -478,11 +478,11 @@ def hp_section() -> Section:
 
 
 def disarm_section() -> Section:
-    dex = "N(DISARM_DEX)"
+    dex = "SUM(DISARM_DEX)"
     dex_part = f'IF({ruling("disarm_dex")}="modifier",{dex},MAX(0,{dex}))'
     ac = (
         f"MAX({min_ac()},{const('disarm', 'disarm_base_ac')}+{const('disarm', 'disarm_ac_per_hd_or_level')}"
-        f"*N(DISARM_LEVEL)+{dex_part})"
+        f"*SUM(DISARM_LEVEL)+{dex_part})"
     )
     return Section(
         "Disarm",
@@ -495,7 +495,7 @@ def disarm_section() -> Section:
                 "AC to hit to disarm",
                 "DISARM_AC",
                 key=True,
-                native=f'IF(N(DISARM_LEVEL)<0,"#LEVEL? 0 or more",{ac})',
+                native=f'IF(SUM(DISARM_LEVEL)<0,"#LEVEL? 0 or more",{ac})',
                 udf="cnc_disarm_ac(DISARM_LEVEL,DISARM_DEX)",
             ),
         ),
@@ -523,31 +523,31 @@ def grapple_section(rules: RuleSet) -> Section:
             f"{const('grapple_size_modifier', row_id, 'ac_as_written')})"
         )
 
-    diff = "N(GRAPPLE_SIZE_DIFF)"
+    diff = "SUM(GRAPPLE_SIZE_DIFF)"
     size = f"IF({diff}>=0,{size_value('attacker_larger')}*{diff},{size_value('attacker_smaller')}*-{diff})"
     base = (
         f"IF(GRAPPLE_STR_PRIME=TRUE,{const('grapple_target_ac', 'strength_prime', 'ac')},"
         f"{const('grapple_target_ac', 'strength_not_prime', 'ac')})"
     )
     inputs = {
-        "defender_str_modifier": "N(GRAPPLE_STR)",
-        "defender_dex_modifier": "N(GRAPPLE_DEX)",
+        "defender_str_modifier": "SUM(GRAPPLE_STR)",
+        "defender_dex_modifier": "SUM(GRAPPLE_DEX)",
         "size_difference": "GRAPPLE_SIZE_AC",
-        "defender_bth": "N(GRAPPLE_BTH)",
+        "defender_bth": "SUM(GRAPPLE_BTH)",
     }
     total = plus(base, *(f"{weight(row_id)}*{value}" for row_id, value in inputs.items()))
     bad = f'NOT(OR({kind}="{GRAPPLE}",{kind}="{OVERBEAR}"))'
     message = '"#KIND? Grapple or Overbear"'
     ac = (
         f'IF({bad},{message},IF(AND({kind}="{GRAPPLE}",{ruling("grapple_ac_reading")}="normal_ac"),'
-        f"MAX({min_ac()},N(GRAPPLE_NORMAL_AC)),MAX({min_ac()},{total})))"
+        f"MAX({min_ac()},SUM(GRAPPLE_NORMAL_AC)),MAX({min_ac()},{total})))"
     )
     allowed = f'IF({bad},{message},IF({kind}="{GRAPPLE}",TRUE,-{diff}<={const("overbearing", "max_defender_size_larger")}))'
     adds = (
         f'OR({by_label(KIND_TABLE, "adds_bth", "GRAPPLE_KIND")},AND({kind}="{OVERBEAR}",'
         f'{ruling("overbear_attacker_bth")}="added"))'
     )
-    roll_bonus = f"IF({bad},{message},N(GRAPPLE_ATTACKER_STR)+IF({adds},N(GRAPPLE_ATTACKER_BTH),0))"
+    roll_bonus = f"IF({bad},{message},SUM(GRAPPLE_ATTACKER_STR)+IF({adds},SUM(GRAPPLE_ATTACKER_BTH),0))"
     udf_defender = "GRAPPLE_KIND,GRAPPLE_STR_PRIME,GRAPPLE_STR,GRAPPLE_DEX,GRAPPLE_BTH,GRAPPLE_SIZE_DIFF,GRAPPLE_NORMAL_AC"
     return Section(
         "Grappling and overbearing",
@@ -602,10 +602,10 @@ def grapple_section(rules: RuleSet) -> Section:
 
 def touch_section(rules: RuleSet) -> Section:
     values = {
-        "dex_modifier": "N(TOUCH_DEX)",
-        "magic_protection": "N(TOUCH_MAGIC)",
-        "armor": "N(TOUCH_ARMOR)",
-        "shield": "N(TOUCH_SHIELD)",
+        "dex_modifier": "SUM(TOUCH_DEX)",
+        "magic_protection": "SUM(TOUCH_MAGIC)",
+        "armor": "SUM(TOUCH_ARMOR)",
+        "shield": "SUM(TOUCH_SHIELD)",
     }
     table = "touch_attack_adjustments"
     terms = [
@@ -641,9 +641,9 @@ def movement_section(rules: RuleSet) -> Section:
     mr = "movement_rules"
     cap = const(mr, "max_terrain_reduction")
     limit = f'IF({ruling("movement_reduction_limit")}="reduced_by",{cap},1-{cap})'
-    reduction = "N(MOVE_REDUCTION)"
+    reduction = "SUM(MOVE_REDUCTION)"
     now = (
-        f'IF(OR(NOT(ISNUMBER(MOVE_RATE)),N(MOVE_RATE)<=0),"#RATE? more than 0 ft",'
+        f'IF(OR(NOT(ISNUMBER(MOVE_RATE)),SUM(MOVE_RATE)<=0),"#RATE? more than 0 ft",'
         f'IF(OR({reduction}<0,{reduction}>1),"#REDUCTION? 0 to 1 (0.5 = half)",'
         f"MAX({const(mr, 'min_rate_ft')},INT(MOVE_RATE*(1-MIN({reduction},{limit}))),MIN(MOVE_RATE,{const(mr, 'min_move_ft')}))))"
     )
@@ -682,14 +682,14 @@ def movement_section(rules: RuleSet) -> Section:
 
 
 def charge_section() -> Section:
-    bad = "OR(NOT(ISNUMBER(CHARGE_RATE)),N(CHARGE_RATE)<=0)"
+    bad = "OR(NOT(ISNUMBER(CHARGE_RATE)),SUM(CHARGE_RATE)<=0)"
     message = '"#RATE? more than 0 ft"'
     least = scaled("CHARGE_RATE", const("combat_actions", "charge", "min_move"))
     most = scaled("CHARGE_RATE", const("combat_actions", "charge", "max_move"))
     verdict = (
-        f'IF({bad},{message},IF(N(CHARGE_DISTANCE)<0,"#DISTANCE? 0 or more",'
-        'IF(N(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
-        'IF(N(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
+        f'IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,"#DISTANCE? 0 or more",'
+        'IF(SUM(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
+        'IF(SUM(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
     )
     return Section(
         "Charge",
@@ -711,11 +711,11 @@ def charge_section() -> Section:
 
 
 def range_section() -> Section:
-    bad_increment = "OR(NOT(ISNUMBER(RANGE_INCREMENT)),N(RANGE_INCREMENT)<=0)"
-    bad_distance = "N(RANGE_DISTANCE)<0"
+    bad_increment = "OR(NOT(ISNUMBER(RANGE_INCREMENT)),SUM(RANGE_INCREMENT)<=0)"
+    bad_distance = "SUM(RANGE_DISTANCE)<0"
     increments = (
         f'IF({bad_increment},"#INCREMENT? more than 0 ft",IF({bad_distance},"#DISTANCE? 0 or more",'
-        f"{round_up('N(RANGE_DISTANCE)/RANGE_INCREMENT')}))"
+        f"{round_up('SUM(RANGE_DISTANCE)/RANGE_INCREMENT')}))"
     )
     hit = band("range_bands", "hit", "RANGE_INCREMENTS")
     return Section(
@@ -759,7 +759,7 @@ def subdual_section() -> Section:
             Field(
                 "Subdual damage (at least 1)",
                 total,
-                native=f'IF(OR(NOT(ISNUMBER(SUBDUAL_DAMAGE)),N(SUBDUAL_DAMAGE)<0),"#DAMAGE? 0 or more",'
+                native=f'IF(OR(NOT(ISNUMBER(SUBDUAL_DAMAGE)),SUM(SUBDUAL_DAMAGE)<0),"#DAMAGE? 0 or more",'
                 f"MAX({const(sd, 'weapon_subdual_min_damage')},SUBDUAL_DAMAGE))",
             ),
             Field(

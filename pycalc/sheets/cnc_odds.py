@@ -103,7 +103,7 @@ def write_damage_workings(book: Workbook) -> BarChart:
 
 
 def odds_section() -> Section:
-    hp = "N(ATTACK_TARGET_HP)"
+    hp = "SUM(ATTACK_TARGET_HP)"
     expected = f"ATTACK_HIT_CHANCE*SUMPRODUCT({P},{HIT_DAMAGE})"
     kill = f"IF({hp}<=0,1,ATTACK_HIT_CHANCE*SUMPRODUCT({P},--({HIT_DAMAGE}>={hp})))"
     head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
@@ -126,7 +126,9 @@ def odds_section() -> Section:
                 "Expected damage per round",
                 "ATTACK_EXPECTED_DAMAGE_ROUND",
                 number_format="0.00",
-                native=guarded(f'IF(N(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",N(ATTACK_ATTACKS)*{expected})'),
+                native=guarded(
+                    f'IF(SUM(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",SUM(ATTACK_ATTACKS)*{expected})'
+                ),
                 udf=f"cnc_expected_damage({head},{tail},ATTACK_ATTACKS)",
             ),
             Field(
@@ -141,7 +143,7 @@ def odds_section() -> Section:
                 "Chance the round's attacks drop the target",
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
-                native=f'IF(N(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"{SEVERAL_ATTACKS}")',
+                native=f'IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"{SEVERAL_ATTACKS}")',
                 udf=f"cnc_kill_chance({head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{tail})",
             ),
         ),

@@ -114,7 +114,9 @@ def damage_formula(
 ) -> str:
     """engine.damage after the roll check: '' when the dice roll is still needed."""
     rolled = by_id("outcomes", "rolled_dice", outcome_id)
-    dice_part = f"({rolled}*N({roll})+{by_id('outcomes', 'max_dice', outcome_id)}*{dice.count}*{dice.sides})"
+    dice_part = (
+        f"({rolled}*SUM({roll})+{by_id('outcomes', 'max_dice', outcome_id)}*{dice.count}*{dice.sides})"
+    )
     modifier_part = f"({by_id('outcomes', 'modifier_times', outcome_id)}*({dice.modifier}+{extra}))"
     raw = (
         f"IF({ruling_is('double_damage_basis', 'whole_damage')},({dice_part}+{modifier_part})*{multiplier},"
@@ -126,7 +128,7 @@ def damage_formula(
     )
     high = f"{dice.count}*{dice.sides}"
     checked = (
-        f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(N({roll})<{dice.count},N({roll})>{high}),'
+        f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(SUM({roll})<{dice.count},SUM({roll})>{high}),'
         f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
     )
     return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
@@ -217,7 +219,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
     as_concealment = by_label("cover", "as_concealment", cover_pick)
     cover_hit = (
         f"IF({ruling_is('cover_values', 'as_concealment')},IF({empty(as_concealment)},0,{by_id('concealment', 'hit', as_concealment)}),"
-        f"N({by_label('cover', 'hit', cover_pick)}))"
+        f"SUM({by_label('cover', 'hit', cover_pick)}))"
     )
     concealment = by_label("concealment", "hit", pick_name("concealment"))
     follow_total = (
@@ -275,13 +277,13 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             "All modifiers to the roll",
             "ATTACK_TOTAL_MODS",
             WORKING,
-            native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+            native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
         ),
         Field(
             "Target's AC in this situation",
             "ATTACK_AC",
             WORKING,
-            native="N(ATTACK_TARGET)+ATTACK_SITUATION_AC",
+            native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
         ),
         Field("Rolls entered correctly", "ATTACK_ROLL_CHECK", WORKING, native=roll_check),
         Field(
@@ -418,7 +420,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Natural d20 needed (before natural 1 / 20)",
                     "ATTACK_NEED",
                     key=True,
-                    native="ATTACK_AC-N(ATTACK_BONUS)-ATTACK_TOTAL_MODS",
+                    native="ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS",
                     udf=f'd20_need("{RULESET}",{udf_attack})',
                 ),
                 Field(
@@ -593,7 +595,7 @@ def critical_section() -> Section:
                 "Critical chart total",
                 total,
                 WORKING,
-                native=f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},N(CRIT_MODS),0),"")',
+                native=f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},SUM(CRIT_MODS),0),"")',
             ),
             Field(
                 "Condition roll entered correctly",
@@ -715,7 +717,7 @@ def fumble_section() -> Section:
                 "DEX check",
                 "FUMBLE_CHECK",
                 native=shown(
-                    f'IF(OR({dc}="",FUMBLE_DEX_ROLL=""),"",IF(FUMBLE_DEX_ROLL+N(FUMBLE_DEX_BONUS)>={dc},'
+                    f'IF(OR({dc}="",FUMBLE_DEX_ROLL=""),"",IF(FUMBLE_DEX_ROLL+SUM(FUMBLE_DEX_BONUS)>={dc},'
                     f'"{engine.CHECK_PASSED}","{engine.CHECK_FAILED}"))'
                 ),
             ),
@@ -752,8 +754,8 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
     reload = by_label("rate_of_fire", "reload_rounds", weapon)
     check = (
         f'IF(ISNA(MATCH({weapon},{T("rate_of_fire", "label")},0)),"#WEAPON? pick from the list",'
-        f'IF(AND({empty(every)},OR(ROF_SIEGE_RATE="",N(ROF_SIEGE_RATE)<1)),"#RATE? fires once every how many rounds (1 or more)",'
-        f'IF(N(ROF_ROUNDS)<0,"#ROUNDS? 0 or more","ok")))'
+        f'IF(AND({empty(every)},OR(ROF_SIEGE_RATE="",SUM(ROF_SIEGE_RATE)<1)),"#RATE? fires once every how many rounds (1 or more)",'
+        f'IF(SUM(ROF_ROUNDS)<0,"#ROUNDS? 0 or more","ok")))'
     )
 
     def shown(expr: str) -> str:
@@ -774,13 +776,13 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
             Field(
                 "Fires once every (rounds)",
                 "ROF_ROUNDS_PER_SHOT",
-                native=shown(f"IF({empty(every)},N(ROF_SIEGE_RATE),{every})"),
+                native=shown(f"IF({empty(every)},SUM(ROF_SIEGE_RATE),{every})"),
             ),
             Field(
                 "First shot in round",
                 "ROF_FIRST_SHOT_ROUND",
                 native=shown(
-                    f"IF({ruling_is('rate_of_fire_start', 'loaded')},1,1+IF({empty(every)},N(ROF_SIEGE_RATE)-1,{reload}))"
+                    f"IF({ruling_is('rate_of_fire_start', 'loaded')},1,1+IF({empty(every)},SUM(ROF_SIEGE_RATE)-1,{reload}))"
                 ),
             ),
             Field(
@@ -788,7 +790,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
                 "ROF_SHOTS",
                 key=True,
                 native=shown(
-                    "IF(N(ROF_ROUNDS)<ROF_FIRST_SHOT_ROUND,0,INT((N(ROF_ROUNDS)-ROF_FIRST_SHOT_ROUND)/ROF_ROUNDS_PER_SHOT)+1)"
+                    "IF(SUM(ROF_ROUNDS)<ROF_FIRST_SHOT_ROUND,0,INT((SUM(ROF_ROUNDS)-ROF_FIRST_SHOT_ROUND)/ROF_ROUNDS_PER_SHOT)+1)"
                 ),
                 udf="c17_shots(ROF_WEAPON,ROF_ROUNDS,ROF_SIEGE_RATE)",
             ),
@@ -880,7 +882,7 @@ def brawling_section(rules: RuleSet) -> Section:
         '"regular_damage"',
         "BRAWL_DAMAGE_ROLL",
         BRAWL_DICE_CELLS,
-        extra=f"IF({value('adds_strength')},N(BRAWL_STR),0)",
+        extra=f"IF({value('adds_strength')},SUM(BRAWL_STR),0)",
     )
     return Section(
         "Brawling (punch or kick)",
@@ -909,7 +911,7 @@ def brawling_section(rules: RuleSet) -> Section:
                 "Natural d20 needed",
                 "BRAWL_NEED",
                 key=True,
-                native=shown("N(BRAWL_AC)-N(BRAWL_BONUS)-N(BRAWL_MODS)-BRAWL_HIT_MOD"),
+                native=shown("SUM(BRAWL_AC)-SUM(BRAWL_BONUS)-SUM(BRAWL_MODS)-BRAWL_HIT_MOD"),
             ),
             Field("Damage dice", "BRAWL_DICE", native=shown(by_label("brawling", "damage", kind))),
             Field("Non-lethal", "BRAWL_NON_LETHAL", native=shown(value("non_lethal"))),
@@ -935,7 +937,7 @@ def brawling_section(rules: RuleSet) -> Section:
 
 def subdual_section() -> Section:
     factor = const("attack_situation", "flat_of_blade", "damage_multiplier")
-    half = f"N(SUBDUAL_DAMAGE)*{factor}"
+    half = f"SUM(SUBDUAL_DAMAGE)*{factor}"
     zero = const("zero_hit_points", "zero_hp_threshold")
 
     def hp(entry: str, column: str) -> str:
@@ -973,10 +975,10 @@ def subdual_section() -> Section:
                 "Damage dealt",
                 "SUBDUAL_DAMAGE_DEALT",
                 key=True,
-                native=f"IF({flat},IF({ruling_is('subdual_half_rounding', 'down')},{round_down(half)},{round_up(half)}),N(SUBDUAL_DAMAGE))",
-                udf="IF(SUBDUAL_FLAT=TRUE,c17_subdual_damage(SUBDUAL_DAMAGE),N(SUBDUAL_DAMAGE))",
+                native=f"IF({flat},IF({ruling_is('subdual_half_rounding', 'down')},{round_down(half)},{round_up(half)}),SUM(SUBDUAL_DAMAGE))",
+                udf="IF(SUBDUAL_FLAT=TRUE,c17_subdual_damage(SUBDUAL_DAMAGE),SUM(SUBDUAL_DAMAGE))",
             ),
-            Field("Hit points after", "SUBDUAL_HP_AFTER", native="N(SUBDUAL_HP)-SUBDUAL_DAMAGE_DEALT"),
+            Field("Hit points after", "SUBDUAL_HP_AFTER", native="SUM(SUBDUAL_HP)-SUBDUAL_DAMAGE_DEALT"),
             Field(
                 "Target is",
                 "SUBDUAL_STATE",

@@ -244,7 +244,7 @@ def odds_section(rules: RuleSet) -> Section:
                 number_format="0.00",
                 native=(
                     "IF(ISTEXT(ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE,"
-                    f"IF(N(ATTACK_ATTACKS)<1,{attacks_bad},N(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
+                    f"IF(SUM(ATTACK_ATTACKS)<1,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
                 ),
                 udf=f"c17_expected_damage({udf_head},{udf_tail},ATTACK_ATTACKS)",
             ),
@@ -253,7 +253,7 @@ def odds_section(rules: RuleSet) -> Section:
                 "ATTACK_KILL_CHANCE",
                 key=True,
                 number_format=PERCENT_FORMAT,
-                native=guarded(over_outcomes(rules, "{d}>=N(ATTACK_TARGET_HP)")),
+                native=guarded(over_outcomes(rules, "{d}>=SUM(ATTACK_TARGET_HP)")),
                 udf=f"c17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
             ),
             Field(
@@ -261,7 +261,7 @@ def odds_section(rules: RuleSet) -> Section:
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
                 native=(
-                    "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(N(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
+                    "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
                     f"{q(odds_engine.SEVERAL_ATTACKS)}))"
                 ),
                 udf=f"c17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",

@@ -101,7 +101,8 @@ def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str
             above = f"+{get_column_letter(cumulative_column(j))}{row - 1}" if t else ""
             put_formula(sheet.cell(row, cumulative_column(j)), f"{get_column_letter(2 + j)}{row}{above}")
         chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
-        put_formula(sheet.cell(row, p_col), f"IF({count}>=1,INDEX({chances},{count}+1),0)")
+        # INDEX on one row takes the row and the column: Gnumeric refuses a single index there.
+        put_formula(sheet.cell(row, p_col), f"IF({count}>=1,INDEX({chances},1,{count}+1),0)")
     grid = DiceGrid(prefix, sheet, first, last, p_col + 1)
     define_name(book, name("TOTALS"), grid.column(1))
     define_name(book, name("P"), grid.column(p_col))

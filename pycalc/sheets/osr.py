@@ -111,7 +111,7 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 def result_formula(roll: str, follow: str) -> str:
     """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see osr.resolve)."""
     return (
-        f'IF({roll}=ATTACK_NAT1,IF(AND(ISNUMBER({follow}),{follow}>N(ATTACK_LEVEL)),"Fumble","Miss"),'
+        f'IF({roll}=ATTACK_NAT1,IF(AND(ISNUMBER({follow}),{follow}>SUM(ATTACK_LEVEL)),"Fumble","Miss"),'
         f'IF(AND(ATTACK_NEEDS_MAGIC,{ruling_is("magic_weapon_needed", "no_hit")}),"Miss",'
         f'IF({roll}=ATTACK_NAT20,IF(AND(ATTACK_NEEDS_MAGIC,ATTACK_NEED>ATTACK_NAT20),"Miss",'
         f'IF(AND({roll}=ATTACK_CRIT_ROLL,NOT(ATTACK_NO_CRIT)),"Critical","Hit")),'
@@ -143,11 +143,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     no_shield, no_dex = any_of(rules, "target_no_shield"), any_of(rules, "target_no_dex_ac")
     ac_change = plus(
         *(sum_of(rules, (t,), c) for t, c in AC_COLUMNS.items()),
-        f"IF({no_shield},N(ATTACK_TARGET_SHIELD),0)",
-        f"IF({no_dex},N(ATTACK_TARGET_DEX),0)",
+        f"IF({no_shield},SUM(ATTACK_TARGET_SHIELD),0)",
+        f"IF({no_dex},SUM(ATTACK_TARGET_DEX),0)",
     )
     situation_hit = plus(
-        sum_of(rules, HIT_PICKERS, "hit"), f"-IF({any_of(rules, 'attacker_no_dex')},N(ATTACK_DEX_IN_BONUS),0)"
+        sum_of(rules, HIT_PICKERS, "hit"),
+        f"-IF({any_of(rules, 'attacker_no_dex')},SUM(ATTACK_DEX_IN_BONUS),0)",
     )
     advantage, disadvantage = any_of(rules, "advantage"), any_of(rules, "disadvantage")
     mode = (
@@ -155,7 +156,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f"IF({advantage},1,IF({disadvantage},-1,0)))"
     )
     target = (
-        f"N(ATTACK_TARGET)+IF({ruling_is('ac_change_to_number_needed', 'gm_matrix')},0,"
+        f"SUM(ATTACK_TARGET)+IF({ruling_is('ac_change_to_number_needed', 'gm_matrix')},0,"
         f"ATTACK_AC_CHANGE*{const('to_hit_roll', 'needed_change_per_ac_point')})"
     )
     no_crit_at = const("natural_20_critical", "no_critical_needed_at_least")
@@ -164,7 +165,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f"AND(ATTACK_BASIS>={no_crit_at},ATTACK_BASIS<=ATTACK_NAT20))"
     )
     check = (
-        'IF(N(ATTACK_LEVEL)<0,"#LEVEL? 0 or more",'
+        'IF(SUM(ATTACK_LEVEL)<0,"#LEVEL? 0 or more",'
         f'IF({bad_roll("ATTACK_ROLL")},"#ROLL? 1 to "&ATTACK_SIDES,'
         f'IF(AND(ATTACK_FOLLOW_ROLL<>"",{bad_roll("ATTACK_FOLLOW_ROLL")}),"#FOLLOW ROLL? 1 to "&ATTACK_SIDES,'
         f"{result_formula('ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
@@ -267,7 +268,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Natural d20 needed",
                     "ATTACK_NEED",
                     key=True,
-                    native="ATTACK_TARGET_EFFECTIVE-N(ATTACK_BONUS)-ATTACK_MODS_TOTAL",
+                    native="ATTACK_TARGET_EFFECTIVE-SUM(ATTACK_BONUS)-ATTACK_MODS_TOTAL",
                     udf='d20_need("osr",ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL)',
                     help="before the natural 1 and natural 20 rules",
                 ),
@@ -343,7 +344,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "All roll modifiers",
                     "ATTACK_MODS_TOTAL",
                     WORKING,
-                    native="N(ATTACK_MODS)+ATTACK_SITUATION_HIT",
+                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
                 ),
                 Field(
                     "Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", WORKING, native=ac_change
@@ -455,12 +456,12 @@ def surprise_section(rules: RuleSet) -> Section:
     normal = const("surprise_rules", "normal_surprise_max")
 
     def top_face(surprises_on: str, surprised_on: str) -> str:
-        shift = f"({normal}-N({surprised_on}))"
+        shift = f"({normal}-SUM({surprised_on}))"
         shift = f"IF({ruling_is('surprise_range_adjustment', 'reduce_only')},MAX(0,{shift}),{shift})"
         return (
-            f'IF(OR(N({surprises_on})<0,N({surprises_on})>{sides}),"#SURPRISES ON? 0 to "&{sides},'
-            f'IF(OR(N({surprised_on})<0,N({surprised_on})>{sides}),"#SURPRISED ON? 0 to "&{sides},'
-            f"MIN({sides},MAX(0,N({surprises_on})-{shift}))))"
+            f'IF(OR(SUM({surprises_on})<0,SUM({surprises_on})>{sides}),"#SURPRISES ON? 0 to "&{sides},'
+            f'IF(OR(SUM({surprised_on})<0,SUM({surprised_on})>{sides}),"#SURPRISED ON? 0 to "&{sides},'
+            f"MIN({sides},MAX(0,SUM({surprises_on})-{shift}))))"
         )
 
     def chance(top: str) -> str:
@@ -545,11 +546,11 @@ def mass_section(rules: RuleSet) -> Section:
     damage = (
         'IF(MASS_DAMAGE_ROLL="","",'
         f'IF(OR(MASS_DAMAGE_ROLL<1,MASS_DAMAGE_ROLL>{sides}),"#DAMAGE ROLL? 1 to "&{sides},'
-        f'IF(AND({ruling_is("mass_combat_damage_multiplier", "men_in_unit")},N(MASS_MEN)<1),"#MEN? 1 or more",'
+        f'IF(AND({ruling_is("mass_combat_damage_multiplier", "men_in_unit")},SUM(MASS_MEN)<1),"#MEN? 1 or more",'
         f"MASS_DAMAGE_ROLL*{times})))"
     )
     survivors = (
-        'IF(N(MASS_MEN)<1,"#MEN? 1 or more",IF(N(MASS_ORIGINAL_HP)<1,"#ORIGINAL HP? 1 or more",'
+        'IF(SUM(MASS_MEN)<1,"#MEN? 1 or more",IF(SUM(MASS_ORIGINAL_HP)<1,"#ORIGINAL HP? 1 or more",'
         'IF(MASS_HP_AFTER>MASS_ORIGINAL_HP,"#REMAINING HP? at most the original hit points",'
         f"IF(MASS_HP_AFTER<=0,0,{round_up('MASS_HP_AFTER*MASS_MEN/MASS_ORIGINAL_HP')}))))"
     )
@@ -577,7 +578,7 @@ def mass_section(rules: RuleSet) -> Section:
             Field(
                 "Unit's hit points now",
                 "MASS_HP_AFTER",
-                native="IF(ISNUMBER(MASS_DAMAGE_DEALT),MAX(0,N(MASS_HP_BEFORE)-MASS_DAMAGE_DEALT),N(MASS_HP_BEFORE))",
+                native="IF(ISNUMBER(MASS_DAMAGE_DEALT),MAX(0,SUM(MASS_HP_BEFORE)-MASS_DAMAGE_DEALT),SUM(MASS_HP_BEFORE))",
             ),
             Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0"),
             Field(
@@ -608,7 +609,7 @@ def kills_section(rules: RuleSet) -> Section:
 
     def guarded(expr: str) -> str:
         return (
-            f'IF(N(KILLS_ATTACKS)<0,"#ATTACKS? 0 or more",IF(NOT(ISNUMBER({damage})),{DICE_ERROR},'
+            f'IF(SUM(KILLS_ATTACKS)<0,"#ATTACKS? 0 or more",IF(NOT(ISNUMBER({damage})),{DICE_ERROR},'
             f'IF(NOT(ISNUMBER({hp})),{DICE_ERROR},IF({hp}<=0,"#HP DICE? average hit points must be above 0",{expr}))))'
         )
 
@@ -657,9 +658,9 @@ def normal_men_section(rules: RuleSet) -> Section:
     level = "NORMAL_MEN_LEVEL"
     attacks = (
         f'IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, "label")},0)),"#KIND? pick from the list",'
-        f'IF(N({level})<0,"#LEVEL? 0 or more",'
-        f"IF(N({level})>{by_id(table, 'more_than', 'NORMAL_MEN_ROW')},"
-        f"MAX({by_id(table, 'otherwise', 'NORMAL_MEN_ROW')},N({level})*{by_id(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
+        f'IF(SUM({level})<0,"#LEVEL? 0 or more",'
+        f"IF(SUM({level})>{by_id(table, 'more_than', 'NORMAL_MEN_ROW')},"
+        f"MAX({by_id(table, 'otherwise', 'NORMAL_MEN_ROW')},SUM({level})*{by_id(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
         f"{by_id(table, 'otherwise', 'NORMAL_MEN_ROW')})))"
     )
     return Section(
@@ -694,10 +695,10 @@ def grapple_section(rules: RuleSet) -> Section:
     sides = const("grappling_dice", "grappling_die_sides")
 
     def check(roll: str, hd: str, per: str, what: str) -> str:
-        count = f"N({hd})*{const('grappling_dice', per)}"
+        count = f"SUM({hd})*{const('grappling_dice', per)}"
         return (
-            f'IF(N({hd})<1,"#{what} HD? 1 or more",'
-            f'IF(OR(N({roll})<{count},N({roll})>{count}*{sides}),"#{what} ROLL? "&{count}&" to "&{count}*{sides},"")) '
+            f'IF(SUM({hd})<1,"#{what} HD? 1 or more",'
+            f'IF(OR(SUM({roll})<{count},SUM({roll})>{count}*{sides}),"#{what} ROLL? "&{count}&" to "&{count}*{sides},"")) '
         ).strip()
 
     guard = (
@@ -706,7 +707,7 @@ def grapple_section(rules: RuleSet) -> Section:
         f'IF({check("GRAPPLE_GRAPPLERS_ROLL", "GRAPPLE_GRAPPLERS_HD", "grappler_d6_per_hd", "GRAPPLERS")}<>"",'
         f"{check('GRAPPLE_GRAPPLERS_ROLL', 'GRAPPLE_GRAPPLERS_HD', 'grappler_d6_per_hd', 'GRAPPLERS')},{{}}))"
     )
-    margin = "N(GRAPPLE_HERO_ROLL)-N(GRAPPLE_GRAPPLERS_ROLL)"
+    margin = "SUM(GRAPPLE_HERO_ROLL)-SUM(GRAPPLE_GRAPPLERS_ROLL)"
     band = f"MATCH({margin},{T('grappling_result', 'from')},1)"
     stunned = f"INDEX({T('grappling_result', 'grapplers_stunned')},{band})"
     stun = f"IF({stunned},({margin})*{const('grappling_dice', 'stun_rounds_per_point')},0)"
@@ -750,14 +751,14 @@ def save_section(rules: RuleSet) -> Section:
         f'IF({found},"#MANEUVER? pick from the list",IF({saver}="","#MANEUVER? no save for this one",""))'
     )
     gap = (
-        'IF(OR(N(SAVE_SAVER_LEVEL)<0,N(SAVE_ATTACKER_LEVEL)<0),"#LEVEL? 0 or more",'
-        f"INT(MAX(0,N(SAVE_SAVER_LEVEL)-N(SAVE_ATTACKER_LEVEL))/{const('level_gap_save_bonus', 'levels_per_step')})"
+        'IF(OR(SUM(SAVE_SAVER_LEVEL)<0,SUM(SAVE_ATTACKER_LEVEL)<0),"#LEVEL? 0 or more",'
+        f"INT(MAX(0,SUM(SAVE_SAVER_LEVEL)-SUM(SAVE_ATTACKER_LEVEL))/{const('level_gap_save_bonus', 'levels_per_step')})"
         f"*{const('level_gap_save_bonus', 'save_bonus_per_step')})"
     )
     modifier = (
         f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,'
         f"IF({by_label(table, 'level_gap_bonus', 'SAVE_MANEUVER')},SAVE_LEVEL_GAP_BONUS,0)"
-        f"-IF({by_label(table, 'minus_target_str_bonus', 'SAVE_MANEUVER')},N(SAVE_TARGET_STR_BONUS),0))"
+        f"-IF({by_label(table, 'minus_target_str_bonus', 'SAVE_MANEUVER')},SUM(SAVE_TARGET_STR_BONUS),0))"
     )
     modifier = (
         f'IF(AND(SAVE_ROW_ERROR="",NOT(ISNUMBER(SAVE_LEVEL_GAP_BONUS))),SAVE_LEVEL_GAP_BONUS,{modifier})'

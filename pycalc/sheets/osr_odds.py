@@ -134,8 +134,8 @@ def odds_section() -> Section:
     expected = "ODDS_HIT_PLAIN*SUMPRODUCT({p},ODDS_DMG_PLAIN)+ODDS_HIT_NAT20*SUMPRODUCT({p},ODDS_DMG_NAT20)"
     expected = expected.format(p=p)
     kill = (
-        f"IF(N(ATTACK_TARGET_HP)<=0,1,ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN>=N(ATTACK_TARGET_HP)))"
-        f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20>=N(ATTACK_TARGET_HP))))"
+        f"IF(SUM(ATTACK_TARGET_HP)<=0,1,ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN>=SUM(ATTACK_TARGET_HP)))"
+        f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20>=SUM(ATTACK_TARGET_HP))))"
     )
 
     def guarded(formula: str) -> str:
@@ -162,7 +162,7 @@ def odds_section() -> Section:
                 "ATTACK_EXPECTED_DAMAGE_ROUND",
                 number_format="0.00",
                 native=guarded(
-                    f'IF(N(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",N(ATTACK_ATTACKS)*({expected}))'
+                    f'IF(SUM(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",SUM(ATTACK_ATTACKS)*({expected}))'
                 ),
                 udf=f"osr_expected_damage({head},{tail.format(attacks='ATTACK_ATTACKS')})",
             ),
@@ -178,7 +178,7 @@ def odds_section() -> Section:
                 "Chance the round's attacks drop the target",
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
-                native='IF(N(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"several attacks: see the .xlsm (osr_kill_chance)")',
+                native='IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"several attacks: see the .xlsm (osr_kill_chance)")',
                 udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
             ),
         ),

@@ -107,7 +107,7 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 def strike_sections(rules: RuleSet) -> list[Section]:
     sizes = f"={T('stun_size', 'label')}"
     attackers = (
-        f"MAX(0,N(STRIKE_ATTACKERS)-{const('multiple_attackers', 'attackers_alone')})"
+        f"MAX(0,SUM(STRIKE_ATTACKERS)-{const('multiple_attackers', 'attackers_alone')})"
         f"*{const('multiple_attackers', 'sc_per_extra_attacker')}"
     )
     situation_sc = plus(situation_terms(rules, "sc"), attackers)
@@ -115,7 +115,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
     scaled_def = f"STRIKE_DEF*{by_label('surprise', 'def_factor', surprise)}"
     effective_def = (
         f'IF({ruling_name("half_def_rounding")}="down",{round_down(scaled_def)},{round_up(scaled_def)})'
-        f"+IF({by_label('surprise', 'keeps_magic_def', surprise)},N(TARGET_MAGIC_DEF),0)+STRIKE_SITUATION_DEF"
+        f"+IF({by_label('surprise', 'keeps_magic_def', surprise)},SUM(TARGET_MAGIC_DEF),0)+STRIKE_SITUATION_DEF"
     )
     roll_check = (
         'IF(NOT(ISNUMBER(STRIKE_ROLL)),"#ROLL? 1 to "&DICE_FACES,'
@@ -124,7 +124,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
     )
     above = const("stun_rules", "hp_bonus_above")
     hp_bonus = (
-        f"IF(N(TARGET_MAX_HP)>{above},{round_up(f'(TARGET_MAX_HP-{above})/' + const('stun_rules', 'hp_bonus_step'))}"
+        f"IF(SUM(TARGET_MAX_HP)>{above},{round_up(f'(TARGET_MAX_HP-{above})/' + const('stun_rules', 'hp_bonus_step'))}"
         f"*{const('stun_rules', 'hp_bonus_per_step')},0)"
     )
     table_top = f"MAX({T('stun_table', 'to')})"
@@ -138,7 +138,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
     def wound(hp: str) -> str:
         tier = f"MATCH({hp},{T('wound_tiers', 'from')},1)"
         return (
-            f'IF(N(TARGET_START_HP)<=0,"#START HP? more than 0",IF({tier}=MATCH(TARGET_START_HP,{T("wound_tiers", "from")},1),0,'
+            f'IF(SUM(TARGET_START_HP)<=0,"#START HP? more than 0",IF({tier}=MATCH(TARGET_START_HP,{T("wound_tiers", "from")},1),0,'
             f"INDEX({T('wound_tiers', 'modifier')},{tier})))"
         )
 
@@ -194,7 +194,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     "Roll this or less to hit (modified SC)",
                     "STRIKE_MODIFIED_SC",
                     key=True,
-                    native=f"{sc_plus}-STRIKE_DEF_EFFECTIVE+N({mods})",
+                    native=f"{sc_plus}-STRIKE_DEF_EFFECTIVE+SUM({mods})",
                     udf=f"strike_target({udf_args},{mods})",
                 ),
                 Field(
@@ -286,14 +286,14 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Damage with situation modifiers",
                     "STRIKE_DAMAGE_TOTAL",
-                    native="MAX(0,N(STRIKE_DAMAGE)+STRIKE_SITUATION_DAMAGE)",
+                    native="MAX(0,SUM(STRIKE_DAMAGE)+STRIKE_SITUATION_DAMAGE)",
                 ),
                 Field(
                     "Hit points lost",
                     "STRIKE_HP_LOST",
                     key=True,
                     native=f"IF({rolled},MAX(0,STRIKE_DAMAGE_TOTAL*{outcome_column('damage_multiplier')}"
-                    f'-IF({outcome_column("prot_applies")},N(STRIKE_PROT),0)),"")',
+                    f'-IF({outcome_column("prot_applies")},SUM(STRIKE_PROT),0)),"")',
                     udf=f'IF({rolled},strike_hp_loss(STRIKE_DAMAGE_TOTAL,STRIKE_PROT,STRIKE_OUTCOME),"")',
                 ),
                 Field(
@@ -306,7 +306,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Target's armour PROT after the hit",
                     "STRIKE_PROT_AFTER",
-                    native=f'IF({rolled},N(STRIKE_PROT)-{outcome_column("prot_wear")},"")',
+                    native=f'IF({rolled},SUM(STRIKE_PROT)-{outcome_column("prot_wear")},"")',
                 ),
                 Field(
                     "Target's hit points after the hit",
@@ -397,7 +397,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
     per_def = const("defense_options", "sc_per_def")
     max_sacrifice = f"INT(DEFENSE_RANK*{const('defense_options', 'max_sacrifice_per_rank')})"
     max_bonus = round_up(f"DEFENSE_RANK*{const('defense_options', 'max_def_per_rank')}")
-    rank_check = 'IF(N(DEFENSE_RANK)<0,"#RANK? 0 or more",{})'
+    rank_check = 'IF(SUM(DEFENSE_RANK)<0,"#RANK? 0 or more",{})'
     cast_from, cast_to = T("mage_casting_time", "from"), T("mage_casting_time", "to")
     cast_band = f"MATCH(CAST_RANK,{cast_from},1)"
     cast_time = (
@@ -412,7 +412,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
     )
     training = "SHOOT_TRAINING"
     total = (
-        f"SHOOT_ROLL+N(SHOOT_WEAPON_RANK)+{const('shooting_constants', 'master_bowman_rank_multiplier')}*N(SHOOT_MASTER_RANK)"
+        f"SHOOT_ROLL+SUM(SHOOT_WEAPON_RANK)+{const('shooting_constants', 'master_bowman_rank_multiplier')}*SUM(SHOOT_MASTER_RANK)"
         f"+{by_label('shooter_training', 'roll_bonus', training)}"
     )
     target = (
@@ -444,7 +444,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
                     "DEFENDING_DEF_BONUS",
                     key=True,
                     native=rank_check.format(
-                        'IF(N(DEFENSE_SC_SACRIFICED)<0,"#SC? 0 or more",IF(DEFENSE_SC_SACRIFICED>DEFENSE_MAX_SACRIFICE,'
+                        'IF(SUM(DEFENSE_SC_SACRIFICED)<0,"#SC? 0 or more",IF(DEFENSE_SC_SACRIFICED>DEFENSE_MAX_SACRIFICE,'
                         f'"#MAX? rank "&DEFENSE_RANK&" sacrifices at most "&DEFENSE_MAX_SACRIFICE&" SC",'
                         f"INT(DEFENSE_SC_SACRIFICED/{per_def})))"
                     ),

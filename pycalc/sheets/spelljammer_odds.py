@@ -63,7 +63,7 @@ def write_damage_workings(book: Workbook) -> BarChart:
         put_formula(sheet.cell(row, dmg_col), f"MAX(0,$A{row}+DMG_MOD)")
         damage = f"${get_column_letter(dmg_col)}{row}"
         for index, outcome_id in enumerate(OUTCOME_IDS):
-            prot = f"IF({outcome_value(outcome_id, 'prot_applies')},N(STRIKE_PROT),0)"
+            prot = f"IF({outcome_value(outcome_id, 'prot_applies')},SUM(STRIKE_PROT),0)"
             put_formula(
                 sheet.cell(row, dmg_col + 1 + index),
                 f"MAX(0,{damage}*{outcome_value(outcome_id, 'damage_multiplier')}-{prot})",
@@ -137,7 +137,7 @@ def odds_fields() -> tuple[Field, ...]:
             "Expected HP lost per round",
             "STRIKE_EXPECTED_DAMAGE_ROUND",
             number_format="0.00",
-            native=guarded(f"N(STRIKE_ATTACKS)*({expected})"),
+            native=guarded(f"SUM(STRIKE_ATTACKS)*({expected})"),
             udf=f"expected_damage({udf_args},{udf_tail},STRIKE_ATTACKS)",
         ),
         Field(
@@ -158,7 +158,7 @@ def odds_fields() -> tuple[Field, ...]:
             "Chance the round's attacks drop the target",
             "STRIKE_KILL_CHANCE_ROUND",
             number_format=PERCENT_FORMAT,
-            native='IF(N(STRIKE_ATTACKS)=1,STRIKE_KILL_CHANCE,"several attacks: see the .xlsm (kill_chance)")',
+            native='IF(SUM(STRIKE_ATTACKS)=1,STRIKE_KILL_CHANCE,"several attacks: see the .xlsm (kill_chance)")',
             udf=f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})",
         ),
     )

@@ -35,6 +35,7 @@ from pycalc.sheets.common import (
     ruling_name,
     style_header,
 )
+from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
@@ -205,6 +206,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
     add_back_links(book)
+    make_portable(book)
     write_contents(book, rules, macro)
     if macro:
         write_xlwings_conf(book)

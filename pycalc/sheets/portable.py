@@ -1,0 +1,56 @@
+"""Formulas in forms every engine accepts: Excel, LibreOffice and Gnumeric.
+
+Gnumeric (the second engine the tests check the workbooks with) refuses INDEX on a single cell, which
+Excel and LibreOffice accept. A lookup in a table of one row, ``INDEX(T_X_VALUE,MATCH("id",T_X_ID,0))``,
+is written ``IF(MATCH("id",T_X_ID,0),T_X_VALUE)`` instead: the same value, and the same #N/A when the
+id is missing. This runs once over the finished workbook, when every defined name is known.
+"""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+
+
+def closing_paren(formula: str, start: int) -> int:
+    """Index of the ')' closing the '(' at ``start``, skipping string literals."""
+    depth = 0
+    quoted = False
+    for i in range(start, len(formula)):
+        char = formula[i]
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+        elif not quoted and char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"unbalanced formula: {formula[:80]}")
+
+
+def without_single_cell_index(formula: str, single_cells: set[str]) -> str:
+    for name in single_cells:
+        opening = f"INDEX({name},"
+        while opening in formula:
+            start = formula.index(opening)
+            end = closing_paren(formula, start + len("INDEX"))
+            position = formula[start + len(opening) : end]
+            formula = f"{formula[:start]}IF({position},{name}){formula[end + 1 :]}"
+    return formula
+
+
+def single_cell_names(book: Workbook) -> set[str]:
+    return {
+        name
+        for name, defined in book.defined_names.items()
+        if name.startswith("T_") and all(":" not in ref for _, ref in defined.destinations)
+    }
+
+
+def make_portable(book: Workbook) -> None:
+    single_cells = single_cell_names(book)
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("=") and "INDEX(T_" in cell.value:
+                    cell.value = without_single_cell_index(cell.value, single_cells)
