@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from pycalc import limits
 from pycalc.errors import RuleError
 
 PATTERN = re.compile(r"^(\d*)[dD](\d+)(?:([+-])(\d+))?$")
@@ -47,21 +48,29 @@ def parse(expression: object) -> Dice:
     if isinstance(expression, float) and expression == int(expression):
         expression = int(expression)
     text = re.sub(r"\s+", "", str(expression if expression is not None else ""))
-    if CONSTANT.match(text):
+    if CONSTANT.match(text) and len(text) <= 8:
         return Dice(0, 0, int(text))
     match = PATTERN.match(text)
-    if not match:
-        raise RuleError("#DICE? write it like 2d4+2")
+    if not match or len(text) > 24:
+        raise RuleError("#DICE? write it like 2d4+2")  # the workbooks' own formulas say the same
     count, sides = int(match.group(1) or 1), int(match.group(2))
-    if sides < 1 or not 1 <= count <= 1000:
-        raise RuleError("#DICE? 1 to 1000 dice of at least 1 side")
     modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
+    if sides < 1 or not 1 <= count <= limits.DICE_COUNT:
+        raise RuleError(f"#DICE? 1 to {limits.DICE_COUNT} dice of at least 1 side")
+    if sides > limits.DICE_SIDES:
+        raise RuleError(f"#DICE? dice of 1 to {limits.DICE_SIDES} sides")
+    if abs(modifier) > limits.DICE_MODIFIER:
+        raise RuleError(f"#DICE? dice: a modifier from -{limits.DICE_MODIFIER:,} to {limits.DICE_MODIFIER:,}")
     return Dice(count, sides, modifier)
 
 
 @cache
 def distribution(dice: Dice) -> dict[int, Fraction]:
-    """Exact probability of each total."""
+    """Exact probability of each total (the odds take up to 20 dice of up to 20 sides: limits.py)."""
+    if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:
+        raise RuleError(
+            f"#DICE? dice for the odds: up to {limits.ODDS_DICE_COUNT} dice of up to {limits.ODDS_DICE_SIDES} sides"
+        )
     counts = {0: 1}
     for _ in range(dice.count):
         step: dict[int, int] = {}

@@ -1,9 +1,24 @@
-"""The one error type the engine raises for input a GM can fix."""
+"""The one error type the engine raises for input a GM can fix, and its messages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+MESSAGE_LENGTH = 100  # what a cell shows without a wide column
 
 
 class RuleError(ValueError):
     """Input outside what the rules cover. The message is short, starts with '#', and is what a
-    spreadsheet cell shows (e.g. ``#SIZE? use Tiny, Small, Medium, Large or Giant``)."""
+    spreadsheet cell shows (e.g. ``#SIZE? size: Tiny, Small, Medium, Large or Giant``); a longer one is
+    cut to MESSAGE_LENGTH characters, so no input is ever echoed back at length."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message if message.startswith("#") else f"#{message}")
+        message = message if message.startswith("#") else f"#{message}"
+        if len(message) > MESSAGE_LENGTH:
+            message = message[: MESSAGE_LENGTH - 3].rstrip() + "..."
+        super().__init__(message)
+
+
+def not_in_list(name: str, words: Iterable[object]) -> RuleError:
+    """``#NAME? name: one of A, B, C...``: the argument and the words it accepts."""
+    return RuleError(f"#{name.upper()}? {name.lower()}: one of " + ", ".join(str(word) for word in words))

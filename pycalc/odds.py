@@ -7,9 +7,11 @@ expectations and tail chances from the result.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 Distribution = dict[int, Fraction]
+SPARSE_ABOVE = 10_000  # largest amount packed slot by slot
 
 
 def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:
@@ -22,13 +24,69 @@ def add(first: Distribution, second: Distribution, cap: int | None = None) -> Di
     return found
 
 
+def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:
+    """The same distribution as whole-number weights over one common denominator."""
+    denominator = math.lcm(*(p.denominator for p in spread.values()))
+    return {amount: p.numerator * (denominator // p.denominator) for amount, p in spread.items()}, denominator
+
+
+def packed(counts: list[int], width: int) -> int:
+    """Whole-number counts as one integer, ``width`` bytes a slot (slot i holds the count of amount i)."""
+    return int.from_bytes(b"".join(count.to_bytes(width, "little") for count in counts), "little")
+
+
+def unpacked(number: int, width: int, slots: int) -> list[int]:
+    data = number.to_bytes(width * slots, "little")
+    return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * slots, width)]
+
+
+def repeated_counts(
+    one: Distribution, times: int, cap: int | None = None
+) -> tuple[list[int] | dict[int, int], int]:
+    """The counts of each total of ``times`` draws of ``one`` (capped when given), and their denominator.
+
+    Exact and fast: the counts over a common denominator are packed into one big integer, so each
+    draw is a single integer multiplication (Kronecker substitution); amounts past the cap are folded
+    into the cap after each draw."""
+    weights, denominator = as_counts(one)
+    if cap is not None:  # an amount past the cap counts as the cap
+        folded: dict[int, int] = {}
+        for amount, weight in weights.items():
+            folded[min(cap, amount)] = folded.get(min(cap, amount), 0) + weight
+        weights = folded
+    if min(weights) < 0 or max(weights) > SPARSE_ABOVE:  # e.g. a big damage bonus: a dict, not a slot each
+        return sparse_counts(weights, times, cap), denominator**times
+    width = (
+        (sum(weights.values()) ** max(times, 1)).bit_length() + 8
+    ) // 8  # no slot overflows into the next
+    one_draw = packed([weights.get(amount, 0) for amount in range(max(weights) + 1)], width)
+    counts = [1]
+    for _ in range(times):
+        slots = len(counts) + max(weights)
+        counts = unpacked(packed(counts, width) * one_draw, width, slots)
+        if cap is not None and len(counts) > cap + 1:
+            counts = [*counts[:cap], sum(counts[cap:])]
+    return counts, denominator**times
+
+
+def sparse_counts(weights: dict[int, int], times: int, cap: int | None) -> list[int] | dict[int, int]:
+    counts = {0: 1}
+    for _ in range(times):
+        step: dict[int, int] = {}
+        for a, ways in counts.items():
+            for b, weight in weights.items():
+                total = a + b if cap is None else min(cap, a + b)
+                step[total] = step.get(total, 0) + ways * weight
+        counts = step
+    return counts
+
+
 def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:
     """Distribution of the total of ``times`` independent draws of ``one`` (capped when given);
     no draw at all totals 0. Callers check the number of attacks their rules allow."""
-    total: Distribution = {0: Fraction(1)}
-    for _ in range(times):
-        total = add(total, one, cap)
-    return total
+    counts, scale = repeated_counts(one, times, cap)
+    found = counts.items() if isinstance(counts, dict) else enumerate(counts)
+    return {amount: Fraction(ways, scale) for amount, ways in found if ways}
 
 
 def mean(spread: Distribution) -> Fraction:
@@ -39,4 +97,7 @@ def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:
     """Probability that ``times`` independent draws of ``one`` total at least ``amount``."""
     if amount <= 0:
         return Fraction(1)
-    return repeated(one, times, cap=amount).get(amount, Fraction(0))
+    counts, scale = repeated_counts(one, times, cap=amount)
+    if isinstance(counts, dict):
+        return Fraction(counts.get(amount, 0), scale)
+    return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)

@@ -66,7 +66,7 @@ from typing import Any
 
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Chart,
@@ -639,7 +639,7 @@ def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tu
             try:
                 rows.append(table.by_label(label))
             except KeyError:
-                raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+                raise not_in_list(table.title, (row.label for row in table.rows)) from None
         else:
             rows += [row for row in table.rows if (table_id, row.id) in ticked]
     return rows

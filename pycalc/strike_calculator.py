@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from pycalc import dice, strike, strike_odds, stun, wounds
-from pycalc.errors import RuleError
+from pycalc.errors import not_in_list
 from pycalc.tables import RuleSet, Table
 
 CHOICE_PICKERS = (
@@ -69,7 +69,7 @@ def chosen_row(rules: RuleSet, inputs: StrikeInputs, table_id: str):
     try:
         return table.by_label(label)
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:

@@ -10,10 +10,7 @@ dependencies, so it also serves xlwings Lite.
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import xlwings as xw
 
@@ -21,78 +18,18 @@ from pycalc import casting, d20, melee_fire, strike, strike_odds, stun, wounds
 from pycalc import defense as defense_rules
 from pycalc import dice as dice_module
 from pycalc.errors import RuleError
-from pycalc.tables import RULESET_IDS, RuleSet, TableError, load_ruleset
+from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
+from pycalc.udf_cells import (
+    as_attacks,
+    as_hit_points,
+    as_int,
+    as_text,
+    cell_safe,
+    d20_attack,
+    optional_int,
+)
 
-F = TypeVar("F", bound=Callable[..., Any])
 SPELLJAMMER = "spelljammer"
-
-
-def cell_safe(function: F) -> F:
-    """Turn every failure into a short '#...' text for the cell, never a traceback."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except RuleError as error:
-            return str(error)
-        except TableError as error:
-            return f"#TABLES? {error.problems[0]}"
-        except Exception as error:
-            return f"#ERROR? {type(error).__name__}: {error}"[:120]
-
-    return wrapper  # type: ignore[return-value]
-
-
-def as_int(value: Any, name: str, default: int | None = None) -> int:
-    """A whole number from a cell value (float, int, numeric text); empty uses the default."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if default is None:
-            raise RuleError(f"#{name}? a number is needed")
-        return default
-    if isinstance(value, bool):
-        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise RuleError(f"#{name}? a number, not {value.strip()[:20]!r}") from None
-    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):
-        raise RuleError(f"#{name}? a number is needed")
-    if value != int(value):
-        raise RuleError(f"#{name}? a whole number")
-    return int(value)
-
-
-def as_text(value: Any, name: str, default: str | None = None) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if default is None:
-            raise RuleError(f"#{name}? text is needed")
-        return default
-    if isinstance(value, float) and value == int(value):
-        return str(int(value))
-    return str(value).strip()
-
-
-def optional_int(value: Any, name: str) -> int | None:
-    """A whole number, or None for an empty cell (a roll not made yet)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    return as_int(value, name)
-
-
-def as_bool(value: Any, name: str) -> bool:
-    """TRUE/FALSE from a cell: a boolean, a number (0 is FALSE) or the text TRUE/FALSE; empty is FALSE."""
-    if value is None or value == "":
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0
-    text = str(value).strip().upper()
-    if text in ("TRUE", "FALSE"):
-        return text == "TRUE"
-    raise RuleError(f"#{name}? TRUE or FALSE")
 
 
 def spelljammer() -> RuleSet:
@@ -312,15 +249,6 @@ def shooting_target(
 # --------------------------------------------------------------------------- d20 rulesets (shared)
 
 
-def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:
-    return d20.Attack(
-        as_int(bonus, "BONUS", 0),
-        as_int(target, "TARGET"),
-        as_int(mods, "MODS", 0),
-        as_int(level, "LEVEL", 0),
-    )
-
-
 def ruleset_id(value: Any) -> str:
     text = as_text(value, "RULESET").lower()
     if text not in d20.D20_RULESETS:
@@ -459,7 +387,7 @@ def expected_damage(
 ) -> float:
     """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    return float(strike_odds.expected_hp_loss(spelljammer(), attack, as_int(attacks, "ATTACKS", 1)))
+    return float(strike_odds.expected_hp_loss(spelljammer(), attack, as_attacks(attacks)))
 
 
 @xw.func
@@ -485,7 +413,7 @@ def damage_chance_at_least(
     """Probability that the attacks take at least this many hit points."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
     chance = strike_odds.chance_at_least(
-        spelljammer(), attack, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1)
+        spelljammer(), attack, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
     )
     return float(chance)
 
@@ -512,9 +440,7 @@ def kill_chance(
 ) -> float:
     """Probability that the target drops to 0 hit points or below within the attacks."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    return float(
-        strike_odds.kill_chance(spelljammer(), attack, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1))
-    )
+    return float(strike_odds.kill_chance(spelljammer(), attack, as_hit_points(hp, "HP"), as_attacks(attacks)))
 
 
 @xw.func
@@ -549,7 +475,6 @@ def stun_chance(
 
 
 # --------------------------------------------------------------------------- each d20 ruleset's own UDFs
-# (at the end: those modules import cell_safe, as_int and as_text from this one)
 from pycalc.udfs_bfrpg import *  # noqa: E402, F403
 from pycalc.udfs_cnc import *  # noqa: E402, F403
 from pycalc.udfs_combat17 import *  # noqa: E402, F403

@@ -17,7 +17,16 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_int, as_text, cell_safe, d20_attack, optional_int
+from pycalc.udf_cells import (
+    as_attacks,
+    as_bool,
+    as_hit_points,
+    as_int,
+    as_text,
+    cell_safe,
+    d20_attack,
+    optional_int,
+)
 
 BFRPG = "bfrpg"
 __all__ = [
@@ -44,12 +53,6 @@ __all__ = [
 
 def bfrpg_rules() -> RuleSet:
     return load_ruleset(BFRPG)
-
-
-def as_bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    return bool(value)
 
 
 def label(rules: RuleSet, table_id: str, value: Any) -> str:
@@ -176,7 +179,7 @@ def bfrpg_attack_damage(
         extra_roll=optional_int(extra_roll, "EXTRA DAMAGE ROLL"),
         choices=choices,
     )
-    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless))
+    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless, "HELPLESS"))
 
 
 # --------------------------------------------------------------------------- maneuvers
@@ -199,7 +202,7 @@ def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
 @cell_safe
 def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:
     """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
-    entry = "backstab_max_multiplier" if as_bool(backstab) else "max_damage_multiplier"
+    entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"
     return engine.helpless_damage(bfrpg_rules(), engine.damage_dice(as_text(dice, "DICE")), entry)
 
 
@@ -259,7 +262,7 @@ def bfrpg_parry_bonus(
         parry_number=as_int(parry_number, "PARRY NUMBER", 1),
         character_class=as_text(character_class, "CLASS", engine.OTHER_CLASS),
         level=as_int(level, "LEVEL", 1),
-        ranged=as_bool(ranged),
+        ranged=as_bool(ranged, "RANGED"),
     )
     return engine.parry_bonus(rules, inputs)
 
@@ -304,7 +307,7 @@ def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
     """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
     rules = bfrpg_rules()
     rows = rules.table("surprise_adjustments").rows
-    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value)]
+    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]
     return engine.surprise_max(rules, label(rules, "surprise_range", situation), ticked)
 
 
@@ -358,7 +361,7 @@ def odds_attack(
         dice=dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)),
         by=engine.attack_multipliers(rules, choices),
         extra_damage=bool(engine.chosen_row(rules, choices, "critical_effect")["extra_damage"]),
-        auto_hit=as_bool(helpless),
+        auto_hit=as_bool(helpless, "HELPLESS"),
         blocked=stopped,
     )
 
@@ -410,7 +413,7 @@ def bfrpg_expected_damage(
 ) -> float:
     """Expected damage of the attacks: natural 1 and 20, confirmed criticals, multipliers, misses as 0."""
     hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
-    return float(odds_engine.expected_damage(bfrpg_rules(), hit, as_int(attacks, "ATTACKS", 1)))
+    return float(odds_engine.expected_damage(bfrpg_rules(), hit, as_attacks(attacks)))
 
 
 @xw.func
@@ -434,7 +437,7 @@ def bfrpg_damage_chance_at_least(
     """Probability (0 to 1) that the attacks together do at least this much damage."""
     hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
     chance = odds_engine.chance_at_least(
-        bfrpg_rules(), hit, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1)
+        bfrpg_rules(), hit, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
     )
     return float(chance)
 
@@ -459,4 +462,4 @@ def bfrpg_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
     hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
-    return float(odds_engine.kill_chance(bfrpg_rules(), hit, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1)))
+    return float(odds_engine.kill_chance(bfrpg_rules(), hit, as_hit_points(hp, "HP"), as_attacks(attacks)))

@@ -7,17 +7,16 @@ returns a short '#...' text; nothing raises into a cell. Every function reads ``
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20
+from pycalc import d20, limits
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_int, as_text, cell_safe
+from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe
 
 __all__ = [
     "cnc_attack_damage",
@@ -48,22 +47,6 @@ def rules() -> RuleSet:
     return load_ruleset(cnc.RULESET_ID)
 
 
-def as_bool(value: Any, name: str, default: bool = False) -> bool:
-    """TRUE/FALSE from a cell: a boolean, 1/0, or the text TRUE/FALSE/YES/NO; empty is the default."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return default
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return bool(value)
-    text = str(value).strip().upper()
-    if text in ("TRUE", "YES"):
-        return True
-    if text in ("FALSE", "NO"):
-        return False
-    raise RuleError(f"#{name}? TRUE or FALSE")
-
-
 def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
     """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -73,9 +56,9 @@ def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
     try:
         number = float(str(value).strip())
     except ValueError:
-        raise RuleError(f"#{name}? a number") from None
-    if math.isnan(number) or math.isinf(number):
-        raise RuleError(f"#{name}? a number")
+        raise RuleError(f"#{name}? {name.lower()}: a number") from None
+    if not abs(number) <= limits.WHOLE_NUMBER:
+        raise RuleError(f"#{name}? {name.lower()}: a number from -1,000,000,000 to 1,000,000,000")
     return Fraction(str(number))
 
 
@@ -160,7 +143,7 @@ def cnc_attack_effect(result: Any, kind: Any = None) -> str:
 @cell_safe
 def falling_damage(feet: Any) -> str:
     """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return cnc.falling_damage(rules(), as_int(feet, "FEET"))
+    return cnc.falling_damage(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET))
 
 
 @xw.func
@@ -168,7 +151,7 @@ def falling_damage(feet: Any) -> str:
 @cell_safe
 def falling_dex_check(feet: Any) -> bool:
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return cnc.falling(rules(), as_int(feet, "FEET")).dex_check
+    return cnc.falling(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET)).dex_check
 
 
 @xw.func
@@ -341,7 +324,7 @@ def cnc_expected_damage(
 ) -> float:
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
     odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    return float(cnc_odds.expected_damage(rules(), odds, as_int(attacks, "ATTACKS", 1)))
+    return float(cnc_odds.expected_damage(rules(), odds, as_attacks(attacks)))
 
 
 @xw.func
@@ -366,7 +349,7 @@ def cnc_damage_chance_at_least(
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least this much damage."""
     odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    chance = cnc_odds.chance_at_least(rules(), odds, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1))
+    chance = cnc_odds.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), as_attacks(attacks))
     return float(chance)
 
 
@@ -392,5 +375,5 @@ def cnc_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
     odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    chance = cnc_odds.kill_chance(rules(), odds, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1))
+    chance = cnc_odds.kill_chance(rules(), odds, as_hit_points(hp, "HP"), as_attacks(attacks))
     return float(chance)

@@ -19,7 +19,7 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_bool, as_int, as_text, cell_safe, optional_int
+from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "c17_attack_condition",
@@ -418,7 +418,7 @@ def odds_of(
 
 
 def attacks_of(value: Any) -> int:
-    attacks = as_int(value, "ATTACKS", 1)
+    attacks = as_attacks(value)
     odds_engine.check_attacks(attacks)
     return attacks
 
@@ -485,7 +485,9 @@ def c17_damage_chance_at_least(
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least ``amount`` damage."""
     odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
-    return float(odds_engine.chance_at_least(rules(), odds, as_int(amount, "AMOUNT"), attacks_of(attacks)))
+    return float(
+        odds_engine.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), attacks_of(attacks))
+    )
 
 
 @xw.func
@@ -512,4 +514,4 @@ def c17_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""
     odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
-    return float(odds_engine.kill_chance(rules(), odds, as_int(hp, "HP"), attacks_of(attacks)))
+    return float(odds_engine.kill_chance(rules(), odds, as_hit_points(hp, "HP"), attacks_of(attacks)))

@@ -17,7 +17,7 @@ from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import as_bool, as_int, as_text, cell_safe, optional_int
+from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "attacks_vs_normal_men",
@@ -243,7 +243,7 @@ def osr_expected_damage(
 ) -> float:
     """Expected damage of the attacks (misses and fumbles 0; natural-20 penalty, double damage applied)."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
-    return float(osr_odds.expected_damage(osr_rules(), odds, as_int(attacks, "ATTACKS", 1)))
+    return float(osr_odds.expected_damage(osr_rules(), odds, as_attacks(attacks)))
 
 
 @xw.func
@@ -264,7 +264,7 @@ def osr_damage_chance_at_least(
     """Probability (0 to 1) that the attacks together do at least this much damage."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
     return float(
-        osr_odds.chance_at_least(osr_rules(), odds, as_int(amount, "AMOUNT"), as_int(attacks, "ATTACKS", 1))
+        osr_odds.chance_at_least(osr_rules(), odds, as_hit_points(amount, "AMOUNT"), as_attacks(attacks))
     )
 
 
@@ -285,7 +285,7 @@ def osr_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
-    return float(osr_odds.kill_chance(osr_rules(), odds, as_int(hp, "HP"), as_int(attacks, "ATTACKS", 1)))
+    return float(osr_odds.kill_chance(osr_rules(), odds, as_hit_points(hp, "HP"), as_attacks(attacks)))
 
 
 # --------------------------------------------------------------------------- surprise

@@ -77,7 +77,10 @@ def test_maneuver_udfs():
     [
         (lambda: udfs_bfrpg.bfrpg_crit_possible(None, None), "#TARGET?"),
         (lambda: udfs_bfrpg.bfrpg_confirms(21.0, 5.0, 15.0), "#FOLLOW ROLL? 1 to 20"),
-        (lambda: udfs_bfrpg.bfrpg_confirms(2.5, 5.0, 15.0), "#FOLLOW ROLL? a whole number"),
+        (
+            lambda: udfs_bfrpg.bfrpg_confirms(2.5, 5.0, 15.0),
+            "#FOLLOW ROLL? follow roll: a whole number from -1,000,000,000 to 1,000,000,000",
+        ),
         (lambda: udfs_bfrpg.bfrpg_critical_damage("sword", 5.0), "#DICE?"),
         (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 9.0), "#DAMAGE ROLL? 1 to 8"),
         (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0, None, 0.0), "#DOUBLE?"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20, udfs_cnc
@@ -15,6 +15,7 @@ from pycalc.tables import load_ruleset
 RULES = load_ruleset("cnc")
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-10, 30), st.integers(-5, 40), st.integers(-10, 10), st.integers(1, 20))
 def test_attack_udfs_equal_the_engine(bonus, ac, mods, roll):
     attack = d20.Attack(bonus, ac, mods)

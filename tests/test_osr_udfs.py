@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import udfs, udfs_osr
@@ -14,6 +14,7 @@ from pycalc.tables import load_ruleset
 RULES = load_ruleset("osr")
 
 
+@settings(max_examples=100, deadline=None)
 @given(
     roll=st.integers(1, 20),
     bonus=st.integers(-3, 8),

@@ -28,6 +28,7 @@ any_cell = st.one_of(
 )
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.integers(-50, 300), st.integers(-50, 300), st.integers(1, 100), st.integers(-60, 60))
 def test_strike_udfs_equal_the_engine(sc: int, def_value: int, roll: int, mods: int):
     engine = outputs(
@@ -77,15 +78,23 @@ def test_stun_wound_and_action_udfs_equal_the_engine():
 def test_bad_arguments_say_what_is_wrong():
     assert udfs.stun_threshold(20.0, "Huge") == "#SIZE? use Tiny, Small, Medium, Large or Giant"
     assert udfs.strike_result(112.0, 40.0, 101.0) == "#ROLL? 1 to 100"
-    assert udfs.strike_result(112.0, 40.0, 0.5) == "#ROLL? a whole number"
-    assert udfs.strike_result(None, 40.0, 5.0) == "#SC? a number is needed"
-    assert udfs.strike_result("lots", 40.0, 5.0) == "#SC? a number, not 'lots'"
+    assert (
+        udfs.strike_result(112.0, 40.0, 0.5)
+        == "#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"
+    )
+    assert (
+        udfs.strike_result(None, 40.0, 5.0) == "#SC? sc: a whole number from -1,000,000,000 to 1,000,000,000"
+    )
+    assert (
+        udfs.strike_result("lots", 40.0, 5.0)
+        == "#SC? sc: a whole number from -1,000,000,000 to 1,000,000,000, not 'lots'"
+    )
     assert udfs.strike_chance(1.0, 1.0, "Fumble") == "#RESULT? use Miss, Hit, Critical, Grievous"
     assert udfs.cast_time(30.0, "GK") == "#RANK? 1 to 22"
     assert udfs.defending_bonus(30.0, 5.0) == "#MAX? rank 5 sacrifices at most 25 SC"
     assert udfs.strike_results([[112.0, 40.0, 9.0], [1.0, 2.0, None]]) == [
         ["Critical"],
-        ["#ROLL? a number is needed"],
+        ["#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"],
     ]
 
 

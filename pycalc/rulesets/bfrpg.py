@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
@@ -206,7 +206,7 @@ def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
     try:
         return table.by_label(label)
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 def ticked_rows(rules: RuleSet, toggles: Iterable[tuple[str, str]], table_id: str) -> list[Row]:

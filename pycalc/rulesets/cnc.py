@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from pycalc import dice
 from pycalc.d20 import HIT, MISS, Attack
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = False
@@ -157,7 +157,7 @@ def chosen(rules: RuleSet, inputs: AttackInputs, table_id: str) -> Row:
     try:
         return table.by_label(label)
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 def ticked(rules: RuleSet, inputs: AttackInputs, table_id: str) -> list[Row]:
@@ -292,7 +292,7 @@ def falling(rules: RuleSet, feet: int) -> Fall:
         return check
     n = falling_increments(rules, feet)
     first, more = int(table.value("dice_first_increment")), int(table.value("dice_added_per_increment"))
-    count = sum(first + more * k for k in range(n))  # the (k+1)-th 10 feet deals first + k x more dice
+    count = n * first + more * n * (n - 1) // 2  # the (k+1)-th 10 feet deals first + k x more dice
     return Fall(f"{count}d{int(table.value('die_faces'))}" if count else "0", False)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, HITS, MISS, OUTCOMES, Attack, check_roll
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
@@ -210,7 +210,7 @@ def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
     try:
         return table.by_label(label)
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 def applies(row: Row, kind: str) -> bool:
@@ -569,7 +569,7 @@ def rate_of_fire(rules: RuleSet, weapon: str, siege_rate: int | None = None) -> 
     try:
         row = table.by_label(weapon)
     except KeyError:
-        raise RuleError("#WEAPON? pick from the list") from None
+        raise not_in_list("weapon", (row.label for row in table.rows)) from None
     every = row["rounds_per_shot"]
     if every is None:
         if siege_rate is None or siege_rate < 1:
@@ -649,7 +649,7 @@ def brawl_row(rules: RuleSet, kind: str) -> Row:
     try:
         return rules.table("brawling").by_label(kind)
     except KeyError:
-        raise RuleError("#BRAWL? pick from the list") from None
+        raise not_in_list("brawl", (r.label for r in rules.table("brawling").rows)) from None
 
 
 def brawl_outputs(
@@ -668,7 +668,7 @@ def brawl_outputs(
         armour_table = rules.table("brawling_armour")
         armour_row = armour_table.by_label(armour) if armour else armour_table.rows[0]
     except KeyError:
-        return dict.fromkeys(BRAWL_OUTPUTS, "#ARMOUR? pick from the list")
+        return dict.fromkeys(BRAWL_OUTPUTS, str(not_in_list("armour", (r.label for r in armour_table.rows))))
     except RuleError as error:
         return dict.fromkeys(BRAWL_OUTPUTS, str(error))
     dice = parse_dice(row["damage"])

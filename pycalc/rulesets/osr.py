@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES, Attack
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
@@ -261,7 +261,7 @@ def chosen_row(rules: RuleSet, table_id: str, choices: dict[str, str]) -> Row:
     try:
         return table.by_label(choices.get(table_id, default_choice(table)))
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 def picked_rows(rules: RuleSet, inputs: AttackInputs) -> list[tuple[str, Row]]:
@@ -417,7 +417,7 @@ def attacks_vs_normal_men(rules: RuleSet, kind: str, level_or_hd: int) -> int:
     try:
         row = table.by_label(kind)
     except KeyError:
-        raise RuleError("#KIND? pick from the list") from None
+        raise not_in_list("kind", (row.label for row in table.rows)) from None
     if level_or_hd < 0:
         raise RuleError("#LEVEL? 0 or more")
     if row.id == "other_pc" and rules.ruling("normal_men_multiple_attacks") == "all_pcs":
@@ -503,7 +503,7 @@ def maneuver_row(rules: RuleSet, maneuver: str) -> Row:
     try:
         row = rules.table("special_maneuvers").by_label(maneuver)
     except KeyError:
-        raise RuleError("#MANEUVER? pick from the list") from None
+        raise not_in_list("maneuver", (r.label for r in rules.table("special_maneuvers").rows)) from None
     if row["saver"] is None:
         raise RuleError("#MANEUVER? no save for this one")
     return row
@@ -526,7 +526,7 @@ def spell_interruption(rules: RuleSet, situation_label: str, save: str | None, d
     try:
         row = rules.table("spell_interruption").by_label(situation_label)
     except KeyError:
-        raise RuleError("#SITUATION? pick from the list") from None
+        raise not_in_list("situation", (r.label for r in rules.table("spell_interruption").rows)) from None
     if not row["save_vs_paralysis"] or save is None:
         return str(row["result"])
     if save.casefold() == SAVE_MADE.casefold():

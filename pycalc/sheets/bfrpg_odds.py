@@ -58,7 +58,7 @@ HIT_DMG, CRIT_DMG, CRIT2_DMG = "ODDS_HIT_DMG", "ODDS_CRIT_DMG", "ODDS_CRIT2_DMG"
 PLAIN, CRIT = "ODDS_PLAIN_HIT_CHANCE", "ATTACK_CRIT_CHANCE"
 GRID_MESSAGE = (
     '"#DICE? NdS+M with up to "&BFRPG_DMG_MAX_DICE&" dice (half that with ruling critical_damage = '
-    'normal_plus_max_plus_roll) of up to "&BFRPG_DMG_MAX_SIDES&" sides (.xlsm: any)"'
+    'normal_plus_max_plus_roll) of up to "&BFRPG_DMG_MAX_SIDES&" sides"'
 )
 
 
