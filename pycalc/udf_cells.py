@@ -23,9 +23,9 @@ def cell_value(result: Any) -> Any:
     if isinstance(result, bool) or result is None or isinstance(result, str):
         return result
     if isinstance(result, int) and abs(result) > limits.EXACT_IN_A_CELL:
-        return "#RESULT? too large for a cell: use smaller arguments"
+        return "#RESULT? too large for a cell: use smaller numbers"
     if isinstance(result, float) and not math.isfinite(result):
-        return "#RESULT? not a finite number: use smaller arguments"
+        return "#RESULT? not a finite number: use smaller numbers"
     if isinstance(result, list):
         return [cell_value(item) for item in result]
     return result

@@ -30,6 +30,7 @@ EXCEL_2007 = {
         "INDEX",
         "MATCH",
         "N",
+        "SUM",
         "MAX",
         "MIN",
         "INT",

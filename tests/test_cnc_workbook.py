@@ -39,7 +39,7 @@ OTHER_OUTPUTS = [
     "SUBDUAL_NORMAL",
 ]
 SPREADSHEET_FUNCTIONS = {
-    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "OR", "AND", "NOT", "ISNUMBER",
+    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
     "ISTEXT", "LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN", "SUBSTITUTE", "AVERAGE", "ROWS",
     "SUMPRODUCT", "SEARCH",
 }  # fmt: skip

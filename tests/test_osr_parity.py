@@ -461,7 +461,7 @@ def books(build_ruleset) -> tuple[openpyxl.Workbook, openpyxl.Workbook]:
 
 
 ALLOWED = {
-    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "OR", "AND", "NOT", "ISNUMBER",
+    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
     "LEFT", "UPPER", "SUMPRODUCT", "COUNT", "ROW", "ISNA", "AVERAGE", "VALUE", "MID", "FIND", "LOWER", "LEN",
     "FALSE", "TRUE", "SEARCH",  # SEARCH: the shared dice grid (pycalc/sheets/dice_grid.py)
 }  # fmt: skip
