@@ -20,5 +20,7 @@ class RuleError(ValueError):
 
 
 def not_in_list(name: str, words: Iterable[object]) -> RuleError:
-    """``#NAME? name: one of A, B, C...``: the argument and the words it accepts."""
-    return RuleError(f"#{name.upper()}? {name.lower()}: one of " + ", ".join(str(word) for word in words))
+    """``#NAME? pick from the list``: the text the workbooks' own formulas show for the same mistake
+    (naming the accepted words in the sheets too is left for the calculators' rework, issue #11)."""
+    del words
+    return RuleError(f"#{name.upper()}? pick from the list")

@@ -287,7 +287,7 @@ def test_with_every_modifier_at_its_default_outputs_depend_on_the_named_inputs_a
     }
 
 
-def test_dice_beyond_the_sheet_grid_say_so_and_the_udf_takes_them(calc, built: Path):
+def test_dice_beyond_the_sheet_grid_say_so_in_the_sheet_and_the_udf(calc, built: Path):
     from pycalc import udfs
 
     got = calc.evaluate(
@@ -299,4 +299,4 @@ def test_dice_beyond_the_sheet_grid_say_so_and_the_udf_takes_them(calc, built: P
         assert row["STRIKE_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
         assert row["STRIKE_CHANCE_TO_HIT"] == 0.72
     # 12d6 never rolls under PROT 3: plain hits 0.61 x (42 - 3), criticals and grievous 0.11 x 2 x 42
-    assert udfs.expected_damage(112.0, 40.0, "12d6", 3.0) == pytest.approx(0.61 * 39 + 0.11 * 84)
+    assert udfs.expected_damage(112.0, 40.0, "12d6", 3.0).startswith("#DICE? dice for the odds: up to 8 dice")
