@@ -10,6 +10,8 @@ is kept as <id>.bak.xlsx); ``--fresh`` starts from the defaults.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -191,8 +193,33 @@ def pdf_sources(rules: RuleSet, files: dict[Path, bytes], args: argparse.Namespa
     }
 
 
+PRINTED = "printed-from.json"  # in the output folder: each PDF's source workbook, by its SHA-256
+
+
+def unprinted(sources: dict[str, bytes], out: Path) -> dict[str, bytes]:
+    """The sources whose PDF is missing or was printed from other bytes: only these are printed again,
+    so an unchanged workbook keeps its PDF byte for byte (LibreOffice stamps each PDF with the time)."""
+    record = out / PRINTED
+    printed = json.loads(record.read_text()) if record.exists() else {}
+    return {
+        stem: data
+        for stem, data in sources.items()
+        if printed.get(stem) != hashlib.sha256(data).hexdigest() or not (out / f"{stem}.pdf").exists()
+    }
+
+
+def record_printed(sources: dict[str, bytes], out: Path) -> None:
+    record = out / PRINTED
+    printed = json.loads(record.read_text()) if record.exists() else {}
+    printed.update({stem: hashlib.sha256(data).hexdigest() for stem, data in sources.items()})
+    write_atomically(record, (json.dumps(dict(sorted(printed.items())), indent=1) + "\n").encode())
+
+
 def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
-    """Print every source workbook to PDF with one LibreOffice call; move each PDF into place."""
+    """Print every changed source workbook to PDF with one LibreOffice call; move each PDF into place."""
+    sources = unprinted(sources, out)
+    if not sources:
+        return []
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         books = []
@@ -221,6 +248,7 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
                 subprocess.run(command, check=True)
                 write_atomically(out / f"{pdf.stem}.png", preview.with_suffix(".png").read_bytes())
                 written.append(out / f"{pdf.stem}.png")
+        record_printed(sources, out)
         return written
 
 

@@ -19,8 +19,14 @@ class RuleError(ValueError):
         super().__init__(message)
 
 
+def list_message(name: str, words: Iterable[object]) -> str:
+    """``#KIND? one of Melee, Missile or Thrown``: the argument and the words it accepts, cut to
+    MESSAGE_LENGTH. The workbooks' own formulas show the same text for the same mistake."""
+    listed = [str(word) for word in words]
+    accepted = f"{', '.join(listed[:-1])} or {listed[-1]}" if len(listed) > 1 else "".join(listed)
+    return str(RuleError(f"#{name.upper()}? one of {accepted}"))
+
+
 def not_in_list(name: str, words: Iterable[object]) -> RuleError:
-    """``#NAME? pick from the list``: the text the workbooks' own formulas show for the same mistake
-    (naming the accepted words in the sheets too is left for the calculators' rework, issue #11)."""
-    del words
-    return RuleError(f"#{name.upper()}? pick from the list")
+    """The error for a word that is not in a picker's list (see list_message)."""
+    return RuleError(list_message(name, words))

@@ -17,7 +17,7 @@ import xlwings as xw
 from pycalc import casting, d20, melee_fire, strike, strike_odds, stun, wounds
 from pycalc import defense as defense_rules
 from pycalc import dice as dice_module
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from pycalc.udf_cells import (
     as_attacks,
@@ -336,7 +336,7 @@ def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
     try:
         row = found.by_label(as_text(entry, "ENTRY"))
     except KeyError:
-        raise RuleError(f"#ENTRY? no entry {as_text(entry, 'ENTRY')!r} in {table_id}") from None
+        raise not_in_list("entry", (row.label for row in found.rows)) from None
     numbers = [c.id for c in found.columns if c.type in ("int", "number")]
     wanted = as_text(column, "COLUMN", numbers[0] if len(numbers) == 1 else "")
     if wanted not in numbers:

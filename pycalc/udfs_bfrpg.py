@@ -13,7 +13,7 @@ from typing import Any
 import xlwings as xw
 
 from pycalc import dice as dice_module
-from pycalc.errors import RuleError
+from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
@@ -62,7 +62,7 @@ def label(rules: RuleSet, table_id: str, value: Any) -> str:
     try:
         return str(table.by_label(text).label)
     except KeyError:
-        raise RuleError(f"#{table.title.upper()}? pick from the list") from None
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
 # --------------------------------------------------------------------------- critical hits

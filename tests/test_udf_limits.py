@@ -107,3 +107,19 @@ def test_true_reads_the_same_in_every_ruleset(word):
 def test_anything_else_is_a_message_naming_the_argument(word):
     assert pycalc.udfs.c17_hit_chance(1.0, 10.0, 0.0, word).startswith("#BARRED? barred: TRUE or FALSE")
     assert pycalc.udfs.bfrpg_helpless_damage("1d8", word).startswith("#BACKSTAB? backstab: TRUE or FALSE")
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda: pycalc.udfs.c17_shots("Trebuchet", 3.0), "#WEAPON? one of Bow (most missile weapons), "),
+        (lambda: pycalc.udfs.attacks_vs_normal_men("Dragon", 3.0), "#KIND? one of "),
+        (lambda: pycalc.udfs.bfrpg_surprise_max("Asleep"), "#SURPRISE RANGE? one of Normal or "),
+        (lambda: pycalc.udfs.modifier("cnc", "cover", "Behind a wall"), "#ENTRY? one of "),
+    ],
+)
+def test_a_word_not_in_the_list_gets_the_words_that_are(call, expected):
+    message = call()
+    assert message.startswith(expected)
+    assert " or " in message or message.endswith("...")
+    assert len(message) <= 100

@@ -22,6 +22,7 @@ from pycalc.sheets.formulas import (
     dice_modifier,
     dice_sides,
     plus,
+    q,
     round_up,
 )
 from pycalc.tables import RuleSet
@@ -37,11 +38,6 @@ FAIL_MAX = "ATTACK_FAIL_MAX"
 ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
 MARGIN_MIN = "ATTACK_MARGIN_MIN"
 THREAT_MIN = "ATTACK_THREAT_MIN"
-
-
-def q(text: str) -> str:
-    """A text literal for a formula."""
-    return '"' + text.replace('"', '""') + '"'
 
 
 def template(text: str, **exprs: str) -> str:

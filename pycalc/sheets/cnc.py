@@ -32,7 +32,7 @@ from pycalc.sheets.cnc_odds import (
 )
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, round_up
+from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -65,11 +65,6 @@ def ruling(ruling_id: str) -> str:
     return ruling_name(ruling_id)
 
 
-def text(value: str) -> str:
-    """A text literal for a formula."""
-    return '"' + value.replace('"', '""') + '"'
-
-
 def min_ac() -> str:
     return const("armor_class", "minimum_ac")
 
@@ -99,7 +94,7 @@ def prone_hit(rules: RuleSet) -> str:
     row_id = picked("defender_prone", "id")
     first = f"INDEX({T('defender_prone', 'id')},1)"
     stacked = (
-        f'IF(AND({row_id}={text(PRONE_DEFENSELESS_ROW)},{ruling("prone_modifiers_stack")}="cumulative"),'
+        f'IF(AND({row_id}={q(PRONE_DEFENSELESS_ROW)},{ruling("prone_modifiers_stack")}="cumulative"),'
         f"{const(table.id, PRONE_ROW, 'hit')},0)"
     )
     replaced = (

@@ -16,7 +16,7 @@ from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.formulas import band, by_label, const, plus, round_down, round_up
+from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -37,11 +37,6 @@ def pick_name(table_id: str, row_id: str | None = None) -> str:
 
 def ruling_is(ruling_id: str, choice: str) -> str:
     return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def q(text: str) -> str:
-    """Text as a formula string literal."""
-    return '"' + text.replace('"', '""') + '"'
 
 
 def by_id(table: str, column: str, id_expr: str) -> str:
@@ -753,7 +748,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
     every = by_label("rate_of_fire", "rounds_per_shot", weapon)
     reload = by_label("rate_of_fire", "reload_rounds", weapon)
     check = (
-        f'IF(ISNA(MATCH({weapon},{T("rate_of_fire", "label")},0)),"#WEAPON? pick from the list",'
+        f"IF(ISNA(MATCH({weapon},{T('rate_of_fire', 'label')},0)),{list_mistake(rules, 'weapon', 'rate_of_fire')},"
         f'IF(AND({empty(every)},OR(ROF_SIEGE_RATE="",SUM(ROF_SIEGE_RATE)<1)),"#RATE? fires once every how many rounds (1 or more)",'
         f'IF(SUM(ROF_ROUNDS)<0,"#ROUNDS? 0 or more","ok")))'
     )
@@ -871,8 +866,8 @@ def brawling_section(rules: RuleSet) -> Section:
 
     armour = f'IF(BRAWL_ARMOUR="",INDEX({T("brawling_armour", "label")},1),BRAWL_ARMOUR)'
     check = (
-        f'IF(ISNA(MATCH({kind},{T("brawling", "label")},0)),"#BRAWL? pick from the list",'
-        f'IF(ISNA(MATCH({armour},{T("brawling_armour", "label")},0)),"#ARMOUR? pick from the list","ok"))'
+        f"IF(ISNA(MATCH({kind},{T('brawling', 'label')},0)),{list_mistake(rules, 'brawl', 'brawling')},"
+        f'IF(ISNA(MATCH({armour},{T("brawling_armour", "label")},0)),{list_mistake(rules, "armour", "brawling_armour")},"ok"))'
     )
 
     def shown(expr: str) -> str:

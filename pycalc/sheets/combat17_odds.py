@@ -32,7 +32,7 @@ from pycalc.sheets.common import (
     ruling_name,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import band, const, round_down, round_up
+from pycalc.sheets.formulas import band, const, q, round_down, round_up
 from pycalc.sheets.heat_map import HeatMap, write_heat_map
 from pycalc.tables import RuleSet
 
@@ -56,10 +56,6 @@ HEAT_AC = range(8, 27)
 
 def ruling_is(ruling_id: str, choice: str) -> str:
     return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def q(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
 
 
 def by_id(column: str, outcome_id: str) -> str:

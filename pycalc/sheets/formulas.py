@@ -6,7 +6,19 @@ COUNTIF, SUMPRODUCT, INT, ROUNDUP, MAX, N...). Numbers are never typed in: they 
 
 from __future__ import annotations
 
+from pycalc.errors import list_message
 from pycalc.sheets.common import table_name
+from pycalc.tables import RuleSet
+
+
+def q(text: str) -> str:
+    """A text literal for a formula."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def list_mistake(rules: RuleSet, name: str, table: str) -> str:
+    """The text a picker shows for a word that is not among ``table``'s labels, as the engine says it."""
+    return q(list_message(name, (row.label for row in rules.table(table).rows)))
 
 
 def by_label(table: str, column: str, label_expr: str) -> str:

@@ -22,7 +22,16 @@ from pycalc.rulesets.osr import (
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.formulas import by_label, const, dice_count, dice_modifier, dice_sides, plus, round_up
+from pycalc.sheets.formulas import (
+    by_label,
+    const,
+    dice_count,
+    dice_modifier,
+    dice_sides,
+    list_mistake,
+    plus,
+    round_up,
+)
 from pycalc.sheets.osr_odds import odds_section, write_damage_workings, write_odds_sheet
 from pycalc.tables import RuleSet
 
@@ -657,7 +666,7 @@ def normal_men_section(rules: RuleSet) -> Section:
     row_id = f'IF(AND({kind_id}="other_pc",{ruling_is("normal_men_multiple_attacks", "all_pcs")}),"fighter_type",{kind_id})'
     level = "NORMAL_MEN_LEVEL"
     attacks = (
-        f'IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, "label")},0)),"#KIND? pick from the list",'
+        f"IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, 'label')},0)),{list_mistake(rules, 'kind', table)},"
         f'IF(SUM({level})<0,"#LEVEL? 0 or more",'
         f"IF(SUM({level})>{by_id(table, 'more_than', 'NORMAL_MEN_ROW')},"
         f"MAX({by_id(table, 'otherwise', 'NORMAL_MEN_ROW')},SUM({level})*{by_id(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
@@ -747,9 +756,7 @@ def save_section(rules: RuleSet) -> Section:
     table = "special_maneuvers"
     found = f"ISNA(MATCH(SAVE_MANEUVER,{T(table, 'label')},0))"
     saver = by_label(table, "saver", "SAVE_MANEUVER")
-    row_error = (
-        f'IF({found},"#MANEUVER? pick from the list",IF({saver}="","#MANEUVER? no save for this one",""))'
-    )
+    row_error = f'IF({found},{list_mistake(rules, "maneuver", table)},IF({saver}="","#MANEUVER? no save for this one",""))'
     gap = (
         'IF(OR(SUM(SAVE_SAVER_LEVEL)<0,SUM(SAVE_ATTACKER_LEVEL)<0),"#LEVEL? 0 or more",'
         f"INT(MAX(0,SUM(SAVE_SAVER_LEVEL)-SUM(SAVE_ATTACKER_LEVEL))/{const('level_gap_save_bonus', 'levels_per_step')})"
@@ -813,7 +820,7 @@ def spell_section(rules: RuleSet) -> Section:
 
     band = f"INDEX({T('spell_interruption_failure', 'outcome')},MATCH(SPELL_D6,{T('spell_interruption_failure', 'from')},1))"
     outcome = (
-        f'IF(ISNA(MATCH(SPELL_SITUATION,{T(table, "label")},0)),"#SITUATION? pick from the list",'
+        f"IF(ISNA(MATCH(SPELL_SITUATION,{T(table, 'label')},0)),{list_mistake(rules, 'situation', table)},"
         f'IF(OR(NOT({col("save_vs_paralysis")}),SPELL_SAVE=""),{col("result")},'
         f'IF(UPPER(SPELL_SAVE)=UPPER("{SAVE_MADE}"),{col("if_save_made")},'
         f'IF(UPPER(SPELL_SAVE)<>UPPER("{SAVE_FAILED}"),"#SAVE? {SAVE_MADE} or {SAVE_FAILED}",'
