@@ -17,3 +17,4 @@ ATTACKS = 10  # attacks in one round for the odds
 HIT_POINTS = 200  # hit points or damage amounts for the odds (kill chance, chance of at least)
 EXACT_IN_A_CELL = 2**53  # the largest whole number a cell's double holds exactly
 FALLING_FEET = 100_000
+RANGE_ROWS = 1000  # rows of a range passed to an array function (strike_results)

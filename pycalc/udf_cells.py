@@ -114,6 +114,16 @@ def as_bool(value: Any, name: str, default: bool = False) -> bool:
     raise RuleError(f"#{name}? {name.lower()}: TRUE or FALSE (or YES/NO, 1/0)")
 
 
+def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:
+    """The rows of a range argument (one cell or one row counts as one row), at most ``high``."""
+    if not isinstance(value, list):
+        return [[value]]
+    rows = value if value and all(isinstance(row, list) for row in value) else [value]
+    if len(rows) > high:
+        raise RuleError(f"#{name}? {name.lower()}: a range of up to {high:,} rows")
+    return rows
+
+
 def as_attacks(value: Any, default: int = 1) -> int:
     return as_int(value, "ATTACKS", default, 0, limits.ATTACKS)
 

@@ -23,6 +23,7 @@ from pycalc.udf_cells import (
     as_attacks,
     as_hit_points,
     as_int,
+    as_rows,
     as_text,
     cell_safe,
     d20_attack,
@@ -128,7 +129,7 @@ def strike_effect(result: Any) -> str:
 @cell_safe
 def strike_results(rows: Any) -> list[list[str]]:
     """Array function: Miss/Hit/Critical/Grievous for each row of SC, DEF, roll[, mods]."""
-    return [[strike_result(*row[:4])] for row in rows]
+    return [[strike_result(*[*row, None, None, None][:4])] for row in as_rows(rows, "ROWS")]
 
 
 # --------------------------------------------------------------------------- stun and wounds

@@ -108,7 +108,9 @@ def test_bad_arguments_say_what_is_wrong():
     assert udfs_combat17.c17_damage("1d6", 3.0, "huge").startswith("#KIND?")
     assert udfs_combat17.c17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
     assert udfs_combat17.c17_chance(1.0, 10.0, "Grievous").startswith("#RESULT?")
-    assert udfs_combat17.c17_shots("Trebuchet", 3.0).startswith("#WEAPON? one of Bow (most missile weapons), Thrown weapon")
+    assert udfs_combat17.c17_shots("Trebuchet", 3.0).startswith(
+        "#WEAPON? one of Bow (most missile weapons), Thrown weapon"
+    )
     assert udfs_combat17.c17_scatter_feet(3.0, "up").startswith("#AXIS?")
     assert (
         udfs_combat17.c17_hit_chance(1.0, 10.0, 0.0, "maybe")

@@ -82,6 +82,11 @@ def test_any_argument_gives_a_usable_cell_value(name: str):
         (lambda: pycalc.udfs.dice_mean("1d1000000000"), "#DICE? dice of 1 to 1000 sides"),
         (lambda: pycalc.udfs.strike_target(1e308, -1e308), "#SC? sc: a whole number from"),
         (lambda: pycalc.udfs.falling_damage(1e15), "#FEET? feet: a whole number from 0 to 100,000"),
+        (
+            lambda: pycalc.udfs.strike_results([[112.0, 40.0, 9.0]] * 1001),
+            "#ROWS? rows: a range of up to 1,000",
+        ),
+        (lambda: pycalc.udfs.strike_results([[112.0, 40.0]])[0][0], "#ROLL? roll: a whole number"),
     ],
 )
 def test_past_a_limit_the_message_names_it(call, expected):
