@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from pycalc.tables import (
+from pycalc.table_files import (
     LocatedDict,
     LocatedList,
     Row,

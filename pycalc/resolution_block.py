@@ -17,10 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pycalc.tables import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind
+from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind
 
 if TYPE_CHECKING:
-    from pycalc.tables import RuleSet
+    from pycalc.table_files import RuleSet
 
 TARGETS = ("armor_class", "number_needed")
 NEED_BASES = ("need", "target")

@@ -1,593 +1,63 @@
-"""Load and validate the rule tables in ``tables/<ruleset>/*.yaml``.
+"""Load a ruleset: ``tables/<ruleset>/ruleset.yaml`` (with its ``resolution:`` block) and the table
+files beside it, checked together, with the GM's house rules applied.
 
-YAML is read with PyYAML's SafeLoader (a subclass that only records line numbers and refuses
-duplicate keys). Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``.
-See ``tables/README.md`` for the format.
+Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``. The table files are
+read by ``pycalc.table_files``, whose names are available here too. See ``tables/README.md``.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-import yaml
-
-if TYPE_CHECKING:
-    from pycalc.resolution_block import Resolution, Uses
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-RULESET_IDS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
-DICE_PATTERN = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")
-TABLE_KINDS = ("bands", "entries")
-PICKERS = ("choice", "toggle")
-OUTCOME_TABLE = "outcomes"
-
-
-def tables_dir() -> Path:
-    """The folder holding one sub-folder of YAML per ruleset (``PYCALC_TABLES`` overrides)."""
-    return Path(os.environ.get("PYCALC_TABLES", PROJECT_ROOT / "tables"))
-
-
-# --------------------------------------------------------------------------- errors
-
-
-@dataclass(frozen=True)
-class TableProblem:
-    file: str
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
-
-
-class TableError(ValueError):
-    """One or more problems in the YAML tables; ``str()`` lists them one per line."""
-
-    def __init__(self, problems: list[TableProblem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
-
-
-# --------------------------------------------------------------------------- YAML with lines
-
-
-class LocatedDict(dict):
-    """A mapping that remembers the line of each key's value (1-based) and its own line."""
-
-    line: int
-    value_lines: dict[str, int]
-    key_lines: dict[str, int]
-
-
-class LocatedList(list):
-    line: int
-    item_lines: list[int]
-
-
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that keeps line numbers and refuses duplicate keys."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LocatedDict:
-        self.flatten_mapping(node)
-        result = LocatedDict()
-        result.line = node.start_mark.line + 1
-        result.value_lines = {}
-        result.key_lines = {}
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if key in result:
-                raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
-            result[key] = self.construct_object(value_node, deep=True)
-            result.value_lines[key] = value_node.start_mark.line + 1
-            result.key_lines[key] = key_node.start_mark.line + 1
-        return result
-
-    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LocatedList:
-        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)
-        result.line = node.start_mark.line + 1
-        result.item_lines = [child.start_mark.line + 1 for child in node.value]
-        return result
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)
-
-
-def display_path(path: Path) -> str:
-    """The path as a GM would type it: relative to the project when inside it."""
-    try:
-        return str(path.resolve().relative_to(PROJECT_ROOT))
-    except ValueError:
-        return str(path)
-
-
-def read_yaml(path: Path) -> Any:
-    """Parse one YAML file; a syntax error becomes a TableError with the file and line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableError([TableProblem(display_path(path), 1, f"cannot read: {exc}")]) from exc
-    try:
-        return yaml.load(text, Loader=_LineLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        what = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise TableError([TableProblem(display_path(path), line, what)]) from exc
-    except yaml.YAMLError as exc:
-        raise TableError([TableProblem(display_path(path), 1, str(exc))]) from exc
-
-
-# --------------------------------------------------------------------------- the model
-
-
-@dataclass(frozen=True)
-class Column:
-    id: str
-    label: str
-    type: str
-    optional: bool = False
-
-
-@dataclass(frozen=True)
-class Row:
-    values: Mapping[str, Any]
-    section: str
-    line: int
-    id: str | None = None
-    label: str | None = None
-    low: int | None = None  # bands: from (None = open below)
-    high: int | None = None  # bands: to (None = open above)
-    note: str = ""
-    file: str = ""  # the YAML file the row comes from (a house-rule file may add rows)
-
-    def __getitem__(self, column: str) -> Any:
-        return self.values[column]
-
-    def contains(self, key: int) -> bool:
-        return (self.low is None or key >= self.low) and (self.high is None or key <= self.high)
-
-
-@dataclass(frozen=True, eq=False)
-class Table:
-    id: str
-    title: str
-    kind: str
-    columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
-    section: str
-    file: str
-    line: int
-    note: str = ""
-    key_id: str = ""
-    key_label: str = ""
-    picker: str | None = None
-    gm_fillable: bool = False
-    cheatsheet: bool | None = None  # on the printed cheat sheet (None: pickers and bands tables)
-
-    def entry(self, entry_id: str) -> Row:
-        for row in self.rows:
-            if row.id == entry_id:
-                return row
-        raise KeyError(f"{self.id} has no entry {entry_id!r}")
-
-    def by_label(self, text: str) -> Row:
-        """The entry whose label or id is ``text`` (case-insensitive)."""
-        wanted = text.strip().casefold()
-        for row in self.rows:
-            if wanted in ((row.label or "").casefold(), (row.id or "").casefold()):
-                return row
-        raise KeyError(text)
-
-    def value(self, entry_id: str, column: str = "value") -> Any:
-        return self.entry(entry_id)[column]
-
-    def band(self, key: int) -> Row | None:
-        """The band containing ``key``, or None when no band does."""
-        for row in self.rows:
-            if row.contains(key):
-                return row
-        return None
-
-    @property
-    def column_ids(self) -> tuple[str, ...]:
-        return tuple(c.id for c in self.columns)
-
-
-@dataclass(frozen=True)
-class Ruling:
-    id: str
-    label: str
-    default: str
-    choices: Mapping[str, str]
-    section: str
-    why: str
-    file: str
-    line: int
-
-
-@dataclass(frozen=True, eq=False)
-class RuleSet:
-    id: str
-    name: str
-    seed: str
-    resolution: str
-    tables: Mapping[str, Table]
-    rulings: Mapping[str, Ruling]
-    chosen: Mapping[str, str] = field(default_factory=dict)
-    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each
-    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)
-
-    def table(self, table_id: str) -> Table:
-        return self.tables[table_id]
-
-    def ruling(self, ruling_id: str) -> str:
-        """The choice in force for a ruling: the GM's, else the default."""
-        return self.chosen.get(ruling_id, self.rulings[ruling_id].default)
-
-    def constant(self, table_id: str, entry_id: str) -> Any:
-        return self.tables[table_id].value(entry_id)
-
-
-# --------------------------------------------------------------------------- validation
-
-
-class _Checker:
-    """Collects problems for one file while building its tables."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[TableProblem] = []
-
-    def fail(self, line: int, message: str) -> None:
-        self.problems.append(TableProblem(self.file, line, message))
-
-    def mapping(self, value: Any, line: int, what: str) -> LocatedDict | None:
-        if not isinstance(value, LocatedDict):
-            self.fail(line, f"{what} must be a mapping, got {_kind(value)}")
-            return None
-        return value
-
-    def keys(self, data: LocatedDict, allowed: set[str], required: set[str], what: str) -> None:
-        for key in data:
-            if key not in allowed:
-                self.fail(
-                    data.key_lines[key],
-                    f"unknown key {key!r} in {what} (allowed: {', '.join(sorted(allowed))})",
-                )
-        for key in sorted(required - data.keys()):
-            self.fail(data.line, f"{what} is missing {key!r}")
-
-    def text(self, data: LocatedDict, key: str, what: str, default: str | None = None) -> str:
-        value = data.get(key, default)
-        if not isinstance(value, str) or (default is None and not value.strip()):
-            self.fail(
-                data.value_lines.get(key, data.line), f"{what} {key!r} must be text, got {_kind(value)}"
-            )
-            return ""
-        return value
-
-    def ident(self, value: Any, line: int, what: str) -> str:
-        if not isinstance(value, str) or not ID_PATTERN.match(value):
-            self.fail(line, f"{what} {value!r} must be lower_snake_case (a-z, 0-9, _)")
-            return str(value)
-        return value
-
-    def section(self, data: LocatedDict, default: str | None, what: str) -> str:
-        if "source" not in data:
-            if default is None:
-                self.fail(data.line, f"{what} is missing 'source' (the seed section it comes from)")
-            return default or ""
-        source = self.mapping(data["source"], data.value_lines["source"], f"{what} source")
-        if source is None:
-            return default or ""
-        self.keys(source, {"section"}, {"section"}, f"{what} source")
-        return self.text(source, "section", f"{what} source") if "section" in source else ""
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing (null)"
-    return {bool: "true/false", int: "a whole number", float: "a decimal number", str: "text"}.get(
-        type(value),
-        "a mapping"
-        if isinstance(value, dict)
-        else "a list"
-        if isinstance(value, list)
-        else type(value).__name__,
-    )
-
-
-def _type_ok(column_type: str, value: Any) -> bool:
-    if column_type == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if column_type == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if column_type == "bool":
-        return isinstance(value, bool)
-    if column_type == "dice":
-        return isinstance(value, str) and bool(DICE_PATTERN.match(value))
-    return isinstance(value, str)  # text, outcome
-
-
-TABLE_KEYS = {
-    "title",
-    "kind",
-    "source",
-    "note",
-    "key",
-    "columns",
-    "rows",
-    "picker",
-    "ruling",
-    "gm_fillable",
-    "cheatsheet",
-}
-RULING_KEYS = {"label", "default", "choices", "source", "why"}
-
-
-def _columns(check: _Checker, data: LocatedDict, what: str) -> tuple[Column, ...]:
-    raw = check.mapping(data.get("columns"), data.value_lines.get("columns", data.line), f"{what} columns")
-    if raw is None:
-        return ()
-    columns = []
-    for column_id, spec_raw in raw.items():
-        line = raw.key_lines[column_id]
-        check.ident(column_id, line, "column id")
-        if column_id in {"id", "label", "from", "to", "source", "note"}:
-            check.fail(line, f"column id {column_id!r} is reserved")
-        spec = check.mapping(spec_raw, line, f"column {column_id!r}")
-        if spec is None:
-            continue
-        check.keys(spec, {"label", "type", "optional"}, {"label", "type"}, f"column {column_id!r}")
-        column_type = spec.get("type")
-        if column_type not in COLUMN_TYPES:
-            check.fail(
-                spec.value_lines.get("type", line),
-                f"column {column_id!r} type {column_type!r} is not one of {', '.join(COLUMN_TYPES)}",
-            )
-        optional = spec.get("optional", False)
-        if not isinstance(optional, bool):
-            check.fail(spec.value_lines["optional"], f"column {column_id!r} optional must be true or false")
-        columns.append(
-            Column(
-                column_id,
-                check.text(spec, "label", f"column {column_id!r}"),
-                str(column_type),
-                optional is True,
-            )
-        )
-    return tuple(columns)
-
-
-def _row(
-    check: _Checker,
-    raw: Any,
-    line: int,
-    table: LocatedDict,
-    kind: str,
-    columns: tuple[Column, ...],
-    section: str,
-    what: str,
-) -> Row | None:
-    data = check.mapping(raw, line, f"{what} row")
-    if data is None:
-        return None
-    frame = {"id", "label"} if kind == "entries" else {"from", "to"}
-    check.keys(
-        data,
-        frame | {c.id for c in columns} | {"source", "note"},
-        {"id", "label"} if kind == "entries" else set(),
-        f"{what} row",
-    )
-    values: dict[str, Any] = {}
-    for column in columns:
-        if column.id not in data:
-            check.fail(data.line, f"{what} row is missing column {column.id!r}")
-            continue
-        value = data[column.id]
-        value_line = data.value_lines[column.id]
-        if value is None:
-            if not column.optional:
-                check.fail(value_line, f"{what} column {column.id!r} is empty but not optional")
-        elif not _type_ok(column.type, value):
-            check.fail(
-                value_line, f"{what} column {column.id!r} must be {column.type}, got {_kind(value)} {value!r}"
-            )
-        values[column.id] = value
-    note = data.get("note", "")
-    if not isinstance(note, str):
-        check.fail(data.value_lines["note"], f"{what} row note must be text")
-        note = str(note)
-    row_section = check.section(data, section, f"{what} row")
-    if kind == "entries":
-        return Row(
-            values,
-            row_section,
-            data.line,
-            id=check.ident(data.get("id"), data.value_lines.get("id", data.line), "entry id"),
-            label=check.text(data, "label", f"{what} row") if "label" in data else "",
-            note=note,
-            file=check.file,
-        )
-    bounds = []
-    for key in ("from", "to"):
-        bound = data.get(key)
-        if bound is not None and not (isinstance(bound, int) and not isinstance(bound, bool)):
-            check.fail(
-                data.value_lines[key],
-                f"{what} band '{key}' must be a whole number, got {_kind(bound)} {bound!r}",
-            )
-            bound = None
-        bounds.append(bound)
-    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)
-
-
-def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:
-    def fail(row: Row, message: str) -> None:
-        check.problems.append(TableProblem(row.file or check.file, row.line, message))
-
-    for index, row in enumerate(rows):
-        first, last = index == 0, index == len(rows) - 1
-        if row.low is None and not first:
-            fail(row, f"{what}: only the first band may leave out 'from'")
-        if row.high is None and not last:
-            fail(row, f"{what}: only the last band may leave out 'to'")
-        if row.low is not None and row.high is not None and row.low > row.high:
-            fail(row, f"{what}: band from {row.low} to {row.high} runs backwards")
-        if index and rows[index - 1].high is not None and row.low is not None:
-            previous = rows[index - 1].high
-            if row.low <= previous:
-                fail(
-                    row,
-                    f"{what}: band starting at {row.low} overlaps the previous band (which ends at {previous})",
-                )
-            elif row.low > previous + 1:
-                fail(
-                    row,
-                    f"{what}: gap between {previous} and {row.low} (next band must start at {previous + 1})",
-                )
-
-
-def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Table | None:
-    what = f"table {table_id!r}"
-    check.keys(data, TABLE_KEYS, {"title", "kind", "columns", "rows", "source"}, what)
-    kind = data.get("kind")
-    if kind not in TABLE_KINDS:
-        check.fail(
-            data.value_lines.get("kind", line),
-            f"{what} kind {kind!r} must be one of {', '.join(TABLE_KINDS)}",
-        )
-        return None
-    picker = data.get("picker")
-    if picker is not None and (picker not in PICKERS or kind != "entries"):
-        check.fail(
-            data.value_lines["picker"],
-            f"{what} picker {picker!r} must be one of {', '.join(PICKERS)} on an entries table",
-        )
-    gm_fillable = data.get("gm_fillable", False)
-    cheatsheet = data.get("cheatsheet")
-    for flag, value in (("gm_fillable", gm_fillable), ("cheatsheet", cheatsheet)):
-        if value is not None and not isinstance(value, bool):
-            check.fail(data.value_lines[flag], f"{what} {flag} must be true or false")
-    section = check.section(data, None, what)
-    columns = _columns(check, data, what)
-    key_id = key_label = ""
-    if kind == "bands":
-        key = check.mapping(data.get("key"), data.value_lines.get("key", line), f"{what} key")
-        if key is not None:
-            check.keys(key, {"id", "label"}, {"id", "label"}, f"{what} key")
-            key_id = check.ident(key.get("id"), key.value_lines.get("id", key.line), "band key id")
-            key_label = check.text(key, "label", f"{what} key")
-    elif "key" in data:
-        check.fail(data.value_lines["key"], f"{what}: 'key' is for bands tables only")
-    raw_rows = data.get("rows")
-    if not isinstance(raw_rows, LocatedList):
-        check.fail(data.value_lines.get("rows", line), f"{what} rows must be a list")
-        raw_rows = LocatedList()
-        raw_rows.item_lines = []
-    if not raw_rows and not gm_fillable:
-        check.fail(
-            data.value_lines.get("rows", line),
-            f"{what} has no rows (say gm_fillable: true for a table the GM fills)",
-        )
-    rows = [
-        r
-        for r in (
-            _row(check, raw, ln, data, kind, columns, section, what)
-            for raw, ln in zip(raw_rows, raw_rows.item_lines, strict=True)
-        )
-        if r
-    ]
-    if kind == "bands":
-        _check_bands(check, rows, what)
-    else:
-        seen: dict[str, int] = {}
-        for row in rows:
-            if row.id in seen:
-                check.fail(row.line, f"{what}: duplicate entry id {row.id!r} (first on line {seen[row.id]})")
-            seen.setdefault(str(row.id), row.line)
-    note = data.get("note", "")
-    return Table(
-        id=table_id,
-        title=check.text(data, "title", what),
-        kind=kind,
-        columns=columns,
-        rows=tuple(rows),
-        section=section,
-        file=check.file,
-        line=line,
-        note=note if isinstance(note, str) else str(note),
-        key_id=key_id,
-        key_label=key_label,
-        picker=picker,
-        gm_fillable=gm_fillable is True,
-        cheatsheet=cheatsheet if isinstance(cheatsheet, bool) else None,
-    )
-
-
-def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:
-    what = f"ruling {ruling_id!r}"
-    check.keys(data, RULING_KEYS, RULING_KEYS, what)
-    choices = (
-        check.mapping(data.get("choices"), data.value_lines.get("choices", line), f"{what} choices")
-        or LocatedDict()
-    )
-    for choice_id, text in choices.items():
-        check.ident(choice_id, choices.key_lines[choice_id], "choice id")
-        if not isinstance(text, str):
-            check.fail(
-                choices.value_lines[choice_id], f"{what} choice {choice_id!r} must be described in text"
-            )
-    default = data.get("default")
-    if default not in choices:
-        check.fail(
-            data.value_lines.get("default", line),
-            f"{what} default {default!r} is not one of its choices ({', '.join(choices)})",
-        )
-    return Ruling(
-        id=ruling_id,
-        label=check.text(data, "label", what),
-        default=str(default),
-        choices={k: str(v) for k, v in choices.items()},
-        section=check.section(data, None, what),
-        why=check.text(data, "why", what),
-        file=check.file,
-        line=line,
-    )
-
-
-def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], list[TableProblem]]:
-    """Tables and rulings of one YAML file, with the problems found (never raises for content)."""
-    check = _Checker(display_path(path))
-    data = read_yaml(path)
-    tables: dict[str, Table] = {}
-    rulings: dict[str, Ruling] = {}
-    top = check.mapping(data, 1, "the file")
-    if top is None:
-        return tables, rulings, check.problems
-    check.keys(top, {"tables", "rulings"}, set(), "the file")
-    for section_key, parse, into in (("tables", _table, tables), ("rulings", _ruling, rulings)):
-        if section_key not in top:
-            continue
-        items = check.mapping(top[section_key], top.value_lines[section_key], section_key)
-        for item_id, raw in (items or {}).items():
-            line = items.key_lines[item_id]
-            check.ident(item_id, line, f"{section_key[:-1]} id")
-            body = check.mapping(raw, line, f"{section_key[:-1]} {item_id!r}")
-            if body is not None:
-                item = parse(check, item_id, body, line)
-                if item is not None:
-                    into[item_id] = item
-    return tables, rulings, check.problems
+from pycalc.house import apply_house_rules
+from pycalc.resolution_block import Resolution, Uses, check_references, parse_block
+from pycalc.table_files import (
+    OUTCOME_TABLE,
+    PICKERS,
+    PROJECT_ROOT,
+    RULESET_IDS,
+    Column,
+    LocatedDict,
+    LocatedList,
+    Row,
+    RuleSet,
+    Ruling,
+    Table,
+    TableError,
+    TableProblem,
+    _Checker,
+    _cross_checks,
+    display_path,
+    parse_tables_file,
+    read_yaml,
+    tables_dir,
+    yaml_files,
+)
+
+__all__ = [
+    "OUTCOME_TABLE",
+    "PICKERS",
+    "PROJECT_ROOT",
+    "RULESET_IDS",
+    "Column",
+    "LocatedDict",
+    "LocatedList",
+    "Row",
+    "RuleSet",
+    "Ruling",
+    "Table",
+    "TableError",
+    "TableProblem",
+    "available_rulesets",
+    "load_folder",
+    "load_ruleset",
+    "parse_tables_file",
+    "tables_dir",
+    "yaml_files",
+]
 
 
 def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:
@@ -607,35 +77,8 @@ def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses
         )
     block, uses = None, None
     if "resolution" in top:
-        from pycalc.resolution_block import parse_block
-
         block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])
     return header, block, uses, check.problems
-
-
-def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:
-    """References between tables: outcome columns must name rows of the outcomes table."""
-    problems = []
-    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()
-    for table in tables.values():
-        for column in table.columns:
-            if column.type != "outcome":
-                continue
-            for row in table.rows:
-                value = row.values.get(column.id)
-                if value is not None and value not in outcome_ids:
-                    problems.append(
-                        TableProblem(
-                            table.file,
-                            row.line,
-                            f"table {table.id!r} column {column.id!r}: {value!r} is not an entry of the {OUTCOME_TABLE!r} table",
-                        )
-                    )
-    return problems
-
-
-def yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*.yaml") if p.name != "ruleset.yaml")
 
 
 def load_folder(folder: Path) -> RuleSet:
@@ -670,8 +113,6 @@ def load_folder(folder: Path) -> RuleSet:
                 into[item_id] = item
     problems += _cross_checks(tables)
     if uses is not None:
-        from pycalc.resolution_block import check_references
-
         problems += check_references(display_path(header_path), uses, tables, rulings)
     if problems:
         raise TableError(problems)
@@ -690,8 +131,6 @@ def load_folder(folder: Path) -> RuleSet:
 def load_ruleset(ruleset_id: str) -> RuleSet:
     """The ruleset in ``tables/<id>/`` with the house rules named by ``PYCALC_HOUSE`` (files or
     folders separated by the path separator) applied. Cached: the engine calls this per cell."""
-    from pycalc.house import apply_house_rules
-
     rules = load_folder(tables_dir() / ruleset_id)
     house = [Path(p) for p in os.environ.get("PYCALC_HOUSE", "").split(os.pathsep) if p]
     return apply_house_rules(rules, house) if house else rules

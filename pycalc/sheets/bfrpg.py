@@ -11,6 +11,20 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
+from pycalc.sheets import bfrpg_odds
+from pycalc.sheets.bfrpg_formulas import (
+    ALWAYS_MIN,
+    DICE_ERROR,
+    FACES,
+    FACES_LIST,
+    FAIL_MAX,
+    MARGIN_MIN,
+    THREAT_MIN,
+    crit_rule,
+    multiplied,
+    pick_name,
+)
+from pycalc.sheets.bfrpg_odds import odds_fields
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
@@ -23,7 +37,6 @@ from pycalc.sheets.formulas import (
     dice_sides,
     plus,
     q,
-    round_up,
 )
 from pycalc.tables import RuleSet
 
@@ -31,13 +44,6 @@ ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
 WORKINGS_SHEET = "d20 workings"
 GRID_NAME = "ATTACK_GRID"
-FACES_LIST = "D20_FACES_LIST"
-
-FACES = "ATTACK_FACES"
-FAIL_MAX = "ATTACK_FAIL_MAX"
-ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
-MARGIN_MIN = "ATTACK_MARGIN_MIN"
-THREAT_MIN = "ATTACK_THREAT_MIN"
 
 
 def template(text: str, **exprs: str) -> str:
@@ -46,10 +52,6 @@ def template(text: str, **exprs: str) -> str:
     for key, expr in exprs.items():
         formula = formula.replace("{" + key + "}", f'"&{expr}&"')
     return formula
-
-
-def pick_name(table_id: str, row_id: str | None = None, prefix: str = "ATTACK") -> str:
-    return f"{prefix}_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
 
 
 def surprise_tick(row_id: str) -> str:
@@ -64,11 +66,6 @@ def roll_bad(roll: str, faces: str) -> str:
 def hits(roll: str, need: str) -> str:
     """See engine.hits."""
     return f"AND({roll}>{FAIL_MAX},OR({roll}-{need}>={MARGIN_MIN},{roll}>={ALWAYS_MIN}))"
-
-
-def crit_rule(need: str) -> str:
-    """See engine.critical_possible."""
-    return f'IF({ruling_name("only_natural_20_hits")}="no_critical",{need}<{ALWAYS_MIN},{need}<={ALWAYS_MIN})'
 
 
 def confirms(follow: str, need: str) -> str:
@@ -95,19 +92,6 @@ def outcome(roll: str, follow: str, follow_given: str) -> str:
     )
 
 
-def multiplied(
-    value: str, fixed: str, double: str, mode: str = "1", water: str = "1", water_up: str = "FALSE"
-) -> str:
-    """engine.multiplied: doubling (ruling critical_with_double_damage), then the two halvings."""
-    doubled = (
-        f'IF({ruling_name("critical_with_double_damage")}="double_roll_only",'
-        f"(({value})-{fixed})*{double}+{fixed},({value})*{double})"
-    )
-    halved = f'IF({ruling_name("subdual_half_rounding")}="up",{round_up(f"({doubled})*{mode}")},INT(({doubled})*{mode}))'
-    watered = f"IF({water_up},{round_up(f'({halved})*{water}')},INT(({halved})*{water}))"
-    return f"MAX(0,{watered})"
-
-
 def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
     """Working cells <prefix>_COUNT/_SIDES/_MOD/_OK of a dice text (engine.damage_dice)."""
     count, sides, mod = (f"{prefix}_{p}" for p in ("COUNT", "SIDES", "MOD"))
@@ -123,9 +107,6 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
             f"AND({sides}>=1,{count}>=1))",
         ),
     )
-
-
-DICE_ERROR = q("#DICE? write it like 2d4+2")
 
 
 def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
@@ -213,8 +194,6 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    from pycalc.sheets.bfrpg_odds import odds_fields  # that module builds on this one
-
     kinds = pick_name("attack_kinds")
     ability = by_label("attack_kinds", "ability", kinds)
     two = pick_name("two_weapon_fighting")
@@ -969,8 +948,6 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         attack_sections(rules),
         with_udfs,
     )
-    from pycalc.sheets import bfrpg_odds
-
     book[ATTACK_SHEET].add_chart(bfrpg_odds.write_odds_workings(book), bfrpg_odds.CHART_ANCHOR)
     write_calculator(
         book,

@@ -14,7 +14,7 @@ from openpyxl.chart import BarChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.sheets.bfrpg import (
+from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     DICE_ERROR,
     FACES,

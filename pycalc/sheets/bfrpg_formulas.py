@@ -1,0 +1,39 @@
+"""Names and formula pieces shared by the bfrpg Attack calculator (``pycalc.sheets.bfrpg``) and its
+odds (``pycalc.sheets.bfrpg_odds``)."""
+
+from __future__ import annotations
+
+from pycalc.sheets.common import ruling_name
+from pycalc.sheets.formulas import q, round_up
+
+FACES_LIST = "D20_FACES_LIST"
+
+FACES = "ATTACK_FACES"
+FAIL_MAX = "ATTACK_FAIL_MAX"
+ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
+MARGIN_MIN = "ATTACK_MARGIN_MIN"
+THREAT_MIN = "ATTACK_THREAT_MIN"
+
+DICE_ERROR = q("#DICE? write it like 2d4+2")
+
+
+def pick_name(table_id: str, row_id: str | None = None, prefix: str = "ATTACK") -> str:
+    return f"{prefix}_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+def crit_rule(need: str) -> str:
+    """See engine.critical_possible."""
+    return f'IF({ruling_name("only_natural_20_hits")}="no_critical",{need}<{ALWAYS_MIN},{need}<={ALWAYS_MIN})'
+
+
+def multiplied(
+    value: str, fixed: str, double: str, mode: str = "1", water: str = "1", water_up: str = "FALSE"
+) -> str:
+    """engine.multiplied: doubling (ruling critical_with_double_damage), then the two halvings."""
+    doubled = (
+        f'IF({ruling_name("critical_with_double_damage")}="double_roll_only",'
+        f"(({value})-{fixed})*{double}+{fixed},({value})*{double})"
+    )
+    halved = f'IF({ruling_name("subdual_half_rounding")}="up",{round_up(f"({doubled})*{mode}")},INT(({doubled})*{mode}))'
+    watered = f"IF({water_up},{round_up(f'({halved})*{water}')},INT(({halved})*{water}))"
+    return f"MAX(0,{watered})"
