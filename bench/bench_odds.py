@@ -16,7 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pycalc import dice, strike, strike_odds
+from pycalc import dice
+from pycalc.rulesets import spelljammer as strike
+from pycalc.rulesets import spelljammer_odds as strike_odds
 from pycalc.sheets.spelljammer_odds import HEAT_DEF, HEAT_SC
 from pycalc.tables import load_ruleset
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import casting, d20, melee_fire, strike, strike_odds, stun, wounds
-from pycalc import defense as defense_rules
+from pycalc import d20
 from pycalc import dice as dice_module
 from pycalc.errors import RuleError, not_in_list
+from pycalc.rulesets import spelljammer as engine
+from pycalc.rulesets import spelljammer_odds
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from pycalc.udf_cells import (
     as_attacks,
@@ -47,7 +48,7 @@ def spelljammer() -> RuleSet:
 @cell_safe
 def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:
     """Modified strike chance SC - DEF + mods: roll this or less on d100 to hit."""
-    return strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
 
 
 @xw.func
@@ -55,7 +56,7 @@ def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:
 @cell_safe
 def strike_crit_max(modified_sc: Any) -> int:
     """Highest d100 roll that is a critical hit by the table (0 when none)."""
-    return strike.critical_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+    return engine.critical_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
 
 
 @xw.func
@@ -63,7 +64,7 @@ def strike_crit_max(modified_sc: Any) -> int:
 @cell_safe
 def strike_grievous_max(modified_sc: Any) -> int:
     """Highest d100 roll that is a grievous hit by the table (0 when none)."""
-    return strike.grievous_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+    return engine.grievous_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
 
 
 @xw.func
@@ -75,8 +76,8 @@ def strike_grievous_max(modified_sc: Any) -> int:
 def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:
     """Miss, Hit, Critical or Grievous, with the automatic results applied."""
     rules = spelljammer()
-    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
-    return strike.resolve(rules, modified, as_int(roll, "ROLL")).label
+    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return engine.resolve(rules, modified, as_int(roll, "ROLL")).label
 
 
 @xw.func
@@ -86,8 +87,8 @@ def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:
 @cell_safe
 def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits at all, automatic results included."""
-    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
-    return float(strike.hit_chance(spelljammer(), modified))
+    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return float(engine.hit_chance(spelljammer(), modified))
 
 
 @xw.func
@@ -99,9 +100,9 @@ def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:
 def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) of exactly that outcome."""
     rules = spelljammer()
-    wanted = strike.outcome_named(rules, as_text(outcome, "RESULT"))
-    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
-    return float(strike.distribution(rules, modified)[wanted.id])
+    wanted = engine.outcome_named(rules, as_text(outcome, "RESULT"))
+    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return float(engine.distribution(rules, modified)[wanted.id])
 
 
 @xw.func
@@ -112,8 +113,8 @@ def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:
 def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:
     """Hit points lost: criticals and grievous hits double damage and ignore PROT."""
     rules = spelljammer()
-    outcome = strike.outcome_named(rules, as_text(result, "RESULT"))
-    return strike.damage_taken(rules, as_int(damage, "DAMAGE", 0), as_int(prot, "PROT", 0), outcome)
+    outcome = engine.outcome_named(rules, as_text(result, "RESULT"))
+    return engine.damage_taken(rules, as_int(damage, "DAMAGE", 0), as_int(prot, "PROT", 0), outcome)
 
 
 @xw.func
@@ -121,7 +122,7 @@ def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:
 @cell_safe
 def strike_effect(result: Any) -> str:
     """What the outcome does, as the table says (e.g. 'Double damage, no PROT')."""
-    return strike.outcome_named(spelljammer(), as_text(result, "RESULT")).effect
+    return engine.outcome_named(spelljammer(), as_text(result, "RESULT")).effect
 
 
 @xw.func
@@ -142,7 +143,7 @@ def strike_results(rows: Any) -> list[list[str]]:
 @cell_safe
 def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:
     """A single hit must do more damage than this to stun the target."""
-    return stun.stun_threshold(
+    return engine.stun_threshold(
         spelljammer(), as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
     )
 
@@ -155,7 +156,7 @@ def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:
 @cell_safe
 def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> bool:
     """TRUE when this single hit stuns the target for the rest of the round."""
-    return stun.is_stunned(
+    return engine.is_stunned(
         spelljammer(),
         as_int(damage, "DAMAGE", 0),
         as_int(con, "CON"),
@@ -170,7 +171,7 @@ def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> 
 @cell_safe
 def wound_modifier(hp: Any, starting_hp: Any) -> int:
     """0, -10, -20 or -30 to all actions; no modifier in the tier the starting HP is already in."""
-    return wounds.wound_modifier(spelljammer(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))
+    return engine.wound_modifier(spelljammer(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))
 
 
 # --------------------------------------------------------------------------- defense and casting
@@ -182,7 +183,7 @@ def wound_modifier(hp: Any, starting_hp: Any) -> int:
 @cell_safe
 def full_defense(defense: Any, rank: Any) -> int:
     """DEF in Full Defense: DEF + 5 + (rank x 2.5, rounded up); no attack."""
-    return defense_rules.full_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+    return engine.full_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -191,7 +192,7 @@ def full_defense(defense: Any, rank: Any) -> int:
 @cell_safe
 def desperate_defense(defense: Any, rank: Any) -> int:
     """DEF in Desperate Defense: DEF + 20 + (rank x 2.5, rounded up); no other action."""
-    return defense_rules.desperate_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+    return engine.desperate_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -200,7 +201,7 @@ def desperate_defense(defense: Any, rank: Any) -> int:
 @cell_safe
 def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:
     """DEF gained by Defending: half the SC given up, rounded down."""
-    return defense_rules.defending_bonus(spelljammer(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))
+    return engine.defending_bonus(spelljammer(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -209,7 +210,7 @@ def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:
 @cell_safe
 def cast_time(rank: Any, kind: Any) -> int:
     """Casting time of a mage spell (segments)."""
-    return casting.cast_time(spelljammer(), as_int(rank, "RANK"), as_text(kind, "KIND"))
+    return engine.cast_time(spelljammer(), as_int(rank, "RANK"), as_text(kind, "KIND"))
 
 
 @xw.func
@@ -218,7 +219,7 @@ def cast_time(rank: Any, kind: Any) -> int:
 @cell_safe
 def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:
     """Initiative the spell goes off on, or what happens when that is -6 or later."""
-    return casting.spell_goes_off(
+    return engine.spell_goes_off(
         spelljammer(), as_int(initiative, "INITIATIVE"), as_int(casting_time, "CASTING TIME")
     )
 
@@ -235,7 +236,7 @@ def shooting_target(
     roll: Any, weapon_rank: Any, master_rank: Any, training: Any, friends: Any, opponents: Any
 ) -> str:
     """Friend or Foe: who a shot into melee is aimed at before the attack roll."""
-    friend = melee_fire.targets_friend(
+    friend = engine.targets_friend(
         spelljammer(),
         as_int(roll, "ROLL"),
         as_int(weapon_rank, "RANK", 0),
@@ -367,9 +368,9 @@ def dice_mean(dice: Any) -> float:
 
 def strike_attack(
     sc: Any, defense: Any, dice_text: Any, prot: Any, mods: Any, damage_mods: Any
-) -> strike_odds.StrikeAttack:
-    modified = strike.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
-    return strike_odds.StrikeAttack(
+) -> spelljammer_odds.StrikeAttack:
+    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
+    return spelljammer_odds.StrikeAttack(
         modified, dice_module.parse(dice_text), as_int(prot, "PROT", 0), as_int(damage_mods, "DAMAGE MODS", 0)
     )
 
@@ -388,7 +389,7 @@ def expected_damage(
 ) -> float:
     """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    return float(strike_odds.expected_hp_loss(spelljammer(), attack, as_attacks(attacks)))
+    return float(spelljammer_odds.expected_hp_loss(spelljammer(), attack, as_attacks(attacks)))
 
 
 @xw.func
@@ -413,7 +414,7 @@ def damage_chance_at_least(
 ) -> float:
     """Probability that the attacks take at least this many hit points."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    chance = strike_odds.chance_at_least(
+    chance = spelljammer_odds.chance_at_least(
         spelljammer(), attack, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
     )
     return float(chance)
@@ -441,7 +442,9 @@ def kill_chance(
 ) -> float:
     """Probability that the target drops to 0 hit points or below within the attacks."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    return float(strike_odds.kill_chance(spelljammer(), attack, as_hit_points(hp, "HP"), as_attacks(attacks)))
+    return float(
+        spelljammer_odds.kill_chance(spelljammer(), attack, as_hit_points(hp, "HP"), as_attacks(attacks))
+    )
 
 
 @xw.func
@@ -469,10 +472,10 @@ def stun_chance(
     """Probability that one attack stuns the target."""
     rules = spelljammer()
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    threshold = stun.stun_threshold(
+    threshold = engine.stun_threshold(
         rules, as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
     )
-    return float(strike_odds.stun_chance(rules, attack, threshold))
+    return float(spelljammer_odds.stun_chance(rules, attack, threshold))
 
 
 # --------------------------------------------------------------------------- each d20 ruleset's own UDFs

@@ -9,8 +9,8 @@ import openpyxl
 import pytest
 
 import build
-from pycalc import strike, stun
 from pycalc.house import apply_house_rules
+from pycalc.rulesets import spelljammer as engine
 from pycalc.tables import TableError, load_ruleset
 
 HOUSE = """\
@@ -50,9 +50,9 @@ def test_overlay_changes_adds_removes_and_flips_rulings(tmp_path: Path):
     cover = rules.table("cover")
     assert cover.entry("hard")["sc"] == -30
     assert [r.id for r in cover.rows] == ["none", "hard", "force_wall"]
-    assert strike.critical_max(rules, 29) == 4 and strike.grievous_max(rules, 29) == 1
+    assert engine.critical_max(rules, 29) == 4 and engine.grievous_max(rules, 29) == 1
     assert rules.table("house_fumbles").rows[0]["effect"].startswith("=SUM")
-    assert stun.stun_threshold(rules, 40) == 45  # capped by the flipped ruling
+    assert engine.stun_threshold(rules, 40) == 45  # capped by the flipped ruling
     assert any("cover hard: sc -20 -> -30" in change for change in rules.house_rules)
     assert load_ruleset("spelljammer").table("cover").entry("hard")["sc"] == -20  # shipped tables untouched
 

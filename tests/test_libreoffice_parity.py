@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pycalc import casting, defense, melee_fire, strike
 from pycalc.errors import RuleError
+from pycalc.rulesets import spelljammer as engine
+from pycalc.rulesets.spelljammer_calculator import CHOICE_PICKERS, TOGGLE_PICKERS, StrikeInputs, outputs
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.spelljammer import pick_name
-from pycalc.strike_calculator import CHOICE_PICKERS, TOGGLE_PICKERS, StrikeInputs, outputs
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 
@@ -78,7 +78,7 @@ def strike_scenarios(rules: RuleSet) -> list[tuple[RuleSet, StrikeInputs]]:
         edges |= {row.low, (row.high or 200)}
     rolls_for = lambda m: sorted({1, 2, 3, 4, 95, 96, 100} | {max(1, min(100, r)) for r in (m, m + 1)})  # noqa: E731
     for modified in sorted(edges):
-        crit, grievous = strike.critical_max(rules, modified), strike.grievous_max(rules, modified)
+        crit, grievous = engine.critical_max(rules, modified), engine.grievous_max(rules, modified)
         for roll in sorted(
             set(rolls_for(modified)) | {max(1, crit), crit + 1, max(1, grievous), grievous + 1}
         ):
@@ -175,7 +175,7 @@ def defense_scenarios(rules: RuleSet) -> list[tuple[RuleSet, dict[str, object], 
             chance.randint(0, 10),
             chance.randint(0, 3),
         )
-        cast_time = engine_value(casting.cast_time, current, cast_rank, kind)
+        cast_time = engine_value(engine.cast_time, current, cast_rank, kind)
         cells = {
             "DEFENSE_DEF": 30 + index,
             "DEFENSE_RANK": rank,
@@ -191,16 +191,16 @@ def defense_scenarios(rules: RuleSet) -> list[tuple[RuleSet, dict[str, object], 
             **{ruling_name(r): current.ruling(r) for r in current.rulings},
         }
         expected = {
-            "DEFENDING_DEF_BONUS": engine_value(defense.defending_bonus, current, sacrificed, rank),
-            "FULL_DEFENSE_DEF": defense.full_defense(current, 30 + index, rank),
-            "DESPERATE_DEFENSE_DEF": defense.desperate_defense(current, 30 + index, rank),
+            "DEFENDING_DEF_BONUS": engine_value(engine.defending_bonus, current, sacrificed, rank),
+            "FULL_DEFENSE_DEF": engine.full_defense(current, 30 + index, rank),
+            "DESPERATE_DEFENSE_DEF": engine.desperate_defense(current, 30 + index, rank),
             "CAST_SEGMENTS": cast_time,
             "CAST_GOES_OFF": cast_time
             if isinstance(cast_time, str)
-            else casting.spell_goes_off(current, initiative, cast_time),
-            "SHOOT_TOTAL": melee_fire.shooting_total(current, roll, weapon_rank, master, training),
+            else engine.spell_goes_off(current, initiative, cast_time),
+            "SHOOT_TOTAL": engine.shooting_total(current, roll, weapon_rank, master, training),
             "SHOOT_TARGET": "Friend"
-            if melee_fire.targets_friend(
+            if engine.targets_friend(
                 current, roll, weapon_rank, master, training, situation["friends"], situation["opponents"]
             )
             else "Foe",

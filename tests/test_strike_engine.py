@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import strike
+from pycalc.rulesets import spelljammer as strike
 from pycalc.tables import load_ruleset
 
 RULES = load_ruleset("spelljammer")

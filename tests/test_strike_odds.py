@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import dice, strike, strike_odds
+from pycalc import dice
+from pycalc.rulesets import spelljammer as strike
+from pycalc.rulesets import spelljammer_odds as strike_odds
 from pycalc.tables import load_ruleset
 
 RULES = load_ruleset("spelljammer")

@@ -7,8 +7,9 @@ import inspect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import stun, udfs, wounds
-from pycalc.strike_calculator import StrikeInputs, outputs
+from pycalc import udfs
+from pycalc.rulesets import spelljammer as engine
+from pycalc.rulesets.spelljammer_calculator import StrikeInputs, outputs
 from pycalc.tables import load_ruleset
 
 RULES = load_ruleset("spelljammer")
@@ -55,13 +56,13 @@ def test_stun_wound_and_action_udfs_equal_the_engine():
     for con in (10.0, 25.0, 26.0, 35.0, 36.0):
         for size in ("Tiny", "Medium", "Large", "Giant"):
             for max_hp in (0.0, 100.0, 101.0, 250.0):
-                expected = stun.stun_threshold(RULES, int(con), size, int(max_hp))
+                expected = engine.stun_threshold(RULES, int(con), size, int(max_hp))
                 assert udfs.stun_threshold(con, size, max_hp) == expected
                 assert udfs.is_stunned(float(expected), con, size, max_hp) is False
                 assert udfs.is_stunned(float(expected + 1), con, size, max_hp) is True
     for hp in range(-5, 40):
         for start in (4.0, 8.0, 18.0, 30.0):
-            assert udfs.wound_modifier(float(hp), start) == wounds.wound_modifier(RULES, hp, int(start))
+            assert udfs.wound_modifier(float(hp), start) == engine.wound_modifier(RULES, hp, int(start))
     assert (
         udfs.full_defense(30.0, 5.0),
         udfs.desperate_defense(30.0, 5.0),

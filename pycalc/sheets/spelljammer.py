@@ -1,6 +1,6 @@
 """The spelljammer calculators: Strike (attack, odds, outcome, stun, wounds) and Defense & casting.
 
-Every formula mirrors ``pycalc.strike_calculator`` and the engine modules; the parity tests
+Every formula mirrors ``pycalc.rulesets.spelljammer_calculator`` and the engine modules; the parity tests
 recalculate these sheets in LibreOffice and compare them with the engine.
 """
 
@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
-from pycalc.sheets.common import table_name as T
-from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
-from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
-from pycalc.strike_calculator import (
+from pycalc.rulesets.spelljammer_calculator import (
     CHOICE_PICKERS,
     MODIFIER_COLUMNS,
     RANGED_ONLY,
     TOGGLE_PICKERS,
     default_choice,
 )
+from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
+from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
 from pycalc.tables import RuleSet
 
 STRIKE_SHEET = "Strike calculator"

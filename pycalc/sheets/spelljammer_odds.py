@@ -1,5 +1,5 @@
 """Native odds for the Strike calculator: damage distribution, expected damage, stun and kill chances,
-and the SC x DEF heat maps. Mirrors ``pycalc.strike_odds``.
+and the SC x DEF heat maps. Mirrors ``pycalc.rulesets.spelljammer_odds``.
 
 The damage dice's distribution is computed in the sheet by adding one die at a time (a column per
 number of dice), from cumulative sums, so it stays exact to floating-point rounding.

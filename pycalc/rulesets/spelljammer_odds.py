@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pycalc import dice, odds, strike
+from pycalc import dice, odds
 from pycalc.errors import RuleError
+from pycalc.rulesets import spelljammer as engine
 from pycalc.tables import RuleSet
 
 Distribution = odds.Distribution
@@ -33,12 +34,12 @@ def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
         raise RuleError("#PROT? 0 or more")
     rolled = dice.distribution(attack.damage)
     found: Distribution = {}
-    for outcome_id, chance in strike.distribution(rules, attack.modified_sc).items():
+    for outcome_id, chance in engine.distribution(rules, attack.modified_sc).items():
         if not chance:
             continue
-        outcome = strike.outcome_named(rules, outcome_id)
+        outcome = engine.outcome_named(rules, outcome_id)
         for total, weight in rolled.items():
-            lost = strike.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)
+            lost = engine.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)
             found[lost] = found.get(lost, Fraction(0)) + chance * weight
     return dict(sorted(found.items()))
 
@@ -75,7 +76,7 @@ def stun_chance(rules: RuleSet, attack: StrikeAttack, threshold: int) -> Fractio
         return sum(
             (p for lost, p in hp_loss_distribution(rules, attack).items() if lost > threshold), Fraction(0)
         )
-    hit = strike.hit_chance(rules, attack.modified_sc)
+    hit = engine.hit_chance(rules, attack.modified_sc)
     rolled = dice.distribution(attack.damage)
     return hit * sum(
         (p for total, p in rolled.items() if max(0, total + attack.damage_mods) > threshold), Fraction(0)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pycalc import dice, strike, strike_odds, stun, wounds
+from pycalc import dice
 from pycalc.errors import not_in_list
+from pycalc.rulesets import spelljammer as engine
+from pycalc.rulesets import spelljammer_odds
 from pycalc.tables import RuleSet, Table
 
 CHOICE_PICKERS = (
@@ -105,24 +107,24 @@ def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
     """Every output cell of the Strike calculator, by defined name ('' where no roll yet)."""
     where = situation(rules, inputs)
     target_def = effective_def(rules, inputs, where)
-    modified = strike.modified_sc(inputs.sc + where.sc, target_def, inputs.mods)
-    odds = strike.distribution(rules, modified)
-    threshold = stun.stun_threshold(rules, inputs.con, inputs.size, inputs.max_hp)
+    modified = engine.modified_sc(inputs.sc + where.sc, target_def, inputs.mods)
+    odds = engine.distribution(rules, modified)
+    threshold = engine.stun_threshold(rules, inputs.con, inputs.size, inputs.max_hp)
     damage_total = max(0, inputs.damage + where.damage)
     result: dict[str, object] = {
         "STRIKE_SITUATION_SC": where.sc,
         "STRIKE_DEF_EFFECTIVE": target_def,
         "STRIKE_DAMAGE_TOTAL": damage_total,
         "STRIKE_MODIFIED_SC": modified,
-        "STRIKE_CRITICAL_UP_TO": strike.critical_max(rules, modified),
-        "STRIKE_GRIEVOUS_UP_TO": strike.grievous_max(rules, modified),
+        "STRIKE_CRITICAL_UP_TO": engine.critical_max(rules, modified),
+        "STRIKE_GRIEVOUS_UP_TO": engine.grievous_max(rules, modified),
         "STRIKE_CHANCE_TO_HIT": 1 - odds["miss"],
         "STRIKE_MISS_CHANCE": odds["miss"],
         "STRIKE_PLAIN_HIT_CHANCE": odds["hit"],
         "STRIKE_CRIT_CHANCE": odds["critical"],
         "STRIKE_GRIEVOUS_CHANCE": odds["grievous"],
         "TARGET_STUN_THRESHOLD": threshold,
-        "TARGET_WOUND_MOD": wounds.wound_modifier(rules, inputs.hp, inputs.start_hp),
+        "TARGET_WOUND_MOD": engine.wound_modifier(rules, inputs.hp, inputs.start_hp),
         **odds_outputs(rules, inputs, modified, where, threshold),
         "STRIKE_OUTCOME": "",
         "STRIKE_OUTCOME_EFFECT": "",
@@ -134,8 +136,8 @@ def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
     }
     if inputs.roll is None:
         return result
-    outcome = strike.resolve(rules, modified, inputs.roll)
-    lost = strike.damage_taken(rules, damage_total, inputs.prot, outcome)
+    outcome = engine.resolve(rules, modified, inputs.roll)
+    lost = engine.damage_taken(rules, damage_total, inputs.prot, outcome)
     stun_damage = lost if rules.ruling("stun_damage_basis") == "taken" else damage_total * (outcome.rank > 0)
     result.update(
         STRIKE_OUTCOME=outcome.label,
@@ -144,7 +146,7 @@ def outputs(rules: RuleSet, inputs: StrikeInputs) -> dict[str, object]:
         STRIKE_PROT_AFTER=inputs.prot - outcome.prot_wear,
         TARGET_STUNNED=stun_damage > threshold,
         TARGET_HP_AFTER=inputs.hp - lost,
-        TARGET_WOUND_MOD_AFTER=wounds.wound_modifier(rules, inputs.hp - lost, inputs.start_hp),
+        TARGET_WOUND_MOD_AFTER=engine.wound_modifier(rules, inputs.hp - lost, inputs.start_hp),
     )
     return result
 
@@ -153,12 +155,12 @@ def odds_outputs(
     rules: RuleSet, inputs: StrikeInputs, modified: int, where: Situation, threshold: int
 ) -> dict[str, object]:
     """Expected hit points lost, stun and kill chances before the roll (see strike_odds)."""
-    attack = strike_odds.StrikeAttack(modified, dice.parse(inputs.dice), inputs.prot, where.damage)
-    one_attack_kill = strike_odds.kill_chance(rules, attack, inputs.hp)
+    attack = spelljammer_odds.StrikeAttack(modified, dice.parse(inputs.dice), inputs.prot, where.damage)
+    one_attack_kill = spelljammer_odds.kill_chance(rules, attack, inputs.hp)
     return {
-        "STRIKE_EXPECTED_DAMAGE": strike_odds.expected_hp_loss(rules, attack),
-        "STRIKE_EXPECTED_DAMAGE_ROUND": strike_odds.expected_hp_loss(rules, attack, inputs.attacks),
-        "STRIKE_STUN_CHANCE": strike_odds.stun_chance(rules, attack, threshold),
+        "STRIKE_EXPECTED_DAMAGE": spelljammer_odds.expected_hp_loss(rules, attack),
+        "STRIKE_EXPECTED_DAMAGE_ROUND": spelljammer_odds.expected_hp_loss(rules, attack, inputs.attacks),
+        "STRIKE_STUN_CHANCE": spelljammer_odds.stun_chance(rules, attack, threshold),
         "STRIKE_KILL_CHANCE": one_attack_kill,
         "STRIKE_KILL_CHANCE_ROUND": one_attack_kill
         if inputs.attacks == 1
