@@ -18,11 +18,12 @@ import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import udfs, udfs_bfrpg
+from pycalc import udfs
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import bfrpg_odds as odds_sheets
 from pycalc.sheets.bfrpg import ATTACK_SHEET
+from pycalc.udfs import bfrpg as udfs_bfrpg
 from tests.test_bfrpg_parity import FLIPS, RULES, attack_cells, picker_scenarios, same, with_rulings
 
 ODDS_OUTPUTS = [

@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import udfs, udfs_bfrpg
+from pycalc import udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import bfrpg as engine
 from pycalc.tables import load_ruleset
+from pycalc.udfs import bfrpg as udfs_bfrpg
 
 RULES = load_ruleset("bfrpg")
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import udfs, udfs_bfrpg
+from pycalc import udfs
 from pycalc.sheets.bfrpg import ATTACK_SHEET, MANEUVER_SHEET, WORKINGS_SHEET
 from pycalc.tables import load_ruleset
+from pycalc.udfs import bfrpg as udfs_bfrpg
 
 ATTACK_INPUTS = [
     "ATTACK_BONUS",

@@ -18,7 +18,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import udfs, udfs_cnc
+from pycalc import udfs
 from pycalc.d20 import HIT, Attack
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.rulesets.cnc import AttackInputs
@@ -26,6 +26,7 @@ from pycalc.rulesets.cnc_odds import OddsAttack
 from pycalc.sheets import cnc_odds as sheet_odds
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import cnc as udfs_cnc
 from tests.test_cnc_parity import (
     DICE_FORMS,
     FLIPS,

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20, udfs_cnc
+from pycalc import d20
 from pycalc.rulesets import cnc
 from pycalc.tables import load_ruleset
+from pycalc.udfs import cnc as udfs_cnc
 
 RULES = load_ruleset("cnc")
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import udfs, udfs_cnc
+from pycalc import udfs
 from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS
 from pycalc.sheets.cnc import ATTACK_SHEET, pick_name
 from pycalc.tables import load_ruleset
+from pycalc.udfs import cnc as udfs_cnc
 
 RULES = load_ruleset("cnc")
 ATTACK_INPUTS = [

@@ -7,10 +7,11 @@ import inspect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20, udfs, udfs_combat17
+from pycalc import d20, udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import combat17 as c17
 from pycalc.tables import load_ruleset
+from pycalc.udfs import combat17 as udfs_combat17
 
 RULES = load_ruleset("combat17")
 UDFS = [f for name, f in inspect.getmembers(udfs_combat17, inspect.isfunction) if name.startswith("c17_")]

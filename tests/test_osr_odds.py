@@ -19,13 +19,13 @@ from functools import cache
 import openpyxl
 import pytest
 
-from pycalc import udfs_osr
 from pycalc.d20 import Attack
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
 from pycalc.sheets import osr_odds as odds_sheet
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet
+from pycalc.udfs import osr as udfs_osr
 from tests.test_osr_parity import FLIPS, RULES, attack_cells, flipped, same
 
 ODDS_NAMES = list(odds.ODDS_NAMES)

@@ -15,10 +15,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc import udfs
 from pycalc.rulesets import osr
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.osr import pick_name
 from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import osr as udfs_osr
 from tests.parity import same
 
 RULES = load_ruleset("osr")
@@ -508,8 +510,6 @@ def test_formulas_use_shared_functions_and_no_typed_rule_numbers(books):
 
 
 def test_xlsm_calls_only_udfs_that_exist(books):
-    from pycalc import udfs, udfs_osr
-
     _, xlsm = books
     called = {m for c in formula_cells(xlsm) for m in CALL.findall(c.value) if m.upper() not in ALLOWED}
     assert {"osr_attack_result", "osr_damage", "surprise_range", "mass_survivors", "expected_kills"} <= called

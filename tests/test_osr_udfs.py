@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import udfs, udfs_osr
+from pycalc import udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import osr
 from pycalc.tables import load_ruleset
+from pycalc.udfs import osr as udfs_osr
 
 RULES = load_ruleset("osr")
 

@@ -16,7 +16,7 @@ RULES = load_ruleset("spelljammer")
 UDF_NAMES = [
     name
     for name, f in inspect.getmembers(udfs, inspect.isfunction)
-    if f.__module__ == udfs.__name__ and hasattr(f, "__wrapped__")
+    if f.__module__.startswith(f"{udfs.__name__}.") and hasattr(f, "__wrapped__")
 ]
 
 any_cell = st.one_of(

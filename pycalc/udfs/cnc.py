@@ -16,7 +16,7 @@ from pycalc import d20, limits
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe
+from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe
 
 __all__ = [
     "cnc_attack_damage",

@@ -17,7 +17,7 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udf_cells import (
+from pycalc.udfs.cells import (
     as_attacks,
     as_bool,
     as_hit_points,

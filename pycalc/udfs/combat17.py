@@ -19,7 +19,7 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
+from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "c17_attack_condition",

@@ -17,7 +17,7 @@ from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udf_cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
+from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
     "attacks_vs_normal_men",

@@ -1,11 +1,7 @@
-"""Excel user-defined functions (xlwings) over the reference engine.
+"""The strike-chance ruleset's worksheet functions (xlwings) over ``pycalc.rulesets.spelljammer``:
+strike_*, stun, wounds, defending, casting, shooting into melee, and the odds before the roll.
 
-Excel sees each function under its Python name (case-insensitive). Arguments arrive as xlwings
-delivers them: numbers as floats, empty cells as None, ranges as lists. A bad argument returns a
-short text starting with '#' that says what is wrong; no function raises into Excel.
-
-The module only uses ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python
-dependencies, so it also serves xlwings Lite.
+Their names have no ruleset prefix: they were the first, and GMs type them as they are.
 """
 
 from __future__ import annotations
@@ -14,27 +10,48 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20
 from pycalc import dice as dice_module
-from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets import spelljammer_odds
-from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
-from pycalc.udf_cells import (
+from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs.cells import (
     as_attacks,
     as_hit_points,
     as_int,
     as_rows,
     as_text,
     cell_safe,
-    d20_attack,
-    optional_int,
 )
+
+__all__ = [
+    "cast_time",
+    "damage_chance_at_least",
+    "defending_bonus",
+    "desperate_defense",
+    "expected_damage",
+    "full_defense",
+    "is_stunned",
+    "kill_chance",
+    "shooting_target",
+    "spell_goes_off",
+    "strike_chance",
+    "strike_crit_max",
+    "strike_effect",
+    "strike_grievous_max",
+    "strike_hit_chance",
+    "strike_hp_loss",
+    "strike_result",
+    "strike_results",
+    "strike_target",
+    "stun_chance",
+    "stun_threshold",
+    "wound_modifier",
+]
 
 SPELLJAMMER = "spelljammer"
 
 
-def spelljammer() -> RuleSet:
+def spelljammer_rules() -> RuleSet:
     return load_ruleset(SPELLJAMMER)
 
 
@@ -56,7 +73,7 @@ def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:
 @cell_safe
 def strike_crit_max(modified_sc: Any) -> int:
     """Highest d100 roll that is a critical hit by the table (0 when none)."""
-    return engine.critical_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+    return engine.critical_max(spelljammer_rules(), as_int(modified_sc, "MODIFIED SC"))
 
 
 @xw.func
@@ -64,7 +81,7 @@ def strike_crit_max(modified_sc: Any) -> int:
 @cell_safe
 def strike_grievous_max(modified_sc: Any) -> int:
     """Highest d100 roll that is a grievous hit by the table (0 when none)."""
-    return engine.grievous_max(spelljammer(), as_int(modified_sc, "MODIFIED SC"))
+    return engine.grievous_max(spelljammer_rules(), as_int(modified_sc, "MODIFIED SC"))
 
 
 @xw.func
@@ -75,7 +92,7 @@ def strike_grievous_max(modified_sc: Any) -> int:
 @cell_safe
 def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:
     """Miss, Hit, Critical or Grievous, with the automatic results applied."""
-    rules = spelljammer()
+    rules = spelljammer_rules()
     modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
     return engine.resolve(rules, modified, as_int(roll, "ROLL")).label
 
@@ -88,7 +105,7 @@ def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:
 def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits at all, automatic results included."""
     modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
-    return float(engine.hit_chance(spelljammer(), modified))
+    return float(engine.hit_chance(spelljammer_rules(), modified))
 
 
 @xw.func
@@ -99,7 +116,7 @@ def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:
 @cell_safe
 def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) of exactly that outcome."""
-    rules = spelljammer()
+    rules = spelljammer_rules()
     wanted = engine.outcome_named(rules, as_text(outcome, "RESULT"))
     modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))
     return float(engine.distribution(rules, modified)[wanted.id])
@@ -112,7 +129,7 @@ def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:
 @cell_safe
 def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:
     """Hit points lost: criticals and grievous hits double damage and ignore PROT."""
-    rules = spelljammer()
+    rules = spelljammer_rules()
     outcome = engine.outcome_named(rules, as_text(result, "RESULT"))
     return engine.damage_taken(rules, as_int(damage, "DAMAGE", 0), as_int(prot, "PROT", 0), outcome)
 
@@ -122,7 +139,7 @@ def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:
 @cell_safe
 def strike_effect(result: Any) -> str:
     """What the outcome does, as the table says (e.g. 'Double damage, no PROT')."""
-    return engine.outcome_named(spelljammer(), as_text(result, "RESULT")).effect
+    return engine.outcome_named(spelljammer_rules(), as_text(result, "RESULT")).effect
 
 
 @xw.func
@@ -144,7 +161,7 @@ def strike_results(rows: Any) -> list[list[str]]:
 def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:
     """A single hit must do more damage than this to stun the target."""
     return engine.stun_threshold(
-        spelljammer(), as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
+        spelljammer_rules(), as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
     )
 
 
@@ -157,7 +174,7 @@ def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:
 def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> bool:
     """TRUE when this single hit stuns the target for the rest of the round."""
     return engine.is_stunned(
-        spelljammer(),
+        spelljammer_rules(),
         as_int(damage, "DAMAGE", 0),
         as_int(con, "CON"),
         as_text(size, "SIZE", "Medium"),
@@ -171,7 +188,7 @@ def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> 
 @cell_safe
 def wound_modifier(hp: Any, starting_hp: Any) -> int:
     """0, -10, -20 or -30 to all actions; no modifier in the tier the starting HP is already in."""
-    return engine.wound_modifier(spelljammer(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))
+    return engine.wound_modifier(spelljammer_rules(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))
 
 
 # --------------------------------------------------------------------------- defense and casting
@@ -183,7 +200,7 @@ def wound_modifier(hp: Any, starting_hp: Any) -> int:
 @cell_safe
 def full_defense(defense: Any, rank: Any) -> int:
     """DEF in Full Defense: DEF + 5 + (rank x 2.5, rounded up); no attack."""
-    return engine.full_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+    return engine.full_defense(spelljammer_rules(), as_int(defense, "DEF"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -192,7 +209,7 @@ def full_defense(defense: Any, rank: Any) -> int:
 @cell_safe
 def desperate_defense(defense: Any, rank: Any) -> int:
     """DEF in Desperate Defense: DEF + 20 + (rank x 2.5, rounded up); no other action."""
-    return engine.desperate_defense(spelljammer(), as_int(defense, "DEF"), as_int(rank, "RANK"))
+    return engine.desperate_defense(spelljammer_rules(), as_int(defense, "DEF"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -201,7 +218,7 @@ def desperate_defense(defense: Any, rank: Any) -> int:
 @cell_safe
 def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:
     """DEF gained by Defending: half the SC given up, rounded down."""
-    return engine.defending_bonus(spelljammer(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))
+    return engine.defending_bonus(spelljammer_rules(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))
 
 
 @xw.func
@@ -210,7 +227,7 @@ def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:
 @cell_safe
 def cast_time(rank: Any, kind: Any) -> int:
     """Casting time of a mage spell (segments)."""
-    return engine.cast_time(spelljammer(), as_int(rank, "RANK"), as_text(kind, "KIND"))
+    return engine.cast_time(spelljammer_rules(), as_int(rank, "RANK"), as_text(kind, "KIND"))
 
 
 @xw.func
@@ -220,7 +237,7 @@ def cast_time(rank: Any, kind: Any) -> int:
 def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:
     """Initiative the spell goes off on, or what happens when that is -6 or later."""
     return engine.spell_goes_off(
-        spelljammer(), as_int(initiative, "INITIATIVE"), as_int(casting_time, "CASTING TIME")
+        spelljammer_rules(), as_int(initiative, "INITIATIVE"), as_int(casting_time, "CASTING TIME")
     )
 
 
@@ -237,7 +254,7 @@ def shooting_target(
 ) -> str:
     """Friend or Foe: who a shot into melee is aimed at before the attack roll."""
     friend = engine.targets_friend(
-        spelljammer(),
+        spelljammer_rules(),
         as_int(roll, "ROLL"),
         as_int(weapon_rank, "RANK", 0),
         as_int(master_rank, "MASTER RANK", 0),
@@ -246,121 +263,6 @@ def shooting_target(
         as_int(opponents, "OPPONENTS"),
     )
     return "Friend" if friend else "Foe"
-
-
-# --------------------------------------------------------------------------- d20 rulesets (shared)
-
-
-def ruleset_id(value: Any) -> str:
-    text = as_text(value, "RULESET").lower()
-    if text not in d20.D20_RULESETS:
-        raise RuleError(f"#RULESET? use {', '.join(d20.D20_RULESETS)}")
-    return text
-
-
-@xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
-@xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
-@xw.arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
-@xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")
-@cell_safe
-def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
-    """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
-    ruleset_id(ruleset)
-    return d20_attack(bonus, target, mods).need
-
-
-@xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
-@xw.arg("roll", doc="the natural d20 roll")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="defender's AC (osr: the number needed)")
-@xw.arg("mods", doc="situational modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's level (osr fumble check; optional)")
-@xw.arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")
-@cell_safe
-def d20_result(
-    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None
-) -> str:
-    """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
-    follow = optional_int(follow_roll, "FOLLOW ROLL")
-    return d20.result(
-        ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL"), follow
-    )
-
-
-@xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="defender's AC (osr: the number needed)")
-@xw.arg("mods", doc="situational modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's level (optional)")
-@cell_safe
-def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:
-    """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
-    return float(d20.hit_chance(ruleset_id(ruleset), d20_attack(bonus, target, mods, level)))
-
-
-@xw.func
-@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@xw.arg("roll", doc="the follow-up d20")
-@cell_safe
-def crit_effect(ruleset: Any, roll: Any) -> str:
-    """The critical-hit chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")
-
-
-@xw.func
-@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@xw.arg("roll", doc="the follow-up d20")
-@cell_safe
-def fumble_effect(ruleset: Any, roll: Any) -> str:
-    """The fumble chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")
-
-
-@xw.func
-@xw.arg("ruleset", doc="any ruleset id")
-@xw.arg("table", doc="the YAML table id, e.g. cover")
-@xw.arg("entry", doc="the entry id or label, e.g. half")
-@xw.arg("column", doc="the value column (optional when the table has one number column)")
-@cell_safe
-def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
-    """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
-    name = as_text(ruleset, "RULESET").lower()
-    if name not in RULESET_IDS:
-        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)}")
-    rules = load_ruleset(name)
-    table_id = as_text(table, "TABLE")
-    if table_id not in rules.tables:
-        raise RuleError(f"#TABLE? no table {table_id!r} in {name}")
-    found = rules.table(table_id)
-    try:
-        row = found.by_label(as_text(entry, "ENTRY"))
-    except KeyError:
-        raise not_in_list("entry", (row.label for row in found.rows)) from None
-    numbers = [c.id for c in found.columns if c.type in ("int", "number")]
-    wanted = as_text(column, "COLUMN", numbers[0] if len(numbers) == 1 else "")
-    if wanted not in numbers:
-        raise RuleError(f"#COLUMN? use {', '.join(numbers) or 'a number column'}")
-    value = row[wanted]
-    return 0 if value is None else value
-
-
-@xw.func
-@xw.arg("dice", doc="e.g. 2d4+2")
-@cell_safe
-def dice_max(dice: Any) -> int:
-    """Highest total of a dice expression (2d4+2 -> 10)."""
-    return dice_module.parse(dice).maximum
-
-
-@xw.func
-@xw.arg("dice", doc="e.g. 2d4+2")
-@cell_safe
-def dice_mean(dice: Any) -> float:
-    """Average total of a dice expression (2d4+2 -> 7)."""
-    return float(dice_module.parse(dice).mean)
 
 
 # --------------------------------------------------------------------------- odds before the roll (strike chance)
@@ -389,7 +291,7 @@ def expected_damage(
 ) -> float:
     """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
-    return float(spelljammer_odds.expected_hp_loss(spelljammer(), attack, as_attacks(attacks)))
+    return float(spelljammer_odds.expected_hp_loss(spelljammer_rules(), attack, as_attacks(attacks)))
 
 
 @xw.func
@@ -415,7 +317,7 @@ def damage_chance_at_least(
     """Probability that the attacks take at least this many hit points."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
     chance = spelljammer_odds.chance_at_least(
-        spelljammer(), attack, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
+        spelljammer_rules(), attack, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
     )
     return float(chance)
 
@@ -443,7 +345,9 @@ def kill_chance(
     """Probability that the target drops to 0 hit points or below within the attacks."""
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
     return float(
-        spelljammer_odds.kill_chance(spelljammer(), attack, as_hit_points(hp, "HP"), as_attacks(attacks))
+        spelljammer_odds.kill_chance(
+            spelljammer_rules(), attack, as_hit_points(hp, "HP"), as_attacks(attacks)
+        )
     )
 
 
@@ -470,16 +374,9 @@ def stun_chance(
     damage_mods: Any = 0,
 ) -> float:
     """Probability that one attack stuns the target."""
-    rules = spelljammer()
+    rules = spelljammer_rules()
     attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)
     threshold = engine.stun_threshold(
         rules, as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)
     )
     return float(spelljammer_odds.stun_chance(rules, attack, threshold))
-
-
-# --------------------------------------------------------------------------- each d20 ruleset's own UDFs
-from pycalc.udfs_bfrpg import *  # noqa: E402, F403
-from pycalc.udfs_cnc import *  # noqa: E402, F403
-from pycalc.udfs_combat17 import *  # noqa: E402, F403
-from pycalc.udfs_osr import *  # noqa: E402, F403

@@ -1,0 +1,22 @@
+"""Excel user-defined functions (xlwings): ``UDF Modules = pycalc.udfs`` gives Excel all of them.
+
+Excel sees each function under its Python name (case-insensitive). Arguments arrive as xlwings
+delivers them: numbers as floats, empty cells as None, ranges as lists. A bad argument returns a
+short text starting with '#' that says what is wrong; no function raises into Excel. The modules
+only use ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python dependencies, so they also
+serve xlwings Lite.
+
+One module per ruleset, one for what the rulesets share, one for reading cells:
+
+- ``cells``: reading cell values (numbers, text, TRUE/FALSE, ranges), the limits, the '#...' messages;
+- ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;
+- ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
+- ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's own, prefixed with its id.
+"""
+
+from pycalc.udfs.bfrpg import *  # noqa: F403
+from pycalc.udfs.cnc import *  # noqa: F403
+from pycalc.udfs.combat17 import *  # noqa: F403
+from pycalc.udfs.osr import *  # noqa: F403
+from pycalc.udfs.shared import *  # noqa: F403
+from pycalc.udfs.spelljammer import *  # noqa: F403

@@ -1,0 +1,147 @@
+"""Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id
+(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML
+ids, and dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlwings as xw
+
+from pycalc import d20
+from pycalc import dice as dice_module
+from pycalc.errors import RuleError, not_in_list
+from pycalc.tables import RULESET_IDS, load_ruleset
+from pycalc.udfs.cells import (
+    as_int,
+    as_text,
+    cell_safe,
+    d20_attack,
+    optional_int,
+)
+
+__all__ = [
+    "crit_effect",
+    "d20_hit_chance",
+    "d20_need",
+    "d20_result",
+    "dice_max",
+    "dice_mean",
+    "fumble_effect",
+    "modifier",
+]
+
+# --------------------------------------------------------------------------- d20 rulesets (shared)
+
+
+def ruleset_id(value: Any) -> str:
+    text = as_text(value, "RULESET").lower()
+    if text not in d20.D20_RULESETS:
+        raise RuleError(f"#RULESET? use {', '.join(d20.D20_RULESETS)}")
+    return text
+
+
+@xw.func
+@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
+@xw.arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
+@xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")
+@cell_safe
+def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
+    """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
+    ruleset_id(ruleset)
+    return d20_attack(bonus, target, mods).need
+
+
+@xw.func
+@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("roll", doc="the natural d20 roll")
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="defender's AC (osr: the number needed)")
+@xw.arg("mods", doc="situational modifiers (optional, 0)")
+@xw.arg("level", doc="attacker's level (osr fumble check; optional)")
+@xw.arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")
+@cell_safe
+def d20_result(
+    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None
+) -> str:
+    """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
+    follow = optional_int(follow_roll, "FOLLOW ROLL")
+    return d20.result(
+        ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL"), follow
+    )
+
+
+@xw.func
+@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("bonus", doc="attack bonus")
+@xw.arg("target", doc="defender's AC (osr: the number needed)")
+@xw.arg("mods", doc="situational modifiers (optional, 0)")
+@xw.arg("level", doc="attacker's level (optional)")
+@cell_safe
+def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:
+    """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
+    return float(d20.hit_chance(ruleset_id(ruleset), d20_attack(bonus, target, mods, level)))
+
+
+@xw.func
+@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
+@xw.arg("roll", doc="the follow-up d20")
+@cell_safe
+def crit_effect(ruleset: Any, roll: Any) -> str:
+    """The critical-hit chart line for that d20."""
+    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")
+
+
+@xw.func
+@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
+@xw.arg("roll", doc="the follow-up d20")
+@cell_safe
+def fumble_effect(ruleset: Any, roll: Any) -> str:
+    """The fumble chart line for that d20."""
+    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")
+
+
+@xw.func
+@xw.arg("ruleset", doc="any ruleset id")
+@xw.arg("table", doc="the YAML table id, e.g. cover")
+@xw.arg("entry", doc="the entry id or label, e.g. half")
+@xw.arg("column", doc="the value column (optional when the table has one number column)")
+@cell_safe
+def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
+    """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
+    name = as_text(ruleset, "RULESET").lower()
+    if name not in RULESET_IDS:
+        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)}")
+    rules = load_ruleset(name)
+    table_id = as_text(table, "TABLE")
+    if table_id not in rules.tables:
+        raise RuleError(f"#TABLE? no table {table_id!r} in {name}")
+    found = rules.table(table_id)
+    try:
+        row = found.by_label(as_text(entry, "ENTRY"))
+    except KeyError:
+        raise not_in_list("entry", (row.label for row in found.rows)) from None
+    numbers = [c.id for c in found.columns if c.type in ("int", "number")]
+    wanted = as_text(column, "COLUMN", numbers[0] if len(numbers) == 1 else "")
+    if wanted not in numbers:
+        raise RuleError(f"#COLUMN? use {', '.join(numbers) or 'a number column'}")
+    value = row[wanted]
+    return 0 if value is None else value
+
+
+@xw.func
+@xw.arg("dice", doc="e.g. 2d4+2")
+@cell_safe
+def dice_max(dice: Any) -> int:
+    """Highest total of a dice expression (2d4+2 -> 10)."""
+    return dice_module.parse(dice).maximum
+
+
+@xw.func
+@xw.arg("dice", doc="e.g. 2d4+2")
+@cell_safe
+def dice_mean(dice: Any) -> float:
+    """Average total of a dice expression (2d4+2 -> 7)."""
+    return float(dice_module.parse(dice).mean)
