@@ -9,4 +9,4 @@ echo "== ruff"
 echo "== committed workbooks are current (build.py --check)"
 "$PY" build.py --check
 echo "== pytest"
-exec "$PY" -m pytest -q "$@"
+exec "$PY" -m pytest -q -n auto "$@"

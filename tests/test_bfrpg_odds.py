@@ -245,14 +245,10 @@ def test_one_attack_distribution_timing(record_property):
 def udf_args(rules, inputs: engine.AttackInputs) -> tuple[tuple[object, ...], tuple[object, ...]]:
     out = engine.attack_outputs(rules, inputs)
     text, added = engine.attack_dice_text(rules, inputs)
-    head = (
-        float(inputs.bonus),
-        float(out["ATTACK_TARGET_AC"]),
-        float(inputs.mods + out["ATTACK_ABILITY_BONUS"] + out["ATTACK_SITUATION_HIT"]),
-        text,
-    )
+    head = (float(inputs.bonus), float(out["ATTACK_TARGET_AC"]), text)
     pick = lambda t: str(engine.chosen_row(rules, inputs.choices, t).label)  # noqa: E731
     tail = (
+        float(inputs.mods + out["ATTACK_ABILITY_BONUS"] + out["ATTACK_SITUATION_HIT"]),
         float(added),
         pick("charge_options"),
         pick("damage_mode"),
@@ -287,27 +283,27 @@ def test_udfs_with_empty_optional_cells_and_bad_arguments():
     expected = float(
         odds.expected_damage(RULES, odds.odds_attack(RULES, engine.AttackInputs(3, 15, dice="1d8+2")))
     )
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, None, "1d8+2") == pytest.approx(expected)
+    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8+2", None, None) == pytest.approx(expected)
     assert udfs_bfrpg.bfrpg_expected_damage(
-        3.0, 15.0, None, "1d8+2", None, None, None, None, None, None, False, ""
+        3.0, 15.0, "1d8+2", None, None, None, None, None, None, None, False, ""
     ) == pytest.approx(expected)
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, 0.0, "abc") == "#DICE? write it like 2d4+2"
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, 0.0, "1d8", 0.0) == "#ATTACKS? 1 or more"
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, 0.0, "1d8", None).startswith("#HP?")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, None, 0.0, "1d8", 5.0).startswith("#TARGET?")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, 0.0, "1d8", 5.0, 1.0, 0.0, "nope").startswith("#")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, 0.0, "1d8", 0.0) == 1.0
+    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "abc", None, 0.0) == "#DICE? write it like 2d4+2"
+    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", 0.0, 0.0) == "#ATTACKS? 1 or more"
+    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", None, None, 0.0).startswith("#HP?")
+    assert udfs_bfrpg.bfrpg_kill_chance(3.0, None, "1d8", 5.0, None, 0.0).startswith("#TARGET?")
+    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", 5.0, 1.0, 0.0, 0.0, "nope").startswith("#")
+    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", 0.0, None, 0.0) == 1.0
     assert (
         udfs_bfrpg.bfrpg_expected_damage(
-            3.0, 15.0, 0.0, "1d8", 1.0, 0.0, None, None, None, None, False, "Total defense"
+            3.0, 15.0, "1d8", 1.0, 0.0, 0.0, None, None, None, None, False, "Total defense"
         )
         == 0.0
     )
     assert (
-        udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, 0.0, "1d8+1", 1.0, 0.0, None, None, None, None, True)
+        udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8+1", 1.0, 0.0, 0.0, None, None, None, None, True)
         == 18.0
     )
-    assert udfs_bfrpg.bfrpg_kill_chance(0.0, 15.0, 0.0, "20d12+3", 100.0, 2.0).startswith(
+    assert udfs_bfrpg.bfrpg_kill_chance(0.0, 15.0, "20d12+3", 100.0, 2.0, 0.0).startswith(
         "#DICE? dice for the odds"
     )
 

@@ -43,14 +43,14 @@ def test_damage_udfs():
     assert udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0, None, 2.0) == 30
     assert udfs_bfrpg.bfrpg_helpless_damage("1d8+1") == 18
     assert udfs_bfrpg.bfrpg_helpless_damage("2d4", True) == 16
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8+2", 0.0, 5.0, "Critical") == 15
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8+2", None, 5.0, "Hit") == 7
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8+2", 0.0, 5.0, "Miss") == 0
+    assert udfs_bfrpg.bfrpg_attack_damage("Critical", "1d8+2", 5.0, 0.0) == 15
+    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8+2", 5.0, None) == 7
+    assert udfs_bfrpg.bfrpg_attack_damage("Miss", "1d8+2", 5.0, 0.0) == 0
     flat = label("damage_mode", "flat_of_blade")
     charge = label("charge_options", "charge")
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8", 0.0, 5.0, "Hit", charge, flat) == 5  # 5 x 2 / 2
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8+1", 0.0, None, "Hit", None, None, None, None, True) == 18
-    assert udfs_bfrpg.bfrpg_attack_damage("1d8", 0.0, None, "Hit") == ""
+    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", 5.0, 0.0, charge, flat) == 5  # 5 x 2 / 2
+    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8+1", None, 0.0, None, None, None, None, True) == 18
+    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", None, 0.0) == ""
 
 
 def test_maneuver_udfs():
@@ -85,8 +85,8 @@ def test_maneuver_udfs():
         (lambda: udfs_bfrpg.bfrpg_critical_damage("sword", 5.0), "#DICE?"),
         (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 9.0), "#DAMAGE ROLL? 1 to 8"),
         (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0, None, 0.0), "#DOUBLE?"),
-        (lambda: udfs_bfrpg.bfrpg_attack_damage("1d8", 0.0, 5.0, "Fumble"), "#RESULT?"),
-        (lambda: udfs_bfrpg.bfrpg_attack_damage("1d8", 0.0, 5.0, "Hit", "Joust"), "#CHARGE AND SET WEAPON?"),
+        (lambda: udfs_bfrpg.bfrpg_attack_damage("Fumble", "1d8", 5.0, 0.0), "#RESULT?"),
+        (lambda: udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", 5.0, 0.0, "Joust"), "#CHARGE AND SET WEAPON?"),
         (lambda: udfs_bfrpg.bfrpg_two_weapon_hit("third hand", 0.0), "#TWO-WEAPON COMBAT?"),
         (lambda: udfs_bfrpg.bfrpg_helpless_damage(None), "#DICE?"),
         (lambda: udfs_bfrpg.bfrpg_joust_save_penalty(-3.0), "#DAMAGE? 0 or more"),

@@ -173,7 +173,7 @@ def test_udfs_equal_the_engine_with_floats_and_empty_cells():
         odds = OddsAttack(Attack(bonus, ac, mods), dice_text, bonus_dmg, kind)
         args = (float(bonus), float(ac), dice_text)
         tail = (float(mods), float(bonus_dmg), kind)
-        assert udfs_cnc.cnc_expected_damage(*args, *tail, float(attacks)) == pytest.approx(
+        assert udfs_cnc.cnc_expected_damage(*args, float(attacks), *tail) == pytest.approx(
             float(cnc_odds.expected_damage(RULES, odds, attacks)), abs=1e-12
         )
         assert udfs_cnc.cnc_kill_chance(*args, float(hp), float(attacks), *tail) == pytest.approx(

@@ -41,8 +41,8 @@ def test_empty_cells_use_the_defaults():
 def test_falling_and_hit_point_udfs():
     assert udfs_cnc.falling_damage(18.0) == "3d6"
     assert udfs_cnc.falling_damage(45.0) == "10d6"
-    assert udfs_cnc.falling_damage("8") == "1d6" and udfs_cnc.falling_dex_check(8.0) is True
-    assert udfs_cnc.falling_dex_check(18.0) is False
+    assert udfs_cnc.falling_damage("8") == "1d6" and udfs_cnc.cnc_falling_dex_check(8.0) is True
+    assert udfs_cnc.cnc_falling_dex_check(18.0) is False
     assert udfs_cnc.hp_state("cnc", -8.0) == "mortally wounded"
     assert udfs_cnc.hp_state("CNC", 0.0) == "passed out"
 

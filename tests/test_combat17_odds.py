@@ -155,32 +155,34 @@ def test_one_attack_distribution_is_fast():
 
 def test_udfs_as_xlwings_calls_them():
     expected = odds.expected_damage(RULES, odds.OddsAttack(Attack(3, 15, 0), dice_module.parse("1d6+2")))
-    assert udfs.c17_expected_damage(3.0, 15.0, "1d6+2") == pytest.approx(float(expected))
-    assert udfs.c17_expected_damage(3.0, 15.0, "1d6+2", 0.0, False, 1.0, 0.0, 3.0) == pytest.approx(
+    assert udfs.combat17_expected_damage(3.0, 15.0, "1d6+2") == pytest.approx(float(expected))
+    assert udfs.combat17_expected_damage(3.0, 15.0, "1d6+2", 3.0, 0.0, 0.0, False, 1.0) == pytest.approx(
         3 * float(expected)
     )
-    assert udfs.c17_expected_damage(3.0, 15.0, "1d6+2", None, None, None, None, None) == pytest.approx(
+    assert udfs.combat17_expected_damage(3.0, 15.0, "1d6+2", None, None, None, None, None) == pytest.approx(
         float(expected)
     )
     half = odds.OddsAttack(Attack(3, 15, 2), dice_module.parse("2d6"), False, Fraction(1, 2), 1)
-    assert udfs.c17_kill_chance(3.0, 15.0, "2d6", 5.0, 2.0, 2.0, False, 0.5, 1.0) == pytest.approx(
+    assert udfs.combat17_kill_chance(3.0, 15.0, "2d6", 5.0, 2.0, 2.0, 1.0, False, 0.5) == pytest.approx(
         float(odds.kill_chance(RULES, half, 5, 2))
     )
-    assert udfs.c17_damage_chance_at_least(
-        3.0, 15.0, "2d6", 4.0, 2.0, "FALSE", 0.5, 1.0, 1.0
+    assert udfs.combat17_damage_chance_at_least(
+        3.0, 15.0, "2d6", 4.0, 1.0, 2.0, 1.0, "FALSE", 0.5
     ) == pytest.approx(float(odds.chance_at_least(RULES, half, 4)))
-    assert udfs.c17_kill_chance(3.0, 15.0, "1d6", 5.0, 1.0, 0.0, True) == 0.0
-    assert udfs.c17_expected_damage(3.0, 15.0, "20d20").startswith("#DICE? dice for the odds: up to 8 dice")
+    assert udfs.combat17_kill_chance(3.0, 15.0, "1d6", 5.0, 1.0, 0.0, None, True) == 0.0
+    assert udfs.combat17_expected_damage(3.0, 15.0, "20d20").startswith(
+        "#DICE? dice for the odds: up to 8 dice"
+    )
     for bad in (
-        udfs.c17_expected_damage(3.0, 15.0, "abc"),
-        udfs.c17_expected_damage(3.0, None, "1d6"),
-        udfs.c17_expected_damage(3.0, 15.0, "1d6", 0.0, False, 1.0, 0.0, 0.0),
-        udfs.c17_kill_chance(3.0, 15.0, "1d6", "x"),
-        udfs.c17_damage_chance_at_least(3.0, 15.0, "1d6", 2.5),
-        udfs.c17_kill_chance(3.0, 15.0, "1d6", 5.0, 1.0, 0.0, "maybe"),
+        udfs.combat17_expected_damage(3.0, 15.0, "abc"),
+        udfs.combat17_expected_damage(3.0, None, "1d6"),
+        udfs.combat17_expected_damage(3.0, 15.0, "1d6", 0.0, 0.0, 0.0, False, 1.0),
+        udfs.combat17_kill_chance(3.0, 15.0, "1d6", "x"),
+        udfs.combat17_damage_chance_at_least(3.0, 15.0, "1d6", 2.5),
+        udfs.combat17_kill_chance(3.0, 15.0, "1d6", 5.0, 1.0, 0.0, None, "maybe"),
     ):
         assert isinstance(bad, str) and bad.startswith("#"), bad
-    for name in ("c17_expected_damage", "c17_damage_chance_at_least", "c17_kill_chance"):
+    for name in ("combat17_expected_damage", "combat17_damage_chance_at_least", "combat17_kill_chance"):
         assert name in udfs.__all__
 
 
@@ -302,5 +304,5 @@ def test_odds_formulas_type_no_numbers_and_the_xlsm_calls_the_udfs(built: Path):
     formulas = " ".join(
         str(c.value) for row in xlsm[ATTACK_SHEET].iter_rows() for c in row if c.data_type == "f"
     )
-    for udf in ("c17_expected_damage", "c17_kill_chance"):
+    for udf in ("combat17_expected_damage", "combat17_kill_chance"):
         assert udf in formulas

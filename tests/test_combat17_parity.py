@@ -435,11 +435,11 @@ def test_xlsm_calculators_call_the_udfs(build_ruleset):
         str(c.value) for row in book[ATTACK_SHEET].iter_rows() for c in row if c.data_type == "f"
     ) + " ".join(str(c.value) for row in book[OTHER_SHEET].iter_rows() for c in row if c.data_type == "f")
     for udf in (
-        "c17_attack_result",
-        "c17_hit_chance",
-        "c17_attack_damage",
+        "combat17_attack_result",
+        "combat17_hit_chance",
+        "combat17_attack_damage",
         "d20_need",
-        "c17_shots",
-        "c17_subdual_state",
+        "combat17_shots",
+        "combat17_subdual_state",
     ):
         assert udf in formulas

@@ -14,7 +14,9 @@ from pycalc.tables import load_ruleset
 from pycalc.udfs import combat17 as udfs_combat17
 
 RULES = load_ruleset("combat17")
-UDFS = [f for name, f in inspect.getmembers(udfs_combat17, inspect.isfunction) if name.startswith("c17_")]
+UDFS = [
+    f for name, f in inspect.getmembers(udfs_combat17, inspect.isfunction) if name.startswith("combat17_")
+]
 
 any_cell = st.one_of(
     st.none(),
@@ -47,16 +49,16 @@ def test_attack_udfs_equal_the_engine(bonus, target, mods, roll, follow, conditi
     follow_cell = None if follow is None else float(follow)
     condition_cell = None if condition is None else float(condition)
     result = c17.attack_result(RULES, attack, roll, follow, barred)
-    assert udfs_combat17.c17_attack_result(float(roll), *args, follow_cell, barred) == result
-    assert udfs_combat17.c17_attack_effect(float(roll), *args, follow_cell, condition_cell, barred) == (
+    assert udfs_combat17.combat17_attack_result(float(roll), *args, follow_cell, barred) == result
+    assert udfs_combat17.combat17_attack_effect(float(roll), *args, follow_cell, condition_cell, barred) == (
         c17.attack_effect(RULES, attack, roll, follow, condition, barred)
     )
-    assert udfs_combat17.c17_attack_condition(float(roll), *args, follow_cell, condition_cell, barred) == (
-        c17.attack_condition(RULES, attack, roll, follow, condition, barred)
-    )
+    assert udfs_combat17.combat17_attack_condition(
+        float(roll), *args, follow_cell, condition_cell, barred
+    ) == (c17.attack_condition(RULES, attack, roll, follow, condition, barred))
     odds = c17.attack_chances(RULES, attack, barred)
-    assert udfs_combat17.c17_hit_chance(*args, barred) == float(odds["Hit"] + odds["Critical"])
-    assert udfs_combat17.c17_chance(*args[:2], "critical", args[2], barred) == float(odds["Critical"])
+    assert udfs_combat17.combat17_hit_chance(*args, barred) == float(odds["Hit"] + odds["Critical"])
+    assert udfs_combat17.combat17_chance(*args[:2], "critical", args[2], barred) == float(odds["Critical"])
     if not barred:
         assert udfs.d20_result("combat17", float(roll), *args, None, follow_cell) == result
 
@@ -67,13 +69,13 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
     dice = f"2d4{modifier:+d}" if modifier else "2d4"
     expected = c17.critical_damage_outputs(RULES, dice, shown if shown >= 2 else None, follow)
     cell = float(shown) if shown >= 2 else None
-    assert udfs_combat17.c17_damage(dice, cell, "maximum_damage") == expected["CRIT_MAXIMUM"]
+    assert udfs_combat17.combat17_damage(dice, cell, "maximum_damage") == expected["CRIT_MAXIMUM"]
     if cell is not None:
-        assert udfs_combat17.c17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
-        assert udfs_combat17.c17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
+        assert udfs_combat17.combat17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
+        assert udfs_combat17.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
         result = c17.attack_result(RULES, Attack(0, 10), 20, follow_roll, False)
         where = c17.Situation("melee", 0, 0, 0, c17.Fraction(1), False, False)
-        assert udfs_combat17.c17_attack_damage(
+        assert udfs_combat17.combat17_attack_damage(
             result, dice, cell, None if follow_roll is None else float(follow_roll)
         ) == c17.attack_damage(RULES, Attack(0, 10), result, follow_roll, dice, shown, where)
 
@@ -81,43 +83,46 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
 def test_chart_and_other_udfs():
     assert udfs.crit_effect("combat17", 20.0) == c17.crit_effect(RULES, 20)
     assert udfs.fumble_effect("combat17", 4.0) == c17.fumble_effect(RULES, 4)
-    assert udfs_combat17.c17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
-    assert udfs_combat17.c17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
-    assert udfs_combat17.c17_condition_modifier(3.0, "ac_vs_ranged") == 4
-    assert udfs_combat17.c17_fumble_outcome(4.0, 1.0, 18.0, 2.0) == "DEX check failed: -1 to hit for 2 rounds"
-    assert udfs_combat17.c17_shots("Light crossbow", 6.0) == 3
-    assert udfs_combat17.c17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
-    assert udfs_combat17.c17_scatter(5.0) == "Left"
-    assert udfs_combat17.c17_scatter_feet(1.0, "toward") == 20
-    assert udfs_combat17.c17_brawl_need("Kick", 2.0, 12.0, None) == 12
-    assert udfs_combat17.c17_brawl_damage("Punch", 3.0, 2.0) == 5
-    assert udfs_combat17.c17_subdual_damage(7.0) == 3
-    assert udfs_combat17.c17_subdual_state(3.0, 7.0, True, None, None) == c17.UNCONSCIOUS
-    assert udfs_combat17.c17_attack_damage("Miss", "1d8", None) == 0
-    assert udfs_combat17.c17_attack_damage("Hit", "1d8+1", 4.0, None, 0.0, 2.0) == 10
+    assert udfs_combat17.combat17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
+    assert udfs_combat17.combat17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
+    assert udfs_combat17.combat17_condition_modifier(3.0, "ac_vs_ranged") == 4
+    assert (
+        udfs_combat17.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0)
+        == "DEX check failed: -1 to hit for 2 rounds"
+    )
+    assert udfs_combat17.combat17_shots("Light crossbow", 6.0) == 3
+    assert udfs_combat17.combat17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
+    assert udfs_combat17.combat17_scatter(5.0) == "Left"
+    assert udfs_combat17.combat17_scatter_feet(1.0, "toward") == 20
+    assert udfs_combat17.combat17_brawl_need("Kick", 2.0, 12.0, None) == 12
+    assert udfs_combat17.combat17_brawl_damage("Punch", 3.0, 2.0) == 5
+    assert udfs_combat17.combat17_subdual_damage(7.0) == 3
+    assert udfs_combat17.combat17_subdual_state(3.0, 7.0, True, None, None) == c17.UNCONSCIOUS
+    assert udfs_combat17.combat17_attack_damage("Miss", "1d8", None) == 0
+    assert udfs_combat17.combat17_attack_damage("Hit", "1d8+1", 4.0, None, 0.0, 2.0) == 10
 
 
 def test_bad_arguments_say_what_is_wrong():
-    assert udfs_combat17.c17_attack_result(21.0, 3.0, 15.0) == "#ROLL? 1 to 20"
-    assert udfs_combat17.c17_attack_result(20.0, 3.0, 15.0, 0.0, 0.0) == "#FOLLOW ROLL? 1 to 20"
+    assert udfs_combat17.combat17_attack_result(21.0, 3.0, 15.0) == "#ROLL? 1 to 20"
+    assert udfs_combat17.combat17_attack_result(20.0, 3.0, 15.0, 0.0, 0.0) == "#FOLLOW ROLL? 1 to 20"
     assert (
-        udfs_combat17.c17_attack_result(12.5, 3.0, 15.0)
+        udfs_combat17.combat17_attack_result(12.5, 3.0, 15.0)
         == "#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"
     )
-    assert udfs_combat17.c17_damage("2x4", 3.0) == "#DICE? write it like 2d4+2"
-    assert udfs_combat17.c17_damage("1d6", 9.0) == "#DAMAGE ROLL? 1 to 6"
-    assert udfs_combat17.c17_damage("1d6", 3.0, "huge").startswith("#KIND?")
-    assert udfs_combat17.c17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
-    assert udfs_combat17.c17_chance(1.0, 10.0, "Grievous").startswith("#RESULT?")
-    assert udfs_combat17.c17_shots("Trebuchet", 3.0).startswith(
+    assert udfs_combat17.combat17_damage("2x4", 3.0) == "#DICE? write it like 2d4+2"
+    assert udfs_combat17.combat17_damage("1d6", 9.0) == "#DAMAGE ROLL? 1 to 6"
+    assert udfs_combat17.combat17_damage("1d6", 3.0, "huge").startswith("#KIND?")
+    assert udfs_combat17.combat17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
+    assert udfs_combat17.combat17_chance(1.0, 10.0, "Grievous").startswith("#RESULT?")
+    assert udfs_combat17.combat17_shots("Trebuchet", 3.0).startswith(
         "#WEAPON? one of Bow (most missile weapons), Thrown weapon"
     )
-    assert udfs_combat17.c17_scatter_feet(3.0, "up").startswith("#AXIS?")
+    assert udfs_combat17.combat17_scatter_feet(3.0, "up").startswith("#AXIS?")
     assert (
-        udfs_combat17.c17_hit_chance(1.0, 10.0, 0.0, "maybe")
+        udfs_combat17.combat17_hit_chance(1.0, 10.0, 0.0, "maybe")
         == "#BARRED? barred: TRUE or FALSE (or YES/NO, 1/0)"
     )
-    assert udfs_combat17.c17_condition_modifier(3.0, "speed").startswith("#WHAT?")
+    assert udfs_combat17.combat17_condition_modifier(3.0, "speed").startswith("#WHAT?")
 
 
 @settings(max_examples=100, deadline=None)
@@ -131,9 +136,9 @@ def test_no_udf_raises_into_a_cell(cells):
 
 def test_hit_chance_udf_matches_the_shared_one_without_barring():
     for bonus in range(-5, 25, 3):
-        assert udfs_combat17.c17_hit_chance(float(bonus), 15.0) == udfs.d20_hit_chance(
+        assert udfs_combat17.combat17_hit_chance(float(bonus), 15.0) == udfs.d20_hit_chance(
             "combat17", float(bonus), 15.0
         )
-        assert udfs_combat17.c17_hit_chance(float(bonus), 15.0) == float(
+        assert udfs_combat17.combat17_hit_chance(float(bonus), 15.0) == float(
             d20.hit_chance("combat17", Attack(bonus, 15))
         )

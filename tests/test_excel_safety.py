@@ -98,7 +98,7 @@ def test_no_defined_name_equals_a_function_name(workbook_file):
 
 
 def test_the_udf_names_are_known_to_the_clash_check():
-    assert {"STRIKE_TARGET", "HP_STATE", "MASS_DAMAGE", "FUMBLE_EFFECT", "SURPRISE_RANGE"} <= udf_names()
+    assert {"STRIKE_TARGET", "HP_STATE", "OSR_MASS_DAMAGE", "FUMBLE_EFFECT", "SURPRISE_RANGE"} <= udf_names()
 
 
 def test_dropdown_sources_are_stored_without_an_equals_sign(workbook_file):

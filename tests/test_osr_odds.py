@@ -195,7 +195,7 @@ def test_udfs_equal_the_engine():
             magic,
         )
         args = (float(bonus), float(target), dice)
-        tail = (float(mods), float(level), float(attacks), mode, double, magic)
+        tail = (float(attacks), float(mods), float(level), mode, double, magic)
         got = udfs_osr.osr_expected_damage(*args, *tail)
         assert got == pytest.approx(float(odds.expected_damage(RULES, attack, attacks)))
         got = udfs_osr.osr_kill_chance(*args, float(hp), *tail)
@@ -216,8 +216,8 @@ def test_udfs_equal_the_engine():
         (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "axe"), "#DICE?"),
         (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "3"), "#DICE?"),
         (lambda: udfs_osr.osr_expected_damage(0.0, None, "1d6"), "#TARGET?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", 0.0, -1.0), "#LEVEL?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", 0.0, 1.0, -2.0), "#ATTACKS?"),
+        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", None, 0.0, -1.0), "#LEVEL?"),
+        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", -2.0, 0.0, 1.0), "#ATTACKS?"),
         (lambda: udfs_osr.osr_kill_chance(0.0, 11.0, "1d6", "x"), "#HP?"),
         (lambda: udfs_osr.osr_kill_chance(0.0, 11.0, "1d6", 5.0, mode="sideways"), "#MODE?"),
         (lambda: udfs_osr.osr_damage_chance_at_least(0.0, 11.0, "1d6", None), "#AMOUNT?"),

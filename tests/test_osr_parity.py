@@ -512,7 +512,13 @@ def test_formulas_use_shared_functions_and_no_typed_rule_numbers(books):
 def test_xlsm_calls_only_udfs_that_exist(books):
     _, xlsm = books
     called = {m for c in formula_cells(xlsm) for m in CALL.findall(c.value) if m.upper() not in ALLOWED}
-    assert {"osr_attack_result", "osr_damage", "surprise_range", "mass_survivors", "expected_kills"} <= called
+    assert {
+        "osr_attack_result",
+        "osr_damage",
+        "surprise_range",
+        "mass_survivors",
+        "osr_expected_kills",
+    } <= called
     for name in called:
         assert callable(getattr(udfs_osr, name, None) or getattr(udfs, name, None)), name
 

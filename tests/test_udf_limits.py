@@ -69,7 +69,7 @@ def test_any_argument_gives_a_usable_cell_value(name: str):
     ("call", "expected"),
     [
         (lambda: pycalc.udfs.kill_chance(112, 40, "1d8", 20, limits.ATTACKS + 1), "#ATTACKS? attacks: "),
-        (lambda: pycalc.udfs.c17_kill_chance(10, 15, "8d12+3", 200, 6.8e16), "#ATTACKS? attacks: "),
+        (lambda: pycalc.udfs.combat17_kill_chance(10, 15, "8d12+3", 200, 6.8e16), "#ATTACKS? attacks: "),
         (lambda: pycalc.udfs.kill_chance(112, 40, "1d8", limits.HIT_POINTS + 1), "#HP? hp: "),
         (
             lambda: pycalc.udfs.expected_damage(112, 40, "9d6"),
@@ -104,21 +104,24 @@ def test_the_largest_allowed_cases_are_exact():
 
 @pytest.mark.parametrize("word", [True, 1.0, "TRUE", "true", "Yes", "1"])
 def test_true_reads_the_same_in_every_ruleset(word):
-    assert pycalc.udfs.c17_hit_chance(1.0, 10.0, 0.0, word) == 0.0  # barred: no hit at all
+    assert pycalc.udfs.combat17_hit_chance(1.0, 10.0, 0.0, word) == 0.0  # barred: no hit at all
     assert pycalc.udfs.bfrpg_helpless_damage("1d8", word) == pycalc.udfs.bfrpg_helpless_damage("1d8", True)
 
 
 @pytest.mark.parametrize("word", ["maybe", 2.0, -1.0, "blocked"])
 def test_anything_else_is_a_message_naming_the_argument(word):
-    assert pycalc.udfs.c17_hit_chance(1.0, 10.0, 0.0, word).startswith("#BARRED? barred: TRUE or FALSE")
+    assert pycalc.udfs.combat17_hit_chance(1.0, 10.0, 0.0, word).startswith("#BARRED? barred: TRUE or FALSE")
     assert pycalc.udfs.bfrpg_helpless_damage("1d8", word).startswith("#BACKSTAB? backstab: TRUE or FALSE")
 
 
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        (lambda: pycalc.udfs.c17_shots("Trebuchet", 3.0), "#WEAPON? one of Bow (most missile weapons), "),
-        (lambda: pycalc.udfs.attacks_vs_normal_men("Dragon", 3.0), "#KIND? one of "),
+        (
+            lambda: pycalc.udfs.combat17_shots("Trebuchet", 3.0),
+            "#WEAPON? one of Bow (most missile weapons), ",
+        ),
+        (lambda: pycalc.udfs.osr_attacks_vs_normal_men("Dragon", 3.0), "#KIND? one of "),
         (lambda: pycalc.udfs.bfrpg_surprise_max("Asleep"), "#SURPRISE RANGE? one of Normal or "),
         (lambda: pycalc.udfs.modifier("cnc", "cover", "Behind a wall"), "#ENTRY? one of "),
     ],

@@ -284,8 +284,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         + "))"
     )
     udf_damage = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_DICE_USED,ATTACK_DICE_ADDED,'
-        f"{droll},ATTACK_RESULT,{charge},{mode},{water},{pick_name('critical_effect')},ATTACK_AUTO_HIT,{extra}))"
+        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
+        f"{droll},ATTACK_DICE_ADDED,{charge},{mode},{water},{pick_name('critical_effect')},ATTACK_AUTO_HIT,{extra}))"
     )
     square = f"({FACES}*{FACES})"
     mods = "ATTACK_TOTAL_MODS"

@@ -192,9 +192,9 @@ def odds_fields() -> tuple[Field, ...]:
     )
     attacks = "SUM(ATTACK_ATTACKS)"
     bad_attacks = '"#ATTACKS? 1 or more"'
-    udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_TOTAL_MODS,ATTACK_DICE_USED"
+    udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED"
     udf_tail = (
-        f"ATTACK_DICE_ADDED,{pick_name('charge_options')},{pick_name('damage_mode')},"
+        f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{pick_name('charge_options')},{pick_name('damage_mode')},"
         f"{pick_name('underwater_weapons')},{pick_name('critical_effect')},ATTACK_AUTO_HIT,ATTACK_BLOCKED"
     )
     return (

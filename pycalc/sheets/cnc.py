@@ -436,7 +436,7 @@ def falling_section() -> Section:
                 "A Dex check avoids all damage",
                 "FALL_DEX_CHECK",
                 native=f'IF({bad},"#FEET? 0 or more",{dex_check})',
-                udf=f"falling_dex_check({feet})",
+                udf=f"cnc_falling_dex_check({feet})",
             ),
             Field(
                 "Damage dice",

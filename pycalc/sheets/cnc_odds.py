@@ -119,7 +119,7 @@ def odds_section() -> Section:
                 key=True,
                 number_format="0.00",
                 native=guarded(expected),
-                udf=f"cnc_expected_damage({head},{tail},1)",
+                udf=f"cnc_expected_damage({head},1,{tail})",
                 help="a miss counts 0; chart of the damage on the right",
             ),
             Field(
@@ -129,7 +129,7 @@ def odds_section() -> Section:
                 native=guarded(
                     f'IF(SUM(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",SUM(ATTACK_ATTACKS)*{expected})'
                 ),
-                udf=f"cnc_expected_damage({head},{tail},ATTACK_ATTACKS)",
+                udf=f"cnc_expected_damage({head},ATTACK_ATTACKS,{tail})",
             ),
             Field(
                 "Chance one attack drops the target",

@@ -386,7 +386,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         + ")))"
     )
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
-    chance_udf = "c17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
+    chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
     rolled = 'IF(OR(ATTACK_ROLL="",LEFT(ATTACK_RESULT,1)="#"),"",{})'
     return [
         Section(
@@ -424,7 +424,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     key=True,
                     number_format=PERCENT_FORMAT,
                     native=f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
-                    udf=f"c17_hit_chance({udf_attack},ATTACK_BARRED)",
+                    udf=f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                 ),
                 Field(
                     "Chance of a critical",
@@ -477,14 +477,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RESULT",
                     key=True,
                     native=result,
-                    udf=f'IF(ATTACK_ROLL="","",c17_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_BARRED))',
+                    udf=f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_BARRED))',
                 ),
                 Field(
                     "What it does",
                     "ATTACK_EFFECT",
                     native=effect,
                     udf=rolled.format(
-                        f"c17_attack_effect(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                        f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
                     ),
                 ),
                 Field(
@@ -492,7 +492,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_CONDITION",
                     native=condition,
                     udf=rolled.format(
-                        f"c17_attack_condition(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                        f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
                     ),
                 ),
                 Field(
@@ -501,7 +501,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     key=True,
                     native=damage,
                     udf=rolled.format(
-                        "c17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
+                        "combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
@@ -555,34 +555,34 @@ def critical_section() -> Section:
                 "CRIT_REGULAR",
                 key=True,
                 native=variant('"regular_damage"'),
-                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"regular_damage")',
+                udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"regular_damage")',
             ),
             Field(
                 "Maximum damage",
                 "CRIT_MAXIMUM",
                 key=True,
                 native=variant('"maximum_damage"'),
-                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"maximum_damage")',
+                udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"maximum_damage")',
             ),
             Field(
                 "Critical damage",
                 "CRIT_CRITICAL",
                 key=True,
                 native=variant('"critical_damage"'),
-                udf='c17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"critical_damage")',
+                udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"critical_damage")',
             ),
             Field(
                 "The chart gives",
                 "CRIT_CHART",
                 native=chart,
-                udf='IF(CRIT_FOLLOW_ROLL="","",c17_crit_line(CRIT_FOLLOW_ROLL,CRIT_MODS,CRIT_CONDITION_ROLL))',
+                udf='IF(CRIT_FOLLOW_ROLL="","",combat17_crit_line(CRIT_FOLLOW_ROLL,CRIT_MODS,CRIT_CONDITION_ROLL))',
             ),
             Field(
                 "Damage by the chart",
                 "CRIT_DAMAGE",
                 key=True,
                 native=damage,
-                udf='IF(CRIT_FOLLOW_ROLL="","",c17_crit_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,CRIT_FOLLOW_ROLL,CRIT_MODS))',
+                udf='IF(CRIT_FOLLOW_ROLL="","",combat17_crit_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,CRIT_FOLLOW_ROLL,CRIT_MODS))',
             ),
             Field("Condition on the enemy", "CRIT_CONDITION", native=condition),
             Field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", WORKING, native=follow_ok),
@@ -616,7 +616,7 @@ def condition_section() -> Section:
             "CONDITION_NAME",
             key=True,
             native=shown(band("critical_conditions", "condition", "CONDITION_ROLL")),
-            udf='IF(CONDITION_ROLL="","",c17_condition(CONDITION_ROLL))',
+            udf='IF(CONDITION_ROLL="","",combat17_condition(CONDITION_ROLL))',
         ),
         Field(
             "Effect (as printed)",
@@ -644,7 +644,7 @@ def condition_section() -> Section:
                 labels[name],
                 name,
                 native=shown(f"IF({empty(linked)},0,{by_id(table, column, linked)})"),
-                udf=f'IF(CONDITION_ROLL="","",c17_condition_modifier(CONDITION_ROLL,"{column}"))',
+                udf=f'IF(CONDITION_ROLL="","",combat17_condition_modifier(CONDITION_ROLL,"{column}"))',
             )
         )
     fields.append(
@@ -727,7 +727,7 @@ def fumble_section() -> Section:
                 "FUMBLE_CONSEQUENCE",
                 key=True,
                 native=shown(consequence),
-                udf='IF(FUMBLE_ROLL="","",c17_fumble_outcome(FUMBLE_ROLL,FUMBLE_DEX_BONUS,FUMBLE_DEX_ROLL,FUMBLE_ROUNDS_ROLL))',
+                udf='IF(FUMBLE_ROLL="","",combat17_fumble_outcome(FUMBLE_ROLL,FUMBLE_DEX_BONUS,FUMBLE_DEX_ROLL,FUMBLE_ROUNDS_ROLL))',
             ),
             Field("Rolls entered correctly", check, WORKING, native=f'IF(FUMBLE_ROLL="","",{input_check})'),
             Field(
@@ -787,7 +787,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
                 native=shown(
                     "IF(SUM(ROF_ROUNDS)<ROF_FIRST_SHOT_ROUND,0,INT((SUM(ROF_ROUNDS)-ROF_FIRST_SHOT_ROUND)/ROF_ROUNDS_PER_SHOT)+1)"
                 ),
-                udf="c17_shots(ROF_WEAPON,ROF_ROUNDS,ROF_SIEGE_RATE)",
+                udf="combat17_shots(ROF_WEAPON,ROF_ROUNDS,ROF_SIEGE_RATE)",
             ),
             Field(
                 "Last shot in round",
@@ -822,7 +822,7 @@ def grenade_section() -> Section:
                 "GRENADE_LANDS",
                 key=True,
                 native=shown(q(engine.DIRECT_HIT), column("direction"), q(engine.ROLL_AGAIN)),
-                udf='IF(GRENADE_HIT=TRUE,"Direct hit",IF(GRENADE_ROLL="","",c17_scatter(GRENADE_ROLL)))',
+                udf='IF(GRENADE_HIT=TRUE,"Direct hit",IF(GRENADE_ROLL="","",combat17_scatter(GRENADE_ROLL)))',
             ),
             Field(
                 "Feet toward the thrower (negative: beyond)",
@@ -840,7 +840,7 @@ def grenade_section() -> Section:
                 native=shown(
                     "0", f"MAX(ABS({column('toward_thrower')}),ABS({column('to_right')}))*{square}", '""'
                 ),
-                udf='IF(GRENADE_HIT=TRUE,0,IF(GRENADE_ROLL="","",c17_scatter_feet(GRENADE_ROLL,"distance")))',
+                udf='IF(GRENADE_HIT=TRUE,0,IF(GRENADE_ROLL="","",combat17_scatter_feet(GRENADE_ROLL,"distance")))',
             ),
             Field(
                 "Roll entered correctly",
@@ -922,7 +922,7 @@ def brawling_section(rules: RuleSet) -> Section:
                 "BRAWL_DAMAGE",
                 key=True,
                 native=shown(f'IF(BRAWL_DAMAGE_ROLL="","",{damage})'),
-                udf='IF(BRAWL_DAMAGE_ROLL="","",c17_brawl_damage(BRAWL_KIND,BRAWL_DAMAGE_ROLL,BRAWL_STR))',
+                udf='IF(BRAWL_DAMAGE_ROLL="","",combat17_brawl_damage(BRAWL_KIND,BRAWL_DAMAGE_ROLL,BRAWL_STR))',
             ),
             Field("Inputs entered correctly", "BRAWL_CHECK", WORKING, native=check),
             *BRAWL_DICE_CELLS.fields(),
@@ -971,7 +971,7 @@ def subdual_section() -> Section:
                 "SUBDUAL_DAMAGE_DEALT",
                 key=True,
                 native=f"IF({flat},IF({ruling_is('subdual_half_rounding', 'down')},{round_down(half)},{round_up(half)}),SUM(SUBDUAL_DAMAGE))",
-                udf="IF(SUBDUAL_FLAT=TRUE,c17_subdual_damage(SUBDUAL_DAMAGE),SUM(SUBDUAL_DAMAGE))",
+                udf="IF(SUBDUAL_FLAT=TRUE,combat17_subdual_damage(SUBDUAL_DAMAGE),SUM(SUBDUAL_DAMAGE))",
             ),
             Field("Hit points after", "SUBDUAL_HP_AFTER", native="SUM(SUBDUAL_HP)-SUBDUAL_DAMAGE_DEALT"),
             Field(
@@ -979,7 +979,7 @@ def subdual_section() -> Section:
                 "SUBDUAL_STATE",
                 key=True,
                 native=state,
-                udf="c17_subdual_state(SUBDUAL_HP,SUBDUAL_DAMAGE,SUBDUAL_FLAT,SUBDUAL_EARLIER,SUBDUAL_UNCONSCIOUS)",
+                udf="combat17_subdual_state(SUBDUAL_HP,SUBDUAL_DAMAGE,SUBDUAL_FLAT,SUBDUAL_EARLIER,SUBDUAL_UNCONSCIOUS)",
             ),
             Field("Waking up", "SUBDUAL_WAKE", native=f'IF(SUBDUAL_STATE="{engine.UNCONSCIOUS}",{wake},"")'),
         ),

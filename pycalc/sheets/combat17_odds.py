@@ -217,7 +217,7 @@ def odds_section(rules: RuleSet) -> Section:
 
     expected = f"SUMPRODUCT({PREFIX}_P,ODDS_WEIGHTED_DAMAGE)"
     udf_head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
-    udf_tail = "ATTACK_TOTAL_MODS,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE"
+    udf_tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER"
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
     return Section(
         "Odds before the roll (every d20, chart roll and damage die weighed)",
@@ -232,7 +232,7 @@ def odds_section(rules: RuleSet) -> Section:
                 key=True,
                 number_format="0.00",
                 native=guarded(expected),
-                udf=f"c17_expected_damage({udf_head},{udf_tail},1)",
+                udf=f"combat17_expected_damage({udf_head},1,{udf_tail})",
             ),
             Field(
                 "Expected damage per round",
@@ -242,7 +242,7 @@ def odds_section(rules: RuleSet) -> Section:
                     "IF(ISTEXT(ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE,"
                     f"IF(SUM(ATTACK_ATTACKS)<1,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
                 ),
-                udf=f"c17_expected_damage({udf_head},{udf_tail},ATTACK_ATTACKS)",
+                udf=f"combat17_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
             ),
             Field(
                 "Chance one attack drops the target",
@@ -250,7 +250,7 @@ def odds_section(rules: RuleSet) -> Section:
                 key=True,
                 number_format=PERCENT_FORMAT,
                 native=guarded(over_outcomes(rules, "{d}>=SUM(ATTACK_TARGET_HP)")),
-                udf=f"c17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
+                udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
             ),
             Field(
                 "Chance the round's attacks drop the target",
@@ -260,7 +260,7 @@ def odds_section(rules: RuleSet) -> Section:
                     "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
                     f"{q(odds_engine.SEVERAL_ATTACKS)}))"
                 ),
-                udf=f"c17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
+                udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
             ),
         ),
     )

@@ -333,7 +333,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Natural-20 damage penalty",
                     "ATTACK_NAT20_PENALTY",
                     native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
-                    udf=f'IF({no_result},"",IF({is_hit},nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
+                    udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
                     help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
                 ),
                 Field(
@@ -538,7 +538,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=outcome,
                 udf=(
                     'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
-                    f"surprise_outcome({a_on_b},{b_on_a},SURPRISE_ROLL_FOR_B,SURPRISE_ROLL_FOR_A))"
+                    f"osr_surprise_outcome({a_on_b},{b_on_a},SURPRISE_ROLL_FOR_B,SURPRISE_ROLL_FOR_A))"
                 ),
             ),
         ),
@@ -582,7 +582,7 @@ def mass_section(rules: RuleSet) -> Section:
                 "MASS_DAMAGE_DEALT",
                 key=True,
                 native=damage,
-                udf='IF(MASS_DAMAGE_ROLL="","",mass_damage(MASS_DAMAGE_ROLL,MASS_MEN))',
+                udf='IF(MASS_DAMAGE_ROLL="","",osr_mass_damage(MASS_DAMAGE_ROLL,MASS_MEN))',
             ),
             Field(
                 "Unit's hit points now",
@@ -653,7 +653,7 @@ def kills_section(rules: RuleSet) -> Section:
                 "KILLS_PER_ROUND",
                 key=True,
                 native=guarded(kills),
-                udf="expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,KILLS_HP_DICE)",
+                udf="osr_expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,KILLS_HP_DICE)",
                 help="rulings expected_kills_method and expected_kills_rounding",
             ),
         ),
@@ -694,7 +694,7 @@ def normal_men_section(rules: RuleSet) -> Section:
                 "NORMAL_MEN_ATTACKS",
                 key=True,
                 native=attacks,
-                udf=f"attacks_vs_normal_men(NORMAL_MEN_KIND,{level})",
+                udf=f"osr_attacks_vs_normal_men(NORMAL_MEN_KIND,{level})",
             ),
         ),
     )
@@ -739,14 +739,14 @@ def grapple_section(rules: RuleSet) -> Section:
                 "GRAPPLE_OUTCOME",
                 key=True,
                 native=guard.format(f"INDEX({T('grappling_result', 'result')},{band})"),
-                udf=guard.format("grapple_result(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
+                udf=guard.format("osr_grapple_result(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
             ),
             Field(
                 "Rounds the grapplers are stunned",
                 "GRAPPLE_STUNNED_ROUNDS",
                 key=True,
                 native=guard.format(stun),
-                udf=guard.format("grapple_stun_rounds(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
+                udf=guard.format("osr_grapple_stun_rounds(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
             ),
         ),
     )
@@ -789,7 +789,7 @@ def save_section(rules: RuleSet) -> Section:
                 "Level-gap bonus (+1 per 3 levels above)",
                 "SAVE_LEVEL_GAP_BONUS",
                 native=gap,
-                udf="level_gap_save_bonus(SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL)",
+                udf="osr_level_gap_save_bonus(SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL)",
             ),
             Field("Who saves", "SAVE_WHO", native=f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,{saver})'),
             Field(
@@ -797,7 +797,7 @@ def save_section(rules: RuleSet) -> Section:
                 "SAVE_MODIFIER",
                 key=True,
                 native=modifier,
-                udf="maneuver_save_modifier(SAVE_MANEUVER,SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL,SAVE_TARGET_STR_BONUS)",
+                udf="osr_maneuver_save_modifier(SAVE_MANEUVER,SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL,SAVE_TARGET_STR_BONUS)",
             ),
             Field(
                 "What the maneuver does",
@@ -850,7 +850,7 @@ def spell_section(rules: RuleSet) -> Section:
                 "SPELL_OUTCOME",
                 key=True,
                 native=outcome,
-                udf="spell_interruption(SPELL_SITUATION,SPELL_SAVE,SPELL_D6)",
+                udf="osr_spell_interruption(SPELL_SITUATION,SPELL_SAVE,SPELL_D6)",
             ),
         ),
     )

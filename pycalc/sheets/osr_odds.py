@@ -142,7 +142,7 @@ def odds_section() -> Section:
         return f"IF({PREFIX}_OK,{formula},{BAD_DICE})"
 
     head = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE"
-    tail = f"ATTACK_MODS_TOTAL,ATTACK_LEVEL,{{attacks}},{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC"
+    tail = f"{{attacks}},ATTACK_MODS_TOTAL,ATTACK_LEVEL,{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC"
     return Section(
         "Odds before the dice are rolled (this attack, with the situation below)",
         (

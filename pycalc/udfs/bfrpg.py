@@ -135,10 +135,10 @@ def bfrpg_critical_damage(
 
 
 @xw.func
-@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
-@xw.arg("added", doc="added to the dice (STR for a shield bash, specialist)")
-@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
 @xw.arg("result", doc="Miss, Hit or Critical")
+@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
+@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
+@xw.arg("damage_bonus", doc="added to the dice (STR for a shield bash, specialist; optional, 0)")
 @xw.arg("charge", doc="Charge and set weapon: the picker's row (optional: no charge)")
 @xw.arg("mode", doc="Lethal or subduing damage: the picker's row (optional: normal)")
 @xw.arg("underwater", doc="Weapons underwater: the picker's row (optional: not underwater)")
@@ -147,10 +147,10 @@ def bfrpg_critical_damage(
 @xw.arg("extra_roll", doc="second damage roll (ruling normal_plus_max_plus_roll; optional)")
 @cell_safe
 def bfrpg_attack_damage(
-    dice: Any,
-    added: Any,
-    damage_roll: Any,
     result: Any,
+    dice: Any,
+    damage_roll: Any,
+    damage_bonus: Any = 0,
     charge: Any = None,
     mode: Any = None,
     underwater: Any = None,
@@ -170,7 +170,11 @@ def bfrpg_attack_damage(
     if outcome not in ("Miss", "Hit", "Critical"):
         raise RuleError("#RESULT? use Miss, Hit or Critical")
     parsed = engine.damage_dice(as_text(dice, "DICE"))
-    text = str(dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)))
+    text = str(
+        dice_module.Dice(
+            parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
+        )
+    )
     inputs = engine.AttackInputs(
         bonus=0,
         target=0,
@@ -334,9 +338,9 @@ def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | s
 def odds_attack(
     bonus: Any,
     target: Any,
-    mods: Any,
     dice: Any,
-    added: Any,
+    mods: Any,
+    damage_bonus: Any,
     charge: Any,
     mode: Any,
     underwater: Any,
@@ -358,7 +362,9 @@ def odds_attack(
         stopped = bool(blocked)
     return odds_engine.OddsAttack(
         attack=d20_attack(bonus, target, mods),
-        dice=dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + as_int(added, "ADDED", 0)),
+        dice=dice_module.Dice(
+            parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
+        ),
         by=engine.attack_multipliers(rules, choices),
         extra_damage=bool(engine.chosen_row(rules, choices, "critical_effect")["extra_damage"]),
         auto_hit=as_bool(helpless, "HELPLESS"),
@@ -369,11 +375,11 @@ def odds_attack(
 ODDS_ARGS = (
     ("bonus", "attack bonus (AB)"),
     ("target", "target's AC in this situation"),
-    ("mods", "every modifier to the roll (ability, situation; optional, 0)"),
     ("dice", "damage dice used, e.g. 1d8+2 (a brawling row's own dice)"),
 )
 ODDS_TAIL = (
-    ("added", "added to the dice (STR for a shield bash, specialist; optional, 0)"),
+    ("mods", "every modifier to the roll (ability, situation; optional, 0)"),
+    ("damage_bonus", "added to the dice (STR for a shield bash, specialist; optional, 0)"),
     ("charge", "Charge and set weapon: the picker's row (optional: no charge)"),
     ("mode", "Lethal or subduing damage: the picker's row (optional: normal)"),
     ("underwater", "Weapons underwater: the picker's row (optional: not underwater)"),
@@ -384,7 +390,7 @@ ODDS_TAIL = (
 
 
 def odds_docs(*middle: tuple[str, str]) -> Any:
-    """The xw.arg docs of an odds UDF: the four leading arguments, its own, then the situation."""
+    """The xw.arg docs of an odds UDF: bonus, target, dice, its own (amount or hp, attacks), then the rest."""
 
     def decorate(function: Any) -> Any:
         for name, doc in reversed(ODDS_ARGS + middle + ODDS_TAIL):
@@ -400,10 +406,10 @@ def odds_docs(*middle: tuple[str, str]) -> Any:
 def bfrpg_expected_damage(
     bonus: Any,
     target: Any,
-    mods: Any,
     dice: Any,
     attacks: Any = 1,
-    added: Any = 0,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
     charge: Any = None,
     mode: Any = None,
     underwater: Any = None,
@@ -412,7 +418,9 @@ def bfrpg_expected_damage(
     blocked: Any = False,
 ) -> float:
     """Expected damage of the attacks: natural 1 and 20, confirmed criticals, multipliers, misses as 0."""
-    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    hit = odds_attack(
+        bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
+    )
     return float(odds_engine.expected_damage(bfrpg_rules(), hit, as_attacks(attacks)))
 
 
@@ -422,11 +430,11 @@ def bfrpg_expected_damage(
 def bfrpg_damage_chance_at_least(
     bonus: Any,
     target: Any,
-    mods: Any,
     dice: Any,
     amount: Any,
     attacks: Any = 1,
-    added: Any = 0,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
     charge: Any = None,
     mode: Any = None,
     underwater: Any = None,
@@ -435,7 +443,9 @@ def bfrpg_damage_chance_at_least(
     blocked: Any = False,
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least this much damage."""
-    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    hit = odds_attack(
+        bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
+    )
     chance = odds_engine.chance_at_least(
         bfrpg_rules(), hit, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
     )
@@ -448,11 +458,11 @@ def bfrpg_damage_chance_at_least(
 def bfrpg_kill_chance(
     bonus: Any,
     target: Any,
-    mods: Any,
     dice: Any,
     hp: Any,
     attacks: Any = 1,
-    added: Any = 0,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
     charge: Any = None,
     mode: Any = None,
     underwater: Any = None,
@@ -461,5 +471,7 @@ def bfrpg_kill_chance(
     blocked: Any = False,
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
-    hit = odds_attack(bonus, target, mods, dice, added, charge, mode, underwater, critical, helpless, blocked)
+    hit = odds_attack(
+        bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
+    )
     return float(odds_engine.kill_chance(bfrpg_rules(), hit, as_hit_points(hp, "HP"), as_attacks(attacks)))

@@ -27,6 +27,7 @@ __all__ = [
     "cnc_damage_chance_at_least",
     "cnc_disarm_ac",
     "cnc_expected_damage",
+    "cnc_falling_dex_check",
     "cnc_grapple_ac",
     "cnc_grapple_allowed",
     "cnc_grid_squares",
@@ -38,7 +39,6 @@ __all__ = [
     "cnc_subdual_normal",
     "cnc_touch_ac",
     "falling_damage",
-    "falling_dex_check",
     "hp_state",
 ]
 
@@ -105,10 +105,12 @@ def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
 @xw.arg("result", doc="Hit or Miss")
 @xw.arg("dice", doc="damage dice, e.g. 1d8+2 (the +2 is added)")
 @xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
-@xw.arg("bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
 @xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
 @cell_safe
-def cnc_attack_damage(result: Any, dice: Any, damage_roll: Any, bonus: Any = 0, kind: Any = None) -> int:
+def cnc_attack_damage(
+    result: Any, dice: Any, damage_roll: Any, damage_bonus: Any = 0, kind: Any = None
+) -> int:
     """Damage dealt: dice rolled + modifier + bonus on a hit (at least the kind's least damage); 0 on a miss."""
     outcome = as_text(result, "RESULT")
     if outcome not in (d20.HIT, d20.MISS):
@@ -118,7 +120,7 @@ def cnc_attack_damage(result: Any, dice: Any, damage_roll: Any, bonus: Any = 0, 
         outcome,
         dice,
         as_int(damage_roll, "DAMAGE", 0),
-        as_int(bonus, "BONUS", 0),
+        as_int(damage_bonus, "DAMAGE BONUS", 0),
         as_text(kind, "KIND", "melee"),
     )
 
@@ -149,7 +151,7 @@ def falling_damage(feet: Any) -> str:
 @xw.func
 @xw.arg("feet", doc="height fallen in feet")
 @cell_safe
-def falling_dex_check(feet: Any) -> bool:
+def cnc_falling_dex_check(feet: Any) -> bool:
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
     return cnc.falling(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET)).dex_check
 
@@ -320,7 +322,7 @@ def odds_attack(
 @xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
 @cell_safe
 def cnc_expected_damage(
-    bonus: Any, ac: Any, dice: Any, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None, attacks: Any = 1
+    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None
 ) -> float:
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
     odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)

@@ -1,7 +1,7 @@
 """Excel user-defined functions (xlwings) for 17 Combat (ruleset combat17).
 
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None, a bad argument
-returns a short '#...' text, nothing raises into a cell. Every function is prefixed ``c17_`` so it
+returns a short '#...' text, nothing raises into a cell. Every function is prefixed ``combat17_`` so it
 cannot clash with another ruleset's functions once star-imported into ``pycalc.udfs``. The shared
 ``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
 combat17 (ruleset "combat17").
@@ -22,28 +22,28 @@ from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
-    "c17_attack_condition",
-    "c17_attack_damage",
-    "c17_attack_effect",
-    "c17_attack_result",
-    "c17_brawl_damage",
-    "c17_brawl_need",
-    "c17_chance",
-    "c17_condition",
-    "c17_condition_modifier",
-    "c17_crit_damage",
-    "c17_crit_line",
-    "c17_damage",
-    "c17_damage_chance_at_least",
-    "c17_expected_damage",
-    "c17_fumble_outcome",
-    "c17_hit_chance",
-    "c17_kill_chance",
-    "c17_scatter",
-    "c17_scatter_feet",
-    "c17_shots",
-    "c17_subdual_damage",
-    "c17_subdual_state",
+    "combat17_attack_condition",
+    "combat17_attack_damage",
+    "combat17_attack_effect",
+    "combat17_attack_result",
+    "combat17_brawl_damage",
+    "combat17_brawl_need",
+    "combat17_chance",
+    "combat17_condition",
+    "combat17_condition_modifier",
+    "combat17_crit_damage",
+    "combat17_crit_line",
+    "combat17_damage",
+    "combat17_damage_chance_at_least",
+    "combat17_expected_damage",
+    "combat17_fumble_outcome",
+    "combat17_hit_chance",
+    "combat17_kill_chance",
+    "combat17_scatter",
+    "combat17_scatter_feet",
+    "combat17_shots",
+    "combat17_subdual_damage",
+    "combat17_subdual_state",
 ]
 
 
@@ -82,7 +82,7 @@ def damage_outcome(value: Any) -> str:
 @xw.arg("follow_roll", doc="the follow-up d20 after a natural 1 or 20 (optional)")
 @xw.arg("barred", doc="TRUE when the target cannot be hit (out of range, needs silver...)")
 @cell_safe
-def c17_attack_result(
+def combat17_attack_result(
     roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None, barred: Any = False
 ) -> str:
     """Miss, Hit, Critical or Fumble: a natural 20 always hits, a natural 1 always misses."""
@@ -101,7 +101,7 @@ def c17_attack_result(
 @xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
 @xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
 @cell_safe
-def c17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
+def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of any hit, natural 1 and 20 included."""
     odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
     return float(sum((odds[o] for o in ("Hit", "Critical")), Fraction(0)))
@@ -114,7 +114,7 @@ def c17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) 
 @xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
 @xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
 @cell_safe
-def c17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
+def combat17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of exactly that result."""
     odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
     return float(odds[outcome_named(outcome)])
@@ -129,7 +129,7 @@ def c17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any
 @xw.arg("condition_roll", doc="the 1d4 condition roll after a chart 20 (optional)")
 @xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
 @cell_safe
-def c17_attack_effect(
+def combat17_attack_effect(
     roll: Any,
     bonus: Any,
     target: Any,
@@ -158,7 +158,7 @@ def c17_attack_effect(
 @xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
 @xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
 @cell_safe
-def c17_attack_condition(
+def combat17_attack_condition(
     roll: Any,
     bonus: Any,
     target: Any,
@@ -185,20 +185,20 @@ def c17_attack_condition(
 @xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")
 @xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")
 @xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")
-@xw.arg("damage_mod", doc="extra damage modifier from the situation (optional, 0)")
+@xw.arg("damage_bonus", doc="extra damage modifier from the situation (optional, 0)")
 @cell_safe
-def c17_attack_damage(
+def combat17_attack_damage(
     result: Any,
     dice: Any,
     damage_roll: Any,
     follow_roll: Any = None,
     mods: Any = 0,
     multiplier: Any = 1,
-    damage_mod: Any = 0,
+    damage_bonus: Any = 0,
 ) -> int | str:
     """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
     times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
-    where = engine.Situation("", 0, 0, as_int(damage_mod, "DAMAGE MOD", 0), times, False, False)
+    where = engine.Situation("", 0, 0, as_int(damage_bonus, "DAMAGE BONUS", 0), times, False, False)
     return engine.attack_damage(
         rules(),
         Attack(0, 0, as_int(mods, "MODS", 0)),
@@ -218,7 +218,7 @@ def c17_attack_damage(
 @xw.arg("damage_roll", doc="the dice shown, without the +modifier")
 @xw.arg("kind", doc="regular_damage, maximum_damage or critical_damage (or the label)")
 @cell_safe
-def c17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -> int:
+def combat17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -> int:
     """Regular, maximum or critical damage: 1d6+2 showing 3 gives 5, 8 and 11."""
     return engine.damage(
         rules(),
@@ -233,7 +233,7 @@ def c17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -> int
 @xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
 @xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
 @cell_safe
-def c17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:
+def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:
     """What the critical chart gives for that follow-up roll (and condition roll)."""
     attack = Attack(0, 0, as_int(mods, "MODS", 0))
     follow = engine.check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
@@ -247,7 +247,7 @@ def c17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -
 @xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")
 @xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
 @cell_safe
-def c17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:
+def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:
     """Damage of a natural 20 by the critical chart."""
     outputs = engine.critical_damage_outputs(
         rules(),
@@ -262,7 +262,7 @@ def c17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0
 @xw.func
 @xw.arg("roll", doc="the 1d4 condition roll")
 @cell_safe
-def c17_condition(roll: Any) -> str:
+def combat17_condition(roll: Any) -> str:
     """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
     return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))
 
@@ -271,7 +271,7 @@ def c17_condition(roll: Any) -> str:
 @xw.arg("roll", doc="the 1d4 condition roll")
 @xw.arg("what", doc="hit, saves, dc_checks, init, ac_vs_melee or ac_vs_ranged")
 @cell_safe
-def c17_condition_modifier(roll: Any, what: Any) -> int:
+def combat17_condition_modifier(roll: Any, what: Any) -> int:
     """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
     wanted = as_text(what, "WHAT").lower()
     for name, (_, _, column) in engine.CONDITION_COLUMNS.items():
@@ -287,7 +287,9 @@ def c17_condition_modifier(roll: Any, what: Any) -> int:
 @xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")
 @xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")
 @cell_safe
-def c17_fumble_outcome(roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None) -> str:
+def combat17_fumble_outcome(
+    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None
+) -> str:
     """What the critical miss does once its DEX check is rolled."""
     return engine.fumble_outputs(
         rules(),
@@ -306,7 +308,7 @@ def c17_fumble_outcome(roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, roun
 @xw.arg("rounds", doc="rounds of shooting")
 @xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")
 @cell_safe
-def c17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
+def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
     """Shots fired in that many rounds."""
     return engine.shots_fired(
         rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")
@@ -316,7 +318,7 @@ def c17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
 @xw.func
 @xw.arg("roll", doc="the 1d10 scatter roll")
 @cell_safe
-def c17_scatter(roll: Any) -> str:
+def combat17_scatter(roll: Any) -> str:
     """Where a missed grenade-like missile lands (direction)."""
     return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))["GRENADE_LANDS"]
 
@@ -325,7 +327,7 @@ def c17_scatter(roll: Any) -> str:
 @xw.arg("roll", doc="the 1d10 scatter roll")
 @xw.arg("axis", doc="toward (the thrower), right, or distance")
 @cell_safe
-def c17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
+def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
     """Feet from the target: toward the thrower, to the right, or the distance."""
     names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}
     wanted = as_text(axis, "AXIS", "distance").lower()
@@ -343,7 +345,7 @@ def c17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
 @xw.arg("target", doc="target's Armor Class")
 @xw.arg("mods", doc="other modifiers (optional, 0)")
 @cell_safe
-def c17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:
+def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:
     """Natural d20 needed to land a punch or kick."""
     return engine.brawl_outputs(
         rules(),
@@ -359,7 +361,7 @@ def c17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | s
 @xw.arg("damage_roll", doc="the die shown")
 @xw.arg("strength", doc="STR modifier (optional, 0)")
 @cell_safe
-def c17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:
+def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:
     """Punch or kick damage (STR per the table and the kick_damage ruling)."""
     return engine.brawl_outputs(
         rules(),
@@ -375,7 +377,7 @@ def c17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | st
 @xw.func
 @xw.arg("damage", doc="normal damage rolled")
 @cell_safe
-def c17_subdual_damage(damage: Any) -> int:
+def combat17_subdual_damage(damage: Any) -> int:
     """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
     return engine.subdual_damage(rules(), as_int(damage, "DAMAGE"))
 
@@ -387,7 +389,7 @@ def c17_subdual_damage(damage: Any) -> int:
 @xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")
 @xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")
 @cell_safe
-def c17_subdual_state(
+def combat17_subdual_state(
     hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False
 ) -> str:
     """Conscious, Unconscious or Dead after the hit."""
@@ -405,7 +407,7 @@ def c17_subdual_state(
 
 
 def odds_of(
-    bonus: Any, target: Any, dice: Any, mods: Any, barred: Any, multiplier: Any, damage_mod: Any
+    bonus: Any, target: Any, dice: Any, mods: Any, barred: Any, multiplier: Any, damage_bonus: Any
 ) -> odds_engine.OddsAttack:
     times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
     return odds_engine.OddsAttack(
@@ -413,7 +415,7 @@ def odds_of(
         engine.parse_dice(as_text(dice, "DICE")),
         as_bool(barred, "BARRED"),
         times,
-        as_int(damage_mod, "DAMAGE MOD", 0),
+        as_int(damage_bonus, "DAMAGE BONUS", 0),
     )
 
 
@@ -432,7 +434,7 @@ ODDS_TAIL = (
     ("mods", "all modifiers to the roll (optional, 0)"),
     ("barred", "TRUE when the target cannot be hit (optional)"),
     ("multiplier", "damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)"),
-    ("damage_mod", "extra damage modifier from the situation (optional, 0)"),
+    ("damage_bonus", "extra damage modifier from the situation (optional, 0)"),
 )
 
 
@@ -443,21 +445,21 @@ ODDS_TAIL = (
 @xw.arg("mods", doc=ODDS_TAIL[0][1])
 @xw.arg("barred", doc=ODDS_TAIL[1][1])
 @xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
 @xw.arg("attacks", doc="independent attacks this round (optional, 1)")
 @cell_safe
-def c17_expected_damage(
+def combat17_expected_damage(
     bonus: Any,
     target: Any,
     dice: Any,
+    attacks: Any = 1,
     mods: Any = 0,
+    damage_bonus: Any = 0,
     barred: Any = False,
     multiplier: Any = 1,
-    damage_mod: Any = 0,
-    attacks: Any = 1,
 ) -> float:
     """Expected damage of the attacks before any die is rolled (misses count 0; criticals by the chart)."""
-    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
     return float(odds_engine.expected_damage(rules(), odds, attacks_of(attacks)))
 
 
@@ -469,22 +471,22 @@ def c17_expected_damage(
 @xw.arg("mods", doc=ODDS_TAIL[0][1])
 @xw.arg("barred", doc=ODDS_TAIL[1][1])
 @xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
 @xw.arg("attacks", doc="independent attacks this round (optional, 1)")
 @cell_safe
-def c17_damage_chance_at_least(
+def combat17_damage_chance_at_least(
     bonus: Any,
     target: Any,
     dice: Any,
     amount: Any,
+    attacks: Any = 1,
     mods: Any = 0,
+    damage_bonus: Any = 0,
     barred: Any = False,
     multiplier: Any = 1,
-    damage_mod: Any = 0,
-    attacks: Any = 1,
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least ``amount`` damage."""
-    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
     return float(
         odds_engine.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), attacks_of(attacks))
     )
@@ -499,19 +501,19 @@ def c17_damage_chance_at_least(
 @xw.arg("mods", doc=ODDS_TAIL[0][1])
 @xw.arg("barred", doc=ODDS_TAIL[1][1])
 @xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_mod", doc=ODDS_TAIL[3][1])
+@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
 @cell_safe
-def c17_kill_chance(
+def combat17_kill_chance(
     bonus: Any,
     target: Any,
     dice: Any,
     hp: Any,
     attacks: Any = 1,
     mods: Any = 0,
+    damage_bonus: Any = 0,
     barred: Any = False,
     multiplier: Any = 1,
-    damage_mod: Any = 0,
 ) -> float:
     """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""
-    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_mod)
+    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
     return float(odds_engine.kill_chance(rules(), odds, as_hit_points(hp, "HP"), attacks_of(attacks)))

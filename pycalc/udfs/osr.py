@@ -20,25 +20,25 @@ from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
 
 __all__ = [
-    "attacks_vs_normal_men",
-    "expected_kills",
-    "grapple_result",
-    "grapple_stun_rounds",
-    "level_gap_save_bonus",
-    "maneuver_save_modifier",
-    "mass_damage",
     "mass_survivors",
-    "nat20_penalty",
     "osr_attack_effect",
     "osr_attack_result",
+    "osr_attacks_vs_normal_men",
     "osr_chance",
     "osr_damage",
     "osr_damage_chance_at_least",
     "osr_expected_damage",
+    "osr_expected_kills",
+    "osr_grapple_result",
+    "osr_grapple_stun_rounds",
     "osr_kill_chance",
-    "spell_interruption",
-    "surprise_chance",
-    "surprise_outcome",
+    "osr_level_gap_save_bonus",
+    "osr_maneuver_save_modifier",
+    "osr_mass_damage",
+    "osr_nat20_penalty",
+    "osr_spell_interruption",
+    "osr_surprise_chance",
+    "osr_surprise_outcome",
     "surprise_range",
 ]
 OSR = "osr"
@@ -143,7 +143,7 @@ def osr_chance(
 @xw.arg("need", doc="natural roll needed (matrix number - bonus - mods)")
 @xw.arg("target", doc="the matrix number itself")
 @cell_safe
-def nat20_penalty(roll: Any, need: Any, target: Any) -> int:
+def osr_nat20_penalty(roll: Any, need: Any, target: Any) -> int:
     """Damage a natural 20 loses against a foe needing more than 20 (1 per point over)."""
     need_value, target_value = as_int(need, "NEED"), as_int(target, "TARGET")
     attack = Attack(target_value - need_value, target_value)
@@ -234,9 +234,9 @@ def osr_expected_damage(
     bonus: Any,
     target: Any,
     dice: Any,
+    attacks: Any = 1,
     mods: Any = 0,
     level: Any = 0,
-    attacks: Any = 1,
     mode: Any = None,
     double: Any = False,
     needs_magic: Any = False,
@@ -254,9 +254,9 @@ def osr_damage_chance_at_least(
     target: Any,
     dice: Any,
     amount: Any,
+    attacks: Any = 1,
     mods: Any = 0,
     level: Any = 0,
-    attacks: Any = 1,
     mode: Any = None,
     double: Any = False,
     needs_magic: Any = False,
@@ -276,9 +276,9 @@ def osr_kill_chance(
     target: Any,
     dice: Any,
     hp: Any,
+    attacks: Any = 1,
     mods: Any = 0,
     level: Any = 0,
-    attacks: Any = 1,
     mode: Any = None,
     double: Any = False,
     needs_magic: Any = False,
@@ -306,7 +306,7 @@ def surprise_range(surprises_on: Any, surprised_on: Any) -> int:
 @xw.arg("surprises_on", doc="the first party surprises others on 1 to this")
 @xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")
 @cell_safe
-def surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
+def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
     """Probability (0 to 1) that the first party surprises the second."""
     rules = osr_rules()
     top = osr.surprise_range(
@@ -321,7 +321,7 @@ def surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
 @xw.arg("roll_for_b", doc="the d6 rolled for B")
 @xw.arg("roll_for_a", doc="the d6 rolled for A")
 @cell_safe
-def surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:
+def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:
     """Who is surprised, and what it means."""
     return osr.surprise_outcome(
         osr_rules(),
@@ -339,7 +339,7 @@ def surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any)
 @xw.arg("damage_roll", doc="the d6 thrown for a unit's hit")
 @xw.arg("men", doc="men in the attacking unit (optional, 10)")
 @cell_safe
-def mass_damage(damage_roll: Any, men: Any = None) -> int:
+def osr_mass_damage(damage_roll: Any, men: Any = None) -> int:
     """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
     rules = osr_rules()
     default_men = osr.constant(rules, "mass_combat", "unit_men")
@@ -370,7 +370,7 @@ def mass_survivors(original_hp: Any, remaining_hp: Any, men: Any = None) -> int:
 @xw.arg("kind", doc="PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)")
 @xw.arg("level_or_hd", doc="XP level, or whole Hit Dice for a monster")
 @cell_safe
-def attacks_vs_normal_men(kind: Any, level_or_hd: Any) -> int:
+def osr_attacks_vs_normal_men(kind: Any, level_or_hd: Any) -> int:
     """Melee attacks per round against Normal Men."""
     return osr.attacks_vs_normal_men(osr_rules(), as_text(kind, "KIND"), as_int(level_or_hd, "LEVEL"))
 
@@ -381,7 +381,7 @@ def attacks_vs_normal_men(kind: Any, level_or_hd: Any) -> int:
 @xw.arg("damage_dice", doc="damage per hit, e.g. 1d6+1")
 @xw.arg("hp_dice", doc="their hit points (optional, 1d6)")
 @cell_safe
-def expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any = None) -> float:
+def osr_expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any = None) -> float:
     """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
     rules = osr_rules()
     default_hp = rules.table("normal_men").value("normal_man_hit_points", "dice")
@@ -402,7 +402,7 @@ def expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any = Non
 @xw.arg("hero_roll", doc="the grappled hero's total (d6 per HD)")
 @xw.arg("grapplers_roll", doc="the grapplers' combined total (d6 per HD each)")
 @cell_safe
-def grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
+def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
     """Pinned, struggling, or grapplers thrown off and stunned."""
     return osr.grapple_result(
         osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
@@ -413,7 +413,7 @@ def grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
 @xw.arg("hero_roll", doc="the grappled hero's total")
 @xw.arg("grapplers_roll", doc="the grapplers' combined total")
 @cell_safe
-def grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
+def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
     """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
     return osr.grapple_stun_rounds(
         osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
@@ -427,7 +427,7 @@ def grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
 @xw.arg("saver_level", doc="XP level of the one saving (rider, disarm target)")
 @xw.arg("attacker_level", doc="XP level of the attacker")
 @cell_safe
-def level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
+def osr_level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
     """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
     return osr.level_gap_save_bonus(
         osr_rules(), as_int(saver_level, "SAVER LEVEL"), as_int(attacker_level, "ATTACKER LEVEL")
@@ -440,7 +440,7 @@ def level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
 @xw.arg("attacker_level", doc="XP level of the attacker")
 @xw.arg("target_str_bonus", doc="the whip target's STR bonus (optional, 0)")
 @cell_safe
-def maneuver_save_modifier(
+def osr_maneuver_save_modifier(
     maneuver: Any, saver_level: Any, attacker_level: Any, target_str_bonus: Any = 0
 ) -> int:
     """What the saver adds to the Save vs Paralysis for that maneuver."""
@@ -458,7 +458,7 @@ def maneuver_save_modifier(
 @xw.arg("save", doc="Made or Failed (optional: the Save vs Paralysis, when one is needed)")
 @xw.arg("d6_roll", doc="the d6 after a failed save (optional)")
 @cell_safe
-def spell_interruption(situation: Any, save: Any = None, d6_roll: Any = None) -> str:
+def osr_spell_interruption(situation: Any, save: Any = None, d6_roll: Any = None) -> str:
     """What happens to the spell of a caster hit while casting."""
     save_text = None if save is None or str(save).strip() == "" else str(save).strip()
     return osr.spell_interruption(
