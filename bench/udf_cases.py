@@ -43,6 +43,8 @@ NASTY: tuple[Any, ...] = (
 # A valid call of each UDF (the arguments a GM would type).
 BASE: dict[str, tuple[Any, ...]] = {
     "osr_attacks_vs_normal_men": ("monster", 6.0),
+    "bfrpg_attack_result": (20.0, 3.0, 15.0, 0.0, 18.0),
+    "bfrpg_hit_chance": (3.0, 15.0, 0.0),
     "bfrpg_attack_damage": ("Hit", "1d8+2", 5.0, 0.0),
     "bfrpg_block_result": (8.0, 8.0),
     "bfrpg_confirm_min": (5.0, 15.0, 0.0),
@@ -87,7 +89,7 @@ BASE: dict[str, tuple[Any, ...]] = {
     "cnc_attack_damage": ("Hit", "1d8+2", 5.0, 0.0, "melee"),
     "cnc_attack_effect": ("Miss", "Grapple"),
     "cnc_attack_need": (3.0, 15.0, 0.0),
-    "cnc_attack_result": (3.0, 15.0, 10.0, 0.0),
+    "cnc_attack_result": (10.0, 3.0, 15.0, 0.0),
     "cnc_charge_window": (30.0, 45.0),
     "cnc_damage_chance_at_least": (3.0, 15.0, "1d8+2", 5.0, 1.0, 0.0, 0.0, "melee"),
     "cnc_disarm_ac": (5.0, 2.0),
@@ -132,6 +134,7 @@ BASE: dict[str, tuple[Any, ...]] = {
     "osr_attack_result": (12.0, 0.0, 10.0, 0.0, 1.0, None, False),
     "osr_chance": (0.0, 10.0, 0.0, 1.0, "Hit", "Advantage", False),
     "osr_damage": ("Hit", "1d6", 5.0, 2.0, False),
+    "osr_hit_chance": (0.0, 11.0, 0.0, 1.0),
     "osr_damage_chance_at_least": (0.0, 11.0, "1d6+1", 5.0, 1.0, 0.0, 1.0, None, False, False),
     "osr_expected_damage": (0.0, 11.0, "1d6+1", 1.0, 0.0, 1.0, None, False, False),
     "osr_kill_chance": (0.0, 11.0, "1d6+1", 7.0, 1.0, 0.0, 1.0, None, False, False),

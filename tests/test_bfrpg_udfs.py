@@ -104,3 +104,14 @@ def test_maneuver_udfs():
 def test_bad_input_returns_text_not_an_exception(call, message: str):
     got = call()
     assert isinstance(got, str) and got.startswith(message), got
+
+
+def test_attack_result_and_hit_chance_follow_the_engine():
+    attack = Attack(3, 15)
+    for roll in range(1, 21):
+        for follow in (None, 1, 12, 20):
+            expected = engine.result(RULES, attack, roll, follow)
+            follow_cell = None if follow is None else float(follow)
+            assert udfs_bfrpg.bfrpg_attack_result(float(roll), 3.0, 15.0, None, follow_cell) == expected
+    assert udfs_bfrpg.bfrpg_hit_chance(3.0, 15.0) == float(engine.chances(RULES, attack).hit)
+    assert udfs_bfrpg.bfrpg_attack_result(21.0, 3.0, 15.0).startswith("#ROLL?")

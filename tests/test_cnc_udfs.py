@@ -21,7 +21,7 @@ RULES = load_ruleset("cnc")
 def test_attack_udfs_equal_the_engine(bonus, ac, mods, roll):
     attack = d20.Attack(bonus, ac, mods)
     assert udfs_cnc.cnc_attack_need(float(bonus), float(ac), float(mods)) == cnc.need(RULES, attack)
-    assert udfs_cnc.cnc_attack_result(float(bonus), float(ac), float(roll), float(mods)) == cnc.result(
+    assert udfs_cnc.cnc_attack_result(float(roll), float(bonus), float(ac), float(mods)) == cnc.result(
         RULES, attack, roll
     )
     assert udfs_cnc.cnc_hit_chance(float(bonus), float(ac), float(mods)) == float(
@@ -75,8 +75,8 @@ def test_movement_charge_range_subdual_udfs():
 @pytest.mark.parametrize(
     "call, start",
     [
-        (lambda: udfs_cnc.cnc_attack_result(3.0, 15.0, 21.0), "#ROLL?"),
-        (lambda: udfs_cnc.cnc_attack_result(3.0, None, 10.0), "#AC?"),
+        (lambda: udfs_cnc.cnc_attack_result(21.0, 3.0, 15.0), "#ROLL?"),
+        (lambda: udfs_cnc.cnc_attack_result(10.0, 3.0, None), "#AC?"),
         (lambda: udfs_cnc.cnc_attack_need("x", 15.0), "#BONUS?"),
         (lambda: udfs_cnc.cnc_attack_damage("Crit", "1d8", 3.0), "#RESULT?"),
         (lambda: udfs_cnc.cnc_attack_damage("Hit", "1d8+0", 3.0), "#DICE?"),

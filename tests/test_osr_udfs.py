@@ -94,3 +94,10 @@ def test_other_calculators_equal_the_engine():
 def test_bad_input_returns_a_message_never_raises(call):
     got = call()
     assert isinstance(got, str) and got.startswith("#"), got
+
+
+def test_hit_chance_is_every_hit():
+    assert udfs_osr.osr_hit_chance(0.0, 11.0) == udfs_osr.osr_chance(0.0, 11.0, None, None, "Hit")
+    assert udfs_osr.osr_hit_chance(2.0, 15.0, 1.0, 3.0, "Advantage") == udfs_osr.osr_chance(
+        2.0, 15.0, 1.0, 3.0, "Hit", "Advantage"
+    )

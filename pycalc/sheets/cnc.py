@@ -303,7 +303,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RESULT",
                     key=True,
                     native=f'IF(ATTACK_ROLL="","",{roll_check})',
-                    udf=f'IF(ATTACK_ROLL="","",cnc_attack_result({args},ATTACK_ROLL,ATTACK_TOTAL_MODS))',
+                    udf=f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS))',
                 ),
                 Field(
                     "What it does",

@@ -12,6 +12,7 @@ from typing import Any
 
 import xlwings as xw
 
+from pycalc import d20
 from pycalc import dice as dice_module
 from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import bfrpg as engine
@@ -31,6 +32,7 @@ from pycalc.udfs.cells import (
 BFRPG = "bfrpg"
 __all__ = [
     "bfrpg_attack_damage",
+    "bfrpg_attack_result",
     "bfrpg_block_result",
     "bfrpg_confirm_min",
     "bfrpg_confirms",
@@ -41,6 +43,7 @@ __all__ = [
     "bfrpg_expected_damage",
     "bfrpg_firing_outcome",
     "bfrpg_helpless_damage",
+    "bfrpg_hit_chance",
     "bfrpg_is_surprised",
     "bfrpg_joust_result",
     "bfrpg_joust_save_penalty",
@@ -100,6 +103,29 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
     hit = d20_attack(bonus, target, mods)
     roll = engine.check_roll(rules, as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
     return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)
+
+
+@xw.func
+@xw.arg("roll", doc="the natural d20")
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@xw.arg("follow_roll", doc="the confirmation d20 after a threat (optional)")
+@cell_safe
+def bfrpg_attack_result(roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None) -> str:
+    """Miss, Hit or Critical: a threat is a Critical once its confirmation d20 confirms it."""
+    follow = optional_int(follow_roll, "FOLLOW ROLL")
+    return d20.result("bfrpg", d20_attack(bonus, target, mods), as_int(roll, "ROLL"), follow)
+
+
+@xw.func
+@xw.arg("bonus", doc="attack bonus with STR/DEX")
+@xw.arg("target", doc="target's AC")
+@xw.arg("mods", doc="other modifiers (optional, 0)")
+@cell_safe
+def bfrpg_hit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
+    """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""
+    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).hit)
 
 
 @xw.func

@@ -85,7 +85,7 @@ def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
 @xw.arg("roll", doc="the natural d20 roll")
 @xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
 @cell_safe
-def cnc_attack_result(bonus: Any, ac: Any, roll: Any, mods: Any = 0) -> str:
+def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
     """Hit when d20 + bonus + mods >= AC, else Miss."""
     ruleset = rules()
     return cnc.result(ruleset, attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))

@@ -31,6 +31,7 @@ __all__ = [
     "osr_expected_kills",
     "osr_grapple_result",
     "osr_grapple_stun_rounds",
+    "osr_hit_chance",
     "osr_kill_chance",
     "osr_level_gap_save_bonus",
     "osr_maneuver_save_modifier",
@@ -109,6 +110,21 @@ def osr_attack_result(
         follow,
         as_bool(needs_magic, "NEEDS MAGIC"),
     )
+
+
+@xw.func
+@xw.arg("bonus", doc="attacker's to-hit bonus")
+@xw.arg("target", doc="number needed from the attack matrix")
+@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
+@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
+@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
+@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@cell_safe
+def osr_hit_chance(
+    bonus: Any, target: Any, mods: Any = 0, level: Any = 0, mode: Any = None, needs_magic: Any = False
+) -> float:
+    """Probability (0 to 1) of any hit, criticals included, natural-roll rules applied."""
+    return osr_chance(bonus, target, mods, level, HIT, mode, needs_magic)
 
 
 @xw.func
