@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import build_workbook, tables_version, workbook_bytes, write_atomically
+from pycalc.table_files import RULESET_IDS
 from pycalc.tables import (
     PROJECT_ROOT,
     RuleSet,
@@ -79,8 +81,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--watch", action="store_true", help="rebuild whenever a table or house-rule file is saved"
     )
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        metavar="DIR",
+        help="read the rulesets from DIR (one folder of YAML per ruleset, e.g. your own) instead of tables/",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     return parser.parse_args(argv)
+
+
+def ruleset_folders(folder: Path) -> list[str]:
+    """Every sub-folder of ``folder`` holding a ruleset.yaml, the shipped ones in their fixed order first."""
+    found = sorted(p.parent.name for p in folder.glob("*/ruleset.yaml"))
+    return [r for r in RULESET_IDS if r in found] + [r for r in found if r not in RULESET_IDS]
 
 
 def say(args: argparse.Namespace, text: str) -> None:
@@ -333,7 +347,24 @@ def watch(
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    ruleset_ids = args.ruleset or list(available_rulesets())
+    if args.tables is not None:
+        if not args.tables.is_dir():
+            print(f"build.py: no tables folder {args.tables}", file=sys.stderr)
+            return 2
+        previous = os.environ.get("PYCALC_TABLES")
+        os.environ["PYCALC_TABLES"] = str(args.tables.resolve())  # the loader and the engine read it
+        try:
+            return build_rulesets(args, ruleset_folders(tables_dir()))
+        finally:
+            if previous is None:
+                del os.environ["PYCALC_TABLES"]
+            else:
+                os.environ["PYCALC_TABLES"] = previous
+    return build_rulesets(args, list(available_rulesets()))
+
+
+def build_rulesets(args: argparse.Namespace, found: list[str]) -> int:
+    ruleset_ids = args.ruleset or found
     missing = [r for r in ruleset_ids if not (tables_dir() / r / "ruleset.yaml").exists()]
     if missing:
         print(f"build.py: no tables for {', '.join(missing)} under {tables_dir()}", file=sys.stderr)

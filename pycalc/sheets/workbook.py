@@ -22,6 +22,7 @@ import openpyxl
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
+from pycalc.sheets import d20 as generic_d20
 from pycalc.sheets.common import (
     NOTE,
     SUBTITLE,
@@ -49,14 +50,15 @@ FIXED_DATE = datetime(2000, 1, 1)
 MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 
 
-def calculator_writer(ruleset_id: str) -> Callable[[Workbook, RuleSet, bool], None] | None:
-    """``pycalc.sheets.<id>.write_calculators(book, rules, with_udfs)``, when the ruleset has one."""
+def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, bool], None] | None:
+    """``pycalc.sheets.<id>.write_calculators(book, rules, with_udfs)`` when the ruleset has its own
+    module; else the generic d20 sheets (``pycalc.sheets.d20``) when its YAML has a resolution block."""
     try:
-        module = importlib.import_module(f"pycalc.sheets.{ruleset_id}")
+        module = importlib.import_module(f"pycalc.sheets.{rules.id}")
     except ModuleNotFoundError as error:
-        if error.name == f"pycalc.sheets.{ruleset_id}":
-            return None
-        raise
+        if error.name != f"pycalc.sheets.{rules.id}":
+            raise
+        return generic_d20.write_calculators if rules.resolution_block is not None else None
     return module.write_calculators
 
 
@@ -199,7 +201,7 @@ def give_vba_modules_their_sheets(book: Workbook) -> None:
 
 def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Workbook:
     book = new_book(macro)
-    writer = calculator_writer(rules.id)
+    writer = calculator_writer(rules)
     if writer:
         writer(book, rules, macro)
     write_rulings(book, rules)

@@ -1,0 +1,144 @@
+"""The generic Attack calculator of a d20 ruleset described by its YAML alone (a ``resolution:`` block
+with ``modifiers: [...]``): what each output cell of the sheet must show, by defined name.
+
+The reference for the native formulas of ``pycalc.sheets.d20`` (the parity tests compare the two in
+LibreOffice): the GM's inputs, the pickers added up by ``pycalc.resolution.picked_situation``, then
+the generic engine (``pycalc.resolution`` and ``pycalc.resolution_odds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from pycalc import dice as dice_module
+from pycalc import resolution as engine
+from pycalc import resolution_odds as odds
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
+from pycalc.errors import RuleError
+from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.limits import ATTACKS, HIT_POINTS
+from pycalc.resolution_block import Resolution, possible
+from pycalc.tables import RuleSet
+
+NO_ROLL_YET = ""
+
+
+@dataclass(frozen=True)
+class CalculatorInputs:
+    bonus: int = 0
+    target: int = 10  # the defender's AC, or the number needed (block ``target``)
+    mods: int = 0  # the free modifier to the roll
+    level: int = 0
+    roll: int | None = None
+    follow_roll: int | None = None
+    dice: str = "1d8"
+    damage_roll: int | None = None
+    extra_roll: int | None = None
+    damage_bonus: int = 0
+    hp: int = 10
+    attacks: int = 1
+    choices: Mapping[str, str] = field(default_factory=dict)  # choice table id -> picked label
+    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
+
+
+def uses_follow(block: Resolution) -> bool:
+    """The calculator asks for a follow-up roll (a confirmation or a fumble check)."""
+    modes = possible(block.fumble.mode) + possible(block.critical.mode)
+    return any(mode in ("level_check", "confirm") for mode in modes)
+
+
+def uses_level(block: Resolution) -> bool:
+    """The calculator asks for the attacker's level (a fumble checked against it)."""
+    return "level_check" in possible(block.fumble.mode)
+
+
+def attack_and_damage(
+    rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice
+) -> tuple[engine.Attack, engine.Damage, engine.Situation]:
+    where = engine.picked_situation(rules, inputs.choices, inputs.toggles)
+    attack = engine.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)
+    damage = engine.Damage(dice, inputs.damage_bonus)
+    situated_attack, situated_damage = engine.situated(rules, attack, damage, where)
+    return situated_attack, situated_damage, where
+
+
+def odds_outputs(
+    rules: RuleSet, attack: engine.Attack, damage: engine.Damage, inputs: CalculatorInputs, dice_text: str
+) -> dict[str, object]:
+    """Expected damage and the chances of dropping the target, or the message the sheet shows."""
+    names = ("ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE")
+    try:
+        dice = dice_module.parse(dice_text)
+    except RuleError as error:
+        return dict.fromkeys(names, str(error))
+    if dice.count > MAX_DICE or dice.sides > MAX_SIDES:
+        return dict.fromkeys(names, BEYOND_GRID)
+    found: dict[str, object] = {"ATTACK_EXPECTED_DAMAGE": odds.expected_damage(rules, attack, damage)}
+    if not 0 <= inputs.attacks <= ATTACKS:
+        found["ATTACK_EXPECTED_DAMAGE_ROUND"] = f"#ATTACKS? 0 to {ATTACKS}"
+    else:
+        found["ATTACK_EXPECTED_DAMAGE_ROUND"] = inputs.attacks * found["ATTACK_EXPECTED_DAMAGE"]
+    if not inputs.hp <= HIT_POINTS:
+        found["ATTACK_KILL_CHANCE"] = f"#HP? up to {HIT_POINTS}"
+    else:
+        found["ATTACK_KILL_CHANCE"] = odds.kill_chance(rules, attack, damage, inputs.hp)
+    return found
+
+
+def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
+    """Every output of the generic Attack calculator by defined name ('' before a roll is typed)."""
+    block = engine.block(rules)
+    if not uses_follow(block):
+        inputs = replace(inputs, follow_roll=None)
+    if not uses_level(block):
+        inputs = replace(inputs, level=0)
+    dice_text = inputs.dice
+    try:
+        dice = dice_module.parse(dice_text)
+    except RuleError:
+        dice = dice_module.Dice(0, 0, 0)
+    attack, damage, where = attack_and_damage(rules, inputs, dice)
+    chances = engine.chances(rules, attack)
+    found: dict[str, object] = {
+        "ATTACK_SITUATION_HIT": where.hit,
+        "ATTACK_SITUATION_AC": where.ac,
+        "ATTACK_SITUATION_DAMAGE": where.damage,
+        "ATTACK_TARGET_NOW": engine.target(rules, attack),
+        "ATTACK_NEED": engine.need(rules, attack),
+        "ATTACK_HIT_CHANCE": chances[HIT] + chances[CRITICAL],
+        "ATTACK_CRIT_CHANCE": chances[CRITICAL],
+        "ATTACK_FUMBLE_CHANCE": chances[FUMBLE],
+        "ATTACK_RESULT": NO_ROLL_YET,
+        "ATTACK_DAMAGE": NO_ROLL_YET,
+        "ATTACK_HP_AFTER": NO_ROLL_YET,
+        **odds_outputs(rules, attack, damage, inputs, dice_text),
+    }
+    if inputs.roll is None:
+        return found
+    try:
+        outcome = engine.result(rules, attack, inputs.roll, inputs.follow_roll)
+    except RuleError as error:
+        found["ATTACK_RESULT"] = str(error)
+        return found
+    found["ATTACK_RESULT"] = outcome
+    try:
+        if outcome in HITS:
+            dice_module.parse(dice_text)  # a badly written dice says so on a hit
+        amount = engine.attack_damage(
+            rules,
+            attack,
+            damage,
+            outcome,
+            inputs.roll,
+            inputs.follow_roll,
+            inputs.damage_roll,
+            inputs.extra_roll,
+        )
+    except RuleError as error:
+        found["ATTACK_DAMAGE"] = str(error)
+        return found
+    found["ATTACK_DAMAGE"] = amount
+    if amount != NO_ROLL_YET:
+        found["ATTACK_HP_AFTER"] = inputs.hp - int(amount)
+    return found

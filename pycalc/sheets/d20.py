@@ -1,0 +1,617 @@
+"""The generic workbook sheets of a d20 ruleset described by its YAML alone: the Attack calculator,
+its workings, the damage chart and the printable Odds sheet, all written from the ruleset's
+``resolution:`` block and its ``modifiers:`` pickers (``pycalc.sheets.d20_formulas``). The
+reference for every cell is ``pycalc.resolution_calculator``.
+
+The calculator opens with the roll block: the numbers that change every attack (bonus, target,
+modifier, the natural roll, any follow-up roll, the damage roll, the target's hit points) in column
+B, holding numbers only, beside the number needed, the chances and the result in column E. The
+dice text and the situation pickers sit in column E too, never in a roll's column, so that typing
+``1`` in a roll cell cannot be completed into dice text by AutoInput / AutoComplete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openpyxl.comments import Comment
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc import limits
+from pycalc import resolution as engine
+from pycalc.grid_limits import beyond_grid_formula
+from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_calculator import uses_follow, uses_level
+from pycalc.sheets import d20_formulas as f
+from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
+from pycalc.sheets.common import (
+    BOLD,
+    NOTE,
+    PERCENT_FORMAT,
+    SUBTITLE,
+    TITLE,
+    WRAP,
+    absolute,
+    damage_chart,
+    define_name,
+    mark_input,
+    mark_output,
+    name_part,
+    protect,
+    put,
+    put_formula,
+    table_name,
+)
+from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
+from pycalc.sheets.formulas import by_label, const
+from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.tables import RuleSet, Table
+
+ATTACK_SHEET = "Attack calculator"
+WORKINGS_SHEET = "d20 workings"
+DAMAGE_SHEET = "Damage workings"
+ODDS_SHEET = "Odds"
+PREFIX = "D20_DMG"
+P = f"{PREFIX}_P"
+HIT_DAMAGE, CRIT_DAMAGE = "D20_ODDS_HIT_DAMAGE", "D20_ODDS_CRIT_DAMAGE"
+EXPECTED, EXPECTED_ROUND, KILL = (
+    "ATTACK_EXPECTED_DAMAGE",
+    "ATTACK_EXPECTED_DAMAGE_ROUND",
+    "ATTACK_KILL_CHANCE",
+)
+FACE, FACE_ALWAYS_MISS, FACE_ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HIT"
+FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS = (
+    "D20W_HITS",
+    "D20W_CRITS",
+    "D20W_FUMBLES",
+    "D20W_CONFIRMS",
+)
+CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
+HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
+HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
+ROLL_COLUMN, OUT_LABEL, OUT_COLUMN, NOTE_COLUMN = 2, 4, 5, 6
+FIRST_ROW = 4
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of the roll block: an input on the left and an output on the right (either may be absent)."""
+
+    label: str = ""
+    name: str | None = None
+    value: object = None
+    help: str = ""
+    out_label: str = ""
+    out_name: str | None = None
+    out_formula: str = ""
+    out_format: str | None = None
+    key: bool = False
+
+
+# --------------------------------------------------------------------------- names and pickers
+
+
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
+
+
+def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
+    return [rules.table(table_id) for table_id in block.modifiers or ()]
+
+
+def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
+    """What the picked rows add up to in ``column`` (``resolution.picked_situation``)."""
+    terms = []
+    for table in picker_tables(rules, block):
+        if column not in table.column_ids:
+            continue
+        if table.picker == "choice":
+            terms.append(f"N({by_label(table.id, column, pick_name(table.id))})")
+        else:
+            terms += [
+                f"IF({pick_name(table.id, row.id)}=TRUE(),N({const(table.id, str(row.id), column)}),0)"
+                for row in table.rows
+            ]
+    return "+".join(terms) or "0"
+
+
+def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
+    terms = []
+    for table in picker_tables(rules, block):
+        if column not in table.column_ids:
+            continue
+        if table.picker == "choice":
+            terms.append(f"{by_label(table.id, column, pick_name(table.id))}=TRUE()")
+        else:
+            terms += [
+                f"AND({pick_name(table.id, row.id)}=TRUE(),{const(table.id, str(row.id), column)}=TRUE())"
+                for row in table.rows
+            ]
+    return f"OR({','.join(terms)})" if terms else "FALSE()"
+
+
+# --------------------------------------------------------------------------- workings
+
+
+def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
+    """(name, label, formula) of the single working cells, in dependency order."""
+    dice = f.dice_parts(f.DICE_TEXT)
+    constant, readable = "ATTACK_DICE_CONSTANT", "ATTACK_DICE_READABLE"
+    count_limit, sides_limit, mod_limit = limits.DICE_COUNT, limits.DICE_SIDES, limits.DICE_MODIFIER
+    message = (
+        f'IF({constant},"",IF(NOT({readable}),"#DICE? write it like 2d4+2",'
+        f"IF(OR({f.DICE_SIDES}<1,{f.DICE_COUNT}<1,{f.DICE_COUNT}>{count_limit}),"
+        f'"#DICE? 1 to {count_limit} dice of at least 1 side",'
+        f'IF({f.DICE_SIDES}>{sides_limit},"#DICE? dice of 1 to {sides_limit} sides",'
+        f'IF(ABS({f.DICE_MOD})>{mod_limit},"#DICE? dice: a modifier from -{mod_limit:,} to {mod_limit:,}","")))))'
+    )
+    cells = [
+        (f.FACES, "Faces of the attack die", f.expr(block.die)),
+        (f.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
+        (f.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
+        (f.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
+        (f.SIT_CANNOT_HIT, "Situation: no roll can hit", situation_flag(rules, block, "cannot_hit")),
+        (
+            f.SIT_NEEDS_MAGIC,
+            "Situation: only a magic weapon hits",
+            situation_flag(rules, block, "needs_magic"),
+        ),
+        (f.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
+        (f.TOTAL_MODS, "Modifiers to the roll, all told", f"N({f.MODS})+{f.SIT_HIT}"),
+        (f.TARGET_NOW, "Target in this situation", f.target_now(block)),
+        (f.RAW_NEED, "Target - bonus - modifiers", f.raw_need()),
+        (f.NEED, "Natural roll needed", f.need(block)),
+        (f.NEED_BASIS, "Number the natural-roll exceptions read", f.need_basis(block)),
+        (f.CRIT_POSSIBLE, "A critical is possible", f.crit_possible(block)),
+        (f.CONFIRM_CHANCE, "Chance a follow-up roll confirms", f"SUM({FACE_CONFIRMS})/{f.FACES}"),
+        (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE(SUBSTITUTE({f.DICE}&""," ",""),CHAR(9),""))'),
+        (constant, "Dice: a plain number", dice["constant"]),
+        (readable, "Dice: NdS+M", dice["dice"]),
+        (f.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),
+        (f.DICE_SIDES, "Dice: sides", f"IF({constant},0,IF({readable},{dice['sides']},0))"),
+        (
+            f.DICE_MOD,
+            "Dice: modifier",
+            f"IF({constant},VALUE({f.DICE_TEXT}),IF({readable},{dice['modifier']},0))",
+        ),
+        (f.DICE_MESSAGE, "Dice: what is wrong", message),
+    ]
+    return cells
+
+
+def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
+    """Hidden sheet: the working cells, then one row per face of the die with its chances."""
+    sheet = book.create_sheet(WORKINGS_SHEET)
+    sheet.column_dimensions["A"].width = 36
+    sheet.column_dimensions["B"].width = 16
+    for row, (name, label, formula) in enumerate(working_cells(rules, block), start=1):
+        put(sheet.cell(row, 1), label)
+        put_formula(sheet.cell(row, 2), formula)
+        define_name(book, name, absolute(sheet, f"B{row}"))
+    columns = [
+        (FACE, "Natural roll", None),
+        (FACE_ALWAYS_MISS, "Always misses", lambda face: f"IF({f.always_misses(block, face)},1,0)"),
+        (FACE_ALWAYS_HIT, "Always hits", lambda face: f"IF({f.always_hits(block, face)},1,0)"),
+        (FACE_HITS, "Hits (this attack)", lambda face: f.face_hit_chance(block, face)),
+        (FACE_CRITS, "Critical chance", lambda face: f.face_crit_chance(block, face)),
+        (FACE_FUMBLES, "Fumble chance", lambda face: f.face_fumble_chance(block, face)),
+        (FACE_CONFIRMS, "Confirms as a follow-up roll", lambda face: f.face_confirms(block, face)),
+    ]
+    unused = [(f.FOLLOW, None)] if not uses_follow(block) else []
+    unused += [(f.LEVEL, 0)] if not uses_level(block) else []
+    for row, (name, value) in enumerate(unused, start=len(working_cells(rules, block)) + 1):
+        put(sheet.cell(row, 1), f"Not asked by this ruleset: {name}")
+        put(sheet.cell(row, 2), value)
+        define_name(book, name, absolute(sheet, f"B{row}"))
+    header = len(working_cells(rules, block)) + len(unused) + 2
+    faces = engine.faces(rules)
+    first, last = header + 1, header + faces
+    for col, (name, title, formula) in enumerate(columns, start=4):
+        letter = get_column_letter(col)
+        put(sheet.cell(header, col), title).font = BOLD
+        sheet.column_dimensions[letter].width = 14
+        for face in range(1, faces + 1):
+            cell = sheet.cell(header + face, col)
+            if formula is None:
+                put(cell, face)
+            else:
+                put_formula(cell, formula(f"$D{header + face}"))
+        define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+
+
+# --------------------------------------------------------------------------- damage odds and chart
+
+
+def guarded(formula: str) -> str:
+    """The dice's own message first, then the grid's, then the value."""
+    fits = f"OR({f.DICE_COUNT}=0,{PREFIX}_OK)"
+    return f'IF({f.DICE_MESSAGE}<>"",{f.DICE_MESSAGE},IF({fits},{formula},{beyond_grid_formula(PREFIX)}))'
+
+
+def over_dice(column: str, term: Callable[[str], str] = lambda x: x) -> str:
+    """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
+    return f"IF({f.DICE_COUNT}=0,{term(f'INDEX({column},1)')},SUMPRODUCT({P},{term(column)}))"
+
+
+def write_damage_workings(book: Workbook, block: Resolution) -> Worksheet:
+    """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total, the chart's data."""
+    sheet = book.create_sheet(DAMAGE_SHEET)
+    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX)
+    col = grid.free_column
+    for offset, (name, title, outcome) in enumerate(
+        ((HIT_DAMAGE, "Damage of a hit", '"Hit"'), (CRIT_DAMAGE, "Damage of a critical", '"Critical"'))
+    ):
+        put(sheet.cell(HEADER_ROW, col + offset), title)
+        for row in range(grid.first, grid.last + 1):
+            put_formula(sheet.cell(row, col + offset), f.damage_of(block, outcome, f"$A{row}"))
+        define_name(book, name, grid.column(col + offset))
+    x_col = col + 2
+    put(sheet.cell(HEADER_ROW, x_col), "Damage")
+    put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
+    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
+    for x in CHART_DAMAGE:
+        row = grid.first + x
+        put(sheet.cell(row, x_col), x)
+        here = f"${get_column_letter(x_col)}{row}"
+        chance = (
+            f"IF({here}=0,1-{f.HIT_CHANCE},0)+{hit_only}*{over_dice(HIT_DAMAGE, lambda x, here=here: f'--({x}={here})')}"
+            f"+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE, lambda x, here=here: f'--({x}={here})')}"
+        )
+        shown = f'AND({f.DICE_MESSAGE}="",OR({f.DICE_COUNT}=0,{PREFIX}_OK))'
+        cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
+        cell.number_format = PERCENT_FORMAT
+    sheet.sheet_state = "hidden"
+    protect(sheet)
+    return sheet
+
+
+def odds_formulas() -> dict[str, str]:
+    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
+    expected = f"{hit_only}*{over_dice(HIT_DAMAGE)}+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE)}"
+    hp = f"N({f.HP})"
+    kill = (
+        f"{hit_only}*{over_dice(HIT_DAMAGE, lambda x: f'--({x}>={hp})')}"
+        f"+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE, lambda x: f'--({x}>={hp})')}"
+    )
+    attacks = f"N({f.ATTACKS})"
+    return {
+        EXPECTED: guarded(expected),
+        EXPECTED_ROUND: guarded(
+            f"IF(OR({attacks}<0,{attacks}>{limits.ATTACKS},{attacks}<>INT({attacks})),"
+            f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))'
+        ),
+        KILL: guarded(f'IF({hp}>{limits.HIT_POINTS},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))'),
+    }
+
+
+# --------------------------------------------------------------------------- the Attack calculator
+
+
+def target_words(block: Resolution) -> tuple[str, str]:
+    """(input label, help) of the target the GM types."""
+    if possible(block.target) == ["number_needed"]:
+        return (
+            "Number needed (attack matrix)",
+            "the number the attacker needs on the matrix for this defender",
+        )
+    return "Defender's armor class", "ascending AC, before the situation below"
+
+
+def follow_words(block: Resolution) -> str:
+    modes = set(possible(block.critical.mode)) | set(possible(block.fumble.mode))
+    if "confirm" in modes and "level_check" in modes:
+        return "Follow-up d20 (confirm a threat, check a fumble)"
+    return (
+        "Confirmation roll (after a threat)"
+        if "confirm" in modes
+        else "Fumble check roll (after a natural miss)"
+    )
+
+
+def roll_block(block: Resolution) -> list[Line]:
+    target_label, target_help = target_words(block)
+    lines = [
+        Line(
+            "Attack bonus",
+            f.BONUS,
+            0,
+            "the attacker's total bonus to hit",
+            "Natural roll needed",
+            f.NEED,
+            f.NEED,
+            key=True,
+        ),
+        Line(
+            target_label,
+            f.TARGET,
+            10,
+            target_help,
+            "Chance to hit",
+            f.HIT_CHANCE,
+            f"SUM({FACE_HITS})/{f.FACES}",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Modifier to the roll (free)",
+            f.MODS,
+            0,
+            "anything not among the situation picks below",
+            "Chance of a critical",
+            f.CRIT_CHANCE,
+            f"SUM({FACE_CRITS})/{f.FACES}",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Natural roll (the die as it shows)",
+            f.ROLL,
+            None,
+            "type the die as rolled: 1 to 20",
+            "Result",
+            f.RESULT,
+            f.checked_result(block),
+            key=True,
+        ),
+    ]
+    if uses_follow(block):
+        lines.append(
+            Line(follow_words(block), f.FOLLOW, None, "only when the result asks for it; clear it after")
+        )
+    if uses_level(block):
+        lines.append(Line("Attacker's level", f.LEVEL, 1, "a fumble happens when the check roll is higher"))
+    lines += [
+        Line(
+            "Damage roll (what the dice show)",
+            f.DAMAGE_ROLL,
+            None,
+            "the dice alone, without the +N",
+            "Damage",
+            f.DAMAGE,
+            f.attack_damage(block),
+            key=True,
+        ),
+        Line(
+            "Damage bonus (free)",
+            f.DAMAGE_BONUS,
+            0,
+            "added to the dice's +N",
+            "Chance of a fumble",
+            f.FUMBLE_CHANCE,
+            f"SUM({FACE_FUMBLES})/{f.FACES}",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Target's hit points now",
+            f.HP,
+            10,
+            "the target's current hit points",
+            "Target's hit points after",
+            f.HP_AFTER,
+            f'IF(OR({f.DAMAGE}="",NOT(ISNUMBER({f.DAMAGE}))),"",N({f.HP})-{f.DAMAGE})',
+            key=True,
+        ),
+        Line(
+            "Attacks this round",
+            f.ATTACKS,
+            1,
+            "same attack, independent",
+            "Expected damage per attack",
+            EXPECTED,
+            odds_formulas()[EXPECTED],
+            "0.00",
+        ),
+        Line(
+            out_label="Expected damage this round",
+            out_name=EXPECTED_ROUND,
+            out_formula=odds_formulas()[EXPECTED_ROUND],
+            out_format="0.00",
+        ),
+        Line(
+            out_label="Chance one attack drops the target",
+            out_name=KILL,
+            out_formula=odds_formulas()[KILL],
+            out_format=PERCENT_FORMAT,
+        ),
+    ]
+    return lines
+
+
+def whole_number_check(sheet: Worksheet, coordinate: str, low: int, high: int, what: str) -> None:
+    check = DataValidation(
+        type="whole",
+        operator="between",
+        formula1=str(low),
+        formula2=str(high),
+        allow_blank=True,
+        showErrorMessage=True,
+        showInputMessage=True,
+    )
+    check.errorTitle, check.error = "Not a whole number", f"Type {what}: a whole number from {low} to {high}."
+    check.promptTitle, check.prompt = "Type the number", f"{what}, {low} to {high}"
+    sheet.add_data_validation(check)
+    check.add(coordinate)
+
+
+def put_input(
+    book: Workbook, sheet: Worksheet, row: int, col: int, name: str, value: object, help: str
+) -> None:
+    cell = put(sheet.cell(row, col), value)
+    mark_input(cell)
+    if isinstance(value, bool):
+        cell.number_format = BOOLEAN_FORMAT
+    define_name(book, name, absolute(sheet, cell.coordinate))
+    if help:
+        cell.comment = Comment(help[:1].upper() + help[1:] + ".", "pycalc", width=220, height=40)
+
+
+def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
+    label = put(sheet.cell(row, OUT_LABEL), line.out_label)
+    cell = put_formula(sheet.cell(row, OUT_COLUMN), line.out_formula)
+    mark_output(cell, bold=line.key)
+    if line.key:
+        label.font = BOLD
+    if line.out_format:
+        cell.number_format = line.out_format
+    assert line.out_name is not None
+    define_name(book, line.out_name, absolute(sheet, cell.coordinate))
+
+
+def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution) -> int:
+    faces = engine.faces(rules)
+    roll_ranges = {
+        f.ROLL: (1, faces, "the natural roll"),
+        f.FOLLOW: (1, faces, "the follow-up roll"),
+        f.DAMAGE_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the damage dice show"),
+        f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
+        f.LEVEL: (0, 99, "the attacker's level"),
+    }
+    put(sheet.cell(FIRST_ROW, 1), "This attack").font = SUBTITLE
+    put(sheet.cell(FIRST_ROW, OUT_LABEL), "What it gives").font = SUBTITLE
+    row = FIRST_ROW
+    for row, line in enumerate(roll_block(block), start=FIRST_ROW + 1):
+        if line.name:
+            put(sheet.cell(row, 1), line.label)
+            put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
+            if line.name in roll_ranges:
+                low, high, what = roll_ranges[line.name]
+                whole_number_check(sheet, sheet.cell(row, ROLL_COLUMN).coordinate, low, high, what)
+        if line.out_name:
+            put_output(book, sheet, row, line)
+    row += 2
+    put(sheet.cell(row, OUT_LABEL), "Damage dice (e.g. 1d8+2)")
+    put_input(book, sheet, row, OUT_COLUMN, f.DICE, "1d8", "the weapon's damage dice with its +N, e.g. 1d8+1")
+    return row + 2
+
+
+def effect_text(table: Table, chosen: str) -> str:
+    """A short text of what the picked row changes (the numbers stay in the table sheet)."""
+    parts = []
+    for column, word in (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage")):
+        if column in table.column_ids:
+            value = by_label(table.id, column, chosen)
+            parts.append(f'IF(N({value})=0,"",TEXT({value},"+0;-0")&" {word} ")')
+    return "&".join(parts) or '""'
+
+
+def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> int:
+    put(sheet.cell(top, OUT_LABEL), "The situation").font = SUBTITLE
+    put(sheet.cell(top, NOTE_COLUMN), "what it changes").font = NOTE
+    row = top + 1
+    for table in picker_tables(rules, block):
+        if table.picker == "choice":
+            put(sheet.cell(row, OUT_LABEL), table.title)
+            name = pick_name(table.id)
+            put_input(
+                book,
+                sheet,
+                row,
+                OUT_COLUMN,
+                name,
+                str(table.rows[0].label),
+                f"pick from the list ({table.title})",
+            )
+            add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
+            put_formula(sheet.cell(row, NOTE_COLUMN), effect_text(table, name)).font = NOTE
+            row += 1
+            continue
+        put(sheet.cell(row, OUT_LABEL), f"{table.title} (tick what applies)").font = BOLD
+        row += 1
+        for entry in table.rows:
+            put(sheet.cell(row, OUT_LABEL), str(entry.label)).alignment = WRAP
+            name = pick_name(table.id, str(entry.id))
+            put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
+            add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
+            sheet.cell(row, NOTE_COLUMN).value = None
+            row += 1
+    return row
+
+
+def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
+    sheet = book.create_sheet(ATTACK_SHEET, 0)
+    sheet.sheet_properties.tabColor = "F0B429"
+    for col, width in zip("ABCDEF", (30, 9, 2, 30, 22, 18), strict=True):
+        sheet.column_dimensions[col].width = width
+    title = put(sheet["A1"], f"{rules.name}: one attack")
+    title.font, title.alignment = TITLE, WRAP
+    sheet.merge_cells("A1:E1")
+    intro = put(
+        sheet["A2"],
+        "Type the numbers in the yellow cells of column B as the dice fall; the result, the damage and the "
+        "odds follow on the right. Pick the situation below. Resolved as the ruleset's YAML says.",
+    )
+    intro.font, intro.alignment = NOTE, WRAP
+    sheet.merge_cells("A2:F2")
+    sheet.row_dimensions[2].height = 26
+    next_row = write_roll_block(book, sheet, rules, block)
+    write_pickers(book, sheet, rules, block, next_row)
+    sheet.freeze_panes = "A4"
+    protect(sheet)
+    return sheet
+
+
+# --------------------------------------------------------------------------- the odds sheet
+
+
+def heat_hit(block: Resolution, bonus: str, target: str) -> str:
+    """Chance to hit with no situation (``resolution.hit_chance`` of Attack(bonus, target))."""
+    least = block.least_target
+    aimed = f.by_choice(least, lambda low: target if low is None else f"MAX({f.literal(low)},{target})")
+    need = f"({aimed}-{bonus}+({f.expr(block.hit_margin)}))"
+    hits = f"(1-{FACE_ALWAYS_MISS})*({FACE_ALWAYS_HIT}+(1-{FACE_ALWAYS_HIT})*({FACE}>={need}))"
+    return f"SUMPRODUCT({hits})/{f.FACES}"
+
+
+def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
+    sheet = book.create_sheet(ODDS_SHEET)
+    kind = "number_needed" if possible(block.target) == ["number_needed"] else "armor_class"
+    columns = HEAT_TARGET[kind]
+    corner = "Bonus \\ need" if kind == "number_needed" else "Bonus \\ AC"
+    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
+    note = put(
+        sheet["A2"],
+        "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's bonus with "
+        "every modifier; columns: the defender's " + ("number needed." if kind == "number_needed" else "AC."),
+    )
+    note.font, note.alignment = NOTE, WRAP
+    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
+    sheet.row_dimensions[2].height = 30
+    heat = HeatMap(
+        "Chance to hit", "ODDS_HIT_GRID", corner, HEAT_BONUS, columns, lambda b, t: heat_hit(block, b, t)
+    )
+    write_heat_map(book, sheet, 4, heat)
+    sheet.column_dimensions["A"].width = 12
+    for j in range(2, 2 + len(columns)):
+        sheet.column_dimensions[get_column_letter(j)].width = 5.5
+    sheet.freeze_panes = "B6"
+    protect(sheet)
+
+
+# --------------------------------------------------------------------------- the workbook's part
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+    """The generic sheets; the .xlsm gets the same native formulas (the UDFs take no pickers)."""
+    block = f.check_supported(rules)
+    sheet = write_attack_calculator(book, rules, block)
+    write_odds_sheet(book, rules, block)
+    write_workings(book, rules, block)
+    damage = write_damage_workings(book, block)
+    first = HEADER_ROW + 1
+    x_col = damage.max_column - 1
+    chart = damage_chart(
+        damage,
+        "Damage of one attack (0: a miss)",
+        "damage",
+        x_col,
+        HEADER_ROW,
+        first,
+        first + CHART_DAMAGE[-1],
+        7,
+    )
+    chart.width = 11
+    sheet.add_chart(chart, "G4")

@@ -1,0 +1,168 @@
+"""A ruleset written in YAML alone builds into full workbooks whose native formulas equal the generic
+engine: the B/X-like fixture (tests/fixtures/tables/bx) built with ``build.py --tables``, recalculated
+in real LibreOffice over seeded random input sets (every picker, rolls on and off the die, dice forms
+good and bad), and its resolution block edited into confirmed criticals and level-checked fumbles
+(still no Python) checked the same way."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import build
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.sheets.d20 import pick_name
+from pycalc.tables import RuleSet, load_folder
+from tests.parity import same
+
+FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
+OUTPUTS = list(attack_outputs(load_folder(FIXTURE), CalculatorInputs(roll=10)))
+DICE_FORMS = [
+    "1d8",
+    "d6",
+    "2d4+2",
+    "1d6-1",
+    "1D10 + 3",
+    "1d4-3",
+    "3d6",
+    "8d12+1",
+    "9d6",
+    "3",
+    "",
+    "abc",
+    "2x6",
+]
+CRITICAL_BLOCK = """
+  critical:
+    mode: confirm
+    confirm_natural_miss_fails: true
+  fumble: level_check
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: 2, modifier: 1}
+"""
+
+
+def rebuilt(folder: Path, out: Path) -> Path:
+    assert (
+        build.main(["--tables", str(folder.parent), "--ruleset", folder.name, "--out", str(out), "--quiet"])
+        == 0
+    )
+    return out / f"{folder.name}.xlsx"
+
+
+@pytest.fixture(scope="module")
+def bx_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return rebuilt(FIXTURE, tmp_path_factory.mktemp("bx"))
+
+
+@pytest.fixture(scope="module")
+def critical_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture with its resolution block edited: confirmed criticals for double dice, level-checked fumbles."""
+    folder = tmp_path_factory.mktemp("tables") / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    text = header.read_text()
+    text = text.replace(
+        "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n", CRITICAL_BLOCK
+    )
+    header.write_text(text)
+    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-critical"))
+
+
+def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
+    found: dict[str, object] = {
+        "ATTACK_BONUS": inputs.bonus,
+        "ATTACK_TARGET": inputs.target,
+        "ATTACK_MODS": inputs.mods,
+        "ATTACK_ROLL": inputs.roll,
+        "ATTACK_DICE": inputs.dice,
+        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
+        "ATTACK_DAMAGE_BONUS": inputs.damage_bonus,
+        "ATTACK_TARGET_HP": inputs.hp,
+        "ATTACK_ATTACKS": inputs.attacks,
+    }
+    block = rules.resolution_block
+    assert block is not None and block.modifiers is not None
+    if block.critical.mode != "none" or block.fumble.mode != "none":
+        found["ATTACK_FOLLOW_ROLL"] = inputs.follow_roll
+    if block.fumble.mode == "level_check":
+        found["ATTACK_LEVEL"] = inputs.level
+    for table_id in block.modifiers:
+        table = rules.table(table_id)
+        if table.picker == "choice":
+            found[pick_name(table_id)] = inputs.choices.get(table_id, str(table.rows[0].label))
+        else:
+            for row in table.rows:
+                found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
+    return found
+
+
+def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
+    block = rules.resolution_block
+    assert block is not None and block.modifiers is not None
+    choices, toggles = {}, set()
+    for table_id in block.modifiers:
+        table = rules.table(table_id)
+        if table.picker == "choice":
+            choices[table_id] = str(chance.choice(table.rows).label)
+        else:
+            toggles |= {(table_id, str(row.id)) for row in table.rows if chance.random() < 0.25}
+    dice = chance.choice(DICE_FORMS[:7] * 3 + DICE_FORMS)
+    return CalculatorInputs(
+        bonus=chance.randint(-3, 12),
+        target=chance.randint(-2, 30),
+        mods=chance.randint(-5, 5),
+        level=chance.randint(0, 12),
+        roll=chance.choice([None, 0, 21, 1, 20, *range(1, 21)]),
+        follow_roll=chance.choice([None, 1, 20, 25, *range(1, 21)]),
+        dice=dice,
+        damage_roll=chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 8, 12, 40]),
+        damage_bonus=chance.randint(-2, 3),
+        hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
+        attacks=chance.choice([0, 1, 2, 3, 11, -1]),
+        choices=choices,
+        toggles=frozenset(toggles),
+    )
+
+
+def scenarios(rules: RuleSet, count: int, seed: int) -> Iterator[CalculatorInputs]:
+    chance = random.Random(seed)
+    for roll in (1, 2, 19, 20):  # the natural-roll edges against a target out of reach and one in reach
+        for target in (2, 30):
+            yield CalculatorInputs(bonus=0, target=target, roll=roll, dice="1d6", damage_roll=3)
+    for _ in range(count):
+        yield random_inputs(rules, chance)
+
+
+def mismatches(calc, rules: RuleSet, xlsx: Path, cases: list[CalculatorInputs]) -> list[str]:
+    got = calc.evaluate(xlsx, [cells(rules, one) for one in cases], OUTPUTS)
+    return [
+        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one}"
+        for one, row in zip(cases, got, strict=True)
+        for expected in [attack_outputs(rules, one)]
+        for name in OUTPUTS
+        if not same(expected[name], row[name])
+    ]
+
+
+def test_the_yaml_only_ruleset_equals_the_generic_engine(calc, bx_xlsx: Path):
+    rules = load_folder(FIXTURE)
+    cases = list(scenarios(rules, 240, 20261125))
+    assert len(cases) >= 200
+    found = mismatches(calc, rules, bx_xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+
+
+def test_an_edited_block_gives_confirmed_criticals_and_fumbles_in_the_sheet(calc, critical_bx):
+    rules, xlsx = critical_bx
+    assert rules.resolution_block is not None and rules.resolution_block.critical.mode == "confirm"
+    cases = list(scenarios(rules, 120, 7))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
+    assert {"Critical", "Fumble", "Hit", "Miss"} <= results
