@@ -27,7 +27,13 @@ from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
-from pycalc.sheets.workbook import build_workbook, tables_version, workbook_bytes, write_atomically
+from pycalc.sheets.workbook import (
+    build_workbook,
+    check_buildable,
+    tables_version,
+    workbook_bytes,
+    write_atomically,
+)
 from pycalc.table_files import RULESET_IDS
 from pycalc.tables import (
     PROJECT_ROOT,
@@ -112,7 +118,9 @@ def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
     loaded = []
     for ruleset_id in ruleset_ids:
         try:
-            loaded.append(apply_house_rules(load_folder(tables_dir() / ruleset_id), house))
+            rules = apply_house_rules(load_folder(tables_dir() / ruleset_id), house)
+            check_buildable(rules)
+            loaded.append(rules)
         except TableError as error:
             problems += error.problems
     if problems:

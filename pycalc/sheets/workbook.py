@@ -36,6 +36,7 @@ from pycalc.sheets.common import (
     ruling_name,
     style_header,
 )
+from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
@@ -60,6 +61,12 @@ def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, bool], Non
             raise
         return generic_d20.write_calculators if rules.resolution_block is not None else None
     return module.write_calculators
+
+
+def check_buildable(rules: RuleSet) -> None:
+    """TableError (at the block's file:line) when the generic sheets cannot write the ruleset's block."""
+    if calculator_writer(rules) is generic_d20.write_calculators:
+        check_supported(rules)
 
 
 def tables_version(ruleset_id: str) -> str:

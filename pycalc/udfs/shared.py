@@ -11,8 +11,10 @@ import xlwings as xw
 
 from pycalc import d20
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import RULESET_IDS, load_ruleset
+from pycalc.table_files import ID_PATTERN
+from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
 from pycalc.udfs.cells import (
     as_int,
     as_text,
@@ -35,27 +37,42 @@ __all__ = [
 # --------------------------------------------------------------------------- d20 rulesets (shared)
 
 
+def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
+    """A d20 ruleset of the GM's own: a folder under tables/ (or PYCALC_TABLES) with a resolution block."""
+    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):
+        return None
+    if not (tables_dir() / ruleset_id / "ruleset.yaml").exists():
+        return None
+    rules = load_ruleset(ruleset_id)
+    return rules if rules.resolution_block is not None else None
+
+
 def ruleset_id(value: Any) -> str:
     text = as_text(value, "RULESET").lower()
-    if text not in d20.D20_RULESETS:
-        raise RuleError(f"#RULESET? use {', '.join(d20.D20_RULESETS)}")
+    if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:
+        raise RuleError(f"#RULESET? use {', '.join(d20.D20_RULESETS)} or your own d20 ruleset's id")
     return text
 
 
+def generic_attack(attack: d20.Attack) -> generic.Attack:
+    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
+
+
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
 @xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
 @xw.arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
 @xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")
 @cell_safe
 def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
     """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
-    ruleset_id(ruleset)
-    return d20_attack(bonus, target, mods).need
+    attack = d20_attack(bonus, target, mods)
+    own = own_d20_ruleset(ruleset_id(ruleset))
+    return attack.need if own is None else generic.need(own, generic_attack(attack))
 
 
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
 @xw.arg("roll", doc="the natural d20 roll")
 @xw.arg("bonus", doc="attack bonus")
 @xw.arg("target", doc="defender's AC (osr: the number needed)")
@@ -68,13 +85,15 @@ def d20_result(
 ) -> str:
     """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
     follow = optional_int(follow_roll, "FOLLOW ROLL")
-    return d20.result(
-        ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL"), follow
-    )
+    name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")
+    own = own_d20_ruleset(name)
+    if own is not None:
+        return generic.result(own, generic_attack(attack), natural, follow)
+    return d20.result(name, attack, natural, follow)
 
 
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17 or bfrpg")
+@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
 @xw.arg("bonus", doc="attack bonus")
 @xw.arg("target", doc="defender's AC (osr: the number needed)")
 @xw.arg("mods", doc="situational modifiers (optional, 0)")
@@ -82,7 +101,11 @@ def d20_result(
 @cell_safe
 def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:
     """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
-    return float(d20.hit_chance(ruleset_id(ruleset), d20_attack(bonus, target, mods, level)))
+    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)
+    own = own_d20_ruleset(name)
+    if own is not None:
+        return float(generic.hit_chance(own, generic_attack(attack)))
+    return float(d20.hit_chance(name, attack))
 
 
 @xw.func
