@@ -162,11 +162,11 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         ),
         (f.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
         (f.TOTAL_MODS, "Modifiers to the roll, all told", f"N({f.MODS})+{f.SIT_HIT}"),
-        (f.TARGET_NOW, "Target in this situation", f.target_now(block)),
-        (f.RAW_NEED, "Target - bonus - modifiers", f.raw_need()),
-        (f.NEED, "Natural roll needed", f.need(block)),
-        (f.NEED_BASIS, "Number the natural-roll exceptions read", f.need_basis(block)),
-        (f.CRIT_POSSIBLE, "A critical is possible", f.crit_possible(block)),
+        (f.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
+        (f.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
+        (f.NEED, "Natural roll needed", f.Formulas(block).need()),
+        (f.NEED_BASIS, "Number the natural-roll exceptions read", f.Formulas(block).need_basis()),
+        (f.CRIT_POSSIBLE, "A critical is possible", f.Formulas(block).crit_possible()),
         (f.CONFIRM_CHANCE, "Chance a follow-up roll confirms", f"SUM({FACE_CONFIRMS})/{f.FACES}"),
         (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE(SUBSTITUTE({f.DICE}&""," ",""),CHAR(9),""))'),
         (constant, "Dice: a plain number", dice["constant"]),
@@ -194,12 +194,12 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         define_name(book, name, absolute(sheet, f"B{row}"))
     columns = [
         (FACE, "Natural roll", None),
-        (FACE_ALWAYS_MISS, "Always misses", lambda face: f"IF({f.always_misses(block, face)},1,0)"),
-        (FACE_ALWAYS_HIT, "Always hits", lambda face: f"IF({f.always_hits(block, face)},1,0)"),
-        (FACE_HITS, "Hits (this attack)", lambda face: f.face_hit_chance(block, face)),
-        (FACE_CRITS, "Critical chance", lambda face: f.face_crit_chance(block, face)),
-        (FACE_FUMBLES, "Fumble chance", lambda face: f.face_fumble_chance(block, face)),
-        (FACE_CONFIRMS, "Confirms as a follow-up roll", lambda face: f.face_confirms(block, face)),
+        (FACE_ALWAYS_MISS, "Always misses", lambda face: f"IF({f.Formulas(block).always_misses(face)},1,0)"),
+        (FACE_ALWAYS_HIT, "Always hits", lambda face: f"IF({f.Formulas(block).always_hits(face)},1,0)"),
+        (FACE_HITS, "Hits (this attack)", lambda face: f.Formulas(block).face_hit_chance(face)),
+        (FACE_CRITS, "Critical chance", lambda face: f.Formulas(block).face_crit_chance(face)),
+        (FACE_FUMBLES, "Fumble chance", lambda face: f.Formulas(block).face_fumble_chance(face)),
+        (FACE_CONFIRMS, "Confirms as a follow-up roll", lambda face: f.Formulas(block).face_confirms(face)),
     ]
     unused = [(f.FOLLOW, None)] if not uses_follow(block) else []
     unused += [(f.LEVEL, 0)] if not uses_level(block) else []
@@ -249,7 +249,7 @@ def write_damage_workings(book: Workbook, block: Resolution) -> Worksheet:
     ):
         put(sheet.cell(HEADER_ROW, col + offset), title)
         for row in range(grid.first, grid.last + 1):
-            put_formula(sheet.cell(row, col + offset), f.damage_of(block, outcome, f"$A{row}"))
+            put_formula(sheet.cell(row, col + offset), f.Formulas(block).damage_of(outcome, f"$A{row}"))
         define_name(book, name, grid.column(col + offset))
     x_col = col + 2
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
@@ -354,7 +354,7 @@ def roll_block(block: Resolution) -> list[Line]:
             "type the die as rolled: 1 to 20",
             "Result",
             f.RESULT,
-            f.checked_result(block),
+            f.Formulas(block).checked_result(),
             key=True,
         ),
     ]
@@ -372,7 +372,7 @@ def roll_block(block: Resolution) -> list[Line]:
             "the dice alone, without the +N",
             "Damage",
             f.DAMAGE,
-            f.attack_damage(block),
+            f.Formulas(block).attack_damage(),
             key=True,
         ),
         Line(
@@ -429,10 +429,9 @@ def whole_number_check(sheet: Worksheet, coordinate: str, low: int, high: int, w
         formula2=str(high),
         allow_blank=True,
         showErrorMessage=True,
-        showInputMessage=True,
+        showInputMessage=False,
     )
     check.errorTitle, check.error = "Not a whole number", f"Type {what}: a whole number from {low} to {high}."
-    check.promptTitle, check.prompt = "Type the number", f"{what}, {low} to {high}"
     sheet.add_data_validation(check)
     check.add(coordinate)
 
@@ -539,6 +538,7 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     title = put(sheet["A1"], f"{rules.name}: one attack")
     title.font, title.alignment = TITLE, WRAP
     sheet.merge_cells("A1:E1")
+    sheet.row_dimensions[1].height = 24
     intro = put(
         sheet["A2"],
         "Type the numbers in the yellow cells of column B as the dice fall; the result, the damage and the "
@@ -614,4 +614,4 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         7,
     )
     chart.width = 11
-    sheet.add_chart(chart, "G4")
+    sheet.add_chart(chart, "F4")

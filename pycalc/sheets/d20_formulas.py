@@ -15,6 +15,7 @@ bfrpg) keep their own calculators for now.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pycalc.resolution_block import (
@@ -50,6 +51,49 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+
+
+@dataclass(frozen=True)
+class Cells:
+    """Where the formulas find each value: a defined name, or any expression (a ruleset's own
+    calculator names its cells its own way, or gives a constant such as FALSE())."""
+
+    bonus: str = BONUS
+    target: str = TARGET
+    mods: str = MODS
+    level: str = LEVEL
+    roll: str = ROLL
+    follow: str = FOLLOW
+    dice: str = DICE
+    damage_roll: str = DAMAGE_ROLL
+    damage_bonus: str = DAMAGE_BONUS
+    hp: str = HP
+    attacks: str = ATTACKS
+    faces: str = FACES
+    sit_hit: str = SIT_HIT
+    sit_ac: str = SIT_AC
+    sit_damage: str = SIT_DAMAGE
+    sit_cannot_hit: str = SIT_CANNOT_HIT
+    sit_needs_magic: str = SIT_NEEDS_MAGIC
+    sit_auto_hit: str = SIT_AUTO_HIT
+    total_mods: str = TOTAL_MODS
+    target_now: str = TARGET_NOW
+    raw_need: str = RAW_NEED
+    need: str = NEED
+    need_basis: str = NEED_BASIS
+    crit_possible: str = CRIT_POSSIBLE
+    confirm_chance: str = CONFIRM_CHANCE
+    hit_chance: str = HIT_CHANCE
+    crit_chance: str = CRIT_CHANCE
+    fumble_chance: str = FUMBLE_CHANCE
+    result: str = RESULT
+    damage: str = DAMAGE
+    hp_after: str = HP_AFTER
+    dice_text: str = DICE_TEXT
+    dice_message: str = DICE_MESSAGE
+    dice_count: str = DICE_COUNT
+    dice_sides: str = DICE_SIDES
+    dice_mod: str = DICE_MOD
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -160,218 +204,199 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
 
 
-def always_misses(block: Resolution, face: str) -> str:
-    return in_rolls(block.always_miss, face)
-
-
-def always_hits(block: Resolution, face: str) -> str:
-    return in_rolls(block.always_hit, face)
-
-
-def critical_roll(block: Resolution, face: str) -> str:
-    rolls = block.critical.rolls
-    return in_rolls(block.always_hit if rolls is None else rolls, face)
-
-
-# --------------------------------------------------------------------------- the target and the need
-
-
-def target_now(block: Resolution) -> str:
-    changed = f"{TARGET}+{SIT_AC}*({expr(block.ac_change)})"
-    return by_choice(
-        block.least_target, lambda least: changed if least is None else f"MAX({literal(least)},{changed})"
-    )
-
-
-def raw_need() -> str:
-    return f"{TARGET_NOW}-{BONUS}-{TOTAL_MODS}"
-
-
-def need(block: Resolution) -> str:
-    return f"{RAW_NEED}+({expr(block.hit_margin)})"
-
-
-def need_basis(block: Resolution) -> str:
-    return by_choice(block.need_basis, lambda basis: TARGET_NOW if basis == "target" else RAW_NEED)
-
-
-def in_need_range(span: Any) -> str:
-    """TRUE when NEED_BASIS is in the range (``resolution.in_need_range``)."""
-
-    def render(found: Any) -> str:
-        if found is None:
-            return "FALSE()"
-        assert isinstance(found, NeedRange)
-        tests = (("at_least", ">="), ("above", ">"), ("at_most", "<="), ("below", "<"))
-        parts = [
-            by_choice(
-                getattr(found, key),
-                lambda b, op=op: "TRUE()" if b is None else f"{NEED_BASIS}{op}{literal(b)}",
-            )
-            for key, op in tests
-            if getattr(found, key) is not None
-        ]
-        return f"AND({','.join(parts)})" if parts else "TRUE()"
-
-    return by_choice(span, render)
-
-
-def crit_possible(block: Resolution) -> str:
-    return f"AND(NOT({is_mode(block.critical.mode, 'none')}),NOT({in_need_range(block.critical.no_critical_when_needed)}))"
-
-
-def cannot_hit(block: Resolution) -> str:
-    return f"OR({SIT_CANNOT_HIT},AND({SIT_NEEDS_MAGIC},{is_mode(block.needs_magic, 'cannot_hit')}))"
-
-
-def loses_auto_hit(block: Resolution) -> str:
-    return f"AND({SIT_NEEDS_MAGIC},{is_mode(block.needs_magic, 'no_auto_hit')})"
-
-
-def hits(block: Resolution, face: str) -> str:
-    """TRUE when ``face`` hits (by the always-hit rule or by the total), before the always-miss rule."""
-    return f"OR(AND({always_hits(block, face)},NOT({loses_auto_hit(block)})),{face}>={NEED})"
-
-
-def confirms(block: Resolution, follow: str) -> str:
-    fails = expr(block.critical.confirm_natural_miss_fails)
-    return f"AND(NOT(AND({fails},{always_misses(block, follow)})),{follow}>={NEED})"
-
-
-# --------------------------------------------------------------------------- the result of a roll
-
-
-def fumble_result(block: Resolution, follow: str) -> str:
-    mode = block.fumble.mode
-    checked = f'IF(AND(ISNUMBER({follow}),{follow}>{LEVEL}),"Fumble","Miss")'
-    return f'IF({is_mode(mode, "always")},"Fumble",IF({is_mode(mode, "level_check")},{checked},"Miss"))'
-
-
-def critical_result(block: Resolution, face: str, follow: str) -> str:
-    mode = block.critical.mode
-    confirmed = f'IF(ISNUMBER({follow}),IF({confirms(block, follow)},"Critical","Hit"),"Hit")'
-    return (
-        f'IF(OR(NOT({critical_roll(block, face)}),NOT({CRIT_POSSIBLE})),"Hit",'
-        f'IF({is_mode(mode, "automatic")},"Critical",{confirmed}))'
-    )
-
-
-def result(block: Resolution, face: str, follow: str) -> str:
-    """Miss, Hit, Critical or Fumble of a natural roll (``resolution.resolve``)."""
-    return (
-        f'IF({SIT_AUTO_HIT},"Hit",IF({always_misses(block, face)},{fumble_result(block, follow)},'
-        f'IF({cannot_hit(block)},"Miss",IF(NOT({hits(block, face)}),"Miss",{critical_result(block, face, follow)}))))'
-    )
-
-
-def checked_result(block: Resolution) -> str:
-    """RESULT: '' before the roll, the engine's messages for a roll off the die."""
-    off_die = f"OR({ROLL}<1,{ROLL}>{FACES},{ROLL}<>INT({ROLL}))"
-    follow_off = f"AND(ISNUMBER({FOLLOW}),OR({FOLLOW}<1,{FOLLOW}>{FACES},{FOLLOW}<>INT({FOLLOW})))"
-    return (
-        f'IF(ISBLANK({ROLL}),"",IF(NOT(ISNUMBER({ROLL})),"#ROLL? 1 to "&{FACES},IF({off_die},"#ROLL? 1 to "&{FACES},'
-        f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{FACES},{result(block, ROLL, FOLLOW)}))))'
-    )
-
-
-# --------------------------------------------------------------------------- chances, face by face
-
-
-def face_hit_chance(block: Resolution, face: str) -> str:
-    """Chance (0 or 1) that the natural roll ``face`` is a Hit or a Critical."""
-    return (
-        f"IF({SIT_AUTO_HIT},1,IF({always_misses(block, face)},0,IF({cannot_hit(block)},0,"
-        f"IF({hits(block, face)},1,0))))"
-    )
-
-
-def face_crit_chance(block: Resolution, face: str) -> str:
-    mode = block.critical.mode
-    return (
-        f"IF({SIT_AUTO_HIT},0,{face_hit_chance(block, face)}*IF(OR(NOT({critical_roll(block, face)}),"
-        f"NOT({CRIT_POSSIBLE})),0,IF({is_mode(mode, 'automatic')},1,{CONFIRM_CHANCE})))"
-    )
-
-
-def face_fumble_chance(block: Resolution, face: str) -> str:
-    mode = block.fumble.mode
-    by_level = f"MAX(0,MIN({FACES},{FACES}-{LEVEL}))/{FACES}"
-    return (
-        f"IF({SIT_AUTO_HIT},0,IF({always_misses(block, face)},IF({is_mode(mode, 'always')},1,"
-        f"IF({is_mode(mode, 'level_check')},{by_level},0)),0))"
-    )
-
-
-def face_confirms(block: Resolution, face: str) -> str:
-    return f"IF({is_mode(block.critical.mode, 'confirm')},IF({confirms(block, face)},1,0),0)"
-
-
-# --------------------------------------------------------------------------- damage
-
-
-def coefficient(spec: Any, part: str) -> str:
-    """One part of a damage formula (inline, or chosen by a ruling) as a formula."""
-
-    def render(found: Any) -> str:
-        formula = found if isinstance(found, Formula) else HIT_FORMULA
-        return expr(getattr(formula, part))
-
-    return by_choice(spec, render)
-
-
-def formula_amount(spec: Any, rolled: str) -> str:
-    """A hit's damage before the least: ``dice_rolled`` x rolled + the fixed parts of the formula."""
-    return (
-        f"({coefficient(spec, 'dice_rolled')})*{rolled}"
-        f"+({coefficient(spec, 'dice_max')})*{DICE_COUNT}*{DICE_SIDES}"
-        f"+({coefficient(spec, 'die_max')})*{DICE_SIDES}"
-        f"+({coefficient(spec, 'modifier')})*({DICE_MOD}+{SIT_DAMAGE}+{DAMAGE_BONUS})"
-    )
-
-
-def damage_specs(block: Resolution) -> tuple[Any, Any, Any]:
-    """(hit, critical, automatic hit) formula specs of the block."""
-    rule = block.damage
-    return (
-        rule.hit,
-        rule.hit if rule.critical is None else rule.critical,
-        rule.hit if rule.auto_hit is None else rule.auto_hit,
-    )
-
-
-def damage_of(block: Resolution, outcome: str, rolled: str) -> str:
-    """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
-    hit, critical, auto = damage_specs(block)
-    least = expr(block.damage.least)
-    chosen = (
-        f"IF({SIT_AUTO_HIT},{formula_amount(auto, rolled)},"
-        f'IF({outcome}="Critical",{formula_amount(critical, rolled)},{formula_amount(hit, rolled)}))'
-    )
-    return f"MAX({least},{chosen})"
-
-
-def rolls_dice(block: Resolution) -> str:
-    """TRUE when the formula the outcome uses takes the damage roll (dice_rolled not 0)."""
-    hit, critical, auto = damage_specs(block)
-    return (
-        f"IF({SIT_AUTO_HIT},{coefficient(auto, 'dice_rolled')},"
-        f'IF({RESULT}="Critical",{coefficient(critical, "dice_rolled")},{coefficient(hit, "dice_rolled")}))<>0'
-    )
-
-
-def attack_damage(block: Resolution) -> str:
-    """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
-    low, high = DICE_COUNT, f"{DICE_COUNT}*{DICE_SIDES}"
-    needs_roll = f"AND({rolls_dice(block)},{DICE_COUNT}>0)"
-    bad_roll = f"OR({DAMAGE_ROLL}<{low},{DAMAGE_ROLL}>{high},{DAMAGE_ROLL}<>INT({DAMAGE_ROLL}))"
-    rolled = f"IF({needs_roll},{DAMAGE_ROLL},0)"
-    return (
-        f'IF(OR({RESULT}="",LEFT({RESULT},1)="#"),"",IF(AND({RESULT}<>"Hit",{RESULT}<>"Critical"),0,'
-        f'IF({DICE_MESSAGE}<>"",{DICE_MESSAGE},'
-        f'IF(AND({needs_roll},ISBLANK({DAMAGE_ROLL})),"",'
-        f'IF(AND({needs_roll},OR(NOT(ISNUMBER({DAMAGE_ROLL})),{bad_roll})),"#DAMAGE ROLL? "&{low}&" to "&{high},'
-        f"{damage_of(block, RESULT, rolled)})))))"
-    )
+class Formulas:
+    """The block's rules as formula text over the cells named in ``c`` (any expression will do)."""
+
+    def __init__(self, block: Resolution, c: Cells | None = None) -> None:
+        self.block = block
+        self.c = c or Cells()
+
+    def always_misses(self, face: str) -> str:
+        return in_rolls(self.block.always_miss, face)
+
+    def always_hits(self, face: str) -> str:
+        return in_rolls(self.block.always_hit, face)
+
+    def critical_roll(self, face: str) -> str:
+        rolls = self.block.critical.rolls
+        return in_rolls(self.block.always_hit if rolls is None else rolls, face)
+
+    # --------------------------------------------------------------------------- the target and the need
+
+    def target_now(self) -> str:
+        changed = f"{self.c.target}+{self.c.sit_ac}*({expr(self.block.ac_change)})"
+        return by_choice(
+            self.block.least_target,
+            lambda least: changed if least is None else f"MAX({literal(least)},{changed})",
+        )
+
+    def raw_need(self) -> str:
+        return f"{self.c.target_now}-{self.c.bonus}-{self.c.total_mods}"
+
+    def need(self) -> str:
+        return f"{self.c.raw_need}+({expr(self.block.hit_margin)})"
+
+    def need_basis(self) -> str:
+        return by_choice(
+            self.block.need_basis, lambda basis: self.c.target_now if basis == "target" else self.c.raw_need
+        )
+
+    def in_need_range(self, span: Any) -> str:
+        """TRUE when the need basis is in the range (``resolution.in_need_range``)."""
+
+        def render(found: Any) -> str:
+            if found is None:
+                return "FALSE()"
+            assert isinstance(found, NeedRange)
+            tests = (("at_least", ">="), ("above", ">"), ("at_most", "<="), ("below", "<"))
+            parts = [
+                by_choice(
+                    getattr(found, key),
+                    lambda b, op=op: "TRUE()" if b is None else f"{self.c.need_basis}{op}{literal(b)}",
+                )
+                for key, op in tests
+                if getattr(found, key) is not None
+            ]
+            return f"AND({','.join(parts)})" if parts else "TRUE()"
+
+        return by_choice(span, render)
+
+    def crit_possible(self) -> str:
+        return f"AND(NOT({is_mode(self.block.critical.mode, 'none')}),NOT({self.in_need_range(self.block.critical.no_critical_when_needed)}))"
+
+    def cannot_hit(self) -> str:
+        return f"OR({self.c.sit_cannot_hit},AND({self.c.sit_needs_magic},{is_mode(self.block.needs_magic, 'cannot_hit')}))"
+
+    def loses_auto_hit(self) -> str:
+        return f"AND({self.c.sit_needs_magic},{is_mode(self.block.needs_magic, 'no_auto_hit')})"
+
+    def hits(self, face: str) -> str:
+        """TRUE when ``face`` hits (by the always-hit rule or by the total), before the always-miss rule."""
+        return f"OR(AND({self.always_hits(face)},NOT({self.loses_auto_hit()})),{face}>={self.c.need})"
+
+    def confirms(self, follow: str) -> str:
+        fails = expr(self.block.critical.confirm_natural_miss_fails)
+        return f"AND(NOT(AND({fails},{self.always_misses(follow)})),{follow}>={self.c.need})"
+
+    # --------------------------------------------------------------------------- the result of a roll
+
+    def fumble_result(self, follow: str) -> str:
+        mode = self.block.fumble.mode
+        checked = f'IF(AND(ISNUMBER({follow}),{follow}>{self.c.level}),"Fumble","Miss")'
+        return f'IF({is_mode(mode, "always")},"Fumble",IF({is_mode(mode, "level_check")},{checked},"Miss"))'
+
+    def critical_result(self, face: str, follow: str) -> str:
+        mode = self.block.critical.mode
+        confirmed = f'IF(ISNUMBER({follow}),IF({self.confirms(follow)},"Critical","Hit"),"Hit")'
+        return (
+            f'IF(OR(NOT({self.critical_roll(face)}),NOT({self.c.crit_possible})),"Hit",'
+            f'IF({is_mode(mode, "automatic")},"Critical",{confirmed}))'
+        )
+
+    def result(self, face: str, follow: str) -> str:
+        """Miss, Hit, Critical or Fumble of a natural roll (``resolution.resolve``)."""
+        return (
+            f'IF({self.c.sit_auto_hit},"Hit",IF({self.always_misses(face)},{self.fumble_result(follow)},'
+            f'IF({self.cannot_hit()},"Miss",IF(NOT({self.hits(face)}),"Miss",{self.critical_result(face, follow)}))))'
+        )
+
+    def checked_result(self) -> str:
+        """RESULT: '' before the roll, the engine's messages for a roll off the die."""
+        off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
+        follow_off = f"AND(ISNUMBER({self.c.follow}),OR({self.c.follow}<1,{self.c.follow}>{self.c.faces},{self.c.follow}<>INT({self.c.follow})))"
+        return (
+            f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
+            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{self.c.faces},{self.result(self.c.roll, self.c.follow)}))))'
+        )
+
+    # --------------------------------------------------------------------------- chances, face by face
+
+    def face_hit_chance(self, face: str) -> str:
+        """Chance (0 or 1) that the natural roll ``face`` is a Hit or a Critical."""
+        return (
+            f"IF({self.c.sit_auto_hit},1,IF({self.always_misses(face)},0,IF({self.cannot_hit()},0,"
+            f"IF({self.hits(face)},1,0))))"
+        )
+
+    def face_crit_chance(self, face: str) -> str:
+        mode = self.block.critical.mode
+        return (
+            f"IF({self.c.sit_auto_hit},0,{self.face_hit_chance(face)}*IF(OR(NOT({self.critical_roll(face)}),"
+            f"NOT({self.c.crit_possible})),0,IF({is_mode(mode, 'automatic')},1,{self.c.confirm_chance})))"
+        )
+
+    def face_fumble_chance(self, face: str) -> str:
+        mode = self.block.fumble.mode
+        by_level = f"MAX(0,MIN({self.c.faces},{self.c.faces}-{self.c.level}))/{self.c.faces}"
+        return (
+            f"IF({self.c.sit_auto_hit},0,IF({self.always_misses(face)},IF({is_mode(mode, 'always')},1,"
+            f"IF({is_mode(mode, 'level_check')},{by_level},0)),0))"
+        )
+
+    def face_confirms(self, face: str) -> str:
+        return f"IF({is_mode(self.block.critical.mode, 'confirm')},IF({self.confirms(face)},1,0),0)"
+
+    # --------------------------------------------------------------------------- damage
+
+    @staticmethod
+    def coefficient(spec: Any, part: str) -> str:
+        """One part of a damage formula (inline, or chosen by a ruling) as a formula."""
+
+        def render(found: Any) -> str:
+            formula = found if isinstance(found, Formula) else HIT_FORMULA
+            return expr(getattr(formula, part))
+
+        return by_choice(spec, render)
+
+    def formula_amount(self, spec: Any, rolled: str) -> str:
+        """A hit's damage before the least: ``dice_rolled`` x rolled + the fixed parts of the formula."""
+        return (
+            f"({self.coefficient(spec, 'dice_rolled')})*{rolled}"
+            f"+({self.coefficient(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}"
+            f"+({self.coefficient(spec, 'die_max')})*{self.c.dice_sides}"
+            f"+({self.coefficient(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})"
+        )
+
+    def damage_specs(self) -> tuple[Any, Any, Any]:
+        """(hit, critical, automatic hit) formula specs of the self.block."""
+        rule = self.block.damage
+        return (
+            rule.hit,
+            rule.hit if rule.critical is None else rule.critical,
+            rule.hit if rule.auto_hit is None else rule.auto_hit,
+        )
+
+    def damage_of(self, outcome: str, rolled: str) -> str:
+        """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
+        hit, critical, auto = self.damage_specs()
+        least = expr(self.block.damage.least)
+        chosen = (
+            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled)},"
+            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled)},{self.formula_amount(hit, rolled)}))'
+        )
+        return f"MAX({least},{chosen})"
+
+    def rolls_dice(self) -> str:
+        """TRUE when the formula the outcome uses takes the damage roll (dice_rolled not 0)."""
+        hit, critical, auto = self.damage_specs()
+        return (
+            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, 'dice_rolled')},"
+            f'IF({self.c.result}="Critical",{self.coefficient(critical, "dice_rolled")},{self.coefficient(hit, "dice_rolled")}))<>0'
+        )
+
+    def attack_damage(self) -> str:
+        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
+        low, high = self.c.dice_count, f"{self.c.dice_count}*{self.c.dice_sides}"
+        needs_roll = f"AND({self.rolls_dice()},{self.c.dice_count}>0)"
+        bad_roll = f"OR({self.c.damage_roll}<{low},{self.c.damage_roll}>{high},{self.c.damage_roll}<>INT({self.c.damage_roll}))"
+        rolled = f"IF({needs_roll},{self.c.damage_roll},0)"
+        return (
+            f'IF(OR({self.c.result}="",LEFT({self.c.result},1)="#"),"",IF(AND({self.c.result}<>"Hit",{self.c.result}<>"Critical"),0,'
+            f'IF({self.c.dice_message}<>"",{self.c.dice_message},'
+            f'IF(AND({needs_roll},ISBLANK({self.c.damage_roll})),"",'
+            f'IF(AND({needs_roll},OR(NOT(ISNUMBER({self.c.damage_roll})),{bad_roll})),"#DAMAGE ROLL? "&{low}&" to "&{high},'
+            f"{self.damage_of(self.c.result, rolled)})))))"
+        )
 
 
 # --------------------------------------------------------------------------- the dice text
