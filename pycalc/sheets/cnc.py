@@ -32,6 +32,7 @@ from pycalc.sheets.cnc_odds import (
 )
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
 from pycalc.tables import RuleSet
 
@@ -128,17 +129,28 @@ def charge_damage(rules: RuleSet) -> str:
     )
 
 
-def natural_result(roll: str) -> str:
-    """Hit/Miss of one natural roll against ATTACK_NEED, natural-roll rules of the table first."""
+RESOLUTION_CELLS = Cells(  # where the generic d20 formulas find C&C's cells
+    bonus="SUM(ATTACK_BONUS)",
+    target_now="ATTACK_AC",
+    total_mods="ATTACK_TOTAL_MODS",
+    raw_need="(ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS)",
+    need="ATTACK_NEED",
+    faces="ATTACK_FACES",
+    roll="ATTACK_ROLL",
+    follow='""',  # C&C has no follow-up roll
+    level="0",
+    sit_cannot_hit="FALSE()",
+    sit_needs_magic="FALSE()",
+    sit_auto_hit="FALSE()",
+    crit_possible="FALSE()",  # no critical hits
+)
 
-    def rule(entry_id: str, face: str, inner: str) -> str:
-        return (
-            f'IF(AND({roll}={face},{const("natural_rolls", entry_id, "auto_hit")}),"{HIT}",'
-            f'IF(AND({roll}={face},{const("natural_rolls", entry_id, "auto_miss")}),"{MISS}",{inner}))'
-        )
 
-    plain = f'IF({roll}>=ATTACK_NEED,"{HIT}","{MISS}")'
-    return rule("natural_1", "1", rule("natural_20", "ATTACK_FACES", plain))
+def resolution(rules: RuleSet) -> Formulas:
+    """The attack roll as the generic d20 formulas write it from C&C's resolution block."""
+    block = rules.resolution_block
+    assert block is not None  # tables/cnc/ruleset.yaml has one
+    return Formulas(block, RESOLUTION_CELLS)
 
 
 def dice_ok(expr: str) -> str:
@@ -188,11 +200,6 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 def attack_sections(rules: RuleSet) -> list[Section]:
     result = "ATTACK_RESULT"
     rolled = f'OR({result}="{HIT}",{result}="{MISS}")'
-    roll_check = (
-        'IF(NOT(ISNUMBER(ATTACK_ROLL)),"#ROLL? 1 to "&ATTACK_FACES,'
-        'IF(OR(ATTACK_ROLL<1,ATTACK_ROLL>ATTACK_FACES,ATTACK_ROLL<>INT(ATTACK_ROLL)),"#ROLL? 1 to "&ATTACK_FACES,'
-        f"{natural_result('ATTACK_ROLL')}))"
-    )
     kind = "PICK_ATTACK_TYPES"
     damage = (
         f'IF({rolled},IF(ISNUMBER(ATTACK_DICE_MOD),IF(AND({result}="{HIT}",{by_label(KIND_TABLE, "deals_damage", kind)}),'
@@ -261,7 +268,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Roll this or more on the d20",
                     "ATTACK_NEED",
                     key=True,
-                    native=f"ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS+{const('attack_roll', 'hit_margin')}",
+                    native=resolution(rules).need(),
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
                 Field(
@@ -302,7 +309,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Result",
                     "ATTACK_RESULT",
                     key=True,
-                    native=f'IF(ATTACK_ROLL="","",{roll_check})',
+                    native=resolution(rules).checked_result(),
                     udf=f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS))',
                 ),
                 Field(
@@ -396,9 +403,9 @@ def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     faces = int(rules.constant("attack_roll", "attack_die_faces"))
     for roll in range(1, faces + 1):
         put(sheet.cell(roll + 1, 1), roll)
-        put_formula(sheet.cell(roll + 1, 2), natural_result(f"A{roll + 1}"))
+        put_formula(sheet.cell(roll + 1, 2), resolution(rules).result(f"A{roll + 1}", '""'))
     define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
-    face_columns(book, sheet, faces)
+    face_columns(book, sheet, faces, resolution(rules))
     sheet.column_dimensions["B"].width = 34
     sheet.sheet_state = "hidden"
     protect(sheet)

@@ -31,6 +31,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
+from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import by_label, const
 from pycalc.sheets.heat_map import HeatMap, write_heat_map
@@ -150,19 +151,14 @@ def odds_section() -> Section:
     )
 
 
-def face_columns(book: Workbook, sheet: Worksheet, faces: int) -> None:
+def face_columns(book: Workbook, sheet: Worksheet, faces: int, rolls: Formulas) -> None:
     """On the d20 workings: each face's natural-roll rule as 0/1 (auto hit, auto miss), for the heat map."""
     put(sheet["C1"], "Always hits (natural-roll rule)")
     put(sheet["D1"], "Always misses (natural-roll rule)")
-    nat1, nat20 = "natural_rolls", "natural_rolls"
     for roll in range(1, faces + 1):
         r = roll + 1
-        for letter, column in (("C", "auto_hit"), ("D", "auto_miss")):
-            rule = (
-                f"OR(AND($A{r}=1,{const(nat1, 'natural_1', column)}),"
-                f"AND($A{r}=ATTACK_FACES,{const(nat20, 'natural_20', column)}))"
-            )
-            put_formula(sheet[f"{letter}{r}"], f"IF({rule},1,0)")
+        put_formula(sheet[f"C{r}"], f"IF({rolls.always_hits(f'$A{r}')},1,0)")
+        put_formula(sheet[f"D{r}"], f"IF({rolls.always_misses(f'$A{r}')},1,0)")
     for name, letter in ((FACE_ROLLS, "A"), (FACE_AUTO_HIT, "C"), (FACE_AUTO_MISS, "D")):
         define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
 

@@ -303,7 +303,10 @@ class Formulas:
     def checked_result(self) -> str:
         """RESULT: '' before the roll, the engine's messages for a roll off the die."""
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
-        follow_off = f"AND(ISNUMBER({self.c.follow}),OR({self.c.follow}<1,{self.c.follow}>{self.c.faces},{self.c.follow}<>INT({self.c.follow})))"
+        follow = self.c.follow  # IF, not AND: INT() of a text is an error that AND would not skip
+        follow_off = (
+            f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{self.c.faces},{follow}<>INT({follow})),FALSE())"
+        )
         return (
             f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
             f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{self.c.faces},{self.result(self.c.roll, self.c.follow)}))))'
@@ -388,13 +391,14 @@ class Formulas:
         """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
         low, high = self.c.dice_count, f"{self.c.dice_count}*{self.c.dice_sides}"
         needs_roll = f"AND({self.rolls_dice()},{self.c.dice_count}>0)"
-        bad_roll = f"OR({self.c.damage_roll}<{low},{self.c.damage_roll}>{high},{self.c.damage_roll}<>INT({self.c.damage_roll}))"
+        dr = self.c.damage_roll
+        bad_roll = f"IF(ISNUMBER({dr}),OR({dr}<{low},{dr}>{high},{dr}<>INT({dr})),TRUE())"
         rolled = f"IF({needs_roll},{self.c.damage_roll},0)"
         return (
             f'IF(OR({self.c.result}="",LEFT({self.c.result},1)="#"),"",IF(AND({self.c.result}<>"Hit",{self.c.result}<>"Critical"),0,'
             f'IF({self.c.dice_message}<>"",{self.c.dice_message},'
             f'IF(AND({needs_roll},ISBLANK({self.c.damage_roll})),"",'
-            f'IF(AND({needs_roll},OR(NOT(ISNUMBER({self.c.damage_roll})),{bad_roll})),"#DAMAGE ROLL? "&{low}&" to "&{high},'
+            f'IF(AND({needs_roll},{bad_roll}),"#DAMAGE ROLL? "&{low}&" to "&{high},'
             f"{self.damage_of(self.c.result, rolled)})))))"
         )
 
