@@ -12,6 +12,7 @@ from hypothesis import settings
 import build
 from pycalc import libreoffice
 from pycalc.libreoffice import CalcSession, uno_available
+from pycalc.table_files import RULESET_IDS
 from pycalc.tables import RuleSet, load_ruleset
 
 # Hypothesis runs are reproducible by default (the same examples on every run, as CI needs);
@@ -20,6 +21,9 @@ from pycalc.tables import RuleSet, load_ruleset
 settings.register_profile("reproducible", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("explore", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "reproducible"))
+
+
+OWN_TABLES = Path(__file__).parent / "fixtures" / "tables"
 
 
 def require_libreoffice() -> None:
@@ -43,13 +47,15 @@ def spelljammer() -> RuleSet:
 
 @pytest.fixture(scope="session")
 def build_ruleset(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """Build one ruleset's workbooks (once per run) into a temporary folder; returns the folder."""
+    """Build one ruleset's workbooks (once per run) into a temporary folder; returns the folder. An id
+    that is not a shipped ruleset is read from tests/fixtures/tables (a ruleset in YAML alone)."""
     folders: dict[str, Path] = {}
 
     def build_one(ruleset_id: str) -> Path:
         if ruleset_id not in folders:
             out = tmp_path_factory.mktemp(f"workbook-{ruleset_id}")
-            assert build.main(["--ruleset", ruleset_id, "--out", str(out), "--quiet"]) == 0
+            own = [] if ruleset_id in RULESET_IDS else ["--tables", str(OWN_TABLES)]  # e.g. the bx fixture
+            assert build.main([*own, "--ruleset", ruleset_id, "--out", str(out), "--quiet"]) == 0
             folders[ruleset_id] = out
         return folders[ruleset_id]
 

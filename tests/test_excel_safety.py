@@ -18,8 +18,8 @@ import pytest
 from openpyxl.formula.tokenizer import Token, Tokenizer
 
 import pycalc.udfs
-from pycalc.tables import RULESET_IDS, load_ruleset
-from tests.conftest import require_libreoffice
+from pycalc.tables import RULESET_IDS, load_folder, load_ruleset
+from tests.conftest import OWN_TABLES, require_libreoffice
 
 MAX_FORMULA_LENGTH = 8192
 MAX_NESTING = 64
@@ -79,7 +79,9 @@ def calls(formula: str) -> tuple[list[tuple[str, int, list[str]]], int]:
     return found, deepest
 
 
-@pytest.fixture(scope="module", params=[(r, s) for r in RULESET_IDS for s in ("xlsx", "xlsm")], ids=str)
+@pytest.fixture(
+    scope="module", params=[(r, s) for r in (*RULESET_IDS, "bx") for s in ("xlsx", "xlsm")], ids=str
+)
 def workbook_file(request: pytest.FixtureRequest, build_ruleset: Callable[[str], Path]) -> Path:
     require_libreoffice()
     ruleset_id, suffix = request.param
@@ -209,7 +211,8 @@ def interpreted(text: str) -> str:
 
 def test_header_and_footer_text_is_escaped(workbook_file):
     book = load(workbook_file)
-    name = load_ruleset(workbook_file.stem).name
+    stem = workbook_file.stem
+    name = (load_ruleset(stem) if stem in RULESET_IDS else load_folder(OWN_TABLES / stem)).name
     for sheet in book.worksheets:
         if sheet.sheet_state != "visible":
             continue

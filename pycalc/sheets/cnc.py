@@ -139,10 +139,10 @@ RESOLUTION_CELLS = Cells(  # where the generic d20 formulas find C&C's cells
     roll="ATTACK_ROLL",
     follow='""',  # C&C has no follow-up roll
     level="0",
-    sit_cannot_hit="FALSE()",
-    sit_needs_magic="FALSE()",
-    sit_auto_hit="FALSE()",
-    crit_possible="FALSE()",  # no critical hits
+    sit_cannot_hit="FALSE",
+    sit_needs_magic="FALSE",
+    sit_auto_hit="FALSE",
+    crit_possible="FALSE",  # no critical hits
 )
 
 

@@ -113,7 +113,7 @@ def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
             terms.append(f"N({by_label(table.id, column, pick_name(table.id))})")
         else:
             terms += [
-                f"IF({pick_name(table.id, row.id)}=TRUE(),N({const(table.id, str(row.id), column)}),0)"
+                f"IF({pick_name(table.id, row.id)}=TRUE,N({const(table.id, str(row.id), column)}),0)"
                 for row in table.rows
             ]
     return "+".join(terms) or "0"
@@ -125,13 +125,13 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
         if column not in table.column_ids:
             continue
         if table.picker == "choice":
-            terms.append(f"{by_label(table.id, column, pick_name(table.id))}=TRUE()")
+            terms.append(f"{by_label(table.id, column, pick_name(table.id))}=TRUE")
         else:
             terms += [
-                f"AND({pick_name(table.id, row.id)}=TRUE(),{const(table.id, str(row.id), column)}=TRUE())"
+                f"AND({pick_name(table.id, row.id)}=TRUE,{const(table.id, str(row.id), column)}=TRUE)"
                 for row in table.rows
             ]
-    return f"OR({','.join(terms)})" if terms else "FALSE()"
+    return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
 # --------------------------------------------------------------------------- workings
@@ -168,7 +168,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (f.NEED_BASIS, "Number the natural-roll exceptions read", f.Formulas(block).need_basis()),
         (f.CRIT_POSSIBLE, "A critical is possible", f.Formulas(block).crit_possible()),
         (f.CONFIRM_CHANCE, "Chance a follow-up roll confirms", f"SUM({FACE_CONFIRMS})/{f.FACES}"),
-        (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE(SUBSTITUTE({f.DICE}&""," ",""),CHAR(9),""))'),
+        (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({f.DICE}&""," ",""))'),
         (constant, "Dice: a plain number", dice["constant"]),
         (readable, "Dice: NdS+M", dice["dice"]),
         (f.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),

@@ -56,7 +56,7 @@ FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
 @dataclass(frozen=True)
 class Cells:
     """Where the formulas find each value: a defined name, or any expression (a ruleset's own
-    calculator names its cells its own way, or gives a constant such as FALSE())."""
+    calculator names its cells its own way, or gives a constant such as FALSE)."""
 
     bonus: str = BONUS
     target: str = TARGET
@@ -147,7 +147,7 @@ def check_supported(rules: RuleSet) -> Resolution:
 
 def literal(item: Any) -> str:
     if isinstance(item, bool):
-        return "TRUE()" if item else "FALSE()"
+        return "TRUE" if item else "FALSE"
     if isinstance(item, int):
         return str(item)
     if isinstance(item, str):
@@ -177,9 +177,9 @@ def is_mode(item: Any, mode: str) -> str:
     """TRUE when the block value ``item`` (a word, maybe by ruling) is ``mode``."""
     words = possible(item)
     if all(word == mode for word in words):
-        return "TRUE()"
+        return "TRUE"
     if mode not in words:
-        return "FALSE()"
+        return "FALSE"
     return f"{expr(item)}={q(mode)}"
 
 
@@ -191,16 +191,16 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     parts = []
     for part in rolls:
         if isinstance(part, RollColumn):
-            parts.append(f"IFERROR({band(part.table, part.column, face)}=TRUE(),FALSE())")
+            parts.append(f"IFERROR({band(part.table, part.column, face)}=TRUE,FALSE)")
         elif isinstance(part, RollRange):
             conditions = [] if part.when is True else [expr(part.when)]
             if part.low is not None:
                 conditions.append(f"{face}>={expr(part.low)}")
             if part.high is not None:
                 conditions.append(f"{face}<={expr(part.high)}")
-            parts.append(f"AND({','.join(conditions)})" if conditions else "TRUE()")
+            parts.append(f"AND({','.join(conditions)})" if conditions else "TRUE")
     if not parts:
-        return "FALSE()"
+        return "FALSE"
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
 
 
@@ -246,18 +246,18 @@ class Formulas:
 
         def render(found: Any) -> str:
             if found is None:
-                return "FALSE()"
+                return "FALSE"
             assert isinstance(found, NeedRange)
             tests = (("at_least", ">="), ("above", ">"), ("at_most", "<="), ("below", "<"))
             parts = [
                 by_choice(
                     getattr(found, key),
-                    lambda b, op=op: "TRUE()" if b is None else f"{self.c.need_basis}{op}{literal(b)}",
+                    lambda b, op=op: "TRUE" if b is None else f"{self.c.need_basis}{op}{literal(b)}",
                 )
                 for key, op in tests
                 if getattr(found, key) is not None
             ]
-            return f"AND({','.join(parts)})" if parts else "TRUE()"
+            return f"AND({','.join(parts)})" if parts else "TRUE"
 
         return by_choice(span, render)
 
@@ -305,7 +305,7 @@ class Formulas:
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
         follow = self.c.follow  # IF, not AND: INT() of a text is an error that AND would not skip
         follow_off = (
-            f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{self.c.faces},{follow}<>INT({follow})),FALSE())"
+            f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{self.c.faces},{follow}<>INT({follow})),FALSE)"
         )
         return (
             f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
@@ -392,7 +392,7 @@ class Formulas:
         low, high = self.c.dice_count, f"{self.c.dice_count}*{self.c.dice_sides}"
         needs_roll = f"AND({self.rolls_dice()},{self.c.dice_count}>0)"
         dr = self.c.damage_roll
-        bad_roll = f"IF(ISNUMBER({dr}),OR({dr}<{low},{dr}>{high},{dr}<>INT({dr})),TRUE())"
+        bad_roll = f"IF(ISNUMBER({dr}),OR({dr}<{low},{dr}>{high},{dr}<>INT({dr})),TRUE)"
         rolled = f"IF({needs_roll},{self.c.damage_roll},0)"
         return (
             f'IF(OR({self.c.result}="",LEFT({self.c.result},1)="#"),"",IF(AND({self.c.result}<>"Hit",{self.c.result}<>"Critical"),0,'
@@ -426,7 +426,7 @@ def dice_parts(text: str) -> dict[str, str]:
         "constant": f"AND(LEN({text})<=8,{digits_only(unsigned)})",
         "dice": (
             f'IFERROR(AND(LEN({text})<=24,OR({prefix}="",{digits_only(prefix)}),{digits_only(sides)},'
-            f"OR({sign}=0,{digits_only(modifier)})),FALSE())"
+            f"OR({sign}=0,{digits_only(modifier)})),FALSE)"
         ),
         "count": f'IF({prefix}="",1,VALUE({prefix}))',
         "sides": f"VALUE({sides})",
