@@ -7,6 +7,8 @@ only literals are 0, 1 and message text.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, HIT, MISS
@@ -28,6 +30,7 @@ from pycalc.sheets.bfrpg_odds import odds_fields
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -84,12 +87,23 @@ def threatens(roll: str) -> str:
     return f"AND({roll}>={THREAT_MIN},{hits(roll, 'ATTACK_NEED')},ATTACK_CRIT_RULE)"
 
 
-def outcome(roll: str, follow: str, follow_given: str) -> str:
-    """Miss / Hit / Critical of engine.result for a roll and a confirmation roll."""
-    return (
-        f'IF(NOT({hits(roll, "ATTACK_NEED")}),"{MISS}",IF(AND({threatens(roll)},{follow_given},'
-        f'{confirms(follow, "ATTACK_NEED")}),"{CRITICAL}","{HIT}"))'
+def resolution(rules: RuleSet) -> Formulas:
+    """The attack roll as the generic d20 formulas write it from bfrpg's resolution block, over the
+    Attack calculator's cells (ATTACK_NEED: target - bonus - mods; blocked and automatic hits are
+    decided around it)."""
+    block = rules.resolution_block
+    assert block is not None  # tables/bfrpg/ruleset.yaml has one
+    cells = Cells(
+        raw_need="ATTACK_NEED",
+        need_basis="ATTACK_NEED",
+        faces=FACES,
+        level="ATTACK_LEVEL",
+        crit_possible="ATTACK_CRIT_RULE",
+        sit_cannot_hit="FALSE",
+        sit_needs_magic="FALSE",
+        sit_auto_hit="FALSE",
     )
+    return Formulas(block, replace(cells, need=f"({Formulas(block, cells).need()})"))
 
 
 def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
@@ -222,7 +236,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     )
     result = (
         f'IF(ATTACK_CHECK<>"ok",ATTACK_CHECK,IF(ATTACK_BLOCKED<>"","{MISS}",IF(ATTACK_AUTO_HIT,"{HIT}",'
-        f"{outcome(roll, follow, f'{follow}<>' + chr(34) * 2)})))"
+        f"{resolution(rules).result(roll, follow)})))"
     )
     udf_result = (
         f'IF(ATTACK_CHECK<>"ok",ATTACK_CHECK,IF(ATTACK_BLOCKED<>"","{MISS}",IF(ATTACK_AUTO_HIT,"{HIT}",'
@@ -484,7 +498,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Critical allowed by the need",
                     "ATTACK_CRIT_RULE",
                     WORKING,
-                    native=crit_rule("ATTACK_NEED"),
+                    native=resolution(rules).crit_possible(),
                 ),
                 Field("Roll check", "ATTACK_CHECK", WORKING, native=check),
                 Field("Damage dice used", "ATTACK_DICE_USED", WORKING, native=dice_used),
@@ -514,7 +528,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
         for column in range(2, count + 2):
             roll = f"$A{row}"
             follow = f"{sheet.cell(1, column).column_letter}$1"
-            put_formula(sheet.cell(row, column), outcome(roll, follow, "TRUE"))
+            put_formula(sheet.cell(row, column), resolution(rules).result(roll, follow))
     last = sheet.cell(count + 1, count + 1).coordinate
     define_name(book, GRID_NAME, absolute(sheet, "B2", last))
     define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))

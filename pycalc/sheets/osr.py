@@ -7,6 +7,8 @@ LibreOffice and compare them with the engine. Rule numbers are looked up by name
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.osr import (
@@ -22,6 +24,7 @@ from pycalc.rulesets.osr import (
 from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -117,15 +120,30 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 # --------------------------------------------------------------------------- attack: resolution
 
 
-def result_formula(roll: str, follow: str) -> str:
-    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see osr.resolve)."""
-    return (
-        f'IF({roll}=ATTACK_NAT1,IF(AND(ISNUMBER({follow}),{follow}>SUM(ATTACK_LEVEL)),"Fumble","Miss"),'
-        f'IF(AND(ATTACK_NEEDS_MAGIC,{ruling_is("magic_weapon_needed", "no_hit")}),"Miss",'
-        f'IF({roll}=ATTACK_NAT20,IF(AND(ATTACK_NEEDS_MAGIC,ATTACK_NEED>ATTACK_NAT20),"Miss",'
-        f'IF(AND({roll}=ATTACK_CRIT_ROLL,NOT(ATTACK_NO_CRIT)),"Critical","Hit")),'
-        f'IF({roll}>=ATTACK_NEED,"Hit","Miss"))))'
+def resolution(rules: RuleSet) -> Formulas:
+    """The attack roll as the generic d20 formulas write it from osr's resolution block, over the
+    Attack calculator's cells (the situation's pickers are osr's own)."""
+    block = rules.resolution_block
+    assert block is not None  # tables/osr/ruleset.yaml has one
+    cells = Cells(
+        target="SUM(ATTACK_TARGET)",
+        sit_ac="ATTACK_AC_CHANGE",
+        target_now="ATTACK_TARGET_EFFECTIVE",
+        raw_need="ATTACK_NEED",
+        need_basis="ATTACK_BASIS",
+        crit_possible="NOT(ATTACK_NO_CRIT)",
+        level="SUM(ATTACK_LEVEL)",
+        faces="ATTACK_SIDES",
+        sit_needs_magic="ATTACK_NEEDS_MAGIC",
+        sit_cannot_hit="FALSE",
+        sit_auto_hit="FALSE",
     )
+    return Formulas(block, replace(cells, need=f"({Formulas(block, cells).need()})"))
+
+
+def result_formula(rules: RuleSet, roll: str, follow: str) -> str:
+    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see osr.resolve)."""
+    return resolution(rules).result(roll, follow)
 
 
 def bad_roll(cell: str) -> str:
@@ -164,20 +182,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f"IF(AND({advantage},{disadvantage}),IF({ruling_is('advantage_meets_disadvantage', 'cancel')},0,-1),"
         f"IF({advantage},1,IF({disadvantage},-1,0)))"
     )
-    target = (
-        f"SUM(ATTACK_TARGET)+IF({ruling_is('ac_change_to_number_needed', 'gm_matrix')},0,"
-        f"ATTACK_AC_CHANGE*{const('to_hit_roll', 'needed_change_per_ac_point')})"
-    )
-    no_crit_at = const("natural_20_critical", "no_critical_needed_at_least")
-    no_crit = (
-        f"IF({ruling_is('nat20_crit_exception', 'needed_19_or_more')},ATTACK_BASIS>={no_crit_at},"
-        f"AND(ATTACK_BASIS>={no_crit_at},ATTACK_BASIS<=ATTACK_NAT20))"
-    )
+    target = resolution(rules).target_now()
+    no_crit = f"NOT({resolution(rules).crit_possible()})"
     check = (
         'IF(SUM(ATTACK_LEVEL)<0,"#LEVEL? 0 or more",'
         f'IF({bad_roll("ATTACK_ROLL")},"#ROLL? 1 to "&ATTACK_SIDES,'
         f'IF(AND(ATTACK_FOLLOW_ROLL<>"",{bad_roll("ATTACK_FOLLOW_ROLL")}),"#FOLLOW ROLL? 1 to "&ATTACK_SIDES,'
-        f"{result_formula('ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
+        f"{result_formula(rules, 'ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
     )
     above = const("natural_20_hit", "nat20_penalty_needed_above")
     penalty = (
@@ -363,7 +374,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Number the natural-20 rules look at",
                     "ATTACK_BASIS",
                     WORKING,
-                    native=f"IF({ruling_is('nat20_needed_basis', 'after_modifiers')},ATTACK_NEED,ATTACK_TARGET_EFFECTIVE)",
+                    native=resolution(rules).need_basis(),
                 ),
                 Field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", WORKING, native=no_crit),
                 Field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", WORKING, native=mode),
@@ -438,7 +449,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(r, 1), roll)
         for follow in range(1, faces + 1):
             column = sheet.cell(1, follow + 1).column_letter
-            put_formula(sheet.cell(r, follow + 1), result_formula(f"$A{r}", f"{column}$1"))
+            put_formula(sheet.cell(r, follow + 1), result_formula(rules, f"$A{r}", f"{column}$1"))
         k, s = f"$A{r}", "ATTACK_SIDES"
         weight = (
             f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{s}^{na},IF(ATTACK_MODE=0,1/{s},"
