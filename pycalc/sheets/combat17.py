@@ -16,6 +16,7 @@ from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
@@ -349,17 +350,28 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
     return tuple(fields)
 
 
+def resolution(rules: RuleSet) -> Formulas:
+    """The attack roll as the generic d20 formulas write it from combat17's resolution block (charts
+    read with the follow-up roll), over the Attack calculator's cells."""
+    block = rules.resolution_block
+    assert block is not None  # tables/combat17/ruleset.yaml has one
+    cells = Cells(
+        need="ATTACK_NEED",
+        total_mods="ATTACK_TOTAL_MODS",
+        sit_cannot_hit="ATTACK_BARRED",
+        sit_needs_magic="FALSE",
+        sit_auto_hit="FALSE",
+        crit_possible="TRUE",  # every critical roll reads the chart
+    )
+    return Formulas(block, cells)
+
+
 def attack_sections(rules: RuleSet) -> list[Section]:
     special_only = ruling_is("natural_roll_outcome", "special_only")
     counts = {o: f'COUNTIF(WORKINGS_OUTCOMES,"{o}")' for o in (HIT, CRITICAL, FUMBLE)}
     result = (
         'IF(ATTACK_ROLL_CHECK<>"ok",ATTACK_ROLL_CHECK,'
-        f'IF(ATTACK_AUTO_MISS,IF(ATTACK_FOLLOW_ROLL="","{FUMBLE}",IF({special_only},'
-        f'IF({band("critical_misses", "special", "ATTACK_FOLLOW_ROLL")},"{FUMBLE}","{MISS}"),"{FUMBLE}")),'
-        f'IF(ATTACK_BARRED,"{MISS}",'
-        f'IF(ATTACK_AUTO_HIT,IF(ATTACK_FOLLOW_ROLL="","{CRITICAL}",IF({special_only},'
-        f'IF({band("critical_hits", "special", "ATTACK_FOLLOW_TOTAL")},"{CRITICAL}","{HIT}"),"{CRITICAL}")),'
-        f'IF(ATTACK_ROLL>=ATTACK_NEED,"{HIT}","{MISS}")))))'
+        f"{resolution(rules).result('ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})"
     )
     crit_line = crit_line_formula("ATTACK_FOLLOW_TOTAL", "ATTACK_CONDITION_CHECK", "ATTACK_CONDITION_ROLL")
     effect = (
@@ -1010,8 +1022,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
         roll = f"A{row}"
         put_formula(
             sheet.cell(row, 2),
-            f'IF({band("natural_rolls", "auto_miss", roll)},"{FUMBLE}",IF(ATTACK_BARRED,"{MISS}",'
-            f'IF({band("natural_rolls", "auto_hit", roll)},"{CRITICAL}",IF({roll}>=ATTACK_NEED,"{HIT}","{MISS}"))))',
+            resolution(rules).result(roll, '""'),
         )
         put_formula(sheet.cell(row, 3), f"IF({band('critical_hits', 'special', f'{roll}+{follow_mod}')},1,0)")
         put_formula(sheet.cell(row, 4), f"IF({band('critical_misses', 'special', roll)},1,0)")

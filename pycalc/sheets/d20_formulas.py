@@ -21,6 +21,7 @@ from typing import Any
 from pycalc.resolution_block import (
     HIT_FORMULA,
     ByRuling,
+    Chart,
     Formula,
     NeedRange,
     Ref,
@@ -280,17 +281,37 @@ class Formulas:
 
     # --------------------------------------------------------------------------- the result of a roll
 
+    def plain_row(self, chart: Chart | None, key: str) -> str:
+        """TRUE when the chart row of ``key`` makes the natural roll plain (``resolution.plain_row``)."""
+        if chart is None or chart.special is None:
+            return "FALSE"
+        special = f"IFERROR({band(chart.table, chart.special, key)}=TRUE,FALSE)"
+        return f"AND({expr(chart.plain_unless_special)},NOT({special}))"
+
+    def follow_total(self, follow: str) -> str:
+        """The critical chart's key: the follow roll, plus the roll's mods when ``follow_adds_mods``."""
+        chart = self.block.critical.chart
+        if chart is None:
+            return follow
+        return f"{follow}+IF({expr(chart.follow_adds_mods)},{self.c.total_mods},0)"
+
     def fumble_result(self, follow: str) -> str:
         mode = self.block.fumble.mode
         checked = f'IF(AND(ISNUMBER({follow}),{follow}>{self.c.level}),"Fumble","Miss")'
-        return f'IF({is_mode(mode, "always")},"Fumble",IF({is_mode(mode, "level_check")},{checked},"Miss"))'
+        charted = f'IF(ISNUMBER({follow}),IF({self.plain_row(self.block.fumble.chart, follow)},"Miss","Fumble"),"Fumble")'
+        return (
+            f'IF({is_mode(mode, "always")},"Fumble",IF({is_mode(mode, "level_check")},{checked},'
+            f'IF({is_mode(mode, "chart")},{charted},"Miss")))'
+        )
 
     def critical_result(self, face: str, follow: str) -> str:
         mode = self.block.critical.mode
         confirmed = f'IF(ISNUMBER({follow}),IF({self.confirms(follow)},"Critical","Hit"),"Hit")'
+        plain = self.plain_row(self.block.critical.chart, self.follow_total(follow))
+        charted = f'IF(ISNUMBER({follow}),IF({plain},"Hit","Critical"),"Critical")'
         return (
             f'IF(OR(NOT({self.critical_roll(face)}),NOT({self.c.crit_possible})),"Hit",'
-            f'IF({is_mode(mode, "automatic")},"Critical",{confirmed}))'
+            f'IF({is_mode(mode, "automatic")},"Critical",IF({is_mode(mode, "chart")},{charted},{confirmed})))'
         )
 
     def result(self, face: str, follow: str) -> str:
