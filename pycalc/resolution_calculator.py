@@ -86,6 +86,43 @@ def odds_outputs(
     return found
 
 
+def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
+    """The result of ``roll`` waits on a follow-up roll (a fumble check or chart, a confirmation or
+    a critical chart)."""
+    if attack.auto_hit:
+        return False
+    if engine.always_misses(rules, roll):
+        return engine.fumble_mode(rules) in ("level_check", "chart")
+    return (
+        engine.resolve(rules, attack, roll) in HITS
+        and engine.in_rolls(rules, engine.critical_rolls(rules), roll)
+        and engine.critical_possible(rules, attack)
+        and engine.critical_mode(rules) in ("confirm", "chart")
+    )
+
+
+def summary(found: Mapping[str, object], follow: int | None, needed: bool) -> str:
+    """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it."""
+    result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
+    if result == NO_ROLL_YET:
+        return "Type the natural roll"
+    if result.startswith("#"):
+        return result
+    text = result
+    if needed:
+        text += f" (follow-up roll {follow})" if follow is not None else " - type the follow-up roll"
+    elif follow is not None:
+        text += f" - the follow-up roll {follow} is not used by this roll: clear it"
+    if isinstance(damage, int):
+        if damage > 0:
+            text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
+    elif damage == NO_ROLL_YET:
+        text += ": type the damage roll" if result in HITS else ""
+    else:
+        text += f": {damage}"
+    return text
+
+
 def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
     """Every output of the generic Attack calculator by defined name ('' before a roll is typed)."""
     block = engine.block(rules)
@@ -114,14 +151,16 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         "ATTACK_HP_AFTER": NO_ROLL_YET,
         **odds_outputs(rules, attack, damage, inputs, dice_text),
     }
+    found["ATTACK_SUMMARY"] = summary(found, None, False)
     if inputs.roll is None:
         return found
     try:
         outcome = engine.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
-        found["ATTACK_RESULT"] = str(error)
+        found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)
         return found
     found["ATTACK_RESULT"] = outcome
+    needed = follow_needed(rules, attack, inputs.roll)
     try:
         if outcome in HITS:
             dice_module.parse(dice_text)  # a badly written dice says so on a hit
@@ -136,9 +175,9 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
             inputs.extra_roll,
         )
     except RuleError as error:
-        found["ATTACK_DAMAGE"] = str(error)
-        return found
+        amount = str(error)
     found["ATTACK_DAMAGE"] = amount
-    if amount != NO_ROLL_YET:
-        found["ATTACK_HP_AFTER"] = inputs.hp - int(amount)
+    if isinstance(amount, int):
+        found["ATTACK_HP_AFTER"] = inputs.hp - amount
+    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed)
     return found

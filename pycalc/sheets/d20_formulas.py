@@ -321,6 +321,18 @@ class Formulas:
             f'IF({self.cannot_hit()},"Miss",IF(NOT({self.hits(face)}),"Miss",{self.critical_result(face, follow)}))))'
         )
 
+    def follow_needed(self, face: str) -> str:
+        """TRUE when the result of the natural roll ``face`` waits on a follow-up roll (a fumble check
+        or chart after an always-miss roll, a confirmation or chart after a critical roll)."""
+        fumble, critical = self.block.fumble.mode, self.block.critical.mode
+        fumble_follows = f"OR({is_mode(fumble, 'level_check')},{is_mode(fumble, 'chart')})"
+        critical_follows = f"OR({is_mode(critical, 'confirm')},{is_mode(critical, 'chart')})"
+        threat = (
+            f"AND(NOT({self.cannot_hit()}),{self.hits(face)},{self.critical_roll(face)},"
+            f"{self.c.crit_possible},{critical_follows})"
+        )
+        return f"AND(NOT({self.c.sit_auto_hit}),IF({self.always_misses(face)},{fumble_follows},{threat}))"
+
     def checked_result(self) -> str:
         """RESULT: '' before the roll, the engine's messages for a roll off the die."""
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
