@@ -109,10 +109,8 @@ def summary(found: Mapping[str, object], follow: int | None, needed: bool) -> st
     if result.startswith("#"):
         return result
     text = result
-    if needed:
-        text += f" (follow-up roll {follow})" if follow is not None else " - type the follow-up roll"
-    elif follow is not None:
-        text += f" - the follow-up roll {follow} is not used by this roll: clear it"
+    if needed and follow is not None:
+        text += f" (follow-up roll {follow})"
     if isinstance(damage, int):
         if damage > 0:
             text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
@@ -120,6 +118,10 @@ def summary(found: Mapping[str, object], follow: int | None, needed: bool) -> st
         text += ": type the damage roll" if result in HITS else ""
     else:
         text += f": {damage}"
+    if needed and follow is None:
+        text += " - type the follow-up roll"
+    elif not needed and follow is not None:
+        text += f" - the follow-up roll {follow} is not used by this roll: clear it"
     return text
 
 

@@ -306,7 +306,7 @@ def target_words(block: Resolution) -> tuple[str, str]:
 def follow_words(block: Resolution) -> str:
     modes = set(possible(block.critical.mode)) | set(possible(block.fumble.mode))
     if "confirm" in modes and "level_check" in modes:
-        return "Follow-up d20 (confirm a threat, check a fumble)"
+        return "Follow-up d20 (confirm / fumble)"
     return (
         "Confirmation roll (after a threat)"
         if "confirm" in modes
@@ -454,10 +454,10 @@ def summary(block: Resolution) -> str:
     result, damage, follow = f.RESULT, f.DAMAGE, f.FOLLOW
     needed = f.Formulas(block).follow_needed(f.ROLL)
     given = f"ISNUMBER({follow})"
-    follow_part = (
-        f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
-        f'&IF(AND({needed},NOT({given}))," - type the follow-up roll","")'
-        f'&IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it","")'
+    used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
+    waiting = (
+        f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
+        f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
     )
     damage_part = (
         f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{f.HP_AFTER}&" HP",""),'
@@ -465,7 +465,7 @@ def summary(block: Resolution) -> str:
     )
     return (
         f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
-        f"{result}&{follow_part}&{damage_part}))"
+        f"{result}&{used}&{damage_part}&{waiting}))"
     )
 
 
