@@ -27,7 +27,15 @@ from pycalc.sheets.bfrpg_formulas import (
     pick_name,
 )
 from pycalc.sheets.bfrpg_odds import odds_fields
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.calculator import (
+    INPUT,
+    PICK,
+    WORKING,
+    Field,
+    Section,
+    write_calculator,
+    write_roll_block_calculator,
+)
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Cells, Formulas
@@ -953,7 +961,7 @@ def maneuver_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    write_calculator(
+    write_roll_block_calculator(
         book,
         ATTACK_SHEET,
         f"{rules.name}: attack calculator",

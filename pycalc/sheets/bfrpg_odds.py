@@ -50,7 +50,7 @@ WORKINGS_SHEET_2 = "Attack odds workings 2"
 ODDS_SHEET = "Odds"
 HEAT_BONUS = range(0, 16)  # layout of the printed heat maps: attack bonus rows
 HEAT_AC = range(10, 26)  # target AC columns
-CHART_ANCHOR = "E4"
+CHART_ANCHOR = "G4"  # right of the roll block
 
 GRID = "BFRPG_DMG"
 GRID_2 = "BFRPG_DMG2"

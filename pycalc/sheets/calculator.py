@@ -84,9 +84,76 @@ def write_calculator(
     return sheet
 
 
-def write_field(book: Workbook, sheet: Worksheet, row: int, field: Field, with_udfs: bool) -> None:
-    label = put(sheet.cell(row, 1), field.label)
-    value = sheet.cell(row, 2)
+def is_number_input(field: Field) -> bool:
+    """An input the GM types a number into (a roll, a bonus, hit points), not text or a pick."""
+    value = field.value
+    return (
+        field.kind == INPUT
+        and not isinstance(value, bool)
+        and (value is None or isinstance(value, (int, float)))
+    )
+
+
+def is_roll(field: Field) -> bool:
+    return bool(field.name) and is_number_input(field) and "ROLL" in (field.name or "")
+
+
+def write_roll_block_calculator(
+    book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: bool
+) -> Worksheet:
+    """The calculator as a roll block: every number the GM types (rolls, bonus, target, hit points)
+    down column B, in the sections' order, beside the outputs down column E; then the picks and
+    the text entries (dice) in column E, the workings below them. Column B holds numbers only, so
+    AutoInput / AutoComplete cannot turn a typed 1 into text; help goes into column F or a comment."""
+    sheet = book.create_sheet(title)
+    sheet.sheet_properties.tabColor = "F0B429"
+    for col, width in zip("ABCDEF", (34, 10, 2, 46, 24, 30), strict=True):
+        sheet.column_dimensions[col].width = width
+    title_cell = put(sheet["A1"], heading)
+    title_cell.font, title_cell.alignment = TITLE, WRAP
+    sheet.merge_cells("A1:E1")
+    sheet.row_dimensions[1].height = 24
+    intro_cell = put(sheet["A2"], intro)
+    intro_cell.font, intro_cell.alignment = NOTE, WRAP
+    sheet.merge_cells("A2:F2")
+    sheet.row_dimensions[2].height = 30
+    fields = [f for section in sections for f in section.fields]
+    numbers = [f for f in fields if is_number_input(f)]
+    outputs = [f for f in fields if f.kind == OUTPUT]
+    picks = [f for f in fields if f.kind in (INPUT, PICK) and not is_number_input(f)]
+    workings = [f for f in fields if f.kind == WORKING]
+    put(sheet.cell(4, 1), "Your numbers and rolls").font = SUBTITLE
+    put(sheet.cell(4, 4), "What they give").font = SUBTITLE
+    for row, field in enumerate(numbers, start=5):
+        write_field(book, sheet, row, field, with_udfs, label_col=1, help_col=None)
+    for row, field in enumerate(outputs, start=5):
+        write_field(book, sheet, row, field, with_udfs, label_col=4, help_col=6)
+    row = 5 + max(len(numbers), len(outputs)) + 1
+    for heading_text, group in (("The situation and the dice", picks), ("Workings", workings)):
+        if not group:
+            continue
+        put(sheet.cell(row, 4), heading_text).font = SUBTITLE
+        row += 1
+        for field in group:
+            write_field(book, sheet, row, field, with_udfs, label_col=4, help_col=6)
+            row += 1
+        row += 1
+    sheet.freeze_panes = "A4"
+    protect(sheet)
+    return sheet
+
+
+def write_field(
+    book: Workbook,
+    sheet: Worksheet,
+    row: int,
+    field: Field,
+    with_udfs: bool,
+    label_col: int = 1,
+    help_col: int | None = 3,
+) -> None:
+    label = put(sheet.cell(row, label_col), field.label)
+    value = sheet.cell(row, label_col + 1)
     if field.kind in (INPUT, PICK):
         put(value, field.value)
         mark_input(value)
@@ -107,13 +174,32 @@ def write_field(book: Workbook, sheet: Worksheet, row: int, field: Field, with_u
                 label.font = BOLD
     if field.number_format:
         value.number_format = field.number_format
-    if field.help:
-        help_cell = put(sheet.cell(row, 3), field.help)
-        help_cell.font, help_cell.alignment = NOTE, WRAP
+    if field.help and help_col is not None:
+        help_cell = put(sheet.cell(row, help_col), field.help)
+        help_cell.font = NOTE
+        if help_col == 3:  # the one-column layout wraps its help; the roll block's runs on to the right
+            help_cell.alignment = WRAP
+    if is_roll(field):
+        add_whole_number_check(sheet, value.coordinate)
     if field.name:
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):
-            value.comment = Comment(f"Input {field.name}", "pycalc", width=200, height=30)
+            text = field.help or field.label
+            value.comment = Comment(text[:1].upper() + text[1:], "pycalc", width=220, height=40)
+
+
+def add_whole_number_check(sheet: Worksheet, coordinate: str) -> None:
+    """A roll cell takes whole numbers only (typed 01 is 1); the formulas say what range the die has."""
+    check = DataValidation(
+        type="whole", operator="between", formula1="-1000000000", formula2="1000000000",
+        allow_blank=True, showErrorMessage=True,
+    )  # fmt: skip
+    check.errorTitle, check.error = (
+        "A roll is a whole number",
+        "Type the number the dice show, e.g. 1, 01 or 20.",
+    )
+    sheet.add_data_validation(check)
+    check.add(coordinate)
 
 
 def add_list(sheet: Worksheet, coordinate: str, options: str) -> None:

@@ -22,7 +22,15 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.calculator import (
+    INPUT,
+    PICK,
+    WORKING,
+    Field,
+    Section,
+    write_calculator,
+    write_roll_block_calculator,
+)
 from pycalc.sheets.cnc_odds import (
     CHART_ANCHOR,
     face_columns,
@@ -800,7 +808,7 @@ def other_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    attack_sheet = write_calculator(
+    attack_sheet = write_roll_block_calculator(
         book,
         ATTACK_SHEET,
         f"{rules.name}: attack calculator",

@@ -40,7 +40,7 @@ from pycalc.tables import RuleSet
 DAMAGE_SHEET = "Damage workings"
 ODDS_SHEET = "Odds"
 PREFIX = "CNC_DMG"
-CHART_ANCHOR = "E4"
+CHART_ANCHOR = "G4"  # right of the roll block
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 HEAT_BONUS = range(-2, 16)  # layout of the printed odds sheet (cell values, not formulas)
 HEAT_AC = range(8, 29)

@@ -12,7 +12,15 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.calculator import (
+    INPUT,
+    PICK,
+    WORKING,
+    Field,
+    Section,
+    write_calculator,
+    write_roll_block_calculator,
+)
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
@@ -1038,7 +1046,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    attack_sheet = write_calculator(
+    attack_sheet = write_roll_block_calculator(
         book, ATTACK_SHEET, f"{rules.name}: attack calculator", INTRO, attack_sections(rules), with_udfs
     )
     write_calculator(
@@ -1058,5 +1066,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
-    attack_sheet.add_chart(write_odds_workings(book, rules), "E4")
+    attack_sheet.add_chart(write_odds_workings(book, rules), "G4")
     write_odds_sheet(book, rules)

@@ -21,7 +21,15 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.calculator import (
+    INPUT,
+    PICK,
+    WORKING,
+    Field,
+    Section,
+    write_calculator,
+    write_roll_block_calculator,
+)
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Cells, Formulas
@@ -868,7 +876,7 @@ def spell_section(rules: RuleSet) -> Section:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    attack_sheet = write_calculator(
+    attack_sheet = write_roll_block_calculator(
         book,
         ATTACK_SHEET,
         f"{rules.name}: attack calculator",
@@ -894,5 +902,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    attack_sheet.add_chart(write_damage_workings(book), "E4")
+    attack_sheet.add_chart(write_damage_workings(book), "G4")
     write_odds_sheet(book, rules)

@@ -15,7 +15,15 @@ from pycalc.rulesets.spelljammer_calculator import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets.calculator import INPUT, PICK, WORKING, Field, Section, write_calculator
+from pycalc.sheets.calculator import (
+    INPUT,
+    PICK,
+    WORKING,
+    Field,
+    Section,
+    write_calculator,
+    write_roll_block_calculator,
+)
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
@@ -557,7 +565,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
-    write_calculator(
+    write_roll_block_calculator(
         book,
         STRIKE_SHEET,
         f"{rules.name}: strike calculator",
@@ -575,7 +583,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    book[STRIKE_SHEET].add_chart(write_damage_workings(book), "E4")
+    book[STRIKE_SHEET].add_chart(write_damage_workings(book), "G4")
     write_odds_sheet(book, rules)
 
 
