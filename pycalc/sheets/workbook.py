@@ -34,6 +34,7 @@ from pycalc.sheets.common import (
     protect,
     put,
     ruling_name,
+    share_styles,
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
@@ -89,11 +90,11 @@ def new_book(macro: bool) -> Workbook:
     if not macro:
         book = openpyxl.Workbook()
         book.remove(book.active)
-        return book
+        return share_styles(book)
     book = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
     for sheet in list(book.worksheets):
         book.remove(sheet)
-    return book
+    return share_styles(book)
 
 
 def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
