@@ -9,6 +9,7 @@ from typing import Any
 from openpyxl.cell.cell import Cell
 from openpyxl.chart import BarChart, Reference
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.utils.cell import SHEETRANGE_RE
 from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.workbook.workbook import Workbook
@@ -114,6 +115,15 @@ def absolute(sheet: Worksheet, first: str, last: str | None = None) -> str:
 
 def define_name(book: Workbook, name: str, reference: str) -> None:
     book.defined_names[name] = DefinedName(name, attr_text=reference)
+
+
+def destinations(defined: DefinedName) -> list[tuple[str, str]]:
+    """``defined.destinations`` (sheet title, cells) without openpyxl's formula tokenizer for the usual
+    name over one range of one sheet, such as 'Strike'!$B$4:$B$9."""
+    single = SHEETRANGE_RE.fullmatch(defined.value or "")
+    if single:
+        return [(single.group("notquoted") or single.group("quoted"), single.group("cells"))]
+    return list(defined.destinations)
 
 
 def put(cell: Cell, value: Any) -> Cell:

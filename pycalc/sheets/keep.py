@@ -16,20 +16,7 @@ from openpyxl.utils.cell import range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets.common import put
-
-
-def named_cells(book: Workbook, name: str) -> list:
-    cells = []
-    for sheet_title, reference in book.defined_names[name].destinations:
-        if sheet_title not in book.sheetnames:
-            return []
-        found = book[sheet_title][reference.replace("$", "")]
-        if isinstance(found, tuple):
-            cells += [c for row in found for c in (row if isinstance(row, tuple) else (row,))]
-        else:
-            cells.append(found)
-    return cells
+from pycalc.sheets.common import destinations, put
 
 
 def copy_sheet(source: Worksheet, book: Workbook) -> None:
@@ -52,10 +39,10 @@ def copy_sheet(source: Worksheet, book: Workbook) -> None:
 
 
 def named_coordinates(book: Workbook, name: str) -> list[tuple[str, int, int]]:
-    """(sheet title, row, column) of every cell under a defined name, in the order of ``named_cells``
+    """(sheet title, row, column) of every cell under a defined name, row by row
     (nothing for a name over whole rows or columns: those are not inputs)."""
     found = []
-    for sheet_title, reference in book.defined_names[name].destinations:
+    for sheet_title, reference in destinations(book.defined_names[name]):
         if sheet_title not in book.sheetnames:
             return []
         low_column, low_row, high_column, high_row = range_boundaries(reference.replace("$", ""))
@@ -92,10 +79,12 @@ def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> 
         return [f"could not read {old_path.name} to keep its inputs ({error}); built fresh"]
     try:
         pairs = []
+        sheets = {sheet.title: sheet for sheet in book.worksheets}
         for name in book.defined_names:
             if name not in old.defined_names:
                 continue
-            new_cells, old_places = named_cells(book, name), named_coordinates(old, name)
+            new_places, old_places = named_coordinates(book, name), named_coordinates(old, name)
+            new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]
             if len(new_cells) != len(old_places):
                 continue
             pairs += [
