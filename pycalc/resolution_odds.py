@@ -43,29 +43,39 @@ def outcome_weights(
     return nothing, groups
 
 
-def dice_part(dice: dice_module.Dice, formula: engine.Coefficients) -> Distribution:
-    """Chance of each dice part: dice_rolled x (the dice as rolled) + the further rolls' total."""
+def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tuple[dict[int, int], int]:
+    """The dice part of a formula, dice_rolled x (the dice as rolled) + the further rolls' total, as whole
+    numbers: how many of the equally likely rolls give each value, and of how many rolls."""
     if not formula.rolls_dice or not dice.count:
-        return {0: Fraction(1)}
-    found: Distribution = {0: Fraction(1)}
+        return {0: 1}, 1
+    found, rolls = {0: 1}, 1
     if formula.dice_rolled:
-        once = dice_module.distribution(dice_module.Dice(dice.count, dice.sides))
-        found = {formula.dice_rolled * total: p for total, p in once.items()}
+        once, rolls = dice_module.counts(dice_module.Dice(dice.count, dice.sides))
+        found = {formula.dice_rolled * total: count for total, count in once.items()}
     if formula.rerolled:
-        again = dice_module.distribution(dice_module.Dice(formula.rerolled * dice.count, dice.sides))
-        found = shared_odds.add(found, again)
-    return found
+        again, again_rolls = dice_module.counts(dice_module.Dice(formula.rerolled * dice.count, dice.sides))
+        summed: dict[int, int] = {}
+        for a, count in found.items():
+            for b, other in again.items():
+                summed[a + b] = summed.get(a + b, 0) + count * other
+        found, rolls = summed, rolls * again_rolls
+    return found, rolls
 
 
 def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
     """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
     nothing, groups = outcome_weights(rules, attack, damage)
-    found: Distribution = {0: nothing} if nothing else {}
+    parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():
-        for rolled, chance in dice_part(damage.dice, formula).items():
-            amount = engine.amount(rules, formula, damage, rolled, penalty, multiplied)
-            found[amount] = found.get(amount, Fraction(0)) + weight * chance
-    return {amount: p for amount, p in sorted(found.items()) if p}
+        ways, rolls = dice_part_counts(damage.dice, formula)
+
+        def amount(
+            rolled: int, formula: engine.Coefficients = formula, penalty: int = penalty, by: bool = multiplied
+        ) -> int:
+            return engine.amount(rules, formula, damage, rolled, penalty, by)
+
+        parts.append((weight, shared_odds.regrouped(ways, amount), rolls))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:
