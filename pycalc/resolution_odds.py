@@ -11,6 +11,7 @@ attacks: independent attacks (``pycalc.odds``). Exact fractions; nothing is samp
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from pycalc import dice as dice_module
@@ -24,23 +25,38 @@ Distribution = shared_odds.Distribution
 Group = tuple[engine.Coefficients, bool, int]  # (formula, multipliers applied, natural penalty)
 
 
+def fraction_sum(terms: list[Fraction]) -> Fraction:
+    """The exact sum of many fractions with one reduction: whole numbers over their common denominator."""
+    if not terms:
+        return Fraction(0)
+    denominator = math.lcm(*{term.denominator for term in terms})
+    return Fraction(sum(term.numerator * (denominator // term.denominator) for term in terms), denominator)
+
+
 def outcome_weights(
     rules: RuleSet, attack: engine.Attack, damage: engine.Damage
 ) -> tuple[Fraction, dict[Group, Fraction]]:
-    """(chance of no damage from the result, chance of each damage formula and penalty)."""
-    nothing = Fraction(0)
-    groups: dict[Group, Fraction] = {}
+    """(chance of no damage from the result, chance of each damage formula and penalty).
+
+    Each result's formula is looked up once per (result, follow roll) and each roll's penalty once per
+    roll; the weights are summed once per group (``fraction_sum``)."""
+    nothing: list[Fraction] = []
+    groups: dict[Group, list[Fraction]] = {}
+    formulas: dict[tuple[str, int | None], tuple[engine.Coefficients, bool] | None] = {}
+    penalties: dict[int, int] = {}
     for roll, follow, weight in engine.pairs(rules, attack):
         outcome = engine.resolve(rules, attack, roll, follow)
         if outcome not in HITS or not damage.deals_damage:
-            nothing += weight
+            nothing.append(weight)
             continue
-        found = engine.formula_for(rules, attack, damage, outcome, follow)
+        if (outcome, follow) not in formulas:
+            formulas[(outcome, follow)] = engine.formula_for(rules, attack, damage, outcome, follow)
+        found = formulas[(outcome, follow)]
         assert found is not None  # the follow roll is enumerated whenever a chart needs it
-        penalty = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
-        key = (found[0], found[1], penalty)
-        groups[key] = groups.get(key, Fraction(0)) + weight
-    return nothing, groups
+        if roll not in penalties:
+            penalties[roll] = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
+        groups.setdefault((found[0], found[1], penalties[roll]), []).append(weight)
+    return fraction_sum(nothing), {key: fraction_sum(terms) for key, terms in groups.items()}
 
 
 def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tuple[dict[int, int], int]:
@@ -68,12 +84,7 @@ def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Da
     parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():
         ways, rolls = dice_part_counts(damage.dice, formula)
-
-        def amount(
-            rolled: int, formula: engine.Coefficients = formula, penalty: int = penalty, by: bool = multiplied
-        ) -> int:
-            return engine.amount(rules, formula, damage, rolled, penalty, by)
-
+        amount = engine.amount_rule(rules, formula, damage, penalty, multiplied)
         parts.append((weight, shared_odds.regrouped(ways, amount), rolls))
     return shared_odds.mixed(parts)
 
