@@ -155,6 +155,16 @@ def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dic
     one LibreOffice recalculation of every changed .xlsx. ``--check`` never recalculates: a changed
     workbook is stale whatever its values. Without LibreOffice the files are written without values.
     """
+    values, to_recalculate = known_cached_values(files)
+    if to_recalculate and not args.check:
+        values.update(recalculated_values(to_recalculate, args))
+    return with_cached_values(files, values)
+
+
+def known_cached_values(
+    files: dict[Path, bytes],
+) -> tuple[dict[Path, cached_values.BookValues], dict[str, bytes]]:
+    """(the values known from the previous build, by .xlsx path; the .xlsx files that need LibreOffice)."""
     values: dict[Path, cached_values.BookValues] = {}
     to_recalculate: dict[str, bytes] = {}
     for path, data in files.items():
@@ -167,20 +177,31 @@ def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dic
             values[path] = known
         else:
             to_recalculate[path.stem] = data
-    if to_recalculate and not args.check:
-        if find_soffice() is None:
-            print(
-                "build.py: LibreOffice headless is missing: formula cells carry no cached values "
-                "(Excel and LibreOffice still calculate them on opening; previews show them empty)",
-                file=sys.stderr,
-            )
-        else:
-            try:
-                found = cached_values.recalculate(to_recalculate)
-            except LibreOfficeError as error:
-                print(f"build.py: cached values not written: {error}", file=sys.stderr)
-                found = {}
-            values.update({args.out / f"{stem}.xlsx": found[stem] for stem in found})
+    return values, to_recalculate
+
+
+def recalculated_values(
+    to_recalculate: dict[str, bytes], args: argparse.Namespace
+) -> dict[Path, cached_values.BookValues]:
+    """The values of the changed workbooks from one LibreOffice recalculation (none without it)."""
+    if find_soffice() is None:
+        print(
+            "build.py: LibreOffice headless is missing: formula cells carry no cached values "
+            "(Excel and LibreOffice still calculate them on opening; previews show them empty)",
+            file=sys.stderr,
+        )
+        return {}
+    try:
+        found = cached_values.recalculate(to_recalculate)
+    except LibreOfficeError as error:
+        print(f"build.py: cached values not written: {error}", file=sys.stderr)
+        return {}
+    return {args.out / f"{stem}.xlsx": found[stem] for stem in found}
+
+
+def with_cached_values(
+    files: dict[Path, bytes], values: dict[Path, cached_values.BookValues]
+) -> dict[Path, bytes]:
     return {
         path: cached_values.with_values(data, values[path.with_suffix(".xlsx")])
         if path.with_suffix(".xlsx") in values
@@ -274,7 +295,9 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
         return written
 
 
-def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
+def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: bool = False) -> int:
+    """Build and write the workbooks; 0 when done. ``values_after`` (watch mode, no PDFs): write each
+    workbook at once and add the cached values LibreOffice must work out afterwards."""
     started = time.perf_counter()
     try:
         rulesets = load_all(ruleset_ids, args.house)
@@ -287,6 +310,8 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
     files: dict[Path, bytes] = {}
     for rules in rulesets:
         files.update(outputs(rules, args))
+    if values_after and not args.check and not args.pdf:
+        return write_then_add_values(args, files, len(rulesets), started)
     files = add_cached_values(files, args)
     if args.check:
         stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
@@ -310,6 +335,38 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
     return 0
 
 
+def write_then_add_values(
+    args: argparse.Namespace, files: dict[Path, bytes], rulesets: int, started: float
+) -> int:
+    """Write the workbooks now (with the values known from the previous build), then recalculate the
+    changed ones in LibreOffice and write them again with their values (no second backup)."""
+    values, to_recalculate = known_cached_values(files)
+    first = with_cached_values(files, values)
+    for path in write_workbooks(first):
+        say(args, f"wrote {shown(path)}")
+    later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""
+    say(args, f"built {rulesets} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
+    if to_recalculate:
+        found = recalculated_values(to_recalculate, args)
+        for path, data in with_cached_values(files, found).items():
+            if path.with_suffix(".xlsx") in found and path.read_bytes() == first[path]:
+                write_atomically(path, data)
+        say(args, f"cached values written in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def affected_rulesets(changed: list[Path], ruleset_ids: list[str], house: list[Path]) -> list[str]:
+    """The rulesets a change touches: the one whose folder holds the file; every one for a house rule."""
+    folders = {ruleset_id: (tables_dir() / ruleset_id).resolve() for ruleset_id in ruleset_ids}
+    touched = set()
+    for path in changed:
+        owners = [r for r, folder in folders.items() if path.resolve().is_relative_to(folder)]
+        if not owners:
+            return ruleset_ids
+        touched.update(owners)
+    return [r for r in ruleset_ids if r in touched]
+
+
 def watched_files(ruleset_ids: list[str], house: list[Path]) -> dict[Path, tuple[float, int]]:
     paths = [
         p for r in ruleset_ids for p in [tables_dir() / r / "ruleset.yaml", *yaml_files(tables_dir() / r)]
@@ -330,20 +387,27 @@ def watch(
     interval: float = 0.5,
     keep_going: Callable[[], bool] = lambda: True,
 ) -> int:
-    """Rebuild on every saved change; print what changed and how long the rebuild took. Ctrl+C stops."""
-    build_once(args, ruleset_ids)
+    """Rebuild on every saved change; print what changed and how long the rebuild took. Ctrl+C stops.
+
+    Only the rulesets whose files changed are rebuilt (all of them for a house-rule file); each
+    workbook is written at once and its cached values follow (``build_once(values_after=True)``)."""
+    build_once(args, ruleset_ids, values_after=True)
     seen = watched_files(ruleset_ids, args.house)
     print(f"watching {len(seen)} file(s); Ctrl+C to stop", flush=True)
     try:
         while keep_going():
             time.sleep(interval)
             now = watched_files(ruleset_ids, args.house)
-            changed = sorted(shown(p) for p in now.keys() | seen.keys() if now.get(p) != seen.get(p))
+            changed = sorted(
+                (p for p in now.keys() | seen.keys() if now.get(p) != seen.get(p)), key=lambda p: shown(p)
+            )
             seen = now
             if changed:
-                print(f"changed: {', '.join(changed)}", flush=True)
+                print(f"changed: {', '.join(shown(p) for p in changed)}", flush=True)
                 started = time.perf_counter()
-                status = build_once(args, ruleset_ids)
+                status = build_once(
+                    args, affected_rulesets(changed, ruleset_ids, args.house), values_after=True
+                )
                 print(
                     f"rebuilt in {time.perf_counter() - started:.2f} s" if status == 0 else "not rebuilt",
                     flush=True,
