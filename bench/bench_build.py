@@ -8,19 +8,25 @@ timed in paired rounds (each round runs every command once, in turn) and reporte
   cached values are known, as in a GM's rebuild), as a ratio to the floor;
 - with ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/base main``), the same build
   from that checkout in the same rounds, for a before/after ratio;
-- ``--recalc``: LibreOffice load + recalculate of each workbook against an empty one (see bench_recalc.py).
+- ``--watch ID``: ``build.py --watch`` on a copy of the tables; each round saves a changed table file of
+  that ruleset and reads how long the rebuild took to write both workbooks (printed by build.py, from
+  the change being seen), and how long until their cached values were written too.
 
-    .venv/bin/python bench/bench_build.py [--runs 7] [--baseline /tmp/base] [--recalc]
+    .venv/bin/python bench/bench_build.py [--runs 7] [--baseline /tmp/base] [--watch spelljammer]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import queue
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -38,6 +44,51 @@ def build_command(checkout: Path, out: Path, extra: list[str]) -> list[str]:
     return [sys.executable, str(checkout / "build.py"), "--out", str(out), "--quiet", *extra]
 
 
+def watch_rounds(ruleset_id: str, runs: int) -> tuple[list[float], list[float]]:
+    """(seconds to write the workbooks, seconds until their cached values were written), per save."""
+    built = re.compile(r"built 1 ruleset\(s\) in ([0-9.]+) s")
+    valued = re.compile(r"cached values written in ([0-9.]+) s")
+    with tempfile.TemporaryDirectory(prefix="bench-watch-") as folder:
+        tables, out = Path(folder) / "tables", Path(folder) / "out"
+        shutil.copytree(ROOT / "tables" / ruleset_id, tables / ruleset_id)
+        shutil.copytree(ROOT / "workbook", out)
+        command = [
+            sys.executable,
+            str(ROOT / "build.py"),
+            "--watch",
+            "--ruleset",
+            ruleset_id,
+            "--out",
+            str(out),
+        ]
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYCALC_TABLES": str(tables)}
+        )
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(
+            target=lambda: [lines.put(line) for line in process.stdout or []], daemon=True
+        ).start()
+
+        def wait_for(pattern: re.Pattern[str]) -> float:
+            while True:
+                found = pattern.search(lines.get(timeout=120))
+                if found:
+                    return float(found.group(1)) if found.groups() else 0.0
+
+        try:
+            wait_for(re.compile("watching"))
+            first, complete = [], []
+            edited = sorted((tables / ruleset_id).glob("*.yaml"))[-1]
+            for run in range(runs):
+                edited.write_text(edited.read_text() + f"\n# bench save {run}\n")
+                first.append(wait_for(built))
+                complete.append(wait_for(valued))
+            return first, complete
+        finally:
+            process.terminate()
+            process.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -45,7 +96,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--baseline", type=Path, help="another checkout to time in the same rounds")
     parser.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
-    parser.add_argument("--recalc", action="store_true", help="also run bench/bench_recalc.py")
+    parser.add_argument("--watch", metavar="ID", help="also time watch-mode rebuilds of this ruleset")
     args = parser.parse_args()
     extra = [f"--ruleset={r}" for r in args.ruleset]
     checkouts = {"this checkout": ROOT}
@@ -71,8 +122,13 @@ def main() -> None:
     if args.baseline:
         before, after = statistics.median(times["baseline"]), statistics.median(times["this checkout"])
         print(f"  this checkout / baseline: {after / before:.2f}")
-    if args.recalc:
-        subprocess.run([sys.executable, str(ROOT / "bench" / "bench_recalc.py")], check=True)
+    if args.watch:
+        first, complete = watch_rounds(args.watch, args.runs)
+        print(
+            f"build.py --watch --ruleset {args.watch}, a saved table file: both workbooks written in "
+            f"median {statistics.median(first):.3f} s, their cached values in {statistics.median(complete):.3f} s "
+            f"({args.runs} saves)"
+        )
 
 
 if __name__ == "__main__":
