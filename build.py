@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,24 +130,59 @@ def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
     return loaded
 
 
-def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> bytes:
+def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> tuple[bytes, str]:
+    """The file's bytes, and what was kept from the workbook it replaces ("" for nothing)."""
     book = build_workbook(rules, macro=macro, paper=args.paper)
+    kept = ""
     if path.exists() and not args.fresh:
         carried = carry_inputs(path, book, set(book.sheetnames))
         if carried and not args.check:
-            say(
-                args, f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
-            )
-    return workbook_bytes(book)
+            kept = f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
+    return workbook_bytes(book), kept
+
+
+Job = tuple[RuleSet, Path, bool, argparse.Namespace]
+_JOBS: list[Job] = []  # what the forked workers build, by index (inherited, never pickled)
+
+
+def run_job(index: int) -> tuple[bytes, str]:
+    return workbook_file(*_JOBS[index])
+
+
+def workers(jobs: int) -> int:
+    """Processes to build ``jobs`` workbooks with: one per core, forked from this one, only while this
+    process runs a single thread (forking beside other threads is unsafe) and where fork exists."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return min(jobs, cores) if forkable else 1
+
+
+def outputs_of(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
+    """Both files of every ruleset, built on every core (each workbook is built on its own, so the
+    bytes do not depend on which process built it); kept inputs are reported in order."""
+    jobs = [
+        (rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args)
+        for rules in rulesets
+        for suffix in ("xlsx", "xlsm")
+    ]
+    count = workers(len(jobs))
+    if count > 1:
+        _JOBS[:] = jobs
+        try:
+            with multiprocessing.get_context("fork").Pool(count) as pool:
+                results = pool.map(run_job, range(len(jobs)), chunksize=1)
+        finally:
+            _JOBS.clear()
+    else:
+        results = [workbook_file(*job) for job in jobs]
+    for _, kept in results:
+        if kept:
+            say(args, kept)
+    return {job[1]: data for job, (data, _) in zip(jobs, results, strict=True)}
 
 
 def outputs(rules: RuleSet, args: argparse.Namespace) -> dict[Path, bytes]:
-    return {
-        args.out / f"{rules.id}.{suffix}": workbook_file(
-            rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args
-        )
-        for suffix in ("xlsx", "xlsm")
-    }
+    return outputs_of([rules], args)
 
 
 def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dict[Path, bytes]:
@@ -307,9 +344,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    files: dict[Path, bytes] = {}
-    for rules in rulesets:
-        files.update(outputs(rules, args))
+    files = outputs_of(rulesets, args)
     if values_after and not args.check and not args.pdf:
         return write_then_add_values(args, files, len(rulesets), started)
     files = add_cached_values(files, args)
