@@ -38,24 +38,32 @@ def outcome_weights(
 ) -> tuple[Fraction, dict[Group, Fraction]]:
     """(chance of no damage from the result, chance of each damage formula and penalty).
 
-    Each result's formula is looked up once per (result, follow roll) and each roll's penalty once per
-    roll; the weights are summed once per group (``fraction_sum``)."""
+    Every (natural roll, follow roll) pair of ``engine.pairs``, with the pair's weight taken as the
+    roll's weight times the follow roll's: the follow rolls' chances are summed per roll and result
+    first (``fraction_sum``), each result's formula is looked up once per (result, follow roll) and
+    each roll's penalty once per roll."""
+    follows = engine.follow_weights(rules)
     nothing: list[Fraction] = []
     groups: dict[Group, list[Fraction]] = {}
     formulas: dict[tuple[str, int | None], tuple[engine.Coefficients, bool] | None] = {}
-    penalties: dict[int, int] = {}
-    for roll, follow, weight in engine.pairs(rules, attack):
-        outcome = engine.resolve(rules, attack, roll, follow)
-        if outcome not in HITS or not damage.deals_damage:
-            nothing.append(weight)
-            continue
-        if (outcome, follow) not in formulas:
-            formulas[(outcome, follow)] = engine.formula_for(rules, attack, damage, outcome, follow)
-        found = formulas[(outcome, follow)]
-        assert found is not None  # the follow roll is enumerated whenever a chart needs it
-        if roll not in penalties:
-            penalties[roll] = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
-        groups.setdefault((found[0], found[1], penalties[roll]), []).append(weight)
+    for roll, weight in engine.roll_weights(rules, attack):
+        missed: list[Fraction] = []
+        hit: dict[Group, list[Fraction]] = {}
+        for follow, chance in follows:
+            outcome = engine.resolve(rules, attack, roll, follow)
+            if outcome not in HITS or not damage.deals_damage:
+                missed.append(chance)
+                continue
+            if (outcome, follow) not in formulas:
+                formulas[(outcome, follow)] = engine.formula_for(rules, attack, damage, outcome, follow)
+            found = formulas[(outcome, follow)]
+            assert found is not None  # the follow roll is enumerated whenever a chart needs it
+            penalty = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
+            hit.setdefault((found[0], found[1], penalty), []).append(chance)
+        if missed:
+            nothing.append(weight * fraction_sum(missed))
+        for key, chances in hit.items():
+            groups.setdefault(key, []).append(weight * fraction_sum(chances))
     return fraction_sum(nothing), {key: fraction_sum(terms) for key, terms in groups.items()}
 
 
