@@ -181,10 +181,6 @@ def outputs_of(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, 
     return {job[1]: data for job, (data, _) in zip(jobs, results, strict=True)}
 
 
-def outputs(rules: RuleSet, args: argparse.Namespace) -> dict[Path, bytes]:
-    return outputs_of([rules], args)
-
-
 def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dict[Path, bytes]:
     """Write every formula cell's value into both files of each ruleset (see pycalc.sheets.cached_values).
 

@@ -28,14 +28,17 @@ from pycalc.tables import RuleSet, load_ruleset
 TARGET_MS = 2.0
 
 
+CLOCK = time.perf_counter
+
+
 def cold_ms(action: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
         dice.distribution.cache_clear()
         dice.counts.cache_clear()
-        started = time.perf_counter()
+        started = CLOCK()
         action()
-        times.append(time.perf_counter() - started)
+        times.append(CLOCK() - started)
     return statistics.median(times) * 1000
 
 
@@ -78,7 +81,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--dice", default="8d12+3")
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--cpu", action="store_true", help="time the process's CPU time, not the wall clock (a busy machine)"
+    )
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.cpu else time.perf_counter
     worst_overall = 0.0
     for ruleset_id in ("cnc", "osr", "combat17", "spelljammer", "bfrpg"):
         base = load_ruleset(ruleset_id)
@@ -105,7 +113,8 @@ def main() -> None:
                 f"slowest {slowest:.2f} ms ({which}) over {len(timings)} rulings x cases"
                 + ("" if slowest < TARGET_MS else f"  > {TARGET_MS} ms")
             )
-    print(f"slowest one-attack distribution of all: {worst_overall:.2f} ms (target {TARGET_MS} ms)")
+    clock = "CPU time" if args.cpu else "wall clock"
+    print(f"slowest one-attack distribution of all: {worst_overall:.2f} ms {clock} (target {TARGET_MS} ms)")
 
 
 if __name__ == "__main__":
