@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,24 +130,55 @@ def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
     return loaded
 
 
-def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> bytes:
+def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> tuple[bytes, str]:
+    """The file's bytes, and what was kept from the workbook it replaces ("" for nothing)."""
     book = build_workbook(rules, macro=macro, paper=args.paper)
+    kept = ""
     if path.exists() and not args.fresh:
         carried = carry_inputs(path, book, set(book.sheetnames))
         if carried and not args.check:
-            say(
-                args, f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
-            )
-    return workbook_bytes(book)
+            kept = f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
+    return workbook_bytes(book), kept
 
 
-def outputs(rules: RuleSet, args: argparse.Namespace) -> dict[Path, bytes]:
-    return {
-        args.out / f"{rules.id}.{suffix}": workbook_file(
-            rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args
-        )
+Job = tuple[RuleSet, Path, bool, argparse.Namespace]
+_JOBS: list[Job] = []  # what the forked workers build, by index (inherited, never pickled)
+
+
+def run_job(index: int) -> tuple[bytes, str]:
+    return workbook_file(*_JOBS[index])
+
+
+def workers(jobs: int) -> int:
+    """Processes to build ``jobs`` workbooks with: one per core, forked from this one, only while this
+    process runs a single thread (forking beside other threads is unsafe) and where fork exists."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return min(jobs, cores) if forkable else 1
+
+
+def outputs_of(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
+    """Both files of every ruleset, built on every core (each workbook is built on its own, so the
+    bytes do not depend on which process built it); kept inputs are reported in order."""
+    jobs = [
+        (rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args)
+        for rules in rulesets
         for suffix in ("xlsx", "xlsm")
-    }
+    ]
+    count = workers(len(jobs))
+    if count > 1:
+        _JOBS[:] = jobs
+        try:
+            with multiprocessing.get_context("fork").Pool(count) as pool:
+                results = pool.map(run_job, range(len(jobs)), chunksize=1)
+        finally:
+            _JOBS.clear()
+    else:
+        results = [workbook_file(*job) for job in jobs]
+    for _, kept in results:
+        if kept:
+            say(args, kept)
+    return {job[1]: data for job, (data, _) in zip(jobs, results, strict=True)}
 
 
 def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dict[Path, bytes]:
@@ -155,6 +188,16 @@ def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dic
     one LibreOffice recalculation of every changed .xlsx. ``--check`` never recalculates: a changed
     workbook is stale whatever its values. Without LibreOffice the files are written without values.
     """
+    values, to_recalculate = known_cached_values(files)
+    if to_recalculate and not args.check:
+        values.update(recalculated_values(to_recalculate, args))
+    return with_cached_values(files, values)
+
+
+def known_cached_values(
+    files: dict[Path, bytes],
+) -> tuple[dict[Path, cached_values.BookValues], dict[str, bytes]]:
+    """(the values known from the previous build, by .xlsx path; the .xlsx files that need LibreOffice)."""
     values: dict[Path, cached_values.BookValues] = {}
     to_recalculate: dict[str, bytes] = {}
     for path, data in files.items():
@@ -167,20 +210,31 @@ def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dic
             values[path] = known
         else:
             to_recalculate[path.stem] = data
-    if to_recalculate and not args.check:
-        if find_soffice() is None:
-            print(
-                "build.py: LibreOffice headless is missing: formula cells carry no cached values "
-                "(Excel and LibreOffice still calculate them on opening; previews show them empty)",
-                file=sys.stderr,
-            )
-        else:
-            try:
-                found = cached_values.recalculate(to_recalculate)
-            except LibreOfficeError as error:
-                print(f"build.py: cached values not written: {error}", file=sys.stderr)
-                found = {}
-            values.update({args.out / f"{stem}.xlsx": found[stem] for stem in found})
+    return values, to_recalculate
+
+
+def recalculated_values(
+    to_recalculate: dict[str, bytes], args: argparse.Namespace
+) -> dict[Path, cached_values.BookValues]:
+    """The values of the changed workbooks from one LibreOffice recalculation (none without it)."""
+    if find_soffice() is None:
+        print(
+            "build.py: LibreOffice headless is missing: formula cells carry no cached values "
+            "(Excel and LibreOffice still calculate them on opening; previews show them empty)",
+            file=sys.stderr,
+        )
+        return {}
+    try:
+        found = cached_values.recalculate(to_recalculate)
+    except LibreOfficeError as error:
+        print(f"build.py: cached values not written: {error}", file=sys.stderr)
+        return {}
+    return {args.out / f"{stem}.xlsx": found[stem] for stem in found}
+
+
+def with_cached_values(
+    files: dict[Path, bytes], values: dict[Path, cached_values.BookValues]
+) -> dict[Path, bytes]:
     return {
         path: cached_values.with_values(data, values[path.with_suffix(".xlsx")])
         if path.with_suffix(".xlsx") in values
@@ -274,7 +328,9 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
         return written
 
 
-def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
+def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: bool = False) -> int:
+    """Build and write the workbooks; 0 when done. ``values_after`` (watch mode, no PDFs): write each
+    workbook at once and add the cached values LibreOffice must work out afterwards."""
     started = time.perf_counter()
     try:
         rulesets = load_all(ruleset_ids, args.house)
@@ -284,9 +340,9 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    files: dict[Path, bytes] = {}
-    for rules in rulesets:
-        files.update(outputs(rules, args))
+    files = outputs_of(rulesets, args)
+    if values_after and not args.check and not args.pdf:
+        return write_then_add_values(args, files, len(rulesets), started)
     files = add_cached_values(files, args)
     if args.check:
         stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
@@ -310,6 +366,38 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
     return 0
 
 
+def write_then_add_values(
+    args: argparse.Namespace, files: dict[Path, bytes], rulesets: int, started: float
+) -> int:
+    """Write the workbooks now (with the values known from the previous build), then recalculate the
+    changed ones in LibreOffice and write them again with their values (no second backup)."""
+    values, to_recalculate = known_cached_values(files)
+    first = with_cached_values(files, values)
+    for path in write_workbooks(first):
+        say(args, f"wrote {shown(path)}")
+    later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""
+    say(args, f"built {rulesets} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
+    if to_recalculate:
+        found = recalculated_values(to_recalculate, args)
+        for path, data in with_cached_values(files, found).items():
+            if path.with_suffix(".xlsx") in found and path.read_bytes() == first[path]:
+                write_atomically(path, data)
+        say(args, f"cached values written in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def affected_rulesets(changed: list[Path], ruleset_ids: list[str], house: list[Path]) -> list[str]:
+    """The rulesets a change touches: the one whose folder holds the file; every one for a house rule."""
+    folders = {ruleset_id: (tables_dir() / ruleset_id).resolve() for ruleset_id in ruleset_ids}
+    touched = set()
+    for path in changed:
+        owners = [r for r, folder in folders.items() if path.resolve().is_relative_to(folder)]
+        if not owners:
+            return ruleset_ids
+        touched.update(owners)
+    return [r for r in ruleset_ids if r in touched]
+
+
 def watched_files(ruleset_ids: list[str], house: list[Path]) -> dict[Path, tuple[float, int]]:
     paths = [
         p for r in ruleset_ids for p in [tables_dir() / r / "ruleset.yaml", *yaml_files(tables_dir() / r)]
@@ -330,20 +418,27 @@ def watch(
     interval: float = 0.5,
     keep_going: Callable[[], bool] = lambda: True,
 ) -> int:
-    """Rebuild on every saved change; print what changed and how long the rebuild took. Ctrl+C stops."""
-    build_once(args, ruleset_ids)
+    """Rebuild on every saved change; print what changed and how long the rebuild took. Ctrl+C stops.
+
+    Only the rulesets whose files changed are rebuilt (all of them for a house-rule file); each
+    workbook is written at once and its cached values follow (``build_once(values_after=True)``)."""
+    build_once(args, ruleset_ids, values_after=True)
     seen = watched_files(ruleset_ids, args.house)
     print(f"watching {len(seen)} file(s); Ctrl+C to stop", flush=True)
     try:
         while keep_going():
             time.sleep(interval)
             now = watched_files(ruleset_ids, args.house)
-            changed = sorted(shown(p) for p in now.keys() | seen.keys() if now.get(p) != seen.get(p))
+            changed = sorted(
+                (p for p in now.keys() | seen.keys() if now.get(p) != seen.get(p)), key=lambda p: shown(p)
+            )
             seen = now
             if changed:
-                print(f"changed: {', '.join(changed)}", flush=True)
+                print(f"changed: {', '.join(shown(p) for p in changed)}", flush=True)
                 started = time.perf_counter()
-                status = build_once(args, ruleset_ids)
+                status = build_once(
+                    args, affected_rulesets(changed, ruleset_ids, args.house), values_after=True
+                )
                 print(
                     f"rebuilt in {time.perf_counter() - started:.2f} s" if status == 0 else "not rebuilt",
                     flush=True,

@@ -65,18 +65,30 @@ def parse(expression: object) -> Dice:
 
 
 @cache
-def distribution(dice: Dice) -> dict[int, Fraction]:
-    """Exact probability of each total (the odds take up to 20 dice of up to 20 sides: limits.py)."""
+def counts(dice: Dice) -> tuple[dict[int, int], int]:
+    """How many of the ``sides ** count`` equally likely rolls show each total (modifier added), and
+    that number of rolls: whole numbers, for callers that add many weighted chances exactly.
+
+    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big
+    integer (Kronecker substitution): a single integer power instead of a loop over every face."""
     if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:
         raise RuleError(
             f"#DICE? dice for the odds: up to {limits.ODDS_DICE_COUNT} dice of up to {limits.ODDS_DICE_SIDES} sides"
         )
-    counts = {0: 1}
-    for _ in range(dice.count):
-        step: dict[int, int] = {}
-        for total, ways in counts.items():
-            for face in range(1, dice.sides + 1):
-                step[total + face] = step.get(total + face, 0) + ways
-        counts = step
     outcomes = dice.sides**dice.count
-    return {total + dice.modifier: Fraction(ways, outcomes) for total, ways in sorted(counts.items())}
+    if not dice.count:
+        return {dice.modifier: 1}, outcomes
+    width = outcomes.bit_length() // 8 + 1  # bytes a coefficient: no count overflows into the next
+    one_die = int.from_bytes(bytes(width) + (b"\x01" + bytes(width - 1)) * dice.sides, "little")
+    data = (one_die**dice.count).to_bytes(width * (dice.count * dice.sides + 1), "little")
+    found = {}
+    for total in range(dice.count, dice.count * dice.sides + 1):
+        found[total + dice.modifier] = int.from_bytes(data[total * width : (total + 1) * width], "little")
+    return found, outcomes
+
+
+@cache
+def distribution(dice: Dice) -> dict[int, Fraction]:
+    """Exact probability of each total (the odds take up to 20 dice of up to 20 sides: limits.py)."""
+    ways, outcomes = counts(dice)
+    return {total: Fraction(count, outcomes) for total, count in ways.items()}

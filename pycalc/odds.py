@@ -8,9 +8,13 @@ expectations and tail chances from the result.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 Distribution = dict[int, Fraction]
+Part = tuple[Fraction | int, Mapping[int, int], int]
+"""One outcome of an attack: its chance, how many equally likely dice rolls give each amount, and the
+number of those rolls (``pycalc.dice.counts``)."""
 SPARSE_ABOVE = 10_000  # largest amount packed slot by slot
 
 
@@ -22,6 +26,32 @@ def add(first: Distribution, second: Distribution, cap: int | None = None) -> Di
             total = a + b if cap is None else min(cap, a + b)
             found[total] = found.get(total, Fraction(0)) + p * q
     return found
+
+
+def regrouped(ways: Mapping[int, int], amount: Callable[[int], int]) -> dict[int, int]:
+    """The counts of dice totals as counts of the amount each total gives."""
+    found: dict[int, int] = {}
+    for total, count in ways.items():
+        key = amount(total)
+        found[key] = found.get(key, 0) + count
+    return found
+
+
+def mixed(parts: Iterable[Part]) -> Distribution:
+    """Exact probability of each amount over every outcome: the sum of chance x count / rolls.
+
+    The same sum as adding Fractions term by term, done in whole numbers over one common denominator,
+    with one Fraction (one reduction) per amount; amounts of chance 0 are left out, in amount order."""
+    kept = [(Fraction(chance), ways, rolls) for chance, ways, rolls in parts if chance]
+    if not kept:
+        return {}
+    denominator = math.lcm(*(chance.denominator * rolls for chance, _, rolls in kept))
+    totals: dict[int, int] = {}
+    for chance, ways, rolls in kept:
+        scale = chance.numerator * (denominator // (chance.denominator * rolls))
+        for amount, count in ways.items():
+            totals[amount] = totals.get(amount, 0) + scale * count
+    return {amount: Fraction(total, denominator) for amount, total in sorted(totals.items()) if total}
 
 
 def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -535,35 +535,53 @@ def amount(
 ) -> int:
     """Damage of a hit whose dice part is ``rolled`` (dice_rolled x the roll + the further rolls):
     the formula's parts, the multiplier stages in order, the penalty, never below the least."""
+    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)
+
+
+SCOPES = {
+    "whole": ("rolled", "dice_max", "die_max", "modifier"),
+    "dice": ("rolled", "dice_max", "die_max"),
+    "not_max_die": ("rolled", "dice_max", "modifier"),
+}
+
+
+def amount_rule(
+    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True
+) -> Callable[[int], int]:
+    """``amount`` for one formula, damage and penalty, as a function of the dice part: everything that
+    does not depend on the roll is worked out once (the odds call it for every total of the dice).
+    Whole numbers throughout: each stage's exact product is rounded by integer division."""
     floor = least(rules, damage)
     dice = damage.dice
     rule = block(rules).damage
     applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)
-    if penalty and applies_to == "die":
-        rolled = max(floor, rolled - penalty)
-    parts = {
-        "rolled": Fraction(rolled),
-        "dice_max": Fraction(formula.dice_max * dice.count * dice.sides),
-        "die_max": Fraction(formula.die_max * dice.sides),
-        "modifier": Fraction(formula.modifier * (dice.modifier + damage.bonus)),
+    fixed = {
+        "dice_max": formula.dice_max * dice.count * dice.sides,
+        "die_max": formula.die_max * dice.sides,
+        "modifier": formula.modifier * (dice.modifier + damage.bonus),
     }
-    scopes = {
-        "whole": tuple(parts),
-        "dice": ("rolled", "dice_max", "die_max"),
-        "not_max_die": ("rolled", "dice_max", "modifier"),
-    }
-    total = sum(parts.values(), Fraction(0))
+    stages = []
     for index, stage in enumerate(rule.multipliers if multiplied else ()):
         factor = Fraction(damage.multipliers.get(stage.name, 1))
-        inside = (
-            sum((parts[p] for p in scopes[str(get(rules, stage.scope))]), Fraction(0)) if not index else total
-        )
+        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()
         rounding = str(get(rules, stage.rounding))
         up = damage.round_up.get(stage.name, False) if rounding == "picked" else rounding == "up"
-        total = Fraction(rounded(inside * factor + (total - inside), up))
-    if penalty and applies_to == "total":
-        total -= penalty
-    return max(floor, int(total))
+        stages.append((factor.numerator, factor.denominator, scope, up))
+    die_penalty = penalty if applies_to == "die" else 0
+    total_penalty = penalty if applies_to == "total" else 0
+
+    def of(rolled: int) -> int:
+        if die_penalty:
+            rolled = max(floor, rolled - die_penalty)
+        parts = {"rolled": rolled, **fixed}
+        total = sum(parts.values())
+        for index, (numerator, denominator, scope, up) in enumerate(stages):
+            inside = sum(parts[p] for p in scope) if not index else total
+            exact = inside * numerator + (total - inside) * denominator  # x denominator
+            total = -(-exact // denominator) if up else exact // denominator
+        return max(floor, total - total_penalty)
+
+    return of
 
 
 def check_damage_roll(dice: dice_module.Dice, shown: int, what: str = "DAMAGE ROLL") -> int:

@@ -11,6 +11,7 @@ attacks: independent attacks (``pycalc.odds``). Exact fractions; nothing is samp
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from pycalc import dice as dice_module
@@ -24,48 +25,76 @@ Distribution = shared_odds.Distribution
 Group = tuple[engine.Coefficients, bool, int]  # (formula, multipliers applied, natural penalty)
 
 
+def fraction_sum(terms: list[Fraction]) -> Fraction:
+    """The exact sum of many fractions with one reduction: whole numbers over their common denominator."""
+    if not terms:
+        return Fraction(0)
+    denominator = math.lcm(*{term.denominator for term in terms})
+    return Fraction(sum(term.numerator * (denominator // term.denominator) for term in terms), denominator)
+
+
 def outcome_weights(
     rules: RuleSet, attack: engine.Attack, damage: engine.Damage
 ) -> tuple[Fraction, dict[Group, Fraction]]:
-    """(chance of no damage from the result, chance of each damage formula and penalty)."""
-    nothing = Fraction(0)
-    groups: dict[Group, Fraction] = {}
-    for roll, follow, weight in engine.pairs(rules, attack):
-        outcome = engine.resolve(rules, attack, roll, follow)
-        if outcome not in HITS or not damage.deals_damage:
-            nothing += weight
-            continue
-        found = engine.formula_for(rules, attack, damage, outcome, follow)
-        assert found is not None  # the follow roll is enumerated whenever a chart needs it
-        penalty = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
-        key = (found[0], found[1], penalty)
-        groups[key] = groups.get(key, Fraction(0)) + weight
-    return nothing, groups
+    """(chance of no damage from the result, chance of each damage formula and penalty).
+
+    Every (natural roll, follow roll) pair of ``engine.pairs``, with the pair's weight taken as the
+    roll's weight times the follow roll's: the follow rolls' chances are summed per roll and result
+    first (``fraction_sum``), each result's formula is looked up once per (result, follow roll) and
+    each roll's penalty once per roll."""
+    follows = engine.follow_weights(rules)
+    nothing: list[Fraction] = []
+    groups: dict[Group, list[Fraction]] = {}
+    formulas: dict[tuple[str, int | None], tuple[engine.Coefficients, bool] | None] = {}
+    for roll, weight in engine.roll_weights(rules, attack):
+        missed: list[Fraction] = []
+        hit: dict[Group, list[Fraction]] = {}
+        for follow, chance in follows:
+            outcome = engine.resolve(rules, attack, roll, follow)
+            if outcome not in HITS or not damage.deals_damage:
+                missed.append(chance)
+                continue
+            if (outcome, follow) not in formulas:
+                formulas[(outcome, follow)] = engine.formula_for(rules, attack, damage, outcome, follow)
+            found = formulas[(outcome, follow)]
+            assert found is not None  # the follow roll is enumerated whenever a chart needs it
+            penalty = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
+            hit.setdefault((found[0], found[1], penalty), []).append(chance)
+        if missed:
+            nothing.append(weight * fraction_sum(missed))
+        for key, chances in hit.items():
+            groups.setdefault(key, []).append(weight * fraction_sum(chances))
+    return fraction_sum(nothing), {key: fraction_sum(terms) for key, terms in groups.items()}
 
 
-def dice_part(dice: dice_module.Dice, formula: engine.Coefficients) -> Distribution:
-    """Chance of each dice part: dice_rolled x (the dice as rolled) + the further rolls' total."""
+def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tuple[dict[int, int], int]:
+    """The dice part of a formula, dice_rolled x (the dice as rolled) + the further rolls' total, as whole
+    numbers: how many of the equally likely rolls give each value, and of how many rolls."""
     if not formula.rolls_dice or not dice.count:
-        return {0: Fraction(1)}
-    found: Distribution = {0: Fraction(1)}
+        return {0: 1}, 1
+    found, rolls = {0: 1}, 1
     if formula.dice_rolled:
-        once = dice_module.distribution(dice_module.Dice(dice.count, dice.sides))
-        found = {formula.dice_rolled * total: p for total, p in once.items()}
+        once, rolls = dice_module.counts(dice_module.Dice(dice.count, dice.sides))
+        found = {formula.dice_rolled * total: count for total, count in once.items()}
     if formula.rerolled:
-        again = dice_module.distribution(dice_module.Dice(formula.rerolled * dice.count, dice.sides))
-        found = shared_odds.add(found, again)
-    return found
+        again, again_rolls = dice_module.counts(dice_module.Dice(formula.rerolled * dice.count, dice.sides))
+        summed: dict[int, int] = {}
+        for a, count in found.items():
+            for b, other in again.items():
+                summed[a + b] = summed.get(a + b, 0) + count * other
+        found, rolls = summed, rolls * again_rolls
+    return found, rolls
 
 
 def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
     """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
     nothing, groups = outcome_weights(rules, attack, damage)
-    found: Distribution = {0: nothing} if nothing else {}
+    parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():
-        for rolled, chance in dice_part(damage.dice, formula).items():
-            amount = engine.amount(rules, formula, damage, rolled, penalty, multiplied)
-            found[amount] = found.get(amount, Fraction(0)) + weight * chance
-    return {amount: p for amount, p in sorted(found.items()) if p}
+        ways, rolls = dice_part_counts(damage.dice, formula)
+        amount = engine.amount_rule(rules, formula, damage, penalty, multiplied)
+        parts.append((weight, shared_odds.regrouped(ways, amount), rolls))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:

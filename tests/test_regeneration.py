@@ -65,10 +65,15 @@ def test_watch_rebuilds_on_save_and_survives_a_bad_save(tmp_path: Path, monkeypa
     out = tmp_path / "out"
     args = build.parse_args(["--ruleset", "spelljammer", "--out", str(out)])
     strike = tables / "spelljammer" / "strike.yaml"
-    stop = threading.Event()
+    stop, watching = threading.Event(), threading.Event()
+
+    def keep_going() -> bool:  # called once the first build is done and the files are watched
+        watching.set()
+        return not stop.is_set()
 
     def edit() -> None:
-        time.sleep(1.5)
+        assert watching.wait(120)
+        time.sleep(0.5)
         strike.write_text(
             strike.read_text().replace("{from: 130, grievous_max: 7", "{from: 131, grievous_max: 7")
         )
@@ -81,7 +86,7 @@ def test_watch_rebuilds_on_save_and_survives_a_bad_save(tmp_path: Path, monkeypa
 
     editor = threading.Thread(target=edit)
     editor.start()
-    assert build.watch(args, ["spelljammer"], interval=0.2, keep_going=lambda: not stop.is_set()) == 0
+    assert build.watch(args, ["spelljammer"], interval=0.2, keep_going=keep_going) == 0
     editor.join()
     printed = capsys.readouterr()
     assert printed.out.count("changed: ") == 2 and "strike.yaml" in printed.out
@@ -89,6 +94,19 @@ def test_watch_rebuilds_on_save_and_survives_a_bad_save(tmp_path: Path, monkeypa
     assert "rebuilt in" in printed.out
     grievous = openpyxl.load_workbook(out / "spelljammer.xlsx")["Strike tables"]
     assert any(c.value == 8 for row in grievous.iter_rows() for c in row)
+    assert "cached values written" in printed.out  # written first, their values after: as a plain build
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--check"]) == 0
+
+
+def test_watch_rebuilds_only_the_rulesets_a_change_touches(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("PYCALC_TABLES", str(tmp_path))
+    everyone = ["cnc", "osr", "spelljammer"]
+    touched = build.affected_rulesets([tmp_path / "osr" / "weapons.yaml"], everyone, [])
+    assert touched == ["osr"]
+    both = [tmp_path / "spelljammer" / "ruleset.yaml", tmp_path / "cnc" / "x.yaml"]
+    assert build.affected_rulesets(both, everyone, []) == ["cnc", "spelljammer"]
+    house = tmp_path.parent / "house.yaml"
+    assert build.affected_rulesets([house], everyone, [house]) == everyone
 
 
 YAML_LINES = st.lists(

@@ -160,3 +160,37 @@ def test_yaml_tags_that_build_objects_are_refused(tmp_path: Path):
     )
     with pytest.raises(TableError, match=r"strike\.yaml:\d+: .*could not determine a constructor"):
         load_folder(folder)
+
+
+def located(value):
+    """A loaded YAML tree with the line numbers the loader recorded, for comparing two loaders."""
+    if isinstance(value, dict):
+        items = {key: located(item) for key, item in value.items()}
+        return ("map", value.line, value.value_lines, value.key_lines, items)
+    if isinstance(value, list):
+        return ("list", value.line, value.item_lines, [located(item) for item in value])
+    return (type(value).__name__, value)
+
+
+def test_the_libyaml_loader_reads_every_shipped_file_as_the_python_loader_does():
+    import yaml
+
+    from pycalc.table_files import _FastLineLoader, _LineLoader
+
+    files = sorted((PROJECT_ROOT / "tables").rglob("*.yaml"))
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert located(yaml.load(text, Loader=_FastLineLoader)) == located(
+            yaml.load(text, Loader=_LineLoader)
+        )
+
+
+def test_a_syntax_error_keeps_the_python_loaders_wording(tmp_path: Path):
+    from pycalc.table_files import read_yaml
+
+    path = tmp_path / "broken.yaml"
+    path.write_text("a: 1\nb: [1, 2\nc: 3\n", encoding="utf-8")
+    with pytest.raises(TableError) as caught:
+        read_yaml(path)
+    assert str(caught.value).endswith(":3: while parsing a flow sequence expected ',' or ']', but got ':'")

@@ -100,29 +100,24 @@ def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
         return {0: Fraction(1)}
     if odds.auto_hit:
         return {helpless_value(rules, odds): Fraction(1)}
-    found: Distribution = {}
-
-    def put(amount: int, chance: Fraction) -> None:
-        if chance:
-            found[amount] = found.get(amount, Fraction(0)) + chance
-
-    put(0, miss)
     mod = odds.dice.modifier
-    rolled = dice_module.distribution(dice_module.Dice(odds.dice.count, odds.dice.sides))
-    for total, weight in rolled.items():
-        put(engine.multiplied(rules, total + mod, 0, odds.by), hit * weight)
+    ways, rolls = dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides))
+    plain = shared_odds.regrouped(ways, lambda total: engine.multiplied(rules, total + mod, 0, odds.by))
+    parts: list[shared_odds.Part] = [(miss, {0: 1}, 1), (hit, plain, rolls)]
     if critical:
         if not odds.extra_damage:
-            for total, weight in rolled.items():
-                put(engine.multiplied(rules, total + mod, 0, odds.by), critical * weight)
+            parts.append((critical, plain, rolls))
         else:
             fixed = engine.max_die(rules, odds.dice)
             count = odds.dice.count * (2 if two_rolls(rules) else 1)
             mods = mod * (2 if two_rolls(rules) else 1)
-            both = dice_module.distribution(dice_module.Dice(count, odds.dice.sides))
-            for total, weight in both.items():
-                put(engine.multiplied(rules, total + mods + fixed, fixed, odds.by), critical * weight)
-    return dict(sorted(found.items()))
+            both, both_rolls = dice_module.counts(dice_module.Dice(count, odds.dice.sides))
+
+            def extra(total: int) -> int:
+                return engine.multiplied(rules, total + mods + fixed, fixed, odds.by)
+
+            parts.append((critical, shared_odds.regrouped(both, extra), both_rolls))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:

@@ -56,14 +56,12 @@ def hit_damage(rules: RuleSet, odds: OddsAttack, total: int) -> int:
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each damage of one attack (a miss: 0)."""
     parsed = damage_dice(odds.dice)
-    rolled = dice.distribution(dice.Dice(parsed.count, parsed.sides, 0))
+    ways, rolls = dice.counts(dice.Dice(parsed.count, parsed.sides, 0))
     hit = cnc.hit_chance(rules, odds.attack)
-    found: Distribution = {0: 1 - hit} if hit < 1 else {}
+    parts: list[shared_odds.Part] = [(1 - hit, {0: 1}, 1)] if hit < 1 else []
     if hit:
-        for total, chance in rolled.items():
-            damage = hit_damage(rules, odds, total)
-            found[damage] = found.get(damage, Fraction(0)) + hit * chance
-    return dict(sorted((d, p) for d, p in found.items() if p))
+        parts.append((hit, shared_odds.regrouped(ways, lambda total: hit_damage(rules, odds, total)), rolls))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:

@@ -66,14 +66,18 @@ def dice_totals(dice: dice_module.Dice) -> Distribution:
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each amount of damage one attack does (a miss does 0)."""
     where = engine.Situation("", 0, 0, odds.damage_mod, odds.multiplier, False, odds.barred)
-    shown = dice_totals(odds.dice)
-    found: Distribution = {}
+    ways, rolls = dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides, 0))
+    parts: list[shared_odds.Part] = []
     for outcome_id, chance in outcome_weights(rules, odds.attack, odds.barred).items():
-        rolled = rules.table("outcomes").entry(outcome_id)["rolled_dice"]
-        for total, weight in shown.items() if rolled else [(None, Fraction(1))]:
-            amount = engine.damage(rules, outcome_id, odds.dice, total, where.damage, where.multiplier)
-            found[amount] = found.get(amount, Fraction(0)) + chance * weight
-    return dict(sorted(found.items()))
+
+        def amount(total: int | None, outcome_id: str = outcome_id) -> int:
+            return engine.damage(rules, outcome_id, odds.dice, total, where.damage, where.multiplier)
+
+        if rules.table("outcomes").entry(outcome_id)["rolled_dice"]:
+            parts.append((chance, shared_odds.regrouped(ways, amount), rolls))
+        else:
+            parts.append((chance, {amount(None): 1}, 1))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> None:

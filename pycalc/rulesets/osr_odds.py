@@ -53,14 +53,16 @@ def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
     if odds.dice.count < 1 or odds.dice.sides < 1:
         raise RuleError("#DICE? write it like 2d4+2")
-    rolled = dice_module.distribution(dice_module.Dice(odds.dice.count, odds.dice.sides))
+    ways, rolls = dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides))
     weights = hit_weights(rules, odds)
-    found: Distribution = {0: 1 - sum(weights.values(), Fraction(0))}
+    parts: list[shared_odds.Part] = [(1 - sum(weights.values(), Fraction(0)), {0: 1}, 1)]
     for penalty, chance in weights.items():
-        for shown, p in rolled.items():
-            damage = osr.dice_damage(rules, odds.dice, shown, penalty, odds.double)
-            found[damage] = found.get(damage, Fraction(0)) + chance * p
-    return {k: v for k, v in sorted(found.items()) if v}
+
+        def damage(shown: int, penalty: int = penalty) -> int:
+            return osr.dice_damage(rules, odds.dice, shown, penalty, odds.double)
+
+        parts.append((chance, shared_odds.regrouped(ways, damage), rolls))
+    return shared_odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:

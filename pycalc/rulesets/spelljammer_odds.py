@@ -32,16 +32,18 @@ def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
     """Exact probability of each number of hit points lost to one attack."""
     if attack.prot < 0:
         raise RuleError("#PROT? 0 or more")
-    rolled = dice.distribution(attack.damage)
-    found: Distribution = {}
+    ways, rolls = dice.counts(attack.damage)
+    parts = []
     for outcome_id, chance in engine.distribution(rules, attack.modified_sc).items():
         if not chance:
             continue
         outcome = engine.outcome_named(rules, outcome_id)
-        for total, weight in rolled.items():
-            lost = engine.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)
-            found[lost] = found.get(lost, Fraction(0)) + chance * weight
-    return dict(sorted(found.items()))
+
+        def lost(total: int, outcome: engine.Outcome = outcome) -> int:
+            return engine.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)
+
+        parts.append((chance, odds.regrouped(ways, lost), rolls))
+    return odds.mixed(parts)
 
 
 def check_attacks(attacks: int) -> int:

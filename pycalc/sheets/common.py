@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from openpyxl.cell.cell import Cell
 from openpyxl.chart import BarChart, Reference
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.utils.cell import SHEETRANGE_RE
+from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
@@ -34,10 +37,12 @@ thin = Side(style="thin", color=BORDER_COLOUR)
 GRID = Border(left=thin, right=thin, top=thin, bottom=thin)
 
 
+@functools.cache  # one object per look: openpyxl hashes a style object each time a cell takes it
 def font(size: float = 10, bold: bool = False, italic: bool = False, colour: str = INK) -> Font:
     return Font(name=FONT_NAME, size=size, bold=bold, italic=italic, color=colour)
 
 
+@functools.cache
 def fill(colour: str) -> PatternFill:
     return PatternFill("solid", start_color=colour, end_color=colour)
 
@@ -49,6 +54,38 @@ SUBTITLE = font(11, bold=True, colour=ACCENT)
 NOTE = font(9, italic=True, colour=MUTED)
 WRAP = Alignment(wrap_text=True, vertical="top")
 UNLOCKED = Protection(locked=False)
+HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
+
+
+class _SharedStyles(IndexedList):
+    """A workbook's list of fonts (fills, borders ...) that knows the objects it has already taken.
+
+    openpyxl hashes a style object, all its fields, every time a cell takes one. The sheets reuse a
+    few style objects (``BODY``, ``GRID``, ``fill(INPUT_FILL)`` ...), so an object seen before is found
+    by identity; the list, its order and so the saved file are what openpyxl makes. Style objects are
+    never changed once a cell has taken them (openpyxl hands cells' styles back read-only)."""
+
+    def add(self, value: Any) -> int:
+        seen = self._seen.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        index = super().add(value)
+        self._seen[id(value)] = (value, index)  # keeps the object alive, so its id is not reused
+        return index
+
+
+STYLE_LISTS = ("_fonts", "_fills", "_borders", "_alignments", "_protections")
+
+
+def share_styles(book: Workbook) -> Workbook:
+    """Give ``book`` style lists that find a reused style object at once (see ``_SharedStyles``)."""
+    for attribute in STYLE_LISTS:
+        original = getattr(book, attribute)
+        shared = _SharedStyles()
+        list.extend(shared, original)
+        shared._dict, shared.clean, shared._seen = original._dict, original.clean, {}
+        setattr(book, attribute, shared)
+    return book
 
 
 def name_part(text: str) -> str:
@@ -80,6 +117,15 @@ def define_name(book: Workbook, name: str, reference: str) -> None:
     book.defined_names[name] = DefinedName(name, attr_text=reference)
 
 
+def destinations(defined: DefinedName) -> list[tuple[str, str]]:
+    """``defined.destinations`` (sheet title, cells) without openpyxl's formula tokenizer for the usual
+    name over one range of one sheet, such as 'Strike'!$B$4:$B$9."""
+    single = SHEETRANGE_RE.fullmatch(defined.value or "")
+    if single:
+        return [(single.group("notquoted") or single.group("quoted"), single.group("cells"))]
+    return list(defined.destinations)
+
+
 def put(cell: Cell, value: Any) -> Cell:
     """Write a value; text never becomes a formula (YAML text starting with '=' stays text)."""
     cell.value = value
@@ -99,7 +145,7 @@ def style_header(cell: Cell) -> None:
     cell.font = BOLD
     cell.fill = fill(HEADER_FILL)
     cell.border = GRID
-    cell.alignment = Alignment(wrap_text=True, vertical="center")
+    cell.alignment = HEADER_ALIGNMENT
 
 
 def mark_input(cell: Cell) -> None:

@@ -9,6 +9,9 @@ id is missing. This runs once over the finished workbook, when every defined nam
 from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.common import destinations
 
 
 def closing_paren(formula: str, start: int) -> int:
@@ -43,14 +46,25 @@ def single_cell_names(book: Workbook) -> set[str]:
     return {
         name
         for name, defined in book.defined_names.items()
-        if name.startswith("T_") and all(":" not in ref for _, ref in defined.destinations)
+        if name.startswith("T_") and all(":" not in ref for _, ref in destinations(defined))
     }
 
 
 def make_portable(book: Workbook) -> None:
     single_cells = single_cell_names(book)
     for sheet in book.worksheets:
-        for row in sheet.iter_rows():
-            for cell in row:
-                if isinstance(cell.value, str) and cell.value.startswith("=") and "INDEX(T_" in cell.value:
-                    cell.value = without_single_cell_index(cell.value, single_cells)
+        for cell in list(sheet._cells.values()):
+            if isinstance(cell.value, str) and cell.value.startswith("=") and "INDEX(T_" in cell.value:
+                cell.value = without_single_cell_index(cell.value, single_cells)
+        keep_empty_rows(sheet)
+
+
+def keep_empty_rows(sheet: Worksheet) -> None:
+    """Give every row of the used range a cell, as walking the sheet with ``iter_rows`` (as this pass
+    once did) does: openpyxl writes a ``<row>`` for each row holding a cell, empty or not, and the
+    files have always had them."""
+    present = {row for row, _ in sheet._cells}
+    column = sheet.min_column
+    for row in range(sheet.min_row, sheet.max_row + 1):
+        if row not in present:
+            sheet.cell(row, column)

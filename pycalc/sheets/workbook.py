@@ -7,6 +7,7 @@ whose calculators call the UDFs of ``pycalc.udfs``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import io
@@ -14,12 +15,19 @@ import os
 import re
 import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 
 import openpyxl
+import openpyxl.worksheet._writer as sheet_writer
+from openpyxl.cell import _writer as cell_writer
+from openpyxl.cell.rich_text import CellRichText
+from openpyxl.compat import safe_string
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 from openpyxl.worksheet.hyperlink import Hyperlink
 
 from pycalc.sheets import d20 as generic_d20
@@ -34,6 +42,7 @@ from pycalc.sheets.common import (
     protect,
     put,
     ruling_name,
+    share_styles,
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
@@ -89,11 +98,11 @@ def new_book(macro: bool) -> Workbook:
     if not macro:
         book = openpyxl.Workbook()
         book.remove(book.active)
-        return book
+        return share_styles(book)
     book = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
     for sheet in list(book.worksheets):
         book.remove(sheet)
-    return book
+    return share_styles(book)
 
 
 def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
@@ -242,13 +251,65 @@ def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, 
     return out.getvalue()
 
 
+def write_plain_cell(xf: Any, worksheet: Any, cell: Any, styled: bool | None = None) -> None:
+    """openpyxl's own cell writer (``etree_write_cell``), writing the same characters without building
+    an element tree for each cell: a formula, a number, a boolean or text. Dates, array formulas and
+    rich text go to openpyxl's writer."""
+    value = cell._value
+    if cell.data_type == "d" or isinstance(value, ArrayFormula | DataTableFormula | CellRichText):
+        cell_writer.etree_write_cell(xf, worksheet, cell, styled)
+        return
+    value, attributes = cell_writer._set_attributes(cell, styled)
+    head = "<c" + "".join(f' {key}="{_escape_attrib(text)}"' for key, text in attributes.items())
+    if value is None or value == "":
+        xf._file(head + " />")
+    elif cell.data_type == "f":
+        formula = f"<f>{_escape_cdata(value[1:])}</f>" if value[1:] else "<f />"
+        xf._file(f"{head}>{formula}<v /></c>")
+    elif cell.data_type == "s":
+        stripped = value.strip()
+        space = ' xml:space="preserve"' if stripped and value != stripped else ""
+        xf._file(f"{head}><is><t{space}>{_escape_cdata(value)}</t></is></c>")
+    else:
+        text = safe_string(value)
+        xf._file(f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>")
+
+
+MEMORY_FOLDER = Path("/dev/shm")  # a folder in memory, where the system has one
+
+
+def sheet_scratch_file(suffix: str = "") -> str:
+    """openpyxl's scratch file for each worksheet it saves, in memory when possible (creating and
+    removing a file on disk costs more than writing the sheet)."""
+    folder = MEMORY_FOLDER if MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK) else None
+    handle, name = tempfile.mkstemp(suffix=suffix, prefix="openpyxl.", dir=folder)
+    os.close(handle)
+    sheet_writer.ALL_TEMP_FILES.append(name)
+    return name
+
+
+@contextlib.contextmanager
+def plain_cell_writer() -> Iterator[None]:
+    """Save with ``write_plain_cell`` (when openpyxl writes through the standard library, not lxml),
+    each sheet's scratch file in memory (``sheet_scratch_file``). The saved bytes are the same."""
+    original, scratch = sheet_writer.write_cell, sheet_writer.create_temporary_file
+    sheet_writer.create_temporary_file = sheet_scratch_file
+    if original is cell_writer.etree_write_cell:
+        sheet_writer.write_cell = write_plain_cell
+    try:
+        yield
+    finally:
+        sheet_writer.write_cell, sheet_writer.create_temporary_file = original, scratch
+
+
 def workbook_bytes(book: Workbook) -> bytes:
     """The saved file, made byte-for-byte reproducible (fixed timestamps inside the zip)."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
     raw = io.BytesIO()
-    book.save(raw)
+    with plain_cell_writer():
+        book.save(raw)
 
     def fixed_stamp(name: str, part: bytes) -> bytes:  # openpyxl stamps the save time in core.xml
         return (

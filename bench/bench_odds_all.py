@@ -1,0 +1,122 @@
+"""Benchmark: one attack's exact damage distribution in every ruleset, under every ruling, 8d12 dice.
+
+Prints figures; asserts nothing. For each ruleset, its own odds engine (``pycalc.rulesets.<id>_odds``)
+and, where the ruleset has a ``resolution:`` block, the generic engine (``pycalc.resolution_odds``),
+timed cold (the dice cache cleared) for every choice of every ruling (the others at their defaults),
+with and without advantage where the ruleset has it. The slowest ruling is reported against the 2 ms
+target. Run: .venv/bin/python bench/bench_odds_all.py [--dice 8d12+3] [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pycalc import dice, resolution, resolution_odds
+from pycalc.d20 import Attack
+from pycalc.rulesets import bfrpg_odds, cnc_odds, combat17_odds, osr, osr_odds, spelljammer_odds
+from pycalc.tables import RuleSet, load_ruleset
+
+TARGET_MS = 2.0
+
+
+CLOCK = time.perf_counter
+
+
+def cold_ms(action: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        dice.distribution.cache_clear()
+        if hasattr(dice, "counts"):  # (absent from older checkouts, for a before/after run)
+            dice.counts.cache_clear()
+        started = CLOCK()
+        action()
+        times.append(CLOCK() - started)
+    return statistics.median(times) * 1000
+
+
+def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], object]]]:
+    """(case, call) for the ruleset's own odds engine."""
+    parsed = dice.parse(expression)
+    if rules.id == "cnc":
+        odds = cnc_odds.OddsAttack(Attack(5, 18, 1), expression, 2, "melee")
+        return [("", lambda: cnc_odds.damage_distribution(rules, odds))]
+    if rules.id == "osr":
+        cases = []
+        for mode in (osr.NORMAL, osr.ADVANTAGE, osr.DISADVANTAGE):
+            odds_attack = osr_odds.OddsAttack(Attack(2, 14, 1, 5), parsed, mode, True)
+            cases.append((f"mode {mode}", lambda o=odds_attack: osr_odds.damage_distribution(rules, o)))
+        return cases
+    if rules.id == "combat17":
+        odd = combat17_odds.OddsAttack(Attack(6, 14, 3), parsed, False, Fraction(2), 1)
+        return [("", lambda: combat17_odds.damage_distribution(rules, odd))]
+    if rules.id == "spelljammer":
+        strike = spelljammer_odds.StrikeAttack(72, parsed, 4)
+        return [("", lambda: spelljammer_odds.hp_loss_distribution(rules, strike))]
+    if rules.id == "bfrpg":
+        odd = bfrpg_odds.OddsAttack(Attack(5, 15, 1), parsed)
+        return [("", lambda: bfrpg_odds.damage_distribution(rules, odd))]
+    raise ValueError(rules.id)
+
+
+def generic_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], object]]]:
+    if rules.resolution_block is None:
+        return []
+    damage = resolution.Damage(dice.parse(expression), 1)
+    cases = []
+    for label, extra in (("", {}), ("advantage", {"advantage": True})):
+        attack = resolution.Attack(5, 15, 1, 5, **extra)
+        cases.append((label, lambda a=attack: resolution_odds.damage_distribution(rules, a, damage)))
+    return cases
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dice", default="8d12+3")
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--cpu", action="store_true", help="time the process's CPU time, not the wall clock (a busy machine)"
+    )
+    args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.cpu else time.perf_counter
+    worst_overall = 0.0
+    for ruleset_id in ("cnc", "osr", "combat17", "spelljammer", "bfrpg"):
+        base = load_ruleset(ruleset_id)
+        variants = [("defaults", base)] + [
+            (f"{ruling}={choice}", dataclasses.replace(base, chosen={ruling: choice}))
+            for ruling, spec in base.rulings.items()
+            for choice in spec.choices
+            if choice != spec.default
+        ]
+        for engine_name, cases_of in (("own", own_engine), ("generic", generic_engine)):
+            timings = []
+            for name, rules in variants:
+                try:
+                    for case, call in cases_of(rules, args.dice):
+                        timings.append((cold_ms(call, args.runs), f"{name} {case}".strip()))
+                except Exception as error:  # a ruling the engine refuses is reported, not timed
+                    timings.append((0.0, f"{name}: {type(error).__name__} {error}"))
+            if not timings:
+                continue
+            slowest, which = max(timings)
+            worst_overall = max(worst_overall, slowest)
+            print(
+                f"{ruleset_id:12} {engine_name:8} {args.dice}: median {statistics.median(t for t, _ in timings):.2f} ms, "
+                f"slowest {slowest:.2f} ms ({which}) over {len(timings)} rulings x cases"
+                + ("" if slowest < TARGET_MS else f"  > {TARGET_MS} ms")
+            )
+    clock = "CPU time" if args.cpu else "wall clock"
+    print(f"slowest one-attack distribution of all: {worst_overall:.2f} ms {clock} (target {TARGET_MS} ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Benchmark: LibreOffice load + recalculate of each workbook against a blank workbook.
+
+Prints figures; asserts nothing (these machines are shared and noisy). Each measurement is one whole
+``soffice --headless --convert-to xlsx`` process (start-up, load, recalculation of every formula, save),
+as the build's cached values are made; the rounds are paired (each round converts the blank workbook
+and every workbook once, in turn) and the medians are compared: the ratio is what a workbook adds over
+LibreOffice's own cost. The target is 1.5x.
+
+    .venv/bin/python bench/bench_recalc.py [--runs 5] [--workbooks workbook] [--ruleset bfrpg ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import openpyxl
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pycalc.libreoffice import LibreOfficeError, convert, find_soffice  # noqa: E402
+from pycalc.sheets.common import define_name  # noqa: E402
+
+TARGET = 1.5
+
+
+def blank_workbook(path: Path) -> Path:
+    """The least a workbook can be: one input, one formula, one defined name."""
+    book = openpyxl.Workbook()
+    book.active["A1"] = 1
+    book.active["B1"] = "=A1"
+    define_name(book, "OUT", "Sheet!$B$1")
+    book.save(path)
+    return path
+
+
+FAILED: list[str] = []
+
+
+def converted_seconds(book: Path, out: Path) -> float:
+    """One whole conversion; a run where soffice fails (it sometimes does on a busy machine) is
+    reported and run again."""
+    for _ in range(3):
+        started = time.perf_counter()
+        try:
+            convert([book], out, "xlsx")
+        except LibreOfficeError as error:
+            FAILED.append(f"{book.name}: {str(error).splitlines()[0]}")
+            continue
+        return time.perf_counter() - started
+    raise LibreOfficeError(f"{book.name}: soffice failed three times in a row")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--workbooks", type=Path, default=ROOT / "workbook", help="folder of <id>.xlsx")
+    parser.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    args = parser.parse_args()
+    if find_soffice() is None:
+        print("LibreOffice headless (soffice) not found: nothing measured")
+        return
+    books = [args.workbooks / f"{r}.xlsx" for r in args.ruleset] or sorted(
+        p for p in args.workbooks.glob("*.xlsx") if ".bak" not in p.name
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-recalc-") as folder:
+        out = Path(folder) / "out"
+        blank = blank_workbook(Path(folder) / "blank.xlsx")
+        converted_seconds(blank, out)  # warm-up: the first start reads LibreOffice from disk
+        times: dict[Path, list[float]] = {blank: [], **{book: [] for book in books}}
+        for _ in range(args.runs):
+            for book in times:
+                times[book].append(converted_seconds(book, out))
+    floor = statistics.median(times[blank])
+    print(f"soffice --convert-to xlsx, whole process, median of {args.runs} paired rounds")
+    print(f"  blank workbook: {floor:.2f} s")
+    for book in books:
+        median = statistics.median(times[book])
+        verdict = "" if median / floor <= TARGET else f"  > {TARGET}x"
+        print(f"  {book.name}: {median:.2f} s = {median / floor:.2f}x the blank workbook{verdict}")
+    for failure in FAILED:
+        print(f"  (run again after a soffice failure: {failure})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The build's shortcuts write the very bytes openpyxl writes: the plain cell writer, shared styles."""
+
+from __future__ import annotations
+
+import copy
+import io
+import zipfile
+from datetime import datetime
+
+import openpyxl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.worksheet.hyperlink import Hyperlink
+
+from pycalc.sheets.common import BODY, GRID, fill, font, share_styles
+from pycalc.sheets.workbook import plain_cell_writer
+
+TEXT = st.text(alphabet=st.sampled_from([*"ab =&<>\"'\n\t", "é", "½"]), min_size=0, max_size=12)
+VALUES = st.one_of(
+    st.none(),
+    TEXT,
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True, width=64),
+    st.booleans(),
+    TEXT.map(lambda text: "=" + text.replace('"', "")),
+    st.just(datetime(2024, 5, 6, 7, 8, 9)),
+)
+
+
+def saved_parts(book: openpyxl.Workbook, plain: bool) -> dict[str, bytes]:
+    raw = io.BytesIO()
+    if plain:
+        with plain_cell_writer():
+            book.save(raw)
+    else:
+        book.save(raw)
+    with zipfile.ZipFile(raw) as saved:
+        return {name: saved.read(name) for name in saved.namelist() if name != "docProps/core.xml"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(VALUES, st.booleans(), st.booleans()), min_size=1, max_size=30))
+def test_the_plain_cell_writer_writes_what_openpyxl_writes(cells):
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for index, (value, styled, linked) in enumerate(cells, start=1):
+        cell = sheet.cell(1 + index // 5, 1 + index % 5, value)
+        if styled:
+            cell.font = BODY
+        if linked:
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location="'Sheet'!A1", display="x")
+    assert saved_parts(book, plain=True) == saved_parts(book, plain=False)
+
+
+def styled_book(shared: bool) -> openpyxl.Workbook:
+    book = openpyxl.Workbook()
+    if shared:
+        share_styles(book)
+    sheet = book.active
+    looks = [
+        BODY,
+        font(bold=True),
+        Font(name="Arial", size=10),  # equal to BODY, another object
+        fill("FFF3C4"),
+        PatternFill("solid", start_color="FFF3C4", end_color="FFF3C4"),
+        GRID,
+        Alignment(wrap_text=True),
+        Protection(locked=False),
+    ]
+    for row in range(1, 40):
+        for column, look in enumerate(looks, start=1):
+            cell = sheet.cell(row, column, row * column)
+            attribute = {
+                Font: "font",
+                PatternFill: "fill",
+                type(GRID): "border",
+                Alignment: "alignment",
+                Protection: "protection",
+            }[type(look)]
+            setattr(cell, attribute, look if (row + column) % 3 else copy.copy(look))
+    return book
+
+
+def test_shared_styles_save_the_same_bytes():
+    assert saved_parts(styled_book(shared=True), plain=False) == saved_parts(
+        styled_book(shared=False), plain=False
+    )
