@@ -131,3 +131,11 @@ def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:
     if isinstance(counts, dict):
         return Fraction(counts.get(amount, 0), scale)
     return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)
+
+
+def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:
+    """The round's chance to drop the target as the .xlsx shows it: one attack's chance, none for no
+    attack (1 when the target is at 0 or below already), or the text pointing at the .xlsm."""
+    if attacks == 1:
+        return one_attack
+    return Fraction(int(hp <= 0)) if attacks == 0 else several

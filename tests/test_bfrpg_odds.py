@@ -288,7 +288,8 @@ def test_udfs_with_empty_optional_cells_and_bad_arguments():
         3.0, 15.0, "1d8+2", None, None, None, None, None, None, None, False, ""
     ) == pytest.approx(expected)
     assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "abc", None, 0.0) == "#DICE? write it like 2d4+2"
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", 0.0, 0.0) == "#ATTACKS? 1 or more"
+    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", 0.0, 0.0) == 0.0  # no attack, no damage
+    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", -1.0, 0.0).startswith("#ATTACKS?")
     assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", None, None, 0.0).startswith("#HP?")
     assert udfs_bfrpg.bfrpg_kill_chance(3.0, None, "1d8", 5.0, None, 0.0).startswith("#TARGET?")
     assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", 5.0, 1.0, 0.0, 0.0, "nope").startswith("#")
@@ -341,7 +342,7 @@ def edge_scenarios() -> list[tuple[object, engine.AttackInputs, int, int]]:
     for index, need in enumerate((-6, 0, 1, 2, 9, 18, 19, 20, 21, 22, 30)):
         for offset, dice in enumerate(dice_list):
             rules = with_rulings(FLIPS[(index + offset) % len(FLIPS)]) if (index + offset) % 3 else RULES
-            attacks = (0, 1, 1, 2, 3)[(index + offset) % 5]
+            attacks = (0, 1, -1, 2, 3)[(index + offset) % 5]
             hp = (-1, 0, 1, 5, 10, 18, 40)[(index * 3 + offset) % 7]
             found.append((rules, engine.AttackInputs(bonus=4, target=need + 4, dice=dice), attacks, hp))
     return found

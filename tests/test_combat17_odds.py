@@ -176,7 +176,7 @@ def test_udfs_as_xlwings_calls_them():
     for bad in (
         udfs.combat17_expected_damage(3.0, 15.0, "abc"),
         udfs.combat17_expected_damage(3.0, None, "1d6"),
-        udfs.combat17_expected_damage(3.0, 15.0, "1d6", 0.0, 0.0, 0.0, False, 1.0),
+        udfs.combat17_expected_damage(3.0, 15.0, "1d6", -1.0, 0.0, 0.0, False, 1.0),
         udfs.combat17_kill_chance(3.0, 15.0, "1d6", "x"),
         udfs.combat17_damage_chance_at_least(3.0, 15.0, "1d6", 2.5),
         udfs.combat17_kill_chance(3.0, 15.0, "1d6", 5.0, 1.0, 0.0, None, "maybe"),

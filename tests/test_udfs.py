@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,3 +114,15 @@ def test_no_udf_raises_whatever_the_cells_hold(name: str, cells: list):
 def test_every_udf_has_a_description_for_the_function_wizard():
     for name in UDF_NAMES:
         assert (getattr(udfs, name).__doc__ or "").strip(), name
+
+
+@pytest.mark.parametrize("prefix", ["cnc_", "osr_", "combat17_", "bfrpg_", ""])
+def test_no_attack_does_no_damage_in_every_ruleset(prefix: str):
+    """attacks = 0 is a round without an attack: 0 expected damage, no chance to drop a standing target
+    (and certainty for one already at 0), the same in every ruleset; below 0 is a message."""
+    expected, kill = getattr(udfs, f"{prefix}expected_damage"), getattr(udfs, f"{prefix}kill_chance")
+    first = (60, 40) if prefix == "" else (3, 15)  # spelljammer: SC and DEF
+    assert expected(*first, "1d8", attacks=0) == 0.0
+    assert kill(*first, "1d8", 5, 0) == 0.0
+    assert kill(*first, "1d8", 0, 0) == 1.0
+    assert str(expected(*first, "1d8", attacks=-1)).startswith("#ATTACKS?")

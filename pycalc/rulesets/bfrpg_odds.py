@@ -121,8 +121,8 @@ def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
 
 
 def check_attacks(attacks: int) -> int:
-    if attacks < 1:
-        raise RuleError("#ATTACKS? 1 or more")
+    if attacks < 0:
+        raise RuleError("#ATTACKS? 0 or more")
     return attacks
 
 
@@ -175,11 +175,13 @@ def odds_outputs(
     kill = kill_chance(rules, odds, hp)
     out: dict[str, object] = {
         "ATTACK_EXPECTED_DAMAGE": one,
-        "ATTACK_EXPECTED_DAMAGE_ROUND": one * attacks if attacks >= 1 else "#ATTACKS? 1 or more",
+        "ATTACK_EXPECTED_DAMAGE_ROUND": one * attacks if attacks >= 0 else "#ATTACKS? 0 or more",
         "ATTACK_KILL_CHANCE": kill,
     }
-    if attacks < 1:
-        out["ATTACK_KILL_CHANCE_ROUND"] = "#ATTACKS? 1 or more"
+    if attacks < 0:
+        out["ATTACK_KILL_CHANCE_ROUND"] = "#ATTACKS? 0 or more"
+    elif attacks == 0:  # no attack drops nothing; a target at 0 or below is down already
+        out["ATTACK_KILL_CHANCE_ROUND"] = Fraction(int(hp <= 0))
     elif attacks == 1:
         out["ATTACK_KILL_CHANCE_ROUND"] = kill
     else:

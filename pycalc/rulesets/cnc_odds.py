@@ -127,14 +127,14 @@ def odds_outputs(
             "ATTACK_EXPECTED_DAMAGE": message,
             "ATTACK_EXPECTED_DAMAGE_ROUND": message,
             "ATTACK_KILL_CHANCE": message,
-            "ATTACK_KILL_CHANCE_ROUND": message if attacks == 1 else SEVERAL_ATTACKS,
+            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, hp, SEVERAL_ATTACKS),
         }
     kill = kill_chance(rules, odds, hp)
     return {
         "ATTACK_EXPECTED_DAMAGE": expected_damage(rules, odds),
         "ATTACK_EXPECTED_DAMAGE_ROUND": BAD_ATTACKS if attacks < 0 else expected_damage(rules, odds, attacks),
         "ATTACK_KILL_CHANCE": kill,
-        "ATTACK_KILL_CHANCE_ROUND": kill if attacks == 1 else SEVERAL_ATTACKS,
+        "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS),
     }
 
 

@@ -26,7 +26,7 @@ from pycalc.tables import RuleSet
 Distribution = shared_odds.Distribution
 GRID_MESSAGE = BEYOND_GRID
 SEVERAL_ATTACKS = "several attacks: see the .xlsm (combat17_kill_chance)"
-ATTACKS_MESSAGE = "#ATTACKS? 1 or more"
+ATTACKS_MESSAGE = "#ATTACKS? 0 or more"
 ODDS_OUTPUTS = (
     "ATTACK_EXPECTED_DAMAGE",
     "ATTACK_EXPECTED_DAMAGE_ROUND",
@@ -81,7 +81,7 @@ def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
 
 
 def check_attacks(attacks: int) -> None:
-    if attacks < 1:
+    if attacks < 0:
         raise RuleError(ATTACKS_MESSAGE)
 
 
@@ -143,11 +143,13 @@ def odds_outputs(
     kill = kill_chance(rules, odds, hp)
     found: dict[str, Any] = {
         "ATTACK_EXPECTED_DAMAGE": one,
-        "ATTACK_EXPECTED_DAMAGE_ROUND": attacks * one if attacks >= 1 else ATTACKS_MESSAGE,
+        "ATTACK_EXPECTED_DAMAGE_ROUND": attacks * one if attacks >= 0 else ATTACKS_MESSAGE,
         "ATTACK_KILL_CHANCE": kill,
     }
     if native:
-        found["ATTACK_KILL_CHANCE_ROUND"] = kill if attacks == 1 else SEVERAL_ATTACKS
+        found["ATTACK_KILL_CHANCE_ROUND"] = (
+            kill if attacks == 1 else Fraction(int(hp <= 0)) if attacks == 0 else SEVERAL_ATTACKS
+        )
     else:
         found["ATTACK_KILL_CHANCE_ROUND"] = engine.guarded(kill_chance, rules, odds, hp, attacks)
     return found

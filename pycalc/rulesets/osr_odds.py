@@ -138,12 +138,19 @@ def odds_outputs(
         round_damage: object = osr.shown(expected_damage, rules, odds, more.attacks)
     except RuleError as error:
         found = dict.fromkeys(ODDS_NAMES, str(error))
-        return {**found, "ATTACK_KILL_CHANCE_ROUND": str(error) if more.attacks == 1 else SEVERAL_ATTACKS}
+        return {
+            **found,
+            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(
+                str(error), more.attacks, more.target_hp, SEVERAL_ATTACKS
+            ),
+        }
     return {
         "ATTACK_EXPECTED_DAMAGE": one,
         "ATTACK_EXPECTED_DAMAGE_ROUND": round_damage,
         "ATTACK_KILL_CHANCE": kill,
-        "ATTACK_KILL_CHANCE_ROUND": kill if more.attacks == 1 else SEVERAL_ATTACKS,
+        "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(
+            kill, more.attacks, more.target_hp, SEVERAL_ATTACKS
+        ),
     }
 
 

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from pycalc import dice
+from pycalc import odds as shared_odds
 from pycalc.errors import not_in_list
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets import spelljammer_odds
@@ -162,7 +163,7 @@ def odds_outputs(
         "STRIKE_EXPECTED_DAMAGE_ROUND": spelljammer_odds.expected_hp_loss(rules, attack, inputs.attacks),
         "STRIKE_STUN_CHANCE": spelljammer_odds.stun_chance(rules, attack, threshold),
         "STRIKE_KILL_CHANCE": one_attack_kill,
-        "STRIKE_KILL_CHANCE_ROUND": one_attack_kill
-        if inputs.attacks == 1
-        else "several attacks: see the .xlsm (kill_chance)",
+        "STRIKE_KILL_CHANCE_ROUND": shared_odds.round_kill(
+            one_attack_kill, inputs.attacks, inputs.hp, "several attacks: see the .xlsm (kill_chance)"
+        ),
     }

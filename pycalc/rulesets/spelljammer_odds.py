@@ -47,8 +47,8 @@ def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:
 
 
 def check_attacks(attacks: int) -> int:
-    if attacks < 1:
-        raise RuleError("#ATTACKS? 1 or more")
+    if attacks < 0:
+        raise RuleError("#ATTACKS? 0 or more")
     return attacks
 
 

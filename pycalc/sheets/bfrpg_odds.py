@@ -191,7 +191,7 @@ def odds_fields() -> tuple[Field, ...]:
         f"{over_outcomes('{dmg}>=' + hp)})))"
     )
     attacks = "SUM(ATTACK_ATTACKS)"
-    bad_attacks = '"#ATTACKS? 1 or more"'
+    bad_attacks = '"#ATTACKS? 0 or more"'
     udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED"
     udf_tail = (
         f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{pick_name('charge_options')},{pick_name('damage_mode')},"
@@ -212,7 +212,7 @@ def odds_fields() -> tuple[Field, ...]:
             "Expected damage per round",
             "ATTACK_EXPECTED_DAMAGE_ROUND",
             number_format="0.00",
-            native=f"IF(ISNUMBER(ATTACK_EXPECTED_DAMAGE),IF({attacks}<1,{bad_attacks},"
+            native=f"IF(ISNUMBER(ATTACK_EXPECTED_DAMAGE),IF({attacks}<0,{bad_attacks},"
             f"{attacks}*ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE)",
             udf=f"bfrpg_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
         ),
@@ -228,8 +228,8 @@ def odds_fields() -> tuple[Field, ...]:
             "Chance the round's attacks drop the target",
             "ATTACK_KILL_CHANCE_ROUND",
             number_format=PERCENT_FORMAT,
-            native=f"IF(ISNUMBER(ATTACK_KILL_CHANCE),IF({attacks}<1,{bad_attacks},IF({attacks}=1,ATTACK_KILL_CHANCE,"
-            '"several attacks: see the .xlsm (bfrpg_kill_chance)")),ATTACK_KILL_CHANCE)',
+            native=f"IF(ISNUMBER(ATTACK_KILL_CHANCE),IF({attacks}<0,{bad_attacks},IF({attacks}=0,IF({hp}<=0,1,0),IF({attacks}=1,ATTACK_KILL_CHANCE,"
+            '"several attacks: see the .xlsm (bfrpg_kill_chance)"))),ATTACK_KILL_CHANCE)',
             udf=f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
         ),
     )

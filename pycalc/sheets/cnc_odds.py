@@ -33,7 +33,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import by_label, const
+from pycalc.sheets.formulas import by_label, const, round_kill_formula
 from pycalc.sheets.heat_map import HeatMap, write_heat_map
 from pycalc.tables import RuleSet
 
@@ -144,7 +144,9 @@ def odds_section() -> Section:
                 "Chance the round's attacks drop the target",
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
-                native=f'IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"{SEVERAL_ATTACKS}")',
+                native=round_kill_formula(
+                    "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", SEVERAL_ATTACKS
+                ),
                 udf=f"cnc_kill_chance({head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{tail})",
             ),
         ),

@@ -240,7 +240,7 @@ def odds_section(rules: RuleSet) -> Section:
                 number_format="0.00",
                 native=(
                     "IF(ISTEXT(ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE,"
-                    f"IF(SUM(ATTACK_ATTACKS)<1,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
+                    f"IF(SUM(ATTACK_ATTACKS)<0,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
                 ),
                 udf=f"combat17_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
             ),
@@ -258,7 +258,7 @@ def odds_section(rules: RuleSet) -> Section:
                 number_format=PERCENT_FORMAT,
                 native=(
                     "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
-                    f"{q(odds_engine.SEVERAL_ATTACKS)}))"
+                    f"IF(SUM(ATTACK_ATTACKS)=0,IF(SUM(ATTACK_TARGET_HP)<=0,1,0),{q(odds_engine.SEVERAL_ATTACKS)})))"
                 ),
                 udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
             ),

@@ -77,3 +77,8 @@ def dice_sides(expr: str) -> str:
 def dice_modifier(expr: str) -> str:
     rest, sign = _dice_after_d(expr), _dice_sign_at(expr)
     return f"IF({sign}=0,0,VALUE(MID({rest},{sign},LEN({rest}))))"
+
+
+def round_kill_formula(attacks: str, one_attack: str, hp: str, several: str) -> str:
+    """``pycalc.odds.round_kill`` over the calculator's cells."""
+    return f"IF(SUM({attacks})=1,{one_attack},IF(SUM({attacks})=0,IF(SUM({hp})<=0,1,0),{q(several)}))"

@@ -15,6 +15,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.rulesets import osr_odds
 from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import (
     NOTE,
@@ -32,7 +33,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import const
+from pycalc.sheets.formulas import const, round_kill_formula
 from pycalc.sheets.heat_map import HeatMap, colour_by_range, write_heat_map
 from pycalc.tables import RuleSet
 
@@ -178,7 +179,9 @@ def odds_section() -> Section:
                 "Chance the round's attacks drop the target",
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
-                native='IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"several attacks: see the .xlsm (osr_kill_chance)")',
+                native=round_kill_formula(
+                    "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", osr_odds.SEVERAL_ATTACKS
+                ),
                 udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
             ),
         ),

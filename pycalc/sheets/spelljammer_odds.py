@@ -27,7 +27,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import band
+from pycalc.sheets.formulas import band, round_kill_formula
 from pycalc.sheets.heat_map import HeatMap, write_heat_map
 from pycalc.tables import RuleSet
 
@@ -158,7 +158,12 @@ def odds_fields() -> tuple[Field, ...]:
             "Chance the round's attacks drop the target",
             "STRIKE_KILL_CHANCE_ROUND",
             number_format=PERCENT_FORMAT,
-            native='IF(SUM(STRIKE_ATTACKS)=1,STRIKE_KILL_CHANCE,"several attacks: see the .xlsm (kill_chance)")',
+            native=round_kill_formula(
+                "STRIKE_ATTACKS",
+                "STRIKE_KILL_CHANCE",
+                "TARGET_HP",
+                "several attacks: see the .xlsm (kill_chance)",
+            ),
             udf=f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})",
         ),
     )
