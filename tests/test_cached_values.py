@@ -50,9 +50,14 @@ def test_every_formula_cell_carries_a_value_and_none_is_an_error(ruleset_folder,
 
 
 def shown_by_label(path: Path, sheet_title: str) -> dict[object, object]:
-    """What a viewer that reads cached values shows: label (column A) -> value (column B)."""
+    """What a viewer that reads cached values shows: each label -> the value beside it (the roll block
+    has its inputs in columns A-B and its outputs in columns D-E)."""
     sheet = openpyxl.load_workbook(path, data_only=True)[sheet_title]
-    return {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(1, sheet.max_row + 1)}
+    return {
+        sheet.cell(row, column).value: sheet.cell(row, column + 1).value
+        for row in range(1, sheet.max_row + 1)
+        for column in (1, 4)
+    }
 
 
 def test_a_preview_shows_the_default_calculation(built):
