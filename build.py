@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
+from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
@@ -92,6 +93,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=Path,
         metavar="DIR",
         help="read the rulesets from DIR (one folder of YAML per ruleset, e.g. your own) instead of tables/",
+    )
+    parser.add_argument(
+        "--lite",
+        action="store_true",
+        help="write only the xlwings Lite bundles lite/<id>/main.py (and lite/all/ when every ruleset is"
+        " built), each with its requirements.txt; every build writes them too",
     )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     return parser.parse_args(argv)
@@ -274,6 +281,23 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
         return written
 
 
+def lite_files(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
+    """The xlwings Lite bundles (pycalc.lite); the all-rulesets one only when every ruleset is built."""
+    every = list(available_rulesets())
+    ordered = sorted(rulesets, key=lambda r: every.index(r.id) if r.id in every else len(every))
+    return bundle_files(ordered, args.out, [r.id for r in ordered] == every)
+
+
+def write_changed(files: dict[Path, bytes]) -> list[Path]:
+    """Write each changed file atomically (no backup: the bundles are generated, never edited)."""
+    written = []
+    for path, data in files.items():
+        if not path.exists() or path.read_bytes() != data:
+            write_atomically(path, data)
+            written.append(path)
+    return written
+
+
 def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
     started = time.perf_counter()
     try:
@@ -284,17 +308,19 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str]) -> int:
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
+    lite = lite_files(rulesets, args)
     files: dict[Path, bytes] = {}
-    for rules in rulesets:
-        files.update(outputs(rules, args))
-    files = add_cached_values(files, args)
+    if not args.lite:
+        for rules in rulesets:
+            files.update(outputs(rules, args))
+        files = add_cached_values(files, args)
     if args.check:
-        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
+        stale = [p for p, data in {**files, **lite}.items() if not p.exists() or p.read_bytes() != data]
         for path in stale:
             print(f"stale: {shown(path)} (run build.py)", file=sys.stderr)
         return 1 if stale else 0
-    written = write_workbooks(files)
-    if args.pdf:
+    written = write_workbooks(files) + write_changed(lite)
+    if args.pdf and not args.lite:
         if find_soffice() is None:
             print(
                 "build.py: --pdf needs LibreOffice headless (soffice); run scripts/build.sh", file=sys.stderr
