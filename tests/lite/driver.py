@@ -11,7 +11,7 @@ def run() -> str:
     sys.path.insert(0, "/bundle")
     yaml_before = importlib.util.find_spec("yaml") is not None
     started = time.perf_counter()
-    import main  # noqa: F401 - the bundle, as xlwings Lite imports it
+    import main
     import xlwings
 
     loaded = time.perf_counter() - started
@@ -26,7 +26,7 @@ def run() -> str:
             continue
         try:
             results.append({"value": function(*case["args"])})
-        except BaseException as error:  # noqa: BLE001 - reported, never expected
+        except BaseException as error:
             results.append({"raised": f"{type(error).__name__}: {error}"})
     return json.dumps(
         {
