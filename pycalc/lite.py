@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import pprint
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -234,6 +233,27 @@ def string_lines(text: str, indent: str) -> str:
     return "(\n" + "".join(f"{indent}    {line!r}\n" for line in lines) + f"{indent})"
 
 
+def layout(value: Any, column: int, width: int = 110) -> str:
+    """``repr(value)`` broken into lines for reading: a list too long for one line puts its items one
+    column in, as many short ones to a line as fit (what pprint's compact mode does, without its cost
+    on a large tree)."""
+    text = repr(value)
+    if column + len(text) <= width or not isinstance(value, list) or not value:
+        return text
+    lines: list[str] = []
+    for item in (layout(item, column + 1, width) for item in value):
+        if (
+            lines
+            and "\n" not in item
+            and "\n" not in lines[-1]
+            and column + len(lines[-1]) + len(item) + 3 <= width
+        ):
+            lines[-1] += ", " + item
+        else:
+            lines.append(item)
+    return "[" + (",\n" + " " * (column + 1)).join(lines) + "]"
+
+
 def docstring(text: str, indent: str) -> str:
     """A docstring as written in the source: triple quotes, continuation lines indented."""
     if '"""' in text or "\\" in text or text.endswith('"'):
@@ -301,10 +321,13 @@ def main_source(rulesets: list[RuleSet]) -> str:
         "_SOURCES = {\n",
         *(f"    {name!r}: {string_lines(text, '    ')},\n" for name, text in sources.items()),
         "}\n\n",
-        "_TABLES = "
-        + pprint.pformat(tables, width=110, compact=True, sort_dicts=False)
-        + "\n\n"
-        + f"_KNOWN_RULESETS = {RULESET_IDS!r}\n",
+        "_TABLES = {\n",
+        *(
+            f"    {ruleset_id!r}: {layout(data, 4 + len(repr(ruleset_id)) + 2)},\n"
+            for ruleset_id, data in tables.items()
+        ),
+        "}\n\n",
+        f"_KNOWN_RULESETS = {RULESET_IDS!r}\n",
         BOOT.format(modules=tuple(modules)),
     ]
     return "".join(parts)

@@ -17,6 +17,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections import Counter
 from functools import cache
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 
+import build
 from pycalc import lite
 from pycalc.tables import RuleSet, available_rulesets, load_ruleset
 from tests.lite.lite_harness import Case, Harness, not_carried
@@ -181,3 +183,41 @@ def test_the_committed_bundles_are_what_the_build_writes(tmp_path: Path) -> None
     for path, data in first.items():
         committed = PROJECT / "workbook" / path.relative_to(tmp_path)
         assert committed.read_bytes() == data, f"{committed} is stale: run build.py --lite"
+
+
+HOUSE = """\
+house_rules:
+  ruleset: spelljammer
+  name: Our table
+  tables:
+    cover:
+      set: {hard: {sc: -30}}
+"""
+
+
+def test_house_rules_travel_in_the_bundle(tmp_path: Path) -> None:
+    """build.py --lite --house: the embedded tables carry the change (checked in CPython, in a fresh
+    interpreter with the stand-in xlwings; the Pyodide tests above show CPython and Pyodide agree)."""
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE)
+    out = tmp_path / "out"
+    argv = ["--lite", "--ruleset", "spelljammer", "--house", str(house), "--out", str(out), "--quiet"]
+    assert build.main(argv) == 0
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "lite/spelljammer/main.py",
+        "lite/spelljammer/requirements.txt",
+    ]
+    main_py = out / "lite" / "spelljammer" / lite.MAIN
+    assert "House rules applied: Our table" in main_py.read_text()
+    (tmp_path / "xlwings").mkdir()
+    shutil.copy(PROJECT / "tests" / "lite" / "xlwings_standin.py", tmp_path / "xlwings" / "__init__.py")
+    script = (
+        "import json, runpy, sys; sys.path.insert(0, sys.argv[1]);"
+        "main = runpy.run_path(sys.argv[2]);"
+        "print(json.dumps([main['modifier']('spelljammer', 'cover', 'hard', 'sc'),"
+        " main['modifier']('spelljammer', 'cover', 'soft', 'sc')]))"
+    )
+    command = [sys.executable, "-I", "-c", script, str(tmp_path), str(main_py)]
+    found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    shipped = load_ruleset("spelljammer").table("cover")
+    assert found == [-30, shipped.by_label("soft")["sc"]] != [shipped.by_label("hard")["sc"]] * 2
