@@ -11,7 +11,9 @@ decorators of the UDFs.
   packages (``pycalc``, ``pycalc.rulesets``, ``pycalc.udfs``) are served empty: ``pycalc/udfs/__init__``
   would import every ruleset's UDFs. A module of a ruleset the bundle does not carry raises the
   engine's RuleError, which the UDFs show as a '#RULESET?' message in the cell.
-- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once.
+- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once, and
+  ``tables_dir()`` by a folder in the temporary directory holding one marker ``<id>/ruleset.yaml`` per
+  carried ruleset (the UDFs look there to know a GM's own ruleset id; nothing reads the markers).
 - While an embedded module executes, ``import xlwings`` gives ``xlwings_standin()`` (its decorators only
   record), so only main.py's own declarations reach xlwings Lite; ``import yaml`` gives
   ``yaml_standin()`` when PyYAML is missing (the tables are never parsed from YAML here).
@@ -21,15 +23,18 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import importlib
 import importlib.abc
 import importlib.util
 import linecache
 import sys
+import tempfile
 import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 PACKAGES = ("pycalc", "pycalc.rulesets", "pycalc.udfs")
@@ -281,9 +286,23 @@ class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         with stand_ins(self.replace_yaml):
             exec(compile(source, filename, "exec"), module.__dict__)
+        if name == "pycalc.table_files":
+            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]
         if name == "pycalc.tables":
+            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]
             module.load_ruleset = self.load_ruleset  # type: ignore[attr-defined]
             module.available_rulesets = lambda: iter(self.carried)  # type: ignore[attr-defined]
+
+    def tables_dir(self) -> Path:
+        """The folder of marker files standing for the embedded rulesets (made on first use)."""
+        digest = hashlib.sha256(" ".join(self.carried).encode()).hexdigest()[:16]
+        folder = Path(tempfile.gettempdir()) / f"pycalc-lite-tables-{digest}"
+        for ruleset_id in self.carried:
+            marker = folder / ruleset_id / "ruleset.yaml"
+            if not marker.exists():
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text("# this ruleset's tables are embedded in main.py\n", encoding="utf-8")
+        return folder
 
     def load_ruleset(self, ruleset_id: str) -> Any:
         """The embedded ruleset (house rules already applied when the bundle was built)."""

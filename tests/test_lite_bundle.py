@@ -209,15 +209,52 @@ def test_house_rules_travel_in_the_bundle(tmp_path: Path) -> None:
     ]
     main_py = out / "lite" / "spelljammer" / lite.MAIN
     assert "House rules applied: Our table" in main_py.read_text()
-    (tmp_path / "xlwings").mkdir()
-    shutil.copy(PROJECT / "tests" / "lite" / "xlwings_standin.py", tmp_path / "xlwings" / "__init__.py")
-    script = (
-        "import json, runpy, sys; sys.path.insert(0, sys.argv[1]);"
-        "main = runpy.run_path(sys.argv[2]);"
-        "print(json.dumps([main['modifier']('spelljammer', 'cover', 'hard', 'sc'),"
-        " main['modifier']('spelljammer', 'cover', 'soft', 'sc')]))"
-    )
-    command = [sys.executable, "-I", "-c", script, str(tmp_path), str(main_py)]
-    found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    calls = [
+        ("modifier", ["spelljammer", "cover", "hard", "sc"]),
+        ("modifier", ["spelljammer", "cover", "soft", "sc"]),
+    ]
+    found = run_in_cpython(main_py, calls, tmp_path)
     shipped = load_ruleset("spelljammer").table("cover")
     assert found == [-30, shipped.by_label("soft")["sc"]] != [shipped.by_label("hard")["sc"]] * 2
+
+
+def run_in_cpython(main_py: Path, calls: list[tuple[str, list[Any]]], folder: Path) -> list[Any]:
+    """The bundle's answers in a fresh CPython (stand-in xlwings, no pycalc imported before it)."""
+    (folder / "xlwings").mkdir(exist_ok=True)
+    shutil.copy(PROJECT / "tests" / "lite" / "xlwings_standin.py", folder / "xlwings" / "__init__.py")
+    script = (
+        "import json, runpy, sys; sys.path.insert(0, sys.argv[1]); main = runpy.run_path(sys.argv[2]);"
+        "print(json.dumps([main[name](*args) for name, args in json.loads(sys.argv[3])]))"
+    )
+    command = [sys.executable, "-I", "-c", script, str(folder), str(main_py), json.dumps(calls)]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """build.py --lite --tables DIR: an own ruleset (the bx fixture) answers the shared d20 functions
+    from its embedded tables, as pycalc.udfs does reading the folder."""
+    fixtures = PROJECT / "tests" / "fixtures" / "tables"
+    out = tmp_path / "out"
+    assert (
+        build.main(["--lite", "--tables", str(fixtures), "--ruleset", "bx", "--out", str(out), "--quiet"])
+        == 0
+    )
+    calls = [
+        ("d20_result", ["bx", 20.0, 0.0, 40.0]),
+        ("d20_need", ["bx", 3.0, 15.0, 1.0]),
+        ("d20_hit_chance", ["bx", 0.0, 10.0]),
+        ("d20_result", ["bx", 21.0, 0.0, 10.0]),
+        ("d20_result", ["bx", 1.0, 5.0, 10.0, 0.0, 3.0, 20.0]),
+        ("d20_need", ["nope", 3.0, 15.0]),
+    ]
+    found = run_in_cpython(out / "lite" / "bx" / lite.MAIN, calls, tmp_path)
+    shared = importlib.import_module("pycalc.udfs.shared")
+    monkeypatch.setenv("PYCALC_TABLES", str(fixtures))
+    load_ruleset.cache_clear()
+    try:
+        expected = [json.loads(json.dumps(getattr(shared, name)(*args))) for name, args in calls]
+    finally:
+        monkeypatch.delenv("PYCALC_TABLES")
+        load_ruleset.cache_clear()
+    assert found == expected
+    assert expected[:4] == ["Hit", 11, 0.55, "#ROLL? 1 to 20"]
