@@ -282,8 +282,9 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
 
 
 def lite_files(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
-    """The xlwings Lite bundles (pycalc.lite); the all-rulesets one only when every ruleset is built."""
-    every = list(available_rulesets())
+    """The xlwings Lite bundles (pycalc.lite); the all-rulesets one only when every ruleset of the
+    tables folder is built."""
+    every = ruleset_folders(tables_dir())
     ordered = sorted(rulesets, key=lambda r: every.index(r.id) if r.id in every else len(every))
     return bundle_files(ordered, args.out, [r.id for r in ordered] == every)
 

@@ -258,3 +258,14 @@ def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytes
         load_ruleset.cache_clear()
     assert found == expected
     assert expected[:4] == ["Hit", 11, 0.55, "#ROLL? 1 to 20"]
+
+
+def test_build_check_finds_a_missing_or_changed_bundle(tmp_path: Path) -> None:
+    argv = ["--lite", "--ruleset", "cnc", "--out", str(tmp_path), "--quiet"]
+    assert build.main([*argv, "--check"]) == 1
+    assert build.main(argv) == 0
+    assert build.main([*argv, "--check"]) == 0
+    assert not (tmp_path / "lite" / lite.ALL).exists(), "all/ only when every ruleset is built"
+    main_py = tmp_path / "lite" / "cnc" / lite.MAIN
+    main_py.write_text(main_py.read_text().replace("'cnc'", "'cnx'", 1))
+    assert build.main([*argv, "--check"]) == 1
