@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -203,6 +204,12 @@ def imported_names(tree: ast.Module) -> Iterator[str]:
         pending += ast.iter_child_nodes(node)
 
 
+@cache
+def imports_of(source: str) -> tuple[str, ...]:
+    """``imported_names`` of a module's source (cached by the text: the bundles share most modules)."""
+    return tuple(imported_names(ast.parse(source)))
+
+
 def engine_modules(udf_module_names: Iterable[str]) -> list[str]:
     """Every pycalc module (not package) the UDF modules need, sorted; a third-party import other
     than xlwings and PyYAML (which the bundle stands in for) is an error."""
@@ -214,7 +221,7 @@ def engine_modules(udf_module_names: Iterable[str]) -> list[str]:
         if name in found:
             continue
         found.add(name)
-        for imported in imported_names(ast.parse(module_path(name).read_text(encoding="utf-8"))):
+        for imported in imports_of(module_path(name).read_text(encoding="utf-8")):
             top = imported.split(".")[0]
             if top == "pycalc":
                 if imported not in packages and module_path(imported).exists():
