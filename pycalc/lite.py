@@ -320,7 +320,7 @@ def main_source(rulesets: list[RuleSet]) -> str:
     tables = {r.id: lite_runtime.encode(r) for r in rulesets}
     parts = [
         header(rulesets, udfs),
-        f"from xlwings import {', '.join(used)}\n",
+        f"\nfrom xlwings import {', '.join(used)}\n",
         *(f"\n\n{udf_source(u)}" for u in udfs),
         "\n\n# ------------------------------------------------------------ the engine and the tables"
         " (generated)\n\n",

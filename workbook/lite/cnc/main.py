@@ -6,6 +6,7 @@ requirements.txt); the functions below then work in any cell, e.g. =D20_NEED("cn
 29 functions; their engine (pycalc) and tables travel at the end of this file.
 House rules applied: none.
 """
+
 from xlwings import arg, func
 
 
