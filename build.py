@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
+from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
@@ -94,6 +95,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=Path,
         metavar="DIR",
         help="read the rulesets from DIR (one folder of YAML per ruleset, e.g. your own) instead of tables/",
+    )
+    parser.add_argument(
+        "--lite",
+        action="store_true",
+        help="write only the xlwings Lite bundles lite/<id>/main.py (and lite/all/ when every ruleset is"
+        " built), each with its requirements.txt; every build writes them too",
     )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     return parser.parse_args(argv)
@@ -328,9 +335,27 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
         return written
 
 
+def lite_files(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
+    """The xlwings Lite bundles (pycalc.lite); the all-rulesets one only when every ruleset of the
+    tables folder is built."""
+    every = ruleset_folders(tables_dir())
+    ordered = sorted(rulesets, key=lambda r: every.index(r.id) if r.id in every else len(every))
+    return bundle_files(ordered, args.out, [r.id for r in ordered] == every)
+
+
+def write_changed(files: dict[Path, bytes]) -> list[Path]:
+    """Write each changed file atomically (no backup: the bundles are generated, never edited)."""
+    written = []
+    for path, data in files.items():
+        if not path.exists() or path.read_bytes() != data:
+            write_atomically(path, data)
+            written.append(path)
+    return written
+
+
 def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: bool = False) -> int:
-    """Build and write the workbooks; 0 when done. ``values_after`` (watch mode, no PDFs): write each
-    workbook at once and add the cached values LibreOffice must work out afterwards."""
+    """Build and write the workbooks and the Lite bundles; 0 when done. ``values_after`` (watch mode,
+    no PDFs): write each workbook at once and add the cached values LibreOffice must work out afterwards."""
     started = time.perf_counter()
     try:
         rulesets = load_all(ruleset_ids, args.house)
@@ -340,17 +365,20 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    files = outputs_of(rulesets, args)
-    if values_after and not args.check and not args.pdf:
+    lite = lite_files(rulesets, args)
+    files: dict[Path, bytes] = {} if args.lite else outputs_of(rulesets, args)
+    if values_after and not args.check and not args.pdf and not args.lite:
+        write_changed(lite)
         return write_then_add_values(args, files, len(rulesets), started)
-    files = add_cached_values(files, args)
+    if not args.lite:
+        files = add_cached_values(files, args)
     if args.check:
-        stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
+        stale = [p for p, data in {**files, **lite}.items() if not p.exists() or p.read_bytes() != data]
         for path in stale:
             print(f"stale: {shown(path)} (run build.py)", file=sys.stderr)
         return 1 if stale else 0
-    written = write_workbooks(files)
-    if args.pdf:
+    written = write_workbooks(files) + write_changed(lite)
+    if args.pdf and not args.lite:
         if find_soffice() is None:
             print(
                 "build.py: --pdf needs LibreOffice headless (soffice); run scripts/build.sh", file=sys.stderr

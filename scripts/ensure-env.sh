@@ -50,3 +50,21 @@ if [ -n "$missing" ]; then
          "(or fail under CI). Install them with apt-get install --no-install-recommends $missing." >&2
   fi
 fi
+
+# Pyodide (the npm package) for tests/test_lite_bundle.py, which runs the xlwings Lite bundles in it
+# under Node: installed into .venv/node (npm install --prefix), once per version.
+PYODIDE_VERSION="314.0.7"
+NODE_PREFIX="$VENV/node"
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  installed="$NODE_PREFIX/node_modules/pyodide/package.json"
+  if [ ! -f "$installed" ] || ! grep -q "\"version\": \"$PYODIDE_VERSION\"" "$installed"; then
+    echo "installing pyodide@$PYODIDE_VERSION into $NODE_PREFIX (npm) ..."
+    mkdir -p "$NODE_PREFIX"
+    npm install --prefix "$NODE_PREFIX" --no-audit --no-fund --silent "pyodide@$PYODIDE_VERSION" ||
+      echo "warning: npm could not install pyodide: tests/test_lite_bundle.py will be skipped" \
+           "(or fail under CI)" >&2
+  fi
+else
+  echo "warning: Node.js/npm missing: tests/test_lite_bundle.py (xlwings Lite bundles in Pyodide) will be" \
+       "skipped (or fail under CI). Install Node.js 20+ (apt-get install nodejs npm)." >&2
+fi
