@@ -7,8 +7,6 @@ only literals are 0, 1 and message text.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, HIT, MISS
@@ -38,7 +36,7 @@ from pycalc.sheets.calculator import (
 )
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Cells, Formulas
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -99,19 +97,14 @@ def resolution(rules: RuleSet) -> Formulas:
     """The attack roll as the generic d20 formulas write it from bfrpg's resolution block, over the
     Attack calculator's cells (ATTACK_NEED: target - bonus - mods; blocked and automatic hits are
     decided around it)."""
-    block = rules.resolution_block
-    assert block is not None  # tables/bfrpg/ruleset.yaml has one
-    cells = Cells(
+    return own_calculator(
+        rules,
         raw_need="ATTACK_NEED",
         need_basis="ATTACK_NEED",
         faces=FACES,
         level="ATTACK_LEVEL",
         crit_possible="ATTACK_CRIT_RULE",
-        sit_cannot_hit="FALSE",
-        sit_needs_magic="FALSE",
-        sit_auto_hit="FALSE",
     )
-    return Formulas(block, replace(cells, need=f"({Formulas(block, cells).need()})"))
 
 
 def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:

@@ -40,7 +40,7 @@ from pycalc.sheets.cnc_odds import (
 )
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Cells, Formulas
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
 from pycalc.tables import RuleSet
 
@@ -137,28 +137,21 @@ def charge_damage(rules: RuleSet) -> str:
     )
 
 
-RESOLUTION_CELLS = Cells(  # where the generic d20 formulas find C&C's cells
-    bonus="SUM(ATTACK_BONUS)",
-    target_now="ATTACK_AC",
-    total_mods="ATTACK_TOTAL_MODS",
-    raw_need="(ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS)",
-    need="ATTACK_NEED",
-    faces="ATTACK_FACES",
-    roll="ATTACK_ROLL",
-    follow='""',  # C&C has no follow-up roll
-    level="0",
-    sit_cannot_hit="FALSE",
-    sit_needs_magic="FALSE",
-    sit_auto_hit="FALSE",
-    crit_possible="FALSE",  # no critical hits
-)
-
-
 def resolution(rules: RuleSet) -> Formulas:
     """The attack roll as the generic d20 formulas write it from C&C's resolution block."""
-    block = rules.resolution_block
-    assert block is not None  # tables/cnc/ruleset.yaml has one
-    return Formulas(block, RESOLUTION_CELLS)
+    return own_calculator(
+        rules,
+        bonus="SUM(ATTACK_BONUS)",
+        target_now="ATTACK_AC",
+        total_mods="ATTACK_TOTAL_MODS",
+        raw_need="(ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS)",
+        need="ATTACK_NEED",
+        faces="ATTACK_FACES",
+        roll="ATTACK_ROLL",
+        follow='""',  # C&C has no follow-up roll
+        level="0",
+        crit_possible="FALSE",  # no critical hits
+    )
 
 
 def dice_ok(expr: str) -> str:

@@ -24,7 +24,7 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Cells, Formulas
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
@@ -361,17 +361,13 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 def resolution(rules: RuleSet) -> Formulas:
     """The attack roll as the generic d20 formulas write it from combat17's resolution block (charts
     read with the follow-up roll), over the Attack calculator's cells."""
-    block = rules.resolution_block
-    assert block is not None  # tables/combat17/ruleset.yaml has one
-    cells = Cells(
+    return own_calculator(
+        rules,
         need="ATTACK_NEED",
         total_mods="ATTACK_TOTAL_MODS",
         sit_cannot_hit="ATTACK_BARRED",
-        sit_needs_magic="FALSE",
-        sit_auto_hit="FALSE",
         crit_possible="TRUE",  # every critical roll reads the chart
     )
-    return Formulas(block, cells)
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:

@@ -15,7 +15,7 @@ bfrpg) keep their own calculators for now.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pycalc.resolution_block import (
@@ -203,6 +203,20 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     if not parts:
         return "FALSE"
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
+
+
+def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
+    """The generic formulas over a shipped ruleset's own Attack calculator cells (``cells``: Cells
+    fields). Its pickers are its own, so the situation flags default to FALSE; without a ``need``
+    the roll needed is worked from ``raw_need`` and the block's hit margin."""
+    block = rules.resolution_block
+    if block is None:
+        raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block")])
+    flags = {"sit_cannot_hit": "FALSE", "sit_needs_magic": "FALSE", "sit_auto_hit": "FALSE"}
+    found = Cells(**{**flags, **cells})
+    if "need" not in cells:
+        found = replace(found, need=f"({Formulas(block, found).need()})")
+    return Formulas(block, found)
 
 
 class Formulas:

@@ -7,8 +7,6 @@ LibreOffice and compare them with the engine. Rule numbers are looked up by name
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.osr import (
@@ -32,7 +30,7 @@ from pycalc.sheets.calculator import (
 )
 from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Cells, Formulas
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -131,9 +129,8 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 def resolution(rules: RuleSet) -> Formulas:
     """The attack roll as the generic d20 formulas write it from osr's resolution block, over the
     Attack calculator's cells (the situation's pickers are osr's own)."""
-    block = rules.resolution_block
-    assert block is not None  # tables/osr/ruleset.yaml has one
-    cells = Cells(
+    return own_calculator(
+        rules,
         target="SUM(ATTACK_TARGET)",
         sit_ac="ATTACK_AC_CHANGE",
         target_now="ATTACK_TARGET_EFFECTIVE",
@@ -143,10 +140,7 @@ def resolution(rules: RuleSet) -> Formulas:
         level="SUM(ATTACK_LEVEL)",
         faces="ATTACK_SIDES",
         sit_needs_magic="ATTACK_NEEDS_MAGIC",
-        sit_cannot_hit="FALSE",
-        sit_auto_hit="FALSE",
     )
-    return Formulas(block, replace(cells, need=f"({Formulas(block, cells).need()})"))
 
 
 def result_formula(rules: RuleSet, roll: str, follow: str) -> str:
