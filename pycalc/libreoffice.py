@@ -85,6 +85,9 @@ xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XM
 """
 
 
+DEAD_OFFICE = ("illegal object given", "DisposedException", "Binary URP bridge disposed")
+
+
 class LibreOfficeError(RuntimeError):
     """LibreOffice could not be started, did not produce a file, or refused a request."""
 
@@ -442,6 +445,17 @@ class CalcSession:
     # -- requests -----------------------------------------------------------------------------
 
     def _request(self, request: dict[str, Any]) -> Any:
+        """Send one request; when LibreOffice itself has gone bad under it (a disposed or dead
+        office: UNO's 'illegal object' / DisposedException), start a fresh office and try once more."""
+        try:
+            return self._request_once(request)
+        except LibreOfficeError as error:
+            if not any(sign in str(error) for sign in DEAD_OFFICE):
+                raise
+            self.close()
+            return self._request_once(request)
+
+    def _request_once(self, request: dict[str, Any]) -> Any:
         with self._lock:
             self.start()
             driver = self._procs.get("driver")
