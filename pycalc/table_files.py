@@ -27,6 +27,7 @@ DICE_PATTERN = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")
 TABLE_KINDS = ("bands", "entries")
 PICKERS = ("choice", "toggle")
+CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first
 OUTCOME_TABLE = "outcomes"
 
 
@@ -187,7 +188,7 @@ class Table:
     key_label: str = ""
     picker: str | None = None
     gm_fillable: bool = False
-    cheatsheet: bool | None = None  # on the printed cheat sheet (None: pickers and bands tables)
+    cheatsheet: bool | str | None = None  # on the printed cheat sheet: false, true or a CHEATSHEET_GROUPS name
 
     def entry(self, entry_id: str) -> Row:
         for row in self.rows:
@@ -491,9 +492,13 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
         )
     gm_fillable = data.get("gm_fillable", False)
     cheatsheet = data.get("cheatsheet")
-    for flag, value in (("gm_fillable", gm_fillable), ("cheatsheet", cheatsheet)):
-        if value is not None and not isinstance(value, bool):
-            check.fail(data.value_lines[flag], f"{what} {flag} must be true or false")
+    if not isinstance(gm_fillable, bool):
+        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")
+    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:
+        check.fail(
+            data.value_lines["cheatsheet"],
+            f"{what} cheatsheet must be true, false or one of {', '.join(CHEATSHEET_GROUPS)}",
+        )
     section = check.section(data, None, what)
     columns = _columns(check, data, what)
     key_id = key_label = ""
@@ -546,7 +551,7 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
         key_label=key_label,
         picker=picker,
         gm_fillable=gm_fillable is True,
-        cheatsheet=cheatsheet if isinstance(cheatsheet, bool) else None,
+        cheatsheet=cheatsheet,
     )
 
 
