@@ -188,7 +188,7 @@ class Table:
     key_label: str = ""
     picker: str | None = None
     gm_fillable: bool = False
-    cheatsheet: bool | str | None = None  # on the printed cheat sheet: false, true or a CHEATSHEET_GROUPS name
+    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS
 
     def entry(self, entry_id: str) -> Row:
         for row in self.rows:

@@ -3619,6 +3619,7 @@ _SOURCES = {
         'COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")\n'
         'TABLE_KINDS = ("bands", "entries")\n'
         'PICKERS = ("choice", "toggle")\n'
+        'CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first\n'
         'OUTCOME_TABLE = "outcomes"\n'
         '\n'
         '\n'
@@ -3779,7 +3780,7 @@ _SOURCES = {
         '    key_label: str = ""\n'
         '    picker: str | None = None\n'
         '    gm_fillable: bool = False\n'
-        '    cheatsheet: bool | None = None  # on the printed cheat sheet (None: pickers and bands tables)\n'
+        '    cheatsheet: bool | str | None = None  # on the printed cheat sheet: false, true or a CHEATSHEET_GROUPS name\n'
         '\n'
         '    def entry(self, entry_id: str) -> Row:\n'
         '        for row in self.rows:\n'
@@ -4083,9 +4084,13 @@ _SOURCES = {
         '        )\n'
         '    gm_fillable = data.get("gm_fillable", False)\n'
         '    cheatsheet = data.get("cheatsheet")\n'
-        '    for flag, value in (("gm_fillable", gm_fillable), ("cheatsheet", cheatsheet)):\n'
-        '        if value is not None and not isinstance(value, bool):\n'
-        '            check.fail(data.value_lines[flag], f"{what} {flag} must be true or false")\n'
+        '    if not isinstance(gm_fillable, bool):\n'
+        '        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")\n'
+        '    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n'
+        '        check.fail(\n'
+        '            data.value_lines["cheatsheet"],\n'
+        '            f"{what} cheatsheet must be true, false or one of {\', \'.join(CHEATSHEET_GROUPS)}",\n'
+        '        )\n'
         '    section = check.section(data, None, what)\n'
         '    columns = _columns(check, data, what)\n'
         '    key_id = key_label = ""\n'
@@ -4138,7 +4143,7 @@ _SOURCES = {
         '        key_label=key_label,\n'
         '        picker=picker,\n'
         '        gm_fillable=gm_fillable is True,\n'
-        '        cheatsheet=cheatsheet if isinstance(cheatsheet, bool) else None,\n'
+        '        cheatsheet=cheatsheet,\n'
         '    )\n'
         '\n'
         '\n'
@@ -5208,24 +5213,24 @@ _TABLES = {
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 20]]]], ['section', 'THE COMBAT'], ['line', 16],
+                         [['values', ['dict', [['value', 20]]]], ['section', 'THE COMBAT'], ['line', 17],
                           ['id', 'attack_die_faces'], ['label', 'Faces of the attack die (d20)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 0]]]], ['section', 'THE COMBAT'], ['line', 17],
+                         [['values', ['dict', [['value', 0]]]], ['section', 'THE COMBAT'], ['line', 18],
                           ['id', 'hit_margin_min'], ['label', 'Hit when total minus AC is at least'],
                           ['low', None], ['high', None],
                           ['note',
                            '"If the total is equal to or greater than the opponent\'s Armor Class, the attack hits"'],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 1]]]], ['section', 'THE COMBAT'], ['line', 19],
+                         [['values', ['dict', [['value', 1]]]], ['section', 'THE COMBAT'], ['line', 20],
                           ['id', 'natural_always_fails'], ['label', 'Highest natural roll that always fails'],
                           ['low', None], ['high', None],
                           ['note', '"A natural “1” on the die roll is always a failure."'],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 20]]]], ['section', 'THE COMBAT'], ['line', 21],
+                         [['values', ['dict', [['value', 20]]]], ['section', 'THE COMBAT'], ['line', 22],
                           ['id', 'natural_always_hits'],
                           ['label', 'Lowest natural roll that always hits (if the target can be hit at all)'],
                           ['low', None], ['high', None],
@@ -5236,7 +5241,7 @@ _TABLES = {
                      ['note',
                       '"the attacker rolls 1d20 and adds his or her attack bonus (AB), as shown on the Attack Bonus table ... If the total is equal to or greater than the opponent\'s Armor Class, the attack hits and damage is rolled." The Attack Bonus table itself is not part of the seed: the GM enters AB.'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
-                     ['cheatsheet', None]]]],
+                     ['cheatsheet', 'to_hit']]]],
                   ['attack_kinds',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'attack_kinds'], ['title', 'Kind of attack (which ability bonus is added)'],
@@ -5253,30 +5258,30 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['ability', 'str'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 43], ['id', 'melee'], ['label', 'Melee weapon'],
+                          ['section', 'THE COMBAT'], ['line', 44], ['id', 'melee'], ['label', 'Melee weapon'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['ability', 'ruling'], ['ranged', True]]]],
-                          ['section', 'THE COMBAT'], ['line', 44], ['id', 'thrown'],
+                          ['section', 'THE COMBAT'], ['line', 45], ['id', 'thrown'],
                           ['label', 'Thrown weapon'], ['low', None], ['high', None],
                           ['note',
                            'ruling = as ruling thrown_attack_ability says (default: Strength, the clause that names "thrown").'],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['ability', 'dex'], ['ranged', True]]]],
-                          ['section', 'THE COMBAT'], ['line', 46], ['id', 'missile'],
+                          ['section', 'THE COMBAT'], ['line', 47], ['id', 'missile'],
                           ['label', 'Missile weapon'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['ability', 'dex'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 47], ['id', 'light_weapon'],
+                          ['section', 'THE COMBAT'], ['line', 48], ['id', 'light_weapon'],
                           ['label', 'Light weapon (melee)'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['ability', 'dex'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 48], ['id', 'touch'], ['label', 'Touch attack'],
+                          ['section', 'THE COMBAT'], ['line', 49], ['id', 'touch'], ['label', 'Touch attack'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]]]]],
-                     ['section', 'THE COMBAT'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 29],
+                     ['section', 'THE COMBAT'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 30],
                      ['note',
                       '"as well as Strength bonus (if performing a melee or thrown attack) or Dexterity bonus (if performing a light weapon, touch attack, or missile attack)". ranged marks the attacks that use the ranged modifiers (range.yaml) and the 5\' minimum distance.'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -5291,11 +5296,11 @@ _TABLES = {
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 11]]]], ['section', 'Unarmored Combat'], ['line', 62],
+                         [['values', ['dict', [['value', 11]]]], ['section', 'Unarmored Combat'], ['line', 63],
                           ['id', 'unarmored_base_ac'],
                           ['label', 'Base AC with no armor at all (plus DEX bonus)'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]]]]],
-                     ['section', 'Unarmored Combat'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 50],
+                     ['section', 'Unarmored Combat'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 51],
                      ['note',
                       '"Characters who, for whatever reason, engage in combat while wearing no armor whatsoever have a base Armor Class of 11 plus Dexterity bonus." A shield and magical protection that is not armor (rings or cloaks of protection) are allowed. It "only applies to opponents the character is aware of and whose location is at least approximately known".'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -5396,7 +5401,7 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 20]]]],
-                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 17],
+                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 18],
                           ['id', 'threat_natural'],
                           ['label', 'Lowest natural roll that hits and threatens a critical'], ['low', None],
                           ['high', None],
@@ -5405,7 +5410,7 @@ _TABLES = {
                           ['file', 'tables/bfrpg/criticals.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]],
-                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 24],
+                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 25],
                           ['id', 'maximum_dice_added'],
                           ['label', 'Weapon damage dice dealt at their maximum on a critical'], ['low', None],
                           ['high', None],
@@ -5417,7 +5422,7 @@ _TABLES = {
                      ['note',
                       '"A natural 20 on the attack die roll results in a hit and a threat. Roll again -- if the player hits on the second roll (a normal hit, not just another natural 20), a critical hit is scored, and the max damage die is dealt in addition to an additional damage roll with modifiers. However, if the only way the character can hit is to roll a natural 20, critical hits are not scored."'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
-                     ['cheatsheet', None]]]],
+                     ['cheatsheet', 'results']]]],
                   ['critical_effect',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'critical_effect'], ['title', 'What a critical hit does'], ['kind', 'entries'],
@@ -5430,21 +5435,21 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['extra_damage', True]]]],
-                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 46],
+                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 48],
                           ['id', 'extra_damage'], ['label', 'Extra damage (maximum die plus a damage roll)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/criticals.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['extra_damage', False]]]],
-                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 47],
+                          ['section', 'Critical Hits and Lingering Injuries'], ['line', 49],
                           ['id', 'lingering_injury'],
                           ['label', 'Lingering injury instead (eye, limb, bones, scar; DM decides)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/criticals.yaml']]]]]],
                      ['section', 'Critical Hits and Lingering Injuries'],
-                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 33],
+                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 34],
                      ['note',
                       '"the player can forgo dealing additional damage and instead inflict a lingering injury in the form of a ruptured eye, disabling a limb, breaking bones, or inflicting a humiliating scar. This is a case-by-case scenario and will depend on the DM and the type of damage being inflicted."'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
-                     ['cheatsheet', None]]]],
+                     ['cheatsheet', 'results']]]],
                   ['damage_mode',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'damage_mode'], ['title', 'Lethal or subduing damage'], ['kind', 'entries'],
@@ -5572,18 +5577,18 @@ _TABLES = {
                            ['dict',
                             [['state', 'Dying'],
                              ['state_with_subdual', 'Unconscious (further subduing damage is killing damage)']]]],
-                          ['section', 'Subduing Damage'], ['line', 16], ['id', None], ['label', None],
+                          ['section', 'Subduing Damage'], ['line', 17], ['id', None], ['label', None],
                           ['low', None], ['high', 0], ['note', ''], ['file', 'tables/bfrpg/hit_points.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict', [['state', 'Able to act'], ['state_with_subdual', 'Able to act']]]],
-                          ['section', 'Subduing Damage'], ['line', 17], ['id', None], ['label', None],
+                          ['section', 'Subduing Damage'], ['line', 18], ['id', None], ['label', None],
                           ['low', 1], ['high', None], ['note', ''], ['file', 'tables/bfrpg/hit_points.yaml']]]]]],
                      ['section', 'Subduing Damage'], ['file', 'tables/bfrpg/hit_points.yaml'], ['line', 3],
                      ['note',
                       '"If a character is reduced to zero hit points who has taken at least some subduing damage, the character becomes unconscious rather than dying. (Any further subduing damage is then considered killing damage, allowing the possibility that someone might be beaten to death.)"'],
                      ['key_id', 'hit_points'], ['key_label', 'Current hit points'], ['picker', None],
-                     ['gm_fillable', False], ['cheatsheet', None]]]],
+                     ['gm_fillable', False], ['cheatsheet', 'state']]]],
                   ['subdual_recovery',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'subdual_recovery'], ['title', 'Waking from a subdual knockout'],
@@ -5601,15 +5606,15 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['time', '1d4'], ['unit', 'turns'], ['hit_points', 1]]]],
-                          ['section', 'Subduing Damage'], ['line', 31], ['id', 'wakes_alone'],
+                          ['section', 'Subduing Damage'], ['line', 32], ['id', 'wakes_alone'],
                           ['label', 'Wakes up on his or her own'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/hit_points.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['time', '2d10'], ['unit', 'rounds'], ['hit_points', 1]]]],
-                          ['section', 'Subduing Damage'], ['line', 32], ['id', 'awakened_by_another'],
+                          ['section', 'Subduing Damage'], ['line', 33], ['id', 'awakened_by_another'],
                           ['label', 'Can be awakened by someone else'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/hit_points.yaml']]]]]],
-                     ['section', 'Subduing Damage'], ['file', 'tables/bfrpg/hit_points.yaml'], ['line', 19],
+                     ['section', 'Subduing Damage'], ['file', 'tables/bfrpg/hit_points.yaml'], ['line', 20],
                      ['note',
                       '"A character knocked out in this way, but not subsequently killed, will wake up with 1 hit point in 1d4 turns, or can be awakened (with 1 hit point) by someone else after 2d10 rounds."'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -7126,7 +7131,7 @@ _TABLES = {
                      ['section', 'THE COMBAT'],
                      ['why',
                       '"Strength bonus (if performing a melee or thrown attack) or Dexterity bonus (if performing a light weapon, touch attack, or missile attack)": a thrown weapon is also a missile, so both clauses match it.'],
-                     ['file', 'tables/bfrpg/attack.yaml'], ['line', 65]]]],
+                     ['file', 'tables/bfrpg/attack.yaml'], ['line', 66]]]],
                   ['cover_intermediate_steps',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'cover_intermediate_steps'],
@@ -7152,7 +7157,7 @@ _TABLES = {
                      ['section', 'Critical Hits and Lingering Injuries'],
                      ['why',
                       '"a critical hit is scored, and the max damage die is dealt in addition to an additional damage roll with modifiers" does not say whether the hit\'s ordinary damage roll is also dealt.'],
-                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 51]]]],
+                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 53]]]],
                   ['only_natural_20_hits',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'only_natural_20_hits'], ['label', 'No critical when only a natural 20 can hit'],
@@ -7166,7 +7171,7 @@ _TABLES = {
                      ['section', 'Critical Hits and Lingering Injuries'],
                      ['why',
                       '"However, if the only way the character can hit is to roll a natural 20, critical hits are not scored." When 20 + bonuses exactly equals the AC, a 20 is both the only roll that hits and a "normal hit".'],
-                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 65]]]],
+                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 67]]]],
                   ['confirmation_natural_1',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'confirmation_natural_1'], ['label', 'A natural 1 on the confirmation roll'],
@@ -7178,7 +7183,7 @@ _TABLES = {
                      ['section', 'Critical Hits and Lingering Injuries'],
                      ['why',
                       '"Roll again -- if the player hits on the second roll (a normal hit, not just another natural 20)"; the seed only says "A natural “1” on the die roll is always a failure" for the attack roll.'],
-                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 80]]]],
+                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 82]]]],
                   ['critical_with_double_damage',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'critical_with_double_damage'],
@@ -7194,7 +7199,7 @@ _TABLES = {
                      ['section', 'Charging'],
                      ['why',
                       '"If the attack hits, it does double damage" and "the max damage die is dealt in addition to an additional damage roll with modifiers" never say how they combine.'],
-                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 91]]]],
+                     ['file', 'tables/bfrpg/criticals.yaml'], ['line', 93]]]],
                   ['helpless_multipliers',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'helpless_multipliers'],

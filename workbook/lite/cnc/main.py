@@ -3339,6 +3339,7 @@ _SOURCES = {
         'COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")\n'
         'TABLE_KINDS = ("bands", "entries")\n'
         'PICKERS = ("choice", "toggle")\n'
+        'CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first\n'
         'OUTCOME_TABLE = "outcomes"\n'
         '\n'
         '\n'
@@ -3499,7 +3500,7 @@ _SOURCES = {
         '    key_label: str = ""\n'
         '    picker: str | None = None\n'
         '    gm_fillable: bool = False\n'
-        '    cheatsheet: bool | None = None  # on the printed cheat sheet (None: pickers and bands tables)\n'
+        '    cheatsheet: bool | str | None = None  # on the printed cheat sheet: false, true or a CHEATSHEET_GROUPS name\n'
         '\n'
         '    def entry(self, entry_id: str) -> Row:\n'
         '        for row in self.rows:\n'
@@ -3803,9 +3804,13 @@ _SOURCES = {
         '        )\n'
         '    gm_fillable = data.get("gm_fillable", False)\n'
         '    cheatsheet = data.get("cheatsheet")\n'
-        '    for flag, value in (("gm_fillable", gm_fillable), ("cheatsheet", cheatsheet)):\n'
-        '        if value is not None and not isinstance(value, bool):\n'
-        '            check.fail(data.value_lines[flag], f"{what} {flag} must be true or false")\n'
+        '    if not isinstance(gm_fillable, bool):\n'
+        '        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")\n'
+        '    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n'
+        '        check.fail(\n'
+        '            data.value_lines["cheatsheet"],\n'
+        '            f"{what} cheatsheet must be true, false or one of {\', \'.join(CHEATSHEET_GROUPS)}",\n'
+        '        )\n'
         '    section = check.section(data, None, what)\n'
         '    columns = _columns(check, data, what)\n'
         '    key_id = key_label = ""\n'
@@ -3858,7 +3863,7 @@ _SOURCES = {
         '        key_label=key_label,\n'
         '        picker=picker,\n'
         '        gm_fillable=gm_fillable is True,\n'
-        '        cheatsheet=cheatsheet if isinstance(cheatsheet, bool) else None,\n'
+        '        cheatsheet=cheatsheet,\n'
         '    )\n'
         '\n'
         '\n'
@@ -5005,17 +5010,17 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 20]]]], ['section', 'Melee Combat'], ['line', 14],
+                       [['values', ['dict', [['value', 20]]]], ['section', 'Melee Combat'], ['line', 15],
                         ['id', 'attack_die_faces'], ['label', 'Faces of the attack die (d20)'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 0]]]], ['section', 'Melee Combat'], ['line', 15],
+                       [['values', ['dict', [['value', 0]]]], ['section', 'Melee Combat'], ['line', 16],
                         ['id', 'hit_margin'],
                         ['label', "Hit when the total minus the defender's AC is at least"], ['low', None],
                         ['high', None], ['note', '"greater than or equal to the defender’s armor class"'],
                         ['file', 'tables/cnc/attack.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 1]]]], ['section', 'Melee Combat'], ['line', 19],
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Melee Combat'], ['line', 20],
                         ['id', 'monster_bth_per_hit_die'], ['label', 'Monster basic to hit bonus per hit die'],
                         ['low', None], ['high', None],
                         ['note',
@@ -5025,7 +5030,7 @@ _TABLES = {
                    ['note',
                     '"The attacker rolls a d20 and adds the basic to hit bonus plus any strength modifier. [...] If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit the defender". Ranged: "the d20 roll plus the character’s basic to hit bonus and dexterity modifier".'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
-                   ['cheatsheet', None]]]],
+                   ['cheatsheet', 'to_hit']]]],
                 ['natural_rolls',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'natural_rolls'], ['title', 'Natural 1 and natural 20'], ['kind', 'entries'],
@@ -5039,21 +5044,21 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['auto_hit', False], ['auto_miss', False]]]],
-                        ['section', 'Melee Combat'], ['line', 38], ['id', 'natural_1'], ['label', 'Natural 1'],
+                        ['section', 'Melee Combat'], ['line', 40], ['id', 'natural_1'], ['label', 'Natural 1'],
                         ['low', None], ['high', None],
                         ['note', 'No rule in the seed; the total is compared with AC as usual.'],
                         ['file', 'tables/cnc/attack.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['auto_hit', False], ['auto_miss', False]]]],
-                        ['section', 'Melee Combat'], ['line', 40], ['id', 'natural_20'],
+                        ['section', 'Melee Combat'], ['line', 42], ['id', 'natural_20'],
                         ['label', 'Natural 20'], ['low', None], ['high', None],
                         ['note', 'No rule in the seed; the total is compared with AC as usual.'],
                         ['file', 'tables/cnc/attack.yaml']]]]]],
-                   ['section', 'Melee Combat'], ['file', 'tables/cnc/attack.yaml'], ['line', 24],
+                   ['section', 'Melee Combat'], ['file', 'tables/cnc/attack.yaml'], ['line', 25],
                    ['note',
                     'The seed states no natural-1 or natural-20 rule, no critical hit and no fumble: every roll is read only as d20 + modifiers against AC ("If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit"). The Attack calculator reads these boxes, so a house rule (e.g. a natural 20 always hits) is one edit away; C&C has no critical or fumble result to add.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
-                   ['cheatsheet', None]]]],
+                   ['cheatsheet', 'results']]]],
                 ['attack_types',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'attack_types'], ['title', 'Kinds of attack and how each is rolled'],
@@ -5095,7 +5100,7 @@ _TABLES = {
                            ['on_hit', 'Weapon damage (Str modifier added)'], ['on_miss', 'Missed'],
                            ['hit_ability', 'str'], ['adds_bth', True], ['damage_adds_str', True],
                            ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
-                        ['section', 'Melee Combat'], ['line', 70], ['id', 'melee'], ['label', 'Melee (armed)'],
+                        ['section', 'Melee Combat'], ['line', 72], ['id', 'melee'], ['label', 'Melee (armed)'],
                         ['low', None], ['high', None],
                         ['note',
                          '"Damage from melee weapons is adjusted by the strength modifier, magical weapon bonuses, and other factors"'],
@@ -5108,7 +5113,7 @@ _TABLES = {
                            ['on_miss', 'Missed: the missile flies on and may hit something in its path'],
                            ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', True],
                            ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
-                        ['section', 'Ranged Combat'], ['line', 85], ['id', 'ranged_thrown'],
+                        ['section', 'Ranged Combat'], ['line', 87], ['id', 'ranged_thrown'],
                         ['label', 'Ranged, thrown weapon (javelin, dagger, spear...)'], ['low', None],
                         ['high', None],
                         ['note',
@@ -5122,7 +5127,7 @@ _TABLES = {
                            ['on_miss', 'Missed: the missile flies on and may hit something in its path'],
                            ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', False],
                            ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
-                        ['section', 'Ranged Combat'], ['line', 100], ['id', 'ranged_propelled'],
+                        ['section', 'Ranged Combat'], ['line', 102], ['id', 'ranged_propelled'],
                         ['label', 'Ranged, propelled weapon (crossbow, sling...)'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
                       ['object', 'pycalc.table_files:Row',
@@ -5132,7 +5137,7 @@ _TABLES = {
                            ['on_hit', 'Damage by class ability or monster description'], ['on_miss', 'Missed'],
                            ['hit_ability', 'str'], ['adds_bth', True], ['damage_adds_str', None],
                            ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
-                        ['section', 'Unarmed Combat'], ['line', 114], ['id', 'unarmed_natural'],
+                        ['section', 'Unarmed Combat'], ['line', 116], ['id', 'unarmed_natural'],
                         ['label', 'Unarmed / natural weapons (claws, fists, bite)'], ['low', None],
                         ['high', None],
                         ['note',
@@ -5147,7 +5152,7 @@ _TABLES = {
                            ['on_miss', 'Missed: no hold'], ['hit_ability', 'str'], ['adds_bth', True],
                            ['damage_adds_str', None], ['target_ac', 'grapple'], ['damage', None],
                            ['subdual', False]]]],
-                        ['section', 'Grappling'], ['line', 132], ['id', 'grapple'], ['label', 'Grapple'],
+                        ['section', 'Grappling'], ['line', 134], ['id', 'grapple'], ['label', 'Grapple'],
                         ['low', None], ['high', None],
                         ['note',
                          'No damage. On a hit "the defender is held and cannot act except to attempt to break the hold. The defender is considered prone and defenseless." The defender breaks the hold with "his own successful grappling attack".'],
@@ -5160,7 +5165,7 @@ _TABLES = {
                            ['on_miss', 'Missed'], ['hit_ability', 'str'], ['adds_bth', True],
                            ['damage_adds_str', True], ['target_ac', 'normal'], ['damage', '1d2'],
                            ['subdual', True]]]],
-                        ['section', 'Pummeling'], ['line', 150], ['id', 'pummel'], ['label', 'Pummel'],
+                        ['section', 'Pummeling'], ['line', 152], ['id', 'pummel'], ['label', 'Pummel'],
                         ['low', None], ['high', None],
                         ['note',
                          '"adding any strength modifier plus, his BtH, and any other modifier the Castle Keeper deems appropriate. If the total equals or exceeds the defender’s armor class, the pummeling inflicts 1-2 hit points of subdual damage. Damage is modified by strength."'],
@@ -5173,7 +5178,7 @@ _TABLES = {
                            ['on_miss', 'Missed: the defender stays up'], ['hit_ability', 'str'],
                            ['adds_bth', False], ['damage_adds_str', None], ['target_ac', 'overbear'],
                            ['damage', '1d2'], ['subdual', True]]]],
-                        ['section', 'Overbearing'], ['line', 168], ['id', 'overbear'], ['label', 'Overbear'],
+                        ['section', 'Overbearing'], ['line', 170], ['id', 'overbear'], ['label', 'Overbear'],
                         ['low', None], ['high', None],
                         ['note',
                          'BtH per ruling overbear_attacker_bth (default not added). On a hit the defender is knocked prone for the remainder of the round "In addition, the defender takes 1-2 points of subdual damage." The seed does not say whether Str modifies this damage.'],
@@ -5185,7 +5190,7 @@ _TABLES = {
                            ['on_hit', 'Touched: the spell or effect takes hold'], ['on_miss', 'Missed'],
                            ['hit_ability', None], ['adds_bth', True], ['damage_adds_str', None],
                            ['target_ac', 'touch'], ['damage', None], ['subdual', False]]]],
-                        ['section', 'Touch Attack'], ['line', 186], ['id', 'touch'], ['label', 'Touch attack'],
+                        ['section', 'Touch Attack'], ['line', 188], ['id', 'touch'], ['label', 'Touch attack'],
                         ['low', None], ['high', None],
                         ['note',
                          'The seed gives only the target AC of a touch attack; the roll is read as the melee (Str) or ranged (Dex) attack the touch is made with.'],
@@ -5198,12 +5203,12 @@ _TABLES = {
                            ['on_miss', 'Missed: the defender keeps the weapon'], ['hit_ability', 'str'],
                            ['adds_bth', True], ['damage_adds_str', None], ['target_ac', 'disarm'],
                            ['damage', None], ['subdual', False]]]],
-                        ['section', 'Disarm'], ['line', 203], ['id', 'disarm'], ['label', 'Disarm'],
+                        ['section', 'Disarm'], ['line', 205], ['id', 'disarm'], ['label', 'Disarm'],
                         ['low', None], ['high', None],
                         ['note',
                          '"The character must successfully hit an armor class equivalent of 18 plus the hit dice or level of the defender". Only a fighter, ranger, knight, rogue, assassin, cleric or paladin can disarm. The roll is read as a normal melee attack.'],
                         ['file', 'tables/cnc/attack.yaml']]]]]],
-                   ['section', 'Combat Actions'], ['file', 'tables/cnc/attack.yaml'], ['line', 43],
+                   ['section', 'Combat Actions'], ['file', 'tables/cnc/attack.yaml'], ['line', 45],
                    ['note',
                     'hit_ability: the attacker\'s attribute modifier added to the d20 (str, dex; empty = as the attack the touch is made with). target_ac names the AC used (normal, grapple, overbear, touch, disarm). damage: fixed damage die of the attack (empty = by weapon, class ability or monster description). The Attack calculator offers this table as the attack kind: ranged decides which situational modifiers apply, deals_damage and min_damage what ATTACK_DAMAGE shows, on_hit and on_miss what the result does. min_damage 0 is not in the seed (a negative total deals no damage); 1 for the subdual attacks is "Minimally, these weapons deliver one point of damage" (Subdual Damage).'],
                    ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -5396,7 +5401,7 @@ _TABLES = {
                           [['state', 'dead'], ['can_act', False], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
                            ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 20], ['id', None], ['label', None], ['low', None],
+                        ['section', 'Hit Points'], ['line', 21], ['id', None], ['label', None], ['low', None],
                         ['high', -10],
                         ['note',
                          '"At -10 hit points death occurs immediately. Only resurrection, reincarnation or bribes to the Castle Keeper can remedy death." Read as -10 or lower (the seed names only -10).'],
@@ -5407,7 +5412,7 @@ _TABLES = {
                           [['state', 'mortally wounded'], ['can_act', False], ['hp_loss_per_round', 1],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
                            ['rest_hours_before_healing', 24], ['magic_healing_max_hp', 0]]]],
-                        ['section', 'Hit Points'], ['line', 31], ['id', None], ['label', None], ['low', -9],
+                        ['section', 'Hit Points'], ['line', 32], ['id', None], ['label', None], ['low', -9],
                         ['high', -7],
                         ['note',
                          '"mortally wounded and loses one hit point per round after reaching -7 hit points. Aid administered to the wounds stops the hit point loss. [...] After 24 hours have passed, the normal healing process as described for -1 to -6 hit points begins." Magical healing cap: ruling mortal_wound_magic_healing.'],
@@ -5419,7 +5424,7 @@ _TABLES = {
                            ['hp_loss_per_round', 0], ['wakes_after_hours', None],
                            ['move_fraction_after_waking', None], ['rest_hours_before_healing', 24],
                            ['magic_healing_max_hp', 0]]]],
-                        ['section', 'Hit Points'], ['line', 45], ['id', None], ['label', None], ['low', -6],
+                        ['section', 'Hit Points'], ['line', 46], ['id', None], ['label', None], ['low', -6],
                         ['high', -1],
                         ['note',
                          '"They require bed rest to recover. Unless magically healed a character so wounded must rest 24 hours before the process of healing begins. With most magical healing, the character’s hit points can only be returned to 0, after which healing proceeds normally." Example: a knight at -1 given a cure light wounds for 8 "is only brought back up to 0 hit points".'],
@@ -5430,7 +5435,7 @@ _TABLES = {
                           [['state', 'passed out'], ['can_act', False], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', '1d6'], ['move_fraction_after_waking', 0.5],
                            ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 59], ['id', None], ['label', None], ['low', 0],
+                        ['section', 'Hit Points'], ['line', 60], ['id', None], ['label', None], ['low', 0],
                         ['high', 0],
                         ['note',
                          '"Those with 0 hit points recover consciousness in 1d6 hours, after which they can move at ½ their normal move rate, but still cannot participate in combat, cast spells, turn undead or any strenuous or demanding action. The full effect of magical healing of characters reduced to 0 hit points is immediate."'],
@@ -5441,13 +5446,13 @@ _TABLES = {
                           [['state', 'able to act'], ['can_act', True], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
                            ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 73], ['id', None], ['label', None], ['low', 1],
+                        ['section', 'Hit Points'], ['line', 74], ['id', None], ['label', None], ['low', 1],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
                    ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 2],
                    ['note',
                     'Applies to characters and monsters alike. "Hit points can never be healed beyond what they were before taking damage."'],
                    ['key_id', 'hit_points'], ['key_label', 'Current hit points'], ['picker', None],
-                   ['gm_fillable', False], ['cheatsheet', None]]]],
+                   ['gm_fillable', False], ['cheatsheet', 'state']]]],
                 ['mortal_wound_aid',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'mortal_wound_aid'], ['title', 'Aid to a mortally wounded character'],
@@ -5459,15 +5464,15 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 89],
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 91],
                         ['id', 'aid_rounds'],
                         ['label', 'Rounds of aid needed to stop the hit point loss (at least)'], ['low', None],
                         ['high', None],
                         ['note', '"This takes at least one full round, during which no hit point is lost."'],
                         ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 82],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 83],
                    ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
-                   ['cheatsheet', None]]]],
+                   ['cheatsheet', 'state']]]],
                 ['natural_healing',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'natural_healing'], ['title', 'Natural healing'], ['kind', 'bands'],
@@ -5486,25 +5491,25 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', False], ['multiplier', 1]]]],
-                        ['section', 'Hit Points'], ['line', 111], ['id', None], ['label', None], ['low', 1],
+                        ['section', 'Hit Points'], ['line', 114], ['id', None], ['label', None], ['low', 1],
                         ['high', 7], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 1]]]],
-                        ['section', 'Hit Points'], ['line', 112], ['id', None], ['label', None], ['low', 8],
+                        ['section', 'Hit Points'], ['line', 115], ['id', None], ['label', None], ['low', 8],
                         ['high', 14], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 2]]]],
-                        ['section', 'Hit Points'], ['line', 113], ['id', None], ['label', None], ['low', 15],
+                        ['section', 'Hit Points'], ['line', 116], ['id', None], ['label', None], ['low', 15],
                         ['high', 30], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 3]]]],
-                        ['section', 'Hit Points'], ['line', 114], ['id', None], ['label', None], ['low', 31],
+                        ['section', 'Hit Points'], ['line', 117], ['id', None], ['label', None], ['low', 31],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 94],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 96],
                    ['note',
                     '"hit points heal at a rate of one point per day and only if the character is resting, well fed, kept warm and the wounds being tended to. After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." After N days is read as from day N+1. Hit points heal per day = (hp_per_day + Con bonus if adds_con_bonus) x multiplier (ruling healing_multiplier_base).'],
                    ['key_id', 'day_of_rest'], ['key_label', 'Day of rest'], ['picker', None],
-                   ['gm_fillable', False], ['cheatsheet', None]]]],
+                   ['gm_fillable', False], ['cheatsheet', 'state']]]],
                 ['hit_points_per_level',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'hit_points_per_level'], ['title', 'Hit points gained per level'],
@@ -5516,17 +5521,17 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 128],
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 131],
                         ['id', 'min_hp_per_level'], ['label', 'Least hit points gained per level'],
                         ['low', None], ['high', None],
                         ['note',
                          '"In all cases, a character gains at least 1 hit point for each level advanced."'],
                         ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 10]]]], ['section', 'Hit Points'], ['line', 130],
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Hit Points'], ['line', 133],
                         ['id', 'fixed_rate_from_level'], ['label', 'Fixed hit point rate from level'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 116],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 119],
                    ['note',
                     '"At each level, the hit die type is rolled and added to the previous level’s total. The constitution modifier is added or subtracted from this roll. At 10th level and above, all classes acquire hit points at a specified rate." The fixed rates are in the class descriptions, not in the seed.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -6456,7 +6461,7 @@ _TABLES = {
                    ['section', 'Hit Points'],
                    ['why',
                     '"After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." The seed does not say whether the Con bonus is doubled.'],
-                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 133]]]],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 136]]]],
                 ['mortal_wound_magic_healing',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'mortal_wound_magic_healing'],
@@ -6469,7 +6474,7 @@ _TABLES = {
                    ['section', 'Hit Points'],
                    ['why',
                     'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.'],
-                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 144]]]],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 147]]]],
                 ['disarm_dex',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'disarm_dex'], ['label', "The defender's Dexterity on the disarm AC"],
