@@ -7464,7 +7464,7 @@ _SOURCES = {
         '    key_label: str = ""\n'
         '    picker: str | None = None\n'
         '    gm_fillable: bool = False\n'
-        '    cheatsheet: bool | str | None = None  # on the printed cheat sheet: false, true or a CHEATSHEET_GROUPS name\n'
+        '    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS\n'
         '\n'
         '    def entry(self, entry_id: str) -> Row:\n'
         '        for row in self.rows:\n'
