@@ -14,6 +14,7 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import FONT_NAME, fill, font
+from pycalc.sheets.fit import wrap_what_does_not_fit
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
 LANDSCAPE_FROM_WIDTH = 110  # total column width (characters) above which a sheet prints landscape
@@ -72,6 +73,7 @@ def highlight_results(sheet: Worksheet, coordinate: str) -> None:
 def set_up_workbook(book: Workbook, ruleset_name: str, version: str, paper: str = "a4") -> None:
     for sheet in book.worksheets:
         if sheet.sheet_state == "visible":
+            wrap_what_does_not_fit(sheet)
             set_up_printing(sheet, ruleset_name, version, paper)
     for name, defined in book.defined_names.items():
         if name.endswith(("_RESULT", "_OUTCOME")):
