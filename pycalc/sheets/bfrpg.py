@@ -34,7 +34,16 @@ from pycalc.sheets.calculator import (
     write_calculator,
     write_roll_block_calculator,
 )
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    show_chart,
+)
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import (
@@ -963,7 +972,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         attack_sections(rules),
         with_udfs,
     )
-    book[ATTACK_SHEET].add_chart(bfrpg_odds.write_odds_workings(book), bfrpg_odds.CHART_ANCHOR)
+    show_chart(book[ATTACK_SHEET], bfrpg_odds.write_odds_workings(book))
     write_calculator(
         book,
         MANEUVER_SHEET,

@@ -10,7 +10,7 @@ chances are the calculator's own ATTACK_HIT_CHANCE and ATTACK_CRIT_CHANCE.
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart
+from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -50,7 +50,6 @@ WORKINGS_SHEET_2 = "Attack odds workings 2"
 ODDS_SHEET = "Odds"
 HEAT_BONUS = range(0, 16)  # layout of the printed heat maps: attack bonus rows
 HEAT_AC = range(10, 26)  # target AC columns
-CHART_ANCHOR = "G4"  # right of the roll block
 
 GRID = "BFRPG_DMG"
 GRID_2 = "BFRPG_DMG2"
@@ -83,7 +82,7 @@ def over_outcomes(test: str) -> str:
     return f"{PLAIN}*{hit}+{CRIT}*IF(ODDS_TWO_ROLLS,{two},{one})"
 
 
-def write_odds_workings(book: Workbook) -> BarChart:
+def write_odds_workings(book: Workbook) -> ScatterChart:
     """The hidden sheets of the odds; returns the chart of the damage distribution."""
     sheet = book.create_sheet(WORKINGS_SHEET)
     grid = write_dice_grid(book, sheet, "ATTACK_DICE_USED", GRID)
@@ -168,7 +167,15 @@ def write_odds_workings(book: Workbook) -> BarChart:
         absolute(sheet, f"{get_column_letter(dist + 1)}{grid.first}", f"{get_column_letter(dist + 1)}{last}"),
     )
     chart = damage_chart(
-        sheet, "Damage of one attack (a miss is 0)", "damage", dist, HEADER_ROW, grid.first, last, 7
+        sheet,
+        "Damage of one attack (a miss is 0)",
+        "damage",
+        dist,
+        HEADER_ROW,
+        grid.first,
+        last,
+        7,
+        dice_ok=f"{GRID}_OK",
     )
     for hidden in (sheet, second):
         hidden.sheet_state = "hidden"

@@ -107,7 +107,7 @@ def write_roll_block_calculator(
     AutoInput / AutoComplete cannot turn a typed 1 into text; help goes into column F or a comment."""
     sheet = book.create_sheet(title)
     sheet.sheet_properties.tabColor = "F0B429"
-    for col, width in zip("ABCDEF", (34, 10, 2, 46, 24, 30), strict=True):
+    for col, width in zip("ABCDEF", (34, 10, 2, 46, 24, 60), strict=True):  # F: help, on two lines at most
         sheet.column_dimensions[col].width = width
     title_cell = put(sheet["A1"], heading)
     title_cell.font, title_cell.alignment = TITLE, WRAP

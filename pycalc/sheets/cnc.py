@@ -32,13 +32,21 @@ from pycalc.sheets.calculator import (
     write_roll_block_calculator,
 )
 from pycalc.sheets.cnc_odds import (
-    CHART_ANCHOR,
     face_columns,
     odds_section,
     write_damage_workings,
     write_odds_sheet,
 )
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    show_chart,
+)
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
@@ -819,7 +827,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_face_workings(book, rules)
-    attack_sheet.add_chart(write_damage_workings(book), CHART_ANCHOR)
+    show_chart(attack_sheet, write_damage_workings(book))
     write_odds_sheet(book, rules)
 
 

@@ -10,7 +10,7 @@ chance 1 - ATTACK_HIT_CHANCE (every face counted in the d20 workings). C&C has n
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart
+from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
@@ -40,7 +40,6 @@ from pycalc.tables import RuleSet
 DAMAGE_SHEET = "Damage workings"
 ODDS_SHEET = "Odds"
 PREFIX = "CNC_DMG"
-CHART_ANCHOR = "G4"  # right of the roll block
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 HEAT_BONUS = range(-2, 16)  # layout of the printed odds sheet (cell values, not formulas)
 HEAT_AC = range(8, 29)
@@ -55,7 +54,7 @@ def guarded(formula: str) -> str:
     return f"IF(ISNUMBER(ATTACK_DICE_MOD),IF({PREFIX}_OK,{formula},{GRID_MESSAGE}),ATTACK_DICE_MOD)"
 
 
-def write_damage_workings(book: Workbook) -> BarChart:
+def write_damage_workings(book: Workbook) -> ScatterChart:
     """Hidden sheet: the dice grid, a hit's damage for each dice total, one attack's damage distribution."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", PREFIX)
@@ -96,7 +95,15 @@ def write_damage_workings(book: Workbook) -> BarChart:
     define_name(book, "CNC_ODDS_CHART_CHANCE", absolute(sheet, f"{get_column_letter(x_col + 1)}{grid.first}",
                                                           f"{get_column_letter(x_col + 1)}{last}"))  # fmt: skip
     chart = damage_chart(
-        sheet, "Damage of one attack (0: a miss)", "damage", x_col, header, grid.first, last, 8
+        sheet,
+        "Damage of one attack (0: a miss)",
+        "damage",
+        x_col,
+        header,
+        grid.first,
+        last,
+        8,
+        dice_ok=f"{PREFIX}_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)

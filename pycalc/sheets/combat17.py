@@ -22,7 +22,16 @@ from pycalc.sheets.calculator import (
     write_roll_block_calculator,
 )
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    show_chart,
+)
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
@@ -1062,5 +1071,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
-    attack_sheet.add_chart(write_odds_workings(book, rules), "G4")
+    show_chart(attack_sheet, write_odds_workings(book, rules))
     write_odds_sheet(book, rules)

@@ -9,7 +9,7 @@ follow-up faces whose critical chart row gives each damage kind (``natural_roll_
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart
+from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -108,7 +108,7 @@ def over_outcomes(rules: RuleSet, test: str) -> str:
     )
 
 
-def write_odds_workings(book: Workbook, rules: RuleSet) -> BarChart:
+def write_odds_workings(book: Workbook, rules: RuleSet) -> ScatterChart:
     """The hidden sheet: dice grid, outcome weights, per-total damage, per-face columns, chart data."""
     sheet = book.create_sheet(WORKINGS)
     grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", PREFIX)
@@ -202,7 +202,15 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> BarChart:
     letter = get_column_letter(chart_col + 1)
     define_name(book, "ODDS_CHART_CHANCES", absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     chart = damage_chart(
-        sheet, "Damage of one attack (before the roll)", "damage", chart_col, header, first, last, 8
+        sheet,
+        "Damage of one attack (before the roll)",
+        "damage",
+        chart_col,
+        header,
+        first,
+        last,
+        8,
+        dice_ok=f"{PREFIX}_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)

@@ -7,8 +7,12 @@ import re
 from typing import Any
 
 from openpyxl.cell.cell import Cell
-from openpyxl.chart import BarChart, Reference
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.chart.error_bar import ErrorBars
+from openpyxl.chart.shapes import GraphicalProperties
+from openpyxl.drawing.line import LineProperties
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import SHEETRANGE_RE
 from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.workbook.defined_name import DefinedName
@@ -21,6 +25,9 @@ FONT_NAME = (
 INK = "1F2933"
 MUTED = "616E7C"
 ACCENT = "1D4E89"  # headings
+CALCULATOR_CHART_ANCHOR = "A18"
+CALCULATOR_CHART_SIZE = (8.4, 3.0)  # cm
+BAR_WIDTH = 50_800  # EMU (4 points): the line drawn as each chance's bar in the damage charts
 HEADER_FILL = "D9E2EC"
 INPUT_FILL = "FFF3C4"  # every cell a GM types into
 OUTPUT_FILL = "E3F8EC"
@@ -180,18 +187,52 @@ def damage_chart(
     first: int,
     last: int,
     height: float = 8,
-) -> BarChart:
-    """A bar chart of the chances in column ``x_col + 1`` (title in row ``header``) by the values in ``x_col``.
+    *,
+    dice_ok: str,
+) -> ScatterChart:
+    """A chart of the chances in column ``x_col + 1`` (title in row ``header``) by the values in ``x_col``.
 
+    Only the values that can happen are plotted: two columns written after the sheet's last one hold
+    each value and its chance, or #N/A where the chance is 0 or ``dice_ok`` (the name of the cell
+    saying the dice expression reads) is false; both offices leave #N/A points out
+    and scale the axis to the rest. So the axis spans the current dice's range, a bad dice entry (all
+    chances 0) shows nothing, and each chance is drawn as a bar: a line dropped from the point to 0.
     Both axes are written as shown (``delete="0"``): recent Excel hides an axis that does not say so."""
-    chart = BarChart()
-    chart.title = title
-    chart.y_axis.title = "chance"
-    chart.x_axis.title = x_title
+    plotted = sheet.max_column + 1
+    put(sheet.cell(header, plotted), x_title)
+    put(sheet.cell(header, plotted + 1), "chance")
+    for row in range(first, last + 1):
+        value, chance = (f"${get_column_letter(x_col + offset)}{row}" for offset in (0, 1))
+        possible = f"AND({dice_ok},N({chance})>0)"
+        put_formula(sheet.cell(row, plotted), f"IF({possible},{value},NA())")
+        put_formula(sheet.cell(row, plotted + 1), f"IF({possible},{chance},NA())")
+    series = Series(
+        Reference(sheet, min_col=plotted + 1, min_row=first, max_row=last),
+        Reference(sheet, min_col=plotted, min_row=first, max_row=last),
+        title=title,
+    )
+    series.graphicalProperties.line.noFill = True
+    series.marker.symbol = "dash"
+    series.marker.graphicalProperties = GraphicalProperties(solidFill=ACCENT)
+    series.marker.graphicalProperties.line.solidFill = ACCENT
+    bar = GraphicalProperties(ln=LineProperties(solidFill=ACCENT, w=BAR_WIDTH))
+    series.errBars = ErrorBars(
+        errDir="y", errBarType="minus", errValType="percentage", val=100, noEndCap=True, spPr=bar
+    )
+    chart = ScatterChart()
+    chart.style = 2
+    chart.series.append(series)
+    chart.x_axis.title = title
     chart.x_axis.delete = False
     chart.y_axis.delete = False
-    chart.add_data(Reference(sheet, min_col=x_col + 1, min_row=header, max_row=last), titles_from_data=True)
-    chart.set_categories(Reference(sheet, min_col=x_col, min_row=first, max_row=last))
+    chart.y_axis.number_format = "0%"
     chart.legend = None
     chart.width, chart.height = 22, height
     return chart
+
+
+def show_chart(sheet: Worksheet, chart: ScatterChart) -> None:
+    """The calculator's damage chart under the numbers and rolls, beside the odds and the outcome, inside
+    the first screen (1366x768 at 100%) and inside columns A:B in both offices."""
+    chart.width, chart.height = CALCULATOR_CHART_SIZE
+    sheet.add_chart(chart, CALCULATOR_CHART_ANCHOR)

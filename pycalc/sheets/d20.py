@@ -44,6 +44,7 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
+    show_chart,
     table_name,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
@@ -638,6 +639,6 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         first,
         first + CHART_DAMAGE[-1],
         7,
+        dice_ok=f"{PREFIX}_OK",
     )
-    chart.width = 11
-    sheet.add_chart(chart, "F4")
+    show_chart(sheet, chart)

@@ -47,6 +47,15 @@ def cumulative_column(j: int) -> int:
     return 3 + MAX_DICE + j
 
 
+def reads_as_dice(expr: str) -> str:
+    """TRUE when every part of the expression reads as a number: ``2d6+1``, ``d8``; not ``1d8+x``."""
+    count = f'LEFT({expr},FIND("d",LOWER({expr}))-1)'
+    return (
+        f'IFERROR(AND(OR(TRIM({count})="",ISNUMBER(VALUE({count}))),'
+        f"ISNUMBER({dice_sides(expr)}),ISNUMBER({dice_modifier(expr)})),FALSE)"
+    )
+
+
 def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str) -> DiceGrid:
     """Write the grid for the dice expression in the cell named ``dice_ref`` on ``sheet``."""
 
@@ -71,7 +80,7 @@ def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str
     count, sides = name("COUNT"), name("SIDES")
     put_formula(
         sheet["B5"],
-        f'AND(ISNUMBER(SEARCH("d",{dice_ref})),{count}>=1,{count}<={name("MAX_DICE")},'
+        f'AND(ISNUMBER(SEARCH("d",{dice_ref})),{reads_as_dice(dice_ref)},{count}>=1,{count}<={name("MAX_DICE")},'
         f"{sides}>=1,{sides}<={name('MAX_SIDES')})",
     )
     define_name(book, name("OK"), absolute(sheet, "B5"))

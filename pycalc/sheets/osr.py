@@ -28,7 +28,16 @@ from pycalc.sheets.calculator import (
     write_calculator,
     write_roll_block_calculator,
 )
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    show_chart,
+)
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.formulas import (
@@ -896,5 +905,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    attack_sheet.add_chart(write_damage_workings(book), "G4")
+    show_chart(attack_sheet, write_damage_workings(book))
     write_odds_sheet(book, rules)

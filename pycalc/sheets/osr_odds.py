@@ -10,7 +10,7 @@ ODDS_DMG_NAT20; their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the 
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart
+from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -68,7 +68,7 @@ def nat20_penalty(basis: str) -> str:
     return f"IF({basis}>{above},({basis}-{above})*{per},0)"
 
 
-def write_damage_workings(book: Workbook) -> BarChart:
+def write_damage_workings(book: Workbook) -> ScatterChart:
     """Hidden sheet: the dice grid, the damage of each total, the distribution of one attack's damage."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     grid = write_dice_grid(book, sheet, "ATTACK_DICE", PREFIX)
@@ -124,6 +124,7 @@ def write_damage_workings(book: Workbook) -> BarChart:
         grid.first,
         grid.first + biggest,
         8,
+        dice_ok=f"{PREFIX}_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)

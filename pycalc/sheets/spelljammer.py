@@ -24,7 +24,16 @@ from pycalc.sheets.calculator import (
     write_calculator,
     write_roll_block_calculator,
 )
-from pycalc.sheets.common import PERCENT_FORMAT, absolute, define_name, protect, put, put_formula, ruling_name
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    absolute,
+    define_name,
+    protect,
+    put,
+    put_formula,
+    ruling_name,
+    show_chart,
+)
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
 from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
@@ -583,7 +592,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    book[STRIKE_SHEET].add_chart(write_damage_workings(book), "G4")
+    show_chart(book[STRIKE_SHEET], write_damage_workings(book))
     write_odds_sheet(book, rules)
 
 

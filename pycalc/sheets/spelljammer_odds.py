@@ -7,7 +7,7 @@ number of dice), from cumulative sums, so it stays exact to floating-point round
 
 from __future__ import annotations
 
-from openpyxl.chart import BarChart
+from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -48,7 +48,7 @@ def outcome_value(outcome_id: str, column: str) -> str:
     return f'INDEX({T("outcomes", column)},MATCH("{outcome_id}",{T("outcomes", "id")},0))'
 
 
-def write_damage_workings(book: Workbook) -> BarChart:
+def write_damage_workings(book: Workbook) -> ScatterChart:
     sheet = book.create_sheet(DAMAGE_SHEET)
     grid = write_dice_grid(book, sheet, "STRIKE_DICE", "DMG")
     put(sheet["D1"], "Damage modifier (dice + situation)")
@@ -99,6 +99,7 @@ def write_damage_workings(book: Workbook) -> BarChart:
         first,
         first + 2 * totals,
         7,
+        dice_ok="DMG_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)

@@ -1,0 +1,65 @@
+"""The calculators' damage chart (issue 11): on the first screen, its axis spans the current dice's range
+(only the damage that can happen is plotted), and a bad dice entry plots nothing. Recalculated in
+LibreOffice, for every ruleset and the generic d20 workbook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.libreoffice import CalcSession
+from pycalc.sheets.common import CALCULATOR_CHART_ANCHOR
+from pycalc.tables import RULESET_IDS
+
+CALCULATORS = ("Attack calculator", "Strike calculator")
+
+
+def chart_columns(book: openpyxl.Workbook) -> tuple[str, list[str], list[str]]:
+    """The calculator's chart: its sheet's name and the cells of its x and y values."""
+    sheet = next(book[title] for title in CALCULATORS if title in book.sheetnames)
+    (series,) = sheet._charts[0].series
+    columns = []
+    for reference in (series.xVal.numRef.f, series.yVal.numRef.f):
+        sheet_name, cells = reference.rsplit("!", 1)
+        first, last = cells.replace("$", "").split(":")
+        columns.append([c.coordinate for (c,) in book[sheet_name.strip("'")][f"{first}:{last}"]])
+    return sheet_name.strip("'"), columns[0], columns[1]
+
+
+def plotted(calc: CalcSession, xlsx: Path, dice: str, tmp_path: Path) -> list[tuple[float, float]]:
+    """The (damage, chance) points the chart draws once the dice cell holds ``dice``."""
+    book = openpyxl.load_workbook(xlsx)
+    sheet_name, ref = next(iter(book.defined_names[dice_name(book)].destinations))
+    book[sheet_name][ref.replace("$", "")] = dice
+    edited = tmp_path / f"{dice.replace('+', 'p')}-{xlsx.name}"
+    book.save(edited)
+    data_sheet, xs, ys = chart_columns(book)
+    values = calc.evaluate_cells(edited, [(data_sheet, c) for c in xs + ys])
+    points = zip(values[: len(xs)], values[len(xs) :], strict=True)
+    return [(x, y) for x, y in points if isinstance(x, float) and isinstance(y, float)]
+
+
+def dice_name(book: openpyxl.Workbook) -> str:
+    return "STRIKE_DICE" if "STRIKE_DICE" in book.defined_names else "ATTACK_DICE"
+
+
+@pytest.mark.parametrize("ruleset_id", [*RULESET_IDS, "bx"])
+def test_chart_spans_the_dice_and_a_bad_entry_plots_nothing(
+    ruleset_id: str, build_ruleset: Callable[[str], Path], calc: CalcSession, tmp_path: Path
+):
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    sheet = next(book[title] for title in CALCULATORS if title in book.sheetnames)
+    anchor = sheet._charts[0].anchor._from
+    assert (anchor.row + 1, anchor.col + 1) == (int(CALCULATOR_CHART_ANCHOR[1:]), 1)
+    points = plotted(calc, xlsx, "1d8+4", tmp_path)
+    damage = sorted(x for x, _ in points)
+    assert 0 < len(points) <= 40, points
+    assert {5.0, 12.0} <= set(damage), damage  # every hit's damage 5..12 can happen
+    assert all(0 < chance <= 1 for _, chance in points)
+    assert sum(chance for _, chance in points) == pytest.approx(1, abs=1e-9)
+    assert max(damage) <= 2 * 12 + 12  # at most a doubled or maximised critical, not the grid's 0-192
+    assert plotted(calc, xlsx, "1d8+x", tmp_path) == []
