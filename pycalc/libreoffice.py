@@ -43,6 +43,7 @@ __all__ = [
     "Value",
     "convert",
     "find_soffice",
+    "typed",
     "uno_available",
 ]
 
@@ -50,10 +51,21 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 DRIVER_PATH = Path(__file__).resolve().with_name("uno_driver.py")
 CONVERT_TIMEOUT = 300.0
 
-Scalar = float | int | str | bool | None
-"""An input value: numbers, text, booleans, or None to empty the cell."""
+Scalar = float | int | str | bool | None | dict[str, str]
+"""An input value: numbers, text, booleans, None to empty the cell, or ``typed(text)``: an entry
+read as the office reads what the keyboard types into a cell."""
 Value = float | str | None
 """An output: a number, a text, ``"#ERR:<code>"`` for an error cell, None for an empty cell."""
+
+
+def typed(text: str) -> dict[str, str]:
+    """An input entered as if typed at the keyboard (the office parses it: "01" is 1, "1d8" text)."""
+    return {"typed": text}
+
+
+def is_typed(value: object) -> bool:
+    return isinstance(value, dict) and set(value) == {"typed"} and isinstance(value["typed"], str)
+
 
 # LibreOffice's own error codes, as returned in "#ERR:<code>" (Calc's getError()).
 ERROR_NAMES: dict[int, str] = {
@@ -487,7 +499,8 @@ class CalcSession:
         """Open ``xlsx`` once, and for each scenario set its inputs, recalculate, read outputs.
 
         Keys of a scenario and ``outputs`` are workbook-level defined names of single cells.
-        Inputs: str -> text, bool -> TRUE()/FALSE(), int/float -> number, None -> emptied.
+        Inputs: str -> text, bool -> TRUE()/FALSE(), int/float -> number, None -> emptied,
+        ``typed(text)`` -> parsed as a keyboard entry.
         An input that an earlier scenario set but this one omits gets its saved value back.
         Outputs: number -> float (a boolean result comes back as 1.0/0.0), text -> str,
         error -> ``"#ERR:<code>"`` (see :data:`ERROR_NAMES`), empty cell -> None.
@@ -495,7 +508,11 @@ class CalcSession:
         """
         for scenario in scenarios:
             for name, value in scenario.items():
-                if value is not None and not isinstance(value, (int, float, str, bool)):
+                if (
+                    value is not None
+                    and not isinstance(value, (int, float, str, bool))
+                    and not is_typed(value)
+                ):
                     raise TypeError(f"input {name}: unsupported value {value!r}")
         request = {
             "cmd": "evaluate",

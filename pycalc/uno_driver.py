@@ -151,6 +151,8 @@ def set_input(cell: Any, value: Any) -> None:
         cell.setValue(float(value))
     elif isinstance(value, str):
         cell.setString(value)
+    elif isinstance(value, dict) and set(value) == {"typed"}:
+        cell.setFormula(str(value["typed"]))  # read as the keyboard's entry is: "01" is the number 1
     else:
         raise RequestError(f"unsupported input value {value!r}")
 

@@ -76,7 +76,7 @@ def strike_scenarios(rules: RuleSet) -> list[tuple[RuleSet, StrikeInputs]]:
     edges = {-5, 0}
     for row in rules.table("critical_grievous").rows:
         edges |= {row.low, (row.high or 200)}
-    rolls_for = lambda m: sorted({1, 2, 3, 4, 95, 96, 100} | {max(1, min(100, r)) for r in (m, m + 1)})  # noqa: E731
+    rolls_for = lambda m: sorted({0, 1, 2, 3, 4, 95, 96, 100} | {max(1, min(100, r)) for r in (m, m + 1)})  # noqa: E731
     for modified in sorted(edges):
         crit, grievous = engine.critical_max(rules, modified), engine.grievous_max(rules, modified)
         for roll in sorted(
@@ -171,7 +171,7 @@ def defense_scenarios(rules: RuleSet) -> list[tuple[RuleSet, dict[str, object], 
         situation = situations[index % len(situations)]
         training = trainings[index % len(trainings)]
         roll, weapon_rank, master = (
-            chance.choice([1, 3, 5, 6, chance.randint(1, 100)]),
+            chance.choice([0, 1, 3, 5, 6, chance.randint(1, 100)]),  # 0: 00 on the d100
             chance.randint(0, 10),
             chance.randint(0, 3),
         )

@@ -124,3 +124,13 @@ def test_result_matches_brute_force_reading_of_the_rules(modified: int, roll: in
         ]
         expected = next((name for name, top in bands if roll <= top), "Miss")
     assert result(modified, roll) == expected
+
+
+@given(st.integers(min_value=-50, max_value=250))
+@settings(max_examples=60, deadline=None)
+def test_00_on_the_d100_is_100(modified: int):
+    """A d100 shows 00 for 100; typed as 0 (or 00) it reads 100, in the strike and the shot into melee."""
+    assert result(modified, 0) == result(modified, 100)
+    assert strike.shooting_total(RULES, 0, 2, 1, "normal") == strike.shooting_total(
+        RULES, 100, 2, 1, "normal"
+    )

@@ -79,7 +79,8 @@ def test_stun_wound_and_action_udfs_equal_the_engine():
 
 def test_bad_arguments_say_what_is_wrong():
     assert udfs.stun_threshold(20.0, "Huge") == "#SIZE? use Tiny, Small, Medium, Large or Giant"
-    assert udfs.strike_result(112.0, 40.0, 101.0) == "#ROLL? 1 to 100"
+    assert udfs.strike_result(112.0, 40.0, 101.0) == "#ROLL? 1 to 100 (00 = 100)"
+    assert udfs.strike_result(112.0, 40.0, 0.0) == udfs.strike_result(112.0, 40.0, 100.0)  # 00 is 100
     assert (
         udfs.strike_result(112.0, 40.0, 0.5)
         == "#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"

@@ -90,15 +90,18 @@ def _automatic(rules: RuleSet, roll: int) -> Row | None:
 
 
 def check_roll(rules: RuleSet, roll: int) -> int:
+    """The d100 roll as read: 1 to 100, where 00 (typed 0) is 100."""
     faces = die_faces(rules)
+    if roll == 0:
+        return faces
     if not 1 <= roll <= faces:
-        raise RuleError(f"#ROLL? 1 to {faces}")
+        raise RuleError(f"#ROLL? 1 to {faces} (00 = {faces})")
     return roll
 
 
 def resolve(rules: RuleSet, modified: int, roll: int) -> Outcome:
     """The outcome of one d100 roll against a modified strike chance."""
-    check_roll(rules, roll)
+    roll = check_roll(rules, roll)
     ranked = outcomes(rules)
     if roll <= grievous_max(rules, modified):
         rank = 3
@@ -319,7 +322,12 @@ def friend_on(rules: RuleSet, friends: int, opponents: int) -> int:
 
 def shooting_total(rules: RuleSet, roll: int, weapon_rank: int, master_rank: int, training: str) -> int:
     multiplier = rules.constant("shooting_constants", "master_bowman_rank_multiplier")
-    return roll + weapon_rank + multiplier * master_rank + training_row(rules, training)["roll_bonus"]
+    return (
+        check_roll(rules, roll)
+        + weapon_rank
+        + multiplier * master_rank
+        + training_row(rules, training)["roll_bonus"]
+    )
 
 
 def targets_friend(
@@ -327,8 +335,7 @@ def targets_friend(
 ) -> bool:
     """True when the shot goes at a friend: the total is at or under the table's number, or the
     raw d100 is at or under the training's always-a-friend number."""
-    if not 1 <= roll <= rules.constant("dice", "strike_die_faces"):
-        raise RuleError("#ROLL? 1 to 100")
+    roll = check_roll(rules, roll)
     if roll <= training_row(rules, training)["always_friend_on"]:
         return True
     return shooting_total(rules, roll, weapon_rank, master_rank, training) <= friend_on(

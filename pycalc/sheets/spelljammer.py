@@ -43,6 +43,12 @@ STRIKE_SHEET = "Strike calculator"
 DEFENSE_SHEET = "Defense & casting"
 ODDS_SHEET = "d100 workings"
 RANKS = ("miss", "hit", "critical", "grievous")
+ROLL_MESSAGE = '"#ROLL? 1 to "&DICE_FACES&" (00 = "&DICE_FACES&")"'
+
+
+def d100_read(cell: str) -> str:
+    """The d100 roll in ``cell`` as read: 00 (typed 0, or empty as 0) is the die's highest face."""
+    return f"IF(AND(ISNUMBER({cell}),{cell}=0),DICE_FACES,{cell})"
 
 
 def pick_name(table_id: str, row_id: str | None = None) -> str:
@@ -135,9 +141,9 @@ def strike_sections(rules: RuleSet) -> list[Section]:
         f"+IF({by_label('surprise', 'keeps_magic_def', surprise)},SUM(TARGET_MAGIC_DEF),0)+STRIKE_SITUATION_DEF"
     )
     roll_check = (
-        'IF(NOT(ISNUMBER(STRIKE_ROLL)),"#ROLL? 1 to "&DICE_FACES,'
-        'IF(OR(STRIKE_ROLL<1,STRIKE_ROLL>DICE_FACES,STRIKE_ROLL<>INT(STRIKE_ROLL)),"#ROLL? 1 to "&DICE_FACES,'
-        f"{rank_formula('STRIKE_ROLL')}))"
+        f"IF(NOT(ISNUMBER(STRIKE_ROLL_READ)),{ROLL_MESSAGE},"
+        f"IF(OR(STRIKE_ROLL_READ<1,STRIKE_ROLL_READ>DICE_FACES,STRIKE_ROLL_READ<>INT(STRIKE_ROLL_READ)),{ROLL_MESSAGE},"
+        f"{rank_formula('STRIKE_ROLL_READ')}))"
     )
     above = const("stun_rules", "hp_bonus_above")
     hp_bonus = (
@@ -375,6 +381,12 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     native=effective_def,
                 ),
                 Field(
+                    "d100 roll as read (00 = 100)",
+                    "STRIKE_ROLL_READ",
+                    WORKING,
+                    native=d100_read("STRIKE_ROLL"),
+                ),
+                Field(
                     "Outcome rank of the roll",
                     "STRIKE_RANK",
                     WORKING,
@@ -429,11 +441,11 @@ def defense_sections(rules: RuleSet) -> list[Section]:
     )
     training = "SHOOT_TRAINING"
     total = (
-        f"SHOOT_ROLL+SUM(SHOOT_WEAPON_RANK)+{const('shooting_constants', 'master_bowman_rank_multiplier')}*SUM(SHOOT_MASTER_RANK)"
+        f"{d100_read('SHOOT_ROLL')}+SUM(SHOOT_WEAPON_RANK)+{const('shooting_constants', 'master_bowman_rank_multiplier')}*SUM(SHOOT_MASTER_RANK)"
         f"+{by_label('shooter_training', 'roll_bonus', training)}"
     )
     target = (
-        f"IF(OR(SHOOT_ROLL<={by_label('shooter_training', 'always_friend_on', training)},"
+        f"IF(OR({d100_read('SHOOT_ROLL')}<={by_label('shooter_training', 'always_friend_on', training)},"
         f'SHOOT_TOTAL<={by_label("shooting_into_melee", "friend_on", "SHOOT_SITUATION")}),"Friend","Foe")'
     )
     situation_friends = by_label("shooting_into_melee", "friends", "SHOOT_SITUATION")
