@@ -166,3 +166,12 @@ def test_yaml_text_starting_with_equals_is_written_as_text(tmp_path: Path, monke
     sheet = openpyxl.Workbook().active
     cell = put(sheet["A1"], '=HYPERLINK("http://x")')
     assert cell.data_type == "s"
+
+
+@pytest.mark.parametrize("ruleset_id", ["cnc", "osr", "combat17", "spelljammer", "bfrpg"])
+def test_every_workbook_opens_on_its_calculator_with_one_tab_selected(ruleset_id: str, build_ruleset):
+    for suffix in ("xlsx", "xlsm"):
+        book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.{suffix}")
+        expected = "Strike calculator" if ruleset_id == "spelljammer" else "Attack calculator"
+        assert book.active.title == expected
+        assert [s.title for s in book.worksheets if s.sheet_view.tabSelected] == [expected]

@@ -29,6 +29,7 @@ from openpyxl.compat import safe_string
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 from openpyxl.worksheet.hyperlink import Hyperlink
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets import d20 as generic_d20
 from pycalc.sheets.common import (
@@ -230,10 +231,16 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
         write_xlwings_conf(book)
         give_vba_modules_their_sheets(book)
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
-    book.active = 0
+    opening = opening_sheet(book)
+    book.active = book.worksheets.index(opening)
     for sheet in book.worksheets:
-        sheet.sheet_view.tabSelected = sheet.title == CONTENTS_SHEET
+        sheet.sheet_view.tabSelected = sheet is opening  # one selected tab: never sheets grouped for typing
     return book
+
+
+def opening_sheet(book: Workbook) -> Worksheet:
+    """The sheet the workbook opens on: its first visible calculator (Attack or Strike calculator)."""
+    return next(s for s in book.worksheets if s.sheet_state == "visible" and s.title.endswith(" calculator"))
 
 
 def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, part: part) -> bytes:
