@@ -235,7 +235,8 @@ class Ruling:
 class RuleSet:
     id: str
     name: str
-    seed: str
+    seed: str  # the seed file (shown nowhere a GM reads)
+    source: str  # the book and chapter the seed is, as a GM reads it
     resolution: str
     tables: Mapping[str, Table]
     rulings: Mapping[str, Ruling]

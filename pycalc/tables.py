@@ -68,7 +68,8 @@ def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses
     check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")
     body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()
     fields = {"id", "name", "seed", "resolution"}
-    check.keys(body, fields, fields, "ruleset")
+    check.keys(body, fields | {"source"}, fields, "ruleset")
+    fields |= {"source"} & set(body)
     header = {key: check.text(body, key, "ruleset") for key in fields if key in body}
     if header.get("id") != path.parent.name:
         check.fail(
@@ -120,6 +121,7 @@ def load_folder(folder: Path) -> RuleSet:
         id=header["id"],
         name=header["name"],
         seed=header["seed"],
+        source=header.get("source", header["name"]),
         resolution=header["resolution"],
         tables=tables,
         rulings=rulings,

@@ -66,6 +66,8 @@ EXCEL_FUNCTIONS = {
     "MID",
     "SEARCH",
     "VALUE",
+    "TRIM",
+    "NA",
 }
 
 

@@ -34,6 +34,7 @@ from pycalc.sheets.common import (
     put,
     style_header,
 )
+from pycalc.sheets.gm_text import readable
 from pycalc.sheets.printing import set_up_printing
 from pycalc.sheets.text_width import text_points
 from pycalc.table_files import CHEATSHEET_GROUPS, Column
@@ -65,6 +66,7 @@ class Shown:
 
     table: Table
     group: str
+    title: str
     header: list[str]
     rows: list[list[object]]
     spans: list[int]  # grid columns per column, label column first
@@ -167,14 +169,17 @@ def widen(spans: list[int], width: int) -> list[int]:
     return [spans[0] + width - sum(spans), *spans[1:]]
 
 
-def show(table: Table, group: str) -> Shown:
+def show(table: Table, group: str, rules: RuleSet) -> Shown:
     """Lay the table out: in a panel if it fits one (headers on up to 3 lines), else across the page.
 
     Body rows stay on one line unless even the whole width cannot hold the table so."""
     columns = table.columns[:VALUE_COLUMNS]
-    header = [table.key_label if table.kind == "bands" else "Entry"] + [c.label for c in columns]
+    title = readable(table.title, rules)
+    header = [table.key_label if table.kind == "bands" else "Entry"] + [
+        readable(c.label, rules) for c in columns
+    ]
     rows = [
-        [band_label(row) if table.kind == "bands" else row.label]
+        [band_label(row) if table.kind == "bands" else readable(row.label, rules)]
         + [shown_value(row[c.id], table, c) for c in columns]
         for row in table.rows
     ]
@@ -183,9 +188,9 @@ def show(table: Table, group: str) -> Shown:
         for header_lines, body_lines in layouts:
             spans = columns_needed(header, rows, header_lines, body_lines)
             if sum(spans) <= width:
-                title_lines = wrapped_lines(table.title, width, TITLE_SIZE, bold=True)
+                title_lines = wrapped_lines(title, width, TITLE_SIZE, bold=True)
                 spans = widen(spans, width)
-                return Shown(table, group, header, rows, spans, title_lines, header_lines, body_lines)
+                return Shown(table, group, title, header, rows, spans, title_lines, header_lines, body_lines)
     raise ValueError(f"{table.file}:{table.line}: table {table.id!r} is too wide for the cheat sheet")
 
 
@@ -194,13 +199,13 @@ def cheatsheet_tables(rules: RuleSet) -> list[Shown]:
     grouped = [(group_of(table), table) for table in rules.tables.values()]
     chosen = [(group, table) for group, table in grouped if group is not None and has_values(table)]
     chosen.sort(key=lambda pair: CHEATSHEET_GROUPS.index(pair[0]))
-    return [show(table, group) for group, table in chosen]
+    return [show(table, group, rules) for group, table in chosen]
 
 
 def heading(rules: RuleSet) -> tuple[tuple[str, float, float], ...]:
     """The sheet's title and introduction as (text, font size, row height) for rows 1 and 2."""
     title = f"{rules.name}: combat cheat sheet"
-    intro = f"{rules.resolution}. Source: {rules.seed}; every table in full in the reference workbook."
+    intro = f"{rules.resolution}. Source: {rules.source}; every table in full in the reference workbook."
     return tuple(
         (text, size, wrapped_lines(text, GRID_COLUMNS, size, bold) * size * 1.25)
         for text, size, bold in ((title, TITLE_FONT, True), (intro, BODY_SIZE, False))
@@ -274,7 +279,7 @@ def write_cell(
 
 def write_table(sheet: Worksheet, placed: Placed) -> None:
     shown, row, column = placed.shown, placed.row, placed.first_column
-    title = put(sheet.cell(row, column), shown.table.title)
+    title = put(sheet.cell(row, column), shown.title)
     title.font = font(TITLE_SIZE, bold=True, colour=ACCENT)
     title.alignment = Alignment(vertical="bottom", wrap_text=shown.title_lines > 1)
     sheet.merge_cells(

@@ -26,6 +26,7 @@ INK = "1F2933"
 MUTED = "616E7C"
 ACCENT = "1D4E89"  # headings
 CALCULATOR_CHART_ANCHOR = "A18"
+CHART_POINTS = ("CHART_DAMAGE", "CHART_CHANCE")  # the chart's points: #N/A where nothing can happen
 CALCULATOR_CHART_SIZE = (8.4, 3.0)  # cm
 BAR_WIDTH = 50_800  # EMU (4 points): the line drawn as each chance's bar in the damage charts
 HEADER_FILL = "D9E2EC"
@@ -206,6 +207,9 @@ def damage_chart(
         possible = f"AND({dice_ok},N({chance})>0)"
         put_formula(sheet.cell(row, plotted), f"IF({possible},{value},NA())")
         put_formula(sheet.cell(row, plotted + 1), f"IF({possible},{chance},NA())")
+    for offset, name in enumerate(CHART_POINTS):
+        letter = get_column_letter(plotted + offset)
+        define_name(sheet.parent, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     series = Series(
         Reference(sheet, min_col=plotted + 1, min_row=first, max_row=last),
         Reference(sheet, min_col=plotted, min_row=first, max_row=last),

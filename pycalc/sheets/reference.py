@@ -32,6 +32,7 @@ from pycalc.tables import RuleSet, Table
 
 FILLABLE_ROWS = 20  # blank rows offered for a GM-fillable table (e.g. a missing fumble table)
 MAX_WIDTH = 44  # wider text wraps
+ROW_IDS_SHEET = "Row ids"
 LINE_HEIGHT = 12.5
 
 
@@ -48,14 +49,34 @@ def headings(table: Table) -> list[Heading]:
     else:
         frame = [Heading("label", "Entry", 28)]
     values = [Heading(c.id, c.label, max(9, min(26, len(c.label) + 2))) for c in table.columns]
-    tail = [Heading("note", "Note", 36), Heading("source", "Source (seed section)", 24)]
-    if table.kind == "entries":
+    tail = [Heading("note", "Note", 36), Heading("source", "Section of the source", 24)]
+    if table.kind == "entries" and table.gm_fillable:  # the GM's own rows need the GM's own ids
         tail.append(Heading("id", "Id", 14))
     return frame + values + tail
 
 
-def row_cells(table: Table, seed: str) -> list[list[object]]:
-    seed_number = seed.split("_")[0]
+def write_row_ids(book: Workbook, table: Table) -> None:
+    """An entries table's row ids, which formulas match on, kept on the hidden sheet ``ROW_IDS_SHEET``
+    (named ``T_<TABLE>_ID``) in the table's row order, so the GM reads labels, never ids."""
+    if ROW_IDS_SHEET in book.sheetnames:
+        sheet = book[ROW_IDS_SHEET]
+        column = sheet.max_column + 1
+    else:
+        sheet = book.create_sheet(ROW_IDS_SHEET)
+        sheet.sheet_state = "hidden"
+        column = 1
+    put(sheet.cell(1, column), table.id)
+    for offset, row in enumerate(table.rows, start=2):
+        put(sheet.cell(offset, column), row.id)
+    letter = get_column_letter(column)
+    define_name(
+        book,
+        table_name(table.id, "id"),
+        absolute(sheet, f"{letter}2", f"{letter}{max(len(table.rows), 1) + 1}"),
+    )
+
+
+def row_cells(table: Table) -> list[list[object]]:
     rows = []
     for row in table.rows:
         by_key: dict[str, object] = dict(row.values)
@@ -66,7 +87,7 @@ def row_cells(table: Table, seed: str) -> list[list[object]]:
                 "id": row.id,
                 "label": row.label,
                 "note": row.note,
-                "source": f"{seed_number} § {row.section}",
+                "source": f"§ {row.section}",
             }
         )
         rows.append([by_key.get(h.key) for h in headings(table)])
@@ -80,7 +101,7 @@ def wrapped_lines(value: object, heading: Heading) -> int:
     return -(-len(value) // max(1, heading.width - 2))
 
 
-def write_table(book: Workbook, sheet: Worksheet, table: Table, seed: str, top: int) -> int:
+def write_table(book: Workbook, sheet: Worksheet, table: Table, top: int) -> int:
     """Write one table from row ``top``; return the first free row after it."""
     put(sheet.cell(top, 1), table.title).font = SUBTITLE
     row_number = top + 1
@@ -95,7 +116,7 @@ def write_table(book: Workbook, sheet: Worksheet, table: Table, seed: str, top: 
     for index, heading in enumerate(columns, start=1):
         style_header(sheet.cell(row_number, index, heading.label))
     header_row = row_number
-    data = row_cells(table, seed)
+    data = row_cells(table)
     if table.gm_fillable:
         data += [[None] * len(columns) for _ in range(FILLABLE_ROWS - len(data))]
     for offset, values in enumerate(data, start=1):
@@ -111,6 +132,8 @@ def write_table(book: Workbook, sheet: Worksheet, table: Table, seed: str, top: 
                 cell.font, cell.alignment = NOTE, WRAP
             if table.gm_fillable:
                 mark_input(cell)
+    if table.kind == "entries" and not table.gm_fillable:
+        write_row_ids(book, table)
     first, last = header_row + 1, header_row + max(len(data), 1)
     for index, heading in enumerate(columns, start=1):
         if heading.key in ("note", "source"):
@@ -128,10 +151,8 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
     row = 1
     widths: dict[int, int] = {}
     for table in tables:
-        row = write_table(book, sheet, table, rules.seed, row)
-        for index, (heading, width) in enumerate(
-            zip(headings(table), content_widths(table, rules.seed), strict=True), 1
-        ):
+        row = write_table(book, sheet, table, row)
+        for index, (heading, width) in enumerate(zip(headings(table), content_widths(table), strict=True), 1):
             widths[index] = max(
                 widths.get(index, 0), width if heading.key not in ("note", "source") else heading.width
             )
@@ -140,11 +161,11 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
     return sheet
 
 
-def content_widths(table: Table, seed: str) -> list[int]:
+def content_widths(table: Table) -> list[int]:
     """Column widths that fit the longest value (and header word), within sensible bounds."""
     columns = headings(table)
     widths = [max(8, max((len(w) for w in h.label.split()), default=0) + 2) for h in columns]
-    for values in row_cells(table, seed):
+    for values in row_cells(table):
         for index, value in enumerate(values):
             if isinstance(value, int) and abs(value) >= OPEN_HIGH:
                 value = "or more"

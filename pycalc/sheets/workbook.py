@@ -47,6 +47,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
+from pycalc.sheets.gm_text import make_readable
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
@@ -54,6 +55,7 @@ from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
 RULINGS_SHEET = "Rulings"
+RULING_ID_COLUMN = "F"  # the choice in force as the formulas read it (hidden)
 XLWINGS_CONF_SHEET = "xlwings.conf"
 UDF_MODULE = "pycalc.udfs"
 FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -128,19 +130,22 @@ def write_rulings(book: Workbook, rules: RuleSet) -> None:
     sheet.merge_cells("A2:E2")
     sheet.row_dimensions[2].height = 30
     for column, (title, width) in enumerate(
-        [("Ruling", 34), ("In force", 14), ("Choices", 50), ("Why", 60), ("Source", 24)], start=1
+        [("Ruling", 34), ("In force", 40), ("The other choices", 44), ("Why", 60), ("Source", 24)], start=1
     ):
         style_header(sheet.cell(4, column, title))
         sheet.column_dimensions["ABCDE"[column - 1]].width = width
+    sheet.column_dimensions[RULING_ID_COLUMN].hidden = True
     for row, ruling in enumerate(rules.rulings.values(), start=5):
         chosen = rules.ruling(ruling.id)
         put(sheet.cell(row, 1), ruling.label).alignment = WRAP
-        put(sheet.cell(row, 2), chosen).font = font(bold=True)
-        choices = "\n".join(f"{key}: {text}" for key, text in ruling.choices.items())
-        put(sheet.cell(row, 3), choices).alignment = WRAP
+        in_force = put(sheet.cell(row, 2), ruling.choices[chosen])
+        in_force.font, in_force.alignment = font(bold=True), WRAP
+        others = [text for key, text in ruling.choices.items() if key != chosen]
+        put(sheet.cell(row, 3), "\n".join(f"• {text}" for text in others)).alignment = WRAP
         put(sheet.cell(row, 4), ruling.why).alignment = WRAP
-        put(sheet.cell(row, 5), f"{rules.seed.split('_')[0]} § {ruling.section}").font = NOTE
-        define_name(book, ruling_name(ruling.id), absolute(sheet, f"B{row}"))
+        put(sheet.cell(row, 5), f"§ {ruling.section}").font = NOTE
+        put(sheet[f"{RULING_ID_COLUMN}{row}"], chosen)  # what the formulas compare with, hidden
+        define_name(book, ruling_name(ruling.id), absolute(sheet, f"{RULING_ID_COLUMN}{row}"))
     heading_row = 5 + len(rules.rulings) + 1
     put(sheet.cell(heading_row, 1), "House rules in force").font = SUBTITLE
     for row, change in enumerate(
@@ -159,7 +164,7 @@ def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
     put(sheet["A1"], rules.name).font = TITLE
     facts = [
         ("Resolution", rules.resolution),
-        ("Source", f"shared/seeds/{rules.seed}"),
+        ("Source", f"{rules.source}; every table row names its section"),
         ("Tables version", tables_version(rules.id)),
         (
             "This file",
@@ -230,6 +235,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     if macro:
         write_xlwings_conf(book)
         give_vba_modules_their_sheets(book)
+    make_readable(book, rules)
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
     opening = opening_sheet(book)
     book.active = book.worksheets.index(opening)

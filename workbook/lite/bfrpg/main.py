@@ -3827,7 +3827,8 @@ _SOURCES = {
         'class RuleSet:\n'
         '    id: str\n'
         '    name: str\n'
-        '    seed: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
         '    resolution: str\n'
         '    tables: Mapping[str, Table]\n'
         '    rulings: Mapping[str, Ruling]\n'
@@ -4298,7 +4299,8 @@ _SOURCES = {
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
-        '    check.keys(body, fields, fields, "ruleset")\n'
+        '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
+        '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
         '        check.fail(\n'
@@ -4350,6 +4352,7 @@ _SOURCES = {
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
+        '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
         '        tables=tables,\n'
         '        rulings=rulings,\n'
@@ -5199,6 +5202,7 @@ _TABLES = {
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
                ['seed', '004_2062565a82032572.txt'],
+               ['source', 'Basic Fantasy RPG, The Encounter and Combat Rules'],
                ['resolution',
                 "d20 + AB + STR bonus (melee, thrown) or DEX bonus (missile, light weapon, touch) + modifiers; hit if the total is at least the target's AC; a natural 1 always misses; a natural 20 always hits (if the target can be hit at all) and threatens a critical"],
                ['tables',
@@ -7322,12 +7326,12 @@ _TABLES = {
                  [['die',
                    ['object', 'pycalc.resolution_block:Ref',
                     [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'],
-                     ['line', 13]]]],
-                  ['target', 'armor_class'], ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 13],
+                     ['line', 14]]]],
+                  ['target', 'armor_class'], ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 14],
                   ['ac_change', 1], ['least_target', None],
                   ['hit_margin',
                    ['object', 'pycalc.resolution_block:Ref',
-                    [['table', 'attack_roll'], ['entry', 'hit_margin_min'], ['column', 'value'], ['line', 15]]]],
+                    [['table', 'attack_roll'], ['entry', 'hit_margin_min'], ['column', 'value'], ['line', 16]]]],
                   ['need_basis', 'need'], ['advantage', None], ['follow_die', None],
                   ['always_miss',
                    ['tuple',
@@ -7336,7 +7340,7 @@ _TABLES = {
                        ['high',
                         ['object', 'pycalc.resolution_block:Ref',
                          [['table', 'attack_roll'], ['entry', 'natural_always_fails'], ['column', 'value'],
-                          ['line', 16]]]],
+                          ['line', 17]]]],
                        ['when', True]]]]]],
                   ['always_hit',
                    ['tuple',
@@ -7344,7 +7348,7 @@ _TABLES = {
                       [['low',
                         ['object', 'pycalc.resolution_block:Ref',
                          [['table', 'attack_roll'], ['entry', 'natural_always_hits'], ['column', 'value'],
-                          ['line', 17]]]],
+                          ['line', 18]]]],
                        ['high', None], ['when', True]]]]]],
                   ['needs_magic', 'cannot_hit'],
                   ['fumble', ['object', 'pycalc.resolution_block:Fumble', [['mode', 'none'], ['chart', None]]]],
@@ -7357,7 +7361,7 @@ _TABLES = {
                          [['low',
                            ['object', 'pycalc.resolution_block:Ref',
                             [['table', 'critical_hits'], ['entry', 'threat_natural'], ['column', 'value'],
-                             ['line', 22]]]],
+                             ['line', 23]]]],
                           ['high', None], ['when', True]]]]]],
                      ['no_critical_when_needed',
                       ['object', 'pycalc.resolution_block:ByRuling',
@@ -7369,7 +7373,7 @@ _TABLES = {
                              [['at_least',
                                ['object', 'pycalc.resolution_block:Ref',
                                 [['table', 'attack_roll'], ['entry', 'natural_always_hits'],
-                                 ['column', 'value'], ['line', 26]]]],
+                                 ['column', 'value'], ['line', 27]]]],
                               ['above', None], ['at_most', None], ['below', None]]]],
                            ['no_critical_past_20',
                             ['object', 'pycalc.resolution_block:NeedRange',
@@ -7377,13 +7381,13 @@ _TABLES = {
                               ['above',
                                ['object', 'pycalc.resolution_block:Ref',
                                 [['table', 'attack_roll'], ['entry', 'natural_always_hits'],
-                                 ['column', 'value'], ['line', 27]]]],
+                                 ['column', 'value'], ['line', 28]]]],
                               ['at_most', None], ['below', None]]]]]]],
-                        ['line', 26]]]],
+                        ['line', 27]]]],
                      ['confirm_natural_miss_fails',
                       ['object', 'pycalc.resolution_block:ByRuling',
                        [['ruling', 'confirmation_natural_1'],
-                        ['choices', ['dict', [['fails', True], ['total_only', False]]]], ['line', 30]]]],
+                        ['choices', ['dict', [['fails', True], ['total_only', False]]]], ['line', 31]]]],
                      ['chart', None]]]],
                   ['damage',
                    ['object', 'pycalc.resolution_block:DamageRules',
@@ -7402,7 +7406,7 @@ _TABLES = {
                               ['die_max',
                                ['object', 'pycalc.resolution_block:Ref',
                                 [['table', 'critical_hits'], ['entry', 'maximum_dice_added'],
-                                 ['column', 'value'], ['line', 36]]]],
+                                 ['column', 'value'], ['line', 37]]]],
                               ['modifier', 1]]]],
                            ['normal_plus_max_plus_roll',
                             ['object', 'pycalc.resolution_block:Formula',
@@ -7410,25 +7414,25 @@ _TABLES = {
                               ['die_max',
                                ['object', 'pycalc.resolution_block:Ref',
                                 [['table', 'critical_hits'], ['entry', 'maximum_dice_added'],
-                                 ['column', 'value'], ['line', 40]]]],
+                                 ['column', 'value'], ['line', 41]]]],
                               ['modifier', 2]]]]]]],
-                        ['line', 36]]]],
+                        ['line', 37]]]],
                      ['auto_hit',
                       ['object', 'pycalc.resolution_block:Formula',
                        [['dice_rolled', 0], ['rerolled', 0],
                         ['dice_max',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'helpless_damage'], ['entry', 'max_damage_multiplier'],
-                           ['column', 'value'], ['line', 44]]]],
+                           ['column', 'value'], ['line', 45]]]],
                         ['die_max', 0],
                         ['modifier',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'helpless_damage'], ['entry', 'max_damage_multiplier'],
-                           ['column', 'value'], ['line', 45]]]]]]],
+                           ['column', 'value'], ['line', 46]]]]]]],
                      ['auto_hit_multiplied',
                       ['object', 'pycalc.resolution_block:ByRuling',
                        [['ruling', 'helpless_multipliers'],
-                        ['choices', ['dict', [['all', True], ['none', False]]]], ['line', 48]]]],
+                        ['choices', ['dict', [['all', True], ['none', False]]]], ['line', 49]]]],
                      ['natural_penalty', None],
                      ['multipliers',
                       ['tuple',
@@ -7439,14 +7443,14 @@ _TABLES = {
                             [['ruling', 'critical_with_double_damage'],
                              ['choices',
                               ['dict', [['double_total', 'whole'], ['double_roll_only', 'not_max_die']]]],
-                             ['line', 53]]]],
+                             ['line', 54]]]],
                           ['rounding', 'down']]],
                         ['object', 'pycalc.resolution_block:Stage',
                          [['name', 'mode'], ['scope', 'whole'],
                           ['rounding',
                            ['object', 'pycalc.resolution_block:ByRuling',
                             [['ruling', 'subdual_half_rounding'],
-                             ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 57]]]]]],
+                             ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 58]]]]]],
                         ['object', 'pycalc.resolution_block:Stage',
                          [['name', 'water'], ['scope', 'whole'], ['rounding', 'picked']]]]]]]]],
                   ['modifiers', None]]]]]],

@@ -3547,7 +3547,8 @@ _SOURCES = {
         'class RuleSet:\n'
         '    id: str\n'
         '    name: str\n'
-        '    seed: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
         '    resolution: str\n'
         '    tables: Mapping[str, Table]\n'
         '    rulings: Mapping[str, Ruling]\n'
@@ -4018,7 +4019,8 @@ _SOURCES = {
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
-        '    check.keys(body, fields, fields, "ruleset")\n'
+        '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
+        '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
         '        check.fail(\n'
@@ -4070,6 +4072,7 @@ _SOURCES = {
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
+        '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
         '        tables=tables,\n'
         '        rulings=rulings,\n'
@@ -4796,6 +4799,7 @@ _SOURCES = {
 _TABLES = {
     'cnc': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'cnc'], ['name', 'Castles & Crusades combat rules'], ['seed', '000_d052e44c4a5aca00.txt'],
+             ['source', 'Castles & Crusades, the combat chapter'],
              ['resolution',
               'd20 + BtH + Str mod (melee) or Dex mod (ranged) + modifiers; hit if the total >= defender AC (no natural 1 / natural 20 rules)'],
              ['tables',
@@ -5210,7 +5214,7 @@ _TABLES = {
                         ['file', 'tables/cnc/attack.yaml']]]]]],
                    ['section', 'Combat Actions'], ['file', 'tables/cnc/attack.yaml'], ['line', 45],
                    ['note',
-                    'hit_ability: the attacker\'s attribute modifier added to the d20 (str, dex; empty = as the attack the touch is made with). target_ac names the AC used (normal, grapple, overbear, touch, disarm). damage: fixed damage die of the attack (empty = by weapon, class ability or monster description). The Attack calculator offers this table as the attack kind: ranged decides which situational modifiers apply, deals_damage and min_damage what ATTACK_DAMAGE shows, on_hit and on_miss what the result does. min_damage 0 is not in the seed (a negative total deals no damage); 1 for the subdual attacks is "Minimally, these weapons deliver one point of damage" (Subdual Damage).'],
+                    'hit_ability: the attacker\'s attribute modifier added to the d20 (str, dex; empty = as the attack the touch is made with). target_ac names the AC used (normal, grapple, overbear, touch, disarm). damage: fixed damage die of the attack (empty = by weapon, class ability or monster description). The Attack calculator offers this table as the attack kind: ranged decides which situational modifiers apply, deals_damage and min_damage what the Attack calculator\'s damage shows, on_hit and on_miss what the result does. min_damage 0 is not in the seed (a negative total deals no damage); 1 for the subdual attacks is "Minimally, these weapons deliver one point of damage" (Subdual Damage).'],
                    ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
                    ['cheatsheet', None]]]],
                 ['subdual_damage',
@@ -6597,14 +6601,14 @@ _TABLES = {
               ['object', 'pycalc.resolution_block:Resolution',
                [['die',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'], ['line', 10]]]],
-                ['target', 'armor_class'], ['file', 'tables/cnc/ruleset.yaml'], ['line', 10], ['ac_change', 1],
+                  [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'], ['line', 11]]]],
+                ['target', 'armor_class'], ['file', 'tables/cnc/ruleset.yaml'], ['line', 11], ['ac_change', 1],
                 ['least_target',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'armor_class'], ['entry', 'minimum_ac'], ['column', 'value'], ['line', 12]]]],
+                  [['table', 'armor_class'], ['entry', 'minimum_ac'], ['column', 'value'], ['line', 13]]]],
                 ['hit_margin',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'attack_roll'], ['entry', 'hit_margin'], ['column', 'value'], ['line', 13]]]],
+                  [['table', 'attack_roll'], ['entry', 'hit_margin'], ['column', 'value'], ['line', 14]]]],
                 ['need_basis', 'need'], ['advantage', None], ['follow_die', None],
                 ['always_miss',
                  ['tuple',
@@ -6613,17 +6617,17 @@ _TABLES = {
                      ['when',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'natural_rolls'], ['entry', 'natural_1'], ['column', 'auto_miss'],
-                        ['line', 16]]]]]],
+                        ['line', 17]]]]]],
                    ['object', 'pycalc.resolution_block:RollRange',
                     [['low',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'],
-                        ['line', 17]]]],
+                        ['line', 18]]]],
                      ['high', None],
                      ['when',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'natural_rolls'], ['entry', 'natural_20'], ['column', 'auto_miss'],
-                        ['line', 17]]]]]]]]],
+                        ['line', 18]]]]]]]]],
                 ['always_hit',
                  ['tuple',
                   [['object', 'pycalc.resolution_block:RollRange',
@@ -6631,17 +6635,17 @@ _TABLES = {
                      ['when',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'natural_rolls'], ['entry', 'natural_1'], ['column', 'auto_hit'],
-                        ['line', 19]]]]]],
+                        ['line', 20]]]]]],
                    ['object', 'pycalc.resolution_block:RollRange',
                     [['low',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'],
-                        ['line', 20]]]],
+                        ['line', 21]]]],
                      ['high', None],
                      ['when',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'natural_rolls'], ['entry', 'natural_20'], ['column', 'auto_hit'],
-                        ['line', 20]]]]]]]]],
+                        ['line', 21]]]]]]]]],
                 ['needs_magic', 'cannot_hit'],
                 ['fumble', ['object', 'pycalc.resolution_block:Fumble', [['mode', 'none'], ['chart', None]]]],
                 ['critical',

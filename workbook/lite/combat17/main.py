@@ -3814,7 +3814,8 @@ _SOURCES = {
         'class RuleSet:\n'
         '    id: str\n'
         '    name: str\n'
-        '    seed: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
         '    resolution: str\n'
         '    tables: Mapping[str, Table]\n'
         '    rulings: Mapping[str, Ruling]\n'
@@ -4285,7 +4286,8 @@ _SOURCES = {
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
-        '    check.keys(body, fields, fields, "ruleset")\n'
+        '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
+        '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
         '        check.fail(\n'
@@ -4337,6 +4339,7 @@ _SOURCES = {
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
+        '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
         '        tables=tables,\n'
         '        rulings=rulings,\n'
@@ -5202,7 +5205,7 @@ _TABLES = {
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
                   ['name', '17 Combat (BFRPG-derived d20 with critical and fumble charts)'],
-                  ['seed', '002_531e683ac1309b4e.txt'],
+                  ['seed', '002_531e683ac1309b4e.txt'], ['source', '17 Combat'],
                   ['resolution',
                    "1d20 + attack bonus + STR bonus (melee) or DEX bonus (missile) + situational modifiers; hit if the total is at least the target's AC; natural 20 always hits (roll the critical chart), natural 1 always misses (roll the critical-miss chart)"],
                   ['tables',
@@ -7109,7 +7112,7 @@ _TABLES = {
                   ['resolution_block',
                    ['object', 'pycalc.resolution_block:Resolution',
                     [['die', 20], ['target', 'armor_class'], ['file', 'tables/combat17/ruleset.yaml'],
-                     ['line', 13], ['ac_change', 1], ['least_target', None], ['hit_margin', 0],
+                     ['line', 14], ['ac_change', 1], ['least_target', None], ['hit_margin', 0],
                      ['need_basis', 'need'], ['advantage', None], ['follow_die', None],
                      ['always_miss',
                       ['tuple',
@@ -7129,7 +7132,7 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 24]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 25]]]],
                            ['formula', None], ['follow_adds_mods', False]]]]]]],
                      ['critical',
                       ['object', 'pycalc.resolution_block:Critical',
@@ -7141,19 +7144,19 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 32]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 33]]]],
                            ['formula', 'damage'],
                            ['follow_adds_mods',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'critical_follow_up_roll'],
                               ['choices', ['dict', [['unmodified', False], ['add_modifiers', True]]]],
-                              ['line', 35]]]]]]]]]],
+                              ['line', 36]]]]]]]]]],
                      ['damage',
                       ['object', 'pycalc.resolution_block:DamageRules',
                        [['least',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'damage_rules'], ['entry', 'minimum_damage'], ['column', 'value'],
-                           ['line', 37]]]],
+                           ['line', 38]]]],
                         ['formulas',
                          ['object', 'pycalc.resolution_block:FormulaTable',
                           [['table', 'outcomes'],
@@ -7171,11 +7174,11 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'double_damage_basis'],
                                 ['choices', ['dict', [['whole_damage', 'whole'], ['dice_only', 'dice']]]],
-                                ['line', 44]]]],
+                                ['line', 45]]]],
                              ['rounding',
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
-                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 47]]]]]]]]]]]],
+                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]]]]]]]]]],
                      ['modifiers', None]]]]]],
 }
 

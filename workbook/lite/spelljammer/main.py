@@ -3315,7 +3315,8 @@ _SOURCES = {
         'class RuleSet:\n'
         '    id: str\n'
         '    name: str\n'
-        '    seed: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
         '    resolution: str\n'
         '    tables: Mapping[str, Table]\n'
         '    rulings: Mapping[str, Ruling]\n'
@@ -3786,7 +3787,8 @@ _SOURCES = {
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
-        '    check.keys(body, fields, fields, "ruleset")\n'
+        '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
+        '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
         '        check.fail(\n'
@@ -3838,6 +3840,7 @@ _SOURCES = {
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
+        '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
         '        tables=tables,\n'
         '        rulings=rulings,\n'
@@ -4565,7 +4568,7 @@ _SOURCES = {
 _TABLES = {
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
-                     ['seed', '003_abb45db44eb0a0ba.txt'],
+                     ['seed', '003_abb45db44eb0a0ba.txt'], ['source', 'Spelljammer, Combat'],
                      ['resolution',
                       'roll d100; hit on a roll of SC - DEF (the modified strike chance) or less'],
                      ['tables',

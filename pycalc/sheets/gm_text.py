@@ -1,0 +1,74 @@
+"""What a GM reads is written for a GM: the YAML's ids, file names and table paths, where a label, note,
+help text or comment names them, are rewritten as the names the GM sees.
+
+- a ruling's id -> its title in quotes ("(ruling stumble_penalty_scope)" -> (ruling "Scope of ...")),
+- a table's id -> its title in quotes, a file ``maneuvers.yaml`` -> "the Maneuvers tables sheet",
+- ``tables/osr fumble_table`` -> "the YAML table "Critical Fumble table ..."",
+- any other identifier (a choice or column id) -> its words ("not_combined" -> "not combined").
+
+Only text is rewritten: never a formula, and never a cell the formulas read (the tables' named
+columns, the rulings' choice in force), so every lookup still finds what it looks for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.tables import RuleSet
+
+YAML_FILE = re.compile(r"\b([a-z][a-z0-9_]*)\.yaml\b")
+TABLE_PATH = re.compile(r"\btables/[a-z0-9_]+ ([a-z][a-z0-9_]*)\b")
+IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def readable(text: str, rules: RuleSet) -> str:
+    """The text with every id, YAML file name and table path it names rewritten for the GM."""
+    names = {table.id: f"“{table.title}”" for table in rules.tables.values()}
+    names.update({ruling.id: f"“{ruling.label}”" for ruling in rules.rulings.values()})
+    text = TABLE_PATH.sub(lambda m: f"the YAML table {names.get(m.group(1), m.group(1))}", text)
+    text = YAML_FILE.sub(lambda m: f"the {m.group(1).replace('_', ' ').capitalize()} tables sheet", text)
+    for _ in range(2):  # a table's title may itself name a ruling
+        text = IDENTIFIER.sub(lambda m: names.get(m.group(0), m.group(0).replace("_", " ")), text)
+    return text
+
+
+def read_cells(book: Workbook) -> set[tuple[str, str]]:
+    """(sheet, coordinate) of every cell a defined name points at: data the formulas read."""
+    cells = set()
+    for defined in book.defined_names.values():
+        for sheet_title, reference in defined.destinations:
+            if sheet_title not in book.sheetnames:
+                continue
+            for row in book[sheet_title][reference.replace("$", "")] if ":" in reference else [[None]]:
+                for cell in row:
+                    coordinate = cell.coordinate if cell is not None else reference.replace("$", "")
+                    cells.add((sheet_title, coordinate))
+    return cells
+
+
+def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, str]]) -> None:
+    for row in sheet.iter_rows():
+        for cell in row:
+            if (
+                isinstance(cell.value, str)
+                and not cell.value.startswith("=")
+                and (sheet.title, cell.coordinate) not in data
+            ):
+                cell.value = readable(cell.value, rules)
+            if cell.comment is not None:
+                cell.comment.text = readable(cell.comment.text, rules)
+    for check in sheet.data_validations.dataValidation:
+        for part in ("prompt", "error", "promptTitle", "errorTitle"):
+            if getattr(check, part):
+                setattr(check, part, readable(getattr(check, part), rules))
+
+
+def make_readable(book: Workbook, rules: RuleSet) -> None:
+    """Rewrite the text of every visible sheet for the GM (formulas and the data they read untouched)."""
+    data = read_cells(book)
+    for sheet in book.worksheets:
+        if sheet.sheet_state == "visible":
+            rewrite_sheet(sheet, rules, data)
