@@ -26,6 +26,10 @@ ATTACK_INPUTS = [
 ATTACK_OUTPUTS = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"]
 EXCEL_2007 = {
     *[
+        "NA",
+        "TRIM",
+        "TEXT",
+        "REPLACE",
         "IF",
         "IFERROR",
         "INDEX",

@@ -31,7 +31,7 @@ EXCEL_2010_FUNCTIONS = {
     "COUNTBLANK", "COUNTIF", "COUNTIFS", "EXACT", "FIND", "FLOOR", "HLOOKUP", "IF", "IFERROR", "INDEX",
     "INT", "ISBLANK", "ISERR", "ISERROR", "ISLOGICAL", "ISNA", "ISNUMBER", "ISTEXT", "LARGE", "LEFT", "LEN", "LOOKUP",
     "LOWER", "MATCH", "MAX", "MID", "MIN", "MOD", "N", "NA", "NOT", "OR", "POWER", "PRODUCT", "RANK", "REPT",
-    "RIGHT", "ROUND", "ROUNDDOWN", "ROUNDUP", "ROW", "ROWS", "SEARCH", "SIGN", "SMALL", "SUBSTITUTE",
+    "REPLACE", "RIGHT", "ROUND", "ROUNDDOWN", "ROUNDUP", "ROW", "ROWS", "SEARCH", "SIGN", "SMALL", "SUBSTITUTE",
     "SUM", "SUMIF", "SUMIFS", "SUMPRODUCT", "TEXT", "TRIM", "TRUNC", "UPPER", "VALUE", "VLOOKUP",
 }  # fmt: skip
 # Functions that take arrays natively: a range comparison or arithmetic inside them needs no Ctrl+Shift+Enter.

@@ -466,6 +466,7 @@ ALLOWED = {
     "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
     "LEFT", "UPPER", "SUMPRODUCT", "COUNT", "ROW", "ISNA", "AVERAGE", "VALUE", "MID", "FIND", "LOWER", "LEN",
     "FALSE", "TRUE", "SEARCH",  # SEARCH: the shared dice grid (pycalc/sheets/dice_grid.py)
+    "NA", "TRIM", "TEXT", "REPLACE",  # the damage chart's gaps, the dice check, the dropdowns' modifiers
 }  # fmt: skip
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 

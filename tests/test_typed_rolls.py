@@ -49,3 +49,23 @@ def test_00_on_the_d100_resolves_as_the_engine_reads_100(built: Path, calc: Calc
     )
     expected = [spelljammer.resolve(rules, 72, roll).label for roll in (0, 96, 4)]
     assert [g["STRIKE_OUTCOME"] for g in got] == expected == ["Miss", "Miss", "Grievous"]
+
+
+@pytest.mark.parametrize("ruleset_id", ["cnc", "osr", "combat17", "bfrpg"])
+def test_every_outcome_gives_the_targets_hit_points_after_the_hit(
+    ruleset_id: str, build_ruleset: Callable[[str], Path], calc: CalcSession
+):
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    scenarios = [
+        {"ATTACK_ROLL": roll, "ATTACK_FOLLOW_ROLL": 10, "ATTACK_DAMAGE_ROLL": 5, "ATTACK_TARGET_HP": 12}
+        for roll in (2, 19, 20)
+    ]
+    outputs = ["ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER", "ATTACK_SUMMARY"]
+    for got in calc.evaluate(xlsx, scenarios, outputs):
+        assert str(got["ATTACK_SUMMARY"]).startswith(str(got["ATTACK_RESULT"])), got
+        if isinstance(got["ATTACK_DAMAGE"], float):
+            assert got["ATTACK_HP_AFTER"] == 12 - got["ATTACK_DAMAGE"], got
+            damage, after = (f"{got[name]:g}" for name in ("ATTACK_DAMAGE", "ATTACK_HP_AFTER"))
+            assert f"{damage} damage, the target is at {after} HP" in str(got["ATTACK_SUMMARY"]), got
+        else:
+            assert got["ATTACK_HP_AFTER"] is None, got

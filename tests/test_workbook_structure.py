@@ -68,6 +68,8 @@ EXCEL_FUNCTIONS = {
     "VALUE",
     "TRIM",
     "NA",
+    "TEXT",
+    "REPLACE",
 }
 
 

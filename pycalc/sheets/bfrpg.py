@@ -31,6 +31,7 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
 )
@@ -422,6 +423,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
                 Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
                 Field("Damage", "ATTACK_DAMAGE", key=True, native=damage, udf=udf_damage),
+                *hit_point_fields(),
             ),
         ),
         Section(

@@ -28,6 +28,7 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
 )
@@ -335,14 +336,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
                     'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
                 ),
-                Field(
-                    "In one line",
-                    "ATTACK_SUMMARY",
-                    key=True,
-                    native=f'IF({result}="","Enter the d20 roll",IF(NOT({rolled}),{result},'
-                    f'{result}&": "&ATTACK_EFFECT&IF(ISNUMBER(ATTACK_DAMAGE),IF(ATTACK_DAMAGE>0,", "&ATTACK_DAMAGE&" damage",""),'
-                    '", "&ATTACK_DAMAGE)))',
-                ),
+                *hit_point_fields(),
             ),
         ),
         Section(

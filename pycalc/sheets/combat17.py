@@ -18,6 +18,7 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
 )
@@ -530,6 +531,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
+                *hit_point_fields(),
             ),
         ),
         Section("Workings (how the numbers above are made)", attack_working_fields(rules)),

@@ -25,6 +25,7 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
 )
@@ -365,6 +366,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=damage,
                     udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
                 ),
+                *hit_point_fields(),
             ),
         ),
         Section(

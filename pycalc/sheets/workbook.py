@@ -48,6 +48,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.gm_text import make_readable
+from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
@@ -230,6 +231,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
     add_back_links(book)
+    show_pick_modifiers(book, rules)
     make_portable(book)
     write_contents(book, rules, macro)
     if macro:
