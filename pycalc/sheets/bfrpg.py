@@ -423,7 +423,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
                 Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
                 Field("Damage", "ATTACK_DAMAGE", key=True, native=damage, udf=udf_damage),
-                *hit_point_fields(),
+                *hit_point_fields(resolution(rules).summary()),
             ),
         ),
         Section(

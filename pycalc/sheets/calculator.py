@@ -49,25 +49,17 @@ class Field:
     key: bool = False  # a headline output (bold)
 
 
-def hit_point_fields() -> tuple[Field, ...]:
-    """The d20 calculators' last outcome lines: the target's hit points after the damage, and the whole
-    outcome in one line (from ATTACK_RESULT, ATTACK_EFFECT, ATTACK_DAMAGE and ATTACK_TARGET_HP)."""
-    dealt = "ISNUMBER(ATTACK_DAMAGE)"
+def hit_point_fields(summary: str) -> tuple[Field, ...]:
+    """The d20 calculators' last outcome lines: the target's hit points after the damage
+    (ATTACK_TARGET_HP - ATTACK_DAMAGE), and the outcome in one line (``summary``: the generic
+    formulas' ``Formulas.summary()`` over the calculator's cells, naming the follow-up roll used)."""
     return (
         Field(
             "Target's hit points after the hit",
             "ATTACK_HP_AFTER",
-            native=f'IF({dealt},SUM(ATTACK_TARGET_HP)-ATTACK_DAMAGE,"")',
+            native='IF(ISNUMBER(ATTACK_DAMAGE),SUM(ATTACK_TARGET_HP)-ATTACK_DAMAGE,"")',
         ),
-        Field(
-            "In one line",
-            "ATTACK_SUMMARY",
-            key=True,
-            native='IF(ATTACK_RESULT="","Enter the d20 roll",ATTACK_RESULT'
-            '&IF(AND(ATTACK_EFFECT<>"",ATTACK_EFFECT<>ATTACK_RESULT),": "&ATTACK_EFFECT,"")'
-            f'&IF({dealt},", "&ATTACK_DAMAGE&" damage, the target is at "&ATTACK_HP_AFTER&" HP",'
-            'IF(ATTACK_DAMAGE<>"",", "&ATTACK_DAMAGE,"")))',
-        ),
+        Field("In one line", "ATTACK_SUMMARY", key=True, native=summary),
     )
 
 

@@ -336,7 +336,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
                     'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
                 ),
-                *hit_point_fields(),
+                *hit_point_fields(resolution(rules).summary()),
             ),
         ),
         Section(

@@ -531,7 +531,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
-                *hit_point_fields(),
+                *hit_point_fields(resolution(rules).summary()),
             ),
         ),
         Section("Workings (how the numbers above are made)", attack_working_fields(rules)),

@@ -449,27 +449,6 @@ def put_input(
         cell.comment = Comment(help[:1].upper() + help[1:] + ".", "pycalc", width=220, height=40)
 
 
-def summary(block: Resolution) -> str:
-    """The outcome in one line, naming the follow-up roll it used; a follow-up roll left from an
-    earlier attack that this roll does not use is called out, never silently kept."""
-    result, damage, follow = f.RESULT, f.DAMAGE, f.FOLLOW
-    needed = f.Formulas(block).follow_needed(f.ROLL)
-    given = f"ISNUMBER({follow})"
-    used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
-    waiting = (
-        f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
-        f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
-    )
-    damage_part = (
-        f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{f.HP_AFTER}&" HP",""),'
-        f'IF({damage}="",IF(OR({result}="Hit",{result}="Critical"),": type the damage roll",""),": "&{damage}))'
-    )
-    return (
-        f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
-        f"{result}&{used}&{damage_part}&{waiting}))"
-    )
-
-
 def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
     label = put(sheet.cell(row, OUT_LABEL), line.out_label)
     cell = put_formula(sheet.cell(row, OUT_COLUMN), line.out_formula)
@@ -570,7 +549,7 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     sheet.merge_cells("A2:F2")
     sheet.row_dimensions[2].height = 26
     put(sheet["A3"], "In one line").font = BOLD
-    line = put_formula(sheet["B3"], summary(block))
+    line = put_formula(sheet["B3"], f.Formulas(block).summary())
     mark_output(line, bold=True)
     sheet.merge_cells("B3:F3")
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, "B3"))

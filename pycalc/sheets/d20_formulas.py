@@ -347,6 +347,27 @@ class Formulas:
         )
         return f"AND(NOT({self.c.sit_auto_hit}),IF({self.always_misses(face)},{fumble_follows},{threat}))"
 
+    def summary(self) -> str:
+        """The outcome in one line, naming the follow-up roll it used; a follow-up roll left from an
+        earlier attack that this roll does not use is called out, never silently kept."""
+        c = self.c
+        result, damage, follow = c.result, c.damage, c.follow
+        needed = self.follow_needed(c.roll)
+        given = f"ISNUMBER({follow})"
+        used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
+        waiting = (
+            f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
+            f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
+        )
+        damage_part = (
+            f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{c.hp_after}&" HP",""),'
+            f'IF({damage}="",IF(OR({result}="Hit",{result}="Critical"),": type the damage roll",""),": "&{damage}))'
+        )
+        return (
+            f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
+            f"{result}&{used}&{damage_part}&{waiting}))"
+        )
+
     def checked_result(self) -> str:
         """RESULT: '' before the roll, the engine's messages for a roll off the die."""
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"

@@ -366,7 +366,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=damage,
                     udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
                 ),
-                *hit_point_fields(),
+                *hit_point_fields(resolution(rules).summary()),
             ),
         ),
         Section(
