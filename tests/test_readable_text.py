@@ -76,3 +76,29 @@ def test_ids_are_rewritten_as_the_names_a_gm_sees():
     assert readable("see maneuvers.yaml", rules) == "see the Maneuvers tables sheet"
     assert readable("as in target_conditions", rules) == f"as in “{rules.table('target_conditions').title}”"
     assert readable("choice not_combined", rules) == "choice not combined"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_contents_line_says_what_the_sheet_is_for(
+    ruleset_id: str, build_ruleset: Callable[[str], Path]
+):
+    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
+    contents = book["Contents"]
+    listed = {
+        row[0].value: row[1].value for row in contents.iter_rows(min_row=7, max_col=2) if row[0].hyperlink
+    }
+    visible = {s.title for s in book.worksheets if s.sheet_state == "visible"} - {"Contents"}
+    assert set(listed) == visible
+    purposes = (
+        "Resolve one attack",
+        "Calculators: ",
+        "Tables: ",
+        "Printable odds",
+        "Where the seed is ambiguous",
+    )
+    for title, purpose in listed.items():
+        assert str(purpose).startswith(purposes), (title, purpose)
+    rules = load_ruleset(ruleset_id)
+    tables = " ".join(str(p) for p in listed.values())
+    for table in rules.tables.values():
+        assert readable(table.title, rules) in tables, table.title

@@ -117,9 +117,10 @@ def band_label(row: Row) -> str:
 
 
 def shown_value(value: object, table: Table, column: Column) -> object:
-    """A value as a GM reads it: Yes/No, a dash for none, a row's or outcome's name rather than its id."""
+    """A value as a GM reads it: TRUE/FALSE as in the workbook, a dash for none, a row's or outcome's
+    name rather than its id."""
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return "TRUE" if value else "FALSE"
     if value is None:
         return "—"
     if isinstance(value, str) and (IDENTIFIER.match(value) or column.type == "outcome"):

@@ -47,7 +47,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
-from pycalc.sheets.gm_text import make_readable
+from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
@@ -184,10 +184,37 @@ def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
         link = put(sheet.cell(row, 1), sheet_title)
         link.hyperlink = Hyperlink(ref=link.coordinate, location=f"'{sheet_title}'!A1", display=sheet_title)
         link.font = font(colour="0B69A3")
-        target = book[sheet_title]
-        first_note = target["A2"].value if isinstance(target["A2"].value, str) else ""
-        put(sheet.cell(row, 2), first_note[:100]).font = NOTE
+        put(sheet.cell(row, 2), sheet_purpose(book[sheet_title], rules)).font = NOTE
     protect(sheet)
+
+
+CALCULATOR_PURPOSE = (
+    "Resolve one attack: the number needed and the odds before the roll; after it, the result, the "
+    "damage and the target's hit points"
+)
+
+
+def headings_of(sheet: Worksheet) -> list[str]:
+    """The section titles written down column A below the sheet's title (bold, 11 pt and up)."""
+    return [
+        str(cell.value)
+        for (cell,) in sheet.iter_rows(min_row=3, max_col=1)
+        if isinstance(cell.value, str) and cell.font.b and (cell.font.sz or 0) >= 11
+    ]
+
+
+def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
+    """What a sheet is for, for its Contents line."""
+    if sheet.title.endswith(" calculator"):
+        return CALCULATOR_PURPOSE
+    if sheet.title == RULINGS_SHEET:
+        return "Where the seed is ambiguous: the choice this workbook follows, the other choices, and why"
+    groups = reference_groups(rules)
+    if sheet.title in groups:
+        return "Tables: " + "; ".join(readable(table.title, rules) for table in groups[sheet.title])
+    if sheet.title.startswith("Odds"):
+        return "Printable odds before the roll: " + "; ".join(headings_of(sheet)).lower()
+    return "Calculators: " + "; ".join(headings_of(sheet))
 
 
 def add_back_links(book: Workbook) -> None:
