@@ -198,8 +198,26 @@ def write_field(
     if field.name:
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):
-            text = field.help or field.label
-            value.comment = Comment(text[:1].upper() + text[1:], "pycalc", width=220, height=40)
+            value.comment = Comment(what_to_type(field), "pycalc", width=240, height=60)
+
+
+def what_to_type(field: Field) -> str:
+    """An input's comment: what to type (or pick) there, then its help."""
+    label = field.label[:1].lower() + field.label[1:]
+    if is_roll(field) and "DAMAGE" in (field.name or ""):
+        first = f"Type what the dice show: {label}."
+    elif is_roll(field):
+        first = f"Type the {label} as the die reads (01 is 1)."
+    elif field.kind == PICK or field.options:
+        first = f"Pick from the list: {label}."
+    elif isinstance(field.value, bool):
+        first = f"TRUE or FALSE: {label}."
+    elif is_number_input(field):
+        first = f"Type a number: {label}."
+    else:
+        first = f"Type {label}."
+    help_text = field.help[:1].upper() + field.help[1:] if field.help else ""
+    return f"{first} {help_text}".strip()
 
 
 def add_whole_number_check(sheet: Worksheet, coordinate: str) -> None:
