@@ -33,7 +33,10 @@ def modifier_formula(table: Table, pick: str, rules: RuleSet) -> str | None:
     parts = []
     for column in columns:
         values = table_name(table.id, column.id)
-        value, neutral = f"N(INDEX({values},{row}))", f"N(INDEX({values},1))"  # row 1: the default
+        value, neutral = (
+            f"SUM(INDEX({values},{row}))",
+            f"SUM(INDEX({values},1))",
+        )  # row 1: the default (SUM: an empty cell is 0 in every office)
         label = q(readable(column.label, rules))
         signed = (table.rows[0][column.id] or 0) == 0
         parts.append(f'IF({value}={neutral},"",{SEPARATOR}&{label}&" "&{shown_number(value, signed)})')
