@@ -27,7 +27,7 @@ from pycalc.sheets.cheatsheet import (
     rows_per_page,
     wrapped_lines,
 )
-from pycalc.sheets.gm_text import readable
+from pycalc.sheets.gm_text import readable, shown_text
 from pycalc.sheets.text_width import text_points
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.conftest import require_libreoffice
@@ -193,7 +193,7 @@ def test_every_rulesets_pdfs_are_readable_and_nothing_is_cut_off(ruleset_id: str
         if isinstance(cell.value, str)
         and not cell.value.startswith("=")
         and not sheet.column_dimensions[get_column_letter(cell.column)].hidden
-        for piece in pieces(cell.value)
+        for piece in pieces(shown_text(cell) or "")
     )
     missing = written - printed
     assert not missing, f"{ruleset_id}: cut off in the reference PDF: {sorted(missing)[:20]}"

@@ -1,6 +1,7 @@
 """What a GM reads is written for a GM (issue 11): no YAML id, file name, seed file or defined name in any
-label, note, help, comment, dropdown message, header or footer of a visible sheet. The tables' named
-data (what the formulas look up, ids of other rows included) and hidden columns are not text to read."""
+label, note, help, comment, dropdown message, header or footer of a visible sheet, nor in what a table
+cell shows (an id the formulas read shows as words through its number format). Hidden columns are not
+text to read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import openpyxl
 import pytest
 from openpyxl.utils import get_column_letter
 
-from pycalc.sheets.gm_text import read_cells, readable
+from pycalc.sheets.gm_text import readable, shown_text
 from pycalc.tables import RULESET_IDS, load_ruleset
 
 FORBIDDEN = re.compile(
@@ -23,7 +24,6 @@ FORBIDDEN = re.compile(
 
 
 def texts_a_gm_reads(book: openpyxl.Workbook) -> list[tuple[str, str]]:
-    data = read_cells(book)
     found = []
     for sheet in book.worksheets:
         if sheet.sheet_state != "visible":
@@ -34,12 +34,12 @@ def texts_a_gm_reads(book: openpyxl.Workbook) -> list[tuple[str, str]]:
                 where = f"{sheet.title}!{cell.coordinate}"
                 if cell.comment is not None:
                     found.append((where + " comment", cell.comment.text))
-                value = cell.value
-                shown = (
-                    get_column_letter(cell.column) not in hidden
-                    and (sheet.title, cell.coordinate) not in data
-                )
-                if isinstance(value, str) and not value.startswith("=") and shown:
+                value = shown_text(cell)
+                if (
+                    value is not None
+                    and not value.startswith("=")
+                    and get_column_letter(cell.column) not in hidden
+                ):
                     found.append((where, value))
         for check in sheet.data_validations.dataValidation:
             found += [(f"{sheet.title} validation", text or "") for text in (check.prompt, check.error)]

@@ -7,13 +7,15 @@ help text or comment names them, are rewritten as the names the GM sees.
 - any other identifier (a choice or column id) -> its words ("not_combined" -> "not combined").
 
 Only text is rewritten: never a formula, and never a cell the formulas read (the tables' named
-columns, the rulings' choice in force), so every lookup still finds what it looks for.
+columns, the rulings' choice in force), so every lookup still finds what it looks for; such a cell
+holding an id keeps it and shows the words through its number format.
 """
 
 from __future__ import annotations
 
 import re
 
+from openpyxl.cell.cell import Cell
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -35,6 +37,22 @@ def readable(text: str, rules: RuleSet) -> str:
     return text
 
 
+def shown_as(text: str) -> str:
+    """A number format that shows a text cell as ``text`` (its 4th, text, section): an id the formulas
+    read keeps its value and reads as words on screen and paper."""
+    return ';;;"' + text.replace('"', "") + '"'
+
+
+def shown_text(cell: Cell) -> str | None:
+    """What a text cell shows: its value, or the words its number format puts in its place."""
+    if not isinstance(cell.value, str):
+        return None
+    sections = (cell.number_format or "").split(";")
+    if len(sections) == 4 and sections[3].startswith('"') and sections[3].endswith('"'):
+        return sections[3][1:-1]
+    return cell.value
+
+
 def read_cells(book: Workbook) -> set[tuple[str, str]]:
     """(sheet, coordinate) of every cell a defined name points at: data the formulas read."""
     cells = set()
@@ -52,12 +70,11 @@ def read_cells(book: Workbook) -> set[tuple[str, str]]:
 def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, str]]) -> None:
     for row in sheet.iter_rows():
         for cell in row:
-            if (
-                isinstance(cell.value, str)
-                and not cell.value.startswith("=")
-                and (sheet.title, cell.coordinate) not in data
-            ):
-                cell.value = readable(cell.value, rules)
+            if isinstance(cell.value, str) and not cell.value.startswith("="):
+                if (sheet.title, cell.coordinate) not in data:
+                    cell.value = readable(cell.value, rules)
+                elif IDENTIFIER.fullmatch(cell.value):
+                    cell.number_format = shown_as(readable(cell.value, rules))
             if cell.comment is not None:
                 cell.comment.text = readable(cell.comment.text, rules)
     for check in sheet.data_validations.dataValidation:
