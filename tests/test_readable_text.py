@@ -16,6 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.calculator import BOOLEAN_FORMAT
 from pycalc.sheets.gm_text import readable
@@ -41,7 +42,7 @@ def texts_a_gm_reads(book: openpyxl.Workbook) -> list[tuple[str, str]]:
     for sheet in book.worksheets:
         if sheet.sheet_state != "visible":
             continue
-        hidden = {letter for letter, dimension in sheet.column_dimensions.items() if dimension.hidden}
+        hidden = hidden_columns(sheet)
         for row in sheet.iter_rows():
             for cell in row:
                 where = f"{sheet.title}!{cell.coordinate}"
@@ -69,16 +70,21 @@ def texts_a_gm_reads(book: openpyxl.Workbook) -> list[tuple[str, str]]:
     return found
 
 
+def hidden_columns(sheet: Worksheet) -> set[str]:
+    return {letter for letter, dimension in sheet.column_dimensions.items() if dimension.hidden}
+
+
 def cached_texts(path: Path) -> list[tuple[str, str]]:
-    """The text the formula cells show at the workbook's inputs (their cached values)."""
+    """The text the visible cells show at the workbook's inputs (formula cells: their cached values)."""
     book = openpyxl.load_workbook(path, data_only=True)
     return [
         (f"{sheet.title}!{cell.coordinate} value", cell.value)
         for sheet in book.worksheets
         if sheet.sheet_state == "visible"
+        for hidden in [hidden_columns(sheet)]
         for row in sheet.iter_rows()
         for cell in row
-        if isinstance(cell.value, str)
+        if isinstance(cell.value, str) and get_column_letter(cell.column) not in hidden
     ]
 
 
@@ -128,23 +134,56 @@ def test_the_printed_reference_names_no_id(ruleset_id: str):
     assert "TRUE" in text or "FALSE" in text  # booleans print as they show in the window
 
 
+BOOLEAN_FORMULA = re.compile(r"=(?:AND|OR|NOT)\(|=INDEX\((T_[A-Z0-9_]+),")
+
+
+def boolean_ranges(book: openpyxl.Workbook) -> set[str]:
+    """The defined names over table cells that are all TRUE/FALSE."""
+    names = set()
+    for name, defined in book.defined_names.items():
+        cells = [
+            cell.value
+            for title, reference in defined.destinations
+            if title in book.sheetnames and ":" in reference
+            for row in book[title][reference.replace("$", "")]
+            for cell in row
+            if cell.value is not None
+        ]
+        if cells and all(isinstance(value, bool) for value in cells):
+            names.add(name)
+    return names
+
+
+def gives_true_or_false(formula: str, booleans: set[str]) -> bool:
+    """AND/OR/NOT, or a look-up into a TRUE/FALSE column of a table."""
+    match = BOOLEAN_FORMULA.match(formula)
+    return match is not None and (match.group(1) is None or match.group(1) in booleans)
+
+
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_boolean_reads_true_or_false(ruleset_id: str, build_ruleset: Callable[[str], Path]):
-    """A formula that gives TRUE/FALSE carries the TRUE/FALSE format: LibreOffice would otherwise show
-    an INDEX into a TRUE/FALSE column as 1 or 0, while Excel and the printed PDF show TRUE."""
+    """A formula that gives TRUE/FALSE carries the TRUE/FALSE format, as the input boxes do: LibreOffice
+    would otherwise show a look-up into a TRUE/FALSE column as 1 or 0, where Excel and the printed PDF
+    show TRUE."""
     path = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
     values = openpyxl.load_workbook(path, data_only=True)
     book = openpyxl.load_workbook(path)
-    numeric = [
-        f"{sheet.title}!{cell.coordinate} ({sheet.cell(cell.row, cell.column - 1).value})"
-        for sheet in book.worksheets
-        if sheet.sheet_state == "visible"
-        for row in sheet.iter_rows()
-        for cell in row
-        if cell.data_type == "f"
-        and isinstance(values[sheet.title][cell.coordinate].value, bool)
-        and cell.number_format != BOOLEAN_FORMAT
-    ]
+    booleans = boolean_ranges(book)
+    checked, numeric = 0, []
+    for sheet in book.worksheets:
+        if sheet.sheet_state != "visible" or sheet.title.endswith(" tables"):
+            continue
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.data_type != "f":
+                    continue
+                cached = values[sheet.title][cell.coordinate].value
+                if isinstance(cached, bool) or gives_true_or_false(str(cell.value), booleans):
+                    checked += 1
+                    if cell.number_format != BOOLEAN_FORMAT:
+                        label = sheet.cell(cell.row, max(cell.column - 1, 1)).value
+                        numeric.append(f"{sheet.title}!{cell.coordinate} ({label})")
+    assert checked
     assert not numeric, numeric
 
 
