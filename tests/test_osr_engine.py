@@ -182,7 +182,9 @@ def test_magic_weapons_needed():
 def test_fumble_table_is_empty_and_never_invented():
     with pytest.raises(RuleError, match="#NONE\\? the seed has no fumble table"):
         osr.fumble_effect(RULES, 7)
-    assert "fill tables/osr fumble_table" in osr.attack_effect(RULES, "Fumble", 7)
+    assert "fill in the fumble table on the Criticals fumbles tables sheet" in osr.attack_effect(
+        RULES, "Fumble", 7
+    )
     with pytest.raises(RuleError, match="#NONE"):
         d20.chart_effect("osr", 5, "crit")  # no critical chart either
 

@@ -31,6 +31,7 @@ from pycalc.sheets.gm_text import readable, shown_text
 from pycalc.sheets.text_width import text_points
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.conftest import require_libreoffice
+from tests.test_readable_text import offending
 
 A4_WIDTH, LETTER_WIDTH = 595, 612
 HEIGHT_PER_POINT = 1.3  # pdftotext boxes a word 1.299 times its font size tall (Liberation Sans, measured)
@@ -174,6 +175,7 @@ def test_every_rulesets_pdfs_are_readable_and_nothing_is_cut_off(ruleset_id: str
     assert build.main(["--ruleset", ruleset_id, "--out", str(out), "--pdf", "--quiet"]) == 0
     check_cheatsheet(out / f"{ruleset_id}-cheatsheet.pdf", ruleset_id, "a4")
     reference = " ".join(pdf_text(out / f"{ruleset_id}-reference.pdf").split())
+    assert not offending([("reference PDF", reference)]), offending([("reference PDF", reference)])
     rules = load_ruleset(ruleset_id)
     for table in rules.tables.values():
         assert " ".join(readable(table.title, rules).split()) in reference, table.title

@@ -28,10 +28,10 @@ Distribution = shared_odds.Distribution
 
 # The workbook's native grid (pycalc.sheets.dice_grid): larger dice need the .xlsm.
 GRID_MESSAGE = (
-    "#DICE? NdS+M with up to {dice} dice (half that with ruling critical_damage = "
-    "normal_plus_max_plus_roll) of up to {sides} sides"
+    "#DICE? NdS+M with up to {dice} dice (half that when a critical adds "
+    "a second damage roll) of up to {sides} sides"
 )
-SEVERAL_ATTACKS = "several attacks: see the .xlsm (bfrpg_kill_chance)"
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from pycalc.tables import RuleSet
 Distribution = shared_odds.Distribution
 
 GRID_MESSAGE = BEYOND_GRID
-SEVERAL_ATTACKS = "several attacks: see the .xlsm (cnc_kill_chance)"
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 BAD_ATTACKS = "#ATTACKS? 0 or more"
 
 

@@ -25,7 +25,7 @@ from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
 GRID_MESSAGE = BEYOND_GRID
-SEVERAL_ATTACKS = "several attacks: see the .xlsm (combat17_kill_chance)"
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 ATTACKS_MESSAGE = "#ATTACKS? 0 or more"
 ODDS_OUTPUTS = (
     "ATTACK_EXPECTED_DAMAGE",

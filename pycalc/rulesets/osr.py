@@ -22,7 +22,9 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
-NO_FUMBLE_TABLE = "#NONE? the seed has no fumble table; fill tables/osr fumble_table"
+NO_FUMBLE_TABLE = (
+    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"
+)
 
 # Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.
 CHOICE_PICKERS = (
@@ -154,7 +156,7 @@ def fumble_effect(rules: RuleSet, roll: int) -> str:
         raise RuleError(NO_FUMBLE_TABLE)
     found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]
     if not found:
-        raise RuleError(f"#ROLL? no row of fumble_table covers {roll}")
+        raise RuleError(f"#ROLL? no row of the fumble table covers {roll}")
     if len(found) > 1:
         raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")
     return str(found[0]["effect"])

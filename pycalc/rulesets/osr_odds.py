@@ -21,7 +21,7 @@ from pycalc.rulesets import osr
 from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
-SEVERAL_ATTACKS = "several attacks: see the .xlsm (osr_kill_chance)"
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 
 
 @dataclass(frozen=True)

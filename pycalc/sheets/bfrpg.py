@@ -26,6 +26,7 @@ from pycalc.sheets.bfrpg_formulas import (
 )
 from pycalc.sheets.bfrpg_odds import odds_fields
 from pycalc.sheets.calculator import (
+    BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
@@ -130,6 +131,7 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
             WORKING,
             native=f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
             f"AND({sides}>=1,{count}>=1))",
+            number_format=BOOLEAN_FORMAT,
         ),
     )
 
@@ -375,6 +377,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_CRIT_POSSIBLE",
                     native='AND(ATTACK_BLOCKED="",NOT(ATTACK_AUTO_HIT),ATTACK_CRIT_RULE)',
                     help="no critical when only a natural 20 can hit (ruling only_natural_20_hits)",
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field(
                     "Confirmation roll needed",
@@ -461,6 +464,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RANGED",
                     WORKING,
                     native=by_label("attack_kinds", "ranged", kinds),
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field(
                     "Ability used",
@@ -504,6 +508,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_AUTO_HIT",
                     WORKING,
                     native=f"AND(NOT(ATTACK_RANGED),{any_ticked(rules, 'auto_hit_melee')})",
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
                 Field(
@@ -511,6 +516,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_CRIT_RULE",
                     WORKING,
                     native=resolution(rules).crit_possible(),
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field("Roll check", "ATTACK_CHECK", WORKING, native=check),
                 Field("Damage dice used", "ATTACK_DICE_USED", WORKING, native=dice_used),
@@ -581,7 +587,7 @@ def critical_section() -> Section:
             Field("Confirmation d20", follow, INPUT, None),
             Field("Weapon damage", "CRIT_DICE", INPUT, "1d8+2"),
             Field("Damage dice rolled (without the +modifier)", droll, INPUT, None),
-            Field("Second damage roll (ruling normal_plus_max_plus_roll)", extra, INPUT, None),
+            Field("Second damage roll (critical, when the ruling adds a second roll)", extra, INPUT, None),
             Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
             Field("Natural roll needed", need, native="SUM(CRIT_TARGET)-SUM(CRIT_BONUS)-SUM(CRIT_MODS)"),
             Field(
@@ -590,6 +596,7 @@ def critical_section() -> Section:
                 key=True,
                 native=crit_rule(need),
                 udf="bfrpg_crit_possible(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
+                number_format=BOOLEAN_FORMAT,
             ),
             Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
             Field(

@@ -56,8 +56,8 @@ GRID_2 = "BFRPG_DMG2"
 HIT_DMG, CRIT_DMG, CRIT2_DMG = "ODDS_HIT_DMG", "ODDS_CRIT_DMG", "ODDS_CRIT2_DMG"
 PLAIN, CRIT = "ODDS_PLAIN_HIT_CHANCE", "ATTACK_CRIT_CHANCE"
 GRID_MESSAGE = (
-    '"#DICE? NdS+M with up to "&BFRPG_DMG_MAX_DICE&" dice (half that with ruling critical_damage = '
-    'normal_plus_max_plus_roll) of up to "&BFRPG_DMG_MAX_SIDES&" sides"'
+    '"#DICE? NdS+M with up to "&BFRPG_DMG_MAX_DICE&" dice (half that when a critical adds '
+    'a second damage roll) of up to "&BFRPG_DMG_MAX_SIDES&" sides"'
 )
 
 
@@ -236,7 +236,7 @@ def odds_fields() -> tuple[Field, ...]:
             "ATTACK_KILL_CHANCE_ROUND",
             number_format=PERCENT_FORMAT,
             native=f"IF(ISNUMBER(ATTACK_KILL_CHANCE),IF({attacks}<0,{bad_attacks},IF({attacks}=0,IF({hp}<=0,1,0),IF({attacks}=1,ATTACK_KILL_CHANCE,"
-            '"several attacks: see the .xlsm (bfrpg_kill_chance)"))),ATTACK_KILL_CHANCE)',
+            '"several attacks: the .xlsm gives this chance"))),ATTACK_KILL_CHANCE)',
             udf=f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
         ),
     )

@@ -23,6 +23,7 @@ from pycalc.rulesets.cnc import (
     default_choice,
 )
 from pycalc.sheets.calculator import (
+    BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
@@ -343,7 +344,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             "Workings (how the numbers above are made)",
             (
                 Field("Attack kind (id)", "ATTACK_KIND_ID", WORKING, native=by_label(KIND_TABLE, "id", kind)),
-                Field("Ranged attack", "ATTACK_RANGED", WORKING, native=by_label(KIND_TABLE, "ranged", kind)),
+                Field(
+                    "Ranged attack",
+                    "ATTACK_RANGED",
+                    WORKING,
+                    native=by_label(KIND_TABLE, "ranged", kind),
+                    number_format=BOOLEAN_FORMAT,
+                ),
                 Field(
                     "To hit from the situation",
                     "ATTACK_SITUATION_HIT",
@@ -368,7 +375,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
                 ),
-                Field("Defender loses Dex to AC", "ATTACK_LOSES_DEX", WORKING, native=loses_dex(rules)),
+                Field(
+                    "Defender loses Dex to AC",
+                    "ATTACK_LOSES_DEX",
+                    WORKING,
+                    native=loses_dex(rules),
+                    number_format=BOOLEAN_FORMAT,
+                ),
                 Field(
                     "Damage from the situation (charge)",
                     "ATTACK_SITUATION_DAMAGE",
@@ -447,6 +460,7 @@ def falling_section() -> Section:
                 "FALL_DEX_CHECK",
                 native=f'IF({bad},"#FEET? 0 or more",{dex_check})',
                 udf=f"cnc_falling_dex_check({feet})",
+                number_format=BOOLEAN_FORMAT,
             ),
             Field(
                 "Damage dice",
@@ -476,7 +490,7 @@ def hp_section() -> Section:
         (
             Field("Current hit points", hp, INPUT, 0),
             Field("State", "HP_STATE_NOW", key=True, native=column("state"), udf=f'hp_state("cnc",{hp})'),
-            Field("Can act", "HP_CAN_ACT", native=column("can_act")),
+            Field("Can act", "HP_CAN_ACT", native=column("can_act"), number_format=BOOLEAN_FORMAT),
             Field("Hit points lost per round", "HP_LOSS_PER_ROUND", native=column("hp_loss_per_round")),
         ),
     )
@@ -586,6 +600,7 @@ def grapple_section(rules: RuleSet) -> Section:
                 "GRAPPLE_ALLOWED",
                 native=allowed,
                 udf="cnc_grapple_allowed(GRAPPLE_KIND,GRAPPLE_SIZE_DIFF)",
+                number_format=BOOLEAN_FORMAT,
             ),
             Field(
                 "Attacker adds to the d20",

@@ -13,6 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets.calculator import (
+    BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
@@ -261,6 +262,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             "ATTACK_MELEE",
             WORKING,
             native=by_label("attack_kind", "melee", pick_name("attack_kind")),
+            number_format=BOOLEAN_FORMAT,
         ),
         Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
         Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
@@ -285,8 +287,20 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             native=f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
         ),
         Field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", WORKING, native=f"PRODUCT({multiplier})"),
-        Field("Non-lethal damage", "ATTACK_NON_LETHAL", WORKING, native=f"OR({non_lethal})"),
-        Field("Target cannot be hit", "ATTACK_BARRED", WORKING, native=f"OR({barred})"),
+        Field(
+            "Non-lethal damage",
+            "ATTACK_NON_LETHAL",
+            WORKING,
+            native=f"OR({non_lethal})",
+            number_format=BOOLEAN_FORMAT,
+        ),
+        Field(
+            "Target cannot be hit",
+            "ATTACK_BARRED",
+            WORKING,
+            native=f"OR({barred})",
+            number_format=BOOLEAN_FORMAT,
+        ),
         Field(
             "All modifiers to the roll",
             "ATTACK_TOTAL_MODS",
@@ -305,12 +319,14 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             "ATTACK_AUTO_HIT",
             WORKING,
             native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
+            number_format=BOOLEAN_FORMAT,
         ),
         Field(
             "Natural roll always misses",
             "ATTACK_AUTO_MISS",
             WORKING,
             native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
+            number_format=BOOLEAN_FORMAT,
         ),
         Field("Critical chart total", "ATTACK_FOLLOW_TOTAL", WORKING, native=follow_total),
         Field(
@@ -936,7 +952,12 @@ def brawling_section(rules: RuleSet) -> Section:
                 native=shown("SUM(BRAWL_AC)-SUM(BRAWL_BONUS)-SUM(BRAWL_MODS)-BRAWL_HIT_MOD"),
             ),
             Field("Damage dice", "BRAWL_DICE", native=shown(by_label("brawling", "damage", kind))),
-            Field("Non-lethal", "BRAWL_NON_LETHAL", native=shown(value("non_lethal"))),
+            Field(
+                "Non-lethal",
+                "BRAWL_NON_LETHAL",
+                native=shown(value("non_lethal")),
+                number_format=BOOLEAN_FORMAT,
+            ),
             Field(
                 "Who takes the damage",
                 "BRAWL_TAKES_DAMAGE",

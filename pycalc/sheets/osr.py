@@ -20,6 +20,7 @@ from pycalc.rulesets.osr import (
     die_sides,
 )
 from pycalc.sheets.calculator import (
+    BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
@@ -169,10 +170,10 @@ def fumble_text() -> str:
     cond = f"({start}<={roll})*({end}>={roll})*ISNUMBER({start})*ISNUMBER({end})"
     row = f"SUMPRODUCT({cond}*ROW({start}))-ROW(INDEX({start},1))+1"
     return (
-        f'IF(COUNT({start})=0,{base}&": the seed has no fumble table; fill tables/osr fumble_table",'
+        f'IF(COUNT({start})=0,{base}&": the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet",'
         f'IF(NOT(ISNUMBER({roll})),{base}&": roll on the fumble table",'
         f'IF({bad_roll(roll)},"#FUMBLE ROLL? 1 to "&ATTACK_SIDES,'
-        f'IF(SUMPRODUCT({cond})=0,"#ROLL? no row of fumble_table covers "&{roll},'
+        f'IF(SUMPRODUCT({cond})=0,"#ROLL? no row of the fumble table covers "&{roll},'
         f'IF(SUMPRODUCT({cond})>1,"#FUMBLE TABLE? rows overlap at "&{roll},'
         f'{base}&": "&INDEX({T("fumble_table", "effect")},{row}))))))'
     )
@@ -389,14 +390,27 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=resolution(rules).need_basis(),
                 ),
-                Field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", WORKING, native=no_crit),
+                Field(
+                    "A natural 20 is only a normal hit",
+                    "ATTACK_NO_CRIT",
+                    WORKING,
+                    native=no_crit,
+                    number_format=BOOLEAN_FORMAT,
+                ),
                 Field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", WORKING, native=mode),
-                Field("Double damage", "ATTACK_DOUBLE", WORKING, native=any_of(rules, "double_damage")),
+                Field(
+                    "Double damage",
+                    "ATTACK_DOUBLE",
+                    WORKING,
+                    native=any_of(rules, "double_damage"),
+                    number_format=BOOLEAN_FORMAT,
+                ),
                 Field(
                     "Needs magic weapons it lacks",
                     "ATTACK_NEEDS_MAGIC",
                     WORKING,
                     native=any_of(rules, "needs_magic"),
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field(
                     "Faces of the d20",
@@ -613,7 +627,7 @@ def mass_section(rules: RuleSet) -> Section:
                 "MASS_HP_AFTER",
                 native="IF(ISNUMBER(MASS_DAMAGE_DEALT),MAX(0,SUM(MASS_HP_BEFORE)-MASS_DAMAGE_DEALT),SUM(MASS_HP_BEFORE))",
             ),
-            Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0"),
+            Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0", number_format=BOOLEAN_FORMAT),
             Field(
                 "Men left alive",
                 "MASS_SURVIVORS_LEFT",
@@ -692,9 +706,9 @@ def normal_men_section(rules: RuleSet) -> Section:
     attacks = (
         f"IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, 'label')},0)),{list_mistake(rules, 'kind', table)},"
         f'IF(SUM({level})<0,"#LEVEL? 0 or more",'
-        f"IF(SUM({level})>{by_id(table, 'more_than', 'NORMAL_MEN_ROW')},"
-        f"MAX({by_id(table, 'otherwise', 'NORMAL_MEN_ROW')},SUM({level})*{by_id(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
-        f"{by_id(table, 'otherwise', 'NORMAL_MEN_ROW')})))"
+        f"IF(SUM({level})>{by_label(table, 'more_than', 'NORMAL_MEN_ROW')},"
+        f"MAX({by_label(table, 'otherwise', 'NORMAL_MEN_ROW')},SUM({level})*{by_label(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
+        f"{by_label(table, 'otherwise', 'NORMAL_MEN_ROW')})))"
     )
     return Section(
         "Attacks per round against Normal Men",
@@ -711,7 +725,7 @@ def normal_men_section(rules: RuleSet) -> Section:
                 "Row used (ruling normal_men_multiple_attacks)",
                 "NORMAL_MEN_ROW",
                 WORKING,
-                native=f'IFERROR({row_id},"")',
+                native=f'IFERROR({by_id(table, "label", row_id)},"")',
             ),
             Field(
                 "Attacks per round",

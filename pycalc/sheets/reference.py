@@ -3,10 +3,17 @@
 Each column of each table gets a workbook-level defined name ``T_<TABLE>_<COLUMN>`` over its data
 cells (bands also get ``_FROM`` and ``_TO``, entries ``_ID`` and ``_LABEL``), so formulas look
 numbers up by name and never by address or by a typed-in number.
+
+The GM reads labels, never ids: an entries table's row ids, and a column whose cells name other rows
+or tables by id (an ``outcome`` column, combat17's concealment row of a cover row, ...), are kept on
+the hidden sheet ``ROW_IDS_SHEET`` under the same names, in the table's row order, while the visible
+cell shows the named row's label or the named table's title.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from openpyxl.utils import get_column_letter
@@ -34,6 +41,7 @@ FILLABLE_ROWS = 20  # blank rows offered for a GM-fillable table (e.g. a missing
 MAX_WIDTH = 44  # wider text wraps
 ROW_IDS_SHEET = "Row ids"
 LINE_HEIGHT = 12.5
+ID_TEXT = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*")
 
 
 @dataclass(frozen=True)
@@ -50,14 +58,57 @@ def headings(table: Table) -> list[Heading]:
         frame = [Heading("label", "Entry", 28)]
     values = [Heading(c.id, c.label, max(9, min(26, len(c.label) + 2))) for c in table.columns]
     tail = [Heading("note", "Note", 36), Heading("source", "Section of the source", 24)]
-    if table.kind == "entries" and table.gm_fillable:  # the GM's own rows need the GM's own ids
-        tail.append(Heading("id", "Id", 14))
     return frame + values + tail
 
 
-def write_row_ids(book: Workbook, table: Table) -> None:
-    """An entries table's row ids, which formulas match on, kept on the hidden sheet ``ROW_IDS_SHEET``
-    (named ``T_<TABLE>_ID``) in the table's row order, so the GM reads labels, never ids."""
+def named_ids(rules: RuleSet) -> dict[str, dict[str, str]]:
+    """For every table, what a GM reads for each id one of its rows may name: the outcome rows' labels
+    under ``outcome``, each table's own row labels under its id, and every table's title under ``""``."""
+    names: dict[str, dict[str, str]] = {"": {t.id: t.title for t in rules.tables.values()}}
+    for table in rules.tables.values():
+        names[table.id] = {str(row.id): str(row.label) for row in table.rows if row.id is not None}
+    if "outcomes" in rules.tables:
+        names["outcome"] = names["outcomes"]
+    return names
+
+
+def id_column_names(
+    table: Table, column_type: str, values: list[str], names: Mapping[str, Mapping[str, str]]
+) -> dict[str, str] | None:
+    """The labels of the ids a column's cells name, or None when the cells are text for the GM.
+
+    An ``outcome`` column names rows of the outcomes table; a text column whose every cell is an id
+    (one with an underscore at least) names rows of its own table, of one other table, or tables."""
+    if column_type == "outcome":
+        return dict(names.get("outcome", {}))
+    if column_type != "text" or not values or not all(ID_TEXT.fullmatch(v) for v in values):
+        return None
+    if not any("_" in v for v in values):
+        return None
+    candidates = [table.id, *(key for key in names if key not in (table.id, "outcome"))]
+    for key in candidates:
+        if all(v in names[key] for v in values):
+            return dict(names[key])
+    return None
+
+
+def id_columns(table: Table, names: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
+    """Column id -> {id: label} for the columns of ``table`` whose cells name rows or tables by id."""
+    found = {}
+    for column in table.columns:
+        values = [row.values.get(column.id) for row in table.rows]
+        texts = [v for v in values if isinstance(v, str)]
+        if len(texts) != len([v for v in values if v is not None]):
+            continue
+        labels = id_column_names(table, column.type, texts, names)
+        if labels is not None:
+            found[column.id] = labels
+    return found
+
+
+def write_hidden_column(book: Workbook, name: str, header: str, values: list[object]) -> None:
+    """``values`` (ids the formulas match on) in the next column of the hidden sheet ``ROW_IDS_SHEET``,
+    named ``name``, so the GM reads labels, never ids."""
     if ROW_IDS_SHEET in book.sheetnames:
         sheet = book[ROW_IDS_SHEET]
         column = sheet.max_column + 1
@@ -65,21 +116,23 @@ def write_row_ids(book: Workbook, table: Table) -> None:
         sheet = book.create_sheet(ROW_IDS_SHEET)
         sheet.sheet_state = "hidden"
         column = 1
-    put(sheet.cell(1, column), table.id)
-    for offset, row in enumerate(table.rows, start=2):
-        put(sheet.cell(offset, column), row.id)
+    put(sheet.cell(1, column), header)
+    for offset, value in enumerate(values, start=2):
+        put(sheet.cell(offset, column), value)
     letter = get_column_letter(column)
-    define_name(
-        book,
-        table_name(table.id, "id"),
-        absolute(sheet, f"{letter}2", f"{letter}{max(len(table.rows), 1) + 1}"),
-    )
+    define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{max(len(values), 1) + 1}"))
 
 
-def row_cells(table: Table) -> list[list[object]]:
+def row_cells(table: Table, shown: Mapping[str, Mapping[str, str]] | None = None) -> list[list[object]]:
+    """The visible cells of each row, in ``headings`` order; a column in ``shown`` (one naming rows or
+    tables by id) shows the label of the id it names."""
     rows = []
     for row in table.rows:
         by_key: dict[str, object] = dict(row.values)
+        for column_id, labels in (shown or {}).items():
+            value = by_key.get(column_id)
+            if isinstance(value, str):
+                by_key[column_id] = labels.get(value, value)
         by_key.update(
             {
                 "from": OPEN_LOW if row.low is None else row.low,
@@ -101,8 +154,15 @@ def wrapped_lines(value: object, heading: Heading) -> int:
     return -(-len(value) // max(1, heading.width - 2))
 
 
-def write_table(book: Workbook, sheet: Worksheet, table: Table, top: int) -> int:
+def write_table(
+    book: Workbook,
+    sheet: Worksheet,
+    table: Table,
+    top: int,
+    names: Mapping[str, Mapping[str, str]] | None = None,
+) -> int:
     """Write one table from row ``top``; return the first free row after it."""
+    shown = id_columns(table, names or {})
     put(sheet.cell(top, 1), table.title).font = SUBTITLE
     row_number = top + 1
     if table.note:
@@ -116,7 +176,7 @@ def write_table(book: Workbook, sheet: Worksheet, table: Table, top: int) -> int
     for index, heading in enumerate(columns, start=1):
         style_header(sheet.cell(row_number, index, heading.label))
     header_row = row_number
-    data = row_cells(table)
+    data = row_cells(table, shown)
     if table.gm_fillable:
         data += [[None] * len(columns) for _ in range(FILLABLE_ROWS - len(data))]
     for offset, values in enumerate(data, start=1):
@@ -132,11 +192,18 @@ def write_table(book: Workbook, sheet: Worksheet, table: Table, top: int) -> int
                 cell.font, cell.alignment = NOTE, WRAP
             if table.gm_fillable:
                 mark_input(cell)
-    if table.kind == "entries" and not table.gm_fillable:
-        write_row_ids(book, table)
+    padding: list[object] = [None] * (len(data) - len(table.rows))
+    if table.kind == "entries":
+        ids: list[object] = [row.id for row in table.rows]
+        write_hidden_column(book, table_name(table.id, "id"), table.id, ids + padding)
+    for column_id in shown:
+        values: list[object] = [row.values.get(column_id) for row in table.rows]
+        write_hidden_column(
+            book, table_name(table.id, column_id), f"{table.id} {column_id}", values + padding
+        )
     first, last = header_row + 1, header_row + max(len(data), 1)
     for index, heading in enumerate(columns, start=1):
-        if heading.key in ("note", "source"):
+        if heading.key in ("note", "source") or heading.key in shown:
             continue
         letter = get_column_letter(index)
         define_name(
@@ -150,9 +217,13 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
     sheet.sheet_properties.tabColor = "829AB1"
     row = 1
     widths: dict[int, int] = {}
+    names = named_ids(rules)
     for table in tables:
-        row = write_table(book, sheet, table, row)
-        for index, (heading, width) in enumerate(zip(headings(table), content_widths(table), strict=True), 1):
+        row = write_table(book, sheet, table, row, names)
+        shown = id_columns(table, names)
+        for index, (heading, width) in enumerate(
+            zip(headings(table), content_widths(table, shown), strict=True), 1
+        ):
             widths[index] = max(
                 widths.get(index, 0), width if heading.key not in ("note", "source") else heading.width
             )
@@ -161,11 +232,11 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
     return sheet
 
 
-def content_widths(table: Table) -> list[int]:
+def content_widths(table: Table, shown: Mapping[str, Mapping[str, str]] | None = None) -> list[int]:
     """Column widths that fit the longest value (and header word), within sensible bounds."""
     columns = headings(table)
     widths = [max(8, max((len(w) for w in h.label.split()), default=0) + 2) for h in columns]
-    for values in row_cells(table):
+    for values in row_cells(table, shown):
         for index, value in enumerate(values):
             if isinstance(value, int) and abs(value) >= OPEN_HIGH:
                 value = "or more"

@@ -16,6 +16,7 @@ from pycalc.rulesets.spelljammer_calculator import (
     default_choice,
 )
 from pycalc.sheets.calculator import (
+    BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
@@ -360,6 +361,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     "STRIKE_RANGED",
                     WORKING,
                     native=by_label("attack_kinds", "ranged", "PICK_ATTACK_KINDS"),
+                    number_format=BOOLEAN_FORMAT,
                 ),
                 Field("SC from the situation", "STRIKE_SITUATION_SC", WORKING, native=situation_sc),
                 Field(

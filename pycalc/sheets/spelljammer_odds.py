@@ -163,7 +163,7 @@ def odds_fields() -> tuple[Field, ...]:
                 "STRIKE_ATTACKS",
                 "STRIKE_KILL_CHANCE",
                 "TARGET_HP",
-                "several attacks: see the .xlsm (kill_chance)",
+                "several attacks: the .xlsm gives this chance",
             ),
             udf=f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})",
         ),

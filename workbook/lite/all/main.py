@@ -4283,10 +4283,10 @@ _SOURCES = {
         '\n'
         "# The workbook's native grid (pycalc.sheets.dice_grid): larger dice need the .xlsm.\n"
         'GRID_MESSAGE = (\n'
-        '    "#DICE? NdS+M with up to {dice} dice (half that with ruling critical_damage = "\n'
-        '    "normal_plus_max_plus_roll) of up to {sides} sides"\n'
+        '    "#DICE? NdS+M with up to {dice} dice (half that when a critical adds "\n'
+        '    "a second damage roll) of up to {sides} sides"\n'
         ')\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (bfrpg_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4990,7 +4990,7 @@ _SOURCES = {
         'Distribution = shared_odds.Distribution\n'
         '\n'
         'GRID_MESSAGE = BEYOND_GRID\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (cnc_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         'BAD_ATTACKS = "#ATTACKS? 0 or more"\n'
         '\n'
         '\n'
@@ -5890,7 +5890,7 @@ _SOURCES = {
         '\n'
         'Distribution = shared_odds.Distribution\n'
         'GRID_MESSAGE = BEYOND_GRID\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (combat17_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         'ATTACKS_MESSAGE = "#ATTACKS? 0 or more"\n'
         'ODDS_OUTPUTS = (\n'
         '    "ATTACK_EXPECTED_DAMAGE",\n'
@@ -6056,7 +6056,9 @@ _SOURCES = {
         'from pycalc.tables import Row, RuleSet, Table\n'
         '\n'
         'USES_FOLLOW_ROLL = True\n'
-        'NO_FUMBLE_TABLE = "#NONE? the seed has no fumble table; fill tables/osr fumble_table"\n'
+        'NO_FUMBLE_TABLE = (\n'
+        '    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"\n'
+        ')\n'
         '\n'
         '# Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.\n'
         'CHOICE_PICKERS = (\n'
@@ -6188,7 +6190,7 @@ _SOURCES = {
         '        raise RuleError(NO_FUMBLE_TABLE)\n'
         '    found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]\n'
         '    if not found:\n'
-        '        raise RuleError(f"#ROLL? no row of fumble_table covers {roll}")\n'
+        '        raise RuleError(f"#ROLL? no row of the fumble table covers {roll}")\n'
         '    if len(found) > 1:\n'
         '        raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")\n'
         '    return str(found[0]["effect"])\n'
@@ -6708,7 +6710,7 @@ _SOURCES = {
         'from pycalc.tables import RuleSet\n'
         '\n'
         'Distribution = shared_odds.Distribution\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (osr_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -12194,7 +12196,7 @@ _TABLES = {
                           [['grappling', 1], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 1],
                            ['overbear_bth_twice', 1]]]],
                         ['section', 'Grappling'], ['line', 41], ['id', 'size_difference'],
-                        ['label', 'Size difference (see “Size difference, grappling and overbearing AC”)'],
+                        ['label', 'Size difference (see Size difference, grappling and overbearing AC)'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values',
@@ -13378,7 +13380,7 @@ _TABLES = {
                          ['dict',
                           [['step', 3], ['dice', '1d6'],
                            ['rule',
-                            'Only when one or both parties are unaware of the other; the DM rolls for both sides (“Surprise”).']]]],
+                            'Only when one or both parties are unaware of the other; the DM rolls for both sides (see Surprise).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 16], ['id', 'step_surprise'],
                         ['label', 'Surprise'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -13387,7 +13389,7 @@ _TABLES = {
                          ['dict',
                           [['step', 4], ['dice', '2d6'],
                            ['rule',
-                            'If no surprise condition exists and the distance is uncertain: 2d6 x 10 ft indoors or x 10 yds outdoors (“Encounter distance”).']]]],
+                            'If no surprise condition exists and the distance is uncertain: 2d6 x 10 ft indoors or x 10 yds outdoors (see Encounter distance).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 18], ['id', 'step_distance'],
                         ['label', 'Distance'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -13396,7 +13398,7 @@ _TABLES = {
                          ['dict',
                           [['step', 5], ['dice', '2d6'],
                            ['rule',
-                            'If monster reaction is uncertain: 2d6 on the Reaction Table (“Monster Reaction Table (GM-fillable; missing from the seed)”); then the players decide what to do.']]]],
+                            'If monster reaction is uncertain: 2d6 on the Reaction Table (see the Monster Reaction Table); then the players decide what to do.']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 20], ['id', 'step_reaction'],
                         ['label', 'Monster reaction'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -13405,7 +13407,7 @@ _TABLES = {
                          ['dict',
                           [['step', 6], ['dice', '1d6'],
                            ['rule',
-                            'Each player rolls a d6 and the DM rolls a d6 for each group of foes (“Initiative”).']]]],
+                            'Each player rolls a d6 and the DM rolls a d6 for each group of foes (see Initiative).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 22], ['id', 'step_initiative'],
                         ['label', 'Initiative'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -13711,7 +13713,7 @@ _TABLES = {
                        [['values',
                          ['dict',
                           [['acts_first', True], ['first_round_only', True],
-                           ['rule', 'Strikes first against the charge (see “Charges and set spears”).']]]],
+                           ['rule', 'Strikes first against the charge (see Charges and set spears).']]]],
                         ['section', 'CHARGING ATTACKS'], ['line', 196], ['id', 'set_spear_or_pike'],
                         ['label', 'Spear or pike set against unmounted chargers with normal weapons'],
                         ['low', None], ['high', None], ['note', ''],
@@ -13761,7 +13763,7 @@ _TABLES = {
                          ['dict',
                           [['save_vs_paralysis', True],
                            ['result',
-                            'Save vs Paralysis (add PSY bonus); failed, roll a d6 on “Failed save while casting (d6)”.'],
+                            'Save vs Paralysis (add PSY bonus); failed, roll a d6 on the Failed save while casting table.'],
                            ['if_save_made', 'The spell goes off as intended.'],
                            ['if_save_failed', 'The spell is interrupted: roll a d6 (1-4 lost, 5-6 miscast).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 228], ['id', 'simultaneous_initiative'],
@@ -13940,7 +13942,7 @@ _TABLES = {
                           [['saver', None], ['level_gap_bonus', False], ['minus_target_str_bonus', False],
                            ['reach_ft', None],
                            ['effect',
-                            "Only the first attack gets the Thief's attack and damage bonuses; the others are regular Surprise Attacks (“Flank, rear and surprise attacks”)."]]]],
+                            "Only the first attack gets the Thief's attack and damage bonuses; the others are regular Surprise Attacks (see Flank, rear and surprise attacks)."]]]],
                         ['section', 'Backstab'], ['line', 48], ['id', 'backstab_multiple_attacks'],
                         ['label', 'Backstab by a thief with multiple attacks'], ['low', None], ['high', None],
                         ['note', "The seed does not give the Thief's backstab bonuses themselves."],
@@ -13951,7 +13953,7 @@ _TABLES = {
                           [['saver', None], ['level_gap_bonus', False], ['minus_target_str_bonus', False],
                            ['reach_ft', None],
                            ['effect',
-                            "Attacks as a 'Normal Man' (“Attack matrix (the GM's own; not in the seed)”); damage d3, d4 or d6 by weapon size (“Damage dice named in the seed”)."]]]],
+                            "Attacks as a 'Normal Man' (the Attack matrix); damage d3, d4 or d6 by weapon size (see Damage dice named in the seed)."]]]],
                         ['section', 'MISC COMBAT RULES'], ['line', 57], ['id', 'untrained_weapon'],
                         ['label', 'Weapon the PC is not trained in'], ['low', None], ['high', None],
                         ['note', ''], ['file', 'tables/osr/maneuvers.yaml']]]]]],
@@ -14769,7 +14771,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', 0.5],
                            ['rule',
-                            "Back slowly out of the fight at 1/2 speed, +2 to defense, -2 to attack (“Parry and fighting withdrawal (the defender's choice this round)”)."]]]],
+                            'Back slowly out of the fight at 1/2 speed, +2 to defense, -2 to attack (see Parry and fighting withdrawal).']]]],
                         ['section', 'Fighting Withdrawal'], ['line', 64], ['id', 'withdrawal_move'],
                         ['label', '1) Fighting Withdrawal'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -14778,7 +14780,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', None],
                            ['rule',
-                            'Turn and flee: opposed d6 + DEX bonus (“Retreat (disengaging from melee)”); pursuit on 2d6 (“Evasion and pursuit”).']]]],
+                            'Turn and flee: opposed d6 + DEX bonus (see Retreat); pursuit on 2d6 (see Evasion and pursuit).']]]],
                         ['section', 'Retreat'], ['line', 66], ['id', 'retreat_move'], ['label', '2) Retreat'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/osr/movement.yaml']]],
                       ['object', 'pycalc.table_files:Row',
@@ -14786,7 +14788,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', None],
                            ['rule',
-                            'If there is space: each foe passed within striking distance (about 10 ft) MAY get one free attack (“Free attacks on a retreating, fleeing or passing combatant”).']]]],
+                            'If there is space: each foe passed within striking distance (about 10 ft) MAY get one free attack (see Free attacks).']]]],
                         ['section', 'MISC COMBAT RULES'], ['line', 68], ['id', 'move_through_line'],
                         ['label', '3) Move through a line'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -14859,7 +14861,7 @@ _TABLES = {
                          ['dict',
                           [['dice', '2d6'], ['happens_on_max', None],
                            ['result',
-                            'Monster Reaction Table: a low score means they pursue (no number given; “Monster Reaction Table (GM-fillable; missing from the seed)”)']]]],
+                            'Monster Reaction Table: a low score means they pursue (no number given; see the Monster Reaction Table)']]]],
                         ['section', 'EVASION AND PURSUIT'], ['line', 108], ['id', 'pursue_decision'],
                         ['label', 'Do the monsters pursue?'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -14961,7 +14963,7 @@ _TABLES = {
                    ['choices',
                     ['dict',
                      [['one_for_one',
-                       'the number needed changes by needed_change_per_ac_point per point of AC (each point of AC lower, 1 more needed)'],
+                       "the number needed changes by the to-hit table's change of the number needed per point of AC (each point of AC lower, 1 more needed)"],
                       ['gm_matrix',
                        'AC changes are not applied; the GM enters the matrix number for the changed AC']]]],
                    ['section', 'COMBAT'],
@@ -15130,7 +15132,7 @@ _TABLES = {
                     ['dict',
                      [['fighter_types', 'PC and important NPC fighter types (other PCs attack normally)'],
                       ['all_pcs',
-                       'every PC, and important NPC fighter types (other PCs use the fighter_type row)']]]],
+                       'every PC, and important NPC fighter types (other PCs use the fighter-type row)']]]],
                    ['section', 'MISC COMBAT RULES'],
                    ['why',
                     '"PCs and Important NPC Fighter-types get a number of melee attacks ... equal to their level" reads either as "PC and NPC fighter types" or as "all PCs, and NPC fighter types"; the example says "a 3rd level PC or NPC".'],
@@ -15193,8 +15195,8 @@ _TABLES = {
                    ['choices',
                     ['dict',
                      [['encounter_distance_scale',
-                       '1 inch = 10 ft indoors or underground, 10 yds outdoors (inch_scale rows)'],
-                      ['gm_scale', "the GM's own scale, typed into inch_scale"]]]],
+                       '1 inch = 10 ft indoors or underground, 10 yds outdoors (the Scale of a movement inch rows)'],
+                      ['gm_scale', "the GM's own scale, typed into the Scale of a movement inch table"]]]],
                    ['section', 'CHARGING ATTACKS'],
                    ['why',
                     'The seed gives movement in inches (a Turn movement of 6 inches) and melee distances in feet ("within 10 feet"), with no scale between them.'],
@@ -15386,7 +15388,7 @@ _TABLES = {
                               ['dict',
                                [['step', 1],
                                 ['what',
-                                 'When surprise is possible, roll for each side that might be surprised (“Surprise DC”)']]]],
+                                 'When surprise is possible, roll for each side that might be surprised (see Surprise DC)']]]],
                              ['section', '1. Determine Surprise'], ['line', 24], ['id', 'determine_surprise'],
                              ['label', 'Determine Surprise'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
@@ -15394,7 +15396,7 @@ _TABLES = {
                             [['values',
                               ['dict',
                                [['step', 2],
-                                ['what', 'Each combatant declares an action (“Actions and movement”)']]]],
+                                ['what', 'Each combatant declares an action (see Actions and movement)']]]],
                              ['section', '2. Declare Action'], ['line', 27], ['id', 'declare_action'],
                              ['label', 'Declare Action'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
@@ -15403,7 +15405,7 @@ _TABLES = {
                               ['dict',
                                [['step', 3],
                                 ['what',
-                                 '1d6 + DEX bonus for each character and opponent; high numbers act first (“Initiative”)']]]],
+                                 '1d6 + DEX bonus for each character and opponent; high numbers act first (see Initiative)']]]],
                              ['section', '3. Determine Initiative Order'], ['line', 30],
                              ['id', 'determine_initiative'], ['label', 'Determine Initiative Order'],
                              ['low', None], ['high', None], ['note', ''],
@@ -16169,8 +16171,7 @@ _TABLES = {
                               ['dict',
                                [['roll', '1d20'], ['ability', 'strength or dexterity'],
                                 ['adds_attack_bonus', True], ['adds_size', False],
-                                ['against',
-                                 "the defender's AC (ruling “AC against the touch attack that starts a grapple”)"]]]],
+                                ['against', "the defender's AC (see the Rulings sheet)"]]]],
                              ['section', '17.0.18 Grappling / Wrestling'], ['line', 71],
                              ['id', 'touch_attack'], ['label', 'Touch attack to grab'], ['low', None],
                              ['high', None], ['note', ''], ['file', 'tables/combat17/grappling_brawling.yaml']]],
@@ -16916,10 +16917,8 @@ _TABLES = {
                             [['values', ['dict', [['dice', '1d10'], ['value', None]]]],
                              ['section', '17.0.9 Missile Weapon Rate of Fire'], ['line', 79],
                              ['id', 'scatter_roll'],
-                             ['label',
-                              'Where a missed flask lands (“Grenade scatter diagram (1d10 on a miss)”)'],
-                             ['low', None], ['high', None], ['note', ''],
-                             ['file', 'tables/combat17/range_missiles.yaml']]],
+                             ['label', 'Where a missed flask lands (Grenade scatter diagram)'], ['low', None],
+                             ['high', None], ['note', ''], ['file', 'tables/combat17/range_missiles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['dice', None], ['value', 10]]]],
                              ['section', '17.0.9 Missile Weapon Rate of Fire'], ['line', 80],
@@ -20570,7 +20569,7 @@ _TABLES = {
                          [['values',
                            ['dict',
                             [['roll', 'none (automatic)'],
-                             ['effect', 'Unarmed damage as with a fist (“Brawling and shield bash”, Punch)']]]],
+                             ['effect', 'Unarmed damage as with a fist (Punch, in Brawling and shield bash)']]]],
                           ['section', 'Wrestling'], ['line', 92], ['id', 'strike_held'],
                           ['label', 'Strike the held opponent'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
@@ -20606,7 +20605,7 @@ _TABLES = {
                            ['dict',
                             [['roll', 'save vs. Death Ray with the better of STR or DEX bonus'],
                              ['effect',
-                              'Freed from one holder; moves into any space adjacent to the attacker. +4 if someone holds the attacker (“Wrestling numbers”, escape bonus when someone holds the attacker)']]]],
+                              'Freed from one holder; moves into any space adjacent to the attacker. +4 if someone holds the attacker (Wrestling numbers)']]]],
                           ['section', 'Actions Allowed to the Defender'], ['line', 107], ['id', 'escape'],
                           ['label', "Escape (defender's next action)"], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]]]]],

@@ -3429,10 +3429,10 @@ _SOURCES = {
         '\n'
         "# The workbook's native grid (pycalc.sheets.dice_grid): larger dice need the .xlsm.\n"
         'GRID_MESSAGE = (\n'
-        '    "#DICE? NdS+M with up to {dice} dice (half that with ruling critical_damage = "\n'
-        '    "normal_plus_max_plus_roll) of up to {sides} sides"\n'
+        '    "#DICE? NdS+M with up to {dice} dice (half that when a critical adds "\n'
+        '    "a second damage roll) of up to {sides} sides"\n'
         ')\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (bfrpg_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -7078,7 +7078,7 @@ _TABLES = {
                          [['values',
                            ['dict',
                             [['roll', 'none (automatic)'],
-                             ['effect', 'Unarmed damage as with a fist (“Brawling and shield bash”, Punch)']]]],
+                             ['effect', 'Unarmed damage as with a fist (Punch, in Brawling and shield bash)']]]],
                           ['section', 'Wrestling'], ['line', 92], ['id', 'strike_held'],
                           ['label', 'Strike the held opponent'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
@@ -7114,7 +7114,7 @@ _TABLES = {
                            ['dict',
                             [['roll', 'save vs. Death Ray with the better of STR or DEX bonus'],
                              ['effect',
-                              'Freed from one holder; moves into any space adjacent to the attacker. +4 if someone holds the attacker (“Wrestling numbers”, escape bonus when someone holds the attacker)']]]],
+                              'Freed from one holder; moves into any space adjacent to the attacker. +4 if someone holds the attacker (Wrestling numbers)']]]],
                           ['section', 'Actions Allowed to the Defender'], ['line', 107], ['id', 'escape'],
                           ['label', "Escape (defender's next action)"], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]]]]],

@@ -3179,7 +3179,7 @@ _SOURCES = {
         'Distribution = shared_odds.Distribution\n'
         '\n'
         'GRID_MESSAGE = BEYOND_GRID\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (cnc_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         'BAD_ATTACKS = "#ATTACKS? 0 or more"\n'
         '\n'
         '\n'
@@ -6329,7 +6329,7 @@ _TABLES = {
                           [['grappling', 1], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 1],
                            ['overbear_bth_twice', 1]]]],
                         ['section', 'Grappling'], ['line', 41], ['id', 'size_difference'],
-                        ['label', 'Size difference (see “Size difference, grappling and overbearing AC”)'],
+                        ['label', 'Size difference (see Size difference, grappling and overbearing AC)'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values',

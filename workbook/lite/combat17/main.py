@@ -3435,7 +3435,7 @@ _SOURCES = {
         '\n'
         'Distribution = shared_odds.Distribution\n'
         'GRID_MESSAGE = BEYOND_GRID\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (combat17_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         'ATTACKS_MESSAGE = "#ATTACKS? 0 or more"\n'
         'ODDS_OUTPUTS = (\n'
         '    "ATTACK_EXPECTED_DAMAGE",\n'
@@ -5244,7 +5244,7 @@ _TABLES = {
                               ['dict',
                                [['step', 1],
                                 ['what',
-                                 'When surprise is possible, roll for each side that might be surprised (“Surprise DC”)']]]],
+                                 'When surprise is possible, roll for each side that might be surprised (see Surprise DC)']]]],
                              ['section', '1. Determine Surprise'], ['line', 24], ['id', 'determine_surprise'],
                              ['label', 'Determine Surprise'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
@@ -5252,7 +5252,7 @@ _TABLES = {
                             [['values',
                               ['dict',
                                [['step', 2],
-                                ['what', 'Each combatant declares an action (“Actions and movement”)']]]],
+                                ['what', 'Each combatant declares an action (see Actions and movement)']]]],
                              ['section', '2. Declare Action'], ['line', 27], ['id', 'declare_action'],
                              ['label', 'Declare Action'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
@@ -5261,7 +5261,7 @@ _TABLES = {
                               ['dict',
                                [['step', 3],
                                 ['what',
-                                 '1d6 + DEX bonus for each character and opponent; high numbers act first (“Initiative”)']]]],
+                                 '1d6 + DEX bonus for each character and opponent; high numbers act first (see Initiative)']]]],
                              ['section', '3. Determine Initiative Order'], ['line', 30],
                              ['id', 'determine_initiative'], ['label', 'Determine Initiative Order'],
                              ['low', None], ['high', None], ['note', ''],
@@ -6027,8 +6027,7 @@ _TABLES = {
                               ['dict',
                                [['roll', '1d20'], ['ability', 'strength or dexterity'],
                                 ['adds_attack_bonus', True], ['adds_size', False],
-                                ['against',
-                                 "the defender's AC (ruling “AC against the touch attack that starts a grapple”)"]]]],
+                                ['against', "the defender's AC (see the Rulings sheet)"]]]],
                              ['section', '17.0.18 Grappling / Wrestling'], ['line', 71],
                              ['id', 'touch_attack'], ['label', 'Touch attack to grab'], ['low', None],
                              ['high', None], ['note', ''], ['file', 'tables/combat17/grappling_brawling.yaml']]],
@@ -6774,10 +6773,8 @@ _TABLES = {
                             [['values', ['dict', [['dice', '1d10'], ['value', None]]]],
                              ['section', '17.0.9 Missile Weapon Rate of Fire'], ['line', 79],
                              ['id', 'scatter_roll'],
-                             ['label',
-                              'Where a missed flask lands (“Grenade scatter diagram (1d10 on a miss)”)'],
-                             ['low', None], ['high', None], ['note', ''],
-                             ['file', 'tables/combat17/range_missiles.yaml']]],
+                             ['label', 'Where a missed flask lands (Grenade scatter diagram)'], ['low', None],
+                             ['high', None], ['note', ''], ['file', 'tables/combat17/range_missiles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['dice', None], ['value', 10]]]],
                              ['section', '17.0.9 Missile Weapon Rate of Fire'], ['line', 80],

@@ -2677,7 +2677,9 @@ _SOURCES = {
         'from pycalc.tables import Row, RuleSet, Table\n'
         '\n'
         'USES_FOLLOW_ROLL = True\n'
-        'NO_FUMBLE_TABLE = "#NONE? the seed has no fumble table; fill tables/osr fumble_table"\n'
+        'NO_FUMBLE_TABLE = (\n'
+        '    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"\n'
+        ')\n'
         '\n'
         '# Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.\n'
         'CHOICE_PICKERS = (\n'
@@ -2809,7 +2811,7 @@ _SOURCES = {
         '        raise RuleError(NO_FUMBLE_TABLE)\n'
         '    found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]\n'
         '    if not found:\n'
-        '        raise RuleError(f"#ROLL? no row of fumble_table covers {roll}")\n'
+        '        raise RuleError(f"#ROLL? no row of the fumble table covers {roll}")\n'
         '    if len(found) > 1:\n'
         '        raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")\n'
         '    return str(found[0]["effect"])\n'
@@ -3329,7 +3331,7 @@ _SOURCES = {
         'from pycalc.tables import RuleSet\n'
         '\n'
         'Distribution = shared_odds.Distribution\n'
-        'SEVERAL_ATTACKS = "several attacks: see the .xlsm (osr_kill_chance)"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -5910,7 +5912,7 @@ _TABLES = {
                          ['dict',
                           [['step', 3], ['dice', '1d6'],
                            ['rule',
-                            'Only when one or both parties are unaware of the other; the DM rolls for both sides (“Surprise”).']]]],
+                            'Only when one or both parties are unaware of the other; the DM rolls for both sides (see Surprise).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 16], ['id', 'step_surprise'],
                         ['label', 'Surprise'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -5919,7 +5921,7 @@ _TABLES = {
                          ['dict',
                           [['step', 4], ['dice', '2d6'],
                            ['rule',
-                            'If no surprise condition exists and the distance is uncertain: 2d6 x 10 ft indoors or x 10 yds outdoors (“Encounter distance”).']]]],
+                            'If no surprise condition exists and the distance is uncertain: 2d6 x 10 ft indoors or x 10 yds outdoors (see Encounter distance).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 18], ['id', 'step_distance'],
                         ['label', 'Distance'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -5928,7 +5930,7 @@ _TABLES = {
                          ['dict',
                           [['step', 5], ['dice', '2d6'],
                            ['rule',
-                            'If monster reaction is uncertain: 2d6 on the Reaction Table (“Monster Reaction Table (GM-fillable; missing from the seed)”); then the players decide what to do.']]]],
+                            'If monster reaction is uncertain: 2d6 on the Reaction Table (see the Monster Reaction Table); then the players decide what to do.']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 20], ['id', 'step_reaction'],
                         ['label', 'Monster reaction'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -5937,7 +5939,7 @@ _TABLES = {
                          ['dict',
                           [['step', 6], ['dice', '1d6'],
                            ['rule',
-                            'Each player rolls a d6 and the DM rolls a d6 for each group of foes (“Initiative”).']]]],
+                            'Each player rolls a d6 and the DM rolls a d6 for each group of foes (see Initiative).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 22], ['id', 'step_initiative'],
                         ['label', 'Initiative'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
@@ -6243,7 +6245,7 @@ _TABLES = {
                        [['values',
                          ['dict',
                           [['acts_first', True], ['first_round_only', True],
-                           ['rule', 'Strikes first against the charge (see “Charges and set spears”).']]]],
+                           ['rule', 'Strikes first against the charge (see Charges and set spears).']]]],
                         ['section', 'CHARGING ATTACKS'], ['line', 196], ['id', 'set_spear_or_pike'],
                         ['label', 'Spear or pike set against unmounted chargers with normal weapons'],
                         ['low', None], ['high', None], ['note', ''],
@@ -6293,7 +6295,7 @@ _TABLES = {
                          ['dict',
                           [['save_vs_paralysis', True],
                            ['result',
-                            'Save vs Paralysis (add PSY bonus); failed, roll a d6 on “Failed save while casting (d6)”.'],
+                            'Save vs Paralysis (add PSY bonus); failed, roll a d6 on the Failed save while casting table.'],
                            ['if_save_made', 'The spell goes off as intended.'],
                            ['if_save_failed', 'The spell is interrupted: roll a d6 (1-4 lost, 5-6 miscast).']]]],
                         ['section', 'ENCOUNTER ORDER'], ['line', 228], ['id', 'simultaneous_initiative'],
@@ -6472,7 +6474,7 @@ _TABLES = {
                           [['saver', None], ['level_gap_bonus', False], ['minus_target_str_bonus', False],
                            ['reach_ft', None],
                            ['effect',
-                            "Only the first attack gets the Thief's attack and damage bonuses; the others are regular Surprise Attacks (“Flank, rear and surprise attacks”)."]]]],
+                            "Only the first attack gets the Thief's attack and damage bonuses; the others are regular Surprise Attacks (see Flank, rear and surprise attacks)."]]]],
                         ['section', 'Backstab'], ['line', 48], ['id', 'backstab_multiple_attacks'],
                         ['label', 'Backstab by a thief with multiple attacks'], ['low', None], ['high', None],
                         ['note', "The seed does not give the Thief's backstab bonuses themselves."],
@@ -6483,7 +6485,7 @@ _TABLES = {
                           [['saver', None], ['level_gap_bonus', False], ['minus_target_str_bonus', False],
                            ['reach_ft', None],
                            ['effect',
-                            "Attacks as a 'Normal Man' (“Attack matrix (the GM's own; not in the seed)”); damage d3, d4 or d6 by weapon size (“Damage dice named in the seed”)."]]]],
+                            "Attacks as a 'Normal Man' (the Attack matrix); damage d3, d4 or d6 by weapon size (see Damage dice named in the seed)."]]]],
                         ['section', 'MISC COMBAT RULES'], ['line', 57], ['id', 'untrained_weapon'],
                         ['label', 'Weapon the PC is not trained in'], ['low', None], ['high', None],
                         ['note', ''], ['file', 'tables/osr/maneuvers.yaml']]]]]],
@@ -7301,7 +7303,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', 0.5],
                            ['rule',
-                            "Back slowly out of the fight at 1/2 speed, +2 to defense, -2 to attack (“Parry and fighting withdrawal (the defender's choice this round)”)."]]]],
+                            'Back slowly out of the fight at 1/2 speed, +2 to defense, -2 to attack (see Parry and fighting withdrawal).']]]],
                         ['section', 'Fighting Withdrawal'], ['line', 64], ['id', 'withdrawal_move'],
                         ['label', '1) Fighting Withdrawal'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -7310,7 +7312,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', None],
                            ['rule',
-                            'Turn and flee: opposed d6 + DEX bonus (“Retreat (disengaging from melee)”); pursuit on 2d6 (“Evasion and pursuit”).']]]],
+                            'Turn and flee: opposed d6 + DEX bonus (see Retreat); pursuit on 2d6 (see Evasion and pursuit).']]]],
                         ['section', 'Retreat'], ['line', 66], ['id', 'retreat_move'], ['label', '2) Retreat'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/osr/movement.yaml']]],
                       ['object', 'pycalc.table_files:Row',
@@ -7318,7 +7320,7 @@ _TABLES = {
                          ['dict',
                           [['speed_multiplier', None],
                            ['rule',
-                            'If there is space: each foe passed within striking distance (about 10 ft) MAY get one free attack (“Free attacks on a retreating, fleeing or passing combatant”).']]]],
+                            'If there is space: each foe passed within striking distance (about 10 ft) MAY get one free attack (see Free attacks).']]]],
                         ['section', 'MISC COMBAT RULES'], ['line', 68], ['id', 'move_through_line'],
                         ['label', '3) Move through a line'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -7391,7 +7393,7 @@ _TABLES = {
                          ['dict',
                           [['dice', '2d6'], ['happens_on_max', None],
                            ['result',
-                            'Monster Reaction Table: a low score means they pursue (no number given; “Monster Reaction Table (GM-fillable; missing from the seed)”)']]]],
+                            'Monster Reaction Table: a low score means they pursue (no number given; see the Monster Reaction Table)']]]],
                         ['section', 'EVASION AND PURSUIT'], ['line', 108], ['id', 'pursue_decision'],
                         ['label', 'Do the monsters pursue?'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/movement.yaml']]],
@@ -7493,7 +7495,7 @@ _TABLES = {
                    ['choices',
                     ['dict',
                      [['one_for_one',
-                       'the number needed changes by needed_change_per_ac_point per point of AC (each point of AC lower, 1 more needed)'],
+                       "the number needed changes by the to-hit table's change of the number needed per point of AC (each point of AC lower, 1 more needed)"],
                       ['gm_matrix',
                        'AC changes are not applied; the GM enters the matrix number for the changed AC']]]],
                    ['section', 'COMBAT'],
@@ -7662,7 +7664,7 @@ _TABLES = {
                     ['dict',
                      [['fighter_types', 'PC and important NPC fighter types (other PCs attack normally)'],
                       ['all_pcs',
-                       'every PC, and important NPC fighter types (other PCs use the fighter_type row)']]]],
+                       'every PC, and important NPC fighter types (other PCs use the fighter-type row)']]]],
                    ['section', 'MISC COMBAT RULES'],
                    ['why',
                     '"PCs and Important NPC Fighter-types get a number of melee attacks ... equal to their level" reads either as "PC and NPC fighter types" or as "all PCs, and NPC fighter types"; the example says "a 3rd level PC or NPC".'],
@@ -7725,8 +7727,8 @@ _TABLES = {
                    ['choices',
                     ['dict',
                      [['encounter_distance_scale',
-                       '1 inch = 10 ft indoors or underground, 10 yds outdoors (inch_scale rows)'],
-                      ['gm_scale', "the GM's own scale, typed into inch_scale"]]]],
+                       '1 inch = 10 ft indoors or underground, 10 yds outdoors (the Scale of a movement inch rows)'],
+                      ['gm_scale', "the GM's own scale, typed into the Scale of a movement inch table"]]]],
                    ['section', 'CHARGING ATTACKS'],
                    ['why',
                     'The seed gives movement in inches (a Turn movement of 6 inches) and melee distances in feet ("within 10 feet"), with no scale between them.'],
