@@ -11,1986 +11,1986 @@ from xlwings import arg, func
 
 
 @func
-@arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@arg("roll", doc="the follow-up d20")
+@arg('ruleset', doc='combat17 (d20 chart) or another d20 ruleset')
+@arg('roll', doc='the follow-up d20')
 def crit_effect(ruleset, roll):
     """The critical-hit chart line for that d20."""
-    return _udfs["shared"].crit_effect(ruleset, roll)
+    return _udfs['shared'].crit_effect(ruleset, roll)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("bonus", doc="attack bonus")
-@arg("target", doc="defender's AC (osr: the number needed)")
-@arg("mods", doc="situational modifiers (optional, 0)")
-@arg("level", doc="attacker's level (optional)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="defender's AC (osr: the number needed)")
+@arg('mods', doc='situational modifiers (optional, 0)')
+@arg('level', doc="attacker's level (optional)")
 def d20_hit_chance(ruleset, bonus, target, mods=0, level=0):
     """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
-    return _udfs["shared"].d20_hit_chance(ruleset, bonus, target, mods, level)
+    return _udfs['shared'].d20_hit_chance(ruleset, bonus, target, mods, level)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
-@arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
-@arg("mods", doc="situational modifiers to the roll (optional, 0)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('bonus', doc='attack bonus (BtH/AB with STR/DEX)')
+@arg('target', doc="defender's AC (osr: the number needed from the attack matrix)")
+@arg('mods', doc='situational modifiers to the roll (optional, 0)')
 def d20_need(ruleset, bonus, target, mods=0):
     """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
-    return _udfs["shared"].d20_need(ruleset, bonus, target, mods)
+    return _udfs['shared'].d20_need(ruleset, bonus, target, mods)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("roll", doc="the natural d20 roll")
-@arg("bonus", doc="attack bonus")
-@arg("target", doc="defender's AC (osr: the number needed)")
-@arg("mods", doc="situational modifiers (optional, 0)")
-@arg("level", doc="attacker's level (osr fumble check; optional)")
-@arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('roll', doc='the natural d20 roll')
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="defender's AC (osr: the number needed)")
+@arg('mods', doc='situational modifiers (optional, 0)')
+@arg('level', doc="attacker's level (osr fumble check; optional)")
+@arg('follow_roll', doc='the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)')
 def d20_result(ruleset, roll, bonus, target, mods=0, level=0, follow_roll=None):
     """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
-    return _udfs["shared"].d20_result(ruleset, roll, bonus, target, mods, level, follow_roll)
+    return _udfs['shared'].d20_result(ruleset, roll, bonus, target, mods, level, follow_roll)
 
 
 @func
-@arg("dice", doc="e.g. 2d4+2")
+@arg('dice', doc='e.g. 2d4+2')
 def dice_max(dice):
     """Highest total of a dice expression (2d4+2 -> 10)."""
-    return _udfs["shared"].dice_max(dice)
+    return _udfs['shared'].dice_max(dice)
 
 
 @func
-@arg("dice", doc="e.g. 2d4+2")
+@arg('dice', doc='e.g. 2d4+2')
 def dice_mean(dice):
     """Average total of a dice expression (2d4+2 -> 7)."""
-    return _udfs["shared"].dice_mean(dice)
+    return _udfs['shared'].dice_mean(dice)
 
 
 @func
-@arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@arg("roll", doc="the follow-up d20")
+@arg('ruleset', doc='combat17 (d20 chart) or another d20 ruleset')
+@arg('roll', doc='the follow-up d20')
 def fumble_effect(ruleset, roll):
     """The fumble chart line for that d20."""
-    return _udfs["shared"].fumble_effect(ruleset, roll)
+    return _udfs['shared'].fumble_effect(ruleset, roll)
 
 
 @func
-@arg("ruleset", doc="any ruleset id")
-@arg("table", doc="the YAML table id, e.g. cover")
-@arg("entry", doc="the entry id or label, e.g. half")
-@arg("column", doc="the value column (optional when the table has one number column)")
+@arg('ruleset', doc='any ruleset id')
+@arg('table', doc='the YAML table id, e.g. cover')
+@arg('entry', doc='the entry id or label, e.g. half')
+@arg('column', doc='the value column (optional when the table has one number column)')
 def modifier(ruleset, table, entry, column=None):
     """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
-    return _udfs["shared"].modifier(ruleset, table, entry, column)
+    return _udfs['shared'].modifier(ruleset, table, entry, column)
 
 
 @func
-@arg("result", doc="Hit or Miss")
-@arg("dice", doc="damage dice, e.g. 1d8+2 (the +2 is added)")
-@arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
-@arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg('result', doc='Hit or Miss')
+@arg('dice', doc='damage dice, e.g. 1d8+2 (the +2 is added)')
+@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
+@arg('damage_bonus', doc='damage bonus from the situation, e.g. charge (optional, 0)')
+@arg('kind', doc='attack kind from attack_types (optional, melee)')
 def cnc_attack_damage(result, dice, damage_roll, damage_bonus=0, kind=None):
     """Damage dealt: dice rolled + modifier + bonus on a hit (at least the kind's least damage); 0 on a miss."""
-    return _udfs["cnc"].cnc_attack_damage(result, dice, damage_roll, damage_bonus, kind)
+    return _udfs['cnc'].cnc_attack_damage(result, dice, damage_roll, damage_bonus, kind)
 
 
 @func
-@arg("result", doc="Hit or Miss")
-@arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg('result', doc='Hit or Miss')
+@arg('kind', doc='attack kind from attack_types (optional, melee)')
 def cnc_attack_effect(result, kind=None):
     """What the hit or miss does for that kind of attack."""
-    return _udfs["cnc"].cnc_attack_effect(result, kind)
+    return _udfs['cnc'].cnc_attack_effect(result, kind)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
 def cnc_attack_need(bonus, ac, mods=0):
     """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
-    return _udfs["cnc"].cnc_attack_need(bonus, ac, mods)
+    return _udfs['cnc'].cnc_attack_need(bonus, ac, mods)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("roll", doc="the natural d20 roll")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('roll', doc='the natural d20 roll')
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
 def cnc_attack_result(roll, bonus, ac, mods=0):
     """Hit when d20 + bonus + mods >= AC, else Miss."""
-    return _udfs["cnc"].cnc_attack_result(roll, bonus, ac, mods)
+    return _udfs['cnc'].cnc_attack_result(roll, bonus, ac, mods)
 
 
 @func
-@arg("rate", doc="the charger's movement rate in feet")
-@arg("distance", doc="distance to the target in feet")
+@arg('rate', doc="the charger's movement rate in feet")
+@arg('distance', doc='distance to the target in feet')
 def cnc_charge_window(rate, distance):
     """Yes when the target is between the movement rate and the jogging rate away, else why not."""
-    return _udfs["cnc"].cnc_charge_window(rate, distance)
+    return _udfs['cnc'].cnc_charge_window(rate, distance)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@arg("amount", doc="damage")
-@arg("attacks", doc="attacks in the round, independent (optional, 1)")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
+@arg('amount', doc='damage')
+@arg('attacks', doc='attacks in the round, independent (optional, 1)')
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
+@arg('damage_bonus', doc='damage bonus from the situation, e.g. charge (optional, 0)')
+@arg('kind', doc='attack kind from attack_types (optional, melee)')
 def cnc_damage_chance_at_least(bonus, ac, dice, amount, attacks=1, mods=0, damage_bonus=0, kind=None):
     """Probability (0 to 1) that the attacks together do at least this much damage."""
-    return _udfs["cnc"].cnc_damage_chance_at_least(bonus, ac, dice, amount, attacks, mods, damage_bonus, kind)
+    return _udfs['cnc'].cnc_damage_chance_at_least(bonus, ac, dice, amount, attacks, mods, damage_bonus, kind)
 
 
 @func
-@arg("hit_dice", doc="defender's hit dice or level")
-@arg("dex", doc="defender's Dex modifier (optional, 0)")
+@arg('hit_dice', doc="defender's hit dice or level")
+@arg('dex', doc="defender's Dex modifier (optional, 0)")
 def cnc_disarm_ac(hit_dice, dex=0):
     """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
-    return _udfs["cnc"].cnc_disarm_ac(hit_dice, dex)
+    return _udfs['cnc'].cnc_disarm_ac(hit_dice, dex)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@arg("kind", doc="attack kind from attack_types (optional, melee)")
-@arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
+@arg('damage_bonus', doc='damage bonus from the situation, e.g. charge (optional, 0)')
+@arg('kind', doc='attack kind from attack_types (optional, melee)')
+@arg('attacks', doc='attacks in the round, independent (optional, 1)')
 def cnc_expected_damage(bonus, ac, dice, attacks=1, mods=0, damage_bonus=0, kind=None):
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
-    return _udfs["cnc"].cnc_expected_damage(bonus, ac, dice, attacks, mods, damage_bonus, kind)
+    return _udfs['cnc'].cnc_expected_damage(bonus, ac, dice, attacks, mods, damage_bonus, kind)
 
 
 @func
-@arg("feet", doc="height fallen in feet")
+@arg('feet', doc='height fallen in feet')
 def cnc_falling_dex_check(feet):
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return _udfs["cnc"].cnc_falling_dex_check(feet)
+    return _udfs['cnc'].cnc_falling_dex_check(feet)
 
 
 @func
-@arg("kind", doc="Grapple or Overbear")
-@arg("str_prime", doc="TRUE when Strength is a prime of the defender")
-@arg("str_mod", doc="defender's Str modifier")
-@arg("dex_mod", doc="defender's Dex modifier")
-@arg("bth", doc="defender's BtH or hit dice")
-@arg("size_difference", doc="attacker's size minus defender's, in categories (optional, 0)")
-@arg("normal_ac", doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
+@arg('kind', doc='Grapple or Overbear')
+@arg('str_prime', doc='TRUE when Strength is a prime of the defender')
+@arg('str_mod', doc="defender's Str modifier")
+@arg('dex_mod', doc="defender's Dex modifier")
+@arg('bth', doc="defender's BtH or hit dice")
+@arg('size_difference', doc="attacker's size minus defender's, in categories (optional, 0)")
+@arg('normal_ac', doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
 def cnc_grapple_ac(kind, str_prime, str_mod=0, dex_mod=0, bth=0, size_difference=0, normal_ac=0):
     """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
-    return _udfs["cnc"].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
+    return _udfs['cnc'].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
 
 
 @func
-@arg("kind", doc="Grapple or Overbear")
-@arg("size_difference", doc="attacker's size minus defender's, in categories")
+@arg('kind', doc='Grapple or Overbear')
+@arg('size_difference', doc="attacker's size minus defender's, in categories")
 def cnc_grapple_allowed(kind, size_difference=0):
     """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
-    return _udfs["cnc"].cnc_grapple_allowed(kind, size_difference)
+    return _udfs['cnc'].cnc_grapple_allowed(kind, size_difference)
 
 
 @func
-@arg("rate", doc="movement rate in feet")
+@arg('rate', doc='movement rate in feet')
 def cnc_grid_squares(rate):
     """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
-    return _udfs["cnc"].cnc_grid_squares(rate)
+    return _udfs['cnc'].cnc_grid_squares(rate)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
 def cnc_hit_chance(bonus, ac, mods=0):
     """Probability (0 to 1) that the attack hits."""
-    return _udfs["cnc"].cnc_hit_chance(bonus, ac, mods)
+    return _udfs['cnc'].cnc_hit_chance(bonus, ac, mods)
 
 
 @func
-@arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@arg("ac", doc="defender's armor class (after cover and situation)")
-@arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@arg("hp", doc="target's hit points now")
-@arg("attacks", doc="attacks in the round, independent (optional, 1)")
-@arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
+@arg('ac', doc="defender's armor class (after cover and situation)")
+@arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
+@arg('hp', doc="target's hit points now")
+@arg('attacks', doc='attacks in the round, independent (optional, 1)')
+@arg('mods', doc='sum of modifiers to the roll (optional, 0)')
+@arg('damage_bonus', doc='damage bonus from the situation, e.g. charge (optional, 0)')
+@arg('kind', doc='attack kind from attack_types (optional, melee)')
 def cnc_kill_chance(bonus, ac, dice, hp, attacks=1, mods=0, damage_bonus=0, kind=None):
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
-    return _udfs["cnc"].cnc_kill_chance(bonus, ac, dice, hp, attacks, mods, damage_bonus, kind)
+    return _udfs['cnc'].cnc_kill_chance(bonus, ac, dice, hp, attacks, mods, damage_bonus, kind)
 
 
 @func
-@arg("rate", doc="movement rate in feet")
-@arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")
-@arg("reduction", doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
+@arg('rate', doc='movement rate in feet')
+@arg('action', doc='an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))')
+@arg('reduction', doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
 def cnc_movement(rate, action=None, reduction=None):
     """Feet moved in a round with that action, after the reduction, fractions dropped."""
-    return _udfs["cnc"].cnc_movement(rate, action, reduction)
+    return _udfs['cnc'].cnc_movement(rate, action, reduction)
 
 
 @func
-@arg("increment", doc="the weapon's range increment in feet")
-@arg("distance", doc="distance to the target in feet")
+@arg('increment', doc="the weapon's range increment in feet")
+@arg('distance', doc='distance to the target in feet')
 def cnc_range_band(increment, distance):
     """close, medium, long or out of range."""
-    return _udfs["cnc"].cnc_range_band(increment, distance)
+    return _udfs['cnc'].cnc_range_band(increment, distance)
 
 
 @func
-@arg("increment", doc="the weapon's range increment in feet")
-@arg("distance", doc="distance to the target in feet")
+@arg('increment', doc="the weapon's range increment in feet")
+@arg('distance', doc='distance to the target in feet')
 def cnc_range_modifier(increment, distance):
     """To-hit modifier for the range (0, -2, -6); empty out of range."""
-    return _udfs["cnc"].cnc_range_modifier(increment, distance)
+    return _udfs['cnc'].cnc_range_modifier(increment, distance)
 
 
 @func
-@arg("damage", doc="subdual damage dealt by the hit")
+@arg('damage', doc='subdual damage dealt by the hit')
 def cnc_subdual_normal(damage):
     """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
-    return _udfs["cnc"].cnc_subdual_normal(damage)
+    return _udfs['cnc'].cnc_subdual_normal(damage)
 
 
 @func
-@arg("dex", doc="defender's Dex modifier")
-@arg("monster", doc="TRUE for a monster (base 10, no modifiers)")
-@arg("magic", doc="magic rings, robes, protective devices and spells (optional, 0)")
-@arg("armor", doc="armor bonus, magical armor included (optional, 0; does not count)")
-@arg("shield", doc="shield bonus (optional, 0; does not count)")
+@arg('dex', doc="defender's Dex modifier")
+@arg('monster', doc='TRUE for a monster (base 10, no modifiers)')
+@arg('magic', doc='magic rings, robes, protective devices and spells (optional, 0)')
+@arg('armor', doc='armor bonus, magical armor included (optional, 0; does not count)')
+@arg('shield', doc='shield bonus (optional, 0; does not count)')
 def cnc_touch_ac(dex=0, monster=False, magic=0, armor=0, shield=0):
     """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
-    return _udfs["cnc"].cnc_touch_ac(dex, monster, magic, armor, shield)
+    return _udfs['cnc'].cnc_touch_ac(dex, monster, magic, armor, shield)
 
 
 @func
-@arg("feet", doc="height fallen in feet")
+@arg('feet', doc='height fallen in feet')
 def falling_damage(feet):
     """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return _udfs["cnc"].falling_damage(feet)
+    return _udfs['cnc'].falling_damage(feet)
 
 
 @func
-@arg("ruleset", doc="cnc")
-@arg("hp", doc="current hit points")
+@arg('ruleset', doc='cnc')
+@arg('hp', doc='current hit points')
 def hp_state(ruleset, hp):
     """The state at that many hit points: able to act, passed out, ... dead."""
-    return _udfs["cnc"].hp_state(ruleset, hp)
+    return _udfs['cnc'].hp_state(ruleset, hp)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
 
 _RUNTIME = (
     '"""What runs inside an xlwings Lite ``main.py`` (Pyodide): the engine\'s modules served from strings,\n'
-    "the tables from Python data, and stand-ins for ``xlwings`` and PyYAML while those modules load.\n"
-    "\n"
+    'the tables from Python data, and stand-ins for ``xlwings`` and PyYAML while those modules load.\n'
+    '\n'
     "``pycalc.lite`` embeds this file's source, the pycalc sources a bundle needs and the encoded tables in\n"
     "``workbook/lite/<id>/main.py``; the bundle's bootstrap executes this source and calls ``install``.\n"
-    "Standard library only: it runs before any pycalc module exists. It is also imported in CPython, where\n"
-    "``encode``/``decode`` write and check the embedded tables and ``xlwings_standin`` records the\n"
-    "decorators of the UDFs.\n"
-    "\n"
-    "- ``EmbeddedModules``: a ``sys.meta_path`` finder serving ``pycalc.*`` from the embedded sources. The\n"
-    "  packages (``pycalc``, ``pycalc.rulesets``, ``pycalc.udfs``) are served empty: ``pycalc/udfs/__init__``\n"
+    'Standard library only: it runs before any pycalc module exists. It is also imported in CPython, where\n'
+    '``encode``/``decode`` write and check the embedded tables and ``xlwings_standin`` records the\n'
+    'decorators of the UDFs.\n'
+    '\n'
+    '- ``EmbeddedModules``: a ``sys.meta_path`` finder serving ``pycalc.*`` from the embedded sources. The\n'
+    '  packages (``pycalc``, ``pycalc.rulesets``, ``pycalc.udfs``) are served empty: ``pycalc/udfs/__init__``\n'
     "  would import every ruleset's UDFs. A module of a ruleset the bundle does not carry raises the\n"
     "  engine's RuleError, which the UDFs show as a '#RULESET?' message in the cell.\n"
-    "- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once, and\n"
-    "  ``tables_dir()`` by a folder in the temporary directory holding one marker ``<id>/ruleset.yaml`` per\n"
+    '- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once, and\n'
+    '  ``tables_dir()`` by a folder in the temporary directory holding one marker ``<id>/ruleset.yaml`` per\n'
     "  carried ruleset (the UDFs look there to know a GM's own ruleset id; nothing reads the markers).\n"
-    "- While an embedded module executes, ``import xlwings`` gives ``xlwings_standin()`` (its decorators only\n"
+    '- While an embedded module executes, ``import xlwings`` gives ``xlwings_standin()`` (its decorators only\n'
     "  record), so only main.py's own declarations reach xlwings Lite; ``import yaml`` gives\n"
-    "  ``yaml_standin()`` when PyYAML is missing (the tables are never parsed from YAML here).\n"
+    '  ``yaml_standin()`` when PyYAML is missing (the tables are never parsed from YAML here).\n'
     '"""\n'
-    "\n"
-    "from __future__ import annotations\n"
-    "\n"
-    "import dataclasses\n"
-    "import enum\n"
-    "import hashlib\n"
-    "import importlib\n"
-    "import importlib.abc\n"
-    "import importlib.util\n"
-    "import linecache\n"
-    "import sys\n"
-    "import tempfile\n"
-    "import types\n"
-    "from collections.abc import Callable, Iterator, Sequence\n"
-    "from contextlib import contextmanager\n"
-    "from fractions import Fraction\n"
-    "from pathlib import Path\n"
-    "from typing import Any\n"
-    "\n"
+    '\n'
+    'from __future__ import annotations\n'
+    '\n'
+    'import dataclasses\n'
+    'import enum\n'
+    'import hashlib\n'
+    'import importlib\n'
+    'import importlib.abc\n'
+    'import importlib.util\n'
+    'import linecache\n'
+    'import sys\n'
+    'import tempfile\n'
+    'import types\n'
+    'from collections.abc import Callable, Iterator, Sequence\n'
+    'from contextlib import contextmanager\n'
+    'from fractions import Fraction\n'
+    'from pathlib import Path\n'
+    'from typing import Any\n'
+    '\n'
     'PACKAGES = ("pycalc", "pycalc.rulesets", "pycalc.udfs")\n'
     'XLWINGS_META = "__lite_xlwings__"  # the decorators a function received, recorded by xlwings_standin()\n'
     'BUNDLE_MARK = "__lite_bundle__"  # set on every module EmbeddedModules loaded\n'
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- stand-ins\n"
-    "\n"
-    "\n"
-    "def xlwings_standin() -> types.ModuleType:\n"
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- stand-ins\n'
+    '\n'
+    '\n'
+    'def xlwings_standin() -> types.ModuleType:\n'
     '    """An ``xlwings`` whose func/arg/ret only record their arguments on the function, in the order\n'
     '    the decorators were applied (the one nearest the ``def`` first)."""\n'
     '    module = types.ModuleType("xlwings")\n'
-    "\n"
-    "    def meta(function: Any) -> dict[str, Any]:\n"
-    "        if not hasattr(function, XLWINGS_META):\n"
+    '\n'
+    '    def meta(function: Any) -> dict[str, Any]:\n'
+    '        if not hasattr(function, XLWINGS_META):\n'
     '            setattr(function, XLWINGS_META, {"func": None, "arg": [], "ret": []})\n'
-    "        return getattr(function, XLWINGS_META)\n"
-    "\n"
-    "    def func(function: Any = None, **options: Any) -> Any:\n"
-    "        def mark(target: Any) -> Any:\n"
+    '        return getattr(function, XLWINGS_META)\n'
+    '\n'
+    '    def func(function: Any = None, **options: Any) -> Any:\n'
+    '        def mark(target: Any) -> Any:\n'
     '            meta(target)["func"] = dict(options)\n'
-    "            return target\n"
-    "\n"
-    "        return mark if function is None else mark(function)\n"
-    "\n"
-    "    def decorator(kind: str) -> Callable[..., Callable[[Any], Any]]:\n"
-    "        def configure(*args: Any, **options: Any) -> Callable[[Any], Any]:\n"
-    "            def mark(target: Any) -> Any:\n"
-    "                meta(target)[kind].append((args, dict(options)))\n"
-    "                return target\n"
-    "\n"
-    "            return mark\n"
-    "\n"
-    "        return configure\n"
-    "\n"
-    "    module.func = func  # type: ignore[attr-defined]\n"
+    '            return target\n'
+    '\n'
+    '        return mark if function is None else mark(function)\n'
+    '\n'
+    '    def decorator(kind: str) -> Callable[..., Callable[[Any], Any]]:\n'
+    '        def configure(*args: Any, **options: Any) -> Callable[[Any], Any]:\n'
+    '            def mark(target: Any) -> Any:\n'
+    '                meta(target)[kind].append((args, dict(options)))\n'
+    '                return target\n'
+    '\n'
+    '            return mark\n'
+    '\n'
+    '        return configure\n'
+    '\n'
+    '    module.func = func  # type: ignore[attr-defined]\n'
     '    module.arg = decorator("arg")  # type: ignore[attr-defined]\n'
     '    module.ret = decorator("ret")  # type: ignore[attr-defined]\n'
-    "    return module\n"
-    "\n"
-    "\n"
-    "def yaml_standin() -> types.ModuleType:\n"
+    '    return module\n'
+    '\n'
+    '\n'
+    'def yaml_standin() -> types.ModuleType:\n'
     '    """Enough of PyYAML\'s names for ``pycalc.table_files`` to import; reading YAML raises YAMLError."""\n'
     '    module = types.ModuleType("yaml")\n'
-    "\n"
-    "    class YAMLError(Exception):\n"
-    "        pass\n"
-    "\n"
-    "    class MarkedYAMLError(YAMLError):\n"
-    "        problem_mark = context_mark = context = problem = None\n"
-    "\n"
-    "    class Node:\n"
-    "        pass\n"
-    "\n"
-    "    class SafeLoader:\n"
-    "        @classmethod\n"
-    "        def add_constructor(cls, tag: str, constructor: Any) -> None:\n"
-    "            pass\n"
-    "\n"
-    "    class BaseResolver:\n"
+    '\n'
+    '    class YAMLError(Exception):\n'
+    '        pass\n'
+    '\n'
+    '    class MarkedYAMLError(YAMLError):\n'
+    '        problem_mark = context_mark = context = problem = None\n'
+    '\n'
+    '    class Node:\n'
+    '        pass\n'
+    '\n'
+    '    class SafeLoader:\n'
+    '        @classmethod\n'
+    '        def add_constructor(cls, tag: str, constructor: Any) -> None:\n'
+    '            pass\n'
+    '\n'
+    '    class BaseResolver:\n'
     '        DEFAULT_MAPPING_TAG = "tag:yaml.org,2002:map"\n'
     '        DEFAULT_SEQUENCE_TAG = "tag:yaml.org,2002:seq"\n'
-    "\n"
-    "    def load(*args: Any, **kwargs: Any) -> Any:\n"
+    '\n'
+    '    def load(*args: Any, **kwargs: Any) -> Any:\n'
     '        raise YAMLError("no YAML in this bundle: its tables are embedded")\n'
-    "\n"
-    "    module.YAMLError = YAMLError  # type: ignore[attr-defined]\n"
-    "    module.MarkedYAMLError = MarkedYAMLError  # type: ignore[attr-defined]\n"
-    "    module.MappingNode = module.SequenceNode = Node  # type: ignore[attr-defined]\n"
-    "    module.SafeLoader = SafeLoader  # type: ignore[attr-defined]\n"
-    "    module.resolver = types.SimpleNamespace(BaseResolver=BaseResolver)  # type: ignore[attr-defined]\n"
-    "    module.load = module.safe_load = load  # type: ignore[attr-defined]\n"
-    "    return module\n"
-    "\n"
-    "\n"
-    "def pyyaml_missing() -> bool:\n"
+    '\n'
+    '    module.YAMLError = YAMLError  # type: ignore[attr-defined]\n'
+    '    module.MarkedYAMLError = MarkedYAMLError  # type: ignore[attr-defined]\n'
+    '    module.MappingNode = module.SequenceNode = Node  # type: ignore[attr-defined]\n'
+    '    module.SafeLoader = SafeLoader  # type: ignore[attr-defined]\n'
+    '    module.resolver = types.SimpleNamespace(BaseResolver=BaseResolver)  # type: ignore[attr-defined]\n'
+    '    module.load = module.safe_load = load  # type: ignore[attr-defined]\n'
+    '    return module\n'
+    '\n'
+    '\n'
+    'def pyyaml_missing() -> bool:\n'
     '    return "yaml" not in sys.modules and importlib.util.find_spec("yaml") is None\n'
-    "\n"
-    "\n"
-    "@contextmanager\n"
-    "def stand_ins(replace_yaml: bool) -> Iterator[None]:\n"
+    '\n'
+    '\n'
+    '@contextmanager\n'
+    'def stand_ins(replace_yaml: bool) -> Iterator[None]:\n'
     '    """``xlwings`` (and ``yaml`` when asked) replaced in sys.modules, restored afterwards."""\n'
     '    replaced = {"xlwings": xlwings_standin()}\n'
-    "    if replace_yaml:\n"
+    '    if replace_yaml:\n'
     '        replaced["yaml"] = yaml_standin()\n'
-    "    saved = {name: sys.modules.get(name) for name in replaced}\n"
-    "    sys.modules.update(replaced)\n"
-    "    try:\n"
-    "        yield\n"
-    "    finally:\n"
-    "        for name, module in saved.items():\n"
-    "            if module is None:\n"
-    "                sys.modules.pop(name, None)\n"
-    "            else:\n"
-    "                sys.modules[name] = module\n"
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- tables as Python data\n"
-    "\n"
-    "\n"
-    "def class_path(cls: type) -> str:\n"
+    '    saved = {name: sys.modules.get(name) for name in replaced}\n'
+    '    sys.modules.update(replaced)\n'
+    '    try:\n'
+    '        yield\n'
+    '    finally:\n'
+    '        for name, module in saved.items():\n'
+    '            if module is None:\n'
+    '                sys.modules.pop(name, None)\n'
+    '            else:\n'
+    '                sys.modules[name] = module\n'
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- tables as Python data\n'
+    '\n'
+    '\n'
+    'def class_path(cls: type) -> str:\n'
     '    return f"{cls.__module__}:{cls.__qualname__}"\n'
-    "\n"
-    "\n"
-    "def find_class(path: str) -> Any:\n"
+    '\n'
+    '\n'
+    'def find_class(path: str) -> Any:\n'
     '    module_name, _, qualname = path.partition(":")\n'
-    "    found: Any = importlib.import_module(module_name)\n"
+    '    found: Any = importlib.import_module(module_name)\n'
     '    for part in qualname.split("."):\n'
-    "        found = getattr(found, part)\n"
-    "    return found\n"
-    "\n"
-    "\n"
-    "def encode(value: Any) -> Any:\n"
+    '        found = getattr(found, part)\n'
+    '    return found\n'
+    '\n'
+    '\n'
+    'def encode(value: Any) -> Any:\n'
     '    """A value as nested lists of plain literals (``repr`` writes it, ``decode`` rebuilds it): every\n'
     '    container is a list whose first item names its kind, so no two kinds are confused."""\n'
-    "    if value is None or isinstance(value, (bool, int, str)):\n"
-    "        return value\n"
-    "    if isinstance(value, float):\n"
+    '    if value is None or isinstance(value, (bool, int, str)):\n'
+    '        return value\n'
+    '    if isinstance(value, float):\n'
     '        return value if value == value and abs(value) != float("inf") else ["float", repr(value)]\n'
-    "    if isinstance(value, enum.Enum):\n"
+    '    if isinstance(value, enum.Enum):\n'
     '        return ["enum", class_path(type(value)), value.name]\n'
-    "    if dataclasses.is_dataclass(value) and not isinstance(value, type):\n"
-    "        fields = [[f.name, encode(getattr(value, f.name))] for f in dataclasses.fields(value)]\n"
+    '    if dataclasses.is_dataclass(value) and not isinstance(value, type):\n'
+    '        fields = [[f.name, encode(getattr(value, f.name))] for f in dataclasses.fields(value)]\n'
     '        return ["object", class_path(type(value)), fields]\n'
-    "    if isinstance(value, Fraction):\n"
+    '    if isinstance(value, Fraction):\n'
     '        return ["fraction", value.numerator, value.denominator]\n'
-    "    if isinstance(value, types.MappingProxyType):\n"
+    '    if isinstance(value, types.MappingProxyType):\n'
     '        return ["mappingproxy", encode(dict(value))]\n'
-    "    if isinstance(value, dict):\n"
-    "        pairs = [[encode(k), encode(v)] for k, v in value.items()]\n"
-    "        if type(value) is dict:\n"
+    '    if isinstance(value, dict):\n'
+    '        pairs = [[encode(k), encode(v)] for k, v in value.items()]\n'
+    '        if type(value) is dict:\n'
     '            return ["dict", pairs]\n'
     '        return ["dict_of", class_path(type(value)), pairs, encode(dict(sorted(vars(value).items())))]\n'
-    "    if isinstance(value, list):\n"
-    "        items = [encode(item) for item in value]\n"
-    "        if type(value) is list:\n"
+    '    if isinstance(value, list):\n'
+    '        items = [encode(item) for item in value]\n'
+    '        if type(value) is list:\n'
     '            return ["list", items]\n'
     '        return ["list_of", class_path(type(value)), items, encode(dict(sorted(vars(value).items())))]\n'
-    "    if type(value) is tuple:\n"
+    '    if type(value) is tuple:\n'
     '        return ["tuple", [encode(item) for item in value]]\n'
-    "    if type(value) in (set, frozenset):\n"
-    "        return [type(value).__name__, sorted((encode(item) for item in value), key=repr)]\n"
+    '    if type(value) in (set, frozenset):\n'
+    '        return [type(value).__name__, sorted((encode(item) for item in value), key=repr)]\n'
     '    raise TypeError(f"cannot embed a {type(value).__name__} in a bundle: {value!r:.60}")\n'
-    "\n"
-    "\n"
-    "def decode(data: Any) -> Any:\n"
+    '\n'
+    '\n'
+    'def decode(data: Any) -> Any:\n'
     '    """The value ``encode`` described; dataclasses are rebuilt through their constructor."""\n'
-    "    if not isinstance(data, list):\n"
-    "        return data\n"
-    "    kind = data[0]\n"
+    '    if not isinstance(data, list):\n'
+    '        return data\n'
+    '    kind = data[0]\n'
     '    if kind == "float":\n'
-    "        return float(data[1])\n"
+    '        return float(data[1])\n'
     '    if kind == "enum":\n'
-    "        return find_class(data[1])[data[2]]\n"
+    '        return find_class(data[1])[data[2]]\n'
     '    if kind == "object":\n'
-    "        cls = find_class(data[1])\n"
-    "        values = {name: decode(item) for name, item in data[2]}\n"
-    "        init = {f.name for f in dataclasses.fields(cls) if f.init}\n"
-    "        built = cls(**{name: v for name, v in values.items() if name in init})\n"
-    "        for name, item in values.items():\n"
-    "            if name not in init:\n"
-    "                object.__setattr__(built, name, item)\n"
-    "        return built\n"
+    '        cls = find_class(data[1])\n'
+    '        values = {name: decode(item) for name, item in data[2]}\n'
+    '        init = {f.name for f in dataclasses.fields(cls) if f.init}\n'
+    '        built = cls(**{name: v for name, v in values.items() if name in init})\n'
+    '        for name, item in values.items():\n'
+    '            if name not in init:\n'
+    '                object.__setattr__(built, name, item)\n'
+    '        return built\n'
     '    if kind == "fraction":\n'
-    "        return Fraction(data[1], data[2])\n"
+    '        return Fraction(data[1], data[2])\n'
     '    if kind == "mappingproxy":\n'
-    "        return types.MappingProxyType(decode(data[1]))\n"
+    '        return types.MappingProxyType(decode(data[1]))\n'
     '    if kind == "dict":\n'
-    "        return {decode(k): decode(v) for k, v in data[1]}\n"
+    '        return {decode(k): decode(v) for k, v in data[1]}\n'
     '    if kind == "list":\n'
-    "        return [decode(item) for item in data[1]]\n"
+    '        return [decode(item) for item in data[1]]\n'
     '    if kind in ("dict_of", "list_of"):\n'
-    "        cls = find_class(data[1])\n"
-    "        built = (\n"
-    "            cls((decode(k), decode(v)) for k, v in data[2])\n"
+    '        cls = find_class(data[1])\n'
+    '        built = (\n'
+    '            cls((decode(k), decode(v)) for k, v in data[2])\n'
     '            if kind == "dict_of"\n'
-    "            else cls(decode(item) for item in data[2])\n"
-    "        )\n"
-    "        for name, item in decode(data[3]).items():\n"
-    "            setattr(built, name, item)\n"
-    "        return built\n"
+    '            else cls(decode(item) for item in data[2])\n'
+    '        )\n'
+    '        for name, item in decode(data[3]).items():\n'
+    '            setattr(built, name, item)\n'
+    '        return built\n'
     '    if kind == "tuple":\n'
-    "        return tuple(decode(item) for item in data[1])\n"
+    '        return tuple(decode(item) for item in data[1])\n'
     '    if kind in ("set", "frozenset"):\n'
     '        return (set if kind == "set" else frozenset)(decode(item) for item in data[1])\n'
     '    raise ValueError(f"unknown embedded kind {kind!r}")\n'
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- the importer\n"
-    "\n"
-    "\n"
-    "def other_ruleset(name: str, known: Sequence[str], carried: Sequence[str]) -> str | None:\n"
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- the importer\n'
+    '\n'
+    '\n'
+    'def other_ruleset(name: str, known: Sequence[str], carried: Sequence[str]) -> str | None:\n'
     '    """The ruleset id a pycalc module belongs to when the bundle does not carry that ruleset."""\n'
     '    for prefix in ("pycalc.rulesets.", "pycalc.udfs."):\n'
-    "        if name.startswith(prefix):\n"
-    "            stem = name[len(prefix) :]\n"
-    "            for ruleset_id in known:\n"
+    '        if name.startswith(prefix):\n'
+    '            stem = name[len(prefix) :]\n'
+    '            for ruleset_id in known:\n'
     '                if ruleset_id not in carried and (stem == ruleset_id or stem.startswith(f"{ruleset_id}_")):\n'
-    "                    return ruleset_id\n"
-    "    return None\n"
-    "\n"
-    "\n"
-    "class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n"
+    '                    return ruleset_id\n'
+    '    return None\n'
+    '\n'
+    '\n'
+    'class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n'
     '    """Serves the pycalc modules of one bundle from their source text."""\n'
-    "\n"
-    "    def __init__(\n"
-    "        self,\n"
-    "        sources: dict[str, str],\n"
-    "        tables: dict[str, Any],\n"
-    "        known: Sequence[str],\n"
-    "        carried: Sequence[str],\n"
-    "    ) -> None:\n"
-    "        self.sources = sources\n"
-    "        self.tables = tables\n"
-    "        self.known = tuple(known)\n"
-    "        self.carried = tuple(carried)\n"
-    "        self.decoded: dict[str, Any] = {}\n"
-    "        self.replace_yaml = pyyaml_missing()\n"
-    "\n"
-    "    def not_carried(self, ruleset_id: str) -> Exception:\n"
+    '\n'
+    '    def __init__(\n'
+    '        self,\n'
+    '        sources: dict[str, str],\n'
+    '        tables: dict[str, Any],\n'
+    '        known: Sequence[str],\n'
+    '        carried: Sequence[str],\n'
+    '    ) -> None:\n'
+    '        self.sources = sources\n'
+    '        self.tables = tables\n'
+    '        self.known = tuple(known)\n'
+    '        self.carried = tuple(carried)\n'
+    '        self.decoded: dict[str, Any] = {}\n'
+    '        self.replace_yaml = pyyaml_missing()\n'
+    '\n'
+    '    def not_carried(self, ruleset_id: str) -> Exception:\n'
     '        rule_error = importlib.import_module("pycalc.errors").RuleError\n'
-    "        return rule_error(\n"
-    "            f\"#RULESET? this main.py carries {', '.join(self.carried)}; use the all-rulesets main.py\"\n"
+    '        return rule_error(\n'
+    '            f"#RULESET? this main.py carries {\', \'.join(self.carried)}; use the all-rulesets main.py"\n'
     '            f" for {ruleset_id}"\n'
-    "        )\n"
-    "\n"
-    "    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:\n"
-    "        if fullname in PACKAGES or fullname in self.sources:\n"
-    "            return importlib.util.spec_from_loader(fullname, self, is_package=fullname in PACKAGES)\n"
-    "        missing = other_ruleset(fullname, self.known, self.carried)\n"
-    "        if missing is not None:\n"
-    "            raise self.not_carried(missing)\n"
-    "        return None\n"
-    "\n"
-    "    def create_module(self, spec: Any) -> None:\n"
-    "        return None\n"
-    "\n"
-    "    def exec_module(self, module: types.ModuleType) -> None:\n"
-    "        name = module.__name__\n"
-    "        setattr(module, BUNDLE_MARK, True)\n"
-    "        if name in PACKAGES:\n"
-    "            module.__path__ = []\n"
-    "            return\n"
+    '        )\n'
+    '\n'
+    '    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:\n'
+    '        if fullname in PACKAGES or fullname in self.sources:\n'
+    '            return importlib.util.spec_from_loader(fullname, self, is_package=fullname in PACKAGES)\n'
+    '        missing = other_ruleset(fullname, self.known, self.carried)\n'
+    '        if missing is not None:\n'
+    '            raise self.not_carried(missing)\n'
+    '        return None\n'
+    '\n'
+    '    def create_module(self, spec: Any) -> None:\n'
+    '        return None\n'
+    '\n'
+    '    def exec_module(self, module: types.ModuleType) -> None:\n'
+    '        name = module.__name__\n'
+    '        setattr(module, BUNDLE_MARK, True)\n'
+    '        if name in PACKAGES:\n'
+    '            module.__path__ = []\n'
+    '            return\n'
     '        filename = f"<main.py: {name}>"\n'
-    "        module.__file__ = f\"/pycalc-lite/{name.replace('.', '/')}.py\"\n"
-    "        source = self.sources[name]\n"
-    "        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)\n"
-    "        with stand_ins(self.replace_yaml):\n"
+    '        module.__file__ = f"/pycalc-lite/{name.replace(\'.\', \'/\')}.py"\n'
+    '        source = self.sources[name]\n'
+    '        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)\n'
+    '        with stand_ins(self.replace_yaml):\n'
     '            exec(compile(source, filename, "exec"), module.__dict__)\n'
     '        if name == "pycalc.table_files":\n'
-    "            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n"
+    '            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n'
     '        if name == "pycalc.tables":\n'
-    "            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n"
-    "            module.load_ruleset = self.load_ruleset  # type: ignore[attr-defined]\n"
-    "            module.available_rulesets = lambda: iter(self.carried)  # type: ignore[attr-defined]\n"
-    "\n"
-    "    def tables_dir(self) -> Path:\n"
+    '            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n'
+    '            module.load_ruleset = self.load_ruleset  # type: ignore[attr-defined]\n'
+    '            module.available_rulesets = lambda: iter(self.carried)  # type: ignore[attr-defined]\n'
+    '\n'
+    '    def tables_dir(self) -> Path:\n'
     '        """The folder of marker files standing for the embedded rulesets (made on first use)."""\n'
     '        digest = hashlib.sha256(" ".join(self.carried).encode()).hexdigest()[:16]\n'
     '        folder = Path(tempfile.gettempdir()) / f"pycalc-lite-tables-{digest}"\n'
-    "        for ruleset_id in self.carried:\n"
+    '        for ruleset_id in self.carried:\n'
     '            marker = folder / ruleset_id / "ruleset.yaml"\n'
-    "            if not marker.exists():\n"
-    "                marker.parent.mkdir(parents=True, exist_ok=True)\n"
+    '            if not marker.exists():\n'
+    '                marker.parent.mkdir(parents=True, exist_ok=True)\n'
     '                marker.write_text("# this ruleset\'s tables are embedded in main.py\\n", encoding="utf-8")\n'
-    "        return folder\n"
-    "\n"
-    "    def load_ruleset(self, ruleset_id: str) -> Any:\n"
+    '        return folder\n'
+    '\n'
+    '    def load_ruleset(self, ruleset_id: str) -> Any:\n'
     '        """The embedded ruleset (house rules already applied when the bundle was built)."""\n'
-    "        if ruleset_id not in self.decoded:\n"
-    "            if ruleset_id not in self.tables:\n"
-    "                if ruleset_id in self.known:\n"
-    "                    raise self.not_carried(ruleset_id)\n"
+    '        if ruleset_id not in self.decoded:\n'
+    '            if ruleset_id not in self.tables:\n'
+    '                if ruleset_id in self.known:\n'
+    '                    raise self.not_carried(ruleset_id)\n'
     '                table_files = importlib.import_module("pycalc.table_files")\n'
-    "                raise table_files.TableError(\n"
+    '                raise table_files.TableError(\n'
     '                    [table_files.TableProblem("main.py", 1, f"no ruleset {ruleset_id!r} in this bundle")]\n'
-    "                )\n"
-    "            self.decoded[ruleset_id] = decode(self.tables[ruleset_id])\n"
-    "        return self.decoded[ruleset_id]\n"
-    "\n"
-    "\n"
-    "def install(sources: dict[str, str], tables: dict[str, Any], known: Sequence[str]) -> EmbeddedModules:\n"
+    '                )\n'
+    '            self.decoded[ruleset_id] = decode(self.tables[ruleset_id])\n'
+    '        return self.decoded[ruleset_id]\n'
+    '\n'
+    '\n'
+    'def install(sources: dict[str, str], tables: dict[str, Any], known: Sequence[str]) -> EmbeddedModules:\n'
     '    """Put the bundle\'s finder first on sys.meta_path, dropping any earlier bundle\'s finder and modules\n'
     '    (xlwings Lite runs main.py again after every edit, in the same interpreter)."""\n'
-    "    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, BUNDLE_MARK, False)]\n"
-    "    for name in [n for n, m in sys.modules.items() if getattr(m, BUNDLE_MARK, False)]:\n"
-    "        del sys.modules[name]\n"
-    "    finder = EmbeddedModules(sources, tables, known, tuple(tables))\n"
-    "    setattr(finder, BUNDLE_MARK, True)\n"
-    "    sys.meta_path.insert(0, finder)\n"
-    "    return finder\n"
+    '    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, BUNDLE_MARK, False)]\n'
+    '    for name in [n for n, m in sys.modules.items() if getattr(m, BUNDLE_MARK, False)]:\n'
+    '        del sys.modules[name]\n'
+    '    finder = EmbeddedModules(sources, tables, known, tuple(tables))\n'
+    '    setattr(finder, BUNDLE_MARK, True)\n'
+    '    sys.meta_path.insert(0, finder)\n'
+    '    return finder\n'
 )
 
 _SOURCES = {
-    "pycalc.d20": (
+    'pycalc.d20': (
         '"""d20 attack resolution shared by the four d20 rulesets (cnc, osr, combat17, bfrpg).\n'
-        "\n"
-        "The roll needed is the same everywhere: ``target - bonus - mods`` on a d20 (for osr the target is\n"
+        '\n'
+        'The roll needed is the same everywhere: ``target - bonus - mods`` on a d20 (for osr the target is\n'
         "the number needed from the GM's attack matrix, for the others the defender's AC). What the\n"
         "natural rolls do is each ruleset's own, in ``pycalc.rulesets.<id>``, a module that provides:\n"
-        "\n"
-        "- ``USES_FOLLOW_ROLL: bool``: whether a second d20 can matter (osr fumble check, bfrpg confirmation,\n"
-        "  combat17 crit/fumble charts);\n"
-        "- ``result(rules, attack, roll, follow_roll) -> str``: one of OUTCOMES;\n"
-        "- optionally ``crit_effect(rules, roll) -> str`` and ``fumble_effect(rules, roll) -> str``.\n"
-        "\n"
-        "Exact chances enumerate every (roll, follow roll) pair with fractions.\n"
+        '\n'
+        '- ``USES_FOLLOW_ROLL: bool``: whether a second d20 can matter (osr fumble check, bfrpg confirmation,\n'
+        '  combat17 crit/fumble charts);\n'
+        '- ``result(rules, attack, roll, follow_roll) -> str``: one of OUTCOMES;\n'
+        '- optionally ``crit_effect(rules, roll) -> str`` and ``fumble_effect(rules, roll) -> str``.\n'
+        '\n'
+        'Exact chances enumerate every (roll, follow roll) pair with fractions.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import importlib\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "from types import ModuleType\n"
-        "\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.tables import RuleSet, load_ruleset\n"
-        "\n"
-        "D20_FACES = 20  # the die itself, not a rule number\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import importlib\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from types import ModuleType\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import RuleSet, load_ruleset\n'
+        '\n'
+        'D20_FACES = 20  # the die itself, not a rule number\n'
         'D20_RULESETS = ("cnc", "osr", "combat17", "bfrpg")\n'
         'MISS, HIT, CRITICAL, FUMBLE = "Miss", "Hit", "Critical", "Fumble"\n'
-        "OUTCOMES = (MISS, HIT, CRITICAL, FUMBLE)\n"
-        "HITS = (HIT, CRITICAL)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Attack:\n"
-        "    bonus: int\n"
-        "    target: int\n"
-        "    mods: int = 0\n"
+        'OUTCOMES = (MISS, HIT, CRITICAL, FUMBLE)\n'
+        'HITS = (HIT, CRITICAL)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Attack:\n'
+        '    bonus: int\n'
+        '    target: int\n'
+        '    mods: int = 0\n'
         "    level: int = 0  # the attacker's level (osr's fumble check)\n"
-        "\n"
-        "    @property\n"
-        "    def need(self) -> int:\n"
+        '\n'
+        '    @property\n'
+        '    def need(self) -> int:\n'
         '        """The natural roll needed, before any natural-roll rule."""\n'
-        "        return self.target - self.bonus - self.mods\n"
-        "\n"
-        "\n"
-        "def ruleset_module(ruleset_id: str) -> ModuleType:\n"
-        "    if ruleset_id not in D20_RULESETS:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(D20_RULESETS)}\")\n"
+        '        return self.target - self.bonus - self.mods\n'
+        '\n'
+        '\n'
+        'def ruleset_module(ruleset_id: str) -> ModuleType:\n'
+        '    if ruleset_id not in D20_RULESETS:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(D20_RULESETS)}")\n'
         '    return importlib.import_module(f"pycalc.rulesets.{ruleset_id}")\n'
-        "\n"
-        "\n"
-        "def rules_for(ruleset_id: str) -> tuple[RuleSet, ModuleType]:\n"
-        "    module = ruleset_module(ruleset_id)\n"
-        "    return load_ruleset(ruleset_id), module\n"
-        "\n"
-        "\n"
+        '\n'
+        '\n'
+        'def rules_for(ruleset_id: str) -> tuple[RuleSet, ModuleType]:\n'
+        '    module = ruleset_module(ruleset_id)\n'
+        '    return load_ruleset(ruleset_id), module\n'
+        '\n'
+        '\n'
         'def check_roll(roll: int, what: str = "ROLL") -> int:\n'
-        "    if not 1 <= roll <= D20_FACES:\n"
+        '    if not 1 <= roll <= D20_FACES:\n'
         '        raise RuleError(f"#{what}? 1 to {D20_FACES}")\n'
-        "    return roll\n"
-        "\n"
-        "\n"
-        "def result(ruleset_id: str, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n"
-        "    rules, module = rules_for(ruleset_id)\n"
-        "    check_roll(roll)\n"
-        "    if follow_roll is not None:\n"
+        '    return roll\n'
+        '\n'
+        '\n'
+        'def result(ruleset_id: str, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n'
+        '    rules, module = rules_for(ruleset_id)\n'
+        '    check_roll(roll)\n'
+        '    if follow_roll is not None:\n'
         '        check_roll(follow_roll, "FOLLOW ROLL")\n'
-        "    return module.result(rules, attack, roll, follow_roll)\n"
-        "\n"
-        "\n"
-        "def chances(ruleset_id: str, attack: Attack) -> dict[str, Fraction]:\n"
+        '    return module.result(rules, attack, roll, follow_roll)\n'
+        '\n'
+        '\n'
+        'def chances(ruleset_id: str, attack: Attack) -> dict[str, Fraction]:\n'
         '    """Exact probability of each outcome over every roll (and follow roll, where one matters)."""\n'
-        "    rules, module = rules_for(ruleset_id)\n"
-        "    follow_rolls = range(1, D20_FACES + 1) if module.USES_FOLLOW_ROLL else (None,)\n"
-        "    weight = Fraction(1, D20_FACES * len(follow_rolls))\n"
-        "    found = dict.fromkeys(OUTCOMES, Fraction(0))\n"
-        "    for roll in range(1, D20_FACES + 1):\n"
-        "        for follow in follow_rolls:\n"
-        "            found[module.result(rules, attack, roll, follow)] += weight\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def hit_chance(ruleset_id: str, attack: Attack) -> Fraction:\n"
-        "    odds = chances(ruleset_id, attack)\n"
-        "    return sum((odds[o] for o in HITS), Fraction(0))\n"
-        "\n"
-        "\n"
-        "def chart_effect(ruleset_id: str, roll: int, kind: str) -> str:\n"
+        '    rules, module = rules_for(ruleset_id)\n'
+        '    follow_rolls = range(1, D20_FACES + 1) if module.USES_FOLLOW_ROLL else (None,)\n'
+        '    weight = Fraction(1, D20_FACES * len(follow_rolls))\n'
+        '    found = dict.fromkeys(OUTCOMES, Fraction(0))\n'
+        '    for roll in range(1, D20_FACES + 1):\n'
+        '        for follow in follow_rolls:\n'
+        '            found[module.result(rules, attack, roll, follow)] += weight\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def hit_chance(ruleset_id: str, attack: Attack) -> Fraction:\n'
+        '    odds = chances(ruleset_id, attack)\n'
+        '    return sum((odds[o] for o in HITS), Fraction(0))\n'
+        '\n'
+        '\n'
+        'def chart_effect(ruleset_id: str, roll: int, kind: str) -> str:\n'
         '    """The critical (kind \'crit\') or fumble chart line for that d20."""\n'
-        "    rules, module = rules_for(ruleset_id)\n"
+        '    rules, module = rules_for(ruleset_id)\n'
         '    function = getattr(module, f"{kind}_effect", None)\n'
-        "    if function is None:\n"
+        '    if function is None:\n'
         '        what = "critical" if kind == "crit" else "fumble"\n'
         '        raise RuleError(f"#NONE? {ruleset_id} has no {what} chart")\n'
-        "    return function(rules, check_roll(roll))\n"
+        '    return function(rules, check_roll(roll))\n'
     ),
-    "pycalc.dice": (
+    'pycalc.dice': (
         '"""Dice expressions such as ``2d4+2``, ``d8``, ``10d6`` or ``3``: maximum, minimum, mean, exact distribution."""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import re\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "from functools import cache\n"
-        "\n"
-        "from pycalc import limits\n"
-        "from pycalc.errors import RuleError\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import re\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from functools import cache\n'
+        '\n'
+        'from pycalc import limits\n'
+        'from pycalc.errors import RuleError\n'
+        '\n'
         'PATTERN = re.compile(r"^(\\d*)[dD](\\d+)(?:([+-])(\\d+))?$")\n'
         'CONSTANT = re.compile(r"^[+-]?\\d+$")\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Dice:\n"
-        "    count: int\n"
-        "    sides: int\n"
-        "    modifier: int = 0\n"
-        "\n"
-        "    @property\n"
-        "    def maximum(self) -> int:\n"
-        "        return self.count * self.sides + self.modifier\n"
-        "\n"
-        "    @property\n"
-        "    def minimum(self) -> int:\n"
-        "        return self.count * (1 if self.sides else 0) + self.modifier\n"
-        "\n"
-        "    @property\n"
-        "    def mean(self) -> Fraction:\n"
-        "        return (\n"
-        "            Fraction(self.count * (self.sides + 1), 2) + self.modifier\n"
-        "            if self.sides\n"
-        "            else Fraction(self.modifier)\n"
-        "        )\n"
-        "\n"
-        "    def __str__(self) -> str:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Dice:\n'
+        '    count: int\n'
+        '    sides: int\n'
+        '    modifier: int = 0\n'
+        '\n'
+        '    @property\n'
+        '    def maximum(self) -> int:\n'
+        '        return self.count * self.sides + self.modifier\n'
+        '\n'
+        '    @property\n'
+        '    def minimum(self) -> int:\n'
+        '        return self.count * (1 if self.sides else 0) + self.modifier\n'
+        '\n'
+        '    @property\n'
+        '    def mean(self) -> Fraction:\n'
+        '        return (\n'
+        '            Fraction(self.count * (self.sides + 1), 2) + self.modifier\n'
+        '            if self.sides\n'
+        '            else Fraction(self.modifier)\n'
+        '        )\n'
+        '\n'
+        '    def __str__(self) -> str:\n'
         '        dice = f"{self.count}d{self.sides}" if self.count else ""\n'
-        "        if not self.modifier:\n"
+        '        if not self.modifier:\n'
         '            return dice or "0"\n'
         '        return f"{dice}{self.modifier:+d}" if dice else str(self.modifier)\n'
-        "\n"
-        "\n"
-        "def parse(expression: object) -> Dice:\n"
+        '\n'
+        '\n'
+        'def parse(expression: object) -> Dice:\n'
         '    """A Dice from text (``2d4+2``, ``d8``); a plain number is a constant. RuleError when unreadable."""\n'
-        "    if isinstance(expression, float) and expression == int(expression):\n"
-        "        expression = int(expression)\n"
+        '    if isinstance(expression, float) and expression == int(expression):\n'
+        '        expression = int(expression)\n'
         '    text = re.sub(r"\\s+", "", str(expression if expression is not None else ""))\n'
-        "    if CONSTANT.match(text) and len(text) <= 8:\n"
-        "        return Dice(0, 0, int(text))\n"
-        "    match = PATTERN.match(text)\n"
-        "    if not match or len(text) > 24:\n"
+        '    if CONSTANT.match(text) and len(text) <= 8:\n'
+        '        return Dice(0, 0, int(text))\n'
+        '    match = PATTERN.match(text)\n'
+        '    if not match or len(text) > 24:\n'
         '        raise RuleError("#DICE? write it like 2d4+2")  # the workbooks\' own formulas say the same\n'
-        "    count, sides = int(match.group(1) or 1), int(match.group(2))\n"
+        '    count, sides = int(match.group(1) or 1), int(match.group(2))\n'
         '    modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)\n'
-        "    if sides < 1 or not 1 <= count <= limits.DICE_COUNT:\n"
+        '    if sides < 1 or not 1 <= count <= limits.DICE_COUNT:\n'
         '        raise RuleError(f"#DICE? 1 to {limits.DICE_COUNT} dice of at least 1 side")\n'
-        "    if sides > limits.DICE_SIDES:\n"
+        '    if sides > limits.DICE_SIDES:\n'
         '        raise RuleError(f"#DICE? dice of 1 to {limits.DICE_SIDES} sides")\n'
-        "    if abs(modifier) > limits.DICE_MODIFIER:\n"
+        '    if abs(modifier) > limits.DICE_MODIFIER:\n'
         '        raise RuleError(f"#DICE? dice: a modifier from -{limits.DICE_MODIFIER:,} to {limits.DICE_MODIFIER:,}")\n'
-        "    return Dice(count, sides, modifier)\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def counts(dice: Dice) -> tuple[dict[int, int], int]:\n"
+        '    return Dice(count, sides, modifier)\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def counts(dice: Dice) -> tuple[dict[int, int], int]:\n'
         '    """How many of the ``sides ** count`` equally likely rolls show each total (modifier added), and\n'
-        "    that number of rolls: whole numbers, for callers that add many weighted chances exactly.\n"
-        "\n"
-        "    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big\n"
+        '    that number of rolls: whole numbers, for callers that add many weighted chances exactly.\n'
+        '\n'
+        '    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big\n'
         '    integer (Kronecker substitution): a single integer power instead of a loop over every face."""\n'
-        "    if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:\n"
-        "        raise RuleError(\n"
+        '    if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:\n'
+        '        raise RuleError(\n'
         '            f"#DICE? dice for the odds: up to {limits.ODDS_DICE_COUNT} dice of up to {limits.ODDS_DICE_SIDES} sides"\n'
-        "        )\n"
-        "    outcomes = dice.sides**dice.count\n"
-        "    if not dice.count:\n"
-        "        return {dice.modifier: 1}, outcomes\n"
-        "    width = outcomes.bit_length() // 8 + 1  # bytes a coefficient: no count overflows into the next\n"
+        '        )\n'
+        '    outcomes = dice.sides**dice.count\n'
+        '    if not dice.count:\n'
+        '        return {dice.modifier: 1}, outcomes\n'
+        '    width = outcomes.bit_length() // 8 + 1  # bytes a coefficient: no count overflows into the next\n'
         '    one_die = int.from_bytes(bytes(width) + (b"\\x01" + bytes(width - 1)) * dice.sides, "little")\n'
         '    data = (one_die**dice.count).to_bytes(width * (dice.count * dice.sides + 1), "little")\n'
-        "    found = {}\n"
-        "    for total in range(dice.count, dice.count * dice.sides + 1):\n"
+        '    found = {}\n'
+        '    for total in range(dice.count, dice.count * dice.sides + 1):\n'
         '        found[total + dice.modifier] = int.from_bytes(data[total * width : (total + 1) * width], "little")\n'
-        "    return found, outcomes\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def distribution(dice: Dice) -> dict[int, Fraction]:\n"
+        '    return found, outcomes\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def distribution(dice: Dice) -> dict[int, Fraction]:\n'
         '    """Exact probability of each total (the odds take up to 20 dice of up to 20 sides: limits.py)."""\n'
-        "    ways, outcomes = counts(dice)\n"
-        "    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n"
+        '    ways, outcomes = counts(dice)\n'
+        '    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n'
     ),
-    "pycalc.errors": (
+    'pycalc.errors': (
         '"""The one error type the engine raises for input a GM can fix, and its messages."""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from collections.abc import Iterable\n"
-        "\n"
-        "MESSAGE_LENGTH = 100  # what a cell shows without a wide column\n"
-        "\n"
-        "\n"
-        "class RuleError(ValueError):\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from collections.abc import Iterable\n'
+        '\n'
+        'MESSAGE_LENGTH = 100  # what a cell shows without a wide column\n'
+        '\n'
+        '\n'
+        'class RuleError(ValueError):\n'
         '    """Input outside what the rules cover. The message is short, starts with \'#\', and is what a\n'
-        "    spreadsheet cell shows (e.g. ``#SIZE? size: Tiny, Small, Medium, Large or Giant``); a longer one is\n"
+        '    spreadsheet cell shows (e.g. ``#SIZE? size: Tiny, Small, Medium, Large or Giant``); a longer one is\n'
         '    cut to MESSAGE_LENGTH characters, so no input is ever echoed back at length."""\n'
-        "\n"
-        "    def __init__(self, message: str) -> None:\n"
+        '\n'
+        '    def __init__(self, message: str) -> None:\n'
         '        message = message if message.startswith("#") else f"#{message}"\n'
-        "        if len(message) > MESSAGE_LENGTH:\n"
+        '        if len(message) > MESSAGE_LENGTH:\n'
         '            message = message[: MESSAGE_LENGTH - 3].rstrip() + "..."\n'
-        "        super().__init__(message)\n"
-        "\n"
-        "\n"
-        "def list_message(name: str, words: Iterable[object]) -> str:\n"
+        '        super().__init__(message)\n'
+        '\n'
+        '\n'
+        'def list_message(name: str, words: Iterable[object]) -> str:\n'
         '    """``#KIND? one of Melee, Missile or Thrown``: the argument and the words it accepts, cut to\n'
         '    MESSAGE_LENGTH. The workbooks\' own formulas show the same text for the same mistake."""\n'
-        "    listed = [str(word) for word in words]\n"
+        '    listed = [str(word) for word in words]\n'
         '    accepted = f"{\', \'.join(listed[:-1])} or {listed[-1]}" if len(listed) > 1 else "".join(listed)\n'
         '    return str(RuleError(f"#{name.upper()}? one of {accepted}"))\n'
-        "\n"
-        "\n"
-        "def not_in_list(name: str, words: Iterable[object]) -> RuleError:\n"
+        '\n'
+        '\n'
+        'def not_in_list(name: str, words: Iterable[object]) -> RuleError:\n'
         '    """The error for a word that is not in a picker\'s list (see list_message)."""\n'
-        "    return RuleError(list_message(name, words))\n"
+        '    return RuleError(list_message(name, words))\n'
     ),
-    "pycalc.grid_limits": (
+    'pycalc.grid_limits': (
         '"""How large a dice expression the workbooks\' native dice grid takes (a sheet size, not a rule).\n'
-        "\n"
-        "The engine needs the same limits and message as the sheet, so that both say the same for dice the\n"
+        '\n'
+        'The engine needs the same limits and message as the sheet, so that both say the same for dice the\n'
         '.xlsx cannot compute natively; the UDFs take the same (pycalc.limits)."""\n'
-        "\n"
-        "MAX_DICE = 8\n"
-        "MAX_SIDES = 12\n"
+        '\n'
+        'MAX_DICE = 8\n'
+        'MAX_SIDES = 12\n'
         'BEYOND_GRID = f"#DICE? NdS+M with up to {MAX_DICE} dice of up to {MAX_SIDES} sides"\n'
-        "\n"
-        "\n"
-        "def beyond_grid_formula(prefix: str) -> str:\n"
+        '\n'
+        '\n'
+        'def beyond_grid_formula(prefix: str) -> str:\n'
         '    """The same message as a formula over the grid\'s named limits."""\n'
         '    return f\'"#DICE? NdS+M with up to "&{prefix}_MAX_DICE&" dice of up to "&{prefix}_MAX_SIDES&" sides"\'\n'
     ),
-    "pycalc.house": (
+    'pycalc.house': (
         '"""House rules: a GM\'s own YAML that changes a ruleset\'s tables without editing the shipped ones.\n'
-        "\n"
-        "```yaml\n"
-        "house_rules:\n"
-        "  ruleset: spelljammer          # which ruleset the file is for\n"
-        "  name: Our table               # shown in the workbook\n"
-        "  tables:\n"
-        "    cover:                      # an existing table: change, add or remove rows\n"
+        '\n'
+        '```yaml\n'
+        'house_rules:\n'
+        '  ruleset: spelljammer          # which ruleset the file is for\n'
+        '  name: Our table               # shown in the workbook\n'
+        '  tables:\n'
+        '    cover:                      # an existing table: change, add or remove rows\n'
         "      set: {hard: {sc: -30}}    # entries by id; bands by their 'from' value\n"
-        "      add: [{id: force_wall, label: Wall of force, sc: -40}]\n"
-        "      remove: [soft]\n"
-        "    my_fumbles: {title: ..., kind: entries, ...}   # a whole new table, in the tables format\n"
-        "  rulings:\n"
-        "    stun_above_table: cap       # flip a ruling to another of its choices\n"
-        "```\n"
-        "\n"
-        "Every problem is reported against the house-rule file and line, like the shipped tables.\n"
+        '      add: [{id: force_wall, label: Wall of force, sc: -40}]\n'
+        '      remove: [soft]\n'
+        '    my_fumbles: {title: ..., kind: entries, ...}   # a whole new table, in the tables format\n'
+        '  rulings:\n'
+        '    stun_above_table: cap       # flip a ruling to another of its choices\n'
+        '```\n'
+        '\n'
+        'Every problem is reported against the house-rule file and line, like the shipped tables.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import dataclasses\n"
-        "from pathlib import Path\n"
-        "\n"
-        "from pycalc.table_files import (\n"
-        "    LocatedDict,\n"
-        "    LocatedList,\n"
-        "    Row,\n"
-        "    RuleSet,\n"
-        "    Table,\n"
-        "    TableError,\n"
-        "    _check_bands,\n"
-        "    _Checker,\n"
-        "    _cross_checks,\n"
-        "    _row,\n"
-        "    _table,\n"
-        "    _type_ok,\n"
-        "    display_path,\n"
-        "    read_yaml,\n"
-        ")\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import dataclasses\n'
+        'from pathlib import Path\n'
+        '\n'
+        'from pycalc.table_files import (\n'
+        '    LocatedDict,\n'
+        '    LocatedList,\n'
+        '    Row,\n'
+        '    RuleSet,\n'
+        '    Table,\n'
+        '    TableError,\n'
+        '    _check_bands,\n'
+        '    _Checker,\n'
+        '    _cross_checks,\n'
+        '    _row,\n'
+        '    _table,\n'
+        '    _type_ok,\n'
+        '    display_path,\n'
+        '    read_yaml,\n'
+        ')\n'
+        '\n'
         'PATCH_KEYS = {"set", "add", "remove"}\n'
-        "\n"
-        "\n"
-        "def house_files(paths: list[Path]) -> list[Path]:\n"
+        '\n'
+        '\n'
+        'def house_files(paths: list[Path]) -> list[Path]:\n'
         '    """The YAML files named: a folder stands for the *.yaml files in it."""\n'
-        "    found: list[Path] = []\n"
-        "    for path in paths:\n"
+        '    found: list[Path] = []\n'
+        '    for path in paths:\n'
         '        found += sorted(path.glob("*.yaml")) if path.is_dir() else [path]\n'
-        "    return found\n"
-        "\n"
-        "\n"
-        "def ruleset_of(path: Path) -> str:\n"
+        '    return found\n'
+        '\n'
+        '\n'
+        'def ruleset_of(path: Path) -> str:\n'
         '    """The ruleset a house-rule file declares (TableError when it declares none)."""\n'
-        "    check = _Checker(display_path(path))\n"
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "the house-rule file")\n'
-        "    body = (\n"
+        '    body = (\n'
         '        check.mapping(top.get("house_rules") if top else None, top.line if top else 1, "house_rules")\n'
-        "        if top\n"
-        "        else None\n"
-        "    )\n"
+        '        if top\n'
+        '        else None\n'
+        '    )\n'
         '    if body is None or not isinstance(body.get("ruleset"), str):\n'
-        "        check.fail(\n"
-        "            body.line if body else 1,\n"
-        "            \"house_rules must name its 'ruleset' (cnc, osr, combat17, spelljammer, bfrpg)\",\n"
-        "        )\n"
-        "        raise TableError(check.problems)\n"
+        '        check.fail(\n'
+        '            body.line if body else 1,\n'
+        '            "house_rules must name its \'ruleset\' (cnc, osr, combat17, spelljammer, bfrpg)",\n'
+        '        )\n'
+        '        raise TableError(check.problems)\n'
         '    return body["ruleset"]\n'
-        "\n"
-        "\n"
-        "def row_key(table: Table, row: Row) -> object:\n"
+        '\n'
+        '\n'
+        'def row_key(table: Table, row: Row) -> object:\n'
         '    return row.id if table.kind == "entries" else row.low\n'
-        "\n"
-        "\n"
-        "def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) -> tuple[Table, list[str]]:\n"
+        '\n'
+        '\n'
+        'def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) -> tuple[Table, list[str]]:\n'
         '    what = f"house rule for table {table.id!r}"\n'
-        "    check.keys(patch, PATCH_KEYS, set(), what)\n"
-        "    rows = list(table.rows)\n"
-        "    changes: list[str] = []\n"
-        "    keys = [row_key(table, r) for r in rows]\n"
+        '    check.keys(patch, PATCH_KEYS, set(), what)\n'
+        '    rows = list(table.rows)\n'
+        '    changes: list[str] = []\n'
+        '    keys = [row_key(table, r) for r in rows]\n'
         '    for key in patch.get("remove") or []:\n'
-        "        if key not in keys:\n"
+        '        if key not in keys:\n'
         '            check.fail(patch.value_lines["remove"], f"{what}: no row {key!r} to remove")\n'
-        "            continue\n"
-        "        rows.pop(keys.index(key))\n"
-        "        keys.remove(key)\n"
+        '            continue\n'
+        '        rows.pop(keys.index(key))\n'
+        '        keys.remove(key)\n'
         '        changes.append(f"{table.id}: removed {key}")\n'
-        "    columns = {c.id: c for c in table.columns}\n"
-        "    updates = check.mapping(\n"
+        '    columns = {c.id: c for c in table.columns}\n'
+        '    updates = check.mapping(\n'
         '        patch.get("set", LocatedDict()), patch.value_lines.get("set", patch.line), f"{what} set"\n'
-        "    )\n"
-        "    for key, values_raw in (updates or {}).items():\n"
-        "        line = updates.key_lines[key]\n"
-        "        if key not in keys:\n"
+        '    )\n'
+        '    for key, values_raw in (updates or {}).items():\n'
+        '        line = updates.key_lines[key]\n'
+        '        if key not in keys:\n'
         '            check.fail(line, f"{what}: no row {key!r} to set (use add for a new row)")\n'
-        "            continue\n"
+        '            continue\n'
         '        values = check.mapping(values_raw, line, f"{what} set {key!r}") or {}\n'
-        "        row = rows[keys.index(key)]\n"
-        "        new_values = dict(row.values)\n"
-        "        for column_id, value in values.items():\n"
-        "            value_line = values.value_lines[column_id]\n"
-        "            column = columns.get(column_id)\n"
-        "            if column is None:\n"
-        "                check.fail(value_line, f\"{what}: no column {column_id!r} (columns: {', '.join(columns)})\")\n"
-        "            elif (value is None and not column.optional) or (\n"
-        "                value is not None and not _type_ok(column.type, value)\n"
-        "            ):\n"
+        '        row = rows[keys.index(key)]\n'
+        '        new_values = dict(row.values)\n'
+        '        for column_id, value in values.items():\n'
+        '            value_line = values.value_lines[column_id]\n'
+        '            column = columns.get(column_id)\n'
+        '            if column is None:\n'
+        '                check.fail(value_line, f"{what}: no column {column_id!r} (columns: {\', \'.join(columns)})")\n'
+        '            elif (value is None and not column.optional) or (\n'
+        '                value is not None and not _type_ok(column.type, value)\n'
+        '            ):\n'
         '                check.fail(value_line, f"{what}: column {column_id!r} must be {column.type}, got {value!r}")\n'
-        "            else:\n"
+        '            else:\n'
         '                changes.append(f"{table.id} {key}: {column_id} {row.values.get(column_id)!r} -> {value!r}")\n'
-        "                new_values[column_id] = value\n"
-        "        rows[keys.index(key)] = dataclasses.replace(\n"
+        '                new_values[column_id] = value\n'
+        '        rows[keys.index(key)] = dataclasses.replace(\n'
         '            row, values=new_values, file=check.file, line=line, section=f"house rule: {name}"\n'
-        "        )\n"
+        '        )\n'
         '    added = patch.get("add") or LocatedList()\n'
         '    for raw, line in zip(added, getattr(added, "item_lines", []), strict=False):\n'
-        "        row = _row(\n"
-        "            check,\n"
-        "            raw,\n"
-        "            line,\n"
-        "            patch,\n"
-        "            table.kind,\n"
-        "            table.columns,\n"
+        '        row = _row(\n'
+        '            check,\n'
+        '            raw,\n'
+        '            line,\n'
+        '            patch,\n'
+        '            table.kind,\n'
+        '            table.columns,\n'
         '            f"house rule: {name}",\n'
         '            f"house rule for {table.id!r}",\n'
-        "        )\n"
-        "        if row is None:\n"
-        "            continue\n"
-        "        if row_key(table, row) in keys:\n"
+        '        )\n'
+        '        if row is None:\n'
+        '            continue\n'
+        '        if row_key(table, row) in keys:\n'
         '            check.fail(line, f"{what}: row {row_key(table, row)!r} exists already (use set to change it)")\n'
-        "            continue\n"
-        "        rows.append(row)\n"
-        "        keys.append(row_key(table, row))\n"
+        '            continue\n'
+        '        rows.append(row)\n'
+        '        keys.append(row_key(table, row))\n'
         '        changes.append(f"{table.id}: added {row.label or row_key(table, row)}")\n'
         '    if table.kind == "bands":\n'
-        "        rows.sort(key=lambda r: -(10**12) if r.low is None else r.low)\n"
+        '        rows.sort(key=lambda r: -(10**12) if r.low is None else r.low)\n'
         '        _check_bands(check, rows, f"table {table.id!r} with house rules")\n'
-        "    return dataclasses.replace(table, rows=tuple(rows)), changes\n"
-        "\n"
-        "\n"
-        "def apply_file(rules: RuleSet, path: Path) -> RuleSet:\n"
-        "    check = _Checker(display_path(path))\n"
+        '    return dataclasses.replace(table, rows=tuple(rows)), changes\n'
+        '\n'
+        '\n'
+        'def apply_file(rules: RuleSet, path: Path) -> RuleSet:\n'
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "the house-rule file")\n'
-        "    if top is None:\n"
-        "        raise TableError(check.problems)\n"
+        '    if top is None:\n'
+        '        raise TableError(check.problems)\n'
         '    check.keys(top, {"house_rules"}, {"house_rules"}, "the house-rule file")\n'
-        "    body = (\n"
+        '    body = (\n'
         '        check.mapping(top.get("house_rules"), top.value_lines.get("house_rules", 1), "house_rules")\n'
-        "        or LocatedDict()\n"
-        "    )\n"
+        '        or LocatedDict()\n'
+        '    )\n'
         '    check.keys(body, {"ruleset", "name", "tables", "rulings"}, {"ruleset"}, "house_rules")\n'
         '    if body.get("ruleset") != rules.id:\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            body.value_lines.get("ruleset", body.line),\n'
-        "            f\"this file is for {body.get('ruleset')!r}, not {rules.id!r}\",\n"
-        "        )\n"
-        "        raise TableError(check.problems)\n"
+        '            f"this file is for {body.get(\'ruleset\')!r}, not {rules.id!r}",\n'
+        '        )\n'
+        '        raise TableError(check.problems)\n'
         '    name = body.get("name") if isinstance(body.get("name"), str) else Path(check.file).stem\n'
-        "    tables = dict(rules.tables)\n"
-        "    changes: list[str] = []\n"
-        "    raw_tables = check.mapping(\n"
+        '    tables = dict(rules.tables)\n'
+        '    changes: list[str] = []\n'
+        '    raw_tables = check.mapping(\n'
         '        body.get("tables", LocatedDict()), body.value_lines.get("tables", body.line), "tables"\n'
-        "    )\n"
-        "    for table_id, raw in (raw_tables or {}).items():\n"
-        "        line = raw_tables.key_lines[table_id]\n"
+        '    )\n'
+        '    for table_id, raw in (raw_tables or {}).items():\n'
+        '        line = raw_tables.key_lines[table_id]\n'
         '        data = check.mapping(raw, line, f"house rule {table_id!r}")\n'
-        "        if data is None:\n"
-        "            continue\n"
+        '        if data is None:\n'
+        '            continue\n'
         '        if "kind" in data:  # a whole table, new or replacing the shipped one\n'
-        "            table = _table(check, table_id, data, line)\n"
-        "            if table is not None:\n"
-        "                tables[table_id] = table\n"
-        "                changes.append(f\"{table_id}: {'replaced' if table_id in rules.tables else 'new table'}\")\n"
-        "        elif table_id in tables:\n"
-        "            tables[table_id], table_changes = patch_table(check, tables[table_id], data, name)\n"
-        "            changes += table_changes\n"
-        "        else:\n"
-        "            check.fail(\n"
-        "                line,\n"
+        '            table = _table(check, table_id, data, line)\n'
+        '            if table is not None:\n'
+        '                tables[table_id] = table\n'
+        '                changes.append(f"{table_id}: {\'replaced\' if table_id in rules.tables else \'new table\'}")\n'
+        '        elif table_id in tables:\n'
+        '            tables[table_id], table_changes = patch_table(check, tables[table_id], data, name)\n'
+        '            changes += table_changes\n'
+        '        else:\n'
+        '            check.fail(\n'
+        '                line,\n'
         '                f"no table {table_id!r} in {rules.id} (a new table needs title, kind, columns, rows, source)",\n'
-        "            )\n"
-        "    chosen = dict(rules.chosen)\n"
-        "    raw_rulings = check.mapping(\n"
+        '            )\n'
+        '    chosen = dict(rules.chosen)\n'
+        '    raw_rulings = check.mapping(\n'
         '        body.get("rulings", LocatedDict()), body.value_lines.get("rulings", body.line), "rulings"\n'
-        "    )\n"
-        "    for ruling_id, choice in (raw_rulings or {}).items():\n"
-        "        line = raw_rulings.value_lines[ruling_id]\n"
-        "        ruling = rules.rulings.get(ruling_id)\n"
-        "        if ruling is None:\n"
-        "            check.fail(\n"
-        "                raw_rulings.key_lines[ruling_id],\n"
-        "                f\"no ruling {ruling_id!r} in {rules.id} ({', '.join(rules.rulings)})\",\n"
-        "            )\n"
-        "        elif choice not in ruling.choices:\n"
-        "            check.fail(line, f\"ruling {ruling_id!r} has no choice {choice!r} ({', '.join(ruling.choices)})\")\n"
-        "        else:\n"
-        "            chosen[ruling_id] = choice\n"
+        '    )\n'
+        '    for ruling_id, choice in (raw_rulings or {}).items():\n'
+        '        line = raw_rulings.value_lines[ruling_id]\n'
+        '        ruling = rules.rulings.get(ruling_id)\n'
+        '        if ruling is None:\n'
+        '            check.fail(\n'
+        '                raw_rulings.key_lines[ruling_id],\n'
+        '                f"no ruling {ruling_id!r} in {rules.id} ({\', \'.join(rules.rulings)})",\n'
+        '            )\n'
+        '        elif choice not in ruling.choices:\n'
+        '            check.fail(line, f"ruling {ruling_id!r} has no choice {choice!r} ({\', \'.join(ruling.choices)})")\n'
+        '        else:\n'
+        '            chosen[ruling_id] = choice\n'
         '            changes.append(f"ruling {ruling_id}: {choice}")\n'
-        "    problems = check.problems + _cross_checks(tables)\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
+        '    problems = check.problems + _cross_checks(tables)\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
         '    described = tuple(f"{name} ({check.file}): {change}" for change in changes)\n'
-        "    return dataclasses.replace(rules, tables=tables, chosen=chosen, house_rules=rules.house_rules + described)\n"
-        "\n"
-        "\n"
-        "def apply_house_rules(rules: RuleSet, paths: list[Path]) -> RuleSet:\n"
+        '    return dataclasses.replace(rules, tables=tables, chosen=chosen, house_rules=rules.house_rules + described)\n'
+        '\n'
+        '\n'
+        'def apply_house_rules(rules: RuleSet, paths: list[Path]) -> RuleSet:\n'
         '    """The ruleset with every house-rule file for it applied in order (files for others are skipped)."""\n'
-        "    problems = []\n"
-        "    for path in house_files(paths):\n"
-        "        try:\n"
-        "            if ruleset_of(path) == rules.id:\n"
-        "                rules = apply_file(rules, path)\n"
-        "        except TableError as error:\n"
-        "            problems += error.problems\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
-        "    return rules\n"
+        '    problems = []\n'
+        '    for path in house_files(paths):\n'
+        '        try:\n'
+        '            if ruleset_of(path) == rules.id:\n'
+        '                rules = apply_file(rules, path)\n'
+        '        except TableError as error:\n'
+        '            problems += error.problems\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
+        '    return rules\n'
     ),
-    "pycalc.limits": (
+    'pycalc.limits': (
         '"""The limits of what a cell function accepts, in one place (the README\'s "Limits of the UDFs").\n'
-        "\n"
+        '\n'
         "Each keeps every call well inside 50 ms and every result exact in a cell's double; past a limit a\n"
         "function answers with a '#...' message naming it.\n"
         '"""\n'
-        "\n"
-        "from pycalc.grid_limits import MAX_DICE, MAX_SIDES\n"
-        "\n"
-        "WHOLE_NUMBER = 1_000_000_000  # any whole-number argument: -1e9 to 1e9\n"
-        "DICE_COUNT = 1000  # dice in one expression (dice_max, dice_mean, falling damage text)\n"
-        "DICE_SIDES = 1000\n"
-        "DICE_MODIFIER = 1_000_000\n"
+        '\n'
+        'from pycalc.grid_limits import MAX_DICE, MAX_SIDES\n'
+        '\n'
+        'WHOLE_NUMBER = 1_000_000_000  # any whole-number argument: -1e9 to 1e9\n'
+        'DICE_COUNT = 1000  # dice in one expression (dice_max, dice_mean, falling damage text)\n'
+        'DICE_SIDES = 1000\n'
+        'DICE_MODIFIER = 1_000_000\n'
         "# The exact odds take what the .xlsx's native dice grid takes: 8 dice of at most 12 sides (8d12).\n"
-        "ODDS_DICE_COUNT = MAX_DICE\n"
-        "ODDS_DICE_SIDES = MAX_SIDES\n"
-        "ATTACKS = 10  # attacks in one round for the odds\n"
-        "HIT_POINTS = 200  # hit points or damage amounts for the odds (kill chance, chance of at least)\n"
+        'ODDS_DICE_COUNT = MAX_DICE\n'
+        'ODDS_DICE_SIDES = MAX_SIDES\n'
+        'ATTACKS = 10  # attacks in one round for the odds\n'
+        'HIT_POINTS = 200  # hit points or damage amounts for the odds (kill chance, chance of at least)\n'
         "EXACT_IN_A_CELL = 2**53  # the largest whole number a cell's double holds exactly\n"
-        "FALLING_FEET = 100_000\n"
-        "RANGE_ROWS = 1000  # rows of a range passed to an array function (strike_results)\n"
+        'FALLING_FEET = 100_000\n'
+        'RANGE_ROWS = 1000  # rows of a range passed to an array function (strike_results)\n'
     ),
-    "pycalc.odds": (
+    'pycalc.odds': (
         '"""Exact distributions of damage: the arithmetic every ruleset\'s odds share.\n'
-        "\n"
+        '\n'
         "A distribution maps an amount (hit points lost) to its exact probability (a Fraction). One attack's\n"
         "distribution comes from a ruleset's own rules; this module sums independent attacks and reads\n"
-        "expectations and tail chances from the result.\n"
+        'expectations and tail chances from the result.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import math\n"
-        "from collections.abc import Callable, Iterable, Mapping\n"
-        "from fractions import Fraction\n"
-        "\n"
-        "Distribution = dict[int, Fraction]\n"
-        "Part = tuple[Fraction | int, Mapping[int, int], int]\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import math\n'
+        'from collections.abc import Callable, Iterable, Mapping\n'
+        'from fractions import Fraction\n'
+        '\n'
+        'Distribution = dict[int, Fraction]\n'
+        'Part = tuple[Fraction | int, Mapping[int, int], int]\n'
         '"""One outcome of an attack: its chance, how many equally likely dice rolls give each amount, and the\n'
         'number of those rolls (``pycalc.dice.counts``)."""\n'
-        "SPARSE_ABOVE = 10_000  # largest amount packed slot by slot\n"
-        "\n"
-        "\n"
-        "def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:\n"
+        'SPARSE_ABOVE = 10_000  # largest amount packed slot by slot\n'
+        '\n'
+        '\n'
+        'def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:\n'
         '    """Distribution of the sum of two independent amounts (capped at ``cap`` when given)."""\n'
-        "    found: Distribution = {}\n"
-        "    for a, p in first.items():\n"
-        "        for b, q in second.items():\n"
-        "            total = a + b if cap is None else min(cap, a + b)\n"
-        "            found[total] = found.get(total, Fraction(0)) + p * q\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def regrouped(ways: Mapping[int, int], amount: Callable[[int], int]) -> dict[int, int]:\n"
+        '    found: Distribution = {}\n'
+        '    for a, p in first.items():\n'
+        '        for b, q in second.items():\n'
+        '            total = a + b if cap is None else min(cap, a + b)\n'
+        '            found[total] = found.get(total, Fraction(0)) + p * q\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def regrouped(ways: Mapping[int, int], amount: Callable[[int], int]) -> dict[int, int]:\n'
         '    """The counts of dice totals as counts of the amount each total gives."""\n'
-        "    found: dict[int, int] = {}\n"
-        "    for total, count in ways.items():\n"
-        "        key = amount(total)\n"
-        "        found[key] = found.get(key, 0) + count\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def mixed(parts: Iterable[Part]) -> Distribution:\n"
+        '    found: dict[int, int] = {}\n'
+        '    for total, count in ways.items():\n'
+        '        key = amount(total)\n'
+        '        found[key] = found.get(key, 0) + count\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def mixed(parts: Iterable[Part]) -> Distribution:\n'
         '    """Exact probability of each amount over every outcome: the sum of chance x count / rolls.\n'
-        "\n"
-        "    The same sum as adding Fractions term by term, done in whole numbers over one common denominator,\n"
+        '\n'
+        '    The same sum as adding Fractions term by term, done in whole numbers over one common denominator,\n'
         '    with one Fraction (one reduction) per amount; amounts of chance 0 are left out, in amount order."""\n'
-        "    kept = [(Fraction(chance), ways, rolls) for chance, ways, rolls in parts if chance]\n"
-        "    if not kept:\n"
-        "        return {}\n"
-        "    denominator = math.lcm(*(chance.denominator * rolls for chance, _, rolls in kept))\n"
-        "    totals: dict[int, int] = {}\n"
-        "    for chance, ways, rolls in kept:\n"
-        "        scale = chance.numerator * (denominator // (chance.denominator * rolls))\n"
-        "        for amount, count in ways.items():\n"
-        "            totals[amount] = totals.get(amount, 0) + scale * count\n"
-        "    return {amount: Fraction(total, denominator) for amount, total in sorted(totals.items()) if total}\n"
-        "\n"
-        "\n"
-        "def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:\n"
+        '    kept = [(Fraction(chance), ways, rolls) for chance, ways, rolls in parts if chance]\n'
+        '    if not kept:\n'
+        '        return {}\n'
+        '    denominator = math.lcm(*(chance.denominator * rolls for chance, _, rolls in kept))\n'
+        '    totals: dict[int, int] = {}\n'
+        '    for chance, ways, rolls in kept:\n'
+        '        scale = chance.numerator * (denominator // (chance.denominator * rolls))\n'
+        '        for amount, count in ways.items():\n'
+        '            totals[amount] = totals.get(amount, 0) + scale * count\n'
+        '    return {amount: Fraction(total, denominator) for amount, total in sorted(totals.items()) if total}\n'
+        '\n'
+        '\n'
+        'def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:\n'
         '    """The same distribution as whole-number weights over one common denominator."""\n'
-        "    denominator = math.lcm(*(p.denominator for p in spread.values()))\n"
-        "    return {amount: p.numerator * (denominator // p.denominator) for amount, p in spread.items()}, denominator\n"
-        "\n"
-        "\n"
-        "def packed(counts: list[int], width: int) -> int:\n"
+        '    denominator = math.lcm(*(p.denominator for p in spread.values()))\n'
+        '    return {amount: p.numerator * (denominator // p.denominator) for amount, p in spread.items()}, denominator\n'
+        '\n'
+        '\n'
+        'def packed(counts: list[int], width: int) -> int:\n'
         '    """Whole-number counts as one integer, ``width`` bytes a slot (slot i holds the count of amount i)."""\n'
         '    return int.from_bytes(b"".join(count.to_bytes(width, "little") for count in counts), "little")\n'
-        "\n"
-        "\n"
-        "def unpacked(number: int, width: int, slots: int) -> list[int]:\n"
+        '\n'
+        '\n'
+        'def unpacked(number: int, width: int, slots: int) -> list[int]:\n'
         '    data = number.to_bytes(width * slots, "little")\n'
         '    return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * slots, width)]\n'
-        "\n"
-        "\n"
-        "def repeated_counts(\n"
-        "    one: Distribution, times: int, cap: int | None = None\n"
-        ") -> tuple[list[int] | dict[int, int], int]:\n"
+        '\n'
+        '\n'
+        'def repeated_counts(\n'
+        '    one: Distribution, times: int, cap: int | None = None\n'
+        ') -> tuple[list[int] | dict[int, int], int]:\n'
         '    """The counts of each total of ``times`` draws of ``one`` (capped when given), and their denominator.\n'
-        "\n"
-        "    Exact and fast: the counts over a common denominator are packed into one big integer, so each\n"
-        "    draw is a single integer multiplication (Kronecker substitution); amounts past the cap are folded\n"
+        '\n'
+        '    Exact and fast: the counts over a common denominator are packed into one big integer, so each\n'
+        '    draw is a single integer multiplication (Kronecker substitution); amounts past the cap are folded\n'
         '    into the cap after each draw."""\n'
-        "    weights, denominator = as_counts(one)\n"
-        "    if cap is not None:  # an amount past the cap counts as the cap\n"
-        "        folded: dict[int, int] = {}\n"
-        "        for amount, weight in weights.items():\n"
-        "            folded[min(cap, amount)] = folded.get(min(cap, amount), 0) + weight\n"
-        "        weights = folded\n"
-        "    if min(weights) < 0 or max(weights) > SPARSE_ABOVE:  # e.g. a big damage bonus: a dict, not a slot each\n"
-        "        return sparse_counts(weights, times, cap), denominator**times\n"
-        "    width = (\n"
-        "        (sum(weights.values()) ** max(times, 1)).bit_length() + 8\n"
-        "    ) // 8  # no slot overflows into the next\n"
-        "    one_draw = packed([weights.get(amount, 0) for amount in range(max(weights) + 1)], width)\n"
-        "    counts = [1]\n"
-        "    for _ in range(times):\n"
-        "        slots = len(counts) + max(weights)\n"
-        "        counts = unpacked(packed(counts, width) * one_draw, width, slots)\n"
-        "        if cap is not None and len(counts) > cap + 1:\n"
-        "            counts = [*counts[:cap], sum(counts[cap:])]\n"
-        "    return counts, denominator**times\n"
-        "\n"
-        "\n"
-        "def sparse_counts(weights: dict[int, int], times: int, cap: int | None) -> list[int] | dict[int, int]:\n"
-        "    counts = {0: 1}\n"
-        "    for _ in range(times):\n"
-        "        step: dict[int, int] = {}\n"
-        "        for a, ways in counts.items():\n"
-        "            for b, weight in weights.items():\n"
-        "                total = a + b if cap is None else min(cap, a + b)\n"
-        "                step[total] = step.get(total, 0) + ways * weight\n"
-        "        counts = step\n"
-        "    return counts\n"
-        "\n"
-        "\n"
-        "def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:\n"
+        '    weights, denominator = as_counts(one)\n'
+        '    if cap is not None:  # an amount past the cap counts as the cap\n'
+        '        folded: dict[int, int] = {}\n'
+        '        for amount, weight in weights.items():\n'
+        '            folded[min(cap, amount)] = folded.get(min(cap, amount), 0) + weight\n'
+        '        weights = folded\n'
+        '    if min(weights) < 0 or max(weights) > SPARSE_ABOVE:  # e.g. a big damage bonus: a dict, not a slot each\n'
+        '        return sparse_counts(weights, times, cap), denominator**times\n'
+        '    width = (\n'
+        '        (sum(weights.values()) ** max(times, 1)).bit_length() + 8\n'
+        '    ) // 8  # no slot overflows into the next\n'
+        '    one_draw = packed([weights.get(amount, 0) for amount in range(max(weights) + 1)], width)\n'
+        '    counts = [1]\n'
+        '    for _ in range(times):\n'
+        '        slots = len(counts) + max(weights)\n'
+        '        counts = unpacked(packed(counts, width) * one_draw, width, slots)\n'
+        '        if cap is not None and len(counts) > cap + 1:\n'
+        '            counts = [*counts[:cap], sum(counts[cap:])]\n'
+        '    return counts, denominator**times\n'
+        '\n'
+        '\n'
+        'def sparse_counts(weights: dict[int, int], times: int, cap: int | None) -> list[int] | dict[int, int]:\n'
+        '    counts = {0: 1}\n'
+        '    for _ in range(times):\n'
+        '        step: dict[int, int] = {}\n'
+        '        for a, ways in counts.items():\n'
+        '            for b, weight in weights.items():\n'
+        '                total = a + b if cap is None else min(cap, a + b)\n'
+        '                step[total] = step.get(total, 0) + ways * weight\n'
+        '        counts = step\n'
+        '    return counts\n'
+        '\n'
+        '\n'
+        'def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:\n'
         '    """Distribution of the total of ``times`` independent draws of ``one`` (capped when given);\n'
         '    no draw at all totals 0. Callers check the number of attacks their rules allow."""\n'
-        "    counts, scale = repeated_counts(one, times, cap)\n"
-        "    found = counts.items() if isinstance(counts, dict) else enumerate(counts)\n"
-        "    return {amount: Fraction(ways, scale) for amount, ways in found if ways}\n"
-        "\n"
-        "\n"
-        "def mean(spread: Distribution) -> Fraction:\n"
-        "    return sum((amount * p for amount, p in spread.items()), Fraction(0))\n"
-        "\n"
-        "\n"
-        "def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:\n"
+        '    counts, scale = repeated_counts(one, times, cap)\n'
+        '    found = counts.items() if isinstance(counts, dict) else enumerate(counts)\n'
+        '    return {amount: Fraction(ways, scale) for amount, ways in found if ways}\n'
+        '\n'
+        '\n'
+        'def mean(spread: Distribution) -> Fraction:\n'
+        '    return sum((amount * p for amount, p in spread.items()), Fraction(0))\n'
+        '\n'
+        '\n'
+        'def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:\n'
         '    """Probability that ``times`` independent draws of ``one`` total at least ``amount``."""\n'
-        "    if amount <= 0:\n"
-        "        return Fraction(1)\n"
-        "    counts, scale = repeated_counts(one, times, cap=amount)\n"
-        "    if isinstance(counts, dict):\n"
-        "        return Fraction(counts.get(amount, 0), scale)\n"
-        "    return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)\n"
-        "\n"
-        "\n"
-        "def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:\n"
+        '    if amount <= 0:\n'
+        '        return Fraction(1)\n'
+        '    counts, scale = repeated_counts(one, times, cap=amount)\n'
+        '    if isinstance(counts, dict):\n'
+        '        return Fraction(counts.get(amount, 0), scale)\n'
+        '    return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)\n'
+        '\n'
+        '\n'
+        'def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:\n'
         '    """The round\'s chance to drop the target as the .xlsx shows it: one attack\'s chance, none for no\n'
         '    attack (1 when the target is at 0 or below already), or the text pointing at the .xlsm."""\n'
-        "    if attacks == 1:\n"
-        "        return one_attack\n"
-        "    return Fraction(int(hp <= 0)) if attacks == 0 else several\n"
+        '    if attacks == 1:\n'
+        '        return one_attack\n'
+        '    return Fraction(int(hp <= 0)) if attacks == 0 else several\n'
     ),
-    "pycalc.resolution": (
+    'pycalc.resolution': (
         '"""One d20 attack resolution for every d20 ruleset, read from the ``resolution:`` block of its YAML.\n'
-        "\n"
-        "Design note: what tells the four d20 engines apart\n"
-        "---------------------------------------------------\n"
-        "Read from ``pycalc/rulesets/{cnc,osr,combat17,bfrpg}.py`` and their ``_odds`` modules. Everything\n"
-        "else (the d20 + bonus + mods against a target, exact odds by enumerating both d20s, damage = dice +\n"
-        "modifier, several attacks as a convolution) is the same in all four.\n"
-        "\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "choice                 cnc         osr                  combat17               bfrpg\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "target                 AC (floor   number needed; AC    AC                     AC\n"
-        "                       min AC)     change x -1 (ruling)\n"
-        "hit margin             table       0                    0                      table\n"
-        "natural rolls that     box per     == natural_miss      bands with auto_miss   <= natural_always\n"
-        "always miss            face (off)  roll (1)             (1)                    _fails (1)\n"
-        "... always hit         box per     == natural_hit_roll  bands with auto_hit    >= natural_always\n"
-        "                       face (off)  (20)                 (20)                   _hits (20)\n"
-        "needs magic/silver     -           ruling: no hit at    ticked: no hit (nat 1  -\n"
-        "                                   all / no auto hit    still fumbles)\n"
-        "advantage              -           roll 2 keep high/    -                      -\n"
-        "                                   low; both: ruling\n"
-        "follow-up d20          -           fumble check         crit / fumble chart    confirmation\n"
-        "fumble                 -           nat 1 and follow >   nat 1 -> chart; Miss   -\n"
-        "                                   level                if not special (rul.)\n"
-        "critical               -           automatic on 20      nat 20 -> chart (+mods threat on >= 20;\n"
-        "                                   unless need >= 19    by ruling); Hit if     confirm: follow hits\n"
-        "                                   (ruling, basis need  not special (ruling)   by total (nat 1\n"
-        "                                   or target: ruling)                          fails: ruling); none\n"
-        "                                                                               if need >= 20 (rul.)\n"
-        "critical damage        -           as a hit             chart row -> outcomes  max die + roll (+ 2nd\n"
-        "                                                        formula (reg/max/crit) roll + mod: ruling)\n"
-        "damage multipliers     -           x2 (double)          situation x, whole or  double (whole or not\n"
-        "                                                        dice only; round rul.  the max die: ruling),\n"
-        "                                                                               half (round: ruling),\n"
-        "                                                                               water (row rounding)\n"
-        "nat-high penalty       -           -1/point needed      -                      -\n"
-        "                                   over 20 (total or\n"
-        "                                   die: ruling)\n"
-        "least damage           kind row    0                    table (0)              0\n"
-        "automatic hit          -           -                    -                      helpless: 2 x max\n"
-        "                                                                               (multiplied: ruling)\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "\n"
-        "The ``resolution:`` block (``pycalc.resolution_block``, documented in ``tables/README.md``) names\n"
-        "each of those choices, with every number a literal or a table cell and every ambiguity a ruling.\n"
-        "This module reads it: pure functions of (RuleSet, :class:`Attack`, rolls) and (RuleSet,\n"
+        '\n'
+        'Design note: what tells the four d20 engines apart\n'
+        '---------------------------------------------------\n'
+        'Read from ``pycalc/rulesets/{cnc,osr,combat17,bfrpg}.py`` and their ``_odds`` modules. Everything\n'
+        'else (the d20 + bonus + mods against a target, exact odds by enumerating both d20s, damage = dice +\n'
+        'modifier, several attacks as a convolution) is the same in all four.\n'
+        '\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        'choice                 cnc         osr                  combat17               bfrpg\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        'target                 AC (floor   number needed; AC    AC                     AC\n'
+        '                       min AC)     change x -1 (ruling)\n'
+        'hit margin             table       0                    0                      table\n'
+        'natural rolls that     box per     == natural_miss      bands with auto_miss   <= natural_always\n'
+        'always miss            face (off)  roll (1)             (1)                    _fails (1)\n'
+        '... always hit         box per     == natural_hit_roll  bands with auto_hit    >= natural_always\n'
+        '                       face (off)  (20)                 (20)                   _hits (20)\n'
+        'needs magic/silver     -           ruling: no hit at    ticked: no hit (nat 1  -\n'
+        '                                   all / no auto hit    still fumbles)\n'
+        'advantage              -           roll 2 keep high/    -                      -\n'
+        '                                   low; both: ruling\n'
+        'follow-up d20          -           fumble check         crit / fumble chart    confirmation\n'
+        'fumble                 -           nat 1 and follow >   nat 1 -> chart; Miss   -\n'
+        '                                   level                if not special (rul.)\n'
+        'critical               -           automatic on 20      nat 20 -> chart (+mods threat on >= 20;\n'
+        '                                   unless need >= 19    by ruling); Hit if     confirm: follow hits\n'
+        '                                   (ruling, basis need  not special (ruling)   by total (nat 1\n'
+        '                                   or target: ruling)                          fails: ruling); none\n'
+        '                                                                               if need >= 20 (rul.)\n'
+        'critical damage        -           as a hit             chart row -> outcomes  max die + roll (+ 2nd\n'
+        '                                                        formula (reg/max/crit) roll + mod: ruling)\n'
+        'damage multipliers     -           x2 (double)          situation x, whole or  double (whole or not\n'
+        '                                                        dice only; round rul.  the max die: ruling),\n'
+        '                                                                               half (round: ruling),\n'
+        '                                                                               water (row rounding)\n'
+        'nat-high penalty       -           -1/point needed      -                      -\n'
+        '                                   over 20 (total or\n'
+        '                                   die: ruling)\n'
+        'least damage           kind row    0                    table (0)              0\n'
+        'automatic hit          -           -                    -                      helpless: 2 x max\n'
+        '                                                                               (multiplied: ruling)\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        '\n'
+        'The ``resolution:`` block (``pycalc.resolution_block``, documented in ``tables/README.md``) names\n'
+        'each of those choices, with every number a literal or a table cell and every ambiguity a ruling.\n'
+        'This module reads it: pure functions of (RuleSet, :class:`Attack`, rolls) and (RuleSet,\n'
         ":class:`Damage`, ...) giving the same answers as the four engines' attack functions (the tests\n"
         "compare them exhaustively). No rule number is written here. What is truly a ruleset's own (falling,\n"
-        "mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;\n"
-        ":func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).\n"
-        "\n"
-        "Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);\n"
-        "an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total\n"
-        "(or an always-hit roll) decides the hit, and the critical rule decides Hit or Critical.\n"
+        'mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;\n'
+        ':func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).\n'
+        '\n'
+        'Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);\n'
+        'an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total\n'
+        '(or an always-hit roll) decides the hit, and the critical rule decides Hit or Critical.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import math\n"
-        "import weakref\n"
-        "from collections.abc import Callable, Iterable, Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from fractions import Fraction\n"
-        "from typing import Any\n"
-        "\n"
-        "from pycalc import dice as dice_module\n"
-        "from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES\n"
-        "from pycalc.errors import RuleError, not_in_list\n"
-        "from pycalc.resolution_block import (\n"
-        "    HIT_FORMULA,\n"
-        "    Chart,\n"
-        "    Formula,\n"
-        "    NeedRange,\n"
-        "    Resolution,\n"
-        "    RollColumn,\n"
-        "    Rolls,\n"
-        "    value,\n"
-        ")\n"
-        "from pycalc.tables import Row, RuleSet\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import math\n'
+        'import weakref\n'
+        'from collections.abc import Callable, Iterable, Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'from pycalc import dice as dice_module\n'
+        'from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES\n'
+        'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.resolution_block import (\n'
+        '    HIT_FORMULA,\n'
+        '    Chart,\n'
+        '    Formula,\n'
+        '    NeedRange,\n'
+        '    Resolution,\n'
+        '    RollColumn,\n'
+        '    Rolls,\n'
+        '    value,\n'
+        ')\n'
+        'from pycalc.tables import Row, RuleSet\n'
+        '\n'
         "LOWEST_FACE = 1  # every die's lowest face, not a rule number\n"
         'NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- inputs\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Attack:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- inputs\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Attack:\n'
         '    """One attack before the dice: what the d20 is rolled with and what the situation says."""\n'
-        "\n"
-        "    bonus: int\n"
+        '\n'
+        '    bonus: int\n'
         "    target: int  # the defender's AC, or the number needed (block `target`)\n"
         "    mods: int = 0  # every modifier to the roll (the free one and the situation's)\n"
         "    level: int = 0  # the attacker's level (fumble mode level_check)\n"
         "    ac_change: int = 0  # the situation's change of the defender's AC (block `ac_change` converts it)\n"
-        "    advantage: bool = False\n"
-        "    disadvantage: bool = False\n"
-        "    needs_magic: bool = False  # only a weapon the attacker lacks can hit the target (block `needs_magic`)\n"
-        "    cannot_hit: bool = False  # no roll can hit (an always-miss roll still fumbles)\n"
-        "    blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles\n"
-        "    auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Damage:\n"
+        '    advantage: bool = False\n'
+        '    disadvantage: bool = False\n'
+        '    needs_magic: bool = False  # only a weapon the attacker lacks can hit the target (block `needs_magic`)\n'
+        '    cannot_hit: bool = False  # no roll can hit (an always-miss roll still fumbles)\n'
+        '    blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles\n'
+        '    auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Damage:\n'
         '    """The damage side of one attack."""\n'
-        "\n"
-        "    dice: dice_module.Dice  # e.g. 1d8+2: the +2 is the modifier the formulas count\n"
+        '\n'
+        '    dice: dice_module.Dice  # e.g. 1d8+2: the +2 is the modifier the formulas count\n'
         "    bonus: int = 0  # the situation's damage bonus, counted with the modifier\n"
         "    least: int | None = None  # None: the block's damage.least\n"
-        "    deals_damage: bool = True  # False: a hit deals none (a grapple)\n"
-        "    critical_extra: bool = True  # False: a critical deals what a hit deals (a lingering injury instead)\n"
-        "    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> factor (1)\n"
-        "    round_up: Mapping[str, bool] = field(default_factory=dict)  # stages with rounding: picked\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the block\n"
-        "\n"
-        "\n"
-        "def block(rules: RuleSet) -> Resolution:\n"
-        "    found = rules.resolution_block\n"
-        "    if found is None:\n"
+        '    deals_damage: bool = True  # False: a hit deals none (a grapple)\n'
+        '    critical_extra: bool = True  # False: a critical deals what a hit deals (a lingering injury instead)\n'
+        '    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> factor (1)\n'
+        '    round_up: Mapping[str, bool] = field(default_factory=dict)  # stages with rounding: picked\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the block\n'
+        '\n'
+        '\n'
+        'def block(rules: RuleSet) -> Resolution:\n'
+        '    found = rules.resolution_block\n'
+        '    if found is None:\n'
         '        raise RuleError(f"#RULESET? {rules.id} has no resolution block")\n'
-        "    return found\n"
-        "\n"
-        "\n"
-        "_RESOLVED: weakref.WeakKeyDictionary[RuleSet, dict[int, Any]] = weakref.WeakKeyDictionary()\n"
-        "\n"
-        "\n"
-        "def get(rules: RuleSet, item: Any) -> Any:\n"
+        '    return found\n'
+        '\n'
+        '\n'
+        '_RESOLVED: weakref.WeakKeyDictionary[RuleSet, dict[int, Any]] = weakref.WeakKeyDictionary()\n'
+        '\n'
+        '\n'
+        'def get(rules: RuleSet, item: Any) -> Any:\n'
         '    """A block value under these rules (``resolution_block.value``), remembered per RuleSet: a\n'
         '    RuleSet never changes (house rules and flipped rulings make a new one), nor does its block."""\n'
-        "    if item is None or isinstance(item, (bool, int, str)):\n"
-        "        return item\n"
-        "    found = _RESOLVED.get(rules)\n"
-        "    if found is None:\n"
-        "        found = _RESOLVED[rules] = {}\n"
-        "    key = id(item)\n"
-        "    if key not in found:\n"
-        "        found[key] = value(rules, item)\n"
-        "    return found[key]\n"
-        "\n"
-        "\n"
-        "def faces(rules: RuleSet) -> int:\n"
-        "    return int(get(rules, block(rules).die))\n"
-        "\n"
-        "\n"
-        "def follow_faces(rules: RuleSet) -> int:\n"
-        "    follow = block(rules).follow_die\n"
-        "    return faces(rules) if follow is None else int(get(rules, follow))\n"
-        "\n"
-        "\n"
-        "def fumble_mode(rules: RuleSet) -> str:\n"
-        "    return str(get(rules, block(rules).fumble.mode))\n"
-        "\n"
-        "\n"
-        "def critical_mode(rules: RuleSet) -> str:\n"
-        "    return str(get(rules, block(rules).critical.mode))\n"
-        "\n"
-        "\n"
-        "def uses_follow_roll(rules: RuleSet) -> bool:\n"
+        '    if item is None or isinstance(item, (bool, int, str)):\n'
+        '        return item\n'
+        '    found = _RESOLVED.get(rules)\n'
+        '    if found is None:\n'
+        '        found = _RESOLVED[rules] = {}\n'
+        '    key = id(item)\n'
+        '    if key not in found:\n'
+        '        found[key] = value(rules, item)\n'
+        '    return found[key]\n'
+        '\n'
+        '\n'
+        'def faces(rules: RuleSet) -> int:\n'
+        '    return int(get(rules, block(rules).die))\n'
+        '\n'
+        '\n'
+        'def follow_faces(rules: RuleSet) -> int:\n'
+        '    follow = block(rules).follow_die\n'
+        '    return faces(rules) if follow is None else int(get(rules, follow))\n'
+        '\n'
+        '\n'
+        'def fumble_mode(rules: RuleSet) -> str:\n'
+        '    return str(get(rules, block(rules).fumble.mode))\n'
+        '\n'
+        '\n'
+        'def critical_mode(rules: RuleSet) -> str:\n'
+        '    return str(get(rules, block(rules).critical.mode))\n'
+        '\n'
+        '\n'
+        'def uses_follow_roll(rules: RuleSet) -> bool:\n'
         '    """Whether a second d20 can change the result (fumble check or chart, confirmation, crit chart)."""\n'
         '    return fumble_mode(rules) in ("level_check", "chart") or critical_mode(rules) in ("confirm", "chart")\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def check_roll(rules: RuleSet, roll: int, what: str = "ROLL", sides: int | None = None) -> int:\n'
-        "    top = faces(rules) if sides is None else sides\n"
-        "    if not LOWEST_FACE <= roll <= top:\n"
+        '    top = faces(rules) if sides is None else sides\n'
+        '    if not LOWEST_FACE <= roll <= top:\n'
         '        raise RuleError(f"#{what}? {LOWEST_FACE} to {top}")\n'
-        "    return roll\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- natural rolls\n"
-        "\n"
-        "\n"
-        "def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:\n"
+        '    return roll\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- natural rolls\n'
+        '\n'
+        '\n'
+        'def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:\n'
         '    """The faces of the die that ``rolls`` (a union of ranges and table columns) names."""\n'
-        "    found = _RESOLVED.get(rules)\n"
-        "    if found is None:\n"
-        "        found = _RESOLVED[rules] = {}\n"
-        "    key = id(rolls)\n"
-        "    if key not in found:\n"
-        "        top = faces(rules)\n"
-        "        faces_in: set[int] = set()\n"
-        "        for part in rolls:\n"
-        "            if isinstance(part, RollColumn):\n"
-        "                table = rules.table(part.table)\n"
-        "                faces_in |= {\n"
-        "                    roll\n"
-        "                    for roll in range(LOWEST_FACE, top + 1)\n"
-        "                    if (row := table.band(roll)) and row[part.column]\n"
-        "                }\n"
-        "            elif get(rules, part.when):\n"
-        "                low = LOWEST_FACE if part.low is None else int(get(rules, part.low))\n"
-        "                high = top if part.high is None else int(get(rules, part.high))\n"
-        "                faces_in |= set(range(low, high + 1))\n"
-        "        found[key] = frozenset(faces_in)\n"
-        "    return found[key]\n"
-        "\n"
-        "\n"
-        "def in_rolls(rules: RuleSet, rolls: Rolls, roll: int) -> bool:\n"
+        '    found = _RESOLVED.get(rules)\n'
+        '    if found is None:\n'
+        '        found = _RESOLVED[rules] = {}\n'
+        '    key = id(rolls)\n'
+        '    if key not in found:\n'
+        '        top = faces(rules)\n'
+        '        faces_in: set[int] = set()\n'
+        '        for part in rolls:\n'
+        '            if isinstance(part, RollColumn):\n'
+        '                table = rules.table(part.table)\n'
+        '                faces_in |= {\n'
+        '                    roll\n'
+        '                    for roll in range(LOWEST_FACE, top + 1)\n'
+        '                    if (row := table.band(roll)) and row[part.column]\n'
+        '                }\n'
+        '            elif get(rules, part.when):\n'
+        '                low = LOWEST_FACE if part.low is None else int(get(rules, part.low))\n'
+        '                high = top if part.high is None else int(get(rules, part.high))\n'
+        '                faces_in |= set(range(low, high + 1))\n'
+        '        found[key] = frozenset(faces_in)\n'
+        '    return found[key]\n'
+        '\n'
+        '\n'
+        'def in_rolls(rules: RuleSet, rolls: Rolls, roll: int) -> bool:\n'
         '    """Whether the natural ``roll`` is one of ``rolls``."""\n'
-        "    return roll in roll_set(rules, rolls)\n"
-        "\n"
-        "\n"
-        "def always_misses(rules: RuleSet, roll: int) -> bool:\n"
-        "    return in_rolls(rules, block(rules).always_miss, roll)\n"
-        "\n"
-        "\n"
-        "def always_hits(rules: RuleSet, roll: int) -> bool:\n"
-        "    return in_rolls(rules, block(rules).always_hit, roll)\n"
-        "\n"
-        "\n"
-        "def critical_rolls(rules: RuleSet) -> Rolls:\n"
-        "    rolls = block(rules).critical.rolls\n"
-        "    return block(rules).always_hit if rolls is None else rolls\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the target and the need\n"
-        "\n"
-        "\n"
-        "def target(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return roll in roll_set(rules, rolls)\n'
+        '\n'
+        '\n'
+        'def always_misses(rules: RuleSet, roll: int) -> bool:\n'
+        '    return in_rolls(rules, block(rules).always_miss, roll)\n'
+        '\n'
+        '\n'
+        'def always_hits(rules: RuleSet, roll: int) -> bool:\n'
+        '    return in_rolls(rules, block(rules).always_hit, roll)\n'
+        '\n'
+        '\n'
+        'def critical_rolls(rules: RuleSet) -> Rolls:\n'
+        '    rolls = block(rules).critical.rolls\n'
+        '    return block(rules).always_hit if rolls is None else rolls\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the target and the need\n'
+        '\n'
+        '\n'
+        'def target(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The target after the situation\'s AC change (and never below ``least_target``)."""\n'
-        "    rule = block(rules)\n"
-        "    found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))\n"
-        "    least = get(rules, rule.least_target)\n"
-        "    return found if least is None else max(int(least), found)\n"
-        "\n"
-        "\n"
-        "def raw_need(rules: RuleSet, attack: Attack) -> int:\n"
+        '    rule = block(rules)\n'
+        '    found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))\n'
+        '    least = get(rules, rule.least_target)\n'
+        '    return found if least is None else max(int(least), found)\n'
+        '\n'
+        '\n'
+        'def raw_need(rules: RuleSet, attack: Attack) -> int:\n'
         '    """Target minus bonus minus mods: what the total must make up on the die (``d20.Attack.need``)."""\n'
-        "    return target(rules, attack) - attack.bonus - attack.mods\n"
-        "\n"
-        "\n"
-        "def need(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return target(rules, attack) - attack.bonus - attack.mods\n'
+        '\n'
+        '\n'
+        'def need(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The natural roll needed to hit by the total, before any natural-roll rule."""\n'
-        "    return raw_need(rules, attack) + int(get(rules, block(rules).hit_margin))\n"
-        "\n"
-        "\n"
-        "def hits_by_total(rules: RuleSet, attack: Attack, roll: int) -> bool:\n"
-        "    return roll >= need(rules, attack)\n"
-        "\n"
-        "\n"
-        "def need_basis(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return raw_need(rules, attack) + int(get(rules, block(rules).hit_margin))\n'
+        '\n'
+        '\n'
+        'def hits_by_total(rules: RuleSet, attack: Attack, roll: int) -> bool:\n'
+        '    return roll >= need(rules, attack)\n'
+        '\n'
+        '\n'
+        'def need_basis(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The number the natural-roll exceptions and penalty look at (block ``need_basis``)."""\n'
         '    if get(rules, block(rules).need_basis) == "target":\n'
-        "        return target(rules, attack)\n"
-        "    return raw_need(rules, attack)\n"
-        "\n"
-        "\n"
-        "def in_need_range(rules: RuleSet, span: NeedRange | None, number: int) -> bool:\n"
-        "    if span is None:\n"
-        "        return False\n"
-        "    checks = (\n"
-        "        (span.at_least, lambda bound: number >= bound),\n"
-        "        (span.above, lambda bound: number > bound),\n"
-        "        (span.at_most, lambda bound: number <= bound),\n"
-        "        (span.below, lambda bound: number < bound),\n"
-        "    )\n"
-        "    return all(test(int(get(rules, bound))) for bound, test in checks if get(rules, bound) is not None)\n"
-        "\n"
-        "\n"
-        "def effective_needs_magic(rules: RuleSet, attack: Attack) -> str | None:\n"
+        '        return target(rules, attack)\n'
+        '    return raw_need(rules, attack)\n'
+        '\n'
+        '\n'
+        'def in_need_range(rules: RuleSet, span: NeedRange | None, number: int) -> bool:\n'
+        '    if span is None:\n'
+        '        return False\n'
+        '    checks = (\n'
+        '        (span.at_least, lambda bound: number >= bound),\n'
+        '        (span.above, lambda bound: number > bound),\n'
+        '        (span.at_most, lambda bound: number <= bound),\n'
+        '        (span.below, lambda bound: number < bound),\n'
+        '    )\n'
+        '    return all(test(int(get(rules, bound))) for bound, test in checks if get(rules, bound) is not None)\n'
+        '\n'
+        '\n'
+        'def effective_needs_magic(rules: RuleSet, attack: Attack) -> str | None:\n'
         '    """What the attack\'s ``needs_magic`` does under the block: cannot_hit, no_auto_hit or None."""\n'
-        "    return str(get(rules, block(rules).needs_magic)) if attack.needs_magic else None\n"
-        "\n"
-        "\n"
-        "def cannot_hit(rules: RuleSet, attack: Attack) -> bool:\n"
+        '    return str(get(rules, block(rules).needs_magic)) if attack.needs_magic else None\n'
+        '\n'
+        '\n'
+        'def cannot_hit(rules: RuleSet, attack: Attack) -> bool:\n'
         '    return attack.cannot_hit or effective_needs_magic(rules, attack) == "cannot_hit"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- critical and fumble rules\n"
-        "\n"
-        "\n"
-        "def critical_possible(rules: RuleSet, attack: Attack) -> bool:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- critical and fumble rules\n'
+        '\n'
+        '\n'
+        'def critical_possible(rules: RuleSet, attack: Attack) -> bool:\n'
         '    """False when the number needed is in ``critical.no_critical_when_needed`` (e.g. only a natural\n'
         '    20 can hit); the attack\'s own flags (blocked, auto hit) are not counted here."""\n'
         '    if critical_mode(rules) == "none":\n'
-        "        return False\n"
-        "    span = get(rules, block(rules).critical.no_critical_when_needed)\n"
-        "    return not in_need_range(rules, span, need_basis(rules, attack))\n"
-        "\n"
-        "\n"
-        "def confirms(rules: RuleSet, attack: Attack, follow: int) -> bool:\n"
+        '        return False\n'
+        '    span = get(rules, block(rules).critical.no_critical_when_needed)\n'
+        '    return not in_need_range(rules, span, need_basis(rules, attack))\n'
+        '\n'
+        '\n'
+        'def confirms(rules: RuleSet, attack: Attack, follow: int) -> bool:\n'
         '    """Confirmation (critical mode confirm): the follow roll hits by its total; an always-miss roll\n'
         '    fails when ``confirm_natural_miss_fails``."""\n'
-        "    if get(rules, block(rules).critical.confirm_natural_miss_fails) and always_misses(rules, follow):\n"
-        "        return False\n"
-        "    return hits_by_total(rules, attack, follow)\n"
-        "\n"
-        "\n"
-        "def confirm_min(rules: RuleSet, attack: Attack) -> int:\n"
+        '    if get(rules, block(rules).critical.confirm_natural_miss_fails) and always_misses(rules, follow):\n'
+        '        return False\n'
+        '    return hits_by_total(rules, attack, follow)\n'
+        '\n'
+        '\n'
+        'def confirm_min(rules: RuleSet, attack: Attack) -> int:\n'
         '    """Lowest confirmation roll that confirms (may lie outside the die: none or every roll)."""\n'
-        "    floor = LOWEST_FACE\n"
-        "    if get(rules, block(rules).critical.confirm_natural_miss_fails):\n"
-        "        while floor <= faces(rules) and always_misses(rules, floor):\n"
-        "            floor += 1\n"
-        "    return max(need(rules, attack), floor)\n"
-        "\n"
-        "\n"
-        "def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:\n"
-        "    row = rules.table(chart.table).band(key)\n"
-        "    if row is None:\n"
+        '    floor = LOWEST_FACE\n'
+        '    if get(rules, block(rules).critical.confirm_natural_miss_fails):\n'
+        '        while floor <= faces(rules) and always_misses(rules, floor):\n'
+        '            floor += 1\n'
+        '    return max(need(rules, attack), floor)\n'
+        '\n'
+        '\n'
+        'def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:\n'
+        '    row = rules.table(chart.table).band(key)\n'
+        '    if row is None:\n'
         '        raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")\n'
-        "    return row\n"
-        "\n"
-        "\n"
-        "def critical_chart(rules: RuleSet) -> Chart:\n"
-        "    chart = block(rules).critical.chart\n"
-        "    if chart is None:\n"
+        '    return row\n'
+        '\n'
+        '\n'
+        'def critical_chart(rules: RuleSet) -> Chart:\n'
+        '    chart = block(rules).critical.chart\n'
+        '    if chart is None:\n'
         '        raise RuleError(f"#NONE? {rules.id} has no critical chart")\n'
-        "    return chart\n"
-        "\n"
-        "\n"
-        "def fumble_chart(rules: RuleSet) -> Chart:\n"
-        "    chart = block(rules).fumble.chart\n"
-        "    if chart is None:\n"
+        '    return chart\n'
+        '\n'
+        '\n'
+        'def fumble_chart(rules: RuleSet) -> Chart:\n'
+        '    chart = block(rules).fumble.chart\n'
+        '    if chart is None:\n'
         '        raise RuleError(f"#NONE? {rules.id} has no fumble chart")\n'
-        "    return chart\n"
-        "\n"
-        "\n"
-        "def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:\n"
+        '    return chart\n'
+        '\n'
+        '\n'
+        'def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:\n'
         '    """The critical chart\'s key: the follow roll, plus the roll\'s mods when ``follow_adds_mods``."""\n'
-        "    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)\n"
-        "\n"
-        "\n"
-        "def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:\n"
-        "    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))\n"
-        "\n"
-        "\n"
-        "def fumble_chart_row(rules: RuleSet, follow: int) -> Row:\n"
-        "    return chart_row(rules, fumble_chart(rules), follow)\n"
-        "\n"
-        "\n"
-        "def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:\n"
+        '    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)\n'
+        '\n'
+        '\n'
+        'def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:\n'
+        '    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))\n'
+        '\n'
+        '\n'
+        'def fumble_chart_row(rules: RuleSet, follow: int) -> Row:\n'
+        '    return chart_row(rules, fumble_chart(rules), follow)\n'
+        '\n'
+        '\n'
+        'def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:\n'
         '    """The chart row makes the natural roll plain (Hit / Miss) under ``plain_unless_special``."""\n'
-        "    return (\n"
-        "        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the result\n"
-        "\n"
-        "\n"
-        "def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:\n"
+        '    return (\n'
+        '        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the result\n'
+        '\n'
+        '\n'
+        'def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:\n'
         '    """Miss or Fumble for an always-miss roll."""\n'
-        "    mode = fumble_mode(rules)\n"
+        '    mode = fumble_mode(rules)\n'
         '    if mode == "always":\n'
-        "        return FUMBLE\n"
+        '        return FUMBLE\n'
         '    if mode == "level_check":\n'
-        "        return FUMBLE if follow is not None and follow > attack.level else MISS\n"
+        '        return FUMBLE if follow is not None and follow > attack.level else MISS\n'
         '    if mode == "chart":\n'
-        "        chart = fumble_chart(rules)\n"
-        "        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):\n"
-        "            return MISS\n"
-        "        return FUMBLE\n"
-        "    return MISS\n"
-        "\n"
-        "\n"
-        "def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:\n"
+        '        chart = fumble_chart(rules)\n'
+        '        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):\n'
+        '            return MISS\n'
+        '        return FUMBLE\n'
+        '    return MISS\n'
+        '\n'
+        '\n'
+        'def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:\n'
         '    """Hit or Critical for a roll that hits."""\n'
-        "    mode = critical_mode(rules)\n"
+        '    mode = critical_mode(rules)\n'
         '    if mode == "none" or not in_rolls(rules, critical_rolls(rules), roll):\n'
-        "        return HIT\n"
-        "    if not critical_possible(rules, attack):\n"
-        "        return HIT\n"
+        '        return HIT\n'
+        '    if not critical_possible(rules, attack):\n'
+        '        return HIT\n'
         '    if mode == "automatic":\n'
-        "        return CRITICAL\n"
+        '        return CRITICAL\n'
         '    if mode == "confirm":\n'
-        "        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT\n"
-        "    chart = critical_chart(rules)\n"
-        "    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):\n"
-        "        return HIT\n"
-        "    return CRITICAL\n"
-        "\n"
-        "\n"
-        "def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n"
+        '        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT\n'
+        '    chart = critical_chart(rules)\n'
+        '    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):\n'
+        '        return HIT\n'
+        '    return CRITICAL\n'
+        '\n'
+        '\n'
+        'def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n'
         '    """Miss, Hit, Critical or Fumble for the natural ``roll`` and the follow-up roll (unchecked)."""\n'
-        "    if attack.blocked:\n"
-        "        return MISS\n"
-        "    if attack.auto_hit:\n"
-        "        return HIT\n"
-        "    if always_misses(rules, roll):\n"
-        "        return fumble_result(rules, attack, follow)\n"
-        "    if cannot_hit(rules, attack):\n"
-        "        return MISS\n"
+        '    if attack.blocked:\n'
+        '        return MISS\n'
+        '    if attack.auto_hit:\n'
+        '        return HIT\n'
+        '    if always_misses(rules, roll):\n'
+        '        return fumble_result(rules, attack, follow)\n'
+        '    if cannot_hit(rules, attack):\n'
+        '        return MISS\n'
         '    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"\n'
-        "    if not (auto or hits_by_total(rules, attack, roll)):\n"
-        "        return MISS\n"
-        "    return critical_result(rules, attack, roll, follow)\n"
-        "\n"
-        "\n"
-        "def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n"
+        '    if not (auto or hits_by_total(rules, attack, roll)):\n'
+        '        return MISS\n'
+        '    return critical_result(rules, attack, roll, follow)\n'
+        '\n'
+        '\n'
+        'def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n'
         '    """:func:`resolve` with both rolls checked against their dice."""\n'
-        "    check_roll(rules, roll)\n"
-        "    if follow is not None:\n"
+        '    check_roll(rules, roll)\n'
+        '    if follow is not None:\n'
         '        check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))\n'
-        "    return resolve(rules, attack, roll, follow)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- chances\n"
-        "\n"
-        "\n"
-        "def roll_mode(rules: RuleSet, attack: Attack) -> str:\n"
-        "    if attack.advantage and attack.disadvantage:\n"
-        "        rule = block(rules).advantage\n"
-        "        return NORMAL if rule is None else str(get(rules, rule.both))\n"
-        "    return ADVANTAGE if attack.advantage else DISADVANTAGE if attack.disadvantage else NORMAL\n"
-        "\n"
-        "\n"
-        "def face_weight(rules: RuleSet, face: int, mode: str = NORMAL) -> Fraction:\n"
+        '    return resolve(rules, attack, roll, follow)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- chances\n'
+        '\n'
+        '\n'
+        'def roll_mode(rules: RuleSet, attack: Attack) -> str:\n'
+        '    if attack.advantage and attack.disadvantage:\n'
+        '        rule = block(rules).advantage\n'
+        '        return NORMAL if rule is None else str(get(rules, rule.both))\n'
+        '    return ADVANTAGE if attack.advantage else DISADVANTAGE if attack.disadvantage else NORMAL\n'
+        '\n'
+        '\n'
+        'def face_weight(rules: RuleSet, face: int, mode: str = NORMAL) -> Fraction:\n'
         '    """Probability that the kept natural roll shows ``face`` (advantage keeps the highest of n)."""\n'
-        "    sides = faces(rules)\n"
-        "    rule = block(rules).advantage\n"
-        "    if mode == NORMAL or rule is None:\n"
-        "        return Fraction(1, sides)\n"
-        "    if mode == ADVANTAGE:\n"
-        "        n = int(get(rules, rule.highest_of))\n"
-        "        return Fraction(face**n - (face - 1) ** n, sides**n)\n"
-        "    n = int(get(rules, rule.lowest_of))\n"
-        "    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)\n"
-        "\n"
-        "\n"
-        "def roll_weights(rules: RuleSet, attack: Attack) -> list[tuple[int, Fraction]]:\n"
-        "    mode = roll_mode(rules, attack)\n"
-        "    return [(roll, face_weight(rules, roll, mode)) for roll in range(LOWEST_FACE, faces(rules) + 1)]\n"
-        "\n"
-        "\n"
-        "def follow_weights(rules: RuleSet) -> list[tuple[int | None, Fraction]]:\n"
-        "    if not uses_follow_roll(rules):\n"
-        "        return [(None, Fraction(1))]\n"
-        "    count = follow_faces(rules)\n"
-        "    return [(follow, Fraction(1, count)) for follow in range(LOWEST_FACE, count + 1)]\n"
-        "\n"
-        "\n"
-        "def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fraction]]:\n"
+        '    sides = faces(rules)\n'
+        '    rule = block(rules).advantage\n'
+        '    if mode == NORMAL or rule is None:\n'
+        '        return Fraction(1, sides)\n'
+        '    if mode == ADVANTAGE:\n'
+        '        n = int(get(rules, rule.highest_of))\n'
+        '        return Fraction(face**n - (face - 1) ** n, sides**n)\n'
+        '    n = int(get(rules, rule.lowest_of))\n'
+        '    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)\n'
+        '\n'
+        '\n'
+        'def roll_weights(rules: RuleSet, attack: Attack) -> list[tuple[int, Fraction]]:\n'
+        '    mode = roll_mode(rules, attack)\n'
+        '    return [(roll, face_weight(rules, roll, mode)) for roll in range(LOWEST_FACE, faces(rules) + 1)]\n'
+        '\n'
+        '\n'
+        'def follow_weights(rules: RuleSet) -> list[tuple[int | None, Fraction]]:\n'
+        '    if not uses_follow_roll(rules):\n'
+        '        return [(None, Fraction(1))]\n'
+        '    count = follow_faces(rules)\n'
+        '    return [(follow, Fraction(1, count)) for follow in range(LOWEST_FACE, count + 1)]\n'
+        '\n'
+        '\n'
+        'def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fraction]]:\n'
         '    """Every (natural roll, follow roll) with its probability."""\n'
-        "    follows = follow_weights(rules)\n"
-        "    for roll, weight in roll_weights(rules, attack):\n"
-        "        for follow, chance in follows:\n"
-        "            yield roll, follow, weight * chance\n"
-        "\n"
-        "\n"
-        "def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:\n"
+        '    follows = follow_weights(rules)\n'
+        '    for roll, weight in roll_weights(rules, attack):\n'
+        '        for follow, chance in follows:\n'
+        '            yield roll, follow, weight * chance\n'
+        '\n'
+        '\n'
+        'def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:\n'
         '    """Exact probability of each result over every roll and follow roll."""\n'
-        "    found = dict.fromkeys(OUTCOMES, Fraction(0))\n"
-        "    for roll, follow, weight in pairs(rules, attack):\n"
-        "        found[resolve(rules, attack, roll, follow)] += weight\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n"
-        "    odds = chances(rules, attack)\n"
-        "    return odds[HIT] + odds[CRITICAL]\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- damage\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Coefficients:\n"
+        '    found = dict.fromkeys(OUTCOMES, Fraction(0))\n'
+        '    for roll, follow, weight in pairs(rules, attack):\n'
+        '        found[resolve(rules, attack, roll, follow)] += weight\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n'
+        '    odds = chances(rules, attack)\n'
+        '    return odds[HIT] + odds[CRITICAL]\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- damage\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Coefficients:\n'
         '    """A formula with every number resolved."""\n'
-        "\n"
-        "    dice_rolled: int\n"
-        "    rerolled: int\n"
-        "    dice_max: int\n"
-        "    die_max: int\n"
-        "    modifier: int\n"
-        "\n"
-        "    @property\n"
-        "    def rolls_dice(self) -> bool:\n"
-        "        return bool(self.dice_rolled or self.rerolled)\n"
-        "\n"
-        "\n"
-        "def coefficients(rules: RuleSet, spec: Any) -> Coefficients:\n"
+        '\n'
+        '    dice_rolled: int\n'
+        '    rerolled: int\n'
+        '    dice_max: int\n'
+        '    die_max: int\n'
+        '    modifier: int\n'
+        '\n'
+        '    @property\n'
+        '    def rolls_dice(self) -> bool:\n'
+        '        return bool(self.dice_rolled or self.rerolled)\n'
+        '\n'
+        '\n'
+        'def coefficients(rules: RuleSet, spec: Any) -> Coefficients:\n'
         '    """A formula of the block (inline, a row of ``damage.formulas``, or by ruling) resolved."""\n'
-        "    spec = get(rules, spec)\n"
-        "    if isinstance(spec, str):\n"
-        "        table = block(rules).damage.formulas\n"
-        "        assert table is not None  # checked when the YAML is loaded\n"
-        "        row = rules.table(table.table).entry(spec)\n"
-        "        found = {key: int(row[column]) for key, column in table.columns.items()}\n"
-        "        return Coefficients(**{key: found.get(key, 0) for key in Coefficients.__dataclass_fields__})\n"
-        "    formula = spec if isinstance(spec, Formula) else HIT_FORMULA\n"
-        "    return Coefficients(\n"
-        "        *(int(get(rules, getattr(formula, key))) for key in Coefficients.__dataclass_fields__)\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def formula_for(\n"
-        "    rules: RuleSet, attack: Attack, damage: Damage, outcome: str, follow: int | None\n"
-        ") -> tuple[Coefficients, bool] | None:\n"
+        '    spec = get(rules, spec)\n'
+        '    if isinstance(spec, str):\n'
+        '        table = block(rules).damage.formulas\n'
+        '        assert table is not None  # checked when the YAML is loaded\n'
+        '        row = rules.table(table.table).entry(spec)\n'
+        '        found = {key: int(row[column]) for key, column in table.columns.items()}\n'
+        '        return Coefficients(**{key: found.get(key, 0) for key in Coefficients.__dataclass_fields__})\n'
+        '    formula = spec if isinstance(spec, Formula) else HIT_FORMULA\n'
+        '    return Coefficients(\n'
+        '        *(int(get(rules, getattr(formula, key))) for key in Coefficients.__dataclass_fields__)\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def formula_for(\n'
+        '    rules: RuleSet, attack: Attack, damage: Damage, outcome: str, follow: int | None\n'
+        ') -> tuple[Coefficients, bool] | None:\n'
         '    """(formula, multipliers applied) of a hit; None while the critical chart is not rolled."""\n'
-        "    rule = block(rules).damage\n"
-        "    if attack.auto_hit and not attack.blocked and rule.auto_hit is not None:\n"
-        "        return coefficients(rules, rule.auto_hit), bool(get(rules, rule.auto_hit_multiplied))\n"
-        "    if outcome != CRITICAL or not damage.critical_extra:\n"
-        "        return coefficients(rules, rule.hit), True\n"
+        '    rule = block(rules).damage\n'
+        '    if attack.auto_hit and not attack.blocked and rule.auto_hit is not None:\n'
+        '        return coefficients(rules, rule.auto_hit), bool(get(rules, rule.auto_hit_multiplied))\n'
+        '    if outcome != CRITICAL or not damage.critical_extra:\n'
+        '        return coefficients(rules, rule.hit), True\n'
         '    if critical_mode(rules) == "chart":\n'
-        "        if follow is None:\n"
-        "            return None\n"
-        "        chart = critical_chart(rules)\n"
-        "        assert chart.formula is not None  # checked when the YAML is loaded\n"
-        "        return coefficients(rules, str(critical_chart_row(rules, attack, follow)[chart.formula])), True\n"
-        "    return coefficients(rules, rule.hit if rule.critical is None else rule.critical), True\n"
-        "\n"
-        "\n"
-        "def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:\n"
+        '        if follow is None:\n'
+        '            return None\n'
+        '        chart = critical_chart(rules)\n'
+        '        assert chart.formula is not None  # checked when the YAML is loaded\n'
+        '        return coefficients(rules, str(critical_chart_row(rules, attack, follow)[chart.formula])), True\n'
+        '    return coefficients(rules, rule.hit if rule.critical is None else rule.critical), True\n'
+        '\n'
+        '\n'
+        'def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:\n'
         '    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""\n'
-        "    penalty = block(rules).damage.natural_penalty\n"
-        "    if penalty is None or not always_hits(rules, roll):\n"
-        "        return 0\n"
-        "    above = int(get(rules, penalty.above))\n"
-        "    basis = need_basis(rules, attack)\n"
-        "    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0\n"
-        "\n"
-        "\n"
-        "def least(rules: RuleSet, damage: Damage) -> int:\n"
-        "    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least\n"
-        "\n"
-        "\n"
-        "def rounded(amount: Fraction, up: bool) -> int:\n"
-        "    return math.ceil(amount) if up else math.floor(amount)\n"
-        "\n"
-        "\n"
-        "def amount(\n"
-        "    rules: RuleSet,\n"
-        "    formula: Coefficients,\n"
-        "    damage: Damage,\n"
-        "    rolled: int,\n"
-        "    penalty: int = 0,\n"
-        "    multiplied: bool = True,\n"
-        ") -> int:\n"
+        '    penalty = block(rules).damage.natural_penalty\n'
+        '    if penalty is None or not always_hits(rules, roll):\n'
+        '        return 0\n'
+        '    above = int(get(rules, penalty.above))\n'
+        '    basis = need_basis(rules, attack)\n'
+        '    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0\n'
+        '\n'
+        '\n'
+        'def least(rules: RuleSet, damage: Damage) -> int:\n'
+        '    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least\n'
+        '\n'
+        '\n'
+        'def rounded(amount: Fraction, up: bool) -> int:\n'
+        '    return math.ceil(amount) if up else math.floor(amount)\n'
+        '\n'
+        '\n'
+        'def amount(\n'
+        '    rules: RuleSet,\n'
+        '    formula: Coefficients,\n'
+        '    damage: Damage,\n'
+        '    rolled: int,\n'
+        '    penalty: int = 0,\n'
+        '    multiplied: bool = True,\n'
+        ') -> int:\n'
         '    """Damage of a hit whose dice part is ``rolled`` (dice_rolled x the roll + the further rolls):\n'
         '    the formula\'s parts, the multiplier stages in order, the penalty, never below the least."""\n'
-        "    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)\n"
-        "\n"
-        "\n"
-        "SCOPES = {\n"
+        '    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)\n'
+        '\n'
+        '\n'
+        'SCOPES = {\n'
         '    "whole": ("rolled", "dice_max", "die_max", "modifier"),\n'
         '    "dice": ("rolled", "dice_max", "die_max"),\n'
         '    "not_max_die": ("rolled", "dice_max", "modifier"),\n'
-        "}\n"
-        "\n"
-        "\n"
-        "def amount_rule(\n"
-        "    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True\n"
-        ") -> Callable[[int], int]:\n"
+        '}\n'
+        '\n'
+        '\n'
+        'def amount_rule(\n'
+        '    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True\n'
+        ') -> Callable[[int], int]:\n'
         '    """``amount`` for one formula, damage and penalty, as a function of the dice part: everything that\n'
-        "    does not depend on the roll is worked out once (the odds call it for every total of the dice).\n"
+        '    does not depend on the roll is worked out once (the odds call it for every total of the dice).\n'
         '    Whole numbers throughout: each stage\'s exact product is rounded by integer division."""\n'
-        "    floor = least(rules, damage)\n"
-        "    dice = damage.dice\n"
-        "    rule = block(rules).damage\n"
-        "    applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)\n"
-        "    fixed = {\n"
+        '    floor = least(rules, damage)\n'
+        '    dice = damage.dice\n'
+        '    rule = block(rules).damage\n'
+        '    applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)\n'
+        '    fixed = {\n'
         '        "dice_max": formula.dice_max * dice.count * dice.sides,\n'
         '        "die_max": formula.die_max * dice.sides,\n'
         '        "modifier": formula.modifier * (dice.modifier + damage.bonus),\n'
-        "    }\n"
-        "    stages = []\n"
-        "    for index, stage in enumerate(rule.multipliers if multiplied else ()):\n"
-        "        factor = Fraction(damage.multipliers.get(stage.name, 1))\n"
-        "        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()\n"
-        "        rounding = str(get(rules, stage.rounding))\n"
+        '    }\n'
+        '    stages = []\n'
+        '    for index, stage in enumerate(rule.multipliers if multiplied else ()):\n'
+        '        factor = Fraction(damage.multipliers.get(stage.name, 1))\n'
+        '        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()\n'
+        '        rounding = str(get(rules, stage.rounding))\n'
         '        up = damage.round_up.get(stage.name, False) if rounding == "picked" else rounding == "up"\n'
-        "        stages.append((factor.numerator, factor.denominator, scope, up))\n"
+        '        stages.append((factor.numerator, factor.denominator, scope, up))\n'
         '    die_penalty = penalty if applies_to == "die" else 0\n'
         '    total_penalty = penalty if applies_to == "total" else 0\n'
-        "\n"
-        "    def of(rolled: int) -> int:\n"
-        "        if die_penalty:\n"
-        "            rolled = max(floor, rolled - die_penalty)\n"
+        '\n'
+        '    def of(rolled: int) -> int:\n'
+        '        if die_penalty:\n'
+        '            rolled = max(floor, rolled - die_penalty)\n'
         '        parts = {"rolled": rolled, **fixed}\n'
-        "        total = sum(parts.values())\n"
-        "        for index, (numerator, denominator, scope, up) in enumerate(stages):\n"
-        "            inside = sum(parts[p] for p in scope) if not index else total\n"
-        "            exact = inside * numerator + (total - inside) * denominator  # x denominator\n"
-        "            total = -(-exact // denominator) if up else exact // denominator\n"
-        "        return max(floor, total - total_penalty)\n"
-        "\n"
-        "    return of\n"
-        "\n"
-        "\n"
+        '        total = sum(parts.values())\n'
+        '        for index, (numerator, denominator, scope, up) in enumerate(stages):\n'
+        '            inside = sum(parts[p] for p in scope) if not index else total\n'
+        '            exact = inside * numerator + (total - inside) * denominator  # x denominator\n'
+        '            total = -(-exact // denominator) if up else exact // denominator\n'
+        '        return max(floor, total - total_penalty)\n'
+        '\n'
+        '    return of\n'
+        '\n'
+        '\n'
         'def check_damage_roll(dice: dice_module.Dice, shown: int, what: str = "DAMAGE ROLL") -> int:\n'
         '    """What the dice show, without the expression\'s modifier."""\n'
-        "    low, high = dice.count * LOWEST_FACE, dice.count * dice.sides\n"
-        "    if not low <= shown <= high:\n"
+        '    low, high = dice.count * LOWEST_FACE, dice.count * dice.sides\n'
+        '    if not low <= shown <= high:\n'
         '        raise RuleError(f"#{what}? {low} to {high}")\n'
-        "    return shown\n"
-        "\n"
-        "\n"
-        "def attack_damage(\n"
-        "    rules: RuleSet,\n"
-        "    attack: Attack,\n"
-        "    damage: Damage,\n"
-        "    outcome: str,\n"
-        "    roll: int,\n"
-        "    follow: int | None = None,\n"
-        "    damage_roll: int | None = None,\n"
-        "    extra_roll: int | None = None,\n"
-        ") -> int | str:\n"
+        '    return shown\n'
+        '\n'
+        '\n'
+        'def attack_damage(\n'
+        '    rules: RuleSet,\n'
+        '    attack: Attack,\n'
+        '    damage: Damage,\n'
+        '    outcome: str,\n'
+        '    roll: int,\n'
+        '    follow: int | None = None,\n'
+        '    damage_roll: int | None = None,\n'
+        '    extra_roll: int | None = None,\n'
+        ') -> int | str:\n'
         '    """Damage of the attack: 0 for a miss or fumble, \'\' while a roll it needs is not entered\n'
         "    (the critical chart's follow roll, the damage roll, ``extra_roll``: what the further rolls of a\n"
         '    formula with ``rerolled`` show together)."""\n'
-        "    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:\n"
-        "        return 0\n"
-        "    found = formula_for(rules, attack, damage, outcome, follow)\n"
-        "    if found is None:\n"
+        '    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:\n'
+        '        return 0\n'
+        '    found = formula_for(rules, attack, damage, outcome, follow)\n'
+        '    if found is None:\n'
         '        return ""\n'
-        "    formula, multiplied = found\n"
-        "    rolled = 0\n"
-        "    if formula.dice_rolled and damage.dice.count:\n"
-        "        if damage_roll is None:\n"
+        '    formula, multiplied = found\n'
+        '    rolled = 0\n'
+        '    if formula.dice_rolled and damage.dice.count:\n'
+        '        if damage_roll is None:\n'
         '            return ""\n'
-        "        rolled += formula.dice_rolled * check_damage_roll(damage.dice, damage_roll)\n"
-        "    if formula.rerolled and damage.dice.count:\n"
-        "        if extra_roll is None:\n"
+        '        rolled += formula.dice_rolled * check_damage_roll(damage.dice, damage_roll)\n'
+        '    if formula.rerolled and damage.dice.count:\n'
+        '        if extra_roll is None:\n'
         '            return ""\n'
-        "        again = dice_module.Dice(formula.rerolled * damage.dice.count, damage.dice.sides)\n"
+        '        again = dice_module.Dice(formula.rerolled * damage.dice.count, damage.dice.sides)\n'
         '        rolled += check_damage_roll(again, extra_roll, "EXTRA DAMAGE ROLL")\n'
-        "    penalty = natural_penalty(rules, attack, roll) if not attack.auto_hit else 0\n"
-        "    return amount(rules, formula, damage, rolled, penalty, multiplied)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the pickers (modifiers: [...])\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Situation:\n"
+        '    penalty = natural_penalty(rules, attack, roll) if not attack.auto_hit else 0\n'
+        '    return amount(rules, formula, damage, rolled, penalty, multiplied)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the pickers (modifiers: [...])\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Situation:\n'
         '    """What the picked rows of a block\'s ``modifiers`` tables add up to, by column name."""\n'
-        "\n"
-        "    hit: int = 0  # column hit: to the roll\n"
+        '\n'
+        '    hit: int = 0  # column hit: to the roll\n'
         "    ac: int = 0  # column ac: to the defender's AC\n"
-        "    damage: int = 0  # column damage: to the damage\n"
-        "    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage\n"
-        "    cannot_hit: bool = False\n"
-        "    needs_magic: bool = False\n"
-        "    auto_hit: bool = False\n"
-        "    advantage: bool = False\n"
-        "    disadvantage: bool = False\n"
-        "\n"
-        "\n"
-        "def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:\n"
+        '    damage: int = 0  # column damage: to the damage\n'
+        '    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage\n'
+        '    cannot_hit: bool = False\n'
+        '    needs_magic: bool = False\n'
+        '    auto_hit: bool = False\n'
+        '    advantage: bool = False\n'
+        '    disadvantage: bool = False\n'
+        '\n'
+        '\n'
+        'def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:\n'
         '    """The rows a GM picked in the block\'s ``modifiers`` tables (a choice table\'s first row by default)."""\n'
-        "    tables = block(rules).modifiers\n"
-        "    if tables is None:\n"
+        '    tables = block(rules).modifiers\n'
+        '    if tables is None:\n'
         '        raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")\n'
-        "    ticked = set(toggles)\n"
-        "    rows: list[Row] = []\n"
-        "    for table_id in tables:\n"
-        "        table = rules.table(table_id)\n"
+        '    ticked = set(toggles)\n'
+        '    rows: list[Row] = []\n'
+        '    for table_id in tables:\n'
+        '        table = rules.table(table_id)\n'
         '        if table.picker == "choice":\n'
-        "            label = choices.get(table_id, str(table.rows[0].label))\n"
-        "            try:\n"
-        "                rows.append(table.by_label(label))\n"
-        "            except KeyError:\n"
-        "                raise not_in_list(table.title, (row.label for row in table.rows)) from None\n"
-        "        else:\n"
-        "            rows += [row for row in table.rows if (table_id, row.id) in ticked]\n"
-        "    return rows\n"
-        "\n"
-        "\n"
-        "def picked_situation(\n"
-        "    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()\n"
-        ") -> Situation:\n"
-        "    rows = picked_rows(rules, choices, toggles)\n"
-        "\n"
-        "    def total(column: str) -> int:\n"
-        "        return sum(int(row.values.get(column) or 0) for row in rows)\n"
-        "\n"
-        "    def any_of(column: str) -> bool:\n"
-        "        return any(row.values.get(column) is True for row in rows)\n"
-        "\n"
-        "    multiplier = Fraction(1)\n"
-        "    for row in rows:\n"
+        '            label = choices.get(table_id, str(table.rows[0].label))\n'
+        '            try:\n'
+        '                rows.append(table.by_label(label))\n'
+        '            except KeyError:\n'
+        '                raise not_in_list(table.title, (row.label for row in table.rows)) from None\n'
+        '        else:\n'
+        '            rows += [row for row in table.rows if (table_id, row.id) in ticked]\n'
+        '    return rows\n'
+        '\n'
+        '\n'
+        'def picked_situation(\n'
+        '    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()\n'
+        ') -> Situation:\n'
+        '    rows = picked_rows(rules, choices, toggles)\n'
+        '\n'
+        '    def total(column: str) -> int:\n'
+        '        return sum(int(row.values.get(column) or 0) for row in rows)\n'
+        '\n'
+        '    def any_of(column: str) -> bool:\n'
+        '        return any(row.values.get(column) is True for row in rows)\n'
+        '\n'
+        '    multiplier = Fraction(1)\n'
+        '    for row in rows:\n'
         '        multiplier *= Fraction(str(row.values.get("damage_multiplier", 1)))\n'
-        "    return Situation(\n"
+        '    return Situation(\n'
         '        hit=total("hit"),\n'
         '        ac=total("ac"),\n'
         '        damage=total("damage"),\n'
-        "        multiplier=multiplier,\n"
+        '        multiplier=multiplier,\n'
         '        cannot_hit=any_of("cannot_hit"),\n'
         '        needs_magic=any_of("needs_magic"),\n'
         '        auto_hit=any_of("auto_hit"),\n'
         '        advantage=any_of("advantage"),\n'
         '        disadvantage=any_of("disadvantage"),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -> tuple[Attack, Damage]:\n"
+        '    )\n'
+        '\n'
+        '\n'
+        'def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -> tuple[Attack, Damage]:\n'
         '    """The attack and damage with the situation added."""\n'
-        "    stages = block(rules).damage.multipliers\n"
-        "    multipliers = dict(damage.multipliers)\n"
-        "    if stages and where.multiplier != 1:\n"
-        "        multipliers[stages[0].name] = Fraction(multipliers.get(stages[0].name, 1)) * where.multiplier\n"
-        "    return (\n"
-        "        Attack(\n"
-        "            bonus=attack.bonus,\n"
-        "            target=attack.target,\n"
-        "            mods=attack.mods + where.hit,\n"
-        "            level=attack.level,\n"
-        "            ac_change=attack.ac_change + where.ac,\n"
-        "            advantage=attack.advantage or where.advantage,\n"
-        "            disadvantage=attack.disadvantage or where.disadvantage,\n"
-        "            needs_magic=attack.needs_magic or where.needs_magic,\n"
-        "            cannot_hit=attack.cannot_hit or where.cannot_hit,\n"
-        "            blocked=attack.blocked,\n"
-        "            auto_hit=attack.auto_hit or where.auto_hit,\n"
-        "        ),\n"
-        "        Damage(\n"
-        "            dice=damage.dice,\n"
-        "            bonus=damage.bonus + where.damage,\n"
-        "            least=damage.least,\n"
-        "            deals_damage=damage.deals_damage,\n"
-        "            critical_extra=damage.critical_extra,\n"
-        "            multipliers=multipliers,\n"
-        "            round_up=damage.round_up,\n"
-        "        ),\n"
-        "    )\n"
+        '    stages = block(rules).damage.multipliers\n'
+        '    multipliers = dict(damage.multipliers)\n'
+        '    if stages and where.multiplier != 1:\n'
+        '        multipliers[stages[0].name] = Fraction(multipliers.get(stages[0].name, 1)) * where.multiplier\n'
+        '    return (\n'
+        '        Attack(\n'
+        '            bonus=attack.bonus,\n'
+        '            target=attack.target,\n'
+        '            mods=attack.mods + where.hit,\n'
+        '            level=attack.level,\n'
+        '            ac_change=attack.ac_change + where.ac,\n'
+        '            advantage=attack.advantage or where.advantage,\n'
+        '            disadvantage=attack.disadvantage or where.disadvantage,\n'
+        '            needs_magic=attack.needs_magic or where.needs_magic,\n'
+        '            cannot_hit=attack.cannot_hit or where.cannot_hit,\n'
+        '            blocked=attack.blocked,\n'
+        '            auto_hit=attack.auto_hit or where.auto_hit,\n'
+        '        ),\n'
+        '        Damage(\n'
+        '            dice=damage.dice,\n'
+        '            bonus=damage.bonus + where.damage,\n'
+        '            least=damage.least,\n'
+        '            deals_damage=damage.deals_damage,\n'
+        '            critical_extra=damage.critical_extra,\n'
+        '            multipliers=multipliers,\n'
+        '            round_up=damage.round_up,\n'
+        '        ),\n'
+        '    )\n'
     ),
-    "pycalc.resolution_block": (
+    'pycalc.resolution_block': (
         '"""The ``resolution:`` block of a d20 ruleset\'s ``ruleset.yaml``: how one attack roll is resolved.\n'
-        "\n"
-        "Parsed and checked here, every problem reported as ``tables/<id>/ruleset.yaml:LINE: what is wrong``\n"
-        "like the rest of the tables. The parsed block keeps references, not numbers: a number is a literal\n"
-        "or a ``table.entry[.column]`` cell, and any value may be chosen by a ruling\n"
-        "(``{ruling: id, choices: {choice: value}}``). :func:`value` resolves them when the engine reads them,\n"
-        "so a house rule that edits a table or flips a ruling changes the resolution with it.\n"
-        "\n"
+        '\n'
+        'Parsed and checked here, every problem reported as ``tables/<id>/ruleset.yaml:LINE: what is wrong``\n'
+        'like the rest of the tables. The parsed block keeps references, not numbers: a number is a literal\n'
+        'or a ``table.entry[.column]`` cell, and any value may be chosen by a ruling\n'
+        '(``{ruling: id, choices: {choice: value}}``). :func:`value` resolves them when the engine reads them,\n'
+        'so a house rule that edits a table or flips a ruling changes the resolution with it.\n'
+        '\n'
         'Every key is documented in ``tables/README.md`` ("The resolution block"); the engine that reads the\n'
-        "block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).\n"
+        'block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import re\n"
-        "from collections.abc import Callable, Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from typing import TYPE_CHECKING, Any\n"
-        "\n"
-        "from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind\n"
-        "\n"
-        "if TYPE_CHECKING:\n"
-        "    from pycalc.table_files import RuleSet\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import re\n'
+        'from collections.abc import Callable, Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from typing import TYPE_CHECKING, Any\n'
+        '\n'
+        'from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind\n'
+        '\n'
+        'if TYPE_CHECKING:\n'
+        '    from pycalc.table_files import RuleSet\n'
+        '\n'
         'TARGETS = ("armor_class", "number_needed")\n'
         'NEED_BASES = ("need", "target")\n'
         'NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")\n'
@@ -2004,8 +2004,8 @@ _SOURCES = {
         'OWN = "own"\n'
         'NONE = "none"\n'
         'REFERENCE = re.compile(r"^([a-z][a-z0-9_]*)\\.([a-z][a-z0-9_]*)(?:\\.([a-z][a-z0-9_]*))?$")\n'
-        "\n"
-        "TOP_KEYS = {\n"
+        '\n'
+        'TOP_KEYS = {\n'
         '    "die",\n'
         '    "target",\n'
         '    "ac_change",\n'
@@ -2022,463 +2022,463 @@ _SOURCES = {
         '    "damage",\n'
         '    "modifiers",\n'
         '    "note",\n'
-        "}\n"
+        '}\n'
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special"}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
         'DAMAGE_KEYS |= {"multipliers"}\n'
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the parsed block\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Ref:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the parsed block\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Ref:\n'
         '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""\n'
-        "\n"
-        "    table: str\n"
-        "    entry: str\n"
-        "    column: str\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class ByRuling:\n"
+        '\n'
+        '    table: str\n'
+        '    entry: str\n'
+        '    column: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class ByRuling:\n'
         '    """A value chosen by the ruling in force: ``choices[rules.ruling(ruling)]``."""\n'
-        "\n"
-        "    ruling: str\n"
-        "    choices: Mapping[str, Any]\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class RollRange:\n"
+        '\n'
+        '    ruling: str\n'
+        '    choices: Mapping[str, Any]\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class RollRange:\n'
         '    """Natural rolls ``low``..``high`` (None: the die\'s lowest / highest face) when ``when`` holds."""\n'
-        "\n"
-        "    low: Any = None\n"
-        "    high: Any = None\n"
-        "    when: Any = True\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class RollColumn:\n"
+        '\n'
+        '    low: Any = None\n'
+        '    high: Any = None\n'
+        '    when: Any = True\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class RollColumn:\n'
         '    """The natural rolls whose band of ``table`` (keyed by the natural roll) has ``column`` true."""\n'
-        "\n"
-        "    table: str\n"
-        "    column: str\n"
-        "\n"
-        "\n"
-        "Rolls = tuple[RollRange | RollColumn, ...]\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class NeedRange:\n"
+        '\n'
+        '    table: str\n'
+        '    column: str\n'
+        '\n'
+        '\n'
+        'Rolls = tuple[RollRange | RollColumn, ...]\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class NeedRange:\n'
         '    """No critical when the number needed is in this range (every bound given must hold)."""\n'
-        "\n"
-        "    at_least: Any = None\n"
-        "    above: Any = None\n"
-        "    at_most: Any = None\n"
-        "    below: Any = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Formula:\n"
+        '\n'
+        '    at_least: Any = None\n'
+        '    above: Any = None\n'
+        '    at_most: Any = None\n'
+        '    below: Any = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Formula:\n'
         '    """Damage = dice_rolled x (the dice as rolled) + each further independent roll of the dice\n'
         "    (``rerolled`` of them) + dice_max x (the dice's maximum) + die_max x (one die's maximum) +\n"
         '    modifier x (the dice\'s +modifier and the situation\'s damage bonus)."""\n'
-        "\n"
-        "    dice_rolled: Any = 0\n"
-        "    rerolled: Any = 0\n"
-        "    dice_max: Any = 0\n"
-        "    die_max: Any = 0\n"
-        "    modifier: Any = 0\n"
-        "\n"
-        "\n"
-        "HIT_FORMULA = Formula(dice_rolled=1, modifier=1)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class FormulaTable:\n"
+        '\n'
+        '    dice_rolled: Any = 0\n'
+        '    rerolled: Any = 0\n'
+        '    dice_max: Any = 0\n'
+        '    die_max: Any = 0\n'
+        '    modifier: Any = 0\n'
+        '\n'
+        '\n'
+        'HIT_FORMULA = Formula(dice_rolled=1, modifier=1)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class FormulaTable:\n'
         '    """Formulas as rows of an entries table: formula key -> column id."""\n'
-        "\n"
-        "    table: str\n"
-        "    columns: Mapping[str, str]\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Chart:\n"
+        '\n'
+        '    table: str\n'
+        '    columns: Mapping[str, str]\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Chart:\n'
         '    """A bands table read with the follow-up roll."""\n'
-        "\n"
-        "    table: str\n"
+        '\n'
+        '    table: str\n'
         '    special: str | None = None  # bool column: the row is "a special"\n'
-        "    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n"
-        "    formula: str | None = None  # column naming the damage formula (critical chart)\n"
+        '    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n'
+        '    formula: str | None = None  # column naming the damage formula (critical chart)\n'
         "    follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Fumble:\n"
-        "    mode: Any = NONE\n"
-        "    chart: Chart | None = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Critical:\n"
-        "    mode: Any = NONE\n"
-        "    rolls: Rolls | None = None  # None: the always-hit rolls\n"
-        "    no_critical_when_needed: Any = None  # NeedRange, by ruling or not\n"
-        "    confirm_natural_miss_fails: Any = False\n"
-        "    chart: Chart | None = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Penalty:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Fumble:\n'
+        '    mode: Any = NONE\n'
+        '    chart: Chart | None = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Critical:\n'
+        '    mode: Any = NONE\n'
+        '    rolls: Rolls | None = None  # None: the always-hit rolls\n'
+        '    no_critical_when_needed: Any = None  # NeedRange, by ruling or not\n'
+        '    confirm_natural_miss_fails: Any = False\n'
+        '    chart: Chart | None = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Penalty:\n'
         '    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""\n'
-        "\n"
-        "    above: Any\n"
-        "    per_point: Any\n"
+        '\n'
+        '    above: Any\n'
+        '    per_point: Any\n'
         '    applies_to: Any = "total"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Stage:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Stage:\n'
         '    """One damage multiplier, applied in order; its factor is an input (the situation\'s)."""\n'
-        "\n"
-        "    name: str\n"
+        '\n'
+        '    name: str\n'
         '    scope: Any = "whole"\n'
         '    rounding: Any = "down"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class DamageRules:\n"
-        "    least: Any = 0\n"
-        "    formulas: FormulaTable | None = None\n"
-        "    hit: Any = HIT_FORMULA\n"
-        "    critical: Any = None  # None: a critical deals what a hit deals\n"
-        "    auto_hit: Any = None  # None: an automatic hit deals what a hit deals\n"
-        "    auto_hit_multiplied: Any = True\n"
-        "    natural_penalty: Penalty | None = None\n"
-        "    multipliers: tuple[Stage, ...] = ()\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Advantage:\n"
-        "    highest_of: Any = None\n"
-        "    lowest_of: Any = None\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class DamageRules:\n'
+        '    least: Any = 0\n'
+        '    formulas: FormulaTable | None = None\n'
+        '    hit: Any = HIT_FORMULA\n'
+        '    critical: Any = None  # None: a critical deals what a hit deals\n'
+        '    auto_hit: Any = None  # None: an automatic hit deals what a hit deals\n'
+        '    auto_hit_multiplied: Any = True\n'
+        '    natural_penalty: Penalty | None = None\n'
+        '    multipliers: tuple[Stage, ...] = ()\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Advantage:\n'
+        '    highest_of: Any = None\n'
+        '    lowest_of: Any = None\n'
         '    both: Any = "normal"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Resolution:\n"
-        "    die: Any\n"
-        "    target: Any\n"
-        "    file: str\n"
-        "    line: int\n"
-        "    ac_change: Any = 1\n"
-        "    least_target: Any = None\n"
-        "    hit_margin: Any = 0\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Resolution:\n'
+        '    die: Any\n'
+        '    target: Any\n'
+        '    file: str\n'
+        '    line: int\n'
+        '    ac_change: Any = 1\n'
+        '    least_target: Any = None\n'
+        '    hit_margin: Any = 0\n'
         '    need_basis: Any = "need"\n'
-        "    advantage: Advantage | None = None\n"
-        "    follow_die: Any = None  # None: the attack die\n"
-        "    always_miss: Rolls = ()\n"
-        "    always_hit: Rolls = ()\n"
+        '    advantage: Advantage | None = None\n'
+        '    follow_die: Any = None  # None: the attack die\n'
+        '    always_miss: Rolls = ()\n'
+        '    always_hit: Rolls = ()\n'
         '    needs_magic: Any = "cannot_hit"\n'
-        "    fumble: Fumble = field(default_factory=Fumble)\n"
-        "    critical: Critical = field(default_factory=Critical)\n"
-        "    damage: DamageRules = field(default_factory=DamageRules)\n"
+        '    fumble: Fumble = field(default_factory=Fumble)\n'
+        '    critical: Critical = field(default_factory=Critical)\n'
+        '    damage: DamageRules = field(default_factory=DamageRules)\n'
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
-        "\n"
-        "\n"
-        "def value(rules: RuleSet, item: Any) -> Any:\n"
+        '\n'
+        '\n'
+        'def value(rules: RuleSet, item: Any) -> Any:\n'
         '    """A block value as the rules in force make it: the ruling\'s choice, the table cell\'s value."""\n'
-        "    while isinstance(item, ByRuling):\n"
-        "        item = item.choices[rules.ruling(item.ruling)]\n"
-        "    if isinstance(item, Ref):\n"
-        "        return rules.table(item.table).value(item.entry, item.column)\n"
-        "    return item\n"
-        "\n"
-        "\n"
-        "def possible(item: Any) -> list[Any]:\n"
+        '    while isinstance(item, ByRuling):\n'
+        '        item = item.choices[rules.ruling(item.ruling)]\n'
+        '    if isinstance(item, Ref):\n'
+        '        return rules.table(item.table).value(item.entry, item.column)\n'
+        '    return item\n'
+        '\n'
+        '\n'
+        'def possible(item: Any) -> list[Any]:\n'
         '    """Every value an item can take, whatever the rulings (for checks that do not know them)."""\n'
-        "    if isinstance(item, ByRuling):\n"
-        "        return [v for choice in item.choices.values() for v in possible(choice)]\n"
-        "    return [item]\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- parsing\n"
-        "\n"
-        "\n"
-        "@dataclass\n"
-        "class Uses:\n"
+        '    if isinstance(item, ByRuling):\n'
+        '        return [v for choice in item.choices.values() for v in possible(choice)]\n'
+        '    return [item]\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- parsing\n'
+        '\n'
+        '\n'
+        '@dataclass\n'
+        'class Uses:\n'
         '    """What the block refers to, checked once every table and ruling is loaded."""\n'
-        "\n"
-        "    refs: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, int|bool, what)\n"
-        "    rulings: list[tuple[ByRuling, str]] = field(default_factory=list)  # (use, what)\n"
-        "    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)\n"
-        "    pickers: list[tuple[str, int]] = field(default_factory=list)\n"
-        "    formula_names: list[tuple[str, int, str]] = field(default_factory=list)\n"
-        "    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n"
-        "\n"
-        "\n"
-        "Parse = Callable[[Any, int, str], Any]\n"
-        "\n"
-        "\n"
-        "class _Parser:\n"
-        "    def __init__(self, check: _Checker) -> None:\n"
-        "        self.check = check\n"
-        "        self.uses = Uses()\n"
-        "\n"
-        "    # ---- values\n"
-        "\n"
-        "    def by_ruling(self, parse: Parse) -> Parse:\n"
+        '\n'
+        '    refs: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, int|bool, what)\n'
+        '    rulings: list[tuple[ByRuling, str]] = field(default_factory=list)  # (use, what)\n'
+        '    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)\n'
+        '    pickers: list[tuple[str, int]] = field(default_factory=list)\n'
+        '    formula_names: list[tuple[str, int, str]] = field(default_factory=list)\n'
+        '    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n'
+        '\n'
+        '\n'
+        'Parse = Callable[[Any, int, str], Any]\n'
+        '\n'
+        '\n'
+        'class _Parser:\n'
+        '    def __init__(self, check: _Checker) -> None:\n'
+        '        self.check = check\n'
+        '        self.uses = Uses()\n'
+        '\n'
+        '    # ---- values\n'
+        '\n'
+        '    def by_ruling(self, parse: Parse) -> Parse:\n'
         '        """``parse``, or a ``{ruling: id, choices: {...}}`` whose every choice ``parse`` reads."""\n'
-        "\n"
-        "        def read(raw: Any, line: int, what: str) -> Any:\n"
+        '\n'
+        '        def read(raw: Any, line: int, what: str) -> Any:\n'
         '            if not (isinstance(raw, LocatedDict) and "ruling" in raw):\n'
-        "                return parse(raw, line, what)\n"
+        '                return parse(raw, line, what)\n'
         '            self.check.keys(raw, {"ruling", "choices"}, {"ruling", "choices"}, f"{what} (by ruling)")\n'
         '            ruling_line = raw.value_lines.get("ruling", raw.line)\n'
         '            ruling = self.check.ident(raw.get("ruling"), ruling_line, f"{what} ruling")\n'
         '            choices_line = raw.value_lines.get("choices", raw.line)\n'
         '            choices = self.check.mapping(raw.get("choices"), choices_line, f"{what} choices") or LocatedDict()\n'
-        "            parsed = {\n"
+        '            parsed = {\n'
         '                str(choice): parse(item, choices.value_lines[choice], f"{what} (ruling {ruling}: {choice})")\n'
-        "                for choice, item in choices.items()\n"
-        "            }\n"
-        "            use = ByRuling(ruling, parsed, choices_line)\n"
-        "            self.uses.rulings.append((use, what))\n"
-        "            return use\n"
-        "\n"
-        "        return read\n"
-        "\n"
-        "    def reference(self, raw: str, line: int, what: str, kind: str) -> Ref | None:\n"
-        "        match = REFERENCE.match(raw)\n"
-        "        if not match:\n"
-        "            self.check.fail(\n"
+        '                for choice, item in choices.items()\n'
+        '            }\n'
+        '            use = ByRuling(ruling, parsed, choices_line)\n'
+        '            self.uses.rulings.append((use, what))\n'
+        '            return use\n'
+        '\n'
+        '        return read\n'
+        '\n'
+        '    def reference(self, raw: str, line: int, what: str, kind: str) -> Ref | None:\n'
+        '        match = REFERENCE.match(raw)\n'
+        '        if not match:\n'
+        '            self.check.fail(\n'
         '                line, f"{what} {raw!r} is not a table reference (write table.entry or table.entry.column)"\n'
-        "            )\n"
-        "            return None\n"
+        '            )\n'
+        '            return None\n'
         '        ref = Ref(match.group(1), match.group(2), match.group(3) or "value", line)\n'
-        "        self.uses.refs.append((ref, kind, what))\n"
-        "        return ref\n"
-        "\n"
-        "    def number(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, int) and not isinstance(raw, bool):\n"
-        "            return raw\n"
-        "        if isinstance(raw, str):\n"
+        '        self.uses.refs.append((ref, kind, what))\n'
+        '        return ref\n'
+        '\n'
+        '    def number(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, int) and not isinstance(raw, bool):\n'
+        '            return raw\n'
+        '        if isinstance(raw, str):\n'
         '            return self.reference(raw, line, what, "int")\n'
         '        self.check.fail(line, f"{what} must be a whole number or a table.entry reference, got {_kind(raw)}")\n'
-        "        return 0\n"
-        "\n"
-        "    def flag(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, bool):\n"
-        "            return raw\n"
-        "        if isinstance(raw, str):\n"
+        '        return 0\n'
+        '\n'
+        '    def flag(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, bool):\n'
+        '            return raw\n'
+        '        if isinstance(raw, str):\n'
         '            return self.reference(raw, line, what, "bool")\n'
-        "        self.check.fail(\n"
+        '        self.check.fail(\n'
         '            line, f"{what} must be true, false or a table.entry.column reference, got {_kind(raw)}"\n'
-        "        )\n"
-        "        return False\n"
-        "\n"
-        "    def choice(self, options: tuple[str, ...]) -> Parse:\n"
-        "        def read(raw: Any, line: int, what: str) -> Any:\n"
-        "            if raw not in options:\n"
-        "                self.check.fail(line, f\"{what} {raw!r} must be one of {', '.join(options)}\")\n"
-        "                return options[0]\n"
-        "            return raw\n"
-        "\n"
-        "        return read\n"
-        "\n"
-        "    def get(self, data: LocatedDict, key: str, parse: Parse, what: str, default: Any = None) -> Any:\n"
-        "        if key not in data:\n"
-        "            return default\n"
+        '        )\n'
+        '        return False\n'
+        '\n'
+        '    def choice(self, options: tuple[str, ...]) -> Parse:\n'
+        '        def read(raw: Any, line: int, what: str) -> Any:\n'
+        '            if raw not in options:\n'
+        '                self.check.fail(line, f"{what} {raw!r} must be one of {\', \'.join(options)}")\n'
+        '                return options[0]\n'
+        '            return raw\n'
+        '\n'
+        '        return read\n'
+        '\n'
+        '    def get(self, data: LocatedDict, key: str, parse: Parse, what: str, default: Any = None) -> Any:\n'
+        '        if key not in data:\n'
+        '            return default\n'
         '        return self.by_ruling(parse)(data[key], data.value_lines[key], f"{what}.{key}")\n'
-        "\n"
-        "    def table_id(self, raw: Any, line: int, what: str, kind: str, columns: dict[str, tuple[str, ...]]) -> str:\n"
-        "        table = self.check.ident(raw, line, what)\n"
-        "        self.uses.tables.append((table, line, kind, columns, what))\n"
-        "        return table\n"
-        "\n"
-        "    def column_id(self, data: LocatedDict, key: str, what: str) -> str | None:\n"
-        "        if key not in data:\n"
-        "            return None\n"
+        '\n'
+        '    def table_id(self, raw: Any, line: int, what: str, kind: str, columns: dict[str, tuple[str, ...]]) -> str:\n'
+        '        table = self.check.ident(raw, line, what)\n'
+        '        self.uses.tables.append((table, line, kind, columns, what))\n'
+        '        return table\n'
+        '\n'
+        '    def column_id(self, data: LocatedDict, key: str, what: str) -> str | None:\n'
+        '        if key not in data:\n'
+        '            return None\n'
         '        return self.check.ident(data[key], data.value_lines[key], f"{what}.{key}")\n'
-        "\n"
-        "    # ---- parts\n"
-        "\n"
-        "    def rolls(self, raw: Any, line: int, what: str) -> Rolls:\n"
-        "        if raw == NONE:\n"
-        "            return ()\n"
-        "        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])\n"
-        "        found: list[RollRange | RollColumn] = []\n"
-        "        for item, item_line in zip(items, lines, strict=True):\n"
+        '\n'
+        '    # ---- parts\n'
+        '\n'
+        '    def rolls(self, raw: Any, line: int, what: str) -> Rolls:\n'
+        '        if raw == NONE:\n'
+        '            return ()\n'
+        '        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])\n'
+        '        found: list[RollRange | RollColumn] = []\n'
+        '        for item, item_line in zip(items, lines, strict=True):\n'
         '            data = self.check.mapping(item, item_line, f"{what} (natural rolls)")\n'
-        "            if data is None:\n"
-        "                continue\n"
+        '            if data is None:\n'
+        '                continue\n'
         '            if "table" in data:\n'
         '                self.check.keys(data, {"table", "column"}, {"table", "column"}, what)\n'
         '                column = self.column_id(data, "column", what) or ""\n'
-        "                table = self.table_id(\n"
+        '                table = self.table_id(\n'
         '                    data.get("table"),\n'
         '                    data.value_lines["table"],\n'
         '                    f"{what}.table",\n'
         '                    "bands",\n'
         '                    {column: ("bool",)},\n'
-        "                )\n"
-        "                found.append(RollColumn(table, column))\n"
-        "                continue\n"
+        '                )\n'
+        '                found.append(RollColumn(table, column))\n'
+        '                continue\n'
         '            self.check.keys(data, {"from", "to", "when"}, set(), what)\n'
         '            if "from" not in data and "to" not in data:\n'
-        "                self.check.fail(data.line, f\"{what} needs 'from', 'to' or both (or table and column)\")\n"
-        "            found.append(\n"
-        "                RollRange(\n"
+        '                self.check.fail(data.line, f"{what} needs \'from\', \'to\' or both (or table and column)")\n'
+        '            found.append(\n'
+        '                RollRange(\n'
         '                    self.get(data, "from", self.number, what),\n'
         '                    self.get(data, "to", self.number, what),\n'
         '                    self.get(data, "when", self.flag, what, True),\n'
-        "                )\n"
-        "            )\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
-        "        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)\n"
-        "        if not any(key in data for key in NEED_RANGE_KEYS):\n"
-        "            self.check.fail(data.line, f\"{what} needs at least one of {', '.join(NEED_RANGE_KEYS)}\")\n"
-        "        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))\n"
-        "\n"
-        "    def formula(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, str):\n"
-        "            name = self.check.ident(raw, line, what)\n"
-        "            self.uses.formula_names.append((name, line, what))\n"
-        "            return name\n"
+        '                )\n'
+        '            )\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
+        '        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)\n'
+        '        if not any(key in data for key in NEED_RANGE_KEYS):\n'
+        '            self.check.fail(data.line, f"{what} needs at least one of {\', \'.join(NEED_RANGE_KEYS)}")\n'
+        '        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))\n'
+        '\n'
+        '    def formula(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, str):\n'
+        '            name = self.check.ident(raw, line, what)\n'
+        '            self.uses.formula_names.append((name, line, what))\n'
+        '            return name\n'
         '        data = self.check.mapping(raw, line, f"{what} (a formula or a damage.formulas row id)")\n'
-        "        if data is None:\n"
-        "            return HIT_FORMULA\n"
-        "        self.check.keys(data, set(FORMULA_KEYS), set(), what)\n"
-        "        if not data:\n"
-        "            self.check.fail(data.line, f\"{what} needs at least one of {', '.join(FORMULA_KEYS)}\")\n"
-        "        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))\n"
-        "\n"
-        "    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:\n"
+        '        if data is None:\n'
+        '            return HIT_FORMULA\n'
+        '        self.check.keys(data, set(FORMULA_KEYS), set(), what)\n'
+        '        if not data:\n'
+        '            self.check.fail(data.line, f"{what} needs at least one of {\', \'.join(FORMULA_KEYS)}")\n'
+        '        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))\n'
+        '\n'
+        '    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:\n'
         '        if "chart" not in data:\n'
         '            if "chart" in possible(mode):\n'
-        "                self.check.fail(data.line, f\"{what} mode chart needs 'chart' (the bands table it reads)\")\n"
-        "            return None\n"
+        '                self.check.fail(data.line, f"{what} mode chart needs \'chart\' (the bands table it reads)")\n'
+        '            return None\n'
         '        special = self.column_id(data, "special", what)\n'
         '        formula = self.column_id(data, "formula", what) if with_formula else None\n'
-        "        columns: dict[str, tuple[str, ...]] = {}\n"
-        "        if special:\n"
+        '        columns: dict[str, tuple[str, ...]] = {}\n'
+        '        if special:\n'
         '            columns[special] = ("bool",)\n'
-        "        if formula:\n"
+        '        if formula:\n'
         '            columns[formula] = ("text", "outcome")\n'
         '            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))\n'
-        "        elif with_formula:\n"
-        "            self.check.fail(data.line, f\"{what} chart needs 'formula' (the column naming each row's damage)\")\n"
+        '        elif with_formula:\n'
+        '            self.check.fail(data.line, f"{what} chart needs \'formula\' (the column naming each row\'s damage)")\n'
         '        plain = self.get(data, "plain_unless_special", self.flag, what, False)\n'
         '        if "plain_unless_special" in data and not special:\n'
-        "            self.check.fail(\n"
+        '            self.check.fail(\n'
         '                data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs \'special\'"\n'
-        "            )\n"
+        '            )\n'
         '        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)\n'
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
-        "        return Chart(table, special, plain, formula, adds)\n"
-        "\n"
-        "    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:\n"
-        "        if isinstance(raw, str):\n"
-        "            block = LocatedDict(mode=raw)\n"
+        '        return Chart(table, special, plain, formula, adds)\n'
+        '\n'
+        '    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:\n'
+        '        if isinstance(raw, str):\n'
+        '            block = LocatedDict(mode=raw)\n'
         '            block.line, block.value_lines, block.key_lines = line, {"mode": line}, {"mode": line}\n'
-        "            return block\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is not None:\n"
+        '            return block\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is not None:\n'
         '            self.check.keys(data, keys, {"mode"}, what)\n'
-        "        return data\n"
-        "\n"
-        "    def fumble(self, raw: Any, line: int, what: str) -> Fumble:\n"
-        "        data = self.mode_block(raw, line, what, FUMBLE_KEYS)\n"
-        "        if data is None:\n"
-        "            return Fumble()\n"
+        '        return data\n'
+        '\n'
+        '    def fumble(self, raw: Any, line: int, what: str) -> Fumble:\n'
+        '        data = self.mode_block(raw, line, what, FUMBLE_KEYS)\n'
+        '        if data is None:\n'
+        '            return Fumble()\n'
         '        mode = self.get(data, "mode", self.choice(FUMBLE_MODES), what, NONE)\n'
-        "        return Fumble(mode, self.chart(data, what, mode, False))\n"
-        "\n"
-        "    def critical(self, raw: Any, line: int, what: str) -> Critical:\n"
-        "        data = self.mode_block(raw, line, what, CRITICAL_KEYS)\n"
-        "        if data is None:\n"
-        "            return Critical()\n"
+        '        return Fumble(mode, self.chart(data, what, mode, False))\n'
+        '\n'
+        '    def critical(self, raw: Any, line: int, what: str) -> Critical:\n'
+        '        data = self.mode_block(raw, line, what, CRITICAL_KEYS)\n'
+        '        if data is None:\n'
+        '            return Critical()\n'
         '        if "follow_adds_mods" in data and "chart" not in data:\n'
         '            self.check.fail(data.value_lines["follow_adds_mods"], f"{what}.follow_adds_mods needs \'chart\'")\n'
         '        mode = self.get(data, "mode", self.choice(CRITICAL_MODES), what, NONE)\n'
-        "        return Critical(\n"
-        "            mode=mode,\n"
+        '        return Critical(\n'
+        '            mode=mode,\n'
         '            rolls=self.get(data, "rolls", self.rolls, what),\n'
         '            no_critical_when_needed=self.get(data, "no_critical_when_needed", self.need_range, what),\n'
         '            confirm_natural_miss_fails=self.get(data, "confirm_natural_miss_fails", self.flag, what, False),\n'
-        "            chart=self.chart(data, what, mode, True),\n"
-        "        )\n"
-        "\n"
-        "    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '            chart=self.chart(data, what, mode, True),\n'
+        '        )\n'
+        '\n'
+        '    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"table", *FORMULA_KEYS}, {"table"}, what)\n'
         '        columns = {key: self.column_id(data, key, what) or "" for key in FORMULA_KEYS if key in data}\n'
-        "        if not columns:\n"
-        "            self.check.fail(\n"
-        "                data.line, f\"{what} needs the column of at least one of {', '.join(FORMULA_KEYS)}\"\n"
-        "            )\n"
+        '        if not columns:\n'
+        '            self.check.fail(\n'
+        '                data.line, f"{what} needs the column of at least one of {\', \'.join(FORMULA_KEYS)}"\n'
+        '            )\n'
         '        wanted = {column: ("int",) for column in columns.values()}\n'
-        "        return FormulaTable(\n"
+        '        return FormulaTable(\n'
         '            self.table_id(data.get("table"), data.value_lines.get("table", line), what, "entries", wanted),\n'
-        "            columns,\n"
-        "        )\n"
-        "\n"
-        "    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '            columns,\n'
+        '        )\n'
+        '\n'
+        '    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"above", "per_point", "from"}, {"above", "per_point"}, what)\n'
-        "        return Penalty(\n"
+        '        return Penalty(\n'
         '            self.get(data, "above", self.number, what, 0),\n'
         '            self.get(data, "per_point", self.number, what, 0),\n'
         '            self.get(data, "from", self.choice(PENALTY_FROM), what, "total"),\n'
-        "        )\n"
-        "\n"
-        "    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:\n"
-        "        if not isinstance(raw, LocatedList):\n"
+        '        )\n'
+        '\n'
+        '    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:\n'
+        '        if not isinstance(raw, LocatedList):\n'
         '            self.check.fail(line, f"{what} must be a list of {{name, scope, rounding}}")\n'
-        "            return ()\n"
-        "        found: list[Stage] = []\n"
-        "        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):\n"
+        '            return ()\n'
+        '        found: list[Stage] = []\n'
+        '        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):\n'
         '            data = self.check.mapping(item, item_line, f"{what} item")\n'
-        "            if data is None:\n"
-        "                continue\n"
+        '            if data is None:\n'
+        '                continue\n'
         '            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")\n'
         '            name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")\n'
-        "            if name in {stage.name for stage in found}:\n"
+        '            if name in {stage.name for stage in found}:\n'
         '                self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")\n'
         '            scope = self.get(data, "scope", self.choice(SCOPES), f"{what}.{name}", "whole")\n'
         '            if index and any(s != "whole" for s in possible(scope)):\n'
-        "                self.check.fail(\n"
+        '                self.check.fail(\n'
         '                    data.value_lines["scope"],\n'
         '                    f"{what}.{name}: only the first multiplier may have a scope other than whole",\n'
-        "                )\n"
-        "            found.append(\n"
-        "                Stage(\n"
+        '                )\n'
+        '            found.append(\n'
+        '                Stage(\n'
         '                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")\n'
-        "                )\n"
-        "            )\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def damage(self, raw: Any, line: int, what: str) -> DamageRules:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return DamageRules()\n"
-        "        self.check.keys(data, DAMAGE_KEYS, set(), what)\n"
-        "        formula = self.formula\n"
-        "        return DamageRules(\n"
+        '                )\n'
+        '            )\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def damage(self, raw: Any, line: int, what: str) -> DamageRules:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return DamageRules()\n'
+        '        self.check.keys(data, DAMAGE_KEYS, set(), what)\n'
+        '        formula = self.formula\n'
+        '        return DamageRules(\n'
         '            least=self.get(data, "least", self.number, what, 0),\n'
         '            formulas=self.get(data, "formulas", self.formulas, what),\n'
         '            hit=self.get(data, "hit", formula, what, HIT_FORMULA),\n'
@@ -2487,43 +2487,43 @@ _SOURCES = {
         '            auto_hit_multiplied=self.get(data, "auto_hit_multiplied", self.flag, what, True),\n'
         '            natural_penalty=self.get(data, "natural_penalty", self.penalty, what),\n'
         '            multipliers=self.get(data, "multipliers", self.stages, what, ()),\n'
-        "        )\n"
-        "\n"
-        "    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '        )\n'
+        '\n'
+        '    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"highest_of", "lowest_of", "both"}, set(), what)\n'
-        "        return Advantage(\n"
+        '        return Advantage(\n'
         '            self.get(data, "highest_of", self.number, what),\n'
         '            self.get(data, "lowest_of", self.number, what),\n'
         '            self.get(data, "both", self.choice(ROLL_MODES), what, "normal"),\n'
-        "        )\n"
-        "\n"
-        "    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:\n"
-        "        if raw == OWN:\n"
-        "            return None\n"
-        "        if not isinstance(raw, LocatedList):\n"
-        "            self.check.fail(line, f\"{what} must be 'own' or a list of picker table ids\")\n"
-        "            return None\n"
-        "        found = []\n"
-        "        for item, item_line in zip(raw, raw.item_lines, strict=True):\n"
+        '        )\n'
+        '\n'
+        '    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:\n'
+        '        if raw == OWN:\n'
+        '            return None\n'
+        '        if not isinstance(raw, LocatedList):\n'
+        '            self.check.fail(line, f"{what} must be \'own\' or a list of picker table ids")\n'
+        '            return None\n'
+        '        found = []\n'
+        '        for item, item_line in zip(raw, raw.item_lines, strict=True):\n'
         '            table = self.check.ident(item, item_line, f"{what} table id")\n'
-        "            self.uses.pickers.append((table, item_line))\n"
-        "            found.append(table)\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def block(self, data: LocatedDict) -> Resolution:\n"
+        '            self.uses.pickers.append((table, item_line))\n'
+        '            found.append(table)\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def block(self, data: LocatedDict) -> Resolution:\n'
         '        what = "resolution"\n'
         '        self.check.keys(data, TOP_KEYS, {"die", "target"}, what)\n'
         '        if "note" in data and not isinstance(data["note"], str):\n'
         '            self.check.fail(data.value_lines["note"], f"{what}.note must be text")\n'
-        "        number = self.number\n"
-        "        return Resolution(\n"
+        '        number = self.number\n'
+        '        return Resolution(\n'
         '            die=self.get(data, "die", number, what, 0),\n'
         '            target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),\n'
-        "            file=self.check.file,\n"
-        "            line=data.line,\n"
+        '            file=self.check.file,\n'
+        '            line=data.line,\n'
         '            ac_change=self.get(data, "ac_change", number, what, 1),\n'
         '            least_target=self.get(data, "least_target", number, what),\n'
         '            hit_margin=self.get(data, "hit_margin", number, what, 0),\n'
@@ -2537,237 +2537,237 @@ _SOURCES = {
         '            critical=self.get(data, "critical", self.critical, what, Critical()),\n'
         '            damage=self.get(data, "damage", self.damage, what, DamageRules()),\n'
         '            modifiers=self.get(data, "modifiers", self.modifiers, what),\n'
-        "        )\n"
-        "\n"
-        "\n"
-        "def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:\n"
+        '        )\n'
+        '\n'
+        '\n'
+        'def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:\n'
         '    """The block of ``ruleset.yaml`` (problems go to ``check``); its references are checked later\n'
         '    by :func:`check_references`, once the tables are loaded."""\n'
-        "    parser = _Parser(check)\n"
+        '    parser = _Parser(check)\n'
         '    data = check.mapping(raw, line, "resolution")\n'
-        "    if data is None:\n"
-        "        return None, parser.uses\n"
-        "    return parser.block(data), parser.uses\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- references\n"
-        "\n"
-        "\n"
-        "def check_references(\n"
-        "    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n"
-        ") -> list[TableProblem]:\n"
+        '    if data is None:\n'
+        '        return None, parser.uses\n'
+        '    return parser.block(data), parser.uses\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- references\n'
+        '\n'
+        '\n'
+        'def check_references(\n'
+        '    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n'
+        ') -> list[TableProblem]:\n'
         '    """Every table cell, table, column and ruling the block names must exist with the right type."""\n'
-        "    problems: list[TableProblem] = []\n"
-        "\n"
-        "    def fail(line: int, message: str) -> None:\n"
-        "        problems.append(TableProblem(file, line, message))\n"
-        "\n"
-        "    for ref, kind, what in uses.refs:\n"
-        "        table = tables.get(ref.table)\n"
+        '    problems: list[TableProblem] = []\n'
+        '\n'
+        '    def fail(line: int, message: str) -> None:\n'
+        '        problems.append(TableProblem(file, line, message))\n'
+        '\n'
+        '    for ref, kind, what in uses.refs:\n'
+        '        table = tables.get(ref.table)\n'
         '        if table is None or table.kind != "entries":\n'
         '            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")\n'
-        "            continue\n"
-        "        if ref.entry not in {row.id for row in table.rows}:\n"
+        '            continue\n'
+        '        if ref.entry not in {row.id for row in table.rows}:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")\n'
-        "            continue\n"
-        "        column = next((c for c in table.columns if c.id == ref.column), None)\n"
-        "        if column is None:\n"
+        '            continue\n'
+        '        column = next((c for c in table.columns if c.id == ref.column), None)\n'
+        '        if column is None:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no column {ref.column!r}")\n'
-        "        elif column.type != kind:\n"
+        '        elif column.type != kind:\n'
         '            fail(ref.line, f"{what}: column {ref.table}.{ref.column} is {column.type}, not {kind}")\n'
-        "    for use, what in uses.rulings:\n"
-        "        ruling = rulings.get(use.ruling)\n"
-        "        if ruling is None:\n"
+        '    for use, what in uses.rulings:\n'
+        '        ruling = rulings.get(use.ruling)\n'
+        '        if ruling is None:\n'
         '            fail(use.line, f"{what}: no ruling {use.ruling!r} in this ruleset")\n'
-        "            continue\n"
-        "        missing = [c for c in ruling.choices if c not in use.choices]\n"
-        "        unknown = [c for c in use.choices if c not in ruling.choices]\n"
-        "        if missing:\n"
-        "            fail(use.line, f\"{what}: ruling {use.ruling!r} choice(s) {', '.join(missing)} not given\")\n"
-        "        if unknown:\n"
-        "            fail(use.line, f\"{what}: {', '.join(unknown)} not a choice of ruling {use.ruling!r}\")\n"
-        "    for table_id, line, kind, columns, what in uses.tables:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or table.kind != kind:\n"
+        '            continue\n'
+        '        missing = [c for c in ruling.choices if c not in use.choices]\n'
+        '        unknown = [c for c in use.choices if c not in ruling.choices]\n'
+        '        if missing:\n'
+        '            fail(use.line, f"{what}: ruling {use.ruling!r} choice(s) {\', \'.join(missing)} not given")\n'
+        '        if unknown:\n'
+        '            fail(use.line, f"{what}: {\', \'.join(unknown)} not a choice of ruling {use.ruling!r}")\n'
+        '    for table_id, line, kind, columns, what in uses.tables:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or table.kind != kind:\n'
         '            fail(line, f"{what}: {table_id!r} is not a {kind} table of this ruleset")\n'
-        "            continue\n"
-        "        for column_id, types in columns.items():\n"
-        "            column = next((c for c in table.columns if c.id == column_id), None)\n"
-        "            if column is None:\n"
+        '            continue\n'
+        '        for column_id, types in columns.items():\n'
+        '            column = next((c for c in table.columns if c.id == column_id), None)\n'
+        '            if column is None:\n'
         '                fail(line, f"{what}: table {table_id!r} has no column {column_id!r}")\n'
-        "            elif column.type not in types:\n"
-        "                fail(\n"
-        "                    line, f\"{what}: column {table_id}.{column_id} is {column.type}, not {' or '.join(types)}\"\n"
-        "                )\n"
-        "    for table_id, line in uses.pickers:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or table.picker is None:\n"
+        '            elif column.type not in types:\n'
+        '                fail(\n'
+        '                    line, f"{what}: column {table_id}.{column_id} is {column.type}, not {\' or \'.join(types)}"\n'
+        '                )\n'
+        '    for table_id, line in uses.pickers:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or table.picker is None:\n'
         '            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")\n'
-        "    formula_rows = _formula_rows(uses, tables)\n"
-        "    for name, line, what in uses.formula_names:\n"
-        "        if formula_rows is None:\n"
+        '    formula_rows = _formula_rows(uses, tables)\n'
+        '    for name, line, what in uses.formula_names:\n'
+        '        if formula_rows is None:\n'
         '            fail(line, f"{what}: {name!r} names a formula row, but damage.formulas names no table")\n'
-        "        elif name not in formula_rows:\n"
+        '        elif name not in formula_rows:\n'
         '            fail(line, f"{what}: {name!r} is not a row of the damage.formulas table")\n'
-        "    for table_id, column, line in uses.chart_formulas:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or column not in table.column_ids:\n"
-        "            continue  # reported above\n"
-        "        for row in table.rows:\n"
-        "            name = row.values.get(column)\n"
-        "            if formula_rows is None or name not in formula_rows:\n"
-        "                fail(\n"
-        "                    line,\n"
+        '    for table_id, column, line in uses.chart_formulas:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or column not in table.column_ids:\n'
+        '            continue  # reported above\n'
+        '        for row in table.rows:\n'
+        '            name = row.values.get(column)\n'
+        '            if formula_rows is None or name not in formula_rows:\n'
+        '                fail(\n'
+        '                    line,\n'
         '                    f"chart {table_id!r} row at line {row.line}: {column} {name!r} is not a damage.formulas row",\n'
-        "                )\n"
-        "    return problems\n"
-        "\n"
-        "\n"
-        "def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:\n"
-        "    found = [\n"
+        '                )\n'
+        '    return problems\n'
+        '\n'
+        '\n'
+        'def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:\n'
+        '    found = [\n'
         '        t for t, _, kind, _, what in uses.tables if what.endswith("damage.formulas") and kind == "entries"\n'
-        "    ]\n"
-        "    if not found:\n"
-        "        return None\n"
-        "    table = tables.get(found[0])\n"
-        "    return {str(row.id) for row in table.rows} if table else set()\n"
+        '    ]\n'
+        '    if not found:\n'
+        '        return None\n'
+        '    table = tables.get(found[0])\n'
+        '    return {str(row.id) for row in table.rows} if table else set()\n'
     ),
-    "pycalc.rulesets.cnc": (
+    'pycalc.rulesets.cnc': (
         '"""Castles & Crusades (seed 000): d20 + BtH + modifiers >= AC, and the ruleset\'s other calculators.\n'
-        "\n"
-        "The seed states no natural-1 or natural-20 rule and has no critical or fumble chart: a roll is read\n"
-        "only as its total against AC. The ``natural_rolls`` table holds that (all boxes false), so a house\n"
-        "rule there is followed without code changes. Every number comes from ``tables/cnc``; where the seed\n"
-        "is ambiguous the ruling in force (``rules.ruling``) decides.\n"
-        "\n"
-        "Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas\n"
-        "and the parity tests require both to agree.\n"
+        '\n'
+        'The seed states no natural-1 or natural-20 rule and has no critical or fumble chart: a roll is read\n'
+        'only as its total against AC. The ``natural_rolls`` table holds that (all boxes false), so a house\n'
+        'rule there is followed without code changes. Every number comes from ``tables/cnc``; where the seed\n'
+        'is ambiguous the ruling in force (``rules.ruling``) decides.\n'
+        '\n'
+        'Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas\n'
+        'and the parity tests require both to agree.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from dataclasses import dataclass, field\n"
-        "from fractions import Fraction\n"
-        "\n"
-        "from pycalc import dice\n"
-        "from pycalc.d20 import HIT, MISS, Attack\n"
-        "from pycalc.errors import RuleError, not_in_list\n"
-        "from pycalc.tables import Row, RuleSet, Table\n"
-        "\n"
-        "USES_FOLLOW_ROLL = False\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from dataclasses import dataclass, field\n'
+        'from fractions import Fraction\n'
+        '\n'
+        'from pycalc import dice\n'
+        'from pycalc.d20 import HIT, MISS, Attack\n'
+        'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.tables import Row, RuleSet, Table\n'
+        '\n'
+        'USES_FOLLOW_ROLL = False\n'
         'RULESET_ID = "cnc"\n'
-        "\n"
-        "# --------------------------------------------------------------------------- d20 resolution\n"
-        "\n"
-        "\n"
-        "def faces(rules: RuleSet) -> int:\n"
+        '\n'
+        '# --------------------------------------------------------------------------- d20 resolution\n'
+        '\n'
+        '\n'
+        'def faces(rules: RuleSet) -> int:\n'
         '    return int(rules.constant("attack_roll", "attack_die_faces"))\n'
-        "\n"
-        "\n"
-        "def need(rules: RuleSet, attack: Attack) -> int:\n"
+        '\n'
+        '\n'
+        'def need(rules: RuleSet, attack: Attack) -> int:\n'
         '    """Natural roll needed: the total must reach AC by the hit margin (0: \'greater than or equal\')."""\n'
         '    return attack.need + int(rules.constant("attack_roll", "hit_margin"))\n'
-        "\n"
-        "\n"
-        "def natural_rule(rules: RuleSet, roll: int) -> str | None:\n"
+        '\n'
+        '\n'
+        'def natural_rule(rules: RuleSet, roll: int) -> str | None:\n'
         '    """Hit or Miss when a natural-roll rule decides this roll (none in the seed), else None."""\n'
         '    natural = rules.table("natural_rolls")\n'
         '    for entry_id, face in (("natural_1", 1), ("natural_20", faces(rules))):\n'
-        "        if roll == face:\n"
-        "            row = natural.entry(entry_id)\n"
+        '        if roll == face:\n'
+        '            row = natural.entry(entry_id)\n'
         '            if row["auto_hit"]:\n'
-        "                return HIT\n"
+        '                return HIT\n'
         '            if row["auto_miss"]:\n'
-        "                return MISS\n"
-        "    return None\n"
-        "\n"
-        "\n"
-        "def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n"
+        '                return MISS\n'
+        '    return None\n'
+        '\n'
+        '\n'
+        'def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n'
         '    """Miss or Hit: the total against AC, with the natural-roll rules of the table (none in the seed).\n'
-        "\n"
-        "    There is no follow roll in C&C; ``follow_roll`` is accepted and ignored.\n"
+        '\n'
+        '    There is no follow roll in C&C; ``follow_roll`` is accepted and ignored.\n'
         '    """\n'
-        "    return natural_rule(rules, roll) or (HIT if roll >= need(rules, attack) else MISS)\n"
-        "\n"
-        "\n"
-        "def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n"
+        '    return natural_rule(rules, roll) or (HIT if roll >= need(rules, attack) else MISS)\n'
+        '\n'
+        '\n'
+        'def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n'
         '    """Exact probability of a hit, every face of the die enumerated."""\n'
-        "    count = faces(rules)\n"
-        "    hits = sum(result(rules, attack, roll) == HIT for roll in range(1, count + 1))\n"
-        "    return Fraction(hits, count)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- damage\n"
-        "\n"
-        "\n"
+        '    count = faces(rules)\n'
+        '    hits = sum(result(rules, attack, roll) == HIT for roll in range(1, count + 1))\n'
+        '    return Fraction(hits, count)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- damage\n'
+        '\n'
+        '\n'
         'BAD_DICE = "#DICE? write it like 2d4+2"\n'
-        "\n"
-        "\n"
-        "def damage_modifier(expression: object) -> int:\n"
+        '\n'
+        '\n'
+        'def damage_modifier(expression: object) -> int:\n'
         '    """The +modifier of a damage expression such as 1d8+2; empty is 0.\n'
-        "\n"
-        "    The text must be written plainly (``2d4+2``, ``d8``, ``1d6-1``; spaces and case ignored): no\n"
+        '\n'
+        '    The text must be written plainly (``2d4+2``, ``d8``, ``1d6-1``; spaces and case ignored): no\n'
         "    ``+0``, leading zeros or a bare number, so the sheet's own check agrees with this one.\n"
         '    """\n'
-        "    if expression is None or (isinstance(expression, str) and not expression.strip()):\n"
-        "        return 0\n"
-        "    if not isinstance(expression, str):\n"
-        "        raise RuleError(BAD_DICE)\n"
+        '    if expression is None or (isinstance(expression, str) and not expression.strip()):\n'
+        '        return 0\n'
+        '    if not isinstance(expression, str):\n'
+        '        raise RuleError(BAD_DICE)\n'
         '    text = "".join(expression.split()).lower()\n'
-        "    parsed = dice.parse(text)\n"
+        '    parsed = dice.parse(text)\n'
         '    count = "" if text.startswith("d") else str(parsed.count)\n'
         '    plain = f"{count}d{parsed.sides}" + (f"{parsed.modifier:+d}" if parsed.modifier else "")\n'
-        "    if parsed.count == 0 or plain != text:\n"
-        "        raise RuleError(BAD_DICE)\n"
-        "    return parsed.modifier\n"
-        "\n"
-        "\n"
-        "def kind_row(rules: RuleSet, kind: str) -> Row:\n"
-        "    try:\n"
+        '    if parsed.count == 0 or plain != text:\n'
+        '        raise RuleError(BAD_DICE)\n'
+        '    return parsed.modifier\n'
+        '\n'
+        '\n'
+        'def kind_row(rules: RuleSet, kind: str) -> Row:\n'
+        '    try:\n'
         '        return rules.table("attack_types").by_label(kind)\n'
-        "    except KeyError:\n"
+        '    except KeyError:\n'
         '        raise RuleError("#KIND? pick an attack kind from the list") from None\n'
-        "\n"
-        "\n"
-        "def attack_damage(\n"
+        '\n'
+        '\n'
+        'def attack_damage(\n'
         '    rules: RuleSet, outcome: str, expression: object, damage_roll: int, bonus: int = 0, kind: str = "melee"\n'
-        ") -> int:\n"
+        ') -> int:\n'
         '    """Damage of the attack: on a hit the dice rolled + the expression\'s modifier + picked bonuses\n'
         '    (charge), at least the kind\'s least damage; 0 on a miss or for a kind that deals none."""\n'
-        "    modifier = damage_modifier(expression)\n"
-        "    row = kind_row(rules, kind)\n"
+        '    modifier = damage_modifier(expression)\n'
+        '    row = kind_row(rules, kind)\n'
         '    if outcome != HIT or not row["deals_damage"]:\n'
-        "        return 0\n"
+        '        return 0\n'
         '    return max(int(row["min_damage"]), damage_roll + modifier + bonus)\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def attack_effect(rules: RuleSet, outcome: str, kind: str = "melee") -> str:\n'
-        "    row = kind_row(rules, kind)\n"
+        '    row = kind_row(rules, kind)\n'
         '    return str(row["on_hit"] if outcome == HIT else row["on_miss"])\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- attack calculator\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class AttackInputs:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- attack calculator\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class AttackInputs:\n'
         '    """What a GM types or picks in the Attack calculator (None: the cell is empty)."""\n'
-        "\n"
-        "    bonus: int\n"
-        "    target: int\n"
-        "    mods: int = 0\n"
-        "    roll: int | None = None\n"
-        "    follow_roll: int | None = None\n"
-        "    level: int = 0\n"
-        "    dice: str | None = None\n"
-        "    damage_roll: int | None = None\n"
+        '\n'
+        '    bonus: int\n'
+        '    target: int\n'
+        '    mods: int = 0\n'
+        '    roll: int | None = None\n'
+        '    follow_roll: int | None = None\n'
+        '    level: int = 0\n'
+        '    dice: str | None = None\n'
+        '    damage_roll: int | None = None\n'
         "    defender_dex: int = 0  # the defender's Dex modifier, inside the AC typed in\n"
         "    attacker_dex: int = 0  # the attacker's Dex modifier (two-weapon penalties)\n"
-        "    choices: dict[str, str] = field(default_factory=dict)  # choice picker table id -> row label\n"
-        "    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked\n"
-        "\n"
-        "\n"
-        "CHOICE_PICKERS = (\n"
+        '    choices: dict[str, str] = field(default_factory=dict)  # choice picker table id -> row label\n'
+        '    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked\n'
+        '\n'
+        '\n'
+        'CHOICE_PICKERS = (\n'
         '    "attack_types",\n'
         '    "attack_direction",\n'
         '    "defender_prone",\n'
@@ -2775,98 +2775,98 @@ _SOURCES = {
         '    "two_weapon_fighting",\n'
         '    "cover",\n'
         '    "defender_maneuver",\n'
-        ")\n"
+        ')\n'
         'TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")\n'
         'KIND_TABLE = "attack_types"\n'
         'RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"\n'
         'PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"\n'
-        "\n"
-        "\n"
-        "def default_choice(table: Table) -> str:\n"
-        "    return str(table.rows[0].label)\n"
-        "\n"
-        "\n"
-        "def chosen(rules: RuleSet, inputs: AttackInputs, table_id: str) -> Row:\n"
-        "    table = rules.table(table_id)\n"
-        "    label = inputs.choices.get(table_id, default_choice(table))\n"
-        "    try:\n"
-        "        return table.by_label(label)\n"
-        "    except KeyError:\n"
-        "        raise not_in_list(table.title, (row.label for row in table.rows)) from None\n"
-        "\n"
-        "\n"
-        "def ticked(rules: RuleSet, inputs: AttackInputs, table_id: str) -> list[Row]:\n"
-        "    return [row for row in rules.table(table_id).rows if (table_id, row.id) in inputs.toggles]\n"
-        "\n"
-        "\n"
-        "def applies_to(row: Row, ranged: bool) -> bool:\n"
+        '\n'
+        '\n'
+        'def default_choice(table: Table) -> str:\n'
+        '    return str(table.rows[0].label)\n'
+        '\n'
+        '\n'
+        'def chosen(rules: RuleSet, inputs: AttackInputs, table_id: str) -> Row:\n'
+        '    table = rules.table(table_id)\n'
+        '    label = inputs.choices.get(table_id, default_choice(table))\n'
+        '    try:\n'
+        '        return table.by_label(label)\n'
+        '    except KeyError:\n'
+        '        raise not_in_list(table.title, (row.label for row in table.rows)) from None\n'
+        '\n'
+        '\n'
+        'def ticked(rules: RuleSet, inputs: AttackInputs, table_id: str) -> list[Row]:\n'
+        '    return [row for row in rules.table(table_id).rows if (table_id, row.id) in inputs.toggles]\n'
+        '\n'
+        '\n'
+        'def applies_to(row: Row, ranged: bool) -> bool:\n'
         '    """A situational row\'s \'attack\' column: any, melee or ranged."""\n'
         '    return row["attack"] == "any" or row["attack"] == ("ranged" if ranged else "melee")\n'
-        "\n"
-        "\n"
-        "def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:\n"
+        '\n'
+        '\n'
+        'def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:\n'
         '    """The prone/defenseless bonus, with rulings prone_modifiers_stack and ranged_vs_prone."""\n'
         '    table = rules.table("defender_prone")\n'
         '    row = chosen(rules, inputs, "defender_prone")\n'
-        "    if row.id == table.rows[0].id:\n"
-        "        return 0\n"
+        '    if row.id == table.rows[0].id:\n'
+        '        return 0\n'
         '    value = int(row["hit"])\n'
         '    if row.id == PRONE_DEFENSELESS_ROW and rules.ruling("prone_modifiers_stack") == "cumulative":\n'
         '        value += int(table.value(PRONE_ROW, "hit"))\n'
-        "    replaced = (\n"
-        "        ranged\n"
+        '    replaced = (\n'
+        '        ranged\n'
         '        and rules.ruling("ranged_vs_prone") == "ranged_replaces"\n'
         '        and ("situational_modifiers", RANGED_VS_PRONE_ROW) in inputs.toggles\n'
-        "    )\n"
-        "    return 0 if replaced else value\n"
-        "\n"
-        "\n"
-        "def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:\n"
+        '    )\n'
+        '    return 0 if replaced else value\n'
+        '\n'
+        '\n'
+        'def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:\n'
         '    """Two-weapon penalty with the attacker\'s Dex modifier (ruling twf_dex_modifier)."""\n'
         '    penalty = int(chosen(rules, inputs, "two_weapon_fighting")["hit"])\n'
-        "    if penalty == 0:\n"
-        "        return 0\n"
-        "    adjusted = penalty + inputs.attacker_dex\n"
+        '    if penalty == 0:\n'
+        '        return 0\n'
+        '    adjusted = penalty + inputs.attacker_dex\n'
         '    return adjusted if rules.ruling("twf_dex_modifier") == "added" else min(0, adjusted)\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Situation:\n"
-        "    hit: int  # added to the roll\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Situation:\n'
+        '    hit: int  # added to the roll\n'
         "    ac: int  # added to the defender's AC\n"
-        "    damage: int  # added to the damage on a hit\n"
-        "    loses_dex: bool\n"
-        "\n"
-        "\n"
-        "def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n"
+        '    damage: int  # added to the damage on a hit\n'
+        '    loses_dex: bool\n'
+        '\n'
+        '\n'
+        'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
         '    ranged = bool(chosen(rules, inputs, KIND_TABLE)["ranged"])\n'
         '    hit = sum(int(r["hit"]) for r in ticked(rules, inputs, "situational_modifiers") if applies_to(r, ranged))\n'
         '    hit += sum(int(chosen(rules, inputs, t)["hit"]) for t in ("attack_direction", "concealment"))\n'
-        "    hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)\n"
+        '    hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)\n'
         '    ac = sum(int(chosen(rules, inputs, t)["ac"]) for t in ("cover", "defender_maneuver"))\n'
         '    damage = sum(int(r["damage"]) for r in ticked(rules, inputs, "charge"))\n'
         '    loses_dex = bool(chosen(rules, inputs, "attack_direction")["defender_loses_dex"]) or any(\n'
         '        r["loses_dex"] for r in ticked(rules, inputs, "dex_loss_conditions")\n'
-        "    )\n"
-        "    return Situation(hit, ac, damage, loses_dex)\n"
-        "\n"
-        "\n"
-        "def min_ac(rules: RuleSet) -> int:\n"
+        '    )\n'
+        '    return Situation(hit, ac, damage, loses_dex)\n'
+        '\n'
+        '\n'
+        'def min_ac(rules: RuleSet) -> int:\n'
         '    return int(rules.constant("armor_class", "minimum_ac"))\n'
-        "\n"
-        "\n"
-        "def effective_ac(rules: RuleSet, inputs: AttackInputs, where: Situation) -> int:\n"
+        '\n'
+        '\n'
+        'def effective_ac(rules: RuleSet, inputs: AttackInputs, where: Situation) -> int:\n'
         '    """The AC typed in, plus cover and the defender\'s action, less Dex when it is lost; never below 1."""\n'
-        "    dex = inputs.defender_dex if where.loses_dex else 0\n"
-        "    return max(min_ac(rules), inputs.target + where.ac - dex)\n"
-        "\n"
-        "\n"
-        "def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:\n"
+        '    dex = inputs.defender_dex if where.loses_dex else 0\n'
+        '    return max(min_ac(rules), inputs.target + where.ac - dex)\n'
+        '\n'
+        '\n'
+        'def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:\n'
         '    """Every output of the Attack calculator by defined name (\'\' before the roll)."""\n'
-        "    where = situation(rules, inputs)\n"
-        "    attack = Attack(inputs.bonus, effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level)\n"
-        "    kind = chosen(rules, inputs, KIND_TABLE)\n"
-        "    found: dict[str, object] = {\n"
+        '    where = situation(rules, inputs)\n'
+        '    attack = Attack(inputs.bonus, effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level)\n'
+        '    kind = chosen(rules, inputs, KIND_TABLE)\n'
+        '    found: dict[str, object] = {\n'
         '        "ATTACK_AC": attack.target,\n'
         '        "ATTACK_SITUATION_HIT": where.hit,\n'
         '        "ATTACK_SITUATION_DAMAGE": where.damage,\n'
@@ -2875,464 +2875,464 @@ _SOURCES = {
         '        "ATTACK_RESULT": "",\n'
         '        "ATTACK_EFFECT": "",\n'
         '        "ATTACK_DAMAGE": "",\n'
-        "    }\n"
-        "    if inputs.roll is None:\n"
-        "        return found\n"
-        "    if not 1 <= inputs.roll <= faces(rules):\n"
+        '    }\n'
+        '    if inputs.roll is None:\n'
+        '        return found\n'
+        '    if not 1 <= inputs.roll <= faces(rules):\n'
         '        found["ATTACK_RESULT"] = f"#ROLL? 1 to {faces(rules)}"\n'
-        "        return found\n"
-        "    outcome = result(rules, attack, inputs.roll)\n"
+        '        return found\n'
+        '    outcome = result(rules, attack, inputs.roll)\n'
         '    found["ATTACK_RESULT"] = outcome\n'
         '    found["ATTACK_EFFECT"] = attack_effect(rules, outcome, str(kind.id))\n'
-        "    try:\n"
+        '    try:\n'
         '        found["ATTACK_DAMAGE"] = attack_damage(\n'
-        "            rules, outcome, inputs.dice, inputs.damage_roll or 0, where.damage, str(kind.id)\n"
-        "        )\n"
-        "    except RuleError as error:\n"
+        '            rules, outcome, inputs.dice, inputs.damage_roll or 0, where.damage, str(kind.id)\n'
+        '        )\n'
+        '    except RuleError as error:\n'
         '        found["ATTACK_DAMAGE"] = str(error)\n'
-        "    return found\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- falling damage\n"
-        "\n"
-        "\n"
-        "def falling_increments(rules: RuleSet, feet: int) -> int:\n"
+        '    return found\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- falling damage\n'
+        '\n'
+        '\n'
+        'def falling_increments(rules: RuleSet, feet: int) -> int:\n'
         '    """10-ft increments of a fall above the Dex-check band (ruling falling_partial_increment)."""\n'
         '    step = int(rules.constant("falling_damage", "increment_ft"))\n'
-        "    full, rest = divmod(feet, step)\n"
+        '    full, rest = divmod(feet, step)\n'
         '    reading = rules.ruling("falling_partial_increment")\n'
         '    if reading == "round_up":\n'
-        "        return full + (rest > 0)\n"
+        '        return full + (rest > 0)\n'
         '    if reading == "round_down":\n'
-        "        return full\n"
+        '        return full\n'
         '    return full + (rest > int(rules.constant("falling_damage", "partial_increment_counts_over_ft")))\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Fall:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Fall:\n'
         '    dice: str  # damage dice ("0": none); in the Dex-check band, the damage on a failed check\n'
-        "    dex_check: bool  # a successful Dex check avoids all damage\n"
-        "\n"
-        "\n"
-        "def falling(rules: RuleSet, feet: int) -> Fall:\n"
-        "    if feet < 0:\n"
+        '    dex_check: bool  # a successful Dex check avoids all damage\n'
+        '\n'
+        '\n'
+        'def falling(rules: RuleSet, feet: int) -> Fall:\n'
+        '    if feet < 0:\n'
         '        raise RuleError("#FEET? 0 or more")\n'
         '    table = rules.table("falling_damage")\n'
         '    low, high = int(table.value("dex_check_from_ft")), int(table.value("dex_check_to_ft"))\n'
         '    check = Fall(str(table.value("dex_check_fail_damage", "dice")), True)\n'
-        "    if feet < low:\n"
+        '    if feet < low:\n'
         '        five_counts = rules.ruling("falling_five_feet") == "dex_check"\n'
         '        return check if five_counts and feet >= int(table.value("min_fall_ft")) else Fall("0", False)\n'
-        "    if feet <= high:\n"
-        "        return check\n"
-        "    n = falling_increments(rules, feet)\n"
+        '    if feet <= high:\n'
+        '        return check\n'
+        '    n = falling_increments(rules, feet)\n'
         '    first, more = int(table.value("dice_first_increment")), int(table.value("dice_added_per_increment"))\n'
-        "    count = n * first + more * n * (n - 1) // 2  # the (k+1)-th 10 feet deals first + k x more dice\n"
+        '    count = n * first + more * n * (n - 1) // 2  # the (k+1)-th 10 feet deals first + k x more dice\n'
         '    return Fall(f"{count}d{int(table.value(\'die_faces\'))}" if count else "0", False)\n'
-        "\n"
-        "\n"
-        "def falling_damage(rules: RuleSet, feet: int) -> str:\n"
-        "    return falling(rules, feet).dice\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- hit points\n"
-        "\n"
-        "\n"
-        "def hp_row(rules: RuleSet, hp: int) -> Row:\n"
+        '\n'
+        '\n'
+        'def falling_damage(rules: RuleSet, feet: int) -> str:\n'
+        '    return falling(rules, feet).dice\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- hit points\n'
+        '\n'
+        '\n'
+        'def hp_row(rules: RuleSet, hp: int) -> Row:\n'
         '    row = rules.table("hit_point_states").band(hp)\n'
-        "    if row is None:  # the table is open at both ends; only an edited table gets here\n"
+        '    if row is None:  # the table is open at both ends; only an edited table gets here\n'
         '        raise RuleError("#HP? not in the hit point table")\n'
-        "    return row\n"
-        "\n"
-        "\n"
-        "def hp_state(rules: RuleSet, hp: int) -> str:\n"
+        '    return row\n'
+        '\n'
+        '\n'
+        'def hp_state(rules: RuleSet, hp: int) -> str:\n'
         '    return str(hp_row(rules, hp)["state"])\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- special ACs\n"
-        "\n"
-        "\n"
-        "def disarm_ac(rules: RuleSet, hit_dice: int, dex: int = 0) -> int:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- special ACs\n'
+        '\n'
+        '\n'
+        'def disarm_ac(rules: RuleSet, hit_dice: int, dex: int = 0) -> int:\n'
         '    """18 + hit dice or level of the defender (+ Dex bonus, ruling disarm_dex)."""\n'
-        "    if hit_dice < 0:\n"
+        '    if hit_dice < 0:\n'
         '        raise RuleError("#LEVEL? 0 or more")\n'
         '    table = rules.table("disarm")\n'
         '    dex_part = dex if rules.ruling("disarm_dex") == "modifier" else max(0, dex)\n'
         '    ac = int(table.value("disarm_base_ac")) + int(table.value("disarm_ac_per_hd_or_level")) * hit_dice\n'
-        "    return max(min_ac(rules), ac + dex_part)\n"
-        "\n"
-        "\n"
+        '    return max(min_ac(rules), ac + dex_part)\n'
+        '\n'
+        '\n'
         'GRAPPLE, OVERBEAR = "grapple", "overbear"\n'
-        "\n"
-        "\n"
-        "def grapple_kind(rules: RuleSet, kind: str) -> str:\n"
-        "    try:\n"
+        '\n'
+        '\n'
+        'def grapple_kind(rules: RuleSet, kind: str) -> str:\n'
+        '    try:\n'
         '        row_id = rules.table("attack_types").by_label(kind).id\n'
-        "    except KeyError:\n"
-        "        row_id = None\n"
-        "    if row_id not in (GRAPPLE, OVERBEAR):\n"
+        '    except KeyError:\n'
+        '        row_id = None\n'
+        '    if row_id not in (GRAPPLE, OVERBEAR):\n'
         '        raise RuleError("#KIND? Grapple or Overbear")\n'
-        "    return str(row_id)\n"
-        "\n"
-        "\n"
-        "def size_modifier(rules: RuleSet, size_difference: int) -> int:\n"
+        '    return str(row_id)\n'
+        '\n'
+        '\n'
+        'def size_modifier(rules: RuleSet, size_difference: int) -> int:\n'
         '    """AC change for an attacker size_difference categories larger (negative: smaller)."""\n'
         '    column = "ac_reversed" if rules.ruling("grapple_size_direction") == "reversed" else "ac_as_written"\n'
         '    table = rules.table("grapple_size_modifier")\n'
-        "    if size_difference >= 0:\n"
+        '    if size_difference >= 0:\n'
         '        return int(table.value("attacker_larger", column)) * size_difference\n'
         '    return int(table.value("attacker_smaller", column)) * -size_difference\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Defender:\n"
-        "    str_prime: bool = False\n"
-        "    str_mod: int = 0\n"
-        "    dex_mod: int = 0\n"
-        "    bth: int = 0\n"
-        "    normal_ac: int = 0  # only for ruling grapple_ac_reading = normal_ac\n"
-        "\n"
-        "\n"
-        "def grapple_ac(rules: RuleSet, kind: str, defender: Defender, size_difference: int = 0) -> int:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Defender:\n'
+        '    str_prime: bool = False\n'
+        '    str_mod: int = 0\n'
+        '    dex_mod: int = 0\n'
+        '    bth: int = 0\n'
+        '    normal_ac: int = 0  # only for ruling grapple_ac_reading = normal_ac\n'
+        '\n'
+        '\n'
+        'def grapple_ac(rules: RuleSet, kind: str, defender: Defender, size_difference: int = 0) -> int:\n'
         '    """Target AC of a grappling or overbearing attack (size_difference: attacker minus defender)."""\n'
-        "    which = grapple_kind(rules, kind)\n"
+        '    which = grapple_kind(rules, kind)\n'
         '    if which == GRAPPLE and rules.ruling("grapple_ac_reading") == "normal_ac":\n'
-        "        return max(min_ac(rules), defender.normal_ac)\n"
+        '        return max(min_ac(rules), defender.normal_ac)\n'
         '    base = rules.table("grapple_target_ac").value(\n'
         '        "strength_prime" if defender.str_prime else "strength_not_prime", "ac"\n'
-        "    )\n"
+        '    )\n'
         '    column = "grappling" if which == GRAPPLE else rules.ruling("overbear_ac_modifiers")\n'
         '    weights = rules.table("grapple_ac_modifiers")\n'
-        "    values = {\n"
+        '    values = {\n'
         '        "defender_str_modifier": defender.str_mod,\n'
         '        "defender_dex_modifier": defender.dex_mod,\n'
         '        "size_difference": size_modifier(rules, size_difference),\n'
         '        "defender_bth": defender.bth,\n'
         '        "defender_armor": 0,  # "not included": no input for it\n'
-        "    }\n"
-        "    total = int(base) + sum(int(weights.value(k, column)) * v for k, v in values.items())\n"
-        "    return max(min_ac(rules), total)\n"
-        "\n"
-        "\n"
-        "def grapple_allowed(rules: RuleSet, kind: str, size_difference: int) -> bool:\n"
+        '    }\n'
+        '    total = int(base) + sum(int(weights.value(k, column)) * v for k, v in values.items())\n'
+        '    return max(min_ac(rules), total)\n'
+        '\n'
+        '\n'
+        'def grapple_allowed(rules: RuleSet, kind: str, size_difference: int) -> bool:\n'
         '    """An attacker cannot knock over a defender two sizes larger (overbearing only)."""\n'
-        "    if grapple_kind(rules, kind) == GRAPPLE:\n"
-        "        return True\n"
+        '    if grapple_kind(rules, kind) == GRAPPLE:\n'
+        '        return True\n'
         '    return -size_difference <= int(rules.constant("overbearing", "max_defender_size_larger"))\n'
-        "\n"
-        "\n"
-        "def grapple_roll_bonus(rules: RuleSet, kind: str, str_mod: int, bth: int) -> int:\n"
+        '\n'
+        '\n'
+        'def grapple_roll_bonus(rules: RuleSet, kind: str, str_mod: int, bth: int) -> int:\n'
         '    """Str modifier, plus BtH where the kind adds it (overbearing: ruling overbear_attacker_bth)."""\n'
-        "    which = grapple_kind(rules, kind)\n"
+        '    which = grapple_kind(rules, kind)\n'
         '    adds = bool(kind_row(rules, which)["adds_bth"]) or (\n'
         '        which == OVERBEAR and rules.ruling("overbear_attacker_bth") == "added"\n'
-        "    )\n"
-        "    return str_mod + (bth if adds else 0)\n"
-        "\n"
-        "\n"
-        "def touch_ac(\n"
-        "    rules: RuleSet, dex: int = 0, monster: bool = False, magic: int = 0, armor: int = 0, shield: int = 0\n"
-        ") -> int:\n"
+        '    )\n'
+        '    return str_mod + (bth if adds else 0)\n'
+        '\n'
+        '\n'
+        'def touch_ac(\n'
+        '    rules: RuleSet, dex: int = 0, monster: bool = False, magic: int = 0, armor: int = 0, shield: int = 0\n'
+        ') -> int:\n'
         '    """10, adjusted by what touch_attack_adjustments lets count for a character or a monster."""\n'
         '    column = "monsters" if monster else "characters"\n'
         '    table = rules.table("touch_attack_adjustments")\n'
         '    values = {"dex_modifier": dex, "magic_protection": magic, "armor": armor, "shield": shield}\n'
         '    total = int(rules.constant("touch_attack_ac", "touch_base_ac"))\n'
-        "    total += sum(v for k, v in values.items() if table.value(k, column))\n"
-        "    return max(min_ac(rules), total)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- movement, charge, range\n"
-        "\n"
-        "\n"
-        "def check_rate(rate: int) -> int:\n"
-        "    if rate <= 0:\n"
+        '    total += sum(v for k, v in values.items() if table.value(k, column))\n'
+        '    return max(min_ac(rules), total)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- movement, charge, range\n'
+        '\n'
+        '\n'
+        'def check_rate(rate: int) -> int:\n'
+        '    if rate <= 0:\n'
         '        raise RuleError("#RATE? more than 0 ft")\n'
-        "    return rate\n"
-        "\n"
-        "\n"
-        "def reduced_rate(rules: RuleSet, rate: int, reduction: Fraction = Fraction(0)) -> int:\n"
+        '    return rate\n'
+        '\n'
+        '\n'
+        'def reduced_rate(rules: RuleSet, rate: int, reduction: Fraction = Fraction(0)) -> int:\n'
         '    """Movement rate after the Castle Keeper\'s reduction (a fraction of the rate, 0 to 1), capped by\n'
-        "    ruling movement_reduction_limit, fractions dropped (at least 1 ft), and never below 5 ft (or the\n"
+        '    ruling movement_reduction_limit, fractions dropped (at least 1 ft), and never below 5 ft (or the\n'
         '    whole rate when that is less)."""\n'
-        "    check_rate(rate)\n"
-        "    if not 0 <= reduction <= 1:\n"
+        '    check_rate(rate)\n'
+        '    if not 0 <= reduction <= 1:\n'
         '        raise RuleError("#REDUCTION? 0 to 1 (0.5 = half)")\n'
         '    table = rules.table("movement_rules")\n'
         '    cap = Fraction(str(table.value("max_terrain_reduction")))\n'
         '    limit = cap if rules.ruling("movement_reduction_limit") == "reduced_by" else 1 - cap\n'
-        "    kept = int(rate * (1 - min(reduction, limit)))\n"
+        '    kept = int(rate * (1 - min(reduction, limit)))\n'
         '    floor = min(rate, int(table.value("min_move_ft")))\n'
         '    return max(int(table.value("min_rate_ft")), kept, floor)\n'
-        "\n"
-        "\n"
-        "def action_move(rules: RuleSet, rate: int, action: str) -> int:\n"
+        '\n'
+        '\n'
+        'def action_move(rules: RuleSet, rate: int, action: str) -> int:\n'
         '    """Most feet moved with that action (combat_actions: attack, walk, jog, run...), fractions dropped."""\n'
-        "    try:\n"
+        '    try:\n'
         '        row = rules.table("combat_actions").by_label(action)\n'
-        "    except KeyError:\n"
+        '    except KeyError:\n'
         '        raise RuleError("#ACTION? pick an action from the list") from None\n'
         '    return scaled_rate(rules, check_rate(rate), row["max_move"])\n'
-        "\n"
-        "\n"
-        "def scaled_rate(rules: RuleSet, rate: int, factor: float) -> int:\n"
+        '\n'
+        '\n'
+        'def scaled_rate(rules: RuleSet, rate: int, factor: float) -> int:\n'
         '    """rate x factor with fractions dropped (at least 1 ft unless the factor is 0)."""\n'
-        "    if factor == 0:\n"
-        "        return 0\n"
+        '    if factor == 0:\n'
+        '        return 0\n'
         '    return max(int(rules.constant("movement_rules", "min_rate_ft")), int(rate * Fraction(str(factor))))\n'
-        "\n"
-        "\n"
-        "def grid_squares(rules: RuleSet, rate: int) -> int:\n"
+        '\n'
+        '\n'
+        'def grid_squares(rules: RuleSet, rate: int) -> int:\n'
         '    """Inches, hexes or squares: the rate divided by 5, fractions dropped."""\n'
         '    return int(Fraction(check_rate(rate)) / Fraction(str(rules.constant("movement_rules", "grid_divisor"))))\n'
-        "\n"
-        "\n"
-        "def charge_window(rules: RuleSet, rate: int) -> tuple[int, int]:\n"
+        '\n'
+        '\n'
+        'def charge_window(rules: RuleSet, rate: int) -> tuple[int, int]:\n'
         '    """Least and most distance of a charge: the movement rate to the jogging rate."""\n'
         '    row = rules.table("combat_actions").entry("charge")\n'
-        "    check_rate(rate)\n"
+        '    check_rate(rate)\n'
         '    return scaled_rate(rules, rate, row["min_move"]), scaled_rate(rules, rate, row["max_move"])\n'
-        "\n"
-        "\n"
-        "def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:\n"
-        "    if distance < 0:\n"
+        '\n'
+        '\n'
+        'def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:\n'
+        '    if distance < 0:\n'
         '        raise RuleError("#DISTANCE? 0 or more")\n'
-        "    least, most = charge_window(rules, rate)\n"
-        "    if distance < least:\n"
+        '    least, most = charge_window(rules, rate)\n'
+        '    if distance < least:\n'
         '        return f"Too close: at least {least} ft"\n'
-        "    if distance > most:\n"
+        '    if distance > most:\n'
         '        return f"Too far: at most {most} ft"\n'
         '    return "Yes"\n'
-        "\n"
-        "\n"
-        "def range_increments(increment: int, distance: int) -> int:\n"
-        "    if increment <= 0:\n"
+        '\n'
+        '\n'
+        'def range_increments(increment: int, distance: int) -> int:\n'
+        '    if increment <= 0:\n'
         '        raise RuleError("#INCREMENT? more than 0 ft")\n'
-        "    if distance < 0:\n"
+        '    if distance < 0:\n'
         '        raise RuleError("#DISTANCE? 0 or more")\n'
-        "    return -(-distance // increment)\n"
-        "\n"
-        "\n"
-        "def range_row(rules: RuleSet, increment: int, distance: int) -> Row:\n"
+        '    return -(-distance // increment)\n'
+        '\n'
+        '\n'
+        'def range_row(rules: RuleSet, increment: int, distance: int) -> Row:\n'
         '    row = rules.table("range_bands").band(range_increments(increment, distance))\n'
-        "    if row is None:  # the table is open at both ends; only an edited table gets here\n"
+        '    if row is None:  # the table is open at both ends; only an edited table gets here\n'
         '        raise RuleError("#RANGE? not in the range table")\n'
-        "    return row\n"
-        "\n"
-        "\n"
-        "def range_band(rules: RuleSet, increment: int, distance: int) -> str:\n"
+        '    return row\n'
+        '\n'
+        '\n'
+        'def range_band(rules: RuleSet, increment: int, distance: int) -> str:\n'
         '    return str(range_row(rules, increment, distance)["band"])\n'
-        "\n"
-        "\n"
-        "def range_modifier(rules: RuleSet, increment: int, distance: int) -> int | str:\n"
+        '\n'
+        '\n'
+        'def range_modifier(rules: RuleSet, increment: int, distance: int) -> int | str:\n'
         '    """To-hit modifier of the band; \'\' out of range (no attack possible)."""\n'
         '    value = range_row(rules, increment, distance)["hit"]\n'
         '    return "" if value is None else int(value)\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- subdual damage\n"
-        "\n"
-        "\n"
-        "def subdual_total(rules: RuleSet, damage: int) -> int:\n"
-        "    if damage < 0:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- subdual damage\n'
+        '\n'
+        '\n'
+        'def subdual_total(rules: RuleSet, damage: int) -> int:\n'
+        '    if damage < 0:\n'
         '        raise RuleError("#DAMAGE? 0 or more")\n'
         '    return max(int(rules.constant("subdual_damage", "weapon_subdual_min_damage")), damage)\n'
-        "\n"
-        "\n"
-        "def subdual_normal(rules: RuleSet, damage: int) -> int:\n"
+        '\n'
+        '\n'
+        'def subdual_normal(rules: RuleSet, damage: int) -> int:\n'
         '    """Points of a subdual hit counted as normal damage (ruling subdual_normal_split)."""\n'
-        "    total = subdual_total(rules, damage)\n"
+        '    total = subdual_total(rules, damage)\n'
         '    per = int(rules.constant("subdual_damage", "subdual_points_per_normal_point"))\n'
         '    reading = rules.ruling("subdual_normal_split")\n'
         '    if reading == "started_fives":\n'
-        "        return -(-total // per)\n"
+        '        return -(-total // per)\n'
         '    if reading == "full_fives":\n'
-        "        return total // per\n"
+        '        return total // per\n'
         '    return max(1, total // per)  # "All subdual damage delivers some normal damage"\n'
     ),
-    "pycalc.rulesets.cnc_odds": (
+    'pycalc.rulesets.cnc_odds': (
         '"""Odds before the dice are rolled (Castles & Crusades): exact distributions of the damage of attacks.\n'
-        "\n"
-        "C&C has no natural-roll rule in the seed, no critical, fumble, confirmation or follow roll: one\n"
-        "attack does 0 on a miss and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for\n"
-        "a kind that deals damage (``cnc.attack_damage``), 0 otherwise. A natural-roll house rule ticked in the\n"
-        "``natural_rolls`` table is followed, since the hit chance counts every face with ``cnc.result``.\n"
-        "Several attacks: the sum of independent attacks. Everything is exact (fractions); nothing is sampled.\n"
-        "\n"
+        '\n'
+        'C&C has no natural-roll rule in the seed, no critical, fumble, confirmation or follow roll: one\n'
+        'attack does 0 on a miss and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for\n'
+        'a kind that deals damage (``cnc.attack_damage``), 0 otherwise. A natural-roll house rule ticked in the\n'
+        '``natural_rolls`` table is followed, since the hit chance counts every face with ``cnc.result``.\n'
+        'Several attacks: the sum of independent attacks. Everything is exact (fractions); nothing is sampled.\n'
+        '\n'
         "``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of\n"
-        "``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests.\n"
+        '``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "\n"
-        "from pycalc import dice\n"
-        "from pycalc import odds as shared_odds\n"
-        "from pycalc.d20 import HIT, Attack\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES\n"
-        "from pycalc.rulesets import cnc\n"
-        "from pycalc.tables import RuleSet\n"
-        "\n"
-        "Distribution = shared_odds.Distribution\n"
-        "\n"
-        "GRID_MESSAGE = BEYOND_GRID\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        '\n'
+        'from pycalc import dice\n'
+        'from pycalc import odds as shared_odds\n'
+        'from pycalc.d20 import HIT, Attack\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES\n'
+        'from pycalc.rulesets import cnc\n'
+        'from pycalc.tables import RuleSet\n'
+        '\n'
+        'Distribution = shared_odds.Distribution\n'
+        '\n'
+        'GRID_MESSAGE = BEYOND_GRID\n'
         'SEVERAL_ATTACKS = "several attacks: see the .xlsm (cnc_kill_chance)"\n'
         'BAD_ATTACKS = "#ATTACKS? 0 or more"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class OddsAttack:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class OddsAttack:\n'
         '    """One attack as the odds see it: the d20 part (bonus, effective AC, all modifiers) and the damage."""\n'
-        "\n"
-        "    attack: Attack\n"
-        "    dice: str\n"
-        "    damage_bonus: int = 0  # situation damage (charge)\n"
+        '\n'
+        '    attack: Attack\n'
+        '    dice: str\n'
+        '    damage_bonus: int = 0  # situation damage (charge)\n'
         '    kind: str = "melee"  # attack_types row id or label\n'
-        "\n"
-        "\n"
-        "def damage_dice(expression: object) -> dice.Dice:\n"
+        '\n'
+        '\n'
+        'def damage_dice(expression: object) -> dice.Dice:\n'
         '    """The dice of a damage expression, checked as ``cnc.damage_modifier`` checks it."""\n'
         "    cnc.damage_modifier(expression)  # the plain-writing check (raises '#DICE? write it like 2d4+2')\n"
-        "    if expression is None or not str(expression).strip():\n"
-        "        raise RuleError(cnc.BAD_DICE)\n"
+        '    if expression is None or not str(expression).strip():\n'
+        '        raise RuleError(cnc.BAD_DICE)\n'
         '    return dice.parse("".join(str(expression).split()).lower())\n'
-        "\n"
-        "\n"
-        "def hit_damage(rules: RuleSet, odds: OddsAttack, total: int) -> int:\n"
+        '\n'
+        '\n'
+        'def hit_damage(rules: RuleSet, odds: OddsAttack, total: int) -> int:\n'
         '    """Damage of a hit whose dice show ``total`` (without the +modifier): as ATTACK_DAMAGE computes it."""\n'
-        "    return cnc.attack_damage(rules, HIT, odds.dice, total, odds.damage_bonus, odds.kind)\n"
-        "\n"
-        "\n"
-        "def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:\n"
+        '    return cnc.attack_damage(rules, HIT, odds.dice, total, odds.damage_bonus, odds.kind)\n'
+        '\n'
+        '\n'
+        'def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:\n'
         '    """Exact probability of each damage of one attack (a miss: 0)."""\n'
-        "    parsed = damage_dice(odds.dice)\n"
-        "    ways, rolls = dice.counts(dice.Dice(parsed.count, parsed.sides, 0))\n"
-        "    hit = cnc.hit_chance(rules, odds.attack)\n"
-        "    parts: list[shared_odds.Part] = [(1 - hit, {0: 1}, 1)] if hit < 1 else []\n"
-        "    if hit:\n"
-        "        parts.append((hit, shared_odds.regrouped(ways, lambda total: hit_damage(rules, odds, total)), rolls))\n"
-        "    return shared_odds.mixed(parts)\n"
-        "\n"
-        "\n"
-        "def check_attacks(attacks: int) -> int:\n"
-        "    if attacks < 0:\n"
-        "        raise RuleError(BAD_ATTACKS)\n"
-        "    return attacks\n"
-        "\n"
-        "\n"
-        "def round_distribution(\n"
-        "    rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None\n"
-        ") -> Distribution:\n"
+        '    parsed = damage_dice(odds.dice)\n'
+        '    ways, rolls = dice.counts(dice.Dice(parsed.count, parsed.sides, 0))\n'
+        '    hit = cnc.hit_chance(rules, odds.attack)\n'
+        '    parts: list[shared_odds.Part] = [(1 - hit, {0: 1}, 1)] if hit < 1 else []\n'
+        '    if hit:\n'
+        '        parts.append((hit, shared_odds.regrouped(ways, lambda total: hit_damage(rules, odds, total)), rolls))\n'
+        '    return shared_odds.mixed(parts)\n'
+        '\n'
+        '\n'
+        'def check_attacks(attacks: int) -> int:\n'
+        '    if attacks < 0:\n'
+        '        raise RuleError(BAD_ATTACKS)\n'
+        '    return attacks\n'
+        '\n'
+        '\n'
+        'def round_distribution(\n'
+        '    rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None\n'
+        ') -> Distribution:\n'
         '    """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""\n'
-        "    check_attacks(attacks)\n"
-        "    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)\n"
-        "\n"
-        "\n"
-        "def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:\n"
-        "    check_attacks(attacks)\n"
-        "    return attacks * shared_odds.mean(damage_distribution(rules, odds))\n"
-        "\n"
-        "\n"
-        "def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:\n"
+        '    check_attacks(attacks)\n'
+        '    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)\n'
+        '\n'
+        '\n'
+        'def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:\n'
+        '    check_attacks(attacks)\n'
+        '    return attacks * shared_odds.mean(damage_distribution(rules, odds))\n'
+        '\n'
+        '\n'
+        'def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:\n'
         '    """Probability that the attacks together do at least ``amount`` damage."""\n'
-        "    check_attacks(attacks)\n"
-        "    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)\n"
-        "\n"
-        "\n"
-        "def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:\n"
+        '    check_attacks(attacks)\n'
+        '    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)\n'
+        '\n'
+        '\n'
+        'def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:\n'
         '    """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""\n'
-        "    return chance_at_least(rules, odds, hp, attacks)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the Attack calculator\n"
-        "\n"
-        "\n"
-        "def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:\n"
+        '    return chance_at_least(rules, odds, hp, attacks)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the Attack calculator\n'
+        '\n'
+        '\n'
+        'def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:\n'
         '    """The attack of the calculator\'s inputs and situation (as ``cnc.attack_outputs`` reads them)."""\n'
-        "    where = cnc.situation(rules, inputs)\n"
-        "    attack = Attack(\n"
-        "        inputs.bonus, cnc.effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level\n"
-        "    )\n"
-        "    kind = cnc.chosen(rules, inputs, cnc.KIND_TABLE)\n"
+        '    where = cnc.situation(rules, inputs)\n'
+        '    attack = Attack(\n'
+        '        inputs.bonus, cnc.effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level\n'
+        '    )\n'
+        '    kind = cnc.chosen(rules, inputs, cnc.KIND_TABLE)\n'
         '    return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))\n'
-        "\n"
-        "\n"
-        "def fits_grid(parsed: dice.Dice) -> bool:\n"
-        "    return 1 <= parsed.count <= MAX_DICE and 1 <= parsed.sides <= MAX_SIDES\n"
-        "\n"
-        "\n"
-        "def odds_outputs(\n"
-        "    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10\n"
-        ") -> dict[str, object]:\n"
+        '\n'
+        '\n'
+        'def fits_grid(parsed: dice.Dice) -> bool:\n'
+        '    return 1 <= parsed.count <= MAX_DICE and 1 <= parsed.sides <= MAX_SIDES\n'
+        '\n'
+        '\n'
+        'def odds_outputs(\n'
+        '    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10\n'
+        ') -> dict[str, object]:\n'
         '    """The odds cells of the Attack calculator (.xlsx) by defined name: numbers or the sheet\'s messages."""\n'
-        "    odds = odds_attack(rules, inputs)\n"
-        "    try:\n"
-        "        parsed = damage_dice(odds.dice) if odds.dice.strip() else None\n"
-        "    except RuleError as error:\n"
-        "        message: str | None = str(error)\n"
-        "    else:\n"
-        "        message = None if parsed is not None and fits_grid(parsed) else GRID_MESSAGE\n"
-        "    if message is not None:\n"
-        "        return {\n"
+        '    odds = odds_attack(rules, inputs)\n'
+        '    try:\n'
+        '        parsed = damage_dice(odds.dice) if odds.dice.strip() else None\n'
+        '    except RuleError as error:\n'
+        '        message: str | None = str(error)\n'
+        '    else:\n'
+        '        message = None if parsed is not None and fits_grid(parsed) else GRID_MESSAGE\n'
+        '    if message is not None:\n'
+        '        return {\n'
         '            "ATTACK_EXPECTED_DAMAGE": message,\n'
         '            "ATTACK_EXPECTED_DAMAGE_ROUND": message,\n'
         '            "ATTACK_KILL_CHANCE": message,\n'
         '            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, hp, SEVERAL_ATTACKS),\n'
-        "        }\n"
-        "    kill = kill_chance(rules, odds, hp)\n"
-        "    return {\n"
+        '        }\n'
+        '    kill = kill_chance(rules, odds, hp)\n'
+        '    return {\n'
         '        "ATTACK_EXPECTED_DAMAGE": expected_damage(rules, odds),\n'
         '        "ATTACK_EXPECTED_DAMAGE_ROUND": BAD_ATTACKS if attacks < 0 else expected_damage(rules, odds, attacks),\n'
         '        "ATTACK_KILL_CHANCE": kill,\n'
         '        "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS),\n'
-        "    }\n"
-        "\n"
-        "\n"
-        "def odds_outputs_udf(\n"
-        "    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10\n"
-        ") -> dict[str, object]:\n"
+        '    }\n'
+        '\n'
+        '\n'
+        'def odds_outputs_udf(\n'
+        '    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10\n'
+        ') -> dict[str, object]:\n'
         '    """The same cells in the .xlsm, through the UDFs: any dice, and the round\'s kill chance for any attacks."""\n'
-        "    odds = odds_attack(rules, inputs)\n"
-        "    found: dict[str, object] = {}\n"
-        "    for name, compute in (\n"
+        '    odds = odds_attack(rules, inputs)\n'
+        '    found: dict[str, object] = {}\n'
+        '    for name, compute in (\n'
         '        ("ATTACK_EXPECTED_DAMAGE", lambda: expected_damage(rules, odds)),\n'
         '        ("ATTACK_EXPECTED_DAMAGE_ROUND", lambda: expected_damage(rules, odds, attacks)),\n'
         '        ("ATTACK_KILL_CHANCE", lambda: kill_chance(rules, odds, hp)),\n'
         '        ("ATTACK_KILL_CHANCE_ROUND", lambda: kill_chance(rules, odds, hp, attacks)),\n'
-        "    ):\n"
-        "        try:\n"
-        "            found[name] = compute()\n"
-        "        except RuleError as error:\n"
-        "            found[name] = str(error)\n"
-        "    return found\n"
+        '    ):\n'
+        '        try:\n'
+        '            found[name] = compute()\n'
+        '        except RuleError as error:\n'
+        '            found[name] = str(error)\n'
+        '    return found\n'
     ),
-    "pycalc.table_files": (
+    'pycalc.table_files': (
         '"""Read and validate the table files ``tables/<ruleset>/*.yaml`` (``pycalc.tables`` loads a whole\n'
-        "ruleset folder from them).\n"
-        "\n"
+        'ruleset folder from them).\n'
+        '\n'
         "YAML is read with PyYAML's SafeLoader (a subclass that only records line numbers and refuses\n"
         "duplicate keys), over libyaml's parser when PyYAML has it. Every problem is reported as\n"
-        "``tables/<id>/<file>.yaml:LINE: what is wrong``. See ``tables/README.md`` for the format.\n"
+        '``tables/<id>/<file>.yaml:LINE: what is wrong``. See ``tables/README.md`` for the format.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import os\n"
-        "import re\n"
-        "from collections.abc import Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from pathlib import Path\n"
-        "from typing import TYPE_CHECKING, Any\n"
-        "\n"
-        "import yaml\n"
-        "\n"
-        "if TYPE_CHECKING:\n"
-        "    from pycalc.resolution_block import Resolution\n"
-        "\n"
-        "PROJECT_ROOT = Path(__file__).resolve().parent.parent\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import os\n'
+        'import re\n'
+        'from collections.abc import Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from pathlib import Path\n'
+        'from typing import TYPE_CHECKING, Any\n'
+        '\n'
+        'import yaml\n'
+        '\n'
+        'if TYPE_CHECKING:\n'
+        '    from pycalc.resolution_block import Resolution\n'
+        '\n'
+        'PROJECT_ROOT = Path(__file__).resolve().parent.parent\n'
         'RULESET_IDS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")\n'
         'ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")\n'
         'DICE_PATTERN = re.compile(r"^\\s*(\\d+)\\s*[dD]\\s*(\\d+)\\s*(?:([+-])\\s*(\\d+))?\\s*$")\n'
@@ -3341,314 +3341,314 @@ _SOURCES = {
         'PICKERS = ("choice", "toggle")\n'
         'CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first\n'
         'OUTCOME_TABLE = "outcomes"\n'
-        "\n"
-        "\n"
-        "def tables_dir() -> Path:\n"
+        '\n'
+        '\n'
+        'def tables_dir() -> Path:\n'
         '    """The folder holding one sub-folder of YAML per ruleset (``PYCALC_TABLES`` overrides)."""\n'
         '    return Path(os.environ.get("PYCALC_TABLES", PROJECT_ROOT / "tables"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- errors\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class TableProblem:\n"
-        "    file: str\n"
-        "    line: int\n"
-        "    message: str\n"
-        "\n"
-        "    def __str__(self) -> str:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- errors\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class TableProblem:\n'
+        '    file: str\n'
+        '    line: int\n'
+        '    message: str\n'
+        '\n'
+        '    def __str__(self) -> str:\n'
         '        return f"{self.file}:{self.line}: {self.message}"\n'
-        "\n"
-        "\n"
-        "class TableError(ValueError):\n"
+        '\n'
+        '\n'
+        'class TableError(ValueError):\n'
         '    """One or more problems in the YAML tables; ``str()`` lists them one per line."""\n'
-        "\n"
-        "    def __init__(self, problems: list[TableProblem]) -> None:\n"
-        "        self.problems = problems\n"
+        '\n'
+        '    def __init__(self, problems: list[TableProblem]) -> None:\n'
+        '        self.problems = problems\n'
         '        super().__init__("\\n".join(str(p) for p in problems))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- YAML with lines\n"
-        "\n"
-        "\n"
-        "class LocatedDict(dict):\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- YAML with lines\n'
+        '\n'
+        '\n'
+        'class LocatedDict(dict):\n'
         '    """A mapping that remembers the line of each key\'s value (1-based) and its own line."""\n'
-        "\n"
-        "    line: int\n"
-        "    value_lines: dict[str, int]\n"
-        "    key_lines: dict[str, int]\n"
-        "\n"
-        "\n"
-        "class LocatedList(list):\n"
-        "    line: int\n"
-        "    item_lines: list[int]\n"
-        "\n"
-        "\n"
-        "class _LineLoader(yaml.SafeLoader):\n"
+        '\n'
+        '    line: int\n'
+        '    value_lines: dict[str, int]\n'
+        '    key_lines: dict[str, int]\n'
+        '\n'
+        '\n'
+        'class LocatedList(list):\n'
+        '    line: int\n'
+        '    item_lines: list[int]\n'
+        '\n'
+        '\n'
+        'class _LineLoader(yaml.SafeLoader):\n'
         '    """SafeLoader that keeps line numbers and refuses duplicate keys."""\n'
-        "\n"
-        "    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LocatedDict:\n"
-        "        self.flatten_mapping(node)\n"
-        "        result = LocatedDict()\n"
-        "        result.line = node.start_mark.line + 1\n"
-        "        result.value_lines = {}\n"
-        "        result.key_lines = {}\n"
-        "        for key_node, value_node in node.value:\n"
-        "            key = self.construct_object(key_node, deep=True)\n"
-        "            if key in result:\n"
+        '\n'
+        '    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LocatedDict:\n'
+        '        self.flatten_mapping(node)\n'
+        '        result = LocatedDict()\n'
+        '        result.line = node.start_mark.line + 1\n'
+        '        result.value_lines = {}\n'
+        '        result.key_lines = {}\n'
+        '        for key_node, value_node in node.value:\n'
+        '            key = self.construct_object(key_node, deep=True)\n'
+        '            if key in result:\n'
         '                raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)\n'
-        "            result[key] = self.construct_object(value_node, deep=True)\n"
-        "            result.value_lines[key] = value_node.start_mark.line + 1\n"
-        "            result.key_lines[key] = key_node.start_mark.line + 1\n"
-        "        return result\n"
-        "\n"
-        "    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LocatedList:\n"
-        "        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)\n"
-        "        result.line = node.start_mark.line + 1\n"
-        "        result.item_lines = [child.start_mark.line + 1 for child in node.value]\n"
-        "        return result\n"
-        "\n"
-        "\n"
-        "_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n"
-        "_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)\n"
-        "\n"
-        "\n"
+        '            result[key] = self.construct_object(value_node, deep=True)\n'
+        '            result.value_lines[key] = value_node.start_mark.line + 1\n'
+        '            result.key_lines[key] = key_node.start_mark.line + 1\n'
+        '        return result\n'
+        '\n'
+        '    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LocatedList:\n'
+        '        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)\n'
+        '        result.line = node.start_mark.line + 1\n'
+        '        result.item_lines = [child.start_mark.line + 1 for child in node.value]\n'
+        '        return result\n'
+        '\n'
+        '\n'
+        '_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n'
+        '_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)\n'
+        '\n'
+        '\n'
         'class _FastLineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]\n'
         '    """The same constructors over libyaml\'s parser (several times faster; its nodes carry the same\n'
-        "    line marks). Only for files without errors: libyaml words some syntax errors less helpfully, so a\n"
+        '    line marks). Only for files without errors: libyaml words some syntax errors less helpfully, so a\n'
         '    file it refuses is read again by ``_LineLoader`` for the message."""\n'
-        "\n"
-        "\n"
-        "_FastLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n"
-        "_FastLineLoader.add_constructor(\n"
-        "    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence\n"
-        ")\n"
-        "\n"
-        "\n"
-        "def display_path(path: Path) -> str:\n"
+        '\n'
+        '\n'
+        '_FastLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n'
+        '_FastLineLoader.add_constructor(\n'
+        '    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence\n'
+        ')\n'
+        '\n'
+        '\n'
+        'def display_path(path: Path) -> str:\n'
         '    """The path as a GM would type it: relative to the project when inside it."""\n'
-        "    try:\n"
-        "        return str(path.resolve().relative_to(PROJECT_ROOT))\n"
-        "    except ValueError:\n"
-        "        return str(path)\n"
-        "\n"
-        "\n"
-        "def read_yaml(path: Path) -> Any:\n"
+        '    try:\n'
+        '        return str(path.resolve().relative_to(PROJECT_ROOT))\n'
+        '    except ValueError:\n'
+        '        return str(path)\n'
+        '\n'
+        '\n'
+        'def read_yaml(path: Path) -> Any:\n'
         '    """Parse one YAML file; a syntax error becomes a TableError with the file and line."""\n'
-        "    try:\n"
+        '    try:\n'
         '        text = path.read_text(encoding="utf-8")\n'
-        "    except (OSError, UnicodeDecodeError) as exc:\n"
+        '    except (OSError, UnicodeDecodeError) as exc:\n'
         '        raise TableError([TableProblem(display_path(path), 1, f"cannot read: {exc}")]) from exc\n'
-        "    try:\n"
-        "        return yaml.load(text, Loader=_FastLineLoader)\n"
-        "    except yaml.YAMLError:\n"
-        "        pass\n"
-        "    try:\n"
-        "        return yaml.load(text, Loader=_LineLoader)\n"
-        "    except yaml.MarkedYAMLError as exc:\n"
-        "        mark = exc.problem_mark or exc.context_mark\n"
-        "        line = mark.line + 1 if mark else 1\n"
+        '    try:\n'
+        '        return yaml.load(text, Loader=_FastLineLoader)\n'
+        '    except yaml.YAMLError:\n'
+        '        pass\n'
+        '    try:\n'
+        '        return yaml.load(text, Loader=_LineLoader)\n'
+        '    except yaml.MarkedYAMLError as exc:\n'
+        '        mark = exc.problem_mark or exc.context_mark\n'
+        '        line = mark.line + 1 if mark else 1\n'
         '        what = " ".join(str(p) for p in (exc.context, exc.problem) if p)\n'
-        "        raise TableError([TableProblem(display_path(path), line, what)]) from exc\n"
-        "    except yaml.YAMLError as exc:\n"
-        "        raise TableError([TableProblem(display_path(path), 1, str(exc))]) from exc\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the model\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Column:\n"
-        "    id: str\n"
-        "    label: str\n"
-        "    type: str\n"
-        "    optional: bool = False\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Row:\n"
-        "    values: Mapping[str, Any]\n"
-        "    section: str\n"
-        "    line: int\n"
-        "    id: str | None = None\n"
-        "    label: str | None = None\n"
-        "    low: int | None = None  # bands: from (None = open below)\n"
-        "    high: int | None = None  # bands: to (None = open above)\n"
+        '        raise TableError([TableProblem(display_path(path), line, what)]) from exc\n'
+        '    except yaml.YAMLError as exc:\n'
+        '        raise TableError([TableProblem(display_path(path), 1, str(exc))]) from exc\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the model\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Column:\n'
+        '    id: str\n'
+        '    label: str\n'
+        '    type: str\n'
+        '    optional: bool = False\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Row:\n'
+        '    values: Mapping[str, Any]\n'
+        '    section: str\n'
+        '    line: int\n'
+        '    id: str | None = None\n'
+        '    label: str | None = None\n'
+        '    low: int | None = None  # bands: from (None = open below)\n'
+        '    high: int | None = None  # bands: to (None = open above)\n'
         '    note: str = ""\n'
         '    file: str = ""  # the YAML file the row comes from (a house-rule file may add rows)\n'
-        "\n"
-        "    def __getitem__(self, column: str) -> Any:\n"
-        "        return self.values[column]\n"
-        "\n"
-        "    def contains(self, key: int) -> bool:\n"
-        "        return (self.low is None or key >= self.low) and (self.high is None or key <= self.high)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True, eq=False)\n"
-        "class Table:\n"
-        "    id: str\n"
-        "    title: str\n"
-        "    kind: str\n"
-        "    columns: tuple[Column, ...]\n"
-        "    rows: tuple[Row, ...]\n"
-        "    section: str\n"
-        "    file: str\n"
-        "    line: int\n"
+        '\n'
+        '    def __getitem__(self, column: str) -> Any:\n'
+        '        return self.values[column]\n'
+        '\n'
+        '    def contains(self, key: int) -> bool:\n'
+        '        return (self.low is None or key >= self.low) and (self.high is None or key <= self.high)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True, eq=False)\n'
+        'class Table:\n'
+        '    id: str\n'
+        '    title: str\n'
+        '    kind: str\n'
+        '    columns: tuple[Column, ...]\n'
+        '    rows: tuple[Row, ...]\n'
+        '    section: str\n'
+        '    file: str\n'
+        '    line: int\n'
         '    note: str = ""\n'
         '    key_id: str = ""\n'
         '    key_label: str = ""\n'
-        "    picker: str | None = None\n"
-        "    gm_fillable: bool = False\n"
-        "    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS\n"
-        "\n"
-        "    def entry(self, entry_id: str) -> Row:\n"
-        "        for row in self.rows:\n"
-        "            if row.id == entry_id:\n"
-        "                return row\n"
+        '    picker: str | None = None\n'
+        '    gm_fillable: bool = False\n'
+        '    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS\n'
+        '\n'
+        '    def entry(self, entry_id: str) -> Row:\n'
+        '        for row in self.rows:\n'
+        '            if row.id == entry_id:\n'
+        '                return row\n'
         '        raise KeyError(f"{self.id} has no entry {entry_id!r}")\n'
-        "\n"
-        "    def by_label(self, text: str) -> Row:\n"
+        '\n'
+        '    def by_label(self, text: str) -> Row:\n'
         '        """The entry whose label or id is ``text`` (case-insensitive)."""\n'
-        "        wanted = text.strip().casefold()\n"
-        "        for row in self.rows:\n"
+        '        wanted = text.strip().casefold()\n'
+        '        for row in self.rows:\n'
         '            if wanted in ((row.label or "").casefold(), (row.id or "").casefold()):\n'
-        "                return row\n"
-        "        raise KeyError(text)\n"
-        "\n"
+        '                return row\n'
+        '        raise KeyError(text)\n'
+        '\n'
         '    def value(self, entry_id: str, column: str = "value") -> Any:\n'
-        "        return self.entry(entry_id)[column]\n"
-        "\n"
-        "    def band(self, key: int) -> Row | None:\n"
+        '        return self.entry(entry_id)[column]\n'
+        '\n'
+        '    def band(self, key: int) -> Row | None:\n'
         '        """The band containing ``key``, or None when no band does."""\n'
-        "        for row in self.rows:\n"
-        "            if row.contains(key):\n"
-        "                return row\n"
-        "        return None\n"
-        "\n"
-        "    @property\n"
-        "    def column_ids(self) -> tuple[str, ...]:\n"
-        "        return tuple(c.id for c in self.columns)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Ruling:\n"
-        "    id: str\n"
-        "    label: str\n"
-        "    default: str\n"
-        "    choices: Mapping[str, str]\n"
-        "    section: str\n"
-        "    why: str\n"
-        "    file: str\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True, eq=False)\n"
-        "class RuleSet:\n"
-        "    id: str\n"
-        "    name: str\n"
-        "    seed: str  # the seed file (shown nowhere a GM reads)\n"
-        "    source: str  # the book and chapter the seed is, as a GM reads it\n"
-        "    resolution: str\n"
-        "    tables: Mapping[str, Table]\n"
-        "    rulings: Mapping[str, Ruling]\n"
-        "    chosen: Mapping[str, str] = field(default_factory=dict)\n"
+        '        for row in self.rows:\n'
+        '            if row.contains(key):\n'
+        '                return row\n'
+        '        return None\n'
+        '\n'
+        '    @property\n'
+        '    def column_ids(self) -> tuple[str, ...]:\n'
+        '        return tuple(c.id for c in self.columns)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Ruling:\n'
+        '    id: str\n'
+        '    label: str\n'
+        '    default: str\n'
+        '    choices: Mapping[str, str]\n'
+        '    section: str\n'
+        '    why: str\n'
+        '    file: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True, eq=False)\n'
+        'class RuleSet:\n'
+        '    id: str\n'
+        '    name: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
+        '    resolution: str\n'
+        '    tables: Mapping[str, Table]\n'
+        '    rulings: Mapping[str, Ruling]\n'
+        '    chosen: Mapping[str, str] = field(default_factory=dict)\n'
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
-        "    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n"
-        "\n"
-        "    def table(self, table_id: str) -> Table:\n"
-        "        return self.tables[table_id]\n"
-        "\n"
-        "    def ruling(self, ruling_id: str) -> str:\n"
+        '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
+        '\n'
+        '    def table(self, table_id: str) -> Table:\n'
+        '        return self.tables[table_id]\n'
+        '\n'
+        '    def ruling(self, ruling_id: str) -> str:\n'
         '        """The choice in force for a ruling: the GM\'s, else the default."""\n'
-        "        return self.chosen.get(ruling_id, self.rulings[ruling_id].default)\n"
-        "\n"
-        "    def constant(self, table_id: str, entry_id: str) -> Any:\n"
-        "        return self.tables[table_id].value(entry_id)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- validation\n"
-        "\n"
-        "\n"
-        "class _Checker:\n"
+        '        return self.chosen.get(ruling_id, self.rulings[ruling_id].default)\n'
+        '\n'
+        '    def constant(self, table_id: str, entry_id: str) -> Any:\n'
+        '        return self.tables[table_id].value(entry_id)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- validation\n'
+        '\n'
+        '\n'
+        'class _Checker:\n'
         '    """Collects problems for one file while building its tables."""\n'
-        "\n"
-        "    def __init__(self, file: str) -> None:\n"
-        "        self.file = file\n"
-        "        self.problems: list[TableProblem] = []\n"
-        "\n"
-        "    def fail(self, line: int, message: str) -> None:\n"
-        "        self.problems.append(TableProblem(self.file, line, message))\n"
-        "\n"
-        "    def mapping(self, value: Any, line: int, what: str) -> LocatedDict | None:\n"
-        "        if not isinstance(value, LocatedDict):\n"
+        '\n'
+        '    def __init__(self, file: str) -> None:\n'
+        '        self.file = file\n'
+        '        self.problems: list[TableProblem] = []\n'
+        '\n'
+        '    def fail(self, line: int, message: str) -> None:\n'
+        '        self.problems.append(TableProblem(self.file, line, message))\n'
+        '\n'
+        '    def mapping(self, value: Any, line: int, what: str) -> LocatedDict | None:\n'
+        '        if not isinstance(value, LocatedDict):\n'
         '            self.fail(line, f"{what} must be a mapping, got {_kind(value)}")\n'
-        "            return None\n"
-        "        return value\n"
-        "\n"
-        "    def keys(self, data: LocatedDict, allowed: set[str], required: set[str], what: str) -> None:\n"
-        "        for key in data:\n"
-        "            if key not in allowed:\n"
-        "                self.fail(\n"
-        "                    data.key_lines[key],\n"
-        "                    f\"unknown key {key!r} in {what} (allowed: {', '.join(sorted(allowed))})\",\n"
-        "                )\n"
-        "        for key in sorted(required - data.keys()):\n"
+        '            return None\n'
+        '        return value\n'
+        '\n'
+        '    def keys(self, data: LocatedDict, allowed: set[str], required: set[str], what: str) -> None:\n'
+        '        for key in data:\n'
+        '            if key not in allowed:\n'
+        '                self.fail(\n'
+        '                    data.key_lines[key],\n'
+        '                    f"unknown key {key!r} in {what} (allowed: {\', \'.join(sorted(allowed))})",\n'
+        '                )\n'
+        '        for key in sorted(required - data.keys()):\n'
         '            self.fail(data.line, f"{what} is missing {key!r}")\n'
-        "\n"
-        "    def text(self, data: LocatedDict, key: str, what: str, default: str | None = None) -> str:\n"
-        "        value = data.get(key, default)\n"
-        "        if not isinstance(value, str) or (default is None and not value.strip()):\n"
-        "            self.fail(\n"
+        '\n'
+        '    def text(self, data: LocatedDict, key: str, what: str, default: str | None = None) -> str:\n'
+        '        value = data.get(key, default)\n'
+        '        if not isinstance(value, str) or (default is None and not value.strip()):\n'
+        '            self.fail(\n'
         '                data.value_lines.get(key, data.line), f"{what} {key!r} must be text, got {_kind(value)}"\n'
-        "            )\n"
+        '            )\n'
         '            return ""\n'
-        "        return value\n"
-        "\n"
-        "    def ident(self, value: Any, line: int, what: str) -> str:\n"
-        "        if not isinstance(value, str) or not ID_PATTERN.match(value):\n"
+        '        return value\n'
+        '\n'
+        '    def ident(self, value: Any, line: int, what: str) -> str:\n'
+        '        if not isinstance(value, str) or not ID_PATTERN.match(value):\n'
         '            self.fail(line, f"{what} {value!r} must be lower_snake_case (a-z, 0-9, _)")\n'
-        "            return str(value)\n"
-        "        return value\n"
-        "\n"
-        "    def section(self, data: LocatedDict, default: str | None, what: str) -> str:\n"
+        '            return str(value)\n'
+        '        return value\n'
+        '\n'
+        '    def section(self, data: LocatedDict, default: str | None, what: str) -> str:\n'
         '        if "source" not in data:\n'
-        "            if default is None:\n"
-        "                self.fail(data.line, f\"{what} is missing 'source' (the seed section it comes from)\")\n"
+        '            if default is None:\n'
+        '                self.fail(data.line, f"{what} is missing \'source\' (the seed section it comes from)")\n'
         '            return default or ""\n'
         '        source = self.mapping(data["source"], data.value_lines["source"], f"{what} source")\n'
-        "        if source is None:\n"
+        '        if source is None:\n'
         '            return default or ""\n'
         '        self.keys(source, {"section"}, {"section"}, f"{what} source")\n'
         '        return self.text(source, "section", f"{what} source") if "section" in source else ""\n'
-        "\n"
-        "\n"
-        "def _kind(value: Any) -> str:\n"
-        "    if value is None:\n"
+        '\n'
+        '\n'
+        'def _kind(value: Any) -> str:\n'
+        '    if value is None:\n'
         '        return "nothing (null)"\n'
         '    return {bool: "true/false", int: "a whole number", float: "a decimal number", str: "text"}.get(\n'
-        "        type(value),\n"
+        '        type(value),\n'
         '        "a mapping"\n'
-        "        if isinstance(value, dict)\n"
+        '        if isinstance(value, dict)\n'
         '        else "a list"\n'
-        "        if isinstance(value, list)\n"
-        "        else type(value).__name__,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def _type_ok(column_type: str, value: Any) -> bool:\n"
+        '        if isinstance(value, list)\n'
+        '        else type(value).__name__,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _type_ok(column_type: str, value: Any) -> bool:\n'
         '    if column_type == "int":\n'
-        "        return isinstance(value, int) and not isinstance(value, bool)\n"
+        '        return isinstance(value, int) and not isinstance(value, bool)\n'
         '    if column_type == "number":\n'
-        "        return isinstance(value, (int, float)) and not isinstance(value, bool)\n"
+        '        return isinstance(value, (int, float)) and not isinstance(value, bool)\n'
         '    if column_type == "bool":\n'
-        "        return isinstance(value, bool)\n"
+        '        return isinstance(value, bool)\n'
         '    if column_type == "dice":\n'
-        "        return isinstance(value, str) and bool(DICE_PATTERN.match(value))\n"
-        "    return isinstance(value, str)  # text, outcome\n"
-        "\n"
-        "\n"
-        "TABLE_KEYS = {\n"
+        '        return isinstance(value, str) and bool(DICE_PATTERN.match(value))\n'
+        '    return isinstance(value, str)  # text, outcome\n'
+        '\n'
+        '\n'
+        'TABLE_KEYS = {\n'
         '    "title",\n'
         '    "kind",\n'
         '    "source",\n'
@@ -3660,335 +3660,335 @@ _SOURCES = {
         '    "ruling",\n'
         '    "gm_fillable",\n'
         '    "cheatsheet",\n'
-        "}\n"
+        '}\n'
         'RULING_KEYS = {"label", "default", "choices", "source", "why"}\n'
-        "\n"
-        "\n"
-        "def _columns(check: _Checker, data: LocatedDict, what: str) -> tuple[Column, ...]:\n"
+        '\n'
+        '\n'
+        'def _columns(check: _Checker, data: LocatedDict, what: str) -> tuple[Column, ...]:\n'
         '    raw = check.mapping(data.get("columns"), data.value_lines.get("columns", data.line), f"{what} columns")\n'
-        "    if raw is None:\n"
-        "        return ()\n"
-        "    columns = []\n"
-        "    for column_id, spec_raw in raw.items():\n"
-        "        line = raw.key_lines[column_id]\n"
+        '    if raw is None:\n'
+        '        return ()\n'
+        '    columns = []\n'
+        '    for column_id, spec_raw in raw.items():\n'
+        '        line = raw.key_lines[column_id]\n'
         '        check.ident(column_id, line, "column id")\n'
         '        if column_id in {"id", "label", "from", "to", "source", "note"}:\n'
         '            check.fail(line, f"column id {column_id!r} is reserved")\n'
         '        spec = check.mapping(spec_raw, line, f"column {column_id!r}")\n'
-        "        if spec is None:\n"
-        "            continue\n"
+        '        if spec is None:\n'
+        '            continue\n'
         '        check.keys(spec, {"label", "type", "optional"}, {"label", "type"}, f"column {column_id!r}")\n'
         '        column_type = spec.get("type")\n'
-        "        if column_type not in COLUMN_TYPES:\n"
-        "            check.fail(\n"
+        '        if column_type not in COLUMN_TYPES:\n'
+        '            check.fail(\n'
         '                spec.value_lines.get("type", line),\n'
-        "                f\"column {column_id!r} type {column_type!r} is not one of {', '.join(COLUMN_TYPES)}\",\n"
-        "            )\n"
+        '                f"column {column_id!r} type {column_type!r} is not one of {\', \'.join(COLUMN_TYPES)}",\n'
+        '            )\n'
         '        optional = spec.get("optional", False)\n'
-        "        if not isinstance(optional, bool):\n"
+        '        if not isinstance(optional, bool):\n'
         '            check.fail(spec.value_lines["optional"], f"column {column_id!r} optional must be true or false")\n'
-        "        columns.append(\n"
-        "            Column(\n"
-        "                column_id,\n"
+        '        columns.append(\n'
+        '            Column(\n'
+        '                column_id,\n'
         '                check.text(spec, "label", f"column {column_id!r}"),\n'
-        "                str(column_type),\n"
-        "                optional is True,\n"
-        "            )\n"
-        "        )\n"
-        "    return tuple(columns)\n"
-        "\n"
-        "\n"
-        "def _row(\n"
-        "    check: _Checker,\n"
-        "    raw: Any,\n"
-        "    line: int,\n"
-        "    table: LocatedDict,\n"
-        "    kind: str,\n"
-        "    columns: tuple[Column, ...],\n"
-        "    section: str,\n"
-        "    what: str,\n"
-        ") -> Row | None:\n"
+        '                str(column_type),\n'
+        '                optional is True,\n'
+        '            )\n'
+        '        )\n'
+        '    return tuple(columns)\n'
+        '\n'
+        '\n'
+        'def _row(\n'
+        '    check: _Checker,\n'
+        '    raw: Any,\n'
+        '    line: int,\n'
+        '    table: LocatedDict,\n'
+        '    kind: str,\n'
+        '    columns: tuple[Column, ...],\n'
+        '    section: str,\n'
+        '    what: str,\n'
+        ') -> Row | None:\n'
         '    data = check.mapping(raw, line, f"{what} row")\n'
-        "    if data is None:\n"
-        "        return None\n"
+        '    if data is None:\n'
+        '        return None\n'
         '    frame = {"id", "label"} if kind == "entries" else {"from", "to"}\n'
-        "    check.keys(\n"
-        "        data,\n"
+        '    check.keys(\n'
+        '        data,\n'
         '        frame | {c.id for c in columns} | {"source", "note"},\n'
         '        {"id", "label"} if kind == "entries" else set(),\n'
         '        f"{what} row",\n'
-        "    )\n"
-        "    values: dict[str, Any] = {}\n"
-        "    for column in columns:\n"
-        "        if column.id not in data:\n"
+        '    )\n'
+        '    values: dict[str, Any] = {}\n'
+        '    for column in columns:\n'
+        '        if column.id not in data:\n'
         '            check.fail(data.line, f"{what} row is missing column {column.id!r}")\n'
-        "            continue\n"
-        "        value = data[column.id]\n"
-        "        value_line = data.value_lines[column.id]\n"
-        "        if value is None:\n"
-        "            if not column.optional:\n"
+        '            continue\n'
+        '        value = data[column.id]\n'
+        '        value_line = data.value_lines[column.id]\n'
+        '        if value is None:\n'
+        '            if not column.optional:\n'
         '                check.fail(value_line, f"{what} column {column.id!r} is empty but not optional")\n'
-        "        elif not _type_ok(column.type, value):\n"
-        "            check.fail(\n"
+        '        elif not _type_ok(column.type, value):\n'
+        '            check.fail(\n'
         '                value_line, f"{what} column {column.id!r} must be {column.type}, got {_kind(value)} {value!r}"\n'
-        "            )\n"
-        "        values[column.id] = value\n"
+        '            )\n'
+        '        values[column.id] = value\n'
         '    note = data.get("note", "")\n'
-        "    if not isinstance(note, str):\n"
+        '    if not isinstance(note, str):\n'
         '        check.fail(data.value_lines["note"], f"{what} row note must be text")\n'
-        "        note = str(note)\n"
+        '        note = str(note)\n'
         '    row_section = check.section(data, section, f"{what} row")\n'
         '    if kind == "entries":\n'
-        "        return Row(\n"
-        "            values,\n"
-        "            row_section,\n"
-        "            data.line,\n"
+        '        return Row(\n'
+        '            values,\n'
+        '            row_section,\n'
+        '            data.line,\n'
         '            id=check.ident(data.get("id"), data.value_lines.get("id", data.line), "entry id"),\n'
         '            label=check.text(data, "label", f"{what} row") if "label" in data else "",\n'
-        "            note=note,\n"
-        "            file=check.file,\n"
-        "        )\n"
-        "    bounds = []\n"
+        '            note=note,\n'
+        '            file=check.file,\n'
+        '        )\n'
+        '    bounds = []\n'
         '    for key in ("from", "to"):\n'
-        "        bound = data.get(key)\n"
-        "        if bound is not None and not (isinstance(bound, int) and not isinstance(bound, bool)):\n"
-        "            check.fail(\n"
-        "                data.value_lines[key],\n"
-        "                f\"{what} band '{key}' must be a whole number, got {_kind(bound)} {bound!r}\",\n"
-        "            )\n"
-        "            bound = None\n"
-        "        bounds.append(bound)\n"
-        "    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)\n"
-        "\n"
-        "\n"
-        "def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:\n"
-        "    def fail(row: Row, message: str) -> None:\n"
-        "        check.problems.append(TableProblem(row.file or check.file, row.line, message))\n"
-        "\n"
-        "    for index, row in enumerate(rows):\n"
-        "        first, last = index == 0, index == len(rows) - 1\n"
-        "        if row.low is None and not first:\n"
-        "            fail(row, f\"{what}: only the first band may leave out 'from'\")\n"
-        "        if row.high is None and not last:\n"
-        "            fail(row, f\"{what}: only the last band may leave out 'to'\")\n"
-        "        if row.low is not None and row.high is not None and row.low > row.high:\n"
+        '        bound = data.get(key)\n'
+        '        if bound is not None and not (isinstance(bound, int) and not isinstance(bound, bool)):\n'
+        '            check.fail(\n'
+        '                data.value_lines[key],\n'
+        '                f"{what} band \'{key}\' must be a whole number, got {_kind(bound)} {bound!r}",\n'
+        '            )\n'
+        '            bound = None\n'
+        '        bounds.append(bound)\n'
+        '    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)\n'
+        '\n'
+        '\n'
+        'def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:\n'
+        '    def fail(row: Row, message: str) -> None:\n'
+        '        check.problems.append(TableProblem(row.file or check.file, row.line, message))\n'
+        '\n'
+        '    for index, row in enumerate(rows):\n'
+        '        first, last = index == 0, index == len(rows) - 1\n'
+        '        if row.low is None and not first:\n'
+        '            fail(row, f"{what}: only the first band may leave out \'from\'")\n'
+        '        if row.high is None and not last:\n'
+        '            fail(row, f"{what}: only the last band may leave out \'to\'")\n'
+        '        if row.low is not None and row.high is not None and row.low > row.high:\n'
         '            fail(row, f"{what}: band from {row.low} to {row.high} runs backwards")\n'
-        "        if index and rows[index - 1].high is not None and row.low is not None:\n"
-        "            previous = rows[index - 1].high\n"
-        "            if row.low <= previous:\n"
-        "                fail(\n"
-        "                    row,\n"
+        '        if index and rows[index - 1].high is not None and row.low is not None:\n'
+        '            previous = rows[index - 1].high\n'
+        '            if row.low <= previous:\n'
+        '                fail(\n'
+        '                    row,\n'
         '                    f"{what}: band starting at {row.low} overlaps the previous band (which ends at {previous})",\n'
-        "                )\n"
-        "            elif row.low > previous + 1:\n"
-        "                fail(\n"
-        "                    row,\n"
+        '                )\n'
+        '            elif row.low > previous + 1:\n'
+        '                fail(\n'
+        '                    row,\n'
         '                    f"{what}: gap between {previous} and {row.low} (next band must start at {previous + 1})",\n'
-        "                )\n"
-        "\n"
-        "\n"
-        "def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Table | None:\n"
+        '                )\n'
+        '\n'
+        '\n'
+        'def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Table | None:\n'
         '    what = f"table {table_id!r}"\n'
         '    check.keys(data, TABLE_KEYS, {"title", "kind", "columns", "rows", "source"}, what)\n'
         '    kind = data.get("kind")\n'
-        "    if kind not in TABLE_KINDS:\n"
-        "        check.fail(\n"
+        '    if kind not in TABLE_KINDS:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("kind", line),\n'
-        "            f\"{what} kind {kind!r} must be one of {', '.join(TABLE_KINDS)}\",\n"
-        "        )\n"
-        "        return None\n"
+        '            f"{what} kind {kind!r} must be one of {\', \'.join(TABLE_KINDS)}",\n'
+        '        )\n'
+        '        return None\n'
         '    picker = data.get("picker")\n'
         '    if picker is not None and (picker not in PICKERS or kind != "entries"):\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            data.value_lines["picker"],\n'
-        "            f\"{what} picker {picker!r} must be one of {', '.join(PICKERS)} on an entries table\",\n"
-        "        )\n"
+        '            f"{what} picker {picker!r} must be one of {\', \'.join(PICKERS)} on an entries table",\n'
+        '        )\n'
         '    gm_fillable = data.get("gm_fillable", False)\n'
         '    cheatsheet = data.get("cheatsheet")\n'
-        "    if not isinstance(gm_fillable, bool):\n"
+        '    if not isinstance(gm_fillable, bool):\n'
         '        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")\n'
-        "    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n"
-        "        check.fail(\n"
+        '    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n'
+        '        check.fail(\n'
         '            data.value_lines["cheatsheet"],\n'
-        "            f\"{what} cheatsheet must be true, false or one of {', '.join(CHEATSHEET_GROUPS)}\",\n"
-        "        )\n"
-        "    section = check.section(data, None, what)\n"
-        "    columns = _columns(check, data, what)\n"
+        '            f"{what} cheatsheet must be true, false or one of {\', \'.join(CHEATSHEET_GROUPS)}",\n'
+        '        )\n'
+        '    section = check.section(data, None, what)\n'
+        '    columns = _columns(check, data, what)\n'
         '    key_id = key_label = ""\n'
         '    if kind == "bands":\n'
         '        key = check.mapping(data.get("key"), data.value_lines.get("key", line), f"{what} key")\n'
-        "        if key is not None:\n"
+        '        if key is not None:\n'
         '            check.keys(key, {"id", "label"}, {"id", "label"}, f"{what} key")\n'
         '            key_id = check.ident(key.get("id"), key.value_lines.get("id", key.line), "band key id")\n'
         '            key_label = check.text(key, "label", f"{what} key")\n'
         '    elif "key" in data:\n'
         '        check.fail(data.value_lines["key"], f"{what}: \'key\' is for bands tables only")\n'
         '    raw_rows = data.get("rows")\n'
-        "    if not isinstance(raw_rows, LocatedList):\n"
+        '    if not isinstance(raw_rows, LocatedList):\n'
         '        check.fail(data.value_lines.get("rows", line), f"{what} rows must be a list")\n'
-        "        raw_rows = LocatedList()\n"
-        "        raw_rows.item_lines = []\n"
-        "    if not raw_rows and not gm_fillable:\n"
-        "        check.fail(\n"
+        '        raw_rows = LocatedList()\n'
+        '        raw_rows.item_lines = []\n'
+        '    if not raw_rows and not gm_fillable:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("rows", line),\n'
         '            f"{what} has no rows (say gm_fillable: true for a table the GM fills)",\n'
-        "        )\n"
-        "    rows = [\n"
-        "        r\n"
-        "        for r in (\n"
-        "            _row(check, raw, ln, data, kind, columns, section, what)\n"
-        "            for raw, ln in zip(raw_rows, raw_rows.item_lines, strict=True)\n"
-        "        )\n"
-        "        if r\n"
-        "    ]\n"
+        '        )\n'
+        '    rows = [\n'
+        '        r\n'
+        '        for r in (\n'
+        '            _row(check, raw, ln, data, kind, columns, section, what)\n'
+        '            for raw, ln in zip(raw_rows, raw_rows.item_lines, strict=True)\n'
+        '        )\n'
+        '        if r\n'
+        '    ]\n'
         '    if kind == "bands":\n'
-        "        _check_bands(check, rows, what)\n"
-        "    else:\n"
-        "        seen: dict[str, int] = {}\n"
-        "        for row in rows:\n"
-        "            if row.id in seen:\n"
+        '        _check_bands(check, rows, what)\n'
+        '    else:\n'
+        '        seen: dict[str, int] = {}\n'
+        '        for row in rows:\n'
+        '            if row.id in seen:\n'
         '                check.fail(row.line, f"{what}: duplicate entry id {row.id!r} (first on line {seen[row.id]})")\n'
-        "            seen.setdefault(str(row.id), row.line)\n"
+        '            seen.setdefault(str(row.id), row.line)\n'
         '    note = data.get("note", "")\n'
-        "    return Table(\n"
-        "        id=table_id,\n"
+        '    return Table(\n'
+        '        id=table_id,\n'
         '        title=check.text(data, "title", what),\n'
-        "        kind=kind,\n"
-        "        columns=columns,\n"
-        "        rows=tuple(rows),\n"
-        "        section=section,\n"
-        "        file=check.file,\n"
-        "        line=line,\n"
-        "        note=note if isinstance(note, str) else str(note),\n"
-        "        key_id=key_id,\n"
-        "        key_label=key_label,\n"
-        "        picker=picker,\n"
-        "        gm_fillable=gm_fillable is True,\n"
-        "        cheatsheet=cheatsheet,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:\n"
+        '        kind=kind,\n'
+        '        columns=columns,\n'
+        '        rows=tuple(rows),\n'
+        '        section=section,\n'
+        '        file=check.file,\n'
+        '        line=line,\n'
+        '        note=note if isinstance(note, str) else str(note),\n'
+        '        key_id=key_id,\n'
+        '        key_label=key_label,\n'
+        '        picker=picker,\n'
+        '        gm_fillable=gm_fillable is True,\n'
+        '        cheatsheet=cheatsheet,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:\n'
         '    what = f"ruling {ruling_id!r}"\n'
-        "    check.keys(data, RULING_KEYS, RULING_KEYS, what)\n"
-        "    choices = (\n"
+        '    check.keys(data, RULING_KEYS, RULING_KEYS, what)\n'
+        '    choices = (\n'
         '        check.mapping(data.get("choices"), data.value_lines.get("choices", line), f"{what} choices")\n'
-        "        or LocatedDict()\n"
-        "    )\n"
-        "    for choice_id, text in choices.items():\n"
+        '        or LocatedDict()\n'
+        '    )\n'
+        '    for choice_id, text in choices.items():\n'
         '        check.ident(choice_id, choices.key_lines[choice_id], "choice id")\n'
-        "        if not isinstance(text, str):\n"
-        "            check.fail(\n"
+        '        if not isinstance(text, str):\n'
+        '            check.fail(\n'
         '                choices.value_lines[choice_id], f"{what} choice {choice_id!r} must be described in text"\n'
-        "            )\n"
+        '            )\n'
         '    default = data.get("default")\n'
-        "    if default not in choices:\n"
-        "        check.fail(\n"
+        '    if default not in choices:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("default", line),\n'
-        "            f\"{what} default {default!r} is not one of its choices ({', '.join(choices)})\",\n"
-        "        )\n"
-        "    return Ruling(\n"
-        "        id=ruling_id,\n"
+        '            f"{what} default {default!r} is not one of its choices ({\', \'.join(choices)})",\n'
+        '        )\n'
+        '    return Ruling(\n'
+        '        id=ruling_id,\n'
         '        label=check.text(data, "label", what),\n'
-        "        default=str(default),\n"
-        "        choices={k: str(v) for k, v in choices.items()},\n"
-        "        section=check.section(data, None, what),\n"
+        '        default=str(default),\n'
+        '        choices={k: str(v) for k, v in choices.items()},\n'
+        '        section=check.section(data, None, what),\n'
         '        why=check.text(data, "why", what),\n'
-        "        file=check.file,\n"
-        "        line=line,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], list[TableProblem]]:\n"
+        '        file=check.file,\n'
+        '        line=line,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], list[TableProblem]]:\n'
         '    """Tables and rulings of one YAML file, with the problems found (never raises for content)."""\n'
-        "    check = _Checker(display_path(path))\n"
-        "    data = read_yaml(path)\n"
-        "    tables: dict[str, Table] = {}\n"
-        "    rulings: dict[str, Ruling] = {}\n"
+        '    check = _Checker(display_path(path))\n'
+        '    data = read_yaml(path)\n'
+        '    tables: dict[str, Table] = {}\n'
+        '    rulings: dict[str, Ruling] = {}\n'
         '    top = check.mapping(data, 1, "the file")\n'
-        "    if top is None:\n"
-        "        return tables, rulings, check.problems\n"
+        '    if top is None:\n'
+        '        return tables, rulings, check.problems\n'
         '    check.keys(top, {"tables", "rulings"}, set(), "the file")\n'
         '    for section_key, parse, into in (("tables", _table, tables), ("rulings", _ruling, rulings)):\n'
-        "        if section_key not in top:\n"
-        "            continue\n"
-        "        items = check.mapping(top[section_key], top.value_lines[section_key], section_key)\n"
-        "        for item_id, raw in (items or {}).items():\n"
-        "            line = items.key_lines[item_id]\n"
+        '        if section_key not in top:\n'
+        '            continue\n'
+        '        items = check.mapping(top[section_key], top.value_lines[section_key], section_key)\n'
+        '        for item_id, raw in (items or {}).items():\n'
+        '            line = items.key_lines[item_id]\n'
         '            check.ident(item_id, line, f"{section_key[:-1]} id")\n'
         '            body = check.mapping(raw, line, f"{section_key[:-1]} {item_id!r}")\n'
-        "            if body is not None:\n"
-        "                item = parse(check, item_id, body, line)\n"
-        "                if item is not None:\n"
-        "                    into[item_id] = item\n"
-        "    return tables, rulings, check.problems\n"
-        "\n"
-        "\n"
-        "def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:\n"
+        '            if body is not None:\n'
+        '                item = parse(check, item_id, body, line)\n'
+        '                if item is not None:\n'
+        '                    into[item_id] = item\n'
+        '    return tables, rulings, check.problems\n'
+        '\n'
+        '\n'
+        'def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:\n'
         '    """References between tables: outcome columns must name rows of the outcomes table."""\n'
-        "    problems = []\n"
-        "    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()\n"
-        "    for table in tables.values():\n"
-        "        for column in table.columns:\n"
+        '    problems = []\n'
+        '    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()\n'
+        '    for table in tables.values():\n'
+        '        for column in table.columns:\n'
         '            if column.type != "outcome":\n'
-        "                continue\n"
-        "            for row in table.rows:\n"
-        "                value = row.values.get(column.id)\n"
-        "                if value is not None and value not in outcome_ids:\n"
-        "                    problems.append(\n"
-        "                        TableProblem(\n"
-        "                            table.file,\n"
-        "                            row.line,\n"
+        '                continue\n'
+        '            for row in table.rows:\n'
+        '                value = row.values.get(column.id)\n'
+        '                if value is not None and value not in outcome_ids:\n'
+        '                    problems.append(\n'
+        '                        TableProblem(\n'
+        '                            table.file,\n'
+        '                            row.line,\n'
         '                            f"table {table.id!r} column {column.id!r}: {value!r} is not an entry of the {OUTCOME_TABLE!r} table",\n'
-        "                        )\n"
-        "                    )\n"
-        "    return problems\n"
-        "\n"
-        "\n"
-        "def yaml_files(folder: Path) -> list[Path]:\n"
+        '                        )\n'
+        '                    )\n'
+        '    return problems\n'
+        '\n'
+        '\n'
+        'def yaml_files(folder: Path) -> list[Path]:\n'
         '    return sorted(p for p in folder.glob("*.yaml") if p.name != "ruleset.yaml")\n'
     ),
-    "pycalc.tables": (
+    'pycalc.tables': (
         '"""Load a ruleset: ``tables/<ruleset>/ruleset.yaml`` (with its ``resolution:`` block) and the table\n'
         "files beside it, checked together, with the GM's house rules applied.\n"
-        "\n"
-        "Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``. The table files are\n"
-        "read by ``pycalc.table_files``, whose names are available here too. See ``tables/README.md``.\n"
+        '\n'
+        'Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``. The table files are\n'
+        'read by ``pycalc.table_files``, whose names are available here too. See ``tables/README.md``.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import os\n"
-        "from collections.abc import Iterator\n"
-        "from functools import cache\n"
-        "from pathlib import Path\n"
-        "\n"
-        "from pycalc.house import apply_house_rules\n"
-        "from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n"
-        "from pycalc.table_files import (\n"
-        "    OUTCOME_TABLE,\n"
-        "    PICKERS,\n"
-        "    PROJECT_ROOT,\n"
-        "    RULESET_IDS,\n"
-        "    Column,\n"
-        "    LocatedDict,\n"
-        "    LocatedList,\n"
-        "    Row,\n"
-        "    RuleSet,\n"
-        "    Ruling,\n"
-        "    Table,\n"
-        "    TableError,\n"
-        "    TableProblem,\n"
-        "    _Checker,\n"
-        "    _cross_checks,\n"
-        "    display_path,\n"
-        "    parse_tables_file,\n"
-        "    read_yaml,\n"
-        "    tables_dir,\n"
-        "    yaml_files,\n"
-        ")\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import os\n'
+        'from collections.abc import Iterator\n'
+        'from functools import cache\n'
+        'from pathlib import Path\n'
+        '\n'
+        'from pycalc.house import apply_house_rules\n'
+        'from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n'
+        'from pycalc.table_files import (\n'
+        '    OUTCOME_TABLE,\n'
+        '    PICKERS,\n'
+        '    PROJECT_ROOT,\n'
+        '    RULESET_IDS,\n'
+        '    Column,\n'
+        '    LocatedDict,\n'
+        '    LocatedList,\n'
+        '    Row,\n'
+        '    RuleSet,\n'
+        '    Ruling,\n'
+        '    Table,\n'
+        '    TableError,\n'
+        '    TableProblem,\n'
+        '    _Checker,\n'
+        '    _cross_checks,\n'
+        '    display_path,\n'
+        '    parse_tables_file,\n'
+        '    read_yaml,\n'
+        '    tables_dir,\n'
+        '    yaml_files,\n'
+        ')\n'
+        '\n'
+        '__all__ = [\n'
         '    "OUTCOME_TABLE",\n'
         '    "PICKERS",\n'
         '    "PROJECT_ROOT",\n'
@@ -4008,14 +4008,14 @@ _SOURCES = {
         '    "parse_tables_file",\n'
         '    "tables_dir",\n'
         '    "yaml_files",\n'
-        "]\n"
-        "\n"
-        "\n"
-        "def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n"
-        "    check = _Checker(display_path(path))\n"
+        ']\n'
+        '\n'
+        '\n'
+        'def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n'
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "ruleset.yaml")\n'
-        "    if top is None:\n"
-        "        return {}, None, None, check.problems\n"
+        '    if top is None:\n'
+        '        return {}, None, None, check.problems\n'
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
@@ -4023,244 +4023,244 @@ _SOURCES = {
         '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            body.value_lines.get("id", 1),\n'
-        "            f\"ruleset id {header.get('id')!r} must be the folder name {path.parent.name!r}\",\n"
-        "        )\n"
-        "    block, uses = None, None\n"
+        '            f"ruleset id {header.get(\'id\')!r} must be the folder name {path.parent.name!r}",\n'
+        '        )\n'
+        '    block, uses = None, None\n'
         '    if "resolution" in top:\n'
         '        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
-        "    return header, block, uses, check.problems\n"
-        "\n"
-        "\n"
-        "def load_folder(folder: Path) -> RuleSet:\n"
+        '    return header, block, uses, check.problems\n'
+        '\n'
+        '\n'
+        'def load_folder(folder: Path) -> RuleSet:\n'
         '    """Load one ruleset folder; raise TableError listing every problem found."""\n'
         '    header_path = folder / "ruleset.yaml"\n'
-        "    if not header_path.exists():\n"
-        "        raise TableError(\n"
+        '    if not header_path.exists():\n'
+        '        raise TableError(\n'
         '            [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]\n'
-        "        )\n"
-        "    problems: list[TableProblem] = []\n"
-        "    header, block, uses, header_problems = _ruleset_header(header_path)\n"
-        "    problems += header_problems\n"
-        "    tables: dict[str, Table] = {}\n"
-        "    rulings: dict[str, Ruling] = {}\n"
-        "    for path in yaml_files(folder):\n"
-        "        try:\n"
-        "            file_tables, file_rulings, file_problems = parse_tables_file(path)\n"
-        "        except TableError as exc:\n"
-        "            problems += exc.problems\n"
-        "            continue\n"
-        "        problems += file_problems\n"
+        '        )\n'
+        '    problems: list[TableProblem] = []\n'
+        '    header, block, uses, header_problems = _ruleset_header(header_path)\n'
+        '    problems += header_problems\n'
+        '    tables: dict[str, Table] = {}\n'
+        '    rulings: dict[str, Ruling] = {}\n'
+        '    for path in yaml_files(folder):\n'
+        '        try:\n'
+        '            file_tables, file_rulings, file_problems = parse_tables_file(path)\n'
+        '        except TableError as exc:\n'
+        '            problems += exc.problems\n'
+        '            continue\n'
+        '        problems += file_problems\n'
         '        for into, found, what in ((tables, file_tables, "table"), (rulings, file_rulings, "ruling")):\n'
-        "            for item_id, item in found.items():\n"
-        "                if item_id in into:\n"
-        "                    problems.append(\n"
-        "                        TableProblem(\n"
-        "                            item.file,\n"
-        "                            item.line,\n"
+        '            for item_id, item in found.items():\n'
+        '                if item_id in into:\n'
+        '                    problems.append(\n'
+        '                        TableProblem(\n'
+        '                            item.file,\n'
+        '                            item.line,\n'
         '                            f"duplicate {what} id {item_id!r} (also in {into[item_id].file}:{into[item_id].line})",\n'
-        "                        )\n"
-        "                    )\n"
-        "                into[item_id] = item\n"
-        "    problems += _cross_checks(tables)\n"
-        "    if uses is not None:\n"
-        "        problems += check_references(display_path(header_path), uses, tables, rulings)\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
-        "    return RuleSet(\n"
+        '                        )\n'
+        '                    )\n'
+        '                into[item_id] = item\n'
+        '    problems += _cross_checks(tables)\n'
+        '    if uses is not None:\n'
+        '        problems += check_references(display_path(header_path), uses, tables, rulings)\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
+        '    return RuleSet(\n'
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
         '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
-        "        tables=tables,\n"
-        "        rulings=rulings,\n"
-        "        resolution_block=block,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def load_ruleset(ruleset_id: str) -> RuleSet:\n"
+        '        tables=tables,\n'
+        '        rulings=rulings,\n'
+        '        resolution_block=block,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def load_ruleset(ruleset_id: str) -> RuleSet:\n'
         '    """The ruleset in ``tables/<id>/`` with the house rules named by ``PYCALC_HOUSE`` (files or\n'
         '    folders separated by the path separator) applied. Cached: the engine calls this per cell."""\n'
-        "    rules = load_folder(tables_dir() / ruleset_id)\n"
+        '    rules = load_folder(tables_dir() / ruleset_id)\n'
         '    house = [Path(p) for p in os.environ.get("PYCALC_HOUSE", "").split(os.pathsep) if p]\n'
-        "    return apply_house_rules(rules, house) if house else rules\n"
-        "\n"
-        "\n"
-        "def available_rulesets() -> Iterator[str]:\n"
+        '    return apply_house_rules(rules, house) if house else rules\n'
+        '\n'
+        '\n'
+        'def available_rulesets() -> Iterator[str]:\n'
         '    """Ruleset ids that have a folder under tables/, in the fixed project order."""\n'
-        "    folder = tables_dir()\n"
-        "    for ruleset_id in RULESET_IDS:\n"
+        '    folder = tables_dir()\n'
+        '    for ruleset_id in RULESET_IDS:\n'
         '        if (folder / ruleset_id / "ruleset.yaml").exists():\n'
-        "            yield ruleset_id\n"
+        '            yield ruleset_id\n'
     ),
-    "pycalc.udfs.cells": (
+    'pycalc.udfs.cells': (
         '"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, and a\n'
         "wrapper that turns every failure into a short '#...' message for the cell.\n"
-        "\n"
+        '\n'
         "Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).\n"
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import functools\n"
-        "import math\n"
-        "from collections.abc import Callable\n"
-        "from typing import Any, TypeVar\n"
-        "\n"
-        "from pycalc import d20, limits\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.tables import TableError\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import functools\n'
+        'import math\n'
+        'from collections.abc import Callable\n'
+        'from typing import Any, TypeVar\n'
+        '\n'
+        'from pycalc import d20, limits\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import TableError\n'
+        '\n'
         'F = TypeVar("F", bound=Callable[..., Any])\n'
-        "\n"
-        "\n"
-        "def cell_value(result: Any) -> Any:\n"
+        '\n'
+        '\n'
+        'def cell_value(result: Any) -> Any:\n'
         '    """A result as a cell can hold it: numbers a double cannot hold exactly are refused."""\n'
-        "    if isinstance(result, bool) or result is None or isinstance(result, str):\n"
-        "        return result\n"
-        "    if isinstance(result, int) and abs(result) > limits.EXACT_IN_A_CELL:\n"
+        '    if isinstance(result, bool) or result is None or isinstance(result, str):\n'
+        '        return result\n'
+        '    if isinstance(result, int) and abs(result) > limits.EXACT_IN_A_CELL:\n'
         '        return "#RESULT? too large for a cell: use smaller numbers"\n'
-        "    if isinstance(result, float) and not math.isfinite(result):\n"
+        '    if isinstance(result, float) and not math.isfinite(result):\n'
         '        return "#RESULT? not a finite number: use smaller numbers"\n'
-        "    if isinstance(result, list):\n"
-        "        return [cell_value(item) for item in result]\n"
-        "    return result\n"
-        "\n"
-        "\n"
-        "def cell_safe(function: F) -> F:\n"
+        '    if isinstance(result, list):\n'
+        '        return [cell_value(item) for item in result]\n'
+        '    return result\n'
+        '\n'
+        '\n'
+        'def cell_safe(function: F) -> F:\n'
         '    """Turn every failure into a short \'#...\' text for the cell, never a traceback or exception text."""\n'
-        "\n"
-        "    @functools.wraps(function)\n"
-        "    def wrapper(*args: Any, **kwargs: Any) -> Any:\n"
-        "        try:\n"
-        "            return cell_value(function(*args, **kwargs))\n"
-        "        except RuleError as error:\n"
-        "            return str(error)\n"
-        "        except TableError as error:\n"
+        '\n'
+        '    @functools.wraps(function)\n'
+        '    def wrapper(*args: Any, **kwargs: Any) -> Any:\n'
+        '        try:\n'
+        '            return cell_value(function(*args, **kwargs))\n'
+        '        except RuleError as error:\n'
+        '            return str(error)\n'
+        '        except TableError as error:\n'
         '            return str(RuleError(f"#TABLES? {error.problems[0]}"))\n'
-        "        except Exception:\n"
+        '        except Exception:\n'
         '            return "#ERROR? could not compute this: check the inputs"\n'
-        "\n"
-        "    return wrapper  # type: ignore[return-value]\n"
-        "\n"
-        "\n"
-        "def as_int(\n"
-        "    value: Any,\n"
-        "    name: str,\n"
-        "    default: int | None = None,\n"
-        "    low: int = -limits.WHOLE_NUMBER,\n"
-        "    high: int = limits.WHOLE_NUMBER,\n"
-        ") -> int:\n"
+        '\n'
+        '    return wrapper  # type: ignore[return-value]\n'
+        '\n'
+        '\n'
+        'def as_int(\n'
+        '    value: Any,\n'
+        '    name: str,\n'
+        '    default: int | None = None,\n'
+        '    low: int = -limits.WHOLE_NUMBER,\n'
+        '    high: int = limits.WHOLE_NUMBER,\n'
+        ') -> int:\n'
         '    """A whole number from ``low`` to ``high`` from a cell value (float, int, numeric text); empty\n'
         '    uses the default. The message names the argument and the numbers it accepts."""\n'
         '    accepts = f"#{name}? {name.lower()}: a whole number from {low:,} to {high:,}"\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        if default is None:\n"
-        "            raise RuleError(accepts)\n"
-        "        return default\n"
-        "    if isinstance(value, bool):\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        if default is None:\n'
+        '            raise RuleError(accepts)\n'
+        '        return default\n'
+        '    if isinstance(value, bool):\n'
         '        raise RuleError(f"{accepts}, not TRUE/FALSE")\n'
-        "    if isinstance(value, str):\n"
-        "        try:\n"
-        "            value = float(value.strip())\n"
-        "        except ValueError:\n"
+        '    if isinstance(value, str):\n'
+        '        try:\n'
+        '            value = float(value.strip())\n'
+        '        except ValueError:\n'
         '            raise RuleError(f"{accepts}, not {value.strip()[:12]!r}") from None\n'
-        "    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):\n"
-        "        raise RuleError(accepts)\n"
-        "    if not low <= value <= high or value != int(value):\n"
-        "        raise RuleError(accepts)\n"
-        "    return int(value)\n"
-        "\n"
-        "\n"
-        "def as_text(value: Any, name: str, default: str | None = None) -> str:\n"
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        if default is None:\n"
+        '    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):\n'
+        '        raise RuleError(accepts)\n'
+        '    if not low <= value <= high or value != int(value):\n'
+        '        raise RuleError(accepts)\n'
+        '    return int(value)\n'
+        '\n'
+        '\n'
+        'def as_text(value: Any, name: str, default: str | None = None) -> str:\n'
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        if default is None:\n'
         '            raise RuleError(f"#{name}? {name.lower()}: text is needed")\n'
-        "        return default\n"
-        "    if isinstance(value, float) and math.isfinite(value) and value == int(value):\n"
-        "        return str(int(value))\n"
-        "    return str(value).strip()\n"
-        "\n"
-        "\n"
-        "def optional_int(\n"
-        "    value: Any, name: str, low: int = -limits.WHOLE_NUMBER, high: int = limits.WHOLE_NUMBER\n"
-        ") -> int | None:\n"
+        '        return default\n'
+        '    if isinstance(value, float) and math.isfinite(value) and value == int(value):\n'
+        '        return str(int(value))\n'
+        '    return str(value).strip()\n'
+        '\n'
+        '\n'
+        'def optional_int(\n'
+        '    value: Any, name: str, low: int = -limits.WHOLE_NUMBER, high: int = limits.WHOLE_NUMBER\n'
+        ') -> int | None:\n'
         '    """A whole number, or None for an empty cell (a roll not made yet)."""\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        return None\n"
-        "    return as_int(value, name, low=low, high=high)\n"
-        "\n"
-        "\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        return None\n'
+        '    return as_int(value, name, low=low, high=high)\n'
+        '\n'
+        '\n'
         'TRUE_WORDS = ("TRUE", "YES", "1")\n'
         'FALSE_WORDS = ("FALSE", "NO", "0")\n'
-        "\n"
-        "\n"
-        "def as_bool(value: Any, name: str, default: bool = False) -> bool:\n"
+        '\n'
+        '\n'
+        'def as_bool(value: Any, name: str, default: bool = False) -> bool:\n'
         '    """TRUE/FALSE, the one reading of every UDF: a boolean; the number 1 or 0; the text TRUE, FALSE,\n'
         '    YES, NO, 1 or 0 (any case); empty is the default. Anything else is a message."""\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        return default\n"
-        "    if isinstance(value, bool):\n"
-        "        return value\n"
-        "    if isinstance(value, (int, float)) and value in (0, 1):\n"
-        "        return bool(value)\n"
-        "    text = str(value).strip().upper()\n"
-        "    if text in TRUE_WORDS or text in FALSE_WORDS:\n"
-        "        return text in TRUE_WORDS\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        return default\n'
+        '    if isinstance(value, bool):\n'
+        '        return value\n'
+        '    if isinstance(value, (int, float)) and value in (0, 1):\n'
+        '        return bool(value)\n'
+        '    text = str(value).strip().upper()\n'
+        '    if text in TRUE_WORDS or text in FALSE_WORDS:\n'
+        '        return text in TRUE_WORDS\n'
         '    raise RuleError(f"#{name}? {name.lower()}: TRUE or FALSE (or YES/NO, 1/0)")\n'
-        "\n"
-        "\n"
-        "def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:\n"
+        '\n'
+        '\n'
+        'def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:\n'
         '    """The rows of a range argument (one cell or one row counts as one row), at most ``high``."""\n'
-        "    if not isinstance(value, list):\n"
-        "        return [[value]]\n"
-        "    rows = value if value and all(isinstance(row, list) for row in value) else [value]\n"
-        "    if len(rows) > high:\n"
+        '    if not isinstance(value, list):\n'
+        '        return [[value]]\n'
+        '    rows = value if value and all(isinstance(row, list) for row in value) else [value]\n'
+        '    if len(rows) > high:\n'
         '        raise RuleError(f"#{name}? {name.lower()}: a range of up to {high:,} rows")\n'
-        "    return rows\n"
-        "\n"
-        "\n"
-        "def as_attacks(value: Any, default: int = 1) -> int:\n"
+        '    return rows\n'
+        '\n'
+        '\n'
+        'def as_attacks(value: Any, default: int = 1) -> int:\n'
         '    return as_int(value, "ATTACKS", default, 0, limits.ATTACKS)\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def as_hit_points(value: Any, name: str = "HP") -> int:\n'
-        "    return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)\n"
-        "\n"
-        "\n"
-        "def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:\n"
-        "    return d20.Attack(\n"
+        '    return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)\n'
+        '\n'
+        '\n'
+        'def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:\n'
+        '    return d20.Attack(\n'
         '        as_int(bonus, "BONUS", 0),\n'
         '        as_int(target, "TARGET"),\n'
         '        as_int(mods, "MODS", 0),\n'
         '        as_int(level, "LEVEL", 0),\n'
-        "    )\n"
+        '    )\n'
     ),
-    "pycalc.udfs.cnc": (
+    'pycalc.udfs.cnc': (
         '"""Castles & Crusades worksheet functions (xlwings) over ``pycalc.rulesets.cnc``.\n'
-        "\n"
-        "Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n"
+        '\n'
+        'Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text; nothing raises into a cell. Every function reads ``tables/cnc``\n"
         "(with the rulings' defaults) each call, through the loader's cache.\n"
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from fractions import Fraction\n"
-        "from typing import Any\n"
-        "\n"
-        "import xlwings as xw\n"
-        "\n"
-        "from pycalc import d20, limits\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.rulesets import cnc, cnc_odds\n"
-        "from pycalc.tables import RuleSet, load_ruleset\n"
-        "from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import d20, limits\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import cnc, cnc_odds\n'
+        'from pycalc.tables import RuleSet, load_ruleset\n'
+        'from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe\n'
+        '\n'
+        '__all__ = [\n'
         '    "cnc_attack_damage",\n'
         '    "cnc_attack_effect",\n'
         '    "cnc_attack_need",\n'
@@ -4282,147 +4282,147 @@ _SOURCES = {
         '    "cnc_touch_ac",\n'
         '    "falling_damage",\n'
         '    "hp_state",\n'
-        "]\n"
-        "\n"
-        "\n"
-        "def rules() -> RuleSet:\n"
-        "    return load_ruleset(cnc.RULESET_ID)\n"
-        "\n"
-        "\n"
-        "def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:\n"
+        ']\n'
+        '\n'
+        '\n'
+        'def rules() -> RuleSet:\n'
+        '    return load_ruleset(cnc.RULESET_ID)\n'
+        '\n'
+        '\n'
+        'def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:\n'
         '    """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        return default\n"
-        "    if isinstance(value, bool):\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        return default\n'
+        '    if isinstance(value, bool):\n'
         '        raise RuleError(f"#{name}? a number, not TRUE/FALSE")\n'
-        "    try:\n"
-        "        number = float(str(value).strip())\n"
-        "    except ValueError:\n"
+        '    try:\n'
+        '        number = float(str(value).strip())\n'
+        '    except ValueError:\n'
         '        raise RuleError(f"#{name}? {name.lower()}: a number") from None\n'
-        "    if not abs(number) <= limits.WHOLE_NUMBER:\n"
+        '    if not abs(number) <= limits.WHOLE_NUMBER:\n'
         '        raise RuleError(f"#{name}? {name.lower()}: a number from -1,000,000,000 to 1,000,000,000")\n'
-        "    return Fraction(str(number))\n"
-        "\n"
-        "\n"
-        "def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:\n"
+        '    return Fraction(str(number))\n'
+        '\n'
+        '\n'
+        'def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:\n'
         '    return d20.Attack(as_int(bonus, "BONUS", 0), as_int(ac, "AC"), as_int(mods, "MODS", 0))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- attack\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- attack\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")\n'
-        "@cell_safe\n"
-        "def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:\n'
         '    """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""\n'
-        "    return cnc.need(rules(), attack(bonus, ac, mods))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return cnc.need(rules(), attack(bonus, ac, mods))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("roll", doc="the natural d20 roll")\n'
         '@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")\n'
-        "@cell_safe\n"
-        "def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:\n"
+        '@cell_safe\n'
+        'def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:\n'
         '    """Hit when d20 + bonus + mods >= AC, else Miss."""\n'
-        "    ruleset = rules()\n"
+        '    ruleset = rules()\n'
         '    return cnc.result(ruleset, attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")\n'
-        "@cell_safe\n"
-        "def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:\n"
+        '@cell_safe\n'
+        'def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:\n'
         '    """Probability (0 to 1) that the attack hits."""\n'
-        "    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("result", doc="Hit or Miss")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (the +2 is added)")\n'
         '@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")\n'
         '@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")\n'
         '@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")\n'
-        "@cell_safe\n"
-        "def cnc_attack_damage(\n"
-        "    result: Any, dice: Any, damage_roll: Any, damage_bonus: Any = 0, kind: Any = None\n"
-        ") -> int:\n"
+        '@cell_safe\n'
+        'def cnc_attack_damage(\n'
+        '    result: Any, dice: Any, damage_roll: Any, damage_bonus: Any = 0, kind: Any = None\n'
+        ') -> int:\n'
         '    """Damage dealt: dice rolled + modifier + bonus on a hit (at least the kind\'s least damage); 0 on a miss."""\n'
         '    outcome = as_text(result, "RESULT")\n'
-        "    if outcome not in (d20.HIT, d20.MISS):\n"
+        '    if outcome not in (d20.HIT, d20.MISS):\n'
         '        raise RuleError("#RESULT? Hit or Miss")\n'
-        "    return cnc.attack_damage(\n"
-        "        rules(),\n"
-        "        outcome,\n"
-        "        dice,\n"
+        '    return cnc.attack_damage(\n'
+        '        rules(),\n'
+        '        outcome,\n'
+        '        dice,\n'
         '        as_int(damage_roll, "DAMAGE", 0),\n'
         '        as_int(damage_bonus, "DAMAGE BONUS", 0),\n'
         '        as_text(kind, "KIND", "melee"),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("result", doc="Hit or Miss")\n'
         '@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")\n'
-        "@cell_safe\n"
-        "def cnc_attack_effect(result: Any, kind: Any = None) -> str:\n"
+        '@cell_safe\n'
+        'def cnc_attack_effect(result: Any, kind: Any = None) -> str:\n'
         '    """What the hit or miss does for that kind of attack."""\n'
         '    outcome = as_text(result, "RESULT")\n'
-        "    if outcome not in (d20.HIT, d20.MISS):\n"
+        '    if outcome not in (d20.HIT, d20.MISS):\n'
         '        raise RuleError("#RESULT? Hit or Miss")\n'
         '    return cnc.attack_effect(rules(), outcome, as_text(kind, "KIND", "melee"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- falling, hit points\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- falling, hit points\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("feet", doc="height fallen in feet")\n'
-        "@cell_safe\n"
-        "def falling_damage(feet: Any) -> str:\n"
+        '@cell_safe\n'
+        'def falling_damage(feet: Any) -> str:\n'
         '    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; \'0\': none)."""\n'
         '    return cnc.falling_damage(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("feet", doc="height fallen in feet")\n'
-        "@cell_safe\n"
-        "def cnc_falling_dex_check(feet: Any) -> bool:\n"
+        '@cell_safe\n'
+        'def cnc_falling_dex_check(feet: Any) -> bool:\n'
         '    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""\n'
         '    return cnc.falling(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET)).dex_check\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc")\n'
         '@xw.arg("hp", doc="current hit points")\n'
-        "@cell_safe\n"
-        "def hp_state(ruleset: Any, hp: Any) -> str:\n"
+        '@cell_safe\n'
+        'def hp_state(ruleset: Any, hp: Any) -> str:\n'
         '    """The state at that many hit points: able to act, passed out, ... dead."""\n'
         '    name = as_text(ruleset, "RULESET").lower()\n'
-        "    if name != cnc.RULESET_ID:\n"
+        '    if name != cnc.RULESET_ID:\n'
         '        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")\n'
         '    return cnc.hp_state(rules(), as_int(hp, "HP"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- special ACs\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- special ACs\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("hit_dice", doc="defender\'s hit dice or level")\n'
         '@xw.arg("dex", doc="defender\'s Dex modifier (optional, 0)")\n'
-        "@cell_safe\n"
-        "def cnc_disarm_ac(hit_dice: Any, dex: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_disarm_ac(hit_dice: Any, dex: Any = 0) -> int:\n'
         '    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""\n'
         '    return cnc.disarm_ac(rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("kind", doc="Grapple or Overbear")\n'
         '@xw.arg("str_prime", doc="TRUE when Strength is a prime of the defender")\n'
         '@xw.arg("str_mod", doc="defender\'s Str modifier")\n'
@@ -4430,131 +4430,131 @@ _SOURCES = {
         '@xw.arg("bth", doc="defender\'s BtH or hit dice")\n'
         '@xw.arg("size_difference", doc="attacker\'s size minus defender\'s, in categories (optional, 0)")\n'
         '@xw.arg("normal_ac", doc="defender\'s normal AC (only for ruling grapple_ac_reading = normal_ac)")\n'
-        "@cell_safe\n"
-        "def cnc_grapple_ac(\n"
-        "    kind: Any,\n"
-        "    str_prime: Any,\n"
-        "    str_mod: Any = 0,\n"
-        "    dex_mod: Any = 0,\n"
-        "    bth: Any = 0,\n"
-        "    size_difference: Any = 0,\n"
-        "    normal_ac: Any = 0,\n"
-        ") -> int:\n"
+        '@cell_safe\n'
+        'def cnc_grapple_ac(\n'
+        '    kind: Any,\n'
+        '    str_prime: Any,\n'
+        '    str_mod: Any = 0,\n'
+        '    dex_mod: Any = 0,\n'
+        '    bth: Any = 0,\n'
+        '    size_difference: Any = 0,\n'
+        '    normal_ac: Any = 0,\n'
+        ') -> int:\n'
         '    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender\'s modifiers."""\n'
-        "    defender = cnc.Defender(\n"
+        '    defender = cnc.Defender(\n'
         '        as_bool(str_prime, "STR PRIME"),\n'
         '        as_int(str_mod, "STR", 0),\n'
         '        as_int(dex_mod, "DEX", 0),\n'
         '        as_int(bth, "BTH", 0),\n'
         '        as_int(normal_ac, "AC", 0),\n'
-        "    )\n"
+        '    )\n'
         '    return cnc.grapple_ac(rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("kind", doc="Grapple or Overbear")\n'
         '@xw.arg("size_difference", doc="attacker\'s size minus defender\'s, in categories")\n'
-        "@cell_safe\n"
-        "def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:\n"
+        '@cell_safe\n'
+        'def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:\n'
         '    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""\n'
         '    return cnc.grapple_allowed(rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("dex", doc="defender\'s Dex modifier")\n'
         '@xw.arg("monster", doc="TRUE for a monster (base 10, no modifiers)")\n'
         '@xw.arg("magic", doc="magic rings, robes, protective devices and spells (optional, 0)")\n'
         '@xw.arg("armor", doc="armor bonus, magical armor included (optional, 0; does not count)")\n'
         '@xw.arg("shield", doc="shield bonus (optional, 0; does not count)")\n'
-        "@cell_safe\n"
-        "def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any = 0, shield: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any = 0, shield: Any = 0) -> int:\n'
         '    """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""\n'
-        "    return cnc.touch_ac(\n"
-        "        rules(),\n"
+        '    return cnc.touch_ac(\n'
+        '        rules(),\n'
         '        as_int(dex, "DEX", 0),\n'
         '        as_bool(monster, "MONSTER"),\n'
         '        as_int(magic, "MAGIC", 0),\n'
         '        as_int(armor, "ARMOR", 0),\n'
         '        as_int(shield, "SHIELD", 0),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- movement, charge, range\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- movement, charge, range\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("rate", doc="movement rate in feet")\n'
         '@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")\n'
         '@xw.arg("reduction", doc="Castle Keeper\'s reduction as a fraction, 0.5 = half (optional, 0)")\n'
-        "@cell_safe\n"
-        "def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n'
         '    """Feet moved in a round with that action, after the reduction, fractions dropped."""\n'
-        "    ruleset = rules()\n"
+        '    ruleset = rules()\n'
         '    now = cnc.reduced_rate(ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0)))\n'
         '    return cnc.action_move(ruleset, now, as_text(action, "ACTION", "walk"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("rate", doc="movement rate in feet")\n'
-        "@cell_safe\n"
-        "def cnc_grid_squares(rate: Any) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_grid_squares(rate: Any) -> int:\n'
         '    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""\n'
         '    return cnc.grid_squares(rules(), as_int(rate, "RATE"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("rate", doc="the charger\'s movement rate in feet")\n'
         '@xw.arg("distance", doc="distance to the target in feet")\n'
-        "@cell_safe\n"
-        "def cnc_charge_window(rate: Any, distance: Any) -> str:\n"
+        '@cell_safe\n'
+        'def cnc_charge_window(rate: Any, distance: Any) -> str:\n'
         '    """Yes when the target is between the movement rate and the jogging rate away, else why not."""\n'
         '    return cnc.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("increment", doc="the weapon\'s range increment in feet")\n'
         '@xw.arg("distance", doc="distance to the target in feet")\n'
-        "@cell_safe\n"
-        "def cnc_range_band(increment: Any, distance: Any) -> str:\n"
+        '@cell_safe\n'
+        'def cnc_range_band(increment: Any, distance: Any) -> str:\n'
         '    """close, medium, long or out of range."""\n'
         '    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("increment", doc="the weapon\'s range increment in feet")\n'
         '@xw.arg("distance", doc="distance to the target in feet")\n'
-        "@cell_safe\n"
-        "def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n"
+        '@cell_safe\n'
+        'def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n'
         '    """To-hit modifier for the range (0, -2, -6); empty out of range."""\n'
         '    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- subdual\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- subdual\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("damage", doc="subdual damage dealt by the hit")\n'
-        "@cell_safe\n"
-        "def cnc_subdual_normal(damage: Any) -> int:\n"
+        '@cell_safe\n'
+        'def cnc_subdual_normal(damage: Any) -> int:\n'
         '    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""\n'
         '    return cnc.subdual_normal(rules(), as_int(damage, "DAMAGE"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- odds before the dice are rolled\n"
-        "\n"
-        "\n"
-        "def odds_attack(\n"
-        "    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n"
-        ") -> cnc_odds.OddsAttack:\n"
-        "    return cnc_odds.OddsAttack(\n"
-        "        attack(bonus, ac, mods),\n"
-        "        dice,\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- odds before the dice are rolled\n'
+        '\n'
+        '\n'
+        'def odds_attack(\n'
+        '    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n'
+        ') -> cnc_odds.OddsAttack:\n'
+        '    return cnc_odds.OddsAttack(\n'
+        '        attack(bonus, ac, mods),\n'
+        '        dice,\n'
         '        as_int(damage_bonus, "BONUS", 0),\n'
         '        as_text(kind, "KIND", "melee"),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
@@ -4562,16 +4562,16 @@ _SOURCES = {
         '@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")\n'
         '@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")\n'
         '@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")\n'
-        "@cell_safe\n"
-        "def cnc_expected_damage(\n"
-        "    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def cnc_expected_damage(\n'
+        '    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n'
+        ') -> float:\n'
         '    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""\n'
-        "    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n"
-        "    return float(cnc_odds.expected_damage(rules(), odds, as_attacks(attacks)))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
+        '    return float(cnc_odds.expected_damage(rules(), odds, as_attacks(attacks)))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
@@ -4580,24 +4580,24 @@ _SOURCES = {
         '@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")\n'
         '@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")\n'
         '@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")\n'
-        "@cell_safe\n"
-        "def cnc_damage_chance_at_least(\n"
-        "    bonus: Any,\n"
-        "    ac: Any,\n"
-        "    dice: Any,\n"
-        "    amount: Any,\n"
-        "    attacks: Any = 1,\n"
-        "    mods: Any = 0,\n"
-        "    damage_bonus: Any = 0,\n"
-        "    kind: Any = None,\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def cnc_damage_chance_at_least(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    amount: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
         '    """Probability (0 to 1) that the attacks together do at least this much damage."""\n'
-        "    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n"
+        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
         '    chance = cnc_odds.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), as_attacks(attacks))\n'
-        "    return float(chance)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return float(chance)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("bonus", doc="attacker\'s BtH + Str (melee) or Dex (ranged) modifier")\n'
         '@xw.arg("ac", doc="defender\'s armor class (after cover and situation)")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
@@ -4606,49 +4606,49 @@ _SOURCES = {
         '@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")\n'
         '@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")\n'
         '@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")\n'
-        "@cell_safe\n"
-        "def cnc_kill_chance(\n"
-        "    bonus: Any,\n"
-        "    ac: Any,\n"
-        "    dice: Any,\n"
-        "    hp: Any,\n"
-        "    attacks: Any = 1,\n"
-        "    mods: Any = 0,\n"
-        "    damage_bonus: Any = 0,\n"
-        "    kind: Any = None,\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def cnc_kill_chance(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    hp: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
         '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
-        "    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n"
+        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
         '    chance = cnc_odds.kill_chance(rules(), odds, as_hit_points(hp, "HP"), as_attacks(attacks))\n'
-        "    return float(chance)\n"
+        '    return float(chance)\n'
     ),
-    "pycalc.udfs.shared": (
+    'pycalc.udfs.shared': (
         '"""Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id\n'
-        "(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML\n"
-        "ids, and dice.\n"
+        '(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML\n'
+        'ids, and dice.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from typing import Any\n"
-        "\n"
-        "import xlwings as xw\n"
-        "\n"
-        "from pycalc import d20\n"
-        "from pycalc import dice as dice_module\n"
-        "from pycalc import resolution as generic\n"
-        "from pycalc.errors import RuleError, not_in_list\n"
-        "from pycalc.table_files import ID_PATTERN\n"
-        "from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir\n"
-        "from pycalc.udfs.cells import (\n"
-        "    as_int,\n"
-        "    as_text,\n"
-        "    cell_safe,\n"
-        "    d20_attack,\n"
-        "    optional_int,\n"
-        ")\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import d20\n'
+        'from pycalc import dice as dice_module\n'
+        'from pycalc import resolution as generic\n'
+        'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.table_files import ID_PATTERN\n'
+        'from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        '    d20_attack,\n'
+        '    optional_int,\n'
+        ')\n'
+        '\n'
+        '__all__ = [\n'
         '    "crit_effect",\n'
         '    "d20_hit_chance",\n'
         '    "d20_need",\n'
@@ -4657,46 +4657,46 @@ _SOURCES = {
         '    "dice_mean",\n'
         '    "fumble_effect",\n'
         '    "modifier",\n'
-        "]\n"
-        "\n"
-        "# --------------------------------------------------------------------------- d20 rulesets (shared)\n"
-        "\n"
-        "\n"
-        "def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:\n"
+        ']\n'
+        '\n'
+        '# --------------------------------------------------------------------------- d20 rulesets (shared)\n'
+        '\n'
+        '\n'
+        'def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:\n'
         '    """A d20 ruleset of the GM\'s own: a folder under tables/ (or PYCALC_TABLES) with a resolution block."""\n'
-        "    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):\n"
-        "        return None\n"
+        '    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):\n'
+        '        return None\n'
         '    if not (tables_dir() / ruleset_id / "ruleset.yaml").exists():\n'
-        "        return None\n"
-        "    rules = load_ruleset(ruleset_id)\n"
-        "    return rules if rules.resolution_block is not None else None\n"
-        "\n"
-        "\n"
-        "def ruleset_id(value: Any) -> str:\n"
+        '        return None\n'
+        '    rules = load_ruleset(ruleset_id)\n'
+        '    return rules if rules.resolution_block is not None else None\n'
+        '\n'
+        '\n'
+        'def ruleset_id(value: Any) -> str:\n'
         '    text = as_text(value, "RULESET").lower()\n'
-        "    if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(d20.D20_RULESETS)} or your own d20 ruleset's id\")\n"
-        "    return text\n"
-        "\n"
-        "\n"
-        "def generic_attack(attack: d20.Attack) -> generic.Attack:\n"
-        "    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(d20.D20_RULESETS)} or your own d20 ruleset\'s id")\n'
+        '    return text\n'
+        '\n'
+        '\n'
+        'def generic_attack(attack: d20.Attack) -> generic.Attack:\n'
+        '    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")\n'
         '@xw.arg("target", doc="defender\'s AC (osr: the number needed from the attack matrix)")\n'
         '@xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")\n'
-        "@cell_safe\n"
-        "def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:\n'
         '    """The natural d20 roll needed to hit, before the ruleset\'s natural-roll rules."""\n'
-        "    attack = d20_attack(bonus, target, mods)\n"
-        "    own = own_d20_ruleset(ruleset_id(ruleset))\n"
-        "    return attack.need if own is None else generic.need(own, generic_attack(attack))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    attack = d20_attack(bonus, target, mods)\n'
+        '    own = own_d20_ruleset(ruleset_id(ruleset))\n'
+        '    return attack.need if own is None else generic.need(own, generic_attack(attack))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("roll", doc="the natural d20 roll")\n'
         '@xw.arg("bonus", doc="attack bonus")\n'
@@ -4704,6331 +4704,1966 @@ _SOURCES = {
         '@xw.arg("mods", doc="situational modifiers (optional, 0)")\n'
         '@xw.arg("level", doc="attacker\'s level (osr fumble check; optional)")\n'
         '@xw.arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")\n'
-        "@cell_safe\n"
-        "def d20_result(\n"
-        "    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None\n"
-        ") -> str:\n"
+        '@cell_safe\n'
+        'def d20_result(\n'
+        '    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None\n'
+        ') -> str:\n'
         '    """Miss, Hit, Critical or Fumble, with the ruleset\'s natural 1 and natural 20 rules."""\n'
         '    follow = optional_int(follow_roll, "FOLLOW ROLL")\n'
         '    name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")\n'
-        "    own = own_d20_ruleset(name)\n"
-        "    if own is not None:\n"
-        "        return generic.result(own, generic_attack(attack), natural, follow)\n"
-        "    return d20.result(name, attack, natural, follow)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    own = own_d20_ruleset(name)\n'
+        '    if own is not None:\n'
+        '        return generic.result(own, generic_attack(attack), natural, follow)\n'
+        '    return d20.result(name, attack, natural, follow)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("bonus", doc="attack bonus")\n'
         '@xw.arg("target", doc="defender\'s AC (osr: the number needed)")\n'
         '@xw.arg("mods", doc="situational modifiers (optional, 0)")\n'
         '@xw.arg("level", doc="attacker\'s level (optional)")\n'
-        "@cell_safe\n"
-        "def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:\n"
+        '@cell_safe\n'
+        'def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:\n'
         '    """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""\n'
-        "    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)\n"
-        "    own = own_d20_ruleset(name)\n"
-        "    if own is not None:\n"
-        "        return float(generic.hit_chance(own, generic_attack(attack)))\n"
-        "    return float(d20.hit_chance(name, attack))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)\n'
+        '    own = own_d20_ruleset(name)\n'
+        '    if own is not None:\n'
+        '        return float(generic.hit_chance(own, generic_attack(attack)))\n'
+        '    return float(d20.hit_chance(name, attack))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")\n'
         '@xw.arg("roll", doc="the follow-up d20")\n'
-        "@cell_safe\n"
-        "def crit_effect(ruleset: Any, roll: Any) -> str:\n"
+        '@cell_safe\n'
+        'def crit_effect(ruleset: Any, roll: Any) -> str:\n'
         '    """The critical-hit chart line for that d20."""\n'
         '    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")\n'
         '@xw.arg("roll", doc="the follow-up d20")\n'
-        "@cell_safe\n"
-        "def fumble_effect(ruleset: Any, roll: Any) -> str:\n"
+        '@cell_safe\n'
+        'def fumble_effect(ruleset: Any, roll: Any) -> str:\n'
         '    """The fumble chart line for that d20."""\n'
         '    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="any ruleset id")\n'
         '@xw.arg("table", doc="the YAML table id, e.g. cover")\n'
         '@xw.arg("entry", doc="the entry id or label, e.g. half")\n'
         '@xw.arg("column", doc="the value column (optional when the table has one number column)")\n'
-        "@cell_safe\n"
-        "def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:\n"
+        '@cell_safe\n'
+        'def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:\n'
         '    """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""\n'
         '    name = as_text(ruleset, "RULESET").lower()\n'
-        "    if name not in RULESET_IDS:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(RULESET_IDS)}\")\n"
-        "    rules = load_ruleset(name)\n"
+        '    if name not in RULESET_IDS:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(RULESET_IDS)}")\n'
+        '    rules = load_ruleset(name)\n'
         '    table_id = as_text(table, "TABLE")\n'
-        "    if table_id not in rules.tables:\n"
+        '    if table_id not in rules.tables:\n'
         '        raise RuleError(f"#TABLE? no table {table_id!r} in {name}")\n'
-        "    found = rules.table(table_id)\n"
-        "    try:\n"
+        '    found = rules.table(table_id)\n'
+        '    try:\n'
         '        row = found.by_label(as_text(entry, "ENTRY"))\n'
-        "    except KeyError:\n"
+        '    except KeyError:\n'
         '        raise not_in_list("entry", (row.label for row in found.rows)) from None\n'
         '    numbers = [c.id for c in found.columns if c.type in ("int", "number")]\n'
         '    wanted = as_text(column, "COLUMN", numbers[0] if len(numbers) == 1 else "")\n'
-        "    if wanted not in numbers:\n"
-        "        raise RuleError(f\"#COLUMN? use {', '.join(numbers) or 'a number column'}\")\n"
-        "    value = row[wanted]\n"
-        "    return 0 if value is None else value\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    if wanted not in numbers:\n'
+        '        raise RuleError(f"#COLUMN? use {\', \'.join(numbers) or \'a number column\'}")\n'
+        '    value = row[wanted]\n'
+        '    return 0 if value is None else value\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("dice", doc="e.g. 2d4+2")\n'
-        "@cell_safe\n"
-        "def dice_max(dice: Any) -> int:\n"
+        '@cell_safe\n'
+        'def dice_max(dice: Any) -> int:\n'
         '    """Highest total of a dice expression (2d4+2 -> 10)."""\n'
-        "    return dice_module.parse(dice).maximum\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return dice_module.parse(dice).maximum\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("dice", doc="e.g. 2d4+2")\n'
-        "@cell_safe\n"
-        "def dice_mean(dice: Any) -> float:\n"
+        '@cell_safe\n'
+        'def dice_mean(dice: Any) -> float:\n'
         '    """Average total of a dice expression (2d4+2 -> 7)."""\n'
-        "    return float(dice_module.parse(dice).mean)\n"
+        '    return float(dice_module.parse(dice).mean)\n'
     ),
 }
 
 _TABLES = {
-    "cnc": [
-        "object",
-        "pycalc.table_files:RuleSet",
-        [
-            ["id", "cnc"],
-            ["name", "Castles & Crusades combat rules"],
-            ["seed", "000_d052e44c4a5aca00.txt"],
-            ["source", "Castles & Crusades, the combat chapter"],
-            [
-                "resolution",
-                "d20 + BtH + Str mod (melee) or Dex mod (ranged) + modifiers; hit if the total >= defender AC (no natural 1 / natural 20 rules)",
-            ],
-            [
-                "tables",
-                [
-                    "dict",
-                    [
-                        [
-                            "armor_class",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "armor_class"],
-                                    ["title", "Armor class"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Armor Class"],
-                                                        ["line", 14],
-                                                        ["id", "base_ac"],
-                                                        ["label", "Base AC (normal clothing)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Armor class begins at 10. A person wearing normal clothing has a 10 armor class."',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Armor Class"],
-                                                        ["line", 16],
-                                                        ["id", "minimum_ac"],
-                                                        ["label", "Lowest possible AC"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"though never below 1"'],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Armor"],
-                                                        ["line", 17],
-                                                        ["id", "chain_mail_example"],
-                                                        [
-                                                            "label",
-                                                            "Chain mail armor adjustment (the seed's example)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Chain mail, for example, has a +5 adjustment to armor class. This gives the individual wearing it a 15 armor class (10+5)."',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -1]]]],
-                                                        ["section", "Situational and Circumstance"],
-                                                        ["line", 22],
-                                                        ["id", "rusted_armor"],
-                                                        [
-                                                            "label",
-                                                            "Rusted armor, adjustment to its AC bonus (example)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"a rusted suit of armor may suffer a -1 to its overall armor class adjustment"',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Armor Class"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        'AC = base + armor + shield + Dex modifier + cover + other modifiers. "Armor class can increase as much as modifiers allow. In rare cases, modifiers can result in an armor class less than 10, though never below 1." Armor values are "described in the equipment list", which the seed does not include.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "shields",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "shields"],
-                                    ["title", "Shield"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac"],
-                                                        ["label", "AC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "max_attackers"],
-                                                        ["label", "Against up to this many attackers"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["ac", 0], ["max_attackers", 0]]],
-                                                        ],
-                                                        ["section", "Shields"],
-                                                        ["line", 40],
-                                                        ["id", "none"],
-                                                        ["label", "No shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["ac", 1], ["max_attackers", 1]]],
-                                                        ],
-                                                        ["section", "Shields"],
-                                                        ["line", 41],
-                                                        ["id", "small"],
-                                                        ["label", "Small shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["ac", 1], ["max_attackers", 2]]],
-                                                        ],
-                                                        ["section", "Shields"],
-                                                        ["line", 42],
-                                                        ["id", "medium"],
-                                                        ["label", "Medium shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["ac", 1], ["max_attackers", 3]]],
-                                                        ],
-                                                        ["section", "Shields"],
-                                                        ["line", 43],
-                                                        ["id", "large"],
-                                                        ["label", "Large shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Shields"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 28],
-                                    [
-                                        "note",
-                                        '"Every shield has a +1 modifier to armor class, but the size of the shield determines how many opponent’s the +1 modifier applies against." Not a picker: the AC typed into the calculators already holds the shield (take it out for an attacker beyond the shield\'s count).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "cover",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "cover"],
-                                    ["title", "Cover"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac"],
-                                                        ["label", "AC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 0]]]],
-                                                        ["section", "Cover"],
-                                                        ["line", 58],
-                                                        ["id", "none"],
-                                                        ["label", "No cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 2]]]],
-                                                        ["section", "Cover"],
-                                                        ["line", 59],
-                                                        ["id", "quarter"],
-                                                        ["label", "1/4 cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 4]]]],
-                                                        ["section", "Cover"],
-                                                        ["line", 60],
-                                                        ["id", "half"],
-                                                        ["label", "1/2 cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 6]]]],
-                                                        ["section", "Cover"],
-                                                        ["line", 61],
-                                                        ["id", "three_quarters"],
-                                                        ["label", "3/4 cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 10]]]],
-                                                        ["section", "Cover"],
-                                                        ["line", 62],
-                                                        ["id", "full"],
-                                                        ["label", "Full cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Cover"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 45],
-                                    [
-                                        "note",
-                                        'An AC bonus. In melee "the cover applies to both the attacker and defender until one or the other move out from behind it. In some cases, the Castle Keeper may rule that the character seeking cover may not attack." Example: the wizard Anaximorus behind a large column has 3/4 cover from the golem.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "dex_loss_conditions",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "dex_loss_conditions"],
-                                    ["title", "Defender loses the Dexterity modifier to AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "loses_dex"],
-                                                        ["label", "Loses Dex to AC"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["loses_dex", True]]]],
-                                                        ["section", "Dexterity"],
-                                                        ["line", 76],
-                                                        ["id", "surprised"],
-                                                        ["label", "Defender surprised"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["loses_dex", True]]]],
-                                                        ["section", "Dexterity"],
-                                                        ["line", 77],
-                                                        ["id", "unaware"],
-                                                        ["label", "Defender unaware of the attacker"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["loses_dex", True]]]],
-                                                        ["section", "Dexterity"],
-                                                        ["line", 78],
-                                                        ["id", "restrained_or_immobile"],
-                                                        [
-                                                            "label",
-                                                            "Defender restrained or otherwise immobile",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Dexterity"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 64],
-                                    [
-                                        "note",
-                                        '"Dexterity modifies a character’s armor class if that character can physically react to an attack." A ticked box removes the defender\'s Dex modifier from AC. Attacks from the rear: see attack_direction.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "toggle"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "touch_attack_ac",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "touch_attack_ac"],
-                                    ["title", "Touch attack AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Touch Attack"],
-                                                        ["line", 91],
-                                                        ["id", "touch_base_ac"],
-                                                        ["label", "Base AC against a touch attack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Touch Attack"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 80],
-                                    [
-                                        "note",
-                                        '"a standard armor class of 10 is used for all defenders, adjusted only by dexterity of the defender and special modifiers resulting from, for example, magic items or spells. Monsters use the base 10 AC with no modifiers."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "touch_attack_adjustments",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "touch_attack_adjustments"],
-                                    ["title", "What adjusts the touch-attack AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "characters"],
-                                                        ["label", "Applies (characters)"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "monsters"],
-                                                        ["label", "Applies (monsters)"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["characters", True], ["monsters", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Touch Attack"],
-                                                        ["line", 101],
-                                                        ["id", "dex_modifier"],
-                                                        ["label", "Defender's Dexterity modifier"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["characters", True], ["monsters", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Magic"],
-                                                        ["line", 102],
-                                                        ["id", "magic_protection"],
-                                                        [
-                                                            "label",
-                                                            "Magic rings, robes, other protective devices and spells",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"In general, magical rings, robes or other protective devices and spells affect armor class for touch attacks."',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["characters", False], ["monsters", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Magic"],
-                                                        ["line", 108],
-                                                        ["id", "armor"],
-                                                        ["label", "Armor, including magical armor"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Magical armors do not affect touch attacks."',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["characters", False], ["monsters", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Touch Attack"],
-                                                        ["line", 114],
-                                                        ["id", "shield"],
-                                                        ["label", "Shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'Not listed: the AC is "adjusted only by dexterity of the defender and special modifiers".',
-                                                        ],
-                                                        ["file", "tables/cnc/armor_cover.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Touch Attack"],
-                                    ["file", "tables/cnc/armor_cover.yaml"],
-                                    ["line", 93],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "attack_roll",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "attack_roll"],
-                                    ["title", "The attack roll"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 20]]]],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 15],
-                                                        ["id", "attack_die_faces"],
-                                                        ["label", "Faces of the attack die (d20)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 0]]]],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 16],
-                                                        ["id", "hit_margin"],
-                                                        [
-                                                            "label",
-                                                            "Hit when the total minus the defender's AC is at least",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"greater than or equal to the defender’s armor class"',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 20],
-                                                        ["id", "monster_bth_per_hit_die"],
-                                                        ["label", "Monster basic to hit bonus per hit die"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A monster’s basic to hit bonus is equal to its total number of hit dice (a 3d8 hit dice creature adds a +3)."',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Melee Combat"],
-                                    ["file", "tables/cnc/attack.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"The attacker rolls a d20 and adds the basic to hit bonus plus any strength modifier. [...] If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit the defender". Ranged: "the d20 roll plus the character’s basic to hit bonus and dexterity modifier".',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "to_hit"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "natural_rolls",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "natural_rolls"],
-                                    ["title", "Natural 1 and natural 20"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "auto_hit"],
-                                                        ["label", "Always hits"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "auto_miss"],
-                                                        ["label", "Always misses"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["auto_hit", False], ["auto_miss", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 40],
-                                                        ["id", "natural_1"],
-                                                        ["label", "Natural 1"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "No rule in the seed; the total is compared with AC as usual.",
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["auto_hit", False], ["auto_miss", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 42],
-                                                        ["id", "natural_20"],
-                                                        ["label", "Natural 20"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "No rule in the seed; the total is compared with AC as usual.",
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Melee Combat"],
-                                    ["file", "tables/cnc/attack.yaml"],
-                                    ["line", 25],
-                                    [
-                                        "note",
-                                        'The seed states no natural-1 or natural-20 rule, no critical hit and no fumble: every roll is read only as d20 + modifiers against AC ("If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit"). The Attack calculator reads these boxes, so a house rule (e.g. a natural 20 always hits) is one edit away; C&C has no critical or fumble result to add.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "results"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "attack_types",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "attack_types"],
-                                    ["title", "Kinds of attack and how each is rolled"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ranged"],
-                                                        ["label", "Ranged attack"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "deals_damage"],
-                                                        ["label", "Deals damage"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "min_damage"],
-                                                        ["label", "Least damage on a hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "on_hit"],
-                                                        ["label", "On a hit"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "on_miss"],
-                                                        ["label", "On a miss"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit_ability"],
-                                                        ["label", "Attribute to hit"],
-                                                        ["type", "text"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "adds_bth"],
-                                                        ["label", "Adds BtH"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage_adds_str"],
-                                                        ["label", "Str mod to damage"],
-                                                        ["type", "bool"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "target_ac"],
-                                                        ["label", "Target AC"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage"],
-                                                        ["label", "Damage"],
-                                                        ["type", "dice"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "subdual"],
-                                                        ["label", "Subdual damage"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Weapon damage (Str modifier added)",
-                                                                    ],
-                                                                    ["on_miss", "Missed"],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", True],
-                                                                    ["target_ac", "normal"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Melee Combat"],
-                                                        ["line", 72],
-                                                        ["id", "melee"],
-                                                        ["label", "Melee (armed)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Damage from melee weapons is adjusted by the strength modifier, magical weapon bonuses, and other factors"',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", True],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Weapon damage (Str modifier added)",
-                                                                    ],
-                                                                    [
-                                                                        "on_miss",
-                                                                        "Missed: the missile flies on and may hit something in its path",
-                                                                    ],
-                                                                    ["hit_ability", "dex"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", True],
-                                                                    ["target_ac", "normal"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 87],
-                                                        ["id", "ranged_thrown"],
-                                                        [
-                                                            "label",
-                                                            "Ranged, thrown weapon (javelin, dagger, spear...)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"a character’s strength modifier is only added to the damage of thrown weapons, not propelled weapons"',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", True],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Weapon damage (no Str modifier)",
-                                                                    ],
-                                                                    [
-                                                                        "on_miss",
-                                                                        "Missed: the missile flies on and may hit something in its path",
-                                                                    ],
-                                                                    ["hit_ability", "dex"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", False],
-                                                                    ["target_ac", "normal"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 102],
-                                                        ["id", "ranged_propelled"],
-                                                        [
-                                                            "label",
-                                                            "Ranged, propelled weapon (crossbow, sling...)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Damage by class ability or monster description",
-                                                                    ],
-                                                                    ["on_miss", "Missed"],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", None],
-                                                                    ["target_ac", "normal"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Unarmed Combat"],
-                                                        ["line", 116],
-                                                        ["id", "unarmed_natural"],
-                                                        [
-                                                            "label",
-                                                            "Unarmed / natural weapons (claws, fists, bite)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"inflicts damage as determined by the class ability or monster description". Subdual only where the monster description says so; a monk\'s unarmed attack is normal damage unless the monk chooses to subdue.',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", False],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Held: prone and defenseless, can act only to break the hold (no damage)",
-                                                                    ],
-                                                                    ["on_miss", "Missed: no hold"],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", None],
-                                                                    ["target_ac", "grapple"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 134],
-                                                        ["id", "grapple"],
-                                                        ["label", "Grapple"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'No damage. On a hit "the defender is held and cannot act except to attempt to break the hold. The defender is considered prone and defenseless." The defender breaks the hold with "his own successful grappling attack".',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 1],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "1d2 subdual damage, Str modifier added (1 point in 5 is normal damage)",
-                                                                    ],
-                                                                    ["on_miss", "Missed"],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", True],
-                                                                    ["target_ac", "normal"],
-                                                                    ["damage", "1d2"],
-                                                                    ["subdual", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Pummeling"],
-                                                        ["line", 152],
-                                                        ["id", "pummel"],
-                                                        ["label", "Pummel"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"adding any strength modifier plus, his BtH, and any other modifier the Castle Keeper deems appropriate. If the total equals or exceeds the defender’s armor class, the pummeling inflicts 1-2 hit points of subdual damage. Damage is modified by strength."',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 1],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Knocked prone for the rest of the round, and 1d2 subdual damage",
-                                                                    ],
-                                                                    [
-                                                                        "on_miss",
-                                                                        "Missed: the defender stays up",
-                                                                    ],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", False],
-                                                                    ["damage_adds_str", None],
-                                                                    ["target_ac", "overbear"],
-                                                                    ["damage", "1d2"],
-                                                                    ["subdual", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Overbearing"],
-                                                        ["line", 170],
-                                                        ["id", "overbear"],
-                                                        ["label", "Overbear"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'BtH per ruling overbear_attacker_bth (default not added). On a hit the defender is knocked prone for the remainder of the round "In addition, the defender takes 1-2 points of subdual damage." The seed does not say whether Str modifies this damage.',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", True],
-                                                                    ["min_damage", 0],
-                                                                    [
-                                                                        "on_hit",
-                                                                        "Touched: the spell or effect takes hold",
-                                                                    ],
-                                                                    ["on_miss", "Missed"],
-                                                                    ["hit_ability", None],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", None],
-                                                                    ["target_ac", "touch"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Touch Attack"],
-                                                        ["line", 188],
-                                                        ["id", "touch"],
-                                                        ["label", "Touch attack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "The seed gives only the target AC of a touch attack; the roll is read as the melee (Str) or ranged (Dex) attack the touch is made with.",
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ranged", False],
-                                                                    ["deals_damage", False],
-                                                                    ["min_damage", 0],
-                                                                    ["on_hit", "Disarmed (no damage)"],
-                                                                    [
-                                                                        "on_miss",
-                                                                        "Missed: the defender keeps the weapon",
-                                                                    ],
-                                                                    ["hit_ability", "str"],
-                                                                    ["adds_bth", True],
-                                                                    ["damage_adds_str", None],
-                                                                    ["target_ac", "disarm"],
-                                                                    ["damage", None],
-                                                                    ["subdual", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Disarm"],
-                                                        ["line", 205],
-                                                        ["id", "disarm"],
-                                                        ["label", "Disarm"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character must successfully hit an armor class equivalent of 18 plus the hit dice or level of the defender". Only a fighter, ranger, knight, rogue, assassin, cleric or paladin can disarm. The roll is read as a normal melee attack.',
-                                                        ],
-                                                        ["file", "tables/cnc/attack.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Combat Actions"],
-                                    ["file", "tables/cnc/attack.yaml"],
-                                    ["line", 45],
-                                    [
-                                        "note",
-                                        "hit_ability: the attacker's attribute modifier added to the d20 (str, dex; empty = as the attack the touch is made with). target_ac names the AC used (normal, grapple, overbear, touch, disarm). damage: fixed damage die of the attack (empty = by weapon, class ability or monster description). The Attack calculator offers this table as the attack kind: ranged decides which situational modifiers apply, deals_damage and min_damage what the Attack calculator's damage shows, on_hit and on_miss what the result does. min_damage 0 is not in the seed (a negative total deals no damage); 1 for the subdual attacks is \"Minimally, these weapons deliver one point of damage\" (Subdual Damage).",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "subdual_damage",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "subdual_damage"],
-                                    ["title", "Subdual damage"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Subdual Damage"],
-                                                        ["line", 15],
-                                                        ["id", "weapon_subdual_min_damage"],
-                                                        ["label", "Least damage of a weapon used to subdue"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Subdual Damage"],
-                                                        ["line", 16],
-                                                        ["id", "subdual_points_per_normal_point"],
-                                                        [
-                                                            "label",
-                                                            "Subdual points per point counted as normal damage",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "Rounding per ruling subdual_normal_split."],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Subdual Damage"],
-                                                        ["line", 20],
-                                                        ["id", "subdual_heal_minutes_per_hp"],
-                                                        [
-                                                            "label",
-                                                            "Minutes to heal 1 hit point of subdual damage",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"It heals at a rate of 1 hit point per every 10 minutes."',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -10]]]],
-                                                        ["section", "Subdual Damage"],
-                                                        ["line", 22],
-                                                        ["id", "subdual_severe_hp"],
-                                                        [
-                                                            "label",
-                                                            "Subdual damage reaching this many hit points is severe",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"At the Castle Keeper’s discretion, when a character reaches -10 hit points or more of subdual damage, they have taken severe enough bludgeoning damage to an internal organ to cause death or permanent incapacitation."',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 24]]]],
-                                                        ["section", "Subdual Damage"],
-                                                        ["line", 29],
-                                                        ["id", "subdual_severe_unconscious_hours"],
-                                                        ["label", "Otherwise unconscious for (hours)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Otherwise, they should be considered unconscious for 24 hours and do not begin healing until gaining consciousness."',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -10]]]],
-                                                        ["section", "Magic Damage"],
-                                                        ["line", 31],
-                                                        ["id", "illusion_death_hp"],
-                                                        ["label", "Illusory (subdual) damage kills at"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'Illusory damage is subdual damage, except: "Characters or monsters reduced to -10 hit points by illusory damage die from the psychic shock".',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Subdual Damage"],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"When being used for subdual, weapons inflict normal damage, but it is mostly temporary damage. Minimally, these weapons deliver one point of damage. All subdual damage delivers some normal damage. For every five points of subdual damage inflicted, one point is considered normal damage." The normal part heals at the normal rate (natural_healing).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "falling_damage",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "falling_damage"],
-                                    ["title", "Falling damage"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "dice"],
-                                                        ["label", "Dice"],
-                                                        ["type", "dice"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 56],
-                                                        ["id", "min_fall_ft"],
-                                                        [
-                                                            "label",
-                                                            "Falls from this height or more can deal damage",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Falling damage occurs when a character or monster falls from a height of five feet or more." A fall of exactly 5 ft: ruling falling_five_feet.',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 6], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 61],
-                                                        ["id", "dex_check_from_ft"],
-                                                        ["label", "Dex-check falls from (ft)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"from a height of six to ten feet, a dexterity check must be made"',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 63],
-                                                        ["id", "dex_check_to_ft"],
-                                                        ["label", "Dex-check falls up to (ft)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["value", None], ["dice", "1d6"]]],
-                                                        ],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 64],
-                                                        ["id", "dex_check_fail_damage"],
-                                                        ["label", "Damage if the Dex check fails"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"If the check is successful, the person falling takes no damage. If the check is not successful, the person takes 1d6 points of damage."',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 66],
-                                                        ["id", "increment_ft"],
-                                                        ["label", "Feet per damage increment"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 6], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 67],
-                                                        ["id", "die_faces"],
-                                                        ["label", "Faces of the falling-damage die (d6)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 68],
-                                                        ["id", "dice_first_increment"],
-                                                        ["label", "Dice for the first 10 feet"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"they take 1d6 damage for the first ten feet"',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 73],
-                                                        ["id", "dice_added_per_increment"],
-                                                        [
-                                                            "label",
-                                                            "Each further 10 feet deals this many more dice than the previous 10 feet",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"For every ten feet fallen, the number of d6 used for damage increases by one."',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5], ["dice", None]]]],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 78],
-                                                        ["id", "partial_increment_counts_over_ft"],
-                                                        [
-                                                            "label",
-                                                            "A last partial 10 feet counts as a full increment when longer than (ft)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'Ruling falling_partial_increment (default over_five): the seed counts the 8 ft left over in an 18-ft fall ("2d6 damage for the next 10 feet", 3d6 in all) but not the 5 ft left over in a 45-ft fall ("4d6 damage for the last 10 feet, for a total 10d6").',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Falling Damage"],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 39],
-                                    [
-                                        "note",
-                                        '"If a character falls from a height of six to ten feet, a dexterity check must be made. If the check is successful, the person falling takes no damage. If the check is not successful, the person takes 1d6 points of damage. From heights greater than ten feet, damage accrues significantly. For every ten feet fallen, the number of d6 used for damage increases by one. The damage for each 10 feet fallen is cumulative." The k-th 10 feet deals k d6, so n counted increments deal n(n+1)/2 d6. Seed examples: 18 ft = 1d6 + 2d6 = 3d6; 45 ft = 1d6 + 2d6 + 3d6 + 4d6 = 10d6 (see falling_damage_examples).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "falling_damage_examples",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "falling_damage_examples"],
-                                    ["title", "Falling damage, the seed's worked examples"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "height_ft"],
-                                                        ["label", "Height fallen (ft)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage"],
-                                                        ["label", "Damage"],
-                                                        ["type", "dice"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["height_ft", 18], ["damage", "3d6"]]],
-                                                        ],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 96],
-                                                        ["id", "fall_18_ft"],
-                                                        ["label", "18-foot fall"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"if a character falls 18 feet, they take 1d6 damage for the first ten feet and 2d6 damage for the next 10 feet for a total of 3d6 damage"',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["height_ft", 45], ["damage", "10d6"]]],
-                                                        ],
-                                                        ["section", "Falling Damage"],
-                                                        ["line", 98],
-                                                        ["id", "fall_45_ft"],
-                                                        ["label", "45-foot fall"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"they would take 1d6 damage for the first 10 feet, 2d6 damage for the second 10 feet, 3d6 damage for the third 10 feet, and 4d6 damage for the last 10 feet, for a total 10d6 points of damage"',
-                                                        ],
-                                                        ["file", "tables/cnc/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Falling Damage"],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 87],
-                                    [
-                                        "note",
-                                        "Any reading of the falling-damage rule must give these results.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "hit_point_states",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "hit_point_states"],
-                                    ["title", "Hit point states"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "state"],
-                                                        ["label", "State"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "can_act"],
-                                                        ["label", "Can act"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hp_loss_per_round"],
-                                                        ["label", "Hit points lost per round"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "wakes_after_hours"],
-                                                        ["label", "Regains consciousness after (hours)"],
-                                                        ["type", "dice"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "move_fraction_after_waking"],
-                                                        ["label", "Movement rate after waking (fraction)"],
-                                                        ["type", "number"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "rest_hours_before_healing"],
-                                                        ["label", "Hours of rest before healing begins"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "magic_healing_max_hp"],
-                                                        [
-                                                            "label",
-                                                            "Magical healing raises hit points to at most",
-                                                        ],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["state", "dead"],
-                                                                    ["can_act", False],
-                                                                    ["hp_loss_per_round", 0],
-                                                                    ["wakes_after_hours", None],
-                                                                    ["move_fraction_after_waking", None],
-                                                                    ["rest_hours_before_healing", None],
-                                                                    ["magic_healing_max_hp", None],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 21],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", None],
-                                                        ["high", -10],
-                                                        [
-                                                            "note",
-                                                            '"At -10 hit points death occurs immediately. Only resurrection, reincarnation or bribes to the Castle Keeper can remedy death." Read as -10 or lower (the seed names only -10).',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["state", "mortally wounded"],
-                                                                    ["can_act", False],
-                                                                    ["hp_loss_per_round", 1],
-                                                                    ["wakes_after_hours", None],
-                                                                    ["move_fraction_after_waking", None],
-                                                                    ["rest_hours_before_healing", 24],
-                                                                    ["magic_healing_max_hp", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 32],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", -9],
-                                                        ["high", -7],
-                                                        [
-                                                            "note",
-                                                            '"mortally wounded and loses one hit point per round after reaching -7 hit points. Aid administered to the wounds stops the hit point loss. [...] After 24 hours have passed, the normal healing process as described for -1 to -6 hit points begins." Magical healing cap: ruling mortal_wound_magic_healing.',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    [
-                                                                        "state",
-                                                                        "unconscious and grievously wounded",
-                                                                    ],
-                                                                    ["can_act", False],
-                                                                    ["hp_loss_per_round", 0],
-                                                                    ["wakes_after_hours", None],
-                                                                    ["move_fraction_after_waking", None],
-                                                                    ["rest_hours_before_healing", 24],
-                                                                    ["magic_healing_max_hp", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 46],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", -6],
-                                                        ["high", -1],
-                                                        [
-                                                            "note",
-                                                            '"They require bed rest to recover. Unless magically healed a character so wounded must rest 24 hours before the process of healing begins. With most magical healing, the character’s hit points can only be returned to 0, after which healing proceeds normally." Example: a knight at -1 given a cure light wounds for 8 "is only brought back up to 0 hit points".',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["state", "passed out"],
-                                                                    ["can_act", False],
-                                                                    ["hp_loss_per_round", 0],
-                                                                    ["wakes_after_hours", "1d6"],
-                                                                    ["move_fraction_after_waking", 0.5],
-                                                                    ["rest_hours_before_healing", None],
-                                                                    ["magic_healing_max_hp", None],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 60],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 0],
-                                                        ["high", 0],
-                                                        [
-                                                            "note",
-                                                            '"Those with 0 hit points recover consciousness in 1d6 hours, after which they can move at ½ their normal move rate, but still cannot participate in combat, cast spells, turn undead or any strenuous or demanding action. The full effect of magical healing of characters reduced to 0 hit points is immediate."',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["state", "able to act"],
-                                                                    ["can_act", True],
-                                                                    ["hp_loss_per_round", 0],
-                                                                    ["wakes_after_hours", None],
-                                                                    ["move_fraction_after_waking", None],
-                                                                    ["rest_hours_before_healing", None],
-                                                                    ["magic_healing_max_hp", None],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 74],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        'Applies to characters and monsters alike. "Hit points can never be healed beyond what they were before taking damage."',
-                                    ],
-                                    ["key_id", "hit_points"],
-                                    ["key_label", "Current hit points"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "mortal_wound_aid",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "mortal_wound_aid"],
-                                    ["title", "Aid to a mortally wounded character"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 91],
-                                                        ["id", "aid_rounds"],
-                                                        [
-                                                            "label",
-                                                            "Rounds of aid needed to stop the hit point loss (at least)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"This takes at least one full round, during which no hit point is lost."',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 83],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "natural_healing",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "natural_healing"],
-                                    ["title", "Natural healing"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hp_per_day"],
-                                                        ["label", "Base hit points per day"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "adds_con_bonus"],
-                                                        ["label", "Adds Con bonus"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "multiplier"],
-                                                        ["label", "Rate multiplier"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["hp_per_day", 1],
-                                                                    ["adds_con_bonus", False],
-                                                                    ["multiplier", 1],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 114],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 7],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["hp_per_day", 1],
-                                                                    ["adds_con_bonus", True],
-                                                                    ["multiplier", 1],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 115],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 8],
-                                                        ["high", 14],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["hp_per_day", 1],
-                                                                    ["adds_con_bonus", True],
-                                                                    ["multiplier", 2],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 116],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 15],
-                                                        ["high", 30],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["hp_per_day", 1],
-                                                                    ["adds_con_bonus", True],
-                                                                    ["multiplier", 3],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 117],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 31],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 96],
-                                    [
-                                        "note",
-                                        '"hit points heal at a rate of one point per day and only if the character is resting, well fed, kept warm and the wounds being tended to. After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." After N days is read as from day N+1. Hit points heal per day = (hp_per_day + Con bonus if adds_con_bonus) x multiplier (ruling healing_multiplier_base).',
-                                    ],
-                                    ["key_id", "day_of_rest"],
-                                    ["key_label", "Day of rest"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "hit_points_per_level",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "hit_points_per_level"],
-                                    ["title", "Hit points gained per level"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 131],
-                                                        ["id", "min_hp_per_level"],
-                                                        ["label", "Least hit points gained per level"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"In all cases, a character gains at least 1 hit point for each level advanced."',
-                                                        ],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Hit Points"],
-                                                        ["line", 133],
-                                                        ["id", "fixed_rate_from_level"],
-                                                        ["label", "Fixed hit point rate from level"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/hit_points.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 119],
-                                    [
-                                        "note",
-                                        '"At each level, the hit die type is rolled and added to the previous level’s total. The constitution modifier is added or subtracted from this roll. At 10th level and above, all classes acquire hit points at a specified rate." The fixed rates are in the class descriptions, not in the seed.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "initiative",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "initiative"],
-                                    ["title", "Initiative"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 16],
-                                                        ["id", "initiative_die_faces"],
-                                                        ["label", "Faces of the initiative die (d10)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Initiative"],
-                                    ["file", "tables/cnc/initiative_surprise.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"Every creature or character participating in the combat round rolls a d10 to determine their initiative each round. Those with the highest roll take their action first [...] In the case of a tie, the one with the highest dexterity goes first. In the case of equal dexterity, a simultaneous action occurs." The Castle Keeper may use group initiative instead ("with the winning party acting before anyone in the opponent party"). No modifier is added to the roll. Dodge, evade and disengaging do not roll initiative (see defender_maneuver).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "reach_first_strike",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "reach_first_strike"],
-                                    ["title", "Long reach or larger size strikes first"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 32],
-                                                        ["id", "long_reach_over_ft"],
-                                                        ["label", "Attacker's reach greater than (ft)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 6]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 33],
-                                                        ["id", "short_reach_under_ft"],
-                                                        ["label", "Opponent's reach less than (ft)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 34],
-                                                        ["id", "approach_within_ft"],
-                                                        [
-                                                            "label",
-                                                            "Applies when the shorter / smaller side approaches within (ft)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 35],
-                                                        ["id", "applies_in_round"],
-                                                        ["label", "Applies in round"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"In the first round only"'],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Initiative"],
-                                    ["file", "tables/cnc/initiative_surprise.yaml"],
-                                    ["line", 18],
-                                    [
-                                        "note",
-                                        '"when a creature uses a weapon with a reach of greater than 10 feet against an opponent with a weapon with less than a 6 foot reach, or when a large creature is fighting a medium or smaller sized creature. In the first round only, the creature with the longer reach or larger size is allowed to attack first, even if the creature with the shorter reach or smaller size won the initiative roll. This rule only applies if the creature with the shorter reach or smaller creature approaches within ten feet. Such action counts as the action for that round".',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "surprise_check",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "surprise_check"],
-                                    ["title", "Surprise"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -5]]]],
-                                                        ["section", "Surprise"],
-                                                        ["line", 49],
-                                                        ["id", "check_modifier_min"],
-                                                        [
-                                                            "label",
-                                                            "Lowest usual modifier to the Wisdom check",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"In general, the bonus or penalty should remain within a range of -5 to +5, although it might be greater in extraordinary situations."',
-                                                        ],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Surprise"],
-                                                        ["line", 53],
-                                                        ["id", "check_modifier_max"],
-                                                        [
-                                                            "label",
-                                                            "Highest usual modifier to the Wisdom check",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 0]]]],
-                                                        ["section", "Surprise"],
-                                                        ["line", 54],
-                                                        ["id", "surprised_actions"],
-                                                        [
-                                                            "label",
-                                                            "Actions of a surprised creature in the surprise round",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/initiative_surprise.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Surprise"],
-                                    ["file", "tables/cnc/initiative_surprise.yaml"],
-                                    ["line", 37],
-                                    [
-                                        "note",
-                                        'A Wisdom attribute check "made by the individual in the group with the best chance of succeeding at it, or by each member of the group individually. If the check is successful, that party or individual is not surprised." "Those that are surprised get no action." The surprised also lose their Dex modifier to AC (dex_loss_conditions).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "defender_maneuver",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "defender_maneuver"],
-                                    ["title", "Defender's own action this round (AC)"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac"],
-                                                        ["label", "AC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "max_attacks"],
-                                                        ["label", "Only against this many attacks"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "max_opponents"],
-                                                        ["label", "Only against this many opponents"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "rolls_initiative"],
-                                                        ["label", "Rolls initiative"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", 0],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Combat Maneuvers"],
-                                                        ["line", 18],
-                                                        ["id", "none"],
-                                                        ["label", "Fighting normally"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", -4],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Charging"],
-                                                        ["line", 20],
-                                                        ["id", "charging"],
-                                                        ["label", "Charging"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"imposes a -4 penalty to the attacker’s armor class for the entire combat round". "The penalty applies even if the charge attack is not successful. The penalty also applies if the defender attacks first due to size or weapon length, or by ranged attack."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", 2],
-                                                                    ["max_attacks", 3],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Dodge"],
-                                                        ["line", 31],
-                                                        ["id", "dodging"],
-                                                        ["label", "Dodging"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"a character can dodge up to three attacks in a round that originate from an attacker(s) which they are facing and are aware of. [...] The character gains a +2 to their armor class while dodging. A character can dodge every round should they desire."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", 4],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", 1],
-                                                                    ["rolls_initiative", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Evade"],
-                                                        ["line", 42],
-                                                        ["id", "evading"],
-                                                        ["label", "Evading"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character doing this is allowed to evade one opponent they are facing. Evade confers a +4 bonus to armor class for that round."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", -2],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Disengaging from Combat"],
-                                                        ["line", 50],
-                                                        ["id", "hasty_disengagement"],
-                                                        ["label", "Disengaging hastily"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"they suffer a -2 to armor class and their opponent gets an attack against them as they run away. This is a free attack and does not count against the opponent’s other action in the round, although the opponent may not make a second attack against the fleeing character. The armor class adjustment lasts throughout the combat round and applies to every attack against the fleeing character."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", 0],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Disengaging from Combat"],
-                                                        ["line", 63],
-                                                        ["id", "fighting_disengagement"],
-                                                        ["label", "Fighting disengagement"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character suffers no penalty to armor class, but they cannot take any other action in the round."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["ac", -2],
-                                                                    ["max_attacks", None],
-                                                                    ["max_opponents", None],
-                                                                    ["rolls_initiative", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Overbearing"],
-                                                        ["line", 71],
-                                                        ["id", "overbearing"],
-                                                        ["label", "Attempting to overbear"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"An attacker attempting to overbear suffers a -2 penalty to armor class because they are more exposed than usual. The penalty remains to their armor class for the combat round."',
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Combat Maneuvers"],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        'AC changes from what the defender is doing this round; the rows are mutually exclusive actions. The seed calls the combat maneuvers optional ("These rules can be considered optional as they are not necessary to gameplay"). Dodge, evade and disengaging must be announced before the round.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "disarm",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "disarm"],
-                                    ["title", "Disarm"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 18]]]],
-                                                        ["section", "Disarm"],
-                                                        ["line", 93],
-                                                        ["id", "disarm_base_ac"],
-                                                        ["label", "Base AC to disarm"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Disarm"],
-                                                        ["line", 94],
-                                                        ["id", "disarm_ac_per_hd_or_level"],
-                                                        [
-                                                            "label",
-                                                            "Added per hit die or level of the defender",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Disarm"],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 80],
-                                    [
-                                        "note",
-                                        'Target AC = 18 + the defender\'s hit dice or level (+ the defender\'s Dex bonus, if any). "For example, a ranger would need to hit an armor class of 23 to disarm a 5 hit dice creature or 5th level opponent. The defender receives a dexterity bonus to this armor class, if applicable." Only "A fighter, ranger, knight, rogue, assassin, cleric and paladin can disarm an opponent."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "two_weapon_fighting",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "two_weapon_fighting"],
-                                    ["title", "Two-weapon fighting"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 0]]]],
-                                                        ["section", "Two Weapon Fighting"],
-                                                        ["line", 109],
-                                                        ["id", "none"],
-                                                        ["label", "One weapon"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -3]]]],
-                                                        ["section", "Two Weapon Fighting"],
-                                                        ["line", 110],
-                                                        ["id", "primary_hand"],
-                                                        ["label", "Two weapons, primary hand"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -6]]]],
-                                                        ["section", "Two Weapon Fighting"],
-                                                        ["line", 111],
-                                                        ["id", "off_hand"],
-                                                        ["label", "Two weapons, off hand"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Two Weapon Fighting"],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 96],
-                                    [
-                                        "note",
-                                        '"the attack with the primary hand is at -3 and the attack with the off hand is at -6. These penalties are affected by the character’s dexterity modifier. The character’s strength modifier only applies to damage inflicted." Gives two attacks in the round.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "monk_secondary_attack",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "monk_secondary_attack"],
-                                    ["title", "Monk's second hand-to-hand attack"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "twf_penalties"],
-                                                        ["label", "Two-weapon penalties apply"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "secondary_damage"],
-                                                        ["label", "Secondary attack damage"],
-                                                        ["type", "dice"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["twf_penalties", True],
-                                                                    ["secondary_damage", "1d2"],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Two Weapon Fighting"],
-                                                        ["line", 130],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 5],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["twf_penalties", False],
-                                                                    ["secondary_damage", None],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Two Weapon Fighting"],
-                                                        ["line", 131],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 6],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "Damage from the monk special ability chart (not in the seed).",
-                                                        ],
-                                                        ["file", "tables/cnc/maneuvers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Two Weapon Fighting"],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 113],
-                                    [
-                                        "note",
-                                        '"A monk may use the two-weapon fighting rule to gain a second hand-to-hand attack before the character reaches 6th level. If the monk does so, both attacks suffer the penalties for two-weapon fighting and the secondary attack inflicts normal fist damage of 1d2 hit points. When a monk reaches 6th level, the character gains a secondary hand-to-hand attack. A monk’s secondary hand-to-hand attack ability does not suffer any penalty for twoweapon fighting and it inflicts the damage in the monk special ability chart." A monk of any level fighting with a weapon in one hand and attacking with the other takes the two-weapon penalties and the 1d2 secondary damage.',
-                                    ],
-                                    ["key_id", "monk_level"],
-                                    ["key_label", "Monk level"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "situational_modifiers",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "situational_modifiers"],
-                                    ["title", "Situational combat modifiers"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "attack"],
-                                                        ["label", "Applies to"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 1], ["attack", "any"]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 17],
-                                                        ["id", "defender_lower_elevation"],
-                                                        ["label", "Defender at lower elevation"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 2], ["attack", "any"]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 18],
-                                                        ["id", "defender_stunned_or_cowering"],
-                                                        ["label", "Defender stunned or cowering"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["hit", -10], ["attack", "any"]]],
-                                                        ],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 19],
-                                                        ["id", "defender_invisible_or_attacker_blind"],
-                                                        ["label", "Defender invisible or attacker blind"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["hit", -2], ["attack", "melee"]]],
-                                                        ],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 20],
-                                                        ["id", "melee_from_mount"],
-                                                        [
-                                                            "label",
-                                                            "Melee attack from mount or unstable platform",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["hit", -4], ["attack", "ranged"]]],
-                                                        ],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 21],
-                                                        ["id", "ranged_from_mount"],
-                                                        [
-                                                            "label",
-                                                            "Ranged attack from mount or unstable platform",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["hit", -4], ["attack", "ranged"]]],
-                                                        ],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 22],
-                                                        ["id", "ranged_vs_prone_or_in_melee"],
-                                                        [
-                                                            "label",
-                                                            "Ranged attack against a prone opponent or against a fighting opponent in melee range",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'The seed prints this row in blue (a house rule). Against a prone defender it is combined with "Defender prone or blind +5" per ruling ranged_vs_prone (default: both apply, net +1).',
-                                                        ],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        'From the seed\'s SITUATIONAL COMBAT MODIFIERS table (to-hit). "The modifiers are cumulative. In all instances, attackers must know of a defender’s presence, though not their exact location." attack: the kind of attack a row applies to (any, melee, ranged). The prone / defenseless rows are in defender_prone and the concealment rows in concealment.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "toggle"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "defender_prone",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "defender_prone"],
-                                    ["title", "Defender prone, blind or defenseless"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 0]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 39],
-                                                        ["id", "none"],
-                                                        ["label", "Neither"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 5]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 40],
-                                                        ["id", "prone_or_blind"],
-                                                        ["label", "Defender prone or blind"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 10]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 41],
-                                                        ["id", "prone_and_defenseless"],
-                                                        [
-                                                            "label",
-                                                            "Defender prone and defenseless (e.g. held by a grapple)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'A grappled defender "is considered prone and defenseless" (Grappling). By ruling prone_modifiers_stack (default) the +10 replaces the +5.',
-                                                        ],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 30],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "concealment",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "concealment"],
-                                    ["title", "Concealment"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", 0]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 60],
-                                                        ["id", "none"],
-                                                        ["label", "Not concealed"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -2]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 61],
-                                                        ["id", "quarter"],
-                                                        ["label", "Defender 1/4 concealed (light fog)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -4]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 62],
-                                                        ["id", "half"],
-                                                        ["label", "Defender 1/2 concealed (dense fog)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", 'The seed prints "1/2th".'],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -6]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 63],
-                                                        ["id", "three_quarters"],
-                                                        ["label", "Defender 3/4 concealed (near darkness)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["hit", -10]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 64],
-                                                        ["id", "complete"],
-                                                        ["label", "Defender completely concealed"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 48],
-                                    [
-                                        "note",
-                                        'A to-hit penalty, not an AC change. "Concealment includes those circumstances where nothing physically blocks an attack, but there is something that interferes with the attacker’s accuracy."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "attack_direction",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "attack_direction"],
-                                    ["title", "Attack direction"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "defender_loses_dex"],
-                                                        ["label", "Defender loses Dex to AC"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["hit", 0], ["defender_loses_dex", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Combat Maneuvers"],
-                                                        ["line", 78],
-                                                        ["id", "front"],
-                                                        ["label", "Front"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "no modifier (implicit in the seed)"],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["hit", 1], ["defender_loses_dex", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Flank Attack"],
-                                                        ["line", 79],
-                                                        ["id", "flank"],
-                                                        ["label", "Flank (left or right rear side)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A flank attack confers a +1 bonus to hit."',
-                                                        ],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["hit", 2], ["defender_loses_dex", True]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Rear Attack"],
-                                                        ["line", 85],
-                                                        ["id", "rear"],
-                                                        ["label", "Rear"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"An attack to the rear of an opponent gives the attacker a +2 bonus to hit. The rogue and assassin do not get this in addition to their back attack bonus". Dex loss: "Dexterity does not apply, for example, when a character is attacked from the rear." (Dexterity)',
-                                                        ],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Combat Maneuvers"],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 66],
-                                    [
-                                        "note",
-                                        'The seed calls the combat maneuvers optional ("These rules can be considered optional as they are not necessary to gameplay").',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "situational_difficulty",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "situational_difficulty"],
-                                    ["title", "Size of a Castle Keeper's situational modifier"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "difficulty"],
-                                                        ["label", "Task"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["difficulty", "easy"]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 108],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 0],
-                                                        ["high", 5],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["difficulty", "difficult"]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 109],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 6],
-                                                        ["high", 10],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["difficulty", "heroic"]]]],
-                                                        ["section", "Situational Modifiers"],
-                                                        ["line", 110],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 11],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 95],
-                                    [
-                                        "note",
-                                        'Guide for modifiers the Castle Keeper sets ("+/-"): "For tasks that are easy, up to a +/-5 modifier should be imposed. Difficult tasks would range from +/- 6 to 10, and heroic acts would range from +/- 11 or above." Example: the drunken fighter swinging on a rope: "A -10 to the attack roll would not be unreasonable."',
-                                    ],
-                                    ["key_id", "modifier_size"],
-                                    ["key_label", "Size of the modifier (either sign)"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "combat_actions",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "combat_actions"],
-                                    ["title", "Actions and movement in a round"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "per_round"],
-                                                        ["label", "Uses per round"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "max_move"],
-                                                        ["label", "Move up to (x movement rate)"],
-                                                        ["type", "number"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "min_move"],
-                                                        ["label", "Must move at least (x movement rate)"],
-                                                        ["type", "number"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "attack_allowed"],
-                                                        ["label", "May attack"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", 1],
-                                                                    ["max_move", 0.5],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Attack"],
-                                                        ["line", 16],
-                                                        ["id", "attack"],
-                                                        ["label", "Attack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A character or monster is allowed one attack each round unless they possess a special ability allowing them to exceed the limitation. [...] An attack allows a character or monster to move up to one-half their movement rate. Moving farther than one-half movement rate negates the ability to make an attack."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", 1],
-                                                                    ["max_move", 0],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Cast a Spell"],
-                                                        ["line", 28],
-                                                        ["id", "cast_a_spell"],
-                                                        ["label", "Cast a spell"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A character may not move any distance and cast a spell in the same round unless the spell description states otherwise."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 1],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Move"],
-                                                        ["line", 36],
-                                                        ["id", "walk"],
-                                                        ["label", "Move (walk)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 2],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Move"],
-                                                        ["line", 38],
-                                                        ["id", "jog"],
-                                                        ["label", "Move (jog)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"jogging (twice the normal move rate)"'],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 4],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Move"],
-                                                        ["line", 40],
-                                                        ["id", "run"],
-                                                        ["label", "Move (run)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"running (quadruple the normal move rate)"',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", 1],
-                                                                    ["max_move", 1],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Use an Ability"],
-                                                        ["line", 42],
-                                                        ["id", "use_an_ability"],
-                                                        ["label", "Use an ability"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A character or monster may perform one class or racial ability each round. [...] in most cases the movement will not exceed the normal movement rate."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 0],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Use an Item"],
-                                                        ["line", 50],
-                                                        ["id", "use_an_item"],
-                                                        ["label", "Use an item"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"In most cases, no movement will be involved or allowed when using an item."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", 1],
-                                                                    ["max_move", 2],
-                                                                    ["min_move", 1],
-                                                                    ["attack_allowed", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Charging"],
-                                                        ["line", 58],
-                                                        ["id", "charge"],
-                                                        ["label", "Charge"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character must minimally move the full distance of their normal movement rate. The charge must be in a straight line. The total distance moved while charging cannot exceed the character’s jogging movement rate." Example: Una, base 30 ft (jog 60 ft), may charge an orc "at least 30 feet away, but no more than 60 feet".',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 0],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Dodge"],
-                                                        ["line", 70],
-                                                        ["id", "dodge"],
-                                                        ["label", "Dodge"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character cannot attack, cast spells, move or use an ability or item."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 0],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Evade"],
-                                                        ["line", 72],
-                                                        ["id", "evade"],
-                                                        ["label", "Evade"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The character cannot attack, cast spells, move or use an ability or item."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 4],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Disengaging from Combat"],
-                                                        ["line", 74],
-                                                        ["id", "hasty_disengagement"],
-                                                        ["label", "Hasty disengagement"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"may move as far as possible up to their maximum running distance"',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["per_round", None],
-                                                                    ["max_move", 0.5],
-                                                                    ["min_move", None],
-                                                                    ["attack_allowed", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Disengaging from Combat"],
-                                                        ["line", 82],
-                                                        ["id", "fighting_disengagement"],
-                                                        ["label", "Fighting disengagement"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"the character moves one-half their movement rate or less away from their opponent [...] they cannot take any other action in the round"',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Combat Actions"],
-                                    ["file", "tables/cnc/movement_charge.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        'Each combatant takes one action a round: "attack, cast a spell, move, use an ability or use an item" (plus the maneuvers). max_move and min_move are multiples of the movement rate. "The listed rate is the distance in feet that can be moved in one combat round."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "movement_rules",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "movement_rules"],
-                                    ["title", "Movement rates"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "number"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Movement in the Combat Round"],
-                                                        ["line", 101],
-                                                        ["id", "min_rate_ft"],
-                                                        [
-                                                            "label",
-                                                            "Least movement rate after dropping fractions (ft)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Drop all fractions when figuring movement rates (minimum of 1 foot)."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Movement in the Combat Round"],
-                                                        ["line", 103],
-                                                        ["id", "grid_divisor"],
-                                                        [
-                                                            "label",
-                                                            "Divide the rate by this for inches, hexes or squares",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"To translate the movement rate into inches, hexes, squares or centimeters, divide the movement rate by 5."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 0.75]]]],
-                                                        ["section", "Movement in the Combat Round"],
-                                                        ["line", 105],
-                                                        ["id", "max_terrain_reduction"],
-                                                        [
-                                                            "label",
-                                                            "Largest usual reduction for terrain, obstacles or injuries (fraction of the rate)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Generally, the movement rate should not be reduced by more than three-fourths (0.75)." Ruling movement_reduction_limit.',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Movement in the Combat Round"],
-                                                        ["line", 109],
-                                                        ["id", "min_move_ft"],
-                                                        [
-                                                            "label",
-                                                            "Least distance a free character may move in a round (ft)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"The Castle Keeper should always allow a character to move at least 5 feet in a combat round, unless the character is restrained or otherwise unable to move."',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Movement in the Combat Round"],
-                                    ["file", "tables/cnc/movement_charge.yaml"],
-                                    ["line", 91],
-                                    [
-                                        "note",
-                                        '"If encumbered, movement is reduced as described in the encumbrance section" (not in the seed).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "charge",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "charge"],
-                                    ["title", "Charge"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage"],
-                                                        ["label", "Damage"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["damage", 2]]]],
-                                                        ["section", "Charging"],
-                                                        ["line", 125],
-                                                        ["id", "charge_damage_bonus"],
-                                                        ["label", "Attacker charging (charge not negated)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"A successful charge attack results in a +2 bonus to damage inflicted"',
-                                                        ],
-                                                        ["file", "tables/cnc/movement_charge.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Charging"],
-                                    ["file", "tables/cnc/movement_charge.yaml"],
-                                    ["line", 112],
-                                    [
-                                        "note",
-                                        'Announced before moving and before initiative is rolled. "If a defender scores a successful hit upon a charging character, the charge is negated. If a charge is negated, the attacker is still allowed their movement and attack, but a successful hit does not deal any extra damage." The -4 AC of the charger is in defender_maneuver, the distances in combat_actions.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "toggle"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "item_readying",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "item_readying"],
-                                    ["title", "Readying an item"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "rounds"],
-                                                        ["label", "Rounds to ready (at least)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["rounds", 0]]]],
-                                                        ["section", "Use an Item"],
-                                                        ["line", 14],
-                                                        ["id", "belt_or_hanging"],
-                                                        ["label", "On a belt or hanging from a pack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"a few seconds"'],
-                                                        ["file", "tables/cnc/other.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["rounds", 1]]]],
-                                                        ["section", "Use an Item"],
-                                                        ["line", 15],
-                                                        ["id", "in_backpack"],
-                                                        ["label", "In a backpack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/other.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Use an Item"],
-                                    ["file", "tables/cnc/other.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"Readying an item is not difficult, as long as it is easily accessed. Usually, the item must be on a belt or hanging from a pack, and readying it should not take more than a few seconds. Whereas, if an item is in a backpack, it would take at least a round to take off the pack, dig through it, and retrieve the item."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "range_bands",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "range_bands"],
-                                    ["title", "Range"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "band"],
-                                                        ["label", "Range"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "in_range"],
-                                                        ["label", "Within range"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "hit"],
-                                                        ["label", "To hit"],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["band", "close"],
-                                                                    ["in_range", True],
-                                                                    ["hit", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 20],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", None],
-                                                        ["high", 1],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["band", "medium"],
-                                                                    ["in_range", True],
-                                                                    ["hit", -2],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 21],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 2],
-                                                        ["high", 2],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["band", "long"],
-                                                                    ["in_range", True],
-                                                                    ["hit", -6],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 22],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 3],
-                                                        ["high", 3],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["band", "out of range"],
-                                                                    ["in_range", False],
-                                                                    ["hit", None],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 23],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 4],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"a maximum effective distance equal to three times the listed range increment"',
-                                                        ],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Ranged Combat"],
-                                    ["file", "tables/cnc/range.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"Ranged weapons also have range increments, and they have a maximum effective distance equal to three times the listed range increment [...] The listed range increment is considered to be close range. Twice the range increment is medium range and three times the increment is long range. Medium range results in a -2 penalty to the ranged attack roll, and long range results in a -6 penalty". The key is the distance divided by the weapon\'s range increment, rounded up (a target at exactly twice the increment is at medium range). The increments themselves are in the equipment list, which the seed does not include.',
-                                    ],
-                                    ["key_id", "range_increments"],
-                                    [
-                                        "key_label",
-                                        "Range increments to the target (distance / increment, rounded up)",
-                                    ],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "missed_missiles",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "missed_missiles"],
-                                    ["title", "Missiles that miss their target"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 39],
-                                                        ["id", "reroll_step_ft"],
-                                                        ["label", "Feet travelled per new to-hit roll"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 40],
-                                                        ["id", "penalty_step_ft"],
-                                                        [
-                                                            "label",
-                                                            "Feet beyond the original target per penalty step",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -1]]]],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 41],
-                                                        ["id", "penalty_per_step"],
-                                                        ["label", "To-hit penalty per step"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 42],
-                                                        ["id", "max_travel_increments"],
-                                                        [
-                                                            "label",
-                                                            "Missile continues out to (range increments)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"within close range"'],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 3]]]],
-                                                        ["section", "Ranged Combat"],
-                                                        ["line", 44],
-                                                        ["id", "crossbow_max_travel_increments"],
-                                                        [
-                                                            "label",
-                                                            "Crossbow bolt continues out to (range increments)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"bolts fired from a crossbow continue up to long range"',
-                                                        ],
-                                                        ["file", "tables/cnc/range.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Ranged Combat"],
-                                    ["file", "tables/cnc/range.yaml"],
-                                    ["line", 26],
-                                    [
-                                        "note",
-                                        '"If the target of the attack is missed, the projectile continues in a straight line and can hit anything in its path. For each ten feet traveled within close range, the archer should roll a to hit roll again, but the attacker accrues a -1 penalty for every 10 feet beyond the original target. The exception to this rule is that bolts fired from a crossbow continue up to long range, although the medium and long range modifiers still apply."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "grapple_target_ac",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "grapple_target_ac"],
-                                    ["title", "Grappling and overbearing target AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac"],
-                                                        ["label", "Base AC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 12]]]],
-                                                        ["section", "Grappling"],
-                                                        ["line", 16],
-                                                        ["id", "strength_not_prime"],
-                                                        ["label", "Defender without Strength as a prime"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ac", 18]]]],
-                                                        ["section", "Grappling"],
-                                                        ["line", 17],
-                                                        ["id", "strength_prime"],
-                                                        ["label", "Defender with Strength as a prime"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Grappling"],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"A defender without strength as a prime has a standard AC of 12. A defender with strength as a prime has a standard AC of 18. Armor has little effect on the capacity to defend against this type of attack and is not included." Then add grapple_ac_modifiers and grapple_size_modifier. Overbearing: "The armor class for overbearing attacks is determined in the same fashion as for grappling attacks" (Overbearing).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "grapple_ac_modifiers",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "grapple_ac_modifiers"],
-                                    ["title", "What modifies the grappling and overbearing AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "grappling"],
-                                                        ["label", "Grappling"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "overbear_grapple_plus_bth"],
-                                                        ["label", "Overbearing (grappling's plus BtH)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "overbear_as_listed"],
-                                                        ["label", "Overbearing (as listed, no Dex)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "overbear_bth_twice"],
-                                                        [
-                                                            "label",
-                                                            "Overbearing (as listed, BtH counted twice)",
-                                                        ],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["grappling", 1],
-                                                                    ["overbear_grapple_plus_bth", 1],
-                                                                    ["overbear_as_listed", 1],
-                                                                    ["overbear_bth_twice", 1],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 37],
-                                                        ["id", "defender_str_modifier"],
-                                                        ["label", "Defender's Strength modifier"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["grappling", 1],
-                                                                    ["overbear_grapple_plus_bth", 1],
-                                                                    ["overbear_as_listed", 0],
-                                                                    ["overbear_bth_twice", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 39],
-                                                        ["id", "defender_dex_modifier"],
-                                                        ["label", "Defender's Dexterity modifier"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["grappling", 1],
-                                                                    ["overbear_grapple_plus_bth", 1],
-                                                                    ["overbear_as_listed", 1],
-                                                                    ["overbear_bth_twice", 1],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 41],
-                                                        ["id", "size_difference"],
-                                                        [
-                                                            "label",
-                                                            "Size difference (see “Size difference, grappling and overbearing AC”)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["grappling", 0],
-                                                                    ["overbear_grapple_plus_bth", 1],
-                                                                    ["overbear_as_listed", 1],
-                                                                    ["overbear_bth_twice", 2],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 43],
-                                                        ["id", "defender_bth"],
-                                                        ["label", "Defender's BtH (or hit dice)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["grappling", 0],
-                                                                    ["overbear_grapple_plus_bth", 0],
-                                                                    ["overbear_as_listed", 0],
-                                                                    ["overbear_bth_twice", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 45],
-                                                        ["id", "defender_armor"],
-                                                        ["label", "Defender's armor"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Armor has little effect on the capacity to defend against this type of attack and is not included."',
-                                                        ],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Grappling"],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 19],
-                                    [
-                                        "note",
-                                        'How many times each of the defender\'s modifiers is added to the base AC. Grappling: "The AC is modified by the strength, the dexterity, and the size difference between the two opponents." Overbearing: "using the defender’s strength, BtH or hit dice, and size difference as modifiers. However, unlike grappling attacks, there is one additional modifier. The defender’s BtH also modifies the armor class". The overbearing column used is the one named by ruling overbear_ac_modifiers (default overbear_grapple_plus_bth).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "grapple_size_modifier",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "grapple_size_modifier"],
-                                    ["title", "Size difference, grappling and overbearing AC"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac_as_written"],
-                                                        ["label", "AC per category (as written)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ac_reversed"],
-                                                        ["label", "AC per category (reversed)"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["ac_as_written", 2], ["ac_reversed", -2]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 63],
-                                                        ["id", "attacker_larger"],
-                                                        [
-                                                            "label",
-                                                            "Attacker larger than the defender (per category)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["ac_as_written", -2], ["ac_reversed", 2]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Grappling"],
-                                                        ["line", 64],
-                                                        ["id", "attacker_smaller"],
-                                                        [
-                                                            "label",
-                                                            "Attacker smaller than the defender (per category)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Grappling"],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 49],
-                                    [
-                                        "note",
-                                        'Per size category of difference between attacker and defender. "If an attacker is larger than the defender apply a +2 to AC for every size category larger than the defender’s size, and a -2 for every size category smaller." Column used: ruling grapple_size_direction (default as_written).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "overbearing",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "overbearing"],
-                                    ["title", "Overbearing"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Overbearing"],
-                                                        ["line", 76],
-                                                        ["id", "max_defender_size_larger"],
-                                                        [
-                                                            "label",
-                                                            "Largest defender that can be knocked over (size categories larger than the attacker)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"An attacker cannot knock over a defender two sizes larger." Read as two or more sizes larger; one size larger is allowed.',
-                                                        ],
-                                                        ["file", "tables/cnc/unarmed.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Overbearing"],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 66],
-                                    [
-                                        "note",
-                                        '"If a hit is successful, the defender is knocked prone for the remainder of that round." Damage (1-2 subdual) is in attack_types, the attacker\'s -2 AC in defender_maneuver.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                    ],
-                ],
-            ],
-            [
-                "rulings",
-                [
-                    "dict",
-                    [
-                        [
-                            "falling_partial_increment",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "falling_partial_increment"],
-                                    ["label", "A last partial 10 feet of a fall"],
-                                    ["default", "over_five"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "over_five",
-                                                    "counts as a full 10 feet when more than 5 ft (18 ft = 3d6, 45 ft = 10d6; 11-15 ft = 1d6 with no Dex check)",
-                                                ],
-                                                [
-                                                    "round_up",
-                                                    "every started 10 feet counts (18 ft = 3d6, but 45 ft = 15d6, against the seed's example)",
-                                                ],
-                                                [
-                                                    "round_down",
-                                                    "only complete 10 feet count (45 ft = 10d6, but 18 ft = 1d6, against the seed's example)",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Falling Damage"],
-                                    [
-                                        "why",
-                                        'The seed\'s examples treat the remainder differently: 18 ft is "1d6 damage for the first ten feet and 2d6 damage for the next 10 feet for a total of 3d6", while 45 ft is four increments, "4d6 damage for the last 10 feet, for a total 10d6". Only the over-five reading gives both.',
-                                    ],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 102],
-                                ],
-                            ],
-                        ],
-                        [
-                            "falling_five_feet",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "falling_five_feet"],
-                                    ["label", "A fall of exactly 5 feet"],
-                                    ["default", "no_damage"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "no_damage",
-                                                    "no damage (the Dex-check band starts at 6 ft; 5 ft is not more than 5 ft)",
-                                                ],
-                                                [
-                                                    "dex_check",
-                                                    "treated like a 6-10 ft fall (Dex check, 1d6 on a failure)",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Falling Damage"],
-                                    [
-                                        "why",
-                                        '"Falling damage occurs when a character or monster falls from a height of five feet or more", but the only rule for short falls is "If a character falls from a height of six to ten feet, a dexterity check must be made".',
-                                    ],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 114],
-                                ],
-                            ],
-                        ],
-                        [
-                            "subdual_normal_split",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "subdual_normal_split"],
-                                    ["label", "Normal damage inside subdual damage"],
-                                    ["default", "full_fives_min_one"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "full_fives_min_one",
-                                                    "1 normal point per full 5 subdual points, at least 1 (1-9 -> 1, 10-14 -> 2)",
-                                                ],
-                                                [
-                                                    "started_fives",
-                                                    "1 normal point per started 5 subdual points (1-5 -> 1, 6-10 -> 2)",
-                                                ],
-                                                [
-                                                    "full_fives",
-                                                    "1 normal point per full 5 subdual points, none below 5 (1-4 -> 0, 5-9 -> 1)",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Subdual Damage"],
-                                    [
-                                        "why",
-                                        '"All subdual damage delivers some normal damage. For every five points of subdual damage inflicted, one point is considered normal damage." The seed gives no rounding, and 1-4 points give no full five although "all" subdual damage delivers some.',
-                                    ],
-                                    ["file", "tables/cnc/damage.yaml"],
-                                    ["line", 125],
-                                ],
-                            ],
-                        ],
-                        [
-                            "healing_multiplier_base",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "healing_multiplier_base"],
-                                    ["label", "What the doubling and tripling of natural healing multiply"],
-                                    ["default", "with_con"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "with_con",
-                                                    "the whole rate, (1 + Con bonus) x 2 after 14 days and x 3 after 30 days",
-                                                ],
-                                                [
-                                                    "base_only",
-                                                    "the 1 point only, 2 + Con bonus after 14 days and 3 + Con bonus after 30 days",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    [
-                                        "why",
-                                        '"After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." The seed does not say whether the Con bonus is doubled.',
-                                    ],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 136],
-                                ],
-                            ],
-                        ],
-                        [
-                            "mortal_wound_magic_healing",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "mortal_wound_magic_healing"],
-                                    ["label", "Magical healing of a mortally wounded character (-7 to -9)"],
-                                    ["default", "capped_at_zero"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "capped_at_zero",
-                                                    "as for -1 to -6, most magical healing only returns hit points to 0",
-                                                ],
-                                                ["full", "the full effect applies at once"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hit Points"],
-                                    [
-                                        "why",
-                                        'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.',
-                                    ],
-                                    ["file", "tables/cnc/hit_points.yaml"],
-                                    ["line", 147],
-                                ],
-                            ],
-                        ],
-                        [
-                            "disarm_dex",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "disarm_dex"],
-                                    ["label", "The defender's Dexterity on the disarm AC"],
-                                    ["default", "bonus_only"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "bonus_only",
-                                                    "a Dex bonus raises the disarm AC; a Dex penalty does not lower it",
-                                                ],
-                                                [
-                                                    "modifier",
-                                                    "the Dex modifier is added either way, bonus or penalty",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Disarm"],
-                                    [
-                                        "why",
-                                        '"The defender receives a dexterity bonus to this armor class, if applicable." The seed names only a bonus.',
-                                    ],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 135],
-                                ],
-                            ],
-                        ],
-                        [
-                            "twf_dex_modifier",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "twf_dex_modifier"],
-                                    ["label", "How the Dex modifier affects two-weapon penalties"],
-                                    ["default", "offsets_penalty"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "offsets_penalty",
-                                                    "the Dex modifier is added to each penalty, but a penalty cannot become a bonus",
-                                                ],
-                                                [
-                                                    "added",
-                                                    "the Dex modifier is added to each penalty in full, even past 0",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Two Weapon Fighting"],
-                                    [
-                                        "why",
-                                        '"These penalties are affected by the character’s dexterity modifier." The seed does not say how.',
-                                    ],
-                                    ["file", "tables/cnc/maneuvers.yaml"],
-                                    ["line", 143],
-                                ],
-                            ],
-                        ],
-                        [
-                            "ranged_vs_prone",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "ranged_vs_prone"],
-                                    ["label", "Ranged attack against a prone defender"],
-                                    ["default", "cumulative"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "cumulative",
-                                                    "both rows apply, +5 (prone) and -4 (ranged vs prone), net +1",
-                                                ],
-                                                [
-                                                    "ranged_replaces",
-                                                    "for a ranged attack the -4 replaces the +5",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    [
-                                        "why",
-                                        'The table lists "Defender prone or blind +5" and the blue house-rule row "Ranged attack against a prone opponent [...] -4", and says "The modifiers are cumulative."',
-                                    ],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 113],
-                                ],
-                            ],
-                        ],
-                        [
-                            "prone_modifiers_stack",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "prone_modifiers_stack"],
-                                    ["label", "Prone and defenseless with prone or blind"],
-                                    ["default", "replaces"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "replaces",
-                                                    "one of the two applies (+5 or +10); prone and defenseless gives +10",
-                                                ],
-                                                [
-                                                    "cumulative",
-                                                    "a prone and defenseless defender gets both rows, +15",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Situational Modifiers"],
-                                    [
-                                        "why",
-                                        '"Defender prone or blind +5" and "Defender prone and defenseless +10" describe the same prone defender, but the seed says "The modifiers are cumulative."',
-                                    ],
-                                    ["file", "tables/cnc/modifiers.yaml"],
-                                    ["line", 123],
-                                ],
-                            ],
-                        ],
-                        [
-                            "movement_reduction_limit",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "movement_reduction_limit"],
-                                    ["label", 'Meaning of "reduced by more than three-fourths"'],
-                                    ["default", "reduced_by"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "reduced_by",
-                                                    "the rate may lose up to 3/4, keeping at least 1/4 of it",
-                                                ],
-                                                ["reduced_to", "the rate keeps at least 3/4 of it"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Movement in the Combat Round"],
-                                    [
-                                        "why",
-                                        '"Generally, the movement rate should not be reduced by more than three-fourths (0.75)." Either way "The Castle Keeper should always allow a character to move at least 5 feet".',
-                                    ],
-                                    ["file", "tables/cnc/movement_charge.yaml"],
-                                    ["line", 129],
-                                ],
-                            ],
-                        ],
-                        [
-                            "grapple_ac_reading",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "grapple_ac_reading"],
-                                    ["label", "Target AC of a grappling attack"],
-                                    ["default", "grapple_ac"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "grapple_ac",
-                                                    "12 or 18 plus Str, Dex and size, as the paragraph under Grappling gives it",
-                                                ],
-                                                [
-                                                    "normal_ac",
-                                                    "the defender's normal AC; the 12 / 18 paragraph is about overbearing only",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Grappling"],
-                                    [
-                                        "why",
-                                        'The paragraph printed under Grappling begins "The armor class of a defender in an overbearing attack is different than normal", while Overbearing says its AC "is determined in the same fashion as for grappling attacks".',
-                                    ],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 82],
-                                ],
-                            ],
-                        ],
-                        [
-                            "grapple_size_direction",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "grapple_size_direction"],
-                                    ["label", "Direction of the grappling / overbearing size modifier"],
-                                    ["default", "as_written"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "as_written",
-                                                    "attacker larger +2 AC per size category, smaller -2 (a bigger attacker finds it harder)",
-                                                ],
-                                                [
-                                                    "reversed",
-                                                    "attacker larger -2 AC per size category, smaller +2 (a bigger attacker finds it easier)",
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Grappling"],
-                                    [
-                                        "why",
-                                        '"If an attacker is larger than the defender apply a +2 to AC for every size category larger than the defender’s size, and a -2 for every size category smaller." Read literally the larger grappler faces a higher AC, which sits badly with "An attacker cannot knock over a defender two sizes larger" (Overbearing).',
-                                    ],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 93],
-                                ],
-                            ],
-                        ],
-                        [
-                            "overbear_ac_modifiers",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "overbear_ac_modifiers"],
-                                    ["label", "Modifiers of the overbearing AC"],
-                                    ["default", "overbear_grapple_plus_bth"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "overbear_grapple_plus_bth",
-                                                    "the grappling modifiers (Str, Dex, size) plus the defender's BtH once",
-                                                ],
-                                                [
-                                                    "overbear_as_listed",
-                                                    "the list under Overbearing (Str, BtH or hit dice, size), no Dex",
-                                                ],
-                                                [
-                                                    "overbear_bth_twice",
-                                                    'the list under Overbearing with the "additional" BtH counted again',
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Overbearing"],
-                                    [
-                                        "why",
-                                        '"The armor class for overbearing attacks is determined in the same fashion as for grappling attacks, using the defender’s strength, BtH or hit dice, and size difference as modifiers. However, unlike grappling attacks, there is one additional modifier. The defender’s BtH also modifies the armor class". Grappling\'s list is Str, Dex and size.',
-                                    ],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 105],
-                                ],
-                            ],
-                        ],
-                        [
-                            "overbear_attacker_bth",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "overbear_attacker_bth"],
-                                    ["label", "Attacker's BtH on an overbearing roll"],
-                                    ["default", "not_added"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                ["not_added", "d20 + Str modifier + other modifiers"],
-                                                ["added", "d20 + Str modifier + BtH + other modifiers"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Overbearing"],
-                                    [
-                                        "why",
-                                        '"The attacker rolls a d20 to hit and adds any strength modifier or other modifier that the Castle Keeper deems fit. The Castle Keeper may or may not deem the basic to hit bonus an appropriate modifier."',
-                                    ],
-                                    ["file", "tables/cnc/unarmed.yaml"],
-                                    ["line", 118],
-                                ],
-                            ],
-                        ],
-                    ],
-                ],
-            ],
-            ["chosen", ["dict", []]],
-            ["house_rules", ["tuple", []]],
-            [
-                "resolution_block",
-                [
-                    "object",
-                    "pycalc.resolution_block:Resolution",
-                    [
-                        [
-                            "die",
-                            [
-                                "object",
-                                "pycalc.resolution_block:Ref",
-                                [
-                                    ["table", "attack_roll"],
-                                    ["entry", "attack_die_faces"],
-                                    ["column", "value"],
-                                    ["line", 11],
-                                ],
-                            ],
-                        ],
-                        ["target", "armor_class"],
-                        ["file", "tables/cnc/ruleset.yaml"],
-                        ["line", 11],
-                        ["ac_change", 1],
-                        [
-                            "least_target",
-                            [
-                                "object",
-                                "pycalc.resolution_block:Ref",
-                                [
-                                    ["table", "armor_class"],
-                                    ["entry", "minimum_ac"],
-                                    ["column", "value"],
-                                    ["line", 13],
-                                ],
-                            ],
-                        ],
-                        [
-                            "hit_margin",
-                            [
-                                "object",
-                                "pycalc.resolution_block:Ref",
-                                [
-                                    ["table", "attack_roll"],
-                                    ["entry", "hit_margin"],
-                                    ["column", "value"],
-                                    ["line", 14],
-                                ],
-                            ],
-                        ],
-                        ["need_basis", "need"],
-                        ["advantage", None],
-                        ["follow_die", None],
-                        [
-                            "always_miss",
-                            [
-                                "tuple",
-                                [
-                                    [
-                                        "object",
-                                        "pycalc.resolution_block:RollRange",
-                                        [
-                                            ["low", None],
-                                            ["high", 1],
-                                            [
-                                                "when",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "natural_rolls"],
-                                                        ["entry", "natural_1"],
-                                                        ["column", "auto_miss"],
-                                                        ["line", 17],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "object",
-                                        "pycalc.resolution_block:RollRange",
-                                        [
-                                            [
-                                                "low",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "attack_roll"],
-                                                        ["entry", "attack_die_faces"],
-                                                        ["column", "value"],
-                                                        ["line", 18],
-                                                    ],
-                                                ],
-                                            ],
-                                            ["high", None],
-                                            [
-                                                "when",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "natural_rolls"],
-                                                        ["entry", "natural_20"],
-                                                        ["column", "auto_miss"],
-                                                        ["line", 18],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                ],
-                            ],
-                        ],
-                        [
-                            "always_hit",
-                            [
-                                "tuple",
-                                [
-                                    [
-                                        "object",
-                                        "pycalc.resolution_block:RollRange",
-                                        [
-                                            ["low", None],
-                                            ["high", 1],
-                                            [
-                                                "when",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "natural_rolls"],
-                                                        ["entry", "natural_1"],
-                                                        ["column", "auto_hit"],
-                                                        ["line", 20],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "object",
-                                        "pycalc.resolution_block:RollRange",
-                                        [
-                                            [
-                                                "low",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "attack_roll"],
-                                                        ["entry", "attack_die_faces"],
-                                                        ["column", "value"],
-                                                        ["line", 21],
-                                                    ],
-                                                ],
-                                            ],
-                                            ["high", None],
-                                            [
-                                                "when",
-                                                [
-                                                    "object",
-                                                    "pycalc.resolution_block:Ref",
-                                                    [
-                                                        ["table", "natural_rolls"],
-                                                        ["entry", "natural_20"],
-                                                        ["column", "auto_hit"],
-                                                        ["line", 21],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                ],
-                            ],
-                        ],
-                        ["needs_magic", "cannot_hit"],
-                        [
-                            "fumble",
-                            ["object", "pycalc.resolution_block:Fumble", [["mode", "none"], ["chart", None]]],
-                        ],
-                        [
-                            "critical",
-                            [
-                                "object",
-                                "pycalc.resolution_block:Critical",
-                                [
-                                    ["mode", "none"],
-                                    ["rolls", None],
-                                    ["no_critical_when_needed", None],
-                                    ["confirm_natural_miss_fails", False],
-                                    ["chart", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "damage",
-                            [
-                                "object",
-                                "pycalc.resolution_block:DamageRules",
-                                [
-                                    ["least", 0],
-                                    ["formulas", None],
-                                    [
-                                        "hit",
-                                        [
-                                            "object",
-                                            "pycalc.resolution_block:Formula",
-                                            [
-                                                ["dice_rolled", 1],
-                                                ["rerolled", 0],
-                                                ["dice_max", 0],
-                                                ["die_max", 0],
-                                                ["modifier", 1],
-                                            ],
-                                        ],
-                                    ],
-                                    ["critical", None],
-                                    ["auto_hit", None],
-                                    ["auto_hit_multiplied", True],
-                                    ["natural_penalty", None],
-                                    ["multipliers", ["tuple", []]],
-                                ],
-                            ],
-                        ],
-                        ["modifiers", None],
-                    ],
-                ],
-            ],
-        ],
-    ],
+    'cnc': ['object', 'pycalc.table_files:RuleSet',
+            [['id', 'cnc'], ['name', 'Castles & Crusades combat rules'], ['seed', '000_d052e44c4a5aca00.txt'],
+             ['source', 'Castles & Crusades, the combat chapter'],
+             ['resolution',
+              'd20 + BtH + Str mod (melee) or Dex mod (ranged) + modifiers; hit if the total >= defender AC (no natural 1 / natural 20 rules)'],
+             ['tables',
+              ['dict',
+               [['armor_class',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'armor_class'], ['title', 'Armor class'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Armor Class'], ['line', 14],
+                        ['id', 'base_ac'], ['label', 'Base AC (normal clothing)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"Armor class begins at 10. A person wearing normal clothing has a 10 armor class."'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Armor Class'], ['line', 16],
+                        ['id', 'minimum_ac'], ['label', 'Lowest possible AC'], ['low', None], ['high', None],
+                        ['note', '"though never below 1"'], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5]]]], ['section', 'Armor'], ['line', 17],
+                        ['id', 'chain_mail_example'],
+                        ['label', "Chain mail armor adjustment (the seed's example)"], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"Chain mail, for example, has a +5 adjustment to armor class. This gives the individual wearing it a 15 armor class (10+5)."'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', -1]]]], ['section', 'Situational and Circumstance'],
+                        ['line', 22], ['id', 'rusted_armor'],
+                        ['label', 'Rusted armor, adjustment to its AC bonus (example)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"a rusted suit of armor may suffer a -1 to its overall armor class adjustment"'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Armor Class'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 2],
+                   ['note',
+                    'AC = base + armor + shield + Dex modifier + cover + other modifiers. "Armor class can increase as much as modifiers allow. In rare cases, modifiers can result in an armor class less than 10, though never below 1." Armor values are "described in the equipment list", which the seed does not include.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['shields',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'shields'], ['title', 'Shield'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ac'], ['label', 'AC'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'max_attackers'], ['label', 'Against up to this many attackers'],
+                        ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 0], ['max_attackers', 0]]]], ['section', 'Shields'],
+                        ['line', 40], ['id', 'none'], ['label', 'No shield'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 1], ['max_attackers', 1]]]], ['section', 'Shields'],
+                        ['line', 41], ['id', 'small'], ['label', 'Small shield'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 1], ['max_attackers', 2]]]], ['section', 'Shields'],
+                        ['line', 42], ['id', 'medium'], ['label', 'Medium shield'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 1], ['max_attackers', 3]]]], ['section', 'Shields'],
+                        ['line', 43], ['id', 'large'], ['label', 'Large shield'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Shields'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 28],
+                   ['note',
+                    '"Every shield has a +1 modifier to armor class, but the size of the shield determines how many opponent’s the +1 modifier applies against." Not a picker: the AC typed into the calculators already holds the shield (take it out for an attacker beyond the shield\'s count).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['cover',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'cover'], ['title', 'Cover'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ac'], ['label', 'AC'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 0]]]], ['section', 'Cover'], ['line', 58], ['id', 'none'],
+                        ['label', 'No cover'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 2]]]], ['section', 'Cover'], ['line', 59],
+                        ['id', 'quarter'], ['label', '1/4 cover'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 4]]]], ['section', 'Cover'], ['line', 60], ['id', 'half'],
+                        ['label', '1/2 cover'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 6]]]], ['section', 'Cover'], ['line', 61],
+                        ['id', 'three_quarters'], ['label', '3/4 cover'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 10]]]], ['section', 'Cover'], ['line', 62], ['id', 'full'],
+                        ['label', 'Full cover'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Cover'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 45],
+                   ['note',
+                    'An AC bonus. In melee "the cover applies to both the attacker and defender until one or the other move out from behind it. In some cases, the Castle Keeper may rule that the character seeking cover may not attack." Example: the wizard Anaximorus behind a large column has 3/4 cover from the golem.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['dex_loss_conditions',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'dex_loss_conditions'], ['title', 'Defender loses the Dexterity modifier to AC'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'loses_dex'], ['label', 'Loses Dex to AC'], ['type', 'bool'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['loses_dex', True]]]], ['section', 'Dexterity'], ['line', 76],
+                        ['id', 'surprised'], ['label', 'Defender surprised'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['loses_dex', True]]]], ['section', 'Dexterity'], ['line', 77],
+                        ['id', 'unaware'], ['label', 'Defender unaware of the attacker'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['loses_dex', True]]]], ['section', 'Dexterity'], ['line', 78],
+                        ['id', 'restrained_or_immobile'],
+                        ['label', 'Defender restrained or otherwise immobile'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Dexterity'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 64],
+                   ['note',
+                    '"Dexterity modifies a character’s armor class if that character can physically react to an attack." A ticked box removes the defender\'s Dex modifier from AC. Attacks from the rear: see attack_direction.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['touch_attack_ac',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'touch_attack_ac'], ['title', 'Touch attack AC'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Touch Attack'], ['line', 91],
+                        ['id', 'touch_base_ac'], ['label', 'Base AC against a touch attack'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Touch Attack'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 80],
+                   ['note',
+                    '"a standard armor class of 10 is used for all defenders, adjusted only by dexterity of the defender and special modifiers resulting from, for example, magic items or spells. Monsters use the base 10 AC with no modifiers."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['touch_attack_adjustments',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'touch_attack_adjustments'], ['title', 'What adjusts the touch-attack AC'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'characters'], ['label', 'Applies (characters)'], ['type', 'bool'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'monsters'], ['label', 'Applies (monsters)'], ['type', 'bool'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['characters', True], ['monsters', False]]]],
+                        ['section', 'Touch Attack'], ['line', 101], ['id', 'dex_modifier'],
+                        ['label', "Defender's Dexterity modifier"], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['characters', True], ['monsters', False]]]],
+                        ['section', 'Magic'], ['line', 102], ['id', 'magic_protection'],
+                        ['label', 'Magic rings, robes, other protective devices and spells'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"In general, magical rings, robes or other protective devices and spells affect armor class for touch attacks."'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['characters', False], ['monsters', False]]]],
+                        ['section', 'Magic'], ['line', 108], ['id', 'armor'],
+                        ['label', 'Armor, including magical armor'], ['low', None], ['high', None],
+                        ['note', '"Magical armors do not affect touch attacks."'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['characters', False], ['monsters', False]]]],
+                        ['section', 'Touch Attack'], ['line', 114], ['id', 'shield'], ['label', 'Shield'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'Not listed: the AC is "adjusted only by dexterity of the defender and special modifiers".'],
+                        ['file', 'tables/cnc/armor_cover.yaml']]]]]],
+                   ['section', 'Touch Attack'], ['file', 'tables/cnc/armor_cover.yaml'], ['line', 93],
+                   ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['attack_roll',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'attack_roll'], ['title', 'The attack roll'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 20]]]], ['section', 'Melee Combat'], ['line', 15],
+                        ['id', 'attack_die_faces'], ['label', 'Faces of the attack die (d20)'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 0]]]], ['section', 'Melee Combat'], ['line', 16],
+                        ['id', 'hit_margin'],
+                        ['label', "Hit when the total minus the defender's AC is at least"], ['low', None],
+                        ['high', None], ['note', '"greater than or equal to the defender’s armor class"'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Melee Combat'], ['line', 20],
+                        ['id', 'monster_bth_per_hit_die'], ['label', 'Monster basic to hit bonus per hit die'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"A monster’s basic to hit bonus is equal to its total number of hit dice (a 3d8 hit dice creature adds a +3)."'],
+                        ['file', 'tables/cnc/attack.yaml']]]]]],
+                   ['section', 'Melee Combat'], ['file', 'tables/cnc/attack.yaml'], ['line', 2],
+                   ['note',
+                    '"The attacker rolls a d20 and adds the basic to hit bonus plus any strength modifier. [...] If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit the defender". Ranged: "the d20 roll plus the character’s basic to hit bonus and dexterity modifier".'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', 'to_hit']]]],
+                ['natural_rolls',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'natural_rolls'], ['title', 'Natural 1 and natural 20'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'auto_hit'], ['label', 'Always hits'], ['type', 'bool'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'auto_miss'], ['label', 'Always misses'], ['type', 'bool'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['auto_hit', False], ['auto_miss', False]]]],
+                        ['section', 'Melee Combat'], ['line', 40], ['id', 'natural_1'], ['label', 'Natural 1'],
+                        ['low', None], ['high', None],
+                        ['note', 'No rule in the seed; the total is compared with AC as usual.'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['auto_hit', False], ['auto_miss', False]]]],
+                        ['section', 'Melee Combat'], ['line', 42], ['id', 'natural_20'],
+                        ['label', 'Natural 20'], ['low', None], ['high', None],
+                        ['note', 'No rule in the seed; the total is compared with AC as usual.'],
+                        ['file', 'tables/cnc/attack.yaml']]]]]],
+                   ['section', 'Melee Combat'], ['file', 'tables/cnc/attack.yaml'], ['line', 25],
+                   ['note',
+                    'The seed states no natural-1 or natural-20 rule, no critical hit and no fumble: every roll is read only as d20 + modifiers against AC ("If the total is greater than or equal to the defender’s armor class, the attacker has successfully hit"). The Attack calculator reads these boxes, so a house rule (e.g. a natural 20 always hits) is one edit away; C&C has no critical or fumble result to add.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', 'results']]]],
+                ['attack_types',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'attack_types'], ['title', 'Kinds of attack and how each is rolled'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ranged'], ['label', 'Ranged attack'], ['type', 'bool'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'deals_damage'], ['label', 'Deals damage'], ['type', 'bool'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'min_damage'], ['label', 'Least damage on a hit'], ['type', 'int'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'on_hit'], ['label', 'On a hit'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'on_miss'], ['label', 'On a miss'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'hit_ability'], ['label', 'Attribute to hit'], ['type', 'text'],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'adds_bth'], ['label', 'Adds BtH'], ['type', 'bool'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'damage_adds_str'], ['label', 'Str mod to damage'], ['type', 'bool'],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'target_ac'], ['label', 'Target AC'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'damage'], ['label', 'Damage'], ['type', 'dice'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'subdual'], ['label', 'Subdual damage'], ['type', 'bool'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', True], ['min_damage', 0],
+                           ['on_hit', 'Weapon damage (Str modifier added)'], ['on_miss', 'Missed'],
+                           ['hit_ability', 'str'], ['adds_bth', True], ['damage_adds_str', True],
+                           ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
+                        ['section', 'Melee Combat'], ['line', 72], ['id', 'melee'], ['label', 'Melee (armed)'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"Damage from melee weapons is adjusted by the strength modifier, magical weapon bonuses, and other factors"'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', True], ['deals_damage', True], ['min_damage', 0],
+                           ['on_hit', 'Weapon damage (Str modifier added)'],
+                           ['on_miss', 'Missed: the missile flies on and may hit something in its path'],
+                           ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', True],
+                           ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
+                        ['section', 'Ranged Combat'], ['line', 87], ['id', 'ranged_thrown'],
+                        ['label', 'Ranged, thrown weapon (javelin, dagger, spear...)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"a character’s strength modifier is only added to the damage of thrown weapons, not propelled weapons"'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', True], ['deals_damage', True], ['min_damage', 0],
+                           ['on_hit', 'Weapon damage (no Str modifier)'],
+                           ['on_miss', 'Missed: the missile flies on and may hit something in its path'],
+                           ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', False],
+                           ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
+                        ['section', 'Ranged Combat'], ['line', 102], ['id', 'ranged_propelled'],
+                        ['label', 'Ranged, propelled weapon (crossbow, sling...)'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', True], ['min_damage', 0],
+                           ['on_hit', 'Damage by class ability or monster description'], ['on_miss', 'Missed'],
+                           ['hit_ability', 'str'], ['adds_bth', True], ['damage_adds_str', None],
+                           ['target_ac', 'normal'], ['damage', None], ['subdual', False]]]],
+                        ['section', 'Unarmed Combat'], ['line', 116], ['id', 'unarmed_natural'],
+                        ['label', 'Unarmed / natural weapons (claws, fists, bite)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"inflicts damage as determined by the class ability or monster description". Subdual only where the monster description says so; a monk\'s unarmed attack is normal damage unless the monk chooses to subdue.'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', False], ['min_damage', 0],
+                           ['on_hit',
+                            'Held: prone and defenseless, can act only to break the hold (no damage)'],
+                           ['on_miss', 'Missed: no hold'], ['hit_ability', 'str'], ['adds_bth', True],
+                           ['damage_adds_str', None], ['target_ac', 'grapple'], ['damage', None],
+                           ['subdual', False]]]],
+                        ['section', 'Grappling'], ['line', 134], ['id', 'grapple'], ['label', 'Grapple'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'No damage. On a hit "the defender is held and cannot act except to attempt to break the hold. The defender is considered prone and defenseless." The defender breaks the hold with "his own successful grappling attack".'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', True], ['min_damage', 1],
+                           ['on_hit', '1d2 subdual damage, Str modifier added (1 point in 5 is normal damage)'],
+                           ['on_miss', 'Missed'], ['hit_ability', 'str'], ['adds_bth', True],
+                           ['damage_adds_str', True], ['target_ac', 'normal'], ['damage', '1d2'],
+                           ['subdual', True]]]],
+                        ['section', 'Pummeling'], ['line', 152], ['id', 'pummel'], ['label', 'Pummel'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"adding any strength modifier plus, his BtH, and any other modifier the Castle Keeper deems appropriate. If the total equals or exceeds the defender’s armor class, the pummeling inflicts 1-2 hit points of subdual damage. Damage is modified by strength."'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', True], ['min_damage', 1],
+                           ['on_hit', 'Knocked prone for the rest of the round, and 1d2 subdual damage'],
+                           ['on_miss', 'Missed: the defender stays up'], ['hit_ability', 'str'],
+                           ['adds_bth', False], ['damage_adds_str', None], ['target_ac', 'overbear'],
+                           ['damage', '1d2'], ['subdual', True]]]],
+                        ['section', 'Overbearing'], ['line', 170], ['id', 'overbear'], ['label', 'Overbear'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'BtH per ruling overbear_attacker_bth (default not added). On a hit the defender is knocked prone for the remainder of the round "In addition, the defender takes 1-2 points of subdual damage." The seed does not say whether Str modifies this damage.'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', True], ['min_damage', 0],
+                           ['on_hit', 'Touched: the spell or effect takes hold'], ['on_miss', 'Missed'],
+                           ['hit_ability', None], ['adds_bth', True], ['damage_adds_str', None],
+                           ['target_ac', 'touch'], ['damage', None], ['subdual', False]]]],
+                        ['section', 'Touch Attack'], ['line', 188], ['id', 'touch'], ['label', 'Touch attack'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'The seed gives only the target AC of a touch attack; the roll is read as the melee (Str) or ranged (Dex) attack the touch is made with.'],
+                        ['file', 'tables/cnc/attack.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ranged', False], ['deals_damage', False], ['min_damage', 0],
+                           ['on_hit', 'Disarmed (no damage)'],
+                           ['on_miss', 'Missed: the defender keeps the weapon'], ['hit_ability', 'str'],
+                           ['adds_bth', True], ['damage_adds_str', None], ['target_ac', 'disarm'],
+                           ['damage', None], ['subdual', False]]]],
+                        ['section', 'Disarm'], ['line', 205], ['id', 'disarm'], ['label', 'Disarm'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"The character must successfully hit an armor class equivalent of 18 plus the hit dice or level of the defender". Only a fighter, ranger, knight, rogue, assassin, cleric or paladin can disarm. The roll is read as a normal melee attack.'],
+                        ['file', 'tables/cnc/attack.yaml']]]]]],
+                   ['section', 'Combat Actions'], ['file', 'tables/cnc/attack.yaml'], ['line', 45],
+                   ['note',
+                    'hit_ability: the attacker\'s attribute modifier added to the d20 (str, dex; empty = as the attack the touch is made with). target_ac names the AC used (normal, grapple, overbear, touch, disarm). damage: fixed damage die of the attack (empty = by weapon, class ability or monster description). The Attack calculator offers this table as the attack kind: ranged decides which situational modifiers apply, deals_damage and min_damage what the Attack calculator\'s damage shows, on_hit and on_miss what the result does. min_damage 0 is not in the seed (a negative total deals no damage); 1 for the subdual attacks is "Minimally, these weapons deliver one point of damage" (Subdual Damage).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['subdual_damage',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'subdual_damage'], ['title', 'Subdual damage'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Subdual Damage'], ['line', 15],
+                        ['id', 'weapon_subdual_min_damage'],
+                        ['label', 'Least damage of a weapon used to subdue'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5]]]], ['section', 'Subdual Damage'], ['line', 16],
+                        ['id', 'subdual_points_per_normal_point'],
+                        ['label', 'Subdual points per point counted as normal damage'], ['low', None],
+                        ['high', None], ['note', 'Rounding per ruling subdual_normal_split.'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Subdual Damage'], ['line', 20],
+                        ['id', 'subdual_heal_minutes_per_hp'],
+                        ['label', 'Minutes to heal 1 hit point of subdual damage'], ['low', None],
+                        ['high', None], ['note', '"It heals at a rate of 1 hit point per every 10 minutes."'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', -10]]]], ['section', 'Subdual Damage'], ['line', 22],
+                        ['id', 'subdual_severe_hp'],
+                        ['label', 'Subdual damage reaching this many hit points is severe'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"At the Castle Keeper’s discretion, when a character reaches -10 hit points or more of subdual damage, they have taken severe enough bludgeoning damage to an internal organ to cause death or permanent incapacitation."'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 24]]]], ['section', 'Subdual Damage'], ['line', 29],
+                        ['id', 'subdual_severe_unconscious_hours'],
+                        ['label', 'Otherwise unconscious for (hours)'], ['low', None], ['high', None],
+                        ['note',
+                         '"Otherwise, they should be considered unconscious for 24 hours and do not begin healing until gaining consciousness."'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', -10]]]], ['section', 'Magic Damage'], ['line', 31],
+                        ['id', 'illusion_death_hp'], ['label', 'Illusory (subdual) damage kills at'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'Illusory damage is subdual damage, except: "Characters or monsters reduced to -10 hit points by illusory damage die from the psychic shock".'],
+                        ['file', 'tables/cnc/damage.yaml']]]]]],
+                   ['section', 'Subdual Damage'], ['file', 'tables/cnc/damage.yaml'], ['line', 2],
+                   ['note',
+                    '"When being used for subdual, weapons inflict normal damage, but it is mostly temporary damage. Minimally, these weapons deliver one point of damage. All subdual damage delivers some normal damage. For every five points of subdual damage inflicted, one point is considered normal damage." The normal part heals at the normal rate (natural_healing).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['falling_damage',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'falling_damage'], ['title', 'Falling damage'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'dice'], ['label', 'Dice'], ['type', 'dice'], ['optional', True]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 56], ['id', 'min_fall_ft'],
+                        ['label', 'Falls from this height or more can deal damage'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"Falling damage occurs when a character or monster falls from a height of five feet or more." A fall of exactly 5 ft: ruling falling_five_feet.'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 6], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 61], ['id', 'dex_check_from_ft'], ['label', 'Dex-check falls from (ft)'],
+                        ['low', None], ['high', None],
+                        ['note', '"from a height of six to ten feet, a dexterity check must be made"'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 63], ['id', 'dex_check_to_ft'], ['label', 'Dex-check falls up to (ft)'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', None], ['dice', '1d6']]]],
+                        ['section', 'Falling Damage'], ['line', 64], ['id', 'dex_check_fail_damage'],
+                        ['label', 'Damage if the Dex check fails'], ['low', None], ['high', None],
+                        ['note',
+                         '"If the check is successful, the person falling takes no damage. If the check is not successful, the person takes 1d6 points of damage."'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 66], ['id', 'increment_ft'], ['label', 'Feet per damage increment'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 6], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 67], ['id', 'die_faces'], ['label', 'Faces of the falling-damage die (d6)'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 68], ['id', 'dice_first_increment'], ['label', 'Dice for the first 10 feet'],
+                        ['low', None], ['high', None],
+                        ['note', '"they take 1d6 damage for the first ten feet"'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 73], ['id', 'dice_added_per_increment'],
+                        ['label', 'Each further 10 feet deals this many more dice than the previous 10 feet'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"For every ten feet fallen, the number of d6 used for damage increases by one."'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5], ['dice', None]]]], ['section', 'Falling Damage'],
+                        ['line', 78], ['id', 'partial_increment_counts_over_ft'],
+                        ['label', 'A last partial 10 feet counts as a full increment when longer than (ft)'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'Ruling falling_partial_increment (default over_five): the seed counts the 8 ft left over in an 18-ft fall ("2d6 damage for the next 10 feet", 3d6 in all) but not the 5 ft left over in a 45-ft fall ("4d6 damage for the last 10 feet, for a total 10d6").'],
+                        ['file', 'tables/cnc/damage.yaml']]]]]],
+                   ['section', 'Falling Damage'], ['file', 'tables/cnc/damage.yaml'], ['line', 39],
+                   ['note',
+                    '"If a character falls from a height of six to ten feet, a dexterity check must be made. If the check is successful, the person falling takes no damage. If the check is not successful, the person takes 1d6 points of damage. From heights greater than ten feet, damage accrues significantly. For every ten feet fallen, the number of d6 used for damage increases by one. The damage for each 10 feet fallen is cumulative." The k-th 10 feet deals k d6, so n counted increments deal n(n+1)/2 d6. Seed examples: 18 ft = 1d6 + 2d6 = 3d6; 45 ft = 1d6 + 2d6 + 3d6 + 4d6 = 10d6 (see falling_damage_examples).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['falling_damage_examples',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'falling_damage_examples'], ['title', "Falling damage, the seed's worked examples"],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'height_ft'], ['label', 'Height fallen (ft)'], ['type', 'int'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'damage'], ['label', 'Damage'], ['type', 'dice'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['height_ft', 18], ['damage', '3d6']]]],
+                        ['section', 'Falling Damage'], ['line', 96], ['id', 'fall_18_ft'],
+                        ['label', '18-foot fall'], ['low', None], ['high', None],
+                        ['note',
+                         '"if a character falls 18 feet, they take 1d6 damage for the first ten feet and 2d6 damage for the next 10 feet for a total of 3d6 damage"'],
+                        ['file', 'tables/cnc/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['height_ft', 45], ['damage', '10d6']]]],
+                        ['section', 'Falling Damage'], ['line', 98], ['id', 'fall_45_ft'],
+                        ['label', '45-foot fall'], ['low', None], ['high', None],
+                        ['note',
+                         '"they would take 1d6 damage for the first 10 feet, 2d6 damage for the second 10 feet, 3d6 damage for the third 10 feet, and 4d6 damage for the last 10 feet, for a total 10d6 points of damage"'],
+                        ['file', 'tables/cnc/damage.yaml']]]]]],
+                   ['section', 'Falling Damage'], ['file', 'tables/cnc/damage.yaml'], ['line', 87],
+                   ['note', 'Any reading of the falling-damage rule must give these results.'], ['key_id', ''],
+                   ['key_label', ''], ['picker', None], ['gm_fillable', False], ['cheatsheet', None]]]],
+                ['hit_point_states',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'hit_point_states'], ['title', 'Hit point states'], ['kind', 'bands'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'state'], ['label', 'State'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'can_act'], ['label', 'Can act'], ['type', 'bool'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'hp_loss_per_round'], ['label', 'Hit points lost per round'], ['type', 'int'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'wakes_after_hours'], ['label', 'Regains consciousness after (hours)'],
+                        ['type', 'dice'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'move_fraction_after_waking'],
+                        ['label', 'Movement rate after waking (fraction)'], ['type', 'number'],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'rest_hours_before_healing'], ['label', 'Hours of rest before healing begins'],
+                        ['type', 'int'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'magic_healing_max_hp'],
+                        ['label', 'Magical healing raises hit points to at most'], ['type', 'int'],
+                        ['optional', True]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['state', 'dead'], ['can_act', False], ['hp_loss_per_round', 0],
+                           ['wakes_after_hours', None], ['move_fraction_after_waking', None],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
+                        ['section', 'Hit Points'], ['line', 21], ['id', None], ['label', None], ['low', None],
+                        ['high', -10],
+                        ['note',
+                         '"At -10 hit points death occurs immediately. Only resurrection, reincarnation or bribes to the Castle Keeper can remedy death." Read as -10 or lower (the seed names only -10).'],
+                        ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['state', 'mortally wounded'], ['can_act', False], ['hp_loss_per_round', 1],
+                           ['wakes_after_hours', None], ['move_fraction_after_waking', None],
+                           ['rest_hours_before_healing', 24], ['magic_healing_max_hp', 0]]]],
+                        ['section', 'Hit Points'], ['line', 32], ['id', None], ['label', None], ['low', -9],
+                        ['high', -7],
+                        ['note',
+                         '"mortally wounded and loses one hit point per round after reaching -7 hit points. Aid administered to the wounds stops the hit point loss. [...] After 24 hours have passed, the normal healing process as described for -1 to -6 hit points begins." Magical healing cap: ruling mortal_wound_magic_healing.'],
+                        ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['state', 'unconscious and grievously wounded'], ['can_act', False],
+                           ['hp_loss_per_round', 0], ['wakes_after_hours', None],
+                           ['move_fraction_after_waking', None], ['rest_hours_before_healing', 24],
+                           ['magic_healing_max_hp', 0]]]],
+                        ['section', 'Hit Points'], ['line', 46], ['id', None], ['label', None], ['low', -6],
+                        ['high', -1],
+                        ['note',
+                         '"They require bed rest to recover. Unless magically healed a character so wounded must rest 24 hours before the process of healing begins. With most magical healing, the character’s hit points can only be returned to 0, after which healing proceeds normally." Example: a knight at -1 given a cure light wounds for 8 "is only brought back up to 0 hit points".'],
+                        ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['state', 'passed out'], ['can_act', False], ['hp_loss_per_round', 0],
+                           ['wakes_after_hours', '1d6'], ['move_fraction_after_waking', 0.5],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
+                        ['section', 'Hit Points'], ['line', 60], ['id', None], ['label', None], ['low', 0],
+                        ['high', 0],
+                        ['note',
+                         '"Those with 0 hit points recover consciousness in 1d6 hours, after which they can move at ½ their normal move rate, but still cannot participate in combat, cast spells, turn undead or any strenuous or demanding action. The full effect of magical healing of characters reduced to 0 hit points is immediate."'],
+                        ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['state', 'able to act'], ['can_act', True], ['hp_loss_per_round', 0],
+                           ['wakes_after_hours', None], ['move_fraction_after_waking', None],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
+                        ['section', 'Hit Points'], ['line', 74], ['id', None], ['label', None], ['low', 1],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 2],
+                   ['note',
+                    'Applies to characters and monsters alike. "Hit points can never be healed beyond what they were before taking damage."'],
+                   ['key_id', 'hit_points'], ['key_label', 'Current hit points'], ['picker', None],
+                   ['gm_fillable', False], ['cheatsheet', 'state']]]],
+                ['mortal_wound_aid',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'mortal_wound_aid'], ['title', 'Aid to a mortally wounded character'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 91],
+                        ['id', 'aid_rounds'],
+                        ['label', 'Rounds of aid needed to stop the hit point loss (at least)'], ['low', None],
+                        ['high', None],
+                        ['note', '"This takes at least one full round, during which no hit point is lost."'],
+                        ['file', 'tables/cnc/hit_points.yaml']]]]]],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 83],
+                   ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', 'state']]]],
+                ['natural_healing',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'natural_healing'], ['title', 'Natural healing'], ['kind', 'bands'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hp_per_day'], ['label', 'Base hit points per day'], ['type', 'int'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'adds_con_bonus'], ['label', 'Adds Con bonus'], ['type', 'bool'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'multiplier'], ['label', 'Rate multiplier'], ['type', 'int'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', False], ['multiplier', 1]]]],
+                        ['section', 'Hit Points'], ['line', 114], ['id', None], ['label', None], ['low', 1],
+                        ['high', 7], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 1]]]],
+                        ['section', 'Hit Points'], ['line', 115], ['id', None], ['label', None], ['low', 8],
+                        ['high', 14], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 2]]]],
+                        ['section', 'Hit Points'], ['line', 116], ['id', None], ['label', None], ['low', 15],
+                        ['high', 30], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 3]]]],
+                        ['section', 'Hit Points'], ['line', 117], ['id', None], ['label', None], ['low', 31],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 96],
+                   ['note',
+                    '"hit points heal at a rate of one point per day and only if the character is resting, well fed, kept warm and the wounds being tended to. After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." After N days is read as from day N+1. Hit points heal per day = (hp_per_day + Con bonus if adds_con_bonus) x multiplier (ruling healing_multiplier_base).'],
+                   ['key_id', 'day_of_rest'], ['key_label', 'Day of rest'], ['picker', None],
+                   ['gm_fillable', False], ['cheatsheet', 'state']]]],
+                ['hit_points_per_level',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'hit_points_per_level'], ['title', 'Hit points gained per level'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 131],
+                        ['id', 'min_hp_per_level'], ['label', 'Least hit points gained per level'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"In all cases, a character gains at least 1 hit point for each level advanced."'],
+                        ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Hit Points'], ['line', 133],
+                        ['id', 'fixed_rate_from_level'], ['label', 'Fixed hit point rate from level'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 119],
+                   ['note',
+                    '"At each level, the hit die type is rolled and added to the previous level’s total. The constitution modifier is added or subtracted from this roll. At 10th level and above, all classes acquire hit points at a specified rate." The fixed rates are in the class descriptions, not in the seed.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['initiative',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'initiative'], ['title', 'Initiative'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Initiative'], ['line', 16],
+                        ['id', 'initiative_die_faces'], ['label', 'Faces of the initiative die (d10)'],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]]]]],
+                   ['section', 'Initiative'], ['file', 'tables/cnc/initiative_surprise.yaml'], ['line', 2],
+                   ['note',
+                    '"Every creature or character participating in the combat round rolls a d10 to determine their initiative each round. Those with the highest roll take their action first [...] In the case of a tie, the one with the highest dexterity goes first. In the case of equal dexterity, a simultaneous action occurs." The Castle Keeper may use group initiative instead ("with the winning party acting before anyone in the opponent party"). No modifier is added to the roll. Dodge, evade and disengaging do not roll initiative (see defender_maneuver).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['reach_first_strike',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'reach_first_strike'], ['title', 'Long reach or larger size strikes first'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Initiative'], ['line', 32],
+                        ['id', 'long_reach_over_ft'], ['label', "Attacker's reach greater than (ft)"],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 6]]]], ['section', 'Initiative'], ['line', 33],
+                        ['id', 'short_reach_under_ft'], ['label', "Opponent's reach less than (ft)"],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Initiative'], ['line', 34],
+                        ['id', 'approach_within_ft'],
+                        ['label', 'Applies when the shorter / smaller side approaches within (ft)'],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Initiative'], ['line', 35],
+                        ['id', 'applies_in_round'], ['label', 'Applies in round'], ['low', None],
+                        ['high', None], ['note', '"In the first round only"'],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]]]]],
+                   ['section', 'Initiative'], ['file', 'tables/cnc/initiative_surprise.yaml'], ['line', 18],
+                   ['note',
+                    '"when a creature uses a weapon with a reach of greater than 10 feet against an opponent with a weapon with less than a 6 foot reach, or when a large creature is fighting a medium or smaller sized creature. In the first round only, the creature with the longer reach or larger size is allowed to attack first, even if the creature with the shorter reach or smaller size won the initiative roll. This rule only applies if the creature with the shorter reach or smaller creature approaches within ten feet. Such action counts as the action for that round".'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['surprise_check',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'surprise_check'], ['title', 'Surprise'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', -5]]]], ['section', 'Surprise'], ['line', 49],
+                        ['id', 'check_modifier_min'], ['label', 'Lowest usual modifier to the Wisdom check'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"In general, the bonus or penalty should remain within a range of -5 to +5, although it might be greater in extraordinary situations."'],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5]]]], ['section', 'Surprise'], ['line', 53],
+                        ['id', 'check_modifier_max'], ['label', 'Highest usual modifier to the Wisdom check'],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 0]]]], ['section', 'Surprise'], ['line', 54],
+                        ['id', 'surprised_actions'],
+                        ['label', 'Actions of a surprised creature in the surprise round'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/initiative_surprise.yaml']]]]]],
+                   ['section', 'Surprise'], ['file', 'tables/cnc/initiative_surprise.yaml'], ['line', 37],
+                   ['note',
+                    'A Wisdom attribute check "made by the individual in the group with the best chance of succeeding at it, or by each member of the group individually. If the check is successful, that party or individual is not surprised." "Those that are surprised get no action." The surprised also lose their Dex modifier to AC (dex_loss_conditions).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['defender_maneuver',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'defender_maneuver'], ['title', "Defender's own action this round (AC)"],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ac'], ['label', 'AC'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'max_attacks'], ['label', 'Only against this many attacks'], ['type', 'int'],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'max_opponents'], ['label', 'Only against this many opponents'],
+                        ['type', 'int'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'rolls_initiative'], ['label', 'Rolls initiative'], ['type', 'bool'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', 0], ['max_attacks', None], ['max_opponents', None],
+                           ['rolls_initiative', True]]]],
+                        ['section', 'Combat Maneuvers'], ['line', 18], ['id', 'none'],
+                        ['label', 'Fighting normally'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', -4], ['max_attacks', None], ['max_opponents', None],
+                           ['rolls_initiative', True]]]],
+                        ['section', 'Charging'], ['line', 20], ['id', 'charging'], ['label', 'Charging'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"imposes a -4 penalty to the attacker’s armor class for the entire combat round". "The penalty applies even if the charge attack is not successful. The penalty also applies if the defender attacks first due to size or weapon length, or by ranged attack."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', 2], ['max_attacks', 3], ['max_opponents', None], ['rolls_initiative', False]]]],
+                        ['section', 'Dodge'], ['line', 31], ['id', 'dodging'], ['label', 'Dodging'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"a character can dodge up to three attacks in a round that originate from an attacker(s) which they are facing and are aware of. [...] The character gains a +2 to their armor class while dodging. A character can dodge every round should they desire."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', 4], ['max_attacks', None], ['max_opponents', 1], ['rolls_initiative', False]]]],
+                        ['section', 'Evade'], ['line', 42], ['id', 'evading'], ['label', 'Evading'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"The character doing this is allowed to evade one opponent they are facing. Evade confers a +4 bonus to armor class for that round."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', -2], ['max_attacks', None], ['max_opponents', None],
+                           ['rolls_initiative', False]]]],
+                        ['section', 'Disengaging from Combat'], ['line', 50], ['id', 'hasty_disengagement'],
+                        ['label', 'Disengaging hastily'], ['low', None], ['high', None],
+                        ['note',
+                         '"they suffer a -2 to armor class and their opponent gets an attack against them as they run away. This is a free attack and does not count against the opponent’s other action in the round, although the opponent may not make a second attack against the fleeing character. The armor class adjustment lasts throughout the combat round and applies to every attack against the fleeing character."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', 0], ['max_attacks', None], ['max_opponents', None],
+                           ['rolls_initiative', False]]]],
+                        ['section', 'Disengaging from Combat'], ['line', 63], ['id', 'fighting_disengagement'],
+                        ['label', 'Fighting disengagement'], ['low', None], ['high', None],
+                        ['note',
+                         '"The character suffers no penalty to armor class, but they cannot take any other action in the round."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['ac', -2], ['max_attacks', None], ['max_opponents', None],
+                           ['rolls_initiative', True]]]],
+                        ['section', 'Overbearing'], ['line', 71], ['id', 'overbearing'],
+                        ['label', 'Attempting to overbear'], ['low', None], ['high', None],
+                        ['note',
+                         '"An attacker attempting to overbear suffers a -2 penalty to armor class because they are more exposed than usual. The penalty remains to their armor class for the combat round."'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]]]]],
+                   ['section', 'Combat Maneuvers'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 2],
+                   ['note',
+                    'AC changes from what the defender is doing this round; the rows are mutually exclusive actions. The seed calls the combat maneuvers optional ("These rules can be considered optional as they are not necessary to gameplay"). Dodge, evade and disengaging must be announced before the round.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['disarm',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'disarm'], ['title', 'Disarm'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 18]]]], ['section', 'Disarm'], ['line', 93],
+                        ['id', 'disarm_base_ac'], ['label', 'Base AC to disarm'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Disarm'], ['line', 94],
+                        ['id', 'disarm_ac_per_hd_or_level'],
+                        ['label', 'Added per hit die or level of the defender'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]]]]],
+                   ['section', 'Disarm'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 80],
+                   ['note',
+                    'Target AC = 18 + the defender\'s hit dice or level (+ the defender\'s Dex bonus, if any). "For example, a ranger would need to hit an armor class of 23 to disarm a 5 hit dice creature or 5th level opponent. The defender receives a dexterity bonus to this armor class, if applicable." Only "A fighter, ranger, knight, rogue, assassin, cleric and paladin can disarm an opponent."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['two_weapon_fighting',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'two_weapon_fighting'], ['title', 'Two-weapon fighting'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 0]]]], ['section', 'Two Weapon Fighting'], ['line', 109],
+                        ['id', 'none'], ['label', 'One weapon'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -3]]]], ['section', 'Two Weapon Fighting'], ['line', 110],
+                        ['id', 'primary_hand'], ['label', 'Two weapons, primary hand'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -6]]]], ['section', 'Two Weapon Fighting'], ['line', 111],
+                        ['id', 'off_hand'], ['label', 'Two weapons, off hand'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]]]]],
+                   ['section', 'Two Weapon Fighting'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 96],
+                   ['note',
+                    '"the attack with the primary hand is at -3 and the attack with the off hand is at -6. These penalties are affected by the character’s dexterity modifier. The character’s strength modifier only applies to damage inflicted." Gives two attacks in the round.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['monk_secondary_attack',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'monk_secondary_attack'], ['title', "Monk's second hand-to-hand attack"],
+                   ['kind', 'bands'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'twf_penalties'], ['label', 'Two-weapon penalties apply'], ['type', 'bool'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'secondary_damage'], ['label', 'Secondary attack damage'], ['type', 'dice'],
+                        ['optional', True]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['twf_penalties', True], ['secondary_damage', '1d2']]]],
+                        ['section', 'Two Weapon Fighting'], ['line', 130], ['id', None], ['label', None],
+                        ['low', 1], ['high', 5], ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['twf_penalties', False], ['secondary_damage', None]]]],
+                        ['section', 'Two Weapon Fighting'], ['line', 131], ['id', None], ['label', None],
+                        ['low', 6], ['high', None],
+                        ['note', 'Damage from the monk special ability chart (not in the seed).'],
+                        ['file', 'tables/cnc/maneuvers.yaml']]]]]],
+                   ['section', 'Two Weapon Fighting'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 113],
+                   ['note',
+                    '"A monk may use the two-weapon fighting rule to gain a second hand-to-hand attack before the character reaches 6th level. If the monk does so, both attacks suffer the penalties for two-weapon fighting and the secondary attack inflicts normal fist damage of 1d2 hit points. When a monk reaches 6th level, the character gains a secondary hand-to-hand attack. A monk’s secondary hand-to-hand attack ability does not suffer any penalty for twoweapon fighting and it inflicts the damage in the monk special ability chart." A monk of any level fighting with a weapon in one hand and attacking with the other takes the two-weapon penalties and the 1d2 secondary damage.'],
+                   ['key_id', 'monk_level'], ['key_label', 'Monk level'], ['picker', None],
+                   ['gm_fillable', False], ['cheatsheet', None]]]],
+                ['situational_modifiers',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'situational_modifiers'], ['title', 'Situational combat modifiers'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'attack'], ['label', 'Applies to'], ['type', 'text'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 1], ['attack', 'any']]]],
+                        ['section', 'Situational Modifiers'], ['line', 17], ['id', 'defender_lower_elevation'],
+                        ['label', 'Defender at lower elevation'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 2], ['attack', 'any']]]],
+                        ['section', 'Situational Modifiers'], ['line', 18],
+                        ['id', 'defender_stunned_or_cowering'], ['label', 'Defender stunned or cowering'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -10], ['attack', 'any']]]],
+                        ['section', 'Situational Modifiers'], ['line', 19],
+                        ['id', 'defender_invisible_or_attacker_blind'],
+                        ['label', 'Defender invisible or attacker blind'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -2], ['attack', 'melee']]]],
+                        ['section', 'Situational Modifiers'], ['line', 20], ['id', 'melee_from_mount'],
+                        ['label', 'Melee attack from mount or unstable platform'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -4], ['attack', 'ranged']]]],
+                        ['section', 'Situational Modifiers'], ['line', 21], ['id', 'ranged_from_mount'],
+                        ['label', 'Ranged attack from mount or unstable platform'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -4], ['attack', 'ranged']]]],
+                        ['section', 'Situational Modifiers'], ['line', 22],
+                        ['id', 'ranged_vs_prone_or_in_melee'],
+                        ['label',
+                         'Ranged attack against a prone opponent or against a fighting opponent in melee range'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         'The seed prints this row in blue (a house rule). Against a prone defender it is combined with "Defender prone or blind +5" per ruling ranged_vs_prone (default: both apply, net +1).'],
+                        ['file', 'tables/cnc/modifiers.yaml']]]]]],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 2],
+                   ['note',
+                    'From the seed\'s SITUATIONAL COMBAT MODIFIERS table (to-hit). "The modifiers are cumulative. In all instances, attackers must know of a defender’s presence, though not their exact location." attack: the kind of attack a row applies to (any, melee, ranged). The prone / defenseless rows are in defender_prone and the concealment rows in concealment.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['defender_prone',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'defender_prone'], ['title', 'Defender prone, blind or defenseless'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 0]]]], ['section', 'Situational Modifiers'], ['line', 39],
+                        ['id', 'none'], ['label', 'Neither'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 5]]]], ['section', 'Situational Modifiers'], ['line', 40],
+                        ['id', 'prone_or_blind'], ['label', 'Defender prone or blind'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 10]]]], ['section', 'Situational Modifiers'],
+                        ['line', 41], ['id', 'prone_and_defenseless'],
+                        ['label', 'Defender prone and defenseless (e.g. held by a grapple)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         'A grappled defender "is considered prone and defenseless" (Grappling). By ruling prone_modifiers_stack (default) the +10 replaces the +5.'],
+                        ['file', 'tables/cnc/modifiers.yaml']]]]]],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 30],
+                   ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', 'choice'],
+                   ['gm_fillable', False], ['cheatsheet', None]]]],
+                ['concealment',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'concealment'], ['title', 'Concealment'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 0]]]], ['section', 'Situational Modifiers'], ['line', 60],
+                        ['id', 'none'], ['label', 'Not concealed'], ['low', None], ['high', None],
+                        ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -2]]]], ['section', 'Situational Modifiers'],
+                        ['line', 61], ['id', 'quarter'], ['label', 'Defender 1/4 concealed (light fog)'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -4]]]], ['section', 'Situational Modifiers'],
+                        ['line', 62], ['id', 'half'], ['label', 'Defender 1/2 concealed (dense fog)'],
+                        ['low', None], ['high', None], ['note', 'The seed prints "1/2th".'],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -6]]]], ['section', 'Situational Modifiers'],
+                        ['line', 63], ['id', 'three_quarters'],
+                        ['label', 'Defender 3/4 concealed (near darkness)'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', -10]]]], ['section', 'Situational Modifiers'],
+                        ['line', 64], ['id', 'complete'], ['label', 'Defender completely concealed'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]]]]],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 48],
+                   ['note',
+                    'A to-hit penalty, not an AC change. "Concealment includes those circumstances where nothing physically blocks an attack, but there is something that interferes with the attacker’s accuracy."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['attack_direction',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'attack_direction'], ['title', 'Attack direction'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'defender_loses_dex'], ['label', 'Defender loses Dex to AC'], ['type', 'bool'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 0], ['defender_loses_dex', False]]]],
+                        ['section', 'Combat Maneuvers'], ['line', 78], ['id', 'front'], ['label', 'Front'],
+                        ['low', None], ['high', None], ['note', 'no modifier (implicit in the seed)'],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 1], ['defender_loses_dex', False]]]],
+                        ['section', 'Flank Attack'], ['line', 79], ['id', 'flank'],
+                        ['label', 'Flank (left or right rear side)'], ['low', None], ['high', None],
+                        ['note', '"A flank attack confers a +1 bonus to hit."'],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['hit', 2], ['defender_loses_dex', True]]]],
+                        ['section', 'Rear Attack'], ['line', 85], ['id', 'rear'], ['label', 'Rear'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"An attack to the rear of an opponent gives the attacker a +2 bonus to hit. The rogue and assassin do not get this in addition to their back attack bonus". Dex loss: "Dexterity does not apply, for example, when a character is attacked from the rear." (Dexterity)'],
+                        ['file', 'tables/cnc/modifiers.yaml']]]]]],
+                   ['section', 'Combat Maneuvers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 66],
+                   ['note',
+                    'The seed calls the combat maneuvers optional ("These rules can be considered optional as they are not necessary to gameplay").'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['situational_difficulty',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'situational_difficulty'],
+                   ['title', "Size of a Castle Keeper's situational modifier"], ['kind', 'bands'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'difficulty'], ['label', 'Task'], ['type', 'text'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['difficulty', 'easy']]]], ['section', 'Situational Modifiers'],
+                        ['line', 108], ['id', None], ['label', None], ['low', 0], ['high', 5], ['note', ''],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['difficulty', 'difficult']]]],
+                        ['section', 'Situational Modifiers'], ['line', 109], ['id', None], ['label', None],
+                        ['low', 6], ['high', 10], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['difficulty', 'heroic']]]], ['section', 'Situational Modifiers'],
+                        ['line', 110], ['id', None], ['label', None], ['low', 11], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]]]]],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 95],
+                   ['note',
+                    'Guide for modifiers the Castle Keeper sets ("+/-"): "For tasks that are easy, up to a +/-5 modifier should be imposed. Difficult tasks would range from +/- 6 to 10, and heroic acts would range from +/- 11 or above." Example: the drunken fighter swinging on a rope: "A -10 to the attack roll would not be unreasonable."'],
+                   ['key_id', 'modifier_size'], ['key_label', 'Size of the modifier (either sign)'],
+                   ['picker', None], ['gm_fillable', False], ['cheatsheet', None]]]],
+                ['combat_actions',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'combat_actions'], ['title', 'Actions and movement in a round'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'per_round'], ['label', 'Uses per round'], ['type', 'int'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'max_move'], ['label', 'Move up to (x movement rate)'], ['type', 'number'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'min_move'], ['label', 'Must move at least (x movement rate)'],
+                        ['type', 'number'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'attack_allowed'], ['label', 'May attack'], ['type', 'bool'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', 1], ['max_move', 0.5], ['min_move', None], ['attack_allowed', True]]]],
+                        ['section', 'Attack'], ['line', 16], ['id', 'attack'], ['label', 'Attack'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"A character or monster is allowed one attack each round unless they possess a special ability allowing them to exceed the limitation. [...] An attack allows a character or monster to move up to one-half their movement rate. Moving farther than one-half movement rate negates the ability to make an attack."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', 1], ['max_move', 0], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Cast a Spell'], ['line', 28], ['id', 'cast_a_spell'],
+                        ['label', 'Cast a spell'], ['low', None], ['high', None],
+                        ['note',
+                         '"A character may not move any distance and cast a spell in the same round unless the spell description states otherwise."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 1], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Move'], ['line', 36], ['id', 'walk'], ['label', 'Move (walk)'],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 2], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Move'], ['line', 38], ['id', 'jog'], ['label', 'Move (jog)'],
+                        ['low', None], ['high', None], ['note', '"jogging (twice the normal move rate)"'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 4], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Move'], ['line', 40], ['id', 'run'], ['label', 'Move (run)'],
+                        ['low', None], ['high', None], ['note', '"running (quadruple the normal move rate)"'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', 1], ['max_move', 1], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Use an Ability'], ['line', 42], ['id', 'use_an_ability'],
+                        ['label', 'Use an ability'], ['low', None], ['high', None],
+                        ['note',
+                         '"A character or monster may perform one class or racial ability each round. [...] in most cases the movement will not exceed the normal movement rate."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 0], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Use an Item'], ['line', 50], ['id', 'use_an_item'],
+                        ['label', 'Use an item'], ['low', None], ['high', None],
+                        ['note',
+                         '"In most cases, no movement will be involved or allowed when using an item."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', 1], ['max_move', 2], ['min_move', 1], ['attack_allowed', True]]]],
+                        ['section', 'Charging'], ['line', 58], ['id', 'charge'], ['label', 'Charge'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"The character must minimally move the full distance of their normal movement rate. The charge must be in a straight line. The total distance moved while charging cannot exceed the character’s jogging movement rate." Example: Una, base 30 ft (jog 60 ft), may charge an orc "at least 30 feet away, but no more than 60 feet".'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 0], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Dodge'], ['line', 70], ['id', 'dodge'], ['label', 'Dodge'], ['low', None],
+                        ['high', None],
+                        ['note', '"The character cannot attack, cast spells, move or use an ability or item."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 0], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Evade'], ['line', 72], ['id', 'evade'], ['label', 'Evade'], ['low', None],
+                        ['high', None],
+                        ['note', '"The character cannot attack, cast spells, move or use an ability or item."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 4], ['min_move', None], ['attack_allowed', False]]]],
+                        ['section', 'Disengaging from Combat'], ['line', 74], ['id', 'hasty_disengagement'],
+                        ['label', 'Hasty disengagement'], ['low', None], ['high', None],
+                        ['note', '"may move as far as possible up to their maximum running distance"'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['per_round', None], ['max_move', 0.5], ['min_move', None],
+                           ['attack_allowed', False]]]],
+                        ['section', 'Disengaging from Combat'], ['line', 82], ['id', 'fighting_disengagement'],
+                        ['label', 'Fighting disengagement'], ['low', None], ['high', None],
+                        ['note',
+                         '"the character moves one-half their movement rate or less away from their opponent [...] they cannot take any other action in the round"'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]]]]],
+                   ['section', 'Combat Actions'], ['file', 'tables/cnc/movement_charge.yaml'], ['line', 2],
+                   ['note',
+                    'Each combatant takes one action a round: "attack, cast a spell, move, use an ability or use an item" (plus the maneuvers). max_move and min_move are multiples of the movement rate. "The listed rate is the distance in feet that can be moved in one combat round."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['movement_rules',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'movement_rules'], ['title', 'Movement rates'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'number'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Movement in the Combat Round'],
+                        ['line', 101], ['id', 'min_rate_ft'],
+                        ['label', 'Least movement rate after dropping fractions (ft)'], ['low', None],
+                        ['high', None],
+                        ['note', '"Drop all fractions when figuring movement rates (minimum of 1 foot)."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5]]]], ['section', 'Movement in the Combat Round'],
+                        ['line', 103], ['id', 'grid_divisor'],
+                        ['label', 'Divide the rate by this for inches, hexes or squares'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"To translate the movement rate into inches, hexes, squares or centimeters, divide the movement rate by 5."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 0.75]]]], ['section', 'Movement in the Combat Round'],
+                        ['line', 105], ['id', 'max_terrain_reduction'],
+                        ['label',
+                         'Largest usual reduction for terrain, obstacles or injuries (fraction of the rate)'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"Generally, the movement rate should not be reduced by more than three-fourths (0.75)." Ruling movement_reduction_limit.'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 5]]]], ['section', 'Movement in the Combat Round'],
+                        ['line', 109], ['id', 'min_move_ft'],
+                        ['label', 'Least distance a free character may move in a round (ft)'], ['low', None],
+                        ['high', None],
+                        ['note',
+                         '"The Castle Keeper should always allow a character to move at least 5 feet in a combat round, unless the character is restrained or otherwise unable to move."'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]]]]],
+                   ['section', 'Movement in the Combat Round'], ['file', 'tables/cnc/movement_charge.yaml'],
+                   ['line', 91],
+                   ['note',
+                    '"If encumbered, movement is reduced as described in the encumbrance section" (not in the seed).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['charge',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'charge'], ['title', 'Charge'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'damage'], ['label', 'Damage'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['damage', 2]]]], ['section', 'Charging'], ['line', 125],
+                        ['id', 'charge_damage_bonus'], ['label', 'Attacker charging (charge not negated)'],
+                        ['low', None], ['high', None],
+                        ['note', '"A successful charge attack results in a +2 bonus to damage inflicted"'],
+                        ['file', 'tables/cnc/movement_charge.yaml']]]]]],
+                   ['section', 'Charging'], ['file', 'tables/cnc/movement_charge.yaml'], ['line', 112],
+                   ['note',
+                    'Announced before moving and before initiative is rolled. "If a defender scores a successful hit upon a charging character, the charge is negated. If a charge is negated, the attacker is still allowed their movement and attack, but a successful hit does not deal any extra damage." The -4 AC of the charger is in defender_maneuver, the distances in combat_actions.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['item_readying',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'item_readying'], ['title', 'Readying an item'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'rounds'], ['label', 'Rounds to ready (at least)'], ['type', 'int'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['rounds', 0]]]], ['section', 'Use an Item'], ['line', 14],
+                        ['id', 'belt_or_hanging'], ['label', 'On a belt or hanging from a pack'],
+                        ['low', None], ['high', None], ['note', '"a few seconds"'],
+                        ['file', 'tables/cnc/other.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['rounds', 1]]]], ['section', 'Use an Item'], ['line', 15],
+                        ['id', 'in_backpack'], ['label', 'In a backpack'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/other.yaml']]]]]],
+                   ['section', 'Use an Item'], ['file', 'tables/cnc/other.yaml'], ['line', 2],
+                   ['note',
+                    '"Readying an item is not difficult, as long as it is easily accessed. Usually, the item must be on a belt or hanging from a pack, and readying it should not take more than a few seconds. Whereas, if an item is in a backpack, it would take at least a round to take off the pack, dig through it, and retrieve the item."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['range_bands',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'range_bands'], ['title', 'Range'], ['kind', 'bands'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'band'], ['label', 'Range'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'in_range'], ['label', 'Within range'], ['type', 'bool'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', True]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['band', 'close'], ['in_range', True], ['hit', 0]]]],
+                        ['section', 'Ranged Combat'], ['line', 20], ['id', None], ['label', None],
+                        ['low', None], ['high', 1], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['band', 'medium'], ['in_range', True], ['hit', -2]]]],
+                        ['section', 'Ranged Combat'], ['line', 21], ['id', None], ['label', None], ['low', 2],
+                        ['high', 2], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['band', 'long'], ['in_range', True], ['hit', -6]]]],
+                        ['section', 'Ranged Combat'], ['line', 22], ['id', None], ['label', None], ['low', 3],
+                        ['high', 3], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['band', 'out of range'], ['in_range', False], ['hit', None]]]],
+                        ['section', 'Ranged Combat'], ['line', 23], ['id', None], ['label', None], ['low', 4],
+                        ['high', None],
+                        ['note',
+                         '"a maximum effective distance equal to three times the listed range increment"'],
+                        ['file', 'tables/cnc/range.yaml']]]]]],
+                   ['section', 'Ranged Combat'], ['file', 'tables/cnc/range.yaml'], ['line', 2],
+                   ['note',
+                    '"Ranged weapons also have range increments, and they have a maximum effective distance equal to three times the listed range increment [...] The listed range increment is considered to be close range. Twice the range increment is medium range and three times the increment is long range. Medium range results in a -2 penalty to the ranged attack roll, and long range results in a -6 penalty". The key is the distance divided by the weapon\'s range increment, rounded up (a target at exactly twice the increment is at medium range). The increments themselves are in the equipment list, which the seed does not include.'],
+                   ['key_id', 'range_increments'],
+                   ['key_label', 'Range increments to the target (distance / increment, rounded up)'],
+                   ['picker', None], ['gm_fillable', False], ['cheatsheet', None]]]],
+                ['missed_missiles',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'missed_missiles'], ['title', 'Missiles that miss their target'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Ranged Combat'], ['line', 39],
+                        ['id', 'reroll_step_ft'], ['label', 'Feet travelled per new to-hit roll'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Ranged Combat'], ['line', 40],
+                        ['id', 'penalty_step_ft'],
+                        ['label', 'Feet beyond the original target per penalty step'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', -1]]]], ['section', 'Ranged Combat'], ['line', 41],
+                        ['id', 'penalty_per_step'], ['label', 'To-hit penalty per step'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Ranged Combat'], ['line', 42],
+                        ['id', 'max_travel_increments'],
+                        ['label', 'Missile continues out to (range increments)'], ['low', None],
+                        ['high', None], ['note', '"within close range"'], ['file', 'tables/cnc/range.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 3]]]], ['section', 'Ranged Combat'], ['line', 44],
+                        ['id', 'crossbow_max_travel_increments'],
+                        ['label', 'Crossbow bolt continues out to (range increments)'], ['low', None],
+                        ['high', None], ['note', '"bolts fired from a crossbow continue up to long range"'],
+                        ['file', 'tables/cnc/range.yaml']]]]]],
+                   ['section', 'Ranged Combat'], ['file', 'tables/cnc/range.yaml'], ['line', 26],
+                   ['note',
+                    '"If the target of the attack is missed, the projectile continues in a straight line and can hit anything in its path. For each ten feet traveled within close range, the archer should roll a to hit roll again, but the attacker accrues a -1 penalty for every 10 feet beyond the original target. The exception to this rule is that bolts fired from a crossbow continue up to long range, although the medium and long range modifiers still apply."'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['grapple_target_ac',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'grapple_target_ac'], ['title', 'Grappling and overbearing target AC'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ac'], ['label', 'Base AC'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 12]]]], ['section', 'Grappling'], ['line', 16],
+                        ['id', 'strength_not_prime'], ['label', 'Defender without Strength as a prime'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac', 18]]]], ['section', 'Grappling'], ['line', 17],
+                        ['id', 'strength_prime'], ['label', 'Defender with Strength as a prime'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]]]]],
+                   ['section', 'Grappling'], ['file', 'tables/cnc/unarmed.yaml'], ['line', 2],
+                   ['note',
+                    '"A defender without strength as a prime has a standard AC of 12. A defender with strength as a prime has a standard AC of 18. Armor has little effect on the capacity to defend against this type of attack and is not included." Then add grapple_ac_modifiers and grapple_size_modifier. Overbearing: "The armor class for overbearing attacks is determined in the same fashion as for grappling attacks" (Overbearing).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['grapple_ac_modifiers',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'grapple_ac_modifiers'], ['title', 'What modifies the grappling and overbearing AC'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'grappling'], ['label', 'Grappling'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'overbear_grapple_plus_bth'], ['label', "Overbearing (grappling's plus BtH)"],
+                        ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'overbear_as_listed'], ['label', 'Overbearing (as listed, no Dex)'],
+                        ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'overbear_bth_twice'], ['label', 'Overbearing (as listed, BtH counted twice)'],
+                        ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['grappling', 1], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 1],
+                           ['overbear_bth_twice', 1]]]],
+                        ['section', 'Grappling'], ['line', 37], ['id', 'defender_str_modifier'],
+                        ['label', "Defender's Strength modifier"], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['grappling', 1], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 0],
+                           ['overbear_bth_twice', 0]]]],
+                        ['section', 'Grappling'], ['line', 39], ['id', 'defender_dex_modifier'],
+                        ['label', "Defender's Dexterity modifier"], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['grappling', 1], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 1],
+                           ['overbear_bth_twice', 1]]]],
+                        ['section', 'Grappling'], ['line', 41], ['id', 'size_difference'],
+                        ['label', 'Size difference (see “Size difference, grappling and overbearing AC”)'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['grappling', 0], ['overbear_grapple_plus_bth', 1], ['overbear_as_listed', 1],
+                           ['overbear_bth_twice', 2]]]],
+                        ['section', 'Grappling'], ['line', 43], ['id', 'defender_bth'],
+                        ['label', "Defender's BtH (or hit dice)"], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['grappling', 0], ['overbear_grapple_plus_bth', 0], ['overbear_as_listed', 0],
+                           ['overbear_bth_twice', 0]]]],
+                        ['section', 'Grappling'], ['line', 45], ['id', 'defender_armor'],
+                        ['label', "Defender's armor"], ['low', None], ['high', None],
+                        ['note',
+                         '"Armor has little effect on the capacity to defend against this type of attack and is not included."'],
+                        ['file', 'tables/cnc/unarmed.yaml']]]]]],
+                   ['section', 'Grappling'], ['file', 'tables/cnc/unarmed.yaml'], ['line', 19],
+                   ['note',
+                    'How many times each of the defender\'s modifiers is added to the base AC. Grappling: "The AC is modified by the strength, the dexterity, and the size difference between the two opponents." Overbearing: "using the defender’s strength, BtH or hit dice, and size difference as modifiers. However, unlike grappling attacks, there is one additional modifier. The defender’s BtH also modifies the armor class". The overbearing column used is the one named by ruling overbear_ac_modifiers (default overbear_grapple_plus_bth).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['grapple_size_modifier',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'grapple_size_modifier'], ['title', 'Size difference, grappling and overbearing AC'],
+                   ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'ac_as_written'], ['label', 'AC per category (as written)'], ['type', 'int'],
+                        ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'ac_reversed'], ['label', 'AC per category (reversed)'], ['type', 'int'],
+                        ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac_as_written', 2], ['ac_reversed', -2]]]],
+                        ['section', 'Grappling'], ['line', 63], ['id', 'attacker_larger'],
+                        ['label', 'Attacker larger than the defender (per category)'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['ac_as_written', -2], ['ac_reversed', 2]]]],
+                        ['section', 'Grappling'], ['line', 64], ['id', 'attacker_smaller'],
+                        ['label', 'Attacker smaller than the defender (per category)'], ['low', None],
+                        ['high', None], ['note', ''], ['file', 'tables/cnc/unarmed.yaml']]]]]],
+                   ['section', 'Grappling'], ['file', 'tables/cnc/unarmed.yaml'], ['line', 49],
+                   ['note',
+                    'Per size category of difference between attacker and defender. "If an attacker is larger than the defender apply a +2 to AC for every size category larger than the defender’s size, and a -2 for every size category smaller." Column used: ruling grapple_size_direction (default as_written).'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]],
+                ['overbearing',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'overbearing'], ['title', 'Overbearing'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Overbearing'], ['line', 76],
+                        ['id', 'max_defender_size_larger'],
+                        ['label',
+                         'Largest defender that can be knocked over (size categories larger than the attacker)'],
+                        ['low', None], ['high', None],
+                        ['note',
+                         '"An attacker cannot knock over a defender two sizes larger." Read as two or more sizes larger; one size larger is allowed.'],
+                        ['file', 'tables/cnc/unarmed.yaml']]]]]],
+                   ['section', 'Overbearing'], ['file', 'tables/cnc/unarmed.yaml'], ['line', 66],
+                   ['note',
+                    '"If a hit is successful, the defender is knocked prone for the remainder of that round." Damage (1-2 subdual) is in attack_types, the attacker\'s -2 AC in defender_maneuver.'],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', None]]]]]]],
+             ['rulings',
+              ['dict',
+               [['falling_partial_increment',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'falling_partial_increment'], ['label', 'A last partial 10 feet of a fall'],
+                   ['default', 'over_five'],
+                   ['choices',
+                    ['dict',
+                     [['over_five',
+                       'counts as a full 10 feet when more than 5 ft (18 ft = 3d6, 45 ft = 10d6; 11-15 ft = 1d6 with no Dex check)'],
+                      ['round_up',
+                       "every started 10 feet counts (18 ft = 3d6, but 45 ft = 15d6, against the seed's example)"],
+                      ['round_down',
+                       "only complete 10 feet count (45 ft = 10d6, but 18 ft = 1d6, against the seed's example)"]]]],
+                   ['section', 'Falling Damage'],
+                   ['why',
+                    'The seed\'s examples treat the remainder differently: 18 ft is "1d6 damage for the first ten feet and 2d6 damage for the next 10 feet for a total of 3d6", while 45 ft is four increments, "4d6 damage for the last 10 feet, for a total 10d6". Only the over-five reading gives both.'],
+                   ['file', 'tables/cnc/damage.yaml'], ['line', 102]]]],
+                ['falling_five_feet',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'falling_five_feet'], ['label', 'A fall of exactly 5 feet'],
+                   ['default', 'no_damage'],
+                   ['choices',
+                    ['dict',
+                     [['no_damage',
+                       'no damage (the Dex-check band starts at 6 ft; 5 ft is not more than 5 ft)'],
+                      ['dex_check', 'treated like a 6-10 ft fall (Dex check, 1d6 on a failure)']]]],
+                   ['section', 'Falling Damage'],
+                   ['why',
+                    '"Falling damage occurs when a character or monster falls from a height of five feet or more", but the only rule for short falls is "If a character falls from a height of six to ten feet, a dexterity check must be made".'],
+                   ['file', 'tables/cnc/damage.yaml'], ['line', 114]]]],
+                ['subdual_normal_split',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'subdual_normal_split'], ['label', 'Normal damage inside subdual damage'],
+                   ['default', 'full_fives_min_one'],
+                   ['choices',
+                    ['dict',
+                     [['full_fives_min_one',
+                       '1 normal point per full 5 subdual points, at least 1 (1-9 -> 1, 10-14 -> 2)'],
+                      ['started_fives', '1 normal point per started 5 subdual points (1-5 -> 1, 6-10 -> 2)'],
+                      ['full_fives',
+                       '1 normal point per full 5 subdual points, none below 5 (1-4 -> 0, 5-9 -> 1)']]]],
+                   ['section', 'Subdual Damage'],
+                   ['why',
+                    '"All subdual damage delivers some normal damage. For every five points of subdual damage inflicted, one point is considered normal damage." The seed gives no rounding, and 1-4 points give no full five although "all" subdual damage delivers some.'],
+                   ['file', 'tables/cnc/damage.yaml'], ['line', 125]]]],
+                ['healing_multiplier_base',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'healing_multiplier_base'],
+                   ['label', 'What the doubling and tripling of natural healing multiply'],
+                   ['default', 'with_con'],
+                   ['choices',
+                    ['dict',
+                     [['with_con', 'the whole rate, (1 + Con bonus) x 2 after 14 days and x 3 after 30 days'],
+                      ['base_only',
+                       'the 1 point only, 2 + Con bonus after 14 days and 3 + Con bonus after 30 days']]]],
+                   ['section', 'Hit Points'],
+                   ['why',
+                    '"After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." The seed does not say whether the Con bonus is doubled.'],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 136]]]],
+                ['mortal_wound_magic_healing',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'mortal_wound_magic_healing'],
+                   ['label', 'Magical healing of a mortally wounded character (-7 to -9)'],
+                   ['default', 'capped_at_zero'],
+                   ['choices',
+                    ['dict',
+                     [['capped_at_zero', 'as for -1 to -6, most magical healing only returns hit points to 0'],
+                      ['full', 'the full effect applies at once']]]],
+                   ['section', 'Hit Points'],
+                   ['why',
+                    'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.'],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 147]]]],
+                ['disarm_dex',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'disarm_dex'], ['label', "The defender's Dexterity on the disarm AC"],
+                   ['default', 'bonus_only'],
+                   ['choices',
+                    ['dict',
+                     [['bonus_only', 'a Dex bonus raises the disarm AC; a Dex penalty does not lower it'],
+                      ['modifier', 'the Dex modifier is added either way, bonus or penalty']]]],
+                   ['section', 'Disarm'],
+                   ['why',
+                    '"The defender receives a dexterity bonus to this armor class, if applicable." The seed names only a bonus.'],
+                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 135]]]],
+                ['twf_dex_modifier',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'twf_dex_modifier'], ['label', 'How the Dex modifier affects two-weapon penalties'],
+                   ['default', 'offsets_penalty'],
+                   ['choices',
+                    ['dict',
+                     [['offsets_penalty',
+                       'the Dex modifier is added to each penalty, but a penalty cannot become a bonus'],
+                      ['added', 'the Dex modifier is added to each penalty in full, even past 0']]]],
+                   ['section', 'Two Weapon Fighting'],
+                   ['why',
+                    '"These penalties are affected by the character’s dexterity modifier." The seed does not say how.'],
+                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 143]]]],
+                ['ranged_vs_prone',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'ranged_vs_prone'], ['label', 'Ranged attack against a prone defender'],
+                   ['default', 'cumulative'],
+                   ['choices',
+                    ['dict',
+                     [['cumulative', 'both rows apply, +5 (prone) and -4 (ranged vs prone), net +1'],
+                      ['ranged_replaces', 'for a ranged attack the -4 replaces the +5']]]],
+                   ['section', 'Situational Modifiers'],
+                   ['why',
+                    'The table lists "Defender prone or blind +5" and the blue house-rule row "Ranged attack against a prone opponent [...] -4", and says "The modifiers are cumulative."'],
+                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 113]]]],
+                ['prone_modifiers_stack',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'prone_modifiers_stack'], ['label', 'Prone and defenseless with prone or blind'],
+                   ['default', 'replaces'],
+                   ['choices',
+                    ['dict',
+                     [['replaces', 'one of the two applies (+5 or +10); prone and defenseless gives +10'],
+                      ['cumulative', 'a prone and defenseless defender gets both rows, +15']]]],
+                   ['section', 'Situational Modifiers'],
+                   ['why',
+                    '"Defender prone or blind +5" and "Defender prone and defenseless +10" describe the same prone defender, but the seed says "The modifiers are cumulative."'],
+                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 123]]]],
+                ['movement_reduction_limit',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'movement_reduction_limit'],
+                   ['label', 'Meaning of "reduced by more than three-fourths"'], ['default', 'reduced_by'],
+                   ['choices',
+                    ['dict',
+                     [['reduced_by', 'the rate may lose up to 3/4, keeping at least 1/4 of it'],
+                      ['reduced_to', 'the rate keeps at least 3/4 of it']]]],
+                   ['section', 'Movement in the Combat Round'],
+                   ['why',
+                    '"Generally, the movement rate should not be reduced by more than three-fourths (0.75)." Either way "The Castle Keeper should always allow a character to move at least 5 feet".'],
+                   ['file', 'tables/cnc/movement_charge.yaml'], ['line', 129]]]],
+                ['grapple_ac_reading',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'grapple_ac_reading'], ['label', 'Target AC of a grappling attack'],
+                   ['default', 'grapple_ac'],
+                   ['choices',
+                    ['dict',
+                     [['grapple_ac',
+                       '12 or 18 plus Str, Dex and size, as the paragraph under Grappling gives it'],
+                      ['normal_ac',
+                       "the defender's normal AC; the 12 / 18 paragraph is about overbearing only"]]]],
+                   ['section', 'Grappling'],
+                   ['why',
+                    'The paragraph printed under Grappling begins "The armor class of a defender in an overbearing attack is different than normal", while Overbearing says its AC "is determined in the same fashion as for grappling attacks".'],
+                   ['file', 'tables/cnc/unarmed.yaml'], ['line', 82]]]],
+                ['grapple_size_direction',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'grapple_size_direction'],
+                   ['label', 'Direction of the grappling / overbearing size modifier'],
+                   ['default', 'as_written'],
+                   ['choices',
+                    ['dict',
+                     [['as_written',
+                       'attacker larger +2 AC per size category, smaller -2 (a bigger attacker finds it harder)'],
+                      ['reversed',
+                       'attacker larger -2 AC per size category, smaller +2 (a bigger attacker finds it easier)']]]],
+                   ['section', 'Grappling'],
+                   ['why',
+                    '"If an attacker is larger than the defender apply a +2 to AC for every size category larger than the defender’s size, and a -2 for every size category smaller." Read literally the larger grappler faces a higher AC, which sits badly with "An attacker cannot knock over a defender two sizes larger" (Overbearing).'],
+                   ['file', 'tables/cnc/unarmed.yaml'], ['line', 93]]]],
+                ['overbear_ac_modifiers',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'overbear_ac_modifiers'], ['label', 'Modifiers of the overbearing AC'],
+                   ['default', 'overbear_grapple_plus_bth'],
+                   ['choices',
+                    ['dict',
+                     [['overbear_grapple_plus_bth',
+                       "the grappling modifiers (Str, Dex, size) plus the defender's BtH once"],
+                      ['overbear_as_listed', 'the list under Overbearing (Str, BtH or hit dice, size), no Dex'],
+                      ['overbear_bth_twice',
+                       'the list under Overbearing with the "additional" BtH counted again']]]],
+                   ['section', 'Overbearing'],
+                   ['why',
+                    '"The armor class for overbearing attacks is determined in the same fashion as for grappling attacks, using the defender’s strength, BtH or hit dice, and size difference as modifiers. However, unlike grappling attacks, there is one additional modifier. The defender’s BtH also modifies the armor class". Grappling\'s list is Str, Dex and size.'],
+                   ['file', 'tables/cnc/unarmed.yaml'], ['line', 105]]]],
+                ['overbear_attacker_bth',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'overbear_attacker_bth'], ['label', "Attacker's BtH on an overbearing roll"],
+                   ['default', 'not_added'],
+                   ['choices',
+                    ['dict',
+                     [['not_added', 'd20 + Str modifier + other modifiers'],
+                      ['added', 'd20 + Str modifier + BtH + other modifiers']]]],
+                   ['section', 'Overbearing'],
+                   ['why',
+                    '"The attacker rolls a d20 to hit and adds any strength modifier or other modifier that the Castle Keeper deems fit. The Castle Keeper may or may not deem the basic to hit bonus an appropriate modifier."'],
+                   ['file', 'tables/cnc/unarmed.yaml'], ['line', 118]]]]]]],
+             ['chosen', ['dict', []]], ['house_rules', ['tuple', []]],
+             ['resolution_block',
+              ['object', 'pycalc.resolution_block:Resolution',
+               [['die',
+                 ['object', 'pycalc.resolution_block:Ref',
+                  [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'], ['line', 11]]]],
+                ['target', 'armor_class'], ['file', 'tables/cnc/ruleset.yaml'], ['line', 11], ['ac_change', 1],
+                ['least_target',
+                 ['object', 'pycalc.resolution_block:Ref',
+                  [['table', 'armor_class'], ['entry', 'minimum_ac'], ['column', 'value'], ['line', 13]]]],
+                ['hit_margin',
+                 ['object', 'pycalc.resolution_block:Ref',
+                  [['table', 'attack_roll'], ['entry', 'hit_margin'], ['column', 'value'], ['line', 14]]]],
+                ['need_basis', 'need'], ['advantage', None], ['follow_die', None],
+                ['always_miss',
+                 ['tuple',
+                  [['object', 'pycalc.resolution_block:RollRange',
+                    [['low', None], ['high', 1],
+                     ['when',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'natural_rolls'], ['entry', 'natural_1'], ['column', 'auto_miss'],
+                        ['line', 17]]]]]],
+                   ['object', 'pycalc.resolution_block:RollRange',
+                    [['low',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'],
+                        ['line', 18]]]],
+                     ['high', None],
+                     ['when',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'natural_rolls'], ['entry', 'natural_20'], ['column', 'auto_miss'],
+                        ['line', 18]]]]]]]]],
+                ['always_hit',
+                 ['tuple',
+                  [['object', 'pycalc.resolution_block:RollRange',
+                    [['low', None], ['high', 1],
+                     ['when',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'natural_rolls'], ['entry', 'natural_1'], ['column', 'auto_hit'],
+                        ['line', 20]]]]]],
+                   ['object', 'pycalc.resolution_block:RollRange',
+                    [['low',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'attack_roll'], ['entry', 'attack_die_faces'], ['column', 'value'],
+                        ['line', 21]]]],
+                     ['high', None],
+                     ['when',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'natural_rolls'], ['entry', 'natural_20'], ['column', 'auto_hit'],
+                        ['line', 21]]]]]]]]],
+                ['needs_magic', 'cannot_hit'],
+                ['fumble', ['object', 'pycalc.resolution_block:Fumble', [['mode', 'none'], ['chart', None]]]],
+                ['critical',
+                 ['object', 'pycalc.resolution_block:Critical',
+                  [['mode', 'none'], ['rolls', None], ['no_critical_when_needed', None],
+                   ['confirm_natural_miss_fails', False], ['chart', None]]]],
+                ['damage',
+                 ['object', 'pycalc.resolution_block:DamageRules',
+                  [['least', 0], ['formulas', None],
+                   ['hit',
+                    ['object', 'pycalc.resolution_block:Formula',
+                     [['dice_rolled', 1], ['rerolled', 0], ['dice_max', 0], ['die_max', 0], ['modifier', 1]]]],
+                   ['critical', None], ['auto_hit', None], ['auto_hit_multiplied', True],
+                   ['natural_penalty', None], ['multipliers', ['tuple', []]]]]],
+                ['modifiers', None]]]]]],
 }
 
-_KNOWN_RULESETS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")
+_KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')
 
 
 def _load_engine():
@@ -11039,7 +6674,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ("shared", "cnc")}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'cnc')}
 
 
 _udfs = _load_engine()

@@ -11,2001 +11,1999 @@ from xlwings import arg, func
 
 
 @func
-@arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@arg("roll", doc="the follow-up d20")
+@arg('ruleset', doc='combat17 (d20 chart) or another d20 ruleset')
+@arg('roll', doc='the follow-up d20')
 def crit_effect(ruleset, roll):
     """The critical-hit chart line for that d20."""
-    return _udfs["shared"].crit_effect(ruleset, roll)
+    return _udfs['shared'].crit_effect(ruleset, roll)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("bonus", doc="attack bonus")
-@arg("target", doc="defender's AC (osr: the number needed)")
-@arg("mods", doc="situational modifiers (optional, 0)")
-@arg("level", doc="attacker's level (optional)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="defender's AC (osr: the number needed)")
+@arg('mods', doc='situational modifiers (optional, 0)')
+@arg('level', doc="attacker's level (optional)")
 def d20_hit_chance(ruleset, bonus, target, mods=0, level=0):
     """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
-    return _udfs["shared"].d20_hit_chance(ruleset, bonus, target, mods, level)
+    return _udfs['shared'].d20_hit_chance(ruleset, bonus, target, mods, level)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
-@arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
-@arg("mods", doc="situational modifiers to the roll (optional, 0)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('bonus', doc='attack bonus (BtH/AB with STR/DEX)')
+@arg('target', doc="defender's AC (osr: the number needed from the attack matrix)")
+@arg('mods', doc='situational modifiers to the roll (optional, 0)')
 def d20_need(ruleset, bonus, target, mods=0):
     """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
-    return _udfs["shared"].d20_need(ruleset, bonus, target, mods)
+    return _udfs['shared'].d20_need(ruleset, bonus, target, mods)
 
 
 @func
-@arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@arg("roll", doc="the natural d20 roll")
-@arg("bonus", doc="attack bonus")
-@arg("target", doc="defender's AC (osr: the number needed)")
-@arg("mods", doc="situational modifiers (optional, 0)")
-@arg("level", doc="attacker's level (osr fumble check; optional)")
-@arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('roll', doc='the natural d20 roll')
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="defender's AC (osr: the number needed)")
+@arg('mods', doc='situational modifiers (optional, 0)')
+@arg('level', doc="attacker's level (osr fumble check; optional)")
+@arg('follow_roll', doc='the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)')
 def d20_result(ruleset, roll, bonus, target, mods=0, level=0, follow_roll=None):
     """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
-    return _udfs["shared"].d20_result(ruleset, roll, bonus, target, mods, level, follow_roll)
+    return _udfs['shared'].d20_result(ruleset, roll, bonus, target, mods, level, follow_roll)
 
 
 @func
-@arg("dice", doc="e.g. 2d4+2")
+@arg('dice', doc='e.g. 2d4+2')
 def dice_max(dice):
     """Highest total of a dice expression (2d4+2 -> 10)."""
-    return _udfs["shared"].dice_max(dice)
+    return _udfs['shared'].dice_max(dice)
 
 
 @func
-@arg("dice", doc="e.g. 2d4+2")
+@arg('dice', doc='e.g. 2d4+2')
 def dice_mean(dice):
     """Average total of a dice expression (2d4+2 -> 7)."""
-    return _udfs["shared"].dice_mean(dice)
+    return _udfs['shared'].dice_mean(dice)
 
 
 @func
-@arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@arg("roll", doc="the follow-up d20")
+@arg('ruleset', doc='combat17 (d20 chart) or another d20 ruleset')
+@arg('roll', doc='the follow-up d20')
 def fumble_effect(ruleset, roll):
     """The fumble chart line for that d20."""
-    return _udfs["shared"].fumble_effect(ruleset, roll)
+    return _udfs['shared'].fumble_effect(ruleset, roll)
 
 
 @func
-@arg("ruleset", doc="any ruleset id")
-@arg("table", doc="the YAML table id, e.g. cover")
-@arg("entry", doc="the entry id or label, e.g. half")
-@arg("column", doc="the value column (optional when the table has one number column)")
+@arg('ruleset', doc='any ruleset id')
+@arg('table', doc='the YAML table id, e.g. cover')
+@arg('entry', doc='the entry id or label, e.g. half')
+@arg('column', doc='the value column (optional when the table has one number column)')
 def modifier(ruleset, table, entry, column=None):
     """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
-    return _udfs["shared"].modifier(ruleset, table, entry, column)
+    return _udfs['shared'].modifier(ruleset, table, entry, column)
 
 
 @func
-@arg("rank", doc="spell rank, 1 to 22")
-@arg("kind", doc="GK or SK")
+@arg('rank', doc='spell rank, 1 to 22')
+@arg('kind', doc='GK or SK')
 def cast_time(rank, kind):
     """Casting time of a mage spell (segments)."""
-    return _udfs["spelljammer"].cast_time(rank, kind)
+    return _udfs['spelljammer'].cast_time(rank, kind)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's DEF")
-@arg("dice", doc="damage dice, e.g. 1d8+4")
-@arg("amount", doc="hit points")
-@arg("prot", doc="target's PROT (optional, 0)")
-@arg("mods", doc="modifiers to SC (optional, 0)")
-@arg("damage_mods", doc="modifiers to damage (optional, 0)")
-@arg("attacks", doc="attacks in the round (optional, 1)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's DEF")
+@arg('dice', doc='damage dice, e.g. 1d8+4')
+@arg('amount', doc='hit points')
+@arg('prot', doc="target's PROT (optional, 0)")
+@arg('mods', doc='modifiers to SC (optional, 0)')
+@arg('damage_mods', doc='modifiers to damage (optional, 0)')
+@arg('attacks', doc='attacks in the round (optional, 1)')
 def damage_chance_at_least(sc, defense, dice, amount, prot=0, mods=0, damage_mods=0, attacks=1):
     """Probability that the attacks take at least this many hit points."""
-    return _udfs["spelljammer"].damage_chance_at_least(
-        sc, defense, dice, amount, prot, mods, damage_mods, attacks
-    )
+    return _udfs['spelljammer'].damage_chance_at_least(sc, defense, dice, amount, prot, mods, damage_mods, attacks)
 
 
 @func
-@arg("sc_sacrificed", doc="SC given up this round")
-@arg("rank", doc="weapon rank (at most rank x 5 SC)")
+@arg('sc_sacrificed', doc='SC given up this round')
+@arg('rank', doc='weapon rank (at most rank x 5 SC)')
 def defending_bonus(sc_sacrificed, rank):
     """DEF gained by Defending: half the SC given up, rounded down."""
-    return _udfs["spelljammer"].defending_bonus(sc_sacrificed, rank)
+    return _udfs['spelljammer'].defending_bonus(sc_sacrificed, rank)
 
 
 @func
-@arg("defense", doc="normal DEF")
-@arg("rank", doc="weapon rank")
+@arg('defense', doc='normal DEF')
+@arg('rank', doc='weapon rank')
 def desperate_defense(defense, rank):
     """DEF in Desperate Defense: DEF + 20 + (rank x 2.5, rounded up); no other action."""
-    return _udfs["spelljammer"].desperate_defense(defense, rank)
+    return _udfs['spelljammer'].desperate_defense(defense, rank)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's DEF")
-@arg("dice", doc="damage dice, e.g. 1d8+4")
-@arg("prot", doc="target's PROT (optional, 0)")
-@arg("mods", doc="modifiers to SC (optional, 0)")
-@arg("damage_mods", doc="modifiers to damage (optional, 0)")
-@arg("attacks", doc="attacks in the round (optional, 1)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's DEF")
+@arg('dice', doc='damage dice, e.g. 1d8+4')
+@arg('prot', doc="target's PROT (optional, 0)")
+@arg('mods', doc='modifiers to SC (optional, 0)')
+@arg('damage_mods', doc='modifiers to damage (optional, 0)')
+@arg('attacks', doc='attacks in the round (optional, 1)')
 def expected_damage(sc, defense, dice, prot=0, mods=0, damage_mods=0, attacks=1):
     """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""
-    return _udfs["spelljammer"].expected_damage(sc, defense, dice, prot, mods, damage_mods, attacks)
+    return _udfs['spelljammer'].expected_damage(sc, defense, dice, prot, mods, damage_mods, attacks)
 
 
 @func
-@arg("defense", doc="normal DEF")
-@arg("rank", doc="weapon rank")
+@arg('defense', doc='normal DEF')
+@arg('rank', doc='weapon rank')
 def full_defense(defense, rank):
     """DEF in Full Defense: DEF + 5 + (rank x 2.5, rounded up); no attack."""
-    return _udfs["spelljammer"].full_defense(defense, rank)
+    return _udfs['spelljammer'].full_defense(defense, rank)
 
 
 @func
-@arg("damage", doc="damage of the single hit (taken, after PROT and doubling)")
-@arg("con", doc="target's CON")
-@arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")
-@arg("max_hp", doc="target's maximum hit points (optional; counts above 100)")
-def is_stunned(damage, con, size="Medium", max_hp=0):
+@arg('damage', doc='damage of the single hit (taken, after PROT and doubling)')
+@arg('con', doc="target's CON")
+@arg('size', doc='Tiny, Small, Medium, Large or Giant (optional, Medium)')
+@arg('max_hp', doc="target's maximum hit points (optional; counts above 100)")
+def is_stunned(damage, con, size='Medium', max_hp=0):
     """TRUE when this single hit stuns the target for the rest of the round."""
-    return _udfs["spelljammer"].is_stunned(damage, con, size, max_hp)
+    return _udfs['spelljammer'].is_stunned(damage, con, size, max_hp)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's DEF")
-@arg("dice", doc="damage dice, e.g. 1d8+4")
-@arg("hp", doc="target's hit points now")
-@arg("attacks", doc="attacks in the round (optional, 1)")
-@arg("prot", doc="target's PROT (optional, 0)")
-@arg("mods", doc="modifiers to SC (optional, 0)")
-@arg("damage_mods", doc="modifiers to damage (optional, 0)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's DEF")
+@arg('dice', doc='damage dice, e.g. 1d8+4')
+@arg('hp', doc="target's hit points now")
+@arg('attacks', doc='attacks in the round (optional, 1)')
+@arg('prot', doc="target's PROT (optional, 0)")
+@arg('mods', doc='modifiers to SC (optional, 0)')
+@arg('damage_mods', doc='modifiers to damage (optional, 0)')
 def kill_chance(sc, defense, dice, hp, attacks=1, prot=0, mods=0, damage_mods=0):
     """Probability that the target drops to 0 hit points or below within the attacks."""
-    return _udfs["spelljammer"].kill_chance(sc, defense, dice, hp, attacks, prot, mods, damage_mods)
+    return _udfs['spelljammer'].kill_chance(sc, defense, dice, hp, attacks, prot, mods, damage_mods)
 
 
 @func
-@arg("roll", doc="the d100 roll")
-@arg("weapon_rank", doc="shooter's weapon rank")
-@arg("master_rank", doc="Master Bowman rank (0 if none)")
-@arg("training", doc="Normal, Specialist or Double specialist")
-@arg("friends", doc="friends in the melee")
-@arg("opponents", doc="opponents in the melee")
+@arg('roll', doc='the d100 roll')
+@arg('weapon_rank', doc="shooter's weapon rank")
+@arg('master_rank', doc='Master Bowman rank (0 if none)')
+@arg('training', doc='Normal, Specialist or Double specialist')
+@arg('friends', doc='friends in the melee')
+@arg('opponents', doc='opponents in the melee')
 def shooting_target(roll, weapon_rank, master_rank, training, friends, opponents):
     """Friend or Foe: who a shot into melee is aimed at before the attack roll."""
-    return _udfs["spelljammer"].shooting_target(roll, weapon_rank, master_rank, training, friends, opponents)
+    return _udfs['spelljammer'].shooting_target(roll, weapon_rank, master_rank, training, friends, opponents)
 
 
 @func
-@arg("initiative", doc="the caster's initiative roll with modifiers")
-@arg("casting_time", doc="the spell's casting time")
+@arg('initiative', doc="the caster's initiative roll with modifiers")
+@arg('casting_time', doc="the spell's casting time")
 def spell_goes_off(initiative, casting_time):
     """Initiative the spell goes off on, or what happens when that is -6 or later."""
-    return _udfs["spelljammer"].spell_goes_off(initiative, casting_time)
+    return _udfs['spelljammer'].spell_goes_off(initiative, casting_time)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's defense (DEF)")
-@arg("outcome", doc="Miss, Hit, Critical or Grievous")
-@arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's defense (DEF)")
+@arg('outcome', doc='Miss, Hit, Critical or Grievous')
+@arg('mods', doc='sum of situational modifiers to SC (optional, 0)')
 def strike_chance(sc, defense, outcome, mods=0):
     """Probability (0 to 1) of exactly that outcome."""
-    return _udfs["spelljammer"].strike_chance(sc, defense, outcome, mods)
+    return _udfs['spelljammer'].strike_chance(sc, defense, outcome, mods)
 
 
 @func
-@arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")
+@arg('modified_sc', doc='modified strike chance (SC - DEF + mods)')
 def strike_crit_max(modified_sc):
     """Highest d100 roll that is a critical hit by the table (0 when none)."""
-    return _udfs["spelljammer"].strike_crit_max(modified_sc)
+    return _udfs['spelljammer'].strike_crit_max(modified_sc)
 
 
 @func
-@arg("result", doc="Miss, Hit, Critical or Grievous")
+@arg('result', doc='Miss, Hit, Critical or Grievous')
 def strike_effect(result):
     """What the outcome does, as the table says (e.g. 'Double damage, no PROT')."""
-    return _udfs["spelljammer"].strike_effect(result)
+    return _udfs['spelljammer'].strike_effect(result)
 
 
 @func
-@arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")
+@arg('modified_sc', doc='modified strike chance (SC - DEF + mods)')
 def strike_grievous_max(modified_sc):
     """Highest d100 roll that is a grievous hit by the table (0 when none)."""
-    return _udfs["spelljammer"].strike_grievous_max(modified_sc)
+    return _udfs['spelljammer'].strike_grievous_max(modified_sc)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's defense (DEF)")
-@arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's defense (DEF)")
+@arg('mods', doc='sum of situational modifiers to SC (optional, 0)')
 def strike_hit_chance(sc, defense, mods=0):
     """Probability (0 to 1) that the attack hits at all, automatic results included."""
-    return _udfs["spelljammer"].strike_hit_chance(sc, defense, mods)
+    return _udfs['spelljammer'].strike_hit_chance(sc, defense, mods)
 
 
 @func
-@arg("damage", doc="damage rolled, with damage modifiers")
-@arg("prot", doc="target's protection (PROT)")
-@arg("result", doc="Miss, Hit, Critical or Grievous")
+@arg('damage', doc='damage rolled, with damage modifiers')
+@arg('prot', doc="target's protection (PROT)")
+@arg('result', doc='Miss, Hit, Critical or Grievous')
 def strike_hp_loss(damage, prot, result):
     """Hit points lost: criticals and grievous hits double damage and ignore PROT."""
-    return _udfs["spelljammer"].strike_hp_loss(damage, prot, result)
+    return _udfs['spelljammer'].strike_hp_loss(damage, prot, result)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's defense (DEF)")
-@arg("roll", doc="the d100 roll, 1 to 100 (00 is 100)")
-@arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's defense (DEF)")
+@arg('roll', doc='the d100 roll, 1 to 100 (00 is 100)')
+@arg('mods', doc='sum of situational modifiers to SC (optional, 0)')
 def strike_result(sc, defense, roll, mods=0):
     """Miss, Hit, Critical or Grievous, with the automatic results applied."""
-    return _udfs["spelljammer"].strike_result(sc, defense, roll, mods)
+    return _udfs['spelljammer'].strike_result(sc, defense, roll, mods)
 
 
 @func
-@arg("rows", ndim=2, doc="a range with one attack per row: SC, DEF, roll[, mods]")
+@arg('rows', ndim=2, doc='a range with one attack per row: SC, DEF, roll[, mods]')
 def strike_results(rows):
     """Array function: Miss/Hit/Critical/Grievous for each row of SC, DEF, roll[, mods]."""
-    return _udfs["spelljammer"].strike_results(rows)
+    return _udfs['spelljammer'].strike_results(rows)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's defense (DEF)")
-@arg("mods", doc="sum of situational modifiers to SC (optional, 0)")
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's defense (DEF)")
+@arg('mods', doc='sum of situational modifiers to SC (optional, 0)')
 def strike_target(sc, defense, mods=0):
     """Modified strike chance SC - DEF + mods: roll this or less on d100 to hit."""
-    return _udfs["spelljammer"].strike_target(sc, defense, mods)
+    return _udfs['spelljammer'].strike_target(sc, defense, mods)
 
 
 @func
-@arg("sc", doc="attacker's strike chance (SC)")
-@arg("defense", doc="target's DEF")
-@arg("dice", doc="damage dice, e.g. 1d8+4")
-@arg("con", doc="target's CON")
-@arg("size", doc="Tiny, Small, Medium, Large or Giant (optional)")
-@arg("max_hp", doc="target's maximum hit points (optional)")
-@arg("prot", doc="target's PROT (optional, 0)")
-@arg("mods", doc="modifiers to SC (optional, 0)")
-@arg("damage_mods", doc="modifiers to damage (optional, 0)")
-def stun_chance(sc, defense, dice, con, size="Medium", max_hp=0, prot=0, mods=0, damage_mods=0):
+@arg('sc', doc="attacker's strike chance (SC)")
+@arg('defense', doc="target's DEF")
+@arg('dice', doc='damage dice, e.g. 1d8+4')
+@arg('con', doc="target's CON")
+@arg('size', doc='Tiny, Small, Medium, Large or Giant (optional)')
+@arg('max_hp', doc="target's maximum hit points (optional)")
+@arg('prot', doc="target's PROT (optional, 0)")
+@arg('mods', doc='modifiers to SC (optional, 0)')
+@arg('damage_mods', doc='modifiers to damage (optional, 0)')
+def stun_chance(sc, defense, dice, con, size='Medium', max_hp=0, prot=0, mods=0, damage_mods=0):
     """Probability that one attack stuns the target."""
-    return _udfs["spelljammer"].stun_chance(sc, defense, dice, con, size, max_hp, prot, mods, damage_mods)
+    return _udfs['spelljammer'].stun_chance(sc, defense, dice, con, size, max_hp, prot, mods, damage_mods)
 
 
 @func
-@arg("con", doc="target's CON")
-@arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")
-@arg("max_hp", doc="target's maximum hit points (optional; counts above 100)")
-def stun_threshold(con, size="Medium", max_hp=0):
+@arg('con', doc="target's CON")
+@arg('size', doc='Tiny, Small, Medium, Large or Giant (optional, Medium)')
+@arg('max_hp', doc="target's maximum hit points (optional; counts above 100)")
+def stun_threshold(con, size='Medium', max_hp=0):
     """A single hit must do more damage than this to stun the target."""
-    return _udfs["spelljammer"].stun_threshold(con, size, max_hp)
+    return _udfs['spelljammer'].stun_threshold(con, size, max_hp)
 
 
 @func
-@arg("hp", doc="current hit points")
-@arg("starting_hp", doc="hit points at full health")
+@arg('hp', doc='current hit points')
+@arg('starting_hp', doc='hit points at full health')
 def wound_modifier(hp, starting_hp):
     """0, -10, -20 or -30 to all actions; no modifier in the tier the starting HP is already in."""
-    return _udfs["spelljammer"].wound_modifier(hp, starting_hp)
+    return _udfs['spelljammer'].wound_modifier(hp, starting_hp)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
 
 _RUNTIME = (
     '"""What runs inside an xlwings Lite ``main.py`` (Pyodide): the engine\'s modules served from strings,\n'
-    "the tables from Python data, and stand-ins for ``xlwings`` and PyYAML while those modules load.\n"
-    "\n"
+    'the tables from Python data, and stand-ins for ``xlwings`` and PyYAML while those modules load.\n'
+    '\n'
     "``pycalc.lite`` embeds this file's source, the pycalc sources a bundle needs and the encoded tables in\n"
     "``workbook/lite/<id>/main.py``; the bundle's bootstrap executes this source and calls ``install``.\n"
-    "Standard library only: it runs before any pycalc module exists. It is also imported in CPython, where\n"
-    "``encode``/``decode`` write and check the embedded tables and ``xlwings_standin`` records the\n"
-    "decorators of the UDFs.\n"
-    "\n"
-    "- ``EmbeddedModules``: a ``sys.meta_path`` finder serving ``pycalc.*`` from the embedded sources. The\n"
-    "  packages (``pycalc``, ``pycalc.rulesets``, ``pycalc.udfs``) are served empty: ``pycalc/udfs/__init__``\n"
+    'Standard library only: it runs before any pycalc module exists. It is also imported in CPython, where\n'
+    '``encode``/``decode`` write and check the embedded tables and ``xlwings_standin`` records the\n'
+    'decorators of the UDFs.\n'
+    '\n'
+    '- ``EmbeddedModules``: a ``sys.meta_path`` finder serving ``pycalc.*`` from the embedded sources. The\n'
+    '  packages (``pycalc``, ``pycalc.rulesets``, ``pycalc.udfs``) are served empty: ``pycalc/udfs/__init__``\n'
     "  would import every ruleset's UDFs. A module of a ruleset the bundle does not carry raises the\n"
     "  engine's RuleError, which the UDFs show as a '#RULESET?' message in the cell.\n"
-    "- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once, and\n"
-    "  ``tables_dir()`` by a folder in the temporary directory holding one marker ``<id>/ruleset.yaml`` per\n"
+    '- ``pycalc.tables.load_ruleset`` is replaced by one returning the embedded rulesets, decoded once, and\n'
+    '  ``tables_dir()`` by a folder in the temporary directory holding one marker ``<id>/ruleset.yaml`` per\n'
     "  carried ruleset (the UDFs look there to know a GM's own ruleset id; nothing reads the markers).\n"
-    "- While an embedded module executes, ``import xlwings`` gives ``xlwings_standin()`` (its decorators only\n"
+    '- While an embedded module executes, ``import xlwings`` gives ``xlwings_standin()`` (its decorators only\n'
     "  record), so only main.py's own declarations reach xlwings Lite; ``import yaml`` gives\n"
-    "  ``yaml_standin()`` when PyYAML is missing (the tables are never parsed from YAML here).\n"
+    '  ``yaml_standin()`` when PyYAML is missing (the tables are never parsed from YAML here).\n'
     '"""\n'
-    "\n"
-    "from __future__ import annotations\n"
-    "\n"
-    "import dataclasses\n"
-    "import enum\n"
-    "import hashlib\n"
-    "import importlib\n"
-    "import importlib.abc\n"
-    "import importlib.util\n"
-    "import linecache\n"
-    "import sys\n"
-    "import tempfile\n"
-    "import types\n"
-    "from collections.abc import Callable, Iterator, Sequence\n"
-    "from contextlib import contextmanager\n"
-    "from fractions import Fraction\n"
-    "from pathlib import Path\n"
-    "from typing import Any\n"
-    "\n"
+    '\n'
+    'from __future__ import annotations\n'
+    '\n'
+    'import dataclasses\n'
+    'import enum\n'
+    'import hashlib\n'
+    'import importlib\n'
+    'import importlib.abc\n'
+    'import importlib.util\n'
+    'import linecache\n'
+    'import sys\n'
+    'import tempfile\n'
+    'import types\n'
+    'from collections.abc import Callable, Iterator, Sequence\n'
+    'from contextlib import contextmanager\n'
+    'from fractions import Fraction\n'
+    'from pathlib import Path\n'
+    'from typing import Any\n'
+    '\n'
     'PACKAGES = ("pycalc", "pycalc.rulesets", "pycalc.udfs")\n'
     'XLWINGS_META = "__lite_xlwings__"  # the decorators a function received, recorded by xlwings_standin()\n'
     'BUNDLE_MARK = "__lite_bundle__"  # set on every module EmbeddedModules loaded\n'
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- stand-ins\n"
-    "\n"
-    "\n"
-    "def xlwings_standin() -> types.ModuleType:\n"
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- stand-ins\n'
+    '\n'
+    '\n'
+    'def xlwings_standin() -> types.ModuleType:\n'
     '    """An ``xlwings`` whose func/arg/ret only record their arguments on the function, in the order\n'
     '    the decorators were applied (the one nearest the ``def`` first)."""\n'
     '    module = types.ModuleType("xlwings")\n'
-    "\n"
-    "    def meta(function: Any) -> dict[str, Any]:\n"
-    "        if not hasattr(function, XLWINGS_META):\n"
+    '\n'
+    '    def meta(function: Any) -> dict[str, Any]:\n'
+    '        if not hasattr(function, XLWINGS_META):\n'
     '            setattr(function, XLWINGS_META, {"func": None, "arg": [], "ret": []})\n'
-    "        return getattr(function, XLWINGS_META)\n"
-    "\n"
-    "    def func(function: Any = None, **options: Any) -> Any:\n"
-    "        def mark(target: Any) -> Any:\n"
+    '        return getattr(function, XLWINGS_META)\n'
+    '\n'
+    '    def func(function: Any = None, **options: Any) -> Any:\n'
+    '        def mark(target: Any) -> Any:\n'
     '            meta(target)["func"] = dict(options)\n'
-    "            return target\n"
-    "\n"
-    "        return mark if function is None else mark(function)\n"
-    "\n"
-    "    def decorator(kind: str) -> Callable[..., Callable[[Any], Any]]:\n"
-    "        def configure(*args: Any, **options: Any) -> Callable[[Any], Any]:\n"
-    "            def mark(target: Any) -> Any:\n"
-    "                meta(target)[kind].append((args, dict(options)))\n"
-    "                return target\n"
-    "\n"
-    "            return mark\n"
-    "\n"
-    "        return configure\n"
-    "\n"
-    "    module.func = func  # type: ignore[attr-defined]\n"
+    '            return target\n'
+    '\n'
+    '        return mark if function is None else mark(function)\n'
+    '\n'
+    '    def decorator(kind: str) -> Callable[..., Callable[[Any], Any]]:\n'
+    '        def configure(*args: Any, **options: Any) -> Callable[[Any], Any]:\n'
+    '            def mark(target: Any) -> Any:\n'
+    '                meta(target)[kind].append((args, dict(options)))\n'
+    '                return target\n'
+    '\n'
+    '            return mark\n'
+    '\n'
+    '        return configure\n'
+    '\n'
+    '    module.func = func  # type: ignore[attr-defined]\n'
     '    module.arg = decorator("arg")  # type: ignore[attr-defined]\n'
     '    module.ret = decorator("ret")  # type: ignore[attr-defined]\n'
-    "    return module\n"
-    "\n"
-    "\n"
-    "def yaml_standin() -> types.ModuleType:\n"
+    '    return module\n'
+    '\n'
+    '\n'
+    'def yaml_standin() -> types.ModuleType:\n'
     '    """Enough of PyYAML\'s names for ``pycalc.table_files`` to import; reading YAML raises YAMLError."""\n'
     '    module = types.ModuleType("yaml")\n'
-    "\n"
-    "    class YAMLError(Exception):\n"
-    "        pass\n"
-    "\n"
-    "    class MarkedYAMLError(YAMLError):\n"
-    "        problem_mark = context_mark = context = problem = None\n"
-    "\n"
-    "    class Node:\n"
-    "        pass\n"
-    "\n"
-    "    class SafeLoader:\n"
-    "        @classmethod\n"
-    "        def add_constructor(cls, tag: str, constructor: Any) -> None:\n"
-    "            pass\n"
-    "\n"
-    "    class BaseResolver:\n"
+    '\n'
+    '    class YAMLError(Exception):\n'
+    '        pass\n'
+    '\n'
+    '    class MarkedYAMLError(YAMLError):\n'
+    '        problem_mark = context_mark = context = problem = None\n'
+    '\n'
+    '    class Node:\n'
+    '        pass\n'
+    '\n'
+    '    class SafeLoader:\n'
+    '        @classmethod\n'
+    '        def add_constructor(cls, tag: str, constructor: Any) -> None:\n'
+    '            pass\n'
+    '\n'
+    '    class BaseResolver:\n'
     '        DEFAULT_MAPPING_TAG = "tag:yaml.org,2002:map"\n'
     '        DEFAULT_SEQUENCE_TAG = "tag:yaml.org,2002:seq"\n'
-    "\n"
-    "    def load(*args: Any, **kwargs: Any) -> Any:\n"
+    '\n'
+    '    def load(*args: Any, **kwargs: Any) -> Any:\n'
     '        raise YAMLError("no YAML in this bundle: its tables are embedded")\n'
-    "\n"
-    "    module.YAMLError = YAMLError  # type: ignore[attr-defined]\n"
-    "    module.MarkedYAMLError = MarkedYAMLError  # type: ignore[attr-defined]\n"
-    "    module.MappingNode = module.SequenceNode = Node  # type: ignore[attr-defined]\n"
-    "    module.SafeLoader = SafeLoader  # type: ignore[attr-defined]\n"
-    "    module.resolver = types.SimpleNamespace(BaseResolver=BaseResolver)  # type: ignore[attr-defined]\n"
-    "    module.load = module.safe_load = load  # type: ignore[attr-defined]\n"
-    "    return module\n"
-    "\n"
-    "\n"
-    "def pyyaml_missing() -> bool:\n"
+    '\n'
+    '    module.YAMLError = YAMLError  # type: ignore[attr-defined]\n'
+    '    module.MarkedYAMLError = MarkedYAMLError  # type: ignore[attr-defined]\n'
+    '    module.MappingNode = module.SequenceNode = Node  # type: ignore[attr-defined]\n'
+    '    module.SafeLoader = SafeLoader  # type: ignore[attr-defined]\n'
+    '    module.resolver = types.SimpleNamespace(BaseResolver=BaseResolver)  # type: ignore[attr-defined]\n'
+    '    module.load = module.safe_load = load  # type: ignore[attr-defined]\n'
+    '    return module\n'
+    '\n'
+    '\n'
+    'def pyyaml_missing() -> bool:\n'
     '    return "yaml" not in sys.modules and importlib.util.find_spec("yaml") is None\n'
-    "\n"
-    "\n"
-    "@contextmanager\n"
-    "def stand_ins(replace_yaml: bool) -> Iterator[None]:\n"
+    '\n'
+    '\n'
+    '@contextmanager\n'
+    'def stand_ins(replace_yaml: bool) -> Iterator[None]:\n'
     '    """``xlwings`` (and ``yaml`` when asked) replaced in sys.modules, restored afterwards."""\n'
     '    replaced = {"xlwings": xlwings_standin()}\n'
-    "    if replace_yaml:\n"
+    '    if replace_yaml:\n'
     '        replaced["yaml"] = yaml_standin()\n'
-    "    saved = {name: sys.modules.get(name) for name in replaced}\n"
-    "    sys.modules.update(replaced)\n"
-    "    try:\n"
-    "        yield\n"
-    "    finally:\n"
-    "        for name, module in saved.items():\n"
-    "            if module is None:\n"
-    "                sys.modules.pop(name, None)\n"
-    "            else:\n"
-    "                sys.modules[name] = module\n"
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- tables as Python data\n"
-    "\n"
-    "\n"
-    "def class_path(cls: type) -> str:\n"
+    '    saved = {name: sys.modules.get(name) for name in replaced}\n'
+    '    sys.modules.update(replaced)\n'
+    '    try:\n'
+    '        yield\n'
+    '    finally:\n'
+    '        for name, module in saved.items():\n'
+    '            if module is None:\n'
+    '                sys.modules.pop(name, None)\n'
+    '            else:\n'
+    '                sys.modules[name] = module\n'
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- tables as Python data\n'
+    '\n'
+    '\n'
+    'def class_path(cls: type) -> str:\n'
     '    return f"{cls.__module__}:{cls.__qualname__}"\n'
-    "\n"
-    "\n"
-    "def find_class(path: str) -> Any:\n"
+    '\n'
+    '\n'
+    'def find_class(path: str) -> Any:\n'
     '    module_name, _, qualname = path.partition(":")\n'
-    "    found: Any = importlib.import_module(module_name)\n"
+    '    found: Any = importlib.import_module(module_name)\n'
     '    for part in qualname.split("."):\n'
-    "        found = getattr(found, part)\n"
-    "    return found\n"
-    "\n"
-    "\n"
-    "def encode(value: Any) -> Any:\n"
+    '        found = getattr(found, part)\n'
+    '    return found\n'
+    '\n'
+    '\n'
+    'def encode(value: Any) -> Any:\n'
     '    """A value as nested lists of plain literals (``repr`` writes it, ``decode`` rebuilds it): every\n'
     '    container is a list whose first item names its kind, so no two kinds are confused."""\n'
-    "    if value is None or isinstance(value, (bool, int, str)):\n"
-    "        return value\n"
-    "    if isinstance(value, float):\n"
+    '    if value is None or isinstance(value, (bool, int, str)):\n'
+    '        return value\n'
+    '    if isinstance(value, float):\n'
     '        return value if value == value and abs(value) != float("inf") else ["float", repr(value)]\n'
-    "    if isinstance(value, enum.Enum):\n"
+    '    if isinstance(value, enum.Enum):\n'
     '        return ["enum", class_path(type(value)), value.name]\n'
-    "    if dataclasses.is_dataclass(value) and not isinstance(value, type):\n"
-    "        fields = [[f.name, encode(getattr(value, f.name))] for f in dataclasses.fields(value)]\n"
+    '    if dataclasses.is_dataclass(value) and not isinstance(value, type):\n'
+    '        fields = [[f.name, encode(getattr(value, f.name))] for f in dataclasses.fields(value)]\n'
     '        return ["object", class_path(type(value)), fields]\n'
-    "    if isinstance(value, Fraction):\n"
+    '    if isinstance(value, Fraction):\n'
     '        return ["fraction", value.numerator, value.denominator]\n'
-    "    if isinstance(value, types.MappingProxyType):\n"
+    '    if isinstance(value, types.MappingProxyType):\n'
     '        return ["mappingproxy", encode(dict(value))]\n'
-    "    if isinstance(value, dict):\n"
-    "        pairs = [[encode(k), encode(v)] for k, v in value.items()]\n"
-    "        if type(value) is dict:\n"
+    '    if isinstance(value, dict):\n'
+    '        pairs = [[encode(k), encode(v)] for k, v in value.items()]\n'
+    '        if type(value) is dict:\n'
     '            return ["dict", pairs]\n'
     '        return ["dict_of", class_path(type(value)), pairs, encode(dict(sorted(vars(value).items())))]\n'
-    "    if isinstance(value, list):\n"
-    "        items = [encode(item) for item in value]\n"
-    "        if type(value) is list:\n"
+    '    if isinstance(value, list):\n'
+    '        items = [encode(item) for item in value]\n'
+    '        if type(value) is list:\n'
     '            return ["list", items]\n'
     '        return ["list_of", class_path(type(value)), items, encode(dict(sorted(vars(value).items())))]\n'
-    "    if type(value) is tuple:\n"
+    '    if type(value) is tuple:\n'
     '        return ["tuple", [encode(item) for item in value]]\n'
-    "    if type(value) in (set, frozenset):\n"
-    "        return [type(value).__name__, sorted((encode(item) for item in value), key=repr)]\n"
+    '    if type(value) in (set, frozenset):\n'
+    '        return [type(value).__name__, sorted((encode(item) for item in value), key=repr)]\n'
     '    raise TypeError(f"cannot embed a {type(value).__name__} in a bundle: {value!r:.60}")\n'
-    "\n"
-    "\n"
-    "def decode(data: Any) -> Any:\n"
+    '\n'
+    '\n'
+    'def decode(data: Any) -> Any:\n'
     '    """The value ``encode`` described; dataclasses are rebuilt through their constructor."""\n'
-    "    if not isinstance(data, list):\n"
-    "        return data\n"
-    "    kind = data[0]\n"
+    '    if not isinstance(data, list):\n'
+    '        return data\n'
+    '    kind = data[0]\n'
     '    if kind == "float":\n'
-    "        return float(data[1])\n"
+    '        return float(data[1])\n'
     '    if kind == "enum":\n'
-    "        return find_class(data[1])[data[2]]\n"
+    '        return find_class(data[1])[data[2]]\n'
     '    if kind == "object":\n'
-    "        cls = find_class(data[1])\n"
-    "        values = {name: decode(item) for name, item in data[2]}\n"
-    "        init = {f.name for f in dataclasses.fields(cls) if f.init}\n"
-    "        built = cls(**{name: v for name, v in values.items() if name in init})\n"
-    "        for name, item in values.items():\n"
-    "            if name not in init:\n"
-    "                object.__setattr__(built, name, item)\n"
-    "        return built\n"
+    '        cls = find_class(data[1])\n'
+    '        values = {name: decode(item) for name, item in data[2]}\n'
+    '        init = {f.name for f in dataclasses.fields(cls) if f.init}\n'
+    '        built = cls(**{name: v for name, v in values.items() if name in init})\n'
+    '        for name, item in values.items():\n'
+    '            if name not in init:\n'
+    '                object.__setattr__(built, name, item)\n'
+    '        return built\n'
     '    if kind == "fraction":\n'
-    "        return Fraction(data[1], data[2])\n"
+    '        return Fraction(data[1], data[2])\n'
     '    if kind == "mappingproxy":\n'
-    "        return types.MappingProxyType(decode(data[1]))\n"
+    '        return types.MappingProxyType(decode(data[1]))\n'
     '    if kind == "dict":\n'
-    "        return {decode(k): decode(v) for k, v in data[1]}\n"
+    '        return {decode(k): decode(v) for k, v in data[1]}\n'
     '    if kind == "list":\n'
-    "        return [decode(item) for item in data[1]]\n"
+    '        return [decode(item) for item in data[1]]\n'
     '    if kind in ("dict_of", "list_of"):\n'
-    "        cls = find_class(data[1])\n"
-    "        built = (\n"
-    "            cls((decode(k), decode(v)) for k, v in data[2])\n"
+    '        cls = find_class(data[1])\n'
+    '        built = (\n'
+    '            cls((decode(k), decode(v)) for k, v in data[2])\n'
     '            if kind == "dict_of"\n'
-    "            else cls(decode(item) for item in data[2])\n"
-    "        )\n"
-    "        for name, item in decode(data[3]).items():\n"
-    "            setattr(built, name, item)\n"
-    "        return built\n"
+    '            else cls(decode(item) for item in data[2])\n'
+    '        )\n'
+    '        for name, item in decode(data[3]).items():\n'
+    '            setattr(built, name, item)\n'
+    '        return built\n'
     '    if kind == "tuple":\n'
-    "        return tuple(decode(item) for item in data[1])\n"
+    '        return tuple(decode(item) for item in data[1])\n'
     '    if kind in ("set", "frozenset"):\n'
     '        return (set if kind == "set" else frozenset)(decode(item) for item in data[1])\n'
     '    raise ValueError(f"unknown embedded kind {kind!r}")\n'
-    "\n"
-    "\n"
-    "# --------------------------------------------------------------------------- the importer\n"
-    "\n"
-    "\n"
-    "def other_ruleset(name: str, known: Sequence[str], carried: Sequence[str]) -> str | None:\n"
+    '\n'
+    '\n'
+    '# --------------------------------------------------------------------------- the importer\n'
+    '\n'
+    '\n'
+    'def other_ruleset(name: str, known: Sequence[str], carried: Sequence[str]) -> str | None:\n'
     '    """The ruleset id a pycalc module belongs to when the bundle does not carry that ruleset."""\n'
     '    for prefix in ("pycalc.rulesets.", "pycalc.udfs."):\n'
-    "        if name.startswith(prefix):\n"
-    "            stem = name[len(prefix) :]\n"
-    "            for ruleset_id in known:\n"
+    '        if name.startswith(prefix):\n'
+    '            stem = name[len(prefix) :]\n'
+    '            for ruleset_id in known:\n'
     '                if ruleset_id not in carried and (stem == ruleset_id or stem.startswith(f"{ruleset_id}_")):\n'
-    "                    return ruleset_id\n"
-    "    return None\n"
-    "\n"
-    "\n"
-    "class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n"
+    '                    return ruleset_id\n'
+    '    return None\n'
+    '\n'
+    '\n'
+    'class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n'
     '    """Serves the pycalc modules of one bundle from their source text."""\n'
-    "\n"
-    "    def __init__(\n"
-    "        self,\n"
-    "        sources: dict[str, str],\n"
-    "        tables: dict[str, Any],\n"
-    "        known: Sequence[str],\n"
-    "        carried: Sequence[str],\n"
-    "    ) -> None:\n"
-    "        self.sources = sources\n"
-    "        self.tables = tables\n"
-    "        self.known = tuple(known)\n"
-    "        self.carried = tuple(carried)\n"
-    "        self.decoded: dict[str, Any] = {}\n"
-    "        self.replace_yaml = pyyaml_missing()\n"
-    "\n"
-    "    def not_carried(self, ruleset_id: str) -> Exception:\n"
+    '\n'
+    '    def __init__(\n'
+    '        self,\n'
+    '        sources: dict[str, str],\n'
+    '        tables: dict[str, Any],\n'
+    '        known: Sequence[str],\n'
+    '        carried: Sequence[str],\n'
+    '    ) -> None:\n'
+    '        self.sources = sources\n'
+    '        self.tables = tables\n'
+    '        self.known = tuple(known)\n'
+    '        self.carried = tuple(carried)\n'
+    '        self.decoded: dict[str, Any] = {}\n'
+    '        self.replace_yaml = pyyaml_missing()\n'
+    '\n'
+    '    def not_carried(self, ruleset_id: str) -> Exception:\n'
     '        rule_error = importlib.import_module("pycalc.errors").RuleError\n'
-    "        return rule_error(\n"
-    "            f\"#RULESET? this main.py carries {', '.join(self.carried)}; use the all-rulesets main.py\"\n"
+    '        return rule_error(\n'
+    '            f"#RULESET? this main.py carries {\', \'.join(self.carried)}; use the all-rulesets main.py"\n'
     '            f" for {ruleset_id}"\n'
-    "        )\n"
-    "\n"
-    "    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:\n"
-    "        if fullname in PACKAGES or fullname in self.sources:\n"
-    "            return importlib.util.spec_from_loader(fullname, self, is_package=fullname in PACKAGES)\n"
-    "        missing = other_ruleset(fullname, self.known, self.carried)\n"
-    "        if missing is not None:\n"
-    "            raise self.not_carried(missing)\n"
-    "        return None\n"
-    "\n"
-    "    def create_module(self, spec: Any) -> None:\n"
-    "        return None\n"
-    "\n"
-    "    def exec_module(self, module: types.ModuleType) -> None:\n"
-    "        name = module.__name__\n"
-    "        setattr(module, BUNDLE_MARK, True)\n"
-    "        if name in PACKAGES:\n"
-    "            module.__path__ = []\n"
-    "            return\n"
+    '        )\n'
+    '\n'
+    '    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:\n'
+    '        if fullname in PACKAGES or fullname in self.sources:\n'
+    '            return importlib.util.spec_from_loader(fullname, self, is_package=fullname in PACKAGES)\n'
+    '        missing = other_ruleset(fullname, self.known, self.carried)\n'
+    '        if missing is not None:\n'
+    '            raise self.not_carried(missing)\n'
+    '        return None\n'
+    '\n'
+    '    def create_module(self, spec: Any) -> None:\n'
+    '        return None\n'
+    '\n'
+    '    def exec_module(self, module: types.ModuleType) -> None:\n'
+    '        name = module.__name__\n'
+    '        setattr(module, BUNDLE_MARK, True)\n'
+    '        if name in PACKAGES:\n'
+    '            module.__path__ = []\n'
+    '            return\n'
     '        filename = f"<main.py: {name}>"\n'
-    "        module.__file__ = f\"/pycalc-lite/{name.replace('.', '/')}.py\"\n"
-    "        source = self.sources[name]\n"
-    "        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)\n"
-    "        with stand_ins(self.replace_yaml):\n"
+    '        module.__file__ = f"/pycalc-lite/{name.replace(\'.\', \'/\')}.py"\n'
+    '        source = self.sources[name]\n'
+    '        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)\n'
+    '        with stand_ins(self.replace_yaml):\n'
     '            exec(compile(source, filename, "exec"), module.__dict__)\n'
     '        if name == "pycalc.table_files":\n'
-    "            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n"
+    '            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n'
     '        if name == "pycalc.tables":\n'
-    "            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n"
-    "            module.load_ruleset = self.load_ruleset  # type: ignore[attr-defined]\n"
-    "            module.available_rulesets = lambda: iter(self.carried)  # type: ignore[attr-defined]\n"
-    "\n"
-    "    def tables_dir(self) -> Path:\n"
+    '            module.tables_dir = self.tables_dir  # type: ignore[attr-defined]\n'
+    '            module.load_ruleset = self.load_ruleset  # type: ignore[attr-defined]\n'
+    '            module.available_rulesets = lambda: iter(self.carried)  # type: ignore[attr-defined]\n'
+    '\n'
+    '    def tables_dir(self) -> Path:\n'
     '        """The folder of marker files standing for the embedded rulesets (made on first use)."""\n'
     '        digest = hashlib.sha256(" ".join(self.carried).encode()).hexdigest()[:16]\n'
     '        folder = Path(tempfile.gettempdir()) / f"pycalc-lite-tables-{digest}"\n'
-    "        for ruleset_id in self.carried:\n"
+    '        for ruleset_id in self.carried:\n'
     '            marker = folder / ruleset_id / "ruleset.yaml"\n'
-    "            if not marker.exists():\n"
-    "                marker.parent.mkdir(parents=True, exist_ok=True)\n"
+    '            if not marker.exists():\n'
+    '                marker.parent.mkdir(parents=True, exist_ok=True)\n'
     '                marker.write_text("# this ruleset\'s tables are embedded in main.py\\n", encoding="utf-8")\n'
-    "        return folder\n"
-    "\n"
-    "    def load_ruleset(self, ruleset_id: str) -> Any:\n"
+    '        return folder\n'
+    '\n'
+    '    def load_ruleset(self, ruleset_id: str) -> Any:\n'
     '        """The embedded ruleset (house rules already applied when the bundle was built)."""\n'
-    "        if ruleset_id not in self.decoded:\n"
-    "            if ruleset_id not in self.tables:\n"
-    "                if ruleset_id in self.known:\n"
-    "                    raise self.not_carried(ruleset_id)\n"
+    '        if ruleset_id not in self.decoded:\n'
+    '            if ruleset_id not in self.tables:\n'
+    '                if ruleset_id in self.known:\n'
+    '                    raise self.not_carried(ruleset_id)\n'
     '                table_files = importlib.import_module("pycalc.table_files")\n'
-    "                raise table_files.TableError(\n"
+    '                raise table_files.TableError(\n'
     '                    [table_files.TableProblem("main.py", 1, f"no ruleset {ruleset_id!r} in this bundle")]\n'
-    "                )\n"
-    "            self.decoded[ruleset_id] = decode(self.tables[ruleset_id])\n"
-    "        return self.decoded[ruleset_id]\n"
-    "\n"
-    "\n"
-    "def install(sources: dict[str, str], tables: dict[str, Any], known: Sequence[str]) -> EmbeddedModules:\n"
+    '                )\n'
+    '            self.decoded[ruleset_id] = decode(self.tables[ruleset_id])\n'
+    '        return self.decoded[ruleset_id]\n'
+    '\n'
+    '\n'
+    'def install(sources: dict[str, str], tables: dict[str, Any], known: Sequence[str]) -> EmbeddedModules:\n'
     '    """Put the bundle\'s finder first on sys.meta_path, dropping any earlier bundle\'s finder and modules\n'
     '    (xlwings Lite runs main.py again after every edit, in the same interpreter)."""\n'
-    "    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, BUNDLE_MARK, False)]\n"
-    "    for name in [n for n, m in sys.modules.items() if getattr(m, BUNDLE_MARK, False)]:\n"
-    "        del sys.modules[name]\n"
-    "    finder = EmbeddedModules(sources, tables, known, tuple(tables))\n"
-    "    setattr(finder, BUNDLE_MARK, True)\n"
-    "    sys.meta_path.insert(0, finder)\n"
-    "    return finder\n"
+    '    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, BUNDLE_MARK, False)]\n'
+    '    for name in [n for n, m in sys.modules.items() if getattr(m, BUNDLE_MARK, False)]:\n'
+    '        del sys.modules[name]\n'
+    '    finder = EmbeddedModules(sources, tables, known, tuple(tables))\n'
+    '    setattr(finder, BUNDLE_MARK, True)\n'
+    '    sys.meta_path.insert(0, finder)\n'
+    '    return finder\n'
 )
 
 _SOURCES = {
-    "pycalc.d20": (
+    'pycalc.d20': (
         '"""d20 attack resolution shared by the four d20 rulesets (cnc, osr, combat17, bfrpg).\n'
-        "\n"
-        "The roll needed is the same everywhere: ``target - bonus - mods`` on a d20 (for osr the target is\n"
+        '\n'
+        'The roll needed is the same everywhere: ``target - bonus - mods`` on a d20 (for osr the target is\n'
         "the number needed from the GM's attack matrix, for the others the defender's AC). What the\n"
         "natural rolls do is each ruleset's own, in ``pycalc.rulesets.<id>``, a module that provides:\n"
-        "\n"
-        "- ``USES_FOLLOW_ROLL: bool``: whether a second d20 can matter (osr fumble check, bfrpg confirmation,\n"
-        "  combat17 crit/fumble charts);\n"
-        "- ``result(rules, attack, roll, follow_roll) -> str``: one of OUTCOMES;\n"
-        "- optionally ``crit_effect(rules, roll) -> str`` and ``fumble_effect(rules, roll) -> str``.\n"
-        "\n"
-        "Exact chances enumerate every (roll, follow roll) pair with fractions.\n"
+        '\n'
+        '- ``USES_FOLLOW_ROLL: bool``: whether a second d20 can matter (osr fumble check, bfrpg confirmation,\n'
+        '  combat17 crit/fumble charts);\n'
+        '- ``result(rules, attack, roll, follow_roll) -> str``: one of OUTCOMES;\n'
+        '- optionally ``crit_effect(rules, roll) -> str`` and ``fumble_effect(rules, roll) -> str``.\n'
+        '\n'
+        'Exact chances enumerate every (roll, follow roll) pair with fractions.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import importlib\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "from types import ModuleType\n"
-        "\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.tables import RuleSet, load_ruleset\n"
-        "\n"
-        "D20_FACES = 20  # the die itself, not a rule number\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import importlib\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from types import ModuleType\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import RuleSet, load_ruleset\n'
+        '\n'
+        'D20_FACES = 20  # the die itself, not a rule number\n'
         'D20_RULESETS = ("cnc", "osr", "combat17", "bfrpg")\n'
         'MISS, HIT, CRITICAL, FUMBLE = "Miss", "Hit", "Critical", "Fumble"\n'
-        "OUTCOMES = (MISS, HIT, CRITICAL, FUMBLE)\n"
-        "HITS = (HIT, CRITICAL)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Attack:\n"
-        "    bonus: int\n"
-        "    target: int\n"
-        "    mods: int = 0\n"
+        'OUTCOMES = (MISS, HIT, CRITICAL, FUMBLE)\n'
+        'HITS = (HIT, CRITICAL)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Attack:\n'
+        '    bonus: int\n'
+        '    target: int\n'
+        '    mods: int = 0\n'
         "    level: int = 0  # the attacker's level (osr's fumble check)\n"
-        "\n"
-        "    @property\n"
-        "    def need(self) -> int:\n"
+        '\n'
+        '    @property\n'
+        '    def need(self) -> int:\n'
         '        """The natural roll needed, before any natural-roll rule."""\n'
-        "        return self.target - self.bonus - self.mods\n"
-        "\n"
-        "\n"
-        "def ruleset_module(ruleset_id: str) -> ModuleType:\n"
-        "    if ruleset_id not in D20_RULESETS:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(D20_RULESETS)}\")\n"
+        '        return self.target - self.bonus - self.mods\n'
+        '\n'
+        '\n'
+        'def ruleset_module(ruleset_id: str) -> ModuleType:\n'
+        '    if ruleset_id not in D20_RULESETS:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(D20_RULESETS)}")\n'
         '    return importlib.import_module(f"pycalc.rulesets.{ruleset_id}")\n'
-        "\n"
-        "\n"
-        "def rules_for(ruleset_id: str) -> tuple[RuleSet, ModuleType]:\n"
-        "    module = ruleset_module(ruleset_id)\n"
-        "    return load_ruleset(ruleset_id), module\n"
-        "\n"
-        "\n"
+        '\n'
+        '\n'
+        'def rules_for(ruleset_id: str) -> tuple[RuleSet, ModuleType]:\n'
+        '    module = ruleset_module(ruleset_id)\n'
+        '    return load_ruleset(ruleset_id), module\n'
+        '\n'
+        '\n'
         'def check_roll(roll: int, what: str = "ROLL") -> int:\n'
-        "    if not 1 <= roll <= D20_FACES:\n"
+        '    if not 1 <= roll <= D20_FACES:\n'
         '        raise RuleError(f"#{what}? 1 to {D20_FACES}")\n'
-        "    return roll\n"
-        "\n"
-        "\n"
-        "def result(ruleset_id: str, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n"
-        "    rules, module = rules_for(ruleset_id)\n"
-        "    check_roll(roll)\n"
-        "    if follow_roll is not None:\n"
+        '    return roll\n'
+        '\n'
+        '\n'
+        'def result(ruleset_id: str, attack: Attack, roll: int, follow_roll: int | None = None) -> str:\n'
+        '    rules, module = rules_for(ruleset_id)\n'
+        '    check_roll(roll)\n'
+        '    if follow_roll is not None:\n'
         '        check_roll(follow_roll, "FOLLOW ROLL")\n'
-        "    return module.result(rules, attack, roll, follow_roll)\n"
-        "\n"
-        "\n"
-        "def chances(ruleset_id: str, attack: Attack) -> dict[str, Fraction]:\n"
+        '    return module.result(rules, attack, roll, follow_roll)\n'
+        '\n'
+        '\n'
+        'def chances(ruleset_id: str, attack: Attack) -> dict[str, Fraction]:\n'
         '    """Exact probability of each outcome over every roll (and follow roll, where one matters)."""\n'
-        "    rules, module = rules_for(ruleset_id)\n"
-        "    follow_rolls = range(1, D20_FACES + 1) if module.USES_FOLLOW_ROLL else (None,)\n"
-        "    weight = Fraction(1, D20_FACES * len(follow_rolls))\n"
-        "    found = dict.fromkeys(OUTCOMES, Fraction(0))\n"
-        "    for roll in range(1, D20_FACES + 1):\n"
-        "        for follow in follow_rolls:\n"
-        "            found[module.result(rules, attack, roll, follow)] += weight\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def hit_chance(ruleset_id: str, attack: Attack) -> Fraction:\n"
-        "    odds = chances(ruleset_id, attack)\n"
-        "    return sum((odds[o] for o in HITS), Fraction(0))\n"
-        "\n"
-        "\n"
-        "def chart_effect(ruleset_id: str, roll: int, kind: str) -> str:\n"
+        '    rules, module = rules_for(ruleset_id)\n'
+        '    follow_rolls = range(1, D20_FACES + 1) if module.USES_FOLLOW_ROLL else (None,)\n'
+        '    weight = Fraction(1, D20_FACES * len(follow_rolls))\n'
+        '    found = dict.fromkeys(OUTCOMES, Fraction(0))\n'
+        '    for roll in range(1, D20_FACES + 1):\n'
+        '        for follow in follow_rolls:\n'
+        '            found[module.result(rules, attack, roll, follow)] += weight\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def hit_chance(ruleset_id: str, attack: Attack) -> Fraction:\n'
+        '    odds = chances(ruleset_id, attack)\n'
+        '    return sum((odds[o] for o in HITS), Fraction(0))\n'
+        '\n'
+        '\n'
+        'def chart_effect(ruleset_id: str, roll: int, kind: str) -> str:\n'
         '    """The critical (kind \'crit\') or fumble chart line for that d20."""\n'
-        "    rules, module = rules_for(ruleset_id)\n"
+        '    rules, module = rules_for(ruleset_id)\n'
         '    function = getattr(module, f"{kind}_effect", None)\n'
-        "    if function is None:\n"
+        '    if function is None:\n'
         '        what = "critical" if kind == "crit" else "fumble"\n'
         '        raise RuleError(f"#NONE? {ruleset_id} has no {what} chart")\n'
-        "    return function(rules, check_roll(roll))\n"
+        '    return function(rules, check_roll(roll))\n'
     ),
-    "pycalc.dice": (
+    'pycalc.dice': (
         '"""Dice expressions such as ``2d4+2``, ``d8``, ``10d6`` or ``3``: maximum, minimum, mean, exact distribution."""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import re\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "from functools import cache\n"
-        "\n"
-        "from pycalc import limits\n"
-        "from pycalc.errors import RuleError\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import re\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from functools import cache\n'
+        '\n'
+        'from pycalc import limits\n'
+        'from pycalc.errors import RuleError\n'
+        '\n'
         'PATTERN = re.compile(r"^(\\d*)[dD](\\d+)(?:([+-])(\\d+))?$")\n'
         'CONSTANT = re.compile(r"^[+-]?\\d+$")\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Dice:\n"
-        "    count: int\n"
-        "    sides: int\n"
-        "    modifier: int = 0\n"
-        "\n"
-        "    @property\n"
-        "    def maximum(self) -> int:\n"
-        "        return self.count * self.sides + self.modifier\n"
-        "\n"
-        "    @property\n"
-        "    def minimum(self) -> int:\n"
-        "        return self.count * (1 if self.sides else 0) + self.modifier\n"
-        "\n"
-        "    @property\n"
-        "    def mean(self) -> Fraction:\n"
-        "        return (\n"
-        "            Fraction(self.count * (self.sides + 1), 2) + self.modifier\n"
-        "            if self.sides\n"
-        "            else Fraction(self.modifier)\n"
-        "        )\n"
-        "\n"
-        "    def __str__(self) -> str:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Dice:\n'
+        '    count: int\n'
+        '    sides: int\n'
+        '    modifier: int = 0\n'
+        '\n'
+        '    @property\n'
+        '    def maximum(self) -> int:\n'
+        '        return self.count * self.sides + self.modifier\n'
+        '\n'
+        '    @property\n'
+        '    def minimum(self) -> int:\n'
+        '        return self.count * (1 if self.sides else 0) + self.modifier\n'
+        '\n'
+        '    @property\n'
+        '    def mean(self) -> Fraction:\n'
+        '        return (\n'
+        '            Fraction(self.count * (self.sides + 1), 2) + self.modifier\n'
+        '            if self.sides\n'
+        '            else Fraction(self.modifier)\n'
+        '        )\n'
+        '\n'
+        '    def __str__(self) -> str:\n'
         '        dice = f"{self.count}d{self.sides}" if self.count else ""\n'
-        "        if not self.modifier:\n"
+        '        if not self.modifier:\n'
         '            return dice or "0"\n'
         '        return f"{dice}{self.modifier:+d}" if dice else str(self.modifier)\n'
-        "\n"
-        "\n"
-        "def parse(expression: object) -> Dice:\n"
+        '\n'
+        '\n'
+        'def parse(expression: object) -> Dice:\n'
         '    """A Dice from text (``2d4+2``, ``d8``); a plain number is a constant. RuleError when unreadable."""\n'
-        "    if isinstance(expression, float) and expression == int(expression):\n"
-        "        expression = int(expression)\n"
+        '    if isinstance(expression, float) and expression == int(expression):\n'
+        '        expression = int(expression)\n'
         '    text = re.sub(r"\\s+", "", str(expression if expression is not None else ""))\n'
-        "    if CONSTANT.match(text) and len(text) <= 8:\n"
-        "        return Dice(0, 0, int(text))\n"
-        "    match = PATTERN.match(text)\n"
-        "    if not match or len(text) > 24:\n"
+        '    if CONSTANT.match(text) and len(text) <= 8:\n'
+        '        return Dice(0, 0, int(text))\n'
+        '    match = PATTERN.match(text)\n'
+        '    if not match or len(text) > 24:\n'
         '        raise RuleError("#DICE? write it like 2d4+2")  # the workbooks\' own formulas say the same\n'
-        "    count, sides = int(match.group(1) or 1), int(match.group(2))\n"
+        '    count, sides = int(match.group(1) or 1), int(match.group(2))\n'
         '    modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)\n'
-        "    if sides < 1 or not 1 <= count <= limits.DICE_COUNT:\n"
+        '    if sides < 1 or not 1 <= count <= limits.DICE_COUNT:\n'
         '        raise RuleError(f"#DICE? 1 to {limits.DICE_COUNT} dice of at least 1 side")\n'
-        "    if sides > limits.DICE_SIDES:\n"
+        '    if sides > limits.DICE_SIDES:\n'
         '        raise RuleError(f"#DICE? dice of 1 to {limits.DICE_SIDES} sides")\n'
-        "    if abs(modifier) > limits.DICE_MODIFIER:\n"
+        '    if abs(modifier) > limits.DICE_MODIFIER:\n'
         '        raise RuleError(f"#DICE? dice: a modifier from -{limits.DICE_MODIFIER:,} to {limits.DICE_MODIFIER:,}")\n'
-        "    return Dice(count, sides, modifier)\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def counts(dice: Dice) -> tuple[dict[int, int], int]:\n"
+        '    return Dice(count, sides, modifier)\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def counts(dice: Dice) -> tuple[dict[int, int], int]:\n'
         '    """How many of the ``sides ** count`` equally likely rolls show each total (modifier added), and\n'
-        "    that number of rolls: whole numbers, for callers that add many weighted chances exactly.\n"
-        "\n"
-        "    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big\n"
+        '    that number of rolls: whole numbers, for callers that add many weighted chances exactly.\n'
+        '\n'
+        '    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big\n'
         '    integer (Kronecker substitution): a single integer power instead of a loop over every face."""\n'
-        "    if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:\n"
-        "        raise RuleError(\n"
+        '    if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:\n'
+        '        raise RuleError(\n'
         '            f"#DICE? dice for the odds: up to {limits.ODDS_DICE_COUNT} dice of up to {limits.ODDS_DICE_SIDES} sides"\n'
-        "        )\n"
-        "    outcomes = dice.sides**dice.count\n"
-        "    if not dice.count:\n"
-        "        return {dice.modifier: 1}, outcomes\n"
-        "    width = outcomes.bit_length() // 8 + 1  # bytes a coefficient: no count overflows into the next\n"
+        '        )\n'
+        '    outcomes = dice.sides**dice.count\n'
+        '    if not dice.count:\n'
+        '        return {dice.modifier: 1}, outcomes\n'
+        '    width = outcomes.bit_length() // 8 + 1  # bytes a coefficient: no count overflows into the next\n'
         '    one_die = int.from_bytes(bytes(width) + (b"\\x01" + bytes(width - 1)) * dice.sides, "little")\n'
         '    data = (one_die**dice.count).to_bytes(width * (dice.count * dice.sides + 1), "little")\n'
-        "    found = {}\n"
-        "    for total in range(dice.count, dice.count * dice.sides + 1):\n"
+        '    found = {}\n'
+        '    for total in range(dice.count, dice.count * dice.sides + 1):\n'
         '        found[total + dice.modifier] = int.from_bytes(data[total * width : (total + 1) * width], "little")\n'
-        "    return found, outcomes\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def distribution(dice: Dice) -> dict[int, Fraction]:\n"
+        '    return found, outcomes\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def distribution(dice: Dice) -> dict[int, Fraction]:\n'
         '    """Exact probability of each total (the odds take up to 20 dice of up to 20 sides: limits.py)."""\n'
-        "    ways, outcomes = counts(dice)\n"
-        "    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n"
+        '    ways, outcomes = counts(dice)\n'
+        '    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n'
     ),
-    "pycalc.errors": (
+    'pycalc.errors': (
         '"""The one error type the engine raises for input a GM can fix, and its messages."""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from collections.abc import Iterable\n"
-        "\n"
-        "MESSAGE_LENGTH = 100  # what a cell shows without a wide column\n"
-        "\n"
-        "\n"
-        "class RuleError(ValueError):\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from collections.abc import Iterable\n'
+        '\n'
+        'MESSAGE_LENGTH = 100  # what a cell shows without a wide column\n'
+        '\n'
+        '\n'
+        'class RuleError(ValueError):\n'
         '    """Input outside what the rules cover. The message is short, starts with \'#\', and is what a\n'
-        "    spreadsheet cell shows (e.g. ``#SIZE? size: Tiny, Small, Medium, Large or Giant``); a longer one is\n"
+        '    spreadsheet cell shows (e.g. ``#SIZE? size: Tiny, Small, Medium, Large or Giant``); a longer one is\n'
         '    cut to MESSAGE_LENGTH characters, so no input is ever echoed back at length."""\n'
-        "\n"
-        "    def __init__(self, message: str) -> None:\n"
+        '\n'
+        '    def __init__(self, message: str) -> None:\n'
         '        message = message if message.startswith("#") else f"#{message}"\n'
-        "        if len(message) > MESSAGE_LENGTH:\n"
+        '        if len(message) > MESSAGE_LENGTH:\n'
         '            message = message[: MESSAGE_LENGTH - 3].rstrip() + "..."\n'
-        "        super().__init__(message)\n"
-        "\n"
-        "\n"
-        "def list_message(name: str, words: Iterable[object]) -> str:\n"
+        '        super().__init__(message)\n'
+        '\n'
+        '\n'
+        'def list_message(name: str, words: Iterable[object]) -> str:\n'
         '    """``#KIND? one of Melee, Missile or Thrown``: the argument and the words it accepts, cut to\n'
         '    MESSAGE_LENGTH. The workbooks\' own formulas show the same text for the same mistake."""\n'
-        "    listed = [str(word) for word in words]\n"
+        '    listed = [str(word) for word in words]\n'
         '    accepted = f"{\', \'.join(listed[:-1])} or {listed[-1]}" if len(listed) > 1 else "".join(listed)\n'
         '    return str(RuleError(f"#{name.upper()}? one of {accepted}"))\n'
-        "\n"
-        "\n"
-        "def not_in_list(name: str, words: Iterable[object]) -> RuleError:\n"
+        '\n'
+        '\n'
+        'def not_in_list(name: str, words: Iterable[object]) -> RuleError:\n'
         '    """The error for a word that is not in a picker\'s list (see list_message)."""\n'
-        "    return RuleError(list_message(name, words))\n"
+        '    return RuleError(list_message(name, words))\n'
     ),
-    "pycalc.grid_limits": (
+    'pycalc.grid_limits': (
         '"""How large a dice expression the workbooks\' native dice grid takes (a sheet size, not a rule).\n'
-        "\n"
-        "The engine needs the same limits and message as the sheet, so that both say the same for dice the\n"
+        '\n'
+        'The engine needs the same limits and message as the sheet, so that both say the same for dice the\n'
         '.xlsx cannot compute natively; the UDFs take the same (pycalc.limits)."""\n'
-        "\n"
-        "MAX_DICE = 8\n"
-        "MAX_SIDES = 12\n"
+        '\n'
+        'MAX_DICE = 8\n'
+        'MAX_SIDES = 12\n'
         'BEYOND_GRID = f"#DICE? NdS+M with up to {MAX_DICE} dice of up to {MAX_SIDES} sides"\n'
-        "\n"
-        "\n"
-        "def beyond_grid_formula(prefix: str) -> str:\n"
+        '\n'
+        '\n'
+        'def beyond_grid_formula(prefix: str) -> str:\n'
         '    """The same message as a formula over the grid\'s named limits."""\n'
         '    return f\'"#DICE? NdS+M with up to "&{prefix}_MAX_DICE&" dice of up to "&{prefix}_MAX_SIDES&" sides"\'\n'
     ),
-    "pycalc.house": (
+    'pycalc.house': (
         '"""House rules: a GM\'s own YAML that changes a ruleset\'s tables without editing the shipped ones.\n'
-        "\n"
-        "```yaml\n"
-        "house_rules:\n"
-        "  ruleset: spelljammer          # which ruleset the file is for\n"
-        "  name: Our table               # shown in the workbook\n"
-        "  tables:\n"
-        "    cover:                      # an existing table: change, add or remove rows\n"
+        '\n'
+        '```yaml\n'
+        'house_rules:\n'
+        '  ruleset: spelljammer          # which ruleset the file is for\n'
+        '  name: Our table               # shown in the workbook\n'
+        '  tables:\n'
+        '    cover:                      # an existing table: change, add or remove rows\n'
         "      set: {hard: {sc: -30}}    # entries by id; bands by their 'from' value\n"
-        "      add: [{id: force_wall, label: Wall of force, sc: -40}]\n"
-        "      remove: [soft]\n"
-        "    my_fumbles: {title: ..., kind: entries, ...}   # a whole new table, in the tables format\n"
-        "  rulings:\n"
-        "    stun_above_table: cap       # flip a ruling to another of its choices\n"
-        "```\n"
-        "\n"
-        "Every problem is reported against the house-rule file and line, like the shipped tables.\n"
+        '      add: [{id: force_wall, label: Wall of force, sc: -40}]\n'
+        '      remove: [soft]\n'
+        '    my_fumbles: {title: ..., kind: entries, ...}   # a whole new table, in the tables format\n'
+        '  rulings:\n'
+        '    stun_above_table: cap       # flip a ruling to another of its choices\n'
+        '```\n'
+        '\n'
+        'Every problem is reported against the house-rule file and line, like the shipped tables.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import dataclasses\n"
-        "from pathlib import Path\n"
-        "\n"
-        "from pycalc.table_files import (\n"
-        "    LocatedDict,\n"
-        "    LocatedList,\n"
-        "    Row,\n"
-        "    RuleSet,\n"
-        "    Table,\n"
-        "    TableError,\n"
-        "    _check_bands,\n"
-        "    _Checker,\n"
-        "    _cross_checks,\n"
-        "    _row,\n"
-        "    _table,\n"
-        "    _type_ok,\n"
-        "    display_path,\n"
-        "    read_yaml,\n"
-        ")\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import dataclasses\n'
+        'from pathlib import Path\n'
+        '\n'
+        'from pycalc.table_files import (\n'
+        '    LocatedDict,\n'
+        '    LocatedList,\n'
+        '    Row,\n'
+        '    RuleSet,\n'
+        '    Table,\n'
+        '    TableError,\n'
+        '    _check_bands,\n'
+        '    _Checker,\n'
+        '    _cross_checks,\n'
+        '    _row,\n'
+        '    _table,\n'
+        '    _type_ok,\n'
+        '    display_path,\n'
+        '    read_yaml,\n'
+        ')\n'
+        '\n'
         'PATCH_KEYS = {"set", "add", "remove"}\n'
-        "\n"
-        "\n"
-        "def house_files(paths: list[Path]) -> list[Path]:\n"
+        '\n'
+        '\n'
+        'def house_files(paths: list[Path]) -> list[Path]:\n'
         '    """The YAML files named: a folder stands for the *.yaml files in it."""\n'
-        "    found: list[Path] = []\n"
-        "    for path in paths:\n"
+        '    found: list[Path] = []\n'
+        '    for path in paths:\n'
         '        found += sorted(path.glob("*.yaml")) if path.is_dir() else [path]\n'
-        "    return found\n"
-        "\n"
-        "\n"
-        "def ruleset_of(path: Path) -> str:\n"
+        '    return found\n'
+        '\n'
+        '\n'
+        'def ruleset_of(path: Path) -> str:\n'
         '    """The ruleset a house-rule file declares (TableError when it declares none)."""\n'
-        "    check = _Checker(display_path(path))\n"
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "the house-rule file")\n'
-        "    body = (\n"
+        '    body = (\n'
         '        check.mapping(top.get("house_rules") if top else None, top.line if top else 1, "house_rules")\n'
-        "        if top\n"
-        "        else None\n"
-        "    )\n"
+        '        if top\n'
+        '        else None\n'
+        '    )\n'
         '    if body is None or not isinstance(body.get("ruleset"), str):\n'
-        "        check.fail(\n"
-        "            body.line if body else 1,\n"
-        "            \"house_rules must name its 'ruleset' (cnc, osr, combat17, spelljammer, bfrpg)\",\n"
-        "        )\n"
-        "        raise TableError(check.problems)\n"
+        '        check.fail(\n'
+        '            body.line if body else 1,\n'
+        '            "house_rules must name its \'ruleset\' (cnc, osr, combat17, spelljammer, bfrpg)",\n'
+        '        )\n'
+        '        raise TableError(check.problems)\n'
         '    return body["ruleset"]\n'
-        "\n"
-        "\n"
-        "def row_key(table: Table, row: Row) -> object:\n"
+        '\n'
+        '\n'
+        'def row_key(table: Table, row: Row) -> object:\n'
         '    return row.id if table.kind == "entries" else row.low\n'
-        "\n"
-        "\n"
-        "def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) -> tuple[Table, list[str]]:\n"
+        '\n'
+        '\n'
+        'def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) -> tuple[Table, list[str]]:\n'
         '    what = f"house rule for table {table.id!r}"\n'
-        "    check.keys(patch, PATCH_KEYS, set(), what)\n"
-        "    rows = list(table.rows)\n"
-        "    changes: list[str] = []\n"
-        "    keys = [row_key(table, r) for r in rows]\n"
+        '    check.keys(patch, PATCH_KEYS, set(), what)\n'
+        '    rows = list(table.rows)\n'
+        '    changes: list[str] = []\n'
+        '    keys = [row_key(table, r) for r in rows]\n'
         '    for key in patch.get("remove") or []:\n'
-        "        if key not in keys:\n"
+        '        if key not in keys:\n'
         '            check.fail(patch.value_lines["remove"], f"{what}: no row {key!r} to remove")\n'
-        "            continue\n"
-        "        rows.pop(keys.index(key))\n"
-        "        keys.remove(key)\n"
+        '            continue\n'
+        '        rows.pop(keys.index(key))\n'
+        '        keys.remove(key)\n'
         '        changes.append(f"{table.id}: removed {key}")\n'
-        "    columns = {c.id: c for c in table.columns}\n"
-        "    updates = check.mapping(\n"
+        '    columns = {c.id: c for c in table.columns}\n'
+        '    updates = check.mapping(\n'
         '        patch.get("set", LocatedDict()), patch.value_lines.get("set", patch.line), f"{what} set"\n'
-        "    )\n"
-        "    for key, values_raw in (updates or {}).items():\n"
-        "        line = updates.key_lines[key]\n"
-        "        if key not in keys:\n"
+        '    )\n'
+        '    for key, values_raw in (updates or {}).items():\n'
+        '        line = updates.key_lines[key]\n'
+        '        if key not in keys:\n'
         '            check.fail(line, f"{what}: no row {key!r} to set (use add for a new row)")\n'
-        "            continue\n"
+        '            continue\n'
         '        values = check.mapping(values_raw, line, f"{what} set {key!r}") or {}\n'
-        "        row = rows[keys.index(key)]\n"
-        "        new_values = dict(row.values)\n"
-        "        for column_id, value in values.items():\n"
-        "            value_line = values.value_lines[column_id]\n"
-        "            column = columns.get(column_id)\n"
-        "            if column is None:\n"
-        "                check.fail(value_line, f\"{what}: no column {column_id!r} (columns: {', '.join(columns)})\")\n"
-        "            elif (value is None and not column.optional) or (\n"
-        "                value is not None and not _type_ok(column.type, value)\n"
-        "            ):\n"
+        '        row = rows[keys.index(key)]\n'
+        '        new_values = dict(row.values)\n'
+        '        for column_id, value in values.items():\n'
+        '            value_line = values.value_lines[column_id]\n'
+        '            column = columns.get(column_id)\n'
+        '            if column is None:\n'
+        '                check.fail(value_line, f"{what}: no column {column_id!r} (columns: {\', \'.join(columns)})")\n'
+        '            elif (value is None and not column.optional) or (\n'
+        '                value is not None and not _type_ok(column.type, value)\n'
+        '            ):\n'
         '                check.fail(value_line, f"{what}: column {column_id!r} must be {column.type}, got {value!r}")\n'
-        "            else:\n"
+        '            else:\n'
         '                changes.append(f"{table.id} {key}: {column_id} {row.values.get(column_id)!r} -> {value!r}")\n'
-        "                new_values[column_id] = value\n"
-        "        rows[keys.index(key)] = dataclasses.replace(\n"
+        '                new_values[column_id] = value\n'
+        '        rows[keys.index(key)] = dataclasses.replace(\n'
         '            row, values=new_values, file=check.file, line=line, section=f"house rule: {name}"\n'
-        "        )\n"
+        '        )\n'
         '    added = patch.get("add") or LocatedList()\n'
         '    for raw, line in zip(added, getattr(added, "item_lines", []), strict=False):\n'
-        "        row = _row(\n"
-        "            check,\n"
-        "            raw,\n"
-        "            line,\n"
-        "            patch,\n"
-        "            table.kind,\n"
-        "            table.columns,\n"
+        '        row = _row(\n'
+        '            check,\n'
+        '            raw,\n'
+        '            line,\n'
+        '            patch,\n'
+        '            table.kind,\n'
+        '            table.columns,\n'
         '            f"house rule: {name}",\n'
         '            f"house rule for {table.id!r}",\n'
-        "        )\n"
-        "        if row is None:\n"
-        "            continue\n"
-        "        if row_key(table, row) in keys:\n"
+        '        )\n'
+        '        if row is None:\n'
+        '            continue\n'
+        '        if row_key(table, row) in keys:\n'
         '            check.fail(line, f"{what}: row {row_key(table, row)!r} exists already (use set to change it)")\n'
-        "            continue\n"
-        "        rows.append(row)\n"
-        "        keys.append(row_key(table, row))\n"
+        '            continue\n'
+        '        rows.append(row)\n'
+        '        keys.append(row_key(table, row))\n'
         '        changes.append(f"{table.id}: added {row.label or row_key(table, row)}")\n'
         '    if table.kind == "bands":\n'
-        "        rows.sort(key=lambda r: -(10**12) if r.low is None else r.low)\n"
+        '        rows.sort(key=lambda r: -(10**12) if r.low is None else r.low)\n'
         '        _check_bands(check, rows, f"table {table.id!r} with house rules")\n'
-        "    return dataclasses.replace(table, rows=tuple(rows)), changes\n"
-        "\n"
-        "\n"
-        "def apply_file(rules: RuleSet, path: Path) -> RuleSet:\n"
-        "    check = _Checker(display_path(path))\n"
+        '    return dataclasses.replace(table, rows=tuple(rows)), changes\n'
+        '\n'
+        '\n'
+        'def apply_file(rules: RuleSet, path: Path) -> RuleSet:\n'
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "the house-rule file")\n'
-        "    if top is None:\n"
-        "        raise TableError(check.problems)\n"
+        '    if top is None:\n'
+        '        raise TableError(check.problems)\n'
         '    check.keys(top, {"house_rules"}, {"house_rules"}, "the house-rule file")\n'
-        "    body = (\n"
+        '    body = (\n'
         '        check.mapping(top.get("house_rules"), top.value_lines.get("house_rules", 1), "house_rules")\n'
-        "        or LocatedDict()\n"
-        "    )\n"
+        '        or LocatedDict()\n'
+        '    )\n'
         '    check.keys(body, {"ruleset", "name", "tables", "rulings"}, {"ruleset"}, "house_rules")\n'
         '    if body.get("ruleset") != rules.id:\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            body.value_lines.get("ruleset", body.line),\n'
-        "            f\"this file is for {body.get('ruleset')!r}, not {rules.id!r}\",\n"
-        "        )\n"
-        "        raise TableError(check.problems)\n"
+        '            f"this file is for {body.get(\'ruleset\')!r}, not {rules.id!r}",\n'
+        '        )\n'
+        '        raise TableError(check.problems)\n'
         '    name = body.get("name") if isinstance(body.get("name"), str) else Path(check.file).stem\n'
-        "    tables = dict(rules.tables)\n"
-        "    changes: list[str] = []\n"
-        "    raw_tables = check.mapping(\n"
+        '    tables = dict(rules.tables)\n'
+        '    changes: list[str] = []\n'
+        '    raw_tables = check.mapping(\n'
         '        body.get("tables", LocatedDict()), body.value_lines.get("tables", body.line), "tables"\n'
-        "    )\n"
-        "    for table_id, raw in (raw_tables or {}).items():\n"
-        "        line = raw_tables.key_lines[table_id]\n"
+        '    )\n'
+        '    for table_id, raw in (raw_tables or {}).items():\n'
+        '        line = raw_tables.key_lines[table_id]\n'
         '        data = check.mapping(raw, line, f"house rule {table_id!r}")\n'
-        "        if data is None:\n"
-        "            continue\n"
+        '        if data is None:\n'
+        '            continue\n'
         '        if "kind" in data:  # a whole table, new or replacing the shipped one\n'
-        "            table = _table(check, table_id, data, line)\n"
-        "            if table is not None:\n"
-        "                tables[table_id] = table\n"
-        "                changes.append(f\"{table_id}: {'replaced' if table_id in rules.tables else 'new table'}\")\n"
-        "        elif table_id in tables:\n"
-        "            tables[table_id], table_changes = patch_table(check, tables[table_id], data, name)\n"
-        "            changes += table_changes\n"
-        "        else:\n"
-        "            check.fail(\n"
-        "                line,\n"
+        '            table = _table(check, table_id, data, line)\n'
+        '            if table is not None:\n'
+        '                tables[table_id] = table\n'
+        '                changes.append(f"{table_id}: {\'replaced\' if table_id in rules.tables else \'new table\'}")\n'
+        '        elif table_id in tables:\n'
+        '            tables[table_id], table_changes = patch_table(check, tables[table_id], data, name)\n'
+        '            changes += table_changes\n'
+        '        else:\n'
+        '            check.fail(\n'
+        '                line,\n'
         '                f"no table {table_id!r} in {rules.id} (a new table needs title, kind, columns, rows, source)",\n'
-        "            )\n"
-        "    chosen = dict(rules.chosen)\n"
-        "    raw_rulings = check.mapping(\n"
+        '            )\n'
+        '    chosen = dict(rules.chosen)\n'
+        '    raw_rulings = check.mapping(\n'
         '        body.get("rulings", LocatedDict()), body.value_lines.get("rulings", body.line), "rulings"\n'
-        "    )\n"
-        "    for ruling_id, choice in (raw_rulings or {}).items():\n"
-        "        line = raw_rulings.value_lines[ruling_id]\n"
-        "        ruling = rules.rulings.get(ruling_id)\n"
-        "        if ruling is None:\n"
-        "            check.fail(\n"
-        "                raw_rulings.key_lines[ruling_id],\n"
-        "                f\"no ruling {ruling_id!r} in {rules.id} ({', '.join(rules.rulings)})\",\n"
-        "            )\n"
-        "        elif choice not in ruling.choices:\n"
-        "            check.fail(line, f\"ruling {ruling_id!r} has no choice {choice!r} ({', '.join(ruling.choices)})\")\n"
-        "        else:\n"
-        "            chosen[ruling_id] = choice\n"
+        '    )\n'
+        '    for ruling_id, choice in (raw_rulings or {}).items():\n'
+        '        line = raw_rulings.value_lines[ruling_id]\n'
+        '        ruling = rules.rulings.get(ruling_id)\n'
+        '        if ruling is None:\n'
+        '            check.fail(\n'
+        '                raw_rulings.key_lines[ruling_id],\n'
+        '                f"no ruling {ruling_id!r} in {rules.id} ({\', \'.join(rules.rulings)})",\n'
+        '            )\n'
+        '        elif choice not in ruling.choices:\n'
+        '            check.fail(line, f"ruling {ruling_id!r} has no choice {choice!r} ({\', \'.join(ruling.choices)})")\n'
+        '        else:\n'
+        '            chosen[ruling_id] = choice\n'
         '            changes.append(f"ruling {ruling_id}: {choice}")\n'
-        "    problems = check.problems + _cross_checks(tables)\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
+        '    problems = check.problems + _cross_checks(tables)\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
         '    described = tuple(f"{name} ({check.file}): {change}" for change in changes)\n'
-        "    return dataclasses.replace(rules, tables=tables, chosen=chosen, house_rules=rules.house_rules + described)\n"
-        "\n"
-        "\n"
-        "def apply_house_rules(rules: RuleSet, paths: list[Path]) -> RuleSet:\n"
+        '    return dataclasses.replace(rules, tables=tables, chosen=chosen, house_rules=rules.house_rules + described)\n'
+        '\n'
+        '\n'
+        'def apply_house_rules(rules: RuleSet, paths: list[Path]) -> RuleSet:\n'
         '    """The ruleset with every house-rule file for it applied in order (files for others are skipped)."""\n'
-        "    problems = []\n"
-        "    for path in house_files(paths):\n"
-        "        try:\n"
-        "            if ruleset_of(path) == rules.id:\n"
-        "                rules = apply_file(rules, path)\n"
-        "        except TableError as error:\n"
-        "            problems += error.problems\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
-        "    return rules\n"
+        '    problems = []\n'
+        '    for path in house_files(paths):\n'
+        '        try:\n'
+        '            if ruleset_of(path) == rules.id:\n'
+        '                rules = apply_file(rules, path)\n'
+        '        except TableError as error:\n'
+        '            problems += error.problems\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
+        '    return rules\n'
     ),
-    "pycalc.limits": (
+    'pycalc.limits': (
         '"""The limits of what a cell function accepts, in one place (the README\'s "Limits of the UDFs").\n'
-        "\n"
+        '\n'
         "Each keeps every call well inside 50 ms and every result exact in a cell's double; past a limit a\n"
         "function answers with a '#...' message naming it.\n"
         '"""\n'
-        "\n"
-        "from pycalc.grid_limits import MAX_DICE, MAX_SIDES\n"
-        "\n"
-        "WHOLE_NUMBER = 1_000_000_000  # any whole-number argument: -1e9 to 1e9\n"
-        "DICE_COUNT = 1000  # dice in one expression (dice_max, dice_mean, falling damage text)\n"
-        "DICE_SIDES = 1000\n"
-        "DICE_MODIFIER = 1_000_000\n"
+        '\n'
+        'from pycalc.grid_limits import MAX_DICE, MAX_SIDES\n'
+        '\n'
+        'WHOLE_NUMBER = 1_000_000_000  # any whole-number argument: -1e9 to 1e9\n'
+        'DICE_COUNT = 1000  # dice in one expression (dice_max, dice_mean, falling damage text)\n'
+        'DICE_SIDES = 1000\n'
+        'DICE_MODIFIER = 1_000_000\n'
         "# The exact odds take what the .xlsx's native dice grid takes: 8 dice of at most 12 sides (8d12).\n"
-        "ODDS_DICE_COUNT = MAX_DICE\n"
-        "ODDS_DICE_SIDES = MAX_SIDES\n"
-        "ATTACKS = 10  # attacks in one round for the odds\n"
-        "HIT_POINTS = 200  # hit points or damage amounts for the odds (kill chance, chance of at least)\n"
+        'ODDS_DICE_COUNT = MAX_DICE\n'
+        'ODDS_DICE_SIDES = MAX_SIDES\n'
+        'ATTACKS = 10  # attacks in one round for the odds\n'
+        'HIT_POINTS = 200  # hit points or damage amounts for the odds (kill chance, chance of at least)\n'
         "EXACT_IN_A_CELL = 2**53  # the largest whole number a cell's double holds exactly\n"
-        "FALLING_FEET = 100_000\n"
-        "RANGE_ROWS = 1000  # rows of a range passed to an array function (strike_results)\n"
+        'FALLING_FEET = 100_000\n'
+        'RANGE_ROWS = 1000  # rows of a range passed to an array function (strike_results)\n'
     ),
-    "pycalc.odds": (
+    'pycalc.odds': (
         '"""Exact distributions of damage: the arithmetic every ruleset\'s odds share.\n'
-        "\n"
+        '\n'
         "A distribution maps an amount (hit points lost) to its exact probability (a Fraction). One attack's\n"
         "distribution comes from a ruleset's own rules; this module sums independent attacks and reads\n"
-        "expectations and tail chances from the result.\n"
+        'expectations and tail chances from the result.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import math\n"
-        "from collections.abc import Callable, Iterable, Mapping\n"
-        "from fractions import Fraction\n"
-        "\n"
-        "Distribution = dict[int, Fraction]\n"
-        "Part = tuple[Fraction | int, Mapping[int, int], int]\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import math\n'
+        'from collections.abc import Callable, Iterable, Mapping\n'
+        'from fractions import Fraction\n'
+        '\n'
+        'Distribution = dict[int, Fraction]\n'
+        'Part = tuple[Fraction | int, Mapping[int, int], int]\n'
         '"""One outcome of an attack: its chance, how many equally likely dice rolls give each amount, and the\n'
         'number of those rolls (``pycalc.dice.counts``)."""\n'
-        "SPARSE_ABOVE = 10_000  # largest amount packed slot by slot\n"
-        "\n"
-        "\n"
-        "def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:\n"
+        'SPARSE_ABOVE = 10_000  # largest amount packed slot by slot\n'
+        '\n'
+        '\n'
+        'def add(first: Distribution, second: Distribution, cap: int | None = None) -> Distribution:\n'
         '    """Distribution of the sum of two independent amounts (capped at ``cap`` when given)."""\n'
-        "    found: Distribution = {}\n"
-        "    for a, p in first.items():\n"
-        "        for b, q in second.items():\n"
-        "            total = a + b if cap is None else min(cap, a + b)\n"
-        "            found[total] = found.get(total, Fraction(0)) + p * q\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def regrouped(ways: Mapping[int, int], amount: Callable[[int], int]) -> dict[int, int]:\n"
+        '    found: Distribution = {}\n'
+        '    for a, p in first.items():\n'
+        '        for b, q in second.items():\n'
+        '            total = a + b if cap is None else min(cap, a + b)\n'
+        '            found[total] = found.get(total, Fraction(0)) + p * q\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def regrouped(ways: Mapping[int, int], amount: Callable[[int], int]) -> dict[int, int]:\n'
         '    """The counts of dice totals as counts of the amount each total gives."""\n'
-        "    found: dict[int, int] = {}\n"
-        "    for total, count in ways.items():\n"
-        "        key = amount(total)\n"
-        "        found[key] = found.get(key, 0) + count\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def mixed(parts: Iterable[Part]) -> Distribution:\n"
+        '    found: dict[int, int] = {}\n'
+        '    for total, count in ways.items():\n'
+        '        key = amount(total)\n'
+        '        found[key] = found.get(key, 0) + count\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def mixed(parts: Iterable[Part]) -> Distribution:\n'
         '    """Exact probability of each amount over every outcome: the sum of chance x count / rolls.\n'
-        "\n"
-        "    The same sum as adding Fractions term by term, done in whole numbers over one common denominator,\n"
+        '\n'
+        '    The same sum as adding Fractions term by term, done in whole numbers over one common denominator,\n'
         '    with one Fraction (one reduction) per amount; amounts of chance 0 are left out, in amount order."""\n'
-        "    kept = [(Fraction(chance), ways, rolls) for chance, ways, rolls in parts if chance]\n"
-        "    if not kept:\n"
-        "        return {}\n"
-        "    denominator = math.lcm(*(chance.denominator * rolls for chance, _, rolls in kept))\n"
-        "    totals: dict[int, int] = {}\n"
-        "    for chance, ways, rolls in kept:\n"
-        "        scale = chance.numerator * (denominator // (chance.denominator * rolls))\n"
-        "        for amount, count in ways.items():\n"
-        "            totals[amount] = totals.get(amount, 0) + scale * count\n"
-        "    return {amount: Fraction(total, denominator) for amount, total in sorted(totals.items()) if total}\n"
-        "\n"
-        "\n"
-        "def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:\n"
+        '    kept = [(Fraction(chance), ways, rolls) for chance, ways, rolls in parts if chance]\n'
+        '    if not kept:\n'
+        '        return {}\n'
+        '    denominator = math.lcm(*(chance.denominator * rolls for chance, _, rolls in kept))\n'
+        '    totals: dict[int, int] = {}\n'
+        '    for chance, ways, rolls in kept:\n'
+        '        scale = chance.numerator * (denominator // (chance.denominator * rolls))\n'
+        '        for amount, count in ways.items():\n'
+        '            totals[amount] = totals.get(amount, 0) + scale * count\n'
+        '    return {amount: Fraction(total, denominator) for amount, total in sorted(totals.items()) if total}\n'
+        '\n'
+        '\n'
+        'def as_counts(spread: Distribution) -> tuple[dict[int, int], int]:\n'
         '    """The same distribution as whole-number weights over one common denominator."""\n'
-        "    denominator = math.lcm(*(p.denominator for p in spread.values()))\n"
-        "    return {amount: p.numerator * (denominator // p.denominator) for amount, p in spread.items()}, denominator\n"
-        "\n"
-        "\n"
-        "def packed(counts: list[int], width: int) -> int:\n"
+        '    denominator = math.lcm(*(p.denominator for p in spread.values()))\n'
+        '    return {amount: p.numerator * (denominator // p.denominator) for amount, p in spread.items()}, denominator\n'
+        '\n'
+        '\n'
+        'def packed(counts: list[int], width: int) -> int:\n'
         '    """Whole-number counts as one integer, ``width`` bytes a slot (slot i holds the count of amount i)."""\n'
         '    return int.from_bytes(b"".join(count.to_bytes(width, "little") for count in counts), "little")\n'
-        "\n"
-        "\n"
-        "def unpacked(number: int, width: int, slots: int) -> list[int]:\n"
+        '\n'
+        '\n'
+        'def unpacked(number: int, width: int, slots: int) -> list[int]:\n'
         '    data = number.to_bytes(width * slots, "little")\n'
         '    return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * slots, width)]\n'
-        "\n"
-        "\n"
-        "def repeated_counts(\n"
-        "    one: Distribution, times: int, cap: int | None = None\n"
-        ") -> tuple[list[int] | dict[int, int], int]:\n"
+        '\n'
+        '\n'
+        'def repeated_counts(\n'
+        '    one: Distribution, times: int, cap: int | None = None\n'
+        ') -> tuple[list[int] | dict[int, int], int]:\n'
         '    """The counts of each total of ``times`` draws of ``one`` (capped when given), and their denominator.\n'
-        "\n"
-        "    Exact and fast: the counts over a common denominator are packed into one big integer, so each\n"
-        "    draw is a single integer multiplication (Kronecker substitution); amounts past the cap are folded\n"
+        '\n'
+        '    Exact and fast: the counts over a common denominator are packed into one big integer, so each\n'
+        '    draw is a single integer multiplication (Kronecker substitution); amounts past the cap are folded\n'
         '    into the cap after each draw."""\n'
-        "    weights, denominator = as_counts(one)\n"
-        "    if cap is not None:  # an amount past the cap counts as the cap\n"
-        "        folded: dict[int, int] = {}\n"
-        "        for amount, weight in weights.items():\n"
-        "            folded[min(cap, amount)] = folded.get(min(cap, amount), 0) + weight\n"
-        "        weights = folded\n"
-        "    if min(weights) < 0 or max(weights) > SPARSE_ABOVE:  # e.g. a big damage bonus: a dict, not a slot each\n"
-        "        return sparse_counts(weights, times, cap), denominator**times\n"
-        "    width = (\n"
-        "        (sum(weights.values()) ** max(times, 1)).bit_length() + 8\n"
-        "    ) // 8  # no slot overflows into the next\n"
-        "    one_draw = packed([weights.get(amount, 0) for amount in range(max(weights) + 1)], width)\n"
-        "    counts = [1]\n"
-        "    for _ in range(times):\n"
-        "        slots = len(counts) + max(weights)\n"
-        "        counts = unpacked(packed(counts, width) * one_draw, width, slots)\n"
-        "        if cap is not None and len(counts) > cap + 1:\n"
-        "            counts = [*counts[:cap], sum(counts[cap:])]\n"
-        "    return counts, denominator**times\n"
-        "\n"
-        "\n"
-        "def sparse_counts(weights: dict[int, int], times: int, cap: int | None) -> list[int] | dict[int, int]:\n"
-        "    counts = {0: 1}\n"
-        "    for _ in range(times):\n"
-        "        step: dict[int, int] = {}\n"
-        "        for a, ways in counts.items():\n"
-        "            for b, weight in weights.items():\n"
-        "                total = a + b if cap is None else min(cap, a + b)\n"
-        "                step[total] = step.get(total, 0) + ways * weight\n"
-        "        counts = step\n"
-        "    return counts\n"
-        "\n"
-        "\n"
-        "def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:\n"
+        '    weights, denominator = as_counts(one)\n'
+        '    if cap is not None:  # an amount past the cap counts as the cap\n'
+        '        folded: dict[int, int] = {}\n'
+        '        for amount, weight in weights.items():\n'
+        '            folded[min(cap, amount)] = folded.get(min(cap, amount), 0) + weight\n'
+        '        weights = folded\n'
+        '    if min(weights) < 0 or max(weights) > SPARSE_ABOVE:  # e.g. a big damage bonus: a dict, not a slot each\n'
+        '        return sparse_counts(weights, times, cap), denominator**times\n'
+        '    width = (\n'
+        '        (sum(weights.values()) ** max(times, 1)).bit_length() + 8\n'
+        '    ) // 8  # no slot overflows into the next\n'
+        '    one_draw = packed([weights.get(amount, 0) for amount in range(max(weights) + 1)], width)\n'
+        '    counts = [1]\n'
+        '    for _ in range(times):\n'
+        '        slots = len(counts) + max(weights)\n'
+        '        counts = unpacked(packed(counts, width) * one_draw, width, slots)\n'
+        '        if cap is not None and len(counts) > cap + 1:\n'
+        '            counts = [*counts[:cap], sum(counts[cap:])]\n'
+        '    return counts, denominator**times\n'
+        '\n'
+        '\n'
+        'def sparse_counts(weights: dict[int, int], times: int, cap: int | None) -> list[int] | dict[int, int]:\n'
+        '    counts = {0: 1}\n'
+        '    for _ in range(times):\n'
+        '        step: dict[int, int] = {}\n'
+        '        for a, ways in counts.items():\n'
+        '            for b, weight in weights.items():\n'
+        '                total = a + b if cap is None else min(cap, a + b)\n'
+        '                step[total] = step.get(total, 0) + ways * weight\n'
+        '        counts = step\n'
+        '    return counts\n'
+        '\n'
+        '\n'
+        'def repeated(one: Distribution, times: int, cap: int | None = None) -> Distribution:\n'
         '    """Distribution of the total of ``times`` independent draws of ``one`` (capped when given);\n'
         '    no draw at all totals 0. Callers check the number of attacks their rules allow."""\n'
-        "    counts, scale = repeated_counts(one, times, cap)\n"
-        "    found = counts.items() if isinstance(counts, dict) else enumerate(counts)\n"
-        "    return {amount: Fraction(ways, scale) for amount, ways in found if ways}\n"
-        "\n"
-        "\n"
-        "def mean(spread: Distribution) -> Fraction:\n"
-        "    return sum((amount * p for amount, p in spread.items()), Fraction(0))\n"
-        "\n"
-        "\n"
-        "def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:\n"
+        '    counts, scale = repeated_counts(one, times, cap)\n'
+        '    found = counts.items() if isinstance(counts, dict) else enumerate(counts)\n'
+        '    return {amount: Fraction(ways, scale) for amount, ways in found if ways}\n'
+        '\n'
+        '\n'
+        'def mean(spread: Distribution) -> Fraction:\n'
+        '    return sum((amount * p for amount, p in spread.items()), Fraction(0))\n'
+        '\n'
+        '\n'
+        'def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:\n'
         '    """Probability that ``times`` independent draws of ``one`` total at least ``amount``."""\n'
-        "    if amount <= 0:\n"
-        "        return Fraction(1)\n"
-        "    counts, scale = repeated_counts(one, times, cap=amount)\n"
-        "    if isinstance(counts, dict):\n"
-        "        return Fraction(counts.get(amount, 0), scale)\n"
-        "    return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)\n"
-        "\n"
-        "\n"
-        "def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:\n"
+        '    if amount <= 0:\n'
+        '        return Fraction(1)\n'
+        '    counts, scale = repeated_counts(one, times, cap=amount)\n'
+        '    if isinstance(counts, dict):\n'
+        '        return Fraction(counts.get(amount, 0), scale)\n'
+        '    return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)\n'
+        '\n'
+        '\n'
+        'def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:\n'
         '    """The round\'s chance to drop the target as the .xlsx shows it: one attack\'s chance, none for no\n'
         '    attack (1 when the target is at 0 or below already), or the text pointing at the .xlsm."""\n'
-        "    if attacks == 1:\n"
-        "        return one_attack\n"
-        "    return Fraction(int(hp <= 0)) if attacks == 0 else several\n"
+        '    if attacks == 1:\n'
+        '        return one_attack\n'
+        '    return Fraction(int(hp <= 0)) if attacks == 0 else several\n'
     ),
-    "pycalc.resolution": (
+    'pycalc.resolution': (
         '"""One d20 attack resolution for every d20 ruleset, read from the ``resolution:`` block of its YAML.\n'
-        "\n"
-        "Design note: what tells the four d20 engines apart\n"
-        "---------------------------------------------------\n"
-        "Read from ``pycalc/rulesets/{cnc,osr,combat17,bfrpg}.py`` and their ``_odds`` modules. Everything\n"
-        "else (the d20 + bonus + mods against a target, exact odds by enumerating both d20s, damage = dice +\n"
-        "modifier, several attacks as a convolution) is the same in all four.\n"
-        "\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "choice                 cnc         osr                  combat17               bfrpg\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "target                 AC (floor   number needed; AC    AC                     AC\n"
-        "                       min AC)     change x -1 (ruling)\n"
-        "hit margin             table       0                    0                      table\n"
-        "natural rolls that     box per     == natural_miss      bands with auto_miss   <= natural_always\n"
-        "always miss            face (off)  roll (1)             (1)                    _fails (1)\n"
-        "... always hit         box per     == natural_hit_roll  bands with auto_hit    >= natural_always\n"
-        "                       face (off)  (20)                 (20)                   _hits (20)\n"
-        "needs magic/silver     -           ruling: no hit at    ticked: no hit (nat 1  -\n"
-        "                                   all / no auto hit    still fumbles)\n"
-        "advantage              -           roll 2 keep high/    -                      -\n"
-        "                                   low; both: ruling\n"
-        "follow-up d20          -           fumble check         crit / fumble chart    confirmation\n"
-        "fumble                 -           nat 1 and follow >   nat 1 -> chart; Miss   -\n"
-        "                                   level                if not special (rul.)\n"
-        "critical               -           automatic on 20      nat 20 -> chart (+mods threat on >= 20;\n"
-        "                                   unless need >= 19    by ruling); Hit if     confirm: follow hits\n"
-        "                                   (ruling, basis need  not special (ruling)   by total (nat 1\n"
-        "                                   or target: ruling)                          fails: ruling); none\n"
-        "                                                                               if need >= 20 (rul.)\n"
-        "critical damage        -           as a hit             chart row -> outcomes  max die + roll (+ 2nd\n"
-        "                                                        formula (reg/max/crit) roll + mod: ruling)\n"
-        "damage multipliers     -           x2 (double)          situation x, whole or  double (whole or not\n"
-        "                                                        dice only; round rul.  the max die: ruling),\n"
-        "                                                                               half (round: ruling),\n"
-        "                                                                               water (row rounding)\n"
-        "nat-high penalty       -           -1/point needed      -                      -\n"
-        "                                   over 20 (total or\n"
-        "                                   die: ruling)\n"
-        "least damage           kind row    0                    table (0)              0\n"
-        "automatic hit          -           -                    -                      helpless: 2 x max\n"
-        "                                                                               (multiplied: ruling)\n"
-        "=====================  ==========  ===================  =====================  ======================\n"
-        "\n"
-        "The ``resolution:`` block (``pycalc.resolution_block``, documented in ``tables/README.md``) names\n"
-        "each of those choices, with every number a literal or a table cell and every ambiguity a ruling.\n"
-        "This module reads it: pure functions of (RuleSet, :class:`Attack`, rolls) and (RuleSet,\n"
+        '\n'
+        'Design note: what tells the four d20 engines apart\n'
+        '---------------------------------------------------\n'
+        'Read from ``pycalc/rulesets/{cnc,osr,combat17,bfrpg}.py`` and their ``_odds`` modules. Everything\n'
+        'else (the d20 + bonus + mods against a target, exact odds by enumerating both d20s, damage = dice +\n'
+        'modifier, several attacks as a convolution) is the same in all four.\n'
+        '\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        'choice                 cnc         osr                  combat17               bfrpg\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        'target                 AC (floor   number needed; AC    AC                     AC\n'
+        '                       min AC)     change x -1 (ruling)\n'
+        'hit margin             table       0                    0                      table\n'
+        'natural rolls that     box per     == natural_miss      bands with auto_miss   <= natural_always\n'
+        'always miss            face (off)  roll (1)             (1)                    _fails (1)\n'
+        '... always hit         box per     == natural_hit_roll  bands with auto_hit    >= natural_always\n'
+        '                       face (off)  (20)                 (20)                   _hits (20)\n'
+        'needs magic/silver     -           ruling: no hit at    ticked: no hit (nat 1  -\n'
+        '                                   all / no auto hit    still fumbles)\n'
+        'advantage              -           roll 2 keep high/    -                      -\n'
+        '                                   low; both: ruling\n'
+        'follow-up d20          -           fumble check         crit / fumble chart    confirmation\n'
+        'fumble                 -           nat 1 and follow >   nat 1 -> chart; Miss   -\n'
+        '                                   level                if not special (rul.)\n'
+        'critical               -           automatic on 20      nat 20 -> chart (+mods threat on >= 20;\n'
+        '                                   unless need >= 19    by ruling); Hit if     confirm: follow hits\n'
+        '                                   (ruling, basis need  not special (ruling)   by total (nat 1\n'
+        '                                   or target: ruling)                          fails: ruling); none\n'
+        '                                                                               if need >= 20 (rul.)\n'
+        'critical damage        -           as a hit             chart row -> outcomes  max die + roll (+ 2nd\n'
+        '                                                        formula (reg/max/crit) roll + mod: ruling)\n'
+        'damage multipliers     -           x2 (double)          situation x, whole or  double (whole or not\n'
+        '                                                        dice only; round rul.  the max die: ruling),\n'
+        '                                                                               half (round: ruling),\n'
+        '                                                                               water (row rounding)\n'
+        'nat-high penalty       -           -1/point needed      -                      -\n'
+        '                                   over 20 (total or\n'
+        '                                   die: ruling)\n'
+        'least damage           kind row    0                    table (0)              0\n'
+        'automatic hit          -           -                    -                      helpless: 2 x max\n'
+        '                                                                               (multiplied: ruling)\n'
+        '=====================  ==========  ===================  =====================  ======================\n'
+        '\n'
+        'The ``resolution:`` block (``pycalc.resolution_block``, documented in ``tables/README.md``) names\n'
+        'each of those choices, with every number a literal or a table cell and every ambiguity a ruling.\n'
+        'This module reads it: pure functions of (RuleSet, :class:`Attack`, rolls) and (RuleSet,\n'
         ":class:`Damage`, ...) giving the same answers as the four engines' attack functions (the tests\n"
         "compare them exhaustively). No rule number is written here. What is truly a ruleset's own (falling,\n"
-        "mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;\n"
-        ":func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).\n"
-        "\n"
-        "Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);\n"
-        "an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total\n"
-        "(or an always-hit roll) decides the hit, and the critical rule decides Hit or Critical.\n"
+        'mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;\n'
+        ':func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).\n'
+        '\n'
+        'Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);\n'
+        'an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total\n'
+        '(or an always-hit roll) decides the hit, and the critical rule decides Hit or Critical.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import math\n"
-        "import weakref\n"
-        "from collections.abc import Callable, Iterable, Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from fractions import Fraction\n"
-        "from typing import Any\n"
-        "\n"
-        "from pycalc import dice as dice_module\n"
-        "from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES\n"
-        "from pycalc.errors import RuleError, not_in_list\n"
-        "from pycalc.resolution_block import (\n"
-        "    HIT_FORMULA,\n"
-        "    Chart,\n"
-        "    Formula,\n"
-        "    NeedRange,\n"
-        "    Resolution,\n"
-        "    RollColumn,\n"
-        "    Rolls,\n"
-        "    value,\n"
-        ")\n"
-        "from pycalc.tables import Row, RuleSet\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import math\n'
+        'import weakref\n'
+        'from collections.abc import Callable, Iterable, Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'from pycalc import dice as dice_module\n'
+        'from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES\n'
+        'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.resolution_block import (\n'
+        '    HIT_FORMULA,\n'
+        '    Chart,\n'
+        '    Formula,\n'
+        '    NeedRange,\n'
+        '    Resolution,\n'
+        '    RollColumn,\n'
+        '    Rolls,\n'
+        '    value,\n'
+        ')\n'
+        'from pycalc.tables import Row, RuleSet\n'
+        '\n'
         "LOWEST_FACE = 1  # every die's lowest face, not a rule number\n"
         'NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- inputs\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Attack:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- inputs\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Attack:\n'
         '    """One attack before the dice: what the d20 is rolled with and what the situation says."""\n'
-        "\n"
-        "    bonus: int\n"
+        '\n'
+        '    bonus: int\n'
         "    target: int  # the defender's AC, or the number needed (block `target`)\n"
         "    mods: int = 0  # every modifier to the roll (the free one and the situation's)\n"
         "    level: int = 0  # the attacker's level (fumble mode level_check)\n"
         "    ac_change: int = 0  # the situation's change of the defender's AC (block `ac_change` converts it)\n"
-        "    advantage: bool = False\n"
-        "    disadvantage: bool = False\n"
-        "    needs_magic: bool = False  # only a weapon the attacker lacks can hit the target (block `needs_magic`)\n"
-        "    cannot_hit: bool = False  # no roll can hit (an always-miss roll still fumbles)\n"
-        "    blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles\n"
-        "    auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Damage:\n"
+        '    advantage: bool = False\n'
+        '    disadvantage: bool = False\n'
+        '    needs_magic: bool = False  # only a weapon the attacker lacks can hit the target (block `needs_magic`)\n'
+        '    cannot_hit: bool = False  # no roll can hit (an always-miss roll still fumbles)\n'
+        '    blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles\n'
+        '    auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Damage:\n'
         '    """The damage side of one attack."""\n'
-        "\n"
-        "    dice: dice_module.Dice  # e.g. 1d8+2: the +2 is the modifier the formulas count\n"
+        '\n'
+        '    dice: dice_module.Dice  # e.g. 1d8+2: the +2 is the modifier the formulas count\n'
         "    bonus: int = 0  # the situation's damage bonus, counted with the modifier\n"
         "    least: int | None = None  # None: the block's damage.least\n"
-        "    deals_damage: bool = True  # False: a hit deals none (a grapple)\n"
-        "    critical_extra: bool = True  # False: a critical deals what a hit deals (a lingering injury instead)\n"
-        "    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> factor (1)\n"
-        "    round_up: Mapping[str, bool] = field(default_factory=dict)  # stages with rounding: picked\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the block\n"
-        "\n"
-        "\n"
-        "def block(rules: RuleSet) -> Resolution:\n"
-        "    found = rules.resolution_block\n"
-        "    if found is None:\n"
+        '    deals_damage: bool = True  # False: a hit deals none (a grapple)\n'
+        '    critical_extra: bool = True  # False: a critical deals what a hit deals (a lingering injury instead)\n'
+        '    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> factor (1)\n'
+        '    round_up: Mapping[str, bool] = field(default_factory=dict)  # stages with rounding: picked\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the block\n'
+        '\n'
+        '\n'
+        'def block(rules: RuleSet) -> Resolution:\n'
+        '    found = rules.resolution_block\n'
+        '    if found is None:\n'
         '        raise RuleError(f"#RULESET? {rules.id} has no resolution block")\n'
-        "    return found\n"
-        "\n"
-        "\n"
-        "_RESOLVED: weakref.WeakKeyDictionary[RuleSet, dict[int, Any]] = weakref.WeakKeyDictionary()\n"
-        "\n"
-        "\n"
-        "def get(rules: RuleSet, item: Any) -> Any:\n"
+        '    return found\n'
+        '\n'
+        '\n'
+        '_RESOLVED: weakref.WeakKeyDictionary[RuleSet, dict[int, Any]] = weakref.WeakKeyDictionary()\n'
+        '\n'
+        '\n'
+        'def get(rules: RuleSet, item: Any) -> Any:\n'
         '    """A block value under these rules (``resolution_block.value``), remembered per RuleSet: a\n'
         '    RuleSet never changes (house rules and flipped rulings make a new one), nor does its block."""\n'
-        "    if item is None or isinstance(item, (bool, int, str)):\n"
-        "        return item\n"
-        "    found = _RESOLVED.get(rules)\n"
-        "    if found is None:\n"
-        "        found = _RESOLVED[rules] = {}\n"
-        "    key = id(item)\n"
-        "    if key not in found:\n"
-        "        found[key] = value(rules, item)\n"
-        "    return found[key]\n"
-        "\n"
-        "\n"
-        "def faces(rules: RuleSet) -> int:\n"
-        "    return int(get(rules, block(rules).die))\n"
-        "\n"
-        "\n"
-        "def follow_faces(rules: RuleSet) -> int:\n"
-        "    follow = block(rules).follow_die\n"
-        "    return faces(rules) if follow is None else int(get(rules, follow))\n"
-        "\n"
-        "\n"
-        "def fumble_mode(rules: RuleSet) -> str:\n"
-        "    return str(get(rules, block(rules).fumble.mode))\n"
-        "\n"
-        "\n"
-        "def critical_mode(rules: RuleSet) -> str:\n"
-        "    return str(get(rules, block(rules).critical.mode))\n"
-        "\n"
-        "\n"
-        "def uses_follow_roll(rules: RuleSet) -> bool:\n"
+        '    if item is None or isinstance(item, (bool, int, str)):\n'
+        '        return item\n'
+        '    found = _RESOLVED.get(rules)\n'
+        '    if found is None:\n'
+        '        found = _RESOLVED[rules] = {}\n'
+        '    key = id(item)\n'
+        '    if key not in found:\n'
+        '        found[key] = value(rules, item)\n'
+        '    return found[key]\n'
+        '\n'
+        '\n'
+        'def faces(rules: RuleSet) -> int:\n'
+        '    return int(get(rules, block(rules).die))\n'
+        '\n'
+        '\n'
+        'def follow_faces(rules: RuleSet) -> int:\n'
+        '    follow = block(rules).follow_die\n'
+        '    return faces(rules) if follow is None else int(get(rules, follow))\n'
+        '\n'
+        '\n'
+        'def fumble_mode(rules: RuleSet) -> str:\n'
+        '    return str(get(rules, block(rules).fumble.mode))\n'
+        '\n'
+        '\n'
+        'def critical_mode(rules: RuleSet) -> str:\n'
+        '    return str(get(rules, block(rules).critical.mode))\n'
+        '\n'
+        '\n'
+        'def uses_follow_roll(rules: RuleSet) -> bool:\n'
         '    """Whether a second d20 can change the result (fumble check or chart, confirmation, crit chart)."""\n'
         '    return fumble_mode(rules) in ("level_check", "chart") or critical_mode(rules) in ("confirm", "chart")\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def check_roll(rules: RuleSet, roll: int, what: str = "ROLL", sides: int | None = None) -> int:\n'
-        "    top = faces(rules) if sides is None else sides\n"
-        "    if not LOWEST_FACE <= roll <= top:\n"
+        '    top = faces(rules) if sides is None else sides\n'
+        '    if not LOWEST_FACE <= roll <= top:\n'
         '        raise RuleError(f"#{what}? {LOWEST_FACE} to {top}")\n'
-        "    return roll\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- natural rolls\n"
-        "\n"
-        "\n"
-        "def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:\n"
+        '    return roll\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- natural rolls\n'
+        '\n'
+        '\n'
+        'def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:\n'
         '    """The faces of the die that ``rolls`` (a union of ranges and table columns) names."""\n'
-        "    found = _RESOLVED.get(rules)\n"
-        "    if found is None:\n"
-        "        found = _RESOLVED[rules] = {}\n"
-        "    key = id(rolls)\n"
-        "    if key not in found:\n"
-        "        top = faces(rules)\n"
-        "        faces_in: set[int] = set()\n"
-        "        for part in rolls:\n"
-        "            if isinstance(part, RollColumn):\n"
-        "                table = rules.table(part.table)\n"
-        "                faces_in |= {\n"
-        "                    roll\n"
-        "                    for roll in range(LOWEST_FACE, top + 1)\n"
-        "                    if (row := table.band(roll)) and row[part.column]\n"
-        "                }\n"
-        "            elif get(rules, part.when):\n"
-        "                low = LOWEST_FACE if part.low is None else int(get(rules, part.low))\n"
-        "                high = top if part.high is None else int(get(rules, part.high))\n"
-        "                faces_in |= set(range(low, high + 1))\n"
-        "        found[key] = frozenset(faces_in)\n"
-        "    return found[key]\n"
-        "\n"
-        "\n"
-        "def in_rolls(rules: RuleSet, rolls: Rolls, roll: int) -> bool:\n"
+        '    found = _RESOLVED.get(rules)\n'
+        '    if found is None:\n'
+        '        found = _RESOLVED[rules] = {}\n'
+        '    key = id(rolls)\n'
+        '    if key not in found:\n'
+        '        top = faces(rules)\n'
+        '        faces_in: set[int] = set()\n'
+        '        for part in rolls:\n'
+        '            if isinstance(part, RollColumn):\n'
+        '                table = rules.table(part.table)\n'
+        '                faces_in |= {\n'
+        '                    roll\n'
+        '                    for roll in range(LOWEST_FACE, top + 1)\n'
+        '                    if (row := table.band(roll)) and row[part.column]\n'
+        '                }\n'
+        '            elif get(rules, part.when):\n'
+        '                low = LOWEST_FACE if part.low is None else int(get(rules, part.low))\n'
+        '                high = top if part.high is None else int(get(rules, part.high))\n'
+        '                faces_in |= set(range(low, high + 1))\n'
+        '        found[key] = frozenset(faces_in)\n'
+        '    return found[key]\n'
+        '\n'
+        '\n'
+        'def in_rolls(rules: RuleSet, rolls: Rolls, roll: int) -> bool:\n'
         '    """Whether the natural ``roll`` is one of ``rolls``."""\n'
-        "    return roll in roll_set(rules, rolls)\n"
-        "\n"
-        "\n"
-        "def always_misses(rules: RuleSet, roll: int) -> bool:\n"
-        "    return in_rolls(rules, block(rules).always_miss, roll)\n"
-        "\n"
-        "\n"
-        "def always_hits(rules: RuleSet, roll: int) -> bool:\n"
-        "    return in_rolls(rules, block(rules).always_hit, roll)\n"
-        "\n"
-        "\n"
-        "def critical_rolls(rules: RuleSet) -> Rolls:\n"
-        "    rolls = block(rules).critical.rolls\n"
-        "    return block(rules).always_hit if rolls is None else rolls\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the target and the need\n"
-        "\n"
-        "\n"
-        "def target(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return roll in roll_set(rules, rolls)\n'
+        '\n'
+        '\n'
+        'def always_misses(rules: RuleSet, roll: int) -> bool:\n'
+        '    return in_rolls(rules, block(rules).always_miss, roll)\n'
+        '\n'
+        '\n'
+        'def always_hits(rules: RuleSet, roll: int) -> bool:\n'
+        '    return in_rolls(rules, block(rules).always_hit, roll)\n'
+        '\n'
+        '\n'
+        'def critical_rolls(rules: RuleSet) -> Rolls:\n'
+        '    rolls = block(rules).critical.rolls\n'
+        '    return block(rules).always_hit if rolls is None else rolls\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the target and the need\n'
+        '\n'
+        '\n'
+        'def target(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The target after the situation\'s AC change (and never below ``least_target``)."""\n'
-        "    rule = block(rules)\n"
-        "    found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))\n"
-        "    least = get(rules, rule.least_target)\n"
-        "    return found if least is None else max(int(least), found)\n"
-        "\n"
-        "\n"
-        "def raw_need(rules: RuleSet, attack: Attack) -> int:\n"
+        '    rule = block(rules)\n'
+        '    found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))\n'
+        '    least = get(rules, rule.least_target)\n'
+        '    return found if least is None else max(int(least), found)\n'
+        '\n'
+        '\n'
+        'def raw_need(rules: RuleSet, attack: Attack) -> int:\n'
         '    """Target minus bonus minus mods: what the total must make up on the die (``d20.Attack.need``)."""\n'
-        "    return target(rules, attack) - attack.bonus - attack.mods\n"
-        "\n"
-        "\n"
-        "def need(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return target(rules, attack) - attack.bonus - attack.mods\n'
+        '\n'
+        '\n'
+        'def need(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The natural roll needed to hit by the total, before any natural-roll rule."""\n'
-        "    return raw_need(rules, attack) + int(get(rules, block(rules).hit_margin))\n"
-        "\n"
-        "\n"
-        "def hits_by_total(rules: RuleSet, attack: Attack, roll: int) -> bool:\n"
-        "    return roll >= need(rules, attack)\n"
-        "\n"
-        "\n"
-        "def need_basis(rules: RuleSet, attack: Attack) -> int:\n"
+        '    return raw_need(rules, attack) + int(get(rules, block(rules).hit_margin))\n'
+        '\n'
+        '\n'
+        'def hits_by_total(rules: RuleSet, attack: Attack, roll: int) -> bool:\n'
+        '    return roll >= need(rules, attack)\n'
+        '\n'
+        '\n'
+        'def need_basis(rules: RuleSet, attack: Attack) -> int:\n'
         '    """The number the natural-roll exceptions and penalty look at (block ``need_basis``)."""\n'
         '    if get(rules, block(rules).need_basis) == "target":\n'
-        "        return target(rules, attack)\n"
-        "    return raw_need(rules, attack)\n"
-        "\n"
-        "\n"
-        "def in_need_range(rules: RuleSet, span: NeedRange | None, number: int) -> bool:\n"
-        "    if span is None:\n"
-        "        return False\n"
-        "    checks = (\n"
-        "        (span.at_least, lambda bound: number >= bound),\n"
-        "        (span.above, lambda bound: number > bound),\n"
-        "        (span.at_most, lambda bound: number <= bound),\n"
-        "        (span.below, lambda bound: number < bound),\n"
-        "    )\n"
-        "    return all(test(int(get(rules, bound))) for bound, test in checks if get(rules, bound) is not None)\n"
-        "\n"
-        "\n"
-        "def effective_needs_magic(rules: RuleSet, attack: Attack) -> str | None:\n"
+        '        return target(rules, attack)\n'
+        '    return raw_need(rules, attack)\n'
+        '\n'
+        '\n'
+        'def in_need_range(rules: RuleSet, span: NeedRange | None, number: int) -> bool:\n'
+        '    if span is None:\n'
+        '        return False\n'
+        '    checks = (\n'
+        '        (span.at_least, lambda bound: number >= bound),\n'
+        '        (span.above, lambda bound: number > bound),\n'
+        '        (span.at_most, lambda bound: number <= bound),\n'
+        '        (span.below, lambda bound: number < bound),\n'
+        '    )\n'
+        '    return all(test(int(get(rules, bound))) for bound, test in checks if get(rules, bound) is not None)\n'
+        '\n'
+        '\n'
+        'def effective_needs_magic(rules: RuleSet, attack: Attack) -> str | None:\n'
         '    """What the attack\'s ``needs_magic`` does under the block: cannot_hit, no_auto_hit or None."""\n'
-        "    return str(get(rules, block(rules).needs_magic)) if attack.needs_magic else None\n"
-        "\n"
-        "\n"
-        "def cannot_hit(rules: RuleSet, attack: Attack) -> bool:\n"
+        '    return str(get(rules, block(rules).needs_magic)) if attack.needs_magic else None\n'
+        '\n'
+        '\n'
+        'def cannot_hit(rules: RuleSet, attack: Attack) -> bool:\n'
         '    return attack.cannot_hit or effective_needs_magic(rules, attack) == "cannot_hit"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- critical and fumble rules\n"
-        "\n"
-        "\n"
-        "def critical_possible(rules: RuleSet, attack: Attack) -> bool:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- critical and fumble rules\n'
+        '\n'
+        '\n'
+        'def critical_possible(rules: RuleSet, attack: Attack) -> bool:\n'
         '    """False when the number needed is in ``critical.no_critical_when_needed`` (e.g. only a natural\n'
         '    20 can hit); the attack\'s own flags (blocked, auto hit) are not counted here."""\n'
         '    if critical_mode(rules) == "none":\n'
-        "        return False\n"
-        "    span = get(rules, block(rules).critical.no_critical_when_needed)\n"
-        "    return not in_need_range(rules, span, need_basis(rules, attack))\n"
-        "\n"
-        "\n"
-        "def confirms(rules: RuleSet, attack: Attack, follow: int) -> bool:\n"
+        '        return False\n'
+        '    span = get(rules, block(rules).critical.no_critical_when_needed)\n'
+        '    return not in_need_range(rules, span, need_basis(rules, attack))\n'
+        '\n'
+        '\n'
+        'def confirms(rules: RuleSet, attack: Attack, follow: int) -> bool:\n'
         '    """Confirmation (critical mode confirm): the follow roll hits by its total; an always-miss roll\n'
         '    fails when ``confirm_natural_miss_fails``."""\n'
-        "    if get(rules, block(rules).critical.confirm_natural_miss_fails) and always_misses(rules, follow):\n"
-        "        return False\n"
-        "    return hits_by_total(rules, attack, follow)\n"
-        "\n"
-        "\n"
-        "def confirm_min(rules: RuleSet, attack: Attack) -> int:\n"
+        '    if get(rules, block(rules).critical.confirm_natural_miss_fails) and always_misses(rules, follow):\n'
+        '        return False\n'
+        '    return hits_by_total(rules, attack, follow)\n'
+        '\n'
+        '\n'
+        'def confirm_min(rules: RuleSet, attack: Attack) -> int:\n'
         '    """Lowest confirmation roll that confirms (may lie outside the die: none or every roll)."""\n'
-        "    floor = LOWEST_FACE\n"
-        "    if get(rules, block(rules).critical.confirm_natural_miss_fails):\n"
-        "        while floor <= faces(rules) and always_misses(rules, floor):\n"
-        "            floor += 1\n"
-        "    return max(need(rules, attack), floor)\n"
-        "\n"
-        "\n"
-        "def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:\n"
-        "    row = rules.table(chart.table).band(key)\n"
-        "    if row is None:\n"
+        '    floor = LOWEST_FACE\n'
+        '    if get(rules, block(rules).critical.confirm_natural_miss_fails):\n'
+        '        while floor <= faces(rules) and always_misses(rules, floor):\n'
+        '            floor += 1\n'
+        '    return max(need(rules, attack), floor)\n'
+        '\n'
+        '\n'
+        'def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:\n'
+        '    row = rules.table(chart.table).band(key)\n'
+        '    if row is None:\n'
         '        raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")\n'
-        "    return row\n"
-        "\n"
-        "\n"
-        "def critical_chart(rules: RuleSet) -> Chart:\n"
-        "    chart = block(rules).critical.chart\n"
-        "    if chart is None:\n"
+        '    return row\n'
+        '\n'
+        '\n'
+        'def critical_chart(rules: RuleSet) -> Chart:\n'
+        '    chart = block(rules).critical.chart\n'
+        '    if chart is None:\n'
         '        raise RuleError(f"#NONE? {rules.id} has no critical chart")\n'
-        "    return chart\n"
-        "\n"
-        "\n"
-        "def fumble_chart(rules: RuleSet) -> Chart:\n"
-        "    chart = block(rules).fumble.chart\n"
-        "    if chart is None:\n"
+        '    return chart\n'
+        '\n'
+        '\n'
+        'def fumble_chart(rules: RuleSet) -> Chart:\n'
+        '    chart = block(rules).fumble.chart\n'
+        '    if chart is None:\n'
         '        raise RuleError(f"#NONE? {rules.id} has no fumble chart")\n'
-        "    return chart\n"
-        "\n"
-        "\n"
-        "def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:\n"
+        '    return chart\n'
+        '\n'
+        '\n'
+        'def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:\n'
         '    """The critical chart\'s key: the follow roll, plus the roll\'s mods when ``follow_adds_mods``."""\n'
-        "    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)\n"
-        "\n"
-        "\n"
-        "def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:\n"
-        "    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))\n"
-        "\n"
-        "\n"
-        "def fumble_chart_row(rules: RuleSet, follow: int) -> Row:\n"
-        "    return chart_row(rules, fumble_chart(rules), follow)\n"
-        "\n"
-        "\n"
-        "def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:\n"
+        '    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)\n'
+        '\n'
+        '\n'
+        'def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:\n'
+        '    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))\n'
+        '\n'
+        '\n'
+        'def fumble_chart_row(rules: RuleSet, follow: int) -> Row:\n'
+        '    return chart_row(rules, fumble_chart(rules), follow)\n'
+        '\n'
+        '\n'
+        'def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:\n'
         '    """The chart row makes the natural roll plain (Hit / Miss) under ``plain_unless_special``."""\n'
-        "    return (\n"
-        "        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the result\n"
-        "\n"
-        "\n"
-        "def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:\n"
+        '    return (\n'
+        '        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the result\n'
+        '\n'
+        '\n'
+        'def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:\n'
         '    """Miss or Fumble for an always-miss roll."""\n'
-        "    mode = fumble_mode(rules)\n"
+        '    mode = fumble_mode(rules)\n'
         '    if mode == "always":\n'
-        "        return FUMBLE\n"
+        '        return FUMBLE\n'
         '    if mode == "level_check":\n'
-        "        return FUMBLE if follow is not None and follow > attack.level else MISS\n"
+        '        return FUMBLE if follow is not None and follow > attack.level else MISS\n'
         '    if mode == "chart":\n'
-        "        chart = fumble_chart(rules)\n"
-        "        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):\n"
-        "            return MISS\n"
-        "        return FUMBLE\n"
-        "    return MISS\n"
-        "\n"
-        "\n"
-        "def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:\n"
+        '        chart = fumble_chart(rules)\n'
+        '        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):\n'
+        '            return MISS\n'
+        '        return FUMBLE\n'
+        '    return MISS\n'
+        '\n'
+        '\n'
+        'def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:\n'
         '    """Hit or Critical for a roll that hits."""\n'
-        "    mode = critical_mode(rules)\n"
+        '    mode = critical_mode(rules)\n'
         '    if mode == "none" or not in_rolls(rules, critical_rolls(rules), roll):\n'
-        "        return HIT\n"
-        "    if not critical_possible(rules, attack):\n"
-        "        return HIT\n"
+        '        return HIT\n'
+        '    if not critical_possible(rules, attack):\n'
+        '        return HIT\n'
         '    if mode == "automatic":\n'
-        "        return CRITICAL\n"
+        '        return CRITICAL\n'
         '    if mode == "confirm":\n'
-        "        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT\n"
-        "    chart = critical_chart(rules)\n"
-        "    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):\n"
-        "        return HIT\n"
-        "    return CRITICAL\n"
-        "\n"
-        "\n"
-        "def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n"
+        '        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT\n'
+        '    chart = critical_chart(rules)\n'
+        '    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):\n'
+        '        return HIT\n'
+        '    return CRITICAL\n'
+        '\n'
+        '\n'
+        'def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n'
         '    """Miss, Hit, Critical or Fumble for the natural ``roll`` and the follow-up roll (unchecked)."""\n'
-        "    if attack.blocked:\n"
-        "        return MISS\n"
-        "    if attack.auto_hit:\n"
-        "        return HIT\n"
-        "    if always_misses(rules, roll):\n"
-        "        return fumble_result(rules, attack, follow)\n"
-        "    if cannot_hit(rules, attack):\n"
-        "        return MISS\n"
+        '    if attack.blocked:\n'
+        '        return MISS\n'
+        '    if attack.auto_hit:\n'
+        '        return HIT\n'
+        '    if always_misses(rules, roll):\n'
+        '        return fumble_result(rules, attack, follow)\n'
+        '    if cannot_hit(rules, attack):\n'
+        '        return MISS\n'
         '    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"\n'
-        "    if not (auto or hits_by_total(rules, attack, roll)):\n"
-        "        return MISS\n"
-        "    return critical_result(rules, attack, roll, follow)\n"
-        "\n"
-        "\n"
-        "def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n"
+        '    if not (auto or hits_by_total(rules, attack, roll)):\n'
+        '        return MISS\n'
+        '    return critical_result(rules, attack, roll, follow)\n'
+        '\n'
+        '\n'
+        'def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:\n'
         '    """:func:`resolve` with both rolls checked against their dice."""\n'
-        "    check_roll(rules, roll)\n"
-        "    if follow is not None:\n"
+        '    check_roll(rules, roll)\n'
+        '    if follow is not None:\n'
         '        check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))\n'
-        "    return resolve(rules, attack, roll, follow)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- chances\n"
-        "\n"
-        "\n"
-        "def roll_mode(rules: RuleSet, attack: Attack) -> str:\n"
-        "    if attack.advantage and attack.disadvantage:\n"
-        "        rule = block(rules).advantage\n"
-        "        return NORMAL if rule is None else str(get(rules, rule.both))\n"
-        "    return ADVANTAGE if attack.advantage else DISADVANTAGE if attack.disadvantage else NORMAL\n"
-        "\n"
-        "\n"
-        "def face_weight(rules: RuleSet, face: int, mode: str = NORMAL) -> Fraction:\n"
+        '    return resolve(rules, attack, roll, follow)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- chances\n'
+        '\n'
+        '\n'
+        'def roll_mode(rules: RuleSet, attack: Attack) -> str:\n'
+        '    if attack.advantage and attack.disadvantage:\n'
+        '        rule = block(rules).advantage\n'
+        '        return NORMAL if rule is None else str(get(rules, rule.both))\n'
+        '    return ADVANTAGE if attack.advantage else DISADVANTAGE if attack.disadvantage else NORMAL\n'
+        '\n'
+        '\n'
+        'def face_weight(rules: RuleSet, face: int, mode: str = NORMAL) -> Fraction:\n'
         '    """Probability that the kept natural roll shows ``face`` (advantage keeps the highest of n)."""\n'
-        "    sides = faces(rules)\n"
-        "    rule = block(rules).advantage\n"
-        "    if mode == NORMAL or rule is None:\n"
-        "        return Fraction(1, sides)\n"
-        "    if mode == ADVANTAGE:\n"
-        "        n = int(get(rules, rule.highest_of))\n"
-        "        return Fraction(face**n - (face - 1) ** n, sides**n)\n"
-        "    n = int(get(rules, rule.lowest_of))\n"
-        "    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)\n"
-        "\n"
-        "\n"
-        "def roll_weights(rules: RuleSet, attack: Attack) -> list[tuple[int, Fraction]]:\n"
-        "    mode = roll_mode(rules, attack)\n"
-        "    return [(roll, face_weight(rules, roll, mode)) for roll in range(LOWEST_FACE, faces(rules) + 1)]\n"
-        "\n"
-        "\n"
-        "def follow_weights(rules: RuleSet) -> list[tuple[int | None, Fraction]]:\n"
-        "    if not uses_follow_roll(rules):\n"
-        "        return [(None, Fraction(1))]\n"
-        "    count = follow_faces(rules)\n"
-        "    return [(follow, Fraction(1, count)) for follow in range(LOWEST_FACE, count + 1)]\n"
-        "\n"
-        "\n"
-        "def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fraction]]:\n"
+        '    sides = faces(rules)\n'
+        '    rule = block(rules).advantage\n'
+        '    if mode == NORMAL or rule is None:\n'
+        '        return Fraction(1, sides)\n'
+        '    if mode == ADVANTAGE:\n'
+        '        n = int(get(rules, rule.highest_of))\n'
+        '        return Fraction(face**n - (face - 1) ** n, sides**n)\n'
+        '    n = int(get(rules, rule.lowest_of))\n'
+        '    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)\n'
+        '\n'
+        '\n'
+        'def roll_weights(rules: RuleSet, attack: Attack) -> list[tuple[int, Fraction]]:\n'
+        '    mode = roll_mode(rules, attack)\n'
+        '    return [(roll, face_weight(rules, roll, mode)) for roll in range(LOWEST_FACE, faces(rules) + 1)]\n'
+        '\n'
+        '\n'
+        'def follow_weights(rules: RuleSet) -> list[tuple[int | None, Fraction]]:\n'
+        '    if not uses_follow_roll(rules):\n'
+        '        return [(None, Fraction(1))]\n'
+        '    count = follow_faces(rules)\n'
+        '    return [(follow, Fraction(1, count)) for follow in range(LOWEST_FACE, count + 1)]\n'
+        '\n'
+        '\n'
+        'def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fraction]]:\n'
         '    """Every (natural roll, follow roll) with its probability."""\n'
-        "    follows = follow_weights(rules)\n"
-        "    for roll, weight in roll_weights(rules, attack):\n"
-        "        for follow, chance in follows:\n"
-        "            yield roll, follow, weight * chance\n"
-        "\n"
-        "\n"
-        "def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:\n"
+        '    follows = follow_weights(rules)\n'
+        '    for roll, weight in roll_weights(rules, attack):\n'
+        '        for follow, chance in follows:\n'
+        '            yield roll, follow, weight * chance\n'
+        '\n'
+        '\n'
+        'def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:\n'
         '    """Exact probability of each result over every roll and follow roll."""\n'
-        "    found = dict.fromkeys(OUTCOMES, Fraction(0))\n"
-        "    for roll, follow, weight in pairs(rules, attack):\n"
-        "        found[resolve(rules, attack, roll, follow)] += weight\n"
-        "    return found\n"
-        "\n"
-        "\n"
-        "def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n"
-        "    odds = chances(rules, attack)\n"
-        "    return odds[HIT] + odds[CRITICAL]\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- damage\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Coefficients:\n"
+        '    found = dict.fromkeys(OUTCOMES, Fraction(0))\n'
+        '    for roll, follow, weight in pairs(rules, attack):\n'
+        '        found[resolve(rules, attack, roll, follow)] += weight\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n'
+        '    odds = chances(rules, attack)\n'
+        '    return odds[HIT] + odds[CRITICAL]\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- damage\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Coefficients:\n'
         '    """A formula with every number resolved."""\n'
-        "\n"
-        "    dice_rolled: int\n"
-        "    rerolled: int\n"
-        "    dice_max: int\n"
-        "    die_max: int\n"
-        "    modifier: int\n"
-        "\n"
-        "    @property\n"
-        "    def rolls_dice(self) -> bool:\n"
-        "        return bool(self.dice_rolled or self.rerolled)\n"
-        "\n"
-        "\n"
-        "def coefficients(rules: RuleSet, spec: Any) -> Coefficients:\n"
+        '\n'
+        '    dice_rolled: int\n'
+        '    rerolled: int\n'
+        '    dice_max: int\n'
+        '    die_max: int\n'
+        '    modifier: int\n'
+        '\n'
+        '    @property\n'
+        '    def rolls_dice(self) -> bool:\n'
+        '        return bool(self.dice_rolled or self.rerolled)\n'
+        '\n'
+        '\n'
+        'def coefficients(rules: RuleSet, spec: Any) -> Coefficients:\n'
         '    """A formula of the block (inline, a row of ``damage.formulas``, or by ruling) resolved."""\n'
-        "    spec = get(rules, spec)\n"
-        "    if isinstance(spec, str):\n"
-        "        table = block(rules).damage.formulas\n"
-        "        assert table is not None  # checked when the YAML is loaded\n"
-        "        row = rules.table(table.table).entry(spec)\n"
-        "        found = {key: int(row[column]) for key, column in table.columns.items()}\n"
-        "        return Coefficients(**{key: found.get(key, 0) for key in Coefficients.__dataclass_fields__})\n"
-        "    formula = spec if isinstance(spec, Formula) else HIT_FORMULA\n"
-        "    return Coefficients(\n"
-        "        *(int(get(rules, getattr(formula, key))) for key in Coefficients.__dataclass_fields__)\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def formula_for(\n"
-        "    rules: RuleSet, attack: Attack, damage: Damage, outcome: str, follow: int | None\n"
-        ") -> tuple[Coefficients, bool] | None:\n"
+        '    spec = get(rules, spec)\n'
+        '    if isinstance(spec, str):\n'
+        '        table = block(rules).damage.formulas\n'
+        '        assert table is not None  # checked when the YAML is loaded\n'
+        '        row = rules.table(table.table).entry(spec)\n'
+        '        found = {key: int(row[column]) for key, column in table.columns.items()}\n'
+        '        return Coefficients(**{key: found.get(key, 0) for key in Coefficients.__dataclass_fields__})\n'
+        '    formula = spec if isinstance(spec, Formula) else HIT_FORMULA\n'
+        '    return Coefficients(\n'
+        '        *(int(get(rules, getattr(formula, key))) for key in Coefficients.__dataclass_fields__)\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def formula_for(\n'
+        '    rules: RuleSet, attack: Attack, damage: Damage, outcome: str, follow: int | None\n'
+        ') -> tuple[Coefficients, bool] | None:\n'
         '    """(formula, multipliers applied) of a hit; None while the critical chart is not rolled."""\n'
-        "    rule = block(rules).damage\n"
-        "    if attack.auto_hit and not attack.blocked and rule.auto_hit is not None:\n"
-        "        return coefficients(rules, rule.auto_hit), bool(get(rules, rule.auto_hit_multiplied))\n"
-        "    if outcome != CRITICAL or not damage.critical_extra:\n"
-        "        return coefficients(rules, rule.hit), True\n"
+        '    rule = block(rules).damage\n'
+        '    if attack.auto_hit and not attack.blocked and rule.auto_hit is not None:\n'
+        '        return coefficients(rules, rule.auto_hit), bool(get(rules, rule.auto_hit_multiplied))\n'
+        '    if outcome != CRITICAL or not damage.critical_extra:\n'
+        '        return coefficients(rules, rule.hit), True\n'
         '    if critical_mode(rules) == "chart":\n'
-        "        if follow is None:\n"
-        "            return None\n"
-        "        chart = critical_chart(rules)\n"
-        "        assert chart.formula is not None  # checked when the YAML is loaded\n"
-        "        return coefficients(rules, str(critical_chart_row(rules, attack, follow)[chart.formula])), True\n"
-        "    return coefficients(rules, rule.hit if rule.critical is None else rule.critical), True\n"
-        "\n"
-        "\n"
-        "def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:\n"
+        '        if follow is None:\n'
+        '            return None\n'
+        '        chart = critical_chart(rules)\n'
+        '        assert chart.formula is not None  # checked when the YAML is loaded\n'
+        '        return coefficients(rules, str(critical_chart_row(rules, attack, follow)[chart.formula])), True\n'
+        '    return coefficients(rules, rule.hit if rule.critical is None else rule.critical), True\n'
+        '\n'
+        '\n'
+        'def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:\n'
         '    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""\n'
-        "    penalty = block(rules).damage.natural_penalty\n"
-        "    if penalty is None or not always_hits(rules, roll):\n"
-        "        return 0\n"
-        "    above = int(get(rules, penalty.above))\n"
-        "    basis = need_basis(rules, attack)\n"
-        "    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0\n"
-        "\n"
-        "\n"
-        "def least(rules: RuleSet, damage: Damage) -> int:\n"
-        "    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least\n"
-        "\n"
-        "\n"
-        "def rounded(amount: Fraction, up: bool) -> int:\n"
-        "    return math.ceil(amount) if up else math.floor(amount)\n"
-        "\n"
-        "\n"
-        "def amount(\n"
-        "    rules: RuleSet,\n"
-        "    formula: Coefficients,\n"
-        "    damage: Damage,\n"
-        "    rolled: int,\n"
-        "    penalty: int = 0,\n"
-        "    multiplied: bool = True,\n"
-        ") -> int:\n"
+        '    penalty = block(rules).damage.natural_penalty\n'
+        '    if penalty is None or not always_hits(rules, roll):\n'
+        '        return 0\n'
+        '    above = int(get(rules, penalty.above))\n'
+        '    basis = need_basis(rules, attack)\n'
+        '    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0\n'
+        '\n'
+        '\n'
+        'def least(rules: RuleSet, damage: Damage) -> int:\n'
+        '    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least\n'
+        '\n'
+        '\n'
+        'def rounded(amount: Fraction, up: bool) -> int:\n'
+        '    return math.ceil(amount) if up else math.floor(amount)\n'
+        '\n'
+        '\n'
+        'def amount(\n'
+        '    rules: RuleSet,\n'
+        '    formula: Coefficients,\n'
+        '    damage: Damage,\n'
+        '    rolled: int,\n'
+        '    penalty: int = 0,\n'
+        '    multiplied: bool = True,\n'
+        ') -> int:\n'
         '    """Damage of a hit whose dice part is ``rolled`` (dice_rolled x the roll + the further rolls):\n'
         '    the formula\'s parts, the multiplier stages in order, the penalty, never below the least."""\n'
-        "    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)\n"
-        "\n"
-        "\n"
-        "SCOPES = {\n"
+        '    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)\n'
+        '\n'
+        '\n'
+        'SCOPES = {\n'
         '    "whole": ("rolled", "dice_max", "die_max", "modifier"),\n'
         '    "dice": ("rolled", "dice_max", "die_max"),\n'
         '    "not_max_die": ("rolled", "dice_max", "modifier"),\n'
-        "}\n"
-        "\n"
-        "\n"
-        "def amount_rule(\n"
-        "    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True\n"
-        ") -> Callable[[int], int]:\n"
+        '}\n'
+        '\n'
+        '\n'
+        'def amount_rule(\n'
+        '    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True\n'
+        ') -> Callable[[int], int]:\n'
         '    """``amount`` for one formula, damage and penalty, as a function of the dice part: everything that\n'
-        "    does not depend on the roll is worked out once (the odds call it for every total of the dice).\n"
+        '    does not depend on the roll is worked out once (the odds call it for every total of the dice).\n'
         '    Whole numbers throughout: each stage\'s exact product is rounded by integer division."""\n'
-        "    floor = least(rules, damage)\n"
-        "    dice = damage.dice\n"
-        "    rule = block(rules).damage\n"
-        "    applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)\n"
-        "    fixed = {\n"
+        '    floor = least(rules, damage)\n'
+        '    dice = damage.dice\n'
+        '    rule = block(rules).damage\n'
+        '    applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)\n'
+        '    fixed = {\n'
         '        "dice_max": formula.dice_max * dice.count * dice.sides,\n'
         '        "die_max": formula.die_max * dice.sides,\n'
         '        "modifier": formula.modifier * (dice.modifier + damage.bonus),\n'
-        "    }\n"
-        "    stages = []\n"
-        "    for index, stage in enumerate(rule.multipliers if multiplied else ()):\n"
-        "        factor = Fraction(damage.multipliers.get(stage.name, 1))\n"
-        "        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()\n"
-        "        rounding = str(get(rules, stage.rounding))\n"
+        '    }\n'
+        '    stages = []\n'
+        '    for index, stage in enumerate(rule.multipliers if multiplied else ()):\n'
+        '        factor = Fraction(damage.multipliers.get(stage.name, 1))\n'
+        '        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()\n'
+        '        rounding = str(get(rules, stage.rounding))\n'
         '        up = damage.round_up.get(stage.name, False) if rounding == "picked" else rounding == "up"\n'
-        "        stages.append((factor.numerator, factor.denominator, scope, up))\n"
+        '        stages.append((factor.numerator, factor.denominator, scope, up))\n'
         '    die_penalty = penalty if applies_to == "die" else 0\n'
         '    total_penalty = penalty if applies_to == "total" else 0\n'
-        "\n"
-        "    def of(rolled: int) -> int:\n"
-        "        if die_penalty:\n"
-        "            rolled = max(floor, rolled - die_penalty)\n"
+        '\n'
+        '    def of(rolled: int) -> int:\n'
+        '        if die_penalty:\n'
+        '            rolled = max(floor, rolled - die_penalty)\n'
         '        parts = {"rolled": rolled, **fixed}\n'
-        "        total = sum(parts.values())\n"
-        "        for index, (numerator, denominator, scope, up) in enumerate(stages):\n"
-        "            inside = sum(parts[p] for p in scope) if not index else total\n"
-        "            exact = inside * numerator + (total - inside) * denominator  # x denominator\n"
-        "            total = -(-exact // denominator) if up else exact // denominator\n"
-        "        return max(floor, total - total_penalty)\n"
-        "\n"
-        "    return of\n"
-        "\n"
-        "\n"
+        '        total = sum(parts.values())\n'
+        '        for index, (numerator, denominator, scope, up) in enumerate(stages):\n'
+        '            inside = sum(parts[p] for p in scope) if not index else total\n'
+        '            exact = inside * numerator + (total - inside) * denominator  # x denominator\n'
+        '            total = -(-exact // denominator) if up else exact // denominator\n'
+        '        return max(floor, total - total_penalty)\n'
+        '\n'
+        '    return of\n'
+        '\n'
+        '\n'
         'def check_damage_roll(dice: dice_module.Dice, shown: int, what: str = "DAMAGE ROLL") -> int:\n'
         '    """What the dice show, without the expression\'s modifier."""\n'
-        "    low, high = dice.count * LOWEST_FACE, dice.count * dice.sides\n"
-        "    if not low <= shown <= high:\n"
+        '    low, high = dice.count * LOWEST_FACE, dice.count * dice.sides\n'
+        '    if not low <= shown <= high:\n'
         '        raise RuleError(f"#{what}? {low} to {high}")\n'
-        "    return shown\n"
-        "\n"
-        "\n"
-        "def attack_damage(\n"
-        "    rules: RuleSet,\n"
-        "    attack: Attack,\n"
-        "    damage: Damage,\n"
-        "    outcome: str,\n"
-        "    roll: int,\n"
-        "    follow: int | None = None,\n"
-        "    damage_roll: int | None = None,\n"
-        "    extra_roll: int | None = None,\n"
-        ") -> int | str:\n"
+        '    return shown\n'
+        '\n'
+        '\n'
+        'def attack_damage(\n'
+        '    rules: RuleSet,\n'
+        '    attack: Attack,\n'
+        '    damage: Damage,\n'
+        '    outcome: str,\n'
+        '    roll: int,\n'
+        '    follow: int | None = None,\n'
+        '    damage_roll: int | None = None,\n'
+        '    extra_roll: int | None = None,\n'
+        ') -> int | str:\n'
         '    """Damage of the attack: 0 for a miss or fumble, \'\' while a roll it needs is not entered\n'
         "    (the critical chart's follow roll, the damage roll, ``extra_roll``: what the further rolls of a\n"
         '    formula with ``rerolled`` show together)."""\n'
-        "    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:\n"
-        "        return 0\n"
-        "    found = formula_for(rules, attack, damage, outcome, follow)\n"
-        "    if found is None:\n"
+        '    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:\n'
+        '        return 0\n'
+        '    found = formula_for(rules, attack, damage, outcome, follow)\n'
+        '    if found is None:\n'
         '        return ""\n'
-        "    formula, multiplied = found\n"
-        "    rolled = 0\n"
-        "    if formula.dice_rolled and damage.dice.count:\n"
-        "        if damage_roll is None:\n"
+        '    formula, multiplied = found\n'
+        '    rolled = 0\n'
+        '    if formula.dice_rolled and damage.dice.count:\n'
+        '        if damage_roll is None:\n'
         '            return ""\n'
-        "        rolled += formula.dice_rolled * check_damage_roll(damage.dice, damage_roll)\n"
-        "    if formula.rerolled and damage.dice.count:\n"
-        "        if extra_roll is None:\n"
+        '        rolled += formula.dice_rolled * check_damage_roll(damage.dice, damage_roll)\n'
+        '    if formula.rerolled and damage.dice.count:\n'
+        '        if extra_roll is None:\n'
         '            return ""\n'
-        "        again = dice_module.Dice(formula.rerolled * damage.dice.count, damage.dice.sides)\n"
+        '        again = dice_module.Dice(formula.rerolled * damage.dice.count, damage.dice.sides)\n'
         '        rolled += check_damage_roll(again, extra_roll, "EXTRA DAMAGE ROLL")\n'
-        "    penalty = natural_penalty(rules, attack, roll) if not attack.auto_hit else 0\n"
-        "    return amount(rules, formula, damage, rolled, penalty, multiplied)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the pickers (modifiers: [...])\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Situation:\n"
+        '    penalty = natural_penalty(rules, attack, roll) if not attack.auto_hit else 0\n'
+        '    return amount(rules, formula, damage, rolled, penalty, multiplied)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the pickers (modifiers: [...])\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Situation:\n'
         '    """What the picked rows of a block\'s ``modifiers`` tables add up to, by column name."""\n'
-        "\n"
-        "    hit: int = 0  # column hit: to the roll\n"
+        '\n'
+        '    hit: int = 0  # column hit: to the roll\n'
         "    ac: int = 0  # column ac: to the defender's AC\n"
-        "    damage: int = 0  # column damage: to the damage\n"
-        "    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage\n"
-        "    cannot_hit: bool = False\n"
-        "    needs_magic: bool = False\n"
-        "    auto_hit: bool = False\n"
-        "    advantage: bool = False\n"
-        "    disadvantage: bool = False\n"
-        "\n"
-        "\n"
-        "def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:\n"
+        '    damage: int = 0  # column damage: to the damage\n'
+        '    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage\n'
+        '    cannot_hit: bool = False\n'
+        '    needs_magic: bool = False\n'
+        '    auto_hit: bool = False\n'
+        '    advantage: bool = False\n'
+        '    disadvantage: bool = False\n'
+        '\n'
+        '\n'
+        'def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:\n'
         '    """The rows a GM picked in the block\'s ``modifiers`` tables (a choice table\'s first row by default)."""\n'
-        "    tables = block(rules).modifiers\n"
-        "    if tables is None:\n"
+        '    tables = block(rules).modifiers\n'
+        '    if tables is None:\n'
         '        raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")\n'
-        "    ticked = set(toggles)\n"
-        "    rows: list[Row] = []\n"
-        "    for table_id in tables:\n"
-        "        table = rules.table(table_id)\n"
+        '    ticked = set(toggles)\n'
+        '    rows: list[Row] = []\n'
+        '    for table_id in tables:\n'
+        '        table = rules.table(table_id)\n'
         '        if table.picker == "choice":\n'
-        "            label = choices.get(table_id, str(table.rows[0].label))\n"
-        "            try:\n"
-        "                rows.append(table.by_label(label))\n"
-        "            except KeyError:\n"
-        "                raise not_in_list(table.title, (row.label for row in table.rows)) from None\n"
-        "        else:\n"
-        "            rows += [row for row in table.rows if (table_id, row.id) in ticked]\n"
-        "    return rows\n"
-        "\n"
-        "\n"
-        "def picked_situation(\n"
-        "    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()\n"
-        ") -> Situation:\n"
-        "    rows = picked_rows(rules, choices, toggles)\n"
-        "\n"
-        "    def total(column: str) -> int:\n"
-        "        return sum(int(row.values.get(column) or 0) for row in rows)\n"
-        "\n"
-        "    def any_of(column: str) -> bool:\n"
-        "        return any(row.values.get(column) is True for row in rows)\n"
-        "\n"
-        "    multiplier = Fraction(1)\n"
-        "    for row in rows:\n"
+        '            label = choices.get(table_id, str(table.rows[0].label))\n'
+        '            try:\n'
+        '                rows.append(table.by_label(label))\n'
+        '            except KeyError:\n'
+        '                raise not_in_list(table.title, (row.label for row in table.rows)) from None\n'
+        '        else:\n'
+        '            rows += [row for row in table.rows if (table_id, row.id) in ticked]\n'
+        '    return rows\n'
+        '\n'
+        '\n'
+        'def picked_situation(\n'
+        '    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()\n'
+        ') -> Situation:\n'
+        '    rows = picked_rows(rules, choices, toggles)\n'
+        '\n'
+        '    def total(column: str) -> int:\n'
+        '        return sum(int(row.values.get(column) or 0) for row in rows)\n'
+        '\n'
+        '    def any_of(column: str) -> bool:\n'
+        '        return any(row.values.get(column) is True for row in rows)\n'
+        '\n'
+        '    multiplier = Fraction(1)\n'
+        '    for row in rows:\n'
         '        multiplier *= Fraction(str(row.values.get("damage_multiplier", 1)))\n'
-        "    return Situation(\n"
+        '    return Situation(\n'
         '        hit=total("hit"),\n'
         '        ac=total("ac"),\n'
         '        damage=total("damage"),\n'
-        "        multiplier=multiplier,\n"
+        '        multiplier=multiplier,\n'
         '        cannot_hit=any_of("cannot_hit"),\n'
         '        needs_magic=any_of("needs_magic"),\n'
         '        auto_hit=any_of("auto_hit"),\n'
         '        advantage=any_of("advantage"),\n'
         '        disadvantage=any_of("disadvantage"),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -> tuple[Attack, Damage]:\n"
+        '    )\n'
+        '\n'
+        '\n'
+        'def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -> tuple[Attack, Damage]:\n'
         '    """The attack and damage with the situation added."""\n'
-        "    stages = block(rules).damage.multipliers\n"
-        "    multipliers = dict(damage.multipliers)\n"
-        "    if stages and where.multiplier != 1:\n"
-        "        multipliers[stages[0].name] = Fraction(multipliers.get(stages[0].name, 1)) * where.multiplier\n"
-        "    return (\n"
-        "        Attack(\n"
-        "            bonus=attack.bonus,\n"
-        "            target=attack.target,\n"
-        "            mods=attack.mods + where.hit,\n"
-        "            level=attack.level,\n"
-        "            ac_change=attack.ac_change + where.ac,\n"
-        "            advantage=attack.advantage or where.advantage,\n"
-        "            disadvantage=attack.disadvantage or where.disadvantage,\n"
-        "            needs_magic=attack.needs_magic or where.needs_magic,\n"
-        "            cannot_hit=attack.cannot_hit or where.cannot_hit,\n"
-        "            blocked=attack.blocked,\n"
-        "            auto_hit=attack.auto_hit or where.auto_hit,\n"
-        "        ),\n"
-        "        Damage(\n"
-        "            dice=damage.dice,\n"
-        "            bonus=damage.bonus + where.damage,\n"
-        "            least=damage.least,\n"
-        "            deals_damage=damage.deals_damage,\n"
-        "            critical_extra=damage.critical_extra,\n"
-        "            multipliers=multipliers,\n"
-        "            round_up=damage.round_up,\n"
-        "        ),\n"
-        "    )\n"
+        '    stages = block(rules).damage.multipliers\n'
+        '    multipliers = dict(damage.multipliers)\n'
+        '    if stages and where.multiplier != 1:\n'
+        '        multipliers[stages[0].name] = Fraction(multipliers.get(stages[0].name, 1)) * where.multiplier\n'
+        '    return (\n'
+        '        Attack(\n'
+        '            bonus=attack.bonus,\n'
+        '            target=attack.target,\n'
+        '            mods=attack.mods + where.hit,\n'
+        '            level=attack.level,\n'
+        '            ac_change=attack.ac_change + where.ac,\n'
+        '            advantage=attack.advantage or where.advantage,\n'
+        '            disadvantage=attack.disadvantage or where.disadvantage,\n'
+        '            needs_magic=attack.needs_magic or where.needs_magic,\n'
+        '            cannot_hit=attack.cannot_hit or where.cannot_hit,\n'
+        '            blocked=attack.blocked,\n'
+        '            auto_hit=attack.auto_hit or where.auto_hit,\n'
+        '        ),\n'
+        '        Damage(\n'
+        '            dice=damage.dice,\n'
+        '            bonus=damage.bonus + where.damage,\n'
+        '            least=damage.least,\n'
+        '            deals_damage=damage.deals_damage,\n'
+        '            critical_extra=damage.critical_extra,\n'
+        '            multipliers=multipliers,\n'
+        '            round_up=damage.round_up,\n'
+        '        ),\n'
+        '    )\n'
     ),
-    "pycalc.resolution_block": (
+    'pycalc.resolution_block': (
         '"""The ``resolution:`` block of a d20 ruleset\'s ``ruleset.yaml``: how one attack roll is resolved.\n'
-        "\n"
-        "Parsed and checked here, every problem reported as ``tables/<id>/ruleset.yaml:LINE: what is wrong``\n"
-        "like the rest of the tables. The parsed block keeps references, not numbers: a number is a literal\n"
-        "or a ``table.entry[.column]`` cell, and any value may be chosen by a ruling\n"
-        "(``{ruling: id, choices: {choice: value}}``). :func:`value` resolves them when the engine reads them,\n"
-        "so a house rule that edits a table or flips a ruling changes the resolution with it.\n"
-        "\n"
+        '\n'
+        'Parsed and checked here, every problem reported as ``tables/<id>/ruleset.yaml:LINE: what is wrong``\n'
+        'like the rest of the tables. The parsed block keeps references, not numbers: a number is a literal\n'
+        'or a ``table.entry[.column]`` cell, and any value may be chosen by a ruling\n'
+        '(``{ruling: id, choices: {choice: value}}``). :func:`value` resolves them when the engine reads them,\n'
+        'so a house rule that edits a table or flips a ruling changes the resolution with it.\n'
+        '\n'
         'Every key is documented in ``tables/README.md`` ("The resolution block"); the engine that reads the\n'
-        "block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).\n"
+        'block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import re\n"
-        "from collections.abc import Callable, Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from typing import TYPE_CHECKING, Any\n"
-        "\n"
-        "from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind\n"
-        "\n"
-        "if TYPE_CHECKING:\n"
-        "    from pycalc.table_files import RuleSet\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import re\n'
+        'from collections.abc import Callable, Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from typing import TYPE_CHECKING, Any\n'
+        '\n'
+        'from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TableProblem, _Checker, _kind\n'
+        '\n'
+        'if TYPE_CHECKING:\n'
+        '    from pycalc.table_files import RuleSet\n'
+        '\n'
         'TARGETS = ("armor_class", "number_needed")\n'
         'NEED_BASES = ("need", "target")\n'
         'NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")\n'
@@ -2019,8 +2017,8 @@ _SOURCES = {
         'OWN = "own"\n'
         'NONE = "none"\n'
         'REFERENCE = re.compile(r"^([a-z][a-z0-9_]*)\\.([a-z][a-z0-9_]*)(?:\\.([a-z][a-z0-9_]*))?$")\n'
-        "\n"
-        "TOP_KEYS = {\n"
+        '\n'
+        'TOP_KEYS = {\n'
         '    "die",\n'
         '    "target",\n'
         '    "ac_change",\n'
@@ -2037,463 +2035,463 @@ _SOURCES = {
         '    "damage",\n'
         '    "modifiers",\n'
         '    "note",\n'
-        "}\n"
+        '}\n'
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special"}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
         'DAMAGE_KEYS |= {"multipliers"}\n'
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the parsed block\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Ref:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the parsed block\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Ref:\n'
         '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""\n'
-        "\n"
-        "    table: str\n"
-        "    entry: str\n"
-        "    column: str\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class ByRuling:\n"
+        '\n'
+        '    table: str\n'
+        '    entry: str\n'
+        '    column: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class ByRuling:\n'
         '    """A value chosen by the ruling in force: ``choices[rules.ruling(ruling)]``."""\n'
-        "\n"
-        "    ruling: str\n"
-        "    choices: Mapping[str, Any]\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class RollRange:\n"
+        '\n'
+        '    ruling: str\n'
+        '    choices: Mapping[str, Any]\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class RollRange:\n'
         '    """Natural rolls ``low``..``high`` (None: the die\'s lowest / highest face) when ``when`` holds."""\n'
-        "\n"
-        "    low: Any = None\n"
-        "    high: Any = None\n"
-        "    when: Any = True\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class RollColumn:\n"
+        '\n'
+        '    low: Any = None\n'
+        '    high: Any = None\n'
+        '    when: Any = True\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class RollColumn:\n'
         '    """The natural rolls whose band of ``table`` (keyed by the natural roll) has ``column`` true."""\n'
-        "\n"
-        "    table: str\n"
-        "    column: str\n"
-        "\n"
-        "\n"
-        "Rolls = tuple[RollRange | RollColumn, ...]\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class NeedRange:\n"
+        '\n'
+        '    table: str\n'
+        '    column: str\n'
+        '\n'
+        '\n'
+        'Rolls = tuple[RollRange | RollColumn, ...]\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class NeedRange:\n'
         '    """No critical when the number needed is in this range (every bound given must hold)."""\n'
-        "\n"
-        "    at_least: Any = None\n"
-        "    above: Any = None\n"
-        "    at_most: Any = None\n"
-        "    below: Any = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Formula:\n"
+        '\n'
+        '    at_least: Any = None\n'
+        '    above: Any = None\n'
+        '    at_most: Any = None\n'
+        '    below: Any = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Formula:\n'
         '    """Damage = dice_rolled x (the dice as rolled) + each further independent roll of the dice\n'
         "    (``rerolled`` of them) + dice_max x (the dice's maximum) + die_max x (one die's maximum) +\n"
         '    modifier x (the dice\'s +modifier and the situation\'s damage bonus)."""\n'
-        "\n"
-        "    dice_rolled: Any = 0\n"
-        "    rerolled: Any = 0\n"
-        "    dice_max: Any = 0\n"
-        "    die_max: Any = 0\n"
-        "    modifier: Any = 0\n"
-        "\n"
-        "\n"
-        "HIT_FORMULA = Formula(dice_rolled=1, modifier=1)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class FormulaTable:\n"
+        '\n'
+        '    dice_rolled: Any = 0\n'
+        '    rerolled: Any = 0\n'
+        '    dice_max: Any = 0\n'
+        '    die_max: Any = 0\n'
+        '    modifier: Any = 0\n'
+        '\n'
+        '\n'
+        'HIT_FORMULA = Formula(dice_rolled=1, modifier=1)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class FormulaTable:\n'
         '    """Formulas as rows of an entries table: formula key -> column id."""\n'
-        "\n"
-        "    table: str\n"
-        "    columns: Mapping[str, str]\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Chart:\n"
+        '\n'
+        '    table: str\n'
+        '    columns: Mapping[str, str]\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Chart:\n'
         '    """A bands table read with the follow-up roll."""\n'
-        "\n"
-        "    table: str\n"
+        '\n'
+        '    table: str\n'
         '    special: str | None = None  # bool column: the row is "a special"\n'
-        "    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n"
-        "    formula: str | None = None  # column naming the damage formula (critical chart)\n"
+        '    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n'
+        '    formula: str | None = None  # column naming the damage formula (critical chart)\n'
         "    follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Fumble:\n"
-        "    mode: Any = NONE\n"
-        "    chart: Chart | None = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Critical:\n"
-        "    mode: Any = NONE\n"
-        "    rolls: Rolls | None = None  # None: the always-hit rolls\n"
-        "    no_critical_when_needed: Any = None  # NeedRange, by ruling or not\n"
-        "    confirm_natural_miss_fails: Any = False\n"
-        "    chart: Chart | None = None\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Penalty:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Fumble:\n'
+        '    mode: Any = NONE\n'
+        '    chart: Chart | None = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Critical:\n'
+        '    mode: Any = NONE\n'
+        '    rolls: Rolls | None = None  # None: the always-hit rolls\n'
+        '    no_critical_when_needed: Any = None  # NeedRange, by ruling or not\n'
+        '    confirm_natural_miss_fails: Any = False\n'
+        '    chart: Chart | None = None\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Penalty:\n'
         '    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""\n'
-        "\n"
-        "    above: Any\n"
-        "    per_point: Any\n"
+        '\n'
+        '    above: Any\n'
+        '    per_point: Any\n'
         '    applies_to: Any = "total"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Stage:\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Stage:\n'
         '    """One damage multiplier, applied in order; its factor is an input (the situation\'s)."""\n'
-        "\n"
-        "    name: str\n"
+        '\n'
+        '    name: str\n'
         '    scope: Any = "whole"\n'
         '    rounding: Any = "down"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class DamageRules:\n"
-        "    least: Any = 0\n"
-        "    formulas: FormulaTable | None = None\n"
-        "    hit: Any = HIT_FORMULA\n"
-        "    critical: Any = None  # None: a critical deals what a hit deals\n"
-        "    auto_hit: Any = None  # None: an automatic hit deals what a hit deals\n"
-        "    auto_hit_multiplied: Any = True\n"
-        "    natural_penalty: Penalty | None = None\n"
-        "    multipliers: tuple[Stage, ...] = ()\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Advantage:\n"
-        "    highest_of: Any = None\n"
-        "    lowest_of: Any = None\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class DamageRules:\n'
+        '    least: Any = 0\n'
+        '    formulas: FormulaTable | None = None\n'
+        '    hit: Any = HIT_FORMULA\n'
+        '    critical: Any = None  # None: a critical deals what a hit deals\n'
+        '    auto_hit: Any = None  # None: an automatic hit deals what a hit deals\n'
+        '    auto_hit_multiplied: Any = True\n'
+        '    natural_penalty: Penalty | None = None\n'
+        '    multipliers: tuple[Stage, ...] = ()\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Advantage:\n'
+        '    highest_of: Any = None\n'
+        '    lowest_of: Any = None\n'
         '    both: Any = "normal"\n'
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Resolution:\n"
-        "    die: Any\n"
-        "    target: Any\n"
-        "    file: str\n"
-        "    line: int\n"
-        "    ac_change: Any = 1\n"
-        "    least_target: Any = None\n"
-        "    hit_margin: Any = 0\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Resolution:\n'
+        '    die: Any\n'
+        '    target: Any\n'
+        '    file: str\n'
+        '    line: int\n'
+        '    ac_change: Any = 1\n'
+        '    least_target: Any = None\n'
+        '    hit_margin: Any = 0\n'
         '    need_basis: Any = "need"\n'
-        "    advantage: Advantage | None = None\n"
-        "    follow_die: Any = None  # None: the attack die\n"
-        "    always_miss: Rolls = ()\n"
-        "    always_hit: Rolls = ()\n"
+        '    advantage: Advantage | None = None\n'
+        '    follow_die: Any = None  # None: the attack die\n'
+        '    always_miss: Rolls = ()\n'
+        '    always_hit: Rolls = ()\n'
         '    needs_magic: Any = "cannot_hit"\n'
-        "    fumble: Fumble = field(default_factory=Fumble)\n"
-        "    critical: Critical = field(default_factory=Critical)\n"
-        "    damage: DamageRules = field(default_factory=DamageRules)\n"
+        '    fumble: Fumble = field(default_factory=Fumble)\n'
+        '    critical: Critical = field(default_factory=Critical)\n'
+        '    damage: DamageRules = field(default_factory=DamageRules)\n'
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
-        "\n"
-        "\n"
-        "def value(rules: RuleSet, item: Any) -> Any:\n"
+        '\n'
+        '\n'
+        'def value(rules: RuleSet, item: Any) -> Any:\n'
         '    """A block value as the rules in force make it: the ruling\'s choice, the table cell\'s value."""\n'
-        "    while isinstance(item, ByRuling):\n"
-        "        item = item.choices[rules.ruling(item.ruling)]\n"
-        "    if isinstance(item, Ref):\n"
-        "        return rules.table(item.table).value(item.entry, item.column)\n"
-        "    return item\n"
-        "\n"
-        "\n"
-        "def possible(item: Any) -> list[Any]:\n"
+        '    while isinstance(item, ByRuling):\n'
+        '        item = item.choices[rules.ruling(item.ruling)]\n'
+        '    if isinstance(item, Ref):\n'
+        '        return rules.table(item.table).value(item.entry, item.column)\n'
+        '    return item\n'
+        '\n'
+        '\n'
+        'def possible(item: Any) -> list[Any]:\n'
         '    """Every value an item can take, whatever the rulings (for checks that do not know them)."""\n'
-        "    if isinstance(item, ByRuling):\n"
-        "        return [v for choice in item.choices.values() for v in possible(choice)]\n"
-        "    return [item]\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- parsing\n"
-        "\n"
-        "\n"
-        "@dataclass\n"
-        "class Uses:\n"
+        '    if isinstance(item, ByRuling):\n'
+        '        return [v for choice in item.choices.values() for v in possible(choice)]\n'
+        '    return [item]\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- parsing\n'
+        '\n'
+        '\n'
+        '@dataclass\n'
+        'class Uses:\n'
         '    """What the block refers to, checked once every table and ruling is loaded."""\n'
-        "\n"
-        "    refs: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, int|bool, what)\n"
-        "    rulings: list[tuple[ByRuling, str]] = field(default_factory=list)  # (use, what)\n"
-        "    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)\n"
-        "    pickers: list[tuple[str, int]] = field(default_factory=list)\n"
-        "    formula_names: list[tuple[str, int, str]] = field(default_factory=list)\n"
-        "    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n"
-        "\n"
-        "\n"
-        "Parse = Callable[[Any, int, str], Any]\n"
-        "\n"
-        "\n"
-        "class _Parser:\n"
-        "    def __init__(self, check: _Checker) -> None:\n"
-        "        self.check = check\n"
-        "        self.uses = Uses()\n"
-        "\n"
-        "    # ---- values\n"
-        "\n"
-        "    def by_ruling(self, parse: Parse) -> Parse:\n"
+        '\n'
+        '    refs: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, int|bool, what)\n'
+        '    rulings: list[tuple[ByRuling, str]] = field(default_factory=list)  # (use, what)\n'
+        '    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)\n'
+        '    pickers: list[tuple[str, int]] = field(default_factory=list)\n'
+        '    formula_names: list[tuple[str, int, str]] = field(default_factory=list)\n'
+        '    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n'
+        '\n'
+        '\n'
+        'Parse = Callable[[Any, int, str], Any]\n'
+        '\n'
+        '\n'
+        'class _Parser:\n'
+        '    def __init__(self, check: _Checker) -> None:\n'
+        '        self.check = check\n'
+        '        self.uses = Uses()\n'
+        '\n'
+        '    # ---- values\n'
+        '\n'
+        '    def by_ruling(self, parse: Parse) -> Parse:\n'
         '        """``parse``, or a ``{ruling: id, choices: {...}}`` whose every choice ``parse`` reads."""\n'
-        "\n"
-        "        def read(raw: Any, line: int, what: str) -> Any:\n"
+        '\n'
+        '        def read(raw: Any, line: int, what: str) -> Any:\n'
         '            if not (isinstance(raw, LocatedDict) and "ruling" in raw):\n'
-        "                return parse(raw, line, what)\n"
+        '                return parse(raw, line, what)\n'
         '            self.check.keys(raw, {"ruling", "choices"}, {"ruling", "choices"}, f"{what} (by ruling)")\n'
         '            ruling_line = raw.value_lines.get("ruling", raw.line)\n'
         '            ruling = self.check.ident(raw.get("ruling"), ruling_line, f"{what} ruling")\n'
         '            choices_line = raw.value_lines.get("choices", raw.line)\n'
         '            choices = self.check.mapping(raw.get("choices"), choices_line, f"{what} choices") or LocatedDict()\n'
-        "            parsed = {\n"
+        '            parsed = {\n'
         '                str(choice): parse(item, choices.value_lines[choice], f"{what} (ruling {ruling}: {choice})")\n'
-        "                for choice, item in choices.items()\n"
-        "            }\n"
-        "            use = ByRuling(ruling, parsed, choices_line)\n"
-        "            self.uses.rulings.append((use, what))\n"
-        "            return use\n"
-        "\n"
-        "        return read\n"
-        "\n"
-        "    def reference(self, raw: str, line: int, what: str, kind: str) -> Ref | None:\n"
-        "        match = REFERENCE.match(raw)\n"
-        "        if not match:\n"
-        "            self.check.fail(\n"
+        '                for choice, item in choices.items()\n'
+        '            }\n'
+        '            use = ByRuling(ruling, parsed, choices_line)\n'
+        '            self.uses.rulings.append((use, what))\n'
+        '            return use\n'
+        '\n'
+        '        return read\n'
+        '\n'
+        '    def reference(self, raw: str, line: int, what: str, kind: str) -> Ref | None:\n'
+        '        match = REFERENCE.match(raw)\n'
+        '        if not match:\n'
+        '            self.check.fail(\n'
         '                line, f"{what} {raw!r} is not a table reference (write table.entry or table.entry.column)"\n'
-        "            )\n"
-        "            return None\n"
+        '            )\n'
+        '            return None\n'
         '        ref = Ref(match.group(1), match.group(2), match.group(3) or "value", line)\n'
-        "        self.uses.refs.append((ref, kind, what))\n"
-        "        return ref\n"
-        "\n"
-        "    def number(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, int) and not isinstance(raw, bool):\n"
-        "            return raw\n"
-        "        if isinstance(raw, str):\n"
+        '        self.uses.refs.append((ref, kind, what))\n'
+        '        return ref\n'
+        '\n'
+        '    def number(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, int) and not isinstance(raw, bool):\n'
+        '            return raw\n'
+        '        if isinstance(raw, str):\n'
         '            return self.reference(raw, line, what, "int")\n'
         '        self.check.fail(line, f"{what} must be a whole number or a table.entry reference, got {_kind(raw)}")\n'
-        "        return 0\n"
-        "\n"
-        "    def flag(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, bool):\n"
-        "            return raw\n"
-        "        if isinstance(raw, str):\n"
+        '        return 0\n'
+        '\n'
+        '    def flag(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, bool):\n'
+        '            return raw\n'
+        '        if isinstance(raw, str):\n'
         '            return self.reference(raw, line, what, "bool")\n'
-        "        self.check.fail(\n"
+        '        self.check.fail(\n'
         '            line, f"{what} must be true, false or a table.entry.column reference, got {_kind(raw)}"\n'
-        "        )\n"
-        "        return False\n"
-        "\n"
-        "    def choice(self, options: tuple[str, ...]) -> Parse:\n"
-        "        def read(raw: Any, line: int, what: str) -> Any:\n"
-        "            if raw not in options:\n"
-        "                self.check.fail(line, f\"{what} {raw!r} must be one of {', '.join(options)}\")\n"
-        "                return options[0]\n"
-        "            return raw\n"
-        "\n"
-        "        return read\n"
-        "\n"
-        "    def get(self, data: LocatedDict, key: str, parse: Parse, what: str, default: Any = None) -> Any:\n"
-        "        if key not in data:\n"
-        "            return default\n"
+        '        )\n'
+        '        return False\n'
+        '\n'
+        '    def choice(self, options: tuple[str, ...]) -> Parse:\n'
+        '        def read(raw: Any, line: int, what: str) -> Any:\n'
+        '            if raw not in options:\n'
+        '                self.check.fail(line, f"{what} {raw!r} must be one of {\', \'.join(options)}")\n'
+        '                return options[0]\n'
+        '            return raw\n'
+        '\n'
+        '        return read\n'
+        '\n'
+        '    def get(self, data: LocatedDict, key: str, parse: Parse, what: str, default: Any = None) -> Any:\n'
+        '        if key not in data:\n'
+        '            return default\n'
         '        return self.by_ruling(parse)(data[key], data.value_lines[key], f"{what}.{key}")\n'
-        "\n"
-        "    def table_id(self, raw: Any, line: int, what: str, kind: str, columns: dict[str, tuple[str, ...]]) -> str:\n"
-        "        table = self.check.ident(raw, line, what)\n"
-        "        self.uses.tables.append((table, line, kind, columns, what))\n"
-        "        return table\n"
-        "\n"
-        "    def column_id(self, data: LocatedDict, key: str, what: str) -> str | None:\n"
-        "        if key not in data:\n"
-        "            return None\n"
+        '\n'
+        '    def table_id(self, raw: Any, line: int, what: str, kind: str, columns: dict[str, tuple[str, ...]]) -> str:\n'
+        '        table = self.check.ident(raw, line, what)\n'
+        '        self.uses.tables.append((table, line, kind, columns, what))\n'
+        '        return table\n'
+        '\n'
+        '    def column_id(self, data: LocatedDict, key: str, what: str) -> str | None:\n'
+        '        if key not in data:\n'
+        '            return None\n'
         '        return self.check.ident(data[key], data.value_lines[key], f"{what}.{key}")\n'
-        "\n"
-        "    # ---- parts\n"
-        "\n"
-        "    def rolls(self, raw: Any, line: int, what: str) -> Rolls:\n"
-        "        if raw == NONE:\n"
-        "            return ()\n"
-        "        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])\n"
-        "        found: list[RollRange | RollColumn] = []\n"
-        "        for item, item_line in zip(items, lines, strict=True):\n"
+        '\n'
+        '    # ---- parts\n'
+        '\n'
+        '    def rolls(self, raw: Any, line: int, what: str) -> Rolls:\n'
+        '        if raw == NONE:\n'
+        '            return ()\n'
+        '        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])\n'
+        '        found: list[RollRange | RollColumn] = []\n'
+        '        for item, item_line in zip(items, lines, strict=True):\n'
         '            data = self.check.mapping(item, item_line, f"{what} (natural rolls)")\n'
-        "            if data is None:\n"
-        "                continue\n"
+        '            if data is None:\n'
+        '                continue\n'
         '            if "table" in data:\n'
         '                self.check.keys(data, {"table", "column"}, {"table", "column"}, what)\n'
         '                column = self.column_id(data, "column", what) or ""\n'
-        "                table = self.table_id(\n"
+        '                table = self.table_id(\n'
         '                    data.get("table"),\n'
         '                    data.value_lines["table"],\n'
         '                    f"{what}.table",\n'
         '                    "bands",\n'
         '                    {column: ("bool",)},\n'
-        "                )\n"
-        "                found.append(RollColumn(table, column))\n"
-        "                continue\n"
+        '                )\n'
+        '                found.append(RollColumn(table, column))\n'
+        '                continue\n'
         '            self.check.keys(data, {"from", "to", "when"}, set(), what)\n'
         '            if "from" not in data and "to" not in data:\n'
-        "                self.check.fail(data.line, f\"{what} needs 'from', 'to' or both (or table and column)\")\n"
-        "            found.append(\n"
-        "                RollRange(\n"
+        '                self.check.fail(data.line, f"{what} needs \'from\', \'to\' or both (or table and column)")\n'
+        '            found.append(\n'
+        '                RollRange(\n'
         '                    self.get(data, "from", self.number, what),\n'
         '                    self.get(data, "to", self.number, what),\n'
         '                    self.get(data, "when", self.flag, what, True),\n'
-        "                )\n"
-        "            )\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
-        "        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)\n"
-        "        if not any(key in data for key in NEED_RANGE_KEYS):\n"
-        "            self.check.fail(data.line, f\"{what} needs at least one of {', '.join(NEED_RANGE_KEYS)}\")\n"
-        "        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))\n"
-        "\n"
-        "    def formula(self, raw: Any, line: int, what: str) -> Any:\n"
-        "        if isinstance(raw, str):\n"
-        "            name = self.check.ident(raw, line, what)\n"
-        "            self.uses.formula_names.append((name, line, what))\n"
-        "            return name\n"
+        '                )\n'
+        '            )\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
+        '        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)\n'
+        '        if not any(key in data for key in NEED_RANGE_KEYS):\n'
+        '            self.check.fail(data.line, f"{what} needs at least one of {\', \'.join(NEED_RANGE_KEYS)}")\n'
+        '        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))\n'
+        '\n'
+        '    def formula(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        if isinstance(raw, str):\n'
+        '            name = self.check.ident(raw, line, what)\n'
+        '            self.uses.formula_names.append((name, line, what))\n'
+        '            return name\n'
         '        data = self.check.mapping(raw, line, f"{what} (a formula or a damage.formulas row id)")\n'
-        "        if data is None:\n"
-        "            return HIT_FORMULA\n"
-        "        self.check.keys(data, set(FORMULA_KEYS), set(), what)\n"
-        "        if not data:\n"
-        "            self.check.fail(data.line, f\"{what} needs at least one of {', '.join(FORMULA_KEYS)}\")\n"
-        "        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))\n"
-        "\n"
-        "    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:\n"
+        '        if data is None:\n'
+        '            return HIT_FORMULA\n'
+        '        self.check.keys(data, set(FORMULA_KEYS), set(), what)\n'
+        '        if not data:\n'
+        '            self.check.fail(data.line, f"{what} needs at least one of {\', \'.join(FORMULA_KEYS)}")\n'
+        '        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))\n'
+        '\n'
+        '    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:\n'
         '        if "chart" not in data:\n'
         '            if "chart" in possible(mode):\n'
-        "                self.check.fail(data.line, f\"{what} mode chart needs 'chart' (the bands table it reads)\")\n"
-        "            return None\n"
+        '                self.check.fail(data.line, f"{what} mode chart needs \'chart\' (the bands table it reads)")\n'
+        '            return None\n'
         '        special = self.column_id(data, "special", what)\n'
         '        formula = self.column_id(data, "formula", what) if with_formula else None\n'
-        "        columns: dict[str, tuple[str, ...]] = {}\n"
-        "        if special:\n"
+        '        columns: dict[str, tuple[str, ...]] = {}\n'
+        '        if special:\n'
         '            columns[special] = ("bool",)\n'
-        "        if formula:\n"
+        '        if formula:\n'
         '            columns[formula] = ("text", "outcome")\n'
         '            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))\n'
-        "        elif with_formula:\n"
-        "            self.check.fail(data.line, f\"{what} chart needs 'formula' (the column naming each row's damage)\")\n"
+        '        elif with_formula:\n'
+        '            self.check.fail(data.line, f"{what} chart needs \'formula\' (the column naming each row\'s damage)")\n'
         '        plain = self.get(data, "plain_unless_special", self.flag, what, False)\n'
         '        if "plain_unless_special" in data and not special:\n'
-        "            self.check.fail(\n"
+        '            self.check.fail(\n'
         '                data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs \'special\'"\n'
-        "            )\n"
+        '            )\n'
         '        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)\n'
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
-        "        return Chart(table, special, plain, formula, adds)\n"
-        "\n"
-        "    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:\n"
-        "        if isinstance(raw, str):\n"
-        "            block = LocatedDict(mode=raw)\n"
+        '        return Chart(table, special, plain, formula, adds)\n'
+        '\n'
+        '    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:\n'
+        '        if isinstance(raw, str):\n'
+        '            block = LocatedDict(mode=raw)\n'
         '            block.line, block.value_lines, block.key_lines = line, {"mode": line}, {"mode": line}\n'
-        "            return block\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is not None:\n"
+        '            return block\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is not None:\n'
         '            self.check.keys(data, keys, {"mode"}, what)\n'
-        "        return data\n"
-        "\n"
-        "    def fumble(self, raw: Any, line: int, what: str) -> Fumble:\n"
-        "        data = self.mode_block(raw, line, what, FUMBLE_KEYS)\n"
-        "        if data is None:\n"
-        "            return Fumble()\n"
+        '        return data\n'
+        '\n'
+        '    def fumble(self, raw: Any, line: int, what: str) -> Fumble:\n'
+        '        data = self.mode_block(raw, line, what, FUMBLE_KEYS)\n'
+        '        if data is None:\n'
+        '            return Fumble()\n'
         '        mode = self.get(data, "mode", self.choice(FUMBLE_MODES), what, NONE)\n'
-        "        return Fumble(mode, self.chart(data, what, mode, False))\n"
-        "\n"
-        "    def critical(self, raw: Any, line: int, what: str) -> Critical:\n"
-        "        data = self.mode_block(raw, line, what, CRITICAL_KEYS)\n"
-        "        if data is None:\n"
-        "            return Critical()\n"
+        '        return Fumble(mode, self.chart(data, what, mode, False))\n'
+        '\n'
+        '    def critical(self, raw: Any, line: int, what: str) -> Critical:\n'
+        '        data = self.mode_block(raw, line, what, CRITICAL_KEYS)\n'
+        '        if data is None:\n'
+        '            return Critical()\n'
         '        if "follow_adds_mods" in data and "chart" not in data:\n'
         '            self.check.fail(data.value_lines["follow_adds_mods"], f"{what}.follow_adds_mods needs \'chart\'")\n'
         '        mode = self.get(data, "mode", self.choice(CRITICAL_MODES), what, NONE)\n'
-        "        return Critical(\n"
-        "            mode=mode,\n"
+        '        return Critical(\n'
+        '            mode=mode,\n'
         '            rolls=self.get(data, "rolls", self.rolls, what),\n'
         '            no_critical_when_needed=self.get(data, "no_critical_when_needed", self.need_range, what),\n'
         '            confirm_natural_miss_fails=self.get(data, "confirm_natural_miss_fails", self.flag, what, False),\n'
-        "            chart=self.chart(data, what, mode, True),\n"
-        "        )\n"
-        "\n"
-        "    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '            chart=self.chart(data, what, mode, True),\n'
+        '        )\n'
+        '\n'
+        '    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"table", *FORMULA_KEYS}, {"table"}, what)\n'
         '        columns = {key: self.column_id(data, key, what) or "" for key in FORMULA_KEYS if key in data}\n'
-        "        if not columns:\n"
-        "            self.check.fail(\n"
-        "                data.line, f\"{what} needs the column of at least one of {', '.join(FORMULA_KEYS)}\"\n"
-        "            )\n"
+        '        if not columns:\n'
+        '            self.check.fail(\n'
+        '                data.line, f"{what} needs the column of at least one of {\', \'.join(FORMULA_KEYS)}"\n'
+        '            )\n'
         '        wanted = {column: ("int",) for column in columns.values()}\n'
-        "        return FormulaTable(\n"
+        '        return FormulaTable(\n'
         '            self.table_id(data.get("table"), data.value_lines.get("table", line), what, "entries", wanted),\n'
-        "            columns,\n"
-        "        )\n"
-        "\n"
-        "    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '            columns,\n'
+        '        )\n'
+        '\n'
+        '    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"above", "per_point", "from"}, {"above", "per_point"}, what)\n'
-        "        return Penalty(\n"
+        '        return Penalty(\n'
         '            self.get(data, "above", self.number, what, 0),\n'
         '            self.get(data, "per_point", self.number, what, 0),\n'
         '            self.get(data, "from", self.choice(PENALTY_FROM), what, "total"),\n'
-        "        )\n"
-        "\n"
-        "    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:\n"
-        "        if not isinstance(raw, LocatedList):\n"
+        '        )\n'
+        '\n'
+        '    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:\n'
+        '        if not isinstance(raw, LocatedList):\n'
         '            self.check.fail(line, f"{what} must be a list of {{name, scope, rounding}}")\n'
-        "            return ()\n"
-        "        found: list[Stage] = []\n"
-        "        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):\n"
+        '            return ()\n'
+        '        found: list[Stage] = []\n'
+        '        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):\n'
         '            data = self.check.mapping(item, item_line, f"{what} item")\n'
-        "            if data is None:\n"
-        "                continue\n"
+        '            if data is None:\n'
+        '                continue\n'
         '            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")\n'
         '            name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")\n'
-        "            if name in {stage.name for stage in found}:\n"
+        '            if name in {stage.name for stage in found}:\n'
         '                self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")\n'
         '            scope = self.get(data, "scope", self.choice(SCOPES), f"{what}.{name}", "whole")\n'
         '            if index and any(s != "whole" for s in possible(scope)):\n'
-        "                self.check.fail(\n"
+        '                self.check.fail(\n'
         '                    data.value_lines["scope"],\n'
         '                    f"{what}.{name}: only the first multiplier may have a scope other than whole",\n'
-        "                )\n"
-        "            found.append(\n"
-        "                Stage(\n"
+        '                )\n'
+        '            found.append(\n'
+        '                Stage(\n'
         '                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")\n'
-        "                )\n"
-        "            )\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def damage(self, raw: Any, line: int, what: str) -> DamageRules:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return DamageRules()\n"
-        "        self.check.keys(data, DAMAGE_KEYS, set(), what)\n"
-        "        formula = self.formula\n"
-        "        return DamageRules(\n"
+        '                )\n'
+        '            )\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def damage(self, raw: Any, line: int, what: str) -> DamageRules:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return DamageRules()\n'
+        '        self.check.keys(data, DAMAGE_KEYS, set(), what)\n'
+        '        formula = self.formula\n'
+        '        return DamageRules(\n'
         '            least=self.get(data, "least", self.number, what, 0),\n'
         '            formulas=self.get(data, "formulas", self.formulas, what),\n'
         '            hit=self.get(data, "hit", formula, what, HIT_FORMULA),\n'
@@ -2502,43 +2500,43 @@ _SOURCES = {
         '            auto_hit_multiplied=self.get(data, "auto_hit_multiplied", self.flag, what, True),\n'
         '            natural_penalty=self.get(data, "natural_penalty", self.penalty, what),\n'
         '            multipliers=self.get(data, "multipliers", self.stages, what, ()),\n'
-        "        )\n"
-        "\n"
-        "    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n"
-        "        data = self.check.mapping(raw, line, what)\n"
-        "        if data is None:\n"
-        "            return None\n"
+        '        )\n'
+        '\n'
+        '    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
         '        self.check.keys(data, {"highest_of", "lowest_of", "both"}, set(), what)\n'
-        "        return Advantage(\n"
+        '        return Advantage(\n'
         '            self.get(data, "highest_of", self.number, what),\n'
         '            self.get(data, "lowest_of", self.number, what),\n'
         '            self.get(data, "both", self.choice(ROLL_MODES), what, "normal"),\n'
-        "        )\n"
-        "\n"
-        "    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:\n"
-        "        if raw == OWN:\n"
-        "            return None\n"
-        "        if not isinstance(raw, LocatedList):\n"
-        "            self.check.fail(line, f\"{what} must be 'own' or a list of picker table ids\")\n"
-        "            return None\n"
-        "        found = []\n"
-        "        for item, item_line in zip(raw, raw.item_lines, strict=True):\n"
+        '        )\n'
+        '\n'
+        '    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:\n'
+        '        if raw == OWN:\n'
+        '            return None\n'
+        '        if not isinstance(raw, LocatedList):\n'
+        '            self.check.fail(line, f"{what} must be \'own\' or a list of picker table ids")\n'
+        '            return None\n'
+        '        found = []\n'
+        '        for item, item_line in zip(raw, raw.item_lines, strict=True):\n'
         '            table = self.check.ident(item, item_line, f"{what} table id")\n'
-        "            self.uses.pickers.append((table, item_line))\n"
-        "            found.append(table)\n"
-        "        return tuple(found)\n"
-        "\n"
-        "    def block(self, data: LocatedDict) -> Resolution:\n"
+        '            self.uses.pickers.append((table, item_line))\n'
+        '            found.append(table)\n'
+        '        return tuple(found)\n'
+        '\n'
+        '    def block(self, data: LocatedDict) -> Resolution:\n'
         '        what = "resolution"\n'
         '        self.check.keys(data, TOP_KEYS, {"die", "target"}, what)\n'
         '        if "note" in data and not isinstance(data["note"], str):\n'
         '            self.check.fail(data.value_lines["note"], f"{what}.note must be text")\n'
-        "        number = self.number\n"
-        "        return Resolution(\n"
+        '        number = self.number\n'
+        '        return Resolution(\n'
         '            die=self.get(data, "die", number, what, 0),\n'
         '            target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),\n'
-        "            file=self.check.file,\n"
-        "            line=data.line,\n"
+        '            file=self.check.file,\n'
+        '            line=data.line,\n'
         '            ac_change=self.get(data, "ac_change", number, what, 1),\n'
         '            least_target=self.get(data, "least_target", number, what),\n'
         '            hit_margin=self.get(data, "hit_margin", number, what, 0),\n'
@@ -2552,557 +2550,557 @@ _SOURCES = {
         '            critical=self.get(data, "critical", self.critical, what, Critical()),\n'
         '            damage=self.get(data, "damage", self.damage, what, DamageRules()),\n'
         '            modifiers=self.get(data, "modifiers", self.modifiers, what),\n'
-        "        )\n"
-        "\n"
-        "\n"
-        "def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:\n"
+        '        )\n'
+        '\n'
+        '\n'
+        'def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:\n'
         '    """The block of ``ruleset.yaml`` (problems go to ``check``); its references are checked later\n'
         '    by :func:`check_references`, once the tables are loaded."""\n'
-        "    parser = _Parser(check)\n"
+        '    parser = _Parser(check)\n'
         '    data = check.mapping(raw, line, "resolution")\n'
-        "    if data is None:\n"
-        "        return None, parser.uses\n"
-        "    return parser.block(data), parser.uses\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- references\n"
-        "\n"
-        "\n"
-        "def check_references(\n"
-        "    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n"
-        ") -> list[TableProblem]:\n"
+        '    if data is None:\n'
+        '        return None, parser.uses\n'
+        '    return parser.block(data), parser.uses\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- references\n'
+        '\n'
+        '\n'
+        'def check_references(\n'
+        '    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n'
+        ') -> list[TableProblem]:\n'
         '    """Every table cell, table, column and ruling the block names must exist with the right type."""\n'
-        "    problems: list[TableProblem] = []\n"
-        "\n"
-        "    def fail(line: int, message: str) -> None:\n"
-        "        problems.append(TableProblem(file, line, message))\n"
-        "\n"
-        "    for ref, kind, what in uses.refs:\n"
-        "        table = tables.get(ref.table)\n"
+        '    problems: list[TableProblem] = []\n'
+        '\n'
+        '    def fail(line: int, message: str) -> None:\n'
+        '        problems.append(TableProblem(file, line, message))\n'
+        '\n'
+        '    for ref, kind, what in uses.refs:\n'
+        '        table = tables.get(ref.table)\n'
         '        if table is None or table.kind != "entries":\n'
         '            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")\n'
-        "            continue\n"
-        "        if ref.entry not in {row.id for row in table.rows}:\n"
+        '            continue\n'
+        '        if ref.entry not in {row.id for row in table.rows}:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")\n'
-        "            continue\n"
-        "        column = next((c for c in table.columns if c.id == ref.column), None)\n"
-        "        if column is None:\n"
+        '            continue\n'
+        '        column = next((c for c in table.columns if c.id == ref.column), None)\n'
+        '        if column is None:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no column {ref.column!r}")\n'
-        "        elif column.type != kind:\n"
+        '        elif column.type != kind:\n'
         '            fail(ref.line, f"{what}: column {ref.table}.{ref.column} is {column.type}, not {kind}")\n'
-        "    for use, what in uses.rulings:\n"
-        "        ruling = rulings.get(use.ruling)\n"
-        "        if ruling is None:\n"
+        '    for use, what in uses.rulings:\n'
+        '        ruling = rulings.get(use.ruling)\n'
+        '        if ruling is None:\n'
         '            fail(use.line, f"{what}: no ruling {use.ruling!r} in this ruleset")\n'
-        "            continue\n"
-        "        missing = [c for c in ruling.choices if c not in use.choices]\n"
-        "        unknown = [c for c in use.choices if c not in ruling.choices]\n"
-        "        if missing:\n"
-        "            fail(use.line, f\"{what}: ruling {use.ruling!r} choice(s) {', '.join(missing)} not given\")\n"
-        "        if unknown:\n"
-        "            fail(use.line, f\"{what}: {', '.join(unknown)} not a choice of ruling {use.ruling!r}\")\n"
-        "    for table_id, line, kind, columns, what in uses.tables:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or table.kind != kind:\n"
+        '            continue\n'
+        '        missing = [c for c in ruling.choices if c not in use.choices]\n'
+        '        unknown = [c for c in use.choices if c not in ruling.choices]\n'
+        '        if missing:\n'
+        '            fail(use.line, f"{what}: ruling {use.ruling!r} choice(s) {\', \'.join(missing)} not given")\n'
+        '        if unknown:\n'
+        '            fail(use.line, f"{what}: {\', \'.join(unknown)} not a choice of ruling {use.ruling!r}")\n'
+        '    for table_id, line, kind, columns, what in uses.tables:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or table.kind != kind:\n'
         '            fail(line, f"{what}: {table_id!r} is not a {kind} table of this ruleset")\n'
-        "            continue\n"
-        "        for column_id, types in columns.items():\n"
-        "            column = next((c for c in table.columns if c.id == column_id), None)\n"
-        "            if column is None:\n"
+        '            continue\n'
+        '        for column_id, types in columns.items():\n'
+        '            column = next((c for c in table.columns if c.id == column_id), None)\n'
+        '            if column is None:\n'
         '                fail(line, f"{what}: table {table_id!r} has no column {column_id!r}")\n'
-        "            elif column.type not in types:\n"
-        "                fail(\n"
-        "                    line, f\"{what}: column {table_id}.{column_id} is {column.type}, not {' or '.join(types)}\"\n"
-        "                )\n"
-        "    for table_id, line in uses.pickers:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or table.picker is None:\n"
+        '            elif column.type not in types:\n'
+        '                fail(\n'
+        '                    line, f"{what}: column {table_id}.{column_id} is {column.type}, not {\' or \'.join(types)}"\n'
+        '                )\n'
+        '    for table_id, line in uses.pickers:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or table.picker is None:\n'
         '            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")\n'
-        "    formula_rows = _formula_rows(uses, tables)\n"
-        "    for name, line, what in uses.formula_names:\n"
-        "        if formula_rows is None:\n"
+        '    formula_rows = _formula_rows(uses, tables)\n'
+        '    for name, line, what in uses.formula_names:\n'
+        '        if formula_rows is None:\n'
         '            fail(line, f"{what}: {name!r} names a formula row, but damage.formulas names no table")\n'
-        "        elif name not in formula_rows:\n"
+        '        elif name not in formula_rows:\n'
         '            fail(line, f"{what}: {name!r} is not a row of the damage.formulas table")\n'
-        "    for table_id, column, line in uses.chart_formulas:\n"
-        "        table = tables.get(table_id)\n"
-        "        if table is None or column not in table.column_ids:\n"
-        "            continue  # reported above\n"
-        "        for row in table.rows:\n"
-        "            name = row.values.get(column)\n"
-        "            if formula_rows is None or name not in formula_rows:\n"
-        "                fail(\n"
-        "                    line,\n"
+        '    for table_id, column, line in uses.chart_formulas:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or column not in table.column_ids:\n'
+        '            continue  # reported above\n'
+        '        for row in table.rows:\n'
+        '            name = row.values.get(column)\n'
+        '            if formula_rows is None or name not in formula_rows:\n'
+        '                fail(\n'
+        '                    line,\n'
         '                    f"chart {table_id!r} row at line {row.line}: {column} {name!r} is not a damage.formulas row",\n'
-        "                )\n"
-        "    return problems\n"
-        "\n"
-        "\n"
-        "def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:\n"
-        "    found = [\n"
+        '                )\n'
+        '    return problems\n'
+        '\n'
+        '\n'
+        'def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:\n'
+        '    found = [\n'
         '        t for t, _, kind, _, what in uses.tables if what.endswith("damage.formulas") and kind == "entries"\n'
-        "    ]\n"
-        "    if not found:\n"
-        "        return None\n"
-        "    table = tables.get(found[0])\n"
-        "    return {str(row.id) for row in table.rows} if table else set()\n"
+        '    ]\n'
+        '    if not found:\n'
+        '        return None\n'
+        '    table = tables.get(found[0])\n'
+        '    return {str(row.id) for row in table.rows} if table else set()\n'
     ),
-    "pycalc.rulesets.spelljammer": (
+    'pycalc.rulesets.spelljammer': (
         '"""The d100 strike-chance ruleset (spelljammer): the engine the Strike calculator, the UDFs and the\n'
-        "parity tests rest on. Roll d100 at or under SC - DEF; stun, wounds, defending, casting time and\n"
-        "shooting into melee.\n"
-        "\n"
+        'parity tests rest on. Roll d100 at or under SC - DEF; stun, wounds, defending, casting time and\n'
+        'shooting into melee.\n'
+        '\n'
         "Everything numeric comes from the ruleset's tables (``dice``, ``outcomes``, ``automatic_results``,\n"
-        "``critical_grievous`` and the rest); nothing is typed in here. Its odds are in\n"
-        "``pycalc.rulesets.spelljammer_odds``, the calculator as a pure function in\n"
-        "``pycalc.rulesets.spelljammer_calculator``.\n"
+        '``critical_grievous`` and the rest); nothing is typed in here. Its odds are in\n'
+        '``pycalc.rulesets.spelljammer_odds``, the calculator as a pure function in\n'
+        '``pycalc.rulesets.spelljammer_calculator``.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import math\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "from functools import lru_cache\n"
-        "\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.tables import Row, RuleSet\n"
-        "\n"
-        "# --------------------------------------------------------------------------- d100 strike-chance resolution (spelljammer): roll d100 at or under SC - DEF\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Outcome:\n"
-        "    id: str\n"
-        "    label: str\n"
-        "    rank: int\n"
-        "    damage_multiplier: int\n"
-        "    prot_applies: bool\n"
-        "    prot_wear: int\n"
-        "    effect: str\n"
-        "\n"
-        "\n"
-        "@lru_cache(maxsize=64)\n"
-        "def outcomes(rules: RuleSet) -> tuple[Outcome, ...]:\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import math\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from functools import lru_cache\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import Row, RuleSet\n'
+        '\n'
+        '# --------------------------------------------------------------------------- d100 strike-chance resolution (spelljammer): roll d100 at or under SC - DEF\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Outcome:\n'
+        '    id: str\n'
+        '    label: str\n'
+        '    rank: int\n'
+        '    damage_multiplier: int\n'
+        '    prot_applies: bool\n'
+        '    prot_wear: int\n'
+        '    effect: str\n'
+        '\n'
+        '\n'
+        '@lru_cache(maxsize=64)\n'
+        'def outcomes(rules: RuleSet) -> tuple[Outcome, ...]:\n'
         '    """The outcomes from Miss up, ordered by rank (read once per ruleset: every roll resolves with them)."""\n'
         '    rows = rules.table("outcomes").rows\n'
-        "    found = (\n"
-        "        Outcome(\n"
-        "            str(r.id),\n"
-        "            str(r.label),\n"
+        '    found = (\n'
+        '        Outcome(\n'
+        '            str(r.id),\n'
+        '            str(r.label),\n'
         '            r["rank"],\n'
         '            r["damage_multiplier"],\n'
         '            r["prot_applies"],\n'
         '            r["prot_wear"],\n'
         '            r["effect"],\n'
-        "        )\n"
-        "        for r in rows\n"
-        "    )\n"
-        "    return tuple(sorted(found, key=lambda o: o.rank))\n"
-        "\n"
-        "\n"
-        "def outcome_named(rules: RuleSet, name: str) -> Outcome:\n"
+        '        )\n'
+        '        for r in rows\n'
+        '    )\n'
+        '    return tuple(sorted(found, key=lambda o: o.rank))\n'
+        '\n'
+        '\n'
+        'def outcome_named(rules: RuleSet, name: str) -> Outcome:\n'
         '    """The outcome whose label or id is ``name`` (case-insensitive)."""\n'
-        "    wanted = name.strip().casefold()\n"
-        "    for outcome in outcomes(rules):\n"
-        "        if wanted in (outcome.id.casefold(), outcome.label.casefold()):\n"
-        "            return outcome\n"
+        '    wanted = name.strip().casefold()\n'
+        '    for outcome in outcomes(rules):\n'
+        '        if wanted in (outcome.id.casefold(), outcome.label.casefold()):\n'
+        '            return outcome\n'
         '    labels = ", ".join(o.label for o in outcomes(rules))\n'
         '    raise RuleError(f"#RESULT? use {labels}")\n'
-        "\n"
-        "\n"
-        "def die_faces(rules: RuleSet) -> int:\n"
+        '\n'
+        '\n'
+        'def die_faces(rules: RuleSet) -> int:\n'
         '    return rules.constant("dice", "strike_die_faces")\n'
-        "\n"
-        "\n"
-        "def modified_sc(sc: int, defense: int, mods: int = 0) -> int:\n"
+        '\n'
+        '\n'
+        'def modified_sc(sc: int, defense: int, mods: int = 0) -> int:\n'
         '    """SC - DEF + mods: the highest roll that hits by the table."""\n'
-        "    return sc - defense + mods\n"
-        "\n"
-        "\n"
-        "def _band_value(rules: RuleSet, modified: int, column: str) -> int:\n"
+        '    return sc - defense + mods\n'
+        '\n'
+        '\n'
+        'def _band_value(rules: RuleSet, modified: int, column: str) -> int:\n'
         '    band = rules.table("critical_grievous").band(modified)\n'
-        "    return band[column] if band else 0\n"
-        "\n"
-        "\n"
-        "def critical_max(rules: RuleSet, modified: int) -> int:\n"
+        '    return band[column] if band else 0\n'
+        '\n'
+        '\n'
+        'def critical_max(rules: RuleSet, modified: int) -> int:\n'
         '    """Highest d100 roll that is a critical by the table (0 when none)."""\n'
         '    return _band_value(rules, modified, "critical_max")\n'
-        "\n"
-        "\n"
-        "def grievous_max(rules: RuleSet, modified: int) -> int:\n"
+        '\n'
+        '\n'
+        'def grievous_max(rules: RuleSet, modified: int) -> int:\n'
         '    """Highest d100 roll that is a grievous hit by the table (0 when none)."""\n'
         '    return _band_value(rules, modified, "grievous_max")\n'
-        "\n"
-        "\n"
-        "def _automatic(rules: RuleSet, roll: int) -> Row | None:\n"
+        '\n'
+        '\n'
+        'def _automatic(rules: RuleSet, roll: int) -> Row | None:\n'
         '    return rules.table("automatic_results").band(roll)\n'
-        "\n"
-        "\n"
-        "def check_roll(rules: RuleSet, roll: int) -> int:\n"
+        '\n'
+        '\n'
+        'def check_roll(rules: RuleSet, roll: int) -> int:\n'
         '    """The d100 roll as read: 1 to 100, where 00 (typed 0) is 100."""\n'
-        "    faces = die_faces(rules)\n"
-        "    if roll == 0:\n"
-        "        return faces\n"
-        "    if not 1 <= roll <= faces:\n"
+        '    faces = die_faces(rules)\n'
+        '    if roll == 0:\n'
+        '        return faces\n'
+        '    if not 1 <= roll <= faces:\n'
         '        raise RuleError(f"#ROLL? 1 to {faces} (00 = {faces})")\n'
-        "    return roll\n"
-        "\n"
-        "\n"
-        "def resolve(rules: RuleSet, modified: int, roll: int) -> Outcome:\n"
+        '    return roll\n'
+        '\n'
+        '\n'
+        'def resolve(rules: RuleSet, modified: int, roll: int) -> Outcome:\n'
         '    """The outcome of one d100 roll against a modified strike chance."""\n'
-        "    roll = check_roll(rules, roll)\n"
-        "    ranked = outcomes(rules)\n"
-        "    if roll <= grievous_max(rules, modified):\n"
-        "        rank = 3\n"
-        "    elif roll <= critical_max(rules, modified):\n"
-        "        rank = 2\n"
-        "    elif roll <= modified:\n"
-        "        rank = 1\n"
-        "    else:\n"
-        "        rank = 0\n"
-        "    automatic = _automatic(rules, roll)\n"
-        "    if automatic is not None:\n"
+        '    roll = check_roll(rules, roll)\n'
+        '    ranked = outcomes(rules)\n'
+        '    if roll <= grievous_max(rules, modified):\n'
+        '        rank = 3\n'
+        '    elif roll <= critical_max(rules, modified):\n'
+        '        rank = 2\n'
+        '    elif roll <= modified:\n'
+        '        rank = 1\n'
+        '    else:\n'
+        '        rank = 0\n'
+        '    automatic = _automatic(rules, roll)\n'
+        '    if automatic is not None:\n'
         '        if automatic["always_miss"]:\n'
-        "            rank = 0\n"
+        '            rank = 0\n'
         '        elif automatic["at_least"]:\n'
         '            rank = max(rank, outcome_named(rules, automatic["at_least"]).rank)\n'
-        "    return ranked[rank]\n"
-        "\n"
-        "\n"
-        "def distribution(rules: RuleSet, modified: int) -> dict[str, Fraction]:\n"
+        '    return ranked[rank]\n'
+        '\n'
+        '\n'
+        'def distribution(rules: RuleSet, modified: int) -> dict[str, Fraction]:\n'
         '    """Exact probability of each outcome (by id) over every face of the die."""\n'
-        "    faces = die_faces(rules)\n"
-        "    counts = {o.id: 0 for o in outcomes(rules)}\n"
-        "    for roll in range(1, faces + 1):\n"
-        "        counts[resolve(rules, modified, roll).id] += 1\n"
-        "    return {outcome_id: Fraction(count, faces) for outcome_id, count in counts.items()}\n"
-        "\n"
-        "\n"
-        "def hit_chance(rules: RuleSet, modified: int) -> Fraction:\n"
+        '    faces = die_faces(rules)\n'
+        '    counts = {o.id: 0 for o in outcomes(rules)}\n'
+        '    for roll in range(1, faces + 1):\n'
+        '        counts[resolve(rules, modified, roll).id] += 1\n'
+        '    return {outcome_id: Fraction(count, faces) for outcome_id, count in counts.items()}\n'
+        '\n'
+        '\n'
+        'def hit_chance(rules: RuleSet, modified: int) -> Fraction:\n'
         '    """Probability of any hit (every outcome above Miss)."""\n'
-        "    miss = outcomes(rules)[0].id\n"
-        "    return 1 - distribution(rules, modified)[miss]\n"
-        "\n"
-        "\n"
-        "def damage_taken(rules: RuleSet, damage: int, prot: int, outcome: Outcome) -> int:\n"
+        '    miss = outcomes(rules)[0].id\n'
+        '    return 1 - distribution(rules, modified)[miss]\n'
+        '\n'
+        '\n'
+        'def damage_taken(rules: RuleSet, damage: int, prot: int, outcome: Outcome) -> int:\n'
         '    """Hit points lost: damage times the outcome\'s multiplier, less PROT where it applies."""\n'
-        "    if damage < 0:\n"
+        '    if damage < 0:\n'
         '        raise RuleError("#DAMAGE? 0 or more")\n'
-        "    if prot < 0:\n"
+        '    if prot < 0:\n'
         '        raise RuleError("#PROT? 0 or more")\n'
-        "    taken = damage * outcome.damage_multiplier - (prot if outcome.prot_applies else 0)\n"
-        "    return max(0, taken)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- Stun (spelljammer): a single hit that does more than the stun threshold stuns for the round\n"
-        "\n"
-        "\n"
-        "def size_names(rules: RuleSet) -> list[str]:\n"
+        '    taken = damage * outcome.damage_multiplier - (prot if outcome.prot_applies else 0)\n'
+        '    return max(0, taken)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- Stun (spelljammer): a single hit that does more than the stun threshold stuns for the round\n'
+        '\n'
+        '\n'
+        'def size_names(rules: RuleSet) -> list[str]:\n'
         '    return [str(r.label) for r in rules.table("stun_size").rows]\n'
-        "\n"
-        "\n"
-        "def size_bonus(rules: RuleSet, size: str) -> int:\n"
-        "    try:\n"
+        '\n'
+        '\n'
+        'def size_bonus(rules: RuleSet, size: str) -> int:\n'
+        '    try:\n'
         '        return rules.table("stun_size").by_label(size)["con_bonus"]\n'
-        "    except KeyError:\n"
-        "        names = size_names(rules)\n"
-        "        raise RuleError(f\"#SIZE? use {', '.join(names[:-1])} or {names[-1]}\") from None\n"
-        "\n"
-        "\n"
-        "def hit_point_bonus(rules: RuleSet, max_hp: int) -> int:\n"
+        '    except KeyError:\n'
+        '        names = size_names(rules)\n'
+        '        raise RuleError(f"#SIZE? use {\', \'.join(names[:-1])} or {names[-1]}") from None\n'
+        '\n'
+        '\n'
+        'def hit_point_bonus(rules: RuleSet, max_hp: int) -> int:\n'
         '    """+1 CON per 10 HP (or fraction) of maximum hit points above 100."""\n'
         '    above = max_hp - rules.constant("stun_rules", "hp_bonus_above")\n'
-        "    if above <= 0:\n"
-        "        return 0\n"
+        '    if above <= 0:\n'
+        '        return 0\n'
         '    step = rules.constant("stun_rules", "hp_bonus_step")\n'
         '    return -(-above // step) * rules.constant("stun_rules", "hp_bonus_per_step")\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def adjusted_con(rules: RuleSet, con: int, size: str = "Medium", max_hp: int = 0) -> int:\n'
-        "    if con < 0:\n"
+        '    if con < 0:\n'
         '        raise RuleError("#CON? 0 or more")\n'
-        "    if max_hp < 0:\n"
+        '    if max_hp < 0:\n'
         '        raise RuleError("#MAX HP? 0 or more")\n'
-        "    return con + size_bonus(rules, size) + hit_point_bonus(rules, max_hp)\n"
-        "\n"
-        "\n"
-        "def threshold_for_con(rules: RuleSet, con: int) -> int:\n"
+        '    return con + size_bonus(rules, size) + hit_point_bonus(rules, max_hp)\n'
+        '\n'
+        '\n'
+        'def threshold_for_con(rules: RuleSet, con: int) -> int:\n'
         '    """Damage a single hit must exceed to stun, for an already adjusted CON."""\n'
         '    if con <= rules.constant("stun_rules", "human_max_con"):\n'
-        "        return con\n"
+        '        return con\n'
         '    table = rules.table("stun_table")\n'
-        "    band = table.band(con)\n"
-        "    if band is not None:\n"
+        '    band = table.band(con)\n'
+        '    if band is not None:\n'
         '        return band["threshold"]\n'
-        "    last = table.rows[-1]\n"
+        '    last = table.rows[-1]\n'
         '    if con < (last.low or 0) or rules.ruling("stun_above_table") == "cap":\n'
         '        return last["threshold"]\n'
         '    return last["threshold"] + rules.constant("stun_rules", "progression_step") * (con - last.high)\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def stun_threshold(rules: RuleSet, con: int, size: str = "Medium", max_hp: int = 0) -> int:\n'
-        "    return threshold_for_con(rules, adjusted_con(rules, con, size, max_hp))\n"
-        "\n"
-        "\n"
+        '    return threshold_for_con(rules, adjusted_con(rules, con, size, max_hp))\n'
+        '\n'
+        '\n'
         'def is_stunned(rules: RuleSet, damage: int, con: int, size: str = "Medium", max_hp: int = 0) -> bool:\n'
         '    """Whether one hit doing ``damage`` (as the stun_damage_basis ruling defines it) stuns."""\n'
-        "    return damage > stun_threshold(rules, con, size, max_hp)\n"
-        "\n"
-        "\n"
+        '    return damage > stun_threshold(rules, con, size, max_hp)\n'
+        '\n'
+        '\n'
         "# --------------------------------------------------------------------------- Wound modifiers (spelljammer), with the seed's exception for low starting hit points\n"
-        "\n"
-        "\n"
-        "def _tier_index(rules: RuleSet, hp: int) -> int:\n"
+        '\n'
+        '\n'
+        'def _tier_index(rules: RuleSet, hp: int) -> int:\n'
         '    rows = rules.table("wound_tiers").rows\n'
-        "    return next(i for i, row in enumerate(rows) if row.contains(hp))\n"
-        "\n"
-        "\n"
-        "def wound_modifier(rules: RuleSet, hp: int, starting_hp: int) -> int:\n"
+        '    return next(i for i, row in enumerate(rows) if row.contains(hp))\n'
+        '\n'
+        '\n'
+        'def wound_modifier(rules: RuleSet, hp: int, starting_hp: int) -> int:\n'
         '    """Modifier to all actions at ``hp`` current hit points.\n'
-        "\n"
+        '\n'
         '    "If starting hit points are at one of these levels, then the character has no modifier until\n'
         '    they reach the next level": the tier that holds the starting hit points gives no modifier.\n'
         '    """\n'
-        "    if starting_hp <= 0:\n"
+        '    if starting_hp <= 0:\n'
         '        raise RuleError("#START HP? more than 0")\n'
-        "    tier = _tier_index(rules, hp)\n"
-        "    if tier == _tier_index(rules, starting_hp):\n"
-        "        return 0\n"
+        '    tier = _tier_index(rules, hp)\n'
+        '    if tier == _tier_index(rules, starting_hp):\n'
+        '        return 0\n'
         '    return rules.table("wound_tiers").rows[tier]["modifier"]\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- Defending, Full Defense and Desperate Defense (spelljammer)\n"
-        "\n"
-        "\n"
-        "def _option(rules: RuleSet, entry: str) -> float:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- Defending, Full Defense and Desperate Defense (spelljammer)\n'
+        '\n'
+        '\n'
+        'def _option(rules: RuleSet, entry: str) -> float:\n'
         '    return rules.constant("defense_options", entry)\n'
-        "\n"
-        "\n"
-        "def _check_rank(rank: int) -> None:\n"
-        "    if rank < 0:\n"
+        '\n'
+        '\n'
+        'def _check_rank(rank: int) -> None:\n'
+        '    if rank < 0:\n'
         '        raise RuleError("#RANK? 0 or more")\n'
-        "\n"
-        "\n"
-        "def max_sacrifice(rules: RuleSet, rank: int) -> int:\n"
-        "    _check_rank(rank)\n"
+        '\n'
+        '\n'
+        'def max_sacrifice(rules: RuleSet, rank: int) -> int:\n'
+        '    _check_rank(rank)\n'
         '    return math.floor(rank * _option(rules, "max_sacrifice_per_rank"))\n'
-        "\n"
-        "\n"
-        "def defending_bonus(rules: RuleSet, sc_sacrificed: int, rank: int) -> int:\n"
+        '\n'
+        '\n'
+        'def defending_bonus(rules: RuleSet, sc_sacrificed: int, rank: int) -> int:\n'
         '    """DEF gained by sacrificing SC, 2 for 1, fractions down; at most rank x 5 SC."""\n'
-        "    if sc_sacrificed < 0:\n"
+        '    if sc_sacrificed < 0:\n'
         '        raise RuleError("#SC? 0 or more")\n'
-        "    most = max_sacrifice(rules, rank)\n"
-        "    if sc_sacrificed > most:\n"
+        '    most = max_sacrifice(rules, rank)\n'
+        '    if sc_sacrificed > most:\n'
         '        raise RuleError(f"#MAX? rank {rank} sacrifices at most {most} SC")\n'
         '    return math.floor(sc_sacrificed / _option(rules, "sc_per_def"))\n'
-        "\n"
-        "\n"
-        "def _max_bonus_rounded_up(rules: RuleSet, rank: int) -> int:\n"
-        "    _check_rank(rank)\n"
+        '\n'
+        '\n'
+        'def _max_bonus_rounded_up(rules: RuleSet, rank: int) -> int:\n'
+        '    _check_rank(rank)\n'
         '    return math.ceil(rank * _option(rules, "max_def_per_rank"))\n'
-        "\n"
-        "\n"
-        "def full_defense(rules: RuleSet, defense: int, rank: int) -> int:\n"
+        '\n'
+        '\n'
+        'def full_defense(rules: RuleSet, defense: int, rank: int) -> int:\n'
         '    """DEF = normal DEF + 5 + (weapon rank x 2.5, rounded up)."""\n'
         '    return defense + int(_option(rules, "full_defense_bonus")) + _max_bonus_rounded_up(rules, rank)\n'
-        "\n"
-        "\n"
-        "def desperate_defense(rules: RuleSet, defense: int, rank: int) -> int:\n"
+        '\n'
+        '\n'
+        'def desperate_defense(rules: RuleSet, defense: int, rank: int) -> int:\n'
         '    """DEF = normal DEF + 20 + (weapon rank x 2.5, rounded up)."""\n'
         '    return defense + int(_option(rules, "desperate_defense_bonus")) + _max_bonus_rounded_up(rules, rank)\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- Spell casting time and the initiative a spell goes off on (spelljammer)\n"
-        "\n"
-        "\n"
-        "def spell_kinds(rules: RuleSet) -> list[str]:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- Spell casting time and the initiative a spell goes off on (spelljammer)\n'
+        '\n'
+        '\n'
+        'def spell_kinds(rules: RuleSet) -> list[str]:\n'
         '    return [c.id.upper() for c in rules.table("mage_casting_time").columns]\n'
-        "\n"
-        "\n"
-        "def cast_time(rules: RuleSet, rank: int, kind: str) -> int:\n"
+        '\n'
+        '\n'
+        'def cast_time(rules: RuleSet, rank: int, kind: str) -> int:\n'
         '    """Casting time of a mage spell of this rank and kind (GK or SK)."""\n'
         '    table = rules.table("mage_casting_time")\n'
-        "    column = kind.strip().lower()\n"
-        "    if column not in table.column_ids:\n"
-        "        raise RuleError(f\"#KIND? use {' or '.join(spell_kinds(rules))}\")\n"
-        "    band = table.band(rank)\n"
-        "    if band is None:\n"
+        '    column = kind.strip().lower()\n'
+        '    if column not in table.column_ids:\n'
+        '        raise RuleError(f"#KIND? use {\' or \'.join(spell_kinds(rules))}")\n'
+        '    band = table.band(rank)\n'
+        '    if band is None:\n'
         '        raise RuleError(f"#RANK? {table.rows[0].low} to {table.rows[-1].high}")\n'
-        "    return band[column]\n"
-        "\n"
-        "\n"
-        "def spell_goes_off(rules: RuleSet, initiative: int, casting_time: int) -> int | str:\n"
+        '    return band[column]\n'
+        '\n'
+        '\n'
+        'def spell_goes_off(rules: RuleSet, initiative: int, casting_time: int) -> int | str:\n'
         '    """The initiative the spell goes off on this round, or what happens when that is too late.\n'
-        "\n"
-        "    Too late means at or after the initiative on which actions are lost (-6); the late_spell\n"
-        "    ruling says whether the casting restarts on initiative 10 next round or is lost.\n"
+        '\n'
+        '    Too late means at or after the initiative on which actions are lost (-6); the late_spell\n'
+        '    ruling says whether the casting restarts on initiative 10 next round or is lost.\n'
         '    """\n'
-        "    if casting_time < 0:\n"
+        '    if casting_time < 0:\n'
         '        raise RuleError("#CASTING TIME? 0 or more")\n'
-        "    goes_off = initiative - casting_time\n"
+        '    goes_off = initiative - casting_time\n'
         '    if goes_off > rules.constant("initiative_rules", "lost_at_or_below"):\n'
-        "        return goes_off\n"
+        '        return goes_off\n'
         '    if rules.ruling("late_spell") == "lost":\n'
         '        return "Lost"\n'
         '    restart = rules.constant("initiative_rules", "round_start_for_long_spells")\n'
         '    return f"Next round on {restart - casting_time}"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- Shooting into melee (spelljammer): does the shot target a friend or the foe?\n"
-        "\n"
-        "\n"
-        "def training_row(rules: RuleSet, training: str):\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- Shooting into melee (spelljammer): does the shot target a friend or the foe?\n'
+        '\n'
+        '\n'
+        'def training_row(rules: RuleSet, training: str):\n'
         '    table = rules.table("shooter_training")\n'
-        "    try:\n"
-        "        return table.by_label(training)\n"
-        "    except KeyError:\n"
+        '    try:\n'
+        '        return table.by_label(training)\n'
+        '    except KeyError:\n'
         '        labels = ", ".join(str(r.label) for r in table.rows)\n'
         '        raise RuleError(f"#TRAINING? use {labels}") from None\n'
-        "\n"
-        "\n"
-        "def friend_on(rules: RuleSet, friends: int, opponents: int) -> int:\n"
+        '\n'
+        '\n'
+        'def friend_on(rules: RuleSet, friends: int, opponents: int) -> int:\n'
         '    """The highest modified d100 that targets a friend for this many friends and opponents."""\n'
         '    for row in rules.table("shooting_into_melee").rows:\n'
         '        if row["friends"] == friends and row["opponents"] == opponents:\n'
         '            return row["friend_on"]\n'
         '    raise RuleError(f"#SITUATION? no row for {friends} friend(s) and {opponents} opponent(s)")\n'
-        "\n"
-        "\n"
-        "def shooting_total(rules: RuleSet, roll: int, weapon_rank: int, master_rank: int, training: str) -> int:\n"
+        '\n'
+        '\n'
+        'def shooting_total(rules: RuleSet, roll: int, weapon_rank: int, master_rank: int, training: str) -> int:\n'
         '    multiplier = rules.constant("shooting_constants", "master_bowman_rank_multiplier")\n'
-        "    return (\n"
-        "        check_roll(rules, roll)\n"
-        "        + weapon_rank\n"
-        "        + multiplier * master_rank\n"
+        '    return (\n'
+        '        check_roll(rules, roll)\n'
+        '        + weapon_rank\n'
+        '        + multiplier * master_rank\n'
         '        + training_row(rules, training)["roll_bonus"]\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "def targets_friend(\n"
-        "    rules: RuleSet, roll: int, weapon_rank: int, master_rank: int, training: str, friends: int, opponents: int\n"
-        ") -> bool:\n"
+        '    )\n'
+        '\n'
+        '\n'
+        'def targets_friend(\n'
+        '    rules: RuleSet, roll: int, weapon_rank: int, master_rank: int, training: str, friends: int, opponents: int\n'
+        ') -> bool:\n'
         '    """True when the shot goes at a friend: the total is at or under the table\'s number, or the\n'
         '    raw d100 is at or under the training\'s always-a-friend number."""\n'
-        "    roll = check_roll(rules, roll)\n"
+        '    roll = check_roll(rules, roll)\n'
         '    if roll <= training_row(rules, training)["always_friend_on"]:\n'
-        "        return True\n"
-        "    return shooting_total(rules, roll, weapon_rank, master_rank, training) <= friend_on(\n"
-        "        rules, friends, opponents\n"
-        "    )\n"
+        '        return True\n'
+        '    return shooting_total(rules, roll, weapon_rank, master_rank, training) <= friend_on(\n'
+        '        rules, friends, opponents\n'
+        '    )\n'
     ),
-    "pycalc.rulesets.spelljammer_odds": (
+    'pycalc.rulesets.spelljammer_odds': (
         '"""Odds before the d100 is rolled (spelljammer): exact distributions of hit points lost.\n'
-        "\n"
-        "One attack: the outcome distribution over the d100 (automatic results included) combined with the\n"
-        "damage dice: a hit loses ``max(0, dice + mods - PROT)``, a critical or grievous hit\n"
-        "``multiplier x max(0, dice + mods)``. Several attacks: the sum of independent attacks (PROT worn by a\n"
-        "grievous hit counts from the next round, so every attack of the round meets the same PROT).\n"
-        "Everything is exact (fractions); nothing is sampled.\n"
+        '\n'
+        'One attack: the outcome distribution over the d100 (automatic results included) combined with the\n'
+        'damage dice: a hit loses ``max(0, dice + mods - PROT)``, a critical or grievous hit\n'
+        '``multiplier x max(0, dice + mods)``. Several attacks: the sum of independent attacks (PROT worn by a\n'
+        'grievous hit counts from the next round, so every attack of the round meets the same PROT).\n'
+        'Everything is exact (fractions); nothing is sampled.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from dataclasses import dataclass\n"
-        "from fractions import Fraction\n"
-        "\n"
-        "from pycalc import dice, odds\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.rulesets import spelljammer as engine\n"
-        "from pycalc.tables import RuleSet\n"
-        "\n"
-        "Distribution = odds.Distribution\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class StrikeAttack:\n"
-        "    modified_sc: int\n"
-        "    damage: dice.Dice\n"
-        "    prot: int = 0\n"
-        "    damage_mods: int = 0\n"
-        "\n"
-        "\n"
-        "def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        '\n'
+        'from pycalc import dice, odds\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import spelljammer as engine\n'
+        'from pycalc.tables import RuleSet\n'
+        '\n'
+        'Distribution = odds.Distribution\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class StrikeAttack:\n'
+        '    modified_sc: int\n'
+        '    damage: dice.Dice\n'
+        '    prot: int = 0\n'
+        '    damage_mods: int = 0\n'
+        '\n'
+        '\n'
+        'def hp_loss_distribution(rules: RuleSet, attack: StrikeAttack) -> Distribution:\n'
         '    """Exact probability of each number of hit points lost to one attack."""\n'
-        "    if attack.prot < 0:\n"
+        '    if attack.prot < 0:\n'
         '        raise RuleError("#PROT? 0 or more")\n'
-        "    ways, rolls = dice.counts(attack.damage)\n"
-        "    parts = []\n"
-        "    for outcome_id, chance in engine.distribution(rules, attack.modified_sc).items():\n"
-        "        if not chance:\n"
-        "            continue\n"
-        "        outcome = engine.outcome_named(rules, outcome_id)\n"
-        "\n"
-        "        def lost(total: int, outcome: engine.Outcome = outcome) -> int:\n"
-        "            return engine.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)\n"
-        "\n"
-        "        parts.append((chance, odds.regrouped(ways, lost), rolls))\n"
-        "    return odds.mixed(parts)\n"
-        "\n"
-        "\n"
-        "def check_attacks(attacks: int) -> int:\n"
-        "    if attacks < 0:\n"
+        '    ways, rolls = dice.counts(attack.damage)\n'
+        '    parts = []\n'
+        '    for outcome_id, chance in engine.distribution(rules, attack.modified_sc).items():\n'
+        '        if not chance:\n'
+        '            continue\n'
+        '        outcome = engine.outcome_named(rules, outcome_id)\n'
+        '\n'
+        '        def lost(total: int, outcome: engine.Outcome = outcome) -> int:\n'
+        '            return engine.damage_taken(rules, max(0, total + attack.damage_mods), attack.prot, outcome)\n'
+        '\n'
+        '        parts.append((chance, odds.regrouped(ways, lost), rolls))\n'
+        '    return odds.mixed(parts)\n'
+        '\n'
+        '\n'
+        'def check_attacks(attacks: int) -> int:\n'
+        '    if attacks < 0:\n'
         '        raise RuleError("#ATTACKS? 0 or more")\n'
-        "    return attacks\n"
-        "\n"
-        "\n"
-        "def round_distribution(\n"
-        "    rules: RuleSet, attack: StrikeAttack, attacks: int, cap: int | None = None\n"
-        ") -> Distribution:\n"
-        "    return odds.repeated(hp_loss_distribution(rules, attack), check_attacks(attacks), cap)\n"
-        "\n"
-        "\n"
-        "def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> Fraction:\n"
-        "    return attacks * odds.mean(hp_loss_distribution(rules, attack))\n"
-        "\n"
-        "\n"
-        "def chance_at_least(rules: RuleSet, attack: StrikeAttack, amount: int, attacks: int = 1) -> Fraction:\n"
+        '    return attacks\n'
+        '\n'
+        '\n'
+        'def round_distribution(\n'
+        '    rules: RuleSet, attack: StrikeAttack, attacks: int, cap: int | None = None\n'
+        ') -> Distribution:\n'
+        '    return odds.repeated(hp_loss_distribution(rules, attack), check_attacks(attacks), cap)\n'
+        '\n'
+        '\n'
+        'def expected_hp_loss(rules: RuleSet, attack: StrikeAttack, attacks: int = 1) -> Fraction:\n'
+        '    return attacks * odds.mean(hp_loss_distribution(rules, attack))\n'
+        '\n'
+        '\n'
+        'def chance_at_least(rules: RuleSet, attack: StrikeAttack, amount: int, attacks: int = 1) -> Fraction:\n'
         '    """Probability that the attacks together take at least ``amount`` hit points."""\n'
-        "    return odds.chance_at_least(hp_loss_distribution(rules, attack), amount, check_attacks(attacks))\n"
-        "\n"
-        "\n"
-        "def kill_chance(rules: RuleSet, attack: StrikeAttack, hp: int, attacks: int = 1) -> Fraction:\n"
+        '    return odds.chance_at_least(hp_loss_distribution(rules, attack), amount, check_attacks(attacks))\n'
+        '\n'
+        '\n'
+        'def kill_chance(rules: RuleSet, attack: StrikeAttack, hp: int, attacks: int = 1) -> Fraction:\n'
         '    """Probability that the target, at ``hp`` hit points, is at 0 or below after the attacks."""\n'
-        "    return chance_at_least(rules, attack, hp, attacks)\n"
-        "\n"
-        "\n"
-        "def stun_chance(rules: RuleSet, attack: StrikeAttack, threshold: int) -> Fraction:\n"
+        '    return chance_at_least(rules, attack, hp, attacks)\n'
+        '\n'
+        '\n'
+        'def stun_chance(rules: RuleSet, attack: StrikeAttack, threshold: int) -> Fraction:\n'
         '    """Probability that one attack stuns: the damage compared (stun_damage_basis) exceeds the threshold."""\n'
         '    if rules.ruling("stun_damage_basis") == "taken":\n'
-        "        return sum(\n"
-        "            (p for lost, p in hp_loss_distribution(rules, attack).items() if lost > threshold), Fraction(0)\n"
-        "        )\n"
-        "    hit = engine.hit_chance(rules, attack.modified_sc)\n"
-        "    rolled = dice.distribution(attack.damage)\n"
-        "    return hit * sum(\n"
-        "        (p for total, p in rolled.items() if max(0, total + attack.damage_mods) > threshold), Fraction(0)\n"
-        "    )\n"
+        '        return sum(\n'
+        '            (p for lost, p in hp_loss_distribution(rules, attack).items() if lost > threshold), Fraction(0)\n'
+        '        )\n'
+        '    hit = engine.hit_chance(rules, attack.modified_sc)\n'
+        '    rolled = dice.distribution(attack.damage)\n'
+        '    return hit * sum(\n'
+        '        (p for total, p in rolled.items() if max(0, total + attack.damage_mods) > threshold), Fraction(0)\n'
+        '    )\n'
     ),
-    "pycalc.table_files": (
+    'pycalc.table_files': (
         '"""Read and validate the table files ``tables/<ruleset>/*.yaml`` (``pycalc.tables`` loads a whole\n'
-        "ruleset folder from them).\n"
-        "\n"
+        'ruleset folder from them).\n'
+        '\n'
         "YAML is read with PyYAML's SafeLoader (a subclass that only records line numbers and refuses\n"
         "duplicate keys), over libyaml's parser when PyYAML has it. Every problem is reported as\n"
-        "``tables/<id>/<file>.yaml:LINE: what is wrong``. See ``tables/README.md`` for the format.\n"
+        '``tables/<id>/<file>.yaml:LINE: what is wrong``. See ``tables/README.md`` for the format.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import os\n"
-        "import re\n"
-        "from collections.abc import Mapping\n"
-        "from dataclasses import dataclass, field\n"
-        "from pathlib import Path\n"
-        "from typing import TYPE_CHECKING, Any\n"
-        "\n"
-        "import yaml\n"
-        "\n"
-        "if TYPE_CHECKING:\n"
-        "    from pycalc.resolution_block import Resolution\n"
-        "\n"
-        "PROJECT_ROOT = Path(__file__).resolve().parent.parent\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import os\n'
+        'import re\n'
+        'from collections.abc import Mapping\n'
+        'from dataclasses import dataclass, field\n'
+        'from pathlib import Path\n'
+        'from typing import TYPE_CHECKING, Any\n'
+        '\n'
+        'import yaml\n'
+        '\n'
+        'if TYPE_CHECKING:\n'
+        '    from pycalc.resolution_block import Resolution\n'
+        '\n'
+        'PROJECT_ROOT = Path(__file__).resolve().parent.parent\n'
         'RULESET_IDS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")\n'
         'ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")\n'
         'DICE_PATTERN = re.compile(r"^\\s*(\\d+)\\s*[dD]\\s*(\\d+)\\s*(?:([+-])\\s*(\\d+))?\\s*$")\n'
@@ -3111,314 +3109,314 @@ _SOURCES = {
         'PICKERS = ("choice", "toggle")\n'
         'CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first\n'
         'OUTCOME_TABLE = "outcomes"\n'
-        "\n"
-        "\n"
-        "def tables_dir() -> Path:\n"
+        '\n'
+        '\n'
+        'def tables_dir() -> Path:\n'
         '    """The folder holding one sub-folder of YAML per ruleset (``PYCALC_TABLES`` overrides)."""\n'
         '    return Path(os.environ.get("PYCALC_TABLES", PROJECT_ROOT / "tables"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- errors\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class TableProblem:\n"
-        "    file: str\n"
-        "    line: int\n"
-        "    message: str\n"
-        "\n"
-        "    def __str__(self) -> str:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- errors\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class TableProblem:\n'
+        '    file: str\n'
+        '    line: int\n'
+        '    message: str\n'
+        '\n'
+        '    def __str__(self) -> str:\n'
         '        return f"{self.file}:{self.line}: {self.message}"\n'
-        "\n"
-        "\n"
-        "class TableError(ValueError):\n"
+        '\n'
+        '\n'
+        'class TableError(ValueError):\n'
         '    """One or more problems in the YAML tables; ``str()`` lists them one per line."""\n'
-        "\n"
-        "    def __init__(self, problems: list[TableProblem]) -> None:\n"
-        "        self.problems = problems\n"
+        '\n'
+        '    def __init__(self, problems: list[TableProblem]) -> None:\n'
+        '        self.problems = problems\n'
         '        super().__init__("\\n".join(str(p) for p in problems))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- YAML with lines\n"
-        "\n"
-        "\n"
-        "class LocatedDict(dict):\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- YAML with lines\n'
+        '\n'
+        '\n'
+        'class LocatedDict(dict):\n'
         '    """A mapping that remembers the line of each key\'s value (1-based) and its own line."""\n'
-        "\n"
-        "    line: int\n"
-        "    value_lines: dict[str, int]\n"
-        "    key_lines: dict[str, int]\n"
-        "\n"
-        "\n"
-        "class LocatedList(list):\n"
-        "    line: int\n"
-        "    item_lines: list[int]\n"
-        "\n"
-        "\n"
-        "class _LineLoader(yaml.SafeLoader):\n"
+        '\n'
+        '    line: int\n'
+        '    value_lines: dict[str, int]\n'
+        '    key_lines: dict[str, int]\n'
+        '\n'
+        '\n'
+        'class LocatedList(list):\n'
+        '    line: int\n'
+        '    item_lines: list[int]\n'
+        '\n'
+        '\n'
+        'class _LineLoader(yaml.SafeLoader):\n'
         '    """SafeLoader that keeps line numbers and refuses duplicate keys."""\n'
-        "\n"
-        "    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LocatedDict:\n"
-        "        self.flatten_mapping(node)\n"
-        "        result = LocatedDict()\n"
-        "        result.line = node.start_mark.line + 1\n"
-        "        result.value_lines = {}\n"
-        "        result.key_lines = {}\n"
-        "        for key_node, value_node in node.value:\n"
-        "            key = self.construct_object(key_node, deep=True)\n"
-        "            if key in result:\n"
+        '\n'
+        '    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LocatedDict:\n'
+        '        self.flatten_mapping(node)\n'
+        '        result = LocatedDict()\n'
+        '        result.line = node.start_mark.line + 1\n'
+        '        result.value_lines = {}\n'
+        '        result.key_lines = {}\n'
+        '        for key_node, value_node in node.value:\n'
+        '            key = self.construct_object(key_node, deep=True)\n'
+        '            if key in result:\n'
         '                raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)\n'
-        "            result[key] = self.construct_object(value_node, deep=True)\n"
-        "            result.value_lines[key] = value_node.start_mark.line + 1\n"
-        "            result.key_lines[key] = key_node.start_mark.line + 1\n"
-        "        return result\n"
-        "\n"
-        "    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LocatedList:\n"
-        "        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)\n"
-        "        result.line = node.start_mark.line + 1\n"
-        "        result.item_lines = [child.start_mark.line + 1 for child in node.value]\n"
-        "        return result\n"
-        "\n"
-        "\n"
-        "_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n"
-        "_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)\n"
-        "\n"
-        "\n"
+        '            result[key] = self.construct_object(value_node, deep=True)\n'
+        '            result.value_lines[key] = value_node.start_mark.line + 1\n'
+        '            result.key_lines[key] = key_node.start_mark.line + 1\n'
+        '        return result\n'
+        '\n'
+        '    def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> LocatedList:\n'
+        '        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)\n'
+        '        result.line = node.start_mark.line + 1\n'
+        '        result.item_lines = [child.start_mark.line + 1 for child in node.value]\n'
+        '        return result\n'
+        '\n'
+        '\n'
+        '_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n'
+        '_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence)\n'
+        '\n'
+        '\n'
         'class _FastLineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]\n'
         '    """The same constructors over libyaml\'s parser (several times faster; its nodes carry the same\n'
-        "    line marks). Only for files without errors: libyaml words some syntax errors less helpfully, so a\n"
+        '    line marks). Only for files without errors: libyaml words some syntax errors less helpfully, so a\n'
         '    file it refuses is read again by ``_LineLoader`` for the message."""\n'
-        "\n"
-        "\n"
-        "_FastLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n"
-        "_FastLineLoader.add_constructor(\n"
-        "    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence\n"
-        ")\n"
-        "\n"
-        "\n"
-        "def display_path(path: Path) -> str:\n"
+        '\n'
+        '\n'
+        '_FastLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)\n'
+        '_FastLineLoader.add_constructor(\n'
+        '    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LineLoader.construct_sequence\n'
+        ')\n'
+        '\n'
+        '\n'
+        'def display_path(path: Path) -> str:\n'
         '    """The path as a GM would type it: relative to the project when inside it."""\n'
-        "    try:\n"
-        "        return str(path.resolve().relative_to(PROJECT_ROOT))\n"
-        "    except ValueError:\n"
-        "        return str(path)\n"
-        "\n"
-        "\n"
-        "def read_yaml(path: Path) -> Any:\n"
+        '    try:\n'
+        '        return str(path.resolve().relative_to(PROJECT_ROOT))\n'
+        '    except ValueError:\n'
+        '        return str(path)\n'
+        '\n'
+        '\n'
+        'def read_yaml(path: Path) -> Any:\n'
         '    """Parse one YAML file; a syntax error becomes a TableError with the file and line."""\n'
-        "    try:\n"
+        '    try:\n'
         '        text = path.read_text(encoding="utf-8")\n'
-        "    except (OSError, UnicodeDecodeError) as exc:\n"
+        '    except (OSError, UnicodeDecodeError) as exc:\n'
         '        raise TableError([TableProblem(display_path(path), 1, f"cannot read: {exc}")]) from exc\n'
-        "    try:\n"
-        "        return yaml.load(text, Loader=_FastLineLoader)\n"
-        "    except yaml.YAMLError:\n"
-        "        pass\n"
-        "    try:\n"
-        "        return yaml.load(text, Loader=_LineLoader)\n"
-        "    except yaml.MarkedYAMLError as exc:\n"
-        "        mark = exc.problem_mark or exc.context_mark\n"
-        "        line = mark.line + 1 if mark else 1\n"
+        '    try:\n'
+        '        return yaml.load(text, Loader=_FastLineLoader)\n'
+        '    except yaml.YAMLError:\n'
+        '        pass\n'
+        '    try:\n'
+        '        return yaml.load(text, Loader=_LineLoader)\n'
+        '    except yaml.MarkedYAMLError as exc:\n'
+        '        mark = exc.problem_mark or exc.context_mark\n'
+        '        line = mark.line + 1 if mark else 1\n'
         '        what = " ".join(str(p) for p in (exc.context, exc.problem) if p)\n'
-        "        raise TableError([TableProblem(display_path(path), line, what)]) from exc\n"
-        "    except yaml.YAMLError as exc:\n"
-        "        raise TableError([TableProblem(display_path(path), 1, str(exc))]) from exc\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- the model\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Column:\n"
-        "    id: str\n"
-        "    label: str\n"
-        "    type: str\n"
-        "    optional: bool = False\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Row:\n"
-        "    values: Mapping[str, Any]\n"
-        "    section: str\n"
-        "    line: int\n"
-        "    id: str | None = None\n"
-        "    label: str | None = None\n"
-        "    low: int | None = None  # bands: from (None = open below)\n"
-        "    high: int | None = None  # bands: to (None = open above)\n"
+        '        raise TableError([TableProblem(display_path(path), line, what)]) from exc\n'
+        '    except yaml.YAMLError as exc:\n'
+        '        raise TableError([TableProblem(display_path(path), 1, str(exc))]) from exc\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- the model\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Column:\n'
+        '    id: str\n'
+        '    label: str\n'
+        '    type: str\n'
+        '    optional: bool = False\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Row:\n'
+        '    values: Mapping[str, Any]\n'
+        '    section: str\n'
+        '    line: int\n'
+        '    id: str | None = None\n'
+        '    label: str | None = None\n'
+        '    low: int | None = None  # bands: from (None = open below)\n'
+        '    high: int | None = None  # bands: to (None = open above)\n'
         '    note: str = ""\n'
         '    file: str = ""  # the YAML file the row comes from (a house-rule file may add rows)\n'
-        "\n"
-        "    def __getitem__(self, column: str) -> Any:\n"
-        "        return self.values[column]\n"
-        "\n"
-        "    def contains(self, key: int) -> bool:\n"
-        "        return (self.low is None or key >= self.low) and (self.high is None or key <= self.high)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True, eq=False)\n"
-        "class Table:\n"
-        "    id: str\n"
-        "    title: str\n"
-        "    kind: str\n"
-        "    columns: tuple[Column, ...]\n"
-        "    rows: tuple[Row, ...]\n"
-        "    section: str\n"
-        "    file: str\n"
-        "    line: int\n"
+        '\n'
+        '    def __getitem__(self, column: str) -> Any:\n'
+        '        return self.values[column]\n'
+        '\n'
+        '    def contains(self, key: int) -> bool:\n'
+        '        return (self.low is None or key >= self.low) and (self.high is None or key <= self.high)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True, eq=False)\n'
+        'class Table:\n'
+        '    id: str\n'
+        '    title: str\n'
+        '    kind: str\n'
+        '    columns: tuple[Column, ...]\n'
+        '    rows: tuple[Row, ...]\n'
+        '    section: str\n'
+        '    file: str\n'
+        '    line: int\n'
         '    note: str = ""\n'
         '    key_id: str = ""\n'
         '    key_label: str = ""\n'
-        "    picker: str | None = None\n"
-        "    gm_fillable: bool = False\n"
-        "    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS\n"
-        "\n"
-        "    def entry(self, entry_id: str) -> Row:\n"
-        "        for row in self.rows:\n"
-        "            if row.id == entry_id:\n"
-        "                return row\n"
+        '    picker: str | None = None\n'
+        '    gm_fillable: bool = False\n'
+        '    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS\n'
+        '\n'
+        '    def entry(self, entry_id: str) -> Row:\n'
+        '        for row in self.rows:\n'
+        '            if row.id == entry_id:\n'
+        '                return row\n'
         '        raise KeyError(f"{self.id} has no entry {entry_id!r}")\n'
-        "\n"
-        "    def by_label(self, text: str) -> Row:\n"
+        '\n'
+        '    def by_label(self, text: str) -> Row:\n'
         '        """The entry whose label or id is ``text`` (case-insensitive)."""\n'
-        "        wanted = text.strip().casefold()\n"
-        "        for row in self.rows:\n"
+        '        wanted = text.strip().casefold()\n'
+        '        for row in self.rows:\n'
         '            if wanted in ((row.label or "").casefold(), (row.id or "").casefold()):\n'
-        "                return row\n"
-        "        raise KeyError(text)\n"
-        "\n"
+        '                return row\n'
+        '        raise KeyError(text)\n'
+        '\n'
         '    def value(self, entry_id: str, column: str = "value") -> Any:\n'
-        "        return self.entry(entry_id)[column]\n"
-        "\n"
-        "    def band(self, key: int) -> Row | None:\n"
+        '        return self.entry(entry_id)[column]\n'
+        '\n'
+        '    def band(self, key: int) -> Row | None:\n'
         '        """The band containing ``key``, or None when no band does."""\n'
-        "        for row in self.rows:\n"
-        "            if row.contains(key):\n"
-        "                return row\n"
-        "        return None\n"
-        "\n"
-        "    @property\n"
-        "    def column_ids(self) -> tuple[str, ...]:\n"
-        "        return tuple(c.id for c in self.columns)\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True)\n"
-        "class Ruling:\n"
-        "    id: str\n"
-        "    label: str\n"
-        "    default: str\n"
-        "    choices: Mapping[str, str]\n"
-        "    section: str\n"
-        "    why: str\n"
-        "    file: str\n"
-        "    line: int\n"
-        "\n"
-        "\n"
-        "@dataclass(frozen=True, eq=False)\n"
-        "class RuleSet:\n"
-        "    id: str\n"
-        "    name: str\n"
-        "    seed: str  # the seed file (shown nowhere a GM reads)\n"
-        "    source: str  # the book and chapter the seed is, as a GM reads it\n"
-        "    resolution: str\n"
-        "    tables: Mapping[str, Table]\n"
-        "    rulings: Mapping[str, Ruling]\n"
-        "    chosen: Mapping[str, str] = field(default_factory=dict)\n"
+        '        for row in self.rows:\n'
+        '            if row.contains(key):\n'
+        '                return row\n'
+        '        return None\n'
+        '\n'
+        '    @property\n'
+        '    def column_ids(self) -> tuple[str, ...]:\n'
+        '        return tuple(c.id for c in self.columns)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Ruling:\n'
+        '    id: str\n'
+        '    label: str\n'
+        '    default: str\n'
+        '    choices: Mapping[str, str]\n'
+        '    section: str\n'
+        '    why: str\n'
+        '    file: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True, eq=False)\n'
+        'class RuleSet:\n'
+        '    id: str\n'
+        '    name: str\n'
+        '    seed: str  # the seed file (shown nowhere a GM reads)\n'
+        '    source: str  # the book and chapter the seed is, as a GM reads it\n'
+        '    resolution: str\n'
+        '    tables: Mapping[str, Table]\n'
+        '    rulings: Mapping[str, Ruling]\n'
+        '    chosen: Mapping[str, str] = field(default_factory=dict)\n'
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
-        "    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n"
-        "\n"
-        "    def table(self, table_id: str) -> Table:\n"
-        "        return self.tables[table_id]\n"
-        "\n"
-        "    def ruling(self, ruling_id: str) -> str:\n"
+        '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
+        '\n'
+        '    def table(self, table_id: str) -> Table:\n'
+        '        return self.tables[table_id]\n'
+        '\n'
+        '    def ruling(self, ruling_id: str) -> str:\n'
         '        """The choice in force for a ruling: the GM\'s, else the default."""\n'
-        "        return self.chosen.get(ruling_id, self.rulings[ruling_id].default)\n"
-        "\n"
-        "    def constant(self, table_id: str, entry_id: str) -> Any:\n"
-        "        return self.tables[table_id].value(entry_id)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- validation\n"
-        "\n"
-        "\n"
-        "class _Checker:\n"
+        '        return self.chosen.get(ruling_id, self.rulings[ruling_id].default)\n'
+        '\n'
+        '    def constant(self, table_id: str, entry_id: str) -> Any:\n'
+        '        return self.tables[table_id].value(entry_id)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- validation\n'
+        '\n'
+        '\n'
+        'class _Checker:\n'
         '    """Collects problems for one file while building its tables."""\n'
-        "\n"
-        "    def __init__(self, file: str) -> None:\n"
-        "        self.file = file\n"
-        "        self.problems: list[TableProblem] = []\n"
-        "\n"
-        "    def fail(self, line: int, message: str) -> None:\n"
-        "        self.problems.append(TableProblem(self.file, line, message))\n"
-        "\n"
-        "    def mapping(self, value: Any, line: int, what: str) -> LocatedDict | None:\n"
-        "        if not isinstance(value, LocatedDict):\n"
+        '\n'
+        '    def __init__(self, file: str) -> None:\n'
+        '        self.file = file\n'
+        '        self.problems: list[TableProblem] = []\n'
+        '\n'
+        '    def fail(self, line: int, message: str) -> None:\n'
+        '        self.problems.append(TableProblem(self.file, line, message))\n'
+        '\n'
+        '    def mapping(self, value: Any, line: int, what: str) -> LocatedDict | None:\n'
+        '        if not isinstance(value, LocatedDict):\n'
         '            self.fail(line, f"{what} must be a mapping, got {_kind(value)}")\n'
-        "            return None\n"
-        "        return value\n"
-        "\n"
-        "    def keys(self, data: LocatedDict, allowed: set[str], required: set[str], what: str) -> None:\n"
-        "        for key in data:\n"
-        "            if key not in allowed:\n"
-        "                self.fail(\n"
-        "                    data.key_lines[key],\n"
-        "                    f\"unknown key {key!r} in {what} (allowed: {', '.join(sorted(allowed))})\",\n"
-        "                )\n"
-        "        for key in sorted(required - data.keys()):\n"
+        '            return None\n'
+        '        return value\n'
+        '\n'
+        '    def keys(self, data: LocatedDict, allowed: set[str], required: set[str], what: str) -> None:\n'
+        '        for key in data:\n'
+        '            if key not in allowed:\n'
+        '                self.fail(\n'
+        '                    data.key_lines[key],\n'
+        '                    f"unknown key {key!r} in {what} (allowed: {\', \'.join(sorted(allowed))})",\n'
+        '                )\n'
+        '        for key in sorted(required - data.keys()):\n'
         '            self.fail(data.line, f"{what} is missing {key!r}")\n'
-        "\n"
-        "    def text(self, data: LocatedDict, key: str, what: str, default: str | None = None) -> str:\n"
-        "        value = data.get(key, default)\n"
-        "        if not isinstance(value, str) or (default is None and not value.strip()):\n"
-        "            self.fail(\n"
+        '\n'
+        '    def text(self, data: LocatedDict, key: str, what: str, default: str | None = None) -> str:\n'
+        '        value = data.get(key, default)\n'
+        '        if not isinstance(value, str) or (default is None and not value.strip()):\n'
+        '            self.fail(\n'
         '                data.value_lines.get(key, data.line), f"{what} {key!r} must be text, got {_kind(value)}"\n'
-        "            )\n"
+        '            )\n'
         '            return ""\n'
-        "        return value\n"
-        "\n"
-        "    def ident(self, value: Any, line: int, what: str) -> str:\n"
-        "        if not isinstance(value, str) or not ID_PATTERN.match(value):\n"
+        '        return value\n'
+        '\n'
+        '    def ident(self, value: Any, line: int, what: str) -> str:\n'
+        '        if not isinstance(value, str) or not ID_PATTERN.match(value):\n'
         '            self.fail(line, f"{what} {value!r} must be lower_snake_case (a-z, 0-9, _)")\n'
-        "            return str(value)\n"
-        "        return value\n"
-        "\n"
-        "    def section(self, data: LocatedDict, default: str | None, what: str) -> str:\n"
+        '            return str(value)\n'
+        '        return value\n'
+        '\n'
+        '    def section(self, data: LocatedDict, default: str | None, what: str) -> str:\n'
         '        if "source" not in data:\n'
-        "            if default is None:\n"
-        "                self.fail(data.line, f\"{what} is missing 'source' (the seed section it comes from)\")\n"
+        '            if default is None:\n'
+        '                self.fail(data.line, f"{what} is missing \'source\' (the seed section it comes from)")\n'
         '            return default or ""\n'
         '        source = self.mapping(data["source"], data.value_lines["source"], f"{what} source")\n'
-        "        if source is None:\n"
+        '        if source is None:\n'
         '            return default or ""\n'
         '        self.keys(source, {"section"}, {"section"}, f"{what} source")\n'
         '        return self.text(source, "section", f"{what} source") if "section" in source else ""\n'
-        "\n"
-        "\n"
-        "def _kind(value: Any) -> str:\n"
-        "    if value is None:\n"
+        '\n'
+        '\n'
+        'def _kind(value: Any) -> str:\n'
+        '    if value is None:\n'
         '        return "nothing (null)"\n'
         '    return {bool: "true/false", int: "a whole number", float: "a decimal number", str: "text"}.get(\n'
-        "        type(value),\n"
+        '        type(value),\n'
         '        "a mapping"\n'
-        "        if isinstance(value, dict)\n"
+        '        if isinstance(value, dict)\n'
         '        else "a list"\n'
-        "        if isinstance(value, list)\n"
-        "        else type(value).__name__,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def _type_ok(column_type: str, value: Any) -> bool:\n"
+        '        if isinstance(value, list)\n'
+        '        else type(value).__name__,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _type_ok(column_type: str, value: Any) -> bool:\n'
         '    if column_type == "int":\n'
-        "        return isinstance(value, int) and not isinstance(value, bool)\n"
+        '        return isinstance(value, int) and not isinstance(value, bool)\n'
         '    if column_type == "number":\n'
-        "        return isinstance(value, (int, float)) and not isinstance(value, bool)\n"
+        '        return isinstance(value, (int, float)) and not isinstance(value, bool)\n'
         '    if column_type == "bool":\n'
-        "        return isinstance(value, bool)\n"
+        '        return isinstance(value, bool)\n'
         '    if column_type == "dice":\n'
-        "        return isinstance(value, str) and bool(DICE_PATTERN.match(value))\n"
-        "    return isinstance(value, str)  # text, outcome\n"
-        "\n"
-        "\n"
-        "TABLE_KEYS = {\n"
+        '        return isinstance(value, str) and bool(DICE_PATTERN.match(value))\n'
+        '    return isinstance(value, str)  # text, outcome\n'
+        '\n'
+        '\n'
+        'TABLE_KEYS = {\n'
         '    "title",\n'
         '    "kind",\n'
         '    "source",\n'
@@ -3430,335 +3428,335 @@ _SOURCES = {
         '    "ruling",\n'
         '    "gm_fillable",\n'
         '    "cheatsheet",\n'
-        "}\n"
+        '}\n'
         'RULING_KEYS = {"label", "default", "choices", "source", "why"}\n'
-        "\n"
-        "\n"
-        "def _columns(check: _Checker, data: LocatedDict, what: str) -> tuple[Column, ...]:\n"
+        '\n'
+        '\n'
+        'def _columns(check: _Checker, data: LocatedDict, what: str) -> tuple[Column, ...]:\n'
         '    raw = check.mapping(data.get("columns"), data.value_lines.get("columns", data.line), f"{what} columns")\n'
-        "    if raw is None:\n"
-        "        return ()\n"
-        "    columns = []\n"
-        "    for column_id, spec_raw in raw.items():\n"
-        "        line = raw.key_lines[column_id]\n"
+        '    if raw is None:\n'
+        '        return ()\n'
+        '    columns = []\n'
+        '    for column_id, spec_raw in raw.items():\n'
+        '        line = raw.key_lines[column_id]\n'
         '        check.ident(column_id, line, "column id")\n'
         '        if column_id in {"id", "label", "from", "to", "source", "note"}:\n'
         '            check.fail(line, f"column id {column_id!r} is reserved")\n'
         '        spec = check.mapping(spec_raw, line, f"column {column_id!r}")\n'
-        "        if spec is None:\n"
-        "            continue\n"
+        '        if spec is None:\n'
+        '            continue\n'
         '        check.keys(spec, {"label", "type", "optional"}, {"label", "type"}, f"column {column_id!r}")\n'
         '        column_type = spec.get("type")\n'
-        "        if column_type not in COLUMN_TYPES:\n"
-        "            check.fail(\n"
+        '        if column_type not in COLUMN_TYPES:\n'
+        '            check.fail(\n'
         '                spec.value_lines.get("type", line),\n'
-        "                f\"column {column_id!r} type {column_type!r} is not one of {', '.join(COLUMN_TYPES)}\",\n"
-        "            )\n"
+        '                f"column {column_id!r} type {column_type!r} is not one of {\', \'.join(COLUMN_TYPES)}",\n'
+        '            )\n'
         '        optional = spec.get("optional", False)\n'
-        "        if not isinstance(optional, bool):\n"
+        '        if not isinstance(optional, bool):\n'
         '            check.fail(spec.value_lines["optional"], f"column {column_id!r} optional must be true or false")\n'
-        "        columns.append(\n"
-        "            Column(\n"
-        "                column_id,\n"
+        '        columns.append(\n'
+        '            Column(\n'
+        '                column_id,\n'
         '                check.text(spec, "label", f"column {column_id!r}"),\n'
-        "                str(column_type),\n"
-        "                optional is True,\n"
-        "            )\n"
-        "        )\n"
-        "    return tuple(columns)\n"
-        "\n"
-        "\n"
-        "def _row(\n"
-        "    check: _Checker,\n"
-        "    raw: Any,\n"
-        "    line: int,\n"
-        "    table: LocatedDict,\n"
-        "    kind: str,\n"
-        "    columns: tuple[Column, ...],\n"
-        "    section: str,\n"
-        "    what: str,\n"
-        ") -> Row | None:\n"
+        '                str(column_type),\n'
+        '                optional is True,\n'
+        '            )\n'
+        '        )\n'
+        '    return tuple(columns)\n'
+        '\n'
+        '\n'
+        'def _row(\n'
+        '    check: _Checker,\n'
+        '    raw: Any,\n'
+        '    line: int,\n'
+        '    table: LocatedDict,\n'
+        '    kind: str,\n'
+        '    columns: tuple[Column, ...],\n'
+        '    section: str,\n'
+        '    what: str,\n'
+        ') -> Row | None:\n'
         '    data = check.mapping(raw, line, f"{what} row")\n'
-        "    if data is None:\n"
-        "        return None\n"
+        '    if data is None:\n'
+        '        return None\n'
         '    frame = {"id", "label"} if kind == "entries" else {"from", "to"}\n'
-        "    check.keys(\n"
-        "        data,\n"
+        '    check.keys(\n'
+        '        data,\n'
         '        frame | {c.id for c in columns} | {"source", "note"},\n'
         '        {"id", "label"} if kind == "entries" else set(),\n'
         '        f"{what} row",\n'
-        "    )\n"
-        "    values: dict[str, Any] = {}\n"
-        "    for column in columns:\n"
-        "        if column.id not in data:\n"
+        '    )\n'
+        '    values: dict[str, Any] = {}\n'
+        '    for column in columns:\n'
+        '        if column.id not in data:\n'
         '            check.fail(data.line, f"{what} row is missing column {column.id!r}")\n'
-        "            continue\n"
-        "        value = data[column.id]\n"
-        "        value_line = data.value_lines[column.id]\n"
-        "        if value is None:\n"
-        "            if not column.optional:\n"
+        '            continue\n'
+        '        value = data[column.id]\n'
+        '        value_line = data.value_lines[column.id]\n'
+        '        if value is None:\n'
+        '            if not column.optional:\n'
         '                check.fail(value_line, f"{what} column {column.id!r} is empty but not optional")\n'
-        "        elif not _type_ok(column.type, value):\n"
-        "            check.fail(\n"
+        '        elif not _type_ok(column.type, value):\n'
+        '            check.fail(\n'
         '                value_line, f"{what} column {column.id!r} must be {column.type}, got {_kind(value)} {value!r}"\n'
-        "            )\n"
-        "        values[column.id] = value\n"
+        '            )\n'
+        '        values[column.id] = value\n'
         '    note = data.get("note", "")\n'
-        "    if not isinstance(note, str):\n"
+        '    if not isinstance(note, str):\n'
         '        check.fail(data.value_lines["note"], f"{what} row note must be text")\n'
-        "        note = str(note)\n"
+        '        note = str(note)\n'
         '    row_section = check.section(data, section, f"{what} row")\n'
         '    if kind == "entries":\n'
-        "        return Row(\n"
-        "            values,\n"
-        "            row_section,\n"
-        "            data.line,\n"
+        '        return Row(\n'
+        '            values,\n'
+        '            row_section,\n'
+        '            data.line,\n'
         '            id=check.ident(data.get("id"), data.value_lines.get("id", data.line), "entry id"),\n'
         '            label=check.text(data, "label", f"{what} row") if "label" in data else "",\n'
-        "            note=note,\n"
-        "            file=check.file,\n"
-        "        )\n"
-        "    bounds = []\n"
+        '            note=note,\n'
+        '            file=check.file,\n'
+        '        )\n'
+        '    bounds = []\n'
         '    for key in ("from", "to"):\n'
-        "        bound = data.get(key)\n"
-        "        if bound is not None and not (isinstance(bound, int) and not isinstance(bound, bool)):\n"
-        "            check.fail(\n"
-        "                data.value_lines[key],\n"
-        "                f\"{what} band '{key}' must be a whole number, got {_kind(bound)} {bound!r}\",\n"
-        "            )\n"
-        "            bound = None\n"
-        "        bounds.append(bound)\n"
-        "    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)\n"
-        "\n"
-        "\n"
-        "def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:\n"
-        "    def fail(row: Row, message: str) -> None:\n"
-        "        check.problems.append(TableProblem(row.file or check.file, row.line, message))\n"
-        "\n"
-        "    for index, row in enumerate(rows):\n"
-        "        first, last = index == 0, index == len(rows) - 1\n"
-        "        if row.low is None and not first:\n"
-        "            fail(row, f\"{what}: only the first band may leave out 'from'\")\n"
-        "        if row.high is None and not last:\n"
-        "            fail(row, f\"{what}: only the last band may leave out 'to'\")\n"
-        "        if row.low is not None and row.high is not None and row.low > row.high:\n"
+        '        bound = data.get(key)\n'
+        '        if bound is not None and not (isinstance(bound, int) and not isinstance(bound, bool)):\n'
+        '            check.fail(\n'
+        '                data.value_lines[key],\n'
+        '                f"{what} band \'{key}\' must be a whole number, got {_kind(bound)} {bound!r}",\n'
+        '            )\n'
+        '            bound = None\n'
+        '        bounds.append(bound)\n'
+        '    return Row(values, row_section, data.line, low=bounds[0], high=bounds[1], note=note, file=check.file)\n'
+        '\n'
+        '\n'
+        'def _check_bands(check: _Checker, rows: list[Row], what: str) -> None:\n'
+        '    def fail(row: Row, message: str) -> None:\n'
+        '        check.problems.append(TableProblem(row.file or check.file, row.line, message))\n'
+        '\n'
+        '    for index, row in enumerate(rows):\n'
+        '        first, last = index == 0, index == len(rows) - 1\n'
+        '        if row.low is None and not first:\n'
+        '            fail(row, f"{what}: only the first band may leave out \'from\'")\n'
+        '        if row.high is None and not last:\n'
+        '            fail(row, f"{what}: only the last band may leave out \'to\'")\n'
+        '        if row.low is not None and row.high is not None and row.low > row.high:\n'
         '            fail(row, f"{what}: band from {row.low} to {row.high} runs backwards")\n'
-        "        if index and rows[index - 1].high is not None and row.low is not None:\n"
-        "            previous = rows[index - 1].high\n"
-        "            if row.low <= previous:\n"
-        "                fail(\n"
-        "                    row,\n"
+        '        if index and rows[index - 1].high is not None and row.low is not None:\n'
+        '            previous = rows[index - 1].high\n'
+        '            if row.low <= previous:\n'
+        '                fail(\n'
+        '                    row,\n'
         '                    f"{what}: band starting at {row.low} overlaps the previous band (which ends at {previous})",\n'
-        "                )\n"
-        "            elif row.low > previous + 1:\n"
-        "                fail(\n"
-        "                    row,\n"
+        '                )\n'
+        '            elif row.low > previous + 1:\n'
+        '                fail(\n'
+        '                    row,\n'
         '                    f"{what}: gap between {previous} and {row.low} (next band must start at {previous + 1})",\n'
-        "                )\n"
-        "\n"
-        "\n"
-        "def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Table | None:\n"
+        '                )\n'
+        '\n'
+        '\n'
+        'def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Table | None:\n'
         '    what = f"table {table_id!r}"\n'
         '    check.keys(data, TABLE_KEYS, {"title", "kind", "columns", "rows", "source"}, what)\n'
         '    kind = data.get("kind")\n'
-        "    if kind not in TABLE_KINDS:\n"
-        "        check.fail(\n"
+        '    if kind not in TABLE_KINDS:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("kind", line),\n'
-        "            f\"{what} kind {kind!r} must be one of {', '.join(TABLE_KINDS)}\",\n"
-        "        )\n"
-        "        return None\n"
+        '            f"{what} kind {kind!r} must be one of {\', \'.join(TABLE_KINDS)}",\n'
+        '        )\n'
+        '        return None\n'
         '    picker = data.get("picker")\n'
         '    if picker is not None and (picker not in PICKERS or kind != "entries"):\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            data.value_lines["picker"],\n'
-        "            f\"{what} picker {picker!r} must be one of {', '.join(PICKERS)} on an entries table\",\n"
-        "        )\n"
+        '            f"{what} picker {picker!r} must be one of {\', \'.join(PICKERS)} on an entries table",\n'
+        '        )\n'
         '    gm_fillable = data.get("gm_fillable", False)\n'
         '    cheatsheet = data.get("cheatsheet")\n'
-        "    if not isinstance(gm_fillable, bool):\n"
+        '    if not isinstance(gm_fillable, bool):\n'
         '        check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")\n'
-        "    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n"
-        "        check.fail(\n"
+        '    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:\n'
+        '        check.fail(\n'
         '            data.value_lines["cheatsheet"],\n'
-        "            f\"{what} cheatsheet must be true, false or one of {', '.join(CHEATSHEET_GROUPS)}\",\n"
-        "        )\n"
-        "    section = check.section(data, None, what)\n"
-        "    columns = _columns(check, data, what)\n"
+        '            f"{what} cheatsheet must be true, false or one of {\', \'.join(CHEATSHEET_GROUPS)}",\n'
+        '        )\n'
+        '    section = check.section(data, None, what)\n'
+        '    columns = _columns(check, data, what)\n'
         '    key_id = key_label = ""\n'
         '    if kind == "bands":\n'
         '        key = check.mapping(data.get("key"), data.value_lines.get("key", line), f"{what} key")\n'
-        "        if key is not None:\n"
+        '        if key is not None:\n'
         '            check.keys(key, {"id", "label"}, {"id", "label"}, f"{what} key")\n'
         '            key_id = check.ident(key.get("id"), key.value_lines.get("id", key.line), "band key id")\n'
         '            key_label = check.text(key, "label", f"{what} key")\n'
         '    elif "key" in data:\n'
         '        check.fail(data.value_lines["key"], f"{what}: \'key\' is for bands tables only")\n'
         '    raw_rows = data.get("rows")\n'
-        "    if not isinstance(raw_rows, LocatedList):\n"
+        '    if not isinstance(raw_rows, LocatedList):\n'
         '        check.fail(data.value_lines.get("rows", line), f"{what} rows must be a list")\n'
-        "        raw_rows = LocatedList()\n"
-        "        raw_rows.item_lines = []\n"
-        "    if not raw_rows and not gm_fillable:\n"
-        "        check.fail(\n"
+        '        raw_rows = LocatedList()\n'
+        '        raw_rows.item_lines = []\n'
+        '    if not raw_rows and not gm_fillable:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("rows", line),\n'
         '            f"{what} has no rows (say gm_fillable: true for a table the GM fills)",\n'
-        "        )\n"
-        "    rows = [\n"
-        "        r\n"
-        "        for r in (\n"
-        "            _row(check, raw, ln, data, kind, columns, section, what)\n"
-        "            for raw, ln in zip(raw_rows, raw_rows.item_lines, strict=True)\n"
-        "        )\n"
-        "        if r\n"
-        "    ]\n"
+        '        )\n'
+        '    rows = [\n'
+        '        r\n'
+        '        for r in (\n'
+        '            _row(check, raw, ln, data, kind, columns, section, what)\n'
+        '            for raw, ln in zip(raw_rows, raw_rows.item_lines, strict=True)\n'
+        '        )\n'
+        '        if r\n'
+        '    ]\n'
         '    if kind == "bands":\n'
-        "        _check_bands(check, rows, what)\n"
-        "    else:\n"
-        "        seen: dict[str, int] = {}\n"
-        "        for row in rows:\n"
-        "            if row.id in seen:\n"
+        '        _check_bands(check, rows, what)\n'
+        '    else:\n'
+        '        seen: dict[str, int] = {}\n'
+        '        for row in rows:\n'
+        '            if row.id in seen:\n'
         '                check.fail(row.line, f"{what}: duplicate entry id {row.id!r} (first on line {seen[row.id]})")\n'
-        "            seen.setdefault(str(row.id), row.line)\n"
+        '            seen.setdefault(str(row.id), row.line)\n'
         '    note = data.get("note", "")\n'
-        "    return Table(\n"
-        "        id=table_id,\n"
+        '    return Table(\n'
+        '        id=table_id,\n'
         '        title=check.text(data, "title", what),\n'
-        "        kind=kind,\n"
-        "        columns=columns,\n"
-        "        rows=tuple(rows),\n"
-        "        section=section,\n"
-        "        file=check.file,\n"
-        "        line=line,\n"
-        "        note=note if isinstance(note, str) else str(note),\n"
-        "        key_id=key_id,\n"
-        "        key_label=key_label,\n"
-        "        picker=picker,\n"
-        "        gm_fillable=gm_fillable is True,\n"
-        "        cheatsheet=cheatsheet,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:\n"
+        '        kind=kind,\n'
+        '        columns=columns,\n'
+        '        rows=tuple(rows),\n'
+        '        section=section,\n'
+        '        file=check.file,\n'
+        '        line=line,\n'
+        '        note=note if isinstance(note, str) else str(note),\n'
+        '        key_id=key_id,\n'
+        '        key_label=key_label,\n'
+        '        picker=picker,\n'
+        '        gm_fillable=gm_fillable is True,\n'
+        '        cheatsheet=cheatsheet,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:\n'
         '    what = f"ruling {ruling_id!r}"\n'
-        "    check.keys(data, RULING_KEYS, RULING_KEYS, what)\n"
-        "    choices = (\n"
+        '    check.keys(data, RULING_KEYS, RULING_KEYS, what)\n'
+        '    choices = (\n'
         '        check.mapping(data.get("choices"), data.value_lines.get("choices", line), f"{what} choices")\n'
-        "        or LocatedDict()\n"
-        "    )\n"
-        "    for choice_id, text in choices.items():\n"
+        '        or LocatedDict()\n'
+        '    )\n'
+        '    for choice_id, text in choices.items():\n'
         '        check.ident(choice_id, choices.key_lines[choice_id], "choice id")\n'
-        "        if not isinstance(text, str):\n"
-        "            check.fail(\n"
+        '        if not isinstance(text, str):\n'
+        '            check.fail(\n'
         '                choices.value_lines[choice_id], f"{what} choice {choice_id!r} must be described in text"\n'
-        "            )\n"
+        '            )\n'
         '    default = data.get("default")\n'
-        "    if default not in choices:\n"
-        "        check.fail(\n"
+        '    if default not in choices:\n'
+        '        check.fail(\n'
         '            data.value_lines.get("default", line),\n'
-        "            f\"{what} default {default!r} is not one of its choices ({', '.join(choices)})\",\n"
-        "        )\n"
-        "    return Ruling(\n"
-        "        id=ruling_id,\n"
+        '            f"{what} default {default!r} is not one of its choices ({\', \'.join(choices)})",\n'
+        '        )\n'
+        '    return Ruling(\n'
+        '        id=ruling_id,\n'
         '        label=check.text(data, "label", what),\n'
-        "        default=str(default),\n"
-        "        choices={k: str(v) for k, v in choices.items()},\n"
-        "        section=check.section(data, None, what),\n"
+        '        default=str(default),\n'
+        '        choices={k: str(v) for k, v in choices.items()},\n'
+        '        section=check.section(data, None, what),\n'
         '        why=check.text(data, "why", what),\n'
-        "        file=check.file,\n"
-        "        line=line,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], list[TableProblem]]:\n"
+        '        file=check.file,\n'
+        '        line=line,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], list[TableProblem]]:\n'
         '    """Tables and rulings of one YAML file, with the problems found (never raises for content)."""\n'
-        "    check = _Checker(display_path(path))\n"
-        "    data = read_yaml(path)\n"
-        "    tables: dict[str, Table] = {}\n"
-        "    rulings: dict[str, Ruling] = {}\n"
+        '    check = _Checker(display_path(path))\n'
+        '    data = read_yaml(path)\n'
+        '    tables: dict[str, Table] = {}\n'
+        '    rulings: dict[str, Ruling] = {}\n'
         '    top = check.mapping(data, 1, "the file")\n'
-        "    if top is None:\n"
-        "        return tables, rulings, check.problems\n"
+        '    if top is None:\n'
+        '        return tables, rulings, check.problems\n'
         '    check.keys(top, {"tables", "rulings"}, set(), "the file")\n'
         '    for section_key, parse, into in (("tables", _table, tables), ("rulings", _ruling, rulings)):\n'
-        "        if section_key not in top:\n"
-        "            continue\n"
-        "        items = check.mapping(top[section_key], top.value_lines[section_key], section_key)\n"
-        "        for item_id, raw in (items or {}).items():\n"
-        "            line = items.key_lines[item_id]\n"
+        '        if section_key not in top:\n'
+        '            continue\n'
+        '        items = check.mapping(top[section_key], top.value_lines[section_key], section_key)\n'
+        '        for item_id, raw in (items or {}).items():\n'
+        '            line = items.key_lines[item_id]\n'
         '            check.ident(item_id, line, f"{section_key[:-1]} id")\n'
         '            body = check.mapping(raw, line, f"{section_key[:-1]} {item_id!r}")\n'
-        "            if body is not None:\n"
-        "                item = parse(check, item_id, body, line)\n"
-        "                if item is not None:\n"
-        "                    into[item_id] = item\n"
-        "    return tables, rulings, check.problems\n"
-        "\n"
-        "\n"
-        "def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:\n"
+        '            if body is not None:\n'
+        '                item = parse(check, item_id, body, line)\n'
+        '                if item is not None:\n'
+        '                    into[item_id] = item\n'
+        '    return tables, rulings, check.problems\n'
+        '\n'
+        '\n'
+        'def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:\n'
         '    """References between tables: outcome columns must name rows of the outcomes table."""\n'
-        "    problems = []\n"
-        "    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()\n"
-        "    for table in tables.values():\n"
-        "        for column in table.columns:\n"
+        '    problems = []\n'
+        '    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()\n'
+        '    for table in tables.values():\n'
+        '        for column in table.columns:\n'
         '            if column.type != "outcome":\n'
-        "                continue\n"
-        "            for row in table.rows:\n"
-        "                value = row.values.get(column.id)\n"
-        "                if value is not None and value not in outcome_ids:\n"
-        "                    problems.append(\n"
-        "                        TableProblem(\n"
-        "                            table.file,\n"
-        "                            row.line,\n"
+        '                continue\n'
+        '            for row in table.rows:\n'
+        '                value = row.values.get(column.id)\n'
+        '                if value is not None and value not in outcome_ids:\n'
+        '                    problems.append(\n'
+        '                        TableProblem(\n'
+        '                            table.file,\n'
+        '                            row.line,\n'
         '                            f"table {table.id!r} column {column.id!r}: {value!r} is not an entry of the {OUTCOME_TABLE!r} table",\n'
-        "                        )\n"
-        "                    )\n"
-        "    return problems\n"
-        "\n"
-        "\n"
-        "def yaml_files(folder: Path) -> list[Path]:\n"
+        '                        )\n'
+        '                    )\n'
+        '    return problems\n'
+        '\n'
+        '\n'
+        'def yaml_files(folder: Path) -> list[Path]:\n'
         '    return sorted(p for p in folder.glob("*.yaml") if p.name != "ruleset.yaml")\n'
     ),
-    "pycalc.tables": (
+    'pycalc.tables': (
         '"""Load a ruleset: ``tables/<ruleset>/ruleset.yaml`` (with its ``resolution:`` block) and the table\n'
         "files beside it, checked together, with the GM's house rules applied.\n"
-        "\n"
-        "Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``. The table files are\n"
-        "read by ``pycalc.table_files``, whose names are available here too. See ``tables/README.md``.\n"
+        '\n'
+        'Every problem is reported as ``tables/<id>/<file>.yaml:LINE: what is wrong``. The table files are\n'
+        'read by ``pycalc.table_files``, whose names are available here too. See ``tables/README.md``.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import os\n"
-        "from collections.abc import Iterator\n"
-        "from functools import cache\n"
-        "from pathlib import Path\n"
-        "\n"
-        "from pycalc.house import apply_house_rules\n"
-        "from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n"
-        "from pycalc.table_files import (\n"
-        "    OUTCOME_TABLE,\n"
-        "    PICKERS,\n"
-        "    PROJECT_ROOT,\n"
-        "    RULESET_IDS,\n"
-        "    Column,\n"
-        "    LocatedDict,\n"
-        "    LocatedList,\n"
-        "    Row,\n"
-        "    RuleSet,\n"
-        "    Ruling,\n"
-        "    Table,\n"
-        "    TableError,\n"
-        "    TableProblem,\n"
-        "    _Checker,\n"
-        "    _cross_checks,\n"
-        "    display_path,\n"
-        "    parse_tables_file,\n"
-        "    read_yaml,\n"
-        "    tables_dir,\n"
-        "    yaml_files,\n"
-        ")\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import os\n'
+        'from collections.abc import Iterator\n'
+        'from functools import cache\n'
+        'from pathlib import Path\n'
+        '\n'
+        'from pycalc.house import apply_house_rules\n'
+        'from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n'
+        'from pycalc.table_files import (\n'
+        '    OUTCOME_TABLE,\n'
+        '    PICKERS,\n'
+        '    PROJECT_ROOT,\n'
+        '    RULESET_IDS,\n'
+        '    Column,\n'
+        '    LocatedDict,\n'
+        '    LocatedList,\n'
+        '    Row,\n'
+        '    RuleSet,\n'
+        '    Ruling,\n'
+        '    Table,\n'
+        '    TableError,\n'
+        '    TableProblem,\n'
+        '    _Checker,\n'
+        '    _cross_checks,\n'
+        '    display_path,\n'
+        '    parse_tables_file,\n'
+        '    read_yaml,\n'
+        '    tables_dir,\n'
+        '    yaml_files,\n'
+        ')\n'
+        '\n'
+        '__all__ = [\n'
         '    "OUTCOME_TABLE",\n'
         '    "PICKERS",\n'
         '    "PROJECT_ROOT",\n'
@@ -3778,14 +3776,14 @@ _SOURCES = {
         '    "parse_tables_file",\n'
         '    "tables_dir",\n'
         '    "yaml_files",\n'
-        "]\n"
-        "\n"
-        "\n"
-        "def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n"
-        "    check = _Checker(display_path(path))\n"
+        ']\n'
+        '\n'
+        '\n'
+        'def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n'
+        '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "ruleset.yaml")\n'
-        "    if top is None:\n"
-        "        return {}, None, None, check.problems\n"
+        '    if top is None:\n'
+        '        return {}, None, None, check.problems\n'
         '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
@@ -3793,249 +3791,249 @@ _SOURCES = {
         '    fields |= {"source"} & set(body)\n'
         '    header = {key: check.text(body, key, "ruleset") for key in fields if key in body}\n'
         '    if header.get("id") != path.parent.name:\n'
-        "        check.fail(\n"
+        '        check.fail(\n'
         '            body.value_lines.get("id", 1),\n'
-        "            f\"ruleset id {header.get('id')!r} must be the folder name {path.parent.name!r}\",\n"
-        "        )\n"
-        "    block, uses = None, None\n"
+        '            f"ruleset id {header.get(\'id\')!r} must be the folder name {path.parent.name!r}",\n'
+        '        )\n'
+        '    block, uses = None, None\n'
         '    if "resolution" in top:\n'
         '        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
-        "    return header, block, uses, check.problems\n"
-        "\n"
-        "\n"
-        "def load_folder(folder: Path) -> RuleSet:\n"
+        '    return header, block, uses, check.problems\n'
+        '\n'
+        '\n'
+        'def load_folder(folder: Path) -> RuleSet:\n'
         '    """Load one ruleset folder; raise TableError listing every problem found."""\n'
         '    header_path = folder / "ruleset.yaml"\n'
-        "    if not header_path.exists():\n"
-        "        raise TableError(\n"
+        '    if not header_path.exists():\n'
+        '        raise TableError(\n'
         '            [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]\n'
-        "        )\n"
-        "    problems: list[TableProblem] = []\n"
-        "    header, block, uses, header_problems = _ruleset_header(header_path)\n"
-        "    problems += header_problems\n"
-        "    tables: dict[str, Table] = {}\n"
-        "    rulings: dict[str, Ruling] = {}\n"
-        "    for path in yaml_files(folder):\n"
-        "        try:\n"
-        "            file_tables, file_rulings, file_problems = parse_tables_file(path)\n"
-        "        except TableError as exc:\n"
-        "            problems += exc.problems\n"
-        "            continue\n"
-        "        problems += file_problems\n"
+        '        )\n'
+        '    problems: list[TableProblem] = []\n'
+        '    header, block, uses, header_problems = _ruleset_header(header_path)\n'
+        '    problems += header_problems\n'
+        '    tables: dict[str, Table] = {}\n'
+        '    rulings: dict[str, Ruling] = {}\n'
+        '    for path in yaml_files(folder):\n'
+        '        try:\n'
+        '            file_tables, file_rulings, file_problems = parse_tables_file(path)\n'
+        '        except TableError as exc:\n'
+        '            problems += exc.problems\n'
+        '            continue\n'
+        '        problems += file_problems\n'
         '        for into, found, what in ((tables, file_tables, "table"), (rulings, file_rulings, "ruling")):\n'
-        "            for item_id, item in found.items():\n"
-        "                if item_id in into:\n"
-        "                    problems.append(\n"
-        "                        TableProblem(\n"
-        "                            item.file,\n"
-        "                            item.line,\n"
+        '            for item_id, item in found.items():\n'
+        '                if item_id in into:\n'
+        '                    problems.append(\n'
+        '                        TableProblem(\n'
+        '                            item.file,\n'
+        '                            item.line,\n'
         '                            f"duplicate {what} id {item_id!r} (also in {into[item_id].file}:{into[item_id].line})",\n'
-        "                        )\n"
-        "                    )\n"
-        "                into[item_id] = item\n"
-        "    problems += _cross_checks(tables)\n"
-        "    if uses is not None:\n"
-        "        problems += check_references(display_path(header_path), uses, tables, rulings)\n"
-        "    if problems:\n"
-        "        raise TableError(problems)\n"
-        "    return RuleSet(\n"
+        '                        )\n'
+        '                    )\n'
+        '                into[item_id] = item\n'
+        '    problems += _cross_checks(tables)\n'
+        '    if uses is not None:\n'
+        '        problems += check_references(display_path(header_path), uses, tables, rulings)\n'
+        '    if problems:\n'
+        '        raise TableError(problems)\n'
+        '    return RuleSet(\n'
         '        id=header["id"],\n'
         '        name=header["name"],\n'
         '        seed=header["seed"],\n'
         '        source=header.get("source", header["name"]),\n'
         '        resolution=header["resolution"],\n'
-        "        tables=tables,\n"
-        "        rulings=rulings,\n"
-        "        resolution_block=block,\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "@cache\n"
-        "def load_ruleset(ruleset_id: str) -> RuleSet:\n"
+        '        tables=tables,\n'
+        '        rulings=rulings,\n'
+        '        resolution_block=block,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '@cache\n'
+        'def load_ruleset(ruleset_id: str) -> RuleSet:\n'
         '    """The ruleset in ``tables/<id>/`` with the house rules named by ``PYCALC_HOUSE`` (files or\n'
         '    folders separated by the path separator) applied. Cached: the engine calls this per cell."""\n'
-        "    rules = load_folder(tables_dir() / ruleset_id)\n"
+        '    rules = load_folder(tables_dir() / ruleset_id)\n'
         '    house = [Path(p) for p in os.environ.get("PYCALC_HOUSE", "").split(os.pathsep) if p]\n'
-        "    return apply_house_rules(rules, house) if house else rules\n"
-        "\n"
-        "\n"
-        "def available_rulesets() -> Iterator[str]:\n"
+        '    return apply_house_rules(rules, house) if house else rules\n'
+        '\n'
+        '\n'
+        'def available_rulesets() -> Iterator[str]:\n'
         '    """Ruleset ids that have a folder under tables/, in the fixed project order."""\n'
-        "    folder = tables_dir()\n"
-        "    for ruleset_id in RULESET_IDS:\n"
+        '    folder = tables_dir()\n'
+        '    for ruleset_id in RULESET_IDS:\n'
         '        if (folder / ruleset_id / "ruleset.yaml").exists():\n'
-        "            yield ruleset_id\n"
+        '            yield ruleset_id\n'
     ),
-    "pycalc.udfs.cells": (
+    'pycalc.udfs.cells': (
         '"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, and a\n'
         "wrapper that turns every failure into a short '#...' message for the cell.\n"
-        "\n"
+        '\n'
         "Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).\n"
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "import functools\n"
-        "import math\n"
-        "from collections.abc import Callable\n"
-        "from typing import Any, TypeVar\n"
-        "\n"
-        "from pycalc import d20, limits\n"
-        "from pycalc.errors import RuleError\n"
-        "from pycalc.tables import TableError\n"
-        "\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'import functools\n'
+        'import math\n'
+        'from collections.abc import Callable\n'
+        'from typing import Any, TypeVar\n'
+        '\n'
+        'from pycalc import d20, limits\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import TableError\n'
+        '\n'
         'F = TypeVar("F", bound=Callable[..., Any])\n'
-        "\n"
-        "\n"
-        "def cell_value(result: Any) -> Any:\n"
+        '\n'
+        '\n'
+        'def cell_value(result: Any) -> Any:\n'
         '    """A result as a cell can hold it: numbers a double cannot hold exactly are refused."""\n'
-        "    if isinstance(result, bool) or result is None or isinstance(result, str):\n"
-        "        return result\n"
-        "    if isinstance(result, int) and abs(result) > limits.EXACT_IN_A_CELL:\n"
+        '    if isinstance(result, bool) or result is None or isinstance(result, str):\n'
+        '        return result\n'
+        '    if isinstance(result, int) and abs(result) > limits.EXACT_IN_A_CELL:\n'
         '        return "#RESULT? too large for a cell: use smaller numbers"\n'
-        "    if isinstance(result, float) and not math.isfinite(result):\n"
+        '    if isinstance(result, float) and not math.isfinite(result):\n'
         '        return "#RESULT? not a finite number: use smaller numbers"\n'
-        "    if isinstance(result, list):\n"
-        "        return [cell_value(item) for item in result]\n"
-        "    return result\n"
-        "\n"
-        "\n"
-        "def cell_safe(function: F) -> F:\n"
+        '    if isinstance(result, list):\n'
+        '        return [cell_value(item) for item in result]\n'
+        '    return result\n'
+        '\n'
+        '\n'
+        'def cell_safe(function: F) -> F:\n'
         '    """Turn every failure into a short \'#...\' text for the cell, never a traceback or exception text."""\n'
-        "\n"
-        "    @functools.wraps(function)\n"
-        "    def wrapper(*args: Any, **kwargs: Any) -> Any:\n"
-        "        try:\n"
-        "            return cell_value(function(*args, **kwargs))\n"
-        "        except RuleError as error:\n"
-        "            return str(error)\n"
-        "        except TableError as error:\n"
+        '\n'
+        '    @functools.wraps(function)\n'
+        '    def wrapper(*args: Any, **kwargs: Any) -> Any:\n'
+        '        try:\n'
+        '            return cell_value(function(*args, **kwargs))\n'
+        '        except RuleError as error:\n'
+        '            return str(error)\n'
+        '        except TableError as error:\n'
         '            return str(RuleError(f"#TABLES? {error.problems[0]}"))\n'
-        "        except Exception:\n"
+        '        except Exception:\n'
         '            return "#ERROR? could not compute this: check the inputs"\n'
-        "\n"
-        "    return wrapper  # type: ignore[return-value]\n"
-        "\n"
-        "\n"
-        "def as_int(\n"
-        "    value: Any,\n"
-        "    name: str,\n"
-        "    default: int | None = None,\n"
-        "    low: int = -limits.WHOLE_NUMBER,\n"
-        "    high: int = limits.WHOLE_NUMBER,\n"
-        ") -> int:\n"
+        '\n'
+        '    return wrapper  # type: ignore[return-value]\n'
+        '\n'
+        '\n'
+        'def as_int(\n'
+        '    value: Any,\n'
+        '    name: str,\n'
+        '    default: int | None = None,\n'
+        '    low: int = -limits.WHOLE_NUMBER,\n'
+        '    high: int = limits.WHOLE_NUMBER,\n'
+        ') -> int:\n'
         '    """A whole number from ``low`` to ``high`` from a cell value (float, int, numeric text); empty\n'
         '    uses the default. The message names the argument and the numbers it accepts."""\n'
         '    accepts = f"#{name}? {name.lower()}: a whole number from {low:,} to {high:,}"\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        if default is None:\n"
-        "            raise RuleError(accepts)\n"
-        "        return default\n"
-        "    if isinstance(value, bool):\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        if default is None:\n'
+        '            raise RuleError(accepts)\n'
+        '        return default\n'
+        '    if isinstance(value, bool):\n'
         '        raise RuleError(f"{accepts}, not TRUE/FALSE")\n'
-        "    if isinstance(value, str):\n"
-        "        try:\n"
-        "            value = float(value.strip())\n"
-        "        except ValueError:\n"
+        '    if isinstance(value, str):\n'
+        '        try:\n'
+        '            value = float(value.strip())\n'
+        '        except ValueError:\n'
         '            raise RuleError(f"{accepts}, not {value.strip()[:12]!r}") from None\n'
-        "    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):\n"
-        "        raise RuleError(accepts)\n"
-        "    if not low <= value <= high or value != int(value):\n"
-        "        raise RuleError(accepts)\n"
-        "    return int(value)\n"
-        "\n"
-        "\n"
-        "def as_text(value: Any, name: str, default: str | None = None) -> str:\n"
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        if default is None:\n"
+        '    if not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):\n'
+        '        raise RuleError(accepts)\n'
+        '    if not low <= value <= high or value != int(value):\n'
+        '        raise RuleError(accepts)\n'
+        '    return int(value)\n'
+        '\n'
+        '\n'
+        'def as_text(value: Any, name: str, default: str | None = None) -> str:\n'
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        if default is None:\n'
         '            raise RuleError(f"#{name}? {name.lower()}: text is needed")\n'
-        "        return default\n"
-        "    if isinstance(value, float) and math.isfinite(value) and value == int(value):\n"
-        "        return str(int(value))\n"
-        "    return str(value).strip()\n"
-        "\n"
-        "\n"
-        "def optional_int(\n"
-        "    value: Any, name: str, low: int = -limits.WHOLE_NUMBER, high: int = limits.WHOLE_NUMBER\n"
-        ") -> int | None:\n"
+        '        return default\n'
+        '    if isinstance(value, float) and math.isfinite(value) and value == int(value):\n'
+        '        return str(int(value))\n'
+        '    return str(value).strip()\n'
+        '\n'
+        '\n'
+        'def optional_int(\n'
+        '    value: Any, name: str, low: int = -limits.WHOLE_NUMBER, high: int = limits.WHOLE_NUMBER\n'
+        ') -> int | None:\n'
         '    """A whole number, or None for an empty cell (a roll not made yet)."""\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        return None\n"
-        "    return as_int(value, name, low=low, high=high)\n"
-        "\n"
-        "\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        return None\n'
+        '    return as_int(value, name, low=low, high=high)\n'
+        '\n'
+        '\n'
         'TRUE_WORDS = ("TRUE", "YES", "1")\n'
         'FALSE_WORDS = ("FALSE", "NO", "0")\n'
-        "\n"
-        "\n"
-        "def as_bool(value: Any, name: str, default: bool = False) -> bool:\n"
+        '\n'
+        '\n'
+        'def as_bool(value: Any, name: str, default: bool = False) -> bool:\n'
         '    """TRUE/FALSE, the one reading of every UDF: a boolean; the number 1 or 0; the text TRUE, FALSE,\n'
         '    YES, NO, 1 or 0 (any case); empty is the default. Anything else is a message."""\n'
-        "    if value is None or (isinstance(value, str) and not value.strip()):\n"
-        "        return default\n"
-        "    if isinstance(value, bool):\n"
-        "        return value\n"
-        "    if isinstance(value, (int, float)) and value in (0, 1):\n"
-        "        return bool(value)\n"
-        "    text = str(value).strip().upper()\n"
-        "    if text in TRUE_WORDS or text in FALSE_WORDS:\n"
-        "        return text in TRUE_WORDS\n"
+        '    if value is None or (isinstance(value, str) and not value.strip()):\n'
+        '        return default\n'
+        '    if isinstance(value, bool):\n'
+        '        return value\n'
+        '    if isinstance(value, (int, float)) and value in (0, 1):\n'
+        '        return bool(value)\n'
+        '    text = str(value).strip().upper()\n'
+        '    if text in TRUE_WORDS or text in FALSE_WORDS:\n'
+        '        return text in TRUE_WORDS\n'
         '    raise RuleError(f"#{name}? {name.lower()}: TRUE or FALSE (or YES/NO, 1/0)")\n'
-        "\n"
-        "\n"
-        "def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:\n"
+        '\n'
+        '\n'
+        'def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:\n'
         '    """The rows of a range argument (one cell or one row counts as one row), at most ``high``."""\n'
-        "    if not isinstance(value, list):\n"
-        "        return [[value]]\n"
-        "    rows = value if value and all(isinstance(row, list) for row in value) else [value]\n"
-        "    if len(rows) > high:\n"
+        '    if not isinstance(value, list):\n'
+        '        return [[value]]\n'
+        '    rows = value if value and all(isinstance(row, list) for row in value) else [value]\n'
+        '    if len(rows) > high:\n'
         '        raise RuleError(f"#{name}? {name.lower()}: a range of up to {high:,} rows")\n'
-        "    return rows\n"
-        "\n"
-        "\n"
-        "def as_attacks(value: Any, default: int = 1) -> int:\n"
+        '    return rows\n'
+        '\n'
+        '\n'
+        'def as_attacks(value: Any, default: int = 1) -> int:\n'
         '    return as_int(value, "ATTACKS", default, 0, limits.ATTACKS)\n'
-        "\n"
-        "\n"
+        '\n'
+        '\n'
         'def as_hit_points(value: Any, name: str = "HP") -> int:\n'
-        "    return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)\n"
-        "\n"
-        "\n"
-        "def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:\n"
-        "    return d20.Attack(\n"
+        '    return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)\n'
+        '\n'
+        '\n'
+        'def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:\n'
+        '    return d20.Attack(\n'
         '        as_int(bonus, "BONUS", 0),\n'
         '        as_int(target, "TARGET"),\n'
         '        as_int(mods, "MODS", 0),\n'
         '        as_int(level, "LEVEL", 0),\n'
-        "    )\n"
+        '    )\n'
     ),
-    "pycalc.udfs.shared": (
+    'pycalc.udfs.shared': (
         '"""Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id\n'
-        "(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML\n"
-        "ids, and dice.\n"
+        '(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML\n'
+        'ids, and dice.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from typing import Any\n"
-        "\n"
-        "import xlwings as xw\n"
-        "\n"
-        "from pycalc import d20\n"
-        "from pycalc import dice as dice_module\n"
-        "from pycalc import resolution as generic\n"
-        "from pycalc.errors import RuleError, not_in_list\n"
-        "from pycalc.table_files import ID_PATTERN\n"
-        "from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir\n"
-        "from pycalc.udfs.cells import (\n"
-        "    as_int,\n"
-        "    as_text,\n"
-        "    cell_safe,\n"
-        "    d20_attack,\n"
-        "    optional_int,\n"
-        ")\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import d20\n'
+        'from pycalc import dice as dice_module\n'
+        'from pycalc import resolution as generic\n'
+        'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.table_files import ID_PATTERN\n'
+        'from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        '    d20_attack,\n'
+        '    optional_int,\n'
+        ')\n'
+        '\n'
+        '__all__ = [\n'
         '    "crit_effect",\n'
         '    "d20_hit_chance",\n'
         '    "d20_need",\n'
@@ -4044,46 +4042,46 @@ _SOURCES = {
         '    "dice_mean",\n'
         '    "fumble_effect",\n'
         '    "modifier",\n'
-        "]\n"
-        "\n"
-        "# --------------------------------------------------------------------------- d20 rulesets (shared)\n"
-        "\n"
-        "\n"
-        "def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:\n"
+        ']\n'
+        '\n'
+        '# --------------------------------------------------------------------------- d20 rulesets (shared)\n'
+        '\n'
+        '\n'
+        'def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:\n'
         '    """A d20 ruleset of the GM\'s own: a folder under tables/ (or PYCALC_TABLES) with a resolution block."""\n'
-        "    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):\n"
-        "        return None\n"
+        '    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):\n'
+        '        return None\n'
         '    if not (tables_dir() / ruleset_id / "ruleset.yaml").exists():\n'
-        "        return None\n"
-        "    rules = load_ruleset(ruleset_id)\n"
-        "    return rules if rules.resolution_block is not None else None\n"
-        "\n"
-        "\n"
-        "def ruleset_id(value: Any) -> str:\n"
+        '        return None\n'
+        '    rules = load_ruleset(ruleset_id)\n'
+        '    return rules if rules.resolution_block is not None else None\n'
+        '\n'
+        '\n'
+        'def ruleset_id(value: Any) -> str:\n'
         '    text = as_text(value, "RULESET").lower()\n'
-        "    if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(d20.D20_RULESETS)} or your own d20 ruleset's id\")\n"
-        "    return text\n"
-        "\n"
-        "\n"
-        "def generic_attack(attack: d20.Attack) -> generic.Attack:\n"
-        "    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(d20.D20_RULESETS)} or your own d20 ruleset\'s id")\n'
+        '    return text\n'
+        '\n'
+        '\n'
+        'def generic_attack(attack: d20.Attack) -> generic.Attack:\n'
+        '    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")\n'
         '@xw.arg("target", doc="defender\'s AC (osr: the number needed from the attack matrix)")\n'
         '@xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")\n'
-        "@cell_safe\n"
-        "def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:\n'
         '    """The natural d20 roll needed to hit, before the ruleset\'s natural-roll rules."""\n'
-        "    attack = d20_attack(bonus, target, mods)\n"
-        "    own = own_d20_ruleset(ruleset_id(ruleset))\n"
-        "    return attack.need if own is None else generic.need(own, generic_attack(attack))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    attack = d20_attack(bonus, target, mods)\n'
+        '    own = own_d20_ruleset(ruleset_id(ruleset))\n'
+        '    return attack.need if own is None else generic.need(own, generic_attack(attack))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("roll", doc="the natural d20 roll")\n'
         '@xw.arg("bonus", doc="attack bonus")\n'
@@ -4091,123 +4089,123 @@ _SOURCES = {
         '@xw.arg("mods", doc="situational modifiers (optional, 0)")\n'
         '@xw.arg("level", doc="attacker\'s level (osr fumble check; optional)")\n'
         '@xw.arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")\n'
-        "@cell_safe\n"
-        "def d20_result(\n"
-        "    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None\n"
-        ") -> str:\n"
+        '@cell_safe\n'
+        'def d20_result(\n'
+        '    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None\n'
+        ') -> str:\n'
         '    """Miss, Hit, Critical or Fumble, with the ruleset\'s natural 1 and natural 20 rules."""\n'
         '    follow = optional_int(follow_roll, "FOLLOW ROLL")\n'
         '    name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")\n'
-        "    own = own_d20_ruleset(name)\n"
-        "    if own is not None:\n"
-        "        return generic.result(own, generic_attack(attack), natural, follow)\n"
-        "    return d20.result(name, attack, natural, follow)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    own = own_d20_ruleset(name)\n'
+        '    if own is not None:\n'
+        '        return generic.result(own, generic_attack(attack), natural, follow)\n'
+        '    return d20.result(name, attack, natural, follow)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset\'s id")\n'
         '@xw.arg("bonus", doc="attack bonus")\n'
         '@xw.arg("target", doc="defender\'s AC (osr: the number needed)")\n'
         '@xw.arg("mods", doc="situational modifiers (optional, 0)")\n'
         '@xw.arg("level", doc="attacker\'s level (optional)")\n'
-        "@cell_safe\n"
-        "def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:\n"
+        '@cell_safe\n'
+        'def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:\n'
         '    """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""\n'
-        "    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)\n"
-        "    own = own_d20_ruleset(name)\n"
-        "    if own is not None:\n"
-        "        return float(generic.hit_chance(own, generic_attack(attack)))\n"
-        "    return float(d20.hit_chance(name, attack))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)\n'
+        '    own = own_d20_ruleset(name)\n'
+        '    if own is not None:\n'
+        '        return float(generic.hit_chance(own, generic_attack(attack)))\n'
+        '    return float(d20.hit_chance(name, attack))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")\n'
         '@xw.arg("roll", doc="the follow-up d20")\n'
-        "@cell_safe\n"
-        "def crit_effect(ruleset: Any, roll: Any) -> str:\n"
+        '@cell_safe\n'
+        'def crit_effect(ruleset: Any, roll: Any) -> str:\n'
         '    """The critical-hit chart line for that d20."""\n'
         '    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")\n'
         '@xw.arg("roll", doc="the follow-up d20")\n'
-        "@cell_safe\n"
-        "def fumble_effect(ruleset: Any, roll: Any) -> str:\n"
+        '@cell_safe\n'
+        'def fumble_effect(ruleset: Any, roll: Any) -> str:\n'
         '    """The fumble chart line for that d20."""\n'
         '    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("ruleset", doc="any ruleset id")\n'
         '@xw.arg("table", doc="the YAML table id, e.g. cover")\n'
         '@xw.arg("entry", doc="the entry id or label, e.g. half")\n'
         '@xw.arg("column", doc="the value column (optional when the table has one number column)")\n'
-        "@cell_safe\n"
-        "def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:\n"
+        '@cell_safe\n'
+        'def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:\n'
         '    """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""\n'
         '    name = as_text(ruleset, "RULESET").lower()\n'
-        "    if name not in RULESET_IDS:\n"
-        "        raise RuleError(f\"#RULESET? use {', '.join(RULESET_IDS)}\")\n"
-        "    rules = load_ruleset(name)\n"
+        '    if name not in RULESET_IDS:\n'
+        '        raise RuleError(f"#RULESET? use {\', \'.join(RULESET_IDS)}")\n'
+        '    rules = load_ruleset(name)\n'
         '    table_id = as_text(table, "TABLE")\n'
-        "    if table_id not in rules.tables:\n"
+        '    if table_id not in rules.tables:\n'
         '        raise RuleError(f"#TABLE? no table {table_id!r} in {name}")\n'
-        "    found = rules.table(table_id)\n"
-        "    try:\n"
+        '    found = rules.table(table_id)\n'
+        '    try:\n'
         '        row = found.by_label(as_text(entry, "ENTRY"))\n'
-        "    except KeyError:\n"
+        '    except KeyError:\n'
         '        raise not_in_list("entry", (row.label for row in found.rows)) from None\n'
         '    numbers = [c.id for c in found.columns if c.type in ("int", "number")]\n'
         '    wanted = as_text(column, "COLUMN", numbers[0] if len(numbers) == 1 else "")\n'
-        "    if wanted not in numbers:\n"
-        "        raise RuleError(f\"#COLUMN? use {', '.join(numbers) or 'a number column'}\")\n"
-        "    value = row[wanted]\n"
-        "    return 0 if value is None else value\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    if wanted not in numbers:\n'
+        '        raise RuleError(f"#COLUMN? use {\', \'.join(numbers) or \'a number column\'}")\n'
+        '    value = row[wanted]\n'
+        '    return 0 if value is None else value\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("dice", doc="e.g. 2d4+2")\n'
-        "@cell_safe\n"
-        "def dice_max(dice: Any) -> int:\n"
+        '@cell_safe\n'
+        'def dice_max(dice: Any) -> int:\n'
         '    """Highest total of a dice expression (2d4+2 -> 10)."""\n'
-        "    return dice_module.parse(dice).maximum\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return dice_module.parse(dice).maximum\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("dice", doc="e.g. 2d4+2")\n'
-        "@cell_safe\n"
-        "def dice_mean(dice: Any) -> float:\n"
+        '@cell_safe\n'
+        'def dice_mean(dice: Any) -> float:\n'
         '    """Average total of a dice expression (2d4+2 -> 7)."""\n'
-        "    return float(dice_module.parse(dice).mean)\n"
+        '    return float(dice_module.parse(dice).mean)\n'
     ),
-    "pycalc.udfs.spelljammer": (
+    'pycalc.udfs.spelljammer': (
         '"""The strike-chance ruleset\'s worksheet functions (xlwings) over ``pycalc.rulesets.spelljammer``:\n'
-        "strike_*, stun, wounds, defending, casting, shooting into melee, and the odds before the roll.\n"
-        "\n"
-        "Their names have no ruleset prefix: they were the first, and GMs type them as they are.\n"
+        'strike_*, stun, wounds, defending, casting, shooting into melee, and the odds before the roll.\n'
+        '\n'
+        'Their names have no ruleset prefix: they were the first, and GMs type them as they are.\n'
         '"""\n'
-        "\n"
-        "from __future__ import annotations\n"
-        "\n"
-        "from typing import Any\n"
-        "\n"
-        "import xlwings as xw\n"
-        "\n"
-        "from pycalc import dice as dice_module\n"
-        "from pycalc.rulesets import spelljammer as engine\n"
-        "from pycalc.rulesets import spelljammer_odds\n"
-        "from pycalc.tables import RuleSet, load_ruleset\n"
-        "from pycalc.udfs.cells import (\n"
-        "    as_attacks,\n"
-        "    as_hit_points,\n"
-        "    as_int,\n"
-        "    as_rows,\n"
-        "    as_text,\n"
-        "    cell_safe,\n"
-        ")\n"
-        "\n"
-        "__all__ = [\n"
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import dice as dice_module\n'
+        'from pycalc.rulesets import spelljammer as engine\n'
+        'from pycalc.rulesets import spelljammer_odds\n'
+        'from pycalc.tables import RuleSet, load_ruleset\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_attacks,\n'
+        '    as_hit_points,\n'
+        '    as_int,\n'
+        '    as_rows,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = [\n'
         '    "cast_time",\n'
         '    "damage_chance_at_least",\n'
         '    "defending_bonus",\n'
@@ -4230,238 +4228,238 @@ _SOURCES = {
         '    "stun_chance",\n'
         '    "stun_threshold",\n'
         '    "wound_modifier",\n'
-        "]\n"
-        "\n"
+        ']\n'
+        '\n'
         'SPELLJAMMER = "spelljammer"\n'
-        "\n"
-        "\n"
-        "def spelljammer_rules() -> RuleSet:\n"
-        "    return load_ruleset(SPELLJAMMER)\n"
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- strike chance\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        'def spelljammer_rules() -> RuleSet:\n'
+        '    return load_ruleset(SPELLJAMMER)\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- strike chance\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s defense (DEF)")\n'
         '@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")\n'
-        "@cell_safe\n"
-        "def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:\n"
+        '@cell_safe\n'
+        'def strike_target(sc: Any, defense: Any, mods: Any = 0) -> int:\n'
         '    """Modified strike chance SC - DEF + mods: roll this or less on d100 to hit."""\n'
         '    return engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")\n'
-        "@cell_safe\n"
-        "def strike_crit_max(modified_sc: Any) -> int:\n"
+        '@cell_safe\n'
+        'def strike_crit_max(modified_sc: Any) -> int:\n'
         '    """Highest d100 roll that is a critical hit by the table (0 when none)."""\n'
         '    return engine.critical_max(spelljammer_rules(), as_int(modified_sc, "MODIFIED SC"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("modified_sc", doc="modified strike chance (SC - DEF + mods)")\n'
-        "@cell_safe\n"
-        "def strike_grievous_max(modified_sc: Any) -> int:\n"
+        '@cell_safe\n'
+        'def strike_grievous_max(modified_sc: Any) -> int:\n'
         '    """Highest d100 roll that is a grievous hit by the table (0 when none)."""\n'
         '    return engine.grievous_max(spelljammer_rules(), as_int(modified_sc, "MODIFIED SC"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s defense (DEF)")\n'
         '@xw.arg("roll", doc="the d100 roll, 1 to 100 (00 is 100)")\n'
         '@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")\n'
-        "@cell_safe\n"
-        "def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:\n"
+        '@cell_safe\n'
+        'def strike_result(sc: Any, defense: Any, roll: Any, mods: Any = 0) -> str:\n'
         '    """Miss, Hit, Critical or Grievous, with the automatic results applied."""\n'
-        "    rules = spelljammer_rules()\n"
+        '    rules = spelljammer_rules()\n'
         '    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))\n'
         '    return engine.resolve(rules, modified, as_int(roll, "ROLL")).label\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s defense (DEF)")\n'
         '@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")\n'
-        "@cell_safe\n"
-        "def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:\n"
+        '@cell_safe\n'
+        'def strike_hit_chance(sc: Any, defense: Any, mods: Any = 0) -> float:\n'
         '    """Probability (0 to 1) that the attack hits at all, automatic results included."""\n'
         '    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))\n'
-        "    return float(engine.hit_chance(spelljammer_rules(), modified))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return float(engine.hit_chance(spelljammer_rules(), modified))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s defense (DEF)")\n'
         '@xw.arg("outcome", doc="Miss, Hit, Critical or Grievous")\n'
         '@xw.arg("mods", doc="sum of situational modifiers to SC (optional, 0)")\n'
-        "@cell_safe\n"
-        "def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:\n"
+        '@cell_safe\n'
+        'def strike_chance(sc: Any, defense: Any, outcome: Any, mods: Any = 0) -> float:\n'
         '    """Probability (0 to 1) of exactly that outcome."""\n'
-        "    rules = spelljammer_rules()\n"
+        '    rules = spelljammer_rules()\n'
         '    wanted = engine.outcome_named(rules, as_text(outcome, "RESULT"))\n'
         '    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))\n'
-        "    return float(engine.distribution(rules, modified)[wanted.id])\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    return float(engine.distribution(rules, modified)[wanted.id])\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("damage", doc="damage rolled, with damage modifiers")\n'
         '@xw.arg("prot", doc="target\'s protection (PROT)")\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Grievous")\n'
-        "@cell_safe\n"
-        "def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:\n"
+        '@cell_safe\n'
+        'def strike_hp_loss(damage: Any, prot: Any, result: Any) -> int:\n'
         '    """Hit points lost: criticals and grievous hits double damage and ignore PROT."""\n'
-        "    rules = spelljammer_rules()\n"
+        '    rules = spelljammer_rules()\n'
         '    outcome = engine.outcome_named(rules, as_text(result, "RESULT"))\n'
         '    return engine.damage_taken(rules, as_int(damage, "DAMAGE", 0), as_int(prot, "PROT", 0), outcome)\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Grievous")\n'
-        "@cell_safe\n"
-        "def strike_effect(result: Any) -> str:\n"
+        '@cell_safe\n'
+        'def strike_effect(result: Any) -> str:\n'
         '    """What the outcome does, as the table says (e.g. \'Double damage, no PROT\')."""\n'
         '    return engine.outcome_named(spelljammer_rules(), as_text(result, "RESULT")).effect\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("rows", ndim=2, doc="a range with one attack per row: SC, DEF, roll[, mods]")\n'
-        "@cell_safe\n"
-        "def strike_results(rows: Any) -> list[list[str]]:\n"
+        '@cell_safe\n'
+        'def strike_results(rows: Any) -> list[list[str]]:\n'
         '    """Array function: Miss/Hit/Critical/Grievous for each row of SC, DEF, roll[, mods]."""\n'
         '    return [[strike_result(*[*row, None, None, None][:4])] for row in as_rows(rows, "ROWS")]\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- stun and wounds\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- stun and wounds\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("con", doc="target\'s CON")\n'
         '@xw.arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")\n'
         '@xw.arg("max_hp", doc="target\'s maximum hit points (optional; counts above 100)")\n'
-        "@cell_safe\n"
+        '@cell_safe\n'
         'def stun_threshold(con: Any, size: Any = "Medium", max_hp: Any = 0) -> int:\n'
         '    """A single hit must do more damage than this to stun the target."""\n'
-        "    return engine.stun_threshold(\n"
+        '    return engine.stun_threshold(\n'
         '        spelljammer_rules(), as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("damage", doc="damage of the single hit (taken, after PROT and doubling)")\n'
         '@xw.arg("con", doc="target\'s CON")\n'
         '@xw.arg("size", doc="Tiny, Small, Medium, Large or Giant (optional, Medium)")\n'
         '@xw.arg("max_hp", doc="target\'s maximum hit points (optional; counts above 100)")\n'
-        "@cell_safe\n"
+        '@cell_safe\n'
         'def is_stunned(damage: Any, con: Any, size: Any = "Medium", max_hp: Any = 0) -> bool:\n'
         '    """TRUE when this single hit stuns the target for the rest of the round."""\n'
-        "    return engine.is_stunned(\n"
-        "        spelljammer_rules(),\n"
+        '    return engine.is_stunned(\n'
+        '        spelljammer_rules(),\n'
         '        as_int(damage, "DAMAGE", 0),\n'
         '        as_int(con, "CON"),\n'
         '        as_text(size, "SIZE", "Medium"),\n'
         '        as_int(max_hp, "MAX HP", 0),\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("hp", doc="current hit points")\n'
         '@xw.arg("starting_hp", doc="hit points at full health")\n'
-        "@cell_safe\n"
-        "def wound_modifier(hp: Any, starting_hp: Any) -> int:\n"
+        '@cell_safe\n'
+        'def wound_modifier(hp: Any, starting_hp: Any) -> int:\n'
         '    """0, -10, -20 or -30 to all actions; no modifier in the tier the starting HP is already in."""\n'
         '    return engine.wound_modifier(spelljammer_rules(), as_int(hp, "HP"), as_int(starting_hp, "START HP"))\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- defense and casting\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- defense and casting\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("defense", doc="normal DEF")\n'
         '@xw.arg("rank", doc="weapon rank")\n'
-        "@cell_safe\n"
-        "def full_defense(defense: Any, rank: Any) -> int:\n"
+        '@cell_safe\n'
+        'def full_defense(defense: Any, rank: Any) -> int:\n'
         '    """DEF in Full Defense: DEF + 5 + (rank x 2.5, rounded up); no attack."""\n'
         '    return engine.full_defense(spelljammer_rules(), as_int(defense, "DEF"), as_int(rank, "RANK"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("defense", doc="normal DEF")\n'
         '@xw.arg("rank", doc="weapon rank")\n'
-        "@cell_safe\n"
-        "def desperate_defense(defense: Any, rank: Any) -> int:\n"
+        '@cell_safe\n'
+        'def desperate_defense(defense: Any, rank: Any) -> int:\n'
         '    """DEF in Desperate Defense: DEF + 20 + (rank x 2.5, rounded up); no other action."""\n'
         '    return engine.desperate_defense(spelljammer_rules(), as_int(defense, "DEF"), as_int(rank, "RANK"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc_sacrificed", doc="SC given up this round")\n'
         '@xw.arg("rank", doc="weapon rank (at most rank x 5 SC)")\n'
-        "@cell_safe\n"
-        "def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:\n"
+        '@cell_safe\n'
+        'def defending_bonus(sc_sacrificed: Any, rank: Any) -> int:\n'
         '    """DEF gained by Defending: half the SC given up, rounded down."""\n'
         '    return engine.defending_bonus(spelljammer_rules(), as_int(sc_sacrificed, "SC"), as_int(rank, "RANK"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("rank", doc="spell rank, 1 to 22")\n'
         '@xw.arg("kind", doc="GK or SK")\n'
-        "@cell_safe\n"
-        "def cast_time(rank: Any, kind: Any) -> int:\n"
+        '@cell_safe\n'
+        'def cast_time(rank: Any, kind: Any) -> int:\n'
         '    """Casting time of a mage spell (segments)."""\n'
         '    return engine.cast_time(spelljammer_rules(), as_int(rank, "RANK"), as_text(kind, "KIND"))\n'
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("initiative", doc="the caster\'s initiative roll with modifiers")\n'
         '@xw.arg("casting_time", doc="the spell\'s casting time")\n'
-        "@cell_safe\n"
-        "def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:\n"
+        '@cell_safe\n'
+        'def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:\n'
         '    """Initiative the spell goes off on, or what happens when that is -6 or later."""\n'
-        "    return engine.spell_goes_off(\n"
+        '    return engine.spell_goes_off(\n'
         '        spelljammer_rules(), as_int(initiative, "INITIATIVE"), as_int(casting_time, "CASTING TIME")\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("roll", doc="the d100 roll")\n'
         '@xw.arg("weapon_rank", doc="shooter\'s weapon rank")\n'
         '@xw.arg("master_rank", doc="Master Bowman rank (0 if none)")\n'
         '@xw.arg("training", doc="Normal, Specialist or Double specialist")\n'
         '@xw.arg("friends", doc="friends in the melee")\n'
         '@xw.arg("opponents", doc="opponents in the melee")\n'
-        "@cell_safe\n"
-        "def shooting_target(\n"
-        "    roll: Any, weapon_rank: Any, master_rank: Any, training: Any, friends: Any, opponents: Any\n"
-        ") -> str:\n"
+        '@cell_safe\n'
+        'def shooting_target(\n'
+        '    roll: Any, weapon_rank: Any, master_rank: Any, training: Any, friends: Any, opponents: Any\n'
+        ') -> str:\n'
         '    """Friend or Foe: who a shot into melee is aimed at before the attack roll."""\n'
-        "    friend = engine.targets_friend(\n"
-        "        spelljammer_rules(),\n"
+        '    friend = engine.targets_friend(\n'
+        '        spelljammer_rules(),\n'
         '        as_int(roll, "ROLL"),\n'
         '        as_int(weapon_rank, "RANK", 0),\n'
         '        as_int(master_rank, "MASTER RANK", 0),\n'
         '        as_text(training, "TRAINING", "Normal"),\n'
         '        as_int(friends, "FRIENDS"),\n'
         '        as_int(opponents, "OPPONENTS"),\n'
-        "    )\n"
+        '    )\n'
         '    return "Friend" if friend else "Foe"\n'
-        "\n"
-        "\n"
-        "# --------------------------------------------------------------------------- odds before the roll (strike chance)\n"
-        "\n"
-        "\n"
-        "def strike_attack(\n"
-        "    sc: Any, defense: Any, dice_text: Any, prot: Any, mods: Any, damage_mods: Any\n"
-        ") -> spelljammer_odds.StrikeAttack:\n"
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- odds before the roll (strike chance)\n'
+        '\n'
+        '\n'
+        'def strike_attack(\n'
+        '    sc: Any, defense: Any, dice_text: Any, prot: Any, mods: Any, damage_mods: Any\n'
+        ') -> spelljammer_odds.StrikeAttack:\n'
         '    modified = engine.modified_sc(as_int(sc, "SC"), as_int(defense, "DEF"), as_int(mods, "MODS", 0))\n'
-        "    return spelljammer_odds.StrikeAttack(\n"
+        '    return spelljammer_odds.StrikeAttack(\n'
         '        modified, dice_module.parse(dice_text), as_int(prot, "PROT", 0), as_int(damage_mods, "DAMAGE MODS", 0)\n'
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s DEF")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+4")\n'
@@ -4469,16 +4467,16 @@ _SOURCES = {
         '@xw.arg("mods", doc="modifiers to SC (optional, 0)")\n'
         '@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")\n'
         '@xw.arg("attacks", doc="attacks in the round (optional, 1)")\n'
-        "@cell_safe\n"
-        "def expected_damage(\n"
-        "    sc: Any, defense: Any, dice: Any, prot: Any = 0, mods: Any = 0, damage_mods: Any = 0, attacks: Any = 1\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def expected_damage(\n'
+        '    sc: Any, defense: Any, dice: Any, prot: Any = 0, mods: Any = 0, damage_mods: Any = 0, attacks: Any = 1\n'
+        ') -> float:\n'
         '    """Expected hit points lost to the attacks (criticals, grievous hits, PROT and automatic results applied)."""\n'
-        "    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n"
-        "    return float(spelljammer_odds.expected_hp_loss(spelljammer_rules(), attack, as_attacks(attacks)))\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n'
+        '    return float(spelljammer_odds.expected_hp_loss(spelljammer_rules(), attack, as_attacks(attacks)))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s DEF")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+4")\n'
@@ -4487,26 +4485,26 @@ _SOURCES = {
         '@xw.arg("mods", doc="modifiers to SC (optional, 0)")\n'
         '@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")\n'
         '@xw.arg("attacks", doc="attacks in the round (optional, 1)")\n'
-        "@cell_safe\n"
-        "def damage_chance_at_least(\n"
-        "    sc: Any,\n"
-        "    defense: Any,\n"
-        "    dice: Any,\n"
-        "    amount: Any,\n"
-        "    prot: Any = 0,\n"
-        "    mods: Any = 0,\n"
-        "    damage_mods: Any = 0,\n"
-        "    attacks: Any = 1,\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def damage_chance_at_least(\n'
+        '    sc: Any,\n'
+        '    defense: Any,\n'
+        '    dice: Any,\n'
+        '    amount: Any,\n'
+        '    prot: Any = 0,\n'
+        '    mods: Any = 0,\n'
+        '    damage_mods: Any = 0,\n'
+        '    attacks: Any = 1,\n'
+        ') -> float:\n'
         '    """Probability that the attacks take at least this many hit points."""\n'
-        "    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n"
-        "    chance = spelljammer_odds.chance_at_least(\n"
+        '    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n'
+        '    chance = spelljammer_odds.chance_at_least(\n'
         '        spelljammer_rules(), attack, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)\n'
-        "    )\n"
-        "    return float(chance)\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '    )\n'
+        '    return float(chance)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s DEF")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+4")\n'
@@ -4515,27 +4513,27 @@ _SOURCES = {
         '@xw.arg("prot", doc="target\'s PROT (optional, 0)")\n'
         '@xw.arg("mods", doc="modifiers to SC (optional, 0)")\n'
         '@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")\n'
-        "@cell_safe\n"
-        "def kill_chance(\n"
-        "    sc: Any,\n"
-        "    defense: Any,\n"
-        "    dice: Any,\n"
-        "    hp: Any,\n"
-        "    attacks: Any = 1,\n"
-        "    prot: Any = 0,\n"
-        "    mods: Any = 0,\n"
-        "    damage_mods: Any = 0,\n"
-        ") -> float:\n"
+        '@cell_safe\n'
+        'def kill_chance(\n'
+        '    sc: Any,\n'
+        '    defense: Any,\n'
+        '    dice: Any,\n'
+        '    hp: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    prot: Any = 0,\n'
+        '    mods: Any = 0,\n'
+        '    damage_mods: Any = 0,\n'
+        ') -> float:\n'
         '    """Probability that the target drops to 0 hit points or below within the attacks."""\n'
-        "    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n"
-        "    return float(\n"
-        "        spelljammer_odds.kill_chance(\n"
+        '    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n'
+        '    return float(\n'
+        '        spelljammer_odds.kill_chance(\n'
         '            spelljammer_rules(), attack, as_hit_points(hp, "HP"), as_attacks(attacks)\n'
-        "        )\n"
-        "    )\n"
-        "\n"
-        "\n"
-        "@xw.func\n"
+        '        )\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
         '@xw.arg("sc", doc="attacker\'s strike chance (SC)")\n'
         '@xw.arg("defense", doc="target\'s DEF")\n'
         '@xw.arg("dice", doc="damage dice, e.g. 1d8+4")\n'
@@ -4545,4725 +4543,1397 @@ _SOURCES = {
         '@xw.arg("prot", doc="target\'s PROT (optional, 0)")\n'
         '@xw.arg("mods", doc="modifiers to SC (optional, 0)")\n'
         '@xw.arg("damage_mods", doc="modifiers to damage (optional, 0)")\n'
-        "@cell_safe\n"
-        "def stun_chance(\n"
-        "    sc: Any,\n"
-        "    defense: Any,\n"
-        "    dice: Any,\n"
-        "    con: Any,\n"
+        '@cell_safe\n'
+        'def stun_chance(\n'
+        '    sc: Any,\n'
+        '    defense: Any,\n'
+        '    dice: Any,\n'
+        '    con: Any,\n'
         '    size: Any = "Medium",\n'
-        "    max_hp: Any = 0,\n"
-        "    prot: Any = 0,\n"
-        "    mods: Any = 0,\n"
-        "    damage_mods: Any = 0,\n"
-        ") -> float:\n"
+        '    max_hp: Any = 0,\n'
+        '    prot: Any = 0,\n'
+        '    mods: Any = 0,\n'
+        '    damage_mods: Any = 0,\n'
+        ') -> float:\n'
         '    """Probability that one attack stuns the target."""\n'
-        "    rules = spelljammer_rules()\n"
-        "    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n"
-        "    threshold = engine.stun_threshold(\n"
+        '    rules = spelljammer_rules()\n'
+        '    attack = strike_attack(sc, defense, dice, prot, mods, damage_mods)\n'
+        '    threshold = engine.stun_threshold(\n'
         '        rules, as_int(con, "CON"), as_text(size, "SIZE", "Medium"), as_int(max_hp, "MAX HP", 0)\n'
-        "    )\n"
-        "    return float(spelljammer_odds.stun_chance(rules, attack, threshold))\n"
+        '    )\n'
+        '    return float(spelljammer_odds.stun_chance(rules, attack, threshold))\n'
     ),
 }
 
 _TABLES = {
-    "spelljammer": [
-        "object",
-        "pycalc.table_files:RuleSet",
-        [
-            ["id", "spelljammer"],
-            ["name", "Spelljammer d100 strike chance"],
-            ["seed", "003_abb45db44eb0a0ba.txt"],
-            ["source", "Spelljammer, Combat"],
-            ["resolution", "roll d100; hit on a roll of SC - DEF (the modified strike chance) or less"],
-            [
-                "tables",
-                [
-                    "dict",
-                    [
-                        [
-                            "defense_options",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "defense_options"],
-                                    ["title", "Defending, Full Defense and Desperate Defense"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "number"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 2]]]],
-                                                        ["section", "Defending"],
-                                                        ["line", 14],
-                                                        ["id", "sc_per_def"],
-                                                        ["label", "SC sacrificed per point of DEF"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Defending"],
-                                                        ["line", 15],
-                                                        ["id", "max_sacrifice_per_rank"],
-                                                        ["label", "Most SC sacrificed per weapon rank"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 2.5]]]],
-                                                        ["section", "Defending"],
-                                                        ["line", 16],
-                                                        ["id", "max_def_per_rank"],
-                                                        ["label", "Maximum DEF bonus per weapon rank"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"DEF = normal DEF + up to (2.5 x weapon rank; round down)"',
-                                                        ],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 5]]]],
-                                                        ["section", "Full Defense"],
-                                                        ["line", 18],
-                                                        ["id", "full_defense_bonus"],
-                                                        ["label", "Full Defense extra DEF"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 20]]]],
-                                                        ["section", "Desperate Defense"],
-                                                        ["line", 19],
-                                                        ["id", "desperate_defense_bonus"],
-                                                        ["label", "Desperate Defense extra DEF"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Desperate Defense"],
-                                                        ["line", 21],
-                                                        ["id", "desperate_forced_move_ft"],
-                                                        ["label", "Desperate Defense forced move (ft)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Defending"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        "Declared at the start of the round. Defending: sacrifice SC for DEF 2 for 1 (fractions round down), at most weapon rank x 5 SC, and attack at the reduced SC. Full Defense: the maximum Defending bonus rounded up, +5, no attack. Desperate Defense: the same, +20, no other action; the attacker may force a move of up to 10 ft.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "initiative_rules",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "initiative_rules"],
-                                    ["title", "Initiative"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 35],
-                                                        ["id", "first_attack_die"],
-                                                        ["label", "Initiative die of the first attack (d10)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", -6]]]],
-                                                        ["section", "Initiative"],
-                                                        ["line", 36],
-                                                        ["id", "lost_at_or_below"],
-                                                        [
-                                                            "label",
-                                                            "Actions at this initiative or later are lost",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "The Initiative Round"],
-                                                        ["line", 37],
-                                                        ["id", "movement_starts"],
-                                                        ["label", "Movement starts on initiative"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "The Initiative Round"],
-                                                        ["line", 38],
-                                                        ["id", "movement_ends"],
-                                                        ["label", "Movement ends on initiative"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "The Initiative Round"],
-                                                        ["line", 39],
-                                                        ["id", "round_start_for_long_spells"],
-                                                        ["label", "One-round spells start on initiative"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Initiative"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 24],
-                                    [
-                                        "note",
-                                        "Roll 1d10 + DEX modifier per attack; later attacks use a lower die (1d10, 1d8, 1d6...). Same initiative for two attacks: the second goes 1 segment later. Actions before initiative 10 resolve before movement; movement runs from 10 to 1, 10% per segment.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "initiative_modifiers",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "initiative_modifiers"],
-                                    ["title", "Initiative modifiers and combined actions"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "init"],
-                                                        ["label", "Initiative"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "effect"],
-                                                        ["label", "Other effect"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", 3],
-                                                                    [
-                                                                        "effect",
-                                                                        "-20 DEF, -20 Luck saves; forced to move: lose remaining actions, 2x DEX roll or fall",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Initiative"],
-                                                        ["line", 50],
-                                                        ["id", "no_movement"],
-                                                        ["label", "Declare no movement"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", -5],
-                                                                    [
-                                                                        "effect",
-                                                                        "Lose half your attacks, rounded down",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Move and Attack"],
-                                                        ["line", 53],
-                                                        ["id", "move_and_attack"],
-                                                        ["label", "Move (half TMR) and attack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", -7],
-                                                                    [
-                                                                        "effect",
-                                                                        "-25 SC; lose half your attacks, rounded up (keep at least 1)",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Run and Attack"],
-                                                        ["line", 55],
-                                                        ["id", "run_and_attack"],
-                                                        ["label", "Run (up to TMR) and attack"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["init", -5], ["effect", ""]]]],
-                                                        ["section", "Draw Weapon"],
-                                                        ["line", 57],
-                                                        ["id", "draw_weapon"],
-                                                        ["label", "Draw a weapon"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", -10],
-                                                                    [
-                                                                        "effect",
-                                                                        "Two -5 actions also cost an action",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Draw Weapon"],
-                                                        ["line", 58],
-                                                        ["id", "sheathe_and_draw"],
-                                                        ["label", "Sheathe a weapon and draw another"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", -5],
-                                                                    [
-                                                                        "effect",
-                                                                        "4x DEX roll to retrieve; -15 DEF; on 1x DEX may still attack once",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Picking Up a Dropped Weapon"],
-                                                        ["line", 60],
-                                                        ["id", "pick_up_weapon"],
-                                                        ["label", "Pick up a dropped weapon (1x DEX roll)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", 0],
-                                                                    [
-                                                                        "effect",
-                                                                        "Half a round; lose half your attacks, rounded up",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Ready Shield"],
-                                                        ["line", 63],
-                                                        ["id", "ready_shield"],
-                                                        ["label", "Ready a shield"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["init", 0],
-                                                                    [
-                                                                        "effect",
-                                                                        "Half a round, not in melee at round start; lose half your attacks (round up) or half your movement",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Drink Potion"],
-                                                        ["line", 65],
-                                                        ["id", "drink_potion"],
-                                                        ["label", "Drink a potion"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Combining Actions"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 42],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "attack_and_move",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "attack_and_move"],
-                                    ["title", "Attack and move (DEX roll after the last attack)"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "segments_delay"],
-                                                        [
-                                                            "label",
-                                                            "Start moving this many segments after the last attack",
-                                                        ],
-                                                        ["type", "int"],
-                                                        ["optional", True],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["segments_delay", 1]]]],
-                                                        ["section", "Attack and Move"],
-                                                        ["line", 82],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 1],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["segments_delay", 2]]]],
-                                                        ["section", "Attack and Move"],
-                                                        ["line", 83],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 2],
-                                                        ["high", 2],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["segments_delay", 3]]]],
-                                                        ["section", "Attack and Move"],
-                                                        ["line", 84],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 3],
-                                                        ["high", 3],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["segments_delay", 4]]]],
-                                                        ["section", "Attack and Move"],
-                                                        ["line", 85],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 4],
-                                                        ["high", 4],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["segments_delay", None]]]],
-                                                        ["section", "Attack and Move"],
-                                                        ["line", 86],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 5],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "5x DEX roll or worse - cannot move this round",
-                                                        ],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Attack and Move"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 69],
-                                    [
-                                        "note",
-                                        "Last attack before initiative 10: move up to half TMR from initiative 10. Last attack between initiative 2 and 10: roll DEX. Movement is 1/20 of TMR per segment; none after segment 1; no attacks after movement.",
-                                    ],
-                                    ["key_id", "dex_roll_multiple"],
-                                    ["key_label", "DEX roll made (x DEX)"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", False],
-                                ],
-                            ],
-                        ],
-                        [
-                            "mage_casting_time",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "mage_casting_time"],
-                                    ["title", "Mage casting time"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "gk"],
-                                                        ["label", "GK spell"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sk"],
-                                                        ["label", "SK spell"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 6], ["sk", 7]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 101],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 5],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 5], ["sk", 6]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 102],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 6],
-                                                        ["high", 10],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 4], ["sk", 5]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 103],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 11],
-                                                        ["high", 15],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 3], ["sk", 4]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 104],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 16],
-                                                        ["high", 20],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 2], ["sk", 3]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 105],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 21],
-                                                        ["high", 21],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["gk", 1], ["sk", 2]]]],
-                                                        ["section", "Casting Mage Spells"],
-                                                        ["line", 106],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 22],
-                                                        ["high", 22],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Casting Mage Spells"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 88],
-                                    [
-                                        "note",
-                                        'The spell goes off on initiative minus casting time. "if a mage casts an SK spell that he is rank 8 in, his casting time is 6. If he rolls a 9 for initiative, the spell goes off on a 3."',
-                                    ],
-                                    ["key_id", "rank"],
-                                    ["key_label", "Spell rank"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "situation"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "shooting_into_melee",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "shooting_into_melee"],
-                                    ["title", "Shooting into melee"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "friends"],
-                                                        ["label", "Friends"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "opponents"],
-                                                        ["label", "Opponents"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "friend_on"],
-                                                        ["label", "Targets a friend on"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 1],
-                                                                    ["opponents", 1],
-                                                                    ["friend_on", 30],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 122],
-                                                        ["id", "f1_o1"],
-                                                        ["label", "1 friend and 1 opponent"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 1],
-                                                                    ["opponents", 2],
-                                                                    ["friend_on", 20],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 123],
-                                                        ["id", "f1_o2"],
-                                                        ["label", "1 friend and 2 opponents"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 1],
-                                                                    ["opponents", 3],
-                                                                    ["friend_on", 10],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 124],
-                                                        ["id", "f1_o3"],
-                                                        ["label", "1 friend and 3 opponents"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 2],
-                                                                    ["opponents", 1],
-                                                                    ["friend_on", 40],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 125],
-                                                        ["id", "f2_o1"],
-                                                        ["label", "2 friends and 1 opponent"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 3],
-                                                                    ["opponents", 1],
-                                                                    ["friend_on", 50],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 126],
-                                                        ["id", "f3_o1"],
-                                                        ["label", "3 friends and 1 opponent"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["friends", 3],
-                                                                    ["opponents", 2],
-                                                                    ["friend_on", 45],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 127],
-                                                        ["id", "f3_o2"],
-                                                        ["label", "3 friends and 2 opponents"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Shooting Into Melee"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 108],
-                                    [
-                                        "note",
-                                        "Roll 1d100 + weapon rank + 2 x Master Bowman rank (+5 specialist, +10 double specialist); at or under the number the attack targets a friend (chosen at random among several), then roll the attack normally.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "situation"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "shooter_training",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "shooter_training"],
-                                    ["title", "Shooting into melee - training"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "roll_bonus"],
-                                                        ["label", "Added to the d100"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "always_friend_on"],
-                                                        ["label", "Raw d100 always targets a friend on"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["roll_bonus", 0], ["always_friend_on", 5]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 138],
-                                                        ["id", "normal"],
-                                                        ["label", "Normal"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["roll_bonus", 5], ["always_friend_on", 3]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 139],
-                                                        ["id", "specialist"],
-                                                        ["label", "Specialist"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["roll_bonus", 10], ["always_friend_on", 1]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 140],
-                                                        ["id", "double_specialist"],
-                                                        ["label", "Double specialist"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Shooting Into Melee"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 129],
-                                    [
-                                        "note",
-                                        '"NOTE: 05 or less always targets a friend instead of a foe (03 or less for specialists, 01 for double specialists)." Compared with the raw d100.',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "shooting_constants",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "shooting_constants"],
-                                    ["title", "Shooting into melee - Master Bowman"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 2]]]],
-                                                        ["section", "Shooting Into Melee"],
-                                                        ["line", 149],
-                                                        ["id", "master_bowman_rank_multiplier"],
-                                                        ["label", "Multiple of Master Bowman rank added"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/actions.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Shooting Into Melee"],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 142],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stun_rules",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "stun_rules"],
-                                    ["title", "Stun"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 25]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 13],
-                                                        ["id", "human_max_con"],
-                                                        ["label", "Highest CON read directly (human max)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"If CON is above human max (25) consult the following table"',
-                                                        ],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 100]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 15],
-                                                        ["id", "hp_bonus_above"],
-                                                        ["label", "Hit points above which CON gains a bonus"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 16],
-                                                        ["id", "hp_bonus_step"],
-                                                        [
-                                                            "label",
-                                                            "+1 CON for every this many HP (or fraction) above that",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 17],
-                                                        ["id", "hp_bonus_per_step"],
-                                                        ["label", "CON bonus per step"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 2]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 18],
-                                                        ["id", "progression_step"],
-                                                        [
-                                                            "label",
-                                                            "Threshold rise per CON above the table (the table's step)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "Ruling: above CON 35 the table's progression continues (2 x CON - 25).",
-                                                        ],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Taking Damage"],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 2],
-                                    [
-                                        "note",
-                                        '"If a single hit causes damage greater than your CON, you are stunned for the rest of the round. Stunned combatants lose all remaining attacks for the round."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stun_size",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "stun_size"],
-                                    ["title", "Stun size adjustment"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "con_bonus"],
-                                                        ["label", "CON bonus"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["con_bonus", 0]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 30],
-                                                        ["id", "tiny"],
-                                                        ["label", "Tiny"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["con_bonus", 0]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 31],
-                                                        ["id", "small"],
-                                                        ["label", "Small"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["con_bonus", 0]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 32],
-                                                        ["id", "medium"],
-                                                        ["label", "Medium"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["con_bonus", 2]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 33],
-                                                        ["id", "large"],
-                                                        ["label", "Large"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["con_bonus", 4]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 34],
-                                                        ["id", "giant"],
-                                                        ["label", "Giant"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Taking Damage"],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 21],
-                                    [
-                                        "note",
-                                        '"Add +2 to CON for Large and +4 to CON for Giant creatures for the purpose of determining whether a creature is stunned."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stun_table",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "stun_table"],
-                                    ["title", "Stun level for CON above 25"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "threshold"],
-                                                        ["label", "Stunned if damage taken exceeds"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 27]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 46],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 26],
-                                                        ["high", 26],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 29]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 47],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 27],
-                                                        ["high", 27],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 31]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 48],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 28],
-                                                        ["high", 28],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 33]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 49],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 29],
-                                                        ["high", 29],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 35]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 50],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 30],
-                                                        ["high", 30],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 37]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 51],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 31],
-                                                        ["high", 31],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 39]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 52],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 32],
-                                                        ["high", 32],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 41]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 53],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 33],
-                                                        ["high", 33],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 43]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 54],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 34],
-                                                        ["high", 34],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["threshold", 45]]]],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 55],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 35],
-                                                        ["high", 35],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Taking Damage"],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 36],
-                                    [
-                                        "note",
-                                        "Read with the adjusted CON (size and hit-point bonuses added first).",
-                                    ],
-                                    ["key_id", "con"],
-                                    ["key_label", "CON"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "wound_tiers",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "wound_tiers"],
-                                    ["title", "Wound modifiers"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "tier"],
-                                                        ["label", "State"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "modifier"],
-                                                        ["label", "Modifier"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    [
-                                                                        "tier",
-                                                                        "Very Badly Wounded (5 or less)",
-                                                                    ],
-                                                                    ["modifier", -30],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Wound Modifiers"],
-                                                        ["line", 70],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", None],
-                                                        ["high", 5],
-                                                        [
-                                                            "note",
-                                                            'The seed prints the label "Very Badly Wounded" twice.',
-                                                        ],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["tier", "Very Badly Wounded"],
-                                                                    ["modifier", -20],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Wound Modifiers"],
-                                                        ["line", 72],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 6],
-                                                        ["high", 10],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["tier", "Badly Wounded"],
-                                                                    ["modifier", -10],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Wound Modifiers"],
-                                                        ["line", 73],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 11],
-                                                        ["high", 20],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["tier", "Wounded / Bloodied / unhurt"],
-                                                                    ["modifier", 0],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Wound Modifiers"],
-                                                        ["line", 74],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 21],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "Wounded (not below 50%) and Bloodied (below 50%): no modifiers.",
-                                                        ],
-                                                        ["file", "tables/spelljammer/damage.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Wound Modifiers"],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 57],
-                                    [
-                                        "note",
-                                        "Apply to all actions including cast chances, skill rolls and attack rolls, and to TMR. Exception: starting hit points already inside a tier give no modifier until the next tier.",
-                                    ],
-                                    ["key_id", "hit_points"],
-                                    ["key_label", "Current hit points"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "state"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "surprise",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "surprise"],
-                                    ["title", "Surprise"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "def_factor"],
-                                                        ["label", "Share of DEF kept"],
-                                                        ["type", "number"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "keeps_magic_def"],
-                                                        ["label", "Keeps always-on magical DEF"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["sc", 0],
-                                                                    ["def_factor", 1],
-                                                                    ["keeps_magic_def", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Surprise"],
-                                                        ["line", 15],
-                                                        ["id", "none"],
-                                                        ["label", "No surprise"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["sc", 10],
-                                                                    ["def_factor", 0.5],
-                                                                    ["keeps_magic_def", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Surprise"],
-                                                        ["line", 16],
-                                                        ["id", "in_combat"],
-                                                        ["label", "In combat: +10, half DEF"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"In Combat: +10 and target gets half normal DEF"',
-                                                        ],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["sc", 25],
-                                                                    ["def_factor", 0],
-                                                                    ["keeps_magic_def", True],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Surprise"],
-                                                        ["line", 18],
-                                                        ["id", "out_of_combat"],
-                                                        ["label", "Out of combat: +25, magical DEF only"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            '"Out of Combat: +25 and target gets only magical DEF that is \\"always on\\""',
-                                                        ],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Surprise"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 4],
-                                    [
-                                        "note",
-                                        '"attacking an alert guard only qualifies for a +10 bonus at best."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "ambush",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "ambush"],
-                                    ["title", "Ambush (target's PER roll)"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage"],
-                                                        ["label", "Damage"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["damage", 0]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 34],
-                                                        ["id", "none"],
-                                                        ["label", "No ambush"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["damage", 0]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 35],
-                                                        ["id", "per_1x"],
-                                                        ["label", "1x PER (noted before it is sprung)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["damage", 0]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 36],
-                                                        ["id", "per_2x"],
-                                                        ["label", "2x PER (noted as it springs)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 10], ["damage", 0]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 37],
-                                                        ["id", "per_3x"],
-                                                        ["label", "3x PER (surprised but not completely)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 20], ["damage", 0]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 38],
-                                                        ["id", "per_4x"],
-                                                        ["label", "4x PER (surprised)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 30], ["damage", 2]]]],
-                                                        ["section", "Ambush"],
-                                                        ["line", 39],
-                                                        ["id", "per_5x"],
-                                                        ["label", "5x PER or worse (completely surprised)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Ambush"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 22],
-                                    [
-                                        "note",
-                                        "On the surprise round. A 1x PER roll notes the ambush just before it is sprung and can move everyone down one row by shouting a warning.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "invisible_foe",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "invisible_foe"],
-                                    ["title", "Invisible foe"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "def"],
-                                                        ["label", "Target DEF"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["def", 0]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 54],
-                                                        ["id", "none"],
-                                                        ["label", "Both can see"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -40], ["def", 0]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 55],
-                                                        ["id", "attacker_blind"],
-                                                        ["label", "Attacker cannot see the target"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20], ["def", 0]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 56],
-                                                        ["id", "attacker_blind_2x_per"],
-                                                        ["label", "Attacker cannot see, made 2x PER"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10], ["def", 0]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 57],
-                                                        ["id", "attacker_blind_1x_per"],
-                                                        ["label", "Attacker cannot see, made 1x PER"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["def", -20]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 58],
-                                                        ["id", "target_blind"],
-                                                        ["label", "Target cannot see the attacker"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["def", -10]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 59],
-                                                        ["id", "target_blind_2x_per"],
-                                                        ["label", "Target cannot see, made 2x PER"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0], ["def", -5]]]],
-                                                        ["section", "Invisible Foe"],
-                                                        ["line", 60],
-                                                        ["id", "target_blind_1x_per"],
-                                                        ["label", "Target cannot see, made 1x PER"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Invisible Foe"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 41],
-                                    [
-                                        "note",
-                                        '"If one opponent cannot see the other ... they suffer a -40 to the Strike Chance and a -20 to their Defense. This is reduced to -20 SC and -10 DEF if they make a 2x PER roll and halved again if they make a 1x PER roll."',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "lighting",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "lighting"],
-                                    ["title", "Lighting"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Lighting Modifiers"],
-                                                        ["line", 71],
-                                                        ["id", "lit"],
-                                                        ["label", "Lit (no penalty)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", "implicit in the seed"],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Lighting Modifiers"],
-                                                        ["line", 72],
-                                                        ["id", "starry_night"],
-                                                        ["label", "Starry night or shadowy interior"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Lighting Modifiers"],
-                                                        ["line", 73],
-                                                        ["id", "cloudy_night"],
-                                                        ["label", "Cloudy night"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -40]]]],
-                                                        ["section", "Lighting Modifiers"],
-                                                        ["line", 74],
-                                                        ["id", "cave"],
-                                                        ["label", "Cave or unlit interior"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -60]]]],
-                                                        ["section", "Lighting Modifiers"],
-                                                        ["line", 75],
-                                                        ["id", "pitch_black"],
-                                                        ["label", "Pitch black"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Lighting Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 62],
-                                    [
-                                        "note",
-                                        "The seed does not say SC or DEF; read as a modifier to the attacker's SC (ruling).",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "multiple_attackers",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "multiple_attackers"],
-                                    ["title", "Multiple attackers"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 10]]]],
-                                                        ["section", "Multiple Attackers"],
-                                                        ["line", 88],
-                                                        ["id", "sc_per_extra_attacker"],
-                                                        ["label", "SC per attacker above one"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 1]]]],
-                                                        ["section", "Multiple Attackers"],
-                                                        ["line", 89],
-                                                        ["id", "attackers_alone"],
-                                                        ["label", "Attackers that give no bonus"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Multiple Attackers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 77],
-                                    [
-                                        "note",
-                                        '"+10 to their Strike Chance (SC) for every person above one attacking a target." Each pair of semi-independent tentacles counts as one attacker. Reduced if the target has Range of Field skill (amount not stated: use the free modifier).',
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "melee_conditions",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "melee_conditions"],
-                                    ["title", "Melee conditions"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "def"],
-                                                        ["label", "Target DEF"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage"],
-                                                        ["label", "Damage"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            ["dict", [["sc", 10], ["def", 0], ["damage", 0]]],
-                                                        ],
-                                                        ["section", "Target Stunned"],
-                                                        ["line", 101],
-                                                        ["id", "target_stunned"],
-                                                        ["label", "Target stunned"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", 0], ["def", -10], ["damage", 0]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Encumbrance Modifier"],
-                                                        ["line", 103],
-                                                        ["id", "target_encumbered"],
-                                                        ["label", "Target encumbered"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", -10], ["def", 0], ["damage", 0]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Encumbrance Modifier"],
-                                                        ["line", 105],
-                                                        ["id", "attacker_encumbered"],
-                                                        ["label", "Attacker encumbered"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", -20], ["def", 0], ["damage", -2]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Using Offhand"],
-                                                        ["line", 107],
-                                                        ["id", "offhand"],
-                                                        [
-                                                            "label",
-                                                            "Attacking with the off hand (not ambidextrous)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", 0], ["def", -20], ["damage", 0]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Initiative"],
-                                                        ["line", 109],
-                                                        ["id", "target_no_movement"],
-                                                        ["label", "Target declared no movement"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", 0], ["def", -15], ["damage", 0]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Picking Up a Dropped Weapon"],
-                                                        ["line", 111],
-                                                        ["id", "target_picking_up_weapon"],
-                                                        ["label", "Target picking up a dropped weapon"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["sc", -25], ["def", 0], ["damage", 0]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Run and Attack"],
-                                                        ["line", 113],
-                                                        ["id", "run_and_attack"],
-                                                        ["label", "Attacker ran and attacks"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Melee Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 91],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "toggle"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "target_movement",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "target_movement"],
-                                    ["title", "Ranged - target movement"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 125],
-                                                        ["id", "walking"],
-                                                        ["label", "Target walking (normal TMR)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 10]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 126],
-                                                        ["id", "stationary"],
-                                                        ["label", "Target stationary"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            "Anyone attacking a character taking Careful Aim gets this bonus.",
-                                                        ],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 128],
-                                                        ["id", "running"],
-                                                        ["label", "Target running (2x TMR)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 129],
-                                                        ["id", "sprinting"],
-                                                        ["label", "Target sprinting (3x TMR)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -30]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 130],
-                                                        ["id", "fast_sprinting"],
-                                                        ["label", "Target fast sprinting (4x TMR)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 131],
-                                                        ["id", "dodging"],
-                                                        ["label", "Target dodging"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Movement Modifiers"],
-                                                        ["line", 132],
-                                                        ["id", "on_moving_mount"],
-                                                        ["label", "Target on a moving mount or wagon"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Movement Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 116],
-                                    [
-                                        "note",
-                                        "The GM may assess a higher penalty for exceptionally fast targets. Ranged attacks only.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "ranged_conditions",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "ranged_conditions"],
-                                    ["title", "Ranged - aim"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 15]]]],
-                                                        ["section", "Careful Aim"],
-                                                        ["line", 145],
-                                                        ["id", "careful_aim"],
-                                                        ["label", "Careful aim"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Careful Aim"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 134],
-                                    [
-                                        "note",
-                                        "Careful Aim: standing still; costs one attack and the aimer's DEX and Defense-skill DEF; Master Bowmen cannot combine it with Double Shots. Ranged attacks only.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "toggle"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "cover",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "cover"],
-                                    ["title", "Ranged - cover"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Cover Modifiers"],
-                                                        ["line", 156],
-                                                        ["id", "none"],
-                                                        ["label", "No cover"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Cover Modifiers"],
-                                                        ["line", 157],
-                                                        ["id", "soft"],
-                                                        [
-                                                            "label",
-                                                            "Soft cover (bushes, curtains, fog, darkness)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Cover Modifiers"],
-                                                        ["line", 158],
-                                                        ["id", "hard"],
-                                                        [
-                                                            "label",
-                                                            "Hard cover (walls, trunks, rocks, wagons)",
-                                                        ],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Cover Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 147],
-                                    [
-                                        "note",
-                                        "Cover means more than half of the body is hidden. Ranged attacks only.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "target_size",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "target_size"],
-                                    ["title", "Ranged - target size"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Size Modifiers"],
-                                                        ["line", 169],
-                                                        ["id", "tiny"],
-                                                        ["label", "Tiny"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -5]]]],
-                                                        ["section", "Size Modifiers"],
-                                                        ["line", 170],
-                                                        ["id", "small"],
-                                                        ["label", "Small"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Size Modifiers"],
-                                                        ["line", 171],
-                                                        ["id", "medium"],
-                                                        ["label", "Medium"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 5]]]],
-                                                        ["section", "Size Modifiers"],
-                                                        ["line", 172],
-                                                        ["id", "large"],
-                                                        ["label", "Large"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 10]]]],
-                                                        ["section", "Size Modifiers"],
-                                                        ["line", 173],
-                                                        ["id", "giant"],
-                                                        ["label", "Giant"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Size Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 160],
-                                    [
-                                        "note",
-                                        "Characters are medium size. Taken from the target's size. Ranged attacks only.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "situation"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "ranged_weapon_in_melee",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "ranged_weapon_in_melee"],
-                                    ["title", "Using a ranged weapon in melee"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "sc"],
-                                                        ["label", "SC"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 184],
-                                                        ["id", "none"],
-                                                        ["label", "Not a ranged weapon in melee"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 185],
-                                                        ["id", "hand_crossbow"],
-                                                        ["label", "Hand crossbow"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -5]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 186],
-                                                        ["id", "hand_crossbow_specialist"],
-                                                        ["label", "Hand crossbow (specialist)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", 0]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 187],
-                                                        ["id", "hand_crossbow_ds"],
-                                                        ["label", "Hand crossbow (DS)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 188],
-                                                        ["id", "crossbow"],
-                                                        ["label", "Light or heavy crossbow"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -15]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 189],
-                                                        ["id", "crossbow_specialist"],
-                                                        ["label", "Light or heavy crossbow (specialist)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 190],
-                                                        ["id", "crossbow_ds"],
-                                                        ["label", "Light or heavy crossbow (DS)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -30]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 191],
-                                                        ["id", "bow"],
-                                                        ["label", "Short or long bow"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -20]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 192],
-                                                        ["id", "bow_specialist"],
-                                                        ["label", "Short or long bow (specialist)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["sc", -10]]]],
-                                                        ["section", "Using a Ranged Weapon in Melee"],
-                                                        ["line", 193],
-                                                        ["id", "bow_ds"],
-                                                        ["label", "Short or long bow (DS)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Using a Ranged Weapon in Melee"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 175],
-                                    ["note", "DS = double specialist."],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "attack_kinds",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "attack_kinds"],
-                                    ["title", "Attack kind"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "ranged"],
-                                                        ["label", "Ranged modifiers apply"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ranged", False]]]],
-                                                        ["section", "Melee Modifiers"],
-                                                        ["line", 205],
-                                                        ["id", "melee"],
-                                                        ["label", "Melee"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["ranged", True]]]],
-                                                        ["section", "Ranged Modifiers"],
-                                                        ["line", 206],
-                                                        ["id", "ranged"],
-                                                        ["label", "Ranged"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/modifiers.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Ranged Modifiers"],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 195],
-                                    [
-                                        "note",
-                                        "Ranged modifiers (target movement, aim, cover, size) count only for ranged attacks.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", "choice"],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", False],
-                                ],
-                            ],
-                        ],
-                        [
-                            "dice",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "dice"],
-                                    ["title", "The strike die"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "value"],
-                                                        ["label", "Value"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        ["values", ["dict", [["value", 100]]]],
-                                                        ["section", "Hitting"],
-                                                        ["line", 9],
-                                                        ["id", "strike_die_faces"],
-                                                        ["label", "Faces of the strike die (d100)"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", '"roll that number or less to hit"'],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ]
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Hitting"],
-                                    ["file", "tables/spelljammer/strike.yaml"],
-                                    ["line", 2],
-                                    ["note", ""],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                        [
-                            "outcomes",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "outcomes"],
-                                    ["title", "Strike outcomes and what they do"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "rank"],
-                                                        ["label", "Rank"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "damage_multiplier"],
-                                                        ["label", "Damage ×"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "prot_applies"],
-                                                        ["label", "PROT subtracted"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "prot_wear"],
-                                                        ["label", "Armour PROT lost"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "effect"],
-                                                        ["label", "What it does"],
-                                                        ["type", "text"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["rank", 0],
-                                                                    ["damage_multiplier", 0],
-                                                                    ["prot_applies", False],
-                                                                    ["prot_wear", 0],
-                                                                    ["effect", "No damage"],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 27],
-                                                        ["id", "miss"],
-                                                        ["label", "Miss"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["rank", 1],
-                                                                    ["damage_multiplier", 1],
-                                                                    ["prot_applies", True],
-                                                                    ["prot_wear", 0],
-                                                                    ["effect", "Damage minus PROT"],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Taking Damage"],
-                                                        ["line", 29],
-                                                        ["id", "hit"],
-                                                        ["label", "Hit"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["rank", 2],
-                                                                    ["damage_multiplier", 2],
-                                                                    ["prot_applies", False],
-                                                                    ["prot_wear", 0],
-                                                                    ["effect", "Double damage, no PROT"],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 37],
-                                                        ["id", "critical"],
-                                                        ["label", "Critical"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["rank", 3],
-                                                                    ["damage_multiplier", 2],
-                                                                    ["prot_applies", False],
-                                                                    ["prot_wear", 1],
-                                                                    [
-                                                                        "effect",
-                                                                        "Double damage, no PROT, armour PROT -1 until repaired; roll on the Grievous tables",
-                                                                    ],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 39],
-                                                        ["id", "grievous"],
-                                                        ["label", "Grievous"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Critical and Grievous Hits"],
-                                    ["file", "tables/spelljammer/strike.yaml"],
-                                    ["line", 14],
-                                    [
-                                        "note",
-                                        "Rank orders the outcomes; a higher rank includes everything a lower hit does.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "results"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "automatic_results",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "automatic_results"],
-                                    ["title", "Automatic hits and misses"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "at_least"],
-                                                        ["label", "At least"],
-                                                        ["type", "outcome"],
-                                                        ["optional", True],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "always_miss"],
-                                                        ["label", "Always a miss"],
-                                                        ["type", "bool"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["at_least", "grievous"],
-                                                                    ["always_miss", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Automatic Hits and Misses"],
-                                                        ["line", 54],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 1],
-                                                        ["note", '"01 is always a potential grievous"'],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["at_least", "critical"],
-                                                                    ["always_miss", False],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Automatic Hits and Misses"],
-                                                        ["line", 55],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 2],
-                                                        ["high", 2],
-                                                        ["note", '"02 is always a crit"'],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["at_least", "hit"], ["always_miss", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Automatic Hits and Misses"],
-                                                        ["line", 56],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 3],
-                                                        ["high", 3],
-                                                        ["note", '"03 is always a hit"'],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["at_least", None], ["always_miss", False]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Automatic Hits and Misses"],
-                                                        ["line", 57],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 4],
-                                                        ["high", 95],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["at_least", None], ["always_miss", True]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Automatic Hits and Misses"],
-                                                        ["line", 58],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 96],
-                                                        ["high", 100],
-                                                        ["note", '"96-100 is always a miss"'],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Automatic Hits and Misses"],
-                                    ["file", "tables/spelljammer/strike.yaml"],
-                                    ["line", 43],
-                                    [
-                                        "note",
-                                        'Regardless of SC or DEF. "At least" raises the table\'s result; "always a miss" overrides it.',
-                                    ],
-                                    ["key_id", "roll"],
-                                    ["key_label", "d100 roll"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "results"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "critical_grievous",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "critical_grievous"],
-                                    ["title", "Critical and grievous hits"],
-                                    ["kind", "bands"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "grievous_max"],
-                                                        ["label", "Grievous on 01 to"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "critical_max"],
-                                                        ["label", "Critical on 01 to"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 0], ["critical_max", 1]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 74],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 1],
-                                                        ["high", 9],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 1], ["critical_max", 2]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 75],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 10],
-                                                        ["high", 16],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 1], ["critical_max", 3]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 76],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 17],
-                                                        ["high", 23],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 1], ["critical_max", 4]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 77],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 24],
-                                                        ["high", 28],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 2], ["critical_max", 5]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 78],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 29],
-                                                        ["high", 36],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 2], ["critical_max", 6]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 79],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 37],
-                                                        ["high", 43],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 2], ["critical_max", 7]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 80],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 44],
-                                                        ["high", 49],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 3], ["critical_max", 8]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 81],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 50],
-                                                        ["high", 56],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 3], ["critical_max", 9]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 82],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 57],
-                                                        ["high", 63],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 3], ["critical_max", 10]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 83],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 64],
-                                                        ["high", 69],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 4], ["critical_max", 11]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 84],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 70],
-                                                        ["high", 76],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 4], ["critical_max", 12]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 85],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 77],
-                                                        ["high", 83],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 4], ["critical_max", 13]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 86],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 84],
-                                                        ["high", 89],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 5], ["critical_max", 14]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 87],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 90],
-                                                        ["high", 96],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 5], ["critical_max", 15]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 88],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 97],
-                                                        ["high", 103],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 5], ["critical_max", 16]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 89],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 104],
-                                                        ["high", 109],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 6], ["critical_max", 17]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 90],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 110],
-                                                        ["high", 116],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 6], ["critical_max", 18]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 91],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 117],
-                                                        ["high", 123],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 6], ["critical_max", 19]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 92],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 124],
-                                                        ["high", 129],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [["grievous_max", 7], ["critical_max", 20]],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical and Grievous Hits"],
-                                                        ["line", 93],
-                                                        ["id", None],
-                                                        ["label", None],
-                                                        ["low", 130],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Critical and Grievous Hits"],
-                                    ["file", "tables/spelljammer/strike.yaml"],
-                                    ["line", 60],
-                                    [
-                                        "note",
-                                        "Modified strike chance = SC - DEF. A roll at or under the Critical column is a critical hit, at or under the Grievous column a grievous hit (0 = none). Below 01 there is no row: only the automatic results can hit.",
-                                    ],
-                                    ["key_id", "modified_sc"],
-                                    ["key_label", "Modified strike chance"],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", "to_hit"],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stuck_missiles",
-                            [
-                                "object",
-                                "pycalc.table_files:Table",
-                                [
-                                    ["id", "stuck_missiles"],
-                                    ["title", "Ranged criticals with penetrating weapons (stuck missiles)"],
-                                    ["kind", "entries"],
-                                    [
-                                        "columns",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "dex_penalty"],
-                                                        ["label", "DEX penalty"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "bleeding"],
-                                                        ["label", "Bleeding per round"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Column",
-                                                    [
-                                                        ["id", "grievous_dex_penalty"],
-                                                        ["label", "DEX penalty with a grievous wound"],
-                                                        ["type", "int"],
-                                                        ["optional", False],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    [
-                                        "rows",
-                                        [
-                                            "tuple",
-                                            [
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["dex_penalty", -2],
-                                                                    ["bleeding", 1],
-                                                                    ["grievous_dex_penalty", -3],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical or Grievous Hits"],
-                                                        ["line", 107],
-                                                        ["id", "arrow_or_quarrel"],
-                                                        ["label", "Arrow or quarrel"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["dex_penalty", -3],
-                                                                    ["bleeding", 2],
-                                                                    ["grievous_dex_penalty", -4],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical or Grievous Hits"],
-                                                        ["line", 108],
-                                                        ["id", "javelin"],
-                                                        ["label", "Javelin"],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        ["note", ""],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                                [
-                                                    "object",
-                                                    "pycalc.table_files:Row",
-                                                    [
-                                                        [
-                                                            "values",
-                                                            [
-                                                                "dict",
-                                                                [
-                                                                    ["dex_penalty", -4],
-                                                                    ["bleeding", 5],
-                                                                    ["grievous_dex_penalty", -5],
-                                                                ],
-                                                            ],
-                                                        ],
-                                                        ["section", "Critical or Grievous Hits"],
-                                                        ["line", 109],
-                                                        ["id", "spear"],
-                                                        ["label", 'Spear (printed as a second "javelin")'],
-                                                        ["low", None],
-                                                        ["high", None],
-                                                        [
-                                                            "note",
-                                                            'The seed prints "A javelin" twice; the list of penetrating weapons is "arrow, quarrel, javelin or spear", so this row is read as the spear.',
-                                                        ],
-                                                        ["file", "tables/spelljammer/strike.yaml"],
-                                                    ],
-                                                ],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Critical or Grievous Hits"],
-                                    ["file", "tables/spelljammer/strike.yaml"],
-                                    ["line", 95],
-                                    [
-                                        "note",
-                                        "On a critical or grievous hit a penetrating missile is stuck in the character until removed with First Aid. Bleeding is per round in combat or strenuous activity.",
-                                    ],
-                                    ["key_id", ""],
-                                    ["key_label", ""],
-                                    ["picker", None],
-                                    ["gm_fillable", False],
-                                    ["cheatsheet", None],
-                                ],
-                            ],
-                        ],
-                    ],
-                ],
-            ],
-            [
-                "rulings",
-                [
-                    "dict",
-                    [
-                        [
-                            "late_spell",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "late_spell"],
-                                    [
-                                        "label",
-                                        "A spell whose go-off point is at or after the lost initiative (-6)",
-                                    ],
-                                    ["default", "next_round"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "next_round",
-                                                    "casting begins again on initiative 10 of the following round",
-                                                ],
-                                                ["lost", "the spell and the action are lost"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "The Initiative Round"],
-                                    [
-                                        "why",
-                                        '"Any actions set to occur on initiative -6 or later are lost" conflicts with "Otherwise, they will begin casting on initiative 10 of the following round."',
-                                    ],
-                                    ["file", "tables/spelljammer/actions.yaml"],
-                                    ["line", 152],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stun_damage_basis",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "stun_damage_basis"],
-                                    ["label", "Damage compared with the stun threshold"],
-                                    ["default", "taken"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "taken",
-                                                    "the damage actually taken, after PROT and doubling",
-                                                ],
-                                                ["rolled", "the damage rolled, before PROT and doubling"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Taking Damage"],
-                                    [
-                                        "why",
-                                        'The seed says "If a single hit causes damage greater than your CON" right after "Subtract your protection (PROT) from any damage taken"; the stun table\'s heading reads "Dmg Taken".',
-                                    ],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 78],
-                                ],
-                            ],
-                        ],
-                        [
-                            "stun_above_table",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "stun_above_table"],
-                                    ["label", "CON above the stun table (over 35)"],
-                                    ["default", "continue"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                [
-                                                    "continue",
-                                                    "the table's progression continues (+2 per CON, i.e. 2 x CON - 25)",
-                                                ],
-                                                ["cap", "the table's last row (45) holds for any higher CON"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Taking Damage"],
-                                    [
-                                        "why",
-                                        "The stun table stops at CON 35 and the seed says nothing above it.",
-                                    ],
-                                    ["file", "tables/spelljammer/damage.yaml"],
-                                    ["line", 88],
-                                ],
-                            ],
-                        ],
-                        [
-                            "half_def_rounding",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "half_def_rounding"],
-                                    ["label", "Rounding of half DEF (surprise in combat)"],
-                                    ["default", "down"],
-                                    [
-                                        "choices",
-                                        [
-                                            "dict",
-                                            [
-                                                ["down", "round down (DEF 45 becomes 22)"],
-                                                ["up", "round up (DEF 45 becomes 23)"],
-                                            ],
-                                        ],
-                                    ],
-                                    ["section", "Surprise"],
-                                    [
-                                        "why",
-                                        '"target gets half normal DEF" gives no rounding; the Defending rule rounds fractions down.',
-                                    ],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 209],
-                                ],
-                            ],
-                        ],
-                        [
-                            "lighting_applies_to",
-                            [
-                                "object",
-                                "pycalc.table_files:Ruling",
-                                [
-                                    ["id", "lighting_applies_to"],
-                                    ["label", "What the lighting modifiers change"],
-                                    ["default", "sc"],
-                                    ["choices", ["dict", [["sc", "the attacker's strike chance"]]]],
-                                    ["section", "Lighting Modifiers"],
-                                    ["why", "The lighting modifiers are printed with no SC or DEF label."],
-                                    ["file", "tables/spelljammer/modifiers.yaml"],
-                                    ["line", 217],
-                                ],
-                            ],
-                        ],
-                    ],
-                ],
-            ],
-            ["chosen", ["dict", []]],
-            ["house_rules", ["tuple", []]],
-            ["resolution_block", None],
-        ],
-    ],
+    'spelljammer': ['object', 'pycalc.table_files:RuleSet',
+                    [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
+                     ['seed', '003_abb45db44eb0a0ba.txt'], ['source', 'Spelljammer, Combat'],
+                     ['resolution',
+                      'roll d100; hit on a roll of SC - DEF (the modified strike chance) or less'],
+                     ['tables',
+                      ['dict',
+                       [['defense_options',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'defense_options'],
+                           ['title', 'Defending, Full Defense and Desperate Defense'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'number'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 2]]]], ['section', 'Defending'], ['line', 14],
+                                ['id', 'sc_per_def'], ['label', 'SC sacrificed per point of DEF'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 5]]]], ['section', 'Defending'], ['line', 15],
+                                ['id', 'max_sacrifice_per_rank'],
+                                ['label', 'Most SC sacrificed per weapon rank'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 2.5]]]], ['section', 'Defending'], ['line', 16],
+                                ['id', 'max_def_per_rank'], ['label', 'Maximum DEF bonus per weapon rank'],
+                                ['low', None], ['high', None],
+                                ['note', '"DEF = normal DEF + up to (2.5 x weapon rank; round down)"'],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 5]]]], ['section', 'Full Defense'],
+                                ['line', 18], ['id', 'full_defense_bonus'],
+                                ['label', 'Full Defense extra DEF'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 20]]]], ['section', 'Desperate Defense'],
+                                ['line', 19], ['id', 'desperate_defense_bonus'],
+                                ['label', 'Desperate Defense extra DEF'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'Desperate Defense'],
+                                ['line', 21], ['id', 'desperate_forced_move_ft'],
+                                ['label', 'Desperate Defense forced move (ft)'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Defending'], ['file', 'tables/spelljammer/actions.yaml'], ['line', 2],
+                           ['note',
+                            'Declared at the start of the round. Defending: sacrifice SC for DEF 2 for 1 (fractions round down), at most weapon rank x 5 SC, and attack at the reduced SC. Full Defense: the maximum Defending bonus rounded up, +5, no attack. Desperate Defense: the same, +20, no other action; the attacker may force a move of up to 10 ft.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['initiative_rules',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'initiative_rules'], ['title', 'Initiative'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'Initiative'], ['line', 35],
+                                ['id', 'first_attack_die'],
+                                ['label', 'Initiative die of the first attack (d10)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', -6]]]], ['section', 'Initiative'], ['line', 36],
+                                ['id', 'lost_at_or_below'],
+                                ['label', 'Actions at this initiative or later are lost'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'The Initiative Round'],
+                                ['line', 37], ['id', 'movement_starts'],
+                                ['label', 'Movement starts on initiative'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 1]]]], ['section', 'The Initiative Round'],
+                                ['line', 38], ['id', 'movement_ends'],
+                                ['label', 'Movement ends on initiative'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'The Initiative Round'],
+                                ['line', 39], ['id', 'round_start_for_long_spells'],
+                                ['label', 'One-round spells start on initiative'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Initiative'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 24],
+                           ['note',
+                            'Roll 1d10 + DEX modifier per attack; later attacks use a lower die (1d10, 1d8, 1d6...). Same initiative for two attacks: the second goes 1 segment later. Actions before initiative 10 resolve before movement; movement runs from 10 to 1, 10% per segment.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['initiative_modifiers',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'initiative_modifiers'],
+                           ['title', 'Initiative modifiers and combined actions'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'init'], ['label', 'Initiative'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'effect'], ['label', 'Other effect'], ['type', 'text'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['init', 3],
+                                   ['effect',
+                                    '-20 DEF, -20 Luck saves; forced to move: lose remaining actions, 2x DEX roll or fall']]]],
+                                ['section', 'Initiative'], ['line', 50], ['id', 'no_movement'],
+                                ['label', 'Declare no movement'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['init', -5], ['effect', 'Lose half your attacks, rounded down']]]],
+                                ['section', 'Move and Attack'], ['line', 53], ['id', 'move_and_attack'],
+                                ['label', 'Move (half TMR) and attack'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['init', -7],
+                                   ['effect', '-25 SC; lose half your attacks, rounded up (keep at least 1)']]]],
+                                ['section', 'Run and Attack'], ['line', 55], ['id', 'run_and_attack'],
+                                ['label', 'Run (up to TMR) and attack'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['init', -5], ['effect', '']]]],
+                                ['section', 'Draw Weapon'], ['line', 57], ['id', 'draw_weapon'],
+                                ['label', 'Draw a weapon'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['init', -10], ['effect', 'Two -5 actions also cost an action']]]],
+                                ['section', 'Draw Weapon'], ['line', 58], ['id', 'sheathe_and_draw'],
+                                ['label', 'Sheathe a weapon and draw another'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['init', -5],
+                                   ['effect',
+                                    '4x DEX roll to retrieve; -15 DEF; on 1x DEX may still attack once']]]],
+                                ['section', 'Picking Up a Dropped Weapon'], ['line', 60],
+                                ['id', 'pick_up_weapon'], ['label', 'Pick up a dropped weapon (1x DEX roll)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['init', 0], ['effect', 'Half a round; lose half your attacks, rounded up']]]],
+                                ['section', 'Ready Shield'], ['line', 63], ['id', 'ready_shield'],
+                                ['label', 'Ready a shield'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['init', 0],
+                                   ['effect',
+                                    'Half a round, not in melee at round start; lose half your attacks (round up) or half your movement']]]],
+                                ['section', 'Drink Potion'], ['line', 65], ['id', 'drink_potion'],
+                                ['label', 'Drink a potion'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Combining Actions'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 42], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', None]]]],
+                        ['attack_and_move',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'attack_and_move'],
+                           ['title', 'Attack and move (DEX roll after the last attack)'], ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'segments_delay'],
+                                ['label', 'Start moving this many segments after the last attack'],
+                                ['type', 'int'], ['optional', True]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['segments_delay', 1]]]], ['section', 'Attack and Move'],
+                                ['line', 82], ['id', None], ['label', None], ['low', 1], ['high', 1],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['segments_delay', 2]]]], ['section', 'Attack and Move'],
+                                ['line', 83], ['id', None], ['label', None], ['low', 2], ['high', 2],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['segments_delay', 3]]]], ['section', 'Attack and Move'],
+                                ['line', 84], ['id', None], ['label', None], ['low', 3], ['high', 3],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['segments_delay', 4]]]], ['section', 'Attack and Move'],
+                                ['line', 85], ['id', None], ['label', None], ['low', 4], ['high', 4],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['segments_delay', None]]]],
+                                ['section', 'Attack and Move'], ['line', 86], ['id', None], ['label', None],
+                                ['low', 5], ['high', None],
+                                ['note', '5x DEX roll or worse - cannot move this round'],
+                                ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Attack and Move'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 69],
+                           ['note',
+                            'Last attack before initiative 10: move up to half TMR from initiative 10. Last attack between initiative 2 and 10: roll DEX. Movement is 1/20 of TMR per segment; none after segment 1; no attacks after movement.'],
+                           ['key_id', 'dex_roll_multiple'], ['key_label', 'DEX roll made (x DEX)'],
+                           ['picker', None], ['gm_fillable', False], ['cheatsheet', False]]]],
+                        ['mage_casting_time',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'mage_casting_time'], ['title', 'Mage casting time'], ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'gk'], ['label', 'GK spell'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'sk'], ['label', 'SK spell'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 6], ['sk', 7]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 101], ['id', None],
+                                ['label', None], ['low', 1], ['high', 5], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 5], ['sk', 6]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 102], ['id', None],
+                                ['label', None], ['low', 6], ['high', 10], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 4], ['sk', 5]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 103], ['id', None],
+                                ['label', None], ['low', 11], ['high', 15], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 3], ['sk', 4]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 104], ['id', None],
+                                ['label', None], ['low', 16], ['high', 20], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 2], ['sk', 3]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 105], ['id', None],
+                                ['label', None], ['low', 21], ['high', 21], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['gk', 1], ['sk', 2]]]],
+                                ['section', 'Casting Mage Spells'], ['line', 106], ['id', None],
+                                ['label', None], ['low', 22], ['high', 22], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Casting Mage Spells'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 88],
+                           ['note',
+                            'The spell goes off on initiative minus casting time. "if a mage casts an SK spell that he is rank 8 in, his casting time is 6. If he rolls a 9 for initiative, the spell goes off on a 3."'],
+                           ['key_id', 'rank'], ['key_label', 'Spell rank'], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', 'situation']]]],
+                        ['shooting_into_melee',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'shooting_into_melee'], ['title', 'Shooting into melee'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'friends'], ['label', 'Friends'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'opponents'], ['label', 'Opponents'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'friend_on'], ['label', 'Targets a friend on'], ['type', 'int'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 1], ['opponents', 1], ['friend_on', 30]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 122], ['id', 'f1_o1'],
+                                ['label', '1 friend and 1 opponent'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 1], ['opponents', 2], ['friend_on', 20]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 123], ['id', 'f1_o2'],
+                                ['label', '1 friend and 2 opponents'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 1], ['opponents', 3], ['friend_on', 10]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 124], ['id', 'f1_o3'],
+                                ['label', '1 friend and 3 opponents'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 2], ['opponents', 1], ['friend_on', 40]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 125], ['id', 'f2_o1'],
+                                ['label', '2 friends and 1 opponent'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 3], ['opponents', 1], ['friend_on', 50]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 126], ['id', 'f3_o1'],
+                                ['label', '3 friends and 1 opponent'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['friends', 3], ['opponents', 2], ['friend_on', 45]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 127], ['id', 'f3_o2'],
+                                ['label', '3 friends and 2 opponents'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 108],
+                           ['note',
+                            'Roll 1d100 + weapon rank + 2 x Master Bowman rank (+5 specialist, +10 double specialist); at or under the number the attack targets a friend (chosen at random among several), then roll the attack normally.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'situation']]]],
+                        ['shooter_training',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'shooter_training'], ['title', 'Shooting into melee - training'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'roll_bonus'], ['label', 'Added to the d100'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'always_friend_on'], ['label', 'Raw d100 always targets a friend on'],
+                                ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['roll_bonus', 0], ['always_friend_on', 5]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 138], ['id', 'normal'],
+                                ['label', 'Normal'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['roll_bonus', 5], ['always_friend_on', 3]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 139], ['id', 'specialist'],
+                                ['label', 'Specialist'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['roll_bonus', 10], ['always_friend_on', 1]]]],
+                                ['section', 'Shooting Into Melee'], ['line', 140], ['id', 'double_specialist'],
+                                ['label', 'Double specialist'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 129],
+                           ['note',
+                            '"NOTE: 05 or less always targets a friend instead of a foe (03 or less for specialists, 01 for double specialists)." Compared with the raw d100.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['shooting_constants',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'shooting_constants'], ['title', 'Shooting into melee - Master Bowman'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 2]]]], ['section', 'Shooting Into Melee'],
+                                ['line', 149], ['id', 'master_bowman_rank_multiplier'],
+                                ['label', 'Multiple of Master Bowman rank added'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
+                           ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
+                           ['line', 142], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', None]]]],
+                        ['stun_rules',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'stun_rules'], ['title', 'Stun'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 25]]]], ['section', 'Taking Damage'],
+                                ['line', 13], ['id', 'human_max_con'],
+                                ['label', 'Highest CON read directly (human max)'], ['low', None],
+                                ['high', None],
+                                ['note', '"If CON is above human max (25) consult the following table"'],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 100]]]], ['section', 'Taking Damage'],
+                                ['line', 15], ['id', 'hp_bonus_above'],
+                                ['label', 'Hit points above which CON gains a bonus'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'Taking Damage'],
+                                ['line', 16], ['id', 'hp_bonus_step'],
+                                ['label', '+1 CON for every this many HP (or fraction) above that'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 1]]]], ['section', 'Taking Damage'],
+                                ['line', 17], ['id', 'hp_bonus_per_step'], ['label', 'CON bonus per step'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 2]]]], ['section', 'Taking Damage'],
+                                ['line', 18], ['id', 'progression_step'],
+                                ['label', "Threshold rise per CON above the table (the table's step)"],
+                                ['low', None], ['high', None],
+                                ['note',
+                                 "Ruling: above CON 35 the table's progression continues (2 x CON - 25)."],
+                                ['file', 'tables/spelljammer/damage.yaml']]]]]],
+                           ['section', 'Taking Damage'], ['file', 'tables/spelljammer/damage.yaml'],
+                           ['line', 2],
+                           ['note',
+                            '"If a single hit causes damage greater than your CON, you are stunned for the rest of the round. Stunned combatants lose all remaining attacks for the round."'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'state']]]],
+                        ['stun_size',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'stun_size'], ['title', 'Stun size adjustment'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'con_bonus'], ['label', 'CON bonus'], ['type', 'int'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['con_bonus', 0]]]], ['section', 'Taking Damage'],
+                                ['line', 30], ['id', 'tiny'], ['label', 'Tiny'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['con_bonus', 0]]]], ['section', 'Taking Damage'],
+                                ['line', 31], ['id', 'small'], ['label', 'Small'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['con_bonus', 0]]]], ['section', 'Taking Damage'],
+                                ['line', 32], ['id', 'medium'], ['label', 'Medium'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['con_bonus', 2]]]], ['section', 'Taking Damage'],
+                                ['line', 33], ['id', 'large'], ['label', 'Large'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['con_bonus', 4]]]], ['section', 'Taking Damage'],
+                                ['line', 34], ['id', 'giant'], ['label', 'Giant'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]]]]],
+                           ['section', 'Taking Damage'], ['file', 'tables/spelljammer/damage.yaml'],
+                           ['line', 21],
+                           ['note',
+                            '"Add +2 to CON for Large and +4 to CON for Giant creatures for the purpose of determining whether a creature is stunned."'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'state']]]],
+                        ['stun_table',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'stun_table'], ['title', 'Stun level for CON above 25'], ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'threshold'], ['label', 'Stunned if damage taken exceeds'],
+                                ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 27]]]], ['section', 'Taking Damage'],
+                                ['line', 46], ['id', None], ['label', None], ['low', 26], ['high', 26],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 29]]]], ['section', 'Taking Damage'],
+                                ['line', 47], ['id', None], ['label', None], ['low', 27], ['high', 27],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 31]]]], ['section', 'Taking Damage'],
+                                ['line', 48], ['id', None], ['label', None], ['low', 28], ['high', 28],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 33]]]], ['section', 'Taking Damage'],
+                                ['line', 49], ['id', None], ['label', None], ['low', 29], ['high', 29],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 35]]]], ['section', 'Taking Damage'],
+                                ['line', 50], ['id', None], ['label', None], ['low', 30], ['high', 30],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 37]]]], ['section', 'Taking Damage'],
+                                ['line', 51], ['id', None], ['label', None], ['low', 31], ['high', 31],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 39]]]], ['section', 'Taking Damage'],
+                                ['line', 52], ['id', None], ['label', None], ['low', 32], ['high', 32],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 41]]]], ['section', 'Taking Damage'],
+                                ['line', 53], ['id', None], ['label', None], ['low', 33], ['high', 33],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 43]]]], ['section', 'Taking Damage'],
+                                ['line', 54], ['id', None], ['label', None], ['low', 34], ['high', 34],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['threshold', 45]]]], ['section', 'Taking Damage'],
+                                ['line', 55], ['id', None], ['label', None], ['low', 35], ['high', 35],
+                                ['note', ''], ['file', 'tables/spelljammer/damage.yaml']]]]]],
+                           ['section', 'Taking Damage'], ['file', 'tables/spelljammer/damage.yaml'],
+                           ['line', 36],
+                           ['note', 'Read with the adjusted CON (size and hit-point bonuses added first).'],
+                           ['key_id', 'con'], ['key_label', 'CON'], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'state']]]],
+                        ['wound_tiers',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'wound_tiers'], ['title', 'Wound modifiers'], ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'tier'], ['label', 'State'], ['type', 'text'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'modifier'], ['label', 'Modifier'], ['type', 'int'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['tier', 'Very Badly Wounded (5 or less)'], ['modifier', -30]]]],
+                                ['section', 'Wound Modifiers'], ['line', 70], ['id', None], ['label', None],
+                                ['low', None], ['high', 5],
+                                ['note', 'The seed prints the label "Very Badly Wounded" twice.'],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['tier', 'Very Badly Wounded'], ['modifier', -20]]]],
+                                ['section', 'Wound Modifiers'], ['line', 72], ['id', None], ['label', None],
+                                ['low', 6], ['high', 10], ['note', ''],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['tier', 'Badly Wounded'], ['modifier', -10]]]],
+                                ['section', 'Wound Modifiers'], ['line', 73], ['id', None], ['label', None],
+                                ['low', 11], ['high', 20], ['note', ''],
+                                ['file', 'tables/spelljammer/damage.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['tier', 'Wounded / Bloodied / unhurt'], ['modifier', 0]]]],
+                                ['section', 'Wound Modifiers'], ['line', 74], ['id', None], ['label', None],
+                                ['low', 21], ['high', None],
+                                ['note', 'Wounded (not below 50%) and Bloodied (below 50%): no modifiers.'],
+                                ['file', 'tables/spelljammer/damage.yaml']]]]]],
+                           ['section', 'Wound Modifiers'], ['file', 'tables/spelljammer/damage.yaml'],
+                           ['line', 57],
+                           ['note',
+                            'Apply to all actions including cast chances, skill rolls and attack rolls, and to TMR. Exception: starting hit points already inside a tier give no modifier until the next tier.'],
+                           ['key_id', 'hit_points'], ['key_label', 'Current hit points'], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', 'state']]]],
+                        ['surprise',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'surprise'], ['title', 'Surprise'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'def_factor'], ['label', 'Share of DEF kept'], ['type', 'number'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'keeps_magic_def'], ['label', 'Keeps always-on magical DEF'],
+                                ['type', 'bool'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['sc', 0], ['def_factor', 1], ['keeps_magic_def', False]]]],
+                                ['section', 'Surprise'], ['line', 15], ['id', 'none'],
+                                ['label', 'No surprise'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['sc', 10], ['def_factor', 0.5], ['keeps_magic_def', False]]]],
+                                ['section', 'Surprise'], ['line', 16], ['id', 'in_combat'],
+                                ['label', 'In combat: +10, half DEF'], ['low', None], ['high', None],
+                                ['note', '"In Combat: +10 and target gets half normal DEF"'],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['sc', 25], ['def_factor', 0], ['keeps_magic_def', True]]]],
+                                ['section', 'Surprise'], ['line', 18], ['id', 'out_of_combat'],
+                                ['label', 'Out of combat: +25, magical DEF only'], ['low', None],
+                                ['high', None],
+                                ['note',
+                                 '"Out of Combat: +25 and target gets only magical DEF that is \\"always on\\""'],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Surprise'], ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 4],
+                           ['note', '"attacking an alert guard only qualifies for a +10 bonus at best."'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['ambush',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'ambush'], ['title', "Ambush (target's PER roll)"], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'damage'], ['label', 'Damage'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['damage', 0]]]], ['section', 'Ambush'],
+                                ['line', 34], ['id', 'none'], ['label', 'No ambush'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['damage', 0]]]], ['section', 'Ambush'],
+                                ['line', 35], ['id', 'per_1x'],
+                                ['label', '1x PER (noted before it is sprung)'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['damage', 0]]]], ['section', 'Ambush'],
+                                ['line', 36], ['id', 'per_2x'], ['label', '2x PER (noted as it springs)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 10], ['damage', 0]]]], ['section', 'Ambush'],
+                                ['line', 37], ['id', 'per_3x'],
+                                ['label', '3x PER (surprised but not completely)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 20], ['damage', 0]]]], ['section', 'Ambush'],
+                                ['line', 38], ['id', 'per_4x'], ['label', '4x PER (surprised)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 30], ['damage', 2]]]], ['section', 'Ambush'],
+                                ['line', 39], ['id', 'per_5x'],
+                                ['label', '5x PER or worse (completely surprised)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Ambush'], ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 22],
+                           ['note',
+                            'On the surprise round. A 1x PER roll notes the ambush just before it is sprung and can move everyone down one row by shouting a warning.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['invisible_foe',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'invisible_foe'], ['title', 'Invisible foe'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'def'], ['label', 'Target DEF'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', 0]]]], ['section', 'Invisible Foe'],
+                                ['line', 54], ['id', 'none'], ['label', 'Both can see'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -40], ['def', 0]]]], ['section', 'Invisible Foe'],
+                                ['line', 55], ['id', 'attacker_blind'],
+                                ['label', 'Attacker cannot see the target'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20], ['def', 0]]]], ['section', 'Invisible Foe'],
+                                ['line', 56], ['id', 'attacker_blind_2x_per'],
+                                ['label', 'Attacker cannot see, made 2x PER'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10], ['def', 0]]]], ['section', 'Invisible Foe'],
+                                ['line', 57], ['id', 'attacker_blind_1x_per'],
+                                ['label', 'Attacker cannot see, made 1x PER'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -20]]]], ['section', 'Invisible Foe'],
+                                ['line', 58], ['id', 'target_blind'],
+                                ['label', 'Target cannot see the attacker'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -10]]]], ['section', 'Invisible Foe'],
+                                ['line', 59], ['id', 'target_blind_2x_per'],
+                                ['label', 'Target cannot see, made 2x PER'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -5]]]], ['section', 'Invisible Foe'],
+                                ['line', 60], ['id', 'target_blind_1x_per'],
+                                ['label', 'Target cannot see, made 1x PER'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Invisible Foe'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 41],
+                           ['note',
+                            '"If one opponent cannot see the other ... they suffer a -40 to the Strike Chance and a -20 to their Defense. This is reduced to -20 SC and -10 DEF if they make a 2x PER roll and halved again if they make a 1x PER roll."'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['lighting',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'lighting'], ['title', 'Lighting'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]], ['section', 'Lighting Modifiers'],
+                                ['line', 71], ['id', 'lit'], ['label', 'Lit (no penalty)'], ['low', None],
+                                ['high', None], ['note', 'implicit in the seed'],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]], ['section', 'Lighting Modifiers'],
+                                ['line', 72], ['id', 'starry_night'],
+                                ['label', 'Starry night or shadowy interior'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]], ['section', 'Lighting Modifiers'],
+                                ['line', 73], ['id', 'cloudy_night'], ['label', 'Cloudy night'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -40]]]], ['section', 'Lighting Modifiers'],
+                                ['line', 74], ['id', 'cave'], ['label', 'Cave or unlit interior'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -60]]]], ['section', 'Lighting Modifiers'],
+                                ['line', 75], ['id', 'pitch_black'], ['label', 'Pitch black'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Lighting Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 62],
+                           ['note',
+                            "The seed does not say SC or DEF; read as a modifier to the attacker's SC (ruling)."],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['multiple_attackers',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'multiple_attackers'], ['title', 'Multiple attackers'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 10]]]], ['section', 'Multiple Attackers'],
+                                ['line', 88], ['id', 'sc_per_extra_attacker'],
+                                ['label', 'SC per attacker above one'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 1]]]], ['section', 'Multiple Attackers'],
+                                ['line', 89], ['id', 'attackers_alone'],
+                                ['label', 'Attackers that give no bonus'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Multiple Attackers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 77],
+                           ['note',
+                            '"+10 to their Strike Chance (SC) for every person above one attacking a target." Each pair of semi-independent tentacles counts as one attacker. Reduced if the target has Range of Field skill (amount not stated: use the free modifier).'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['melee_conditions',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'melee_conditions'], ['title', 'Melee conditions'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'def'], ['label', 'Target DEF'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'damage'], ['label', 'Damage'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 10], ['def', 0], ['damage', 0]]]],
+                                ['section', 'Target Stunned'], ['line', 101], ['id', 'target_stunned'],
+                                ['label', 'Target stunned'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -10], ['damage', 0]]]],
+                                ['section', 'Encumbrance Modifier'], ['line', 103],
+                                ['id', 'target_encumbered'], ['label', 'Target encumbered'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10], ['def', 0], ['damage', 0]]]],
+                                ['section', 'Encumbrance Modifier'], ['line', 105],
+                                ['id', 'attacker_encumbered'], ['label', 'Attacker encumbered'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20], ['def', 0], ['damage', -2]]]],
+                                ['section', 'Using Offhand'], ['line', 107], ['id', 'offhand'],
+                                ['label', 'Attacking with the off hand (not ambidextrous)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -20], ['damage', 0]]]],
+                                ['section', 'Initiative'], ['line', 109], ['id', 'target_no_movement'],
+                                ['label', 'Target declared no movement'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0], ['def', -15], ['damage', 0]]]],
+                                ['section', 'Picking Up a Dropped Weapon'], ['line', 111],
+                                ['id', 'target_picking_up_weapon'],
+                                ['label', 'Target picking up a dropped weapon'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -25], ['def', 0], ['damage', 0]]]],
+                                ['section', 'Run and Attack'], ['line', 113], ['id', 'run_and_attack'],
+                                ['label', 'Attacker ran and attacks'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Melee Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 91], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', 'toggle'],
+                           ['gm_fillable', False], ['cheatsheet', None]]]],
+                        ['target_movement',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'target_movement'], ['title', 'Ranged - target movement'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]], ['section', 'Movement Modifiers'],
+                                ['line', 125], ['id', 'walking'], ['label', 'Target walking (normal TMR)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 10]]]], ['section', 'Movement Modifiers'],
+                                ['line', 126], ['id', 'stationary'], ['label', 'Target stationary'],
+                                ['low', None], ['high', None],
+                                ['note', 'Anyone attacking a character taking Careful Aim gets this bonus.'],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]], ['section', 'Movement Modifiers'],
+                                ['line', 128], ['id', 'running'], ['label', 'Target running (2x TMR)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]], ['section', 'Movement Modifiers'],
+                                ['line', 129], ['id', 'sprinting'], ['label', 'Target sprinting (3x TMR)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -30]]]], ['section', 'Movement Modifiers'],
+                                ['line', 130], ['id', 'fast_sprinting'],
+                                ['label', 'Target fast sprinting (4x TMR)'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]], ['section', 'Movement Modifiers'],
+                                ['line', 131], ['id', 'dodging'], ['label', 'Target dodging'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]], ['section', 'Movement Modifiers'],
+                                ['line', 132], ['id', 'on_moving_mount'],
+                                ['label', 'Target on a moving mount or wagon'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Movement Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 116],
+                           ['note',
+                            'The GM may assess a higher penalty for exceptionally fast targets. Ranged attacks only.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['ranged_conditions',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'ranged_conditions'], ['title', 'Ranged - aim'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 15]]]], ['section', 'Careful Aim'], ['line', 145],
+                                ['id', 'careful_aim'], ['label', 'Careful aim'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Careful Aim'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 134],
+                           ['note',
+                            "Careful Aim: standing still; costs one attack and the aimer's DEX and Defense-skill DEF; Master Bowmen cannot combine it with Double Shots. Ranged attacks only."],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['cover',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'cover'], ['title', 'Ranged - cover'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]], ['section', 'Cover Modifiers'],
+                                ['line', 156], ['id', 'none'], ['label', 'No cover'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]], ['section', 'Cover Modifiers'],
+                                ['line', 157], ['id', 'soft'],
+                                ['label', 'Soft cover (bushes, curtains, fog, darkness)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]], ['section', 'Cover Modifiers'],
+                                ['line', 158], ['id', 'hard'],
+                                ['label', 'Hard cover (walls, trunks, rocks, wagons)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Cover Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 147],
+                           ['note', 'Cover means more than half of the body is hidden. Ranged attacks only.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', None]]]],
+                        ['target_size',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'target_size'], ['title', 'Ranged - target size'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]], ['section', 'Size Modifiers'],
+                                ['line', 169], ['id', 'tiny'], ['label', 'Tiny'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -5]]]], ['section', 'Size Modifiers'],
+                                ['line', 170], ['id', 'small'], ['label', 'Small'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]], ['section', 'Size Modifiers'],
+                                ['line', 171], ['id', 'medium'], ['label', 'Medium'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 5]]]], ['section', 'Size Modifiers'],
+                                ['line', 172], ['id', 'large'], ['label', 'Large'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 10]]]], ['section', 'Size Modifiers'],
+                                ['line', 173], ['id', 'giant'], ['label', 'Giant'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Size Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 160],
+                           ['note',
+                            "Characters are medium size. Taken from the target's size. Ranged attacks only."],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'situation']]]],
+                        ['ranged_weapon_in_melee',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'ranged_weapon_in_melee'], ['title', 'Using a ranged weapon in melee'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'sc'], ['label', 'SC'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 184], ['id', 'none'],
+                                ['label', 'Not a ranged weapon in melee'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 185],
+                                ['id', 'hand_crossbow'], ['label', 'Hand crossbow'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -5]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 186],
+                                ['id', 'hand_crossbow_specialist'], ['label', 'Hand crossbow (specialist)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', 0]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 187],
+                                ['id', 'hand_crossbow_ds'], ['label', 'Hand crossbow (DS)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 188],
+                                ['id', 'crossbow'], ['label', 'Light or heavy crossbow'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -15]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 189],
+                                ['id', 'crossbow_specialist'],
+                                ['label', 'Light or heavy crossbow (specialist)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 190],
+                                ['id', 'crossbow_ds'], ['label', 'Light or heavy crossbow (DS)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -30]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 191], ['id', 'bow'],
+                                ['label', 'Short or long bow'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -20]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 192],
+                                ['id', 'bow_specialist'], ['label', 'Short or long bow (specialist)'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['sc', -10]]]],
+                                ['section', 'Using a Ranged Weapon in Melee'], ['line', 193], ['id', 'bow_ds'],
+                                ['label', 'Short or long bow (DS)'], ['low', None], ['high', None],
+                                ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Using a Ranged Weapon in Melee'],
+                           ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 175],
+                           ['note', 'DS = double specialist.'], ['key_id', ''], ['key_label', ''],
+                           ['picker', 'choice'], ['gm_fillable', False], ['cheatsheet', None]]]],
+                        ['attack_kinds',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'attack_kinds'], ['title', 'Attack kind'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'ranged'], ['label', 'Ranged modifiers apply'], ['type', 'bool'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['ranged', False]]]], ['section', 'Melee Modifiers'],
+                                ['line', 205], ['id', 'melee'], ['label', 'Melee'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['ranged', True]]]], ['section', 'Ranged Modifiers'],
+                                ['line', 206], ['id', 'ranged'], ['label', 'Ranged'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/modifiers.yaml']]]]]],
+                           ['section', 'Ranged Modifiers'], ['file', 'tables/spelljammer/modifiers.yaml'],
+                           ['line', 195],
+                           ['note',
+                            'Ranged modifiers (target movement, aim, cover, size) count only for ranged attacks.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
+                           ['cheatsheet', False]]]],
+                        ['dice',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'dice'], ['title', 'The strike die'], ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'value'], ['label', 'Value'], ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 100]]]], ['section', 'Hitting'], ['line', 9],
+                                ['id', 'strike_die_faces'], ['label', 'Faces of the strike die (d100)'],
+                                ['low', None], ['high', None], ['note', '"roll that number or less to hit"'],
+                                ['file', 'tables/spelljammer/strike.yaml']]]]]],
+                           ['section', 'Hitting'], ['file', 'tables/spelljammer/strike.yaml'], ['line', 2],
+                           ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', None]]]],
+                        ['outcomes',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'outcomes'], ['title', 'Strike outcomes and what they do'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'rank'], ['label', 'Rank'], ['type', 'int'], ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'damage_multiplier'], ['label', 'Damage ×'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'prot_applies'], ['label', 'PROT subtracted'], ['type', 'bool'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'prot_wear'], ['label', 'Armour PROT lost'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'effect'], ['label', 'What it does'], ['type', 'text'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['rank', 0], ['damage_multiplier', 0], ['prot_applies', False],
+                                   ['prot_wear', 0], ['effect', 'No damage']]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 27], ['id', 'miss'],
+                                ['label', 'Miss'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['rank', 1], ['damage_multiplier', 1], ['prot_applies', True],
+                                   ['prot_wear', 0], ['effect', 'Damage minus PROT']]]],
+                                ['section', 'Taking Damage'], ['line', 29], ['id', 'hit'], ['label', 'Hit'],
+                                ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['rank', 2], ['damage_multiplier', 2], ['prot_applies', False],
+                                   ['prot_wear', 0], ['effect', 'Double damage, no PROT']]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 37], ['id', 'critical'],
+                                ['label', 'Critical'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict',
+                                  [['rank', 3], ['damage_multiplier', 2], ['prot_applies', False],
+                                   ['prot_wear', 1],
+                                   ['effect',
+                                    'Double damage, no PROT, armour PROT -1 until repaired; roll on the Grievous tables']]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 39], ['id', 'grievous'],
+                                ['label', 'Grievous'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]]]]],
+                           ['section', 'Critical and Grievous Hits'],
+                           ['file', 'tables/spelljammer/strike.yaml'], ['line', 14],
+                           ['note',
+                            'Rank orders the outcomes; a higher rank includes everything a lower hit does.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', 'results']]]],
+                        ['automatic_results',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'automatic_results'], ['title', 'Automatic hits and misses'],
+                           ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'at_least'], ['label', 'At least'], ['type', 'outcome'],
+                                ['optional', True]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'always_miss'], ['label', 'Always a miss'], ['type', 'bool'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['at_least', 'grievous'], ['always_miss', False]]]],
+                                ['section', 'Automatic Hits and Misses'], ['line', 54], ['id', None],
+                                ['label', None], ['low', 1], ['high', 1],
+                                ['note', '"01 is always a potential grievous"'],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['at_least', 'critical'], ['always_miss', False]]]],
+                                ['section', 'Automatic Hits and Misses'], ['line', 55], ['id', None],
+                                ['label', None], ['low', 2], ['high', 2], ['note', '"02 is always a crit"'],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['at_least', 'hit'], ['always_miss', False]]]],
+                                ['section', 'Automatic Hits and Misses'], ['line', 56], ['id', None],
+                                ['label', None], ['low', 3], ['high', 3], ['note', '"03 is always a hit"'],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['at_least', None], ['always_miss', False]]]],
+                                ['section', 'Automatic Hits and Misses'], ['line', 57], ['id', None],
+                                ['label', None], ['low', 4], ['high', 95], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['at_least', None], ['always_miss', True]]]],
+                                ['section', 'Automatic Hits and Misses'], ['line', 58], ['id', None],
+                                ['label', None], ['low', 96], ['high', 100],
+                                ['note', '"96-100 is always a miss"'],
+                                ['file', 'tables/spelljammer/strike.yaml']]]]]],
+                           ['section', 'Automatic Hits and Misses'],
+                           ['file', 'tables/spelljammer/strike.yaml'], ['line', 43],
+                           ['note',
+                            'Regardless of SC or DEF. "At least" raises the table\'s result; "always a miss" overrides it.'],
+                           ['key_id', 'roll'], ['key_label', 'd100 roll'], ['picker', None],
+                           ['gm_fillable', False], ['cheatsheet', 'results']]]],
+                        ['critical_grievous',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'critical_grievous'], ['title', 'Critical and grievous hits'],
+                           ['kind', 'bands'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'grievous_max'], ['label', 'Grievous on 01 to'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'critical_max'], ['label', 'Critical on 01 to'], ['type', 'int'],
+                                ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 0], ['critical_max', 1]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 74], ['id', None],
+                                ['label', None], ['low', 1], ['high', 9], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 1], ['critical_max', 2]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 75], ['id', None],
+                                ['label', None], ['low', 10], ['high', 16], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 1], ['critical_max', 3]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 76], ['id', None],
+                                ['label', None], ['low', 17], ['high', 23], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 1], ['critical_max', 4]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 77], ['id', None],
+                                ['label', None], ['low', 24], ['high', 28], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 2], ['critical_max', 5]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 78], ['id', None],
+                                ['label', None], ['low', 29], ['high', 36], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 2], ['critical_max', 6]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 79], ['id', None],
+                                ['label', None], ['low', 37], ['high', 43], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 2], ['critical_max', 7]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 80], ['id', None],
+                                ['label', None], ['low', 44], ['high', 49], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 3], ['critical_max', 8]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 81], ['id', None],
+                                ['label', None], ['low', 50], ['high', 56], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 3], ['critical_max', 9]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 82], ['id', None],
+                                ['label', None], ['low', 57], ['high', 63], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 3], ['critical_max', 10]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 83], ['id', None],
+                                ['label', None], ['low', 64], ['high', 69], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 4], ['critical_max', 11]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 84], ['id', None],
+                                ['label', None], ['low', 70], ['high', 76], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 4], ['critical_max', 12]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 85], ['id', None],
+                                ['label', None], ['low', 77], ['high', 83], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 4], ['critical_max', 13]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 86], ['id', None],
+                                ['label', None], ['low', 84], ['high', 89], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 5], ['critical_max', 14]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 87], ['id', None],
+                                ['label', None], ['low', 90], ['high', 96], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 5], ['critical_max', 15]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 88], ['id', None],
+                                ['label', None], ['low', 97], ['high', 103], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 5], ['critical_max', 16]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 89], ['id', None],
+                                ['label', None], ['low', 104], ['high', 109], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 6], ['critical_max', 17]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 90], ['id', None],
+                                ['label', None], ['low', 110], ['high', 116], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 6], ['critical_max', 18]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 91], ['id', None],
+                                ['label', None], ['low', 117], ['high', 123], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 6], ['critical_max', 19]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 92], ['id', None],
+                                ['label', None], ['low', 124], ['high', 129], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['grievous_max', 7], ['critical_max', 20]]]],
+                                ['section', 'Critical and Grievous Hits'], ['line', 93], ['id', None],
+                                ['label', None], ['low', 130], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]]]]],
+                           ['section', 'Critical and Grievous Hits'],
+                           ['file', 'tables/spelljammer/strike.yaml'], ['line', 60],
+                           ['note',
+                            'Modified strike chance = SC - DEF. A roll at or under the Critical column is a critical hit, at or under the Grievous column a grievous hit (0 = none). Below 01 there is no row: only the automatic results can hit.'],
+                           ['key_id', 'modified_sc'], ['key_label', 'Modified strike chance'],
+                           ['picker', None], ['gm_fillable', False], ['cheatsheet', 'to_hit']]]],
+                        ['stuck_missiles',
+                         ['object', 'pycalc.table_files:Table',
+                          [['id', 'stuck_missiles'],
+                           ['title', 'Ranged criticals with penetrating weapons (stuck missiles)'],
+                           ['kind', 'entries'],
+                           ['columns',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Column',
+                               [['id', 'dex_penalty'], ['label', 'DEX penalty'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'bleeding'], ['label', 'Bleeding per round'], ['type', 'int'],
+                                ['optional', False]]],
+                              ['object', 'pycalc.table_files:Column',
+                               [['id', 'grievous_dex_penalty'], ['label', 'DEX penalty with a grievous wound'],
+                                ['type', 'int'], ['optional', False]]]]]],
+                           ['rows',
+                            ['tuple',
+                             [['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['dex_penalty', -2], ['bleeding', 1], ['grievous_dex_penalty', -3]]]],
+                                ['section', 'Critical or Grievous Hits'], ['line', 107],
+                                ['id', 'arrow_or_quarrel'], ['label', 'Arrow or quarrel'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['dex_penalty', -3], ['bleeding', 2], ['grievous_dex_penalty', -4]]]],
+                                ['section', 'Critical or Grievous Hits'], ['line', 108], ['id', 'javelin'],
+                                ['label', 'Javelin'], ['low', None], ['high', None], ['note', ''],
+                                ['file', 'tables/spelljammer/strike.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values',
+                                 ['dict', [['dex_penalty', -4], ['bleeding', 5], ['grievous_dex_penalty', -5]]]],
+                                ['section', 'Critical or Grievous Hits'], ['line', 109], ['id', 'spear'],
+                                ['label', 'Spear (printed as a second "javelin")'], ['low', None],
+                                ['high', None],
+                                ['note',
+                                 'The seed prints "A javelin" twice; the list of penetrating weapons is "arrow, quarrel, javelin or spear", so this row is read as the spear.'],
+                                ['file', 'tables/spelljammer/strike.yaml']]]]]],
+                           ['section', 'Critical or Grievous Hits'],
+                           ['file', 'tables/spelljammer/strike.yaml'], ['line', 95],
+                           ['note',
+                            'On a critical or grievous hit a penetrating missile is stuck in the character until removed with First Aid. Bleeding is per round in combat or strenuous activity.'],
+                           ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                           ['cheatsheet', None]]]]]]],
+                     ['rulings',
+                      ['dict',
+                       [['late_spell',
+                         ['object', 'pycalc.table_files:Ruling',
+                          [['id', 'late_spell'],
+                           ['label', 'A spell whose go-off point is at or after the lost initiative (-6)'],
+                           ['default', 'next_round'],
+                           ['choices',
+                            ['dict',
+                             [['next_round', 'casting begins again on initiative 10 of the following round'],
+                              ['lost', 'the spell and the action are lost']]]],
+                           ['section', 'The Initiative Round'],
+                           ['why',
+                            '"Any actions set to occur on initiative -6 or later are lost" conflicts with "Otherwise, they will begin casting on initiative 10 of the following round."'],
+                           ['file', 'tables/spelljammer/actions.yaml'], ['line', 152]]]],
+                        ['stun_damage_basis',
+                         ['object', 'pycalc.table_files:Ruling',
+                          [['id', 'stun_damage_basis'], ['label', 'Damage compared with the stun threshold'],
+                           ['default', 'taken'],
+                           ['choices',
+                            ['dict',
+                             [['taken', 'the damage actually taken, after PROT and doubling'],
+                              ['rolled', 'the damage rolled, before PROT and doubling']]]],
+                           ['section', 'Taking Damage'],
+                           ['why',
+                            'The seed says "If a single hit causes damage greater than your CON" right after "Subtract your protection (PROT) from any damage taken"; the stun table\'s heading reads "Dmg Taken".'],
+                           ['file', 'tables/spelljammer/damage.yaml'], ['line', 78]]]],
+                        ['stun_above_table',
+                         ['object', 'pycalc.table_files:Ruling',
+                          [['id', 'stun_above_table'], ['label', 'CON above the stun table (over 35)'],
+                           ['default', 'continue'],
+                           ['choices',
+                            ['dict',
+                             [['continue', "the table's progression continues (+2 per CON, i.e. 2 x CON - 25)"],
+                              ['cap', "the table's last row (45) holds for any higher CON"]]]],
+                           ['section', 'Taking Damage'],
+                           ['why', 'The stun table stops at CON 35 and the seed says nothing above it.'],
+                           ['file', 'tables/spelljammer/damage.yaml'], ['line', 88]]]],
+                        ['half_def_rounding',
+                         ['object', 'pycalc.table_files:Ruling',
+                          [['id', 'half_def_rounding'], ['label', 'Rounding of half DEF (surprise in combat)'],
+                           ['default', 'down'],
+                           ['choices',
+                            ['dict',
+                             [['down', 'round down (DEF 45 becomes 22)'],
+                              ['up', 'round up (DEF 45 becomes 23)']]]],
+                           ['section', 'Surprise'],
+                           ['why',
+                            '"target gets half normal DEF" gives no rounding; the Defending rule rounds fractions down.'],
+                           ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 209]]]],
+                        ['lighting_applies_to',
+                         ['object', 'pycalc.table_files:Ruling',
+                          [['id', 'lighting_applies_to'], ['label', 'What the lighting modifiers change'],
+                           ['default', 'sc'], ['choices', ['dict', [['sc', "the attacker's strike chance"]]]],
+                           ['section', 'Lighting Modifiers'],
+                           ['why', 'The lighting modifiers are printed with no SC or DEF label.'],
+                           ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 217]]]]]]],
+                     ['chosen', ['dict', []]], ['house_rules', ['tuple', []]], ['resolution_block', None]]],
 }
 
-_KNOWN_RULESETS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")
+_KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')
 
 
 def _load_engine():
@@ -9274,7 +5944,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ("shared", "spelljammer")}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'spelljammer')}
 
 
 _udfs = _load_engine()
