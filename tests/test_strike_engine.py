@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pycalc.errors import RuleError
 from pycalc.rulesets import spelljammer as strike
 from pycalc.tables import load_ruleset
 
@@ -134,3 +137,28 @@ def test_00_on_the_d100_is_100(modified: int):
     assert strike.shooting_total(RULES, 0, 2, 1, "normal") == strike.shooting_total(
         RULES, 100, 2, 1, "normal"
     )
+
+
+def test_check_roll_reads_00_as_the_highest_face_and_refuses_the_rest():
+    faces = strike.die_faces(RULES)
+    assert [strike.check_roll(RULES, r) for r in (0, 1, 5, faces)] == [faces, 1, 5, faces]
+    for bad in (-1, faces + 1):
+        with pytest.raises(RuleError, match=re.escape(f"#ROLL? 1 to {faces} (00 = {faces})")):
+            strike.check_roll(RULES, bad)
+
+
+@given(
+    st.integers(min_value=0, max_value=12),
+    st.integers(min_value=0, max_value=4),
+    st.sampled_from([str(r.label) for r in RULES.table("shooter_training").rows]),
+    st.sampled_from([(r["friends"], r["opponents"]) for r in RULES.table("shooting_into_melee").rows]),
+)
+@settings(max_examples=80, deadline=None)
+def test_00_on_the_shot_into_melee_is_100(
+    weapon_rank: int, master: int, training: str, situation: tuple[int, int]
+):
+    """The friend-or-foe d100: 0 (the die's 00) targets whom 100 targets."""
+    friends, opponents = situation
+    at_zero = strike.targets_friend(RULES, 0, weapon_rank, master, training, friends, opponents)
+    at_hundred = strike.targets_friend(RULES, 100, weapon_rank, master, training, friends, opponents)
+    assert at_zero == at_hundred

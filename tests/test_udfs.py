@@ -127,3 +127,27 @@ def test_no_attack_does_no_damage_in_every_ruleset(prefix: str):
     assert kill(*first, "1d8", 5, 0) == 0.0
     assert kill(*first, "1d8", 0, 0) == 1.0
     assert str(expected(*first, "1d8", attacks=-1)).startswith("#ATTACKS?")
+
+
+@given(
+    st.integers(min_value=-50, max_value=250),
+    st.integers(min_value=-20, max_value=20),
+    st.integers(min_value=0, max_value=12),
+    st.sampled_from([str(r.label) for r in RULES.table("shooter_training").rows]),
+    st.sampled_from([(r["friends"], r["opponents"]) for r in RULES.table("shooting_into_melee").rows]),
+)
+@settings(max_examples=80, deadline=None)
+def test_00_typed_as_0_reads_100_in_every_d100_udf(
+    sc: int, mods: int, rank: int, training: str, situation: tuple[int, int]
+):
+    """Excel hands a typed 00 (or 0) over as 0.0: every UDF taking the d100 reads it as 100."""
+    friends, opponents = (float(n) for n in situation)
+    assert udfs.strike_result(float(sc), 40.0, 0.0, float(mods)) == udfs.strike_result(
+        float(sc), 40.0, 100.0, float(mods)
+    )
+    assert udfs.strike_results([[float(sc), 40.0, 0.0, float(mods)]]) == udfs.strike_results(
+        [[float(sc), 40.0, 100.0, float(mods)]]
+    )
+    assert udfs.shooting_target(0.0, float(rank), 0.0, training, friends, opponents) == udfs.shooting_target(
+        100.0, float(rank), 0.0, training, friends, opponents
+    )

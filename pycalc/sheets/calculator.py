@@ -47,6 +47,7 @@ class Field:
     number_format: str | None = None
     help: str = ""
     key: bool = False  # a headline output (bold)
+    zero_reads: int | None = None  # a roll whose die shows 00 for this face (d100: 0 or 00 is 100)
 
 
 def hit_point_fields(summary: str) -> tuple[Field, ...]:
@@ -194,7 +195,7 @@ def write_field(
         if help_col == 3:  # the one-column layout wraps its help; the roll block's runs on to the right
             help_cell.alignment = WRAP
     if is_roll(field):
-        add_whole_number_check(sheet, value.coordinate)
+        add_whole_number_check(sheet, value.coordinate, field.zero_reads)
     if field.name:
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):
@@ -220,16 +221,22 @@ def what_to_type(field: Field) -> str:
     return f"{first} {help_text}".strip()
 
 
-def add_whole_number_check(sheet: Worksheet, coordinate: str) -> None:
-    """A roll cell takes whole numbers only (typed 01 is 1); the formulas say what range the die has."""
+def add_whole_number_check(sheet: Worksheet, coordinate: str, zero_reads: int | None = None) -> None:
+    """A roll cell takes whole numbers only (typed 01 is 1); the formulas say what range the die has.
+    A die that shows 00 for its highest face (``zero_reads``, the d100) takes 0 to that face, and its
+    input message says 00 is that face."""
+    low, high = ("0", str(zero_reads)) if zero_reads else ("-1000000000", "1000000000")
     check = DataValidation(
-        type="whole", operator="between", formula1="-1000000000", formula2="1000000000",
-        allow_blank=True, showErrorMessage=True,
+        type="whole", operator="between", formula1=low, formula2=high,
+        allow_blank=True, showErrorMessage=True, showInputMessage=bool(zero_reads),
     )  # fmt: skip
     check.errorTitle, check.error = (
         "A roll is a whole number",
         "Type the number the dice show, e.g. 1, 01 or 20.",
     )
+    if zero_reads:
+        check.error = f"Type the number the die shows, 1 to {zero_reads}: 00 = {zero_reads}, 05 = 5."
+        check.promptTitle, check.prompt = "The roll as the die reads", f"00 = {zero_reads}, 05 = 5."
     sheet.add_data_validation(check)
     check.add(coordinate)
 

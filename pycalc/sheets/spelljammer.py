@@ -129,6 +129,7 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 
 
 def strike_sections(rules: RuleSet) -> list[Section]:
+    faces = rules.constant("dice", "strike_die_faces")
     sizes = f"={T('stun_size', 'label')}"
     attackers = (
         f"MAX(0,SUM(STRIKE_ATTACKERS)-{const('multiple_attackers', 'attackers_alone')})"
@@ -287,7 +288,14 @@ def strike_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field("d100 roll (00 = 100)", "STRIKE_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "d100 roll (00 = 100)",
+                    "STRIKE_ROLL",
+                    INPUT,
+                    None,
+                    help="leave empty until rolled",
+                    zero_reads=faces,
+                ),
                 Field("Damage rolled (with weapon bonuses)", "STRIKE_DAMAGE", INPUT, None),
             ),
         ),
@@ -425,6 +433,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
 
 
 def defense_sections(rules: RuleSet) -> list[Section]:
+    faces = rules.constant("dice", "strike_die_faces")
     per_def = const("defense_options", "sc_per_def")
     max_sacrifice = f"INT(DEFENSE_RANK*{const('defense_options', 'max_sacrifice_per_rank')})"
     max_bonus = round_up(f"DEFENSE_RANK*{const('defense_options', 'max_def_per_rank')}")
@@ -527,7 +536,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Shooting into melee",
             (
-                Field("d100 roll", "SHOOT_ROLL", INPUT, 50),
+                Field("d100 roll (00 = 100)", "SHOOT_ROLL", INPUT, 50, zero_reads=faces),
                 Field("Weapon rank", "SHOOT_WEAPON_RANK", INPUT, 5),
                 Field("Master Bowman rank", "SHOOT_MASTER_RANK", INPUT, 0),
                 Field(

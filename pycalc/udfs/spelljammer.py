@@ -242,7 +242,7 @@ def spell_goes_off(initiative: Any, casting_time: Any) -> int | str:
 
 
 @xw.func
-@xw.arg("roll", doc="the d100 roll")
+@xw.arg("roll", doc="the d100 roll, 1 to 100 (00 is 100)")
 @xw.arg("weapon_rank", doc="shooter's weapon rank")
 @xw.arg("master_rank", doc="Master Bowman rank (0 if none)")
 @xw.arg("training", doc="Normal, Specialist or Double specialist")

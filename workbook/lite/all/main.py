@@ -1034,7 +1034,7 @@ def kill_chance(sc, defense, dice, hp, attacks=1, prot=0, mods=0, damage_mods=0)
 
 
 @func
-@arg('roll', doc='the d100 roll')
+@arg('roll', doc='the d100 roll, 1 to 100 (00 is 100)')
 @arg('weapon_rank', doc="shooter's weapon rank")
 @arg('master_rank', doc='Master Bowman rank (0 if none)')
 @arg('training', doc='Normal, Specialist or Double specialist')
@@ -10522,7 +10522,7 @@ _SOURCES = {
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("roll", doc="the d100 roll")\n'
+        '@xw.arg("roll", doc="the d100 roll, 1 to 100 (00 is 100)")\n'
         '@xw.arg("weapon_rank", doc="shooter\'s weapon rank")\n'
         '@xw.arg("master_rank", doc="Master Bowman rank (0 if none)")\n'
         '@xw.arg("training", doc="Normal, Specialist or Double specialist")\n'
