@@ -36,7 +36,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.gm_text import readable
 from pycalc.sheets.printing import set_up_printing
-from pycalc.sheets.text_width import text_points
+from pycalc.sheets.text_width import text_points, wrapped
 from pycalc.table_files import CHEATSHEET_GROUPS, Column
 from pycalc.tables import Row, RuleSet, Table
 
@@ -137,16 +137,8 @@ def has_values(table: Table) -> bool:
 def wrapped_lines(text: str, grid_columns: int, size: float = BODY_SIZE, bold: bool = False) -> int:
     """Lines a text takes when wrapped at spaces into that many grid columns (a word too long: 99)."""
     room = grid_columns * POINTS_PER_GRID - CELL_PADDING
-    lines, line = 1, ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if text_points(candidate, size, bold) <= room:
-            line = candidate
-        elif text_points(word, size, bold) > room:
-            return 99
-        else:
-            lines, line = lines + 1, word
-    return lines
+    lines = wrapped(text, room, size, bold)
+    return 99 if any(text_points(line, size, bold) > room for line in lines) else len(lines)
 
 
 def span(text: str, lines: int = 1, size: float = BODY_SIZE, bold: bool = False) -> int:

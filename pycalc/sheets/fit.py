@@ -13,7 +13,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets.text_width import text_points
+from pycalc.sheets.text_width import text_points, wrapped
 
 DEFAULT_WIDTH = 8.43  # characters, a column with no width set
 DEFAULT_SIZE = 11.0
@@ -35,18 +35,7 @@ def text_fits(text: str, points: float, size: float, bold: bool) -> bool:
 
 def wrapped_line_count(text: str, points: float, size: float, bold: bool) -> int:
     """Lines the text takes wrapped at spaces within that width (a word too long counts one line)."""
-    room = points - PADDING
-    count = 0
-    for paragraph in text.split("\n"):
-        line = ""
-        count += 1
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if line and text_points(candidate, size, bold) > room:
-                count, line = count + 1, word
-            else:
-                line = candidate
-    return count
+    return len(wrapped(text, points - PADDING, size, bold))
 
 
 def merged_spans(sheet: Worksheet) -> dict[tuple[int, int], tuple[int, int] | None]:
@@ -80,6 +69,11 @@ def room_for(sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[in
     return points
 
 
+def font_of(cell: Cell) -> tuple[float, bool]:
+    """The cell's font size and boldness, as its text is measured."""
+    return float(cell.font.sz or DEFAULT_SIZE), bool(cell.font.b)
+
+
 def written_text(cell: Cell) -> str | None:
     value = cell.value
     if isinstance(value, str) and value.strip() and not value.startswith("="):
@@ -96,7 +90,7 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
             text = written_text(cell)
             if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
                 continue
-            size, bold = float(cell.font.sz or DEFAULT_SIZE), bool(cell.font.b)
+            size, bold = font_of(cell)
             points = room_for(sheet, cell, spans)
             if cell.alignment.wrap_text:
                 lines = wrapped_line_count(text, points, size, bold)
@@ -121,7 +115,7 @@ def wrap_what_does_not_fit(sheet: Worksheet) -> None:
         cell.alignment = Alignment(
             horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True
         )
-        size, bold = float(cell.font.sz or DEFAULT_SIZE), bool(cell.font.b)
+        size, bold = font_of(cell)
         lines = wrapped_line_count(written_text(cell) or "", room_for(sheet, cell, spans), size, bold)
         span = spans.get((cell.row, cell.column))
         extra_rows = (span[0] - cell.row) if span else 0

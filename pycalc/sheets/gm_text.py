@@ -13,9 +13,11 @@ holding an id keeps it and shows the words through its number format.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from openpyxl.cell.cell import Cell
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -26,10 +28,17 @@ TABLE_PATH = re.compile(r"\btables/[a-z0-9_]+ ([a-z][a-z0-9_]*)\b")
 IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
-def readable(text: str, rules: RuleSet) -> str:
-    """The text with every id, YAML file name and table path it names rewritten for the GM."""
+@functools.cache
+def names_of(rules: RuleSet) -> dict[str, str]:
+    """Table and ruling id -> the title a GM sees, in quotes (once per ruleset: readable runs per cell)."""
     names = {table.id: f"“{table.title}”" for table in rules.tables.values()}
     names.update({ruling.id: f"“{ruling.label}”" for ruling in rules.rulings.values()})
+    return names
+
+
+def readable(text: str, rules: RuleSet) -> str:
+    """The text with every id, YAML file name and table path it names rewritten for the GM."""
+    names = names_of(rules)
     text = TABLE_PATH.sub(lambda m: f"the YAML table {names.get(m.group(1), m.group(1))}", text)
     text = YAML_FILE.sub(lambda m: f"the {m.group(1).replace('_', ' ').capitalize()} tables sheet", text)
     for _ in range(2):  # a table's title may itself name a ruling
@@ -58,12 +67,13 @@ def read_cells(book: Workbook) -> set[tuple[str, str]]:
     cells = set()
     for defined in book.defined_names.values():
         for sheet_title, reference in defined.destinations:
-            if sheet_title not in book.sheetnames:
-                continue
-            for row in book[sheet_title][reference.replace("$", "")] if ":" in reference else [[None]]:
-                for cell in row:
-                    coordinate = cell.coordinate if cell is not None else reference.replace("$", "")
-                    cells.add((sheet_title, coordinate))
+            if sheet_title in book.sheetnames:
+                first_column, first_row, last_column, last_row = range_boundaries(reference.replace("$", ""))
+                cells |= {
+                    (sheet_title, f"{get_column_letter(column)}{row}")
+                    for row in range(first_row, last_row + 1)
+                    for column in range(first_column, last_column + 1)
+                }
     return cells
 
 

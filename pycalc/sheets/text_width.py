@@ -19,3 +19,20 @@ def text_points(text: str, size: float, bold: bool = False) -> float:
     """The printed width of one line of text, in points."""
     advances = BOLD if bold else REGULAR
     return sum(advances.get(character, WIDEST) for character in text) * size / 1000
+
+
+def wrapped(text: str, room: float, size: float, bold: bool = False) -> list[str]:
+    """The lines of a text wrapped at spaces within ``room`` points (a word wider than the room stands
+    alone on its line); each ``\n`` starts a new line."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and text_points(candidate, size, bold) > room:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
