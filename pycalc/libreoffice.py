@@ -523,6 +523,20 @@ class CalcSession:
         results: list[dict[str, Value]] = self._request(request)
         return results
 
+    def evaluate_columns(
+        self, xlsx: Path, scenarios: list[dict[str, list[str]]], outputs: list[str]
+    ) -> list[dict[str, list[Value]]]:
+        """Open ``xlsx`` once; for each scenario fill whole named columns (each entry as if typed,
+        "" empties the cell), recalculate, and read whole named columns (values as in ``evaluate``)."""
+        request = {
+            "cmd": "ranges",
+            "path": str(Path(xlsx).resolve()),
+            "scenarios": scenarios,
+            "outputs": outputs,
+        }
+        results: list[dict[str, list[Value]]] = self._request(request)
+        return results
+
     def evaluate_cells(self, xlsx: Path, sheet_cells: list[tuple[str, str]]) -> list[Value]:
         """Open ``xlsx``, recalculate once, and read ``(sheet name, "B7")`` cells, in order."""
         request = {

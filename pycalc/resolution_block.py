@@ -633,7 +633,7 @@ def check_references(
     for table_id, line in uses.pickers:
         table = tables.get(table_id)
         if table is None or table.picker is None:
-            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")
+            fail(line, f"{table_id!r} is not a picker table of this ruleset")
     formula_rows = _formula_rows(uses, tables)
     for name, line, what in uses.formula_names:
         if formula_rows is None:

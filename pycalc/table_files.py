@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 if TYPE_CHECKING:
+    from pycalc.encounter_block import EncounterRules
     from pycalc.resolution_block import Resolution
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -243,6 +244,7 @@ class RuleSet:
     chosen: Mapping[str, str] = field(default_factory=dict)
     house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each
     resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)
+    encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from pycalc.encounter_block import EncounterRules, parse_encounter
 from pycalc.house import apply_house_rules
 from pycalc.resolution_block import Resolution, Uses, check_references, parse_block
 from pycalc.table_files import (
@@ -60,12 +61,15 @@ __all__ = [
 ]
 
 
-def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:
+Header = tuple[dict[str, str], Resolution | None, EncounterRules | None, list[Uses], list[TableProblem]]
+
+
+def _ruleset_header(path: Path) -> Header:
     check = _Checker(display_path(path))
     top = check.mapping(read_yaml(path), 1, "ruleset.yaml")
     if top is None:
-        return {}, None, None, check.problems
-    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")
+        return {}, None, None, [], check.problems
+    check.keys(top, {"ruleset", "resolution", "encounter"}, {"ruleset"}, "ruleset.yaml")
     body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()
     fields = {"id", "name", "seed", "resolution"}
     check.keys(body, fields | {"source"}, fields, "ruleset")
@@ -76,10 +80,14 @@ def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses
             body.value_lines.get("id", 1),
             f"ruleset id {header.get('id')!r} must be the folder name {path.parent.name!r}",
         )
-    block, uses = None, None
+    block, fight, uses = None, None, []
     if "resolution" in top:
-        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])
-    return header, block, uses, check.problems
+        block, found = parse_block(check, top["resolution"], top.value_lines["resolution"])
+        uses.append(found)
+    if "encounter" in top:
+        fight, found = parse_encounter(check, top["encounter"], top.value_lines["encounter"])
+        uses.append(found)
+    return header, block, fight, uses, check.problems
 
 
 def load_folder(folder: Path) -> RuleSet:
@@ -90,7 +98,7 @@ def load_folder(folder: Path) -> RuleSet:
             [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]
         )
     problems: list[TableProblem] = []
-    header, block, uses, header_problems = _ruleset_header(header_path)
+    header, block, fight, uses, header_problems = _ruleset_header(header_path)
     problems += header_problems
     tables: dict[str, Table] = {}
     rulings: dict[str, Ruling] = {}
@@ -113,8 +121,8 @@ def load_folder(folder: Path) -> RuleSet:
                     )
                 into[item_id] = item
     problems += _cross_checks(tables)
-    if uses is not None:
-        problems += check_references(display_path(header_path), uses, tables, rulings)
+    for found in uses:
+        problems += check_references(display_path(header_path), found, tables, rulings)
     if problems:
         raise TableError(problems)
     return RuleSet(
@@ -126,6 +134,7 @@ def load_folder(folder: Path) -> RuleSet:
         tables=tables,
         rulings=rulings,
         resolution_block=block,
+        encounter_block=fight,
     )
 
 

@@ -241,6 +241,31 @@ def cells(desktop: Any, req: dict[str, Any]) -> list[float | str | None]:
         doc.close()
 
 
+def named_range(doc: Document, name: str) -> Any:
+    ranges = doc.doc.NamedRanges
+    if not ranges.hasByName(name):
+        raise RequestError(f"no defined name {name!r} in {doc.path}")
+    return ranges.getByName(name).getReferredCells()
+
+
+def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each scenario fills whole named columns (one entry per cell, typed as at the keyboard; ""
+    empties the cell), recalculates, and reads whole named columns."""
+    doc = Document(desktop, req["path"])
+    try:
+        outputs = [(name, named_range(doc, name)) for name in req.get("outputs", [])]
+        results = []
+        for scenario in req.get("scenarios", []):
+            for name, column in scenario.items():
+                named_range(doc, name).setFormulaArray(tuple((str(v),) for v in column))
+            doc.doc.calculateAll()
+            # getDataArray: numbers (TRUE/FALSE as 1/0) and texts in one call; an error reads as ""
+            results.append({name: [row[0] for row in cells.getDataArray()] for name, cells in outputs})
+        return results
+    finally:
+        doc.close()
+
+
 def terminate(desktop: Any) -> None:
     try:
         desktop.terminate()
@@ -263,6 +288,8 @@ def serve(desktop: Any) -> None:
                 return
             if cmd == "evaluate":
                 send({"ok": True, "results": evaluate(desktop, req)})
+            elif cmd == "ranges":
+                send({"ok": True, "results": evaluate_ranges(desktop, req)})
             elif cmd == "cells":
                 send({"ok": True, "results": cells(desktop, req)})
             elif cmd == "ping":

@@ -47,6 +47,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
+from pycalc.sheets.encounter import write_encounter
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
@@ -254,6 +255,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     writer = calculator_writer(rules)
     if writer:
         writer(book, rules, macro)
+    write_encounter(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)

@@ -842,6 +842,193 @@ _SOURCES = {
         '    ways, outcomes = counts(dice)\n'
         '    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n'
     ),
+    'pycalc.encounter_block': (
+        '"""The ``encounter:`` block of a ruleset\'s ``ruleset.yaml``: the rules of a whole fight that the\n'
+        'Encounter sheet and :mod:`pycalc.encounter` follow (documented in ``tables/README.md``).\n'
+        '\n'
+        'Every number is a table cell (``table.entry`` or ``table.entry.column``), so a house rule on the table\n'
+        'is followed; every table it names is checked once the tables are loaded (``file:line`` errors).\n'
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from dataclasses import dataclass\n'
+        'from typing import Any\n'
+        '\n'
+        'from pycalc.resolution_block import Ref, Uses, _Parser, value\n'
+        'from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker\n'
+        '\n'
+        'TIES = ("simultaneous", "higher_dex")\n'
+        'INITIATIVE_KEYS = {\n'
+        '    "die",\n'
+        '    "die_dice",\n'
+        '    "adds_dex",\n'
+        '    "ties",\n'
+        '    "later_dice",\n'
+        '    "lost_at_or_below",\n'
+        '    "modifiers",\n'
+        '    "first_round",\n'
+        '}\n'
+        'HIT_POINT_KEYS = {"states"}\n'
+        'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
+        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Initiative:\n'
+        '    die: Any  # faces of the initiative die: a whole number or a Ref (int, or dice when die_is_dice)\n'
+        '    die_is_dice: bool\n'
+        '    adds_dex: bool\n'
+        '    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together\n'
+        "    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)\n"
+        '    lost_at_or_below: Any  # None, or actions at this initiative or later are lost\n'
+        "    modifiers: str | None  # a table whose `init` column the roster's Action pick adds\n"
+        '    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class HitPoints:\n'
+        '    table: str  # a bands table keyed by current hit points\n'
+        '    state: str  # its column naming the state\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Morale:\n'
+        "    roll: Ref  # the morale roll's dice\n"
+        '    table: str  # the GM-fillable table: roll_from, roll_to, result\n'
+        '    check_at_percent: Any  # check when this % of a side is down\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class EncounterRules:\n'
+        '    initiative: Initiative\n'
+        '    hit_points: HitPoints\n'
+        '    conditions: str | None  # an entries table: rounds, rounds_dice, effect\n'
+        '    morale: Morale | None\n'
+        '    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row\n'
+        '    file: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
+        '    parser = _Parser(check)\n'
+        '    data = check.mapping(raw, line, "encounter")\n'
+        '    if data is None:\n'
+        '        return None, parser.uses\n'
+        '    check.keys(data, BLOCK_KEYS, {"initiative", "hit_points"}, "encounter")\n'
+        '    initiative = _initiative(parser, data)\n'
+        '    hit_points = _hit_points(parser, data)\n'
+        '    conditions = None\n'
+        '    if "conditions" in data:\n'
+        '        columns = {"rounds": ("int",), "rounds_dice": ("dice",), "effect": ("text",)}\n'
+        '        conditions = parser.table_id(\n'
+        '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
+        '        )\n'
+        '    morale = _morale(parser, data) if "morale" in data else None\n'
+        '    picks: list[str] = []\n'
+        '    raw_picks = data.get("log_picks", LocatedList())\n'
+        '    if not isinstance(raw_picks, list):\n'
+        '        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")\n'
+        '        raw_picks = LocatedList()\n'
+        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
+        '        picks.append(check.ident(item, item_line, "encounter.log_picks"))\n'
+        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    if initiative is None or hit_points is None:\n'
+        '        return None, parser.uses\n'
+        '    return EncounterRules(\n'
+        '        initiative, hit_points, conditions, morale, tuple(picks), check.file, line\n'
+        '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:\n'
+        '    check = parser.check\n'
+        '    block = check.mapping(\n'
+        '        data.get("initiative"), data.value_lines.get("initiative", data.line), "encounter.initiative"\n'
+        '    )\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    what = "encounter.initiative"\n'
+        '    check.keys(block, INITIATIVE_KEYS, {"adds_dex", "ties"}, what)\n'
+        '    if ("die" in block) == ("die_dice" in block):\n'
+        '        check.fail(block.line, f"{what} needs one of \'die\' (faces) or \'die_dice\' (a dice cell)")\n'
+        '    if "die_dice" in block:\n'
+        '        die: Any = parser.reference(\n'
+        '            str(block["die_dice"]), block.value_lines["die_dice"], f"{what}.die_dice", "dice"\n'
+        '        )\n'
+        '    else:\n'
+        '        die = parser.get(block, "die", parser.number, what, 0)\n'
+        '    later = block.get("later_dice", LocatedList())\n'
+        '    later_lines = getattr(later, "item_lines", [block.line] * len(later)) if isinstance(later, list) else []\n'
+        '    if not isinstance(later, list):\n'
+        '        check.fail(block.value_lines["later_dice"], f"{what}.later_dice must be a list")\n'
+        '        later = []\n'
+        '    tables = {}\n'
+        '    for key, columns in (("modifiers", {"init": ("int",)}), ("first_round", {})):\n'
+        '        if key in block:\n'
+        '            tables[key] = parser.table_id(\n'
+        '                block[key], block.value_lines[key], f"{what}.{key}", "entries", columns\n'
+        '            )\n'
+        '    return Initiative(\n'
+        '        die=die,\n'
+        '        die_is_dice="die_dice" in block,\n'
+        '        adds_dex=parser.get(block, "adds_dex", parser.flag, what, False),\n'
+        '        ties=parser.get(block, "ties", parser.choice(TIES), what, TIES[0]),\n'
+        '        later_dice=tuple(\n'
+        '            parser.number(item, item_line, f"{what}.later_dice")\n'
+        '            for item, item_line in zip(later, later_lines, strict=False)\n'
+        '        ),\n'
+        '        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),\n'
+        '        modifiers=tables.get("modifiers"),\n'
+        '        first_round=tables.get("first_round"),\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.hit_points"\n'
+        '    block = check.mapping(data.get("hit_points"), data.value_lines.get("hit_points", data.line), what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, HIT_POINT_KEYS, {"states"}, what)\n'
+        '    states = str(block.get("states", ""))\n'
+        '    table, _, state = states.partition(".")\n'
+        '    if not state:\n'
+        '        check.fail(\n'
+        '            block.value_lines.get("states", block.line), f"{what}.states must be table.column, got {states!r}"\n'
+        '        )\n'
+        '    parser.table_id(\n'
+        '        table, block.value_lines.get("states", block.line), f"{what}.states", "bands", {state: ("text",)}\n'
+        '    )\n'
+        '    return HitPoints(table, state)\n'
+        '\n'
+        '\n'
+        'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.morale"\n'
+        '    block = check.mapping(data["morale"], data.value_lines["morale"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, MORALE_KEYS, MORALE_KEYS, what)\n'
+        '    roll = parser.reference(str(block["roll"]), block.value_lines["roll"], f"{what}.roll", "dice")\n'
+        '    columns = {"roll_from": ("int",), "roll_to": ("int",), "result": ("text",)}\n'
+        '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", columns)\n'
+        '    percent = parser.get(block, "check_at_percent", parser.number, what)\n'
+        '    if roll is None:\n'
+        '        return None\n'
+        '    return Morale(roll, table, percent)\n'
+        '\n'
+        '\n'
+        'def encounter(rules: RuleSet) -> EncounterRules:\n'
+        '    found = rules.encounter_block\n'
+        '    if found is None:\n'
+        '        raise KeyError(f"{rules.id} has no encounter block")\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def cell(rules: RuleSet, item: Any) -> Any:\n'
+        '    """A block value under the rules in force (a literal, or the table cell a Ref names)."""\n'
+        '    return value(rules, item)\n'
+    ),
     'pycalc.errors': (
         '"""The one error type the engine raises for input a GM can fix, and its messages."""\n'
         '\n'
@@ -2635,7 +2822,7 @@ _SOURCES = {
         '    for table_id, line in uses.pickers:\n'
         '        table = tables.get(table_id)\n'
         '        if table is None or table.picker is None:\n'
-        '            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")\n'
+        '            fail(line, f"{table_id!r} is not a picker table of this ruleset")\n'
         '    formula_rows = _formula_rows(uses, tables)\n'
         '    for name, line, what in uses.formula_names:\n'
         '        if formula_rows is None:\n'
@@ -3597,6 +3784,7 @@ _SOURCES = {
         'import yaml\n'
         '\n'
         'if TYPE_CHECKING:\n'
+        '    from pycalc.encounter_block import EncounterRules\n'
         '    from pycalc.resolution_block import Resolution\n'
         '\n'
         'PROJECT_ROOT = Path(__file__).resolve().parent.parent\n'
@@ -3822,6 +4010,7 @@ _SOURCES = {
         '    chosen: Mapping[str, str] = field(default_factory=dict)\n'
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
         '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
+        '    encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)\n'
         '\n'
         '    def table(self, table_id: str) -> Table:\n'
         '        return self.tables[table_id]\n'
@@ -4230,6 +4419,7 @@ _SOURCES = {
         'from functools import cache\n'
         'from pathlib import Path\n'
         '\n'
+        'from pycalc.encounter_block import EncounterRules, parse_encounter\n'
         'from pycalc.house import apply_house_rules\n'
         'from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n'
         'from pycalc.table_files import (\n'
@@ -4278,12 +4468,15 @@ _SOURCES = {
         ']\n'
         '\n'
         '\n'
-        'def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n'
+        'Header = tuple[dict[str, str], Resolution | None, EncounterRules | None, list[Uses], list[TableProblem]]\n'
+        '\n'
+        '\n'
+        'def _ruleset_header(path: Path) -> Header:\n'
         '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "ruleset.yaml")\n'
         '    if top is None:\n'
-        '        return {}, None, None, check.problems\n'
-        '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
+        '        return {}, None, None, [], check.problems\n'
+        '    check.keys(top, {"ruleset", "resolution", "encounter"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
         '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
@@ -4294,10 +4487,14 @@ _SOURCES = {
         '            body.value_lines.get("id", 1),\n'
         '            f"ruleset id {header.get(\'id\')!r} must be the folder name {path.parent.name!r}",\n'
         '        )\n'
-        '    block, uses = None, None\n'
+        '    block, fight, uses = None, None, []\n'
         '    if "resolution" in top:\n'
-        '        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
-        '    return header, block, uses, check.problems\n'
+        '        block, found = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
+        '        uses.append(found)\n'
+        '    if "encounter" in top:\n'
+        '        fight, found = parse_encounter(check, top["encounter"], top.value_lines["encounter"])\n'
+        '        uses.append(found)\n'
+        '    return header, block, fight, uses, check.problems\n'
         '\n'
         '\n'
         'def load_folder(folder: Path) -> RuleSet:\n'
@@ -4308,7 +4505,7 @@ _SOURCES = {
         '            [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]\n'
         '        )\n'
         '    problems: list[TableProblem] = []\n'
-        '    header, block, uses, header_problems = _ruleset_header(header_path)\n'
+        '    header, block, fight, uses, header_problems = _ruleset_header(header_path)\n'
         '    problems += header_problems\n'
         '    tables: dict[str, Table] = {}\n'
         '    rulings: dict[str, Ruling] = {}\n'
@@ -4331,8 +4528,8 @@ _SOURCES = {
         '                    )\n'
         '                into[item_id] = item\n'
         '    problems += _cross_checks(tables)\n'
-        '    if uses is not None:\n'
-        '        problems += check_references(display_path(header_path), uses, tables, rulings)\n'
+        '    for found in uses:\n'
+        '        problems += check_references(display_path(header_path), found, tables, rulings)\n'
         '    if problems:\n'
         '        raise TableError(problems)\n'
         '    return RuleSet(\n'
@@ -4344,6 +4541,7 @@ _SOURCES = {
         '        tables=tables,\n'
         '        rulings=rulings,\n'
         '        resolution_block=block,\n'
+        '        encounter_block=fight,\n'
         '    )\n'
         '\n'
         '\n'
@@ -6131,6 +6329,35 @@ _TABLES = {
                         ['file', 'tables/combat17/grappling_brawling.yaml'], ['line', 87], ['note', ''],
                         ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                         ['cheatsheet', None]]]],
+                     ['hit_point_states',
+                      ['object', 'pycalc.table_files:Table',
+                       [['id', 'hit_point_states'], ['title', 'Hit point states'], ['kind', 'bands'],
+                        ['columns',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Column',
+                            [['id', 'state'], ['label', 'State'], ['type', 'text'], ['optional', False]]]]]],
+                        ['rows',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Row',
+                            [['values',
+                              ['dict',
+                               [['state', 'Dying (unconscious instead if some damage was non-lethal)']]]],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 14],
+                             ['id', None], ['label', None], ['low', None], ['high', 0],
+                             ['note',
+                              'Dying at zero without non-lethal damage is implied by "instead of dying".'],
+                             ['file', 'tables/combat17/hit_points.yaml']]],
+                           ['object', 'pycalc.table_files:Row',
+                            [['values', ['dict', [['state', 'Able to act']]]],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 16],
+                             ['id', None], ['label', None], ['low', 1], ['high', None],
+                             ['note', 'implicit in the seed'], ['file', 'tables/combat17/hit_points.yaml']]]]]],
+                        ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'],
+                        ['file', 'tables/combat17/hit_points.yaml'], ['line', 3],
+                        ['note',
+                         'The seed names no state but zero hit points: "If a character is reduced to zero hit points and has taken some non-lethal (subduing) damage, they fall unconscious instead of dying."'],
+                        ['key_id', 'hit_points'], ['key_label', 'Current hit points'], ['picker', None],
+                        ['gm_fillable', False], ['cheatsheet', None]]]],
                      ['zero_hit_points',
                       ['object', 'pycalc.table_files:Table',
                        [['id', 'zero_hit_points'], ['title', 'Zero hit points and knock-out'],
@@ -6147,7 +6374,7 @@ _TABLES = {
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['value', 0], ['dice', None], ['unit', 'hit points']]]],
-                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 17],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 32],
                              ['id', 'zero_hp_threshold'],
                              ['label',
                               'Reduced to this: dies, or falls unconscious if some damage was non-lethal'],
@@ -6157,25 +6384,25 @@ _TABLES = {
                              ['file', 'tables/combat17/hit_points.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['value', 1], ['dice', None], ['unit', 'hit points']]]],
-                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 20],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 35],
                              ['id', 'wake_hp'], ['label', 'Hit points on waking'], ['low', None],
                              ['high', None], ['note', ''], ['file', 'tables/combat17/hit_points.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['value', None], ['dice', '1d4'], ['unit', 'turns']]]],
-                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 21],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 36],
                              ['id', 'wake_after'], ['label', 'Wakes up unaided after'], ['low', None],
                              ['high', None], ['note', '"wakes up with 1 hit point after 1d4 turns"'],
                              ['file', 'tables/combat17/hit_points.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['value', None], ['dice', '2d10'], ['unit', 'rounds']]]],
-                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 23],
+                             ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'], ['line', 38],
                              ['id', 'revive_after'],
                              ['label', 'Can be revived sooner by another character after'], ['low', None],
                              ['high', None],
                              ['note', '"or can be revived sooner by another character after 2d10 rounds."'],
                              ['file', 'tables/combat17/hit_points.yaml']]]]]],
                         ['section', '17.0.16 Non-Lethal attacks or Subdual Damage'],
-                        ['file', 'tables/combat17/hit_points.yaml'], ['line', 3],
+                        ['file', 'tables/combat17/hit_points.yaml'], ['line', 18],
                         ['note',
                          '"If a character is reduced to zero hit points and has taken some non-lethal (subduing) damage, they fall unconscious instead of dying. Any further damage to an unconscious character counts as lethal and can kill them." The seed does not define a turn.'],
                         ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -7180,7 +7407,24 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
                                 ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]]]]]]]]]],
-                     ['modifiers', None]]]]]],
+                     ['modifiers', None]]]],
+                  ['encounter_block',
+                   ['object', 'pycalc.encounter_block:EncounterRules',
+                    [['initiative',
+                      ['object', 'pycalc.encounter_block:Initiative',
+                       [['die',
+                         ['object', 'pycalc.resolution_block:Ref',
+                          [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
+                           ['line', 54]]]],
+                        ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
+                        ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['modifiers', None],
+                        ['first_round', None]]]],
+                     ['hit_points',
+                      ['object', 'pycalc.encounter_block:HitPoints',
+                       [['table', 'hit_point_states'], ['state', 'state']]]],
+                     ['conditions', None], ['morale', None],
+                     ['log_picks', ['tuple', ['attack_kind', 'cover']]],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]]]],
 }
 
 _KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')

@@ -822,6 +822,193 @@ _SOURCES = {
         '    ways, outcomes = counts(dice)\n'
         '    return {total: Fraction(count, outcomes) for total, count in ways.items()}\n'
     ),
+    'pycalc.encounter_block': (
+        '"""The ``encounter:`` block of a ruleset\'s ``ruleset.yaml``: the rules of a whole fight that the\n'
+        'Encounter sheet and :mod:`pycalc.encounter` follow (documented in ``tables/README.md``).\n'
+        '\n'
+        'Every number is a table cell (``table.entry`` or ``table.entry.column``), so a house rule on the table\n'
+        'is followed; every table it names is checked once the tables are loaded (``file:line`` errors).\n'
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from dataclasses import dataclass\n'
+        'from typing import Any\n'
+        '\n'
+        'from pycalc.resolution_block import Ref, Uses, _Parser, value\n'
+        'from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker\n'
+        '\n'
+        'TIES = ("simultaneous", "higher_dex")\n'
+        'INITIATIVE_KEYS = {\n'
+        '    "die",\n'
+        '    "die_dice",\n'
+        '    "adds_dex",\n'
+        '    "ties",\n'
+        '    "later_dice",\n'
+        '    "lost_at_or_below",\n'
+        '    "modifiers",\n'
+        '    "first_round",\n'
+        '}\n'
+        'HIT_POINT_KEYS = {"states"}\n'
+        'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
+        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Initiative:\n'
+        '    die: Any  # faces of the initiative die: a whole number or a Ref (int, or dice when die_is_dice)\n'
+        '    die_is_dice: bool\n'
+        '    adds_dex: bool\n'
+        '    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together\n'
+        "    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)\n"
+        '    lost_at_or_below: Any  # None, or actions at this initiative or later are lost\n'
+        "    modifiers: str | None  # a table whose `init` column the roster's Action pick adds\n"
+        '    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class HitPoints:\n'
+        '    table: str  # a bands table keyed by current hit points\n'
+        '    state: str  # its column naming the state\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Morale:\n'
+        "    roll: Ref  # the morale roll's dice\n"
+        '    table: str  # the GM-fillable table: roll_from, roll_to, result\n'
+        '    check_at_percent: Any  # check when this % of a side is down\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class EncounterRules:\n'
+        '    initiative: Initiative\n'
+        '    hit_points: HitPoints\n'
+        '    conditions: str | None  # an entries table: rounds, rounds_dice, effect\n'
+        '    morale: Morale | None\n'
+        '    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row\n'
+        '    file: str\n'
+        '    line: int\n'
+        '\n'
+        '\n'
+        'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
+        '    parser = _Parser(check)\n'
+        '    data = check.mapping(raw, line, "encounter")\n'
+        '    if data is None:\n'
+        '        return None, parser.uses\n'
+        '    check.keys(data, BLOCK_KEYS, {"initiative", "hit_points"}, "encounter")\n'
+        '    initiative = _initiative(parser, data)\n'
+        '    hit_points = _hit_points(parser, data)\n'
+        '    conditions = None\n'
+        '    if "conditions" in data:\n'
+        '        columns = {"rounds": ("int",), "rounds_dice": ("dice",), "effect": ("text",)}\n'
+        '        conditions = parser.table_id(\n'
+        '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
+        '        )\n'
+        '    morale = _morale(parser, data) if "morale" in data else None\n'
+        '    picks: list[str] = []\n'
+        '    raw_picks = data.get("log_picks", LocatedList())\n'
+        '    if not isinstance(raw_picks, list):\n'
+        '        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")\n'
+        '        raw_picks = LocatedList()\n'
+        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
+        '        picks.append(check.ident(item, item_line, "encounter.log_picks"))\n'
+        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    if initiative is None or hit_points is None:\n'
+        '        return None, parser.uses\n'
+        '    return EncounterRules(\n'
+        '        initiative, hit_points, conditions, morale, tuple(picks), check.file, line\n'
+        '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:\n'
+        '    check = parser.check\n'
+        '    block = check.mapping(\n'
+        '        data.get("initiative"), data.value_lines.get("initiative", data.line), "encounter.initiative"\n'
+        '    )\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    what = "encounter.initiative"\n'
+        '    check.keys(block, INITIATIVE_KEYS, {"adds_dex", "ties"}, what)\n'
+        '    if ("die" in block) == ("die_dice" in block):\n'
+        '        check.fail(block.line, f"{what} needs one of \'die\' (faces) or \'die_dice\' (a dice cell)")\n'
+        '    if "die_dice" in block:\n'
+        '        die: Any = parser.reference(\n'
+        '            str(block["die_dice"]), block.value_lines["die_dice"], f"{what}.die_dice", "dice"\n'
+        '        )\n'
+        '    else:\n'
+        '        die = parser.get(block, "die", parser.number, what, 0)\n'
+        '    later = block.get("later_dice", LocatedList())\n'
+        '    later_lines = getattr(later, "item_lines", [block.line] * len(later)) if isinstance(later, list) else []\n'
+        '    if not isinstance(later, list):\n'
+        '        check.fail(block.value_lines["later_dice"], f"{what}.later_dice must be a list")\n'
+        '        later = []\n'
+        '    tables = {}\n'
+        '    for key, columns in (("modifiers", {"init": ("int",)}), ("first_round", {})):\n'
+        '        if key in block:\n'
+        '            tables[key] = parser.table_id(\n'
+        '                block[key], block.value_lines[key], f"{what}.{key}", "entries", columns\n'
+        '            )\n'
+        '    return Initiative(\n'
+        '        die=die,\n'
+        '        die_is_dice="die_dice" in block,\n'
+        '        adds_dex=parser.get(block, "adds_dex", parser.flag, what, False),\n'
+        '        ties=parser.get(block, "ties", parser.choice(TIES), what, TIES[0]),\n'
+        '        later_dice=tuple(\n'
+        '            parser.number(item, item_line, f"{what}.later_dice")\n'
+        '            for item, item_line in zip(later, later_lines, strict=False)\n'
+        '        ),\n'
+        '        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),\n'
+        '        modifiers=tables.get("modifiers"),\n'
+        '        first_round=tables.get("first_round"),\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.hit_points"\n'
+        '    block = check.mapping(data.get("hit_points"), data.value_lines.get("hit_points", data.line), what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, HIT_POINT_KEYS, {"states"}, what)\n'
+        '    states = str(block.get("states", ""))\n'
+        '    table, _, state = states.partition(".")\n'
+        '    if not state:\n'
+        '        check.fail(\n'
+        '            block.value_lines.get("states", block.line), f"{what}.states must be table.column, got {states!r}"\n'
+        '        )\n'
+        '    parser.table_id(\n'
+        '        table, block.value_lines.get("states", block.line), f"{what}.states", "bands", {state: ("text",)}\n'
+        '    )\n'
+        '    return HitPoints(table, state)\n'
+        '\n'
+        '\n'
+        'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.morale"\n'
+        '    block = check.mapping(data["morale"], data.value_lines["morale"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, MORALE_KEYS, MORALE_KEYS, what)\n'
+        '    roll = parser.reference(str(block["roll"]), block.value_lines["roll"], f"{what}.roll", "dice")\n'
+        '    columns = {"roll_from": ("int",), "roll_to": ("int",), "result": ("text",)}\n'
+        '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", columns)\n'
+        '    percent = parser.get(block, "check_at_percent", parser.number, what)\n'
+        '    if roll is None:\n'
+        '        return None\n'
+        '    return Morale(roll, table, percent)\n'
+        '\n'
+        '\n'
+        'def encounter(rules: RuleSet) -> EncounterRules:\n'
+        '    found = rules.encounter_block\n'
+        '    if found is None:\n'
+        '        raise KeyError(f"{rules.id} has no encounter block")\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def cell(rules: RuleSet, item: Any) -> Any:\n'
+        '    """A block value under the rules in force (a literal, or the table cell a Ref names)."""\n'
+        '    return value(rules, item)\n'
+    ),
     'pycalc.errors': (
         '"""The one error type the engine raises for input a GM can fix, and its messages."""\n'
         '\n'
@@ -2615,7 +2802,7 @@ _SOURCES = {
         '    for table_id, line in uses.pickers:\n'
         '        table = tables.get(table_id)\n'
         '        if table is None or table.picker is None:\n'
-        '            fail(line, f"resolution.modifiers: {table_id!r} is not a picker table of this ruleset")\n'
+        '            fail(line, f"{table_id!r} is not a picker table of this ruleset")\n'
         '    formula_rows = _formula_rows(uses, tables)\n'
         '    for name, line, what in uses.formula_names:\n'
         '        if formula_rows is None:\n'
@@ -3098,6 +3285,7 @@ _SOURCES = {
         'import yaml\n'
         '\n'
         'if TYPE_CHECKING:\n'
+        '    from pycalc.encounter_block import EncounterRules\n'
         '    from pycalc.resolution_block import Resolution\n'
         '\n'
         'PROJECT_ROOT = Path(__file__).resolve().parent.parent\n'
@@ -3323,6 +3511,7 @@ _SOURCES = {
         '    chosen: Mapping[str, str] = field(default_factory=dict)\n'
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
         '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
+        '    encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)\n'
         '\n'
         '    def table(self, table_id: str) -> Table:\n'
         '        return self.tables[table_id]\n'
@@ -3731,6 +3920,7 @@ _SOURCES = {
         'from functools import cache\n'
         'from pathlib import Path\n'
         '\n'
+        'from pycalc.encounter_block import EncounterRules, parse_encounter\n'
         'from pycalc.house import apply_house_rules\n'
         'from pycalc.resolution_block import Resolution, Uses, check_references, parse_block\n'
         'from pycalc.table_files import (\n'
@@ -3779,12 +3969,15 @@ _SOURCES = {
         ']\n'
         '\n'
         '\n'
-        'def _ruleset_header(path: Path) -> tuple[dict[str, str], Resolution | None, Uses | None, list[TableProblem]]:\n'
+        'Header = tuple[dict[str, str], Resolution | None, EncounterRules | None, list[Uses], list[TableProblem]]\n'
+        '\n'
+        '\n'
+        'def _ruleset_header(path: Path) -> Header:\n'
         '    check = _Checker(display_path(path))\n'
         '    top = check.mapping(read_yaml(path), 1, "ruleset.yaml")\n'
         '    if top is None:\n'
-        '        return {}, None, None, check.problems\n'
-        '    check.keys(top, {"ruleset", "resolution"}, {"ruleset"}, "ruleset.yaml")\n'
+        '        return {}, None, None, [], check.problems\n'
+        '    check.keys(top, {"ruleset", "resolution", "encounter"}, {"ruleset"}, "ruleset.yaml")\n'
         '    body = check.mapping(top.get("ruleset"), top.value_lines.get("ruleset", 1), "ruleset") or LocatedDict()\n'
         '    fields = {"id", "name", "seed", "resolution"}\n'
         '    check.keys(body, fields | {"source"}, fields, "ruleset")\n'
@@ -3795,10 +3988,14 @@ _SOURCES = {
         '            body.value_lines.get("id", 1),\n'
         '            f"ruleset id {header.get(\'id\')!r} must be the folder name {path.parent.name!r}",\n'
         '        )\n'
-        '    block, uses = None, None\n'
+        '    block, fight, uses = None, None, []\n'
         '    if "resolution" in top:\n'
-        '        block, uses = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
-        '    return header, block, uses, check.problems\n'
+        '        block, found = parse_block(check, top["resolution"], top.value_lines["resolution"])\n'
+        '        uses.append(found)\n'
+        '    if "encounter" in top:\n'
+        '        fight, found = parse_encounter(check, top["encounter"], top.value_lines["encounter"])\n'
+        '        uses.append(found)\n'
+        '    return header, block, fight, uses, check.problems\n'
         '\n'
         '\n'
         'def load_folder(folder: Path) -> RuleSet:\n'
@@ -3809,7 +4006,7 @@ _SOURCES = {
         '            [TableProblem(display_path(header_path), 1, "missing: every ruleset folder needs a ruleset.yaml")]\n'
         '        )\n'
         '    problems: list[TableProblem] = []\n'
-        '    header, block, uses, header_problems = _ruleset_header(header_path)\n'
+        '    header, block, fight, uses, header_problems = _ruleset_header(header_path)\n'
         '    problems += header_problems\n'
         '    tables: dict[str, Table] = {}\n'
         '    rulings: dict[str, Ruling] = {}\n'
@@ -3832,8 +4029,8 @@ _SOURCES = {
         '                    )\n'
         '                into[item_id] = item\n'
         '    problems += _cross_checks(tables)\n'
-        '    if uses is not None:\n'
-        '        problems += check_references(display_path(header_path), uses, tables, rulings)\n'
+        '    for found in uses:\n'
+        '        problems += check_references(display_path(header_path), found, tables, rulings)\n'
         '    if problems:\n'
         '        raise TableError(problems)\n'
         '    return RuleSet(\n'
@@ -3845,6 +4042,7 @@ _SOURCES = {
         '        tables=tables,\n'
         '        rulings=rulings,\n'
         '        resolution_block=block,\n'
+        '        encounter_block=fight,\n'
         '    )\n'
         '\n'
         '\n'
@@ -4634,23 +4832,36 @@ _TABLES = {
                                 ['label', 'Initiative die of the first attack (d10)'], ['low', None],
                                 ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
-                               [['values', ['dict', [['value', -6]]]], ['section', 'Initiative'], ['line', 36],
+                               [['values', ['dict', [['value', 8]]]], ['section', 'Initiative'], ['line', 36],
+                                ['id', 'second_attack_die'],
+                                ['label', 'Initiative die of the second attack (d8)'], ['low', None],
+                                ['high', None],
+                                ['note',
+                                 '"Multiple attacks use a lower die for each successive attack (1d10 for the first attack, 1d8 for the second, 1d6 for the third, etc.)"'],
+                                ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', 6]]]], ['section', 'Initiative'], ['line', 38],
+                                ['id', 'third_attack_die'],
+                                ['label', 'Initiative die of the third attack (d6)'], ['low', None],
+                                ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
+                              ['object', 'pycalc.table_files:Row',
+                               [['values', ['dict', [['value', -6]]]], ['section', 'Initiative'], ['line', 39],
                                 ['id', 'lost_at_or_below'],
                                 ['label', 'Actions at this initiative or later are lost'], ['low', None],
                                 ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['value', 10]]]], ['section', 'The Initiative Round'],
-                                ['line', 37], ['id', 'movement_starts'],
+                                ['line', 40], ['id', 'movement_starts'],
                                 ['label', 'Movement starts on initiative'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['value', 1]]]], ['section', 'The Initiative Round'],
-                                ['line', 38], ['id', 'movement_ends'],
+                                ['line', 41], ['id', 'movement_ends'],
                                 ['label', 'Movement ends on initiative'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['value', 10]]]], ['section', 'The Initiative Round'],
-                                ['line', 39], ['id', 'round_start_for_long_spells'],
+                                ['line', 42], ['id', 'round_start_for_long_spells'],
                                 ['label', 'One-round spells start on initiative'], ['low', None],
                                 ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Initiative'], ['file', 'tables/spelljammer/actions.yaml'],
@@ -4678,13 +4889,13 @@ _TABLES = {
                                   [['init', 3],
                                    ['effect',
                                     '-20 DEF, -20 Luck saves; forced to move: lose remaining actions, 2x DEX roll or fall']]]],
-                                ['section', 'Initiative'], ['line', 50], ['id', 'no_movement'],
+                                ['section', 'Initiative'], ['line', 53], ['id', 'no_movement'],
                                 ['label', 'Declare no movement'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values',
                                  ['dict', [['init', -5], ['effect', 'Lose half your attacks, rounded down']]]],
-                                ['section', 'Move and Attack'], ['line', 53], ['id', 'move_and_attack'],
+                                ['section', 'Move and Attack'], ['line', 56], ['id', 'move_and_attack'],
                                 ['label', 'Move (half TMR) and attack'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
@@ -4692,18 +4903,18 @@ _TABLES = {
                                  ['dict',
                                   [['init', -7],
                                    ['effect', '-25 SC; lose half your attacks, rounded up (keep at least 1)']]]],
-                                ['section', 'Run and Attack'], ['line', 55], ['id', 'run_and_attack'],
+                                ['section', 'Run and Attack'], ['line', 58], ['id', 'run_and_attack'],
                                 ['label', 'Run (up to TMR) and attack'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['init', -5], ['effect', '']]]],
-                                ['section', 'Draw Weapon'], ['line', 57], ['id', 'draw_weapon'],
+                                ['section', 'Draw Weapon'], ['line', 60], ['id', 'draw_weapon'],
                                 ['label', 'Draw a weapon'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values',
                                  ['dict', [['init', -10], ['effect', 'Two -5 actions also cost an action']]]],
-                                ['section', 'Draw Weapon'], ['line', 58], ['id', 'sheathe_and_draw'],
+                                ['section', 'Draw Weapon'], ['line', 61], ['id', 'sheathe_and_draw'],
                                 ['label', 'Sheathe a weapon and draw another'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
@@ -4712,7 +4923,7 @@ _TABLES = {
                                   [['init', -5],
                                    ['effect',
                                     '4x DEX roll to retrieve; -15 DEF; on 1x DEX may still attack once']]]],
-                                ['section', 'Picking Up a Dropped Weapon'], ['line', 60],
+                                ['section', 'Picking Up a Dropped Weapon'], ['line', 63],
                                 ['id', 'pick_up_weapon'], ['label', 'Pick up a dropped weapon (1x DEX roll)'],
                                 ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
@@ -4720,7 +4931,7 @@ _TABLES = {
                                [['values',
                                  ['dict',
                                   [['init', 0], ['effect', 'Half a round; lose half your attacks, rounded up']]]],
-                                ['section', 'Ready Shield'], ['line', 63], ['id', 'ready_shield'],
+                                ['section', 'Ready Shield'], ['line', 66], ['id', 'ready_shield'],
                                 ['label', 'Ready a shield'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
@@ -4729,11 +4940,11 @@ _TABLES = {
                                   [['init', 0],
                                    ['effect',
                                     'Half a round, not in melee at round start; lose half your attacks (round up) or half your movement']]]],
-                                ['section', 'Drink Potion'], ['line', 65], ['id', 'drink_potion'],
+                                ['section', 'Drink Potion'], ['line', 68], ['id', 'drink_potion'],
                                 ['label', 'Drink a potion'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Combining Actions'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 42], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
+                           ['line', 45], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
                            ['gm_fillable', False], ['cheatsheet', None]]]],
                         ['attack_and_move',
                          ['object', 'pycalc.table_files:Table',
@@ -4749,28 +4960,28 @@ _TABLES = {
                             ['tuple',
                              [['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['segments_delay', 1]]]], ['section', 'Attack and Move'],
-                                ['line', 82], ['id', None], ['label', None], ['low', 1], ['high', 1],
+                                ['line', 85], ['id', None], ['label', None], ['low', 1], ['high', 1],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['segments_delay', 2]]]], ['section', 'Attack and Move'],
-                                ['line', 83], ['id', None], ['label', None], ['low', 2], ['high', 2],
+                                ['line', 86], ['id', None], ['label', None], ['low', 2], ['high', 2],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['segments_delay', 3]]]], ['section', 'Attack and Move'],
-                                ['line', 84], ['id', None], ['label', None], ['low', 3], ['high', 3],
+                                ['line', 87], ['id', None], ['label', None], ['low', 3], ['high', 3],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['segments_delay', 4]]]], ['section', 'Attack and Move'],
-                                ['line', 85], ['id', None], ['label', None], ['low', 4], ['high', 4],
+                                ['line', 88], ['id', None], ['label', None], ['low', 4], ['high', 4],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['segments_delay', None]]]],
-                                ['section', 'Attack and Move'], ['line', 86], ['id', None], ['label', None],
+                                ['section', 'Attack and Move'], ['line', 89], ['id', None], ['label', None],
                                 ['low', 5], ['high', None],
                                 ['note', '5x DEX roll or worse - cannot move this round'],
                                 ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Attack and Move'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 69],
+                           ['line', 72],
                            ['note',
                             'Last attack before initiative 10: move up to half TMR from initiative 10. Last attack between initiative 2 and 10: roll DEX. Movement is 1/20 of TMR per segment; none after segment 1; no attacks after movement.'],
                            ['key_id', 'dex_roll_multiple'], ['key_label', 'DEX roll made (x DEX)'],
@@ -4788,36 +4999,36 @@ _TABLES = {
                             ['tuple',
                              [['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 6], ['sk', 7]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 101], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 104], ['id', None],
                                 ['label', None], ['low', 1], ['high', 5], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 5], ['sk', 6]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 102], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 105], ['id', None],
                                 ['label', None], ['low', 6], ['high', 10], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 4], ['sk', 5]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 103], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 106], ['id', None],
                                 ['label', None], ['low', 11], ['high', 15], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 3], ['sk', 4]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 104], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 107], ['id', None],
                                 ['label', None], ['low', 16], ['high', 20], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 2], ['sk', 3]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 105], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 108], ['id', None],
                                 ['label', None], ['low', 21], ['high', 21], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['gk', 1], ['sk', 2]]]],
-                                ['section', 'Casting Mage Spells'], ['line', 106], ['id', None],
+                                ['section', 'Casting Mage Spells'], ['line', 109], ['id', None],
                                 ['label', None], ['low', 22], ['high', 22], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Casting Mage Spells'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 88],
+                           ['line', 91],
                            ['note',
                             'The spell goes off on initiative minus casting time. "if a mage casts an SK spell that he is rank 8 in, his casting time is 6. If he rolls a 9 for initiative, the spell goes off on a 3."'],
                            ['key_id', 'rank'], ['key_label', 'Spell rank'], ['picker', None],
@@ -4840,36 +5051,36 @@ _TABLES = {
                             ['tuple',
                              [['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 1], ['opponents', 1], ['friend_on', 30]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 122], ['id', 'f1_o1'],
+                                ['section', 'Shooting Into Melee'], ['line', 125], ['id', 'f1_o1'],
                                 ['label', '1 friend and 1 opponent'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 1], ['opponents', 2], ['friend_on', 20]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 123], ['id', 'f1_o2'],
+                                ['section', 'Shooting Into Melee'], ['line', 126], ['id', 'f1_o2'],
                                 ['label', '1 friend and 2 opponents'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 1], ['opponents', 3], ['friend_on', 10]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 124], ['id', 'f1_o3'],
+                                ['section', 'Shooting Into Melee'], ['line', 127], ['id', 'f1_o3'],
                                 ['label', '1 friend and 3 opponents'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 2], ['opponents', 1], ['friend_on', 40]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 125], ['id', 'f2_o1'],
+                                ['section', 'Shooting Into Melee'], ['line', 128], ['id', 'f2_o1'],
                                 ['label', '2 friends and 1 opponent'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 3], ['opponents', 1], ['friend_on', 50]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 126], ['id', 'f3_o1'],
+                                ['section', 'Shooting Into Melee'], ['line', 129], ['id', 'f3_o1'],
                                 ['label', '3 friends and 1 opponent'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['friends', 3], ['opponents', 2], ['friend_on', 45]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 127], ['id', 'f3_o2'],
+                                ['section', 'Shooting Into Melee'], ['line', 130], ['id', 'f3_o2'],
                                 ['label', '3 friends and 2 opponents'], ['low', None], ['high', None],
                                 ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 108],
+                           ['line', 111],
                            ['note',
                             'Roll 1d100 + weapon rank + 2 x Master Bowman rank (+5 specialist, +10 double specialist); at or under the number the attack targets a friend (chosen at random among several), then roll the attack normally.'],
                            ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -4890,21 +5101,21 @@ _TABLES = {
                             ['tuple',
                              [['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['roll_bonus', 0], ['always_friend_on', 5]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 138], ['id', 'normal'],
+                                ['section', 'Shooting Into Melee'], ['line', 141], ['id', 'normal'],
                                 ['label', 'Normal'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['roll_bonus', 5], ['always_friend_on', 3]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 139], ['id', 'specialist'],
+                                ['section', 'Shooting Into Melee'], ['line', 142], ['id', 'specialist'],
                                 ['label', 'Specialist'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]],
                               ['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['roll_bonus', 10], ['always_friend_on', 1]]]],
-                                ['section', 'Shooting Into Melee'], ['line', 140], ['id', 'double_specialist'],
+                                ['section', 'Shooting Into Melee'], ['line', 143], ['id', 'double_specialist'],
                                 ['label', 'Double specialist'], ['low', None], ['high', None], ['note', ''],
                                 ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 129],
+                           ['line', 132],
                            ['note',
                             '"NOTE: 05 or less always targets a friend instead of a foe (03 or less for specialists, 01 for double specialists)." Compared with the raw d100.'],
                            ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -4921,11 +5132,11 @@ _TABLES = {
                             ['tuple',
                              [['object', 'pycalc.table_files:Row',
                                [['values', ['dict', [['value', 2]]]], ['section', 'Shooting Into Melee'],
-                                ['line', 149], ['id', 'master_bowman_rank_multiplier'],
+                                ['line', 152], ['id', 'master_bowman_rank_multiplier'],
                                 ['label', 'Multiple of Master Bowman rank added'], ['low', None],
                                 ['high', None], ['note', ''], ['file', 'tables/spelljammer/actions.yaml']]]]]],
                            ['section', 'Shooting Into Melee'], ['file', 'tables/spelljammer/actions.yaml'],
-                           ['line', 142], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
+                           ['line', 145], ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
                            ['gm_fillable', False], ['cheatsheet', None]]]],
                         ['stun_rules',
                          ['object', 'pycalc.table_files:Table',
@@ -5887,7 +6098,7 @@ _TABLES = {
                            ['section', 'The Initiative Round'],
                            ['why',
                             '"Any actions set to occur on initiative -6 or later are lost" conflicts with "Otherwise, they will begin casting on initiative 10 of the following round."'],
-                           ['file', 'tables/spelljammer/actions.yaml'], ['line', 152]]]],
+                           ['file', 'tables/spelljammer/actions.yaml'], ['line', 155]]]],
                         ['stun_damage_basis',
                          ['object', 'pycalc.table_files:Ruling',
                           [['id', 'stun_damage_basis'], ['label', 'Damage compared with the stun threshold'],
@@ -5930,7 +6141,35 @@ _TABLES = {
                            ['section', 'Lighting Modifiers'],
                            ['why', 'The lighting modifiers are printed with no SC or DEF label.'],
                            ['file', 'tables/spelljammer/modifiers.yaml'], ['line', 217]]]]]]],
-                     ['chosen', ['dict', []]], ['house_rules', ['tuple', []]], ['resolution_block', None]]],
+                     ['chosen', ['dict', []]], ['house_rules', ['tuple', []]], ['resolution_block', None],
+                     ['encounter_block',
+                      ['object', 'pycalc.encounter_block:EncounterRules',
+                       [['initiative',
+                         ['object', 'pycalc.encounter_block:Initiative',
+                          [['die',
+                            ['object', 'pycalc.resolution_block:Ref',
+                             [['table', 'initiative_rules'], ['entry', 'first_attack_die'],
+                              ['column', 'value'], ['line', 11]]]],
+                           ['die_is_dice', False], ['adds_dex', True], ['ties', 'simultaneous'],
+                           ['later_dice',
+                            ['tuple',
+                             [['object', 'pycalc.resolution_block:Ref',
+                               [['table', 'initiative_rules'], ['entry', 'second_attack_die'],
+                                ['column', 'value'], ['line', 12]]],
+                              ['object', 'pycalc.resolution_block:Ref',
+                               [['table', 'initiative_rules'], ['entry', 'third_attack_die'],
+                                ['column', 'value'], ['line', 12]]]]]],
+                           ['lost_at_or_below',
+                            ['object', 'pycalc.resolution_block:Ref',
+                             [['table', 'initiative_rules'], ['entry', 'lost_at_or_below'],
+                              ['column', 'value'], ['line', 15]]]],
+                           ['modifiers', 'initiative_modifiers'], ['first_round', None]]]],
+                        ['hit_points',
+                         ['object', 'pycalc.encounter_block:HitPoints',
+                          [['table', 'wound_tiers'], ['state', 'tier']]]],
+                        ['conditions', None], ['morale', None],
+                        ['log_picks', ['tuple', ['attack_kinds', 'cover']]],
+                        ['file', 'tables/spelljammer/ruleset.yaml'], ['line', 10]]]]]],
 }
 
 _KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')

@@ -1,0 +1,326 @@
+"""A whole fight, as the Encounter sheet runs it: roster + rolls + logs -> acting order and state.
+
+The reference the sheet's formulas are checked against (tests/test_encounter_parity.py). Pure
+functions of the ruleset (its ``encounter:`` block, :mod:`pycalc.encounter_block`), the roster, the
+attack log, the conditions log and the current round. Each attack is resolved by the ruleset's own
+calculator engine (:mod:`pycalc.encounter_rulesets`), so a log row says what the Attack or Strike
+calculator says for the same numbers.
+
+How the sheet reads the logs (and so this model):
+
+- Initiative: a combatant's number is its roll (the roll typed on the first roster line of its
+  group when its own is empty) + its DEX modifier when the ruleset adds it + its Action's
+  initiative modifier. Order = 1 + how many have a higher number (ties to the higher DEX first
+  where the ruleset says so); equal order = simultaneous.
+- Attack log rows count in order, top to bottom. A row's round is the round typed, or the round of
+  the row above (round 1 for the first). A row counts while its round is not after the current
+  round, so stepping the round back shows the fight as it stood.
+- A row's damage (HP lost) is taken from its target and from each "also hits" target. What a row
+  needs of the state before it (spelljammer: the attacker's hit points for its wound modifier, the
+  target's PROT worn by grievous hits) counts every row above it.
+- A condition lasts from its start round through start + rounds - 1 (empty rounds: until the log row
+  is cleared); it ends after its last round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pycalc import dice
+from pycalc.encounter_block import cell, encounter
+from pycalc.errors import RuleError
+from pycalc.tables import RuleSet
+
+ROSTER_SIZE = 30
+LOG_SIZE = 200
+CONDITION_SIZE = 40
+ALSO_HITS = 3  # targets an area attack also hits
+CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
+
+
+@dataclass(frozen=True)
+class Combatant:
+    name: str
+    side: str = ""
+    group: str = ""
+    init_rolls: tuple[int | None, ...] = (None,)  # the first attack's roll, then later attacks'
+    dex: int = 0
+    action: str = ""  # the initiative modifiers table's row label ("" = none)
+    casting_time: int | None = None
+    first_round: bool = False  # acts first in round 1 (reach, size: encounter.initiative.first_round)
+    max_hp: int = 0
+    start_hp: int | None = None  # None: starts at max_hp
+    stats: Mapping[str, object] = field(default_factory=dict)  # the ruleset's combat numbers by stat id
+    morale_roll: int | None = None
+
+
+@dataclass(frozen=True)
+class Attack:
+    attacker: str
+    target: str
+    round: int | None = None  # None: the round of the row above
+    also: tuple[str, ...] = ()
+    roll: int | None = None
+    follow_roll: int | None = None
+    damage_roll: int | None = None
+    extra_roll: int | None = None
+    mods: int = 0
+    picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label
+
+
+@dataclass(frozen=True)
+class Condition:
+    target: str
+    name: str  # the conditions table's row label
+    start: int
+    rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class Fight:
+    roster: Sequence[Combatant]
+    attacks: Sequence[Attack] = ()
+    conditions: Sequence[Condition] = ()
+    round: int = 1
+
+
+# --------------------------------------------------------------------------- initiative
+
+
+def die_faces(rules: RuleSet) -> int:
+    rule = encounter(rules).initiative
+    found = cell(rules, rule.die)
+    return dice.parse(found).sides if rule.die_is_dice else int(found)
+
+
+def initiative_modifier(rules: RuleSet, action: str) -> int:
+    table_id = encounter(rules).initiative.modifiers
+    if not table_id or not action:
+        return 0
+    return int(rules.table(table_id).by_label(action)["init"])
+
+
+def group_roll(roster: Sequence[Combatant], index: int, attack: int = 0) -> int | None:
+    """The combatant's own roll, else the roll on the first roster line of its group."""
+    me = roster[index]
+    own = me.init_rolls[attack] if attack < len(me.init_rolls) else None
+    if own is not None or not me.group:
+        return own
+    first = next(c for c in roster if c.group == me.group)
+    return first.init_rolls[attack] if attack < len(first.init_rolls) else None
+
+
+def initiative(rules: RuleSet, roster: Sequence[Combatant], index: int, attack: int = 0) -> int | None:
+    roll = group_roll(roster, index, attack)
+    me = roster[index]
+    if roll is None or not me.name:
+        return None
+    return (
+        roll
+        + (me.dex if cell(rules, encounter(rules).initiative.adds_dex) else 0)
+        + initiative_modifier(rules, me.action)
+    )
+
+
+def later_initiatives(rules: RuleSet, roster: Sequence[Combatant], index: int) -> list[int | None]:
+    """Later attacks' numbers: one segment later than the attack before when equal to it."""
+    found: list[int | None] = [initiative(rules, roster, index)]
+    for attack in range(1, 1 + len(encounter(rules).initiative.later_dice)):
+        number = initiative(rules, roster, index, attack)
+        if number is not None and found[-1] is not None and number == found[-1]:
+            number -= 1
+        found.append(number)
+    return found[1:]
+
+
+def order(rules: RuleSet, roster: Sequence[Combatant]) -> list[int | None]:
+    """Acting position of each combatant (1 acts first; equal positions act together)."""
+    numbers = [initiative(rules, roster, i) for i in range(len(roster))]
+    by_dex = encounter(rules).initiative.ties == "higher_dex"
+    found: list[int | None] = []
+    for me, mine in zip(roster, numbers, strict=True):
+        if mine is None:
+            found.append(None)
+            continue
+        ahead = sum(1 for n in numbers if n is not None and n > mine)
+        if by_dex:
+            ahead += sum(1 for c, n in zip(roster, numbers, strict=True) if n == mine and c.dex > me.dex)
+        found.append(1 + ahead)
+    return found
+
+
+def simultaneous(rules: RuleSet, roster: Sequence[Combatant], positions: Sequence[int | None]) -> list[bool]:
+    """Acting together with someone outside one's own group."""
+    return [
+        mine is not None
+        and any(
+            other == mine and (not me.group or them.group != me.group)
+            for j, (them, other) in enumerate(zip(roster, positions, strict=True))
+            if j != i
+        )
+        for i, (me, mine) in enumerate(zip(roster, positions, strict=True))
+    ]
+
+
+def lost_action(rules: RuleSet, number: int | None) -> bool:
+    limit = encounter(rules).initiative.lost_at_or_below
+    return limit is not None and number is not None and number <= int(cell(rules, limit))
+
+
+# --------------------------------------------------------------------------- the attack log
+
+
+def rounds_of(attacks: Sequence[Attack]) -> list[int]:
+    found, current = [], 1
+    for attack in attacks:
+        current = attack.round if attack.round is not None else current
+        found.append(current)
+    return found
+
+
+@dataclass
+class RowResult:
+    round: int
+    result: object  # the calculator's result ('' with no roll, a '#...' message on a mistake)
+    hp_lost: int  # what each target loses (0 unless a number)
+    outputs: dict[str, object]
+
+
+def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
+    from pycalc.encounter_rulesets import adapter
+
+    ruleset = adapter(rules.id)
+    by_name = {c.name: c for c in fight.roster if c.name}
+    start = {c.name: start_hp(c) for c in fight.roster if c.name}
+    lost: dict[str, int] = dict.fromkeys(start, 0)
+    wear: dict[str, int] = dict.fromkeys(start, 0)
+    found = []
+    for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
+        attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
+        if attacker is None or target is None:
+            message = "" if not (attack.attacker or attack.target) else unknown_names(attack, by_name)
+            found.append(RowResult(row_round, message, 0, {}))
+            continue
+        state = RowState(
+            attacker_hp=start[attacker.name] - lost[attacker.name],
+            target_prot_wear=wear[target.name],
+        )
+        try:
+            outputs = ruleset.resolve(rules, attacker, target, attack, state)
+        except RuleError as error:  # the calculator's cell shows the message
+            outputs = {ruleset.result: str(error), ruleset.hp_lost: ""}
+        result = outputs[ruleset.result]
+        hp = outputs[ruleset.hp_lost]
+        hp_lost = hp if isinstance(hp, int) and not isinstance(hp, bool) else 0
+        for name in (attack.target, *attack.also):
+            if name in lost:
+                lost[name] += hp_lost
+        wear[target.name] += ruleset.prot_wear(outputs)
+        found.append(RowResult(row_round, result, hp_lost, outputs))
+    return found
+
+
+def unknown_names(attack: Attack, by_name: Mapping[str, Combatant]) -> str:
+    if attack.attacker not in by_name:
+        return "#ATTACKER? a name on the roster"
+    return "#TARGET? a name on the roster"
+
+
+@dataclass(frozen=True)
+class RowState:
+    attacker_hp: int  # the attacker's hit points before this row
+    target_prot_wear: int  # PROT the target lost to earlier rows
+
+
+def start_hp(combatant: Combatant) -> int:
+    return combatant.max_hp if combatant.start_hp is None else combatant.start_hp
+
+
+# --------------------------------------------------------------------------- state on the roster
+
+
+@dataclass
+class CombatantState:
+    initiative: int | None
+    order: int | None
+    simultaneous: bool
+    later: list[int | None]
+    lost: int  # attacks whose number is at or below the ruleset's limit (spelljammer)
+    spell_at: int | None  # initiative - casting time
+    round_one: str  # the first-round exception, in round 1
+    hp_now: int
+    state: str
+    conditions: str  # active conditions this round, "Stunned (to round 3), Prone"
+    down: bool
+    extra: dict[str, object]  # the ruleset's own (wound modifier, stunned, PROT now)
+
+
+def hit_point_state(rules: RuleSet, hp: int) -> str:
+    rule = encounter(rules).hit_points
+    row = rules.table(rule.table).band(hp)
+    return "" if row is None else str(row[rule.state])
+
+
+def active(condition: Condition, round_: int) -> bool:
+    return condition.start <= round_ and (
+        condition.rounds is None or round_ <= condition.start + condition.rounds - 1
+    )
+
+
+def condition_text(condition: Condition) -> str:
+    if condition.rounds is None:
+        return condition.name
+    return f"{condition.name} (to round {condition.start + condition.rounds - 1})"
+
+
+def round_one(rules: RuleSet, fight: Fight, me: Combatant) -> str:
+    table_id = encounter(rules).initiative.first_round
+    if not table_id or fight.round != 1 or not me.first_round:
+        return ""
+    return f"acts first: {rules.table(table_id).title}"
+
+
+def roster_state(
+    rules: RuleSet, fight: Fight, log: Sequence[RowResult] | None = None
+) -> list[CombatantState]:
+    from pycalc.encounter_rulesets import adapter
+
+    log = resolve_log(rules, fight) if log is None else log
+    positions = order(rules, fight.roster)
+    together = simultaneous(rules, fight.roster, positions)
+    found = []
+    for index, me in enumerate(fight.roster):
+        taken = 0
+        for attack, row in zip(fight.attacks, log, strict=True):
+            if me.name and row.round <= fight.round:
+                taken += row.hp_lost * (attack.target, *attack.also).count(me.name)
+        hp = start_hp(me) - taken
+        first, later = initiative(rules, fight.roster, index), later_initiatives(rules, fight.roster, index)
+        conditions = [
+            condition_text(c)
+            for c in fight.conditions
+            if me.name and c.target == me.name and active(c, fight.round)
+        ]
+        found.append(
+            CombatantState(
+                initiative=first,
+                order=positions[index],
+                simultaneous=together[index],
+                later=later,
+                lost=sum(lost_action(rules, n) for n in (first, *later)),
+                spell_at=None if first is None or me.casting_time is None else first - me.casting_time,
+                round_one=round_one(rules, fight, me),
+                hp_now=hp,
+                state=hit_point_state(rules, hp) if me.name else "",
+                conditions=", ".join(conditions[:CONDITION_SLOTS])
+                + (
+                    f", and {len(conditions) - CONDITION_SLOTS} more"
+                    if len(conditions) > CONDITION_SLOTS
+                    else ""
+                ),
+                down=bool(me.name) and hp <= 0,
+                extra=adapter(rules.id).roster_extra(rules, fight, me, hp, log),
+            )
+        )
+    return found

@@ -1,0 +1,185 @@
+"""The ``encounter:`` block of a ruleset's ``ruleset.yaml``: the rules of a whole fight that the
+Encounter sheet and :mod:`pycalc.encounter` follow (documented in ``tables/README.md``).
+
+Every number is a table cell (``table.entry`` or ``table.entry.column``), so a house rule on the table
+is followed; every table it names is checked once the tables are loaded (``file:line`` errors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pycalc.resolution_block import Ref, Uses, _Parser, value
+from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker
+
+TIES = ("simultaneous", "higher_dex")
+INITIATIVE_KEYS = {
+    "die",
+    "die_dice",
+    "adds_dex",
+    "ties",
+    "later_dice",
+    "lost_at_or_below",
+    "modifiers",
+    "first_round",
+}
+HIT_POINT_KEYS = {"states"}
+MORALE_KEYS = {"roll", "table", "check_at_percent"}
+BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}
+
+
+@dataclass(frozen=True)
+class Initiative:
+    die: Any  # faces of the initiative die: a whole number or a Ref (int, or dice when die_is_dice)
+    die_is_dice: bool
+    adds_dex: bool
+    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together
+    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)
+    lost_at_or_below: Any  # None, or actions at this initiative or later are lost
+    modifiers: str | None  # a table whose `init` column the roster's Action pick adds
+    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)
+
+
+@dataclass(frozen=True)
+class HitPoints:
+    table: str  # a bands table keyed by current hit points
+    state: str  # its column naming the state
+
+
+@dataclass(frozen=True)
+class Morale:
+    roll: Ref  # the morale roll's dice
+    table: str  # the GM-fillable table: roll_from, roll_to, result
+    check_at_percent: Any  # check when this % of a side is down
+
+
+@dataclass(frozen=True)
+class EncounterRules:
+    initiative: Initiative
+    hit_points: HitPoints
+    conditions: str | None  # an entries table: rounds, rounds_dice, effect
+    morale: Morale | None
+    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row
+    file: str
+    line: int
+
+
+def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
+    parser = _Parser(check)
+    data = check.mapping(raw, line, "encounter")
+    if data is None:
+        return None, parser.uses
+    check.keys(data, BLOCK_KEYS, {"initiative", "hit_points"}, "encounter")
+    initiative = _initiative(parser, data)
+    hit_points = _hit_points(parser, data)
+    conditions = None
+    if "conditions" in data:
+        columns = {"rounds": ("int",), "rounds_dice": ("dice",), "effect": ("text",)}
+        conditions = parser.table_id(
+            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns
+        )
+    morale = _morale(parser, data) if "morale" in data else None
+    picks: list[str] = []
+    raw_picks = data.get("log_picks", LocatedList())
+    if not isinstance(raw_picks, list):
+        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")
+        raw_picks = LocatedList()
+    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):
+        picks.append(check.ident(item, item_line, "encounter.log_picks"))
+        parser.uses.pickers.append((picks[-1], item_line))
+    if initiative is None or hit_points is None:
+        return None, parser.uses
+    return EncounterRules(
+        initiative, hit_points, conditions, morale, tuple(picks), check.file, line
+    ), parser.uses
+
+
+def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:
+    check = parser.check
+    block = check.mapping(
+        data.get("initiative"), data.value_lines.get("initiative", data.line), "encounter.initiative"
+    )
+    if block is None:
+        return None
+    what = "encounter.initiative"
+    check.keys(block, INITIATIVE_KEYS, {"adds_dex", "ties"}, what)
+    if ("die" in block) == ("die_dice" in block):
+        check.fail(block.line, f"{what} needs one of 'die' (faces) or 'die_dice' (a dice cell)")
+    if "die_dice" in block:
+        die: Any = parser.reference(
+            str(block["die_dice"]), block.value_lines["die_dice"], f"{what}.die_dice", "dice"
+        )
+    else:
+        die = parser.get(block, "die", parser.number, what, 0)
+    later = block.get("later_dice", LocatedList())
+    later_lines = getattr(later, "item_lines", [block.line] * len(later)) if isinstance(later, list) else []
+    if not isinstance(later, list):
+        check.fail(block.value_lines["later_dice"], f"{what}.later_dice must be a list")
+        later = []
+    tables = {}
+    for key, columns in (("modifiers", {"init": ("int",)}), ("first_round", {})):
+        if key in block:
+            tables[key] = parser.table_id(
+                block[key], block.value_lines[key], f"{what}.{key}", "entries", columns
+            )
+    return Initiative(
+        die=die,
+        die_is_dice="die_dice" in block,
+        adds_dex=parser.get(block, "adds_dex", parser.flag, what, False),
+        ties=parser.get(block, "ties", parser.choice(TIES), what, TIES[0]),
+        later_dice=tuple(
+            parser.number(item, item_line, f"{what}.later_dice")
+            for item, item_line in zip(later, later_lines, strict=False)
+        ),
+        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),
+        modifiers=tables.get("modifiers"),
+        first_round=tables.get("first_round"),
+    )
+
+
+def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:
+    check = parser.check
+    what = "encounter.hit_points"
+    block = check.mapping(data.get("hit_points"), data.value_lines.get("hit_points", data.line), what)
+    if block is None:
+        return None
+    check.keys(block, HIT_POINT_KEYS, {"states"}, what)
+    states = str(block.get("states", ""))
+    table, _, state = states.partition(".")
+    if not state:
+        check.fail(
+            block.value_lines.get("states", block.line), f"{what}.states must be table.column, got {states!r}"
+        )
+    parser.table_id(
+        table, block.value_lines.get("states", block.line), f"{what}.states", "bands", {state: ("text",)}
+    )
+    return HitPoints(table, state)
+
+
+def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:
+    check = parser.check
+    what = "encounter.morale"
+    block = check.mapping(data["morale"], data.value_lines["morale"], what)
+    if block is None:
+        return None
+    check.keys(block, MORALE_KEYS, MORALE_KEYS, what)
+    roll = parser.reference(str(block["roll"]), block.value_lines["roll"], f"{what}.roll", "dice")
+    columns = {"roll_from": ("int",), "roll_to": ("int",), "result": ("text",)}
+    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", columns)
+    percent = parser.get(block, "check_at_percent", parser.number, what)
+    if roll is None:
+        return None
+    return Morale(roll, table, percent)
+
+
+def encounter(rules: RuleSet) -> EncounterRules:
+    found = rules.encounter_block
+    if found is None:
+        raise KeyError(f"{rules.id} has no encounter block")
+    return found
+
+
+def cell(rules: RuleSet, item: Any) -> Any:
+    """A block value under the rules in force (a literal, or the table cell a Ref names)."""
+    return value(rules, item)

@@ -1,0 +1,254 @@
+"""What each ruleset's Encounter sheet needs of its own: the roster's combat numbers, how a log row
+feeds the ruleset's Attack or Strike calculator, and that calculator's engine.
+
+``wiring`` maps each calculator input (a defined name of the calculator) to a formula template the
+sheet writer fills per log row: ``{attacker.<stat>}`` and ``{target.<stat>}`` (the roster's number
+of the combatant named on the row), ``{log.<field>}`` (the row's own cell: roll, follow_roll,
+damage_roll, extra_roll, mods), ``{attacker_hp}`` (the attacker's hit points before this row),
+``{prot_wear}`` (PROT the target lost to earlier rows) and ``{derived.<name>}`` (a calculator
+output worked out again for the row, ``derived``). Inputs not wired keep the calculator's default.
+``resolve`` is the same through the engine, the reference the sheet is checked against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pycalc.encounter import Attack, Combatant, Fight, RowResult, RowState, start_hp
+from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
+from pycalc.tables import RuleSet
+
+
+@dataclass(frozen=True)
+class Stat:
+    id: str  # ROSTER_<ID>
+    label: str
+    kind: str = "int"  # int, dice, size (a pick from the stun size table)
+    default: object = 0  # what an empty roster cell counts as
+
+
+@dataclass(frozen=True)
+class LogRoll:
+    field: str  # Attack's field
+    label: str
+    calculator_name: str  # the calculator input it feeds (the column exists when that input matters)
+
+
+@dataclass(frozen=True)
+class Adapter:
+    stats: tuple[Stat, ...]
+    wiring: Mapping[str, str]
+    result: str
+    hp_lost: str
+    resolve: Callable[[RuleSet, Combatant, Combatant, Attack, RowState], dict[str, Any]]
+    rolls: tuple[LogRoll, ...]
+    derived: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
+    shown: tuple[tuple[str, str], ...] = ()  # further calculator outputs the log shows: (name, label)
+    roster_extra: Callable[[RuleSet, Fight, Combatant, int, Sequence[RowResult]], dict[str, object]] = (
+        lambda *_: {}
+    )
+    prot_wear: Callable[[Mapping[str, Any]], int] = lambda _: 0
+
+
+def stat(combatant: Combatant, stat_id: str, adapter_stats: Sequence[Stat]) -> Any:
+    found = combatant.stats.get(stat_id)
+    if found is None or found == "":
+        return next(s.default for s in adapter_stats if s.id == stat_id)
+    return found
+
+
+D20_ROLLS = (
+    LogRoll("roll", "d20 roll", "ATTACK_ROLL"),
+    LogRoll("follow_roll", "Follow-up d20", "ATTACK_FOLLOW_ROLL"),
+    LogRoll("damage_roll", "Damage roll", "ATTACK_DAMAGE_ROLL"),
+)
+D20_WIRING = {
+    "ATTACK_BONUS": "{attacker.attack_bonus}",
+    "ATTACK_TARGET": "{target.ac}",
+    "ATTACK_MODS": "{log.mods}",
+    "ATTACK_ROLL": "{log.roll}",
+    "ATTACK_FOLLOW_ROLL": "{log.follow_roll}",
+    "ATTACK_DICE": "{attacker.dice}",
+    "ATTACK_DAMAGE_ROLL": "{log.damage_roll}",
+    "ATTACK_LEVEL": "{attacker.level}",
+}
+
+
+def d20_stats(bonus: str, target: tuple[str, str], *more: Stat) -> tuple[Stat, ...]:
+    return (
+        Stat("attack_bonus", bonus),
+        Stat(target[0], target[1]),
+        Stat("dice", "Damage dice", "dice", ""),
+        Stat("level", "Level / HD"),
+        *more,
+    )
+
+
+def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str], **fields: Any) -> Adapter:
+    """A d20 ruleset's: its engine's attack_outputs with the inputs the wiring names."""
+    target_stat = stats[1].id
+
+    def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
+        values = {
+            "bonus": stat(attacker, "attack_bonus", stats),
+            "target": stat(target, target_stat, stats),
+            "mods": attack.mods,
+            "roll": attack.roll,
+            "follow_roll": attack.follow_roll,
+            "dice": stat(attacker, "dice", stats),
+            "damage_roll": attack.damage_roll,
+            "level": stat(attacker, "level", stats),
+            "choices": dict(attack.picks),
+        }
+        values |= fields.get("more", lambda a, t, row: {})(attacker, target, attack)
+        return module.attack_outputs(rules, module.AttackInputs(**values))
+
+    return Adapter(
+        stats=stats,
+        wiring={**D20_WIRING, **wiring},
+        result="ATTACK_RESULT",
+        hp_lost="ATTACK_DAMAGE",
+        resolve=resolve,
+        rolls=fields.get("rolls", D20_ROLLS),
+    )
+
+
+CNC = d20_adapter(
+    cnc,
+    d20_stats("Attack bonus (BtH + Str or Dex)", ("ac", "AC")),
+    {"ATTACK_DEFENDER_DEX": "{target.dex}", "ATTACK_ATTACKER_DEX": "{attacker.dex}"},
+    more=lambda a, t, row: {"defender_dex": t.dex, "attacker_dex": a.dex},
+)
+OSR = d20_adapter(
+    osr,
+    d20_stats("To-hit bonus", ("needed", "Number needed to hit it")),
+    {
+        "ATTACK_TARGET": "{target.needed}",
+        "ATTACK_TARGET_DEX": "{target.dex}",
+        "ATTACK_DEX_IN_BONUS": "{attacker.dex}",
+    },
+    more=lambda a, t, row: {"target_dex": t.dex, "attacker_dex": a.dex},
+)
+COMBAT17 = d20_adapter(combat17, d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")), {})
+_BFRPG_STATS = d20_stats("Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus"))
+BFRPG = d20_adapter(
+    bfrpg,
+    _BFRPG_STATS,
+    {
+        "ATTACK_STR_BONUS": "{attacker.str}",
+        "ATTACK_DEX_BONUS": "{attacker.dex}",
+        "ATTACK_EXTRA_DAMAGE_ROLL": "{log.extra_roll}",
+    },
+    more=lambda a, t, row: {
+        "str_bonus": stat(a, "str", _BFRPG_STATS),
+        "dex_bonus": a.dex,
+        "extra_roll": row.extra_roll,
+    },
+    rolls=(*D20_ROLLS, LogRoll("extra_roll", "2nd damage roll", "ATTACK_EXTRA_DAMAGE_ROLL")),
+)
+
+# --------------------------------------------------------------------------- spelljammer
+
+SJ_STATS = (
+    Stat("sc", "SC"),
+    Stat("def", "DEF"),
+    Stat("con", "CON"),
+    Stat("size", "Size", "size", "Medium"),
+    Stat("prot", "PROT"),
+    Stat("magic_def", "Magic DEF"),
+    Stat("dice", "Damage dice", "dice", ""),
+    Stat("rank", "Weapon rank"),
+)
+
+
+def sj_resolve(
+    rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, state: RowState
+) -> dict:
+    def get(who: Combatant, stat_id: str) -> Any:
+        return stat(who, stat_id, SJ_STATS)
+
+    wound = spelljammer.wound_modifier(rules, state.attacker_hp, start_hp(attacker))
+    inputs = spelljammer_calculator.StrikeInputs(
+        sc=get(attacker, "sc"),
+        defense=get(target, "def"),
+        con=get(target, "con"),
+        hp=start_hp(target),
+        start_hp=start_hp(target),
+        mods=attack.mods + wound,
+        roll=attack.roll,
+        damage=attack.damage_roll or 0,
+        prot=max(0, get(target, "prot") - state.target_prot_wear),
+        size=get(target, "size"),
+        max_hp=target.max_hp,
+        magic_def=get(target, "magic_def"),
+        choices=dict(attack.picks),
+    )
+    return spelljammer_calculator.outputs(rules, inputs)
+
+
+def sj_roster_extra(rules: RuleSet, fight: Fight, me: Combatant, hp: int, log: Sequence[RowResult]) -> dict:
+    stunned = any(
+        row.round == fight.round and attack.target == me.name and row.outputs.get("TARGET_STUNNED") is True
+        for attack, row in zip(fight.attacks, log, strict=True)
+    )
+    wear = sum(
+        row.outputs.get("PROT_WEAR", 0)
+        for attack, row in zip(fight.attacks, log, strict=True)
+        if attack.target == me.name and row.round <= fight.round
+    )
+    return {
+        "ROSTER_WOUND_MOD": spelljammer.wound_modifier(rules, hp, start_hp(me)) if me.name else "",
+        "ROSTER_STUNNED": stunned,
+        "ROSTER_PROT_NOW": max(0, stat(me, "prot", SJ_STATS) - wear) if me.name else "",
+    }
+
+
+def _sj_resolve_with_wear(
+    rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, state: RowState
+) -> dict:
+    found = sj_resolve(rules, attacker, target, attack, state)
+    after = found.get("STRIKE_PROT_AFTER")
+    before = max(0, stat(target, "prot", SJ_STATS) - state.target_prot_wear)
+    found["PROT_WEAR"] = before - after if isinstance(after, int) else 0
+    return found
+
+
+SPELLJAMMER = Adapter(
+    stats=SJ_STATS,
+    wiring={
+        "STRIKE_SC": "{attacker.sc}",
+        "STRIKE_DEF": "{target.def}",
+        "TARGET_CON": "{target.con}",
+        "TARGET_SIZE": "{target.size}",
+        "TARGET_MAX_HP": "{target.max_hp}",
+        "TARGET_MAGIC_DEF": "{target.magic_def}",
+        "STRIKE_PROT": "MAX(0,{target.prot}-{prot_wear})",
+        "STRIKE_MODS": "{log.mods}+{derived.ATTACKER_WOUND_MOD}",
+        "STRIKE_ROLL": "{log.roll}",
+        "STRIKE_DAMAGE": "{log.damage_roll}",
+    },
+    result="STRIKE_OUTCOME",
+    hp_lost="STRIKE_HP_LOST",
+    resolve=_sj_resolve_with_wear,
+    rolls=(
+        LogRoll("roll", "d100 roll", "STRIKE_ROLL"),
+        LogRoll("damage_roll", "Damage rolled", "STRIKE_DAMAGE"),
+    ),
+    derived={
+        "ATTACKER_WOUND_MOD": (
+            "TARGET_WOUND_MOD",
+            {"TARGET_HP": "{attacker_hp}", "TARGET_START_HP": "{attacker.start_hp}"},
+        )
+    },
+    shown=(("TARGET_STUNNED", "Stunned"),),
+    roster_extra=sj_roster_extra,
+    prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
+)
+
+ADAPTERS = {"cnc": CNC, "osr": OSR, "combat17": COMBAT17, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
+
+
+def adapter(ruleset_id: str) -> Adapter:
+    return ADAPTERS[ruleset_id]

@@ -1,0 +1,667 @@
+"""The Encounter sheet: a roster, the acting order, an attack log resolved like the calculator, hit
+points and conditions over rounds (the model is :mod:`pycalc.encounter`).
+
+Each log row resolves its attack with the calculator's own formulas: the formulas the Attack (or
+Strike) calculator uses for its result and damage are copied onto the row, every calculator name
+replaced by the row's cell (a roster number of the attacker or target picked on the row, the row's
+roll, or a working cell of the row). So a row says what the calculator says for the same numbers,
+native formulas in the .xlsx and UDF calls in the .xlsm. Working columns sit right of the log,
+hidden. Order, hit points and conditions are COUNTIF/SUMIFS over the roster and the logs (no SORT,
+no array formula).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.encounter import ALSO_HITS, CONDITION_SIZE, CONDITION_SLOTS, LOG_SIZE, ROSTER_SIZE
+from pycalc.encounter_block import encounter
+from pycalc.encounter_rulesets import Adapter, adapter
+from pycalc.resolution_block import Ref
+from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list, add_whole_number_check
+from pycalc.sheets.common import (
+    NOTE,
+    SUBTITLE,
+    TITLE,
+    absolute,
+    define_name,
+    destinations,
+    mark_input,
+    mark_output,
+    protect,
+    put,
+    put_formula,
+    style_header,
+    table_name,
+)
+from pycalc.sheets.formulas import band, by_label, const, q
+from pycalc.tables import RuleSet
+
+SHEET = "Encounter"
+ROUND_CELL = "B3"
+ROSTER_TOP = 6  # header row; combatants below
+CONDITIONS_GAP = 3
+LOG_GAP = 3
+TOKEN = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'!|[A-Za-z_][A-Za-z0-9_.]*\s*\(?")
+
+
+# --------------------------------------------------------------------------- calculator formulas
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """The calculator's named cells: formula text of each working cell, default of each input."""
+
+    formulas: dict[str, str]
+    inputs: dict[str, Any]
+
+    def closure(self, outputs: list[str]) -> tuple[list[str], set[str]]:
+        """The working names the outputs depend on through inputs (in dependency order) and those inputs."""
+        order: list[str] = []
+        used: set[str] = set()
+        varying: dict[str, bool] = {}
+
+        def visit(name: str) -> bool:
+            if name in self.inputs:
+                used.add(name)
+                return True
+            if name not in self.formulas:
+                return False
+            if name not in varying:
+                varying[name] = False
+                depends = [
+                    visit(n) for n in names_in(self.formulas[name]) if n in self.formulas or n in self.inputs
+                ]
+                varying[name] = any(depends)
+                if varying[name]:
+                    order.append(name)
+            return varying[name]
+
+        for name in outputs:
+            visit(name)
+        return order, used
+
+
+def names_in(formula: str) -> list[str]:
+    return [t for t in TOKEN.findall(formula) if t[0] not in "\"'" and not t.endswith("(")]
+
+
+def substitute(formula: str, replace: Mapping[str, str]) -> str:
+    def one(match: re.Match[str]) -> str:
+        token = match.group(0)
+        return replace.get(token, token) if token[0] not in "\"'" and not token.endswith("(") else token
+
+    return TOKEN.sub(one, formula)
+
+
+def read_calculator(book: Workbook) -> Calculator:
+    formulas: dict[str, str] = {}
+    inputs: dict[str, Any] = {}
+    for name, defined in book.defined_names.items():
+        places = destinations(defined)
+        if len(places) != 1 or ":" in places[0][1] or places[0][0] not in book.sheetnames:
+            continue
+        sheet_title, ref = places[0]
+        cell = book[sheet_title][ref.replace("$", "")]
+        if isinstance(cell.value, str) and cell.value.startswith("="):
+            formulas[name] = cell.value[1:]
+        elif cell.protection.locked is False:
+            inputs[name] = cell.value
+    return Calculator(formulas, inputs)
+
+
+def literal(value: Any) -> str:
+    if value is None:
+        return '""'
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return q(value)
+    return str(value)
+
+
+def expression(item: Any) -> str:
+    """A block value as a formula: a literal, or the table cell a Ref names."""
+    if isinstance(item, Ref):
+        return const(item.table, item.entry, item.column)
+    return literal(item)
+
+
+# --------------------------------------------------------------------------- the sheet's columns
+
+
+class Columns:
+    """Columns of one block of rows, added left to right; each may have a defined name."""
+
+    def __init__(self, first: int, top: int, rows: int) -> None:
+        self.next, self.top, self.rows = first, top, rows
+        self.index: dict[str, int] = {}
+        self.labels: dict[str, str] = {}
+
+    def add(self, key: str, label: str) -> str:
+        self.index[key], self.labels[key] = self.next, label
+        self.next += 1
+        return key
+
+    def letter(self, key: str) -> str:
+        return get_column_letter(self.index[key])
+
+    def at(self, key: str, row: int) -> str:
+        return f"${self.letter(key)}{row}"
+
+    def span(self, key: str, last: int | None = None) -> str:
+        letter = self.letter(key)
+        return f"${letter}${self.top + 1}:${letter}${self.top + self.rows if last is None else last}"
+
+    def rows_range(self) -> range:
+        return range(self.top + 1, self.top + 1 + self.rows)
+
+
+def write_encounter(book: Workbook, rules: RuleSet) -> None:
+    """The Encounter sheet, after the calculators (whose formulas its log copies)."""
+    if rules.encounter_block is None:
+        return
+    calculator = read_calculator(book)
+    sheet = book.create_sheet(SHEET, 2)
+    writer = EncounterWriter(sheet, book, rules, adapter(rules.id), calculator)
+    writer.write()
+
+
+class EncounterWriter:
+    def __init__(
+        self, sheet: Worksheet, book: Workbook, rules: RuleSet, ruleset: Adapter, calculator: Calculator
+    ):
+        self.sheet, self.book, self.rules, self.ruleset, self.calculator = (
+            sheet,
+            book,
+            rules,
+            ruleset,
+            calculator,
+        )
+        self.block = encounter(rules)
+        self.roster = Columns(1, ROSTER_TOP, ROSTER_SIZE)
+        conditions_top = ROSTER_TOP + ROSTER_SIZE + CONDITIONS_GAP
+        self.conditions = Columns(1, conditions_top, CONDITION_SIZE)
+        self.log = Columns(1, conditions_top + CONDITION_SIZE + LOG_GAP, LOG_SIZE)
+        self.outputs = [ruleset.result, ruleset.hp_lost, *(n for n, _ in ruleset.shown)]
+        self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
+        self.working, self.used = calculator.closure(self.outputs)
+
+    # ---- names and cells
+
+    def name(self, block: Columns, key: str, defined: str) -> None:
+        define_name(self.book, defined, absolute(self.sheet, *block.span(key).replace("$", "").split(":")))
+
+    def head(self, block: Columns) -> None:
+        for key, column in block.index.items():
+            style_header(self.sheet.cell(block.top, column, block.labels[key]))
+
+    def write(self) -> None:
+        sheet = self.sheet
+        put(sheet["A1"], f"Encounter: {self.rules.name}").font = TITLE
+        put(sheet["A2"], HELP).font = NOTE
+        put(sheet["A3"], "Round now")
+        put(sheet[ROUND_CELL], 1)
+        mark_input(sheet[ROUND_CELL])
+        add_whole_number_check(sheet, ROUND_CELL)
+        define_name(self.book, "ENC_ROUND", absolute(sheet, ROUND_CELL))
+        self.write_roster()
+        self.write_conditions()
+        self.write_log()
+        self.finish_roster()
+        self.set_widths()
+        sheet.freeze_panes = "B1"
+        protect(sheet)
+
+    def set_widths(self) -> None:
+        """Names and texts wide enough to read; numbers narrow (the header wraps)."""
+        wide = {"name": 16, "target": 16, "attacker": 16, "state": 26, "conditions": 30, "result": 24, "effect": 30}
+        wide |= {key: 16 for key in ("side", "group", "note", "action", "pick_") if key}
+        widths: dict[str, float] = {}
+        for block in (self.roster, self.conditions, self.log):
+            for key, column in block.index.items():
+                letter = get_column_letter(column)
+                size = next((w for k, w in wide.items() if key == k or key.startswith(k) and k.endswith("_")), 9)
+                size = max(size, 16 if key.startswith(("also", "s_size")) or (block is self.conditions and key == "name") else size)
+                widths[letter] = max(widths.get(letter, 0), size)
+        for letter, width in widths.items():
+            self.sheet.column_dimensions[letter].width = width
+
+    # ---- roster
+
+    def write_roster(self) -> None:
+        r, rule = self.roster, self.block.initiative
+        put(self.sheet.cell(r.top - 1, 1), "Roster and acting order").font = SUBTITLE
+        inputs = [
+            ("name", "Name", "NAME"),
+            ("side", "Side", "SIDE"),
+            ("group", "Group (shares one roll)", "GROUP"),
+        ]
+        inputs.append(("roll0", "Initiative roll", "INIT_ROLL"))
+        for k, _ in enumerate(rule.later_dice, start=1):
+            inputs.append((f"roll{k}", f"Roll, attack {k + 1}", f"INIT_ROLL_{k + 1}"))
+        inputs.append(("dex", "DEX modifier", "DEX"))
+        if rule.modifiers:
+            inputs.append(("action", "Action (initiative)", "ACTION"))
+            inputs.append(("cast", "Casting time", "CASTING_TIME"))
+        if rule.first_round:
+            inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats]
+        inputs += [
+            ("max_hp", "Maximum HP", "MAX_HP"),
+            ("start_hp", "HP at the start (empty: maximum)", "START_HP"),
+        ]
+        for key, label, defined in inputs:
+            r.add(key, label)
+            self.name(r, key, f"ROSTER_{defined}")
+            for row in r.rows_range():
+                mark_input(self.sheet.cell(row, r.index[key]))
+        self.roster_inputs = {key for key, _, _ in inputs}
+        add_whole_number_check(
+            self.sheet, f"{r.letter('roll0')}{r.top + 1}:{r.letter('roll0')}{r.top + r.rows}"
+        )
+        if rule.modifiers:
+            add_list(self.sheet, r.span("action").replace("$", ""), table_name(rule.modifiers, "label"))
+        if rule.first_round:
+            add_list(self.sheet, r.span("first").replace("$", ""), "TRUE,FALSE")
+        for s in self.ruleset.stats:
+            if s.kind == "size":
+                add_list(self.sheet, r.span(f"s_{s.id}").replace("$", ""), table_name("stun_size", "label"))
+        outputs = [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
+        outputs.append(("together", "Acts together with another", "SIMULTANEOUS"))
+        outputs += [
+            (f"later{k}", f"Initiative, attack {k + 1}", f"INITIATIVE_{k + 1}")
+            for k in range(1, 1 + len(rule.later_dice))
+        ]
+        if rule.lost_at_or_below is not None:
+            outputs.append(("lost", "Attacks lost (too late)", "LOST"))
+        if rule.modifiers:
+            outputs.append(("spell", "Spell goes off on", "SPELL_AT"))
+        if rule.first_round:
+            outputs.append(("note", "Round 1", "ROUND_ONE"))
+        outputs += [("hp_now", "HP now", "HP_NOW"), ("state", "State", "STATE")]
+        outputs += [(key, label, key.upper()) for key, label in ROSTER_EXTRA.get(self.rules.id, ())]
+        outputs += [("conditions", "Conditions now", "CONDITIONS"), ("down", "0 HP or less", "DOWN")]
+        for key, label, defined in outputs:
+            r.add(key, label)
+            self.name(r, key, f"ROSTER_{defined}")
+        r.add("dexv", "DEX (as a number)")
+        r.add("start", "HP at the start")
+        self.head(r)
+
+    def roster_formulas(self, row: int) -> dict[str, str]:
+        r, rule = self.roster, self.block.initiative
+        at = lambda key: r.at(key, row)  # noqa: E731
+        named = f'{at("name")}=""'
+        found = {
+            "dexv": f"SUM({at('dex')})",
+            "start": f'IF({at("start_hp")}="",SUM({at("max_hp")}),{at("start_hp")})',
+        }
+        adds = (
+            f"{at('dexv')}"
+            if rule.adds_dex is True
+            else (f"IF({expression(rule.adds_dex)},{at('dexv')},0)" if rule.adds_dex else "0")
+        )
+        action = (
+            f'IF({at("action")}="",0,{by_label(rule.modifiers, "init", at("action"))})'
+            if rule.modifiers
+            else "0"
+        )
+        previous = None
+        for k in range(1 + len(rule.later_dice)):
+            own, roll_span = at(f"roll{k}"), r.span(f"roll{k}")
+            group = at("group")
+            first = f"INDEX({roll_span},MATCH({group},{r.span('group')},0))"
+            roll = f'IF(ISNUMBER({own}),{own},IF({group}="","",IF({first}="","",{first})))'
+            raw = f'IF({named},"",IF({roll}="","",{roll}+{adds}+{action}))'
+            key = "init" if k == 0 else f"later{k}"
+            if previous is None:
+                found[key] = raw
+            else:
+                found[key] = f'IF(OR({raw}="",{previous}=""),{raw},IF({raw}={previous},{raw}-1,{raw}))'
+            previous = at(key)
+        init = at("init")
+        ahead = f'COUNTIF({r.span("init")},">"&{init})'
+        if rule.ties == "higher_dex":
+            ahead += f'+COUNTIFS({r.span("init")},{init},{r.span("dexv")},">"&{at("dexv")})'
+        found["order"] = f'IF({init}="","",1+{ahead})'
+        order, group = at("order"), at("group")
+        same = f"COUNTIF({r.span('order')},{order})"
+        mine = f'IF({group}="",1,COUNTIFS({r.span("order")},{order},{r.span("group")},{group}))'
+        found["together"] = f'IF({order}="",FALSE,{same}-{mine}>0)'
+        if rule.lost_at_or_below is not None:
+            limit = expression(rule.lost_at_or_below)
+            keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
+            counts = "+".join(f'IF({at(k)}="",0,{at(k)}<={limit})' for k in keys)
+            found["lost"] = f'IF({named},"",{counts})'
+        if rule.modifiers:
+            found["spell"] = f'IF(OR({init}="",{at("cast")}=""),"",{init}-{at("cast")})'
+        if rule.first_round:
+            title = self.rules.table(rule.first_round).title
+            found["note"] = (
+                f'IF(AND(NOT({named}),ENC_ROUND=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
+            )
+        log = self.log
+        taken = "+".join(
+            f'SUMIFS({log.span("hp_lost")},{log.span(key)},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
+            for key in self.target_keys
+        )
+        found["hp_now"] = f'IF({named},"",{at("start")}-({taken}))'
+        hit_points = self.block.hit_points
+        found["state"] = (
+            f'IF({named},"",IFERROR({band(hit_points.table, hit_points.state, at("hp_now"))},""))'
+        )
+        found["down"] = f"IF({named},FALSE,{at('hp_now')}<=0)"
+        found["conditions"] = self.conditions_now(row)
+        found |= self.roster_extra(row)
+        return found
+
+    def conditions_now(self, row: int) -> str:
+        """The active conditions, CONDITION_SLOTS of them by name, then how many more."""
+        c = self.conditions
+        name = self.roster.at("name", row)
+        slots = [
+            f'IFERROR(INDEX({c.span("text")},MATCH({name}&"#{k}",{c.span("key")},0)),"")'
+            for k in range(1, CONDITION_SLOTS + 1)
+        ]
+        joined = slots[0] + "".join(f'&IF({s}="","",", "&{s})' for s in slots[1:])
+        count = f"COUNTIFS({c.span('target')},{name},{c.span('active')},TRUE)"
+        more = f'IF({count}>{CONDITION_SLOTS},", and "&({count}-{CONDITION_SLOTS})&" more","")'
+        return f'IF({name}="","",{joined}&{more})'
+
+    def roster_extra(self, row: int) -> dict[str, str]:
+        if self.rules.id != "spelljammer":
+            return {}
+        r, log = self.roster, self.log
+        at = lambda key: r.at(key, row)  # noqa: E731
+        wound = self.derived_formula(
+            "TARGET_WOUND_MOD", {"TARGET_HP": at("hp_now"), "TARGET_START_HP": at("start")}, r, row, "rw_"
+        )
+        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND,{log.span('w_TARGET_STUNNED')},TRUE)>0"
+        wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
+        prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
+        return {
+            "wound_mod": f'IF({at("name")}="","",{wound})',
+            "stunned": f'IF({at("name")}="",FALSE,{stunned})',
+            "prot_now": f'IF({at("name")}="","",MAX(0,{prot}-{wear}))',
+        }
+
+    def finish_roster(self) -> None:
+        r = self.roster
+        for row in r.rows_range():
+            for key, formula in self.roster_formulas(row).items():
+                cell = put_formula(self.sheet.cell(row, r.index[key]), formula)
+                if key not in ("dexv", "start"):
+                    mark_output(cell)
+                if key in ("together", "down", "stunned"):
+                    cell.number_format = BOOLEAN_FORMAT
+        for key in ("dexv", "start", *(k for k in r.index if k.startswith("rw_"))):
+            self.sheet.column_dimensions[r.letter(key)].hidden = True
+
+    # ---- derived calculator outputs on a row of any block
+
+    def derived_formula(
+        self, output: str, wiring: Mapping[str, str], block: Columns, row: int, prefix: str
+    ) -> str:
+        """``output`` of the calculator worked out on this row with these inputs (its working cells
+        become hidden columns named prefix + name); the expression of its value."""
+        order, used = self.calculator.closure([output])
+        replace = {
+            name: f"({wiring[name]})" if name in wiring else literal(self.calculator.inputs[name])
+            for name in used
+        }
+        for name in order:
+            key = prefix + name
+            if key not in block.index:
+                block.add(key, name)
+            replace[name] = block.at(key, row)
+        for name in order:
+            put_formula(
+                self.sheet.cell(row, block.index[prefix + name]),
+                substitute(self.calculator.formulas[name], replace),
+            )
+        return replace[output]
+
+    # ---- conditions
+
+    def write_conditions(self) -> None:
+        c = self.conditions
+        put(
+            self.sheet.cell(c.top - 1, 1),
+            "Conditions (type the round it starts and how many rounds it lasts)",
+        ).font = SUBTITLE
+        for key, label, defined in (
+            ("target", "Combatant", "COND_TARGET"),
+            ("name", "Condition", "COND_NAME"),
+            ("start", "Starts in round", "COND_START"),
+            ("rounds", "Lasts (rounds; empty: until cleared)", "COND_ROUNDS"),
+        ):
+            c.add(key, label)
+            self.name(c, key, defined)
+            for row in c.rows_range():
+                mark_input(self.sheet.cell(row, c.index[key]))
+        for key, label, defined in (
+            ("ends", "Last round", "COND_LAST_ROUND"),
+            ("active", "Active now", "COND_ACTIVE"),
+            ("effect", "Effect", "COND_EFFECT"),
+        ):
+            c.add(key, label)
+            self.name(c, key, defined)
+        c.add("text", "Shown on the roster")
+        c.add("key", "Slot on the roster")
+        self.head(c)
+        add_list(self.sheet, c.span("target").replace("$", ""), "ROSTER_NAME")
+        if self.block.conditions:
+            add_list(self.sheet, c.span("name").replace("$", ""), table_name(self.block.conditions, "label"))
+        for key in ("start", "rounds"):
+            add_whole_number_check(self.sheet, c.span(key).replace("$", ""))
+        for row in c.rows_range():
+            at = lambda key, row=row: c.at(key, row)  # noqa: E731
+            blank = f'OR({at("target")}="",{at("name")}="",{at("start")}="")'
+            formulas = {
+                "ends": f'IF(OR({blank},{at("rounds")}=""),"",{at("start")}+{at("rounds")}-1)',
+                "active": f'IF({blank},FALSE,AND({at("start")}<=ENC_ROUND,OR({at("rounds")}="",ENC_ROUND<={at("ends")})))',
+                "effect": f'IFERROR({by_label(self.block.conditions, "effect", at("name"))},"")'
+                if self.block.conditions
+                else '""',
+                "text": f'IF({at("ends")}="",{at("name")},{at("name")}&" (to round "&{at("ends")}&")")',
+                "key": f'IF({at("active")},{at("target")}&"#"&COUNTIFS({c.span("target", row)},{at("target")},{c.span("active", row)},TRUE),"")',
+            }
+            for key, formula in formulas.items():
+                cell = put_formula(self.sheet.cell(row, c.index[key]), formula)
+                if key in ("ends", "active", "effect"):
+                    mark_output(cell)
+                if key == "active":
+                    cell.number_format = BOOLEAN_FORMAT
+        for key in ("text", "key"):
+            self.sheet.column_dimensions[c.letter(key)].hidden = True
+
+    # ---- attack log
+
+    @property
+    def target_keys(self) -> list[str]:
+        return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
+
+    def write_log(self) -> None:
+        log, ruleset = self.log, self.ruleset
+        put(
+            self.sheet.cell(log.top - 1, 1), "Attack log (one attack per row; clear a row to undo it)"
+        ).font = SUBTITLE
+        inputs = [("round", "Round (empty: as above)", "LOG_ROUND"), ("attacker", "Attacker", "LOG_ATTACKER")]
+        inputs.append(("target", "Target", "LOG_TARGET"))
+        inputs += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
+        rolls = [roll for roll in ruleset.rolls if roll.calculator_name in self.used]
+        inputs += [(roll.field, roll.label, f"LOG_{roll.field.upper()}") for roll in rolls]
+        inputs.append(("mods", "Modifier", "LOG_MODS"))
+        picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
+        inputs += [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
+        for key, label, defined in inputs:
+            log.add(key, label)
+            self.name(log, key, defined)
+            for row in log.rows_range():
+                mark_input(self.sheet.cell(row, log.index[key]))
+        for key in ("attacker", *self.target_keys):
+            add_list(self.sheet, log.span(key).replace("$", ""), "ROSTER_NAME")
+        for table_id, _ in picks:
+            add_list(self.sheet, log.span(f"pick_{table_id}").replace("$", ""), table_name(table_id, "label"))
+        for roll in rolls:
+            add_whole_number_check(self.sheet, log.span(roll.field).replace("$", ""))
+        for key in ("round", "mods"):
+            add_whole_number_check(self.sheet, log.span(key).replace("$", ""))
+        shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
+        shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
+        shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
+        for key, label, defined in shown:
+            log.add(key, label)
+            self.name(log, key, defined)
+        first_hidden = log.next
+        for key in ("round_now", "arow", "trow", "attacker_hp", "prot_wear", "wear"):
+            log.add(key, key)
+        wired = {}
+        for name in sorted(self.used):
+            template = ruleset.wiring.get(name)
+            if template is None:
+                pick = next((t for t, n in picks if n == name), None)
+                wired[name] = ("pick", pick) if pick else ("default", None)
+            elif re.fullmatch(r"\{log\.(\w+)\}", template) and template[5:-1] in log.index:
+                wired[name] = ("cell", template[5:-1])
+            else:
+                wired[name] = ("column", template)
+                log.add(f"in_{name}", name)
+        for name in self.working:
+            log.add(f"w_{name}", name)
+        self.name(log, "round_now", "LOG_ROUND_NOW")
+        self.head(log)
+        for row in log.rows_range():
+            self.write_log_row(row, wired, picks)
+        for column in range(first_hidden, log.next):
+            self.sheet.column_dimensions[get_column_letter(column)].hidden = True
+
+    def pick_input(self, table_id: str) -> str:
+        """The calculator input that picks from ``table_id`` (its formulas MATCH it in the labels)."""
+        labels = table_name(table_id, "label")
+        for name in self.used:
+            if any(f"MATCH({name},{labels}" in self.calculator.formulas[w] for w in self.working):
+                return name
+        raise ValueError(f"{self.rules.id}: encounter.log_picks {table_id!r} is not picked in the calculator")
+
+    def stat(self, who: str, stat_id: str, row: int) -> str:
+        r, log = self.roster, self.log
+        index = log.at("arow" if who == "attacker" else "trow", row)
+        if stat_id == "start_hp":
+            return f"INDEX({r.span('start')},{index})"
+        key = {"dex": "dexv", "max_hp": "max_hp"}.get(stat_id, f"s_{stat_id}")
+        default = next((s.default for s in self.ruleset.stats if s.id == stat_id), 0)
+        value = f"INDEX({r.span(key)},{index})"
+        return f'IF({value}="",{literal(default)},{value})' if key != "dexv" else value
+
+    def fill(self, template: str, row: int) -> str:
+        log = self.log
+
+        def one(match: re.Match[str]) -> str:
+            what = match.group(1)
+            if what.startswith(("attacker.", "target.")):
+                who, stat_id = what.split(".")
+                return self.stat(who, stat_id, row)
+            if what.startswith("log."):
+                return log.at(what[4:], row)
+            if what.startswith("derived."):
+                output, wiring = self.ruleset.derived[what[8:]]
+                filled = {name: self.fill(t, row) for name, t in wiring.items()}
+                return self.derived_formula(output, filled, log, row, what[8:] + "_")
+            return log.at(what, row)
+
+        return re.sub(r"\{([\w.]+)\}", one, template)
+
+    def write_log_row(
+        self, row: int, wired: Mapping[str, tuple[str, Any]], picks: list[tuple[str, str]]
+    ) -> None:
+        log, r, sheet = self.log, self.roster, self.sheet
+        at = lambda key: log.at(key, row)  # noqa: E731
+        first = row == log.top + 1
+        above = lambda key: f"{log.span(key, row - 1)}"  # noqa: E731
+        cells: dict[str, str] = {
+            "round_now": f"IF(ISNUMBER({at('round')}),{at('round')},{1 if first else log.at('round_now', row - 1)})",
+            "arow": f'IF({at("attacker")}="","",MATCH({at("attacker")},{r.span("name")},0))',
+            "trow": f'IF({at("target")}="","",MATCH({at("target")},{r.span("name")},0))',
+        }
+
+        def taken_before(name_expr: str) -> str:
+            if first:
+                return "0"
+            return "+".join(
+                f"SUMIFS({above('hp_lost')},{above(key)},{name_expr})" for key in self.target_keys
+            )
+
+        cells["attacker_hp"] = (
+            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('attacker'))}),0)"
+        )
+        cells["prot_wear"] = "0" if first else f"SUMIFS({above('wear')},{above('target')},{at('target')})"
+        replace: dict[str, str] = {}
+        for name, (how, what) in wired.items():
+            if how == "cell":
+                replace[name] = at(what)
+            elif how == "column":
+                cells[f"in_{name}"] = self.fill(what, row)
+                replace[name] = at(f"in_{name}")
+            elif how == "pick":
+                label = at(f"pick_{what}")
+                default = q(str(self.rules.table(what).rows[0].label))
+                cells[f"in_{name}"] = f'IF({label}="",{default},{label})'
+                if f"in_{name}" not in log.index:
+                    log.add(f"in_{name}", name)
+                replace[name] = at(f"in_{name}")
+            else:
+                replace[name] = literal(self.calculator.inputs[name])
+        for name in self.working:
+            replace[name] = at(f"w_{name}")
+        for name in self.working:
+            cells[f"w_{name}"] = substitute(self.calculator.formulas[name], replace)
+        ruleset = self.ruleset
+        result, lost = at(f"w_{ruleset.result}"), at(f"w_{ruleset.hp_lost}")
+        names = f'{at("attacker")}&{at("target")}=""'
+        cells["result"] = (
+            f'IF({names},"",IF(NOT(ISNUMBER({at("arow")})),"#ATTACKER? a name on the roster",'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",{result})))'
+        )
+        cells["hp_lost"] = (
+            f"IF(AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')})),IF(ISNUMBER({lost}),{lost},0),0)"
+        )
+        for name, _ in ruleset.shown:
+            cells[f"shown_{name}"] = (
+                f'IF(AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")})),{at("w_" + name)},"")'
+            )
+        if "STRIKE_PROT" in ruleset.wiring:
+            before, after = at("in_STRIKE_PROT"), at("w_STRIKE_PROT_AFTER")
+            cells["wear"] = f"IF(AND(ISNUMBER({at('trow')}),ISNUMBER({after})),{before}-{after},0)"
+        else:
+            cells["wear"] = "0"
+        upto = lambda key: log.span(key, row)  # noqa: E731
+        taken = "+".join(f"SUMIFS({upto('hp_lost')},{upto(key)},{at('target')})" for key in self.target_keys)
+        cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
+        for key, formula in cells.items():
+            cell = put_formula(sheet.cell(row, log.index[key]), formula)
+            if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
+                mark_output(cell)
+                if key.startswith("shown_"):
+                    cell.number_format = BOOLEAN_FORMAT
+
+
+ROSTER_EXTRA = {
+    "spelljammer": (
+        ("wound_mod", "Wound modifier"),
+        ("stunned", "Stunned this round"),
+        ("prot_now", "PROT now"),
+    ),
+}
+HELP = (
+    "Type the roster once (yellow cells), the initiative rolls each round, and one attack per log row: "
+    "the row resolves it like the calculator and takes the damage off the target."
+)

@@ -1,0 +1,248 @@
+"""The Encounter sheet recalculated in real LibreOffice equals the pure-Python model
+(pycalc.encounter) on generated fights: random rosters, initiative rolls (groups sharing a roll),
+20-60 attack log rows (unknown names, empty rows, area hits), conditions and the round; every roster
+output, every log result and HP lost, every condition's activity compared."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.encounter import (
+    ALSO_HITS,
+    CONDITION_SIZE,
+    LOG_SIZE,
+    ROSTER_SIZE,
+    Attack,
+    Combatant,
+    Condition,
+    Fight,
+    active,
+    resolve_log,
+    roster_state,
+)
+from pycalc.encounter_block import encounter
+from pycalc.encounter_rulesets import adapter
+from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
+from tests.parity import same
+
+FIGHTS = 200
+DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12"]
+
+
+def safe_labels(rules: RuleSet, table_id: str) -> list[str]:
+    """Labels that a keyboard entry keeps as text (not a number, date or formula)."""
+    return [str(r.label) for r in rules.table(table_id).rows if str(r.label)[:1] not in "=+-0123456789"]
+
+
+def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for stat in adapter(rules.id).stats:
+        if stat.kind == "dice":
+            found[stat.id] = chance.choice(DICE)
+        elif stat.kind == "size":
+            found[stat.id] = chance.choice(safe_labels(rules, "stun_size"))
+        elif rules.id == "spelljammer":
+            found[stat.id] = chance.randint(
+                *{"sc": (50, 150), "def": (10, 80), "con": (6, 34)}.get(stat.id, (0, 8))
+            )
+        else:
+            found[stat.id] = chance.randint(
+                *{"ac": (9, 20), "needed": (4, 20), "level": (1, 9)}.get(stat.id, (-1, 8))
+            )
+        if chance.random() < 0.05:
+            found[stat.id] = ""  # left empty: counts as its default
+    return found
+
+
+def random_fight(rules: RuleSet, chance: random.Random) -> Fight:
+    rule = encounter(rules).initiative
+    count = chance.randint(3, ROSTER_SIZE)
+    groups = ["", "", "", "wolves", "goblins", "Party"]
+    faces = 10 if rules.id in ("cnc", "spelljammer") else 6
+    roster = []
+    for index in range(count):
+        named = chance.random() > 0.05
+        rolls = tuple(
+            None if chance.random() < 0.3 else chance.randint(1, faces)
+            for _ in range(1 + len(rule.later_dice))
+        )
+        roster.append(
+            Combatant(
+                name=f"Fighter {index + 1}" if named else "",
+                side=chance.choice(["PCs", "Foes"]),
+                group=chance.choice(groups),
+                init_rolls=rolls,
+                dex=chance.randint(-2, 3),
+                action=chance.choice(["", *safe_labels(rules, rule.modifiers)]) if rule.modifiers else "",
+                casting_time=chance.choice([None, chance.randint(1, 9)]) if rule.modifiers else None,
+                first_round=chance.random() < 0.2 if rule.first_round else False,
+                max_hp=chance.randint(1, 120 if rules.id == "spelljammer" else 40),
+                start_hp=chance.choice([None, None, chance.randint(1, 40)]),
+                stats=random_stats(rules, chance),
+            )
+        )
+    names = [c.name for c in roster if c.name]
+    picks = encounter(rules).log_picks
+    rounds = chance.randint(1, 6)
+    attacks = []
+    for _ in range(chance.randint(20, 60)):
+        roll_top = 100 if rules.id == "spelljammer" else 20
+        attacks.append(
+            Attack(
+                attacker=chance.choice([*names, "Nobody"] if chance.random() < 0.03 else names),
+                target=chance.choice(names),
+                round=chance.choice([None, None, chance.randint(1, rounds)]),
+                also=tuple(chance.sample(names, chance.randint(0, min(ALSO_HITS, len(names)))))
+                if chance.random() < 0.1
+                else (),
+                roll=chance.choice([None, *range(0 if roll_top == 100 else 1, roll_top + 1)])
+                if chance.random() < 0.97
+                else 25 * roll_top,
+                follow_roll=chance.choice([None, chance.randint(1, 20)]),
+                damage_roll=chance.choice([None, chance.randint(1, 30)]),
+                extra_roll=chance.choice([None, chance.randint(1, 8)]),
+                mods=chance.randint(-3, 3),
+                picks={t: chance.choice(safe_labels(rules, t)) for t in picks if chance.random() < 0.3},
+            )
+        )
+    if chance.random() < 0.1:
+        attacks[chance.randrange(len(attacks))] = Attack("", "")
+    conditions = [
+        Condition(
+            chance.choice(names),
+            chance.choice(["Stunned", "Prone", "Held"]),
+            chance.randint(1, rounds),
+            chance.choice([None, chance.randint(1, 4)]),
+        )
+        for _ in range(chance.randint(0, 10))
+    ]
+    return Fight(roster, attacks, conditions, round=chance.randint(1, rounds + 1))
+
+
+# --------------------------------------------------------------------------- fight -> sheet columns
+
+
+def text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)
+
+
+def column(values: list[object], size: int) -> list[str]:
+    return [text(v) for v in values] + [""] * (size - len(values))
+
+
+def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
+    rule, ruleset = encounter(rules).initiative, adapter(rules.id)
+    roster, log = fight.roster, fight.attacks
+    cells = {
+        "ENC_ROUND": [text(fight.round)],
+        "ROSTER_NAME": column([c.name for c in roster], ROSTER_SIZE),
+        "ROSTER_SIDE": column([c.side for c in roster], ROSTER_SIZE),
+        "ROSTER_GROUP": column([c.group for c in roster], ROSTER_SIZE),
+        "ROSTER_DEX": column([c.dex for c in roster], ROSTER_SIZE),
+        "ROSTER_MAX_HP": column([c.max_hp for c in roster], ROSTER_SIZE),
+        "ROSTER_START_HP": column([c.start_hp for c in roster], ROSTER_SIZE),
+    }
+    for k in range(1 + len(rule.later_dice)):
+        name = "ROSTER_INIT_ROLL" + (f"_{k + 1}" if k else "")
+        cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
+    if rule.modifiers:
+        cells["ROSTER_ACTION"] = column([c.action for c in roster], ROSTER_SIZE)
+        cells["ROSTER_CASTING_TIME"] = column([c.casting_time for c in roster], ROSTER_SIZE)
+    if rule.first_round:
+        cells["ROSTER_FIRST_ROUND"] = column([c.first_round for c in roster], ROSTER_SIZE)
+    for stat in ruleset.stats:
+        cells[f"ROSTER_{stat.id.upper()}"] = column([c.stats.get(stat.id) for c in roster], ROSTER_SIZE)
+    cells |= {
+        "LOG_ROUND": column([a.round for a in log], LOG_SIZE),
+        "LOG_ATTACKER": column([a.attacker for a in log], LOG_SIZE),
+        "LOG_TARGET": column([a.target for a in log], LOG_SIZE),
+        "LOG_MODS": column([a.mods for a in log], LOG_SIZE),
+    }
+    for k in range(ALSO_HITS):
+        cells[f"LOG_ALSO_HITS_{k + 1}"] = column(
+            [a.also[k] if k < len(a.also) else "" for a in log], LOG_SIZE
+        )
+    for roll in ruleset.rolls:
+        cells[f"LOG_{roll.field.upper()}"] = column([getattr(a, roll.field) for a in log], LOG_SIZE)
+    for table_id in encounter(rules).log_picks:
+        cells[f"LOG_{table_id.upper()}"] = column([a.picks.get(table_id, "") for a in log], LOG_SIZE)
+    cells |= {
+        "COND_TARGET": column([c.target for c in fight.conditions], CONDITION_SIZE),
+        "COND_NAME": column([c.name for c in fight.conditions], CONDITION_SIZE),
+        "COND_START": column([c.start for c in fight.conditions], CONDITION_SIZE),
+        "COND_ROUNDS": column([c.rounds for c in fight.conditions], CONDITION_SIZE),
+    }
+    return cells
+
+
+def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
+    rule = encounter(rules).initiative
+    log = resolve_log(rules, fight)
+    states = roster_state(rules, fight, log)
+    named = [bool(c.name) for c in fight.roster]
+
+    def roster_column(values: list[object], empty: object = "") -> list[object]:
+        shown = [v if n else empty for v, n in zip(values, named, strict=True)]
+        return shown + [empty] * (ROSTER_SIZE - len(shown))
+
+    found: dict[str, list[object]] = {
+        "ROSTER_INITIATIVE": roster_column([s.initiative for s in states]),
+        "ROSTER_ORDER": roster_column([s.order for s in states]),
+        "ROSTER_SIMULTANEOUS": roster_column([s.simultaneous for s in states], False),
+        "ROSTER_HP_NOW": roster_column([s.hp_now for s in states]),
+        "ROSTER_STATE": roster_column([s.state for s in states]),
+        "ROSTER_CONDITIONS": roster_column([s.conditions for s in states]),
+        "ROSTER_DOWN": roster_column([s.down for s in states], False),
+        "LOG_RESULT": [r.result for r in log] + [""] * (LOG_SIZE - len(log)),
+        "LOG_HP_LOST": [r.hp_lost for r in log] + [0] * (LOG_SIZE - len(log)),
+        "COND_ACTIVE": [active(c, fight.round) for c in fight.conditions]
+        + [False] * (CONDITION_SIZE - len(fight.conditions)),
+    }
+    for k in range(len(rule.later_dice)):
+        found[f"ROSTER_INITIATIVE_{k + 2}"] = roster_column([s.later[k] for s in states])
+    if rule.lost_at_or_below is not None:
+        found["ROSTER_LOST"] = roster_column([s.lost for s in states])
+    if rule.modifiers:
+        found["ROSTER_SPELL_AT"] = roster_column([s.spell_at for s in states])
+    if rule.first_round:
+        found["ROSTER_ROUND_ONE"] = roster_column([s.round_one for s in states])
+    for key in ("WOUND_MOD", "STUNNED", "PROT_NOW"):
+        if rules.id == "spelljammer":
+            found[f"ROSTER_{key}"] = roster_column(
+                [s.extra[f"ROSTER_{key}"] for s in states], False if key == "STUNNED" else ""
+            )
+    return {name: [None if v is None else v for v in values] for name, values in found.items()}
+
+
+def mismatches(expected: dict[str, list[object]], got: dict[str, list[object]], fight_no: int) -> list[str]:
+    found = []
+    for name, values in expected.items():
+        for row, (want, have) in enumerate(zip(values, got[name], strict=True)):
+            want = "" if want is None else want
+            if not same(want, have):
+                found.append(f"fight {fight_no} {name}[{row}]: model {want!r} != sheet {have!r}")
+    return found
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str], Path], ruleset_id: str):
+    rules = load_ruleset(ruleset_id)
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    chance = random.Random(f"encounter-{ruleset_id}")
+    fights = [random_fight(rules, chance) for _ in range(FIGHTS)]
+    expected = [expected_outputs(rules, f) for f in fights]
+    present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
+    inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
+    results = calc.evaluate_columns(xlsx, inputs, list(expected[0]))
+    found = [m for i, (e, g) in enumerate(zip(expected, results, strict=True)) for m in mismatches(e, g, i)]
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    assert sum(1 for f in fights for a in f.attacks if a.roll is not None) > 20 * FIGHTS
