@@ -59,14 +59,15 @@ def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
     return found
 
 
-def random_fight(rules: RuleSet, chance: random.Random) -> Fight:
+def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> Fight:
+    """A fight of 3-30 combatants and 20-60 attacks (full: 30 named combatants and 200 attacks)."""
     rule = encounter(rules).initiative
-    count = chance.randint(3, ROSTER_SIZE)
+    count = ROSTER_SIZE if full else chance.randint(3, ROSTER_SIZE)
     groups = ["", "", "", "wolves", "goblins", "Party"]
     faces = 10 if rules.id in ("cnc", "spelljammer") else 6
     roster = []
     for index in range(count):
-        named = chance.random() > 0.05
+        named = full or chance.random() > 0.05
         rolls = tuple(
             None if chance.random() < 0.3 else chance.randint(1, faces)
             for _ in range(1 + len(rule.later_dice))
@@ -90,7 +91,7 @@ def random_fight(rules: RuleSet, chance: random.Random) -> Fight:
     picks = encounter(rules).log_picks
     rounds = chance.randint(1, 6)
     attacks = []
-    for _ in range(chance.randint(20, 60)):
+    for _ in range(LOG_SIZE if full else chance.randint(20, 60)):
         roll_top = 100 if rules.id == "spelljammer" else 20
         attacks.append(
             Attack(

@@ -221,16 +221,12 @@ class EncounterWriter:
         protect(sheet)
 
     def set_widths(self) -> None:
-        """Names and texts wide enough to read; numbers narrow (the header wraps)."""
-        wide = {"name": 16, "target": 16, "attacker": 16, "state": 26, "conditions": 30, "result": 24, "effect": 30}
-        wide |= {key: 16 for key in ("side", "group", "note", "action", "pick_") if key}
+        """Names and texts wide enough to read; numbers narrow (their headers wrap)."""
         widths: dict[str, float] = {}
         for block in (self.roster, self.conditions, self.log):
             for key, column in block.index.items():
                 letter = get_column_letter(column)
-                size = next((w for k, w in wide.items() if key == k or key.startswith(k) and k.endswith("_")), 9)
-                size = max(size, 16 if key.startswith(("also", "s_size")) or (block is self.conditions and key == "name") else size)
-                widths[letter] = max(widths.get(letter, 0), size)
+                widths[letter] = max(widths.get(letter, 0), column_width(key))
         for letter, width in widths.items():
             self.sheet.column_dimensions[letter].width = width
 
@@ -652,6 +648,16 @@ class EncounterWriter:
                 mark_output(cell)
                 if key.startswith("shown_"):
                     cell.number_format = BOOLEAN_FORMAT
+
+
+WIDE = {"state": 26, "conditions": 30, "result": 24, "effect": 30}
+NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")
+
+
+def column_width(key: str) -> float:
+    if key in WIDE:
+        return WIDE[key]
+    return 16 if key.startswith(NAMED) else 9
 
 
 ROSTER_EXTRA = {
