@@ -150,11 +150,14 @@ def order(rules: RuleSet, roster: Sequence[Combatant]) -> list[int | None]:
     return found
 
 
-def simultaneous(rules: RuleSet, roster: Sequence[Combatant], positions: Sequence[int | None]) -> list[bool]:
-    """Acting together with someone outside one's own group."""
+def simultaneous(
+    rules: RuleSet, roster: Sequence[Combatant], positions: Sequence[int | None]
+) -> list[bool | None]:
+    """Acting together with someone outside one's own group (None: no initiative yet)."""
     return [
-        mine is not None
-        and any(
+        None
+        if mine is None
+        else any(
             other == mine and (not me.group or them.group != me.group)
             for j, (them, other) in enumerate(zip(roster, positions, strict=True))
             if j != i
@@ -244,7 +247,7 @@ def start_hp(combatant: Combatant) -> int:
 class CombatantState:
     initiative: int | None
     order: int | None
-    simultaneous: bool
+    simultaneous: bool | None
     later: list[int | None]
     lost: int  # attacks whose number is at or below the ruleset's limit (spelljammer)
     spell_at: int | None  # initiative - casting time
@@ -254,6 +257,8 @@ class CombatantState:
     conditions: str  # active conditions this round, "Stunned (to round 3), Prone"
     down: bool
     extra: dict[str, object]  # the ruleset's own (wound modifier, stunned, PROT now)
+    morale: str = ""  # the GM's morale table at the morale roll
+    side_down: str = ""  # "2 of 5", then ": check morale" at the block's percent
 
 
 def hit_point_state(rules: RuleSet, hp: int) -> str:
@@ -279,6 +284,30 @@ def round_one(rules: RuleSet, fight: Fight, me: Combatant) -> str:
     if not table_id or fight.round != 1 or not me.first_round:
         return ""
     return f"acts first: {rules.table(table_id).title}"
+
+
+NO_MORALE_ROW = "no row of the morale table has this roll (fill the table)"
+
+
+def morale_result(rules: RuleSet, roll: int | None) -> str:
+    morale = encounter(rules).morale
+    if morale is None or roll is None:
+        return ""
+    for row in rules.table(morale.table).rows:
+        if isinstance(row["roll_from"], int) and row["roll_from"] <= roll <= row["roll_to"]:
+            return str(row["result"])
+    return NO_MORALE_ROW
+
+
+def side_down(rules: RuleSet, fight: Fight, me: Combatant, downs: Sequence[bool]) -> str:
+    morale = encounter(rules).morale
+    if morale is None or not me.name or not me.side:
+        return ""
+    down = sum(1 for c, d in zip(fight.roster, downs, strict=True) if c.side == me.side and d)
+    size = sum(1 for c in fight.roster if c.side == me.side and c.name)
+    return f"{down} of {size}" + (
+        ": check morale" if down * 100 >= int(cell(rules, morale.check_at_percent)) * size else ""
+    )
 
 
 def roster_state(
@@ -321,6 +350,10 @@ def roster_state(
                 ),
                 down=bool(me.name) and hp <= 0,
                 extra=adapter(rules.id).roster_extra(rules, fight, me, hp, log),
+                morale=morale_result(rules, me.morale_roll) if me.name else "",
             )
         )
+    downs = [s.down for s in found]
+    for me, state in zip(fight.roster, found, strict=True):
+        state.side_down = side_down(rules, fight, me, downs)
     return found

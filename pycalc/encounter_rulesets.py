@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pycalc.encounter import Attack, Combatant, Fight, RowResult, RowState, start_hp
+from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -198,8 +199,12 @@ def sj_roster_extra(rules: RuleSet, fight: Fight, me: Combatant, hp: int, log: S
         for attack, row in zip(fight.attacks, log, strict=True)
         if attack.target == me.name and row.round <= fight.round
     )
+    try:
+        wound: object = spelljammer.wound_modifier(rules, hp, start_hp(me)) if me.name else ""
+    except RuleError as error:  # the sheet's cell shows the message
+        wound = str(error)
     return {
-        "ROSTER_WOUND_MOD": spelljammer.wound_modifier(rules, hp, start_hp(me)) if me.name else "",
+        "ROSTER_WOUND_MOD": wound,
         "ROSTER_STUNNED": stunned,
         "ROSTER_PROT_NOW": max(0, stat(me, "prot", SJ_STATS) - wear) if me.name else "",
     }

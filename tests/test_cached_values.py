@@ -106,15 +106,23 @@ def test_cached_values_equal_a_live_libreoffice_recalculation(ruleset_folder, ca
 UDF_CALL = re.compile(r"^=(?P<name>[a-z0-9_]+)\((?P<args>[^()]*)\)$")
 
 
-def argument_value(text: str, named: dict[str, object]) -> object:
-    """One argument of a plain UDF call: a literal, a defined name, or names added together."""
+def argument_value(text: str, named: dict[str, object], sheet=None) -> object:
+    """One argument of a plain UDF call: a literal, a defined name, a cell of the call's own sheet
+    (an Encounter log row), or names added together."""
     if text.startswith('"'):
         return text.strip('"')
     if text in ("TRUE", "FALSE"):
         return text == "TRUE"
     if re.fullmatch(r"-?[0-9.]+", text):
         return float(text)
-    parts = [named[part] for part in text.split("+")]
+
+    def one(part: str) -> object:
+        if sheet is not None and re.fullmatch(r"\$?[A-Z]+\$?[0-9]+", part):
+            found = sheet[part.replace("$", "")]
+            return "" if found.value is None and found.data_type == "s" else found.value
+        return named[part]
+
+    parts = [one(part) for part in text.split("+")]
     return parts[0] if len(parts) == 1 else sum(float(part or 0) for part in parts)
 
 
@@ -135,7 +143,7 @@ def test_xlsm_udf_cells_carry_what_the_udf_returns_at_the_defaults(ruleset_id, b
         call = UDF_CALL.match(formula)
         if not call or not hasattr(pycalc.udfs, call["name"]):
             continue
-        args = [argument_value(arg, named) for arg in call["args"].split(",")]
+        args = [argument_value(arg, named, book[sheet]) for arg in call["args"].split(",")]
         expected = getattr(pycalc.udfs, call["name"])(*args)
         shown = book[sheet][ref].value
         shown = "" if shown is None else shown  # openpyxl reads an empty text result as None

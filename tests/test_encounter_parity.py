@@ -85,6 +85,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 max_hp=chance.randint(1, 120 if rules.id == "spelljammer" else 40),
                 start_hp=chance.choice([None, None, chance.randint(1, 40)]),
                 stats=random_stats(rules, chance),
+                morale_roll=chance.choice([None, chance.randint(2, 12)]) if encounter(rules).morale else None,
             )
         )
     names = [c.name for c in roster if c.name]
@@ -155,6 +156,8 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
     for k in range(1 + len(rule.later_dice)):
         name = "ROSTER_INIT_ROLL" + (f"_{k + 1}" if k else "")
         cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
+    if encounter(rules).morale:
+        cells["ROSTER_MORALE_ROLL"] = column([c.morale_roll for c in roster], ROSTER_SIZE)
     if rule.modifiers:
         cells["ROSTER_ACTION"] = column([c.action for c in roster], ROSTER_SIZE)
         cells["ROSTER_CASTING_TIME"] = column([c.casting_time for c in roster], ROSTER_SIZE)
@@ -198,13 +201,16 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
     found: dict[str, list[object]] = {
         "ROSTER_INITIATIVE": roster_column([s.initiative for s in states]),
         "ROSTER_ORDER": roster_column([s.order for s in states]),
-        "ROSTER_SIMULTANEOUS": roster_column([s.simultaneous for s in states], False),
+        "ROSTER_SIMULTANEOUS": roster_column([s.simultaneous for s in states]),
         "ROSTER_HP_NOW": roster_column([s.hp_now for s in states]),
         "ROSTER_STATE": roster_column([s.state for s in states]),
         "ROSTER_CONDITIONS": roster_column([s.conditions for s in states]),
-        "ROSTER_DOWN": roster_column([s.down for s in states], False),
+        "ROSTER_DOWN": roster_column([s.down for s in states]),
         "LOG_RESULT": [r.result for r in log] + [""] * (LOG_SIZE - len(log)),
-        "LOG_HP_LOST": [r.hp_lost for r in log] + [0] * (LOG_SIZE - len(log)),
+        "LOG_HP_LOST": [
+            r.hp_lost if a.attacker or a.target else "" for a, r in zip(fight.attacks, log, strict=True)
+        ]
+        + [""] * (LOG_SIZE - len(log)),
         "COND_ACTIVE": [active(c, fight.round) for c in fight.conditions]
         + [False] * (CONDITION_SIZE - len(fight.conditions)),
     }
@@ -216,11 +222,12 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         found["ROSTER_SPELL_AT"] = roster_column([s.spell_at for s in states])
     if rule.first_round:
         found["ROSTER_ROUND_ONE"] = roster_column([s.round_one for s in states])
+    if encounter(rules).morale:
+        found["ROSTER_MORALE"] = roster_column([s.morale for s in states])
+        found["ROSTER_SIDE_DOWN"] = roster_column([s.side_down for s in states])
     for key in ("WOUND_MOD", "STUNNED", "PROT_NOW"):
         if rules.id == "spelljammer":
-            found[f"ROSTER_{key}"] = roster_column(
-                [s.extra[f"ROSTER_{key}"] for s in states], False if key == "STUNNED" else ""
-            )
+            found[f"ROSTER_{key}"] = roster_column([s.extra[f"ROSTER_{key}"] for s in states])
     return {name: [None if v is None else v for v in values] for name, values in found.items()}
 
 

@@ -47,6 +47,8 @@ EXCEL_FUNCTIONS = {
     "IF",
     "IFERROR",
     "COUNTIF",
+    "COUNTIFS",
+    "SUMIFS",
     "INT",
     "MAX",
     "MIN",

@@ -13,12 +13,13 @@ no array formula).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.encounter import ALSO_HITS, CONDITION_SIZE, CONDITION_SLOTS, LOG_SIZE, ROSTER_SIZE
@@ -61,6 +62,26 @@ class Calculator:
 
     formulas: dict[str, str]
     inputs: dict[str, Any]
+    formats: dict[str, str]  # number format of each working cell (TRUE/FALSE on booleans)
+    other: Calculator | None = None  # the other file's calculator (UDF or native), for the layout
+    native: bool = True  # this one writes native formulas (the .xlsx)
+
+    def shared_closure(self, outputs: list[str]) -> tuple[list[str], set[str]]:
+        """The working names and inputs of ``outputs`` in this calculator or the other, in an order
+        both files compute alike (the native calculator's first)."""
+        if self.other is None:
+            return self.closure(outputs)
+        names = set(outputs)
+        while True:
+            mine, mine_used = self.closure(sorted(names))
+            theirs, their_used = self.other.closure(sorted(names))
+            found = names | set(mine) | set(theirs)
+            if found == names:
+                break
+            names = found
+        native, udf = (mine, theirs) if self.native else (theirs, mine)
+        order = native + [n for n in udf if n not in native]
+        return [n for n in order if n in self.formulas], mine_used | their_used
 
     def closure(self, outputs: list[str]) -> tuple[list[str], set[str]]:
         """The working names the outputs depend on through inputs (in dependency order) and those inputs."""
@@ -104,6 +125,7 @@ def substitute(formula: str, replace: Mapping[str, str]) -> str:
 def read_calculator(book: Workbook) -> Calculator:
     formulas: dict[str, str] = {}
     inputs: dict[str, Any] = {}
+    formats: dict[str, str] = {}
     for name, defined in book.defined_names.items():
         places = destinations(defined)
         if len(places) != 1 or ":" in places[0][1] or places[0][0] not in book.sheetnames:
@@ -112,9 +134,10 @@ def read_calculator(book: Workbook) -> Calculator:
         cell = book[sheet_title][ref.replace("$", "")]
         if isinstance(cell.value, str) and cell.value.startswith("="):
             formulas[name] = cell.value[1:]
+            formats[name] = cell.number_format
         elif cell.protection.locked is False:
             inputs[name] = cell.value
-    return Calculator(formulas, inputs)
+    return Calculator(formulas, inputs, formats)
 
 
 def literal(value: Any) -> str:
@@ -164,14 +187,47 @@ class Columns:
         return range(self.top + 1, self.top + 1 + self.rows)
 
 
-def write_encounter(book: Workbook, rules: RuleSet) -> None:
-    """The Encounter sheet, after the calculators (whose formulas its log copies)."""
+WORKING_FROM = 41  # column AO: the hidden working columns of every block start here
+
+
+def add_number_check(sheet: Worksheet, cells: str, least: int | None) -> None:
+    """A whole number (from ``least``): a round, a count of rounds, a modifier."""
+    check = DataValidation(
+        type="whole", operator="between", formula1=str(-1_000_000_000 if least is None else least),
+        formula2="1000000000", allow_blank=True, showErrorMessage=True,
+    )  # fmt: skip
+    check.errorTitle = "A whole number"
+    check.error = "Type a whole number" + ("" if least is None else f", {least} or more") + "."
+    sheet.add_data_validation(check)
+    check.add(cells)
+
+
+def working(block: Columns) -> None:
+    """Further columns of ``block`` are hidden working cells, right of every block's visible ones."""
+    if block.next > WORKING_FROM:
+        raise ValueError(
+            f"the Encounter sheet shows {block.next - 1} columns; working cells start at {WORKING_FROM}"
+        )
+    block.next = WORKING_FROM
+
+
+def write_encounter(
+    book: Workbook, rules: RuleSet, write_calculators: Callable[[Workbook, RuleSet, bool], None], macro: bool
+) -> None:
+    """The Encounter sheet, after the calculators (whose formulas its log copies).
+
+    The .xlsx and the .xlsm lay out the same columns (the .xlsm takes its cached values from the
+    .xlsx cell by cell): the working cells of both calculators' formulas, native and UDF, each file
+    writing its own formula in each."""
     if rules.encounter_block is None:
         return
     calculator = read_calculator(book)
+    scratch = Workbook()
+    write_calculators(scratch, rules, not macro)
+    other = read_calculator(scratch)
+    calculator = replace(calculator, other=other, native=not macro)
     sheet = book.create_sheet(SHEET, 2)
-    writer = EncounterWriter(sheet, book, rules, adapter(rules.id), calculator)
-    writer.write()
+    EncounterWriter(sheet, book, rules, adapter(rules.id), calculator).write()
 
 
 class EncounterWriter:
@@ -192,7 +248,7 @@ class EncounterWriter:
         self.log = Columns(1, conditions_top + CONDITION_SIZE + LOG_GAP, LOG_SIZE)
         self.outputs = [ruleset.result, ruleset.hp_lost, *(n for n, _ in ruleset.shown)]
         self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
-        self.working, self.used = calculator.closure(self.outputs)
+        self.working, self.used = calculator.shared_closure(self.outputs)
 
     # ---- names and cells
 
@@ -210,13 +266,16 @@ class EncounterWriter:
         put(sheet["A3"], "Round now")
         put(sheet[ROUND_CELL], 1)
         mark_input(sheet[ROUND_CELL])
-        add_whole_number_check(sheet, ROUND_CELL)
+        add_number_check(sheet, ROUND_CELL, 1)
         define_name(self.book, "ENC_ROUND", absolute(sheet, ROUND_CELL))
         self.write_roster()
         self.write_conditions()
         self.write_log()
         self.finish_roster()
         self.set_widths()
+        last = max(block.next for block in (self.roster, self.conditions, self.log))
+        for column in range(WORKING_FROM, last):
+            sheet.column_dimensions[get_column_letter(column)].hidden = True
         sheet.freeze_panes = "B1"
         protect(sheet)
 
@@ -225,8 +284,9 @@ class EncounterWriter:
         widths: dict[str, float] = {}
         for block in (self.roster, self.conditions, self.log):
             for key, column in block.index.items():
-                letter = get_column_letter(column)
-                widths[letter] = max(widths.get(letter, 0), column_width(key))
+                if column < WORKING_FROM:
+                    letter = get_column_letter(column)
+                    widths[letter] = max(widths.get(letter, 0), column_width(key))
         for letter, width in widths.items():
             self.sheet.column_dimensions[letter].width = width
 
@@ -254,6 +314,8 @@ class EncounterWriter:
             ("max_hp", "Maximum HP", "MAX_HP"),
             ("start_hp", "HP at the start (empty: maximum)", "START_HP"),
         ]
+        if self.block.morale:
+            inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
         for key, label, defined in inputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
@@ -264,12 +326,14 @@ class EncounterWriter:
             self.sheet, f"{r.letter('roll0')}{r.top + 1}:{r.letter('roll0')}{r.top + r.rows}"
         )
         if rule.modifiers:
-            add_list(self.sheet, r.span("action").replace("$", ""), table_name(rule.modifiers, "label"))
+            add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
         if rule.first_round:
             add_list(self.sheet, r.span("first").replace("$", ""), "TRUE,FALSE")
         for s in self.ruleset.stats:
             if s.kind == "size":
-                add_list(self.sheet, r.span(f"s_{s.id}").replace("$", ""), table_name("stun_size", "label"))
+                add_list(
+                    self.sheet, r.span(f"s_{s.id}").replace("$", ""), "=" + table_name("stun_size", "label")
+                )
         outputs = [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
         outputs.append(("together", "Acts together with another", "SIMULTANEOUS"))
         outputs += [
@@ -285,12 +349,15 @@ class EncounterWriter:
         outputs += [("hp_now", "HP now", "HP_NOW"), ("state", "State", "STATE")]
         outputs += [(key, label, key.upper()) for key, label in ROSTER_EXTRA.get(self.rules.id, ())]
         outputs += [("conditions", "Conditions now", "CONDITIONS"), ("down", "0 HP or less", "DOWN")]
+        if self.block.morale:
+            outputs += [("morale", "Morale", "MORALE"), ("side_down", "Side down", "SIDE_DOWN")]
         for key, label, defined in outputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
+        self.head(r)
+        working(r)
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
-        self.head(r)
 
     def roster_formulas(self, row: int) -> dict[str, str]:
         r, rule = self.roster, self.block.initiative
@@ -331,7 +398,7 @@ class EncounterWriter:
         order, group = at("order"), at("group")
         same = f"COUNTIF({r.span('order')},{order})"
         mine = f'IF({group}="",1,COUNTIFS({r.span("order")},{order},{r.span("group")},{group}))'
-        found["together"] = f'IF({order}="",FALSE,{same}-{mine}>0)'
+        found["together"] = f'IF({order}="","",{same}-{mine}>0)'
         if rule.lost_at_or_below is not None:
             limit = expression(rule.lost_at_or_below)
             keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
@@ -354,10 +421,31 @@ class EncounterWriter:
         found["state"] = (
             f'IF({named},"",IFERROR({band(hit_points.table, hit_points.state, at("hp_now"))},""))'
         )
-        found["down"] = f"IF({named},FALSE,{at('hp_now')}<=0)"
+        found["down"] = f'IF({named},"",{at("hp_now")}<=0)'
         found["conditions"] = self.conditions_now(row)
+        if self.block.morale:
+            found |= self.morale(row)
         found |= self.roster_extra(row)
         return found
+
+    def morale(self, row: int) -> dict[str, str]:
+        """The GM's morale table read at the roll; how much of the combatant's side is down."""
+        r, morale = self.roster, self.block.morale
+        at = lambda key: r.at(key, row)  # noqa: E731
+        low, high = table_name(morale.table, "roll_from"), table_name(morale.table, "roll_to")
+        roll = at("morale_roll")
+        index = (
+            f"SUMPRODUCT(ISNUMBER({low})*({low}<={roll})*({high}>={roll})*(ROW({low})-ROW(INDEX({low},1))+1))"
+        )
+        result = f"IF({index}=0,{q(NO_MORALE_ROW)},INDEX({table_name(morale.table, 'result')},{index}))"
+        side = at("side")
+        down = f"COUNTIFS({r.span('side')},{side},{r.span('down')},TRUE)"
+        size = f'COUNTIFS({r.span("side")},{side},{r.span("name")},"<>")'
+        check = f'IF({down}*100>={expression(morale.check_at_percent)}*{size},": check morale","")'
+        return {
+            "morale": f'IF(OR({at("name")}="",NOT(ISNUMBER({roll}))),"",{result})',
+            "side_down": f'IF(OR({at("name")}="",{side}=""),"",{down}&" of "&{size}&{check})',
+        }
 
     def conditions_now(self, row: int) -> str:
         """The active conditions, CONDITION_SLOTS of them by name, then how many more."""
@@ -380,12 +468,12 @@ class EncounterWriter:
         wound = self.derived_formula(
             "TARGET_WOUND_MOD", {"TARGET_HP": at("hp_now"), "TARGET_START_HP": at("start")}, r, row, "rw_"
         )
-        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND,{log.span('w_TARGET_STUNNED')},TRUE)>0"
+        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND,{log.span('shown_TARGET_STUNNED')},TRUE)>0"
         wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
         prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
         return {
             "wound_mod": f'IF({at("name")}="","",{wound})',
-            "stunned": f'IF({at("name")}="",FALSE,{stunned})',
+            "stunned": f'IF({at("name")}="","",{stunned})',
             "prot_now": f'IF({at("name")}="","",MAX(0,{prot}-{wear}))',
         }
 
@@ -398,8 +486,6 @@ class EncounterWriter:
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = BOOLEAN_FORMAT
-        for key in ("dexv", "start", *(k for k in r.index if k.startswith("rw_"))):
-            self.sheet.column_dimensions[r.letter(key)].hidden = True
 
     # ---- derived calculator outputs on a row of any block
 
@@ -408,7 +494,7 @@ class EncounterWriter:
     ) -> str:
         """``output`` of the calculator worked out on this row with these inputs (its working cells
         become hidden columns named prefix + name); the expression of its value."""
-        order, used = self.calculator.closure([output])
+        order, used = self.calculator.shared_closure([output])
         replace = {
             name: f"({wiring[name]})" if name in wiring else literal(self.calculator.inputs[name])
             for name in used
@@ -419,10 +505,11 @@ class EncounterWriter:
                 block.add(key, name)
             replace[name] = block.at(key, row)
         for name in order:
-            put_formula(
+            cell = put_formula(
                 self.sheet.cell(row, block.index[prefix + name]),
                 substitute(self.calculator.formulas[name], replace),
             )
+            cell.number_format = self.calculator.formats[name]
         return replace[output]
 
     # ---- conditions
@@ -450,14 +537,17 @@ class EncounterWriter:
         ):
             c.add(key, label)
             self.name(c, key, defined)
+        self.head(c)
+        working(c)
         c.add("text", "Shown on the roster")
         c.add("key", "Slot on the roster")
-        self.head(c)
-        add_list(self.sheet, c.span("target").replace("$", ""), "ROSTER_NAME")
+        add_list(self.sheet, c.span("target").replace("$", ""), "=ROSTER_NAME")
         if self.block.conditions:
-            add_list(self.sheet, c.span("name").replace("$", ""), table_name(self.block.conditions, "label"))
+            add_list(
+                self.sheet, c.span("name").replace("$", ""), "=" + table_name(self.block.conditions, "label")
+            )
         for key in ("start", "rounds"):
-            add_whole_number_check(self.sheet, c.span(key).replace("$", ""))
+            add_number_check(self.sheet, c.span(key).replace("$", ""), 1)
         for row in c.rows_range():
             at = lambda key, row=row: c.at(key, row)  # noqa: E731
             blank = f'OR({at("target")}="",{at("name")}="",{at("start")}="")'
@@ -476,8 +566,6 @@ class EncounterWriter:
                     mark_output(cell)
                 if key == "active":
                     cell.number_format = BOOLEAN_FORMAT
-        for key in ("text", "key"):
-            self.sheet.column_dimensions[c.letter(key)].hidden = True
 
     # ---- attack log
 
@@ -504,20 +592,23 @@ class EncounterWriter:
             for row in log.rows_range():
                 mark_input(self.sheet.cell(row, log.index[key]))
         for key in ("attacker", *self.target_keys):
-            add_list(self.sheet, log.span(key).replace("$", ""), "ROSTER_NAME")
+            add_list(self.sheet, log.span(key).replace("$", ""), "=ROSTER_NAME")
         for table_id, _ in picks:
-            add_list(self.sheet, log.span(f"pick_{table_id}").replace("$", ""), table_name(table_id, "label"))
+            add_list(
+                self.sheet, log.span(f"pick_{table_id}").replace("$", ""), "=" + table_name(table_id, "label")
+            )
         for roll in rolls:
             add_whole_number_check(self.sheet, log.span(roll.field).replace("$", ""))
-        for key in ("round", "mods"):
-            add_whole_number_check(self.sheet, log.span(key).replace("$", ""))
+        add_number_check(self.sheet, log.span("round").replace("$", ""), 1)
+        add_number_check(self.sheet, log.span("mods").replace("$", ""), None)
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
         shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
         shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
         for key, label, defined in shown:
             log.add(key, label)
             self.name(log, key, defined)
-        first_hidden = log.next
+        self.head(log)
+        working(log)
         for key in ("round_now", "arow", "trow", "attacker_hp", "prot_wear", "wear"):
             log.add(key, key)
         wired = {}
@@ -534,11 +625,8 @@ class EncounterWriter:
         for name in self.working:
             log.add(f"w_{name}", name)
         self.name(log, "round_now", "LOG_ROUND_NOW")
-        self.head(log)
         for row in log.rows_range():
             self.write_log_row(row, wired, picks)
-        for column in range(first_hidden, log.next):
-            self.sheet.column_dimensions[get_column_letter(column)].hidden = True
 
     def pick_input(self, table_id: str) -> str:
         """The calculator input that picks from ``table_id`` (its formulas MATCH it in the labels)."""
@@ -552,11 +640,13 @@ class EncounterWriter:
         r, log = self.roster, self.log
         index = log.at("arow" if who == "attacker" else "trow", row)
         if stat_id == "start_hp":
-            return f"INDEX({r.span('start')},{index})"
+            return f"IF(ISNUMBER({index}),INDEX({r.span('start')},{index}),0)"
         key = {"dex": "dexv", "max_hp": "max_hp"}.get(stat_id, f"s_{stat_id}")
-        default = next((s.default for s in self.ruleset.stats if s.id == stat_id), 0)
+        default = literal(next((s.default for s in self.ruleset.stats if s.id == stat_id), 0))
         value = f"INDEX({r.span(key)},{index})"
-        return f'IF({value}="",{literal(default)},{value})' if key != "dexv" else value
+        if key != "dexv":
+            value = f'IF({value}="",{default},{value})'
+        return f"IF(ISNUMBER({index}),{value},{default})"  # an empty row: the defaults
 
     def fill(self, template: str, row: int) -> str:
         log = self.log
@@ -604,8 +694,10 @@ class EncounterWriter:
         for name, (how, what) in wired.items():
             if how == "cell":
                 replace[name] = at(what)
-            elif how == "column":
-                cells[f"in_{name}"] = self.fill(what, row)
+            elif how == "column":  # a row without both names takes the calculator's default
+                both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
+                default = literal(self.calculator.inputs[name])
+                cells[f"in_{name}"] = f"IF({both},{self.fill(what, row)},{default})"
                 replace[name] = at(f"in_{name}")
             elif how == "pick":
                 label = at(f"pick_{what}")
@@ -627,16 +719,15 @@ class EncounterWriter:
             f'IF({names},"",IF(NOT(ISNUMBER({at("arow")})),"#ATTACKER? a name on the roster",'
             f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",{result})))'
         )
-        cells["hp_lost"] = (
-            f"IF(AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')})),IF(ISNUMBER({lost}),{lost},0),0)"
-        )
+        both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
+        cells["hp_lost"] = f'IF({names},"",IF({both},IF(ISNUMBER({lost}),{lost},0),0))'
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = (
                 f'IF(AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")})),{at("w_" + name)},"")'
             )
         if "STRIKE_PROT" in ruleset.wiring:
             before, after = at("in_STRIKE_PROT"), at("w_STRIKE_PROT_AFTER")
-            cells["wear"] = f"IF(AND(ISNUMBER({at('trow')}),ISNUMBER({after})),{before}-{after},0)"
+            cells["wear"] = f"IF(AND({both},ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
         upto = lambda key: log.span(key, row)  # noqa: E731
@@ -644,13 +735,15 @@ class EncounterWriter:
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         for key, formula in cells.items():
             cell = put_formula(sheet.cell(row, log.index[key]), formula)
+            if key.startswith("w_"):
+                cell.number_format = self.calculator.formats[key[2:]]
             if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
                 mark_output(cell)
                 if key.startswith("shown_"):
                     cell.number_format = BOOLEAN_FORMAT
 
 
-WIDE = {"state": 26, "conditions": 30, "result": 24, "effect": 30}
+WIDE = {"state": 30, "conditions": 30, "result": 24, "effect": 30, "note": 40}
 NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")
 
 
@@ -667,6 +760,7 @@ ROSTER_EXTRA = {
         ("prot_now", "PROT now"),
     ),
 }
+NO_MORALE_ROW = "no row of the morale table has this roll (fill the table)"
 HELP = (
     "Type the roster once (yellow cells), the initiative rolls each round, and one attack per log row: "
     "the row resolves it like the calculator and takes the damage off the target."

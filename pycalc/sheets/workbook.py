@@ -47,6 +47,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
+from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.encounter import write_encounter
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
@@ -208,6 +209,8 @@ def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
     """What a sheet is for, for its Contents line."""
     if sheet.title.endswith(" calculator"):
         return CALCULATOR_PURPOSE
+    if sheet.title == ENCOUNTER_SHEET:
+        return "Run a whole fight: roster, initiative order, attack log, hit points and conditions by round"
     if sheet.title == RULINGS_SHEET:
         return "Where the seed is ambiguous: the choice this workbook follows, the other choices, and why"
     groups = reference_groups(rules)
@@ -255,7 +258,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     writer = calculator_writer(rules)
     if writer:
         writer(book, rules, macro)
-    write_encounter(book, rules)
+        write_encounter(book, rules, writer, macro)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
