@@ -5384,7 +5384,7 @@ _TABLES = {
                              ['effect',
                               'Loses all the AC benefits of the shield until the beginning of the next round']]]],
                           ['section', 'Shield Bash'], ['line', 67], ['id', 'shield_bashed'],
-                          ['label', 'Bashed with its shield'], ['low', None], ['high', None],
+                          ['label', 'Made a shield bash'], ['low', None], ['high', None],
                           ['note',
                            '"the character loses all the AC benefits of the shield (including those for magic and specialization) until the beginning of the next round after attempting a shield bash."'],
                           ['file', 'tables/bfrpg/conditions.yaml']]],
