@@ -114,10 +114,12 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
         )
     if chance.random() < 0.1:
         attacks[chance.randrange(len(attacks))] = Attack("", "")
+    table = encounter(rules).conditions
+    condition_names = safe_labels(rules, table) if table else ["Stunned", "Prone", "Held"]
     conditions = [
         Condition(
             chance.choice(names),
-            chance.choice(["Stunned", "Prone", "Held"]),
+            chance.choice(condition_names),
             chance.randint(1, rounds),
             chance.choice([None, chance.randint(1, 4)]),
         )
