@@ -267,16 +267,25 @@ def hit_point_state(rules: RuleSet, hp: int) -> str:
     return "" if row is None else str(row[rule.state])
 
 
-def active(condition: Condition, round_: int) -> bool:
-    return condition.start <= round_ and (
-        condition.rounds is None or round_ <= condition.start + condition.rounds - 1
-    )
+def lasts(rules: RuleSet, condition: Condition) -> int | None:
+    """The rounds typed, else the conditions table's fixed rounds for it, else None (until cleared)."""
+    table_id = encounter(rules).conditions
+    if condition.rounds is not None or not table_id:
+        return condition.rounds
+    row = next((r for r in rules.table(table_id).rows if r.label == condition.name), None)
+    return row["rounds"] if row is not None and isinstance(row["rounds"], int) else None
 
 
-def condition_text(condition: Condition) -> str:
-    if condition.rounds is None:
+def active(rules: RuleSet, condition: Condition, round_: int) -> bool:
+    rounds = lasts(rules, condition)
+    return condition.start <= round_ and (rounds is None or round_ <= condition.start + rounds - 1)
+
+
+def condition_text(rules: RuleSet, condition: Condition) -> str:
+    rounds = lasts(rules, condition)
+    if rounds is None:
         return condition.name
-    return f"{condition.name} (to round {condition.start + condition.rounds - 1})"
+    return f"{condition.name} (to round {condition.start + rounds - 1})"
 
 
 def round_one(rules: RuleSet, fight: Fight, me: Combatant) -> str:
@@ -327,9 +336,9 @@ def roster_state(
         hp = start_hp(me) - taken
         first, later = initiative(rules, fight.roster, index), later_initiatives(rules, fight.roster, index)
         conditions = [
-            condition_text(c)
+            condition_text(rules, c)
             for c in fight.conditions
-            if me.name and c.target == me.name and active(c, fight.round)
+            if me.name and c.target == me.name and active(rules, c, fight.round)
         ]
         found.append(
             CombatantState(

@@ -213,7 +213,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
             r.hp_lost if a.attacker or a.target else "" for a, r in zip(fight.attacks, log, strict=True)
         ]
         + [""] * (LOG_SIZE - len(log)),
-        "COND_ACTIVE": [active(c, fight.round) for c in fight.conditions]
+        "COND_ACTIVE": [active(rules, c, fight.round) for c in fight.conditions]
         + [False] * (CONDITION_SIZE - len(fight.conditions)),
     }
     for k in range(len(rule.later_dice)):

@@ -524,7 +524,7 @@ class EncounterWriter:
             ("target", "Combatant", "COND_TARGET"),
             ("name", "Condition", "COND_NAME"),
             ("start", "Starts in round", "COND_START"),
-            ("rounds", "Lasts (rounds; empty: until cleared)", "COND_ROUNDS"),
+            ("rounds", "Lasts (rounds; empty: as the table says, else until cleared)", "COND_ROUNDS"),
         ):
             c.add(key, label)
             self.name(c, key, defined)
@@ -551,9 +551,13 @@ class EncounterWriter:
         for row in c.rows_range():
             at = lambda key, row=row: c.at(key, row)  # noqa: E731
             blank = f'OR({at("target")}="",{at("name")}="",{at("start")}="")'
+            rounds = at("rounds")
+            if self.block.conditions:  # empty: the table's fixed rounds, if it gives them
+                listed = by_label(self.block.conditions, "rounds", at("name"))
+                rounds = f'IF(ISNUMBER({rounds}),{rounds},IFERROR(IF({listed}="","",{listed}),""))'
             formulas = {
-                "ends": f'IF(OR({blank},{at("rounds")}=""),"",{at("start")}+{at("rounds")}-1)',
-                "active": f'IF({blank},FALSE,AND({at("start")}<=ENC_ROUND,OR({at("rounds")}="",ENC_ROUND<={at("ends")})))',
+                "ends": f'IF(OR({blank},{rounds}=""),"",{at("start")}+{rounds}-1)',
+                "active": f'IF({blank},FALSE,AND({at("start")}<=ENC_ROUND,OR({at("ends")}="",ENC_ROUND<={at("ends")})))',
                 "effect": f'IFERROR({by_label(self.block.conditions, "effect", at("name"))},"")'
                 if self.block.conditions
                 else '""',
