@@ -277,6 +277,7 @@ class EncounterWriter:
         for column in range(WORKING_FROM, last):
             sheet.column_dimensions[get_column_letter(column)].hidden = True
         sheet.freeze_panes = "B1"
+        sheet.sheet_view.zoomScale = 85
         protect(sheet)
 
     def set_widths(self) -> None:
@@ -320,7 +321,7 @@ class EncounterWriter:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
             for row in r.rows_range():
-                mark_input(self.sheet.cell(row, r.index[key]))
+                mark_input(put(self.sheet.cell(row, r.index[key]), None))
         self.roster_inputs = {key for key, _, _ in inputs}
         add_whole_number_check(
             self.sheet, f"{r.letter('roll0')}{r.top + 1}:{r.letter('roll0')}{r.top + r.rows}"
@@ -529,7 +530,7 @@ class EncounterWriter:
             c.add(key, label)
             self.name(c, key, defined)
             for row in c.rows_range():
-                mark_input(self.sheet.cell(row, c.index[key]))
+                mark_input(put(self.sheet.cell(row, c.index[key]), None))
         for key, label, defined in (
             ("ends", "Last round", "COND_LAST_ROUND"),
             ("active", "Active now", "COND_ACTIVE"),
@@ -594,7 +595,7 @@ class EncounterWriter:
             log.add(key, label)
             self.name(log, key, defined)
             for row in log.rows_range():
-                mark_input(self.sheet.cell(row, log.index[key]))
+                mark_input(put(self.sheet.cell(row, log.index[key]), None))
         for key in ("attacker", *self.target_keys):
             add_list(self.sheet, log.span(key).replace("$", ""), "=ROSTER_NAME")
         for table_id, _ in picks:
@@ -747,14 +748,14 @@ class EncounterWriter:
                     cell.number_format = BOOLEAN_FORMAT
 
 
-WIDE = {"state": 30, "conditions": 30, "result": 24, "effect": 30, "note": 40}
+WIDE = {"state": 22, "conditions": 24, "result": 16, "effect": 24, "note": 24}
 NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")
 
 
 def column_width(key: str) -> float:
     if key in WIDE:
         return WIDE[key]
-    return 16 if key.startswith(NAMED) else 9
+    return 11 if key.startswith(NAMED) else 7
 
 
 ROSTER_EXTRA = {
