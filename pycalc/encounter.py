@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from pycalc import dice
 from pycalc.encounter_block import cell, encounter
+from pycalc.encounter_rulesets import adapter, start_hp
 from pycalc.errors import RuleError
 from pycalc.tables import RuleSet
 
@@ -191,8 +192,6 @@ class RowResult:
 
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
-    from pycalc.encounter_rulesets import adapter
-
     ruleset = adapter(rules.id)
     by_name = {c.name: c for c in fight.roster if c.name}
     start = {c.name: start_hp(c) for c in fight.roster if c.name}
@@ -234,10 +233,6 @@ def unknown_names(attack: Attack, by_name: Mapping[str, Combatant]) -> str:
 class RowState:
     attacker_hp: int  # the attacker's hit points before this row
     target_prot_wear: int  # PROT the target lost to earlier rows
-
-
-def start_hp(combatant: Combatant) -> int:
-    return combatant.max_hp if combatant.start_hp is None else combatant.start_hp
 
 
 # --------------------------------------------------------------------------- state on the roster
@@ -322,8 +317,6 @@ def side_down(rules: RuleSet, fight: Fight, me: Combatant, downs: Sequence[bool]
 def roster_state(
     rules: RuleSet, fight: Fight, log: Sequence[RowResult] | None = None
 ) -> list[CombatantState]:
-    from pycalc.encounter_rulesets import adapter
-
     log = resolve_log(rules, fight) if log is None else log
     positions = order(rules, fight.roster)
     together = simultaneous(rules, fight.roster, positions)

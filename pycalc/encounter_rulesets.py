@@ -14,12 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pycalc.encounter import Attack, Combatant, Fight, RowResult, RowState, start_hp
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
+
+if TYPE_CHECKING:
+    from pycalc.encounter import Attack, Combatant, Fight, RowResult, RowState
+
+
+def start_hp(combatant: Combatant) -> int:
+    return combatant.max_hp if combatant.start_hp is None else combatant.start_hp
 
 
 @dataclass(frozen=True)
