@@ -243,6 +243,7 @@ def mismatches(expected: dict[str, list[object]], got: dict[str, list[object]], 
     return found
 
 
+@pytest.mark.timeout(900)  # 200 fights of up to 30 combatants and 60 log rows, about 0.5 s each
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str], Path], ruleset_id: str):
     rules = load_ruleset(ruleset_id)

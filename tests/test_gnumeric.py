@@ -110,6 +110,7 @@ def input_sets(source: Path, folder: Path, count: int, seed: int, stem: str = "i
     return paths
 
 
+@pytest.mark.timeout(900)  # every formula cell, the Encounter sheet's thousands included, in two engines
 @pytest.mark.parametrize("ruleset_id", [*RULESET_IDS, "bx"])  # bx: a ruleset in YAML alone
 def test_gnumeric_equals_libreoffice_on_every_formula_cell(
     ruleset_id: str, build_ruleset: Callable[[str], Path], tmp_path: Path
