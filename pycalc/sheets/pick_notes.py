@@ -9,6 +9,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import NOTE, put_formula, table_name
+from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.gm_text import readable
 from pycalc.tables import RuleSet, Table
@@ -64,8 +65,9 @@ def note_picks(sheet: Worksheet, sources: dict[str, Table], rules: RuleSet) -> N
 
 
 def show_pick_modifiers(book: Workbook, rules: RuleSet) -> None:
-    """Beside every dropdown of a visible sheet, the modifiers of the row picked."""
+    """Beside every dropdown of a visible sheet, the modifiers of the row picked (not on the
+    Encounter sheet: its columns beside a pick are inputs; the calculators show the notes)."""
     sources = picked_tables(rules)
     for sheet in book.worksheets:
-        if sheet.sheet_state == "visible":
+        if sheet.sheet_state == "visible" and sheet.title != ENCOUNTER_SHEET:
             note_picks(sheet, sources, rules)
