@@ -41,6 +41,10 @@ class LogRoll:
     field: str  # Attack's field
     label: str
     calculator_name: str  # the calculator input it feeds (the column exists when that input matters)
+    d100: bool = False  # a d100 read as the Strike calculator reads it: 00 is the highest face
+
+    def zero_reads(self, rules: RuleSet) -> int | None:
+        return spelljammer.die_faces(rules) if self.d100 else None
 
 
 @dataclass(frozen=True)
@@ -244,7 +248,7 @@ SPELLJAMMER = Adapter(
     hp_lost="STRIKE_HP_LOST",
     resolve=_sj_resolve_with_wear,
     rolls=(
-        LogRoll("roll", "d100 roll", "STRIKE_ROLL"),
+        LogRoll("roll", "d100 roll (00 = 100)", "STRIKE_ROLL", d100=True),
         LogRoll("damage_roll", "Damage rolled", "STRIKE_DAMAGE"),
     ),
     derived={

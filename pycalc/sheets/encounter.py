@@ -323,9 +323,8 @@ class EncounterWriter:
             for row in r.rows_range():
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
         self.roster_inputs = {key for key, _, _ in inputs}
-        add_whole_number_check(
-            self.sheet, f"{r.letter('roll0')}{r.top + 1}:{r.letter('roll0')}{r.top + r.rows}"
-        )
+        for k in range(1 + len(rule.later_dice)):
+            add_whole_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""))
         if rule.modifiers:
             add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
         if rule.first_round:
@@ -603,7 +602,9 @@ class EncounterWriter:
                 self.sheet, log.span(f"pick_{table_id}").replace("$", ""), "=" + table_name(table_id, "label")
             )
         for roll in rolls:
-            add_whole_number_check(self.sheet, log.span(roll.field).replace("$", ""))
+            add_whole_number_check(
+                self.sheet, log.span(roll.field).replace("$", ""), roll.zero_reads(self.rules)
+            )
         add_number_check(self.sheet, log.span("round").replace("$", ""), 1)
         add_number_check(self.sheet, log.span("mods").replace("$", ""), None)
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
