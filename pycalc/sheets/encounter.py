@@ -187,6 +187,7 @@ class Columns:
         return range(self.top + 1, self.top + 1 + self.rows)
 
 
+HEADER_HEIGHT = 54  # points: four lines of a wrapped header
 WORKING_FROM = 41  # column AO: the hidden working columns of every block start here
 
 
@@ -258,6 +259,7 @@ class EncounterWriter:
     def head(self, block: Columns) -> None:
         for key, column in block.index.items():
             style_header(self.sheet.cell(block.top, column, block.labels[key]))
+        self.sheet.row_dimensions[block.top].height = HEADER_HEIGHT
 
     def write(self) -> None:
         sheet = self.sheet
@@ -313,7 +315,7 @@ class EncounterWriter:
         inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats]
         inputs += [
             ("max_hp", "Maximum HP", "MAX_HP"),
-            ("start_hp", "HP at the start (empty: maximum)", "START_HP"),
+            ("start_hp", "Start HP (empty = max)", "START_HP"),
         ]
         if self.block.morale:
             inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
