@@ -45,6 +45,8 @@ EXCEL_2007 = {
         "ISNUMBER",
         "ISERROR",
         "COUNTIF",
+        "COUNTIFS",
+        "SUMIFS",
         "SUMPRODUCT",
     ],
     *["LEFT", "MID", "FIND", "SEARCH", "LOWER", "VALUE", "LEN"],  # SEARCH: the shared dice grid

@@ -220,6 +220,7 @@ def test_every_contents_line_says_what_the_sheet_is_for(
         "Tables: ",
         "Printable odds",
         "Where the seed is ambiguous",
+        "Run a whole fight",
     )
     for title, purpose in listed.items():
         assert str(purpose).startswith(purposes), (title, purpose)

@@ -443,7 +443,7 @@ class EncounterWriter:
         side = at("side")
         down = f"COUNTIFS({r.span('side')},{side},{r.span('down')},TRUE)"
         size = f'COUNTIFS({r.span("side")},{side},{r.span("name")},"<>")'
-        check = f'IF({down}*100>={expression(morale.check_at_percent)}*{size},": check morale","")'
+        check = f'IF({down}>=VALUE({expression(morale.check_at_percent)}&"%")*{size},": check morale","")'
         return {
             "morale": f'IF(OR({at("name")}="",NOT(ISNUMBER({roll}))),"",{result})',
             "side_down": f'IF(OR({at("name")}="",{side}=""),"",{down}&" of "&{size}&{check})',
@@ -459,7 +459,8 @@ class EncounterWriter:
         ]
         joined = slots[0] + "".join(f'&IF({s}="","",", "&{s})' for s in slots[1:])
         count = f"COUNTIFS({c.span('target')},{name},{c.span('active')},TRUE)"
-        more = f'IF({count}>{CONDITION_SLOTS},", and "&({count}-{CONDITION_SLOTS})&" more","")'
+        shown = "+".join(f'({s}<>"")' for s in slots)  # no number typed into the formula
+        more = f'IF({count}>{shown},", and "&({count}-({shown}))&" more","")'
         return f'IF({name}="","",{joined}&{more})'
 
     def roster_extra(self, row: int) -> dict[str, str]:
@@ -704,7 +705,10 @@ class EncounterWriter:
                 replace[name] = at(what)
             elif how == "column":  # a row without both names takes the calculator's default
                 both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
-                default = literal(self.calculator.inputs[name])
+                default = self.calculator.inputs[name]
+                default = literal(
+                    0 if isinstance(default, (int, float)) and not isinstance(default, bool) else default
+                )
                 cells[f"in_{name}"] = f"IF({both},{self.fill(what, row)},{default})"
                 replace[name] = at(f"in_{name}")
             elif how == "pick":
