@@ -89,10 +89,13 @@ class Fight:
 # --------------------------------------------------------------------------- initiative
 
 
-def die_faces(rules: RuleSet) -> int:
+def initiative_dice(rules: RuleSet) -> list[int]:
+    """Faces of the initiative die of each attack: the first, then the later attacks' (the sheet's
+    roll checks)."""
     rule = encounter(rules).initiative
     found = cell(rules, rule.die)
-    return dice.parse(found).sides if rule.die_is_dice else int(found)
+    first = dice.parse(found).sides if rule.die_is_dice else int(found)
+    return [first, *(int(cell(rules, d)) for d in rule.later_dice)]
 
 
 def initiative_modifier(rules: RuleSet, action: str) -> int:

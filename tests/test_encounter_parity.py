@@ -22,6 +22,7 @@ from pycalc.encounter import (
     Condition,
     Fight,
     active,
+    initiative_dice,
     resolve_log,
     roster_state,
 )
@@ -64,7 +65,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     rule = encounter(rules).initiative
     count = ROSTER_SIZE if full else chance.randint(3, ROSTER_SIZE)
     groups = ["", "", "", "wolves", "goblins", "Party"]
-    faces = 10 if rules.id in ("cnc", "spelljammer") else 6
+    faces = initiative_dice(rules)
     roster = []
     for index in range(count):
         named = full or chance.random() > 0.05

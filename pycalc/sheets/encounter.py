@@ -22,7 +22,14 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.encounter import ALSO_HITS, CONDITION_SIZE, CONDITION_SLOTS, LOG_SIZE, ROSTER_SIZE
+from pycalc.encounter import (
+    ALSO_HITS,
+    CONDITION_SIZE,
+    CONDITION_SLOTS,
+    LOG_SIZE,
+    ROSTER_SIZE,
+    initiative_dice,
+)
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, adapter
 from pycalc.resolution_block import Ref
@@ -191,14 +198,16 @@ HEADER_HEIGHT = 54  # points: four lines of a wrapped header
 WORKING_FROM = 41  # column AO: the hidden working columns of every block start here
 
 
-def add_number_check(sheet: Worksheet, cells: str, least: int | None) -> None:
-    """A whole number (from ``least``): a round, a count of rounds, a modifier."""
+def add_number_check(sheet: Worksheet, cells: str, least: int | None, most: int | None = None) -> None:
+    """A whole number (from ``least``, up to ``most``): a round, a count of rounds, a modifier, a die."""
     check = DataValidation(
         type="whole", operator="between", formula1=str(-1_000_000_000 if least is None else least),
-        formula2="1000000000", allow_blank=True, showErrorMessage=True,
+        formula2=str(1_000_000_000 if most is None else most), allow_blank=True, showErrorMessage=True,
     )  # fmt: skip
     check.errorTitle = "A whole number"
     check.error = "Type a whole number" + ("" if least is None else f", {least} or more") + "."
+    if most is not None:
+        check.error = f"Type the die as it reads: {least} to {most}."
     sheet.add_data_validation(check)
     check.add(cells)
 
@@ -324,9 +333,9 @@ class EncounterWriter:
             self.name(r, key, f"ROSTER_{defined}")
             for row in r.rows_range():
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
-        self.roster_inputs = {key for key, _, _ in inputs}
+        faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
-            add_whole_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""))
+            add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
         if rule.modifiers:
             add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
         if rule.first_round:
