@@ -69,10 +69,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     roster = []
     for index in range(count):
         named = full or chance.random() > 0.05
-        rolls = tuple(
-            None if chance.random() < 0.3 else chance.randint(1, faces)
-            for _ in range(1 + len(rule.later_dice))
-        )
+        rolls = tuple(None if chance.random() < 0.3 else chance.randint(1, top) for top in faces)
         roster.append(
             Combatant(
                 name=f"Fighter {index + 1}" if named else "",
