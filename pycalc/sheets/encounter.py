@@ -369,6 +369,7 @@ class EncounterWriter:
         working(r)
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
+        self.name(r, "start", "ROSTER_HP_AT_START")
 
     def roster_formulas(self, row: int) -> dict[str, str]:
         r, rule = self.roster, self.block.initiative

@@ -54,6 +54,7 @@ from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
+from pycalc.sheets.roster_pick import fill_from_roster
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -259,6 +260,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     if writer:
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro)
+        fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
