@@ -18,6 +18,11 @@ How the sheet reads the logs (and so this model):
 - A row's damage (HP lost) is taken from its target and from each "also hits" target. What a row
   needs of the state before it (spelljammer: the attacker's hit points for its wound modifier, the
   target's PROT worn by grievous hits) counts every row above it.
+- Bleeding (encounter.hit_points.loss_per_round, C&C's -7 to -9): a combatant whose hit points from
+  the log are in a band that loses hit points each round loses them in every round after the round
+  its hit points from the log first reached that band (round 0 when it started the fight there), up
+  to the current round and until the round before it was aided; never below the band (C&C: at -10
+  it is dead and bleeds no more).
 - A condition lasts from its start round through start + rounds - 1 (empty rounds: until the log row
   is cleared); it ends after its last round.
 """
@@ -38,6 +43,7 @@ LOG_SIZE = 200
 CONDITION_SIZE = 40
 ALSO_HITS = 3  # targets an area attack also hits
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
+RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class Combatant:
     start_hp: int | None = None  # None: starts at max_hp
     stats: Mapping[str, object] = field(default_factory=dict)  # the ruleset's combat numbers by stat id
     morale_roll: int | None = None
+    aided_round: int | None = None  # the round aid stopped the bleeding (encounter.hit_points.loss_per_round)
 
 
 @dataclass(frozen=True)
@@ -317,6 +324,34 @@ def side_down(rules: RuleSet, fight: Fight, me: Combatant, downs: Sequence[bool]
     )
 
 
+def log_hp(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: int) -> int:
+    """The combatant's hit points after the log rows of rounds up to ``up_to_round``."""
+    taken = 0
+    for attack, row in zip(fight.attacks, log, strict=True):
+        if me.name and row.round <= up_to_round:
+            taken += row.hp_lost * (attack.target, *attack.also).count(me.name)
+    return start_hp(me) - taken
+
+
+def bleeding(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[RowResult], hp: int) -> int:
+    """Hit points lost by the current round to a band that loses them each round until aided (``hp``:
+    the hit points from the log)."""
+    rule = encounter(rules).hit_points
+    row = rules.table(rule.table).band(hp) if rule.loss and me.name else None
+    if row is None or not isinstance(row[rule.loss], int) or row[rule.loss] <= 0:
+        return 0
+    top = hp if row.high is None else row.high
+    reached = [
+        round_
+        for attack, round_ in zip(fight.attacks, (r.round for r in log), strict=True)
+        if me.name in (attack.target, *attack.also) and log_hp(fight, me, log, round_) <= top
+    ]
+    since = 0 if start_hp(me) <= top else min(reached)
+    until = fight.round if me.aided_round is None else min(fight.round, me.aided_round - 1)
+    lost = row[rule.loss] * max(0, until - since)
+    return lost if row.low is None else min(lost, hp - row.low + 1)
+
+
 def roster_state(
     rules: RuleSet, fight: Fight, log: Sequence[RowResult] | None = None
 ) -> list[CombatantState]:
@@ -325,11 +360,8 @@ def roster_state(
     together = simultaneous(rules, fight.roster, positions)
     found = []
     for index, me in enumerate(fight.roster):
-        taken = 0
-        for attack, row in zip(fight.attacks, log, strict=True):
-            if me.name and row.round <= fight.round:
-                taken += row.hp_lost * (attack.target, *attack.also).count(me.name)
-        hp = start_hp(me) - taken
+        hp = log_hp(fight, me, log, fight.round)
+        hp -= bleeding(rules, fight, me, log, hp)
         first, later = initiative(rules, fight.roster, index), later_initiatives(rules, fight.roster, index)
         conditions = [
             condition_text(rules, c)
@@ -362,3 +394,20 @@ def roster_state(
     for me, state in zip(fight.roster, found, strict=True):
         state.side_down = side_down(rules, fight, me, downs)
     return found
+
+
+# --------------------------------------------------------------------------- the one-page record
+
+
+def record_order(fight: Fight, states: Sequence[CombatantState]) -> list[int]:
+    """The roster lines the fight record lists, in acting order (ties and those without initiative
+    yet in roster order, the latter last)."""
+    named = [i for i, c in enumerate(fight.roster) if c.name]
+    unordered = ROSTER_SIZE + 1
+    return sorted(named, key=lambda i: (unordered if states[i].order is None else states[i].order, i))
+
+
+def record_log_rows(fight: Fight) -> list[int]:
+    """The log rows the fight record shows: the last RECORD_LOG_SIZE rows with a name typed."""
+    filled = [i for i, a in enumerate(fight.attacks) if a.attacker or a.target]
+    return filled[-RECORD_LOG_SIZE:]

@@ -24,7 +24,7 @@ INITIATIVE_KEYS = {
     "modifiers",
     "first_round",
 }
-HIT_POINT_KEYS = {"states"}
+HIT_POINT_KEYS = {"states", "loss_per_round"}
 MORALE_KEYS = {"roll", "table", "check_at_percent"}
 BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}
 
@@ -45,6 +45,7 @@ class Initiative:
 class HitPoints:
     table: str  # a bands table keyed by current hit points
     state: str  # its column naming the state
+    loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)
 
 
 @dataclass(frozen=True)
@@ -151,10 +152,18 @@ def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:
         check.fail(
             block.value_lines.get("states", block.line), f"{what}.states must be table.column, got {states!r}"
         )
-    parser.table_id(
-        table, block.value_lines.get("states", block.line), f"{what}.states", "bands", {state: ("text",)}
-    )
-    return HitPoints(table, state)
+    columns = {state: ("text",)}
+    loss = None
+    if "loss_per_round" in block:
+        line = block.value_lines["loss_per_round"]
+        other, _, loss = str(block["loss_per_round"]).partition(".")
+        if other != table or not loss:
+            check.fail(line, f"{what}.loss_per_round must be a column of {table}: {table}.COLUMN")
+            loss = None
+        else:
+            columns[loss] = ("int",)
+    parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)
+    return HitPoints(table, state, loss)
 
 
 def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:

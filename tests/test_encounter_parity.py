@@ -16,13 +16,18 @@ from pycalc.encounter import (
     ALSO_HITS,
     CONDITION_SIZE,
     LOG_SIZE,
+    RECORD_LOG_SIZE,
     ROSTER_SIZE,
     Attack,
     Combatant,
     Condition,
     Fight,
     active,
+    bleeding,
     initiative_dice,
+    log_hp,
+    record_log_rows,
+    record_order,
     resolve_log,
     roster_state,
 )
@@ -61,11 +66,13 @@ def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
 
 
 def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> Fight:
-    """A fight of 3-30 combatants and 20-60 attacks (full: 30 named combatants and 200 attacks)."""
+    """A fight of 3-30 combatants and 20-60 attacks, one in ten 61-90 (full: 30 named combatants and
+    200 attacks)."""
     rule = encounter(rules).initiative
     count = ROSTER_SIZE if full else chance.randint(3, ROSTER_SIZE)
     groups = ["", "", "", "wolves", "goblins", "Party"]
     faces = initiative_dice(rules)
+    bleeds = encounter(rules).hit_points.loss is not None
     roster = []
     for index in range(count):
         named = full or chance.random() > 0.05
@@ -84,13 +91,15 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 start_hp=chance.choice([None, None, chance.randint(1, 40)]),
                 stats=random_stats(rules, chance),
                 morale_roll=chance.choice([None, chance.randint(2, 12)]) if encounter(rules).morale else None,
+                aided_round=chance.choice([None, None, chance.randint(1, 6)]) if bleeds else None,
             )
         )
     names = [c.name for c in roster if c.name]
     picks = encounter(rules).log_picks
     rounds = chance.randint(1, 6)
     attacks = []
-    for _ in range(LOG_SIZE if full else chance.randint(20, 60)):
+    rows = chance.randint(20, 60) if chance.random() < 0.9 else chance.randint(61, 90)  # over the record's 60
+    for _ in range(LOG_SIZE if full else rows):
         roll_top = 100 if rules.id == "spelljammer" else 20
         attacks.append(
             Attack(
@@ -156,6 +165,8 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
     for k in range(1 + len(rule.later_dice)):
         name = "ROSTER_INIT_ROLL" + (f"_{k + 1}" if k else "")
         cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
+    if encounter(rules).hit_points.loss:
+        cells["ROSTER_AIDED_ROUND"] = column([c.aided_round for c in roster], ROSTER_SIZE)
     if encounter(rules).morale:
         cells["ROSTER_MORALE_ROLL"] = column([c.morale_roll for c in roster], ROSTER_SIZE)
     if rule.modifiers:
@@ -214,6 +225,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         "COND_ACTIVE": [active(rules, c, fight.round) for c in fight.conditions]
         + [False] * (CONDITION_SIZE - len(fight.conditions)),
     }
+    found |= record_outputs(fight, states, log)
     for k in range(len(rule.later_dice)):
         found[f"ROSTER_INITIATIVE_{k + 2}"] = roster_column([s.later[k] for s in states])
     if rule.lost_at_or_below is not None:
@@ -229,6 +241,28 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         if rules.id == "spelljammer":
             found[f"ROSTER_{key}"] = roster_column([s.extra[f"ROSTER_{key}"] for s in states])
     return {name: [None if v is None else v for v in values] for name, values in found.items()}
+
+
+def record_outputs(fight: Fight, states: list, log: list) -> dict[str, list[object]]:
+    """The Fight record sheet: the roster in acting order, the last filled log rows in two blocks."""
+    lines = record_order(fight, states)
+    pad = lambda values, size: values + [""] * (size - len(values))  # noqa: E731
+    found: dict[str, list[object]] = {
+        "RECORD_NAME": pad([fight.roster[i].name for i in lines], ROSTER_SIZE),
+        "RECORD_ORDER": pad([states[i].order for i in lines], ROSTER_SIZE),
+        "RECORD_HP_NOW": pad([states[i].hp_now for i in lines], ROSTER_SIZE),
+    }
+    rows = record_log_rows(fight)
+    half = RECORD_LOG_SIZE // 2
+    for suffix, part in (("", rows[:half]), ("_MORE", rows[half:])):
+        attacks = [fight.attacks[i] for i in part]
+        found[f"RECORD_LOG_ROUND{suffix}"] = pad([log[i].round for i in part], half)
+        found[f"RECORD_LOG_TARGETS{suffix}"] = pad(
+            [", ".join(filter(None, (a.target, *a.also))) for a in attacks], half
+        )
+        found[f"RECORD_LOG_RESULT{suffix}"] = pad([log[i].result for i in part], half)
+        found[f"RECORD_LOG_HP_LOST{suffix}"] = pad([log[i].hp_lost for i in part], half)
+    return found
 
 
 def mismatches(expected: dict[str, list[object]], got: dict[str, list[object]], fight_no: int) -> list[str]:
@@ -255,3 +289,11 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     found = [m for i, (e, g) in enumerate(zip(expected, results, strict=True)) for m in mismatches(e, g, i)]
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
     assert sum(1 for f in fights for a in f.attacks if a.roll is not None) > 20 * FIGHTS
+    if encounter(rules).hit_points.loss:  # C&C's -7 to -9: bleeding, aided or not, is exercised
+        bleeding_now = [
+            bleeding(rules, f, c, log, log_hp(f, c, log, f.round))
+            for f in fights
+            for log in [resolve_log(rules, f)]
+            for c in f.roster
+        ]
+        assert sum(1 for lost in bleeding_now if lost) >= 10

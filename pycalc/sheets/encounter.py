@@ -328,11 +328,15 @@ class EncounterWriter:
         ]
         if self.block.morale:
             inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
+        if self.block.hit_points.loss:
+            inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
         for key, label, defined in inputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
             for row in r.rows_range():
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
+        if self.block.hit_points.loss:
+            add_number_check(self.sheet, r.span("aided").replace("$", ""), 1)
         faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
             add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
@@ -370,6 +374,12 @@ class EncounterWriter:
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
         self.name(r, "start", "ROSTER_HP_AT_START")
+        r.add("log_hp", "HP after the log")
+        r.add("record_key", "Place on the fight record")
+        self.name(r, "record_key", "ROSTER_RECORD_KEY")
+        if self.block.hit_points.loss:
+            for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
+                r.add(key, key)
 
     def roster_formulas(self, row: int) -> dict[str, str]:
         r, rule = self.roster, self.block.initiative
@@ -428,7 +438,16 @@ class EncounterWriter:
             f'SUMIFS({log.span("hp_lost")},{log.span(key)},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
             for key in self.target_keys
         )
-        found["hp_now"] = f'IF({named},"",{at("start")}-({taken}))'
+        found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
+        size, place = f"ROWS({r.span('name')})", f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
+        found["record_key"] = (
+            f'IF({named},"",IF(ISNUMBER({at("order")}),{at("order")},{size}+1)*{size}+{place})'
+        )
+        if self.block.hit_points.loss:
+            found |= self.bleeding(row)
+            found["hp_now"] = f'IF({named},"",{at("log_hp")}-{at("bleed_lost")})'
+        else:
+            found["hp_now"] = f'IF({named},"",{at("log_hp")})'
         hit_points = self.block.hit_points
         found["state"] = (
             f'IF({named},"",IFERROR({band(hit_points.table, hit_points.state, at("hp_now"))},""))'
@@ -439,6 +458,31 @@ class EncounterWriter:
             found |= self.morale(row)
         found |= self.roster_extra(row)
         return found
+
+    def bleeding(self, row: int) -> dict[str, str]:
+        """Hit points lost to a band that loses them each round (C&C's -7 to -9), in every round after
+        the round the log first brought the combatant there (0: it started there), until the round
+        before it was aided, never below the band (the model: pycalc.encounter.bleeding)."""
+        r, log, rule = self.roster, self.log, self.block.hit_points
+        at = lambda key: r.at(key, row)  # noqa: E731
+        hp, top = at("log_hp"), at("bleed_top")
+        later = "ENC_ROUND+1"  # after every round that counts: no row reached the band
+
+        def first_round(key: str) -> str:
+            reached = f"({log.span(key)}={at('name')})*({log.span('hp_' + key)}<={top})"
+            return f"SUMPRODUCT(MIN({reached}*{log.span('round_now')}+(1-{reached})*({later})))"
+
+        since = "MIN(" + ",".join(first_round(key) for key in self.target_keys) + ")"
+        until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND,{at('aided')}-1),ENC_ROUND)"
+        bleeds = f'OR({at("name")}="",NOT(ISNUMBER({at("bleed_loss")})),{at("bleed_loss")}<=0)'
+        return {
+            "bleed_loss": f"IFERROR({band(rule.table, rule.loss, hp)},0)",
+            "bleed_top": f"IFERROR({band(rule.table, 'to', hp)},0)",
+            "bleed_low": f"IFERROR({band(rule.table, 'from', hp)},0)",
+            "bleed_since": f"IF({bleeds},0,IF({at('start')}<={top},0,{since}))",
+            "bleed_lost": f"IF({bleeds},0,MIN({at('bleed_loss')}*MAX(0,{until}-{at('bleed_since')}),"
+            f"{hp}-{at('bleed_low')}+1))",
+        }
 
     def morale(self, row: int) -> dict[str, str]:
         """The GM's morale table read at the roll; how much of the combatant's side is down."""
@@ -495,7 +539,7 @@ class EncounterWriter:
         for row in r.rows_range():
             for key, formula in self.roster_formulas(row).items():
                 cell = put_formula(self.sheet.cell(row, r.index[key]), formula)
-                if key not in ("dexv", "start"):
+                if key not in ("dexv", "start", "log_hp", "record_key") and not key.startswith("bleed_"):
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = BOOLEAN_FORMAT
@@ -628,8 +672,12 @@ class EncounterWriter:
             self.name(log, key, defined)
         self.head(log)
         working(log)
-        for key in ("round_now", "arow", "trow", "attacker_hp", "prot_wear", "wear"):
+        for key in ("round_now", "arow", "trow", "attacker_hp", "prot_wear", "wear", "filled"):
             log.add(key, key)
+        self.name(log, "filled", "LOG_FILLED_COUNT")
+        if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
+            for key in self.target_keys:
+                log.add(f"hp_{key}", key)
         wired = {}
         for name in sorted(self.used):
             template = ruleset.wiring.get(name)
@@ -705,6 +753,17 @@ class EncounterWriter:
                 f"SUMIFS({above('hp_lost')},{above(key)},{name_expr})" for key in self.target_keys
             )
 
+        if self.block.hit_points.loss:
+            for key in self.target_keys:
+                who = at(key)
+                taken = "+".join(
+                    f'SUMIFS({log.span("hp_lost")},{log.span(other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    for other in self.target_keys
+                )
+                start = f"INDEX({r.span('start')},MATCH({who},{r.span('name')},0))"
+                cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
+        filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
+        cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["attacker_hp"] = (
             f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('attacker'))}),0)"
         )

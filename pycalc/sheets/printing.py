@@ -14,6 +14,7 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import FONT_NAME, fill, font
+from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
@@ -33,13 +34,22 @@ def used_width(sheet: Worksheet) -> float:
     )
 
 
+def last_shown_column(sheet: Worksheet) -> int:
+    """The sheet's last column that is not hidden (hidden working columns on the right do not print)."""
+    column = sheet.max_column
+    while column > 1 and getattr(sheet.column_dimensions.get(get_column_letter(column)), "hidden", False):
+        column -= 1
+    return column
+
+
 def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: str = "a4") -> None:
-    last = f"{get_column_letter(sheet.max_column)}{sheet.max_row}"
+    last = f"{get_column_letter(last_shown_column(sheet))}{sheet.max_row}"
     sheet.print_area = f"A1:{last}"
-    sheet.page_setup.orientation = "landscape" if used_width(sheet) > LANDSCAPE_FROM_WIDTH else "portrait"
+    wide = used_width(sheet) > LANDSCAPE_FROM_WIDTH and sheet.title != ONE_PAGE_SHEET
+    sheet.page_setup.orientation = "landscape" if wide else "portrait"
     sheet.page_setup.paperSize = PAPER_SIZES[paper]
     sheet.page_setup.fitToWidth = 1
-    sheet.page_setup.fitToHeight = 0
+    sheet.page_setup.fitToHeight = 1 if sheet.title == ONE_PAGE_SHEET else 0
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.page_margins = PageMargins(left=0.5, right=0.5, top=0.75, bottom=0.75, header=0.3, footer=0.3)
     sheet.print_options.horizontalCentered = True

@@ -49,6 +49,8 @@ from pycalc.sheets.common import (
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.encounter import write_encounter
+from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
+from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
@@ -212,6 +214,8 @@ def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
         return CALCULATOR_PURPOSE
     if sheet.title == ENCOUNTER_SHEET:
         return "Run a whole fight: roster, initiative order, attack log, hit points and conditions by round"
+    if sheet.title == FIGHT_RECORD_SHEET:
+        return "The fight on one printed page: acting order, hit points, states and the attack log"
     if sheet.title == RULINGS_SHEET:
         return "Where the seed is ambiguous: the choice this workbook follows, the other choices, and why"
     groups = reference_groups(rules)
@@ -260,6 +264,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
     if writer:
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro)
+        write_fight_record(book, rules)
         fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():

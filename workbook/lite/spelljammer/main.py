@@ -849,7 +849,7 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
-        'HIT_POINT_KEYS = {"states"}\n'
+        'HIT_POINT_KEYS = {"states", "loss_per_round"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
         'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
         '\n'
@@ -870,6 +870,7 @@ _SOURCES = {
         'class HitPoints:\n'
         '    table: str  # a bands table keyed by current hit points\n'
         '    state: str  # its column naming the state\n'
+        '    loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -976,10 +977,18 @@ _SOURCES = {
         '        check.fail(\n'
         '            block.value_lines.get("states", block.line), f"{what}.states must be table.column, got {states!r}"\n'
         '        )\n'
-        '    parser.table_id(\n'
-        '        table, block.value_lines.get("states", block.line), f"{what}.states", "bands", {state: ("text",)}\n'
-        '    )\n'
-        '    return HitPoints(table, state)\n'
+        '    columns = {state: ("text",)}\n'
+        '    loss = None\n'
+        '    if "loss_per_round" in block:\n'
+        '        line = block.value_lines["loss_per_round"]\n'
+        '        other, _, loss = str(block["loss_per_round"]).partition(".")\n'
+        '        if other != table or not loss:\n'
+        '            check.fail(line, f"{what}.loss_per_round must be a column of {table}: {table}.COLUMN")\n'
+        '            loss = None\n'
+        '        else:\n'
+        '            columns[loss] = ("int",)\n'
+        '    parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)\n'
+        '    return HitPoints(table, state, loss)\n'
         '\n'
         '\n'
         'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
@@ -6341,7 +6350,7 @@ _TABLES = {
                            ['modifiers', 'initiative_modifiers'], ['first_round', None]]]],
                         ['hit_points',
                          ['object', 'pycalc.encounter_block:HitPoints',
-                          [['table', 'wound_tiers'], ['state', 'tier']]]],
+                          [['table', 'wound_tiers'], ['state', 'tier'], ['loss', None]]]],
                         ['conditions', 'conditions'], ['morale', None],
                         ['log_picks', ['tuple', ['attack_kinds', 'cover']]],
                         ['file', 'tables/spelljammer/ruleset.yaml'], ['line', 10]]]]]],

@@ -1,0 +1,176 @@
+"""The Fight record sheet: the Encounter sheet's fight on one printed page.
+
+The roster in acting order (hit points, state and conditions now) and the attack log's filled rows
+(the last ``RECORD_LOG_SIZE`` of them), read from the Encounter sheet's defined names with INDEX,
+MATCH and SMALL (no SORT, no array formula). The model: :func:`pycalc.encounter.record_order` and
+:func:`pycalc.encounter.record_log_rows`.
+"""
+
+from __future__ import annotations
+
+from openpyxl.cell.cell import Cell
+from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.encounter import RECORD_LOG_SIZE, ROSTER_SIZE
+from pycalc.sheets.common import (
+    NOTE,
+    SUBTITLE,
+    TITLE,
+    absolute,
+    define_name,
+    font,
+    mark_output,
+    protect,
+    put,
+    put_formula,
+    style_header,
+)
+from pycalc.tables import RuleSet
+
+SHEET = "Fight record"
+ROSTER_HEAD = 5  # header row of the acting order; combatants below
+LOG_HEAD = ROSTER_HEAD + ROSTER_SIZE + 3
+LOG_ROWS = RECORD_LOG_SIZE // 2  # two blocks of log entries side by side
+RIGHT = 8  # column H: the second block of log entries
+WIDTHS = (5, 12, 12, 5, 9, 5)  # a block's columns: A to F, and H to M
+GAP = 1  # column G between the log's two blocks
+WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
+SMALL_TEXT = font(9)
+SHRINK = Alignment(shrink_to_fit=True, vertical="center")
+ROW_HEIGHT = 12
+
+ROSTER_COLUMNS = (  # header, what the line shows of the roster line it names
+    ("Order", "ROSTER_ORDER"),
+    ("Name", "ROSTER_NAME"),
+    ("Side", "ROSTER_SIDE"),
+    ("Init.", "ROSTER_INITIATIVE"),
+    ("HP now", "ROSTER_HP_NOW"),
+    ("Max HP", "ROSTER_MAX_HP"),
+)
+LOG_COLUMNS = (  # header, defined name of the record column
+    ("Round", "ROUND"),
+    ("Attacker", "ATTACKER"),
+    ("Target (also hits)", "TARGETS"),
+    ("Roll", "ROLL"),
+    ("Result", "RESULT"),
+    ("HP lost", "HP_LOST"),
+)
+
+
+def write_fight_record(book: Workbook, rules: RuleSet) -> None:
+    """After the Encounter sheet, whose defined names it reads."""
+    sheet = book.create_sheet(SHEET, book.sheetnames.index("Encounter") + 1)
+    put(sheet["A1"], f"Fight record: {rules.name}").font = TITLE
+    for offset, width in enumerate(WIDTHS):
+        for left in (1, RIGHT):
+            sheet.column_dimensions[get_column_letter(left + offset)].width = width
+    sheet.column_dimensions[get_column_letter(RIGHT - 1)].width = GAP
+    write_order(book, sheet)
+    slots, total = write_log(book, sheet)
+    put_formula(
+        sheet["A2"],
+        f'"Round "&ENC_ROUND&": "&COUNTIF(ROSTER_NAME,"?*")&" combatants, "&{total}&" attacks logged"'
+        f'&IF({total}>{slots},", the last "&{slots}&" below (every one on the Encounter sheet)","")',
+    ).font = NOTE
+    for letter in WORKING:
+        sheet.column_dimensions[letter].hidden = True
+    protect(sheet)
+
+
+def write_order(book: Workbook, sheet: Worksheet) -> None:
+    put(
+        sheet.cell(ROSTER_HEAD - 1, 1), "Acting order (1 acts first; equal numbers act together)"
+    ).font = SUBTITLE
+    for column, (label, _) in enumerate(ROSTER_COLUMNS, start=1):
+        style_header(sheet.cell(ROSTER_HEAD, column, label))
+    style_header(sheet.cell(ROSTER_HEAD, RIGHT, "State and conditions now"))
+    last = get_column_letter(RIGHT + len(LOG_COLUMNS) - 1)
+    for column in range(RIGHT + 1, RIGHT + len(LOG_COLUMNS)):
+        style_header(sheet.cell(ROSTER_HEAD, column))
+    sheet.merge_cells(f"{get_column_letter(RIGHT)}{ROSTER_HEAD}:{last}{ROSTER_HEAD}")
+    sheet.row_dimensions[ROSTER_HEAD].height = 2 * ROW_HEIGHT
+    first = ROSTER_HEAD + 1
+    for row in range(first, first + ROSTER_SIZE):
+        line = f"${WORKING[0]}{row}"
+        place = f"ROWS(${WORKING[0]}${first}:{line})"
+        put_formula(sheet[line], f'IFERROR(MATCH(SMALL(ROSTER_RECORD_KEY,{place}),ROSTER_RECORD_KEY,0),"")')
+        for column, (_, name) in enumerate(ROSTER_COLUMNS, start=1):
+            shown(sheet.cell(row, column), value_at(name, line), column == 2)
+        state = f'INDEX(ROSTER_STATE,{line})&IF(INDEX(ROSTER_CONDITIONS,{line})="","","; "&INDEX(ROSTER_CONDITIONS,{line}))'
+        shown(sheet.cell(row, RIGHT), f'IF({line}="","",{state})', True)
+        for column in range(RIGHT + 1, RIGHT + len(LOG_COLUMNS)):
+            mark_output(sheet.cell(row, column))
+        sheet.merge_cells(f"{get_column_letter(RIGHT)}{row}:{last}{row}")
+        sheet.row_dimensions[row].height = ROW_HEIGHT
+    for column, (_, name) in enumerate(ROSTER_COLUMNS, start=1):
+        define_name(
+            book,
+            name.replace("ROSTER_", "RECORD_"),
+            absolute(
+                sheet,
+                f"{get_column_letter(column)}{first}",
+                f"{get_column_letter(column)}{first + ROSTER_SIZE - 1}",
+            ),
+        )
+
+
+def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
+    """The last filled log rows, in two blocks side by side; the formulas of how many fit and how
+    many rows are filled."""
+    put(sheet.cell(LOG_HEAD - 1, 1), "Attack log").font = SUBTITLE
+    first, last = LOG_HEAD + 1, LOG_HEAD + LOG_ROWS
+    slots = "(" + "+".join(f"ROWS(${w}${first}:${w}${last})" for w in WORKING[1:]) + ")"
+    total = "INDEX(LOG_FILLED_COUNT,ROWS(LOG_FILLED_COUNT))"
+    for block, (left, working) in enumerate(zip((1, RIGHT), WORKING[1:], strict=True)):
+        for offset, (label, _) in enumerate(LOG_COLUMNS):
+            style_header(sheet.cell(LOG_HEAD, left + offset, label))
+        for row in range(first, last + 1):
+            line = f"${working}{row}"
+            entry = f"MAX(0,{total}-{slots})+ROWS(${working}${first}:{line})"
+            if block:
+                entry += f"+ROWS(${WORKING[1]}${first}:${WORKING[1]}${last})"
+            put_formula(sheet[line], f'IF({entry}>{total},"",MATCH({entry},LOG_FILLED_COUNT,0))')
+            also = "".join(f'&IF(INDEX({n},{line})="","",", "&INDEX({n},{line}))' for n in ALSO_NAMES)
+            for offset, (_, key) in enumerate(LOG_COLUMNS):
+                formula = (
+                    f'IF({line}="","",INDEX(LOG_TARGET,{line}){also})'
+                    if key == "TARGETS"
+                    else value_at(LOG_NAMES[key], line)
+                )
+                shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS"))
+            sheet.row_dimensions[row].height = ROW_HEIGHT
+        for offset, (_, key) in enumerate(LOG_COLUMNS):
+            letter = get_column_letter(left + offset)
+            define_name(
+                book,
+                f"RECORD_LOG_{key}" + ("_MORE" if block else ""),
+                absolute(sheet, f"{letter}{first}", f"{letter}{last}"),
+            )
+    return slots, total
+
+
+def value_at(name: str, line: str) -> str:
+    """The value on line ``line`` of the Encounter column ``name``; "" for an empty cell or line."""
+    value = f"INDEX({name},{line})"
+    return f'IF({line}="","",IF({value}="","",{value}))'
+
+
+LOG_NAMES = {
+    "ROUND": "LOG_ROUND_NOW",
+    "ATTACKER": "LOG_ATTACKER",
+    "ROLL": "LOG_ROLL",
+    "RESULT": "LOG_RESULT",
+    "HP_LOST": "LOG_HP_LOST",
+}
+ALSO_NAMES = ("LOG_ALSO_HITS_1", "LOG_ALSO_HITS_2", "LOG_ALSO_HITS_3")
+
+
+def shown(cell: Cell, formula: str, shrink: bool = False) -> None:
+    put_formula(cell, formula)
+    mark_output(cell)
+    cell.font = SMALL_TEXT
+    if shrink:
+        cell.alignment = SHRINK
