@@ -46,6 +46,8 @@ EXCEL_2007 = {
         "ISERROR",
         "COUNTIF",
         "COUNTIFS",
+        "SMALL",
+        "ROWS",
         "SUMIFS",
         "SUMPRODUCT",
     ],

@@ -48,6 +48,7 @@ EXCEL_FUNCTIONS = {
     "IFERROR",
     "COUNTIF",
     "COUNTIFS",
+    "SMALL",
     "SUMIFS",
     "INT",
     "MAX",
