@@ -56,7 +56,6 @@ from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
-from pycalc.sheets.roster_pick import fill_from_roster
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -265,7 +264,6 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro)
         write_fight_record(book, rules)
-        fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)
