@@ -373,7 +373,6 @@ class EncounterWriter:
         working(r)
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
-        self.name(r, "start", "ROSTER_HP_AT_START")
         r.add("log_hp", "HP after the log")
         r.add("record_key", "Place on the fight record")
         self.name(r, "record_key", "ROSTER_RECORD_KEY")

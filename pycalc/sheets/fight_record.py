@@ -38,7 +38,7 @@ RIGHT = 8  # column H: the second block of log entries
 WIDTHS = (5, 12, 12, 5, 9, 5)  # a block's columns: A to F, and H to M
 GAP = 1  # column G between the log's two blocks
 WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
-SMALL_TEXT = font(9)
+RECORD_TEXT = font(9)
 SHRINK = Alignment(shrink_to_fit=True, vertical="center")
 ROW_HEIGHT = 12
 
@@ -171,6 +171,6 @@ ALSO_NAMES = ("LOG_ALSO_HITS_1", "LOG_ALSO_HITS_2", "LOG_ALSO_HITS_3")
 def shown(cell: Cell, formula: str, shrink: bool = False) -> None:
     put_formula(cell, formula)
     mark_output(cell)
-    cell.font = SMALL_TEXT
+    cell.font = RECORD_TEXT
     if shrink:
         cell.alignment = SHRINK
