@@ -28,6 +28,7 @@ from pycalc.sheets.common import (
     put_formula,
     style_header,
 )
+from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.tables import RuleSet
 
 SHEET = "Fight record"
@@ -61,8 +62,10 @@ LOG_COLUMNS = (  # header, defined name of the record column
 
 
 def write_fight_record(book: Workbook, rules: RuleSet) -> None:
-    """After the Encounter sheet, whose defined names it reads."""
-    sheet = book.create_sheet(SHEET, book.sheetnames.index("Encounter") + 1)
+    """After the Encounter sheet, whose defined names it reads (none for a ruleset without one)."""
+    if ENCOUNTER_SHEET not in book.sheetnames:
+        return
+    sheet = book.create_sheet(SHEET, book.sheetnames.index(ENCOUNTER_SHEET) + 1)
     put(sheet["A1"], f"Fight record: {rules.name}").font = TITLE
     for offset, width in enumerate(WIDTHS):
         for left in (1, RIGHT):
