@@ -27,6 +27,7 @@ from pycalc.sheets.cheatsheet import (
     rows_per_page,
     wrapped_lines,
 )
+from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD
 from pycalc.sheets.gm_text import readable, shown_text
 from pycalc.sheets.text_width import text_points
 from pycalc.tables import RULESET_IDS, load_ruleset
@@ -100,12 +101,23 @@ def test_every_visible_sheet_prints_one_page_wide_with_header_and_footer(built: 
         if sheet.sheet_state != "visible":
             continue
         assert sheet.print_area, sheet.title
-        assert sheet.page_setup.fitToWidth == 1 and sheet.page_setup.fitToHeight == 0, sheet.title
+        one_page = sheet.title == FIGHT_RECORD  # the fight on one page: one page tall too, portrait
+        assert sheet.page_setup.fitToWidth == 1, sheet.title
+        assert sheet.page_setup.fitToHeight == (1 if one_page else 0), sheet.title
+        if one_page:
+            assert sheet.page_setup.orientation == "portrait"
         assert sheet.sheet_properties.pageSetUpPr.fitToPage
         assert sheet.oddFooter.right.text == "Page &P of &N"
         assert sheet.oddFooter.left.text.startswith("Tables ")
         assert sheet.oddHeader.left.text == "Spelljammer d100 strike chance"
     assert book["Strike calculator"].freeze_panes == "A4"
+
+
+def test_the_fight_record_prints_on_one_page(pdfs: Path):
+    pages = pdf_text(pdfs / "spelljammer-reference.pdf").split("\f")
+    headed = [p for p in pages if p.strip() and p.strip().splitlines()[0].rstrip().endswith(FIGHT_RECORD)]
+    assert len(headed) == 1
+    assert "Acting order" in headed[0] and "Attack log" in headed[0]
 
 
 def test_cheatsheet_fits_two_pages_and_names_every_table(pdfs: Path):

@@ -221,6 +221,7 @@ def test_every_contents_line_says_what_the_sheet_is_for(
         "Printable odds",
         "Where the seed is ambiguous",
         "Run a whole fight",
+        "The fight on one printed page",
     )
     for title, purpose in listed.items():
         assert str(purpose).startswith(purposes), (title, purpose)
