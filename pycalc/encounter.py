@@ -15,9 +15,11 @@ How the sheet reads the logs (and so this model):
 - Attack log rows count in order, top to bottom. A row's round is the round typed, or the round of
   the row above (round 1 for the first). A row counts while its round is not after the current
   round, so stepping the round back shows the fight as it stood.
-- A row's damage (HP lost) is taken from its target and from each "also hits" target. What a row
-  needs of the state before it (spelljammer: the attacker's hit points for its wound modifier, the
-  target's PROT worn by grievous hits) counts every row above it.
+- A row's damage (HP lost) is taken from its target and from each "also hits" target. A row with
+  damage typed (no attack roll: area, falling, a trap) is not resolved: its result is "Damage" and
+  it takes that number, the attacker being optional. What a row needs of the state before it
+  (spelljammer: the attacker's hit points for its wound modifier, the target's PROT worn by
+  grievous hits) counts every row above it.
 - Bleeding (encounter.hit_points.loss_per_round, C&C's -7 to -9): a combatant whose hit points from
   the log are in a band that loses hit points each round loses them in every round after the round
   its hit points from the log first reached that band (round 0 when it started the fight there), up
@@ -42,6 +44,7 @@ ROSTER_SIZE = 30
 LOG_SIZE = 200
 CONDITION_SIZE = 40
 ALSO_HITS = 3  # targets an area attack also hits
+DAMAGE = "Damage"  # the result of a row with damage and no attack roll
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
@@ -75,6 +78,7 @@ class Attack:
     extra_roll: int | None = None
     mods: int = 0
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label
+    damage: int | None = None  # damage with no attack roll (area, falling, a trap): no resolution
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,16 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     found = []
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
+        if attack.damage is not None and (attack.attacker or attack.target):
+            error = (attack.attacker and attacker is None) or target is None
+            hp_lost = 0 if error else attack.damage
+            for name in (attack.target, *attack.also) if not error else ():
+                if name in lost:
+                    lost[name] += hp_lost
+            found.append(
+                RowResult(row_round, unknown_names(attack, by_name) if error else DAMAGE, hp_lost, {})
+            )
+            continue
         if attacker is None or target is None:
             message = "" if not (attack.attacker or attack.target) else unknown_names(attack, by_name)
             found.append(RowResult(row_round, message, 0, {}))
@@ -234,7 +248,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
 
 
 def unknown_names(attack: Attack, by_name: Mapping[str, Combatant]) -> str:
-    if attack.attacker not in by_name:
+    if attack.attacker not in by_name and (attack.attacker or attack.damage is None):
         return "#ATTACKER? a name on the roster"
     return "#TARGET? a name on the roster"
 
@@ -266,9 +280,14 @@ class CombatantState:
     side_down: str = ""  # "2 of 5", then ": check morale" at the block's percent
 
 
-def hit_point_state(rules: RuleSet, hp: int) -> str:
+def hit_point_state(rules: RuleSet, hp: int, start: int) -> str:
+    """The state of the band ``hp`` lies in; with ``start_band_exempt``, a combatant still in the band
+    of its starting hit points reads as the last band (spelljammer: no wound until the next band)."""
     rule = encounter(rules).hit_points
-    row = rules.table(rule.table).band(hp)
+    table = rules.table(rule.table)
+    row = table.band(hp)
+    if row is not None and rule.start_band_exempt and row is table.band(start):
+        row = table.rows[-1]
     return "" if row is None else str(row[rule.state])
 
 
@@ -378,7 +397,7 @@ def roster_state(
                 spell_at=None if first is None or me.casting_time is None else first - me.casting_time,
                 round_one=round_one(rules, fight, me),
                 hp_now=hp,
-                state=hit_point_state(rules, hp) if me.name else "",
+                state=hit_point_state(rules, hp, start_hp(me)) if me.name else "",
                 conditions=", ".join(conditions[:CONDITION_SLOTS])
                 + (
                     f", and {len(conditions) - CONDITION_SLOTS} more"

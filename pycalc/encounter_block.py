@@ -24,7 +24,7 @@ INITIATIVE_KEYS = {
     "modifiers",
     "first_round",
 }
-HIT_POINT_KEYS = {"states", "loss_per_round"}
+HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}
 MORALE_KEYS = {"roll", "table", "check_at_percent"}
 BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}
 
@@ -46,6 +46,7 @@ class HitPoints:
     table: str  # a bands table keyed by current hit points
     state: str  # its column naming the state
     loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)
+    start_band_exempt: bool = False  # still in the band of its starting hit points: the last row's state
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,11 @@ def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:
         else:
             columns[loss] = ("int",)
     parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)
-    return HitPoints(table, state, loss)
+    exempt = block.get("start_band_exempt", False)
+    if not isinstance(exempt, bool):
+        check.fail(block.value_lines["start_band_exempt"], f"{what}.start_band_exempt must be true or false")
+        exempt = False
+    return HitPoints(table, state, loss, exempt)
 
 
 def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:

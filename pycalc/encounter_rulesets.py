@@ -12,6 +12,7 @@ output worked out again for the row, ``derived``). Inputs not wired keep the cal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,18 @@ class Adapter:
         lambda *_: {}
     )
     prot_wear: Callable[[Mapping[str, Any]], int] = lambda _: 0
+    # calculator inputs a roster pick fills besides the wiring's plain {attacker.x} and {target.x}:
+    # the roster's outputs ({target.hp_now} is ROSTER_HP_NOW)
+    picked: Mapping[str, str] = field(default_factory=lambda: {"ATTACK_TARGET_HP": "{target.hp_now}"})
+
+    def filled_from_roster(self) -> dict[str, tuple[str, str]]:
+        """Calculator input -> (attacker or target, the roster column's stat id) a roster pick fills."""
+        found = {}
+        for name, template in {**self.wiring, **self.picked}.items():
+            plain = re.fullmatch(r"\{(attacker|target)\.(\w+)\}", template)
+            if plain:
+                found[name] = (plain.group(1), plain.group(2))
+        return found
 
 
 def stat(combatant: Combatant, stat_id: str, adapter_stats: Sequence[Stat]) -> Any:
@@ -259,6 +272,12 @@ SPELLJAMMER = Adapter(
     },
     shown=(("TARGET_STUNNED", "Stunned"),),
     roster_extra=sj_roster_extra,
+    picked={
+        "TARGET_HP": "{target.hp_now}",
+        "TARGET_START_HP": "{target.hp_at_start}",
+        "STRIKE_PROT": "{target.prot_now}",
+        "STRIKE_DICE": "{attacker.dice}",
+    },
     prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -117,8 +118,11 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 extra_roll=chance.choice([None, chance.randint(1, 8)]),
                 mods=chance.randint(-3, 3),
                 picks={t: chance.choice(safe_labels(rules, t)) for t in picks if chance.random() < 0.3},
+                damage=chance.randint(0, 20) if chance.random() < 0.08 else None,
             )
         )
+        if attacks[-1].damage is not None and chance.random() < 0.5:  # a trap or a fall: no attacker
+            attacks[-1] = replace(attacks[-1], attacker="")
     if chance.random() < 0.1:
         attacks[chance.randrange(len(attacks))] = Attack("", "")
     table = encounter(rules).conditions
@@ -181,6 +185,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         "LOG_ATTACKER": column([a.attacker for a in log], LOG_SIZE),
         "LOG_TARGET": column([a.target for a in log], LOG_SIZE),
         "LOG_MODS": column([a.mods for a in log], LOG_SIZE),
+        "LOG_FLAT_DAMAGE": column([a.damage for a in log], LOG_SIZE),
     }
     for k in range(ALSO_HITS):
         cells[f"LOG_ALSO_HITS_{k + 1}"] = column(
@@ -223,7 +228,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         ]
         + [""] * (LOG_SIZE - len(log)),
         "COND_ACTIVE": [active(rules, c, fight.round) for c in fight.conditions]
-        + [False] * (CONDITION_SIZE - len(fight.conditions)),
+        + [""] * (CONDITION_SIZE - len(fight.conditions)),
     }
     found |= record_outputs(fight, states, log)
     for k in range(len(rule.later_dice)):

@@ -40,6 +40,7 @@ NAMES = {
     "LOG_ROLL": LOG_SIZE,
     "LOG_DAMAGE_ROLL": LOG_SIZE,
     "LOG_MODS": LOG_SIZE,
+    "LOG_FLAT_DAMAGE": LOG_SIZE,
     "LOG_RESULT": LOG_SIZE,
     "LOG_HP_LOST": LOG_SIZE,
     "COND_TARGET": 40,
@@ -166,3 +167,70 @@ def test_damage_comes_off_the_target_and_an_area_hit_takes_it_from_each():
     assert [s.hp_now for s in states] == [10, 3, 3]
     assert states[1].conditions == "Prone (to round 2)"
     assert roster_state(rules, Fight(roster, attacks, fight.conditions, round=3))[1].conditions == ""
+
+
+def test_a_damage_row_needs_no_roll_nor_attacker_and_hits_every_target():
+    rules = load_ruleset("cnc")
+    roster = [Combatant("Orc 1", max_hp=8), Combatant("Orc 2", max_hp=8), Combatant("Mage", max_hp=10)]
+    attacks = [
+        Attack("", "Orc 1", round=1, damage=6, also=("Orc 2",)),  # a fireball, a trap: no attack roll
+        Attack("Mage", "Orc 2", damage=1, roll=1),  # the roll typed beside it is not resolved
+        Attack("Nobody", "Orc 1", damage=3),
+        Attack("", "Ogre", damage=3),
+    ]
+    log = resolve_log(rules, Fight(roster, attacks))
+    assert [(r.result, r.hp_lost) for r in log] == [
+        ("Damage", 6),
+        ("Damage", 1),
+        ("#ATTACKER? a name on the roster", 0),
+        ("#TARGET? a name on the roster", 0),
+    ]
+    assert [s.hp_now for s in roster_state(rules, Fight(roster, attacks), log)] == [2, 1, 10]
+
+
+def test_spelljammer_state_ignores_the_wound_band_a_combatant_starts_in():
+    """The seed's exception: starting hit points inside a wound band give no modifier until the next
+    band; the State column follows the modifier (an unhurt 15-HP goblin is not "Badly Wounded")."""
+    rules = load_ruleset("spelljammer")
+    goblin = Combatant("Goblin", max_hp=15)
+    for damage, state in (
+        (0, "Wounded / Bloodied / unhurt"),
+        (4, "Wounded / Bloodied / unhurt"),
+        (5, "Very Badly Wounded"),
+    ):
+        attacks = [Attack("", "Goblin", damage=damage)]
+        assert roster_state(rules, Fight([goblin], attacks))[0].state == state
+    veteran = Combatant("Veteran", max_hp=40)
+    assert (
+        roster_state(rules, Fight([veteran], [Attack("", "Veteran", damage=22)]))[0].state == "Badly Wounded"
+    )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_typed_number_shares_a_column_with_damage_dice(build_ruleset, ruleset_id: str):
+    """LibreOffice's AutoInput completes a typed entry from the texts above and below it in the same
+    column: a damage roll "1" typed under a roster's "1d8" would become "1d8". In a column holding
+    dice, every other yellow cell is a pick from a list (a name, a label), never a number."""
+    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
+    sheet = book["Encounter"]
+    listed = {
+        (cell.row, cell.column)
+        for check in sheet.data_validations.dataValidation
+        if check.type == "list"
+        for ranges in check.sqref.ranges
+        for row in sheet[ranges.coord]
+        for cell in (row if isinstance(row, tuple) else (row,))
+    }
+    dice = {c.column for c in cells_of(book, "ROSTER_DICE")}
+    assert dice
+    typed = [
+        cell.coordinate
+        for row in sheet.iter_rows()
+        for cell in row
+        if cell.column in dice and cell.protection.locked is False
+    ]
+    dice_cells = {c.coordinate for c in cells_of(book, "ROSTER_DICE")}
+    numbers = [
+        c for c in typed if c not in dice_cells and openpyxl.utils.cell.coordinate_to_tuple(c) not in listed
+    ]
+    assert not numbers, f"typed cells under the damage dice: {numbers[:5]}"

@@ -122,6 +122,11 @@ def absolute(sheet: Worksheet, first: str, last: str | None = None) -> str:
 
 
 def define_name(book: Workbook, name: str, reference: str) -> None:
+    """A workbook-level name; a name already pointing elsewhere is an error (two writers using one
+    name silently rewire every formula that reads it)."""
+    known = book.defined_names.get(name)
+    if known is not None and known.attr_text != reference:
+        raise ValueError(f"{name} is already defined as {known.attr_text}, not {reference}")
     book.defined_names[name] = DefinedName(name, attr_text=reference)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -26,6 +27,7 @@ from pycalc.encounter import (
     ALSO_HITS,
     CONDITION_SIZE,
     CONDITION_SLOTS,
+    DAMAGE,
     LOG_SIZE,
     ROSTER_SIZE,
     initiative_dice,
@@ -49,7 +51,7 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
-from pycalc.sheets.formulas import band, by_label, const, q
+from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
@@ -292,13 +294,20 @@ class EncounterWriter:
         protect(sheet)
 
     def set_widths(self) -> None:
-        """Names and texts wide enough to read; numbers narrow (their headers wrap)."""
+        """Names and texts wide enough to read; numbers narrow (their headers wrap between words, and
+        the longest word of a header fits on its line)."""
         widths: dict[str, float] = {}
         for block in (self.roster, self.conditions, self.log):
             for key, column in block.index.items():
                 if column < WORKING_FROM:
                     letter = get_column_letter(column)
-                    widths[letter] = max(widths.get(letter, 0), column_width(key))
+                    word = max(len(w) for w in block.labels[key].split())
+                    fits = round(word * BOLD_CHARACTER + 1, 1)
+                    widths[letter] = max(widths.get(letter, 0), column_width(key), fits)
+        rule = self.block.hit_points  # the longest state reads whole
+        longest = max(len(str(row[rule.state])) for row in self.rules.table(rule.table).rows)
+        state = self.roster.letter("state")
+        widths[state] = max(widths[state], min(longest + 1, MOST_STATE_WIDTH))
         for letter, width in widths.items():
             self.sheet.column_dimensions[letter].width = width
 
@@ -321,7 +330,7 @@ class EncounterWriter:
             inputs.append(("cast", "Casting time", "CASTING_TIME"))
         if rule.first_round:
             inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats]
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s.kind != "dice"]
         inputs += [
             ("max_hp", "Maximum HP", "MAX_HP"),
             ("start_hp", "Start HP (empty = max)", "START_HP"),
@@ -330,6 +339,9 @@ class EncounterWriter:
             inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
+        # dice last: the log's number columns lie under the roster's first inputs, and LibreOffice's
+        # AutoInput would complete a typed roll "1" from a "1d8" above it in the same column
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s.kind == "dice"]
         for key, label, defined in inputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
@@ -379,6 +391,7 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
                 r.add(key, key)
+        self.name(r, "start", "ROSTER_HP_AT_START")
 
     def roster_formulas(self, row: int) -> dict[str, str]:
         r, rule = self.roster, self.block.initiative
@@ -448,9 +461,12 @@ class EncounterWriter:
         else:
             found["hp_now"] = f'IF({named},"",{at("log_hp")})'
         hit_points = self.block.hit_points
-        found["state"] = (
-            f'IF({named},"",IFERROR({band(hit_points.table, hit_points.state, at("hp_now"))},""))'
-        )
+        state = band(hit_points.table, hit_points.state, at("hp_now"))
+        if hit_points.start_band_exempt:
+            starts = table_name(hit_points.table, "from")
+            same = f"MATCH({at('hp_now')},{starts},1)=MATCH({at('start')},{starts},1)"
+            state = f"IF({same},{last(hit_points.table, hit_points.state)},{state})"
+        found["state"] = f'IF({named},"",IFERROR({state},""))'
         found["down"] = f'IF({named},"",{at("hp_now")}<=0)'
         found["conditions"] = self.conditions_now(row)
         if self.block.morale:
@@ -542,6 +558,8 @@ class EncounterWriter:
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = BOOLEAN_FORMAT
+                if key in ("state", "conditions", "note"):  # a long text shrinks rather than being cut
+                    cell.alignment = SHRINK
 
     # ---- derived calculator outputs on a row of any block
 
@@ -613,12 +631,12 @@ class EncounterWriter:
                 rounds = f'IF(ISNUMBER({rounds}),{rounds},IFERROR(IF({listed}="","",{listed}),""))'
             formulas = {
                 "ends": f'IF(OR({blank},{rounds}=""),"",{at("start")}+{rounds}-1)',
-                "active": f'IF({blank},FALSE,AND({at("start")}<=ENC_ROUND,OR({at("ends")}="",ENC_ROUND<={at("ends")})))',
+                "active": f'IF({blank},"",AND({at("start")}<=ENC_ROUND,OR({at("ends")}="",ENC_ROUND<={at("ends")})))',
                 "effect": f'IFERROR({by_label(self.block.conditions, "effect", at("name"))},"")'
                 if self.block.conditions
                 else '""',
                 "text": f'IF({at("ends")}="",{at("name")},{at("name")}&" (to round "&{at("ends")}&")")',
-                "key": f'IF({at("active")},{at("target")}&"#"&COUNTIFS({c.span("target", row)},{at("target")},{c.span("active", row)},TRUE),"")',
+                "key": f'IF({at("active")}=TRUE,{at("target")}&"#"&COUNTIFS({c.span("target", row)},{at("target")},{c.span("active", row)},TRUE),"")',
             }
             for key, formula in formulas.items():
                 cell = put_formula(self.sheet.cell(row, c.index[key]), formula)
@@ -645,7 +663,12 @@ class EncounterWriter:
         inputs += [(roll.field, roll.label, f"LOG_{roll.field.upper()}") for roll in rolls]
         inputs.append(("mods", "Modifier", "LOG_MODS"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        inputs += [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
+        listed = [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
+        flat = ("damage", "Damage, no attack roll (area, fall, trap)", "LOG_FLAT_DAMAGE")
+        # the picks are lists; the damage, a number, never lies under the roster's damage dice (AutoInput)
+        last = log.next + len(inputs) + len(listed)
+        dice = [self.roster.index[f"s_{s.id}"] for s in self.ruleset.stats if s.kind == "dice"]
+        inputs += [flat, *listed] if last in dice else [*listed, flat]
         for key, label, defined in inputs:
             log.add(key, label)
             self.name(log, key, defined)
@@ -663,6 +686,7 @@ class EncounterWriter:
             )
         add_number_check(self.sheet, log.span("round").replace("$", ""), 1)
         add_number_check(self.sheet, log.span("mods").replace("$", ""), None)
+        add_number_check(self.sheet, log.span("damage").replace("$", ""), 0)
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
         shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
         shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
@@ -795,19 +819,22 @@ class EncounterWriter:
         ruleset = self.ruleset
         result, lost = at(f"w_{ruleset.result}"), at(f"w_{ruleset.hp_lost}")
         names = f'{at("attacker")}&{at("target")}=""'
+        flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
+        attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         cells["result"] = (
-            f'IF({names},"",IF(NOT(ISNUMBER({at("arow")})),"#ATTACKER? a name on the roster",'
-            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",{result})))'
+            f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{result}))))'
         )
         both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
-        cells["hp_lost"] = f'IF({names},"",IF({both},IF(ISNUMBER({lost}),{lost},0),0))'
+        cells["hp_lost"] = (
+            f'IF({names},"",IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
+            f"IF(AND({both},NOT({flat})),IF(ISNUMBER({lost}),{lost},0),0)))"
+        )
         for name, _ in ruleset.shown:
-            cells[f"shown_{name}"] = (
-                f'IF(AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")})),{at("w_" + name)},"")'
-            )
+            cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat})),{at("w_" + name)},"")'
         if "STRIKE_PROT" in ruleset.wiring:
             before, after = at("in_STRIKE_PROT"), at("w_STRIKE_PROT_AFTER")
-            cells["wear"] = f"IF(AND({both},ISNUMBER({after})),{before}-{after},0)"
+            cells["wear"] = f"IF(AND({both},NOT({flat}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
         upto = lambda key: log.span(key, row)  # noqa: E731
@@ -823,6 +850,9 @@ class EncounterWriter:
                     cell.number_format = BOOLEAN_FORMAT
 
 
+MOST_STATE_WIDTH = 32
+SHRINK = Alignment(vertical="center", shrink_to_fit=True)
+BOLD_CHARACTER = 1.1  # column width units a bold header character takes
 WIDE = {"state": 22, "conditions": 24, "result": 16, "effect": 24, "note": 24}
 NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")
 

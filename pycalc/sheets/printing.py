@@ -28,16 +28,23 @@ RESULT_COLOURS = {
 }
 
 
+def is_hidden(sheet: Worksheet, column: int) -> bool:
+    return bool(getattr(sheet.column_dimensions.get(get_column_letter(column)), "hidden", False))
+
+
 def used_width(sheet: Worksheet) -> float:
+    """The printed width: the shown columns' widths."""
     return sum(
-        (sheet.column_dimensions[get_column_letter(c)].width or 9) for c in range(1, sheet.max_column + 1)
+        (sheet.column_dimensions[get_column_letter(c)].width or 9)
+        for c in range(1, last_shown_column(sheet) + 1)
+        if not is_hidden(sheet, c)
     )
 
 
 def last_shown_column(sheet: Worksheet) -> int:
     """The sheet's last column that is not hidden (hidden working columns on the right do not print)."""
     column = sheet.max_column
-    while column > 1 and getattr(sheet.column_dimensions.get(get_column_letter(column)), "hidden", False):
+    while column > 1 and is_hidden(sheet, column):
         column -= 1
     return column
 

@@ -54,8 +54,9 @@ from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
 from pycalc.sheets.portable import make_portable
-from pycalc.sheets.printing import set_up_workbook
+from pycalc.sheets.printing import is_hidden, last_shown_column, set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
+from pycalc.sheets.roster_pick import fill_from_roster
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -230,9 +231,11 @@ def add_back_links(book: Workbook) -> None:
     for sheet in book.worksheets:
         if sheet.title == CONTENTS_SHEET or sheet.sheet_state != "visible":
             continue
-        column = max(2, sheet.max_column)
-        while sheet.cell(1, column).value is not None or any(
-            sheet.cell(1, column).coordinate in merged for merged in sheet.merged_cells.ranges
+        column = max(2, last_shown_column(sheet))
+        while (
+            sheet.cell(1, column).value is not None
+            or is_hidden(sheet, column)
+            or any(sheet.cell(1, column).coordinate in merged for merged in sheet.merged_cells.ranges)
         ):
             column += 1
         link = put(sheet.cell(1, column), "Contents")
@@ -264,6 +267,7 @@ def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Wo
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro)
         write_fight_record(book, rules)
+        fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
         write_reference_sheet(book, title, tables, rules)

@@ -1715,7 +1715,7 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
-        'HIT_POINT_KEYS = {"states", "loss_per_round"}\n'
+        'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
         'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
         '\n'
@@ -1737,6 +1737,7 @@ _SOURCES = {
         '    table: str  # a bands table keyed by current hit points\n'
         '    state: str  # its column naming the state\n'
         '    loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)\n'
+        "    start_band_exempt: bool = False  # still in the band of its starting hit points: the last row's state\n"
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1854,7 +1855,11 @@ _SOURCES = {
         '        else:\n'
         '            columns[loss] = ("int",)\n'
         '    parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)\n'
-        '    return HitPoints(table, state, loss)\n'
+        '    exempt = block.get("start_band_exempt", False)\n'
+        '    if not isinstance(exempt, bool):\n'
+        '        check.fail(block.value_lines["start_band_exempt"], f"{what}.start_band_exempt must be true or false")\n'
+        '        exempt = False\n'
+        '    return HitPoints(table, state, loss, exempt)\n'
         '\n'
         '\n'
         'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
@@ -12909,7 +12914,8 @@ _TABLES = {
                    ['first_round', 'reach_first_strike']]]],
                 ['hit_points',
                  ['object', 'pycalc.encounter_block:HitPoints',
-                  [['table', 'hit_point_states'], ['state', 'state'], ['loss', 'hp_loss_per_round']]]],
+                  [['table', 'hit_point_states'], ['state', 'state'], ['loss', 'hp_loss_per_round'],
+                   ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
                 ['line', 32]]]]]],
@@ -15924,7 +15930,7 @@ _TABLES = {
                    ['first_round', 'initiative_overrides']]]],
                 ['hit_points',
                  ['object', 'pycalc.encounter_block:HitPoints',
-                  [['table', 'hp_states'], ['state', 'state'], ['loss', None]]]],
+                  [['table', 'hp_states'], ['state', 'state'], ['loss', None], ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'],
                 ['morale',
                  ['object', 'pycalc.encounter_block:Morale',
@@ -18139,7 +18145,8 @@ _TABLES = {
                         ['first_round', None]]]],
                      ['hit_points',
                       ['object', 'pycalc.encounter_block:HitPoints',
-                       [['table', 'hit_point_states'], ['state', 'state'], ['loss', None]]]],
+                       [['table', 'hit_point_states'], ['state', 'state'], ['loss', None],
+                        ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
                      ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]]]],
@@ -19720,7 +19727,8 @@ _TABLES = {
                            ['modifiers', 'initiative_modifiers'], ['first_round', None]]]],
                         ['hit_points',
                          ['object', 'pycalc.encounter_block:HitPoints',
-                          [['table', 'wound_tiers'], ['state', 'tier'], ['loss', None]]]],
+                          [['table', 'wound_tiers'], ['state', 'tier'], ['loss', None],
+                           ['start_band_exempt', True]]]],
                         ['conditions', 'conditions'], ['morale', None],
                         ['log_picks', ['tuple', ['attack_kinds', 'cover']]],
                         ['file', 'tables/spelljammer/ruleset.yaml'], ['line', 10]]]]]],
@@ -22184,7 +22192,8 @@ _TABLES = {
                      ['first_round', None]]]],
                   ['hit_points',
                    ['object', 'pycalc.encounter_block:HitPoints',
-                    [['table', 'hit_point_states'], ['state', 'state'], ['loss', None]]]],
+                    [['table', 'hit_point_states'], ['state', 'state'], ['loss', None],
+                     ['start_band_exempt', False]]]],
                   ['conditions', 'conditions'], ['morale', None],
                   ['log_picks', ['tuple', ['attack_kinds', 'cover_concealment']]],
                   ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 65]]]]]],

@@ -836,7 +836,7 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
-        'HIT_POINT_KEYS = {"states", "loss_per_round"}\n'
+        'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
         'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
         '\n'
@@ -858,6 +858,7 @@ _SOURCES = {
         '    table: str  # a bands table keyed by current hit points\n'
         '    state: str  # its column naming the state\n'
         '    loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)\n'
+        "    start_band_exempt: bool = False  # still in the band of its starting hit points: the last row's state\n"
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -975,7 +976,11 @@ _SOURCES = {
         '        else:\n'
         '            columns[loss] = ("int",)\n'
         '    parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)\n'
-        '    return HitPoints(table, state, loss)\n'
+        '    exempt = block.get("start_band_exempt", False)\n'
+        '    if not isinstance(exempt, bool):\n'
+        '        check.fail(block.value_lines["start_band_exempt"], f"{what}.start_band_exempt must be true or false")\n'
+        '        exempt = False\n'
+        '    return HitPoints(table, state, loss, exempt)\n'
         '\n'
         '\n'
         'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
@@ -7042,7 +7047,8 @@ _TABLES = {
                    ['first_round', 'reach_first_strike']]]],
                 ['hit_points',
                  ['object', 'pycalc.encounter_block:HitPoints',
-                  [['table', 'hit_point_states'], ['state', 'state'], ['loss', 'hp_loss_per_round']]]],
+                  [['table', 'hit_point_states'], ['state', 'state'], ['loss', 'hp_loss_per_round'],
+                   ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
                 ['line', 32]]]]]],

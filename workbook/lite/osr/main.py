@@ -856,7 +856,7 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
-        'HIT_POINT_KEYS = {"states", "loss_per_round"}\n'
+        'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
         'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
         '\n'
@@ -878,6 +878,7 @@ _SOURCES = {
         '    table: str  # a bands table keyed by current hit points\n'
         '    state: str  # its column naming the state\n'
         '    loss: str | None = None  # its column of hit points lost each round in the band until aided (bleeding)\n'
+        "    start_band_exempt: bool = False  # still in the band of its starting hit points: the last row's state\n"
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -995,7 +996,11 @@ _SOURCES = {
         '        else:\n'
         '            columns[loss] = ("int",)\n'
         '    parser.table_id(table, block.value_lines.get("states", block.line), f"{what}.states", "bands", columns)\n'
-        '    return HitPoints(table, state, loss)\n'
+        '    exempt = block.get("start_band_exempt", False)\n'
+        '    if not isinstance(exempt, bool):\n'
+        '        check.fail(block.value_lines["start_band_exempt"], f"{what}.start_band_exempt must be true or false")\n'
+        '        exempt = False\n'
+        '    return HitPoints(table, state, loss, exempt)\n'
         '\n'
         '\n'
         'def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:\n'
@@ -8278,7 +8283,7 @@ _TABLES = {
                    ['first_round', 'initiative_overrides']]]],
                 ['hit_points',
                  ['object', 'pycalc.encounter_block:HitPoints',
-                  [['table', 'hp_states'], ['state', 'state'], ['loss', None]]]],
+                  [['table', 'hp_states'], ['state', 'state'], ['loss', None], ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'],
                 ['morale',
                  ['object', 'pycalc.encounter_block:Morale',

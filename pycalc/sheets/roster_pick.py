@@ -1,0 +1,159 @@
+"""Pick the attacker and the target from the Encounter roster on the Attack (or Strike) calculator.
+
+Two yellow cells above the calculator's inputs take a roster name each. Every input the roster knows
+(the attacker's bonus, level and dice, the target's AC or DEF, its hit points now, ...) is then used
+from the picked combatant's roster line: each such input ``X`` gets a hidden working cell
+``X_IN_USE`` (the roster's number when a combatant is picked and its roster cell is filled, else the
+typed one) and every formula of the workbook that read ``X`` reads ``X_IN_USE``. The typed cell stays
+yellow and typeable; while the roster overrides it, it shows struck through, and a line beside the
+picks says which numbers come from the roster. Nothing picked: the calculator is as it was.
+"""
+
+from __future__ import annotations
+
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.encounter_rulesets import Adapter, adapter
+from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
+from pycalc.sheets.common import (
+    MUTED,
+    NOTE,
+    WRAP,
+    absolute,
+    define_name,
+    destinations,
+    mark_input,
+    put,
+    put_formula,
+)
+from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.encounter import substitute
+from pycalc.sheets.formulas import q
+from pycalc.tables import RuleSet
+
+PICKS = {"attacker": ("A3", "B3", "FROM_ROSTER_ATTACKER"), "target": ("D3", "E3", "FROM_ROSTER_TARGET")}
+PICK_LABELS = {"attacker": "Attacker from the Encounter roster", "target": "Target from the Encounter roster"}
+SUMMARY_CELL = "F3"
+SUMMARY_HEIGHT = 36  # points: three lines of the note beside the picks
+SHORT = {
+    "attack_bonus": "bonus",
+    "needed": "needs",
+    "dice": "dice",
+    "level": "level",
+    "hp_now": "HP now",
+    "hp_at_start": "start HP",
+    "prot_now": "PROT now",
+    "max_hp": "max HP",
+    "magic_def": "magic DEF",
+    "size": "size",
+}
+NOTHING_PICKED = "Pick combatants here to use their roster numbers; typed numbers are used otherwise"
+
+
+def roster_column(stat_id: str) -> str:
+    return f"ROSTER_{stat_id.upper()}"
+
+
+def calculator_sheet(book: Workbook) -> Worksheet:
+    return next(s for s in book.worksheets if s.sheet_state == "visible" and s.title.endswith(" calculator"))
+
+
+def named_cell(book: Workbook, name: str) -> tuple[str, str] | None:
+    places = destinations(book.defined_names[name]) if name in book.defined_names else []
+    if len(places) != 1 or ":" in places[0][1]:
+        return None
+    return places[0][0], places[0][1].replace("$", "")
+
+
+def fill_from_roster(book: Workbook, rules: RuleSet) -> None:
+    """The calculator's roster picks (after the Encounter sheet, whose log copies the calculator's
+    own formulas, is written)."""
+    if rules.encounter_block is None or ENCOUNTER_SHEET not in book.sheetnames:
+        return
+    sheet = calculator_sheet(book)
+    ruleset = adapter(rules.id)
+    filled = {
+        name: source
+        for name, source in ruleset.filled_from_roster().items()
+        if (named_cell(book, name) or ("",))[0] == sheet.title
+    }
+    for who, (label_cell, pick_cell, defined) in PICKS.items():
+        put(sheet[label_cell], PICK_LABELS[who])
+        mark_input(put(sheet[pick_cell], None))
+        add_list(sheet, pick_cell, "=ROSTER_NAME")
+        define_name(book, defined, absolute(sheet, pick_cell))
+    used = {name: f"{name}_IN_USE" for name in filled}
+    redirect_formulas(book, used)
+    columns = (sheet.max_column + 1, sheet.max_column + 2)  # hidden working cells, right of everything
+    for name, (who, stat_id) in filled.items():
+        write_used(book, sheet, columns, name, who, stat_id, text=stat_kind(ruleset, stat_id) != "int")
+    summary = put_formula(sheet[SUMMARY_CELL], summary_formula(filled, ruleset))
+    summary.font, summary.alignment = NOTE, WRAP
+    sheet.row_dimensions[summary.row].height = SUMMARY_HEIGHT
+    for column in columns:
+        sheet.column_dimensions[get_column_letter(column)].hidden = True
+
+
+def stat_kind(ruleset: Adapter, stat_id: str) -> str:
+    return next((s.kind for s in ruleset.stats if s.id == stat_id), "int")
+
+
+def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
+    """Every formula outside the Encounter sheet reads the used value instead of the typed one."""
+    for sheet in book.worksheets:
+        if sheet.title == ENCOUNTER_SHEET:
+            continue
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f":
+                    changed = substitute(cell.value, used)
+                    if changed != cell.value:
+                        cell.value = changed
+
+
+def roster_value(who: str, stat_id: str) -> str:
+    pick = PICKS[who][2]
+    return f"INDEX({roster_column(stat_id)},MATCH({pick},ROSTER_NAME,0))"
+
+
+def write_used(
+    book: Workbook, sheet: Worksheet, columns: tuple[int, int], name: str, who: str, stat_id: str, text: bool
+) -> None:
+    """``name``_IN_USE and ``name``_FROM_ROSTER beside the typed cell's row, hidden; the typed cell
+    struck through while the roster overrides it."""
+    _, typed = named_cell(book, name) or ("", "")
+    row = sheet[typed].row
+    used, from_roster = (sheet.cell(row, column) for column in columns)
+    pick, value = PICKS[who][2], roster_value(who, stat_id)
+    put_formula(from_roster, f'IF({pick}="",FALSE,IFERROR({value}<>"",FALSE))').number_format = BOOLEAN_FORMAT
+    kept = f'IF({name}="","",{name})' if text else name  # an empty typed cell reads as before
+    put_formula(used, f"IF({from_roster.coordinate},{value},{kept})")
+    define_name(book, f"{name}_IN_USE", absolute(sheet, used.coordinate))
+    define_name(book, f"{name}_FROM_ROSTER", absolute(sheet, from_roster.coordinate))
+    struck = Font(italic=True, strike=True, color=MUTED)
+    sheet.conditional_formatting.add(typed, FormulaRule(formula=[f"{name}_FROM_ROSTER"], font=struck))
+
+
+def summary_formula(filled: dict[str, tuple[str, str]], ruleset: Adapter) -> str:
+    """What the picks put in: "Attacker Ogre: bonus 5, level 4, dice 2d6. Target Bob: AC 15, HP now 7." """
+    parts = []
+    for who, (_, _, pick) in PICKS.items():
+        shown = [
+            f"{q(SHORT.get(stat_id, stat_id.upper()) + ' ')}&{name}_IN_USE"
+            for name, (side, stat_id) in filled.items()
+            if side == who
+        ]
+        if not shown:
+            continue
+        listed = '&", "&'.join(shown)
+        unknown = q(f"#{who.upper()}? not a name on the roster. ")
+        parts.append(
+            f'IF({pick}="","",IF(NOT(ISNUMBER(MATCH({pick},ROSTER_NAME,0))),{unknown},'
+            f'{q(who.capitalize() + " ")}&{pick}&": "&{listed}&". "))'
+        )
+    picked = " ".join(f'{PICKS[who][2]}=""' for who in PICKS).replace(" ", ",")
+    return f"IF(AND({picked}),{q(NOTHING_PICKED)},TRIM({'&'.join(parts)}))"
