@@ -238,6 +238,8 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             outputs = {ruleset.result: str(error), ruleset.hp_lost: ""}
         result = outputs[ruleset.result]
         hp = outputs[ruleset.hp_lost]
+        if isinstance(hp, str) and hp.startswith("#") and not str(result).startswith("#"):
+            result = hp  # a hit whose damage cannot be worked out says why
         hp_lost = hp if isinstance(hp, int) and not isinstance(hp, bool) else 0
         for name in (attack.target, *attack.also):
             if name in lost:

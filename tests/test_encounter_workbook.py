@@ -234,3 +234,14 @@ def test_no_typed_number_shares_a_column_with_damage_dice(build_ruleset, ruleset
         c for c in typed if c not in dice_cells and openpyxl.utils.cell.coordinate_to_tuple(c) not in listed
     ]
     assert not numbers, f"typed cells under the damage dice: {numbers[:5]}"
+
+
+def test_a_hit_whose_dice_cannot_be_read_says_so_in_the_log():
+    """AutoInput's "1d8+" on the roster: the row says why no damage came off, not "Hit" and 0."""
+    rules = load_ruleset("cnc")
+    roster = [
+        Combatant("Orc", max_hp=8, stats={"dice": "1d8+"}),
+        Combatant("Bera", max_hp=12, stats={"ac": 10}),
+    ]
+    log = resolve_log(rules, Fight(roster, [Attack("Orc", "Bera", roll=18, damage_roll=3)]))
+    assert log[0].result.startswith("#") and "DICE" in log[0].result.upper() and log[0].hp_lost == 0

@@ -241,11 +241,14 @@ def add_whole_number_check(sheet: Worksheet, coordinate: str, zero_reads: int | 
     check.add(coordinate)
 
 
-def add_list(sheet: Worksheet, coordinate: str, options: str) -> None:
+def add_list(sheet: Worksheet, coordinate: str, options: str, strict: bool = True) -> None:
+    """A dropdown; not ``strict``: other texts are taken too (with a note that they are not listed)."""
     # Stored without a leading '=', as Excel, LibreOffice and XlsxWriter write list sources.
     formula = options.removeprefix("=") if options.startswith("=") else f'"{options}"'
     check = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True)
-    check.error = "Pick a value from the list"
+    check.error = "Pick a value from the list" if strict else "Not in the list: kept as typed."
     check.errorTitle = "Not in the list"
+    if not strict:
+        check.errorStyle = "information"
     sheet.add_data_validation(check)
     check.add(coordinate)

@@ -458,7 +458,8 @@ def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
     if line.out_format:
         cell.number_format = line.out_format
     assert line.out_name is not None
-    define_name(book, line.out_name, absolute(sheet, cell.coordinate))
+    if line.out_formula != line.out_name:  # else it shows a name the workings define
+        define_name(book, line.out_name, absolute(sheet, cell.coordinate))
 
 
 def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution) -> int:

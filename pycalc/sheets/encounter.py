@@ -214,6 +214,22 @@ def add_number_check(sheet: Worksheet, cells: str, least: int | None, most: int 
     check.add(cells)
 
 
+def add_dice_check(sheet: Worksheet, cells: str) -> None:
+    """Dice such as 1d8, d6 or 2d4+1 (or a plain number): LibreOffice's AutoInput can complete a typed
+    1d8 into "1d8+" (the common start of 1d8+1 and 1d8+2 above it); the check turns it away."""
+    top = cells.split(":")[0]
+    text = f'SUBSTITUTE(LOWER({top})," ","")'
+    digits = f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({text},"d","",1),"+",""),"-","")'
+    readable = f'AND(ISNUMBER(FIND("d",{text})),ISNUMBER(VALUE(RIGHT({text},1))),ISNUMBER(VALUE({digits})))'
+    check = DataValidation(
+        type="custom", formula1=f"OR(ISNUMBER({top}),{readable})", allow_blank=True, showErrorMessage=True
+    )
+    check.errorTitle = "Damage dice"
+    check.error = "Type dice like 1d8, d6 or 2d4+1 (AutoInput may have added a + : check the cell)."
+    sheet.add_data_validation(check)
+    check.add(cells)
+
+
 def working(block: Columns) -> None:
     """Further columns of ``block`` are hidden working cells, right of every block's visible ones."""
     if block.next > WORKING_FROM:
@@ -304,10 +320,14 @@ class EncounterWriter:
                     word = max(len(w) for w in block.labels[key].split())
                     fits = round(word * BOLD_CHARACTER + 1, 1)
                     widths[letter] = max(widths.get(letter, 0), column_width(key), fits)
-        rule = self.block.hit_points  # the longest state reads whole
-        longest = max(len(str(row[rule.state])) for row in self.rules.table(rule.table).rows)
-        state = self.roster.letter("state")
-        widths[state] = max(widths[state], min(longest + 1, MOST_STATE_WIDTH))
+        texts = {(self.roster, "state"): (self.block.hit_points.table, self.block.hit_points.state)}
+        if self.block.conditions:
+            texts[(self.conditions, "name")] = (self.block.conditions, "label")
+        for (block, key), (table, column) in texts.items():  # the longest state or condition reads whole
+            rows = self.rules.table(table).rows
+            longest = max(len(str(row.label if column == "label" else row[column])) for row in rows)
+            letter = block.letter(key)
+            widths[letter] = max(widths[letter], min(longest + 1, MOST_TEXT_WIDTH))
         for letter, width in widths.items():
             self.sheet.column_dimensions[letter].width = width
 
@@ -349,6 +369,9 @@ class EncounterWriter:
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
         if self.block.hit_points.loss:
             add_number_check(self.sheet, r.span("aided").replace("$", ""), 1)
+        for s in self.ruleset.stats:
+            if s.kind == "dice":
+                add_dice_check(self.sheet, r.span(f"s_{s.id}").replace("$", ""))
         faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
             add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
@@ -557,7 +580,7 @@ class EncounterWriter:
                 if key not in ("dexv", "start", "log_hp", "record_key") and not key.startswith("bleed_"):
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
-                    cell.number_format = BOOLEAN_FORMAT
+                    cell.number_format = TRUE_ONLY
                 if key in ("state", "conditions", "note"):  # a long text shrinks rather than being cut
                     cell.alignment = SHRINK
 
@@ -617,8 +640,11 @@ class EncounterWriter:
         c.add("key", "Slot on the roster")
         add_list(self.sheet, c.span("target").replace("$", ""), "=ROSTER_NAME")
         if self.block.conditions:
-            add_list(
-                self.sheet, c.span("name").replace("$", ""), "=" + table_name(self.block.conditions, "label")
+            add_list(  # a condition of the GM's own is kept (no effect, lasts until cleared)
+                self.sheet,
+                c.span("name").replace("$", ""),
+                "=" + table_name(self.block.conditions, "label"),
+                strict=False,
             )
         for key in ("start", "rounds"):
             add_number_check(self.sheet, c.span(key).replace("$", ""), 1)
@@ -820,10 +846,12 @@ class EncounterWriter:
         result, lost = at(f"w_{ruleset.result}"), at(f"w_{ruleset.hp_lost}")
         names = f'{at("attacker")}&{at("target")}=""'
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
+        # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
+        said = f'IF(AND(ISTEXT({lost}),LEFT({lost},1)="#",LEFT({result},1)<>"#"),{lost},{result})'
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         cells["result"] = (
             f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
-            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{result}))))'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{said}))))'
         )
         both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
         cells["hp_lost"] = (
@@ -847,10 +875,11 @@ class EncounterWriter:
             if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
                 mark_output(cell)
                 if key.startswith("shown_"):
-                    cell.number_format = BOOLEAN_FORMAT
+                    cell.number_format = TRUE_ONLY
 
 
-MOST_STATE_WIDTH = 32
+MOST_TEXT_WIDTH = 32
+TRUE_ONLY = '"TRUE";"TRUE";""'  # a roster of flags: only the TRUE ones show
 SHRINK = Alignment(vertical="center", shrink_to_fit=True)
 BOLD_CHARACTER = 1.1  # column width units a bold header character takes
 WIDE = {"state": 22, "conditions": 24, "result": 16, "effect": 24, "note": 24}

@@ -41,6 +41,7 @@ GAP = 1  # column G between the log's two blocks
 WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
 RECORD_TEXT = font(9)
 SHRINK = Alignment(shrink_to_fit=True, vertical="center")
+CENTRED = Alignment(horizontal="center", vertical="center")
 ROW_HEIGHT = 12
 
 ROSTER_COLUMNS = (  # header, what the line shows of the roster line it names
@@ -66,7 +67,9 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
     if ENCOUNTER_SHEET not in book.sheetnames:
         return
     sheet = book.create_sheet(SHEET, book.sheetnames.index(ENCOUNTER_SHEET) + 1)
-    put(sheet["A1"], f"Fight record: {rules.name}").font = TITLE
+    title = put(sheet["A1"], f"Fight record: {rules.name}")
+    title.font, title.alignment = TITLE, SHRINK  # a long ruleset name shrinks inside the printed width
+    sheet.merge_cells(f"A1:{get_column_letter(RIGHT + len(LOG_COLUMNS) - 2)}1")
     for offset, width in enumerate(WIDTHS):
         for left in (1, RIGHT):
             sheet.column_dimensions[get_column_letter(left + offset)].width = width
@@ -143,7 +146,7 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
                     if key == "TARGETS"
                     else value_at(LOG_NAMES[key], line)
                 )
-                shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS"))
+                shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS", "RESULT"))
             sheet.row_dimensions[row].height = ROW_HEIGHT
         for offset, (_, key) in enumerate(LOG_COLUMNS):
             letter = get_column_letter(left + offset)
@@ -172,8 +175,8 @@ ALSO_NAMES = ("LOG_ALSO_HITS_1", "LOG_ALSO_HITS_2", "LOG_ALSO_HITS_3")
 
 
 def shown(cell: Cell, formula: str, shrink: bool = False) -> None:
+    """A texts shrinks to its cell; a number is centred (never run into the name beside it)."""
     put_formula(cell, formula)
     mark_output(cell)
     cell.font = RECORD_TEXT
-    if shrink:
-        cell.alignment = SHRINK
+    cell.alignment = SHRINK if shrink else CENTRED

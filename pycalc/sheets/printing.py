@@ -42,11 +42,24 @@ def used_width(sheet: Worksheet) -> float:
 
 
 def last_shown_column(sheet: Worksheet) -> int:
-    """The sheet's last column that is not hidden (hidden working columns on the right do not print)."""
-    column = sheet.max_column
-    while column > 1 and is_hidden(sheet, column):
-        column -= 1
-    return column
+    """The sheet's last column that is not hidden and holds something: hidden working columns and
+    empty columns on the right do not print, nor does the link back to the Contents in row 1. A sheet
+    with a chart or a picture keeps every column up to its last (a chart may lie right of the cells)."""
+    if sheet._charts or sheet._images:
+        column = sheet.max_column
+        while column > 1 and is_hidden(sheet, column):
+            column -= 1
+        return column
+    merged = {(r.min_row, r.min_col): r.max_col for r in sheet.merged_cells.ranges}
+    hidden = {c for c in range(1, sheet.max_column + 1) if is_hidden(sheet, c)}
+    return max(
+        (
+            merged.get((row, col), col)
+            for (row, col), cell in sheet._cells.items()
+            if cell.value is not None and col not in hidden and not (row == 1 and cell.hyperlink is not None)
+        ),
+        default=1,
+    )
 
 
 def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: str = "a4") -> None:
