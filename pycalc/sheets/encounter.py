@@ -847,7 +847,7 @@ class EncounterWriter:
         names = f'{at("attacker")}&{at("target")}=""'
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
         # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
-        said = f'IF(AND(ISTEXT({lost}),LEFT({lost},1)="#",LEFT({result},1)<>"#"),{lost},{result})'
+        said = f'IF(AND(IFERROR(LEFT({lost},1)="#",FALSE),LEFT({result},1)<>"#"),{lost},{result})'
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         cells["result"] = (
             f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
