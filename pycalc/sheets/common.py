@@ -63,6 +63,7 @@ NOTE = font(9, italic=True, colour=MUTED)
 WRAP = Alignment(wrap_text=True, vertical="top")
 UNLOCKED = Protection(locked=False)
 HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
+SHRINK = Alignment(shrink_to_fit=True, vertical="center")  # a long text shrinks rather than being cut
 
 
 class _SharedStyles(IndexedList):

@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -38,6 +37,7 @@ from pycalc.resolution_block import Ref
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list, add_whole_number_check
 from pycalc.sheets.common import (
     NOTE,
+    SHRINK,
     SUBTITLE,
     TITLE,
     absolute,
@@ -350,7 +350,8 @@ class EncounterWriter:
             inputs.append(("cast", "Casting time", "CASTING_TIME"))
         if rule.first_round:
             inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s.kind != "dice"]
+        dice = [s for s in self.ruleset.stats if s.kind == "dice"]
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s not in dice]
         inputs += [
             ("max_hp", "Maximum HP", "MAX_HP"),
             ("start_hp", "Start HP (empty = max)", "START_HP"),
@@ -361,7 +362,7 @@ class EncounterWriter:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
         # dice last: the log's number columns lie under the roster's first inputs, and LibreOffice's
         # AutoInput would complete a typed roll "1" from a "1d8" above it in the same column
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s.kind == "dice"]
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in dice]
         for key, label, defined in inputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
@@ -369,9 +370,8 @@ class EncounterWriter:
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
         if self.block.hit_points.loss:
             add_number_check(self.sheet, r.span("aided").replace("$", ""), 1)
-        for s in self.ruleset.stats:
-            if s.kind == "dice":
-                add_dice_check(self.sheet, r.span(f"s_{s.id}").replace("$", ""))
+        for s in dice:
+            add_dice_check(self.sheet, r.span(f"s_{s.id}").replace("$", ""))
         faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
             add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
@@ -880,7 +880,6 @@ class EncounterWriter:
 
 MOST_TEXT_WIDTH = 32
 TRUE_ONLY = '"TRUE";"TRUE";""'  # a roster of flags: only the TRUE ones show
-SHRINK = Alignment(vertical="center", shrink_to_fit=True)
 BOLD_CHARACTER = 1.1  # column width units a bold header character takes
 WIDE = {"state": 22, "conditions": 24, "result": 16, "effect": 24, "note": 24}
 NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")

@@ -17,6 +17,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.encounter import RECORD_LOG_SIZE, ROSTER_SIZE
 from pycalc.sheets.common import (
     NOTE,
+    SHRINK,
     SUBTITLE,
     TITLE,
     absolute,
@@ -40,7 +41,6 @@ WIDTHS = (5, 12, 12, 5, 9, 5)  # a block's columns: A to F, and H to M
 GAP = 1  # column G between the log's two blocks
 WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
 RECORD_TEXT = font(9)
-SHRINK = Alignment(shrink_to_fit=True, vertical="center")
 CENTRED = Alignment(horizontal="center", vertical="center")
 ROW_HEIGHT = 12
 

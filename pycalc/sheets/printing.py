@@ -32,11 +32,11 @@ def is_hidden(sheet: Worksheet, column: int) -> bool:
     return bool(getattr(sheet.column_dimensions.get(get_column_letter(column)), "hidden", False))
 
 
-def used_width(sheet: Worksheet) -> float:
-    """The printed width: the shown columns' widths."""
+def used_width(sheet: Worksheet, last: int) -> float:
+    """The printed width: the widths of the shown columns up to ``last``."""
     return sum(
         (sheet.column_dimensions[get_column_letter(c)].width or 9)
-        for c in range(1, last_shown_column(sheet) + 1)
+        for c in range(1, last + 1)
         if not is_hidden(sheet, c)
     )
 
@@ -63,9 +63,9 @@ def last_shown_column(sheet: Worksheet) -> int:
 
 
 def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: str = "a4") -> None:
-    last = f"{get_column_letter(last_shown_column(sheet))}{sheet.max_row}"
-    sheet.print_area = f"A1:{last}"
-    wide = used_width(sheet) > LANDSCAPE_FROM_WIDTH and sheet.title != ONE_PAGE_SHEET
+    last = last_shown_column(sheet)
+    sheet.print_area = f"A1:{get_column_letter(last)}{sheet.max_row}"
+    wide = used_width(sheet, last) > LANDSCAPE_FROM_WIDTH and sheet.title != ONE_PAGE_SHEET
     sheet.page_setup.orientation = "landscape" if wide else "portrait"
     sheet.page_setup.paperSize = PAPER_SIZES[paper]
     sheet.page_setup.fitToWidth = 1
