@@ -12,6 +12,7 @@ no array formula).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -49,6 +50,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
     style_header,
+    share_styles,
     table_name,
 )
 from pycalc.sheets.formulas import band, by_label, const, last, q
@@ -123,12 +125,27 @@ def names_in(formula: str) -> list[str]:
     return [t for t in TOKEN.findall(formula) if t[0] not in "\"'" and not t.endswith("(")]
 
 
-def substitute(formula: str, replace: Mapping[str, str]) -> str:
-    def one(match: re.Match[str]) -> str:
+@functools.cache
+def formula_template(formula: str) -> tuple[str, tuple[str, ...]]:
+    """The formula as a str.format template with a ``{}`` for each name in it, and those names (the log
+    fills the same formulas on every row, so each is cut once)."""
+    pieces: list[str] = []
+    names: list[str] = []
+    start = 0
+    for match in TOKEN.finditer(formula):
         token = match.group(0)
-        return replace.get(token, token) if token[0] not in "\"'" and not token.endswith("(") else token
+        if token[0] in "\"'" or token.endswith("("):
+            continue
+        pieces.append(formula[start : match.start()].replace("{", "{{").replace("}", "}}") + "{}")
+        names.append(token)
+        start = match.end()
+    pieces.append(formula[start:].replace("{", "{{").replace("}", "}}"))
+    return "".join(pieces), tuple(names)
 
-    return TOKEN.sub(one, formula)
+
+def substitute(formula: str, replace: Mapping[str, str]) -> str:
+    template, names = formula_template(formula)
+    return template.format(*[replace.get(name, name) for name in names])
 
 
 def read_calculator(book: Workbook) -> Calculator:
@@ -250,7 +267,7 @@ def write_encounter(
     if rules.encounter_block is None:
         return
     calculator = read_calculator(book)
-    scratch = Workbook()
+    scratch = share_styles(Workbook())
     write_calculators(scratch, rules, not macro)
     other = read_calculator(scratch)
     calculator = replace(calculator, other=other, native=not macro)

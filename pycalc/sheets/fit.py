@@ -49,7 +49,9 @@ def merged_spans(sheet: Worksheet) -> dict[tuple[int, int], tuple[int, int] | No
     return spans
 
 
-def room_for(sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[int, int] | None]) -> float:
+def room_for(
+    sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[int, int] | None], last_column: int
+) -> float:
     """Points the cell's text may use on one line: its width, plus the empty cells to its right it spills
     into, up to the sheet's last column (where printing stops)."""
     span = spans.get((cell.row, cell.column))
@@ -61,7 +63,7 @@ def room_for(sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[in
         and not cell.alignment.wrap_text
     ):
         column = last + 1
-        while column <= sheet.max_column and (cell.row, column) not in spans:
+        while column <= last_column and (cell.row, column) not in spans:
             if sheet.cell(cell.row, column).value not in (None, ""):
                 break
             points += column_points(sheet, column)
@@ -84,6 +86,7 @@ def written_text(cell: Cell) -> str | None:
 def cut_off(sheet: Worksheet) -> list[Cell]:
     """Cells whose text, as laid out, does not show in full."""
     spans = merged_spans(sheet)
+    last_column = sheet.max_column
     found = []
     for row in sheet.iter_rows():
         for cell in row:
@@ -91,7 +94,7 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
             if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
                 continue
             size, bold = font_of(cell)
-            points = room_for(sheet, cell, spans)
+            points = room_for(sheet, cell, spans, last_column)
             if cell.alignment.wrap_text:
                 lines = wrapped_line_count(text, points, size, bold)
                 if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
@@ -110,13 +113,14 @@ def row_points(sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[
 def wrap_what_does_not_fit(sheet: Worksheet) -> None:
     """Wrap every text that is cut off, and make its row tall enough for its lines."""
     spans = merged_spans(sheet)
+    last_column = sheet.max_column
     for cell in cut_off(sheet):
         alignment = cell.alignment
         cell.alignment = Alignment(
             horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True
         )
         size, bold = font_of(cell)
-        lines = wrapped_line_count(written_text(cell) or "", room_for(sheet, cell, spans), size, bold)
+        lines = wrapped_line_count(written_text(cell) or "", room_for(sheet, cell, spans, last_column), size, bold)
         span = spans.get((cell.row, cell.column))
         extra_rows = (span[0] - cell.row) if span else 0
         others = sum(

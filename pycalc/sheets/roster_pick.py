@@ -109,8 +109,14 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
             continue
         for row in sheet.iter_rows():
             for cell in row:
-                if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f":
-                    changed = substitute(cell.value, used)
+                value = cell.value
+                if (
+                    isinstance(value, str)
+                    and value.startswith("=")
+                    and cell.data_type == "f"
+                    and any(name in value for name in used)
+                ):
+                    changed = substitute(value, used)
                     if changed != cell.value:
                         cell.value = changed
 
