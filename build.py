@@ -10,6 +10,7 @@ is kept as <id>.bak.xlsx); ``--fresh`` starts from the defaults.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import multiprocessing
@@ -31,11 +32,14 @@ from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
+    Parts,
     build_workbook,
     check_buildable,
     tables_version,
     workbook_bytes,
+    workbook_parts,
     write_atomically,
+    zipped,
 )
 from pycalc.table_files import RULESET_IDS
 from pycalc.tables import (
@@ -137,87 +141,115 @@ def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
     return loaded
 
 
-def workbook_file(rules: RuleSet, path: Path, macro: bool, args: argparse.Namespace) -> tuple[bytes, str]:
-    """The file's bytes, and what was kept from the workbook it replaces ("" for nothing)."""
-    book = build_workbook(rules, macro=macro, paper=args.paper)
+@dataclasses.dataclass(frozen=True)
+class RulesetFiles:
+    """One ruleset's two workbook files, with their cached values when those are known."""
+
+    files: dict[Path, bytes]
+    unvalued: dict[str, bytes]  # the .xlsx by name, when LibreOffice must work out its values
+    kept: list[str]  # what was kept from the files they replace
+
+
+def workbook_parts_kept(rules: RuleSet, path: Path, args: argparse.Namespace) -> tuple[Parts, str]:
+    """The file's parts, and what was kept from the workbook it replaces ("" for nothing)."""
+    book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper)
     kept = ""
     if path.exists() and not args.fresh:
         carried = carry_inputs(path, book, set(book.sheetnames))
         if carried and not args.check:
             kept = f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
-    return workbook_bytes(book), kept
+    return workbook_parts(book), kept
 
 
-Job = tuple[RuleSet, Path, bool, argparse.Namespace]
-_JOBS: list[Job] = []  # what the forked workers build, by index (inherited, never pickled)
+def ruleset_files(rules: RuleSet, args: argparse.Namespace) -> RulesetFiles:
+    """Both files of a ruleset. Their cached values come from the previous build when the .xlsx's
+    formulas and inputs are unchanged (see pycalc.sheets.cached_values); otherwise the .xlsx is
+    handed back to be recalculated in LibreOffice."""
+    paths = [args.out / f"{rules.id}.xlsx", args.out / f"{rules.id}.xlsm"]
+    built = [workbook_parts_kept(rules, path, args) for path in paths]
+    xlsx = built[0][0]
+    values = cached_values.known_values(xlsx, paths[0].read_bytes() if paths[0].exists() else None)
+    if values is None:
+        files = {path: zipped(parts) for path, (parts, _) in zip(paths, built, strict=True)}
+        unvalued = {rules.id: files[paths[0]]}
+    else:
+        files = {
+            path: zipped(cached_values.parts_with_values(parts, values))
+            for path, (parts, _) in zip(paths, built, strict=True)
+        }
+        unvalued = {}
+    return RulesetFiles(files, unvalued, [kept for _, kept in built if kept])
 
 
-def run_job(index: int) -> tuple[bytes, str]:
-    return workbook_file(*_JOBS[index])
+_JOBS: list[tuple[RuleSet, argparse.Namespace]] = []  # what the forked workers build (never pickled)
+
+
+def run_job(index: int) -> RulesetFiles:
+    return ruleset_files(*_JOBS[index])
 
 
 def workers(jobs: int) -> int:
-    """Processes to build ``jobs`` workbooks with: one per core, forked from this one, only while this
+    """Processes to build ``jobs`` rulesets with: one per core, forked from this one, only while this
     process runs a single thread (forking beside other threads is unsafe) and where fork exists."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
     return min(jobs, cores) if forkable else 1
 
 
-def outputs_of(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, bytes]:
-    """Both files of every ruleset, built on every core (each workbook is built on its own, so the
-    bytes do not depend on which process built it); kept inputs are reported in order."""
-    jobs = [
-        (rules, args.out / f"{rules.id}.{suffix}", suffix == "xlsm", args)
-        for rules in rulesets
-        for suffix in ("xlsx", "xlsm")
-    ]
+def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[[], list[RulesetFiles]]:
+    """Start building every ruleset's files on every core; returns the wait for them (in the order of
+    ``rulesets``). The largest previous workbooks start first, so no core is left with the longest at
+    the end. Each ruleset is built on its own, so the bytes do not depend on which process built it."""
+    jobs = [(rules, args) for rules in rulesets]
     count = workers(len(jobs))
-    if count > 1:
-        _JOBS[:] = jobs
+    if count <= 1:
+        return lambda: [ruleset_files(*job) for job in jobs]
+    previous = [args.out / f"{rules.id}.xlsx" for rules in rulesets]
+    order = sorted(
+        range(len(jobs)), key=lambda i: -(previous[i].stat().st_size if previous[i].exists() else 0)
+    )
+    _JOBS[:] = jobs
+    pool = multiprocessing.get_context("fork").Pool(count)  # the workers are forked here, with _JOBS
+    _JOBS.clear()
+    pending = pool.map_async(run_job, order, chunksize=1)
+
+    def wait() -> list[RulesetFiles]:
         try:
-            with multiprocessing.get_context("fork").Pool(count) as pool:
-                results = pool.map(run_job, range(len(jobs)), chunksize=1)
+            results = pending.get()
         finally:
-            _JOBS.clear()
-    else:
-        results = [workbook_file(*job) for job in jobs]
-    for _, kept in results:
-        if kept:
+            pool.close()
+            pool.join()
+        by_job = dict(zip(order, results, strict=True))
+        return [by_job[i] for i in range(len(jobs))]
+
+    return wait
+
+
+def built_files(
+    built: list[RulesetFiles], args: argparse.Namespace
+) -> tuple[dict[Path, bytes], dict[str, bytes]]:
+    """(every file, with the values known; the .xlsx files whose values LibreOffice must work out);
+    kept inputs are reported in order."""
+    files: dict[Path, bytes] = {}
+    unvalued: dict[str, bytes] = {}
+    for one in built:
+        for kept in one.kept:
             say(args, kept)
-    return {job[1]: data for job, (data, _) in zip(jobs, results, strict=True)}
+        files.update(one.files)
+        unvalued.update(one.unvalued)
+    return files, unvalued
 
 
-def add_cached_values(files: dict[Path, bytes], args: argparse.Namespace) -> dict[Path, bytes]:
-    """Write every formula cell's value into both files of each ruleset (see pycalc.sheets.cached_values).
-
-    The values come from the previous build when the formulas and inputs are unchanged, otherwise from
-    one LibreOffice recalculation of every changed .xlsx. ``--check`` never recalculates: a changed
-    workbook is stale whatever its values. Without LibreOffice the files are written without values.
-    """
-    values, to_recalculate = known_cached_values(files)
-    if to_recalculate and not args.check:
-        values.update(recalculated_values(to_recalculate, args))
-    return with_cached_values(files, values)
-
-
-def known_cached_values(
-    files: dict[Path, bytes],
-) -> tuple[dict[Path, cached_values.BookValues], dict[str, bytes]]:
-    """(the values known from the previous build, by .xlsx path; the .xlsx files that need LibreOffice)."""
-    values: dict[Path, cached_values.BookValues] = {}
-    to_recalculate: dict[str, bytes] = {}
-    for path, data in files.items():
-        if path.suffix != ".xlsx":
-            continue
-        if path.exists():
-            cached_values.remember(path.read_bytes())
-        known = cached_values.known_values(data)
-        if known is not None:
-            values[path] = known
-        else:
-            to_recalculate[path.stem] = data
-    return values, to_recalculate
+def add_cached_values(
+    files: dict[Path, bytes], unvalued: dict[str, bytes], args: argparse.Namespace
+) -> dict[Path, bytes]:
+    """Every file with its formula cells' values (see pycalc.sheets.cached_values): those not known from
+    the previous build come from one LibreOffice recalculation of every changed .xlsx. ``--check``
+    never recalculates: a changed workbook is stale whatever its values. Without LibreOffice the files
+    are written without values."""
+    if not unvalued or args.check:
+        return files
+    return with_cached_values(files, recalculated_values(unvalued, args))
 
 
 def recalculated_values(
@@ -365,13 +397,13 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    lite = lite_files(rulesets, args)
-    files: dict[Path, bytes] = {} if args.lite else outputs_of(rulesets, args)
+    wait = start_builds(rulesets, args) if not args.lite else lambda: []
+    lite = lite_files(rulesets, args)  # while the workbooks are built
+    files, unvalued = built_files(wait(), args)
     if values_after and not args.check and not args.pdf and not args.lite:
         write_changed(lite)
-        return write_then_add_values(args, files, len(rulesets), started)
-    if not args.lite:
-        files = add_cached_values(files, args)
+        return write_then_add_values(args, files, unvalued, len(rulesets), started)
+    files = add_cached_values(files, unvalued, args)
     if args.check:
         stale = [p for p, data in {**files, **lite}.items() if not p.exists() or p.read_bytes() != data]
         for path in stale:
@@ -395,12 +427,15 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
 
 
 def write_then_add_values(
-    args: argparse.Namespace, files: dict[Path, bytes], rulesets: int, started: float
+    args: argparse.Namespace,
+    files: dict[Path, bytes],
+    to_recalculate: dict[str, bytes],
+    rulesets: int,
+    started: float,
 ) -> int:
     """Write the workbooks now (with the values known from the previous build), then recalculate the
     changed ones in LibreOffice and write them again with their values (no second backup)."""
-    values, to_recalculate = known_cached_values(files)
-    first = with_cached_values(files, values)
+    first = files
     for path in write_workbooks(first):
         say(args, f"wrote {shown(path)}")
     later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""

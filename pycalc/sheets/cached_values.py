@@ -21,11 +21,13 @@ import re
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Callable
 from html import escape
 from pathlib import Path, PurePosixPath
+from xml.sax.saxutils import unescape
 
 from pycalc.libreoffice import convert
-from pycalc.sheets.workbook import rezipped
+from pycalc.sheets.workbook import Parts, parts_of, zipped
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
@@ -41,14 +43,22 @@ EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)><f>([
 VALUED_FORMULA_CELL = re.compile(
     rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)(?: t="[a-z]+")?><f>([^<]*)</f><v>[^<]*</v></c>'
 )
+WRITTEN_VALUE = re.compile(
+    rb'<c r="([A-Z]+[0-9]+)"(?: s="[0-9]+")?(?: t="([a-z]+)")?><f>[^<]*</f><v>([^<]*)</v></c>'
+)
 
 _known: dict[str, BookValues] = {}  # content key -> values, for builds of the same content in one run
 
 
 def sheet_parts(book: zipfile.ZipFile) -> dict[str, str]:
     """Sheet title -> the zip part holding that worksheet."""
-    workbook = ET.fromstring(book.read("xl/workbook.xml"))
-    rels = ET.fromstring(book.read("xl/_rels/workbook.xml.rels"))
+    return sheets_in(book.read)
+
+
+def sheets_in(read: Callable[[str], bytes]) -> dict[str, str]:
+    """Sheet title -> the part holding that worksheet, of a workbook whose parts ``read`` gives."""
+    workbook = ET.fromstring(read("xl/workbook.xml"))
+    rels = ET.fromstring(read("xl/_rels/workbook.xml.rels"))
     targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.iter(f"{RELS}Relationship")}
     parts = {}
     for sheet in workbook.iter(f"{MAIN}sheet"):
@@ -91,29 +101,43 @@ def read_values(data: bytes) -> BookValues:
     return values
 
 
+def written_values(parts: Parts) -> BookValues:
+    """The cached values ``parts_with_values`` wrote into a workbook's parts (read back without parsing
+    the sheets: it writes every valued formula cell one way)."""
+    values: BookValues = {}
+    for title, part in sheets_in(parts.__getitem__).items():
+        for match in WRITTEN_VALUE.finditer(parts[part]):
+            ref, kind, text = match.groups()
+            values[(title, ref.decode())] = ((kind or b"n").decode(), unescape(text.decode()))
+    return values
+
+
+def parts_with_values(parts: Parts, values: BookValues) -> Parts:
+    """The parts with each formula cell's cached value written in (cells without one stay empty)."""
+    rewritten = dict(parts)
+    for title, part in sheets_in(parts.__getitem__).items():
+
+        def valued(match: re.Match[bytes], title: str = title) -> bytes:
+            ref, style, formula = match.groups()
+            found = values.get((title, ref.decode()))
+            if found is None:
+                return match.group(0)
+            kind, text = found
+            type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
+            return (
+                b'<c r="' + ref + b'"' + style + type_attribute + b"><f>" + formula + b"</f><v>"
+                + escape(text, quote=False).encode() + b"</v></c>"
+            )  # fmt: skip
+
+        rewritten[part] = EMPTY_FORMULA_CELL.sub(valued, parts[part])
+    return rewritten
+
+
 def with_values(data: bytes, values: BookValues) -> bytes:
     """The workbook file with each formula cell's cached value written in (cells without one stay empty)."""
-    rewrite = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as book:
-        for title, part in sheet_parts(book).items():
-
-            def valued(match: re.Match[bytes], title: str = title) -> bytes:
-                ref, style, formula = match.groups()
-                found = values.get((title, ref.decode()))
-                if found is None:
-                    return match.group(0)
-                kind, text = found
-                type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
-                return (
-                    b'<c r="' + ref + b'"' + style + type_attribute + b"><f>" + formula + b"</f><v>"
-                    + escape(text, quote=False).encode() + b"</v></c>"
-                )  # fmt: skip
-
-            xml = book.read(part)
-            rewritten = EMPTY_FORMULA_CELL.sub(valued, xml)
-            if rewritten != xml:
-                rewrite[part] = rewritten
-    return rezipped(data, lambda name, part: rewrite.get(name, part)) if rewrite else data
+    parts = parts_of(data)
+    valued = parts_with_values(parts, values)
+    return zipped(valued) if valued != parts else data
 
 
 def without_values(xml: bytes) -> bytes:
@@ -121,31 +145,42 @@ def without_values(xml: bytes) -> bytes:
     return VALUED_FORMULA_CELL.sub(rb'<c r="\1"\2><f>\3</f><v /></c>', xml)
 
 
-def content_key(data: bytes) -> str:
-    """A hash of everything in a workbook file except the cached values of its formula cells."""
+def parts_key(parts: Parts) -> str:
+    """A hash of everything in a workbook's parts except the cached values of its formula cells."""
     digest = hashlib.sha256()
-    with zipfile.ZipFile(io.BytesIO(data)) as book:
-        parts = set(sheet_parts(book).values())
-        for name in sorted(book.namelist()):
-            part = book.read(name)
-            digest.update(name.encode() + b"\0" + (without_values(part) if name in parts else part) + b"\0")
+    sheets = set(sheets_in(parts.__getitem__).values())
+    for name in sorted(parts):
+        part = parts[name]
+        digest.update(name.encode() + b"\0" + (without_values(part) if name in sheets else part) + b"\0")
     return digest.hexdigest()
 
 
-def remember(data: bytes) -> None:
-    """Keep the values of a workbook file built earlier, for a rebuild of the same content.
+def content_key(data: bytes) -> str:
+    """A hash of everything in a workbook file except the cached values of its formula cells."""
+    return parts_key(parts_of(data))
 
-    A file that is not a workbook (damaged, half-copied, another program's) is simply not used."""
+
+def known_values(parts: Parts, previous: bytes | None) -> BookValues | None:
+    """The values of a workbook whose formulas and inputs are those of an earlier build: of this run,
+    or of ``previous`` (the file it replaces). None when LibreOffice must work them out.
+
+    A previous file that is not a workbook (damaged, half-copied, another program's) is not used."""
+    key = parts_key(parts)
+    if key in _known:
+        return _known[key]
+    if previous is None:
+        return None
     try:
-        values = read_values(data)
-        if values:
-            _known.setdefault(content_key(data), values)
-    except (zipfile.BadZipFile, KeyError, ValueError, IndexError, ET.ParseError):
-        pass
-
-
-def known_values(data: bytes) -> BookValues | None:
-    return _known.get(content_key(data))
+        old = parts_of(previous)
+        if parts_key(old) != key:
+            return None
+        values = written_values(old)
+    except (zipfile.BadZipFile, KeyError, ValueError, ET.ParseError):
+        return None
+    if not values:
+        return None
+    _known[key] = values
+    return values
 
 
 def recalculate(files: dict[str, bytes]) -> dict[str, BookValues]:

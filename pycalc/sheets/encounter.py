@@ -49,8 +49,8 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    style_header,
     share_styles,
+    style_header,
     table_name,
 )
 from pycalc.sheets.formulas import band, by_label, const, last, q

@@ -120,7 +120,9 @@ def wrap_what_does_not_fit(sheet: Worksheet) -> None:
             horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True
         )
         size, bold = font_of(cell)
-        lines = wrapped_line_count(written_text(cell) or "", room_for(sheet, cell, spans, last_column), size, bold)
+        lines = wrapped_line_count(
+            written_text(cell) or "", room_for(sheet, cell, spans, last_column), size, bold
+        )
         span = spans.get((cell.row, cell.column))
         extra_rows = (span[0] - cell.row) if span else 0
         others = sum(

@@ -30,6 +30,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.writer.excel import ExcelWriter
 
 from pycalc.sheets import d20 as generic_d20
 from pycalc.sheets.common import (
@@ -292,19 +293,33 @@ def opening_sheet(book: Workbook) -> Worksheet:
     return next(s for s in book.worksheets if s.sheet_state == "visible" and s.title.endswith(" calculator"))
 
 
-def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, part: part) -> bytes:
-    """The zip file ``data`` with each part passed through ``rewrite``, stored reproducibly (fixed times)."""
+Parts = dict[str, bytes]
+"""A workbook file's zip parts, by name, in the order they are stored."""
+
+
+def parts_of(data: bytes) -> Parts:
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        parts = {info.filename: source.read(info.filename) for info in source.infolist()}
+        if len(parts) != len(source.infolist()):
+            raise ValueError("a zip part name appears twice")
+    return parts
+
+
+def zipped(parts: Parts) -> bytes:
+    """The parts stored reproducibly (fixed times), each compressed once."""
     out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(data)) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
-    ):
-        for info in source.infolist():
-            fixed_info = zipfile.ZipInfo(info.filename, FIXED_ZIP_TIME)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, part in parts.items():
+            fixed_info = zipfile.ZipInfo(name, FIXED_ZIP_TIME)
             fixed_info.compress_type = zipfile.ZIP_DEFLATED
             fixed_info.external_attr = 0o600 << 16
-            target.writestr(fixed_info, rewrite(info.filename, source.read(info.filename)))
+            target.writestr(fixed_info, part)
     return out.getvalue()
+
+
+def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, part: part) -> bytes:
+    """The zip file ``data`` with each part passed through ``rewrite``, stored reproducibly (fixed times)."""
+    return zipped({name: rewrite(name, part) for name, part in parts_of(data).items()})
 
 
 def write_plain_cell(xf: Any, worksheet: Any, cell: Any, styled: bool | None = None) -> None:
@@ -358,23 +373,25 @@ def plain_cell_writer() -> Iterator[None]:
         sheet_writer.write_cell, sheet_writer.create_temporary_file = original, scratch
 
 
-def workbook_bytes(book: Workbook) -> bytes:
-    """The saved file, made byte-for-byte reproducible (fixed timestamps inside the zip)."""
+def workbook_parts(book: Workbook) -> Parts:
+    """The saved file's parts, reproducible (no save time in them), before they are compressed."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
     raw = io.BytesIO()
-    with plain_cell_writer():
-        book.save(raw)
-
-    def fixed_stamp(name: str, part: bytes) -> bytes:  # openpyxl stamps the save time in core.xml
-        return (
-            MODIFIED_STAMP.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", part)
-            if name == "docProps/core.xml"
-            else part
+    with plain_cell_writer():  # as book.save, but stored: the parts are compressed once, by zipped()
+        ExcelWriter(book, zipfile.ZipFile(raw, "w", zipfile.ZIP_STORED, allowZip64=True)).save()
+    parts = parts_of(raw.getvalue())
+    if "docProps/core.xml" in parts:
+        parts["docProps/core.xml"] = MODIFIED_STAMP.sub(
+            rb"\g<1>2000-01-01T00:00:00Z\g<2>", parts["docProps/core.xml"]
         )
+    return parts
 
-    return rezipped(raw.getvalue(), fixed_stamp)
+
+def workbook_bytes(book: Workbook) -> bytes:
+    """The saved file, made byte-for-byte reproducible (fixed timestamps inside the zip)."""
+    return zipped(workbook_parts(book))
 
 
 def write_atomically(path: Path, data: bytes) -> None:
