@@ -29,6 +29,7 @@ from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
 from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
+from pycalc.sheets.encounter import Calculator
 from pycalc.sheets.keep import carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
@@ -150,9 +151,11 @@ class RulesetFiles:
     kept: list[str]  # what was kept from the files they replace
 
 
-def workbook_parts_kept(rules: RuleSet, path: Path, args: argparse.Namespace) -> tuple[Parts, str]:
+def workbook_parts_kept(
+    rules: RuleSet, path: Path, args: argparse.Namespace, calculators: dict[bool, Calculator]
+) -> tuple[Parts, str]:
     """The file's parts, and what was kept from the workbook it replaces ("" for nothing)."""
-    book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper)
+    book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper, calculators=calculators)
     kept = ""
     if path.exists() and not args.fresh:
         carried = carry_inputs(path, book, set(book.sheetnames))
@@ -166,7 +169,8 @@ def ruleset_files(rules: RuleSet, args: argparse.Namespace) -> RulesetFiles:
     formulas and inputs are unchanged (see pycalc.sheets.cached_values); otherwise the .xlsx is
     handed back to be recalculated in LibreOffice."""
     paths = [args.out / f"{rules.id}.xlsx", args.out / f"{rules.id}.xlsm"]
-    built = [workbook_parts_kept(rules, path, args) for path in paths]
+    calculators: dict[bool, Calculator] = {}
+    built = [workbook_parts_kept(rules, path, args, calculators) for path in paths]
     xlsx = built[0][0]
     values = cached_values.known_values(xlsx, paths[0].read_bytes() if paths[0].exists() else None)
     if values is None:

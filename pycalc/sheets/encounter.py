@@ -257,19 +257,27 @@ def working(block: Columns) -> None:
 
 
 def write_encounter(
-    book: Workbook, rules: RuleSet, write_calculators: Callable[[Workbook, RuleSet, bool], None], macro: bool
+    book: Workbook,
+    rules: RuleSet,
+    write_calculators: Callable[[Workbook, RuleSet, bool], None],
+    macro: bool,
+    known: dict[bool, Calculator] | None = None,
 ) -> None:
     """The Encounter sheet, after the calculators (whose formulas its log copies).
 
     The .xlsx and the .xlsm lay out the same columns (the .xlsm takes its cached values from the
     .xlsx cell by cell): the working cells of both calculators' formulas, native and UDF, each file
-    writing its own formula in each."""
+    writing its own formula in each. ``known`` holds the calculators read so far by kind (UDF or
+    not), so the second file of a ruleset does not write the other kind's calculators again."""
     if rules.encounter_block is None:
         return
-    calculator = read_calculator(book)
-    scratch = share_styles(Workbook())
-    write_calculators(scratch, rules, not macro)
-    other = read_calculator(scratch)
+    known = {} if known is None else known
+    calculator = known[macro] = read_calculator(book)
+    other = known.get(not macro)
+    if other is None:
+        scratch = share_styles(Workbook())
+        write_calculators(scratch, rules, not macro)
+        other = known[not macro] = read_calculator(scratch)
     calculator = replace(calculator, other=other, native=not macro)
     sheet = book.create_sheet(SHEET, 2)
     EncounterWriter(sheet, book, rules, adapter(rules.id), calculator).write()

@@ -49,7 +49,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
-from pycalc.sheets.encounter import write_encounter
+from pycalc.sheets.encounter import Calculator, write_encounter
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
@@ -261,12 +261,16 @@ def give_vba_modules_their_sheets(book: Workbook) -> None:
         sheet.sheet_properties.codeName = code_name
 
 
-def build_workbook(rules: RuleSet, macro: bool = False, paper: str = "a4") -> Workbook:
+def build_workbook(
+    rules: RuleSet, macro: bool = False, paper: str = "a4", calculators: dict[bool, Calculator] | None = None
+) -> Workbook:
+    """One workbook of the ruleset. ``calculators``, shared by the builds of the .xlsx and the .xlsm,
+    holds the calculators' formulas read so far by kind (see ``write_encounter``)."""
     book = new_book(macro)
     writer = calculator_writer(rules)
     if writer:
         writer(book, rules, macro)
-        write_encounter(book, rules, writer, macro)
+        write_encounter(book, rules, writer, macro, calculators)
         write_fight_record(book, rules)
         fill_from_roster(book, rules)
     write_rulings(book, rules)
