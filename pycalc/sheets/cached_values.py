@@ -21,17 +21,12 @@ import re
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
-from collections.abc import Callable
 from html import escape
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from xml.sax.saxutils import unescape
 
 from pycalc.libreoffice import convert
-from pycalc.sheets.workbook import Parts, parts_of, zipped
-
-MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
-DOC_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+from pycalc.sheets.workbook import MAIN, Parts, parts_of, sheets_in, zipped
 
 CellValue = tuple[str, str]
 """A cached value as stored: the cell's type attribute ('n', 'str', 'b' or 'e') and the <v> text."""
@@ -53,19 +48,6 @@ _known: dict[str, BookValues] = {}  # content key -> values, for builds of the s
 def sheet_parts(book: zipfile.ZipFile) -> dict[str, str]:
     """Sheet title -> the zip part holding that worksheet."""
     return sheets_in(book.read)
-
-
-def sheets_in(read: Callable[[str], bytes]) -> dict[str, str]:
-    """Sheet title -> the part holding that worksheet, of a workbook whose parts ``read`` gives."""
-    workbook = ET.fromstring(read("xl/workbook.xml"))
-    rels = ET.fromstring(read("xl/_rels/workbook.xml.rels"))
-    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.iter(f"{RELS}Relationship")}
-    parts = {}
-    for sheet in workbook.iter(f"{MAIN}sheet"):
-        target = targets[sheet.get(DOC_REL)]
-        path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
-        parts[sheet.get("name", "")] = path
-    return parts
 
 
 def number_text(text: str) -> str:

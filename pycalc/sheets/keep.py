@@ -6,17 +6,24 @@ covers the same shape (calculator inputs, GM-fillable tables), and every sheet t
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import unescape
 
 import openpyxl
-from openpyxl.cell.cell import Cell
-from openpyxl.cell.read_only import EmptyCell
+from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
+from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
+from pycalc.sheets.workbook import MAIN, Parts, parts_of, sheets_in
 
 
 def copy_sheet(source: Worksheet, book: Workbook) -> None:
@@ -38,12 +45,12 @@ def copy_sheet(source: Worksheet, book: Workbook) -> None:
         target.column_dimensions[letter].width = dimension.width
 
 
-def named_coordinates(book: Workbook, name: str) -> list[tuple[str, int, int]]:
-    """(sheet title, row, column) of every cell under a defined name, row by row
+def coordinates(places: list[tuple[str, str]], sheetnames: Collection[str]) -> list[tuple[str, int, int]]:
+    """(sheet title, row, column) of every cell of a defined name's ``places``, row by row
     (nothing for a name over whole rows or columns: those are not inputs)."""
     found = []
-    for sheet_title, reference in destinations(book.defined_names[name]):
-        if sheet_title not in book.sheetnames:
+    for sheet_title, reference in places:
+        if sheet_title not in sheetnames:
             return []
         low_column, low_row, high_column, high_row = range_boundaries(reference.replace("$", ""))
         if low_column is None or low_row is None or high_column is None or high_row is None:
@@ -56,57 +63,108 @@ def named_coordinates(book: Workbook, name: str) -> list[tuple[str, int, int]]:
     return found
 
 
-def read_cells(book: Workbook, wanted: set[tuple[str, int, int]]) -> dict[tuple[str, int, int], Cell]:
-    """The cells at ``wanted`` of a read-only workbook, reading each of their sheets once."""
-    found: dict[tuple[str, int, int], Cell] = {}
+@dataclass(frozen=True)
+class SavedBook:
+    """What a saved workbook file holds that kept inputs need, read from its XML parts."""
+
+    parts: Parts
+    sheets: dict[str, str]  # sheet title -> its part
+    names: dict[str, DefinedName]  # the workbook-level defined names
+
+
+def saved_book(data: bytes) -> SavedBook:
+    parts = parts_of(data)
+    sheets = sheets_in(parts.__getitem__)
+    names = {}
+    for defined in ET.fromstring(parts["xl/workbook.xml"]).iter(f"{MAIN}definedName"):
+        if defined.get("localSheetId") is None and defined.get("name"):
+            names[defined.get("name", "")] = DefinedName(defined.get("name"), attr_text=defined.text or "")
+    return SavedBook(parts, sheets, names)
+
+
+CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.S)
+CELL_TYPE = re.compile(rb'\bt="([a-zA-Z]+)"')
+VALUE = re.compile(rb"<v>([^<]*)</v>")
+TEXT = re.compile(rb"<t(?: [^>]*)?>([^<]*)</t>")
+
+
+def shared_strings(book: SavedBook) -> list[str]:
+    if "xl/sharedStrings.xml" not in book.parts:
+        return []
+    strings = ET.fromstring(book.parts["xl/sharedStrings.xml"])
+    return ["".join(t.text or "" for t in item.iter(f"{MAIN}t")) for item in strings]
+
+
+def cell_value(kind: bytes, inner: bytes, shared: list[str]) -> Any:
+    """A stored cell's value as openpyxl reads it (dates stay numbers: inputs are never dates)."""
+    stored = VALUE.search(inner)
+    text = unescape(stored.group(1).decode()) if stored else None
+    if kind == b"inlineStr":
+        return unescape("".join(t.decode() for t in TEXT.findall(inner)))
+    if text is None:
+        return None
+    if kind == b"s":
+        return shared[int(text)]
+    if kind == b"b":
+        return bool(int(text))
+    if kind in (b"str", b"e", b"d"):
+        return text
+    return float(text) if any(c in text for c in ".Ee") else int(text)
+
+
+def saved_values(
+    book: SavedBook, wanted: set[tuple[str, int, int]]
+) -> dict[tuple[str, int, int], tuple[Any, bool]]:
+    """(value, whether it is a formula) of the cells at ``wanted`` that the file stores."""
+    shared = shared_strings(book)
+    found: dict[tuple[str, int, int], tuple[Any, bool]] = {}
     for sheet_title in sorted({title for title, _, _ in wanted}):
-        rows = [row for title, row, _ in wanted if title == sheet_title]
-        for row in book[sheet_title].iter_rows(min_row=min(rows), max_row=max(rows)):
-            for cell in row:
-                if not isinstance(cell, EmptyCell) and (sheet_title, cell.row, cell.column) in wanted:
-                    found[(sheet_title, cell.row, cell.column)] = cell
+        refs = {
+            f"{get_column_letter(column)}{row}": (title, row, column)
+            for title, row, column in wanted
+            if title == sheet_title
+        }
+        for match in CELL.finditer(book.parts[book.sheets[sheet_title]]):
+            place = refs.get(match.group(1).decode())
+            if place is None:
+                continue
+            kind = CELL_TYPE.search(match.group(2))
+            inner = match.group(3) or b""
+            value = cell_value(kind.group(1) if kind else b"n", inner, shared)
+            found[place] = (value, b"<f" in inner)
     return found
 
 
 def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> list[str]:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
-    The old workbook is read read-only (only the sheets holding inputs are parsed); it is loaded
-    whole only when the GM added sheets of their own, to copy them."""
+    The old workbook's parts are read as they are stored (only the cells under the names both
+    workbooks have); it is loaded whole only when the GM added sheets of their own, to copy them."""
     try:
-        old = openpyxl.load_workbook(old_path, read_only=True)
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
-        return [f"could not read {old_path.name} to keep its inputs ({error}); built fresh"]
-    try:
+        old = saved_book(old_path.read_bytes())
         pairs = []
         sheets = {sheet.title: sheet for sheet in book.worksheets}
         for name in book.defined_names:
-            if name not in old.defined_names:
+            if name not in old.names:
                 continue
-            new_places, old_places = named_coordinates(book, name), named_coordinates(old, name)
+            new_places = coordinates(destinations(book.defined_names[name]), sheets)
+            old_places = coordinates(destinations(old.names[name]), old.sheets)
+            if len(new_places) != len(old_places):
+                continue
             new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]
-            if len(new_cells) != len(old_places):
-                continue
             pairs += [
                 (name, new, place)
                 for new, place in zip(new_cells, old_places, strict=True)
                 if new.protection.locked is False
             ]
-        old_cells = read_cells(old, {place for _, _, place in pairs})
-        added = [
-            sheet.title
-            for sheet in old.worksheets
-            if sheet.title not in generated_sheets and sheet.title not in book.sheetnames
-        ]
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+        old_cells = saved_values(old, {place for _, _, place in pairs})
+        added = [title for title in old.sheets if title not in generated_sheets and title not in sheets]
+    except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile, ET.ParseError) as error:
         return [f"could not read {old_path.name} to keep its inputs ({error}); built fresh"]
-    finally:
-        old.close()
     carried = []
     for name, new, place in pairs:
-        previous = old_cells.get(place)
-        value = None if previous is None else previous.value
-        if (previous is None or previous.data_type != "f") and value != new.value:
+        value, formula = old_cells.get(place, (None, False))
+        if not formula and value != new.value:
             put(new, value)
             carried.append(f"{name} = {value!r}")
     if added:

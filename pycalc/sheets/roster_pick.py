@@ -11,6 +11,8 @@ picks says which numbers come from the roster. Nothing picked: the calculator is
 
 from __future__ import annotations
 
+import re
+
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -104,8 +106,9 @@ def stat_kind(ruleset: Adapter, stat_id: str) -> str:
 
 def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
     """Every formula outside the Encounter sheet reads the used value instead of the typed one."""
+    naming = re.compile("|".join(re.escape(name) for name in used)) if used else None
     for sheet in book.worksheets:
-        if sheet.title == ENCOUNTER_SHEET:
+        if sheet.title == ENCOUNTER_SHEET or naming is None:
             continue
         for row in sheet.iter_rows():
             for cell in row:
@@ -114,7 +117,7 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
                     isinstance(value, str)
                     and value.startswith("=")
                     and cell.data_type == "f"
-                    and any(name in value for name in used)
+                    and naming.search(value)
                 ):
                     changed = substitute(value, used)
                     if changed != cell.value:

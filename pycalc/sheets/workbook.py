@@ -14,10 +14,11 @@ import io
 import os
 import re
 import tempfile
+import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 
@@ -297,6 +298,10 @@ def opening_sheet(book: Workbook) -> Worksheet:
     return next(s for s in book.worksheets if s.sheet_state == "visible" and s.title.endswith(" calculator"))
 
 
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+DOC_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
 Parts = dict[str, bytes]
 """A workbook file's zip parts, by name, in the order they are stored."""
 
@@ -306,6 +311,19 @@ def parts_of(data: bytes) -> Parts:
         parts = {info.filename: source.read(info.filename) for info in source.infolist()}
         if len(parts) != len(source.infolist()):
             raise ValueError("a zip part name appears twice")
+    return parts
+
+
+def sheets_in(read: Callable[[str], bytes]) -> dict[str, str]:
+    """Sheet title -> the part holding that worksheet, of a workbook whose parts ``read`` gives."""
+    workbook = ET.fromstring(read("xl/workbook.xml"))
+    rels = ET.fromstring(read("xl/_rels/workbook.xml.rels"))
+    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.iter(f"{RELS}Relationship")}
+    parts = {}
+    for sheet in workbook.iter(f"{MAIN}sheet"):
+        target = targets[sheet.get(DOC_REL)]
+        path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
+        parts[sheet.get("name", "")] = path
     return parts
 
 
