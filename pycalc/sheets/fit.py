@@ -8,6 +8,9 @@ default font), LibreOffice as 7 points. A text that fits Excel's column fits Lib
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
@@ -27,6 +30,11 @@ def column_points(sheet: Worksheet, column: int) -> float:
     width = sheet.column_dimensions[get_column_letter(column)].width
     characters = width if width else DEFAULT_WIDTH
     return (7 * characters + 5) * 0.75
+
+
+def column_widths(sheet: Worksheet) -> Callable[[int], float]:
+    """``column_points`` of the sheet, each column worked out once."""
+    return functools.cache(lambda column: column_points(sheet, column))
 
 
 def text_fits(text: str, points: float, size: float, bold: bool) -> bool:
@@ -50,13 +58,17 @@ def merged_spans(sheet: Worksheet) -> dict[tuple[int, int], tuple[int, int] | No
 
 
 def room_for(
-    sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[int, int] | None], last_column: int
+    sheet: Worksheet,
+    cell: Cell,
+    spans: dict[tuple[int, int], tuple[int, int] | None],
+    last_column: int,
+    points_of: Callable[[int], float],
 ) -> float:
     """Points the cell's text may use on one line: its width, plus the empty cells to its right it spills
     into, up to the sheet's last column (where printing stops)."""
     span = spans.get((cell.row, cell.column))
     last = span[1] if span else cell.column
-    points = sum(column_points(sheet, column) for column in range(cell.column, last + 1))
+    points = sum(points_of(column) for column in range(cell.column, last + 1))
     if (
         span is None
         and cell.alignment.horizontal in (None, "general", "left")
@@ -66,7 +78,7 @@ def room_for(
         while column <= last_column and (cell.row, column) not in spans:
             if sheet.cell(cell.row, column).value not in (None, ""):
                 break
-            points += column_points(sheet, column)
+            points += points_of(column)
             column += 1
     return points
 
@@ -86,7 +98,7 @@ def written_text(cell: Cell) -> str | None:
 def cut_off(sheet: Worksheet) -> list[Cell]:
     """Cells whose text, as laid out, does not show in full."""
     spans = merged_spans(sheet)
-    last_column = sheet.max_column
+    last_column, points_of = sheet.max_column, column_widths(sheet)
     found = []
     for row in sheet.iter_rows():
         for cell in row:
@@ -94,7 +106,7 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
             if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
                 continue
             size, bold = font_of(cell)
-            points = room_for(sheet, cell, spans, last_column)
+            points = room_for(sheet, cell, spans, last_column, points_of)
             if cell.alignment.wrap_text:
                 lines = wrapped_line_count(text, points, size, bold)
                 if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
@@ -113,7 +125,7 @@ def row_points(sheet: Worksheet, cell: Cell, spans: dict[tuple[int, int], tuple[
 def wrap_what_does_not_fit(sheet: Worksheet) -> None:
     """Wrap every text that is cut off, and make its row tall enough for its lines."""
     spans = merged_spans(sheet)
-    last_column = sheet.max_column
+    last_column, points_of = sheet.max_column, column_widths(sheet)
     for cell in cut_off(sheet):
         alignment = cell.alignment
         cell.alignment = Alignment(
@@ -121,7 +133,7 @@ def wrap_what_does_not_fit(sheet: Worksheet) -> None:
         )
         size, bold = font_of(cell)
         lines = wrapped_line_count(
-            written_text(cell) or "", room_for(sheet, cell, spans, last_column), size, bold
+            written_text(cell) or "", room_for(sheet, cell, spans, last_column, points_of), size, bold
         )
         span = spans.get((cell.row, cell.column))
         extra_rows = (span[0] - cell.row) if span else 0

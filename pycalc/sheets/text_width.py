@@ -18,24 +18,32 @@ WIDEST = 1015
 
 
 @functools.lru_cache(maxsize=65536)  # the same words and lines are measured again and again
+def text_units(text: str, bold: bool = False) -> int:
+    """The advance widths of a line of text added up, in thousandths of the font size."""
+    advances = BOLD if bold else REGULAR
+    return sum(advances.get(character, WIDEST) for character in text)
+
+
 def text_points(text: str, size: float, bold: bool = False) -> float:
     """The printed width of one line of text, in points."""
-    advances = BOLD if bold else REGULAR
-    return sum(advances.get(character, WIDEST) for character in text) * size / 1000
+    return text_units(text, bold) * size / 1000
 
 
 def wrapped(text: str, room: float, size: float, bold: bool = False) -> list[str]:
     """The lines of a text wrapped at spaces within ``room`` points (a word wider than the room stands
     alone on its line); each ``\n`` starts a new line."""
+    space = text_units(" ", bold)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line, units = "", 0
         for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if line and text_points(candidate, size, bold) > room:
+            word_units = text_units(word, bold)
+            if line and (units + space + word_units) * size / 1000 > room:
                 lines.append(line)
-                line = word
+                line, units = word, word_units
+            elif line:
+                line, units = f"{line} {word}", units + space + word_units
             else:
-                line = candidate
+                line, units = word, word_units
         lines.append(line)
     return lines
