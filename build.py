@@ -143,10 +143,11 @@ def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
 
 
 @dataclasses.dataclass(frozen=True)
-class RulesetFiles:
-    """One ruleset's two workbook files, with their cached values when those are known."""
+class Built:
+    """What one build job made: workbook files of one ruleset, with their cached values when known."""
 
-    files: dict[Path, bytes]
+    files: dict[Path, bytes | Parts]  # parts: an .xlsm built apart, waiting for its .xlsx's values
+    values: cached_values.BookValues | None  # of the .xlsx this job built, when known
     unvalued: dict[str, bytes]  # the .xlsx by name, when LibreOffice must work out its values
     kept: list[str]  # what was kept from the files they replace
 
@@ -164,60 +165,63 @@ def workbook_parts_kept(
     return workbook_parts(book), kept
 
 
-def ruleset_files(rules: RuleSet, args: argparse.Namespace) -> RulesetFiles:
-    """Both files of a ruleset. Their cached values come from the previous build when the .xlsx's
-    formulas and inputs are unchanged (see pycalc.sheets.cached_values); otherwise the .xlsx is
-    handed back to be recalculated in LibreOffice."""
-    paths = [args.out / f"{rules.id}.xlsx", args.out / f"{rules.id}.xlsm"]
+def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> Built:
+    """The ruleset's files at ``paths`` (both, or one of them). Cached values come from the previous
+    build when the .xlsx's formulas and inputs are unchanged (see pycalc.sheets.cached_values);
+    otherwise the .xlsx is handed back to be recalculated in LibreOffice. An .xlsm built without its
+    .xlsx is handed back as parts, to take the values the .xlsx's job finds."""
     calculators: dict[bool, Calculator] = {}
-    built = [workbook_parts_kept(rules, path, args, calculators) for path in paths]
-    xlsx = built[0][0]
-    values = cached_values.known_values(xlsx, paths[0].read_bytes() if paths[0].exists() else None)
-    if values is None:
-        files = {path: zipped(parts) for path, (parts, _) in zip(paths, built, strict=True)}
-        unvalued = {rules.id: files[paths[0]]}
-    else:
-        files = {
-            path: zipped(cached_values.parts_with_values(parts, values))
-            for path, (parts, _) in zip(paths, built, strict=True)
-        }
-        unvalued = {}
-    return RulesetFiles(files, unvalued, [kept for _, kept in built if kept])
+    built = {path: workbook_parts_kept(rules, path, args, calculators) for path in paths}
+    kept = [said for _, said in built.values() if said]
+    xlsx = args.out / f"{rules.id}.xlsx"
+    if xlsx not in built:
+        return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
+    values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
+    files: dict[Path, bytes | Parts] = {path: valued(parts, values) for path, (parts, _) in built.items()}
+    return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
-_JOBS: list[tuple[RuleSet, argparse.Namespace]] = []  # what the forked workers build (never pickled)
+def valued(parts: Parts, values: cached_values.BookValues | None) -> bytes:
+    return zipped(parts if values is None else cached_values.parts_with_values(parts, values))
 
 
-def run_job(index: int) -> RulesetFiles:
-    return ruleset_files(*_JOBS[index])
+Job = tuple[RuleSet, list[Path], argparse.Namespace]
+_JOBS: list[Job] = []  # what the forked workers build (inherited, never pickled)
 
 
-def workers(jobs: int) -> int:
-    """Processes to build ``jobs`` rulesets with: one per core, forked from this one, only while this
-    process runs a single thread (forking beside other threads is unsafe) and where fork exists."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def run_job(index: int) -> Built:
+    return build_files(*_JOBS[index])
+
+
+def cores() -> int:
+    """Processes to build with: one per core, forked from this one, only while this process runs a
+    single thread (forking beside other threads is unsafe) and where fork exists."""
+    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    return min(jobs, cores) if forkable else 1
+    return count if forkable else 1
 
 
-def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[[], list[RulesetFiles]]:
+def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[[], list[Built]]:
     """Start building every ruleset's files on every core; returns the wait for them (in the order of
-    ``rulesets``). The largest previous workbooks start first, so no core is left with the longest at
-    the end. Each ruleset is built on its own, so the bytes do not depend on which process built it."""
-    jobs = [(rules, args) for rules in rulesets]
-    count = workers(len(jobs))
-    if count <= 1:
-        return lambda: [ruleset_files(*job) for job in jobs]
-    previous = [args.out / f"{rules.id}.xlsx" for rules in rulesets]
-    order = sorted(
-        range(len(jobs)), key=lambda i: -(previous[i].stat().st_size if previous[i].exists() else 0)
-    )
+    ``rulesets``, the .xlsx first). Each job builds a ruleset's two files, one after the other (the
+    second reuses the first's calculator formulas), or, with fewer rulesets than cores, one file. The
+    largest previous workbooks start first, so no core is left with the longest at the end. Each
+    ruleset is built on its own, so the bytes do not depend on which process built it."""
+    count = cores()
+    both = len(rulesets) >= count
+    jobs: list[Job] = []
+    for rules in rulesets:
+        xlsx, xlsm = args.out / f"{rules.id}.xlsx", args.out / f"{rules.id}.xlsm"
+        jobs += [(rules, [xlsx, xlsm], args)] if both else [(rules, [xlsx], args), (rules, [xlsm], args)]
+    if count <= 1 or len(jobs) <= 1:
+        return lambda: [build_files(*job) for job in jobs]
+    order = sorted(range(len(jobs)), key=lambda i: -sum(p.stat().st_size for p in jobs[i][1] if p.exists()))
     _JOBS[:] = jobs
-    pool = multiprocessing.get_context("fork").Pool(count)  # the workers are forked here, with _JOBS
+    pool = multiprocessing.get_context("fork").Pool(min(count, len(jobs)))  # forked here, with _JOBS
     _JOBS.clear()
     pending = pool.map_async(run_job, order, chunksize=1)
 
-    def wait() -> list[RulesetFiles]:
+    def wait() -> list[Built]:
         try:
             results = pending.get()
         finally:
@@ -229,17 +233,18 @@ def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[
     return wait
 
 
-def built_files(
-    built: list[RulesetFiles], args: argparse.Namespace
-) -> tuple[dict[Path, bytes], dict[str, bytes]]:
+def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path, bytes], dict[str, bytes]]:
     """(every file, with the values known; the .xlsx files whose values LibreOffice must work out);
     kept inputs are reported in order."""
     files: dict[Path, bytes] = {}
     unvalued: dict[str, bytes] = {}
+    values: dict[Path, cached_values.BookValues | None] = {}
     for one in built:
-        for kept in one.kept:
-            say(args, kept)
-        files.update(one.files)
+        for said in one.kept:
+            say(args, said)
+        for path, made in one.files.items():
+            values.setdefault(path.with_suffix(".xlsx"), one.values)
+            files[path] = made if isinstance(made, bytes) else valued(made, values[path.with_suffix(".xlsx")])
         unvalued.update(one.unvalued)
     return files, unvalued
 
