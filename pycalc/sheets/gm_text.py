@@ -38,6 +38,8 @@ def names_of(rules: RuleSet) -> dict[str, str]:
 
 def readable(text: str, rules: RuleSet) -> str:
     """The text with every id, YAML file name and table path it names rewritten for the GM."""
+    if "_" not in text and ".yaml" not in text and "tables/" not in text:
+        return text  # names none (each of the three patterns needs one of these)
     names = names_of(rules)
     text = TABLE_PATH.sub(lambda m: f"the YAML table {names.get(m.group(1), m.group(1))}", text)
     text = YAML_FILE.sub(lambda m: f"the {m.group(1).replace('_', ' ').capitalize()} tables sheet", text)
@@ -82,7 +84,9 @@ def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, str]]) 
         for cell in row:
             if isinstance(cell.value, str) and not cell.value.startswith("="):
                 if (sheet.title, cell.coordinate) not in data:
-                    cell.value = readable(cell.value, rules)
+                    rewritten = readable(cell.value, rules)
+                    if rewritten != cell.value:
+                        cell.value = rewritten
                 elif IDENTIFIER.fullmatch(cell.value):
                     cell.number_format = shown_as(readable(cell.value, rules))
             if cell.comment is not None:
