@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
+from pycalc.lite import ALL as ALL_BUNDLE
 from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
@@ -36,6 +38,7 @@ from pycalc.sheets.workbook import (
     Parts,
     build_workbook,
     check_buildable,
+    quickstart_path,
     tables_version,
     workbook_bytes,
     workbook_parts,
@@ -106,6 +109,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="write only the xlwings Lite bundles lite/<id>/main.py (and lite/all/ when every ruleset is"
         " built), each with its requirements.txt; every build writes them too",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="build every ruleset, even those whose workbooks were built from these very tables and code",
     )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     return parser.parse_args(argv)
@@ -249,18 +257,6 @@ def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path
     return files, unvalued
 
 
-def add_cached_values(
-    files: dict[Path, bytes], unvalued: dict[str, bytes], args: argparse.Namespace
-) -> dict[Path, bytes]:
-    """Every file with its formula cells' values (see pycalc.sheets.cached_values): those not known from
-    the previous build come from one LibreOffice recalculation of every changed .xlsx. ``--check``
-    never recalculates: a changed workbook is stale whatever its values. Without LibreOffice the files
-    are written without values."""
-    if not unvalued or args.check:
-        return files
-    return with_cached_values(files, recalculated_values(unvalued, args))
-
-
 def recalculated_values(
     to_recalculate: dict[str, bytes], args: argparse.Namespace
 ) -> dict[Path, cached_values.BookValues]:
@@ -308,12 +304,12 @@ def write_workbooks(files: dict[Path, bytes]) -> list[Path]:
     return written
 
 
-def pdf_sources(rules: RuleSet, files: dict[Path, bytes], args: argparse.Namespace) -> dict[str, bytes]:
+def pdf_sources(rules: RuleSet, workbook: bytes, args: argparse.Namespace) -> dict[str, bytes]:
     """Workbooks to print, by the PDF name they become: the cheat sheet and the full reference."""
     cheatsheet = build_cheatsheet(rules, tables_version(rules.id), args.paper)
     return {
         f"{rules.id}-cheatsheet": workbook_bytes(cheatsheet),
-        f"{rules.id}-reference": files[args.out / f"{rules.id}.xlsx"],
+        f"{rules.id}-reference": workbook,
     }
 
 
@@ -394,10 +390,112 @@ def write_changed(files: dict[Path, bytes]) -> list[Path]:
     return written
 
 
+BUILT_FROM = "built-from.json"  # in the output folder: what each ruleset's files were built from
+
+
+@functools.cache
+def code_digest() -> str:
+    """A hash of what the build runs: this file, pycalc's sources, the xlwings template and the
+    libraries' versions."""
+    import openpyxl
+    import xlwings
+    import yaml
+
+    digest = hashlib.sha256(
+        f"{sys.version} {openpyxl.__version__} {yaml.__version__} {xlwings.__version__}".encode()
+    )
+    for path in [
+        Path(__file__).resolve(),
+        *sorted((PROJECT_ROOT / "pycalc").rglob("*.py")),
+        quickstart_path(),
+    ]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def source_digest(ruleset_id: str, args: argparse.Namespace) -> str:
+    """A hash of everything a ruleset's workbooks are built from: the code, its tables folder, the
+    house rules and the paper size."""
+    digest = hashlib.sha256(f"{code_digest()} {args.paper}".encode())
+    folder = tables_dir() / ruleset_id
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()) + house_files(args.house):
+        digest.update(str(path.relative_to(folder) if path.is_relative_to(folder) else path).encode())
+        digest.update(b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def file_digests(paths: list[Path], out: Path) -> dict[str, str]:
+    """SHA-256 of each file, by its path in the output folder."""
+    return {
+        path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in paths
+        if path.exists()
+    }
+
+
+def read_built_from(out: Path) -> dict[str, dict]:
+    try:
+        return json.loads((out / BUILT_FROM).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def up_to_date(ruleset_id: str, args: argparse.Namespace, record: dict[str, dict]) -> bool:
+    """Whether the ruleset's two files are exactly what a build from these tables and this code wrote
+    (building again would give them byte for byte: the GM's inputs are carried from them)."""
+    entry = record.get(ruleset_id, {})
+    paths = [args.out / f"{ruleset_id}.xlsx", args.out / f"{ruleset_id}.xlsm"]
+    return (
+        entry.get("from") == source_digest(ruleset_id, args)
+        and entry.get("files") == file_digests(paths, args.out)
+        and len(entry["files"]) == len(paths)
+    )
+
+
+LITE = "lite"  # the Lite bundles' entry in BUILT_FROM
+
+
+def lite_digest(args: argparse.Namespace) -> str:
+    every = ruleset_folders(tables_dir())
+    return hashlib.sha256(" ".join(source_digest(r, args) for r in every).encode()).hexdigest()
+
+
+def lite_current(args: argparse.Namespace, record: dict[str, dict]) -> bool:
+    entry = record.get(LITE, {})
+    names = entry.get("files", {})
+    return (
+        bool(names)
+        and entry.get("from") == lite_digest(args)
+        and names == file_digests([args.out / name for name in names], args.out)
+    )
+
+
+def record_built_from(ruleset_ids: list[str], args: argparse.Namespace, lite: dict[Path, bytes]) -> None:
+    """Note what these rulesets' files (just written, with their cached values) and the Lite bundles
+    were built from."""
+    record = read_built_from(args.out)
+    for ruleset_id in ruleset_ids:
+        paths = [args.out / f"{ruleset_id}.xlsx", args.out / f"{ruleset_id}.xlsm"]
+        record[ruleset_id] = {"from": source_digest(ruleset_id, args), "files": file_digests(paths, args.out)}
+    if any(path.parent.name == ALL_BUNDLE for path in lite):  # every ruleset's bundles were made
+        record[LITE] = {"from": lite_digest(args), "files": file_digests(list(lite), args.out)}
+    write_atomically(
+        args.out / BUILT_FROM, (json.dumps(dict(sorted(record.items())), indent=1) + "\n").encode()
+    )
+
+
 def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: bool = False) -> int:
     """Build and write the workbooks and the Lite bundles; 0 when done. ``values_after`` (watch mode,
-    no PDFs): write each workbook at once and add the cached values LibreOffice must work out afterwards."""
+    no PDFs): write each workbook at once and add the cached values LibreOffice must work out afterwards.
+    A ruleset whose files were built from these very tables and code is not built again (``--force``
+    does; ``--check`` always builds)."""
     started = time.perf_counter()
+    record = {} if args.force or args.fresh or args.check or args.lite else read_built_from(args.out)
+    current = [r for r in ruleset_ids if not up_to_date(r, args, record)]
+    lite_done = lite_current(args, record)
+    if not current and lite_done and not args.pdf:
+        say(args, f"nothing to build: {len(ruleset_ids)} ruleset(s) up to date (--force builds them again)")
+        return 0
     try:
         rulesets = load_all(ruleset_ids, args.house)
     except TableError as error:
@@ -406,19 +504,23 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    wait = start_builds(rulesets, args) if not args.lite else lambda: []
-    lite = lite_files(rulesets, args)  # while the workbooks are built
+    building = [rules for rules in rulesets if rules.id in current]
+    wait = start_builds(building, args) if not args.lite else lambda: []
+    lite = {} if lite_done else lite_files(rulesets, args)  # while the workbooks are built
     files, unvalued = built_files(wait(), args)
     if values_after and not args.check and not args.pdf and not args.lite:
         write_changed(lite)
-        return write_then_add_values(args, files, unvalued, len(rulesets), started)
-    files = add_cached_values(files, unvalued, args)
+        return write_then_add_values(args, files, unvalued, building, started)
+    values = recalculated_values(unvalued, args) if unvalued and not args.check else {}
+    files = with_cached_values(files, values)
     if args.check:
         stale = [p for p, data in {**files, **lite}.items() if not p.exists() or p.read_bytes() != data]
         for path in stale:
             print(f"stale: {shown(path)} (run build.py)", file=sys.stderr)
         return 1 if stale else 0
     written = write_workbooks(files) + write_changed(lite)
+    if not args.lite:
+        record_built_from([r.id for r in building if r.id not in unvalued or r.id in values], args, lite)
     if args.pdf and not args.lite:
         if find_soffice() is None:
             print(
@@ -427,11 +529,13 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
             return 1
         sources = {}
         for rules in rulesets:
-            sources.update(pdf_sources(rules, files, args))
+            xlsx = args.out / f"{rules.id}.xlsx"
+            sources.update(pdf_sources(rules, files.get(xlsx) or xlsx.read_bytes(), args))
         written += write_pdfs(sources, args.out)
     for path in written:
         say(args, f"wrote {shown(path)}")
-    say(args, f"built {len(rulesets)} ruleset(s) in {time.perf_counter() - started:.2f} s")
+    unchanged = f"; {len(rulesets) - len(building)} up to date" if len(building) < len(rulesets) else ""
+    say(args, f"built {len(building)} ruleset(s) in {time.perf_counter() - started:.2f} s{unchanged}")
     return 0
 
 
@@ -439,7 +543,7 @@ def write_then_add_values(
     args: argparse.Namespace,
     files: dict[Path, bytes],
     to_recalculate: dict[str, bytes],
-    rulesets: int,
+    building: list[RuleSet],
     started: float,
 ) -> int:
     """Write the workbooks now (with the values known from the previous build), then recalculate the
@@ -448,12 +552,13 @@ def write_then_add_values(
     for path in write_workbooks(first):
         say(args, f"wrote {shown(path)}")
     later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""
-    say(args, f"built {rulesets} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
+    say(args, f"built {len(building)} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
+    found = recalculated_values(to_recalculate, args) if to_recalculate else {}
+    for path, data in with_cached_values(files, found).items():
+        if path.with_suffix(".xlsx") in found and path.read_bytes() == first[path]:
+            write_atomically(path, data)
+    record_built_from([r.id for r in building if r.id not in to_recalculate or r.id in found], args, {})
     if to_recalculate:
-        found = recalculated_values(to_recalculate, args)
-        for path, data in with_cached_values(files, found).items():
-            if path.with_suffix(".xlsx") in found and path.read_bytes() == first[path]:
-                write_atomically(path, data)
         say(args, f"cached values written in {time.perf_counter() - started:.2f} s")
     return 0
 

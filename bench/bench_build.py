@@ -5,7 +5,9 @@ timed in paired rounds (each round runs every command once, in turn) and reporte
 
 - the floor: a bare interpreter importing openpyxl, PyYAML and xlwings;
 - ``build.py`` for every ruleset (.xlsx + .xlsm, no PDFs) over a copy of the committed workbooks (so the
-  cached values are known, as in a GM's rebuild), as a ratio to the floor;
+  cached values are known, as in a GM's rebuild), as a ratio to the floor: with ``--force`` (every
+  workbook generated again) and without (nothing changed since the warm-up build: every ruleset is
+  up to date and nothing is generated);
 - with ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/base main``), the same build
   from that checkout in the same rounds, for a before/after ratio;
 - ``--watch ID``: ``build.py --watch`` on a copy of the tables; each round saves a changed table file of
@@ -100,26 +102,35 @@ def main() -> None:
     checkouts = {"this checkout": ROOT}
     if args.baseline:
         checkouts = {"baseline": args.baseline.resolve(), **checkouts}
-    times: dict[str, list[float]] = {"floor": [], **{name: [] for name in checkouts}}
+    commands: dict[str, tuple[Path, list[str]]] = {}
+    for name, checkout in checkouts.items():
+        if "--force" in (checkout / "build.py").read_text():  # skips up-to-date rulesets
+            commands[f"build.py --force, {name} (every workbook generated)"] = (checkout, [*extra, "--force"])
+            commands[f"build.py, {name} (nothing changed: up to date)"] = (checkout, extra)
+        else:
+            commands[f"build.py, {name} (every workbook generated)"] = (checkout, extra)
+    times: dict[str, list[float]] = {"floor": [], **{name: [] for name in commands}}
     with tempfile.TemporaryDirectory(prefix="bench-build-") as folder:
         outs = {}
-        for name, checkout in checkouts.items():
-            outs[name] = Path(folder) / name.replace(" ", "-")
+        for name, (checkout, _) in commands.items():
+            outs[name] = Path(folder) / str(len(outs))
             shutil.copytree(checkout / "workbook", outs[name])
+            subprocess.run(build_command(checkout, outs[name], extra), cwd=checkout, check=True)  # warm-up
         for _ in range(args.runs):
             times["floor"].append(seconds(FLOOR, ROOT))
-            for name, checkout in checkouts.items():
-                times[name].append(seconds(build_command(checkout, outs[name], extra), checkout))
+            for name, (checkout, options) in commands.items():
+                times[name].append(seconds(build_command(checkout, outs[name], options), checkout))
     floor = statistics.median(times["floor"])
     which = ", ".join(args.ruleset) or "every ruleset"
     print(f"median of {args.runs} paired rounds, whole process; build.py for {which}, .xlsx + .xlsm, no PDFs")
     print(f"  floor (python -c 'import openpyxl, yaml, xlwings'): {floor:.3f} s")
-    for name in checkouts:
+    for name in commands:
         build = statistics.median(times[name])
-        print(f"  build.py, {name}: {build:.3f} s = {build / floor:.1f}x the floor")
+        print(f"  {name}: {build:.3f} s = {build / floor:.1f}x the floor")
     if args.baseline:
-        before, after = statistics.median(times["baseline"]), statistics.median(times["this checkout"])
-        print(f"  this checkout / baseline: {after / before:.2f}")
+        before = statistics.median(times["build.py, baseline (every workbook generated)"])
+        after = statistics.median(times["build.py --force, this checkout (every workbook generated)"])
+        print(f"  every workbook generated, this checkout / baseline: {after / before:.2f}")
     if args.watch:
         print(
             f"build.py --watch --ruleset {args.watch}, {args.runs} saves of a table file (as build.py times it):"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from openpyxl import load_workbook
+
 import build
 from pycalc.tables import PROJECT_ROOT
 
@@ -63,3 +65,33 @@ def test_two_builds_are_byte_identical_and_check_sees_staleness(tmp_path: Path):
 def test_unknown_ruleset_is_a_clear_error():
     result = run_build("--ruleset", "gurps")
     assert result.returncode == 2 and "no tables for gurps" in result.stderr
+
+
+def test_an_up_to_date_ruleset_is_not_built_again_and_any_change_builds_it(tmp_path: Path, capsys):
+    """Built from the same tables and code, the files are what a build writes again (inputs are carried
+    from them), so nothing is built; a table saved, a workbook the GM typed into or --force builds."""
+    tables, out = tmp_path / "tables", tmp_path / "out"
+    shutil.copytree(PROJECT_ROOT / "tables" / "cnc", tables / "cnc")
+    shutil.copytree(PROJECT_ROOT / "workbook", out, ignore=shutil.ignore_patterns("built-from.json"))
+    common = ["--tables", str(tables), "--out", str(out)]
+    assert build.main(common) == 0
+    assert "built 1 ruleset(s)" in capsys.readouterr().out
+    first = {name: (out / name).read_bytes() for name in ("cnc.xlsx", "cnc.xlsm")}
+    assert build.main(common) == 0
+    assert "nothing to build: 1 ruleset(s) up to date" in capsys.readouterr().out
+    assert {name: (out / name).read_bytes() for name in first} == first
+    assert build.main([*common, "--force"]) == 0
+    assert "built 1 ruleset(s)" in capsys.readouterr().out
+    assert {name: (out / name).read_bytes() for name in first} == first  # what the skip relied on
+    edited = tmp_path / "edited.xlsx"  # the GM typed into the workbook: it is built, the input kept
+    book = load_workbook(out / "cnc.xlsx")
+    sheet_title, cell = next(iter(book.defined_names["ATTACK_ROLL"].destinations))
+    book[sheet_title][cell.replace("$", "")] = 17
+    book.save(edited)
+    shutil.copy(edited, out / "cnc.xlsx")
+    assert build.main(common) == 0
+    assert "kept in cnc.xlsx: ATTACK_ROLL = 17" in capsys.readouterr().out
+    saved = tables / "cnc" / "ruleset.yaml"
+    saved.write_text(saved.read_text() + "\n# a comment\n")
+    assert build.main(common) == 0
+    assert "built 1 ruleset(s)" in capsys.readouterr().out
