@@ -339,11 +339,6 @@ def zipped(parts: Parts) -> bytes:
     return out.getvalue()
 
 
-def rezipped(data: bytes, rewrite: Callable[[str, bytes], bytes] = lambda name, part: part) -> bytes:
-    """The zip file ``data`` with each part passed through ``rewrite``, stored reproducibly (fixed times)."""
-    return zipped({name: rewrite(name, part) for name, part in parts_of(data).items()})
-
-
 def write_plain_cell(xf: Any, worksheet: Any, cell: Any, styled: bool | None = None) -> None:
     """openpyxl's own cell writer (``etree_write_cell``), writing the same characters without building
     an element tree for each cell: a formula, a number, a boolean or text. Dates, array formulas and
