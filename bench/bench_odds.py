@@ -38,6 +38,7 @@ def median_ms(action, runs: int) -> float:
 def engine(expression: str, modified: int, prot: int) -> dict[int, Fraction]:
     dice.distribution.cache_clear()  # cold: nothing reused between runs
     dice.counts.cache_clear()
+    dice.counts_within_limits.cache_clear()
     return strike_odds.hp_loss_distribution(
         RULES, strike_odds.StrikeAttack(modified, dice.parse(expression), prot)
     )

@@ -67,14 +67,21 @@ def parse(expression: object) -> Dice:
 @cache
 def counts(dice: Dice) -> tuple[dict[int, int], int]:
     """How many of the ``sides ** count`` equally likely rolls show each total (modifier added), and
-    that number of rolls: whole numbers, for callers that add many weighted chances exactly.
-
-    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big
-    integer (Kronecker substitution): a single integer power instead of a loop over every face."""
+    that number of rolls: whole numbers, for callers that add many weighted chances exactly (the odds
+    take up to limits.ODDS_DICE_COUNT dice of up to limits.ODDS_DICE_SIDES sides)."""
     if dice.count > limits.ODDS_DICE_COUNT or dice.sides > limits.ODDS_DICE_SIDES:
         raise RuleError(
             f"#DICE? dice for the odds: up to {limits.ODDS_DICE_COUNT} dice of up to {limits.ODDS_DICE_SIDES} sides"
         )
+    return counts_within_limits(dice)
+
+
+@cache
+def counts_within_limits(dice: Dice) -> tuple[dict[int, int], int]:
+    """``counts`` for dice already checked (e.g. the sum of two rolls that each are within the limits).
+
+    The dice are one polynomial raised to the power ``count``, its coefficients packed into one big
+    integer (Kronecker substitution): a single integer power instead of a loop over every face."""
     outcomes = dice.sides**dice.count
     if not dice.count:
         return {dice.modifier: 1}, outcomes

@@ -72,6 +72,10 @@ def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tu
     numbers: how many of the equally likely rolls give each value, and of how many rolls."""
     if not formula.rolls_dice or not dice.count:
         return {0: 1}, 1
+    if formula.dice_rolled in (0, 1):  # the dice (each roll within the limits) and the further rolls
+        together = dice_module.Dice((formula.dice_rolled + formula.rerolled) * dice.count, dice.sides)
+        dice_module.counts(dice_module.Dice(dice.count, dice.sides))  # the limits of one roll
+        return dice_module.counts_within_limits(together)  # as one roll of them all
     found, rolls = {0: 1}, 1
     if formula.dice_rolled:
         once, rolls = dice_module.counts(dice_module.Dice(dice.count, dice.sides))
