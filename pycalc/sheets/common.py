@@ -97,6 +97,7 @@ def share_styles(book: Workbook) -> Workbook:
     return book
 
 
+@functools.cache
 def name_part(text: str) -> str:
     """An identifier as it appears inside a defined name (upper case, A-Z 0-9 _)."""
     return re.sub(r"[^A-Z0-9_]", "_", text.upper())
@@ -150,7 +151,9 @@ def put(cell: Cell, value: Any) -> Cell:
 
 
 def put_formula(cell: Cell, formula: str) -> Cell:
-    cell.value = formula if formula.startswith("=") else f"={formula}"
+    # what ``cell.value = "=..."`` leaves (a formula cell), without openpyxl testing the text for
+    # control characters: the builder's formulas have none, and there are some 100,000 per build
+    cell._value, cell.data_type = (formula if formula.startswith("=") else f"={formula}"), "f"
     cell.font = BODY
     return cell
 

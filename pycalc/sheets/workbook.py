@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
-from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
+from xml.etree.ElementTree import _escape_cdata  # type: ignore[attr-defined]
 
 import openpyxl
 import openpyxl.worksheet._writer as sheet_writer
@@ -347,8 +347,13 @@ def write_plain_cell(xf: Any, worksheet: Any, cell: Any, styled: bool | None = N
     if cell.data_type == "d" or isinstance(value, ArrayFormula | DataTableFormula | CellRichText):
         cell_writer.etree_write_cell(xf, worksheet, cell, styled)
         return
-    value, attributes = cell_writer._set_attributes(cell, styled)
-    head = "<c" + "".join(f' {key}="{_escape_attrib(text)}"' for key, text in attributes.items())
+    if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
+        cell.parent._hyperlinks.append(cell.hyperlink)
+    head = f'<c r="{cell.coordinate}"' + (f' s="{cell.style_id}"' if styled else "")
+    if cell.data_type == "s":
+        head += ' t="inlineStr"'
+    elif cell.data_type != "f":
+        head += f' t="{cell.data_type}"'
     if value is None or value == "":
         xf._file(head + " />")
     elif cell.data_type == "f":
