@@ -16,6 +16,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets.portable import keep_empty_rows
 from pycalc.sheets.text_width import text_points, wrapped
 
 DEFAULT_WIDTH = 8.43  # characters, a column with no width set
@@ -100,19 +101,19 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
     spans = merged_spans(sheet)
     last_column, points_of = sheet.max_column, column_widths(sheet)
     found = []
-    for row in sheet.iter_rows():
-        for cell in row:
-            text = written_text(cell)
-            if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
-                continue
-            size, bold = font_of(cell)
-            points = room_for(sheet, cell, spans, last_column, points_of)
-            if cell.alignment.wrap_text:
-                lines = wrapped_line_count(text, points, size, bold)
-                if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
-                    found.append(cell)
-            elif not text_fits(text, points, size, bold):
+    keep_empty_rows(sheet)
+    for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
+        text = written_text(cell)
+        if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
+            continue
+        size, bold = font_of(cell)
+        points = room_for(sheet, cell, spans, last_column, points_of)
+        if cell.alignment.wrap_text:
+            lines = wrapped_line_count(text, points, size, bold)
+            if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
                 found.append(cell)
+        elif not text_fits(text, points, size, bold):
+            found.append(cell)
     return found
 
 

@@ -21,6 +21,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets.portable import keep_empty_rows
 from pycalc.tables import RuleSet
 
 YAML_FILE = re.compile(r"\b([a-z][a-z0-9_]*)\.yaml\b")
@@ -80,17 +81,17 @@ def read_cells(book: Workbook) -> set[tuple[str, str]]:
 
 
 def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, str]]) -> None:
-    for row in sheet.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, str) and not cell.value.startswith("="):
-                if (sheet.title, cell.coordinate) not in data:
-                    rewritten = readable(cell.value, rules)
-                    if rewritten != cell.value:
-                        cell.value = rewritten
-                elif IDENTIFIER.fullmatch(cell.value):
-                    cell.number_format = shown_as(readable(cell.value, rules))
-            if cell.comment is not None:
-                cell.comment.text = readable(cell.comment.text, rules)
+    keep_empty_rows(sheet)
+    for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
+        if isinstance(cell.value, str) and not cell.value.startswith("="):
+            if (sheet.title, cell.coordinate) not in data:
+                rewritten = readable(cell.value, rules)
+                if rewritten != cell.value:
+                    cell.value = rewritten
+            elif IDENTIFIER.fullmatch(cell.value):
+                cell.number_format = shown_as(readable(cell.value, rules))
+        if cell.comment is not None:
+            cell.comment.text = readable(cell.comment.text, rules)
     for check in sheet.data_validations.dataValidation:
         for part in ("prompt", "error", "promptTitle", "errorTitle"):
             if getattr(check, part):
