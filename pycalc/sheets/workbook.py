@@ -113,7 +113,17 @@ def new_book(macro: bool) -> Workbook:
     book = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
     for sheet in list(book.worksheets):
         book.remove(sheet)
+    book.vba_archive = finished_archive(book.vba_archive)
     return share_styles(book)
+
+
+def finished_archive(archive: zipfile.ZipFile) -> zipfile.ZipFile:
+    """openpyxl keeps the template's VBA parts in a zip it leaves open for appending, in memory; when
+    the workbook is collected, that zip may find its memory file gone first ("Exception ignored in
+    ZipFile.__del__"). The same parts, in a finished zip opened for reading (all the writer does)."""
+    memory = archive.fp
+    archive.close()  # writes the zip's directory; a file object handed to ZipFile stays open
+    return zipfile.ZipFile(io.BytesIO(memory.getvalue()))  # type: ignore[union-attr]
 
 
 def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
