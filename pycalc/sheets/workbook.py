@@ -8,6 +8,7 @@ whose calculators call the UDFs of ``pycalc.udfs``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import io
@@ -266,10 +267,16 @@ def write_xlwings_conf(book: Workbook) -> None:
 def give_vba_modules_their_sheets(book: Workbook) -> None:
     """The quickstart's VBA project has a document module per sheet it had (Sheet1: its first sheet,
     Sheet2: its xlwings.conf): give those code names to our first sheet and to our xlwings.conf."""
-    quickstart = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
-    code_names = [sheet.sheet_properties.codeName for sheet in quickstart.worksheets]
-    for sheet, code_name in zip((book.worksheets[0], book[XLWINGS_CONF_SHEET]), code_names, strict=True):
+    for sheet, code_name in zip(
+        (book.worksheets[0], book[XLWINGS_CONF_SHEET]), quickstart_code_names(), strict=True
+    ):
         sheet.sheet_properties.codeName = code_name
+
+
+@functools.cache
+def quickstart_code_names() -> tuple[str, ...]:
+    quickstart = openpyxl.load_workbook(quickstart_path())
+    return tuple(sheet.sheet_properties.codeName for sheet in quickstart.worksheets)
 
 
 def build_workbook(
