@@ -169,6 +169,22 @@ def test_evaluate_cells_unknown_sheet_is_an_error(calc: CalcSession, book: Path)
         calc.evaluate_cells(book, [("Odds", "B7")])
 
 
+def test_evaluate_cells_per_scenario_sets_the_inputs_then_reads(calc: CalcSession, book: Path) -> None:
+    cells = [(SHEET, "B5"), (SHEET, "B6")]
+    got = calc.evaluate_cells_per_scenario(book, [{"IN_A": 10}, {}, {"IN_TEXT": "y"}], cells)
+    assert got == [[12.0, "yes"], [3.0, "yes"], [3.0, "no"]]
+
+
+# -- CalcSession.formula_values ----------------------------------------------------------------
+
+
+def test_formula_values_reads_every_formula_cell_per_scenario(calc: CalcSession, book: Path) -> None:
+    first, second = calc.formula_values(book, [{}, {"IN_A": 5, "IN_TEXT": "y"}])
+    assert set(first) == {SHEET}
+    assert sorted(first[SHEET]) == [(4, 1, 3.0), (5, 1, "yes"), (6, 1, 0.0), (7, 1, DIV0)]
+    assert sorted(second[SHEET]) == [(4, 1, 7.0), (5, 1, "no"), (6, 1, 1.0), (7, 1, DIV0)]
+
+
 # -- CalcSession.evaluate_columns --------------------------------------------------------------
 
 
