@@ -537,6 +537,23 @@ class CalcSession:
         results: list[dict[str, list[Value]]] = self._request(request)
         return results
 
+    def formula_values(
+        self, xlsx: Path, scenarios: list[dict[str, Scalar]]
+    ) -> list[dict[str, list[tuple[int, int, Value]]]]:
+        """Open ``xlsx`` once; for each scenario set its named inputs (as ``evaluate`` does), recalculate,
+        and read every formula cell of every sheet: {sheet name: [(row, column, value), ...]}, rows and
+        columns from 0, values as in ``evaluate``. One load for many input sets, where saving a copy per
+        set (``convert``) loads and writes the whole workbook each time."""
+        request = {"cmd": "formulas", "path": str(Path(xlsx).resolve()), "scenarios": scenarios}
+        results: list[dict[str, list[list[Any]]]] = self._request(request)
+        return [
+            {
+                sheet: [(int(row), int(column), value) for row, column, value in cells]
+                for sheet, cells in found.items()
+            }
+            for found in results
+        ]
+
     def evaluate_cells(self, xlsx: Path, sheet_cells: list[tuple[str, str]]) -> list[Value]:
         """Open ``xlsx``, recalculate once, and read ``(sheet name, "B7")`` cells, in order."""
         request = {
@@ -545,4 +562,18 @@ class CalcSession:
             "cells": [[sheet, ref] for sheet, ref in sheet_cells],
         }
         results: list[Value] = self._request(request)
+        return results
+
+    def evaluate_cells_per_scenario(
+        self, xlsx: Path, scenarios: list[dict[str, Scalar]], sheet_cells: list[tuple[str, str]]
+    ) -> list[list[Value]]:
+        """Open ``xlsx`` once; for each scenario set its named inputs (as ``evaluate`` does), recalculate
+        and read ``(sheet name, "B7")`` cells, in order: one list per scenario."""
+        request = {
+            "cmd": "cells",
+            "path": str(Path(xlsx).resolve()),
+            "cells": [[sheet, ref] for sheet, ref in sheet_cells],
+            "scenarios": scenarios,
+        }
+        results: list[list[Value]] = self._request(request)
         return results

@@ -9,6 +9,8 @@ Requests::
     {"cmd": "evaluate", "path": "/abs/book.xlsx",
      "scenarios": [{"IN_A": 1, "IN_TEXT": "x"}, ...], "outputs": ["OUT_SUM", ...]}
     {"cmd": "cells", "path": "/abs/book.xlsx", "cells": [["Odds", "B7"], ...]}
+    {"cmd": "cells", "path": "/abs/book.xlsx", "cells": [...], "scenarios": [{"IN_A": 1}, ...]}
+    {"cmd": "formulas", "path": "/abs/book.xlsx", "scenarios": [{"IN_A": 1}, ...]}
     {"cmd": "ping"}
     {"cmd": "quit", "terminate": true}
 
@@ -42,6 +44,7 @@ _RESULT_VALUE = 1
 _RESULT_STRING = 2
 _RESULT_ERROR = 4
 _CLEAR_FLAGS = 1 | 2 | 4 | 16  # VALUE | DATETIME | STRING | FORMULA
+_FORMULA_CELLS = 16  # FORMULA
 
 _OUT = sys.stdout
 sys.stdout = sys.stderr  # anything printed by accident goes to stderr, never to the protocol
@@ -103,6 +106,7 @@ class Document:
         self.doc = doc
         self.path = path
         self._cells: dict[str, Any] = {}
+        self._ranges: dict[str, Any] = {}
 
     @staticmethod
     def _close(doc: Any) -> None:
@@ -130,6 +134,17 @@ class Document:
         cell = cells.getCellByPosition(0, 0)
         self._cells[name] = cell
         return cell
+
+    def named_range(self, name: str) -> Any:
+        """The cells a defined name refers to, looked up once (each look-up is several UNO calls)."""
+        found = self._ranges.get(name)
+        if found is not None:
+            return found
+        ranges = self.doc.NamedRanges
+        if not ranges.hasByName(name):
+            raise RequestError(f"no defined name {name!r} in {self.path}")
+        found = self._ranges[name] = ranges.getByName(name).getReferredCells()
+        return found
 
     def sheet_cell(self, sheet: str, ref: str) -> Any:
         sheets = self.doc.Sheets
@@ -204,26 +219,36 @@ def number(value: float) -> float | str:
     return value if math.isfinite(value) else f"#ERR:{value}"
 
 
+class Inputs:
+    """Sets each scenario's named inputs; a name an earlier scenario set but this one omits gets its
+    workbook value back, so that every scenario is applied to the workbook as it was saved."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.originals: dict[str, tuple[str, Any]] = {}
+        self.changed: set[str] = set()
+
+    def apply(self, scenario: dict[str, Any]) -> None:
+        for name in self.changed.difference(scenario):
+            restore(self.doc.named_cell(name), self.originals[name])
+        self.changed = set(scenario)
+        for name, value in scenario.items():
+            cell = self.doc.named_cell(name)
+            if name not in self.originals:
+                self.originals[name] = snapshot(cell)
+            set_input(cell, value)
+
+
 def evaluate(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
     scenarios = req.get("scenarios", [])
     outputs = req.get("outputs", [])
     doc = Document(desktop, req["path"])
     try:
         out_cells = [(name, doc.named_cell(name)) for name in outputs]
-        originals: dict[str, tuple[str, Any]] = {}
-        changed: set[str] = set()
+        inputs = Inputs(doc)
         results = []
         for scenario in scenarios:
-            # Names set by an earlier scenario but absent from this one get their workbook value
-            # back, so that every scenario is applied to the workbook as it was saved.
-            for name in changed.difference(scenario):
-                restore(doc.named_cell(name), originals[name])
-            changed = set(scenario)
-            for name, value in scenario.items():
-                cell = doc.named_cell(name)
-                if name not in originals:
-                    originals[name] = snapshot(cell)
-                set_input(cell, value)
+            inputs.apply(scenario)
             doc.doc.calculateAll()
             results.append({name: read_cell(cell) for name, cell in out_cells})
         return results
@@ -231,21 +256,90 @@ def evaluate(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
         doc.close()
 
 
-def cells(desktop: Any, req: dict[str, Any]) -> list[float | str | None]:
+def formula_cells(sheet: Any) -> list[list[Any]]:
+    """[row, column, value] (from 0) of every formula cell of the sheet, its value as ``read_cell``
+    gives it; read a block of cells per call (an error cell, which the block leaves out, on its own)."""
+    found = []
+    for where in sheet.queryContentCells(_FORMULA_CELLS).getRangeAddresses():
+        block = sheet.getCellRangeByPosition(where.StartColumn, where.StartRow, where.EndColumn, where.EndRow)
+        for r, row in enumerate(block.getDataArray()):
+            for c, value in enumerate(row):
+                if isinstance(value, float):
+                    value = number(value)
+                elif not isinstance(value, str):
+                    value = read_cell(block.getCellByPosition(c, r))
+                found.append([where.StartRow + r, where.StartColumn + c, value])
+    return found
+
+
+def formula_values(desktop: Any, req: dict[str, Any]) -> list[dict[str, list[list[Any]]]]:
+    """Each scenario sets named inputs as ``evaluate`` does, recalculates, and reads every formula cell
+    of every sheet: {sheet name: [[row, column, value], ...]}."""
     doc = Document(desktop, req["path"])
     try:
-        targets = [doc.sheet_cell(sheet, ref) for sheet, ref in req.get("cells", [])]
-        doc.doc.calculateAll()
-        return [read_cell(cell) for cell in targets]
+        sheets = doc.doc.Sheets
+        every = [sheets.getByIndex(i) for i in range(sheets.getCount())]
+        inputs = Inputs(doc)
+        results = []
+        for scenario in req.get("scenarios", []):
+            inputs.apply(scenario)
+            doc.doc.calculateAll()
+            results.append({sheet.getName(): formula_cells(sheet) for sheet in every})
+        return results
     finally:
         doc.close()
 
 
-def named_range(doc: Document, name: str) -> Any:
-    ranges = doc.doc.NamedRanges
-    if not ranges.hasByName(name):
-        raise RequestError(f"no defined name {name!r} in {doc.path}")
-    return ranges.getByName(name).getReferredCells()
+def cells(desktop: Any, req: dict[str, Any]) -> list[Any]:
+    """Recalculate and read sheet cells; with "scenarios", once per scenario (named inputs set as in
+    ``evaluate``), one list of values each."""
+    doc = Document(desktop, req["path"])
+    try:
+        targets = [doc.sheet_cell(sheet, ref) for sheet, ref in req.get("cells", [])]
+        if "scenarios" not in req:
+            doc.doc.calculateAll()
+            return [read_cell(cell) for cell in targets]
+        inputs = Inputs(doc)
+        results = []
+        for scenario in req["scenarios"]:
+            inputs.apply(scenario)
+            doc.doc.calculateAll()
+            results.append([read_cell(cell) for cell in targets])
+        return results
+    finally:
+        doc.close()
+
+
+def fill_columns(doc: Document, scenario: dict[str, list[Any]]) -> None:
+    """Fill each named column with its entries (typed as at the keyboard). Named columns side by side
+    on one sheet, over the same rows, are filled in one call: the same cells get the same entries, but
+    the office takes one change (working out the rows it touches once) instead of one per column."""
+    columns = [(name, doc.named_range(name), entries) for name, entries in scenario.items()]
+    blocks: dict[tuple[int, int, int], dict[int, list[Any]]] = {}
+    for _, cells, entries in columns:
+        where = cells.getRangeAddress()
+        block = blocks.setdefault((where.Sheet, where.StartRow, where.EndRow), {})
+        if (
+            where.StartColumn != where.EndColumn
+            or len(entries) != where.EndRow - where.StartRow + 1
+            or where.StartColumn in block
+        ):  # not one whole column each: one call per name, as given (a wrong size is refused)
+            for _, one, values in columns:
+                one.setFormulaArray(tuple((str(v),) for v in values))
+            return
+        block[where.StartColumn] = entries
+    sheets = doc.doc.Sheets
+    for (sheet, first_row, last_row), block in blocks.items():
+        runs: list[list[int]] = []
+        for col in sorted(block):
+            if runs and runs[-1][-1] == col - 1:
+                runs[-1].append(col)
+            else:
+                runs.append([col])
+        for run in runs:
+            target = sheets.getByIndex(sheet).getCellRangeByPosition(run[0], first_row, run[-1], last_row)
+            rows = zip(*(block[col] for col in run), strict=True)
+            target.setFormulaArray(tuple(tuple(str(v) for v in row) for row in rows))
 
 
 def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
@@ -253,11 +347,10 @@ def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
     empties the cell), recalculates, and reads whole named columns."""
     doc = Document(desktop, req["path"])
     try:
-        outputs = [(name, named_range(doc, name)) for name in req.get("outputs", [])]
+        outputs = [(name, doc.named_range(name)) for name in req.get("outputs", [])]
         results = []
         for scenario in req.get("scenarios", []):
-            for name, column in scenario.items():
-                named_range(doc, name).setFormulaArray(tuple((str(v),) for v in column))
+            fill_columns(doc, scenario)
             doc.doc.calculateAll()
             # getDataArray: numbers (TRUE/FALSE as 1/0) and texts in one call; an error reads as ""
             results.append({name: [row[0] for row in cells.getDataArray()] for name, cells in outputs})
@@ -290,6 +383,8 @@ def serve(desktop: Any) -> None:
                 send({"ok": True, "results": evaluate(desktop, req)})
             elif cmd == "ranges":
                 send({"ok": True, "results": evaluate_ranges(desktop, req)})
+            elif cmd == "formulas":
+                send({"ok": True, "results": formula_values(desktop, req)})
             elif cmd == "cells":
                 send({"ok": True, "results": cells(desktop, req)})
             elif cmd == "ping":

@@ -10,11 +10,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc.libreoffice import CalcSession
+from pycalc.libreoffice import CalcSession, Scalar
 from pycalc.sheets.common import CALCULATOR_CHART_ANCHOR
 from pycalc.tables import RULESET_IDS
 
 CALCULATORS = ("Attack calculator", "Strike calculator")
+Point = tuple[float, float]
 
 
 def chart_columns(book: openpyxl.Workbook) -> tuple[str, list[str], list[str]]:
@@ -29,17 +30,20 @@ def chart_columns(book: openpyxl.Workbook) -> tuple[str, list[str], list[str]]:
     return sheet_name.strip("'"), columns[0], columns[1]
 
 
-def plotted(calc: CalcSession, xlsx: Path, dice: str, tmp_path: Path) -> list[tuple[float, float]]:
-    """The (damage, chance) points the chart draws once the dice cell holds ``dice``."""
-    book = openpyxl.load_workbook(xlsx)
-    sheet_name, ref = next(iter(book.defined_names[dice_name(book)].destinations))
-    book[sheet_name][ref.replace("$", "")] = dice
-    edited = tmp_path / f"{dice.replace('+', 'p')}-{xlsx.name}"
-    book.save(edited)
+def plotted(calc: CalcSession, xlsx: Path, book: openpyxl.Workbook, entries: list[str]) -> list[list[Point]]:
+    """The (damage, chance) points the chart draws with the dice cell holding each entry in turn (the
+    workbook loaded once in LibreOffice, the dice typed into its named cell entry by entry)."""
     data_sheet, xs, ys = chart_columns(book)
-    values = calc.evaluate_cells(edited, [(data_sheet, c) for c in xs + ys])
-    points = zip(values[: len(xs)], values[len(xs) :], strict=True)
-    return [(x, y) for x, y in points if isinstance(x, float) and isinstance(y, float)]
+    scenarios: list[dict[str, Scalar]] = [{dice_name(book): dice} for dice in entries]
+    found = calc.evaluate_cells_per_scenario(xlsx, scenarios, [(data_sheet, c) for c in xs + ys])
+    return [
+        [
+            (x, y)
+            for x, y in zip(values[: len(xs)], values[len(xs) :], strict=True)
+            if isinstance(x, float) and isinstance(y, float)
+        ]
+        for values in found
+    ]
 
 
 def dice_name(book: openpyxl.Workbook) -> str:
@@ -48,18 +52,18 @@ def dice_name(book: openpyxl.Workbook) -> str:
 
 @pytest.mark.parametrize("ruleset_id", [*RULESET_IDS, "bx"])
 def test_chart_spans_the_dice_and_a_bad_entry_plots_nothing(
-    ruleset_id: str, build_ruleset: Callable[[str], Path], calc: CalcSession, tmp_path: Path
+    ruleset_id: str, build_ruleset: Callable[[str], Path], calc: CalcSession
 ):
     xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
     book = openpyxl.load_workbook(xlsx)
     sheet = next(book[title] for title in CALCULATORS if title in book.sheetnames)
     anchor = sheet._charts[0].anchor._from
     assert (anchor.row + 1, anchor.col + 1) == (int(CALCULATOR_CHART_ANCHOR[1:]), 1)
-    points = plotted(calc, xlsx, "1d8+4", tmp_path)
+    points, bad_entry = plotted(calc, xlsx, book, ["1d8+4", "1d8+x"])
     damage = sorted(x for x, _ in points)
     assert 0 < len(points) <= 40, points
     assert {5.0, 12.0} <= set(damage), damage  # every hit's damage 5..12 can happen
     assert all(0 < chance <= 1 for _, chance in points)
     assert sum(chance for _, chance in points) == pytest.approx(1, abs=1e-9)
     assert max(damage) <= 2 * 12 + 12  # at most a doubled or maximised critical, not the grid's 0-192
-    assert plotted(calc, xlsx, "1d8+x", tmp_path) == []
+    assert bad_entry == []

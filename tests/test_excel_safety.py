@@ -8,6 +8,7 @@ document modules each with their sheet, and header/footer text with every litera
 
 from __future__ import annotations
 
+import functools
 import re
 import zipfile
 from collections.abc import Callable
@@ -39,12 +40,13 @@ ARRAY_FUNCTIONS = {"SUMPRODUCT"}
 HEADER_CODES = re.compile(r'&&|&[PNDTAFZGBIUESXY]|&"[^"]*"|&[0-9]+|&K[0-9A-F]{6}')
 
 
-def udf_names() -> set[str]:
-    return {
+@functools.cache
+def udf_names() -> frozenset[str]:
+    return frozenset(
         name.upper()
         for name in dir(pycalc.udfs)
         if not name.startswith("_") and callable(getattr(pycalc.udfs, name))
-    }
+    )
 
 
 def formulas(book: openpyxl.Workbook) -> list[tuple[str, str]]:
@@ -57,6 +59,7 @@ def formulas(book: openpyxl.Workbook) -> list[tuple[str, str]]:
     ]
 
 
+@functools.lru_cache(maxsize=1 << 16)  # two tests read the calls of each formula of a workbook
 def calls(formula: str) -> tuple[list[tuple[str, int, list[str]]], int]:
     """Each function call (name, argument count, argument texts) and the deepest nesting of calls."""
     stack: list[list] = []
@@ -92,8 +95,13 @@ def load(path: Path) -> openpyxl.Workbook:
     return openpyxl.load_workbook(path, keep_vba=path.suffix == ".xlsm")
 
 
-def test_no_defined_name_equals_a_function_name(workbook_file):
-    book = load(workbook_file)
+@pytest.fixture(scope="module")
+def book(workbook_file: Path) -> openpyxl.Workbook:
+    """The workbook file read once for the tests that only read it."""
+    return load(workbook_file)
+
+
+def test_no_defined_name_equals_a_function_name(book):
     called = {name for _, formula in formulas(book) for name, _, _ in calls(formula)[0]}
     clashes = sorted(name for name in book.defined_names if name.upper() in udf_names() | called)
     assert not clashes, f"defined names that a formula would call instead of the function: {clashes}"
@@ -121,8 +129,7 @@ def test_chart_axes_are_shown(workbook_file):
         assert all(re.search(rb'<(?:c:)?delete val="0"', axis) for axis in axes)
 
 
-def test_every_formula_is_within_excel_limits_and_uses_excel_2010_functions(workbook_file):
-    book = load(workbook_file)
+def test_every_formula_is_within_excel_limits_and_uses_excel_2010_functions(workbook_file, book):
     allowed = EXCEL_2010_FUNCTIONS | udf_names()
     problems = []
     checked = 0
@@ -164,10 +171,9 @@ def array_operations(formula: str, ranges: set[str]) -> list[str]:
     return found
 
 
-def test_no_formula_needs_ctrl_shift_enter(workbook_file):
+def test_no_formula_needs_ctrl_shift_enter(book):
     """An array operation (a range compared or computed with) must sit inside SUMPRODUCT: anywhere else
     Excel 2010-2019 evaluates it as a single value unless entered with Ctrl+Shift+Enter."""
-    book = load(workbook_file)
     ranges = {
         name
         for name, defined in book.defined_names.items()
@@ -209,8 +215,7 @@ def interpreted(text: str) -> str:
     return HEADER_CODES.sub(lambda m: "&" if m.group(0) == "&&" else "", text)
 
 
-def test_header_and_footer_text_is_escaped(workbook_file):
-    book = load(workbook_file)
+def test_header_and_footer_text_is_escaped(workbook_file, book):
     stem = workbook_file.stem
     name = (load_ruleset(stem) if stem in RULESET_IDS else load_folder(OWN_TABLES / stem)).name
     for sheet in book.worksheets:

@@ -169,6 +169,58 @@ def test_evaluate_cells_unknown_sheet_is_an_error(calc: CalcSession, book: Path)
         calc.evaluate_cells(book, [("Odds", "B7")])
 
 
+def test_evaluate_cells_per_scenario_sets_the_inputs_then_reads(calc: CalcSession, book: Path) -> None:
+    cells = [(SHEET, "B5"), (SHEET, "B6")]
+    got = calc.evaluate_cells_per_scenario(book, [{"IN_A": 10}, {}, {"IN_TEXT": "y"}], cells)
+    assert got == [[12.0, "yes"], [3.0, "yes"], [3.0, "no"]]
+
+
+# -- CalcSession.formula_values ----------------------------------------------------------------
+
+
+def test_formula_values_reads_every_formula_cell_per_scenario(calc: CalcSession, book: Path) -> None:
+    first, second = calc.formula_values(book, [{}, {"IN_A": 5, "IN_TEXT": "y"}])
+    assert set(first) == {SHEET}
+    assert sorted(first[SHEET]) == [(4, 1, 3.0), (5, 1, "yes"), (6, 1, 0.0), (7, 1, DIV0)]
+    assert sorted(second[SHEET]) == [(4, 1, 7.0), (5, 1, "no"), (6, 1, 1.0), (7, 1, DIV0)]
+
+
+# -- CalcSession.evaluate_columns --------------------------------------------------------------
+
+
+def column_book(path: Path) -> Path:
+    """Named columns on rows 2-4: COL_A (A) and COL_B (B) side by side, COL_C (D) after a gap holding
+    a formula; OUT_SUM (E) adds the three and the gap's formula, OUT_GAP (C) doubles COL_A."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = SHEET
+    for row in range(2, 5):
+        ws[f"A{row}"], ws[f"B{row}"], ws[f"D{row}"] = 1, 2, 3
+        ws[f"C{row}"] = f"=2*A{row}"
+        ws[f"E{row}"] = f"=A{row}+B{row}+C{row}+D{row}"
+    for name, column in (("COL_A", "A"), ("COL_B", "B"), ("OUT_GAP", "C"), ("COL_C", "D"), ("OUT_SUM", "E")):
+        wb.defined_names[name] = DefinedName(name, attr_text=f"{SHEET}!${column}$2:${column}$4")
+    wb.save(path)
+    return path
+
+
+def test_named_columns_side_by_side_are_filled_as_one_by_one(calc: CalcSession, tmp_path: Path) -> None:
+    book = column_book(tmp_path / "columns.xlsx")
+    scenarios = [
+        {"COL_A": ["1", "10", ""], "COL_B": ["2", "x", "5"], "COL_C": ["7", "0", "01"]},
+        {"COL_B": ["4", "4", "4"], "COL_A": ["0", "1", "2"]},  # COL_C keeps what the last one typed
+        {"COL_C": ["1", "1", "1"]},
+    ]
+    results = calc.evaluate_columns(book, scenarios, ["OUT_GAP", "OUT_SUM"])
+    assert results == [
+        {"OUT_GAP": [2.0, 20.0, 0.0], "OUT_SUM": [12.0, None, 6.0]},  # "x" + numbers: an error
+        {"OUT_GAP": [0.0, 2.0, 4.0], "OUT_SUM": [11.0, 7.0, 11.0]},
+        {"OUT_GAP": [0.0, 2.0, 4.0], "OUT_SUM": [5.0, 8.0, 11.0]},
+    ]
+    with pytest.raises(LibreOfficeError):
+        calc.evaluate_columns(book, [{"COL_A": ["1", "2"], "COL_B": ["1", "2", "3"]}], ["OUT_SUM"])
+
+
 # -- session life cycle ------------------------------------------------------------------------
 
 
