@@ -9,4 +9,4 @@ echo "== ruff"
 echo "== committed workbooks are current (build.py --check)"
 "$PY" build.py --check
 echo "== pytest"
-exec "$PY" -m pytest -q -n auto "$@"
+exec "$PY" -m pytest -q -n auto --dist worksteal "$@"  # worksteal: an idle worker takes tests queued on a busy one
