@@ -16,7 +16,6 @@ shows), which keeps builds byte-identical.
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import tempfile
 import xml.etree.ElementTree as ET
@@ -26,7 +25,7 @@ from pathlib import Path
 from xml.sax.saxutils import unescape
 
 from pycalc.libreoffice import convert
-from pycalc.sheets.workbook import MAIN, Parts, parts_of, sheets_in, zipped
+from pycalc.sheets.workbook import MAIN, Parts, parts_of, shared_strings, sheets_in, zipped
 
 CellValue = tuple[str, str]
 """A cached value as stored: the cell's type attribute ('n', 'str', 'b' or 'e') and the <v> text."""
@@ -61,25 +60,22 @@ def number_text(text: str) -> str:
 def read_values(data: bytes) -> BookValues:
     """The cached value of every formula cell of a workbook file (as LibreOffice or with_values saved it)."""
     values: BookValues = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as book:
-        shared: list[str] = []
-        if "xl/sharedStrings.xml" in book.namelist():
-            strings = ET.fromstring(book.read("xl/sharedStrings.xml"))
-            shared = ["".join(t.text or "" for t in item.iter(f"{MAIN}t")) for item in strings]
-        for title, part in sheet_parts(book).items():
-            for cell in ET.fromstring(book.read(part)).iter(f"{MAIN}c"):
-                if cell.find(f"{MAIN}f") is None:
+    parts = parts_of(data)
+    shared = shared_strings(parts)
+    for title, part in sheets_in(parts.__getitem__).items():
+        for cell in ET.fromstring(parts[part]).iter(f"{MAIN}c"):
+            if cell.find(f"{MAIN}f") is None:
+                continue
+            kind = cell.get("t", "n")
+            stored = cell.find(f"{MAIN}v")
+            text = "" if stored is None or stored.text is None else stored.text
+            if kind == "s":
+                kind, text = "str", shared[int(text)]
+            elif kind == "n":
+                if not text:
                     continue
-                kind = cell.get("t", "n")
-                stored = cell.find(f"{MAIN}v")
-                text = "" if stored is None or stored.text is None else stored.text
-                if kind == "s":
-                    kind, text = "str", shared[int(text)]
-                elif kind == "n":
-                    if not text:
-                        continue
-                    text = number_text(text)
-                values[(title, cell.get("r", ""))] = (kind, text)
+                text = number_text(text)
+            values[(title, cell.get("r", ""))] = (kind, text)
     return values
 
 

@@ -23,7 +23,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
-from pycalc.sheets.workbook import MAIN, Parts, parts_of, sheets_in
+from pycalc.sheets.workbook import MAIN, Parts, parts_of, shared_strings, sheets_in
 
 
 def copy_sheet(source: Worksheet, book: Workbook) -> None:
@@ -88,13 +88,6 @@ VALUE = re.compile(rb"<v>([^<]*)</v>")
 TEXT = re.compile(rb"<t(?: [^>]*)?>([^<]*)</t>")
 
 
-def shared_strings(book: SavedBook) -> list[str]:
-    if "xl/sharedStrings.xml" not in book.parts:
-        return []
-    strings = ET.fromstring(book.parts["xl/sharedStrings.xml"])
-    return ["".join(t.text or "" for t in item.iter(f"{MAIN}t")) for item in strings]
-
-
 def cell_value(kind: bytes, inner: bytes, shared: list[str]) -> Any:
     """A stored cell's value as openpyxl reads it (dates stay numbers: inputs are never dates)."""
     stored = VALUE.search(inner)
@@ -116,7 +109,7 @@ def saved_values(
     book: SavedBook, wanted: set[tuple[str, int, int]]
 ) -> dict[tuple[str, int, int], tuple[Any, bool]]:
     """(value, whether it is a formula) of the cells at ``wanted`` that the file stores."""
-    shared = shared_strings(book)
+    shared = shared_strings(book.parts)
     found: dict[tuple[str, int, int], tuple[Any, bool]] = {}
     for sheet_title in sorted({title for title, _, _ in wanted}):
         refs = {

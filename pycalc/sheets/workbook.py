@@ -344,6 +344,15 @@ def sheets_in(read: Callable[[str], bytes]) -> dict[str, str]:
     return parts
 
 
+def shared_strings(parts: Parts) -> list[str]:
+    """The workbook's shared strings, by index (none in the builder's files; LibreOffice and Excel
+    write text this way)."""
+    if "xl/sharedStrings.xml" not in parts:
+        return []
+    strings = ET.fromstring(parts["xl/sharedStrings.xml"])
+    return ["".join(t.text or "" for t in item.iter(f"{MAIN}t")) for item in strings]
+
+
 def zipped(parts: Parts) -> bytes:
     """The parts stored reproducibly (fixed times), each compressed once."""
     out = io.BytesIO()
