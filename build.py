@@ -424,13 +424,16 @@ def source_digest(ruleset_id: str, args: argparse.Namespace) -> str:
     return digest.hexdigest()
 
 
-def file_digests(paths: list[Path], out: Path) -> dict[str, str]:
-    """SHA-256 of each file, by its path in the output folder."""
+def digests(files: dict[Path, bytes], out: Path) -> dict[str, str]:
+    """SHA-256 of each file's bytes, by its path in the output folder."""
     return {
-        path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in paths
-        if path.exists()
+        path.relative_to(out).as_posix(): hashlib.sha256(data).hexdigest() for path, data in files.items()
     }
+
+
+def file_digests(paths: list[Path], out: Path) -> dict[str, str]:
+    """``digests`` of the files as they are on disk (those that exist)."""
+    return digests({path: path.read_bytes() for path in paths if path.exists()}, out)
 
 
 def read_built_from(out: Path) -> dict[str, dict]:
@@ -470,15 +473,18 @@ def lite_current(args: argparse.Namespace, record: dict[str, dict]) -> bool:
     )
 
 
-def record_built_from(ruleset_ids: list[str], args: argparse.Namespace, lite: dict[Path, bytes]) -> None:
-    """Note what these rulesets' files (just written, with their cached values) and the Lite bundles
-    were built from."""
+def record_built_from(
+    ruleset_ids: list[str], args: argparse.Namespace, files: dict[Path, bytes], lite: dict[Path, bytes]
+) -> None:
+    """Note what these rulesets' files (as built, with their cached values) and the Lite bundles were
+    built from. The bytes built are noted, not those on disk: a file changed since does not pass."""
     record = read_built_from(args.out)
     for ruleset_id in ruleset_ids:
         paths = [args.out / f"{ruleset_id}.xlsx", args.out / f"{ruleset_id}.xlsm"]
-        record[ruleset_id] = {"from": source_digest(ruleset_id, args), "files": file_digests(paths, args.out)}
+        built = digests({path: files[path] for path in paths}, args.out)
+        record[ruleset_id] = {"from": source_digest(ruleset_id, args), "files": built}
     if any(path.parent.name == ALL_BUNDLE for path in lite):  # every ruleset's bundles were made
-        record[LITE] = {"from": lite_digest(args), "files": file_digests(list(lite), args.out)}
+        record[LITE] = {"from": lite_digest(args), "files": digests(lite, args.out)}
     write_atomically(
         args.out / BUILT_FROM, (json.dumps(dict(sorted(record.items())), indent=1) + "\n").encode()
     )
@@ -520,7 +526,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
         return 1 if stale else 0
     written = write_workbooks(files) + write_changed(lite)
     if not args.lite:
-        record_built_from([r.id for r in building if r.id not in unvalued or r.id in values], args, lite)
+        record_built_from(with_values(building, unvalued, values, args), args, files, lite)
     if args.pdf and not args.lite:
         if find_soffice() is None:
             print(
@@ -548,19 +554,29 @@ def write_then_add_values(
 ) -> int:
     """Write the workbooks now (with the values known from the previous build), then recalculate the
     changed ones in LibreOffice and write them again with their values (no second backup)."""
-    first = files
-    for path in write_workbooks(first):
+    for path in write_workbooks(files):
         say(args, f"wrote {shown(path)}")
     later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""
     say(args, f"built {len(building)} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
     found = recalculated_values(to_recalculate, args) if to_recalculate else {}
-    for path, data in with_cached_values(files, found).items():
-        if path.with_suffix(".xlsx") in found and path.read_bytes() == first[path]:
-            write_atomically(path, data)
-    record_built_from([r.id for r in building if r.id not in to_recalculate or r.id in found], args, {})
+    valued = with_cached_values(files, found)
     if to_recalculate:
+        for path, data in valued.items():
+            if path.with_suffix(".xlsx") in found and path.read_bytes() == files[path]:
+                write_atomically(path, data)
         say(args, f"cached values written in {time.perf_counter() - started:.2f} s")
+    record_built_from(with_values(building, to_recalculate, found, args), args, valued, {})
     return 0
+
+
+def with_values(
+    building: list[RuleSet],
+    unvalued: dict[str, bytes],
+    found: dict[Path, cached_values.BookValues],
+    args: argparse.Namespace,
+) -> list[str]:
+    """The rulesets built whose files carry their cached values (known before, or just worked out)."""
+    return [r.id for r in building if r.id not in unvalued or args.out / f"{r.id}.xlsx" in found]
 
 
 def affected_rulesets(changed: list[Path], ruleset_ids: list[str], house: list[Path]) -> list[str]:

@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 
 import build
 from pycalc.tables import PROJECT_ROOT
+from tests.conftest import require_libreoffice
 
 
 def run_build(*args: str, tables: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -95,3 +96,12 @@ def test_an_up_to_date_ruleset_is_not_built_again_and_any_change_builds_it(tmp_p
     saved.write_text(saved.read_text() + "\n# a comment\n")
     assert build.main(common) == 0
     assert "built 1 ruleset(s)" in capsys.readouterr().out
+
+
+def test_a_build_whose_values_came_from_libreoffice_is_up_to_date_afterwards(tmp_path: Path, capsys):
+    require_libreoffice()
+    out = tmp_path / "out"
+    assert build.main(["--ruleset", "cnc", "--out", str(out)]) == 0
+    assert "built 1 ruleset(s)" in capsys.readouterr().out
+    assert build.main(["--ruleset", "cnc", "--out", str(out)]) == 0
+    assert "built 0 ruleset(s)" in capsys.readouterr().out  # (its Lite bundle alone is made again)
