@@ -106,9 +106,11 @@ def stat_kind(ruleset: Adapter, stat_id: str) -> str:
 
 def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
     """Every formula outside the Encounter sheet reads the used value instead of the typed one."""
-    naming = re.compile("|".join(re.escape(name) for name in used)) if used else None
+    if not used:
+        return
+    naming = re.compile("|".join(re.escape(name) for name in used))
     for sheet in book.worksheets:
-        if sheet.title == ENCOUNTER_SHEET or naming is None:
+        if sheet.title == ENCOUNTER_SHEET:
             continue
         for row in sheet.iter_rows():
             for cell in row:
