@@ -29,6 +29,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import uno
@@ -239,19 +240,24 @@ class Inputs:
             set_input(cell, value)
 
 
+def per_scenario(doc: Document, scenarios: list[dict[str, Any]], read: Callable[[], Any]) -> list[Any]:
+    """For each scenario: its named inputs set (``Inputs``), the document recalculated, ``read()``."""
+    inputs = Inputs(doc)
+    results = []
+    for scenario in scenarios:
+        inputs.apply(scenario)
+        doc.doc.calculateAll()
+        results.append(read())
+    return results
+
+
 def evaluate(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
     scenarios = req.get("scenarios", [])
     outputs = req.get("outputs", [])
     doc = Document(desktop, req["path"])
     try:
         out_cells = [(name, doc.named_cell(name)) for name in outputs]
-        inputs = Inputs(doc)
-        results = []
-        for scenario in scenarios:
-            inputs.apply(scenario)
-            doc.doc.calculateAll()
-            results.append({name: read_cell(cell) for name, cell in out_cells})
-        return results
+        return per_scenario(doc, scenarios, lambda: {name: read_cell(cell) for name, cell in out_cells})
     finally:
         doc.close()
 
@@ -279,13 +285,9 @@ def formula_values(desktop: Any, req: dict[str, Any]) -> list[dict[str, list[lis
     try:
         sheets = doc.doc.Sheets
         every = [sheets.getByIndex(i) for i in range(sheets.getCount())]
-        inputs = Inputs(doc)
-        results = []
-        for scenario in req.get("scenarios", []):
-            inputs.apply(scenario)
-            doc.doc.calculateAll()
-            results.append({sheet.getName(): formula_cells(sheet) for sheet in every})
-        return results
+        return per_scenario(
+            doc, req.get("scenarios", []), lambda: {sheet.getName(): formula_cells(sheet) for sheet in every}
+        )
     finally:
         doc.close()
 
@@ -299,13 +301,7 @@ def cells(desktop: Any, req: dict[str, Any]) -> list[Any]:
         if "scenarios" not in req:
             doc.doc.calculateAll()
             return [read_cell(cell) for cell in targets]
-        inputs = Inputs(doc)
-        results = []
-        for scenario in req["scenarios"]:
-            inputs.apply(scenario)
-            doc.doc.calculateAll()
-            results.append([read_cell(cell) for cell in targets])
-        return results
+        return per_scenario(doc, req["scenarios"], lambda: [read_cell(cell) for cell in targets])
     finally:
         doc.close()
 
