@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
@@ -737,3 +738,42 @@ def surprise_outputs(
     if roll is not None:
         out["SURPRISED"] = roll <= top if 1 <= roll <= die else f"#ROLL? 1 to {die}"
     return out
+
+
+# --------------------------------------------------------------------------- the generic engine
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own."""
+    kind = chosen_row(rules, inputs.choices, "attack_kinds")
+    ranged = bool(kind["ranged"])
+    rows = situation_rows(rules, inputs, ranged)
+    two_weapon = two_weapon_hit(
+        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
+    )
+    ability = ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus)
+    hit = column_sum(rows, "hit", SPECIAL_HIT) + two_weapon
+    attack = generic.Attack(
+        inputs.bonus,
+        inputs.target,
+        inputs.mods + ability + hit,
+        inputs.level,
+        ac_change=column_sum(rows, "ac"),
+        blocked=bool(blocked_label(rules, inputs)),
+        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
+    )
+    text, added = attack_dice_text(rules, inputs)
+    parsed = damage_dice(text)
+    by = attack_multipliers(rules, inputs.choices)
+    damage = generic.Damage(
+        dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added),
+        multipliers={
+            "double": Fraction(by.double),
+            "mode": Fraction(str(by.mode)),
+            "water": Fraction(str(by.water)),
+        },
+        round_up={"water": by.water_round_up},
+        critical_extra=bool(chosen_row(rules, inputs.choices, "critical_effect")["extra_damage"]),
+    )
+    return attack, damage

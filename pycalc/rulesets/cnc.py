@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice
+from pycalc import resolution as generic
 from pycalc.d20 import HIT, MISS, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
@@ -514,3 +515,20 @@ def subdual_normal(rules: RuleSet, damage: int) -> int:
     if reading == "full_fives":
         return total // per
     return max(1, total // per)  # "All subdual damage delivers some normal damage"
+
+
+# --------------------------------------------------------------------------- the generic engine
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own."""
+    where = situation(rules, inputs)
+    kind = chosen(rules, inputs, KIND_TABLE)
+    dex = inputs.defender_dex if where.loses_dex else 0
+    attack = generic.Attack(
+        inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac - dex
+    )
+    parsed = dice.parse("".join((inputs.dice or "").split()).lower() or "0")
+    least, deals = int(kind["min_damage"]), bool(kind["deals_damage"])
+    return attack, generic.Damage(parsed, where.damage, least=least, deals_damage=deals)

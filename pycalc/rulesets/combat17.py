@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, HITS, MISS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
@@ -738,3 +739,19 @@ def subdual_outputs(
         "SUBDUAL_STATE": state,
         "SUBDUAL_WAKE": wake_text(rules) if state == UNCONSCIOUS else "",
     }
+
+
+# --------------------------------------------------------------------------- the generic engine
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own."""
+    where = situation(rules, inputs)
+    attack = generic.Attack(
+        inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac, cannot_hit=where.barred
+    )
+    damage = generic.Damage(
+        dice_module.parse(inputs.dice), where.damage, multipliers={"situation": where.multiplier}
+    )
+    return attack, damage

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
@@ -651,3 +652,26 @@ def spell_outputs(
     rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None
 ) -> dict[str, object]:
     return {"SPELL_OUTCOME": shown(spell_interruption, rules, situation_label, save, d6_roll)}
+
+
+# --------------------------------------------------------------------------- the generic engine
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own."""
+    where = situation(rules, inputs)
+    rows = picked_rows(rules, inputs)
+    attack = generic.Attack(
+        inputs.bonus,
+        inputs.target,
+        inputs.mods + where.hit,
+        inputs.level,
+        ac_change=where.ac,
+        advantage=flag(rows, "advantage"),
+        disadvantage=flag(rows, "disadvantage"),
+        needs_magic=where.needs_magic,
+    )
+    double = int(rules.constant("damage_multipliers", "double_damage_multiplier"))
+    multipliers = {"double": Fraction(double)} if where.double else {}
+    return attack, generic.Damage(dice_module.parse(inputs.dice), multipliers=multipliers)
