@@ -18,6 +18,7 @@ from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.sheets.d20 import pick_name
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
+from tests.test_d20_heat import heat_mismatches
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
 OUTPUTS = list(attack_outputs(load_folder(FIXTURE), CalculatorInputs(roll=10)))
@@ -166,3 +167,10 @@ def test_an_edited_block_gives_confirmed_criticals_and_fumbles_in_the_sheet(calc
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
     results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
     assert {"Critical", "Fumble", "Hit", "Miss"} <= results
+
+
+def test_an_edited_block_gives_critical_and_fumble_heat_maps(calc, critical_bx):
+    rules, xlsx = critical_bx
+    problems, compared = heat_mismatches(calc, rules, xlsx)
+    assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
+    assert compared >= 3 * 300  # hit and critical grids and the fumble row, per ruling draw

@@ -48,6 +48,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -550,6 +551,9 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     last = sheet.cell(count + 1, count + 1).coordinate
     define_name(book, GRID_NAME, absolute(sheet, "B2", last))
     define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
+    block = rules.resolution_block
+    assert block is not None
+    write_face_columns(book, sheet, rules, block, first_col=count + 3)  # the Odds sheet's heat maps
     sheet.sheet_state = "hidden"
     protect(sheet)
 

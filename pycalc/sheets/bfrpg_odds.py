@@ -1,5 +1,6 @@
 """Native odds for the bfrpg Attack calculator: damage distribution, expected damage, kill chance,
-the chart of the damage one attack does, and the printable "Odds" heat maps (AB x AC).
+the chart of the damage one attack does, and the printable "Odds" sheet, whose heat maps (AB x AC)
+are the generic ones of ``pycalc.sheets.d20_heat``, read from the resolution block.
 
 Mirrors ``pycalc.rulesets.bfrpg_odds``. The damage dice's distribution comes from the shared grid
 (``pycalc.sheets.dice_grid``) over ATTACK_DICE_USED; a second grid over twice as many dice gives the
@@ -15,14 +16,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.sheets.bfrpg_formulas import (
-    ALWAYS_MIN,
     DICE_ERROR,
-    FACES,
-    FACES_LIST,
-    FAIL_MAX,
-    MARGIN_MIN,
-    THREAT_MIN,
-    crit_rule,
     multiplied,
     pick_name,
 )
@@ -40,9 +34,11 @@ from pycalc.sheets.common import (
     put_formula,
     ruling_name,
 )
+from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
+from pycalc.sheets.d20_heat import FACES as D20W_FACES
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import by_label, const
-from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
 WORKINGS_SHEET = "Attack odds workings"
@@ -242,19 +238,6 @@ def odds_fields() -> tuple[Field, ...]:
     )
 
 
-def heat_formulas(need: str) -> tuple[str, str]:
-    """(chance to hit, chance of a confirmed critical) for a natural roll needed ``need``."""
-    faces = FACES_LIST
-    hit_faces = f"(({faces}-{need}>={MARGIN_MIN})+({faces}>={ALWAYS_MIN})>0)"
-    hit = f"SUMPRODUCT(({faces}>{FAIL_MAX})*{hit_faces})/{FACES}"
-    threats = f"SUMPRODUCT(({faces}>={THREAT_MIN})*({faces}>{FAIL_MAX})*{hit_faces})*{crit_rule(need)}"
-    confirming = (
-        f'SUMPRODUCT(({faces}-{need}>={MARGIN_MIN})*((({ruling_name("confirmation_natural_1")}<>"fails")'
-        f"+({faces}>{FAIL_MAX}))>0))"
-    )
-    return hit, f"{threats}*{confirming}/({FACES}*{FACES})"
-
-
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable heat maps: chance to hit and of a confirmed critical, by attack bonus and AC."""
     sheet = book.create_sheet(ODDS_SHEET)
@@ -266,20 +249,12 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     )
     note.font, note.alignment = NOTE, WRAP
     put(sheet["A3"], "Chance of a natural 1 (always a miss)")
-    put_formula(sheet["F3"], f"SUMPRODUCT(--({FACES_LIST}<={FAIL_MAX}))/{FACES}").number_format = "0%"
+    put_formula(sheet["F3"], f"SUM({ALWAYS_MISS})/{D20W_FACES}").number_format = "0%"
     define_name(book, "ODDS_NATURAL_1_CHANCE", absolute(sheet, "F3"))
+    block = rules.resolution_block
+    assert block is not None
     row = 5
-    for index, (title, name) in enumerate(
-        (("Chance to hit", "ODDS_HIT_GRID"), ("Chance of a confirmed critical hit", "ODDS_CRIT_GRID"))
-    ):
-        heat = HeatMap(
-            title,
-            name,
-            "AB \\ AC",
-            HEAT_BONUS,
-            HEAT_AC,
-            lambda bonus, ac, index=index: heat_formulas(f"({ac}-{bonus})")[index],
-        )
+    for heat in heat_maps(block, "AB \\ AC", HEAT_BONUS, HEAT_AC, "Chance of a confirmed critical hit"):
         row = write_heat_map(book, sheet, row, heat)
     sheet.column_dimensions["A"].width = 10
     for j in range(2, 2 + len(HEAT_AC)):

@@ -34,7 +34,6 @@ from pycalc.sheets.calculator import (
     write_roll_block_calculator,
 )
 from pycalc.sheets.cnc_odds import (
-    face_columns,
     odds_section,
     write_damage_workings,
     write_odds_sheet,
@@ -51,6 +50,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
 from pycalc.tables import RuleSet
 
@@ -421,7 +421,7 @@ def write_face_workings(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(roll + 1, 1), roll)
         put_formula(sheet.cell(roll + 1, 2), resolution(rules).result(f"A{roll + 1}", '""'))
     define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
-    face_columns(book, sheet, faces, resolution(rules))
+    write_face_columns(book, sheet, rules, resolution(rules).block, first_col=4)
     sheet.column_dimensions["B"].width = 34
     sheet.sheet_state = "hidden"
     protect(sheet)

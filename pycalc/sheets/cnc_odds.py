@@ -1,5 +1,6 @@
 """Native odds for the Castles & Crusades Attack calculator: expected damage, kill chance, a bar chart
-of one attack's damage, and the printable "Odds" sheet (chance to hit by bonus and AC).
+of one attack's damage, and the printable "Odds" sheet, whose heat map (chance to hit by bonus and AC)
+is the generic one of ``pycalc.sheets.d20_heat``, read from the resolution block.
 Mirrors ``pycalc.rulesets.cnc_odds``.
 
 The damage dice's distribution comes from the shared dice grid (CNC_DMG_P over CNC_DMG_TOTALS, read
@@ -13,7 +14,6 @@ from __future__ import annotations
 from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets.cnc import KIND_TABLE
@@ -31,10 +31,10 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20_formulas import Formulas
+from pycalc.sheets.d20_heat import heat_maps
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import by_label, const, round_kill_formula
-from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.sheets.formulas import by_label, round_kill_formula
+from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
 DAMAGE_SHEET = "Damage workings"
@@ -43,7 +43,6 @@ PREFIX = "CNC_DMG"
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 HEAT_BONUS = range(-2, 16)  # layout of the printed odds sheet (cell values, not formulas)
 HEAT_AC = range(8, 29)
-FACE_ROLLS, FACE_AUTO_HIT, FACE_AUTO_MISS = "CNC_FACE_ROLLS", "CNC_FACE_AUTO_HIT", "CNC_FACE_AUTO_MISS"
 GRID_MESSAGE = beyond_grid_formula(PREFIX)
 HIT_DAMAGE = "CNC_ODDS_HIT_DAMAGE"
 P = f"{PREFIX}_P"
@@ -160,25 +159,6 @@ def odds_section() -> Section:
     )
 
 
-def face_columns(book: Workbook, sheet: Worksheet, faces: int, rolls: Formulas) -> None:
-    """On the d20 workings: each face's natural-roll rule as 0/1 (auto hit, auto miss), for the heat map."""
-    put(sheet["C1"], "Always hits (natural-roll rule)")
-    put(sheet["D1"], "Always misses (natural-roll rule)")
-    for roll in range(1, faces + 1):
-        r = roll + 1
-        put_formula(sheet[f"C{r}"], f"IF({rolls.always_hits(f'$A{r}')},1,0)")
-        put_formula(sheet[f"D{r}"], f"IF({rolls.always_misses(f'$A{r}')},1,0)")
-    for name, letter in ((FACE_ROLLS, "A"), (FACE_AUTO_HIT, "C"), (FACE_AUTO_MISS, "D")):
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
-
-
-def heat_hit(bonus: str, ac: str) -> str:
-    """Chance to hit AC with the bonus, no situation (cnc.hit_chance of Attack(bonus, AC))."""
-    need = f"({ac}-{bonus}+{const('attack_roll', 'hit_margin')})"
-    hits = f"{FACE_AUTO_HIT}+(1-{FACE_AUTO_HIT})*(1-{FACE_AUTO_MISS})*({FACE_ROLLS}>={need})"
-    return f"SUMPRODUCT({hits})/ATTACK_FACES"
-
-
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit by attack bonus (rows) and the defender's AC (columns)."""
     sheet = book.create_sheet(ODDS_SHEET)
@@ -192,12 +172,11 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_AC))
     sheet.row_dimensions[2].height = 30
-    write_heat_map(
-        book,
-        sheet,
-        4,
-        HeatMap("Chance to hit", "ODDS_HIT_GRID", "Bonus \\ AC", HEAT_BONUS, HEAT_AC, heat_hit),
-    )
+    block = rules.resolution_block
+    assert block is not None
+    row = 4
+    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
+        row = write_heat_map(book, sheet, row, heat)
     sheet.column_dimensions["A"].width = 12
     for j in range(2, 2 + len(HEAT_AC)):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5

@@ -1,5 +1,6 @@
 """Native odds for the 17 Combat Attack calculator: the damage distribution of one attack over the
-shared dice grid, expected damage, kill chance, a bar chart, and the printable "Odds" heat map.
+shared dice grid, expected damage, kill chance, a bar chart, and the printable "Odds" sheet: the
+generic heat map and natural-roll chances of ``pycalc.sheets.d20_heat``, read from the resolution block.
 Mirrors ``pycalc.rulesets.combat17_odds``.
 
 Outcome weights: a hit's rolls (d20 workings) x regular damage, a natural 20's rolls x the share of
@@ -31,9 +32,10 @@ from pycalc.sheets.common import (
     put_formula,
     ruling_name,
 )
+from pycalc.sheets.d20_heat import critical_formula, fumble_formula, heat_maps, write_face_columns
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, const, q, round_down, round_up
-from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
 WORKINGS = "Odds workings"
@@ -41,15 +43,7 @@ ODDS_SHEET = "Odds"
 PREFIX = "ODDS_DMG"
 FACES = "FACE_COUNT"
 CHART_LARGEST = 60  # layout: the chart's bars are 0..59 damage and "60 or more"
-FACE_TITLES = (
-    "d20 face",
-    "Natural 20 + this follow-up gives",
-    "Always hits (1/0)",
-    "Always misses (1/0)",
-    "Plain follow-up gives",
-    "Plain follow-up is a special (1/0)",
-    "Critical miss special (1/0)",
-)
+FACE_TITLES = ("d20 face", "Natural 20 + this follow-up gives", "Plain follow-up gives")
 HEAT_BONUS = range(-2, 16)  # layout of the printed heat map
 HEAT_AC = range(8, 27)
 
@@ -169,24 +163,13 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> ScatterChart:
         cell = f"${get_column_letter(face_col)}{row}"
         put(sheet.cell(row, face_col), face)
         put_formula(sheet.cell(row, face_col + 1), follow_id(f"{cell}+{follow_mod}"))
-        put_formula(sheet.cell(row, face_col + 2), f"IF({band('natural_rolls', 'auto_hit', cell)},1,0)")
-        put_formula(sheet.cell(row, face_col + 3), f"IF({band('natural_rolls', 'auto_miss', cell)},1,0)")
-        put_formula(sheet.cell(row, face_col + 4), follow_id(cell))
-        put_formula(sheet.cell(row, face_col + 5), f"IF({band('critical_hits', 'special', cell)},1,0)")
-        put_formula(sheet.cell(row, face_col + 6), f"IF({band('critical_misses', 'special', cell)},1,0)")
-    for offset, name in enumerate(
-        (
-            "ODDS_FACES",
-            "ODDS_FOLLOW_IDS",
-            "ODDS_AUTO_HIT",
-            "ODDS_AUTO_MISS",
-            "ODDS_PLAIN_FOLLOW_IDS",
-            "ODDS_PLAIN_SPECIAL",
-            "ODDS_FUMBLE_SPECIAL",
-        )
-    ):
+        put_formula(sheet.cell(row, face_col + 2), follow_id(cell))
+    for offset, name in enumerate(("ODDS_FACES", "ODDS_FOLLOW_IDS", "ODDS_PLAIN_FOLLOW_IDS")):
         letter = get_column_letter(face_col + offset)
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{first + D20_FACES - 1}"))
+    block = rules.resolution_block
+    assert block is not None
+    write_face_columns(book, sheet, rules, block, first_col=side + 3)  # the Odds sheet's chances
     # --- the chart's data: chance of each damage 0..CHART_LARGEST-1, then "CHART_LARGEST or more"
     put(sheet.cell(header, chart_col), "Damage")
     put(sheet.cell(header, chart_col + 1), "Chance")
@@ -284,30 +267,16 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         "no situation modifiers. d20 + attack bonus >= AC.",
     )
     note.font, note.alignment = NOTE, WRAP
-
-    def hit(bonus: str, ac: str) -> str:
-        return f"SUMPRODUCT((1-ODDS_AUTO_MISS)*((ODDS_AUTO_HIT+(ODDS_FACES>=({ac}-{bonus})))>0))/{FACES}"
-
-    bottom = (
-        write_heat_map(
-            book, sheet, 3, HeatMap("Chance to hit", "ODDS_HIT_GRID", "Bonus \\ AC", HEAT_BONUS, HEAT_AC, hit)
-        )
-        - 3
-    )
-    row = bottom + 2
+    block = rules.resolution_block
+    assert block is not None
+    row = 3
+    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
+        row = write_heat_map(book, sheet, row, heat)
+    row -= 1
     put(sheet.cell(row, 1), "Natural rolls (any bonus, plain follow-up d20)").font = SUBTITLE
-    special_only = ruling_is("natural_roll_outcome", "special_only")
-    lines = [
-        (
-            "Chance of a critical",
-            "ODDS_CRIT",
-            f"SUM(ODDS_AUTO_HIT)/{FACES}*IF({special_only},SUM(ODDS_PLAIN_SPECIAL)/{FACES},1)",
-        ),
-        (
-            "Chance of a fumble",
-            "ODDS_FUMBLE",
-            f"SUM(ODDS_AUTO_MISS)/{FACES}*IF({special_only},SUM(ODDS_FUMBLE_SPECIAL)/{FACES},1)",
-        ),
+    lines = [  # a target every roll reaches: only the natural roll counts
+        ("Chance of a critical", "ODDS_CRIT", critical_formula(block, "0", "0")),
+        ("Chance of a fumble", "ODDS_FUMBLE", fumble_formula(block, "0")),
     ]
     for outcome_id in outcome_ids(rules):
         if outcome_id == "miss":

@@ -27,6 +27,7 @@ from pycalc.grid_limits import beyond_grid_formula
 from pycalc.resolution_block import Resolution, possible
 from pycalc.resolution_calculator import uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
+from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -49,7 +50,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import by_label, const
-from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
@@ -64,7 +65,6 @@ EXPECTED, EXPECTED_ROUND, KILL = (
     "ATTACK_EXPECTED_DAMAGE_ROUND",
     "ATTACK_KILL_CHANCE",
 )
-FACE, FACE_ALWAYS_MISS, FACE_ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HIT"
 FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS = (
     "D20W_HITS",
     "D20W_CRITS",
@@ -185,7 +185,8 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
 
 
 def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
-    """Hidden sheet: the working cells, then one row per face of the die with its chances."""
+    """Hidden sheet: the working cells, then one row per face of the die: what the block says of it
+    (``d20_heat.write_face_columns``) and its chances for this attack."""
     sheet = book.create_sheet(WORKINGS_SHEET)
     sheet.column_dimensions["A"].width = 36
     sheet.column_dimensions["B"].width = 16
@@ -193,34 +194,30 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         put(sheet.cell(row, 1), label)
         put_formula(sheet.cell(row, 2), formula)
         define_name(book, name, absolute(sheet, f"B{row}"))
-    columns = [
-        (FACE, "Natural roll", None),
-        (FACE_ALWAYS_MISS, "Always misses", lambda face: f"IF({f.Formulas(block).always_misses(face)},1,0)"),
-        (FACE_ALWAYS_HIT, "Always hits", lambda face: f"IF({f.Formulas(block).always_hits(face)},1,0)"),
-        (FACE_HITS, "Hits (this attack)", lambda face: f.Formulas(block).face_hit_chance(face)),
-        (FACE_CRITS, "Critical chance", lambda face: f.Formulas(block).face_crit_chance(face)),
-        (FACE_FUMBLES, "Fumble chance", lambda face: f.Formulas(block).face_fumble_chance(face)),
-        (FACE_CONFIRMS, "Confirms as a follow-up roll", lambda face: f.Formulas(block).face_confirms(face)),
-    ]
     unused = [(f.FOLLOW, None)] if not uses_follow(block) else []
     unused += [(f.LEVEL, 0)] if not uses_level(block) else []
     for row, (name, value) in enumerate(unused, start=len(working_cells(rules, block)) + 1):
         put(sheet.cell(row, 1), f"Not asked by this ruleset: {name}")
         put(sheet.cell(row, 2), value)
         define_name(book, name, absolute(sheet, f"B{row}"))
-    header = len(working_cells(rules, block)) + len(unused) + 2
+    first_col = 4
+    heat.write_face_columns(book, sheet, rules, block, first_col)
+    rolls = f.Formulas(block)
+    columns = [
+        (FACE_HITS, "Hits (this attack)", rolls.face_hit_chance),
+        (FACE_CRITS, "Critical chance", rolls.face_crit_chance),
+        (FACE_FUMBLES, "Fumble chance", rolls.face_fumble_chance),
+        (FACE_CONFIRMS, "Confirms as a follow-up roll", rolls.face_confirms),
+    ]
     faces = engine.faces(rules)
-    first, last = header + 1, header + faces
-    for col, (name, title, formula) in enumerate(columns, start=4):
+    first, last = heat.HEADER + 1, heat.HEADER + faces
+    face_letter = get_column_letter(first_col)
+    for col, (name, title, formula) in enumerate(columns, start=first_col + len(heat.face_columns(block))):
         letter = get_column_letter(col)
-        put(sheet.cell(header, col), title).font = BOLD
+        put(sheet.cell(heat.HEADER, col), title).font = BOLD
         sheet.column_dimensions[letter].width = 14
-        for face in range(1, faces + 1):
-            cell = sheet.cell(header + face, col)
-            if formula is None:
-                put(cell, face)
-            else:
-                put_formula(cell, formula(f"$D{header + face}"))
+        for row in range(first, last + 1):
+            put_formula(sheet.cell(row, col), formula(f"${face_letter}{row}"))
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -564,15 +561,6 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
 # --------------------------------------------------------------------------- the odds sheet
 
 
-def heat_hit(block: Resolution, bonus: str, target: str) -> str:
-    """Chance to hit with no situation (``resolution.hit_chance`` of Attack(bonus, target))."""
-    least = block.least_target
-    aimed = f.by_choice(least, lambda low: target if low is None else f"MAX({f.literal(low)},{target})")
-    need = f"({aimed}-{bonus}+({f.expr(block.hit_margin)}))"
-    hits = f"(1-{FACE_ALWAYS_MISS})*({FACE_ALWAYS_HIT}+(1-{FACE_ALWAYS_HIT})*({FACE}>={need}))"
-    return f"SUMPRODUCT({hits})/{f.FACES}"
-
-
 def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     sheet = book.create_sheet(ODDS_SHEET)
     kind = "number_needed" if possible(block.target) == ["number_needed"] else "armor_class"
@@ -587,10 +575,11 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
     sheet.row_dimensions[2].height = 30
-    heat = HeatMap(
-        "Chance to hit", "ODDS_HIT_GRID", corner, HEAT_BONUS, columns, lambda b, t: heat_hit(block, b, t)
-    )
-    write_heat_map(book, sheet, 4, heat)
+    row = 4
+    for grid in heat.heat_maps(block, corner, HEAT_BONUS, columns):
+        row = write_heat_map(book, sheet, row, grid)
+    if heat.fumble_by_level(block):
+        row = heat.write_fumble_row(book, sheet, block, row)
     sheet.column_dimensions["A"].width = 12
     for j in range(2, 2 + len(columns)):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5

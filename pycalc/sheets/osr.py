@@ -42,6 +42,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -491,6 +492,9 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
     for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
         letter = sheet.cell(1, faces + 2 + offset).column_letter
         define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
+    block = rules.resolution_block
+    assert block is not None
+    write_face_columns(book, sheet, rules, block, first_col=faces + 7)  # the Odds sheet's heat maps
     sheet.sheet_state = "hidden"
     protect(sheet)
 

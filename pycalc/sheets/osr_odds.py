@@ -1,5 +1,6 @@
 """Native odds for the osr Attack calculator: damage distribution of one attack, expected damage,
-kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble).
+kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble: the
+generic heat maps of ``pycalc.sheets.d20_heat``, read from the resolution block).
 Mirrors ``pycalc.rulesets.osr_odds``.
 
 The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
@@ -20,7 +21,6 @@ from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import (
     NOTE,
     PERCENT_FORMAT,
-    SUBTITLE,
     TITLE,
     WRAP,
     absolute,
@@ -30,11 +30,11 @@ from pycalc.sheets.common import (
     put,
     put_formula,
     ruling_name,
-    style_header,
 )
+from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import const, round_kill_formula
-from pycalc.sheets.heat_map import HeatMap, colour_by_range, write_heat_map
+from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
 DAMAGE_SHEET = "Damage workings"
@@ -42,7 +42,6 @@ ODDS_SHEET = "Odds"
 PREFIX = "OSR_DMG"
 HEAT_BONUS = range(-2, 11)  # layout of the printed odds sheet (cell values, not formulas)
 HEAT_TARGET = range(4, 27)
-FUMBLE_LEVELS = range(0, 21)
 MODE_TEXT = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
 BAD_DICE = beyond_grid_formula(PREFIX)
 
@@ -189,24 +188,6 @@ def odds_section() -> Section:
     )
 
 
-def heat_hit(bonus: str, target: str) -> str:
-    """Chance to hit, no situation, Normal roll (osr.hit_chance of Attack(bonus, target))."""
-    need = f"({target}-{bonus})"
-    hits = f"(D20_ROLLS<>ATTACK_NAT1)*(((D20_ROLLS=ATTACK_NAT20)+(D20_ROLLS>={need}))>0)"
-    return f"SUMPRODUCT({hits})/ATTACK_SIDES"
-
-
-def heat_crit(bonus: str, target: str) -> str:
-    """Chance of a Critical HIT, no situation, Normal roll."""
-    basis = f"IF({ruling_is('nat20_needed_basis', 'after_modifiers')},{target}-{bonus},{target})"
-    at_least = const("natural_20_critical", "no_critical_needed_at_least")
-    no_crit = (
-        f"IF({ruling_is('nat20_crit_exception', 'needed_19_or_more')},{basis}>={at_least},"
-        f"AND({basis}>={at_least},{basis}<=ATTACK_NAT20))"
-    )
-    return f"IF(AND(ATTACK_CRIT_ROLL=ATTACK_NAT20,NOT({no_crit})),1/ATTACK_SIDES,0)"
-
-
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit and of a Critical HIT by bonus x matrix number; fumble chance by level."""
     sheet = book.create_sheet(ODDS_SHEET)
@@ -220,29 +201,20 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_TARGET))
     sheet.row_dimensions[2].height = 30
+    block = rules.resolution_block
+    assert block is not None
     row = 4
-    for title, name, formula in (
-        ("Chance to hit", "ODDS_HIT_GRID", heat_hit),
-        ("Chance of a Critical HIT (natural 20)", "ODDS_CRIT_GRID", heat_crit),
+    for heat in heat_maps(
+        block,
+        "Bonus \\ needed",
+        HEAT_BONUS,
+        HEAT_TARGET,
+        critical_title="Chance of a Critical HIT (natural 20)",
     ):
-        row = write_heat_map(
-            book, sheet, row, HeatMap(title, name, "Bonus \\ needed", HEAT_BONUS, HEAT_TARGET, formula)
-        )
-    put(
-        sheet.cell(row, 1), "Chance of a Critical Fumble (natural 1, then the follow d20 over the level)"
-    ).font = SUBTITLE
-    style_header(sheet.cell(row + 1, 1, "Level"))
-    style_header(sheet.cell(row + 2, 1, "Fumble"))
-    for j, level in enumerate(FUMBLE_LEVELS, start=2):
-        style_header(sheet.cell(row + 1, j, level))
-        level_cell = f"{get_column_letter(j)}{row + 1}"
-        put_formula(
-            sheet.cell(row + 2, j),
-            f"SUMPRODUCT(--(D20_ROLLS>{level_cell}))/ATTACK_SIDES/ATTACK_SIDES",
-        ).number_format = "0.0%"
-    cells = f"B{row + 2}:{get_column_letter(1 + len(FUMBLE_LEVELS))}{row + 2}"
-    define_name(book, "ODDS_FUMBLE_ROW", absolute(sheet, *cells.split(":")))
-    colour_by_range(sheet, cells)
+        row = write_heat_map(book, sheet, row, heat)
+    write_fumble_row(
+        book, sheet, block, row, "Chance of a Critical Fumble (natural 1, then the follow d20 over the level)"
+    )
     sheet.column_dimensions["A"].width = 14
     for j in range(2, 2 + max(len(HEAT_TARGET), len(FUMBLE_LEVELS))):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5

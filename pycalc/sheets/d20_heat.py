@@ -1,0 +1,225 @@
+"""The Odds sheet's heat maps of every d20 ruleset, written from its ``resolution:`` block: the chance
+to hit, of a critical and of a fumble by attack bonus and target, with no situation (the reference is
+``pycalc.resolution.chances`` of ``Attack(bonus, target, level=level)``).
+
+A heat-map cell counts the faces of the die, so it needs the die's faces with what the block says of
+each: :func:`write_face_columns` writes them on a hidden sheet (one row per face; none of them
+depends on the calculator's inputs). A cell's formula is then arithmetic over those columns inside
+SUMPRODUCT (no IF over a range, which Excel would need as an array formula); what depends on the
+bonus and the target alone (the number needed, whether a critical is possible) is worked out by
+:class:`pycalc.sheets.d20_formulas.Formulas` over the cell's own row and column headers.
+
+A critical grid is written when the chance of a critical can change with the number needed (a
+confirmation roll, or no critical when a high number is needed); a fumble row by the attacker's
+level when the fumble check is against the level. A confirmation or chart roll is counted on the
+attack die's faces; the follow-up die of its own that a block may name is read by the level check only
+(the generic calculator refuses one for the rest, ``d20_formulas.unsupported``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc import resolution as engine
+from pycalc.resolution_block import Resolution, possible
+from pycalc.sheets import d20_formulas as f
+from pycalc.sheets.common import BOLD, SUBTITLE, absolute, define_name, put, put_formula, style_header
+from pycalc.sheets.heat_map import HeatMap, colour_by_range
+from pycalc.tables import RuleSet
+
+FACE, ALWAYS_MISS, ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HIT"
+CRITICAL_ROLL = "D20W_CRITICAL_ROLL"
+CRITICAL_CHART = "D20W_CRITICAL_CHART"  # 1: a critical chart row that keeps the critical
+FUMBLE_CHART = "D20W_FUMBLE_CHART"  # 1: a fumble chart row that keeps the fumble
+FACES, FOLLOW_FACES = "D20W_FACES", "D20W_FOLLOW_FACES"
+HEADER = 4  # the face columns' header row; the faces follow
+FUMBLE_LEVELS = range(0, 21)  # the fumble row's columns (layout)
+
+
+@dataclass(frozen=True)
+class FaceColumn:
+    name: str
+    title: str
+    formula: Callable[[str], str] | None  # of the face's cell; None: the face itself
+
+
+def chart_keeps(block: Resolution, chart_name: str, face: str) -> str:
+    """1 when the chart row read with ``face`` (no modifiers) keeps the critical or fumble."""
+    rules = f.Formulas(block, f.Cells(total_mods="0"))
+    chart = block.critical.chart if chart_name == CRITICAL_CHART else block.fumble.chart
+    return f"IF({rules.plain_row(chart, face)},0,1)"
+
+
+def face_columns(block: Resolution) -> list[FaceColumn]:
+    rolls = f.Formulas(block)
+    columns = [
+        FaceColumn(FACE, "Natural roll", None),
+        FaceColumn(ALWAYS_MISS, "Always misses", lambda face: f"IF({rolls.always_misses(face)},1,0)"),
+        FaceColumn(ALWAYS_HIT, "Always hits", lambda face: f"IF({rolls.always_hits(face)},1,0)"),
+        FaceColumn(CRITICAL_ROLL, "A critical roll", lambda face: f"IF({rolls.critical_roll(face)},1,0)"),
+    ]
+    if block.critical.chart is not None:
+        columns.append(
+            FaceColumn(
+                CRITICAL_CHART, "Critical chart keeps it", lambda x: chart_keeps(block, CRITICAL_CHART, x)
+            )
+        )
+    if block.fumble.chart is not None:
+        columns.append(
+            FaceColumn(FUMBLE_CHART, "Fumble chart keeps it", lambda x: chart_keeps(block, FUMBLE_CHART, x))
+        )
+    return columns
+
+
+def write_face_columns(
+    book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_col: int
+) -> None:
+    """From ``first_col`` of the hidden ``sheet``: a header row, then one row per face of the die."""
+    faces = engine.faces(rules)
+    follow_die = block.die if block.follow_die is None else block.follow_die
+    for col, (name, title, die) in enumerate(
+        ((FACES, "Faces of the die", block.die), (FOLLOW_FACES, "Faces of the follow-up die", follow_die)),
+        start=first_col,
+    ):
+        put(sheet.cell(1, col), title)
+        cell = sheet.cell(2, col)
+        if isinstance(die, int):  # a number in the block: the cell holds it (no number in a formula)
+            put(cell, die)
+        else:
+            put_formula(cell, f.expr(die))
+        define_name(book, name, absolute(sheet, cell.coordinate))
+    header = HEADER
+    for col, column in enumerate(face_columns(block), start=first_col):
+        letter = get_column_letter(col)
+        put(sheet.cell(header, col), column.title).font = BOLD
+        sheet.column_dimensions[letter].width = 14
+        for face in range(1, faces + 1):
+            cell = sheet.cell(header + face, col)
+            if column.formula is None:
+                put(cell, face)
+            else:
+                put_formula(cell, column.formula(f"${get_column_letter(first_col)}{header + face}"))
+        define_name(book, column.name, absolute(sheet, f"{letter}{header + 1}", f"{letter}{header + faces}"))
+
+
+# --------------------------------------------------------------------------- one cell of a heat map
+
+
+def cell_formulas(block: Resolution, bonus: str, target: str) -> f.Formulas:
+    """The generic formulas for Attack(bonus, target) with no situation: each working cell is the
+    expression the one before gives."""
+    cells = f.Cells(bonus=bonus, target=target, total_mods="0", sit_ac="0")
+    for field, work in (
+        ("target_now", f.Formulas.target_now),
+        ("raw_need", f.Formulas.raw_need),
+        ("need", f.Formulas.need),
+        ("need_basis", f.Formulas.need_basis),
+    ):
+        cells = replace(cells, **{field: f"({work(f.Formulas(block, cells))})"})
+    return f.Formulas(block, cells)
+
+
+def hit_faces(need: str) -> str:
+    """1 for each face that hits (always-miss first, then always-hit or the total)."""
+    return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*({FACE}>={need}))"
+
+
+def hit_formula(block: Resolution, bonus: str, target: str) -> str:
+    """Chance to hit (Hit or Critical)."""
+    return f"SUMPRODUCT({hit_faces(cell_formulas(block, bonus, target).c.need)})/{FACES}"
+
+
+def critical_formula(block: Resolution, bonus: str, target: str) -> str:
+    """Chance of a critical: a critical roll that hits, when a critical is possible, times what the
+    critical mode asks of the follow-up roll."""
+    rules = cell_formulas(block, bonus, target)
+    need, mode = rules.c.need, block.critical.mode
+    fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
+    confirm = f"SUMPRODUCT(({FACE}>={need})*(1-{fails}*{ALWAYS_MISS}))/{FACES}"
+    chart = f"SUM({CRITICAL_CHART})/{FACES}" if block.critical.chart is not None else "0"
+    follow = (
+        f"IF({f.is_mode(mode, 'automatic')},1,IF({f.is_mode(mode, 'confirm')},{confirm},"
+        f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
+    )
+    threats = f"SUMPRODUCT({hit_faces(need)}*{CRITICAL_ROLL})/{FACES}"
+    return f"IF({rules.crit_possible()},{threats}*{follow},0)"
+
+
+def fumble_formula(block: Resolution, level: str) -> str:
+    """Chance of a fumble for an attacker of ``level`` (any bonus and target)."""
+    mode = block.fumble.mode
+    by_level = f"MAX(0,MIN({FOLLOW_FACES},{FOLLOW_FACES}-{level}))/{FOLLOW_FACES}"
+    chart = f"SUM({FUMBLE_CHART})/{FACES}" if block.fumble.chart is not None else "0"
+    follow = (
+        f"IF({f.is_mode(mode, 'always')},1,IF({f.is_mode(mode, 'level_check')},{by_level},"
+        f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
+    )
+    return f"SUM({ALWAYS_MISS})/{FACES}*{follow}"
+
+
+# --------------------------------------------------------------------------- which maps
+
+
+def critical_varies(block: Resolution) -> bool:
+    """Whether the chance of a critical can change with the number needed."""
+    confirms = "confirm" in possible(block.critical.mode)
+    limited = any(span is not None for span in possible(block.critical.no_critical_when_needed))
+    return confirms or (limited and possible(block.critical.mode) != ["none"])
+
+
+def fumble_by_level(block: Resolution) -> bool:
+    return "level_check" in possible(block.fumble.mode)
+
+
+def heat_maps(
+    block: Resolution,
+    corner: str,
+    bonuses: range,
+    targets: range,
+    critical_title: str = "Chance of a critical",
+) -> list[HeatMap]:
+    """The hit grid, and the critical grid when it can vary."""
+    maps = [
+        HeatMap(
+            "Chance to hit", "ODDS_HIT_GRID", corner, bonuses, targets, lambda b, t: hit_formula(block, b, t)
+        )
+    ]
+    if critical_varies(block):
+        maps.append(
+            HeatMap(
+                critical_title,
+                "ODDS_CRIT_GRID",
+                corner,
+                bonuses,
+                targets,
+                lambda b, t: critical_formula(block, b, t),
+            )
+        )
+    return maps
+
+
+def write_fumble_row(
+    book: Workbook,
+    sheet: Worksheet,
+    block: Resolution,
+    row: int,
+    title: str = "Chance of a fumble by the attacker's level",
+) -> int:
+    """At ``row``: the chance of a fumble for each level of FUMBLE_LEVELS (ODDS_FUMBLE_ROW); the next
+    free row."""
+    put(sheet.cell(row, 1), title).font = SUBTITLE
+    style_header(sheet.cell(row + 1, 1, "Level"))
+    style_header(sheet.cell(row + 2, 1, "Fumble"))
+    for col, level in enumerate(FUMBLE_LEVELS, start=2):
+        style_header(sheet.cell(row + 1, col, level))
+        level_cell = f"{get_column_letter(col)}{row + 1}"
+        put_formula(sheet.cell(row + 2, col), fumble_formula(block, level_cell)).number_format = "0.0%"
+    last = get_column_letter(1 + len(FUMBLE_LEVELS))
+    define_name(book, "ODDS_FUMBLE_ROW", absolute(sheet, f"B{row + 2}", f"{last}{row + 2}"))
+    colour_by_range(sheet, f"B{row + 2}:{last}{row + 2}")
+    return row + 4
