@@ -101,6 +101,7 @@ class Attack:
     cannot_hit: bool = False  # no roll can hit (an always-miss roll still fumbles)
     blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles
     auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)
+    target_as_given: bool = False  # the target is already worked out: no `least_target` floor
 
 
 @dataclass(frozen=True)
@@ -222,11 +223,12 @@ def critical_rolls(rules: RuleSet) -> Rolls:
 
 
 def target(rules: RuleSet, attack: Attack) -> int:
-    """The target after the situation's AC change (and never below ``least_target``)."""
+    """The target after the situation's AC change (and never below ``least_target``, unless the
+    attack's target is one already worked out: ``target_as_given``)."""
     rule = block(rules)
     found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))
     least = get(rules, rule.least_target)
-    return found if least is None else max(int(least), found)
+    return found if least is None or attack.target_as_given else max(int(least), found)
 
 
 def raw_need(rules: RuleSet, attack: Attack) -> int:
@@ -709,6 +711,7 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
             cannot_hit=attack.cannot_hit or where.cannot_hit,
             blocked=attack.blocked,
             auto_hit=attack.auto_hit or where.auto_hit,
+            target_as_given=attack.target_as_given,
         ),
         Damage(
             dice=damage.dice,

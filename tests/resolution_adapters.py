@@ -3,7 +3,7 @@
 The situation (what the pickers add up to) stays each ruleset's own; these adapters hand its sums
 and flags to ``pycalc.resolution``. Each lives in its ruleset's module (``generic_attack``),
 and ``generic_outputs`` is what ``attack_outputs`` becomes: the same defined names, from the
-generic engine. Tested against the four engines in ``test_resolution_calculators.py``.
+generic engine. Tested against the engines still hand-written in ``test_resolution_calculators.py``.
 """
 
 from __future__ import annotations

@@ -146,9 +146,10 @@ def test_the_engine_follows_ATTACK_DAMAGE_and_the_hit_chance():
         bad = cnc_odds.odds_outputs(RULES, AttackInputs(bonus=0, target=10, dice=dice_text))
         assert bad["ATTACK_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
     assert cnc_odds.odds_outputs(RULES, AttackInputs(0, 10, dice="abc"))["ATTACK_KILL_CHANCE"] == cnc.BAD_DICE
-    for total in range(1, 9):  # a hit's damage is ATTACK_DAMAGE's, total for total
-        odds = cnc_odds.odds_attack(RULES, inputs)
-        assert cnc_odds.hit_damage(RULES, odds, total) == cnc.attack_damage(RULES, HIT, "1d8+2", total)
+    sure = cnc_odds.odds_attack(RULES, AttackInputs(bonus=3, target=1, dice="1d8+2"))  # every face hits
+    spread = cnc_odds.damage_distribution(RULES, sure)  # a hit's damage is ATTACK_DAMAGE's, total for total
+    assert spread == {cnc.attack_damage(RULES, HIT, "1d8+2", total): Fraction(1, 8) for total in range(1, 9)}
+    assert spread == {total + 2: Fraction(1, 8) for total in range(1, 9)}
 
 
 def test_timing_of_one_attack_distribution_is_small():

@@ -1,9 +1,14 @@
-"""The generic resolution engine equals pycalc.rulesets.cnc (and cnc_odds) on every roll, with the
-seed's natural-roll boxes and with each house rule they offer."""
+"""The generic resolution engine under the cnc ``resolution:`` block, which pycalc.rulesets.cnc and
+cnc_odds run on, against the rule as the seed and the tables state it: d20 + bonus + mods >= AC, AC
+never below 1, the natural_rolls boxes (none ticked in the seed, each house rule they offer), and a
+hit's damage = dice + modifier + bonus, at least the kind's least damage, none for a kind that deals
+none. (These tests compared the engine with cnc's own code, which is gone: they now compare both
+with the stated rule, worked out here face by face.)"""
 
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import pytest
 
@@ -15,6 +20,8 @@ from pycalc.tables import RuleSet, load_ruleset
 from tests.resolution_cases import ATTACKS, DICE, damage_rolls, with_cell
 
 RULES = load_ruleset("cnc")
+FACES = 20
+LEAST_AC = 1  # "though never below 1"
 
 # The natural_rolls boxes: the seed's (none ticked) and every single box and the usual pair ticked.
 NATURAL = {
@@ -34,8 +41,20 @@ def natural(name: str) -> RuleSet:
     return rules
 
 
-def attack_of(bonus: int, target: int, mods: int) -> tuple[Attack, generic.Attack]:
-    return Attack(bonus, target, mods), generic.Attack(bonus, target, mods)
+def stated_hit(name: str, bonus: int, target: int, mods: int, roll: int) -> bool:
+    """The rule as stated: a ticked box decides its face, else the total against AC."""
+    face = {1: "natural_1", FACES: "natural_20"}.get(roll)
+    ticked = {column for entry, column in NATURAL[name] if entry == face}
+    if ticked:
+        return "auto_hit" in ticked
+    return roll + bonus + mods >= target
+
+
+def stated_damage(outcome: str, kind: str, dice_modifier: int, bonus: int, shown: int) -> int:
+    row = RULES.table("attack_types").entry(kind)
+    if outcome != HIT or not row["deals_damage"]:
+        return 0
+    return max(int(row["min_damage"]), shown + dice_modifier + bonus)
 
 
 @pytest.mark.parametrize("name", list(NATURAL))
@@ -43,26 +62,29 @@ def test_result_need_and_hit_chance(name: str):
     rules = natural(name)
     compared = 0
     for bonus, target, mods in ATTACKS:
-        old, new = attack_of(bonus, target, mods)
-        assert generic.need(rules, new) == cnc.need(rules, old)
-        assert generic.hit_chance(rules, new) == cnc.hit_chance(rules, old)
+        new, old = generic.Attack(bonus, target, mods), Attack(bonus, target, mods)
+        hits = [roll for roll in range(1, FACES + 1) if stated_hit(name, bonus, target, mods, roll)]
+        assert generic.need(rules, new) == cnc.need(rules, old) == target - bonus - mods
+        assert generic.hit_chance(rules, new) == cnc.hit_chance(rules, old) == Fraction(len(hits), FACES)
         assert generic.chances(rules, new)["Critical"] == generic.chances(rules, new)["Fumble"] == 0
-        for roll in range(1, 21):
-            assert generic.result(rules, new, roll) == cnc.result(rules, old, roll), (
+        for roll in range(1, FACES + 1):
+            expected = HIT if roll in hits else MISS
+            assert generic.result(rules, new, roll) == cnc.result(rules, old, roll) == expected, (
                 bonus,
                 target,
                 mods,
                 roll,
             )
             compared += 1
-    assert compared == len(ATTACKS) * 20
+    assert compared == len(ATTACKS) * FACES
 
 
 def test_effective_ac_floor_and_situation_change():
     for target, ac, dex in itertools.product((-3, 1, 2, 10, 15), (-6, 0, 4), (0, 2, 5)):
-        where = cnc.Situation(hit=0, ac=ac, damage=0, loses_dex=True)
-        old = cnc.effective_ac(RULES, cnc.AttackInputs(bonus=0, target=target, defender_dex=dex), where)
-        assert generic.target(RULES, generic.Attack(0, target, ac_change=ac - dex)) == old
+        attack = generic.Attack(0, target, ac_change=ac - dex)
+        assert generic.target(RULES, attack) == max(LEAST_AC, target + ac - dex)
+        as_given = generic.Attack(0, target, ac_change=ac - dex, target_as_given=True)
+        assert generic.target(RULES, as_given) == target + ac - dex  # an AC already worked out
 
 
 @pytest.mark.parametrize("kind", [row.id for row in RULES.table("attack_types").rows])
@@ -74,9 +96,10 @@ def test_damage_of_every_kind(kind: str):
             parsed, bonus, least=int(row["min_damage"]), deals_damage=bool(row["deals_damage"])
         )
         for shown in damage_rolls(parsed):
-            old = cnc.attack_damage(RULES, outcome, str(parsed), shown, bonus, kind)
+            expected = stated_damage(outcome, kind, parsed.modifier, bonus, shown)
+            assert cnc.attack_damage(RULES, outcome, str(parsed), shown, bonus, kind) == expected
             roll = 15 if outcome == HIT else 2
-            assert generic.attack_damage(RULES, attack, damage, outcome, roll, None, shown) == old
+            assert generic.attack_damage(RULES, attack, damage, outcome, roll, None, shown) == expected
 
 
 @pytest.mark.parametrize("name", ["seed", "both"])
@@ -85,10 +108,17 @@ def test_damage_distribution(name: str, kind: str):
     rules = natural(name)
     row = rules.table("attack_types").entry(kind)
     for (bonus, target, mods), parsed, extra in itertools.product(ATTACKS[::2], DICE, (0, 2)):
-        old_attack, new_attack = attack_of(bonus, target, mods)
-        old = cnc_odds.damage_distribution(rules, cnc_odds.OddsAttack(old_attack, str(parsed), extra, kind))
+        stated: dict[int, Fraction] = {}
+        weight = Fraction(1, FACES * parsed.sides**parsed.count)
+        for roll in range(1, FACES + 1):
+            outcome = HIT if stated_hit(name, bonus, target, mods, roll) else MISS
+            for faces in itertools.product(range(1, parsed.sides + 1), repeat=parsed.count):
+                amount = stated_damage(outcome, kind, parsed.modifier, extra, sum(faces))
+                stated[amount] = stated.get(amount, Fraction(0)) + weight
         damage = generic.Damage(
             parsed, extra, least=int(row["min_damage"]), deals_damage=bool(row["deals_damage"])
         )
-        assert generic_odds.damage_distribution(rules, new_attack, damage) == old
-        assert sum(old.values()) == 1
+        attack = generic.Attack(bonus, target, mods)
+        assert generic_odds.damage_distribution(rules, attack, damage) == stated
+        odds = cnc_odds.OddsAttack(Attack(bonus, target, mods), str(parsed), extra, kind)
+        assert cnc_odds.damage_distribution(rules, odds) == stated

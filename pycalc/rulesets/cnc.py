@@ -1,9 +1,14 @@
 """Castles & Crusades (seed 000): d20 + BtH + modifiers >= AC, and the ruleset's other calculators.
 
-The seed states no natural-1 or natural-20 rule and has no critical or fumble chart: a roll is read
-only as its total against AC. The ``natural_rolls`` table holds that (all boxes false), so a house
-rule there is followed without code changes. Every number comes from ``tables/cnc``; where the seed
-is ambiguous the ruling in force (``rules.ruling``) decides.
+An attack is resolved by the generic d20 engine (``pycalc.resolution``) from the ``resolution:``
+block of ``tables/cnc/ruleset.yaml``: the total against AC (never below the least AC), and the
+``natural_rolls`` boxes, all false in the seed, which states no natural-1 or natural-20 rule and has
+no critical or fumble chart; a house rule ticked there is followed without code changes. What is
+this ruleset's own stays here: the Attack calculator's pickers and the situation they add up to
+(``situation``, handed to the engine by ``generic_attack``), the plain writing of damage dice, the
+attack kinds' least damage and effect texts, and the other calculators (falling, special ACs,
+movement, charge, range, subdual). Every number comes from ``tables/cnc``; where the seed is
+ambiguous the ruling in force (``rules.ruling``) decides.
 
 Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas
 and the parity tests require both to agree.
@@ -16,7 +21,7 @@ from fractions import Fraction
 
 from pycalc import dice
 from pycalc import resolution as generic
-from pycalc.d20 import HIT, MISS, Attack
+from pycalc.d20 import HIT, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
@@ -26,26 +31,19 @@ RULESET_ID = "cnc"
 # --------------------------------------------------------------------------- d20 resolution
 
 
+def as_generic(attack: Attack) -> generic.Attack:
+    """A d20 attack whose AC is already worked out (a UDF's argument, a chart's column) for the
+    generic engine: the AC is taken as given, not raised to the least AC."""
+    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level, target_as_given=True)
+
+
 def faces(rules: RuleSet) -> int:
-    return int(rules.constant("attack_roll", "attack_die_faces"))
+    return generic.faces(rules)
 
 
 def need(rules: RuleSet, attack: Attack) -> int:
     """Natural roll needed: the total must reach AC by the hit margin (0: 'greater than or equal')."""
-    return attack.need + int(rules.constant("attack_roll", "hit_margin"))
-
-
-def natural_rule(rules: RuleSet, roll: int) -> str | None:
-    """Hit or Miss when a natural-roll rule decides this roll (none in the seed), else None."""
-    natural = rules.table("natural_rolls")
-    for entry_id, face in (("natural_1", 1), ("natural_20", faces(rules))):
-        if roll == face:
-            row = natural.entry(entry_id)
-            if row["auto_hit"]:
-                return HIT
-            if row["auto_miss"]:
-                return MISS
-    return None
+    return generic.need(rules, as_generic(attack))
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:
@@ -53,14 +51,12 @@ def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = 
 
     There is no follow roll in C&C; ``follow_roll`` is accepted and ignored.
     """
-    return natural_rule(rules, roll) or (HIT if roll >= need(rules, attack) else MISS)
+    return generic.resolve(rules, as_generic(attack), roll)
 
 
 def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
     """Exact probability of a hit, every face of the die enumerated."""
-    count = faces(rules)
-    hits = sum(result(rules, attack, roll) == HIT for roll in range(1, count + 1))
-    return Fraction(hits, count)
+    return generic.hit_chance(rules, as_generic(attack))
 
 
 # --------------------------------------------------------------------------- damage
@@ -69,14 +65,14 @@ def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
 BAD_DICE = "#DICE? write it like 2d4+2"
 
 
-def damage_modifier(expression: object) -> int:
-    """The +modifier of a damage expression such as 1d8+2; empty is 0.
+def damage_dice(expression: object) -> dice.Dice:
+    """The dice of a damage expression such as 1d8+2; empty is no dice (0).
 
     The text must be written plainly (``2d4+2``, ``d8``, ``1d6-1``; spaces and case ignored): no
     ``+0``, leading zeros or a bare number, so the sheet's own check agrees with this one.
     """
     if expression is None or (isinstance(expression, str) and not expression.strip()):
-        return 0
+        return dice.Dice(0, 0, 0)
     if not isinstance(expression, str):
         raise RuleError(BAD_DICE)
     text = "".join(expression.split()).lower()
@@ -85,7 +81,12 @@ def damage_modifier(expression: object) -> int:
     plain = f"{count}d{parsed.sides}" + (f"{parsed.modifier:+d}" if parsed.modifier else "")
     if parsed.count == 0 or plain != text:
         raise RuleError(BAD_DICE)
-    return parsed.modifier
+    return parsed
+
+
+def damage_modifier(expression: object) -> int:
+    """The +modifier of a damage expression such as 1d8+2; empty is 0."""
+    return damage_dice(expression).modifier
 
 
 def kind_row(rules: RuleSet, kind: str) -> Row:
@@ -95,16 +96,31 @@ def kind_row(rules: RuleSet, kind: str) -> Row:
         raise RuleError("#KIND? pick an attack kind from the list") from None
 
 
+def generic_damage(rules: RuleSet, expression: object, bonus: int = 0, kind: str = "melee") -> generic.Damage:
+    """The damage side of an attack for the generic engine: the dice (checked first), the situation's
+    damage bonus (charge), and the kind's least damage and whether it deals any."""
+    parsed = damage_dice(expression)
+    row = kind_row(rules, kind)
+    return generic.Damage(parsed, bonus, least=int(row["min_damage"]), deals_damage=bool(row["deals_damage"]))
+
+
+def hit_damage(rules: RuleSet, damage: generic.Damage, shown: int) -> int:
+    """Damage of a hit whose dice show ``shown``: the block's hit formula through the generic engine
+    (``generic.amount``: dice + modifier + bonus, at least the least damage; 0 for a kind that deals
+    none). The roll is taken as the sheet reads it: not checked against the dice, counted with no dice."""
+    if not damage.deals_damage:
+        return 0
+    formula = generic.coefficients(rules, generic.block(rules).damage.hit)
+    return generic.amount(rules, formula, damage, formula.dice_rolled * shown)
+
+
 def attack_damage(
     rules: RuleSet, outcome: str, expression: object, damage_roll: int, bonus: int = 0, kind: str = "melee"
 ) -> int:
     """Damage of the attack: on a hit the dice rolled + the expression's modifier + picked bonuses
     (charge), at least the kind's least damage; 0 on a miss or for a kind that deals none."""
-    modifier = damage_modifier(expression)
-    row = kind_row(rules, kind)
-    if outcome != HIT or not row["deals_damage"]:
-        return 0
-    return max(int(row["min_damage"]), damage_roll + modifier + bonus)
+    damage = generic_damage(rules, expression, bonus, kind)
+    return hit_damage(rules, damage, damage_roll) if outcome == HIT else 0
 
 
 def attack_effect(rules: RuleSet, outcome: str, kind: str = "melee") -> str:
@@ -217,43 +233,52 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     return Situation(hit, ac, damage, loses_dex)
 
 
-def min_ac(rules: RuleSet) -> int:
-    return int(rules.constant("armor_class", "minimum_ac"))
-
-
-def effective_ac(rules: RuleSet, inputs: AttackInputs, where: Situation) -> int:
-    """The AC typed in, plus cover and the defender's action, less Dex when it is lost; never below 1."""
+def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
+    """The attack with its situation: the picked modifiers to the roll, and the AC typed in plus
+    cover and the defender's action, less Dex when it is lost (the engine keeps it at least 1)."""
     dex = inputs.defender_dex if where.loses_dex else 0
-    return max(min_ac(rules), inputs.target + where.ac - dex)
+    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac - dex)
+
+
+def situated_damage(rules: RuleSet, inputs: AttackInputs, where: Situation) -> generic.Damage:
+    """The damage of the picked kind with the situation's damage (charge); RuleError for bad dice."""
+    kind = chosen(rules, inputs, KIND_TABLE)
+    return generic_damage(rules, inputs.dice, where.damage, str(kind.id))
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own. RuleError for badly written dice."""
+    where = situation(rules, inputs)
+    return situated_attack(inputs, where), situated_damage(rules, inputs, where)
 
 
 def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     """Every output of the Attack calculator by defined name ('' before the roll)."""
     where = situation(rules, inputs)
-    attack = Attack(inputs.bonus, effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level)
-    kind = chosen(rules, inputs, KIND_TABLE)
+    attack = situated_attack(inputs, where)  # generic_attack, its damage worked out after the roll
     found: dict[str, object] = {
-        "ATTACK_AC": attack.target,
+        "ATTACK_AC": generic.target(rules, attack),
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_DAMAGE": where.damage,
-        "ATTACK_NEED": need(rules, attack),
-        "ATTACK_HIT_CHANCE": hit_chance(rules, attack),
+        "ATTACK_NEED": generic.need(rules, attack),
+        "ATTACK_HIT_CHANCE": generic.hit_chance(rules, attack),
         "ATTACK_RESULT": "",
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
     }
     if inputs.roll is None:
         return found
-    if not 1 <= inputs.roll <= faces(rules):
-        found["ATTACK_RESULT"] = f"#ROLL? 1 to {faces(rules)}"
-        return found
-    outcome = result(rules, attack, inputs.roll)
-    found["ATTACK_RESULT"] = outcome
-    found["ATTACK_EFFECT"] = attack_effect(rules, outcome, str(kind.id))
     try:
-        found["ATTACK_DAMAGE"] = attack_damage(
-            rules, outcome, inputs.dice, inputs.damage_roll or 0, where.damage, str(kind.id)
-        )
+        outcome = generic.result(rules, attack, inputs.roll)  # no follow roll in C&C
+    except RuleError as error:
+        found["ATTACK_RESULT"] = str(error)
+        return found
+    found["ATTACK_RESULT"] = outcome
+    found["ATTACK_EFFECT"] = attack_effect(rules, outcome, str(chosen(rules, inputs, KIND_TABLE).id))
+    try:
+        damage = situated_damage(rules, inputs, where)
+        found["ATTACK_DAMAGE"] = hit_damage(rules, damage, inputs.damage_roll or 0) if outcome == HIT else 0
     except RuleError as error:
         found["ATTACK_DAMAGE"] = str(error)
     return found
@@ -316,6 +341,10 @@ def hp_state(rules: RuleSet, hp: int) -> str:
 
 
 # --------------------------------------------------------------------------- special ACs
+
+
+def min_ac(rules: RuleSet) -> int:
+    return int(rules.constant("armor_class", "minimum_ac"))
 
 
 def disarm_ac(rules: RuleSet, hit_dice: int, dex: int = 0) -> int:
@@ -515,20 +544,3 @@ def subdual_normal(rules: RuleSet, damage: int) -> int:
     if reading == "full_fives":
         return total // per
     return max(1, total // per)  # "All subdual damage delivers some normal damage"
-
-
-# --------------------------------------------------------------------------- the generic engine
-
-
-def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own."""
-    where = situation(rules, inputs)
-    kind = chosen(rules, inputs, KIND_TABLE)
-    dex = inputs.defender_dex if where.loses_dex else 0
-    attack = generic.Attack(
-        inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac - dex
-    )
-    parsed = dice.parse("".join((inputs.dice or "").split()).lower() or "0")
-    least, deals = int(kind["min_damage"]), bool(kind["deals_damage"])
-    return attack, generic.Damage(parsed, where.damage, least=least, deals_damage=deals)

@@ -1,10 +1,12 @@
 """Odds before the dice are rolled (Castles & Crusades): exact distributions of the damage of attacks.
 
-C&C has no natural-roll rule in the seed, no critical, fumble, confirmation or follow roll: one
-attack does 0 on a miss and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for
-a kind that deals damage (``cnc.attack_damage``), 0 otherwise. A natural-roll house rule ticked in the
-``natural_rolls`` table is followed, since the hit chance counts every face with ``cnc.result``.
+The generic engine's odds (``pycalc.resolution_odds``) over this ruleset's ``resolution:`` block: no
+critical, fumble, confirmation or follow roll; one attack does 0 on a miss and, on a hit,
+``max(least damage, dice + modifier + situation damage)`` for a kind that deals damage, 0 otherwise
+(``cnc.generic_damage``); a natural-roll house rule ticked in the ``natural_rolls`` table is followed.
 Several attacks: the sum of independent attacks. Everything is exact (fractions); nothing is sampled.
+What stays here is the ruleset's own: one attack as the UDFs and the calculator describe it
+(``OddsAttack``), its checks and messages in their order, and the odds cells.
 
 ``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of
 ``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests.
@@ -17,7 +19,9 @@ from fractions import Fraction
 
 from pycalc import dice
 from pycalc import odds as shared_odds
-from pycalc.d20 import HIT, Attack
+from pycalc import resolution as generic
+from pycalc import resolution_odds as generic_odds
+from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.rulesets import cnc
@@ -41,57 +45,48 @@ class OddsAttack:
 
 
 def damage_dice(expression: object) -> dice.Dice:
-    """The dice of a damage expression, checked as ``cnc.damage_modifier`` checks it."""
-    cnc.damage_modifier(expression)  # the plain-writing check (raises '#DICE? write it like 2d4+2')
-    if expression is None or not str(expression).strip():
+    """The dice of a damage expression, checked as ``cnc.damage_dice`` checks it; the odds need dice."""
+    parsed = cnc.damage_dice(expression)  # the plain-writing check (raises '#DICE? write it like 2d4+2')
+    if not parsed.count:
         raise RuleError(cnc.BAD_DICE)
-    return dice.parse("".join(str(expression).split()).lower())
+    return parsed
 
 
-def hit_damage(rules: RuleSet, odds: OddsAttack, total: int) -> int:
-    """Damage of a hit whose dice show ``total`` (without the +modifier): as ATTACK_DAMAGE computes it."""
-    return cnc.attack_damage(rules, HIT, odds.dice, total, odds.damage_bonus, odds.kind)
+def generic_attack(rules: RuleSet, odds: OddsAttack) -> tuple[generic.Attack, generic.Damage]:
+    """The attack and its damage for the generic engine, checked in this order: the dice (their
+    writing, then the odds' limits on them), then the kind, which only an attack that can hit asks
+    for (one that cannot does no damage whatever its kind)."""
+    parsed = damage_dice(odds.dice)
+    dice.counts(dice.Dice(parsed.count, parsed.sides))  # the odds' limits on the dice
+    attack = cnc.as_generic(odds.attack)
+    try:
+        return attack, cnc.generic_damage(rules, odds.dice, odds.damage_bonus, odds.kind)
+    except RuleError:
+        if generic.hit_chance(rules, attack):
+            raise
+        return attack, generic.Damage(parsed, deals_damage=False)
 
 
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each damage of one attack (a miss: 0)."""
-    parsed = damage_dice(odds.dice)
-    ways, rolls = dice.counts(dice.Dice(parsed.count, parsed.sides, 0))
-    hit = cnc.hit_chance(rules, odds.attack)
-    parts: list[shared_odds.Part] = [(1 - hit, {0: 1}, 1)] if hit < 1 else []
-    if hit:
-        parts.append((hit, shared_odds.regrouped(ways, lambda total: hit_damage(rules, odds, total)), rolls))
-    return shared_odds.mixed(parts)
-
-
-def check_attacks(attacks: int) -> int:
-    if attacks < 0:
-        raise RuleError(BAD_ATTACKS)
-    return attacks
-
-
-def round_distribution(
-    rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None
-) -> Distribution:
-    """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""
-    check_attacks(attacks)
-    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)
+    return generic_odds.damage_distribution(rules, *generic_attack(rules, odds))
 
 
 def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
-    check_attacks(attacks)
-    return attacks * shared_odds.mean(damage_distribution(rules, odds))
+    generic_odds.check_attacks(attacks)
+    return generic_odds.expected_damage(rules, *generic_attack(rules, odds), attacks)
 
 
 def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
     """Probability that the attacks together do at least ``amount`` damage."""
-    check_attacks(attacks)
-    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)
+    generic_odds.check_attacks(attacks)
+    return generic_odds.chance_at_least(rules, *generic_attack(rules, odds), amount, attacks)
 
 
 def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
     """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
-    return chance_at_least(rules, odds, hp, attacks)
+    generic_odds.check_attacks(attacks)
+    return generic_odds.kill_chance(rules, *generic_attack(rules, odds), hp, attacks)
 
 
 # --------------------------------------------------------------------------- the Attack calculator
@@ -100,9 +95,8 @@ def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> 
 def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
     """The attack of the calculator's inputs and situation (as ``cnc.attack_outputs`` reads them)."""
     where = cnc.situation(rules, inputs)
-    attack = Attack(
-        inputs.bonus, cnc.effective_ac(rules, inputs, where), inputs.mods + where.hit, inputs.level
-    )
+    situated = cnc.situated_attack(inputs, where)
+    attack = Attack(situated.bonus, generic.target(rules, situated), situated.mods, situated.level)
     kind = cnc.chosen(rules, inputs, cnc.KIND_TABLE)
     return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
 
