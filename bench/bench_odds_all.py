@@ -52,8 +52,13 @@ def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], 
         return [("", lambda: cnc_odds.damage_distribution(rules, odds))]
     if rules.id == "osr":
         cases = []
-        for mode in (osr.NORMAL, osr.ADVANTAGE, osr.DISADVANTAGE):
-            odds_attack = osr_odds.OddsAttack(Attack(2, 14, 1, 5), parsed, mode, True)
+        doubled = osr.generic_damage(rules, parsed, double=True)
+        for mode, flags in (
+            ("normal", {}),
+            ("advantage", {"advantage": True}),
+            ("disadvantage", {"disadvantage": True}),
+        ):
+            odds_attack = osr_odds.OddsAttack(resolution.Attack(2, 14, 1, 5, **flags), doubled)
             cases.append((f"mode {mode}", lambda o=odds_attack: osr_odds.damage_distribution(rules, o)))
         return cases
     if rules.id == "combat17":

@@ -1,6 +1,6 @@
 """Native odds for the osr Attack calculator: damage distribution of one attack, expected damage,
 kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble).
-Mirrors ``pycalc.rulesets.osr_odds``.
+Mirrors ``pycalc.rulesets.osr_odds`` (the generic engine's odds, ``pycalc.resolution_odds``).
 
 The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
 hit does ODDS_DMG_PLAIN (no natural-20 penalty) unless the kept roll is the natural 20, which does
@@ -52,7 +52,7 @@ def ruling_is(ruling_id: str, choice: str) -> str:
 
 
 def hit_damage(total: str, penalty: str) -> str:
-    """osr.dice_damage of a dice total (without +M) and a natural-20 penalty."""
+    """osr.hit_damage of a dice total (without +M) and a natural-20 penalty."""
     least = const("natural_20_hit", "nat20_least_damage")
     times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
     m = f"{PREFIX}_DICE_MOD"
@@ -190,7 +190,7 @@ def odds_section() -> Section:
 
 
 def heat_hit(bonus: str, target: str) -> str:
-    """Chance to hit, no situation, Normal roll (osr.hit_chance of Attack(bonus, target))."""
+    """Chance to hit, no situation, Normal roll (pycalc.resolution.hit_chance of Attack(bonus, target))."""
     need = f"({target}-{bonus})"
     hits = f"(D20_ROLLS<>ATTACK_NAT1)*(((D20_ROLLS=ATTACK_NAT20)+(D20_ROLLS>={need}))>0)"
     return f"SUMPRODUCT({hits})/ATTACK_SIDES"
