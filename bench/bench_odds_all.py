@@ -1,6 +1,7 @@
 """Benchmark: one attack's exact damage distribution in every ruleset, under every ruling, 8d12 dice.
 
-Prints figures; asserts nothing. For each ruleset, its own odds engine (``pycalc.rulesets.<id>_odds``)
+Prints figures; asserts nothing. For each ruleset, its own odds module (``pycalc.rulesets.<id>_odds``;
+osr's is the generic engine behind osr's own checks of the dice)
 and, where the ruleset has a ``resolution:`` block, the generic engine (``pycalc.resolution_odds``),
 timed cold (the dice cache cleared) for every choice of every ruling (the others at their defaults),
 with and without advantage where the ruleset has it. The slowest ruling is reported against the 2 ms
