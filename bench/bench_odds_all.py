@@ -1,6 +1,7 @@
 """Benchmark: one attack's exact damage distribution in every ruleset, under every ruling, 8d12 dice.
 
-Prints figures; asserts nothing. For each ruleset, its own odds engine (``pycalc.rulesets.<id>_odds``)
+Prints figures; asserts nothing. For each ruleset, its own odds module (``pycalc.rulesets.<id>_odds``;
+osr's is the generic engine behind osr's own checks of the dice)
 and, where the ruleset has a ``resolution:`` block, the generic engine (``pycalc.resolution_odds``),
 timed cold (the dice cache cleared) for every choice of every ruling (the others at their defaults),
 with and without advantage where the ruleset has it. The slowest ruling is reported against the 2 ms
@@ -52,8 +53,13 @@ def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], 
         return [("", lambda: cnc_odds.damage_distribution(rules, odds))]
     if rules.id == "osr":
         cases = []
-        for mode in (osr.NORMAL, osr.ADVANTAGE, osr.DISADVANTAGE):
-            odds_attack = osr_odds.OddsAttack(Attack(2, 14, 1, 5), parsed, mode, True)
+        doubled = osr.generic_damage(rules, parsed, double=True)
+        for mode, flags in (
+            ("normal", {}),
+            ("advantage", {"advantage": True}),
+            ("disadvantage", {"disadvantage": True}),
+        ):
+            odds_attack = osr_odds.OddsAttack(resolution.Attack(2, 14, 1, 5, **flags), doubled)
             cases.append((f"mode {mode}", lambda o=odds_attack: osr_odds.damage_distribution(rules, o)))
         return cases
     if rules.id == "combat17":

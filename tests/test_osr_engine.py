@@ -1,4 +1,5 @@
-"""The osr engine: the seed's worked examples, the natural-roll rules, exact odds by brute force."""
+"""The osr engine: the seed's worked examples, the natural-roll rules (osr's resolution block through
+the generic engine, pycalc.resolution), exact odds by brute force."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
+from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr
@@ -142,41 +144,44 @@ def test_spell_interruption():
 
 
 def test_natural_1_always_misses_and_fumbles_above_the_level():
-    attack = Attack(bonus=10, target=2, level=5)  # need -8: every other roll hits
-    assert osr.resolve(RULES, attack, 1, None) == "Miss"
-    assert osr.resolve(RULES, attack, 1, 5) == "Miss"
-    assert osr.resolve(RULES, attack, 1, 6) == "Fumble"
-    assert osr.resolve(RULES, Attack(0, 10, level=20), 1, 20) == "Miss"  # level 20: never a fumble
+    attack = generic.Attack(bonus=10, target=2, level=5)  # need -8: every other roll hits
+    assert generic.result(RULES, attack, 1, None) == "Miss"
+    assert generic.result(RULES, attack, 1, 5) == "Miss"
+    assert generic.result(RULES, attack, 1, 6) == "Fumble"
+    assert generic.result(RULES, generic.Attack(0, 10, level=20), 1, 20) == "Miss"  # level 20: never a fumble
 
 
 def test_natural_20_hits_beyond_20_with_the_damage_penalty():
-    attack = Attack(bonus=0, target=22)
-    assert osr.resolve(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
-    assert osr.nat20_penalty(RULES, attack, 20) == RULES.constant("natural_20_hit", "nat20_example_penalty")
+    attack = generic.Attack(bonus=0, target=22)
+    assert generic.result(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
+    penalty = RULES.constant("natural_20_hit", "nat20_example_penalty")
+    assert generic.natural_penalty(RULES, attack, 20) == penalty
     assert osr.hit_damage(RULES, "1d6", 1, 2) == 0  # "possible to 'hit' a foe and cause no damage"
     assert osr.hit_damage(RULES, "1d6+1", 4, 2, double=True) == 8
     die_rules = with_rulings(nat20_penalty_applies_to="damage_die")
     assert osr.hit_damage(die_rules, "1d6+1", 1, 2, double=True) == 2  # die 1 - 2 -> 0, +1, x2
     crit_rules = with_rulings(nat20_crit_exception="needed_19_or_20_only")
-    assert osr.resolve(crit_rules, attack, 20, None) == "Critical"
-    assert osr.resolve(crit_rules, Attack(0, 20), 20, None) == "Hit"
+    assert generic.result(crit_rules, attack, 20, None) == "Critical"
+    assert generic.result(crit_rules, generic.Attack(0, 20), 20, None) == "Hit"
 
 
 def test_natural_20_critical_unless_only_19_or_20_could_hit():
-    assert osr.resolve(RULES, Attack(0, 18), 20, None) == "Critical"
-    assert osr.resolve(RULES, Attack(0, 19), 20, None) == "Hit"
-    assert osr.resolve(RULES, Attack(0, 19), 19, None) == "Hit"
+    assert generic.result(RULES, generic.Attack(0, 18), 20, None) == "Critical"
+    assert generic.result(RULES, generic.Attack(0, 19), 20, None) == "Hit"
+    assert generic.result(RULES, generic.Attack(0, 19), 19, None) == "Hit"
     basis = with_rulings(nat20_needed_basis="matrix_number")
-    assert osr.resolve(basis, Attack(5, 19), 20, None) == "Hit"  # matrix 19: no critical even with +5
-    assert osr.nat20_penalty(basis, Attack(5, 22), 20) == 2
+    assert (
+        generic.result(basis, generic.Attack(5, 19), 20, None) == "Hit"
+    )  # matrix 19: no critical even with +5
+    assert generic.natural_penalty(basis, generic.Attack(5, 22), 20) == 2
 
 
 def test_magic_weapons_needed():
-    assert osr.resolve(RULES, Attack(0, 5), 20, None, needs_magic=True) == "Miss"
+    assert generic.result(RULES, generic.Attack(0, 5, needs_magic=True), 20, None) == "Miss"
     lost_auto = with_rulings(magic_weapon_needed="no_auto_hit")
-    assert osr.resolve(lost_auto, Attack(0, 21), 20, None, needs_magic=True) == "Miss"
-    assert osr.resolve(lost_auto, Attack(0, 12), 15, None, needs_magic=True) == "Hit"
-    assert osr.resolve(RULES, Attack(0, 12, level=0), 1, 3, needs_magic=True) == "Fumble"
+    assert generic.result(lost_auto, generic.Attack(0, 21, needs_magic=True), 20, None) == "Miss"
+    assert generic.result(lost_auto, generic.Attack(0, 12, needs_magic=True), 15, None) == "Hit"
+    assert generic.result(RULES, generic.Attack(0, 12, level=0, needs_magic=True), 1, 3) == "Fumble"
 
 
 def test_fumble_table_is_empty_and_never_invented():
@@ -203,16 +208,24 @@ def test_a_gm_filled_fumble_table_is_read():
 # --------------------------------------------------------------------------- exact odds
 
 
-def brute_force(rules, attack: Attack, mode: int, needs_magic: bool = False) -> dict[str, Fraction]:
+MODES = {
+    generic.NORMAL: {},
+    generic.ADVANTAGE: {"advantage": True},
+    generic.DISADVANTAGE: {"disadvantage": True},
+}
+
+
+def brute_force(rules, attack: generic.Attack) -> dict[str, Fraction]:
     """Every die of the Advantage/Disadvantage pool and every fumble check, counted."""
     sides = rules.constant("to_hit_roll", "to_hit_die_sides")
-    n = 1 if mode == osr.NORMAL else 2
-    keep = max if mode == osr.ADVANTAGE else min
+    mode = generic.roll_mode(rules, attack)
+    n = 1 if mode == generic.NORMAL else 2
+    keep = max if mode == generic.ADVANTAGE else min
     counts = dict.fromkeys(d20.OUTCOMES, 0)
     faces = range(1, sides + 1)
     for pool in itertools.product(faces, repeat=n):
         for follow in faces:
-            counts[osr.resolve(rules, attack, keep(pool), follow, needs_magic)] += 1
+            counts[generic.resolve(rules, attack, keep(pool), follow)] += 1
     total = sides ** (n + 1)
     return {k: Fraction(v, total) for k, v in counts.items()}
 
@@ -222,43 +235,45 @@ def brute_force(rules, attack: Attack, mode: int, needs_magic: bool = False) -> 
     bonus=st.integers(-5, 10),
     target=st.integers(-3, 30),
     level=st.integers(0, 22),
-    mode=st.sampled_from([osr.NORMAL, osr.ADVANTAGE, osr.DISADVANTAGE]),
+    mode=st.sampled_from(list(MODES)),
     needs_magic=st.booleans(),
 )
 def test_exact_chances_equal_brute_force(bonus, target, level, mode, needs_magic):
-    attack = Attack(bonus, target, 0, level)
-    assert osr.chances(RULES, attack, mode, needs_magic) == brute_force(RULES, attack, mode, needs_magic)
+    attack = generic.Attack(bonus, target, 0, level, needs_magic=needs_magic, **MODES[mode])
+    assert generic.chances(RULES, attack) == brute_force(RULES, attack)
 
 
 @settings(max_examples=100, deadline=None)
 @given(bonus=st.integers(-5, 10), target=st.integers(-3, 30), level=st.integers(0, 22))
 def test_the_shared_d20_core_agrees(bonus, target, level):
     attack = Attack(bonus, target, 0, level)
-    assert d20.chances("osr", attack) == osr.chances(RULES, attack)
+    same = generic.Attack(bonus, target, 0, level)
+    assert d20.chances("osr", attack) == generic.chances(RULES, same)
     for roll in (1, 2, 19, 20):
-        assert d20.result("osr", attack, roll, 10) == osr.resolve(RULES, attack, roll, 10)
+        assert d20.result("osr", attack, roll, 10) == generic.resolve(RULES, same, roll, 10)
 
 
 @settings(max_examples=100, deadline=None)
 @given(bonus=st.integers(-5, 25), target=st.integers(-3, 30))
 def test_hit_chance_grows_with_bonus_and_advantage_helps(bonus, target):
-    low, high = Attack(bonus, target), Attack(bonus + 1, target)
-    assert osr.hit_chance(RULES, low) <= osr.hit_chance(RULES, high)
-    assert Fraction(1, 20) <= osr.hit_chance(RULES, low) <= Fraction(19, 20)
+    low, high = generic.Attack(bonus, target), generic.Attack(bonus + 1, target)
+    assert generic.hit_chance(RULES, low) <= generic.hit_chance(RULES, high)
+    assert Fraction(1, 20) <= generic.hit_chance(RULES, low) <= Fraction(19, 20)
     assert (
-        osr.hit_chance(RULES, low, osr.DISADVANTAGE)
-        <= osr.hit_chance(RULES, low)
-        <= osr.hit_chance(RULES, low, osr.ADVANTAGE)
+        generic.hit_chance(RULES, dataclasses.replace(low, disadvantage=True))
+        <= generic.hit_chance(RULES, low)
+        <= generic.hit_chance(RULES, dataclasses.replace(low, advantage=True))
     )
 
 
 def test_roll_mode_rulings():
-    assert osr.roll_mode(RULES, True, True) == osr.NORMAL
+    both = generic.Attack(0, 10, advantage=True, disadvantage=True)
+    assert generic.roll_mode(RULES, both) == generic.NORMAL
     assert (
-        osr.roll_mode(with_rulings(advantage_meets_disadvantage="disadvantage"), True, True)
-        == osr.DISADVANTAGE
+        generic.roll_mode(with_rulings(advantage_meets_disadvantage="disadvantage"), both)
+        == generic.DISADVANTAGE
     )
-    assert osr.roll_mode(RULES, True, False) == osr.ADVANTAGE
+    assert generic.roll_mode(RULES, generic.Attack(0, 10, advantage=True)) == generic.ADVANTAGE
 
 
 def test_attack_outputs_apply_the_pickers():

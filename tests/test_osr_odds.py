@@ -19,7 +19,7 @@ from functools import cache
 import openpyxl
 import pytest
 
-from pycalc.d20 import Attack
+from pycalc import resolution as generic
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
 from pycalc.sheets import osr_odds as odds_sheet
@@ -36,15 +36,14 @@ ODDS_NAMES = list(odds.ODDS_NAMES)
 
 def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]:
     """Every kept-roll d20 set, fumble check and damage die face, through ATTACK_DAMAGE."""
-    where = osr.situation(rules, inputs)
+    mode = generic.roll_mode(rules, osr.generic_attack(rules, inputs)[0])
     sides = osr.die_sides(rules)
-    n = {osr.NORMAL: 1, osr.ADVANTAGE: 2, osr.DISADVANTAGE: 2}[where.mode]
     n = (
         rules.constant("to_hit_roll", "advantage_d20s")
-        if where.mode == osr.ADVANTAGE
+        if mode == generic.ADVANTAGE
         else rules.constant("to_hit_roll", "disadvantage_d20s")
-        if where.mode == osr.DISADVANTAGE
-        else n
+        if mode == generic.DISADVANTAGE
+        else 1
     )
     parsed = re.match(r"(\d+)d(\d+)", inputs.dice)
     count, faces = int(parsed.group(1)), int(parsed.group(2))
@@ -60,7 +59,7 @@ def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]
     total_ways = sides**n * sides * faces**count
     found: dict[int, Fraction] = {}
     for d20s in itertools.product(range(1, sides + 1), repeat=n):
-        kept = min(d20s) if where.mode == osr.DISADVANTAGE else max(d20s)
+        kept = min(d20s) if mode == generic.DISADVANTAGE else max(d20s)
         for follow in range(1, sides + 1):
             for dice in itertools.product(range(1, faces + 1), repeat=count):
                 amount = damage(kept, follow, sum(dice))
@@ -124,12 +123,8 @@ def test_seed_sword_expectation():
 def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, trials: int, seed: int):
     chance = random.Random(seed)
     where = osr.situation(rules, inputs)
-    attack = Attack(
-        inputs.bonus,
-        osr.effective_target(rules, inputs.target, where.ac),
-        inputs.mods + where.hit,
-        inputs.level,
-    )
+    attack, _ = osr.generic_attack(rules, inputs)
+    mode = generic.roll_mode(rules, attack)
     parsed = re.match(r"(\d+)d(\d+)", inputs.dice)
     count, faces = int(parsed.group(1)), int(parsed.group(2))
     one_total, kills = 0, 0
@@ -137,10 +132,12 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
         dealt = 0
         for index in range(attacks):
             d20s = (chance.randint(1, 20), chance.randint(1, 20))
-            kept = {osr.NORMAL: d20s[0], osr.ADVANTAGE: max(d20s), osr.DISADVANTAGE: min(d20s)}[where.mode]
-            outcome = osr.resolve(rules, attack, kept, chance.randint(1, 20), where.needs_magic)
+            kept = {generic.NORMAL: d20s[0], generic.ADVANTAGE: max(d20s), generic.DISADVANTAGE: min(d20s)}[
+                mode
+            ]
+            outcome = generic.resolve(rules, attack, kept, chance.randint(1, 20))
             shown = sum(chance.randint(1, faces) for _ in range(count))
-            penalty = osr.nat20_penalty(rules, attack, kept) if outcome in ("Hit", "Critical") else 0
+            penalty = generic.natural_penalty(rules, attack, kept) if outcome in ("Hit", "Critical") else 0
             amount = osr.damage_for(rules, outcome, inputs.dice, shown, penalty, where.double)
             dealt += amount
             if index == 0:
@@ -187,12 +184,12 @@ def test_udfs_equal_the_engine():
         mode = chance.choice([None, "Normal", "Advantage", "Disadvantage"])
         double, magic = chance.random() < 0.3, chance.random() < 0.2
         attacks, hp = chance.randint(0, 4), chance.randint(-1, 30)
+        advantage, disadvantage = udfs_osr.as_mode(mode)
         attack = odds.OddsAttack(
-            Attack(bonus, target, mods, level),
-            osr.dice_module.parse(dice),
-            udfs_osr.as_mode(mode),
-            double,
-            magic,
+            generic.Attack(
+                bonus, target, mods, level, advantage=advantage, disadvantage=disadvantage, needs_magic=magic
+            ),
+            osr.generic_damage(RULES, osr.dice_module.parse(dice), double),
         )
         args = (float(bonus), float(target), dice)
         tail = (float(attacks), float(mods), float(level), mode, double, magic)
@@ -203,7 +200,7 @@ def test_udfs_equal_the_engine():
         got = udfs_osr.osr_damage_chance_at_least(*args, float(hp), *tail)
         assert got == pytest.approx(float(odds.chance_at_least(RULES, attack, hp, attacks)))
     # optional arguments as empty cells, defaults 0 / 1 / Normal
-    plain = odds.OddsAttack(Attack(0, 11), osr.dice_module.parse("1d6+1"))
+    plain = odds.OddsAttack(generic.Attack(0, 11), osr.generic_damage(RULES, osr.dice_module.parse("1d6+1")))
     assert udfs_osr.osr_expected_damage(None, 11.0, "1d6+1", None, None, None, None, None, None) == 2.25
     assert udfs_osr.osr_kill_chance(0.0, 11.0, "1d6+1", 7.0) == pytest.approx(
         float(odds.kill_chance(RULES, plain, 7))
@@ -358,13 +355,16 @@ def test_chart_data_and_odds_sheet_equal_the_engine(calc, xlsx):
     got_heat = iter(values[len(chart) :])
     for bonus in odds_sheet.HEAT_BONUS:
         for target in odds_sheet.HEAT_TARGET:
-            assert next(got_heat) == pytest.approx(float(osr.hit_chance(RULES, Attack(bonus, target))))
+            assert next(got_heat) == pytest.approx(
+                float(generic.hit_chance(RULES, generic.Attack(bonus, target)))
+            )
     for bonus in odds_sheet.HEAT_BONUS:
         for target in odds_sheet.HEAT_TARGET:
-            want = osr.chances(RULES, Attack(bonus, target))["Critical"]
+            want = generic.chances(RULES, generic.Attack(bonus, target))["Critical"]
             assert next(got_heat) == pytest.approx(float(want)), (bonus, target)
     for level in odds_sheet.FUMBLE_LEVELS:
-        assert next(got_heat) == pytest.approx(float(osr.chances(RULES, Attack(0, 11, 0, level))["Fumble"]))
+        want = generic.chances(RULES, generic.Attack(0, 11, 0, level))["Fumble"]
+        assert next(got_heat) == pytest.approx(float(want))
     assert grids["ODDS_HIT_GRID"] and heat.conditional_formatting
 
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pycalc import resolution as generic
 from pycalc import udfs
-from pycalc.d20 import Attack
 from pycalc.rulesets import osr
 from pycalc.tables import load_ruleset
 from pycalc.udfs import osr as udfs_osr
@@ -24,18 +24,20 @@ RULES = load_ruleset("osr")
     follow=st.one_of(st.none(), st.integers(1, 20)),
 )
 def test_attack_result_and_chance_equal_the_engine(roll, bonus, target, level, follow):
-    attack = Attack(bonus, target, 0, level)
+    attack = generic.Attack(bonus, target, 0, level)
     got = udfs_osr.osr_attack_result(
         float(roll), float(bonus), float(target), None, float(level), follow and float(follow)
     )
-    assert got == osr.resolve(RULES, attack, roll, follow)
+    assert got == generic.result(RULES, attack, roll, follow)
     assert got == udfs.d20_result("osr", float(roll), float(bonus), float(target), 0.0, float(level), follow)
     assert udfs_osr.osr_chance(float(bonus), float(target), None, float(level)) == pytest.approx(
-        float(osr.hit_chance(RULES, attack))
+        float(generic.hit_chance(RULES, attack))
     )
     assert udfs_osr.osr_chance(
         float(bonus), float(target), 0.0, float(level), "Hit", "Advantage"
-    ) == pytest.approx(float(osr.hit_chance(RULES, attack, osr.ADVANTAGE)))
+    ) == pytest.approx(
+        float(generic.hit_chance(RULES, generic.Attack(bonus, target, 0, level, advantage=True)))
+    )
 
 
 def test_damage_and_effect():

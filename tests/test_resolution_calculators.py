@@ -2,7 +2,7 @@
 and rulings) handed to pycalc.resolution by the adapters of resolution_adapters.py gives the same
 need, chances, result, damage and damage distribution as the ruleset's attack_outputs and odds,
 over seeded random picker scenarios with every ruling drawn at random. A ruleset whose calculator
-and odds run on the generic engine (cnc) is no longer here: it would be compared with itself."""
+and odds run on the generic engine (cnc, osr) is no longer here: it would be compared with itself."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import random
 import pytest
 
 from pycalc import resolution_odds as generic_odds
-from pycalc.rulesets import bfrpg, bfrpg_odds, combat17, combat17_odds, osr, osr_odds
+from pycalc.rulesets import bfrpg, bfrpg_odds, combat17, combat17_odds
 from pycalc.tables import RuleSet, load_ruleset
 from tests.resolution_adapters import ADAPTERS, generic_outputs
 
 SCENARIOS = 150
 ENGINES = {
-    "osr": (osr, osr_odds, osr.CHOICE_PICKERS, osr.TOGGLE_PICKERS),
     "combat17": (combat17, combat17_odds, combat17.ATTACK_CHOICE_PICKERS, combat17.ATTACK_TOGGLE_PICKERS),
     "bfrpg": (bfrpg, bfrpg_odds, bfrpg.ATTACK_CHOICES, bfrpg.ATTACK_TOGGLES),
 }
@@ -62,12 +61,6 @@ def scenarios(ruleset_id: str, count: int, seed: int) -> list[tuple[RuleSet, obj
                 str_bonus=chance.randint(-2, 3),
                 dex_bonus=chance.randint(-2, 3),
                 shield_specialist=chance.random() < 0.3,
-            )
-        if ruleset_id == "osr":
-            fields.update(
-                target_shield=chance.randint(0, 2),
-                target_dex=chance.randint(0, 2),
-                attacker_dex=chance.randint(0, 2),
             )
         found.append((rules, engine.AttackInputs(**fields)))
     return found

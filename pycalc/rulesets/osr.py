@@ -1,12 +1,17 @@
-"""OSR house rules (seed 001, descending AC): attack resolution and the GM's calculators.
+"""OSR house rules (seed 001, descending AC): the Attack calculator's situation and the GM's calculators.
 
 Every number comes from ``tables/osr``; the rulings in force come from ``rules.ruling(...)``.
 
 Attack: the natural d20 needed is ``target - bonus - mods`` where ``target`` is the number the
 GM's attack matrix gives for the defender's AC. A natural 1 always misses and is a Critical Fumble
 when a second d20 rolls higher than the attacker's level; a natural 20 always hits (a Critical HIT
-unless only a 19 or 20 could hit; 1 damage less per point needed over 20). The seed's fumble table
-is missing: :func:`fumble_effect` reads the GM's own rows and never invents one.
+unless only a 19 or 20 could hit; 1 damage less per point needed over 20). Those rules are the
+``resolution:`` block of ``tables/osr/ruleset.yaml``, resolved by the generic d20 engine
+(``pycalc.resolution``): this module adds up what the Attack calculator's pickers say (its own
+situation, :func:`situation`), hands it to the engine (:func:`generic_attack`) and keeps what is
+the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`
+reads the GM's own rows and never invents one), surprise, mass combat, Normal Men, grappling,
+saves and spell interruption.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from fractions import Fraction
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES, Attack
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
@@ -41,7 +46,7 @@ CHOICE_PICKERS = (
 TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")
 HIT_PICKERS = tuple(t for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action")
 AC_COLUMNS = {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"}
-NORMAL, ADVANTAGE, DISADVANTAGE = 0, 1, -1
+DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage
 
 
 # --------------------------------------------------------------------------- constants
@@ -55,89 +60,23 @@ def die_sides(rules: RuleSet) -> int:
     return constant(rules, "to_hit_roll", "to_hit_die_sides")
 
 
-def check_roll(rules: RuleSet, roll: int, what: str = "ROLL") -> int:
-    if not 1 <= roll <= die_sides(rules):
-        raise RuleError(f"#{what}? 1 to {die_sides(rules)}")
-    return roll
+# --------------------------------------------------------------------------- the generic engine
 
 
-# --------------------------------------------------------------------------- natural rolls
-
-
-def needed_basis(rules: RuleSet, attack: Attack) -> int:
-    """The number the natural-20 rules look at (ruling nat20_needed_basis)."""
-    return attack.need if rules.ruling("nat20_needed_basis") == "after_modifiers" else attack.target
-
-
-def no_critical(rules: RuleSet, attack: Attack) -> bool:
-    """A natural 20 is only a normal hit: the foe "could only be hit by rolling a Natural 19 or 20"."""
-    basis = needed_basis(rules, attack)
-    at_least = constant(rules, "natural_20_critical", "no_critical_needed_at_least")
-    if rules.ruling("nat20_crit_exception") == "needed_19_or_more":
-        return basis >= at_least
-    return at_least <= basis <= constant(rules, "natural_20_hit", "natural_hit_roll")
-
-
-def resolve(
-    rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None, needs_magic: bool = False
-) -> str:
-    """Miss, Hit, Critical or Fumble for the natural ``roll`` (and the fumble check ``follow_roll``).
-
-    ``needs_magic``: the target can only be hit by magical or silver weapons the attacker lacks.
-    """
-    if roll == constant(rules, "natural_1_fumble", "natural_miss_roll"):
-        return FUMBLE if follow_roll is not None and follow_roll > attack.level else MISS
-    if needs_magic and rules.ruling("magic_weapon_needed") == "no_hit":
-        return MISS
-    natural_hit = constant(rules, "natural_20_hit", "natural_hit_roll")
-    if roll == natural_hit:
-        if needs_magic and attack.need > natural_hit:
-            return MISS
-        critical_roll = constant(rules, "natural_20_critical", "critical_natural_roll")
-        return CRITICAL if roll == critical_roll and not no_critical(rules, attack) else HIT
-    return HIT if roll >= attack.need else MISS
+def plain_attack(attack: Attack) -> generic.Attack:
+    """The shared d20 interface's attack (``pycalc.d20``: no situation flags) for the generic engine."""
+    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
     """The shared d20 interface (pycalc.d20): no situation flags."""
-    return resolve(rules, attack, roll, follow_roll)
+    return generic.resolve(rules, plain_attack(attack), roll, follow_roll)
 
 
-def roll_mode(rules: RuleSet, advantage: bool, disadvantage: bool) -> int:
-    """NORMAL, ADVANTAGE or DISADVANTAGE (ruling advantage_meets_disadvantage when both)."""
-    if advantage and disadvantage:
-        return NORMAL if rules.ruling("advantage_meets_disadvantage") == "cancel" else DISADVANTAGE
-    return ADVANTAGE if advantage else DISADVANTAGE if disadvantage else NORMAL
-
-
-def face_weight(rules: RuleSet, face: int, mode: int = NORMAL) -> Fraction:
-    """Probability that the kept natural d20 shows ``face`` (Advantage keeps the highest of n)."""
-    sides = die_sides(rules)
-    if mode == NORMAL:
-        return Fraction(1, sides)
-    if mode == ADVANTAGE:
-        n = constant(rules, "to_hit_roll", "advantage_d20s")
-        return Fraction(face**n - (face - 1) ** n, sides**n)
-    n = constant(rules, "to_hit_roll", "disadvantage_d20s")
-    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)
-
-
-def chances(
-    rules: RuleSet, attack: Attack, mode: int = NORMAL, needs_magic: bool = False
-) -> dict[str, Fraction]:
-    """Exact probability of each outcome over the kept roll and the fumble check."""
-    sides = die_sides(rules)
-    found = dict.fromkeys(OUTCOMES, Fraction(0))
-    for roll in range(1, sides + 1):
-        weight = face_weight(rules, roll, mode) / sides
-        for follow in range(1, sides + 1):
-            found[resolve(rules, attack, roll, follow, needs_magic)] += weight
-    return found
-
-
-def hit_chance(rules: RuleSet, attack: Attack, mode: int = NORMAL, needs_magic: bool = False) -> Fraction:
-    odds = chances(rules, attack, mode, needs_magic)
-    return odds[HIT] + odds[CRITICAL]
+def generic_damage(rules: RuleSet, dice: dice_module.Dice, double: bool = False) -> generic.Damage:
+    """The weapon's dice for the generic engine, doubled when the situation says so."""
+    times = Fraction(constant(rules, "damage_multipliers", "double_damage_multiplier"))
+    return generic.Damage(dice, multipliers={DOUBLE: times} if double else {})
 
 
 # --------------------------------------------------------------------------- effects and damage
@@ -173,56 +112,43 @@ def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) 
     if fumble_roll is None:
         return f"{text}: roll on the fumble table"
     try:
-        return f"{text}: {fumble_effect(rules, check_roll(rules, fumble_roll, 'FUMBLE ROLL'))}"
+        return f"{text}: {fumble_effect(rules, generic.check_roll(rules, fumble_roll, 'FUMBLE ROLL'))}"
     except RuleError as error:
         return str(error)
 
 
-def nat20_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:
-    """Damage lost by a natural 20 against a foe needing more than 20 (0 otherwise)."""
-    above = constant(rules, "natural_20_hit", "nat20_penalty_needed_above")
-    basis = needed_basis(rules, attack)
-    if roll != constant(rules, "natural_20_hit", "natural_hit_roll") or basis <= above:
-        return 0
-    return (basis - above) * constant(rules, "natural_20_hit", "nat20_damage_penalty_per_point")
-
-
-def check_damage_roll(dice: dice_module.Dice, damage_roll: int) -> int:
-    low, high = dice.count, dice.count * dice.sides
-    if not low <= damage_roll <= high:
-        raise RuleError(f"#DAMAGE ROLL? {low} to {high}")
-    return damage_roll
+# The formula of a hit does not depend on the attack here (no automatic hit, no critical chart).
+ANY_ATTACK = generic.Attack(0, 0)
 
 
 def hit_damage(
-    rules: RuleSet, dice_text: str, damage_roll: int, penalty: int = 0, double: bool = False
+    rules: RuleSet,
+    dice_text: str,
+    damage_roll: int,
+    penalty: int = 0,
+    double: bool = False,
+    outcome: str = HIT,
 ) -> int:
-    """Damage of a hit: the dice shown plus the expression's modifier, doubled when the situation
-    says so, less the natural-20 penalty (ruling nat20_penalty_applies_to), never below the least."""
-    dice = dice_module.parse(dice_text)
-    return dice_damage(rules, dice, check_damage_roll(dice, damage_roll), penalty, double)
-
-
-def dice_damage(
-    rules: RuleSet, dice: dice_module.Dice, shown: int, penalty: int = 0, double: bool = False
-) -> int:
-    """:func:`hit_damage` for dice already parsed and a total already checked."""
-    least = constant(rules, "natural_20_hit", "nat20_least_damage")
-    times = constant(rules, "damage_multipliers", "double_damage_multiplier") if double else 1
-    if rules.ruling("nat20_penalty_applies_to") == "damage_total":
-        return max(least, (shown + dice.modifier) * times - penalty)
-    return max(least, (max(least, shown - penalty) + dice.modifier) * times)
+    """Damage of a hit whose natural-20 penalty is known: the generic engine's formula for that result
+    (a Critical deals what a Hit deals) of the dice shown, doubled when the situation says so, less
+    the penalty (ruling nat20_penalty_applies_to), never below the least (``pycalc.resolution.amount``)."""
+    damage = generic_damage(rules, dice_module.parse(dice_text), double)
+    shown = generic.check_damage_roll(damage.dice, damage_roll)  # dice of none (a constant) show 0
+    found = generic.formula_for(rules, ANY_ATTACK, damage, outcome, None)
+    assert found is not None  # only a critical chart waits on a roll
+    formula, multiplied = found
+    return generic.amount(rules, formula, damage, formula.dice_rolled * shown, penalty, multiplied)
 
 
 def damage_for(
     rules: RuleSet, outcome: str, dice_text: str, damage_roll: int | None, penalty: int, double: bool
 ) -> int | str:
     """0 for a miss or fumble, '' for a hit with no damage roll yet, else :func:`hit_damage`."""
-    if outcome in (MISS, FUMBLE):
+    if outcome not in HITS:
         return 0
     if damage_roll is None:
         return ""
-    return hit_damage(rules, dice_text, damage_roll, penalty, double)
+    return hit_damage(rules, dice_text, damage_roll, penalty, double, outcome)
 
 
 # --------------------------------------------------------------------------- the Attack calculator
@@ -248,9 +174,12 @@ class AttackInputs:
 
 @dataclass(frozen=True)
 class Situation:
+    """What the picked rows add up to."""
+
     hit: int
     ac: int  # change of the defender's descending AC
-    mode: int
+    advantage: bool
+    disadvantage: bool
     double: bool
     needs_magic: bool
 
@@ -285,29 +214,49 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     ac = sum(row.values[AC_COLUMNS[t]] for t, row in rows if t in AC_COLUMNS)
     ac += inputs.target_shield if flag(rows, "target_no_shield") else 0
     ac += inputs.target_dex if flag(rows, "target_no_dex_ac") else 0
-    mode = roll_mode(rules, flag(rows, "advantage"), flag(rows, "disadvantage"))
-    return Situation(hit, ac, mode, flag(rows, "double_damage"), flag(rows, "needs_magic"))
+    return Situation(
+        hit,
+        ac,
+        flag(rows, "advantage"),
+        flag(rows, "disadvantage"),
+        flag(rows, "double_damage"),
+        flag(rows, "needs_magic"),
+    )
 
 
-def effective_target(rules: RuleSet, target: int, ac_change: int) -> int:
-    """The matrix number after the defender's AC changes (ruling ac_change_to_number_needed)."""
-    if rules.ruling("ac_change_to_number_needed") == "gm_matrix":
-        return target
-    return target + ac_change * constant(rules, "to_hit_roll", "needed_change_per_ac_point")
+def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
+    """The calculator's attack with its situation, for the generic engine (which turns the AC change
+    into the number needed by ruling ac_change_to_number_needed)."""
+    return generic.Attack(
+        inputs.bonus,
+        inputs.target,
+        inputs.mods + where.hit,
+        inputs.level,
+        ac_change=where.ac,
+        advantage=where.advantage,
+        disadvantage=where.disadvantage,
+        needs_magic=where.needs_magic,
+    )
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own. RuleError for unreadable dice."""
+    where = situation(rules, inputs)
+    return situated_attack(inputs, where), generic_damage(rules, dice_module.parse(inputs.dice), where.double)
 
 
 def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
-    """Every output of the Attack calculator, by defined name ('' where no roll yet)."""
+    """Every output of the Attack calculator, by defined name ('' where no roll yet): the situation,
+    then the generic engine's number needed, chances, result, natural-20 penalty and damage."""
     where = situation(rules, inputs)
-    attack = Attack(
-        inputs.bonus, effective_target(rules, inputs.target, where.ac), inputs.mods + where.hit, inputs.level
-    )
-    odds = chances(rules, attack, where.mode, where.needs_magic)
+    attack = situated_attack(inputs, where)
+    odds = generic.chances(rules, attack)
     out: dict[str, object] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_AC_CHANGE": where.ac,
-        "ATTACK_TARGET_EFFECTIVE": attack.target,
-        "ATTACK_NEED": attack.need,
+        "ATTACK_TARGET_EFFECTIVE": generic.target(rules, attack),
+        "ATTACK_NEED": generic.need(rules, attack),
         "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
         "ATTACK_CRIT_CHANCE": odds[CRITICAL],
         "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],
@@ -321,13 +270,10 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     try:
         if inputs.level < 0:
             raise RuleError("#LEVEL? 0 or more")
-        check_roll(rules, inputs.roll)
-        if inputs.follow_roll is not None:
-            check_roll(rules, inputs.follow_roll, "FOLLOW ROLL")
+        outcome = generic.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         return {**out, "ATTACK_RESULT": str(error), "ATTACK_EFFECT": str(error), "ATTACK_DAMAGE": str(error)}
-    outcome = resolve(rules, attack, inputs.roll, inputs.follow_roll, where.needs_magic)
-    penalty = nat20_penalty(rules, attack, inputs.roll) if outcome in (HIT, CRITICAL) else 0
+    penalty = generic.natural_penalty(rules, attack, inputs.roll) if outcome in HITS else 0
     try:
         damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, where.double)
     except RuleError as error:
@@ -443,7 +389,7 @@ def expected_kills(rules: RuleSet, attacks: int, need: int, damage_dice: str, hp
     """The seed's shortcut: hits from the chance to hit, then Normal Men killed per round."""
     if attacks < 0:
         raise RuleError("#ATTACKS? 0 or more")
-    chance = hit_chance(rules, Attack(0, need))
+    chance = generic.hit_chance(rules, generic.Attack(0, need))
     hits = attacks * chance
     damage = dice_module.parse(damage_dice).mean
     hp = dice_module.parse(hp_dice).mean
@@ -652,26 +598,3 @@ def spell_outputs(
     rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None
 ) -> dict[str, object]:
     return {"SPELL_OUTCOME": shown(spell_interruption, rules, situation_label, save, d6_roll)}
-
-
-# --------------------------------------------------------------------------- the generic engine
-
-
-def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own."""
-    where = situation(rules, inputs)
-    rows = picked_rows(rules, inputs)
-    attack = generic.Attack(
-        inputs.bonus,
-        inputs.target,
-        inputs.mods + where.hit,
-        inputs.level,
-        ac_change=where.ac,
-        advantage=flag(rows, "advantage"),
-        disadvantage=flag(rows, "disadvantage"),
-        needs_magic=where.needs_magic,
-    )
-    double = int(rules.constant("damage_multipliers", "double_damage_multiplier"))
-    multipliers = {"double": Fraction(double)} if where.double else {}
-    return attack, generic.Damage(dice_module.parse(inputs.dice), multipliers=multipliers)

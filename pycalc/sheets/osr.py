@@ -1,7 +1,8 @@
 """The osr calculators: Attack (descending AC, natural 1/20 rules, odds) and Combat calculators
 (surprise, mass combat, Normal Men, grappling, level-gap saves, spell interruption).
 
-Every formula mirrors ``pycalc.rulesets.osr``; the parity tests recalculate these sheets in
+Every formula mirrors ``pycalc.rulesets.osr`` (whose attacks run on the generic d20 engine,
+``pycalc.resolution``); the parity tests recalculate these sheets in
 LibreOffice and compare them with the engine. Rule numbers are looked up by name (formulas.py).
 """
 
@@ -156,7 +157,7 @@ def resolution(rules: RuleSet) -> Formulas:
 
 
 def result_formula(rules: RuleSet, roll: str, follow: str) -> str:
-    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see osr.resolve)."""
+    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see pycalc.resolution.resolve)."""
     return resolution(rules).result(roll, follow)
 
 

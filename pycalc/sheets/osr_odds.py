@@ -1,7 +1,7 @@
 """Native odds for the osr Attack calculator: damage distribution of one attack, expected damage,
 kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble: the
 generic heat maps of ``pycalc.sheets.d20_heat``, read from the resolution block).
-Mirrors ``pycalc.rulesets.osr_odds``.
+Mirrors ``pycalc.rulesets.osr_odds`` (the generic engine's odds, ``pycalc.resolution_odds``).
 
 The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
 hit does ODDS_DMG_PLAIN (no natural-20 penalty) unless the kept roll is the natural 20, which does
@@ -51,7 +51,7 @@ def ruling_is(ruling_id: str, choice: str) -> str:
 
 
 def hit_damage(total: str, penalty: str) -> str:
-    """osr.dice_damage of a dice total (without +M) and a natural-20 penalty."""
+    """osr.hit_damage of a dice total (without +M) and a natural-20 penalty."""
     least = const("natural_20_hit", "nat20_least_damage")
     times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
     m = f"{PREFIX}_DICE_MOD"

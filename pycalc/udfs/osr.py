@@ -3,17 +3,21 @@
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
 returns a short '#...' text; nothing raises into a cell. The shared d20 UDFs (d20_need,
 d20_result, d20_hit_chance, fumble_effect...) serve the plain attack; these add the osr situation
-(Advantage, magical weapons, natural-20 damage penalty) and the other calculators.
+(Advantage, magical weapons, natural-20 damage penalty) and the other calculators. Attacks are
+resolved, damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,
+``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import xlwings as xw
 
 from pycalc import dice as dice_module
-from pycalc.d20 import FUMBLE, HIT, MISS, OUTCOMES, Attack
+from pycalc import resolution as generic
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
@@ -43,14 +47,19 @@ __all__ = [
     "surprise_range",
 ]
 OSR = "osr"
-MODES = {"": osr.NORMAL, "normal": osr.NORMAL, "advantage": osr.ADVANTAGE, "disadvantage": osr.DISADVANTAGE}
+MODES = {  # (Advantage, Disadvantage) of the kept d20
+    "": (False, False),
+    "normal": (False, False),
+    "advantage": (True, False),
+    "disadvantage": (False, True),
+}
 
 
 def osr_rules() -> RuleSet:
     return load_ruleset(OSR)
 
 
-def as_mode(value: Any) -> int:
+def as_mode(value: Any) -> tuple[bool, bool]:
     text = "" if value is None else str(value).strip().casefold()
     if text not in MODES:
         raise RuleError("#MODE? Normal, Advantage or Disadvantage")
@@ -65,8 +74,8 @@ def as_outcome(value: Any) -> str:
     raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
 
 
-def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> Attack:
-    found = Attack(
+def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> generic.Attack:
+    found = generic.Attack(
         as_int(bonus, "BONUS", 0),
         as_int(target, "TARGET"),
         as_int(mods, "MODS", 0),
@@ -75,6 +84,17 @@ def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> Attack
     if found.level < 0:
         raise RuleError("#LEVEL? 0 or more")
     return found
+
+
+def situated(attack: generic.Attack, mode: Any, needs_magic: Any) -> generic.Attack:
+    """The attack with the kept d20 (MODE) and a needed magic weapon (NEEDS MAGIC) read from cells."""
+    advantage, disadvantage = as_mode(mode)
+    return replace(
+        attack,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        needs_magic=as_bool(needs_magic, "NEEDS MAGIC"),
+    )
 
 
 # --------------------------------------------------------------------------- attack
@@ -102,13 +122,11 @@ def osr_attack_result(
     rules = osr_rules()
     follow = optional_int(follow_roll, "FOLLOW ROLL")
     if follow is not None:
-        osr.check_roll(rules, follow, "FOLLOW ROLL")
-    return osr.resolve(
-        rules,
-        osr_attack(bonus, target, mods, level),
-        osr.check_roll(rules, as_int(roll, "ROLL")),
-        follow,
-        as_bool(needs_magic, "NEEDS MAGIC"),
+        generic.check_roll(rules, follow, "FOLLOW ROLL", generic.follow_faces(rules))
+    attack = osr_attack(bonus, target, mods, level)
+    natural = generic.check_roll(rules, as_int(roll, "ROLL"))
+    return generic.resolve(
+        rules, replace(attack, needs_magic=as_bool(needs_magic, "NEEDS MAGIC")), natural, follow
     )
 
 
@@ -148,10 +166,9 @@ def osr_chance(
     """Exact probability (0 to 1): 'Hit' counts every hit, Critical included; the others exactly."""
     rules = osr_rules()
     wanted = as_outcome(outcome if outcome not in (None, "") else HIT)
-    odds = osr.chances(
-        rules, osr_attack(bonus, target, mods, level), as_mode(mode), as_bool(needs_magic, "NEEDS MAGIC")
-    )
-    return float(odds[HIT] + odds["Critical"] if wanted == HIT else odds[wanted])
+    attack = situated(osr_attack(bonus, target, mods, level), mode, needs_magic)
+    odds = generic.chances(rules, attack)
+    return float(odds[HIT] + odds[CRITICAL] if wanted == HIT else odds[wanted])
 
 
 @xw.func
@@ -162,8 +179,8 @@ def osr_chance(
 def osr_nat20_penalty(roll: Any, need: Any, target: Any) -> int:
     """Damage a natural 20 loses against a foe needing more than 20 (1 per point over)."""
     need_value, target_value = as_int(need, "NEED"), as_int(target, "TARGET")
-    attack = Attack(target_value - need_value, target_value)
-    return osr.nat20_penalty(osr_rules(), attack, as_int(roll, "ROLL"))
+    attack = generic.Attack(target_value - need_value, target_value)
+    return generic.natural_penalty(osr_rules(), attack, as_int(roll, "ROLL"))
 
 
 @xw.func
@@ -203,12 +220,13 @@ def osr_attack_effect(result: Any, fumble_roll: Any = None) -> str:
 def odds_attack(
     bonus: Any, target: Any, dice: Any, mods: Any, level: Any, mode: Any, double: Any, needs_magic: Any
 ) -> osr_odds.OddsAttack:
+    attack = osr_attack(bonus, target, mods, level)
+    parsed = parse_dice(dice)
+    advantage, disadvantage = as_mode(mode)
+    damage = osr.generic_damage(osr_rules(), parsed, as_bool(double, "DOUBLE"))
+    needs = as_bool(needs_magic, "NEEDS MAGIC")
     return osr_odds.OddsAttack(
-        osr_attack(bonus, target, mods, level),
-        parse_dice(dice),
-        as_mode(mode),
-        as_bool(double, "DOUBLE"),
-        as_bool(needs_magic, "NEEDS MAGIC"),
+        replace(attack, advantage=advantage, disadvantage=disadvantage, needs_magic=needs), damage
     )
 
 
