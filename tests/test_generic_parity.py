@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import build
-from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc import dice as dice_module
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs
 from pycalc.sheets.d20 import pick_name
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
@@ -46,6 +47,40 @@ CRITICAL_BLOCK = """
     least: attack_rules.least_damage
     critical: {dice_rolled: 2, modifier: 1}
 """
+SITUATION_BLOCK = """
+  advantage: {highest_of: 2, lowest_of: 3, both: normal}
+  damage:
+    least: attack_rules.least_damage
+    multipliers: [{name: situation, scope: dice, rounding: up}]
+  modifiers: [missile_range, cover, situation, tactics, grip]
+"""
+SITUATION_TABLES = """
+  tactics:
+    title: Tactics
+    kind: entries
+    picker: toggle
+    source: {section: Attacking}
+    columns:
+      advantage: {label: Advantage, type: bool}
+      disadvantage: {label: Disadvantage, type: bool}
+      damage_multiplier: {label: Damage multiplier, type: number}
+    rows:
+      - {id: flanking, label: Flanking, advantage: true, disadvantage: false, damage_multiplier: 1}
+      - {id: blinded, label: Blinded, advantage: false, disadvantage: true, damage_multiplier: 1}
+      - {id: charging, label: Charging, advantage: false, disadvantage: false, damage_multiplier: 2}
+
+  grip:
+    title: Grip
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      damage_multiplier: {label: Damage multiplier, type: number}
+    rows:
+      - {id: one_hand, label: One hand, damage_multiplier: 1}
+      - {id: two_hands, label: Two hands, damage_multiplier: 1.5}
+      - {id: pulled, label: Pulled blow, damage_multiplier: 0.5}
+"""
 
 
 def rebuilt(folder: Path, out: Path) -> Path:
@@ -73,6 +108,21 @@ def critical_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path
     )
     header.write_text(text)
     return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-critical"))
+
+
+@pytest.fixture(scope="module")
+def situational_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture with Advantage (2 dice, Disadvantage 3) and a damage multiplier over the dice,
+    rounded up, both picked from two new tables: still no Python."""
+    folder = tmp_path_factory.mktemp("tables") / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    old = "  damage:\n    least: attack_rules.least_damage\n  modifiers: [missile_range, cover, situation]\n"
+    assert old in header.read_text()
+    header.write_text(header.read_text().replace(old, SITUATION_BLOCK))
+    tables = folder / "attack.yaml"
+    tables.write_text(tables.read_text() + SITUATION_TABLES)
+    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-situational"))
 
 
 def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
@@ -174,3 +224,16 @@ def test_an_edited_block_gives_critical_and_fumble_heat_maps(calc, critical_bx):
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
     assert compared >= 3 * 300  # hit and critical grids and the fumble row, per ruling draw
+
+
+def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situational_bx):
+    rules, xlsx = situational_bx
+    cases = list(scenarios(rules, 160, 11))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    modes, multiplied = set(), False
+    for one in cases:
+        attack, _, where = attack_and_damage(rules, one, dice_module.Dice(1, 6, 0))
+        modes.add((attack.advantage, attack.disadvantage))
+        multiplied |= where.multiplier != 1
+    assert {(True, False), (False, True), (True, True)} <= modes and multiplied

@@ -65,11 +65,12 @@ EXPECTED, EXPECTED_ROUND, KILL = (
     "ATTACK_EXPECTED_DAMAGE_ROUND",
     "ATTACK_KILL_CHANCE",
 )
-FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS = (
+FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
     "D20W_HITS",
     "D20W_CRITS",
     "D20W_FUMBLES",
     "D20W_CONFIRMS",
+    "D20W_WEIGHTS",
 )
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
@@ -120,6 +121,22 @@ def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
     return "+".join(terms) or "0"
 
 
+def situation_product(rules: RuleSet, block: Resolution, column: str) -> str:
+    """The product of ``column`` over the picked rows (1 where nothing is picked)."""
+    terms = []
+    for table in picker_tables(rules, block):
+        if column not in table.column_ids:
+            continue
+        if table.picker == "choice":
+            terms.append(f"N({by_label(table.id, column, pick_name(table.id))})")
+        else:
+            terms += [
+                f"IF({pick_name(table.id, row.id)}=TRUE,N({const(table.id, str(row.id), column)}),1)"
+                for row in table.rows
+            ]
+    return "*".join(terms) or "1"
+
+
 def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     terms = []
     for table in picker_tables(rules, block):
@@ -162,6 +179,14 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
             situation_flag(rules, block, "needs_magic"),
         ),
         (f.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
+        (f.SIT_ADVANTAGE, "Situation: Advantage", situation_flag(rules, block, "advantage")),
+        (f.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
+        (f.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
+        (
+            f.SIT_MULTIPLIER,
+            "Situation: damage multiplier",
+            situation_product(rules, block, "damage_multiplier"),
+        ),
         (f.TOTAL_MODS, "Modifiers to the roll, all told", f"N({f.MODS})+{f.SIT_HIT}"),
         (f.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
         (f.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
@@ -208,6 +233,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         (FACE_CRITS, "Critical chance", rolls.face_crit_chance),
         (FACE_FUMBLES, "Fumble chance", rolls.face_fumble_chance),
         (FACE_CONFIRMS, "Confirms as a follow-up roll", rolls.face_confirms),
+        (FACE_WEIGHTS, "Chance the kept roll shows it", rolls.face_weight),
     ]
     faces = engine.faces(rules)
     first, last = heat.HEADER + 1, heat.HEADER + faces
@@ -332,7 +358,7 @@ def roll_block(block: Resolution) -> list[Line]:
             target_help,
             "Chance to hit",
             f.HIT_CHANCE,
-            f"SUM({FACE_HITS})/{f.FACES}",
+            f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
         Line(
@@ -342,7 +368,7 @@ def roll_block(block: Resolution) -> list[Line]:
             "anything not among the situation picks below",
             "Chance of a critical",
             f.CRIT_CHANCE,
-            f"SUM({FACE_CRITS})/{f.FACES}",
+            f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
         Line(
@@ -380,7 +406,7 @@ def roll_block(block: Resolution) -> list[Line]:
             "added to the dice's +N",
             "Chance of a fumble",
             f.FUMBLE_CHANCE,
-            f"SUM({FACE_FUMBLES})/{f.FACES}",
+            f"SUMPRODUCT({FACE_FUMBLES},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
         Line(

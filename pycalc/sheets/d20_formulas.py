@@ -7,9 +7,11 @@ Rulings sheet's cell, so flipping a ruling in the workbook changes the result as
 The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
-``file:line``: critical and fumble charts, advantage, a follow die of its own, damage multipliers,
-the natural penalty and formulas with further rolls (``rerolled``). Those rulesets (combat17, osr,
-bfrpg) keep their own calculators for now.
+``file:line``: critical and fumble charts, a follow die of its own, the natural penalty and formulas
+with further rolls (``rerolled``). Advantage weighs each face (``face_weight``); the first damage
+multiplier takes the situation's factor (a later one has no picker in a ruleset of the GM's own, so
+its factor is 1). The shipped rulesets use these formulas over their own calculators' cells
+(``own_calculator``) for the roll's result.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pycalc.resolution import SCOPES
 from pycalc.resolution_block import (
     HIT_FORMULA,
     ByRuling,
@@ -44,6 +47,8 @@ HP, ATTACKS = "ATTACK_TARGET_HP", "ATTACK_ATTACKS"
 FACES = "ATTACK_FACES"
 SIT_HIT, SIT_AC, SIT_DAMAGE = "ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE"
 SIT_CANNOT_HIT, SIT_NEEDS_MAGIC, SIT_AUTO_HIT = "ATTACK_CANNOT_HIT", "ATTACK_NEEDS_MAGIC", "ATTACK_AUTO_HIT"
+SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVANTAGE", "ATTACK_ROLL_MODE"
+SIT_MULTIPLIER = "ATTACK_SITUATION_MULTIPLIER"
 TOTAL_MODS, TARGET_NOW = "ATTACK_TOTAL_MODS", "ATTACK_TARGET_NOW"
 RAW_NEED, NEED, NEED_BASIS = "ATTACK_RAW_NEED", "ATTACK_NEED", "ATTACK_NEED_BASIS"
 CRIT_POSSIBLE, CONFIRM_CHANCE = "ATTACK_CRIT_POSSIBLE", "ATTACK_CONFIRM_CHANCE"
@@ -77,6 +82,10 @@ class Cells:
     sit_cannot_hit: str = SIT_CANNOT_HIT
     sit_needs_magic: str = SIT_NEEDS_MAGIC
     sit_auto_hit: str = SIT_AUTO_HIT
+    sit_advantage: str = SIT_ADVANTAGE
+    sit_disadvantage: str = SIT_DISADVANTAGE
+    roll_mode: str = ROLL_MODE
+    sit_multiplier: str = SIT_MULTIPLIER
     total_mods: str = TOTAL_MODS
     target_now: str = TARGET_NOW
     raw_need: str = RAW_NEED
@@ -110,9 +119,7 @@ def unsupported(block: Resolution) -> list[str]:
     for key, (item, allowed) in modes.items():
         found += [f"{key}: {mode}" for mode in possible(item) if mode not in allowed]
     checks = {
-        "advantage": block.advantage is not None,
         "follow_die": block.follow_die is not None,
-        "damage.multipliers": bool(block.damage.multipliers),
         "damage.natural_penalty": block.damage.natural_penalty is not None,
         "damage.formulas": block.damage.formulas is not None,
         "damage formulas with rerolled": any(
@@ -212,7 +219,15 @@ def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
     block = rules.resolution_block
     if block is None:
         raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block")])
-    flags = {"sit_cannot_hit": "FALSE", "sit_needs_magic": "FALSE", "sit_auto_hit": "FALSE"}
+    flags = {
+        "sit_cannot_hit": "FALSE",
+        "sit_needs_magic": "FALSE",
+        "sit_auto_hit": "FALSE",
+        "sit_advantage": "FALSE",
+        "sit_disadvantage": "FALSE",
+        "roll_mode": '"normal"',
+        "sit_multiplier": "1",
+    }
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
         found = replace(found, need=f"({Formulas(block, found).need()})")
@@ -407,6 +422,25 @@ class Formulas:
     def face_confirms(self, face: str) -> str:
         return f"IF({is_mode(self.block.critical.mode, 'confirm')},IF({self.confirms(face)},1,0),0)"
 
+    def roll_mode(self) -> str:
+        """normal, advantage or disadvantage (``resolution.roll_mode``): both at once as the block says."""
+        rule = self.block.advantage
+        both = q("normal") if rule is None else expr(rule.both)
+        adv, dis = self.c.sit_advantage, self.c.sit_disadvantage
+        return f'IF(AND({adv},{dis}),{both},IF({adv},"advantage",IF({dis},"disadvantage","normal")))'
+
+    def face_weight(self, face: str) -> str:
+        """Chance the kept natural roll shows ``face`` (``resolution.face_weight``): with Advantage the
+        highest of n dice is kept, with Disadvantage the lowest of m."""
+        faces, mode, rule = self.c.faces, self.c.roll_mode, self.block.advantage
+        if rule is None:
+            return f"1/{faces}"
+        n, m = expr(rule.highest_of), expr(rule.lowest_of)
+        return (
+            f'IF({mode}="advantage",({face}^{n}-({face}-1)^{n})/{faces}^{n},'
+            f'IF({mode}="disadvantage",(({faces}+1-{face})^{m}-({faces}-{face})^{m})/{faces}^{m},1/{faces}))'
+        )
+
     # --------------------------------------------------------------------------- damage
 
     @staticmethod
@@ -419,14 +453,30 @@ class Formulas:
 
         return by_choice(spec, render)
 
-    def formula_amount(self, spec: Any, rolled: str) -> str:
-        """A hit's damage before the least: ``dice_rolled`` x rolled + the fixed parts of the formula."""
-        return (
-            f"({self.coefficient(spec, 'dice_rolled')})*{rolled}"
-            f"+({self.coefficient(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}"
-            f"+({self.coefficient(spec, 'die_max')})*{self.c.dice_sides}"
-            f"+({self.coefficient(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})"
-        )
+    def formula_parts(self, spec: Any, rolled: str) -> dict[str, str]:
+        """A hit's damage parts (``resolution.SCOPES`` names): ``dice_rolled`` x rolled and the fixed
+        parts of the formula."""
+        part = self.coefficient
+        return {
+            "rolled": f"({part(spec, 'dice_rolled')})*{rolled}",
+            "dice_max": f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
+            "die_max": f"({part(spec, 'die_max')})*{self.c.dice_sides}",
+            "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
+        }
+
+    def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True) -> str:
+        """A hit's damage before the least: the parts, times the first multiplier over its scope (the
+        situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
+        parts = self.formula_parts(spec, rolled)
+        total = "+".join(parts.values())
+        stages = self.block.damage.multipliers
+        if not stages or multiplied is False:
+            return total
+        stage = stages[0]
+        inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
+        exact = f"ROUND(({inside})*{self.c.sit_multiplier}+({total})-({inside}),6)"
+        rounded = f"IF({is_mode(stage.rounding, 'up')},-INT(-{exact}),INT({exact}))"
+        return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
         """(hit, critical, automatic hit) formula specs of the self.block."""
@@ -440,9 +490,11 @@ class Formulas:
     def damage_of(self, outcome: str, rolled: str) -> str:
         """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
         hit, critical, auto = self.damage_specs()
-        least = expr(self.block.damage.least)
+        rule = self.block.damage
+        auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
+        least = expr(rule.least)
         chosen = (
-            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled)},"
+            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied)},"
             f'IF({outcome}="Critical",{self.formula_amount(critical, rolled)},{self.formula_amount(hit, rolled)}))'
         )
         return f"MAX({least},{chosen})"
