@@ -343,6 +343,18 @@ def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
     )
 
 
+def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> str:
+    """What the chart row read for a Critical or a Fumble says (its ``text`` column; '' without one,
+    or before the follow roll)."""
+    if follow is None:
+        return ""
+    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:
+        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
+    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:
+        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
+    return ""
+
+
 # --------------------------------------------------------------------------- the result
 
 

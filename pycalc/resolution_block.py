@@ -54,7 +54,7 @@ TOP_KEYS = {
     "modifiers",
     "note",
 }
-FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special"}
+FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
 DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
@@ -147,6 +147,7 @@ class Chart:
     plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss
     formula: str | None = None  # column naming the damage formula (critical chart)
     follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers
+    text: str | None = None  # text column: what the row does, shown by the calculator
 
 
 @dataclass(frozen=True)
@@ -401,9 +402,12 @@ class _Parser:
             return None
         special = self.column_id(data, "special", what)
         formula = self.column_id(data, "formula", what) if with_formula else None
+        text = self.column_id(data, "text", what)
         columns: dict[str, tuple[str, ...]] = {}
         if special:
             columns[special] = ("bool",)
+        if text:
+            columns[text] = ("text",)
         if formula:
             columns[formula] = ("text", "outcome")
             self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))
@@ -416,7 +420,7 @@ class _Parser:
             )
         table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)
         adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
-        return Chart(table, special, plain, formula, adds)
+        return Chart(table, special, plain, formula, adds, text)
 
     def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:
         if isinstance(raw, str):

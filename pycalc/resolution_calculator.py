@@ -43,14 +43,19 @@ class CalculatorInputs:
 
 
 def uses_follow(block: Resolution) -> bool:
-    """The calculator asks for a follow-up roll (a confirmation or a fumble check)."""
+    """The calculator asks for a follow-up roll (a confirmation, a fumble check or a chart)."""
     modes = possible(block.fumble.mode) + possible(block.critical.mode)
-    return any(mode in ("level_check", "confirm") for mode in modes)
+    return any(mode in ("level_check", "confirm", "chart") for mode in modes)
 
 
 def uses_level(block: Resolution) -> bool:
     """The calculator asks for the attacker's level (a fumble checked against it)."""
     return "level_check" in possible(block.fumble.mode)
+
+
+def shows_chart_text(block: Resolution) -> bool:
+    """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""
+    return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))
 
 
 def attack_and_damage(
@@ -153,6 +158,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         "ATTACK_HP_AFTER": NO_ROLL_YET,
         **odds_outputs(rules, attack, damage, inputs, dice_text),
     }
+    if shows_chart_text(block):
+        found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET
     found["ATTACK_SUMMARY"] = summary(found, None, False)
     if inputs.roll is None:
         return found
@@ -162,6 +169,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)
         return found
     found["ATTACK_RESULT"] = outcome
+    if shows_chart_text(block):
+        found["ATTACK_CHART_EFFECT"] = engine.chart_text(rules, attack, outcome, inputs.follow_roll)
     needed = follow_needed(rules, attack, inputs.roll)
     try:
         if outcome in HITS:

@@ -22,7 +22,6 @@ from tests.parity import same
 from tests.test_d20_heat import heat_mismatches
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
-OUTPUTS = list(attack_outputs(load_folder(FIXTURE), CalculatorInputs(roll=10)))
 DICE_FORMS = [
     "1d8",
     "d6",
@@ -81,6 +80,66 @@ SITUATION_TABLES = """
       - {id: two_hands, label: Two hands, damage_multiplier: 1.5}
       - {id: pulled, label: Pulled blow, damage_multiplier: 0.5}
 """
+CHART_BLOCK = """
+  fumble:
+    mode: chart
+    chart: fumble_chart
+    special: special
+    plain_unless_special: true
+    text: effect
+  critical:
+    mode: chart
+    chart: critical_chart
+    formula: damage
+    special: special
+    follow_adds_mods: true
+    text: effect
+  damage:
+    least: attack_rules.least_damage
+    formulas: {table: damage_formulas, dice_rolled: rolled, dice_max: maximum, modifier: modifier}
+    hit: regular
+"""
+CHART_TABLES = """
+  damage_formulas:
+    title: Damage formulas
+    kind: entries
+    source: {section: Critical hits}
+    columns:
+      rolled: {label: Dice as rolled, type: int}
+      maximum: {label: Maximum of the dice, type: int}
+      modifier: {label: Modifier counted, type: int}
+    rows:
+      - {id: regular, label: Regular damage, rolled: 1, maximum: 0, modifier: 1}
+      - {id: maximum, label: Maximum damage, rolled: 0, maximum: 1, modifier: 1}
+      - {id: brutal, label: Roll plus maximum, rolled: 1, maximum: 1, modifier: 2}
+
+  critical_chart:
+    title: Critical chart (follow-up d20 + modifiers)
+    kind: bands
+    source: {section: Critical hits}
+    key: {id: follow_up_d20, label: Follow-up d20}
+    columns:
+      damage: {label: Damage formula, type: text}
+      special: {label: A special, type: bool}
+      effect: {label: Effect, type: text}
+    rows:
+      - {to: 9, damage: regular, special: false, effect: A solid blow}
+      - {from: 10, to: 17, damage: maximum, special: true, effect: Maximum damage}
+      - {from: 18, damage: brutal, special: true, effect: "Brutal blow, the foe staggers"}
+
+  fumble_chart:
+    title: Fumble chart (follow-up d20)
+    kind: bands
+    source: {section: Fumbles}
+    key: {id: follow_up_d20, label: Follow-up d20}
+    columns:
+      special: {label: A special, type: bool}
+      effect: {label: Effect, type: text}
+    rows:
+      - {to: 5, special: true, effect: Weapon dropped}
+      - {from: 6, to: 12, special: true, effect: "Stumble, lose the next attack"}
+      - {from: 13, special: false, effect: Just a miss}
+"""
 
 
 def rebuilt(folder: Path, out: Path) -> Path:
@@ -123,6 +182,21 @@ def situational_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, P
     tables = folder / "attack.yaml"
     tables.write_text(tables.read_text() + SITUATION_TABLES)
     return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-situational"))
+
+
+@pytest.fixture(scope="module")
+def charted_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture with a critical chart read with the roll's modifiers, whose rows name damage
+    formulas, and a fumble chart whose plain rows are a Miss, both saying what happens: still no Python."""
+    folder = tmp_path_factory.mktemp("tables") / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    old = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
+    assert old in header.read_text()
+    header.write_text(header.read_text().replace(old, CHART_BLOCK))
+    tables = folder / "attack.yaml"
+    tables.write_text(tables.read_text() + CHART_TABLES)
+    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-charted"))
 
 
 def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
@@ -191,12 +265,13 @@ def scenarios(rules: RuleSet, count: int, seed: int) -> Iterator[CalculatorInput
 
 
 def mismatches(calc, rules: RuleSet, xlsx: Path, cases: list[CalculatorInputs]) -> list[str]:
-    got = calc.evaluate(xlsx, [cells(rules, one) for one in cases], OUTPUTS)
+    outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
+    got = calc.evaluate(xlsx, [cells(rules, one) for one in cases], outputs)
     return [
         f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one}"
         for one, row in zip(cases, got, strict=True)
         for expected in [attack_outputs(rules, one)]
-        for name in OUTPUTS
+        for name in outputs
         if not same(expected[name], row[name])
     ]
 
@@ -237,3 +312,16 @@ def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situa
         modes.add((attack.advantage, attack.disadvantage))
         multiplied |= where.multiplier != 1
     assert {(True, False), (False, True), (True, True)} <= modes and multiplied
+
+
+def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
+    rules, xlsx = charted_bx
+    cases = list(scenarios(rules, 200, 13))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    results = [attack_outputs(rules, one) for one in cases]
+    assert {"Critical", "Fumble", "Hit", "Miss"} <= {r["ATTACK_RESULT"] for r in results}
+    said = {r["ATTACK_CHART_EFFECT"] for r in results}
+    assert {"Maximum damage", "Brutal blow, the foe staggers", "Weapon dropped", ""} <= said
+    problems, compared = heat_mismatches(calc, rules, xlsx)
+    assert not problems and compared >= 300, problems[:5]

@@ -157,6 +157,20 @@ CASES = [
     ),
     (
         "combat17",
+        "    formula: damage",
+        "    formula: damage\n    text: effects",
+        "chart: critical_hits",
+        "has no column 'effects'",
+    ),
+    (
+        "combat17",
+        "    formula: damage",
+        "    formula: damage\n    text: special",
+        "chart: critical_hits",
+        "critical_hits.special is bool, not text",
+    ),
+    (
+        "combat17",
         "  always_miss: {table: natural_rolls, column: auto_miss}",
         "  always_miss: {table: natural_rolls, column: follow_up}",
         "always_miss: {table: natural_rolls",

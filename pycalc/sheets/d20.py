@@ -25,7 +25,7 @@ from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.resolution_block import Resolution, possible
-from pycalc.resolution_calculator import uses_follow, uses_level
+from pycalc.resolution_calculator import shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
@@ -49,7 +49,7 @@ from pycalc.sheets.common import (
     table_name,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import by_label, const
+from pycalc.sheets.formulas import band, by_label, const
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet, Table
 
@@ -65,6 +65,7 @@ EXPECTED, EXPECTED_ROUND, KILL = (
     "ATTACK_EXPECTED_DAMAGE_ROUND",
     "ATTACK_KILL_CHANCE",
 )
+FACE_CRIT_KEEPS, FACE_CRIT_FORMULAS = "D20W_CRIT_KEEPS", "D20W_CRIT_FORMULAS"
 FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
     "D20W_HITS",
     "D20W_CRITS",
@@ -194,6 +195,16 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (f.NEED_BASIS, "Number the natural-roll exceptions read", f.Formulas(block).need_basis()),
         (f.CRIT_POSSIBLE, "A critical is possible", f.Formulas(block).crit_possible()),
         (f.CONFIRM_CHANCE, "Chance a follow-up roll confirms", f"SUM({FACE_CONFIRMS})/{f.FACES}"),
+        (
+            f.CRIT_KEEP,
+            "Chance the critical chart keeps a critical",
+            f"SUM({FACE_CRIT_KEEPS})/{f.FACES}" if f.Formulas(block).charted_critical() else "0",
+        ),
+        (
+            f.FUMBLE_KEEP,
+            "Chance the fumble chart keeps a fumble",
+            f"SUM({heat.FUMBLE_CHART})/{f.FACES}" if block.fumble.chart is not None else "0",
+        ),
         (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({f.DICE}&""," ",""))'),
         (constant, "Dice: a plain number", dice["constant"]),
         (readable, "Dice: NdS+M", dice["dice"]),
@@ -235,6 +246,20 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         (FACE_CONFIRMS, "Confirms as a follow-up roll", rolls.face_confirms),
         (FACE_WEIGHTS, "Chance the kept roll shows it", rolls.face_weight),
     ]
+    chart = block.critical.chart
+    if rolls.charted_critical() and chart is not None:  # the row each follow-up roll reads (with the mods)
+        columns += [
+            (
+                FACE_CRIT_KEEPS,
+                "Critical chart keeps it",
+                lambda x: f"IF({rolls.plain_row(chart, rolls.follow_total(x))},0,1)",
+            ),
+            (
+                FACE_CRIT_FORMULAS,
+                "Critical chart's damage",
+                lambda x: band(chart.table, str(chart.formula), rolls.follow_total(x)),
+            ),
+        ]
     faces = engine.faces(rules)
     first, last = heat.HEADER + 1, heat.HEADER + faces
     face_letter = get_column_letter(first_col)
@@ -263,30 +288,67 @@ def over_dice(column: str, term: Callable[[str], str] = lambda x: x) -> str:
     return f"IF({f.DICE_COUNT}=0,{term(f'INDEX({column},1)')},SUMPRODUCT({P},{term(column)}))"
 
 
-def write_damage_workings(book: Workbook, block: Resolution) -> Worksheet:
+def critical_columns(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str | None]]:
+    """(column name, weight, formula row id) of a critical's damage per dice total: one column, or
+    with a critical chart one per row of ``damage.formulas``, weighed by the share of the follow-up
+    faces whose chart row names it (among those that keep the critical)."""
+    formulas = block.damage.formulas
+    if not f.Formulas(block).charted_critical() or formulas is None:
+        return [(CRIT_DAMAGE, "1", None)]
+    keeps = f"MAX(1,SUM({FACE_CRIT_KEEPS}))"
+    return [
+        (
+            f"{CRIT_DAMAGE}_{number}",
+            f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={f.q(str(row.id))}))/{keeps}",
+            str(row.id),
+        )
+        for number, row in enumerate(rules.table(formulas.table).rows, start=1)
+    ]
+
+
+def outcome_terms(rules: RuleSet, block: Resolution, term: Callable[[str], str]) -> str:
+    """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight."""
+    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
+    critical = "+".join(
+        f"{weight}*{over_dice(name, term)}" for name, weight, _ in critical_columns(rules, block)
+    )
+    return f"{hit_only}*{over_dice(HIT_DAMAGE, term)}+{f.CRIT_CHANCE}*({critical})"
+
+
+def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total, the chart's data."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX)
     col = grid.free_column
-    for offset, (name, title, outcome) in enumerate(
-        ((HIT_DAMAGE, "Damage of a hit", '"Hit"'), (CRIT_DAMAGE, "Damage of a critical", '"Critical"'))
-    ):
+    rules_f = f.Formulas(block)
+    columns = [(HIT_DAMAGE, "Damage of a hit", lambda rolled: rules_f.damage_of('"Hit"', rolled))]
+    for name, _, row_id in critical_columns(rules, block):
+        if row_id is None:
+            columns.append(
+                (name, "Damage of a critical", lambda rolled: rules_f.damage_of('"Critical"', rolled))
+            )
+        else:
+            columns.append(
+                (
+                    name,
+                    f"Damage of a critical: {row_id}",
+                    lambda rolled, row_id=row_id: rules_f.least_of(rules_f.formula_amount(row_id, rolled)),
+                )
+            )
+    for offset, (name, title, damage) in enumerate(columns):
         put(sheet.cell(HEADER_ROW, col + offset), title)
         for row in range(grid.first, grid.last + 1):
-            put_formula(sheet.cell(row, col + offset), f.Formulas(block).damage_of(outcome, f"$A{row}"))
+            put_formula(sheet.cell(row, col + offset), damage(f"$A{row}"))
         define_name(book, name, grid.column(col + offset))
-    x_col = col + 2
+    x_col = col + len(columns)
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
-    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
     for x in CHART_DAMAGE:
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
         here = f"${get_column_letter(x_col)}{row}"
-        chance = (
-            f"IF({here}=0,1-{f.HIT_CHANCE},0)+{hit_only}*{over_dice(HIT_DAMAGE, lambda x, here=here: f'--({x}={here})')}"
-            f"+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE, lambda x, here=here: f'--({x}={here})')}"
-        )
+        terms = outcome_terms(rules, block, lambda x, here=here: f"--({x}={here})")
+        chance = f"IF({here}=0,1-{f.HIT_CHANCE},0)+{terms}"
         shown = f'AND({f.DICE_MESSAGE}="",OR({f.DICE_COUNT}=0,{PREFIX}_OK))'
         cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
         cell.number_format = PERCENT_FORMAT
@@ -295,14 +357,10 @@ def write_damage_workings(book: Workbook, block: Resolution) -> Worksheet:
     return sheet
 
 
-def odds_formulas() -> dict[str, str]:
-    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
-    expected = f"{hit_only}*{over_dice(HIT_DAMAGE)}+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE)}"
+def odds_formulas(rules: RuleSet, block: Resolution) -> dict[str, str]:
+    expected = outcome_terms(rules, block, lambda x: x)
     hp = f"N({f.HP})"
-    kill = (
-        f"{hit_only}*{over_dice(HIT_DAMAGE, lambda x: f'--({x}>={hp})')}"
-        f"+{f.CRIT_CHANCE}*{over_dice(CRIT_DAMAGE, lambda x: f'--({x}>={hp})')}"
-    )
+    kill = outcome_terms(rules, block, lambda x: f"--({x}>={hp})")
     attacks = f"N({f.ATTACKS})"
     return {
         EXPECTED: guarded(expected),
@@ -338,7 +396,7 @@ def follow_words(block: Resolution) -> str:
     )
 
 
-def roll_block(block: Resolution) -> list[Line]:
+def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     target_label, target_help = target_words(block)
     lines = [
         Line(
@@ -383,8 +441,23 @@ def roll_block(block: Resolution) -> list[Line]:
         ),
     ]
     if uses_follow(block):
+        chart = (
+            {
+                "out_label": "What the chart says",
+                "out_name": f.CHART_EFFECT,
+                "out_formula": f.Formulas(block).chart_effect(),
+            }
+            if shows_chart_text(block)
+            else {}
+        )
         lines.append(
-            Line(follow_words(block), f.FOLLOW, None, "only when the result asks for it; clear it after")
+            Line(
+                follow_words(block),
+                f.FOLLOW,
+                None,
+                "only when the result asks for it; clear it after",
+                **chart,
+            )
         )
     if uses_level(block):
         lines.append(Line("Attacker's level", f.LEVEL, 1, "a fumble happens when the check roll is higher"))
@@ -426,19 +499,19 @@ def roll_block(block: Resolution) -> list[Line]:
             "same attack, independent",
             "Expected damage per attack",
             EXPECTED,
-            odds_formulas()[EXPECTED],
+            odds_formulas(rules, block)[EXPECTED],
             "0.00",
         ),
         Line(
             out_label="Expected damage this round",
             out_name=EXPECTED_ROUND,
-            out_formula=odds_formulas()[EXPECTED_ROUND],
+            out_formula=odds_formulas(rules, block)[EXPECTED_ROUND],
             out_format="0.00",
         ),
         Line(
             out_label="Chance one attack drops the target",
             out_name=KILL,
-            out_formula=odds_formulas()[KILL],
+            out_formula=odds_formulas(rules, block)[KILL],
             out_format=PERCENT_FORMAT,
         ),
     ]
@@ -497,7 +570,7 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
     put(sheet.cell(FIRST_ROW, 1), "This attack").font = SUBTITLE
     put(sheet.cell(FIRST_ROW, OUT_LABEL), "What it gives").font = SUBTITLE
     row = FIRST_ROW
-    for row, line in enumerate(roll_block(block), start=FIRST_ROW + 1):
+    for row, line in enumerate(roll_block(rules, block), start=FIRST_ROW + 1):
         if line.name:
             put(sheet.cell(row, 1), line.label)
             put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
@@ -622,7 +695,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
     sheet = write_attack_calculator(book, rules, block)
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)
-    damage = write_damage_workings(book, block)
+    damage = write_damage_workings(book, rules, block)
     first = HEADER_ROW + 1
     x_col = damage.max_column - 1
     chart = damage_chart(

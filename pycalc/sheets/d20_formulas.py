@@ -7,10 +7,10 @@ Rulings sheet's cell, so flipping a ruling in the workbook changes the result as
 The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
-``file:line``: critical and fumble charts, a follow die of its own, the natural penalty and formulas
-with further rolls (``rerolled``). Advantage weighs each face (``face_weight``); the first damage
-multiplier takes the situation's factor (a later one has no picker in a ruleset of the GM's own, so
-its factor is 1). The shipped rulesets use these formulas over their own calculators' cells
+``file:line``: a follow die of its own, the natural penalty and formulas with further rolls
+(``rerolled``). Advantage weighs each face (``face_weight``); the first damage multiplier takes the
+situation's factor (a later one has no picker in a ruleset of the GM's own, so its factor is 1); a
+critical chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own calculators' cells
 (``own_calculator``) for the roll's result.
 """
 
@@ -34,7 +34,7 @@ from pycalc.resolution_block import (
     Rolls,
     possible,
 )
-from pycalc.sheets.common import ruling_name
+from pycalc.sheets.common import ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
@@ -49,6 +49,8 @@ SIT_HIT, SIT_AC, SIT_DAMAGE = "ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "AT
 SIT_CANNOT_HIT, SIT_NEEDS_MAGIC, SIT_AUTO_HIT = "ATTACK_CANNOT_HIT", "ATTACK_NEEDS_MAGIC", "ATTACK_AUTO_HIT"
 SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVANTAGE", "ATTACK_ROLL_MODE"
 SIT_MULTIPLIER = "ATTACK_SITUATION_MULTIPLIER"
+CRIT_KEEP, FUMBLE_KEEP = "ATTACK_CRIT_CHART_KEEPS", "ATTACK_FUMBLE_CHART_KEEPS"
+CHART_EFFECT = "ATTACK_CHART_EFFECT"
 TOTAL_MODS, TARGET_NOW = "ATTACK_TOTAL_MODS", "ATTACK_TARGET_NOW"
 RAW_NEED, NEED, NEED_BASIS = "ATTACK_RAW_NEED", "ATTACK_NEED", "ATTACK_NEED_BASIS"
 CRIT_POSSIBLE, CONFIRM_CHANCE = "ATTACK_CRIT_POSSIBLE", "ATTACK_CONFIRM_CHANCE"
@@ -57,6 +59,13 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+
+
+@dataclass(frozen=True)
+class ChartFormula:
+    """The damage formula that the critical chart row read with ``key`` (the follow total) names."""
+
+    key: str
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,8 @@ class Cells:
     sit_disadvantage: str = SIT_DISADVANTAGE
     roll_mode: str = ROLL_MODE
     sit_multiplier: str = SIT_MULTIPLIER
+    crit_keep: str = CRIT_KEEP
+    fumble_keep: str = FUMBLE_KEEP
     total_mods: str = TOTAL_MODS
     target_now: str = TARGET_NOW
     raw_need: str = RAW_NEED
@@ -113,15 +124,18 @@ def unsupported(block: Resolution) -> list[str]:
     """The block's choices that the generic sheet cannot write yet (empty: it can write them all)."""
     found = []
     modes = {
-        "fumble.mode": (block.fumble.mode, {"none", "always", "level_check"}),
-        "critical.mode": (block.critical.mode, {"none", "automatic", "confirm"}),
+        "fumble.mode": (block.fumble.mode, {"none", "always", "level_check", "chart"}),
+        "critical.mode": (block.critical.mode, {"none", "automatic", "confirm", "chart"}),
     }
     for key, (item, allowed) in modes.items():
         found += [f"{key}: {mode}" for mode in possible(item) if mode not in allowed]
     checks = {
         "follow_die": block.follow_die is not None,
         "damage.natural_penalty": block.damage.natural_penalty is not None,
-        "damage.formulas": block.damage.formulas is not None,
+        "critical.mode chosen by a ruling, one choice a chart": "chart" in possible(block.critical.mode)
+        and len(set(possible(block.critical.mode))) > 1,
+        "damage.formulas with rerolled": block.damage.formulas is not None
+        and "rerolled" in block.damage.formulas.columns,
         "damage formulas with rerolled": any(
             isinstance(f, Formula) and any(v != 0 for v in possible(f.rerolled))
             for spec in (block.damage.hit, block.damage.critical, block.damage.auto_hit)
@@ -408,7 +422,8 @@ class Formulas:
         mode = self.block.critical.mode
         return (
             f"IF({self.c.sit_auto_hit},0,{self.face_hit_chance(face)}*IF(OR(NOT({self.critical_roll(face)}),"
-            f"NOT({self.c.crit_possible})),0,IF({is_mode(mode, 'automatic')},1,{self.c.confirm_chance})))"
+            f"NOT({self.c.crit_possible})),0,IF({is_mode(mode, 'automatic')},1,"
+            f"IF({is_mode(mode, 'chart')},{self.c.crit_keep},{self.c.confirm_chance}))))"
         )
 
     def face_fumble_chance(self, face: str) -> str:
@@ -416,7 +431,7 @@ class Formulas:
         by_level = f"MAX(0,MIN({self.c.faces},{self.c.faces}-{self.c.level}))/{self.c.faces}"
         return (
             f"IF({self.c.sit_auto_hit},0,IF({self.always_misses(face)},IF({is_mode(mode, 'always')},1,"
-            f"IF({is_mode(mode, 'level_check')},{by_level},0)),0))"
+            f"IF({is_mode(mode, 'level_check')},{by_level},IF({is_mode(mode, 'chart')},{self.c.fumble_keep},0))),0))"
         )
 
     def face_confirms(self, face: str) -> str:
@@ -443,15 +458,33 @@ class Formulas:
 
     # --------------------------------------------------------------------------- damage
 
-    @staticmethod
-    def coefficient(spec: Any, part: str) -> str:
-        """One part of a damage formula (inline, or chosen by a ruling) as a formula."""
+    def coefficient(self, spec: Any, part: str) -> str:
+        """One part of a damage formula as a formula: inline, a row of ``damage.formulas`` (by id, or
+        the one a critical chart row names), or chosen by a ruling."""
 
         def render(found: Any) -> str:
+            if isinstance(found, ChartFormula):
+                chart = self.block.critical.chart
+                assert chart is not None and chart.formula is not None
+                return self.formula_row_part(band(chart.table, chart.formula, found.key), part)
+            if isinstance(found, str):
+                return self.formula_row_part(q(found), part)
             formula = found if isinstance(found, Formula) else HIT_FORMULA
             return expr(getattr(formula, part))
 
         return by_choice(spec, render)
+
+    def formula_row_part(self, row_id: str, part: str) -> str:
+        """``part`` of the ``damage.formulas`` row whose id is ``row_id`` (0 when no column holds it)."""
+        found = self.block.damage.formulas
+        column = None if found is None else found.columns.get(part)
+        if found is None or column is None:
+            return "0"
+        return f"INDEX({table_name(found.table, column)},MATCH({row_id},{table_name(found.table, 'id')},0))"
+
+    def charted_critical(self) -> bool:
+        """A critical's damage is the formula its chart row names (critical mode chart)."""
+        return possible(self.block.critical.mode) == ["chart"]
 
     def formula_parts(self, spec: Any, rolled: str) -> dict[str, str]:
         """A hit's damage parts (``resolution.SCOPES`` names): ``dice_rolled`` x rolled and the fixed
@@ -479,25 +512,27 @@ class Formulas:
         return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
-        """(hit, critical, automatic hit) formula specs of the self.block."""
+        """(hit, critical, automatic hit) formula specs of the block; a charted critical reads the row
+        of the entered follow-up roll."""
         rule = self.block.damage
-        return (
-            rule.hit,
-            rule.hit if rule.critical is None else rule.critical,
-            rule.hit if rule.auto_hit is None else rule.auto_hit,
-        )
+        critical = rule.hit if rule.critical is None else rule.critical
+        if self.charted_critical():
+            critical = ChartFormula(self.follow_total(self.c.follow))
+        return rule.hit, critical, rule.hit if rule.auto_hit is None else rule.auto_hit
+
+    def least_of(self, amount: str) -> str:
+        return f"MAX({expr(self.block.damage.least)},{amount})"
 
     def damage_of(self, outcome: str, rolled: str) -> str:
         """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
-        least = expr(rule.least)
         chosen = (
             f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied)},"
             f'IF({outcome}="Critical",{self.formula_amount(critical, rolled)},{self.formula_amount(hit, rolled)}))'
         )
-        return f"MAX({least},{chosen})"
+        return self.least_of(chosen)
 
     def rolls_dice(self) -> str:
         """TRUE when the formula the outcome uses takes the damage roll (dice_rolled not 0)."""
@@ -514,12 +549,36 @@ class Formulas:
         dr = self.c.damage_roll
         bad_roll = f"IF(ISNUMBER({dr}),OR({dr}<{low},{dr}>{high},{dr}<>INT({dr})),TRUE)"
         rolled = f"IF({needs_roll},{self.c.damage_roll},0)"
+        chart_waits = (
+            f'AND({self.c.result}="Critical",NOT(ISNUMBER({self.c.follow})))'
+            if self.charted_critical()
+            else "FALSE"
+        )
         return (
             f'IF(OR({self.c.result}="",LEFT({self.c.result},1)="#"),"",IF(AND({self.c.result}<>"Hit",{self.c.result}<>"Critical"),0,'
-            f'IF({self.c.dice_message}<>"",{self.c.dice_message},'
+            f'IF({self.c.dice_message}<>"",{self.c.dice_message},IF({chart_waits},"",'
             f'IF(AND({needs_roll},ISBLANK({self.c.damage_roll})),"",'
             f'IF(AND({needs_roll},{bad_roll}),"#DAMAGE ROLL? "&{low}&" to "&{high},'
-            f"{self.damage_of(self.c.result, rolled)})))))"
+            f"{self.damage_of(self.c.result, rolled)}))))))"
+        )
+
+    def chart_effect(self) -> str:
+        """What the chart row of a Critical or a Fumble says (``resolution.chart_text``)."""
+        c, critical, fumble = self.c, self.block.critical.chart, self.block.fumble.chart
+        given = f"ISNUMBER({c.follow})"
+        critical_text = (
+            band(critical.table, critical.text, self.follow_total(c.follow))
+            if critical is not None and critical.text and self.charted_critical()
+            else '""'
+        )
+        fumble_text = (
+            band(fumble.table, fumble.text, c.follow)
+            if fumble is not None and fumble.text and possible(self.block.fumble.mode) == ["chart"]
+            else '""'
+        )
+        return (
+            f'IF(NOT({given}),"",IF({c.result}="Critical",{critical_text}&"",'
+            f'IF({c.result}="Fumble",{fumble_text}&"","")))'
         )
 
 

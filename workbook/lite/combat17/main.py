@@ -1829,6 +1829,18 @@ _SOURCES = {
         '    )\n'
         '\n'
         '\n'
+        'def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> str:\n'
+        '    """What the chart row read for a Critical or a Fumble says (its ``text`` column; \'\' without one,\n'
+        '    or before the follow roll)."""\n'
+        '    if follow is None:\n'
+        '        return ""\n'
+        '    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:\n'
+        '        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")\n'
+        '    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:\n'
+        '        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")\n'
+        '    return ""\n'
+        '\n'
+        '\n'
         '# --------------------------------------------------------------------------- the result\n'
         '\n'
         '\n'
@@ -2267,7 +2279,7 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "note",\n'
         '}\n'
-        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special"}\n'
+        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
@@ -2360,6 +2372,7 @@ _SOURCES = {
         '    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n'
         '    formula: str | None = None  # column naming the damage formula (critical chart)\n'
         "    follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers\n"
+        '    text: str | None = None  # text column: what the row does, shown by the calculator\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -2614,9 +2627,12 @@ _SOURCES = {
         '            return None\n'
         '        special = self.column_id(data, "special", what)\n'
         '        formula = self.column_id(data, "formula", what) if with_formula else None\n'
+        '        text = self.column_id(data, "text", what)\n'
         '        columns: dict[str, tuple[str, ...]] = {}\n'
         '        if special:\n'
         '            columns[special] = ("bool",)\n'
+        '        if text:\n'
+        '            columns[text] = ("text",)\n'
         '        if formula:\n'
         '            columns[formula] = ("text", "outcome")\n'
         '            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))\n'
@@ -2629,7 +2645,7 @@ _SOURCES = {
         '            )\n'
         '        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)\n'
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
-        '        return Chart(table, special, plain, formula, adds)\n'
+        '        return Chart(table, special, plain, formula, adds, text)\n'
         '\n'
         '    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:\n'
         '        if isinstance(raw, str):\n'
@@ -7582,7 +7598,7 @@ _TABLES = {
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
                               ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 25]]]],
-                           ['formula', None], ['follow_adds_mods', False]]]]]]],
+                           ['formula', None], ['follow_adds_mods', False], ['text', None]]]]]]],
                      ['critical',
                       ['object', 'pycalc.resolution_block:Critical',
                        [['mode', 'chart'], ['rolls', None], ['no_critical_when_needed', None],
@@ -7599,7 +7615,8 @@ _TABLES = {
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'critical_follow_up_roll'],
                               ['choices', ['dict', [['unmodified', False], ['add_modifiers', True]]]],
-                              ['line', 36]]]]]]]]]],
+                              ['line', 36]]]],
+                           ['text', None]]]]]]],
                      ['damage',
                       ['object', 'pycalc.resolution_block:DamageRules',
                        [['least',
