@@ -130,11 +130,12 @@ def parse_dice(expression: object) -> dice_module.Dice:
 
 def check_damage_roll(dice: dice_module.Dice, rolled: int | None) -> int:
     """What the dice show; nothing need be typed for dice-less damage, and only 0 fits it."""
+    low, high = dice.count, dice.count * dice.sides
     if rolled is None and not dice.count:
         return 0
-    if rolled is None:
-        raise RuleError(f"#DAMAGE ROLL? {dice.count} to {dice.count * dice.sides}")
-    return generic.check_damage_roll(dice, rolled)
+    if rolled is None or not low <= rolled <= high:
+        raise RuleError(f"#DAMAGE ROLL? {low} to {high}")
+    return rolled
 
 
 def rounded(rules: RuleSet, value: Fraction) -> int:
