@@ -46,7 +46,7 @@ def cold_ms(action: Callable[[], object], runs: int) -> float:
 
 
 def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], object]]]:
-    """(case, call) for the ruleset's own odds engine."""
+    """(case, call) for the ruleset's odds module (its own engine, or its layer over the generic one)."""
     parsed = dice.parse(expression)
     if rules.id == "cnc":
         odds = cnc_odds.OddsAttack(Attack(5, 18, 1), expression, 2, "melee")

@@ -2,7 +2,8 @@
 and rulings) handed to pycalc.resolution by the adapters of resolution_adapters.py gives the same
 need, chances, result, damage and damage distribution as the ruleset's attack_outputs and odds,
 over seeded random picker scenarios with every ruling drawn at random. A ruleset whose calculator
-and odds run on the generic engine (cnc, osr) is no longer here: it would be compared with itself."""
+and odds run on the generic engine (cnc, osr, combat17) is no longer here: it would be compared with
+itself."""
 
 from __future__ import annotations
 
@@ -12,13 +13,12 @@ import random
 import pytest
 
 from pycalc import resolution_odds as generic_odds
-from pycalc.rulesets import bfrpg, bfrpg_odds, combat17, combat17_odds
+from pycalc.rulesets import bfrpg, bfrpg_odds
 from pycalc.tables import RuleSet, load_ruleset
 from tests.resolution_adapters import ADAPTERS, generic_outputs
 
 SCENARIOS = 150
 ENGINES = {
-    "combat17": (combat17, combat17_odds, combat17.ATTACK_CHOICE_PICKERS, combat17.ATTACK_TOGGLE_PICKERS),
     "bfrpg": (bfrpg, bfrpg_odds, bfrpg.ATTACK_CHOICES, bfrpg.ATTACK_TOGGLES),
 }
 

@@ -1,111 +1,87 @@
-"""The generic resolution engine equals pycalc.rulesets.combat17 (and combat17_odds): every natural
-roll and chart roll, every combination of the rulings that change a result or a damage, a barred
-target, the critical chart's damage formulas, the situation's multiplier and damage modifier."""
+"""The generic resolution engine reading combat17's ``resolution:`` block gives the seed's documented
+numbers: the worked damage examples, the critical chart's damage bands, the printed shares of the
+critical and critical-miss charts, the natural 1 and 20, and the rulings' readings of a multiplied
+damage. (``pycalc.rulesets.combat17`` now runs on this engine, so comparing the two would compare the
+engine with itself; these numbers come from the seed and the YAML's printed columns instead.)"""
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 from fractions import Fraction
 
 import pytest
 
+from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc import resolution_odds as generic_odds
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, Attack
-from pycalc.errors import RuleError
-from pycalc.rulesets import combat17, combat17_odds
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.tables import load_ruleset
-from tests.resolution_cases import ATTACKS, DICE, FEW_ATTACKS, FOLLOWS, damage_rolls, ruling_combos
 
 RULES = load_ruleset("combat17")
-RESULT_RULINGS = ("natural_roll_outcome", "critical_follow_up_roll")
-DAMAGE_RULINGS = ("double_damage_basis", "subdual_half_rounding")
-MULTIPLIERS = [Fraction(1), Fraction(2), Fraction(1, 2)]
-# mods from -6 to +6 move the critical chart's key past both ends when the ruling adds them
-MODS = (-6, -1, 0, 3, 6)
+SEED_DICE = dice_module.parse("1d6+2")  # the seed's example weapon, rolling a 3
+SHOWN = 3
+ONLY_A_NATURAL_20_HITS = generic.Attack(0, 99)
 
 
-def pair(bonus: int, target: int, mods: int, barred: bool = False):
-    return Attack(bonus, target, mods), generic.Attack(bonus, target, mods, cannot_hit=barred)
+def ruled(**chosen: str):
+    return dataclasses.replace(RULES, chosen=chosen)
 
 
-def situation(extra: int, multiplier: Fraction) -> combat17.Situation:
-    return combat17.Situation("melee", 0, 0, extra, multiplier, False, False)
+def seed_damage(rules, outcome: str, roll: int, follow: int | None, multiplier=Fraction(1)) -> int | str:
+    damage = generic.Damage(SEED_DICE, multipliers={"situation": multiplier})
+    return generic.attack_damage(rules, generic.Attack(0, 10), damage, outcome, roll, follow, SHOWN)
 
 
-def old_damage(rules, old, outcome, follow, parsed, shown, extra, multiplier) -> object:
-    try:
-        return combat17.attack_damage(
-            rules, old, outcome, follow, str(parsed), shown, situation(extra, multiplier)
-        )
-    except RuleError as error:
-        return str(error)
+def printed_share(table_id: str, special_only: bool) -> Fraction:
+    """The printed percent of the chart's rows that a natural roll keeps as a special."""
+    rows = RULES.table(table_id).rows
+    return Fraction(sum(row["percent"] for row in rows if row["special"] or not special_only), 100)
 
 
-def new_damage(rules, new, outcome, roll, follow, parsed, shown, extra, multiplier) -> object:
-    damage = generic.Damage(parsed, extra, multipliers={"situation": multiplier})
-    try:
-        return generic.attack_damage(rules, new, damage, outcome, roll, follow, shown)
-    except RuleError as error:
-        return str(error)
-
-
-@pytest.mark.parametrize("name, rules", list(ruling_combos(RULES, *RESULT_RULINGS)))
-@pytest.mark.parametrize("barred", [False, True])
-def test_result_on_every_roll_and_chart_roll(name, rules, barred: bool):
-    seen = set()
-    for (bonus, target, _), extra_mods, roll, follow in itertools.product(
-        ATTACKS, MODS, range(1, 21), FOLLOWS
-    ):
-        old, new = pair(bonus, target, extra_mods, barred)
-        expected = combat17.attack_result(rules, old, roll, follow, barred)
-        assert generic.result(rules, new, roll, follow) == expected, (bonus, target, extra_mods, roll, follow)
-        seen.add(expected)
-    assert seen == ({MISS, FUMBLE} if barred else {MISS, HIT, CRITICAL, FUMBLE})
-
-
-@pytest.mark.parametrize("name, rules", list(ruling_combos(RULES, *RESULT_RULINGS)))
-def test_chances(name, rules):
-    for (bonus, target, _), extra_mods, barred in itertools.product(FEW_ATTACKS, MODS, (False, True)):
-        old, new = pair(bonus, target, extra_mods, barred)
-        assert generic.chances(rules, new) == combat17.attack_chances(rules, old, barred)
-
-
-@pytest.mark.parametrize("name, rules", list(ruling_combos(RULES, *RESULT_RULINGS, *DAMAGE_RULINGS)))
-def test_damage_of_every_chart_line(name, rules):
-    """Rolls 20 (the chart), 1 (fumble) and 2..19 (plain) with every follow roll and dice shown."""
-    for (bonus, target, _), mods, roll, follow, parsed, extra, multiplier in itertools.product(
-        ((2, 13, 0), (1, 22, 0)), (-3, 4), (1, 11, 20), FOLLOWS, DICE[1:3], (0, -1), MULTIPLIERS
-    ):
-        old, new = pair(bonus, target, mods)
-        outcome = combat17.attack_result(rules, old, roll, follow, False)
-        for shown in [None, *damage_rolls(parsed)]:
-            expected = old_damage(rules, old, outcome, follow, parsed, shown, extra, multiplier)
-            got = new_damage(rules, new, outcome, roll, follow, parsed, shown, extra, multiplier)
-            assert got == expected, (bonus, target, mods, roll, follow, str(parsed), shown, extra, multiplier)
-
-
-@pytest.mark.parametrize("name, rules", list(ruling_combos(RULES, *RESULT_RULINGS, *DAMAGE_RULINGS)))
-def test_damage_distribution(name, rules):
-    for (bonus, target, _), mods, barred, parsed, extra, multiplier in itertools.product(
-        FEW_ATTACKS[1:4], (0, 4), (False, True), DICE[1:3], (0, -1), MULTIPLIERS
-    ):
-        old, new = pair(bonus, target, mods, barred)
-        expected = combat17_odds.damage_distribution(
-            rules, combat17_odds.OddsAttack(old, parsed, barred, multiplier, extra)
-        )
-        damage = generic.Damage(parsed, extra, multipliers={"situation": multiplier})
-        assert generic_odds.damage_distribution(rules, new, damage) == expected
-
-
-def test_chart_rows_and_follow_total():
-    (_, adds), *_ = [
-        (n, r) for n, r in ruling_combos(RULES, "critical_follow_up_roll") if n == "add_modifiers"
+def test_seed_examples_regular_5_maximum_8_critical_11():
+    """ "1d6 +2 would have a Maximum Damage of 6 +2 = 8"; "rolls a 3 + Maximum Damage of 6 + 2 = 11" """
+    assert seed_damage(RULES, HIT, 12, None) == 5
+    assert [seed_damage(RULES, CRITICAL, 20, follow) for follow in (10, 11, 15, 16, 19, 20)] == [
+        5,
+        8,
+        8,
+        11,
+        11,
+        11,
     ]
-    for rules, follow, mods in itertools.product((RULES, adds), range(1, 21), MODS):
-        old, new = pair(0, 10, mods)
-        assert generic.follow_total(rules, new, follow) == combat17.follow_total(rules, old, follow)
-        assert generic.critical_chart_row(rules, new, follow) is combat17.crit_row(
-            rules, combat17.follow_total(rules, old, follow)
-        )
-        assert generic.fumble_chart_row(rules, follow) is combat17.fumble_row(rules, follow)
+    assert seed_damage(RULES, CRITICAL, 20, None) == ""  # the chart is rolled first
+    assert seed_damage(RULES, MISS, 5, None) == seed_damage(RULES, FUMBLE, 1, 20) == 0
+
+
+@pytest.mark.parametrize("special_only", [False, True])
+def test_printed_shares_of_the_charts(special_only: bool):
+    """Only a natural 20 hits AC 99: a critical on the chart's specials, a plain hit on the rest; a
+    natural 1 fumbles on the critical-miss chart's specials."""
+    rules = ruled(natural_roll_outcome="special_only" if special_only else "always")
+    chances = generic.chances(rules, ONLY_A_NATURAL_20_HITS)
+    one_face = Fraction(1, 20)
+    assert chances[CRITICAL] == one_face * printed_share("critical_hits", special_only)
+    assert chances[HIT] == one_face - chances[CRITICAL]
+    assert chances[FUMBLE] == one_face * printed_share("critical_misses", special_only)
+    assert sum(chances.values()) == 1
+
+
+@pytest.mark.parametrize("bonus, target", [(-20, 10), (0, 15), (30, 5)])
+def test_a_natural_20_always_hits_and_a_natural_1_always_misses(bonus: int, target: int):
+    attack = generic.Attack(bonus, target)
+    assert all(generic.result(RULES, attack, 20, follow) == CRITICAL for follow in range(1, 21))
+    assert all(generic.result(RULES, attack, 1, follow) == FUMBLE for follow in range(1, 21))
+    assert generic.need(RULES, attack) == target - bonus
+
+
+@pytest.mark.parametrize(
+    "basis, rounding, multiplier, expected",
+    [
+        ("whole_damage", "down", Fraction(2), 10),  # (3 + 2) x 2
+        ("dice_only", "down", Fraction(2), 8),  # 3 x 2 + 2
+        ("whole_damage", "down", Fraction(1, 2), 2),  # 5 / 2 rounded down
+        ("whole_damage", "up", Fraction(1, 2), 3),  # 5 / 2 rounded up
+    ],
+)
+def test_rulings_read_a_multiplied_hit(basis: str, rounding: str, multiplier: Fraction, expected: int):
+    rules = ruled(double_damage_basis=basis, subdual_half_rounding=rounding)
+    assert seed_damage(rules, HIT, 12, None, multiplier) == expected

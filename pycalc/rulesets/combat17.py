@@ -1,12 +1,16 @@
 """17 Combat (seed 002, BFRPG-derived): d20 + AB + mods >= AC, a critical chart and a critical-miss chart.
 
-Natural rolls come from the ``natural_rolls`` table (a natural 20 always hits, a natural 1 always
-misses); each is followed by a second d20 on ``critical_hits`` / ``critical_misses`` (the critical
-chart's d20 is plain unless ruling ``critical_follow_up_roll`` says add_modifiers). Damage variants
-come from ``outcomes`` (regular / maximum / critical), situation multipliers from
-``attack_situation``. Every calculator of the workbook is one pure function here, returning its
-outputs by defined name ('' where an input is still empty, '#...' text where an input is bad), the
-reference that the workbook's native formulas must equal.
+Attacks are resolved by the generic d20 engine (``pycalc.resolution``) reading the ``resolution:``
+block of ``tables/combat17``: natural rolls from the ``natural_rolls`` table (a natural 20 always
+hits, a natural 1 always misses), each followed by a second d20 on ``critical_hits`` /
+``critical_misses`` (plain unless ruling ``critical_follow_up_roll`` says add_modifiers), damage
+formulas from ``outcomes`` (regular / maximum / critical), the situation's multiplier as the block's
+``situation`` stage. What is this ruleset's own stays here: the situation its pickers add up to
+(:func:`situation`, handed to the engine by :func:`generic_roll` and :func:`generic_damage`), the
+effect and chart texts, and the other calculators (critical damage, conditions, fumbles, rate of
+fire, grenade scatter, brawling, subdual). Every calculator of the workbook is one pure function here,
+returning its outputs by defined name ('' where an input is still empty, '#...' text where an input
+is bad), the reference that the workbook's native formulas must equal.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, HITS, MISS, OUTCOMES, Attack, check_roll
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
@@ -39,52 +43,50 @@ ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover",
 ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")
 ANY_ATTACK = "any"
 
+SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
+NO_DICE = dice_module.Dice(0, 0, 0)
+# The block has no natural-roll penalty, so the natural roll never changes a hit's damage: any face
+# stands in where the generic engine asks for it.
+ANY_NATURAL_ROLL = generic.LOWEST_FACE
+
+
+# --------------------------------------------------------------------------- the generic engine
+
+
+def generic_roll(attack: Attack, barred: bool = False) -> generic.Attack:
+    """A d20 attack (bonus, AC with the situation, every modifier to the roll) as the generic engine's;
+    a barred target cannot be hit (a natural 1 still fumbles)."""
+    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level, cannot_hit=barred)
+
+
+def generic_damage(
+    dice: dice_module.Dice, extra_modifier: int = 0, multiplier: Fraction = Fraction(1)
+) -> generic.Damage:
+    """The weapon's dice with the situation's damage modifier and multiplier, as the generic engine's."""
+    return generic.Damage(dice, extra_modifier, multipliers={SITUATION_STAGE: multiplier})
+
 
 # --------------------------------------------------------------------------- natural rolls and charts
 
 
-def natural(rules: RuleSet, roll: int) -> Row:
-    row = rules.table("natural_rolls").band(check_roll(roll))
-    if row is None:
-        raise RuleError(f"#ROLL? 1 to {D20_FACES}")
-    return row
-
-
 def crit_row(rules: RuleSet, total: int) -> Row:
     """The critical chart band of a follow-up total (the chart is open at both ends)."""
-    row = rules.table("critical_hits").band(total)
-    if row is None:
-        raise RuleError("#FOLLOW ROLL? not on the critical chart")
-    return row
+    return generic.chart_row(rules, generic.critical_chart(rules), total)
 
 
 def fumble_row(rules: RuleSet, roll: int) -> Row:
-    row = rules.table("critical_misses").band(check_roll(roll, "FOLLOW ROLL"))
-    if row is None:
-        raise RuleError("#FOLLOW ROLL? not on the critical miss chart")
-    return row
+    return generic.fumble_chart_row(rules, generic.check_roll(rules, roll, "FOLLOW ROLL"))
 
 
 def follow_total(rules: RuleSet, attack: Attack, follow_roll: int) -> int:
     """The critical chart key: the plain d20, or d20 + the roll's modifiers (ruling)."""
-    added = rules.ruling("critical_follow_up_roll") == "add_modifiers"
-    return follow_roll + (attack.mods if added else 0)
+    return generic.follow_total(rules, generic_roll(attack), follow_roll)
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
-    """Miss / Hit / Critical / Fumble: natural 20 always hits, natural 1 always misses."""
-    row = natural(rules, roll)
-    special_only = rules.ruling("natural_roll_outcome") == "special_only"
-    if row["auto_miss"]:
-        if follow_roll is not None and special_only and not fumble_row(rules, follow_roll)["special"]:
-            return MISS
-        return FUMBLE
-    if row["auto_hit"]:
-        total = None if follow_roll is None else follow_total(rules, attack, follow_roll)
-        if total is not None and special_only and not crit_row(rules, total)["special"]:
-            return HIT
-        return CRITICAL
-    return HIT if roll >= attack.need else MISS
+    """Miss / Hit / Critical / Fumble (``pycalc.d20``'s entry point): natural 20 always hits, natural 1
+    always misses."""
+    return generic.result(rules, generic_roll(attack), roll, follow_roll)
 
 
 def condition_row(rules: RuleSet, roll: int) -> Row:
@@ -127,6 +129,7 @@ def parse_dice(expression: object) -> dice_module.Dice:
 
 
 def check_damage_roll(dice: dice_module.Dice, rolled: int | None) -> int:
+    """What the dice show; nothing need be typed for dice-less damage, and only 0 fits it."""
     low, high = dice.count, dice.count * dice.sides
     if rolled is None and not dice.count:
         return 0
@@ -147,29 +150,14 @@ def damage(
     extra_modifier: int = 0,
     multiplier: Fraction = Fraction(1),
 ) -> int:
-    """Damage of one outcome (regular / maximum / critical), situation multiplier applied."""
-    row = rules.table("outcomes").entry(outcome_id)
-    if not row["hits"]:
+    """Damage of one outcome (regular / maximum / critical), situation multiplier applied: the
+    outcomes row as the generic engine's damage formula (a row that does not hit does 0)."""
+    if not rules.table("outcomes").entry(outcome_id)["hits"]:
         return 0
-    shown = check_damage_roll(dice, rolled) if row["rolled_dice"] else 0
-    dice_part = row["rolled_dice"] * shown + row["max_dice"] * dice.count * dice.sides
-    modifier_part = row["modifier_times"] * (dice.modifier + extra_modifier)
-    if rules.ruling("double_damage_basis") == "whole_damage":
-        raw = (dice_part + modifier_part) * multiplier
-    else:
-        raw = dice_part * multiplier + modifier_part
-    return max(rules.constant("damage_rules", "minimum_damage"), rounded(rules, raw))
-
-
-def outcome_for(rules: RuleSet, attack: Attack, outcome: str, follow_roll: int | None) -> str | None:
-    """The outcomes row the result's damage follows (None until the chart is rolled)."""
-    if outcome not in HITS:
-        return "miss"
-    if outcome == HIT:
-        return "regular_damage"
-    if follow_roll is None:
-        return None
-    return str(crit_row(rules, follow_total(rules, attack, follow_roll))["damage"])
+    formula = generic.coefficients(rules, outcome_id)
+    shown = check_damage_roll(dice, rolled) if formula.dice_rolled else 0
+    situated = generic_damage(dice, extra_modifier, multiplier)
+    return generic.amount(rules, formula, situated, formula.dice_rolled * shown)
 
 
 # --------------------------------------------------------------------------- the Attack calculator
@@ -279,23 +267,12 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:
 
 
 def attack_result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, barred: bool) -> str:
-    check_roll(roll)
-    if follow_roll is not None:
-        check_roll(follow_roll, "FOLLOW ROLL")
-    outcome = result(rules, attack, roll, follow_roll)
-    if barred and outcome in HITS:
-        return MISS
-    return outcome
+    return generic.result(rules, generic_roll(attack, barred), roll, follow_roll)
 
 
 def attack_chances(rules: RuleSet, attack: Attack, barred: bool = False) -> dict[str, Fraction]:
     """Exact odds of each result over every natural roll and follow-up roll."""
-    weight = Fraction(1, D20_FACES * D20_FACES)
-    found = dict.fromkeys(OUTCOMES, Fraction(0))
-    for roll in range(1, D20_FACES + 1):
-        for follow in range(1, D20_FACES + 1):
-            found[attack_result(rules, attack, roll, follow, barred)] += weight
-    return found
+    return generic.chances(rules, generic_roll(attack, barred))
 
 
 def attack_effect(
@@ -307,24 +284,26 @@ def attack_effect(
     barred: bool,
 ) -> str:
     """The chart line (natural 1 or 20) or what a plain hit or miss does."""
-    row = natural(rules, roll)
-    if row["auto_miss"]:
+    generic.check_roll(rules, roll)
+    if generic.always_misses(rules, roll):
         return FUMBLE_PENDING if follow_roll is None else fumble_effect(rules, follow_roll)
     if barred:
         return BARRED_EFFECT
-    if row["auto_hit"]:
+    if generic.always_hits(rules, roll):
         if follow_roll is None:
             return CRIT_PENDING
         return crit_line(rules, follow_total(rules, attack, follow_roll), condition_roll)
-    outcome_id = "regular_damage" if roll >= attack.need else "miss"
-    return str(rules.table("outcomes").entry(outcome_id)["effect"])
+    hit = generic.hits_by_total(rules, generic_roll(attack), roll)
+    return str(rules.table("outcomes").entry("regular_damage" if hit else "miss")["effect"])
 
 
 def attack_condition(
     rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, cond: int | None, barred: bool
 ) -> str:
     """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled)."""
-    if barred or follow_roll is None or cond is None or not natural(rules, roll)["auto_hit"]:
+    if barred or follow_roll is None or cond is None:
+        return ""
+    if not generic.always_hits(rules, generic.check_roll(rules, roll)):
         return ""
     if not crit_row(rules, follow_total(rules, attack, follow_roll))["condition_roll"]:
         return ""
@@ -340,15 +319,20 @@ def attack_damage(
     damage_roll: int | None,
     where: Situation,
 ) -> int | str:
-    outcome_id = outcome_for(rules, attack, outcome, follow_roll)
-    if outcome_id is None:
-        return ""
-    if outcome_id == "miss":
+    """``generic.attack_damage`` of the result, in the calculator's order: 0 for a miss or fumble, ''
+    while the critical chart's follow-up roll is not in (before the dice are read), then the dice, and
+    a damage roll typed for dice-less damage that rolls the dice must be 0 (the engine skips it)."""
+    if outcome not in HITS:
         return 0
-    dice = parse_dice(dice_text)
-    if damage_roll is None and dice.count and rules.table("outcomes").entry(outcome_id)["rolled_dice"]:
+    rolled = generic_roll(attack)
+    found = generic.formula_for(rules, rolled, generic_damage(NO_DICE), outcome, follow_roll)
+    if found is None:
         return ""
-    return damage(rules, outcome_id, dice, damage_roll, where.damage, where.multiplier)
+    dice = parse_dice(dice_text)
+    if found[0].dice_rolled and damage_roll is not None and not dice.count:
+        generic.check_damage_roll(dice, damage_roll)
+    situated = generic_damage(dice, where.damage, where.multiplier)
+    return generic.attack_damage(rules, rolled, situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll)
 
 
 def guarded(function: Any, *args: Any) -> Any:
@@ -362,16 +346,17 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
     """Every output cell of the Attack calculator, by defined name."""
     where = situation(rules, inputs)
     attack = situated_attack(inputs, where)
-    odds = attack_chances(rules, attack, where.barred)
+    rolled = generic_roll(attack, where.barred)
+    odds = generic.chances(rules, rolled)
     found: dict[str, Any] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_AC": where.ac,
         "ATTACK_SITUATION_DAMAGE": where.damage,
         "ATTACK_DAMAGE_MULTIPLIER": where.multiplier,
         "ATTACK_BARRED": where.barred,
-        "ATTACK_TOTAL_MODS": attack.mods,
-        "ATTACK_AC": attack.target,
-        "ATTACK_NEED": attack.need,
+        "ATTACK_TOTAL_MODS": rolled.mods,
+        "ATTACK_AC": generic.target(rules, rolled),
+        "ATTACK_NEED": generic.need(rules, rolled),
         "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
         "ATTACK_CRIT_CHANCE": odds[CRITICAL],
         "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],
@@ -383,7 +368,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
     }
     if inputs.roll is None:
         return found
-    outcome = guarded(attack_result, rules, attack, inputs.roll, inputs.follow_roll, where.barred)
+    outcome = guarded(generic.result, rules, rolled, inputs.roll, inputs.follow_roll)
     found["ATTACK_RESULT"] = outcome
     if outcome not in OUTCOMES:
         return found
@@ -741,17 +726,12 @@ def subdual_outputs(
     }
 
 
-# --------------------------------------------------------------------------- the generic engine
+# --------------------------------------------------------------------------- the generic engine's inputs
 
 
 def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
     """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
     the situation the pickers add up to is this ruleset's own."""
     where = situation(rules, inputs)
-    attack = generic.Attack(
-        inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac, cannot_hit=where.barred
-    )
-    damage = generic.Damage(
-        dice_module.parse(inputs.dice), where.damage, multipliers={"situation": where.multiplier}
-    )
-    return attack, damage
+    attack = generic_roll(situated_attack(inputs, where), where.barred)
+    return attack, generic_damage(parse_dice(inputs.dice), where.damage, where.multiplier)

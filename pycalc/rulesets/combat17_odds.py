@@ -1,23 +1,27 @@
 """Odds before the dice are rolled (17 Combat): the exact distribution of the damage of one attack.
 
-Every natural d20 and every follow-up d20 on the critical chart is weighed (1/20 x 1/20): a natural 1
-(fumble) or a miss does 0, a hit regular damage, a natural 20 the damage kind the critical chart gives
-for the follow-up total (regular / maximum / critical; regular under ``natural_roll_outcome:
-special_only`` when the chart row is not a special), each over every total of the damage dice, with
-the situation's damage modifier, multiplier, rounding and minimum exactly as ``ATTACK_DAMAGE``. Several
-attacks add up as independent attacks (a capped convolution). Fractions throughout; nothing is sampled.
+The generic engine's odds (``pycalc.resolution_odds``) for the attack as this ruleset's calculator
+sees it (:class:`OddsAttack`: the roll, the dice, the barred target, the situation's damage multiplier
+and modifier, handed over by :func:`generic_of`): every natural
+d20 and every follow-up d20 on the critical chart weighed, a miss or fumble doing 0, a hit regular
+damage, a natural 20 the damage kind the critical chart gives, each over every total of the damage
+dice. Several attacks add up as independent attacks (a capped convolution). What is this module's own
+is the Attack calculator's odds cells (:func:`odds_outputs`, :func:`damage_chart`) and the chance of
+each damage kind (:func:`outcome_weights`, the Odds sheet's natural-20 shares). Fractions throughout;
+nothing is sampled.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
-from pycalc.d20 import D20_FACES, Attack
+from pycalc import resolution as generic
+from pycalc import resolution_odds as generic_odds
+from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.rulesets import combat17 as engine
@@ -33,6 +37,7 @@ ODDS_OUTPUTS = (
     "ATTACK_KILL_CHANCE",
     "ATTACK_KILL_CHANCE_ROUND",
 )
+MISS_ROW = "miss"
 
 
 @dataclass(frozen=True)
@@ -46,67 +51,56 @@ class OddsAttack:
     damage_mod: int = 0  # the situation's extra damage modifier
 
 
+def generic_of(odds: OddsAttack, attacks: int = 1) -> tuple[generic.Attack, generic.Damage]:
+    """The attack and its damage as the generic engine's, once the number of attacks and then the
+    dice are checked: dice beyond the odds' limits say so even when no roll can hit (the generic
+    engine reads the dice only for a hit)."""
+    generic_odds.check_attacks(attacks)
+    dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides))
+    return (
+        engine.generic_roll(odds.attack, odds.barred),
+        engine.generic_damage(odds.dice, odds.damage_mod, odds.multiplier),
+    )
+
+
 def outcome_weights(rules: RuleSet, attack: Attack, barred: bool = False) -> dict[str, Fraction]:
-    """Chance of each outcomes row (miss / regular / maximum / critical damage) over both d20s."""
-    counts: Counter[str] = Counter()
-    for roll in range(1, D20_FACES + 1):
-        for follow in range(1, D20_FACES + 1):
-            outcome = engine.attack_result(rules, attack, roll, follow, barred)
-            outcome_id = engine.outcome_for(rules, attack, outcome, follow)
-            counts[str(outcome_id)] += 1
-    whole = D20_FACES * D20_FACES
-    return {outcome_id: Fraction(n, whole) for outcome_id, n in counts.items()}
-
-
-def dice_totals(dice: dice_module.Dice) -> Distribution:
-    """Chance of each total the dice show (without the +modifier); no dice show 0."""
-    return dice_module.distribution(dice_module.Dice(dice.count, dice.sides, 0))
+    """Chance of each outcomes row (miss / regular / maximum / critical damage) over both d20s: the
+    generic engine's chance of each damage formula, named by the outcomes row it is read from."""
+    nothing, formulas = generic_odds.outcome_weights(
+        rules, engine.generic_roll(attack, barred), engine.generic_damage(engine.NO_DICE)
+    )
+    rows = rules.table("outcomes").rows
+    named = {generic.coefficients(rules, str(row.id)): str(row.id) for row in rows if row["hits"]}
+    found = {MISS_ROW: nothing} if nothing else {}
+    for (formula, _, _), chance in formulas.items():
+        found[named[formula]] = found.get(named[formula], Fraction(0)) + chance
+    return found
 
 
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each amount of damage one attack does (a miss does 0)."""
-    where = engine.Situation("", 0, 0, odds.damage_mod, odds.multiplier, False, odds.barred)
-    ways, rolls = dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides, 0))
-    parts: list[shared_odds.Part] = []
-    for outcome_id, chance in outcome_weights(rules, odds.attack, odds.barred).items():
-
-        def amount(total: int | None, outcome_id: str = outcome_id) -> int:
-            return engine.damage(rules, outcome_id, odds.dice, total, where.damage, where.multiplier)
-
-        if rules.table("outcomes").entry(outcome_id)["rolled_dice"]:
-            parts.append((chance, shared_odds.regrouped(ways, amount), rolls))
-        else:
-            parts.append((chance, {amount(None): 1}, 1))
-    return shared_odds.mixed(parts)
-
-
-def check_attacks(attacks: int) -> None:
-    if attacks < 0:
-        raise RuleError(ATTACKS_MESSAGE)
+    return generic_odds.damage_distribution(rules, *generic_of(odds))
 
 
 def round_distribution(
     rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None
 ) -> Distribution:
     """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""
-    check_attacks(attacks)
-    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)
+    return generic_odds.round_distribution(rules, *generic_of(odds, attacks), attacks, cap)
 
 
 def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
-    check_attacks(attacks)
-    return attacks * shared_odds.mean(damage_distribution(rules, odds))
+    return generic_odds.expected_damage(rules, *generic_of(odds, attacks), attacks)
 
 
 def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
     """Probability that the attacks together do at least ``amount`` damage."""
-    check_attacks(attacks)
-    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)
+    return generic_odds.chance_at_least(rules, *generic_of(odds, attacks), amount, attacks)
 
 
 def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
     """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
-    return chance_at_least(rules, odds, hp, attacks)
+    return generic_odds.kill_chance(rules, *generic_of(odds, attacks), hp, attacks)
 
 
 # --------------------------------------------------------------------------- the calculator's odds cells

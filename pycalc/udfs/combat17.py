@@ -1,7 +1,10 @@
 """Excel user-defined functions (xlwings) for 17 Combat (ruleset combat17).
 
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None, a bad argument
-returns a short '#...' text, nothing raises into a cell. Every function is prefixed ``combat17_`` so it
+returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the
+odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and
+``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack
+calculator; the charts' texts and the other calculators are the ruleset's own. Every function is prefixed ``combat17_`` so it
 cannot clash with another ruleset's functions once star-imported into ``pycalc.udfs``. The shared
 ``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
 combat17 (ruleset "combat17").
@@ -14,6 +17,8 @@ from typing import Any
 
 import xlwings as xw
 
+from pycalc import resolution as generic
+from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
@@ -103,8 +108,8 @@ def combat17_attack_result(
 @cell_safe
 def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of any hit, natural 1 and 20 included."""
-    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(sum((odds[o] for o in ("Hit", "Critical")), Fraction(0)))
+    attack = engine.generic_roll(attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(generic.hit_chance(rules(), attack))
 
 
 @xw.func
@@ -116,8 +121,8 @@ def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = Fa
 @cell_safe
 def combat17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of exactly that result."""
-    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(odds[outcome_named(outcome)])
+    attack = engine.generic_roll(attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(generic.chances(rules(), attack)[outcome_named(outcome)])
 
 
 @xw.func
@@ -420,9 +425,7 @@ def odds_of(
 
 
 def attacks_of(value: Any) -> int:
-    attacks = as_attacks(value)
-    odds_engine.check_attacks(attacks)
-    return attacks
+    return generic_odds.check_attacks(as_attacks(value))
 
 
 ODDS_ARGS = (
