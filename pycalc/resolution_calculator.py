@@ -18,7 +18,7 @@ from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
-from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_block import Formula, Resolution, possible
 from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
@@ -53,6 +53,34 @@ def uses_level(block: Resolution) -> bool:
     return "level_check" in possible(block.fumble.mode)
 
 
+def rolls_further(block: Resolution) -> bool:
+    """A damage formula rolls the dice again (``rerolled``): the calculator asks for that total."""
+    rule = block.damage
+    specs = (rule.hit, rule.critical, rule.auto_hit)
+    return any(
+        isinstance(formula, Formula) and any(count != 0 for count in possible(formula.rerolled))
+        for spec in specs
+        for formula in possible(spec)
+    )
+
+
+def grid_dice(formula: engine.Coefficients, count: int) -> int:
+    """How many dice the sheet's grid must hold for a formula (further rolls of the dice included)."""
+    return (formula.dice_rolled + formula.rerolled) * count if formula.rerolled else count
+
+
+def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[engine.Coefficients]:
+    """The formulas the sheet's odds columns use: the hit's (or the automatic hit's), then the
+    critical's, or every formula a critical chart can name."""
+    rule = engine.block(rules).damage
+    hit = rule.auto_hit if attack.auto_hit and rule.auto_hit is not None else rule.hit
+    if engine.critical_mode(rules) == "chart" and rule.formulas is not None:
+        criticals = [str(row.id) for row in rules.table(rule.formulas.table).rows]
+    else:
+        criticals = [rule.hit if rule.critical is None else rule.critical]
+    return [engine.coefficients(rules, spec) for spec in [hit, *criticals]]
+
+
 def shows_chart_text(block: Resolution) -> bool:
     """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""
     return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))
@@ -77,7 +105,8 @@ def odds_outputs(
         dice = dice_module.parse(dice_text)
     except RuleError as error:
         return dict.fromkeys(names, str(error))
-    if dice.count > MAX_DICE or dice.sides > MAX_SIDES:
+    further = max(grid_dice(formula, dice.count) for formula in odds_formulas(rules, attack))
+    if dice.count > MAX_DICE or dice.sides > MAX_SIDES or further > MAX_DICE:
         return dict.fromkeys(names, BEYOND_GRID)
     found: dict[str, object] = {"ATTACK_EXPECTED_DAMAGE": odds.expected_damage(rules, attack, damage)}
     if not 0 <= inputs.attacks <= ATTACKS:
@@ -137,6 +166,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         inputs = replace(inputs, follow_roll=None)
     if not uses_level(block):
         inputs = replace(inputs, level=0)
+    if not rolls_further(block):
+        inputs = replace(inputs, extra_roll=None)
     dice_text = inputs.dice
     try:
         dice = dice_module.parse(dice_text)

@@ -9,13 +9,15 @@ from __future__ import annotations
 import random
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import build
 from pycalc import dice as dice_module
-from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs
+from pycalc.grid_limits import BEYOND_GRID
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, rolls_further
 from pycalc.sheets.d20 import pick_name
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
@@ -155,18 +157,30 @@ def bx_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return rebuilt(FIXTURE, tmp_path_factory.mktemp("bx"))
 
 
-@pytest.fixture(scope="module")
-def critical_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
-    """The fixture with its resolution block edited: confirmed criticals for double dice, level-checked fumbles."""
+def edited_bx(tmp_path_factory: pytest.TempPathFactory, block: str, name: str) -> tuple[RuleSet, Path]:
+    """The fixture with its fumble, critical and damage rules replaced by ``block``."""
     folder = tmp_path_factory.mktemp("tables") / "bx"
     shutil.copytree(FIXTURE, folder)
     header = folder / "ruleset.yaml"
-    text = header.read_text()
-    text = text.replace(
-        "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n", CRITICAL_BLOCK
+    old = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
+    assert old in header.read_text()
+    header.write_text(header.read_text().replace(old, block))
+    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp(name))
+
+
+@pytest.fixture(scope="module")
+def critical_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture with its resolution block edited: confirmed criticals for double dice, level-checked fumbles."""
+    return edited_bx(tmp_path_factory, CRITICAL_BLOCK, "bx-critical")
+
+
+@pytest.fixture(scope="module")
+def rerolled_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Confirmed criticals that roll the damage dice a second time (the further roll typed apart)."""
+    block = CRITICAL_BLOCK.replace(
+        "{dice_rolled: 2, modifier: 1}", "{dice_rolled: 1, rerolled: 1, modifier: 1}"
     )
-    header.write_text(text)
-    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-critical"))
+    return edited_bx(tmp_path_factory, block, "bx-rerolled")
 
 
 @pytest.fixture(scope="module")
@@ -217,6 +231,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         found["ATTACK_FOLLOW_ROLL"] = inputs.follow_roll
     if block.fumble.mode == "level_check":
         found["ATTACK_LEVEL"] = inputs.level
+    if rolls_further(block):
+        found["ATTACK_EXTRA_ROLL"] = inputs.extra_roll
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -247,6 +263,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         follow_roll=chance.choice([None, 1, 20, 25, *range(1, 21)]),
         dice=dice,
         damage_roll=chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 8, 12, 40]),
+        extra_roll=chance.choice([None, 0, 1, 2, 3, 5, 7, 12, 40]),
         damage_bonus=chance.randint(-2, 3),
         hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),
@@ -325,3 +342,17 @@ def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
     assert {"Maximum damage", "Brutal blow, the foe staggers", "Weapon dropped", ""} <= said
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems and compared >= 300, problems[:5]
+
+
+def test_a_critical_that_rolls_the_dice_again_in_the_sheet(calc, rerolled_bx):
+    rules, xlsx = rerolled_bx
+    confirmed = CalculatorInputs(bonus=5, target=12, roll=20, follow_roll=19, dice="2d6+1", damage_roll=7)
+    cases = [replace(confirmed, extra_roll=extra) for extra in (None, 1, 2, 9, 12, 13)]
+    cases += list(scenarios(rules, 200, 17))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    outputs = [attack_outputs(rules, one) for one in cases]
+    damages = {o["ATTACK_DAMAGE"] for o in outputs if o["ATTACK_RESULT"] == "Critical"}
+    assert any(isinstance(d, int) and d > 0 for d in damages)
+    assert any(str(d).startswith("#EXTRA DAMAGE ROLL?") for d in damages)
+    assert any(o["ATTACK_EXPECTED_DAMAGE"] == BEYOND_GRID for o in outputs)

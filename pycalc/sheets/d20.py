@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from openpyxl.comments import Comment
 from openpyxl.utils import get_column_letter
@@ -23,7 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
 from pycalc import resolution as engine
-from pycalc.grid_limits import beyond_grid_formula
+from pycalc.grid_limits import MAX_DICE, beyond_grid_formula
 from pycalc.resolution_block import Resolution, possible
 from pycalc.resolution_calculator import shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
@@ -277,70 +278,125 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
 # --------------------------------------------------------------------------- damage odds and chart
 
 
-def guarded(formula: str) -> str:
-    """The dice's own message first, then the grid's, then the value."""
-    fits = f"OR({f.DICE_COUNT}=0,{PREFIX}_OK)"
-    return f'IF({f.DICE_MESSAGE}<>"",{f.DICE_MESSAGE},IF({fits},{formula},{beyond_grid_formula(PREFIX)}))'
+@dataclass(frozen=True)
+class DamageColumn:
+    """One column of damage per total of the dice on the Damage workings sheet."""
+
+    name: str
+    title: str
+    weight: str  # its share of the criticals ("1": the only one, or the hit's column)
+    amount: Callable[[str], str]  # the damage for the dice total in the cell given
+    dice: str | None = None  # how many dice its totals are of, when a formula rolls further dice
 
 
-def over_dice(column: str, term: Callable[[str], str] = lambda x: x) -> str:
-    """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
-    return f"IF({f.DICE_COUNT}=0,{term(f'INDEX({column},1)')},SUMPRODUCT({P},{term(column)}))"
+def further_dice(rules_f: f.Formulas, spec: Any) -> str | None:
+    """How many dice a formula with further rolls throws in all (None: none further)."""
+    rerolled = rules_f.coefficient(spec, "rerolled")
+    if rerolled == "0":
+        return None
+    dice_rolled = rules_f.coefficient(spec, "dice_rolled")
+    return f"IF(({rerolled})<>0,(({dice_rolled})+({rerolled}))*{f.DICE_COUNT},{f.DICE_COUNT})"
 
 
-def critical_columns(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str | None]]:
-    """(column name, weight, formula row id) of a critical's damage per dice total: one column, or
-    with a critical chart one per row of ``damage.formulas``, weighed by the share of the follow-up
-    faces whose chart row names it (among those that keep the critical)."""
-    formulas = block.damage.formulas
-    if not f.Formulas(block).charted_critical() or formulas is None:
-        return [(CRIT_DAMAGE, "1", None)]
-    keeps = f"MAX(1,SUM({FACE_CRIT_KEEPS}))"
-    return [
-        (
-            f"{CRIT_DAMAGE}_{number}",
-            f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={f.q(str(row.id))}))/{keeps}",
-            str(row.id),
-        )
-        for number, row in enumerate(rules.table(formulas.table).rows, start=1)
+def damage_columns(rules: RuleSet, block: Resolution) -> list[DamageColumn]:
+    """The hit's column, then a critical's: one, or with a critical chart one per row of
+    ``damage.formulas``, weighed by the share of the follow-up faces whose chart row names it (among
+    those that keep the critical)."""
+    rules_f = f.Formulas(block)
+    hit, critical, auto = rules_f.damage_specs()
+    hit_dice, auto_dice = further_dice(rules_f, hit), further_dice(rules_f, auto)
+    dice = None
+    if hit_dice or auto_dice:
+        dice = f"IF({f.SIT_AUTO_HIT},{auto_dice or f.DICE_COUNT},{hit_dice or f.DICE_COUNT})"
+    columns = [
+        DamageColumn(HIT_DAMAGE, "Damage of a hit", "1", lambda x: rules_f.damage_of('"Hit"', x), dice)
     ]
+    formulas = block.damage.formulas
+    if not rules_f.charted_critical() or formulas is None:
+        columns.append(
+            DamageColumn(
+                CRIT_DAMAGE,
+                "Damage of a critical",
+                "1",
+                lambda x: rules_f.damage_of('"Critical"', x),
+                further_dice(rules_f, critical),
+            )
+        )
+        return columns
+    keeps = f"MAX(1,SUM({FACE_CRIT_KEEPS}))"
+    for number, row in enumerate(rules.table(formulas.table).rows, start=1):
+        row_id = str(row.id)
+        columns.append(
+            DamageColumn(
+                f"{CRIT_DAMAGE}_{number}",
+                f"Damage of a critical: {row_id}",
+                f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={f.q(row_id)}))/{keeps}",
+                lambda x, row_id=row_id: rules_f.least_of(rules_f.formula_amount(row_id, x)),
+                further_dice(rules_f, row_id),
+            )
+        )
+    return columns
+
+
+def chances_of(column: DamageColumn) -> str:
+    """The name of the chances its totals have: the dice grid's, or the column's own (further dice)."""
+    return P if column.dice is None else f"{column.name}_P"
+
+
+def fits(rules: RuleSet, block: Resolution) -> str:
+    """The dice fit the grid, the further dice of every formula included (none: any dice fit)."""
+    further = [f"{c.dice}<={PREFIX}_MAX_DICE" for c in damage_columns(rules, block) if c.dice is not None]
+    return f"OR({f.DICE_COUNT}=0,AND({','.join([f'{PREFIX}_OK', *further])}))"
+
+
+def guarded(rules: RuleSet, block: Resolution, formula: str) -> str:
+    """The dice's own message first, then the grid's, then the value."""
+    return (
+        f'IF({f.DICE_MESSAGE}<>"",{f.DICE_MESSAGE},'
+        f"IF({fits(rules, block)},{formula},{beyond_grid_formula(PREFIX)}))"
+    )
+
+
+def over_dice(column: DamageColumn, term: Callable[[str], str] = lambda x: x) -> str:
+    """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
+    return (
+        f"IF({f.DICE_COUNT}=0,{term(f'INDEX({column.name},1)')},"
+        f"SUMPRODUCT({chances_of(column)},{term(column.name)}))"
+    )
 
 
 def outcome_terms(rules: RuleSet, block: Resolution, term: Callable[[str], str]) -> str:
     """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight."""
     hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
-    critical = "+".join(
-        f"{weight}*{over_dice(name, term)}" for name, weight, _ in critical_columns(rules, block)
-    )
-    return f"{hit_only}*{over_dice(HIT_DAMAGE, term)}+{f.CRIT_CHANCE}*({critical})"
+    hit, *criticals = damage_columns(rules, block)
+    critical = "+".join(f"{c.weight}*{over_dice(c, term)}" for c in criticals)
+    return f"{hit_only}*{over_dice(hit, term)}+{f.CRIT_CHANCE}*({critical})"
 
 
 def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
-    """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total, the chart's data."""
+    """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
+    chances of the totals of further dice), the chart's data."""
     sheet = book.create_sheet(DAMAGE_SHEET)
-    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX)
+    further = [c.dice for c in damage_columns(rules, block) if c.dice is not None]
+    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX, f"MAX({','.join(further)})" if further else None)
     col = grid.free_column
-    rules_f = f.Formulas(block)
-    columns = [(HIT_DAMAGE, "Damage of a hit", lambda rolled: rules_f.damage_of('"Hit"', rolled))]
-    for name, _, row_id in critical_columns(rules, block):
-        if row_id is None:
-            columns.append(
-                (name, "Damage of a critical", lambda rolled: rules_f.damage_of('"Critical"', rolled))
-            )
-        else:
-            columns.append(
-                (
-                    name,
-                    f"Damage of a critical: {row_id}",
-                    lambda rolled, row_id=row_id: rules_f.least_of(rules_f.formula_amount(row_id, rolled)),
-                )
-            )
-    for offset, (name, title, damage) in enumerate(columns):
-        put(sheet.cell(HEADER_ROW, col + offset), title)
+    for column in damage_columns(rules, block):
+        put(sheet.cell(HEADER_ROW, col), column.title)
         for row in range(grid.first, grid.last + 1):
-            put_formula(sheet.cell(row, col + offset), damage(f"$A{row}"))
-        define_name(book, name, grid.column(col + offset))
-    x_col = col + len(columns)
+            put_formula(sheet.cell(row, col), column.amount(f"$A{row}"))
+        define_name(book, column.name, grid.column(col))
+        col += 1
+        if column.dice is not None:
+            put(sheet.cell(HEADER_ROW, col), f"Chance of the total ({column.dice})")
+            for row in range(grid.first, grid.last + 1):
+                chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
+                put_formula(
+                    sheet.cell(row, col),
+                    f"IF({column.dice}<={PREFIX}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
+                )
+            define_name(book, chances_of(column), grid.column(col))
+            col += 1
+    x_col = col
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
     for x in CHART_DAMAGE:
@@ -349,7 +405,7 @@ def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> 
         here = f"${get_column_letter(x_col)}{row}"
         terms = outcome_terms(rules, block, lambda x, here=here: f"--({x}={here})")
         chance = f"IF({here}=0,1-{f.HIT_CHANCE},0)+{terms}"
-        shown = f'AND({f.DICE_MESSAGE}="",OR({f.DICE_COUNT}=0,{PREFIX}_OK))'
+        shown = f'AND({f.DICE_MESSAGE}="",{fits(rules, block)})'
         cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
         cell.number_format = PERCENT_FORMAT
     sheet.sheet_state = "hidden"
@@ -363,12 +419,18 @@ def odds_formulas(rules: RuleSet, block: Resolution) -> dict[str, str]:
     kill = outcome_terms(rules, block, lambda x: f"--({x}>={hp})")
     attacks = f"N({f.ATTACKS})"
     return {
-        EXPECTED: guarded(expected),
+        EXPECTED: guarded(rules, block, expected),
         EXPECTED_ROUND: guarded(
+            rules,
+            block,
             f"IF(OR({attacks}<0,{attacks}>{limits.ATTACKS},{attacks}<>INT({attacks})),"
-            f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))'
+            f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))',
         ),
-        KILL: guarded(f'IF({hp}>{limits.HIT_POINTS},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))'),
+        KILL: guarded(
+            rules,
+            block,
+            f'IF({hp}>{limits.HIT_POINTS},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
+        ),
     }
 
 
@@ -472,6 +534,18 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             f.Formulas(block).attack_damage(),
             key=True,
         ),
+        *(
+            [
+                Line(
+                    "Further damage roll (what the extra dice show)",
+                    f.EXTRA_ROLL,
+                    None,
+                    "the critical's further roll of the dice, all of them together",
+                )
+            ]
+            if f.Formulas(block).rolls_further()
+            else []
+        ),
         Line(
             "Damage bonus (free)",
             f.DAMAGE_BONUS,
@@ -564,6 +638,7 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
         f.ROLL: (1, faces, "the natural roll"),
         f.FOLLOW: (1, faces, "the follow-up roll"),
         f.DAMAGE_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the damage dice show"),
+        f.EXTRA_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the further dice show"),
         f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         f.LEVEL: (0, 99, "the attacker's level"),
     }

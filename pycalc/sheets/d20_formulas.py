@@ -7,8 +7,8 @@ Rulings sheet's cell, so flipping a ruling in the workbook changes the result as
 The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
-``file:line``: a follow die of its own, the natural penalty and formulas with further rolls
-(``rerolled``). Advantage weighs each face (``face_weight``); the first damage multiplier takes the
+``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
+``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the first damage multiplier takes the
 situation's factor (a later one has no picker in a ruleset of the GM's own, so its factor is 1); a
 critical chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own calculators' cells
 (``own_calculator``) for the roll's result.
@@ -43,6 +43,7 @@ from pycalc.tables import RuleSet
 BONUS, TARGET, MODS, LEVEL = "ATTACK_BONUS", "ATTACK_TARGET", "ATTACK_MODS", "ATTACK_LEVEL"
 ROLL, FOLLOW = "ATTACK_ROLL", "ATTACK_FOLLOW_ROLL"
 DICE, DAMAGE_ROLL, DAMAGE_BONUS = "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "ATTACK_DAMAGE_BONUS"
+EXTRA_ROLL = "ATTACK_EXTRA_ROLL"
 HP, ATTACKS = "ATTACK_TARGET_HP", "ATTACK_ATTACKS"
 FACES = "ATTACK_FACES"
 SIT_HIT, SIT_AC, SIT_DAMAGE = "ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE"
@@ -81,6 +82,7 @@ class Cells:
     follow: str = FOLLOW
     dice: str = DICE
     damage_roll: str = DAMAGE_ROLL
+    extra_roll: str = EXTRA_ROLL
     damage_bonus: str = DAMAGE_BONUS
     hp: str = HP
     attacks: str = ATTACKS
@@ -136,8 +138,10 @@ def unsupported(block: Resolution) -> list[str]:
         and len(set(possible(block.critical.mode))) > 1,
         "damage.formulas with rerolled": block.damage.formulas is not None
         and "rerolled" in block.damage.formulas.columns,
-        "damage formulas with rerolled": any(
-            isinstance(f, Formula) and any(v != 0 for v in possible(f.rerolled))
+        "damage formulas with rerolled and dice_rolled above 1": any(
+            isinstance(f, Formula)
+            and any(v != 0 for v in possible(f.rerolled))
+            and any(v not in (0, 1) for v in possible(f.dice_rolled))
             for spec in (block.damage.hit, block.damage.critical, block.damage.auto_hit)
             for f in possible(spec)
         ),
@@ -486,21 +490,30 @@ class Formulas:
         """A critical's damage is the formula its chart row names (critical mode chart)."""
         return possible(self.block.critical.mode) == ["chart"]
 
-    def formula_parts(self, spec: Any, rolled: str) -> dict[str, str]:
-        """A hit's damage parts (``resolution.SCOPES`` names): ``dice_rolled`` x rolled and the fixed
-        parts of the formula."""
+    def formula_parts(self, spec: Any, rolled: str, extra: str | None = None) -> dict[str, str]:
+        """A hit's damage parts (``resolution.SCOPES`` names): the dice part and the fixed parts of the
+        formula. The dice part is ``dice_rolled`` x ``rolled`` + the further rolls' total ``extra``;
+        without ``extra`` (the odds), ``rolled`` is a total of all the dice a formula with further
+        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``)."""
         part = self.coefficient
+        dice_rolled, rerolled = part(spec, "dice_rolled"), part(spec, "rerolled")
+        if rerolled == "0":
+            dice_part = f"({dice_rolled})*{rolled}"
+        elif extra is None:
+            dice_part = f"IF(({rerolled})<>0,{rolled},({dice_rolled})*{rolled})"
+        else:
+            dice_part = f"({dice_rolled})*{rolled}+IF(({rerolled})<>0,{extra},0)"
         return {
-            "rolled": f"({part(spec, 'dice_rolled')})*{rolled}",
+            "rolled": dice_part,
             "dice_max": f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
             "die_max": f"({part(spec, 'die_max')})*{self.c.dice_sides}",
             "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
         }
 
-    def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True) -> str:
+    def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
         """A hit's damage before the least: the parts, times the first multiplier over its scope (the
         situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
-        parts = self.formula_parts(spec, rolled)
+        parts = self.formula_parts(spec, rolled, extra)
         total = "+".join(parts.values())
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
@@ -523,43 +536,61 @@ class Formulas:
     def least_of(self, amount: str) -> str:
         return f"MAX({expr(self.block.damage.least)},{amount})"
 
-    def damage_of(self, outcome: str, rolled: str) -> str:
+    def damage_of(self, outcome: str, rolled: str, extra: str | None = None) -> str:
         """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
         chosen = (
-            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied)},"
-            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled)},{self.formula_amount(hit, rolled)}))'
+            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
+            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled, True, extra)},'
+            f"{self.formula_amount(hit, rolled, True, extra)}))"
         )
         return self.least_of(chosen)
 
-    def rolls_dice(self) -> str:
-        """TRUE when the formula the outcome uses takes the damage roll (dice_rolled not 0)."""
+    def in_use(self, part: str) -> str:
+        """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
         return (
-            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, 'dice_rolled')},"
-            f'IF({self.c.result}="Critical",{self.coefficient(critical, "dice_rolled")},{self.coefficient(hit, "dice_rolled")}))<>0'
+            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
+            f'IF({self.c.result}="Critical",{self.coefficient(critical, part)},{self.coefficient(hit, part)}))'
         )
+
+    def rolls_further(self) -> bool:
+        """Some formula rolls further dice (``rerolled``): the calculator asks for their total."""
+        return any(self.coefficient(spec, "rerolled") != "0" for spec in self.damage_specs())
 
     def attack_damage(self) -> str:
         """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
-        low, high = self.c.dice_count, f"{self.c.dice_count}*{self.c.dice_sides}"
-        needs_roll = f"AND({self.rolls_dice()},{self.c.dice_count}>0)"
-        dr = self.c.damage_roll
-        bad_roll = f"IF(ISNUMBER({dr}),OR({dr}<{low},{dr}>{high},{dr}<>INT({dr})),TRUE)"
-        rolled = f"IF({needs_roll},{self.c.damage_roll},0)"
+        c = self.c
+        count, sides = c.dice_count, c.dice_sides
+        needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
+        rolled = f"IF({needs_roll},{c.damage_roll},0)"
         chart_waits = (
-            f'AND({self.c.result}="Critical",NOT(ISNUMBER({self.c.follow})))'
-            if self.charted_critical()
-            else "FALSE"
+            f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
         return (
-            f'IF(OR({self.c.result}="",LEFT({self.c.result},1)="#"),"",IF(AND({self.c.result}<>"Hit",{self.c.result}<>"Critical"),0,'
-            f'IF({self.c.dice_message}<>"",{self.c.dice_message},IF({chart_waits},"",'
-            f'IF(AND({needs_roll},ISBLANK({self.c.damage_roll})),"",'
-            f'IF(AND({needs_roll},{bad_roll}),"#DAMAGE ROLL? "&{low}&" to "&{high},'
-            f"{self.damage_of(self.c.result, rolled)}))))))"
+            f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF(AND({c.result}<>"Hit",{c.result}<>"Critical"),0,'
+            f'IF({c.dice_message}<>"",{c.dice_message},IF({chart_waits},"",'
+            f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
+            f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
+            f'"#DAMAGE ROLL? "&{count}&" to "&{count}*{sides},'
+            f"{self.with_further_roll(rolled)})))))"
+        )
+
+    def with_further_roll(self, rolled: str) -> str:
+        """The damage of the entered result, with the further dice's total when a formula rolls them:
+        '' until it is typed, a message when those dice cannot show it."""
+        if not self.rolls_further():
+            return self.damage_of(self.c.result, rolled)
+        c = self.c
+        further = f"({self.in_use('rerolled')})*{c.dice_count}"
+        needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
+        damage = self.damage_of(c.result, rolled, f"IF({needs_extra},{c.extra_roll},0)")
+        return (
+            f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
+            f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"
+            f'"#EXTRA DAMAGE ROLL? "&{further}&" to "&{further}*{c.dice_sides},{damage}))'
         )
 
     def chart_effect(self) -> str:
@@ -583,6 +614,11 @@ class Formulas:
 
 
 # --------------------------------------------------------------------------- the dice text
+
+
+def off_dice(cell: str, low: str, high: str) -> str:
+    """TRUE when the roll typed in ``cell`` is not a whole number from ``low`` to ``high`` (or is empty)."""
+    return f"IF(ISNUMBER({cell}),OR({cell}<{low},{cell}>{high},{cell}<>INT({cell})),TRUE)"
 
 
 def digits_only(text: str) -> str:

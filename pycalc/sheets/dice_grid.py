@@ -56,8 +56,12 @@ def reads_as_dice(expr: str) -> str:
     )
 
 
-def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str) -> DiceGrid:
-    """Write the grid for the dice expression in the cell named ``dice_ref`` on ``sheet``."""
+def write_dice_grid(
+    book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str, most_dice: str | None = None
+) -> DiceGrid:
+    """Write the grid for the dice expression in the cell named ``dice_ref`` on ``sheet``. The chances
+    of j dice are worked out up to the expression's count, or up to ``most_dice`` when that is more
+    (the totals of further rolls of the same dice: columns B.. hold j = 0..MAX_DICE)."""
 
     def name(part: str) -> str:
         return f"{prefix}_{part}"
@@ -78,6 +82,7 @@ def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str
     define_name(book, name("MAX_SIDES"), absolute(sheet, "C4"))
     put(sheet["A5"], "Expression fits the grid")
     count, sides = name("COUNT"), name("SIDES")
+    up_to = count if most_dice is None else f"MAX({count},{most_dice})"
     put_formula(
         sheet["B5"],
         f'AND(ISNUMBER(SEARCH("d",{dice_ref})),{reads_as_dice(dice_ref)},{count}>=1,{count}<={name("MAX_DICE")},'
@@ -105,7 +110,7 @@ def write_dice_grid(book: Workbook, sheet: Worksheet, dice_ref: str, prefix: str
                 dice_here = f"${get_column_letter(2 + j)}${header}"
                 put_formula(
                     sheet.cell(row, 2 + j),
-                    f"IF(OR({sides}<1,{dice_here}>{count},$A{row}>{count}*{sides}),0,({below}-{window})/{sides})",
+                    f"IF(OR({sides}<1,{dice_here}>{up_to},$A{row}>{up_to}*{sides}),0,({below}-{window})/{sides})",
                 )
             above = f"+{get_column_letter(cumulative_column(j))}{row - 1}" if t else ""
             put_formula(sheet.cell(row, cumulative_column(j)), f"{get_column_letter(2 + j)}{row}{above}")
