@@ -30,11 +30,9 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
-NO_NATURAL_ROLL = (
-    0  # no face of the die: for a result already known (bfrpg's damage has no natural-roll rule)
-)
+# No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).
+NO_NATURAL_ROLL = 0
 
-# Text the calculators show (the workbook formulas use the same strings).
 # Text the calculators show (the workbook formulas use the same strings).
 EFFECT_MISS = "Miss"
 EFFECT_HIT = "Hit: normal damage"

@@ -389,13 +389,13 @@ def odds_attack(
         stopped = bool(blocked.strip()) and blocked.strip().upper() != "FALSE"
     else:
         stopped = bool(blocked)
-    roll = d20_attack(bonus, target, mods)
+    hit = d20_attack(bonus, target, mods)
     dice_used = dice_module.Dice(
         parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
     )
     damage = engine.picked_damage(rules, choices, dice_used)
     auto_hit = as_bool(helpless, "HELPLESS")
-    attack = generic.Attack(roll.bonus, roll.target, roll.mods, blocked=stopped, auto_hit=auto_hit)
+    attack = generic.Attack(hit.bonus, hit.target, hit.mods, blocked=stopped, auto_hit=auto_hit)
     return odds_engine.OddsAttack(attack, damage)
 
 
