@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
@@ -65,11 +66,11 @@ def test_confirmation_natural_1_follows_the_ruling():
 
 def test_the_seed_critical_damage_example():
     """1d8+2, roll 5 -> 8 + 5 + 2 = 15."""
-    dice = engine.damage_dice("1d8+2")
-    assert engine.critical_damage(RULES, dice, 5, None) == 15
+    damage = generic.Damage(engine.damage_dice("1d8+2"))
+    assert engine.result_damage(RULES, damage, CRITICAL, 5, None) == 15
     both = dataclasses.replace(RULES, chosen={"critical_damage": "normal_plus_max_plus_roll"})
-    assert engine.critical_damage(both, dice, 5, 3) == 20  # the ruling's own example
-    assert engine.critical_damage(both, dice, 5, None) is None
+    assert engine.result_damage(both, damage, CRITICAL, 5, 3) == 20  # the ruling's own example
+    assert engine.result_damage(both, damage, CRITICAL, 5, None) == ""  # the second roll is missing
 
 
 def test_attack_calculator_gives_15_for_the_seed_critical():
@@ -203,7 +204,7 @@ def test_input_the_rules_do_not_cover():
     with pytest.raises(RuleError, match="#DICE"):
         engine.damage_dice("sword")
     with pytest.raises(RuleError, match=r"#DAMAGE ROLL\? 1 to 8"):
-        engine.normal_damage(engine.damage_dice("1d8"), 9)
+        engine.result_damage(RULES, generic.Damage(engine.damage_dice("1d8")), HIT, 9)
     out = engine.attack_outputs(RULES, engine.AttackInputs(1, 10, roll=21))
     assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20"
     with pytest.raises(RuleError, match="#DAMAGE"):
@@ -275,8 +276,8 @@ def test_a_critical_never_does_less_than_the_hit(dice_text: str, roll: int, extr
     dice = engine.damage_dice(dice_text)
     roll, extra = min(roll, dice.count * dice.sides), min(extra, dice.count * dice.sides)
     roll, extra = max(roll, dice.count), max(extra, dice.count)
+    damage = generic.Damage(dice)
     for choice in RULES.rulings["critical_damage"].choices:
         rules = dataclasses.replace(RULES, chosen={"critical_damage": choice})
-        assert (
-            engine.critical_damage(rules, dice, roll, extra) >= engine.normal_damage(dice, roll) + dice.sides
-        )
+        critical = engine.result_damage(rules, damage, CRITICAL, roll, extra)
+        assert critical >= engine.result_damage(rules, damage, HIT, roll) + dice.sides

@@ -18,7 +18,9 @@ import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc import udfs
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import bfrpg_odds as odds_sheets
@@ -220,7 +222,8 @@ def test_distribution_agrees_with_a_seeded_monte_carlo(name, rulings, inputs):
 def test_the_seed_example_odds():
     """AB 3 vs AC 15 with 1d8+2: hits on 12-20; 20 threatens, 12+ confirms (9/20)."""
     attack = odds.odds_attack(RULES, engine.AttackInputs(3, 15, dice="1d8+2"))
-    miss, hit, critical = odds.outcome_chances(RULES, attack)
+    found = generic.chances(RULES, attack.attack)
+    miss, hit, critical = found[MISS] + found[FUMBLE], found[HIT], found[CRITICAL]
     assert (miss, critical) == (Fraction(11, 20), Fraction(9, 400))
     # a hit averages 6.5; a critical 8 more
     assert odds.expected_damage(RULES, attack) == (hit + critical) * Fraction(13, 2) + critical * 8
@@ -254,7 +257,7 @@ def udf_args(rules, inputs: engine.AttackInputs) -> tuple[tuple[object, ...], tu
         pick("damage_mode"),
         pick("underwater_weapons"),
         pick("critical_effect"),
-        odds.odds_attack(rules, inputs).auto_hit,
+        odds.odds_attack(rules, inputs).attack.auto_hit,
         engine.blocked_label(rules, inputs),
     )
     return head, tail

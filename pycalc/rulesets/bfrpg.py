@@ -1,30 +1,37 @@
 """Basic Fantasy RPG with house rules (bfrpg): d20 + AB + mods >= AC, critical threat and confirmation.
 
-The natural-roll rules, as the seed states them ("THE COMBAT", "Critical Hits and Lingering
-Injuries"): a natural 1 always fails; a natural 20 always hits and threatens a critical; a second
-d20 that hits "normally" confirms it; no critical when only a natural 20 can hit. There is no
-fumble chart. Every number is read from ``tables/bfrpg``; the ambiguities are its rulings.
+The attack roll and its damage are resolved by the generic d20 engine (``pycalc.resolution``) from
+the ``resolution:`` block of ``tables/bfrpg/ruleset.yaml``, which states the seed's rules ("THE
+COMBAT", "Critical Hits and Lingering Injuries") with every number a table cell and every ambiguity
+a ruling: a natural 1 always fails; a natural 20 always hits and threatens a critical; a second d20
+that hits "normally" confirms it; no critical when only a natural 20 can hit; a critical adds the
+maximum die; a charge doubles, subduing and swung weapons underwater halve; a helpless target takes
+double the maximum. There is no fumble chart.
 
-Besides ``result`` (what ``pycalc.d20`` dispatches to) the module holds one pure function per
-calculator of the workbook: ``attack_outputs``, ``critical_outputs``, ``two_weapon_hit``,
-``helpless_damage``, ``joust_outputs``, ``parry_outputs``, ``firing_outputs``, ``surprise_outputs``.
-Their keys are the workbook's defined names; '' stands for a cell left blank until rolled.
+What is bfrpg's own stays here: the situation its pickers add up to (``situation``, handed to the
+engine by ``generic_attack``), the effect texts, and one pure function per calculator of the
+workbook: ``attack_outputs``, ``critical_outputs``, ``two_weapon_outputs``, ``helpless_outputs``,
+``joust_outputs``, ``parry_outputs``, ``firing_outputs``, ``surprise_outputs``. Their keys are the
+workbook's defined names; '' stands for a cell left blank until rolled. ``result`` (what
+``pycalc.d20`` dispatches to), ``chances``, ``critical_possible``, ``confirms`` and ``confirm_min``
+take a plain ``pycalc.d20.Attack`` and ask the engine.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, HIT, MISS, Attack
+from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
 
 USES_FOLLOW_ROLL = True
+# No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).
+NO_NATURAL_ROLL = 0
 
 # Text the calculators show (the workbook formulas use the same strings).
 EFFECT_MISS = "Miss"
@@ -48,67 +55,36 @@ JOUST_AFTER_WAKING = " after waking"
 FIGHTER, CLERIC, OTHER_CLASS = "Fighter", "Cleric", "Other"
 CLASSES = (FIGHTER, CLERIC, OTHER_CLASS)
 
-# --------------------------------------------------------------------------- natural rolls
-
-
-def attack_constant(rules: RuleSet, entry: str) -> int:
-    return int(rules.constant("attack_roll", entry))
+# --------------------------------------------------------------------------- the attack roll (generic engine)
 
 
 def faces(rules: RuleSet) -> int:
-    return attack_constant(rules, "attack_die_faces")
+    return generic.faces(rules)
 
 
-def check_roll(rules: RuleSet, roll: int, what: str = "ROLL") -> int:
-    if not 1 <= roll <= faces(rules):
-        raise RuleError(f"#{what}? 1 to {faces(rules)}")
-    return roll
-
-
-def hits(rules: RuleSet, attack: Attack, roll: int) -> bool:
-    """A natural 1 always fails; a natural 20 always hits; otherwise total >= AC."""
-    if roll <= attack_constant(rules, "natural_always_fails"):
-        return False
-    by_total = roll - attack.need >= attack_constant(rules, "hit_margin_min")
-    return by_total or roll >= attack_constant(rules, "natural_always_hits")
-
-
-def critical_possible(rules: RuleSet, attack: Attack) -> bool:
-    """False when the only way to hit is the natural-20 rule (ruling only_natural_20_hits)."""
-    always = attack_constant(rules, "natural_always_hits")
-    if rules.ruling("only_natural_20_hits") == "no_critical":
-        return attack.need < always
-    return attack.need <= always
-
-
-def threatens(rules: RuleSet, attack: Attack, roll: int) -> bool:
-    threat = int(rules.constant("critical_hits", "threat_natural"))
-    return roll >= threat and hits(rules, attack, roll) and critical_possible(rules, attack)
-
-
-def confirms(rules: RuleSet, attack: Attack, follow_roll: int) -> bool:
-    """The second roll is "a normal hit, not just another natural 20" (ruling confirmation_natural_1)."""
-    if rules.ruling("confirmation_natural_1") == "fails" and follow_roll <= attack_constant(
-        rules, "natural_always_fails"
-    ):
-        return False
-    return follow_roll - attack.need >= attack_constant(rules, "hit_margin_min")
-
-
-def confirm_min(rules: RuleSet, attack: Attack) -> int:
-    """Lowest confirmation roll that confirms."""
-    lowest = attack_constant(rules, "natural_always_fails") + 1
-    floor = lowest if rules.ruling("confirmation_natural_1") == "fails" else 1
-    return max(attack.need + attack_constant(rules, "hit_margin_min"), floor)
+def plain_attack(attack: Attack) -> generic.Attack:
+    """A d20 attack (bonus, AC, every modifier) as the generic engine's, with no situation flag."""
+    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:
     """Miss, Hit or Critical. A threat without its confirmation roll yet is a Hit."""
-    if not hits(rules, attack, roll):
-        return MISS
-    if threatens(rules, attack, roll) and follow_roll is not None and confirms(rules, attack, follow_roll):
-        return CRITICAL
-    return HIT
+    return generic.resolve(rules, plain_attack(attack), roll, follow_roll)
+
+
+def critical_possible(rules: RuleSet, attack: Attack) -> bool:
+    """False when the only way to hit is the natural-20 rule (ruling only_natural_20_hits)."""
+    return generic.critical_possible(rules, plain_attack(attack))
+
+
+def confirms(rules: RuleSet, attack: Attack, follow_roll: int) -> bool:
+    """The second roll is "a normal hit, not just another natural 20" (ruling confirmation_natural_1)."""
+    return generic.confirms(rules, plain_attack(attack), follow_roll)
+
+
+def confirm_min(rules: RuleSet, attack: Attack) -> int:
+    """Lowest confirmation roll that confirms."""
+    return generic.confirm_min(rules, plain_attack(attack))
 
 
 @dataclass(frozen=True)
@@ -119,12 +95,17 @@ class Odds:
 
 def chances(rules: RuleSet, attack: Attack) -> Odds:
     """Exact odds over every (roll, confirmation roll) pair of the YAML's die."""
-    count = faces(rules)
-    rolls = range(1, count + 1)
-    hit = sum(1 for roll in rolls if hits(rules, attack, roll))
-    threat = sum(1 for roll in rolls if threatens(rules, attack, roll))
-    confirm = sum(1 for follow in rolls if confirms(rules, attack, follow))
-    return Odds(Fraction(hit, count), Fraction(threat * confirm, count * count))
+    found = generic.chances(rules, plain_attack(attack))
+    return Odds(found[HIT] + found[CRITICAL], found[CRITICAL])
+
+
+def threatens(rules: RuleSet, attack: generic.Attack, roll: int) -> bool:
+    """A roll that hits and threatens a critical: the confirmation d20 decides."""
+    return (
+        generic.in_rolls(rules, generic.critical_rolls(rules), roll)
+        and generic.resolve(rules, attack, roll) in HITS
+        and generic.critical_possible(rules, attack)
+    )
 
 
 # --------------------------------------------------------------------------- damage
@@ -138,60 +119,33 @@ def damage_dice(text: object) -> dice_module.Dice:
     return parsed
 
 
-def check_damage_roll(dice: dice_module.Dice, roll: int, what: str = "DAMAGE ROLL") -> int:
-    """The sum shown on the dice, without the expression's modifier."""
-    if not dice.count <= roll <= dice.count * dice.sides:
-        raise RuleError(f"#{what}? {dice.count} to {dice.count * dice.sides}")
-    return roll
-
-
 def max_die(rules: RuleSet, dice: dice_module.Dice) -> int:
-    """What a critical adds at maximum: "the max damage die"."""
-    return int(rules.constant("critical_hits", "maximum_dice_added")) * dice.sides
+    """What a critical adds at maximum: "the max damage die" (the block's critical formula)."""
+    critical = generic.block(rules).damage.critical
+    return generic.coefficients(rules, critical).die_max * dice.sides
 
 
-def normal_damage(dice: dice_module.Dice, roll: int) -> int:
-    return check_damage_roll(dice, roll) + dice.modifier
-
-
-def critical_damage(rules: RuleSet, dice: dice_module.Dice, roll: int, extra_roll: int | None) -> int | None:
-    """Ruling critical_damage; None while the second roll of normal_plus_max_plus_roll is missing."""
-    base = normal_damage(dice, roll) + max_die(rules, dice)
-    if rules.ruling("critical_damage") == "max_die_plus_roll":
-        return base
-    if extra_roll is None:
-        return None
-    return base + check_damage_roll(dice, extra_roll, "EXTRA DAMAGE ROLL") + dice.modifier
+def result_damage(
+    rules: RuleSet,
+    damage: generic.Damage,
+    outcome: str,
+    damage_roll: int | None,
+    extra_roll: int | None = None,
+    auto_hit: bool = False,
+) -> int | str:
+    """Damage of a result already known (Miss, Hit or Critical): 0 on a miss, '' while a damage roll
+    it needs is missing. Of the attack only an automatic hit (a helpless target) changes the damage:
+    bfrpg's block has no critical chart and no natural-roll penalty."""
+    attack = generic.Attack(0, 0, auto_hit=auto_hit)
+    return generic.attack_damage(
+        rules, attack, damage, outcome, NO_NATURAL_ROLL, None, damage_roll, extra_roll
+    )
 
 
 def helpless_damage(rules: RuleSet, dice: object, entry: str = "max_damage_multiplier") -> int:
     """Double the maximum usual damage (1d8+1 -> 18); entry backstab_max_multiplier for backstabs."""
     parsed = dice if isinstance(dice, dice_module.Dice) else dice_module.parse(dice)
     return int(rules.constant("helpless_damage", entry)) * parsed.maximum
-
-
-def scaled(value: int, multiplier: object, round_up: bool) -> int:
-    exact = value * Fraction(str(multiplier))
-    return math.ceil(exact) if round_up else math.floor(exact)
-
-
-@dataclass(frozen=True)
-class Multipliers:
-    double: int = 1  # charge, set weapon: damage_multiplier of charge_options
-    mode: object = 1  # damage_mode: subduing with the flat of the blade halves
-    water: object = 1  # underwater_weapons: swung weapons halve
-    water_round_up: bool = False
-
-
-def multiplied(rules: RuleSet, damage: int, fixed: int, by: Multipliers) -> int:
-    """Doubling (``fixed``: the critical's maximum die, doubled or not by ruling), then halvings."""
-    if rules.ruling("critical_with_double_damage") == "double_roll_only":
-        total = (damage - fixed) * by.double + fixed
-    else:
-        total = damage * by.double
-    total = scaled(total, by.mode, rules.ruling("subdual_half_rounding") == "up")
-    total = scaled(total, by.water, by.water_round_up)
-    return max(0, total)
 
 
 # --------------------------------------------------------------------------- pickers
@@ -303,31 +257,99 @@ def blocked_label(rules: RuleSet, inputs: AttackInputs) -> str:
     return "" if water["usable"] else str(water.label)
 
 
-def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
-    """Every output of the Attack calculator, by defined name."""
-    choose = inputs.choices
-    kind = chosen_row(rules, choose, "attack_kinds")
+@dataclass(frozen=True)
+class Situation:
+    """What the Attack calculator's pickers add up to (bfrpg's own; the engine gets it as an Attack)."""
+
+    ability: int  # STR, DEX or the better of them, by the attack kind
+    hit: int  # the situation's modifiers to the roll, two-weapon penalties after DEX included
+    ac: int  # the situation's change of the target's AC
+    own_ac: int  # the attacker's own AC change (a charge, defensive fighting)
+    ranged: bool
+    auto_hit: bool  # melee against a helpless target
+    blocked: str  # the label of what rules the attack out, '' when it may be made
+
+
+def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
+    kind = chosen_row(rules, inputs.choices, "attack_kinds")
     ranged = bool(kind["ranged"])
     rows = situation_rows(rules, inputs, ranged)
-    two_weapon = two_weapon_hit(rules, chosen_row(rules, choose, "two_weapon_fighting"), inputs.dex_bonus)
-    ability = ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus)
-    situation_hit = column_sum(rows, "hit", SPECIAL_HIT) + two_weapon
-    situation_ac = column_sum(rows, "ac")
-    attack = Attack(inputs.bonus, inputs.target + situation_ac, inputs.mods + ability + situation_hit)
-    auto_hit = not ranged and any(r.values.get("auto_hit_melee") for _, r in rows)
-    blocked = blocked_label(rules, inputs)
-    odds = chances(rules, attack)
+    two_weapon = two_weapon_hit(
+        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
+    )
+    return Situation(
+        ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),
+        hit=column_sum(rows, "hit", SPECIAL_HIT) + two_weapon,
+        ac=column_sum(rows, "ac"),
+        own_ac=column_sum(rows, "own_ac"),
+        ranged=ranged,
+        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
+        blocked=blocked_label(rules, inputs),
+    )
+
+
+def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
+    """The attack roll in the situation, as the generic engine's."""
+    return generic.Attack(
+        inputs.bonus,
+        inputs.target,
+        inputs.mods + where.ability + where.hit,
+        inputs.level,
+        ac_change=where.ac,
+        blocked=bool(where.blocked),
+        auto_hit=where.auto_hit,
+    )
+
+
+def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
+    """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
+    generic engine's damage: the block's multiplier stages double, mode and water."""
+    water = chosen_row(rules, choices, "underwater_weapons")
+    return generic.Damage(
+        dice,
+        multipliers={
+            "double": Fraction(int(chosen_row(rules, choices, "charge_options")["damage_multiplier"])),
+            "mode": Fraction(str(chosen_row(rules, choices, "damage_mode")["damage_multiplier"])),
+            "water": Fraction(str(water["damage_multiplier"])),
+        },
+        round_up={"water": bool(water["round_up"])},
+        critical_extra=bool(chosen_row(rules, choices, "critical_effect")["extra_damage"]),
+    )
+
+
+def situated_damage(rules: RuleSet, inputs: AttackInputs) -> generic.Damage:
+    """The damage dice used (the brawling row's own, or ATTACK_DICE, with what is added) and the pickers."""
+    text, added = attack_dice_text(rules, inputs)
+    parsed = damage_dice(text)
+    return picked_damage(
+        rules, inputs.choices, dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added)
+    )
+
+
+def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
+    the situation the pickers add up to is this ruleset's own."""
+    return situated_attack(inputs, situation(rules, inputs)), situated_damage(rules, inputs)
+
+
+def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
+    """Every output of the Attack calculator, by defined name."""
+    where = situation(rules, inputs)
+    attack = situated_attack(inputs, where)
+    odds = generic.chances(rules, attack)
     out: dict[str, object] = {
-        "ATTACK_ABILITY_BONUS": ability,
-        "ATTACK_SITUATION_HIT": situation_hit,
-        "ATTACK_SITUATION_AC": situation_ac,
-        "ATTACK_TARGET_AC": attack.target,
-        "ATTACK_NEED": attack.need,
-        "ATTACK_CRIT_POSSIBLE": critical_possible(rules, attack) and not blocked and not auto_hit,
-        "ATTACK_CONFIRM_MIN": confirm_min(rules, attack),
-        "ATTACK_HIT_CHANCE": Fraction(0) if blocked else Fraction(1) if auto_hit else odds.hit,
-        "ATTACK_CRIT_CHANCE": Fraction(0) if blocked or auto_hit else odds.critical,
-        "ATTACK_OWN_AC_CHANGE": column_sum(rows, "own_ac"),
+        "ATTACK_ABILITY_BONUS": where.ability,
+        "ATTACK_SITUATION_HIT": where.hit,
+        "ATTACK_SITUATION_AC": where.ac,
+        "ATTACK_TARGET_AC": generic.target(rules, attack),
+        "ATTACK_NEED": generic.raw_need(rules, attack),
+        "ATTACK_CRIT_POSSIBLE": generic.critical_possible(rules, attack)
+        and not where.blocked
+        and not where.auto_hit,
+        "ATTACK_CONFIRM_MIN": generic.confirm_min(rules, attack),
+        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
+        "ATTACK_CRIT_CHANCE": odds[CRITICAL],
+        "ATTACK_OWN_AC_CHANGE": where.own_ac,
         "ATTACK_RESULT": "",
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
@@ -335,22 +357,14 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     if inputs.roll is None:
         return out
     try:
-        check_roll(rules, inputs.roll)
-        if inputs.follow_roll is not None:
-            check_roll(rules, inputs.follow_roll, "FOLLOW ROLL")
+        outcome = generic.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         out["ATTACK_RESULT"] = str(error)
         return out
-    if blocked:
-        outcome = MISS
-    elif auto_hit:
-        outcome = HIT
-    else:
-        outcome = result(rules, attack, inputs.roll, inputs.follow_roll)
     out["ATTACK_RESULT"] = outcome
-    out["ATTACK_EFFECT"] = attack_effect(rules, inputs, attack, outcome, blocked, auto_hit, ranged)
+    out["ATTACK_EFFECT"] = attack_effect(rules, inputs, attack, outcome, where)
     try:
-        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, auto_hit)
+        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.auto_hit)
     except RuleError as error:
         out["ATTACK_DAMAGE"] = str(error)
     return out
@@ -364,27 +378,21 @@ def subdual(rules: RuleSet, choices: dict[str, str]) -> bool:
 
 
 def attack_effect(
-    rules: RuleSet,
-    inputs: AttackInputs,
-    attack: Attack,
-    outcome: str,
-    blocked: str,
-    auto_hit: bool,
-    ranged: bool,
+    rules: RuleSet, inputs: AttackInputs, attack: generic.Attack, outcome: str, where: Situation
 ) -> str:
     roll = inputs.roll or 0
-    if blocked:
-        return EFFECT_NO_ATTACK.format(label=blocked)
+    if where.blocked:
+        return EFFECT_NO_ATTACK.format(label=where.blocked)
     suffix = EFFECT_SUBDUAL if subdual(rules, inputs.choices) else ""
-    if auto_hit:
+    if where.auto_hit:
         return EFFECT_AUTO_HIT + suffix
     if outcome == MISS:
-        margin = attack.need - roll  # AC minus the total
+        margin = generic.raw_need(rules, attack) - roll  # AC minus the total
         shot = chosen_row(rules, inputs.choices, "firing_into_melee")
         stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))
-        if ranged and shot["stray_hits_ally"] and 1 <= margin <= stray_max:
+        if where.ranged and shot["stray_hits_ally"] and 1 <= margin <= stray_max:
             return EFFECT_STRAY.format(margin=margin)
-        if roll <= attack_constant(rules, "natural_always_fails"):
+        if generic.always_misses(rules, roll):
             return EFFECT_NATURAL_MISS.format(roll=roll)
         return EFFECT_MISS
     if outcome == CRITICAL:
@@ -393,41 +401,19 @@ def attack_effect(
         )
     if threatens(rules, attack, roll):
         if inputs.follow_roll is None:
-            return EFFECT_THREAT.format(confirm=confirm_min(rules, attack)) + suffix
+            return EFFECT_THREAT.format(confirm=generic.confirm_min(rules, attack)) + suffix
         return EFFECT_UNCONFIRMED + suffix
-    if roll >= int(rules.constant("critical_hits", "threat_natural")):
+    if generic.in_rolls(rules, generic.critical_rolls(rules), roll):
         return EFFECT_NO_CRITICAL.format(roll=roll) + suffix
     return EFFECT_HIT + suffix
 
 
-def attack_multipliers(rules: RuleSet, choices: dict[str, str]) -> Multipliers:
-    water = chosen_row(rules, choices, "underwater_weapons")
-    return Multipliers(
-        int(chosen_row(rules, choices, "charge_options")["damage_multiplier"]),
-        chosen_row(rules, choices, "damage_mode")["damage_multiplier"],
-        water["damage_multiplier"],
-        bool(water["round_up"]),
-    )
-
-
 def attack_damage(rules: RuleSet, inputs: AttackInputs, outcome: str, auto_hit: bool) -> int | str:
-    """Damage of the attack: 0 on a miss, '' while a needed damage roll is missing."""
-    if outcome == MISS:
+    """Damage of the attack: 0 on a miss (whatever the dice say), '' while a needed damage roll is missing."""
+    if outcome not in HITS:
         return 0
-    text, added = attack_dice_text(rules, inputs)
-    parsed = damage_dice(text)
-    dice = dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added)
-    by = attack_multipliers(rules, inputs.choices)
-    if auto_hit:
-        most = helpless_damage(rules, dice)
-        return most if rules.ruling("helpless_multipliers") == "none" else multiplied(rules, most, 0, by)
-    if inputs.damage_roll is None:
-        return ""
-    extra = chosen_row(rules, inputs.choices, "critical_effect")["extra_damage"]
-    if outcome == CRITICAL and extra:
-        total = critical_damage(rules, dice, inputs.damage_roll, inputs.extra_roll)
-        return "" if total is None else multiplied(rules, total, max_die(rules, dice), by)
-    return multiplied(rules, normal_damage(dice, inputs.damage_roll), 0, by)
+    damage = situated_damage(rules, inputs)
+    return result_damage(rules, damage, outcome, inputs.damage_roll, inputs.extra_roll, auto_hit)
 
 
 # --------------------------------------------------------------------------- Critical calculator
@@ -445,15 +431,20 @@ class CriticalInputs:
     double: int = 1
 
 
+def doubled(dice: dice_module.Dice, double: int) -> generic.Damage:
+    """Damage of these dice doubled ``double`` times by a charge (ruling critical_with_double_damage)."""
+    return generic.Damage(dice, multipliers={"double": Fraction(double)})
+
+
 def critical_outputs(rules: RuleSet, inputs: CriticalInputs) -> dict[str, object]:
     """Whether a natural 20 can be a critical, whether the follow roll confirms, and its damage."""
-    attack = Attack(inputs.bonus, inputs.target, inputs.mods)
-    possible = critical_possible(rules, attack)
+    attack = generic.Attack(inputs.bonus, inputs.target, inputs.mods)
+    possible = generic.critical_possible(rules, attack)
     out: dict[str, object] = {
-        "CRIT_NEED": attack.need,
+        "CRIT_NEED": generic.raw_need(rules, attack),
         "CRIT_POSSIBLE": possible,
-        "CRIT_CONFIRM_MIN": confirm_min(rules, attack),
-        "CRIT_CHANCE": chances(rules, attack).critical,
+        "CRIT_CONFIRM_MIN": generic.confirm_min(rules, attack),
+        "CRIT_CHANCE": generic.chances(rules, attack)[CRITICAL],
         "CRIT_CONFIRMED": "",
         "CRIT_MAX_DIE": "",
         "CRIT_NORMAL_DAMAGE": "",
@@ -461,8 +452,8 @@ def critical_outputs(rules: RuleSet, inputs: CriticalInputs) -> dict[str, object
     }
     if inputs.follow_roll is not None:
         try:
-            check_roll(rules, inputs.follow_roll, "FOLLOW ROLL")
-            out["CRIT_CONFIRMED"] = possible and confirms(rules, attack, inputs.follow_roll)
+            generic.check_roll(rules, inputs.follow_roll, "FOLLOW ROLL", generic.follow_faces(rules))
+            out["CRIT_CONFIRMED"] = possible and generic.confirms(rules, attack, inputs.follow_roll)
         except RuleError as error:
             out["CRIT_CONFIRMED"] = str(error)
     try:
@@ -472,10 +463,9 @@ def critical_outputs(rules: RuleSet, inputs: CriticalInputs) -> dict[str, object
         out["CRIT_MAX_DIE"] = max_die(rules, dice)
         if inputs.damage_roll is None:
             return out
-        by = Multipliers(double=inputs.double)
-        out["CRIT_NORMAL_DAMAGE"] = multiplied(rules, normal_damage(dice, inputs.damage_roll), 0, by)
-        total = critical_damage(rules, dice, inputs.damage_roll, inputs.extra_roll)
-        out["CRIT_DAMAGE"] = "" if total is None else multiplied(rules, total, max_die(rules, dice), by)
+        damage = doubled(dice, inputs.double)
+        out["CRIT_NORMAL_DAMAGE"] = result_damage(rules, damage, HIT, inputs.damage_roll)
+        out["CRIT_DAMAGE"] = result_damage(rules, damage, CRITICAL, inputs.damage_roll, inputs.extra_roll)
     except RuleError as error:
         for name in ("CRIT_MAX_DIE", "CRIT_NORMAL_DAMAGE", "CRIT_DAMAGE"):
             if out[name] == "":
@@ -640,7 +630,7 @@ def parry_bonus(rules: RuleSet, inputs: ParryInputs) -> int:
 def block_total(rules: RuleSet, inputs: ParryInputs, roll: int) -> int:
     with_row = rules.table("parry_with").by_label(inputs.parry_with)
     dice = dice_module.parse(with_row["block_dice"])
-    check_damage_roll(dice, roll, "BLOCK ROLL")
+    generic.check_damage_roll(dice, roll, "BLOCK ROLL")
     magic = with_row["block_adds_magic"] or rules.ruling("block_magic_bonus") == "weapon_or_shield"
     level = inputs.level * parry_rule(rules, "block_bonus_per_level")
     return (
@@ -694,17 +684,18 @@ def firing_outputs(
     rules: RuleSet, shot_label: str, bonus: int, target: int, mods: int, roll: int | None
 ) -> dict[str, object]:
     shot = rules.table("firing_into_melee").by_label(shot_label)
-    attack = Attack(bonus, target, mods + int(shot["hit"]))
-    out: dict[str, object] = {"FIRE_NEED": attack.need, "FIRE_MARGIN": "", "FIRE_OUTCOME": ""}
+    attack = generic.Attack(bonus, target, mods + int(shot["hit"]))
+    need = generic.raw_need(rules, attack)
+    out: dict[str, object] = {"FIRE_NEED": need, "FIRE_MARGIN": "", "FIRE_OUTCOME": ""}
     if roll is None:
         return out
     if not 1 <= roll <= faces(rules):
         out["FIRE_OUTCOME"] = f"#ROLL? 1 to {faces(rules)}"
         return out
-    margin = attack.need - roll
+    margin = need - roll
     out["FIRE_MARGIN"] = margin
     stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))
-    if hits(rules, attack, roll):
+    if generic.resolve(rules, attack, roll) in HITS:
         out["FIRE_OUTCOME"] = FIRE_HIT
     elif shot["stray_hits_ally"] and 1 <= margin <= stray_max:
         out["FIRE_OUTCOME"] = FIRE_STRAY
@@ -738,42 +729,3 @@ def surprise_outputs(
     if roll is not None:
         out["SURPRISED"] = roll <= top if 1 <= roll <= die else f"#ROLL? 1 to {die}"
     return out
-
-
-# --------------------------------------------------------------------------- the generic engine
-
-
-def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own."""
-    kind = chosen_row(rules, inputs.choices, "attack_kinds")
-    ranged = bool(kind["ranged"])
-    rows = situation_rows(rules, inputs, ranged)
-    two_weapon = two_weapon_hit(
-        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
-    )
-    ability = ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus)
-    hit = column_sum(rows, "hit", SPECIAL_HIT) + two_weapon
-    attack = generic.Attack(
-        inputs.bonus,
-        inputs.target,
-        inputs.mods + ability + hit,
-        inputs.level,
-        ac_change=column_sum(rows, "ac"),
-        blocked=bool(blocked_label(rules, inputs)),
-        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
-    )
-    text, added = attack_dice_text(rules, inputs)
-    parsed = damage_dice(text)
-    by = attack_multipliers(rules, inputs.choices)
-    damage = generic.Damage(
-        dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added),
-        multipliers={
-            "double": Fraction(by.double),
-            "mode": Fraction(str(by.mode)),
-            "water": Fraction(str(by.water)),
-        },
-        round_up={"water": by.water_round_up},
-        critical_extra=bool(chosen_row(rules, inputs.choices, "critical_effect")["extra_damage"]),
-    )
-    return attack, damage

@@ -1,24 +1,24 @@
-"""Odds before the dice are rolled (bfrpg): the exact distribution of the damage one attack does.
+"""Odds before the dice are rolled (bfrpg): the Attack calculator's odds cells.
 
-Every (d20 roll, confirmation d20) pair of the YAML's die gives Miss, Hit or Critical exactly as
-``bfrpg.result`` does (a natural 1 always fails, a natural 20 always hits and threatens, the
-confirmation roll must hit normally, no critical when only a natural 20 can hit). Each outcome is
-then combined with every damage-dice total, as ``bfrpg.attack_damage`` computes it: a miss is 0, a
-hit is the roll plus modifiers, a confirmed critical adds the maximum die (ruling critical_damage:
-and with normal_plus_max_plus_roll a second roll with modifiers), then the doubling of a charge
-(ruling critical_with_double_damage) and the halvings (subduing, swung weapons underwater), never
-below 0. A helpless target takes double the maximum; a blocked attack (total defense, an unusable
-weapon underwater) does nothing. Several attacks are independent. Exact fractions; nothing sampled.
+The exact distribution of the damage one attack does, and of several independent attacks, is the
+generic engine's (``pycalc.resolution_odds``), fed with bfrpg's situation by ``bfrpg.generic_attack``:
+every (d20 roll, confirmation d20) pair of the block's die resolved as ``bfrpg.attack_outputs``
+resolves it, each result with every damage-dice total as ``bfrpg.attack_damage`` computes it (the
+maximum die of a confirmed critical, with ruling critical_damage normal_plus_max_plus_roll a second
+roll, the charge's doubling, the halvings, double the maximum against a helpless target, nothing
+from a blocked attack). What is bfrpg's own here is ``odds_outputs``: the cells as the .xlsx shows
+them, with the native grid's limits and messages. Exact fractions; nothing sampled.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
-from pycalc.d20 import Attack
+from pycalc import resolution as generic
+from pycalc import resolution_odds as generic_odds
 from pycalc.errors import RuleError
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES
 from pycalc.rulesets import bfrpg as engine
@@ -34,59 +34,16 @@ GRID_MESSAGE = (
 SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 
 
-@dataclass(frozen=True)
-class OddsAttack:
+class OddsAttack(NamedTuple):
     """What the odds of one attack depend on, once the situation has been worked out."""
 
-    attack: Attack  # bonus, the target's AC in the situation, every modifier to the roll
-    dice: dice_module.Dice  # the damage dice used, with everything added to them
-    by: engine.Multipliers = field(default_factory=engine.Multipliers)
-    extra_damage: bool = True  # critical_effect: extra damage (or a lingering injury instead)
-    auto_hit: bool = False  # melee against a helpless target
-    blocked: bool = False  # no attack possible
+    attack: generic.Attack  # bonus, the target's AC, every modifier to the roll, blocked, automatic hit
+    damage: generic.Damage  # the damage dice used, with everything added to them, and the pickers
 
 
 def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:
     """The Attack calculator's inputs and situation, as ``bfrpg.attack_outputs`` reads them."""
-    choose = inputs.choices
-    kind = engine.chosen_row(rules, choose, "attack_kinds")
-    ranged = bool(kind["ranged"])
-    rows = engine.situation_rows(rules, inputs, ranged)
-    two_weapon = engine.two_weapon_hit(
-        rules, engine.chosen_row(rules, choose, "two_weapon_fighting"), inputs.dex_bonus
-    )
-    ability = engine.ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus)
-    situation_hit = engine.column_sum(rows, "hit", engine.SPECIAL_HIT) + two_weapon
-    attack = Attack(
-        inputs.bonus, inputs.target + engine.column_sum(rows, "ac"), inputs.mods + ability + situation_hit
-    )
-    text, added = engine.attack_dice_text(rules, inputs)
-    parsed = engine.damage_dice(text)
-    return OddsAttack(
-        attack=attack,
-        dice=dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added),
-        by=engine.attack_multipliers(rules, choose),
-        extra_damage=bool(engine.chosen_row(rules, choose, "critical_effect")["extra_damage"]),
-        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
-        blocked=bool(engine.blocked_label(rules, inputs)),
-    )
-
-
-def outcome_chances(rules: RuleSet, odds: OddsAttack) -> tuple[Fraction, Fraction, Fraction]:
-    """(miss, plain hit, confirmed critical), as ATTACK_HIT_CHANCE and ATTACK_CRIT_CHANCE count them."""
-    if odds.blocked:
-        return Fraction(1), Fraction(0), Fraction(0)
-    if odds.auto_hit:
-        return Fraction(0), Fraction(1), Fraction(0)
-    chances = engine.chances(rules, odds.attack)
-    return 1 - chances.hit, chances.hit - chances.critical, chances.critical
-
-
-def helpless_value(rules: RuleSet, odds: OddsAttack) -> int:
-    most = engine.helpless_damage(rules, odds.dice)
-    if rules.ruling("helpless_multipliers") == "none":
-        return most
-    return engine.multiplied(rules, most, 0, odds.by)
+    return OddsAttack(*engine.generic_attack(rules, inputs))
 
 
 def two_rolls(rules: RuleSet) -> bool:
@@ -95,59 +52,28 @@ def two_rolls(rules: RuleSet) -> bool:
 
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
     """Exact probability of each amount of damage one attack does (0 for a miss)."""
-    miss, hit, critical = outcome_chances(rules, odds)
-    if odds.blocked:
-        return {0: Fraction(1)}
-    if odds.auto_hit:
-        return {helpless_value(rules, odds): Fraction(1)}
-    mod = odds.dice.modifier
-    ways, rolls = dice_module.counts(dice_module.Dice(odds.dice.count, odds.dice.sides))
-    plain = shared_odds.regrouped(ways, lambda total: engine.multiplied(rules, total + mod, 0, odds.by))
-    parts: list[shared_odds.Part] = [(miss, {0: 1}, 1), (hit, plain, rolls)]
-    if critical:
-        if not odds.extra_damage:
-            parts.append((critical, plain, rolls))
-        else:
-            fixed = engine.max_die(rules, odds.dice)
-            count = odds.dice.count * (2 if two_rolls(rules) else 1)
-            mods = mod * (2 if two_rolls(rules) else 1)
-            both, both_rolls = dice_module.counts(dice_module.Dice(count, odds.dice.sides))
-
-            def extra(total: int) -> int:
-                return engine.multiplied(rules, total + mods + fixed, fixed, odds.by)
-
-            parts.append((critical, shared_odds.regrouped(both, extra), both_rolls))
-    return shared_odds.mixed(parts)
-
-
-def check_attacks(attacks: int) -> int:
-    if attacks < 0:
-        raise RuleError("#ATTACKS? 0 or more")
-    return attacks
+    return generic_odds.damage_distribution(rules, *odds)
 
 
 def round_distribution(
     rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None
 ) -> Distribution:
     """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""
-    check_attacks(attacks)
-    return shared_odds.repeated(damage_distribution(rules, odds), attacks, cap)
+    return generic_odds.round_distribution(rules, *odds, attacks, cap)
 
 
 def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
-    check_attacks(attacks)
-    return attacks * shared_odds.mean(damage_distribution(rules, odds))
+    return generic_odds.expected_damage(rules, *odds, attacks)
 
 
 def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
     """Probability that the attacks together do at least ``amount`` damage."""
-    check_attacks(attacks)
-    return shared_odds.chance_at_least(damage_distribution(rules, odds), amount, attacks)
+    return generic_odds.chance_at_least(rules, *odds, amount, attacks)
 
 
 def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
     """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
-    return chance_at_least(rules, odds, hp, attacks)
+    return generic_odds.kill_chance(rules, *odds, hp, attacks)
 
 
 def fits_grid(rules: RuleSet, dice: dice_module.Dice) -> bool:
@@ -169,7 +95,7 @@ def odds_outputs(
         odds = odds_attack(rules, inputs)
     except RuleError as error:
         return dict.fromkeys(names, str(error))
-    if native and not fits_grid(rules, odds.dice):
+    if native and not fits_grid(rules, odds.damage.dice):
         return dict.fromkeys(names, GRID_MESSAGE.format(dice=MAX_DICE, sides=MAX_SIDES))
     one = expected_damage(rules, odds)
     kill = kill_chance(rules, odds, hp)

@@ -1,7 +1,8 @@
 """The bfrpg calculators: Attack (threat and confirmation, damage, odds) and Combat maneuvers.
 
-Every formula mirrors ``pycalc.rulesets.bfrpg``; the parity tests recalculate these sheets in
-LibreOffice and compare them with the engine. Numbers come from the named table columns; the
+Every formula mirrors ``pycalc.rulesets.bfrpg`` (whose attack roll and damage are the generic d20
+engine's, ``pycalc.resolution``); the parity tests recalculate these sheets in LibreOffice and compare
+them with the engine. Numbers come from the named table columns; the
 only literals are 0, 1 and message text.
 """
 
@@ -85,12 +86,12 @@ def roll_bad(roll: str, faces: str) -> str:
 
 
 def hits(roll: str, need: str) -> str:
-    """See engine.hits."""
+    """A hit: the generic engine's ``resolve`` for bfrpg's block (natural 1 fails, natural 20 hits)."""
     return f"AND({roll}>{FAIL_MAX},OR({roll}-{need}>={MARGIN_MIN},{roll}>={ALWAYS_MIN}))"
 
 
 def confirms(follow: str, need: str) -> str:
-    """See engine.confirms."""
+    """See ``pycalc.resolution.confirms``."""
     return (
         f'AND(OR({ruling_name("confirmation_natural_1")}<>"fails",{follow}>{FAIL_MAX}),'
         f"{follow}-{need}>={MARGIN_MIN})"
@@ -138,7 +139,7 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
 
 
 def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
-    """(condition, message) of engine.check_damage_roll."""
+    """(condition, message) of ``pycalc.resolution.check_damage_roll``."""
     count, sides = f"{prefix}_COUNT", f"{prefix}_SIDES"
     bad = f"OR({roll}<{count},{roll}>{count}*{sides})"
     return bad, f'"#{what}? "&{count}&" to "&{count}*{sides}'

@@ -58,7 +58,8 @@ GRID_MESSAGE = (
 
 
 def situation_multiplied(value: str, fixed: str) -> str:
-    """bfrpg.multiplied with the calculator's charge, subduing and underwater pickers."""
+    """The block's multiplier stages (``pycalc.resolution.amount``) with the calculator's charge,
+    subduing and underwater pickers."""
     water = pick_name("underwater_weapons")
     return multiplied(
         value,

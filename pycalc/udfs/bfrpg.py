@@ -3,7 +3,10 @@
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
 returns a short '#...' text and nothing raises into a cell. The shared d20 UDFs (d20_need,
 d20_result, d20_hit_chance with ruleset "bfrpg") cover the attack roll itself; these add the
-critical confirmation, damage and the other calculators. Every function is prefixed ``bfrpg_``.
+critical confirmation, damage, odds and the other calculators. Every function is prefixed ``bfrpg_``.
+The attack roll, its damage and its odds are the generic d20 engine's (``pycalc.resolution``,
+``pycalc.resolution_odds``), reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the
+calculators reach it; the other calculators are bfrpg's own.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import xlwings as xw
 
 from pycalc import d20
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
@@ -101,7 +105,8 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
     """TRUE when this confirmation roll makes a natural 20 a critical hit."""
     rules = bfrpg_rules()
     hit = d20_attack(bonus, target, mods)
-    roll = engine.check_roll(rules, as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
+    roll = as_int(follow_roll, "FOLLOW ROLL")
+    generic.check_roll(rules, roll, "FOLLOW ROLL", generic.follow_faces(rules))
     return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)
 
 
@@ -154,10 +159,8 @@ def bfrpg_critical_damage(
     if double < 1:
         raise RuleError("#DOUBLE? 1 or more")
     roll = as_int(damage_roll, "DAMAGE ROLL")
-    total = engine.critical_damage(rules, parsed, roll, optional_int(extra_roll, "EXTRA DAMAGE ROLL"))
-    if total is None:
-        return ""
-    return engine.multiplied(rules, total, engine.max_die(rules, parsed), engine.Multipliers(double=double))
+    extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")
+    return engine.result_damage(rules, engine.doubled(parsed, double), d20.CRITICAL, roll, extra)
 
 
 @xw.func
@@ -386,16 +389,14 @@ def odds_attack(
         stopped = bool(blocked.strip()) and blocked.strip().upper() != "FALSE"
     else:
         stopped = bool(blocked)
-    return odds_engine.OddsAttack(
-        attack=d20_attack(bonus, target, mods),
-        dice=dice_module.Dice(
-            parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
-        ),
-        by=engine.attack_multipliers(rules, choices),
-        extra_damage=bool(engine.chosen_row(rules, choices, "critical_effect")["extra_damage"]),
-        auto_hit=as_bool(helpless, "HELPLESS"),
-        blocked=stopped,
+    hit = d20_attack(bonus, target, mods)
+    dice_used = dice_module.Dice(
+        parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
     )
+    damage = engine.picked_damage(rules, choices, dice_used)
+    auto_hit = as_bool(helpless, "HELPLESS")
+    attack = generic.Attack(hit.bonus, hit.target, hit.mods, blocked=stopped, auto_hit=auto_hit)
+    return odds_engine.OddsAttack(attack, damage)
 
 
 ODDS_ARGS = (
