@@ -1,10 +1,11 @@
 """One d20 attack resolution for every d20 ruleset, read from the ``resolution:`` block of its YAML.
 
-Design note: what tells the four d20 engines apart
----------------------------------------------------
-Read from ``pycalc/rulesets/{cnc,osr,combat17,bfrpg}.py`` and their ``_odds`` modules. Everything
-else (the d20 + bonus + mods against a target, exact odds by enumerating both d20s, damage = dice +
-modifier, several attacks as a convolution) is the same in all four.
+Design note: what tells the four d20 rulesets apart
+----------------------------------------------------
+Read from the four hand-written engines this module replaced (``pycalc/rulesets/{cnc,osr,combat17,
+bfrpg}.py`` and their ``_odds`` modules now call it). Everything else (the d20 + bonus + mods against
+a target, exact odds by enumerating both d20s, damage = dice + modifier, several attacks as a
+convolution) is the same in all four.
 
 =====================  ==========  ===================  =====================  ======================
 choice                 cnc         osr                  combat17               bfrpg
@@ -45,8 +46,10 @@ automatic hit          -           -                    -                      h
 The ``resolution:`` block (``pycalc.resolution_block``, documented in ``tables/README.md``) names
 each of those choices, with every number a literal or a table cell and every ambiguity a ruling.
 This module reads it: pure functions of (RuleSet, :class:`Attack`, rolls) and (RuleSet,
-:class:`Damage`, ...) giving the same answers as the four engines' attack functions (the tests
-compare them exhaustively). No rule number is written here. What is truly a ruleset's own (falling,
+:class:`Damage`, ...). The four d20 rulesets' attacks, odds and UDFs run on them, each ruleset
+handing over its situation (``generic_attack`` in its module); the switch-over was checked by
+comparing the old and new code on hundreds of thousands of inputs, and each ruleset's tests check
+its documented numbers. No rule number is written here. What is truly a ruleset's own (falling,
 mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;
 :func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).
 
