@@ -100,8 +100,14 @@ def test_workings_grid_covers_every_roll_and_confirmation_roll(xlsx):
     faces = load_ruleset("bfrpg").constant("attack_roll", "attack_die_faces")
     sheet = xlsx[WORKINGS_SHEET]
     assert sheet.sheet_state == "hidden"
-    grid = [c for row in sheet.iter_rows(min_row=2, min_col=2) for c in row if c.data_type == "f"]
+    grid = [
+        c
+        for row in sheet.iter_rows(min_row=2, max_row=faces + 1, min_col=2, max_col=faces + 1)
+        for c in row
+        if c.data_type == "f"
+    ]
     assert len(grid) == faces * faces
+    assert xlsx.defined_names["ATTACK_GRID"].attr_text.endswith(f"$B$2:${grid[-1].column_letter}${faces + 1}")
 
 
 def test_formulas_use_only_excel_2007_functions(xlsx):
