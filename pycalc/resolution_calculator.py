@@ -135,8 +135,11 @@ def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
     )
 
 
-def summary(found: Mapping[str, object], follow: int | None, needed: bool) -> str:
-    """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it."""
+def summary(
+    found: Mapping[str, object], follow: int | None, needed: bool, damage_rolled: bool = False
+) -> str:
+    """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
+    once (the follow-up roll first, then the damage roll, then the further damage roll)."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -149,7 +152,8 @@ def summary(found: Mapping[str, object], follow: int | None, needed: bool) -> st
         if damage > 0:
             text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
     elif damage == NO_ROLL_YET:
-        text += ": type the damage roll" if result in HITS else ""
+        if result in HITS and not (needed and follow is None):
+            text += ": type the further damage roll" if damage_rolled else ": type the damage roll"
     else:
         text += f": {damage}"
     if needed and follow is None:
@@ -221,5 +225,5 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     found["ATTACK_DAMAGE"] = amount
     if isinstance(amount, int):
         found["ATTACK_HP_AFTER"] = inputs.hp - amount
-    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed)
+    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed, inputs.damage_roll is not None)
     return found

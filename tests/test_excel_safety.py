@@ -82,6 +82,30 @@ def calls(formula: str) -> tuple[list[tuple[str, int, list[str]]], int]:
     return found, deepest
 
 
+def balanced(formula: str) -> bool:
+    """Every parenthesis and function call is closed (LibreOffice closes a missing one silently;
+    Excel and Gnumeric refuse the formula)."""
+    try:
+        tokens = Tokenizer(formula).items
+    except IndexError:  # the tokenizer's own stack: a parenthesis closed that was never opened
+        return False
+    depth = 0
+    for token in tokens:
+        if token.subtype == Token.OPEN and token.type in (Token.FUNC, Token.PAREN):
+            depth += 1
+        elif token.subtype == Token.CLOSE and token.type in (Token.FUNC, Token.PAREN):
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def test_the_balance_check_finds_an_unclosed_call():
+    assert (
+        balanced('=IF(A1="(",MAX(1,(2)),0)') and not balanced("=IF(A1,MAX(1,2),0") and not balanced("=(1))")
+    )
+
+
 @pytest.fixture(
     scope="module", params=[(r, s) for r in (*RULESET_IDS, "bx") for s in ("xlsx", "xlsm")], ids=str
 )
@@ -129,7 +153,7 @@ def test_chart_axes_are_shown(workbook_file):
         assert all(re.search(rb'<(?:c:)?delete val="0"', axis) for axis in axes)
 
 
-def test_every_formula_is_within_excel_limits_and_uses_excel_2010_functions(workbook_file, book):
+def test_every_formula_is_closed_within_excel_limits_and_uses_excel_2010_functions(workbook_file, book):
     allowed = EXCEL_2010_FUNCTIONS | udf_names()
     problems = []
     checked = 0
@@ -137,6 +161,8 @@ def test_every_formula_is_within_excel_limits_and_uses_excel_2010_functions(work
         checked += 1
         if len(formula) > MAX_FORMULA_LENGTH:
             problems.append(f"{where}: {len(formula)} characters")
+        if not balanced(formula):
+            problems.append(f"{where}: a parenthesis is not closed")
         found, depth = calls(formula)
         if depth > MAX_NESTING:
             problems.append(f"{where}: nesting {depth}")

@@ -187,9 +187,22 @@ def show(table: Table, group: str, rules: RuleSet) -> Shown:
     raise ValueError(f"{table.file}:{table.line}: table {table.id!r} is too wide for the cheat sheet")
 
 
+def read_by_the_block(rules: RuleSet, table: Table) -> bool:
+    """The table of damage formulas that the resolution block names (what a critical chart's rows
+    deal): a GM needs it beside the chart."""
+    block = rules.resolution_block
+    return block is not None and block.damage.formulas is not None and block.damage.formulas.table == table.id
+
+
 def cheatsheet_tables(rules: RuleSet) -> list[Shown]:
     """Every table on the cheat sheet, most used first (by group, then in YAML order)."""
-    grouped = [(group_of(table), table) for table in rules.tables.values()]
+    grouped = [
+        (
+            "results" if table.cheatsheet is None and read_by_the_block(rules, table) else group_of(table),
+            table,
+        )
+        for table in rules.tables.values()
+    ]
     chosen = [(group, table) for group, table in grouped if group is not None and has_values(table)]
     chosen.sort(key=lambda pair: CHEATSHEET_GROUPS.index(pair[0]))
     return [show(table, group, rules) for group, table in chosen]

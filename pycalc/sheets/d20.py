@@ -448,14 +448,17 @@ def target_words(block: Resolution) -> tuple[str, str]:
 
 
 def follow_words(block: Resolution) -> str:
-    modes = set(possible(block.critical.mode)) | set(possible(block.fumble.mode))
-    if "confirm" in modes and "level_check" in modes:
-        return "Follow-up d20 (confirm / fumble)"
-    return (
-        "Confirmation roll (after a threat)"
-        if "confirm" in modes
-        else "Fumble check roll (after a natural miss)"
-    )
+    """The follow-up roll's label: what each of the block's follow-up rolls is for."""
+    words = {
+        "confirm": "confirm",
+        "chart": "chart",
+        "level_check": "fumble check",
+    }
+    critical = [words[m] for m in possible(block.critical.mode) if m in ("confirm", "chart")]
+    fumble = [words[m] for m in possible(block.fumble.mode) if m in ("level_check", "chart")]
+    uses = [f"critical: {'/'.join(critical)}"] if critical else []
+    uses += [f"fumble: {'/'.join(fumble)}"] if fumble else []
+    return f"Follow-up d20 ({'; '.join(uses)})"
 
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
@@ -492,10 +495,17 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             PERCENT_FORMAT,
         ),
         Line(
-            "Natural roll (the die as it shows)",
+            "Natural roll (the kept die)"
+            if block.advantage is not None
+            else "Natural roll (the die as it shows)",
             f.ROLL,
             None,
-            "type the die as rolled: 1 to 20",
+            "type the die as rolled: 1 to 20"
+            + (
+                "; with Advantage type the highest of the dice rolled, with Disadvantage the lowest"
+                if block.advantage is not None
+                else ""
+            ),
             "Result",
             f.RESULT,
             f.Formulas(block).checked_result(),
@@ -537,7 +547,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         *(
             [
                 Line(
-                    "Further damage roll (what the extra dice show)",
+                    "Further damage roll (extra dice)",
                     f.EXTRA_ROLL,
                     None,
                     "the critical's further roll of the dice, all of them together",
@@ -660,14 +670,33 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
     return row + 2
 
 
-def effect_text(table: Table, chosen: str) -> str:
-    """A short text of what the picked row changes (the numbers stay in the table sheet)."""
-    parts = []
-    for column, word in (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage")):
-        if column in table.column_ids:
-            value = by_label(table.id, column, chosen)
-            parts.append(f'IF(N({value})=0,"",TEXT({value},"+0;-0")&" {word} ")')
-    return "&".join(parts) or '""'
+EFFECT_WORDS = (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage"))
+FLAG_WORDS = (
+    ("advantage", "Advantage"),
+    ("disadvantage", "Disadvantage"),
+    ("cannot_hit", "cannot be hit"),
+    ("needs_magic", "magic weapons only"),
+    ("auto_hit", "hits automatically"),
+)
+
+
+def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
+    """A short text of what a row changes, read from its cells (``value_of(column)``): the numbers
+    stay in the table sheet."""
+    parts = [
+        f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
+        for column, word in EFFECT_WORDS
+        if column in table.column_ids
+    ]
+    if "damage_multiplier" in table.column_ids:
+        factor = value_of("damage_multiplier")
+        parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
+    parts += [
+        f'IF({value_of(column)}=TRUE,"{word} ","")'
+        for column, word in FLAG_WORDS
+        if column in table.column_ids
+    ]
+    return f"TRIM({'&'.join(parts)})" if parts else '""'
 
 
 def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> int:
@@ -688,7 +717,10 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
                 f"pick from the list ({table.title})",
             )
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
-            put_formula(sheet.cell(row, NOTE_COLUMN), effect_text(table, name)).font = NOTE
+            chosen = effect_text(
+                table, lambda column, name=name, table_id=table.id: by_label(table_id, column, name)
+            )
+            put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
             row += 1
             continue
         put(sheet.cell(row, OUT_LABEL), f"{table.title} (tick what applies)").font = BOLD
@@ -698,7 +730,10 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             name = pick_name(table.id, str(entry.id))
             put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
-            sheet.cell(row, NOTE_COLUMN).value = None
+            ticked = effect_text(
+                table, lambda column, entry=entry, table_id=table.id: const(table_id, str(entry.id), column)
+            )
+            put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
             row += 1
     return row
 

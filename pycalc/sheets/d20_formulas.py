@@ -382,7 +382,8 @@ class Formulas:
 
     def summary(self) -> str:
         """The outcome in one line, naming the follow-up roll it used; a follow-up roll left from an
-        earlier attack that this roll does not use is called out, never silently kept."""
+        earlier attack that this roll does not use is called out, never silently kept. The roll it
+        waits for is named once: the follow-up roll first, then the damage roll, then any further one."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
@@ -394,7 +395,8 @@ class Formulas:
         )
         damage_part = (
             f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{c.hp_after}&" HP",""),'
-            f'IF({damage}="",IF(OR({result}="Hit",{result}="Critical"),": type the damage roll",""),": "&{damage}))'
+            f'IF({damage}="",IF(OR(AND({needed},NOT({given})),AND({result}<>"Hit",{result}<>"Critical")),"",'
+            f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
@@ -575,7 +577,7 @@ class Formulas:
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
             f'"#DAMAGE ROLL? "&{count}&" to "&{count}*{sides},'
-            f"{self.with_further_roll(rolled)})))))"
+            f"{self.with_further_roll(rolled)}))))))"
         )
 
     def with_further_roll(self, rolled: str) -> str:
