@@ -157,14 +157,20 @@ def bx_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return rebuilt(FIXTURE, tmp_path_factory.mktemp("bx"))
 
 
-def edited_bx(tmp_path_factory: pytest.TempPathFactory, block: str, name: str) -> tuple[RuleSet, Path]:
-    """The fixture with its fumble, critical and damage rules replaced by ``block``."""
+BASE_RULES = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
+
+
+def edited_bx(
+    tmp_path_factory: pytest.TempPathFactory, block: str, name: str, old: str = BASE_RULES, tables: str = ""
+) -> tuple[RuleSet, Path]:
+    """The fixture with ``old`` in its resolution block replaced by ``block`` and ``tables`` added."""
     folder = tmp_path_factory.mktemp("tables") / "bx"
     shutil.copytree(FIXTURE, folder)
     header = folder / "ruleset.yaml"
-    old = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
     assert old in header.read_text()
     header.write_text(header.read_text().replace(old, block))
+    found = folder / "attack.yaml"
+    found.write_text(found.read_text() + tables)
     return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp(name))
 
 
@@ -187,30 +193,15 @@ def rerolled_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path
 def situational_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
     """The fixture with Advantage (2 dice, Disadvantage 3) and a damage multiplier over the dice,
     rounded up, both picked from two new tables: still no Python."""
-    folder = tmp_path_factory.mktemp("tables") / "bx"
-    shutil.copytree(FIXTURE, folder)
-    header = folder / "ruleset.yaml"
     old = "  damage:\n    least: attack_rules.least_damage\n  modifiers: [missile_range, cover, situation]\n"
-    assert old in header.read_text()
-    header.write_text(header.read_text().replace(old, SITUATION_BLOCK))
-    tables = folder / "attack.yaml"
-    tables.write_text(tables.read_text() + SITUATION_TABLES)
-    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-situational"))
+    return edited_bx(tmp_path_factory, SITUATION_BLOCK, "bx-situational", old, SITUATION_TABLES)
 
 
 @pytest.fixture(scope="module")
 def charted_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
     """The fixture with a critical chart read with the roll's modifiers, whose rows name damage
     formulas, and a fumble chart whose plain rows are a Miss, both saying what happens: still no Python."""
-    folder = tmp_path_factory.mktemp("tables") / "bx"
-    shutil.copytree(FIXTURE, folder)
-    header = folder / "ruleset.yaml"
-    old = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
-    assert old in header.read_text()
-    header.write_text(header.read_text().replace(old, CHART_BLOCK))
-    tables = folder / "attack.yaml"
-    tables.write_text(tables.read_text() + CHART_TABLES)
-    return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp("bx-charted"))
+    return edited_bx(tmp_path_factory, CHART_BLOCK, "bx-charted", tables=CHART_TABLES)
 
 
 def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:

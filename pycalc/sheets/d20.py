@@ -107,50 +107,44 @@ def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
     return [rules.table(table_id) for table_id in block.modifiers or ()]
 
 
-def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
-    """What the picked rows add up to in ``column`` (``resolution.picked_situation``)."""
+def picked_terms(
+    rules: RuleSet,
+    block: Resolution,
+    column: str,
+    chosen: Callable[[str], str],
+    ticked: Callable[[str, str], str],
+) -> list[str]:
+    """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
+    ``ticked(is_ticked, value)`` for each row of a toggle table."""
     terms = []
     for table in picker_tables(rules, block):
         if column not in table.column_ids:
             continue
         if table.picker == "choice":
-            terms.append(f"N({by_label(table.id, column, pick_name(table.id))})")
+            terms.append(chosen(by_label(table.id, column, pick_name(table.id))))
         else:
             terms += [
-                f"IF({pick_name(table.id, row.id)}=TRUE,N({const(table.id, str(row.id), column)}),0)"
+                ticked(f"{pick_name(table.id, row.id)}=TRUE", const(table.id, str(row.id), column))
                 for row in table.rows
             ]
+    return terms
+
+
+def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
+    """What the picked rows add up to in ``column`` (``resolution.picked_situation``)."""
+    terms = picked_terms(rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)")
     return "+".join(terms) or "0"
 
 
 def situation_product(rules: RuleSet, block: Resolution, column: str) -> str:
     """The product of ``column`` over the picked rows (1 where nothing is picked)."""
-    terms = []
-    for table in picker_tables(rules, block):
-        if column not in table.column_ids:
-            continue
-        if table.picker == "choice":
-            terms.append(f"N({by_label(table.id, column, pick_name(table.id))})")
-        else:
-            terms += [
-                f"IF({pick_name(table.id, row.id)}=TRUE,N({const(table.id, str(row.id), column)}),1)"
-                for row in table.rows
-            ]
+    terms = picked_terms(rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),1)")
     return "*".join(terms) or "1"
 
 
 def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
-    terms = []
-    for table in picker_tables(rules, block):
-        if column not in table.column_ids:
-            continue
-        if table.picker == "choice":
-            terms.append(f"{by_label(table.id, column, pick_name(table.id))}=TRUE")
-        else:
-            terms += [
-                f"AND({pick_name(table.id, row.id)}=TRUE,{const(table.id, str(row.id), column)}=TRUE)"
-                for row in table.rows
-            ]
+    """TRUE when a picked row has ``column`` ticked."""
+    terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)")
     return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
