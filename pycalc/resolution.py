@@ -460,12 +460,24 @@ def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fra
             yield roll, follow, weight * chance
 
 
+_CHANCES: weakref.WeakKeyDictionary[RuleSet, dict[Attack, dict[str, Fraction]]] = weakref.WeakKeyDictionary()
+CHANCES_KEPT = 4096  # attacks remembered per RuleSet (a calculator, the odds and the UDFs ask again)
+
+
 def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:
-    """Exact probability of each result over every roll and follow roll."""
-    found = dict.fromkeys(OUTCOMES, Fraction(0))
-    for roll, follow, weight in pairs(rules, attack):
-        found[resolve(rules, attack, roll, follow)] += weight
-    return found
+    """Exact probability of each result over every roll and follow roll (remembered per RuleSet and
+    attack: both never change, and a follow-up d20 makes it 400 resolutions)."""
+    known = _CHANCES.get(rules)
+    if known is None:
+        known = _CHANCES[rules] = {}
+    if attack not in known:
+        found = dict.fromkeys(OUTCOMES, Fraction(0))
+        for roll, follow, weight in pairs(rules, attack):
+            found[resolve(rules, attack, roll, follow)] += weight
+        if len(known) >= CHANCES_KEPT:
+            known.clear()
+        known[attack] = found
+    return dict(known[attack])
 
 
 def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
