@@ -130,22 +130,3 @@ def odds_outputs(
         "ATTACK_KILL_CHANCE": kill,
         "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS),
     }
-
-
-def odds_outputs_udf(
-    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
-) -> dict[str, object]:
-    """The same cells in the .xlsm, through the UDFs: any dice, and the round's kill chance for any attacks."""
-    odds = odds_attack(rules, inputs)
-    found: dict[str, object] = {}
-    for name, compute in (
-        ("ATTACK_EXPECTED_DAMAGE", lambda: expected_damage(rules, odds)),
-        ("ATTACK_EXPECTED_DAMAGE_ROUND", lambda: expected_damage(rules, odds, attacks)),
-        ("ATTACK_KILL_CHANCE", lambda: kill_chance(rules, odds, hp)),
-        ("ATTACK_KILL_CHANCE_ROUND", lambda: kill_chance(rules, odds, hp, attacks)),
-    ):
-        try:
-            found[name] = compute()
-        except RuleError as error:
-            found[name] = str(error)
-    return found
