@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pycalc import d20
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
 from pycalc.errors import RuleError, not_in_list
@@ -105,6 +106,12 @@ class Attack:
     blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles
     auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)
     target_as_given: bool = False  # the target is already worked out: no `least_target` floor
+
+
+def from_d20(attack: d20.Attack, **flags: bool) -> Attack:
+    """The shared d20 interface's attack (``pycalc.d20``: bonus, target, mods, level) as the engine's,
+    with the situation's ``flags`` (e.g. ``cannot_hit``, ``target_as_given``)."""
+    return Attack(attack.bonus, attack.target, attack.mods, attack.level, **flags)
 
 
 @dataclass(frozen=True)

@@ -62,29 +62,24 @@ def faces(rules: RuleSet) -> int:
     return generic.faces(rules)
 
 
-def plain_attack(attack: Attack) -> generic.Attack:
-    """A d20 attack (bonus, AC, every modifier) as the generic engine's, with no situation flag."""
-    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
-
-
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:
     """Miss, Hit or Critical. A threat without its confirmation roll yet is a Hit."""
-    return generic.resolve(rules, plain_attack(attack), roll, follow_roll)
+    return generic.resolve(rules, generic.from_d20(attack), roll, follow_roll)
 
 
 def critical_possible(rules: RuleSet, attack: Attack) -> bool:
     """False when the only way to hit is the natural-20 rule (ruling only_natural_20_hits)."""
-    return generic.critical_possible(rules, plain_attack(attack))
+    return generic.critical_possible(rules, generic.from_d20(attack))
 
 
 def confirms(rules: RuleSet, attack: Attack, follow_roll: int) -> bool:
     """The second roll is "a normal hit, not just another natural 20" (ruling confirmation_natural_1)."""
-    return generic.confirms(rules, plain_attack(attack), follow_roll)
+    return generic.confirms(rules, generic.from_d20(attack), follow_roll)
 
 
 def confirm_min(rules: RuleSet, attack: Attack) -> int:
     """Lowest confirmation roll that confirms."""
-    return generic.confirm_min(rules, plain_attack(attack))
+    return generic.confirm_min(rules, generic.from_d20(attack))
 
 
 @dataclass(frozen=True)
@@ -95,7 +90,7 @@ class Odds:
 
 def chances(rules: RuleSet, attack: Attack) -> Odds:
     """Exact odds over every (roll, confirmation roll) pair of the YAML's die."""
-    found = generic.chances(rules, plain_attack(attack))
+    found = generic.chances(rules, generic.from_d20(attack))
     return Odds(found[HIT] + found[CRITICAL], found[CRITICAL])
 
 

@@ -34,7 +34,7 @@ RULESET_ID = "cnc"
 def as_generic(attack: Attack) -> generic.Attack:
     """A d20 attack whose AC is already worked out (a UDF's argument, a chart's column) for the
     generic engine: the AC is taken as given, not raised to the least AC."""
-    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level, target_as_given=True)
+    return generic.from_d20(attack, target_as_given=True)
 
 
 def faces(rules: RuleSet) -> int:

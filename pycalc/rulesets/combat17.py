@@ -56,7 +56,7 @@ ANY_NATURAL_ROLL = generic.LOWEST_FACE
 def generic_roll(attack: Attack, barred: bool = False) -> generic.Attack:
     """A d20 attack (bonus, AC with the situation, every modifier to the roll) as the generic engine's;
     a barred target cannot be hit (a natural 1 still fumbles)."""
-    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level, cannot_hit=barred)
+    return generic.from_d20(attack, cannot_hit=barred)
 
 
 def generic_damage(

@@ -63,14 +63,9 @@ def die_sides(rules: RuleSet) -> int:
 # --------------------------------------------------------------------------- the generic engine
 
 
-def plain_attack(attack: Attack) -> generic.Attack:
-    """The shared d20 interface's attack (``pycalc.d20``: no situation flags) for the generic engine."""
-    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
-
-
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
     """The shared d20 interface (pycalc.d20): no situation flags."""
-    return generic.resolve(rules, plain_attack(attack), roll, follow_roll)
+    return generic.resolve(rules, generic.from_d20(attack), roll, follow_roll)
 
 
 def generic_damage(rules: RuleSet, dice: dice_module.Dice, double: bool = False) -> generic.Damage:

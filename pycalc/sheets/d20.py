@@ -26,7 +26,7 @@ from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import MAX_DICE, beyond_grid_formula
 from pycalc.resolution_block import Resolution, possible
-from pycalc.resolution_calculator import shows_chart_text, uses_follow, uses_level
+from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
@@ -247,7 +247,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
             (
                 FACE_CRIT_KEEPS,
                 "Critical chart keeps it",
-                lambda x: f"IF({rolls.plain_row(chart, rolls.follow_total(x))},0,1)",
+                lambda x: heat.chart_keeps(block, chart, rolls.follow_total(x)),
             ),
             (
                 FACE_CRIT_FORMULAS,
@@ -547,7 +547,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
                     "the critical's further roll of the dice, all of them together",
                 )
             ]
-            if f.Formulas(block).rolls_further()
+            if rolls_further(block)
             else []
         ),
         Line(

@@ -8,10 +8,11 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the first damage multiplier takes the
-situation's factor (a later one has no picker in a ruleset of the GM's own, so its factor is 1); a
-critical chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own calculators' cells
-(``own_calculator``) for the roll's result.
+``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the
+first damage multiplier takes the situation's factor (a later one has no picker in a ruleset of the
+GM's own, so its factor is 1); a critical chart's row names the damage formula (``ChartFormula``),
+and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
+calculators' cells (``own_calculator``) for the roll's result.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pycalc.resolution_block import (
     Rolls,
     possible,
 )
+from pycalc.resolution_calculator import rolls_further
 from pycalc.sheets.common import ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
@@ -558,10 +560,6 @@ class Formulas:
             f'IF({self.c.result}="Critical",{self.coefficient(critical, part)},{self.coefficient(hit, part)}))'
         )
 
-    def rolls_further(self) -> bool:
-        """Some formula rolls further dice (``rerolled``): the calculator asks for their total."""
-        return any(self.coefficient(spec, "rerolled") != "0" for spec in self.damage_specs())
-
     def attack_damage(self) -> str:
         """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
         c = self.c
@@ -583,7 +581,7 @@ class Formulas:
     def with_further_roll(self, rolled: str) -> str:
         """The damage of the entered result, with the further dice's total when a formula rolls them:
         '' until it is typed, a message when those dice cannot show it."""
-        if not self.rolls_further():
+        if not rolls_further(self.block):
             return self.damage_of(self.c.result, rolled)
         c = self.c
         further = f"({self.in_use('rerolled')})*{c.dice_count}"

@@ -26,7 +26,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as engine
-from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_block import Chart, Resolution, possible
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.common import BOLD, SUBTITLE, absolute, define_name, put, put_formula, style_header
 from pycalc.sheets.heat_map import HeatMap, colour_by_range
@@ -48,11 +48,9 @@ class FaceColumn:
     formula: Callable[[str], str] | None  # of the face's cell; None: the face itself
 
 
-def chart_keeps(block: Resolution, chart_name: str, face: str) -> str:
+def chart_keeps(block: Resolution, chart: Chart, face: str) -> str:
     """1 when the chart row read with ``face`` (no modifiers) keeps the critical or fumble."""
-    rules = f.Formulas(block, f.Cells(total_mods="0"))
-    chart = block.critical.chart if chart_name == CRITICAL_CHART else block.fumble.chart
-    return f"IF({rules.plain_row(chart, face)},0,1)"
+    return f"IF({f.Formulas(block).plain_row(chart, face)},0,1)"
 
 
 def face_columns(block: Resolution) -> list[FaceColumn]:
@@ -63,16 +61,12 @@ def face_columns(block: Resolution) -> list[FaceColumn]:
         FaceColumn(ALWAYS_HIT, "Always hits", lambda face: f"IF({rolls.always_hits(face)},1,0)"),
         FaceColumn(CRITICAL_ROLL, "A critical roll", lambda face: f"IF({rolls.critical_roll(face)},1,0)"),
     ]
-    if block.critical.chart is not None:
-        columns.append(
-            FaceColumn(
-                CRITICAL_CHART, "Critical chart keeps it", lambda x: chart_keeps(block, CRITICAL_CHART, x)
-            )
-        )
-    if block.fumble.chart is not None:
-        columns.append(
-            FaceColumn(FUMBLE_CHART, "Fumble chart keeps it", lambda x: chart_keeps(block, FUMBLE_CHART, x))
-        )
+    for name, title, chart in (
+        (CRITICAL_CHART, "Critical chart keeps it", block.critical.chart),
+        (FUMBLE_CHART, "Fumble chart keeps it", block.fumble.chart),
+    ):
+        if chart is not None:
+            columns.append(FaceColumn(name, title, lambda x, chart=chart: chart_keeps(block, chart, x)))
     return columns
 
 

@@ -1,8 +1,8 @@
 """Castles & Crusades worksheet functions (xlwings) over ``pycalc.rulesets.cnc``.
 
-An attack's need, result and hit chance come from the generic d20 engine (``pycalc.resolution``)
-with the AC taken as typed (``cnc.as_generic``); its damage and odds from ``cnc`` and ``cnc_odds``,
-which run on the same engine (``pycalc.resolution_odds``).
+An attack's need, result, hit chance, damage and odds come from ``cnc`` and ``cnc_odds``, which run
+on the generic d20 engine (``pycalc.resolution``, ``pycalc.resolution_odds``) with the AC taken as
+typed (``cnc.as_generic``).
 
 Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
 returns a short '#...' text; nothing raises into a cell. Every function reads ``tables/cnc``
@@ -17,7 +17,6 @@ from typing import Any
 import xlwings as xw
 
 from pycalc import d20, limits
-from pycalc import resolution as generic
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
@@ -71,11 +70,6 @@ def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:
     return d20.Attack(as_int(bonus, "BONUS", 0), as_int(ac, "AC"), as_int(mods, "MODS", 0))
 
 
-def generic_attack(bonus: Any, ac: Any, mods: Any) -> generic.Attack:
-    """The attack for the generic engine, the AC as typed (already after cover and situation)."""
-    return cnc.as_generic(attack(bonus, ac, mods))
-
-
 # --------------------------------------------------------------------------- attack
 
 
@@ -86,7 +80,7 @@ def generic_attack(bonus: Any, ac: Any, mods: Any) -> generic.Attack:
 @cell_safe
 def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
     """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
-    return generic.need(rules(), generic_attack(bonus, ac, mods))
+    return cnc.need(rules(), attack(bonus, ac, mods))
 
 
 @xw.func
@@ -97,8 +91,7 @@ def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
 @cell_safe
 def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
     """Hit when d20 + bonus + mods >= AC, else Miss."""
-    chosen = generic_attack(bonus, ac, mods)
-    return generic.resolve(rules(), chosen, d20.check_roll(as_int(roll, "ROLL")))
+    return cnc.result(rules(), attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
 
 
 @xw.func
@@ -108,7 +101,7 @@ def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
 @cell_safe
 def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits."""
-    return float(generic.hit_chance(rules(), generic_attack(bonus, ac, mods)))
+    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))
 
 
 @xw.func

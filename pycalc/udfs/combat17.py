@@ -4,8 +4,9 @@ Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as No
 returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the
 odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and
 ``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack
-calculator; the charts' texts and the other calculators are the ruleset's own. Every function is prefixed ``combat17_`` so it
-cannot clash with another ruleset's functions once star-imported into ``pycalc.udfs``. The shared
+calculator; the charts' texts and the other calculators are the ruleset's own. Every function is
+prefixed ``combat17_`` so it cannot clash with another ruleset's functions once star-imported into
+``pycalc.udfs``. The shared
 ``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
 combat17 (ruleset "combat17").
 """
@@ -17,9 +18,8 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import resolution as generic
 from pycalc import resolution_odds as generic_odds
-from pycalc.d20 import OUTCOMES, Attack
+from pycalc.d20 import CRITICAL, HIT, OUTCOMES, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
@@ -108,8 +108,8 @@ def combat17_attack_result(
 @cell_safe
 def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of any hit, natural 1 and 20 included."""
-    attack = engine.generic_roll(attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(generic.hit_chance(rules(), attack))
+    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(odds[HIT] + odds[CRITICAL])
 
 
 @xw.func
@@ -121,8 +121,8 @@ def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = Fa
 @cell_safe
 def combat17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of exactly that result."""
-    attack = engine.generic_roll(attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(generic.chances(rules(), attack)[outcome_named(outcome)])
+    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return float(odds[outcome_named(outcome)])
 
 
 @xw.func
