@@ -40,7 +40,8 @@ def require_gnumeric() -> str:
 
 def gnumeric_recalculated(source: Path, out: Path, sheets: list[str]) -> dict[tuple[str, str], str]:
     """Every cell Gnumeric shows after recalculating ``source``, as its raw text (full precision, no
-    number format): one text file per sheet, which Gnumeric writes in half the time of an .xlsx."""
+    number format): one text file per sheet, which Gnumeric writes in about two thirds of the time
+    an .xlsx takes."""
     out.mkdir()
     command = [
         require_gnumeric(),
