@@ -331,6 +331,7 @@ def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
     assert {"Critical", "Fumble", "Hit", "Miss"} <= {r["ATTACK_RESULT"] for r in results}
     said = {r["ATTACK_CHART_EFFECT"] for r in results}
     assert {"Maximum damage", "Brutal blow, the foe staggers", "Weapon dropped", ""} <= said
+    assert any(" = " in r["ATTACK_SUMMARY"] for r in results)  # the total the chart read, not just the roll
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems and compared >= 300, problems[:5]
 

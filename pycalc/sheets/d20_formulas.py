@@ -382,15 +382,28 @@ class Formulas:
         )
         return f"AND(NOT({self.c.sit_auto_hit}),IF({self.always_misses(face)},{fumble_follows},{threat}))"
 
+    def chart_read(self, follow: str) -> str:
+        """The summary's words after a follow-up roll the critical chart read with the modifiers
+        (``&" + 2 = 16 on the chart"``, ``resolution_calculator.follow_read``); '' without such a chart."""
+        chart = self.block.critical.chart
+        if chart is None or not any(possible(chart.follow_adds_mods)):
+            return ""
+        read = self.follow_total(follow)
+        result = self.c.result
+        charted = f'AND(OR({result}="Hit",{result}="Critical"),{is_mode(self.block.critical.mode, "chart")},{read}<>{follow})'
+        added = f'" "&IF({read}<{follow},"- ","+ ")&ABS({read}-{follow})&" = "&({read})&" on the chart"'
+        return f'&IF({charted},{added},"")'
+
     def summary(self) -> str:
-        """The outcome in one line, naming the follow-up roll it used; a follow-up roll left from an
+        """The outcome in one line, naming the follow-up roll it used (and the total the critical chart
+        read, when it adds the modifiers); a follow-up roll left from an
         earlier attack that this roll does not use is called out, never silently kept. The roll it
         waits for is named once: the follow-up roll first, then the damage roll, then any further one."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
         given = f"ISNUMBER({follow})"
-        used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
+        used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}{self.chart_read(follow)}&")","")'
         waiting = (
             f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
             f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
