@@ -786,7 +786,6 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     sheet.column_dimensions["A"].width = 12
     for j in range(2, 2 + len(columns)):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    sheet.freeze_panes = "B6"
     protect(sheet)
 
 
