@@ -23,17 +23,22 @@ from pycalc.sheets.fit import (
 from pycalc.tables import RULESET_IDS
 
 
+def cut_cells(workbook: Path, find: Callable[[Worksheet], list[Cell]], titled: str = "") -> list[str]:
+    """The cells ``find`` reports on the visible sheets whose title starts with ``titled``."""
+    book = openpyxl.load_workbook(workbook)
+    return [
+        f"{sheet.title}!{cell.coordinate}: {cell.value!r:.60}"
+        for sheet in book.worksheets
+        if sheet.sheet_state == "visible" and sheet.title.startswith(titled)
+        for cell in find(sheet)
+    ]
+
+
 @pytest.mark.parametrize("ruleset_id", [*RULESET_IDS, "bx"])
 def test_every_text_fits_its_cell_or_wraps_in_a_tall_enough_row(
     ruleset_id: str, build_ruleset: Callable[[str], Path]
 ):
-    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
-    cut = [
-        f"{sheet.title}!{cell.coordinate}: {cell.value!r:.60}"
-        for sheet in book.worksheets
-        if sheet.sheet_state == "visible"
-        for cell in cut_off(sheet)
-    ]
+    cut = cut_cells(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx", cut_off)
     assert not cut, cut[:20]
 
 
@@ -70,11 +75,5 @@ def test_no_odds_title_or_header_runs_across_a_freeze_line(
     ruleset_id: str, build_ruleset: Callable[[str], Path]
 ):
     """The Odds sheets: each heat map carries its own title and header, so none is frozen."""
-    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
-    cut = [
-        f"{sheet.title}!{cell.coordinate} (frozen at {sheet.freeze_panes}): {cell.value!r:.60}"
-        for sheet in book.worksheets
-        if sheet.sheet_state == "visible" and sheet.title.startswith("Odds")
-        for cell in across_the_freeze(sheet)
-    ]
+    cut = cut_cells(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx", across_the_freeze, "Odds")
     assert not cut, cut[:20]
