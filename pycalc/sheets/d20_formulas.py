@@ -8,17 +8,18 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the
-first damage multiplier takes the situation's factor (a later one has no picker in a ruleset of the
-GM's own, so its factor is 1); a critical chart's row names the damage formula (``ChartFormula``),
+``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
+damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
+``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
+chart's row names the damage formula (``ChartFormula``),
 and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
 calculators' cells (``own_calculator``) for the roll's result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pycalc.resolution import SCOPES
@@ -33,10 +34,11 @@ from pycalc.resolution_block import (
     RollColumn,
     RollRange,
     Rolls,
+    Stage,
     possible,
 )
 from pycalc.resolution_calculator import rolls_further
-from pycalc.sheets.common import ruling_name, table_name
+from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
@@ -62,6 +64,16 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+
+
+def stage_factor_name(stage: str) -> str:
+    """Defined name of the factor of a later multiplier stage (the first one's is SIT_MULTIPLIER)."""
+    return f"ATTACK_MULTIPLIER_{name_part(stage)}"
+
+
+def stage_round_up_name(stage: str) -> str:
+    """Defined name of the flag that rounds a multiplier stage with rounding ``picked`` up."""
+    return f"ATTACK_ROUND_UP_{name_part(stage)}"
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,10 @@ class Cells:
     dice_count: str = DICE_COUNT
     dice_sides: str = DICE_SIDES
     dice_mod: str = DICE_MOD
+    # by multiplier stage name: a later stage's factor and a picked rounding's round-up flag (missing:
+    # the stage's defined name, stage_factor_name / stage_round_up_name)
+    stage_multipliers: Mapping[str, str] = field(default_factory=dict)
+    stage_round_up: Mapping[str, str] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -232,13 +248,15 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
 
 
-def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
+def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     """The generic formulas over a shipped ruleset's own Attack calculator cells (``cells``: Cells
-    fields). Its pickers are its own, so the situation flags default to FALSE; without a ``need``
-    the roll needed is worked from ``raw_need`` and the block's hit margin."""
+    fields). Its pickers are its own, so the situation flags default to FALSE and every multiplier
+    stage's factor to 1 (rounded down where the rounding is picked); without a ``need`` the roll
+    needed is worked from ``raw_need`` and the block's hit margin."""
     block = rules.resolution_block
     if block is None:
         raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block")])
+    stages = [stage.name for stage in block.damage.multipliers]
     flags = {
         "sit_cannot_hit": "FALSE",
         "sit_needs_magic": "FALSE",
@@ -247,6 +265,8 @@ def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
         "sit_disadvantage": "FALSE",
         "roll_mode": '"normal"',
         "sit_multiplier": "1",
+        "stage_multipliers": {**dict.fromkeys(stages, "1"), **cells.pop("stage_multipliers", {})},
+        "stage_round_up": {**dict.fromkeys(stages, "FALSE"), **cells.pop("stage_round_up", {})},
     }
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
@@ -514,19 +534,39 @@ class Formulas:
             "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
         }
 
+    def stage_factor(self, index: int, stage: Stage) -> str:
+        """The factor of a multiplier stage: the situation's for the first, the stage's own cell after."""
+        if not index:
+            return self.c.sit_multiplier
+        return self.c.stage_multipliers.get(stage.name, stage_factor_name(stage.name))
+
+    def rounds_up(self, stage: Stage) -> str:
+        """TRUE when the stage rounds up: by the block (maybe by ruling), or as the picked row says."""
+        picked = self.c.stage_round_up.get(stage.name, stage_round_up_name(stage.name))
+        return by_choice(
+            stage.rounding, lambda rounding: {"up": "TRUE", "picked": picked}.get(rounding, "FALSE")
+        )
+
     def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
-        """A hit's damage before the least: the parts, times the first multiplier over its scope (the
-        situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
+        """A hit's damage before the least (``resolution.amount_rule``): the parts, then each multiplier
+        stage in order, rounded as the block says: the first over its scope, a later one over the
+        running total."""
         parts = self.formula_parts(spec, rolled, extra)
         total = "+".join(parts.values())
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
             return total
-        stage = stages[0]
-        inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
-        exact = f"ROUND(({inside})*{self.c.sit_multiplier}+({total})-({inside}),6)"
-        rounded = f"IF({is_mode(stage.rounding, 'up')},-INT(-{exact}),INT({exact}))"
-        return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
+        amount = total
+        for index, stage in enumerate(stages):
+            factor = self.stage_factor(index, stage)
+            if not index:
+                inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
+                exact = f"ROUND(({inside})*{factor}+({total})-({inside}),6)"
+            else:
+                exact = f"ROUND(({amount})*{factor},6)"
+            sign = f"IF({self.rounds_up(stage)},-1,1)"  # -INT(-x) rounds up, INT(x) down
+            amount = f"{sign}*INT({sign}*{exact})"
+        return amount if multiplied is True else f"IF({expr(multiplied)},{amount},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
         """(hit, critical, automatic hit) formula specs of the block; a charted critical reads the row
