@@ -135,6 +135,7 @@ class Cells:
     # the stage's defined name, stage_factor_name / stage_round_up_name)
     stage_multipliers: Mapping[str, str] = field(default_factory=dict)
     stage_round_up: Mapping[str, str] = field(default_factory=dict)
+    critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -587,17 +588,23 @@ class Formulas:
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
         chosen = (
             f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled, True, extra)},'
+            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra)},"
             f"{self.formula_amount(hit, rolled, True, extra)}))"
         )
         return self.least_of(chosen)
+
+    def deals_critical(self, outcome: str) -> str:
+        """TRUE when ``outcome`` deals a critical's damage: a Critical, unless ``critical_extra`` says
+        a critical deals what a hit deals."""
+        critical = f'{outcome}="Critical"'
+        return critical if self.c.critical_extra == "TRUE" else f"AND({critical},{self.c.critical_extra})"
 
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
         return (
             f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
-            f'IF({self.c.result}="Critical",{self.coefficient(critical, part)},{self.coefficient(hit, part)}))'
+            f"IF({self.deals_critical(self.c.result)},{self.coefficient(critical, part)},{self.coefficient(hit, part)}))"
         )
 
     def attack_damage(self) -> str:
