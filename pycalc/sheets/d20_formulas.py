@@ -64,6 +64,7 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
 
 
 def stage_factor_name(stage: str) -> str:
@@ -560,11 +561,14 @@ class Formulas:
         amount = total
         for index, stage in enumerate(stages):
             factor = self.stage_factor(index, stage)
-            if not index:
-                inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
-                exact = f"ROUND(({inside})*{factor}+({total})-({inside}),6)"
+            if not index:  # the parts outside the scope are kept out of the product
+                outside = by_choice(
+                    stage.scope,
+                    lambda scope: "+".join(parts[p] for p in parts if p not in SCOPES[scope]) or "0",
+                )
+                exact = f"ROUND(({total}-({outside}))*{factor}+({outside}),{EXACT_DIGITS})"
             else:
-                exact = f"ROUND(({amount})*{factor},6)"
+                exact = f"ROUND(({amount})*{factor},{EXACT_DIGITS})"
             sign = f"IF({self.rounds_up(stage)},-1,1)"  # -INT(-x) rounds up, INT(x) down
             amount = f"{sign}*INT({sign}*{exact})"
         return amount if multiplied is True else f"IF({expr(multiplied)},{amount},{total})"
@@ -612,7 +616,7 @@ class Formulas:
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
-        rolled = f"IF({needs_roll},{c.damage_roll},0)"
+        rolled = f"IF({count}>0,N({c.damage_roll}),0)"  # checked where the formula in use rolls it
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
@@ -633,7 +637,7 @@ class Formulas:
         c = self.c
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({needs_extra},{c.extra_roll},0)")
+        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)")
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"
