@@ -8,17 +8,18 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the
-first damage multiplier takes the situation's factor (a later one has no picker in a ruleset of the
-GM's own, so its factor is 1); a critical chart's row names the damage formula (``ChartFormula``),
+``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
+damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
+``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
+chart's row names the damage formula (``ChartFormula``),
 and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
 calculators' cells (``own_calculator``) for the roll's result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pycalc.resolution import SCOPES
@@ -33,10 +34,11 @@ from pycalc.resolution_block import (
     RollColumn,
     RollRange,
     Rolls,
+    Stage,
     possible,
 )
 from pycalc.resolution_calculator import rolls_further
-from pycalc.sheets.common import ruling_name, table_name
+from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
@@ -62,6 +64,17 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
+
+
+def stage_factor_name(stage: str) -> str:
+    """Defined name of the factor of a later multiplier stage (the first one's is SIT_MULTIPLIER)."""
+    return f"ATTACK_MULTIPLIER_{name_part(stage)}"
+
+
+def stage_round_up_name(stage: str) -> str:
+    """Defined name of the flag that rounds a multiplier stage with rounding ``picked`` up."""
+    return f"ATTACK_ROUND_UP_{name_part(stage)}"
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,11 @@ class Cells:
     dice_count: str = DICE_COUNT
     dice_sides: str = DICE_SIDES
     dice_mod: str = DICE_MOD
+    # by multiplier stage name: a later stage's factor and a picked rounding's round-up flag (missing:
+    # the stage's defined name, stage_factor_name / stage_round_up_name)
+    stage_multipliers: Mapping[str, str] = field(default_factory=dict)
+    stage_round_up: Mapping[str, str] = field(default_factory=dict)
+    critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -232,13 +250,15 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
 
 
-def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
+def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     """The generic formulas over a shipped ruleset's own Attack calculator cells (``cells``: Cells
-    fields). Its pickers are its own, so the situation flags default to FALSE; without a ``need``
-    the roll needed is worked from ``raw_need`` and the block's hit margin."""
+    fields). Its pickers are its own, so the situation flags default to FALSE and every multiplier
+    stage's factor to 1 (rounded down where the rounding is picked); without a ``need`` the roll
+    needed is worked from ``raw_need`` and the block's hit margin."""
     block = rules.resolution_block
     if block is None:
         raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block")])
+    stages = [stage.name for stage in block.damage.multipliers]
     flags = {
         "sit_cannot_hit": "FALSE",
         "sit_needs_magic": "FALSE",
@@ -247,6 +267,8 @@ def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
         "sit_disadvantage": "FALSE",
         "roll_mode": '"normal"',
         "sit_multiplier": "1",
+        "stage_multipliers": {**dict.fromkeys(stages, "1"), **cells.pop("stage_multipliers", {})},
+        "stage_round_up": {**dict.fromkeys(stages, "FALSE"), **cells.pop("stage_round_up", {})},
     }
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
@@ -527,19 +549,42 @@ class Formulas:
             "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
         }
 
+    def stage_factor(self, index: int, stage: Stage) -> str:
+        """The factor of a multiplier stage: the situation's for the first, the stage's own cell after."""
+        if not index:
+            return self.c.sit_multiplier
+        return self.c.stage_multipliers.get(stage.name, stage_factor_name(stage.name))
+
+    def rounds_up(self, stage: Stage) -> str:
+        """TRUE when the stage rounds up: by the block (maybe by ruling), or as the picked row says."""
+        picked = self.c.stage_round_up.get(stage.name, stage_round_up_name(stage.name))
+        return by_choice(
+            stage.rounding, lambda rounding: {"up": "TRUE", "picked": picked}.get(rounding, "FALSE")
+        )
+
     def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
-        """A hit's damage before the least: the parts, times the first multiplier over its scope (the
-        situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
+        """A hit's damage before the least (``resolution.amount_rule``): the parts, then each multiplier
+        stage in order, rounded as the block says: the first over its scope, a later one over the
+        running total."""
         parts = self.formula_parts(spec, rolled, extra)
         total = "+".join(parts.values())
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
             return total
-        stage = stages[0]
-        inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
-        exact = f"ROUND(({inside})*{self.c.sit_multiplier}+({total})-({inside}),6)"
-        rounded = f"IF({is_mode(stage.rounding, 'up')},-INT(-{exact}),INT({exact}))"
-        return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
+        amount = total
+        for index, stage in enumerate(stages):
+            factor = self.stage_factor(index, stage)
+            if not index:  # the parts outside the scope are kept out of the product
+                outside = by_choice(
+                    stage.scope,
+                    lambda scope: "+".join(parts[p] for p in parts if p not in SCOPES[scope]) or "0",
+                )
+                exact = f"ROUND(({total}-({outside}))*{factor}+({outside}),{EXACT_DIGITS})"
+            else:
+                exact = f"ROUND(({amount})*{factor},{EXACT_DIGITS})"
+            sign = f"IF({self.rounds_up(stage)},-1,1)"  # -INT(-x) rounds up, INT(x) down
+            amount = f"{sign}*INT({sign}*{exact})"
+        return amount if multiplied is True else f"IF({expr(multiplied)},{amount},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
         """(hit, critical, automatic hit) formula specs of the block; a charted critical reads the row
@@ -560,17 +605,23 @@ class Formulas:
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
         chosen = (
             f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled, True, extra)},'
+            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra)},"
             f"{self.formula_amount(hit, rolled, True, extra)}))"
         )
         return self.least_of(chosen)
+
+    def deals_critical(self, outcome: str) -> str:
+        """TRUE when ``outcome`` deals a critical's damage: a Critical, unless ``critical_extra`` says
+        a critical deals what a hit deals."""
+        critical = f'{outcome}="Critical"'
+        return critical if self.c.critical_extra == "TRUE" else f"AND({critical},{self.c.critical_extra})"
 
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
         return (
             f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
-            f'IF({self.c.result}="Critical",{self.coefficient(critical, part)},{self.coefficient(hit, part)}))'
+            f"IF({self.deals_critical(self.c.result)},{self.coefficient(critical, part)},{self.coefficient(hit, part)}))"
         )
 
     def attack_damage(self) -> str:
@@ -578,7 +629,7 @@ class Formulas:
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
-        rolled = f"IF({needs_roll},{c.damage_roll},0)"
+        rolled = f"IF({count}>0,N({c.damage_roll}),0)"  # checked where the formula in use rolls it
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
@@ -599,7 +650,7 @@ class Formulas:
         c = self.c
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({needs_extra},{c.extra_roll},0)")
+        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)")
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"
