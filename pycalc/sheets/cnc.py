@@ -169,8 +169,7 @@ def resolution(rules: RuleSet) -> Formulas:
         level="0",
         crit_possible="FALSE",  # no critical hits
         crit_chance="0",
-        hit_chance="ATTACK_HIT_CHANCE",
-        sit_damage="ATTACK_SITUATION_DAMAGE",
+        # the hit chance, the situation's damage, the target's HP and the attacks have the generic names
         damage_bonus="0",  # no free damage bonus: the dice's +N says it
         least="ATTACK_LEAST_DAMAGE",
         deals_damage="ATTACK_DEALS_DAMAGE",
@@ -179,8 +178,6 @@ def resolution(rules: RuleSet) -> Formulas:
         dice_sides=f"{d20.PREFIX}_SIDES",
         dice_mod=f"{d20.PREFIX}_DICE_MOD",
         dice_message=odds_dice_message(),
-        hp="ATTACK_TARGET_HP",
-        attacks="ATTACK_ATTACKS",
     )
 
 

@@ -62,6 +62,11 @@ ODDS_SHEET = "Odds"
 PREFIX = "D20_DMG"
 P = f"{PREFIX}_P"
 HIT_DAMAGE, CRIT_DAMAGE = "D20_ODDS_HIT_DAMAGE", "D20_ODDS_CRIT_DAMAGE"
+MOST_ATTACKS, MOST_HP = "D20_ODDS_MOST_ATTACKS", "D20_ODDS_MOST_HP"
+ODDS_LIMITS = (  # the odds' limits (pycalc.limits) as cells: no number is typed into a formula
+    (MOST_ATTACKS, "Most attacks in a round (odds)", limits.ATTACKS),
+    (MOST_HP, "Most hit points (odds)", limits.HIT_POINTS),
+)
 EXPECTED, EXPECTED_ROUND, KILL = (
     "ATTACK_EXPECTED_DAMAGE",
     "ATTACK_EXPECTED_DAMAGE_ROUND",
@@ -415,6 +420,10 @@ def write_damage_workings(
         book, sheet, cells.dice_text, PREFIX, f"MAX({','.join(further)})" if further else None
     )
     col = grid.free_column
+    for row, (name, label, most) in enumerate(ODDS_LIMITS, start=1):
+        put(sheet.cell(row, col), label)
+        put(sheet.cell(row, col + 1), most)
+        define_name(book, name, absolute(sheet, sheet.cell(row, col + 1).coordinate))
     for column in columns:
         put(sheet.cell(HEADER_ROW, col), column.title)
         for row in range(grid.first, grid.last + 1):
@@ -480,14 +489,14 @@ def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> 
         EXPECTED_ROUND: guarded(
             rules,
             block,
-            f"IF(OR({attacks}<0,{attacks}>{limits.ATTACKS},{attacks}<>INT({attacks})),"
+            f"IF(OR({attacks}<0,{attacks}>{MOST_ATTACKS},{attacks}<>INT({attacks})),"
             f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))',
             cells,
         ),
         KILL: guarded(
             rules,
             block,
-            f'IF({hp}>{limits.HIT_POINTS},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
+            f'IF({hp}>{MOST_HP},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
             cells,
         ),
     }
