@@ -11,11 +11,11 @@ What the generic sheet does not write yet is refused when the workbook is built,
 ``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
 damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
 ``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
-chart's row names the damage formula (``ChartFormula``),
-and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
-calculators' cells (``own_calculator``) for the roll's result, and (cnc) for a hit's damage and the
-damage odds: a ruleset whose pickers are its own names in ``Cells`` the cells that hold what they
-decide (the situation's damage and multiplier, the least damage, whether a hit deals any).
+chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The
+shipped rulesets use these formulas over their own calculators' cells (``own_calculator``) for the
+roll's result, and for a hit's damage (bfrpg, cnc) and the damage odds (cnc): a ruleset whose
+pickers are its own names in ``Cells`` the cells that hold what they decide (the situation's damage
+and multipliers, the least damage, whether a hit deals any).
 """
 
 from __future__ import annotations
