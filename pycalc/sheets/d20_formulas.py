@@ -140,7 +140,8 @@ class Cells:
     stage_round_up: Mapping[str, str] = field(default_factory=dict)
     critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
     # A ruleset of its own (``modifiers: own``) may name the damage its pickers decide: the least
-    # damage of a hit (None: the block's ``damage.least``) and whether the hit deals any (a grapple).
+    # damage of a hit (None: the block's ``damage.least``) and whether the hit deals any (a grapple),
+    # read where a hit's damage is worked out (``least_of``: cnc's damage cell and its odds).
     least: str | None = None
     deals_damage: str = "TRUE"
 
@@ -608,11 +609,6 @@ class Formulas:
         kept = f"MAX({least},{amount})"
         return kept if self.c.deals_damage == "TRUE" else f"IF({self.c.deals_damage},{kept},0)"
 
-    def deals_none(self) -> str:
-        """TRUE when the entered result deals no damage: not a hit, or a hit that deals none."""
-        missed = f'AND({self.c.result}<>"Hit",{self.c.result}<>"Critical")'
-        return missed if self.c.deals_damage == "TRUE" else f"OR(NOT({self.c.deals_damage}),{missed})"
-
     def damage_of(self, outcome: str, rolled: str, extra: str | None = None) -> str:
         """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
         hit, critical, auto = self.damage_specs()
@@ -649,7 +645,7 @@ class Formulas:
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
         return (
-            f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF({self.deals_none()},0,'
+            f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF(AND({c.result}<>"Hit",{c.result}<>"Critical"),0,'
             f'IF({c.dice_message}<>"",{c.dice_message},IF({chart_waits},"",'
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
