@@ -24,9 +24,11 @@ from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import bfrpg_odds as odds_sheets
+from pycalc.sheets import d20
 from pycalc.sheets.bfrpg import ATTACK_SHEET
 from pycalc.udfs import bfrpg as udfs_bfrpg
 from tests.test_bfrpg_parity import FLIPS, RULES, attack_cells, picker_scenarios, same, with_rulings
+from tests.test_bfrpg_workbook import allowed_numbers
 
 ODDS_OUTPUTS = [
     "ATTACK_EXPECTED_DAMAGE",
@@ -100,7 +102,7 @@ def brute_force(rules, inputs: engine.AttackInputs) -> dict[int, Fraction]:
     text, _ = engine.attack_dice_text(rules, inputs)
     parsed = dice_module.parse(text)
     die_faces = list(itertools.product(range(1, parsed.sides + 1), repeat=parsed.count))
-    second = die_faces if odds.two_rolls(rules) else [None]
+    second = die_faces if rules.ruling("critical_damage") == "normal_plus_max_plus_roll" else [None]
     found: dict[int, Fraction] = {}
     cache: dict[tuple[object, ...], int] = {}
     weight = Fraction(1, faces * faces * len(die_faces) * len(second))
@@ -395,8 +397,7 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     for name in (
         "ODDS_HIT_GRID",
         "ODDS_CRIT_GRID",
-        "ODDS_DAMAGE_CHANCES",
-        "ODDS_DAMAGE_AMOUNTS",
+        d20.CHART_CHANCE,
         "ODDS_NATURAL_1_CHANCE",
     ):
         sheet, area = next(iter(book.defined_names[name].destinations))
@@ -410,7 +411,7 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     for group in wanted:
         groups.append(values[start : start + len(group)])
         start += len(group)
-    hit_grid, crit_grid, chances, amounts, natural_1 = groups
+    hit_grid, crit_grid, chances, natural_1 = groups
     width = len(odds_sheets.HEAT_AC)
     for i, bonus in enumerate(odds_sheets.HEAT_BONUS):
         for j, ac in enumerate(odds_sheets.HEAT_AC):
@@ -420,9 +421,9 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     assert natural_1 == [pytest.approx(1 / 20)]
     defaults = engine.AttackInputs(3, 15, dice="1d8")
     exact = odds.damage_distribution(RULES, odds.odds_attack(RULES, defaults))
-    assert [int(a) for a in amounts] == list(range(len(amounts)))
-    for amount, chance in zip(amounts, chances, strict=True):
-        assert chance == pytest.approx(float(exact.get(int(amount), 0)), abs=1e-12)
+    assert len(chances) == len(d20.CHART_DAMAGE)
+    for amount, chance in zip(d20.CHART_DAMAGE, chances, strict=True):
+        assert chance == pytest.approx(float(exact.get(amount, 0)), abs=1e-12), amount
 
 
 def formulas_of(book: openpyxl.Workbook, sheets: set[str]) -> list[str]:
@@ -444,19 +445,20 @@ def test_the_odds_panel_chart_and_sheets_exist(folder: Path):
     for name in ODDS_OUTPUTS:
         sheet, coordinate = next(iter(book.defined_names[name].destinations))
         assert sheet == ATTACK_SHEET and book[sheet][coordinate.replace("$", "")].data_type == "f"
-    assert book[odds_sheets.WORKINGS_SHEET].sheet_state == "hidden"
-    assert book[odds_sheets.WORKINGS_SHEET_2].sheet_state == "hidden"
+    assert book[d20.DAMAGE_SHEET].sheet_state == "hidden"
     assert book[odds_sheets.ODDS_SHEET].conditional_formatting
     assert len(book[ATTACK_SHEET]._charts) == 1
 
 
-def test_no_number_but_0_and_1_is_typed_into_the_odds_formulas(folder: Path):
+def test_no_rule_number_is_typed_into_the_odds_formulas(folder: Path):
+    """0 and 1, and what the generic damage formulas write from bfrpg's YAML block (its numbers) and
+    their rounding digits (``test_bfrpg_workbook.allowed_numbers``)."""
     book = openpyxl.load_workbook(folder / "bfrpg.xlsx")
-    sheets = {odds_sheets.WORKINGS_SHEET, odds_sheets.WORKINGS_SHEET_2, odds_sheets.ODDS_SHEET, ATTACK_SHEET}
-    for formula in formulas_of(book, sheets):
+    allowed = allowed_numbers()
+    for formula in formulas_of(book, {d20.DAMAGE_SHEET, odds_sheets.ODDS_SHEET, ATTACK_SHEET}):
         text = re.sub(r'"[^"]*"', "", formula)
         text = re.sub(r"\$?\b[A-Z_]+\$?[0-9]+\b", "", text)
-        assert {int(n) for n in re.findall(r"(?<![A-Za-z_$])\d+", text)} <= {0, 1}, formula
+        assert {int(n) for n in re.findall(r"(?<![A-Za-z_$])\d+", text)} <= allowed, formula
 
 
 def test_the_xlsm_odds_cells_call_the_udfs(folder: Path):

@@ -7,7 +7,9 @@ resolves it, each result with every damage-dice total as ``bfrpg.attack_damage``
 maximum die of a confirmed critical, with ruling critical_damage normal_plus_max_plus_roll a second
 roll, the charge's doubling, the halvings, double the maximum against a helpless target, nothing
 from a blocked attack). What is bfrpg's own here is ``odds_outputs``: the cells as the .xlsx shows
-them, with the native grid's limits and messages. Exact fractions; nothing sampled.
+them, bfrpg's dice message first, then the generic calculator's odds cells (the native grid's
+limits and messages, ``pycalc.resolution_calculator.odds_outputs``), and the round's chance to drop
+the target (``round_kill``). Exact fractions; nothing sampled.
 """
 
 from __future__ import annotations
@@ -15,22 +17,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
-from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
+from pycalc import resolution_calculator as calculator
 from pycalc import resolution_odds as generic_odds
 from pycalc.errors import RuleError
-from pycalc.grid_limits import MAX_DICE, MAX_SIDES
 from pycalc.rulesets import bfrpg as engine
 from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
 
-# The workbook's native grid (pycalc.sheets.dice_grid): larger dice need the .xlsm.
-GRID_MESSAGE = (
-    "#DICE? NdS+M with up to {dice} dice (half that when a critical adds "
-    "a second damage roll) of up to {sides} sides"
-)
 SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 
 
@@ -44,10 +40,6 @@ class OddsAttack(NamedTuple):
 def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:
     """The Attack calculator's inputs and situation, as ``bfrpg.attack_outputs`` reads them."""
     return OddsAttack(*engine.generic_attack(rules, inputs))
-
-
-def two_rolls(rules: RuleSet) -> bool:
-    return rules.ruling("critical_damage") == "normal_plus_max_plus_roll"
 
 
 def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
@@ -76,15 +68,23 @@ def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> 
     return generic_odds.kill_chance(rules, *odds, hp, attacks)
 
 
-def fits_grid(rules: RuleSet, dice: dice_module.Dice) -> bool:
-    count = dice.count * (2 if two_rolls(rules) else 1)
-    return count <= MAX_DICE and dice.sides <= MAX_SIDES
+def round_kill(found: dict[str, object], attacks: int, hp: int) -> object:
+    """The round's chance to drop the target as the .xlsx shows it: one attack's message first, then
+    the round's (the attacks), then ``pycalc.odds.round_kill``."""
+    one, round_expected = found["ATTACK_KILL_CHANCE"], found["ATTACK_EXPECTED_DAMAGE_ROUND"]
+    if isinstance(one, str):
+        return one
+    if isinstance(round_expected, str):
+        return round_expected
+    return shared_odds.round_kill(one, attacks, hp, SEVERAL_ATTACKS)
 
 
 def odds_outputs(
-    rules: RuleSet, inputs: engine.AttackInputs, attacks: int = 1, hp: int = 10, native: bool = True
+    rules: RuleSet, inputs: engine.AttackInputs, attacks: int = 1, hp: int = 10
 ) -> dict[str, object]:
-    """The odds cells of the Attack calculator (``native``: as the .xlsx shows them, grid limits)."""
+    """The odds cells of the Attack calculator as the .xlsx shows them: the dice's own message first,
+    then the generic calculator's odds cells (``pycalc.resolution_calculator.odds_outputs``, whose
+    formulas the sheet uses: the grid's limits, the attacks and hit points), then the round's chance."""
     names = (
         "ATTACK_EXPECTED_DAMAGE",
         "ATTACK_EXPECTED_DAMAGE_ROUND",
@@ -95,21 +95,6 @@ def odds_outputs(
         odds = odds_attack(rules, inputs)
     except RuleError as error:
         return dict.fromkeys(names, str(error))
-    if native and not fits_grid(rules, odds.damage.dice):
-        return dict.fromkeys(names, GRID_MESSAGE.format(dice=MAX_DICE, sides=MAX_SIDES))
-    one = expected_damage(rules, odds)
-    kill = kill_chance(rules, odds, hp)
-    out: dict[str, object] = {
-        "ATTACK_EXPECTED_DAMAGE": one,
-        "ATTACK_EXPECTED_DAMAGE_ROUND": one * attacks if attacks >= 0 else "#ATTACKS? 0 or more",
-        "ATTACK_KILL_CHANCE": kill,
-    }
-    if attacks < 0:
-        out["ATTACK_KILL_CHANCE_ROUND"] = "#ATTACKS? 0 or more"
-    elif attacks == 0:  # no attack drops nothing; a target at 0 or below is down already
-        out["ATTACK_KILL_CHANCE_ROUND"] = Fraction(int(hp <= 0))
-    elif attacks == 1:
-        out["ATTACK_KILL_CHANCE_ROUND"] = kill
-    else:
-        out["ATTACK_KILL_CHANCE_ROUND"] = SEVERAL_ATTACKS if native else kill_chance(rules, odds, hp, attacks)
-    return out
+    text, _ = engine.attack_dice_text(rules, inputs)
+    found = calculator.odds_outputs(rules, *odds, calculator.CalculatorInputs(hp=hp, attacks=attacks), text)
+    return {**found, "ATTACK_KILL_CHANCE_ROUND": round_kill(found, attacks, hp)}

@@ -12,7 +12,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds
+from pycalc.sheets import bfrpg_odds, d20
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     DICE_ERROR,
@@ -25,7 +25,6 @@ from pycalc.sheets.bfrpg_formulas import (
     multiplied,
     pick_name,
 )
-from pycalc.sheets.bfrpg_odds import odds_fields
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -175,9 +174,11 @@ def damage_fields() -> tuple[Field, ...]:
 def damage_rules(rules: RuleSet) -> Formulas:
     """The damage as the generic d20 formulas write it from bfrpg's block (``resolution.attack_damage``),
     over the Attack calculator's cells: the dice used with what is added (ATTACK_DICE_*), the damage
-    pickers (``damage_fields``), a helpless target's automatic hit."""
+    pickers (``damage_fields``), a helpless target's automatic hit; the odds' dice grid reads the dice
+    used (``pycalc.sheets.bfrpg_odds``)."""
     return own_calculator(
         rules,
+        dice_text="ATTACK_DICE_USED",
         extra_roll="ATTACK_EXTRA_DAMAGE_ROLL",
         dice_message=DICE_MESSAGE,
         sit_damage="0",
@@ -435,7 +436,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Odds before the roll (exact, every d20, confirmation and damage roll)", odds_fields()),
+        Section(
+            "Odds before the roll (exact, every d20, confirmation and damage roll)",
+            bfrpg_odds.odds_fields(rules, damage_rules(rules)),
+        ),
         Section(
             "The roll",
             (
@@ -1031,7 +1035,8 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         attack_sections(rules),
         with_udfs,
     )
-    show_chart(book[ATTACK_SHEET], bfrpg_odds.write_odds_workings(book))
+    damage = damage_rules(rules)
+    show_chart(book[ATTACK_SHEET], d20.write_damage_chart(book, rules, damage.block, damage.c))
     write_calculator(
         book,
         MANEUVER_SHEET,

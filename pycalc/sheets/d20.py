@@ -401,10 +401,14 @@ def over_dice(column: DamageColumn, term: Callable[[str], str], cells: f.Cells =
 def outcome_terms(
     rules: RuleSet, block: Resolution, term: Callable[[str], str], cells: f.Cells = NAMED
 ) -> str:
-    """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight."""
+    """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight; a
+    critical that deals what a hit deals (``cells.critical_extra`` FALSE) has the hit's damage, over
+    the hit's dice (not the further dice a critical's formula would roll)."""
     hit_only = f"({cells.hit_chance}-{cells.crit_chance})"
     hit, *criticals = damage_columns(rules, block, cells)
     critical = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
+    if cells.critical_extra != "TRUE":
+        critical = f"IF({cells.critical_extra},{critical},{over_dice(hit, term, cells)})"
     return f"{hit_only}*{over_dice(hit, term, cells)}+{cells.crit_chance}*({critical})"
 
 
