@@ -640,7 +640,7 @@ class Formulas:
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
-        rolled = f"IF({count}>0,N({c.damage_roll}),0)"  # checked where the formula in use rolls it
+        rolled = f"IF({count}>0,{typed_number(c.damage_roll)},0)"  # checked where the formula in use rolls it
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
@@ -661,7 +661,7 @@ class Formulas:
         c = self.c
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)")
+        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,{typed_number(c.extra_roll)},0)")
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"
@@ -689,6 +689,12 @@ class Formulas:
 
 
 # --------------------------------------------------------------------------- the dice text
+
+
+def typed_number(cell: str) -> str:
+    """The number typed in ``cell``, 0 when it is empty or not a number: N() of an empty cell is
+    #NUM! in Gnumeric (0 in Excel and LibreOffice), and a damage roll is empty until it is rolled."""
+    return f"IF(ISNUMBER({cell}),{cell},0)"
 
 
 def off_dice(cell: str, low: str, high: str) -> str:
