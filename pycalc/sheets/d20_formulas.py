@@ -13,7 +13,7 @@ damage multiplier stage takes its factor from a cell (the first the situation's,
 ``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
 chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The
 shipped rulesets use these formulas over their own calculators' cells (``own_calculator``) for the
-roll's result, and for a hit's damage (bfrpg, cnc) and the damage odds (cnc): a ruleset whose
+roll's result, and for a hit's damage and the damage odds (bfrpg, cnc): a ruleset whose
 pickers are its own names in ``Cells`` the cells that hold what they decide (the situation's damage
 and multipliers, the least damage, whether a hit deals any).
 """
