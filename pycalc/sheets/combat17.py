@@ -8,10 +8,12 @@ The LibreOffice parity tests recalculate these sheets and compare them with the 
 
 from __future__ import annotations
 
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
+from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -35,7 +37,9 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
@@ -241,11 +245,6 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f"IF(ISNUMBER(ATTACK_FOLLOW_ROLL),ATTACK_FOLLOW_ROLL+IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},"
         f'ATTACK_TOTAL_MODS,0),"")'
     )
-    outcome_id = (
-        f'IF(ATTACK_ROLL_CHECK<>"ok","",IF(OR(ATTACK_RESULT="{MISS}",ATTACK_RESULT="{FUMBLE}"),"miss",'
-        f'IF(ATTACK_RESULT="{HIT}","regular_damage",IF(ATTACK_FOLLOW_ROLL="","",'
-        f"{band('critical_hits', 'damage', 'ATTACK_FOLLOW_TOTAL')}))))"
-    )
     roll_check = (
         f'IF({d20_check("ATTACK_ROLL", "ROLL")}<>"ok",{d20_check("ATTACK_ROLL", "ROLL")},'
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
@@ -335,7 +334,6 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             WORKING,
             native=band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         ),
-        Field("Damage row of the outcomes table", "ATTACK_OUTCOME_ID", WORKING, native=outcome_id),
         *ATTACK_DICE.fields(),
         Field("Faces of the d20", FACES, WORKING, native="ROWS(WORKINGS_FACES)"),
     )
@@ -385,19 +383,26 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 
 
 def resolution(rules: RuleSet) -> Formulas:
-    """The attack roll as the generic d20 formulas write it from combat17's resolution block (charts
-    read with the follow-up roll), over the Attack calculator's cells."""
+    """The attack roll and its damage as the generic d20 formulas write them from combat17's
+    resolution block (charts read with the follow-up roll), over the Attack calculator's cells: the
+    situation its own pickers add up to gives the damage modifier and the ``situation`` multiplier."""
     return own_calculator(
         rules,
         need="ATTACK_NEED",
         total_mods="ATTACK_TOTAL_MODS",
         sit_cannot_hit="ATTACK_BARRED",
         crit_possible="TRUE",  # every critical roll reads the chart
+        sit_damage="ATTACK_SITUATION_DAMAGE",
+        sit_multiplier="ATTACK_DAMAGE_MULTIPLIER",
+        damage_bonus="0",  # the dice text holds the weapon's +N
+        dice_count=ATTACK_DICE.count,
+        dice_sides=ATTACK_DICE.sides,
+        dice_mod=ATTACK_DICE.modifier,
+        dice_message=ATTACK_DICE.error,
     )
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    special_only = ruling_is("natural_roll_outcome", "special_only")
     counts = {o: f'COUNTIF(WORKINGS_OUTCOMES,"{o}")' for o in (HIT, CRITICAL, FUMBLE)}
     result = (
         'IF(ATTACK_ROLL_CHECK<>"ok",ATTACK_ROLL_CHECK,'
@@ -415,17 +420,6 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_BARRED,"",IF(NOT(ATTACK_AUTO_HIT),"",IF(ATTACK_FOLLOW_ROLL="","",'
         f'IF(ATTACK_CONDITION_ROLL="","",IF(NOT({band("critical_hits", "condition_roll", "ATTACK_FOLLOW_TOTAL")}),"",'
         f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK)))))))'
-    )
-    damage = (
-        'IF(ATTACK_OUTCOME_ID="","",IF(ATTACK_OUTCOME_ID="miss",0,IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,'
-        + damage_formula(
-            "ATTACK_OUTCOME_ID",
-            "ATTACK_DAMAGE_ROLL",
-            ATTACK_DICE,
-            "ATTACK_SITUATION_DAMAGE",
-            "ATTACK_DAMAGE_MULTIPLIER",
-        )
-        + ")))"
     )
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
     chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
@@ -472,14 +466,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
                     number_format=PERCENT_FORMAT,
-                    native=f"{counts[CRITICAL]}/{FACES}*IF({special_only},SUM(WORKINGS_CRIT_SPECIAL)/{FACES},1)",
+                    native=f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
                     udf=chance_udf.format(f'"{CRITICAL}"'),
                 ),
                 Field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
                     number_format=PERCENT_FORMAT,
-                    native=f"{counts[FUMBLE]}/{FACES}*IF({special_only},SUM(WORKINGS_FUMBLE_SPECIAL)/{FACES},1)",
+                    native=f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
                     udf=chance_udf.format(f'"{FUMBLE}"'),
                 ),
                 Field(
@@ -489,7 +483,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        odds_section(rules),
+        odds_section(rules, resolution(rules)),
         Section(
             "The rolls",
             (
@@ -541,7 +535,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Damage",
                     "ATTACK_DAMAGE",
                     key=True,
-                    native=damage,
+                    native=resolution(rules).attack_damage(),
                     udf=rolled.format(
                         "combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
@@ -1038,36 +1032,26 @@ def subdual_section() -> Section:
 
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
-    """One row per d20 face: the attack's result for that natural roll, and whether that follow-up
-    roll is a special on each chart. The odds count these rows."""
+    """One row per d20 face: the attack's result for that natural roll, and the critical chart row
+    that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
+    formula). The odds count these rows."""
     sheet = book.create_sheet(WORKINGS_SHEET)
-    for column, title in enumerate(
-        (
-            "d20",
-            "Attack result on this natural roll",
-            "Critical chart special (1/0)",
-            "Critical miss special (1/0)",
-        ),
-        start=1,
-    ):
-        put(sheet.cell(1, column), title)
-    follow_mod = f"IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},ATTACK_TOTAL_MODS,0)"
-    for face in range(1, D20_FACES + 1):
-        row = face + 1
-        put(sheet.cell(row, 1), face)
-        roll = f"A{row}"
-        put_formula(
-            sheet.cell(row, 2),
-            resolution(rules).result(roll, '""'),
-        )
-        put_formula(sheet.cell(row, 3), f"IF({band('critical_hits', 'special', f'{roll}+{follow_mod}')},1,0)")
-        put_formula(sheet.cell(row, 4), f"IF({band('critical_misses', 'special', roll)},1,0)")
+    block = rules.resolution_block
+    assert block is not None
+    rolls = resolution(rules)
+    columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
+    columns += d20.crit_chart_columns(block, rolls)
+    put(sheet.cell(1, 1), "d20")
     last = D20_FACES + 1
+    for face in range(1, D20_FACES + 1):
+        put(sheet.cell(face + 1, 1), face)
     define_name(book, "WORKINGS_FACES", absolute(sheet, "A2", f"A{last}"))
-    define_name(book, "WORKINGS_OUTCOMES", absolute(sheet, "B2", f"B{last}"))
-    define_name(book, "WORKINGS_CRIT_SPECIAL", absolute(sheet, "C2", f"C{last}"))
-    define_name(book, "WORKINGS_FUMBLE_SPECIAL", absolute(sheet, "D2", f"D{last}"))
-    for letter in "BCD":
+    for col, (name, title, formula) in enumerate(columns, start=2):
+        letter = get_column_letter(col)
+        put(sheet.cell(1, col), title)
+        for row in range(2, last + 1):
+            put_formula(sheet.cell(row, col), formula(f"A{row}"))
+        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{last}"))
         sheet.column_dimensions[letter].width = 30
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -1094,5 +1078,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
-    show_chart(attack_sheet, write_odds_workings(book, rules))
+    show_chart(attack_sheet, write_odds_workings(book, rules, resolution(rules)))
     write_odds_sheet(book, rules)

@@ -49,7 +49,7 @@ from pycalc.sheets.common import (
     show_chart,
     table_name,
 )
-from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
+from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.formulas import band, by_label, const
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet, Table
@@ -215,6 +215,27 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
     return cells
 
 
+def crit_chart_columns(block: Resolution, rules_f: f.Formulas) -> list[tuple[str, str, Callable[[str], str]]]:
+    """(name, title, formula of a face cell) of the per-face columns that weigh a charted critical's
+    damage: whether the chart row each follow-up roll reads (with the roll's mods when the block
+    says) keeps the critical, and the damage formula it names. None without a charted critical."""
+    chart = block.critical.chart
+    if not rules_f.charted_critical() or chart is None:
+        return []
+    return [
+        (
+            FACE_CRIT_KEEPS,
+            "Critical chart keeps it",
+            lambda x: heat.chart_keeps(block, chart, rules_f.follow_total(x)),
+        ),
+        (
+            FACE_CRIT_FORMULAS,
+            "Critical chart's damage",
+            lambda x: band(chart.table, str(chart.formula), rules_f.follow_total(x)),
+        ),
+    ]
+
+
 def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     """Hidden sheet: the working cells, then one row per face of the die: what the block says of it
     (``d20_heat.write_face_columns``) and its chances for this attack."""
@@ -241,20 +262,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         (FACE_CONFIRMS, "Confirms as a follow-up roll", rolls.face_confirms),
         (FACE_WEIGHTS, "Chance the kept roll shows it", rolls.face_weight),
     ]
-    chart = block.critical.chart
-    if rolls.charted_critical() and chart is not None:  # the row each follow-up roll reads (with the mods)
-        columns += [
-            (
-                FACE_CRIT_KEEPS,
-                "Critical chart keeps it",
-                lambda x: heat.chart_keeps(block, chart, rolls.follow_total(x)),
-            ),
-            (
-                FACE_CRIT_FORMULAS,
-                "Critical chart's damage",
-                lambda x: band(chart.table, str(chart.formula), rolls.follow_total(x)),
-            ),
-        ]
+    columns += crit_chart_columns(block, rolls)
     faces = engine.faces(rules)
     first, last = heat.HEADER + 1, heat.HEADER + faces
     face_letter = get_column_letter(first_col)
@@ -289,19 +297,24 @@ def further_dice(rules_f: f.Formulas, spec: Any) -> str | None:
     if rerolled == "0":
         return None
     dice_rolled = rules_f.coefficient(spec, "dice_rolled")
-    return f"IF(({rerolled})<>0,(({dice_rolled})+({rerolled}))*{f.DICE_COUNT},{f.DICE_COUNT})"
+    count = rules_f.c.dice_count
+    return f"IF(({rerolled})<>0,(({dice_rolled})+({rerolled}))*{count},{count})"
 
 
-def damage_columns(rules: RuleSet, block: Resolution) -> list[DamageColumn]:
+def damage_columns(
+    rules: RuleSet, block: Resolution, rules_f: f.Formulas | None = None
+) -> list[DamageColumn]:
     """The hit's column, then a critical's: one, or with a critical chart one per row of
     ``damage.formulas``, weighed by the share of the follow-up faces whose chart row names it (among
-    those that keep the critical)."""
-    rules_f = f.Formulas(block)
+    those that keep the critical). ``rules_f``: the formulas over a ruleset's own calculator cells
+    (``d20_formulas.own_calculator``); the generic calculator's by default."""
+    rules_f = rules_f or f.Formulas(block)
     hit, critical, auto = rules_f.damage_specs()
     hit_dice, auto_dice = further_dice(rules_f, hit), further_dice(rules_f, auto)
     dice = None
+    count = rules_f.c.dice_count
     if hit_dice or auto_dice:
-        dice = f"IF({f.SIT_AUTO_HIT},{auto_dice or f.DICE_COUNT},{hit_dice or f.DICE_COUNT})"
+        dice = f"IF({rules_f.c.sit_auto_hit},{auto_dice or count},{hit_dice or count})"
     columns = [
         DamageColumn(HIT_DAMAGE, "Damage of a hit", "1", lambda x: rules_f.damage_of('"Hit"', x), dice)
     ]
@@ -351,30 +364,35 @@ def guarded(rules: RuleSet, block: Resolution, formula: str) -> str:
     )
 
 
-def over_dice(column: DamageColumn, term: Callable[[str], str] = lambda x: x) -> str:
+def over_dice(
+    column: DamageColumn, term: Callable[[str], str] = lambda x: x, count: str = f.DICE_COUNT
+) -> str:
     """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
     return (
-        f"IF({f.DICE_COUNT}=0,{term(f'INDEX({column.name},1)')},"
+        f"IF({count}=0,{term(f'INDEX({column.name},1)')},"
         f"SUMPRODUCT({chances_of(column)},{term(column.name)}))"
     )
 
 
 def outcome_terms(rules: RuleSet, block: Resolution, term: Callable[[str], str]) -> str:
     """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight."""
-    hit_only = f"({f.HIT_CHANCE}-{f.CRIT_CHANCE})"
-    hit, *criticals = damage_columns(rules, block)
-    critical = "+".join(f"{c.weight}*{over_dice(c, term)}" for c in criticals)
-    return f"{hit_only}*{over_dice(hit, term)}+{f.CRIT_CHANCE}*({critical})"
+    return outcome_sum(damage_columns(rules, block), term, f.Cells())
 
 
-def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
-    """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
-    chances of the totals of further dice), the chart's data."""
-    sheet = book.create_sheet(DAMAGE_SHEET)
-    further = [c.dice for c in damage_columns(rules, block) if c.dice is not None]
-    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX, f"MAX({','.join(further)})" if further else None)
-    col = grid.free_column
-    for column in damage_columns(rules, block):
+def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], c: f.Cells) -> str:
+    """``outcome_terms`` over ``columns`` (``damage_columns``) and the chances in the cells ``c``
+    names."""
+    hit_only = f"({c.hit_chance}-{c.crit_chance})"
+    hit, *criticals = columns
+    critical = "+".join(f"{column.weight}*{over_dice(column, term, c.dice_count)}" for column in criticals)
+    return f"{hit_only}*{over_dice(hit, term, c.dice_count)}+{c.crit_chance}*({critical})"
+
+
+def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageColumn]) -> int:
+    """The damage of each column per dice total of the grid (named as the column), and the chances
+    of the totals of its further dice; returns the first column left free."""
+    sheet, col = grid.sheet, grid.free_column
+    for column in columns:
         put(sheet.cell(HEADER_ROW, col), column.title)
         for row in range(grid.first, grid.last + 1):
             put_formula(sheet.cell(row, col), column.amount(f"$A{row}"))
@@ -386,11 +404,20 @@ def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> 
                 chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
                 put_formula(
                     sheet.cell(row, col),
-                    f"IF({column.dice}<={PREFIX}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
+                    f"IF({column.dice}<={grid.prefix}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
                 )
             define_name(book, chances_of(column), grid.column(col))
             col += 1
-    x_col = col
+    return col
+
+
+def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
+    """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
+    chances of the totals of further dice), the chart's data."""
+    sheet = book.create_sheet(DAMAGE_SHEET)
+    further = [c.dice for c in damage_columns(rules, block) if c.dice is not None]
+    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX, f"MAX({','.join(further)})" if further else None)
+    x_col = write_damage_columns(book, grid, damage_columns(rules, block))
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
     for x in CHART_DAMAGE:

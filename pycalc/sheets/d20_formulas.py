@@ -62,6 +62,7 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
+ROUND_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT (float noise)
 
 
 @dataclass(frozen=True)
@@ -498,7 +499,8 @@ class Formulas:
         """A hit's damage parts (``resolution.SCOPES`` names): the dice part and the fixed parts of the
         formula. The dice part is ``dice_rolled`` x ``rolled`` + the further rolls' total ``extra``;
         without ``extra`` (the odds), ``rolled`` is a total of all the dice a formula with further
-        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``)."""
+        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``). A part whose coefficient is
+        0 in every case (no column holds it) is left out."""
         part = self.coefficient
         dice_rolled, rerolled = part(spec, "dice_rolled"), part(spec, "rerolled")
         if rerolled == "0":
@@ -507,25 +509,42 @@ class Formulas:
             dice_part = f"IF(({rerolled})<>0,{rolled},({dice_rolled})*{rolled})"
         else:
             dice_part = f"({dice_rolled})*{rolled}+IF(({rerolled})<>0,{extra},0)"
-        return {
-            "rolled": dice_part,
-            "dice_max": f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
-            "die_max": f"({part(spec, 'die_max')})*{self.c.dice_sides}",
-            "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
+        parts = {
+            "rolled": (dice_rolled == rerolled == "0", dice_part),
+            "dice_max": (
+                part(spec, "dice_max") == "0",
+                f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
+            ),
+            "die_max": (part(spec, "die_max") == "0", f"({part(spec, 'die_max')})*{self.c.dice_sides}"),
+            "modifier": (
+                part(spec, "modifier") == "0",
+                f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
+            ),
         }
+        return {name: text for name, (none, text) in parts.items() if not none}
 
     def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
         """A hit's damage before the least: the parts, times the first multiplier over its scope (the
         situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
         parts = self.formula_parts(spec, rolled, extra)
-        total = "+".join(parts.values())
+        total = "+".join(parts.values()) or "0"
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
             return total
         stage = stages[0]
-        inside = by_choice(stage.scope, lambda scope: "+".join(parts[p] for p in SCOPES[scope]))
-        exact = f"ROUND(({inside})*{self.c.sit_multiplier}+({total})-({inside}),6)"
-        rounded = f"IF({is_mode(stage.rounding, 'up')},-INT(-{exact}),INT({exact}))"
+        factor = self.c.sit_multiplier
+
+        def scaled(scope: str) -> str:
+            inside = [parts[p] for p in SCOPES[scope] if p in parts]
+            if len(inside) == len(parts):
+                return f"({total})*{factor}"
+            return f"{total}+({'+'.join(inside)})*({factor}-1)" if inside else total
+
+        exact = f"ROUND({by_choice(stage.scope, scaled)},{ROUND_DIGITS})"
+        up = is_mode(stage.rounding, "up")
+        rounded = {"TRUE": f"-INT(-{exact})", "FALSE": f"INT({exact})"}.get(
+            up, f"IF({up},-1,1)*INT(IF({up},-1,1)*{exact})"
+        )
         return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
@@ -545,19 +564,31 @@ class Formulas:
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
-        chosen = (
-            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f'IF({outcome}="Critical",{self.formula_amount(critical, rolled, True, extra)},'
-            f"{self.formula_amount(hit, rolled, True, extra)}))"
+        chosen = self.by_outcome(
+            outcome,
+            lambda: self.formula_amount(auto, rolled, auto_multiplied, extra),
+            lambda: self.formula_amount(critical, rolled, True, extra),
+            lambda: self.formula_amount(hit, rolled, True, extra),
         )
         return self.least_of(chosen)
+
+    def by_outcome(
+        self, outcome: str, auto: Callable[[], str], critical: Callable[[], str], hit: Callable[[], str]
+    ) -> str:
+        """``auto`` on an automatic hit, else ``critical`` for a Critical in ``outcome``, else ``hit``;
+        a branch that cannot be taken (no automatic hit in an own calculator, a literal "Hit") is
+        left out of the formula."""
+        chosen = hit() if outcome == q("Hit") else f'IF({outcome}="Critical",{critical()},{hit()})'
+        return chosen if self.c.sit_auto_hit == "FALSE" else f"IF({self.c.sit_auto_hit},{auto()},{chosen})"
 
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
-        return (
-            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
-            f'IF({self.c.result}="Critical",{self.coefficient(critical, part)},{self.coefficient(hit, part)}))'
+        return self.by_outcome(
+            self.c.result,
+            lambda: self.coefficient(auto, part),
+            lambda: self.coefficient(critical, part),
+            lambda: self.coefficient(hit, part),
         )
 
     def attack_damage(self) -> str:
