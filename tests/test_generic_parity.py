@@ -18,6 +18,7 @@ import build
 from pycalc import dice as dice_module
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, rolls_further
+from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20 import pick_name
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
@@ -81,6 +82,27 @@ SITUATION_TABLES = """
       - {id: one_hand, label: One hand, damage_multiplier: 1}
       - {id: two_hands, label: Two hands, damage_multiplier: 1.5}
       - {id: pulled, label: Pulled blow, damage_multiplier: 0.5}
+"""
+RULED_SITUATION_BLOCK = SITUATION_BLOCK.replace(
+    "multipliers: [{name: situation, scope: dice, rounding: up}]",
+    "multipliers:\n      - name: situation\n"
+    "        scope: {ruling: multiplied_part, choices: {whole_damage: whole, dice_only: dice}}\n"
+    "        rounding: {ruling: multiplied_rounding, choices: {down: down, up: up}}",
+)
+RULINGS = """
+rulings:
+  multiplied_part:
+    label: What a damage multiplier multiplies
+    default: whole_damage
+    choices: {whole_damage: the whole damage, dice_only: the dice alone}
+    source: {section: Attacking}
+    why: A test of a multiplier's scope chosen by a ruling.
+  multiplied_rounding:
+    label: Rounding of a multiplied damage
+    default: down
+    choices: {down: fractions down, up: fractions up}
+    source: {section: Attacking}
+    why: A test of a multiplier's rounding chosen by a ruling.
 """
 CHART_BLOCK = """
   fumble:
@@ -195,6 +217,13 @@ def situational_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, P
     rounded up, both picked from two new tables: still no Python."""
     old = "  damage:\n    least: attack_rules.least_damage\n  modifiers: [missile_range, cover, situation]\n"
     return edited_bx(tmp_path_factory, SITUATION_BLOCK, "bx-situational", old, SITUATION_TABLES)
+
+
+@pytest.fixture(scope="module")
+def ruled_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The situational fixture whose multiplier's scope and rounding are each chosen by a ruling."""
+    old = "  damage:\n    least: attack_rules.least_damage\n  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(tmp_path_factory, RULED_SITUATION_BLOCK, "bx-ruled", old, SITUATION_TABLES + RULINGS)
 
 
 @pytest.fixture(scope="module")
@@ -320,6 +349,35 @@ def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situa
         modes.add((attack.advantage, attack.disadvantage))
         multiplied |= where.multiplier != 1
     assert {(True, False), (False, True), (True, True)} <= modes and multiplied
+
+
+def test_a_multiplier_whose_scope_and_rounding_rulings_choose_in_the_sheet(calc, ruled_bx):
+    rules, xlsx = ruled_bx
+    cases = [
+        (replace(rules, chosen={"multiplied_part": part, "multiplied_rounding": rounding}), one)
+        for part in ("whole_damage", "dice_only")
+        for rounding in ("down", "up")
+        for one in scenarios(rules, 40, 19)
+    ]
+    assert len(cases) >= 150
+    outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
+    given = [
+        {**cells(ruled, one), **{ruling_name(r): ruled.ruling(r) for r in ruled.rulings}}
+        for ruled, one in cases
+    ]
+    got = calc.evaluate(xlsx, given, outputs)
+    found = [
+        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one} {ruled.chosen}"
+        for (ruled, one), row in zip(cases, got, strict=True)
+        for expected in [attack_outputs(ruled, one)]
+        for name in outputs
+        if not same(expected[name], row[name])
+    ]
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    fractions = [
+        attack_and_damage(ruled, one, dice_module.Dice(1, 6, 0))[2].multiplier % 1 for ruled, one in cases
+    ]
+    assert any(fractions)  # some multiplied damage is rounded
 
 
 def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
