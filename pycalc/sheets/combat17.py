@@ -38,7 +38,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
-from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
@@ -129,27 +129,27 @@ class DiceCells:
 
 
 def damage_formula(
-    outcome_id: str, roll: str, dice: DiceCells, extra: str = "0", multiplier: str = "1"
+    rules: RuleSet, outcome: str | ChartFormula, roll: str, dice: DiceCells, extra: str = "0"
 ) -> str:
-    """engine.damage after the roll check: '' when the dice roll is still needed."""
-    rolled = by_id("outcomes", "rolled_dice", outcome_id)
-    dice_part = (
-        f"({rolled}*SUM({roll})+{by_id('outcomes', 'max_dice', outcome_id)}*{dice.count}*{dice.sides})"
+    """engine.damage after the roll check ('' when the dice roll is still needed): the generic damage
+    formula of an outcomes row (its id, or the row the critical chart names) over the dice cells,
+    ``extra`` added to the dice's modifier."""
+    rolls = own_calculator(
+        rules,
+        dice_count=dice.count,
+        dice_sides=dice.sides,
+        dice_mod=dice.modifier,
+        sit_damage=extra,
+        damage_bonus="0",
     )
-    modifier_part = f"({by_id('outcomes', 'modifier_times', outcome_id)}*({dice.modifier}+{extra}))"
-    raw = (
-        f"IF({ruling_is('double_damage_basis', 'whole_damage')},({dice_part}+{modifier_part})*{multiplier},"
-        f"{dice_part}*{multiplier}+{modifier_part})"
-    )
-    value = (
-        f"MAX({const('damage_rules', 'minimum_damage')},IF({ruling_is('subdual_half_rounding', 'down')},"
-        f"{round_down(raw)},{round_up(raw)}))"
-    )
+    value = rolls.least_of(rolls.formula_amount(outcome, f"SUM({roll})"))
+    rolled = rolls.coefficient(outcome, "dice_rolled")
     high = f"{dice.count}*{dice.sides}"
     checked = (
         f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(SUM({roll})<{dice.count},SUM({roll})>{high}),'
         f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
     )
+    outcome_id = q(outcome) if isinstance(outcome, str) else band("critical_hits", "damage", outcome.key)
     return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
 
 
@@ -554,9 +554,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 CRIT_DICE = DiceCells("CRIT", "CRIT_DICE")
 
 
-def critical_section() -> Section:
+def critical_section(rules: RuleSet) -> Section:
     def variant(outcome_id: str) -> str:
-        return f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,{damage_formula(outcome_id, "CRIT_DAMAGE_ROLL", CRIT_DICE)})'
+        return f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,{damage_formula(rules, outcome_id, "CRIT_DAMAGE_ROLL", CRIT_DICE)})'
 
     follow_ok = d20_check("CRIT_FOLLOW_ROLL", "FOLLOW ROLL")
     total = "CRIT_FOLLOW_TOTAL"
@@ -566,7 +566,7 @@ def critical_section() -> Section:
     )
     damage = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",'
-        f"{damage_formula(band('critical_hits', 'damage', total), 'CRIT_DAMAGE_ROLL', CRIT_DICE)}))"
+        f"{damage_formula(rules, ChartFormula(total), 'CRIT_DAMAGE_ROLL', CRIT_DICE)}))"
     )
     condition = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",IF(CRIT_CONDITION_CHECK="","",'
@@ -591,21 +591,21 @@ def critical_section() -> Section:
                 "Regular damage",
                 "CRIT_REGULAR",
                 key=True,
-                native=variant('"regular_damage"'),
+                native=variant("regular_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"regular_damage")',
             ),
             Field(
                 "Maximum damage",
                 "CRIT_MAXIMUM",
                 key=True,
-                native=variant('"maximum_damage"'),
+                native=variant("maximum_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"maximum_damage")',
             ),
             Field(
                 "Critical damage",
                 "CRIT_CRITICAL",
                 key=True,
-                native=variant('"critical_damage"'),
+                native=variant("critical_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"critical_damage")',
             ),
             Field(
@@ -911,7 +911,8 @@ def brawling_section(rules: RuleSet) -> Section:
         return f'IF(BRAWL_CHECK<>"ok",BRAWL_CHECK,{expr})'
 
     damage = damage_formula(
-        '"regular_damage"',
+        rules,
+        "regular_damage",
         "BRAWL_DAMAGE_ROLL",
         BRAWL_DICE_CELLS,
         extra=f"IF({value('adds_strength')},SUM(BRAWL_STR),0)",
@@ -1066,7 +1067,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         CHARTS_SHEET,
         f"{rules.name}: critical damage, condition and critical miss charts",
         INTRO,
-        [critical_section(), condition_section(), fumble_section()],
+        [critical_section(rules), condition_section(), fumble_section()],
         with_udfs,
     )
     write_calculator(
