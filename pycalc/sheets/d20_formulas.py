@@ -12,7 +12,10 @@ What the generic sheet does not write yet is refused when the workbook is built,
 first damage multiplier takes the situation's factor (a later one has no picker in a ruleset of the
 GM's own, so its factor is 1); a critical chart's row names the damage formula (``ChartFormula``),
 and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
-calculators' cells (``own_calculator``) for the roll's result.
+calculators' cells (``own_calculator``) for the roll's result; combat17 also for its damage and damage
+odds, its own situation cells giving the damage modifier (``sit_damage``) and the first multiplier's
+factor (``sit_multiplier``), its dice cells the dice (``dice_count``, ``dice_sides``, ``dice_mod``,
+``dice_message``), and ``d20.damage_columns`` / ``d20.outcome_sum`` taking its ``Formulas``.
 """
 
 from __future__ import annotations
