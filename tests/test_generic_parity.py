@@ -253,6 +253,7 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         found["ATTACK_LEVEL"] = inputs.level
     if rolls_further(block):
         found["ATTACK_EXTRA_ROLL"] = inputs.extra_roll
+    found.update({ruling_name(ruling): rules.ruling(ruling) for ruling in rules.rulings})
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -305,7 +306,7 @@ def mismatches(calc, rules: RuleSet, xlsx: Path, cases: list[CalculatorInputs]) 
     outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
     got = calc.evaluate(xlsx, [cells(rules, one) for one in cases], outputs)
     return [
-        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one}"
+        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one} {dict(rules.chosen)}"
         for one, row in zip(cases, got, strict=True)
         for expected in [attack_outputs(rules, one)]
         for name in outputs
@@ -353,30 +354,16 @@ def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situa
 
 def test_a_multiplier_whose_scope_and_rounding_rulings_choose_in_the_sheet(calc, ruled_bx):
     rules, xlsx = ruled_bx
-    cases = [
-        (replace(rules, chosen={"multiplied_part": part, "multiplied_rounding": rounding}), one)
+    draws = [
+        replace(rules, chosen={"multiplied_part": part, "multiplied_rounding": rounding})
         for part in ("whole_damage", "dice_only")
         for rounding in ("down", "up")
-        for one in scenarios(rules, 40, 19)
     ]
-    assert len(cases) >= 150
-    outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
-    given = [
-        {**cells(ruled, one), **{ruling_name(r): ruled.ruling(r) for r in ruled.rulings}}
-        for ruled, one in cases
-    ]
-    got = calc.evaluate(xlsx, given, outputs)
-    found = [
-        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one} {ruled.chosen}"
-        for (ruled, one), row in zip(cases, got, strict=True)
-        for expected in [attack_outputs(ruled, one)]
-        for name in outputs
-        if not same(expected[name], row[name])
-    ]
+    cases = list(scenarios(rules, 40, 19))
+    assert len(draws) * len(cases) >= 150
+    found = [problem for ruled in draws for problem in mismatches(calc, ruled, xlsx, cases)]
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
-    fractions = [
-        attack_and_damage(ruled, one, dice_module.Dice(1, 6, 0))[2].multiplier % 1 for ruled, one in cases
-    ]
+    fractions = [attack_and_damage(rules, one, dice_module.Dice(1, 6, 0))[2].multiplier % 1 for one in cases]
     assert any(fractions)  # some multiplied damage is rounded
 
 
