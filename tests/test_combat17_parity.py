@@ -147,6 +147,8 @@ def bad_input_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
         dict(dice="D10-2", damage_roll=1),
         dict(dice="2d4 + 2", damage_roll=2),
         dict(dice="3", damage_roll=None),
+        dict(dice="3", damage_roll=5),  # dice-less damage: the typed roll is not read (generic order)
+        dict(roll=20, follow_roll=None, dice="abc"),  # a hit's bad dice say so before the chart roll
         dict(dice="1d6+", damage_roll=3),
         dict(dice="1.5d6", damage_roll=3),
         dict(damage_roll=9),
