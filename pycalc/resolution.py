@@ -672,11 +672,25 @@ class Situation:
     ac: int = 0  # column ac: to the defender's AC
     damage: int = 0  # column damage: to the damage
     multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage
+    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> its own column's factor
+    round_up: Mapping[str, bool] = field(
+        default_factory=dict
+    )  # stage name -> its own column ticks rounding up
     cannot_hit: bool = False
     needs_magic: bool = False
     auto_hit: bool = False
     advantage: bool = False
     disadvantage: bool = False
+
+
+def stage_factor_column(stage: str) -> str:
+    """The picker column whose product over the picked rows is the factor of the multiplier ``stage``."""
+    return f"damage_multiplier_{stage}"
+
+
+def stage_round_up_column(stage: str) -> str:
+    """The picker column that, ticked in a picked row, rounds the multiplier ``stage`` up (rounding picked)."""
+    return f"round_up_{stage}"
 
 
 def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:
@@ -710,14 +724,20 @@ def picked_situation(
     def any_of(column: str) -> bool:
         return any(row.values.get(column) is True for row in rows)
 
-    multiplier = Fraction(1)
-    for row in rows:
-        multiplier *= Fraction(str(row.values.get("damage_multiplier", 1)))
+    def product(column: str) -> Fraction:
+        found = Fraction(1)
+        for row in rows:
+            found *= Fraction(str(row.values.get(column, 1)))
+        return found
+
+    stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
         hit=total("hit"),
         ac=total("ac"),
         damage=total("damage"),
-        multiplier=multiplier,
+        multiplier=product("damage_multiplier"),
+        multipliers={name: product(stage_factor_column(name)) for name in stages},
+        round_up={name: any_of(stage_round_up_column(name)) for name in stages},
         cannot_hit=any_of("cannot_hit"),
         needs_magic=any_of("needs_magic"),
         auto_hit=any_of("auto_hit"),
@@ -730,8 +750,11 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
     """The attack and damage with the situation added."""
     stages = block(rules).damage.multipliers
     multipliers = dict(damage.multipliers)
-    if stages and where.multiplier != 1:
-        multipliers[stages[0].name] = Fraction(multipliers.get(stages[0].name, 1)) * where.multiplier
+    for index, stage in enumerate(stages):
+        factor = Fraction(where.multipliers.get(stage.name, 1)) * (where.multiplier if not index else 1)
+        if factor != 1:
+            multipliers[stage.name] = Fraction(multipliers.get(stage.name, 1)) * factor
+    round_up = {**damage.round_up, **{name: True for name, up in where.round_up.items() if up}}
     return (
         Attack(
             bonus=attack.bonus,
@@ -754,6 +777,6 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
             deals_damage=damage.deals_damage,
             critical_extra=damage.critical_extra,
             multipliers=multipliers,
-            round_up=damage.round_up,
+            round_up=round_up,
         ),
     )

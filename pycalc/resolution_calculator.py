@@ -135,11 +135,25 @@ def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
     )
 
 
+def follow_read(follow: int, read: int) -> str:
+    """The follow-up roll as the summary names it: with the modifiers and the total the chart read
+    when the critical chart adds them (``14 + 2 = 16 on the chart``)."""
+    if read == follow:
+        return str(follow)
+    sign = "-" if read < follow else "+"
+    return f"{follow} {sign} {abs(read - follow)} = {read} on the chart"
+
+
 def summary(
-    found: Mapping[str, object], follow: int | None, needed: bool, damage_rolled: bool = False
+    found: Mapping[str, object],
+    follow: int | None,
+    needed: bool,
+    damage_rolled: bool = False,
+    read: int | None = None,
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
-    once (the follow-up roll first, then the damage roll, then the further damage roll)."""
+    once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
+    the key the critical chart read for that follow-up roll (the roll itself without one)."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -147,7 +161,7 @@ def summary(
         return result
     text = result
     if needed and follow is not None:
-        text += f" (follow-up roll {follow})"
+        text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"
     if isinstance(damage, int):
         if damage > 0:
             text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
@@ -225,5 +239,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     found["ATTACK_DAMAGE"] = amount
     if isinstance(amount, int):
         found["ATTACK_HP_AFTER"] = inputs.hp - amount
-    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed, inputs.damage_roll is not None)
+    read = inputs.follow_roll
+    if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":
+        read = engine.follow_total(rules, attack, read)
+    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed, inputs.damage_roll is not None, read)
     return found

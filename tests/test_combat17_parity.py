@@ -19,12 +19,12 @@ import pytest
 from pycalc.rulesets import combat17 as c17
 from pycalc.sheets.combat17 import ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET, pick_name
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.d20_formulas import ROUND_DIGITS
+from pycalc.sheets.d20_formulas import EXACT_DIGITS
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 
 RULES = load_ruleset("combat17")
-ROUNDING = f",{ROUND_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
+ROUNDING = f",{EXACT_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
 ATTACK_OUTPUTS = list(c17.attack_outputs(RULES, c17.AttackInputs()))
 OTHER_OUTPUTS = [
     *c17.CRIT_OUTPUTS,

@@ -10,6 +10,7 @@ import random
 import shutil
 from collections.abc import Iterator
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,18 @@ import pytest
 import build
 from pycalc import dice as dice_module
 from pycalc.grid_limits import BEYOND_GRID
-from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, rolls_further
+from pycalc.resolution_calculator import (
+    CalculatorInputs,
+    attack_and_damage,
+    attack_outputs,
+    rolls_further,
+    uses_follow,
+)
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20 import pick_name
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
-from tests.test_d20_heat import heat_mismatches
+from tests.test_d20_heat import heat_mismatches, ruling_draws
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
 DICE_FORMS = [
@@ -83,26 +90,104 @@ SITUATION_TABLES = """
       - {id: two_hands, label: Two hands, damage_multiplier: 1.5}
       - {id: pulled, label: Pulled blow, damage_multiplier: 0.5}
 """
-RULED_SITUATION_BLOCK = SITUATION_BLOCK.replace(
-    "multipliers: [{name: situation, scope: dice, rounding: up}]",
-    "multipliers:\n      - name: situation\n"
-    "        scope: {ruling: multiplied_part, choices: {whole_damage: whole, dice_only: dice}}\n"
-    "        rounding: {ruling: multiplied_rounding, choices: {down: down, up: up}}",
-)
-RULINGS = """
+STAGES_BLOCK = """  fumble: none
+  critical: automatic
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: 1, die_max: 1, modifier: 1}
+    auto_hit: {dice_max: 2, modifier: 2}
+    auto_hit_multiplied:
+      ruling: helpless_multiplied
+      choices: {all: true, none: false}
+    multipliers:
+      - name: double
+        scope:
+          ruling: double_scope
+          choices: {double_total: whole, double_roll_only: not_max_die}
+      - name: mode
+        rounding:
+          ruling: half_rounding
+          choices: {down: down, up: up}
+      - name: water
+        rounding: picked
+  modifiers: [missile_range, cover, situation, charge, blow, water, plight]
+"""
+STAGES_TABLES = """
+  charge:
+    title: Charge
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      damage_multiplier: {label: Damage multiplier, type: int}
+    rows:
+      - {id: none, label: No charge, hit: 0, damage_multiplier: 1}
+      - {id: charge, label: Charge, hit: 2, damage_multiplier: 2}
+      - {id: set, label: Set against a charge, hit: 0, damage_multiplier: 2}
+
+  blow:
+    title: Blow
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      damage_multiplier_mode: {label: Damage multiplier after the charge, type: number}
+    rows:
+      - {id: killing, label: Killing blow, damage_multiplier_mode: 1}
+      - {id: flat, label: Flat of the blade, damage_multiplier_mode: 0.5}
+
+  water:
+    title: Underwater
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      damage_multiplier_water: {label: Damage multiplier underwater, type: number}
+      round_up_water: {label: Rounded up, type: bool}
+    rows:
+      - {id: dry, label: Not underwater, damage_multiplier_water: 1, round_up_water: false}
+      - {id: swung, label: Swung weapon, damage_multiplier_water: 0.5, round_up_water: true}
+      - {id: thrown, label: Thrown weapon, damage_multiplier_water: 0.5, round_up_water: false}
+
+  plight:
+    title: The defender's plight
+    kind: entries
+    picker: toggle
+    source: {section: Attacking}
+    columns:
+      auto_hit: {label: Hit automatically, type: bool}
+      damage_multiplier_mode: {label: Damage multiplier after the charge, type: number}
+      round_up_water: {label: Underwater halving rounded up, type: bool}
+    rows:
+      - {id: helpless, label: Helpless, auto_hit: true, damage_multiplier_mode: 1, round_up_water: false}
+      - {id: armored, label: Heavy armor, auto_hit: false, damage_multiplier_mode: 0.5, round_up_water: true}
+
 rulings:
-  multiplied_part:
-    label: What a damage multiplier multiplies
-    default: whole_damage
-    choices: {whole_damage: the whole damage, dice_only: the dice alone}
+  double_scope:
+    label: What a charge doubles
+    default: double_total
+    choices:
+      double_total: everything
+      double_roll_only: everything but a critical's maximum die
     source: {section: Attacking}
-    why: A test of a multiplier's scope chosen by a ruling.
-  multiplied_rounding:
-    label: Rounding of a multiplied damage
-    default: down
-    choices: {down: fractions down, up: fractions up}
+    why: a test ruling
+  half_rounding:
+    label: Rounding of a halved blow
+    default: up
+    choices:
+      up: round up
+      down: round down
     source: {section: Attacking}
-    why: A test of a multiplier's rounding chosen by a ruling.
+    why: a test ruling
+  helpless_multiplied:
+    label: Multipliers on a helpless defender's damage
+    default: all
+    choices:
+      all: multiplied
+      none: not multiplied
+    source: {section: Attacking}
+    why: a test ruling
 """
 CHART_BLOCK = """
   fumble:
@@ -220,10 +305,13 @@ def situational_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, P
 
 
 @pytest.fixture(scope="module")
-def ruled_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
-    """The situational fixture whose multiplier's scope and rounding are each chosen by a ruling."""
-    old = "  damage:\n    least: attack_rules.least_damage\n  modifiers: [missile_range, cover, situation]\n"
-    return edited_bx(tmp_path_factory, RULED_SITUATION_BLOCK, "bx-ruled", old, SITUATION_TABLES + RULINGS)
+def staged_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Three damage multiplier stages as bfrpg's block has them: a charge doubling the total or all
+    but a critical's maximum die (ruling), then a halving rounded by ruling, then one rounded as the
+    picked row says, each stage's factor from its own picker column; an automatic hit multiplied or
+    not (ruling): still no Python."""
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(tmp_path_factory, STAGES_BLOCK, "bx-staged", old, STAGES_TABLES)
 
 
 @pytest.fixture(scope="module")
@@ -247,13 +335,12 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
     }
     block = rules.resolution_block
     assert block is not None and block.modifiers is not None
-    if block.critical.mode != "none" or block.fumble.mode != "none":
+    if uses_follow(block):
         found["ATTACK_FOLLOW_ROLL"] = inputs.follow_roll
     if block.fumble.mode == "level_check":
         found["ATTACK_LEVEL"] = inputs.level
     if rolls_further(block):
         found["ATTACK_EXTRA_ROLL"] = inputs.extra_roll
-    found.update({ruling_name(ruling): rules.ruling(ruling) for ruling in rules.rulings})
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -302,13 +389,25 @@ def scenarios(rules: RuleSet, count: int, seed: int) -> Iterator[CalculatorInput
         yield random_inputs(rules, chance)
 
 
-def mismatches(calc, rules: RuleSet, xlsx: Path, cases: list[CalculatorInputs]) -> list[str]:
+def mismatches(
+    calc,
+    rules: RuleSet,
+    xlsx: Path,
+    cases: list[CalculatorInputs],
+    rulings: list[dict[str, str]] | None = None,
+) -> list[str]:
+    """Outputs where the sheet and the engine differ; ``rulings``: the rulings flipped in each case."""
+    flips = rulings or [{}] * len(cases)
     outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
-    got = calc.evaluate(xlsx, [cells(rules, one) for one in cases], outputs)
+    typed = [
+        {**cells(rules, one), **{ruling_name(ruling): choice for ruling, choice in flip.items()}}
+        for one, flip in zip(cases, flips, strict=True)
+    ]
+    got = calc.evaluate(xlsx, typed, outputs)
     return [
-        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one} {dict(rules.chosen)}"
-        for one, row in zip(cases, got, strict=True)
-        for expected in [attack_outputs(rules, one)]
+        f"{name}: engine {expected[name]!r} != sheet {row[name]!r} for {one} {flip}"
+        for one, flip, row in zip(cases, flips, got, strict=True)
+        for expected in [attack_outputs(replace(rules, chosen={**rules.chosen, **flip}), one)]
         for name in outputs
         if not same(expected[name], row[name])
     ]
@@ -352,19 +451,27 @@ def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situa
     assert {(True, False), (False, True), (True, True)} <= modes and multiplied
 
 
-def test_a_multiplier_whose_scope_and_rounding_rulings_choose_in_the_sheet(calc, ruled_bx):
-    rules, xlsx = ruled_bx
-    draws = [
-        replace(rules, chosen={"multiplied_part": part, "multiplied_rounding": rounding})
-        for part in ("whole_damage", "dice_only")
-        for rounding in ("down", "up")
-    ]
-    cases = list(scenarios(rules, 40, 19))
-    assert len(draws) * len(cases) >= 150
-    found = [problem for ruled in draws for problem in mismatches(calc, ruled, xlsx, cases)]
+def test_three_multiplier_stages_in_the_sheet(calc, staged_bx):
+    rules, xlsx = staged_bx
+    cases = list(scenarios(rules, 200, 19))
+    flips = ruling_draws(rules, len(cases) - 1, seed=19)
+    found = mismatches(calc, rules, xlsx, cases, flips)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
-    fractions = [attack_and_damage(rules, one, dice_module.Dice(1, 6, 0))[2].multiplier % 1 for one in cases]
-    assert any(fractions)  # some multiplied damage is rounded
+    factors, rounded_up = set(), set()
+    for one in cases:
+        _, damage, _ = attack_and_damage(rules, one, dice_module.Dice(1, 6, 0))
+        factors |= {(stage, factor) for stage, factor in damage.multipliers.items() if factor != 1}
+        rounded_up |= {stage for stage, up in damage.round_up.items() if up}
+    assert {
+        ("double", 2),
+        ("mode", Fraction(1, 2)),
+        ("mode", Fraction(1, 4)),
+        ("water", Fraction(1, 2)),
+    } <= factors
+    assert rounded_up == {"water"}
+    assert {flip.get("half_rounding") for flip in flips} >= {"up", "down"}
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
+    assert {"Critical", "Hit", "Miss"} <= results
 
 
 def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
@@ -376,6 +483,7 @@ def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
     assert {"Critical", "Fumble", "Hit", "Miss"} <= {r["ATTACK_RESULT"] for r in results}
     said = {r["ATTACK_CHART_EFFECT"] for r in results}
     assert {"Maximum damage", "Brutal blow, the foe staggers", "Weapon dropped", ""} <= said
+    assert any(" = " in r["ATTACK_SUMMARY"] for r in results)  # the total the chart read, not just the roll
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems and compared >= 300, problems[:5]
 

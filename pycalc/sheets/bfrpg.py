@@ -48,7 +48,14 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_formulas import (
+    DICE_MESSAGE,
+    SIT_MULTIPLIER,
+    Formulas,
+    own_calculator,
+    stage_factor_name,
+    stage_round_up_name,
+)
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.formulas import (
     band,
@@ -66,6 +73,7 @@ ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
 WORKINGS_SHEET = "d20 workings"
 GRID_NAME = "ATTACK_GRID"
+CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
 
 
 def template(text: str, **exprs: str) -> str:
@@ -117,6 +125,68 @@ def resolution(rules: RuleSet) -> Formulas:
         faces=FACES,
         level="ATTACK_LEVEL",
         crit_possible="ATTACK_CRIT_RULE",
+    )
+
+
+# bfrpg's block's damage multiplier stages, as its pickers give them (``engine.picked_damage``)
+STAGES = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
+
+
+def damage_fields() -> tuple[Field, ...]:
+    """Working cells of what the damage pickers give the generic damage formulas: each multiplier
+    stage's factor (the first's is the situation's), the underwater rounding, a critical's extra damage,
+    named as the generic calculator names them (``d20_formulas``)."""
+    first, *later = STAGES.items()
+    factors = [
+        (SIT_MULTIPLIER, *first),
+        *((stage_factor_name(stage), stage, table) for stage, table in later),
+    ]
+    water = STAGES["water"]
+    return (
+        *(
+            Field(
+                f"Damage multiplier: {table.replace('_', ' ')}",
+                name,
+                WORKING,
+                native=by_label(table, "damage_multiplier", pick_name(table)),
+            )
+            for name, _, table in factors
+        ),
+        Field(
+            "Underwater halving rounds up",
+            stage_round_up_name("water"),
+            WORKING,
+            native=by_label(water, "round_up", pick_name(water)),
+            number_format=BOOLEAN_FORMAT,
+        ),
+        Field(
+            "A critical adds damage",
+            CRITICAL_EXTRA,
+            WORKING,
+            native=by_label("critical_effect", "extra_damage", pick_name("critical_effect")),
+            number_format=BOOLEAN_FORMAT,
+        ),
+        Field(
+            "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
+        ),
+    )
+
+
+def damage_rules(rules: RuleSet) -> Formulas:
+    """The damage as the generic d20 formulas write it from bfrpg's block (``resolution.attack_damage``),
+    over the Attack calculator's cells: the dice used with what is added (ATTACK_DICE_*), the damage
+    pickers (``damage_fields``), a helpless target's automatic hit."""
+    return own_calculator(
+        rules,
+        extra_roll="ATTACK_EXTRA_DAMAGE_ROLL",
+        dice_message=DICE_MESSAGE,
+        sit_damage="0",
+        damage_bonus="0",
+        sit_auto_hit="ATTACK_AUTO_HIT",
+        sit_multiplier=SIT_MULTIPLIER,
+        stage_multipliers={stage: stage_factor_name(stage) for stage in list(STAGES)[1:]},
+        stage_round_up={"water": stage_round_up_name("water")},
+        critical_extra=CRITICAL_EXTRA,
     )
 
 
@@ -281,37 +351,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         "))))))"
     )
     droll, extra = "ATTACK_DAMAGE_ROLL", "ATTACK_EXTRA_DAMAGE_ROLL"
-    bad_roll, roll_message = damage_roll_check(droll, "ATTACK_DICE", "DAMAGE ROLL")
-    bad_extra, extra_message = damage_roll_check(extra, "ATTACK_DICE", "EXTRA DAMAGE ROLL")
-    max_die = f"{const('critical_hits', 'maximum_dice_added')}*ATTACK_DICE_SIDES"
-    normal = f"{droll}+ATTACK_DICE_MOD"
-    extra_damage = by_label("critical_effect", "extra_damage", pick_name("critical_effect"))
-    critical_base = (
-        f'IF({ruling_name("critical_damage")}="max_die_plus_roll",{normal}+{max_die},'
-        f'IF({extra}="","",IF({bad_extra},{extra_message},{normal}+{max_die}+{extra}+ATTACK_DICE_MOD)))'
-    )
-    damage_base = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",IF(ATTACK_RESULT="{MISS}",0,'
-        f"IF(NOT(ATTACK_DICE_OK),{DICE_ERROR},"
-        f"IF(ATTACK_AUTO_HIT,{const('helpless_damage', 'max_damage_multiplier')}*(ATTACK_DICE_COUNT*ATTACK_DICE_SIDES+ATTACK_DICE_MOD),"
-        f'IF({droll}="","",IF({bad_roll},{roll_message},'
-        f'IF(AND(ATTACK_RESULT="{CRITICAL}",{extra_damage}),{critical_base},{normal})))))))'
-    )
-    fixed = f'IF(AND(ATTACK_RESULT="{CRITICAL}",{extra_damage},NOT(ATTACK_AUTO_HIT)),{max_die},0)'
     charge, mode = pick_name("charge_options"), pick_name("damage_mode")
-    damage = (
-        f"IF(NOT(ISNUMBER(ATTACK_DAMAGE_BASE)),ATTACK_DAMAGE_BASE,"
-        f'IF(AND(ATTACK_AUTO_HIT,{ruling_name("helpless_multipliers")}="none"),ATTACK_DAMAGE_BASE,'
-        + multiplied(
-            "ATTACK_DAMAGE_BASE",
-            "ATTACK_DAMAGE_FIXED",
-            by_label("charge_options", "damage_multiplier", charge),
-            by_label("damage_mode", "damage_multiplier", mode),
-            by_label("underwater_weapons", "damage_multiplier", water),
-            by_label("underwater_weapons", "round_up", water),
-        )
-        + "))"
-    )
     udf_damage = (
         f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
         f"{droll},ATTACK_DICE_ADDED,{charge},{mode},{water},{pick_name('critical_effect')},ATTACK_AUTO_HIT,{extra}))"
@@ -427,7 +467,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
                 Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
-                Field("Damage", "ATTACK_DAMAGE", key=True, native=damage, udf=udf_damage),
+                Field(
+                    "Damage",
+                    "ATTACK_DAMAGE",
+                    key=True,
+                    native=damage_rules(rules).attack_damage(),
+                    udf=udf_damage,
+                ),
                 *hit_point_fields(resolution(rules).summary()),
             ),
         ),
@@ -529,8 +575,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=dice_added,
                 ),
                 *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
-                Field("Damage before multipliers", "ATTACK_DAMAGE_BASE", WORKING, native=damage_base),
-                Field("Maximum die kept out of doubling", "ATTACK_DAMAGE_FIXED", WORKING, native=fixed),
+                *damage_fields(),
             ),
         ),
     ]

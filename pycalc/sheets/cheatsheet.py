@@ -5,8 +5,9 @@ Which tables: those with ``cheatsheet:`` set in the YAML (``true`` or a group na
 Order, most used first: the to-hit tables, then critical/fumble and automatic results, then stun,
 wounds and hit-point states, then the situational modifiers (``CHEATSHEET_GROUPS``).
 
-Layout, made for paper: every cell prints at 8 pt and 100% scale, on one line. The sheet is a grid of
-narrow columns; each table's columns are cells merged over as many grid columns as their text needs,
+Layout, made for paper: every cell prints at 8 pt and 100% scale, on one line; a cheat sheet short
+enough to fit one page at a larger scale prints at the largest that does (up to 150%: 12 pt), so a
+short ruleset fills its page rather than a third of it. The sheet is a grid of narrow columns; each table's columns are cells merged over as many grid columns as their text needs,
 measured from the font's widths. A table narrow enough takes one of two side-by-side panels, a wider
 one the whole width, and every row is one line tall, so panels can share rows without stretching them.
 Tables are placed first-fit onto pages in that order and never split across a page.
@@ -50,7 +51,7 @@ GRID_WIDTH = 1.0  # each grid column's width (LibreOffice prints a width unit as
 POINTS_PER_GRID = 7.0
 CELL_PADDING = 3.0  # points of a cell's width its text cannot use
 GAP = 2  # grid columns between the two panels
-PANEL = (GRID_COLUMNS - GAP) // 2
+SCALES = (150, 125, 100)  # print scales tried, largest first: the first that fits one page is used
 MARGIN = 0.3  # inches, left and right
 TOP, BOTTOM = 0.5, 0.5  # inches, above and below the printed rows (header and footer sit inside)
 PAGE_HEIGHTS = {"a4": 841.89, "letter": 792.0}  # points, portrait
@@ -70,6 +71,7 @@ class Shown:
     header: list[str]
     rows: list[list[object]]
     spans: list[int]  # grid columns per column, label column first
+    full_width: bool  # across the page, rather than in one of the two panels
     title_lines: int  # sheet rows the title takes (it wraps onto a second row rather than be cut)
     header_lines: int  # sheet rows the header takes (long headers wrap)
     body_lines: int  # sheet rows each body row takes: 1, unless the table is too wide for one line
@@ -77,10 +79,6 @@ class Shown:
     @property
     def width(self) -> int:
         return sum(self.spans)
-
-    @property
-    def full_width(self) -> bool:
-        return self.width > PANEL
 
     @property
     def height(self) -> int:
@@ -116,13 +114,33 @@ def band_label(row: Row) -> str:
     return str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
 
 
-def shown_value(value: object, table: Table, column: Column) -> object:
-    """A value as a GM reads it: TRUE/FALSE as in the workbook, a dash for none, a row's or outcome's
-    name rather than its id."""
+def panel_width(columns: int) -> int:
+    """Grid columns of each of the two side-by-side panels of a page that many grid columns wide."""
+    return (columns - GAP) // 2
+
+
+def formula_labels(rules: RuleSet, table: Table, column: Column) -> dict[str, str]:
+    """The damage formulas' names by id when the column is the critical chart's ``formula`` column
+    (its rows name a row of the damage formulas table), else none."""
+    block = rules.resolution_block
+    if block is None or block.damage.formulas is None:
+        return {}
+    chart = block.critical.chart
+    if chart is None or (chart.table, chart.formula) != (table.id, column.id):
+        return {}
+    return {str(row.id): str(row.label) for row in rules.table(block.damage.formulas.table).rows}
+
+
+def shown_value(value: object, table: Table, column: Column, rules: RuleSet) -> object:
+    """A value as a GM reads it: a flag as "yes" or a dash (the rows it applies to stand out), a dash
+    for none, a row's, outcome's or damage formula's name rather than its id."""
     if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
+        return "yes" if value else "—"
     if value is None:
         return "—"
+    formulas = formula_labels(rules, table, column)
+    if isinstance(value, str) and value in formulas:
+        return formulas[value]
     if isinstance(value, str) and (IDENTIFIER.match(value) or column.type == "outcome"):
         labels = {row.id: row.label for row in table.rows}
         return labels.get(value, value.replace("_", " ").capitalize())
@@ -162,8 +180,9 @@ def widen(spans: list[int], width: int) -> list[int]:
     return [spans[0] + width - sum(spans), *spans[1:]]
 
 
-def show(table: Table, group: str, rules: RuleSet) -> Shown:
-    """Lay the table out: in a panel if it fits one (headers on up to 3 lines), else across the page.
+def show(table: Table, group: str, rules: RuleSet, columns_across: int = GRID_COLUMNS) -> Shown:
+    """Lay the table out: in a panel if it fits one (headers on up to 3 lines), else across the page
+    (``columns_across`` grid columns wide).
 
     Body rows stay on one line unless even the whole width cannot hold the table so."""
     columns = table.columns[:VALUE_COLUMNS]
@@ -173,17 +192,19 @@ def show(table: Table, group: str, rules: RuleSet) -> Shown:
     ]
     rows = [
         [band_label(row) if table.kind == "bands" else readable(row.label, rules)]
-        + [shown_value(row[c.id], table, c) for c in columns]
+        + [shown_value(row[c.id], table, c, rules) for c in columns]
         for row in table.rows
     ]
     one_line = [(lines, 1) for lines in (1, 2, 3)]
-    for width, layouts in ((PANEL, one_line), (GRID_COLUMNS, [*one_line, (3, 2), (3, 3)])):
+    panel = panel_width(columns_across)
+    for width, layouts in ((panel, one_line), (columns_across, [*one_line, (3, 2), (3, 3)])):
         for header_lines, body_lines in layouts:
             spans = columns_needed(header, rows, header_lines, body_lines)
             if sum(spans) <= width:
                 title_lines = wrapped_lines(title, width, TITLE_SIZE, bold=True)
                 spans = widen(spans, width)
-                return Shown(table, group, title, header, rows, spans, title_lines, header_lines, body_lines)
+                lines = (title_lines, header_lines, body_lines)
+                return Shown(table, group, title, header, rows, spans, width > panel, *lines)
     raise ValueError(f"{table.file}:{table.line}: table {table.id!r} is too wide for the cheat sheet")
 
 
@@ -194,8 +215,9 @@ def read_by_the_block(rules: RuleSet, table: Table) -> bool:
     return block is not None and block.damage.formulas is not None and block.damage.formulas.table == table.id
 
 
-def cheatsheet_tables(rules: RuleSet) -> list[Shown]:
-    """Every table on the cheat sheet, most used first (by group, then in YAML order)."""
+def cheatsheet_tables(rules: RuleSet, columns_across: int = GRID_COLUMNS) -> list[Shown]:
+    """Every table on the cheat sheet, most used first (by group, then in YAML order), laid out for a
+    page ``columns_across`` grid columns wide."""
     grouped = [
         (
             "results" if table.cheatsheet is None and read_by_the_block(rules, table) else group_of(table),
@@ -205,28 +227,29 @@ def cheatsheet_tables(rules: RuleSet) -> list[Shown]:
     ]
     chosen = [(group, table) for group, table in grouped if group is not None and has_values(table)]
     chosen.sort(key=lambda pair: CHEATSHEET_GROUPS.index(pair[0]))
-    return [show(table, group, rules) for group, table in chosen]
+    return [show(table, group, rules, columns_across) for group, table in chosen]
 
 
-def heading(rules: RuleSet) -> tuple[tuple[str, float, float], ...]:
+def heading(rules: RuleSet, columns_across: int = GRID_COLUMNS) -> tuple[tuple[str, float, float], ...]:
     """The sheet's title and introduction as (text, font size, row height) for rows 1 and 2."""
     title = f"{rules.name}: combat cheat sheet"
     intro = f"{rules.resolution}. Source: {rules.source}; every table in full in the reference workbook."
     return tuple(
-        (text, size, wrapped_lines(text, GRID_COLUMNS, size, bold) * size * 1.25)
+        (text, size, wrapped_lines(text, columns_across, size, bold) * size * 1.25)
         for text, size, bold in ((title, TITLE_FONT, True), (intro, BODY_SIZE, False))
     )
 
 
-def rows_per_page(paper: str, heading_height: float) -> tuple[int, int]:
-    """Table rows that fit on the first page (below the heading) and on every later page."""
-    usable = PAGE_HEIGHTS[paper] - 72 * (TOP + BOTTOM)
+def rows_per_page(paper: str, heading_height: float, scale: int = 100) -> tuple[int, int]:
+    """Table rows that fit on the first page (below the heading) and on every later page, printed at
+    ``scale`` percent."""
+    usable = (PAGE_HEIGHTS[paper] - 72 * (TOP + BOTTOM)) * 100 / scale
     later = int(usable // LINE) - SAFETY_ROWS
     first = int((usable - heading_height - LINE) // LINE) - SAFETY_ROWS
     return first, later
 
 
-def place(tables: list[Shown], first: int, later: int) -> list[Placed]:
+def place(tables: list[Shown], first: int, later: int, columns_across: int = GRID_COLUMNS) -> list[Placed]:
     """First fit, in order: each table goes where it fits highest on the earliest page, in a panel's
     free rows (or both panels' for a table across the page), so later small tables fill the gaps."""
     pages: list[tuple[list[bool], list[bool]]] = []  # per page, each panel's rows in use
@@ -243,7 +266,7 @@ def place(tables: list[Shown], first: int, later: int) -> list[Placed]:
         top, panel = spot
         for used in pages[page] if shown.full_width else (pages[page][panel],):
             used[top : top + shown.height] = [True] * shown.height
-        column = 1 + panel * (PANEL + GAP)
+        column = 1 + panel * (panel_width(columns_across) + GAP)
         placed.append(Placed(shown, page, page_start(page, first, later) + top, column))
     return placed
 
@@ -306,34 +329,64 @@ def write_table(sheet: Worksheet, placed: Placed) -> None:
         row += height
 
 
+@dataclass(frozen=True)
+class Layout:
+    """The cheat sheet laid out at one print scale."""
+
+    scale: int  # percent
+    columns_across: int  # grid columns that fit across the page at that scale
+    heading: tuple[tuple[str, float, float], ...]
+    first: int  # table rows on page 1
+    later: int  # table rows on every later page
+    placed: list[Placed]
+
+
+def layout(rules: RuleSet, paper: str) -> Layout:
+    """At the largest of ``SCALES`` that fits one page (a table too wide for it tries the next), else
+    at 100% on as many pages as it takes."""
+    for scale in SCALES:
+        columns_across = GRID_COLUMNS * 100 // scale
+        lines = heading(rules, columns_across)
+        first, later = rows_per_page(paper, sum(height for _, _, height in lines), scale)
+        try:
+            placed = place(cheatsheet_tables(rules, columns_across), first, later, columns_across)
+        except ValueError:
+            if scale == SCALES[-1]:
+                raise
+            continue
+        if scale == SCALES[-1] or max(item.page for item in placed) == 0:
+            return Layout(scale, columns_across, lines, first, later, placed)
+    raise AssertionError("SCALES ends with 100")
+
+
 def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workbook:
     book = openpyxl.Workbook()
     sheet = book.active
     sheet.title = SHEET_TITLE
-    (title, title_size, title_height), (intro, intro_size, intro_height) = heading(rules)
+    laid = layout(rules, paper)
+    across = laid.columns_across
+    (title, title_size, title_height), (intro, intro_size, intro_height) = laid.heading
     put(sheet["A1"], title).font = font(title_size, bold=True, colour=ACCENT)
     put(sheet["A2"], intro).font = font(intro_size, italic=True, colour=MUTED)
     for row in (1, 2):
         sheet[f"A{row}"].alignment = Alignment(wrap_text=True, vertical="top")
-        sheet.merge_cells(start_row=row, start_column=1, end_row=row, end_column=GRID_COLUMNS)
-    first, later = rows_per_page(paper, title_height + intro_height)
-    placed = place(cheatsheet_tables(rules), first, later)
-    for item in placed:
+        sheet.merge_cells(start_row=row, start_column=1, end_row=row, end_column=across)
+    for item in laid.placed:
         write_table(sheet, item)
-    last_row = max(item.row + item.shown.height - 1 for item in placed)
+    last_row = max(item.row + item.shown.height - 1 for item in laid.placed)
     for row_number in range(3, last_row + 1):
         sheet.row_dimensions[row_number].height = LINE
     sheet.row_dimensions[1].height, sheet.row_dimensions[2].height = title_height, intro_height
-    for column in range(1, GRID_COLUMNS + 1):
+    for column in range(1, across + 1):
         sheet.column_dimensions[get_column_letter(column)].width = GRID_WIDTH
-    for page in range(1, max(item.page for item in placed) + 1):
-        sheet.row_breaks.append(Break(id=page_start(page, first, later) - 1))
+    for page in range(1, max(item.page for item in laid.placed) + 1):
+        sheet.row_breaks.append(Break(id=page_start(page, laid.first, laid.later) - 1))
     set_up_printing(sheet, rules.name, version, paper)
-    sheet.print_area = f"A1:{get_column_letter(GRID_COLUMNS)}{last_row}"
+    sheet.print_area = f"A1:{get_column_letter(across)}{last_row}"
     sheet.page_setup.orientation = "portrait"
     sheet.page_setup.fitToWidth = 0
     sheet.sheet_properties.pageSetUpPr.fitToPage = False
-    sheet.page_setup.scale = 100
+    sheet.page_setup.scale = laid.scale
     sheet.page_margins.left = sheet.page_margins.right = MARGIN
     sheet.page_margins.top, sheet.page_margins.bottom = TOP, BOTTOM
     return book

@@ -180,5 +180,4 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     sheet.column_dimensions["A"].width = 12
     for j in range(2, 2 + len(HEAT_AC)):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    sheet.freeze_panes = "B6"
     protect(sheet)

@@ -136,9 +136,15 @@ def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
     return "+".join(terms) or "0"
 
 
-def situation_product(rules: RuleSet, block: Resolution, column: str) -> str:
-    """The product of ``column`` over the picked rows (1 where nothing is picked)."""
-    terms = picked_terms(rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),1)")
+def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:
+    """The product of ``columns`` over the picked rows (1 where nothing is picked)."""
+    terms = [
+        term
+        for column in columns
+        for term in picked_terms(
+            rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),1)"
+        )
+    ]
     return "*".join(terms) or "1"
 
 
@@ -149,6 +155,29 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
 
 
 # --------------------------------------------------------------------------- workings
+
+
+def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
+    """(name, label, formula) of each multiplier stage's factor, the product of its own column over
+    the picked rows (the first stage's also of ``damage_multiplier``), and of the round-up flag of
+    each stage whose rounding may be picked."""
+    stages = block.damage.multipliers
+    first = [engine.stage_factor_column(stage.name) for stage in stages[:1]]
+    cells = [
+        (
+            f.SIT_MULTIPLIER,
+            "Situation: damage multiplier",
+            situation_product(rules, block, "damage_multiplier", *first),
+        )
+    ]
+    for index, stage in enumerate(stages):
+        if index:
+            own = situation_product(rules, block, engine.stage_factor_column(stage.name))
+            cells.append((f.stage_factor_name(stage.name), f"Situation: damage multiplier {stage.name}", own))
+        if "picked" in possible(stage.rounding):
+            up = situation_flag(rules, block, engine.stage_round_up_column(stage.name))
+            cells.append((f.stage_round_up_name(stage.name), f"Situation: {stage.name} rounds up", up))
+    return cells
 
 
 def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
@@ -178,11 +207,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (f.SIT_ADVANTAGE, "Situation: Advantage", situation_flag(rules, block, "advantage")),
         (f.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
         (f.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
-        (
-            f.SIT_MULTIPLIER,
-            "Situation: damage multiplier",
-            situation_product(rules, block, "damage_multiplier"),
-        ),
+        *stage_cells(rules, block),
         (f.TOTAL_MODS, "Modifiers to the roll, all told", f"N({f.MODS})+{f.SIT_HIT}"),
         (f.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
         (f.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
@@ -709,9 +734,12 @@ def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
         for column, word in EFFECT_WORDS
         if column in table.column_ids
     ]
-    if "damage_multiplier" in table.column_ids:
-        factor = value_of("damage_multiplier")
-        parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
+    for column in table.column_ids:
+        if column == "damage_multiplier" or column.startswith(engine.stage_factor_column("")):
+            factor = value_of(column)
+            parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
+        elif column.startswith(engine.stage_round_up_column("")):
+            parts.append(f'IF({value_of(column)}=TRUE,"rounded up ","")')
     parts += [
         f'IF({value_of(column)}=TRUE,"{word} ","")'
         for column, word in FLAG_WORDS
@@ -813,7 +841,6 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     sheet.column_dimensions["A"].width = 12
     for j in range(2, 2 + len(columns)):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    sheet.freeze_panes = "B6"
     protect(sheet)
 
 

@@ -8,9 +8,10 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); the
-first damage multiplier takes the situation's factor (a later one has no picker in a ruleset of the
-GM's own, so its factor is 1); a critical chart's row names the damage formula (``ChartFormula``),
+``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
+damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
+``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
+chart's row names the damage formula (``ChartFormula``),
 and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
 calculators' cells (``own_calculator``) for the roll's result; combat17 also for its damage and damage
 odds, its own situation cells giving the damage modifier (``sit_damage``) and the first multiplier's
@@ -20,8 +21,8 @@ factor (``sit_multiplier``), its dice cells the dice (``dice_count``, ``dice_sid
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pycalc.resolution import SCOPES
@@ -36,10 +37,11 @@ from pycalc.resolution_block import (
     RollColumn,
     RollRange,
     Rolls,
+    Stage,
     possible,
 )
 from pycalc.resolution_calculator import rolls_further
-from pycalc.sheets.common import ruling_name, table_name
+from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
@@ -65,7 +67,17 @@ RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
-ROUND_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT (float noise)
+EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
+
+
+def stage_factor_name(stage: str) -> str:
+    """Defined name of the factor of a later multiplier stage (the first one's is SIT_MULTIPLIER)."""
+    return f"ATTACK_MULTIPLIER_{name_part(stage)}"
+
+
+def stage_round_up_name(stage: str) -> str:
+    """Defined name of the flag that rounds a multiplier stage with rounding ``picked`` up."""
+    return f"ATTACK_ROUND_UP_{name_part(stage)}"
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,11 @@ class Cells:
     dice_count: str = DICE_COUNT
     dice_sides: str = DICE_SIDES
     dice_mod: str = DICE_MOD
+    # by multiplier stage name: a later stage's factor and a picked rounding's round-up flag (missing:
+    # the stage's defined name, stage_factor_name / stage_round_up_name)
+    stage_multipliers: Mapping[str, str] = field(default_factory=dict)
+    stage_round_up: Mapping[str, str] = field(default_factory=dict)
+    critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -236,13 +253,15 @@ def in_rolls(rolls: Rolls, face: str) -> str:
     return parts[0] if len(parts) == 1 else f"OR({','.join(parts)})"
 
 
-def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
+def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     """The generic formulas over a shipped ruleset's own Attack calculator cells (``cells``: Cells
-    fields). Its pickers are its own, so the situation flags default to FALSE; without a ``need``
-    the roll needed is worked from ``raw_need`` and the block's hit margin."""
+    fields). Its pickers are its own, so the situation flags default to FALSE and every multiplier
+    stage's factor to 1 (rounded down where the rounding is picked); without a ``need`` the roll
+    needed is worked from ``raw_need`` and the block's hit margin."""
     block = rules.resolution_block
     if block is None:
         raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block")])
+    stages = [stage.name for stage in block.damage.multipliers]
     flags = {
         "sit_cannot_hit": "FALSE",
         "sit_needs_magic": "FALSE",
@@ -251,6 +270,8 @@ def own_calculator(rules: RuleSet, **cells: str) -> Formulas:
         "sit_disadvantage": "FALSE",
         "roll_mode": '"normal"',
         "sit_multiplier": "1",
+        "stage_multipliers": {**dict.fromkeys(stages, "1"), **cells.pop("stage_multipliers", {})},
+        "stage_round_up": {**dict.fromkeys(stages, "FALSE"), **cells.pop("stage_round_up", {})},
     }
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
@@ -386,15 +407,28 @@ class Formulas:
         )
         return f"AND(NOT({self.c.sit_auto_hit}),IF({self.always_misses(face)},{fumble_follows},{threat}))"
 
+    def chart_read(self, follow: str) -> str:
+        """The summary's words after a follow-up roll the critical chart read with the modifiers
+        (``&" + 2 = 16 on the chart"``, ``resolution_calculator.follow_read``); '' without such a chart."""
+        chart = self.block.critical.chart
+        if chart is None or not any(possible(chart.follow_adds_mods)):
+            return ""
+        read = self.follow_total(follow)
+        result = self.c.result
+        charted = f'AND(OR({result}="Hit",{result}="Critical"),{is_mode(self.block.critical.mode, "chart")},{read}<>{follow})'
+        added = f'" "&IF({read}<{follow},"- ","+ ")&ABS({read}-{follow})&" = "&({read})&" on the chart"'
+        return f'&IF({charted},{added},"")'
+
     def summary(self) -> str:
-        """The outcome in one line, naming the follow-up roll it used; a follow-up roll left from an
+        """The outcome in one line, naming the follow-up roll it used (and the total the critical chart
+        read, when it adds the modifiers); a follow-up roll left from an
         earlier attack that this roll does not use is called out, never silently kept. The roll it
         waits for is named once: the follow-up roll first, then the damage roll, then any further one."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
         given = f"ISNUMBER({follow})"
-        used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}&")","")'
+        used = f'IF(AND({needed},{given})," (follow-up roll "&{follow}{self.chart_read(follow)}&")","")'
         waiting = (
             f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
             f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
@@ -526,29 +560,42 @@ class Formulas:
         }
         return {name: text for name, (none, text) in parts.items() if not none}
 
+    def stage_factor(self, index: int, stage: Stage) -> str:
+        """The factor of a multiplier stage: the situation's for the first, the stage's own cell after."""
+        if not index:
+            return self.c.sit_multiplier
+        return self.c.stage_multipliers.get(stage.name, stage_factor_name(stage.name))
+
+    def rounds_up(self, stage: Stage) -> str:
+        """TRUE when the stage rounds up: by the block (maybe by ruling), or as the picked row says."""
+        picked = self.c.stage_round_up.get(stage.name, stage_round_up_name(stage.name))
+        return by_choice(
+            stage.rounding, lambda rounding: {"up": "TRUE", "picked": picked}.get(rounding, "FALSE")
+        )
+
     def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
-        """A hit's damage before the least: the parts, times the first multiplier over its scope (the
-        situation's factor; a later one has no picker, so its factor is 1), rounded as the block says."""
+        """A hit's damage before the least (``resolution.amount_rule``): the parts, then each multiplier
+        stage in order, rounded as the block says: the first over its scope, a later one over the
+        running total."""
         parts = self.formula_parts(spec, rolled, extra)
         total = "+".join(parts.values()) or "0"
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
             return total
-        stage = stages[0]
-        factor = self.c.sit_multiplier
-
-        def scaled(scope: str) -> str:
-            inside = [parts[p] for p in SCOPES[scope] if p in parts]
-            if len(inside) == len(parts):
-                return f"({total})*{factor}"
-            return f"{total}+({'+'.join(inside)})*({factor}-1)" if inside else total
-
-        exact = f"ROUND({by_choice(stage.scope, scaled)},{ROUND_DIGITS})"
-        up = is_mode(stage.rounding, "up")
-        rounded = {"TRUE": f"-INT(-{exact})", "FALSE": f"INT({exact})"}.get(
-            up, f"IF({up},-1,1)*INT(IF({up},-1,1)*{exact})"
-        )
-        return rounded if multiplied is True else f"IF({expr(multiplied)},{rounded},{total})"
+        amount = total
+        for index, stage in enumerate(stages):
+            factor = self.stage_factor(index, stage)
+            if not index:  # the parts outside the scope are kept out of the product
+                outside = by_choice(
+                    stage.scope,
+                    lambda scope: "+".join(parts[p] for p in parts if p not in SCOPES[scope]) or "0",
+                )
+                exact = f"ROUND(({total}-({outside}))*{factor}+({outside}),{EXACT_DIGITS})"
+            else:
+                exact = f"ROUND(({amount})*{factor},{EXACT_DIGITS})"
+            sign = f"IF({self.rounds_up(stage)},-1,1)"  # -INT(-x) rounds up, INT(x) down
+            amount = f"{sign}*INT({sign}*{exact})"
+        return amount if multiplied is True else f"IF({expr(multiplied)},{amount},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
         """(hit, critical, automatic hit) formula specs of the block; a charted critical reads the row
@@ -581,8 +628,14 @@ class Formulas:
         """``auto`` on an automatic hit, else ``critical`` for a Critical in ``outcome``, else ``hit``;
         a branch that cannot be taken (no automatic hit in an own calculator, a literal "Hit") is
         left out of the formula."""
-        chosen = hit() if outcome == q("Hit") else f'IF({outcome}="Critical",{critical()},{hit()})'
+        chosen = hit() if outcome == q("Hit") else f"IF({self.deals_critical(outcome)},{critical()},{hit()})"
         return chosen if self.c.sit_auto_hit == "FALSE" else f"IF({self.c.sit_auto_hit},{auto()},{chosen})"
+
+    def deals_critical(self, outcome: str) -> str:
+        """TRUE when ``outcome`` deals a critical's damage: a Critical, unless ``critical_extra`` says
+        a critical deals what a hit deals."""
+        critical = f'{outcome}="Critical"'
+        return critical if self.c.critical_extra == "TRUE" else f"AND({critical},{self.c.critical_extra})"
 
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
@@ -599,7 +652,7 @@ class Formulas:
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
-        rolled = f"IF({needs_roll},{c.damage_roll},0)"
+        rolled = f"IF({count}>0,N({c.damage_roll}),0)"  # checked where the formula in use rolls it
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
@@ -620,7 +673,7 @@ class Formulas:
         c = self.c
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({needs_extra},{c.extra_roll},0)")
+        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)")
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"

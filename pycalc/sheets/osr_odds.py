@@ -218,5 +218,4 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     sheet.column_dimensions["A"].width = 14
     for j in range(2, 2 + max(len(HEAT_TARGET), len(FUMBLE_LEVELS))):
         sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    sheet.freeze_panes = "B6"
     protect(sheet)

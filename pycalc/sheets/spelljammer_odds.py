@@ -210,5 +210,4 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     sheet.column_dimensions["A"].width = 10
     for j in range(2, 2 + len(HEAT_DEF)):
         sheet.column_dimensions[get_column_letter(j)].width = 7
-    sheet.freeze_panes = "B6"
     protect(sheet)
