@@ -9,7 +9,9 @@ What stays here is the ruleset's own: one attack as the UDFs and the calculator 
 (``OddsAttack``), its checks and messages in their order, and the odds cells.
 
 ``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of
-``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests.
+``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests: the dice's own
+message first (the odds need plainly written dice that fit the grid), then the generic calculator's
+odds cells (``pycalc.resolution_calculator.odds_outputs``, whose formulas the sheet uses).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fractions import Fraction
 from pycalc import dice
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
+from pycalc import resolution_calculator as calculator
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
@@ -31,7 +34,6 @@ Distribution = shared_odds.Distribution
 
 GRID_MESSAGE = BEYOND_GRID
 SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
-BAD_ATTACKS = "#ATTACKS? 0 or more"
 
 
 @dataclass(frozen=True)
@@ -123,10 +125,8 @@ def odds_outputs(
             "ATTACK_KILL_CHANCE": message,
             "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, hp, SEVERAL_ATTACKS),
         }
-    kill = kill_chance(rules, odds, hp)
-    return {
-        "ATTACK_EXPECTED_DAMAGE": expected_damage(rules, odds),
-        "ATTACK_EXPECTED_DAMAGE_ROUND": BAD_ATTACKS if attacks < 0 else expected_damage(rules, odds, attacks),
-        "ATTACK_KILL_CHANCE": kill,
-        "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS),
-    }
+    found = calculator.odds_outputs(
+        rules, *generic_attack(rules, odds), calculator.CalculatorInputs(hp=hp, attacks=attacks), odds.dice
+    )
+    kill = found["ATTACK_KILL_CHANCE"]
+    return {**found, "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS)}

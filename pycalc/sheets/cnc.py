@@ -10,6 +10,7 @@ from __future__ import annotations
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import HIT, MISS
+from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets.cnc import (
     BAD_DICE,
     CHOICE_PICKERS,
@@ -22,6 +23,7 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -33,11 +35,7 @@ from pycalc.sheets.calculator import (
     write_calculator,
     write_roll_block_calculator,
 )
-from pycalc.sheets.cnc_odds import (
-    odds_section,
-    write_damage_workings,
-    write_odds_sheet,
-)
+from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
     absolute,
@@ -147,8 +145,17 @@ def charge_damage(rules: RuleSet) -> str:
     )
 
 
+def odds_dice_message() -> str:
+    """What the odds say of the dice before any number: the calculator's message for dice written
+    badly, and the grid's for no dice at all (the odds need dice; ``cnc_odds.odds_outputs``)."""
+    return f'IF(ATTACK_DICE_TEXT="",{beyond_grid_formula(d20.PREFIX)},IF(ISNUMBER(ATTACK_DICE_MOD),"",ATTACK_DICE_MOD))'
+
+
 def resolution(rules: RuleSet) -> Formulas:
-    """The attack roll as the generic d20 formulas write it from C&C's resolution block."""
+    """The attack roll, a hit's damage and the damage odds as the generic d20 formulas write them
+    from C&C's resolution block, over this calculator's cells: its pickers are its own (``modifiers:
+    own``), so it names the situation's damage (charge), the picked kind's least damage and whether
+    it deals any, and the dice as the Damage workings' grid reads them."""
     return own_calculator(
         rules,
         bonus="SUM(ATTACK_BONUS)",
@@ -161,6 +168,16 @@ def resolution(rules: RuleSet) -> Formulas:
         follow='""',  # C&C has no follow-up roll
         level="0",
         crit_possible="FALSE",  # no critical hits
+        crit_chance="0",
+        # the hit chance, the situation's damage, the target's HP and the attacks have the generic names
+        damage_bonus="0",  # no free damage bonus: the dice's +N says it
+        least="ATTACK_LEAST_DAMAGE",
+        deals_damage="ATTACK_DEALS_DAMAGE",
+        dice_text="ATTACK_DICE_TEXT",
+        dice_count=f"{d20.PREFIX}_COUNT",
+        dice_sides=f"{d20.PREFIX}_SIDES",
+        dice_mod=f"{d20.PREFIX}_DICE_MOD",
+        dice_message=odds_dice_message(),
     )
 
 
@@ -212,10 +229,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     result = "ATTACK_RESULT"
     rolled = f'OR({result}="{HIT}",{result}="{MISS}")'
     kind = "PICK_ATTACK_TYPES"
+    # the roll is taken as typed, not checked against the dice (an empty one counts 0), as the engine does
+    hit_damage = resolution(rules).damage_of(result, "SUM(ATTACK_DAMAGE_ROLL)")
     damage = (
-        f'IF({rolled},IF(ISNUMBER(ATTACK_DICE_MOD),IF(AND({result}="{HIT}",{by_label(KIND_TABLE, "deals_damage", kind)}),'
-        f"MAX({by_label(KIND_TABLE, 'min_damage', kind)},SUM(ATTACK_DAMAGE_ROLL)+ATTACK_DICE_MOD+ATTACK_SITUATION_DAMAGE),0),"
-        'ATTACK_DICE_MOD),"")'
+        f'IF({rolled},IF(ISNUMBER(ATTACK_DICE_MOD),IF({result}="{HIT}",{hit_damage},0),ATTACK_DICE_MOD),"")'
     )
     effect = (
         f'IF({rolled},IF({result}="{HIT}",{by_label(KIND_TABLE, "on_hit", kind)},'
@@ -265,7 +282,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        odds_section(),
+        odds_section(rules, resolution(rules)),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
         Section(
             "Before the roll",
@@ -387,6 +404,19 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_SITUATION_DAMAGE",
                     WORKING,
                     native=charge_damage(rules),
+                ),
+                Field(
+                    "The attack kind deals damage",
+                    "ATTACK_DEALS_DAMAGE",
+                    WORKING,
+                    native=by_label(KIND_TABLE, "deals_damage", kind),
+                    number_format=BOOLEAN_FORMAT,
+                ),
+                Field(
+                    "Least damage of a hit (attack kind)",
+                    "ATTACK_LEAST_DAMAGE",
+                    WORKING,
+                    native=by_label(KIND_TABLE, "min_damage", kind),
                 ),
                 Field(
                     "Damage dice as read",
@@ -836,7 +866,8 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_face_workings(book, rules)
-    show_chart(attack_sheet, write_damage_workings(book))
+    formulas = resolution(rules)
+    show_chart(attack_sheet, d20.write_damage_chart(book, rules, formulas.block, formulas.c))
     write_odds_sheet(book, rules)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from openpyxl.chart import ScatterChart
 from openpyxl.comments import Comment
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -61,6 +62,11 @@ ODDS_SHEET = "Odds"
 PREFIX = "D20_DMG"
 P = f"{PREFIX}_P"
 HIT_DAMAGE, CRIT_DAMAGE = "D20_ODDS_HIT_DAMAGE", "D20_ODDS_CRIT_DAMAGE"
+MOST_ATTACKS, MOST_HP = "D20_ODDS_MOST_ATTACKS", "D20_ODDS_MOST_HP"
+ODDS_LIMITS = (  # the odds' limits (pycalc.limits) as cells: no number is typed into a formula
+    (MOST_ATTACKS, "Most attacks in a round (odds)", limits.ATTACKS),
+    (MOST_HP, "Most hit points (odds)", limits.HIT_POINTS),
+)
 EXPECTED, EXPECTED_ROUND, KILL = (
     "ATTACK_EXPECTED_DAMAGE",
     "ATTACK_EXPECTED_DAMAGE_ROUND",
@@ -74,6 +80,7 @@ FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
     "D20W_CONFIRMS",
     "D20W_WEIGHTS",
 )
+CHART_CHANCE = "D20_ODDS_CHART_CHANCE"
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
 HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
@@ -303,6 +310,11 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
 
 
 # --------------------------------------------------------------------------- damage odds and chart
+#
+# Written over the cells a ``f.Cells`` names: the generic calculator's (``NAMED``), or those of a
+# ruleset's own calculator (its situation's damage, its least damage, its dice cells, ...).
+
+NAMED = f.Cells()
 
 
 @dataclass(frozen=True)
@@ -326,20 +338,16 @@ def further_dice(rules_f: f.Formulas, spec: Any) -> str | None:
     return f"IF(({rerolled})<>0,(({dice_rolled})+({rerolled}))*{count},{count})"
 
 
-def damage_columns(
-    rules: RuleSet, block: Resolution, rules_f: f.Formulas | None = None
-) -> list[DamageColumn]:
+def damage_columns(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> list[DamageColumn]:
     """The hit's column, then a critical's: one, or with a critical chart one per row of
     ``damage.formulas``, weighed by the share of the follow-up faces whose chart row names it (among
-    those that keep the critical). ``rules_f``: the formulas over a ruleset's own calculator cells
-    (``d20_formulas.own_calculator``); the generic calculator's by default."""
-    rules_f = rules_f or f.Formulas(block)
+    those that keep the critical)."""
+    rules_f = f.Formulas(block, cells)
     hit, critical, auto = rules_f.damage_specs()
     hit_dice, auto_dice = further_dice(rules_f, hit), further_dice(rules_f, auto)
     dice = None
-    count = rules_f.c.dice_count
     if hit_dice or auto_dice:
-        dice = f"IF({rules_f.c.sit_auto_hit},{auto_dice or count},{hit_dice or count})"
+        dice = f"IF({cells.sit_auto_hit},{auto_dice or cells.dice_count},{hit_dice or cells.dice_count})"
     columns = [
         DamageColumn(HIT_DAMAGE, "Damage of a hit", "1", lambda x: rules_f.damage_of('"Hit"', x), dice)
     ]
@@ -375,42 +383,43 @@ def chances_of(column: DamageColumn) -> str:
     return P if column.dice is None else f"{column.name}_P"
 
 
-def fits(rules: RuleSet, block: Resolution) -> str:
+def fits(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> str:
     """The dice fit the grid, the further dice of every formula included (none: any dice fit)."""
-    further = [f"{c.dice}<={PREFIX}_MAX_DICE" for c in damage_columns(rules, block) if c.dice is not None]
-    return f"OR({f.DICE_COUNT}=0,AND({','.join([f'{PREFIX}_OK', *further])}))"
+    columns = damage_columns(rules, block, cells)
+    further = [f"{c.dice}<={PREFIX}_MAX_DICE" for c in columns if c.dice is not None]
+    return f"OR({cells.dice_count}=0,AND({','.join([f'{PREFIX}_OK', *further])}))"
 
 
-def guarded(rules: RuleSet, block: Resolution, formula: str) -> str:
+def guarded(rules: RuleSet, block: Resolution, formula: str, cells: f.Cells = NAMED) -> str:
     """The dice's own message first, then the grid's, then the value."""
     return (
-        f'IF({f.DICE_MESSAGE}<>"",{f.DICE_MESSAGE},'
-        f"IF({fits(rules, block)},{formula},{beyond_grid_formula(PREFIX)}))"
+        f'IF({cells.dice_message}<>"",{cells.dice_message},'
+        f"IF({fits(rules, block, cells)},{formula},{beyond_grid_formula(PREFIX)}))"
     )
 
 
-def over_dice(
-    column: DamageColumn, term: Callable[[str], str] = lambda x: x, count: str = f.DICE_COUNT
-) -> str:
+def over_dice(column: DamageColumn, term: Callable[[str], str], cells: f.Cells = NAMED) -> str:
     """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
     return (
-        f"IF({count}=0,{term(f'INDEX({column.name},1)')},"
+        f"IF({cells.dice_count}=0,{term(f'INDEX({column.name},1)')},"
         f"SUMPRODUCT({chances_of(column)},{term(column.name)}))"
     )
 
 
-def outcome_terms(rules: RuleSet, block: Resolution, term: Callable[[str], str]) -> str:
+def outcome_terms(
+    rules: RuleSet, block: Resolution, term: Callable[[str], str], cells: f.Cells = NAMED
+) -> str:
     """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight."""
-    return outcome_sum(damage_columns(rules, block), term, f.Cells())
+    return outcome_sum(damage_columns(rules, block, cells), term, cells)
 
 
-def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], c: f.Cells) -> str:
-    """``outcome_terms`` over ``columns`` (``damage_columns``) and the chances in the cells ``c``
-    names."""
-    hit_only = f"({c.hit_chance}-{c.crit_chance})"
+def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], cells: f.Cells) -> str:
+    """``outcome_terms`` over ``columns`` (``damage_columns``, maybe with each weight read from a
+    cell of its own) and the chances in the cells ``cells`` names."""
+    hit_only = f"({cells.hit_chance}-{cells.crit_chance})"
     hit, *criticals = columns
-    critical = "+".join(f"{column.weight}*{over_dice(column, term, c.dice_count)}" for column in criticals)
-    return f"{hit_only}*{over_dice(hit, term, c.dice_count)}+{c.crit_chance}*({critical})"
+    critical = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
+    return f"{hit_only}*{over_dice(hit, term, cells)}+{cells.crit_chance}*({critical})"
 
 
 def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageColumn]) -> int:
@@ -436,46 +445,80 @@ def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageCol
     return col
 
 
-def write_damage_workings(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
+def write_damage_workings(
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+) -> Worksheet:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
     chances of the totals of further dice), the chart's data."""
     sheet = book.create_sheet(DAMAGE_SHEET)
-    further = [c.dice for c in damage_columns(rules, block) if c.dice is not None]
-    grid = write_dice_grid(book, sheet, f.DICE_TEXT, PREFIX, f"MAX({','.join(further)})" if further else None)
-    x_col = write_damage_columns(book, grid, damage_columns(rules, block))
+    columns = damage_columns(rules, block, cells)
+    further = [c.dice for c in columns if c.dice is not None]
+    grid = write_dice_grid(
+        book, sheet, cells.dice_text, PREFIX, f"MAX({','.join(further)})" if further else None
+    )
+    col = grid.free_column
+    for row, (name, label, most) in enumerate(ODDS_LIMITS, start=1):
+        put(sheet.cell(row, col), label)
+        put(sheet.cell(row, col + 1), most)
+        define_name(book, name, absolute(sheet, sheet.cell(row, col + 1).coordinate))
+    x_col = write_damage_columns(book, grid, columns)
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
     for x in CHART_DAMAGE:
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
         here = f"${get_column_letter(x_col)}{row}"
-        terms = outcome_terms(rules, block, lambda x, here=here: f"--({x}={here})")
-        chance = f"IF({here}=0,1-{f.HIT_CHANCE},0)+{terms}"
-        shown = f'AND({f.DICE_MESSAGE}="",{fits(rules, block)})'
+        terms = outcome_terms(rules, block, lambda x, here=here: f"--({x}={here})", cells)
+        chance = f"IF({here}=0,1-{cells.hit_chance},0)+{terms}"
+        shown = f'AND({cells.dice_message}="",{fits(rules, block, cells)})'
         cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
         cell.number_format = PERCENT_FORMAT
+    chances = get_column_letter(x_col + 1)
+    last = grid.first + CHART_DAMAGE[-1]
+    define_name(book, CHART_CHANCE, absolute(sheet, f"{chances}{grid.first}", f"{chances}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
     return sheet
 
 
-def odds_formulas(rules: RuleSet, block: Resolution) -> dict[str, str]:
-    expected = outcome_terms(rules, block, lambda x: x)
-    hp = f"N({f.HP})"
-    kill = outcome_terms(rules, block, lambda x: f"--({x}>={hp})")
-    attacks = f"N({f.ATTACKS})"
+def write_damage_chart(
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+) -> ScatterChart:
+    """The Damage workings sheet, and the chart of one attack's damage drawn from it."""
+    damage = write_damage_workings(book, rules, block, cells)
+    first = HEADER_ROW + 1
+    return damage_chart(
+        damage,
+        "Damage of one attack (0: a miss)",
+        "damage",
+        damage.max_column - 1,
+        HEADER_ROW,
+        first,
+        first + CHART_DAMAGE[-1],
+        7,
+        dice_ok=f"{PREFIX}_OK",
+    )
+
+
+def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> dict[str, str]:
+    expected = outcome_terms(rules, block, lambda x: x, cells)
+    hp = f"N({cells.hp})"
+    kill = outcome_terms(rules, block, lambda x: f"--({x}>={hp})", cells)
+    attacks = f"N({cells.attacks})"
     return {
-        EXPECTED: guarded(rules, block, expected),
+        EXPECTED: guarded(rules, block, expected, cells),
         EXPECTED_ROUND: guarded(
             rules,
             block,
-            f"IF(OR({attacks}<0,{attacks}>{limits.ATTACKS},{attacks}<>INT({attacks})),"
+            f"IF(OR({attacks}<0,{attacks}>{MOST_ATTACKS},{attacks}<>INT({attacks})),"
             f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))',
+            cells,
         ),
         KILL: guarded(
             rules,
             block,
-            f'IF({hp}>{limits.HIT_POINTS},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
+            f'IF({hp}>{MOST_HP},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
+            cells,
         ),
     }
 
@@ -853,18 +896,4 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
     sheet = write_attack_calculator(book, rules, block)
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)
-    damage = write_damage_workings(book, rules, block)
-    first = HEADER_ROW + 1
-    x_col = damage.max_column - 1
-    chart = damage_chart(
-        damage,
-        "Damage of one attack (0: a miss)",
-        "damage",
-        x_col,
-        HEADER_ROW,
-        first,
-        first + CHART_DAMAGE[-1],
-        7,
-        dice_ok=f"{PREFIX}_OK",
-    )
-    show_chart(sheet, chart)
+    show_chart(sheet, write_damage_chart(book, rules, block))

@@ -11,12 +11,11 @@ What the generic sheet does not write yet is refused when the workbook is built,
 ``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
 damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
 ``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
-chart's row names the damage formula (``ChartFormula``),
-and a chart's ``text`` is shown. The shipped rulesets use these formulas over their own
-calculators' cells (``own_calculator``) for the roll's result; combat17 also for its damage and damage
-odds, its own situation cells giving the damage modifier (``sit_damage``) and the first multiplier's
-factor (``sit_multiplier``), its dice cells the dice (``dice_count``, ``dice_sides``, ``dice_mod``,
-``dice_message``), and ``d20.damage_columns`` / ``d20.outcome_sum`` taking its ``Formulas``.
+chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The
+shipped rulesets use these formulas over their own calculators' cells (``own_calculator``) for the
+roll's result, and for a hit's damage (bfrpg, cnc, combat17) and the damage odds (cnc, combat17): a ruleset whose
+pickers are its own names in ``Cells`` the cells that hold what they decide (the situation's damage
+and multipliers, the least damage, whether a hit deals any).
 """
 
 from __future__ import annotations
@@ -140,6 +139,11 @@ class Cells:
     stage_multipliers: Mapping[str, str] = field(default_factory=dict)
     stage_round_up: Mapping[str, str] = field(default_factory=dict)
     critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
+    # A ruleset of its own (``modifiers: own``) may name the damage its pickers decide: the least
+    # damage of a hit (None: the block's ``damage.least``) and whether the hit deals any (a grapple),
+    # read where a hit's damage is worked out (``least_of``: cnc's damage cell and its odds).
+    least: str | None = None
+    deals_damage: str = "TRUE"
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -607,7 +611,11 @@ class Formulas:
         return rule.hit, critical, rule.hit if rule.auto_hit is None else rule.auto_hit
 
     def least_of(self, amount: str) -> str:
-        return f"MAX({expr(self.block.damage.least)},{amount})"
+        """A hit's damage never below the least, or 0 when the hit deals none (``resolution.amount``,
+        ``Damage.least`` and ``Damage.deals_damage``)."""
+        least = expr(self.block.damage.least) if self.c.least is None else self.c.least
+        kept = f"MAX({least},{amount})"
+        return kept if self.c.deals_damage == "TRUE" else f"IF({self.c.deals_damage},{kept},0)"
 
     def damage_of(self, outcome: str, rolled: str, extra: str | None = None) -> str:
         """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
