@@ -73,7 +73,7 @@ def follow_id(total: str) -> str:
 def damage_columns(rules: RuleSet, rules_f: Formulas) -> list[d20.DamageColumn]:
     block = rules.resolution_block
     assert block is not None
-    return d20.damage_columns(rules, block, rules_f)
+    return d20.damage_columns(rules, block, rules_f.c)
 
 
 def share_name(column: d20.DamageColumn) -> str:
