@@ -52,6 +52,9 @@ DICE, DAMAGE_ROLL, DAMAGE_BONUS = "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "ATTACK_D
 EXTRA_ROLL = "ATTACK_EXTRA_ROLL"
 HP, ATTACKS = "ATTACK_TARGET_HP", "ATTACK_ATTACKS"
 FACES = "ATTACK_FACES"
+FOLLOW_FACES = "D20W_FOLLOW_FACES"  # written beside the face columns (d20_heat.write_face_columns)
+NATURAL_PENALTY = "ATTACK_NATURAL_PENALTY"
+NATURAL_HIT_CHANCE, NATURAL_CRIT_CHANCE = "ATTACK_NATURAL_HIT_CHANCE", "ATTACK_NATURAL_CRIT_CHANCE"
 SIT_HIT, SIT_AC, SIT_DAMAGE = "ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE"
 SIT_CANNOT_HIT, SIT_NEEDS_MAGIC, SIT_AUTO_HIT = "ATTACK_CANNOT_HIT", "ATTACK_NEEDS_MAGIC", "ATTACK_AUTO_HIT"
 SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVANTAGE", "ATTACK_ROLL_MODE"
@@ -104,6 +107,8 @@ class Cells:
     hp: str = HP
     attacks: str = ATTACKS
     faces: str = FACES
+    follow_faces: str = FOLLOW_FACES
+    natural_penalty: str = NATURAL_PENALTY  # damage a hit on an always-hit roll loses in this attack
     sit_hit: str = SIT_HIT
     sit_ac: str = SIT_AC
     sit_damage: str = SIT_DAMAGE
@@ -125,6 +130,8 @@ class Cells:
     confirm_chance: str = CONFIRM_CHANCE
     hit_chance: str = HIT_CHANCE
     crit_chance: str = CRIT_CHANCE
+    natural_hit_chance: str = NATURAL_HIT_CHANCE  # a hit or critical on an always-hit roll
+    natural_crit_chance: str = NATURAL_CRIT_CHANCE  # a critical on an always-hit roll
     fumble_chance: str = FUMBLE_CHANCE
     result: str = RESULT
     damage: str = DAMAGE
@@ -159,8 +166,8 @@ def unsupported(block: Resolution) -> list[str]:
     for key, (item, allowed) in modes.items():
         found += [f"{key}: {mode}" for mode in possible(item) if mode not in allowed]
     checks = {
-        "follow_die": block.follow_die is not None,
-        "damage.natural_penalty": block.damage.natural_penalty is not None,
+        "follow_die with a confirmation or a chart": block.follow_die is not None
+        and bool({"confirm", "chart"} & {*possible(block.critical.mode), *possible(block.fumble.mode)}),
         "critical.mode chosen by a ruling, one choice a chart": "chart" in possible(block.critical.mode)
         and len(set(possible(block.critical.mode))) > 1,
         "damage.formulas with rerolled": block.damage.formulas is not None
@@ -280,6 +287,8 @@ def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
         found = replace(found, need=f"({Formulas(block, found).need()})")
+    if "natural_penalty" not in cells:
+        found = replace(found, natural_penalty=f"({Formulas(block, found).natural_penalty()})")
     return Formulas(block, found)
 
 
@@ -448,15 +457,14 @@ class Formulas:
         )
 
     def checked_result(self) -> str:
-        """RESULT: '' before the roll, the engine's messages for a roll off the die."""
+        """RESULT: '' before the roll, the engine's messages for a roll off its die (the follow-up roll's
+        die may be a die of its own, ``follow_die``)."""
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
-        follow = self.c.follow  # IF, not AND: INT() of a text is an error that AND would not skip
-        follow_off = (
-            f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{self.c.faces},{follow}<>INT({follow})),FALSE)"
-        )
+        follow, top = self.c.follow, self.c.follow_faces  # IF, not AND: INT() of a text is an error
+        follow_off = f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{top},{follow}<>INT({follow})),FALSE)"
         return (
             f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
-            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{self.c.faces},{self.result(self.c.roll, self.c.follow)}))))'
+            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{top},{self.result(self.c.roll, self.c.follow)}))))'
         )
 
     # --------------------------------------------------------------------------- chances, face by face
@@ -478,7 +486,8 @@ class Formulas:
 
     def face_fumble_chance(self, face: str) -> str:
         mode = self.block.fumble.mode
-        by_level = f"MAX(0,MIN({self.c.faces},{self.c.faces}-{self.c.level}))/{self.c.faces}"
+        top = self.c.follow_faces
+        by_level = f"MAX(0,MIN({top},{top}-{self.c.level}))/{top}"
         return (
             f"IF({self.c.sit_auto_hit},0,IF({self.always_misses(face)},IF({is_mode(mode, 'always')},1,"
             f"IF({is_mode(mode, 'level_check')},{by_level},IF({is_mode(mode, 'chart')},{self.c.fumble_keep},0))),0))"
@@ -536,11 +545,14 @@ class Formulas:
         """A critical's damage is the formula its chart row names (critical mode chart)."""
         return possible(self.block.critical.mode) == ["chart"]
 
-    def formula_parts(self, spec: Any, rolled: str, extra: str | None = None) -> dict[str, str]:
+    def formula_parts(
+        self, spec: Any, rolled: str, extra: str | None = None, penalty: str = "0"
+    ) -> dict[str, str]:
         """A hit's damage parts (``resolution.SCOPES`` names): the dice part and the fixed parts of the
         formula. The dice part is ``dice_rolled`` x ``rolled`` + the further rolls' total ``extra``;
         without ``extra`` (the odds), ``rolled`` is a total of all the dice a formula with further
-        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``)."""
+        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``). A natural ``penalty`` taken
+        from the die comes off the dice part (:meth:`less_die_penalty`)."""
         part = self.coefficient
         dice_rolled, rerolled = part(spec, "dice_rolled"), part(spec, "rerolled")
         if rerolled == "0":
@@ -550,7 +562,7 @@ class Formulas:
         else:
             dice_part = f"({dice_rolled})*{rolled}+IF(({rerolled})<>0,{extra},0)"
         return {
-            "rolled": dice_part,
+            "rolled": self.less_die_penalty(dice_part, penalty),
             "dice_max": f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
             "die_max": f"({part(spec, 'die_max')})*{self.c.dice_sides}",
             "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
@@ -569,11 +581,13 @@ class Formulas:
             stage.rounding, lambda rounding: {"up": "TRUE", "picked": picked}.get(rounding, "FALSE")
         )
 
-    def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
+    def formula_amount(
+        self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None, penalty: str = "0"
+    ) -> str:
         """A hit's damage before the least (``resolution.amount_rule``): the parts, then each multiplier
         stage in order, rounded as the block says: the first over its scope, a later one over the
         running total."""
-        parts = self.formula_parts(spec, rolled, extra)
+        parts = self.formula_parts(spec, rolled, extra, penalty)
         total = "+".join(parts.values())
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
@@ -609,17 +623,64 @@ class Formulas:
         kept = f"MAX({least},{amount})"
         return kept if self.c.deals_damage == "TRUE" else f"IF({self.c.deals_damage},{kept},0)"
 
-    def damage_of(self, outcome: str, rolled: str, extra: str | None = None) -> str:
-        """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
+    # --------------------------------------------------------------------------- the natural penalty
+
+    def natural_penalty(self) -> str:
+        """NATURAL_PENALTY: what a hit on an always-hit roll loses in this attack
+        (``resolution.natural_penalty``): ``per_point`` for each point the need basis is above
+        ``above``; nothing for an automatic hit, nor without ``damage.natural_penalty``."""
+        rule = self.block.damage.natural_penalty
+        if rule is None:
+            return "0"
+        above, basis = f"({expr(rule.above)})", self.c.need_basis
+        return (
+            f"IF(AND(NOT({self.c.sit_auto_hit}),{basis}>{above}),"
+            f"({basis}-{above})*({expr(rule.per_point)}),0)"
+        )
+
+    def roll_penalty(self, face: str) -> str:
+        """What a hit on the natural roll ``face`` loses: NATURAL_PENALTY on an always-hit roll."""
+        if self.block.damage.natural_penalty is None:
+            return "0"
+        return f"IF({self.always_hits(face)},{self.c.natural_penalty},0)"
+
+    def penalty_from(self, where: str, penalty: str) -> str:
+        """``penalty`` when the block takes it from ``where`` (``total`` or ``die``), else 0."""
+        rule = self.block.damage.natural_penalty
+        if rule is None or penalty == "0":
+            return "0"
+        return f"IF({is_mode(rule.applies_to, where)},{penalty},0)"
+
+    def less_die_penalty(self, dice_part: str, penalty: str) -> str:
+        """The dice part less a penalty taken from the die, never below the least (``amount_rule``)."""
+        taken = self.penalty_from("die", penalty)
+        if taken == "0":
+            return dice_part
+        return f"IF({taken}<>0,MAX({expr(self.block.damage.least)},{dice_part}-{taken}),{dice_part})"
+
+    def less_total_penalty(self, total: str, penalty: str) -> str:
+        """The damage less a penalty taken from the total (after the multipliers)."""
+        taken = self.penalty_from("total", penalty)
+        return total if taken == "0" else f"{total}-{taken}"
+
+    def penalized_amount(self, spec: Any, rolled: str, penalty: str) -> str:
+        """A hit's damage by the formula ``spec`` less the natural ``penalty``, never below the least."""
+        return self.least_of(
+            self.less_total_penalty(self.formula_amount(spec, rolled, True, None, penalty), penalty)
+        )
+
+    def damage_of(self, outcome: str, rolled: str, extra: str | None = None, penalty: str = "0") -> str:
+        """A hit's damage (Hit or Critical in ``outcome``) less the natural ``penalty`` of its roll
+        (none for an automatic hit), never below the least."""
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
         chosen = (
             f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra)},"
-            f"{self.formula_amount(hit, rolled, True, extra)}))"
+            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra, penalty)},"
+            f"{self.formula_amount(hit, rolled, True, extra, penalty)}))"
         )
-        return self.least_of(chosen)
+        return self.least_of(self.less_total_penalty(chosen, penalty))
 
     def deals_critical(self, outcome: str) -> str:
         """TRUE when ``outcome`` deals a critical's damage: a Critical, unless ``critical_extra`` says
@@ -656,12 +717,12 @@ class Formulas:
     def with_further_roll(self, rolled: str) -> str:
         """The damage of the entered result, with the further dice's total when a formula rolls them:
         '' until it is typed, a message when those dice cannot show it."""
+        c, penalty = self.c, self.roll_penalty(self.c.roll)
         if not rolls_further(self.block):
-            return self.damage_of(self.c.result, rolled)
-        c = self.c
+            return self.damage_of(c.result, rolled, penalty=penalty)
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)")
+        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,N({c.extra_roll}),0)", penalty)
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"
