@@ -7,15 +7,17 @@ Rulings sheet's cell, so flipping a ruling in the workbook changes the result as
 The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
-``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
-damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
-``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
-chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The
-shipped rulesets use these formulas over their own calculators' cells (``own_calculator``) for the
-roll's result, and for a hit's damage (bfrpg, cnc) and the damage odds (cnc): a ruleset whose
+``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
+it), and further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas.
+Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
+cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
+from a flag (``stage_round_up_name``); the natural penalty of an always-hit roll comes off the dice
+part or the total as the block says; a critical chart's row names the damage formula
+(``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over
+their own calculators' cells (``own_calculator``) for the roll's result, and for a hit's damage
+(bfrpg, cnc, osr) and the damage odds (cnc; osr's damage of each dice total): a ruleset whose
 pickers are its own names in ``Cells`` the cells that hold what they decide (the situation's damage
-and multipliers, the least damage, whether a hit deals any).
+and multipliers, the least damage, whether a hit deals any, the natural penalty).
 """
 
 from __future__ import annotations
