@@ -235,6 +235,16 @@ def expr(item: Any) -> str:
     return by_choice(item, literal)
 
 
+def choose(condition: str, yes: str, no: str) -> str:
+    """IF(condition,yes,no), or the one branch when the condition is TRUE or FALSE or both are alike
+    (a formula over a ruleset's own cells stays short)."""
+    if condition == "TRUE" or yes == no:
+        return yes
+    if condition == "FALSE":
+        return no
+    return f"IF({condition},{yes},{no})"
+
+
 def is_mode(item: Any, mode: str) -> str:
     """TRUE when the block value ``item`` (a word, maybe by ruling) is ``mode``."""
     words = possible(item)
@@ -677,10 +687,14 @@ class Formulas:
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
-        chosen = (
-            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra, penalty)},"
-            f"{self.formula_amount(hit, rolled, True, extra, penalty)}))"
+        chosen = choose(
+            self.c.sit_auto_hit,
+            self.formula_amount(auto, rolled, auto_multiplied, extra),
+            choose(
+                self.deals_critical(outcome),
+                self.formula_amount(critical, rolled, True, extra, penalty),
+                self.formula_amount(hit, rolled, True, extra, penalty),
+            ),
         )
         return self.least_of(self.less_total_penalty(chosen, penalty))
 
@@ -693,13 +707,14 @@ class Formulas:
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
-        return (
-            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
-            f"IF({self.deals_critical(self.c.result)},{self.coefficient(critical, part)},{self.coefficient(hit, part)}))"
+        on_result = choose(
+            self.deals_critical(self.c.result), self.coefficient(critical, part), self.coefficient(hit, part)
         )
+        return choose(self.c.sit_auto_hit, self.coefficient(auto, part), on_result)
 
-    def attack_damage(self) -> str:
-        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
+    def attack_damage(self, penalty: str | None = None) -> str:
+        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled;
+        ``penalty``: a cell holding the natural penalty of the entered roll (default: worked out here)."""
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
@@ -713,13 +728,14 @@ class Formulas:
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
             f'"#DAMAGE ROLL? "&{count}&" to "&{count}*{sides},'
-            f"{self.with_further_roll(rolled)}))))))"
+            f"{self.with_further_roll(rolled, penalty)}))))))"
         )
 
-    def with_further_roll(self, rolled: str) -> str:
+    def with_further_roll(self, rolled: str, penalty: str | None = None) -> str:
         """The damage of the entered result, with the further dice's total when a formula rolls them:
         '' until it is typed, a message when those dice cannot show it."""
-        c, penalty = self.c, self.roll_penalty(self.c.roll)
+        c = self.c
+        penalty = self.roll_penalty(c.roll) if penalty is None else penalty
         if not rolls_further(self.block):
             return self.damage_of(c.result, rolled, penalty=penalty)
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
