@@ -919,5 +919,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    show_chart(attack_sheet, write_damage_workings(book))
+    show_chart(attack_sheet, write_damage_workings(book, resolution(rules)))
     write_odds_sheet(book, rules)
