@@ -17,6 +17,7 @@ import pytest
 
 import build
 from pycalc import dice as dice_module
+from pycalc import resolution as engine
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_calculator import (
     CalculatorInputs,
@@ -31,6 +32,7 @@ from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
 from tests.test_d20_heat import heat_mismatches, ruling_draws
 
+D6 = dice_module.Dice(1, 6, 0)
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
 DICE_FORMS = [
     "1d8",
@@ -500,3 +502,65 @@ def test_a_critical_that_rolls_the_dice_again_in_the_sheet(calc, rerolled_bx):
     assert any(isinstance(d, int) and d > 0 for d in damages)
     assert any(str(d).startswith("#EXTRA DAMAGE ROLL?") for d in damages)
     assert any(o["ATTACK_EXPECTED_DAMAGE"] == BEYOND_GRID for o in outputs)
+
+
+PENALTY_BLOCK = """
+  follow_die: 12
+  fumble: level_check
+  critical: automatic
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: 2, modifier: 1}
+    natural_penalty: {above: 20, per_point: 2, from: die}
+    multipliers: [{name: situation, scope: whole, rounding: down}]
+  modifiers: [missile_range, cover, situation, tactics, grip]
+"""
+PLAIN_BLOCK = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+
+
+@pytest.fixture(scope="module")
+def penalized_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """A fumble check on a d12 of its own, and a hit on a natural 20 losing 2 per point the roll
+    needed is above 20, taken from the dice before a picked multiplier: still no Python."""
+    return edited_bx(tmp_path_factory, PENALTY_BLOCK, "bx-penalized", PLAIN_BLOCK, SITUATION_TABLES)
+
+
+@pytest.fixture(scope="module")
+def total_penalized_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The natural penalty taken from the total, after the multiplier."""
+    block = PENALTY_BLOCK.replace("from: die", "from: total").replace("rounding: down", "rounding: up")
+    return edited_bx(tmp_path_factory, block, "bx-total-penalized", PLAIN_BLOCK, SITUATION_TABLES)
+
+
+def penalized_cases(rules: RuleSet, seed: int) -> list[CalculatorInputs]:
+    """Natural 20s needing more than 20 (a penalty), then seeded random input sets."""
+    edges = [
+        CalculatorInputs(bonus=bonus, target=target, roll=20, follow_roll=None, dice=dice, damage_roll=shown)
+        for bonus, target in ((0, 24), (2, 30), (0, 21), (5, 12))
+        for dice, shown in (("1d6+1", 2), ("2d4", 8), ("3", 0))
+    ]
+    return edges + list(scenarios(rules, 160, seed))
+
+
+def test_a_follow_die_of_its_own_and_a_natural_penalty_from_the_die(calc, penalized_bx):
+    rules, xlsx = penalized_bx
+    cases = penalized_cases(rules, 19)
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    outputs = [attack_outputs(rules, one) for one in cases]
+    assert any(o["ATTACK_RESULT"] == "#FOLLOW ROLL? 1 to 12" for o in outputs)
+    assert {"Critical", "Fumble", "Hit", "Miss"} <= {o["ATTACK_RESULT"] for o in outputs}
+    penalized = [
+        one
+        for one in cases
+        if one.roll == 20 and engine.natural_penalty(rules, attack_and_damage(rules, one, D6)[0], 20)
+    ]
+    assert len(penalized) >= 10
+    problems, compared = heat_mismatches(calc, rules, xlsx)
+    assert not problems and compared >= 300, problems[:5]
+
+
+def test_a_natural_penalty_from_the_total(calc, total_penalized_bx):
+    rules, xlsx = total_penalized_bx
+    found = mismatches(calc, rules, xlsx, penalized_cases(rules, 23))
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])

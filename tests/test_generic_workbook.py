@@ -69,13 +69,13 @@ def test_a_key_the_sheet_cannot_write_stops_the_build_at_its_line(tmp_path: Path
     shutil.copytree(FIXTURES / "bx", folder)
     header = folder / "ruleset.yaml"
     header.write_text(
-        header.read_text().replace("  critical: none\n", "  critical: none\n  follow_die: 12\n")
+        header.read_text().replace("  critical: none\n", "  critical: confirm\n  follow_die: 12\n")
     )
     out = tmp_path / "out"
     assert build.main(["--tables", str(folder.parent), "--out", str(out)]) == 1
     line = header.read_text().splitlines().index("resolution:") + 2  # the block starts on the next line
     assert (
-        f"ruleset.yaml:{line}: the generic workbook cannot write these yet: follow_die"
+        f"ruleset.yaml:{line}: the generic workbook cannot write these yet: follow_die with a confirmation or a chart"
         in capsys.readouterr().err
     )
     assert not out.exists() or not any(out.iterdir())

@@ -319,20 +319,15 @@ def attack_damage(
     damage_roll: int | None,
     where: Situation,
 ) -> int | str:
-    """``generic.attack_damage`` of the result, in the calculator's order: 0 for a miss or fumble, ''
-    while the critical chart's follow-up roll is not in (before the dice are read), then the dice, and
-    a damage roll typed for dice-less damage that rolls the dice must be 0 (the engine skips it)."""
+    """``generic.attack_damage`` of the result, in the generic calculator's order
+    (``pycalc.resolution_calculator``): 0 for a miss or fumble, the dice's message on a hit, '' while
+    the critical chart's follow-up roll or the damage roll is not in."""
     if outcome not in HITS:
         return 0
-    rolled = generic_roll(attack)
-    found = generic.formula_for(rules, rolled, generic_damage(NO_DICE), outcome, follow_roll)
-    if found is None:
-        return ""
-    dice = parse_dice(dice_text)
-    if found[0].dice_rolled and damage_roll is not None and not dice.count:
-        generic.check_damage_roll(dice, damage_roll)
-    situated = generic_damage(dice, where.damage, where.multiplier)
-    return generic.attack_damage(rules, rolled, situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll)
+    situated = generic_damage(parse_dice(dice_text), where.damage, where.multiplier)
+    return generic.attack_damage(
+        rules, generic_roll(attack), situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll
+    )
 
 
 def guarded(function: Any, *args: Any) -> Any:

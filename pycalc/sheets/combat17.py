@@ -8,10 +8,12 @@ The LibreOffice parity tests recalculate these sheets and compare them with the 
 
 from __future__ import annotations
 
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT, MISS
+from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -35,7 +37,9 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20 import FACE_CRIT_KEEPS
+from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
+from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
@@ -125,27 +129,27 @@ class DiceCells:
 
 
 def damage_formula(
-    outcome_id: str, roll: str, dice: DiceCells, extra: str = "0", multiplier: str = "1"
+    rules: RuleSet, outcome: str | ChartFormula, roll: str, dice: DiceCells, extra: str = "0"
 ) -> str:
-    """engine.damage after the roll check: '' when the dice roll is still needed."""
-    rolled = by_id("outcomes", "rolled_dice", outcome_id)
-    dice_part = (
-        f"({rolled}*SUM({roll})+{by_id('outcomes', 'max_dice', outcome_id)}*{dice.count}*{dice.sides})"
+    """engine.damage after the roll check ('' when the dice roll is still needed): the generic damage
+    formula of an outcomes row (its id, or the row the critical chart names) over the dice cells,
+    ``extra`` added to the dice's modifier."""
+    rolls = own_calculator(
+        rules,
+        dice_count=dice.count,
+        dice_sides=dice.sides,
+        dice_mod=dice.modifier,
+        sit_damage=extra,
+        damage_bonus="0",
     )
-    modifier_part = f"({by_id('outcomes', 'modifier_times', outcome_id)}*({dice.modifier}+{extra}))"
-    raw = (
-        f"IF({ruling_is('double_damage_basis', 'whole_damage')},({dice_part}+{modifier_part})*{multiplier},"
-        f"{dice_part}*{multiplier}+{modifier_part})"
-    )
-    value = (
-        f"MAX({const('damage_rules', 'minimum_damage')},IF({ruling_is('subdual_half_rounding', 'down')},"
-        f"{round_down(raw)},{round_up(raw)}))"
-    )
+    value = rolls.least_of(rolls.formula_amount(outcome, f"SUM({roll})"))
+    rolled = rolls.coefficient(outcome, "dice_rolled")
     high = f"{dice.count}*{dice.sides}"
     checked = (
         f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(SUM({roll})<{dice.count},SUM({roll})>{high}),'
         f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
     )
+    outcome_id = q(outcome) if isinstance(outcome, str) else band("critical_hits", "damage", outcome.key)
     return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
 
 
@@ -241,11 +245,6 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f"IF(ISNUMBER(ATTACK_FOLLOW_ROLL),ATTACK_FOLLOW_ROLL+IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},"
         f'ATTACK_TOTAL_MODS,0),"")'
     )
-    outcome_id = (
-        f'IF(ATTACK_ROLL_CHECK<>"ok","",IF(OR(ATTACK_RESULT="{MISS}",ATTACK_RESULT="{FUMBLE}"),"miss",'
-        f'IF(ATTACK_RESULT="{HIT}","regular_damage",IF(ATTACK_FOLLOW_ROLL="","",'
-        f"{band('critical_hits', 'damage', 'ATTACK_FOLLOW_TOTAL')}))))"
-    )
     roll_check = (
         f'IF({d20_check("ATTACK_ROLL", "ROLL")}<>"ok",{d20_check("ATTACK_ROLL", "ROLL")},'
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
@@ -335,7 +334,6 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             WORKING,
             native=band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         ),
-        Field("Damage row of the outcomes table", "ATTACK_OUTCOME_ID", WORKING, native=outcome_id),
         *ATTACK_DICE.fields(),
         Field("Faces of the d20", FACES, WORKING, native="ROWS(WORKINGS_FACES)"),
     )
@@ -385,19 +383,26 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 
 
 def resolution(rules: RuleSet) -> Formulas:
-    """The attack roll as the generic d20 formulas write it from combat17's resolution block (charts
-    read with the follow-up roll), over the Attack calculator's cells."""
+    """The attack roll and its damage as the generic d20 formulas write them from combat17's
+    resolution block (charts read with the follow-up roll), over the Attack calculator's cells: the
+    situation its own pickers add up to gives the damage modifier and the ``situation`` multiplier."""
     return own_calculator(
         rules,
         need="ATTACK_NEED",
         total_mods="ATTACK_TOTAL_MODS",
         sit_cannot_hit="ATTACK_BARRED",
         crit_possible="TRUE",  # every critical roll reads the chart
+        sit_damage="ATTACK_SITUATION_DAMAGE",
+        sit_multiplier="ATTACK_DAMAGE_MULTIPLIER",
+        damage_bonus="0",  # the dice text holds the weapon's +N
+        dice_count=ATTACK_DICE.count,
+        dice_sides=ATTACK_DICE.sides,
+        dice_mod=ATTACK_DICE.modifier,
+        dice_message=ATTACK_DICE.error,
     )
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    special_only = ruling_is("natural_roll_outcome", "special_only")
     counts = {o: f'COUNTIF(WORKINGS_OUTCOMES,"{o}")' for o in (HIT, CRITICAL, FUMBLE)}
     result = (
         'IF(ATTACK_ROLL_CHECK<>"ok",ATTACK_ROLL_CHECK,'
@@ -415,17 +420,6 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_BARRED,"",IF(NOT(ATTACK_AUTO_HIT),"",IF(ATTACK_FOLLOW_ROLL="","",'
         f'IF(ATTACK_CONDITION_ROLL="","",IF(NOT({band("critical_hits", "condition_roll", "ATTACK_FOLLOW_TOTAL")}),"",'
         f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK)))))))'
-    )
-    damage = (
-        'IF(ATTACK_OUTCOME_ID="","",IF(ATTACK_OUTCOME_ID="miss",0,IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,'
-        + damage_formula(
-            "ATTACK_OUTCOME_ID",
-            "ATTACK_DAMAGE_ROLL",
-            ATTACK_DICE,
-            "ATTACK_SITUATION_DAMAGE",
-            "ATTACK_DAMAGE_MULTIPLIER",
-        )
-        + ")))"
     )
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
     chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
@@ -472,14 +466,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
                     number_format=PERCENT_FORMAT,
-                    native=f"{counts[CRITICAL]}/{FACES}*IF({special_only},SUM(WORKINGS_CRIT_SPECIAL)/{FACES},1)",
+                    native=f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
                     udf=chance_udf.format(f'"{CRITICAL}"'),
                 ),
                 Field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
                     number_format=PERCENT_FORMAT,
-                    native=f"{counts[FUMBLE]}/{FACES}*IF({special_only},SUM(WORKINGS_FUMBLE_SPECIAL)/{FACES},1)",
+                    native=f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
                     udf=chance_udf.format(f'"{FUMBLE}"'),
                 ),
                 Field(
@@ -489,7 +483,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        odds_section(rules),
+        odds_section(rules, resolution(rules)),
         Section(
             "The rolls",
             (
@@ -541,7 +535,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Damage",
                     "ATTACK_DAMAGE",
                     key=True,
-                    native=damage,
+                    native=resolution(rules).attack_damage(),
                     udf=rolled.format(
                         "combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
@@ -560,9 +554,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 CRIT_DICE = DiceCells("CRIT", "CRIT_DICE")
 
 
-def critical_section() -> Section:
+def critical_section(rules: RuleSet) -> Section:
     def variant(outcome_id: str) -> str:
-        return f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,{damage_formula(outcome_id, "CRIT_DAMAGE_ROLL", CRIT_DICE)})'
+        return f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,{damage_formula(rules, outcome_id, "CRIT_DAMAGE_ROLL", CRIT_DICE)})'
 
     follow_ok = d20_check("CRIT_FOLLOW_ROLL", "FOLLOW ROLL")
     total = "CRIT_FOLLOW_TOTAL"
@@ -572,7 +566,7 @@ def critical_section() -> Section:
     )
     damage = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",'
-        f"{damage_formula(band('critical_hits', 'damage', total), 'CRIT_DAMAGE_ROLL', CRIT_DICE)}))"
+        f"{damage_formula(rules, ChartFormula(total), 'CRIT_DAMAGE_ROLL', CRIT_DICE)}))"
     )
     condition = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",IF(CRIT_CONDITION_CHECK="","",'
@@ -597,21 +591,21 @@ def critical_section() -> Section:
                 "Regular damage",
                 "CRIT_REGULAR",
                 key=True,
-                native=variant('"regular_damage"'),
+                native=variant("regular_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"regular_damage")',
             ),
             Field(
                 "Maximum damage",
                 "CRIT_MAXIMUM",
                 key=True,
-                native=variant('"maximum_damage"'),
+                native=variant("maximum_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"maximum_damage")',
             ),
             Field(
                 "Critical damage",
                 "CRIT_CRITICAL",
                 key=True,
-                native=variant('"critical_damage"'),
+                native=variant("critical_damage"),
                 udf='combat17_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,"critical_damage")',
             ),
             Field(
@@ -917,7 +911,8 @@ def brawling_section(rules: RuleSet) -> Section:
         return f'IF(BRAWL_CHECK<>"ok",BRAWL_CHECK,{expr})'
 
     damage = damage_formula(
-        '"regular_damage"',
+        rules,
+        "regular_damage",
         "BRAWL_DAMAGE_ROLL",
         BRAWL_DICE_CELLS,
         extra=f"IF({value('adds_strength')},SUM(BRAWL_STR),0)",
@@ -1038,36 +1033,26 @@ def subdual_section() -> Section:
 
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
-    """One row per d20 face: the attack's result for that natural roll, and whether that follow-up
-    roll is a special on each chart. The odds count these rows."""
+    """One row per d20 face: the attack's result for that natural roll, and the critical chart row
+    that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
+    formula). The odds count these rows."""
     sheet = book.create_sheet(WORKINGS_SHEET)
-    for column, title in enumerate(
-        (
-            "d20",
-            "Attack result on this natural roll",
-            "Critical chart special (1/0)",
-            "Critical miss special (1/0)",
-        ),
-        start=1,
-    ):
-        put(sheet.cell(1, column), title)
-    follow_mod = f"IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},ATTACK_TOTAL_MODS,0)"
-    for face in range(1, D20_FACES + 1):
-        row = face + 1
-        put(sheet.cell(row, 1), face)
-        roll = f"A{row}"
-        put_formula(
-            sheet.cell(row, 2),
-            resolution(rules).result(roll, '""'),
-        )
-        put_formula(sheet.cell(row, 3), f"IF({band('critical_hits', 'special', f'{roll}+{follow_mod}')},1,0)")
-        put_formula(sheet.cell(row, 4), f"IF({band('critical_misses', 'special', roll)},1,0)")
+    block = rules.resolution_block
+    assert block is not None
+    rolls = resolution(rules)
+    columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
+    columns += d20.crit_chart_columns(block, rolls)
+    put(sheet.cell(1, 1), "d20")
     last = D20_FACES + 1
+    for face in range(1, D20_FACES + 1):
+        put(sheet.cell(face + 1, 1), face)
     define_name(book, "WORKINGS_FACES", absolute(sheet, "A2", f"A{last}"))
-    define_name(book, "WORKINGS_OUTCOMES", absolute(sheet, "B2", f"B{last}"))
-    define_name(book, "WORKINGS_CRIT_SPECIAL", absolute(sheet, "C2", f"C{last}"))
-    define_name(book, "WORKINGS_FUMBLE_SPECIAL", absolute(sheet, "D2", f"D{last}"))
-    for letter in "BCD":
+    for col, (name, title, formula) in enumerate(columns, start=2):
+        letter = get_column_letter(col)
+        put(sheet.cell(1, col), title)
+        for row in range(2, last + 1):
+            put_formula(sheet.cell(row, col), formula(f"A{row}"))
+        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{last}"))
         sheet.column_dimensions[letter].width = 30
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -1082,7 +1067,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         CHARTS_SHEET,
         f"{rules.name}: critical damage, condition and critical miss charts",
         INTRO,
-        [critical_section(), condition_section(), fumble_section()],
+        [critical_section(rules), condition_section(), fumble_section()],
         with_udfs,
     )
     write_calculator(
@@ -1094,5 +1079,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_workings(book, rules)
-    show_chart(attack_sheet, write_odds_workings(book, rules))
+    show_chart(attack_sheet, write_odds_workings(book, rules, resolution(rules)))
     write_odds_sheet(book, rules)

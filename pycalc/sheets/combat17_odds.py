@@ -3,20 +3,26 @@ shared dice grid, expected damage, kill chance, a bar chart, and the printable "
 generic heat map and natural-roll chances of ``pycalc.sheets.d20_heat``, read from the resolution block.
 Mirrors ``pycalc.rulesets.combat17_odds``.
 
-Outcome weights: a hit's rolls (d20 workings) x regular damage, a natural 20's rolls x the share of
-follow-up faces whose critical chart row gives each damage kind (``natural_roll_outcome`` and
-``critical_follow_up_roll`` applied per face). Per dice total, one damage column per outcomes row.
+The damage per dice total and its weighing are the generic writer's (``pycalc.sheets.d20``:
+``damage_columns``, ``outcome_sum``) over the Attack calculator's own cells (``combat17.resolution``):
+a hit alone does the hit's formula, a critical the formula of each ``outcomes`` row by the share of
+follow-up faces whose critical chart row names it (``natural_roll_outcome`` and
+``critical_follow_up_roll`` applied per face, in the d20 workings). What is this module's own is the
+layout: the odds panel and its messages, the chart's 0..59 bars and "60 or more", the Odds sheet.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.d20 import CRITICAL, D20_FACES, HIT
+from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import combat17_odds as odds_engine
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import (
     NOTE,
@@ -32,18 +38,18 @@ from pycalc.sheets.common import (
     put_formula,
     ruling_name,
 )
+from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import critical_formula, fumble_formula, heat_maps, write_face_columns
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import band, const, q, round_down, round_up
+from pycalc.sheets.formulas import band, q
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
 WORKINGS = "Odds workings"
 ODDS_SHEET = "Odds"
-PREFIX = "ODDS_DMG"
 FACES = "FACE_COUNT"
 CHART_LARGEST = 60  # layout: the chart's bars are 0..59 damage and "60 or more"
-FACE_TITLES = ("d20 face", "Natural 20 + this follow-up gives", "Plain follow-up gives")
+FACE_TITLES = ("d20 face", "Plain follow-up gives")
 HEAT_BONUS = range(-2, 16)  # layout of the printed heat map
 HEAT_AC = range(8, 27)
 
@@ -52,38 +58,8 @@ def ruling_is(ruling_id: str, choice: str) -> str:
     return f'{ruling_name(ruling_id)}="{choice}"'
 
 
-def by_id(column: str, outcome_id: str) -> str:
-    return const("outcomes", outcome_id, column)
-
-
 def outcome_ids(rules: RuleSet) -> list[str]:
     return [str(row.id) for row in rules.table("outcomes").rows]
-
-
-def weight_name(outcome_id: str) -> str:
-    return f"ODDS_W_{outcome_id.upper()}"
-
-
-def damage_name(outcome_id: str) -> str:
-    return f"ODDS_D_{outcome_id.upper()}"
-
-
-def damage_value(outcome_id: str, shown: str) -> str:
-    """engine.damage for a dice total ``shown`` (the cells of the Attack calculator's dice)."""
-    dice_part = (
-        f"({by_id('rolled_dice', outcome_id)}*{shown}+{by_id('max_dice', outcome_id)}"
-        "*ATTACK_DICE_COUNT*ATTACK_DICE_SIDES)"
-    )
-    modifier_part = f"({by_id('modifier_times', outcome_id)}*(ATTACK_DICE_MOD+ATTACK_SITUATION_DAMAGE))"
-    raw = (
-        f"IF({ruling_is('double_damage_basis', 'whole_damage')},({dice_part}+{modifier_part})*ATTACK_DAMAGE_MULTIPLIER,"
-        f"{dice_part}*ATTACK_DAMAGE_MULTIPLIER+{modifier_part})"
-    )
-    value = (
-        f"MAX({const('damage_rules', 'minimum_damage')},IF({ruling_is('subdual_half_rounding', 'down')},"
-        f"{round_down(raw)},{round_up(raw)}))"
-    )
-    return f"IF({by_id('hits', outcome_id)},{value},0)"
 
 
 def follow_id(total: str) -> str:
@@ -94,93 +70,84 @@ def follow_id(total: str) -> str:
     )
 
 
-def over_outcomes(rules: RuleSet, test: str) -> str:
-    """Sum over outcomes of weight x chance that the outcome's damage passes ``test`` ({d})."""
-    return "+".join(
-        f"{weight_name(o)}*SUMPRODUCT({PREFIX}_P,--({test.format(d=damage_name(o))}))"
-        for o in outcome_ids(rules)
-    )
+def damage_columns(rules: RuleSet, rules_f: Formulas) -> list[d20.DamageColumn]:
+    block = rules.resolution_block
+    assert block is not None
+    return d20.damage_columns(rules, block, rules_f.c)
 
 
-def write_odds_workings(book: Workbook, rules: RuleSet) -> ScatterChart:
-    """The hidden sheet: dice grid, outcome weights, per-total damage, per-face columns, chart data."""
+def share_name(column: d20.DamageColumn) -> str:
+    """The side cell holding a critical column's share of the criticals."""
+    return f"{column.name}_SHARE"
+
+
+def weighed(columns: list[d20.DamageColumn]) -> list[d20.DamageColumn]:
+    """The columns with each critical's share read from its side cell, not worked out again."""
+    return [c if c.weight == "1" else replace(c, weight=share_name(c)) for c in columns]
+
+
+def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> ScatterChart:
+    """The hidden sheet: dice grid, the damage of each column per total, side cells (the checks,
+    each critical's share), per-face columns, chart data."""
     sheet = book.create_sheet(WORKINGS)
-    grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", PREFIX)
-    ids = outcome_ids(rules)
-    # --- checks and the outcome weights, in two columns right of everything else (rows 1..)
+    block = rules.resolution_block
+    assert block is not None
+    grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", d20.PREFIX)
     header, first = HEADER_ROW, grid.first
-    col = grid.free_column
-    face_col = col + len(ids) + 1
+    columns = damage_columns(rules, rules_f)
+    face_col = d20.write_damage_columns(book, grid, columns) + 1
     chart_col = face_col + len(FACE_TITLES) + 1
     side = chart_col + 4
     label_at, value_at = get_column_letter(side), get_column_letter(side + 1)
-    faces = f"${get_column_letter(face_col)}${first}:${get_column_letter(face_col)}${first + D20_FACES - 1}"
-    follow_ids = faces.replace(get_column_letter(face_col), get_column_letter(face_col + 1))
-
-    def side_cell(row: int, label: str, formula: str, name: str | None = None) -> str:
+    grid_ok = f"{d20.PREFIX}_OK,{d20.PREFIX}_COUNT=ATTACK_DICE_COUNT,{d20.PREFIX}_SIDES=ATTACK_DICE_SIDES"
+    side_cells = [
+        (
+            "ODDS_OK",
+            "Dice fit the grid and read as the calculator reads them",
+            f'AND(ATTACK_DICE_ERROR="",{grid_ok})',
+        ),
+        (
+            "ODDS_MESSAGE",
+            "Why no odds",
+            f'IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,{beyond_grid_formula(d20.PREFIX)})',
+        ),
+        *(
+            (share_name(c), f"Share of the criticals: {c.title}", c.weight)
+            for c in columns
+            if c.weight != "1"
+        ),
+    ]
+    for row, (name, label, formula) in enumerate(side_cells, start=1):
         put(sheet[f"{label_at}{row}"], label)
         put_formula(sheet[f"{value_at}{row}"], formula)
-        if name:
-            define_name(book, name, absolute(sheet, f"{value_at}{row}"))
-        return absolute(sheet, f"{value_at}{row}")
-
-    side_cell(
-        1,
-        "Dice fit the grid and read as the calculator reads them",
-        f'AND(ATTACK_DICE_ERROR="",{PREFIX}_OK,{PREFIX}_COUNT=ATTACK_DICE_COUNT,{PREFIX}_SIDES=ATTACK_DICE_SIDES)',
-        "ODDS_OK",
-    )
-    bad = beyond_grid_formula(PREFIX)
-    side_cell(2, "Why no odds", f'IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,{bad})', "ODDS_MESSAGE")
-    hits = side_cell(3, "Natural rolls that hit", f'COUNTIF(WORKINGS_OUTCOMES,"{HIT}")')
-    crits = side_cell(4, "Natural rolls that are a natural 20", f'COUNTIF(WORKINGS_OUTCOMES,"{CRITICAL}")')
-    for index, outcome_id in enumerate(ids):
-        if outcome_id == "miss":
-            formula = f"({FACES}-{hits}-{crits})/{FACES}"
-        else:
-            regular = f"{hits}*{FACES}+" if outcome_id == "regular_damage" else ""
-            formula = f'({regular}{crits}*COUNTIF({follow_ids},"{outcome_id}"))/{FACES}/{FACES}'
-        side_cell(5 + index, f"Chance of {outcome_id}", formula, weight_name(outcome_id))
-    # --- per dice total: damage of each outcome, and the expected damage column
-    for index, outcome_id in enumerate(ids):
-        put(sheet.cell(header, col + index), f"Damage on {outcome_id}")
-    put(sheet.cell(header, col + len(ids)), "Weighted damage")
-    for row in range(grid.first, grid.last + 1):
-        for index, outcome_id in enumerate(ids):
-            put_formula(sheet.cell(row, col + index), f"IF(ODDS_OK,{damage_value(outcome_id, f'$A{row}')},0)")
-        weighted = "+".join(f"{weight_name(o)}*{get_column_letter(col + i)}{row}" for i, o in enumerate(ids))
-        put_formula(sheet.cell(row, col + len(ids)), weighted)
-    for index, outcome_id in enumerate(ids):
-        define_name(book, damage_name(outcome_id), grid.column(col + index))
-    define_name(book, "ODDS_WEIGHTED_DAMAGE", grid.column(col + len(ids)))
-    # --- per d20 face: follow-up outcome row (with the roll's modifiers), and for the Odds sheet
-    titles = FACE_TITLES
-    for offset, title in enumerate(titles):
+        define_name(book, name, absolute(sheet, f"{value_at}{row}"))
+    columns = weighed(columns)
+    # --- per d20 face: the outcomes row a plain follow-up gives, for the Odds sheet
+    for offset, title in enumerate(FACE_TITLES):
         put(sheet.cell(header, face_col + offset), title)
-    follow_mod = f"IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},ATTACK_TOTAL_MODS,0)"
+    faces = get_column_letter(face_col)
     for face in range(1, D20_FACES + 1):
         row = first + face - 1
-        cell = f"${get_column_letter(face_col)}{row}"
         put(sheet.cell(row, face_col), face)
-        put_formula(sheet.cell(row, face_col + 1), follow_id(f"{cell}+{follow_mod}"))
-        put_formula(sheet.cell(row, face_col + 2), follow_id(cell))
-    for offset, name in enumerate(("ODDS_FACES", "ODDS_FOLLOW_IDS", "ODDS_PLAIN_FOLLOW_IDS")):
+        put_formula(sheet.cell(row, face_col + 1), follow_id(f"${faces}{row}"))
+    for offset, name in enumerate(("ODDS_FACES", "ODDS_PLAIN_FOLLOW_IDS")):
         letter = get_column_letter(face_col + offset)
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{first + D20_FACES - 1}"))
-    block = rules.resolution_block
-    assert block is not None
     write_face_columns(book, sheet, rules, block, first_col=side + 3)  # the Odds sheet's chances
     # --- the chart's data: chance of each damage 0..CHART_LARGEST-1, then "CHART_LARGEST or more"
     put(sheet.cell(header, chart_col), "Damage")
     put(sheet.cell(header, chart_col + 1), "Chance")
     for x in range(CHART_LARGEST + 1):
         row = first + x
-        test = "{d}=" if x < CHART_LARGEST else "{d}>="
         put(sheet.cell(row, chart_col), x if x < CHART_LARGEST else f"{x}+")
         put(sheet.cell(row, chart_col + 2), x)
         amount = f"${get_column_letter(chart_col + 2)}{row}"
-        formula = f"IF(ODDS_OK,{over_outcomes(rules, test + amount)},0)"
-        put_formula(sheet.cell(row, chart_col + 1), formula).number_format = PERCENT_FORMAT
+        if x < CHART_LARGEST:
+            hits = d20.outcome_sum(columns, lambda d, amount=amount: f"--({d}={amount})", rules_f.c)
+            chance = f"IF({amount}=0,1-{rules_f.c.hit_chance},0)+{hits}"
+        else:
+            chance = d20.outcome_sum(columns, lambda d, amount=amount: f"--({d}>={amount})", rules_f.c)
+        put_formula(sheet.cell(row, chart_col + 1), f"IF(ODDS_OK,{chance},0)").number_format = PERCENT_FORMAT
     last = first + CHART_LARGEST
     letter = get_column_letter(chart_col + 1)
     define_name(book, "ODDS_CHART_CHANCES", absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
@@ -193,20 +160,24 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> ScatterChart:
         first,
         last,
         8,
-        dice_ok=f"{PREFIX}_OK",
+        dice_ok=f"{d20.PREFIX}_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)
     return chart
 
 
-def odds_section(rules: RuleSet) -> Section:
-    """The odds panel of the Attack calculator (inputs and outputs)."""
+def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
+    """The odds panel of the Attack calculator (inputs and outputs): the generic expected damage and
+    kill chance (``d20.outcome_sum``) over the Odds workings' columns."""
 
     def guarded(formula: str) -> str:
         return f"IF(ODDS_OK,{formula},ODDS_MESSAGE)"
 
-    expected = f"SUMPRODUCT({PREFIX}_P,ODDS_WEIGHTED_DAMAGE)"
+    columns = weighed(damage_columns(rules, rules_f))
+    expected = d20.outcome_sum(columns, lambda d: d, rules_f.c)
+    hp = "SUM(ATTACK_TARGET_HP)"
+    kill = f"IF({hp}<=0,1,{d20.outcome_sum(columns, lambda d: f'--({d}>={hp})', rules_f.c)})"
     udf_head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
     udf_tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER"
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
@@ -240,7 +211,7 @@ def odds_section(rules: RuleSet) -> Section:
                 "ATTACK_KILL_CHANCE",
                 key=True,
                 number_format=PERCENT_FORMAT,
-                native=guarded(over_outcomes(rules, "{d}>=SUM(ATTACK_TARGET_HP)")),
+                native=guarded(kill),
                 udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
             ),
             Field(

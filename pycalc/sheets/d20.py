@@ -50,7 +50,7 @@ from pycalc.sheets.common import (
     show_chart,
     table_name,
 )
-from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
+from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.formulas import band, by_label, const
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet, Table
@@ -244,7 +244,46 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         ),
         (f.DICE_MESSAGE, "Dice: what is wrong", message),
     ]
+    if block.damage.natural_penalty is not None:  # a hit on an always-hit roll loses some damage
+        cells += [
+            (
+                f.NATURAL_PENALTY,
+                "Damage a hit on an always-hit roll loses",
+                f.Formulas(block).natural_penalty(),
+            ),
+            (
+                f.NATURAL_HIT_CHANCE,
+                "Chance of a hit on an always-hit roll",
+                f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
+            ),
+            (
+                f.NATURAL_CRIT_CHANCE,
+                "Chance of a critical on an always-hit roll",
+                f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
+            ),
+        ]
     return cells
+
+
+def crit_chart_columns(block: Resolution, rules_f: f.Formulas) -> list[tuple[str, str, Callable[[str], str]]]:
+    """(name, title, formula of a face cell) of the per-face columns that weigh a charted critical's
+    damage: whether the chart row each follow-up roll reads (with the roll's mods when the block
+    says) keeps the critical, and the damage formula it names. None without a charted critical."""
+    chart = block.critical.chart
+    if not rules_f.charted_critical() or chart is None:
+        return []
+    return [
+        (
+            FACE_CRIT_KEEPS,
+            "Critical chart keeps it",
+            lambda x: heat.chart_keeps(block, chart, rules_f.follow_total(x)),
+        ),
+        (
+            FACE_CRIT_FORMULAS,
+            "Critical chart's damage",
+            lambda x: band(chart.table, str(chart.formula), rules_f.follow_total(x)),
+        ),
+    ]
 
 
 def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
@@ -273,20 +312,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         (FACE_CONFIRMS, "Confirms as a follow-up roll", rolls.face_confirms),
         (FACE_WEIGHTS, "Chance the kept roll shows it", rolls.face_weight),
     ]
-    chart = block.critical.chart
-    if rolls.charted_critical() and chart is not None:  # the row each follow-up roll reads (with the mods)
-        columns += [
-            (
-                FACE_CRIT_KEEPS,
-                "Critical chart keeps it",
-                lambda x: heat.chart_keeps(block, chart, rolls.follow_total(x)),
-            ),
-            (
-                FACE_CRIT_FORMULAS,
-                "Critical chart's damage",
-                lambda x: band(chart.table, str(chart.formula), rolls.follow_total(x)),
-            ),
-        ]
+    columns += crit_chart_columns(block, rolls)
     faces = engine.faces(rules)
     first, last = heat.HEADER + 1, heat.HEADER + faces
     face_letter = get_column_letter(first_col)
@@ -330,27 +356,38 @@ def further_dice(rules_f: f.Formulas, spec: Any) -> str | None:
     return f"IF(({rerolled})<>0,(({dice_rolled})+({rerolled}))*{count},{count})"
 
 
-def damage_columns(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> list[DamageColumn]:
+def damage_columns(
+    rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, penalty: str = "0"
+) -> list[DamageColumn]:
     """The hit's column, then a critical's: one, or with a critical chart one per row of
     ``damage.formulas``, weighed by the share of the follow-up faces whose chart row names it (among
-    those that keep the critical)."""
+    those that keep the critical). With a natural ``penalty``: the same for a hit on an always-hit
+    roll (:func:`natural_columns`)."""
     rules_f = f.Formulas(block, cells)
+    named = (lambda name: name) if penalty == "0" else (lambda name: f"{name}_NATURAL")
+    titled = (lambda title: title) if penalty == "0" else (lambda title: f"{title}, always-hit roll")
     hit, critical, auto = rules_f.damage_specs()
     hit_dice, auto_dice = further_dice(rules_f, hit), further_dice(rules_f, auto)
     dice = None
     if hit_dice or auto_dice:
         dice = f"IF({cells.sit_auto_hit},{auto_dice or cells.dice_count},{hit_dice or cells.dice_count})"
     columns = [
-        DamageColumn(HIT_DAMAGE, "Damage of a hit", "1", lambda x: rules_f.damage_of('"Hit"', x), dice)
+        DamageColumn(
+            named(HIT_DAMAGE),
+            titled("Damage of a hit"),
+            "1",
+            lambda x: rules_f.damage_of('"Hit"', x, penalty=penalty),
+            dice,
+        )
     ]
     formulas = block.damage.formulas
     if not rules_f.charted_critical() or formulas is None:
         columns.append(
             DamageColumn(
-                CRIT_DAMAGE,
-                "Damage of a critical",
+                named(CRIT_DAMAGE),
+                titled("Damage of a critical"),
                 "1",
-                lambda x: rules_f.damage_of('"Critical"', x),
+                lambda x: rules_f.damage_of('"Critical"', x, penalty=penalty),
                 further_dice(rules_f, critical),
             )
         )
@@ -360,14 +397,22 @@ def damage_columns(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) ->
         row_id = str(row.id)
         columns.append(
             DamageColumn(
-                f"{CRIT_DAMAGE}_{number}",
-                f"Damage of a critical: {row_id}",
+                named(f"{CRIT_DAMAGE}_{number}"),
+                titled(f"Damage of a critical: {row_id}"),
                 f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={f.q(row_id)}))/{keeps}",
-                lambda x, row_id=row_id: rules_f.least_of(rules_f.formula_amount(row_id, x)),
+                lambda x, row_id=row_id: rules_f.penalized_amount(row_id, x, penalty),
                 further_dice(rules_f, row_id),
             )
         )
     return columns
+
+
+def natural_columns(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> list[DamageColumn]:
+    """The damage columns of a hit on an always-hit roll, less the natural penalty (none without
+    ``damage.natural_penalty``)."""
+    if block.damage.natural_penalty is None:
+        return []
+    return damage_columns(rules, block, cells, cells.natural_penalty)
 
 
 def chances_of(column: DamageColumn) -> str:
@@ -398,18 +443,69 @@ def over_dice(column: DamageColumn, term: Callable[[str], str], cells: f.Cells =
     )
 
 
+def weighted_terms(
+    columns: list[DamageColumn], hit_only: str, critical: str, term: Callable[[str], str], cells: f.Cells
+) -> str:
+    """The hit column by the chance ``hit_only``, then each critical column by its weight, by ``critical``;
+    a critical that deals what a hit deals (``cells.critical_extra`` FALSE) has the hit's damage, over
+    the hit's dice (not the further dice a critical's formula would roll)."""
+    hit, *criticals = columns
+    critical_terms = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
+    if cells.critical_extra != "TRUE":
+        critical_terms = f"IF({cells.critical_extra},{critical_terms},{over_dice(hit, term, cells)})"
+    return f"{hit_only}*{over_dice(hit, term, cells)}+{critical}*({critical_terms})"
+
+
 def outcome_terms(
     rules: RuleSet, block: Resolution, term: Callable[[str], str], cells: f.Cells = NAMED
 ) -> str:
-    """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight; a
-    critical that deals what a hit deals (``cells.critical_extra`` FALSE) has the hit's damage, over
-    the hit's dice (not the further dice a critical's formula would roll)."""
-    hit_only = f"({cells.hit_chance}-{cells.crit_chance})"
-    hit, *criticals = damage_columns(rules, block, cells)
-    critical = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
-    if cells.critical_extra != "TRUE":
-        critical = f"IF({cells.critical_extra},{critical},{over_dice(hit, term, cells)})"
-    return f"{hit_only}*{over_dice(hit, term, cells)}+{cells.crit_chance}*({critical})"
+    """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight;
+    with a natural penalty, the hits on an always-hit roll apart, by their own columns."""
+    hit, critical = cells.hit_chance, cells.crit_chance
+    columns = damage_columns(rules, block, cells)
+    natural = natural_columns(rules, block, cells)
+    if not natural:
+        return outcome_sum(columns, term, cells)
+    natural_hit, natural_crit = cells.natural_hit_chance, cells.natural_crit_chance
+    plain = weighted_terms(
+        columns,
+        f"({hit}-{critical}-{natural_hit}+{natural_crit})",
+        f"({critical}-{natural_crit})",
+        term,
+        cells,
+    )
+    return f"{plain}+{weighted_terms(natural, f'({natural_hit}-{natural_crit})', natural_crit, term, cells)}"
+
+
+def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], cells: f.Cells) -> str:
+    """The outcomes' sum over ``columns`` (``damage_columns``, maybe with each weight read from a
+    cell of its own) and the chances in the cells ``cells`` names."""
+    return weighted_terms(
+        columns, f"({cells.hit_chance}-{cells.crit_chance})", cells.crit_chance, term, cells
+    )
+
+
+def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageColumn]) -> int:
+    """The damage of each column per dice total of the grid (named as the column), and the chances
+    of the totals of its further dice; returns the first column left free."""
+    sheet, col = grid.sheet, grid.free_column
+    for column in columns:
+        put(sheet.cell(HEADER_ROW, col), column.title)
+        for row in range(grid.first, grid.last + 1):
+            put_formula(sheet.cell(row, col), column.amount(f"$A{row}"))
+        define_name(book, column.name, grid.column(col))
+        col += 1
+        if column.dice is not None:
+            put(sheet.cell(HEADER_ROW, col), f"Chance of the total ({column.dice})")
+            for row in range(grid.first, grid.last + 1):
+                chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
+                put_formula(
+                    sheet.cell(row, col),
+                    f"IF({column.dice}<={grid.prefix}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
+                )
+            define_name(book, chances_of(column), grid.column(col))
+            col += 1
+    return col
 
 
 def write_damage_workings(
@@ -428,23 +524,7 @@ def write_damage_workings(
         put(sheet.cell(row, col), label)
         put(sheet.cell(row, col + 1), most)
         define_name(book, name, absolute(sheet, sheet.cell(row, col + 1).coordinate))
-    for column in columns:
-        put(sheet.cell(HEADER_ROW, col), column.title)
-        for row in range(grid.first, grid.last + 1):
-            put_formula(sheet.cell(row, col), column.amount(f"$A{row}"))
-        define_name(book, column.name, grid.column(col))
-        col += 1
-        if column.dice is not None:
-            put(sheet.cell(HEADER_ROW, col), f"Chance of the total ({column.dice})")
-            for row in range(grid.first, grid.last + 1):
-                chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
-                put_formula(
-                    sheet.cell(row, col),
-                    f"IF({column.dice}<={PREFIX}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
-                )
-            define_name(book, chances_of(column), grid.column(col))
-            col += 1
-    x_col = col
+    x_col = write_damage_columns(book, grid, columns + natural_columns(rules, block, cells))
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
     for x in CHART_DAMAGE:
@@ -718,7 +798,7 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
     faces = engine.faces(rules)
     roll_ranges = {
         f.ROLL: (1, faces, "the natural roll"),
-        f.FOLLOW: (1, faces, "the follow-up roll"),
+        f.FOLLOW: (1, engine.follow_faces(rules), "the follow-up roll"),
         f.DAMAGE_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the damage dice show"),
         f.EXTRA_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the further dice show"),
         f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),

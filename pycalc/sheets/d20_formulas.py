@@ -7,15 +7,18 @@ Rulings sheet's cell, so flipping a ruling in the workbook changes the result as
 The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
-``file:line``: a follow die of its own, the natural penalty, and further rolls (``rerolled``) with a
-``dice_rolled`` above 1 or in a table of formulas. Advantage weighs each face (``face_weight``); each
-damage multiplier stage takes its factor from a cell (the first the situation's, a later one its own,
-``stage_factor_name``) and a picked rounding from a flag (``stage_round_up_name``); a critical
-chart's row names the damage formula (``ChartFormula``), and a chart's ``text`` is shown. The
-shipped rulesets use these formulas over their own calculators' cells (``own_calculator``) for the
-roll's result, and for a hit's damage and the damage odds (bfrpg, cnc): a ruleset whose
-pickers are its own names in ``Cells`` the cells that hold what they decide (the situation's damage
-and multipliers, the least damage, whether a hit deals any).
+``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
+it), and further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas.
+Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
+cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
+from a flag (``stage_round_up_name``); the natural penalty of an always-hit roll comes off the dice
+part or the total as the block says; a critical chart's row names the damage formula
+(``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over
+their own calculators' cells (``own_calculator``) for the roll's result, and for a hit's damage
+(bfrpg, cnc, combat17, osr) and the damage odds (bfrpg, cnc, combat17; osr's damage of each dice
+total): a ruleset whose pickers are its own names in ``Cells`` the cells that hold what they decide
+(the situation's damage and multipliers, the least damage, whether a hit deals any, the natural
+penalty).
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ DICE, DAMAGE_ROLL, DAMAGE_BONUS = "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "ATTACK_D
 EXTRA_ROLL = "ATTACK_EXTRA_ROLL"
 HP, ATTACKS = "ATTACK_TARGET_HP", "ATTACK_ATTACKS"
 FACES = "ATTACK_FACES"
+FOLLOW_FACES = "D20W_FOLLOW_FACES"  # written beside the face columns (d20_heat.write_face_columns)
+NATURAL_PENALTY = "ATTACK_NATURAL_PENALTY"
+NATURAL_HIT_CHANCE, NATURAL_CRIT_CHANCE = "ATTACK_NATURAL_HIT_CHANCE", "ATTACK_NATURAL_CRIT_CHANCE"
 SIT_HIT, SIT_AC, SIT_DAMAGE = "ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE"
 SIT_CANNOT_HIT, SIT_NEEDS_MAGIC, SIT_AUTO_HIT = "ATTACK_CANNOT_HIT", "ATTACK_NEEDS_MAGIC", "ATTACK_AUTO_HIT"
 SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVANTAGE", "ATTACK_ROLL_MODE"
@@ -104,6 +110,8 @@ class Cells:
     hp: str = HP
     attacks: str = ATTACKS
     faces: str = FACES
+    follow_faces: str = FOLLOW_FACES
+    natural_penalty: str = NATURAL_PENALTY  # damage a hit on an always-hit roll loses in this attack
     sit_hit: str = SIT_HIT
     sit_ac: str = SIT_AC
     sit_damage: str = SIT_DAMAGE
@@ -125,6 +133,8 @@ class Cells:
     confirm_chance: str = CONFIRM_CHANCE
     hit_chance: str = HIT_CHANCE
     crit_chance: str = CRIT_CHANCE
+    natural_hit_chance: str = NATURAL_HIT_CHANCE  # a hit or critical on an always-hit roll
+    natural_crit_chance: str = NATURAL_CRIT_CHANCE  # a critical on an always-hit roll
     fumble_chance: str = FUMBLE_CHANCE
     result: str = RESULT
     damage: str = DAMAGE
@@ -159,8 +169,8 @@ def unsupported(block: Resolution) -> list[str]:
     for key, (item, allowed) in modes.items():
         found += [f"{key}: {mode}" for mode in possible(item) if mode not in allowed]
     checks = {
-        "follow_die": block.follow_die is not None,
-        "damage.natural_penalty": block.damage.natural_penalty is not None,
+        "follow_die with a confirmation or a chart": block.follow_die is not None
+        and bool({"confirm", "chart"} & {*possible(block.critical.mode), *possible(block.fumble.mode)}),
         "critical.mode chosen by a ruling, one choice a chart": "chart" in possible(block.critical.mode)
         and len(set(possible(block.critical.mode))) > 1,
         "damage.formulas with rerolled": block.damage.formulas is not None
@@ -226,6 +236,16 @@ def expr(item: Any) -> str:
     return by_choice(item, literal)
 
 
+def choose(condition: str, yes: str, no: str) -> str:
+    """IF(condition,yes,no), or the one branch when the condition is TRUE or FALSE or both are alike
+    (a formula over a ruleset's own cells stays short)."""
+    if condition == "TRUE" or yes == no:
+        return yes
+    if condition == "FALSE":
+        return no
+    return f"IF({condition},{yes},{no})"
+
+
 def is_mode(item: Any, mode: str) -> str:
     """TRUE when the block value ``item`` (a word, maybe by ruling) is ``mode``."""
     words = possible(item)
@@ -280,6 +300,8 @@ def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     found = Cells(**{**flags, **cells})
     if "need" not in cells:
         found = replace(found, need=f"({Formulas(block, found).need()})")
+    if "natural_penalty" not in cells:
+        found = replace(found, natural_penalty=f"({Formulas(block, found).natural_penalty()})")
     return Formulas(block, found)
 
 
@@ -448,15 +470,14 @@ class Formulas:
         )
 
     def checked_result(self) -> str:
-        """RESULT: '' before the roll, the engine's messages for a roll off the die."""
+        """RESULT: '' before the roll, the engine's messages for a roll off its die (the follow-up roll's
+        die may be a die of its own, ``follow_die``)."""
         off_die = f"OR({self.c.roll}<1,{self.c.roll}>{self.c.faces},{self.c.roll}<>INT({self.c.roll}))"
-        follow = self.c.follow  # IF, not AND: INT() of a text is an error that AND would not skip
-        follow_off = (
-            f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{self.c.faces},{follow}<>INT({follow})),FALSE)"
-        )
+        follow, top = self.c.follow, self.c.follow_faces  # IF, not AND: INT() of a text is an error
+        follow_off = f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{top},{follow}<>INT({follow})),FALSE)"
         return (
             f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
-            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{self.c.faces},{self.result(self.c.roll, self.c.follow)}))))'
+            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{top},{self.result(self.c.roll, self.c.follow)}))))'
         )
 
     # --------------------------------------------------------------------------- chances, face by face
@@ -478,7 +499,8 @@ class Formulas:
 
     def face_fumble_chance(self, face: str) -> str:
         mode = self.block.fumble.mode
-        by_level = f"MAX(0,MIN({self.c.faces},{self.c.faces}-{self.c.level}))/{self.c.faces}"
+        top = self.c.follow_faces
+        by_level = f"MAX(0,MIN({top},{top}-{self.c.level}))/{top}"
         return (
             f"IF({self.c.sit_auto_hit},0,IF({self.always_misses(face)},IF({is_mode(mode, 'always')},1,"
             f"IF({is_mode(mode, 'level_check')},{by_level},IF({is_mode(mode, 'chart')},{self.c.fumble_keep},0))),0))"
@@ -536,11 +558,15 @@ class Formulas:
         """A critical's damage is the formula its chart row names (critical mode chart)."""
         return possible(self.block.critical.mode) == ["chart"]
 
-    def formula_parts(self, spec: Any, rolled: str, extra: str | None = None) -> dict[str, str]:
+    def formula_parts(
+        self, spec: Any, rolled: str, extra: str | None = None, penalty: str = "0"
+    ) -> dict[str, str]:
         """A hit's damage parts (``resolution.SCOPES`` names): the dice part and the fixed parts of the
         formula. The dice part is ``dice_rolled`` x ``rolled`` + the further rolls' total ``extra``;
         without ``extra`` (the odds), ``rolled`` is a total of all the dice a formula with further
-        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``)."""
+        rolls throws (``dice_rolled`` is then 0 or 1: ``unsupported``). A natural ``penalty`` taken
+        from the die comes off the dice part (:meth:`less_die_penalty`). A part whose coefficient is
+        0 in every case (no column holds it) is left out."""
         part = self.coefficient
         dice_rolled, rerolled = part(spec, "dice_rolled"), part(spec, "rerolled")
         if rerolled == "0":
@@ -549,12 +575,19 @@ class Formulas:
             dice_part = f"IF(({rerolled})<>0,{rolled},({dice_rolled})*{rolled})"
         else:
             dice_part = f"({dice_rolled})*{rolled}+IF(({rerolled})<>0,{extra},0)"
-        return {
-            "rolled": dice_part,
-            "dice_max": f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
-            "die_max": f"({part(spec, 'die_max')})*{self.c.dice_sides}",
-            "modifier": f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
+        parts = {
+            "rolled": (dice_rolled == rerolled == "0", self.less_die_penalty(dice_part, penalty)),
+            "dice_max": (
+                part(spec, "dice_max") == "0",
+                f"({part(spec, 'dice_max')})*{self.c.dice_count}*{self.c.dice_sides}",
+            ),
+            "die_max": (part(spec, "die_max") == "0", f"({part(spec, 'die_max')})*{self.c.dice_sides}"),
+            "modifier": (
+                part(spec, "modifier") == "0",
+                f"({part(spec, 'modifier')})*({self.c.dice_mod}+{self.c.sit_damage}+{self.c.damage_bonus})",
+            ),
         }
+        return {name: text for name, (none, text) in parts.items() if not none}
 
     def stage_factor(self, index: int, stage: Stage) -> str:
         """The factor of a multiplier stage: the situation's for the first, the stage's own cell after."""
@@ -569,12 +602,14 @@ class Formulas:
             stage.rounding, lambda rounding: {"up": "TRUE", "picked": picked}.get(rounding, "FALSE")
         )
 
-    def formula_amount(self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None) -> str:
+    def formula_amount(
+        self, spec: Any, rolled: str, multiplied: Any = True, extra: str | None = None, penalty: str = "0"
+    ) -> str:
         """A hit's damage before the least (``resolution.amount_rule``): the parts, then each multiplier
         stage in order, rounded as the block says: the first over its scope, a later one over the
         running total."""
-        parts = self.formula_parts(spec, rolled, extra)
-        total = "+".join(parts.values())
+        parts = self.formula_parts(spec, rolled, extra, penalty)
+        total = "+".join(parts.values()) or "0"
         stages = self.block.damage.multipliers
         if not stages or multiplied is False:
             return total
@@ -609,17 +644,74 @@ class Formulas:
         kept = f"MAX({least},{amount})"
         return kept if self.c.deals_damage == "TRUE" else f"IF({self.c.deals_damage},{kept},0)"
 
-    def damage_of(self, outcome: str, rolled: str, extra: str | None = None) -> str:
-        """A hit's damage (Hit or Critical in ``outcome``), never below the least."""
+    # --------------------------------------------------------------------------- the natural penalty
+
+    def natural_penalty(self) -> str:
+        """NATURAL_PENALTY: what a hit on an always-hit roll loses in this attack
+        (``resolution.natural_penalty``): ``per_point`` for each point the need basis is above
+        ``above``; nothing for an automatic hit, nor without ``damage.natural_penalty``."""
+        rule = self.block.damage.natural_penalty
+        if rule is None:
+            return "0"
+        above, basis = f"({expr(rule.above)})", self.c.need_basis
+        return (
+            f"IF(AND(NOT({self.c.sit_auto_hit}),{basis}>{above}),"
+            f"({basis}-{above})*({expr(rule.per_point)}),0)"
+        )
+
+    def roll_penalty(self, face: str) -> str:
+        """What a hit on the natural roll ``face`` loses: NATURAL_PENALTY on an always-hit roll."""
+        if self.block.damage.natural_penalty is None:
+            return "0"
+        return f"IF({self.always_hits(face)},{self.c.natural_penalty},0)"
+
+    def penalty_from(self, where: str, penalty: str) -> str:
+        """``penalty`` when the block takes it from ``where`` (``total`` or ``die``), else 0."""
+        rule = self.block.damage.natural_penalty
+        if rule is None or penalty == "0":
+            return "0"
+        return f"IF({is_mode(rule.applies_to, where)},{penalty},0)"
+
+    def less_die_penalty(self, dice_part: str, penalty: str) -> str:
+        """The dice part less a penalty taken from the die, never below the least (``amount_rule``)."""
+        taken = self.penalty_from("die", penalty)
+        if taken == "0":
+            return dice_part
+        return f"IF({taken}<>0,MAX({expr(self.block.damage.least)},{dice_part}-{taken}),{dice_part})"
+
+    def less_total_penalty(self, total: str, penalty: str) -> str:
+        """The damage less a penalty taken from the total (after the multipliers)."""
+        taken = self.penalty_from("total", penalty)
+        return total if taken == "0" else f"{total}-{taken}"
+
+    def penalized_amount(self, spec: Any, rolled: str, penalty: str) -> str:
+        """A hit's damage by the formula ``spec`` less the natural ``penalty``, never below the least."""
+        return self.least_of(
+            self.less_total_penalty(self.formula_amount(spec, rolled, True, None, penalty), penalty)
+        )
+
+    def damage_of(self, outcome: str, rolled: str, extra: str | None = None, penalty: str = "0") -> str:
+        """A hit's damage (Hit or Critical in ``outcome``) less the natural ``penalty`` of its roll
+        (none for an automatic hit), never below the least."""
         hit, critical, auto = self.damage_specs()
         rule = self.block.damage
         auto_multiplied = True if rule.auto_hit is None else rule.auto_hit_multiplied
-        chosen = (
-            f"IF({self.c.sit_auto_hit},{self.formula_amount(auto, rolled, auto_multiplied, extra)},"
-            f"IF({self.deals_critical(outcome)},{self.formula_amount(critical, rolled, True, extra)},"
-            f"{self.formula_amount(hit, rolled, True, extra)}))"
+        chosen = self.by_outcome(
+            outcome,
+            lambda: self.formula_amount(auto, rolled, auto_multiplied, extra),
+            lambda: self.formula_amount(critical, rolled, True, extra, penalty),
+            lambda: self.formula_amount(hit, rolled, True, extra, penalty),
         )
-        return self.least_of(chosen)
+        return self.least_of(self.less_total_penalty(chosen, penalty))
+
+    def by_outcome(
+        self, outcome: str, auto: Callable[[], str], critical: Callable[[], str], hit: Callable[[], str]
+    ) -> str:
+        """``auto`` on an automatic hit, else ``critical`` for a Critical in ``outcome``, else ``hit``;
+        a branch that cannot be taken (no automatic hit in an own calculator, a literal "Hit") is
+        left out of the formula."""
+        chosen = hit() if outcome == q("Hit") else choose(self.deals_critical(outcome), critical(), hit())
+        return chosen if self.c.sit_auto_hit == "FALSE" else choose(self.c.sit_auto_hit, auto(), chosen)
 
     def deals_critical(self, outcome: str) -> str:
         """TRUE when ``outcome`` deals a critical's damage: a Critical, unless ``critical_extra`` says
@@ -630,13 +722,16 @@ class Formulas:
     def in_use(self, part: str) -> str:
         """``part`` of the formula the entered result uses (automatic hit, critical or hit)."""
         hit, critical, auto = self.damage_specs()
-        return (
-            f"IF({self.c.sit_auto_hit},{self.coefficient(auto, part)},"
-            f"IF({self.deals_critical(self.c.result)},{self.coefficient(critical, part)},{self.coefficient(hit, part)}))"
+        return self.by_outcome(
+            self.c.result,
+            lambda: self.coefficient(auto, part),
+            lambda: self.coefficient(critical, part),
+            lambda: self.coefficient(hit, part),
         )
 
-    def attack_damage(self) -> str:
-        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
+    def attack_damage(self, penalty: str | None = None) -> str:
+        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled;
+        ``penalty``: a cell holding the natural penalty of the entered roll (default: worked out here)."""
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
@@ -650,18 +745,21 @@ class Formulas:
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
             f'"#DAMAGE ROLL? "&{count}&" to "&{count}*{sides},'
-            f"{self.with_further_roll(rolled)}))))))"
+            f"{self.with_further_roll(rolled, penalty)}))))))"
         )
 
-    def with_further_roll(self, rolled: str) -> str:
+    def with_further_roll(self, rolled: str, penalty: str | None = None) -> str:
         """The damage of the entered result, with the further dice's total when a formula rolls them:
         '' until it is typed, a message when those dice cannot show it."""
-        if not rolls_further(self.block):
-            return self.damage_of(self.c.result, rolled)
         c = self.c
+        penalty = self.roll_penalty(c.roll) if penalty is None else penalty
+        if not rolls_further(self.block):
+            return self.damage_of(c.result, rolled, penalty=penalty)
         further = f"({self.in_use('rerolled')})*{c.dice_count}"
         needs_extra = f"AND({further}<>0,{c.dice_count}>0)"
-        damage = self.damage_of(c.result, rolled, f"IF({c.dice_count}>0,{typed_number(c.extra_roll)},0)")
+        damage = self.damage_of(
+            c.result, rolled, f"IF({c.dice_count}>0,{typed_number(c.extra_roll)},0)", penalty
+        )
         return (
             f'IF(AND({needs_extra},ISBLANK({c.extra_roll})),"",'
             f"IF(AND({needs_extra},{off_dice(c.extra_roll, further, f'{further}*{c.dice_sides}')}),"

@@ -36,7 +36,7 @@ FACE, ALWAYS_MISS, ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HI
 CRITICAL_ROLL = "D20W_CRITICAL_ROLL"
 CRITICAL_CHART = "D20W_CRITICAL_CHART"  # 1: a critical chart row that keeps the critical
 FUMBLE_CHART = "D20W_FUMBLE_CHART"  # 1: a fumble chart row that keeps the fumble
-FACES, FOLLOW_FACES = "D20W_FACES", "D20W_FOLLOW_FACES"
+FACES, FOLLOW_FACES = "D20W_FACES", f.FOLLOW_FACES
 HEADER = 4  # the face columns' header row; the faces follow
 FUMBLE_LEVELS = range(0, 21)  # the fumble row's columns (layout)
 

@@ -139,9 +139,13 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
 # --------------------------------------------------------------------------- attack: resolution
 
 
+DICE_READ = "AND(ISNUMBER(ATTACK_DICE_COUNT),ISNUMBER(ATTACK_DICE_SIDES),ISNUMBER(ATTACK_DICE_MOD))"
+
+
 def resolution(rules: RuleSet) -> Formulas:
-    """The attack roll as the generic d20 formulas write it from osr's resolution block, over the
-    Attack calculator's cells (the situation's pickers are osr's own)."""
+    """The attack roll and its damage as the generic d20 formulas write them from osr's resolution
+    block, over the Attack calculator's cells (the situation's pickers are osr's own: double damage
+    is the first multiplier's factor; no damage bonus)."""
     return own_calculator(
         rules,
         target="SUM(ATTACK_TARGET)",
@@ -153,6 +157,10 @@ def resolution(rules: RuleSet) -> Formulas:
         level="SUM(ATTACK_LEVEL)",
         faces="ATTACK_SIDES",
         sit_needs_magic="ATTACK_NEEDS_MAGIC",
+        sit_multiplier=f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)",
+        sit_damage="0",
+        damage_bonus="0",
+        dice_message=f'IF({DICE_READ},"",{DICE_ERROR})',
     )
 
 
@@ -205,28 +213,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f'IF(AND(ATTACK_FOLLOW_ROLL<>"",{bad_roll("ATTACK_FOLLOW_ROLL")}),"#FOLLOW ROLL? 1 to "&ATTACK_SIDES,'
         f"{result_formula(rules, 'ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
     )
-    above = const("natural_20_hit", "nat20_penalty_needed_above")
-    penalty = (
-        f"IF(AND(ATTACK_ROLL=ATTACK_NAT20,ATTACK_BASIS>{above}),"
-        f"(ATTACK_BASIS-{above})*{const('natural_20_hit', 'nat20_damage_penalty_per_point')},0)"
-    )
+    penalty = resolution(rules).roll_penalty("ATTACK_ROLL")
     no_result = 'OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#")'
     is_hit = 'OR(ATTACK_RESULT="Hit",ATTACK_RESULT="Critical")'
-    least = const("natural_20_hit", "nat20_least_damage")
-    times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
-    x, c, s, m, p = (
-        "ATTACK_DAMAGE_ROLL",
-        "ATTACK_DICE_COUNT",
-        "ATTACK_DICE_SIDES",
-        "ATTACK_DICE_MOD",
-        "ATTACK_NAT20_PENALTY",
-    )
+    # a hit waits for the damage roll before its dice are read; then the generic damage
     damage = (
-        f'IF({no_result},ATTACK_RESULT,IF(NOT({is_hit}),0,IF(NOT(ISNUMBER({x})),"",'
-        f"IF(NOT(AND(ISNUMBER({c}),ISNUMBER({s}),ISNUMBER({m}))),{DICE_ERROR},"
-        f'IF(OR({x}<{c},{x}>{c}*{s}),"#DAMAGE ROLL? "&{c}&" to "&{c}*{s},'
-        f"IF({ruling_is('nat20_penalty_applies_to', 'damage_total')},MAX({least},({x}+{m})*{times}-{p}),"
-        f"MAX({least},(MAX({least},{x}-{p})+{m})*{times})))))))"
+        f'IF({no_result},ATTACK_RESULT,IF(AND({is_hit},NOT(ISNUMBER(ATTACK_DAMAGE_ROLL))),"",'
+        f"{resolution(rules).attack_damage('ATTACK_NAT20_PENALTY')}))"
     )
     effect = (
         f"IF({no_result},ATTACK_RESULT,"
@@ -926,5 +919,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    show_chart(attack_sheet, write_damage_workings(book))
+    show_chart(attack_sheet, write_damage_workings(book, resolution(rules)))
     write_odds_sheet(book, rules)

@@ -5,11 +5,14 @@ Mirrors ``pycalc.rulesets.osr_odds`` (the generic engine's odds, ``pycalc.resolu
 
 The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
 hit does ODDS_DMG_PLAIN (no natural-20 penalty) unless the kept roll is the natural 20, which does
-ODDS_DMG_NAT20; their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the d20 workings
+ODDS_DMG_NAT20 (both the generic d20 damage formulas, ``Formulas.damage_of``, less the generic
+natural penalty); their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the d20 workings
 (every kept roll and fumble check, Advantage weights included).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
@@ -29,11 +32,11 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    ruling_name,
 )
+from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import const, round_kill_formula
+from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
@@ -44,37 +47,22 @@ HEAT_BONUS = range(-2, 11)  # layout of the printed odds sheet (cell values, not
 HEAT_TARGET = range(4, 27)
 MODE_TEXT = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
 BAD_DICE = beyond_grid_formula(PREFIX)
+PENALTY = "ODDS_PENALTY_NAT20"
 
 
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def hit_damage(total: str, penalty: str) -> str:
-    """osr.hit_damage of a dice total (without +M) and a natural-20 penalty."""
-    least = const("natural_20_hit", "nat20_least_damage")
-    times = f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)"
-    m = f"{PREFIX}_DICE_MOD"
-    return (
-        f"IF({ruling_is('nat20_penalty_applies_to', 'damage_total')},MAX({least},({total}+{m})*{times}-{penalty}),"
-        f"MAX({least},(MAX({least},{total}-{penalty})+{m})*{times}))"
+def write_damage_workings(book: Workbook, rules_f: Formulas) -> ScatterChart:
+    """Hidden sheet: the dice grid, the damage of each total (the generic d20 formulas ``rules_f`` over
+    the Attack calculator's cells: a Critical deals what a Hit deals), the distribution of one attack's
+    damage."""
+    rules_f = Formulas(
+        rules_f.block, replace(rules_f.c, dice_mod=f"{PREFIX}_DICE_MOD", natural_penalty=PENALTY)
     )
-
-
-def nat20_penalty(basis: str) -> str:
-    above = const("natural_20_hit", "nat20_penalty_needed_above")
-    per = const("natural_20_hit", "nat20_damage_penalty_per_point")
-    return f"IF({basis}>{above},({basis}-{above})*{per},0)"
-
-
-def write_damage_workings(book: Workbook) -> ScatterChart:
-    """Hidden sheet: the dice grid, the damage of each total, the distribution of one attack's damage."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     grid = write_dice_grid(book, sheet, "ATTACK_DICE", PREFIX)
     col = grid.free_column
     label_col = col + 4  # single cells, right of the per-total columns
     singles = (
-        ("ODDS_PENALTY_NAT20", "Natural-20 damage penalty", nat20_penalty("ATTACK_BASIS")),
+        (PENALTY, "Natural-20 damage penalty", rules_f.natural_penalty()),
         (
             "ODDS_HIT_NAT20",
             "Chance of a hit on the natural 20",
@@ -95,8 +83,8 @@ def write_damage_workings(book: Workbook) -> ScatterChart:
     put(sheet.cell(header, col), "Damage of a hit")
     put(sheet.cell(header, col + 1), "Damage of a natural 20")
     for row in range(grid.first, grid.last + 1):
-        put_formula(sheet.cell(row, col), hit_damage(f"$A{row}", "0"))
-        put_formula(sheet.cell(row, col + 1), hit_damage(f"$A{row}", "ODDS_PENALTY_NAT20"))
+        put_formula(sheet.cell(row, col), rules_f.damage_of('"Hit"', f"$A{row}"))
+        put_formula(sheet.cell(row, col + 1), rules_f.damage_of('"Hit"', f"$A{row}", penalty=PENALTY))
     define_name(book, "ODDS_DMG_PLAIN", grid.column(col))
     define_name(book, "ODDS_DMG_NAT20", grid.column(col + 1))
     # distribution of one attack's damage, for the chart
