@@ -209,21 +209,30 @@ def cores() -> int:
     return count if forkable else 1
 
 
+def previous_size(paths: list[Path]) -> int:
+    """Bytes of the files a job replaces: how long it will take, as far as is known beforehand."""
+    return sum(p.stat().st_size for p in paths if p.exists())
+
+
 def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[[], list[Built]]:
     """Start building every ruleset's files on every core; returns the wait for them (in the order of
     ``rulesets``, the .xlsx first). Each job builds a ruleset's two files, one after the other (the
-    second reuses the first's calculator formulas), or, with fewer rulesets than cores, one file. The
-    largest previous workbooks start first, so no core is left with the longest at the end. Each
-    ruleset is built on its own, so the bytes do not depend on which process built it."""
+    second reuses the first's calculator formulas), or one file: the smallest rulesets left over when
+    the rulesets are shared out among the cores (all of them, with fewer rulesets than cores) are
+    built file by file, so their two halves end the build on two cores instead of one. The largest
+    previous workbooks start first, so no core is left with the longest at the end. Each ruleset is
+    built on its own, so the bytes do not depend on which process built it."""
     count = cores()
-    both = len(rulesets) >= count
+    pairs = {r.id: [args.out / f"{r.id}.xlsx", args.out / f"{r.id}.xlsm"] for r in rulesets}
+    by_size = sorted(rulesets, key=lambda r: previous_size(pairs[r.id]))
+    halved = {r.id for r in by_size[: len(rulesets) % count]} if count > 1 else set()
     jobs: list[Job] = []
     for rules in rulesets:
-        xlsx, xlsm = args.out / f"{rules.id}.xlsx", args.out / f"{rules.id}.xlsm"
-        jobs += [(rules, [xlsx, xlsm], args)] if both else [(rules, [xlsx], args), (rules, [xlsm], args)]
+        paths = pairs[rules.id]
+        jobs += [(rules, [path], args) for path in paths] if rules.id in halved else [(rules, paths, args)]
     if count <= 1 or len(jobs) <= 1:
         return lambda: [build_files(*job) for job in jobs]
-    order = sorted(range(len(jobs)), key=lambda i: -sum(p.stat().st_size for p in jobs[i][1] if p.exists()))
+    order = sorted(range(len(jobs)), key=lambda i: -previous_size(jobs[i][1]))
     _JOBS[:] = jobs
     pool = multiprocessing.get_context("fork").Pool(min(count, len(jobs)))  # forked here, with _JOBS
     _JOBS.clear()

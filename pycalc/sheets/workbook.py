@@ -21,14 +21,17 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
-from xml.etree.ElementTree import _escape_cdata  # type: ignore[attr-defined]
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 
 import openpyxl
 import openpyxl.worksheet._writer as sheet_writer
 from openpyxl.cell import _writer as cell_writer
 from openpyxl.cell.rich_text import CellRichText
+from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.compat import safe_string
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
@@ -365,33 +368,74 @@ def zipped(parts: Parts) -> bytes:
     return out.getvalue()
 
 
-def write_plain_cell(xf: Any, worksheet: Any, cell: Any, styled: bool | None = None) -> None:
-    """openpyxl's own cell writer (``etree_write_cell``), writing the same characters without building
-    an element tree for each cell: a formula, a number, a boolean or text. Dates, array formulas and
-    rich text go to openpyxl's writer."""
+def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
+    """The characters openpyxl's own cell writer (``etree_write_cell``) writes for a formula, a number,
+    a boolean or text (``style_id`` None: no ``s`` attribute), without building an element tree for
+    the cell; None for the cells it leaves to openpyxl (dates, array formulas, rich text)."""
     value = cell._value
-    if cell.data_type == "d" or isinstance(value, ArrayFormula | DataTableFormula | CellRichText):
-        cell_writer.etree_write_cell(xf, worksheet, cell, styled)
-        return
+    kind = cell.data_type
+    if kind == "d" or isinstance(value, ArrayFormula | DataTableFormula | CellRichText):
+        return None
     if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
         cell.parent._hyperlinks.append(cell.hyperlink)
-    head = f'<c r="{cell.coordinate}"' + (f' s="{cell.style_id}"' if styled else "")
-    if cell.data_type == "s":
+    head = f'<c r="{COLUMN_LETTERS[cell.column]}{cell.row}"' + (
+        "" if style_id is None else f' s="{style_id}"'
+    )
+    if kind == "s":
         head += ' t="inlineStr"'
-    elif cell.data_type != "f":
-        head += f' t="{cell.data_type}"'
+    elif kind != "f":
+        head += f' t="{kind}"'
     if value is None or value == "":
-        xf._file(head + " />")
-    elif cell.data_type == "f":
-        formula = f"<f>{_escape_cdata(value[1:])}</f>" if value[1:] else "<f />"
-        xf._file(f"{head}>{formula}<v /></c>")
-    elif cell.data_type == "s":
+        return head + " />"
+    if kind == "f":
+        return f"{head}><f>{_escape_cdata(value[1:])}</f><v /></c>" if value[1:] else f"{head}><f /><v /></c>"
+    if kind == "s":
         stripped = value.strip()
         space = ' xml:space="preserve"' if stripped and value != stripped else ""
-        xf._file(f"{head}><is><t{space}>{_escape_cdata(value)}</t></is></c>")
-    else:
-        text = safe_string(value)
-        xf._file(f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>")
+        return f"{head}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
+    text = safe_string(value)
+    return f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>"
+
+
+COLUMN_LETTERS = ["", *(get_column_letter(column) for column in range(1, 18279))]
+
+
+def write_plain_rows(writer: WorksheetWriter) -> None:
+    """``WorksheetWriter.write_rows``: the same characters, each row written as one string of
+    ``plain_cell_xml`` cells (a cell it leaves to openpyxl is written by ``etree_write_cell``)."""
+    xf = writer.xf.send(True)
+    sheet = writer.ws
+    dimensions = sheet.row_dimensions
+    styles = sheet.parent._cell_styles
+    style_ids = styles._dict
+    with xf.element("sheetData"):
+        write = xf._file
+        for row_index, row in writer.rows():
+            attributes = {"r": f"{row_index}"}
+            attributes.update(dimensions.get(row_index, {}))
+            text = ["<row", *(f' {key}="{_escape_attrib(value)}"' for key, value in attributes.items()), ">"]
+            for cell in row:
+                if cell._comment is not None:
+                    sheet._comments.append(CommentRecord.from_cell(cell))
+                style = cell._style
+                styled = style is not None and any(style)
+                if cell._value is None and not styled and not cell._comment:
+                    continue
+                style_id = None
+                if styled:
+                    style_id = style_ids.get(style)
+                    if style_id is None:
+                        style_id = styles.add(style)
+                xml = plain_cell_xml(cell, style_id)
+                if xml is None:
+                    write("".join(text))
+                    text = []
+                    cell_writer.etree_write_cell(xf, sheet, cell, styled)
+                else:
+                    text.append(xml)
+            text.append("</row>")
+            write("".join(text))
+    writer.xf.send(None)
 
 
 MEMORY_FOLDER = Path("/dev/shm")  # a folder in memory, where the system has one
@@ -409,16 +453,16 @@ def sheet_scratch_file(suffix: str = "") -> str:
 
 @contextlib.contextmanager
 def plain_cell_writer() -> Iterator[None]:
-    """Save with ``write_plain_cell`` (when openpyxl writes through the standard library, not lxml),
+    """Save with ``write_plain_rows`` (when openpyxl writes through the standard library, not lxml),
     each sheet's scratch file in memory (``sheet_scratch_file``). The saved bytes are the same."""
-    original, scratch = sheet_writer.write_cell, sheet_writer.create_temporary_file
+    rows, scratch = WorksheetWriter.write_rows, sheet_writer.create_temporary_file
     sheet_writer.create_temporary_file = sheet_scratch_file
-    if original is cell_writer.etree_write_cell:
-        sheet_writer.write_cell = write_plain_cell
+    if sheet_writer.write_cell is cell_writer.etree_write_cell:
+        WorksheetWriter.write_rows = write_plain_rows  # type: ignore[method-assign]
     try:
         yield
     finally:
-        sheet_writer.write_cell, sheet_writer.create_temporary_file = original, scratch
+        WorksheetWriter.write_rows, sheet_writer.create_temporary_file = rows, scratch  # type: ignore[method-assign]
 
 
 def workbook_parts(book: Workbook) -> Parts:
