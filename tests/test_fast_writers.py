@@ -1,7 +1,9 @@
-"""The build's shortcuts write the very bytes openpyxl writes: the plain cell writer, shared styles."""
+"""The build's shortcuts write the very bytes openpyxl writes: the plain rows writer, shared styles,
+the fast cell look-up and style assignment."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
 import zipfile
@@ -10,11 +12,17 @@ from datetime import datetime
 import openpyxl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.styles.styleable import StyleDescriptor
 from openpyxl.worksheet.hyperlink import Hyperlink
+from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets import workbook
 from pycalc.sheets.common import BODY, GRID, fill, font, share_styles
-from pycalc.sheets.workbook import plain_cell_writer
+from pycalc.sheets.fast_cells import fast_cells, get_cell, set_style
+from pycalc.sheets.workbook import build_workbook, plain_cell_writer, workbook_bytes
+from pycalc.tables import load_folder, tables_dir
 
 TEXT = st.text(alphabet=st.sampled_from([*"ab =&<>\"'\n\t", "é", "½"]), min_size=0, max_size=12)
 VALUES = st.one_of(
@@ -53,6 +61,22 @@ def test_the_plain_cell_writer_writes_what_openpyxl_writes(cells):
     assert saved_parts(book, plain=True) == saved_parts(book, plain=False)
 
 
+def test_the_plain_rows_writer_keeps_row_looks_comments_and_openpyxl_cells():
+    """Row heights and hidden rows, a row with no cells, comments, and a date among plain cells (written
+    by openpyxl's own cell writer in the middle of a row)."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in range(1, 6):
+        sheet.cell(row, 1, f"row {row} & <more>").font = BODY
+        sheet.cell(row, 2, datetime(2024, 5, row))
+        sheet.cell(row, 3, row * 1.5)
+    sheet.row_dimensions[2].height = 30
+    sheet.row_dimensions[3].hidden = True
+    sheet.row_dimensions[9].height = 12  # no cell in it
+    sheet["C4"].comment = Comment("a note", "GM")
+    assert saved_parts(book, plain=True) == saved_parts(book, plain=False)
+
+
 def styled_book(shared: bool) -> openpyxl.Workbook:
     book = openpyxl.Workbook()
     if shared:
@@ -86,3 +110,18 @@ def test_shared_styles_save_the_same_bytes():
     assert saved_parts(styled_book(shared=True), plain=False) == saved_parts(
         styled_book(shared=False), plain=False
     )
+
+
+def test_fast_cells_build_the_same_bytes(monkeypatch):
+    """A workbook built with fast_cells (openpyxl's cell look-up and style assignment swapped for
+    shorter ones) saves the bytes openpyxl's own give."""
+    rules = load_folder(tables_dir() / "spelljammer")
+    fast = workbook_bytes(build_workbook(rules))
+    monkeypatch.setattr(workbook, "fast_cells", contextlib.nullcontext)
+    assert workbook_bytes(build_workbook(rules)) == fast
+
+
+def test_fast_cells_are_put_back():
+    with fast_cells():
+        pass
+    assert Worksheet._get_cell is not get_cell and StyleDescriptor.__set__ is not set_style

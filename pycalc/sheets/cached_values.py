@@ -119,7 +119,10 @@ def with_values(data: bytes, values: BookValues) -> bytes:
 
 
 def without_values(xml: bytes) -> bytes:
-    """A worksheet part with the cached values of its formula cells removed, as openpyxl writes it."""
+    """A worksheet part with the cached values of its formula cells removed, as openpyxl writes it
+    (a part just written, with no value after any formula, is handed back as it is, unsearched)."""
+    if b"</f><v>" not in xml:
+        return xml
     return VALUED_FORMULA_CELL.sub(rb'<c r="\1"\2><f>\3</f><v /></c>', xml)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from xml.sax.saxutils import unescape
 
 import openpyxl
+from openpyxl.cell.cell import Cell
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.workbook.defined_name import DefinedName
@@ -113,12 +114,12 @@ def saved_values(
     found: dict[tuple[str, int, int], tuple[Any, bool]] = {}
     for sheet_title in sorted({title for title, _, _ in wanted}):
         refs = {
-            f"{get_column_letter(column)}{row}": (title, row, column)
+            f"{get_column_letter(column)}{row}".encode(): (title, row, column)
             for title, row, column in wanted
             if title == sheet_title
         }
         for match in CELL.finditer(book.parts[book.sheets[sheet_title]]):
-            place = refs.get(match.group(1).decode())
+            place = refs.get(match.group(1))
             if place is None:
                 continue
             kind = CELL_TYPE.search(match.group(2))
@@ -126,6 +127,12 @@ def saved_values(
             value = cell_value(kind.group(1) if kind else b"n", inner, shared)
             found[place] = (value, b"<f" in inner)
     return found
+
+
+def unlocked(cell: Cell) -> bool:
+    """``cell.protection.locked is False``, read from the cell's style ids (no style proxy made)."""
+    style = cell._style
+    return style is not None and cell.parent.parent._protections[style.protectionId].locked is False
 
 
 def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> list[str]:
@@ -146,9 +153,7 @@ def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> 
                 continue
             new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]
             pairs += [
-                (name, new, place)
-                for new, place in zip(new_cells, old_places, strict=True)
-                if new.protection.locked is False
+                (name, new, place) for new, place in zip(new_cells, old_places, strict=True) if unlocked(new)
             ]
         old_cells = saved_values(old, {place for _, _, place in pairs})
         added = [title for title in old.sheets if title not in generated_sheets and title not in sheets]

@@ -55,6 +55,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.encounter import Calculator, write_encounter
+from pycalc.sheets.fast_cells import fast_cells
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
@@ -286,7 +287,15 @@ def build_workbook(
     rules: RuleSet, macro: bool = False, paper: str = "a4", calculators: dict[bool, Calculator] | None = None
 ) -> Workbook:
     """One workbook of the ruleset. ``calculators``, shared by the builds of the .xlsx and the .xlsm,
-    holds the calculators' formulas read so far by kind (see ``write_encounter``)."""
+    holds the calculators' formulas read so far by kind (see ``write_encounter``); built with
+    ``fast_cells`` (the same bytes)."""
+    with fast_cells():
+        return workbook_of(rules, macro, paper, calculators)
+
+
+def workbook_of(
+    rules: RuleSet, macro: bool, paper: str, calculators: dict[bool, Calculator] | None
+) -> Workbook:
     book = new_book(macro)
     writer = calculator_writer(rules)
     if writer:
