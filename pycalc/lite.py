@@ -163,22 +163,35 @@ def describe(module_name: str, module: ModuleType, name: str) -> Udf:
     return Udf(module_name, name, tuple(params), tuple(decorators), inspect.getdoc(function) or "")
 
 
-def declared_udfs(module_names: Iterable[str]) -> list[Udf]:
-    """Every UDF of those modules, by each module's ``__all__``, with its xlwings decorators."""
-    found: list[Udf] = []
+def described_udfs(module_names: Iterable[str]) -> dict[str, list[Udf]]:
+    """Every UDF of those modules by module, by each module's ``__all__``, with its xlwings decorators
+    (the modules are imported afresh, once, to record their decorators)."""
+    found: dict[str, list[Udf]] = {}
     with recording_xlwings():
         for module_name in module_names:
             module = importlib.import_module(f"{UDF_PACKAGE}.{module_name}")
             names = getattr(module, "__all__", None)
             if not names:
                 raise BundleError(f"{UDF_PACKAGE}.{module_name} has no __all__ listing its UDFs")
-            found += [describe(module_name, module, name) for name in names]
+            found[module_name] = [describe(module_name, module, name) for name in names]
+    return found
+
+
+def bundle_udfs(module_names: Iterable[str], described: dict[str, list[Udf]]) -> list[Udf]:
+    """The UDFs of those modules (from ``described_udfs``), in order; a name in two modules is an error."""
+    found = [udf for module_name in module_names for udf in described[module_name]]
     seen: dict[str, str] = {}
     for udf in found:
         if udf.name in seen:
             raise BundleError(f"UDF {udf.name} is in both {seen[udf.name]} and {udf.module}")
         seen[udf.name] = udf.module
     return found
+
+
+def declared_udfs(module_names: Iterable[str]) -> list[Udf]:
+    """Every UDF of those modules, by each module's ``__all__``, with its xlwings decorators."""
+    names = list(module_names)
+    return bundle_udfs(names, described_udfs(names))
 
 
 # --------------------------------------------------------------------------- which engine modules
@@ -310,14 +323,27 @@ def example(ruleset_ids: list[str], udfs: list[Udf]) -> str:
     return 'DICE_MEAN("2d4+2")'
 
 
-def main_source(rulesets: list[RuleSet]) -> str:
+def table_texts(rulesets: list[RuleSet]) -> dict[str, str]:
+    """Each ruleset's entry in ``_TABLES``, by its id."""
+    return {
+        r.id: f"    {r.id!r}: {layout(lite_runtime.encode(r), 4 + len(repr(r.id)) + 2)},\n" for r in rulesets
+    }
+
+
+def main_source(
+    rulesets: list[RuleSet],
+    described: dict[str, list[Udf]] | None = None,
+    tables: dict[str, str] | None = None,
+) -> str:
+    """A bundle's main.py; ``described`` (``described_udfs``) and ``tables`` (``table_texts``) may hold
+    what bundles sharing UDF modules and rulesets already worked out."""
     ids = [r.id for r in rulesets]
     modules = bundle_udf_modules(ids)
-    udfs = declared_udfs(modules)
+    udfs = bundle_udfs(modules, described if described is not None else described_udfs(modules))
+    tables = tables if tables is not None else table_texts(rulesets)
     used = sorted({d[1:].split("(")[0] for u in udfs for d in u.decorators})
     sources = {name: module_path(name).read_text(encoding="utf-8") for name in engine_modules(modules)}
     runtime = Path(lite_runtime.__file__).read_text(encoding="utf-8")
-    tables = {r.id: lite_runtime.encode(r) for r in rulesets}
     parts = [
         header(rulesets, udfs),
         f"\nfrom xlwings import {', '.join(used)}\n",
@@ -329,10 +355,7 @@ def main_source(rulesets: list[RuleSet]) -> str:
         *(f"    {name!r}: {string_lines(text, '    ')},\n" for name, text in sources.items()),
         "}\n\n",
         "_TABLES = {\n",
-        *(
-            f"    {ruleset_id!r}: {layout(data, 4 + len(repr(ruleset_id)) + 2)},\n"
-            for ruleset_id, data in tables.items()
-        ),
+        *(tables[ruleset_id] for ruleset_id in ids),
         "}\n\n",
         f"_KNOWN_RULESETS = {RULESET_IDS!r}\n",
         BOOT.format(modules=tuple(modules)),
@@ -363,8 +386,10 @@ def bundle_files(rulesets: list[RuleSet], out: Path, all_rulesets: bool) -> dict
     groups = [(r.id, [r]) for r in rulesets]
     if all_rulesets:
         groups.append((ALL, rulesets))
+    described = described_udfs(bundle_udf_modules([r.id for r in rulesets]))
+    tables = table_texts(rulesets)
     files: dict[Path, bytes] = {}
     for folder, group in groups:
-        files[out / "lite" / folder / MAIN] = main_source(group).encode("utf-8")
+        files[out / "lite" / folder / MAIN] = main_source(group, described, tables).encode("utf-8")
         files[out / "lite" / folder / REQUIREMENTS] = REQUIREMENTS_TEXT.encode("utf-8")
     return files
