@@ -78,7 +78,9 @@ class _SharedStyles(IndexedList):
         seen = self._seen.get(id(value))
         if seen is not None and seen[0] is value:
             return seen[1]
-        index = super().add(value)
+        index = self._dict.get(value)  # an equal object taken before: hashed once, not twice
+        if index is None:
+            index = super().add(value)
         self._seen[id(value)] = (value, index)  # keeps the object alive, so its id is not reused
         return index
 

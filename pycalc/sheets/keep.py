@@ -84,6 +84,7 @@ def saved_book(data: bytes) -> SavedBook:
 
 
 CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.S)
+CELL_START = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
 CELL_TYPE = re.compile(rb'\bt="([a-zA-Z]+)"')
 VALUE = re.compile(rb"<v>([^<]*)</v>")
 TEXT = re.compile(rb"<t(?: [^>]*)?>([^<]*)</t>")
@@ -118,10 +119,14 @@ def saved_values(
             for title, row, column in wanted
             if title == sheet_title
         }
-        for match in CELL.finditer(book.parts[book.sheets[sheet_title]]):
-            place = refs.get(match.group(1))
+        xml = book.parts[book.sheets[sheet_title]]
+        for start in CELL_START.finditer(xml):  # found fast; only the wanted cells are read whole
+            place = refs.get(start.group(1))
             if place is None:
                 continue
+            match = CELL.match(xml, start.start())
+            if match is None:
+                raise ValueError(f"unreadable cell {start.group(1).decode()} in {sheet_title}")
             kind = CELL_TYPE.search(match.group(2))
             inner = match.group(3) or b""
             value = cell_value(kind.group(1) if kind else b"n", inner, shared)

@@ -54,8 +54,11 @@ def make_portable(book: Workbook) -> None:
     single_cells = single_cell_names(book)
     for sheet in book.worksheets:
         for cell in list(sheet._cells.values()):
-            if isinstance(cell.value, str) and cell.value.startswith("=") and "INDEX(T_" in cell.value:
-                cell.value = without_single_cell_index(cell.value, single_cells)
+            value = cell._value
+            if isinstance(value, str) and value.startswith("=") and "INDEX(T_" in value:
+                portable = without_single_cell_index(value, single_cells)
+                if portable != value or cell.data_type != "f":  # else writing it back changes nothing
+                    cell.value = portable
         keep_empty_rows(sheet)
 
 
