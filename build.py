@@ -38,6 +38,7 @@ from pycalc.sheets.workbook import (
     Parts,
     build_workbook,
     check_buildable,
+    gc_paused,
     quickstart_path,
     tables_version,
     workbook_bytes,
@@ -163,14 +164,18 @@ class Built:
 def workbook_parts_kept(
     rules: RuleSet, path: Path, args: argparse.Namespace, calculators: dict[bool, Calculator]
 ) -> tuple[Parts, str]:
-    """The file's parts, and what was kept from the workbook it replaces ("" for nothing)."""
-    book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper, calculators=calculators)
-    kept = ""
-    if path.exists() and not args.fresh:
-        carried = carry_inputs(path, book, set(book.sheetnames))
-        if carried and not args.check:
-            kept = f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
-    return workbook_parts(book), kept
+    """The file's parts, and what was kept from the workbook it replaces ("" for nothing); made with
+    the garbage collector paused (``gc_paused``)."""
+    with gc_paused():
+        book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper, calculators=calculators)
+        kept = ""
+        if path.exists() and not args.fresh:
+            carried = carry_inputs(path, book, set(book.sheetnames))
+            if carried and not args.check:
+                kept = (
+                    f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
+                )
+        return workbook_parts(book), kept
 
 
 def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> Built:
