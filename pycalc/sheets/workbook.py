@@ -403,7 +403,7 @@ def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
         return None
     if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
         cell.parent._hyperlinks.append(cell.hyperlink)
-    head = f'<c r="{COLUMN_LETTERS[cell.column]}{cell.row}"' + (
+    head = f'<c r="{get_column_letter(cell.column)}{cell.row}"' + (
         "" if style_id is None else f' s="{style_id}"'
     )
     if kind == "s":
@@ -420,9 +420,6 @@ def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
         return f"{head}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
     text = safe_string(value)
     return f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>"
-
-
-COLUMN_LETTERS = ["", *(get_column_letter(column) for column in range(1, 18279))]
 
 
 def write_plain_rows(writer: WorksheetWriter) -> None:
