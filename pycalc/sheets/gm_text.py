@@ -21,6 +21,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets.common import destinations
 from pycalc.sheets.portable import keep_empty_rows
 from pycalc.tables import RuleSet
 
@@ -69,7 +70,7 @@ def read_cells(book: Workbook) -> set[tuple[str, str]]:
     """(sheet, coordinate) of every cell a defined name points at: data the formulas read."""
     cells = set()
     for defined in book.defined_names.values():
-        for sheet_title, reference in defined.destinations:
+        for sheet_title, reference in destinations(defined):
             if sheet_title in book.sheetnames:
                 first_column, first_row, last_column, last_row = range_boundaries(reference.replace("$", ""))
                 cells |= {

@@ -13,7 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets.common import FONT_NAME, fill, font
+from pycalc.sheets.common import FONT_NAME, destinations, fill, font
 from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
 
@@ -107,5 +107,5 @@ def set_up_workbook(book: Workbook, ruleset_name: str, version: str, paper: str 
             set_up_printing(sheet, ruleset_name, version, paper)
     for name, defined in book.defined_names.items():
         if name.endswith(("_RESULT", "_OUTCOME")):
-            for sheet_title, coordinate in defined.destinations:
+            for sheet_title, coordinate in destinations(defined):
                 highlight_results(book[sheet_title], coordinate.replace("$", ""))
