@@ -505,10 +505,10 @@ def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageCol
 
 
 def write_damage_workings(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
 ) -> Worksheet:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
-    chances of the totals of further dice), the chart's data."""
+    chances of the totals of further dice), the chart's data (the damage amounts ``chart``)."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     columns = damage_columns(rules, block, cells)
     further = [c.dice for c in columns if c.dice is not None]
@@ -523,7 +523,7 @@ def write_damage_workings(
     x_col = write_damage_columns(book, grid, columns + natural_columns(rules, block, cells))
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
-    for x in CHART_DAMAGE:
+    for x in chart:
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
         here = f"${get_column_letter(x_col)}{row}"
@@ -533,7 +533,7 @@ def write_damage_workings(
         cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
         cell.number_format = PERCENT_FORMAT
     chances = get_column_letter(x_col + 1)
-    last = grid.first + CHART_DAMAGE[-1]
+    last = grid.first + chart[-1]
     define_name(book, CHART_CHANCE, absolute(sheet, f"{chances}{grid.first}", f"{chances}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -541,10 +541,10 @@ def write_damage_workings(
 
 
 def write_damage_chart(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
 ) -> ScatterChart:
-    """The Damage workings sheet, and the chart of one attack's damage drawn from it."""
-    damage = write_damage_workings(book, rules, block, cells)
+    """The Damage workings sheet, and the chart of one attack's damage (amounts ``chart``) drawn from it."""
+    damage = write_damage_workings(book, rules, block, cells, chart)
     first = HEADER_ROW + 1
     return damage_chart(
         damage,
@@ -553,7 +553,7 @@ def write_damage_chart(
         damage.max_column - 1,
         HEADER_ROW,
         first,
-        first + CHART_DAMAGE[-1],
+        first + chart[-1],
         7,
         dice_ok=f"{PREFIX}_OK",
     )
