@@ -6,8 +6,11 @@ fumble-check d20 resolved by the ``resolution:`` block; a Miss or Fumble does 0,
 does the dice total with the expression's modifier, double damage, the natural-20 penalty of that
 roll, never below the least damage, exactly as ATTACK_DAMAGE (a Critical does the same damage as a
 Hit: the seed's critical effect is not a damage rule). Several attacks: the sum of independent
-attacks. What stays here is osr's own: its checks of the dice (before any roll is looked at) and
-the Attack calculator's odds cells. Fractions; nothing sampled.
+attacks. What stays here is osr's own: its checks of the dice (before any roll is looked at, for
+the UDFs) and the Attack calculator's odds cells: the dice's message as the sheet shows it
+(``odds_message``), then the generic calculator's odds cells
+(``pycalc.resolution_calculator.odds_outputs``, whose formulas ``pycalc.sheets.osr_odds`` uses).
+Fractions; nothing sampled.
 """
 
 from __future__ import annotations
