@@ -111,8 +111,8 @@ def odds_outputs(
     show them (messages included): the dice's message first, then the generic calculator's odds cells
     (``pycalc.resolution_calculator.odds_outputs``, whose formulas the sheet uses).
 
-    ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks; ``round_kill_chance`` gives
-    the number the .xlsm shows."""
+    ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks; the .xlsm's UDF
+    (``osr_kill_chance``: :func:`kill_chance` over the attacks) gives the number."""
     message = odds_message(inputs.dice)
     if message is not None:
         found: dict[str, object] = dict.fromkeys(ODDS_NAMES[:3], message)
@@ -126,11 +126,3 @@ def odds_outputs(
             kill, more.attacks, more.target_hp, SEVERAL_ATTACKS
         ),
     }
-
-
-def round_kill_chance(rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs) -> object:
-    """ATTACK_KILL_CHANCE_ROUND as the .xlsm computes it (osr_kill_chance)."""
-    try:
-        return kill_chance(rules, odds_attack(rules, inputs), more.target_hp, more.attacks)
-    except RuleError as error:
-        return str(error)
