@@ -421,8 +421,8 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     assert natural_1 == [pytest.approx(1 / 20)]
     defaults = engine.AttackInputs(3, 15, dice="1d8")
     exact = odds.damage_distribution(RULES, odds.odds_attack(RULES, defaults))
-    assert len(chances) == len(d20.CHART_DAMAGE)
-    for amount, chance in zip(d20.CHART_DAMAGE, chances, strict=True):
+    assert len(chances) == len(d20.DOUBLED_CHART_DAMAGE)
+    for amount, chance in zip(d20.DOUBLED_CHART_DAMAGE, chances, strict=True):
         assert chance == pytest.approx(float(exact.get(amount, 0)), abs=1e-12), amount
 
 

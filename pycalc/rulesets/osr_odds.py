@@ -6,25 +6,32 @@ fumble-check d20 resolved by the ``resolution:`` block; a Miss or Fumble does 0,
 does the dice total with the expression's modifier, double damage, the natural-20 penalty of that
 roll, never below the least damage, exactly as ATTACK_DAMAGE (a Critical does the same damage as a
 Hit: the seed's critical effect is not a damage rule). Several attacks: the sum of independent
-attacks. What stays here is osr's own: its checks of the dice (before any roll is looked at) and
-the Attack calculator's odds cells. Fractions; nothing sampled.
+attacks. What stays here is osr's own: its checks of the dice (before any roll is looked at, for
+the UDFs) and the Attack calculator's odds cells: the dice's message as the sheet shows it
+(``odds_message``), then the generic calculator's odds cells
+(``pycalc.resolution_calculator.odds_outputs``, whose formulas ``pycalc.sheets.osr_odds`` uses).
+Fractions; nothing sampled.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
+from pycalc import resolution_calculator as calculator
 from pycalc import resolution_odds as generic_odds
 from pycalc.errors import RuleError
+from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.rulesets import osr
 from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
 SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
+BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
 
 
 @dataclass(frozen=True)
@@ -86,39 +93,36 @@ def odds_attack(rules: RuleSet, inputs: osr.AttackInputs) -> OddsAttack:
     return OddsAttack(*osr.generic_attack(rules, inputs))
 
 
+def odds_message(text: str) -> str | None:
+    """What the odds cells show instead of numbers, in the sheet's order (``pycalc.sheets.osr_odds``):
+    dice the calculator cannot read (a plain number too: the odds need dice), then no dice or more
+    than the grid holds; None for dice the odds take."""
+    read = dice_module.PATTERN.match(re.sub(r"\s+", "", text))
+    if read is None:
+        return BAD_DICE
+    count, sides = int(read.group(1) or 1), int(read.group(2))
+    return None if 1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES else BEYOND_GRID
+
+
 def odds_outputs(
     rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs = OddsInputs()
 ) -> dict[str, object]:
-    """The odds cells of the Attack calculator (engine reference; the .xlsm's UDF values).
+    """The odds cells of the Attack calculator (.xlsx) by defined name, exactly as the native formulas
+    show them (messages included): the dice's message first, then the generic calculator's odds cells
+    (``pycalc.resolution_calculator.odds_outputs``, whose formulas the sheet uses).
 
-    ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks; ``round_kill_chance`` gives
-    the number the .xlsm shows."""
-    try:
-        odds = odds_attack(rules, inputs)
-        one = expected_damage(rules, odds)
-        kill = kill_chance(rules, odds, more.target_hp)
-        round_damage: object = osr.shown(expected_damage, rules, odds, more.attacks)
-    except RuleError as error:
-        found = dict.fromkeys(ODDS_NAMES, str(error))
-        return {
-            **found,
-            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(
-                str(error), more.attacks, more.target_hp, SEVERAL_ATTACKS
-            ),
-        }
+    ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks; the .xlsm's UDF
+    (``osr_kill_chance``: :func:`kill_chance` over the attacks) gives the number."""
+    message = odds_message(inputs.dice)
+    if message is not None:
+        found: dict[str, object] = dict.fromkeys(ODDS_NAMES[:3], message)
+    else:
+        where = calculator.CalculatorInputs(hp=more.target_hp, attacks=more.attacks)
+        found = calculator.odds_outputs(rules, *osr.generic_attack(rules, inputs), where, inputs.dice)
+    kill = found["ATTACK_KILL_CHANCE"]
     return {
-        "ATTACK_EXPECTED_DAMAGE": one,
-        "ATTACK_EXPECTED_DAMAGE_ROUND": round_damage,
-        "ATTACK_KILL_CHANCE": kill,
+        **found,
         "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(
             kill, more.attacks, more.target_hp, SEVERAL_ATTACKS
         ),
     }
-
-
-def round_kill_chance(rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs) -> object:
-    """ATTACK_KILL_CHANCE_ROUND as the .xlsm computes it (osr_kill_chance)."""
-    try:
-        return kill_chance(rules, odds_attack(rules, inputs), more.target_hp, more.attacks)
-    except RuleError as error:
-        return str(error)

@@ -1036,7 +1036,10 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     damage = damage_rules(rules)
-    show_chart(book[ATTACK_SHEET], d20.write_damage_chart(book, rules, damage.block, damage.c))
+    show_chart(
+        book[ATTACK_SHEET],
+        d20.write_damage_chart(book, rules, damage.block, damage.c, d20.DOUBLED_CHART_DAMAGE),
+    )
     write_calculator(
         book,
         MANEUVER_SHEET,

@@ -25,7 +25,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
 from pycalc import resolution as engine
-from pycalc.grid_limits import MAX_DICE, beyond_grid_formula
+from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
 from pycalc.resolution_block import Resolution, possible
 from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
@@ -82,6 +82,7 @@ FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
 )
 CHART_CHANCE = "D20_ODDS_CHART_CHANCE"
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
+DOUBLED_CHART_DAMAGE = range(2 * MAX_DICE * MAX_SIDES + 1)  # a ruleset that doubles the damage: 0..192
 HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
 HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
 ROLL_COLUMN, OUT_LABEL, OUT_COLUMN, NOTE_COLUMN = 2, 4, 5, 6
@@ -509,10 +510,10 @@ def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageCol
 
 
 def write_damage_workings(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
 ) -> Worksheet:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
-    chances of the totals of further dice), the chart's data."""
+    chances of the totals of further dice), the chart's data (the damage amounts ``chart``)."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     columns = damage_columns(rules, block, cells)
     further = [c.dice for c in columns if c.dice is not None]
@@ -527,7 +528,7 @@ def write_damage_workings(
     x_col = write_damage_columns(book, grid, columns + natural_columns(rules, block, cells))
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
-    for x in CHART_DAMAGE:
+    for x in chart:
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
         here = f"${get_column_letter(x_col)}{row}"
@@ -537,7 +538,7 @@ def write_damage_workings(
         cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
         cell.number_format = PERCENT_FORMAT
     chances = get_column_letter(x_col + 1)
-    last = grid.first + CHART_DAMAGE[-1]
+    last = grid.first + chart[-1]
     define_name(book, CHART_CHANCE, absolute(sheet, f"{chances}{grid.first}", f"{chances}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -545,10 +546,10 @@ def write_damage_workings(
 
 
 def write_damage_chart(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED
+    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
 ) -> ScatterChart:
-    """The Damage workings sheet, and the chart of one attack's damage drawn from it."""
-    damage = write_damage_workings(book, rules, block, cells)
+    """The Damage workings sheet, and the chart of one attack's damage (amounts ``chart``) drawn from it."""
+    damage = write_damage_workings(book, rules, block, cells, chart)
     first = HEADER_ROW + 1
     return damage_chart(
         damage,
@@ -557,7 +558,7 @@ def write_damage_chart(
         damage.max_column - 1,
         HEADER_ROW,
         first,
-        first + CHART_DAMAGE[-1],
+        first + chart[-1],
         7,
         dice_ok=f"{PREFIX}_OK",
     )

@@ -15,10 +15,9 @@ from a flag (``stage_round_up_name``); the natural penalty of an always-hit roll
 part or the total as the block says; a critical chart's row names the damage formula
 (``ChartFormula``), and a chart's ``text`` is shown. The shipped rulesets use these formulas over
 their own calculators' cells (``own_calculator``) for the roll's result, and for a hit's damage
-(bfrpg, cnc, combat17, osr) and the damage odds (bfrpg, cnc, combat17; osr's damage of each dice
-total): a ruleset whose pickers are its own names in ``Cells`` the cells that hold what they decide
-(the situation's damage and multipliers, the least damage, whether a hit deals any, the natural
-penalty).
+(bfrpg, cnc, combat17, osr) and the damage odds (all four): a ruleset whose pickers are its own
+names in ``Cells`` the cells that hold what they decide (the situation's damage and multipliers, the
+least damage, whether a hit deals any, the natural penalty).
 """
 
 from __future__ import annotations

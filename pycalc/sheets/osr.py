@@ -54,7 +54,7 @@ from pycalc.sheets.formulas import (
     plus,
     round_up,
 )
-from pycalc.sheets.osr_odds import odds_section, write_damage_workings, write_odds_sheet
+from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -160,8 +160,17 @@ def resolution(rules: RuleSet) -> Formulas:
         sit_multiplier=f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)",
         sit_damage="0",
         damage_bonus="0",
+        dice_text="ATTACK_DICE",
         dice_message=f'IF({DICE_READ},"",{DICE_ERROR})',
+        natural_hit_chance=natural_chance("D20_HITS"),
+        natural_crit_chance=natural_chance("D20_CRITS"),
     )
+
+
+def natural_chance(outcomes: str) -> str:
+    """The chance of the kept roll being the natural 20 with the outcomes counted in ``outcomes``
+    (a column of the d20 workings: every fumble check, Advantage weights included)."""
+    return f"(SUMPRODUCT({outcomes},D20_WEIGHTS,--(D20_ROLLS=ATTACK_NAT20))/ATTACK_SIDES)"
 
 
 def result_formula(rules: RuleSet, roll: str, follow: str) -> str:
@@ -287,7 +296,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        odds_section(),
+        odds_section(rules, resolution(rules)),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
         Section(
             "Before the roll",
@@ -919,5 +928,5 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
         with_udfs,
     )
     write_odds_workings(book, rules)
-    show_chart(attack_sheet, write_damage_workings(book, resolution(rules)))
+    show_chart(attack_sheet, write_damage_chart(book, rules, resolution(rules)))
     write_odds_sheet(book, rules)

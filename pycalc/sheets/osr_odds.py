@@ -1,13 +1,16 @@
-"""Native odds for the osr Attack calculator: damage distribution of one attack, expected damage,
-kill chance, a bar chart, and the printable "Odds" sheet (chance to hit, critical and fumble: the
-generic heat maps of ``pycalc.sheets.d20_heat``, read from the resolution block).
-Mirrors ``pycalc.rulesets.osr_odds`` (the generic engine's odds, ``pycalc.resolution_odds``).
+"""Native odds for the osr Attack calculator: expected damage, kill chance, a chart of one attack's
+damage, and the printable "Odds" sheet (chance to hit, critical and fumble: the generic heat maps of
+``pycalc.sheets.d20_heat``, read from the resolution block).
+Mirrors ``pycalc.rulesets.osr_odds``.
 
-The damage dice's distribution comes from the shared dice grid (OSR_DMG_P over OSR_DMG_TOTALS). A
-hit does ODDS_DMG_PLAIN (no natural-20 penalty) unless the kept roll is the natural 20, which does
-ODDS_DMG_NAT20 (both the generic d20 damage formulas, ``Formulas.damage_of``, less the generic
-natural penalty); their chances, ODDS_HIT_PLAIN and ODDS_HIT_NAT20, come from the d20 workings
-(every kept roll and fumble check, Advantage weights included).
+The damage odds are the generic d20 writer's (``pycalc.sheets.d20``: the Damage workings' dice grid,
+a hit's damage for each dice total, plain and less the natural-20 penalty, the chart's data, expected
+damage and kill chance) over the calculator's own cells (``pycalc.sheets.osr.resolution``): the
+chances of a hit and of a critical, and of each on the natural 20, from the d20 workings (every kept
+roll and fumble check, Advantage weights included). The odds need dice: a dice text the calculator
+cannot read, or a plain number, shows the calculator's own message; no dice, or more than the grid
+holds, the grid's. What stays here is osr's own: the odds panel's fields and texts, the round's kill
+chance (the .xlsm's), the chart's length (doubled 8d12) and the printable sheet.
 """
 
 from __future__ import annotations
@@ -18,118 +21,41 @@ from openpyxl.chart import ScatterChart
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import osr_odds
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import INPUT, Field, Section
-from pycalc.sheets.common import (
-    NOTE,
-    PERCENT_FORMAT,
-    TITLE,
-    WRAP,
-    absolute,
-    damage_chart,
-    define_name,
-    protect,
-    put,
-    put_formula,
-)
-from pycalc.sheets.d20_formulas import Formulas
+from pycalc.sheets.common import NOTE, PERCENT_FORMAT, TITLE, WRAP, protect, put
+from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
-from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
-DAMAGE_SHEET = "Damage workings"
 ODDS_SHEET = "Odds"
-PREFIX = "OSR_DMG"
 HEAT_BONUS = range(-2, 11)  # layout of the printed odds sheet (cell values, not formulas)
 HEAT_TARGET = range(4, 27)
 MODE_TEXT = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
-BAD_DICE = beyond_grid_formula(PREFIX)
-PENALTY = "ODDS_PENALTY_NAT20"
 
 
-def write_damage_workings(book: Workbook, rules_f: Formulas) -> ScatterChart:
-    """Hidden sheet: the dice grid, the damage of each total (the generic d20 formulas ``rules_f`` over
-    the Attack calculator's cells: a Critical deals what a Hit deals), the distribution of one attack's
-    damage."""
-    rules_f = Formulas(
-        rules_f.block, replace(rules_f.c, dice_mod=f"{PREFIX}_DICE_MOD", natural_penalty=PENALTY)
-    )
-    sheet = book.create_sheet(DAMAGE_SHEET)
-    grid = write_dice_grid(book, sheet, "ATTACK_DICE", PREFIX)
-    col = grid.free_column
-    label_col = col + 4  # single cells, right of the per-total columns
-    singles = (
-        (PENALTY, "Natural-20 damage penalty", rules_f.natural_penalty()),
-        (
-            "ODDS_HIT_NAT20",
-            "Chance of a hit on the natural 20",
-            "SUMPRODUCT(D20_HITS,D20_WEIGHTS,--(D20_ROLLS=ATTACK_NAT20))/ATTACK_SIDES",
-        ),
-        (
-            "ODDS_HIT_PLAIN",
-            "Chance of a hit on another roll",
-            "SUMPRODUCT(D20_HITS,D20_WEIGHTS,--(D20_ROLLS<>ATTACK_NAT20))/ATTACK_SIDES",
-        ),
-        ("ODDS_NO_HIT", "Chance of a miss or fumble (0 damage)", "1-ODDS_HIT_NAT20-ODDS_HIT_PLAIN"),
-    )
-    for row, (name, label, formula) in enumerate(singles, start=1):
-        put(sheet.cell(row, label_col), label)
-        put_formula(sheet.cell(row, label_col + 1), formula)
-        define_name(book, name, absolute(sheet, sheet.cell(row, label_col + 1).coordinate))
-    header = HEADER_ROW
-    put(sheet.cell(header, col), "Damage of a hit")
-    put(sheet.cell(header, col + 1), "Damage of a natural 20")
-    for row in range(grid.first, grid.last + 1):
-        put_formula(sheet.cell(row, col), rules_f.damage_of('"Hit"', f"$A{row}"))
-        put_formula(sheet.cell(row, col + 1), rules_f.damage_of('"Hit"', f"$A{row}", penalty=PENALTY))
-    define_name(book, "ODDS_DMG_PLAIN", grid.column(col))
-    define_name(book, "ODDS_DMG_NAT20", grid.column(col + 1))
-    # distribution of one attack's damage, for the chart
-    x_col = col + 2
-    put(sheet.cell(header, x_col), "Damage")
-    put(sheet.cell(header, x_col + 1), "Chance")
-    biggest = 2 * MAX_DICE * MAX_SIDES  # chart rows (layout), double damage included
-    p = f"{PREFIX}_P"
-    for x in range(biggest + 1):
-        row = grid.first + x
-        put(sheet.cell(row, x_col), x)
-        here = f"${get_column_letter(x_col)}{row}"
-        chance = (
-            f"({here}=0)*ODDS_NO_HIT+ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN={here}))"
-            f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20={here}))"
-        )
-        put_formula(sheet.cell(row, x_col + 1), f"IF({PREFIX}_OK,{chance},0)").number_format = PERCENT_FORMAT
-    chart = damage_chart(
-        sheet,
-        "Damage of one attack (0: miss or fumble)",
-        "damage",
-        x_col,
-        header,
-        grid.first,
-        grid.first + biggest,
-        8,
-        dice_ok=f"{PREFIX}_OK",
-    )
-    sheet.sheet_state = "hidden"
-    protect(sheet)
-    return chart
-
-
-def odds_section() -> Section:
-    p = f"{PREFIX}_P"
-    expected = "ODDS_HIT_PLAIN*SUMPRODUCT({p},ODDS_DMG_PLAIN)+ODDS_HIT_NAT20*SUMPRODUCT({p},ODDS_DMG_NAT20)"
-    expected = expected.format(p=p)
-    kill = (
-        f"IF(SUM(ATTACK_TARGET_HP)<=0,1,ODDS_HIT_PLAIN*SUMPRODUCT({p},--(ODDS_DMG_PLAIN>=SUM(ATTACK_TARGET_HP)))"
-        f"+ODDS_HIT_NAT20*SUMPRODUCT({p},--(ODDS_DMG_NAT20>=SUM(ATTACK_TARGET_HP))))"
+def odds_cells(formulas: Formulas) -> Cells:
+    """The calculator's cells as the odds read them: no dice (a count below 1) is beyond the grid."""
+    c = formulas.c
+    no_dice = f"IF(ISNUMBER({c.dice_count}),{c.dice_count}<1,FALSE)"
+    return replace(
+        c,
+        dice_message=f'IF({c.dice_message}<>"",{c.dice_message},IF({no_dice},{beyond_grid_formula(d20.PREFIX)},""))',
     )
 
-    def guarded(formula: str) -> str:
-        return f"IF({PREFIX}_OK,{formula},{BAD_DICE})"
 
+def write_damage_chart(book: Workbook, rules: RuleSet, formulas: Formulas) -> ScatterChart:
+    """The generic Damage workings over the calculator's cells (``formulas``), and its chart."""
+    return d20.write_damage_chart(book, rules, formulas.block, odds_cells(formulas), d20.DOUBLED_CHART_DAMAGE)
+
+
+def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
+    """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
+    native = d20.odds_formulas(rules, formulas.block, odds_cells(formulas))
     head = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE"
     tail = f"{{attacks}},ATTACK_MODS_TOTAL,ATTACK_LEVEL,{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC"
     return Section(
@@ -142,7 +68,7 @@ def odds_section() -> Section:
                 "ATTACK_EXPECTED_DAMAGE",
                 key=True,
                 number_format="0.00",
-                native=guarded(expected),
+                native=native[d20.EXPECTED],
                 udf=f"osr_expected_damage({head},{tail.format(attacks=1)})",
                 help="misses and fumbles count 0; chart of the damage on the right",
             ),
@@ -150,16 +76,14 @@ def odds_section() -> Section:
                 "Expected damage per round",
                 "ATTACK_EXPECTED_DAMAGE_ROUND",
                 number_format="0.00",
-                native=guarded(
-                    f'IF(SUM(ATTACK_ATTACKS)<0,"#ATTACKS? 0 or more",SUM(ATTACK_ATTACKS)*({expected}))'
-                ),
+                native=native[d20.EXPECTED_ROUND],
                 udf=f"osr_expected_damage({head},{tail.format(attacks='ATTACK_ATTACKS')})",
             ),
             Field(
                 "Chance one attack drops the target",
                 "ATTACK_KILL_CHANCE",
                 number_format=PERCENT_FORMAT,
-                native=guarded(kill),
+                native=native[d20.KILL],
                 udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks=1)})",
                 help="damage at least the target's hit points",
             ),
