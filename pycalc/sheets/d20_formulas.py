@@ -226,7 +226,10 @@ def by_choice(item: Any, render: Callable[[Any], str]) -> str:
     choices = list(item.choices.items())
     text = by_choice(choices[-1][1], render)
     for choice, chosen in reversed(choices[:-1]):
-        text = f"IF({ruling_name(item.ruling)}={q(choice)},{by_choice(chosen, render)},{text})"
+        chosen_text, picked = by_choice(chosen, render), f"{ruling_name(item.ruling)}={q(choice)}"
+        text = {("TRUE", "FALSE"): picked, ("FALSE", "TRUE"): f"NOT({picked})"}.get(
+            (chosen_text, text), choose(picked, chosen_text, text)
+        )
     return text
 
 
@@ -243,6 +246,15 @@ def choose(condition: str, yes: str, no: str) -> str:
     if condition == "FALSE":
         return no
     return f"IF({condition},{yes},{no})"
+
+
+def rounded(up: str, exact: str) -> str:
+    """``exact`` rounded up when ``up`` is TRUE, else down: -INT(-x) rounds up, INT(x) down."""
+    if up == "FALSE":
+        return f"INT({exact})"
+    if up == "TRUE":
+        return f"-INT(-{exact})"
+    return f"IF({up},-1,1)*INT(IF({up},-1,1)*{exact})"
 
 
 def is_mode(item: Any, mode: str) -> str:
@@ -623,8 +635,7 @@ class Formulas:
                 exact = f"ROUND(({total}-({outside}))*{factor}+({outside}),{EXACT_DIGITS})"
             else:
                 exact = f"ROUND(({amount})*{factor},{EXACT_DIGITS})"
-            sign = f"IF({self.rounds_up(stage)},-1,1)"  # -INT(-x) rounds up, INT(x) down
-            amount = f"{sign}*INT({sign}*{exact})"
+            amount = rounded(self.rounds_up(stage), exact)
         return amount if multiplied is True else f"IF({expr(multiplied)},{amount},{total})"
 
     def damage_specs(self) -> tuple[Any, Any, Any]:
