@@ -452,8 +452,7 @@ def weighted_terms(
     the hit's dice (not the further dice a critical's formula would roll)."""
     hit, *criticals = columns
     critical_terms = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
-    if cells.critical_extra != "TRUE":
-        critical_terms = f"IF({cells.critical_extra},{critical_terms},{over_dice(hit, term, cells)})"
+    critical_terms = f.choose(cells.critical_extra, critical_terms, over_dice(hit, term, cells))
     return f"{hit_only}*{over_dice(hit, term, cells)}+{critical}*({critical_terms})"
 
 

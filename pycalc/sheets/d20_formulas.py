@@ -651,8 +651,7 @@ class Formulas:
         """A hit's damage never below the least, or 0 when the hit deals none (``resolution.amount``,
         ``Damage.least`` and ``Damage.deals_damage``)."""
         least = expr(self.block.damage.least) if self.c.least is None else self.c.least
-        kept = f"MAX({least},{amount})"
-        return kept if self.c.deals_damage == "TRUE" else f"IF({self.c.deals_damage},{kept},0)"
+        return choose(self.c.deals_damage, f"MAX({least},{amount})", "0")
 
     # --------------------------------------------------------------------------- the natural penalty
 
