@@ -296,16 +296,19 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
     )
 
 
+# The block's damage multiplier stages, each with the picker whose damage_multiplier gives its factor.
+STAGE_PICKERS = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
+
+
 def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
     """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
-    generic engine's damage: the block's multiplier stages double, mode and water."""
-    water = chosen_row(rules, choices, "underwater_weapons")
+    generic engine's damage: the block's multiplier stages double, mode and water (``STAGE_PICKERS``)."""
+    water = chosen_row(rules, choices, STAGE_PICKERS["water"])
     return generic.Damage(
         dice,
         multipliers={
-            "double": Fraction(int(chosen_row(rules, choices, "charge_options")["damage_multiplier"])),
-            "mode": Fraction(str(chosen_row(rules, choices, "damage_mode")["damage_multiplier"])),
-            "water": Fraction(str(water["damage_multiplier"])),
+            stage: Fraction(str(chosen_row(rules, choices, table)["damage_multiplier"]))
+            for stage, table in STAGE_PICKERS.items()
         },
         round_up={"water": bool(water["round_up"])},
         critical_extra=bool(chosen_row(rules, choices, "critical_effect")["extra_damage"]),

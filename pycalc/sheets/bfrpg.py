@@ -127,20 +127,16 @@ def resolution(rules: RuleSet) -> Formulas:
     )
 
 
-# bfrpg's block's damage multiplier stages, as its pickers give them (``engine.picked_damage``)
-STAGES = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
-
-
 def damage_fields() -> tuple[Field, ...]:
     """Working cells of what the damage pickers give the generic damage formulas: each multiplier
     stage's factor (the first's is the situation's), the underwater rounding, a critical's extra damage,
     named as the generic calculator names them (``d20_formulas``)."""
-    first, *later = STAGES.items()
+    first, *later = engine.STAGE_PICKERS.items()
     factors = [
         (SIT_MULTIPLIER, *first),
         *((stage_factor_name(stage), stage, table) for stage, table in later),
     ]
-    water = STAGES["water"]
+    water = engine.STAGE_PICKERS["water"]
     return (
         *(
             Field(
@@ -185,7 +181,7 @@ def damage_rules(rules: RuleSet) -> Formulas:
         damage_bonus="0",
         sit_auto_hit="ATTACK_AUTO_HIT",
         sit_multiplier=SIT_MULTIPLIER,
-        stage_multipliers={stage: stage_factor_name(stage) for stage in list(STAGES)[1:]},
+        stage_multipliers={stage: stage_factor_name(stage) for stage in list(engine.STAGE_PICKERS)[1:]},
         stage_round_up={"water": stage_round_up_name("water")},
         critical_extra=CRITICAL_EXTRA,
     )
