@@ -26,7 +26,7 @@ from pycalc import resolution_calculator as calculator
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import cnc
 from pycalc.tables import RuleSet
 
@@ -103,10 +103,6 @@ def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
     return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
 
 
-def fits_grid(parsed: dice.Dice) -> bool:
-    return 1 <= parsed.count <= MAX_DICE and 1 <= parsed.sides <= MAX_SIDES
-
-
 def odds_outputs(
     rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
 ) -> dict[str, object]:
@@ -117,7 +113,7 @@ def odds_outputs(
     except RuleError as error:
         message: str | None = str(error)
     else:
-        message = None if parsed is not None and fits_grid(parsed) else GRID_MESSAGE
+        message = None if parsed is not None and fits_grid(parsed.count, parsed.sides) else GRID_MESSAGE
     if message is not None:
         return {
             "ATTACK_EXPECTED_DAMAGE": message,

@@ -23,7 +23,7 @@ from pycalc import resolution as generic
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import combat17 as engine
 from pycalc.tables import RuleSet
 
@@ -106,10 +106,6 @@ def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> 
 # --------------------------------------------------------------------------- the calculator's odds cells
 
 
-def fits_grid(dice: dice_module.Dice) -> bool:
-    return 1 <= dice.count <= MAX_DICE and 1 <= dice.sides <= MAX_SIDES
-
-
 def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:
     where = engine.situation(rules, inputs)
     return OddsAttack(
@@ -129,7 +125,7 @@ def odds_outputs(
     .xlsm); otherwise as the .xlsm's UDFs give them."""
     try:
         odds = odds_attack(rules, inputs)
-        if native and not fits_grid(odds.dice):
+        if native and not fits_grid(odds.dice.count, odds.dice.sides):
             raise RuleError(GRID_MESSAGE)
     except RuleError as error:
         return dict.fromkeys(ODDS_OUTPUTS, str(error))
@@ -155,7 +151,7 @@ def damage_chart(rules: RuleSet, inputs: engine.AttackInputs, largest: int) -> l
         odds = odds_attack(rules, inputs)
     except RuleError:
         return [Fraction(0)] * (largest + 1)
-    if not fits_grid(odds.dice):
+    if not fits_grid(odds.dice.count, odds.dice.sides):
         return [Fraction(0)] * (largest + 1)
     spread = damage_distribution(rules, odds)
     return [spread.get(x, Fraction(0)) for x in range(largest + 1)]

@@ -25,7 +25,7 @@ from pycalc import resolution as generic
 from pycalc import resolution_calculator as calculator
 from pycalc import resolution_odds as generic_odds
 from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import osr
 from pycalc.tables import RuleSet
 
@@ -101,7 +101,7 @@ def odds_message(text: str) -> str | None:
     if read is None:
         return BAD_DICE
     count, sides = int(read.group(1) or 1), int(read.group(2))
-    return None if 1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES else BEYOND_GRID
+    return None if fits_grid(count, sides) else BEYOND_GRID
 
 
 def odds_outputs(
