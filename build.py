@@ -170,7 +170,7 @@ def workbook_parts_kept(
         book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper, calculators=calculators)
         kept = ""
         if path.exists() and not args.fresh:
-            carried = carry_inputs(path, book, set(book.sheetnames))
+            carried = carry_inputs(path, book)
             if carried and not args.check:
                 kept = (
                     f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import time
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import build
-from pycalc.sheets.workbook import workbook_bytes
+from pycalc.sheets.workbook import GENERATED_SHEETS, workbook_bytes
 from pycalc.tables import PROJECT_ROOT, TableError, parse_tables_file
 
 SOURCE = PROJECT_ROOT / "tables" / "spelljammer"
@@ -49,6 +50,26 @@ def test_rebuild_keeps_inputs_and_gm_sheets_and_backs_up(tmp_path: Path):
     assert (out / "spelljammer.bak.xlsx").read_bytes() == edited
     assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet", "--fresh"]) == 0
     assert cell(openpyxl.load_workbook(path), "STRIKE_SC").value == 112
+
+
+def test_rebuild_drops_a_sheet_an_older_build_made_and_keeps_the_gms(tmp_path: Path, capsys):
+    """A sheet the old build recorded making (its custom document property) that this build no longer
+    makes is not taken for one the GM added."""
+    out = tmp_path / "out"
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet"]) == 0
+    path = out / "spelljammer.xlsx"
+    book = openpyxl.load_workbook(path)
+    made = json.loads(book.custom_doc_props[GENERATED_SHEETS].value)
+    assert made == book.sheetnames
+    book.create_sheet("Old workings")["A1"] = "=1+1"
+    book.create_sheet("My notes")["A1"] = "Ogre chief"
+    book.custom_doc_props[GENERATED_SHEETS].value = json.dumps([*made, "Old workings"])
+    book.save(path)
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out)]) == 0
+    assert "kept in spelljammer.xlsx: sheet 'My notes'" in capsys.readouterr().out
+    rebuilt = openpyxl.load_workbook(path)
+    assert rebuilt.sheetnames == [*made, "My notes"]
+    assert json.loads(rebuilt.custom_doc_props[GENERATED_SHEETS].value) == made
 
 
 def test_unreadable_old_workbook_is_rebuilt_fresh(tmp_path: Path, capsys):

@@ -24,7 +24,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
-from pycalc.sheets.workbook import MAIN, Parts, parts_of, shared_strings, sheets_in
+from pycalc.sheets.workbook import MAIN, Parts, generated_sheets, parts_of, shared_strings, sheets_in
 
 
 def copy_sheet(source: Worksheet, book: Workbook) -> None:
@@ -140,11 +140,13 @@ def unlocked(cell: Cell) -> bool:
     return style is not None and cell.parent.parent._protections[style.protectionId].locked is False
 
 
-def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> list[str]:
+def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
-    The old workbook's parts are read as they are stored (only the cells under the names both
-    workbooks have); it is loaded whole only when the GM added sheets of their own, to copy them."""
+    The GM's sheets are those neither build made: a sheet the old build recorded making
+    (``generated_sheets``) that this one no longer makes is dropped, not carried. The old workbook's
+    parts are read as they are stored (only the cells under the names both workbooks have); it is
+    loaded whole only when the GM added sheets of their own, to copy them."""
     try:
         old = saved_book(old_path.read_bytes())
         pairs = []
@@ -161,7 +163,8 @@ def carry_inputs(old_path: Path, book: Workbook, generated_sheets: set[str]) -> 
                 (name, new, place) for new, place in zip(new_cells, old_places, strict=True) if unlocked(new)
             ]
         old_cells = saved_values(old, {place for _, _, place in pairs})
-        added = [title for title in old.sheets if title not in generated_sheets and title not in sheets]
+        made_before = generated_sheets(old.parts) or set()
+        added = [title for title in old.sheets if title not in sheets and title not in made_before]
     except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile, ET.ParseError) as error:
         return [f"could not read {old_path.name} to keep its inputs ({error}); built fresh"]
     carried = []

@@ -13,6 +13,7 @@ import gc
 import hashlib
 import importlib
 import io
+import json
 import os
 import re
 import tempfile
@@ -30,6 +31,7 @@ from openpyxl.cell import _writer as cell_writer
 from openpyxl.cell.rich_text import CellRichText
 from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.compat import safe_string
+from openpyxl.packaging.custom import StringProperty
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._writer import WorksheetWriter
@@ -331,11 +333,33 @@ def workbook_of(
         give_vba_modules_their_sheets(book)
     make_readable(book, rules)
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
+    record_generated_sheets(book)
     opening = opening_sheet(book)
     book.active = book.worksheets.index(opening)
     for sheet in book.worksheets:
         sheet.sheet_view.tabSelected = sheet is opening  # one selected tab: never sheets grouped for typing
     return book
+
+
+GENERATED_SHEETS = "pycalc generated sheets"  # a custom document property: the sheets a build made
+
+
+def record_generated_sheets(book: Workbook) -> None:
+    """Name the sheets this build made (a JSON list, kept by Excel and LibreOffice when the GM saves),
+    so the next build tells the GM's own sheets from those a newer build no longer makes."""
+    book.custom_doc_props.append(StringProperty(name=GENERATED_SHEETS, value=json.dumps(book.sheetnames)))
+
+
+def generated_sheets(parts: Parts) -> set[str] | None:
+    """The sheets the build that made a saved workbook recorded (None when it recorded none)."""
+    if "docProps/custom.xml" not in parts:
+        return None
+    for found in ET.fromstring(parts["docProps/custom.xml"]):
+        if found.get("name") == GENERATED_SHEETS:
+            titles = json.loads("".join(found.itertext()))
+            if isinstance(titles, list) and all(isinstance(t, str) for t in titles):
+                return set(titles)
+    return None
 
 
 def opening_sheet(book: Workbook) -> Worksheet:
