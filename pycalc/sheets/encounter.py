@@ -6,7 +6,9 @@ Strike) calculator uses for its result and damage are copied onto the row, every
 replaced by the row's cell (a roster number of the attacker or target picked on the row, the row's
 roll, or a working cell of the row). So a row says what the calculator says for the same numbers,
 native formulas in the .xlsx and UDF calls in the .xlsm. Working columns sit right of the log,
-hidden. Order, hit points and conditions are COUNTIF/SUMIFS over the roster and the logs (no SORT,
+hidden. An input the log does not set is its default on every row: what the calculator works out
+from such inputs alone is folded (``pycalc.sheets.fold``) into a literal written into the formulas
+that use it, or, when it still reads the rule tables, worked out once in the log's header row. Order, hit points and conditions are COUNTIF/SUMIFS over the roster and the logs (no SORT,
 no array formula).
 """
 
@@ -53,6 +55,7 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
+from pycalc.sheets.fold import fold, is_literal
 from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.tables import RuleSet
 
@@ -119,6 +122,19 @@ class Calculator:
         for name in outputs:
             visit(name)
         return order, used
+
+
+LITERAL, ONCE, ROW = "literal", "once", "row"  # how the log rows take a working name (RowFormula.kind)
+
+
+@dataclass(frozen=True)
+class RowFormula:
+    """A working name's formula on the log rows, the inputs the log leaves at their defaults written in
+    and folded; ``kind``: LITERAL (written into the formulas that use it: no cell), ONCE (one cell in
+    the log's header row, read by every row) or ROW (a hidden column)."""
+
+    template: str
+    kind: str
 
 
 def names_in(formula: str) -> list[str]:
@@ -763,11 +779,62 @@ class EncounterWriter:
             else:
                 wired[name] = ("column", template)
                 log.add(f"in_{name}", name)
-        for name in self.working:
-            log.add(f"w_{name}", name)
+        self.plan = self.row_formulas({name for name, (how, _) in wired.items() if how != "default"})
+        for name, planned in self.plan.items():
+            if planned.kind != LITERAL:
+                log.add(f"w_{name}", name)
         self.name(log, "round_now", "LOG_ROUND_NOW")
+        for name, planned in self.plan.items():
+            if planned.kind == ONCE:
+                cell = put_formula(
+                    self.sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
+                )
+                cell.number_format = self.calculator.formats[name]
         for row in log.rows_range():
             self.write_log_row(row, wired, picks)
+
+    def row_formulas(self, varying_inputs: set[str]) -> dict[str, RowFormula]:
+        """Each working name's formula on a log row, with the inputs the log leaves at their defaults
+        written in and folded, and how the rows take it (the same in both files: a name is a literal
+        only where it is one in both, worked out once only where it reads no row cell in either)."""
+        both = [self.calculator, *([self.calculator.other] if self.calculator.other else [])]
+        literals = [
+            {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying_inputs}
+            for c in both
+        ]
+        varying = set(varying_inputs)
+        plan = {}
+        for name in self.working:
+            folded = [
+                fold(substitute(c.formulas[name], known)) if name in c.formulas else None
+                for c, known in zip(both, literals, strict=True)
+            ]
+            if all(f is not None and is_literal(f) for f in folded):
+                kind = LITERAL
+            elif all(f is not None and not varying.intersection(names_in(f)) for f in folded):
+                kind = ONCE
+            else:
+                kind, _ = ROW, varying.add(name)
+            for formula, known in zip(folded, literals, strict=True):
+                if formula is not None and is_literal(formula):
+                    known[name] = formula
+            plan[name] = RowFormula(folded[0] or "", kind)
+        return plan
+
+    def once(self, template: str) -> str:
+        """A formula worked out once for every row: the names worked out once read their cells."""
+        return substitute(
+            template, {n: self.row_value(n, self.log.top) for n in names_in(template) if n in self.plan}
+        )
+
+    def row_value(self, name: str, row: int) -> str:
+        """A working name's value on a log row: its literal, its one cell, or the row's cell."""
+        planned = self.plan[name]
+        if planned.kind == LITERAL:
+            return planned.template
+        if planned.kind == ONCE:
+            return f"${self.log.letter(f'w_{name}')}${self.log.top}"
+        return self.log.at(f"w_{name}", row)
 
     def pick_input(self, table_id: str) -> str:
         """The calculator input that picks from ``table_id`` (its formulas MATCH it in the labels)."""
@@ -863,12 +930,13 @@ class EncounterWriter:
                 replace[name] = at(f"in_{name}")
             else:
                 replace[name] = literal(self.calculator.inputs[name])
-        for name in self.working:
-            replace[name] = at(f"w_{name}")
-        for name in self.working:
-            cells[f"w_{name}"] = substitute(self.calculator.formulas[name], replace)
+        for name in self.plan:
+            replace[name] = self.row_value(name, row)
+        for name, planned in self.plan.items():
+            if planned.kind == ROW:
+                cells[f"w_{name}"] = substitute(planned.template, replace)
         ruleset = self.ruleset
-        result, lost = at(f"w_{ruleset.result}"), at(f"w_{ruleset.hp_lost}")
+        result, lost = replace[ruleset.result], replace[ruleset.hp_lost]
         names = f'{at("attacker")}&{at("target")}=""'
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
         # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
@@ -884,9 +952,9 @@ class EncounterWriter:
             f"IF(AND({both},NOT({flat})),IF(ISNUMBER({lost}),{lost},0),0)))"
         )
         for name, _ in ruleset.shown:
-            cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat})),{at("w_" + name)},"")'
+            cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat})),{replace[name]},"")'
         if "STRIKE_PROT" in ruleset.wiring:
-            before, after = at("in_STRIKE_PROT"), at("w_STRIKE_PROT_AFTER")
+            before, after = at("in_STRIKE_PROT"), replace["STRIKE_PROT_AFTER"]
             cells["wear"] = f"IF(AND({both},NOT({flat}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
