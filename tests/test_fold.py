@@ -32,6 +32,11 @@ FOLDED = {
     'IF($A1,"x",IF(TRUE,"y",1))': 'IF($A1,"x","y")',
     "IF(TRUE,-1,1)*INT(2.5)": "(-1)*INT(2.5)",
     "IF(X=TRUE,1,2)": "IF(X=TRUE,1,2)",  # a comparison is not a literal
+    "AND(1<>0,X)": "AND(X)",
+    'IF("none"<>"Primary_hand",1,2)': "1",
+    'IF("A"="a",1,2)': "1",  # text compares without case
+    'IF(1="1",1,2)': 'IF(1="1",1,2)',  # a number against a text is left to the spreadsheet
+    "IF(2.5>=3,1,2)": "2",
     "MAX({1,2},IF(TRUE,3,4))": "MAX({1,2},3)",
 }
 

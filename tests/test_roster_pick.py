@@ -14,7 +14,7 @@ import pytest
 from pycalc.encounter import resolve_log, roster_state
 from pycalc.encounter_rulesets import adapter, start_hp
 from pycalc.sheets.common import destinations
-from pycalc.sheets.encounter import names_in
+from pycalc.sheets.log_rows import names_in
 from pycalc.sheets.roster_pick import PICKS, calculator_sheet
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same

@@ -55,8 +55,20 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
-from pycalc.sheets.fold import fold, is_literal
+from pycalc.sheets.fold import Call, is_literal, text
 from pycalc.sheets.formulas import band, by_label, const, last, q
+from pycalc.sheets.log_rows import (
+    LITERAL,
+    ONCE,
+    ONCE_PREFIX,
+    ROW,
+    ROW_PREFIX,
+    Cells,
+    RowFormula,
+    names_in,
+    plan_rows,
+    substitute,
+)
 from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
@@ -64,7 +76,6 @@ ROUND_CELL = "B3"
 ROSTER_TOP = 6  # header row; combatants below
 CONDITIONS_GAP = 3
 LOG_GAP = 3
-TOKEN = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'!|[A-Za-z_][A-Za-z0-9_.]*\s*\(?")
 
 
 # --------------------------------------------------------------------------- calculator formulas
@@ -124,44 +135,13 @@ class Calculator:
         return order, used
 
 
-LITERAL, ONCE, ROW = "literal", "once", "row"  # how the log rows take a working name (RowFormula.kind)
-
-
-@dataclass(frozen=True)
-class RowFormula:
-    """A working name's formula on the log rows, the inputs the log leaves at their defaults written in
-    and folded; ``kind``: LITERAL (written into the formulas that use it: no cell), ONCE (one cell in
-    the log's header row, read by every row) or ROW (a hidden column)."""
-
-    template: str
-    kind: str
-
-
-def names_in(formula: str) -> list[str]:
-    return [t for t in TOKEN.findall(formula) if t[0] not in "\"'" and not t.endswith("(")]
-
-
-@functools.cache
-def formula_template(formula: str) -> tuple[str, tuple[str, ...]]:
-    """The formula as a str.format template with a ``{}`` for each name in it, and those names (the log
-    fills the same formulas on every row, so each is cut once)."""
-    pieces: list[str] = []
-    names: list[str] = []
-    start = 0
-    for match in TOKEN.finditer(formula):
-        token = match.group(0)
-        if token[0] in "\"'" or token.endswith("("):
-            continue
-        pieces.append(formula[start : match.start()].replace("{", "{{").replace("}", "}}") + "{}")
-        names.append(token)
-        start = match.end()
-    pieces.append(formula[start:].replace("{", "{{").replace("}", "}}"))
-    return "".join(pieces), tuple(names)
-
-
-def substitute(formula: str, replace: Mapping[str, str]) -> str:
-    template, names = formula_template(formula)
-    return template.format(*[replace.get(name, name) for name in names])
+def ranges_named(book: Workbook) -> list[str]:
+    """The workbook's names of more than one cell so far."""
+    return [
+        name
+        for name, defined in book.defined_names.items()
+        if any(":" in ref for _, ref in destinations(defined))
+    ]
 
 
 def read_calculator(book: Workbook) -> Calculator:
@@ -779,47 +759,75 @@ class EncounterWriter:
             else:
                 wired[name] = ("column", template)
                 log.add(f"in_{name}", name)
-        self.plan = self.row_formulas({name for name, (how, _) in wired.items() if how != "default"})
+        self.plan = self.row_formulas(wired)
         for name, planned in self.plan.items():
             if planned.kind != LITERAL:
                 log.add(f"w_{name}", name)
         self.name(log, "round_now", "LOG_ROUND_NOW")
+        parts = [f"w_{name}" for name in self.plan if name.startswith((ONCE_PREFIX, ROW_PREFIX))]
+        if parts:  # the parts the rows share (hidden): some read as an error where no row uses them
+            first, last = (log.letter(parts[0]), log.letter(parts[-1]))
+            define_name(
+                self.book,
+                "LOG_SHARED_PARTS",
+                absolute(self.sheet, f"{first}{log.top}", f"{last}{log.top + log.rows}"),
+            )
         for name, planned in self.plan.items():
             if planned.kind == ONCE:
                 cell = put_formula(
                     self.sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
                 )
-                cell.number_format = self.calculator.formats[name]
+                cell.number_format = self.calculator.formats.get(name, "General")
         for row in log.rows_range():
             self.write_log_row(row, wired, picks)
 
-    def row_formulas(self, varying_inputs: set[str]) -> dict[str, RowFormula]:
-        """Each working name's formula on a log row, with the inputs the log leaves at their defaults
-        written in and folded, and how the rows take it (the same in both files: a name is a literal
-        only where it is one in both, worked out once only where it reads no row cell in either)."""
+    def row_formulas(self, wired: Mapping[str, tuple[str, Any]]) -> dict[str, RowFormula]:
+        """How the log rows carry each working name and the parts they share (``log_rows.plan_rows``),
+        for this file, laid out alike in both."""
         both = [self.calculator, *([self.calculator.other] if self.calculator.other else [])]
-        literals = [
-            {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying_inputs}
+        varying = {name for name, (how, _) in wired.items() if how != "default"}
+        defaults = [
+            {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying}
             for c in both
         ]
-        varying = set(varying_inputs)
-        plan = {}
-        for name in self.working:
-            folded = [
-                fold(substitute(c.formulas[name], known)) if name in c.formulas else None
-                for c, known in zip(both, literals, strict=True)
-            ]
-            if all(f is not None and is_literal(f) for f in folded):
-                kind = LITERAL
-            elif all(f is not None and not varying.intersection(names_in(f)) for f in folded):
-                kind = ONCE
-            else:
-                kind, _ = ROW, varying.add(name)
-            for formula, known in zip(folded, literals, strict=True):
-                if formula is not None and is_literal(formula):
-                    known[name] = formula
-            plan[name] = RowFormula(folded[0] or "", kind)
-        return plan
+        cells = Cells(
+            ranges=frozenset(self.table_lookups) | frozenset(ranges_named(self.book)),
+            blankable=frozenset(name for name, (how, _) in wired.items() if how == "cell"),
+            fixed=self.filled_lookup,
+        )
+        native = 0 if self.calculator.native else 1
+        return plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)[0]
+
+    @functools.cached_property
+    def table_lookups(self) -> dict[str, tuple[Any, str]]:
+        """Each rule table column's workbook name: (the table, the column)."""
+        return {
+            table_name(table.id, column): (table, column)
+            for table in self.rules.tables.values()
+            for column in ("id", "label", *table.column_ids)
+        }
+
+    def filled_lookup(self, call: Call) -> bool:
+        """``INDEX(T_<TABLE>_<COLUMN>,MATCH(key,T_<TABLE>_<ID or LABEL>,0))`` with a literal key, of a
+        table the GM does not fill, whose cell is filled in the tables (so never a blank cell)."""
+        if len(call.args) != 2 or len(call.args[1]) != 1 or not isinstance(call.args[1][0], Call):
+            return False
+        match = call.args[1][0]
+        shown = [text(arg).strip() for arg in [call.args[0], *match.args]]  # looked in, key, by, 0
+        if match.name != "MATCH" or len(shown) != 4 or shown[3] != "0" or not is_literal(shown[1]):
+            return False
+        looked, by = self.table_lookups.get(shown[0]), self.table_lookups.get(shown[2])
+        if looked is None or by is None or looked[0] is not by[0] or by[1] not in ("id", "label"):
+            return False
+        table, column = looked
+        key = shown[1][1:-1].replace('""', '"') if shown[1].startswith('"') else None
+        rows = [row for row in table.rows if key is not None and getattr(row, by[1]) == key]
+        value = (
+            (getattr(rows[0], column) if column in ("id", "label") else rows[0].values.get(column))
+            if rows
+            else None
+        )
+        return not table.gm_fillable and len(rows) == 1 and value not in (None, "")
 
     def once(self, template: str) -> str:
         """A formula worked out once for every row: the names worked out once read their cells."""
@@ -964,7 +972,7 @@ class EncounterWriter:
         for key, formula in cells.items():
             cell = put_formula(sheet.cell(row, log.index[key]), formula)
             if key.startswith("w_"):
-                cell.number_format = self.calculator.formats[key[2:]]
+                cell.number_format = self.calculator.formats.get(key[2:], "General")
             if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
                 mark_output(cell)
                 if key.startswith("shown_"):

@@ -1,5 +1,5 @@
 """Fold what a formula decides from literals alone: ``IF(FALSE,a,b)`` is ``b``, ``AND(x,FALSE)`` is
-``FALSE``, ``OR(FALSE,x)`` is ``OR(x)``, ``NOT(TRUE)`` is ``FALSE``, ``0+0+2`` is ``2``.
+``FALSE``, ``OR(FALSE,x)`` is ``OR(x)``, ``NOT(TRUE)`` is ``FALSE``, ``0+0+2`` is ``2``, ``1<>0`` is ``TRUE``.
 
 The Encounter log copies the calculator's formulas onto every row with each input the row does not
 set replaced by its default (a literal): most of what the calculator decides from its pickers is then
@@ -19,6 +19,9 @@ PIECE = re.compile(
 )
 ATOM = re.compile(r"\s*(?:\"(?:[^\"]|\"\")*\"|[$A-Za-z0-9_.]+(?::[$A-Za-z0-9_.]+)?)\s*")
 NUMBER_SUM = re.compile(r"\s*-?\s*\d+(?:\.\d+)?(?:\s*[-+]\s*\d+(?:\.\d+)?)*\s*")
+COMPARISON = re.compile(
+    r'\s*(-?\d+(?:\.\d+)?|"(?:[^"]|"")*")\s*(<>|<=|>=|=|<|>)\s*(-?\d+(?:\.\d+)?|"(?:[^"]|"")*")\s*'
+)
 BOOLEANS = {"TRUE": True, "FALSE": False}
 
 
@@ -108,6 +111,20 @@ def operand(nodes: list[Node]) -> Node:
     return nodes[0] if atomic(nodes) else Group(nodes)
 
 
+def literal_comparison(nodes: list[Node]) -> list[Node]:
+    """``1<>0`` as ``TRUE``, ``"a"="A"`` as ``TRUE`` (text compares without case); else as it is."""
+    found = COMPARISON.fullmatch(nodes[0]) if len(nodes) == 1 and isinstance(nodes[0], str) else None
+    if found is None:
+        return nodes
+    left, operator, right = found.group(1, 2, 3)
+    if left.startswith('"') != right.startswith('"'):
+        return nodes  # text against a number: not folded
+    key = (lambda t: t[1:-1].replace('""', '"').casefold()) if left.startswith('"') else Fraction
+    a, b = key(left), key(right)
+    holds = {"=": a == b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[operator]
+    return ["TRUE" if holds else "FALSE"]
+
+
 def literal_sum(nodes: list[Node]) -> list[Node]:
     """``0+0+2-1`` as ``1``; anything else as it is."""
     if len(nodes) != 1 or not isinstance(nodes[0], str) or NUMBER_SUM.fullmatch(nodes[0]) is None:
@@ -157,7 +174,7 @@ def fold_nodes(nodes: list[Node]) -> list[Node]:
             folded[-1] += node  # the operators and operands between calls, as one piece
         else:
             folded.append(node)
-    return literal_sum(folded)
+    return literal_comparison(literal_sum(folded))
 
 
 def fold(formula: str) -> str:

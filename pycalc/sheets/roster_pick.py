@@ -33,8 +33,8 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
-from pycalc.sheets.encounter import substitute
 from pycalc.sheets.formulas import q
+from pycalc.sheets.log_rows import substitute
 from pycalc.tables import RuleSet
 
 PICKS = {"attacker": ("A3", "B3", "FROM_ROSTER_ATTACKER"), "target": ("D3", "E3", "FROM_ROSTER_TARGET")}

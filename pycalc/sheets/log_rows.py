@@ -1,0 +1,255 @@
+"""How the Encounter log's rows carry the calculator's formulas.
+
+Each working name's formula is copied with the inputs the log leaves at their defaults written in and
+folded (``pycalc.sheets.fold``). A working name then becomes a LITERAL (written into the formulas that
+use it: no cell), ONCE (one cell in the log's header row that every row reads: it reads no row cell)
+or ROW (a hidden column). What the rows share is then taken out of the ROW formulas of the native
+file (the .xlsx):
+- a part that reads no row cell, such as a look-up of a rule table by a fixed key and the IF, AND, OR
+  and NOT over such look-ups and rulings, is worked out ONCE;
+- a part that recurs on the row (the dice text after its "d" is read four times) gets a ROW column.
+A part is taken out only when a cell holding it gives what it gives in place: not a reference to a
+blank cell (``INDEX`` of a table cell left empty, or a bare input that may be empty) nor a range, and
+nothing in it depends on where it stands.
+
+The .xlsx and the .xlsm lay out the same columns (the .xlsm takes its cached values from the .xlsx
+cell by cell): a name is a LITERAL only where it is one in both files, ONCE only where it reads no row
+cell in either, and the shared parts are the native file's, written alike in both (native formulas;
+the .xlsm's rows use them where its formulas have the same parts).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse, text
+
+TOKEN = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'!|[A-Za-z_][A-Za-z0-9_.]*\s*\(?")
+LITERAL, ONCE, ROW = "literal", "once", "row"
+ONCE_PREFIX, ROW_PREFIX = "LOG_ONCE_", "LOG_SHARED_"  # the names of the parts taken out
+LEAST_ONCE, LEAST_SHARED = 20, 40  # characters: a shorter part stays where it is
+REFERENCE_PASSING = {
+    "IF": 1,
+    "IFERROR": 0,
+    "CHOOSE": 1,
+}  # calls whose result is one of their arguments (from)
+RANGE_TAKING: dict[str, Collection[int] | None] = {
+    "INDEX": (0,),
+    "MATCH": (1,),
+    **dict.fromkeys(("SUM", "MIN", "MAX", "SUMIF", "SUMIFS", "COUNTIF", "COUNTIFS", "SUMPRODUCT")),
+}  # calls that read a whole range at these arguments (None: any)
+
+
+def names_in(formula: str) -> list[str]:
+    return [t for t in TOKEN.findall(formula) if t[0] not in "\"'" and not t.endswith("(")]
+
+
+@functools.cache
+def formula_template(formula: str) -> tuple[str, tuple[str, ...]]:
+    """The formula as a str.format template with a ``{}`` for each name in it, and those names (the log
+    fills the same formulas on every row, so each is cut once)."""
+    pieces: list[str] = []
+    names: list[str] = []
+    start = 0
+    for match in TOKEN.finditer(formula):
+        token = match.group(0)
+        if token[0] in "\"'" or token.endswith("("):
+            continue
+        pieces.append(formula[start : match.start()].replace("{", "{{").replace("}", "}}") + "{}")
+        names.append(token)
+        start = match.end()
+    pieces.append(formula[start:].replace("{", "{{").replace("}", "}}"))
+    return "".join(pieces), tuple(names)
+
+
+def substitute(formula: str, replace: Mapping[str, str]) -> str:
+    template, names = formula_template(formula)
+    return template.format(*[replace.get(name, name) for name in names])
+
+
+@dataclass(frozen=True)
+class RowFormula:
+    """A working name's (or a part's taken out) formula on the log rows, the names in it still to be
+    replaced by the row's cells; ``kind`` is LITERAL, ONCE or ROW."""
+
+    template: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What the names of the calculator's formulas are on a log row."""
+
+    ranges: frozenset[str]  # workbook names of more than one cell (the rule tables' columns)
+    blankable: frozenset[str]  # inputs the row reads from a cell the GM may leave empty
+    fixed: Callable[[Call], bool]  # an INDEX that looks up a table cell known to be filled
+
+
+def plan_rows(
+    order: list[str],
+    formulas: list[Mapping[str, str]],
+    defaults: list[Mapping[str, str]],
+    varying_inputs: set[str],
+    native: int,
+    cells: Cells,
+) -> list[dict[str, RowFormula]]:
+    """Each file's plan, by working name and part taken out: ``formulas[i]`` and ``defaults[i]`` (the
+    literal of each input the log does not set) are file i's; ``native`` is the index of the .xlsx."""
+    known = [dict(d) for d in defaults]
+    plans: list[dict[str, RowFormula]] = [{} for _ in formulas]
+    varying = set(varying_inputs)
+    for name in order:
+        folded = [
+            fold(substitute(f[name], literals)) if name in f else None
+            for f, literals in zip(formulas, known, strict=True)
+        ]
+        if all(f is not None and is_literal(f) for f in folded):
+            kind = LITERAL
+        elif all(f is not None and not varying.intersection(names_in(f)) for f in folded):
+            kind = ONCE
+        else:
+            kind = ROW
+            varying.add(name)
+        for formula, literals, plan in zip(folded, known, plans, strict=True):
+            if formula is not None and is_literal(formula):
+                literals[name] = formula
+            plan[name] = RowFormula('""' if formula is None else formula, kind)
+
+    def movable(call: Call) -> bool:
+        return position_free([call], cells.ranges) and value_of_call(call, cells)
+
+    take_out_once(plans, native, lambda c: movable(c) and not varying.intersection(names_in(text([c]))))
+    take_out_shared(plans, native, movable)
+    return plans
+
+
+def take_out_once(plans: list[dict[str, RowFormula]], native: int, wanted: Callable[[Call], bool]) -> None:
+    """Every part of the native rows' formulas that ``wanted`` takes (the largest) becomes ONCE."""
+    found: dict[str, str] = {}
+    for planned in list(plans[native].values()):
+        if planned.kind == ROW:
+            for call in outermost(parse(planned.template), wanted):
+                part = text([call])
+                if len(part) >= LEAST_ONCE and names_in(part):
+                    found.setdefault(part, f"{ONCE_PREFIX}{len(found) + 1}")
+    take_out(plans, found, ONCE)
+
+
+def take_out_shared(plans: list[dict[str, RowFormula]], native: int, wanted: Callable[[Call], bool]) -> None:
+    """Parts that recur in the native rows' formulas get a ROW column each, the one saving the most
+    characters first, until no part of LEAST_SHARED characters or more recurs."""
+    while True:
+        uses: Counter[str] = Counter()
+        for planned in plans[native].values():
+            if planned.kind == ROW:
+                uses.update(text([c]) for c in every_call(parse(planned.template)) if wanted(c))
+        name = f"{ROW_PREFIX}{sum(n.startswith(ROW_PREFIX) for n in plans[native]) + 1}"
+        saving = {part: (len(part) - len(name)) * (count - 1) for part, count in uses.items() if count > 1}
+        best = max((p for p in saving if len(p) >= LEAST_SHARED), key=saving.__getitem__, default=None)
+        if best is None:
+            return
+        take_out(plans, {best: name}, ROW)
+
+
+def take_out(plans: list[dict[str, RowFormula]], parts: Mapping[str, str], kind: str) -> None:
+    """Each part (by its text) becomes a name of this kind in every file, read where it stood."""
+    for plan in plans:
+        for name, planned in plan.items():
+            if planned.kind == ROW:
+                plan[name] = RowFormula(with_calls_named(planned.template, parts), ROW)
+        plan.update({name: RowFormula(part, kind) for part, name in parts.items()})
+
+
+def every_call(nodes: list[Node]) -> list[Call]:
+    found = []
+    for node in nodes:
+        if isinstance(node, Call):
+            found.append(node)
+            for arg in node.args:
+                found += every_call(arg)
+        elif isinstance(node, Group):
+            found += every_call(node.inner)
+    return found
+
+
+def outermost(nodes: list[Node], wanted: Callable[[Call], bool]) -> list[Call]:
+    """The calls ``wanted`` takes, not looking inside those it takes."""
+    found = []
+    for node in nodes:
+        if isinstance(node, Call):
+            if wanted(node):
+                found.append(node)
+                continue
+            for arg in node.args:
+                found += outermost(arg, wanted)
+        elif isinstance(node, Group):
+            found += outermost(node.inner, wanted)
+    return found
+
+
+def with_calls_named(formula: str, parts: Mapping[str, str]) -> str:
+    """The formula with each call whose text is one of ``parts`` replaced by its name."""
+
+    def walk(nodes: list[Node]) -> list[Node]:
+        out: list[Node] = []
+        for node in nodes:
+            if isinstance(node, Call):
+                named = parts.get(text([node]))
+                node = named if named else Call(node.name, [walk(arg) for arg in node.args])
+            elif isinstance(node, Group):
+                node = Group(walk(node.inner))
+            out.append(node)
+        return out
+
+    return text(walk(parse(formula)))
+
+
+def position_free(nodes: list[Node], ranges: frozenset[str]) -> bool:
+    """Nothing in the nodes depends on the cell they stand in: no ROW() or COLUMN(), and no range
+    read as one value (implicit intersection) rather than whole by a call that takes ranges."""
+    for node in nodes:
+        if isinstance(node, str):
+            if ranges.intersection(names_in(node)):
+                return False
+        elif isinstance(node, Group):
+            if not position_free(node.inner, ranges):
+                return False
+        else:
+            if node.name in ("ROW", "COLUMN"):
+                return False
+            whole = RANGE_TAKING.get(node.name, ())
+            for index, arg in enumerate(node.args):
+                a_range = len(arg) == 1 and isinstance(arg[0], str) and arg[0].strip() in ranges
+                if a_range and node.name in RANGE_TAKING and (whole is None or index in whole):
+                    continue
+                if not position_free(arg, ranges):
+                    return False
+    return True
+
+
+def value_of_call(call: Call, cells: Cells) -> bool:
+    """The call gives a value a cell holds alike: not a reference that may be blank or a range."""
+    if call.name == "INDEX":
+        return cells.fixed(call)
+    if call.name in ("OFFSET", "INDIRECT"):
+        return False
+    if call.name in REFERENCE_PASSING:
+        return all(value_of(arg, cells) for arg in call.args[REFERENCE_PASSING[call.name] :])
+    return True
+
+
+def value_of(nodes: list[Node], cells: Cells) -> bool:
+    if len(nodes) == 1 and isinstance(nodes[0], Call):
+        return value_of_call(nodes[0], cells)
+    if len(nodes) == 1 and isinstance(nodes[0], Group):
+        return value_of(nodes[0].inner, cells)
+    pieces = "".join(n for n in nodes if isinstance(n, str))
+    if ":" in pieces:
+        return False  # a range between references
+    alone = names_in(pieces) if len(nodes) == 1 else []
+    bare = len(alone) == 1 and alone[0] == pieces.strip()  # a name alone: the value of its cell
+    return not bare or alone[0] not in cells.blankable | cells.ranges

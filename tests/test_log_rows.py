@@ -1,0 +1,79 @@
+"""How the Encounter log's rows carry the calculator's formulas (pycalc.sheets.log_rows)."""
+
+from __future__ import annotations
+
+from pycalc.sheets.fold import Call, text
+from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, RowFormula, plan_rows
+
+LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("threat",T_ROLL_ID,0))'
+BLANK_LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("unset",T_ROLL_ID,0))'
+DICE_AFTER_D = 'MID(DICE,FIND("d",LOWER(DICE))+1,LEN(DICE))'
+
+
+def filled(call: Call) -> bool:
+    return text([call]) == LOOKUP  # the "unset" entry's cell is blank
+
+
+CELLS = Cells(
+    ranges=frozenset({"T_ROLL_VALUE", "T_ROLL_ID", "T_BONUSES"}),
+    blankable=frozenset({"ROLL"}),
+    fixed=filled,
+)
+
+
+def plan(formulas: dict[str, str], other: dict[str, str] | None = None) -> list[dict[str, RowFormula]]:
+    files = [formulas, other or formulas]
+    defaults = [{"CHARGING": "FALSE", "SITUATION": '"None"'}] * 2
+    return plan_rows(list(formulas), files, defaults, {"ROLL", "DICE"}, 0, CELLS)
+
+
+def test_defaults_fold_to_literals_and_what_reads_no_row_cell_is_worked_out_once():
+    native = plan(
+        {
+            "BONUS": "IF(CHARGING,2,0)",
+            "THREAT": f"IF(CHARGING,0,{LOOKUP})",
+            "HIT": "IF(ROLL>=THREAT,BONUS+1,0)",
+        }
+    )[0]
+    assert native["BONUS"] == RowFormula("0", LITERAL)
+    assert native["THREAT"] == RowFormula(LOOKUP, ONCE)
+    assert native["HIT"] == RowFormula("IF(ROLL>=THREAT,1,0)", ROW)
+
+
+def test_a_fixed_lookup_inside_a_row_formula_is_worked_out_once_a_blank_one_stays():
+    native = plan({"NEED": f"ROLL+{LOOKUP}+{BLANK_LOOKUP}"})[0]
+    assert native["NEED"] == RowFormula("ROLL+LOG_ONCE_1+INDEX(T_ROLL_VALUE,LOG_ONCE_2)", ROW)
+    assert native["LOG_ONCE_1"] == RowFormula(LOOKUP, ONCE)
+    assert native["LOG_ONCE_2"] == RowFormula('MATCH("unset",T_ROLL_ID,0)', ONCE)
+
+
+def test_a_part_recurring_on_the_row_gets_its_own_column_in_both_files():
+    formulas = {
+        "SIDES": f"VALUE(LEFT({DICE_AFTER_D},2))",
+        "BONUS": f"VALUE(RIGHT({DICE_AFTER_D},1))",
+    }
+    native, macro = plan(
+        formulas, {"SIDES": "PYCALC_SIDES(DICE)", "BONUS": f"VALUE(RIGHT({DICE_AFTER_D},1))"}
+    )
+    assert native["LOG_SHARED_1"] == macro["LOG_SHARED_1"] == RowFormula(DICE_AFTER_D, ROW)
+    assert native["SIDES"].template == "VALUE(LEFT(LOG_SHARED_1,2))"
+    assert macro["SIDES"].template == "PYCALC_SIDES(DICE)"  # the .xlsm keeps its own formula
+    assert macro["BONUS"].template == "VALUE(RIGHT(LOG_SHARED_1,1))"
+
+
+def test_parts_a_cell_would_change_stay_in_place():
+    """A bare input the GM may leave blank, a range read by implicit intersection, and a blank
+    table cell would each read differently through a cell of their own."""
+    blank_roll = "IF(AND(ISNUMBER(DICE),LEN(DICE)>2),ROLL,0)+" * 2 + "0"
+    intersected = "IF(AND(T_BONUSES>0,LEN(DICE)<9,DICE<>5),1,0)"
+    native = plan(
+        {
+            "A": blank_roll,
+            "B": f"{intersected}+{intersected}+LEN(DICE)",
+            "C": f'IF({BLANK_LOOKUP}="",1,2)',
+        }
+    )[0]
+    assert not any(name.startswith("LOG_SHARED_") for name in native)
+    assert native["A"].template == blank_roll
+    assert native["B"].template == f"{intersected}+{intersected}+LEN(DICE)"
+    assert native["C"] == RowFormula(f'IF({BLANK_LOOKUP}="",1,2)', ONCE)  # reads no row cell: one cell
