@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
-from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse, text
+from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse
 
 TOKEN = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'!|[A-Za-z_][A-Za-z0-9_.]*\s*\(?")
 LITERAL, ONCE, ROW = "literal", "once", "row"
@@ -119,37 +119,53 @@ def plan_rows(
                 literals[name] = formula
             plan[name] = RowFormula('""' if formula is None else formula, kind)
 
-    def movable(call: Call) -> bool:
-        return position_free([call], cells.ranges) and value_of_call(call, cells)
+    known_movable: dict[str, bool] = {}
 
-    take_out_once(plans, native, lambda c: movable(c) and not varying.intersection(names_in(text([c]))))
+    def movable(call: Call, part: str) -> bool:  # one answer per part's text
+        if part not in known_movable:
+            known_movable[part] = position_free([call], cells.ranges) and value_of_call(call, cells)
+        return known_movable[part]
+
+    take_out_once(plans, native, lambda c, p: movable(c, p) and not varying.intersection(names_in(p)))
     take_out_shared(plans, native, movable)
     return plans
 
 
-def take_out_once(plans: list[dict[str, RowFormula]], native: int, wanted: Callable[[Call], bool]) -> None:
+Wanted = Callable[[Call, str], bool]  # whether to take a call out, given it and its text
+
+
+def take_out_once(plans: list[dict[str, RowFormula]], native: int, wanted: Wanted) -> None:
     """Every part of the native rows' formulas that ``wanted`` takes (the largest) becomes ONCE."""
     found: dict[str, str] = {}
     for planned in list(plans[native].values()):
-        if planned.kind == ROW:
-            for call in outermost(parse(planned.template), wanted):
-                part = text([call])
+        if planned.kind != ROW:
+            continue
+        calls = calls_in(planned.template)
+        at = 0
+        while at < len(calls):
+            call, part, after = calls[at]
+            if wanted(call, part):
                 if len(part) >= LEAST_ONCE and names_in(part):
                     found.setdefault(part, f"{ONCE_PREFIX}{len(found) + 1}")
+                at = after  # not inside a part taken
+            else:
+                at += 1
     take_out(plans, found, ONCE)
 
 
-def take_out_shared(plans: list[dict[str, RowFormula]], native: int, wanted: Callable[[Call], bool]) -> None:
+def take_out_shared(plans: list[dict[str, RowFormula]], native: int, wanted: Wanted) -> None:
     """Parts that recur in the native rows' formulas get a ROW column each, the one saving the most
     characters first, until no part of LEAST_SHARED characters or more recurs."""
     while True:
         uses: Counter[str] = Counter()
         for planned in plans[native].values():
             if planned.kind == ROW:
-                uses.update(text([c]) for c in every_call(parse(planned.template)) if wanted(c))
+                uses.update(
+                    p for c, p, _ in calls_in(planned.template) if len(p) >= LEAST_SHARED and wanted(c, p)
+                )
         name = f"{ROW_PREFIX}{sum(n.startswith(ROW_PREFIX) for n in plans[native]) + 1}"
         saving = {part: (len(part) - len(name)) * (count - 1) for part, count in uses.items() if count > 1}
-        best = max((p for p in saving if len(p) >= LEAST_SHARED), key=saving.__getitem__, default=None)
+        best = max(saving, key=saving.__getitem__, default=None)
         if best is None:
             return
         take_out(plans, {best: name}, ROW)
@@ -164,48 +180,52 @@ def take_out(plans: list[dict[str, RowFormula]], parts: Mapping[str, str], kind:
         plan.update({name: RowFormula(part, kind) for part, name in parts.items()})
 
 
-def every_call(nodes: list[Node]) -> list[Call]:
-    found = []
-    for node in nodes:
-        if isinstance(node, Call):
-            found.append(node)
-            for arg in node.args:
-                found += every_call(arg)
-        elif isinstance(node, Group):
-            found += every_call(node.inner)
-    return found
+def calls_in(formula: str) -> list[tuple[Call, str, int]]:
+    """Every call of the formula, outermost first: (the call, its text, the index in this list just
+    past the calls inside it)."""
+    found: list[tuple[Call, str, int]] = []
 
+    def walk(nodes: list[Node]) -> str:
+        pieces = []
+        for node in nodes:
+            if isinstance(node, Call):
+                at = len(found)
+                found.append((node, "", 0))
+                part = f"{node.name}({','.join(walk(arg) for arg in node.args)})"
+                found[at] = (node, part, len(found))
+                pieces.append(part)
+            elif isinstance(node, Group):
+                pieces.append(f"({walk(node.inner)})")
+            else:
+                pieces.append(node)
+        return "".join(pieces)
 
-def outermost(nodes: list[Node], wanted: Callable[[Call], bool]) -> list[Call]:
-    """The calls ``wanted`` takes, not looking inside those it takes."""
-    found = []
-    for node in nodes:
-        if isinstance(node, Call):
-            if wanted(node):
-                found.append(node)
-                continue
-            for arg in node.args:
-                found += outermost(arg, wanted)
-        elif isinstance(node, Group):
-            found += outermost(node.inner, wanted)
+    walk(parse(formula))
     return found
 
 
 def with_calls_named(formula: str, parts: Mapping[str, str]) -> str:
-    """The formula with each call whose text is one of ``parts`` replaced by its name."""
+    """The formula with each call whose text is one of ``parts`` replaced by its name (the outermost
+    such call: one inside it goes with it)."""
 
-    def walk(nodes: list[Node]) -> list[Node]:
-        out: list[Node] = []
+    def walk(nodes: list[Node]) -> tuple[str, str]:  # (as written, with the parts named)
+        written, named = [], []
         for node in nodes:
             if isinstance(node, Call):
-                named = parts.get(text([node]))
-                node = named if named else Call(node.name, [walk(arg) for arg in node.args])
+                args = [walk(arg) for arg in node.args]
+                part = f"{node.name}({','.join(a for a, _ in args)})"
+                written.append(part)
+                named.append(parts.get(part) or f"{node.name}({','.join(n for _, n in args)})")
             elif isinstance(node, Group):
-                node = Group(walk(node.inner))
-            out.append(node)
-        return out
+                inner = walk(node.inner)
+                written.append(f"({inner[0]})")
+                named.append(f"({inner[1]})")
+            else:
+                written.append(node)
+                named.append(node)
+        return "".join(written), "".join(named)
 
-    return text(walk(parse(formula)))
+    return walk(parse(formula))[1]
 
 
 def position_free(nodes: list[Node], ranges: frozenset[str]) -> bool:
