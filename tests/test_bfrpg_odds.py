@@ -26,6 +26,7 @@ from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import bfrpg_odds as odds_sheets
 from pycalc.sheets import d20
 from pycalc.sheets.bfrpg import ATTACK_SHEET
+from pycalc.sheets.dice_grid import HEADER_ROW
 from pycalc.udfs import bfrpg as udfs_bfrpg
 from tests.test_bfrpg_parity import FLIPS, RULES, attack_cells, picker_scenarios, same, with_rulings
 from tests.test_bfrpg_workbook import allowed_numbers
@@ -448,6 +449,12 @@ def test_the_odds_panel_chart_and_sheets_exist(folder: Path):
     assert book[d20.DAMAGE_SHEET].sheet_state == "hidden"
     assert book[odds_sheets.ODDS_SHEET].conditional_formatting
     assert len(book[ATTACK_SHEET]._charts) == 1
+    workings = book[d20.DAMAGE_SHEET]  # the chart plots the damage amounts and their chances
+    damage = next(c.column_letter for c in workings[HEADER_ROW] if c.value == "Damage")
+    chance = next(c.column_letter for c in workings[HEADER_ROW] if c.value == "Chance")
+    plotted = [c.value for row in workings.iter_rows() for c in row if "NA()" in str(c.value)]
+    first = HEADER_ROW + 1
+    assert f"${damage}{first}" in plotted[0] and f"N(${chance}{first})" in plotted[0]
 
 
 def test_no_rule_number_is_typed_into_the_odds_formulas(folder: Path):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from openpyxl import Workbook
+
 from pycalc.sheets.fold import Call, text
-from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, RowFormula, plan_rows
+from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, PartsArea, RowFormula, plan_rows
 
 LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("threat",T_ROLL_ID,0))'
 BLANK_LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("unset",T_ROLL_ID,0))'
@@ -77,3 +79,15 @@ def test_parts_a_cell_would_change_stay_in_place():
     assert native["A"].template == blank_roll
     assert native["B"].template == f"{intersected}+{intersected}+LEN(DICE)"
     assert native["C"] == RowFormula(f'IF({BLANK_LOOKUP}="",1,2)', ONCE)  # reads no row cell: one cell
+
+
+def test_a_workings_column_reads_its_fixed_parts_from_cells_written_once():
+    book = Workbook()
+    sheet = book.active
+    area = PartsArea(sheet, 10, 1, CELLS)
+    hits = area.column_formula(lambda face: f"IF({face}>={LOOKUP},1,0)")
+    crits = area.column_formula(lambda face: f"IF(AND({face}>={LOOKUP},{face}=20),1,0)")
+    assert [hits("$A7"), crits("$A8")] == ["IF($A7>=$J$1,1,0)", "IF(AND($A8>=$J$1,$A8=20),1,0)"]
+    assert sheet["J1"].value == f"={LOOKUP}" and sheet["J2"].value is None  # one cell for both
+    blank = area.column_formula(lambda face: f"{face}+{BLANK_LOOKUP}")
+    assert blank("$A9") == "$A9+INDEX(T_ROLL_VALUE,$J$2)"  # a blank cell's look-up stays in place

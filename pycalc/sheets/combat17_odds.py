@@ -39,7 +39,13 @@ from pycalc.sheets.common import (
     ruling_name,
 )
 from pycalc.sheets.d20_formulas import Formulas
-from pycalc.sheets.d20_heat import critical_formula, fumble_formula, heat_maps, write_face_columns
+from pycalc.sheets.d20_heat import (
+    critical_formula,
+    face_columns,
+    fumble_formula,
+    heat_maps,
+    write_face_columns,
+)
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q
 from pycalc.sheets.heat_map import write_heat_map
@@ -95,9 +101,11 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
     grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", d20.PREFIX)
     header, first = HEADER_ROW, grid.first
     columns = damage_columns(rules, rules_f)
-    face_col = d20.write_damage_columns(book, grid, columns) + 1
+    face_col = grid.free_column + sum(1 if c.dice is None else 2 for c in columns) + 1
     chart_col = face_col + len(FACE_TITLES) + 1
     side = chart_col + 4
+    parts = d20.shared_parts(book, sheet, rules, side + 3 + len(face_columns(block)) + 1)  # right of all
+    d20.write_damage_columns(book, grid, columns, parts)
     label_at, value_at = get_column_letter(side), get_column_letter(side + 1)
     grid_ok = f"{d20.PREFIX}_OK,{d20.PREFIX}_COUNT=ATTACK_DICE_COUNT,{d20.PREFIX}_SIDES=ATTACK_DICE_SIDES"
     side_cells = [

@@ -53,6 +53,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.formulas import band, by_label, const
 from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.tables import RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
@@ -304,7 +305,6 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         put(sheet.cell(row, 2), value)
         define_name(book, name, absolute(sheet, f"B{row}"))
     first_col = 4
-    heat.write_face_columns(book, sheet, rules, block, first_col)
     rolls = f.Formulas(block)
     columns = [
         (FACE_HITS, "Hits (this attack)", rolls.face_hit_chance),
@@ -317,12 +317,15 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     faces = engine.faces(rules)
     first, last = heat.HEADER + 1, heat.HEADER + faces
     face_letter = get_column_letter(first_col)
+    parts = shared_parts(book, sheet, rules, first_col + len(heat.face_columns(block)) + len(columns) + 1)
+    heat.write_face_columns(book, sheet, rules, block, first_col, parts)
     for col, (name, title, formula) in enumerate(columns, start=first_col + len(heat.face_columns(block))):
         letter = get_column_letter(col)
         put(sheet.cell(heat.HEADER, col), title).font = BOLD
         sheet.column_dimensions[letter].width = 14
+        face_formula = parts.column_formula(formula)
         for row in range(first, last + 1):
-            put_formula(sheet.cell(row, col), formula(f"${face_letter}{row}"))
+            put_formula(sheet.cell(row, col), face_formula(f"${face_letter}{row}"))
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -485,24 +488,36 @@ def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], cells: 
     )
 
 
-def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageColumn]) -> int:
+def shared_parts(book: Workbook, sheet: Worksheet, rules: RuleSet, column: int) -> PartsArea:
+    """Where a hidden workings sheet works out, once, the parts its columns share: down ``column``
+    from row 1."""
+    return PartsArea(sheet, column, 1, table_cells(rules, book))
+
+
+def write_damage_columns(
+    book: Workbook, grid: DiceGrid, columns: list[DamageColumn], parts: PartsArea | None = None
+) -> int:
     """The damage of each column per dice total of the grid (named as the column), and the chances
-    of the totals of its further dice; returns the first column left free."""
+    of the totals of its further dice (the parts they share worked out once in ``parts``, when
+    given); returns the first column left free."""
     sheet, col = grid.sheet, grid.free_column
+    shared = (lambda formula: formula) if parts is None else parts.column_formula
     for column in columns:
         put(sheet.cell(HEADER_ROW, col), column.title)
+        amount = shared(column.amount)
         for row in range(grid.first, grid.last + 1):
-            put_formula(sheet.cell(row, col), column.amount(f"$A{row}"))
+            put_formula(sheet.cell(row, col), amount(f"$A{row}"))
         define_name(book, column.name, grid.column(col))
         col += 1
         if column.dice is not None:
             put(sheet.cell(HEADER_ROW, col), f"Chance of the total ({column.dice})")
-            for row in range(grid.first, grid.last + 1):
-                chances = f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"
-                put_formula(
-                    sheet.cell(row, col),
-                    f"IF({column.dice}<={grid.prefix}_MAX_DICE,INDEX({chances},1,{column.dice}+1),0)",
+            chance = shared(
+                lambda chances, dice=column.dice: (
+                    f"IF({dice}<={grid.prefix}_MAX_DICE,INDEX({chances},1,{dice}+1),0)"
                 )
+            )
+            for row in range(grid.first, grid.last + 1):
+                put_formula(sheet.cell(row, col), chance(f"$B{row}:${get_column_letter(2 + MAX_DICE)}{row}"))
             define_name(book, chances_of(column), grid.column(col))
             col += 1
     return col
@@ -510,9 +525,10 @@ def write_damage_columns(book: Workbook, grid: DiceGrid, columns: list[DamageCol
 
 def write_damage_workings(
     book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
-) -> Worksheet:
+) -> tuple[Worksheet, int]:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
-    chances of the totals of further dice), the chart's data (the damage amounts ``chart``)."""
+    chances of the totals of further dice), the chart's data (the damage amounts ``chart``): the
+    sheet and the column of the chart's damage amounts (their chances are in the next)."""
     sheet = book.create_sheet(DAMAGE_SHEET)
     columns = damage_columns(rules, block, cells)
     further = [c.dice for c in columns if c.dice is not None]
@@ -524,37 +540,42 @@ def write_damage_workings(
         put(sheet.cell(row, col), label)
         put(sheet.cell(row, col + 1), most)
         define_name(book, name, absolute(sheet, sheet.cell(row, col + 1).coordinate))
-    x_col = write_damage_columns(book, grid, columns + natural_columns(rules, block, cells))
+    every = columns + natural_columns(rules, block, cells)
+    parts = shared_parts(book, sheet, rules, grid.free_column + 2 * len(every) + 3)
+    x_col = write_damage_columns(book, grid, every, parts)
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
+
+    def chance_of(here: str) -> str:
+        terms = outcome_terms(rules, block, lambda x: f"--({x}={here})", cells)
+        shown = f'AND({cells.dice_message}="",{fits(rules, block, cells)})'
+        return f"IF({shown},IF({here}=0,1-{cells.hit_chance},0)+{terms},0)"
+
+    chance = parts.column_formula(chance_of)
     for x in chart:
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
-        here = f"${get_column_letter(x_col)}{row}"
-        terms = outcome_terms(rules, block, lambda x, here=here: f"--({x}={here})", cells)
-        chance = f"IF({here}=0,1-{cells.hit_chance},0)+{terms}"
-        shown = f'AND({cells.dice_message}="",{fits(rules, block, cells)})'
-        cell = put_formula(sheet.cell(row, x_col + 1), f"IF({shown},{chance},0)")
+        cell = put_formula(sheet.cell(row, x_col + 1), chance(f"${get_column_letter(x_col)}{row}"))
         cell.number_format = PERCENT_FORMAT
     chances = get_column_letter(x_col + 1)
     last = grid.first + chart[-1]
     define_name(book, CHART_CHANCE, absolute(sheet, f"{chances}{grid.first}", f"{chances}{last}"))
     sheet.sheet_state = "hidden"
     protect(sheet)
-    return sheet
+    return sheet, x_col
 
 
 def write_damage_chart(
     book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
 ) -> ScatterChart:
     """The Damage workings sheet, and the chart of one attack's damage (amounts ``chart``) drawn from it."""
-    damage = write_damage_workings(book, rules, block, cells, chart)
+    damage, x_col = write_damage_workings(book, rules, block, cells, chart)
     first = HEADER_ROW + 1
     return damage_chart(
         damage,
         "Damage of one attack (0: a miss)",
         "damage",
-        damage.max_column - 1,
+        x_col,
         HEADER_ROW,
         first,
         first + chart[-1],

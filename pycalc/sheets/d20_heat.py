@@ -30,6 +30,7 @@ from pycalc.resolution_block import Chart, Resolution, possible
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.common import BOLD, SUBTITLE, absolute, define_name, put, put_formula, style_header
 from pycalc.sheets.heat_map import HeatMap, colour_by_range
+from pycalc.sheets.log_rows import PartsArea
 from pycalc.tables import RuleSet
 
 FACE, ALWAYS_MISS, ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HIT"
@@ -71,9 +72,15 @@ def face_columns(block: Resolution) -> list[FaceColumn]:
 
 
 def write_face_columns(
-    book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_col: int
+    book: Workbook,
+    sheet: Worksheet,
+    rules: RuleSet,
+    block: Resolution,
+    first_col: int,
+    parts: PartsArea | None = None,
 ) -> None:
-    """From ``first_col`` of the hidden ``sheet``: a header row, then one row per face of the die."""
+    """From ``first_col`` of the hidden ``sheet``: a header row, then one row per face of the die (the
+    parts the columns share worked out once in ``parts``, when given)."""
     faces = engine.faces(rules)
     follow_die = block.die if block.follow_die is None else block.follow_die
     for col, (name, title, die) in enumerate(
@@ -92,12 +99,17 @@ def write_face_columns(
         letter = get_column_letter(col)
         put(sheet.cell(header, col), column.title).font = BOLD
         sheet.column_dimensions[letter].width = 14
+        formula = (
+            column.formula
+            if parts is None or column.formula is None
+            else parts.column_formula(column.formula)
+        )
         for face in range(1, faces + 1):
             cell = sheet.cell(header + face, col)
-            if column.formula is None:
+            if formula is None:
                 put(cell, face)
             else:
-                put_formula(cell, column.formula(f"${get_column_letter(first_col)}{header + face}"))
+                put_formula(cell, formula(f"${get_column_letter(first_col)}{header + face}"))
         define_name(book, column.name, absolute(sheet, f"{letter}{header + 1}", f"{letter}{header + faces}"))
 
 

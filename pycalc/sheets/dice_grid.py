@@ -82,7 +82,12 @@ def write_dice_grid(
     define_name(book, name("MAX_SIDES"), absolute(sheet, "C4"))
     put(sheet["A5"], "Expression fits the grid")
     count, sides = name("COUNT"), name("SIDES")
-    up_to = count if most_dice is None else f"MAX({count},{most_dice})"
+    up_to = count
+    if most_dice is not None:  # worked out once, read by every cell of the grid
+        put(sheet["D5"], "Dice worked out")
+        put_formula(sheet["E5"], f"MAX({count},{most_dice})")
+        up_to = name("MOST_DICE")
+        define_name(book, up_to, absolute(sheet, "E5"))
     put_formula(
         sheet["B5"],
         f'AND(ISNUMBER(SEARCH("d",{dice_ref})),{reads_as_dice(dice_ref)},{count}>=1,{count}<={name("MAX_DICE")},'

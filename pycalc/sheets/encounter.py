@@ -14,7 +14,6 @@ no array formula).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -55,7 +54,6 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
-from pycalc.sheets.fold import Call, is_literal, text
 from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.sheets.log_rows import (
     LITERAL,
@@ -63,11 +61,11 @@ from pycalc.sheets.log_rows import (
     ONCE_PREFIX,
     ROW,
     ROW_PREFIX,
-    Cells,
     RowFormula,
     names_in,
     plan_rows,
     substitute,
+    table_cells,
 )
 from pycalc.tables import RuleSet
 
@@ -133,15 +131,6 @@ class Calculator:
         for name in outputs:
             visit(name)
         return order, used
-
-
-def ranges_named(book: Workbook) -> list[str]:
-    """The workbook's names of more than one cell so far."""
-    return [
-        name
-        for name, defined in book.defined_names.items()
-        if any(":" in ref for _, ref in destinations(defined))
-    ]
 
 
 def read_calculator(book: Workbook) -> Calculator:
@@ -790,44 +779,10 @@ class EncounterWriter:
             {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying}
             for c in both
         ]
-        cells = Cells(
-            ranges=frozenset(self.table_lookups) | frozenset(ranges_named(self.book)),
-            blankable=frozenset(name for name, (how, _) in wired.items() if how == "cell"),
-            fixed=self.filled_lookup,
-        )
+        blankable = {name for name, (how, _) in wired.items() if how == "cell"}
+        cells = table_cells(self.rules, self.book, blankable)
         native = 0 if self.calculator.native else 1
         return plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)[0]
-
-    @functools.cached_property
-    def table_lookups(self) -> dict[str, tuple[Any, str]]:
-        """Each rule table column's workbook name: (the table, the column)."""
-        return {
-            table_name(table.id, column): (table, column)
-            for table in self.rules.tables.values()
-            for column in ("id", "label", *table.column_ids)
-        }
-
-    def filled_lookup(self, call: Call) -> bool:
-        """``INDEX(T_<TABLE>_<COLUMN>,MATCH(key,T_<TABLE>_<ID or LABEL>,0))`` with a literal key, of a
-        table the GM does not fill, whose cell is filled in the tables (so never a blank cell)."""
-        if len(call.args) != 2 or len(call.args[1]) != 1 or not isinstance(call.args[1][0], Call):
-            return False
-        match = call.args[1][0]
-        shown = [text(arg).strip() for arg in [call.args[0], *match.args]]  # looked in, key, by, 0
-        if match.name != "MATCH" or len(shown) != 4 or shown[3] != "0" or not is_literal(shown[1]):
-            return False
-        looked, by = self.table_lookups.get(shown[0]), self.table_lookups.get(shown[2])
-        if looked is None or by is None or looked[0] is not by[0] or by[1] not in ("id", "label"):
-            return False
-        table, column = looked
-        key = shown[1][1:-1].replace('""', '"') if shown[1].startswith('"') else None
-        rows = [row for row in table.rows if key is not None and getattr(row, by[1]) == key]
-        value = (
-            (getattr(rows[0], column) if column in ("id", "label") else rows[0].values.get(column))
-            if rows
-            else None
-        )
-        return not table.gm_fillable and len(rows) == 1 and value not in (None, "")
 
     def once(self, template: str) -> str:
         """A formula worked out once for every row: the names worked out once read their cells."""

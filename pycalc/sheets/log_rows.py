@@ -26,7 +26,13 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
-from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.common import destinations, put_formula, table_name
+from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse, text
+from pycalc.table_files import Table
+from pycalc.tables import RuleSet
 
 TOKEN = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'!|[A-Za-z_][A-Za-z0-9_.]*\s*\(?")
 LITERAL, ONCE, ROW = "literal", "once", "row"
@@ -96,9 +102,11 @@ def plan_rows(
     varying_inputs: set[str],
     native: int,
     cells: Cells,
+    shared_columns: bool = True,
 ) -> list[dict[str, RowFormula]]:
     """Each file's plan, by working name and part taken out: ``formulas[i]`` and ``defaults[i]`` (the
-    literal of each input the log does not set) are file i's; ``native`` is the index of the .xlsx."""
+    literal of each input the log does not set) are file i's; ``native`` is the index of the .xlsx.
+    Without ``shared_columns``, a part recurring on the row stays where it is."""
     known = [dict(d) for d in defaults]
     plans: list[dict[str, RowFormula]] = [{} for _ in formulas]
     varying = set(varying_inputs)
@@ -127,7 +135,8 @@ def plan_rows(
         return known_movable[part]
 
     take_out_once(plans, native, lambda c, p: movable(c, p) and not varying.intersection(names_in(p)))
-    take_out_shared(plans, native, movable)
+    if shared_columns:
+        take_out_shared(plans, native, movable)
     return plans
 
 
@@ -273,3 +282,65 @@ def value_of(nodes: list[Node], cells: Cells) -> bool:
     alone = names_in(pieces) if len(nodes) == 1 else []
     bare = len(alone) == 1 and alone[0] == pieces.strip()  # a name alone: the value of its cell
     return not bare or alone[0] not in cells.blankable | cells.ranges
+
+
+def table_cells(rules: RuleSet, book: Workbook, blankable: Collection[str] = ()) -> Cells:
+    """The ranges of the workbook (its rule tables' columns, and its names of more than one cell so
+    far) and the look-ups of its filled table cells, with these inputs that may be left blank."""
+    columns = {
+        table_name(table.id, column): (table, column)
+        for table in rules.tables.values()
+        for column in ("id", "label", *table.column_ids)
+    }
+    named = [n for n, d in book.defined_names.items() if any(":" in ref for _, ref in destinations(d))]
+    return Cells(
+        frozenset(columns) | frozenset(named),
+        frozenset(blankable),
+        lambda call: filled_lookup(call, columns),
+    )
+
+
+def filled_lookup(call: Call, columns: Mapping[str, tuple[Table, str]]) -> bool:
+    """``INDEX(T_<TABLE>_<COLUMN>,MATCH(key,T_<TABLE>_<ID or LABEL>,0))`` with a literal key, of a
+    table the GM does not fill, whose cell is filled in the tables (so never a blank cell)."""
+    if len(call.args) != 2 or len(call.args[1]) != 1 or not isinstance(call.args[1][0], Call):
+        return False
+    match = call.args[1][0]
+    shown = [text(arg).strip() for arg in [call.args[0], *match.args]]  # looked in, key, by, 0
+    if match.name != "MATCH" or len(shown) != 4 or shown[3] != "0" or not shown[1].startswith('"'):
+        return False
+    looked, by = columns.get(shown[0]), columns.get(shown[2])
+    if looked is None or by is None or looked[0] is not by[0] or by[1] not in ("id", "label"):
+        return False
+    table, column = looked
+    key = shown[1][1:-1].replace('""', '"')
+    rows = [row for row in table.rows if getattr(row, by[1]) == key]
+    if table.gm_fillable or len(rows) != 1:
+        return False
+    value = getattr(rows[0], column) if column in ("id", "label") else rows[0].values.get(column)
+    return value not in (None, "")
+
+
+HERE = "PARTS_HERE"  # in a column's formula, the cell of its row that it reads
+
+
+class PartsArea:
+    """Hidden cells down one column of a sheet, from a row: the parts that the sheet's columns of
+    formulas share and that read nothing of the row, each worked out once (``column_formula``)."""
+
+    def __init__(self, sheet: Worksheet, column: int, row: int, cells: Cells) -> None:
+        self.sheet, self.column, self.row, self.cells = sheet, column, row, cells
+        self.refs: dict[str, str] = {}  # a part's formula -> the absolute reference of its cell
+
+    def column_formula(self, formula_of: Callable[[str], str]) -> Callable[[str], str]:
+        """``formula_of(cell)`` for the cell each row reads, folded, its fixed parts read here."""
+        plan = plan_rows(["COLUMN"], [{"COLUMN": formula_of(HERE)}], [{}], {HERE}, 0, self.cells, False)[0]
+        refs = {name: self.ref(planned.template) for name, planned in plan.items() if name != "COLUMN"}
+        template = substitute(plan["COLUMN"].template, refs)
+        return lambda cell: substitute(template, {HERE: cell})
+
+    def ref(self, part: str) -> str:
+        if part not in self.refs:
+            cell = put_formula(self.sheet.cell(self.row + len(self.refs), self.column), part)
+            self.refs[part] = f"${cell.column_letter}${cell.row}"
+        return self.refs[part]
