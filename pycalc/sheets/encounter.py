@@ -88,6 +88,7 @@ class Calculator:
     formats: dict[str, str]  # number format of each working cell (TRUE/FALSE on booleans)
     other: Calculator | None = None  # the other file's calculator (UDF or native), for the layout
     native: bool = True  # this one writes native formulas (the .xlsx)
+    log_plan: dict[str, RowFormula] | None = None  # this file's, when the other file's build made it
 
     def shared_closure(self, outputs: list[str]) -> tuple[list[str], set[str]]:
         """The working names and inputs of ``outputs`` in this calculator or the other, in an order
@@ -257,7 +258,11 @@ def write_encounter(
     if rules.encounter_block is None:
         return
     known = {} if known is None else known
-    calculator = known[macro] = read_calculator(book)
+    calculator = read_calculator(book)
+    earlier = known.get(macro)  # read by the other file's build, with this file's log plan
+    if earlier is not None and (earlier.formulas, earlier.inputs) == (calculator.formulas, calculator.inputs):
+        calculator = earlier
+    known[macro] = calculator
     other = known.get(not macro)
     if other is None:
         scratch = share_styles(Workbook())
@@ -265,7 +270,9 @@ def write_encounter(
         other = known[not macro] = read_calculator(scratch)
     calculator = replace(calculator, other=other, native=not macro)
     sheet = book.create_sheet(SHEET, 2)
-    EncounterWriter(sheet, book, rules, adapter(rules.id), calculator).write()
+    writer = EncounterWriter(sheet, book, rules, adapter(rules.id), calculator)
+    writer.write()
+    known[not macro] = replace(other, log_plan=writer.other_plan)
 
 
 class EncounterWriter:
@@ -287,6 +294,7 @@ class EncounterWriter:
         self.outputs = [ruleset.result, ruleset.hp_lost, *(n for n, _ in ruleset.shown)]
         self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
         self.working, self.used = calculator.shared_closure(self.outputs)
+        self.other_plan: dict[str, RowFormula] | None = None  # the other file's, once worked out
 
     # ---- names and cells
 
@@ -779,10 +787,14 @@ class EncounterWriter:
             {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying}
             for c in both
         ]
+        if self.calculator.log_plan is not None:
+            return self.calculator.log_plan
         blankable = {name for name, (how, _) in wired.items() if how == "cell"}
         cells = table_cells(self.rules, self.book, blankable)
         native = 0 if self.calculator.native else 1
-        return plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)[0]
+        plans = plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)
+        self.other_plan = plans[1] if len(plans) > 1 else None
+        return plans[0]
 
     def once(self, template: str) -> str:
         """A formula worked out once for every row: the names worked out once read their cells."""

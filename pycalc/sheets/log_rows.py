@@ -129,49 +129,68 @@ def plan_rows(
 
     known_movable: dict[str, bool] = {}
 
-    def movable(call: Call, part: str) -> bool:  # one answer per part's text
-        if part not in known_movable:
-            known_movable[part] = position_free([call], cells.ranges) and value_of_call(call, cells)
-        return known_movable[part]
+    def movable(found: Found) -> bool:  # one answer per part's text
+        if found.text not in known_movable:
+            known_movable[found.text] = found.position_free and value_of_call(found.call, cells)
+        return known_movable[found.text]
 
-    take_out_once(plans, native, lambda c, p: movable(c, p) and not varying.intersection(names_in(p)))
+    take_out_once(plans, native, cells.ranges, lambda c: movable(c) and not varying.intersection(c.names))
     if shared_columns:
-        take_out_shared(plans, native, movable)
+        take_out_shared(plans, native, cells.ranges, movable)
     return plans
 
 
-Wanted = Callable[[Call, str], bool]  # whether to take a call out, given it and its text
+@dataclass(frozen=True)
+class Found:
+    """A call of a formula, as ``calls_in`` finds it."""
+
+    call: Call
+    text: str
+    after: int  # the index in the list just past the calls inside it
+    position_free: bool  # nothing in it depends on the cell it stands in (see ``calls_in``)
+    names: frozenset[str]  # the names it reads
 
 
-def take_out_once(plans: list[dict[str, RowFormula]], native: int, wanted: Wanted) -> None:
+Wanted = Callable[[Found], bool]  # whether to take a call out
+
+
+def take_out_once(
+    plans: list[dict[str, RowFormula]], native: int, ranges: frozenset[str], wanted: Wanted
+) -> None:
     """Every part of the native rows' formulas that ``wanted`` takes (the largest) becomes ONCE."""
-    found: dict[str, str] = {}
+    parts: dict[str, str] = {}
     for planned in list(plans[native].values()):
         if planned.kind != ROW:
             continue
-        calls = calls_in(planned.template)
+        calls = calls_in(planned.template, ranges)
         at = 0
         while at < len(calls):
-            call, part, after = calls[at]
-            if wanted(call, part):
-                if len(part) >= LEAST_ONCE and names_in(part):
-                    found.setdefault(part, f"{ONCE_PREFIX}{len(found) + 1}")
-                at = after  # not inside a part taken
+            found = calls[at]
+            if wanted(found):
+                if len(found.text) >= LEAST_ONCE and found.names:
+                    parts.setdefault(found.text, f"{ONCE_PREFIX}{len(parts) + 1}")
+                at = found.after  # not inside a part taken
             else:
                 at += 1
-    take_out(plans, found, ONCE)
+    take_out(plans, parts, ONCE)
 
 
-def take_out_shared(plans: list[dict[str, RowFormula]], native: int, wanted: Wanted) -> None:
+def take_out_shared(
+    plans: list[dict[str, RowFormula]], native: int, ranges: frozenset[str], wanted: Wanted
+) -> None:
     """Parts that recur in the native rows' formulas get a ROW column each, the one saving the most
     characters first, until no part of LEAST_SHARED characters or more recurs."""
+    wanted_in: dict[str, list[str]] = {}  # a formula's parts that may be shared (found once)
     while True:
         uses: Counter[str] = Counter()
         for planned in plans[native].values():
             if planned.kind == ROW:
-                uses.update(
-                    p for c, p, _ in calls_in(planned.template) if len(p) >= LEAST_SHARED and wanted(c, p)
-                )
+                if planned.template not in wanted_in:
+                    calls = calls_in(planned.template, ranges)
+                    wanted_in[planned.template] = [
+                        c.text for c in calls if len(c.text) >= LEAST_SHARED and wanted(c)
+                    ]
+                uses.update(wanted_in[planned.template])
         name = f"{ROW_PREFIX}{sum(n.startswith(ROW_PREFIX) for n in plans[native]) + 1}"
         saving = {part: (len(part) - len(name)) * (count - 1) for part, count in uses.items() if count > 1}
         best = max(saving, key=saving.__getitem__, default=None)
@@ -189,33 +208,49 @@ def take_out(plans: list[dict[str, RowFormula]], parts: Mapping[str, str], kind:
         plan.update({name: RowFormula(part, kind) for part, name in parts.items()})
 
 
-def calls_in(formula: str) -> list[tuple[Call, str, int]]:
-    """Every call of the formula, outermost first: (the call, its text, the index in this list just
-    past the calls inside it)."""
-    found: list[tuple[Call, str, int]] = []
+def calls_in(formula: str, ranges: frozenset[str]) -> list[Found]:
+    """Every call of the formula, outermost first, each with its text, the names it reads and whether
+    it is position-free: no ROW() or COLUMN() in it, and no range read as one value (implicit
+    intersection) rather than whole by a call that takes ranges (``RANGE_TAKING``)."""
+    found: list[Found | None] = []
 
-    def walk(nodes: list[Node]) -> str:
-        pieces = []
+    def walk(nodes: list[Node]) -> tuple[str, bool, set[str]]:  # text, position-free, names
+        pieces, free, names = [], True, set()
         for node in nodes:
             if isinstance(node, Call):
                 at = len(found)
-                found.append((node, "", 0))
-                part = f"{node.name}({','.join(walk(arg) for arg in node.args)})"
-                found[at] = (node, part, len(found))
+                found.append(None)
+                whole = RANGE_TAKING.get(node.name, ())
+                call_free, call_names, args = node.name not in ("ROW", "COLUMN"), set(), []
+                for index, arg in enumerate(node.args):
+                    arg_text, arg_free, arg_names = walk(arg)
+                    args.append(arg_text)
+                    call_names |= arg_names
+                    read_whole = node.name in RANGE_TAKING and (whole is None or index in whole)
+                    call_free = call_free and (arg_free or (read_whole and arg_text.strip() in ranges))
+                part = f"{node.name}({','.join(args)})"
+                found[at] = Found(node, part, len(found), call_free, frozenset(call_names))
                 pieces.append(part)
+                free, names = free and call_free, names | call_names
             elif isinstance(node, Group):
-                pieces.append(f"({walk(node.inner)})")
+                inner_text, inner_free, inner_names = walk(node.inner)
+                pieces.append(f"({inner_text})")
+                free, names = free and inner_free, names | inner_names
             else:
+                read = names_in(node)
                 pieces.append(node)
-        return "".join(pieces)
+                free, names = free and not ranges.intersection(read), names.union(read)
+        return "".join(pieces), free, names
 
     walk(parse(formula))
-    return found
+    return [f for f in found if f is not None]
 
 
 def with_calls_named(formula: str, parts: Mapping[str, str]) -> str:
     """The formula with each call whose text is one of ``parts`` replaced by its name (the outermost
     such call: one inside it goes with it)."""
+    if not any(part in formula for part in parts):
+        return formula
 
     def walk(nodes: list[Node]) -> tuple[str, str]:  # (as written, with the parts named)
         written, named = [], []
@@ -235,29 +270,6 @@ def with_calls_named(formula: str, parts: Mapping[str, str]) -> str:
         return "".join(written), "".join(named)
 
     return walk(parse(formula))[1]
-
-
-def position_free(nodes: list[Node], ranges: frozenset[str]) -> bool:
-    """Nothing in the nodes depends on the cell they stand in: no ROW() or COLUMN(), and no range
-    read as one value (implicit intersection) rather than whole by a call that takes ranges."""
-    for node in nodes:
-        if isinstance(node, str):
-            if ranges.intersection(names_in(node)):
-                return False
-        elif isinstance(node, Group):
-            if not position_free(node.inner, ranges):
-                return False
-        else:
-            if node.name in ("ROW", "COLUMN"):
-                return False
-            whole = RANGE_TAKING.get(node.name, ())
-            for index, arg in enumerate(node.args):
-                a_range = len(arg) == 1 and isinstance(arg[0], str) and arg[0].strip() in ranges
-                if a_range and node.name in RANGE_TAKING and (whole is None or index in whole):
-                    continue
-                if not position_free(arg, ranges):
-                    return False
-    return True
 
 
 def value_of_call(call: Call, cells: Cells) -> bool:
