@@ -40,6 +40,7 @@ from pycalc.sheets.workbook import (
     check_buildable,
     gc_paused,
     quickstart_path,
+    release,
     tables_version,
     workbook_bytes,
     workbook_parts,
@@ -175,7 +176,9 @@ def workbook_parts_kept(
                 kept = (
                     f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
                 )
-        return workbook_parts(book), kept
+        parts = workbook_parts(book)
+        release(book)
+        return parts, kept
 
 
 def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> Built:

@@ -312,6 +312,13 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def release(book: Workbook) -> None:
+    """Free a saved workbook's cells now, by their reference counts, while the garbage collector is
+    paused: left to the collector, its first collection after the pause walks every one of them."""
+    for sheet in book._sheets:
+        sheet._cells.clear()
+
+
 def workbook_of(
     rules: RuleSet, macro: bool, paper: str, calculators: dict[bool, Calculator] | None
 ) -> Workbook:
@@ -433,9 +440,7 @@ def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
         return None
     if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
         cell.parent._hyperlinks.append(cell.hyperlink)
-    head = f'<c r="{column_letter(cell.column)}{cell.row}"' + (
-        "" if style_id is None else f' s="{style_id}"'
-    )
+    head = f'<c r="{column_letter(cell.column)}{cell.row}"' + ("" if style_id is None else f' s="{style_id}"')
     if kind == "s":
         head += ' t="inlineStr"'
     elif kind != "f":
