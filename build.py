@@ -193,12 +193,17 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
     if xlsx not in built:
         return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
     values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
-    files: dict[Path, bytes | Parts] = {path: valued(parts, values) for path, (parts, _) in built.items()}
+    write = valued(values)
+    files: dict[Path, bytes | Parts] = {path: write(parts) for path, (parts, _) in built.items()}
     return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
-def valued(parts: Parts, values: cached_values.BookValues | None) -> bytes:
-    return zipped(parts if values is None else cached_values.parts_with_values(parts, values))
+def valued(values: cached_values.BookValues | None) -> Callable[[Parts], bytes]:
+    """A file's parts -> its bytes, with these cached values written in (none when unknown)."""
+    if values is None:
+        return zipped
+    write = cached_values.value_writer(values)
+    return lambda parts: zipped(write(parts))
 
 
 Job = tuple[RuleSet, list[Path], argparse.Namespace]
@@ -269,7 +274,7 @@ def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path
             say(args, said)
         for path, made in one.files.items():
             values.setdefault(path.with_suffix(".xlsx"), one.values)
-            files[path] = made if isinstance(made, bytes) else valued(made, values[path.with_suffix(".xlsx")])
+            files[path] = made if isinstance(made, bytes) else valued(values[path.with_suffix(".xlsx")])(made)
         unvalued.update(one.unvalued)
     return files, unvalued
 
