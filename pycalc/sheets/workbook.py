@@ -533,15 +533,37 @@ def plain_cell_writer() -> Iterator[None]:
         WorksheetWriter.write_rows, sheet_writer.create_temporary_file = rows, scratch  # type: ignore[method-assign]
 
 
+class PartsArchive:
+    """What openpyxl's ``ExcelWriter`` calls on the zip it saves into, keeping each part by name
+    instead, in the order written: no zip to write and read back before ``zipped`` makes the file."""
+
+    def __init__(self) -> None:
+        self.parts: Parts = {}
+
+    def writestr(self, name: str, data: str | bytes) -> None:
+        if name in self.parts:
+            raise ValueError(f"a zip part name appears twice: {name}")
+        self.parts[name] = data.encode() if isinstance(data, str) else data
+
+    def write(self, filename: str, arcname: str) -> None:
+        self.writestr(arcname, Path(filename).read_bytes())
+
+    def namelist(self) -> list[str]:
+        return list(self.parts)
+
+    def close(self) -> None:
+        """Nothing to finish: the parts are complete."""
+
+
 def workbook_parts(book: Workbook) -> Parts:
     """The saved file's parts, reproducible (no save time in them), before they are compressed."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
-    raw = io.BytesIO()
-    with plain_cell_writer():  # as book.save, but stored: the parts are compressed once, by zipped()
-        ExcelWriter(book, zipfile.ZipFile(raw, "w", zipfile.ZIP_STORED, allowZip64=True)).save()
-    parts = parts_of(raw.getvalue())
+    archive = PartsArchive()
+    with plain_cell_writer():  # as book.save, into parts: they are compressed once, by zipped()
+        ExcelWriter(book, archive).save()
+    parts = archive.parts
     if "docProps/core.xml" in parts:
         parts["docProps/core.xml"] = MODIFIED_STAMP.sub(
             rb"\g<1>2000-01-01T00:00:00Z\g<2>", parts["docProps/core.xml"]
