@@ -135,7 +135,13 @@ def without_values(xml: bytes) -> bytes:
     (a part just written, with no value after any formula, is handed back as it is, unsearched)."""
     if b"</f><v>" not in xml:
         return xml
-    return VALUED_FORMULA_CELL.sub(rb'<c r="\1"\2><f>\3</f><v /></c>', xml)
+    return VALUED_FORMULA_CELL.sub(empty_formula_cell, xml)
+
+
+def empty_formula_cell(valued: re.Match[bytes]) -> bytes:
+    """A valued formula cell as openpyxl writes it: no type, no value (a function, not a template:
+    ``re`` expands a template in Python, match by match, at half the speed)."""
+    return b'<c r="%s"%s><f>%s</f><v /></c>' % valued.group(1, 2, 3)
 
 
 def parts_key(parts: Parts) -> str:
