@@ -85,9 +85,9 @@ def written_values(parts: Parts) -> BookValues:
     the sheets: it writes every valued formula cell one way)."""
     values: BookValues = {}
     for title, part in sheets_in(parts.__getitem__).items():
-        for match in WRITTEN_VALUE.finditer(parts[part]):
-            ref, kind, text = match.groups()
-            values[(title, ref.decode())] = ((kind or b"n").decode(), unescape(text.decode()))
+        for ref, kind, stored in WRITTEN_VALUE.findall(parts[part]):  # (kind b"": no t attribute)
+            text = stored.decode()
+            values[(title, ref.decode())] = ((kind or b"n").decode(), unescape(text) if "&" in text else text)
     return values
 
 
