@@ -140,6 +140,12 @@ def unlocked(cell: Cell) -> bool:
     return style is not None and cell.parent.parent._protections[style.protectionId].locked is False
 
 
+def input_at(sheet: Worksheet, row: int, column: int) -> bool:
+    """Whether the sheet has an unlocked cell at (row, column) (without making a cell where none is)."""
+    cell = sheet._cells.get((row, column))
+    return cell is not None and unlocked(cell)
+
+
 def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
@@ -155,6 +161,8 @@ def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
             if name not in old.names:
                 continue
             new_places = coordinates(destinations(book.defined_names[name]), sheets)
+            if not any(input_at(sheets[title], row, column) for title, row, column in new_places):
+                continue  # no input under the name (most names): nothing to carry, no old places read
             old_places = coordinates(destinations(old.names[name]), old.sheets)
             if len(new_places) != len(old_places):
                 continue
