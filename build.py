@@ -40,6 +40,7 @@ from pycalc.sheets.workbook import (
     check_buildable,
     gc_paused,
     quickstart_path,
+    release,
     tables_version,
     workbook_bytes,
     workbook_parts,
@@ -175,7 +176,9 @@ def workbook_parts_kept(
                 kept = (
                     f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
                 )
-        return workbook_parts(book), kept
+        parts = workbook_parts(book)
+        release(book)
+        return parts, kept
 
 
 def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> Built:
@@ -190,12 +193,17 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
     if xlsx not in built:
         return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
     values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
-    files: dict[Path, bytes | Parts] = {path: valued(parts, values) for path, (parts, _) in built.items()}
+    write = valued(values)
+    files: dict[Path, bytes | Parts] = {path: write(parts) for path, (parts, _) in built.items()}
     return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
-def valued(parts: Parts, values: cached_values.BookValues | None) -> bytes:
-    return zipped(parts if values is None else cached_values.parts_with_values(parts, values))
+def valued(values: cached_values.BookValues | None) -> Callable[[Parts], bytes]:
+    """A file's parts -> its bytes, with these cached values written in (none when unknown)."""
+    if values is None:
+        return zipped
+    write = cached_values.value_writer(values)
+    return lambda parts: zipped(write(parts))
 
 
 Job = tuple[RuleSet, list[Path], argparse.Namespace]
@@ -266,7 +274,7 @@ def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path
             say(args, said)
         for path, made in one.files.items():
             values.setdefault(path.with_suffix(".xlsx"), one.values)
-            files[path] = made if isinstance(made, bytes) else valued(made, values[path.with_suffix(".xlsx")])
+            files[path] = made if isinstance(made, bytes) else valued(values[path.with_suffix(".xlsx")])(made)
         unvalued.update(one.unvalued)
     return files, unvalued
 
@@ -438,6 +446,13 @@ def source_digest(ruleset_id: str, args: argparse.Namespace) -> str:
     return digest.hexdigest()
 
 
+def source_digests(args: argparse.Namespace, ruleset_ids: list[str]) -> dict[str, str]:
+    """``source_digest`` of every ruleset of the tables folder (and of those asked for), worked out
+    before the tables are read: the files are recorded as built from what the build read, even when
+    a table is saved again while it runs (watch mode: the next change must build)."""
+    return {r: source_digest(r, args) for r in dict.fromkeys([*ruleset_folders(tables_dir()), *ruleset_ids])}
+
+
 def digests(files: dict[Path, bytes], out: Path) -> dict[str, str]:
     """SHA-256 of each file's bytes, by its path in the output folder."""
     return {
@@ -457,13 +472,15 @@ def read_built_from(out: Path) -> dict[str, dict]:
         return {}
 
 
-def up_to_date(ruleset_id: str, args: argparse.Namespace, record: dict[str, dict]) -> bool:
+def up_to_date(
+    ruleset_id: str, args: argparse.Namespace, record: dict[str, dict], sources: dict[str, str]
+) -> bool:
     """Whether the ruleset's two files are exactly what a build from these tables and this code wrote
     (building again would give them byte for byte: the GM's inputs are carried from them)."""
     entry = record.get(ruleset_id, {})
     paths = [args.out / f"{ruleset_id}.xlsx", args.out / f"{ruleset_id}.xlsm"]
     return (
-        entry.get("from") == source_digest(ruleset_id, args)
+        entry.get("from") == sources[ruleset_id]
         and entry.get("files") == file_digests(paths, args.out)
         and len(entry["files"]) == len(paths)
     )
@@ -472,33 +489,38 @@ def up_to_date(ruleset_id: str, args: argparse.Namespace, record: dict[str, dict
 LITE = "lite"  # the Lite bundles' entry in BUILT_FROM
 
 
-def lite_digest(args: argparse.Namespace) -> str:
+def lite_digest(sources: dict[str, str]) -> str:
     every = ruleset_folders(tables_dir())
-    return hashlib.sha256(" ".join(source_digest(r, args) for r in every).encode()).hexdigest()
+    return hashlib.sha256(" ".join(sources[r] for r in every).encode()).hexdigest()
 
 
-def lite_current(args: argparse.Namespace, record: dict[str, dict]) -> bool:
+def lite_current(args: argparse.Namespace, record: dict[str, dict], sources: dict[str, str]) -> bool:
     entry = record.get(LITE, {})
     names = entry.get("files", {})
     return (
         bool(names)
-        and entry.get("from") == lite_digest(args)
+        and entry.get("from") == lite_digest(sources)
         and names == file_digests([args.out / name for name in names], args.out)
     )
 
 
 def record_built_from(
-    ruleset_ids: list[str], args: argparse.Namespace, files: dict[Path, bytes], lite: dict[Path, bytes]
+    ruleset_ids: list[str],
+    args: argparse.Namespace,
+    files: dict[Path, bytes],
+    lite: dict[Path, bytes],
+    sources: dict[str, str],
 ) -> None:
     """Note what these rulesets' files (as built, with their cached values) and the Lite bundles were
-    built from. The bytes built are noted, not those on disk: a file changed since does not pass."""
+    built from (``sources``: read before the tables were). The bytes built are noted, not those on
+    disk: a file changed since does not pass."""
     record = read_built_from(args.out)
     for ruleset_id in ruleset_ids:
         paths = [args.out / f"{ruleset_id}.xlsx", args.out / f"{ruleset_id}.xlsm"]
         built = digests({path: files[path] for path in paths}, args.out)
-        record[ruleset_id] = {"from": source_digest(ruleset_id, args), "files": built}
+        record[ruleset_id] = {"from": sources[ruleset_id], "files": built}
     if any(path.parent.name == ALL_BUNDLE for path in lite):  # every ruleset's bundles were made
-        record[LITE] = {"from": lite_digest(args), "files": digests(lite, args.out)}
+        record[LITE] = {"from": lite_digest(sources), "files": digests(lite, args.out)}
     write_atomically(
         args.out / BUILT_FROM, (json.dumps(dict(sorted(record.items())), indent=1) + "\n").encode()
     )
@@ -511,8 +533,9 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
     does; ``--check`` always builds)."""
     started = time.perf_counter()
     record = {} if args.force or args.fresh or args.check or args.lite else read_built_from(args.out)
-    current = [r for r in ruleset_ids if not up_to_date(r, args, record)]
-    lite_done = lite_current(args, record)
+    sources = source_digests(args, ruleset_ids)
+    current = [r for r in ruleset_ids if not up_to_date(r, args, record, sources)]
+    lite_done = lite_current(args, record, sources)
     if not current and lite_done and not args.pdf:
         say(args, f"nothing to build: {len(ruleset_ids)} ruleset(s) up to date (--force builds them again)")
         return 0
@@ -530,7 +553,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
     files, unvalued = built_files(wait(), args)
     if values_after and not args.check and not args.pdf and not args.lite:
         write_changed(lite)
-        return write_then_add_values(args, files, unvalued, building, started)
+        return write_then_add_values(args, files, unvalued, building, started, sources)
     values = recalculated_values(unvalued, args) if unvalued and not args.check else {}
     files = with_cached_values(files, values)
     if args.check:
@@ -540,7 +563,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
         return 1 if stale else 0
     written = write_workbooks(files) + write_changed(lite)
     if not args.lite:
-        record_built_from(with_values(building, unvalued, values, args), args, files, lite)
+        record_built_from(with_values(building, unvalued, values, args), args, files, lite, sources)
     if args.pdf and not args.lite:
         if find_soffice() is None:
             print(
@@ -565,6 +588,7 @@ def write_then_add_values(
     to_recalculate: dict[str, bytes],
     building: list[RuleSet],
     started: float,
+    sources: dict[str, str],
 ) -> int:
     """Write the workbooks now (with the values known from the previous build), then recalculate the
     changed ones in LibreOffice and write them again with their values (no second backup)."""
@@ -579,7 +603,7 @@ def write_then_add_values(
             if path.with_suffix(".xlsx") in found and path.read_bytes() == files[path]:
                 write_atomically(path, data)
         say(args, f"cached values written in {time.perf_counter() - started:.2f} s")
-    record_built_from(with_values(building, to_recalculate, found, args), args, valued, {})
+    record_built_from(with_values(building, to_recalculate, found, args), args, valued, {}, sources)
     return 0
 
 

@@ -98,6 +98,28 @@ def test_an_up_to_date_ruleset_is_not_built_again_and_any_change_builds_it(tmp_p
     assert "built 1 ruleset(s)" in capsys.readouterr().out
 
 
+def test_a_table_saved_while_a_build_runs_leaves_its_ruleset_to_build_again(tmp_path: Path, monkeypatch):
+    """The files are recorded as built from the tables the build read: a table saved while it runs
+    (watch mode: while LibreOffice works out the values) is not taken as built."""
+    tables, out = tmp_path / "tables", tmp_path / "out"
+    shutil.copytree(PROJECT_ROOT / "tables" / "cnc", tables / "cnc")
+    shutil.copytree(PROJECT_ROOT / "workbook", out, ignore=shutil.ignore_patterns("built-from.json"))
+    saved = tables / "cnc" / "ruleset.yaml"
+    built_files = build.built_files
+
+    def saving_meanwhile(*args):
+        saved.write_text(saved.read_text() + "\n# saved while the workbooks are built\n")
+        return built_files(*args)
+
+    monkeypatch.setattr(build, "built_files", saving_meanwhile)
+    assert build.main(["--tables", str(tables), "--out", str(out), "--quiet"]) == 0
+    monkeypatch.setenv("PYCALC_TABLES", str(tables))
+    args = build.parse_args(["--out", str(out)])
+    record = build.read_built_from(out)
+    assert record["cnc"]["files"]  # recorded, but not as built from the tables now saved
+    assert not build.up_to_date("cnc", args, record, build.source_digests(args, ["cnc"]))
+
+
 def test_a_build_whose_values_came_from_libreoffice_is_up_to_date_afterwards(tmp_path: Path, capsys):
     require_libreoffice()
     out = tmp_path / "out"

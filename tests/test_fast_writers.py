@@ -13,14 +13,16 @@ import openpyxl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.comments import Comment
-from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.styleable import StyleDescriptor
 from openpyxl.worksheet.hyperlink import Hyperlink
+from openpyxl.worksheet.merge import MergedCellRange
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets import workbook
 from pycalc.sheets.common import BODY, GRID, fill, font, share_styles
-from pycalc.sheets.fast_cells import fast_cells, get_cell, set_style
+from pycalc.sheets.fast_cells import fast_cells, format_merged, get_cell, set_style
 from pycalc.sheets.workbook import build_workbook, plain_cell_writer, workbook_bytes
 from pycalc.tables import load_folder, tables_dir
 
@@ -112,6 +114,35 @@ def test_shared_styles_save_the_same_bytes():
     )
 
 
+def test_the_plain_rows_writer_gives_every_look_its_style_id():
+    """Style ids found by the style arrays' bytes: equal looks, copies and all-zero arrays."""
+    book = styled_book(shared=True)
+    book.active.cell(50, 1, "no look")._style = StyleArray()  # an array of zeros: no s attribute
+    twin = styled_book(shared=True)
+    twin.active.cell(50, 1, "no look")
+    assert saved_parts(book, plain=True) == saved_parts(twin, plain=False)
+
+
+def test_the_parts_archive_holds_the_parts_a_saved_zip_holds():
+    """workbook_parts saves into a PartsArchive: the parts, in order, of the file book.save writes
+    (but for the fixed modification time)."""
+    rules = load_folder(tables_dir() / "spelljammer")
+    for macro in (False, True):
+        parts = workbook.workbook_parts(build_workbook(rules, macro=macro))
+        raw = io.BytesIO()
+        saved = build_workbook(rules, macro=macro)
+        for key, value in (("creator", "pycalc build.py"), ("lastModifiedBy", "pycalc build.py")):
+            setattr(saved.properties, key, value)
+        saved.properties.created = workbook.FIXED_DATE
+        with plain_cell_writer():
+            saved.save(raw)
+        zipped = workbook.parts_of(raw.getvalue())
+        assert list(parts) == list(zipped)
+        assert {name: part for name, part in parts.items() if name != "docProps/core.xml"} == {
+            name: part for name, part in zipped.items() if name != "docProps/core.xml"
+        }
+
+
 def test_fast_cells_build_the_same_bytes(monkeypatch):
     """A workbook built with fast_cells (openpyxl's cell look-up and style assignment swapped for
     shorter ones) saves the bytes openpyxl's own give."""
@@ -125,3 +156,23 @@ def test_fast_cells_are_put_back():
     with fast_cells():
         pass
     assert Worksheet._get_cell is not get_cell and StyleDescriptor.__set__ is not set_style
+    assert MergedCellRange.format is not format_merged
+
+
+def merged_book() -> openpyxl.Workbook:
+    """Merged ranges over bordered, protected, empty and missing cells, one range inside a border."""
+    book = share_styles(openpyxl.Workbook())
+    sheet = book.active
+    sheet["A1"].border, sheet["A1"].protection = GRID, Protection(locked=False)
+    sheet["C3"].border = Border(right=Side(style="thick"), bottom=Side(style="thin"))
+    sheet["B6"].value = "kept"
+    sheet["D6"].border = GRID
+    for reference in ("A1:C3", "B5:E5", "B6:D8", "F1:F4", "G7:G7"):
+        sheet.merge_cells(reference)
+    return book
+
+
+def test_merging_with_fast_cells_saves_what_openpyxl_saves():
+    with fast_cells():
+        fast = saved_parts(merged_book(), plain=False)
+    assert fast == saved_parts(merged_book(), plain=False)

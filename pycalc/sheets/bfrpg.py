@@ -589,11 +589,12 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     for face in range(1, count + 1):
         put(sheet.cell(face + 1, 1), face)
         put(sheet.cell(1, face + 1), face)
+    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
     for row in range(2, count + 2):
         for column in range(2, count + 2):
             roll = f"$A{row}"
             follow = f"{sheet.cell(1, column).column_letter}$1"
-            put_formula(sheet.cell(row, column), resolution(rules).result(roll, follow))
+            put_formula(sheet.cell(row, column), rolls.result(roll, follow))
     last = sheet.cell(count + 1, count + 1).coordinate
     define_name(book, GRID_NAME, absolute(sheet, "B2", last))
     define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))

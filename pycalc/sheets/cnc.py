@@ -447,11 +447,12 @@ def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     put(sheet["A1"], "Natural roll")
     put(sheet["B1"], "Result for the Attack calculator")
     faces = int(rules.constant("attack_roll", "attack_die_faces"))
+    rolls = resolution(rules)
     for roll in range(1, faces + 1):
         put(sheet.cell(roll + 1, 1), roll)
-        put_formula(sheet.cell(roll + 1, 2), resolution(rules).result(f"A{roll + 1}", '""'))
+        put_formula(sheet.cell(roll + 1, 2), rolls.result(f"A{roll + 1}", '""'))
     define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
-    write_face_columns(book, sheet, rules, resolution(rules).block, first_col=4)
+    write_face_columns(book, sheet, rules, rolls.block, first_col=4)
     sheet.column_dimensions["B"].width = 34
     sheet.sheet_state = "hidden"
     protect(sheet)

@@ -3,19 +3,25 @@
 A build makes some 120,000 cells per workbook and gives them some 200,000 fonts, fills, borders ...
 openpyxl's ``Worksheet._get_cell`` tests the row's range, the coordinate's presence and the cell's
 column before it finds or makes the cell; its style descriptor looks the cell's style array up twice
-before it stores the style's index. ``fast_cells()`` swaps in versions that find an existing cell
-first and store the index at once: the same cells, the same style arrays, so the same saved bytes.
+before it stores the style's index; merging cells makes and hashes a new border for every cell on the
+range's edges. ``fast_cells()`` swaps in versions that find an existing cell first, store the index
+at once and work each merged border out once: the same cells, the same style arrays, so the same saved
+bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.cell import Cell, MergedCell
+from openpyxl.styles.borders import Border
 from openpyxl.styles.cell_style import ArrayDescriptor, StyleArray
-from openpyxl.styles.styleable import StyleDescriptor
+from openpyxl.styles.styleable import StyleableObject, StyleDescriptor
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.merge import MergedCellRange
 from openpyxl.worksheet.worksheet import Worksheet
 
 STYLE_INDEX = {
@@ -47,12 +53,61 @@ def set_style(descriptor: StyleDescriptor, cell: Any, value: Any) -> None:
     style[STYLE_INDEX[descriptor.key]] = getattr(cell.parent.parent, descriptor.collection).add(value)
 
 
+def style_array(cell: StyleableObject) -> StyleArray:
+    """The cell's style array, made (all zeros) if it has none, as openpyxl's style getters do."""
+    if cell._style is None:
+        cell._style = StyleArray()
+    return cell._style
+
+
+def merged_cell(sheet: Worksheet, row: int, column: int) -> StyleableObject:
+    """The cell at (row, column) of a merged range, made a ``MergedCell`` if missing."""
+    cell = sheet._cells.get((row, column))
+    if cell is None:
+        cell = sheet._cells[(row, column)] = MergedCell(sheet, row=row, column=column)
+    return cell
+
+
+EDGES = ("top", "left", "right", "bottom")
+_border_sums: weakref.WeakKeyDictionary[Workbook, dict[tuple[int, str, int], int]] = (
+    weakref.WeakKeyDictionary()
+)  # by book: (a cell's border id, edge, the first cell's border id) -> the cell's new border id
+
+
+def format_merged(merged: MergedCellRange) -> None:
+    """``MergedCellRange.format``: every cell of the range made if missing; each cell on an edge given
+    that side of the first cell's border (``cell.border += Border(<edge>=side)``), every cell the first
+    cell's protection. The same style ids, each border sum made and hashed once per book."""
+    sheet, start = merged.ws, merged.start_cell
+    borders, protections = sheet.parent._borders, sheet.parent._protections
+    sums = _border_sums.setdefault(sheet.parent, {})
+    for edge in EDGES:
+        start_border = style_array(start).borderId
+        side = getattr(borders[start_border], edge)
+        if side and side.style is None:
+            continue
+        for row, column in getattr(merged, edge):
+            style = style_array(merged_cell(sheet, row, column))
+            key = (style.borderId, edge, start_border)
+            if key not in sums:
+                sums[key] = borders.add(borders[style.borderId] + Border(**{edge: side}))
+            style.borderId = sums[key]
+    protection = protections.add(protections[style_array(start).protectionId])
+    for row, column in merged.cells:
+        style_array(merged_cell(sheet, row, column)).protectionId = protection
+
+
 @contextlib.contextmanager
 def fast_cells() -> Iterator[None]:
-    """Build with ``get_cell`` and ``set_style`` in openpyxl's place (restored after; nested use is fine)."""
-    original = Worksheet._get_cell, StyleDescriptor.__set__
-    Worksheet._get_cell, StyleDescriptor.__set__ = get_cell, set_style  # type: ignore[method-assign]
+    """Build with ``get_cell``, ``set_style`` and ``format_merged`` in openpyxl's place (restored after;
+    nested use is fine)."""
+    original = Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format
+    Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format = (  # type: ignore[method-assign]
+        get_cell,
+        set_style,
+        format_merged,
+    )
     try:
         yield
     finally:
-        Worksheet._get_cell, StyleDescriptor.__set__ = original  # type: ignore[method-assign]
+        Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format = original  # type: ignore[method-assign]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
@@ -70,11 +71,8 @@ def room_for(
     span = spans.get((cell.row, cell.column))
     last = span[1] if span else cell.column
     points = sum(points_of(column) for column in range(cell.column, last + 1))
-    if (
-        span is None
-        and cell.alignment.horizontal in (None, "general", "left")
-        and not cell.alignment.wrap_text
-    ):
+    alignment = look_of(cell, "_alignments", "alignmentId")
+    if span is None and alignment.horizontal in (None, "general", "left") and not alignment.wrap_text:
         column = last + 1
         while column <= last_column and (cell.row, column) not in spans:
             if sheet.cell(cell.row, column).value not in (None, ""):
@@ -84,13 +82,21 @@ def room_for(
     return points
 
 
+def look_of(cell: Cell, collection: str, key: str) -> Any:
+    """The cell's font (``"_fonts", "fontId"``), alignment ... as ``cell.font`` gives it, without the
+    style proxy (and without giving a cell with no style an array of zeros)."""
+    style = cell._style
+    return getattr(cell.parent.parent, collection)[getattr(style, key) if style is not None else 0]
+
+
 def font_of(cell: Cell) -> tuple[float, bool]:
     """The cell's font size and boldness, as its text is measured."""
-    return float(cell.font.sz or DEFAULT_SIZE), bool(cell.font.b)
+    font = look_of(cell, "_fonts", "fontId")
+    return float(font.sz or DEFAULT_SIZE), bool(font.b)
 
 
 def written_text(cell: Cell) -> str | None:
-    value = cell.value
+    value = cell._value  # (the value property, unwrapped: read for every cell of every sheet)
     if isinstance(value, str) and value.strip() and not value.startswith("="):
         return value
     return None
@@ -108,7 +114,7 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
             continue
         size, bold = font_of(cell)
         points = room_for(sheet, cell, spans, last_column, points_of)
-        if cell.alignment.wrap_text:
+        if look_of(cell, "_alignments", "alignmentId").wrap_text:
             lines = wrapped_line_count(text, points, size, bold)
             if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
                 found.append(cell)

@@ -17,7 +17,7 @@ import functools
 import re
 
 from openpyxl.cell.cell import Cell
-from openpyxl.utils import get_column_letter, range_boundaries
+from openpyxl.utils import range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -66,26 +66,26 @@ def shown_text(cell: Cell) -> str | None:
     return cell.value
 
 
-def read_cells(book: Workbook) -> set[tuple[str, str]]:
-    """(sheet, coordinate) of every cell a defined name points at: data the formulas read."""
+def read_cells(book: Workbook) -> set[tuple[str, int, int]]:
+    """(sheet, row, column) of every cell a defined name points at: data the formulas read."""
     cells = set()
     for defined in book.defined_names.values():
         for sheet_title, reference in destinations(defined):
             if sheet_title in book.sheetnames:
                 first_column, first_row, last_column, last_row = range_boundaries(reference.replace("$", ""))
                 cells |= {
-                    (sheet_title, f"{get_column_letter(column)}{row}")
+                    (sheet_title, row, column)
                     for row in range(first_row, last_row + 1)
                     for column in range(first_column, last_column + 1)
                 }
     return cells
 
 
-def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, str]]) -> None:
+def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, int, int]]) -> None:
     keep_empty_rows(sheet)
     for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
         if isinstance(cell.value, str) and not cell.value.startswith("="):
-            if (sheet.title, cell.coordinate) not in data:
+            if (sheet.title, cell.row, cell.column) not in data:
                 rewritten = readable(cell.value, rules)
                 if rewritten != cell.value:
                     cell.value = rewritten

@@ -31,7 +31,9 @@ class HeatMap:
     corner: str  # e.g. "Bonus \\ AC"
     rows: Sequence[int]
     columns: Sequence[int]
-    formula: Callable[[str, str], str]  # (row value's cell, column value's cell) -> chance
+    formula: Callable[
+        [str, str], str
+    ]  # (row value's cell, column value's cell) -> chance, placing both as given
     number_format: str = "0%"
 
 
@@ -50,16 +52,27 @@ def colour_by_range(sheet: Worksheet, cells: str) -> None:
     )
 
 
+ROW_VALUE, COLUMN_VALUE = "\x00row\x00", "\x00column\x00"  # stand-ins no formula holds
+
+
+def cell_formula(template: str, row_value: str, column_value: str) -> str:
+    """A map's formula (``template``: of the two stand-ins) over one cell's row and column value cells."""
+    return template.replace(ROW_VALUE, row_value).replace(COLUMN_VALUE, column_value)
+
+
 def write_heat_map(book: Workbook, sheet: Worksheet, top: int, heat: HeatMap) -> int:
-    """Write one map with its title on row ``top``; return the first free row after it."""
+    """Write one map with its title on row ``top``; return the first free row after it. A map's
+    formula takes its two cells as text it only places, so it is worked out once, over two stand-ins
+    that each cell's own references then replace."""
     put(sheet.cell(top, 1), heat.title).font = SUBTITLE
     style_header(sheet.cell(top + 1, 1, heat.corner))
     for j, value in enumerate(heat.columns, start=2):
         style_header(sheet.cell(top + 1, j, value))
+    template = heat.formula(ROW_VALUE, COLUMN_VALUE)
     for i, value in enumerate(heat.rows, start=top + 2):
         style_header(sheet.cell(i, 1, value))
         for j, _ in enumerate(heat.columns, start=2):
-            formula = heat.formula(f"$A{i}", f"{get_column_letter(j)}${top + 1}")
+            formula = cell_formula(template, f"$A{i}", f"{get_column_letter(j)}${top + 1}")
             put_formula(sheet.cell(i, j), formula).number_format = heat.number_format
     top_left = f"B{top + 2}"
     bottom_right = f"{get_column_letter(1 + len(heat.columns))}{top + 1 + len(heat.rows)}"

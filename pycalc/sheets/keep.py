@@ -70,7 +70,7 @@ class SavedBook:
 
     parts: Parts
     sheets: dict[str, str]  # sheet title -> its part
-    names: dict[str, DefinedName]  # the workbook-level defined names
+    names: dict[str, str]  # the workbook-level defined names: what each refers to
 
 
 def saved_book(data: bytes) -> SavedBook:
@@ -79,7 +79,7 @@ def saved_book(data: bytes) -> SavedBook:
     names = {}
     for defined in ET.fromstring(parts["xl/workbook.xml"]).iter(f"{MAIN}definedName"):
         if defined.get("localSheetId") is None and defined.get("name"):
-            names[defined.get("name", "")] = DefinedName(defined.get("name"), attr_text=defined.text or "")
+            names[defined.get("name", "")] = defined.text or ""
     return SavedBook(parts, sheets, names)
 
 
@@ -140,6 +140,12 @@ def unlocked(cell: Cell) -> bool:
     return style is not None and cell.parent.parent._protections[style.protectionId].locked is False
 
 
+def input_at(sheet: Worksheet, row: int, column: int) -> bool:
+    """Whether the sheet has an unlocked cell at (row, column) (without making a cell where none is)."""
+    cell = sheet._cells.get((row, column))
+    return cell is not None and unlocked(cell)
+
+
 def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
@@ -155,7 +161,9 @@ def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
             if name not in old.names:
                 continue
             new_places = coordinates(destinations(book.defined_names[name]), sheets)
-            old_places = coordinates(destinations(old.names[name]), old.sheets)
+            if not any(input_at(sheets[title], row, column) for title, row, column in new_places):
+                continue  # no input under the name (most names): nothing to carry, no old places read
+            old_places = coordinates(destinations(DefinedName(name, attr_text=old.names[name])), old.sheets)
             if len(new_places) != len(old_places):
                 continue
             new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]

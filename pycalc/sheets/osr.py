@@ -475,12 +475,13 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(1, faces + 2 + offset), text)
     na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
     last_col = sheet.cell(1, faces + 1).column_letter
+    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
     for roll in range(1, faces + 1):
         r = roll + 1
         put(sheet.cell(r, 1), roll)
         for follow in range(1, faces + 1):
             column = sheet.cell(1, follow + 1).column_letter
-            put_formula(sheet.cell(r, follow + 1), result_formula(rules, f"$A{r}", f"{column}$1"))
+            put_formula(sheet.cell(r, follow + 1), rolls.result(f"$A{r}", f"{column}$1"))
         k, s = f"$A{r}", "ATTACK_SIDES"
         weight = (
             f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{s}^{na},IF(ATTACK_MODE=0,1/{s},"

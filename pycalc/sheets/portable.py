@@ -8,6 +8,8 @@ id is missing. This runs once over the finished workbook, when every defined nam
 
 from __future__ import annotations
 
+import re
+
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -31,8 +33,13 @@ def closing_paren(formula: str, start: int) -> int:
     raise ValueError(f"unbalanced formula: {formula[:80]}")
 
 
+INDEX_OPENING = re.compile(r'INDEX\(([^,()"]+),')  # what ``INDEX(<name>,`` may open with
+
+
 def without_single_cell_index(formula: str, single_cells: set[str]) -> str:
-    for name in single_cells:
+    """The formula with every ``INDEX(<single cell name>,<position>)`` written ``IF(<position>,<name>)``
+    (the names it indexes are found first: a workbook has hundreds of single-cell names)."""
+    for name in sorted(single_cells.intersection(INDEX_OPENING.findall(formula))):
         opening = f"INDEX({name},"
         while opening in formula:
             start = formula.index(opening)
@@ -67,7 +74,10 @@ def keep_empty_rows(sheet: Worksheet) -> None:
     once did) does: openpyxl writes a ``<row>`` for each row holding a cell, empty or not, and the
     files have always had them."""
     present = {row for row, _ in sheet._cells}
+    first, last = (min(present), max(present)) if present else (1, 1)
+    if len(present) == last - first + 1:  # every row has one (the usual case: no column to look for)
+        return
     column = sheet.min_column
-    for row in range(sheet.min_row, sheet.max_row + 1):
+    for row in range(first, last + 1):
         if row not in present:
             sheet.cell(row, column)

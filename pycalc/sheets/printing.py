@@ -56,7 +56,7 @@ def last_shown_column(sheet: Worksheet) -> int:
         (
             merged.get((row, col), col)
             for (row, col), cell in sheet._cells.items()
-            if cell.value is not None and col not in hidden and not (row == 1 and cell.hyperlink is not None)
+            if cell._value is not None and col not in hidden and not (row == 1 and cell.hyperlink is not None)
         ),
         default=1,
     )

@@ -112,18 +112,28 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
     for sheet in book.worksheets:
         if sheet.title == ENCOUNTER_SHEET:
             continue
-        for row in sheet.iter_rows():
-            for cell in row:
-                value = cell.value
-                if (
-                    isinstance(value, str)
-                    and value.startswith("=")
-                    and cell.data_type == "f"
-                    and naming.search(value)
-                ):
-                    changed = substitute(value, used)
-                    if changed != cell.value:
-                        cell.value = changed
+        keep_rows_from_the_top(sheet)
+        for cell in list(sheet._cells.values()):
+            value = cell._value
+            if (
+                isinstance(value, str)
+                and value.startswith("=")
+                and cell.data_type == "f"
+                and naming.search(value)
+            ):
+                changed = substitute(value, used)
+                if changed != value:
+                    cell.value = changed
+
+
+def keep_rows_from_the_top(sheet: Worksheet) -> None:
+    """Give every row from the first to the sheet's last a cell in column A, as walking the sheet with
+    ``iter_rows`` (as ``redirect_formulas`` once did: it made a cell of every empty place) does: the
+    saved rows and the sheet's dimension stay what they were; the other empty cells it made are never
+    written."""
+    if sheet._current_row:
+        for row in range(1, sheet.max_row + 1):
+            sheet.cell(row, 1)
 
 
 def roster_value(who: str, stat_id: str) -> str:

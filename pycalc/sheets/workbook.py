@@ -32,6 +32,7 @@ from openpyxl.cell.rich_text import CellRichText
 from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.compat import safe_string
 from openpyxl.packaging.custom import StringProperty
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._writer import WorksheetWriter
@@ -311,6 +312,13 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def release(book: Workbook) -> None:
+    """Free a saved workbook's cells now, by their reference counts, while the garbage collector is
+    paused: left to the collector, its first collection after the pause walks every one of them."""
+    for sheet in book._sheets:
+        sheet._cells.clear()
+
+
 def workbook_of(
     rules: RuleSet, macro: bool, paper: str, calculators: dict[bool, Calculator] | None
 ) -> Workbook:
@@ -417,19 +425,22 @@ def zipped(parts: Parts) -> bytes:
     return out.getvalue()
 
 
+LEFT_TO_OPENPYXL = (ArrayFormula, DataTableFormula, CellRichText)
+PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})  # never one of LEFT_TO_OPENPYXL
+column_letter = functools.cache(get_column_letter)
+
+
 def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
     """The characters openpyxl's own cell writer (``etree_write_cell``) writes for a formula, a number,
     a boolean or text (``style_id`` None: no ``s`` attribute), without building an element tree for
     the cell; None for the cells it leaves to openpyxl (dates, array formulas, rich text)."""
     value = cell._value
     kind = cell.data_type
-    if kind == "d" or isinstance(value, ArrayFormula | DataTableFormula | CellRichText):
+    if kind == "d" or (type(value) not in PLAIN_VALUES and isinstance(value, LEFT_TO_OPENPYXL)):
         return None
     if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
         cell.parent._hyperlinks.append(cell.hyperlink)
-    head = f'<c r="{get_column_letter(cell.column)}{cell.row}"' + (
-        "" if style_id is None else f' s="{style_id}"'
-    )
+    head = f'<c r="{column_letter(cell.column)}{cell.row}"' + ("" if style_id is None else f' s="{style_id}"')
     if kind == "s":
         head += ' t="inlineStr"'
     elif kind != "f":
@@ -446,14 +457,31 @@ def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
     return f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>"
 
 
+def style_ids(book: Workbook) -> Callable[[StyleArray | None], int | None]:
+    """A cell's style array -> its id in the saved file (added to the book's list when new, as openpyxl's
+    writer does), None for no style (no array, or all zeros). Looked up by the array's bytes:
+    ``StyleArray``'s own hash makes a tuple of it each time, and a book has some 150,000 of them."""
+    styles = book._cell_styles
+    known: dict[bytes, int | None] = {}
+
+    def style_id(style: StyleArray | None) -> int | None:
+        if style is None:
+            return None
+        key = style.tobytes()
+        if key not in known:
+            known[key] = styles.add(style) if any(style) else None
+        return known[key]
+
+    return style_id
+
+
 def write_plain_rows(writer: WorksheetWriter) -> None:
     """``WorksheetWriter.write_rows``: the same characters, each row written as one string of
     ``plain_cell_xml`` cells (a cell it leaves to openpyxl is written by ``etree_write_cell``)."""
     xf = writer.xf.send(True)
     sheet = writer.ws
     dimensions = sheet.row_dimensions
-    styles = sheet.parent._cell_styles
-    style_ids = styles._dict
+    style_id_of = style_ids(sheet.parent)
     with xf.element("sheetData"):
         write = xf._file
         for row_index, row in writer.rows():
@@ -463,20 +491,14 @@ def write_plain_rows(writer: WorksheetWriter) -> None:
             for cell in row:
                 if cell._comment is not None:
                     sheet._comments.append(CommentRecord.from_cell(cell))
-                style = cell._style
-                styled = style is not None and any(style)
-                if cell._value is None and not styled and not cell._comment:
+                style_id = style_id_of(cell._style)
+                if cell._value is None and style_id is None and not cell._comment:
                     continue
-                style_id = None
-                if styled:
-                    style_id = style_ids.get(style)
-                    if style_id is None:
-                        style_id = styles.add(style)
                 xml = plain_cell_xml(cell, style_id)
                 if xml is None:
                     write("".join(text))
                     text = []
-                    cell_writer.etree_write_cell(xf, sheet, cell, styled)
+                    cell_writer.etree_write_cell(xf, sheet, cell, style_id is not None)
                 else:
                     text.append(xml)
             text.append("</row>")
@@ -511,15 +533,37 @@ def plain_cell_writer() -> Iterator[None]:
         WorksheetWriter.write_rows, sheet_writer.create_temporary_file = rows, scratch  # type: ignore[method-assign]
 
 
+class PartsArchive:
+    """What openpyxl's ``ExcelWriter`` calls on the zip it saves into, keeping each part by name
+    instead, in the order written: no zip to write and read back before ``zipped`` makes the file."""
+
+    def __init__(self) -> None:
+        self.parts: Parts = {}
+
+    def writestr(self, name: str, data: str | bytes) -> None:
+        if name in self.parts:
+            raise ValueError(f"a zip part name appears twice: {name}")
+        self.parts[name] = data.encode() if isinstance(data, str) else data
+
+    def write(self, filename: str, arcname: str) -> None:
+        self.writestr(arcname, Path(filename).read_bytes())
+
+    def namelist(self) -> list[str]:
+        return list(self.parts)
+
+    def close(self) -> None:
+        """Nothing to finish: the parts are complete."""
+
+
 def workbook_parts(book: Workbook) -> Parts:
     """The saved file's parts, reproducible (no save time in them), before they are compressed."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
-    raw = io.BytesIO()
-    with plain_cell_writer():  # as book.save, but stored: the parts are compressed once, by zipped()
-        ExcelWriter(book, zipfile.ZipFile(raw, "w", zipfile.ZIP_STORED, allowZip64=True)).save()
-    parts = parts_of(raw.getvalue())
+    archive = PartsArchive()
+    with plain_cell_writer():  # as book.save, into parts: they are compressed once, by zipped()
+        ExcelWriter(book, archive).save()
+    parts = archive.parts
     if "docProps/core.xml" in parts:
         parts["docProps/core.xml"] = MODIFIED_STAMP.sub(
             rb"\g<1>2000-01-01T00:00:00Z\g<2>", parts["docProps/core.xml"]
