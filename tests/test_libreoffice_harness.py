@@ -131,6 +131,14 @@ def test_an_omitted_input_gets_its_saved_value_back(calc: CalcSession, book: Pat
     assert results == [{"OUT_SUM": 42.0, "OUT_TEXT": "no"}, {"OUT_SUM": 6.0, "OUT_TEXT": "yes"}]
 
 
+def test_an_input_held_over_from_the_scenario_before_keeps_its_entry(calc: CalcSession, book: Path) -> None:
+    """The evaluator leaves an input alone when the scenario before gave it the same entry; one the
+    scenario in between left out is back at its saved value, and is set again."""
+    scenarios = [{"IN_A": 40}, {"IN_A": 40, "IN_B": 5}, {"IN_B": 5}, {"IN_A": 40, "IN_B": 5}, {"IN_A": 40}]
+    results = calc.evaluate(book, scenarios, ["OUT_SUM"])
+    assert [r["OUT_SUM"] for r in results] == [42.0, 45.0, 6.0, 45.0, 42.0]
+
+
 def test_the_workbook_file_is_left_unchanged(calc: CalcSession, book: Path) -> None:
     before = book.read_bytes()
     calc.evaluate(book, [{"IN_A": 100}], ["OUT_SUM"])
