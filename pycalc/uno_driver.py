@@ -375,13 +375,17 @@ def fill_columns(doc: Document, scenario: dict[str, list[Any]]) -> None:
 
 def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
     """Each scenario fills whole named columns (one entry per cell, typed as at the keyboard; ""
-    empties the cell), recalculates, and reads whole named columns."""
+    empties the cell), recalculates, and reads whole named columns. A column that already holds the
+    entries it is given (an earlier scenario filled it so) is left as it is."""
     doc = Document(desktop, req["path"])
     try:
         outputs = [(name, doc.named_range(name)) for name in req.get("outputs", [])]
+        held: dict[str, list[str]] = {}
         results = []
         for number, scenario in enumerate(req.get("scenarios", [])):
-            fill_columns(doc, scenario)
+            entries = {name: [str(v) for v in values] for name, values in scenario.items()}
+            fill_columns(doc, {name: typed for name, typed in entries.items() if held.get(name) != typed})
+            held |= entries
             recalculate(doc, first=number == 0)
             # getDataArray: numbers (TRUE/FALSE as 1/0) and texts in one call; an error reads as ""
             results.append({name: [row[0] for row in cells.getDataArray()] for name, cells in outputs})

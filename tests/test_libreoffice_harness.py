@@ -229,6 +229,22 @@ def test_named_columns_side_by_side_are_filled_as_one_by_one(calc: CalcSession, 
         calc.evaluate_columns(book, [{"COL_A": ["1", "2"], "COL_B": ["1", "2", "3"]}], ["OUT_SUM"])
 
 
+def test_a_column_filled_again_with_what_it_holds_keeps_it(calc: CalcSession, tmp_path: Path) -> None:
+    """The evaluator leaves a column alone when it already holds the entries a scenario gives it, and
+    fills it when an earlier scenario changed it since."""
+    book = column_book(tmp_path / "columns.xlsx")
+    scenarios = [
+        {"COL_A": ["1", "1", "1"]},
+        {"COL_A": ["5", "5", "5"]},
+        {"COL_A": ["1", "1", "1"], "COL_B": ["0", "0", "0"]},
+        {"COL_B": ["0", "0", "0"]},
+        {"COL_A": ["1", "1", "1"], "COL_B": ["0", "0", "0"]},
+    ]
+    results = calc.evaluate_columns(book, scenarios, ["OUT_GAP", "OUT_SUM"])
+    assert [r["OUT_GAP"][0] for r in results] == [2.0, 10.0, 2.0, 2.0, 2.0]
+    assert [r["OUT_SUM"][0] for r in results] == [8.0, 20.0, 6.0, 6.0, 6.0]
+
+
 # -- session life cycle ------------------------------------------------------------------------
 
 
