@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -45,17 +47,33 @@ def spelljammer() -> RuleSet:
     return load_ruleset("spelljammer")
 
 
+def built_once(ruleset_id: str, shared: Path) -> Path:
+    """The folder in ``shared`` holding one ruleset's workbooks, built by whichever test process asks
+    first (the others wait on its lock and take what it built). An id that is not a shipped ruleset is
+    read from tests/fixtures/tables (a ruleset in YAML alone)."""
+    out, done = shared / f"workbook-{ruleset_id}", shared / f"workbook-{ruleset_id}.built"
+    with open(shared / f"workbook-{ruleset_id}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            own = [] if ruleset_id in RULESET_IDS else ["--tables", str(OWN_TABLES)]  # e.g. the bx fixture
+            assert build.main([*own, "--ruleset", ruleset_id, "--out", str(out), "--quiet"]) == 0
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def build_ruleset(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """Build one ruleset's workbooks (once per run) into a temporary folder; returns the folder. An id
-    that is not a shipped ruleset is read from tests/fixtures/tables (a ruleset in YAML alone)."""
+    """One ruleset's workbooks, built once per run (the test processes of ``-n`` share the build), in a
+    folder of this process's own (LibreOffice locks a workbook it opens); returns the folder."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's, above each worker's
     folders: dict[str, Path] = {}
 
     def build_one(ruleset_id: str) -> Path:
         if ruleset_id not in folders:
             out = tmp_path_factory.mktemp(f"workbook-{ruleset_id}")
-            own = [] if ruleset_id in RULESET_IDS else ["--tables", str(OWN_TABLES)]  # e.g. the bx fixture
-            assert build.main([*own, "--ruleset", ruleset_id, "--out", str(out), "--quiet"]) == 0
+            shutil.copytree(built_once(ruleset_id, shared), out, dirs_exist_ok=True)
             folders[ruleset_id] = out
         return folders[ruleset_id]
 
