@@ -294,7 +294,6 @@ def test_a_saved_copy_holds_its_input_set_and_the_defaults_elsewhere(
     sets.append({"STRIKE_DICE": 'a<&>"b ', "STRIKE_ROLL": -3})
     for copy, values in zip(saved_copies(source, sets, tmp_path), sets, strict=True):
         held = openpyxl.load_workbook(copy)
-        typed_values = lambda of: {n: (type(v), v) for n, v in of.items()}  # noqa: E731 - True is not 1
-        assert typed_values({n: held[s][r].value for n, (s, r, _) in found.items()}) == typed_values(
-            {n: values.get(n, book[s][r].value) for n, (s, r, _) in found.items()}
-        )
+        for name, (sheet, ref, _) in found.items():
+            want, got = values.get(name, book[sheet][ref].value), held[sheet][ref].value
+            assert (type(got), got) == (type(want), want), name  # True is not 1
