@@ -197,6 +197,9 @@ def restore(cell: Any, saved: tuple[str, Any]) -> None:
 
 
 def read_cell(cell: Any) -> float | str | None:
+    ((value,),) = cell.getDataArray()  # a number in one call, where the steps below take four
+    if isinstance(value, float):
+        return number(value)
     kind = cell.getType().value
     if kind == _TYPE_EMPTY:
         return None
@@ -222,22 +225,27 @@ def number(value: float) -> float | str:
 
 class Inputs:
     """Sets each scenario's named inputs; a name an earlier scenario set but this one omits gets its
-    workbook value back, so that every scenario is applied to the workbook as it was saved."""
+    workbook value back, so that every scenario is applied to the workbook as it was saved. An input
+    that already holds the entry it is given (the scenario before set the same) is left as it is, as
+    a GM does not retype it: the cells are the same, with fewer calls to the office."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.originals: dict[str, tuple[str, Any]] = {}
-        self.changed: set[str] = set()
+        self.current: dict[str, Any] = {}
 
     def apply(self, scenario: dict[str, Any]) -> None:
-        for name in self.changed.difference(scenario):
+        for name in self.current.keys() - scenario.keys():
             restore(self.doc.named_cell(name), self.originals[name])
-        self.changed = set(scenario)
         for name, value in scenario.items():
+            held = self.current.get(name)
+            if name in self.current and type(held) is type(value) and held == value:
+                continue
             cell = self.doc.named_cell(name)
             if name not in self.originals:
                 self.originals[name] = snapshot(cell)
             set_input(cell, value)
+        self.current = dict(scenario)
 
 
 def recalculate(doc: Document, first: bool) -> None:
@@ -272,20 +280,36 @@ def evaluate(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
         doc.close()
 
 
-def formula_cells(sheet: Any) -> list[list[Any]]:
-    """[row, column, value] (from 0) of every formula cell of the sheet, its value as ``read_cell``
-    gives it; read a block of cells per call (an error cell, which the block leaves out, on its own)."""
-    found = []
-    for where in sheet.queryContentCells(_FORMULA_CELLS).getRangeAddresses():
-        block = sheet.getCellRangeByPosition(where.StartColumn, where.StartRow, where.EndColumn, where.EndRow)
-        for r, row in enumerate(block.getDataArray()):
-            for c, value in enumerate(row):
-                if isinstance(value, float):
-                    value = number(value)
-                elif not isinstance(value, str):
-                    value = read_cell(block.getCellByPosition(c, r))
-                found.append([where.StartRow + r, where.StartColumn + c, value])
-    return found
+class FormulaReader:
+    """Reads [row, column, value] (from 0) of every formula cell of a sheet, its value as ``read_cell``
+    gives it: a block of cells per call. An error cell, which the block leaves out, is asked for its
+    error code alone; its cell object is kept, so that a later scenario asks it in one call, not three."""
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[str, int, int], Any] = {}
+
+    def one_cell(self, name: str, sheet: Any, row: int, column: int) -> float | str | None:
+        key = (name, row, column)
+        cell = self._cells.get(key)
+        if cell is None:
+            cell = self._cells[key] = sheet.getCellByPosition(column, row)
+        err = cell.getError()
+        return f"#ERR:{err}" if err else read_cell(cell)
+
+    def sheet(self, name: str, sheet: Any) -> list[list[Any]]:
+        found = []
+        for where in sheet.queryContentCells(_FORMULA_CELLS).getRangeAddresses():
+            block = sheet.getCellRangeByPosition(
+                where.StartColumn, where.StartRow, where.EndColumn, where.EndRow
+            )
+            for r, row in enumerate(block.getDataArray(), start=where.StartRow):
+                for c, value in enumerate(row, start=where.StartColumn):
+                    if isinstance(value, float):
+                        value = number(value)
+                    elif not isinstance(value, str):
+                        value = self.one_cell(name, sheet, r, c)
+                    found.append([r, c, value])
+        return found
 
 
 def formula_values(desktop: Any, req: dict[str, Any]) -> list[dict[str, list[list[Any]]]]:
@@ -294,9 +318,10 @@ def formula_values(desktop: Any, req: dict[str, Any]) -> list[dict[str, list[lis
     doc = Document(desktop, req["path"])
     try:
         sheets = doc.doc.Sheets
-        every = [sheets.getByIndex(i) for i in range(sheets.getCount())]
+        every = [(sheet.getName(), sheet) for sheet in map(sheets.getByIndex, range(sheets.getCount()))]
+        reader = FormulaReader()
         return per_scenario(
-            doc, req.get("scenarios", []), lambda: {sheet.getName(): formula_cells(sheet) for sheet in every}
+            doc, req.get("scenarios", []), lambda: {name: reader.sheet(name, sheet) for name, sheet in every}
         )
     finally:
         doc.close()
@@ -350,13 +375,17 @@ def fill_columns(doc: Document, scenario: dict[str, list[Any]]) -> None:
 
 def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
     """Each scenario fills whole named columns (one entry per cell, typed as at the keyboard; ""
-    empties the cell), recalculates, and reads whole named columns."""
+    empties the cell), recalculates, and reads whole named columns. A column that already holds the
+    entries it is given (an earlier scenario filled it so) is left as it is."""
     doc = Document(desktop, req["path"])
     try:
         outputs = [(name, doc.named_range(name)) for name in req.get("outputs", [])]
+        held: dict[str, list[str]] = {}
         results = []
         for number, scenario in enumerate(req.get("scenarios", [])):
-            fill_columns(doc, scenario)
+            entries = {name: [str(v) for v in values] for name, values in scenario.items()}
+            fill_columns(doc, {name: typed for name, typed in entries.items() if held.get(name) != typed})
+            held |= entries
             recalculate(doc, first=number == 0)
             # getDataArray: numbers (TRUE/FALSE as 1/0) and texts in one call; an error reads as ""
             results.append({name: [row[0] for row in cells.getDataArray()] for name, cells in outputs})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -262,8 +262,8 @@ def rebuilt(folder: Path, out: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def bx_xlsx(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return rebuilt(FIXTURE, tmp_path_factory.mktemp("bx"))
+def bx_xlsx(build_ruleset: Callable[[str], Path]) -> Path:
+    return build_ruleset(FIXTURE.name) / f"{FIXTURE.name}.xlsx"  # the run's one build of the fixture
 
 
 BASE_RULES = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"

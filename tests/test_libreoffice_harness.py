@@ -131,6 +131,14 @@ def test_an_omitted_input_gets_its_saved_value_back(calc: CalcSession, book: Pat
     assert results == [{"OUT_SUM": 42.0, "OUT_TEXT": "no"}, {"OUT_SUM": 6.0, "OUT_TEXT": "yes"}]
 
 
+def test_an_input_held_over_from_the_scenario_before_keeps_its_entry(calc: CalcSession, book: Path) -> None:
+    """The evaluator leaves an input alone when the scenario before gave it the same entry; one the
+    scenario in between left out is back at its saved value, and is set again."""
+    scenarios = [{"IN_A": 40}, {"IN_A": 40, "IN_B": 5}, {"IN_B": 5}, {"IN_A": 40, "IN_B": 5}, {"IN_A": 40}]
+    results = calc.evaluate(book, scenarios, ["OUT_SUM"])
+    assert [r["OUT_SUM"] for r in results] == [42.0, 45.0, 6.0, 45.0, 42.0]
+
+
 def test_the_workbook_file_is_left_unchanged(calc: CalcSession, book: Path) -> None:
     before = book.read_bytes()
     calc.evaluate(book, [{"IN_A": 100}], ["OUT_SUM"])
@@ -219,6 +227,22 @@ def test_named_columns_side_by_side_are_filled_as_one_by_one(calc: CalcSession, 
     ]
     with pytest.raises(LibreOfficeError):
         calc.evaluate_columns(book, [{"COL_A": ["1", "2"], "COL_B": ["1", "2", "3"]}], ["OUT_SUM"])
+
+
+def test_a_column_filled_again_with_what_it_holds_keeps_it(calc: CalcSession, tmp_path: Path) -> None:
+    """The evaluator leaves a column alone when it already holds the entries a scenario gives it, and
+    fills it when an earlier scenario changed it since."""
+    book = column_book(tmp_path / "columns.xlsx")
+    scenarios = [
+        {"COL_A": ["1", "1", "1"]},
+        {"COL_A": ["5", "5", "5"]},
+        {"COL_A": ["1", "1", "1"], "COL_B": ["0", "0", "0"]},
+        {"COL_B": ["0", "0", "0"]},
+        {"COL_A": ["1", "1", "1"], "COL_B": ["0", "0", "0"]},
+    ]
+    results = calc.evaluate_columns(book, scenarios, ["OUT_GAP", "OUT_SUM"])
+    assert [r["OUT_GAP"][0] for r in results] == [2.0, 10.0, 2.0, 2.0, 2.0]
+    assert [r["OUT_SUM"][0] for r in results] == [8.0, 20.0, 6.0, 6.0, 6.0]
 
 
 # -- session life cycle ------------------------------------------------------------------------

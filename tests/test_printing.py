@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,11 +72,9 @@ def pdf_pages(path: Path) -> list[tuple[float, list[Word]]]:
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pdfs(build_printed: Callable[[str], Path]) -> Path:
     require_libreoffice()
-    out = tmp_path_factory.mktemp("pdf")
-    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--pdf", "--quiet"]) == 0
-    return out
+    return build_printed("spelljammer")
 
 
 def pdf_text(path: Path) -> str:
@@ -181,10 +180,11 @@ def check_cheatsheet(pdf: Path, ruleset_id: str, paper: str) -> None:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
-def test_every_rulesets_pdfs_are_readable_and_nothing_is_cut_off(ruleset_id: str, tmp_path_factory):
+def test_every_rulesets_pdfs_are_readable_and_nothing_is_cut_off(
+    ruleset_id: str, build_printed: Callable[[str], Path]
+):
     require_libreoffice()
-    out = tmp_path_factory.mktemp(f"pdf-{ruleset_id}")
-    assert build.main(["--ruleset", ruleset_id, "--out", str(out), "--pdf", "--quiet"]) == 0
+    out = build_printed(ruleset_id)
     check_cheatsheet(out / f"{ruleset_id}-cheatsheet.pdf", ruleset_id, "a4")
     reference = " ".join(pdf_text(out / f"{ruleset_id}-reference.pdf").split())
     assert not offending([("reference PDF", reference)]), offending([("reference PDF", reference)])
