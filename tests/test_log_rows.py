@@ -5,7 +5,7 @@ from __future__ import annotations
 from openpyxl import Workbook
 
 from pycalc.sheets.fold import Call, text
-from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, PartsArea, RowFormula, plan_rows
+from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, PartsArea, RowFormula, gives_boolean, plan_rows
 
 LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("threat",T_ROLL_ID,0))'
 BLANK_LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("unset",T_ROLL_ID,0))'
@@ -91,3 +91,18 @@ def test_a_workings_column_reads_its_fixed_parts_from_cells_written_once():
     assert sheet["J1"].value == f"={LOOKUP}" and sheet["J2"].value is None  # one cell for both
     blank = area.column_formula(lambda face: f"{face}+{BLANK_LOOKUP}")
     assert blank("$A9") == "$A9+INDEX(T_ROLL_VALUE,$J$2)"  # a blank cell's look-up stays in place
+
+
+def test_a_part_giving_true_or_false_is_known_by_its_shape():
+    flags = frozenset({"T_ROLL_FLAG"})
+    booleans = [
+        "AND(A,B)",
+        "$A1>=3",
+        "(A=1)",
+        "ISNUMBER(A)",
+        "IF(A,TRUE,B>2)",
+        "INDEX(T_ROLL_FLAG,MATCH(1,T,0))",
+    ]
+    others = ['IF(A,"x=y",1)', "INDEX(T_ROLL_VALUE,3)", "IF(A,1,0)", '"a"&"="', "IF($C5=0,0,VALUE(1))"]
+    assert all(gives_boolean(f, flags) for f in booleans)
+    assert not any(gives_boolean(f, flags) for f in others)

@@ -62,6 +62,7 @@ from pycalc.sheets.log_rows import (
     ROW,
     ROW_PREFIX,
     RowFormula,
+    gives_boolean,
     names_in,
     plan_rows,
     substitute,
@@ -774,7 +775,7 @@ class EncounterWriter:
                 cell = put_formula(
                     self.sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
                 )
-                cell.number_format = self.calculator.formats.get(name, "General")
+                cell.number_format = self.part_format(name)
         for row in log.rows_range():
             self.write_log_row(row, wired, picks)
 
@@ -787,14 +788,20 @@ class EncounterWriter:
             {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying}
             for c in both
         ]
+        blankable = {name for name, (how, _) in wired.items() if how == "cell"}
+        cells = self.cells = table_cells(self.rules, self.book, blankable)
         if self.calculator.log_plan is not None:
             return self.calculator.log_plan
-        blankable = {name for name, (how, _) in wired.items() if how == "cell"}
-        cells = table_cells(self.rules, self.book, blankable)
         native = 0 if self.calculator.native else 1
         plans = plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)
         self.other_plan = plans[1] if len(plans) > 1 else None
         return plans[0]
+
+    def part_format(self, name: str) -> str:
+        """A working name's number format; a part taken out of the rows is TRUE/FALSE when it gives it."""
+        if name in self.calculator.formats:
+            return self.calculator.formats[name]
+        return BOOLEAN_FORMAT if gives_boolean(self.plan[name].template, self.cells.booleans) else "General"
 
     def once(self, template: str) -> str:
         """A formula worked out once for every row: the names worked out once read their cells."""
@@ -939,7 +946,7 @@ class EncounterWriter:
         for key, formula in cells.items():
             cell = put_formula(sheet.cell(row, log.index[key]), formula)
             if key.startswith("w_"):
-                cell.number_format = self.calculator.formats.get(key[2:], "General")
+                cell.number_format = self.part_format(key[2:])
             if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
                 mark_output(cell)
                 if key.startswith("shown_"):

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets.calculator import BOOLEAN_FORMAT
 from pycalc.sheets.common import destinations, put_formula, table_name
 from pycalc.sheets.fold import Call, Group, Node, fold, is_literal, parse, text
 from pycalc.table_files import Table
@@ -93,6 +94,7 @@ class Cells:
     ranges: frozenset[str]  # workbook names of more than one cell (the rule tables' columns)
     blankable: frozenset[str]  # inputs the row reads from a cell the GM may leave empty
     fixed: Callable[[Call], bool]  # an INDEX that looks up a table cell known to be filled
+    booleans: frozenset[str] = frozenset()  # the rule tables' columns of TRUE/FALSE only
 
 
 def plan_rows(
@@ -305,11 +307,49 @@ def table_cells(rules: RuleSet, book: Workbook, blankable: Collection[str] = ())
         for column in ("id", "label", *table.column_ids)
     }
     named = [n for n, d in book.defined_names.items() if any(":" in ref for _, ref in destinations(d))]
+    booleans = [
+        name
+        for name, (table, column) in columns.items()
+        if column not in ("id", "label")
+        and all(isinstance(row.values.get(column), bool) for row in table.rows)
+    ]
     return Cells(
         frozenset(columns) | frozenset(named),
         frozenset(blankable),
         lambda call: filled_lookup(call, columns),
+        frozenset(booleans),
     )
+
+
+TESTS = ("AND", "OR", "NOT", "ISNUMBER", "ISBLANK", "ISERROR", "ISTEXT", "ISNA", "ISLOGICAL")
+COMPARED = re.compile(r"<>|<=|>=|[=<>]")
+
+
+def gives_boolean(formula: str, booleans: frozenset[str]) -> bool:
+    """Whether the formula gives TRUE or FALSE (so its cell takes the TRUE/FALSE format): a test, a
+    comparison, a look-up into a TRUE/FALSE column, or an IF or IFERROR whose results all are."""
+    return boolean_nodes(parse(formula), booleans)
+
+
+def boolean_nodes(nodes: list[Node], booleans: frozenset[str]) -> bool:
+    pieces = "".join(n for n in nodes if isinstance(n, str))
+    if COMPARED.search(re.sub(r'"(?:[^"]|"")*"', "", pieces)):
+        return True  # a comparison outside every call and parenthesis: the last operation
+    if len(nodes) == 1 and isinstance(nodes[0], Group):
+        return boolean_nodes(nodes[0].inner, booleans)
+    if len(nodes) == 1 and isinstance(nodes[0], str):
+        return nodes[0].strip() in ("TRUE", "FALSE")
+    if len(nodes) != 1 or not isinstance(nodes[0], Call):
+        return False
+    call = nodes[0]
+    if call.name in TESTS:
+        return True
+    if call.name == "INDEX":
+        return text(call.args[0]).strip() in booleans
+    results = {"IF": call.args[1:], "IFERROR": call.args}.get(call.name)
+    if call.name == "IF" and len(call.args) == 2:
+        results = [call.args[1], ["FALSE"]]
+    return bool(results) and all(boolean_nodes(arg, booleans) for arg in results)
 
 
 def filled_lookup(call: Call, columns: Mapping[str, tuple[Table, str]]) -> bool:
@@ -354,5 +394,7 @@ class PartsArea:
     def ref(self, part: str) -> str:
         if part not in self.refs:
             cell = put_formula(self.sheet.cell(self.row + len(self.refs), self.column), part)
+            if gives_boolean(part, self.cells.booleans):
+                cell.number_format = BOOLEAN_FORMAT
             self.refs[part] = f"${cell.column_letter}${cell.row}"
         return self.refs[part]
