@@ -170,7 +170,7 @@ BFRPG = d20_adapter(
         "dex_bonus": a.dex,
         "extra_roll": row.extra_roll,
     },
-    rolls=(*D20_ROLLS, LogRoll("extra_roll", "2nd damage roll", "ATTACK_EXTRA_DAMAGE_ROLL")),
+    rolls=(*D20_ROLLS, LogRoll("extra_roll", "Second damage roll", "ATTACK_EXTRA_DAMAGE_ROLL")),
 )
 
 # --------------------------------------------------------------------------- spelljammer

@@ -236,6 +236,23 @@ def test_no_typed_number_shares_a_column_with_damage_dice(build_ruleset, ruleset
     assert not numbers, f"typed cells under the damage dice: {numbers[:5]}"
 
 
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_header_above_a_typed_number_starts_with_a_digit(build_ruleset, ruleset_id: str):
+    """AutoInput also completes from a column's header: a damage roll "2" typed under "2nd damage
+    roll" became that text (and the check turned it away) in the LibreOffice window."""
+    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
+    sheet = book["Encounter"]
+    headers = [
+        sheet.cell(cells[0].row - 1, cells[0].column).value
+        for name in book.defined_names
+        if name.startswith(("LOG_", "ROSTER_"))
+        and (cells := cells_of(book, name))[0].parent.title == "Encounter"
+        and cells[0].protection.locked is False
+    ]
+    assert headers
+    assert not [h for h in headers if str(h or "")[:1].isdigit()]
+
+
 def test_a_hit_whose_dice_cannot_be_read_says_so_in_the_log():
     """AutoInput's "1d8+" on the roster: the row says why no damage came off, not "Hit" and 0."""
     rules = load_ruleset("cnc")
