@@ -101,7 +101,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
     grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", d20.PREFIX)
     header, first = HEADER_ROW, grid.first
     columns = damage_columns(rules, rules_f)
-    face_col = grid.free_column + sum(1 if c.dice is None else 2 for c in columns) + 1
+    face_col = grid.free_column + d20.columns_width(columns) + 1
     chart_col = face_col + len(FACE_TITLES) + 1
     side = chart_col + 4
     parts = d20.shared_parts(book, sheet, rules, side + 3 + len(face_columns(block)) + 1)  # right of all

@@ -494,6 +494,11 @@ def shared_parts(book: Workbook, sheet: Worksheet, rules: RuleSet, column: int) 
     return PartsArea(sheet, column, 1, table_cells(rules, book))
 
 
+def columns_width(columns: list[DamageColumn]) -> int:
+    """The sheet columns ``write_damage_columns`` fills: one per column, two with further dice."""
+    return sum(1 if c.dice is None else 2 for c in columns)
+
+
 def write_damage_columns(
     book: Workbook, grid: DiceGrid, columns: list[DamageColumn], parts: PartsArea | None = None
 ) -> int:
@@ -541,8 +546,9 @@ def write_damage_workings(
         put(sheet.cell(row, col + 1), most)
         define_name(book, name, absolute(sheet, sheet.cell(row, col + 1).coordinate))
     every = columns + natural_columns(rules, block, cells)
-    parts = shared_parts(book, sheet, rules, grid.free_column + 2 * len(every) + 3)
-    x_col = write_damage_columns(book, grid, every, parts)
+    x_col = grid.free_column + columns_width(every)
+    parts = shared_parts(book, sheet, rules, x_col + 3)  # right of the chart's damage and chance
+    write_damage_columns(book, grid, every, parts)
     put(sheet.cell(HEADER_ROW, x_col), "Damage")
     put(sheet.cell(HEADER_ROW, x_col + 1), "Chance")
 

@@ -8,8 +8,9 @@ roll, or a working cell of the row). So a row says what the calculator says for 
 native formulas in the .xlsx and UDF calls in the .xlsm. Working columns sit right of the log,
 hidden. An input the log does not set is its default on every row: what the calculator works out
 from such inputs alone is folded (``pycalc.sheets.fold``) into a literal written into the formulas
-that use it, or, when it still reads the rule tables, worked out once in the log's header row. Order, hit points and conditions are COUNTIF/SUMIFS over the roster and the logs (no SORT,
-no array formula).
+that use it, or, when it still reads the rule tables, worked out once in the log's header row
+(``pycalc.sheets.log_rows``). Order, hit points and conditions are COUNTIF/SUMIFS over the roster
+and the logs (no SORT, no array formula).
 """
 
 from __future__ import annotations
@@ -782,16 +783,16 @@ class EncounterWriter:
     def row_formulas(self, wired: Mapping[str, tuple[str, Any]]) -> dict[str, RowFormula]:
         """How the log rows carry each working name and the parts they share (``log_rows.plan_rows``),
         for this file, laid out alike in both."""
+        blankable = {name for name, (how, _) in wired.items() if how == "cell"}
+        cells = self.cells = table_cells(self.rules, self.book, blankable)
+        if self.calculator.log_plan is not None:
+            return self.calculator.log_plan
         both = [self.calculator, *([self.calculator.other] if self.calculator.other else [])]
         varying = {name for name, (how, _) in wired.items() if how != "default"}
         defaults = [
             {n: literal(c.inputs.get(n, self.calculator.inputs[n])) for n in self.used - varying}
             for c in both
         ]
-        blankable = {name for name, (how, _) in wired.items() if how == "cell"}
-        cells = self.cells = table_cells(self.rules, self.book, blankable)
-        if self.calculator.log_plan is not None:
-            return self.calculator.log_plan
         native = 0 if self.calculator.native else 1
         plans = plan_rows(self.working, [c.formulas for c in both], defaults, varying, native, cells)
         self.other_plan = plans[1] if len(plans) > 1 else None

@@ -89,7 +89,7 @@ class RowFormula:
 
 @dataclass(frozen=True)
 class Cells:
-    """What the names of the calculator's formulas are on a log row."""
+    """What the names a formula reads are, for deciding which of its parts a cell may hold."""
 
     ranges: frozenset[str]  # workbook names of more than one cell (the rule tables' columns)
     blankable: frozenset[str]  # inputs the row reads from a cell the GM may leave empty
