@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from openpyxl import Workbook
 
 from pycalc.sheets.fold import Call, text
-from pycalc.sheets.log_rows import LITERAL, ONCE, ROW, Cells, PartsArea, RowFormula, gives_boolean, plan_rows
+from pycalc.sheets.log_rows import (
+    LITERAL,
+    ONCE,
+    ROW,
+    ROW_MARK,
+    Cells,
+    PartsArea,
+    RowFormula,
+    RowTemplate,
+    gives_boolean,
+    plan_rows,
+)
 
 LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("threat",T_ROLL_ID,0))'
 BLANK_LOOKUP = 'INDEX(T_ROLL_VALUE,MATCH("unset",T_ROLL_ID,0))'
@@ -106,3 +118,22 @@ def test_a_part_giving_true_or_false_is_known_by_its_shape():
     others = ['IF(A,"x=y",1)', "INDEX(T_ROLL_VALUE,3)", "IF(A,1,0)", '"a"&"="', "IF($C5=0,0,VALUE(1))"]
     assert all(gives_boolean(f, flags) for f in booleans)
     assert not any(gives_boolean(f, flags) for f in others)
+
+
+def test_a_row_template_fills_in_each_rows_number_and_the_row_above():
+    above = f"$B$5:$B${ROW_MARK - 1}"
+    template = RowTemplate.of(
+        {
+            2: f"=SUMIFS({above},$C$5:$C${ROW_MARK - 1},$C{ROW_MARK})+$D$4",
+            3: f'=IF($A{ROW_MARK}="{{x}}",1,0)',  # braces in a text stay
+        }
+    )
+    assert template.formulas(8) == {
+        2: "=SUMIFS($B$5:$B$7,$C$5:$C$7,$C8)+$D$4",
+        3: '=IF($A8="{x}",1,0)',
+    }
+
+
+def test_a_row_template_refuses_the_mark_anywhere_but_in_a_reference():
+    with pytest.raises(ValueError, match="other than as a row"):
+        RowTemplate.of({1: f"=$A{ROW_MARK}+{ROW_MARK}"})

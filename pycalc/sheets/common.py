@@ -152,10 +152,15 @@ def put(cell: Cell, value: Any) -> Cell:
     return cell
 
 
+def formula_value(formula: str) -> str:
+    """A formula as a cell holds it: after an "=" (written with one or without)."""
+    return formula if formula.startswith("=") else f"={formula}"
+
+
 def put_formula(cell: Cell, formula: str) -> Cell:
     # what ``cell.value = "=..."`` leaves (a formula cell), without openpyxl testing the text for
     # control characters: the builder's formulas have none, and there are some 100,000 per build
-    cell._value, cell.data_type = (formula if formula.startswith("=") else f"={formula}"), "f"
+    cell._value, cell.data_type = formula_value(formula), "f"
     cell.font = BODY
     return cell
 

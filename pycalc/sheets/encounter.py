@@ -46,6 +46,7 @@ from pycalc.sheets.common import (
     absolute,
     define_name,
     destinations,
+    formula_value,
     mark_input,
     mark_output,
     protect,
@@ -55,14 +56,17 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
+from pycalc.sheets.fast_cells import styled_like
 from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.sheets.log_rows import (
     LITERAL,
     ONCE,
     ONCE_PREFIX,
     ROW,
+    ROW_MARK,
     ROW_PREFIX,
     RowFormula,
+    RowTemplate,
     gives_boolean,
     names_in,
     plan_rows,
@@ -169,6 +173,16 @@ def expression(item: Any) -> str:
     if isinstance(item, Ref):
         return const(item.table, item.entry, item.column)
     return literal(item)
+
+
+@dataclass(frozen=True)
+class RowCell:
+    """A formula cell of a row, as written: its number format (None: General) and whether it shows a
+    result (``mark_output``)."""
+
+    formula: str
+    number_format: str | None = None
+    output: bool = False
 
 
 # --------------------------------------------------------------------------- the sheet's columns
@@ -580,9 +594,16 @@ class EncounterWriter:
             return {}
         r, log = self.roster, self.log
         at = lambda key: r.at(key, row)  # noqa: E731
+        derived: dict[int, RowCell] = {}
         wound = self.derived_formula(
-            "TARGET_WOUND_MOD", {"TARGET_HP": at("hp_now"), "TARGET_START_HP": at("start")}, r, row, "rw_"
+            "TARGET_WOUND_MOD",
+            {"TARGET_HP": at("hp_now"), "TARGET_START_HP": at("start")},
+            r,
+            row,
+            "rw_",
+            derived,
         )
+        self.write_row_cells(row, derived)
         stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND,{log.span('shown_TARGET_STUNNED')},TRUE)>0"
         wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
         prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
@@ -607,10 +628,16 @@ class EncounterWriter:
     # ---- derived calculator outputs on a row of any block
 
     def derived_formula(
-        self, output: str, wiring: Mapping[str, str], block: Columns, row: int, prefix: str
+        self,
+        output: str,
+        wiring: Mapping[str, str],
+        block: Columns,
+        row: int,
+        prefix: str,
+        cells: dict[int, RowCell],
     ) -> str:
         """``output`` of the calculator worked out on this row with these inputs (its working cells
-        become hidden columns named prefix + name); the expression of its value."""
+        become hidden columns named prefix + name, added to ``cells``); the expression of its value."""
         order, used = self.calculator.shared_closure([output])
         replace = {
             name: f"({wiring[name]})" if name in wiring else literal(self.calculator.inputs[name])
@@ -622,11 +649,8 @@ class EncounterWriter:
                 block.add(key, name)
             replace[name] = block.at(key, row)
         for name in order:
-            cell = put_formula(
-                self.sheet.cell(row, block.index[prefix + name]),
-                substitute(self.calculator.formulas[name], replace),
-            )
-            cell.number_format = self.calculator.formats[name]
+            formula = substitute(self.calculator.formulas[name], replace)
+            cells[block.index[prefix + name]] = RowCell(formula, self.calculator.formats[name])
         return replace[output]
 
     # ---- conditions
@@ -718,8 +742,10 @@ class EncounterWriter:
         for key, label, defined in inputs:
             log.add(key, label)
             self.name(log, key, defined)
-            for row in log.rows_range():
-                mark_input(put(self.sheet.cell(row, log.index[key]), None))
+            first = put(self.sheet.cell(log.top + 1, log.index[key]), None)
+            mark_input(first)
+            for row in log.rows_range()[1:]:
+                styled_like(first, row, log.index[key])
         for key in ("attacker", *self.target_keys):
             add_list(self.sheet, log.span(key).replace("$", ""), "=ROSTER_NAME")
         for table_id, _ in picks:
@@ -777,8 +803,7 @@ class EncounterWriter:
                     self.sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
                 )
                 cell.number_format = self.part_format(name)
-        for row in log.rows_range():
-            self.write_log_row(row, wired, picks)
+        self.write_log_rows(wired)
 
     def row_formulas(self, wired: Mapping[str, tuple[str, Any]]) -> dict[str, RowFormula]:
         """How the log rows carry each working name and the parts they share (``log_rows.plan_rows``),
@@ -839,7 +864,8 @@ class EncounterWriter:
             value = f'IF({value}="",{default},{value})'
         return f"IF(ISNUMBER({index}),{value},{default})"  # an empty row: the defaults
 
-    def fill(self, template: str, row: int) -> str:
+    def fill(self, template: str, row: int, derived: dict[int, RowCell]) -> str:
+        """A wiring template on a log row; the working cells of a derived output go to ``derived``."""
         log = self.log
 
         def one(match: re.Match[str]) -> str:
@@ -851,16 +877,16 @@ class EncounterWriter:
                 return log.at(what[4:], row)
             if what.startswith("derived."):
                 output, wiring = self.ruleset.derived[what[8:]]
-                filled = {name: self.fill(t, row) for name, t in wiring.items()}
-                return self.derived_formula(output, filled, log, row, what[8:] + "_")
+                filled = {name: self.fill(t, row, derived) for name, t in wiring.items()}
+                return self.derived_formula(output, filled, log, row, what[8:] + "_", derived)
             return log.at(what, row)
 
         return re.sub(r"\{([\w.]+)\}", one, template)
 
-    def write_log_row(
-        self, row: int, wired: Mapping[str, tuple[str, Any]], picks: list[tuple[str, str]]
-    ) -> None:
-        log, r, sheet = self.log, self.roster, self.sheet
+    def log_row_cells(self, row: int, wired: Mapping[str, tuple[str, Any]]) -> dict[int, RowCell]:
+        """The formula cells of a log row by column, in the order they are written (a derived
+        output's working cells first)."""
+        log, r = self.log, self.roster
         at = lambda key: log.at(key, row)  # noqa: E731
         first = row == log.top + 1
         above = lambda key: f"{log.span(key, row - 1)}"  # noqa: E731
@@ -893,6 +919,7 @@ class EncounterWriter:
         )
         cells["prot_wear"] = "0" if first else f"SUMIFS({above('wear')},{above('target')},{at('target')})"
         replace: dict[str, str] = {}
+        derived: dict[int, RowCell] = {}
         for name, (how, what) in wired.items():
             if how == "cell":
                 replace[name] = at(what)
@@ -902,7 +929,7 @@ class EncounterWriter:
                 default = literal(
                     0 if isinstance(default, (int, float)) and not isinstance(default, bool) else default
                 )
-                cells[f"in_{name}"] = f"IF({both},{self.fill(what, row)},{default})"
+                cells[f"in_{name}"] = f"IF({both},{self.fill(what, row, derived)},{default})"
                 replace[name] = at(f"in_{name}")
             elif how == "pick":
                 label = at(f"pick_{what}")
@@ -945,13 +972,38 @@ class EncounterWriter:
         taken = "+".join(f"SUMIFS({upto('hp_lost')},{upto(key)},{at('target')})" for key in self.target_keys)
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         for key, formula in cells.items():
-            cell = put_formula(sheet.cell(row, log.index[key]), formula)
-            if key.startswith("w_"):
-                cell.number_format = self.part_format(key[2:])
-            if key in ("result", "hp_lost", "target_hp") or key.startswith("shown_"):
+            shown = key.startswith("shown_")
+            number_format = (
+                self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
+            )
+            output = shown or key in ("result", "hp_lost", "target_hp")
+            derived[log.index[key]] = RowCell(formula, number_format, output)
+        return derived
+
+    def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
+        for column, made in cells.items():
+            cell = put_formula(self.sheet.cell(row, column), made.formula)
+            if made.output:
                 mark_output(cell)
-                if key.startswith("shown_"):
-                    cell.number_format = TRUE_ONLY
+            if made.number_format is not None:
+                cell.number_format = made.number_format
+
+    def write_log_rows(self, wired: Mapping[str, tuple[str, Any]]) -> None:
+        """The log's rows: the first (which reads no row above) and the second worked out, the rest
+        copied from the second's formulas with the row numbers changed and its cells' styles."""
+        top, last = self.log.top + 1, self.log.top + self.log.rows
+        self.write_row_cells(top, self.log_row_cells(top, wired))
+        second = self.log_row_cells(top + 1, wired)
+        self.write_row_cells(top + 1, second)
+        marked = self.log_row_cells(ROW_MARK, wired)
+        template = RowTemplate.of({column: formula_value(made.formula) for column, made in marked.items()})
+        if template.formulas(top + 1) != {c: formula_value(made.formula) for c, made in second.items()}:
+            raise AssertionError("the log's row template does not give its second row")
+        styled = {column: self.sheet._cells[(top + 1, column)] for column in second}
+        for row in range(top + 2, last + 1):
+            for column, value in template.formulas(row).items():
+                cell = styled_like(styled[column], row, column)
+                cell._value, cell.data_type = value, "f"
 
 
 MOST_TEXT_WIDTH = 32

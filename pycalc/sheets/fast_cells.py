@@ -45,6 +45,14 @@ def get_cell(sheet: Worksheet, row: int, column: int) -> Cell:
     return cell
 
 
+def styled_like(source: Cell, row: int, column: int) -> Cell:
+    """The cell at (row, column) given a copy of ``source``'s style array: what styling it as ``source``
+    was styled gives, without looking each style up again."""
+    cell = get_cell(source.parent, row, column)
+    cell._style = StyleArray(source._style) if source._style is not None else None
+    return cell
+
+
 def set_style(descriptor: StyleDescriptor, cell: Any, value: Any) -> None:
     """``StyleDescriptor.__set__``: the value's index in the workbook's list, in the cell's style array."""
     style = cell._style

@@ -398,3 +398,31 @@ class PartsArea:
                 cell.number_format = BOOLEAN_FORMAT
             self.refs[part] = f"${cell.column_letter}${cell.row}"
         return self.refs[part]
+
+
+ROW_MARK = 1_048_575  # a row no log reaches: where a row's number goes (ROW_MARK - 1: the row above's)
+MARKED_ROW = re.compile(rf"(?<=[A-Z$])(?:{ROW_MARK}|{ROW_MARK - 1})(?![0-9])")
+
+
+@dataclass(frozen=True)
+class RowTemplate:
+    """A row's formula cells by column, written once for row ROW_MARK and filled in for each row: a log
+    of 200 rows works out its formulas once, not 200 times."""
+
+    templates: dict[int, str]  # str.format templates: {0} the row's number, {1} the row above's
+
+    @classmethod
+    def of(cls, formulas: Mapping[int, str]) -> RowTemplate:
+        """The template of ``formulas``, written for ROW_MARK (which may appear only as the row of a
+        reference, after its column's letters)."""
+        templates = {}
+        for column, formula in formulas.items():
+            escaped = formula.replace("{", "{{").replace("}", "}}")
+            template = MARKED_ROW.sub(lambda m: "{0}" if m.group(0) == str(ROW_MARK) else "{1}", escaped)
+            if str(ROW_MARK)[:-1] in template:
+                raise ValueError(f"{ROW_MARK} stands in a formula other than as a row: {formula}")
+            templates[column] = template
+        return cls(templates)
+
+    def formulas(self, row: int) -> dict[int, str]:
+        return {column: template.format(row, row - 1) for column, template in self.templates.items()}
