@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import html
 import io
+import re
 import zipfile
 from datetime import datetime
+from html import escape
 
 import openpyxl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.comments import Comment
+from openpyxl.formula.translate import Translator
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.styleable import StyleDescriptor
@@ -39,6 +43,8 @@ VALUES = st.one_of(
 
 
 def saved_parts(book: openpyxl.Workbook, plain: bool) -> dict[str, bytes]:
+    """The saved parts; those of the plain writer with each shared formula written out cell by cell,
+    as openpyxl writes it (``unshared``)."""
     raw = io.BytesIO()
     if plain:
         with plain_cell_writer():
@@ -46,7 +52,33 @@ def saved_parts(book: openpyxl.Workbook, plain: bool) -> dict[str, bytes]:
     else:
         book.save(raw)
     with zipfile.ZipFile(raw) as saved:
-        return {name: saved.read(name) for name in saved.namelist() if name != "docProps/core.xml"}
+        parts = {name: saved.read(name) for name in saved.namelist() if name != "docProps/core.xml"}
+    return {
+        name: unshared(part) if name.startswith("xl/worksheets/") else part for name, part in parts.items()
+    }
+
+
+SHARED = re.compile(
+    rb'<c r="([A-Z]+[0-9]+)"([^>]*)><f t="shared" (?:ref="[A-Z0-9:]+" )?si="([0-9]+)"(?: />|>([^<]*)</f>)'
+)
+
+
+def unshared(xml: bytes) -> bytes:
+    """A sheet's XML with each cell of a shared formula given its own formula, worked out from the
+    first cell's by openpyxl's ``Translator`` (what a reader of the file does)."""
+    first: dict[bytes, tuple[str, str]] = {}
+
+    def written_out(found: re.Match[bytes]) -> bytes:
+        ref, attributes, group, formula = found.groups()
+        if formula is not None:
+            first[group] = ("=" + html.unescape(formula.decode()), ref.decode())
+            own = formula
+        else:
+            value, origin = first[group]
+            own = escape(Translator(value, origin).translate_formula(ref.decode())[1:], quote=False).encode()
+        return b'<c r="%s"%s><f>%s</f>' % (ref, attributes, own)
+
+    return SHARED.sub(written_out, xml)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

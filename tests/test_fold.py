@@ -60,7 +60,10 @@ def test_is_literal():
 def workbook_formulas(ruleset_id: str) -> dict[str, list[str]]:
     parts = parts_of((PROJECT_ROOT / "workbook" / f"{ruleset_id}.xlsx").read_bytes())
     return {
-        title: [html.unescape(f.decode()) for f in re.findall(rb"<f>(.*?)</f>", parts[part])]
+        title: [
+            html.unescape(f.decode())
+            for f in re.findall(rb"<f(?: t=\"shared\"[^>/]*)?>([^<]*)</f>", parts[part])
+        ]
         for title, part in sheets_in(parts.__getitem__).items()
     }
 

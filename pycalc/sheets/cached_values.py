@@ -33,13 +33,15 @@ CellValue = tuple[str, str]
 BookValues = dict[tuple[str, str], CellValue]
 """(sheet title, cell reference) -> cached value."""
 
-# A formula cell as openpyxl writes it (no value), and as with_values writes it (with one).
-EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)><f>([^<]*)</f><v ?/></c>')
+# A formula cell as the builder writes it (no value), and as with_values writes it (with one); its
+# <f> element holds the formula, or starts or joins a shared formula (pycalc.sheets.shared_formulas).
+FORMULA = rb'(<f>[^<]*</f>|<f t="shared" ref="[A-Z0-9:]+" si="[0-9]+">[^<]*</f>|<f t="shared" si="[0-9]+" />)'
+EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)>' + FORMULA + rb"<v ?/></c>")
 VALUED_FORMULA_CELL = re.compile(
-    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)(?: t="[a-z]+")?><f>([^<]*)</f><v>[^<]*</v></c>'
+    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)(?: t="[a-z]+")?>' + FORMULA + rb"<v>[^<]*</v></c>"
 )
 WRITTEN_VALUE = re.compile(
-    rb'<c r="([A-Z]+[0-9]+)"(?: s="[0-9]+")?(?: t="([a-z]+)")?><f>[^<]*</f><v>([^<]*)</v></c>'
+    rb'<c r="([A-Z]+[0-9]+)"(?: s="[0-9]+")?(?: t="([a-z]+)")?>(?:' + FORMULA[1:-1] + rb")<v>([^<]*)</v></c>"
 )
 
 _known: dict[str, BookValues] = {}  # content key -> values, for builds of the same content in one run
@@ -115,7 +117,7 @@ def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
                 found = cells.get(ref)
                 if found is None:
                     return match.group(0)
-                return b'<c r="%s"%s%s><f>%s</f><v>%s</v></c>' % (ref, style, found[0], formula, found[1])
+                return b'<c r="%s"%s%s>%s<v>%s</v></c>' % (ref, style, found[0], formula, found[1])
 
             rewritten[part] = EMPTY_FORMULA_CELL.sub(valued, parts[part])
         return rewritten
@@ -133,7 +135,7 @@ def with_values(data: bytes, values: BookValues) -> bytes:
 def without_values(xml: bytes) -> bytes:
     """A worksheet part with the cached values of its formula cells removed, as openpyxl writes it
     (a part just written, with no value after any formula, is handed back as it is, unsearched)."""
-    if b"</f><v>" not in xml:
+    if b"</f><v>" not in xml and b'" /><v>' not in xml:
         return xml
     return VALUED_FORMULA_CELL.sub(empty_formula_cell, xml)
 
@@ -141,7 +143,7 @@ def without_values(xml: bytes) -> bytes:
 def empty_formula_cell(valued: re.Match[bytes]) -> bytes:
     """A valued formula cell as openpyxl writes it: no type, no value (a function, not a template:
     ``re`` expands a template in Python, match by match, at half the speed)."""
-    return b'<c r="%s"%s><f>%s</f><v /></c>' % valued.group(1, 2, 3)
+    return b'<c r="%s"%s>%s<v /></c>' % valued.group(1, 2, 3)
 
 
 def parts_key(parts: Parts) -> str:

@@ -208,8 +208,11 @@ class Columns:
         return f"${self.letter(key)}{row}"
 
     def span(self, key: str, last: int | None = None) -> str:
+        """The column's rows, or those down to ``last`` (a relative row: the span grows row by row)."""
         letter = self.letter(key)
-        return f"${letter}${self.top + 1}:${letter}${self.top + self.rows if last is None else last}"
+        return f"${letter}${self.top + 1}:${letter}" + (
+            f"${self.top + self.rows}" if last is None else f"{last}"
+        )
 
     def rows_range(self) -> range:
         return range(self.top + 1, self.top + 1 + self.rows)

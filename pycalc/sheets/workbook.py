@@ -68,6 +68,7 @@ from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import is_hidden, last_shown_column, set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.sheets.roster_pick import fill_from_roster
+from pycalc.sheets.shared_formulas import formula_elements
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -430,10 +431,11 @@ PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})  # never one of LE
 column_letter = functools.cache(get_column_letter)
 
 
-def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
+def plain_cell_xml(cell: Any, style_id: int | None, formula: str | None = None) -> str | None:
     """The characters openpyxl's own cell writer (``etree_write_cell``) writes for a formula, a number,
     a boolean or text (``style_id`` None: no ``s`` attribute), without building an element tree for
-    the cell; None for the cells it leaves to openpyxl (dates, array formulas, rich text)."""
+    the cell; None for the cells it leaves to openpyxl (dates, array formulas, rich text). A formula
+    cell stored in a shared formula is given its ``<f>`` element (``shared_formulas``)."""
     value = cell._value
     kind = cell.data_type
     if kind == "d" or (type(value) not in PLAIN_VALUES and isinstance(value, LEFT_TO_OPENPYXL)):
@@ -448,6 +450,8 @@ def plain_cell_xml(cell: Any, style_id: int | None) -> str | None:
     if value is None or value == "":
         return head + " />"
     if kind == "f":
+        if formula is not None:
+            return f"{head}>{formula}<v /></c>"
         return f"{head}><f>{_escape_cdata(value[1:])}</f><v /></c>" if value[1:] else f"{head}><f /><v /></c>"
     if kind == "s":
         stripped = value.strip()
@@ -482,6 +486,7 @@ def write_plain_rows(writer: WorksheetWriter) -> None:
     sheet = writer.ws
     dimensions = sheet.row_dimensions
     style_id_of = style_ids(sheet.parent)
+    shared = formula_elements(sheet)
     with xf.element("sheetData"):
         write = xf._file
         for row_index, row in writer.rows():
@@ -494,7 +499,7 @@ def write_plain_rows(writer: WorksheetWriter) -> None:
                 style_id = style_id_of(cell._style)
                 if cell._value is None and style_id is None and not cell._comment:
                     continue
-                xml = plain_cell_xml(cell, style_id)
+                xml = plain_cell_xml(cell, style_id, shared.get((row_index, cell.column)) if shared else None)
                 if xml is None:
                     write("".join(text))
                     text = []
