@@ -64,6 +64,13 @@ def filler(template: Template) -> Callable[[int], str]:
     return lambda row: fill(*[row + offset for offset in offsets])
 
 
+DIGITS = str.maketrans("", "", "0123456789")
+
+
+def same_but_digits(one: str, other: str) -> bool:
+    return one.translate(DIGITS) == other.translate(DIGITS)
+
+
 def formula_runs(cells: list[tuple[int, str]]) -> list[tuple[int, int]]:
     """(first, last) index of each run of two cells or more in a column's formula cells (row, value),
     sorted by row, that one shared formula stores."""
@@ -71,6 +78,13 @@ def formula_runs(cells: list[tuple[int, str]]) -> list[tuple[int, int]]:
     start, count = 0, len(cells)
     while start < count:
         row, value = cells[start]
+        if not (
+            start + 1 < count
+            and cells[start + 1][0] == row + 1
+            and same_but_digits(value, cells[start + 1][1])
+        ):
+            start += 1  # (what moving a formula changes is digits only: no run starts here)
+            continue
         template = row_template(value, row)
         fill = filler(template) if template is not None else None
         end = start + 1
