@@ -108,7 +108,8 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
     last_column, points_of = sheet.max_column, column_widths(sheet)
     found = []
     keep_empty_rows(sheet)
-    for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
+    written = [cell for cell in sheet._cells.values() if cell.data_type != "f"]  # (no formula is text)
+    for cell in written:  # (iter_rows would make a cell of every empty place)
         text = written_text(cell)
         if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
             continue
