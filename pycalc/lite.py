@@ -201,8 +201,12 @@ def module_path(name: str) -> Path:
     return PYCALC.parent.joinpath(*name.split(".")).with_suffix(".py")
 
 
+STATEMENTS = ("body", "orelse", "finalbody", "handlers", "cases")  # the fields holding statements
+
+
 def imported_names(tree: ast.Module) -> Iterator[str]:
-    """The modules a module imports (function-level imports included, ``if TYPE_CHECKING:`` not)."""
+    """The modules a module imports (function-level imports included, ``if TYPE_CHECKING:`` not),
+    read from its statements (an import is one; no expression holds one)."""
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
@@ -214,7 +218,10 @@ def imported_names(tree: ast.Module) -> Iterator[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             yield node.module
             yield from (f"{node.module}.{alias.name}" for alias in node.names)
-        pending += ast.iter_child_nodes(node)
+        for field in STATEMENTS:
+            statements = getattr(node, field, None)
+            if isinstance(statements, list):
+                pending += statements
 
 
 @cache
