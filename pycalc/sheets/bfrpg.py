@@ -41,8 +41,6 @@ from pycalc.sheets.common import (
     absolute,
     define_name,
     protect,
-    put,
-    put_formula,
     ruling_name,
     show_chart,
 )
@@ -55,7 +53,7 @@ from pycalc.sheets.d20_formulas import (
     stage_factor_name,
     stage_round_up_name,
 )
-from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -582,25 +580,20 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
-    """The attack outcome for every (roll, confirmation roll) pair: the odds count this grid."""
+    """The attack outcome for every (roll, confirmation roll) pair: the odds count this grid. Then the
+    face columns of the Odds sheet's heat maps; right of them, the parts the columns share."""
     sheet = book.create_sheet(WORKINGS_SHEET)
+    block = rules.resolution_block
+    assert block is not None
     count = engine.faces(rules)
-    put(sheet["A1"], "Roll \\ confirmation roll")
-    for face in range(1, count + 1):
-        put(sheet.cell(face + 1, 1), face)
-        put(sheet.cell(1, face + 1), face)
+    face_col = count + 3
+    parts = d20.shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
     rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    for row in range(2, count + 2):
-        for column in range(2, count + 2):
-            roll = f"$A{row}"
-            follow = f"{sheet.cell(1, column).column_letter}$1"
-            put_formula(sheet.cell(row, column), rolls.result(roll, follow))
+    write_result_grid(sheet, "Roll \\ confirmation roll", count, rolls.result, parts)
     last = sheet.cell(count + 1, count + 1).coordinate
     define_name(book, GRID_NAME, absolute(sheet, "B2", last))
     define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
-    block = rules.resolution_block
-    assert block is not None
-    write_face_columns(book, sheet, rules, block, first_col=count + 3)  # the Odds sheet's heat maps
+    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
     sheet.sheet_state = "hidden"
     protect(sheet)
 

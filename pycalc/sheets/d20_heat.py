@@ -113,6 +113,23 @@ def write_face_columns(
         define_name(book, column.name, absolute(sheet, f"{letter}{header + 1}", f"{letter}{header + faces}"))
 
 
+def write_result_grid(
+    sheet: Worksheet, corner: str, faces: int, result: Callable[[str, str], str], parts: PartsArea
+) -> None:
+    """From A1 of the hidden ``sheet``: ``corner``, the follow-up roll's faces across row 1, the roll's
+    down column A, and the result of each (roll, follow-up roll) pair, ``result(roll cell, follow-up
+    cell)``; what a column's cells share beyond their roll is worked out once in ``parts``."""
+    put(sheet["A1"], corner)
+    for face in range(1, faces + 1):
+        put(sheet.cell(face + 1, 1), face)
+        put(sheet.cell(1, face + 1), face)
+    for column in range(2, faces + 2):
+        follow = f"${get_column_letter(column)}$1"
+        of_roll = parts.column_formula(lambda roll, follow=follow: result(roll, follow))
+        for row in range(2, faces + 2):
+            put_formula(sheet.cell(row, column), of_roll(f"$A{row}"))
+
+
 # --------------------------------------------------------------------------- one cell of a heat map
 
 

@@ -42,8 +42,9 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -464,31 +465,31 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
-    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll."""
+    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll; the face
+    columns of the Odds sheet's heat maps; right of them, the parts the columns share."""
     sheet = book.create_sheet(ODDS_SHEET)
+    block = rules.resolution_block
+    assert block is not None
     faces = die_sides(rules)
-    put(sheet["A1"], "Roll \\ follow")
-    for follow in range(1, faces + 1):
-        put(sheet.cell(1, follow + 1), follow)
+    face_col = faces + 7
+    parts = shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
+    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
+    write_result_grid(sheet, "Roll \\ follow", faces, rolls.result, parts)
     heads = ("Weight of the kept roll", "Hits", "Criticals", "Fumbles")
     for offset, text in enumerate(heads):
         put(sheet.cell(1, faces + 2 + offset), text)
     na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
     last_col = sheet.cell(1, faces + 1).column_letter
-    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    for roll in range(1, faces + 1):
-        r = roll + 1
-        put(sheet.cell(r, 1), roll)
-        for follow in range(1, faces + 1):
-            column = sheet.cell(1, follow + 1).column_letter
-            put_formula(sheet.cell(r, follow + 1), rolls.result(f"$A{r}", f"{column}$1"))
-        k, s = f"$A{r}", "ATTACK_SIDES"
-        weight = (
-            f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{s}^{na},IF(ATTACK_MODE=0,1/{s},"
-            f"(({s}+1-{k})^{nd}-({s}-{k})^{nd})/{s}^{nd}))"
+    sides = "ATTACK_SIDES"
+    weight = parts.column_formula(
+        lambda k: (
+            f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{sides}^{na},IF(ATTACK_MODE=0,1/{sides},"
+            f"(({sides}+1-{k})^{nd}-({sides}-{k})^{nd})/{sides}^{nd}))"
         )
+    )
+    for r in range(2, faces + 2):
         row_range = f"B{r}:{last_col}{r}"
-        put_formula(sheet.cell(r, faces + 2), weight)
+        put_formula(sheet.cell(r, faces + 2), weight(f"$A{r}"))
         put_formula(sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")')
         put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
         put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
@@ -496,9 +497,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
     for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
         letter = sheet.cell(1, faces + 2 + offset).column_letter
         define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
-    block = rules.resolution_block
-    assert block is not None
-    write_face_columns(book, sheet, rules, block, first_col=faces + 7)  # the Odds sheet's heat maps
+    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
     sheet.sheet_state = "hidden"
     protect(sheet)
 
