@@ -336,7 +336,10 @@ class Formulas:
     # --------------------------------------------------------------------------- the target and the need
 
     def target_now(self) -> str:
-        changed = f"{self.c.target}+{self.c.sit_ac}*({expr(self.block.ac_change)})"
+        no_change = self.c.sit_ac == "0"  # (the heat maps' cells: no situation)
+        changed = (
+            self.c.target if no_change else f"{self.c.target}+{self.c.sit_ac}*({expr(self.block.ac_change)})"
+        )
         return by_choice(
             self.block.least_target,
             lambda least: changed if least is None else f"MAX({literal(least)},{changed})",

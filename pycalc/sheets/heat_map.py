@@ -22,6 +22,7 @@ from pycalc.sheets.common import (
     put_formula,
     style_header,
 )
+from pycalc.sheets.fold import fold
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,12 @@ def cell_formula(template: str, row_value: str, column_value: str) -> str:
 def write_heat_map(book: Workbook, sheet: Worksheet, top: int, heat: HeatMap) -> int:
     """Write one map with its title on row ``top``; return the first free row after it. A map's
     formula takes its two cells as text it only places, so it is worked out once, over two stand-ins
-    that each cell's own references then replace."""
+    that each cell's own references then replace (what its literals decide folded: ``fold``)."""
     put(sheet.cell(top, 1), heat.title).font = SUBTITLE
     style_header(sheet.cell(top + 1, 1, heat.corner))
     for j, value in enumerate(heat.columns, start=2):
         style_header(sheet.cell(top + 1, j, value))
-    template = heat.formula(ROW_VALUE, COLUMN_VALUE)
+    template = fold(heat.formula(ROW_VALUE, COLUMN_VALUE))
     for i, value in enumerate(heat.rows, start=top + 2):
         style_header(sheet.cell(i, 1, value))
         for j, _ in enumerate(heat.columns, start=2):
