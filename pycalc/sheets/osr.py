@@ -43,7 +43,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import shared_parts
-from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.formulas import (
     by_label,
@@ -163,9 +163,13 @@ def resolution(rules: RuleSet) -> Formulas:
         damage_bonus="0",
         dice_text="ATTACK_DICE",
         dice_message=f'IF({DICE_READ},"",{DICE_ERROR})',
-        natural_hit_chance=natural_chance("D20_HITS"),
-        natural_crit_chance=natural_chance("D20_CRITS"),
     )
+
+
+NATURAL_CHANCES = (
+    (NATURAL_HIT_CHANCE, "Chance of a hit on the natural 20", "D20_HITS"),
+    (NATURAL_CRIT_CHANCE, "Chance of a critical on the natural 20", "D20_CRITS"),
+)  # (name, label, outcomes counted): cells of the d20 workings, read by the odds
 
 
 def natural_chance(outcomes: str) -> str:
@@ -465,8 +469,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
-    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll; the face
-    columns of the Odds sheet's heat maps; right of them, the parts the columns share."""
+    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll; below, the
+    chances on the natural 20 the odds read; the face columns of the Odds sheet's heat maps; right of
+    them, the parts the columns share."""
     sheet = book.create_sheet(ODDS_SHEET)
     block = rules.resolution_block
     assert block is not None
@@ -497,6 +502,10 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
     for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
         letter = sheet.cell(1, faces + 2 + offset).column_letter
         define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
+    for row, (name, label, outcomes) in enumerate(NATURAL_CHANCES, start=faces + 3):
+        put(sheet.cell(row, 1), label)
+        put_formula(sheet.cell(row, 2), natural_chance(outcomes))
+        define_name(book, name, absolute(sheet, f"B{row}"))
     write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
     sheet.sheet_state = "hidden"
     protect(sheet)
