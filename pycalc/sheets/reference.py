@@ -6,8 +6,9 @@ numbers up by name and never by address or by a typed-in number.
 
 The GM reads labels, never ids: an entries table's row ids, and a column whose cells name other rows
 or tables by id (an ``outcome`` column, combat17's concealment row of a cover row, ...), are kept on
-the hidden sheet ``ROW_IDS_SHEET`` under the same names, in the table's row order, while the visible
-cell shows the named row's label or the named table's title.
+a hidden sheet (the first hidden workings sheet, right of what it holds; else ``ROW_IDS_SHEET``) under
+the same names, in the table's row order, while the visible cell shows the named row's label or the
+named table's title.
 """
 
 from __future__ import annotations
@@ -106,16 +107,22 @@ def id_columns(table: Table, names: Mapping[str, Mapping[str, str]]) -> dict[str
     return found
 
 
+def ids_place(book: Workbook) -> tuple[Worksheet, int]:
+    """The sheet and column of the next column of ids: right of all the book's first hidden sheet holds
+    (a workings sheet: each sheet costs LibreOffice about 10 ms to load), else column A of a new hidden
+    ``ROW_IDS_SHEET``."""
+    sheet = next((s for s in book.worksheets if s.sheet_state == "hidden"), None)
+    if sheet is not None:
+        return sheet, sheet.max_column + 1
+    sheet = book.create_sheet(ROW_IDS_SHEET)
+    sheet.sheet_state = "hidden"
+    return sheet, 1
+
+
 def write_hidden_column(book: Workbook, name: str, header: str, values: list[object]) -> None:
-    """``values`` (ids the formulas match on) in the next column of the hidden sheet ``ROW_IDS_SHEET``,
+    """``values`` (ids the formulas match on) in the next column of ids on a hidden sheet (``ids_place``),
     named ``name``, so the GM reads labels, never ids."""
-    if ROW_IDS_SHEET in book.sheetnames:
-        sheet = book[ROW_IDS_SHEET]
-        column = sheet.max_column + 1
-    else:
-        sheet = book.create_sheet(ROW_IDS_SHEET)
-        sheet.sheet_state = "hidden"
-        column = 1
+    sheet, column = ids_place(book)
     put(sheet.cell(1, column), header)
     for offset, value in enumerate(values, start=2):
         put(sheet.cell(offset, column), value)
