@@ -143,6 +143,35 @@ def test_dropdown_sources_are_stored_without_an_equals_sign(workbook_file):
     assert not [s for s in sources if s.startswith(b"=")]
 
 
+SHARED_CELL = re.compile(
+    rb'<c r="([A-Z]+)([0-9]+)"[^>]*><f t="shared" (?:ref="([A-Z]+)([0-9]+):([A-Z]+)([0-9]+)" )?si="([0-9]+)"'
+)
+
+
+def test_every_shared_formula_is_stored_as_excel_reads_it(workbook_file):
+    """ECMA-376 18.3.1.40: a shared formula's first cell holds its formula and the range it covers,
+    at the range's top; every other cell of it lies in that range, below, in the same column."""
+    with zipfile.ZipFile(workbook_file) as archive:
+        sheets = [archive.read(n) for n in archive.namelist() if n.startswith("xl/worksheets/sheet")]
+    shared = 0
+    for xml in sheets:
+        ranges: dict[bytes, tuple[bytes, int, int]] = {}
+        for column, row, first_column, first, last_column, last, group in SHARED_CELL.findall(xml):
+            shared += 1
+            if first:
+                assert group not in ranges, f"shared formula {group!r} started twice"
+                assert (first_column, int(first)) == (column, int(row)) and last_column == column
+                assert int(last) > int(first)
+                ranges[group] = (column, int(first), int(last))
+            else:
+                assert group in ranges, (
+                    f"cell {column!r}{row!r} joins shared formula {group!r} before it starts"
+                )
+                in_column, top, bottom = ranges[group]
+                assert column == in_column and top < int(row) <= bottom
+    assert shared > 1000, "the Encounter log's rows share their formulas"
+
+
 def test_chart_axes_are_shown(workbook_file):
     with zipfile.ZipFile(workbook_file) as archive:
         charts = [archive.read(n) for n in archive.namelist() if n.startswith("xl/charts/chart")]

@@ -974,14 +974,12 @@ class EncounterWriter:
         upto = lambda key: log.span(key, row)  # noqa: E731
         taken = "+".join(f"SUMIFS({upto('hp_lost')},{upto(key)},{at('target')})" for key in self.target_keys)
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
-        for key, formula in cells.items():
-            shown = key.startswith("shown_")
-            number_format = (
-                self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
-            )
-            output = shown or key in ("result", "hp_lost", "target_hp")
-            derived[log.index[key]] = RowCell(formula, number_format, output)
-        return derived
+        return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
+
+    def log_cell(self, key: str, formula: str) -> RowCell:
+        shown = key.startswith("shown_")
+        number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
+        return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp"))
 
     def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
         for column, made in cells.items():
