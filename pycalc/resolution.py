@@ -171,9 +171,13 @@ def critical_mode(rules: RuleSet) -> str:
     return str(get(rules, block(rules).critical.mode))
 
 
+FOLLOWED_FUMBLES = ("level_check", "chart")  # fumble modes a follow roll decides
+FOLLOWED_CRITICALS = ("confirm", "chart")  # critical modes a follow roll decides
+
+
 def uses_follow_roll(rules: RuleSet) -> bool:
     """Whether a second d20 can change the result (fumble check or chart, confirmation, crit chart)."""
-    return fumble_mode(rules) in ("level_check", "chart") or critical_mode(rules) in ("confirm", "chart")
+    return fumble_mode(rules) in FOLLOWED_FUMBLES or critical_mode(rules) in FOLLOWED_CRITICALS
 
 
 def check_roll(rules: RuleSet, roll: int, what: str = "ROLL", sides: int | None = None) -> int:
@@ -383,12 +387,19 @@ def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:
     return MISS
 
 
+def threatens(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether a roll that hits may be a critical: a critical roll, where criticals are possible."""
+    return (
+        critical_mode(rules) != "none"
+        and in_rolls(rules, critical_rolls(rules), roll)
+        and critical_possible(rules, attack)
+    )
+
+
 def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:
     """Hit or Critical for a roll that hits."""
     mode = critical_mode(rules)
-    if mode == "none" or not in_rolls(rules, critical_rolls(rules), roll):
-        return HIT
-    if not critical_possible(rules, attack):
+    if not threatens(rules, attack, roll):
         return HIT
     if mode == "automatic":
         return CRITICAL
@@ -400,6 +411,14 @@ def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | Non
     return CRITICAL
 
 
+def hits(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether a roll that does not always miss hits (always, or by its total)."""
+    if cannot_hit(rules, attack):
+        return False
+    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"
+    return auto or hits_by_total(rules, attack, roll)
+
+
 def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
     """Miss, Hit, Critical or Fumble for the natural ``roll`` and the follow-up roll (unchecked)."""
     if attack.blocked:
@@ -408,12 +427,24 @@ def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None
         return HIT
     if always_misses(rules, roll):
         return fumble_result(rules, attack, follow)
-    if cannot_hit(rules, attack):
-        return MISS
-    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"
-    if not (auto or hits_by_total(rules, attack, roll)):
+    if not hits(rules, attack, roll):
         return MISS
     return critical_result(rules, attack, roll, follow)
+
+
+def follow_matters(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether the follow-up roll can change the result of this natural roll, or its damage (``resolve``,
+    ``formula_for``): the fumble check or chart of a roll that always misses, the confirmation or the
+    critical chart of a critical roll that hits."""
+    if attack.blocked or attack.auto_hit:
+        return False
+    if always_misses(rules, roll):
+        return fumble_mode(rules) in FOLLOWED_FUMBLES
+    return (
+        critical_mode(rules) in FOLLOWED_CRITICALS
+        and hits(rules, attack, roll)
+        and threatens(rules, attack, roll)
+    )
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:

@@ -49,7 +49,9 @@ def outcome_weights(
     for roll, weight in engine.roll_weights(rules, attack):
         missed: list[Fraction] = []
         hit: dict[Group, list[Fraction]] = {}
-        for follow, chance in follows:
+        # a roll whose result and damage no follow roll changes is resolved once, with the whole weight
+        followed = follows if engine.follow_matters(rules, attack, roll) else [(follows[0][0], Fraction(1))]
+        for follow, chance in followed:
             outcome = engine.resolve(rules, attack, roll, follow)
             if outcome not in HITS or not damage.deals_damage:
                 missed.append(chance)
