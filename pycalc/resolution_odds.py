@@ -41,7 +41,8 @@ def outcome_weights(
     Every (natural roll, follow roll) pair of ``engine.pairs``, with the pair's weight taken as the
     roll's weight times the follow roll's: the follow rolls' chances are summed per roll and result
     first (``fraction_sum``), each result's formula is looked up once per (result, follow roll) and
-    each roll's penalty once per roll."""
+    each roll's penalty once per roll. A roll that no follow roll decides (``engine.follow_matters``)
+    is resolved once, with its whole weight."""
     follows = engine.follow_weights(rules)
     nothing: list[Fraction] = []
     groups: dict[Group, list[Fraction]] = {}
@@ -49,7 +50,6 @@ def outcome_weights(
     for roll, weight in engine.roll_weights(rules, attack):
         missed: list[Fraction] = []
         hit: dict[Group, list[Fraction]] = {}
-        # a roll whose result and damage no follow roll changes is resolved once, with the whole weight
         followed = follows if engine.follow_matters(rules, attack, roll) else [(follows[0][0], Fraction(1))]
         for follow, chance in followed:
             outcome = engine.resolve(rules, attack, roll, follow)

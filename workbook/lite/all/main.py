@@ -4111,7 +4111,8 @@ _SOURCES = {
         "    Every (natural roll, follow roll) pair of ``engine.pairs``, with the pair's weight taken as the\n"
         "    roll's weight times the follow roll's: the follow rolls' chances are summed per roll and result\n"
         "    first (``fraction_sum``), each result's formula is looked up once per (result, follow roll) and\n"
-        '    each roll\'s penalty once per roll."""\n'
+        "    each roll's penalty once per roll. A roll that no follow roll decides (``engine.follow_matters``)\n"
+        '    is resolved once, with its whole weight."""\n'
         '    follows = engine.follow_weights(rules)\n'
         '    nothing: list[Fraction] = []\n'
         '    groups: dict[Group, list[Fraction]] = {}\n'
@@ -4119,7 +4120,6 @@ _SOURCES = {
         '    for roll, weight in engine.roll_weights(rules, attack):\n'
         '        missed: list[Fraction] = []\n'
         '        hit: dict[Group, list[Fraction]] = {}\n'
-        '        # a roll whose result and damage no follow roll changes is resolved once, with the whole weight\n'
         '        followed = follows if engine.follow_matters(rules, attack, roll) else [(follows[0][0], Fraction(1))]\n'
         '        for follow, chance in followed:\n'
         '            outcome = engine.resolve(rules, attack, roll, follow)\n'
