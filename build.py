@@ -25,23 +25,26 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from openpyxl.workbook.workbook import Workbook
+
 from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
 from pycalc.lite import ALL as ALL_BUNDLE
 from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
-from pycalc.sheets.encounter import Calculator
-from pycalc.sheets.keep import carry_inputs
+from pycalc.sheets.keep import Carried, carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
     Parts,
+    build_both,
     build_workbook,
     check_buildable,
     gc_paused,
     quickstart_path,
     release,
     tables_version,
+    to_macro,
     workbook_bytes,
     workbook_parts,
     write_atomically,
@@ -162,23 +165,50 @@ class Built:
     kept: list[str]  # what was kept from the files they replace
 
 
-def workbook_parts_kept(
-    rules: RuleSet, path: Path, args: argparse.Namespace, calculators: dict[bool, Calculator]
-) -> tuple[Parts, str]:
-    """The file's parts, and what was kept from the workbook it replaces ("" for nothing); made with
-    the garbage collector paused (``gc_paused``)."""
+def workbook_parts_kept(rules: RuleSet, path: Path, args: argparse.Namespace) -> tuple[Parts, str]:
+    """The file's parts, built on its own, and what was kept from the workbook it replaces ("" for
+    nothing); made with the garbage collector paused (``gc_paused``)."""
     with gc_paused():
-        book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper, calculators=calculators)
-        kept = ""
-        if path.exists() and not args.fresh:
-            carried = carry_inputs(path, book)
-            if carried and not args.check:
-                kept = (
-                    f"kept in {path.name}: " + "; ".join(carried[:6]) + (" ..." if len(carried) > 6 else "")
-                )
+        book = build_workbook(rules, macro=path.suffix == ".xlsm", paper=args.paper)
+        kept = kept_inputs(book, path, args)
         parts = workbook_parts(book)
         release(book)
-        return parts, kept
+        return parts, kept.said
+
+
+def both_parts_kept(
+    rules: RuleSet, paths: list[Path], args: argparse.Namespace
+) -> dict[Path, tuple[Parts, str]]:
+    """The ruleset's .xlsx and .xlsm (``paths``), saved from one book (``build_both``), each with
+    what was kept from the workbook it replaces; made with the garbage collector paused."""
+    xlsx, xlsm = paths
+    with gc_paused():
+        book = build_both(rules, args.paper)
+        kept = kept_inputs(book, xlsx, args)
+        made = {xlsx: (workbook_parts(book), kept.said)}
+        kept.carried.undo(book)  # the .xlsm keeps its own
+        to_macro(book)
+        kept = kept_inputs(book, xlsm, args)
+        made[xlsm] = (workbook_parts(book), kept.said)
+        release(book)
+        return made
+
+
+@dataclasses.dataclass(frozen=True)
+class Kept:
+    carried: Carried
+    said: str  # what was kept, for the GM ("" for nothing)
+
+
+def kept_inputs(book: Workbook, path: Path, args: argparse.Namespace) -> Kept:
+    """The GM's inputs of the workbook at ``path`` carried into ``book`` (none with ``--fresh``)."""
+    if not path.exists() or args.fresh:
+        return Kept(Carried([], [], []), "")
+    carried = carry_inputs(path, book)
+    said = carried.said
+    if not said or args.check:
+        return Kept(carried, "")
+    return Kept(carried, f"kept in {path.name}: " + "; ".join(said[:6]) + (" ..." if len(said) > 6 else ""))
 
 
 def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> Built:
@@ -186,8 +216,10 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
     build when the .xlsx's formulas and inputs are unchanged (see pycalc.sheets.cached_values);
     otherwise the .xlsx is handed back to be recalculated in LibreOffice. An .xlsm built without its
     .xlsx is handed back as parts, to take the values the .xlsx's job finds."""
-    calculators: dict[bool, Calculator] = {}
-    built = {path: workbook_parts_kept(rules, path, args, calculators) for path in paths}
+    if len(paths) == 2:
+        built = both_parts_kept(rules, paths, args)
+    else:
+        built = {path: workbook_parts_kept(rules, path, args) for path in paths}
     kept = [said for _, said in built.values() if said]
     xlsx = args.out / f"{rules.id}.xlsx"
     if xlsx not in built:
@@ -238,7 +270,7 @@ def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[
     count = cores()
     pairs = {r.id: [args.out / f"{r.id}.xlsx", args.out / f"{r.id}.xlsm"] for r in rulesets}
     by_size = sorted(rulesets, key=lambda r: previous_size(pairs[r.id]))
-    halved = {r.id for r in by_size[: len(rulesets) % count]} if count > 1 else set()
+    halved = set()  # TRY
     jobs: list[Job] = []
     for rules in rulesets:
         paths = pairs[rules.id]

@@ -54,6 +54,7 @@ from pycalc.sheets.d20_formulas import (
     stage_round_up_name,
 )
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -1015,7 +1016,7 @@ def maneuver_sections(rules: RuleSet) -> list[Section]:
     ]
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     write_roll_block_calculator(
         book,
         ATTACK_SHEET,

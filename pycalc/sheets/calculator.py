@@ -24,12 +24,14 @@ from pycalc.sheets.common import (
     define_name,
     fill,
     font,
+    formula_value,
     mark_input,
     mark_output,
     protect,
     put,
     put_formula,
 )
+from pycalc.sheets.dual import BOTH, Udfs, both
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
 BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
@@ -71,7 +73,7 @@ class Section:
 
 
 def write_calculator(
-    book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: bool
+    book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: Udfs
 ) -> Worksheet:
     sheet = book.create_sheet(title)
     sheet.sheet_properties.tabColor = "F0B429"
@@ -114,7 +116,7 @@ def is_roll(field: Field) -> bool:
 
 
 def write_roll_block_calculator(
-    book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: bool
+    book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: Udfs
 ) -> Worksheet:
     """The calculator as a roll block: every number the GM types (rolls, bonus, target, hit points)
     down column B, in the sections' order, beside the outputs down column E; then the picks and
@@ -163,7 +165,7 @@ def write_field(
     sheet: Worksheet,
     row: int,
     field: Field,
-    with_udfs: bool,
+    with_udfs: Udfs,
     label_col: int = 1,
     help_col: int | None = 3,
 ) -> None:
@@ -177,8 +179,7 @@ def write_field(
         if field.options:
             add_list(sheet, value.coordinate, field.options)
     else:
-        formula = field.udf if with_udfs and field.udf else field.native
-        put_formula(value, formula or "")
+        put_formula(value, field_formula(field, with_udfs))
         if field.kind == WORKING:
             label.font = font(9, colour="616E7C")
             value.font = font(9, colour="616E7C")
@@ -200,6 +201,14 @@ def write_field(
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):
             value.comment = Comment(what_to_type(field), "pycalc", width=240, height=60)
+
+
+def field_formula(field: Field, with_udfs: Udfs) -> str:
+    """The formula of a calculated field: its UDF call in the .xlsm where it has one, else native."""
+    native = formula_value(field.native or "")
+    if not field.udf or with_udfs is False:
+        return native
+    return both(native, formula_value(field.udf)) if with_udfs == BOTH else formula_value(field.udf)
 
 
 def what_to_type(field: Field) -> str:

@@ -49,6 +49,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
 from pycalc.tables import RuleSet
 
@@ -848,7 +849,7 @@ def other_sections(rules: RuleSet) -> list[Section]:
     ]
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     attack_sheet = write_roll_block_calculator(
         book,
         ATTACK_SHEET,

@@ -40,6 +40,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.tables import RuleSet
 
@@ -1058,7 +1059,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     protect(sheet)
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     attack_sheet = write_roll_block_calculator(
         book, ATTACK_SHEET, f"{rules.name}: attack calculator", INTRO, attack_sections(rules), with_udfs
     )

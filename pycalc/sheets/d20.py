@@ -51,6 +51,7 @@ from pycalc.sheets.common import (
     table_name,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
@@ -980,7 +981,7 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
 # --------------------------------------------------------------------------- the workbook's part
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     """The generic sheets; the .xlsm gets the same native formulas (the UDFs take no pickers)."""
     block = f.check_supported(rules)
     sheet = write_attack_calculator(book, rules, block)

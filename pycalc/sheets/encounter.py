@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from copy import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,6 +42,7 @@ from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list, add_whole_number_
 from pycalc.sheets.common import (
     NOTE,
     SHRINK,
+    STYLE_LISTS,
     SUBTITLE,
     TITLE,
     absolute,
@@ -56,6 +58,7 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
+from pycalc.sheets.dual import BOTH, Udfs, both, macro_text
 from pycalc.sheets.fast_cells import styled_like
 from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.sheets.log_rows import (
@@ -140,7 +143,9 @@ class Calculator:
         return order, used
 
 
-def read_calculator(book: Workbook) -> Calculator:
+def read_calculator(book: Workbook, macro: bool = False) -> Calculator:
+    """The calculator as the book's named cells hold it: in the .xlsm, when ``macro`` (the book holds
+    both files, ``pycalc.sheets.dual``)."""
     formulas: dict[str, str] = {}
     inputs: dict[str, Any] = {}
     formats: dict[str, str] = {}
@@ -150,11 +155,12 @@ def read_calculator(book: Workbook) -> Calculator:
             continue
         sheet_title, ref = places[0]
         cell = book[sheet_title][ref.replace("$", "")]
-        if isinstance(cell.value, str) and cell.value.startswith("="):
-            formulas[name] = cell.value[1:]
+        value = macro_text(cell.value) if macro else cell.value
+        if isinstance(value, str) and value.startswith("="):
+            formulas[name] = value[1:]
             formats[name] = cell.number_format
         elif cell.protection.locked is False:
-            inputs[name] = cell.value
+            inputs[name] = value
     return Calculator(formulas, inputs, formats)
 
 
@@ -264,8 +270,8 @@ def working(block: Columns) -> None:
 def write_encounter(
     book: Workbook,
     rules: RuleSet,
-    write_calculators: Callable[[Workbook, RuleSet, bool], None],
-    macro: bool,
+    write_calculators: Callable[[Workbook, RuleSet, Udfs], None],
+    macro: Udfs,
     known: dict[bool, Calculator] | None = None,
 ) -> None:
     """The Encounter sheet, after the calculators (whose formulas its log copies).
@@ -273,8 +279,13 @@ def write_encounter(
     The .xlsx and the .xlsm lay out the same columns (the .xlsm takes its cached values from the
     .xlsx cell by cell): the working cells of both calculators' formulas, native and UDF, each file
     writing its own formula in each. ``known`` holds the calculators read so far by kind (UDF or
-    not), so the second file of a ruleset does not write the other kind's calculators again."""
+    not), so the second file of a ruleset does not write the other kind's calculators again. A book
+    saved as both files (``macro`` is ``BOTH``) holds both calculators already, and gets both
+    Encounters (``write_both_encounters``)."""
     if rules.encounter_block is None:
+        return
+    if macro == BOTH:
+        write_both_encounters(book, rules)
         return
     known = {} if known is None else known
     calculator = read_calculator(book)
@@ -292,6 +303,38 @@ def write_encounter(
     writer = EncounterWriter(sheet, book, rules, adapter(rules.id), calculator)
     writer.write()
     known[not macro] = replace(other, log_plan=writer.other_plan)
+
+
+def write_both_encounters(book: Workbook, rules: RuleSet) -> None:
+    """The .xlsx's Encounter, each cell holding the .xlsm's text too (``pycalc.sheets.dual``): the
+    .xlsm's is written apart, in a scratch book with the same names and styles, then read into the
+    .xlsx's cell by cell. Both lay out the same cells alike; only their text may differ."""
+    native, udf = read_calculator(book), read_calculator(book, macro=True)
+    scratch = Workbook()
+    scratch.remove(scratch.active)
+    for attribute in (*STYLE_LISTS, "_number_formats", "_cell_styles"):  # the same style ids in both
+        setattr(scratch, attribute, getattr(book, attribute))
+    scratch.defined_names = copy(book.defined_names)  # the names so far, as the writer finds them
+    writer = EncounterWriter(
+        book.create_sheet(SHEET, 2), book, rules, adapter(rules.id), replace(native, other=udf)
+    )
+    writer.write()
+    macro = replace(udf, other=native, native=False, log_plan=writer.other_plan)
+    EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules.id), macro).write()
+    take_macro_text(writer.sheet, scratch[SHEET])
+
+
+def take_macro_text(sheet: Worksheet, macro: Worksheet) -> None:
+    """Each cell of ``sheet`` holds the text of the same cell of ``macro`` too, where it differs."""
+    cells, others = sheet._cells, macro._cells
+    if cells.keys() != others.keys():
+        raise AssertionError(f"the .xlsx's and the .xlsm's {sheet.title} sheets have different cells")
+    for place, cell in cells.items():
+        other = others[place]
+        if cell._style.tobytes() != other._style.tobytes() or cell.data_type != other.data_type:
+            raise AssertionError(f"{sheet.title}!{cell.coordinate} differs in the .xlsm beyond its text")
+        if cell._value != other._value:
+            cell._value = both(cell._value, other._value)
 
 
 class EncounterWriter:

@@ -22,6 +22,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations
+from pycalc.sheets.dual import changed, same, set_text
 from pycalc.sheets.portable import keep_empty_rows
 from pycalc.tables import RuleSet
 
@@ -86,9 +87,9 @@ def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, int, in
     for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
         if isinstance(cell.value, str) and not cell.value.startswith("="):
             if (sheet.title, cell.row, cell.column) not in data:
-                rewritten = readable(cell.value, rules)
-                if rewritten != cell.value:
-                    cell.value = rewritten
+                rewritten = changed(cell.value, lambda text: readable(text, rules))
+                if not same(rewritten, cell.value):
+                    set_text(cell, rewritten)
             elif IDENTIFIER.fullmatch(cell.value):
                 cell.number_format = shown_as(readable(cell.value, rules))
         if cell.comment is not None:

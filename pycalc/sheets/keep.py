@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Collection
+from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from xml.sax.saxutils import unescape
 
 import openpyxl
 from openpyxl.cell.cell import Cell
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.workbook.defined_name import DefinedName
@@ -146,7 +148,23 @@ def input_at(sheet: Worksheet, row: int, column: int) -> bool:
     return cell is not None and unlocked(cell)
 
 
-def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
+@dataclass(frozen=True)
+class Carried:
+    """What ``carry_inputs`` said it carried, and how to take it back out of the book."""
+
+    said: list[str]
+    cells: list[tuple[Cell, Any, str, StyleArray]]  # each cell it changed: value, type and style before
+    sheets: list[str]  # the GM's sheets it copied
+
+    def undo(self, book: Workbook) -> None:
+        """The book as it was before (the .xlsm's inputs are carried from the .xlsm, not the .xlsx)."""
+        for cell, value, data_type, style in reversed(self.cells):
+            cell._value, cell.data_type, cell._style = value, data_type, style
+        for title in self.sheets:
+            book.remove(book[title])
+
+
+def carry_inputs(old_path: Path, book: Workbook) -> Carried:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
     The GM's sheets are those neither build made: a sheet the old build recorded making
@@ -174,16 +192,18 @@ def carry_inputs(old_path: Path, book: Workbook) -> list[str]:
         made_before = generated_sheets(old.parts) or set()
         added = [title for title in old.sheets if title not in sheets and title not in made_before]
     except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile, ET.ParseError) as error:
-        return [f"could not read {old_path.name} to keep its inputs ({error}); built fresh"]
-    carried = []
+        return Carried([f"could not read {old_path.name} to keep its inputs ({error}); built fresh"], [], [])
+    carried = Carried([], [], [])
     for name, new, place in pairs:
         value, formula = old_cells.get(place, (None, False))
         if not formula and value != new.value:
+            carried.cells.append((new, new._value, new.data_type, copy(new._style)))
             put(new, value)
-            carried.append(f"{name} = {value!r}")
+            carried.said.append(f"{name} = {value!r}")
     if added:
         whole = openpyxl.load_workbook(old_path)
         for title in added:
             copy_sheet(whole[title], book)
-            carried.append(f"sheet {title!r}")
+            carried.said.append(f"sheet {title!r}")
+            carried.sheets.append(title)
     return carried

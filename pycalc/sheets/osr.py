@@ -45,6 +45,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -910,7 +911,7 @@ def spell_section(rules: RuleSet) -> Section:
     )
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     attack_sheet = write_roll_block_calculator(
         book,
         ATTACK_SHEET,

@@ -14,6 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations
+from pycalc.sheets.dual import changed, same, set_text, texts
 
 
 def closing_paren(formula: str, start: int) -> int:
@@ -62,10 +63,14 @@ def make_portable(book: Workbook) -> None:
     for sheet in book.worksheets:
         for cell in list(sheet._cells.values()):
             value = cell._value
-            if isinstance(value, str) and value.startswith("=") and "INDEX(T_" in value:
-                portable = without_single_cell_index(value, single_cells)
-                if portable != value or cell.data_type != "f":  # else writing it back changes nothing
-                    cell.value = portable
+            if (
+                isinstance(value, str)
+                and value.startswith("=")
+                and any("INDEX(T_" in t for t in texts(value))
+            ):
+                portable = changed(value, lambda formula: without_single_cell_index(formula, single_cells))
+                if not same(portable, value) or cell.data_type != "f":  # else writing it back changes nothing
+                    set_text(cell, portable)
         keep_empty_rows(sheet)
 
 

@@ -32,6 +32,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
+from pycalc.sheets.dual import changed, same, set_text, texts
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.log_rows import substitute
@@ -119,11 +120,11 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
                 isinstance(value, str)
                 and value.startswith("=")
                 and cell.data_type == "f"
-                and naming.search(value)
+                and any(naming.search(text) for text in texts(value))
             ):
-                changed = substitute(value, used)
-                if changed != value:
-                    cell.value = changed
+                redirected = changed(value, lambda formula: substitute(formula, used))
+                if not same(redirected, value):
+                    set_text(cell, redirected)
 
 
 def keep_rows_from_the_top(sheet: Worksheet) -> None:

@@ -103,7 +103,7 @@ def formula_elements(sheet: Worksheet) -> dict[tuple[int, int], str]:
     columns: dict[int, list[tuple[int, str]]] = {}
     for (row, column), cell in sheet._cells.items():
         value = cell._value
-        if cell.data_type == "f" and type(value) is str and len(value) > 1:
+        if cell.data_type == "f" and isinstance(value, str) and len(value) > 1:
             columns.setdefault(column, []).append((row, value))
     elements: dict[tuple[int, int], str] = {}
     group = 0

@@ -36,6 +36,7 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
+from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
 from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
 from pycalc.tables import RuleSet
@@ -596,7 +597,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
     protect(sheet)
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: bool) -> None:
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     write_roll_block_calculator(
         book,
         STRIKE_SHEET,

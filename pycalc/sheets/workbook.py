@@ -20,6 +20,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator
+from copy import copy
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,6 +36,7 @@ from openpyxl.compat import safe_string
 from openpyxl.packaging.custom import StringProperty
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
+from openpyxl.workbook.properties import CalcProperties
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
@@ -57,6 +60,7 @@ from pycalc.sheets.common import (
     style_header,
 )
 from pycalc.sheets.d20_formulas import check_supported
+from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.encounter import Calculator, write_encounter
 from pycalc.sheets.fast_cells import fast_cells
@@ -115,25 +119,50 @@ def quickstart_path() -> Path:
     return Path(xlwings.__file__).parent / "quickstart.xlsm"
 
 
-def new_book(macro: bool) -> Workbook:
-    if not macro:
-        book = openpyxl.Workbook()
-        book.remove(book.active)
-        return share_styles(book)
-    book = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
-    for sheet in list(book.worksheets):
-        book.remove(sheet)
-    book.vba_archive = finished_archive(book.vba_archive)
+def new_book() -> Workbook:
+    book = openpyxl.Workbook()
+    book.remove(book.active)
     return share_styles(book)
 
 
-def finished_archive(archive: zipfile.ZipFile) -> zipfile.ZipFile:
-    """openpyxl keeps the template's VBA parts in a zip it leaves open for appending, in memory; when
-    the workbook is collected, that zip may find its memory file gone first ("Exception ignored in
-    ZipFile.__del__"). The same parts, in a finished zip opened for reading (all the writer does)."""
+@dataclass(frozen=True)
+class Quickstart:
+    """What the .xlsm takes from xlwings' quickstart.xlsm: its VBA project (with the add-in reference)
+    and what its modules are tied to: the workbook's and its two sheets' code names, and its calculation
+    settings. Its styles and theme are not taken: the .xlsm looks as the .xlsx does."""
+
+    vba_parts: bytes  # the template's parts, as a zip (openpyxl's writer copies the VBA ones)
+    code_name: str | None
+    sheet_code_names: tuple[str, ...]
+    calculation: CalcProperties
+
+
+@functools.cache
+def quickstart() -> Quickstart:
+    template = openpyxl.load_workbook(quickstart_path(), keep_vba=True)
+    archive = template.vba_archive
     memory = archive.fp
     archive.close()  # writes the zip's directory; a file object handed to ZipFile stays open
-    return zipfile.ZipFile(io.BytesIO(memory.getvalue()))  # type: ignore[union-attr]
+    return Quickstart(
+        memory.getvalue(),  # type: ignore[union-attr]
+        template.code_name,
+        tuple(sheet.sheet_properties.codeName for sheet in template.worksheets),
+        template.calculation,
+    )
+
+
+def make_macro(book: Workbook) -> None:
+    """Make the finished book the .xlsm: xlwings' VBA project, and its xlwings.conf sheet."""
+    template = quickstart()
+    book.vba_archive = zipfile.ZipFile(io.BytesIO(template.vba_parts))  # read by the writer only
+    book.code_name = template.code_name
+    book.calculation = copy(template.calculation)
+    write_xlwings_conf(book)
+    for sheet, code_name in zip(
+        (book.worksheets[0], book[XLWINGS_CONF_SHEET]), template.sheet_code_names, strict=True
+    ):  # the VBA project's document modules: Sheet1, its first sheet; Sheet2, its xlwings.conf
+        sheet.sheet_properties.codeName = code_name
+    record_generated_sheets(book)
 
 
 def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
@@ -184,7 +213,14 @@ def write_rulings(book: Workbook, rules: RuleSet) -> None:
     protect(sheet)
 
 
-def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
+THIS_FILE: dict[Udfs, str] = {
+    False: "native formulas, no Python needed",
+    True: "calculators call the pycalc UDFs (xlwings)",
+}
+THIS_FILE[BOTH] = both(THIS_FILE[False], THIS_FILE[True])
+
+
+def write_contents(book: Workbook, rules: RuleSet, macro: Udfs) -> None:
     sheet = book.create_sheet(CONTENTS_SHEET, 0)
     sheet.sheet_properties.tabColor = "1D4E89"
     sheet.column_dimensions["A"].width = 34
@@ -194,14 +230,11 @@ def write_contents(book: Workbook, rules: RuleSet, macro: bool) -> None:
         ("Resolution", rules.resolution),
         ("Source", f"{rules.source}; every table row names its section"),
         ("Tables version", tables_version(rules.id)),
-        (
-            "This file",
-            "calculators call the pycalc UDFs (xlwings)" if macro else "native formulas, no Python needed",
-        ),
+        ("This file", THIS_FILE[macro]),
     ]
     for row, (label, text) in enumerate(facts, start=2):
         put(sheet.cell(row, 1), label).font = font(bold=True)
-        put(sheet.cell(row, 2), text)
+        set_text(put(sheet.cell(row, 2), text), text)
     row = len(facts) + 3
     put(sheet.cell(row, 1), "Sheets").font = SUBTITLE
     for sheet_title in book.sheetnames:
@@ -271,21 +304,7 @@ def write_xlwings_conf(book: Workbook) -> None:
     put(sheet["A1"], "UDF Modules")
     put(sheet["B1"], UDF_MODULE)
     sheet.sheet_state = "hidden"
-
-
-def give_vba_modules_their_sheets(book: Workbook) -> None:
-    """The quickstart's VBA project has a document module per sheet it had (Sheet1: its first sheet,
-    Sheet2: its xlwings.conf): give those code names to our first sheet and to our xlwings.conf."""
-    for sheet, code_name in zip(
-        (book.worksheets[0], book[XLWINGS_CONF_SHEET]), quickstart_code_names(), strict=True
-    ):
-        sheet.sheet_properties.codeName = code_name
-
-
-@functools.cache
-def quickstart_code_names() -> tuple[str, ...]:
-    quickstart = openpyxl.load_workbook(quickstart_path())
-    return tuple(sheet.sheet_properties.codeName for sheet in quickstart.worksheets)
+    sheet.sheet_view.tabSelected = False
 
 
 def build_workbook(
@@ -296,6 +315,25 @@ def build_workbook(
     ``fast_cells`` (the same bytes) and the garbage collector paused (``gc_paused``)."""
     with fast_cells(), gc_paused():
         return workbook_of(rules, macro, paper, calculators)
+
+
+def build_both(rules: RuleSet, paper: str = "a4") -> Workbook:
+    """The ruleset's book to save as both files (``pycalc.sheets.dual``): as the .xlsx, then, after
+    ``to_macro``, as the .xlsm. The same files as ``build_workbook`` builds, for about half the work."""
+    with fast_cells(), gc_paused():
+        return workbook_of(rules, BOTH, paper, None)
+
+
+def to_macro(book: Workbook) -> None:
+    """The book saved as the .xlsx (``build_both``), made the .xlsm: each cell takes its .xlsm text."""
+    for sheet in book.worksheets:
+        for cell in sheet._cells.values():
+            if type(cell._value) is Both:
+                cell._value = cell._value.macro
+        # what openpyxl's writer left on the sheet, which would change the next save:
+        sheet.legacy_drawing = None  # where it put the comments' shapes (read back from the VBA parts)
+        sheet.column_dimensions.max_outline = None  # read as the sheet's outline level before set
+    make_macro(book)
 
 
 @contextlib.contextmanager
@@ -321,9 +359,9 @@ def release(book: Workbook) -> None:
 
 
 def workbook_of(
-    rules: RuleSet, macro: bool, paper: str, calculators: dict[bool, Calculator] | None
+    rules: RuleSet, macro: Udfs, paper: str, calculators: dict[bool, Calculator] | None
 ) -> Workbook:
-    book = new_book(macro)
+    book = new_book()
     writer = calculator_writer(rules)
     if writer:
         writer(book, rules, macro)
@@ -337,16 +375,16 @@ def workbook_of(
     show_pick_modifiers(book, rules)
     make_portable(book)
     write_contents(book, rules, macro)
-    if macro:
-        write_xlwings_conf(book)
-        give_vba_modules_their_sheets(book)
     make_readable(book, rules)
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
-    record_generated_sheets(book)
     opening = opening_sheet(book)
     book.active = book.worksheets.index(opening)
     for sheet in book.worksheets:
         sheet.sheet_view.tabSelected = sheet is opening  # one selected tab: never sheets grouped for typing
+    if macro is True:
+        make_macro(book)
+    else:
+        record_generated_sheets(book)
     return book
 
 
@@ -356,7 +394,9 @@ GENERATED_SHEETS = "pycalc generated sheets"  # a custom document property: the 
 def record_generated_sheets(book: Workbook) -> None:
     """Name the sheets this build made (a JSON list, kept by Excel and LibreOffice when the GM saves),
     so the next build tells the GM's own sheets from those a newer build no longer makes."""
-    book.custom_doc_props.append(StringProperty(name=GENERATED_SHEETS, value=json.dumps(book.sheetnames)))
+    properties = book.custom_doc_props
+    properties.props = [p for p in properties.props if p.name != GENERATED_SHEETS]  # the .xlsx's
+    properties.append(StringProperty(name=GENERATED_SHEETS, value=json.dumps(book.sheetnames)))
 
 
 def generated_sheets(parts: Parts) -> set[str] | None:
