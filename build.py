@@ -36,6 +36,7 @@ from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import Carried, carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
+    MacroRows,
     Parts,
     build_both,
     build_workbook,
@@ -185,11 +186,14 @@ def both_parts_kept(
     with gc_paused():
         book = build_both(rules, args.paper)
         kept = kept_inputs(book, xlsx, args)
-        made = {xlsx: (workbook_parts(book), kept.said)}
+        rows: dict[str, MacroRows] = {}  # each sheet's rows as the .xlsm stores them
+        made = {xlsx: (workbook_parts(book, kept=rows), kept.said)}
         kept.carried.undo(book)  # the .xlsm keeps its own
         to_macro(book)
-        kept = kept_inputs(book, xlsm, args)
-        made[xlsm] = (workbook_parts(book), kept.said)
+        macro_kept = kept_inputs(book, xlsm, args)
+        changed = kept.carried.changed_sheets() | macro_kept.carried.changed_sheets()
+        unchanged = {title: sheet_rows for title, sheet_rows in rows.items() if title not in changed}
+        made[xlsm] = (workbook_parts(book, given=unchanged), macro_kept.said)
         release(book)
         return made
 
@@ -270,7 +274,7 @@ def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[
     count = cores()
     pairs = {r.id: [args.out / f"{r.id}.xlsx", args.out / f"{r.id}.xlsm"] for r in rulesets}
     by_size = sorted(rulesets, key=lambda r: previous_size(pairs[r.id]))
-    halved = set()  # TRY
+    halved = {r.id for r in by_size[: len(rulesets) % count]} if count > 1 else set()
     jobs: list[Job] = []
     for rules in rulesets:
         paths = pairs[rules.id]

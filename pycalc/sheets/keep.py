@@ -156,6 +156,10 @@ class Carried:
     cells: list[tuple[Cell, Any, str, StyleArray]]  # each cell it changed: value, type and style before
     sheets: list[str]  # the GM's sheets it copied
 
+    def changed_sheets(self) -> set[str]:
+        """The sheets whose cells it changed."""
+        return {cell.parent.title for cell, _, _, _ in self.cells}
+
     def undo(self, book: Workbook) -> None:
         """The book as it was before (the .xlsm's inputs are carried from the .xlsm, not the .xlsx)."""
         for cell, value, data_type, style in reversed(self.cells):

@@ -16,11 +16,13 @@ A formula reading whole rows (``5:9``) is never shared.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from xml.etree.ElementTree import _escape_cdata  # type: ignore[attr-defined]
 
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.dual import Both, macro_text
 
 BEFORE = r"(?<![A-Za-z0-9_.$])"  # not inside a name, a number or a reference
 PIECE = re.compile(
@@ -97,18 +99,29 @@ def formula_runs(cells: list[tuple[int, str]]) -> list[tuple[int, int]]:
     return runs
 
 
+def formula_cells(
+    sheet: Worksheet, columns: Collection[int] | None = None
+) -> dict[int, list[tuple[int, str]]]:
+    """Each column's formula cells (row, value), sorted by row (of ``columns`` only, when given)."""
+    found: dict[int, list[tuple[int, str]]] = {}
+    for (row, column), cell in sheet._cells.items():
+        value = cell._value
+        wanted = columns is None or column in columns
+        if wanted and cell.data_type == "f" and isinstance(value, str) and len(value) > 1:
+            found.setdefault(column, []).append((row, value))
+    for cells in found.values():
+        cells.sort()
+    return found
+
+
 def formula_elements(sheet: Worksheet) -> dict[tuple[int, int], str]:
     """(row, column) -> the ``<f>`` element of each formula cell stored in a shared formula: the first
     cell's with its formula and range, the others' with the run's number only."""
-    columns: dict[int, list[tuple[int, str]]] = {}
-    for (row, column), cell in sheet._cells.items():
-        value = cell._value
-        if cell.data_type == "f" and isinstance(value, str) and len(value) > 1:
-            columns.setdefault(column, []).append((row, value))
+    columns = formula_cells(sheet)
     elements: dict[tuple[int, int], str] = {}
     group = 0
     for column in sorted(columns):
-        cells = sorted(columns[column])
+        cells = columns[column]
         letter = get_column_letter(column)
         for first, last in formula_runs(cells):
             (top, value), bottom = cells[first], cells[last][0]
@@ -119,3 +132,25 @@ def formula_elements(sheet: Worksheet) -> dict[tuple[int, int], str]:
             elements.update(((row, column), joined) for row in range(top + 1, bottom + 1))
             group += 1
     return elements
+
+
+def macro_elements(
+    sheet: Worksheet, elements: dict[tuple[int, int], str]
+) -> dict[tuple[int, int], str] | None:
+    """The ``<f>`` elements of a sheet holding both files' text (``pycalc.sheets.dual``) as the .xlsm
+    stores it: ``elements`` (the .xlsx's), each run's first formula in the .xlsm's text, where the
+    .xlsm's formulas make the same runs as the .xlsx's; None where they do not."""
+    columns = {column for (_, column), cell in sheet._cells.items() if type(cell._value) is Both}
+    if not columns:
+        return elements
+    found = dict(elements)
+    for column, cells in formula_cells(sheet, columns).items():
+        runs = formula_runs(cells)
+        macro = [(row, macro_text(value)) for row, value in cells]
+        if formula_runs(macro) != runs:  # type: ignore[arg-type]
+            return None
+        for first, _ in runs:
+            top, value = macro[first]
+            head = found[(top, column)]
+            found[(top, column)] = f"{head[: head.index('>') + 1]}{_escape_cdata(value[1:])}</f>"  # type: ignore[index]
+    return found

@@ -72,7 +72,7 @@ from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import is_hidden, last_shown_column, set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.sheets.roster_pick import fill_from_roster
-from pycalc.sheets.shared_formulas import formula_elements
+from pycalc.sheets.shared_formulas import formula_elements, macro_elements
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -471,17 +471,18 @@ PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})  # never one of LE
 column_letter = functools.cache(get_column_letter)
 
 
-def plain_cell_xml(cell: Any, style_id: int | None, formula: str | None = None) -> str | None:
+def plain_cell_xml(
+    cell: Any, style_id: int | None, formula: str | None = None, text: str | None = None
+) -> str | None:
     """The characters openpyxl's own cell writer (``etree_write_cell``) writes for a formula, a number,
     a boolean or text (``style_id`` None: no ``s`` attribute), without building an element tree for
     the cell; None for the cells it leaves to openpyxl (dates, array formulas, rich text). A formula
-    cell stored in a shared formula is given its ``<f>`` element (``shared_formulas``)."""
-    value = cell._value
+    cell stored in a shared formula is given its ``<f>`` element (``shared_formulas``). ``text``: the
+    cell's in the .xlsm, where it holds both files' (``pycalc.sheets.dual``)."""
+    value = cell._value if text is None else text
     kind = cell.data_type
     if kind == "d" or (type(value) not in PLAIN_VALUES and isinstance(value, LEFT_TO_OPENPYXL)):
         return None
-    if cell.hyperlink:  # as _set_attributes does; its attributes follow, in its order (r, s, t)
-        cell.parent._hyperlinks.append(cell.hyperlink)
     head = f'<c r="{column_letter(cell.column)}{cell.row}"' + ("" if style_id is None else f' s="{style_id}"')
     if kind == "s":
         head += ' t="inlineStr"'
@@ -519,36 +520,93 @@ def style_ids(book: Workbook) -> Callable[[StyleArray | None], int | None]:
     return style_id
 
 
-def write_plain_rows(writer: WorksheetWriter) -> None:
+@dataclass(frozen=True)
+class MacroRows:
+    """A sheet's rows as the .xlsm stores them, written down while the .xlsx of a book holding both
+    files is saved (``build_both``); the .xlsm's save writes them as they are where no cell changed in
+    between, with the comments and the links of their cells."""
+
+    xml: str
+    comments: list[CommentRecord]
+    hyperlinks: list[Hyperlink]
+    cells: int  # how many the sheet had (a cell made since, even empty, may be a row of its own)
+
+
+def write_plain_rows(
+    writer: WorksheetWriter,
+    kept: dict[str, MacroRows] | None = None,
+    given: dict[str, MacroRows] | None = None,
+) -> None:
     """``WorksheetWriter.write_rows``: the same characters, each row written as one string of
-    ``plain_cell_xml`` cells (a cell it leaves to openpyxl is written by ``etree_write_cell``)."""
+    ``plain_cell_xml`` cells (a cell it leaves to openpyxl is written by ``etree_write_cell``). Into
+    ``kept``, the sheet's rows as the .xlsm stores them (when it can tell); from ``given``, the rows
+    to write as they are."""
     xf = writer.xf.send(True)
     sheet = writer.ws
+    rows = given.get(sheet.title) if given else None
+    if rows is not None and rows.cells != len(sheet._cells):
+        rows = None
+    with xf.element("sheetData"):
+        if rows is None:
+            macro = write_rows_of(writer, xf, kept is not None)
+            if kept is not None and macro is not None:
+                kept[sheet.title] = macro
+        else:
+            sheet._comments.extend(rows.comments)
+            sheet._hyperlinks.extend(rows.hyperlinks)
+            if rows.xml:
+                xf._file(rows.xml)
+    writer.xf.send(None)
+
+
+def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> MacroRows | None:
+    """Write the sheet's rows into ``xf``; when ``keep``, give them as the .xlsm stores them too (None
+    when it cannot tell: a cell openpyxl writes, or the .xlsm's formulas shared in other runs)."""
+    sheet = writer.ws
+    write = xf._file
     dimensions = sheet.row_dimensions
     style_id_of = style_ids(sheet.parent)
     shared = formula_elements(sheet)
-    with xf.element("sheetData"):
-        write = xf._file
-        for row_index, row in writer.rows():
-            attributes = {"r": f"{row_index}"}
-            attributes.update(dimensions.get(row_index, {}))
-            text = ["<row", *(f' {key}="{_escape_attrib(value)}"' for key, value in attributes.items()), ">"]
-            for cell in row:
-                if cell._comment is not None:
-                    sheet._comments.append(CommentRecord.from_cell(cell))
-                style_id = style_id_of(cell._style)
-                if cell._value is None and style_id is None and not cell._comment:
-                    continue
-                xml = plain_cell_xml(cell, style_id, shared.get((row_index, cell.column)) if shared else None)
-                if xml is None:
-                    write("".join(text))
-                    text = []
-                    cell_writer.etree_write_cell(xf, sheet, cell, style_id is not None)
-                else:
-                    text.append(xml)
-            text.append("</row>")
-            write("".join(text))
-    writer.xf.send(None)
+    macro_shared = macro_elements(sheet, shared) if keep else None
+    macro: list[str] | None = [] if macro_shared is not None else None
+    for row_index, row in writer.rows():
+        attributes = {"r": f"{row_index}"}
+        attributes.update(dimensions.get(row_index, {}))
+        text = ["<row", *(f' {key}="{_escape_attrib(value)}"' for key, value in attributes.items()), ">"]
+        swaps = []
+        for cell in row:
+            if cell._comment is not None:
+                sheet._comments.append(CommentRecord.from_cell(cell))
+            style_id = style_id_of(cell._style)
+            if cell._value is None and style_id is None and not cell._comment:
+                continue
+            place = (row_index, cell.column)
+            xml = plain_cell_xml(cell, style_id, shared.get(place) if shared else None)
+            if xml is None:
+                write("".join(text))
+                text, macro = [], None
+                cell_writer.etree_write_cell(xf, sheet, cell, style_id is not None)
+                continue
+            if cell.hyperlink:  # as _set_attributes does
+                sheet._hyperlinks.append(cell.hyperlink)
+            text.append(xml)
+            if macro is not None and type(cell._value) is Both:
+                swaps.append(
+                    (
+                        len(text) - 1,
+                        plain_cell_xml(cell, style_id, macro_shared.get(place), cell._value.macro),
+                    )
+                )  # type: ignore[union-attr]
+        text.append("</row>")
+        line = "".join(text)
+        write(line)
+        if macro is not None:
+            for index, swapped in swaps:
+                text[index] = swapped
+            macro.append("".join(text) if swaps else line)
+    if macro is None:
+        return None
+    return MacroRows("".join(macro), list(sheet._comments), list(sheet._hyperlinks), len(sheet._cells))
 
 
 MEMORY_FOLDER = Path("/dev/shm")  # a folder in memory, where the system has one
@@ -565,13 +623,15 @@ def sheet_scratch_file(suffix: str = "") -> str:
 
 
 @contextlib.contextmanager
-def plain_cell_writer() -> Iterator[None]:
+def plain_cell_writer(
+    kept: dict[str, MacroRows] | None = None, given: dict[str, MacroRows] | None = None
+) -> Iterator[None]:
     """Save with ``write_plain_rows`` (when openpyxl writes through the standard library, not lxml),
     each sheet's scratch file in memory (``sheet_scratch_file``). The saved bytes are the same."""
     rows, scratch = WorksheetWriter.write_rows, sheet_writer.create_temporary_file
     sheet_writer.create_temporary_file = sheet_scratch_file
     if sheet_writer.write_cell is cell_writer.etree_write_cell:
-        WorksheetWriter.write_rows = write_plain_rows  # type: ignore[method-assign]
+        WorksheetWriter.write_rows = lambda writer: write_plain_rows(writer, kept, given)  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -600,13 +660,17 @@ class PartsArchive:
         """Nothing to finish: the parts are complete."""
 
 
-def workbook_parts(book: Workbook) -> Parts:
-    """The saved file's parts, reproducible (no save time in them), before they are compressed."""
+def workbook_parts(
+    book: Workbook, kept: dict[str, MacroRows] | None = None, given: dict[str, MacroRows] | None = None
+) -> Parts:
+    """The saved file's parts, reproducible (no save time in them), before they are compressed. Into
+    ``kept``, the rows of each sheet as the .xlsm of a book holding both files stores them; from
+    ``given``, the rows of those sheets (``write_plain_rows``)."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
     archive = PartsArchive()
-    with plain_cell_writer():  # as book.save, into parts: they are compressed once, by zipped()
+    with plain_cell_writer(kept, given):  # as book.save, into parts: they are compressed once, by zipped()
         ExcelWriter(book, archive).save()
     parts = archive.parts
     if "docProps/core.xml" in parts:
