@@ -320,21 +320,32 @@ def write_both_encounters(book: Workbook, rules: RuleSet) -> None:
     )
     writer.write()
     macro = replace(udf, other=native, native=False, log_plan=writer.other_plan)
-    EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules.id), macro).write()
-    take_macro_text(writer.sheet, scratch[SHEET])
+    macro_writer = EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules.id), macro)
+    macro_writer.template_only = True
+    macro_writer.write()
+    take_macro_text(writer, macro_writer)
 
 
-def take_macro_text(sheet: Worksheet, macro: Worksheet) -> None:
-    """Each cell of ``sheet`` holds the text of the same cell of ``macro`` too, where it differs."""
-    cells, others = sheet._cells, macro._cells
-    if cells.keys() != others.keys():
-        raise AssertionError(f"the .xlsx's and the .xlsm's {sheet.title} sheets have different cells")
-    for place, cell in cells.items():
-        other = others[place]
+def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
+    """Each cell of the .xlsx's Encounter holds the .xlsm's text of the cell too, where it differs: the
+    .xlsm's cell's, or, on the log rows written from the row template, its template's."""
+    cells, others = writer.sheet._cells, macro.sheet._cells
+    templates, macro_templates = writer.row_template.templates, macro.row_template.templates
+    templated = {(row, column) for row in writer.templated_rows for column in templates}
+    if cells.keys() - templated != others.keys() or templates.keys() != macro_templates.keys():
+        raise AssertionError("the .xlsx's and the .xlsm's Encounter sheets have different cells")
+    for place, other in others.items():
+        cell = cells[place]
         if cell._style.tobytes() != other._style.tobytes() or cell.data_type != other.data_type:
-            raise AssertionError(f"{sheet.title}!{cell.coordinate} differs in the .xlsm beyond its text")
+            raise AssertionError(f"Encounter!{cell.coordinate} differs in the .xlsm beyond its text")
         if cell._value != other._value:
             cell._value = both(cell._value, other._value)
+    for column, template in templates.items():
+        macro_template = macro_templates[column]
+        if macro_template != template:
+            for row in writer.templated_rows:
+                cell = cells[(row, column)]
+                cell._value = both(cell._value, macro_template.format(row, row - 1))
 
 
 class EncounterWriter:
@@ -357,6 +368,9 @@ class EncounterWriter:
         self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
         self.working, self.used = calculator.shared_closure(self.outputs)
         self.other_plan: dict[str, RowFormula] | None = None  # the other file's, once worked out
+        self.template_only = False  # write the log's rows after the second as their template only
+        self.row_template = RowTemplate({})  # the log rows' formulas after the second
+        self.templated_rows = range(0)  # the log rows written from it
 
     # ---- names and cells
 
@@ -1043,8 +1057,11 @@ class EncounterWriter:
         template = RowTemplate.of({column: formula_value(made.formula) for column, made in marked.items()})
         if template.formulas(top + 1) != {c: formula_value(made.formula) for c, made in second.items()}:
             raise AssertionError("the log's row template does not give its second row")
+        self.row_template, self.templated_rows = template, range(top + 2, last + 1)
+        if self.template_only:
+            return
         styled = {column: self.sheet._cells[(top + 1, column)] for column in second}
-        for row in range(top + 2, last + 1):
+        for row in self.templated_rows:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
                 cell._value, cell.data_type = value, "f"
