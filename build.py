@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from openpyxl.workbook.workbook import Workbook
@@ -51,7 +52,7 @@ from pycalc.sheets.workbook import (
     write_atomically,
     zipped,
 )
-from pycalc.table_files import RULESET_IDS
+from pycalc.table_files import RULESET_IDS, TableProblem
 from pycalc.tables import (
     PROJECT_ROOT,
     RuleSet,
@@ -140,20 +141,31 @@ def shown(path: Path) -> str:
     return str(path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path)
 
 
-def load_all(ruleset_ids: list[str], house: list[Path]) -> list[RuleSet]:
-    """Every requested ruleset with its house rules, or TableError listing every problem found."""
-    problems = []
-    loaded = []
-    for ruleset_id in ruleset_ids:
+def load_all(
+    ruleset_ids: list[str],
+    house: list[Path],
+    start: Callable[[RuleSet], None] = lambda rules: None,
+    starting: list[str] | None = None,
+) -> list[RuleSet]:
+    """Every requested ruleset with its house rules (in the order of ``ruleset_ids``), or TableError
+    listing every problem found. The rulesets of ``starting`` are read first, in its order, each
+    handed to ``start`` as soon as it is read, while no problem is found."""
+    starting = starting or []
+    problems: dict[str, list[TableProblem]] = {}
+    loaded: dict[str, RuleSet] = {}
+    for ruleset_id in [*starting, *(r for r in ruleset_ids if r not in starting)]:
         try:
             rules = apply_house_rules(load_folder(tables_dir() / ruleset_id), house)
             check_buildable(rules)
-            loaded.append(rules)
+            loaded[ruleset_id] = rules
         except TableError as error:
-            problems += error.problems
+            problems[ruleset_id] = error.problems
+            continue
+        if ruleset_id in starting and not problems:
+            start(rules)
     if problems:
-        raise TableError(problems)
-    return loaded
+        raise TableError([problem for r in ruleset_ids for problem in problems.get(r, [])])
+    return [loaded[r] for r in ruleset_ids]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,18 +232,19 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
     build when the .xlsx's formulas and inputs are unchanged (see pycalc.sheets.cached_values);
     otherwise the .xlsx is handed back to be recalculated in LibreOffice. An .xlsm built without its
     .xlsx is handed back as parts, to take the values the .xlsx's job finds."""
-    if len(paths) == 2:
-        built = both_parts_kept(rules, paths, args)
-    else:
-        built = {path: workbook_parts_kept(rules, path, args) for path in paths}
-    kept = [said for _, said in built.values() if said]
-    xlsx = args.out / f"{rules.id}.xlsx"
-    if xlsx not in built:
-        return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
-    values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
-    write = valued(values)
-    files: dict[Path, bytes | Parts] = {path: write(parts) for path, (parts, _) in built.items()}
-    return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
+    with gc_paused():  # some 100,000 objects made and kept to the end: nothing for a collection to find
+        if len(paths) == 2:
+            built = both_parts_kept(rules, paths, args)
+        else:
+            built = {path: workbook_parts_kept(rules, path, args) for path in paths}
+        kept = [said for _, said in built.values() if said]
+        xlsx = args.out / f"{rules.id}.xlsx"
+        if xlsx not in built:
+            return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
+        values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
+        write = valued(values)
+        files: dict[Path, bytes | Parts] = {path: write(parts) for path, (parts, _) in built.items()}
+        return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
 def valued(values: cached_values.BookValues | None) -> Callable[[Parts], bytes]:
@@ -243,11 +256,6 @@ def valued(values: cached_values.BookValues | None) -> Callable[[Parts], bytes]:
 
 
 Job = tuple[RuleSet, list[Path], argparse.Namespace]
-_JOBS: list[Job] = []  # what the forked workers build (inherited, never pickled)
-
-
-def run_job(index: int) -> Built:
-    return build_files(*_JOBS[index])
 
 
 def cores() -> int:
@@ -263,40 +271,56 @@ def previous_size(paths: list[Path]) -> int:
     return sum(p.stat().st_size for p in paths if p.exists())
 
 
-def start_builds(rulesets: list[RuleSet], args: argparse.Namespace) -> Callable[[], list[Built]]:
-    """Start building every ruleset's files on every core; returns the wait for them (in the order of
-    ``rulesets``, the .xlsx first). Each job builds a ruleset's two files, one after the other (the
-    second reuses the first's calculator formulas), or one file: the smallest rulesets left over when
-    the rulesets are shared out among the cores (all of them, with fewer rulesets than cores) are
-    built file by file, so their two halves end the build on two cores instead of one. The largest
-    previous workbooks start first, so no core is left with the longest at the end. Each ruleset is
-    built on its own, so the bytes do not depend on which process built it."""
-    count = cores()
-    pairs = {r.id: [args.out / f"{r.id}.xlsx", args.out / f"{r.id}.xlsm"] for r in rulesets}
-    by_size = sorted(rulesets, key=lambda r: previous_size(pairs[r.id]))
-    halved = {r.id for r in by_size[: len(rulesets) % count]} if count > 1 else set()
-    jobs: list[Job] = []
-    for rules in rulesets:
-        paths = pairs[rules.id]
-        jobs += [(rules, [path], args) for path in paths] if rules.id in halved else [(rules, paths, args)]
-    if count <= 1 or len(jobs) <= 1:
-        return lambda: [build_files(*job) for job in jobs]
-    order = sorted(range(len(jobs)), key=lambda i: -previous_size(jobs[i][1]))
-    _JOBS[:] = jobs
-    pool = multiprocessing.get_context("fork").Pool(min(count, len(jobs)))  # forked here, with _JOBS
-    _JOBS.clear()
-    pending = pool.map_async(run_job, order, chunksize=1)
+class Builds:
+    """The rulesets' build jobs on every core, in processes forked before any table is read: each
+    ruleset is handed over as soon as it is read (``start``), the largest previous workbooks first.
+    A job builds a ruleset's two files from one book (``both_parts_kept``); with fewer rulesets than
+    cores (one, in watch mode), each file is a job of its own, built on its own, so the two end on two
+    cores. The bytes do not depend on which process built a file."""
 
-    def wait() -> list[Built]:
+    def __init__(self, ruleset_ids: list[str], args: argparse.Namespace):
+        self.args = args
+        count = cores()
+        self.halved = count > 1 and len(ruleset_ids) < count
+        jobs = len(ruleset_ids) * (2 if self.halved else 1)
+        # one process more than cores: the rulesets do not share out evenly among the cores (five on
+        # two), and this process is busy too while they start (the Lite bundles); the system shares
+        # the cores among them all, so no core is left idle while another builds the last ruleset
+        processes = min(count + 1, jobs)
+        self.pool = multiprocessing.get_context("fork").Pool(processes) if count > 1 < jobs else None
+        self.jobs: dict[str, list[Job]] = {}
+        self.pending: dict[str, list[AsyncResult]] = {}
+
+    def order(self, ruleset_ids: list[str]) -> list[str]:
+        """The order to start the rulesets in: the largest previous workbooks first."""
+        return sorted(ruleset_ids, key=lambda r: -previous_size(self.paths(r)))
+
+    def paths(self, ruleset_id: str) -> list[Path]:
+        return [self.args.out / f"{ruleset_id}.xlsx", self.args.out / f"{ruleset_id}.xlsm"]
+
+    def start(self, rules: RuleSet) -> None:
+        paths = self.paths(rules.id)
+        jobs = [(rules, [path], self.args) for path in paths] if self.halved else [(rules, paths, self.args)]
+        self.jobs[rules.id] = jobs
+        if self.pool is not None:
+            self.pending[rules.id] = [self.pool.apply_async(build_files, job) for job in jobs]
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+    def wait(self, ruleset_ids: list[str]) -> list[Built]:
+        """The jobs' results, in the order of ``ruleset_ids`` (the .xlsx first); built here, in this
+        process, with no other to build in."""
         try:
-            results = pending.get()
+            if self.pool is None:
+                return [build_files(*job) for r in ruleset_ids for job in self.jobs[r]]
+            return [result.get() for r in ruleset_ids for result in self.pending[r]]
         finally:
-            pool.close()
-            pool.join()
-        by_job = dict(zip(order, results, strict=True))
-        return [by_job[i] for i in range(len(jobs))]
-
-    return wait
+            if self.pool is not None:
+                self.pool.close()
+                self.pool.join()
 
 
 def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path, bytes], dict[str, bytes]]:
@@ -575,18 +599,20 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
     if not current and lite_done and not args.pdf:
         say(args, f"nothing to build: {len(ruleset_ids)} ruleset(s) up to date (--force builds them again)")
         return 0
+    building_ids = [] if args.lite else current
+    builds = Builds(building_ids, args)
     try:
-        rulesets = load_all(ruleset_ids, args.house)
+        rulesets = load_all(ruleset_ids, args.house, builds.start, builds.order(building_ids))
     except TableError as error:
+        builds.cancel()
         print(error, file=sys.stderr)
         print(
             f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
         )
         return 1
-    building = [rules for rules in rulesets if rules.id in current]
-    wait = start_builds(building, args) if not args.lite else lambda: []
+    building = [rules for rules in rulesets if rules.id in building_ids]
     lite = {} if lite_done else lite_files(rulesets, args)  # while the workbooks are built
-    files, unvalued = built_files(wait(), args)
+    files, unvalued = built_files(builds.wait(building_ids), args)
     if values_after and not args.check and not args.pdf and not args.lite:
         write_changed(lite)
         return write_then_add_values(args, files, unvalued, building, started, sources)

@@ -44,6 +44,7 @@ WRITTEN_VALUE = re.compile(
     rb'<c r="([A-Z]+[0-9]+)"(?: s="[0-9]+")?(?: t="([a-z]+)")?>(?:' + FORMULA[1:-1] + rb")<v>([^<]*)</v></c>"
 )
 
+WRITTEN_TEXT = re.compile(WRITTEN_VALUE.pattern.decode())  # the same, in a decoded part
 _known: dict[str, BookValues] = {}  # content key -> values, for builds of the same content in one run
 
 
@@ -87,9 +88,10 @@ def written_values(parts: Parts) -> BookValues:
     the sheets: it writes every valued formula cell one way)."""
     values: BookValues = {}
     for title, part in sheets_in(parts.__getitem__).items():
-        for ref, kind, stored in WRITTEN_VALUE.findall(parts[part]):  # (kind b"": no t attribute)
-            text = stored.decode()
-            values[(title, ref.decode())] = ((kind or b"n").decode(), unescape(text) if "&" in text else text)
+        values.update(
+            ((title, ref), (kind or "n", unescape(text) if "&" in text else text))
+            for ref, kind, text in WRITTEN_TEXT.findall(parts[part].decode())  # (kind "": no t attribute)
+        )
     return values
 
 
@@ -98,18 +100,30 @@ def parts_with_values(parts: Parts, values: BookValues) -> Parts:
     return value_writer(values)(parts)
 
 
+_last_writer: list[tuple[BookValues, Callable[[Parts], Parts]]] = []  # the values last written, and how
+
+
 def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
     """``parts_with_values`` with these values, for any number of files (the .xlsx and the .xlsm take
-    the same): each cell's type attribute and escaped value are worked out once."""
+    the same): each cell's type attribute and escaped value are worked out once, and a sheet written
+    the same in several files (most of the .xlsm's are the .xlsx's) is given its values once. The
+    writer of the values last asked for is kept (``known_values`` tries it on the .xlsx first)."""
+    if _last_writer and _last_writer[0][0] is values:
+        return _last_writer[0][1]
     endings: dict[str, dict[bytes, tuple[bytes, bytes]]] = {}
     for (title, ref), (kind, text) in values.items():
         type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
         shown = escape(text, quote=False) if "&" in text or "<" in text or ">" in text else text
         endings.setdefault(title, {})[ref.encode()] = (type_attribute, shown.encode())
 
+    written: dict[bytes, bytes] = {}
+
     def write(parts: Parts) -> Parts:
         rewritten = dict(parts)
         for title, part in sheets_in(parts.__getitem__).items():
+            if parts[part] in written:
+                rewritten[part] = written[parts[part]]
+                continue
             cells = endings.get(title, {})
 
             def valued(match: re.Match[bytes], cells: dict[bytes, tuple[bytes, bytes]] = cells) -> bytes:
@@ -119,9 +133,10 @@ def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
                     return match.group(0)
                 return b'<c r="%s"%s%s>%s<v>%s</v></c>' % (ref, style, found[0], formula, found[1])
 
-            rewritten[part] = EMPTY_FORMULA_CELL.sub(valued, parts[part])
+            rewritten[part] = written[parts[part]] = EMPTY_FORMULA_CELL.sub(valued, parts[part])
         return rewritten
 
+    _last_writer[:] = [(values, write)]
     return write
 
 
@@ -173,12 +188,11 @@ def known_values(parts: Parts, previous: bytes | None) -> BookValues | None:
         return None
     try:
         old = parts_of(previous)
-        if parts_key(old) != key:
-            return None
         values = written_values(old)
+        # the same formulas and inputs: the old file is the new one with the old values written in
+        if not values or value_writer(values)(parts) != old:
+            return None
     except (zipfile.BadZipFile, KeyError, ValueError, ET.ParseError):
-        return None
-    if not values:
         return None
     _known[key] = values
     return values

@@ -45,11 +45,6 @@ def macro_text(value: object) -> object:
     return value.macro if isinstance(value, Both) else value
 
 
-def texts(value: str) -> tuple[str, ...]:
-    """The text of a cell in each file: one text, or two."""
-    return (str(value), value.macro) if isinstance(value, Both) else (value,)
-
-
 def changed(value: str, change: Callable[[str], str]) -> str:
     """``change`` made to the text of both files."""
     if isinstance(value, Both):

@@ -14,7 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations
-from pycalc.sheets.dual import changed, same, set_text, texts
+from pycalc.sheets.dual import Both, changed, same, set_text
 
 
 def closing_paren(formula: str, start: int) -> int:
@@ -66,7 +66,7 @@ def make_portable(book: Workbook) -> None:
             if (
                 isinstance(value, str)
                 and value.startswith("=")
-                and any("INDEX(T_" in t for t in texts(value))
+                and ("INDEX(T_" in value or (type(value) is Both and "INDEX(T_" in value.macro))
             ):
                 portable = changed(value, lambda formula: without_single_cell_index(formula, single_cells))
                 if not same(portable, value) or cell.data_type != "f":  # else writing it back changes nothing

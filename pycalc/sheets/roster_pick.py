@@ -32,7 +32,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.dual import changed, same, set_text, texts
+from pycalc.sheets.dual import Both, changed, same, set_text
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.log_rows import substitute
@@ -120,7 +120,7 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
                 isinstance(value, str)
                 and value.startswith("=")
                 and cell.data_type == "f"
-                and any(naming.search(text) for text in texts(value))
+                and (naming.search(value) or (type(value) is Both and naming.search(value.macro)))
             ):
                 redirected = changed(value, lambda formula: substitute(formula, used))
                 if not same(redirected, value):
