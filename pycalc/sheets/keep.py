@@ -136,16 +136,24 @@ def saved_values(
     return found
 
 
-def unlocked(cell: Cell) -> bool:
+PROTECTION_ID = 4  # a cell's protection in its style array (``StyleArray.protectionId``)
+
+
+def unlocked_protections(book: Workbook) -> frozenset[int]:
+    """The ids of the book's protections that leave a cell unlocked (an input)."""
+    return frozenset(i for i, protection in enumerate(book._protections) if protection.locked is False)
+
+
+def unlocked(cell: Cell, unlocked_ids: frozenset[int]) -> bool:
     """``cell.protection.locked is False``, read from the cell's style ids (no style proxy made)."""
     style = cell._style
-    return style is not None and cell.parent.parent._protections[style.protectionId].locked is False
+    return style is not None and style[PROTECTION_ID] in unlocked_ids
 
 
-def input_at(sheet: Worksheet, row: int, column: int) -> bool:
+def input_at(sheet: Worksheet, row: int, column: int, unlocked_ids: frozenset[int]) -> bool:
     """Whether the sheet has an unlocked cell at (row, column) (without making a cell where none is)."""
     cell = sheet._cells.get((row, column))
-    return cell is not None and unlocked(cell)
+    return cell is not None and unlocked(cell, unlocked_ids)
 
 
 @dataclass(frozen=True)
@@ -179,18 +187,19 @@ def carry_inputs(old_path: Path, book: Workbook) -> Carried:
         old = saved_book(old_path.read_bytes())
         pairs = []
         sheets = {sheet.title: sheet for sheet in book.worksheets}
+        inputs = unlocked_protections(book)
         for name in book.defined_names:
             if name not in old.names:
                 continue
             new_places = coordinates(destinations(book.defined_names[name]), sheets)
-            if not any(input_at(sheets[title], row, column) for title, row, column in new_places):
+            if not any(input_at(sheets[title], row, column, inputs) for title, row, column in new_places):
                 continue  # no input under the name (most names): nothing to carry, no old places read
             old_places = coordinates(destinations(DefinedName(name, attr_text=old.names[name])), old.sheets)
             if len(new_places) != len(old_places):
                 continue
             new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]
             pairs += [
-                (name, new, place) for new, place in zip(new_cells, old_places, strict=True) if unlocked(new)
+                (name, new, place) for new, place in zip(new_cells, old_places, strict=True) if unlocked(new, inputs)
             ]
         old_cells = saved_values(old, {place for _, _, place in pairs})
         made_before = generated_sheets(old.parts) or set()

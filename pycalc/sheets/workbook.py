@@ -609,6 +609,15 @@ def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> MacroRows | N
     return MacroRows("".join(macro), list(sheet._comments), list(sheet._hyperlinks), len(sheet._cells))
 
 
+def sheet_dimension(sheet: Worksheet) -> str:
+    """``Worksheet.calculate_dimension``: the range from the first row and column of any cell to the
+    last, found by the built-in min and max."""
+    if not sheet._cells:
+        return "A1:A1"
+    rows, columns = zip(*sheet._cells, strict=True)
+    return f"{column_letter(min(columns))}{min(rows)}:{column_letter(max(columns))}{max(rows)}"
+
+
 MEMORY_FOLDER = Path("/dev/shm")  # a folder in memory, where the system has one
 
 
@@ -627,15 +636,19 @@ def plain_cell_writer(
     kept: dict[str, MacroRows] | None = None, given: dict[str, MacroRows] | None = None
 ) -> Iterator[None]:
     """Save with ``write_plain_rows`` (when openpyxl writes through the standard library, not lxml),
-    each sheet's scratch file in memory (``sheet_scratch_file``). The saved bytes are the same."""
+    each sheet's scratch file in memory (``sheet_scratch_file``), its dimension by ``sheet_dimension``.
+    The saved bytes are the same."""
     rows, scratch = WorksheetWriter.write_rows, sheet_writer.create_temporary_file
+    dimension = Worksheet.calculate_dimension
     sheet_writer.create_temporary_file = sheet_scratch_file
+    Worksheet.calculate_dimension = sheet_dimension  # type: ignore[method-assign]
     if sheet_writer.write_cell is cell_writer.etree_write_cell:
         WorksheetWriter.write_rows = lambda writer: write_plain_rows(writer, kept, given)  # type: ignore[method-assign]
     try:
         yield
     finally:
         WorksheetWriter.write_rows, sheet_writer.create_temporary_file = rows, scratch  # type: ignore[method-assign]
+        Worksheet.calculate_dimension = dimension  # type: ignore[method-assign]
 
 
 class PartsArchive:
