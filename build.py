@@ -37,8 +37,8 @@ from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import Carried, carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
-    MacroRows,
     Parts,
+    SavedSheet,
     build_both,
     build_workbook,
     check_buildable,
@@ -198,13 +198,13 @@ def both_parts_kept(
     with gc_paused():
         book = build_both(rules, args.paper)
         kept = kept_inputs(book, xlsx, args)
-        rows: dict[str, MacroRows] = {}  # each sheet's rows as the .xlsm stores them
-        made = {xlsx: (workbook_parts(book, kept=rows), kept.said)}
+        sheets: dict[str, SavedSheet] = {}  # each sheet as the .xlsm stores it
+        made = {xlsx: (workbook_parts(book, kept=sheets), kept.said)}
         kept.carried.undo(book)  # the .xlsm keeps its own
         to_macro(book)
         macro_kept = kept_inputs(book, xlsm, args)
         changed = kept.carried.changed_sheets() | macro_kept.carried.changed_sheets()
-        unchanged = {title: sheet_rows for title, sheet_rows in rows.items() if title not in changed}
+        unchanged = {title: sheet for title, sheet in sheets.items() if title not in changed}
         made[xlsm] = (workbook_parts(book, given=unchanged), macro_kept.said)
         release(book)
         return made

@@ -10,7 +10,7 @@ import pytest
 
 import build
 from pycalc.sheets.dual import Both, both, changed, macro_text, same
-from pycalc.sheets.workbook import MacroRows, build_both, build_workbook, to_macro, workbook_parts
+from pycalc.sheets.workbook import SavedSheet, build_both, build_workbook, to_macro, workbook_parts
 from pycalc.table_files import RULESET_IDS
 from pycalc.tables import load_folder, tables_dir
 
@@ -24,13 +24,13 @@ def test_one_book_saves_the_files_each_build_makes(ruleset_id: str):
     """Byte for byte: a pass that dropped the .xlsm's text of a cell (a UDF call) would show here."""
     rules = load_folder(tables_dir() / ruleset_id)
     book = build_both(rules)
-    rows: dict[str, MacroRows] = {}
-    xlsx = workbook_parts(book, kept=rows)
+    sheets: dict[str, SavedSheet] = {}
+    xlsx = workbook_parts(book, kept=sheets)
     held = sum(type(c._value) is Both for s in book.worksheets for c in s._cells.values())
     to_macro(book)
-    xlsm = workbook_parts(book, given=rows)
+    xlsm = workbook_parts(book, given=sheets)
     assert held > 10  # the calculators, the Encounter and the Contents line hold both texts
-    assert set(rows) == set(book.sheetnames) - {"xlwings.conf"}  # every sheet's rows written once
+    assert set(sheets) == set(book.sheetnames) - {"xlwings.conf"}  # every sheet written once
     assert different_parts(xlsx, workbook_parts(build_workbook(rules, macro=False))) == []
     assert different_parts(xlsm, workbook_parts(build_workbook(rules, macro=True))) == []
     assert "xl/vbaProject.bin" in xlsm and "xl/vbaProject.bin" not in xlsx
@@ -104,10 +104,10 @@ def test_a_column_whose_macro_formulas_share_otherwise_is_written_again():
         sheet.cell(row, 2).value = f"=A{row}+1"
         sheet.cell(row, 2)._value = both(f"=A{row}+1", f"=udf_{row}(A{row})")  # no run in the .xlsm
         sheet.cell(row, 3).value = f"=B{row}*2"
-    rows: dict[str, MacroRows] = {}
-    workbook_parts(book, kept=rows)
-    assert rows == {}
+    sheets: dict[str, SavedSheet] = {}
+    workbook_parts(book, kept=sheets)
+    assert sheets == {}
     for row in range(1, 5):
         sheet.cell(row, 2)._value = macro_text(sheet.cell(row, 2)._value)
-    macro = workbook_parts(book, given=rows)["xl/worksheets/sheet1.xml"]
+    macro = workbook_parts(book, given=sheets)["xl/worksheets/sheet1.xml"]
     assert b"udf_3(A3)" in macro and b'ref="C1:C4"' in macro and b'ref="B1:B4"' not in macro

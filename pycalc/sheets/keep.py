@@ -199,7 +199,9 @@ def carry_inputs(old_path: Path, book: Workbook) -> Carried:
                 continue
             new_cells = [sheets[title].cell(row, column) for title, row, column in new_places]
             pairs += [
-                (name, new, place) for new, place in zip(new_cells, old_places, strict=True) if unlocked(new, inputs)
+                (name, new, place)
+                for new, place in zip(new_cells, old_places, strict=True)
+                if unlocked(new, inputs)
             ]
         old_cells = saved_values(old, {place for _, _, place in pairs})
         made_before = generated_sheets(old.parts) or set()

@@ -20,7 +20,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator
-from copy import copy
+from copy import copy, deepcopy
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -33,7 +33,9 @@ from openpyxl.cell import _writer as cell_writer
 from openpyxl.cell.rich_text import CellRichText
 from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.compat import safe_string
+from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.packaging.custom import StringProperty
+from openpyxl.packaging.relationship import RelationshipList
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.properties import CalcProperties
@@ -43,6 +45,7 @@ from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
+from openpyxl.xml.functions import tostring
 
 from pycalc.sheets import d20 as generic_d20
 from pycalc.sheets.common import (
@@ -520,48 +523,22 @@ def style_ids(book: Workbook) -> Callable[[StyleArray | None], int | None]:
     return style_id
 
 
-@dataclass(frozen=True)
-class MacroRows:
-    """A sheet's rows as the .xlsm stores them, written down while the .xlsx of a book holding both
-    files is saved (``build_both``); the .xlsm's save writes them as they are where no cell changed in
-    between, with the comments and the links of their cells."""
-
-    xml: str
-    comments: list[CommentRecord]
-    hyperlinks: list[Hyperlink]
-    cells: int  # how many the sheet had (a cell made since, even empty, may be a row of its own)
-
-
-def write_plain_rows(
-    writer: WorksheetWriter,
-    kept: dict[str, MacroRows] | None = None,
-    given: dict[str, MacroRows] | None = None,
-) -> None:
+def write_plain_rows(writer: WorksheetWriter, macro_rows: dict[str, str] | None = None) -> None:
     """``WorksheetWriter.write_rows``: the same characters, each row written as one string of
     ``plain_cell_xml`` cells (a cell it leaves to openpyxl is written by ``etree_write_cell``). Into
-    ``kept``, the sheet's rows as the .xlsm stores them (when it can tell); from ``given``, the rows
-    to write as they are."""
+    ``macro_rows``, the sheet's rows as the .xlsm of a book holding both files stores them, where it
+    can tell."""
     xf = writer.xf.send(True)
-    sheet = writer.ws
-    rows = given.get(sheet.title) if given else None
-    if rows is not None and rows.cells != len(sheet._cells):
-        rows = None
     with xf.element("sheetData"):
-        if rows is None:
-            macro = write_rows_of(writer, xf, kept is not None)
-            if kept is not None and macro is not None:
-                kept[sheet.title] = macro
-        else:
-            sheet._comments.extend(rows.comments)
-            sheet._hyperlinks.extend(rows.hyperlinks)
-            if rows.xml:
-                xf._file(rows.xml)
+        macro = write_rows_of(writer, xf, macro_rows is not None)
+    if macro_rows is not None and macro is not None:
+        macro_rows[writer.ws.title] = macro
     writer.xf.send(None)
 
 
-def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> MacroRows | None:
+def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> str | None:
     """Write the sheet's rows into ``xf``; when ``keep``, give them as the .xlsm stores them too (None
-    when it cannot tell: a cell openpyxl writes, or the .xlsm's formulas shared in other runs)."""
+    where it cannot tell: a cell openpyxl writes, or the .xlsm's formulas shared in other runs)."""
     sheet = writer.ws
     write = xf._file
     dimensions = sheet.row_dimensions
@@ -604,9 +581,67 @@ def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> MacroRows | N
             for index, swapped in swaps:
                 text[index] = swapped
             macro.append("".join(text) if swaps else line)
-    if macro is None:
-        return None
-    return MacroRows("".join(macro), list(sheet._comments), list(sheet._hyperlinks), len(sheet._cells))
+    return None if macro is None else "".join(macro)
+
+
+@dataclass(frozen=True)
+class SavedSheet:
+    """A sheet as the .xlsm stores it, written down while the .xlsx of a book holding both files is
+    saved (``build_both``), with what writing it leaves for the rest of the file (its relationships,
+    comments and links): the .xlsm's save takes it as it is where the sheet did not change between
+    the two (the same cells and properties; no kept input changed, see ``both_parts_kept``)."""
+
+    xml: bytes
+    rels: RelationshipList
+    comments: list[CommentRecord]
+    hyperlinks: list[Hyperlink]
+    properties: bytes
+    cells: int
+
+
+def sheet_properties(sheet: Worksheet) -> bytes:
+    return tostring(sheet.sheet_properties.to_tree())
+
+
+class BothFilesWriter(ExcelWriter):
+    """openpyxl's ``ExcelWriter``, writing down each sheet as the .xlsm stores it (``kept``) or taking
+    the sheets written down (``given``)."""
+
+    def __init__(
+        self,
+        book: Workbook,
+        archive: PartsArchive,
+        kept: dict[str, SavedSheet] | None,
+        given: dict[str, SavedSheet] | None,
+    ) -> None:
+        super().__init__(book, archive)
+        self.parts = archive
+        self.kept, self.given = kept, given
+        self.macro_rows: dict[str, str] | None = None if kept is None else {}
+
+    def write_worksheet(self, ws: Worksheet) -> None:
+        saved = self.given.get(ws.title) if self.given else None
+        if saved is not None and saved.cells == len(ws._cells) and saved.properties == sheet_properties(ws):
+            ws._drawing = SpreadsheetDrawing()  # as the writer does, for the charts written after
+            ws._drawing.charts, ws._drawing.images = ws._charts, ws._images
+            ws._rels, ws._comments, ws._hyperlinks = deepcopy(saved.rels), saved.comments, saved.hyperlinks
+            self.parts.writestr(ws.path[1:], saved.xml)
+            self.manifest.append(ws)
+            return
+        super().write_worksheet(ws)
+        if self.kept is not None and self.macro_rows is not None and ws.title in self.macro_rows:
+            xml, rows = self.parts.parts[ws.path[1:]], self.macro_rows[ws.title].encode()
+            if rows:  # the .xlsm's rows in place of the .xlsx's
+                start, end = xml.index(b"<sheetData>") + len(b"<sheetData>"), xml.rindex(b"</sheetData>")
+                xml = xml[:start] + rows + xml[end:]
+            self.kept[ws.title] = SavedSheet(
+                xml,
+                deepcopy(ws._rels),
+                list(ws._comments),
+                list(ws._hyperlinks),
+                sheet_properties(ws),
+                len(ws._cells),
+            )
 
 
 def sheet_dimension(sheet: Worksheet) -> str:
@@ -632,9 +667,7 @@ def sheet_scratch_file(suffix: str = "") -> str:
 
 
 @contextlib.contextmanager
-def plain_cell_writer(
-    kept: dict[str, MacroRows] | None = None, given: dict[str, MacroRows] | None = None
-) -> Iterator[None]:
+def plain_cell_writer(macro_rows: dict[str, str] | None = None) -> Iterator[None]:
     """Save with ``write_plain_rows`` (when openpyxl writes through the standard library, not lxml),
     each sheet's scratch file in memory (``sheet_scratch_file``), its dimension by ``sheet_dimension``.
     The saved bytes are the same."""
@@ -643,7 +676,7 @@ def plain_cell_writer(
     sheet_writer.create_temporary_file = sheet_scratch_file
     Worksheet.calculate_dimension = sheet_dimension  # type: ignore[method-assign]
     if sheet_writer.write_cell is cell_writer.etree_write_cell:
-        WorksheetWriter.write_rows = lambda writer: write_plain_rows(writer, kept, given)  # type: ignore[method-assign]
+        WorksheetWriter.write_rows = lambda writer: write_plain_rows(writer, macro_rows)  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -674,17 +707,18 @@ class PartsArchive:
 
 
 def workbook_parts(
-    book: Workbook, kept: dict[str, MacroRows] | None = None, given: dict[str, MacroRows] | None = None
+    book: Workbook, kept: dict[str, SavedSheet] | None = None, given: dict[str, SavedSheet] | None = None
 ) -> Parts:
     """The saved file's parts, reproducible (no save time in them), before they are compressed. Into
-    ``kept``, the rows of each sheet as the .xlsm of a book holding both files stores them; from
-    ``given``, the rows of those sheets (``write_plain_rows``)."""
+    ``kept``, each sheet as the .xlsm of a book holding both files stores it; from ``given``, the
+    sheets to take as they are (``BothFilesWriter``)."""
     book.properties.creator = "pycalc build.py"
     book.properties.lastModifiedBy = "pycalc build.py"
     book.properties.created = FIXED_DATE
     archive = PartsArchive()
-    with plain_cell_writer(kept, given):  # as book.save, into parts: they are compressed once, by zipped()
-        ExcelWriter(book, archive).save()
+    writer = BothFilesWriter(book, archive, kept, given)
+    with plain_cell_writer(writer.macro_rows):  # as book.save, into parts: compressed once, by zipped()
+        writer.save()
     parts = archive.parts
     if "docProps/core.xml" in parts:
         parts["docProps/core.xml"] = MODIFIED_STAMP.sub(
