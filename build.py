@@ -22,6 +22,8 @@ import sys
 import tempfile
 import threading
 import time
+import zipfile
+import zlib
 from collections.abc import Callable
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
@@ -43,6 +45,7 @@ from pycalc.sheets.workbook import (
     build_workbook,
     check_buildable,
     gc_paused,
+    parts_of,
     quickstart_path,
     release,
     tables_version,
@@ -243,16 +246,27 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
             return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
         values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
         write = valued(values)
-        files: dict[Path, bytes | Parts] = {path: write(parts) for path, (parts, _) in built.items()}
+        files: dict[Path, bytes | Parts] = {
+            path: file_bytes(write(parts), path) for path, (parts, _) in built.items()
+        }
         return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
-def valued(values: cached_values.BookValues | None) -> Callable[[Parts], bytes]:
-    """A file's parts -> its bytes, with these cached values written in (none when unknown)."""
-    if values is None:
-        return zipped
-    write = cached_values.value_writer(values)
-    return lambda parts: zipped(write(parts))
+def valued(values: cached_values.BookValues | None) -> Callable[[Parts], Parts]:
+    """A file's parts -> the same with these cached values written in (none when unknown)."""
+    return (lambda parts: parts) if values is None else cached_values.value_writer(values)
+
+
+def file_bytes(parts: Parts, path: Path) -> bytes:
+    """The file of these parts: the one at ``path`` as it is when it holds exactly them (a workbook
+    built again unchanged is left as it was), else the parts zipped."""
+    try:
+        old = path.read_bytes()
+        if list(parts_of(old).items()) == list(parts.items()):
+            return old
+    except (OSError, ValueError, zipfile.BadZipFile, zlib.error):
+        pass
+    return zipped(parts)
 
 
 Job = tuple[RuleSet, list[Path], argparse.Namespace]
@@ -334,7 +348,9 @@ def built_files(built: list[Built], args: argparse.Namespace) -> tuple[dict[Path
             say(args, said)
         for path, made in one.files.items():
             values.setdefault(path.with_suffix(".xlsx"), one.values)
-            files[path] = made if isinstance(made, bytes) else valued(values[path.with_suffix(".xlsx")])(made)
+            if not isinstance(made, bytes):
+                made = file_bytes(valued(values[path.with_suffix(".xlsx")])(made), path)
+            files[path] = made
         unvalued.update(one.unvalued)
     return files, unvalued
 

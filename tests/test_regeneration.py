@@ -202,3 +202,21 @@ def test_workbook_bytes_do_not_depend_on_the_clock(monkeypatch):
     first = workbook_bytes(build_workbook(load_ruleset("spelljammer")))
     time.sleep(1.1)
     assert workbook_bytes(build_workbook(load_ruleset("spelljammer"))) == first
+
+
+def test_a_workbook_built_again_unchanged_is_left_as_it_is(tmp_path: Path):
+    """A file that holds exactly the parts a build makes is not written again (no backup, the same
+    bytes), even where its zip was compressed otherwise."""
+    import zipfile
+
+    out = tmp_path / "out"
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet"]) == 0
+    path = out / "spelljammer.xlsx"
+    with zipfile.ZipFile(path) as source:
+        parts = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
+        for info, data in parts:
+            target.writestr(info, data, compresslevel=1)
+    recompressed = path.read_bytes()
+    assert build.main(["--ruleset", "spelljammer", "--out", str(out), "--quiet", "--force"]) == 0
+    assert path.read_bytes() == recompressed and not (out / "spelljammer.bak.xlsx").exists()
