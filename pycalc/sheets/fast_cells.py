@@ -4,8 +4,9 @@ A build makes some 120,000 cells per workbook and gives them some 200,000 fonts,
 openpyxl's ``Worksheet._get_cell`` tests the row's range, the coordinate's presence and the cell's
 column before it finds or makes the cell; its style descriptor looks the cell's style array up twice
 before it stores the style's index; merging cells makes and hashes a new border for every cell on the
-range's edges. ``fast_cells()`` swaps in versions that find an existing cell first, store the index
-at once and work each merged border out once: the same cells, the same style arrays, so the same saved
+range's edges; a sheet's last row or column is looked for cell by cell. ``fast_cells()`` swaps in
+versions that find an existing cell first, store the index at once, work each merged border out once
+and find the last row with the built-in max: the same cells, the same style arrays, so the same saved
 bytes.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import weakref
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
 
 from openpyxl.cell.cell import Cell, MergedCell
@@ -105,17 +107,30 @@ def format_merged(merged: MergedCellRange) -> None:
         style_array(merged_cell(sheet, row, column)).protectionId = protection
 
 
+COLUMN = itemgetter(1)  # of a cell's place (row, column)
+SHEET_EDGES = {  # ``Worksheet.max_row`` ... over the cells' places, by the built-in min and max
+    "max_row": property(lambda sheet: max(sheet._cells)[0] if sheet._cells else 1),
+    "max_column": property(lambda sheet: max(map(COLUMN, sheet._cells)) if sheet._cells else 1),
+    "min_column": property(lambda sheet: min(map(COLUMN, sheet._cells)) if sheet._cells else 1),
+}
+
+
 @contextlib.contextmanager
 def fast_cells() -> Iterator[None]:
-    """Build with ``get_cell``, ``set_style`` and ``format_merged`` in openpyxl's place (restored after;
-    nested use is fine)."""
+    """Build with ``get_cell``, ``set_style``, ``format_merged`` and ``SHEET_EDGES`` in openpyxl's
+    place (restored after; nested use is fine)."""
     original = Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format
+    edges = {name: vars(Worksheet)[name] for name in SHEET_EDGES}
     Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format = (  # type: ignore[method-assign]
         get_cell,
         set_style,
         format_merged,
     )
+    for name, edge in SHEET_EDGES.items():
+        setattr(Worksheet, name, edge)
     try:
         yield
     finally:
         Worksheet._get_cell, StyleDescriptor.__set__, MergedCellRange.format = original  # type: ignore[method-assign]
+        for name, edge in edges.items():
+            setattr(Worksheet, name, edge)

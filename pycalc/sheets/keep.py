@@ -26,6 +26,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
+from pycalc.sheets.fast_cells import STYLE_INDEX
 from pycalc.sheets.workbook import MAIN, Parts, generated_sheets, parts_of, shared_strings, sheets_in
 
 
@@ -136,7 +137,7 @@ def saved_values(
     return found
 
 
-PROTECTION_ID = 4  # a cell's protection in its style array (``StyleArray.protectionId``)
+PROTECTION = STYLE_INDEX["protectionId"]  # a cell's protection, in its style array
 
 
 def unlocked_protections(book: Workbook) -> frozenset[int]:
@@ -147,7 +148,7 @@ def unlocked_protections(book: Workbook) -> frozenset[int]:
 def unlocked(cell: Cell, unlocked_ids: frozenset[int]) -> bool:
     """``cell.protection.locked is False``, read from the cell's style ids (no style proxy made)."""
     style = cell._style
-    return style is not None and style[PROTECTION_ID] in unlocked_ids
+    return style is not None and style[PROTECTION] in unlocked_ids
 
 
 def input_at(sheet: Worksheet, row: int, column: int, unlocked_ids: frozenset[int]) -> bool:
