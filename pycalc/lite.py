@@ -264,11 +264,29 @@ def layout(value: Any, column: int, width: int = 110) -> str:
     """``repr(value)`` broken into lines for reading: a list too long for one line puts its items one
     column in, as many short ones to a line as fit (what pprint's compact mode does, without its cost
     on a large tree)."""
-    text = repr(value)
+    return laid_out(value, reprs(value), column, width)
+
+
+Reprs = tuple[str, "list[Reprs] | None"]
+"""A value's repr, and its items' where it is a list holding lists (each list's worked out once, from
+its items')."""
+
+
+def reprs(value: Any) -> Reprs:
+    if isinstance(value, list) and any(isinstance(item, list) for item in value):
+        items = [reprs(item) for item in value]
+        return "[" + ", ".join(text for text, _ in items) + "]", items
+    return repr(value), None
+
+
+def laid_out(value: Any, known: Reprs, column: int, width: int) -> str:
+    text, items = known
     if column + len(text) <= width or not isinstance(value, list) or not value:
         return text
+    if items is None:
+        items = [(repr(item), None) for item in value]
     lines: list[str] = []
-    for item in (layout(item, column + 1, width) for item in value):
+    for item in (laid_out(v, it, column + 1, width) for v, it in zip(value, items, strict=True)):
         if (
             lines
             and "\n" not in item
