@@ -36,7 +36,7 @@ from pycalc.lite import ALL as ALL_BUNDLE
 from pycalc.lite import bundle_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
-from pycalc.sheets.keep import Carried, carry_inputs
+from pycalc.sheets.keep import BookInputs, Carried, book_inputs, carry_inputs
 from pycalc.sheets.printing import PAPER_SIZES
 from pycalc.sheets.workbook import (
     Parts,
@@ -200,12 +200,13 @@ def both_parts_kept(
     xlsx, xlsm = paths
     with gc_paused():
         book = build_both(rules, args.paper)
-        kept = kept_inputs(book, xlsx, args)
+        inputs = None if args.fresh else book_inputs(book)  # the same for both files
+        kept = kept_inputs(book, xlsx, args, inputs)
         sheets: dict[str, SavedSheet] = {}  # each sheet as the .xlsm stores it
         made = {xlsx: (workbook_parts(book, kept=sheets), kept.said)}
         kept.carried.undo(book)  # the .xlsm keeps its own
         to_macro(book)
-        macro_kept = kept_inputs(book, xlsm, args)
+        macro_kept = kept_inputs(book, xlsm, args, inputs)
         changed = kept.carried.changed_sheets() | macro_kept.carried.changed_sheets()
         unchanged = {title: sheet for title, sheet in sheets.items() if title not in changed}
         made[xlsm] = (workbook_parts(book, given=unchanged), macro_kept.said)
@@ -219,11 +220,13 @@ class Kept:
     said: str  # what was kept, for the GM ("" for nothing)
 
 
-def kept_inputs(book: Workbook, path: Path, args: argparse.Namespace) -> Kept:
+def kept_inputs(
+    book: Workbook, path: Path, args: argparse.Namespace, inputs: BookInputs | None = None
+) -> Kept:
     """The GM's inputs of the workbook at ``path`` carried into ``book`` (none with ``--fresh``)."""
     if not path.exists() or args.fresh:
         return Kept(Carried([], [], []), "")
-    carried = carry_inputs(path, book)
+    carried = carry_inputs(path, book, inputs)
     said = carried.said
     if not said or args.check:
         return Kept(carried, "")

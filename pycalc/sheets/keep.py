@@ -177,24 +177,42 @@ class Carried:
             book.remove(book[title])
 
 
-def carry_inputs(old_path: Path, book: Workbook) -> Carried:
+@dataclass(frozen=True)
+class BookInputs:
+    """A book's inputs as kept inputs look for them: the places under each name that covers one."""
+
+    places: dict[str, list[tuple[str, int, int]]]  # name -> (sheet title, row, column) of its cells
+    unlocked: frozenset[int]  # ``unlocked_protections``
+
+
+def book_inputs(book: Workbook) -> BookInputs:
+    """The names of ``book`` that cover an input, with their cells' places (the same in both files of
+    a book holding both: worked out once for the two, see ``build.both_parts_kept``)."""
+    sheets = {sheet.title: sheet for sheet in book.worksheets}
+    unlocked_ids = unlocked_protections(book)
+    places = {}
+    for name, defined in book.defined_names.items():
+        found = coordinates(destinations(defined), sheets)
+        if any(input_at(sheets[title], row, column, unlocked_ids) for title, row, column in found):
+            places[name] = found
+    return BookInputs(places, unlocked_ids)
+
+
+def carry_inputs(old_path: Path, book: Workbook, inputs: BookInputs | None = None) -> Carried:
     """Copy the GM's inputs and added sheets from ``old_path`` into ``book``; say what was carried.
 
     The GM's sheets are those neither build made: a sheet the old build recorded making
     (``generated_sheets``) that this one no longer makes is dropped, not carried. The old workbook's
     parts are read as they are stored (only the cells under the names both workbooks have); it is
     loaded whole only when the GM added sheets of their own, to copy them."""
+    inputs = book_inputs(book) if inputs is None else inputs
     try:
         old = saved_book(old_path.read_bytes())
         pairs = []
         sheets = {sheet.title: sheet for sheet in book.worksheets}
-        inputs = unlocked_protections(book)
-        for name in book.defined_names:
+        for name, new_places in inputs.places.items():  # (a name with no input carries nothing)
             if name not in old.names:
                 continue
-            new_places = coordinates(destinations(book.defined_names[name]), sheets)
-            if not any(input_at(sheets[title], row, column, inputs) for title, row, column in new_places):
-                continue  # no input under the name (most names): nothing to carry, no old places read
             old_places = coordinates(destinations(DefinedName(name, attr_text=old.names[name])), old.sheets)
             if len(new_places) != len(old_places):
                 continue
@@ -202,7 +220,7 @@ def carry_inputs(old_path: Path, book: Workbook) -> Carried:
             pairs += [
                 (name, new, place)
                 for new, place in zip(new_cells, old_places, strict=True)
-                if unlocked(new, inputs)
+                if unlocked(new, inputs.unlocked)
             ]
         old_cells = saved_values(old, {place for _, _, place in pairs})
         made_before = generated_sheets(old.parts) or set()
