@@ -630,11 +630,12 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
         )
         return 1
     building = [rules for rules in rulesets if rules.id in building_ids]
-    lite = {} if lite_done else lite_files(rulesets, args)  # while the workbooks are built
+    workbooks_first = values_after and not args.check and not args.pdf and not args.lite
+    lite = {} if lite_done or workbooks_first else lite_files(rulesets, args)  # while the workbooks are built
     files, unvalued = built_files(builds.wait(building_ids), args)
-    if values_after and not args.check and not args.pdf and not args.lite:
-        write_changed(lite)
-        return write_then_add_values(args, files, unvalued, building, started, sources)
+    if workbooks_first:  # the Lite bundles follow the workbooks, as their cached values do
+        bundles = (lambda: None) if lite_done else (lambda: write_changed(lite_files(rulesets, args)))
+        return write_then_add_values(args, files, unvalued, building, started, sources, bundles)
     values = recalculated_values(unvalued, args) if unvalued and not args.check else {}
     files = with_cached_values(files, values)
     if args.check:
@@ -670,13 +671,16 @@ def write_then_add_values(
     building: list[RuleSet],
     started: float,
     sources: dict[str, str],
+    bundles: Callable[[], object],
 ) -> int:
-    """Write the workbooks now (with the values known from the previous build), then recalculate the
-    changed ones in LibreOffice and write them again with their values (no second backup)."""
+    """Write the workbooks now (with the values known from the previous build), then the Lite
+    ``bundles``, then recalculate the changed workbooks in LibreOffice and write them again with their
+    values (no second backup)."""
     for path in write_workbooks(files):
         say(args, f"wrote {shown(path)}")
     later = f"; cached values of {len(to_recalculate)} workbook(s) follow" if to_recalculate else ""
     say(args, f"built {len(building)} ruleset(s) in {time.perf_counter() - started:.2f} s{later}")
+    bundles()
     found = recalculated_values(to_recalculate, args) if to_recalculate else {}
     valued = with_cached_values(files, found)
     if to_recalculate:
