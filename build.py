@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -304,7 +305,10 @@ class Builds:
         # two), and this process is busy too while they start (the Lite bundles); the system shares
         # the cores among them all, so no core is left idle while another builds the last ruleset
         processes = min(count + 1, jobs)
-        self.pool = multiprocessing.get_context("fork").Pool(processes) if count > 1 < jobs else None
+        context = multiprocessing.get_context("fork")
+        # no garbage collection in the builders: each walks every object alive, some million while a
+        # book is built, for the few cycles a build leaves behind, freed when the process ends
+        self.pool = context.Pool(processes, initializer=gc.disable) if count > 1 < jobs else None
         self.jobs: dict[str, list[Job]] = {}
         self.pending: dict[str, list[AsyncResult]] = {}
 
@@ -605,6 +609,7 @@ def record_built_from(
     )
 
 
+@gc_paused()  # what is read and made here (tables, bundles, files) lives to the end: nothing to collect
 def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: bool = False) -> int:
     """Build and write the workbooks and the Lite bundles; 0 when done. ``values_after`` (watch mode,
     no PDFs): write each workbook at once and add the cached values LibreOffice must work out afterwards.
