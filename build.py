@@ -217,6 +217,8 @@ def both_parts_kept(
 
 @dataclasses.dataclass(frozen=True)
 class Kept:
+    """The GM's inputs carried into a book from the file it replaces, and what to tell the GM."""
+
     carried: Carried
     said: str  # what was kept, for the GM ("" for nothing)
 
@@ -239,21 +241,20 @@ def build_files(rules: RuleSet, paths: list[Path], args: argparse.Namespace) -> 
     build when the .xlsx's formulas and inputs are unchanged (see pycalc.sheets.cached_values);
     otherwise the .xlsx is handed back to be recalculated in LibreOffice. An .xlsm built without its
     .xlsx is handed back as parts, to take the values the .xlsx's job finds."""
-    with gc_paused():  # some 100,000 objects made and kept to the end: nothing for a collection to find
-        if len(paths) == 2:
-            built = both_parts_kept(rules, paths, args)
-        else:
-            built = {path: workbook_parts_kept(rules, path, args) for path in paths}
-        kept = [said for _, said in built.values() if said]
-        xlsx = args.out / f"{rules.id}.xlsx"
-        if xlsx not in built:
-            return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
-        values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
-        write = valued(values)
-        files: dict[Path, bytes | Parts] = {
-            path: file_bytes(write(parts), path) for path, (parts, _) in built.items()
-        }
-        return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
+    if len(paths) == 2:
+        built = both_parts_kept(rules, paths, args)
+    else:
+        built = {path: workbook_parts_kept(rules, path, args) for path in paths}
+    kept = [said for _, said in built.values() if said]
+    xlsx = args.out / f"{rules.id}.xlsx"
+    if xlsx not in built:
+        return Built({path: parts for path, (parts, _) in built.items()}, None, {}, kept)
+    values = cached_values.known_values(built[xlsx][0], xlsx.read_bytes() if xlsx.exists() else None)
+    write = valued(values)
+    files: dict[Path, bytes | Parts] = {
+        path: file_bytes(write(parts), path) for path, (parts, _) in built.items()
+    }
+    return Built(files, values, {rules.id: files[xlsx]} if values is None else {}, kept)  # type: ignore[dict-item]
 
 
 def valued(values: cached_values.BookValues | None) -> Callable[[Parts], Parts]:

@@ -11,7 +11,7 @@ lose its own; the tests compare the .xlsm made this way with one built on its ow
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeVar
 
 from openpyxl.cell.cell import Cell
 
@@ -40,7 +40,10 @@ def both(native: str, macro: str) -> str:
     return text
 
 
-def macro_text(value: object) -> object:
+Value = TypeVar("Value")
+
+
+def macro_text(value: Value) -> Value | str:
     """What the .xlsm holds where the .xlsx holds ``value``."""
     return value.macro if isinstance(value, Both) else value
 

@@ -336,10 +336,13 @@ def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
         raise AssertionError("the .xlsx's and the .xlsm's Encounter sheets have different cells")
     for place, other in others.items():
         cell = cells[place]
-        if cell._style.tobytes() != other._style.tobytes() or cell.data_type != other.data_type:
+        text, xlsm_text = cell._value, other._value
+        if cell._style != other._style or cell.data_type != other.data_type:
             raise AssertionError(f"Encounter!{cell.coordinate} differs in the .xlsm beyond its text")
-        if cell._value != other._value:
-            cell._value = both(cell._value, other._value)
+        if text != xlsm_text:
+            if not (isinstance(text, str) and isinstance(xlsm_text, str)):
+                raise AssertionError(f"Encounter!{cell.coordinate} holds another value in the .xlsm")
+            cell._value = both(text, xlsm_text)
     for column, template in templates.items():
         macro_template = macro_templates[column]
         if macro_template != template:

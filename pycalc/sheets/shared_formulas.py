@@ -147,10 +147,10 @@ def macro_elements(
     for column, cells in formula_cells(sheet, columns).items():
         runs = formula_runs(cells)
         macro = [(row, macro_text(value)) for row, value in cells]
-        if formula_runs(macro) != runs:  # type: ignore[arg-type]
+        if formula_runs(macro) != runs:
             return None
         for first, _ in runs:
             top, value = macro[first]
             head = found[(top, column)]
-            found[(top, column)] = f"{head[: head.index('>') + 1]}{_escape_cdata(value[1:])}</f>"  # type: ignore[index]
+            found[(top, column)] = f"{head[: head.index('>') + 1]}{_escape_cdata(value[1:])}</f>"
     return found

@@ -569,12 +569,8 @@ def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> str | None:
                 sheet._hyperlinks.append(cell.hyperlink)
             text.append(xml)
             if macro is not None and type(cell._value) is Both:
-                swaps.append(
-                    (
-                        len(text) - 1,
-                        plain_cell_xml(cell, style_id, macro_shared.get(place), cell._value.macro),
-                    )
-                )  # type: ignore[union-attr]
+                macro_xml = plain_cell_xml(cell, style_id, (macro_shared or {}).get(place), cell._value.macro)
+                swaps.append((len(text) - 1, macro_xml))
         text.append("</row>")
         line = "".join(text)
         write(line)
