@@ -100,11 +100,13 @@ D20_WIRING = {
 }
 
 
-def d20_stats(bonus: str, target: tuple[str, str], *more: Stat) -> tuple[Stat, ...]:
+def d20_stats(
+    bonus: str, target: tuple[str, str], *more: Stat, dice: str = "Damage dice"
+) -> tuple[Stat, ...]:
     return (
         Stat("attack_bonus", bonus),
         Stat(target[0], target[1]),
-        Stat("dice", "Damage dice", "dice", ""),
+        Stat("dice", dice, "dice", ""),
         Stat("level", "Level / HD"),
         *more,
     )
@@ -156,7 +158,9 @@ OSR = d20_adapter(
     more=lambda a, t, row: {"target_dex": t.dex, "attacker_dex": a.dex},
 )
 COMBAT17 = d20_adapter(combat17, d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")), {})
-_BFRPG_STATS = d20_stats("Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus"))
+_BFRPG_STATS = d20_stats(  # STR counts to hit from its own column; to damage, only in the dice typed
+    "Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus (to hit)"), dice="Damage dice (with STR)"
+)
 BFRPG = d20_adapter(
     bfrpg,
     _BFRPG_STATS,
