@@ -21,9 +21,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable
-from html import escape
+from html import escape, unescape  # (xml.sax.saxutils would import urllib, http and ssl)
 from pathlib import Path
-from xml.sax.saxutils import unescape
 
 from pycalc.libreoffice import convert
 from pycalc.sheets.workbook import MAIN, Parts, parts_of, shared_strings, sheets_in, zipped

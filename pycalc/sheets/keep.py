@@ -12,9 +12,9 @@ import zipfile
 from collections.abc import Collection
 from copy import copy
 from dataclasses import dataclass
+from html import unescape  # XML escapes and character references (xml.sax.saxutils would import urllib)
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import unescape
 
 import openpyxl
 from openpyxl.cell.cell import Cell
