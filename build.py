@@ -23,8 +23,6 @@ import sys
 import tempfile
 import threading
 import time
-import zipfile
-import zlib
 from collections.abc import Callable
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
@@ -269,7 +267,7 @@ def file_bytes(parts: Parts, path: Path) -> bytes:
         old = path.read_bytes()
         if list(parts_of(old).items()) == list(parts.items()):
             return old
-    except (OSError, ValueError, zipfile.BadZipFile, zlib.error):
+    except Exception:  # a file that cannot be read, however it fails, does not hold these parts
         pass
     return zipped(parts)
 
