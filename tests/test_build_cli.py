@@ -52,6 +52,24 @@ def test_a_bad_table_stops_the_build_and_keeps_the_previous_workbook(tmp_path: P
     assert not list(out.glob(".*.tmp"))
 
 
+def test_a_bad_table_read_after_another_ruleset_started_building_writes_nothing(tmp_path: Path):
+    """The rulesets are handed to the builders as they are read, largest first: a problem in a table of
+    one read later stops the builds already started, and no file is written."""
+    tables, out = tmp_path / "tables", tmp_path / "out"
+    for ruleset_id in ("bfrpg", "spelljammer"):
+        shutil.copytree(PROJECT_ROOT / "tables" / ruleset_id, tables / ruleset_id)
+        out.mkdir(exist_ok=True)
+        for suffix in (".xlsx", ".xlsm"):
+            shutil.copy(PROJECT_ROOT / "workbook" / f"{ruleset_id}{suffix}", out)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    strike = tables / "spelljammer" / "strike.yaml"  # spelljammer's workbooks are the smaller: read last
+    strike.write_text(strike.read_text().replace("{from: 10, to: 16,", "{from: 12, to: 16,"))
+    result = run_build("--out", str(out), "--force", tables=tables)
+    assert result.returncode == 1
+    assert "nothing was written" in result.stderr and "Traceback" not in result.stderr
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+
+
 def test_two_builds_are_byte_identical_and_check_sees_staleness(tmp_path: Path):
     first, second = tmp_path / "a", tmp_path / "b"
     assert build.main(["--ruleset", "spelljammer", "--out", str(first), "--quiet"]) == 0
