@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import importlib.metadata
 import json
 import multiprocessing
 import os
@@ -502,12 +503,12 @@ def code_digest() -> str:
     """A hash of what the build runs: this file, pycalc's sources, the xlwings template and the
     libraries' versions."""
     import openpyxl
-    import xlwings
     import yaml
 
-    digest = hashlib.sha256(
-        f"{sys.version} {openpyxl.__version__} {yaml.__version__} {xlwings.__version__}".encode()
-    )
+    xlwings = importlib.metadata.version(
+        "xlwings"
+    )  # (importing xlwings would take longer than the build's start)
+    digest = hashlib.sha256(f"{sys.version} {openpyxl.__version__} {yaml.__version__} {xlwings}".encode())
     for path in [
         Path(__file__).resolve(),
         *sorted((PROJECT_ROOT / "pycalc").rglob("*.py")),
