@@ -65,8 +65,3 @@ def set_text(cell: Cell, text: str) -> None:
     cell.value = str(text)  # openpyxl's checks, and the type it gives
     if isinstance(text, Both):
         cell._value = text
-
-
-def as_macro(cell: Cell) -> None:
-    """The cell as the .xlsm holds it."""
-    cell._value = macro_text(cell._value)
