@@ -344,11 +344,10 @@ def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
                 raise AssertionError(f"Encounter!{cell.coordinate} holds another value in the .xlsm")
             cell._value = both(text, xlsm_text)
     for column, template in templates.items():
-        macro_template = macro_templates[column]
-        if macro_template != template:
+        if macro_templates[column] != template:
             for row in writer.templated_rows:
                 cell = cells[(row, column)]
-                cell._value = both(cell._value, macro_template.format(row, row - 1))
+                cell._value = both(cell._value, macro.row_template.formula(column, row))
 
 
 class EncounterWriter:

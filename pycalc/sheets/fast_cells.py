@@ -22,6 +22,7 @@ from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.styles.borders import Border
 from openpyxl.styles.cell_style import ArrayDescriptor, StyleArray
 from openpyxl.styles.styleable import StyleableObject, StyleDescriptor
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.merge import MergedCellRange
 from openpyxl.worksheet.worksheet import Worksheet
@@ -113,6 +114,15 @@ SHEET_EDGES = {  # ``Worksheet.max_row`` ... over the cells' places, by the buil
     "max_column": property(lambda sheet: max(map(COLUMN, sheet._cells)) if sheet._cells else 1),
     "min_column": property(lambda sheet: min(map(COLUMN, sheet._cells)) if sheet._cells else 1),
 }
+
+
+def sheet_dimension(sheet: Worksheet) -> str:
+    """``Worksheet.calculate_dimension`` (which the writer calls, see ``workbook.plain_cell_writer``):
+    the range from the first row and column of any cell to the last, by the built-in min and max."""
+    if not sheet._cells:
+        return "A1:A1"
+    rows, columns = zip(*sheet._cells, strict=True)
+    return f"{get_column_letter(min(columns))}{min(rows)}:{get_column_letter(max(columns))}{max(rows)}"
 
 
 @contextlib.contextmanager

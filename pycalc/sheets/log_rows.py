@@ -424,5 +424,8 @@ class RowTemplate:
             templates[column] = template
         return cls(templates)
 
+    def formula(self, column: int, row: int) -> str:
+        return self.templates[column].format(row, row - 1)
+
     def formulas(self, row: int) -> dict[int, str]:
-        return {column: template.format(row, row - 1) for column, template in self.templates.items()}
+        return {column: self.formula(column, row) for column in self.templates}

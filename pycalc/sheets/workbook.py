@@ -68,7 +68,7 @@ from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.encounter import Calculator, write_encounter
-from pycalc.sheets.fast_cells import fast_cells
+from pycalc.sheets.fast_cells import fast_cells, sheet_dimension
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
@@ -642,15 +642,6 @@ class BothFilesWriter(ExcelWriter):
                 sheet_properties(ws),
                 len(ws._cells),
             )
-
-
-def sheet_dimension(sheet: Worksheet) -> str:
-    """``Worksheet.calculate_dimension``: the range from the first row and column of any cell to the
-    last, found by the built-in min and max."""
-    if not sheet._cells:
-        return "A1:A1"
-    rows, columns = zip(*sheet._cells, strict=True)
-    return f"{column_letter(min(columns))}{min(rows)}:{column_letter(max(columns))}{max(rows)}"
 
 
 MEMORY_FOLDER = Path("/dev/shm")  # a folder in memory, where the system has one
