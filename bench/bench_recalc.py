@@ -5,7 +5,13 @@ Prints figures; asserts nothing (these machines are shared and noisy). Each meas
 and only the opening sheet written out: what opening the workbook costs) and to xlsx (the same and the
 whole workbook saved, as the build's cached values are made); the rounds are paired (each round converts the blank workbook
 and every workbook once, in turn) and the medians are compared: the ratio is what a workbook adds over
-LibreOffice's own cost. The target is 1.5x.
+LibreOffice's own cost. The target is 1.5x. Each workbook is also compared with an empty workbook of as
+many sheets: LibreOffice spends about 8 ms on each sheet whatever it holds (it sets up all 16,384
+columns of each), so that ratio is what the workbook's content costs.
+
+LibreOffice runs with a fresh profile that records its version, as a GM's LibreOffice does after its
+first start (``pycalc.libreoffice.profile_settings``); without it, every start runs a graphics self-test
+that takes longer than loading most workbooks.
 
     .venv/bin/python bench/bench_recalc.py [--runs 5] [--workbooks workbook] [--ruleset bfrpg ...]
 """
@@ -17,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -42,6 +49,21 @@ def blank_workbook(path: Path) -> Path:
     define_name(book, "OUT", "Sheet!$B$1")
     book.save(path)
     return path
+
+
+def empty_workbook(path: Path, sheets: int) -> Path:
+    """As many empty sheets as a workbook has, the first holding one number."""
+    book = openpyxl.Workbook()
+    book.active["A1"] = 1
+    for number in range(2, sheets + 1):
+        book.create_sheet(f"Sheet{number}")
+    book.save(path)
+    return path
+
+
+def sheet_count(book: Path) -> int:
+    with zipfile.ZipFile(book) as archive:
+        return archive.read("xl/workbook.xml").count(b"<sheet ")
 
 
 FAILED: list[str] = []
@@ -78,9 +100,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-recalc-") as folder:
         out = Path(folder) / "out"
         blank = blank_workbook(Path(folder) / "blank.xlsx")
+        sheets = {book: sheet_count(book) for book in books}
+        empties = {
+            n: empty_workbook(Path(folder) / f"empty-{n}-sheets.xlsx", n) for n in set(sheets.values())
+        }
         converted_seconds(blank, out, "xlsx")  # warm-up: the first start reads LibreOffice from disk
         times: dict[tuple[str, Path], list[float]] = {
-            (fmt, book): [] for fmt in FORMATS for book in [blank, *books]
+            (fmt, book): [] for fmt in FORMATS for book in [blank, *empties.values(), *books]
         }
         for _ in range(args.runs):
             for fmt, book in times:
@@ -91,8 +117,13 @@ def main() -> None:
         print(f"  blank workbook: {floor:.2f} s")
         for book in books:
             median = statistics.median(times[(fmt, book)])
+            empty = statistics.median(times[(fmt, empties[sheets[book]])])
             verdict = "" if median / floor <= TARGET else f"  > {TARGET}x"
-            print(f"  {book.name}: {median:.2f} s = {median / floor:.2f}x the blank workbook{verdict}")
+            print(
+                f"  {book.name}: {median:.2f} s = {median / floor:.2f}x the blank workbook{verdict}"
+                f" ({sheets[book]} empty sheets: {empty:.2f} s = {empty / floor:.2f}x;"
+                f" the workbook {median / empty:.2f}x its empty sheets)"
+            )
     for failure in FAILED:
         print(f"  (run again after a soffice failure: {failure})")
 

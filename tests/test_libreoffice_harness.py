@@ -354,6 +354,34 @@ def test_convert_failure_raises(tmp_path: Path) -> None:
         convert([tmp_path / "absent.xlsx"], tmp_path / "out", "pdf")
 
 
+def test_a_fresh_profile_records_the_version_so_no_self_test_runs(book: Path, tmp_path: Path) -> None:
+    """A profile without the version last run is one LibreOffice was upgraded into: every start runs
+    its graphics self-test (about 0.5 s of CPU) and writes its log into the profile."""
+    shown = subprocess.run(
+        [libreoffice.find_soffice() or "soffice", "--version"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert libreoffice.office_version() == ".".join(shown.split()[1].split(".")[:2])
+    profile = tmp_path / "profile"
+    subprocess.run(
+        [
+            libreoffice.find_soffice() or "soffice",
+            "--headless",
+            "--norestore",
+            f"-env:UserInstallation={libreoffice._make_profile(profile)}",
+            "--convert-to",
+            "csv",
+            "--outdir",
+            str(tmp_path / "out"),
+            str(book),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert (tmp_path / "out" / "tiny.csv").is_file()
+    assert not (profile / "user" / "GraphicsRenderTests.log").exists()
+
+
 def test_convert_refuses_to_overwrite_its_input(book: Path) -> None:
     with pytest.raises(ValueError, match="overwrite"):
         convert([book], book.parent, "xlsx")

@@ -88,6 +88,7 @@ UDF_MODULE = "pycalc.udfs"
 FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 FIXED_DATE = datetime(2000, 1, 1)
 MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+PRINT_TITLES = re.compile(rb'<definedName name="_xlnm.Print_Titles" [^>]*>[^<]*</definedName>')
 
 
 def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, bool], None] | None:
@@ -711,11 +712,23 @@ def workbook_parts(
     with plain_cell_writer(writer.macro_rows):  # as book.save, into parts: compressed once, by zipped()
         writer.save()
     parts = archive.parts
+    parts["xl/workbook.xml"] = print_titles_last(parts["xl/workbook.xml"])
     if "docProps/core.xml" in parts:
         parts["docProps/core.xml"] = MODIFIED_STAMP.sub(
             rb"\g<1>2000-01-01T00:00:00Z\g<2>", parts["docProps/core.xml"]
         )
     return parts
+
+
+def print_titles_last(workbook_xml: bytes) -> bytes:
+    """The sheets' print titles after every print area, as Excel orders them (openpyxl writes each
+    sheet's titles before its area). LibreOffice works out the pages of the sheets when it reads a
+    sheet's print titles: over all of a sheet whose print area it has not read yet. Loading bfrpg's
+    workbook took 0.1 to 0.2 s more CPU for it."""
+    titles = PRINT_TITLES.findall(workbook_xml)
+    return PRINT_TITLES.sub(b"", workbook_xml).replace(
+        b"</definedNames>", b"".join(titles) + b"</definedNames>"
+    )
 
 
 def workbook_bytes(book: Workbook) -> bytes:
