@@ -182,3 +182,7 @@ def test_every_workbook_opens_on_its_calculator_with_one_tab_selected(ruleset_id
         expected = "Strike calculator" if ruleset_id == "spelljammer" else "Attack calculator"
         assert book.active.title == expected
         assert [s.title for s in book.worksheets if s.sheet_view.tabSelected] == [expected]
+        # the cursor on the first yellow cell: the attacker picked from the roster
+        first = next(c for row in book.active.iter_rows() for c in row if c.protection.locked is False)
+        assert first.coordinate == "B3" and "Attacker" in str(book.active["A3"].value)
+        assert [(s.activeCell, s.sqref) for s in book.active.sheet_view.selection] == [("B3", "B3")]

@@ -387,6 +387,7 @@ def workbook_of(
     set_up_workbook(book, rules.name, tables_version(rules.id), paper)
     opening = opening_sheet(book)
     book.active = book.worksheets.index(opening)
+    put_cursor_on_first_input(opening)
     for sheet in book.worksheets:
         sheet.sheet_view.tabSelected = sheet is opening  # one selected tab: never sheets grouped for typing
     if macro is True:
@@ -422,6 +423,17 @@ def generated_sheets(parts: Parts) -> set[str] | None:
 def opening_sheet(book: Workbook) -> Worksheet:
     """The sheet the workbook opens on: its first visible calculator (Attack or Strike calculator)."""
     return next(s for s in book.worksheets if s.sheet_state == "visible" and s.title.endswith(" calculator"))
+
+
+def put_cursor_on_first_input(sheet: Worksheet) -> None:
+    """The sheet opens with the cursor on its first yellow cell (the first unlocked one, row by row):
+    the GM types or picks there at once. On the title, LibreOffice also looked up every currency of
+    every language as it opened the workbook (about 0.03 s), to show that text in the input line."""
+    first = next((cell for row in sheet.iter_rows() for cell in row if cell.protection.locked is False), None)
+    if first is None:
+        return
+    for selection in sheet.sheet_view.selection:
+        selection.activeCell = selection.sqref = first.coordinate
 
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
