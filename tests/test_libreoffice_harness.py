@@ -357,14 +357,13 @@ def test_convert_failure_raises(tmp_path: Path) -> None:
 def test_a_fresh_profile_records_the_version_so_no_self_test_runs(book: Path, tmp_path: Path) -> None:
     """A profile without the version last run is one LibreOffice was upgraded into: every start runs
     its graphics self-test (about 0.5 s of CPU) and writes its log into the profile."""
-    shown = subprocess.run(
-        [libreoffice.find_soffice() or "soffice", "--version"], capture_output=True, text=True, timeout=60
-    ).stdout
+    soffice = libreoffice.find_soffice() or "soffice"
+    shown = subprocess.run([soffice, "--version"], capture_output=True, text=True, timeout=60).stdout
     assert libreoffice.office_version() == ".".join(shown.split()[1].split(".")[:2])
     profile = tmp_path / "profile"
     subprocess.run(
         [
-            libreoffice.find_soffice() or "soffice",
+            soffice,
             "--headless",
             "--norestore",
             f"-env:UserInstallation={libreoffice._make_profile(profile)}",

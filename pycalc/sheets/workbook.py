@@ -735,8 +735,8 @@ def workbook_parts(
 def print_titles_last(workbook_xml: bytes) -> bytes:
     """The sheets' print titles after every print area, as Excel orders them (openpyxl writes each
     sheet's titles before its area). LibreOffice works out the pages of the sheets when it reads a
-    sheet's print titles: over all of a sheet whose print area it has not read yet. Loading bfrpg's
-    workbook took 0.1 to 0.2 s more CPU for it."""
+    sheet's print titles: over all of a sheet whose print area it has not read yet. Opening a workbook
+    took about 0.1 s more CPU for it."""
     titles = PRINT_TITLES.findall(workbook_xml)
     return PRINT_TITLES.sub(b"", workbook_xml).replace(
         b"</definedNames>", b"".join(titles) + b"</definedNames>"
