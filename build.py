@@ -505,9 +505,8 @@ def code_digest() -> str:
     import openpyxl
     import yaml
 
-    xlwings = importlib.metadata.version(
-        "xlwings"
-    )  # (importing xlwings would take longer than the build's start)
+    # (importing xlwings would take longer than the build's start)
+    xlwings = importlib.metadata.version("xlwings")
     digest = hashlib.sha256(f"{sys.version} {openpyxl.__version__} {yaml.__version__} {xlwings}".encode())
     for path in [
         Path(__file__).resolve(),

@@ -429,9 +429,10 @@ def put_cursor_on_first_input(sheet: Worksheet) -> None:
     """The sheet opens with the cursor on its first yellow cell (the first unlocked one, row by row):
     the GM types or picks there at once. On the title, LibreOffice also looked up every currency of
     every language as it opened the workbook (about 0.03 s), to show that text in the input line."""
-    first = next((cell for row in sheet.iter_rows() for cell in row if cell.protection.locked is False), None)
-    if first is None:
+    inputs = [place for place, cell in sheet._cells.items() if cell.protection.locked is False]
+    if not inputs:  # (sheet._cells: iter_rows would make a cell at every empty place it passes)
         return
+    first = sheet._cells[min(inputs)]
     for selection in sheet.sheet_view.selection:
         selection.activeCell = selection.sqref = first.coordinate
 
