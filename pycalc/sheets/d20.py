@@ -88,7 +88,7 @@ DOUBLED_CHART_DAMAGE = range(2 * MAX_DICE * MAX_SIDES + 1)  # a ruleset that dou
 HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
 HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
 ROLL_COLUMN, OUT_LABEL, OUT_COLUMN, NOTE_COLUMN = 2, 4, 5, 6
-FIRST_ROW = 4
+SUMMARY_ROW = 3  # "In one line"; one row lower when the roster picks (roster_pick.PICKS) take row 3
 
 
 @dataclass(frozen=True)
@@ -822,7 +822,9 @@ def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
         define_name(book, line.out_name, absolute(sheet, cell.coordinate))
 
 
-def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution) -> int:
+def write_roll_block(
+    book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
+) -> int:
     faces = engine.faces(rules)
     roll_ranges = {
         f.ROLL: (1, faces, "the natural roll"),
@@ -832,10 +834,10 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
         f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         f.LEVEL: (0, 99, "the attacker's level"),
     }
-    put(sheet.cell(FIRST_ROW, 1), "This attack").font = SUBTITLE
-    put(sheet.cell(FIRST_ROW, OUT_LABEL), "What it gives").font = SUBTITLE
-    row = FIRST_ROW
-    for row, line in enumerate(roll_block(rules, block), start=FIRST_ROW + 1):
+    put(sheet.cell(first_row, 1), "This attack").font = SUBTITLE
+    put(sheet.cell(first_row, OUT_LABEL), "What it gives").font = SUBTITLE
+    row = first_row
+    for row, line in enumerate(roll_block(rules, block), start=first_row + 1):
         if line.name:
             put(sheet.cell(row, 1), line.label)
             put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
@@ -938,14 +940,15 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     intro.font, intro.alignment = NOTE, WRAP
     sheet.merge_cells("A2:F2")
     sheet.row_dimensions[2].height = 26
-    put(sheet["A3"], "In one line").font = BOLD
-    line = put_formula(sheet["B3"], f.Formulas(block).summary())
+    summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
+    put(sheet.cell(summary_row, 1), "In one line").font = BOLD
+    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block).summary())
     mark_output(line, bold=True)
-    sheet.merge_cells("B3:F3")
-    define_name(book, "ATTACK_SUMMARY", absolute(sheet, "B3"))
-    next_row = write_roll_block(book, sheet, rules, block)
+    sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
+    define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))
+    next_row = write_roll_block(book, sheet, rules, block, summary_row + 1)
     write_pickers(book, sheet, rules, block, next_row)
-    sheet.freeze_panes = "A4"
+    sheet.freeze_panes = f"A{summary_row + 1}"
     protect(sheet)
     return sheet
 
