@@ -28,7 +28,8 @@ from pycalc.resolution_calculator import (
 )
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20 import pick_name
-from pycalc.tables import RuleSet, load_folder
+from pycalc.tables import RuleSet, load_folder, load_ruleset
+from pycalc.udfs import shared
 from tests.parity import same
 from tests.test_d20_heat import heat_mismatches, ruling_draws
 
@@ -564,3 +565,19 @@ def test_a_natural_penalty_from_the_total(calc, total_penalized_bx):
     rules, xlsx = total_penalized_bx
     found = mismatches(calc, rules, xlsx, penalized_cases(rules, 23))
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+
+
+def test_the_chart_functions_read_an_own_ruleset_s_charts(charted_bx, monkeypatch: pytest.MonkeyPatch):
+    """crit_effect and fumble_effect take an own ruleset's id and read its chart's text column."""
+    rules, _ = charted_bx
+    monkeypatch.setenv("PYCALC_TABLES", str(Path(rules.table("critical_chart").rows[0].file).parent.parent))
+    load_ruleset.cache_clear()
+    try:
+        assert shared.crit_effect("bx", 5) == "A solid blow"
+        assert shared.crit_effect("bx", 18) == "Brutal blow, the foe staggers"
+        assert shared.crit_effect("bx", 21) == "#ROLL? 1 to 20"
+        chart = rules.table("fumble_chart")
+        assert shared.fumble_effect("bx", 1) == chart.band(1)["effect"]
+    finally:
+        monkeypatch.delenv("PYCALC_TABLES")
+        load_ruleset.cache_clear()

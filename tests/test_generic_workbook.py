@@ -89,6 +89,11 @@ def test_the_shared_d20_functions_take_the_own_rulesets_id(monkeypatch: pytest.M
     assert shared.d20_hit_chance("bx", 0, 10) == pytest.approx(0.55)
     assert shared.d20_result("bx", 21, 0, 10) == "#ROLL? 1 to 20"
     assert shared.d20_result("nosuch", 10, 0, 10).startswith("#RULESET?")
+    assert shared.modifier("bx", "cover", "partial") == -2
+    assert shared.modifier("bx", "missile_range", "Short range") == 1
+    assert shared.crit_effect("bx", 20) == "#NONE? bx has no critical chart"
+    assert shared.fumble_effect("bx", 1) == "#NONE? bx has no fumble chart"
+    assert shared.modifier("nosuch", "cover", "partial").startswith("#RULESET?")
 
 
 def test_the_printed_sheets_read_as_the_rulesets(built: Path):

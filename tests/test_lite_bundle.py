@@ -246,6 +246,8 @@ def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytes
         ("d20_result", ["bx", 21.0, 0.0, 10.0]),
         ("d20_result", ["bx", 1.0, 5.0, 10.0, 0.0, 3.0, 20.0]),
         ("d20_need", ["nope", 3.0, 15.0]),
+        ("modifier", ["bx", "cover", "partial"]),
+        ("crit_effect", ["bx", 20.0]),
     ]
     found = run_in_cpython(out / "lite" / "bx" / lite.MAIN, calls, tmp_path)
     shared = importlib.import_module("pycalc.udfs.shared")
@@ -258,6 +260,7 @@ def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytes
         load_ruleset.cache_clear()
     assert found == expected
     assert expected[:4] == ["Hit", 11, 0.55, "#ROLL? 1 to 20"]
+    assert expected[-2:] == [-2, "#NONE? bx has no critical chart"]
 
 
 def test_build_check_finds_a_missing_or_changed_bundle(tmp_path: Path) -> None:

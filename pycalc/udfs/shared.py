@@ -47,6 +47,22 @@ def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
     return rules if rules.resolution_block is not None else None
 
 
+def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
+    """An own ruleset's critical (kind 'crit') or fumble chart line for that follow-up roll: its text
+    column, or the row's label when the chart has none."""
+    chart = generic.critical_chart(rules) if kind == "crit" else generic.fumble_chart(rules)
+    row = generic.chart_row(
+        rules, chart, generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
+    )
+    return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")
+
+
+def chart_effect(value: Any, roll: Any, kind: str) -> str:
+    name, natural = ruleset_id(value), as_int(roll, "ROLL")
+    own = own_d20_ruleset(name)
+    return d20.chart_effect(name, natural, kind) if own is None else own_chart_effect(own, natural, kind)
+
+
 def ruleset_id(value: Any) -> str:
     text = as_text(value, "RULESET").lower()
     if text not in d20.D20_RULESETS and own_d20_ruleset(text) is None:
@@ -114,7 +130,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
 @cell_safe
 def crit_effect(ruleset: Any, roll: Any) -> str:
     """The critical-hit chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")
+    return chart_effect(ruleset, roll, "crit")
 
 
 @xw.func
@@ -123,7 +139,7 @@ def crit_effect(ruleset: Any, roll: Any) -> str:
 @cell_safe
 def fumble_effect(ruleset: Any, roll: Any) -> str:
     """The fumble chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")
+    return chart_effect(ruleset, roll, "fumble")
 
 
 @xw.func
@@ -135,8 +151,10 @@ def fumble_effect(ruleset: Any, roll: Any) -> str:
 def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
     """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
     name = as_text(ruleset, "RULESET").lower()
-    if name not in RULESET_IDS:
-        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)}")
+    if name not in RULESET_IDS and not (
+        ID_PATTERN.match(name) and (tables_dir() / name / "ruleset.yaml").exists()
+    ):
+        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)} or your own ruleset's id")
     rules = load_ruleset(name)
     table_id = as_text(table, "TABLE")
     if table_id not in rules.tables:
