@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
-from pycalc.resolution_block import possible
+from pycalc.resolution_block import target_kind
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -296,10 +296,13 @@ def generic_adapter(rules: RuleSet) -> Adapter:
     """A ruleset with no Python of its own: its roster holds what its generic Attack calculator
     (``pycalc.resolution_calculator``) asks for, and a log row feeds that calculator."""
     block = resolution.block(rules)
-    needed = possible(block.target) == ["number_needed"]
-    target = Stat("ac", "Number needed" if needed else "AC")
+    kind = target_kind(block)
+    target = Stat(
+        "ac", {"number_needed": "Number needed", "descending_ac": "AC (descending)"}.get(kind, "AC")
+    )
+    bonus = Stat("attack_bonus", "THAC0" if kind == "descending_ac" else "Attack bonus")
     level = (Stat("level", "Level / HD"),) if resolution_calculator.uses_level(block) else ()
-    stats = (Stat("attack_bonus", "Attack bonus"), target, Stat("dice", "Damage dice", "dice", ""), *level)
+    stats = (bonus, target, Stat("dice", "Damage dice", "dice", ""), *level)
     further = resolution_calculator.rolls_further(block)
     rolls = (
         (*D20_ROLLS, LogRoll("extra_roll", "Second damage roll", "ATTACK_EXTRA_ROLL"))

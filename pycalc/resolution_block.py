@@ -22,7 +22,7 @@ from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TablePro
 if TYPE_CHECKING:
     from pycalc.table_files import RuleSet
 
-TARGETS = ("armor_class", "number_needed")
+TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0
 NEED_BASES = ("need", "target")
 NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")
 ROLL_MODES = ("normal", "advantage", "disadvantage")
@@ -221,6 +221,13 @@ class Resolution:
     critical: Critical = field(default_factory=Critical)
     damage: DamageRules = field(default_factory=DamageRules)
     modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset's module works the situation out)
+
+
+def target_kind(block: Resolution) -> str:
+    """armor_class, number_needed or descending_ac: what the GM types as the target (the inputs are
+    laid out for one kind; a target chosen by a ruling between kinds is laid out as an AC)."""
+    kinds = possible(block.target)
+    return kinds[0] if len(kinds) == 1 else "armor_class"
 
 
 def value(rules: RuleSet, item: Any) -> Any:
@@ -554,6 +561,10 @@ class _Parser:
         if "note" in data and not isinstance(data["note"], str):
             self.check.fail(data.value_lines["note"], f"{what}.note must be text")
         number = self.number
+        if data.get("target") == "descending_ac" and "least_target" in data:
+            self.check.fail(
+                data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"
+            )
         return Resolution(
             die=self.get(data, "die", number, what, 0),
             target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),

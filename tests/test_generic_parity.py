@@ -13,6 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 import build
@@ -581,3 +582,41 @@ def test_the_chart_functions_read_an_own_ruleset_s_charts(charted_bx, monkeypatc
     finally:
         monkeypatch.delenv("PYCALC_TABLES")
         load_ruleset.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def thac0_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture read as AD&D reads it: the GM types the attacker's THAC0 and a descending AC."""
+    return edited_bx(tmp_path_factory, "  target: descending_ac\n", "bx-thac0", "  target: armor_class\n")
+
+
+def test_thac0_against_descending_ac_by_hand(thac0_bx):
+    rules, _ = thac0_bx
+    need = lambda thac0, ac, mods=0: engine.need(rules, engine.Attack(thac0, ac, mods))  # noqa: E731
+    assert need(17, 5) == 12  # THAC0 17 against AC 5: roll 12 or more
+    assert need(17, -2) == 19 and need(20, 10) == 10
+    assert need(17, 5, mods=2) == 10  # +2 to hit
+    cover = CalculatorInputs(bonus=17, target=5, choices={"cover": "Partial cover"})  # -2 to hit
+    assert attack_outputs(rules, cover)["ATTACK_NEED"] == 14
+    behind = CalculatorInputs(bonus=17, target=5, toggles=frozenset({("situation", "no_shield")}))
+    assert attack_outputs(rules, behind)["ATTACK_TARGET_NOW"] == 6  # AC 1 worse without the shield
+    assert attack_outputs(rules, behind)["ATTACK_NEED"] == 11
+
+
+def test_thac0_against_descending_ac_in_the_sheet(calc, thac0_bx):
+    rules, xlsx = thac0_bx
+    chance = random.Random(17)
+    cases = [
+        replace(one, bonus=chance.randint(1, 21), target=chance.randint(-10, 10))
+        for one in scenarios(rules, 200, 17)
+    ]
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    problems, compared = heat_mismatches(calc, rules, xlsx)
+    assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
+    assert compared >= 20 * 21  # THAC0 20 to 1 by AC 10 to -10
+    book = openpyxl.load_workbook(xlsx)
+    calculator = book["Attack calculator"]
+    labels = {calculator.cell(row, 1).value for row in range(1, 12)}
+    assert {"THAC0", "Defender's armor class (descending)"} <= labels
+    assert book["Encounter"]["A1"].value is not None and "ROSTER_ATTACK_BONUS" in book.defined_names

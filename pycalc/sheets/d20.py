@@ -26,7 +26,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
-from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
@@ -85,8 +85,16 @@ FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
 CHART_CHANCE = "D20_ODDS_CHART_CHANCE"
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 DOUBLED_CHART_DAMAGE = range(2 * MAX_DICE * MAX_SIDES + 1)  # a ruleset that doubles the damage: 0..192
-HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
-HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
+HEAT_BONUS = {  # rows of the printed odds sheet (layout): the bonus, or THAC0 from the best down
+    "armor_class": range(-2, 16),
+    "number_needed": range(-2, 16),
+    "descending_ac": range(1, 21),
+}
+HEAT_TARGET = {
+    "armor_class": range(8, 29),
+    "number_needed": range(2, 22),
+    "descending_ac": range(10, -11, -1),
+}
 ROLL_COLUMN, OUT_LABEL, OUT_COLUMN, NOTE_COLUMN = 2, 4, 5, 6
 SUMMARY_ROW = 3  # "In one line"; one row lower when the roster picks (roster_pick.PICKS) take row 3
 
@@ -619,12 +627,20 @@ def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> 
 
 def target_words(block: Resolution) -> tuple[str, str]:
     """(input label, help) of the target the GM types."""
-    if possible(block.target) == ["number_needed"]:
-        return (
+    return {
+        "number_needed": (
             "Number needed (attack matrix)",
             "the number the attacker needs on the matrix for this defender",
-        )
-    return "Defender's armor class", "ascending AC, before the situation below"
+        ),
+        "descending_ac": ("Defender's armor class (descending)", "descending AC, before the situation below"),
+    }.get(target_kind(block), ("Defender's armor class", "ascending AC, before the situation below"))
+
+
+def bonus_words(block: Resolution) -> tuple[str, str]:
+    """(input label, help) of the attacker's number the GM types: its bonus, or its THAC0."""
+    if target_kind(block) == "descending_ac":
+        return "THAC0", "the attacker's roll needed to hit AC 0, before any modifier"
+    return "Attack bonus", "the attacker's total bonus to hit"
 
 
 def follow_words(block: Resolution) -> str:
@@ -643,12 +659,13 @@ def follow_words(block: Resolution) -> str:
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     target_label, target_help = target_words(block)
+    bonus_label, bonus_help = bonus_words(block)
     lines = [
         Line(
-            "Attack bonus",
+            bonus_label,
             f.BONUS,
-            0,
-            "the attacker's total bonus to hit",
+            20 if target_kind(block) == "descending_ac" else 0,
+            bonus_help,
             "Natural roll needed",
             f.NEED,
             f.NEED,
@@ -958,20 +975,22 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
 
 def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     sheet = book.create_sheet(ODDS_SHEET)
-    kind = "number_needed" if possible(block.target) == ["number_needed"] else "armor_class"
+    kind = target_kind(block)
     columns = HEAT_TARGET[kind]
-    corner = "Bonus \\ need" if kind == "number_needed" else "Bonus \\ AC"
+    corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
     put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
     note = put(
         sheet["A2"],
-        "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's bonus with "
-        "every modifier; columns: the defender's " + ("number needed." if kind == "number_needed" else "AC."),
+        "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
+        + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
+        + "; columns: the defender's "
+        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
     )
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
     sheet.row_dimensions[2].height = 30
     row = 4
-    for grid in heat.heat_maps(block, corner, HEAT_BONUS, columns):
+    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns):
         row = write_heat_map(book, sheet, row, grid)
     if heat.fumble_by_level(block):
         row = heat.write_fumble_row(book, sheet, block, row)

@@ -337,16 +337,32 @@ class Formulas:
 
     def target_now(self) -> str:
         no_change = self.c.sit_ac == "0"  # (the heat maps' cells: no situation)
-        changed = (
-            self.c.target if no_change else f"{self.c.target}+{self.c.sit_ac}*({expr(self.block.ac_change)})"
-        )
+
+        def changed(kind: str) -> str:
+            sign = "-" if kind == "descending_ac" else "+"  # harder to hit: a lower descending AC
+            return (
+                self.c.target
+                if no_change
+                else f"{self.c.target}{sign}{self.c.sit_ac}*({expr(self.block.ac_change)})"
+            )
+
         return by_choice(
-            self.block.least_target,
-            lambda least: changed if least is None else f"MAX({literal(least)},{changed})",
+            self.block.target,
+            lambda kind: by_choice(
+                self.block.least_target,
+                lambda least: changed(kind) if least is None else f"MAX({literal(least)},{changed(kind)})",
+            ),
         )
 
     def raw_need(self) -> str:
-        return f"{self.c.target_now}-{self.c.bonus}-{self.c.total_mods}"
+        return by_choice(
+            self.block.target,
+            lambda kind: (
+                f"{self.c.bonus}-{self.c.target_now}-{self.c.total_mods}"
+                if kind == "descending_ac"
+                else f"{self.c.target_now}-{self.c.bonus}-{self.c.total_mods}"
+            ),
+        )
 
     def need(self) -> str:
         return f"{self.c.raw_need}+({expr(self.block.hit_margin)})"
