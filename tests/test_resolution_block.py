@@ -42,6 +42,13 @@ CASES = [
     ),
     (
         "bx",
+        "  target: armor_class",
+        "  target: descending_ac\n  least_target: attack_rules.natural_miss",
+        "least_target: attack_rules",
+        "least_target is not read with target: descending_ac",
+    ),
+    (
+        "bx",
         "  critical: none",
         "  critical: sometimes",
         "critical: sometimes",
