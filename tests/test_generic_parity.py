@@ -620,3 +620,66 @@ def test_thac0_against_descending_ac_in_the_sheet(calc, thac0_bx):
     labels = {calculator.cell(row, 1).value for row in range(1, 12)}
     assert {"THAC0", "Defender's armor class (descending)"} <= labels
     assert book["Encounter"]["A1"].value is not None and "ROSTER_ATTACK_BONUS" in book.defined_names
+
+
+WEAPON_BLOCK = """
+  critical:
+    mode: confirm
+    rolls: {from: weapon.picked.threat_from}
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: weapon.picked.multiplier, modifier: weapon.picked.multiplier}
+  modifiers: [weapon, missile_range, cover, situation]
+"""
+WEAPON_TABLES = """
+  weapon:
+    title: Weapon
+    kind: entries
+    picker: choice
+    source: {section: Weapons}
+    columns:
+      hit: {label: To hit, type: int}
+      threat_from: {label: Critical threat from, type: int}
+      multiplier: {label: Critical multiplier, type: int}
+    rows:
+      - {id: longsword, label: Longsword, hit: 0, threat_from: 19, multiplier: 2}
+      - {id: scythe, label: Scythe, hit: 0, threat_from: 20, multiplier: 4}
+      - {id: rapier, label: Rapier, hit: 0, threat_from: 18, multiplier: 2}
+"""
+
+
+@pytest.fixture(scope="module")
+def weapon_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Pathfinder-style criticals: the picked weapon sets the threat range and the multiplier."""
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(tmp_path_factory, WEAPON_BLOCK, "bx-weapon", old, WEAPON_TABLES)
+
+
+def test_the_picked_weapon_drives_the_critical_by_hand(weapon_bx):
+    rules, _ = weapon_bx
+    base = CalculatorInputs(bonus=5, target=15, roll=18, follow_roll=15, dice="1d8+2", damage_roll=6)
+    rapier = attack_outputs(rules, replace(base, choices={"weapon": "Rapier"}))
+    longsword = attack_outputs(rules, replace(base, choices={"weapon": "Longsword"}))
+    assert rapier["ATTACK_RESULT"] == "Critical" and rapier["ATTACK_DAMAGE"] == 2 * (6 + 2)  # 18 threatens
+    assert longsword["ATTACK_RESULT"] == "Hit" and longsword["ATTACK_DAMAGE"] == 6 + 2  # 19-20 only
+    scythe = attack_outputs(rules, replace(base, roll=20, choices={"weapon": "Scythe"}))
+    assert scythe["ATTACK_RESULT"] == "Critical" and scythe["ATTACK_DAMAGE"] == 4 * (6 + 2)
+    assert rapier["ATTACK_CRIT_CHANCE"] > longsword["ATTACK_CRIT_CHANCE"]  # the odds follow the pick
+
+
+def test_the_picked_weapon_drives_the_critical_in_the_sheet(calc, weapon_bx):
+    rules, xlsx = weapon_bx
+    chance = random.Random(19)
+    labels = [str(row.label) for row in rules.table("weapon").rows]
+    cases = [
+        replace(one, choices={**one.choices, "weapon": chance.choice(labels)})
+        for one in scenarios(rules, 200, 19)
+    ]
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
+    assert "Critical" in results
+    grids = calc.evaluate(xlsx, [{"PICK_WEAPON": label} for label in labels], ["ATTACK_CRIT_CHANCE"])
+    assert len({row["ATTACK_CRIT_CHANCE"] for row in grids}) == 3  # the calculator's odds follow the pick
+    problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default pick
+    assert not problems and compared, problems[:5]

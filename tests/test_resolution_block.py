@@ -49,6 +49,13 @@ CASES = [
     ),
     (
         "bx",
+        "  always_hit: {from: attack_rules.natural_hit}",
+        "  always_hit: {from: situation.picked.hit}",
+        "always_hit: {from: situation.picked.hit}",
+        "situation.picked needs 'situation' as a choice picker in modifiers",
+    ),
+    (
+        "bx",
         "  critical: none",
         "  critical: sometimes",
         "critical: sometimes",

@@ -43,13 +43,13 @@ from pycalc.sheets.common import (
     define_name,
     mark_input,
     mark_output,
-    name_part,
     protect,
     put,
     put_formula,
     show_chart,
     table_name,
 )
+from pycalc.sheets.d20_formulas import pick_name
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const
@@ -115,10 +115,6 @@ class Line:
 
 
 # --------------------------------------------------------------------------- names and pickers
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
 
 
 def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:

@@ -29,6 +29,7 @@ from typing import Any
 from pycalc.resolution import SCOPES
 from pycalc.resolution_block import (
     HIT_FORMULA,
+    PICKED,
     ByRuling,
     Chart,
     Formula,
@@ -207,6 +208,11 @@ def check_supported(rules: RuleSet) -> Resolution:
 # --------------------------------------------------------------------------- values
 
 
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    """The calculator's cell for a picker table's dropdown (or, with ``row_id``, a toggle's box)."""
+    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
+
+
 def literal(item: Any) -> str:
     if isinstance(item, bool):
         return "TRUE" if item else "FALSE"
@@ -214,6 +220,11 @@ def literal(item: Any) -> str:
         return str(item)
     if isinstance(item, str):
         return q(item)
+    if isinstance(item, Ref) and item.entry == PICKED:  # the row picked in the calculator's dropdown
+        pick = f"PICK_{name_part(item.table)}"
+        return (
+            f"INDEX({table_name(item.table, item.column)},MATCH({pick},{table_name(item.table, 'label')},0))"
+        )
     if isinstance(item, Ref):
         return const(item.table, item.entry, item.column)
     raise TypeError(f"not a block value: {item!r}")

@@ -2329,6 +2329,7 @@ _SOURCES = {
         'if TYPE_CHECKING:\n'
         '    from pycalc.table_files import RuleSet\n'
         '\n'
+        'PICKED = "picked"  # the entry of a reference that reads the picked row\n'
         'TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0\n'
         'NEED_BASES = ("need", "target")\n'
         'NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")\n'
@@ -2374,7 +2375,8 @@ _SOURCES = {
         '\n'
         '@dataclass(frozen=True)\n'
         'class Ref:\n'
-        '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""\n'
+        '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``; the entry\n'
+        '    ``picked`` is the row picked in the table\'s dropdown (a choice picker of ``modifiers``)."""\n'
         '\n'
         '    table: str\n'
         '    entry: str\n'
@@ -2528,6 +2530,7 @@ _SOURCES = {
         '    critical: Critical = field(default_factory=Critical)\n'
         '    damage: DamageRules = field(default_factory=DamageRules)\n'
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
+        '    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads\n'
         '\n'
         '\n'
         'def target_kind(block: Resolution) -> str:\n'
@@ -2542,7 +2545,11 @@ _SOURCES = {
         '    while isinstance(item, ByRuling):\n'
         '        item = item.choices[rules.ruling(item.ruling)]\n'
         '    if isinstance(item, Ref):\n'
-        '        return rules.table(item.table).value(item.entry, item.column)\n'
+        '        table = rules.table(item.table)\n'
+        '        entry = item.entry\n'
+        "        if entry == PICKED:  # the row picked in the calculator's dropdown, else the first (its default)\n"
+        '            entry = rules.picked.get(item.table) or str(table.rows[0].id)\n'
+        '        return table.value(entry, item.column)\n'
         '    return item\n'
         '\n'
         '\n'
@@ -2890,6 +2897,9 @@ _SOURCES = {
         '            critical=self.get(data, "critical", self.critical, what, Critical()),\n'
         '            damage=self.get(data, "damage", self.damage, what, DamageRules()),\n'
         '            modifiers=self.get(data, "modifiers", self.modifiers, what),\n'
+        '            picked_tables=tuple(\n'
+        '                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)\n'
+        '            ),\n'
         '        )\n'
         '\n'
         '\n'
@@ -2915,12 +2925,20 @@ _SOURCES = {
         '    def fail(line: int, message: str) -> None:\n'
         '        problems.append(TableProblem(file, line, message))\n'
         '\n'
+        '    pickers = {table_id for table_id, _ in uses.pickers}\n'
         '    for ref, kind, what in uses.refs:\n'
         '        table = tables.get(ref.table)\n'
         '        if table is None or table.kind != "entries":\n'
         '            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")\n'
         '            continue\n'
-        '        if ref.entry not in {row.id for row in table.rows}:\n'
+        '        if ref.entry == PICKED:\n'
+        '            if table.picker != "choice" or ref.table not in pickers:\n'
+        '                fail(\n'
+        '                    ref.line,\n'
+        '                    f"{what}: {ref.table}.picked needs {ref.table!r} as a choice picker in modifiers",\n'
+        '                )\n'
+        '                continue\n'
+        '        elif ref.entry not in {row.id for row in table.rows}:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")\n'
         '            continue\n'
         '        column = next((c for c in table.columns if c.id == ref.column), None)\n'
@@ -3165,8 +3183,20 @@ _SOURCES = {
         '    return text\n'
         '\n'
         '\n'
+        'def with_picks(rules: RuleSet, choices: Mapping[str, str]) -> RuleSet:\n'
+        '    """The rules with the rows picked (``choices``: table id -> label) where the block reads a picked row."""\n'
+        '    picked = {}\n'
+        '    for table_id in engine.block(rules).picked_tables:\n'
+        '        label = choices.get(table_id)\n'
+        '        rows = [row for row in rules.table(table_id).rows if str(row.label) == label]\n'
+        '        if rows:\n'
+        '            picked[table_id] = str(rows[0].id)\n'
+        '    return replace(rules, picked=picked) if picked else rules\n'
+        '\n'
+        '\n'
         'def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:\n'
         '    """Every output of the generic Attack calculator by defined name (\'\' before a roll is typed)."""\n'
+        '    rules = with_picks(rules, inputs.choices)\n'
         '    block = engine.block(rules)\n'
         '    if not uses_follow(block):\n'
         '        inputs = replace(inputs, follow_roll=None)\n'
@@ -4300,6 +4330,8 @@ _SOURCES = {
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
         '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
         '    encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)\n'
+        "    # picker table -> the entry id picked, for a block's ``table.picked.column`` (none: the table's first row)\n"
+        '    picked: Mapping[str, str] = field(default_factory=dict)\n'
         '\n'
         '    def table(self, table_id: str) -> Table:\n'
         '        return self.tables[table_id]\n'
@@ -7596,7 +7628,7 @@ _TABLES = {
                      [['dice_rolled', 1], ['rerolled', 0], ['dice_max', 0], ['die_max', 0], ['modifier', 1]]]],
                    ['critical', None], ['auto_hit', None], ['auto_hit_multiplied', True],
                    ['natural_penalty', None], ['multipliers', ['tuple', []]]]]],
-                ['modifiers', None]]]],
+                ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -7614,7 +7646,8 @@ _TABLES = {
                    ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
-                ['line', 32]]]]]],
+                ['line', 32]]]],
+             ['picked', ['dict', []]]]],
 }
 
 _KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')

@@ -2362,6 +2362,7 @@ _SOURCES = {
         'if TYPE_CHECKING:\n'
         '    from pycalc.table_files import RuleSet\n'
         '\n'
+        'PICKED = "picked"  # the entry of a reference that reads the picked row\n'
         'TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0\n'
         'NEED_BASES = ("need", "target")\n'
         'NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")\n'
@@ -2407,7 +2408,8 @@ _SOURCES = {
         '\n'
         '@dataclass(frozen=True)\n'
         'class Ref:\n'
-        '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""\n'
+        '    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``; the entry\n'
+        '    ``picked`` is the row picked in the table\'s dropdown (a choice picker of ``modifiers``)."""\n'
         '\n'
         '    table: str\n'
         '    entry: str\n'
@@ -2561,6 +2563,7 @@ _SOURCES = {
         '    critical: Critical = field(default_factory=Critical)\n'
         '    damage: DamageRules = field(default_factory=DamageRules)\n'
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
+        '    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads\n'
         '\n'
         '\n'
         'def target_kind(block: Resolution) -> str:\n'
@@ -2575,7 +2578,11 @@ _SOURCES = {
         '    while isinstance(item, ByRuling):\n'
         '        item = item.choices[rules.ruling(item.ruling)]\n'
         '    if isinstance(item, Ref):\n'
-        '        return rules.table(item.table).value(item.entry, item.column)\n'
+        '        table = rules.table(item.table)\n'
+        '        entry = item.entry\n'
+        "        if entry == PICKED:  # the row picked in the calculator's dropdown, else the first (its default)\n"
+        '            entry = rules.picked.get(item.table) or str(table.rows[0].id)\n'
+        '        return table.value(entry, item.column)\n'
         '    return item\n'
         '\n'
         '\n'
@@ -2923,6 +2930,9 @@ _SOURCES = {
         '            critical=self.get(data, "critical", self.critical, what, Critical()),\n'
         '            damage=self.get(data, "damage", self.damage, what, DamageRules()),\n'
         '            modifiers=self.get(data, "modifiers", self.modifiers, what),\n'
+        '            picked_tables=tuple(\n'
+        '                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)\n'
+        '            ),\n'
         '        )\n'
         '\n'
         '\n'
@@ -2948,12 +2958,20 @@ _SOURCES = {
         '    def fail(line: int, message: str) -> None:\n'
         '        problems.append(TableProblem(file, line, message))\n'
         '\n'
+        '    pickers = {table_id for table_id, _ in uses.pickers}\n'
         '    for ref, kind, what in uses.refs:\n'
         '        table = tables.get(ref.table)\n'
         '        if table is None or table.kind != "entries":\n'
         '            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")\n'
         '            continue\n'
-        '        if ref.entry not in {row.id for row in table.rows}:\n'
+        '        if ref.entry == PICKED:\n'
+        '            if table.picker != "choice" or ref.table not in pickers:\n'
+        '                fail(\n'
+        '                    ref.line,\n'
+        '                    f"{what}: {ref.table}.picked needs {ref.table!r} as a choice picker in modifiers",\n'
+        '                )\n'
+        '                continue\n'
+        '        elif ref.entry not in {row.id for row in table.rows}:\n'
         '            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")\n'
         '            continue\n'
         '        column = next((c for c in table.columns if c.id == ref.column), None)\n'
@@ -4300,6 +4318,8 @@ _SOURCES = {
         "    house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each\n"
         '    resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)\n'
         '    encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)\n'
+        "    # picker table -> the entry id picked, for a block's ``table.picked.column`` (none: the table's first row)\n"
+        '    picked: Mapping[str, str] = field(default_factory=dict)\n'
         '\n'
         '    def table(self, table_id: str) -> Table:\n'
         '        return self.tables[table_id]\n'
@@ -7898,7 +7918,7 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
                                 ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]]]]]]]]]],
-                     ['modifiers', None]]]],
+                     ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
                     [['initiative',
@@ -7916,7 +7936,8 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]]]],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]],
+                  ['picked', ['dict', []]]]],
 }
 
 _KNOWN_RULESETS = ('cnc', 'osr', 'combat17', 'spelljammer', 'bfrpg')
