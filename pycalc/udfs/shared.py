@@ -9,7 +9,7 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20
+from pycalc import d20, d20_engines
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
@@ -60,7 +60,9 @@ def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
 def chart_effect(value: Any, roll: Any, kind: str) -> str:
     name, natural = ruleset_id(value), as_int(roll, "ROLL")
     own = own_d20_ruleset(name)
-    return d20.chart_effect(name, natural, kind) if own is None else own_chart_effect(own, natural, kind)
+    return (
+        d20_engines.chart_effect(name, natural, kind) if own is None else own_chart_effect(own, natural, kind)
+    )
 
 
 def ruleset_id(value: Any) -> str:
@@ -105,7 +107,7 @@ def d20_result(
     own = own_d20_ruleset(name)
     if own is not None:
         return generic.result(own, generic_attack(attack), natural, follow)
-    return d20.result(name, attack, natural, follow)
+    return d20_engines.result(name, attack, natural, follow)
 
 
 @xw.func
@@ -121,7 +123,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
     own = own_d20_ruleset(name)
     if own is not None:
         return float(generic.hit_chance(own, generic_attack(attack)))
-    return float(d20.hit_chance(name, attack))
+    return float(d20_engines.hit_chance(name, attack))
 
 
 @xw.func
