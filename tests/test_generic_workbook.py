@@ -12,6 +12,8 @@ import openpyxl
 import pytest
 
 import build
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.tables import load_folder
 from pycalc.udfs import shared
 from tests.conftest import require_libreoffice
 
@@ -94,6 +96,23 @@ def test_the_shared_d20_functions_take_the_own_rulesets_id(monkeypatch: pytest.M
     assert shared.crit_effect("bx", 20) == "#NONE? bx has no critical chart"
     assert shared.fumble_effect("bx", 1) == "#NONE? bx has no fumble chart"
     assert shared.modifier("nosuch", "cover", "partial").startswith("#RULESET?")
+
+
+def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypatch: pytest.MonkeyPatch):
+    """d20_damage, d20_expected_damage and d20_kill_chance answer what the own ruleset's calculator says."""
+    monkeypatch.setenv("PYCALC_TABLES", str(FIXTURES))
+    rules = load_folder(FIXTURES / "bx")
+    hit = attack_outputs(rules, CalculatorInputs(bonus=3, target=14, roll=15, dice="1d8+2", damage_roll=5))
+    assert shared.d20_damage("bx", 15, 3, 14, "1d8+2", 5) == hit["ATTACK_DAMAGE"] == 7
+    assert shared.d20_damage("bx", 2, 3, 14, "1d8+2", 5) == 0  # a miss
+    assert shared.d20_damage("bx", 15, 3, 14, "1d8+2", None) == ""  # the damage roll not typed yet
+    odds = attack_outputs(rules, CalculatorInputs(bonus=3, target=14, dice="1d8+2", attacks=2, hp=5))
+    assert shared.d20_expected_damage("bx", 3, 14, "1d8+2", 2) == pytest.approx(
+        odds["ATTACK_EXPECTED_DAMAGE_ROUND"]
+    )
+    assert shared.d20_kill_chance("bx", 3, 14, "1d8+2", 5) == pytest.approx(odds["ATTACK_KILL_CHANCE"])
+    assert shared.d20_kill_chance("cnc", 3, 14, "1d8", 5) == "#RULESET? for cnc use cnc_kill_chance"
+    assert shared.d20_expected_damage("bx", 3, 14, "9d12").startswith("#DICE?")
 
 
 def test_the_printed_sheets_read_as_the_rulesets(built: Path):
