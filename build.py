@@ -768,11 +768,26 @@ def watch(
     return 0
 
 
+def tables_folder_problem(folder: Path) -> str | None:
+    """What is wrong with a --tables folder, which holds one sub-folder per ruleset (None: nothing)."""
+    if not folder.is_dir():
+        return f"no tables folder {folder}"
+    if (folder / "ruleset.yaml").exists():
+        return (
+            f"{folder} is a ruleset's own folder: --tables takes the folder that holds ruleset folders "
+            f"(--tables {folder.resolve().parent})"
+        )
+    if not ruleset_folders(folder):
+        return f"no ruleset under {folder}: --tables takes a folder holding one sub-folder per ruleset, each with a ruleset.yaml"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.tables is not None:
-        if not args.tables.is_dir():
-            print(f"build.py: no tables folder {args.tables}", file=sys.stderr)
+        problem = tables_folder_problem(args.tables)
+        if problem:
+            print(f"build.py: {problem}", file=sys.stderr)
             return 2
         previous = os.environ.get("PYCALC_TABLES")
         os.environ["PYCALC_TABLES"] = str(args.tables.resolve())  # the loader and the engine read it

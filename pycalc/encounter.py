@@ -206,7 +206,7 @@ class RowResult:
 
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
-    ruleset = adapter(rules.id)
+    ruleset = adapter(rules)
     by_name = {c.name: c for c in fight.roster if c.name}
     start = {c.name: start_hp(c) for c in fight.roster if c.name}
     lost: dict[str, int] = dict.fromkeys(start, 0)
@@ -407,7 +407,7 @@ def roster_state(
                     else ""
                 ),
                 down=bool(me.name) and hp <= 0,
-                extra=adapter(rules.id).roster_extra(rules, fight, me, hp, log),
+                extra=adapter(rules).roster_extra(rules, fight, me, hp, log),
                 morale=morale_result(rules, me.morale_roll) if me.name else "",
             )
         )

@@ -17,7 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
+from pycalc.resolution_block import target_kind
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -287,6 +289,55 @@ SPELLJAMMER = Adapter(
 
 ADAPTERS = {"cnc": CNC, "osr": OSR, "combat17": COMBAT17, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
 
+# --------------------------------------------------------------------------- a ruleset of YAML alone
 
-def adapter(ruleset_id: str) -> Adapter:
-    return ADAPTERS[ruleset_id]
+
+def generic_adapter(rules: RuleSet) -> Adapter:
+    """A ruleset with no Python of its own: its roster holds what its generic Attack calculator
+    (``pycalc.resolution_calculator``) asks for, and a log row feeds that calculator."""
+    block = resolution.block(rules)
+    kind = target_kind(block)
+    target = Stat(
+        "ac", {"number_needed": "Number needed", "descending_ac": "AC (descending)"}.get(kind, "AC")
+    )
+    bonus = Stat("attack_bonus", "THAC0" if kind == "descending_ac" else "Attack bonus")
+    level = (Stat("level", "Level / HD"),) if resolution_calculator.uses_level(block) else ()
+    stats = (bonus, target, Stat("dice", "Damage dice", "dice", ""), *level)
+    further = resolution_calculator.rolls_further(block)
+    rolls = (
+        (*D20_ROLLS, LogRoll("extra_roll", "Second damage roll", "ATTACK_EXTRA_ROLL"))
+        if further
+        else D20_ROLLS
+    )
+    wiring = {**D20_WIRING, "ATTACK_EXTRA_ROLL": "{log.extra_roll}"} if further else dict(D20_WIRING)
+    if not level:
+        del wiring["ATTACK_LEVEL"]
+
+    def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
+        inputs = resolution_calculator.CalculatorInputs(
+            bonus=stat(attacker, "attack_bonus", stats),
+            target=stat(target, "ac", stats),
+            mods=attack.mods,
+            level=stat(attacker, "level", stats) if level else 0,
+            roll=attack.roll,
+            follow_roll=attack.follow_roll,
+            dice=stat(attacker, "dice", stats),
+            damage_roll=attack.damage_roll,
+            extra_roll=attack.extra_roll,
+            choices=dict(attack.picks),
+        )
+        return resolution_calculator.attack_outputs(rules, inputs)
+
+    return Adapter(
+        stats=stats,
+        wiring=wiring,
+        result="ATTACK_RESULT",
+        hp_lost="ATTACK_DAMAGE",
+        resolve=resolve,
+        rolls=rolls,
+    )
+
+
+def adapter(rules: RuleSet) -> Adapter:
+    """The ruleset's own adapter, or the generic one of a ruleset written in YAML alone."""
+    return ADAPTERS.get(rules.id) or generic_adapter(rules)

@@ -72,19 +72,39 @@ def row_key(table: Table, row: Row) -> object:
     return row.id if table.kind == "entries" else row.low
 
 
+def table_words(table: Table) -> str:
+    return f"“{table.title}”"
+
+
+def row_words(table: Table, row: Row) -> str:
+    """A row as the GM finds it on the tables sheet: its label, or its band of the table's key."""
+    if table.kind == "entries":
+        return str(row.label or row.id)
+    if row.low is None:
+        return f"{row.high} or less"
+    return f"{row.low} or more" if row.high is None else f"{row.low} to {row.high}"
+
+
+def value_words(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "empty" if value is None else str(value)
+
+
 def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) -> tuple[Table, list[str]]:
     what = f"house rule for table {table.id!r}"
     check.keys(patch, PATCH_KEYS, set(), what)
     rows = list(table.rows)
     changes: list[str] = []
     keys = [row_key(table, r) for r in rows]
+    rows_by_key = dict(zip(keys, rows, strict=True))
     for key in patch.get("remove") or []:
         if key not in keys:
             check.fail(patch.value_lines["remove"], f"{what}: no row {key!r} to remove")
             continue
         rows.pop(keys.index(key))
         keys.remove(key)
-        changes.append(f"{table.id}: removed {key}")
+        changes.append(f"{table_words(table)}: removed {row_words(table, rows_by_key[key])}")
     columns = {c.id: c for c in table.columns}
     updates = check.mapping(
         patch.get("set", LocatedDict()), patch.value_lines.get("set", patch.line), f"{what} set"
@@ -107,7 +127,10 @@ def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) ->
             ):
                 check.fail(value_line, f"{what}: column {column_id!r} must be {column.type}, got {value!r}")
             else:
-                changes.append(f"{table.id} {key}: {column_id} {row.values.get(column_id)!r} -> {value!r}")
+                changes.append(
+                    f"{table_words(table)}, {row_words(table, row)}: {column.label} "
+                    f"{value_words(row.values.get(column_id))} -> {value_words(value)}"
+                )
                 new_values[column_id] = value
         rows[keys.index(key)] = dataclasses.replace(
             row, values=new_values, file=check.file, line=line, section=f"house rule: {name}"
@@ -131,7 +154,7 @@ def patch_table(check: _Checker, table: Table, patch: LocatedDict, name: str) ->
             continue
         rows.append(row)
         keys.append(row_key(table, row))
-        changes.append(f"{table.id}: added {row.label or row_key(table, row)}")
+        changes.append(f"{table_words(table)}: added {row_words(table, row)}")
     if table.kind == "bands":
         rows.sort(key=lambda r: -(10**12) if r.low is None else r.low)
         _check_bands(check, rows, f"table {table.id!r} with house rules")
@@ -170,7 +193,9 @@ def apply_file(rules: RuleSet, path: Path) -> RuleSet:
             table = _table(check, table_id, data, line)
             if table is not None:
                 tables[table_id] = table
-                changes.append(f"{table_id}: {'replaced' if table_id in rules.tables else 'new table'}")
+                changes.append(
+                    f"{table_words(table)}: {'replaced' if table_id in rules.tables else 'new table'}"
+                )
         elif table_id in tables:
             tables[table_id], table_changes = patch_table(check, tables[table_id], data, name)
             changes += table_changes
@@ -195,11 +220,11 @@ def apply_file(rules: RuleSet, path: Path) -> RuleSet:
             check.fail(line, f"ruling {ruling_id!r} has no choice {choice!r} ({', '.join(ruling.choices)})")
         else:
             chosen[ruling_id] = choice
-            changes.append(f"ruling {ruling_id}: {choice}")
+            changes.append(f"ruling “{ruling.label}”: {ruling.choices[choice]}")
     problems = check.problems + _cross_checks(tables)
     if problems:
         raise TableError(problems)
-    described = tuple(f"{name} ({check.file}): {change}" for change in changes)
+    described = tuple(f"{name}: {change}" for change in changes)  # no file name: the GM reads these
     return dataclasses.replace(rules, tables=tables, chosen=chosen, house_rules=rules.house_rules + described)
 
 

@@ -240,13 +240,22 @@ def target(rules: RuleSet, attack: Attack) -> int:
     """The target after the situation's AC change (and never below ``least_target``, unless the
     attack's target is one already worked out: ``target_as_given``)."""
     rule = block(rules)
-    found = attack.target + attack.ac_change * int(get(rules, rule.ac_change))
+    change = attack.ac_change * int(get(rules, rule.ac_change))  # harder to hit: a lower descending AC
+    found = attack.target - change if descending(rules) else attack.target + change
     least = get(rules, rule.least_target)
     return found if least is None or attack.target_as_given else max(int(least), found)
 
 
+def descending(rules: RuleSet) -> bool:
+    """The target is a descending AC and the attacker's bonus its THAC0 (block ``target``)."""
+    return get(rules, block(rules).target) == "descending_ac"
+
+
 def raw_need(rules: RuleSet, attack: Attack) -> int:
-    """Target minus bonus minus mods: what the total must make up on the die (``d20.Attack.need``)."""
+    """Target minus bonus minus mods: what the total must make up on the die (``d20.Attack.need``);
+    with a descending AC, THAC0 minus AC minus mods."""
+    if descending(rules):
+        return attack.bonus - target(rules, attack) - attack.mods
     return target(rules, attack) - attack.bonus - attack.mods
 
 

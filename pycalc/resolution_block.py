@@ -22,7 +22,8 @@ from pycalc.table_files import LocatedDict, LocatedList, Ruling, Table, TablePro
 if TYPE_CHECKING:
     from pycalc.table_files import RuleSet
 
-TARGETS = ("armor_class", "number_needed")
+PICKED = "picked"  # the entry of a reference that reads the picked row
+TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0
 NEED_BASES = ("need", "target")
 NEEDS_MAGIC = ("cannot_hit", "no_auto_hit")
 ROLL_MODES = ("normal", "advantage", "disadvantage")
@@ -67,7 +68,8 @@ NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 
 @dataclass(frozen=True)
 class Ref:
-    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``."""
+    """A table cell: ``table.entry`` (column ``value``) or ``table.entry.column``; the entry
+    ``picked`` is the row picked in the table's dropdown (a choice picker of ``modifiers``)."""
 
     table: str
     entry: str
@@ -221,6 +223,14 @@ class Resolution:
     critical: Critical = field(default_factory=Critical)
     damage: DamageRules = field(default_factory=DamageRules)
     modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset's module works the situation out)
+    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads
+
+
+def target_kind(block: Resolution) -> str:
+    """armor_class, number_needed or descending_ac: what the GM types as the target (the inputs are
+    laid out for one kind; a target chosen by a ruling between kinds is laid out as an AC)."""
+    kinds = possible(block.target)
+    return kinds[0] if len(kinds) == 1 else "armor_class"
 
 
 def value(rules: RuleSet, item: Any) -> Any:
@@ -228,7 +238,11 @@ def value(rules: RuleSet, item: Any) -> Any:
     while isinstance(item, ByRuling):
         item = item.choices[rules.ruling(item.ruling)]
     if isinstance(item, Ref):
-        return rules.table(item.table).value(item.entry, item.column)
+        table = rules.table(item.table)
+        entry = item.entry
+        if entry == PICKED:  # the row picked in the calculator's dropdown, else the first (its default)
+            entry = rules.picked.get(item.table) or str(table.rows[0].id)
+        return table.value(entry, item.column)
     return item
 
 
@@ -554,6 +568,10 @@ class _Parser:
         if "note" in data and not isinstance(data["note"], str):
             self.check.fail(data.value_lines["note"], f"{what}.note must be text")
         number = self.number
+        if data.get("target") == "descending_ac" and "least_target" in data:
+            self.check.fail(
+                data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"
+            )
         return Resolution(
             die=self.get(data, "die", number, what, 0),
             target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),
@@ -572,6 +590,9 @@ class _Parser:
             critical=self.get(data, "critical", self.critical, what, Critical()),
             damage=self.get(data, "damage", self.damage, what, DamageRules()),
             modifiers=self.get(data, "modifiers", self.modifiers, what),
+            picked_tables=tuple(
+                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)
+            ),
         )
 
 
@@ -597,12 +618,20 @@ def check_references(
     def fail(line: int, message: str) -> None:
         problems.append(TableProblem(file, line, message))
 
+    pickers = {table_id for table_id, _ in uses.pickers}
     for ref, kind, what in uses.refs:
         table = tables.get(ref.table)
         if table is None or table.kind != "entries":
             fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")
             continue
-        if ref.entry not in {row.id for row in table.rows}:
+        if ref.entry == PICKED:
+            if table.picker != "choice" or ref.table not in pickers:
+                fail(
+                    ref.line,
+                    f"{what}: {ref.table}.picked needs {ref.table!r} as a choice picker in modifiers",
+                )
+                continue
+        elif ref.entry not in {row.id for row in table.rows}:
             fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")
             continue
         column = next((c for c in table.columns if c.id == ref.column), None)

@@ -177,8 +177,20 @@ def summary(
     return text
 
 
+def with_picks(rules: RuleSet, choices: Mapping[str, str]) -> RuleSet:
+    """The rules with the rows picked (``choices``: table id -> label) where the block reads a picked row."""
+    picked = {}
+    for table_id in engine.block(rules).picked_tables:
+        label = choices.get(table_id)
+        rows = [row for row in rules.table(table_id).rows if str(row.label) == label]
+        if rows:
+            picked[table_id] = str(rows[0].id)
+    return replace(rules, picked=picked) if picked else rules
+
+
 def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
     """Every output of the generic Attack calculator by defined name ('' before a roll is typed)."""
+    rules = with_picks(rules, inputs.choices)
     block = engine.block(rules)
     if not uses_follow(block):
         inputs = replace(inputs, follow_roll=None)

@@ -245,6 +245,8 @@ class RuleSet:
     house_rules: tuple[str, ...] = ()  # what the GM's house-rule files changed, one line each
     resolution_block: Resolution | None = None  # ruleset.yaml `resolution:` (d20 rulesets; pycalc.resolution)
     encounter_block: EncounterRules | None = None  # ruleset.yaml `encounter:` (pycalc.encounter)
+    # picker table -> the entry id picked, for a block's ``table.picked.column`` (none: the table's first row)
+    picked: Mapping[str, str] = field(default_factory=dict)
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]

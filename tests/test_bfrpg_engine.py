@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20
+from pycalc import d20_engines
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
@@ -223,7 +223,7 @@ def test_total_defense_and_bows_underwater_allow_no_attack():
 @settings(max_examples=300, deadline=None)
 @given(attacks)
 def test_exact_chances_equal_the_shared_enumeration(attack: Attack):
-    shared = d20.chances("bfrpg", attack)
+    shared = d20_engines.chances("bfrpg", attack)
     mine = engine.chances(RULES, attack)
     assert mine.hit == shared[HIT] + shared[CRITICAL]
     assert mine.critical == shared[CRITICAL]

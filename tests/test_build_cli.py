@@ -86,6 +86,16 @@ def test_unknown_ruleset_is_a_clear_error():
     assert result.returncode == 2 and "no tables for gurps" in result.stderr
 
 
+def test_a_tables_folder_without_rulesets_is_a_clear_error(tmp_path: Path, capsys):
+    own = PROJECT_ROOT / "tests" / "fixtures" / "tables"
+    out = tmp_path / "out"
+    assert build.main(["--tables", str(own / "bx"), "--out", str(out)]) == 2  # the ruleset, not its parent
+    assert f"--tables {own}" in capsys.readouterr().err
+    assert build.main(["--tables", str(tmp_path), "--out", str(out)]) == 2  # no ruleset.yaml below
+    assert "no ruleset under" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_an_up_to_date_ruleset_is_not_built_again_and_any_change_builds_it(tmp_path: Path, capsys):
     """Built from the same tables and code, the files are what a build writes again (inputs are carried
     from them), so nothing is built; a table saved, a workbook the GM typed into or --force builds."""

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20
+from pycalc import d20, d20_engines
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc
 from pycalc.rulesets.cnc import AttackInputs, attack_outputs
@@ -96,12 +96,12 @@ def test_hit_point_states(hp, state):
 def test_no_natural_roll_rules_a_natural_20_can_miss_and_a_natural_1_can_hit():
     assert cnc.USES_FOLLOW_ROLL is False
     assert not hasattr(cnc, "crit_effect") and not hasattr(cnc, "fumble_effect")
-    assert d20.result("cnc", d20.Attack(bonus=0, target=21), 20) == "Miss"
-    assert d20.result("cnc", d20.Attack(bonus=10, target=11), 1) == "Hit"
-    assert d20.result("cnc", d20.Attack(bonus=5, target=15), 10) == "Hit"
-    assert d20.result("cnc", d20.Attack(bonus=5, target=15), 9) == "Miss"
+    assert d20_engines.result("cnc", d20.Attack(bonus=0, target=21), 20) == "Miss"
+    assert d20_engines.result("cnc", d20.Attack(bonus=10, target=11), 1) == "Hit"
+    assert d20_engines.result("cnc", d20.Attack(bonus=5, target=15), 10) == "Hit"
+    assert d20_engines.result("cnc", d20.Attack(bonus=5, target=15), 9) == "Miss"
     with pytest.raises(RuleError, match="no critical chart"):
-        d20.chart_effect("cnc", 20, "crit")
+        d20_engines.chart_effect("cnc", 20, "crit")
 
 
 attacks = st.builds(
@@ -113,8 +113,8 @@ attacks = st.builds(
 @given(attacks)
 def test_exact_chance_equals_brute_force_and_the_shared_core(attack):
     brute = Fraction(sum(roll + attack.bonus + attack.mods >= attack.target for roll in range(1, 21)), 20)
-    assert cnc.hit_chance(RULES, attack) == brute == d20.hit_chance("cnc", attack)
-    assert d20.chances("cnc", attack)["Critical"] == d20.chances("cnc", attack)["Fumble"] == 0
+    assert cnc.hit_chance(RULES, attack) == brute == d20_engines.hit_chance("cnc", attack)
+    assert d20_engines.chances("cnc", attack)["Critical"] == d20_engines.chances("cnc", attack)["Fumble"] == 0
 
 
 @settings(max_examples=100, deadline=None)

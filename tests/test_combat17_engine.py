@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20
+from pycalc import d20, d20_engines
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as c17
@@ -73,7 +73,7 @@ def test_printed_shares_hold_for_a_plain_follow_up_d20():
 )
 def test_critical_miss_chart(roll: int, effect: str):
     assert c17.fumble_effect(RULES, roll) == effect
-    assert d20.chart_effect("combat17", roll, "fumble") == effect
+    assert d20_engines.chart_effect("combat17", roll, "fumble") == effect
 
 
 def test_condition_chart_modifiers():
@@ -94,15 +94,15 @@ def test_condition_chart_modifiers():
 def test_natural_20_always_hits_and_natural_1_always_misses(bonus: int, target: int, mods: int):
     attack = Attack(bonus, target, mods)
     for follow in (None, 1, 10, 20):
-        assert d20.result("combat17", attack, 20, follow) == CRITICAL
-        assert d20.result("combat17", attack, 1, follow) == FUMBLE
+        assert d20_engines.result("combat17", attack, 20, follow) == CRITICAL
+        assert d20_engines.result("combat17", attack, 1, follow) == FUMBLE
 
 
 def test_other_rolls_hit_at_or_above_the_need():
     attack = Attack(bonus=4, target=15, mods=1)  # need 10
     assert attack.need == 10
-    assert d20.result("combat17", attack, 10) == HIT
-    assert d20.result("combat17", attack, 9) == MISS
+    assert d20_engines.result("combat17", attack, 10) == HIT
+    assert d20_engines.result("combat17", attack, 9) == MISS
 
 
 def test_special_only_ruling_names_plain_results():
@@ -143,14 +143,14 @@ def test_exact_chances_equal_brute_force_enumeration(bonus, target, mods, naming
     attack = Attack(bonus, target, mods)
     assert c17.attack_chances(rules, attack) == brute_force(rules, attack)
     if naming == "always" and follow == "unmodified":
-        assert c17.attack_chances(rules, attack) == d20.chances("combat17", attack)
+        assert c17.attack_chances(rules, attack) == d20_engines.chances("combat17", attack)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(-25, 35), st.integers(-5, 35))
 def test_hit_chance_is_monotonic_in_bonus_and_bounded_by_natural_rolls(bonus: int, target: int):
-    lower = d20.hit_chance("combat17", Attack(bonus, target))
-    higher = d20.hit_chance("combat17", Attack(bonus + 1, target))
+    lower = d20_engines.hit_chance("combat17", Attack(bonus, target))
+    higher = d20_engines.hit_chance("combat17", Attack(bonus + 1, target))
     assert lower <= higher
     assert Fraction(1, 20) <= lower <= Fraction(19, 20)
 
@@ -233,7 +233,7 @@ def test_bad_inputs_give_messages():
     out = c17.attack_outputs(RULES, c17.AttackInputs(roll=12, target=5, dice="1d6", damage_roll=7))
     assert out["ATTACK_DAMAGE"] == "#DAMAGE ROLL? 1 to 6"
     with pytest.raises(RuleError):
-        d20.result("combat17", Attack(0, 10), 0)
+        d20_engines.result("combat17", Attack(0, 10), 0)
 
 
 # --------------------------------------------------------------------------- other calculators

@@ -7,7 +7,7 @@ import inspect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20, udfs
+from pycalc import d20_engines, udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import combat17 as c17
 from pycalc.tables import load_ruleset
@@ -140,5 +140,5 @@ def test_hit_chance_udf_matches_the_shared_one_without_barring():
             "combat17", float(bonus), 15.0
         )
         assert udfs_combat17.combat17_hit_chance(float(bonus), 15.0) == float(
-            d20.hit_chance("combat17", Attack(bonus, 15))
+            d20_engines.hit_chance("combat17", Attack(bonus, 15))
         )

@@ -48,7 +48,7 @@ def safe_labels(rules: RuleSet, table_id: str) -> list[str]:
 
 def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
     found: dict[str, object] = {}
-    for stat in adapter(rules.id).stats:
+    for stat in adapter(rules).stats:
         if stat.kind == "dice":
             found[stat.id] = chance.choice(DICE)
         elif stat.kind == "size":
@@ -155,7 +155,7 @@ def column(values: list[object], size: int) -> list[str]:
 
 
 def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
-    rule, ruleset = encounter(rules).initiative, adapter(rules.id)
+    rule, ruleset = encounter(rules).initiative, adapter(rules)
     roster, log = fight.roster, fight.attacks
     cells = {
         "ENC_ROUND": [text(fight.round)],

@@ -13,6 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 import build
@@ -28,7 +29,8 @@ from pycalc.resolution_calculator import (
 )
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20 import pick_name
-from pycalc.tables import RuleSet, load_folder
+from pycalc.tables import RuleSet, load_folder, load_ruleset
+from pycalc.udfs import shared
 from tests.parity import same
 from tests.test_d20_heat import heat_mismatches, ruling_draws
 
@@ -564,3 +566,120 @@ def test_a_natural_penalty_from_the_total(calc, total_penalized_bx):
     rules, xlsx = total_penalized_bx
     found = mismatches(calc, rules, xlsx, penalized_cases(rules, 23))
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+
+
+def test_the_chart_functions_read_an_own_ruleset_s_charts(charted_bx, monkeypatch: pytest.MonkeyPatch):
+    """crit_effect and fumble_effect take an own ruleset's id and read its chart's text column."""
+    rules, _ = charted_bx
+    monkeypatch.setenv("PYCALC_TABLES", str(Path(rules.table("critical_chart").rows[0].file).parent.parent))
+    load_ruleset.cache_clear()
+    try:
+        assert shared.crit_effect("bx", 5) == "A solid blow"
+        assert shared.crit_effect("bx", 18) == "Brutal blow, the foe staggers"
+        assert shared.crit_effect("bx", 21) == "#ROLL? 1 to 20"
+        chart = rules.table("fumble_chart")
+        assert shared.fumble_effect("bx", 1) == chart.band(1)["effect"]
+    finally:
+        monkeypatch.delenv("PYCALC_TABLES")
+        load_ruleset.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def thac0_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture read as AD&D reads it: the GM types the attacker's THAC0 and a descending AC."""
+    return edited_bx(tmp_path_factory, "  target: descending_ac\n", "bx-thac0", "  target: armor_class\n")
+
+
+def test_thac0_against_descending_ac_by_hand(thac0_bx):
+    rules, _ = thac0_bx
+    need = lambda thac0, ac, mods=0: engine.need(rules, engine.Attack(thac0, ac, mods))  # noqa: E731
+    assert need(17, 5) == 12  # THAC0 17 against AC 5: roll 12 or more
+    assert need(17, -2) == 19 and need(20, 10) == 10
+    assert need(17, 5, mods=2) == 10  # +2 to hit
+    cover = CalculatorInputs(bonus=17, target=5, choices={"cover": "Partial cover"})  # -2 to hit
+    assert attack_outputs(rules, cover)["ATTACK_NEED"] == 14
+    behind = CalculatorInputs(bonus=17, target=5, toggles=frozenset({("situation", "no_shield")}))
+    assert attack_outputs(rules, behind)["ATTACK_TARGET_NOW"] == 6  # AC 1 worse without the shield
+    assert attack_outputs(rules, behind)["ATTACK_NEED"] == 11
+
+
+def test_thac0_against_descending_ac_in_the_sheet(calc, thac0_bx):
+    rules, xlsx = thac0_bx
+    chance = random.Random(17)
+    cases = [
+        replace(one, bonus=chance.randint(1, 21), target=chance.randint(-10, 10))
+        for one in scenarios(rules, 200, 17)
+    ]
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    problems, compared = heat_mismatches(calc, rules, xlsx)
+    assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
+    assert compared >= 20 * 21  # THAC0 20 to 1 by AC 10 to -10
+    book = openpyxl.load_workbook(xlsx)
+    calculator = book["Attack calculator"]
+    labels = {calculator.cell(row, 1).value for row in range(1, 12)}
+    assert {"THAC0", "Defender's armor class (descending)"} <= labels
+    assert book["Encounter"]["A1"].value is not None and "ROSTER_ATTACK_BONUS" in book.defined_names
+
+
+WEAPON_BLOCK = """
+  critical:
+    mode: confirm
+    rolls: {from: weapon.picked.threat_from}
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: weapon.picked.multiplier, modifier: weapon.picked.multiplier}
+  modifiers: [weapon, missile_range, cover, situation]
+"""
+WEAPON_TABLES = """
+  weapon:
+    title: Weapon
+    kind: entries
+    picker: choice
+    source: {section: Weapons}
+    columns:
+      hit: {label: To hit, type: int}
+      threat_from: {label: Critical threat from, type: int}
+      multiplier: {label: Critical multiplier, type: int}
+    rows:
+      - {id: longsword, label: Longsword, hit: 0, threat_from: 19, multiplier: 2}
+      - {id: scythe, label: Scythe, hit: 0, threat_from: 20, multiplier: 4}
+      - {id: rapier, label: Rapier, hit: 0, threat_from: 18, multiplier: 2}
+"""
+
+
+@pytest.fixture(scope="module")
+def weapon_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Pathfinder-style criticals: the picked weapon sets the threat range and the multiplier."""
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(tmp_path_factory, WEAPON_BLOCK, "bx-weapon", old, WEAPON_TABLES)
+
+
+def test_the_picked_weapon_drives_the_critical_by_hand(weapon_bx):
+    rules, _ = weapon_bx
+    base = CalculatorInputs(bonus=5, target=15, roll=18, follow_roll=15, dice="1d8+2", damage_roll=6)
+    rapier = attack_outputs(rules, replace(base, choices={"weapon": "Rapier"}))
+    longsword = attack_outputs(rules, replace(base, choices={"weapon": "Longsword"}))
+    assert rapier["ATTACK_RESULT"] == "Critical" and rapier["ATTACK_DAMAGE"] == 2 * (6 + 2)  # 18 threatens
+    assert longsword["ATTACK_RESULT"] == "Hit" and longsword["ATTACK_DAMAGE"] == 6 + 2  # 19-20 only
+    scythe = attack_outputs(rules, replace(base, roll=20, choices={"weapon": "Scythe"}))
+    assert scythe["ATTACK_RESULT"] == "Critical" and scythe["ATTACK_DAMAGE"] == 4 * (6 + 2)
+    assert rapier["ATTACK_CRIT_CHANCE"] > longsword["ATTACK_CRIT_CHANCE"]  # the odds follow the pick
+
+
+def test_the_picked_weapon_drives_the_critical_in_the_sheet(calc, weapon_bx):
+    rules, xlsx = weapon_bx
+    chance = random.Random(19)
+    labels = [str(row.label) for row in rules.table("weapon").rows]
+    cases = [
+        replace(one, choices={**one.choices, "weapon": chance.choice(labels)})
+        for one in scenarios(rules, 200, 19)
+    ]
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
+    assert "Critical" in results
+    grids = calc.evaluate(xlsx, [{"PICK_WEAPON": label} for label in labels], ["ATTACK_CRIT_CHANCE"])
+    assert len({row["ATTACK_CRIT_CHANCE"] for row in grids}) == 3  # the calculator's odds follow the pick
+    problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default pick
+    assert not problems and compared, problems[:5]

@@ -12,6 +12,8 @@ import openpyxl
 import pytest
 
 import build
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.tables import load_folder
 from pycalc.udfs import shared
 from tests.conftest import require_libreoffice
 
@@ -31,7 +33,7 @@ def test_build_writes_the_workbooks_and_the_printed_sheets(built: Path):
     assert {"bx.xlsx", "bx.xlsm", "bx-cheatsheet.pdf", "bx-reference.pdf"} <= names
     book = openpyxl.load_workbook(built / "bx.xlsx")
     visible = [s.title for s in book.worksheets if s.sheet_state == "visible"]
-    assert visible[:4] == ["Contents", "Attack calculator", "Odds", "Rulings"]
+    assert visible[:6] == ["Contents", "Attack calculator", "Odds", "Encounter", "Fight record", "Rulings"]
     assert any(title.endswith("tables") for title in visible)
     for name in (
         "ATTACK_ROLL",
@@ -89,6 +91,28 @@ def test_the_shared_d20_functions_take_the_own_rulesets_id(monkeypatch: pytest.M
     assert shared.d20_hit_chance("bx", 0, 10) == pytest.approx(0.55)
     assert shared.d20_result("bx", 21, 0, 10) == "#ROLL? 1 to 20"
     assert shared.d20_result("nosuch", 10, 0, 10).startswith("#RULESET?")
+    assert shared.modifier("bx", "cover", "partial") == -2
+    assert shared.modifier("bx", "missile_range", "Short range") == 1
+    assert shared.crit_effect("bx", 20) == "#NONE? bx has no critical chart"
+    assert shared.fumble_effect("bx", 1) == "#NONE? bx has no fumble chart"
+    assert shared.modifier("nosuch", "cover", "partial").startswith("#RULESET?")
+
+
+def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypatch: pytest.MonkeyPatch):
+    """d20_damage, d20_expected_damage and d20_kill_chance answer what the own ruleset's calculator says."""
+    monkeypatch.setenv("PYCALC_TABLES", str(FIXTURES))
+    rules = load_folder(FIXTURES / "bx")
+    hit = attack_outputs(rules, CalculatorInputs(bonus=3, target=14, roll=15, dice="1d8+2", damage_roll=5))
+    assert shared.d20_damage("bx", 15, 3, 14, "1d8+2", 5) == hit["ATTACK_DAMAGE"] == 7
+    assert shared.d20_damage("bx", 2, 3, 14, "1d8+2", 5) == 0  # a miss
+    assert shared.d20_damage("bx", 15, 3, 14, "1d8+2", None) == ""  # the damage roll not typed yet
+    odds = attack_outputs(rules, CalculatorInputs(bonus=3, target=14, dice="1d8+2", attacks=2, hp=5))
+    assert shared.d20_expected_damage("bx", 3, 14, "1d8+2", 2) == pytest.approx(
+        odds["ATTACK_EXPECTED_DAMAGE_ROUND"]
+    )
+    assert shared.d20_kill_chance("bx", 3, 14, "1d8+2", 5) == pytest.approx(odds["ATTACK_KILL_CHANCE"])
+    assert shared.d20_kill_chance("cnc", 3, 14, "1d8", 5) == "#RULESET? for cnc use cnc_kill_chance"
+    assert shared.d20_expected_damage("bx", 3, 14, "9d12").startswith("#DICE?")
 
 
 def test_the_printed_sheets_read_as_the_rulesets(built: Path):

@@ -53,7 +53,11 @@ def test_overlay_changes_adds_removes_and_flips_rulings(tmp_path: Path):
     assert engine.critical_max(rules, 29) == 4 and engine.grievous_max(rules, 29) == 1
     assert rules.table("house_fumbles").rows[0]["effect"].startswith("=SUM")
     assert engine.stun_threshold(rules, 40) == 45  # capped by the flipped ruling
-    assert any("cover hard: sc -20 -> -30" in change for change in rules.house_rules)
+    assert (
+        "Our table: “Ranged - cover”, Hard cover (walls, trunks, rocks, wagons): SC -20 -> -30"
+        in rules.house_rules
+    )
+    assert "Our table: “Ranged - cover”: added Wall of force" in rules.house_rules
     assert load_ruleset("spelljammer").table("cover").entry("hard")["sc"] == -20  # shipped tables untouched
 
 
@@ -99,7 +103,13 @@ def test_build_with_house_rules_shows_them_and_uses_them(tmp_path: Path, calc):
     assert build.main(["--ruleset", "spelljammer", "--house", str(house), "--out", str(out), "--quiet"]) == 0
     book = openpyxl.load_workbook(out / "spelljammer.xlsx")
     rulings = [c.value for row in book["Rulings"].iter_rows() for c in row if isinstance(c.value, str)]
-    assert any("Our table" in text and "cover hard: sc -20 -> -30" in text for text in rulings)
+    # in the GM's words: the table's title, the row's label, the ruling's choice; no file path
+    assert "Our table: “Ranged - cover”, Hard cover (walls, trunks, rocks, wagons): SC -20 -> -30" in rulings
+    assert any(
+        "ruling “CON above the stun table (over 35)”: the table's last row (45) holds" in text
+        for text in rulings
+    )
+    assert not any(str(tmp_path) in text or "tables sheet)" in text for text in rulings)
     got = calc.evaluate(
         out / "spelljammer.xlsx",
         [

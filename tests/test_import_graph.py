@@ -1,7 +1,9 @@
 """No import cycle anywhere in pycalc: every module can be read knowing only the ones it imports.
 
 Imports under ``if TYPE_CHECKING:`` (annotations only, never run) are left out; imports inside
-functions count, as they are how a cycle is usually hidden.
+functions count, as they are how a cycle is usually hidden, and so do ``importlib.import_module``
+calls with a literal name (an f-string counts for every module its literal start names). Only the
+xlwings Lite bundle's machinery (which loads modules it carries as text) may import through importlib.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def imported(name: str, path: Path, modules: set[str]) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
+        found |= dynamic_imports(node, modules)
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -42,6 +45,39 @@ def imported(name: str, path: Path, modules: set[str]) -> set[str]:
                 f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
             }
     return (found & modules) - {name}
+
+
+BUNDLE_MACHINERY = {"pycalc.lite", "pycalc.lite_runtime"}
+
+
+def dynamic_imports(node: ast.AST, modules: set[str]) -> set[str]:
+    """The pycalc modules an ``importlib.import_module(...)`` call can import."""
+    if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module") and node.args):
+        return set()
+    name = node.args[0]
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return {name.value} & modules
+    if isinstance(name, ast.JoinedStr) and name.values and isinstance(name.values[0], ast.Constant):
+        start = str(name.values[0].value)
+        return {m for m in modules if m.startswith(start)}
+    return set()
+
+
+def test_no_module_dispatches_through_importlib():
+    uses = sorted(
+        name
+        for name, path in module_names().items()
+        if name not in BUNDLE_MACHINERY and "import_module(" in path.read_text()
+    )
+    assert not uses, f"import these statically (a registry, as pycalc.d20_engines does): {uses}"
+
+
+def test_a_dynamic_import_is_in_the_graph():
+    modules = set(module_names())
+    call = ast.parse('importlib.import_module(f"pycalc.rulesets.{ruleset_id}")').body[0].value
+    assert "pycalc.rulesets.cnc" in dynamic_imports(call, modules)
+    call = ast.parse('importlib.import_module("pycalc.d20")').body[0].value
+    assert dynamic_imports(call, modules) == {"pycalc.d20"}
 
 
 def import_graph() -> dict[str, set[str]]:

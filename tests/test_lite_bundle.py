@@ -39,12 +39,16 @@ GOOD_SETS = {lite.ALL: 25}  # argument sets per function drawn from the pools (b
 GOOD_SETS_PER_RULESET = 60
 # Functions that answer every set of a bundle with a '#...' message, as CPython does: the bundle's one
 # ruleset has no such chart ("#NONE? cnc has no critical chart") or is no d20 ruleset (spelljammer).
+# The shared damage and odds functions answer an own ruleset only (a shipped one has its own functions).
 CHARTS = {"crit_effect", "fumble_effect"}
+OWN_ONLY = {"d20_damage", "d20_expected_damage", "d20_kill_chance"}
 NO_ANSWER_IN = {
-    "cnc": CHARTS,
-    "osr": CHARTS,
-    "bfrpg": CHARTS,
-    "spelljammer": CHARTS | {"d20_need", "d20_result", "d20_hit_chance"},
+    "cnc": CHARTS | OWN_ONLY,
+    "osr": CHARTS | OWN_ONLY,
+    "combat17": OWN_ONLY,
+    "bfrpg": CHARTS | OWN_ONLY,
+    "spelljammer": CHARTS | OWN_ONLY | {"d20_need", "d20_result", "d20_hit_chance"},
+    "all": OWN_ONLY,
 }
 
 
@@ -246,6 +250,11 @@ def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytes
         ("d20_result", ["bx", 21.0, 0.0, 10.0]),
         ("d20_result", ["bx", 1.0, 5.0, 10.0, 0.0, 3.0, 20.0]),
         ("d20_need", ["nope", 3.0, 15.0]),
+        ("modifier", ["bx", "cover", "partial"]),
+        ("crit_effect", ["bx", 20.0]),
+        ("d20_damage", ["bx", 15.0, 3.0, 14.0, "1d8+2", 5.0]),
+        ("d20_expected_damage", ["bx", 3.0, 14.0, "1d8+2", 2.0]),
+        ("d20_kill_chance", ["bx", 3.0, 14.0, "1d8+2", 5.0]),
     ]
     found = run_in_cpython(out / "lite" / "bx" / lite.MAIN, calls, tmp_path)
     shared = importlib.import_module("pycalc.udfs.shared")
@@ -258,6 +267,7 @@ def test_a_gm_s_own_d20_ruleset_gets_a_bundle(tmp_path: Path, monkeypatch: pytes
         load_ruleset.cache_clear()
     assert found == expected
     assert expected[:4] == ["Hit", 11, 0.55, "#ROLL? 1 to 20"]
+    assert expected[-5:-2] == [-2, "#NONE? bx has no critical chart", 7]
 
 
 def test_build_check_finds_a_missing_or_changed_bundle(tmp_path: Path) -> None:

@@ -42,6 +42,20 @@ CASES = [
     ),
     (
         "bx",
+        "  target: armor_class",
+        "  target: descending_ac\n  least_target: attack_rules.natural_miss",
+        "least_target: attack_rules",
+        "least_target is not read with target: descending_ac",
+    ),
+    (
+        "bx",
+        "  always_hit: {from: attack_rules.natural_hit}",
+        "  always_hit: {from: situation.picked.hit}",
+        "always_hit: {from: situation.picked.hit}",
+        "situation.picked needs 'situation' as a choice picker in modifiers",
+    ),
+    (
+        "bx",
         "  critical: none",
         "  critical: sometimes",
         "critical: sometimes",

@@ -57,9 +57,9 @@ def test_a_picked_combatant_fills_the_calculator(calc, build_ruleset: Callable[[
     xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
     book = openpyxl.load_workbook(xlsx)
     outputs, inputs = calculator_names(book)
-    filled = adapter(ruleset_id).filled_from_roster()
+    filled = adapter(rules).filled_from_roster()
     assert filled and set(filled) <= set(inputs)
-    rolls = [r.calculator_name for r in adapter(ruleset_id).rolls if r.calculator_name in inputs]
+    rolls = [r.calculator_name for r in adapter(rules).rolls if r.calculator_name in inputs]
     chance = random.Random(f"roster-pick-{ruleset_id}")
     scenarios, cases = [], 0
     while cases < CASES:
@@ -101,7 +101,7 @@ def test_a_picked_combatant_fills_the_calculator(calc, build_ruleset: Callable[[
 def test_every_formula_reads_the_used_number(build_ruleset: Callable[[str], Path], ruleset_id: str):
     """Outside the Encounter sheet and the used cells themselves, no formula reads a typed cell a
     roster pick overrides (it would ignore the pick)."""
-    filled = set(adapter(ruleset_id).filled_from_roster())
+    filled = set(adapter(load_ruleset(ruleset_id)).filled_from_roster())
     for suffix in ("xlsx", "xlsm"):
         book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.{suffix}")
         used_cells = {

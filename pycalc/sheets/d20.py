@@ -26,7 +26,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
-from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
@@ -43,13 +43,13 @@ from pycalc.sheets.common import (
     define_name,
     mark_input,
     mark_output,
-    name_part,
     protect,
     put,
     put_formula,
     show_chart,
     table_name,
 )
+from pycalc.sheets.d20_formulas import pick_name
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const
@@ -85,10 +85,18 @@ FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
 CHART_CHANCE = "D20_ODDS_CHART_CHANCE"
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
 DOUBLED_CHART_DAMAGE = range(2 * MAX_DICE * MAX_SIDES + 1)  # a ruleset that doubles the damage: 0..192
-HEAT_BONUS = range(-2, 16)  # rows of the printed odds sheet (layout)
-HEAT_TARGET = {"armor_class": range(8, 29), "number_needed": range(2, 22)}
+HEAT_BONUS = {  # rows of the printed odds sheet (layout): the bonus, or THAC0 from the best down
+    "armor_class": range(-2, 16),
+    "number_needed": range(-2, 16),
+    "descending_ac": range(1, 21),
+}
+HEAT_TARGET = {
+    "armor_class": range(8, 29),
+    "number_needed": range(2, 22),
+    "descending_ac": range(10, -11, -1),
+}
 ROLL_COLUMN, OUT_LABEL, OUT_COLUMN, NOTE_COLUMN = 2, 4, 5, 6
-FIRST_ROW = 4
+SUMMARY_ROW = 3  # "In one line"; one row lower when the roster picks (roster_pick.PICKS) take row 3
 
 
 @dataclass(frozen=True)
@@ -107,10 +115,6 @@ class Line:
 
 
 # --------------------------------------------------------------------------- names and pickers
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
 
 
 def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
@@ -619,12 +623,20 @@ def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> 
 
 def target_words(block: Resolution) -> tuple[str, str]:
     """(input label, help) of the target the GM types."""
-    if possible(block.target) == ["number_needed"]:
-        return (
+    return {
+        "number_needed": (
             "Number needed (attack matrix)",
             "the number the attacker needs on the matrix for this defender",
-        )
-    return "Defender's armor class", "ascending AC, before the situation below"
+        ),
+        "descending_ac": ("Defender's armor class (descending)", "descending AC, before the situation below"),
+    }.get(target_kind(block), ("Defender's armor class", "ascending AC, before the situation below"))
+
+
+def bonus_words(block: Resolution) -> tuple[str, str]:
+    """(input label, help) of the attacker's number the GM types: its bonus, or its THAC0."""
+    if target_kind(block) == "descending_ac":
+        return "THAC0", "the attacker's roll needed to hit AC 0, before any modifier"
+    return "Attack bonus", "the attacker's total bonus to hit"
 
 
 def follow_words(block: Resolution) -> str:
@@ -643,12 +655,13 @@ def follow_words(block: Resolution) -> str:
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     target_label, target_help = target_words(block)
+    bonus_label, bonus_help = bonus_words(block)
     lines = [
         Line(
-            "Attack bonus",
+            bonus_label,
             f.BONUS,
-            0,
-            "the attacker's total bonus to hit",
+            20 if target_kind(block) == "descending_ac" else 0,
+            bonus_help,
             "Natural roll needed",
             f.NEED,
             f.NEED,
@@ -822,7 +835,9 @@ def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
         define_name(book, line.out_name, absolute(sheet, cell.coordinate))
 
 
-def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution) -> int:
+def write_roll_block(
+    book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
+) -> int:
     faces = engine.faces(rules)
     roll_ranges = {
         f.ROLL: (1, faces, "the natural roll"),
@@ -832,10 +847,10 @@ def write_roll_block(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
         f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         f.LEVEL: (0, 99, "the attacker's level"),
     }
-    put(sheet.cell(FIRST_ROW, 1), "This attack").font = SUBTITLE
-    put(sheet.cell(FIRST_ROW, OUT_LABEL), "What it gives").font = SUBTITLE
-    row = FIRST_ROW
-    for row, line in enumerate(roll_block(rules, block), start=FIRST_ROW + 1):
+    put(sheet.cell(first_row, 1), "This attack").font = SUBTITLE
+    put(sheet.cell(first_row, OUT_LABEL), "What it gives").font = SUBTITLE
+    row = first_row
+    for row, line in enumerate(roll_block(rules, block), start=first_row + 1):
         if line.name:
             put(sheet.cell(row, 1), line.label)
             put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
@@ -938,14 +953,15 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     intro.font, intro.alignment = NOTE, WRAP
     sheet.merge_cells("A2:F2")
     sheet.row_dimensions[2].height = 26
-    put(sheet["A3"], "In one line").font = BOLD
-    line = put_formula(sheet["B3"], f.Formulas(block).summary())
+    summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
+    put(sheet.cell(summary_row, 1), "In one line").font = BOLD
+    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block).summary())
     mark_output(line, bold=True)
-    sheet.merge_cells("B3:F3")
-    define_name(book, "ATTACK_SUMMARY", absolute(sheet, "B3"))
-    next_row = write_roll_block(book, sheet, rules, block)
+    sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
+    define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))
+    next_row = write_roll_block(book, sheet, rules, block, summary_row + 1)
     write_pickers(book, sheet, rules, block, next_row)
-    sheet.freeze_panes = "A4"
+    sheet.freeze_panes = f"A{summary_row + 1}"
     protect(sheet)
     return sheet
 
@@ -955,20 +971,22 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
 
 def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     sheet = book.create_sheet(ODDS_SHEET)
-    kind = "number_needed" if possible(block.target) == ["number_needed"] else "armor_class"
+    kind = target_kind(block)
     columns = HEAT_TARGET[kind]
-    corner = "Bonus \\ need" if kind == "number_needed" else "Bonus \\ AC"
+    corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
     put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
     note = put(
         sheet["A2"],
-        "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's bonus with "
-        "every modifier; columns: the defender's " + ("number needed." if kind == "number_needed" else "AC."),
+        "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
+        + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
+        + "; columns: the defender's "
+        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
     )
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
     sheet.row_dimensions[2].height = 30
     row = 4
-    for grid in heat.heat_maps(block, corner, HEAT_BONUS, columns):
+    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns):
         row = write_heat_map(book, sheet, row, grid)
     if heat.fumble_by_level(block):
         row = heat.write_fumble_row(book, sheet, block, row)

@@ -29,6 +29,7 @@ from typing import Any
 from pycalc.resolution import SCOPES
 from pycalc.resolution_block import (
     HIT_FORMULA,
+    PICKED,
     ByRuling,
     Chart,
     Formula,
@@ -207,6 +208,11 @@ def check_supported(rules: RuleSet) -> Resolution:
 # --------------------------------------------------------------------------- values
 
 
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    """The calculator's cell for a picker table's dropdown (or, with ``row_id``, a toggle's box)."""
+    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
+
+
 def literal(item: Any) -> str:
     if isinstance(item, bool):
         return "TRUE" if item else "FALSE"
@@ -214,6 +220,11 @@ def literal(item: Any) -> str:
         return str(item)
     if isinstance(item, str):
         return q(item)
+    if isinstance(item, Ref) and item.entry == PICKED:  # the row picked in the calculator's dropdown
+        pick = f"PICK_{name_part(item.table)}"
+        return (
+            f"INDEX({table_name(item.table, item.column)},MATCH({pick},{table_name(item.table, 'label')},0))"
+        )
     if isinstance(item, Ref):
         return const(item.table, item.entry, item.column)
     raise TypeError(f"not a block value: {item!r}")
@@ -337,16 +348,32 @@ class Formulas:
 
     def target_now(self) -> str:
         no_change = self.c.sit_ac == "0"  # (the heat maps' cells: no situation)
-        changed = (
-            self.c.target if no_change else f"{self.c.target}+{self.c.sit_ac}*({expr(self.block.ac_change)})"
-        )
+
+        def changed(kind: str) -> str:
+            sign = "-" if kind == "descending_ac" else "+"  # harder to hit: a lower descending AC
+            return (
+                self.c.target
+                if no_change
+                else f"{self.c.target}{sign}{self.c.sit_ac}*({expr(self.block.ac_change)})"
+            )
+
         return by_choice(
-            self.block.least_target,
-            lambda least: changed if least is None else f"MAX({literal(least)},{changed})",
+            self.block.target,
+            lambda kind: by_choice(
+                self.block.least_target,
+                lambda least: changed(kind) if least is None else f"MAX({literal(least)},{changed(kind)})",
+            ),
         )
 
     def raw_need(self) -> str:
-        return f"{self.c.target_now}-{self.c.bonus}-{self.c.total_mods}"
+        return by_choice(
+            self.block.target,
+            lambda kind: (
+                f"{self.c.bonus}-{self.c.target_now}-{self.c.total_mods}"
+                if kind == "descending_ac"
+                else f"{self.c.target_now}-{self.c.bonus}-{self.c.total_mods}"
+            ),
+        )
 
     def need(self) -> str:
         return f"{self.c.raw_need}+({expr(self.block.hit_margin)})"

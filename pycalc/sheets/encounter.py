@@ -300,7 +300,7 @@ def write_encounter(
         other = known[not macro] = read_calculator(scratch)
     calculator = replace(calculator, other=other, native=not macro)
     sheet = book.create_sheet(SHEET, 2)
-    writer = EncounterWriter(sheet, book, rules, adapter(rules.id), calculator)
+    writer = EncounterWriter(sheet, book, rules, adapter(rules), calculator)
     writer.write()
     known[not macro] = replace(other, log_plan=writer.other_plan)
 
@@ -316,11 +316,11 @@ def write_both_encounters(book: Workbook, rules: RuleSet) -> None:
         setattr(scratch, attribute, getattr(book, attribute))
     scratch.defined_names = copy(book.defined_names)  # the names so far, as the writer finds them
     writer = EncounterWriter(
-        book.create_sheet(SHEET, 2), book, rules, adapter(rules.id), replace(native, other=udf)
+        book.create_sheet(SHEET, 2), book, rules, adapter(rules), replace(native, other=udf)
     )
     writer.write()
     macro = replace(udf, other=native, native=False, log_plan=writer.other_plan)
-    macro_writer = EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules.id), macro)
+    macro_writer = EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules), macro)
     macro_writer.template_only = True
     macro_writer.write()
     take_macro_text(writer, macro_writer)

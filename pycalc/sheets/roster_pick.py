@@ -78,7 +78,7 @@ def fill_from_roster(book: Workbook, rules: RuleSet) -> None:
     if rules.encounter_block is None or ENCOUNTER_SHEET not in book.sheetnames:
         return
     sheet = calculator_sheet(book)
-    ruleset = adapter(rules.id)
+    ruleset = adapter(rules)
     filled = {
         name: source
         for name, source in ruleset.filled_from_roster().items()

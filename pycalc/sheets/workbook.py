@@ -12,7 +12,6 @@ import contextlib
 import functools
 import gc
 import hashlib
-import importlib
 import importlib.util
 import io
 import json
@@ -49,7 +48,12 @@ from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 from openpyxl.xml.functions import tostring
 
+from pycalc.sheets import bfrpg as bfrpg_sheets
+from pycalc.sheets import cnc as cnc_sheets
+from pycalc.sheets import combat17 as combat17_sheets
 from pycalc.sheets import d20 as generic_d20
+from pycalc.sheets import osr as osr_sheets
+from pycalc.sheets import spelljammer as spelljammer_sheets
 from pycalc.sheets.common import (
     NOTE,
     SUBTITLE,
@@ -91,16 +95,21 @@ MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified
 PRINT_TITLES = re.compile(rb'<definedName name="_xlnm.Print_Titles" [^>]*>[^<]*</definedName>')
 
 
-def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, bool], None] | None:
-    """``pycalc.sheets.<id>.write_calculators(book, rules, with_udfs)`` when the ruleset has its own
-    module; else the generic d20 sheets (``pycalc.sheets.d20``) when its YAML has a resolution block."""
-    try:
-        module = importlib.import_module(f"pycalc.sheets.{rules.id}")
-    except ModuleNotFoundError as error:
-        if error.name != f"pycalc.sheets.{rules.id}":
-            raise
-        return generic_d20.write_calculators if rules.resolution_block is not None else None
-    return module.write_calculators
+CALCULATOR_WRITERS: dict[str, Callable[[Workbook, RuleSet, Udfs], None]] = {
+    "cnc": cnc_sheets.write_calculators,
+    "osr": osr_sheets.write_calculators,
+    "combat17": combat17_sheets.write_calculators,
+    "spelljammer": spelljammer_sheets.write_calculators,
+    "bfrpg": bfrpg_sheets.write_calculators,
+}  # the shipped rulesets' own calculator sheets
+
+
+def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, Udfs], None] | None:
+    """The ruleset's own calculator sheets (``CALCULATOR_WRITERS``); else the generic d20 sheets
+    (``pycalc.sheets.d20``) when its YAML has a resolution block."""
+    if rules.id in CALCULATOR_WRITERS:
+        return CALCULATOR_WRITERS[rules.id]
+    return generic_d20.write_calculators if rules.resolution_block is not None else None
 
 
 def check_buildable(rules: RuleSet) -> None:

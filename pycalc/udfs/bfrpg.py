@@ -15,7 +15,7 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20
+from pycalc import d20, d20_engines
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
@@ -120,7 +120,7 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
 def bfrpg_attack_result(roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None) -> str:
     """Miss, Hit or Critical: a threat is a Critical once its confirmation d20 confirms it."""
     follow = optional_int(follow_roll, "FOLLOW ROLL")
-    return d20.result("bfrpg", d20_attack(bonus, target, mods), as_int(roll, "ROLL"), follow)
+    return d20_engines.result("bfrpg", d20_attack(bonus, target, mods), as_int(roll, "ROLL"), follow)
 
 
 @xw.func

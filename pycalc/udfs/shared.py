@@ -9,13 +9,16 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20
+from pycalc import d20, d20_engines, resolution_calculator
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
+from pycalc.resolution_calculator import CalculatorInputs
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
 from pycalc.udfs.cells import (
+    as_attacks,
+    as_hit_points,
     as_int,
     as_text,
     cell_safe,
@@ -25,7 +28,10 @@ from pycalc.udfs.cells import (
 
 __all__ = [
     "crit_effect",
+    "d20_damage",
+    "d20_expected_damage",
     "d20_hit_chance",
+    "d20_kill_chance",
     "d20_need",
     "d20_result",
     "dice_max",
@@ -45,6 +51,24 @@ def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
         return None
     rules = load_ruleset(ruleset_id)
     return rules if rules.resolution_block is not None else None
+
+
+def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
+    """An own ruleset's critical (kind 'crit') or fumble chart line for that follow-up roll: its text
+    column, or the row's label when the chart has none."""
+    chart = generic.critical_chart(rules) if kind == "crit" else generic.fumble_chart(rules)
+    row = generic.chart_row(
+        rules, chart, generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
+    )
+    return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")
+
+
+def chart_effect(value: Any, roll: Any, kind: str) -> str:
+    name, natural = ruleset_id(value), as_int(roll, "ROLL")
+    own = own_d20_ruleset(name)
+    return (
+        d20_engines.chart_effect(name, natural, kind) if own is None else own_chart_effect(own, natural, kind)
+    )
 
 
 def ruleset_id(value: Any) -> str:
@@ -89,7 +113,7 @@ def d20_result(
     own = own_d20_ruleset(name)
     if own is not None:
         return generic.result(own, generic_attack(attack), natural, follow)
-    return d20.result(name, attack, natural, follow)
+    return d20_engines.result(name, attack, natural, follow)
 
 
 @xw.func
@@ -105,7 +129,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
     own = own_d20_ruleset(name)
     if own is not None:
         return float(generic.hit_chance(own, generic_attack(attack)))
-    return float(d20.hit_chance(name, attack))
+    return float(d20_engines.hit_chance(name, attack))
 
 
 @xw.func
@@ -114,7 +138,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
 @cell_safe
 def crit_effect(ruleset: Any, roll: Any) -> str:
     """The critical-hit chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "crit")
+    return chart_effect(ruleset, roll, "crit")
 
 
 @xw.func
@@ -123,7 +147,7 @@ def crit_effect(ruleset: Any, roll: Any) -> str:
 @cell_safe
 def fumble_effect(ruleset: Any, roll: Any) -> str:
     """The fumble chart line for that d20."""
-    return d20.chart_effect(ruleset_id(ruleset), as_int(roll, "ROLL"), "fumble")
+    return chart_effect(ruleset, roll, "fumble")
 
 
 @xw.func
@@ -135,8 +159,10 @@ def fumble_effect(ruleset: Any, roll: Any) -> str:
 def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
     """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
     name = as_text(ruleset, "RULESET").lower()
-    if name not in RULESET_IDS:
-        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)}")
+    if name not in RULESET_IDS and not (
+        ID_PATTERN.match(name) and (tables_dir() / name / "ruleset.yaml").exists()
+    ):
+        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)} or your own ruleset's id")
     rules = load_ruleset(name)
     table_id = as_text(table, "TABLE")
     if table_id not in rules.tables:
@@ -152,6 +178,133 @@ def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
         raise RuleError(f"#COLUMN? use {', '.join(numbers) or 'a number column'}")
     value = row[wanted]
     return 0 if value is None else value
+
+
+# --------------------------------------------------------------------------- an own ruleset's damage and odds
+
+
+def own_ruleset_outputs(ruleset: Any, inputs: CalculatorInputs, name: str) -> Any:
+    """One output of an own d20 ruleset's Attack calculator (``pycalc.resolution_calculator``) at
+    the situation's defaults; a shipped ruleset names its own function."""
+    ruleset_name = as_text(ruleset, "RULESET").lower()
+    own = own_d20_ruleset(ruleset_name)
+    if own is None:
+        if ruleset_name in d20.D20_RULESETS:
+            raise RuleError(f"#RULESET? for {ruleset_name} use {ruleset_name}_{name.lower()}")
+        raise RuleError("#RULESET? your own d20 ruleset's id")
+    found = resolution_calculator.attack_outputs(own, inputs)[f"ATTACK_{name}"]
+    if isinstance(found, str) and found.startswith("#"):
+        raise RuleError(found)
+    return found
+
+
+@xw.func
+@xw.arg("ruleset", doc="your own d20 ruleset's id")
+@xw.arg("roll", doc="the natural roll")
+@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
+@xw.arg("target", doc="defender's AC (or the number needed)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
+@xw.arg("damage_roll", doc="what the damage dice show")
+@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
+@xw.arg("follow_roll", doc="the follow-up roll, where a result asks for it (optional)")
+@xw.arg("extra_roll", doc="what further dice show, where a critical rolls again (optional)")
+@xw.arg("level", doc="attacker's level (a fumble checked against it; optional)")
+@cell_safe
+def d20_damage(
+    ruleset: Any,
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    damage_roll: Any,
+    mods: Any = 0,
+    follow_roll: Any = None,
+    extra_roll: Any = None,
+    level: Any = 0,
+) -> Any:
+    """Hit points the attack takes off (an own d20 ruleset), its natural-roll rules and damage rules applied."""
+    attack = d20_attack(bonus, target, mods, level)
+    inputs = CalculatorInputs(
+        bonus=attack.bonus,
+        target=attack.target,
+        mods=attack.mods,
+        level=attack.level,
+        roll=as_int(roll, "ROLL"),
+        follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),
+        dice=as_text(dice, "DICE"),
+        damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
+        extra_roll=optional_int(extra_roll, "EXTRA ROLL"),
+    )
+    found = own_ruleset_outputs(ruleset, inputs, "DAMAGE")
+    return "" if found == resolution_calculator.NO_ROLL_YET else found
+
+
+@xw.func
+@xw.arg("ruleset", doc="your own d20 ruleset's id")
+@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
+@xw.arg("target", doc="defender's AC (or the number needed)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
+@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus (optional, 0)")
+@xw.arg("level", doc="attacker's level (optional)")
+@cell_safe
+def d20_expected_damage(
+    ruleset: Any,
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    attacks: Any = 1,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
+    level: Any = 0,
+) -> float:
+    """Expected damage of the round's attacks before the dice are rolled (an own d20 ruleset; a miss counts 0)."""
+    attack = d20_attack(bonus, target, mods, level)
+    inputs = CalculatorInputs(
+        bonus=attack.bonus,
+        target=attack.target,
+        mods=attack.mods,
+        level=attack.level,
+        dice=as_text(dice, "DICE"),
+        damage_bonus=as_int(damage_bonus, "DAMAGE BONUS", 0),
+        attacks=as_attacks(attacks),
+    )
+    return float(own_ruleset_outputs(ruleset, inputs, "EXPECTED_DAMAGE_ROUND"))
+
+
+@xw.func
+@xw.arg("ruleset", doc="your own d20 ruleset's id")
+@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
+@xw.arg("target", doc="defender's AC (or the number needed)")
+@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
+@xw.arg("hp", doc="the target's hit points now")
+@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
+@xw.arg("damage_bonus", doc="damage bonus (optional, 0)")
+@xw.arg("level", doc="attacker's level (optional)")
+@cell_safe
+def d20_kill_chance(
+    ruleset: Any,
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    hp: Any,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
+    level: Any = 0,
+) -> float:
+    """Probability (0 to 1) that one attack takes the target to 0 hit points or below (an own d20 ruleset)."""
+    attack = d20_attack(bonus, target, mods, level)
+    inputs = CalculatorInputs(
+        bonus=attack.bonus,
+        target=attack.target,
+        mods=attack.mods,
+        level=attack.level,
+        dice=as_text(dice, "DICE"),
+        damage_bonus=as_int(damage_bonus, "DAMAGE BONUS", 0),
+        hp=as_hit_points(hp),
+    )
+    return float(own_ruleset_outputs(ruleset, inputs, "KILL_CHANCE"))
 
 
 @xw.func
