@@ -183,6 +183,21 @@ def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
 # --------------------------------------------------------------------------- an own ruleset's damage and odds
 
 
+def calculator_inputs(
+    bonus: Any, target: Any, mods: Any, level: Any, dice: Any, **more: Any
+) -> CalculatorInputs:
+    """The generic calculator's inputs from cell values (``more``: its other fields, already read)."""
+    attack = d20_attack(bonus, target, mods, level)
+    return CalculatorInputs(
+        bonus=attack.bonus,
+        target=attack.target,
+        mods=attack.mods,
+        level=attack.level,
+        dice=as_text(dice, "DICE"),
+        **more,
+    )
+
+
 def own_ruleset_outputs(ruleset: Any, inputs: CalculatorInputs, name: str) -> Any:
     """One output of an own d20 ruleset's Attack calculator (``pycalc.resolution_calculator``) at
     the situation's defaults; a shipped ruleset names its own function."""
@@ -223,15 +238,14 @@ def d20_damage(
     level: Any = 0,
 ) -> Any:
     """Hit points the attack takes off (an own d20 ruleset), its natural-roll rules and damage rules applied."""
-    attack = d20_attack(bonus, target, mods, level)
-    inputs = CalculatorInputs(
-        bonus=attack.bonus,
-        target=attack.target,
-        mods=attack.mods,
-        level=attack.level,
+    inputs = calculator_inputs(
+        bonus,
+        target,
+        mods,
+        level,
+        dice,
         roll=as_int(roll, "ROLL"),
         follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),
-        dice=as_text(dice, "DICE"),
         damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
         extra_roll=optional_int(extra_roll, "EXTRA ROLL"),
     )
@@ -260,15 +274,9 @@ def d20_expected_damage(
     level: Any = 0,
 ) -> float:
     """Expected damage of the round's attacks before the dice are rolled (an own d20 ruleset; a miss counts 0)."""
-    attack = d20_attack(bonus, target, mods, level)
-    inputs = CalculatorInputs(
-        bonus=attack.bonus,
-        target=attack.target,
-        mods=attack.mods,
-        level=attack.level,
-        dice=as_text(dice, "DICE"),
-        damage_bonus=as_int(damage_bonus, "DAMAGE BONUS", 0),
-        attacks=as_attacks(attacks),
+    damage = as_int(damage_bonus, "DAMAGE BONUS", 0)
+    inputs = calculator_inputs(
+        bonus, target, mods, level, dice, damage_bonus=damage, attacks=as_attacks(attacks)
     )
     return float(own_ruleset_outputs(ruleset, inputs, "EXPECTED_DAMAGE_ROUND"))
 
@@ -294,16 +302,8 @@ def d20_kill_chance(
     level: Any = 0,
 ) -> float:
     """Probability (0 to 1) that one attack takes the target to 0 hit points or below (an own d20 ruleset)."""
-    attack = d20_attack(bonus, target, mods, level)
-    inputs = CalculatorInputs(
-        bonus=attack.bonus,
-        target=attack.target,
-        mods=attack.mods,
-        level=attack.level,
-        dice=as_text(dice, "DICE"),
-        damage_bonus=as_int(damage_bonus, "DAMAGE BONUS", 0),
-        hp=as_hit_points(hp),
-    )
+    damage = as_int(damage_bonus, "DAMAGE BONUS", 0)
+    inputs = calculator_inputs(bonus, target, mods, level, dice, damage_bonus=damage, hp=as_hit_points(hp))
     return float(own_ruleset_outputs(ruleset, inputs, "KILL_CHANCE"))
 
 
