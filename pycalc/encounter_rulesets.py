@@ -338,6 +338,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
         wiring=wiring,
         result="ATTACK_RESULT",
         hp_lost="ATTACK_DAMAGE",
+        summary="ATTACK_SUMMARY",
         resolve=resolve,
         rolls=rolls,
     )

@@ -73,7 +73,7 @@ def calculator_pick(book: openpyxl.Workbook, table_id: str) -> str:
 
 
 def calculator_inputs(rules: RuleSet, book: openpyxl.Workbook, fight: Fight) -> dict[str, list[str]]:
-    row, ruleset = fight.attacks[0], adapter(rules.id)
+    row, ruleset = fight.attacks[0], adapter(rules)
     found = {"FROM_ROSTER_ATTACKER": [row.attacker], "FROM_ROSTER_TARGET": [row.target]}
     for roll in ruleset.rolls:
         found[roll.calculator_name] = [text(getattr(row, roll.field))]
@@ -89,7 +89,7 @@ def hp_after_name(rules: RuleSet) -> str:
 
 
 def calculator_says(rules: RuleSet, outputs: dict[str, list[object]]) -> dict[str, object]:
-    ruleset = adapter(rules.id)
+    ruleset = adapter(rules)
     lost = outputs[ruleset.hp_lost][0]
     after = outputs[hp_after_name(rules)][0]
     result = outputs[ruleset.result][0]
@@ -111,7 +111,7 @@ def test_a_log_row_says_what_the_calculator_says(calc, build_ruleset: Callable[[
     book = openpyxl.load_workbook(xlsx, read_only=True)
     chance = random.Random(f"log-says-{ruleset_id}")
     fights = [one_row_fight(rules, chance) for _ in range(CASES)]
-    ruleset = adapter(rules.id)
+    ruleset = adapter(rules)
     outputs = [*LOG_OUTPUTS, ruleset.result, ruleset.hp_lost, hp_after_name(rules), ruleset.summary]
     present = set(book.defined_names)
     scenarios = [
