@@ -222,7 +222,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (f.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
         (f.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
         *stage_cells(rules, block),
-        (f.TOTAL_MODS, "Modifiers to the roll, all told", f"N({f.MODS})+{f.SIT_HIT}"),
+        (f.TOTAL_MODS, "Modifiers to the roll, all told", f"SUM({f.MODS})+{f.SIT_HIT}"),
         (f.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
         (f.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
         (f.NEED, "Natural roll needed", f.Formulas(block).need()),
