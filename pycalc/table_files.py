@@ -40,7 +40,7 @@ CHEATSHEET_BLOCKS = (
     "conditions",
     "morale",
 )
-CHEATSHEET_KEYS = {"block", "order", "rule", "rows"}
+CHEATSHEET_KEYS = {"block", "order", "rule", "rows", "columns"}
 RULE_FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\.([a-z][a-z0-9_]*))?\}")  # {entry} or {entry.column}
 OUTCOME_TABLE = "outcomes"
 
@@ -206,6 +206,7 @@ class Table:
     cheatsheet_order: int = 0  # its place in its block (then the YAML order)
     cheatsheet_rule: str = ""  # the rule in one line, {entry} / {entry.column} naming this table's cells
     cheatsheet_rows: bool = True  # the rows are printed too (false: the rule says it all)
+    cheatsheet_columns: tuple[str, ...] = ()  # the columns printed, in order (none: the first with values)
 
     def entry(self, entry_id: str) -> Row:
         for row in self.rows:
@@ -550,7 +551,10 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
             if row.id in seen:
                 check.fail(row.line, f"{what}: duplicate entry id {row.id!r} (first on line {seen[row.id]})")
             seen.setdefault(str(row.id), row.line)
-    _check_rule_fields(check, sheet.rule, rows, columns, data.value_lines.get("cheatsheet", line), what)
+    _check_rule_fields(check, sheet.rule, rows, columns, sheet.rule_line, what)
+    for column_id in sheet.columns:
+        if column_id not in {c.id for c in columns}:
+            check.fail(sheet.columns_line, f"{what} cheatsheet columns: no column {column_id!r}")
     note = data.get("note", "")
     return Table(
         id=table_id,
@@ -570,6 +574,7 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
         cheatsheet_order=sheet.order,
         cheatsheet_rule=sheet.rule,
         cheatsheet_rows=sheet.rows,
+        cheatsheet_columns=sheet.columns,
     )
 
 
@@ -591,6 +596,9 @@ class _Cheatsheet:
     order: int = 0
     rule: str = ""
     rows: bool = True
+    columns: tuple[str, ...] = ()
+    rule_line: int = 0  # where the rule and the columns are written, for file:line messages
+    columns_line: int = 0
 
 
 def _cheatsheet(check: _Checker, data: LocatedDict, what: str) -> _Cheatsheet:
@@ -624,7 +632,12 @@ def _cheatsheet(check: _Checker, data: LocatedDict, what: str) -> _Cheatsheet:
     if not isinstance(rows, bool):
         check.fail(raw.value_lines["rows"], f"{what} cheatsheet rows must be true or false")
         rows = True
-    return _Cheatsheet(block, order, " ".join(rule.split()), rows)
+    columns = raw.get("columns", [])
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        check.fail(raw.value_lines["columns"], f"{what} cheatsheet columns must be a list of column ids")
+        columns = []
+    lines = (raw.value_lines.get("rule", line), raw.value_lines.get("columns", line))
+    return _Cheatsheet(block, order, " ".join(rule.split()), rows, tuple(columns), *lines)
 
 
 def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:

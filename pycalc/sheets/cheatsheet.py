@@ -52,28 +52,29 @@ SCREEN_TITLE = "GM screen"
 VALUE_COLUMNS = 5  # at most this many value columns of a table
 BODY_SIZE = 9.0  # points, printed at 100%: read at arm's length
 TITLE_SIZE = 10.0  # a table's title
-BLOCK_SIZE = 11.0  # a block's heading (its glyphs fit one 11 pt row: cap height and descent 10.2 pt)
+BLOCK_SIZE = 12.0  # a block's heading
 HEADING_FONT = 14.0  # the sheet's title
 LINE = 11.0  # every row's height, in points (9 pt text needs 10.4)
-HEADING_ROWS = 2  # sheet rows a block's heading takes: a blank one to part it from the block above, its own
+HEADING_ROWS = 2  # sheet rows a block's heading takes
 POINTS_PER_GRID = 7.0  # LibreOffice prints a column of width 1 as 7 points
 GRID_WIDTH = 1.0
 CELL_PADDING = 6.0  # points of a cell's width its text cannot use (LibreOffice's margins and a safety)
 MAX_ROW_LINES = 4  # a long text wraps onto at most this many lines
+STACKED_ROW_LINES = 12  # a row of a table printed as label and text on the GM screen (``stacked``)
 SCREEN_ROW_LINES = 7  # on the GM screen's narrower panels (a table across its folds is the last resort)
 GAP = 2  # grid columns between two panels
 SCALES = (150, 125, 100)  # print scales tried, largest first: the first that fits one page is used
 MARGIN = 0.3  # inches, left and right
-TOP, BOTTOM = 0.5, 0.5  # inches, above and below the printed rows (header and footer sit inside)
+TOP, BOTTOM = 0.4, 0.4  # inches, above and below the printed rows (header and footer sit inside)
+HEADER_MARGIN = 0.15  # inches from the page's edge to the header and to the footer
 PAGE_SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}  # points, portrait (width, height)
 SAFETY_ROWS = 1  # a page is filled one row short of what fits, so the office never breaks a table
 FIRST_ROW = 4  # tables start here (title, introduction and a gap above)
 HEADER_FOOTER_SIZE = 9
 PORTRAIT_PANELS, SCREEN_PANELS = 2, 3
 MAX_PAGES = 2
-MIN_SPLIT_ROWS = (
-    4  # a long table across the page may go on over the next page, at least this many rows each side
-)
+MIN_SPLIT_ROWS = 4  # a table goes on over the next panel or page with at least this many rows each side
+TALL_SPLIT = (16, 2)  # a table this many sheet rows tall may be cut with 2 rows a side (wrapped rows)
 GRID_BONUSES = range(0, 11, 2)  # the attack bonuses and armour classes of the d20 grid: common cases
 GRID_CLASSES = range(10, 23, 2)
 MINUS = "\u2212"
@@ -132,11 +133,10 @@ class Shown:
     row_lines: tuple[int, ...]  # sheet rows each body row takes
     table: Table | None = None  # None: worked out by the engine (the d20 grid)
     heading: str = ""  # a block's heading (then nothing else is printed)
-    spaced: bool = True  # a heading's blank row above it (none at the top of a page or panel)
 
     @property
     def height(self) -> int:
-        heading = (HEADING_ROWS if self.spaced else 1) if self.heading else 0
+        heading = HEADING_ROWS if self.heading else 0
         header = self.header_lines if self.header else 0
         return heading + self.title_lines + self.rule_lines + header + sum(self.row_lines)
 
@@ -289,6 +289,38 @@ def fit_columns(
     return None
 
 
+def stacked(header: list[str], rows: list[list[object]]) -> tuple[list[str], list[list[object]]]:
+    """A table too wide for a panel of the GM screen as two columns: each row's label, then its values
+    in one text, each after its column's name ("Damage: Maximum damage; ..."), a dash left out."""
+    body: list[list[object]] = [
+        [
+            values[0],
+            "; ".join(
+                f"{name}: {value}" for name, value in zip(header[1:], values[1:], strict=True) if value != "—"
+            ),
+        ]
+        for values in rows
+    ]
+    return [header[0], ""], body
+
+
+def stacked_columns(
+    header: list[str], rows: list[list[object]], width: int
+) -> tuple[list[int], int, tuple[int, ...]]:
+    """A stacked table's spans, header lines and row lines: the labels take what they need up to a
+    third of the panel (their longest word at least), the text the rest."""
+    labels = [header[0], *(str(values[0]) for values in rows)]
+    label = max(
+        longest_word(header[0], [values[0] for values in rows]), min(width // 3, max(map(span, labels)))
+    )
+    spans = [label, width - label]
+    header_lines = wrapped_lines(header[0], label, bold=True)
+    lines = tuple(
+        max(wrapped_lines(str(v), s) for v, s in zip(values, spans, strict=True)) for values in rows
+    )
+    return spans, header_lines, lines
+
+
 def shown_table(
     block: str,
     title: str,
@@ -314,6 +346,16 @@ def shown_table(
             block, title, rule, header, rows, spans, width, full, title_lines, rule_lines, header_lines,
             row_lines, table,
         ))  # fmt: skip
+    if screen and header and (not found or found[0].full_width):  # never across a fold of the screen
+        head, body = stacked(header, rows)
+        spans, header_lines, row_lines = stacked_columns(head, body, paper.panel)
+        if spans:
+            title_lines = wrapped_lines(title, paper.panel, TITLE_SIZE, bold=True) if title else 0
+            rule_lines = wrapped_lines(rule, paper.panel) if rule else 0
+            return Shown(
+                block, title, rule, head, body, spans, paper.panel, False, title_lines, rule_lines,
+                header_lines, row_lines, table,
+            )  # fmt: skip
     if found:  # in a panel, unless (cheat sheet) wrapping there makes it half again as tall as across
         wide = found[-1].full_width and found[0].height > 1.5 * found[-1].height and not screen
         return found[-1] if wide else found[0]
@@ -322,7 +364,10 @@ def shown_table(
 
 
 def shown_columns(table: Table) -> list[Column]:
-    """The value columns printed: the first ``VALUE_COLUMNS`` that hold a value in some row."""
+    """The value columns printed: those the table's ``cheatsheet: columns`` names, else the first
+    ``VALUE_COLUMNS`` that hold a value in some row."""
+    if table.cheatsheet_columns:
+        return [next(c for c in table.columns if c.id == i) for i in table.cheatsheet_columns]
     return [c for c in table.columns if any(row[c.id] is not None for row in table.rows)][:VALUE_COLUMNS]
 
 
@@ -362,7 +407,7 @@ def d20_grid_shown(rules: RuleSet, paper: Paper) -> Shown | None:
     if grid is None:
         return None
     die = int(resolution.get(rules, resolution.block(rules).die))
-    title = f"d{die} roll needed to hit (over {die}: by the natural-roll rules)"
+    title = f"d{die} roll needed to hit"
     return shown_table("attack", title, "", *grid, paper)
 
 
@@ -433,8 +478,6 @@ def fill_columns(
     panel, used, whole = 0, 0, 0
     while queue and panel < panels:
         item = queue[0]
-        if item.heading and not used:
-            item = dataclasses.replace(item, spaced=False)
         if item.heading and len(queue) > 1 and used and used + item.height + least_part(queue[1]) > height:
             panel, used = panel + 1, 0  # a heading never stands alone at a panel's foot
             continue
@@ -460,8 +503,9 @@ def split(shown: Shown, room: int) -> tuple[Shown, Shown] | None:
     fitting = 0
     while fitting < len(shown.rows) and above + sum(shown.row_lines[: fitting + 1]) <= room:
         fitting += 1
-    fitting = min(fitting, len(shown.rows) - MIN_SPLIT_ROWS)  # at least as many go on
-    if fitting < MIN_SPLIT_ROWS:
+    least = least_rows(shown)
+    fitting = min(fitting, len(shown.rows) - least)  # at least as many go on
+    if fitting < least:
         return None
     first = dataclasses.replace(shown, rows=shown.rows[:fitting], row_lines=shown.row_lines[:fitting])
     rest = dataclasses.replace(
@@ -479,9 +523,16 @@ def split(shown: Shown, room: int) -> tuple[Shown, Shown] | None:
 def least_part(shown: Shown) -> int:
     """Rows the first part of a table takes at the least: all of it, or its head and
     ``MIN_SPLIT_ROWS`` rows when it may go on over the next panel or page."""
-    if len(shown.rows) < 2 * MIN_SPLIT_ROWS:
+    least = least_rows(shown)
+    if len(shown.rows) < 2 * least:
         return shown.height
-    return shown.height - sum(shown.row_lines[MIN_SPLIT_ROWS:])
+    return shown.height - sum(shown.row_lines[least:])
+
+
+def least_rows(shown: Shown) -> int:
+    """The fewest rows of a table on either side of a cut."""
+    tall, rows = TALL_SPLIT
+    return rows if shown.height >= tall else MIN_SPLIT_ROWS
 
 
 def place(tables: list[Shown], paper: Paper) -> list[Placed]:
@@ -493,8 +544,6 @@ def place(tables: list[Shown], paper: Paper) -> list[Placed]:
     while index < len(tables):
         room = paper.capacity(page) - top
         shown = tables[index]
-        if shown.heading and top == 0:
-            shown = dataclasses.replace(shown, spaced=False)
         if shown.full_width:
             following = least_part(tables[index + 1]) if shown.heading and index + 1 < len(tables) else 0
             if shown.heading and shown.height + following > room and top > 0:  # never alone at a page's foot
@@ -575,9 +624,8 @@ def write_text(
 
 def write_table(sheet: Worksheet, placed: Placed) -> None:
     shown, row, column = placed.shown, placed.row, placed.first_column
-    if shown.heading:
-        row += shown.height - 1
-        write_text(sheet, row, column, (1, shown.width), shown.heading, (BLOCK_SIZE, True, ACCENT))
+    if shown.heading:  # bottom-aligned in two rows: room above it, and for its 12 pt glyphs
+        write_text(sheet, row, column, (HEADING_ROWS, shown.width), shown.heading, (BLOCK_SIZE, True, ACCENT))
         for offset in range(shown.width):
             sheet.cell(row, column + offset).border = HEADING_RULE
         return
@@ -684,4 +732,5 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4", screen: bo
     sheet.print_options.horizontalCentered = False
     sheet.page_margins.left = sheet.page_margins.right = MARGIN
     sheet.page_margins.top, sheet.page_margins.bottom = TOP, BOTTOM
+    sheet.page_margins.header = sheet.page_margins.footer = HEADER_MARGIN
     return book
