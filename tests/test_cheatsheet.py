@@ -177,10 +177,16 @@ def test_the_d20_grid_is_the_number_the_engine_needs(ruleset_id: str):
         assert row[1:] == [max(1, d20_need(ruleset_id, bonus, ac)) for ac in classes]
 
 
+def test_an_attack_block_without_a_rule_prints_the_rulesets_sentence():
+    rules = load_ruleset("osr")
+    attack = [s for s in cheatsheet_tables(rules) if s.block == "attack" and not s.heading]
+    assert attack[0].rule == rules.resolution and attack[0].table is None
+
+
 def test_osr_has_no_grid_and_spelljammer_reads_its_strike_table():
     for ruleset_id in ("osr", "spelljammer"):
         shown = cheatsheet_tables(load_ruleset(ruleset_id))
-        assert not [s for s in shown if s.block == "attack" and not s.table and not s.heading]
+        assert not [s for s in shown if s.block == "attack" and not s.table and s.rows]
     tables = [s.table.id for s in cheatsheet_tables(load_ruleset("spelljammer")) if s.table]
     assert tables.index("critical_grievous") < tables.index("stun_rules")
 

@@ -423,17 +423,14 @@ def cheatsheet_tables(rules: RuleSet, paper: Paper | None = None) -> list[Shown]
     ]
     chosen.sort(key=lambda item: item[:3])
     shown = [show(table, block, rules, paper) for *_, table, block in chosen]
+    attack = [index for index, item in enumerate(shown) if item.block == "attack"]
+    if not any(shown[index].rule for index in attack):  # the ruleset's own sentence says how
+        at = attack[0] if attack else blocks_before(shown, "attack")
+        shown.insert(at, shown_table("attack", "", rules.resolution, [], [], paper))
+        attack = [at, *(index + 1 for index in attack)]
     grid = d20_grid_shown(rules, paper)
-    if grid is not None:
-        attack = [index for index, item in enumerate(shown) if item.block == "attack"]
-        at = (
-            attack[0] + 1
-            if attack
-            else next(
-                (i for i, item in enumerate(shown) if CHEATSHEET_BLOCKS.index(item.block) > 1), len(shown)
-            )
-        )
-        shown.insert(at, grid)
+    if grid is not None:  # after the attack roll's rule
+        shown.insert(attack[0] + 1, grid)
     headed: list[Shown] = []
     for index, item in enumerate(shown):
         if index == 0 or shown[index - 1].block != item.block:
@@ -442,6 +439,12 @@ def cheatsheet_tables(rules: RuleSet, paper: Paper | None = None) -> list[Shown]
                 item = dataclasses.replace(item, title="", title_lines=0)
         headed.append(item)
     return headed
+
+
+def blocks_before(shown: list[Shown], block: str) -> int:
+    """Where a block's first table goes: after every table of the blocks before it."""
+    rank = CHEATSHEET_BLOCKS.index(block)
+    return next((i for i, item in enumerate(shown) if CHEATSHEET_BLOCKS.index(item.block) > rank), len(shown))
 
 
 def block_heading(block: str, paper: Paper, across: bool) -> Shown:
@@ -468,11 +471,11 @@ def paper_for(paper: str, panels: int = PORTRAIT_PANELS, scale: int = 100, headi
 
 
 def fill_columns(
-    run: list[Shown], height: int, panels: int
+    run: list[Shown], height: int, panels: int, cut: bool = True
 ) -> tuple[list[tuple[Shown, int, int]], int, Shown | None]:
     """Fill panels of that height down, in order: (table or part of one, panel, row) of what fits, how
     many tables of ``run`` fit whole, and the part of the next one left over (a table that does not fit
-    the rest of a panel goes on in the next, cut between rows, when ``split`` may cut it)."""
+    the rest of a panel goes on in the next, cut between rows, when ``cut`` and ``split`` may cut it)."""
     spots: list[tuple[Shown, int, int]] = []
     queue = list(run)
     panel, used, whole = 0, 0, 0
@@ -487,7 +490,7 @@ def fill_columns(
             queue.pop(0)
             whole += 1
             continue
-        parts = split(item, height - used)
+        parts = split(item, height - used) if cut else None
         if parts is not None:
             spots.append((parts[0], panel, used))
             queue[0] = parts[1]
@@ -570,8 +573,11 @@ def place(tables: list[Shown], paper: Paper) -> list[Placed]:
             page, top = page + 1, 0
             continue
         if whole == len(run):  # the whole run fits: the shortest panels that still hold it
-            height = next(h for h in range(1, room + 1) if fill_columns(run, h, paper.panels)[1] == len(run))
-            spots, whole, left = fill_columns(run, height, paper.panels)
+            cut = fill_columns(run, room, paper.panels, cut=False)[1] < len(run)  # cut only when it must
+            height = next(
+                h for h in range(1, room + 1) if fill_columns(run, h, paper.panels, cut)[1] == len(run)
+            )
+            spots, whole, left = fill_columns(run, height, paper.panels, cut)
         for item, panel, row in spots:
             column = 1 + panel * (paper.panel + GAP)
             placed.append(Placed(item, page, paper.page_start(page) + top + row, column))
