@@ -435,8 +435,8 @@ def cheatsheet_tables(rules: RuleSet, paper: Paper | None = None) -> list[Shown]
     for index, item in enumerate(shown):
         if index == 0 or shown[index - 1].block != item.block:
             headed.append(block_heading(item.block, paper, item.full_width))
-            if item.title == BLOCK_TITLES[item.block]:  # said by the heading just above
-                item = dataclasses.replace(item, title="", title_lines=0)
+        if item.title == BLOCK_TITLES[item.block]:  # said by the block's heading
+            item = dataclasses.replace(item, title="", title_lines=0)
         headed.append(item)
     return headed
 
@@ -481,8 +481,8 @@ def fill_columns(
     panel, used, whole = 0, 0, 0
     while queue and panel < panels:
         item = queue[0]
-        if item.heading and len(queue) > 1 and used and used + item.height + least_part(queue[1]) > height:
-            panel, used = panel + 1, 0  # a heading never stands alone at a panel's foot
+        if item.heading and len(queue) > 1 and used + item.height + least_part(queue[1]) > height:
+            panel, used = panel + 1, 0  # a heading stays with the first rows of its block's first table
             continue
         if used + item.height <= height:
             spots.append((item, panel, used))
