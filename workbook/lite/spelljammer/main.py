@@ -6225,7 +6225,7 @@ _TABLES = {
                            ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
                            ['gm_fillable', False], ['cheatsheet', 'attack'], ['cheatsheet_order', 1],
                            ['cheatsheet_rule',
-                            'Roll d{strike_die_faces}: a hit on SC − DEF + modifiers (the modified strike chance) or less. The lowest rolls are criticals and grievous hits by the table below.'],
+                            'Roll d{strike_die_faces}: a hit on SC − DEF + modifiers (the modified strike chance) or less. The lowest rolls are criticals and grievous hits: see Critical and grievous hits.'],
                            ['cheatsheet_rows', False], ['cheatsheet_columns', ['tuple', []]]]]],
                         ['outcomes',
                          ['object', 'pycalc.table_files:Table',
