@@ -24,6 +24,7 @@ from pycalc.sheets.cheatsheet import (
     layout,
     wrapped_lines,
 )
+from pycalc.sheets.text_width import text_points
 from pycalc.table_files import CHEATSHEET_BLOCKS, Row
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from pycalc.udfs.shared import d20_need
@@ -239,6 +240,20 @@ def test_every_printed_cheatsheet_and_screen(ruleset_id: str, build_printed: Cal
     check_printed(out / f"{ruleset_id}-cheatsheet.pdf", ruleset_id, "a4", False)
     check_printed(out / f"{ruleset_id}-screen.pdf", ruleset_id, "a4", True)
     assert (out / f"{ruleset_id}-cheatsheet.png").stat().st_size > 10_000
+
+
+def test_text_widths_match_what_libreoffice_prints(build_printed: Callable[[str], Path]):
+    """The width table the layout measures with agrees with the PDF, word by word, within 3%."""
+    require_libreoffice()
+    checked = 0
+    for _, page in pdf_pages(build_printed("spelljammer") / "spelljammer-cheatsheet.pdf"):
+        for word in page:
+            if abs(word.size - cheatsheet.BODY_SIZE) < 0.1 and len(word.text) >= 4:  # body and header text
+                printed = word.x1 - word.x0
+                measured = [text_points(word.text, cheatsheet.BODY_SIZE, bold) for bold in (False, True)]
+                assert min(abs(printed - m) / m for m in measured) < 0.03, (word, measured)
+                checked += 1
+    assert checked > 200
 
 
 def test_letter_paper_and_the_screen_option(tmp_path: Path):

@@ -3,18 +3,21 @@ is played, readable at arm's length.
 
 Which tables, and where: a table's ``cheatsheet:`` names its block (``CHEATSHEET_BLOCKS``: initiative,
 the attack roll, situational modifiers, criticals and fumbles, damage, hit points, stun, conditions,
-morale), its order in the block and, optionally, the rule in one line (its ``{entry}`` fields filled
-from the table's cells); ``false`` keeps it in the reference PDF only. A picker table without the key
-goes to the situational modifiers; any other table without it stays in the reference PDF. A d20
-ruleset's attack block also gets a grid of the d20 roll needed, worked out by the engine.
+morale), its order in the block, optionally the rule in one line (its ``{entry}`` fields filled from
+the table's cells) and the columns printed; ``false`` keeps it in the reference PDF only. A picker
+table without the key goes to the situational modifiers; any other table without it stays in the
+reference PDF. A d20 ruleset whose target is an armour class also gets a grid of the d20 roll needed,
+worked out by the engine; an attack block without a rule prints the ruleset's resolution sentence.
 
 Layout, made for paper: body text at 9 pt, table titles at 10 pt and block headings at 12 pt, at 100%
-scale or larger. The sheet is a grid of narrow columns; each table's columns are cells merged over as
-many grid columns as their text needs, measured from the font's widths, and a long text wraps onto
-up to ``MAX_ROW_LINES`` lines rather than be cut. The page is split into side-by-side panels (2 on the
-portrait cheat sheet, 3 on the landscape GM screen) filled like a newspaper's columns, top to bottom
-and left to right, so the sheet reads in the order of the round; a table too wide for a panel takes
-the whole width (the cheat sheet only). A table is never split across a panel or a page.
+scale (or larger for a sheet that fits one page). The sheet is a grid of narrow columns; each table's
+columns are cells merged over as many grid columns as their text needs, measured from the font's
+widths, and a long text wraps onto up to ``MAX_ROW_LINES`` lines rather than be cut. The page is split
+into side-by-side panels (2 on the portrait cheat sheet, 3 on the landscape GM screen) filled like a
+newspaper's columns, down each panel then the next, so the sheet reads in the order of the round. A
+table too wide for a panel takes the whole width on the cheat sheet; on the screen it prints stacked
+(each row's label, then its values after their columns' names) so nothing crosses a fold. A table too
+long for the rest of a panel goes on in the next one, cut between two rows, its header printed again.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ GRID_WIDTH = 1.0
 CELL_PADDING = 6.0  # points of a cell's width its text cannot use (LibreOffice's margins and a safety)
 MAX_ROW_LINES = 4  # a long text wraps onto at most this many lines
 STACKED_ROW_LINES = 12  # a row of a table printed as label and text on the GM screen (``stacked``)
-SCREEN_ROW_LINES = 7  # on the GM screen's narrower panels (a table across its folds is the last resort)
+SCREEN_ROW_LINES = 7  # on the GM screen's narrower panels, before a table prints stacked
 GAP = 2  # grid columns between two panels
 SCALES = (150, 125, 100)  # print scales tried, largest first: the first that fits one page is used
 MARGIN = 0.3  # inches, left and right
@@ -72,7 +75,6 @@ SAFETY_ROWS = 1  # a page is filled one row short of what fits, so the office ne
 FIRST_ROW = 4  # tables start here (title, introduction and a gap above)
 HEADER_FOOTER_SIZE = 9
 PORTRAIT_PANELS, SCREEN_PANELS = 2, 3
-MAX_PAGES = 2
 MIN_SPLIT_ROWS = 4  # a table goes on over the next panel or page with at least this many rows each side
 TALL_SPLIT = (16, 2)  # a table this many sheet rows tall may be cut with 2 rows a side (wrapped rows)
 GRID_BONUSES = range(0, 11, 2)  # the attack bonuses and armour classes of the d20 grid: common cases
@@ -254,9 +256,12 @@ def longest_word(header: str, values: list[object]) -> int:
     return max(span(word, 1, bold=bold) for word, bold in words)
 
 
+Fitted = tuple[list[int], int, tuple[int, ...]]  # spans, header lines, lines of each row
+
+
 def fit_columns(
     header: list[str], rows: list[list[object]], width: int, max_lines: int = MAX_ROW_LINES
-) -> tuple[list[int], int, tuple[int, ...]] | None:
+) -> Fitted | None:
     """(spans, header lines, lines of each row) of the table in ``width`` grid columns: on one line
     each if it can, else with its widest columns wrapped (each keeping its longest word whole, at most
     ``MAX_ROW_LINES`` lines a row); None when it cannot be."""
@@ -304,9 +309,7 @@ def stacked(header: list[str], rows: list[list[object]]) -> tuple[list[str], lis
     return [header[0], ""], body
 
 
-def stacked_columns(
-    header: list[str], rows: list[list[object]], width: int
-) -> tuple[list[int], int, tuple[int, ...]]:
+def stacked_columns(header: list[str], rows: list[list[object]], width: int) -> Fitted:
     """A stacked table's spans, header lines and row lines: the labels take what they need up to a
     third of the panel (their longest word at least), the text the rest."""
     labels = [header[0], *(str(values[0]) for values in rows)]
@@ -330,37 +333,35 @@ def shown_table(
     paper: Paper,
     table: Table | None = None,
 ) -> Shown:
-    """Lay the table out in a panel if it fits one, else (the cheat sheet only) across the page."""
-    widths = [(paper.panel, False), (paper.columns_across, True)]
-    found = []
+    """Lay the table out in a panel if it fits one, else across the page on the cheat sheet (there also
+    when wrapping in a panel makes it half again as tall), stacked in a panel on the GM screen (a table
+    across a fold would read as two)."""
     screen = paper.panels == SCREEN_PANELS
-    for width, full in widths:
-        lines = SCREEN_ROW_LINES if screen and not full else MAX_ROW_LINES
-        layout = fit_columns(header, rows, width, lines) if header else ([width], 0, ())
-        if layout is None:
-            continue
-        spans, header_lines, row_lines = layout
+
+    def laid(width: int, head: list[str], body: list[list[object]], fit: Fitted) -> Shown:
+        spans, header_lines, row_lines = fit
         title_lines = wrapped_lines(title, width, TITLE_SIZE, bold=True) if title else 0
         rule_lines = wrapped_lines(rule, width) if rule else 0
-        found.append(Shown(
-            block, title, rule, header, rows, spans, width, full, title_lines, rule_lines, header_lines,
+        full = width > paper.panel
+        return Shown(
+            block, title, rule, head, body, spans, width, full, title_lines, rule_lines, header_lines,
             row_lines, table,
-        ))  # fmt: skip
-    if screen and header and (not found or found[0].full_width):  # never across a fold of the screen
+        )  # fmt: skip
+
+    found = []
+    for width in (paper.panel, paper.columns_across):
+        lines = SCREEN_ROW_LINES if screen and width == paper.panel else MAX_ROW_LINES
+        fit = fit_columns(header, rows, width, lines) if header else ([width], 0, ())
+        if fit is not None:
+            found.append(laid(width, header, rows, fit))
+    if screen and header and (not found or found[0].full_width):
         head, body = stacked(header, rows)
-        spans, header_lines, row_lines = stacked_columns(head, body, paper.panel)
-        if spans:
-            title_lines = wrapped_lines(title, paper.panel, TITLE_SIZE, bold=True) if title else 0
-            rule_lines = wrapped_lines(rule, paper.panel) if rule else 0
-            return Shown(
-                block, title, rule, head, body, spans, paper.panel, False, title_lines, rule_lines,
-                header_lines, row_lines, table,
-            )  # fmt: skip
-    if found:  # in a panel, unless (cheat sheet) wrapping there makes it half again as tall as across
-        wide = found[-1].full_width and found[0].height > 1.5 * found[-1].height and not screen
-        return found[-1] if wide else found[0]
-    where = f"{table.file}:{table.line}: table {table.id!r}" if table else title
-    raise ValueError(f"{where} is too wide for the cheat sheet")
+        return laid(paper.panel, head, body, stacked_columns(head, body, paper.panel))
+    if not found:
+        where = f"{table.file}:{table.line}: table {table.id!r}" if table else title
+        raise ValueError(f"{where} is too wide for the cheat sheet")
+    wide = found[-1].full_width and found[0].height > 1.5 * found[-1].height and not screen
+    return found[-1] if wide else found[0]
 
 
 def shown_columns(table: Table) -> list[Column]:
