@@ -6610,7 +6610,7 @@ _TABLES = {
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', 'initiative'], ['cheatsheet_order', 3],
                    ['cheatsheet_rule',
-                    'Surprise: a Wisdom check (by the best placed member of a group, or by each one), modifier usually {check_modifier_min} to +{check_modifier_max}. The surprised take {surprised_actions} actions in the surprise round and lose the Dexterity modifier to AC.'],
+                    'Surprise: a Wisdom check (by the best placed member of a group, or by each one), modifier usually {check_modifier_min} to +{check_modifier_max}. Actions of the surprised in the surprise round: {surprised_actions}; they lose the Dexterity modifier to AC.'],
                    ['cheatsheet_rows', False], ['cheatsheet_columns', ['tuple', []]]]]],
                 ['defender_maneuver',
                  ['object', 'pycalc.table_files:Table',

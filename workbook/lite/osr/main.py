@@ -6462,7 +6462,7 @@ _TABLES = {
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', 'results'], ['cheatsheet_order', 4],
                    ['cheatsheet_rule',
-                    'A natural {critical_natural_roll} is a Critical HIT, unless the roll needed is {no_critical_needed_at_least} or more.'],
+                    'A natural {critical_natural_roll} is a Critical HIT, unless only a natural {no_critical_needed_at_least} or better could hit (how this reads: the Rulings sheet).'],
                    ['cheatsheet_rows', False], ['cheatsheet_columns', ['tuple', []]]]]],
                 ['monster_natural_20_specials',
                  ['object', 'pycalc.table_files:Table',
