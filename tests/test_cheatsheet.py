@@ -133,6 +133,13 @@ def test_no_table_of_dashes_no_id_and_no_seed(ruleset_id: str):
         assert not any(isinstance(v, bool) for v in values)  # booleans read as words
 
 
+def test_a_table_of_zeros_says_something_a_table_of_dashes_and_no_does_not():
+    rules = load_ruleset("combat17")
+    on_sheet = {s.table.id for s in cheatsheet_tables(rules) if s.table}
+    assert rules.table("damage_rules").value("minimum_damage") == 0 and "damage_rules" in on_sheet
+    assert not cheatsheet.has_values(load_ruleset("cnc").table("natural_rolls"))  # every cell "no"
+
+
 def test_ranges_read_as_words():
     assert band_label(Row({}, "", 0, low=-9, high=-7)) == "\u22129 to \u22127"
     assert band_label(Row({}, "", 0, low=None, high=-10)) == "\u221210 or less"

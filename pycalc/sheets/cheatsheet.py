@@ -220,9 +220,9 @@ def rule_text(table: Table, rules: RuleSet) -> str:
 
 
 def has_values(table: Table) -> bool:
-    """Whether any row says something: a table of dashes and "no" says nothing."""
+    """Whether any row says something: a table of dashes and "no" says nothing (0 says something)."""
     columns = shown_columns(table)
-    return any(row[c.id] not in (None, False) for row in table.rows for c in columns)
+    return any(row[c.id] is not None and row[c.id] is not False for row in table.rows for c in columns)
 
 
 # --------------------------------------------------------------------------- measuring
