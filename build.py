@@ -103,6 +103,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="also write <id>-cheatsheet.pdf/.png and <id>-reference.pdf (needs LibreOffice headless)",
     )
     parser.add_argument(
+        "--screen",
+        action="store_true",
+        help="write only <id>-screen.pdf, the GM screen: the cheat sheet's blocks on landscape pages of"
+        " 3 panels to fold or stand up (--pdf writes it too; needs LibreOffice headless)",
+    )
+    parser.add_argument(
         "--paper", choices=sorted(PAPER_SIZES), default="a4", help="paper size for printing (default a4)"
     )
     parser.add_argument(
@@ -410,11 +416,16 @@ def write_workbooks(files: dict[Path, bytes]) -> list[Path]:
 
 
 def pdf_sources(rules: RuleSet, workbook: bytes, args: argparse.Namespace) -> dict[str, bytes]:
-    """Workbooks to print, by the PDF name they become: the cheat sheet and the full reference."""
-    cheatsheet = build_cheatsheet(rules, tables_version(rules.id), args.paper)
+    """Workbooks to print, by the PDF name they become: the cheat sheet, the full reference and the
+    GM screen (``--screen``: the GM screen only)."""
+    version = tables_version(rules.id)
+    screen = {f"{rules.id}-screen": workbook_bytes(build_cheatsheet(rules, version, args.paper, screen=True))}
+    if not args.pdf:
+        return screen
     return {
-        f"{rules.id}-cheatsheet": workbook_bytes(cheatsheet),
+        f"{rules.id}-cheatsheet": workbook_bytes(build_cheatsheet(rules, version, args.paper)),
         f"{rules.id}-reference": workbook,
+        **screen,
     }
 
 
@@ -455,7 +466,7 @@ def write_pdfs(sources: dict[str, bytes], out: Path) -> list[Path]:
         for pdf in convert(books, work / "pdf", "pdf"):
             write_atomically(out / pdf.name, pdf.read_bytes())
             written.append(out / pdf.name)
-            if pdf.stem.endswith("-cheatsheet") and shutil.which("pdftoppm"):
+            if pdf.stem.endswith(("-cheatsheet", "-screen")) and shutil.which("pdftoppm"):
                 preview = work / pdf.stem
                 command = [
                     "pdftoppm",
@@ -619,7 +630,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
     sources = source_digests(args, ruleset_ids)
     current = [r for r in ruleset_ids if not up_to_date(r, args, record, sources)]
     lite_done = lite_current(args, record, sources)
-    if not current and lite_done and not args.pdf:
+    if not current and lite_done and not (args.pdf or args.screen):
         say(args, f"nothing to build: {len(ruleset_ids)} ruleset(s) up to date (--force builds them again)")
         return 0
     building_ids = [] if args.lite else current
@@ -634,7 +645,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
         )
         return 1
     building = [rules for rules in rulesets if rules.id in building_ids]
-    workbooks_first = values_after and not args.check and not args.pdf and not args.lite
+    workbooks_first = values_after and not args.check and not (args.pdf or args.screen) and not args.lite
     lite = {} if lite_done or workbooks_first else lite_files(rulesets, args)  # while the workbooks are built
     files, unvalued = built_files(builds.wait(building_ids), args)
     if workbooks_first:  # the Lite bundles follow the workbooks, as their cached values do
@@ -650,7 +661,7 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
     written = write_workbooks(files) + write_changed(lite)
     if not args.lite:
         record_built_from(with_values(building, unvalued, values, args), args, files, lite, sources)
-    if args.pdf and not args.lite:
+    if (args.pdf or args.screen) and not args.lite:
         if find_soffice() is None:
             print(
                 "build.py: --pdf needs LibreOffice headless (soffice); run scripts/build.sh", file=sys.stderr

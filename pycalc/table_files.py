@@ -28,7 +28,20 @@ DICE_PATTERN = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")
 TABLE_KINDS = ("bands", "entries")
 PICKERS = ("choice", "toggle")
-CHEATSHEET_GROUPS = ("to_hit", "results", "state", "situation")  # cheat sheet order, most used first
+# The cheat sheet's blocks, in the order a round is played (a table's `cheatsheet:` names its block)
+CHEATSHEET_BLOCKS = (
+    "initiative",
+    "attack",
+    "situation",
+    "results",
+    "damage",
+    "hit_points",
+    "stun",
+    "conditions",
+    "morale",
+)
+CHEATSHEET_KEYS = {"block", "order", "rule", "rows", "columns"}
+RULE_FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\.([a-z][a-z0-9_]*))?\}")  # {entry} or {entry.column}
 OUTCOME_TABLE = "outcomes"
 
 
@@ -189,7 +202,11 @@ class Table:
     key_label: str = ""
     picker: str | None = None
     gm_fillable: bool = False
-    cheatsheet: bool | str | None = None  # false, true or one of CHEATSHEET_GROUPS
+    cheatsheet: bool | str | None = None  # false, or one of CHEATSHEET_BLOCKS; None: the default
+    cheatsheet_order: int = 0  # its place in its block (then the YAML order)
+    cheatsheet_rule: str = ""  # the rule in one line, {entry} / {entry.column} naming this table's cells
+    cheatsheet_rows: bool = True  # the rows are printed too (false: the rule says it all)
+    cheatsheet_columns: tuple[str, ...] = ()  # the columns printed, in order (none: the first with values)
 
     def entry(self, entry_id: str) -> Row:
         for row in self.rows:
@@ -496,14 +513,9 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
             f"{what} picker {picker!r} must be one of {', '.join(PICKERS)} on an entries table",
         )
     gm_fillable = data.get("gm_fillable", False)
-    cheatsheet = data.get("cheatsheet")
     if not isinstance(gm_fillable, bool):
         check.fail(data.value_lines["gm_fillable"], f"{what} gm_fillable must be true or false")
-    if cheatsheet is not None and not isinstance(cheatsheet, bool) and cheatsheet not in CHEATSHEET_GROUPS:
-        check.fail(
-            data.value_lines["cheatsheet"],
-            f"{what} cheatsheet must be true, false or one of {', '.join(CHEATSHEET_GROUPS)}",
-        )
+    sheet = _cheatsheet(check, data, what)
     section = check.section(data, None, what)
     columns = _columns(check, data, what)
     key_id = key_label = ""
@@ -541,6 +553,10 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
             if row.id in seen:
                 check.fail(row.line, f"{what}: duplicate entry id {row.id!r} (first on line {seen[row.id]})")
             seen.setdefault(str(row.id), row.line)
+    _check_rule_fields(check, sheet.rule, rows, columns, sheet.rule_line, what)
+    for column_id in sheet.columns:
+        if column_id not in {c.id for c in columns}:
+            check.fail(sheet.columns_line, f"{what} cheatsheet columns: no column {column_id!r}")
     note = data.get("note", "")
     return Table(
         id=table_id,
@@ -556,8 +572,74 @@ def _table(check: _Checker, table_id: str, data: LocatedDict, line: int) -> Tabl
         key_label=key_label,
         picker=picker,
         gm_fillable=gm_fillable is True,
-        cheatsheet=cheatsheet,
+        cheatsheet=sheet.block,
+        cheatsheet_order=sheet.order,
+        cheatsheet_rule=sheet.rule,
+        cheatsheet_rows=sheet.rows,
+        cheatsheet_columns=sheet.columns,
     )
+
+
+def _check_rule_fields(
+    check: _Checker, rule: str, rows: list[Row], columns: tuple[Column, ...], line: int, what: str
+) -> None:
+    """Every {entry} or {entry.column} of a cheat-sheet rule names a cell of the table."""
+    ids = {str(row.id) for row in rows}
+    names = {c.id for c in columns}
+    for match in RULE_FIELD.finditer(rule):
+        entry, column = match.group(1), match.group(2) or "value"
+        if entry not in ids or column not in names:
+            check.fail(line, f"{what} cheatsheet rule: {match.group(0)} names no cell of this table")
+
+
+@dataclass(frozen=True)
+class _Cheatsheet:
+    block: bool | str | None = None
+    order: int = 0
+    rule: str = ""
+    rows: bool = True
+    columns: tuple[str, ...] = ()
+    rule_line: int = 0  # where the rule and the columns are written, for file:line messages
+    columns_line: int = 0
+
+
+def _cheatsheet(check: _Checker, data: LocatedDict, what: str) -> _Cheatsheet:
+    """A table's ``cheatsheet:``: false, a block name, or {block, order, rule, rows}."""
+    raw = data.get("cheatsheet")
+    line = data.value_lines.get("cheatsheet", data.line)
+    blocks = ", ".join(CHEATSHEET_BLOCKS)
+    if raw is None or raw is False:
+        return _Cheatsheet(raw)
+    if isinstance(raw, str) and raw in CHEATSHEET_BLOCKS:
+        return _Cheatsheet(raw)
+    if not isinstance(raw, LocatedDict):
+        check.fail(line, f"{what} cheatsheet must be false, one of {blocks}, or a mapping with 'block'")
+        return _Cheatsheet()
+    check.keys(raw, CHEATSHEET_KEYS, {"block"}, f"{what} cheatsheet")
+    block, order, rule, rows = (
+        raw.get("block"),
+        raw.get("order", 0),
+        raw.get("rule", ""),
+        raw.get("rows", True),
+    )
+    if block not in CHEATSHEET_BLOCKS:
+        check.fail(raw.value_lines.get("block", line), f"{what} cheatsheet block must be one of {blocks}")
+        block = None
+    if not isinstance(order, int) or isinstance(order, bool):
+        check.fail(raw.value_lines["order"], f"{what} cheatsheet order must be a whole number")
+        order = 0
+    if not isinstance(rule, str):
+        check.fail(raw.value_lines["rule"], f"{what} cheatsheet rule must be text")
+        rule = ""
+    if not isinstance(rows, bool):
+        check.fail(raw.value_lines["rows"], f"{what} cheatsheet rows must be true or false")
+        rows = True
+    columns = raw.get("columns", [])
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        check.fail(raw.value_lines["columns"], f"{what} cheatsheet columns must be a list of column ids")
+        columns = []
+    lines = (raw.value_lines.get("rule", line), raw.value_lines.get("columns", line))
+    return _Cheatsheet(block, order, " ".join(rule.split()), rows, tuple(columns), *lines)
 
 
 def _ruling(check: _Checker, ruling_id: str, data: LocatedDict, line: int) -> Ruling:

@@ -114,6 +114,34 @@ CASES = [
         "source: {chapter",
         "unknown key 'chapter'",
     ),
+    (
+        "damage.yaml",
+        "      block: stun\n      order: 1",
+        "      block: stunned\n      order: 1",
+        "block: stunned",
+        "cheatsheet block must be one of initiative, attack",
+    ),
+    (
+        "damage.yaml",
+        "        remaining attacks this round. CON above {human_max_con}",
+        "        remaining attacks this round. CON above {human_max}",
+        "rule: >-",  # the rule's key (its first rule in the file)
+        "cheatsheet rule: {human_max} names no cell of this table",
+    ),
+    (
+        "damage.yaml",
+        "      block: stun\n      order: 2",
+        "      block: stun\n      order: 2\n      columns: [bonus]",
+        "columns: [bonus]",
+        "cheatsheet columns: no column 'bonus'",
+    ),
+    (
+        "strike.yaml",
+        "    cheatsheet:\n      block: results\n      order: 2",
+        "    cheatsheet: yes please",
+        "cheatsheet: yes please",
+        "cheatsheet must be false, one of initiative",
+    ),
 ]
 
 

@@ -1,30 +1,39 @@
-"""The printable cheat sheet: the tables a GM looks up most during combat, readable on paper.
+"""The printable cheat sheet and the GM screen: what a GM looks up during a fight, in the order a round
+is played, readable at arm's length.
 
-Which tables: those with ``cheatsheet:`` set in the YAML (``true`` or a group name), else every picker
-(situational modifier) table and every bands table; a table with no value at all is left out.
-Order, most used first: the to-hit tables, then critical/fumble and automatic results, then stun,
-wounds and hit-point states, then the situational modifiers (``CHEATSHEET_GROUPS``).
+Which tables, and where: a table's ``cheatsheet:`` names its block (``CHEATSHEET_BLOCKS``: initiative,
+the attack roll, situational modifiers, criticals and fumbles, damage, hit points, stun, conditions,
+morale), its order in the block, optionally the rule in one line (its ``{entry}`` fields filled from
+the table's cells) and the columns printed; ``false`` keeps it in the reference PDF only. A picker
+table without the key goes to the situational modifiers; any other table without it stays in the
+reference PDF. A d20 ruleset whose target is an armour class also gets a grid of the d20 roll needed,
+worked out by the engine; an attack block without a rule prints the ruleset's resolution sentence.
 
-Layout, made for paper: every cell prints at 8 pt and 100% scale, on one line; a cheat sheet short
-enough to fit one page at a larger scale prints at the largest that does (up to 150%: 12 pt), so a
-short ruleset fills its page rather than a third of it. The sheet is a grid of narrow columns; each table's columns are cells merged over as many grid columns as their text needs,
-measured from the font's widths. A table narrow enough takes one of two side-by-side panels, a wider
-one the whole width, and every row is one line tall, so panels can share rows without stretching them.
-Tables are placed first-fit onto pages in that order and never split across a page.
+Layout, made for paper: body text at 9 pt, table titles at 10 pt and block headings at 12 pt, at 100%
+scale (or larger for a sheet that fits one page). The sheet is a grid of narrow columns; each table's
+columns are cells merged over as many grid columns as their text needs, measured from the font's
+widths, and a long text wraps onto up to ``MAX_ROW_LINES`` lines rather than be cut. The page is split
+into side-by-side panels (2 on the portrait cheat sheet, 3 on the landscape GM screen) filled like a
+newspaper's columns, down each panel then the next, so the sheet reads in the order of the round. A
+table too wide for a panel takes the whole width on the cheat sheet; on the screen it prints stacked
+(each row's label, then its values after their columns' names) so nothing crosses a fold. A table too
+long for the rest of a panel goes on in the next one, cut between two rows, its header printed again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 import openpyxl
-from openpyxl.styles import Alignment
+from openpyxl.styles import Alignment, Border, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc import resolution
 from pycalc.sheets.common import (
     ACCENT,
     GRID,
@@ -38,85 +47,133 @@ from pycalc.sheets.common import (
 from pycalc.sheets.gm_text import readable
 from pycalc.sheets.printing import set_up_printing
 from pycalc.sheets.text_width import text_points, wrapped
-from pycalc.table_files import CHEATSHEET_GROUPS, Column
+from pycalc.table_files import CHEATSHEET_BLOCKS, RULE_FIELD, Column
 from pycalc.tables import Row, RuleSet, Table
 
 SHEET_TITLE = "Cheat sheet"
+SCREEN_TITLE = "GM screen"
 VALUE_COLUMNS = 5  # at most this many value columns of a table
-BODY_SIZE = 8.0  # points, printed at 100%
-TITLE_SIZE = 9.0
-LINE = 10.5  # every row's height, in points
-GRID_COLUMNS = 78  # grid columns across the page (fits A4 and Letter portrait at 100%)
-GRID_WIDTH = 1.0  # each grid column's width (LibreOffice prints a width unit as 7 points)
-POINTS_PER_GRID = 7.0
-CELL_PADDING = 3.0  # points of a cell's width its text cannot use
-GAP = 2  # grid columns between the two panels
+BODY_SIZE = 9.0  # points, printed at 100%: read at arm's length
+TITLE_SIZE = 10.0  # a table's title
+BLOCK_SIZE = 12.0  # a block's heading
+HEADING_FONT = 14.0  # the sheet's title
+LINE = 11.0  # every row's height, in points (9 pt text needs 10.4)
+HEADING_ROWS = 2  # sheet rows a block's heading takes
+POINTS_PER_GRID = 7.0  # LibreOffice prints a column of width 1 as 7 points
+GRID_WIDTH = 1.0
+CELL_PADDING = 6.0  # points of a cell's width its text cannot use (LibreOffice's margins and a safety)
+MAX_ROW_LINES = 4  # a long text wraps onto at most this many lines
+STACKED_ROW_LINES = 12  # a row of a table printed as label and text on the GM screen (``stacked``)
+SCREEN_ROW_LINES = 7  # on the GM screen's narrower panels, before a table prints stacked
+GAP = 2  # grid columns between two panels
 SCALES = (150, 125, 100)  # print scales tried, largest first: the first that fits one page is used
 MARGIN = 0.3  # inches, left and right
-TOP, BOTTOM = 0.5, 0.5  # inches, above and below the printed rows (header and footer sit inside)
-PAGE_HEIGHTS = {"a4": 841.89, "letter": 792.0}  # points, portrait
+TOP, BOTTOM = 0.4, 0.4  # inches, above and below the printed rows (header and footer sit inside)
+HEADER_MARGIN = 0.15  # inches from the page's edge to the header and to the footer
+PAGE_SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}  # points, portrait (width, height)
 SAFETY_ROWS = 1  # a page is filled one row short of what fits, so the office never breaks a table
 FIRST_ROW = 4  # tables start here (title, introduction and a gap above)
-TITLE_FONT = 13.0
+HEADER_FOOTER_SIZE = 9
+PORTRAIT_PANELS, SCREEN_PANELS = 2, 3
+MIN_SPLIT_ROWS = 4  # a table goes on over the next panel or page with at least this many rows each side
+TALL_SPLIT = (16, 2)  # a table this many sheet rows tall may be cut with 2 rows a side (wrapped rows)
+GRID_BONUSES = range(0, 11, 2)  # the attack bonuses and armour classes of the d20 grid: common cases
+GRID_CLASSES = range(10, 23, 2)
+MINUS = "\u2212"
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
+BLOCK_TITLES = {
+    "initiative": "Initiative",
+    "attack": "The attack roll",
+    "situation": "Situation: modifiers, cover, range",
+    "results": "Criticals, fumbles and special results",
+    "damage": "Damage",
+    "hit_points": "Hit points",
+    "stun": "Stun",
+    "conditions": "Conditions and how long they last",
+    "morale": "Morale",
+}
+HEADING_RULE = Border(top=Side(style="medium", color=ACCENT))  # a rule above each block
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The printable page: its grid columns across, panels, and table rows per page."""
+
+    panels: int
+    columns_across: int
+    first: int  # table rows on page 1 (below the sheet's title)
+    later: int  # table rows on every later page
+    landscape: bool
+
+    @property
+    def panel(self) -> int:
+        return (self.columns_across - GAP * (self.panels - 1)) // self.panels
+
+    def capacity(self, page: int) -> int:
+        return self.first if page == 0 else self.later
+
+    def page_start(self, page: int) -> int:
+        """The sheet row a page's tables start on."""
+        return FIRST_ROW if page == 0 else FIRST_ROW + self.first + (page - 1) * self.later
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A table as the cheat sheet prints it."""
+    """A table (or the d20 grid) as the cheat sheet prints it."""
 
-    table: Table
-    group: str
+    block: str
     title: str
-    header: list[str]
+    rule: str  # the rule in one line, above the rows ("" when none)
+    header: list[str]  # [] when only the rule is printed
     rows: list[list[object]]
     spans: list[int]  # grid columns per column, label column first
-    full_width: bool  # across the page, rather than in one of the two panels
-    title_lines: int  # sheet rows the title takes (it wraps onto a second row rather than be cut)
-    header_lines: int  # sheet rows the header takes (long headers wrap)
-    body_lines: int  # sheet rows each body row takes: 1, unless the table is too wide for one line
-
-    @property
-    def width(self) -> int:
-        return sum(self.spans)
+    width: int  # grid columns of the whole table
+    full_width: bool  # across the page, rather than in one panel
+    title_lines: int
+    rule_lines: int
+    header_lines: int
+    row_lines: tuple[int, ...]  # sheet rows each body row takes
+    table: Table | None = None  # None: worked out by the engine (the d20 grid)
+    heading: str = ""  # a block's heading (then nothing else is printed)
 
     @property
     def height(self) -> int:
-        return self.title_lines + self.header_lines + self.body_lines * len(self.rows)
+        heading = HEADING_ROWS if self.heading else 0
+        header = self.header_lines if self.header else 0
+        return heading + self.title_lines + self.rule_lines + header + sum(self.row_lines)
 
 
 @dataclass(frozen=True)
 class Placed:
     shown: Shown
     page: int  # 0-based
-    row: int  # sheet row of its title
+    row: int  # sheet row of its first line
     first_column: int  # 1-based grid column
 
 
-def group_of(table: Table) -> str | None:
-    """The table's cheat-sheet group, or None when it is not on the cheat sheet."""
+# --------------------------------------------------------------------------- what is printed
+
+
+def block_of(table: Table) -> str | None:
+    """The table's block, or None when it is in the reference PDF only."""
     if table.cheatsheet is False or not table.rows:
         return None
     if isinstance(table.cheatsheet, str):
         return table.cheatsheet
-    if table.picker:
-        return "situation"
-    if table.cheatsheet is True or table.kind == "bands":
-        return "state"
-    return None
+    return "situation" if table.picker else None
+
+
+def signed(number: int) -> str:
+    return f"{MINUS}{-number}" if number < 0 else str(number)
 
 
 def band_label(row: Row) -> str:
+    """A band as a GM reads it: "−9 to −7", "10 or less", "4 or more", "5"."""
     if row.low is None or row.low <= OPEN_LOW:
-        return f"{row.high} or less"
+        return f"{signed(int(row.high))} or less"
     if row.high is None or row.high >= OPEN_HIGH:
-        return f"{row.low}+"
-    return str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
-
-
-def panel_width(columns: int) -> int:
-    """Grid columns of each of the two side-by-side panels of a page that many grid columns wide."""
-    return (columns - GAP) // 2
+        return f"{signed(row.low)} or more"
+    return signed(row.low) if row.low == row.high else f"{signed(row.low)} to {signed(row.high)}"
 
 
 def formula_labels(rules: RuleSet, table: Table, column: Column) -> dict[str, str]:
@@ -132,10 +189,10 @@ def formula_labels(rules: RuleSet, table: Table, column: Column) -> dict[str, st
 
 
 def shown_value(value: object, table: Table, column: Column, rules: RuleSet) -> object:
-    """A value as a GM reads it: a flag as "yes" or a dash (the rows it applies to stand out), a dash
-    for none, a row's, outcome's or damage formula's name rather than its id."""
+    """A value as a GM reads it: a flag as "yes" or "no", nothing as a dash, a row's, outcome's or
+    damage formula's name rather than its id."""
     if isinstance(value, bool):
-        return "yes" if value else "—"
+        return "yes" if value else "no"
     if value is None:
         return "—"
     formulas = formula_labels(rules, table, column)
@@ -144,12 +201,31 @@ def shown_value(value: object, table: Table, column: Column, rules: RuleSet) -> 
     if isinstance(value, str) and (IDENTIFIER.match(value) or column.type == "outcome"):
         labels = {row.id: row.label for row in table.rows}
         return labels.get(value, value.replace("_", " ").capitalize())
+    if isinstance(value, str):
+        return readable(value, rules)
     return value
 
 
+def rule_text(table: Table, rules: RuleSet) -> str:
+    """The table's rule in one line, each {entry} / {entry.column} replaced by that cell's value."""
+
+    def cell(match: re.Match[str]) -> str:
+        column_id = match.group(2) or "value"
+        value = table.value(match.group(1), column_id)
+        column = next(c for c in table.columns if c.id == column_id)
+        shown = shown_value(value, table, column, rules)
+        return signed(shown) if isinstance(shown, int) else str(shown)
+
+    return readable(RULE_FIELD.sub(cell, table.cheatsheet_rule), rules)
+
+
 def has_values(table: Table) -> bool:
-    columns = table.columns[:VALUE_COLUMNS]
-    return any(row[c.id] is not None for row in table.rows for c in columns)
+    """Whether any row says something: a table of dashes and "no" says nothing (0 says something)."""
+    columns = shown_columns(table)
+    return any(row[c.id] is not None and row[c.id] is not False for row in table.rows for c in columns)
+
+
+# --------------------------------------------------------------------------- measuring
 
 
 def wrapped_lines(text: str, grid_columns: int, size: float = BODY_SIZE, bold: bool = False) -> int:
@@ -161,129 +237,363 @@ def wrapped_lines(text: str, grid_columns: int, size: float = BODY_SIZE, bold: b
 
 def span(text: str, lines: int = 1, size: float = BODY_SIZE, bold: bool = False) -> int:
     """The fewest grid columns that hold the text in that many lines."""
-    return next(
-        width for width in range(1, 4 * GRID_COLUMNS) if wrapped_lines(text, width, size, bold) <= lines
-    )
+    return next(width for width in range(1, 400) if wrapped_lines(text, width, size, bold) <= lines)
 
 
-def columns_needed(
-    header: list[str], rows: list[list[object]], header_lines: int, body_lines: int
-) -> list[int]:
+def columns_needed(header: list[str], rows: list[list[object]], header_lines: int) -> list[int]:
+    """Grid columns each column needs for its values on one line and its header on that many."""
     return [
-        max(span(text, header_lines, bold=True), *(span(str(values[index]), body_lines) for values in rows))
+        max(span(text, header_lines, bold=True), *(span(str(values[index])) for values in rows))
         for index, text in enumerate(header)
     ]
 
 
-def widen(spans: list[int], width: int) -> list[int]:
-    """Give the spare grid columns to the label column, so the table fills its panel."""
-    return [spans[0] + width - sum(spans), *spans[1:]]
-
-
-def show(table: Table, group: str, rules: RuleSet, columns_across: int = GRID_COLUMNS) -> Shown:
-    """Lay the table out: in a panel if it fits one (headers on up to 3 lines), else across the page
-    (``columns_across`` grid columns wide).
-
-    Body rows stay on one line unless even the whole width cannot hold the table so."""
-    columns = table.columns[:VALUE_COLUMNS]
-    title = readable(table.title, rules)
-    header = [table.key_label if table.kind == "bands" else "Entry"] + [
-        readable(c.label, rules) for c in columns
+def longest_word(header: str, values: list[object]) -> int:
+    """Grid columns the column's longest word needs (bold in the header): its narrowest wrapped width."""
+    words = [(word, True) for word in header.split()] + [
+        (word, False) for value in values for word in str(value).split()
     ]
+    return max(span(word, 1, bold=bold) for word, bold in words)
+
+
+Fitted = tuple[list[int], int, tuple[int, ...]]  # spans, header lines, lines of each row
+
+
+def fit_columns(
+    header: list[str], rows: list[list[object]], width: int, max_lines: int = MAX_ROW_LINES
+) -> Fitted | None:
+    """(spans, header lines, lines of each row) of the table in ``width`` grid columns: on one line
+    each if it can, else with its widest columns wrapped (each keeping its longest word whole, at most
+    ``MAX_ROW_LINES`` lines a row); None when it cannot be."""
+    for header_lines in (1, 2, 3):
+        spans = columns_needed(header, rows, header_lines)
+        if sum(spans) <= width:
+            return [spans[0] + width - sum(spans), *spans[1:]], header_lines, (1,) * len(rows)
+    needs = columns_needed(header, rows, 3)
+    by_need = sorted(range(len(header)), key=lambda index: -needs[index])
+    for count in range(1, len(header) + 1):
+        wrapping = by_need[:count]
+        fixed = sum(needs[i] for i in range(len(header)) if i not in wrapping)
+        room = width - fixed
+        wanted = sum(needs[i] for i in wrapping)
+        spans = list(needs)
+        for index in wrapping:
+            spans[index] = max(
+                longest_word(header[index], [r[index] for r in rows]), room * needs[index] // wanted
+            )
+        spans[wrapping[0]] += width - sum(spans)
+        if spans[wrapping[0]] < longest_word(header[wrapping[0]], [r[wrapping[0]] for r in rows]):
+            continue
+        header_lines = max(wrapped_lines(text, s, bold=True) for text, s in zip(header, spans, strict=True))
+        lines = tuple(
+            max(wrapped_lines(str(value), s) for value, s in zip(values, spans, strict=True))
+            for values in rows
+        )
+        if header_lines <= max_lines and max(lines, default=1) <= max_lines:
+            return spans, header_lines, lines
+    return None
+
+
+def stacked(header: list[str], rows: list[list[object]]) -> tuple[list[str], list[list[object]]]:
+    """A table too wide for a panel of the GM screen as two columns: each row's label, then its values
+    in one text, each after its column's name ("Damage: Maximum damage; ..."), a dash left out."""
+    body: list[list[object]] = [
+        [
+            values[0],
+            "; ".join(
+                f"{name}: {value}" for name, value in zip(header[1:], values[1:], strict=True) if value != "—"
+            ),
+        ]
+        for values in rows
+    ]
+    return [header[0], ""], body
+
+
+def stacked_columns(header: list[str], rows: list[list[object]], width: int) -> Fitted:
+    """A stacked table's spans, header lines and row lines: the labels take what they need up to a
+    third of the panel (their longest word at least), the text the rest."""
+    labels = [header[0], *(str(values[0]) for values in rows)]
+    label = max(
+        longest_word(header[0], [values[0] for values in rows]), min(width // 3, max(map(span, labels)))
+    )
+    spans = [label, width - label]
+    header_lines = wrapped_lines(header[0], label, bold=True)
+    lines = tuple(
+        max(wrapped_lines(str(v), s) for v, s in zip(values, spans, strict=True)) for values in rows
+    )
+    return spans, header_lines, lines
+
+
+def shown_table(
+    block: str,
+    title: str,
+    rule: str,
+    header: list[str],
+    rows: list[list[object]],
+    paper: Paper,
+    table: Table | None = None,
+) -> Shown:
+    """Lay the table out in a panel if it fits one, else across the page on the cheat sheet (there also
+    when wrapping in a panel makes it half again as tall), stacked in a panel on the GM screen (a table
+    across a fold would read as two)."""
+    screen = paper.panels == SCREEN_PANELS
+
+    def laid(width: int, head: list[str], body: list[list[object]], fit: Fitted) -> Shown:
+        spans, header_lines, row_lines = fit
+        title_lines = wrapped_lines(title, width, TITLE_SIZE, bold=True) if title else 0
+        rule_lines = wrapped_lines(rule, width) if rule else 0
+        full = width > paper.panel
+        return Shown(
+            block, title, rule, head, body, spans, width, full, title_lines, rule_lines, header_lines,
+            row_lines, table,
+        )  # fmt: skip
+
+    found = []
+    for width in (paper.panel, paper.columns_across):
+        lines = SCREEN_ROW_LINES if screen and width == paper.panel else MAX_ROW_LINES
+        fit = fit_columns(header, rows, width, lines) if header else ([width], 0, ())
+        if fit is not None:
+            found.append(laid(width, header, rows, fit))
+    if screen and header and (not found or found[0].full_width):
+        head, body = stacked(header, rows)
+        return laid(paper.panel, head, body, stacked_columns(head, body, paper.panel))
+    if not found:
+        where = f"{table.file}:{table.line}: table {table.id!r}" if table else title
+        raise ValueError(f"{where} is too wide for the cheat sheet")
+    wide = found[-1].full_width and found[0].height > 1.5 * found[-1].height and not screen
+    return found[-1] if wide else found[0]
+
+
+def shown_columns(table: Table) -> list[Column]:
+    """The value columns printed: those the table's ``cheatsheet: columns`` names, else the first
+    ``VALUE_COLUMNS`` that hold a value in some row."""
+    if table.cheatsheet_columns:
+        return [next(c for c in table.columns if c.id == i) for i in table.cheatsheet_columns]
+    return [c for c in table.columns if any(row[c.id] is not None for row in table.rows)][:VALUE_COLUMNS]
+
+
+def show(table: Table, block: str, rules: RuleSet, paper: Paper) -> Shown:
+    columns = shown_columns(table)
+    title = readable(table.title, rules)
+    rule = rule_text(table, rules) if table.cheatsheet_rule else ""
+    if not table.cheatsheet_rows:
+        return shown_table(block, title, rule, [], [], paper, table)
+    titled = table.kind == "entries" and not rule  # the title heads the label column, saving a line
+    label = title if titled else table.key_label if table.kind == "bands" else "Entry"
+    header = [label] + [readable(c.label, rules) for c in columns]
     rows = [
         [band_label(row) if table.kind == "bands" else readable(row.label, rules)]
         + [shown_value(row[c.id], table, c, rules) for c in columns]
         for row in table.rows
     ]
-    one_line = [(lines, 1) for lines in (1, 2, 3)]
-    panel = panel_width(columns_across)
-    for width, layouts in ((panel, one_line), (columns_across, [*one_line, (3, 2), (3, 3)])):
-        for header_lines, body_lines in layouts:
-            spans = columns_needed(header, rows, header_lines, body_lines)
-            if sum(spans) <= width:
-                title_lines = wrapped_lines(title, width, TITLE_SIZE, bold=True)
-                spans = widen(spans, width)
-                lines = (title_lines, header_lines, body_lines)
-                return Shown(table, group, title, header, rows, spans, width > panel, *lines)
-    raise ValueError(f"{table.file}:{table.line}: table {table.id!r} is too wide for the cheat sheet")
+    return shown_table(block, "" if titled else title, rule, header, rows, paper, table)
 
 
-def read_by_the_block(rules: RuleSet, table: Table) -> bool:
-    """The table of damage formulas that the resolution block names (what a critical chart's rows
-    deal): a GM needs it beside the chart."""
+def d20_grid(rules: RuleSet) -> tuple[list[str], list[list[object]]] | None:
+    """The natural d20 roll needed by attack bonus (rows) and armour class (columns), from the engine;
+    None for a ruleset whose target is not an armour class."""
     block = rules.resolution_block
-    return block is not None and block.damage.formulas is not None and block.damage.formulas.table == table.id
-
-
-def cheatsheet_tables(rules: RuleSet, columns_across: int = GRID_COLUMNS) -> list[Shown]:
-    """Every table on the cheat sheet, most used first (by group, then in YAML order), laid out for a
-    page ``columns_across`` grid columns wide."""
-    grouped = [
-        (
-            "results" if table.cheatsheet is None and read_by_the_block(rules, table) else group_of(table),
-            table,
-        )
-        for table in rules.tables.values()
+    if block is None or block.target != "armor_class":
+        return None
+    header = ["Attack bonus", *(f"AC {ac}" for ac in GRID_CLASSES)]
+    rows: list[list[object]] = [
+        [f"+{bonus}", *(max(1, resolution.need(rules, resolution.Attack(bonus, ac))) for ac in GRID_CLASSES)]
+        for bonus in GRID_BONUSES
     ]
-    chosen = [(group, table) for group, table in grouped if group is not None and has_values(table)]
-    chosen.sort(key=lambda pair: CHEATSHEET_GROUPS.index(pair[0]))
-    return [show(table, group, rules, columns_across) for group, table in chosen]
+    return header, rows
 
 
-def heading(rules: RuleSet, columns_across: int = GRID_COLUMNS) -> tuple[tuple[str, float, float], ...]:
-    """The sheet's title and introduction as (text, font size, row height) for rows 1 and 2."""
-    title = f"{rules.name}: combat cheat sheet"
-    intro = f"{rules.resolution}. Source: {rules.source}; every table in full in the reference workbook."
-    return tuple(
-        (text, size, wrapped_lines(text, columns_across, size, bold) * size * 1.25)
-        for text, size, bold in ((title, TITLE_FONT, True), (intro, BODY_SIZE, False))
-    )
+def d20_grid_shown(rules: RuleSet, paper: Paper) -> Shown | None:
+    grid = d20_grid(rules)
+    if grid is None:
+        return None
+    die = int(resolution.get(rules, resolution.block(rules).die))
+    title = f"d{die} roll needed to hit"
+    return shown_table("attack", title, "", *grid, paper)
 
 
-def rows_per_page(paper: str, heading_height: float, scale: int = 100) -> tuple[int, int]:
-    """Table rows that fit on the first page (below the heading) and on every later page, printed at
-    ``scale`` percent."""
-    usable = (PAGE_HEIGHTS[paper] - 72 * (TOP + BOTTOM)) * 100 / scale
+def cheatsheet_tables(rules: RuleSet, paper: Paper | None = None) -> list[Shown]:
+    """Everything on the cheat sheet, block by block in the order of the round (within a block by
+    ``order``, then in YAML order), each block under its heading."""
+    paper = paper or paper_for("a4")
+    chosen = [
+        (CHEATSHEET_BLOCKS.index(block), table.cheatsheet_order, position, table, block)
+        for position, table in enumerate(rules.tables.values())
+        for block in [block_of(table)]
+        if block is not None and (has_values(table) or table.cheatsheet_rule)
+    ]
+    chosen.sort(key=lambda item: item[:3])
+    shown = [show(table, block, rules, paper) for *_, table, block in chosen]
+    attack = [index for index, item in enumerate(shown) if item.block == "attack"]
+    if not any(shown[index].rule for index in attack):  # the ruleset's own sentence says how
+        at = attack[0] if attack else blocks_before(shown, "attack")
+        shown.insert(at, shown_table("attack", "", rules.resolution, [], [], paper))
+        attack = [at, *(index + 1 for index in attack)]
+    grid = d20_grid_shown(rules, paper)
+    if grid is not None:  # after the attack roll's rule
+        shown.insert(attack[0] + 1, grid)
+    headed: list[Shown] = []
+    for index, item in enumerate(shown):
+        if index == 0 or shown[index - 1].block != item.block:
+            headed.append(block_heading(item.block, paper, item.full_width))
+        if item.title == BLOCK_TITLES[item.block]:  # said by the block's heading
+            item = dataclasses.replace(item, title="", title_lines=0)
+        headed.append(item)
+    return headed
+
+
+def blocks_before(shown: list[Shown], block: str) -> int:
+    """Where a block's first table goes: after every table of the blocks before it."""
+    rank = CHEATSHEET_BLOCKS.index(block)
+    return next((i for i, item in enumerate(shown) if CHEATSHEET_BLOCKS.index(item.block) > rank), len(shown))
+
+
+def block_heading(block: str, paper: Paper, across: bool) -> Shown:
+    """A block's heading, as wide as a panel (its tables follow it down the panels), or ``across`` the
+    page above a first table that is."""
+    width = paper.columns_across if across else paper.panel
+    return Shown(block, "", "", [], [], [width], width, across, 0, 0, 0, (), heading=BLOCK_TITLES[block])
+
+
+# --------------------------------------------------------------------------- placing
+
+
+def paper_for(paper: str, panels: int = PORTRAIT_PANELS, scale: int = 100, heading_rows: float = 0) -> Paper:
+    """The page of that paper size: portrait with 2 panels, or landscape with 3 (the GM screen)."""
+    width, height = PAGE_SIZES[paper]
+    landscape = panels == SCREEN_PANELS
+    if landscape:
+        width, height = height, width
+    across = int((width - 2 * 72 * MARGIN) * 100 / scale // POINTS_PER_GRID) - 1
+    usable = (height - 72 * (TOP + BOTTOM)) * 100 / scale
     later = int(usable // LINE) - SAFETY_ROWS
-    first = int((usable - heading_height - LINE) // LINE) - SAFETY_ROWS
-    return first, later
+    first = int((usable - heading_rows - LINE) // LINE) - SAFETY_ROWS
+    return Paper(panels, across, first, later, landscape)
 
 
-def place(tables: list[Shown], first: int, later: int, columns_across: int = GRID_COLUMNS) -> list[Placed]:
-    """First fit, in order: each table goes where it fits highest on the earliest page, in a panel's
-    free rows (or both panels' for a table across the page), so later small tables fill the gaps."""
-    pages: list[tuple[list[bool], list[bool]]] = []  # per page, each panel's rows in use
+def fill_columns(
+    run: list[Shown], height: int, panels: int, cut: bool = True
+) -> tuple[list[tuple[Shown, int, int]], int, Shown | None]:
+    """Fill panels of that height down, in order: (table or part of one, panel, row) of what fits, how
+    many tables of ``run`` fit whole, and the part of the next one left over (a table that does not fit
+    the rest of a panel goes on in the next, cut between rows, when ``cut`` and ``split`` may cut it)."""
+    spots: list[tuple[Shown, int, int]] = []
+    queue = list(run)
+    panel, used, whole = 0, 0, 0
+    while queue and panel < panels:
+        item = queue[0]
+        if item.heading and len(queue) > 1 and used + item.height + least_part(queue[1]) > height:
+            panel, used = panel + 1, 0  # a heading stays with the first rows of its block's first table
+            continue
+        if used + item.height <= height:
+            spots.append((item, panel, used))
+            used += item.height
+            queue.pop(0)
+            whole += 1
+            continue
+        parts = split(item, height - used) if cut else None
+        if parts is not None:
+            spots.append((parts[0], panel, used))
+            queue[0] = parts[1]
+        panel, used = panel + 1, 0
+    left = queue[0] if queue and queue[0] is not run[whole] else None  # a part of run[whole]
+    return spots, whole, left
+
+
+def split(shown: Shown, room: int) -> tuple[Shown, Shown] | None:
+    """A long table cut between two rows so that its first part fills ``room`` rows, the rest going on
+    under its header again; None when fewer than ``MIN_SPLIT_ROWS`` rows would fit or stay."""
+    above = shown.height - sum(shown.row_lines)
+    fitting = 0
+    while fitting < len(shown.rows) and above + sum(shown.row_lines[: fitting + 1]) <= room:
+        fitting += 1
+    least = least_rows(shown)
+    fitting = min(fitting, len(shown.rows) - least)  # at least as many go on
+    if fitting < least:
+        return None
+    first = dataclasses.replace(shown, rows=shown.rows[:fitting], row_lines=shown.row_lines[:fitting])
+    rest = dataclasses.replace(
+        shown,
+        rows=shown.rows[fitting:],
+        row_lines=shown.row_lines[fitting:],
+        heading="",
+        rule="",
+        rule_lines=0,
+        title=f"{shown.title} (continued)" if shown.title else "",
+    )
+    return first, rest
+
+
+def least_part(shown: Shown) -> int:
+    """Rows the first part of a table takes at the least: all of it, or its head and
+    ``MIN_SPLIT_ROWS`` rows when it may go on over the next panel or page."""
+    least = least_rows(shown)
+    if len(shown.rows) < 2 * least:
+        return shown.height
+    return shown.height - sum(shown.row_lines[least:])
+
+
+def least_rows(shown: Shown) -> int:
+    """The fewest rows of a table on either side of a cut."""
+    tall, rows = TALL_SPLIT
+    return rows if shown.height >= tall else MIN_SPLIT_ROWS
+
+
+def place(tables: list[Shown], paper: Paper) -> list[Placed]:
+    """Newspaper order: each run of panel-wide tables reads down the first panel, then the next, its
+    panels as even as the order allows; a table across the page starts below the run before it. A
+    run that does not fit the rest of a page goes on over the next."""
     placed: list[Placed] = []
-    for shown in tables:
-        page, spot = 0, None
-        while spot is None:
-            if page == len(pages):
-                capacity = first if page == 0 else later
-                pages.append(([False] * capacity, [False] * capacity))
-            spot = fit(pages[page], shown)
-            page += 1
-        page -= 1
-        top, panel = spot
-        for used in pages[page] if shown.full_width else (pages[page][panel],):
-            used[top : top + shown.height] = [True] * shown.height
-        column = 1 + panel * (panel_width(columns_across) + GAP)
-        placed.append(Placed(shown, page, page_start(page, first, later) + top, column))
+    page, top, index = 0, 0, 0
+    while index < len(tables):
+        room = paper.capacity(page) - top
+        shown = tables[index]
+        if shown.full_width:
+            following = least_part(tables[index + 1]) if shown.heading and index + 1 < len(tables) else 0
+            if shown.heading and shown.height + following > room and top > 0:  # never alone at a page's foot
+                page, top = page + 1, 0
+                continue
+            if shown.height > room:
+                parts = split(shown, room)
+                if parts is not None:
+                    tables = [*tables[:index], *parts, *tables[index + 1 :]]
+                    continue
+                if top == 0:
+                    raise ValueError(f"{shown.title!r} is taller than a page")
+                page, top = page + 1, 0
+                continue
+            placed.append(Placed(shown, page, paper.page_start(page) + top, 1))
+            top, index = top + shown.height, index + 1
+            continue
+        end = next((i for i in range(index, len(tables)) if tables[i].full_width), len(tables))
+        run = tables[index:end]
+        spots, whole, left = fill_columns(run, room, paper.panels)
+        if not spots:
+            if top == 0:
+                raise ValueError(f"{shown.title!r} is taller than a page")
+            page, top = page + 1, 0
+            continue
+        if whole == len(run):  # the whole run fits: the shortest panels that still hold it
+            cut = fill_columns(run, room, paper.panels, cut=False)[1] < len(run)  # cut only when it must
+            height = next(
+                h for h in range(1, room + 1) if fill_columns(run, h, paper.panels, cut)[1] == len(run)
+            )
+            spots, whole, left = fill_columns(run, height, paper.panels, cut)
+        for item, panel, row in spots:
+            column = 1 + panel * (paper.panel + GAP)
+            placed.append(Placed(item, page, paper.page_start(page) + top + row, column))
+        if whole == len(run):
+            top += max(row + item.height for item, _, row in spots)
+            index += whole
+        else:
+            index += whole
+            if left is not None:
+                tables = [*tables[:index], left, *tables[index + 1 :]]
+            page, top = page + 1, 0
     return placed
 
 
-def page_start(page: int, first: int, later: int) -> int:
-    """The sheet row a page's tables start on."""
-    return FIRST_ROW if page == 0 else FIRST_ROW + first + (page - 1) * later
-
-
-def fit(page: tuple[list[bool], list[bool]], shown: Shown) -> tuple[int, int] | None:
-    """(first row on the page, panel) of the highest free place for the table, or None."""
-    panels = [page[0], page[1]] if not shown.full_width else [[a or b for a, b in zip(*page, strict=True)]]
-    for top in range(len(page[0]) - shown.height + 1):
-        for panel, used in enumerate(panels):
-            if not any(used[top : top + shown.height]):
-                return top, panel
-    return None
+# --------------------------------------------------------------------------- writing
 
 
 def write_cell(
@@ -296,7 +606,7 @@ def write_cell(
         style_header(cell)
     cell.font = font(BODY_SIZE, bold=header)
     horizontal = "left" if isinstance(value, str) else "center"
-    cell.alignment = Alignment(horizontal=horizontal, vertical="center", wrap_text=height > 1)
+    cell.alignment = Alignment(horizontal=horizontal, vertical="top", wrap_text=True)
     for row_offset in range(height):
         for column_offset in range(width):
             sheet.cell(row + row_offset, column + column_offset).border = GRID
@@ -306,20 +616,40 @@ def write_cell(
         )
 
 
+def write_text(
+    sheet: Worksheet, row: int, column: int, size: tuple[int, int], text: str, style: tuple[float, bool, str]
+) -> None:
+    height, width = size
+    points, bold, colour = style
+    cell = put(sheet.cell(row, column), text)
+    cell.font = font(points, bold=bold, colour=colour)
+    cell.alignment = Alignment(vertical="bottom" if bold else "top", wrap_text=True)
+    sheet.merge_cells(
+        start_row=row, start_column=column, end_row=row + height - 1, end_column=column + width - 1
+    )
+
+
 def write_table(sheet: Worksheet, placed: Placed) -> None:
     shown, row, column = placed.shown, placed.row, placed.first_column
-    title = put(sheet.cell(row, column), shown.title)
-    title.font = font(TITLE_SIZE, bold=True, colour=ACCENT)
-    title.alignment = Alignment(vertical="bottom", wrap_text=shown.title_lines > 1)
-    sheet.merge_cells(
-        start_row=row,
-        start_column=column,
-        end_row=row + shown.title_lines - 1,
-        end_column=column + shown.width - 1,
-    )
-    row += shown.title_lines
+    if shown.heading:  # bottom-aligned in two rows: room above it, and for its 12 pt glyphs
+        write_text(sheet, row, column, (HEADING_ROWS, shown.width), shown.heading, (BLOCK_SIZE, True, ACCENT))
+        for offset in range(shown.width):
+            sheet.cell(row, column + offset).border = HEADING_RULE
+        return
+    if shown.title:
+        write_text(
+            sheet, row, column, (shown.title_lines, shown.width), shown.title, (TITLE_SIZE, True, ACCENT)
+        )
+        row += shown.title_lines
+    if shown.rule:
+        write_text(
+            sheet, row, column, (shown.rule_lines, shown.width), shown.rule, (BODY_SIZE, False, "000000")
+        )
+        row += shown.rule_lines
+    if not shown.header:
+        return
     lines = [(shown.header, shown.header_lines, True)] + [
-        (values, shown.body_lines, False) for values in shown.rows
+        (values, height, False) for values, height in zip(shown.rows, shown.row_lines, strict=True)
     ]
     for values, height, header in lines:
         left = column
@@ -329,42 +659,59 @@ def write_table(sheet: Worksheet, placed: Placed) -> None:
         row += height
 
 
+def heading(
+    rules: RuleSet, columns_across: int, screen: bool = False
+) -> tuple[tuple[str, float, float], ...]:
+    """The sheet's title and introduction as (text, font size, row height) for rows 1 and 2."""
+    what = "GM screen" if screen else "combat cheat sheet"
+    title = f"{rules.name}: {what}"
+    intro = f"Source: {rules.source}. Every table in full: the reference PDF and the workbook."
+    return tuple(
+        (text, size, wrapped_lines(text, columns_across, size, bold) * size * 1.25)
+        for text, size, bold in ((title, HEADING_FONT, True), (intro, BODY_SIZE, False))
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     """The cheat sheet laid out at one print scale."""
 
     scale: int  # percent
-    columns_across: int  # grid columns that fit across the page at that scale
+    paper: Paper
     heading: tuple[tuple[str, float, float], ...]
-    first: int  # table rows on page 1
-    later: int  # table rows on every later page
     placed: list[Placed]
 
+    @property
+    def pages(self) -> int:
+        return 1 + max(item.page for item in self.placed)
 
-def layout(rules: RuleSet, paper: str) -> Layout:
+
+def layout(rules: RuleSet, paper: str, panels: int = PORTRAIT_PANELS) -> Layout:
     """At the largest of ``SCALES`` that fits one page (a table too wide for it tries the next), else
-    at 100% on as many pages as it takes."""
-    for scale in SCALES:
-        columns_across = GRID_COLUMNS * 100 // scale
-        lines = heading(rules, columns_across)
-        first, later = rows_per_page(paper, sum(height for _, _, height in lines), scale)
+    at 100% on as many pages as it takes. The GM screen is printed at 100%."""
+    scales = SCALES if panels == PORTRAIT_PANELS else (100,)
+    for scale in scales:
+        across = paper_for(paper, panels, scale).columns_across
+        lines = heading(rules, across, panels == SCREEN_PANELS)
+        page = paper_for(paper, panels, scale, sum(height for _, _, height in lines))
         try:
-            placed = place(cheatsheet_tables(rules, columns_across), first, later, columns_across)
+            placed = place(cheatsheet_tables(rules, page), page)
         except ValueError:
-            if scale == SCALES[-1]:
+            if scale == scales[-1]:
                 raise
             continue
-        if scale == SCALES[-1] or max(item.page for item in placed) == 0:
-            return Layout(scale, columns_across, lines, first, later, placed)
+        if scale == scales[-1] or max(item.page for item in placed) == 0:
+            return Layout(scale, page, lines, placed)
     raise AssertionError("SCALES ends with 100")
 
 
-def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workbook:
+def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4", screen: bool = False) -> Workbook:
+    """The cheat sheet (portrait, 2 panels) or the GM screen (landscape, 3 panels) as a workbook to print."""
     book = openpyxl.Workbook()
     sheet = book.active
-    sheet.title = SHEET_TITLE
-    laid = layout(rules, paper)
-    across = laid.columns_across
+    sheet.title = SCREEN_TITLE if screen else SHEET_TITLE
+    laid = layout(rules, paper, SCREEN_PANELS if screen else PORTRAIT_PANELS)
+    across = laid.paper.columns_across
     (title, title_size, title_height), (intro, intro_size, intro_height) = laid.heading
     put(sheet["A1"], title).font = font(title_size, bold=True, colour=ACCENT)
     put(sheet["A2"], intro).font = font(intro_size, italic=True, colour=MUTED)
@@ -379,14 +726,18 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4") -> Workboo
     sheet.row_dimensions[1].height, sheet.row_dimensions[2].height = title_height, intro_height
     for column in range(1, across + 1):
         sheet.column_dimensions[get_column_letter(column)].width = GRID_WIDTH
-    for page in range(1, max(item.page for item in laid.placed) + 1):
-        sheet.row_breaks.append(Break(id=page_start(page, laid.first, laid.later) - 1))
+    for page in range(1, laid.pages):
+        sheet.row_breaks.append(Break(id=laid.paper.page_start(page) - 1))
     set_up_printing(sheet, rules.name, version, paper)
+    for part in (sheet.oddHeader.left, sheet.oddHeader.right, sheet.oddFooter.left, sheet.oddFooter.right):
+        part.size = HEADER_FOOTER_SIZE
     sheet.print_area = f"A1:{get_column_letter(across)}{last_row}"
-    sheet.page_setup.orientation = "portrait"
+    sheet.page_setup.orientation = "landscape" if screen else "portrait"
     sheet.page_setup.fitToWidth = 0
     sheet.sheet_properties.pageSetUpPr.fitToPage = False
     sheet.page_setup.scale = laid.scale
+    sheet.print_options.horizontalCentered = False
     sheet.page_margins.left = sheet.page_margins.right = MARGIN
     sheet.page_margins.top, sheet.page_margins.bottom = TOP, BOTTOM
+    sheet.page_margins.header = sheet.page_margins.footer = HEADER_MARGIN
     return book
