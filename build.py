@@ -417,18 +417,26 @@ def write_workbooks(files: dict[Path, bytes]) -> list[Path]:
 
 def pdf_sources(rules: RuleSet, workbook: bytes, args: argparse.Namespace) -> dict[str, bytes]:
     """Workbooks to print, by the PDF name they become: the cheat sheet, the full reference and the
-    GM screen (``--screen``: the GM screen only)."""
+    GM screen (``--screen``: the GM screen only); on A4, the cheat sheet and the screen on Letter too."""
     version = tables_version(rules.id)
-    screen = {f"{rules.id}-screen": workbook_bytes(build_cheatsheet(rules, version, args.paper, screen=True))}
+    papers = {
+        "": args.paper,
+        **({LETTER_SUFFIX: "letter"} if args.paper == "a4" else {}),
+    }  # A4 also on Letter
+    screen = {
+        f"{rules.id}-screen{suffix}": workbook_bytes(build_cheatsheet(rules, version, paper, screen=True))
+        for suffix, paper in papers.items()
+    }
     if not args.pdf:
         return screen
-    return {
-        f"{rules.id}-cheatsheet": workbook_bytes(build_cheatsheet(rules, version, args.paper)),
-        f"{rules.id}-reference": workbook,
-        **screen,
+    cheatsheets = {
+        f"{rules.id}-cheatsheet{suffix}": workbook_bytes(build_cheatsheet(rules, version, paper))
+        for suffix, paper in papers.items()
     }
+    return {**cheatsheets, f"{rules.id}-reference": workbook, **screen}
 
 
+LETTER_SUFFIX = "-letter"  # the cheat sheet and the screen printed on US Letter beside the A4 ones
 PRINTED = "printed-from.json"  # in the output folder: each PDF's source workbook, by its SHA-256
 
 

@@ -4,6 +4,7 @@ its two commands (build, test) are the ones CI runs."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,15 @@ def test_the_first_screen_shows_the_games_and_a_picture() -> None:
         assert f"workbook/{game}-cheatsheet" in first_screen, (
             f"{game}'s cheat sheet is not on the first screen"
         )
+
+
+@pytest.mark.parametrize("game", ("cnc", "osr", "combat17", "spelljammer", "bfrpg"))
+def test_the_committed_sheets_print_on_a4_and_on_letter_in_two_pages(game: str):
+    """The cheat sheet and the GM screen a GM downloads: two pages each, on A4 and on US Letter."""
+    sizes = {"": "A4", "-letter": "letter"}
+    for sheet in ("cheatsheet", "screen"):
+        for suffix, paper in sizes.items():
+            pdf = ROOT / "workbook" / f"{game}-{sheet}{suffix}.pdf"
+            info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+            assert re.search(r"^Pages:\s+[12]$", info, flags=re.MULTILINE), (pdf.name, info)
+            assert f"({paper})" in info, (pdf.name, info)
