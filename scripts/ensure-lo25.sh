@@ -10,6 +10,10 @@ LO25_WANTED="libreoffice-calc-nogui python3-uno libreoffice-script-provider-pyth
 # Backported base-system packages the unpacked LibreOffice does not need from there.
 LO25_SKIP="sysvinit-utils libcom-err2 usrmerge lsb-base"
 
+LO25_APT=(-o "Dir::Etc::SourceList=$LO25/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+          -o "Dir::State::Lists=$LO25/apt/lists" -o "Dir::Cache=$LO25/apt/cache"
+          -o "Dir::State::status=$LO25/apt/empty-status" -o "APT::Default-Release=$LO25_SUITE")
+
 ensure_lo25() {
   [ -f "$LO25/root/.complete" ] && return 0
   command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1 || {
@@ -21,9 +25,7 @@ ensure_lo25() {
   printf 'deb http://deb.debian.org/debian bookworm main\ndeb http://deb.debian.org/debian %s main\n' \
     "$LO25_SUITE" >"$LO25/apt/sources.list"
   : >"$LO25/apt/empty-status"
-  local opts=(-o "Dir::Etc::SourceList=$LO25/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-              -o "Dir::State::Lists=$LO25/apt/lists" -o "Dir::Cache=$LO25/apt/cache"
-              -o "Dir::State::status=$LO25/apt/empty-status" -o "APT::Default-Release=$LO25_SUITE")
+  local opts=("${LO25_APT[@]}")
   apt-get -qq "${opts[@]}" update
   # Against an empty dpkg status, apt lists the whole closure; take what the backports give and what
   # this system lacks (the rest, e.g. libc, is the system's own).
