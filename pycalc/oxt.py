@@ -25,6 +25,7 @@ The output is a pure function of the sources and tables: byte-identical across b
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import zipfile
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ class AddInArg:
     doc: str
     default: str | None  # the Python default's source (a literal), None when the argument is required
     repeating: bool
+    rows: bool  # ndim=2: always a list of rows, one cell too (as xlwings gives it)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class AddInFunction:
     module: str  # the UDF module, e.g. "cnc"
     doc: str
     args: tuple[AddInArg, ...]
+    array: bool  # returns rows of cells (an array formula): declared sequence<sequence<any>>
 
 
 # UNOIDL's keywords, which cannot name an argument (one UDF has an argument named "double").
@@ -86,26 +89,40 @@ def camel_case(name: str) -> str:
     return f"{idl_name}Value" if idl_name in IDL_KEYWORDS else idl_name
 
 
-def arg_docs(udf: Udf) -> dict[str, str]:
-    """Each argument's ``doc=`` from the UDF's recorded ``@arg(...)`` decorators."""
-    docs = {}
+def arg_options(udf: Udf) -> dict[str, dict[str, object]]:
+    """Each argument's options (``doc=``, ``ndim=``) from the UDF's recorded ``@arg(...)`` decorators."""
+    docs: dict[str, dict[str, object]] = {}
     for decorator in udf.decorators:
         call = ast.parse(decorator[1:]).body[0].value  # type: ignore[attr-defined]
         if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "arg" and call.args:
-            keywords = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-            docs[ast.literal_eval(call.args[0])] = str(keywords.get("doc", ""))
+            docs[ast.literal_eval(call.args[0])] = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
     return docs
 
 
 def add_in_function(udf: Udf) -> AddInFunction:
-    docs = arg_docs(udf)
+    options = arg_options(udf)
     args = tuple(
-        AddInArg(p.name, camel_case(p.name), docs.get(p.name, ""), p.default, p.repeating)
+        AddInArg(
+            p.name,
+            camel_case(p.name),
+            str(options.get(p.name, {}).get("doc", "")),
+            p.default,
+            p.repeating,
+            options.get(p.name, {}).get("ndim") == 2,
+        )
         for p in udf.params
     )
     if any(a.repeating for a in args[:-1]):
         raise OxtError(f"{udf.name}: a repeating argument must come last in a Calc add-in")
-    return AddInFunction(udf.name, udf.name.upper(), udf.module, udf.doc, args)
+    return AddInFunction(udf.name, udf.name.upper(), udf.module, udf.doc, args, returns_rows(udf))
+
+
+def returns_rows(udf: Udf) -> bool:
+    """True for an array function, whose return annotation is a list of lists (Calc takes an array
+    only from a method declared to return one: an ``any`` holding it shows #VALUE!)."""
+    module = importlib.import_module(f"{lite.UDF_PACKAGE}.{udf.module}")
+    annotation = getattr(module, udf.name).__annotations__.get("return", "")
+    return str(annotation).replace(" ", "").startswith("list[list[")
 
 
 def add_in_functions(ruleset_ids: list[str]) -> list[AddInFunction]:
@@ -122,7 +139,7 @@ def idl_source(functions: list[AddInFunction]) -> str:
         return f"[in] {'sequence<any>' if arg.repeating else 'any'} {arg.idl_name}"
 
     methods = "".join(
-        f"        any {f.method}({', '.join(parameter(a) for a in f.args)});\n" for f in functions
+        f"        {'sequence< sequence< any > >' if f.array else 'any'} {f.method}({', '.join(parameter(a) for a in f.args)});\n" for f in functions
     )
     opening = " ".join(f"module {m} {{" for m in MODULE)
     return (
@@ -147,8 +164,8 @@ def project_idl() -> str:
 
 def function_table(functions: list[AddInFunction]) -> str:
     rows = "".join(
-        f"    ({f.name!r}, {f.method!r}, {f.module!r}, {f.doc!r},\n"
-        f"     ({''.join(f'({a.name!r}, {a.doc!r}, {a.default is not None}, {a.default}, {a.repeating}), ' for a in f.args)})),\n"
+        f"    ({f.name!r}, {f.method!r}, {f.module!r}, {f.doc!r}, {f.array},\n"
+        f"     ({''.join(f'({a.name!r}, {a.doc!r}, {a.default is not None}, {a.default}, {a.repeating}, {a.rows}), ' for a in f.args)})),\n"
         for f in functions
     )
     return f"_FUNCTIONS = (\n{rows})\n"
@@ -200,7 +217,6 @@ def component_source(rulesets: list[RuleSet], functions: list[AddInFunction]) ->
 COMPONENT_HEAD = '''
 import threading
 
-import uno
 import unohelper
 from com.sun.star.lang import Locale, XServiceInfo, XServiceName
 from com.sun.star.sheet import LocalizedName, XAddIn, XCompatibilityNames
@@ -248,27 +264,32 @@ def _result(value):
         return ""
     if isinstance(value, list):
         rows = [row if isinstance(row, list) else [row] for row in value]
-        return uno.Any("[][]any", tuple(tuple(_result(item) for item in row) for row in rows))
+        return tuple(tuple(_result(item) for item in row) for row in rows)
     return value
 
 
-def _method(name, module, args):
+def _method(name, module, array, args):
     def call(self, *values):
         if module not in _UDF_MODULES:
-            return "#RULESET? this extension was built without the " + module + " functions"
+            message = "#RULESET? this extension was built without the " + module + " functions"
+            return ((message,),) if array else message
         function = getattr(_udfs()[module], name)
         passed = []
-        for (_arg, _doc, has_default, default, repeating), value in zip(args, values):
+        for (_arg, _doc, has_default, default, repeating, rows), value in zip(args, values):
             if repeating:
                 passed += [_cell(v) for v in (value or ())]
             elif value is None and has_default:
                 passed.append(default)  # omitted (or empty): the function's own default, as xlwings does
+            elif rows:
+                cells = _cell(value)
+                passed.append(cells if isinstance(cells, list) else [[cells]])
             else:
                 passed.append(_cell(value))
         try:
-            return _result(function(*passed))
+            result = _result(function(*passed))
         except Exception:
-            return "#ERROR? could not compute this: check the inputs"
+            result = "#ERROR? could not compute this: check the inputs"
+        return result if not array or isinstance(result, tuple) else ((result,),)
 
     call.__name__ = name
     return call
@@ -330,10 +351,10 @@ class GmCombatAddIn(unohelper.Base, {interface_name}, XAddIn, XCompatibilityName
         return SERVICES
 
 
-_BY_METHOD = {method: (name, method, module, doc, args) for name, method, module, doc, args in _FUNCTIONS}
-_BY_NAME = {name.lower(): (method,) for name, method, _module, _doc, _args in _FUNCTIONS}
-for _name, _method_name, _module, _doc, _args in _FUNCTIONS:
-    setattr(GmCombatAddIn, _method_name, _method(_name, _module, _args))
+_BY_METHOD = {method: (name, method, module, doc, args) for name, method, module, doc, _array, args in _FUNCTIONS}
+_BY_NAME = {name.lower(): (method,) for name, method, _module, _doc, _array, _args in _FUNCTIONS}
+for _name, _method_name, _module, _doc, _array, _args in _FUNCTIONS:
+    setattr(GmCombatAddIn, _method_name, _method(_name, _module, _array, _args))
 
 g_ImplementationHelper = unohelper.ImplementationHelper()
 g_ImplementationHelper.addImplementation(GmCombatAddIn, IMPLEMENTATION, SERVICES)
