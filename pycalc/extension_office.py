@@ -98,10 +98,12 @@ class ExtensionProfile:
         self.folder = Path(tempfile.mkdtemp(prefix="pycalc-oxt-profile-"))
         user = self.folder / "user"
         user.mkdir(parents=True)
-        version = f'<item oor:path="/org.openoffice.Setup/Product"><prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>{office.version}</value></prop></item>\n'  # noqa: E501
+        version = f'<item oor:path="/org.openoffice.Setup/Product"><prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>{office.version}</value></prop></item>\n'
         (user / "registrymodifications.xcu").write_text(_RECALC_XCU.format(version=version), encoding="utf-8")
         self.url = f"-env:UserInstallation={self.folder.resolve().as_uri()}"
-        started = run(office, [office.soffice, "--headless", "--norestore", self.url, "--terminate_after_init"])
+        started = run(
+            office, [office.soffice, "--headless", "--norestore", self.url, "--terminate_after_init"]
+        )
         if started.returncode != 0:
             raise RuntimeError(f"soffice {office.version} did not start: {started.stderr.strip()}")
         if oxt is not None:
@@ -128,7 +130,9 @@ class ExtensionProfile:
         seconds = time.perf_counter() - start
         missing = [str(p) for p in expected if not p.is_file()]
         if missing:
-            raise RuntimeError(f"soffice {self.office.version} did not write {missing}: {done.stderr.strip()}")
+            raise RuntimeError(
+                f"soffice {self.office.version} did not write {missing}: {done.stderr.strip()}"
+            )
         return expected, seconds
 
     def close(self) -> None:

@@ -75,10 +75,53 @@ class AddInFunction:
 
 # UNOIDL's keywords, which cannot name an argument (one UDF has an argument named "double").
 IDL_KEYWORDS = frozenset(
-    "any attribute boolean bound byte char const constants constrained double enum exception float get"
-    " hyper in inout interface long maybeambiguous maybedefault maybevoid module needs observes oneway"
-    " optional out property published raises readonly removable sequence service set short singleton"
-    " string struct transient type typedef unsigned void".split()
+    [
+        "any",
+        "attribute",
+        "boolean",
+        "bound",
+        "byte",
+        "char",
+        "const",
+        "constants",
+        "constrained",
+        "double",
+        "enum",
+        "exception",
+        "float",
+        "get",
+        "hyper",
+        "in",
+        "inout",
+        "interface",
+        "long",
+        "maybeambiguous",
+        "maybedefault",
+        "maybevoid",
+        "module",
+        "needs",
+        "observes",
+        "oneway",
+        "optional",
+        "out",
+        "property",
+        "published",
+        "raises",
+        "readonly",
+        "removable",
+        "sequence",
+        "service",
+        "set",
+        "short",
+        "singleton",
+        "string",
+        "struct",
+        "transient",
+        "type",
+        "typedef",
+        "unsigned",
+        "void",
+    ]
 )
 
 
@@ -139,7 +182,8 @@ def idl_source(functions: list[AddInFunction]) -> str:
         return f"[in] {'sequence<any>' if arg.repeating else 'any'} {arg.idl_name}"
 
     methods = "".join(
-        f"        {'sequence< sequence< any > >' if f.array else 'any'} {f.method}({', '.join(parameter(a) for a in f.args)});\n" for f in functions
+        f"        {'sequence< sequence< any > >' if f.array else 'any'} {f.method}({', '.join(parameter(a) for a in f.args)});\n"
+        for f in functions
     )
     opening = " ".join(f"module {m} {{" for m in MODULE)
     return (
@@ -176,7 +220,9 @@ def component_source(rulesets: list[RuleSet], functions: list[AddInFunction]) ->
     these rulesets need working, the others answering '#RULESET?'."""
     ids = [r.id for r in rulesets]
     modules = lite.bundle_udf_modules(ids)
-    sources = {name: lite.module_path(name).read_text(encoding="utf-8") for name in lite.engine_modules(modules)}
+    sources = {
+        name: lite.module_path(name).read_text(encoding="utf-8") for name in lite.engine_modules(modules)
+    }
     runtime = Path(lite.lite_runtime.__file__).read_text(encoding="utf-8")
     tables = lite.table_texts(rulesets)
     house = [line for r in rulesets for line in r.house_rules]
@@ -214,7 +260,7 @@ def component_source(rulesets: list[RuleSet], functions: list[AddInFunction]) ->
     )
 
 
-COMPONENT_HEAD = '''
+COMPONENT_HEAD = """
 import threading
 
 import unohelper
@@ -224,7 +270,7 @@ from {module} import {interface}
 
 IMPLEMENTATION = {implementation!r}
 SERVICES = ("com.sun.star.sheet.AddIn", {service!r})
-'''
+"""
 
 COMPONENT_TAIL = '''
 
@@ -372,12 +418,12 @@ def description_xml(rulesets: list[RuleSet]) -> str:
         '             xmlns:xlink="http://www.w3.org/1999/xlink">\n'
         f'  <identifier value="{EXTENSION_ID}"/>\n'
         f'  <version value="{EXTENSION_VERSION}"/>\n'
-        '  <dependencies>\n'
+        "  <dependencies>\n"
         '    <OpenOffice.org-minimal-version xmlns:d="http://openoffice.org/extensions/description/2006"'
         ' d:name="OpenOffice.org 3.4" value="3.4"/>\n'
-        '  </dependencies>\n'
+        "  </dependencies>\n"
         f'  <display-name><name lang="en">GM combat functions ({escape(names)})</name></display-name>\n'
-        '</description>\n'
+        "</description>\n"
     )
 
 

@@ -73,12 +73,18 @@ def same(shown: Any, expected: Any) -> bool:
     while isinstance(expected, list):
         expected = expected[0] if expected else ""
     if isinstance(expected, bool | int | float):
-        return isinstance(shown, int | float) and math.isclose(shown, float(expected), rel_tol=1e-12, abs_tol=1e-12)
+        return isinstance(shown, int | float) and math.isclose(
+            shown, float(expected), rel_tol=1e-12, abs_tol=1e-12
+        )
     return (shown if shown is not None else "") == (expected if expected is not None else "")
 
 
 def calls_a_function(formula: Any) -> bool:
-    return isinstance(formula, str) and formula.startswith("=") and any(n in FUNCTIONS for n in CALL.findall(formula))
+    return (
+        isinstance(formula, str)
+        and formula.startswith("=")
+        and any(n in FUNCTIONS for n in CALL.findall(formula))
+    )
 
 
 def named_values(book: openpyxl.Workbook) -> dict[str, Any]:
