@@ -20,13 +20,13 @@ ensure_lo25() {
     echo "warning: apt-get/dpkg missing: LibreOffice 25.2 not fetched; the extension tests will be skipped" \
          "(or fail under CI)" >&2; return 0; }
   echo "fetching LibreOffice 25.2 from $LO25_SUITE into $LO25 (once, about 150 MB) ..."
-  rm -rf "$LO25/root" "$LO25/debs"
+  rm -rf "$LO25/root" "$LO25/debs" "$LO25/sdk" "$LO25/sdkdebs"
   mkdir -p "$LO25/apt/lists/partial" "$LO25/apt/cache/archives/partial" "$LO25/debs" "$LO25/root"
   printf 'deb http://deb.debian.org/debian bookworm main\ndeb http://deb.debian.org/debian %s main\n' \
     "$LO25_SUITE" >"$LO25/apt/sources.list"
   : >"$LO25/apt/empty-status"
   local opts=("${LO25_APT[@]}")
-  apt-get -qq "${opts[@]}" update
+  apt-get -qq "${opts[@]}" update || return 1
   # Against an empty dpkg status, apt lists the whole closure; take what the backports give and what
   # this system lacks (the rest, e.g. libc, is the system's own).
   local pkgs=() name version
@@ -36,9 +36,14 @@ ensure_lo25() {
     if [[ "$version" == *bpo* ]] || ! dpkg -s "$name" >/dev/null 2>&1; then pkgs+=("$name=$version"); fi
   done < <(apt-get "${opts[@]}" -s install --no-install-recommends $LO25_WANTED |
            awk '/^Inst /{gsub(/[()]/,"",$3); print $2, $3}')
-  (cd "$LO25/debs" && apt-get -qq "${opts[@]}" download "${pkgs[@]}")
+  [ "${#pkgs[@]}" -gt 0 ] || return 1
+  (cd "$LO25/debs" && apt-get -qq "${opts[@]}" download "${pkgs[@]}") || return 1
   local deb
-  for deb in "$LO25"/debs/*.deb; do dpkg -x "$deb" "$LO25/root"; done
+  for deb in "$LO25"/debs/*.deb; do dpkg -x "$deb" "$LO25/root" || return 1; done
+  # The SDK's unoidl-write (scripts/oxt-rdb.sh, tests/test_oxt_package.py): the type library's check.
+  mkdir -p "$LO25/sdkdebs" "$LO25/sdk"
+  (cd "$LO25/sdkdebs" && apt-get -qq "${opts[@]}" download "libreoffice-dev/$LO25_SUITE") || return 1
+  for deb in "$LO25"/sdkdebs/*.deb; do dpkg -x "$deb" "$LO25/sdk" || return 1; done
   # Debian's absolute links (e.g. share/registry/main.xcd -> /etc/libreoffice/...) would reach the
   # system LibreOffice 7.4's files: point them into the unpacked tree (created empty when missing).
   # main.xcd is the one postinst would copy to /etc.

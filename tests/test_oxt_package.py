@@ -44,8 +44,11 @@ def test_the_type_library_declares_every_method_and_argument_of_the_idl():
     assert text.count("[][]any") == sum(f.array for f in functions)
 
 
-@pytest.mark.skipif(not WRITE.exists(), reason="the SDK's unoidl-write is fetched by scripts/oxt-rdb.sh")
 def test_the_type_library_is_what_unoidl_write_makes_of_the_idl(tmp_path):
+    if not WRITE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("the SDK's unoidl-write missing under CI: scripts/ensure-env.sh fetches it")
+        pytest.skip("the SDK's unoidl-write is fetched by scripts/ensure-env.sh")
     env = {**os.environ, "LD_LIBRARY_PATH": f"{PROGRAM}:{LO25 / 'root' / 'usr' / 'lib' / 'x86_64-linux-gnu'}"}
     out = tmp_path / "gmcombat.rdb"
     subprocess.run([str(WRITE), str(PROGRAM / "types.rdb"), str(oxt.IDL_PATH), str(out)], check=True, env=env)
