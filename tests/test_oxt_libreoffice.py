@@ -21,6 +21,7 @@ import openpyxl
 import pytest
 from openpyxl.utils import get_column_letter
 
+import build
 import pycalc.udfs
 from bench import udf_cases
 from pycalc import oxt
@@ -28,6 +29,7 @@ from pycalc.extension_office import ExtensionProfile, find_office
 from pycalc.table_files import RULESET_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
+OWN_TABLES = ROOT / "tests" / "fixtures" / "tables"
 WORKBOOKS = ROOT / "workbook"
 OXT = WORKBOOKS / oxt.OXT_NAME
 FUNCTIONS = {f.name: f for f in oxt.add_in_functions(list(RULESET_IDS))}
@@ -243,3 +245,18 @@ def test_libreoffice_7_4_binds_none_of_the_plain_names(tmp_path):
     with ExtensionProfile(office, OXT) as old:
         (converted,), _seconds = old.convert([path], tmp_path / "out")
     assert openpyxl.load_workbook(converted, data_only=True)["Calls"]["A1"].value == "#NAME?"
+
+
+def test_an_extension_of_your_own_rulesets_computes_them(tmp_path):
+    """build.py --tables DIR: the extension computes the own d20 ruleset with the shared functions,
+    and the shipped rulesets' own functions answer #RULESET? (checked in LibreOffice 25.2)."""
+    office = office_or_skip("25.2")
+    out = tmp_path / "own"
+    assert build.main(["--lite", "--tables", str(OWN_TABLES), "--out", str(out), "--quiet"]) == 0
+    path = tmp_path / "own.xlsx"
+    write_calls([("d20_result", ["bx", 20.0, 0.0, 40.0]), ("strike_result", [112.0, 40.0, 9.0])], path)
+    with ExtensionProfile(office, out / oxt.OXT_NAME) as own:
+        (converted,), _seconds = own.convert([path], tmp_path / "out")
+    sheet = openpyxl.load_workbook(converted, data_only=True)["Calls"]
+    assert sheet["A1"].value in ("Hit", "Critical"), sheet["A1"].value
+    assert sheet["A2"].value == "#RULESET? this extension was built without the spelljammer functions"
