@@ -34,6 +34,7 @@ from pycalc.house import apply_house_rules, house_files
 from pycalc.libreoffice import LibreOfficeError, convert, find_soffice
 from pycalc.lite import ALL as ALL_BUNDLE
 from pycalc.lite import bundle_files
+from pycalc.oxt import oxt_files
 from pycalc.sheets import cached_values
 from pycalc.sheets.cheatsheet import build_cheatsheet
 from pycalc.sheets.keep import BookInputs, Carried, book_inputs, carry_inputs
@@ -501,7 +502,9 @@ def lite_files(rulesets: list[RuleSet], args: argparse.Namespace) -> dict[Path, 
     tables folder is built."""
     every = ruleset_folders(tables_dir())
     ordered = sorted(rulesets, key=lambda r: every.index(r.id) if r.id in every else len(every))
-    return bundle_files(ordered, args.out, [r.id for r in ordered] == every)
+    complete = [r.id for r in ordered] == every
+    # The LibreOffice extension (pycalc.oxt) carries the same engine and tables as the all-rulesets bundle.
+    return bundle_files(ordered, args.out, complete) | (oxt_files(ordered, args.out) if complete else {})
 
 
 def write_changed(files: dict[Path, bytes]) -> list[Path]:

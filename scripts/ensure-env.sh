@@ -68,3 +68,8 @@ else
   echo "warning: Node.js/npm missing: tests/test_lite_bundle.py (xlwings Lite bundles in Pyodide) will be" \
        "skipped (or fail under CI). Install Node.js 20+ (apt-get install nodejs npm)." >&2
 fi
+
+# LibreOffice 25.2 (bookworm-backports) unpacked into .venv/lo25 beside the system LibreOffice, for the
+# extension's tests (tests/test_oxt_libreoffice.py): scripts/ensure-lo25.sh, once.
+# shellcheck source=ensure-lo25.sh
+source "$ROOT/scripts/ensure-lo25.sh"
