@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_recalc import converted_seconds  # noqa: E402
 from pycalc.libreoffice import find_soffice  # noqa: E402
-from pycalc.sheets.keep import named_coordinates  # noqa: E402
+from pycalc.sheets.common import destinations  # noqa: E402
+from pycalc.sheets.keep import coordinates  # noqa: E402
 from pycalc.tables import RULESET_IDS, load_ruleset  # noqa: E402
 from tests.test_encounter_parity import random_fight, sheet_inputs  # noqa: E402
 
@@ -50,7 +51,8 @@ def with_fight(source: Path, out: Path, ruleset_id: str) -> Path:
     ).items():
         if name not in book.defined_names:
             continue
-        for (title, row, col), text in zip(named_coordinates(book, name), column, strict=False):
+        cells = coordinates(destinations(book.defined_names[name]), book.sheetnames)
+        for (title, row, col), text in zip(cells, column, strict=False):
             book[title].cell(row, col).value = cell_value(text)
     book.save(out)
     return out
@@ -77,11 +79,11 @@ def main() -> None:
                 with_fight(source, Path(folder) / f"{ruleset_id}-fight.xlsx", ruleset_id),
             )
         out = Path(folder) / "out"
-        converted_seconds(next(iter(pairs.values()))[0], out)  # warm-up
+        converted_seconds(next(iter(pairs.values()))[0], out, "xlsx")  # warm-up
         times = {path: [] for pair in pairs.values() for path in pair}
         for _ in range(args.runs):
             for path in times:
-                times[path].append(converted_seconds(path, out))
+                times[path].append(converted_seconds(path, out, "xlsx"))
     print(f"soffice --convert-to xlsx, whole process, median of {args.runs} paired rounds")
     for ruleset_id, (empty, fight) in pairs.items():
         low, high = statistics.median(times[empty]), statistics.median(times[fight])
