@@ -155,7 +155,7 @@ class CalcWindow:
         self.xdotool("key", "--delay", str(KEY_DELAY_MS), *keys)
 
     def type(self, text: str) -> None:
-        self.xdotool("type", "--delay", str(KEY_DELAY_MS), text)
+        self.xdotool("type", "--delay", str(KEY_DELAY_MS), "--", text)
 
     def goto(self, cell: str) -> None:
         """The cursor to ``cell`` ("Encounter.M7" or "M7") through the Name Box, clicked as a GM does."""
