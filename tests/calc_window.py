@@ -212,6 +212,6 @@ _TIP_OFF = """<item oor:path="/org.openoffice.Office.Common/Misc">\
 
 def _window_settings() -> str:
     """The test profile: as LibreOffice ships (AutoInput on, threaded calculation on), without the
-    first start's Tip of the Day dialog, which would take the first keys, and without the Keep format
-question on saving an .xlsx."""
+        first start's Tip of the Day dialog, which would take the first keys, and without the Keep format
+    question on saving an .xlsx."""
     return profile_settings().replace("</oor:items>", _TIP_OFF + "</oor:items>")

@@ -13,6 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc.dice import parse
 from pycalc.encounter import (
     ALSO_HITS,
     CONDITION_SIZE,
@@ -32,7 +33,6 @@ from pycalc.encounter import (
     resolve_log,
     roster_state,
 )
-from pycalc.dice import parse
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset

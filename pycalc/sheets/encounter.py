@@ -256,9 +256,7 @@ def dice_text(count: str, sides: str, bonus: str) -> str:
     number (flat damage), and count without sides as "2d", which the rows report as unreadable dice."""
     plus = f'IF(OR({bonus}="",{bonus}=0),"",IF({bonus}>0,"+","")&{bonus})'
     dice = f'IF({count}="",1,{count})&"d"&{sides}&{plus}'
-    return (
-        f'IF(AND({count}="",{sides}="",{bonus}=""),"",IF({sides}="",IF({count}="",{bonus},{count}&"d"),{dice}))'
-    )
+    return f'IF(AND({count}="",{sides}="",{bonus}=""),"",IF({sides}="",IF({count}="",{bonus},{count}&"d"),{dice}))'
 
 
 def working(block: Columns) -> None:
