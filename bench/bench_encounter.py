@@ -51,8 +51,8 @@ def with_fight(source: Path, out: Path, ruleset_id: str) -> Path:
     ).items():
         if name not in book.defined_names:
             continue
-        cells = coordinates(destinations(book.defined_names[name]), book.sheetnames)
-        for (title, row, col), text in zip(cells, column, strict=False):
+        places = coordinates(destinations(book.defined_names[name]), book.sheetnames)
+        for (title, row, col), text in zip(places, column, strict=False):
             book[title].cell(row, col).value = cell_value(text)
     book.save(out)
     return out

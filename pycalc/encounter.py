@@ -32,7 +32,7 @@ How the sheet reads the logs (and so this model):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycalc import dice
 from pycalc.encounter_block import cell, encounter
@@ -94,7 +94,18 @@ class Fight:
     roster: Sequence[Combatant]
     attacks: Sequence[Attack] = ()
     conditions: Sequence[Condition] = ()
-    round: int = 1
+    round: int | None = 1  # None: Round now left empty (round_now: the last round logged)
+
+
+def round_now(fight: Fight) -> int:
+    """The round the fight is shown at: Round now, or when it is empty the last round logged (never
+    round 0: an emptied Round now must not look like a fight where nothing happened)."""
+    if fight.round is not None:
+        return fight.round
+    filled = [
+        r for a, r in zip(fight.attacks, rounds_of(fight.attacks), strict=True) if a.attacker or a.target
+    ]
+    return max([1, *filled])
 
 
 # --------------------------------------------------------------------------- initiative
@@ -321,7 +332,7 @@ def round_one(rules: RuleSet, fight: Fight, me: Combatant) -> str:
     return f"acts first: {rules.table(table_id).title}"
 
 
-NO_MORALE_ROW = "no row of the morale table has this roll (fill the table)"
+NO_MORALE_ROW = "no row for this roll: fill the morale table"
 
 
 def morale_result(rules: RuleSet, roll: int | None) -> str:
@@ -340,9 +351,13 @@ def side_down(rules: RuleSet, fight: Fight, me: Combatant, downs: Sequence[bool]
         return ""
     down = sum(1 for c, d in zip(fight.roster, downs, strict=True) if c.side == me.side and d)
     size = sum(1 for c in fight.roster if c.side == me.side and c.name)
-    return f"{down} of {size}" + (
-        ": check morale" if down * 100 >= int(cell(rules, morale.check_at_percent)) * size else ""
-    )
+    percent = int(cell(rules, morale.check_at_percent))
+    first = None if morale.check_at_down is None else int(cell(rules, morale.check_at_down))
+    if down * 100 >= percent * size:
+        return f"{down} of {size}: check morale ({percent}% down)"
+    if down == first:
+        return f"{down} of {size}: check morale (the first down)"
+    return f"{down} of {size}"
 
 
 def log_hp(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: int) -> int:
@@ -377,6 +392,7 @@ def roster_state(
     rules: RuleSet, fight: Fight, log: Sequence[RowResult] | None = None
 ) -> list[CombatantState]:
     log = resolve_log(rules, fight) if log is None else log
+    fight = replace(fight, round=round_now(fight))
     positions = order(rules, fight.roster)
     together = simultaneous(rules, fight.roster, positions)
     found = []

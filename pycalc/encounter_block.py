@@ -25,7 +25,7 @@ INITIATIVE_KEYS = {
     "first_round",
 }
 HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}
-MORALE_KEYS = {"roll", "table", "check_at_percent"}
+MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}
 BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}
 
 
@@ -54,6 +54,7 @@ class Morale:
     roll: Ref  # the morale roll's dice
     table: str  # the GM-fillable table: roll_from, roll_to, result
     check_at_percent: Any  # check when this % of a side is down
+    check_at_down: Any = None  # check when exactly this many of a side are down (osr: the first death)
 
 
 @dataclass(frozen=True)
@@ -177,14 +178,15 @@ def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:
     block = check.mapping(data["morale"], data.value_lines["morale"], what)
     if block is None:
         return None
-    check.keys(block, MORALE_KEYS, MORALE_KEYS, what)
+    check.keys(block, MORALE_KEYS, MORALE_KEYS - {"check_at_down"}, what)
     roll = parser.reference(str(block["roll"]), block.value_lines["roll"], f"{what}.roll", "dice")
     columns = {"roll_from": ("int",), "roll_to": ("int",), "result": ("text",)}
     table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", columns)
     percent = parser.get(block, "check_at_percent", parser.number, what)
+    first = parser.get(block, "check_at_down", parser.number, what)
     if roll is None:
         return None
-    return Morale(roll, table, percent)
+    return Morale(roll, table, percent, first)
 
 
 def encounter(rules: RuleSet) -> EncounterRules:

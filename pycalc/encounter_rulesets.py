@@ -4,7 +4,8 @@ feeds the ruleset's Attack or Strike calculator, and that calculator's engine.
 ``wiring`` maps each calculator input (a defined name of the calculator) to a formula template the
 sheet writer fills per log row: ``{attacker.<stat>}`` and ``{target.<stat>}`` (the roster's number
 of the combatant named on the row), ``{log.<field>}`` (the row's own cell: roll, follow_roll,
-damage_roll, extra_roll, mods), ``{attacker_hp}`` (the attacker's hit points before this row),
+damage_roll, extra_roll, mods), ``{attacker_hp}`` and ``{target_hp_before}`` (the attacker's and the
+target's hit points before this row),
 ``{prot_wear}`` (PROT the target lost to earlier rows) and ``{derived.<name>}`` (a calculator
 output worked out again for the row, ``derived``). Inputs not wired keep the calculator's default.
 ``resolve`` is the same through the engine, the reference the sheet is checked against.
@@ -54,6 +55,7 @@ class Adapter:
     wiring: Mapping[str, str]
     result: str
     hp_lost: str
+    summary: str  # the calculator's outcome in one line, which every log row says too
     resolve: Callable[[RuleSet, Combatant, Combatant, Attack, RowState], dict[str, Any]]
     rolls: tuple[LogRoll, ...]
     derived: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
@@ -97,6 +99,7 @@ D20_WIRING = {
     "ATTACK_DICE": "{attacker.dice}",
     "ATTACK_DAMAGE_ROLL": "{log.damage_roll}",
     "ATTACK_LEVEL": "{attacker.level}",
+    "ATTACK_TARGET_HP": "{target_hp_before}",  # what the row's one line says the target is left at
 }
 
 
@@ -136,6 +139,7 @@ def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str],
         wiring={**D20_WIRING, **wiring},
         result="ATTACK_RESULT",
         hp_lost="ATTACK_DAMAGE",
+        summary="ATTACK_SUMMARY",
         resolve=resolve,
         rolls=fields.get("rolls", D20_ROLLS),
     )
@@ -263,6 +267,7 @@ SPELLJAMMER = Adapter(
     },
     result="STRIKE_OUTCOME",
     hp_lost="STRIKE_HP_LOST",
+    summary="STRIKE_SUMMARY",
     resolve=_sj_resolve_with_wear,
     rolls=(
         LogRoll("roll", "d100 roll (00 = 100)", "STRIKE_ROLL", d100=True),

@@ -585,6 +585,21 @@ class CalcSession:
             for found in results
         ]
 
+    def keystrokes(
+        self, xlsx: Path, edits: list[tuple[str, int, str]], answer: tuple[str, int]
+    ) -> list[float]:
+        """Open ``xlsx``, recalculate it, then time each edit (the ``index``-th cell of a defined name,
+        typed as at the keyboard) with the recalculation it makes and the reading of ``answer``:
+        seconds per edit, measured inside the office's process."""
+        request = {
+            "cmd": "keystrokes",
+            "path": str(Path(xlsx).resolve()),
+            "edits": [list(edit) for edit in edits],
+            "answer": list(answer),
+        }
+        results: list[float] = self._request(request)
+        return results
+
     def evaluate_cells(self, xlsx: Path, sheet_cells: list[tuple[str, str]]) -> list[Value]:
         """Open ``xlsx``, recalculate once, and read ``(sheet name, "B7")`` cells, in order."""
         request = {

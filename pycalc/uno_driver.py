@@ -394,6 +394,28 @@ def evaluate_ranges(desktop: Any, req: dict[str, Any]) -> list[dict[str, Any]]:
         doc.close()
 
 
+def keystrokes(desktop: Any, req: dict[str, Any]) -> list[float]:
+    """What a GM waits for at each keystroke: for each edit [name, index, entry] (the index-th cell of
+    a defined name, typed as at the keyboard), the edit, the recalculation of what it made dirty and
+    the reading of the answer cell [name, index], timed here in seconds."""
+    doc = Document(desktop, req["path"])
+    try:
+        doc.doc.calculateAll()
+        answer_name, answer_index = req["answer"]
+        answer = doc.named_range(answer_name).getCellByPosition(0, int(answer_index))
+        times = []
+        for name, index, entry in req["edits"]:
+            cell = doc.named_range(name).getCellByPosition(0, int(index))
+            start = time.perf_counter()
+            cell.setFormula(str(entry))
+            doc.doc.calculate()
+            read_cell(answer)
+            times.append(time.perf_counter() - start)
+        return times
+    finally:
+        doc.close()
+
+
 def terminate(desktop: Any) -> None:
     try:
         desktop.terminate()
@@ -422,6 +444,8 @@ def serve(desktop: Any) -> None:
                 send({"ok": True, "results": formula_values(desktop, req)})
             elif cmd == "cells":
                 send({"ok": True, "results": cells(desktop, req)})
+            elif cmd == "keystrokes":
+                send({"ok": True, "results": keystrokes(desktop, req)})
             elif cmd == "ping":
                 send({"ok": True, "results": []})
             else:

@@ -33,6 +33,7 @@ from pycalc.encounter import (
     CONDITION_SLOTS,
     DAMAGE,
     LOG_SIZE,
+    NO_MORALE_ROW,
     ROSTER_SIZE,
     initiative_dice,
 )
@@ -81,6 +82,8 @@ from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
 ROUND_CELL = "B3"
+ROUND_IN_USE_CELL, ROUND_SAID_CELL = "C3", "D3"  # the round the sheet shows, and why when B3 is empty
+EMPTY_ROUND = "Round now is empty: the fight as of the last round logged"
 ROSTER_TOP = 6  # header row; combatants below
 CONDITIONS_GAP = 3
 LOG_GAP = 3
@@ -367,7 +370,7 @@ class EncounterWriter:
         conditions_top = ROSTER_TOP + ROSTER_SIZE + CONDITIONS_GAP
         self.conditions = Columns(1, conditions_top, CONDITION_SIZE)
         self.log = Columns(1, conditions_top + CONDITION_SIZE + LOG_GAP, LOG_SIZE)
-        self.outputs = [ruleset.result, ruleset.hp_lost, *(n for n, _ in ruleset.shown)]
+        self.outputs = [ruleset.result, ruleset.hp_lost, ruleset.summary, *(n for n, _ in ruleset.shown)]
         self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
         self.working, self.used = calculator.shared_closure(self.outputs)
         self.other_plan: dict[str, RowFormula] | None = None  # the other file's, once worked out
@@ -385,6 +388,18 @@ class EncounterWriter:
             style_header(self.sheet.cell(block.top, column, block.labels[key]))
         self.sheet.row_dimensions[block.top].height = HEADER_HEIGHT
 
+    def write_round_in_use(self) -> None:
+        """Round now left empty is never round 0 (every HP back to maximum, as if nothing happened):
+        the sheet then shows the fight as of the last round logged, and says so beside it."""
+        in_use = put_formula(
+            self.sheet[ROUND_IN_USE_CELL],
+            'IF(ISNUMBER(ENC_ROUND),ENC_ROUND,MAX(1,SUMPRODUCT(MAX((LOG_ATTACKER&LOG_TARGET<>"")*LOG_ROUND_NOW))))',
+        )
+        in_use.number_format = '"in use: round "0'
+        define_name(self.book, "ENC_ROUND_NOW", absolute(self.sheet, ROUND_IN_USE_CELL))
+        said = put_formula(self.sheet[ROUND_SAID_CELL], f'IF(ISNUMBER(ENC_ROUND),"",{q(EMPTY_ROUND)})')
+        said.font = NOTE
+
     def write(self) -> None:
         sheet = self.sheet
         put(sheet["A1"], f"Encounter: {self.rules.name}").font = TITLE
@@ -394,6 +409,7 @@ class EncounterWriter:
         mark_input(sheet[ROUND_CELL])
         add_number_check(sheet, ROUND_CELL, 1)
         define_name(self.book, "ENC_ROUND", absolute(sheet, ROUND_CELL))
+        self.write_round_in_use()
         self.write_roster()
         self.write_conditions()
         self.write_log()
@@ -576,11 +592,11 @@ class EncounterWriter:
         if rule.first_round:
             title = self.rules.table(rule.first_round).title
             found["note"] = (
-                f'IF(AND(NOT({named}),ENC_ROUND=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
+                f'IF(AND(NOT({named}),ENC_ROUND_NOW=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
             )
         log = self.log
         taken = "+".join(
-            f'SUMIFS({log.span("hp_lost")},{log.span(key)},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
+            f'SUMIFS({log.span("hp_lost")},{log.span(key)},{at("name")},{log.span("round_now")},"<="&ENC_ROUND_NOW)'
             for key in self.target_keys
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
@@ -614,14 +630,14 @@ class EncounterWriter:
         r, log, rule = self.roster, self.log, self.block.hit_points
         at = lambda key: r.at(key, row)  # noqa: E731
         hp, top = at("log_hp"), at("bleed_top")
-        later = "ENC_ROUND+1"  # after every round that counts: no row reached the band
+        later = "ENC_ROUND_NOW+1"  # after every round that counts: no row reached the band
 
         def first_round(key: str) -> str:
             reached = f"({log.span(key)}={at('name')})*({log.span('hp_' + key)}<={top})"
             return f"SUMPRODUCT(MIN({reached}*{log.span('round_now')}+(1-{reached})*({later})))"
 
         since = "MIN(" + ",".join(first_round(key) for key in self.target_keys) + ")"
-        until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND,{at('aided')}-1),ENC_ROUND)"
+        until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND_NOW,{at('aided')}-1),ENC_ROUND_NOW)"
         bleeds = f'OR({at("name")}="",NOT(ISNUMBER({at("bleed_loss")})),{at("bleed_loss")}<=0)'
         return {
             "bleed_loss": f"IFERROR({band(rule.table, rule.loss, hp)},0)",
@@ -645,7 +661,14 @@ class EncounterWriter:
         side = at("side")
         down = f"COUNTIFS({r.span('side')},{side},{r.span('down')},TRUE)"
         size = f'COUNTIFS({r.span("side")},{side},{r.span("name")},"<>")'
-        check = f'IF({down}>=VALUE({expression(morale.check_at_percent)}&"%")*{size},": check morale","")'
+        percent = expression(morale.check_at_percent)
+        by_percent = f'": check morale ("&{percent}&"% down)"'
+        first = (
+            '""'
+            if morale.check_at_down is None
+            else f'IF({down}={expression(morale.check_at_down)},": check morale (the first down)","")'
+        )
+        check = f'IF({down}>=VALUE({percent}&"%")*{size},{by_percent},{first})'
         return {
             "morale": f'IF(OR({at("name")}="",NOT(ISNUMBER({roll}))),"",{result})',
             "side_down": f'IF(OR({at("name")}="",{side}=""),"",{down}&" of "&{size}&{check})',
@@ -680,8 +703,8 @@ class EncounterWriter:
             derived,
         )
         self.write_row_cells(row, derived)
-        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND,{log.span('shown_TARGET_STUNNED')},TRUE)>0"
-        wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND)'
+        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND_NOW,{log.span('shown_TARGET_STUNNED')},TRUE)>0"
+        wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND_NOW)'
         prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
         return {
             "wound_mod": f'IF({at("name")}="","",{wound})',
@@ -777,7 +800,7 @@ class EncounterWriter:
                 rounds = f'IF(ISNUMBER({rounds}),{rounds},IFERROR(IF({listed}="","",{listed}),""))'
             formulas = {
                 "ends": f'IF(OR({blank},{rounds}=""),"",{at("start")}+{rounds}-1)',
-                "active": f'IF({blank},"",AND({at("start")}<=ENC_ROUND,OR({at("ends")}="",ENC_ROUND<={at("ends")})))',
+                "active": f'IF({blank},"",AND({at("start")}<=ENC_ROUND_NOW,OR({at("ends")}="",ENC_ROUND_NOW<={at("ends")})))',
                 "effect": f'IFERROR({by_label(self.block.conditions, "effect", at("name"))},"")'
                 if self.block.conditions
                 else '""',
@@ -835,12 +858,22 @@ class EncounterWriter:
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
         shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
         shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
+        shown.append(("summary", "In one line (as the calculator says it)", "LOG_SUMMARY"))
         for key, label, defined in shown:
             log.add(key, label)
             self.name(log, key, defined)
         self.head(log)
         working(log)
-        for key in ("round_now", "arow", "trow", "attacker_hp", "prot_wear", "wear", "filled"):
+        for key in (
+            "round_now",
+            "arow",
+            "trow",
+            "attacker_hp",
+            "target_hp_before",
+            "prot_wear",
+            "wear",
+            "filled",
+        ):
             log.add(key, key)
         self.name(log, "filled", "LOG_FILLED_COUNT")
         if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
@@ -990,6 +1023,9 @@ class EncounterWriter:
         cells["attacker_hp"] = (
             f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('attacker'))}),0)"
         )
+        cells["target_hp_before"] = (
+            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({taken_before(at('target'))}),0)"
+        )
         cells["prot_wear"] = "0" if first else f"SUMIFS({above('wear')},{above('target')},{at('target')})"
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
@@ -1036,6 +1072,7 @@ class EncounterWriter:
         )
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat})),{replace[name]},"")'
+        cells["summary"] = f'IF(AND({both},NOT({flat})),{replace[ruleset.summary]},"")'
         if "STRIKE_PROT" in ruleset.wiring:
             before, after = at("in_STRIKE_PROT"), replace["STRIKE_PROT_AFTER"]
             cells["wear"] = f"IF(AND({both},NOT({flat}),ISNUMBER({after})),{before}-{after},0)"
@@ -1049,7 +1086,7 @@ class EncounterWriter:
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")
         number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
-        return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp"))
+        return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "summary"))
 
     def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
         for column, made in cells.items():
@@ -1083,7 +1120,16 @@ class EncounterWriter:
 MOST_TEXT_WIDTH = 32
 TRUE_ONLY = '"TRUE";"TRUE";""'  # a roster of flags: only the TRUE ones show
 BOLD_CHARACTER = 1.1  # column width units a bold header character takes
-WIDE = {"state": 22, "conditions": 24, "result": 16, "effect": 24, "note": 24}
+WIDE = {
+    "state": 22,
+    "conditions": 24,
+    "result": 16,
+    "effect": 24,
+    "note": 24,
+    "summary": 40,
+    "morale": 34,
+    "side_down": 30,
+}
 NAMED = ("name", "target", "attacker", "also", "side", "group", "note", "action", "pick_", "s_size")
 
 
@@ -1100,7 +1146,6 @@ ROSTER_EXTRA = {
         ("prot_now", "PROT now"),
     ),
 }
-NO_MORALE_ROW = "no row of the morale table has this roll (fill the table)"
 HELP = (
     "Type the roster once (yellow cells), the initiative rolls each round, and one attack per log row: "
     "the row resolves it like the calculator and takes the damage off the target."

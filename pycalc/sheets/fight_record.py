@@ -78,7 +78,7 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
     slots, total = write_log(book, sheet)
     put_formula(
         sheet["A2"],
-        f'"Round "&ENC_ROUND&": "&COUNTIF(ROSTER_NAME,"?*")&" combatants, "&{total}&" attacks logged"'
+        f'"Round "&ENC_ROUND_NOW&": "&COUNTIF(ROSTER_NAME,"?*")&" combatants, "&{total}&" attacks logged"'
         f'&IF({total}>{slots},", the last "&{slots}&" below (every one on the Encounter sheet)","")',
     ).font = NOTE
     for letter in WORKING:

@@ -1723,7 +1723,7 @@ _SOURCES = {
         '    "first_round",\n'
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
-        'MORALE_KEYS = {"roll", "table", "check_at_percent"}\n'
+        'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
         'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
         '\n'
         '\n'
@@ -1752,6 +1752,7 @@ _SOURCES = {
         "    roll: Ref  # the morale roll's dice\n"
         '    table: str  # the GM-fillable table: roll_from, roll_to, result\n'
         '    check_at_percent: Any  # check when this % of a side is down\n'
+        '    check_at_down: Any = None  # check when exactly this many of a side are down (osr: the first death)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1875,14 +1876,15 @@ _SOURCES = {
         '    block = check.mapping(data["morale"], data.value_lines["morale"], what)\n'
         '    if block is None:\n'
         '        return None\n'
-        '    check.keys(block, MORALE_KEYS, MORALE_KEYS, what)\n'
+        '    check.keys(block, MORALE_KEYS, MORALE_KEYS - {"check_at_down"}, what)\n'
         '    roll = parser.reference(str(block["roll"]), block.value_lines["roll"], f"{what}.roll", "dice")\n'
         '    columns = {"roll_from": ("int",), "roll_to": ("int",), "result": ("text",)}\n'
         '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", columns)\n'
         '    percent = parser.get(block, "check_at_percent", parser.number, what)\n'
+        '    first = parser.get(block, "check_at_down", parser.number, what)\n'
         '    if roll is None:\n'
         '        return None\n'
-        '    return Morale(roll, table, percent)\n'
+        '    return Morale(roll, table, percent, first)\n'
         '\n'
         '\n'
         'def encounter(rules: RuleSet) -> EncounterRules:\n'
@@ -14717,8 +14719,14 @@ _TABLES = {
                         ['label', 'Check when this % of the side is dead or incapacitated'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
+                       [['values', ['dict', [['value', 1], ['dice', None]]]], ['section', 'ENCOUNTER ORDER'],
+                        ['line', 271], ['id', 'morale_check_first_down'],
+                        ['label', 'Check when this many of the side are down ("after first death")'],
+                        ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/osr/initiative_surprise.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['value', 2], ['dice', None]]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 271], ['id', 'morale_passes_to_fight_to_death'],
+                        ['line', 272], ['id', 'morale_passes_to_fight_to_death'],
                         ['label', 'Morale rolls made after which monsters fight to the death'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/osr/initiative_surprise.yaml']]]]]],
                    ['section', 'ENCOUNTER ORDER'], ['file', 'tables/osr/initiative_surprise.yaml'],
@@ -14740,7 +14748,7 @@ _TABLES = {
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'result'], ['label', 'Result'], ['type', 'text'], ['optional', False]]]]]],
                    ['rows', ['tuple', []]], ['section', 'ENCOUNTER ORDER'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 273],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 274],
                    ['note',
                     'EMPTY ON PURPOSE. The seed says "roll 2D6 see table" but includes no morale table; no rows are invented. The GM may fill 2d6 ranges and results.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', True],
@@ -14759,7 +14767,7 @@ _TABLES = {
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'result'], ['label', 'Reaction'], ['type', 'text'], ['optional', False]]]]]],
                    ['rows', ['tuple', []]], ['section', 'ENCOUNTER ORDER'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 287],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 288],
                    ['note',
                     'EMPTY ON PURPOSE. The seed uses a "Reaction Roll(2D6 on the Reaction Table)" and, for pursuit, "A low score means they will, a high score means they will not", but includes no table; no rows are invented.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', True],
@@ -15992,7 +16000,7 @@ _TABLES = {
                    ['section', 'SURPRISE(examples)'],
                    ['why',
                     'The seed gives four examples and no rule ("See SURPRISE TABLE BELOW" points to them); all four fit the formula, and all four have defenders normally surprised on "1-2" or "only on a 1".'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 303]]]],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 304]]]],
                 ['initiative_rolls',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'initiative_rolls'], ['label', "Initiative dice (the seed's optional rules)"],
@@ -16007,7 +16015,7 @@ _TABLES = {
                    ['section', 'ENCOUNTER ORDER'],
                    ['why',
                     '"** Optional rules -> roll one die for the PC party instead of individually -> reroll initiative each round"; the base rule is "Each player rolls a D6".'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 313]]]],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 314]]]],
                 ['normal_men_multiple_attacks',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'normal_men_multiple_attacks'],
@@ -16254,7 +16262,11 @@ _TABLES = {
                    ['check_at_percent',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_dead_percent'], ['column', 'value'],
-                      ['line', 74]]]]]]],
+                      ['line', 74]]]],
+                   ['check_at_down',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
+                      ['line', 75]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
                 ['line', 63]]]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
