@@ -181,3 +181,30 @@ def test_dice_typed_under_similar_dice_stay_as_typed(
         got = read_back(calc, ["ROSTER_NAME", "ROSTER_DICE"])
     assert got["ROSTER_NAME"][:3] == ["Goblin 1", "Goblin 2", "Goblin 3"]
     assert got["ROSTER_DICE"][:3] == ["1d6+1", "1d6", "1d6-1"]
+
+
+@pytest.mark.timeout(300)
+def test_a_log_row_cleared_by_delete_gives_its_damage_back(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """Undo as the README says: the row's yellow cells selected (Shift+Right from its first cell to its
+    last input) and Delete; the fight then reads as if the attack had never been typed."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    fight = three_round_fight("cnc")[0]
+    undone = replace(fight, attacks=[fight.attacks[0], Attack("", ""), *fight.attacks[2:]])  # row 2 cleared
+    log_inputs = [n for n in sheet_inputs(rules, fight) if n.startswith("LOG_") and n in book.defined_names]
+    columns = sorted({places(book, n)[1][1] for n in log_inputs})
+    row = places(book, "LOG_ATTACKER")[1][0]
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
+        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(columns[0])}{row}")
+        for _ in columns[1:]:
+            calc.key("shift+Right")
+        calc.key("Delete")
+        calc.save()
+        expected = expected_outputs(rules, undone)
+        got = read_back(calc, list(expected))
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
