@@ -1,6 +1,7 @@
 # Sourced by scripts/build.sh and scripts/test.sh: make sure everything the project needs is here.
 # - .venv/ at the project root with pycalc and its test tools (created or refreshed when pyproject changes)
-# - LibreOffice headless + python3-uno, Gnumeric, poppler-utils, fonts-liberation (through apt, when missing and root)
+# - LibreOffice (with a window: libreoffice-calc) + python3-uno, Gnumeric, poppler-utils, fonts-liberation,
+#   Xvfb, xdotool and ImageMagick for the window tests (through apt, when missing and root)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -30,11 +31,19 @@ fi
 # poppler (reading the PDFs) and the Liberation fonts (Arial's metrics, as the workbooks use Arial).
 missing_system_packages() {
   local missing=()
-  command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-calc-nogui)
   { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import uno' 2>/dev/null; } || missing+=(python3-uno)
   command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
   command -v ssconvert >/dev/null 2>&1 || missing+=(gnumeric)
   fc-list : family 2>/dev/null | grep -i "Liberation Sans" >/dev/null || missing+=(fonts-liberation)
+  # the window tests (tests/test_gui_window.py) type into a real LibreOffice window under Xvfb:
+  # a LibreOffice with its gen VCL plugin (libreoffice-calc, not -nogui), Xvfb, xdotool, ImageMagick
+  if ! ls "$(dirname "$(readlink -f "$(command -v soffice || echo /nonexistent)")")"/libvclplug_gen* \
+       >/dev/null 2>&1; then
+    missing+=(libreoffice-calc)
+  fi
+  command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+  command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
+  command -v import >/dev/null 2>&1 || missing+=(imagemagick)
   echo "${missing[@]}"
 }
 missing="$(missing_system_packages)"

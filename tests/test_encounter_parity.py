@@ -13,6 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc.dice import parse
 from pycalc.encounter import (
     ALSO_HITS,
     CONDITION_SIZE,
@@ -39,7 +40,7 @@ from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
 
 FIGHTS = 200
-DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12"]
+DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12", "4"]  # "4": flat damage
 
 
 def safe_labels(rules: RuleSet, table_id: str) -> list[str]:
@@ -156,6 +157,16 @@ def column(values: list[object], size: int) -> list[str]:
     return [text(v) for v in values] + [""] * (size - len(values))
 
 
+def dice_parts(value: object) -> tuple[int | None, int | None, int | None]:
+    """Dice text (1d6+1, d6, a plain number) as the roster's three number cells: count, sides, bonus."""
+    if value is None or value == "":
+        return None, None, None
+    dice = parse(value)
+    if not dice.sides:
+        return None, None, dice.modifier
+    return dice.count, dice.sides, dice.modifier or None
+
+
 def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
     rule, ruleset = encounter(rules).initiative, adapter(rules)
     roster, log = fight.roster, fight.attacks
@@ -181,7 +192,13 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
     if rule.first_round:
         cells["ROSTER_FIRST_ROUND"] = column([c.first_round for c in roster], ROSTER_SIZE)
     for stat in ruleset.stats:
-        cells[f"ROSTER_{stat.id.upper()}"] = column([c.stats.get(stat.id) for c in roster], ROSTER_SIZE)
+        values = [c.stats.get(stat.id) for c in roster]
+        if stat.kind == "dice":  # typed as three numbers (AutoInput never completes a number)
+            parts = [dice_parts(v) for v in values]
+            for k, part in enumerate(("COUNT", "SIDES", "BONUS")):
+                cells[f"ROSTER_{stat.id.upper()}_{part}"] = column([p[k] for p in parts], ROSTER_SIZE)
+        else:
+            cells[f"ROSTER_{stat.id.upper()}"] = column(values, ROSTER_SIZE)
     cells |= {
         "LOG_ROUND": column([a.round for a in log], LOG_SIZE),
         "LOG_ATTACKER": column([a.attacker for a in log], LOG_SIZE),

@@ -207,33 +207,25 @@ def test_spelljammer_state_ignores_the_wound_band_a_combatant_starts_in():
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
-def test_no_typed_number_shares_a_column_with_damage_dice(build_ruleset, ruleset_id: str):
-    """LibreOffice's AutoInput completes a typed entry from the texts above and below it in the same
-    column: a damage roll "1" typed under a roster's "1d8" would become "1d8". In a column holding
-    dice, every other yellow cell is a pick from a list (a name, a label), never a number."""
+def test_damage_dice_are_typed_as_three_whole_numbers(build_ruleset, ruleset_id: str):
+    """LibreOffice's AutoInput completed a typed 1d6 under 1d6+1 into 1d6+1 (every goblin hit +1 damage):
+    the dice are typed as numbers (count, sides, bonus), which AutoInput never completes, and the dice
+    text the rows read is a locked formula of them."""
     book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
     sheet = book["Encounter"]
-    listed = {
-        (cell.row, cell.column)
+    checked = {
+        place: check
         for check in sheet.data_validations.dataValidation
-        if check.type == "list"
         for ranges in check.sqref.ranges
-        for row in sheet[ranges.coord]
-        for cell in (row if isinstance(row, tuple) else (row,))
+        for place in ranges.cells
     }
-    dice = {c.column for c in cells_of(book, "ROSTER_DICE")}
-    assert dice
-    typed = [
-        cell.coordinate
-        for row in sheet.iter_rows()
-        for cell in row
-        if cell.column in dice and cell.protection.locked is False
-    ]
-    dice_cells = {c.coordinate for c in cells_of(book, "ROSTER_DICE")}
-    numbers = [
-        c for c in typed if c not in dice_cells and openpyxl.utils.cell.coordinate_to_tuple(c) not in listed
-    ]
-    assert not numbers, f"typed cells under the damage dice: {numbers[:5]}"
+    for part in ("COUNT", "SIDES", "BONUS"):
+        cells = cells_of(book, f"ROSTER_DICE_{part}")
+        assert all(c.protection.locked is False for c in cells)
+        assert all(checked[(c.row, c.column)].type == "whole" for c in cells)
+    dice = cells_of(book, "ROSTER_DICE")
+    assert all(c.protection.locked is not False and str(c.value).startswith("=") for c in dice)
+    assert sheet.column_dimensions[dice[0].column_letter].hidden
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)

@@ -11,6 +11,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc.dice import parse
 from pycalc.encounter import resolve_log, roster_state
 from pycalc.encounter_rulesets import adapter, start_hp
 from pycalc.sheets.common import destinations
@@ -44,6 +45,9 @@ def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, objec
     """What the roster holds for the combatant at ``index``, by stat id (empty cells left out)."""
     me, state = fight.roster[index], states[index]
     found: dict[str, object] = {k: v for k, v in me.stats.items() if v not in (None, "")}
+    for stat in adapter(rules.id).stats:  # the roster's dice are three numbers: d6 reads 1d6
+        if stat.kind == "dice" and stat.id in found:
+            found[stat.id] = str(parse(found[stat.id]))
     found |= {"dex": me.dex, "max_hp": me.max_hp, "hp_now": state.hp_now, "hp_at_start": start_hp(me)}
     if "ROSTER_PROT_NOW" in state.extra:
         found["prot_now"] = state.extra["ROSTER_PROT_NOW"]

@@ -26,6 +26,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc import limits
 from pycalc.encounter import (
     ALSO_HITS,
     CONDITION_SIZE,
@@ -245,20 +246,20 @@ def add_number_check(sheet: Worksheet, cells: str, least: int | None, most: int 
     check.add(cells)
 
 
-def add_dice_check(sheet: Worksheet, cells: str) -> None:
-    """Dice such as 1d8, d6 or 2d4+1 (or a plain number): LibreOffice's AutoInput can complete a typed
-    1d8 into "1d8+" (the common start of 1d8+1 and 1d8+2 above it); the check turns it away."""
-    top = cells.split(":")[0]
-    text = f'SUBSTITUTE(LOWER({top})," ","")'
-    digits = f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({text},"d","",1),"+",""),"-","")'
-    readable = f'AND(ISNUMBER(FIND("d",{text})),ISNUMBER(VALUE(RIGHT({text},1))),ISNUMBER(VALUE({digits})))'
-    check = DataValidation(
-        type="custom", formula1=f"OR(ISNUMBER({top}),{readable})", allow_blank=True, showErrorMessage=True
-    )
-    check.errorTitle = "Damage dice"
-    check.error = "Type dice like 1d8, d6 or 2d4+1 (AutoInput may have added a + : check the cell)."
-    sheet.add_data_validation(check)
-    check.add(cells)
+DICE_PARTS = (("count", "dice"), ("sides", "sides"), ("bonus", "+ bonus"))
+DICE_PART_LIMITS = {
+    "count": (1, limits.DICE_COUNT),
+    "sides": (1, limits.DICE_SIDES),
+    "bonus": (-limits.DICE_MODIFIER, limits.DICE_MODIFIER),
+}
+
+
+def dice_text(count: str, sides: str, bonus: str) -> str:
+    """The dice text (1d6+1) of three number cells: nothing when all are empty, the bonus alone as a
+    number (flat damage), and count without sides as "2d", which the rows report as unreadable dice."""
+    plus = f'IF(OR({bonus}="",{bonus}=0),"",IF({bonus}>0,"+","")&{bonus})'
+    dice = f'IF({count}="",1,{count})&"d"&{sides}&{plus}'
+    return f'IF(AND({count}="",{sides}="",{bonus}=""),"",IF({sides}="",IF({count}="",{bonus},{count}&"d"),{dice}))'
 
 
 def working(block: Columns) -> None:
@@ -472,9 +473,13 @@ class EncounterWriter:
             inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
-        # dice last: the log's number columns lie under the roster's first inputs, and LibreOffice's
-        # AutoInput would complete a typed roll "1" from a "1d8" above it in the same column
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in dice]
+        # dice as three numbers (count, sides, bonus): AutoInput never completes a number, so 1d6 typed
+        # under 1d6+1 stays 1d6; the dice text the rows read is worked out in a hidden column
+        inputs += [
+            (f"s_{s.id}_{part}", f"{s.label}: {word}", f"{s.id.upper()}_{part.upper()}")
+            for s in dice
+            for part, word in DICE_PARTS
+        ]
         for key, label, defined in inputs:
             r.add(key, label)
             self.name(r, key, f"ROSTER_{defined}")
@@ -483,7 +488,8 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             add_number_check(self.sheet, r.span("aided").replace("$", ""), 1)
         for s in dice:
-            add_dice_check(self.sheet, r.span(f"s_{s.id}").replace("$", ""))
+            for part, (least, most) in DICE_PART_LIMITS.items():
+                add_number_check(self.sheet, r.span(f"s_{s.id}_{part}").replace("$", ""), least, most)
         faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
             add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
@@ -523,6 +529,9 @@ class EncounterWriter:
         r.add("log_hp", "HP after the log")
         r.add("record_key", "Place on the fight record")
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
+        for s in dice:
+            r.add(f"s_{s.id}", s.label)
+            self.name(r, f"s_{s.id}", f"ROSTER_{s.id.upper()}")
         if self.block.hit_points.loss:
             for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
                 r.add(key, key)
@@ -533,6 +542,11 @@ class EncounterWriter:
         at = lambda key: r.at(key, row)  # noqa: E731
         named = f'{at("name")}=""'
         found = {
+            **{
+                f"s_{s.id}": dice_text(*(at(f"s_{s.id}_{part}") for part, _ in DICE_PARTS))
+                for s in self.ruleset.stats
+                if s.kind == "dice"
+            },
             "dexv": f"SUM({at('dex')})",
             "start": f'IF({at("start_hp")}="",SUM({at("max_hp")}),{at("start_hp")})',
         }
@@ -820,10 +834,7 @@ class EncounterWriter:
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
         listed = [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Damage, no attack roll (area, fall, trap)", "LOG_FLAT_DAMAGE")
-        # the picks are lists; the damage, a number, never lies under the roster's damage dice (AutoInput)
-        last = log.next + len(inputs) + len(listed)
-        dice = [self.roster.index[f"s_{s.id}"] for s in self.ruleset.stats if s.kind == "dice"]
-        inputs += [flat, *listed] if last in dice else [*listed, flat]
+        inputs += [*listed, flat]
         for key, label, defined in inputs:
             log.add(key, label)
             self.name(log, key, defined)

@@ -1,0 +1,210 @@
+"""The Encounter sheet typed into in a real LibreOffice Calc window, as a GM types at the table: AutoInput on
+(as LibreOffice ships), the keys one by one through xdotool, the values read back from the file the window
+saves and compared with the model (``pycalc.encounter``). Screenshots of the 1366x768 screen go to
+``gui-shots/<test>/`` under the test's temporary folder when a test fails (the path is in the failure)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.encounter import Attack, Condition, Fight
+from pycalc.tables import RULESET_IDS, load_ruleset
+from tests.calc_window import CalcWindow, missing_tools
+from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
+
+ROUNDS = 3
+ATTACKS_PER_ROUND = 4
+NAMES = ("Aria", "Bram", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4", "Goblin 5", "Goblin 6")
+
+
+@pytest.fixture
+def window_tools() -> None:
+    missing = missing_tools()
+    if missing:
+        message = f"a LibreOffice window test needs {', '.join(missing)} (bash scripts/test.sh installs them)"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but {message}", pytrace=False)
+        pytest.skip(message)
+
+
+def window(xlsx: Path, tmp_path: Path) -> CalcWindow:
+    shots = tmp_path / "gui-shots"
+    print(f"screenshots on failure: {shots}")
+    return CalcWindow(xlsx, tmp_path, shots)
+
+
+def places(book: openpyxl.Workbook, name: str) -> list[tuple[int, int]]:
+    """(row, column) of each cell of a defined name on the Encounter sheet."""
+    _, ref = next(iter(book.defined_names[name].destinations))
+    ref = ref.replace("$", "")
+    low, high = ref.split(":") if ":" in ref else (ref, ref)
+    first, last = openpyxl.utils.cell.coordinate_to_tuple(low), openpyxl.utils.cell.coordinate_to_tuple(high)
+    return [(r, c) for r in range(first[0], last[0] + 1) for c in range(first[1], last[1] + 1)]
+
+
+def type_cells(calc: CalcWindow, cells: dict[tuple[int, int], str]) -> int:
+    """Type each row's cells left to right as a GM does: the first cell reached through the Name Box,
+    then Tab to the next input (Tab again over an empty one), Enter at the row's end. Returns the keys
+    pressed after the first cell was reached."""
+    keys = 0
+    rows: dict[int, dict[int, str]] = defaultdict(dict)
+    for (row, column), value in cells.items():
+        rows[row][column] = value
+    for row in sorted(rows):
+        columns = rows[row]
+        start = min(columns)
+        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(start)}{row}")
+        for column in range(start, max(columns) + 1):
+            if column > start:
+                calc.key("Tab")
+                keys += 1
+            text = columns.get(column, "")
+            if text:
+                calc.type(text)
+                keys += len(text)
+        calc.key("Return")
+        keys += 1
+    return keys
+
+
+def new_inputs(before: dict[str, list[str]], after: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {
+        name: [v if v != (before.get(name) or [""] * len(values))[k] else "" for k, v in enumerate(values)]
+        for name, values in after.items()
+    }
+
+
+def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[int, int], str]:
+    found: dict[tuple[int, int], str] = {}
+    for name, values in inputs.items():
+        if name not in book.defined_names:
+            continue
+        for place, value in zip(places(book, name), values, strict=False):
+            if value != "":
+                found[place] = value
+    return found
+
+
+def read_back(calc: CalcWindow, names: list[str]) -> dict[str, list[object]]:
+    book = openpyxl.load_workbook(calc.path, data_only=True)
+    sheet = book["Encounter"]
+    found: dict[str, list[object]] = {}
+    for name in names:
+        title, _ = next(iter(book.defined_names[name].destinations))
+        found[name] = [book[title].cell(r, c).value for r, c in places(book, name)]
+    del sheet
+    return found
+
+
+def three_round_fight(ruleset_id: str) -> list[Fight]:
+    """A fight of two PCs against six goblins over three rounds of four attacks each (with a condition
+    from round 2), as three fights: the state the GM has typed after each round."""
+    rules = load_ruleset(ruleset_id)
+    chance = random.Random(f"gui-{ruleset_id}")
+    drawn = random_fight(rules, chance, full=True)
+    roster = [
+        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="")
+        for k, (c, name) in enumerate(zip(drawn.roster, NAMES, strict=False))
+    ]
+    attacks = []
+    for round_no in range(1, ROUNDS + 1):
+        for k in range(ATTACKS_PER_ROUND):
+            attacker, target = chance.sample(NAMES, 2)
+            roll_top = 100 if ruleset_id == "spelljammer" else 20
+            attacks.append(
+                Attack(
+                    attacker=attacker,
+                    target=target,
+                    round=round_no if k == 0 else None,
+                    roll=chance.randint(1, roll_top),
+                    damage_roll=chance.randint(1, 8),
+                    mods=chance.choice([0, 0, 1, -2]),
+                )
+            )
+    fights = []
+    for round_no in range(1, ROUNDS + 1):
+        typed = attacks[: round_no * ATTACKS_PER_ROUND]
+        conditions = [Condition("Goblin 2", drawn.conditions[0].name, 2, 2)] if drawn.conditions else []
+        fights.append(Fight(roster, typed, conditions if round_no >= 2 else [], round=round_no))
+    return fights
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_three_round_fight_typed_key_by_key_equals_the_model(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path, ruleset_id: str
+):
+    rules = load_ruleset(ruleset_id)
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    fights = three_round_fight(ruleset_id)
+    assert sum(1 for a in fights[-1].attacks if a.attacker) >= 12
+    typed: dict[str, list[str]] = {}
+    with window(xlsx, tmp_path) as calc:
+        for round_no, fight in enumerate(fights, start=1):
+            inputs = sheet_inputs(rules, fight)
+            type_cells(calc, cells_to_type(book, new_inputs(typed, inputs)))
+            typed = inputs
+            calc.save()
+            expected = expected_outputs(rules, fight)
+            got = read_back(calc, list(expected))
+            found = mismatches(expected, got, round_no)
+            if found:
+                calc.screenshot(f"round-{round_no}")
+            assert not found, f"round {round_no}: {len(found)} mismatches, first:\n" + "\n".join(found[:8])
+
+
+@pytest.mark.timeout(300)
+def test_dice_typed_under_similar_dice_stay_as_typed(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """AutoInput completed 1d6 typed under 1d6+1 into 1d6+1 (every goblin hit +1 damage): the dice are
+    numbers now, typed count Tab sides Tab bonus."""
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    count, sides, bonus = (places(book, f"ROSTER_DICE_{p}") for p in ("COUNT", "SIDES", "BONUS"))
+    name = places(book, "ROSTER_NAME")
+    cells = {name[0]: "Goblin 1", count[0]: "1", sides[0]: "6", bonus[0]: "1"}
+    cells |= {name[1]: "Goblin 2", count[1]: "1", sides[1]: "6"}
+    cells |= {name[2]: "Goblin 3", count[2]: "1", sides[2]: "6", bonus[2]: "-1"}
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells)
+        calc.save()
+        got = read_back(calc, ["ROSTER_NAME", "ROSTER_DICE"])
+    assert got["ROSTER_NAME"][:3] == ["Goblin 1", "Goblin 2", "Goblin 3"]
+    assert got["ROSTER_DICE"][:3] == ["1d6+1", "1d6", "1d6-1"]
+
+
+@pytest.mark.timeout(300)
+def test_a_log_row_cleared_by_delete_gives_its_damage_back(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """Undo as the README says: the row's yellow cells selected (Shift+Right from its first cell to its
+    last input) and Delete; the fight then reads as if the attack had never been typed."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    fight = three_round_fight("cnc")[0]
+    undone = replace(fight, attacks=[fight.attacks[0], Attack("", ""), *fight.attacks[2:]])  # row 2 cleared
+    log_inputs = [n for n in sheet_inputs(rules, fight) if n.startswith("LOG_") and n in book.defined_names]
+    columns = sorted({places(book, n)[1][1] for n in log_inputs})
+    row = places(book, "LOG_ATTACKER")[1][0]
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
+        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(columns[0])}{row}")
+        for _ in columns[1:]:
+            calc.key("shift+Right")
+        calc.key("Delete")
+        calc.save()
+        expected = expected_outputs(rules, undone)
+        got = read_back(calc, list(expected))
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
