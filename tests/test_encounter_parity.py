@@ -40,7 +40,7 @@ from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
 
 FIGHTS = 200
-DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12", "4"]  # "4": flat damage
+DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12"]
 
 
 def safe_labels(rules: RuleSet, table_id: str) -> list[str]:

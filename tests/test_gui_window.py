@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,6 +23,7 @@ from tests.test_encounter_parity import expected_outputs, mismatches, random_fig
 
 ROUNDS = 3
 ATTACKS_PER_ROUND = 4
+SETTLE = 0.15  # seconds after each cell typed, before the Tab
 NAMES = ("Aria", "Bram", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4", "Goblin 5", "Goblin 6")
 
 
@@ -70,6 +72,7 @@ def type_cells(calc: CalcWindow, cells: dict[tuple[int, int], str]) -> int:
             if text:
                 calc.type(text)
                 keys += len(text)
+            time.sleep(SETTLE)  # a busy LibreOffice takes a Tab that overtakes the text before it
         calc.key("Return")
         keys += 1
     return keys
