@@ -91,3 +91,49 @@ def test_an_empty_optional_cell_gives_what_excel_gives(tmp_path):
             argument = next(f for f in FUNCTIONS if f.name == name).args[empty].name
             wrong.append(f"{name}, {argument} empty: LibreOffice {shown!r}, Excel {expected!r}")
     assert not wrong, f"{len(wrong)} of {len(calls)} calls differ:\n" + "\n".join(wrong)
+
+
+def with_natural_roll(source: Path, path: Path) -> Path:
+    """The workbook with a natural 15 typed into the Attack calculator, everything else as shipped."""
+    book = openpyxl.load_workbook(source, keep_vba=source.suffix == ".xlsm")
+    sheet, ref = next(iter(book.defined_names["ATTACK_ROLL"].destinations))
+    book[sheet][ref.replace("$", "")] = 15
+    book.save(path)
+    return path
+
+
+def attack_result(path: Path) -> Any:
+    book = openpyxl.load_workbook(path, data_only=True)
+    sheet, ref = next(iter(book.defined_names["ATTACK_RESULT"].destinations))
+    return book[sheet][ref.replace("$", "")].value
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the fumble check left empty reaches the attack functions as 0: #FOLLOW ROLL? 1 to 20 in "
+    "the bfrpg, combat17 and osr .xlsm (see the module docstring)",
+)
+def test_the_attack_calculator_with_a_natural_roll_shows_what_the_native_formulas_show(tmp_path):
+    """What a GM does first: type the natural d20. The .xlsm (functions, through the extension) must
+    show the result the .xlsx (native formulas) shows, in the same LibreOffice 25.2."""
+    office = office_or_skip("25.2")
+    workbooks = OXT.parent
+    ids = [
+        i
+        for i in RULESET_IDS
+        if "ATTACK_ROLL" in openpyxl.load_workbook(workbooks / f"{i}.xlsx").defined_names
+    ]
+    assert len(ids) >= 3
+    files = [
+        with_natural_roll(workbooks / f"{i}.{ext}", tmp_path / f"{i}-{ext}.{ext}")
+        for i in ids
+        for ext in ("xlsm", "xlsx")
+    ]
+    with ExtensionProfile(office, OXT) as profile:
+        converted, _seconds = profile.convert(files, tmp_path / "out")
+    shown = {path.stem: attack_result(path) for path in converted}
+    differ = {
+        i: (shown[f"{i}-xlsm"], shown[f"{i}-xlsx"]) for i in ids if shown[f"{i}-xlsm"] != shown[f"{i}-xlsx"]
+    }
+    assert all(shown[f"{i}-xlsx"] in ("Hit", "Miss", "Critical") for i in ids), shown
+    assert not differ, f"functions (.xlsm) against native formulas (.xlsx): {differ}"
