@@ -459,6 +459,12 @@ def record_targets(attack: Attack) -> str:
     return attack.target + (f" +{more}" if more else "")
 
 
+def record_result(result: str) -> str:
+    """A log row's result on the fight record: a message ("#ROLL? 1 to 20") by its first word alone,
+    which prints at full size in its column (the Encounter sheet says the rest)."""
+    return result.split(" ", 1)[0] if result.startswith("#") else result
+
+
 def record_log_rows(fight: Fight) -> list[int]:
     """The log rows the fight record shows: the last RECORD_LOG_SIZE rows with a name typed."""
     filled = [i for i, a in enumerate(fight.attacks) if a.attacker or a.target]

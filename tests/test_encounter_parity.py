@@ -29,6 +29,7 @@ from pycalc.encounter import (
     log_hp,
     record_log_rows,
     record_order,
+    record_result,
     record_state,
     record_targets,
     resolve_log,
@@ -268,7 +269,7 @@ def record_outputs(rules: RuleSet, fight: Fight, states: list, log: list) -> dic
         attacks = [fight.attacks[i] for i in part]
         found[f"RECORD_LOG_ROUND{suffix}"] = pad([log[i].round for i in part], half)
         found[f"RECORD_LOG_TARGETS{suffix}"] = pad([record_targets(a) for a in attacks], half)
-        found[f"RECORD_LOG_RESULT{suffix}"] = pad([log[i].result for i in part], half)
+        found[f"RECORD_LOG_RESULT{suffix}"] = pad([record_result(log[i].result) for i in part], half)
         found[f"RECORD_LOG_HP_LOST{suffix}"] = pad([log[i].hp_lost for i in part], half)
     return found
 

@@ -38,7 +38,9 @@ ROSTER_HEAD = 5  # header row of the acting order; combatants below
 LOG_HEAD = ROSTER_HEAD + ROSTER_SIZE + 3
 LOG_ROWS = RECORD_LOG_SIZE // 2  # two blocks of log entries side by side
 RIGHT = 8  # column H: the second block of log entries
-WIDTHS = (5, 12, 12, 5, 9, 5)  # a block's columns: A to F, and H to M
+# a block's columns, A to F and H to M: narrow enough that the page, fitted to one sheet of paper, prints
+# its 9 pt text at 7 pt or more (97 characters wide it printed at about 77 %, 6.9 pt)
+WIDTHS = (5, 11, 11, 4, 8, 5)
 GAP = 1  # column G between the log's two blocks
 WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
 RECORD_TEXT = font(9)
@@ -153,9 +155,13 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
             more = "+".join(f'(INDEX({n},{line})<>"")' for n in ALSO_NAMES)
             also = f'&IF({more}=0,""," +"&({more}))'  # "Goblin 1 +3": a list of names shrank to 4 pt
             for offset, (_, key) in enumerate(LOG_COLUMNS):
+                result = f"INDEX(LOG_RESULT,{line})"
                 formula = (
                     f'IF({line}="","",INDEX(LOG_TARGET,{line}){also})'
                     if key == "TARGETS"
+                    # "#ROLL? 1 to 20" shrank below 7 pt: its first word, the sheet says the rest
+                    else f'IF({line}="","",IF(LEFT({result},1)="#",LEFT({result},FIND(" ",{result}&" ")-1),{result}))'
+                    if key == "RESULT"
                     else value_at(LOG_NAMES[key], line)
                 )
                 shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS", "RESULT"))
