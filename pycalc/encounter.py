@@ -444,6 +444,43 @@ def record_order(fight: Fight, states: Sequence[CombatantState]) -> list[int]:
     return sorted(named, key=lambda i: (unordered if states[i].order is None else states[i].order, i))
 
 
+def bleeding_note(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[RowResult]) -> str:
+    """What the fight record says of a combatant in a band that loses hit points each round until
+    aided: bleeding so many a round, or aided (in a round up to the current one) and stopped."""
+    rule = encounter(rules).hit_points
+    if not rule.loss or not me.name:
+        return ""
+    row = rules.table(rule.table).band(log_hp(fight, me, log, fight.round))
+    loss = None if row is None else row[rule.loss]
+    if not isinstance(loss, int) or loss <= 0:
+        return ""
+    if me.aided_round is not None and me.aided_round <= fight.round:
+        return f"aided in round {me.aided_round}, bleeding stopped"
+    return f"bleeding {loss} HP a round"
+
+
+def record_state(
+    rules: RuleSet, fight: Fight, me: Combatant, state: CombatantState, log: Sequence[RowResult]
+) -> str:
+    """A roster line's "State and conditions now" on the fight record."""
+    parts = (state.state, state.conditions, bleeding_note(rules, fight, me, log))
+    return "; ".join(p for p in parts if p) if me.name else ""
+
+
+def record_targets(attack: Attack) -> str:
+    """A log row's targets on the fight record: the first, and how many more an area hit also hit
+    ("Goblin 1 +3"), short enough to print at full size in its column (every name is on the
+    Encounter sheet)."""
+    more = sum(1 for name in attack.also if name)
+    return attack.target + (f" +{more}" if more else "")
+
+
+def record_result(result: str) -> str:
+    """A log row's result on the fight record: a message ("#ROLL? 1 to 20") by its first word alone,
+    which prints at full size in its column (the Encounter sheet says the rest)."""
+    return result.split(" ", 1)[0] if result.startswith("#") else result
+
+
 def record_log_rows(fight: Fight) -> list[int]:
     """The log rows the fight record shows: the last RECORD_LOG_SIZE rows with a name typed."""
     filled = [i for i, a in enumerate(fight.attacks) if a.attacker or a.target]

@@ -568,6 +568,29 @@ class CalcSession:
         results: list[dict[str, list[Value]]] = self._request(request)
         return results
 
+    def hard_recalculations(
+        self,
+        xlsx: Path,
+        scenarios: list[dict[str, list[str]]],
+        outputs: list[str],
+        saved_as: Path,
+        typed: bool = False,
+    ) -> tuple[bool, list[list[dict[str, list[Value]]]]]:
+        """Each scenario's named columns entered into ``xlsx`` (typed cell by cell, or filled as
+        ``evaluate_columns`` fills them, saved to ``saved_as`` and opened again) and read three times:
+        as entered, after a Recalculate Hard, after a second one. Returns whether the office calculates
+        on several threads (its default) and the readings."""
+        request = {
+            "cmd": "hard",
+            "path": str(Path(xlsx).resolve()),
+            "saved_as": str(Path(saved_as).resolve()),
+            "typed": typed,
+            "scenarios": scenarios,
+            "outputs": outputs,
+        }
+        found: dict[str, Any] = self._request(request)
+        return bool(found["threaded"]), found["readings"]
+
     def formula_values(
         self, xlsx: Path, scenarios: list[dict[str, Scalar]]
     ) -> list[dict[str, list[tuple[int, int, Value]]]]:

@@ -10,6 +10,8 @@ Requests::
      "scenarios": [{"IN_A": 1, "IN_TEXT": "x"}, ...], "outputs": ["OUT_SUM", ...]}
     {"cmd": "cells", "path": "/abs/book.xlsx", "cells": [["Odds", "B7"], ...]}
     {"cmd": "cells", "path": "/abs/book.xlsx", "cells": [...], "scenarios": [{"IN_A": 1}, ...]}
+    {"cmd": "hard", "path": "/abs/book.xlsx", "saved_as": "/abs/filled.xlsx", "typed": false,
+     "scenarios": [{"NAMED_COLUMN": ["entry", ...]}, ...], "outputs": ["NAMED_COLUMN", ...]}
     {"cmd": "formulas", "path": "/abs/book.xlsx", "scenarios": [{"IN_A": 1}, ...]}
     {"cmd": "ping"}
     {"cmd": "quit", "terminate": true}
@@ -46,6 +48,8 @@ _RESULT_STRING = 2
 _RESULT_ERROR = 4
 _CLEAR_FLAGS = 1 | 2 | 4 | 16  # VALUE | DATETIME | STRING | FORMULA
 _FORMULA_CELLS = 16  # FORMULA
+
+_OFFICE: dict[str, Any] = {}  # the soffice's component context, once connected
 
 _OUT = sys.stdout
 sys.stdout = sys.stderr  # anything printed by accident goes to stderr, never to the protocol
@@ -86,6 +90,7 @@ def connect(port: int, timeout: float) -> Any:
             last = exc
             time.sleep(0.1)
             continue
+        _OFFICE["context"] = ctx
         return ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
     raise RuntimeError(f"no soffice answered on 127.0.0.1:{port} within {timeout:g} s ({last})")
 
@@ -416,6 +421,60 @@ def keystrokes(desktop: Any, req: dict[str, Any]) -> list[float]:
         doc.close()
 
 
+def threaded_calculation() -> bool:
+    """Whether the soffice calculates formula groups on several threads (Tools > Options >
+    LibreOffice Calc > Calculate, "Enable multi-threaded calculation"; on by default)."""
+    ctx = _OFFICE["context"]
+    config = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.configuration.ConfigurationProvider", ctx
+    )
+    node = config.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationAccess",
+        (prop("nodepath", "/org.openoffice.Office.Calc/Formula/Calculation"),),
+    )
+    return bool(node.getByName("UseThreadedCalculationForFormulaGroups"))
+
+
+def type_columns(doc: Document, scenario: dict[str, list[Any]]) -> None:
+    """Each named column's entries typed one cell at a time, as a GM types them (automatic
+    calculation on: each entry recalculates what it made dirty). A cell already holding its entry is
+    left alone."""
+    for name, entries in scenario.items():
+        column = doc.named_range(name)
+        for k, entry in enumerate(entries):
+            cell = column.getCellByPosition(0, k)
+            if cell.getFormula() != str(entry):
+                cell.setFormula(str(entry))
+
+
+def hard_readings(desktop: Any, req: dict[str, Any]) -> dict[str, Any]:
+    """Each scenario read three times: as entered, after a Recalculate Hard (Ctrl+Shift+F9), after a
+    second one. Entered: typed cell by cell ("typed"), or filled as ``evaluate_ranges`` fills, saved
+    to "saved_as" and that file opened again (LibreOffice recalculates it on loading)."""
+    readings = []
+    for scenario in req.get("scenarios", []):
+        doc = Document(desktop, req["path"])
+        try:
+            if req.get("typed"):
+                type_columns(doc, scenario)
+            else:
+                fill_columns(doc, {name: [str(v) for v in values] for name, values in scenario.items()})
+                saved = uno.systemPathToFileUrl(os.path.abspath(req["saved_as"]))
+                doc.doc.storeToURL(saved, (prop("FilterName", "Calc MS Excel 2007 XML"),))
+                doc.close()
+                doc = Document(desktop, req["saved_as"])
+            outputs = [(name, doc.named_range(name)) for name in req.get("outputs", [])]
+            found = []
+            for hard in range(3):
+                if hard:
+                    doc.doc.calculateAll()
+                found.append({name: [row[0] for row in cells.getDataArray()] for name, cells in outputs})
+            readings.append(found)
+        finally:
+            doc.close()
+    return {"threaded": threaded_calculation(), "readings": readings}
+
+
 def terminate(desktop: Any) -> None:
     try:
         desktop.terminate()
@@ -440,6 +499,8 @@ def serve(desktop: Any) -> None:
                 send({"ok": True, "results": evaluate(desktop, req)})
             elif cmd == "ranges":
                 send({"ok": True, "results": evaluate_ranges(desktop, req)})
+            elif cmd == "hard":
+                send({"ok": True, "results": hard_readings(desktop, req)})
             elif cmd == "formulas":
                 send({"ok": True, "results": formula_values(desktop, req)})
             elif cmd == "cells":

@@ -30,6 +30,9 @@ from pycalc.encounter import (
     log_hp,
     record_log_rows,
     record_order,
+    record_result,
+    record_state,
+    record_targets,
     resolve_log,
     roster_state,
     round_now,
@@ -249,7 +252,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         "COND_ACTIVE": [active(rules, c, round_now(fight)) for c in fight.conditions]
         + [""] * (CONDITION_SIZE - len(fight.conditions)),
     }
-    found |= record_outputs(fight, states, log)
+    found |= record_outputs(rules, fight, states, log)
     for k in range(len(rule.later_dice)):
         found[f"ROSTER_INITIATIVE_{k + 2}"] = roster_column([s.later[k] for s in states])
     if rule.lost_at_or_below is not None:
@@ -267,7 +270,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
     return {name: [None if v is None else v for v in values] for name, values in found.items()}
 
 
-def record_outputs(fight: Fight, states: list, log: list) -> dict[str, list[object]]:
+def record_outputs(rules: RuleSet, fight: Fight, states: list, log: list) -> dict[str, list[object]]:
     """The Fight record sheet: the roster in acting order, the last filled log rows in two blocks."""
     lines = record_order(fight, states)
     pad = lambda values, size: values + [""] * (size - len(values))  # noqa: E731
@@ -275,16 +278,17 @@ def record_outputs(fight: Fight, states: list, log: list) -> dict[str, list[obje
         "RECORD_NAME": pad([fight.roster[i].name for i in lines], ROSTER_SIZE),
         "RECORD_ORDER": pad([states[i].order for i in lines], ROSTER_SIZE),
         "RECORD_HP_NOW": pad([states[i].hp_now for i in lines], ROSTER_SIZE),
+        "RECORD_STATE": pad(
+            [record_state(rules, fight, fight.roster[i], states[i], log) for i in lines], ROSTER_SIZE
+        ),
     }
     rows = record_log_rows(fight)
     half = RECORD_LOG_SIZE // 2
     for suffix, part in (("", rows[:half]), ("_MORE", rows[half:])):
         attacks = [fight.attacks[i] for i in part]
         found[f"RECORD_LOG_ROUND{suffix}"] = pad([log[i].round for i in part], half)
-        found[f"RECORD_LOG_TARGETS{suffix}"] = pad(
-            [", ".join(filter(None, (a.target, *a.also))) for a in attacks], half
-        )
-        found[f"RECORD_LOG_RESULT{suffix}"] = pad([log[i].result for i in part], half)
+        found[f"RECORD_LOG_TARGETS{suffix}"] = pad([record_targets(a) for a in attacks], half)
+        found[f"RECORD_LOG_RESULT{suffix}"] = pad([record_result(log[i].result) for i in part], half)
         found[f"RECORD_LOG_HP_LOST{suffix}"] = pad([log[i].hp_lost for i in part], half)
     return found
 
@@ -321,3 +325,6 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
             for c in f.roster
         ]
         assert sum(1 for lost in bleeding_now if lost) >= 10
+        notes = [t for e in expected for t in e["RECORD_STATE"] if "bleeding" in str(t)]
+        assert sum(1 for t in notes if "aided" in t) >= 5  # the record's notes, aided or not, compared
+        assert sum(1 for t in notes if "aided" not in t) >= 20

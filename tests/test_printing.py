@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import subprocess
@@ -15,11 +16,13 @@ import pytest
 from openpyxl.utils import get_column_letter
 
 import build
+from pycalc.libreoffice import convert
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD
 from pycalc.sheets.gm_text import readable, shown_text
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.conftest import require_libreoffice
 from tests.pdf_words import pdf_pages, pieces
+from tests.test_encounter_parity import random_fight, sheet_inputs
 from tests.test_readable_text import offending
 
 A4_WIDTH, LETTER_WIDTH = 595, 612
@@ -155,3 +158,26 @@ def test_paper_size_is_a_build_option(tmp_path: Path):
     )
     assert set(page_widths(tmp_path / "spelljammer-cheatsheet.pdf")) == {LETTER_WIDTH}
     assert set(page_widths(tmp_path / "spelljammer-screen.pdf")) == {792}  # Letter landscape
+
+
+SMALLEST_ON_THE_RECORD = 7.0  # points: every word of a full fight's record, headers and footers too
+
+
+@pytest.mark.timeout(600)  # one full fight entered and saved, then the workbook printed
+def test_a_full_fights_record_prints_every_word_at_7_points_or_more(
+    calc, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    fight = random_fight(rules, random.Random("fight-record-print"), full=True)
+    present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
+    entered = {n: v for n, v in sheet_inputs(rules, fight).items() if n in present}
+    calc.hard_recalculations(xlsx, [entered], ["ROSTER_NAME"], tmp_path / "fight.xlsx")
+    (pdf,) = convert([tmp_path / "fight.xlsx"], tmp_path / "printed", "pdf")
+    records = [words for _, words in pdf_pages(pdf) if "Acting" in {w.text for w in words}]
+    assert len(records) == 1
+    texts = [w.text for w in records[0]]
+    assert any(t.startswith("+") for t in texts), "an area hit's target reads 'Goblin 1 +2'"
+    assert "Fighter" in texts and len(texts) > 500  # a full page: 30 combatants, the last 60 attacks
+    small = [(round(w.size, 1), w.text) for w in records[0] if w.size < SMALLEST_ON_THE_RECORD]
+    assert not small, f"printed below {SMALLEST_ON_THE_RECORD} pt: {small[:10]}"

@@ -535,6 +535,7 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
                 r.add(key, key)
+            self.name(r, "bleed_loss", "ROSTER_BLEED_LOSS")  # the fight record says who bleeds
         self.name(r, "start", "ROSTER_HP_AT_START")
 
     def roster_formulas(self, row: int) -> dict[str, str]:

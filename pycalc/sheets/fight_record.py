@@ -15,6 +15,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.encounter import RECORD_LOG_SIZE, ROSTER_SIZE
+from pycalc.encounter_block import encounter
 from pycalc.sheets.common import (
     NOTE,
     SHRINK,
@@ -37,7 +38,9 @@ ROSTER_HEAD = 5  # header row of the acting order; combatants below
 LOG_HEAD = ROSTER_HEAD + ROSTER_SIZE + 3
 LOG_ROWS = RECORD_LOG_SIZE // 2  # two blocks of log entries side by side
 RIGHT = 8  # column H: the second block of log entries
-WIDTHS = (5, 12, 12, 5, 9, 5)  # a block's columns: A to F, and H to M
+# a block's columns, A to F and H to M: narrow enough that the page, fitted to one sheet of paper, prints
+# its 9 pt text at 7 pt or more (97 characters wide it printed at about 77 %, 6.9 pt)
+WIDTHS = (5, 11, 11, 4, 8, 5)
 GAP = 1  # column G between the log's two blocks
 WORKING = ("O", "P", "Q")  # hidden: the roster line, then the log row each record line shows
 RECORD_TEXT = font(9)
@@ -55,7 +58,7 @@ ROSTER_COLUMNS = (  # header, what the line shows of the roster line it names
 LOG_COLUMNS = (  # header, defined name of the record column
     ("Round", "ROUND"),
     ("Attacker", "ATTACKER"),
-    ("Target (also hits)", "TARGETS"),
+    ("Target (+ also hit)", "TARGETS"),
     ("Roll", "ROLL"),
     ("Result", "RESULT"),
     ("HP lost", "HP_LOST"),
@@ -74,7 +77,7 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
         for left in (1, RIGHT):
             sheet.column_dimensions[get_column_letter(left + offset)].width = width
     sheet.column_dimensions[get_column_letter(RIGHT - 1)].width = GAP
-    write_order(book, sheet)
+    write_order(book, sheet, bool(encounter(rules).hit_points.loss))
     slots, total = write_log(book, sheet)
     put_formula(
         sheet["A2"],
@@ -86,7 +89,9 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
     protect(sheet)
 
 
-def write_order(book: Workbook, sheet: Worksheet) -> None:
+def write_order(book: Workbook, sheet: Worksheet, bleeds: bool) -> None:
+    """The roster in acting order; ``bleeds``: the ruleset has a band that loses hit points each
+    round until aided, and a line in it says so."""
     put(
         sheet.cell(ROSTER_HEAD - 1, 1), "Acting order (1 acts first; equal numbers act together)"
     ).font = SUBTITLE
@@ -106,11 +111,19 @@ def write_order(book: Workbook, sheet: Worksheet) -> None:
         for column, (_, name) in enumerate(ROSTER_COLUMNS, start=1):
             shown(sheet.cell(row, column), value_at(name, line), column == 2)
         state = f'INDEX(ROSTER_STATE,{line})&IF(INDEX(ROSTER_CONDITIONS,{line})="","","; "&INDEX(ROSTER_CONDITIONS,{line}))'
+        if bleeds:
+            state += bleeding_note(line)
         shown(sheet.cell(row, RIGHT), f'IF({line}="","",{state})', True)
         for column in range(RIGHT + 1, RIGHT + len(LOG_COLUMNS)):
             mark_output(sheet.cell(row, column))
         sheet.merge_cells(f"{get_column_letter(RIGHT)}{row}:{last}{row}")
         sheet.row_dimensions[row].height = ROW_HEIGHT
+    state_column = get_column_letter(RIGHT)
+    define_name(
+        book,
+        "RECORD_STATE",
+        absolute(sheet, f"{state_column}{first}", f"{state_column}{first + ROSTER_SIZE - 1}"),
+    )
     for column, (_, name) in enumerate(ROSTER_COLUMNS, start=1):
         define_name(
             book,
@@ -139,11 +152,16 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
             if block:
                 entry += f"+ROWS(${WORKING[1]}${first}:${WORKING[1]}${last})"
             put_formula(sheet[line], f'IF({entry}>{total},"",MATCH({entry},LOG_FILLED_COUNT,0))')
-            also = "".join(f'&IF(INDEX({n},{line})="","",", "&INDEX({n},{line}))' for n in ALSO_NAMES)
+            more = "+".join(f'(INDEX({n},{line})<>"")' for n in ALSO_NAMES)
+            also = f'&IF({more}=0,""," +"&({more}))'  # "Goblin 1 +3": a list of names shrank to 4 pt
             for offset, (_, key) in enumerate(LOG_COLUMNS):
+                result = f"INDEX(LOG_RESULT,{line})"
                 formula = (
                     f'IF({line}="","",INDEX(LOG_TARGET,{line}){also})'
                     if key == "TARGETS"
+                    # "#ROLL? 1 to 20" shrank below 7 pt: its first word, the sheet says the rest
+                    else f'IF({line}="","",IF(LEFT({result},1)="#",LEFT({result},FIND(" ",{result}&" ")-1),{result}))'
+                    if key == "RESULT"
                     else value_at(LOG_NAMES[key], line)
                 )
                 shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS", "RESULT"))
@@ -156,6 +174,17 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
                 absolute(sheet, f"{letter}{first}", f"{letter}{last}"),
             )
     return slots, total
+
+
+def bleeding_note(line: str) -> str:
+    """ "; bleeding 1 HP a round", or "; aided in round 3, bleeding stopped" once aided in a round up
+    to the current one (the model: pycalc.encounter.bleeding_note)."""
+    loss, aided = f"INDEX(ROSTER_BLEED_LOSS,{line})", f"INDEX(ROSTER_AIDED_ROUND,{line})"
+    stopped = f'"; aided in round "&{aided}&", bleeding stopped"'
+    return (
+        f"&IF(AND(ISNUMBER({loss}),N({loss})>0),IF(AND(ISNUMBER({aided}),N({aided})<=ENC_ROUND),{stopped},"
+        f'"; bleeding "&{loss}&" HP a round"),"")'
+    )
 
 
 def value_at(name: str, line: str) -> str:

@@ -18,6 +18,7 @@ from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
+HEADER_POINTS = 8  # headers and footers
 LANDSCAPE_FROM_WIDTH = 110  # total column width (characters) above which a sheet prints landscape
 RESULT_COLOURS = {
     "Miss": ("E4E7EB", "52606D"),
@@ -82,7 +83,7 @@ def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: st
     sheet.oddFooter.left.text = f"Tables {header_text(version)} · printed &D"
     sheet.oddFooter.right.text = "Page &P of &N"
     for part in (sheet.oddHeader.left, sheet.oddHeader.right, sheet.oddFooter.left, sheet.oddFooter.right):
-        part.size = 8
+        part.size = HEADER_POINTS + (1 if sheet.title == ONE_PAGE_SHEET else 0)  # scaled to fit one page
         part.font = FONT_NAME
 
 

@@ -1,0 +1,43 @@
+"""The Encounter sheet gives the same numbers under any recalculation: full fights (30 combatants,
+200 attack rows) saved and opened again, or typed cell by cell, in LibreOffice with its default
+settings (formula groups calculated on several threads), read as entered and after each of two
+Recalculate Hard (Ctrl+Shift+F9); every reading equals the model (pycalc.encounter)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.tables import RULESET_IDS, load_ruleset
+from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
+
+READINGS = ("as entered", "after Recalculate Hard", "after a second Recalculate Hard")
+
+
+@pytest.mark.timeout(600)  # three full fights entered, about 5-15 s each
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_hard_recalculation_gives_the_models_numbers(
+    calc, build_ruleset: Callable[[str], Path], tmp_path: Path, ruleset_id: str
+):
+    rules = load_ruleset(ruleset_id)
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    chance = random.Random(f"hard-recalculation-{ruleset_id}")
+    fights = [random_fight(rules, chance, full=True) for _ in range(2)]
+    expected = [expected_outputs(rules, f) for f in fights]
+    present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
+    inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
+    found = []
+    for typed in (False, True):  # typing cell by cell takes longer: the first fight only
+        threaded, readings = calc.hard_recalculations(
+            xlsx, inputs[: 1 if typed else None], list(expected[0]), tmp_path / "filled.xlsx", typed=typed
+        )
+        assert threaded, "LibreOffice's default, threaded calculation, is what this test is about"
+        entered = "typed" if typed else "reopened"
+        for number, (want, three) in enumerate(zip(expected, readings, strict=False)):
+            for when, got in zip(READINGS, three, strict=True):
+                found += [f"{entered}, {when}: {m}" for m in mismatches(want, got, number)]
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
