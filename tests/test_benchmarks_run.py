@@ -17,11 +17,18 @@ SMALLEST = {  # script -> its smallest settings, and a word its figures always p
     "bench_encounter.py": (["--runs", "1", "--ruleset", "cnc"], "log rows"),
     "bench_keystroke.py": (["--edits", "2", "--ruleset", "cnc"], "damage roll"),
     "bench_odds.py": ([], "engine"),
+    "bench_oxt.py": (["--runs", "1", "--ruleset", "cnc"], "cnc"),
     "bench_odds_all.py": (["--runs", "1", "--dice", "1d6"], "ms"),
     "bench_recalc.py": (["--runs", "1", "--ruleset", "cnc"], "cnc"),
     "bench_udfs.py": (["--only", "d20_need,strike_result,cnc_kill_chance"], "ms"),
 }
-NEEDS_LIBREOFFICE = {"bench_build.py", "bench_encounter.py", "bench_keystroke.py", "bench_recalc.py"}
+NEEDS_LIBREOFFICE = {
+    "bench_build.py",
+    "bench_encounter.py",
+    "bench_keystroke.py",
+    "bench_oxt.py",
+    "bench_recalc.py",
+}
 
 
 def test_every_benchmark_has_its_smallest_settings():

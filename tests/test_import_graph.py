@@ -3,7 +3,8 @@
 Imports under ``if TYPE_CHECKING:`` (annotations only, never run) are left out; imports inside
 functions count, as they are how a cycle is usually hidden, and so do ``importlib.import_module``
 calls with a literal name (an f-string counts for every module its literal start names). Only the
-xlwings Lite bundle's machinery (which loads modules it carries as text) may import through importlib.
+bundles' machinery (the xlwings Lite bundle and the LibreOffice extension, which load the modules they
+carry as text) may import through importlib.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def imported(name: str, path: Path, modules: set[str]) -> set[str]:
     return (found & modules) - {name}
 
 
-BUNDLE_MACHINERY = {"pycalc.lite", "pycalc.lite_runtime"}
+BUNDLE_MACHINERY = {"pycalc.lite", "pycalc.lite_runtime", "pycalc.oxt"}  # they load the modules they carry
 
 
 def dynamic_imports(node: ast.AST, modules: set[str]) -> set[str]:

@@ -45,7 +45,7 @@ def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, objec
     """What the roster holds for the combatant at ``index``, by stat id (empty cells left out)."""
     me, state = fight.roster[index], states[index]
     found: dict[str, object] = {k: v for k, v in me.stats.items() if v not in (None, "")}
-    for stat in adapter(rules.id).stats:  # the roster's dice are three numbers: d6 reads 1d6
+    for stat in adapter(rules).stats:  # the roster's dice are three numbers: d6 reads 1d6
         if stat.kind == "dice" and stat.id in found:
             found[stat.id] = str(parse(found[stat.id]))
     found |= {"dex": me.dex, "max_hp": me.max_hp, "hp_now": state.hp_now, "hp_at_start": start_hp(me)}

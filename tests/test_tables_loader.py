@@ -137,7 +137,7 @@ CASES = [
     ),
     (
         "strike.yaml",
-        "    cheatsheet:\n      block: results\n      order: 2",
+        "    cheatsheet:\n      block: results\n      order: 2\n      columns: [effect]",
         "    cheatsheet: yes please",
         "cheatsheet: yes please",
         "cheatsheet must be false, one of initiative",
