@@ -450,11 +450,12 @@ def bleeding_note(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[Row
     rule = encounter(rules).hit_points
     if not rule.loss or not me.name:
         return ""
-    row = rules.table(rule.table).band(log_hp(fight, me, log, fight.round))
+    now = round_now(fight)
+    row = rules.table(rule.table).band(log_hp(fight, me, log, now))
     loss = None if row is None else row[rule.loss]
     if not isinstance(loss, int) or loss <= 0:
         return ""
-    if me.aided_round is not None and me.aided_round <= fight.round:
+    if me.aided_round is not None and me.aided_round <= now:
         return f"aided in round {me.aided_round}, bleeding stopped"
     return f"bleeding {loss} HP a round"
 

@@ -182,7 +182,7 @@ def bleeding_note(line: str) -> str:
     loss, aided = f"INDEX(ROSTER_BLEED_LOSS,{line})", f"INDEX(ROSTER_AIDED_ROUND,{line})"
     stopped = f'"; aided in round "&{aided}&", bleeding stopped"'
     return (
-        f"&IF(AND(ISNUMBER({loss}),N({loss})>0),IF(AND(ISNUMBER({aided}),N({aided})<=ENC_ROUND),{stopped},"
+        f"&IF(AND(ISNUMBER({loss}),N({loss})>0),IF(AND(ISNUMBER({aided}),N({aided})<=ENC_ROUND_NOW),{stopped},"
         f'"; bleeding "&{loss}&" HP a round"),"")'
     )
 
