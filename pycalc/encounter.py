@@ -38,6 +38,8 @@ from pycalc import dice
 from pycalc.encounter_block import cell, encounter
 from pycalc.encounter_rulesets import adapter, start_hp
 from pycalc.errors import RuleError
+from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
+from pycalc.log_picks import row_picks
 from pycalc.tables import RuleSet
 
 ROSTER_SIZE = 30
@@ -78,6 +80,7 @@ class Attack:
     extra_roll: int | None = None
     mods: int = 0
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label
+    named_picks: str = ""  # the Picks cell: more picks by name, "charge, target prone" (log_picks)
     damage: int | None = None  # damage with no attack roll (area, falling, a trap): no resolution
 
 
@@ -243,10 +246,13 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             attacker_hp=start[attacker.name] - lost[attacker.name],
             target_prot_wear=wear[target.name],
         )
-        try:
-            outputs = ruleset.resolve(rules, attacker, target, attack, state)
-        except RuleError as error:  # the calculator's cell shows the message
-            outputs = {ruleset.result: str(error), ruleset.hp_lost: ""}
+        if row_picks(rules, attack.named_picks).unknown:
+            outputs = {ruleset.result: PICKS_UNKNOWN, ruleset.hp_lost: ""}
+        else:
+            try:
+                outputs = ruleset.resolve(rules, attacker, target, attack, state)
+            except RuleError as error:  # the calculator's cell shows the message
+                outputs = {ruleset.result: str(error), ruleset.hp_lost: ""}
         result = outputs[ruleset.result]
         hp = outputs[ruleset.hp_lost]
         if isinstance(hp, str) and hp.startswith("#") and not str(result).startswith("#"):

@@ -26,7 +26,7 @@ INITIATIVE_KEYS = {
 }
 HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}
 MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}
-BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}
+BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class EncounterRules:
     log_picks: tuple[str, ...]  # picker tables the attack log offers on every row
     file: str
     line: int
+    log_picks_by_name: tuple[str, ...] = ()  # picker tables typed by name in the row's Picks cell
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -83,19 +84,25 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
             data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns
         )
     morale = _morale(parser, data) if "morale" in data else None
-    picks: list[str] = []
-    raw_picks = data.get("log_picks", LocatedList())
-    if not isinstance(raw_picks, list):
-        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")
-        raw_picks = LocatedList()
-    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):
-        picks.append(check.ident(item, item_line, "encounter.log_picks"))
-        parser.uses.pickers.append((picks[-1], item_line))
+    picks = _pick_tables(check, parser, data, "log_picks")
+    by_name = _pick_tables(check, parser, data, "log_picks_by_name")
     if initiative is None or hit_points is None:
         return None, parser.uses
     return EncounterRules(
-        initiative, hit_points, conditions, morale, tuple(picks), check.file, line
+        initiative, hit_points, conditions, morale, picks, check.file, line, by_name
     ), parser.uses
+
+
+def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:
+    picks: list[str] = []
+    raw_picks = data.get(key, LocatedList())
+    if not isinstance(raw_picks, list):
+        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")
+        raw_picks = LocatedList()
+    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):
+        picks.append(check.ident(item, item_line, f"encounter.{key}"))
+        parser.uses.pickers.append((picks[-1], item_line))
+    return tuple(picks)
 
 
 def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:

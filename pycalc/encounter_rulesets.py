@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
+from pycalc.log_picks import row_picks, with_picks
 from pycalc.resolution_block import target_kind
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
@@ -105,6 +106,12 @@ D20_WIRING = {
 }
 
 
+def row_choices(rules: RuleSet, attack: Attack) -> dict[str, Any]:
+    """The engine's choices and toggles of a row: its dropdown columns' and its Picks cell's."""
+    read = row_picks(rules, attack.named_picks)
+    return {"choices": with_picks(attack.picks, read), "toggles": read.toggles}
+
+
 def d20_stats(
     bonus: str, target: tuple[str, str], *more: Stat, dice: str = "Damage dice"
 ) -> tuple[Stat, ...]:
@@ -131,7 +138,7 @@ def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str],
             "dice": stat(attacker, "dice", stats),
             "damage_roll": attack.damage_roll,
             "level": stat(attacker, "level", stats),
-            "choices": dict(attack.picks),
+            **row_choices(rules, attack),
         }
         values |= fields.get("more", lambda a, t, row: {})(attacker, target, attack)
         return module.attack_outputs(rules, module.AttackInputs(**values))
@@ -217,7 +224,7 @@ def sj_resolve(
         size=get(target, "size"),
         max_hp=target.max_hp,
         magic_def=get(target, "magic_def"),
-        choices=dict(attack.picks),
+        **row_choices(rules, attack),
     )
     return spelljammer_calculator.outputs(rules, inputs)
 
@@ -329,7 +336,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             dice=stat(attacker, "dice", stats),
             damage_roll=attack.damage_roll,
             extra_roll=attack.extra_roll,
-            choices=dict(attack.picks),
+            **row_choices(rules, attack),
         )
         return resolution_calculator.attack_outputs(rules, inputs)
 

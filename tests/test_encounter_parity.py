@@ -39,6 +39,7 @@ from pycalc.encounter import (
 )
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import adapter
+from pycalc.log_picks import named_picks
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
 
@@ -49,6 +50,19 @@ DICE = ["1d8", "1d6+1", "2d4", "1d10+2", "1d4", "d6", "3d6-1", "1d12"]
 def safe_labels(rules: RuleSet, table_id: str) -> list[str]:
     """Labels that a keyboard entry keeps as text (not a number, date or formula)."""
     return [str(r.label) for r in rules.table(table_id).rows if str(r.label)[:1] not in "=+-0123456789"]
+
+
+def random_named_picks(rules: RuleSet, chance: random.Random) -> str:
+    """A Picks cell as a GM may type it: empty half the time, else one to three names (in any case,
+    spaces or underscores), sometimes a trailing comma, a name not in the list or one twice."""
+    names = [p.name for p in named_picks(rules)]
+    if not names or chance.random() < 0.5:
+        return ""
+    typed = chance.sample(names, chance.randint(1, min(3, len(names))))
+    if chance.random() < 0.05:
+        typed.append(chance.choice(["dragon", typed[0]]))  # unknown, or twice
+    shaped = [chance.choice([n, n.upper(), n.replace(" ", "_"), n.title(), f" {n} "]) for n in typed]
+    return ",".join(shaped) + ("," if chance.random() < 0.1 else "")
 
 
 def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
@@ -123,6 +137,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 extra_roll=chance.choice([None, chance.randint(1, 8)]),
                 mods=chance.randint(-3, 3),
                 picks={t: chance.choice(safe_labels(rules, t)) for t in picks if chance.random() < 0.3},
+                named_picks=random_named_picks(rules, chance),
                 damage=chance.randint(0, 20) if chance.random() < 0.08 else None,
             )
         )
@@ -217,6 +232,8 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         cells[f"LOG_{roll.field.upper()}"] = column([getattr(a, roll.field) for a in log], LOG_SIZE)
     for table_id in encounter(rules).log_picks:
         cells[f"LOG_{table_id.upper()}"] = column([a.picks.get(table_id, "") for a in log], LOG_SIZE)
+    if encounter(rules).log_picks_by_name:
+        cells["LOG_PICKS"] = column([a.named_picks for a in log], LOG_SIZE)
     cells |= {
         "COND_TARGET": column([c.target for c in fight.conditions], CONDITION_SIZE),
         "COND_NAME": column([c.name for c in fight.conditions], CONDITION_SIZE),

@@ -21,6 +21,7 @@ from copy import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
+from openpyxl.comments import Comment
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -39,6 +40,8 @@ from pycalc.encounter import (
 )
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, adapter
+from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
+from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.resolution_block import Ref
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list, add_whole_number_check
 from pycalc.sheets.common import (
@@ -53,6 +56,7 @@ from pycalc.sheets.common import (
     formula_value,
     mark_input,
     mark_output,
+    name_part,
     protect,
     put,
     put_formula,
@@ -78,6 +82,7 @@ from pycalc.sheets.log_rows import (
     substitute,
     table_cells,
 )
+from pycalc.table_files import Table
 from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
@@ -835,7 +840,9 @@ class EncounterWriter:
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
         listed = [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Damage, no attack roll (area, fall, trap)", "LOG_FLAT_DAMAGE")
-        inputs += [*listed, flat]
+        named = named_picks(self.rules)
+        by_name = [("named_picks", "Picks (by name: see the note)", "LOG_PICKS")] if named else []
+        inputs += [*listed, *by_name, flat]
         for key, label, defined in inputs:
             log.add(key, label)
             self.name(log, key, defined)
@@ -853,6 +860,8 @@ class EncounterWriter:
             add_whole_number_check(
                 self.sheet, log.span(roll.field).replace("$", ""), roll.zero_reads(self.rules)
             )
+        if named:
+            add_picks_note(self.sheet, log, named)
         add_number_check(self.sheet, log.span("round").replace("$", ""), 1)
         add_number_check(self.sheet, log.span("mods").replace("$", ""), None)
         add_number_check(self.sheet, log.span("damage").replace("$", ""), 0)
@@ -867,6 +876,7 @@ class EncounterWriter:
         working(log)
         for key in (
             "round_now",
+            *(("picks_read", "picks_bad") if named else ()),
             "arow",
             "trow",
             "attacker_hp",
@@ -885,12 +895,13 @@ class EncounterWriter:
             template = ruleset.wiring.get(name)
             if template is None:
                 pick = next((t for t, n in picks if n == name), None)
-                wired[name] = ("pick", pick) if pick else ("default", None)
+                wired[name] = ("pick", pick) if pick else self.named_wiring(name, named)
             elif re.fullmatch(r"\{log\.(\w+)\}", template) and template[5:-1] in log.index:
                 wired[name] = ("cell", template[5:-1])
             else:
                 wired[name] = ("column", template)
                 log.add(f"in_{name}", name)
+        self.check_named(wired, named)
         self.plan = self.row_formulas(wired)
         for name, planned in self.plan.items():
             if planned.kind != LITERAL:
@@ -958,6 +969,44 @@ class EncounterWriter:
             if any(f"MATCH({name},{labels}" in self.calculator.formulas[w] for w in self.working):
                 return name
         raise ValueError(f"{self.rules.id}: encounter.log_picks {table_id!r} is not picked in the calculator")
+
+    def named_wiring(self, name: str, named: list[Pick]) -> tuple[str, Any]:
+        """A calculator input the Picks cell sets: ("named", its picks) (a choice table's rows, or one
+        toggle's), else ("default", None)."""
+        for pick in named:
+            if pick.toggle and name.endswith(f"_{name_part(pick.table_id)}_{name_part(pick.row_id)}"):
+                return ("named", [pick])
+        for table_id in dict.fromkeys(p.table_id for p in named if not p.toggle):
+            if self.pick_input(table_id) == name:
+                return ("named", [p for p in named if p.table_id == table_id])
+        return ("default", None)
+
+    def check_named(self, wired: Mapping[str, tuple[str, Any]], named: list[Pick]) -> None:
+        """Every pick of the calculator that the log's outcome reads is a column or typed by name;
+        every table typed by name feeds the calculator, and no table is both a column and typed."""
+        pickers = [t for t in self.rules.tables.values() if t.picker]
+        for name, (how, _) in wired.items():
+            table = next((t for t in pickers if self.picks_from(name, t)), None)
+            if how == "default" and table is not None:
+                raise ValueError(
+                    f"{self.rules.id}: the calculator's pick {table.id!r} is not reachable from a log row:"
+                    " add it to encounter.log_picks or encounter.log_picks_by_name"
+                )
+        fed = {p.table_id for how, picks in wired.values() if how == "named" for p in picks}
+        for table_id in dict.fromkeys(p.table_id for p in named):
+            if table_id not in fed or table_id in self.block.log_picks:
+                raise ValueError(
+                    f"{self.rules.id}: encounter.log_picks_by_name {table_id!r} is not a calculator pick"
+                    " of the log's outcome, or is in log_picks too"
+                )
+
+    def picks_from(self, name: str, table: Table) -> bool:
+        """The calculator input ``name`` is the dropdown of ``table`` (a choice table) or one of its
+        boxes (a toggle table)."""
+        if table.picker == "toggle":
+            return any(name.endswith(f"_{name_part(table.id)}_{name_part(str(r.id))}") for r in table.rows)
+        labels = table_name(table.id, "label")
+        return any(f"MATCH({name},{labels}" in self.calculator.formulas[w] for w in self.working)
 
     def stat(self, who: str, stat_id: str, row: int) -> str:
         r, log = self.roster, self.log
@@ -1030,6 +1079,9 @@ class EncounterWriter:
         cells["prot_wear"] = "0" if first else f"SUMIFS({above('wear')},{above('target')},{at('target')})"
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
+        found: list[str] = []  # one term per input the Picks cell sets: 1 where it picks
+        if "picks_read" in log.index:
+            cells["picks_read"] = read_picks_formula(at("named_picks"))
         for name, (how, what) in wired.items():
             if how == "cell":
                 replace[name] = at(what)
@@ -1048,8 +1100,21 @@ class EncounterWriter:
                 if f"in_{name}" not in log.index:
                     log.add(f"in_{name}", name)
                 replace[name] = at(f"in_{name}")
+            elif how == "named":
+                cells[f"in_{name}"] = named_formula(at("picks_read"), what, self.calculator.inputs[name])
+                if f"in_{name}" not in log.index:
+                    log.add(f"in_{name}", name)
+                replace[name] = at(f"in_{name}")
+                default = literal(self.calculator.inputs[name])
+                found.append(
+                    f"N({at(f'in_{name}')})" if what[0].toggle else f"({at(f'in_{name}')}<>{default})"
+                )
             else:
                 replace[name] = literal(self.calculator.inputs[name])
+        if "picks_bad" in log.index:
+            read = at("picks_read")
+            typed = f'LEN({read})-LEN(SUBSTITUTE({read},{q(SEPARATOR)},""))-1'
+            cells["picks_bad"] = f"{typed}<>{'+'.join(found) or '0'}"
         for name in self.plan:
             replace[name] = self.row_value(name, row)
         for name, planned in self.plan.items():
@@ -1061,6 +1126,8 @@ class EncounterWriter:
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
         # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
         said = f'IF(AND(IFERROR(LEFT({lost},1)="#",FALSE),LEFT({result},1)<>"#"),{lost},{result})'
+        bad = at("picks_bad") if "picks_bad" in log.index else "FALSE"
+        said = f"IF({bad},{q(PICKS_UNKNOWN)},{said})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         cells["result"] = (
             f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
@@ -1069,14 +1136,14 @@ class EncounterWriter:
         both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
         cells["hp_lost"] = (
             f'IF({names},"",IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
-            f"IF(AND({both},NOT({flat})),IF(ISNUMBER({lost}),{lost},0),0)))"
+            f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0)))"
         )
         for name, _ in ruleset.shown:
-            cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat})),{replace[name]},"")'
-        cells["summary"] = f'IF(AND({both},NOT({flat})),{replace[ruleset.summary]},"")'
+            cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
+        cells["summary"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[ruleset.summary]},"")'
         if "STRIKE_PROT" in ruleset.wiring:
             before, after = at("in_STRIKE_PROT"), replace["STRIKE_PROT_AFTER"]
-            cells["wear"] = f"IF(AND({both},NOT({flat}),ISNUMBER({after})),{before}-{after},0)"
+            cells["wear"] = f"IF(AND({both},NOT({flat}),NOT({bad}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
         upto = lambda key: log.span(key, row)  # noqa: E731
@@ -1116,6 +1183,51 @@ class EncounterWriter:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
                 cell._value, cell.data_type = value, "f"
+
+
+def read_picks_formula(cell: str) -> str:
+    """The Picks cell as names are compared (``log_picks.normalized``), between commas, with empty
+    pieces dropped (runs of up to 8 commas): ",charge,targetprone," ("," when empty)."""
+    text = f"LOWER({cell})"
+    for ignored in IGNORED:
+        text = f'SUBSTITUTE({text},{q(ignored)},"")'
+    text = f"{q(SEPARATOR)}&{text}&{q(SEPARATOR)}"
+    for _ in range(3):
+        text = f"SUBSTITUTE({text},{q(SEPARATOR * 2)},{q(SEPARATOR)})"
+    return text
+
+
+def named_formula(read: str, picks: list[Pick], default: Any) -> str:
+    """A calculator input from the Picks cell read (``read_picks_formula``): a toggle's TRUE when its
+    name is there; a choice table's row label, the first of its rows named, else the default."""
+
+    def there(pick: Pick) -> str:
+        return f"ISNUMBER(FIND({q(SEPARATOR + normalized(pick.name) + SEPARATOR)},{read}))"
+
+    if picks[0].toggle:
+        return there(picks[0])
+    formula = literal(default)
+    for pick in reversed(picks):
+        formula = f"IF({there(pick)},{q(pick.label)},{formula})"
+    return formula
+
+
+def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
+    """The names the Picks cells take: in a note on the column's title, and as much of it as an input
+    message holds (255 characters)."""
+    listed = picks_list(named)
+    title = sheet.cell(log.top, log.index["named_picks"])
+    title.comment = Comment(f"Type several picks, separated by commas:\n{listed}", "GM combat")
+    title.comment.width, title.comment.height = 360, 300
+    check = DataValidation(type="textLength", operator="lessThanOrEqual", formula1="255", allow_blank=True)
+    check.promptTitle = "Picks by name, with commas"
+    prompt = f"e.g. {listed}"
+    check.prompt = (
+        prompt if len(prompt) <= 250 else prompt[: prompt.rfind(",", 0, 230)] + " ... (see the title's note)"
+    )
+    check.showInputMessage = True
+    sheet.add_data_validation(check)
+    check.add(log.span("named_picks").replace("$", ""))
 
 
 MOST_TEXT_WIDTH = 32

@@ -1795,7 +1795,7 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
+        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1835,6 +1835,7 @@ _SOURCES = {
         '    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row\n'
         '    file: str\n'
         '    line: int\n'
+        "    log_picks_by_name: tuple[str, ...] = ()  # picker tables typed by name in the row's Picks cell\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1852,19 +1853,25 @@ _SOURCES = {
         '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
         '        )\n'
         '    morale = _morale(parser, data) if "morale" in data else None\n'
-        '    picks: list[str] = []\n'
-        '    raw_picks = data.get("log_picks", LocatedList())\n'
-        '    if not isinstance(raw_picks, list):\n'
-        '        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")\n'
-        '        raw_picks = LocatedList()\n'
-        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
-        '        picks.append(check.ident(item, item_line, "encounter.log_picks"))\n'
-        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    picks = _pick_tables(check, parser, data, "log_picks")\n'
+        '    by_name = _pick_tables(check, parser, data, "log_picks_by_name")\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, tuple(picks), check.file, line\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
+        '    picks: list[str] = []\n'
+        '    raw_picks = data.get(key, LocatedList())\n'
+        '    if not isinstance(raw_picks, list):\n'
+        '        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")\n'
+        '        raw_picks = LocatedList()\n'
+        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
+        '        picks.append(check.ident(item, item_line, f"encounter.{key}"))\n'
+        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    return tuple(picks)\n'
         '\n'
         '\n'
         'def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:\n'
@@ -13667,7 +13674,11 @@ _TABLES = {
                    ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
-                ['line', 32]]]],
+                ['line', 32],
+                ['log_picks_by_name',
+                 ['tuple',
+                  ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
+                   'defender_maneuver', 'concealment', 'two_weapon_fighting']]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -16771,7 +16782,11 @@ _TABLES = {
                      [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
                       ['line', 75]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
-                ['line', 63]]]],
+                ['line', 63],
+                ['log_picks_by_name',
+                 ['tuple',
+                  ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
+                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -19027,7 +19042,11 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53],
+                     ['log_picks_by_name',
+                      ['tuple',
+                       ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
+                        'missile_range', 'two_weapon', 'attack_barred']]]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -20655,7 +20674,11 @@ _TABLES = {
                            ['start_band_exempt', True]]]],
                         ['conditions', 'conditions'], ['morale', None],
                         ['log_picks', ['tuple', ['attack_kinds', 'cover']]],
-                        ['file', 'tables/spelljammer/ruleset.yaml'], ['line', 10]]]],
+                        ['file', 'tables/spelljammer/ruleset.yaml'], ['line', 10],
+                        ['log_picks_by_name',
+                         ['tuple',
+                          ['melee_conditions', 'ranged_conditions', 'surprise', 'ambush', 'invisible_foe',
+                           'lighting', 'target_movement', 'ranged_weapon_in_melee']]]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23176,7 +23199,12 @@ _TABLES = {
                      ['start_band_exempt', False]]]],
                   ['conditions', 'conditions'], ['morale', None],
                   ['log_picks', ['tuple', ['attack_kinds', 'cover_concealment']]],
-                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 65]]]],
+                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 65],
+                  ['log_picks_by_name',
+                   ['tuple',
+                    ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
+                     'target_conditions', 'attacker_conditions', 'two_weapon_fighting', 'firing_into_melee',
+                     'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]]]]],
                ['picked', ['dict', []]]]],
 }
 

@@ -949,7 +949,7 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
+        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -989,6 +989,7 @@ _SOURCES = {
         '    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row\n'
         '    file: str\n'
         '    line: int\n'
+        "    log_picks_by_name: tuple[str, ...] = ()  # picker tables typed by name in the row's Picks cell\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1006,19 +1007,25 @@ _SOURCES = {
         '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
         '        )\n'
         '    morale = _morale(parser, data) if "morale" in data else None\n'
-        '    picks: list[str] = []\n'
-        '    raw_picks = data.get("log_picks", LocatedList())\n'
-        '    if not isinstance(raw_picks, list):\n'
-        '        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")\n'
-        '        raw_picks = LocatedList()\n'
-        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
-        '        picks.append(check.ident(item, item_line, "encounter.log_picks"))\n'
-        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    picks = _pick_tables(check, parser, data, "log_picks")\n'
+        '    by_name = _pick_tables(check, parser, data, "log_picks_by_name")\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, tuple(picks), check.file, line\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
+        '    picks: list[str] = []\n'
+        '    raw_picks = data.get(key, LocatedList())\n'
+        '    if not isinstance(raw_picks, list):\n'
+        '        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")\n'
+        '        raw_picks = LocatedList()\n'
+        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
+        '        picks.append(check.ident(item, item_line, f"encounter.{key}"))\n'
+        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    return tuple(picks)\n'
         '\n'
         '\n'
         'def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:\n'
@@ -10410,7 +10417,11 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53]]]],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53],
+                     ['log_picks_by_name',
+                      ['tuple',
+                       ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
+                        'missile_range', 'two_weapon', 'attack_barred']]]]]],
                   ['picked', ['dict', []]]]],
 }
 

@@ -936,7 +936,7 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks"}\n'
+        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -976,6 +976,7 @@ _SOURCES = {
         '    log_picks: tuple[str, ...]  # picker tables the attack log offers on every row\n'
         '    file: str\n'
         '    line: int\n'
+        "    log_picks_by_name: tuple[str, ...] = ()  # picker tables typed by name in the row's Picks cell\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -993,19 +994,25 @@ _SOURCES = {
         '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
         '        )\n'
         '    morale = _morale(parser, data) if "morale" in data else None\n'
-        '    picks: list[str] = []\n'
-        '    raw_picks = data.get("log_picks", LocatedList())\n'
-        '    if not isinstance(raw_picks, list):\n'
-        '        check.fail(data.value_lines["log_picks"], "encounter.log_picks must be a list of picker tables")\n'
-        '        raw_picks = LocatedList()\n'
-        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
-        '        picks.append(check.ident(item, item_line, "encounter.log_picks"))\n'
-        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    picks = _pick_tables(check, parser, data, "log_picks")\n'
+        '    by_name = _pick_tables(check, parser, data, "log_picks_by_name")\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, tuple(picks), check.file, line\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
+        '    picks: list[str] = []\n'
+        '    raw_picks = data.get(key, LocatedList())\n'
+        '    if not isinstance(raw_picks, list):\n'
+        '        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")\n'
+        '        raw_picks = LocatedList()\n'
+        '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
+        '        picks.append(check.ident(item, item_line, f"encounter.{key}"))\n'
+        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '    return tuple(picks)\n'
         '\n'
         '\n'
         'def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:\n'
@@ -11194,7 +11201,11 @@ _TABLES = {
                      [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
                       ['line', 75]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
-                ['line', 63]]]],
+                ['line', 63],
+                ['log_picks_by_name',
+                 ['tuple',
+                  ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
+                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]]]]],
              ['picked', ['dict', []]]]],
 }
 
