@@ -66,7 +66,9 @@ class EncounterRules:
     log_picks: tuple[str, ...]  # picker tables the attack log offers on every row
     file: str
     line: int
-    log_picks_by_name: tuple[str, ...] = ()  # picker tables typed by name in the row's Picks cell
+    log_picks_by_name: tuple[str, ...] | None = (
+        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)
+    )
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -85,7 +87,7 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         )
     morale = _morale(parser, data) if "morale" in data else None
     picks = _pick_tables(check, parser, data, "log_picks")
-    by_name = _pick_tables(check, parser, data, "log_picks_by_name")
+    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None
     if initiative is None or hit_points is None:
         return None, parser.uses
     return EncounterRules(

@@ -43,10 +43,20 @@ def words(identifier: str) -> str:
     return identifier.replace("_", " ")
 
 
+def by_name_tables(rules: RuleSet) -> tuple[str, ...]:
+    """The picker tables typed by name: ``encounter.log_picks_by_name``, else (a ruleset worked out by
+    its ``resolution:`` block alone) every picker of its modifiers without a column of its own."""
+    block = encounter(rules)
+    if block.log_picks_by_name is not None:
+        return block.log_picks_by_name
+    modifiers = rules.resolution_block.modifiers if rules.resolution_block else None
+    return tuple(t for t in modifiers or () if rules.table(t).picker and t not in block.log_picks)
+
+
 def named_picks(rules: RuleSet) -> list[Pick]:
-    """Every pick of the ``log_picks_by_name`` tables, in table and row order, each with its name (a
-    choice table's first row left out: an empty cell picks it)."""
-    tables = [rules.table(t) for t in encounter(rules).log_picks_by_name]
+    """Every pick of the ``by_name_tables``, in table and row order, each with its name (a choice
+    table's first row left out: an empty cell picks it)."""
+    tables = [rules.table(t) for t in by_name_tables(rules)]
     # a choice table's first row is what an empty cell picks: not named
     rows = [(t, row) for t in tables for row in (t.rows[1:] if t.picker == "choice" else t.rows)]
     shared = Counter(str(row.id) for _, row in rows)

@@ -133,9 +133,20 @@ def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:
     return Fraction(counts[amount], scale) if len(counts) > amount else Fraction(0)
 
 
+ALREADY_DOWN = "target at 0 HP or less: down already"
+
+
+def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:
+    """A calculator's odds cells as shown: against a target at 0 hit points or below the chances to
+    drop it (the cells named ``*_KILL_CHANCE*``) say it is down already, not 100% (or a message)."""
+    if hp > 0:
+        return dict(found)
+    return {name: ALREADY_DOWN if "_KILL_CHANCE" in name else value for name, value in found.items()}
+
+
 def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:
     """The round's chance to drop the target as the .xlsx shows it: one attack's chance, none for no
-    attack (1 when the target is at 0 or below already), or the text pointing at the .xlsm."""
+    attack, or the text pointing at the .xlsm (a target at 0 or below: ``down_already``)."""
     if attacks == 1:
         return one_attack
-    return Fraction(int(hp <= 0)) if attacks == 0 else several
+    return Fraction(0) if attacks == 0 else several

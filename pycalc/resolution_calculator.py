@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pycalc import dice as dice_module
+from pycalc import odds as shared_odds
 from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
@@ -104,10 +105,10 @@ def odds_outputs(
     try:
         dice = dice_module.parse(dice_text)
     except RuleError as error:
-        return dict.fromkeys(names, str(error))
+        return shared_odds.down_already(dict.fromkeys(names, str(error)), inputs.hp)
     further = max(grid_dice(formula, dice.count) for formula in odds_formulas(rules, attack))
     if dice.count > MAX_DICE or dice.sides > MAX_SIDES or further > MAX_DICE:
-        return dict.fromkeys(names, BEYOND_GRID)
+        return shared_odds.down_already(dict.fromkeys(names, BEYOND_GRID), inputs.hp)
     found: dict[str, object] = {"ATTACK_EXPECTED_DAMAGE": odds.expected_damage(rules, attack, damage)}
     if not 0 <= inputs.attacks <= ATTACKS:
         found["ATTACK_EXPECTED_DAMAGE_ROUND"] = f"#ATTACKS? 0 to {ATTACKS}"
@@ -117,7 +118,7 @@ def odds_outputs(
         found["ATTACK_KILL_CHANCE"] = f"#HP? up to {HIT_POINTS}"
     else:
         found["ATTACK_KILL_CHANCE"] = odds.kill_chance(rules, attack, damage, inputs.hp)
-    return found
+    return shared_odds.down_already(found, inputs.hp)
 
 
 def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:

@@ -221,7 +221,7 @@ def odds_scenarios() -> list[tuple[RuleSet, AttackInputs, int, int]]:
         found.append((rules, inputs, chance.choice([1, 1, 0, 2, 4, -1]), chance.randint(-2, 30)))
     beyond = ["9d6", "1d20", "8d12+5", "8d12", "1d12-2", "2d100", "d12"]
     for dice_text in beyond + DICE_FORMS:
-        for hp in (1, 10, 100):
+        for hp in (-3, 0, 1, 10, 100):
             found.append((RULES, AttackInputs(bonus=4, target=14, dice=dice_text), 1, hp))
     for _ in range(120):  # random pickers with every ruling random, dice inside the grid
         choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in cnc.CHOICE_PICKERS}

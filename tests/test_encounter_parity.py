@@ -232,7 +232,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         cells[f"LOG_{roll.field.upper()}"] = column([getattr(a, roll.field) for a in log], LOG_SIZE)
     for table_id in encounter(rules).log_picks:
         cells[f"LOG_{table_id.upper()}"] = column([a.picks.get(table_id, "") for a in log], LOG_SIZE)
-    if encounter(rules).log_picks_by_name:
+    if named_picks(rules):
         cells["LOG_PICKS"] = column([a.named_picks for a in log], LOG_SIZE)
     cells |= {
         "COND_TARGET": column([c.target for c in fight.conditions], CONDITION_SIZE),

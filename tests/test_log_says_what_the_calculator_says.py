@@ -19,7 +19,7 @@ from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
-from pycalc.log_picks import row_picks
+from pycalc.log_picks import by_name_tables, row_picks
 from pycalc.sheets.common import name_part
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
@@ -86,7 +86,7 @@ def calculator_inputs(rules: RuleSet, book: openpyxl.Workbook, fight: Fight) -> 
         label = row.picks.get(table_id, str(rules.table(table_id).rows[0].label))
         found[calculator_pick(book, table_id)] = [label]
     read = row_picks(rules, row.named_picks)
-    for table_id in encounter(rules).log_picks_by_name:
+    for table_id in by_name_tables(rules):
         table = rules.table(table_id)
         if table.picker == "choice":
             found[calculator_pick(book, table_id)] = [read.choices.get(table_id, str(table.rows[0].label))]

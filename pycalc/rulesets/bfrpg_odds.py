@@ -94,7 +94,7 @@ def odds_outputs(
     try:
         odds = odds_attack(rules, inputs)
     except RuleError as error:
-        return dict.fromkeys(names, str(error))
+        return shared_odds.down_already(dict.fromkeys(names, str(error)), hp)
     text, _ = engine.attack_dice_text(rules, inputs)
     found = calculator.odds_outputs(rules, *odds, calculator.CalculatorInputs(hp=hp, attacks=attacks), text)
-    return {**found, "ATTACK_KILL_CHANCE_ROUND": round_kill(found, attacks, hp)}
+    return shared_odds.down_already({**found, "ATTACK_KILL_CHANCE_ROUND": round_kill(found, attacks, hp)}, hp)

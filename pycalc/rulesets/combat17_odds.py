@@ -128,7 +128,7 @@ def odds_outputs(
         if native and not fits_grid(odds.dice.count, odds.dice.sides):
             raise RuleError(GRID_MESSAGE)
     except RuleError as error:
-        return dict.fromkeys(ODDS_OUTPUTS, str(error))
+        return shared_odds.down_already(dict.fromkeys(ODDS_OUTPUTS, str(error)), hp)
     one = expected_damage(rules, odds)
     kill = kill_chance(rules, odds, hp)
     found: dict[str, Any] = {
@@ -138,11 +138,11 @@ def odds_outputs(
     }
     if native:
         found["ATTACK_KILL_CHANCE_ROUND"] = (
-            kill if attacks == 1 else Fraction(int(hp <= 0)) if attacks == 0 else SEVERAL_ATTACKS
+            kill if attacks == 1 else Fraction(0) if attacks == 0 else SEVERAL_ATTACKS
         )
     else:
         found["ATTACK_KILL_CHANCE_ROUND"] = engine.guarded(kill_chance, rules, odds, hp, attacks)
-    return found
+    return shared_odds.down_already(found, hp)
 
 
 def damage_chart(rules: RuleSet, inputs: engine.AttackInputs, largest: int) -> list[Fraction]:

@@ -158,7 +158,7 @@ def odds_outputs(
     """Expected hit points lost, stun and kill chances before the roll (see strike_odds)."""
     attack = spelljammer_odds.StrikeAttack(modified, dice.parse(inputs.dice), inputs.prot, where.damage)
     one_attack_kill = spelljammer_odds.kill_chance(rules, attack, inputs.hp)
-    return {
+    found = {
         "STRIKE_EXPECTED_DAMAGE": spelljammer_odds.expected_hp_loss(rules, attack),
         "STRIKE_EXPECTED_DAMAGE_ROUND": spelljammer_odds.expected_hp_loss(rules, attack, inputs.attacks),
         "STRIKE_STUN_CHANCE": spelljammer_odds.stun_chance(rules, attack, threshold),
@@ -167,3 +167,4 @@ def odds_outputs(
             one_attack_kill, inputs.attacks, inputs.hp, "several attacks: the .xlsm gives this chance"
         ),
     }
+    return shared_odds.down_already(found, inputs.hp)

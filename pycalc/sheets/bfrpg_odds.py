@@ -35,7 +35,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
 from pycalc.sheets.d20_heat import FACES as D20W_FACES
-from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.formulas import round_kill_formula, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
@@ -84,14 +84,19 @@ def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
             key=True,
             number_format=PERCENT_FORMAT,
             native=native[d20.KILL],
-            udf=f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
+            udf=unless_down(
+                "ATTACK_TARGET_HP", f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})"
+            ),
         ),
         Field(
             "Chance the round's attacks drop the target",
             "ATTACK_KILL_CHANCE_ROUND",
             number_format=PERCENT_FORMAT,
             native=round_kill(),
-            udf=f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
+            udf=unless_down(
+                "ATTACK_TARGET_HP",
+                f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
+            ),
         ),
     )
 

@@ -23,7 +23,7 @@ from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import NOTE, PERCENT_FORMAT, TITLE, WRAP, protect, put
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import heat_maps
-from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.formulas import round_kill_formula, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
@@ -63,7 +63,7 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
                 "ATTACK_KILL_CHANCE",
                 number_format=PERCENT_FORMAT,
                 native=native[d20.KILL],
-                udf=f"cnc_kill_chance({head},ATTACK_TARGET_HP,1,{tail})",
+                udf=unless_down("ATTACK_TARGET_HP", f"cnc_kill_chance({head},ATTACK_TARGET_HP,1,{tail})"),
                 help="damage at least the target's hit points",
             ),
             Field(
@@ -73,7 +73,9 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
                 native=round_kill_formula(
                     "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", SEVERAL_ATTACKS
                 ),
-                udf=f"cnc_kill_chance({head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{tail})",
+                udf=unless_down(
+                    "ATTACK_TARGET_HP", f"cnc_kill_chance({head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{tail})"
+                ),
             ),
         ),
     )

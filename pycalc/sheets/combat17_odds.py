@@ -47,7 +47,7 @@ from pycalc.sheets.d20_heat import (
     write_face_columns,
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import band, q
+from pycalc.sheets.formulas import band, q, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
@@ -185,7 +185,7 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
     columns = weighed(damage_columns(rules, rules_f))
     expected = d20.outcome_sum(columns, lambda d: d, rules_f.c)
     hp = "SUM(ATTACK_TARGET_HP)"
-    kill = f"IF({hp}<=0,1,{d20.outcome_sum(columns, lambda d: f'--({d}>={hp})', rules_f.c)})"
+    kill = d20.outcome_sum(columns, lambda d: f"--({d}>={hp})", rules_f.c)
     udf_head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
     udf_tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER"
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
@@ -219,18 +219,24 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
                 "ATTACK_KILL_CHANCE",
                 key=True,
                 number_format=PERCENT_FORMAT,
-                native=guarded(kill),
-                udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})",
+                native=unless_down("ATTACK_TARGET_HP", guarded(kill)),
+                udf=unless_down(
+                    "ATTACK_TARGET_HP", f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})"
+                ),
             ),
             Field(
                 "Chance the round's attacks drop the target",
                 "ATTACK_KILL_CHANCE_ROUND",
                 number_format=PERCENT_FORMAT,
-                native=(
+                native=unless_down(
+                    "ATTACK_TARGET_HP",
                     "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
-                    f"IF(SUM(ATTACK_ATTACKS)=0,IF(SUM(ATTACK_TARGET_HP)<=0,1,0),{q(odds_engine.SEVERAL_ATTACKS)})))"
+                    f"IF(SUM(ATTACK_ATTACKS)=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
                 ),
-                udf=f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
+                udf=unless_down(
+                    "ATTACK_TARGET_HP",
+                    f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
+                ),
             ),
         ),
     )

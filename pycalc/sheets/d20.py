@@ -52,7 +52,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.d20_formulas import pick_name
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, by_label, const
+from pycalc.sheets.formulas import band, by_label, const, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.tables import RuleSet, Table
@@ -609,11 +609,9 @@ def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> 
             f'"#ATTACKS? 0 to {limits.ATTACKS}",{attacks}*({expected}))',
             cells,
         ),
-        KILL: guarded(
-            rules,
-            block,
-            f'IF({hp}>{MOST_HP},"#HP? up to {limits.HIT_POINTS}",IF({hp}<=0,1,{kill}))',
-            cells,
+        KILL: unless_down(
+            cells.hp,
+            guarded(rules, block, f'IF({hp}>{MOST_HP},"#HP? up to {limits.HIT_POINTS}",{kill})', cells),
         ),
     }
 

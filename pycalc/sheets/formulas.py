@@ -7,6 +7,7 @@ COUNTIF, SUMPRODUCT, INT, ROUNDUP, MAX, N...). Numbers are never typed in: they 
 from __future__ import annotations
 
 from pycalc.errors import list_message
+from pycalc.odds import ALREADY_DOWN
 from pycalc.sheets.common import table_name
 from pycalc.tables import RuleSet
 
@@ -80,5 +81,12 @@ def dice_modifier(expr: str) -> str:
 
 
 def round_kill_formula(attacks: str, one_attack: str, hp: str, several: str) -> str:
-    """``pycalc.odds.round_kill`` over the calculator's cells."""
-    return f"IF(SUM({attacks})=1,{one_attack},IF(SUM({attacks})=0,IF(SUM({hp})<=0,1,0),{q(several)}))"
+    """``pycalc.odds.round_kill`` over the calculator's cells, shown as ``unless_down``."""
+    chance = f"IF(SUM({attacks})=1,{one_attack},IF(SUM({attacks})=0,0,{q(several)}))"
+    return unless_down(hp, chance)
+
+
+def unless_down(hp: str, chance: str) -> str:
+    """A chance to drop the target as shown (``pycalc.odds.down_already``): against a target at 0 hit
+    points or below, that it is down already."""
+    return f"IF(SUM({hp})<=0,{q(ALREADY_DOWN)},{chance})"

@@ -28,7 +28,7 @@ from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import NOTE, PERCENT_FORMAT, TITLE, WRAP, protect, put
 from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
-from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.formulas import round_kill_formula, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.tables import RuleSet
 
@@ -84,7 +84,9 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
                 "ATTACK_KILL_CHANCE",
                 number_format=PERCENT_FORMAT,
                 native=native[d20.KILL],
-                udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks=1)})",
+                udf=unless_down(
+                    "ATTACK_TARGET_HP", f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks=1)})"
+                ),
                 help="damage at least the target's hit points",
             ),
             Field(
@@ -94,7 +96,10 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
                 native=round_kill_formula(
                     "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", osr_odds.SEVERAL_ATTACKS
                 ),
-                udf=f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
+                udf=unless_down(
+                    "ATTACK_TARGET_HP",
+                    f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
+                ),
             ),
         ),
     )

@@ -27,7 +27,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
-from pycalc.sheets.formulas import band, round_kill_formula
+from pycalc.sheets.formulas import band, round_kill_formula, unless_down
 from pycalc.sheets.heat_map import HeatMap, write_heat_map
 from pycalc.tables import RuleSet
 
@@ -152,8 +152,8 @@ def odds_fields() -> tuple[Field, ...]:
             "Chance one attack drops the target",
             "STRIKE_KILL_CHANCE",
             number_format=PERCENT_FORMAT,
-            native=guarded(over_outcomes("{loss}>=TARGET_HP")),
-            udf=f"kill_chance({udf_args},TARGET_HP,1,{udf_tail})",
+            native=unless_down("TARGET_HP", guarded(over_outcomes("{loss}>=TARGET_HP"))),
+            udf=unless_down("TARGET_HP", f"kill_chance({udf_args},TARGET_HP,1,{udf_tail})"),
         ),
         Field(
             "Chance the round's attacks drop the target",
@@ -165,7 +165,7 @@ def odds_fields() -> tuple[Field, ...]:
                 "TARGET_HP",
                 "several attacks: the .xlsm gives this chance",
             ),
-            udf=f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})",
+            udf=unless_down("TARGET_HP", f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})"),
         ),
     )
 
