@@ -48,9 +48,6 @@ class LogRoll:
     calculator_name: str  # the calculator input it feeds (the column exists when that input matters)
     d100: bool = False  # a d100 read as the Strike calculator reads it: 00 is the highest face
 
-    def zero_reads(self, rules: RuleSet) -> int | None:
-        return spelljammer.die_faces(rules) if self.d100 else None
-
 
 @dataclass(frozen=True)
 class Adapter:

@@ -65,6 +65,7 @@ from pycalc.sheets.formulas import (
     plus,
     q,
 )
+from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -438,13 +439,21 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field("d20 roll", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "d20 roll",
+                    "ATTACK_ROLL",
+                    INPUT,
+                    None,
+                    help="leave empty until rolled",
+                    roll=attack_roll(rules),
+                ),
                 Field(
                     "Confirmation d20 (after a natural 20)",
                     "ATTACK_FOLLOW_ROLL",
                     INPUT,
                     None,
                     help="empty until rolled: a threat shows as Hit until confirmed",
+                    roll=follow_roll(rules),
                 ),
                 Field(
                     "Damage dice rolled (without the +modifier)",

@@ -32,6 +32,7 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
+from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
 BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
@@ -49,7 +50,7 @@ class Field:
     number_format: str | None = None
     help: str = ""
     key: bool = False  # a headline output (bold)
-    zero_reads: int | None = None  # a roll whose die shows 00 for this face (d100: 0 or 00 is 100)
+    roll: RollRange | None = None  # a roll's die (is_roll fields without one: DICE_SHOWN)
 
 
 def hit_point_fields(summary: str) -> tuple[Field, ...]:
@@ -196,7 +197,7 @@ def write_field(
         if help_col == 3:  # the one-column layout wraps its help; the roll block's runs on to the right
             help_cell.alignment = WRAP
     if is_roll(field):
-        add_whole_number_check(sheet, value.coordinate, field.zero_reads)
+        add_roll_check(sheet, value.coordinate, field.roll or DICE_SHOWN)
     if field.name:
         define_name(book, field.name, absolute(sheet, value.coordinate))
         if field.kind in (INPUT, PICK):
@@ -228,26 +229,6 @@ def what_to_type(field: Field) -> str:
         first = f"Type {label}."
     help_text = field.help[:1].upper() + field.help[1:] if field.help else ""
     return f"{first} {help_text}".strip()
-
-
-def add_whole_number_check(sheet: Worksheet, coordinate: str, zero_reads: int | None = None) -> None:
-    """A roll cell takes whole numbers only (typed 01 is 1); the formulas say what range the die has.
-    A die that shows 00 for its highest face (``zero_reads``, the d100) takes 0 to that face, and its
-    input message says 00 is that face."""
-    low, high = ("0", str(zero_reads)) if zero_reads else ("-1000000000", "1000000000")
-    check = DataValidation(
-        type="whole", operator="between", formula1=low, formula2=high,
-        allow_blank=True, showErrorMessage=True, showInputMessage=bool(zero_reads),
-    )  # fmt: skip
-    check.errorTitle, check.error = (
-        "A roll is a whole number",
-        "Type the number the dice show, e.g. 1, 01 or 20.",
-    )
-    if zero_reads:
-        check.error = f"Type the number the die shows, 1 to {zero_reads}: 00 = {zero_reads}, 05 = 5."
-        check.promptTitle, check.prompt = "The roll as the die reads", f"00 = {zero_reads}, 05 = 5."
-    sheet.add_data_validation(check)
-    check.add(coordinate)
 
 
 def add_list(sheet: Worksheet, coordinate: str, options: str, strict: bool = True) -> None:

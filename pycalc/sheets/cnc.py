@@ -51,6 +51,7 @@ from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
+from pycalc.sheets.roll_entry import attack_roll
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -313,7 +314,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field("d20 roll (natural)", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "d20 roll (natural)",
+                    "ATTACK_ROLL",
+                    INPUT,
+                    None,
+                    help="leave empty until rolled",
+                    roll=attack_roll(rules),
+                ),
                 Field(
                     "Second d20",
                     "ATTACK_FOLLOW_ROLL",

@@ -42,6 +42,7 @@ from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
+from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -488,13 +489,21 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The rolls",
             (
-                Field("Natural d20 roll", "ATTACK_ROLL", INPUT, None, help="leave empty until rolled"),
+                Field(
+                    "Natural d20 roll",
+                    "ATTACK_ROLL",
+                    INPUT,
+                    None,
+                    help="leave empty until rolled",
+                    roll=attack_roll(rules),
+                ),
                 Field(
                     "Follow-up d20 (after a natural 1 or 20)",
                     "ATTACK_FOLLOW_ROLL",
                     INPUT,
                     None,
                     help="critical hit chart after a 20, critical miss chart after a 1",
+                    roll=follow_roll(rules),
                 ),
                 Field("1d4 condition roll (chart 20 only)", "ATTACK_CONDITION_ROLL", INPUT, None),
                 Field(
@@ -579,7 +588,13 @@ def critical_section(rules: RuleSet) -> Section:
         (
             Field("Weapon damage (e.g. 1d6+2)", "CRIT_DICE", INPUT, "1d6+2"),
             Field("Damage dice shown (without the +modifier)", "CRIT_DAMAGE_ROLL", INPUT, 3),
-            Field("Follow-up d20 on the critical chart", "CRIT_FOLLOW_ROLL", INPUT, None),
+            Field(
+                "Follow-up d20 on the critical chart",
+                "CRIT_FOLLOW_ROLL",
+                INPUT,
+                None,
+                roll=follow_roll(rules),
+            ),
             Field(
                 "Roll modifiers (ruling critical_follow_up_roll: add_modifiers)",
                 "CRIT_MODS",
@@ -696,7 +711,7 @@ def condition_section() -> Section:
     return Section("Critical condition chart (1d4 after a chart 20)", tuple(fields))
 
 
-def fumble_section() -> Section:
+def fumble_section(rules: RuleSet) -> Section:
     check, dc = "FUMBLE_INPUT_CHECK", "FUMBLE_DEX_DC"
 
     def shown(expr: str) -> str:
@@ -732,9 +747,15 @@ def fumble_section() -> Section:
     return Section(
         "Critical miss chart (natural 1) and its DEX check",
         (
-            Field("Follow-up d20 on the critical miss chart", "FUMBLE_ROLL", INPUT, None),
+            Field(
+                "Follow-up d20 on the critical miss chart",
+                "FUMBLE_ROLL",
+                INPUT,
+                None,
+                roll=follow_roll(rules),
+            ),
             Field("Attacker's DEX bonus", "FUMBLE_DEX_BONUS", INPUT, 0),
-            Field("d20 for the DEX check", "FUMBLE_DEX_ROLL", INPUT, None),
+            Field("d20 for the DEX check", "FUMBLE_DEX_ROLL", INPUT, None, roll=attack_roll(rules)),
             Field("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL", INPUT, None),
             Field(
                 "Effect (as printed)",
@@ -1068,7 +1089,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
         CHARTS_SHEET,
         f"{rules.name}: critical damage, condition and critical miss charts",
         INTRO,
-        [critical_section(rules), condition_section(), fumble_section()],
+        [critical_section(rules), condition_section(), fumble_section(rules)],
         with_udfs,
     )
     write_calculator(

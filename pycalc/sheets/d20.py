@@ -55,6 +55,7 @@ from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
+from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
 from pycalc.tables import RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
@@ -836,12 +837,13 @@ def put_output(book: Workbook, sheet: Worksheet, row: int, line: Line) -> None:
 def write_roll_block(
     book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
 ) -> int:
-    faces = engine.faces(rules)
-    roll_ranges = {
-        f.ROLL: (1, faces, "the natural roll"),
-        f.FOLLOW: (1, engine.follow_faces(rules), "the follow-up roll"),
-        f.DAMAGE_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the damage dice show"),
-        f.EXTRA_ROLL: (0, limits.DICE_COUNT * limits.DICE_SIDES, "what the further dice show"),
+    rolls = {
+        f.ROLL: attack_roll(rules),
+        f.FOLLOW: follow_roll(rules),
+        f.DAMAGE_ROLL: DICE_SHOWN,
+        f.EXTRA_ROLL: DICE_SHOWN,
+    }
+    number_ranges = {
         f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         f.LEVEL: (0, 99, "the attacker's level"),
     }
@@ -852,9 +854,12 @@ def write_roll_block(
         if line.name:
             put(sheet.cell(row, 1), line.label)
             put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
-            if line.name in roll_ranges:
-                low, high, what = roll_ranges[line.name]
-                whole_number_check(sheet, sheet.cell(row, ROLL_COLUMN).coordinate, low, high, what)
+            where = sheet.cell(row, ROLL_COLUMN).coordinate
+            if line.name in rolls:
+                add_roll_check(sheet, where, rolls[line.name])
+            if line.name in number_ranges:
+                low, high, what = number_ranges[line.name]
+                whole_number_check(sheet, where, low, high, what)
         if line.out_name:
             put_output(book, sheet, row, line)
     row += 2

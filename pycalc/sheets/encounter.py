@@ -38,12 +38,13 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     initiative_dice,
 )
+from pycalc.encounter_block import cell as block_value
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, adapter
 from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.resolution_block import Ref
-from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list, add_whole_number_check
+from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     NOTE,
     SHRINK,
@@ -82,6 +83,7 @@ from pycalc.sheets.log_rows import (
     substitute,
     table_cells,
 )
+from pycalc.sheets.roll_entry import add_roll_check, dice_roll, die_roll, log_roll
 from pycalc.table_files import Table
 from pycalc.tables import RuleSet
 
@@ -238,7 +240,8 @@ WORKING_FROM = 41  # column AO: the hidden working columns of every block start 
 
 
 def add_number_check(sheet: Worksheet, cells: str, least: int | None, most: int | None = None) -> None:
-    """A whole number (from ``least``, up to ``most``): a round, a count of rounds, a modifier, a die."""
+    """A whole number (from ``least``, up to ``most``): a round, a count of rounds, a modifier (a roll:
+    ``roll_entry.add_roll_check``)."""
     check = DataValidation(
         type="whole", operator="between", formula1=str(-1_000_000_000 if least is None else least),
         formula2=str(1_000_000_000 if most is None else most), allow_blank=True, showErrorMessage=True,
@@ -246,7 +249,7 @@ def add_number_check(sheet: Worksheet, cells: str, least: int | None, most: int 
     check.errorTitle = "A whole number"
     check.error = "Type a whole number" + ("" if least is None else f", {least} or more") + "."
     if most is not None:
-        check.error = f"Type the die as it reads: {least} to {most}."
+        check.error = f"Type a whole number from {least} to {most}."
     sheet.add_data_validation(check)
     check.add(cells)
 
@@ -475,7 +478,13 @@ class EncounterWriter:
             ("start_hp", "Start HP (empty = max)", "START_HP"),
         ]
         if self.block.morale:
-            inputs.append(("morale_roll", "Morale roll (2d6)", "MORALE_ROLL"))
+            inputs.append(
+                (
+                    "morale_roll",
+                    f"Morale roll ({block_value(self.rules, self.block.morale.roll)})",
+                    "MORALE_ROLL",
+                )
+            )
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
         # dice as three numbers (count, sides, bonus): AutoInput never completes a number, so 1d6 typed
@@ -495,9 +504,15 @@ class EncounterWriter:
         for s in dice:
             for part, (least, most) in DICE_PART_LIMITS.items():
                 add_number_check(self.sheet, r.span(f"s_{s.id}_{part}").replace("$", ""), least, most)
+        if self.block.morale:
+            add_roll_check(
+                self.sheet,
+                r.span("morale_roll").replace("$", ""),
+                dice_roll(self.rules, self.block.morale.roll),
+            )
         faces = initiative_dice(self.rules)
         for k in range(1 + len(rule.later_dice)):
-            add_number_check(self.sheet, r.span(f"roll{k}").replace("$", ""), 1, faces[k])
+            add_roll_check(self.sheet, r.span(f"roll{k}").replace("$", ""), die_roll(faces[k]))
         if rule.modifiers:
             add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
         if rule.first_round:
@@ -857,9 +872,7 @@ class EncounterWriter:
                 self.sheet, log.span(f"pick_{table_id}").replace("$", ""), "=" + table_name(table_id, "label")
             )
         for roll in rolls:
-            add_whole_number_check(
-                self.sheet, log.span(roll.field).replace("$", ""), roll.zero_reads(self.rules)
-            )
+            add_roll_check(self.sheet, log.span(roll.field).replace("$", ""), log_roll(self.rules, roll))
         if named:
             add_picks_note(self.sheet, log, named)
         add_number_check(self.sheet, log.span("round").replace("$", ""), 1)

@@ -57,6 +57,7 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
+from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -329,6 +330,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     INPUT,
                     None,
                     help="leave empty until rolled",
+                    roll=attack_roll(rules),
                 ),
                 Field(
                     "Fumble check d20 (after a natural 1)",
@@ -336,6 +338,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     INPUT,
                     None,
                     help="Critical Fumble when higher than the level",
+                    roll=follow_roll(rules),
                 ),
                 Field(
                     "Roll on your fumble table",

@@ -38,6 +38,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
+from pycalc.sheets.roll_entry import die_roll
 from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
 from pycalc.tables import RuleSet
 
@@ -295,7 +296,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                     INPUT,
                     None,
                     help="leave empty until rolled",
-                    zero_reads=faces,
+                    roll=die_roll(faces, zero_reads=True),
                 ),
                 Field("Damage rolled (with weapon bonuses)", "STRIKE_DAMAGE", INPUT, None),
             ),
@@ -537,7 +538,7 @@ def defense_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Shooting into melee",
             (
-                Field("d100 roll (00 = 100)", "SHOOT_ROLL", INPUT, 50, zero_reads=faces),
+                Field("d100 roll (00 = 100)", "SHOOT_ROLL", INPUT, 50, roll=die_roll(faces, zero_reads=True)),
                 Field("Weapon rank", "SHOOT_WEAPON_RANK", INPUT, 5),
                 Field("Master Bowman rank", "SHOOT_MASTER_RANK", INPUT, 0),
                 Field(
