@@ -218,6 +218,11 @@ def picked_toggles(rules: RuleSet, toggles: frozenset[tuple[str, str]], table_id
     return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]
 
 
+def condition_damage_counts(rules: RuleSet) -> bool:
+    """Whether an attacker's condition's damage column (the Stumble's -1) applies to damage too."""
+    return rules.ruling("stumble_penalty_scope") != "attack_rolls"
+
+
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
     kind_row = chosen_row(rules, inputs.choices, "attack_kind")
@@ -251,11 +256,10 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
         hit += row["hit"]
         multiplier *= Fraction(str(row["damage_multiplier"]))
         non_lethal |= bool(row["non_lethal"])
-    damage_counts = rules.ruling("stumble_penalty_scope") != "attack_rolls"
     extra_damage = 0
     for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):
         hit += row["hit"]
-        extra_damage += row["damage"] if damage_counts else 0
+        extra_damage += row["damage"] if condition_damage_counts(rules) else 0
     ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"
     ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))
     barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))

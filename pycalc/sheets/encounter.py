@@ -1167,6 +1167,8 @@ class EncounterWriter:
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")
         number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
+        if key == "picks_bad" or isinstance(self.calculator.inputs.get(key.removeprefix("in_")), bool):
+            number_format = BOOLEAN_FORMAT  # a TRUE/FALSE reads so in every office, not 1/0
         return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "summary"))
 
     def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
