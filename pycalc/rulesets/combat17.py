@@ -32,6 +32,7 @@ USES_FOLLOW_ROLL = True
 CRIT_PENDING = "Natural 20: roll the follow-up d20 on the critical hit chart"
 FUMBLE_PENDING = "Natural 1: roll the follow-up d20 on the critical miss chart"
 CONDITION_PENDING = "roll 1d4 on the condition chart"
+CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"
 BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"
 LETHAL, NON_LETHAL = "lethal", "non-lethal"
 DIRECT_HIT, ROLL_AGAIN = "Direct hit", "Roll again"
@@ -304,14 +305,22 @@ def attack_effect(
 def attack_condition(
     rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, cond: int | None, barred: bool
 ) -> str:
-    """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled)."""
-    if barred or follow_roll is None or cond is None:
+    """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled); a d4
+    typed where this roll takes none is called out (left from an earlier attack, a later chart 20
+    would read it)."""
+    if cond is None:
         return ""
-    if not generic.always_hits(rules, generic.check_roll(rules, roll)):
+    if barred or not generic.always_hits(rules, generic.check_roll(rules, roll)):
+        return condition_unused(cond)
+    if follow_roll is None:
         return ""
     if not crit_row(rules, follow_total(rules, attack, follow_roll))["condition_roll"]:
-        return ""
+        return condition_unused(cond)
     return condition_text(rules, cond)
+
+
+def condition_unused(cond: int) -> str:
+    return f"{CONDITION_UNUSED_START}{cond}{CONDITION_UNUSED_END}"
 
 
 def attack_damage(
@@ -424,6 +433,8 @@ def critical_damage_outputs(
     found["CRIT_DAMAGE"] = variant(str(row["damage"]))
     if row["condition_roll"] and condition_roll is not None:
         found["CRIT_CONDITION"] = guarded(condition_text, rules, condition_roll)
+    elif condition_roll is not None:
+        found["CRIT_CONDITION"] = condition_unused(condition_roll)
     return found
 
 

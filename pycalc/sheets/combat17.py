@@ -481,10 +481,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f'IF(ATTACK_AUTO_HIT,IF(ATTACK_FOLLOW_ROLL="",{q(engine.CRIT_PENDING)},{crit_line}),'
         f"IF(ATTACK_ROLL>=ATTACK_NEED,{const('outcomes', 'regular_damage', 'effect')},{const('outcomes', 'miss', 'effect')})))))"
     )
+    unused = f"{q(engine.CONDITION_UNUSED_START)}&ATTACK_CONDITION_ROLL&{q(engine.CONDITION_UNUSED_END)}"
     condition = (
-        'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_BARRED,"",IF(NOT(ATTACK_AUTO_HIT),"",IF(ATTACK_FOLLOW_ROLL="","",'
-        f'IF(ATTACK_CONDITION_ROLL="","",IF(NOT({band("critical_hits", "condition_roll", "ATTACK_FOLLOW_TOTAL")}),"",'
-        f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK)))))))'
+        'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_CONDITION_ROLL="","",'
+        f'IF(OR(ATTACK_BARRED,NOT(ATTACK_AUTO_HIT)),{unused},IF(ATTACK_FOLLOW_ROLL="","",'
+        f"IF(NOT({band('critical_hits', 'condition_roll', 'ATTACK_FOLLOW_TOTAL')}),{unused},"
+        f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK))))))'
     )
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
     chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
@@ -643,7 +645,8 @@ def critical_section(rules: RuleSet) -> Section:
     )
     condition = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",IF(CRIT_CONDITION_CHECK="","",'
-        f'IF(NOT({band("critical_hits", "condition_roll", total)}),"",'
+        f"IF(NOT({band('critical_hits', 'condition_roll', total)}),"
+        f"{q(engine.CONDITION_UNUSED_START)}&CRIT_CONDITION_ROLL&{q(engine.CONDITION_UNUSED_END)},"
         f'IF(CRIT_CONDITION_CHECK="ok",{condition_text("CRIT_CONDITION_ROLL")},CRIT_CONDITION_CHECK)))))'
     )
     return Section(
