@@ -30,10 +30,12 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc.encounter import (
     ALSO_HITS,
+    CHECK_SEPARATOR,
     CONDITION_SIZE,
     CONDITION_SLOTS,
     DAMAGE,
     LOG_SIZE,
+    LOST_STUNNED,
     NO_MORALE_ROW,
     ROSTER_SIZE,
     initiative_dice,
@@ -881,6 +883,7 @@ class EncounterWriter:
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
         shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
         shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
+        shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
         shown.append(("summary", "In one line (as the calculator says it)", "LOG_SUMMARY"))
         for key, label, defined in shown:
             log.add(key, label)
@@ -894,6 +897,9 @@ class EncounterWriter:
             "trow",
             "attacker_hp",
             "target_hp_before",
+            "hp_round_start",
+            *(("stunned_before",) if self.block.stun_loses_attacks else ()),
+            "check_parts",
             "prot_wear",
             "wear",
             "filled",
@@ -1139,8 +1145,12 @@ class EncounterWriter:
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
         # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
         said = f'IF(AND(IFERROR(LEFT({lost},1)="#",FALSE),LEFT({result},1)<>"#"),{lost},{result})'
-        bad = at("picks_bad") if "picks_bad" in log.index else "FALSE"
-        said = f"IF({bad},{q(PICKS_UNKNOWN)},{said})"
+        bad = "FALSE"  # a row not resolved: a Picks cell it cannot read, or a stun took the attack
+        if "picks_bad" in log.index:
+            said, bad = f"IF({at('picks_bad')},{q(PICKS_UNKNOWN)},{said})", at("picks_bad")
+        if "stunned_before" in log.index:
+            stunned = at("stunned_before")
+            said, bad = f"IF({stunned},{q(LOST_STUNNED)},{said})", f"OR({stunned},{bad})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         cells["result"] = (
             f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
@@ -1162,14 +1172,61 @@ class EncounterWriter:
         upto = lambda key: log.span(key, row)  # noqa: E731
         taken = "+".join(f"SUMIFS({upto('hp_lost')},{upto(key)},{at('target')})" for key in self.target_keys)
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
+        cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
+
+    def check_cells(self, row: int, first: bool) -> dict[str, str]:
+        """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
+        down (or stunned) before it acts, a target already down; the parts joined by CHECK_SEPARATOR."""
+        log, r = self.log, self.roster
+        at = lambda key: log.at(key, row)  # noqa: E731
+        above = lambda key: f"{log.span(key, row - 1)}"  # noqa: E731
+        cells: dict[str, str] = {}
+        this_round = at("round_now")
+        start = self.stat("attacker", "start_hp", row)
+        earlier = "+".join(
+            f'SUMIFS({above("hp_lost")},{above(key)},{at("attacker")},{above("round_now")},"<"&{this_round})'
+            for key in self.target_keys
+        )
+        cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({'0' if first else earlier}),0)"
+        if self.block.stun_loses_attacks:
+            cells["stunned_before"] = (
+                "FALSE"
+                if first
+                else f"COUNTIFS({above('target')},{at('attacker')},{above('round_now')},{this_round},"
+                f"{above('shown_TARGET_STUNNED')},TRUE)>0"
+            )
+        sep = q(CHECK_SEPARATOR)
+        attacker = f"INDEX({r.span('name')},{at('arow')})"
+        target = f"INDEX({r.span('name')},{at('trow')})"
+        hp = at("attacker_hp")
+        down = (
+            f'IF({at("hp_round_start")}>0,{attacker}&" went down this round: the attack stands only if "&'
+            f'{attacker}&" acts together with whoever downed it",{attacker}&" is at "&{hp}&" HP: it cannot act")'
+        )
+        attacker_part = f'IF({hp}<=0,{down}&{sep},"")'
+        if self.block.stun_loses_attacks:
+            lost = f'{attacker}&" was stunned earlier this round: its remaining attacks are lost"&{sep}'
+            attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
+        target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
+        resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
+        filled = f'{at("attacker")}&{at("target")}<>""'
+        ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
+        cells["check_parts"] = f'{ahead}&IF({resolved},{attacker_part}&{target_part},"")'
+        parts = at("check_parts")
+        cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-{len(CHECK_SEPARATOR)}))'
+        return cells
 
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")
         number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
-        if key == "picks_bad" or isinstance(self.calculator.inputs.get(key.removeprefix("in_")), bool):
+        if key in ("picks_bad", "stunned_before") or isinstance(
+            self.calculator.inputs.get(key.removeprefix("in_")), bool
+        ):
             number_format = BOOLEAN_FORMAT  # a TRUE/FALSE reads so in every office, not 1/0
-        return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "summary"))
+        return RowCell(
+            formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "check", "summary")
+        )
 
     def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
         for column, made in cells.items():
@@ -1255,6 +1312,7 @@ WIDE = {
     "effect": 24,
     "note": 24,
     "summary": 40,
+    "check": 30,
     "morale": 34,
     "side_down": 30,
 }

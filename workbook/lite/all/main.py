@@ -1795,7 +1795,15 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
+        'BLOCK_KEYS = {\n'
+        '    "initiative",\n'
+        '    "hit_points",\n'
+        '    "conditions",\n'
+        '    "morale",\n'
+        '    "log_picks",\n'
+        '    "log_picks_by_name",\n'
+        '    "stun_loses_attacks",\n'
+        '}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1838,6 +1846,7 @@ _SOURCES = {
         '    log_picks_by_name: tuple[str, ...] | None = (\n'
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
+        '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1857,10 +1866,16 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
+        '    stun = data.get("stun_loses_attacks", False)\n'
+        '    if not isinstance(stun, bool):\n'
+        '        check.fail(\n'
+        '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
+        '        )\n'
+        '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -13715,7 +13730,8 @@ _TABLES = {
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
-                   'defender_maneuver', 'concealment', 'two_weapon_fighting']]]]]],
+                   'defender_maneuver', 'concealment', 'two_weapon_fighting']]],
+                ['stun_loses_attacks', False]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -16823,7 +16839,8 @@ _TABLES = {
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
-                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]]]]],
+                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]],
+                ['stun_loses_attacks', False]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -19083,7 +19100,8 @@ _TABLES = {
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
-                        'missile_range', 'two_weapon', 'attack_barred']]]]]],
+                        'missile_range', 'two_weapon', 'attack_barred']]],
+                     ['stun_loses_attacks', False]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -20715,7 +20733,8 @@ _TABLES = {
                         ['log_picks_by_name',
                          ['tuple',
                           ['melee_conditions', 'ranged_conditions', 'surprise', 'ambush', 'invisible_foe',
-                           'lighting', 'target_movement', 'ranged_weapon_in_melee']]]]]],
+                           'lighting', 'target_movement', 'ranged_weapon_in_melee']]],
+                        ['stun_loses_attacks', True]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23241,7 +23260,8 @@ _TABLES = {
                    ['tuple',
                     ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
                      'target_conditions', 'attacker_conditions', 'two_weapon_fighting', 'firing_into_melee',
-                     'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]]]]],
+                     'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]],
+                  ['stun_loses_attacks', False]]]],
                ['picked', ['dict', []]]]],
 }
 

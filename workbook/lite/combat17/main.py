@@ -949,7 +949,15 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
+        'BLOCK_KEYS = {\n'
+        '    "initiative",\n'
+        '    "hit_points",\n'
+        '    "conditions",\n'
+        '    "morale",\n'
+        '    "log_picks",\n'
+        '    "log_picks_by_name",\n'
+        '    "stun_loses_attacks",\n'
+        '}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -992,6 +1000,7 @@ _SOURCES = {
         '    log_picks_by_name: tuple[str, ...] | None = (\n'
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
+        '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1011,10 +1020,16 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
+        '    stun = data.get("stun_loses_attacks", False)\n'
+        '    if not isinstance(stun, bool):\n'
+        '        check.fail(\n'
+        '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
+        '        )\n'
+        '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -10460,7 +10475,8 @@ _TABLES = {
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
-                        'missile_range', 'two_weapon', 'attack_barred']]]]]],
+                        'missile_range', 'two_weapon', 'attack_barred']]],
+                     ['stun_loses_attacks', False]]]],
                   ['picked', ['dict', []]]]],
 }
 
