@@ -101,10 +101,11 @@ def fumble_effect(rules: RuleSet, roll: int) -> str:
 
 
 def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) -> str:
-    """What the result does; for a Critical Fumble, the GM's fumble table line when there is one."""
+    """What the result does; for a Critical Fumble, the GM's fumble table line when there is one. A
+    fumble table roll typed for another result is called out (a later fumble would read it)."""
     text = str(outcome_row(rules, outcome)["effect"])
     if outcome != FUMBLE:
-        return text
+        return text if fumble_roll is None else f"{text}{FUMBLE_ROLL_UNUSED.format(fumble_roll)}"
     if not rules.table("fumble_table").rows:
         return f"{text}: {NO_FUMBLE_TABLE[len('#NONE? ') :]}"
     if fumble_roll is None:
@@ -114,6 +115,8 @@ def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) 
     except RuleError as error:
         return str(error)
 
+
+FUMBLE_ROLL_UNUSED = " - the fumble table roll {} is not used by this roll: clear it"
 
 # The formula of a hit does not depend on the attack here (no automatic hit, no critical chart).
 ANY_ATTACK = generic.Attack(0, 0)

@@ -1214,7 +1214,7 @@ class EncounterWriter:
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
         cells["check_parts"] = f'{ahead}&IF({resolved},{attacker_part}&{target_part},"")'
         parts = at("check_parts")
-        cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-{len(CHECK_SEPARATOR)}))'
+        cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
         return cells
 
     def log_cell(self, key: str, formula: str) -> RowCell:

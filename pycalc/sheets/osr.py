@@ -13,6 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.rulesets.osr import (
     AC_COLUMNS,
     CHOICE_PICKERS,
+    FUMBLE_ROLL_UNUSED,
     HIT_PICKERS,
     SAVE_FAILED,
     SAVE_MADE,
@@ -54,6 +55,7 @@ from pycalc.sheets.formulas import (
     dice_sides,
     list_mistake,
     plus,
+    q,
     round_up,
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
@@ -237,10 +239,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f'IF({no_result},ATTACK_RESULT,IF(AND({is_hit},NOT(ISNUMBER(ATTACK_DAMAGE_ROLL))),"",'
         f"{resolution(rules).attack_damage('ATTACK_NAT20_PENALTY')}))"
     )
+    unused_start, unused_end = FUMBLE_ROLL_UNUSED.split("{}")
     effect = (
         f"IF({no_result},ATTACK_RESULT,"
         f'IF(ATTACK_RESULT="Fumble",{fumble_text()},'
-        f"INDEX({T('attack_outcomes', 'effect')},MATCH(ATTACK_RESULT,{T('attack_outcomes', 'result')},0))))"
+        f"INDEX({T('attack_outcomes', 'effect')},MATCH(ATTACK_RESULT,{T('attack_outcomes', 'result')},0))&"
+        f'IF(ISNUMBER(ATTACK_FUMBLE_ROLL),{q(unused_start)}&ATTACK_FUMBLE_ROLL&{q(unused_end)},"")))'
     )
     mode_text = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
     udf_attack = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL,ATTACK_LEVEL"
