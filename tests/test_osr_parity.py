@@ -137,6 +137,8 @@ def natural_roll_scenarios() -> list[tuple[RuleSet, osr.AttackInputs]]:
             (RULES, osr.AttackInputs(bonus=0, target=10, level=level, roll=roll, follow_roll=follow))
         )
     found.append((RULES, osr.AttackInputs(bonus=0, target=10, level=0, roll=1, follow_roll=9, fumble_roll=4)))
+    for roll in (1, 12, 20):  # a fumble table roll left from an earlier attack: called out unless a fumble
+        found.append((RULES, osr.AttackInputs(bonus=0, target=10, level=9, roll=roll, fumble_roll=4)))
     found.append((RULES, osr.AttackInputs(bonus=1, target=14)))
     return found
 
