@@ -29,7 +29,7 @@ from pycalc.table_files import CHEATSHEET_BLOCKS, Row
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from pycalc.udfs.shared import d20_need
 from tests.conftest import require_libreoffice
-from tests.pdf_words import Word, pdf_pages, pieces
+from tests.pdf_words import Word, pdf_drawings, pdf_pages, pieces, tight_spots
 from tests.test_readable_text import offending
 
 SMALLEST = 8.95  # points: every word on the page, body text at 9 pt (measured 9.00-9.01)
@@ -274,3 +274,21 @@ def test_letter_paper_and_the_screen_option(tmp_path: Path):
     check_printed(tmp_path / "osr-screen.pdf", "osr", "letter", True)
     assert build.main([*args, "--pdf"]) == 0
     check_printed(tmp_path / "osr-cheatsheet.pdf", "osr", "letter", False)
+
+
+MIN_GAP = 1.5  # points of paper at least between a text's ink and a block's rule or the next block
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_text_touches_a_rule_or_the_next_block(ruleset_id: str, build_printed: Callable[[str], Path]):
+    """On every page of the cheat sheet and the screen, A4 and Letter, as printed: no line of text
+    comes within ``MIN_GAP`` of a block's rule, another block's text or a table's header below or
+    above it (the ink of its glyphs, drawn by poppler; lines of one paragraph are 1.54 pt apart)."""
+    require_libreoffice()
+    out = build_printed(ruleset_id)
+    for form in ("cheatsheet", "cheatsheet-letter", "screen", "screen-letter"):
+        for number, page in enumerate(pdf_drawings(out / f"{ruleset_id}-{form}.pdf"), start=1):
+            assert page.ink and page.rules, (form, number)
+            spots = tight_spots(page, MIN_GAP)
+            described = [(round(gap, 2), what, round(box.y1, 1)) for gap, what, box, _ in spots[:5]]
+            assert not spots, f"{ruleset_id}-{form} page {number}: (gap, against, y) {described}"

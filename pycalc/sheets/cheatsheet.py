@@ -23,6 +23,7 @@ long for the rest of a panel goes on in the next one, cut between two rows, its 
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass
 
@@ -57,8 +58,17 @@ BODY_SIZE = 9.0  # points, printed at 100%: read at arm's length
 TITLE_SIZE = 10.0  # a table's title
 BLOCK_SIZE = 12.0  # a block's heading
 HEADING_FONT = 14.0  # the sheet's title
-LINE = 11.0  # every row's height, in points (9 pt text needs 10.4)
-HEADING_ROWS = 2  # sheet rows a block's heading takes
+PIXEL = 0.75  # points: LibreOffice prints a row's height in whole pixels (96 an inch), rounded down
+UNIT = 5.25  # points: every sheet row's height (7 pixels), so that the page holds what is laid out
+LINE_ROWS = 2  # sheet rows a line of a table's cell takes: 10.5 pt for 9 pt text
+LEADING = 1.15  # a line of text takes this many times its font size (LibreOffice sets 1.12)
+TEXT_PAD = 1.0  # points: the office's padding above a cell's text
+MIN_GAP = 1.5  # points of paper at least between a text's ink and a block's rule or the next block
+RULE_HALF = 0.9  # points: half the width of the rule above a block's heading (drawn medium, 1.75 pt)
+AFTER_TABLE = 1  # sheet rows of paper below a table's last row, before what follows
+WIDE_RATIO = (
+    2.0  # on the cheat sheet a table goes across the page when a panel would make it this much taller
+)
 POINTS_PER_GRID = 7.0  # LibreOffice prints a column of width 1 as 7 points
 GRID_WIDTH = 1.0
 CELL_PADDING = 6.0  # points of a cell's width its text cannot use (LibreOffice's margins and a safety)
@@ -71,12 +81,13 @@ MARGIN = 0.3  # inches, left and right
 TOP, BOTTOM = 0.4, 0.4  # inches, above and below the printed rows (header and footer sit inside)
 HEADER_MARGIN = 0.15  # inches from the page's edge to the header and to the footer
 PAGE_SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}  # points, portrait (width, height)
-SAFETY_ROWS = 1  # a page is filled one row short of what fits, so the office never breaks a table
+SAFETY_ROWS = 2  # a page is filled 10.5 pt short of what fits (the office sets the header a little
+# lower than its margin says), so the office never breaks a table
 FIRST_ROW = 4  # tables start here (title, introduction and a gap above)
 HEADER_FOOTER_SIZE = 9
 PORTRAIT_PANELS, SCREEN_PANELS = 2, 3
 MIN_SPLIT_ROWS = 4  # a table goes on over the next panel or page with at least this many rows each side
-TALL_SPLIT = (16, 2)  # a table this many sheet rows tall may be cut with 2 rows a side (wrapped rows)
+TALL_SPLIT = (16 * LINE_ROWS, 2)  # a table this many sheet rows tall may be cut with 2 rows a side
 GRID_BONUSES = range(0, 11, 2)  # the attack bonuses and armour classes of the d20 grid: common cases
 GRID_CLASSES = range(10, 23, 2)
 MINUS = "\u2212"
@@ -132,15 +143,35 @@ class Shown:
     title_lines: int
     rule_lines: int
     header_lines: int
-    row_lines: tuple[int, ...]  # sheet rows each body row takes
+    row_lines: tuple[int, ...]  # lines of text of each body row
     table: Table | None = None  # None: worked out by the engine (the d20 grid)
     heading: str = ""  # a block's heading (then nothing else is printed)
+    after: int = AFTER_TABLE  # sheet rows of paper below a table (none when a text follows, see ``spaced``)
+
+    @property
+    def title_rows(self) -> int:
+        return text_rows(self.title_lines, TITLE_SIZE) if self.title else 0
+
+    @property
+    def rule_rows(self) -> int:
+        return text_rows(self.rule_lines, BODY_SIZE) if self.rule else 0
+
+    @property
+    def header_rows(self) -> int:
+        return LINE_ROWS * self.header_lines if self.header else 0
+
+    @property
+    def body_rows(self) -> tuple[int, ...]:
+        """Sheet rows each body row takes."""
+        return tuple(LINE_ROWS * lines for lines in self.row_lines)
 
     @property
     def height(self) -> int:
-        heading = HEADING_ROWS if self.heading else 0
-        header = self.header_lines if self.header else 0
-        return heading + self.title_lines + self.rule_lines + header + sum(self.row_lines)
+        """Sheet rows, with the paper left below a table before what follows."""
+        if self.heading:
+            return HEADING_ROWS
+        after = self.after if self.header else 0
+        return self.title_rows + self.rule_rows + self.header_rows + sum(self.body_rows) + after
 
 
 @dataclass(frozen=True)
@@ -226,6 +257,16 @@ def has_values(table: Table) -> bool:
 
 
 # --------------------------------------------------------------------------- measuring
+
+
+def text_rows(lines: int, size: float) -> int:
+    """Sheet rows a text of that many lines takes, set at the top of its cell, with room below its
+    last line for a block's rule and a gap (its ink never touches what follows)."""
+    return math.ceil((TEXT_PAD + lines * LEADING * size + RULE_HALF + MIN_GAP) / UNIT)
+
+
+HEADING_ROWS = math.ceil((BLOCK_SIZE * LEADING + 2 * (RULE_HALF + MIN_GAP)) / UNIT)  # a block's heading:
+# centred between its rule and its first table, a gap either side
 
 
 def wrapped_lines(text: str, grid_columns: int, size: float = BODY_SIZE, bold: bool = False) -> int:
@@ -334,7 +375,7 @@ def shown_table(
     table: Table | None = None,
 ) -> Shown:
     """Lay the table out in a panel if it fits one, else across the page on the cheat sheet (there also
-    when wrapping in a panel makes it half again as tall), stacked in a panel on the GM screen (a table
+    when wrapping in a panel makes it ``WIDE_RATIO`` times as tall), stacked in a panel on the GM screen (a table
     across a fold would read as two)."""
     screen = paper.panels == SCREEN_PANELS
 
@@ -360,7 +401,7 @@ def shown_table(
     if not found:
         where = f"{table.file}:{table.line}: table {table.id!r}" if table else title
         raise ValueError(f"{where} is too wide for the cheat sheet")
-    wide = found[-1].full_width and found[0].height > 1.5 * found[-1].height and not screen
+    wide = found[-1].full_width and found[0].height > WIDE_RATIO * found[-1].height and not screen
     return found[-1] if wide else found[0]
 
 
@@ -439,7 +480,20 @@ def cheatsheet_tables(rules: RuleSet, paper: Paper | None = None) -> list[Shown]
         if item.title == BLOCK_TITLES[item.block]:  # said by the block's heading
             item = dataclasses.replace(item, title="", title_lines=0)
         headed.append(item)
-    return headed
+    return spaced(headed)
+
+
+def spaced(shown: list[Shown]) -> list[Shown]:
+    """Paper below a table when what follows opens with a line (a block's rule, a table's header);
+    a title or a rule that follows starts below its own top padding and needs none. A table across
+    the page keeps it: any panel's first table may follow it."""
+    following = [*shown[1:], None]
+    return [
+        item
+        if item.full_width or nxt is None or nxt.heading or not (nxt.title or nxt.rule)
+        else dataclasses.replace(item, after=0)
+        for item, nxt in zip(shown, following, strict=True)
+    ]
 
 
 def blocks_before(shown: list[Shown], block: str) -> int:
@@ -466,8 +520,8 @@ def paper_for(paper: str, panels: int = PORTRAIT_PANELS, scale: int = 100, headi
         width, height = height, width
     across = int((width - 2 * 72 * MARGIN) * 100 / scale // POINTS_PER_GRID) - 1
     usable = (height - 72 * (TOP + BOTTOM)) * 100 / scale
-    later = int(usable // LINE) - SAFETY_ROWS
-    first = int((usable - heading_rows - LINE) // LINE) - SAFETY_ROWS
+    later = int(usable // UNIT) - SAFETY_ROWS
+    first = int((usable - heading_rows - UNIT) // UNIT) - SAFETY_ROWS  # row 3: a gap below the introduction
     return Paper(panels, across, first, later, landscape)
 
 
@@ -482,7 +536,7 @@ def fill_columns(
     panel, used, whole = 0, 0, 0
     while queue and panel < panels:
         item = queue[0]
-        if item.heading and len(queue) > 1 and used + item.height + least_part(queue[1]) > height:
+        if item.heading and len(queue) > 1 and not fits_below(queue[1], height - used - item.height, cut):
             panel, used = panel + 1, 0  # a heading stays with the first rows of its block's first table
             continue
         if used + item.height <= height:
@@ -500,12 +554,17 @@ def fill_columns(
     return spots, whole, left
 
 
+def fits_below(shown: Shown, room: int, cut: bool) -> bool:
+    """Whether the table, or its first part when it may be cut, fits in ``room`` rows."""
+    return shown.height <= room or (cut and split(shown, room) is not None)
+
+
 def split(shown: Shown, room: int) -> tuple[Shown, Shown] | None:
     """A long table cut between two rows so that its first part fills ``room`` rows, the rest going on
     under its header again; None when fewer than ``MIN_SPLIT_ROWS`` rows would fit or stay."""
-    above = shown.height - sum(shown.row_lines)
+    above = shown.height - sum(shown.body_rows)
     fitting = 0
-    while fitting < len(shown.rows) and above + sum(shown.row_lines[: fitting + 1]) <= room:
+    while fitting < len(shown.rows) and above + sum(shown.body_rows[: fitting + 1]) <= room:
         fitting += 1
     least = least_rows(shown)
     fitting = min(fitting, len(shown.rows) - least)  # at least as many go on
@@ -530,7 +589,7 @@ def least_part(shown: Shown) -> int:
     least = least_rows(shown)
     if len(shown.rows) < 2 * least:
         return shown.height
-    return shown.height - sum(shown.row_lines[least:])
+    return shown.height - sum(shown.body_rows[least:])
 
 
 def least_rows(shown: Shown) -> int:
@@ -617,13 +676,19 @@ def write_cell(
 
 
 def write_text(
-    sheet: Worksheet, row: int, column: int, size: tuple[int, int], text: str, style: tuple[float, bool, str]
+    sheet: Worksheet,
+    row: int,
+    column: int,
+    size: tuple[int, int],
+    text: str,
+    style: tuple[float, bool, str],
+    vertical: str = "top",
 ) -> None:
     height, width = size
     points, bold, colour = style
     cell = put(sheet.cell(row, column), text)
     cell.font = font(points, bold=bold, colour=colour)
-    cell.alignment = Alignment(vertical="bottom" if bold else "top", wrap_text=True)
+    cell.alignment = Alignment(vertical=vertical, wrap_text=True)
     sheet.merge_cells(
         start_row=row, start_column=column, end_row=row + height - 1, end_column=column + width - 1
     )
@@ -631,25 +696,25 @@ def write_text(
 
 def write_table(sheet: Worksheet, placed: Placed) -> None:
     shown, row, column = placed.shown, placed.row, placed.first_column
-    if shown.heading:  # bottom-aligned in two rows: room above it, and for its 12 pt glyphs
-        write_text(sheet, row, column, (HEADING_ROWS, shown.width), shown.heading, (BLOCK_SIZE, True, ACCENT))
+    if shown.heading:  # centred below its rule: room above it and below
+        style = (BLOCK_SIZE, True, ACCENT)
+        write_text(sheet, row, column, (HEADING_ROWS, shown.width), shown.heading, style, "center")
         for offset in range(shown.width):
             sheet.cell(row, column + offset).border = HEADING_RULE
         return
     if shown.title:
-        write_text(
-            sheet, row, column, (shown.title_lines, shown.width), shown.title, (TITLE_SIZE, True, ACCENT)
-        )
-        row += shown.title_lines
+        style = (TITLE_SIZE, True, ACCENT)  # centred: nearer its table than what is above it
+        write_text(sheet, row, column, (shown.title_rows, shown.width), shown.title, style, "center")
+        row += shown.title_rows
     if shown.rule:
         write_text(
-            sheet, row, column, (shown.rule_lines, shown.width), shown.rule, (BODY_SIZE, False, "000000")
+            sheet, row, column, (shown.rule_rows, shown.width), shown.rule, (BODY_SIZE, False, "000000")
         )
-        row += shown.rule_lines
+        row += shown.rule_rows
     if not shown.header:
         return
-    lines = [(shown.header, shown.header_lines, True)] + [
-        (values, height, False) for values, height in zip(shown.rows, shown.row_lines, strict=True)
+    lines = [(shown.header, shown.header_rows, True)] + [
+        (values, height, False) for values, height in zip(shown.rows, shown.body_rows, strict=True)
     ]
     for values, height, header in lines:
         left = column
@@ -667,9 +732,14 @@ def heading(
     title = f"{rules.name}: {what}"
     intro = f"Source: {rules.source}. Every table in full: the reference PDF and the workbook."
     return tuple(
-        (text, size, wrapped_lines(text, columns_across, size, bold) * size * 1.25)
+        (text, size, printed_height(wrapped_lines(text, columns_across, size, bold) * size * 1.25))
         for text, size, bold in ((title, HEADING_FONT, True), (intro, BODY_SIZE, False))
     )
+
+
+def printed_height(points: float) -> float:
+    """A row's height the office prints as it is: whole pixels, rounded up."""
+    return math.ceil(points / PIXEL - 1e-9) * PIXEL
 
 
 @dataclass(frozen=True)
@@ -722,7 +792,7 @@ def build_cheatsheet(rules: RuleSet, version: str, paper: str = "a4", screen: bo
         write_table(sheet, item)
     last_row = max(item.row + item.shown.height - 1 for item in laid.placed)
     for row_number in range(3, last_row + 1):
-        sheet.row_dimensions[row_number].height = LINE
+        sheet.row_dimensions[row_number].height = UNIT
     sheet.row_dimensions[1].height, sheet.row_dimensions[2].height = title_height, intro_height
     for column in range(1, across + 1):
         sheet.column_dimensions[get_column_letter(column)].width = GRID_WIDTH
