@@ -24,6 +24,7 @@ from pycalc.sheets.bfrpg_formulas import (
     crit_rule,
     multiplied,
     pick_name,
+    udf_damage_picks,
 )
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
@@ -62,6 +63,7 @@ from pycalc.sheets.formulas import (
     dice_count,
     dice_modifier,
     dice_sides,
+    optional_input,
     plus,
     q,
 )
@@ -322,7 +324,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     )
     udf_result = (
         f'IF(ATTACK_CHECK<>"ok",ATTACK_CHECK,IF(ATTACK_BLOCKED<>"","{MISS}",IF(ATTACK_AUTO_HIT,"{HIT}",'
-        f'd20_result("bfrpg",{roll},ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_TOTAL_MODS,ATTACK_LEVEL,{follow}))))'
+        f'd20_result("bfrpg",{roll},ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_TOTAL_MODS,ATTACK_LEVEL,{optional_input(follow)}))))'
     )
     subdual = (
         f"IF(OR({by_label('damage_mode', 'subdual', pick_name('damage_mode'))},"
@@ -348,10 +350,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         "))))))"
     )
     droll, extra = "ATTACK_DAMAGE_ROLL", "ATTACK_EXTRA_DAMAGE_ROLL"
-    charge, mode = pick_name("charge_options"), pick_name("damage_mode")
+    picks = udf_damage_picks()
     udf_damage = (
         f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
-        f"{droll},ATTACK_DICE_ADDED,{charge},{mode},{water},{pick_name('critical_effect')},ATTACK_AUTO_HIT,{extra}))"
+        f"{optional_input(droll)},ATTACK_DICE_ADDED,{picks},ATTACK_AUTO_HIT,{optional_input(extra)}))"
     )
     square = f"({FACES}*{FACES})"
     mods = "ATTACK_TOTAL_MODS"
@@ -682,7 +684,7 @@ def critical_section() -> Section:
                 "CRIT_DAMAGE",
                 key=True,
                 native=ready.format(critical),
-                udf=f'IF({droll}="","",bfrpg_critical_damage(CRIT_DICE,{droll},{extra},CRIT_DOUBLE))',
+                udf=f'IF({droll}="","",bfrpg_critical_damage(CRIT_DICE,{droll},{optional_input(extra)},CRIT_DOUBLE))',
             ),
             *dice_fields("CRIT_DICE", "CRIT_DICE"),
         ),
@@ -803,7 +805,7 @@ def joust_section() -> Section:
                 "JOUST_RESULT",
                 key=True,
                 native=result,
-                udf=f"bfrpg_joust_result(JOUST_DAMAGE,JOUST_SAVE_TARGET,JOUST_STR_BONUS,{roll})",
+                udf=f"bfrpg_joust_result(JOUST_DAMAGE,JOUST_SAVE_TARGET,JOUST_STR_BONUS,{optional_input(roll)})",
             ),
         ),
     )

@@ -4,7 +4,7 @@ odds (``pycalc.sheets.bfrpg_odds``)."""
 from __future__ import annotations
 
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.formulas import q, round_up
+from pycalc.sheets.formulas import optional_input, q, round_up
 
 FACES_LIST = "D20_FACES_LIST"
 
@@ -19,6 +19,15 @@ DICE_ERROR = q("#DICE? write it like 2d4+2")
 
 def pick_name(table_id: str, row_id: str | None = None, prefix: str = "ATTACK") -> str:
     return f"{prefix}_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+
+
+DAMAGE_PICKS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")
+
+
+def udf_damage_picks() -> str:
+    """The attack calculator's damage pickers as the damage and odds functions take them, in that
+    order (charge, mode, underwater, critical): each optional, an empty one passed as not chosen."""
+    return ",".join(optional_input(pick_name(table)) for table in DAMAGE_PICKS)
 
 
 def crit_rule(need: str) -> str:

@@ -19,7 +19,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.bfrpg_odds import SEVERAL_ATTACKS
 from pycalc.sheets import d20
-from pycalc.sheets.bfrpg_formulas import pick_name
+from pycalc.sheets.bfrpg_formulas import udf_damage_picks
 from pycalc.sheets.calculator import INPUT, Field
 from pycalc.sheets.common import (
     NOTE,
@@ -56,10 +56,8 @@ def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
     """The odds panel: the generic writer's formulas over the calculator's cells (``damage``)."""
     native = d20.odds_formulas(rules, damage.block, damage.c)
     udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED"
-    udf_tail = (
-        f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{pick_name('charge_options')},{pick_name('damage_mode')},"
-        f"{pick_name('underwater_weapons')},{pick_name('critical_effect')},ATTACK_AUTO_HIT,ATTACK_BLOCKED"
-    )
+    picks = udf_damage_picks()
+    udf_tail = f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{picks},ATTACK_AUTO_HIT,ATTACK_BLOCKED"
     return (
         Field("Attacks this round", "ATTACK_ATTACKS", INPUT, 1, help="for the round's odds"),
         Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10, help="for the chance to drop it"),

@@ -50,7 +50,17 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, by_label, const, dice_modifier, dice_sides, plus, q, round_up
+from pycalc.sheets.formulas import (
+    band,
+    by_label,
+    const,
+    dice_modifier,
+    dice_sides,
+    optional_input,
+    plus,
+    q,
+    round_up,
+)
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.tables import RuleSet
 
@@ -727,7 +737,7 @@ def movement_section(rules: RuleSet) -> Section:
                 f"{label}: up to (ft)",
                 f"MOVE_{action_id.upper()}",
                 native=f"IF(ISNUMBER(MOVE_RATE_NOW),{scaled('MOVE_RATE_NOW', factor)},MOVE_RATE_NOW)",
-                udf=f'cnc_movement(MOVE_RATE,"{label}",MOVE_REDUCTION)',
+                udf=f'cnc_movement(MOVE_RATE,"{label}",{optional_input("MOVE_REDUCTION")})',
             )
         )
     fields.append(

@@ -44,7 +44,17 @@ from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
+from pycalc.sheets.formulas import (
+    band,
+    by_label,
+    const,
+    list_mistake,
+    optional_input,
+    plus,
+    q,
+    round_down,
+    round_up,
+)
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling, ruling_formula
 from pycalc.table_files import Row, Table
@@ -491,6 +501,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
     chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
     rolled = 'IF(OR(ATTACK_ROLL="",LEFT(ATTACK_RESULT,1)="#"),"",{})'
+    follow, condition_roll = optional_input("ATTACK_FOLLOW_ROLL"), optional_input("ATTACK_CONDITION_ROLL")
+    damage_roll = optional_input("ATTACK_DAMAGE_ROLL")
     return [
         Section(
             "Attacker and target",
@@ -588,14 +600,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RESULT",
                     key=True,
                     native=result,
-                    udf=f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_BARRED))',
+                    udf=f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
                 ),
                 Field(
                     "What it does",
                     "ATTACK_EFFECT",
                     native=effect,
                     udf=rolled.format(
-                        f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                        f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
                     ),
                 ),
                 Field(
@@ -603,7 +615,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_CONDITION",
                     native=condition,
                     udf=rolled.format(
-                        f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_CONDITION_ROLL,ATTACK_BARRED)"
+                        f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
                     ),
                 ),
                 Field(
@@ -612,7 +624,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     key=True,
                     native=resolution(rules).attack_damage(),
                     udf=rolled.format(
-                        "combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_FOLLOW_ROLL,"
+                        f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
@@ -694,7 +706,7 @@ def critical_section(rules: RuleSet) -> Section:
                 "The chart gives",
                 "CRIT_CHART",
                 native=chart,
-                udf='IF(CRIT_FOLLOW_ROLL="","",combat17_crit_line(CRIT_FOLLOW_ROLL,CRIT_MODS,CRIT_CONDITION_ROLL))',
+                udf=f'IF(CRIT_FOLLOW_ROLL="","",combat17_crit_line(CRIT_FOLLOW_ROLL,CRIT_MODS,{optional_input("CRIT_CONDITION_ROLL")}))',
             ),
             Field(
                 "Damage by the chart",
@@ -852,7 +864,10 @@ def fumble_section(rules: RuleSet) -> Section:
                 "FUMBLE_CONSEQUENCE",
                 key=True,
                 native=shown(consequence),
-                udf='IF(FUMBLE_ROLL="","",combat17_fumble_outcome(FUMBLE_ROLL,FUMBLE_DEX_BONUS,FUMBLE_DEX_ROLL,FUMBLE_ROUNDS_ROLL))',
+                udf=(
+                    'IF(FUMBLE_ROLL="","",combat17_fumble_outcome(FUMBLE_ROLL,FUMBLE_DEX_BONUS,'
+                    f"{optional_input('FUMBLE_DEX_ROLL')},{optional_input('FUMBLE_ROUNDS_ROLL')}))"
+                ),
             ),
             Field("Rolls entered correctly", check, WORKING, native=f'IF(FUMBLE_ROLL="","",{input_check})'),
             Field(
@@ -912,7 +927,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
                 native=shown(
                     "IF(SUM(ROF_ROUNDS)<ROF_FIRST_SHOT_ROUND,0,INT((SUM(ROF_ROUNDS)-ROF_FIRST_SHOT_ROUND)/ROF_ROUNDS_PER_SHOT)+1)"
                 ),
-                udf="combat17_shots(ROF_WEAPON,ROF_ROUNDS,ROF_SIEGE_RATE)",
+                udf=f"combat17_shots(ROF_WEAPON,ROF_ROUNDS,{optional_input('ROF_SIEGE_RATE')})",
             ),
             Field(
                 "Last shot in round",

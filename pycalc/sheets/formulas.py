@@ -90,3 +90,11 @@ def unless_down(hp: str, chance: str) -> str:
     """A chance to drop the target as shown (``pycalc.odds.down_already``): against a target at 0 hit
     points or below, that it is down already."""
     return f"IF(SUM({hp})<=0,{q(ALREADY_DOWN)},{chance})"
+
+
+def optional_input(ref: str) -> str:
+    """An input cell handed to a Python function (the .xlsm) for an optional argument (one that
+    defaults to None: a roll not yet made, a mode not chosen): an empty cell passed as "", which every
+    function reads as not given. Excel with xlwings hands an empty cell as None already; LibreOffice
+    hands it to an add-in as 0 (a roll of 0, a bad pick), so it cannot go as a bare reference."""
+    return f'IF(ISBLANK({ref}),"",{ref})'

@@ -54,6 +54,7 @@ from pycalc.sheets.formulas import (
     dice_modifier,
     dice_sides,
     list_mistake,
+    optional_input,
     plus,
     q,
     round_up,
@@ -248,6 +249,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     )
     mode_text = 'IF(ATTACK_MODE=1,"Advantage",IF(ATTACK_MODE=0,"Normal","Disadvantage"))'
     udf_attack = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL,ATTACK_LEVEL"
+    follow, damage_roll = optional_input("ATTACK_FOLLOW_ROLL"), optional_input("ATTACK_DAMAGE_ROLL")
 
     def chance(column: str, outcome: str) -> Field:
         name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
@@ -362,13 +364,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RESULT",
                     key=True,
                     native=f'IF(ATTACK_ROLL="","",{check})',
-                    udf=f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},ATTACK_FOLLOW_ROLL,ATTACK_NEEDS_MAGIC))',
+                    udf=f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
                 ),
                 Field(
                     "What it does",
                     "ATTACK_EFFECT",
                     native=effect,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,ATTACK_FUMBLE_ROLL))",
+                    udf=f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
                 ),
                 Field(
                     "Natural-20 damage penalty",
@@ -382,7 +384,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_DAMAGE",
                     key=True,
                     native=damage,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,ATTACK_DAMAGE_ROLL,ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
+                    udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
                 ),
                 *hit_point_fields(resolution(rules).summary()),
             ),
@@ -644,7 +646,7 @@ def mass_section(rules: RuleSet) -> Section:
                 "MASS_DAMAGE_DEALT",
                 key=True,
                 native=damage,
-                udf='IF(MASS_DAMAGE_ROLL="","",osr_mass_damage(MASS_DAMAGE_ROLL,MASS_MEN))',
+                udf=f'IF(MASS_DAMAGE_ROLL="","",osr_mass_damage(MASS_DAMAGE_ROLL,{optional_input("MASS_MEN")}))',
             ),
             Field(
                 "Unit's hit points now",
@@ -657,7 +659,7 @@ def mass_section(rules: RuleSet) -> Section:
                 "MASS_SURVIVORS_LEFT",
                 key=True,
                 native=survivors,
-                udf="mass_survivors(MASS_ORIGINAL_HP,MASS_HP_AFTER,MASS_MEN)",
+                udf=f"mass_survivors(MASS_ORIGINAL_HP,MASS_HP_AFTER,{optional_input('MASS_MEN')})",
                 help="one per tenth of the original hit points left, fractions up",
             ),
         ),
@@ -715,7 +717,7 @@ def kills_section(rules: RuleSet) -> Section:
                 "KILLS_PER_ROUND",
                 key=True,
                 native=guarded(kills),
-                udf="osr_expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,KILLS_HP_DICE)",
+                udf=f"osr_expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,{optional_input('KILLS_HP_DICE')})",
                 help="rulings expected_kills_method and expected_kills_rounding",
             ),
         ),
@@ -912,7 +914,7 @@ def spell_section(rules: RuleSet) -> Section:
                 "SPELL_OUTCOME",
                 key=True,
                 native=outcome,
-                udf="osr_spell_interruption(SPELL_SITUATION,SPELL_SAVE,SPELL_D6)",
+                udf=f"osr_spell_interruption(SPELL_SITUATION,{optional_input('SPELL_SAVE')},{optional_input('SPELL_D6')})",
             ),
         ),
     )

@@ -166,7 +166,7 @@ def bfrpg_critical_damage(
 @xw.func
 @xw.arg("result", doc="Miss, Hit or Critical")
 @xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
-@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
+@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier (optional: empty until rolled)")
 @xw.arg("damage_bonus", doc="added to the dice (STR for a shield bash, specialist; optional, 0)")
 @xw.arg("charge", doc="Charge and set weapon: the picker's row (optional: no charge)")
 @xw.arg("mode", doc="Lethal or subduing damage: the picker's row (optional: normal)")
@@ -178,7 +178,7 @@ def bfrpg_critical_damage(
 def bfrpg_attack_damage(
     result: Any,
     dice: Any,
-    damage_roll: Any,
+    damage_roll: Any = None,
     damage_bonus: Any = 0,
     charge: Any = None,
     mode: Any = None,
@@ -251,9 +251,9 @@ def bfrpg_joust_save_penalty(damage: Any) -> int:
 @xw.arg("damage", doc="damage dealt by the jousting hit")
 @xw.arg("save_target", doc="save vs. Death Ray needed")
 @xw.arg("str_bonus", doc="Strength bonus")
-@xw.arg("roll", doc="the save d20")
+@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")
 @cell_safe
-def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any) -> str:
+def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:
     """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
     out = engine.joust_outputs(
         bfrpg_rules(),

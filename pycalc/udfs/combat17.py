@@ -186,7 +186,7 @@ def combat17_attack_condition(
 @xw.func
 @xw.arg("result", doc="Miss, Hit, Critical or Fumble")
 @xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
-@xw.arg("damage_roll", doc="the dice shown, without the +modifier")
+@xw.arg("damage_roll", doc="the dice shown, without the +modifier (optional: empty until rolled)")
 @xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")
 @xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")
 @xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")
@@ -195,7 +195,7 @@ def combat17_attack_condition(
 def combat17_attack_damage(
     result: Any,
     dice: Any,
-    damage_roll: Any,
+    damage_roll: Any = None,
     follow_roll: Any = None,
     mods: Any = 0,
     multiplier: Any = 1,

@@ -186,11 +186,15 @@ def osr_nat20_penalty(roll: Any, need: Any, target: Any) -> int:
 @xw.func
 @xw.arg("result", doc="Miss, Hit, Critical or Fumble")
 @xw.arg("dice", doc="weapon damage, e.g. 1d6+1")
-@xw.arg("damage_roll", doc="sum shown on the damage dice, without the +modifier")
+@xw.arg(
+    "damage_roll", doc="sum shown on the damage dice, without the +modifier (optional: empty until rolled)"
+)
 @xw.arg("penalty", doc="natural-20 penalty (nat20_penalty; optional, 0)")
 @xw.arg("double", doc="TRUE for double damage (charge, set spear; optional)")
 @cell_safe
-def osr_damage(result: Any, dice: Any, damage_roll: Any, penalty: Any = 0, double: Any = False) -> int | str:
+def osr_damage(
+    result: Any, dice: Any, damage_roll: Any = None, penalty: Any = 0, double: Any = False
+) -> int | str:
     """Damage after the result: 0 on a miss or fumble, '' until the damage is rolled."""
     outcome = as_outcome(result)
     if outcome in (MISS, FUMBLE):

@@ -131,7 +131,7 @@ def modifier(ruleset, table, entry, column=None):
 @func
 @arg('result', doc='Miss, Hit or Critical')
 @arg('dice', doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
-@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
+@arg('damage_roll', doc='the sum shown on the dice, without the +modifier (optional: empty until rolled)')
 @arg('damage_bonus', doc='added to the dice (STR for a shield bash, specialist; optional, 0)')
 @arg('charge', doc="Charge and set weapon: the picker's row (optional: no charge)")
 @arg('mode', doc="Lethal or subduing damage: the picker's row (optional: normal)")
@@ -139,7 +139,7 @@ def modifier(ruleset, table, entry, column=None):
 @arg('critical', doc="What a critical hit does: the picker's row (optional: extra damage)")
 @arg('helpless', doc='TRUE for a melee attack on a helpless target (optional)')
 @arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
-def bfrpg_attack_damage(result, dice, damage_roll, damage_bonus=0, charge=None, mode=None, underwater=None, critical=None, helpless=False, extra_roll=None):
+def bfrpg_attack_damage(result, dice, damage_roll=None, damage_bonus=0, charge=None, mode=None, underwater=None, critical=None, helpless=False, extra_roll=None):
     """Damage after the result and the situation: criticals, doubling, halving, helpless targets."""
     return _udfs['bfrpg'].bfrpg_attack_damage(result, dice, damage_roll, damage_bonus, charge, mode, underwater, critical, helpless, extra_roll)
 
@@ -288,8 +288,8 @@ def bfrpg_is_surprised(roll, situation, *adjustments):
 @arg('damage', doc='damage dealt by the jousting hit')
 @arg('save_target', doc='save vs. Death Ray needed')
 @arg('str_bonus', doc='Strength bonus')
-@arg('roll', doc='the save d20')
-def bfrpg_joust_result(damage, save_target, str_bonus, roll):
+@arg('roll', doc='the save d20 (optional: empty until rolled)')
+def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
     """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
     return _udfs['bfrpg'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
 
@@ -563,12 +563,12 @@ def combat17_attack_condition(roll, bonus, target, mods=0, follow_roll=None, con
 @func
 @arg('result', doc='Miss, Hit, Critical or Fumble')
 @arg('dice', doc='weapon damage, e.g. 1d6+2')
-@arg('damage_roll', doc='the dice shown, without the +modifier')
+@arg('damage_roll', doc='the dice shown, without the +modifier (optional: empty until rolled)')
 @arg('follow_roll', doc='the follow-up d20 after a natural 20 (optional)')
 @arg('mods', doc='all modifiers to the roll (only counted under add_modifiers; optional)')
 @arg('multiplier', doc='damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)')
 @arg('damage_bonus', doc='extra damage modifier from the situation (optional, 0)')
-def combat17_attack_damage(result, dice, damage_roll, follow_roll=None, mods=0, multiplier=1, damage_bonus=0):
+def combat17_attack_damage(result, dice, damage_roll=None, follow_roll=None, mods=0, multiplier=1, damage_bonus=0):
     """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
     return _udfs['combat17'].combat17_attack_damage(result, dice, damage_roll, follow_roll, mods, multiplier, damage_bonus)
 
@@ -831,10 +831,10 @@ def osr_chance(bonus, target, mods=0, level=0, outcome='Hit', mode=None, needs_m
 @func
 @arg('result', doc='Miss, Hit, Critical or Fumble')
 @arg('dice', doc='weapon damage, e.g. 1d6+1')
-@arg('damage_roll', doc='sum shown on the damage dice, without the +modifier')
+@arg('damage_roll', doc='sum shown on the damage dice, without the +modifier (optional: empty until rolled)')
 @arg('penalty', doc='natural-20 penalty (nat20_penalty; optional, 0)')
 @arg('double', doc='TRUE for double damage (charge, set spear; optional)')
-def osr_damage(result, dice, damage_roll, penalty=0, double=False):
+def osr_damage(result, dice, damage_roll=None, penalty=0, double=False):
     """Damage after the result: 0 on a miss or fumble, '' until the damage is rolled."""
     return _udfs['osr'].osr_damage(result, dice, damage_roll, penalty, double)
 
@@ -9032,7 +9032,7 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit or Critical")\n'
         '@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row\'s own dice)")\n'
-        '@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")\n'
+        '@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier (optional: empty until rolled)")\n'
         '@xw.arg("damage_bonus", doc="added to the dice (STR for a shield bash, specialist; optional, 0)")\n'
         '@xw.arg("charge", doc="Charge and set weapon: the picker\'s row (optional: no charge)")\n'
         '@xw.arg("mode", doc="Lethal or subduing damage: the picker\'s row (optional: normal)")\n'
@@ -9044,7 +9044,7 @@ _SOURCES = {
         'def bfrpg_attack_damage(\n'
         '    result: Any,\n'
         '    dice: Any,\n'
-        '    damage_roll: Any,\n'
+        '    damage_roll: Any = None,\n'
         '    damage_bonus: Any = 0,\n'
         '    charge: Any = None,\n'
         '    mode: Any = None,\n'
@@ -9117,9 +9117,9 @@ _SOURCES = {
         '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
         '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
         '@xw.arg("str_bonus", doc="Strength bonus")\n'
-        '@xw.arg("roll", doc="the save d20")\n'
+        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
         '@cell_safe\n'
-        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any) -> str:\n'
+        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
         '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
         '    out = engine.joust_outputs(\n'
         '        bfrpg_rules(),\n'
@@ -10087,7 +10087,7 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Fumble")\n'
         '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
-        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
+        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier (optional: empty until rolled)")\n'
         '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")\n'
         '@xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")\n'
         '@xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")\n'
@@ -10096,7 +10096,7 @@ _SOURCES = {
         'def combat17_attack_damage(\n'
         '    result: Any,\n'
         '    dice: Any,\n'
-        '    damage_roll: Any,\n'
+        '    damage_roll: Any = None,\n'
         '    follow_roll: Any = None,\n'
         '    mods: Any = 0,\n'
         '    multiplier: Any = 1,\n'
@@ -10611,11 +10611,15 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Fumble")\n'
         '@xw.arg("dice", doc="weapon damage, e.g. 1d6+1")\n'
-        '@xw.arg("damage_roll", doc="sum shown on the damage dice, without the +modifier")\n'
+        '@xw.arg(\n'
+        '    "damage_roll", doc="sum shown on the damage dice, without the +modifier (optional: empty until rolled)"\n'
+        ')\n'
         '@xw.arg("penalty", doc="natural-20 penalty (nat20_penalty; optional, 0)")\n'
         '@xw.arg("double", doc="TRUE for double damage (charge, set spear; optional)")\n'
         '@cell_safe\n'
-        'def osr_damage(result: Any, dice: Any, damage_roll: Any, penalty: Any = 0, double: Any = False) -> int | str:\n'
+        'def osr_damage(\n'
+        '    result: Any, dice: Any, damage_roll: Any = None, penalty: Any = 0, double: Any = False\n'
+        ') -> int | str:\n'
         '    """Damage after the result: 0 on a miss or fumble, \'\' until the damage is rolled."""\n'
         '    outcome = as_outcome(result)\n'
         '    if outcome in (MISS, FUMBLE):\n'

@@ -131,7 +131,7 @@ def modifier(ruleset, table, entry, column=None):
 @func
 @arg('result', doc='Miss, Hit or Critical')
 @arg('dice', doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
-@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
+@arg('damage_roll', doc='the sum shown on the dice, without the +modifier (optional: empty until rolled)')
 @arg('damage_bonus', doc='added to the dice (STR for a shield bash, specialist; optional, 0)')
 @arg('charge', doc="Charge and set weapon: the picker's row (optional: no charge)")
 @arg('mode', doc="Lethal or subduing damage: the picker's row (optional: normal)")
@@ -139,7 +139,7 @@ def modifier(ruleset, table, entry, column=None):
 @arg('critical', doc="What a critical hit does: the picker's row (optional: extra damage)")
 @arg('helpless', doc='TRUE for a melee attack on a helpless target (optional)')
 @arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
-def bfrpg_attack_damage(result, dice, damage_roll, damage_bonus=0, charge=None, mode=None, underwater=None, critical=None, helpless=False, extra_roll=None):
+def bfrpg_attack_damage(result, dice, damage_roll=None, damage_bonus=0, charge=None, mode=None, underwater=None, critical=None, helpless=False, extra_roll=None):
     """Damage after the result and the situation: criticals, doubling, halving, helpless targets."""
     return _udfs['bfrpg'].bfrpg_attack_damage(result, dice, damage_roll, damage_bonus, charge, mode, underwater, critical, helpless, extra_roll)
 
@@ -288,8 +288,8 @@ def bfrpg_is_surprised(roll, situation, *adjustments):
 @arg('damage', doc='damage dealt by the jousting hit')
 @arg('save_target', doc='save vs. Death Ray needed')
 @arg('str_bonus', doc='Strength bonus')
-@arg('roll', doc='the save d20')
-def bfrpg_joust_result(damage, save_target, str_bonus, roll):
+@arg('roll', doc='the save d20 (optional: empty until rolled)')
+def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
     """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
     return _udfs['bfrpg'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
 
@@ -7329,7 +7329,7 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit or Critical")\n'
         '@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row\'s own dice)")\n'
-        '@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")\n'
+        '@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier (optional: empty until rolled)")\n'
         '@xw.arg("damage_bonus", doc="added to the dice (STR for a shield bash, specialist; optional, 0)")\n'
         '@xw.arg("charge", doc="Charge and set weapon: the picker\'s row (optional: no charge)")\n'
         '@xw.arg("mode", doc="Lethal or subduing damage: the picker\'s row (optional: normal)")\n'
@@ -7341,7 +7341,7 @@ _SOURCES = {
         'def bfrpg_attack_damage(\n'
         '    result: Any,\n'
         '    dice: Any,\n'
-        '    damage_roll: Any,\n'
+        '    damage_roll: Any = None,\n'
         '    damage_bonus: Any = 0,\n'
         '    charge: Any = None,\n'
         '    mode: Any = None,\n'
@@ -7414,9 +7414,9 @@ _SOURCES = {
         '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
         '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
         '@xw.arg("str_bonus", doc="Strength bonus")\n'
-        '@xw.arg("roll", doc="the save d20")\n'
+        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
         '@cell_safe\n'
-        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any) -> str:\n'
+        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
         '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
         '    out = engine.joust_outputs(\n'
         '        bfrpg_rules(),\n'

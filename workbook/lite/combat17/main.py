@@ -144,12 +144,12 @@ def combat17_attack_condition(roll, bonus, target, mods=0, follow_roll=None, con
 @func
 @arg('result', doc='Miss, Hit, Critical or Fumble')
 @arg('dice', doc='weapon damage, e.g. 1d6+2')
-@arg('damage_roll', doc='the dice shown, without the +modifier')
+@arg('damage_roll', doc='the dice shown, without the +modifier (optional: empty until rolled)')
 @arg('follow_roll', doc='the follow-up d20 after a natural 20 (optional)')
 @arg('mods', doc='all modifiers to the roll (only counted under add_modifiers; optional)')
 @arg('multiplier', doc='damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)')
 @arg('damage_bonus', doc='extra damage modifier from the situation (optional, 0)')
-def combat17_attack_damage(result, dice, damage_roll, follow_roll=None, mods=0, multiplier=1, damage_bonus=0):
+def combat17_attack_damage(result, dice, damage_roll=None, follow_roll=None, mods=0, multiplier=1, damage_bonus=0):
     """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
     return _udfs['combat17'].combat17_attack_damage(result, dice, damage_roll, follow_roll, mods, multiplier, damage_bonus)
 
@@ -7557,7 +7557,7 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Fumble")\n'
         '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
-        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
+        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier (optional: empty until rolled)")\n'
         '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")\n'
         '@xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")\n'
         '@xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")\n'
@@ -7566,7 +7566,7 @@ _SOURCES = {
         'def combat17_attack_damage(\n'
         '    result: Any,\n'
         '    dice: Any,\n'
-        '    damage_roll: Any,\n'
+        '    damage_roll: Any = None,\n'
         '    follow_roll: Any = None,\n'
         '    mods: Any = 0,\n'
         '    multiplier: Any = 1,\n'

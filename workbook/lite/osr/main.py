@@ -182,10 +182,10 @@ def osr_chance(bonus, target, mods=0, level=0, outcome='Hit', mode=None, needs_m
 @func
 @arg('result', doc='Miss, Hit, Critical or Fumble')
 @arg('dice', doc='weapon damage, e.g. 1d6+1')
-@arg('damage_roll', doc='sum shown on the damage dice, without the +modifier')
+@arg('damage_roll', doc='sum shown on the damage dice, without the +modifier (optional: empty until rolled)')
 @arg('penalty', doc='natural-20 penalty (nat20_penalty; optional, 0)')
 @arg('double', doc='TRUE for double damage (charge, set spear; optional)')
-def osr_damage(result, dice, damage_roll, penalty=0, double=False):
+def osr_damage(result, dice, damage_roll=None, penalty=0, double=False):
     """Damage after the result: 0 on a miss or fumble, '' until the damage is rolled."""
     return _udfs['osr'].osr_damage(result, dice, damage_roll, penalty, double)
 
@@ -7511,11 +7511,15 @@ _SOURCES = {
         '@xw.func\n'
         '@xw.arg("result", doc="Miss, Hit, Critical or Fumble")\n'
         '@xw.arg("dice", doc="weapon damage, e.g. 1d6+1")\n'
-        '@xw.arg("damage_roll", doc="sum shown on the damage dice, without the +modifier")\n'
+        '@xw.arg(\n'
+        '    "damage_roll", doc="sum shown on the damage dice, without the +modifier (optional: empty until rolled)"\n'
+        ')\n'
         '@xw.arg("penalty", doc="natural-20 penalty (nat20_penalty; optional, 0)")\n'
         '@xw.arg("double", doc="TRUE for double damage (charge, set spear; optional)")\n'
         '@cell_safe\n'
-        'def osr_damage(result: Any, dice: Any, damage_roll: Any, penalty: Any = 0, double: Any = False) -> int | str:\n'
+        'def osr_damage(\n'
+        '    result: Any, dice: Any, damage_roll: Any = None, penalty: Any = 0, double: Any = False\n'
+        ') -> int | str:\n'
         '    """Damage after the result: 0 on a miss or fumble, \'\' until the damage is rolled."""\n'
         '    outcome = as_outcome(result)\n'
         '    if outcome in (MISS, FUMBLE):\n'
