@@ -919,6 +919,9 @@ class EncounterWriter:
                 wired[name] = ("cell", template[5:-1])
             else:
                 wired[name] = ("column", template)
+            if wired[name][0] in ("column", "pick", "named"):
+                # every row input before the workings that read it: LibreOffice's threaded calculation
+                # could read a later column of the same row before working it out (an #N/A kept)
                 log.add(f"in_{name}", name)
         self.check_named(wired, named)
         self.plan = self.row_formulas(wired)
@@ -1116,13 +1119,9 @@ class EncounterWriter:
                 label = at(f"pick_{what}")
                 default = q(str(self.rules.table(what).rows[0].label))
                 cells[f"in_{name}"] = f'IF({label}="",{default},{label})'
-                if f"in_{name}" not in log.index:
-                    log.add(f"in_{name}", name)
                 replace[name] = at(f"in_{name}")
             elif how == "named":
                 cells[f"in_{name}"] = named_formula(at("picks_read"), what, self.calculator.inputs[name])
-                if f"in_{name}" not in log.index:
-                    log.add(f"in_{name}", name)
                 replace[name] = at(f"in_{name}")
                 default = literal(self.calculator.inputs[name])
                 found.append(
