@@ -80,7 +80,9 @@ def test_every_name_covers_one_column_of_the_encounter_sheet(build_ruleset, rule
         for name, size in {**NAMES, **dict.fromkeys(STATS[ruleset_id], ROSTER_SIZE)}.items():
             cells = cells_of(book, name)
             assert len(cells) == size and len({c.column for c in cells}) == 1, name
-            assert {c.parent.title for c in cells} == {"Encounter"}
+            assert {c.parent.title for c in cells} == {
+                "Log" if name.startswith(("LOG_", "ENC_")) else "Encounter"
+            }
         udfs = {n.upper() for n in dir(pycalc.udfs) if not n.startswith("_")}
         assert not udfs & {n.upper() for n in book.defined_names}
 
@@ -235,10 +237,10 @@ def test_no_header_above_a_typed_number_starts_with_a_digit(build_ruleset, rules
     book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
     sheet = book["Encounter"]
     headers = [
-        sheet.cell(cells[0].row - 1, cells[0].column).value
+        book[cells[0].parent.title].cell(cells[0].row - 1, cells[0].column).value
         for name in book.defined_names
         if name.startswith(("LOG_", "ROSTER_"))
-        and (cells := cells_of(book, name))[0].parent.title == "Encounter"
+        and (cells := cells_of(book, name))[0].parent.title in ("Encounter", "Log")
         and cells[0].protection.locked is False
     ]
     assert headers

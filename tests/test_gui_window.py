@@ -43,8 +43,13 @@ def window(xlsx: Path, tmp_path: Path) -> CalcWindow:
     return CalcWindow(xlsx, tmp_path, shots)
 
 
+def sheet_of(book: openpyxl.Workbook, name: str) -> str:
+    """The sheet a defined name's cells are on (the roster's Encounter, the log's Log)."""
+    return next(iter(book.defined_names[name].destinations))[0]
+
+
 def places(book: openpyxl.Workbook, name: str) -> list[tuple[int, int]]:
-    """(row, column) of each cell of a defined name on the Encounter sheet."""
+    """(row, column) of each cell of a defined name."""
     _, ref = next(iter(book.defined_names[name].destinations))
     ref = ref.replace("$", "")
     low, high = ref.split(":") if ":" in ref else (ref, ref)
@@ -52,18 +57,18 @@ def places(book: openpyxl.Workbook, name: str) -> list[tuple[int, int]]:
     return [(r, c) for r in range(first[0], last[0] + 1) for c in range(first[1], last[1] + 1)]
 
 
-def type_cells(calc: CalcWindow, cells: dict[tuple[int, int], str]) -> int:
+def type_cells(calc: CalcWindow, cells: dict[tuple[str, int, int], str]) -> int:
     """Type each row's cells left to right as a GM does: the first cell reached through the Name Box,
     then Tab to the next input (Tab again over an empty one), Enter at the row's end. Returns the keys
     pressed after the first cell was reached."""
     keys = 0
-    rows: dict[int, dict[int, str]] = defaultdict(dict)
-    for (row, column), value in cells.items():
-        rows[row][column] = value
-    for row in sorted(rows):
-        columns = rows[row]
+    rows: dict[tuple[str, int], dict[int, str]] = defaultdict(dict)
+    for (sheet, row, column), value in cells.items():
+        rows[(sheet, row)][column] = value
+    for sheet, row in sorted(rows):
+        columns = rows[(sheet, row)]
         start = min(columns)
-        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(start)}{row}")
+        calc.goto(f"{sheet}.{openpyxl.utils.get_column_letter(start)}{row}")
         for column in range(start, max(columns) + 1):
             if column > start:
                 calc.key("Tab")
@@ -85,25 +90,24 @@ def new_inputs(before: dict[str, list[str]], after: dict[str, list[str]]) -> dic
     }
 
 
-def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[int, int], str]:
-    found: dict[tuple[int, int], str] = {}
+def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[str, int, int], str]:
+    found: dict[tuple[str, int, int], str] = {}
     for name, values in inputs.items():
         if name not in book.defined_names:
             continue
-        for place, value in zip(places(book, name), values, strict=False):
+        sheet = sheet_of(book, name)
+        for (row, column), value in zip(places(book, name), values, strict=False):
             if value != "":
-                found[place] = value
+                found[(sheet, row, column)] = value
     return found
 
 
 def read_back(calc: CalcWindow, names: list[str]) -> dict[str, list[object]]:
     book = openpyxl.load_workbook(calc.path, data_only=True)
-    sheet = book["Encounter"]
     found: dict[str, list[object]] = {}
     for name in names:
-        title, _ = next(iter(book.defined_names[name].destinations))
+        title = sheet_of(book, name)
         found[name] = [book[title].cell(r, c).value for r, c in places(book, name)]
-    del sheet
     return found
 
 
@@ -114,7 +118,7 @@ def three_round_fight(ruleset_id: str) -> list[Fight]:
     chance = random.Random(f"gui-{ruleset_id}")
     drawn = random_fight(rules, chance, full=True)
     roster = [
-        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="")
+        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="", short="")
         for k, (c, name) in enumerate(zip(drawn.roster, NAMES, strict=False))
     ]
     attacks = []
@@ -178,6 +182,7 @@ def test_dice_typed_under_similar_dice_stay_as_typed(
     cells = {name[0]: "Goblin 1", count[0]: "1", sides[0]: "6", bonus[0]: "1"}
     cells |= {name[1]: "Goblin 2", count[1]: "1", sides[1]: "6"}
     cells |= {name[2]: "Goblin 3", count[2]: "1", sides[2]: "6", bonus[2]: "-1"}
+    cells = {("Encounter", *place): value for place, value in cells.items()}
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells)
         calc.save()
@@ -202,7 +207,7 @@ def test_a_log_row_cleared_by_delete_gives_its_damage_back(
     row = places(book, "LOG_ATTACKER")[1][0]
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
-        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(columns[0])}{row}")
+        calc.goto(f"Log.{openpyxl.utils.get_column_letter(columns[0])}{row}")
         for _ in columns[1:]:
             calc.key("shift+Right")
         calc.key("Delete")

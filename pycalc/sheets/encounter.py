@@ -93,9 +93,9 @@ from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
 LOG_SHEET = "Log"  # the attack log, under the acting order of the round (frozen rows)
-ROUND_CELL = "C2"  # on the Log sheet: Round now, typed where the attacks are logged
+ROUND_CELL = "B2"  # on the Log sheet: Round now, typed where the attacks are logged
 ROUND_SHOWN_CELL = "B3"  # on the Encounter sheet: the round in use, shown
-ROUND_IN_USE_CELL = "D2"  # the round the sheets show (Round now, or the last logged when it is empty)
+ROUND_IN_USE_CELL = "C2"  # the round the sheets show (Round now, or the last logged when it is empty)
 EMPTY_ROUND = "Round now is empty: the fight as of the last round logged"
 ROSTER_TOP = 6  # header row; combatants below
 CONDITIONS_GAP = 3
@@ -475,7 +475,7 @@ class EncounterWriter:
                 block_sheet.column_dimensions[get_column_letter(column)].hidden = True
         sheet.freeze_panes = "B1"
         sheet.sheet_view.zoomScale = 85
-        log_sheet.freeze_panes = f"A{LOG_TOP + 1}"
+        log_sheet.freeze_panes = f"C{LOG_TOP + 1}"  # the acting order, the titles, Attacker and Target
         protect(sheet)
         protect(log_sheet)
 
@@ -502,7 +502,9 @@ class EncounterWriter:
             self.sheet.column_dimensions[letter].width = width
         for key, column in self.log.index.items():  # the log: narrow, its titles wrapped
             if column < WORKING_FROM:
-                self.log_sheet.column_dimensions[get_column_letter(column)].width = log_width(key)
+                word = max(len(w) for w in self.log.labels[key].split())
+                fits = round(word * BOLD_CHARACTER + 1, 1) if key.startswith("pick_") else 0
+                self.log_sheet.column_dimensions[get_column_letter(column)].width = max(log_width(key), fits)
 
     # ---- the acting order above the log
 
@@ -531,6 +533,7 @@ class EncounterWriter:
             return sheet.cell(row, span[0])
 
         work = get_column_letter(WORKING_FROM + 1)  # hidden cells of the panel, above the log's rows
+        position = get_column_letter(WORKING_FROM + 2)  # each line's place in the acting order
         now, count, start = f"${work}$2", f"${work}$3", f"${work}$4"
         put_formula(sheet[now.replace("$", "")], "MIN(ROSTER_WAITING)")
         put_formula(sheet[count.replace("$", "")], "COUNT(ROSTER_RECORD_KEY)")
@@ -541,8 +544,7 @@ class EncounterWriter:
             sheet[f"{work}5"], f'IF({now}=0,"",INDEX(ROSTER_NAME,MATCH({now},ROSTER_WAITING,0)))'
         )
         define_name(self.book, "ENC_ACTS_NOW", absolute(sheet, acts.coordinate))
-        sheet.merge_cells("A2:B2")
-        round_span, said_span = lay(4, [11, 0])
+        round_span, said_span = lay(3, [11, 0])
         merged(2, round_span)  # the round in use (ROUND_IN_USE_CELL)
         short = f'IF(INDEX(ROSTER_SHORT,MATCH({now},ROSTER_WAITING,0))="",""," ("&INDEX(ROSTER_SHORT,MATCH({now},ROSTER_WAITING,0))&")")'
         next_round = (
@@ -555,14 +557,13 @@ class EncounterWriter:
         )
         put_formula(merged(2, said_span), said).font = BOLD
         fields = [
-            ("name", 16, "Acting order (short name)", "ROSTER_NAME"),
+            ("name", 18, "Acting order (short name)", "ROSTER_NAME"),
             ("hp", 5, "HP now", "ROSTER_HP_NOW"),
-            ("state", 11, "State", "ROSTER_STATE"),
+            ("state", 16, "State", "ROSTER_STATE"),
             ("conditions", 18, "Conditions now", "ROSTER_CONDITIONS"),
             ("turn", 0, "This round", ""),
         ]
-        spans = lay(2, [need for _, need, _, _ in fields])
-        style_header(put(sheet.cell(PANEL_TOP, 1), "#"))
+        spans = lay(1, [need for _, need, _, _ in fields])
         for (_, _, label, _), span in zip(fields, spans, strict=True):
             for column in range(span[0], span[1] + 1):
                 style_header(sheet.cell(PANEL_TOP, column))
@@ -575,11 +576,11 @@ class EncounterWriter:
                 sheet[index.replace("$", "")],
                 f'IF({place}>{count},"",MATCH(SMALL(ROSTER_RECORD_KEY,{place}),ROSTER_RECORD_KEY,0))',
             )
-            mark_output(put_formula(sheet.cell(row, 1), f'IF({index}="","",{place})'))
+            put_formula(sheet[f"{position}{row}"], f'IF({index}="","",{place})')
             for (key, _, _, name), span in zip(fields, spans, strict=True):
                 value = f"INDEX({name},{index})"
                 if key == "name":
-                    value += f'&IF(INDEX(ROSTER_SHORT,{index})="",""," ("&INDEX(ROSTER_SHORT,{index})&")")'
+                    value = f'{place}&". "&{value}&IF(INDEX(ROSTER_SHORT,{index})="",""," ("&INDEX(ROSTER_SHORT,{index})&")")'
                 elif key == "turn":
                     value = (
                         f'IF({place}={now},"acts now",IF(INDEX(ROSTER_ACTED,{index})>0,"acted",'
@@ -604,7 +605,7 @@ class EncounterWriter:
         sheet.conditional_formatting.add(
             area,
             FormulaRule(
-                formula=[f"AND(ISNUMBER($A{PANEL_TOP + 1}),$A{PANEL_TOP + 1}={now})"],
+                formula=[f"AND(ISNUMBER(${position}{PANEL_TOP + 1}),${position}{PANEL_TOP + 1}={now})"],
                 fill=fill(ACTS_NOW_FILL),
                 font=Font(bold=True),
             ),
@@ -1037,22 +1038,33 @@ class EncounterWriter:
     def write_log(self) -> None:
         log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
         put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
-        inputs = [("round", "Rnd", "LOG_ROUND"), ("attacker", "Attacker", "LOG_ATTACKER")]
-        inputs.append(("target", "Target", "LOG_TARGET"))
+        # an ordinary attack is typed from Attacker to the damage roll, Tab between: Enter then goes to
+        # the next row's Attacker (the round is typed on a round's first row only, after the modifier)
+        inputs = [("attacker", "Attacker", "LOG_ATTACKER"), ("target", "Target", "LOG_TARGET")]
         rolls = [roll for roll in ruleset.rolls if roll.calculator_name in self.used]
         inputs += [(roll.field, log_roll_label(roll), f"LOG_{roll.field.upper()}") for roll in rolls]
-        inputs.append(("mods", "Mod", "LOG_MODS"))
+        inputs += [
+            ("mods", "Mod", "LOG_MODS"),
+            ("round", "New round", "LOG_ROUND"),
+            ("void", "Void: x", "LOG_VOID"),
+        ]
+        # the outcome right after what an ordinary attack types; the inputs of fewer rows after it
+        shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
+        shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
+        shown.append(("target_hp", "Target HP after", "LOG_TARGET_HP_AFTER"))
+        shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        listed = [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
+        listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Dmg, no roll", "LOG_FLAT_DAMAGE")
         named = named_picks(self.rules)
         by_name = [("named_picks", "Picks by name", "LOG_PICKS")] if named else []
-        inputs += [*listed, *by_name]
-        inputs += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
-        inputs += [flat, ("void", "Void: x", "LOG_VOID")]
-        for key, label, defined in inputs:
+        more = [*listed, *by_name]
+        more += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
+        more.append(flat)
+        for key, label, defined in [*inputs, *shown, *more]:
             log.add(key, label)
             self.name(log, key, defined)
+        for key, _, _ in [*inputs, *more]:
             first = put(sheet.cell(log.top + 1, log.index[key]), None)
             mark_input(first)
             for row in log.rows_range()[1:]:
@@ -1071,14 +1083,8 @@ class EncounterWriter:
         add_number_check(sheet, log.span("mods").replace("$", ""), None)
         add_number_check(sheet, log.span("damage").replace("$", ""), 0)
         add_void_check(sheet, log.span("void").replace("$", ""))
-        shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
-        shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
-        shown.append(("target_hp", "Target HP after", "LOG_TARGET_HP_AFTER"))
-        shown.append(("summary", "In one line", "LOG_SUMMARY"))
-        for key, label, defined in shown:
-            log.add(key, label)
-            self.name(log, key, defined)
         self.head(log)
+        sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
         for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
             put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
         strike_out_void(sheet, log)
@@ -1442,6 +1448,11 @@ class EncounterWriter:
                 cell._value, cell.data_type = value, "f"
 
 
+def short_title(title: str) -> str:
+    """A table's title on a log column: what comes before its parenthesis."""
+    return title.split(" (")[0].strip()
+
+
 def log_roll_label(roll: LogRoll) -> str:
     """A log roll's short title: the d20 or d100, its second d20, the damage dice's roll."""
     return {
@@ -1519,7 +1530,7 @@ def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
 
 MOST_TEXT_WIDTH = 32
 LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their titles wrapped
-    "round": 4.5,
+    "round": 5.5,
     "attacker": 10,
     "target": 9,
     "mods": 4.5,
@@ -1546,6 +1557,7 @@ def log_width(key: str) -> float:
 
 
 ACTS_NOW_FILL = "FFE699"
+LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
     "dexv", "start", "log_hp", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
