@@ -53,6 +53,7 @@ CONDITION_SIZE = 40
 ALSO_HITS = 3  # targets an area attack also hits
 DAMAGE = "Damage"  # the result of a row with damage and no attack roll
 VOID = "Void"  # the result of a voided row
+LOST_STUNNED = "Lost: stunned"  # the result of an attack a stun earlier in the round took away
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
@@ -283,6 +284,7 @@ class RowResult:
     result: object  # the calculator's result ('' with no roll, a '#...' message on a mistake)
     hp_lost: int  # what each target loses (0 unless a number)
     outputs: dict[str, object]
+    check: str = ""  # what the GM would check by eye (row_checks); empty when all is well
 
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
@@ -292,12 +294,14 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     start = {c.name: start_hp(c) for c in fight.roster if c.name}
     lost: dict[str, int] = dict.fromkeys(start, 0)
     wear: dict[str, int] = dict.fromkeys(start, 0)
-    found = []
+    found: list[RowResult] = []
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
-        if attack.void:
+        if attack.void:  # counts for nothing, and says nothing more
             found.append(RowResult(row_round, VOID if attack.attacker or attack.target else "", 0, {}))
             continue
+        filled = bool(attack.attacker or attack.target)
+        ahead = round_ahead(row_round, round_now(fight)) if filled else ""
         if attack.damage is not None and (attack.attacker or attack.target):
             error = (attack.attacker and attacker is None) or target is None
             hp_lost = 0 if error else attack.damage
@@ -305,17 +309,34 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 if name in lost:
                     lost[name] += hp_lost
             found.append(
-                RowResult(row_round, unknown_names(attack, by_name) if error else DAMAGE, hp_lost, {})
+                RowResult(row_round, unknown_names(attack, by_name) if error else DAMAGE, hp_lost, {}, ahead)
             )
             continue
         if attacker is None or target is None:
             message = "" if not (attack.attacker or attack.target) else unknown_names(attack, by_name)
-            found.append(RowResult(row_round, message, 0, {}))
+            found.append(RowResult(row_round, message, 0, {}, ahead))
             continue
         state = RowState(
             attacker_hp=start[attacker.name] - lost[attacker.name],
             target_prot_wear=wear[target.name],
         )
+        before_round = start[attacker.name] - sum(
+            r.hp_lost * (a.target, *a.also).count(attacker.name)  # as ``lost`` counts: once per mention
+            for a, r in zip(fight.attacks, found, strict=False)
+            if r.round < row_round
+        )
+        stunned = encounter(rules).stun_loses_attacks and any(
+            r.round == row_round and a.target == attacker.name and r.outputs.get("TARGET_STUNNED") is True
+            for a, r in zip(fight.attacks, found, strict=False)
+        )
+        check = row_checks(
+            ahead,
+            attacker_check(attacker.name, state.attacker_hp, before_round, stunned),
+            target_check(target.name, start[target.name] - lost[target.name]),
+        )
+        if stunned:
+            found.append(RowResult(row_round, LOST_STUNNED, 0, {}, check))
+            continue
         if row_picks(rules, attack.named_picks).unknown:
             outputs = {ruleset.result: PICKS_UNKNOWN, ruleset.hp_lost: ""}
         else:
@@ -332,8 +353,37 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             if name in lost:
                 lost[name] += hp_lost
         wear[target.name] += ruleset.prot_wear(outputs)
-        found.append(RowResult(row_round, result, hp_lost, outputs))
+        found.append(RowResult(row_round, result, hp_lost, outputs, check))
     return found
+
+
+# What a GM checks by eye on a row, said on the row (LOG_CHECK); the row still resolves as typed.
+CHECK_SEPARATOR = "; "
+
+
+def row_checks(*checks: str) -> str:
+    return CHECK_SEPARATOR.join(c for c in checks if c)
+
+
+def round_ahead(row_round: int, now: int) -> str:
+    return f"round {row_round} is after Round now ({now})" if row_round > now else ""
+
+
+def attacker_check(name: str, hp: int, hp_at_round_start: int, stunned: bool) -> str:
+    """An attacker at 0 hit points or below cannot act: said so, or, when it went down this very
+    round, that its attack stands only if it acts together with whoever downed it. A stunned attacker
+    (``stun_loses_attacks``) has lost its remaining attacks of the round."""
+    if stunned:
+        return f"{name} was stunned earlier this round: its remaining attacks are lost"
+    if hp > 0:
+        return ""
+    if hp_at_round_start > 0:
+        return f"{name} went down this round: the attack stands only if {name} acts together with whoever downed it"
+    return f"{name} is at {hp} HP: it cannot act"
+
+
+def target_check(name: str, hp: int) -> str:
+    return f"{name} is already at {hp} HP" if hp <= 0 else ""
 
 
 def unknown_names(attack: Attack, by_name: Mapping[str, Combatant]) -> str:

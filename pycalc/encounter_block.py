@@ -26,7 +26,15 @@ INITIATIVE_KEYS = {
 }
 HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}
 MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}
-BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}
+BLOCK_KEYS = {
+    "initiative",
+    "hit_points",
+    "conditions",
+    "morale",
+    "log_picks",
+    "log_picks_by_name",
+    "stun_loses_attacks",
+}
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,7 @@ class EncounterRules:
     log_picks_by_name: tuple[str, ...] | None = (
         None  # typed by name in the Picks cell (None: log_picks.by_name_tables)
     )
+    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -88,10 +97,16 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
     morale = _morale(parser, data) if "morale" in data else None
     picks = _pick_tables(check, parser, data, "log_picks")
     by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None
+    stun = data.get("stun_loses_attacks", False)
+    if not isinstance(stun, bool):
+        check.fail(
+            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"
+        )
+        stun = False
     if initiative is None or hit_points is None:
         return None, parser.uses
     return EncounterRules(
-        initiative, hit_points, conditions, morale, picks, check.file, line, by_name
+        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun
     ), parser.uses
 
 

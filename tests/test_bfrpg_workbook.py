@@ -54,6 +54,7 @@ EXCEL_2007 = {
         "ROWS",
         "SUMIFS",
         "SUMPRODUCT",
+        "SUBSTITUTE",
     ],
     *["LEFT", "MID", "FIND", "SEARCH", "LOWER", "VALUE", "LEN"],  # SEARCH: the shared dice grid
 }

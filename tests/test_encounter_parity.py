@@ -295,6 +295,7 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         "ROSTER_CONDITIONS": roster_column([s.conditions for s in states]),
         "ROSTER_DOWN": roster_column([s.down for s in states]),
         "LOG_RESULT": [r.result for r in log] + [""] * (LOG_SIZE - len(log)),
+        "LOG_CHECK": [r.check for r in log] + [""] * (LOG_SIZE - len(log)),
         "LOG_HP_LOST": [
             r.hp_lost if a.attacker or a.target else "" for a, r in zip(fight.attacks, log, strict=True)
         ]

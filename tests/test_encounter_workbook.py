@@ -89,12 +89,10 @@ def test_every_name_covers_one_column_of_the_encounter_sheet(build_ruleset, rule
 
 def test_the_xlsm_log_resolves_through_the_udfs(build_ruleset):
     book = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsm", keep_vba=True)
-    formulas = [c.value for row in book["Encounter"].iter_rows() for c in row if isinstance(c.value, str)]
+    formulas = [c.value for row in book["Log"].iter_rows() for c in row if isinstance(c.value, str)]
     assert any("cnc_attack_result(" in f for f in formulas)
     native = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsx")
-    assert not any(
-        "cnc_attack_result(" in str(c.value) for row in native["Encounter"].iter_rows() for c in row
-    )
+    assert not any("cnc_attack_result(" in str(c.value) for row in native["Log"].iter_rows() for c in row)
 
 
 def test_a_rebuild_keeps_the_roster_the_logs_and_the_round(tmp_path: Path):
@@ -235,7 +233,6 @@ def test_no_header_above_a_typed_number_starts_with_a_digit(build_ruleset, rules
     """AutoInput also completes from a column's header: a damage roll "2" typed under "2nd damage
     roll" became that text (and the check turned it away) in the LibreOffice window."""
     book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
-    sheet = book["Encounter"]
     headers = [
         book[cells[0].parent.title].cell(cells[0].row - 1, cells[0].column).value
         for name in book.defined_names

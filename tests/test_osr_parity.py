@@ -114,6 +114,7 @@ def natural_roll_scenarios() -> list[tuple[RuleSet, osr.AttackInputs]]:
         ("1d6+1", 7),
         ("1d6", 0),
         ("abc", 3),
+        ("4", 4),  # a plain number: the calculator reads dice only
     ):
         for rules in (RULES, flipped(RULES, "nat20_penalty_applies_to")):
             found.append((rules, osr.AttackInputs(bonus=0, target=23, roll=20, dice=dice, damage_roll=shown)))
@@ -469,6 +470,7 @@ ALLOWED = {
     "FALSE", "TRUE", "SEARCH",  # SEARCH: the shared dice grid (pycalc/sheets/dice_grid.py)
     "NA", "TRIM", "TEXT", "REPLACE",  # the damage chart's gaps, the dice check, the dropdowns' modifiers
     "ISBLANK", "ROUND",  # the generic d20 damage formulas (pycalc/sheets/d20_formulas.py)
+    "SUBSTITUTE",  # the attack log's Picks cell read by name
 }  # fmt: skip
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 

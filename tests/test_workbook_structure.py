@@ -62,6 +62,7 @@ EXCEL_FUNCTIONS = {
     "LEFT",
     "UPPER",
     "SUMPRODUCT",
+    "SUBSTITUTE",
     "SUM",
     "FIND",
     "LEN",

@@ -32,6 +32,7 @@ USES_FOLLOW_ROLL = True
 CRIT_PENDING = "Natural 20: roll the follow-up d20 on the critical hit chart"
 FUMBLE_PENDING = "Natural 1: roll the follow-up d20 on the critical miss chart"
 CONDITION_PENDING = "roll 1d4 on the condition chart"
+CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"
 BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"
 LETHAL, NON_LETHAL = "lethal", "non-lethal"
 DIRECT_HIT, ROLL_AGAIN = "Direct hit", "Roll again"
@@ -218,6 +219,11 @@ def picked_toggles(rules: RuleSet, toggles: frozenset[tuple[str, str]], table_id
     return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]
 
 
+def condition_damage_counts(rules: RuleSet) -> bool:
+    """Whether an attacker's condition's damage column (the Stumble's -1) applies to damage too."""
+    return rules.ruling("stumble_penalty_scope") != "attack_rolls"
+
+
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
     kind_row = chosen_row(rules, inputs.choices, "attack_kind")
@@ -251,11 +257,10 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
         hit += row["hit"]
         multiplier *= Fraction(str(row["damage_multiplier"]))
         non_lethal |= bool(row["non_lethal"])
-    damage_counts = rules.ruling("stumble_penalty_scope") != "attack_rolls"
     extra_damage = 0
     for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):
         hit += row["hit"]
-        extra_damage += row["damage"] if damage_counts else 0
+        extra_damage += row["damage"] if condition_damage_counts(rules) else 0
     ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"
     ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))
     barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))
@@ -300,14 +305,22 @@ def attack_effect(
 def attack_condition(
     rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, cond: int | None, barred: bool
 ) -> str:
-    """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled)."""
-    if barred or follow_roll is None or cond is None:
+    """The 1d4 condition the target suffers ('' unless the chart's 20 and the d4 are rolled); a d4
+    typed where this roll takes none is called out (left from an earlier attack, a later chart 20
+    would read it)."""
+    if cond is None:
         return ""
-    if not generic.always_hits(rules, generic.check_roll(rules, roll)):
+    if barred or not generic.always_hits(rules, generic.check_roll(rules, roll)):
+        return condition_unused(cond)
+    if follow_roll is None:
         return ""
     if not crit_row(rules, follow_total(rules, attack, follow_roll))["condition_roll"]:
-        return ""
+        return condition_unused(cond)
     return condition_text(rules, cond)
+
+
+def condition_unused(cond: int) -> str:
+    return f"{CONDITION_UNUSED_START}{cond}{CONDITION_UNUSED_END}"
 
 
 def attack_damage(
@@ -420,6 +433,8 @@ def critical_damage_outputs(
     found["CRIT_DAMAGE"] = variant(str(row["damage"]))
     if row["condition_roll"] and condition_roll is not None:
         found["CRIT_CONDITION"] = guarded(condition_text, rules, condition_roll)
+    elif condition_roll is not None:
+        found["CRIT_CONDITION"] = condition_unused(condition_roll)
     return found
 
 

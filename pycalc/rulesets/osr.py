@@ -17,6 +17,7 @@ saves and spell interruption.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +27,8 @@ from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
 from pycalc.tables import Row, RuleSet, Table
+
+BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
 
 USES_FOLLOW_ROLL = True
 NO_FUMBLE_TABLE = (
@@ -127,7 +130,7 @@ def hit_damage(
     """Damage of a hit whose natural-20 penalty is known: the generic engine's formula for that result
     (a Critical deals what a Hit deals) of the dice shown, doubled when the situation says so, less
     the penalty (ruling nat20_penalty_applies_to), never below the least (``pycalc.resolution.amount``)."""
-    damage = generic_damage(rules, dice_module.parse(dice_text), double)
+    damage = generic_damage(rules, attack_dice(dice_text), double)
     shown = generic.check_damage_roll(damage.dice, damage_roll)  # dice of none (a constant) show 0
     found = generic.formula_for(rules, ANY_ATTACK, damage, outcome, None)
     assert found is not None  # only a critical chart waits on a roll
@@ -238,7 +241,14 @@ def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack
     """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
     the situation the pickers add up to is this ruleset's own. RuleError for unreadable dice."""
     where = situation(rules, inputs)
-    return situated_attack(inputs, where), generic_damage(rules, dice_module.parse(inputs.dice), where.double)
+    return situated_attack(inputs, where), generic_damage(rules, attack_dice(inputs.dice), where.double)
+
+
+def attack_dice(text: object) -> dice_module.Dice:
+    """A weapon's dice as the Attack calculator reads them: dice (``1d8+1``), never a plain number."""
+    if dice_module.PATTERN.match(re.sub(r"\s+", "", str(text or ""))) is None:
+        raise RuleError(BAD_DICE)
+    return dice_module.parse(text)
 
 
 def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:

@@ -31,7 +31,7 @@ from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
 SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
-BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
+BAD_DICE = osr.BAD_DICE
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ class Field:
     help: str = ""
     key: bool = False  # a headline output (bold)
     roll: RollRange | None = None  # a roll's die (is_roll fields without one: DICE_SHOWN)
+    help_formula: str | None = None  # help that follows the rulings in force (``ruling_text.by_ruling``)
 
 
 def hit_point_fields(summary: str) -> tuple[Field, ...]:
@@ -191,8 +192,11 @@ def write_field(
                 label.font = BOLD
     if field.number_format:
         value.number_format = field.number_format
-    if field.help and help_col is not None:
-        help_cell = put(sheet.cell(row, help_col), field.help)
+    if (field.help or field.help_formula) and help_col is not None:
+        if field.help_formula:
+            help_cell = put_formula(sheet.cell(row, help_col), field.help_formula)
+        else:
+            help_cell = put(sheet.cell(row, help_col), field.help)
         help_cell.font = NOTE
         if help_col == 3:  # the one-column layout wraps its help; the roll block's runs on to the right
             help_cell.alignment = WRAP

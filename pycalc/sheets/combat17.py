@@ -8,6 +8,9 @@ The LibreOffice parity tests recalculate these sheets and compare them with the 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -43,6 +46,8 @@ from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, list_mistake, plus, q, round_down, round_up
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
+from pycalc.sheets.ruling_text import by_ruling, ruling_formula
+from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -357,20 +362,12 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                 engine.default_choice(table),
                 options=f"={T(table_id, 'label')}",
                 help=help_text,
+                help_formula=None if table_id == KIND_TABLE else ruled_choice_note(rules, table_id),
             )
         )
     for table_id in engine.ATTACK_TOGGLE_PICKERS:
         table = rules.table(table_id)
         for row in table.rows:
-            parts = [
-                f"{c.label} {row[c.id]:+}"
-                for c in table.columns
-                if c.type in ("int", "number") and row[c.id] and c.id != "damage_multiplier"
-            ]
-            if row.values.get("damage_multiplier", 1) != 1:
-                parts.append(f"damage x{row['damage_multiplier']}")
-            if row.values.get("applies_to") not in (None, engine.ANY_ATTACK):
-                parts.append(f"{row['applies_to']} only")
             fields.append(
                 Field(
                     str(row.label),
@@ -378,10 +375,76 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                     PICK,
                     False,
                     options="TRUE,FALSE",
-                    help=", ".join(parts),
+                    help=toggle_help(rules, table, row),
+                    help_formula=by_ruling(rules, lambda r, table=table, row=row: toggle_help(r, table, row)),
                 )
             )
     return tuple(fields)
+
+
+KIND_TABLE = "attack_kind"
+
+
+def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
+    """The note beside a choice pick where a ruling changes what its rows do: the text of the row
+    picked under the ruling in force. None where none does: the note then reads the table's cells
+    (``pick_notes``), so it follows an edit of the tables sheet too."""
+    formula = ruling_formula(rules, choice_note(table_id))
+    return None if formula == choice_note(table_id)(rules) else formula
+
+
+def choice_note(table_id: str) -> Callable[[RuleSet], str]:
+    """The note beside a choice pick, under given rules: the text of the row picked (``choice_help``)."""
+
+    def formula(rules: RuleSet) -> str:
+        texts = ",".join(q(choice_help(rules, table_id, row)) for row in rules.table(table_id).rows)
+        return f'IFERROR(CHOOSE(MATCH({pick_name(table_id)},{T(table_id, "label")},0),{texts}),"")'
+
+    return formula
+
+
+def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes against the table's first row, as the engine works the situation out
+    under the rulings in force (a cover read as concealment, a range added to another)."""
+    kind = row.values.get("applies_to")
+    kind = "melee" if kind in (None, engine.ANY_ATTACK) else str(kind)
+    kind_label = next(str(r.label) for r in rules.table(KIND_TABLE).rows if r.id == kind)
+    before = engine.situation(rules, engine.AttackInputs(choices={KIND_TABLE: kind_label}))
+    picked = engine.AttackInputs(choices={KIND_TABLE: kind_label, table_id: str(row.label)})
+    after = engine.situation(rules, picked)
+    parts = [f"Attack roll {after.hit - before.hit:+}"] if after.hit != before.hit else []
+    parts += [f"Target AC {after.ac - before.ac:+}"] if after.ac != before.ac else []
+    parts += ["cannot hit"] if after.barred and not before.barred else []
+    if kind != "melee":
+        parts.append(f"{kind} only")
+    return ", ".join(parts) if parts and parts != [f"{kind} only"] else "No modifier"
+
+
+RULING_IN_LABEL = re.compile(r"\s*\(ruling \w+\)")
+
+
+def toggle_help(rules: RuleSet, table: Table, row: Row) -> str:
+    """What ticking ``row`` changes under the rulings in force: its numbers ("Attack roll -1"), its
+    damage factor and the attacks it applies to (a column a ruling may switch off only when it is on)."""
+    parts = [
+        f"{RULING_IN_LABEL.sub('', c.label)} {row[c.id]:+}"
+        for c in table.columns
+        if c.type in ("int", "number") and row[c.id] and c.id != "damage_multiplier"
+        if not (
+            table.id == "attacker_conditions"
+            and c.id == "damage"
+            and not engine.condition_damage_counts(rules)
+        )
+    ]
+    if row.values.get("damage_multiplier", 1) != 1:
+        parts.append(f"damage x{row['damage_multiplier']}")
+    parts += [words for column, words in TOGGLE_FLAGS if row.values.get(column)]
+    if row.values.get("applies_to") not in (None, engine.ANY_ATTACK):
+        parts.append(f"{row['applies_to']} only")
+    return ", ".join(parts)
+
+
+TOGGLE_FLAGS = (("non_lethal", "non-lethal"), ("cannot_hit", "cannot hit"))
 
 
 def resolution(rules: RuleSet) -> Formulas:
@@ -418,10 +481,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f'IF(ATTACK_AUTO_HIT,IF(ATTACK_FOLLOW_ROLL="",{q(engine.CRIT_PENDING)},{crit_line}),'
         f"IF(ATTACK_ROLL>=ATTACK_NEED,{const('outcomes', 'regular_damage', 'effect')},{const('outcomes', 'miss', 'effect')})))))"
     )
+    unused = f"{q(engine.CONDITION_UNUSED_START)}&ATTACK_CONDITION_ROLL&{q(engine.CONDITION_UNUSED_END)}"
     condition = (
-        'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_BARRED,"",IF(NOT(ATTACK_AUTO_HIT),"",IF(ATTACK_FOLLOW_ROLL="","",'
-        f'IF(ATTACK_CONDITION_ROLL="","",IF(NOT({band("critical_hits", "condition_roll", "ATTACK_FOLLOW_TOTAL")}),"",'
-        f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK)))))))'
+        'IF(ATTACK_ROLL_CHECK<>"ok","",IF(ATTACK_CONDITION_ROLL="","",'
+        f'IF(OR(ATTACK_BARRED,NOT(ATTACK_AUTO_HIT)),{unused},IF(ATTACK_FOLLOW_ROLL="","",'
+        f"IF(NOT({band('critical_hits', 'condition_roll', 'ATTACK_FOLLOW_TOTAL')}),{unused},"
+        f'IF(ATTACK_CONDITION_CHECK="ok",{condition_text("ATTACK_CONDITION_ROLL")},ATTACK_CONDITION_CHECK))))))'
     )
     udf_attack = "ATTACK_BONUS,ATTACK_AC,ATTACK_TOTAL_MODS"
     chance_udf = "combat17_chance(ATTACK_BONUS,ATTACK_AC,{},ATTACK_TOTAL_MODS,ATTACK_BARRED)"
@@ -580,7 +645,8 @@ def critical_section(rules: RuleSet) -> Section:
     )
     condition = (
         f'IF(CRIT_DICE_ERROR<>"",CRIT_DICE_ERROR,IF(CRIT_FOLLOW_CHECK<>"ok","",IF(CRIT_CONDITION_CHECK="","",'
-        f'IF(NOT({band("critical_hits", "condition_roll", total)}),"",'
+        f"IF(NOT({band('critical_hits', 'condition_roll', total)}),"
+        f"{q(engine.CONDITION_UNUSED_START)}&CRIT_CONDITION_ROLL&{q(engine.CONDITION_UNUSED_END)},"
         f'IF(CRIT_CONDITION_CHECK="ok",{condition_text("CRIT_CONDITION_ROLL")},CRIT_CONDITION_CHECK)))))'
     )
     return Section(

@@ -32,10 +32,12 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc.encounter import (
     ALSO_HITS,
+    CHECK_SEPARATOR,
     CONDITION_SIZE,
     CONDITION_SLOTS,
     DAMAGE,
     LOG_SIZE,
+    LOST_STUNNED,
     NO_MORALE_ROW,
     ROSTER_SIZE,
     initiative_dice,
@@ -536,7 +538,7 @@ class EncounterWriter:
         position = get_column_letter(WORKING_FROM + 2)  # each line's place in the acting order
         now, count, start = f"${work}$2", f"${work}$3", f"${work}$4"
         put_formula(sheet[now.replace("$", "")], "MIN(ROSTER_WAITING)")
-        put_formula(sheet[count.replace("$", "")], "COUNT(ROSTER_RECORD_KEY)")
+        put_formula(sheet[count.replace("$", "")], 'COUNTIF(ROSTER_RECORD_KEY,">0")')
         put_formula(
             sheet[start.replace("$", "")], f"IF({now}=0,1,MAX(1,MIN({now}-1,{count}-{PANEL_LINES}+1)))"
         )
@@ -557,7 +559,7 @@ class EncounterWriter:
         )
         put_formula(merged(2, said_span), said).font = BOLD
         fields = [
-            ("name", 18, "Acting order (short name)", "ROSTER_NAME"),
+            ("name", 18, "In order of action (short name)", "ROSTER_NAME"),
             ("hp", 5, "HP now", "ROSTER_HP_NOW"),
             ("state", 16, "State", "ROSTER_STATE"),
             ("conditions", 18, "Conditions now", "ROSTER_CONDITIONS"),
@@ -825,6 +827,8 @@ class EncounterWriter:
         at = lambda key: r.at(key, row)  # noqa: E731
         named = f'{at("name")}=""'
         trimmed, last_word = f"TRIM({at('name')})", at("last_word")
+        spaces = f'LEN({trimmed})-LEN(SUBSTITUTE({trimmed}," ",""))'
+        last_space = f'FIND("|",SUBSTITUTE({trimmed}," ","|",{spaces}))'  # the last word after it
         digits_gone = last_word
         for digit in "0123456789":
             digits_gone = f'SUBSTITUTE({digits_gone},"{digit}","")'
@@ -833,8 +837,8 @@ class EncounterWriter:
         taken = [f"COUNTIF({r.span('short', row - 1)},{auto})>0"] if row > r.top + 1 else []
         taken.append(f"COUNTIF({r.span('short_typed')},{auto})>0")
         return {
-            "last_word": f'IF({named},"",TRIM(RIGHT(SUBSTITUTE({trimmed}," ",REPT(" ",99)),99)))',
-            "short_auto": f'IF({named},"",LOWER(LEFT({trimmed},1))&IF(ISERROR(FIND(" ",{trimmed})),"",{more}))',
+            "last_word": f'IF({named},"",IF(ISNUMBER(FIND(" ",{trimmed})),MID({trimmed},{last_space}+1,99),{trimmed}))',
+            "short_auto": f'IF({named},"",LOWER(LEFT({trimmed},1))&IF(ISNUMBER(FIND(" ",{trimmed})),{more},""))',
             "short": f'IF({named},"",IF({typed}<>"",{typed},IF(OR({",".join(taken)}),"",{auto})))',
         }
 
@@ -1052,6 +1056,7 @@ class EncounterWriter:
         shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
         shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
         shown.append(("target_hp", "Target HP after", "LOG_TARGET_HP_AFTER"))
+        shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
         shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
         listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
@@ -1113,6 +1118,9 @@ class EncounterWriter:
             "trow",
             "attacker_hp",
             "target_hp_before",
+            "hp_round_start",
+            *(("stunned_before",) if self.block.stun_loses_attacks else ()),
+            "check_parts",
             "prot_wear",
             "wear",
             "filled",
@@ -1386,8 +1394,12 @@ class EncounterWriter:
         flat = f"ISNUMBER({at('damage')})"  # damage with no attack roll: the row is not resolved
         # a hit whose damage cannot be worked out (dice "1d8+") says why, not "Hit" and 0 HP lost
         said = f'IF(AND(IFERROR(LEFT({lost},1)="#",FALSE),LEFT({result},1)<>"#"),{lost},{result})'
-        bad = at("picks_bad") if "picks_bad" in log.index else "FALSE"
-        said = f"IF({bad},{q(PICKS_UNKNOWN)},{said})"
+        bad = "FALSE"  # a row not resolved: a Picks cell it cannot read, or a stun took the attack
+        if "picks_bad" in log.index:
+            said, bad = f"IF({at('picks_bad')},{q(PICKS_UNKNOWN)},{said})", at("picks_bad")
+        if "stunned_before" in log.index:
+            stunned = at("stunned_before")
+            said, bad = f"IF({stunned},{q(LOST_STUNNED)},{said})", f"OR({stunned},{bad})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         void = f'{at("void")}<>""'
         cells["result"] = (
@@ -1412,12 +1424,63 @@ class EncounterWriter:
             f"SUMIFS({upto('hp_lost')},{upto('who_' + key)},{at('who_target')})" for key in self.target_keys
         )
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
+        cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
+
+    def check_cells(self, row: int, first: bool) -> dict[str, str]:
+        """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
+        down (or stunned) before it acts, a target already down; the parts joined by CHECK_SEPARATOR."""
+        log, r = self.log, self.roster
+        at = lambda key: log.at(key, row)  # noqa: E731
+        above = lambda key: f"{log.span(key, row - 1)}"  # noqa: E731
+        cells: dict[str, str] = {}
+        this_round = at("round_now")
+        start = self.stat("attacker", "start_hp", row)
+        earlier = "+".join(
+            f'SUMIFS({above("hp_lost")},{above("who_" + key)},{at("who_attacker")},{above("round_now")},"<"&{this_round})'
+            for key in self.target_keys
+        )
+        cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({'0' if first else earlier}),0)"
+        if self.block.stun_loses_attacks:
+            cells["stunned_before"] = (
+                "FALSE"
+                if first
+                else f"COUNTIFS({above('who_target')},{at('who_attacker')},{above('round_now')},{this_round},"
+                f"{above('shown_TARGET_STUNNED')},TRUE)>0"
+            )
+        sep = q(CHECK_SEPARATOR)
+        attacker = f"INDEX({r.ref('name')},{at('arow')})"
+        target = f"INDEX({r.ref('name')},{at('trow')})"
+        hp = at("attacker_hp")
+        down = (
+            f'IF({at("hp_round_start")}>0,{attacker}&" went down this round: the attack stands only if "&'
+            f'{attacker}&" acts together with whoever downed it",{attacker}&" is at "&{hp}&" HP: it cannot act")'
+        )
+        attacker_part = f'IF({hp}<=0,{down}&{sep},"")'
+        if self.block.stun_loses_attacks:
+            lost = f'{attacker}&" was stunned earlier this round: its remaining attacks are lost"&{sep}'
+            attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
+        target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
+        resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
+        filled = f'{at("attacker")}&{at("target")}<>""'
+        ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
+        cells["check_parts"] = (
+            f'IF({at("void")}<>"","",{ahead}&IF({resolved},{attacker_part}&{target_part},""))'
+        )
+        parts = at("check_parts")
+        cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-{len(CHECK_SEPARATOR)}))'
+        return cells
 
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")
         number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
-        return RowCell(formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "summary"))
+        if key in ("picks_bad", "stunned_before") or isinstance(
+            self.calculator.inputs.get(key.removeprefix("in_")), bool
+        ):
+            number_format = BOOLEAN_FORMAT  # a TRUE/FALSE reads so in every office, not 1/0
+        return RowCell(
+            formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "check", "summary")
+        )
 
     def write_row_cells(self, row: int, cells: Mapping[int, RowCell], sheet: Worksheet | None = None) -> None:
         for column, made in cells.items():
@@ -1541,6 +1604,7 @@ LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their ti
     "hp_lost": 5.5,
     "target_hp": 7.6,
     "summary": 20,
+    "check": 22,
 }
 
 
@@ -1578,6 +1642,7 @@ WIDE = {
     "effect": 24,
     "note": 24,
     "summary": 40,
+    "check": 30,
     "morale": 34,
     "side_down": 30,
 }

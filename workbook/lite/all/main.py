@@ -1795,7 +1795,15 @@ _SOURCES = {
         '}\n'
         'HIT_POINT_KEYS = {"states", "loss_per_round", "start_band_exempt"}\n'
         'MORALE_KEYS = {"roll", "table", "check_at_percent", "check_at_down"}\n'
-        'BLOCK_KEYS = {"initiative", "hit_points", "conditions", "morale", "log_picks", "log_picks_by_name"}\n'
+        'BLOCK_KEYS = {\n'
+        '    "initiative",\n'
+        '    "hit_points",\n'
+        '    "conditions",\n'
+        '    "morale",\n'
+        '    "log_picks",\n'
+        '    "log_picks_by_name",\n'
+        '    "stun_loses_attacks",\n'
+        '}\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1838,6 +1846,7 @@ _SOURCES = {
         '    log_picks_by_name: tuple[str, ...] | None = (\n'
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
+        '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1857,10 +1866,16 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
+        '    stun = data.get("stun_loses_attacks", False)\n'
+        '    if not isinstance(stun, bool):\n'
+        '        check.fail(\n'
+        '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
+        '        )\n'
+        '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -5925,6 +5940,7 @@ _SOURCES = {
         'CRIT_PENDING = "Natural 20: roll the follow-up d20 on the critical hit chart"\n'
         'FUMBLE_PENDING = "Natural 1: roll the follow-up d20 on the critical miss chart"\n'
         'CONDITION_PENDING = "roll 1d4 on the condition chart"\n'
+        'CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"\n'
         'BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"\n'
         'LETHAL, NON_LETHAL = "lethal", "non-lethal"\n'
         'DIRECT_HIT, ROLL_AGAIN = "Direct hit", "Roll again"\n'
@@ -6111,6 +6127,11 @@ _SOURCES = {
         '    return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]\n'
         '\n'
         '\n'
+        'def condition_damage_counts(rules: RuleSet) -> bool:\n'
+        '    """Whether an attacker\'s condition\'s damage column (the Stumble\'s -1) applies to damage too."""\n'
+        '    return rules.ruling("stumble_penalty_scope") != "attack_rolls"\n'
+        '\n'
+        '\n'
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
         '    """Everything the pickers add: to the roll, to the target\'s AC, to and times the damage."""\n'
         '    kind_row = chosen_row(rules, inputs.choices, "attack_kind")\n'
@@ -6144,11 +6165,10 @@ _SOURCES = {
         '        hit += row["hit"]\n'
         '        multiplier *= Fraction(str(row["damage_multiplier"]))\n'
         '        non_lethal |= bool(row["non_lethal"])\n'
-        '    damage_counts = rules.ruling("stumble_penalty_scope") != "attack_rolls"\n'
         '    extra_damage = 0\n'
         '    for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):\n'
         '        hit += row["hit"]\n'
-        '        extra_damage += row["damage"] if damage_counts else 0\n'
+        '        extra_damage += row["damage"] if condition_damage_counts(rules) else 0\n'
         '    ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"\n'
         '    ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))\n'
         '    barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))\n'
@@ -6193,14 +6213,22 @@ _SOURCES = {
         'def attack_condition(\n'
         '    rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, cond: int | None, barred: bool\n'
         ') -> str:\n'
-        '    """The 1d4 condition the target suffers (\'\' unless the chart\'s 20 and the d4 are rolled)."""\n'
-        '    if barred or follow_roll is None or cond is None:\n'
+        '    """The 1d4 condition the target suffers (\'\' unless the chart\'s 20 and the d4 are rolled); a d4\n'
+        '    typed where this roll takes none is called out (left from an earlier attack, a later chart 20\n'
+        '    would read it)."""\n'
+        '    if cond is None:\n'
         '        return ""\n'
-        '    if not generic.always_hits(rules, generic.check_roll(rules, roll)):\n'
+        '    if barred or not generic.always_hits(rules, generic.check_roll(rules, roll)):\n'
+        '        return condition_unused(cond)\n'
+        '    if follow_roll is None:\n'
         '        return ""\n'
         '    if not crit_row(rules, follow_total(rules, attack, follow_roll))["condition_roll"]:\n'
-        '        return ""\n'
+        '        return condition_unused(cond)\n'
         '    return condition_text(rules, cond)\n'
+        '\n'
+        '\n'
+        'def condition_unused(cond: int) -> str:\n'
+        '    return f"{CONDITION_UNUSED_START}{cond}{CONDITION_UNUSED_END}"\n'
         '\n'
         '\n'
         'def attack_damage(\n'
@@ -6313,6 +6341,8 @@ _SOURCES = {
         '    found["CRIT_DAMAGE"] = variant(str(row["damage"]))\n'
         '    if row["condition_roll"] and condition_roll is not None:\n'
         '        found["CRIT_CONDITION"] = guarded(condition_text, rules, condition_roll)\n'
+        '    elif condition_roll is not None:\n'
+        '        found["CRIT_CONDITION"] = condition_unused(condition_roll)\n'
         '    return found\n'
         '\n'
         '\n'
@@ -6803,6 +6833,7 @@ _SOURCES = {
         'from __future__ import annotations\n'
         '\n'
         'import math\n'
+        'import re\n'
         'from collections.abc import Callable, Iterable\n'
         'from dataclasses import dataclass, field\n'
         'from fractions import Fraction\n'
@@ -6812,6 +6843,8 @@ _SOURCES = {
         'from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack\n'
         'from pycalc.errors import RuleError, not_in_list\n'
         'from pycalc.tables import Row, RuleSet, Table\n'
+        '\n'
+        'BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator\'s own message for dice it cannot read\n'
         '\n'
         'USES_FOLLOW_ROLL = True\n'
         'NO_FUMBLE_TABLE = (\n'
@@ -6913,7 +6946,7 @@ _SOURCES = {
         '    """Damage of a hit whose natural-20 penalty is known: the generic engine\'s formula for that result\n'
         '    (a Critical deals what a Hit deals) of the dice shown, doubled when the situation says so, less\n'
         '    the penalty (ruling nat20_penalty_applies_to), never below the least (``pycalc.resolution.amount``)."""\n'
-        '    damage = generic_damage(rules, dice_module.parse(dice_text), double)\n'
+        '    damage = generic_damage(rules, attack_dice(dice_text), double)\n'
         '    shown = generic.check_damage_roll(damage.dice, damage_roll)  # dice of none (a constant) show 0\n'
         '    found = generic.formula_for(rules, ANY_ATTACK, damage, outcome, None)\n'
         '    assert found is not None  # only a critical chart waits on a roll\n'
@@ -7024,7 +7057,14 @@ _SOURCES = {
         '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``):\n'
         '    the situation the pickers add up to is this ruleset\'s own. RuleError for unreadable dice."""\n'
         '    where = situation(rules, inputs)\n'
-        '    return situated_attack(inputs, where), generic_damage(rules, dice_module.parse(inputs.dice), where.double)\n'
+        '    return situated_attack(inputs, where), generic_damage(rules, attack_dice(inputs.dice), where.double)\n'
+        '\n'
+        '\n'
+        'def attack_dice(text: object) -> dice_module.Dice:\n'
+        '    """A weapon\'s dice as the Attack calculator reads them: dice (``1d8+1``), never a plain number."""\n'
+        '    if dice_module.PATTERN.match(re.sub(r"\\s+", "", str(text or ""))) is None:\n'
+        '        raise RuleError(BAD_DICE)\n'
+        '    return dice_module.parse(text)\n'
         '\n'
         '\n'
         'def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:\n'
@@ -7414,7 +7454,7 @@ _SOURCES = {
         '\n'
         'Distribution = shared_odds.Distribution\n'
         'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"\n'
-        'BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator\'s own message for dice it cannot read\n'
+        'BAD_DICE = osr.BAD_DICE\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -13690,7 +13730,8 @@ _TABLES = {
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
-                   'defender_maneuver', 'concealment', 'two_weapon_fighting']]]]]],
+                   'defender_maneuver', 'concealment', 'two_weapon_fighting']]],
+                ['stun_loses_attacks', False]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -16798,7 +16839,8 @@ _TABLES = {
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
-                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]]]]],
+                   'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]],
+                ['stun_loses_attacks', False]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -19058,7 +19100,8 @@ _TABLES = {
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
-                        'missile_range', 'two_weapon', 'attack_barred']]]]]],
+                        'missile_range', 'two_weapon', 'attack_barred']]],
+                     ['stun_loses_attacks', False]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -20690,7 +20733,8 @@ _TABLES = {
                         ['log_picks_by_name',
                          ['tuple',
                           ['melee_conditions', 'ranged_conditions', 'surprise', 'ambush', 'invisible_foe',
-                           'lighting', 'target_movement', 'ranged_weapon_in_melee']]]]]],
+                           'lighting', 'target_movement', 'ranged_weapon_in_melee']]],
+                        ['stun_loses_attacks', True]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23216,7 +23260,8 @@ _TABLES = {
                    ['tuple',
                     ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
                      'target_conditions', 'attacker_conditions', 'two_weapon_fighting', 'firing_into_melee',
-                     'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]]]]],
+                     'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]],
+                  ['stun_loses_attacks', False]]]],
                ['picked', ['dict', []]]]],
 }
 

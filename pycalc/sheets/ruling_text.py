@@ -1,0 +1,44 @@
+"""A note that changes with the rulings in force: the text worked out under every choice of each ruling
+that changes it, picked by formula from the ruling's choice on the Rulings sheet, so a note beside a pick
+says what the workings apply whatever the GM picks there."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from pycalc.sheets.common import ruling_name
+from pycalc.sheets.formulas import q
+from pycalc.tables import RuleSet
+
+
+def under(rules: RuleSet, ruling_id: str, choice: str) -> RuleSet:
+    """The rules with one ruling's choice in force."""
+    return dataclasses.replace(rules, chosen={**rules.chosen, ruling_id: choice})
+
+
+def by_ruling(rules: RuleSet, text_of: Callable[[RuleSet], str]) -> str | None:
+    """``text_of`` as a formula that follows the rulings in force, or None when no ruling changes it."""
+    formula = ruling_formula(rules, lambda r: q(text_of(r)))
+    return None if formula == q(text_of(rules)) else formula
+
+
+def ruling_formula(
+    rules: RuleSet, formula_of: Callable[[RuleSet], str], fixed: frozenset[str] = frozenset()
+) -> str:
+    """``formula_of`` (a formula expression worked out from the rules) as one formula: itself when no
+    ruling changes it, else an IF over the choices of the first ruling that does (each branch worked
+    out the same way for the other rulings)."""
+    for ruling_id, ruling in rules.rulings.items():
+        if ruling_id in fixed:
+            continue
+        formulas = {choice: formula_of(under(rules, ruling_id, choice)) for choice in ruling.choices}
+        if len(set(formulas.values())) > 1:
+            *firsts, last = ruling.choices
+            formula = ruling_formula(under(rules, ruling_id, last), formula_of, fixed | {ruling_id})
+            for choice in reversed(firsts):
+                branch = ruling_formula(under(rules, ruling_id, choice), formula_of, fixed | {ruling_id})
+                if branch != formula:  # choices that read alike share the last branch
+                    formula = f'IF({ruling_name(ruling_id)}="{choice}",{branch},{formula})'
+            return formula
+    return formula_of(rules)

@@ -1,0 +1,88 @@
+"""The check on every attack log row (LOG_CHECK), in the model: what a GM would otherwise check by eye.
+The sheet gives the same texts on 200 generated fights per ruleset (tests/test_encounter_parity.py)."""
+
+from __future__ import annotations
+
+from pycalc.encounter import LOST_STUNNED, Attack, Combatant, Fight, resolve_log
+from pycalc.tables import load_ruleset
+
+CNC = load_ruleset("cnc")
+SPELLJAMMER = load_ruleset("spelljammer")
+GOBLIN = {"bonus": 1, "ac": 12, "dice": "1d6", "level": 1}
+
+
+def cnc_fight(attacks: list[Attack], round_now: int = 3) -> Fight:
+    roster = [
+        Combatant("Aria", side="PCs", max_hp=12, stats=GOBLIN),
+        Combatant("Goblin 1", side="Goblins", max_hp=5, stats=GOBLIN),
+        Combatant("Goblin 2", side="Goblins", max_hp=5, stats=GOBLIN),
+    ]
+    return Fight(roster, attacks, round=round_now)
+
+
+def checks(rules, fight: Fight) -> list[str]:
+    return [row.check for row in resolve_log(rules, fight)]
+
+
+def test_all_is_well_says_nothing():
+    fight = cnc_fight([Attack("Aria", "Goblin 1", round=1, roll=3, damage_roll=2)])
+    assert checks(CNC, fight) == [""]
+
+
+def test_an_attacker_down_since_an_earlier_round_cannot_act():
+    fight = cnc_fight(
+        [Attack("Aria", "Goblin 1", round=1, damage=7), Attack("Goblin 1", "Aria", round=2, roll=15)]
+    )
+    assert checks(CNC, fight)[1] == "Goblin 1 is at -2 HP: it cannot act"
+
+
+def test_an_attacker_down_this_round_acts_only_together_with_whoever_downed_it():
+    fight = cnc_fight(
+        [Attack("Aria", "Goblin 1", round=2, damage=5), Attack("Goblin 1", "Aria", round=2, roll=15)]
+    )
+    assert checks(CNC, fight)[1] == (
+        "Goblin 1 went down this round: the attack stands only if Goblin 1 acts together with whoever downed it"
+    )
+
+
+def test_a_target_already_down_and_a_round_ahead_are_said_together():
+    fight = cnc_fight(
+        [Attack("Aria", "Goblin 2", round=1, damage=9), Attack("Aria", "Goblin 2", round=4, roll=12)],
+        round_now=3,
+    )
+    assert checks(CNC, fight)[1] == "round 4 is after Round now (3); Goblin 2 is already at -4 HP"
+
+
+def test_the_row_still_resolves_as_typed():
+    fight = cnc_fight(
+        [
+            Attack("Aria", "Goblin 1", round=1, damage=7),
+            Attack("Goblin 1", "Aria", round=2, roll=20, damage_roll=4),
+        ]
+    )
+    row = resolve_log(CNC, fight)[1]
+    assert row.check and row.hp_lost > 0
+
+
+def test_a_combatant_stunned_earlier_in_the_round_loses_its_remaining_attacks():
+    stats = {
+        "sc": 100,
+        "def": 10,
+        "con": 6,
+        "size": "Medium",
+        "prot": 0,
+        "magic_def": 0,
+        "dice": "2d10",
+        "rank": 0,
+    }
+    roster = [Combatant("Vex", max_hp=40, stats=stats), Combatant("Ogre", max_hp=60, stats=stats)]
+    hit = Attack("Vex", "Ogre", round=1, roll=5, damage_roll=20)  # 20 damage against CON 6: a stun
+    log = resolve_log(
+        SPELLJAMMER, Fight(roster, [hit, Attack("Ogre", "Vex", round=1, roll=5, damage_roll=9)], round=1)
+    )
+    assert log[0].outputs.get("TARGET_STUNNED") is True
+    assert (log[1].result, log[1].hp_lost) == (LOST_STUNNED, 0)
+    assert log[1].check == "Ogre was stunned earlier this round: its remaining attacks are lost"
+    next_round = Attack("Ogre", "Vex", round=2, roll=5, damage_roll=9)
+    log = resolve_log(SPELLJAMMER, Fight(roster, [hit, next_round], round=2))
+    assert log[1].result != LOST_STUNNED and log[1].check == ""
