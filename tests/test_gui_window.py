@@ -195,15 +195,17 @@ def test_dice_typed_under_similar_dice_stay_as_typed(
 def test_a_log_row_cleared_by_delete_gives_its_damage_back(
     window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
 ):
-    """Undo as the README says: the row's yellow cells selected (Shift+Right from its first cell to its
-    last input) and Delete; the fight then reads as if the attack had never been typed."""
+    """Undo as the README says: the row's yellow cells before its outcome selected (Shift+Right from its
+    Attacker to its Void cell) and Delete; the fight then reads as if the attack had never been typed."""
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)
     fight = three_round_fight("cnc")[0]
     undone = replace(fight, attacks=[fight.attacks[0], Attack("", ""), *fight.attacks[2:]])  # row 2 cleared
-    log_inputs = [n for n in sheet_inputs(rules, fight) if n.startswith("LOG_") and n in book.defined_names]
-    columns = sorted({places(book, n)[1][1] for n in log_inputs})
+    columns = list(range(places(book, "LOG_ATTACKER")[0][1], places(book, "LOG_VOID")[0][1] + 1))
+    assert all(
+        places(book, f"LOG_{n}")[0][1] in columns for n in ("TARGET", "ROLL", "DAMAGE_ROLL", "MODS", "ROUND")
+    )
     row = places(book, "LOG_ATTACKER")[1][0]
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
