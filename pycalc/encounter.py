@@ -27,6 +27,11 @@ How the sheet reads the logs (and so this model):
   it is dead and bleeds no more).
 - A condition lasts from its start round through start + rounds - 1 (empty rounds: until the log row
   is cleared); it ends after its last round.
+- A log row names the attacker and targets by their names or short names (``short_names``: the one
+  typed, else the initials, g3 for Goblin 3), any case. A row voided (x in its Void cell) counts for
+  nothing: its result is "Void".
+- Who acts now: the first in the acting order of the round who has not attacked in it (a row not
+  voided) and is not down.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ LOG_SIZE = 200
 CONDITION_SIZE = 40
 ALSO_HITS = 3  # targets an area attack also hits
 DAMAGE = "Damage"  # the result of a row with damage and no attack roll
+VOID = "Void"  # the result of a voided row
 LOST_STUNNED = "Lost: stunned"  # the result of an attack a stun earlier in the round took away
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
@@ -67,6 +73,7 @@ class Combatant:
     stats: Mapping[str, object] = field(default_factory=dict)  # the ruleset's combat numbers by stat id
     morale_roll: int | None = None
     aided_round: int | None = None  # the round aid stopped the bleeding (encounter.hit_points.loss_per_round)
+    short: str = ""  # the short name typed for the log ("" = the initials, ``auto_short``)
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Attack:
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label
     named_picks: str = ""  # the Picks cell: more picks by name, "charge, target prone" (log_picks)
     damage: int | None = None  # damage with no attack roll (area, falling, a trap): no resolution
+    void: bool = False  # x in the Void cell: the row counts for nothing
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,64 @@ def round_now(fight: Fight) -> int:
         r for a, r in zip(fight.attacks, rounds_of(fight.attacks), strict=True) if a.attacker or a.target
     ]
     return max([1, *filled])
+
+
+# --------------------------------------------------------------------------- names on the log
+
+
+def auto_short(name: str) -> str:
+    """The initials a combatant is known by on the log: the first letter of the first word, then the
+    last word when it is a number, else its first letter (g3 for Goblin 3, bk for Black Knight, a for
+    Aria)."""
+    words = [w for w in name.split(" ") if w]
+    if not words:
+        return ""
+    first = words[0][0].lower()
+    if len(words) == 1:
+        return first
+    last = words[-1]
+    return first + (last if all(c in "0123456789" for c in last) else last[0].lower())
+
+
+def short_names(roster: Sequence[Combatant]) -> list[str]:
+    """Each roster line's short name: the one typed, else the initials unless a line above has them or
+    any line typed them (then none)."""
+    typed = {c.short.lower() for c in roster if c.short}
+    found: list[str] = []
+    for c in roster:
+        if not c.name:
+            found.append("")
+        elif c.short:
+            found.append(c.short)
+        else:
+            auto = auto_short(c.name)
+            taken = auto.lower() in typed or auto.lower() in {f.lower() for f in found if f}
+            found.append("" if taken else auto)
+    return found
+
+
+def with_names(fight: Fight) -> Fight:
+    """The fight with each log row's attacker and targets by their roster names, typed as a name or
+    a short name in any case (a name the roster lacks stays as typed)."""
+    known: dict[str, str] = {}
+    for c in fight.roster:
+        if c.name:
+            known.setdefault(c.name.lower(), c.name)
+    shorts: dict[str, str] = {}
+    for c, short in zip(fight.roster, short_names(fight.roster), strict=True):
+        if short:
+            shorts.setdefault(short.lower(), c.name)
+
+    def name(typed: str) -> str:
+        if not typed:
+            return typed
+        return known.get(typed.lower()) or shorts.get(typed.lower()) or typed
+
+    attacks = [
+        replace(a, attacker=name(a.attacker), target=name(a.target), also=tuple(name(n) for n in a.also))
+        for a in fight.attacks
+    ]
+    return replace(fight, attacks=attacks)
 
 
 # --------------------------------------------------------------------------- initiative
@@ -223,6 +289,7 @@ class RowResult:
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     ruleset = adapter(rules)
+    fight = with_names(fight)
     by_name = {c.name: c for c in fight.roster if c.name}
     start = {c.name: start_hp(c) for c in fight.roster if c.name}
     lost: dict[str, int] = dict.fromkeys(start, 0)
@@ -230,6 +297,9 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     found: list[RowResult] = []
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
+        if attack.void:  # counts for nothing, and says nothing more
+            found.append(RowResult(row_round, VOID if attack.attacker or attack.target else "", 0, {}))
+            continue
         filled = bool(attack.attacker or attack.target)
         ahead = round_ahead(row_round, round_now(fight)) if filled else ""
         if attack.damage is not None and (attack.attacker or attack.target):
@@ -448,7 +518,7 @@ def roster_state(
     rules: RuleSet, fight: Fight, log: Sequence[RowResult] | None = None
 ) -> list[CombatantState]:
     log = resolve_log(rules, fight) if log is None else log
-    fight = replace(fight, round=round_now(fight))
+    fight = replace(with_names(fight), round=round_now(fight))
     positions = order(rules, fight.roster)
     together = simultaneous(rules, fight.roster, positions)
     found = []
@@ -503,6 +573,7 @@ def record_order(fight: Fight, states: Sequence[CombatantState]) -> list[int]:
 def bleeding_note(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[RowResult]) -> str:
     """What the fight record says of a combatant in a band that loses hit points each round until
     aided: bleeding so many a round, or aided (in a round up to the current one) and stopped."""
+    fight = with_names(fight)
     rule = encounter(rules).hit_points
     if not rule.loss or not me.name:
         return ""
@@ -536,6 +607,26 @@ def record_result(result: str) -> str:
     """A log row's result on the fight record: a message ("#ROLL? 1 to 20") by its first word alone,
     which prints at full size in its column (the Encounter sheet says the rest)."""
     return result.split(" ", 1)[0] if result.startswith("#") else result
+
+
+def acts_now(rules: RuleSet, fight: Fight, states: Sequence[CombatantState] | None = None) -> str:
+    """Who acts now: the first in the acting order of the round in use who has not attacked in it (a
+    row not voided) and is not down; "" when every one has."""
+    fight = with_names(fight)
+    states = roster_state(rules, fight) if states is None else states
+    now = round_now(fight)
+    first_line: dict[str, int] = {}
+    for index, c in enumerate(fight.roster):
+        if c.name:
+            first_line.setdefault(c.name, index)
+    acted = [0] * len(fight.roster)
+    for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
+        if not attack.void and row_round == now and attack.attacker in first_line:
+            acted[first_line[attack.attacker]] += 1
+    for index in record_order(fight, states):
+        if not acted[index] and not states[index].down:
+            return fight.roster[index].name
+    return ""
 
 
 def record_log_rows(fight: Fight) -> list[int]:

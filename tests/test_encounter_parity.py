@@ -25,6 +25,7 @@ from pycalc.encounter import (
     Condition,
     Fight,
     active,
+    acts_now,
     bleeding,
     initiative_dice,
     log_hp,
@@ -36,6 +37,8 @@ from pycalc.encounter import (
     resolve_log,
     roster_state,
     round_now,
+    short_names,
+    with_names,
 )
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import adapter
@@ -157,7 +160,35 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
         for _ in range(chance.randint(0, 10))
     ]
     round_typed = None if chance.random() < 0.05 else chance.randint(1, rounds + 1)  # None: emptied
-    return Fight(roster, attacks, conditions, round=round_typed)
+    return shortened(Fight(roster, attacks, conditions, round=round_typed), random.Random(chance.random()))
+
+
+def shortened(fight: Fight, chance: random.Random) -> Fight:
+    """Some short names typed on the roster (one the initials of another line), one in five log names
+    typed as the short name (any case), one row in twenty voided (x)."""
+    roster = [
+        replace(c, short=chance.choice(["zz", "f1", f"x{k}"])) if c.name and chance.random() < 0.1 else c
+        for k, c in enumerate(fight.roster)
+    ]
+    shorts = {c.name: s for c, s in zip(roster, short_names(roster), strict=True) if c.name and s}
+
+    def typed(name: str) -> str:
+        short = shorts.get(name)
+        if short and chance.random() < 0.2:
+            return short.upper() if chance.random() < 0.2 else short
+        return name
+
+    attacks = [
+        replace(
+            a,
+            attacker=typed(a.attacker),
+            target=typed(a.target),
+            also=tuple(typed(n) for n in a.also),
+            void=(a.attacker or a.target) != "" and chance.random() < 0.05,
+        )
+        for a in fight.attacks
+    ]
+    return replace(fight, roster=roster, attacks=attacks)
 
 
 # --------------------------------------------------------------------------- fight -> sheet columns
@@ -196,6 +227,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         "ROSTER_DEX": column([c.dex for c in roster], ROSTER_SIZE),
         "ROSTER_MAX_HP": column([c.max_hp for c in roster], ROSTER_SIZE),
         "ROSTER_START_HP": column([c.start_hp for c in roster], ROSTER_SIZE),
+        "ROSTER_SHORT_TYPED": column([c.short for c in roster], ROSTER_SIZE),
     }
     for k in range(1 + len(rule.later_dice)):
         name = "ROSTER_INIT_ROLL" + (f"_{k + 1}" if k else "")
@@ -223,6 +255,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         "LOG_TARGET": column([a.target for a in log], LOG_SIZE),
         "LOG_MODS": column([a.mods for a in log], LOG_SIZE),
         "LOG_FLAT_DAMAGE": column([a.damage for a in log], LOG_SIZE),
+        "LOG_VOID": column(["x" if a.void else "" for a in log], LOG_SIZE),
     }
     for k in range(ALSO_HITS):
         cells[f"LOG_ALSO_HITS_{k + 1}"] = column(
@@ -269,6 +302,8 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         + [""] * (LOG_SIZE - len(log)),
         "COND_ACTIVE": [active(rules, c, round_now(fight)) for c in fight.conditions]
         + [""] * (CONDITION_SIZE - len(fight.conditions)),
+        "ROSTER_SHORT": roster_column(short_names(fight.roster)),
+        "ENC_ACTS_NOW": [acts_now(rules, fight, states)],
     }
     found |= record_outputs(rules, fight, states, log)
     for k in range(len(rule.later_dice)):
@@ -302,8 +337,9 @@ def record_outputs(rules: RuleSet, fight: Fight, states: list, log: list) -> dic
     }
     rows = record_log_rows(fight)
     half = RECORD_LOG_SIZE // 2
+    named = with_names(fight)  # the record names the roster's names, typed or short
     for suffix, part in (("", rows[:half]), ("_MORE", rows[half:])):
-        attacks = [fight.attacks[i] for i in part]
+        attacks = [named.attacks[i] for i in part]
         found[f"RECORD_LOG_ROUND{suffix}"] = pad([log[i].round for i in part], half)
         found[f"RECORD_LOG_TARGETS{suffix}"] = pad([record_targets(a) for a in attacks], half)
         found[f"RECORD_LOG_RESULT{suffix}"] = pad([record_result(log[i].result) for i in part], half)

@@ -80,19 +80,19 @@ def test_every_name_covers_one_column_of_the_encounter_sheet(build_ruleset, rule
         for name, size in {**NAMES, **dict.fromkeys(STATS[ruleset_id], ROSTER_SIZE)}.items():
             cells = cells_of(book, name)
             assert len(cells) == size and len({c.column for c in cells}) == 1, name
-            assert {c.parent.title for c in cells} == {"Encounter"}
+            assert {c.parent.title for c in cells} == {
+                "Log" if name.startswith(("LOG_", "ENC_")) else "Encounter"
+            }
         udfs = {n.upper() for n in dir(pycalc.udfs) if not n.startswith("_")}
         assert not udfs & {n.upper() for n in book.defined_names}
 
 
 def test_the_xlsm_log_resolves_through_the_udfs(build_ruleset):
     book = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsm", keep_vba=True)
-    formulas = [c.value for row in book["Encounter"].iter_rows() for c in row if isinstance(c.value, str)]
+    formulas = [c.value for row in book["Log"].iter_rows() for c in row if isinstance(c.value, str)]
     assert any("cnc_attack_result(" in f for f in formulas)
     native = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsx")
-    assert not any(
-        "cnc_attack_result(" in str(c.value) for row in native["Encounter"].iter_rows() for c in row
-    )
+    assert not any("cnc_attack_result(" in str(c.value) for row in native["Log"].iter_rows() for c in row)
 
 
 def test_a_rebuild_keeps_the_roster_the_logs_and_the_round(tmp_path: Path):
@@ -233,12 +233,11 @@ def test_no_header_above_a_typed_number_starts_with_a_digit(build_ruleset, rules
     """AutoInput also completes from a column's header: a damage roll "2" typed under "2nd damage
     roll" became that text (and the check turned it away) in the LibreOffice window."""
     book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
-    sheet = book["Encounter"]
     headers = [
-        sheet.cell(cells[0].row - 1, cells[0].column).value
+        book[cells[0].parent.title].cell(cells[0].row - 1, cells[0].column).value
         for name in book.defined_names
         if name.startswith(("LOG_", "ROSTER_"))
-        and (cells := cells_of(book, name))[0].parent.title == "Encounter"
+        and (cells := cells_of(book, name))[0].parent.title in ("Encounter", "Log")
         and cells[0].protection.locked is False
     ]
     assert headers

@@ -16,7 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc.encounter import Attack, Condition, Fight
+from pycalc.encounter import VOID, Attack, Condition, Fight, resolve_log, short_names
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.calc_window import CalcWindow, missing_tools
 from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
@@ -43,8 +43,13 @@ def window(xlsx: Path, tmp_path: Path) -> CalcWindow:
     return CalcWindow(xlsx, tmp_path, shots)
 
 
+def sheet_of(book: openpyxl.Workbook, name: str) -> str:
+    """The sheet a defined name's cells are on (the roster's Encounter, the log's Log)."""
+    return next(iter(book.defined_names[name].destinations))[0]
+
+
 def places(book: openpyxl.Workbook, name: str) -> list[tuple[int, int]]:
-    """(row, column) of each cell of a defined name on the Encounter sheet."""
+    """(row, column) of each cell of a defined name."""
     _, ref = next(iter(book.defined_names[name].destinations))
     ref = ref.replace("$", "")
     low, high = ref.split(":") if ":" in ref else (ref, ref)
@@ -52,18 +57,18 @@ def places(book: openpyxl.Workbook, name: str) -> list[tuple[int, int]]:
     return [(r, c) for r in range(first[0], last[0] + 1) for c in range(first[1], last[1] + 1)]
 
 
-def type_cells(calc: CalcWindow, cells: dict[tuple[int, int], str]) -> int:
+def type_cells(calc: CalcWindow, cells: dict[tuple[str, int, int], str]) -> int:
     """Type each row's cells left to right as a GM does: the first cell reached through the Name Box,
     then Tab to the next input (Tab again over an empty one), Enter at the row's end. Returns the keys
     pressed after the first cell was reached."""
     keys = 0
-    rows: dict[int, dict[int, str]] = defaultdict(dict)
-    for (row, column), value in cells.items():
-        rows[row][column] = value
-    for row in sorted(rows):
-        columns = rows[row]
+    rows: dict[tuple[str, int], dict[int, str]] = defaultdict(dict)
+    for (sheet, row, column), value in cells.items():
+        rows[(sheet, row)][column] = value
+    for sheet, row in sorted(rows):
+        columns = rows[(sheet, row)]
         start = min(columns)
-        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(start)}{row}")
+        calc.goto(f"{sheet}.{openpyxl.utils.get_column_letter(start)}{row}")
         for column in range(start, max(columns) + 1):
             if column > start:
                 calc.key("Tab")
@@ -85,25 +90,24 @@ def new_inputs(before: dict[str, list[str]], after: dict[str, list[str]]) -> dic
     }
 
 
-def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[int, int], str]:
-    found: dict[tuple[int, int], str] = {}
+def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[str, int, int], str]:
+    found: dict[tuple[str, int, int], str] = {}
     for name, values in inputs.items():
         if name not in book.defined_names:
             continue
-        for place, value in zip(places(book, name), values, strict=False):
+        sheet = sheet_of(book, name)
+        for (row, column), value in zip(places(book, name), values, strict=False):
             if value != "":
-                found[place] = value
+                found[(sheet, row, column)] = value
     return found
 
 
 def read_back(calc: CalcWindow, names: list[str]) -> dict[str, list[object]]:
     book = openpyxl.load_workbook(calc.path, data_only=True)
-    sheet = book["Encounter"]
     found: dict[str, list[object]] = {}
     for name in names:
-        title, _ = next(iter(book.defined_names[name].destinations))
+        title = sheet_of(book, name)
         found[name] = [book[title].cell(r, c).value for r, c in places(book, name)]
-    del sheet
     return found
 
 
@@ -114,7 +118,7 @@ def three_round_fight(ruleset_id: str) -> list[Fight]:
     chance = random.Random(f"gui-{ruleset_id}")
     drawn = random_fight(rules, chance, full=True)
     roster = [
-        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="")
+        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="", short="")
         for k, (c, name) in enumerate(zip(drawn.roster, NAMES, strict=False))
     ]
     attacks = []
@@ -178,6 +182,7 @@ def test_dice_typed_under_similar_dice_stay_as_typed(
     cells = {name[0]: "Goblin 1", count[0]: "1", sides[0]: "6", bonus[0]: "1"}
     cells |= {name[1]: "Goblin 2", count[1]: "1", sides[1]: "6"}
     cells |= {name[2]: "Goblin 3", count[2]: "1", sides[2]: "6", bonus[2]: "-1"}
+    cells = {("Encounter", *place): value for place, value in cells.items()}
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells)
         calc.save()
@@ -190,24 +195,129 @@ def test_dice_typed_under_similar_dice_stay_as_typed(
 def test_a_log_row_cleared_by_delete_gives_its_damage_back(
     window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
 ):
-    """Undo as the README says: the row's yellow cells selected (Shift+Right from its first cell to its
-    last input) and Delete; the fight then reads as if the attack had never been typed."""
+    """Undo as the README says: the row's yellow cells before its outcome selected (Shift+Right from its
+    Attacker to its Void cell) and Delete; the fight then reads as if the attack had never been typed."""
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)
     fight = three_round_fight("cnc")[0]
     undone = replace(fight, attacks=[fight.attacks[0], Attack("", ""), *fight.attacks[2:]])  # row 2 cleared
-    log_inputs = [n for n in sheet_inputs(rules, fight) if n.startswith("LOG_") and n in book.defined_names]
-    columns = sorted({places(book, n)[1][1] for n in log_inputs})
+    columns = list(range(places(book, "LOG_ATTACKER")[0][1], places(book, "LOG_VOID")[0][1] + 1))
+    assert all(
+        places(book, f"LOG_{n}")[0][1] in columns for n in ("TARGET", "ROLL", "DAMAGE_ROLL", "MODS", "ROUND")
+    )
     row = places(book, "LOG_ATTACKER")[1][0]
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
-        calc.goto(f"Encounter.{openpyxl.utils.get_column_letter(columns[0])}{row}")
+        calc.goto(f"Log.{openpyxl.utils.get_column_letter(columns[0])}{row}")
         for _ in columns[1:]:
             calc.key("shift+Right")
         calc.key("Delete")
         calc.save()
         expected = expected_outputs(rules, undone)
         got = read_back(calc, list(expected))
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+
+
+def roll_columns(book: openpyxl.Workbook) -> list[tuple[int, str]]:
+    """The log's columns from the Attacker's to the last roll's, each with the Attack field it takes
+    ("" for one an ordinary attack leaves empty)."""
+    fields = {places(book, f"LOG_{f.upper()}")[0][1]: f for f in ("roll", "follow_roll", "damage_roll")
+              if f"LOG_{f.upper()}" in book.defined_names}  # fmt: skip
+    attacker = places(book, "LOG_ATTACKER")[0][1]
+    last = places(book, "LOG_DAMAGE_ROLL")[0][1]
+    return [(column, fields.get(column, "")) for column in range(attacker, last + 1)]
+
+
+def attack_keys(attack: Attack, columns: list[tuple[int, str]]) -> list[str]:
+    """The keys of an ordinary attack: the Attacker's short name, Tab, the Target's, Tab, the d20 (Tab
+    over a die not rolled), Tab, the damage roll, Enter."""
+    keys: list[str] = []
+    texts = [
+        attack.attacker,
+        attack.target,
+        *(str(getattr(attack, f) or "") if f else "" for _, f in columns[2:]),
+    ]
+    for k, text in enumerate(texts):
+        if k:
+            keys.append("Tab")
+        keys += list(text)
+    return [*keys, "Return"]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("ruleset_id", ["cnc", "bfrpg", "spelljammer"])
+def test_an_attack_takes_twelve_keys_or_fewer(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path, ruleset_id: str
+):
+    """Two PCs and Goblin 1 to Goblin 6: each attack after the round's first typed key by key with the
+    short names (a, b, g1 ... g6), Enter taking the cursor to the next row's Attacker, where the next
+    attack starts with no other key; the round's first row types its round after the modifier."""
+    rules = load_ruleset(ruleset_id)
+    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    fight = three_round_fight(ruleset_id)[0]
+    short = dict(zip(NAMES, short_names(fight.roster), strict=True))
+    assert short["Goblin 3"] == "g3" and short["Aria"] == "a"
+    attacks = [
+        replace(a, attacker=short[a.attacker], target=short[a.target], mods=0, round=None)
+        for a in fight.attacks
+    ]
+    attacks += [replace(a, roll=(a.roll or 1) % 9 + 1) for a in attacks[:2]]  # six rows, one-digit rolls too
+    typed = replace(fight, attacks=attacks, conditions=[])
+    columns = roll_columns(book)
+    roster = {n: v for n, v in sheet_inputs(rules, typed).items() if not n.startswith(("LOG_", "COND_"))}
+    counts = []
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, roster))
+        calc.goto(
+            f"Log.{openpyxl.utils.get_column_letter(columns[0][0])}{places(book, 'LOG_ATTACKER')[0][0]}"
+        )
+        for attack in attacks:
+            keys = attack_keys(attack, columns)
+            counts.append(len(keys))
+            for key in keys:
+                if len(key) == 1:
+                    calc.type(key)
+                else:
+                    time.sleep(SETTLE)
+                    calc.key(key)
+            time.sleep(SETTLE)
+        calc.save()
+        expected = expected_outputs(rules, typed)
+        got = read_back(calc, list(expected))
+        if mismatches(expected, got, 1):
+            calc.screenshot("keys")
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    assert got["LOG_RESULT"][: len(attacks)] == [r.result for r in resolve_log(rules, typed)]
+    assert max(counts) <= 12, counts
+
+
+@pytest.mark.timeout(300)
+def test_a_row_voided_with_x_gives_its_damage_back_and_a_row_header_delete_changes_nothing(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """Undo as the README says: x in the row's Void cell strikes it out and the fight reads as if the
+    attack had never been made. A row's header clicked and Delete pressed on the protected sheet is
+    refused by LibreOffice without a word: the row stays whole (nothing half cleared)."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    fight = three_round_fight("cnc")[0]
+    void = places(book, "LOG_VOID")[1]
+    voided = replace(
+        fight, attacks=[fight.attacks[0], replace(fight.attacks[1], void=True), *fight.attacks[2:]]
+    )
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
+        calc.goto(f"Log.A{places(book, 'LOG_ATTACKER')[2][0]}:AMJ{places(book, 'LOG_ATTACKER')[2][0]}")
+        calc.key("Delete")  # the third row's header: refused, the row stays
+        calc.enter(f"Log.{openpyxl.utils.get_column_letter(void[1])}{void[0]}", "x")
+        calc.save()
+        expected = expected_outputs(rules, voided)
+        got = read_back(calc, list(expected))
+    assert got["LOG_RESULT"][1] == VOID and got["LOG_HP_LOST"][1] == 0
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])

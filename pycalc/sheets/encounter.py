@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from openpyxl.comments import Comment
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -42,12 +44,13 @@ from pycalc.encounter import (
 )
 from pycalc.encounter_block import cell as block_value
 from pycalc.encounter_block import encounter
-from pycalc.encounter_rulesets import Adapter, adapter
+from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
 from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.resolution_block import Ref
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
+    BOLD,
     NOTE,
     SHRINK,
     STYLE_LISTS,
@@ -56,6 +59,7 @@ from pycalc.sheets.common import (
     absolute,
     define_name,
     destinations,
+    fill,
     formula_value,
     mark_input,
     mark_output,
@@ -90,12 +94,17 @@ from pycalc.table_files import Table
 from pycalc.tables import RuleSet
 
 SHEET = "Encounter"
-ROUND_CELL = "B3"
-ROUND_IN_USE_CELL, ROUND_SAID_CELL = "C3", "D3"  # the round the sheet shows, and why when B3 is empty
+LOG_SHEET = "Log"  # the attack log, under the acting order of the round (frozen rows)
+ROUND_CELL = "B2"  # on the Log sheet: Round now, typed where the attacks are logged
+ROUND_SHOWN_CELL = "B3"  # on the Encounter sheet: the round in use, shown
+ROUND_IN_USE_CELL = "C2"  # the round the sheets show (Round now, or the last logged when it is empty)
 EMPTY_ROUND = "Round now is empty: the fight as of the last round logged"
 ROSTER_TOP = 6  # header row; combatants below
 CONDITIONS_GAP = 3
-LOG_GAP = 3
+PANEL_TOP = 3  # the Log sheet's acting order: its header row, its lines below
+PANEL_LINES = 6  # combatants the acting order shows: the one before who acts now, then the next ones
+LOG_TOP = PANEL_TOP + PANEL_LINES + 2  # the log's header row (rows down to it are frozen), a help line above
+VOID = "Void"  # the result of a row voided (x in its Void cell): it counts for nothing
 
 
 # --------------------------------------------------------------------------- calculator formulas
@@ -210,8 +219,10 @@ class RowCell:
 class Columns:
     """Columns of one block of rows, added left to right; each may have a defined name."""
 
-    def __init__(self, first: int, top: int, rows: int) -> None:
+    def __init__(self, first: int, top: int, rows: int, sheet: Worksheet) -> None:
         self.next, self.top, self.rows = first, top, rows
+        self.sheet = sheet
+        self.prefix = "'" + sheet.title.replace("'", "''") + "'!"  # read from the other sheet
         self.index: dict[str, int] = {}
         self.labels: dict[str, str] = {}
 
@@ -232,6 +243,10 @@ class Columns:
         return f"${letter}${self.top + 1}:${letter}" + (
             f"${self.top + self.rows}" if last is None else f"{last}"
         )
+
+    def ref(self, key: str) -> str:
+        """The column's rows, read from another sheet."""
+        return self.prefix + self.span(key)
 
     def rows_range(self) -> range:
         return range(self.top + 1, self.top + 1 + self.rows)
@@ -313,8 +328,8 @@ def write_encounter(
         write_calculators(scratch, rules, not macro)
         other = known[not macro] = read_calculator(scratch)
     calculator = replace(calculator, other=other, native=not macro)
-    sheet = book.create_sheet(SHEET, 2)
-    writer = EncounterWriter(sheet, book, rules, adapter(rules), calculator)
+    sheet, log_sheet = book.create_sheet(SHEET, 2), book.create_sheet(LOG_SHEET, 3)
+    writer = EncounterWriter(sheet, log_sheet, book, rules, adapter(rules), calculator)
     writer.write()
     known[not macro] = replace(other, log_plan=writer.other_plan)
 
@@ -330,33 +345,48 @@ def write_both_encounters(book: Workbook, rules: RuleSet) -> None:
         setattr(scratch, attribute, getattr(book, attribute))
     scratch.defined_names = copy(book.defined_names)  # the names so far, as the writer finds them
     writer = EncounterWriter(
-        book.create_sheet(SHEET, 2), book, rules, adapter(rules), replace(native, other=udf)
+        book.create_sheet(SHEET, 2),
+        book.create_sheet(LOG_SHEET, 3),
+        book,
+        rules,
+        adapter(rules),
+        replace(native, other=udf),
     )
     writer.write()
     macro = replace(udf, other=native, native=False, log_plan=writer.other_plan)
-    macro_writer = EncounterWriter(scratch.create_sheet(SHEET), scratch, rules, adapter(rules), macro)
+    macro_writer = EncounterWriter(
+        scratch.create_sheet(SHEET), scratch.create_sheet(LOG_SHEET), scratch, rules, adapter(rules), macro
+    )
     macro_writer.template_only = True
     macro_writer.write()
     take_macro_text(writer, macro_writer)
 
 
 def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
-    """Each cell of the .xlsx's Encounter holds the .xlsm's text of the cell too, where it differs: the
-    .xlsm's cell's, or, on the log rows written from the row template, its template's."""
-    cells, others = writer.sheet._cells, macro.sheet._cells
+    """Each cell of the .xlsx's Encounter and Log sheets holds the .xlsm's text of the cell too, where
+    it differs: the .xlsm's cell's, or, on the log rows written from the row template, its template's."""
     templates, macro_templates = writer.row_template.templates, macro.row_template.templates
-    templated = {(row, column) for row in writer.templated_rows for column in templates}
-    if cells.keys() - templated != others.keys() or templates.keys() != macro_templates.keys():
-        raise AssertionError("the .xlsx's and the .xlsm's Encounter sheets have different cells")
-    for place, other in others.items():
-        cell = cells[place]
-        text, xlsm_text = cell._value, other._value
-        if cell._style != other._style or cell.data_type != other.data_type:
-            raise AssertionError(f"Encounter!{cell.coordinate} differs in the .xlsm beyond its text")
-        if text != xlsm_text:
-            if not (isinstance(text, str) and isinstance(xlsm_text, str)):
-                raise AssertionError(f"Encounter!{cell.coordinate} holds another value in the .xlsm")
-            cell._value = both(text, xlsm_text)
+    if templates.keys() != macro_templates.keys():
+        raise AssertionError("the .xlsx's and the .xlsm's log rows have different cells")
+    for sheet, macro_sheet in ((writer.sheet, macro.sheet), (writer.log_sheet, macro.log_sheet)):
+        cells, others = sheet._cells, macro_sheet._cells
+        templated = (
+            {(row, column) for row in writer.templated_rows for column in templates}
+            if sheet is writer.log_sheet
+            else set()
+        )
+        if cells.keys() - templated != others.keys():
+            raise AssertionError(f"the .xlsx's and the .xlsm's {sheet.title} sheets have different cells")
+        for place, other in others.items():
+            cell = cells[place]
+            text, xlsm_text = cell._value, other._value
+            if cell._style != other._style or cell.data_type != other.data_type:
+                raise AssertionError(f"{sheet.title}!{cell.coordinate} differs in the .xlsm beyond its text")
+            if text != xlsm_text:
+                if not (isinstance(text, str) and isinstance(xlsm_text, str)):
+                    raise AssertionError(f"{sheet.title}!{cell.coordinate} holds another value in the .xlsm")
+                cell._value = both(text, xlsm_text)
+    cells = writer.log_sheet._cells
     for column, template in templates.items():
         if macro_templates[column] != template:
             for row in writer.templated_rows:
@@ -366,20 +396,27 @@ def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
 
 class EncounterWriter:
     def __init__(
-        self, sheet: Worksheet, book: Workbook, rules: RuleSet, ruleset: Adapter, calculator: Calculator
+        self,
+        sheet: Worksheet,
+        log_sheet: Worksheet,
+        book: Workbook,
+        rules: RuleSet,
+        ruleset: Adapter,
+        calculator: Calculator,
     ):
-        self.sheet, self.book, self.rules, self.ruleset, self.calculator = (
+        self.sheet, self.log_sheet, self.book, self.rules, self.ruleset, self.calculator = (
             sheet,
+            log_sheet,
             book,
             rules,
             ruleset,
             calculator,
         )
         self.block = encounter(rules)
-        self.roster = Columns(1, ROSTER_TOP, ROSTER_SIZE)
+        self.roster = Columns(1, ROSTER_TOP, ROSTER_SIZE, sheet)
         conditions_top = ROSTER_TOP + ROSTER_SIZE + CONDITIONS_GAP
-        self.conditions = Columns(1, conditions_top, CONDITION_SIZE)
-        self.log = Columns(1, conditions_top + CONDITION_SIZE + LOG_GAP, LOG_SIZE)
+        self.conditions = Columns(1, conditions_top, CONDITION_SIZE, sheet)
+        self.log = Columns(1, LOG_TOP, LOG_SIZE, log_sheet)
         self.outputs = [ruleset.result, ruleset.hp_lost, ruleset.summary, *(n for n, _ in ruleset.shown)]
         self.outputs += ["STRIKE_PROT", "STRIKE_PROT_AFTER"] if "STRIKE_PROT" in ruleset.wiring else []
         self.working, self.used = calculator.shared_closure(self.outputs)
@@ -391,52 +428,64 @@ class EncounterWriter:
     # ---- names and cells
 
     def name(self, block: Columns, key: str, defined: str) -> None:
-        define_name(self.book, defined, absolute(self.sheet, *block.span(key).replace("$", "").split(":")))
+        define_name(self.book, defined, absolute(block.sheet, *block.span(key).replace("$", "").split(":")))
 
     def head(self, block: Columns) -> None:
         for key, column in block.index.items():
-            style_header(self.sheet.cell(block.top, column, block.labels[key]))
-        self.sheet.row_dimensions[block.top].height = HEADER_HEIGHT
+            style_header(block.sheet.cell(block.top, column, block.labels[key]))
+        block.sheet.row_dimensions[block.top].height = HEADER_HEIGHT
 
     def write_round_in_use(self) -> None:
         """Round now left empty is never round 0 (every HP back to maximum, as if nothing happened):
-        the sheet then shows the fight as of the last round logged, and says so beside it."""
+        the sheets then show the fight as of the last round logged, and say so."""
+        log_sheet = self.log_sheet
         in_use = put_formula(
-            self.sheet[ROUND_IN_USE_CELL],
+            log_sheet[ROUND_IN_USE_CELL],
             'IF(ISNUMBER(ENC_ROUND),ENC_ROUND,MAX(1,SUMPRODUCT(MAX((LOG_ATTACKER&LOG_TARGET<>"")*LOG_ROUND_NOW))))',
         )
         in_use.number_format = '"in use: round "0'
-        define_name(self.book, "ENC_ROUND_NOW", absolute(self.sheet, ROUND_IN_USE_CELL))
-        said = put_formula(self.sheet[ROUND_SAID_CELL], f'IF(ISNUMBER(ENC_ROUND),"",{q(EMPTY_ROUND)})')
+        define_name(self.book, "ENC_ROUND_NOW", absolute(log_sheet, ROUND_IN_USE_CELL))
+        shown = put_formula(self.sheet[ROUND_SHOWN_CELL], "ENC_ROUND_NOW")
+        mark_output(shown, bold=True)
+        said = put_formula(
+            self.sheet["C3"],
+            f'IF(ISNUMBER(ENC_ROUND),"",{q(EMPTY_ROUND + ". ")})&{q(ROUND_WHERE)}',
+        )
         said.font = NOTE
 
     def write(self) -> None:
-        sheet = self.sheet
+        sheet, log_sheet = self.sheet, self.log_sheet
         put(sheet["A1"], f"Encounter: {self.rules.name}").font = TITLE
         put(sheet["A2"], HELP).font = NOTE
         put(sheet["A3"], "Round now")
-        put(sheet[ROUND_CELL], 1)
-        mark_input(sheet[ROUND_CELL])
-        add_number_check(sheet, ROUND_CELL, 1)
-        define_name(self.book, "ENC_ROUND", absolute(sheet, ROUND_CELL))
+        put(log_sheet["A1"], f"Fight log: {self.rules.name}").font = TITLE
+        put(log_sheet["A2"], "Round now")
+        put(log_sheet[ROUND_CELL], 1)
+        mark_input(log_sheet[ROUND_CELL])
+        add_number_check(log_sheet, ROUND_CELL, 1)
+        define_name(self.book, "ENC_ROUND", absolute(log_sheet, ROUND_CELL))
         self.write_round_in_use()
         self.write_roster()
         self.write_conditions()
         self.write_log()
         self.finish_roster()
         self.set_widths()
-        last = max(block.next for block in (self.roster, self.conditions, self.log))
-        for column in range(WORKING_FROM, last):
-            sheet.column_dimensions[get_column_letter(column)].hidden = True
+        self.write_panel()
+        for block_sheet, blocks in ((sheet, (self.roster, self.conditions)), (log_sheet, (self.log,))):
+            last = max(block.next for block in blocks)
+            for column in range(WORKING_FROM, last):
+                block_sheet.column_dimensions[get_column_letter(column)].hidden = True
         sheet.freeze_panes = "B1"
         sheet.sheet_view.zoomScale = 85
+        log_sheet.freeze_panes = f"C{LOG_TOP + 1}"  # the acting order, the titles, Attacker and Target
         protect(sheet)
+        protect(log_sheet)
 
     def set_widths(self) -> None:
         """Names and texts wide enough to read; numbers narrow (their headers wrap between words, and
         the longest word of a header fits on its line)."""
         widths: dict[str, float] = {}
-        for block in (self.roster, self.conditions, self.log):
+        for block in (self.roster, self.conditions):
             for key, column in block.index.items():
                 if column < WORKING_FROM:
                     letter = get_column_letter(column)
@@ -453,6 +502,116 @@ class EncounterWriter:
             widths[letter] = max(widths[letter], min(longest + 1, MOST_TEXT_WIDTH))
         for letter, width in widths.items():
             self.sheet.column_dimensions[letter].width = width
+        for key, column in self.log.index.items():  # the log: narrow, its titles wrapped
+            if column < WORKING_FROM:
+                word = max(len(w) for w in self.log.labels[key].split())
+                fits = round(word * BOLD_CHARACTER + 1, 1) if key.startswith("pick_") else 0
+                self.log_sheet.column_dimensions[get_column_letter(column)].width = max(log_width(key), fits)
+
+    # ---- the acting order above the log
+
+    def write_panel(self) -> None:
+        """The Log sheet's frozen rows: Round now, who acts now (the first in the acting order of the
+        round who has not attacked in it and is not down) and the acting order from the one before,
+        with hit points, state and conditions; the line of who acts now highlighted."""
+        sheet, log = self.log_sheet, self.log
+        shown = sorted(c for c in log.index.values() if c < WORKING_FROM)
+        widths = {c: sheet.column_dimensions[get_column_letter(c)].width or 8.43 for c in shown}
+
+        def lay(first: int, needs: list[float]) -> list[tuple[int, int]]:
+            spans, at = [], first
+            for k, need in enumerate(needs):
+                end, room = at, widths[at]
+                while end < shown[-1] and (room < need or k == len(needs) - 1):
+                    end += 1
+                    room += widths[end]
+                spans.append((at, end))
+                at = end + 1
+            return spans
+
+        def merged(row: int, span: tuple[int, int]) -> Any:
+            if span[1] > span[0]:
+                sheet.merge_cells(start_row=row, start_column=span[0], end_row=row, end_column=span[1])
+            return sheet.cell(row, span[0])
+
+        work = get_column_letter(WORKING_FROM + 1)  # hidden cells of the panel, above the log's rows
+        position = get_column_letter(WORKING_FROM + 2)  # each line's place in the acting order
+        now, count, start = f"${work}$2", f"${work}$3", f"${work}$4"
+        put_formula(sheet[now.replace("$", "")], "MIN(ROSTER_WAITING)")
+        put_formula(sheet[count.replace("$", "")], 'COUNTIF(ROSTER_RECORD_KEY,">0")')
+        put_formula(
+            sheet[start.replace("$", "")], f"IF({now}=0,1,MAX(1,MIN({now}-1,{count}-{PANEL_LINES}+1)))"
+        )
+        acts = put_formula(
+            sheet[f"{work}5"], f'IF({now}=0,"",INDEX(ROSTER_NAME,MATCH({now},ROSTER_WAITING,0)))'
+        )
+        define_name(self.book, "ENC_ACTS_NOW", absolute(sheet, acts.coordinate))
+        round_span, said_span = lay(3, [11, 0])
+        merged(2, round_span)  # the round in use (ROUND_IN_USE_CELL)
+        short = f'IF(INDEX(ROSTER_SHORT,MATCH({now},ROSTER_WAITING,0))="",""," ("&INDEX(ROSTER_SHORT,MATCH({now},ROSTER_WAITING,0))&")")'
+        next_round = (
+            '"Everyone has acted in round "&ENC_ROUND_NOW&": for round "&(ENC_ROUND_NOW+1)&'
+            '", type "&(ENC_ROUND_NOW+1)&" in Round now and in Rnd on the next row"'
+        )
+        said = (
+            f'IF({now}>0,"Acts now: "&ENC_ACTS_NOW&{short},IF({count}=0,"Type the combatants on the Encounter'
+            f' sheet",{next_round}))&IF(ISNUMBER(ENC_ROUND),"",". "&{q(EMPTY_ROUND)})'
+        )
+        put_formula(merged(2, said_span), said).font = BOLD
+        fields = [
+            ("name", 18, "In order of action (short name)", "ROSTER_NAME"),
+            ("hp", 5, "HP now", "ROSTER_HP_NOW"),
+            ("state", 16, "State", "ROSTER_STATE"),
+            ("conditions", 18, "Conditions now", "ROSTER_CONDITIONS"),
+            ("turn", 0, "This round", ""),
+        ]
+        spans = lay(1, [need for _, need, _, _ in fields])
+        for (_, _, label, _), span in zip(fields, spans, strict=True):
+            for column in range(span[0], span[1] + 1):
+                style_header(sheet.cell(PANEL_TOP, column))
+            merged(PANEL_TOP, span).value = label
+        for line in range(1, PANEL_LINES + 1):
+            row = PANEL_TOP + line
+            place = f"({start}+{line - 1})"
+            index = f"${get_column_letter(WORKING_FROM)}{row}"
+            put_formula(
+                sheet[index.replace("$", "")],
+                f'IF({place}>{count},"",MATCH(SMALL(ROSTER_RECORD_KEY,{place}),ROSTER_RECORD_KEY,0))',
+            )
+            put_formula(sheet[f"{position}{row}"], f'IF({index}="","",{place})')
+            for (key, _, _, name), span in zip(fields, spans, strict=True):
+                value = f"INDEX({name},{index})"
+                if key == "name":
+                    value = f'{place}&". "&{value}&IF(INDEX(ROSTER_SHORT,{index})="",""," ("&INDEX(ROSTER_SHORT,{index})&")")'
+                elif key == "turn":
+                    value = (
+                        f'IF({place}={now},"acts now",IF(INDEX(ROSTER_ACTED,{index})>0,"acted",'
+                        f'IF(INDEX(ROSTER_DOWN,{index}),"down","to act")))'
+                    )
+                elif key != "hp":
+                    value = f'IF({value}="","",{value})'
+                for column in range(span[0], span[1] + 1):
+                    mark_output(sheet.cell(row, column))
+                cell = put_formula(merged(row, span), f'IF({index}="","",{value})')
+                mark_output(cell)
+                if key in ("state", "conditions", "name"):
+                    cell.alignment = SHRINK
+            if line == 1:
+                define_name(
+                    self.book,
+                    "ENC_ORDER_NAMES",
+                    absolute(sheet, f"{get_column_letter(spans[0][0])}{row}",
+                             f"{get_column_letter(spans[0][0])}{row + PANEL_LINES - 1}"),
+                )  # fmt: skip
+        area = f"A{PANEL_TOP + 1}:{get_column_letter(spans[-1][1])}{PANEL_TOP + PANEL_LINES}"
+        sheet.conditional_formatting.add(
+            area,
+            FormulaRule(
+                formula=[f"AND(ISNUMBER(${position}{PANEL_TOP + 1}),${position}{PANEL_TOP + 1}={now})"],
+                fill=fill(ACTS_NOW_FILL),
+                font=Font(bold=True),
+            ),
+        )
 
     # ---- roster
 
@@ -461,6 +620,7 @@ class EncounterWriter:
         put(self.sheet.cell(r.top - 1, 1), "Roster and acting order").font = SUBTITLE
         inputs = [
             ("name", "Name", "NAME"),
+            ("short_typed", SHORT_LABEL, "SHORT_TYPED"),
             ("side", "Side", "SIDE"),
             ("group", "Group (shares one roll)", "GROUP"),
         ]
@@ -551,6 +711,12 @@ class EncounterWriter:
         r.add("log_hp", "HP after the log")
         r.add("record_key", "Place on the fight record")
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
+        for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
+            r.add(key, key)
+        self.name(r, "short", "ROSTER_SHORT")  # the short name the log takes (typed, or initials)
+        self.name(r, "named_no", "ROSTER_NAMED_NO")
+        self.name(r, "acted", "ROSTER_ACTED")  # attacks logged this round
+        self.name(r, "waiting", "ROSTER_WAITING")  # place in the acting order while yet to act
         for s in dice:
             r.add(f"s_{s.id}", s.label)
             self.name(r, f"s_{s.id}", f"ROSTER_{s.id.upper()}")
@@ -619,7 +785,7 @@ class EncounterWriter:
             )
         log = self.log
         taken = "+".join(
-            f'SUMIFS({log.span("hp_lost")},{log.span(key)},{at("name")},{log.span("round_now")},"<="&ENC_ROUND_NOW)'
+            f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
             for key in self.target_keys
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
@@ -627,6 +793,13 @@ class EncounterWriter:
         found["record_key"] = (
             f'IF({named},"",IF(ISNUMBER({at("order")}),{at("order")},{size}+1)*{size}+{place})'
         )
+        found |= self.short_name(row)
+        found["named_no"] = f'IF({named},"",COUNTIF({r.span("name", row)},"?*"))'
+        found["acted"] = (
+            f"IF({named},0,COUNTIFS({log.ref('actor')},{place},{log.ref('round_now')},ENC_ROUND_NOW))"
+        )
+        found["sorted"] = f'IF({named},"",COUNTIF({r.span("record_key")},"<="&{at("record_key")}))'
+        found["waiting"] = f'IF({named},"",IF(AND({at("acted")}=0,NOT({at("down")})),{at("sorted")},""))'
         if self.block.hit_points.loss:
             found |= self.bleeding(row)
             found["hp_now"] = f'IF({named},"",{at("log_hp")}-{at("bleed_lost")})'
@@ -646,6 +819,29 @@ class EncounterWriter:
         found |= self.roster_extra(row)
         return found
 
+    def short_name(self, row: int) -> dict[str, str]:
+        """The short name the log takes besides the name: the one typed, else the initials (g3 for
+        Goblin 3, bk for Black Knight, a for Aria) unless a line above has it or a line typed it (the
+        model: pycalc.encounter.short_names)."""
+        r = self.roster
+        at = lambda key: r.at(key, row)  # noqa: E731
+        named = f'{at("name")}=""'
+        trimmed, last_word = f"TRIM({at('name')})", at("last_word")
+        spaces = f'LEN({trimmed})-LEN(SUBSTITUTE({trimmed}," ",""))'
+        last_space = f'FIND("|",SUBSTITUTE({trimmed}," ","|",{spaces}))'  # the last word after it
+        digits_gone = last_word
+        for digit in "0123456789":
+            digits_gone = f'SUBSTITUTE({digits_gone},"{digit}","")'
+        more = f'IF({digits_gone}="",{last_word},LOWER(LEFT({last_word},1)))'
+        auto, typed = at("short_auto"), at("short_typed")
+        taken = [f"COUNTIF({r.span('short', row - 1)},{auto})>0"] if row > r.top + 1 else []
+        taken.append(f"COUNTIF({r.span('short_typed')},{auto})>0")
+        return {
+            "last_word": f'IF({named},"",IF(ISNUMBER(FIND(" ",{trimmed})),MID({trimmed},{last_space}+1,99),{trimmed}))',
+            "short_auto": f'IF({named},"",LOWER(LEFT({trimmed},1))&IF(ISNUMBER(FIND(" ",{trimmed})),{more},""))',
+            "short": f'IF({named},"",IF({typed}<>"",{typed},IF(OR({",".join(taken)}),"",{auto})))',
+        }
+
     def bleeding(self, row: int) -> dict[str, str]:
         """Hit points lost to a band that loses them each round (C&C's -7 to -9), in every round after
         the round the log first brought the combatant there (0: it started there), until the round
@@ -656,8 +852,8 @@ class EncounterWriter:
         later = "ENC_ROUND_NOW+1"  # after every round that counts: no row reached the band
 
         def first_round(key: str) -> str:
-            reached = f"({log.span(key)}={at('name')})*({log.span('hp_' + key)}<={top})"
-            return f"SUMPRODUCT(MIN({reached}*{log.span('round_now')}+(1-{reached})*({later})))"
+            reached = f"({log.ref('who_' + key)}={at('name')})*({log.ref('hp_' + key)}<={top})"
+            return f"SUMPRODUCT(MIN({reached}*{log.ref('round_now')}+(1-{reached})*({later})))"
 
         since = "MIN(" + ",".join(first_round(key) for key in self.target_keys) + ")"
         until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND_NOW,{at('aided')}-1),ENC_ROUND_NOW)"
@@ -726,8 +922,8 @@ class EncounterWriter:
             derived,
         )
         self.write_row_cells(row, derived)
-        stunned = f"COUNTIFS({log.span('target')},{at('name')},{log.span('round_now')},ENC_ROUND_NOW,{log.span('shown_TARGET_STUNNED')},TRUE)>0"
-        wear = f'SUMIFS({log.span("wear")},{log.span("target")},{at("name")},{log.span("round_now")},"<="&ENC_ROUND_NOW)'
+        stunned = f"COUNTIFS({log.ref('who_target')},{at('name')},{log.ref('round_now')},ENC_ROUND_NOW,{log.ref('shown_TARGET_STUNNED')},TRUE)>0"
+        wear = f'SUMIFS({log.ref("wear")},{log.ref("who_target")},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
         prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
         return {
             "wound_mod": f'IF({at("name")}="","",{wound})',
@@ -740,7 +936,7 @@ class EncounterWriter:
         for row in r.rows_range():
             for key, formula in self.roster_formulas(row).items():
                 cell = put_formula(self.sheet.cell(row, r.index[key]), formula)
-                if key not in ("dexv", "start", "log_hp", "record_key") and not key.startswith("bleed_"):
+                if key not in HIDDEN_ROSTER and not key.startswith("bleed_"):
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = TRUE_ONLY
@@ -844,52 +1040,77 @@ class EncounterWriter:
         return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
 
     def write_log(self) -> None:
-        log, ruleset = self.log, self.ruleset
-        put(
-            self.sheet.cell(log.top - 1, 1), "Attack log (one attack per row; clear a row to undo it)"
-        ).font = SUBTITLE
-        inputs = [("round", "Round (empty: as above)", "LOG_ROUND"), ("attacker", "Attacker", "LOG_ATTACKER")]
-        inputs.append(("target", "Target", "LOG_TARGET"))
-        inputs += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
+        log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
+        put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
+        # an ordinary attack is typed from Attacker to the damage roll, Tab between: Enter then goes to
+        # the next row's Attacker (the round is typed on a round's first row only, after the modifier)
+        inputs = [("attacker", "Attacker", "LOG_ATTACKER"), ("target", "Target", "LOG_TARGET")]
         rolls = [roll for roll in ruleset.rolls if roll.calculator_name in self.used]
-        inputs += [(roll.field, roll.label, f"LOG_{roll.field.upper()}") for roll in rolls]
-        inputs.append(("mods", "Modifier", "LOG_MODS"))
+        inputs += [(roll.field, log_roll_label(roll), f"LOG_{roll.field.upper()}") for roll in rolls]
+        inputs += [
+            ("mods", "Mod", "LOG_MODS"),
+            ("round", "New round", "LOG_ROUND"),
+            ("void", "Void: x", "LOG_VOID"),
+        ]
+        # the outcome right after what an ordinary attack types; the inputs of fewer rows after it
+        shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
+        shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
+        shown.append(("target_hp", "Target HP after", "LOG_TARGET_HP_AFTER"))
+        shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
+        shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        listed = [(f"pick_{t}", self.rules.table(t).title, f"LOG_{t.upper()}") for t, _ in picks]
-        flat = ("damage", "Damage, no attack roll (area, fall, trap)", "LOG_FLAT_DAMAGE")
+        listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
+        flat = ("damage", "Dmg, no roll", "LOG_FLAT_DAMAGE")
         named = named_picks(self.rules)
-        by_name = [("named_picks", "Picks (by name: see the note)", "LOG_PICKS")] if named else []
-        inputs += [*listed, *by_name, flat]
-        for key, label, defined in inputs:
+        by_name = [("named_picks", "Picks by name", "LOG_PICKS")] if named else []
+        more = [*listed, *by_name]
+        more += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
+        more.append(flat)
+        for key, label, defined in [*inputs, *shown, *more]:
             log.add(key, label)
             self.name(log, key, defined)
-            first = put(self.sheet.cell(log.top + 1, log.index[key]), None)
+        for key, _, _ in [*inputs, *more]:
+            first = put(sheet.cell(log.top + 1, log.index[key]), None)
             mark_input(first)
             for row in log.rows_range()[1:]:
                 styled_like(first, row, log.index[key])
         for key in ("attacker", *self.target_keys):
-            add_list(self.sheet, log.span(key).replace("$", ""), "=ROSTER_NAME")
+            add_list(sheet, log.span(key).replace("$", ""), "=LOG_WHO_LIST")
         for table_id, _ in picks:
             add_list(
-                self.sheet, log.span(f"pick_{table_id}").replace("$", ""), "=" + table_name(table_id, "label")
+                sheet, log.span(f"pick_{table_id}").replace("$", ""), "=" + table_name(table_id, "label")
             )
         for roll in rolls:
-            add_roll_check(self.sheet, log.span(roll.field).replace("$", ""), log_roll(self.rules, roll))
+            add_roll_check(sheet, log.span(roll.field).replace("$", ""), log_roll(self.rules, roll))
         if named:
-            add_picks_note(self.sheet, log, named)
-        add_number_check(self.sheet, log.span("round").replace("$", ""), 1)
-        add_number_check(self.sheet, log.span("mods").replace("$", ""), None)
-        add_number_check(self.sheet, log.span("damage").replace("$", ""), 0)
-        shown = [("result", "Result", "LOG_RESULT"), ("hp_lost", "HP lost", "LOG_HP_LOST")]
-        shown += [(f"shown_{n}", label, f"LOG_{label.upper()}") for n, label in ruleset.shown]
-        shown.append(("target_hp", "Target's HP after", "LOG_TARGET_HP_AFTER"))
-        shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
-        shown.append(("summary", "In one line (as the calculator says it)", "LOG_SUMMARY"))
-        for key, label, defined in shown:
-            log.add(key, label)
-            self.name(log, key, defined)
+            add_picks_note(sheet, log, named)
+        add_number_check(sheet, log.span("round").replace("$", ""), 1)
+        add_number_check(sheet, log.span("mods").replace("$", ""), None)
+        add_number_check(sheet, log.span("damage").replace("$", ""), 0)
+        add_void_check(sheet, log.span("void").replace("$", ""))
         self.head(log)
+        sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
+        for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
+            put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
+        strike_out_void(sheet, log)
         working(log)
+        for key in ("attacker", *self.target_keys):
+            log.add(f"who_{key}", f"who_{key}")
+        self.name(log, "who_attacker", "LOG_ATTACKER_NAME")  # the roster's name, typed or short
+        self.name(log, "who_target", "LOG_TARGET_NAME")
+        for k in range(1, ALSO_HITS + 1):
+            self.name(log, f"who_also{k}", f"LOG_ALSO_NAME_{k}")
+        log.add("actor", "actor")  # the attacker's roster line, on a row not voided
+        log.add("who_list", "who_list")  # the names, then the short names: the attacker's and targets' list
+        define_name(
+            self.book,
+            "LOG_WHO_LIST",
+            absolute(
+                sheet,
+                f"{log.letter('who_list')}{log.top + 1}",
+                f"{log.letter('who_list')}{log.top + 2 * ROSTER_SIZE}",
+            ),
+        )
         for key in (
             "round_now",
             *(("picks_read", "picks_bad") if named else ()),
@@ -935,15 +1156,32 @@ class EncounterWriter:
             define_name(
                 self.book,
                 "LOG_SHARED_PARTS",
-                absolute(self.sheet, f"{first}{log.top}", f"{last}{log.top + log.rows}"),
+                absolute(self.log_sheet, f"{first}{log.top}", f"{last}{log.top + log.rows}"),
             )
         for name, planned in self.plan.items():
             if planned.kind == ONCE:
                 cell = put_formula(
-                    self.sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
+                    self.log_sheet.cell(log.top, log.index[f"w_{name}"]), self.once(planned.template)
                 )
                 cell.number_format = self.part_format(name)
         self.write_log_rows(wired)
+        self.write_who_list()
+
+    def write_who_list(self) -> None:
+        """The attacker's and targets' list: the roster's names, then their short names, each list
+        from its top (the roster's lines without a name left out)."""
+        log, r = self.log, self.roster
+        column, count = log.index["who_list"], f'COUNTIF({r.ref("name")},"?*")'
+        for k in range(1, ROSTER_SIZE + 1):
+            line = f"MATCH({k},{r.ref('named_no')},0)"
+            put_formula(
+                self.log_sheet.cell(log.top + k, column), f'IF({k}>{count},"",INDEX({r.ref("name")},{line}))'
+            )
+            short = f"INDEX({r.ref('short')},{line})"
+            put_formula(
+                self.log_sheet.cell(log.top + ROSTER_SIZE + k, column),
+                f'IF({k}>{count},"",IF({short}="","",{short}))',
+            )
 
     def row_formulas(self, wired: Mapping[str, tuple[str, Any]]) -> dict[str, RowFormula]:
         """How the log rows carry each working name and the parts they share (``log_rows.plan_rows``),
@@ -1034,10 +1272,10 @@ class EncounterWriter:
         r, log = self.roster, self.log
         index = log.at("arow" if who == "attacker" else "trow", row)
         if stat_id == "start_hp":
-            return f"IF(ISNUMBER({index}),INDEX({r.span('start')},{index}),0)"
+            return f"IF(ISNUMBER({index}),INDEX({r.ref('start')},{index}),0)"
         key = {"dex": "dexv", "max_hp": "max_hp"}.get(stat_id, f"s_{stat_id}")
         default = literal(next((s.default for s in self.ruleset.stats if s.id == stat_id), 0))
-        value = f"INDEX({r.span(key)},{index})"
+        value = f"INDEX({r.ref(key)},{index})"
         if key != "dexv":
             value = f'IF({value}="",{default},{value})'
         return f"IF(ISNUMBER({index}),{value},{default})"  # an empty row: the defaults
@@ -1068,37 +1306,48 @@ class EncounterWriter:
         at = lambda key: log.at(key, row)  # noqa: E731
         first = row == log.top + 1
         above = lambda key: f"{log.span(key, row - 1)}"  # noqa: E731
+        roster_names = r.ref("name")
         cells: dict[str, str] = {
-            "round_now": f"IF(ISNUMBER({at('round')}),{at('round')},{1 if first else log.at('round_now', row - 1)})",
-            "arow": f'IF({at("attacker")}="","",MATCH({at("attacker")},{r.span("name")},0))',
-            "trow": f'IF({at("target")}="","",MATCH({at("target")},{r.span("name")},0))',
+            f"who_{key}": (
+                f'IF({at(key)}="","",IFERROR(INDEX({roster_names},MATCH({at(key)},{roster_names},0)),'
+                f"IFERROR(INDEX({roster_names},MATCH({at(key)},{r.ref('short')},0)),{at(key)})))"
+            )
+            for key in ("attacker", *self.target_keys)
         }
+        cells |= {
+            "round_now": f"IF(ISNUMBER({at('round')}),{at('round')},{1 if first else log.at('round_now', row - 1)})",
+            "arow": f'IF({at("who_attacker")}="","",MATCH({at("who_attacker")},{roster_names},0))',
+            "trow": f'IF({at("who_target")}="","",MATCH({at("who_target")},{roster_names},0))',
+        }
+        cells["actor"] = f'IF(AND({at("void")}="",ISNUMBER({at("arow")})),{at("arow")},"")'
 
         def taken_before(name_expr: str) -> str:
             if first:
                 return "0"
             return "+".join(
-                f"SUMIFS({above('hp_lost')},{above(key)},{name_expr})" for key in self.target_keys
+                f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr})" for key in self.target_keys
             )
 
         if self.block.hit_points.loss:
             for key in self.target_keys:
-                who = at(key)
+                who = at(f"who_{key}")
                 taken = "+".join(
-                    f'SUMIFS({log.span("hp_lost")},{log.span(other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    f'SUMIFS({log.span("hp_lost")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
                     for other in self.target_keys
                 )
-                start = f"INDEX({r.span('start')},MATCH({who},{r.span('name')},0))"
+                start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
                 cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["attacker_hp"] = (
-            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('attacker'))}),0)"
+            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('who_attacker'))}),0)"
         )
         cells["target_hp_before"] = (
-            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({taken_before(at('target'))}),0)"
+            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({taken_before(at('who_target'))}),0)"
         )
-        cells["prot_wear"] = "0" if first else f"SUMIFS({above('wear')},{above('target')},{at('target')})"
+        cells["prot_wear"] = (
+            "0" if first else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
+        )
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
         found: list[str] = []  # one term per input the Picks cell sets: 1 where it picks
@@ -1151,14 +1400,15 @@ class EncounterWriter:
             stunned = at("stunned_before")
             said, bad = f"IF({stunned},{q(LOST_STUNNED)},{said})", f"OR({stunned},{bad})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
+        void = f'{at("void")}<>""'
         cells["result"] = (
-            f'IF({names},"",IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
-            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{said}))))'
+            f'IF({names},"",IF({void},{q(VOID)},IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{said})))))'
         )
-        both = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}))"
+        both = f'AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")}),{at("void")}="")'
         cells["hp_lost"] = (
-            f'IF({names},"",IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
-            f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0)))"
+            f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
+            f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0))))"
         )
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
@@ -1169,7 +1419,9 @@ class EncounterWriter:
         else:
             cells["wear"] = "0"
         upto = lambda key: log.span(key, row)  # noqa: E731
-        taken = "+".join(f"SUMIFS({upto('hp_lost')},{upto(key)},{at('target')})" for key in self.target_keys)
+        taken = "+".join(
+            f"SUMIFS({upto('hp_lost')},{upto('who_' + key)},{at('who_target')})" for key in self.target_keys
+        )
         cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
@@ -1184,7 +1436,7 @@ class EncounterWriter:
         this_round = at("round_now")
         start = self.stat("attacker", "start_hp", row)
         earlier = "+".join(
-            f'SUMIFS({above("hp_lost")},{above(key)},{at("attacker")},{above("round_now")},"<"&{this_round})'
+            f'SUMIFS({above("hp_lost")},{above("who_" + key)},{at("who_attacker")},{above("round_now")},"<"&{this_round})'
             for key in self.target_keys
         )
         cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({'0' if first else earlier}),0)"
@@ -1192,12 +1444,12 @@ class EncounterWriter:
             cells["stunned_before"] = (
                 "FALSE"
                 if first
-                else f"COUNTIFS({above('target')},{at('attacker')},{above('round_now')},{this_round},"
+                else f"COUNTIFS({above('who_target')},{at('who_attacker')},{above('round_now')},{this_round},"
                 f"{above('shown_TARGET_STUNNED')},TRUE)>0"
             )
         sep = q(CHECK_SEPARATOR)
-        attacker = f"INDEX({r.span('name')},{at('arow')})"
-        target = f"INDEX({r.span('name')},{at('trow')})"
+        attacker = f"INDEX({r.ref('name')},{at('arow')})"
+        target = f"INDEX({r.ref('name')},{at('trow')})"
         hp = at("attacker_hp")
         down = (
             f'IF({at("hp_round_start")}>0,{attacker}&" went down this round: the attack stands only if "&'
@@ -1211,7 +1463,9 @@ class EncounterWriter:
         resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
-        cells["check_parts"] = f'{ahead}&IF({resolved},{attacker_part}&{target_part},"")'
+        cells["check_parts"] = (
+            f'IF({at("void")}<>"","",{ahead}&IF({resolved},{attacker_part}&{target_part},""))'
+        )
         parts = at("check_parts")
         cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
         return cells
@@ -1227,9 +1481,9 @@ class EncounterWriter:
             formula, number_format, shown or key in ("result", "hp_lost", "target_hp", "check", "summary")
         )
 
-    def write_row_cells(self, row: int, cells: Mapping[int, RowCell]) -> None:
+    def write_row_cells(self, row: int, cells: Mapping[int, RowCell], sheet: Worksheet | None = None) -> None:
         for column, made in cells.items():
-            cell = put_formula(self.sheet.cell(row, column), made.formula)
+            cell = put_formula((sheet or self.sheet).cell(row, column), made.formula)
             if made.output:
                 mark_output(cell)
             if made.number_format is not None:
@@ -1239,9 +1493,9 @@ class EncounterWriter:
         """The log's rows: the first (which reads no row above) and the second worked out, the rest
         copied from the second's formulas with the row numbers changed and its cells' styles."""
         top, last = self.log.top + 1, self.log.top + self.log.rows
-        self.write_row_cells(top, self.log_row_cells(top, wired))
+        self.write_row_cells(top, self.log_row_cells(top, wired), self.log_sheet)
         second = self.log_row_cells(top + 1, wired)
-        self.write_row_cells(top + 1, second)
+        self.write_row_cells(top + 1, second, self.log_sheet)
         marked = self.log_row_cells(ROW_MARK, wired)
         template = RowTemplate.of({column: formula_value(made.formula) for column, made in marked.items()})
         if template.formulas(top + 1) != {c: formula_value(made.formula) for c, made in second.items()}:
@@ -1249,11 +1503,46 @@ class EncounterWriter:
         self.row_template, self.templated_rows = template, range(top + 2, last + 1)
         if self.template_only:
             return
-        styled = {column: self.sheet._cells[(top + 1, column)] for column in second}
+        styled = {column: self.log_sheet._cells[(top + 1, column)] for column in second}
         for row in self.templated_rows:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
                 cell._value, cell.data_type = value, "f"
+
+
+def short_title(title: str) -> str:
+    """A table's title on a log column: what comes before its parenthesis."""
+    return title.split(" (")[0].strip()
+
+
+def log_roll_label(roll: LogRoll) -> str:
+    """A log roll's short title: the d20 or d100, its second d20, the damage dice's roll."""
+    return {
+        "roll": "d100" if roll.d100 else "d20",
+        "follow_roll": "d20 #2",
+        "damage_roll": "Dmg",
+        "extra_roll": "Dmg #2",
+    }.get(roll.field, roll.label)
+
+
+def add_void_check(sheet: Worksheet, cells: str) -> None:
+    """The Void cell takes one key (x)."""
+    check = DataValidation(
+        type="textLength", operator="equal", formula1="1", allow_blank=True, showErrorMessage=True,
+        showInputMessage=True,
+    )  # fmt: skip
+    check.errorTitle, check.error = "Void: x", "Type x to void the row; Delete brings it back."
+    check.promptTitle, check.prompt = "Void this attack", "x: the row counts for nothing (struck out)."
+    sheet.add_data_validation(check)
+    check.add(cells)
+
+
+def strike_out_void(sheet: Worksheet, log: Columns) -> None:
+    """A voided row is struck out, inputs and outcome."""
+    first, last = log.top + 1, log.top + log.rows
+    right = max(column for column in log.index.values() if column < WORKING_FROM)
+    rule = FormulaRule(formula=[f'${log.letter("void")}{first}<>""'], font=Font(strike=True, color=VOID_INK))
+    sheet.conditional_formatting.add(f"A{first}:{get_column_letter(right)}{last}", rule)
 
 
 def read_picks_formula(cell: str) -> str:
@@ -1302,6 +1591,47 @@ def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
 
 
 MOST_TEXT_WIDTH = 32
+LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their titles wrapped
+    "round": 5.5,
+    "attacker": 10,
+    "target": 9,
+    "mods": 4.5,
+    "named_picks": 9,
+    "damage": 6,
+    "void": 5,
+    "result": 12,
+    "hp_lost": 5.5,
+    "target_hp": 7.6,
+    "summary": 20,
+    "check": 22,
+}
+
+
+def log_width(key: str) -> float:
+    if key in LOG_WIDTHS:
+        return LOG_WIDTHS[key]
+    if key.startswith("also"):
+        return 7
+    if key.startswith("pick_"):
+        return 9
+    if key.startswith("shown_"):
+        return 8
+    return 5  # a roll
+
+
+ACTS_NOW_FILL = "FFE699"
+LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
+VOID_INK = "FF808080"
+HIDDEN_ROSTER = (
+    "dexv", "start", "log_hp", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
+    "sorted", "waiting",
+)  # fmt: skip
+SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"
+LOG_TITLE = (
+    "One attack a row: Attacker and Target by name or short name, then the dice; Enter goes to the next"
+    " row's Attacker. Undo a row: x in its Void cell."
+)
+ROUND_WHERE = "Round now is typed on the Log sheet, above the attack log."
 TRUE_ONLY = '"TRUE";"TRUE";""'  # a roster of flags: only the TRUE ones show
 BOLD_CHARACTER = 1.1  # column width units a bold header character takes
 WIDE = {
@@ -1332,6 +1662,6 @@ ROSTER_EXTRA = {
     ),
 }
 HELP = (
-    "Type the roster once (yellow cells), the initiative rolls each round, and one attack per log row: "
-    "the row resolves it like the calculator and takes the damage off the target."
+    "Type the roster once (yellow cells) and the initiative rolls each round; log the attacks on the Log "
+    "sheet, one a row: the row resolves it like the calculator and takes the damage off the target."
 )

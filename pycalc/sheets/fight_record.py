@@ -30,6 +30,7 @@ from pycalc.sheets.common import (
     put_formula,
     style_header,
 )
+from pycalc.sheets.encounter import LOG_SHEET
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.tables import RuleSet
 
@@ -69,7 +70,8 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
     """After the Encounter sheet, whose defined names it reads (none for a ruleset without one)."""
     if ENCOUNTER_SHEET not in book.sheetnames:
         return
-    sheet = book.create_sheet(SHEET, book.sheetnames.index(ENCOUNTER_SHEET) + 1)
+    after = LOG_SHEET if LOG_SHEET in book.sheetnames else ENCOUNTER_SHEET
+    sheet = book.create_sheet(SHEET, book.sheetnames.index(after) + 1)
     title = put(sheet["A1"], f"Fight record: {rules.name}")
     title.font, title.alignment = TITLE, SHRINK  # a long ruleset name shrinks inside the printed width
     sheet.merge_cells(f"A1:{get_column_letter(RIGHT + len(LOG_COLUMNS) - 2)}1")
@@ -157,7 +159,7 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
             for offset, (_, key) in enumerate(LOG_COLUMNS):
                 result = f"INDEX(LOG_RESULT,{line})"
                 formula = (
-                    f'IF({line}="","",INDEX(LOG_TARGET,{line}){also})'
+                    f'IF({line}="","",INDEX(LOG_TARGET_NAME,{line}){also})'
                     if key == "TARGETS"
                     # "#ROLL? 1 to 20" shrank below 7 pt: its first word, the sheet says the rest
                     else f'IF({line}="","",IF(LEFT({result},1)="#",LEFT({result},FIND(" ",{result}&" ")-1),{result}))'
@@ -195,12 +197,12 @@ def value_at(name: str, line: str) -> str:
 
 LOG_NAMES = {
     "ROUND": "LOG_ROUND_NOW",
-    "ATTACKER": "LOG_ATTACKER",
+    "ATTACKER": "LOG_ATTACKER_NAME",
     "ROLL": "LOG_ROLL",
     "RESULT": "LOG_RESULT",
     "HP_LOST": "LOG_HP_LOST",
 }
-ALSO_NAMES = ("LOG_ALSO_HITS_1", "LOG_ALSO_HITS_2", "LOG_ALSO_HITS_3")
+ALSO_NAMES = ("LOG_ALSO_NAME_1", "LOG_ALSO_NAME_2", "LOG_ALSO_NAME_3")  # as the roster names them
 
 
 def shown(cell: Cell, formula: str, shrink: bool = False) -> None:

@@ -9,6 +9,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import NOTE, put_formula, table_name
+from pycalc.sheets.encounter import LOG_SHEET
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.gm_text import readable
@@ -69,5 +70,5 @@ def show_pick_modifiers(book: Workbook, rules: RuleSet) -> None:
     Encounter sheet: its columns beside a pick are inputs; the calculators show the notes)."""
     sources = picked_tables(rules)
     for sheet in book.worksheets:
-        if sheet.sheet_state == "visible" and sheet.title != ENCOUNTER_SHEET:
+        if sheet.sheet_state == "visible" and sheet.title not in (ENCOUNTER_SHEET, LOG_SHEET):
             note_picks(sheet, sources, rules)

@@ -33,6 +33,7 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import Both, changed, same, set_text
+from pycalc.sheets.encounter import LOG_SHEET
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.log_rows import substitute
@@ -111,7 +112,7 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
         return
     naming = re.compile("|".join(re.escape(name) for name in used))
     for sheet in book.worksheets:
-        if sheet.title == ENCOUNTER_SHEET:
+        if sheet.title in (ENCOUNTER_SHEET, LOG_SHEET):
             continue
         keep_rows_from_the_top(sheet)
         for cell in list(sheet._cells.values()):

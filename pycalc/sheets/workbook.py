@@ -70,8 +70,8 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
+from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
-from pycalc.sheets.encounter import Calculator, write_encounter
 from pycalc.sheets.fast_cells import fast_cells, sheet_dimension
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
 from pycalc.sheets.fight_record import write_fight_record
@@ -285,7 +285,9 @@ def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
     if sheet.title.endswith(" calculator"):
         return CALCULATOR_PURPOSE
     if sheet.title == ENCOUNTER_SHEET:
-        return "Run a whole fight: roster, initiative order, attack log, hit points and conditions by round"
+        return "Run a whole fight: roster, initiative order, hit points and conditions by round"
+    if sheet.title == LOG_SHEET:
+        return "Log the attacks as they are called out, under the acting order of the round and who acts now"
     if sheet.title == FIGHT_RECORD_SHEET:
         return "The fight on one printed page: acting order, hit points, states and the attack log"
     if sheet.title == RULINGS_SHEET:
