@@ -52,6 +52,7 @@ EXCEL_2007 = {
         "COUNTIFS",
         "SMALL",
         "ROWS",
+        "ROW",
         "SUMIFS",
         "SUMPRODUCT",
         "SUBSTITUTE",

@@ -41,7 +41,7 @@ OTHER_OUTPUTS = [
 ]
 SPREADSHEET_FUNCTIONS = {
     "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "COUNTIFS", "SMALL", "SUMIFS", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
-    "ISTEXT", "LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN", "SUBSTITUTE", "AVERAGE", "ROWS",
+    "ISTEXT", "LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN", "SUBSTITUTE", "AVERAGE", "ROWS", "ROW",
     "SUMPRODUCT", "SEARCH", "ISBLANK", "NA", "TRIM", "TEXT", "REPLACE",
 }  # fmt: skip
 FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")

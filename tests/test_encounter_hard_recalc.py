@@ -18,20 +18,8 @@ from tests.test_encounter_parity import expected_outputs, mismatches, random_fig
 READINGS = ("as entered", "after Recalculate Hard", "after a second Recalculate Hard")
 
 
-# Found here: in combat17's first fight, saved and opened again, a Recalculate Hard leaves one row's
-# damage cell (a hit whose damage roll is out of the dice's range, "#DAMAGE ROLL? 2 to 8") in an error,
-# so the row reads "Hit" with no message; with threaded calculation off, or typed cell by cell, every
-# reading is right. The row's inputs read the same before and after; the cause inside LibreOffice's
-# threaded formula-group calculation is not found yet (issue 31, item 5).
-THREADED_DEFECT = pytest.mark.xfail(
-    strict=True, reason="LibreOffice's threaded Recalculate Hard leaves a combat17 damage cell in error"
-)
-
-
 @pytest.mark.timeout(600)  # three full fights entered, about 5-15 s each
-@pytest.mark.parametrize(
-    "ruleset_id", [pytest.param(r, marks=THREADED_DEFECT) if r == "combat17" else r for r in RULESET_IDS]
-)
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_hard_recalculation_gives_the_models_numbers(
     calc, build_ruleset: Callable[[str], Path], tmp_path: Path, ruleset_id: str
 ):

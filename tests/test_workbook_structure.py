@@ -55,6 +55,7 @@ EXCEL_FUNCTIONS = {
     "MIN",
     "N",
     "ROWS",
+    "ROW",
     "OR",
     "AND",
     "NOT",

@@ -539,9 +539,9 @@ class EncounterWriter:
         now, count, start = f"${work}$2", f"${work}$3", f"${work}$4"
         put_formula(sheet[now.replace("$", "")], "MIN(ROSTER_WAITING)")
         put_formula(sheet[count.replace("$", "")], 'COUNTIF(ROSTER_RECORD_KEY,">0")')
-        put_formula(
-            sheet[start.replace("$", "")], f"IF({now}=0,1,MAX(1,MIN({now}-1,{count}-{PANEL_LINES}+1)))"
-        )
+        lines = f"${work}$6"  # how many lines the panel shows: a number in a cell, none typed in a formula
+        put(sheet[lines.replace("$", "")], PANEL_LINES)
+        put_formula(sheet[start.replace("$", "")], f"IF({now}=0,1,MAX(1,MIN({now}-1,{count}-{lines}+1)))")
         acts = put_formula(
             sheet[f"{work}5"], f'IF({now}=0,"",INDEX(ROSTER_NAME,MATCH({now},ROSTER_WAITING,0)))'
         )
@@ -572,7 +572,7 @@ class EncounterWriter:
             merged(PANEL_TOP, span).value = label
         for line in range(1, PANEL_LINES + 1):
             row = PANEL_TOP + line
-            place = f"({start}+{line - 1})"
+            place = f"({start}+ROW()-ROW(${position}${PANEL_TOP}))"  # the line's place, by its row
             index = f"${get_column_letter(WORKING_FROM)}{row}"
             put_formula(
                 sheet[index.replace("$", "")],
@@ -837,7 +837,7 @@ class EncounterWriter:
         taken = [f"COUNTIF({r.span('short', row - 1)},{auto})>0"] if row > r.top + 1 else []
         taken.append(f"COUNTIF({r.span('short_typed')},{auto})>0")
         return {
-            "last_word": f'IF({named},"",IF(ISNUMBER(FIND(" ",{trimmed})),MID({trimmed},{last_space}+1,99),{trimmed}))',
+            "last_word": f'IF({named},"",IF(ISNUMBER(FIND(" ",{trimmed})),MID({trimmed},{last_space}+1,LEN({trimmed})),{trimmed}))',
             "short_auto": f'IF({named},"",LOWER(LEFT({trimmed},1))&IF(ISNUMBER(FIND(" ",{trimmed})),{more},""))',
             "short": f'IF({named},"",IF({typed}<>"",{typed},IF(OR({",".join(taken)}),"",{auto})))',
         }
@@ -1172,16 +1172,13 @@ class EncounterWriter:
         from its top (the roster's lines without a name left out)."""
         log, r = self.log, self.roster
         column, count = log.index["who_list"], f'COUNTIF({r.ref("name")},"?*")'
-        for k in range(1, ROSTER_SIZE + 1):
-            line = f"MATCH({k},{r.ref('named_no')},0)"
-            put_formula(
-                self.log_sheet.cell(log.top + k, column), f'IF({k}>{count},"",INDEX({r.ref("name")},{line}))'
-            )
-            short = f"INDEX({r.ref('short')},{line})"
-            put_formula(
-                self.log_sheet.cell(log.top + ROSTER_SIZE + k, column),
-                f'IF({k}>{count},"",IF({short}="","",{short}))',
-            )
+        letter = get_column_letter(column)
+        for first in (log.top + 1, log.top + ROSTER_SIZE + 1):  # the names, then the short names
+            for row in range(first, first + ROSTER_SIZE):
+                k = f"(ROW()-ROW(${letter}${first - 1}))"  # the place in the list, by its row
+                line = f"MATCH({k},{r.ref('named_no')},0)"
+                name = f"INDEX({r.ref('name' if first == log.top + 1 else 'short')},{line})"
+                put_formula(self.log_sheet.cell(row, column), f'IF({k}>{count},"",IF({name}="","",{name}))')
 
     def row_formulas(self, wired: Mapping[str, tuple[str, Any]]) -> dict[str, RowFormula]:
         """How the log rows carry each working name and the parts they share (``log_rows.plan_rows``),
