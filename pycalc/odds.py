@@ -144,7 +144,7 @@ def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:
     return {name: ALREADY_DOWN if "_KILL_CHANCE" in name else value for name, value in found.items()}
 
 
-def round_kill(one_attack: object, attacks: int, hp: int, several: str) -> object:
+def round_kill(one_attack: object, attacks: int, several: str) -> object:
     """The round's chance to drop the target as the .xlsx shows it: one attack's chance, none for no
     attack, or the text pointing at the .xlsm (a target at 0 or below: ``down_already``)."""
     if attacks == 1:

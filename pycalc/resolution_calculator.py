@@ -105,10 +105,10 @@ def odds_outputs(
     try:
         dice = dice_module.parse(dice_text)
     except RuleError as error:
-        return shared_odds.down_already(dict.fromkeys(names, str(error)), inputs.hp)
+        return dict.fromkeys(names, str(error))
     further = max(grid_dice(formula, dice.count) for formula in odds_formulas(rules, attack))
     if dice.count > MAX_DICE or dice.sides > MAX_SIDES or further > MAX_DICE:
-        return shared_odds.down_already(dict.fromkeys(names, BEYOND_GRID), inputs.hp)
+        return dict.fromkeys(names, BEYOND_GRID)
     found: dict[str, object] = {"ATTACK_EXPECTED_DAMAGE": odds.expected_damage(rules, attack, damage)}
     if not 0 <= inputs.attacks <= ATTACKS:
         found["ATTACK_EXPECTED_DAMAGE_ROUND"] = f"#ATTACKS? 0 to {ATTACKS}"
@@ -118,7 +118,7 @@ def odds_outputs(
         found["ATTACK_KILL_CHANCE"] = f"#HP? up to {HIT_POINTS}"
     else:
         found["ATTACK_KILL_CHANCE"] = odds.kill_chance(rules, attack, damage, inputs.hp)
-    return shared_odds.down_already(found, inputs.hp)
+    return found
 
 
 def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
@@ -218,7 +218,7 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         "ATTACK_RESULT": NO_ROLL_YET,
         "ATTACK_DAMAGE": NO_ROLL_YET,
         "ATTACK_HP_AFTER": NO_ROLL_YET,
-        **odds_outputs(rules, attack, damage, inputs, dice_text),
+        **shared_odds.down_already(odds_outputs(rules, attack, damage, inputs, dice_text), inputs.hp),
     }
     if shows_chart_text(block):
         found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET

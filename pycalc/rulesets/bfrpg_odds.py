@@ -68,7 +68,7 @@ def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> 
     return generic_odds.kill_chance(rules, *odds, hp, attacks)
 
 
-def round_kill(found: dict[str, object], attacks: int, hp: int) -> object:
+def round_kill(found: dict[str, object], attacks: int) -> object:
     """The round's chance to drop the target as the .xlsx shows it: one attack's message first, then
     the round's (the attacks), then ``pycalc.odds.round_kill``."""
     one, round_expected = found["ATTACK_KILL_CHANCE"], found["ATTACK_EXPECTED_DAMAGE_ROUND"]
@@ -76,7 +76,7 @@ def round_kill(found: dict[str, object], attacks: int, hp: int) -> object:
         return one
     if isinstance(round_expected, str):
         return round_expected
-    return shared_odds.round_kill(one, attacks, hp, SEVERAL_ATTACKS)
+    return shared_odds.round_kill(one, attacks, SEVERAL_ATTACKS)
 
 
 def odds_outputs(
@@ -97,4 +97,4 @@ def odds_outputs(
         return shared_odds.down_already(dict.fromkeys(names, str(error)), hp)
     text, _ = engine.attack_dice_text(rules, inputs)
     found = calculator.odds_outputs(rules, *odds, calculator.CalculatorInputs(hp=hp, attacks=attacks), text)
-    return shared_odds.down_already({**found, "ATTACK_KILL_CHANCE_ROUND": round_kill(found, attacks, hp)}, hp)
+    return shared_odds.down_already({**found, "ATTACK_KILL_CHANCE_ROUND": round_kill(found, attacks)}, hp)

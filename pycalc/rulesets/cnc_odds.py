@@ -119,12 +119,12 @@ def odds_outputs(
             "ATTACK_EXPECTED_DAMAGE": message,
             "ATTACK_EXPECTED_DAMAGE_ROUND": message,
             "ATTACK_KILL_CHANCE": message,
-            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, hp, SEVERAL_ATTACKS),
+            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, SEVERAL_ATTACKS),
         }
         return shared_odds.down_already(shown, hp)
     found = calculator.odds_outputs(
         rules, *generic_attack(rules, odds), calculator.CalculatorInputs(hp=hp, attacks=attacks), odds.dice
     )
     kill = found["ATTACK_KILL_CHANCE"]
-    shown = {**found, "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, hp, SEVERAL_ATTACKS)}
+    shown = {**found, "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, SEVERAL_ATTACKS)}
     return shared_odds.down_already(shown, hp)

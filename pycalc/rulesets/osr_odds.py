@@ -120,5 +120,5 @@ def odds_outputs(
         where = calculator.CalculatorInputs(hp=more.target_hp, attacks=more.attacks)
         found = calculator.odds_outputs(rules, *osr.generic_attack(rules, inputs), where, inputs.dice)
     kill = found["ATTACK_KILL_CHANCE"]
-    round_kill = shared_odds.round_kill(kill, more.attacks, more.target_hp, SEVERAL_ATTACKS)
+    round_kill = shared_odds.round_kill(kill, more.attacks, SEVERAL_ATTACKS)
     return shared_odds.down_already({**found, "ATTACK_KILL_CHANCE_ROUND": round_kill}, more.target_hp)
