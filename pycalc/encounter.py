@@ -295,13 +295,14 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     lost: dict[str, int] = dict.fromkeys(start, 0)
     wear: dict[str, int] = dict.fromkeys(start, 0)
     found: list[RowResult] = []
+    now = round_now(fight)
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
         if attack.void:  # counts for nothing, and says nothing more
             found.append(RowResult(row_round, VOID if attack.attacker or attack.target else "", 0, {}))
             continue
         filled = bool(attack.attacker or attack.target)
-        ahead = round_ahead(row_round, round_now(fight)) if filled else ""
+        ahead = round_ahead(row_round, now) if filled else ""
         if attack.damage is not None and (attack.attacker or attack.target):
             error = (attack.attacker and attacker is None) or target is None
             hp_lost = 0 if error else attack.damage
