@@ -1318,13 +1318,6 @@ class EncounterWriter:
         }
         cells["actor"] = f'IF(AND({at("void")}="",ISNUMBER({at("arow")})),{at("arow")},"")'
 
-        def taken_before(name_expr: str) -> str:
-            if first:
-                return "0"
-            return "+".join(
-                f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr})" for key in self.target_keys
-            )
-
         if self.block.hit_points.loss:
             for key in self.target_keys:
                 who = at(f"who_{key}")
@@ -1337,10 +1330,10 @@ class EncounterWriter:
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["attacker_hp"] = (
-            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({taken_before(at('who_attacker'))}),0)"
+            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({self.taken_above(row, at('who_attacker'))}),0)"
         )
         cells["target_hp_before"] = (
-            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({taken_before(at('who_target'))}),0)"
+            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('who_target'))}),0)"
         )
         cells["prot_wear"] = (
             "0" if first else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
@@ -1423,6 +1416,17 @@ class EncounterWriter:
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
+    def taken_above(self, row: int, name_expr: str, criteria: str = "") -> str:
+        """The hit points the log rows above ``row`` took from ``name_expr`` as target or Also hits
+        (SUMIFS with further ``criteria``, e.g. a round); "0" on the first row."""
+        if row == self.log.top + 1:
+            return "0"
+        above = lambda key: self.log.span(key, row - 1)  # noqa: E731
+        more = f",{criteria}" if criteria else ""
+        return "+".join(
+            f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
+        )
+
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
         down (or stunned) before it acts, a target already down; the parts joined by CHECK_SEPARATOR."""
@@ -1432,11 +1436,8 @@ class EncounterWriter:
         cells: dict[str, str] = {}
         this_round = at("round_now")
         start = self.stat("attacker", "start_hp", row)
-        earlier = "+".join(
-            f'SUMIFS({above("hp_lost")},{above("who_" + key)},{at("who_attacker")},{above("round_now")},"<"&{this_round})'
-            for key in self.target_keys
-        )
-        cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({'0' if first else earlier}),0)"
+        earlier = self.taken_above(row, at("who_attacker"), f'{above("round_now")},"<"&{this_round}')
+        cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({earlier}),0)"
         if self.block.stun_loses_attacks:
             cells["stunned_before"] = (
                 "FALSE"
