@@ -25,8 +25,9 @@ from openpyxl.worksheet.merge import MergedCellRange
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets import workbook
-from pycalc.sheets.common import BODY, GRID, fill, font, share_styles
-from pycalc.sheets.fast_cells import fast_cells, format_merged, get_cell, set_style
+from pycalc.sheets.common import BODY, GRID, fill, font
+from pycalc.sheets.ooxml.fast_cells import fast_cells, format_merged, get_cell, set_style
+from pycalc.sheets.ooxml.styles import share_styles
 from pycalc.sheets.workbook import build_workbook, plain_cell_writer, workbook_bytes
 from pycalc.tables import load_folder, tables_dir
 

@@ -14,10 +14,11 @@ from openpyxl.drawing.line import LineProperties
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import SHEETRANGE_RE
-from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc.sheets.ooxml.cells import set_formula
 
 FONT_NAME = (
     "Arial"  # on every Windows and Mac; LibreOffice on Linux draws it with the same-width Liberation Sans
@@ -64,39 +65,6 @@ WRAP = Alignment(wrap_text=True, vertical="top")
 UNLOCKED = Protection(locked=False)
 HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
 SHRINK = Alignment(shrink_to_fit=True, vertical="center")  # a long text shrinks rather than being cut
-
-
-class _SharedStyles(IndexedList):
-    """A workbook's list of fonts (fills, borders ...) that knows the objects it has already taken.
-
-    openpyxl hashes a style object, all its fields, every time a cell takes one. The sheets reuse a
-    few style objects (``BODY``, ``GRID``, ``fill(INPUT_FILL)`` ...), so an object seen before is found
-    by identity; the list, its order and so the saved file are what openpyxl makes. Style objects are
-    never changed once a cell has taken them (openpyxl hands cells' styles back read-only)."""
-
-    def add(self, value: Any) -> int:
-        seen = self._seen.get(id(value))
-        if seen is not None and seen[0] is value:
-            return seen[1]
-        index = self._dict.get(value)  # an equal object taken before: hashed once, not twice
-        if index is None:
-            index = super().add(value)
-        self._seen[id(value)] = (value, index)  # keeps the object alive, so its id is not reused
-        return index
-
-
-STYLE_LISTS = ("_fonts", "_fills", "_borders", "_alignments", "_protections")
-
-
-def share_styles(book: Workbook) -> Workbook:
-    """Give ``book`` style lists that find a reused style object at once (see ``_SharedStyles``)."""
-    for attribute in STYLE_LISTS:
-        original = getattr(book, attribute)
-        shared = _SharedStyles()
-        list.extend(shared, original)
-        shared._dict, shared.clean, shared._seen = original._dict, original.clean, {}
-        setattr(book, attribute, shared)
-    return book
 
 
 @functools.cache
@@ -158,9 +126,7 @@ def formula_value(formula: str) -> str:
 
 
 def put_formula(cell: Cell, formula: str) -> Cell:
-    # what ``cell.value = "=..."`` leaves (a formula cell), without openpyxl testing the text for
-    # control characters: the builder's formulas have none, and there are some 100,000 per build
-    cell._value, cell.data_type = formula_value(formula), "f"
+    set_formula(cell, formula_value(formula))  # (some 100,000 per build: without openpyxl's checks)
     cell.font = BODY
     return cell
 

@@ -15,6 +15,8 @@ from typing import Literal, TypeVar
 
 from openpyxl.cell.cell import Cell
 
+from pycalc.sheets.ooxml.cells import set_stored_value
+
 BOTH = "both"
 """``with_udfs`` of the calculator writers, for the book saved as both files: each cell whose formula
 is not the same in both holds ``Both``."""
@@ -64,4 +66,4 @@ def set_text(cell: Cell, text: str) -> None:
     """``cell.value = text``, the .xlsm's text kept (openpyxl makes a plain string of what it is given)."""
     cell.value = str(text)  # openpyxl's checks, and the type it gives
     if isinstance(text, Both):
-        cell._value = text
+        set_stored_value(cell, text)

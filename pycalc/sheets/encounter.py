@@ -53,7 +53,6 @@ from pycalc.sheets.common import (
     BOLD,
     NOTE,
     SHRINK,
-    STYLE_LISTS,
     SUBTITLE,
     TITLE,
     absolute,
@@ -67,12 +66,10 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    share_styles,
     style_header,
     table_name,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both, macro_text
-from pycalc.sheets.fast_cells import styled_like
 from pycalc.sheets.formulas import band, by_label, const, last, q
 from pycalc.sheets.log_rows import (
     LITERAL,
@@ -89,6 +86,16 @@ from pycalc.sheets.log_rows import (
     substitute,
     table_cells,
 )
+from pycalc.sheets.ooxml.cells import (
+    cells_of,
+    set_formula,
+    set_stored_value,
+    stored_value,
+    style_array_of,
+    use_styles_of,
+)
+from pycalc.sheets.ooxml.fast_cells import styled_like
+from pycalc.sheets.ooxml.styles import share_styles
 from pycalc.sheets.roll_entry import add_roll_check, dice_roll, die_roll, log_roll
 from pycalc.table_files import Table
 from pycalc.tables import RuleSet
@@ -341,8 +348,7 @@ def write_both_encounters(book: Workbook, rules: RuleSet) -> None:
     native, udf = read_calculator(book), read_calculator(book, macro=True)
     scratch = Workbook()
     scratch.remove(scratch.active)
-    for attribute in (*STYLE_LISTS, "_number_formats", "_cell_styles"):  # the same style ids in both
-        setattr(scratch, attribute, getattr(book, attribute))
+    use_styles_of(scratch, book)  # the same style ids in both
     scratch.defined_names = copy(book.defined_names)  # the names so far, as the writer finds them
     writer = EncounterWriter(
         book.create_sheet(SHEET, 2),
@@ -369,7 +375,7 @@ def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
     if templates.keys() != macro_templates.keys():
         raise AssertionError("the .xlsx's and the .xlsm's log rows have different cells")
     for sheet, macro_sheet in ((writer.sheet, macro.sheet), (writer.log_sheet, macro.log_sheet)):
-        cells, others = sheet._cells, macro_sheet._cells
+        cells, others = cells_of(sheet), cells_of(macro_sheet)
         templated = (
             {(row, column) for row in writer.templated_rows for column in templates}
             if sheet is writer.log_sheet
@@ -379,19 +385,19 @@ def take_macro_text(writer: EncounterWriter, macro: EncounterWriter) -> None:
             raise AssertionError(f"the .xlsx's and the .xlsm's {sheet.title} sheets have different cells")
         for place, other in others.items():
             cell = cells[place]
-            text, xlsm_text = cell._value, other._value
-            if cell._style != other._style or cell.data_type != other.data_type:
+            text, xlsm_text = stored_value(cell), stored_value(other)
+            if style_array_of(cell) != style_array_of(other) or cell.data_type != other.data_type:
                 raise AssertionError(f"{sheet.title}!{cell.coordinate} differs in the .xlsm beyond its text")
             if text != xlsm_text:
                 if not (isinstance(text, str) and isinstance(xlsm_text, str)):
                     raise AssertionError(f"{sheet.title}!{cell.coordinate} holds another value in the .xlsm")
-                cell._value = both(text, xlsm_text)
-    cells = writer.log_sheet._cells
+                set_stored_value(cell, both(text, xlsm_text))
+    cells = cells_of(writer.log_sheet)
     for column, template in templates.items():
         if macro_templates[column] != template:
             for row in writer.templated_rows:
                 cell = cells[(row, column)]
-                cell._value = both(cell._value, macro.row_template.formula(column, row))
+                set_stored_value(cell, both(stored_value(cell), macro.row_template.formula(column, row)))
 
 
 class EncounterWriter:
@@ -1501,11 +1507,11 @@ class EncounterWriter:
         self.row_template, self.templated_rows = template, range(top + 2, last + 1)
         if self.template_only:
             return
-        styled = {column: self.log_sheet._cells[(top + 1, column)] for column in second}
+        styled = {column: cells_of(self.log_sheet)[(top + 1, column)] for column in second}
         for row in self.templated_rows:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
-                cell._value, cell.data_type = value, "f"
+                set_formula(cell, value)
 
 
 def short_title(title: str) -> str:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pycalc.sheets.ooxml.cells import cells_of, look_of, stored_value
 from pycalc.sheets.portable import keep_empty_rows
 from pycalc.sheets.text_width import text_points, wrapped
 
@@ -71,7 +71,7 @@ def room_for(
     span = spans.get((cell.row, cell.column))
     last = span[1] if span else cell.column
     points = sum(points_of(column) for column in range(cell.column, last + 1))
-    alignment = look_of(cell, "_alignments", "alignmentId")
+    alignment = look_of(cell, "alignments", "alignmentId")
     if span is None and alignment.horizontal in (None, "general", "left") and not alignment.wrap_text:
         column = last + 1
         while column <= last_column and (cell.row, column) not in spans:
@@ -82,21 +82,14 @@ def room_for(
     return points
 
 
-def look_of(cell: Cell, collection: str, key: str) -> Any:
-    """The cell's font (``"_fonts", "fontId"``), alignment ... as ``cell.font`` gives it, without the
-    style proxy (and without giving a cell with no style an array of zeros)."""
-    style = cell._style
-    return getattr(cell.parent.parent, collection)[getattr(style, key) if style is not None else 0]
-
-
 def font_of(cell: Cell) -> tuple[float, bool]:
     """The cell's font size and boldness, as its text is measured."""
-    font = look_of(cell, "_fonts", "fontId")
+    font = look_of(cell, "fonts", "fontId")
     return float(font.sz or DEFAULT_SIZE), bool(font.b)
 
 
 def written_text(cell: Cell) -> str | None:
-    value = cell._value  # (the value property, unwrapped: read for every cell of every sheet)
+    value = stored_value(cell)
     if isinstance(value, str) and value.strip() and not value.startswith("="):
         return value
     return None
@@ -108,14 +101,14 @@ def cut_off(sheet: Worksheet) -> list[Cell]:
     last_column, points_of = sheet.max_column, column_widths(sheet)
     found = []
     keep_empty_rows(sheet)
-    written = [cell for cell in sheet._cells.values() if cell.data_type != "f"]  # (no formula is text)
+    written = [cell for cell in cells_of(sheet).values() if cell.data_type != "f"]  # (no formula is text)
     for cell in written:  # (iter_rows would make a cell of every empty place)
         text = written_text(cell)
         if text is None or ((cell.row, cell.column) in spans and spans[(cell.row, cell.column)] is None):
             continue
         size, bold = font_of(cell)
         points = room_for(sheet, cell, spans, last_column, points_of)
-        if look_of(cell, "_alignments", "alignmentId").wrap_text:
+        if look_of(cell, "alignments", "alignmentId").wrap_text:
             lines = wrapped_line_count(text, points, size, bold)
             if lines * size * LINE_HEIGHT > row_points(sheet, cell, spans) + 0.5:
                 found.append(cell)

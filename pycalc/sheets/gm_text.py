@@ -23,6 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations
 from pycalc.sheets.dual import changed, same, set_text
+from pycalc.sheets.ooxml.cells import cells_of
 from pycalc.sheets.portable import keep_empty_rows
 from pycalc.tables import RuleSet
 
@@ -84,7 +85,7 @@ def read_cells(book: Workbook) -> set[tuple[str, int, int]]:
 
 def rewrite_sheet(sheet: Worksheet, rules: RuleSet, data: set[tuple[str, int, int]]) -> None:
     keep_empty_rows(sheet)
-    for cell in list(sheet._cells.values()):  # (iter_rows would make a cell of every empty place)
+    for cell in list(cells_of(sheet).values()):  # (iter_rows would make a cell of every empty place)
         if isinstance(cell.value, str) and not cell.value.startswith("="):
             if (sheet.title, cell.row, cell.column) not in data:
                 rewritten = changed(cell.value, lambda text: readable(text, rules))

@@ -26,7 +26,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
-from pycalc.sheets.fast_cells import STYLE_INDEX
+from pycalc.sheets.ooxml.fast_cells import STYLE_INDEX
 from pycalc.sheets.workbook import MAIN, Parts, generated_sheets, parts_of, shared_strings, sheets_in
 
 

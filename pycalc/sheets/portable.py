@@ -15,6 +15,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations
 from pycalc.sheets.dual import Both, changed, same, set_text
+from pycalc.sheets.ooxml.cells import cells_and_values, cells_of
 
 
 def closing_paren(formula: str, start: int) -> int:
@@ -61,8 +62,7 @@ def single_cell_names(book: Workbook) -> set[str]:
 def make_portable(book: Workbook) -> None:
     single_cells = single_cell_names(book)
     for sheet in book.worksheets:
-        for cell in list(sheet._cells.values()):
-            value = cell._value
+        for _, cell, value in cells_and_values(sheet):
             if (
                 isinstance(value, str)
                 and value.startswith("=")
@@ -78,7 +78,7 @@ def keep_empty_rows(sheet: Worksheet) -> None:
     """Give every row of the used range a cell, as walking the sheet with ``iter_rows`` (as this pass
     once did) does: openpyxl writes a ``<row>`` for each row holding a cell, empty or not, and the
     files have always had them."""
-    present = {row for row, _ in sheet._cells}
+    present = {row for row, _ in cells_of(sheet)}
     first, last = (min(present), max(present)) if present else (1, 1)
     if len(present) == last - first + 1:  # every row has one (the usual case: no column to look for)
         return

@@ -16,6 +16,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.sheets.common import FONT_NAME, destinations, fill, font
 from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
+from pycalc.sheets.ooxml.cells import cells_of, has_drawings, stored_value
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
 HEADER_POINTS = 8  # headers and footers
@@ -46,7 +47,7 @@ def last_shown_column(sheet: Worksheet) -> int:
     """The sheet's last column that is not hidden and holds something: hidden working columns and
     empty columns on the right do not print, nor does the link back to the Contents in row 1. A sheet
     with a chart or a picture keeps every column up to its last (a chart may lie right of the cells)."""
-    if sheet._charts or sheet._images:
+    if has_drawings(sheet):
         column = sheet.max_column
         while column > 1 and is_hidden(sheet, column):
             column -= 1
@@ -56,8 +57,10 @@ def last_shown_column(sheet: Worksheet) -> int:
     return max(
         (
             merged.get((row, col), col)
-            for (row, col), cell in sheet._cells.items()
-            if cell._value is not None and col not in hidden and not (row == 1 and cell.hyperlink is not None)
+            for (row, col), cell in cells_of(sheet).items()
+            if stored_value(cell) is not None
+            and col not in hidden
+            and not (row == 1 and cell.hyperlink is not None)
         ),
         default=1,
     )

@@ -37,6 +37,7 @@ from pycalc.sheets.encounter import LOG_SHEET
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.log_rows import substitute
+from pycalc.sheets.ooxml.cells import cells_and_values, has_rows
 from pycalc.tables import RuleSet
 
 PICKS = {"attacker": ("A3", "B3", "FROM_ROSTER_ATTACKER"), "target": ("D3", "E3", "FROM_ROSTER_TARGET")}
@@ -115,8 +116,7 @@ def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
         if sheet.title in (ENCOUNTER_SHEET, LOG_SHEET):
             continue
         keep_rows_from_the_top(sheet)
-        for cell in list(sheet._cells.values()):
-            value = cell._value
+        for _, cell, value in cells_and_values(sheet):
             if (
                 isinstance(value, str)
                 and value.startswith("=")
@@ -133,7 +133,7 @@ def keep_rows_from_the_top(sheet: Worksheet) -> None:
     ``iter_rows`` (as ``redirect_formulas`` once did: it made a cell of every empty place) does: the
     saved rows and the sheet's dimension stay what they were; the other empty cells it made are never
     written."""
-    if sheet._current_row:
+    if has_rows(sheet):
         for row in range(1, sheet.max_row + 1):
             sheet.cell(row, 1)
 

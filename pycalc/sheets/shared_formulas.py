@@ -23,6 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.dual import Both, macro_text
+from pycalc.sheets.ooxml.cells import cells_of, stored_value
 
 BEFORE = r"(?<![A-Za-z0-9_.$])"  # not inside a name, a number or a reference
 PIECE = re.compile(
@@ -104,8 +105,8 @@ def formula_cells(
 ) -> dict[int, list[tuple[int, str]]]:
     """Each column's formula cells (row, value), sorted by row (of ``columns`` only, when given)."""
     found: dict[int, list[tuple[int, str]]] = {}
-    for (row, column), cell in sheet._cells.items():
-        value = cell._value
+    for (row, column), cell in cells_of(sheet).items():
+        value = stored_value(cell)
         wanted = columns is None or column in columns
         if wanted and cell.data_type == "f" and isinstance(value, str) and len(value) > 1:
             found.setdefault(column, []).append((row, value))
@@ -140,7 +141,7 @@ def macro_elements(
     """The ``<f>`` elements of a sheet holding both files' text (``pycalc.sheets.dual``) as the .xlsm
     stores it: ``elements`` (the .xlsx's), each run's first formula in the .xlsm's text, where the
     .xlsm's formulas make the same runs as the .xlsx's; None where they do not."""
-    columns = {column for (_, column), cell in sheet._cells.items() if type(cell._value) is Both}
+    columns = {column for (_, column), cell in cells_of(sheet).items() if type(stored_value(cell)) is Both}
     if not columns:
         return elements
     found = dict(elements)
