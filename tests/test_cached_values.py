@@ -16,6 +16,7 @@ import pycalc.udfs
 from pycalc.libreoffice import ERROR_NAMES
 from pycalc.sheets import cached_values
 from pycalc.sheets.common import CHART_POINTS
+from pycalc.sheets.ooxml.saved_xml import formula_cells_emptied
 from pycalc.tables import RULESET_IDS
 from tests.conftest import require_libreoffice
 
@@ -197,7 +198,7 @@ def test_values_go_in_and_come_out_without_changing_anything_else(built):
     data = (built / "spelljammer.xlsx").read_bytes()
     with zipfile.ZipFile(built / "spelljammer.xlsx") as book:
         part = book.read(cached_values.sheet_parts(book)["Strike calculator"])
-    stripped = cached_values.without_values(part)
+    stripped = formula_cells_emptied(part)
     assert b"<v />" in stripped and stripped != part
     assert cached_values.content_key(data) == cached_values.content_key(
         cached_values.with_values(data, cached_values.read_values(data))

@@ -27,8 +27,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.sheets import workbook
 from pycalc.sheets.common import BODY, GRID, fill, font
 from pycalc.sheets.ooxml.fast_cells import fast_cells, format_merged, get_cell, set_style
+from pycalc.sheets.ooxml.saved_xml import print_titles_last
 from pycalc.sheets.ooxml.styles import share_styles
-from pycalc.sheets.workbook import build_workbook, plain_cell_writer, workbook_bytes
+from pycalc.sheets.ooxml.writer import plain_cell_writer
+from pycalc.sheets.workbook import build_workbook, workbook_bytes
 from pycalc.tables import load_folder, tables_dir
 
 TEXT = st.text(alphabet=st.sampled_from([*"ab =&<>\"'\n\t", "é", "½"]), min_size=0, max_size=12)
@@ -170,7 +172,7 @@ def test_the_parts_archive_holds_the_parts_a_saved_zip_holds():
         with plain_cell_writer():
             saved.save(raw)
         zipped = workbook.parts_of(raw.getvalue())
-        zipped["xl/workbook.xml"] = workbook.print_titles_last(zipped["xl/workbook.xml"])
+        zipped["xl/workbook.xml"] = print_titles_last(zipped["xl/workbook.xml"])
         assert list(parts) == list(zipped)
         assert {name: part for name, part in parts.items() if name != "docProps/core.xml"} == {
             name: part for name, part in zipped.items() if name != "docProps/core.xml"

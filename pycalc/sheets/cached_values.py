@@ -16,15 +16,20 @@ shows), which keeps builds byte-identical.
 from __future__ import annotations
 
 import hashlib
-import re
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable
-from html import escape, unescape  # (xml.sax.saxutils would import urllib, http and ssl)
+from html import escape  # (xml.sax.saxutils would import urllib, http and ssl)
 from pathlib import Path
 
 from pycalc.libreoffice import convert
+from pycalc.sheets.ooxml.saved_xml import (
+    CellEnding,
+    formula_cells_emptied,
+    formula_cells_valued,
+    written_formula_values,
+)
 from pycalc.sheets.workbook import MAIN, Parts, parts_of, shared_strings, sheets_in, zipped
 
 CellValue = tuple[str, str]
@@ -32,18 +37,6 @@ CellValue = tuple[str, str]
 BookValues = dict[tuple[str, str], CellValue]
 """(sheet title, cell reference) -> cached value."""
 
-# A formula cell as the builder writes it (no value), and as with_values writes it (with one); its
-# <f> element holds the formula, or starts or joins a shared formula (pycalc.sheets.shared_formulas).
-FORMULA = rb'(<f>[^<]*</f>|<f t="shared" ref="[A-Z0-9:]+" si="[0-9]+">[^<]*</f>|<f t="shared" si="[0-9]+" />)'
-EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)>' + FORMULA + rb"<v ?/></c>")
-VALUED_FORMULA_CELL = re.compile(
-    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)(?: t="[a-z]+")?>' + FORMULA + rb"<v>[^<]*</v></c>"
-)
-WRITTEN_VALUE = re.compile(
-    rb'<c r="([A-Z]+[0-9]+)"(?: s="[0-9]+")?(?: t="([a-z]+)")?>(?:' + FORMULA[1:-1] + rb")<v>([^<]*)</v></c>"
-)
-
-WRITTEN_TEXT = re.compile(WRITTEN_VALUE.pattern.decode())  # the same, in a decoded part
 _known: dict[str, BookValues] = {}  # content key -> values, for builds of the same content in one run
 
 
@@ -88,8 +81,8 @@ def written_values(parts: Parts) -> BookValues:
     values: BookValues = {}
     for title, part in sheets_in(parts.__getitem__).items():
         values.update(
-            ((title, ref), (kind or "n", unescape(text) if "&" in text else text))
-            for ref, kind, text in WRITTEN_TEXT.findall(parts[part].decode())  # (kind "": no t attribute)
+            ((title, ref), (kind or "n", text))  # (kind "": no t attribute)
+            for ref, kind, text in written_formula_values(parts[part].decode())
         )
     return values
 
@@ -109,7 +102,7 @@ def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
     writer of the values last asked for is kept (``known_values`` tries it on the .xlsx first)."""
     if _last_writer and _last_writer[0][0] is values:
         return _last_writer[0][1]
-    endings: dict[str, dict[bytes, tuple[bytes, bytes]]] = {}
+    endings: dict[str, dict[bytes, CellEnding]] = {}
     for (title, ref), (kind, text) in values.items():
         type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
         shown = escape(text, quote=False) if "&" in text or "<" in text or ">" in text else text
@@ -123,16 +116,8 @@ def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
             if parts[part] in written:
                 rewritten[part] = written[parts[part]]
                 continue
-            cells = endings.get(title, {})
-
-            def valued(match: re.Match[bytes], cells: dict[bytes, tuple[bytes, bytes]] = cells) -> bytes:
-                ref, style, formula = match.groups()
-                found = cells.get(ref)
-                if found is None:
-                    return match.group(0)
-                return b'<c r="%s"%s%s>%s<v>%s</v></c>' % (ref, style, found[0], formula, found[1])
-
-            rewritten[part] = written[parts[part]] = EMPTY_FORMULA_CELL.sub(valued, parts[part])
+            valued = formula_cells_valued(parts[part], endings.get(title, {}))
+            rewritten[part] = written[parts[part]] = valued
         return rewritten
 
     _last_writer[:] = [(values, write)]
@@ -146,27 +131,15 @@ def with_values(data: bytes, values: BookValues) -> bytes:
     return zipped(valued) if valued != parts else data
 
 
-def without_values(xml: bytes) -> bytes:
-    """A worksheet part with the cached values of its formula cells removed, as openpyxl writes it
-    (a part just written, with no value after any formula, is handed back as it is, unsearched)."""
-    if b"</f><v>" not in xml and b'" /><v>' not in xml:
-        return xml
-    return VALUED_FORMULA_CELL.sub(empty_formula_cell, xml)
-
-
-def empty_formula_cell(valued: re.Match[bytes]) -> bytes:
-    """A valued formula cell as openpyxl writes it: no type, no value (a function, not a template:
-    ``re`` expands a template in Python, match by match, at half the speed)."""
-    return b'<c r="%s"%s>%s<v /></c>' % valued.group(1, 2, 3)
-
-
 def parts_key(parts: Parts) -> str:
     """A hash of everything in a workbook's parts except the cached values of its formula cells."""
     digest = hashlib.sha256()
     sheets = set(sheets_in(parts.__getitem__).values())
     for name in sorted(parts):
         part = parts[name]
-        digest.update(name.encode() + b"\0" + (without_values(part) if name in sheets else part) + b"\0")
+        digest.update(
+            name.encode() + b"\0" + (formula_cells_emptied(part) if name in sheets else part) + b"\0"
+        )
     return digest.hexdigest()
 
 

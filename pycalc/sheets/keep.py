@@ -6,13 +6,11 @@ covers the same shape (calculator inputs, GM-fillable tables), and every sheet t
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Collection
 from copy import copy
 from dataclasses import dataclass
-from html import unescape  # XML escapes and character references (xml.sax.saxutils would import urllib)
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,15 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import destinations, put
-from pycalc.sheets.ooxml.fast_cells import STYLE_INDEX
+from pycalc.sheets.ooxml.cells import (
+    cells_of,
+    protection_id,
+    restore_cell,
+    stored_value,
+    style_array_of,
+    unlocked_protection_ids,
+)
+from pycalc.sheets.ooxml.saved_xml import saved_cells
 from pycalc.sheets.workbook import MAIN, Parts, generated_sheets, parts_of, shared_strings, sheets_in
 
 
@@ -86,30 +92,6 @@ def saved_book(data: bytes) -> SavedBook:
     return SavedBook(parts, sheets, names)
 
 
-CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.S)
-CELL_START = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
-CELL_TYPE = re.compile(rb'\bt="([a-zA-Z]+)"')
-VALUE = re.compile(rb"<v>([^<]*)</v>")
-TEXT = re.compile(rb"<t(?: [^>]*)?>([^<]*)</t>")
-
-
-def cell_value(kind: bytes, inner: bytes, shared: list[str]) -> Any:
-    """A stored cell's value as openpyxl reads it (dates stay numbers: inputs are never dates)."""
-    stored = VALUE.search(inner)
-    text = unescape(stored.group(1).decode()) if stored else None
-    if kind == b"inlineStr":
-        return unescape("".join(t.decode() for t in TEXT.findall(inner)))
-    if text is None:
-        return None
-    if kind == b"s":
-        return shared[int(text)]
-    if kind == b"b":
-        return bool(int(text))
-    if kind in (b"str", b"e", b"d"):
-        return text
-    return float(text) if any(c in text for c in ".Ee") else int(text)
-
-
 def saved_values(
     book: SavedBook, wanted: set[tuple[str, int, int]]
 ) -> dict[tuple[str, int, int], tuple[Any, bool]]:
@@ -123,37 +105,28 @@ def saved_values(
             if title == sheet_title
         }
         xml = book.parts[book.sheets[sheet_title]]
-        for start in CELL_START.finditer(xml):  # found fast; only the wanted cells are read whole
-            place = refs.get(start.group(1))
-            if place is None:
-                continue
-            match = CELL.match(xml, start.start())
-            if match is None:
-                raise ValueError(f"unreadable cell {start.group(1).decode()} in {sheet_title}")
-            kind = CELL_TYPE.search(match.group(2))
-            inner = match.group(3) or b""
-            value = cell_value(kind.group(1) if kind else b"n", inner, shared)
-            found[place] = (value, b"<f" in inner)
+
+        def unreadable(ref: bytes, sheet_title: str = sheet_title) -> ValueError:
+            return ValueError(f"unreadable cell {ref.decode()} in {sheet_title}")
+
+        for ref, stored in saved_cells(xml, refs, shared, unreadable).items():
+            found[refs[ref]] = stored
     return found
-
-
-PROTECTION = STYLE_INDEX["protectionId"]  # a cell's protection, in its style array
 
 
 def unlocked_protections(book: Workbook) -> frozenset[int]:
     """The ids of the book's protections that leave a cell unlocked (an input)."""
-    return frozenset(i for i, protection in enumerate(book._protections) if protection.locked is False)
+    return unlocked_protection_ids(book)
 
 
 def unlocked(cell: Cell, unlocked_ids: frozenset[int]) -> bool:
     """``cell.protection.locked is False``, read from the cell's style ids (no style proxy made)."""
-    style = cell._style
-    return style is not None and style[PROTECTION] in unlocked_ids
+    return protection_id(cell) in unlocked_ids
 
 
 def input_at(sheet: Worksheet, row: int, column: int, unlocked_ids: frozenset[int]) -> bool:
     """Whether the sheet has an unlocked cell at (row, column) (without making a cell where none is)."""
-    cell = sheet._cells.get((row, column))
+    cell = cells_of(sheet).get((row, column))
     return cell is not None and unlocked(cell, unlocked_ids)
 
 
@@ -172,7 +145,7 @@ class Carried:
     def undo(self, book: Workbook) -> None:
         """The book as it was before (the .xlsm's inputs are carried from the .xlsm, not the .xlsx)."""
         for cell, value, data_type, style in reversed(self.cells):
-            cell._value, cell.data_type, cell._style = value, data_type, style
+            restore_cell(cell, value, data_type, style)
         for title in self.sheets:
             book.remove(book[title])
 
@@ -231,7 +204,7 @@ def carry_inputs(old_path: Path, book: Workbook, inputs: BookInputs | None = Non
     for name, new, place in pairs:
         value, formula = old_cells.get(place, (None, False))
         if not formula and value != new.value:
-            carried.cells.append((new, new._value, new.data_type, copy(new._style)))
+            carried.cells.append((new, stored_value(new), new.data_type, copy(style_array_of(new))))
             put(new, value)
             carried.said.append(f"{name} = {value!r}")
     if added:

@@ -117,7 +117,7 @@ SHEET_EDGES = {  # ``Worksheet.max_row`` ... over the cells' places, by the buil
 
 
 def sheet_dimension(sheet: Worksheet) -> str:
-    """``Worksheet.calculate_dimension`` (which the writer calls, see ``workbook.plain_cell_writer``):
+    """``Worksheet.calculate_dimension`` (which the writer calls, see ``writer.plain_cell_writer``):
     the range from the first row and column of any cell to the last, by the built-in min and max."""
     if not sheet._cells:
         return "A1:A1"
