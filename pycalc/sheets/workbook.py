@@ -32,12 +32,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets import bfrpg as bfrpg_sheets
-from pycalc.sheets import cnc as cnc_sheets
-from pycalc.sheets import combat17 as combat17_sheets
-from pycalc.sheets import d20 as generic_d20
-from pycalc.sheets import osr as osr_sheets
-from pycalc.sheets import spelljammer as spelljammer_sheets
+from pycalc.registry import CalculatorWriter, GenericRuleset, ruleset_of
 from pycalc.sheets.common import (
     NOTE,
     SUBTITLE,
@@ -79,26 +74,16 @@ FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 FIXED_DATE = datetime(2000, 1, 1)
 
 
-CALCULATOR_WRITERS: dict[str, Callable[[Workbook, RuleSet, Udfs], None]] = {
-    "cnc": cnc_sheets.write_calculators,
-    "osr": osr_sheets.write_calculators,
-    "combat17": combat17_sheets.write_calculators,
-    "spelljammer": spelljammer_sheets.write_calculators,
-    "bfrpg": bfrpg_sheets.write_calculators,
-}  # the shipped rulesets' own calculator sheets
-
-
-def calculator_writer(rules: RuleSet) -> Callable[[Workbook, RuleSet, Udfs], None] | None:
-    """The ruleset's own calculator sheets (``CALCULATOR_WRITERS``); else the generic d20 sheets
-    (``pycalc.sheets.d20``) when its YAML has a resolution block."""
-    if rules.id in CALCULATOR_WRITERS:
-        return CALCULATOR_WRITERS[rules.id]
-    return generic_d20.write_calculators if rules.resolution_block is not None else None
+def calculator_writer(rules: RuleSet) -> CalculatorWriter | None:
+    """The writer of the ruleset's calculator sheets (``pycalc.registry``): a shipped ruleset's own, or
+    the generic d20 sheets (``pycalc.sheets.d20``) when its YAML has a resolution block; else None."""
+    found = ruleset_of(rules)
+    return None if found is None else found.sheets
 
 
 def check_buildable(rules: RuleSet) -> None:
     """TableError (at the block's file:line) when the generic sheets cannot write the ruleset's block."""
-    if calculator_writer(rules) is generic_d20.write_calculators:
+    if isinstance(ruleset_of(rules), GenericRuleset):
         check_supported(rules)
 
 

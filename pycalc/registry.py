@@ -1,0 +1,266 @@
+"""Every ruleset the build knows, behind one protocol (``Ruleset``), imported statically.
+
+A ruleset is its tables (the YAML folder), how an attack roll resolves, the situation its Attack or
+Strike calculator works out from the picked rows and typed numbers, its odds, its subsystems (the
+other calculators: falling, grappling, jousting, mass combat ...), what its Encounter sheet needs
+(``pycalc.encounter_rulesets.Adapter``), its Excel functions (a ``pycalc.udfs`` module) and the
+writer of its calculator sheets. The five shipped rulesets have Python of their own for each
+(``SHIPPED``); a ruleset written in YAML alone, with a resolution block, takes the generic engine's
+(``generic_ruleset``). ``ruleset_of`` gives either.
+
+Each layer keeps the registry it needs to stay below the others (``pycalc.d20_engines.ENGINES`` for
+the Excel functions, ``pycalc.encounter_rulesets.ADAPTERS`` for the Encounter sheet); this module
+sits above them all and names the same objects (``tests/test_registry.py`` checks they agree), so
+nothing below imports it and no import cycle can go through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any, Protocol, runtime_checkable
+
+from openpyxl.workbook.workbook import Workbook
+
+import pycalc.udfs.bfrpg
+import pycalc.udfs.cnc
+import pycalc.udfs.combat17
+import pycalc.udfs.osr
+import pycalc.udfs.shared
+import pycalc.udfs.spelljammer
+from pycalc import d20_engines, encounter_rulesets, resolution, resolution_calculator
+from pycalc.encounter_rulesets import Adapter
+from pycalc.rulesets import (
+    bfrpg,
+    bfrpg_odds,
+    cnc,
+    cnc_odds,
+    combat17,
+    combat17_odds,
+    osr,
+    osr_odds,
+    spelljammer,
+    spelljammer_calculator,
+)
+from pycalc.sheets import bfrpg as bfrpg_sheets
+from pycalc.sheets import cnc as cnc_sheets
+from pycalc.sheets import combat17 as combat17_sheets
+from pycalc.sheets import d20 as generic_sheets
+from pycalc.sheets import osr as osr_sheets
+from pycalc.sheets import spelljammer as spelljammer_sheets
+from pycalc.sheets.dual import Udfs
+from pycalc.tables import RuleSet, load_ruleset
+
+CalculatorWriter = Callable[[Workbook, RuleSet, Udfs], None]
+"""Writes a ruleset's calculator sheets into a book (``with_udfs``: the .xlsx's native formulas, the
+.xlsm's Excel functions, or both texts, see ``pycalc.sheets.dual``)."""
+
+Calculator = Callable[..., dict[str, object]]
+"""A calculator as the engine works it out: (rules, its inputs ...) -> each output cell's value."""
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What the build, the Encounter sheet and the Excel functions use of a ruleset."""
+
+    @property
+    def id(self) -> str:
+        """The ruleset's id: its folder under tables/, the workbook's file name."""
+        ...
+
+    def tables(self) -> RuleSet:
+        """Its tables, loaded (from tables/<id>/)."""
+        ...
+
+    @property
+    def resolution(self) -> Callable[..., str]:
+        """(rules, attack, roll, follow roll ...) -> the outcome of one attack roll."""
+        ...
+
+    @property
+    def situation(self) -> Calculator:
+        """The Attack (or Strike) calculator: its picked rows and typed numbers -> its outputs."""
+        ...
+
+    @property
+    def odds(self) -> Calculator:
+        """The Odds sheet's numbers for the calculator's situation."""
+        ...
+
+    @property
+    def subsystems(self) -> Mapping[str, Callable[..., Any]]:
+        """Its other calculators and rules by name (falling, grapple, joust ...); none for a ruleset
+        written in YAML alone."""
+        ...
+
+    def encounter(self, rules: RuleSet) -> Adapter:
+        """What its Encounter sheet needs: the roster's numbers, the wiring of a log row."""
+        ...
+
+    @property
+    def udfs(self) -> ModuleType:
+        """The ``pycalc.udfs`` module holding its Excel functions."""
+        ...
+
+    @property
+    def sheets(self) -> CalculatorWriter:
+        """The writer of its calculator sheets."""
+        ...
+
+
+@dataclass(frozen=True)
+class ShippedRuleset:
+    """A ruleset shipped with its own Python (tables/<id>/ and pycalc/rulesets/<id>.py ...)."""
+
+    id: str
+    resolution: Callable[..., str]
+    situation: Calculator
+    odds: Calculator
+    adapter: Adapter
+    udfs: ModuleType
+    sheets: CalculatorWriter
+    subsystems: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+
+    def tables(self) -> RuleSet:
+        return load_ruleset(self.id)
+
+    def encounter(self, rules: RuleSet) -> Adapter:
+        return self.adapter
+
+
+@dataclass(frozen=True)
+class GenericRuleset:
+    """A ruleset written in YAML alone: its resolution block drives the generic engine and sheets."""
+
+    rules: RuleSet
+    resolution: Callable[..., str] = resolution.resolve
+    situation: Calculator = resolution_calculator.attack_outputs
+    odds: Calculator = resolution_calculator.odds_outputs
+    udfs: ModuleType = pycalc.udfs.shared
+    sheets: CalculatorWriter = generic_sheets.write_calculators
+    subsystems: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    def tables(self) -> RuleSet:
+        return self.rules
+
+    def encounter(self, rules: RuleSet) -> Adapter:
+        return encounter_rulesets.generic_adapter(rules)
+
+
+def d20_resolution(ruleset_id: str) -> Callable[..., str]:
+    return d20_engines.ENGINES[ruleset_id].result
+
+
+SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
+    {
+        "cnc": ShippedRuleset(
+            "cnc",
+            d20_resolution("cnc"),
+            cnc.attack_outputs,
+            cnc_odds.odds_outputs,
+            encounter_rulesets.CNC,
+            pycalc.udfs.cnc,
+            cnc_sheets.write_calculators,
+            {
+                "falling": cnc.falling,
+                "hit_points": cnc.hp_state,
+                "disarm": cnc.disarm_ac,
+                "grapple": cnc.grapple_ac,
+                "touch": cnc.touch_ac,
+                "movement": cnc.action_move,
+                "charge": cnc.charge_verdict,
+                "range": cnc.range_modifier,
+                "subdual": cnc.subdual_normal,
+            },
+        ),
+        "osr": ShippedRuleset(
+            "osr",
+            d20_resolution("osr"),
+            osr.attack_outputs,
+            osr_odds.odds_outputs,
+            encounter_rulesets.OSR,
+            pycalc.udfs.osr,
+            osr_sheets.write_calculators,
+            {
+                "fumble": osr.fumble_effect,
+                "grapple": osr.grapple_outputs,
+                "kills": osr.kills_outputs,
+                "mass_combat": osr.mass_outputs,
+                "normal_men": osr.normal_men_outputs,
+                "save": osr.save_outputs,
+                "spell": osr.spell_outputs,
+                "surprise": osr.surprise_outputs,
+            },
+        ),
+        "combat17": ShippedRuleset(
+            "combat17",
+            d20_resolution("combat17"),
+            combat17.attack_outputs,
+            combat17_odds.odds_outputs,
+            encounter_rulesets.COMBAT17,
+            pycalc.udfs.combat17,
+            combat17_sheets.write_calculators,
+            {
+                "critical": combat17.critical_damage_outputs,
+                "fumble": combat17.fumble_outputs,
+                "condition": combat17.condition_outputs,
+                "brawling": combat17.brawl_outputs,
+                "subdual": combat17.subdual_outputs,
+                "rate_of_fire": combat17.shots_fired,
+                "scatter": combat17.scatter,
+            },
+        ),
+        "bfrpg": ShippedRuleset(
+            "bfrpg",
+            d20_resolution("bfrpg"),
+            bfrpg.attack_outputs,
+            bfrpg_odds.odds_outputs,
+            encounter_rulesets.BFRPG,
+            pycalc.udfs.bfrpg,
+            bfrpg_sheets.write_calculators,
+            {
+                "critical": bfrpg.critical_outputs,
+                "two_weapon": bfrpg.two_weapon_outputs,
+                "helpless": bfrpg.helpless_outputs,
+                "joust": bfrpg.joust_outputs,
+                "parry": bfrpg.parry_outputs,
+                "firing": bfrpg.firing_outputs,
+                "surprise": bfrpg.surprise_outputs,
+            },
+        ),
+        "spelljammer": ShippedRuleset(
+            "spelljammer",
+            spelljammer.resolve,
+            spelljammer_calculator.outputs,
+            spelljammer_calculator.odds_outputs,
+            encounter_rulesets.SPELLJAMMER,
+            pycalc.udfs.spelljammer,
+            spelljammer_sheets.write_calculators,
+            {
+                "damage": spelljammer.damage_taken,
+                "stun": spelljammer.is_stunned,
+                "wounds": spelljammer.wound_modifier,
+                "defending": spelljammer.defending_bonus,
+                "casting": spelljammer.spell_goes_off,
+                "shooting": spelljammer.targets_friend,
+            },
+        ),
+    }
+)
+
+
+def generic_ruleset(rules: RuleSet) -> GenericRuleset | None:
+    """The generic engine's ruleset for ``rules`` (None when its YAML has no resolution block: it
+    gets reference sheets only)."""
+    return GenericRuleset(rules) if rules.resolution_block is not None else None
+
+
+def ruleset_of(rules: RuleSet) -> Ruleset | None:
+    """The ruleset of these tables: a shipped one by its id, else the generic engine's (None when
+    there is no resolution block either)."""
+    return SHIPPED.get(rules.id) or generic_ruleset(rules)
