@@ -3,8 +3,9 @@
 Everything else in pycalc reads and writes cells, sheets and books through openpyxl's public
 interface or through the functions here; ``tests/test_ooxml.py`` checks each trick on a saved file and
 that no module outside this package touches an openpyxl object's private attribute. The pin of
-openpyxl in ``pyproject.toml`` is the range those tests pass on (3.1.5: the attributes, private
-modules and writer internals named below are 3.1's).
+openpyxl in ``pyproject.toml`` is the range those tests pass on (they pass on 3.1.0, 3.1.2 and 3.1.5:
+the attributes, private modules and writer internals named below are 3.1's; the committed workbooks
+name 3.1.5 in docProps/app.xml).
 
 - ``cells``: the stored value, style array and comment of a cell, a sheet's cells by place, a book's
   style lists and its sheets (openpyxl's ``_value``, ``_style``, ``_cells``, ``_fonts`` ...): read and
