@@ -1,4 +1,4 @@
-"""Shared formulas (pycalc.sheets.shared_formulas): a run of formulas down a column is stored once, and
+"""Shared formulas (pycalc.sheets.ooxml.shared_formulas): a run of formulas down a column is stored once, and
 every cell reads back, worked out by another reader, as the formula the builder gave it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import io
 import openpyxl
 import pytest
 
-from pycalc.sheets.shared_formulas import formula_elements, formula_runs, row_template
+from pycalc.sheets.ooxml.shared_formulas import formula_elements, formula_runs, row_template
 from pycalc.sheets.workbook import build_workbook, workbook_parts, zipped
 from pycalc.tables import load_folder, tables_dir
 

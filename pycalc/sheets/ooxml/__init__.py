@@ -13,6 +13,8 @@ name 3.1.5 in docProps/app.xml).
 - ``styles``: a book's style lists that find a style object taken before by identity (``share_styles``).
 - ``fast_cells``: openpyxl's cell look-up, style assignment, merged-cell borders and sheet edges,
   swapped for versions that do the same with less work while a book is built.
+- ``shared_formulas``: each run of formulas filled down a column stored once, as a shared formula
+  (``<f t="shared">``), as Excel and LibreOffice store them.
 - ``writer``: saving a book: each row written as one string (``write_plain_rows``), the .xlsm's sheets
   written down while the .xlsx is saved (``BothFilesWriter``), parts kept in memory (``PartsArchive``).
 - ``saved_xml``: edits and reads of a saved file's XML by pattern (the modification stamp, the order of

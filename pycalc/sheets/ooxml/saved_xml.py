@@ -11,6 +11,13 @@ import re
 from collections.abc import Callable, Collection
 from html import unescape  # (xml.sax.saxutils would import urllib, http and ssl)
 from typing import Any
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
+
+escape_text: Callable[[str], str] = _escape_cdata
+"""Text as the standard library's XML writer (openpyxl's, without lxml) escapes it in an element."""
+
+escape_attribute: Callable[[str], str] = _escape_attrib
+"""An attribute's value as the standard library's XML writer escapes it."""
 
 MODIFIED_STAMP = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 PRINT_TITLES = re.compile(rb'<definedName name="_xlnm.Print_Titles" [^>]*>[^<]*</definedName>')
@@ -41,7 +48,7 @@ def with_sheet_data(sheet_xml: bytes, rows: bytes) -> bytes:
 
 # A formula cell as the builder writes it (no value), and as ``formula_cells_valued`` writes it (with
 # one); its <f> element holds the formula, or starts or joins a shared formula
-# (pycalc.sheets.shared_formulas).
+# (``shared_formulas``).
 FORMULA = rb'(<f>[^<]*</f>|<f t="shared" ref="[A-Z0-9:]+" si="[0-9]+">[^<]*</f>|<f t="shared" si="[0-9]+" />)'
 EMPTY_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)>' + FORMULA + rb"<v ?/></c>")
 VALUED_FORMULA_CELL = re.compile(

@@ -18,7 +18,6 @@ from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 
 import openpyxl.worksheet._writer as sheet_writer
 from openpyxl.cell import _writer as cell_writer
@@ -39,15 +38,11 @@ from openpyxl.xml.functions import tostring
 
 from pycalc.sheets.dual import Both
 from pycalc.sheets.ooxml.fast_cells import sheet_dimension
-from pycalc.sheets.ooxml.saved_xml import with_sheet_data
-from pycalc.sheets.shared_formulas import formula_elements, macro_elements
+from pycalc.sheets.ooxml.saved_xml import escape_attribute, escape_text, with_sheet_data
+from pycalc.sheets.ooxml.shared_formulas import formula_elements, macro_elements
 
 Parts = dict[str, bytes]
 """A workbook file's zip parts, by name, in the order they are stored."""
-
-escape_text = _escape_cdata
-"""Text as the standard library's XML writer (openpyxl's, without lxml) escapes it in an element."""
-
 
 LEFT_TO_OPENPYXL = (ArrayFormula, DataTableFormula, CellRichText)
 PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})  # never one of LEFT_TO_OPENPYXL
@@ -76,13 +71,13 @@ def plain_cell_xml(
     if kind == "f":
         if formula is not None:
             return f"{head}>{formula}<v /></c>"
-        return f"{head}><f>{_escape_cdata(value[1:])}</f><v /></c>" if value[1:] else f"{head}><f /><v /></c>"
+        return f"{head}><f>{escape_text(value[1:])}</f><v /></c>" if value[1:] else f"{head}><f /><v /></c>"
     if kind == "s":
         stripped = value.strip()
         space = ' xml:space="preserve"' if stripped and value != stripped else ""
-        return f"{head}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
+        return f"{head}><is><t{space}>{escape_text(value)}</t></is></c>"
     text = safe_string(value)
-    return f"{head}><v>{_escape_cdata(text)}</v></c>" if text else f"{head}><v /></c>"
+    return f"{head}><v>{escape_text(text)}</v></c>" if text else f"{head}><v /></c>"
 
 
 def style_ids(book: Workbook) -> Callable[[StyleArray | None], int | None]:
@@ -129,7 +124,7 @@ def write_rows_of(writer: WorksheetWriter, xf: Any, keep: bool) -> str | None:
     for row_index, row in writer.rows():
         attributes = {"r": f"{row_index}"}
         attributes.update(dimensions.get(row_index, {}))
-        text = ["<row", *(f' {key}="{_escape_attrib(value)}"' for key, value in attributes.items()), ">"]
+        text = ["<row", *(f' {key}="{escape_attribute(value)}"' for key, value in attributes.items()), ">"]
         swaps = []
         for cell in row:
             if cell._comment is not None:

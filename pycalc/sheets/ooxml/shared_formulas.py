@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from xml.etree.ElementTree import _escape_cdata  # type: ignore[attr-defined]
 
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.dual import Both, macro_text
 from pycalc.sheets.ooxml.cells import cells_of, stored_value
+from pycalc.sheets.ooxml.saved_xml import escape_text
 
 BEFORE = r"(?<![A-Za-z0-9_.$])"  # not inside a name, a number or a reference
 PIECE = re.compile(
@@ -127,7 +127,7 @@ def formula_elements(sheet: Worksheet) -> dict[tuple[int, int], str]:
         for first, last in formula_runs(cells):
             (top, value), bottom = cells[first], cells[last][0]
             elements[(top, column)] = (
-                f'<f t="shared" ref="{letter}{top}:{letter}{bottom}" si="{group}">{_escape_cdata(value[1:])}</f>'
+                f'<f t="shared" ref="{letter}{top}:{letter}{bottom}" si="{group}">{escape_text(value[1:])}</f>'
             )
             joined = f'<f t="shared" si="{group}" />'
             elements.update(((row, column), joined) for row in range(top + 1, bottom + 1))
@@ -153,5 +153,5 @@ def macro_elements(
         for first, _ in runs:
             top, value = macro[first]
             head = found[(top, column)]
-            found[(top, column)] = f"{head[: head.index('>') + 1]}{_escape_cdata(value[1:])}</f>"
+            found[(top, column)] = f"{head[: head.index('>') + 1]}{escape_text(value[1:])}</f>"
     return found
