@@ -44,6 +44,7 @@ from pycalc.sheets.ooxml.cells import (
     use_styles_of,
 )
 from pycalc.sheets.ooxml.saved_xml import (
+    cell_ending,
     fixed_modified_stamp,
     formula_cells_emptied,
     formula_cells_valued,
@@ -253,10 +254,7 @@ def test_cached_values_are_written_read_back_and_removed(values: dict[str, tuple
     any reader would), and removing them gives the part as openpyxl wrote it."""
     parts = formula_book()
     part = parts["xl/worksheets/sheet1.xml"]
-    endings = {
-        ref.encode(): (b"" if kind == "n" else f' t="{kind}"'.encode(), escape_value(text).encode())
-        for ref, (kind, text) in values.items()
-    }
+    endings = {ref.encode(): cell_ending(kind, text) for ref, (kind, text) in values.items()}
     valued = formula_cells_valued(part, endings)
     found = {ref: (kind or "n", text) for ref, kind, text in written_formula_values(valued.decode())}
     assert found == values
@@ -268,10 +266,6 @@ def test_cached_values_are_written_read_back_and_removed(values: dict[str, tuple
     for ref, (kind, text) in values.items():
         expected = {"n": int(text) if kind == "n" else None, "b": text == "1"}.get(kind, text)
         assert reread[ref].value == expected
-
-
-def escape_value(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def test_saved_cells_are_read_as_openpyxl_reads_them():

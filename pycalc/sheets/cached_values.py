@@ -20,12 +20,12 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable
-from html import escape  # (xml.sax.saxutils would import urllib, http and ssl)
 from pathlib import Path
 
 from pycalc.libreoffice import convert
 from pycalc.sheets.ooxml.saved_xml import (
     CellEnding,
+    cell_ending,
     formula_cells_emptied,
     formula_cells_valued,
     written_formula_values,
@@ -104,9 +104,7 @@ def value_writer(values: BookValues) -> Callable[[Parts], Parts]:
         return _last_writer[0][1]
     endings: dict[str, dict[bytes, CellEnding]] = {}
     for (title, ref), (kind, text) in values.items():
-        type_attribute = b"" if kind == "n" else f' t="{kind}"'.encode()
-        shown = escape(text, quote=False) if "&" in text or "<" in text or ">" in text else text
-        endings.setdefault(title, {})[ref.encode()] = (type_attribute, shown.encode())
+        endings.setdefault(title, {})[ref.encode()] = cell_ending(kind, text)
 
     written: dict[bytes, bytes] = {}
 

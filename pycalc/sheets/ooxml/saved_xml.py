@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from html import unescape  # (xml.sax.saxutils would import urllib, http and ssl)
+from html import escape, unescape  # (xml.sax.saxutils would import urllib, http and ssl)
 from typing import Any
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 
@@ -62,6 +62,12 @@ WRITTEN_TEXT = re.compile(WRITTEN_VALUE.pattern.decode())  # the same, in a deco
 CellEnding = tuple[bytes, bytes]
 """A formula cell's cached value as written: its type attribute (b'' for a number, b' t="str"' ...)
 and its escaped ``<v>`` text."""
+
+
+def cell_ending(kind: str, text: str) -> CellEnding:
+    """How ``formula_cells_valued`` writes a cached value of type ``kind`` ('n', 'str', 'b', 'e')."""
+    shown = escape(text, quote=False) if "&" in text or "<" in text or ">" in text else text
+    return (b"" if kind == "n" else f' t="{kind}"'.encode()), shown.encode()
 
 
 def formula_cells_valued(sheet_xml: bytes, endings: dict[bytes, CellEnding]) -> bytes:
