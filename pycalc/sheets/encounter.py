@@ -30,6 +30,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.damage_kinds import HEALED, bad_kind, heal_also_message, heal_needs_amount, labels
 from pycalc.encounter import (
     ALSO_HITS,
     CHECK_SEPARATOR,
@@ -42,8 +43,8 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     initiative_dice,
 )
+from pycalc.encounter_block import HEAL, SUBDUAL, encounter
 from pycalc.encounter_block import cell as block_value
-from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
 from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
@@ -696,7 +697,10 @@ class EncounterWriter:
             outputs.append(("spell", "Spell goes off on", "SPELL_AT"))
         if rule.first_round:
             outputs.append(("note", "Round 1", "ROUND_ONE"))
-        outputs += [("hp_now", "HP now", "HP_NOW"), ("state", "State", "STATE")]
+        outputs += [("hp_now", "HP now", "HP_NOW")]
+        if SUBDUAL in labels(self.rules):  # the subdual (temporary) damage inside the hit points lost
+            outputs.append(("sub_taken", f"{labels(self.rules)[SUBDUAL]} damage taken", "SUBDUAL_TAKEN"))
+        outputs.append(("state", "State", "STATE"))
         outputs += [(key, label, key.upper()) for key, label in ROSTER_EXTRA.get(self.rules.id, ())]
         outputs += [("conditions", "Conditions now", "CONDITIONS"), ("down", "0 HP or less", "DOWN")]
         if self.block.morale:
@@ -709,6 +713,9 @@ class EncounterWriter:
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
         r.add("log_hp", "HP after the log")
+        r.add("lethal_hp", "HP after the log's normal damage")  # subdual damage does not wound
+        r.add("state_hp", "HP whose band names the state")
+        r.add("down_lethal", "normal damage taken while down")
         r.add("record_key", "Place on the fight record")
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
@@ -721,7 +728,7 @@ class EncounterWriter:
             r.add(f"s_{s.id}", s.label)
             self.name(r, f"s_{s.id}", f"ROSTER_{s.id.upper()}")
         if self.block.hit_points.loss:
-            for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
+            for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_stop", "bleed_lost"):
                 r.add(key, key)
             self.name(r, "bleed_loss", "ROSTER_BLEED_LOSS")  # the fight record says who bleeds
         self.name(r, "start", "ROSTER_HP_AT_START")
@@ -789,6 +796,23 @@ class EncounterWriter:
             for key in self.target_keys
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
+        kinds = self.block.damage_kinds
+        if "sub_taken" in r.index:
+            pool = "+".join(
+                f'SUMIFS({log.ref("sub_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
+                for key in self.target_keys
+            )
+            found["sub_taken"] = f'IF({named},"",{pool})'
+            found["lethal_hp"] = f"IF({named},0,{at('log_hp')}+{at('sub_taken')})"
+        else:
+            found["lethal_hp"] = f"IF({named},0,{at('log_hp')})"
+        if kinds is not None and kinds.further_damage_lethal:
+            found["down_lethal"] = (
+                f"IF({named},0,SUMIFS({log.ref('down_lethal')},{log.ref('who_target')},{at('name')},"
+                f'{log.ref("round_now")},"<="&ENC_ROUND_NOW))'
+            )
+        else:
+            found["down_lethal"] = "0"
         size, place = f"ROWS({r.span('name')})", f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
         found["record_key"] = (
             f'IF({named},"",IF(ISNUMBER({at("order")}),{at("order")},{size}+1)*{size}+{place})'
@@ -806,11 +830,17 @@ class EncounterWriter:
         else:
             found["hp_now"] = f'IF({named},"",{at("log_hp")})'
         hit_points = self.block.hit_points
-        state = band(hit_points.table, hit_points.state, at("hp_now"))
+        sub = at("sub_taken") if "sub_taken" in r.index else "0"
+        # the wound's band once the normal damage alone takes one to 0 or below (pycalc.encounter)
+        found["state_hp"] = f"IF({named},0,IF({at('hp_now')}+{sub}<=0,{at('hp_now')}+{sub},{at('hp_now')}))"
+        state = band(hit_points.table, hit_points.state, at("state_hp"))
         if hit_points.start_band_exempt:
             starts = table_name(hit_points.table, "from")
-            same = f"MATCH({at('hp_now')},{starts},1)=MATCH({at('start')},{starts},1)"
+            same = f"MATCH({at('state_hp')},{starts},1)=MATCH({at('start')},{starts},1)"
             state = f"IF({same},{last(hit_points.table, hit_points.state)},{state})"
+        if "sub_taken" in r.index and kinds is not None and kinds.knocked_out:
+            out = f"AND({sub}>0,{at('hp_now')}<=0,{at('hp_now')}+{sub}>0,{at('down_lethal')}=0)"
+            state = f"IF({out},{band(hit_points.table, kinds.knocked_out, at('hp_now'))},{state})"
         found["state"] = f'IF({named},"",IFERROR({state},""))'
         found["down"] = f'IF({named},"",{at("hp_now")}<=0)'
         found["conditions"] = self.conditions_now(row)
@@ -848,7 +878,7 @@ class EncounterWriter:
         before it was aided, never below the band (the model: pycalc.encounter.bleeding)."""
         r, log, rule = self.roster, self.log, self.block.hit_points
         at = lambda key: r.at(key, row)  # noqa: E731
-        hp, top = at("log_hp"), at("bleed_top")
+        hp, top = at("lethal_hp"), at("bleed_top")
         later = "ENC_ROUND_NOW+1"  # after every round that counts: no row reached the band
 
         def first_round(key: str) -> str:
@@ -857,12 +887,20 @@ class EncounterWriter:
 
         since = "MIN(" + ",".join(first_round(key) for key in self.target_keys) + ")"
         until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND_NOW,{at('aided')}-1),ENC_ROUND_NOW)"
+        if self.block.damage_kinds:  # a heal in a round after it reached the band stops it, as aid does
+            until = f"MIN({until},{at('bleed_stop')}-1)"
+            healed = (
+                f"({log.ref('who_target')}={at('name')})*({log.ref('heal_ok')}=TRUE)"
+                f"*({log.ref('round_now')}>{at('bleed_since')})"
+            )
+            stop = f"SUMPRODUCT(MIN({healed}*{log.ref('round_now')}+(1-{healed})*({later})))"
         bleeds = f'OR({at("name")}="",NOT(ISNUMBER({at("bleed_loss")})),{at("bleed_loss")}<=0)'
         return {
             "bleed_loss": f"IFERROR({band(rule.table, rule.loss, hp)},0)",
             "bleed_top": f"IFERROR({band(rule.table, 'to', hp)},0)",
             "bleed_low": f"IFERROR({band(rule.table, 'from', hp)},0)",
             "bleed_since": f"IF({bleeds},0,IF({at('start')}<={top},0,{since}))",
+            **({"bleed_stop": f"IF({bleeds},0,{stop})"} if self.block.damage_kinds else {}),
             "bleed_lost": f"IF({bleeds},0,MIN({at('bleed_loss')}*MAX(0,{until}-{at('bleed_since')}),"
             f"{hp}-{at('bleed_low')}+1))",
         }
@@ -1066,6 +1104,8 @@ class EncounterWriter:
         more = [*listed, *by_name]
         more += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
         more.append(flat)
+        if self.block.damage_kinds:  # empty: normal damage; subdual (temporary) or heal by label or letter
+            more.append(("kind", "Kind", "LOG_KIND"))
         for key, label, defined in [*inputs, *shown, *more]:
             log.add(key, label)
             self.name(log, key, defined)
@@ -1120,6 +1160,7 @@ class EncounterWriter:
             "target_hp_before",
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
+            *self.kind_keys(),
             "check_parts",
             "prot_wear",
             "wear",
@@ -1130,6 +1171,7 @@ class EncounterWriter:
         if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
             for key in self.target_keys:
                 log.add(f"hp_{key}", key)
+            log.add("lethal", "lethal")  # the HP lost to normal damage (subdual damage does not bleed)
         wired = {}
         for name in sorted(self.used):
             template = ruleset.wiring.get(name)
@@ -1322,7 +1364,7 @@ class EncounterWriter:
             for key in self.target_keys:
                 who = at(f"who_{key}")
                 taken = "+".join(
-                    f'SUMIFS({log.span("hp_lost")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
                     for other in self.target_keys
                 )
                 start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
@@ -1391,15 +1433,28 @@ class EncounterWriter:
             said, bad = f"IF({stunned},{q(LOST_STUNNED)},{said})", f"OR({stunned},{bad})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         void = f'{at("void")}<>""'
+        flat_said, flat_lost = q(DAMAGE), at("damage")
+        if self.block.damage_kinds:  # a Kind no row names; a heal row (Dmg, no roll: the HP given back)
+            also_typed = "OR(" + ",".join(f'{at(f"also{k}")}<>""' for k in range(1, ALSO_HITS + 1)) + ")"
+            heal_said = f"IF(NOT({flat}),{q(heal_needs_amount())},IF({also_typed},{q(heal_also_message())},{q(HEALED)}))"
+            said = f"IF({at('kind_bad')},{q(bad_kind(self.rules))},IF({at('is_heal')},{heal_said},{said}))"
+            flat_said = (
+                f"IF({at('kind_bad')},{q(bad_kind(self.rules))},IF({at('is_heal')},{heal_said},{flat_said}))"
+            )
+            flat_lost = f"IF({at('kind_bad')},0,IF({at('is_heal')},IF({also_typed},0,-{at('heal_given')}),{flat_lost}))"
+            bad = f"OR({at('kind_bad')},{at('is_heal')},{bad})"
         cells["result"] = (
             f'IF({names},"",IF({void},{q(VOID)},IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
-            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{said})))))'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{flat_said},{said})))))'
         )
         both = f'AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")}),{at("void")}="")'
         cells["hp_lost"] = (
-            f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
+            f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{flat_lost},'
             f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0))))"
         )
+        if self.block.damage_kinds:
+            heal_row = f"AND({flat},{attacker_ok},ISNUMBER({at('trow')}),NOT({also_typed}))"
+            cells |= self.kind_cells(row, derived, heal_row)
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
         cells["summary"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[ruleset.summary]},"")'
@@ -1416,16 +1471,79 @@ class EncounterWriter:
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
-    def taken_above(self, row: int, name_expr: str, criteria: str = "") -> str:
+    def taken_above(self, row: int, name_expr: str, criteria: str = "", column: str = "hp_lost") -> str:
         """The hit points the log rows above ``row`` took from ``name_expr`` as target or Also hits
-        (SUMIFS with further ``criteria``, e.g. a round); "0" on the first row."""
+        (SUMIFS with further ``criteria``, e.g. a round; ``column``: sub_lost for the subdual part);
+        "0" on the first row."""
         if row == self.log.top + 1:
             return "0"
         above = lambda key: self.log.span(key, row - 1)  # noqa: E731
         more = f",{criteria}" if criteria else ""
         return "+".join(
-            f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
+            f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
         )
+
+    # ---- damage kinds (pycalc.damage_kinds): the row's Kind, its subdual part, a heal's hit points
+
+    def kind_keys(self) -> tuple[str, ...]:
+        kinds = self.block.damage_kinds
+        if kinds is None:
+            return ()
+        lethal = ("down_lethal",) if kinds.further_damage_lethal else ()
+        return ("is_sub", "is_heal", "kind_bad", "sub_before", "heal_given", "heal_ok", "sub_lost", *lethal)
+
+    def kind_cells(self, row: int, derived: dict[int, RowCell], heal_row: str) -> dict[str, str]:
+        """The row's kind (by label or first letter, any case), the subdual part of its HP lost (the
+        ruleset's split, none on a target already down where further damage kills), the hit points a
+        heal row gives back (the caps read at the band of the target's HP without subdual damage)
+        and the subdual damage it takes off first."""
+        log, r, kinds = self.log, self.roster, self.block.damage_kinds
+        assert kinds is not None
+        at = lambda key: log.at(key, row)  # noqa: E731
+        kind, table = at("kind"), kinds.table
+        named = labels(self.rules)
+
+        def typed(kind_id: str) -> str:
+            if kind_id not in named:
+                return "FALSE"
+            label = const(table, kind_id, "label")
+            return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
+
+        cells = {
+            "is_sub": typed(SUBDUAL),
+            "is_heal": typed(HEAL),
+            "kind_bad": f'AND({kind}<>"",NOT({at("is_sub")}),NOT({at("is_heal")}))',
+            "sub_before": f"IF(ISNUMBER({at('trow')}),{self.taken_above(row, at('who_target'), column='sub_lost')},0)",
+        }
+        before, lethal_before = at("target_hp_before"), f"({at('target_hp_before')}+{at('sub_before')})"
+        trow = at("trow")
+        most = f"MAX(INDEX({r.ref('max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
+        states = self.block.hit_points.table
+        if kinds.heal_cap:
+            cap = band(states, kinds.heal_cap, lethal_before)
+            most = f"IF(ISNUMBER({cap}),MIN({most},{cap}),{most})"
+        given = f"MAX(0,MIN({at('damage')},{most}-{before}))"
+        if kinds.beyond_healing:
+            given = f"IF(IFERROR({band(states, kinds.beyond_healing, lethal_before)}=TRUE,FALSE),0,{given})"
+        cells["heal_given"] = f"IF(AND({at('is_heal')},ISNUMBER({at('damage')}),ISNUMBER({trow})),{given},0)"
+        cells["heal_ok"] = f'AND({at("void")}="",{at("is_heal")},{heal_row})'
+        hp = f"IF(ISNUMBER({at('hp_lost')}),{at('hp_lost')},0)"
+        normal = "0"
+        split = adapter(self.rules).subdual_normal_cells
+        if split is not None:
+            output, damage = split
+            normal = self.derived_formula(output, {damage: f"MAX(0,{hp})"}, log, row, "sn_", derived)
+        down = f"{before}<=0" if kinds.further_damage_lethal else "FALSE"
+        part = f"IF(OR({hp}<=0,{down}),0,{hp}-{normal})"
+        cells["sub_lost"] = (
+            f"IF({at('heal_ok')},-MIN({at('sub_before')},{at('heal_given')}),IF({at('is_sub')},{part},0))"
+        )
+        if kinds.further_damage_lethal:
+            lethal = f"{hp}-{at('sub_lost')}"
+            cells["down_lethal"] = f"IF(AND({before}<=0,{lethal}>0),{lethal},0)"
+        if self.block.hit_points.loss:
+            cells["lethal"] = f"{hp}-{at('sub_lost')}"
+        return cells
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
@@ -1459,6 +1577,8 @@ class EncounterWriter:
             attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
         target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
         resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
+        if self.block.damage_kinds:  # a row with a Kind no row names, or a heal, is not resolved
+            resolved = f"AND({resolved},NOT({at('kind_bad')}),NOT({at('is_heal')}))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
         cells["check_parts"] = (
@@ -1621,7 +1741,7 @@ ACTS_NOW_FILL = "FFE699"
 LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
-    "dexv", "start", "log_hp", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
+    "dexv", "start", "log_hp", "lethal_hp", "state_hp", "down_lethal", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
     "sorted", "waiting",
 )  # fmt: skip
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"
