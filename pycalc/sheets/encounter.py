@@ -1441,20 +1441,25 @@ class EncounterWriter:
             flat_said = (
                 f"IF({at('kind_bad')},{q(bad_kind(self.rules))},IF({at('is_heal')},{heal_said},{flat_said}))"
             )
-            flat_lost = f"IF({at('kind_bad')},0,IF({at('is_heal')},IF({also_typed},0,-{at('heal_given')}),{flat_lost}))"
+            flat_lost = f"IF(OR({at('kind_bad')},{at('is_heal')}),0,{flat_lost})"  # a heal: hp_lost below
             bad = f"OR({at('kind_bad')},{at('is_heal')},{bad})"
         cells["result"] = (
             f'IF({names},"",IF({void},{q(VOID)},IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
             f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{flat_said},{said})))))'
         )
         both = f'AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")}),{at("void")}="")'
-        cells["hp_lost"] = (
+        damage_key = "dmg" if self.block.damage_kinds else "hp_lost"
+        cells[damage_key] = (
             f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{flat_lost},'
             f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0))))"
         )
         if self.block.damage_kinds:
+            # the damage (dmg) and a heal's hit points (heal_given) never read hp_lost nor the HP worked
+            # out from it: LibreOffice's threaded calculation left a row's target HP before it as an
+            # error when hp_lost read it (a loop between the two columns' formula groups)
             heal_row = f"AND({flat},{attacker_ok},ISNUMBER({at('trow')}),NOT({also_typed}))"
             cells |= self.kind_cells(row, derived, heal_row)
+            cells["hp_lost"] = f'IF({names},"",IF({at("heal_ok")},-{at("heal_given")},{at("dmg")}))'
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
         cells["summary"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[ruleset.summary]},"")'
@@ -1490,7 +1495,10 @@ class EncounterWriter:
         if kinds is None:
             return ()
         lethal = ("down_lethal",) if kinds.further_damage_lethal else ()
-        return ("is_sub", "is_heal", "kind_bad", "sub_before", "heal_given", "heal_ok", "sub_lost", *lethal)
+        return (
+            "dmg", "is_sub", "is_heal", "kind_bad", "sub_before", "kind_before", "heal_ok", "heal_given",
+            "sub_lost", *lethal,
+        )  # fmt: skip
 
     def kind_cells(self, row: int, derived: dict[int, RowCell], heal_row: str) -> dict[str, str]:
         """The row's kind (by label or first letter, any case), the subdual part of its HP lost (the
@@ -1509,14 +1517,22 @@ class EncounterWriter:
             label = const(table, kind_id, "label")
             return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
 
+        trow, who = at("trow"), at("who_target")
+        healed_above = (
+            "0"
+            if row == log.top + 1
+            else f"SUMIFS({log.span('heal_given', row - 1)},{log.span('who_target', row - 1)},{who})"
+        )
+        taken = f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
         cells = {
             "is_sub": typed(SUBDUAL),
             "is_heal": typed(HEAL),
             "kind_bad": f'AND({kind}<>"",NOT({at("is_sub")}),NOT({at("is_heal")}))',
-            "sub_before": f"IF(ISNUMBER({at('trow')}),{self.taken_above(row, at('who_target'), column='sub_lost')},0)",
+            "sub_before": f"IF(ISNUMBER({trow}),{self.taken_above(row, who, column='sub_lost')},0)",
+            "kind_before": f"IF(ISNUMBER({trow}),{self.stat('target', 'start_hp', row)}-({taken}),0)",
+            "heal_ok": f'AND({at("void")}="",{at("is_heal")},{heal_row})',
         }
-        before, lethal_before = at("target_hp_before"), f"({at('target_hp_before')}+{at('sub_before')})"
-        trow = at("trow")
+        before, lethal_before = at("kind_before"), f"({at('kind_before')}+{at('sub_before')})"
         most = f"MAX(INDEX({r.ref('max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
         states = self.block.hit_points.table
         if kinds.heal_cap:
@@ -1525,9 +1541,8 @@ class EncounterWriter:
         given = f"MAX(0,MIN({at('damage')},{most}-{before}))"
         if kinds.beyond_healing:
             given = f"IF(IFERROR({band(states, kinds.beyond_healing, lethal_before)}=TRUE,FALSE),0,{given})"
-        cells["heal_given"] = f"IF(AND({at('is_heal')},ISNUMBER({at('damage')}),ISNUMBER({trow})),{given},0)"
-        cells["heal_ok"] = f'AND({at("void")}="",{at("is_heal")},{heal_row})'
-        hp = f"IF(ISNUMBER({at('hp_lost')}),{at('hp_lost')},0)"
+        cells["heal_given"] = f"IF({at('heal_ok')},{given},0)"
+        hp = f"IF(ISNUMBER({at('dmg')}),{at('dmg')},0)"
         normal = "0"
         split = adapter(self.rules).subdual_normal_cells
         if split is not None:
@@ -1540,9 +1555,9 @@ class EncounterWriter:
         )
         if kinds.further_damage_lethal:
             lethal = f"{hp}-{at('sub_lost')}"
-            cells["down_lethal"] = f"IF(AND({before}<=0,{lethal}>0),{lethal},0)"
+            cells["down_lethal"] = f"IF(AND(NOT({at('heal_ok')}),{before}<=0,{lethal}>0),{lethal},0)"
         if self.block.hit_points.loss:
-            cells["lethal"] = f"{hp}-{at('sub_lost')}"
+            cells["lethal"] = f"IF(ISNUMBER({at('hp_lost')}),{at('hp_lost')},0)-{at('sub_lost')}"
         return cells
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
