@@ -17,6 +17,8 @@ temporary damage, and healing, with the seed's effects on a row (the roster's st
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from pycalc.encounter_block import HEAL, SUBDUAL, DamageKinds, encounter
 from pycalc.tables import RuleSet
 
@@ -43,6 +45,26 @@ def kind_of(rules: RuleSet, typed: str) -> str | None:
         if typed.lower() in (label.lower(), label[:1].lower()):
             return kind
     return None
+
+
+def row_kind(
+    rules: RuleSet, typed: str, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]
+) -> str | None:
+    """The row's kind: the one typed, else subdual where a pick of the row deals subdual damage
+    (``subdual_picks``: the choice's row, or a ticked row, TRUE in the column)."""
+    kind = kind_of(rules, typed)
+    block = kinds(rules)
+    if kind != "" or block is None or SUBDUAL not in labels(rules):
+        return kind
+    ticked = set(toggles)
+    for table_id, column in block.subdual_picks:
+        table = rules.table(table_id)
+        if table.picker == "toggle":
+            if any(r[column] is True for r in table.rows if (table_id, r.id) in ticked):
+                return SUBDUAL
+        elif table.by_label(choices.get(table_id, str(table.rows[0].label)))[column] is True:
+            return SUBDUAL
+    return ""
 
 
 def bad_kind(rules: RuleSet) -> str:

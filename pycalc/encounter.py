@@ -46,11 +46,11 @@ from pycalc.damage_kinds import (
     heal_also_message,
     heal_needs_amount,
     healed,
-    kind_of,
+    row_kind,
     subdual_part,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, cell, encounter
-from pycalc.encounter_rulesets import adapter, start_hp
+from pycalc.encounter_rulesets import adapter, row_choices, start_hp
 from pycalc.errors import RuleError
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.log_picks import row_picks
@@ -317,7 +317,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             continue
         filled = bool(attack.attacker or attack.target)
         ahead = round_ahead(row_round, now) if filled else ""
-        kind = kind_of(rules, attack.kind)
+        kind = row_kind(rules, attack.kind, **row_choices(rules, attack))
         flat_error = (attack.attacker and attacker is None) or target is None
         if attack.damage is not None and filled and not flat_error:
             if kind is None:

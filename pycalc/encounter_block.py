@@ -36,7 +36,14 @@ BLOCK_KEYS = {
     "stun_loses_attacks",
     "damage_kinds",
 }
-DAMAGE_KIND_KEYS = {"table", "knocked_out", "further_damage_lethal", "heal_cap", "beyond_healing"}
+DAMAGE_KIND_KEYS = {
+    "table",
+    "knocked_out",
+    "further_damage_lethal",
+    "heal_cap",
+    "beyond_healing",
+    "subdual_picks",
+}
 SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table's row ids (normal damage: the Kind left empty)
 
 
@@ -79,6 +86,9 @@ class DamageKinds:
     further_damage_lethal: bool  # subdual damage to a combatant already at 0 or below counts as normal
     heal_cap: str | None  # column of the hit point states: healing raises hit points to at most this
     beyond_healing: str | None  # column of the hit point states: TRUE where healing has no effect
+    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of
+    # the blade, a punch) with the Kind left empty
+    subdual_picks: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,7 +164,22 @@ def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> 
         parser.table_id(
             hit_points.table, block.line, f"{what} (columns of {hit_points.table})", "bands", columns
         )
-    return DamageKinds(table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"])
+    picks: list[tuple[str, str]] = []
+    raw = block.get("subdual_picks", LocatedList())
+    if not isinstance(raw, list):
+        check.fail(block.value_lines["subdual_picks"], f"{what}.subdual_picks must be a list of table.column")
+        raw = LocatedList()
+    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):
+        table_id, _, column = str(item).partition(".")
+        if not column:
+            check.fail(item_line, f"{what}.subdual_picks: {item!r} is not table.column")
+            continue
+        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})
+        parser.uses.pickers.append((table_id, item_line))
+        picks.append((table_id, column))
+    return DamageKinds(
+        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)
+    )
 
 
 def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:

@@ -1524,8 +1524,11 @@ class EncounterWriter:
             else f"SUMIFS({log.span('heal_given', row - 1)},{log.span('who_target', row - 1)},{who})"
         )
         taken = f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
+        picked = self.subdual_picked(row)
         cells = {
-            "is_sub": typed(SUBDUAL),
+            "is_sub": typed(SUBDUAL)
+            if picked == "FALSE"
+            else f'OR({typed(SUBDUAL)},AND({kind}="",{picked}))',
             "is_heal": typed(HEAL),
             "kind_bad": f'AND({kind}<>"",NOT({at("is_sub")}),NOT({at("is_heal")}))',
             "sub_before": f"IF(ISNUMBER({trow}),{self.taken_above(row, who, column='sub_lost')},0)",
@@ -1559,6 +1562,38 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             cells["lethal"] = f"IF(ISNUMBER({at('hp_lost')}),{at('hp_lost')},0)-{at('sub_lost')}"
         return cells
+
+    def subdual_picked(self, row: int) -> str:
+        """TRUE where a pick of the row deals subdual damage (``subdual_picks``: the choice's row, or a
+        ticked row, TRUE in the column), as the row's calculator inputs hold the picks."""
+        kinds, log = self.block.damage_kinds, self.log
+        assert kinds is not None
+        if SUBDUAL not in labels(self.rules):
+            return "FALSE"
+        found = []
+        for table_id, column in kinds.subdual_picks:
+            table = self.rules.table(table_id)
+            if table.picker == "toggle":
+                for r in table.rows:
+                    name = next(
+                        (
+                            n
+                            for n in self.used
+                            if n.endswith(f"_{name_part(table_id)}_{name_part(str(r.id))}")
+                        ),
+                        None,
+                    )
+                    if name is not None and f"in_{name}" in log.index:
+                        found.append(
+                            f"AND({log.at('in_' + name, row)}=TRUE,{const(table_id, str(r.id), column)}=TRUE)"
+                        )
+            else:
+                name = self.pick_input(table_id)
+                if f"in_{name}" in log.index:
+                    found.append(
+                        f"IFERROR({by_label(table_id, column, log.at('in_' + name, row))}=TRUE,FALSE)"
+                    )
+        return f"OR({','.join(found)})" if found else "FALSE"
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
