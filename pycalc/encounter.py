@@ -317,7 +317,9 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             continue
         filled = bool(attack.attacker or attack.target)
         ahead = round_ahead(row_round, now) if filled else ""
-        kind = row_kind(rules, attack.kind, **row_choices(rules, attack))
+        # the picks say subdual only when the Picks cell can be read (the sheet: picks_bad)
+        picked = row_choices(rules, attack) if not row_picks(rules, attack.named_picks).unknown else {}
+        kind = row_kind(rules, attack.kind, picked.get("choices", {}), picked.get("toggles", ()))
         flat_error = (attack.attacker and attacker is None) or target is None
         if attack.damage is not None and filled and not flat_error:
             if kind is None:

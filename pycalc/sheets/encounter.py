@@ -1593,7 +1593,10 @@ class EncounterWriter:
                     found.append(
                         f"IFERROR({by_label(table_id, column, log.at('in_' + name, row))}=TRUE,FALSE)"
                     )
-        return f"OR({','.join(found)})" if found else "FALSE"
+        if not found:
+            return "FALSE"
+        readable = f"NOT({log.at('picks_bad', row)})" if "picks_bad" in log.index else "TRUE"
+        return f"AND({readable},OR({','.join(found)}))"
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
