@@ -611,23 +611,33 @@ def bleeding(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[RowResul
     row = rules.table(rule.table).band(hp) if rule.loss and me.name else None
     if row is None or not isinstance(row[rule.loss], int) or row[rule.loss] <= 0:
         return 0
-    top = hp if row.high is None else row.high
+    since = bleeding_since(fight, me, log, hp if row.high is None else row.high)
+    until = fight.round if me.aided_round is None else min(fight.round, me.aided_round - 1)
+    stop = healed_round(fight, me, log, since)
+    if stop is not None:
+        until = min(until, stop - 1)
+    lost = row[rule.loss] * max(0, until - since)
+    return lost if row.low is None else min(lost, hp - row.low + 1)
+
+
+def bleeding_since(fight: Fight, me: Combatant, log: Sequence[RowResult], top: int) -> int:
+    """The round the log first brought the combatant to ``top`` or below (0: it started there)."""
     reached = [
         round_
         for attack, round_ in zip(fight.attacks, (r.round for r in log), strict=True)
         if me.name in (attack.target, *attack.also) and lethal_hp(fight, me, log, round_) <= top
     ]
-    since = 0 if start_hp(me) <= top else min(reached)
-    until = fight.round if me.aided_round is None else min(fight.round, me.aided_round - 1)
+    return 0 if start_hp(me) <= top else min(reached)
+
+
+def healed_round(fight: Fight, me: Combatant, log: Sequence[RowResult], since: int) -> int | None:
+    """The first round after ``since`` with a heal row on the combatant (it stops the bleeding)."""
     heals = [
         r.round
         for a, r in zip(fight.attacks, log, strict=True)
         if r.heal and a.target == me.name and r.round > since
     ]
-    if heals:
-        until = min(until, min(heals) - 1)
-    lost = row[rule.loss] * max(0, until - since)
-    return lost if row.low is None else min(lost, hp - row.low + 1)
+    return min(heals) if heals else None
 
 
 def roster_state(
@@ -706,6 +716,10 @@ def bleeding_note(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[Row
         return ""
     if me.aided_round is not None and me.aided_round <= now:
         return f"aided in round {me.aided_round}, bleeding stopped"
+    top = lethal_hp(fight, me, log, now) if row.high is None else row.high
+    stop = healed_round(fight, me, log, bleeding_since(fight, me, log, top))
+    if stop is not None and stop <= now:
+        return f"healed in round {stop}, bleeding stopped"
     return f"bleeding {loss} HP a round"
 
 

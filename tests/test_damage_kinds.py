@@ -5,7 +5,7 @@ C&C's normal part of subdual damage, OSR's temporary damage, heal rows and their
 from __future__ import annotations
 
 from pycalc.damage_kinds import HEALED
-from pycalc.encounter import DAMAGE, Attack, Combatant, Fight, resolve_log, roster_state
+from pycalc.encounter import DAMAGE, Attack, Combatant, Fight, bleeding_note, resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
 STATS = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "needed": 10}
@@ -85,6 +85,9 @@ def test_cnc_a_heal_stops_the_bleeding_from_its_round_on():
     )  # -8, healed 1 in round 2: no loss
     _, unhealed = thug("cnc", attacks[:1], now=5)
     assert unhealed[1].hp_now == -10
+    rules, fight = load_ruleset("cnc"), Fight(fighters(), attacks, round=5)
+    note = bleeding_note(rules, fight, fight.roster[1], resolve_log(rules, fight))
+    assert note == "healed in round 2, bleeding stopped"  # the fight record says so
 
 
 def test_a_kind_no_row_names_and_a_heal_without_hit_points_or_with_also_hits_say_so():

@@ -87,7 +87,12 @@ def with_kinds(rules: RuleSet, attack: Attack, chance: random.Random) -> Attack:
     mostly no Also hits."""
     kind = random_kind(rules, chance)
     if kind and kind[0].lower() == labels(rules).get(HEAL, "?")[0].lower():
-        damage = chance.randint(0, 15) if chance.random() < 0.8 else attack.damage
+        # small heals too: C&C's mortally wounded stay in their band, their bleeding stopped
+        damage = (
+            chance.choice([chance.randint(0, 2), chance.randint(0, 15)])
+            if chance.random() < 0.8
+            else attack.damage
+        )
         also = attack.also if chance.random() < 0.1 else ()
         return replace(attack, kind=kind, damage=damage, also=also)
     return replace(attack, kind=kind)
@@ -187,6 +192,23 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     ]
     round_typed = None if chance.random() < 0.05 else chance.randint(1, rounds + 1)  # None: emptied
     return shortened(Fight(roster, attacks, conditions, round=round_typed), random.Random(chance.random()))
+
+
+def healed_fight() -> Fight:
+    """A combatant brought to -8 in round 1 and healed 1 in round 2 (C&C: it stays mortally wounded,
+    its bleeding stopped; elsewhere an ordinary heal), a subdual knock-out and a heal of it."""
+    stats = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "needed": 10, "sc": 80, "def": 20, "con": 12}
+    roster = [
+        Combatant("Aria", init_rolls=(4, 1, 1), max_hp=6, stats=stats),
+        Combatant("Thug", init_rolls=(2, 1, 1), max_hp=6, stats=stats),
+    ]
+    attacks = [
+        Attack("", "Aria", round=1, damage=14),
+        Attack("Aria", "Thug", damage=6, kind="s"),
+        Attack("", "Aria", round=2, damage=1, kind="h"),
+        Attack("", "Thug", damage=2, kind="h"),
+    ]
+    return Fight(roster, attacks, round=4)
 
 
 def shortened(fight: Fight, chance: random.Random) -> Fight:
@@ -392,7 +414,7 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     rules = load_ruleset(ruleset_id)
     xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
     chance = random.Random(f"encounter-{ruleset_id}")
-    fights = [random_fight(rules, chance) for _ in range(FIGHTS)]
+    fights = [random_fight(rules, chance) for _ in range(FIGHTS)] + [healed_fight()]
     expected = [expected_outputs(rules, f) for f in fights]
     present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
     inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
@@ -411,6 +433,7 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
         notes = [t for e in expected for t in e["RECORD_STATE"] if "bleeding" in str(t)]
         assert sum(1 for t in notes if "aided" in t) >= 5  # the record's notes, aided or not, compared
         assert sum(1 for t in notes if "aided" not in t) >= 20
+        assert sum(1 for t in notes if "healed in round" in t) >= 1  # a heal row stopped it (healed_fight)
     results = [r for f in fights for r in resolve_log(rules, f)]
     assert sum(1 for r in results if r.result == HEALED and r.hp_lost < 0) >= 100  # heals that gave HP back
     if SUBDUAL in labels(rules):  # subdual rows, and knock-outs the roster names as the seed does

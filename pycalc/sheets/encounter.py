@@ -731,6 +731,7 @@ class EncounterWriter:
             for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_stop", "bleed_lost"):
                 r.add(key, key)
             self.name(r, "bleed_loss", "ROSTER_BLEED_LOSS")  # the fight record says who bleeds
+            self.name(r, "bleed_stop", "ROSTER_BLEED_STOP")  # and whose bleeding a heal stopped
         self.name(r, "start", "ROSTER_HP_AT_START")
 
     def roster_formulas(self, row: int) -> dict[str, str]:
