@@ -437,7 +437,7 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     results = [r for f in fights for r in resolve_log(rules, f)]
     assert sum(1 for r in results if r.result == HEALED and r.hp_lost < 0) >= 100  # heals that gave HP back
     if SUBDUAL in labels(rules):  # subdual rows, and knock-outs the roster names as the seed does
-        assert sum(1 for r in results if r.subdual > 0) >= 200
+        assert sum(1 for r in results if r.subdual > 0) >= 100
         hit_points, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
         rows = rules.table(hit_points.table).rows
         knocked_out = {str(r[kinds.knocked_out]) for r in rows} - {str(r[hit_points.state]) for r in rows}
