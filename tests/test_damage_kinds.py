@@ -54,7 +54,7 @@ def test_a_pick_that_deals_subdual_damage_makes_the_row_subdual():
 def test_cnc_one_point_in_five_of_subdual_damage_is_normal_and_only_that_part_wounds():
     log, states = thug("cnc", [Attack("Aria", "Thug", damage=12, kind="s")])
     assert log[0].subdual == 10  # ruling subdual_normal_split: 1 per full 5, at least 1
-    assert states[1].hp_now == -6 and states[1].state == "knocked out by subdual damage"
+    assert states[1].hp_now == -6 and states[1].state == "knocked out (subdual)"
     log, states = thug("cnc", [Attack("Aria", "Thug", damage=4, kind="s"), Attack("Aria", "Thug", damage=12)])
     assert log[0].subdual == 3 and states[1].hp_now == -10
     assert states[1].state == "mortally wounded"  # the wound: 6 - 1 - 12 = -7, not dead at -10

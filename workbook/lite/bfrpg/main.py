@@ -8795,7 +8795,7 @@ _TABLES = {
                          [['values',
                            ['dict',
                             [['state', 'Dying'],
-                             ['state_with_subdual', 'Unconscious (further subduing damage is killing damage)']]]],
+                             ['state_with_subdual', 'Unconscious (further subduing damage kills)']]]],
                           ['section', 'Subduing Damage'], ['line', 19], ['id', None], ['label', None],
                           ['low', None], ['high', 0], ['note', ''], ['file', 'tables/bfrpg/hit_points.yaml']]],
                         ['object', 'pycalc.table_files:Row',
