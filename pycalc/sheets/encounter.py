@@ -784,9 +784,10 @@ class EncounterWriter:
                 f'IF(AND(NOT({named}),ENC_ROUND_NOW=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
             )
         log = self.log
-        taken = "+".join(
-            f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
-            for key in self.target_keys
+        taken = self.over_targets(
+            lambda key: (
+                f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
+            )
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
         size, place = f"ROWS({r.span('name')})", f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
@@ -1039,6 +1040,14 @@ class EncounterWriter:
     def target_keys(self) -> list[str]:
         return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
 
+    def over_targets(self, term: Callable[[str], str]) -> str:
+        """``term`` of each target key joined by "+"; an Also hits key's only where some log row names
+        one (a damage roll typed then re-sums the Target column alone, not three empty ones)."""
+        return "+".join(
+            term(key) if key == "target" else f"IF({also_used(key)},{term(key)},0)"
+            for key in self.target_keys
+        )
+
     def write_log(self) -> None:
         log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
         put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
@@ -1135,6 +1144,11 @@ class EncounterWriter:
         ):
             log.add(key, key)
         self.name(log, "filled", "LOG_FILLED_COUNT")
+        for key in self.target_keys[1:]:  # one cell each (the log's title row): is the column used
+            log.add(f"used_{key}", f"used_{key}")
+            used = put_formula(sheet.cell(log.top, log.index[f"used_{key}"]), f"COUNTA({log.span(key)})>0")
+            used.number_format = BOOLEAN_FORMAT
+            define_name(self.book, also_used(key), absolute(sheet, used.coordinate))
         if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
             for key in self.target_keys:
                 log.add(f"hp_{key}", key)
@@ -1329,9 +1343,10 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             for key in self.target_keys:
                 who = at(f"who_{key}")
-                taken = "+".join(
-                    f'SUMIFS({log.span("hp_lost")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
-                    for other in self.target_keys
+                taken = self.over_targets(
+                    lambda other, who=who: (
+                        f'SUMIFS({log.span("hp_lost")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    )
                 )
                 start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
                 cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
@@ -1343,8 +1358,9 @@ class EncounterWriter:
         cells["target_hp_before"] = (
             f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('who_target'))}),0)"
         )
+        worn = "STRIKE_PROT" in self.ruleset.wiring  # no PROT to wear: no sum over the rows above
         cells["prot_wear"] = (
-            "0" if first else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
+            "0" if first or not worn else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
         )
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
@@ -1416,11 +1432,12 @@ class EncounterWriter:
             cells["wear"] = f"IF(AND({both},NOT({flat}),NOT({bad}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
-        upto = lambda key: log.span(key, row)  # noqa: E731
-        taken = "+".join(
-            f"SUMIFS({upto('hp_lost')},{upto('who_' + key)},{at('who_target')})" for key in self.target_keys
+        # the target's HP before the row less what the row took from it (as Target, and as Also hits
+        # when named there too): no sum over the rows above again
+        named = "+".join(f"({at('who_' + key)}={at('who_target')})" for key in self.target_keys)
+        cells["target_hp"] = (
+            f'IF(ISNUMBER({at("trow")}),{at("target_hp_before")}-N({at("hp_lost")})*({named}),"")'
         )
-        cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
@@ -1431,8 +1448,8 @@ class EncounterWriter:
             return "0"
         above = lambda key: self.log.span(key, row - 1)  # noqa: E731
         more = f",{criteria}" if criteria else ""
-        return "+".join(
-            f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
+        return self.over_targets(
+            lambda key: f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr}{more})"
         )
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
@@ -1514,6 +1531,11 @@ class EncounterWriter:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
                 cell._value, cell.data_type = value, "f"
+
+
+def also_used(key: str) -> str:
+    """The defined name of the cell saying whether any log row names an Also hits ``key``."""
+    return f"LOG_{key.upper()}_USED"
 
 
 def short_title(title: str) -> str:
