@@ -1634,13 +1634,13 @@ LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their ti
     "result": 11,
     "hp_lost": 5,
     "target_hp": 6.5,
-    "check": 18,
-    "summary": 18,
+    "check": 16,
+    "summary": 16,
     "named_picks": 7,
     "damage": 5,
 }
 LOG_ROLL_WIDTH = 4.5  # two digits under a wrapped title ("d20 #2"); "d100" widens it to its word
-LOG_ALSO_WIDTH = 5  # a short name (g3); the list shows whole names
+LOG_ALSO_WIDTH = 4.5  # a short name (g3); the list shows whole names
 LOG_PICK_WIDTH = 6.5  # a list: its title's first word, the whole title in a comment
 LOG_SPARE_PX = 40  # screen kept for one narrow log column more (Excel's rule: 7 px x 5 + 5)
 
