@@ -506,7 +506,7 @@ class EncounterWriter:
         for key, column in self.log.index.items():  # the log: narrow, its titles wrapped
             if column < WORKING_FROM:
                 word = max(len(w) for w in self.log.labels[key].split())
-                fits = round(word * BOLD_CHARACTER + 1, 1) if key.startswith("pick_") else 0
+                fits = round(word * BOLD_CHARACTER + 1, 1) if title_fits(key) else 0
                 self.log_sheet.column_dimensions[get_column_letter(column)].width = max(log_width(key), fits)
 
     # ---- the acting order above the log
@@ -792,9 +792,10 @@ class EncounterWriter:
                 f'IF(AND(NOT({named}),ENC_ROUND_NOW=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
             )
         log = self.log
-        taken = "+".join(
-            f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
-            for key in self.target_keys
+        taken = self.over_targets(
+            lambda key: (
+                f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
+            )
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
         kinds = self.block.damage_kinds
@@ -1078,6 +1079,14 @@ class EncounterWriter:
     def target_keys(self) -> list[str]:
         return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
 
+    def over_targets(self, term: Callable[[str], str]) -> str:
+        """``term`` of each target key joined by "+"; an Also hits key's only where some log row names
+        one (a damage roll typed then re-sums the Target column alone, not three empty ones)."""
+        return "+".join(
+            term(key) if key == "target" else f"IF({also_used(key)},{term(key)},0)"
+            for key in self.target_keys
+        )
+
     def write_log(self) -> None:
         log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
         put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
@@ -1098,7 +1107,7 @@ class EncounterWriter:
         shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
         shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
+        listed = [(f"pick_{t}", pick_label(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Dmg, no roll", "LOG_FLAT_DAMAGE")
         named = named_picks(self.rules)
         by_name = [("named_picks", "Picks by name", "LOG_PICKS")] if named else []
@@ -1133,6 +1142,14 @@ class EncounterWriter:
         sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
         for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
             put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
+        for table_id, _ in picks:  # a narrow list column: its title's first word, the whole in a comment
+            table = self.rules.table(table_id)
+            title = put_formula(
+                sheet.cell(log.top, log.index[f"pick_{table_id}"]), q(log.labels[f"pick_{table_id}"])
+            )
+            listed = ", ".join(str(row.label) for row in table.rows)
+            title.comment = Comment(f"{short_title(table.title)}: {listed}", "GM combat")
+            title.comment.width, title.comment.height = 300, 120
         strike_out_void(sheet, log)
         working(log)
         for key in ("attacker", *self.target_keys):
@@ -1169,6 +1186,11 @@ class EncounterWriter:
         ):
             log.add(key, key)
         self.name(log, "filled", "LOG_FILLED_COUNT")
+        for key in self.target_keys[1:]:  # one cell each (the log's title row): is the column used
+            log.add(f"used_{key}", f"used_{key}")
+            used = put_formula(sheet.cell(log.top, log.index[f"used_{key}"]), f"COUNTA({log.span(key)})>0")
+            used.number_format = BOOLEAN_FORMAT
+            define_name(self.book, also_used(key), absolute(sheet, used.coordinate))
         if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
             for key in self.target_keys:
                 log.add(f"hp_{key}", key)
@@ -1364,9 +1386,10 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             for key in self.target_keys:
                 who = at(f"who_{key}")
-                taken = "+".join(
-                    f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
-                    for other in self.target_keys
+                taken = self.over_targets(
+                    lambda other, who=who: (
+                        f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    )
                 )
                 start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
                 cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
@@ -1378,8 +1401,9 @@ class EncounterWriter:
         cells["target_hp_before"] = (
             f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('who_target'))}),0)"
         )
+        worn = "STRIKE_PROT" in self.ruleset.wiring  # no PROT to wear: no sum over the rows above
         cells["prot_wear"] = (
-            "0" if first else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
+            "0" if first or not worn else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
         )
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
@@ -1469,11 +1493,12 @@ class EncounterWriter:
             cells["wear"] = f"IF(AND({both},NOT({flat}),NOT({bad}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
-        upto = lambda key: log.span(key, row)  # noqa: E731
-        taken = "+".join(
-            f"SUMIFS({upto('hp_lost')},{upto('who_' + key)},{at('who_target')})" for key in self.target_keys
+        # the target's HP before the row less what the row took from it (as Target, and as Also hits
+        # when named there too): no sum over the rows above again
+        named = "+".join(f"({at('who_' + key)}={at('who_target')})" for key in self.target_keys)
+        cells["target_hp"] = (
+            f'IF(ISNUMBER({at("trow")}),{at("target_hp_before")}-N({at("hp_lost")})*({named}),"")'
         )
-        cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
@@ -1485,8 +1510,8 @@ class EncounterWriter:
             return "0"
         above = lambda key: self.log.span(key, row - 1)  # noqa: E731
         more = f",{criteria}" if criteria else ""
-        return "+".join(
-            f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
+        return self.over_targets(
+            lambda key: f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})"
         )
 
     # ---- damage kinds (pycalc.damage_kinds): the row's Kind, its subdual part, a heal's hit points
@@ -1682,9 +1707,20 @@ class EncounterWriter:
                 cell._value, cell.data_type = value, "f"
 
 
+def also_used(key: str) -> str:
+    """The defined name of the cell saying whether any log row names an Also hits ``key``."""
+    return f"LOG_{key.upper()}_USED"
+
+
 def short_title(title: str) -> str:
     """A table's title on a log column: what comes before its parenthesis."""
     return title.split(" (")[0].strip()
+
+
+def pick_label(title: str) -> str:
+    """A pick's title on its narrow log column: the first word of its short title ("Cover" for
+    "Cover and concealment"); its header's comment gives the whole."""
+    return short_title(title).split()[0].rstrip(",:;-")
 
 
 def log_roll_label(roll: LogRoll) -> str:
@@ -1764,31 +1800,41 @@ def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
 
 MOST_TEXT_WIDTH = 32
 LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their titles wrapped
-    "round": 5.5,
-    "attacker": 10,
-    "target": 9,
+    "attacker": 8.5,  # "Goblin 3" or a short name; the list shows the whole name
+    "target": 8,
     "mods": 4.5,
-    "named_picks": 9,
-    "damage": 6,
+    "round": 5.5,
     "void": 5,
-    "result": 12,
-    "hp_lost": 5.5,
-    "target_hp": 7.6,
-    "summary": 20,
-    "check": 22,
+    "result": 11,
+    "hp_lost": 5,
+    "target_hp": 6.5,
+    "check": 16,
+    "summary": 16,
+    "named_picks": 7,
+    "damage": 5,
 }
+LOG_ROLL_WIDTH = 4.5  # two digits under a wrapped title ("d20 #2"); "d100" widens it to its word
+LOG_ALSO_WIDTH = 4.5  # a short name (g3); the list shows whole names
+LOG_PICK_WIDTH = 6.5  # a list: its title's first word, the whole title in a comment
+LOG_SPARE_PX = 40  # screen kept for one narrow log column more (Excel's rule: 7 px x 5 + 5)
 
 
 def log_width(key: str) -> float:
     if key in LOG_WIDTHS:
         return LOG_WIDTHS[key]
     if key.startswith("also"):
-        return 7
+        return LOG_ALSO_WIDTH
     if key.startswith("pick_"):
-        return 9
+        return LOG_PICK_WIDTH
     if key.startswith("shown_"):
         return 8
-    return 5  # a roll
+    return LOG_ROLL_WIDTH
+
+
+def title_fits(key: str) -> bool:
+    """Whether a log column widens to the longest word of its title (a pick's or a roll's: short
+    words on a narrow column); the others' widths hold their titles."""
+    return key.startswith("pick_") or log_width(key) == LOG_ROLL_WIDTH
 
 
 ACTS_NOW_FILL = "FFE699"
