@@ -1178,8 +1178,6 @@ class EncounterWriter:
             "target_hp_before",
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
-            *self.kind_keys(),
-            "check_parts",
             "prot_wear",
             "wear",
             "filled",
@@ -1191,10 +1189,6 @@ class EncounterWriter:
             used = put_formula(sheet.cell(log.top, log.index[f"used_{key}"]), f"COUNTA({log.span(key)})>0")
             used.number_format = BOOLEAN_FORMAT
             define_name(self.book, also_used(key), absolute(sheet, used.coordinate))
-        if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
-            for key in self.target_keys:
-                log.add(f"hp_{key}", key)
-            log.add("lethal", "lethal")  # the HP lost to normal damage (subdual damage does not bleed)
         wired = {}
         for name in sorted(self.used):
             template = ruleset.wiring.get(name)
@@ -1209,6 +1203,15 @@ class EncounterWriter:
                 # every row input before the workings that read it: LibreOffice's threaded calculation
                 # could read a later column of the same row before working it out (an #N/A kept)
                 log.add(f"in_{name}", name)
+        # the kind's workings read the picks' inputs, the check reads the kind: each after what it reads
+        # (LibreOffice's threaded calculation kept an error where a working read a later column)
+        for key in self.kind_keys():
+            log.add(key, key)
+        if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
+            log.add("lethal", "lethal")  # the HP lost to normal damage (subdual damage does not bleed)
+            for key in self.target_keys:
+                log.add(f"hp_{key}", key)
+        log.add("check_parts", "check_parts")
         self.check_named(wired, named)
         self.plan = self.row_formulas(wired)
         for name, planned in self.plan.items():
