@@ -40,8 +40,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pycalc import dice
-from pycalc.encounter_block import cell, encounter
-from pycalc.encounter_rulesets import adapter, start_hp
+from pycalc.damage_kinds import (
+    HEALED,
+    bad_kind,
+    heal_also_message,
+    heal_needs_amount,
+    healed,
+    row_kind,
+    subdual_part,
+)
+from pycalc.encounter_block import HEAL, SUBDUAL, cell, encounter
+from pycalc.encounter_rulesets import adapter, row_choices, start_hp
 from pycalc.errors import RuleError
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.log_picks import row_picks
@@ -91,6 +100,7 @@ class Attack:
     named_picks: str = ""  # the Picks cell: more picks by name, "charge, target prone" (log_picks)
     damage: int | None = None  # damage with no attack roll (area, falling, a trap): no resolution
     void: bool = False  # x in the Void cell: the row counts for nothing
+    kind: str = ""  # the Kind cell: empty (normal damage), subdual's or heal's label or first letter
 
 
 @dataclass(frozen=True)
@@ -285,6 +295,9 @@ class RowResult:
     hp_lost: int  # what each target loses (0 unless a number)
     outputs: dict[str, object]
     check: str = ""  # what the GM would check by eye (row_checks); empty when all is well
+    subdual: int = 0  # the part of hp_lost that is subdual (temporary) damage
+    down_lethal: int = 0  # normal damage the row's Target took while already at 0 or below
+    heal: bool = False  # a heal row (hp_lost is minus the hit points given back, to the Target only)
 
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
@@ -293,6 +306,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     by_name = {c.name: c for c in fight.roster if c.name}
     start = {c.name: start_hp(c) for c in fight.roster if c.name}
     lost: dict[str, int] = dict.fromkeys(start, 0)
+    sub: dict[str, int] = dict.fromkeys(start, 0)  # the subdual part of ``lost``
     wear: dict[str, int] = dict.fromkeys(start, 0)
     found: list[RowResult] = []
     now = round_now(fight)
@@ -303,18 +317,46 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             continue
         filled = bool(attack.attacker or attack.target)
         ahead = round_ahead(row_round, now) if filled else ""
-        if attack.damage is not None and (attack.attacker or attack.target):
-            error = (attack.attacker and attacker is None) or target is None
-            hp_lost = 0 if error else attack.damage
-            for name in (attack.target, *attack.also) if not error else ():
-                if name in lost:
-                    lost[name] += hp_lost
-            found.append(
-                RowResult(row_round, unknown_names(attack, by_name) if error else DAMAGE, hp_lost, {}, ahead)
-            )
+        # the picks say subdual only when the Picks cell can be read (the sheet: picks_bad)
+        picked = row_choices(rules, attack) if not row_picks(rules, attack.named_picks).unknown else {}
+        kind = row_kind(rules, attack.kind, picked.get("choices", {}), picked.get("toggles", ()))
+        flat_error = (attack.attacker and attacker is None) or target is None
+        if attack.damage is not None and filled and not flat_error:
+            if kind is None:
+                found.append(RowResult(row_round, bad_kind(rules), 0, {}, ahead))
+            elif kind == HEAL:
+                before = start[target.name] - lost[target.name]
+                found.append(heal_row(rules, attack, target, before, sub[target.name], row_round, ahead))
+                lost[target.name] += found[-1].hp_lost
+                sub[target.name] += found[-1].subdual
+            else:
+                before = start[target.name] - lost[target.name]
+                part = subdual_part(rules, attack.damage, before) if kind == SUBDUAL else 0
+                for name in (attack.target, *attack.also):
+                    if name in lost:
+                        lost[name] += attack.damage
+                        sub[name] += part
+                found.append(
+                    RowResult(
+                        row_round,
+                        DAMAGE,
+                        attack.damage,
+                        {},
+                        ahead,
+                        part,
+                        down_lethal(rules, attack.damage - part, before),
+                    )
+                )
+            continue
+        if attack.damage is not None and filled:
+            found.append(RowResult(row_round, unknown_names(attack, by_name), 0, {}, ahead))
             continue
         if attacker is None or target is None:
             message = "" if not (attack.attacker or attack.target) else unknown_names(attack, by_name)
+            found.append(RowResult(row_round, message, 0, {}, ahead))
+            continue
+        if kind is None or kind == HEAL:
+            message = bad_kind(rules) if kind is None else heal_needs_amount()
             found.append(RowResult(row_round, message, 0, {}, ahead))
             continue
         state = RowState(
@@ -350,12 +392,45 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
         if isinstance(hp, str) and hp.startswith("#") and not str(result).startswith("#"):
             result = hp  # a hit whose damage cannot be worked out says why
         hp_lost = hp if isinstance(hp, int) and not isinstance(hp, bool) else 0
+        before = start[target.name] - lost[target.name]
+        part = subdual_part(rules, hp_lost, before) if kind == SUBDUAL else 0
         for name in (attack.target, *attack.also):
             if name in lost:
                 lost[name] += hp_lost
+                sub[name] += part
         wear[target.name] += ruleset.prot_wear(outputs)
-        found.append(RowResult(row_round, result, hp_lost, outputs, check))
+        found.append(
+            RowResult(
+                row_round, result, hp_lost, outputs, check, part, down_lethal(rules, hp_lost - part, before)
+            )
+        )
     return found
+
+
+def heal_row(
+    rules: RuleSet,
+    attack: Attack,
+    target: Combatant,
+    before: int,
+    sub_before: int,
+    row_round: int,
+    ahead: str,
+) -> RowResult:
+    """A heal row: its Target only (Also hits typed: a message), by the seed's caps read at the band
+    of the hit points its normal damage leaves; the hit points given back take subdual damage off
+    first (the seeds are silent: a ruling)."""
+    if any(attack.also):
+        return RowResult(row_round, heal_also_message(), 0, {}, ahead)
+    most = max(target.max_hp, start_hp(target))
+    given = healed(rules, attack.damage or 0, before, before + sub_before, most)
+    return RowResult(row_round, HEALED, -given, {}, ahead, -min(sub_before, given), heal=True)
+
+
+def down_lethal(rules: RuleSet, lethal: int, before: int) -> int:
+    """Normal damage taken by a Target already at 0 or below, where further damage kills
+    (``further_damage_lethal``): it ends a subdual knock-out."""
+    kinds = encounter(rules).damage_kinds
+    return lethal if kinds is not None and kinds.further_damage_lethal and before <= 0 and lethal > 0 else 0
 
 
 # What a GM checks by eye on a row, said on the row (LOG_CHECK); the row still resolves as typed.
@@ -417,14 +492,24 @@ class CombatantState:
     down: bool
     extra: dict[str, object]  # the ruleset's own (wound modifier, stunned, PROT now)
     morale: str = ""  # the GM's morale table at the morale roll
+    subdual: int = 0  # subdual (temporary) damage taken, inside the hit points lost
     side_down: str = ""  # "2 of 5", then ": check morale" at the block's percent
 
 
-def hit_point_state(rules: RuleSet, hp: int, start: int) -> str:
+def hit_point_state(rules: RuleSet, hp: int, start: int, subdual: int = 0, down_lethal: int = 0) -> str:
     """The state of the band ``hp`` lies in; with ``start_band_exempt``, a combatant still in the band
-    of its starting hit points reads as the last band (spelljammer: no wound until the next band)."""
-    rule = encounter(rules).hit_points
+    of its starting hit points reads as the last band (spelljammer: no wound until the next band).
+    With subdual damage taken: knocked out (the kinds' state column) when ``hp`` is 0 or below but the
+    normal damage alone leaves it above 0 and no damage struck it while down where that kills; else
+    the band of the hit points the normal damage leaves when they are 0 or below (the wound)."""
+    rule, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
     table = rules.table(rule.table)
+    lethal = hp + subdual
+    if subdual > 0 and hp <= 0 < lethal and down_lethal == 0 and kinds and kinds.knocked_out:
+        row = table.band(hp)
+        return "" if row is None else str(row[kinds.knocked_out])
+    if lethal <= 0:
+        hp = lethal
     row = table.band(hp)
     if row is not None and rule.start_band_exempt and row is table.band(start):
         row = table.rows[-1]
@@ -496,23 +581,63 @@ def log_hp(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: i
     return start_hp(me) - taken
 
 
+def subdual_taken(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: int) -> int:
+    """The subdual (temporary) damage in the log rows of rounds up to ``up_to_round``."""
+    return sum(
+        row.subdual * (attack.target, *attack.also).count(me.name)
+        for attack, row in zip(fight.attacks, log, strict=True)
+        if me.name and row.round <= up_to_round
+    )
+
+
+def lethal_hp(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: int) -> int:
+    """The hit points the log's normal damage leaves (subdual damage does not wound)."""
+    return log_hp(fight, me, log, up_to_round) + subdual_taken(fight, me, log, up_to_round)
+
+
+def down_lethal_taken(fight: Fight, me: Combatant, log: Sequence[RowResult], up_to_round: int) -> int:
+    return sum(
+        row.down_lethal
+        for attack, row in zip(fight.attacks, log, strict=True)
+        if me.name and attack.target == me.name and row.round <= up_to_round
+    )
+
+
 def bleeding(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[RowResult], hp: int) -> int:
     """Hit points lost by the current round to a band that loses them each round until aided (``hp``:
-    the hit points from the log)."""
+    the hit points the log's normal damage leaves, ``lethal_hp``). A heal row in a round after it
+    reached the band stops the loss from that round, as aid does."""
     rule = encounter(rules).hit_points
     row = rules.table(rule.table).band(hp) if rule.loss and me.name else None
     if row is None or not isinstance(row[rule.loss], int) or row[rule.loss] <= 0:
         return 0
-    top = hp if row.high is None else row.high
+    since = bleeding_since(fight, me, log, hp if row.high is None else row.high)
+    until = fight.round if me.aided_round is None else min(fight.round, me.aided_round - 1)
+    stop = healed_round(fight, me, log, since)
+    if stop is not None:
+        until = min(until, stop - 1)
+    lost = row[rule.loss] * max(0, until - since)
+    return lost if row.low is None else min(lost, hp - row.low + 1)
+
+
+def bleeding_since(fight: Fight, me: Combatant, log: Sequence[RowResult], top: int) -> int:
+    """The round the log first brought the combatant to ``top`` or below (0: it started there)."""
     reached = [
         round_
         for attack, round_ in zip(fight.attacks, (r.round for r in log), strict=True)
-        if me.name in (attack.target, *attack.also) and log_hp(fight, me, log, round_) <= top
+        if me.name in (attack.target, *attack.also) and lethal_hp(fight, me, log, round_) <= top
     ]
-    since = 0 if start_hp(me) <= top else min(reached)
-    until = fight.round if me.aided_round is None else min(fight.round, me.aided_round - 1)
-    lost = row[rule.loss] * max(0, until - since)
-    return lost if row.low is None else min(lost, hp - row.low + 1)
+    return 0 if start_hp(me) <= top else min(reached)
+
+
+def healed_round(fight: Fight, me: Combatant, log: Sequence[RowResult], since: int) -> int | None:
+    """The first round after ``since`` with a heal row on the combatant (it stops the bleeding)."""
+    heals = [
+        r.round
+        for a, r in zip(fight.attacks, log, strict=True)
+        if r.heal and a.target == me.name and r.round > since
+    ]
+    return min(heals) if heals else None
 
 
 def roster_state(
@@ -524,8 +649,9 @@ def roster_state(
     together = simultaneous(rules, fight.roster, positions)
     found = []
     for index, me in enumerate(fight.roster):
+        subdual = subdual_taken(fight, me, log, fight.round)
         hp = log_hp(fight, me, log, fight.round)
-        hp -= bleeding(rules, fight, me, log, hp)
+        hp -= bleeding(rules, fight, me, log, hp + subdual)
         first, later = initiative(rules, fight.roster, index), later_initiatives(rules, fight.roster, index)
         conditions = [
             condition_text(rules, c)
@@ -542,7 +668,11 @@ def roster_state(
                 spell_at=None if first is None or me.casting_time is None else first - me.casting_time,
                 round_one=round_one(rules, fight, me),
                 hp_now=hp,
-                state=hit_point_state(rules, hp, start_hp(me)) if me.name else "",
+                state=hit_point_state(
+                    rules, hp, start_hp(me), subdual, down_lethal_taken(fight, me, log, fight.round)
+                )
+                if me.name
+                else "",
                 conditions=", ".join(conditions[:CONDITION_SLOTS])
                 + (
                     f", and {len(conditions) - CONDITION_SLOTS} more"
@@ -552,6 +682,7 @@ def roster_state(
                 down=bool(me.name) and hp <= 0,
                 extra=adapter(rules).roster_extra(rules, fight, me, hp, log),
                 morale=morale_result(rules, me.morale_roll) if me.name else "",
+                subdual=subdual,
             )
         )
     downs = [s.down for s in found]
@@ -579,12 +710,16 @@ def bleeding_note(rules: RuleSet, fight: Fight, me: Combatant, log: Sequence[Row
     if not rule.loss or not me.name:
         return ""
     now = round_now(fight)
-    row = rules.table(rule.table).band(log_hp(fight, me, log, now))
+    row = rules.table(rule.table).band(lethal_hp(fight, me, log, now))
     loss = None if row is None else row[rule.loss]
     if not isinstance(loss, int) or loss <= 0:
         return ""
     if me.aided_round is not None and me.aided_round <= now:
         return f"aided in round {me.aided_round}, bleeding stopped"
+    top = lethal_hp(fight, me, log, now) if row.high is None else row.high
+    stop = healed_round(fight, me, log, bleeding_since(fight, me, log, top))
+    if stop is not None and stop <= now:
+        return f"healed in round {stop}, bleeding stopped"
     return f"bleeding {loss} HP a round"
 
 

@@ -34,7 +34,17 @@ BLOCK_KEYS = {
     "log_picks",
     "log_picks_by_name",
     "stun_loses_attacks",
+    "damage_kinds",
 }
+DAMAGE_KIND_KEYS = {
+    "table",
+    "knocked_out",
+    "further_damage_lethal",
+    "heal_cap",
+    "beyond_healing",
+    "subdual_picks",
+}
+SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table's row ids (normal damage: the Kind left empty)
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,22 @@ class Morale:
 
 
 @dataclass(frozen=True)
+class DamageKinds:
+    """The log's Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""
+
+    table: (
+        str  # an entries table whose rows `subdual` (optional) and `heal` are typed by label or first letter
+    )
+    knocked_out: str | None  # column of the hit point states: the state of one knocked out by subdual damage
+    further_damage_lethal: bool  # subdual damage to a combatant already at 0 or below counts as normal
+    heal_cap: str | None  # column of the hit point states: healing raises hit points to at most this
+    beyond_healing: str | None  # column of the hit point states: TRUE where healing has no effect
+    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of
+    # the blade, a punch) with the Kind left empty
+    subdual_picks: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class EncounterRules:
     initiative: Initiative
     hit_points: HitPoints
@@ -78,6 +104,7 @@ class EncounterRules:
         None  # typed by name in the Picks cell (None: log_picks.by_name_tables)
     )
     stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round
+    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -105,9 +132,54 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         stun = False
     if initiative is None or hit_points is None:
         return None, parser.uses
+    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None
     return EncounterRules(
-        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun
+        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds
     ), parser.uses
+
+
+def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:
+    check = parser.check
+    what = "encounter.damage_kinds"
+    block = check.mapping(data["damage_kinds"], data.value_lines["damage_kinds"], what)
+    if block is None:
+        return None
+    check.keys(block, DAMAGE_KIND_KEYS, {"table"}, what)
+    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", {})
+    lethal = block.get("further_damage_lethal", False)
+    if not isinstance(lethal, bool):
+        check.fail(
+            block.value_lines["further_damage_lethal"], f"{what}.further_damage_lethal must be true or false"
+        )
+        lethal = False
+    columns: dict[str, tuple[str, ...]] = {}
+    found: dict[str, str | None] = {}
+    for key, kind in (("knocked_out", "text"), ("heal_cap", "int"), ("beyond_healing", "bool")):
+        found[key] = (
+            None if key not in block else check.ident(block[key], block.value_lines[key], f"{what}.{key}")
+        )
+        if found[key]:
+            columns[found[key]] = (kind,)
+    if columns:
+        parser.table_id(
+            hit_points.table, block.line, f"{what} (columns of {hit_points.table})", "bands", columns
+        )
+    picks: list[tuple[str, str]] = []
+    raw = block.get("subdual_picks", LocatedList())
+    if not isinstance(raw, list):
+        check.fail(block.value_lines["subdual_picks"], f"{what}.subdual_picks must be a list of table.column")
+        raw = LocatedList()
+    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):
+        table_id, _, column = str(item).partition(".")
+        if not column:
+            check.fail(item_line, f"{what}.subdual_picks: {item!r} is not table.column")
+            continue
+        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})
+        parser.uses.pickers.append((table_id, item_line))
+        picks.append((table_id, column))
+    return DamageKinds(
+        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)
+    )
 
 
 def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:

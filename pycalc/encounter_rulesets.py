@@ -67,6 +67,10 @@ class Adapter:
     # calculator inputs a roster pick fills besides the wiring's plain {attacker.x} and {target.x}:
     # the roster's outputs ({target.hp_now} is ROSTER_HP_NOW)
     picked: Mapping[str, str] = field(default_factory=lambda: {"ATTACK_TARGET_HP": "{target.hp_now}"})
+    # the part of a subdual hit counted as normal damage, where the ruleset splits it (C&C: one point in
+    # five): the engine's function and the calculator's (output, input) cells the log reworks per row
+    subdual_normal: Callable[[RuleSet, int], int] | None = None
+    subdual_normal_cells: tuple[str, str] | None = None
 
     def filled_from_roster(self) -> dict[str, tuple[str, str]]:
         """Calculator input -> (attacker or target, the roster column's stat id) a roster pick fills."""
@@ -148,6 +152,8 @@ def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str],
         summary="ATTACK_SUMMARY",
         resolve=resolve,
         rolls=fields.get("rolls", D20_ROLLS),
+        subdual_normal=fields.get("subdual_normal"),
+        subdual_normal_cells=fields.get("subdual_normal_cells"),
     )
 
 
@@ -156,6 +162,8 @@ CNC = d20_adapter(
     d20_stats("Attack bonus (BtH + Str or Dex)", ("ac", "AC")),
     {"ATTACK_DEFENDER_DEX": "{target.dex}", "ATTACK_ATTACKER_DEX": "{attacker.dex}"},
     more=lambda a, t, row: {"defender_dex": t.dex, "attacker_dex": a.dex},
+    subdual_normal=cnc.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
+    subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
 )
 OSR = d20_adapter(
     osr,

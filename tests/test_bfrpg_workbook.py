@@ -48,6 +48,7 @@ EXCEL_2007 = {
         "NOT",
         "ISNUMBER",
         "ISERROR",
+        "COUNTA",
         "COUNTIF",
         "COUNTIFS",
         "SMALL",

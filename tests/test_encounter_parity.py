@@ -1,7 +1,7 @@
 """The Encounter sheet recalculated in real LibreOffice equals the pure-Python model
 (pycalc.encounter) on generated fights: random rosters, initiative rolls (groups sharing a roll),
-20-60 attack log rows (unknown names, empty rows, area hits), conditions and the round; every roster
-output, every log result and HP lost, every condition's activity compared."""
+20-60 attack log rows (unknown names, empty rows, area hits, subdual and heal rows), conditions and
+the round; every roster output, every log result and HP lost, every condition's activity compared."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc.damage_kinds import HEALED, labels
 from pycalc.dice import parse
 from pycalc.encounter import (
     ALSO_HITS,
@@ -28,7 +29,7 @@ from pycalc.encounter import (
     acts_now,
     bleeding,
     initiative_dice,
-    log_hp,
+    lethal_hp,
     record_log_rows,
     record_order,
     record_result,
@@ -40,7 +41,7 @@ from pycalc.encounter import (
     short_names,
     with_names,
 )
-from pycalc.encounter_block import encounter
+from pycalc.encounter_block import HEAL, SUBDUAL, encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.log_picks import named_picks
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
@@ -66,6 +67,35 @@ def random_named_picks(rules: RuleSet, chance: random.Random) -> str:
         typed.append(chance.choice(["dragon", typed[0]]))  # unknown, or twice
     shaped = [chance.choice([n, n.upper(), n.replace(" ", "_"), n.title(), f" {n} "]) for n in typed]
     return ",".join(shaped) + ("," if chance.random() < 0.1 else "")
+
+
+def random_kind(rules: RuleSet, chance: random.Random) -> str:
+    """The Kind cell as a GM may type it: mostly empty, else a kind's label or first letter in any
+    case, now and then a text that names no kind."""
+    named = labels(rules)
+    draw = chance.random()
+    if draw < 0.7 or not named:
+        return ""
+    if draw < 0.98:
+        label = named[SUBDUAL if SUBDUAL in named and draw < 0.85 else HEAL]
+        return chance.choice([label, label.lower(), label.upper(), label[0], label[0].lower()])
+    return chance.choice(["x", "lethal"])
+
+
+def with_kinds(rules: RuleSet, attack: Attack, chance: random.Random) -> Attack:
+    """A row with a random Kind; a heal row mostly has the hit points typed in Dmg, no roll and
+    mostly no Also hits."""
+    kind = random_kind(rules, chance)
+    if kind and kind[0].lower() == labels(rules).get(HEAL, "?")[0].lower():
+        # small heals too: C&C's mortally wounded stay in their band, their bleeding stopped
+        damage = (
+            chance.choice([chance.randint(0, 2), chance.randint(0, 15)])
+            if chance.random() < 0.8
+            else attack.damage
+        )
+        also = attack.also if chance.random() < 0.1 else ()
+        return replace(attack, kind=kind, damage=damage, also=also)
+    return replace(attack, kind=kind)
 
 
 def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
@@ -144,7 +174,8 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 damage=chance.randint(0, 20) if chance.random() < 0.08 else None,
             )
         )
-        if attacks[-1].damage is not None and chance.random() < 0.5:  # a trap or a fall: no attacker
+        attacks[-1] = with_kinds(rules, attacks[-1], chance)
+        if attacks[-1].damage is not None and chance.random() < 0.5:  # a trap, a fall, a potion: no attacker
             attacks[-1] = replace(attacks[-1], attacker="")
     if chance.random() < 0.1:
         attacks[chance.randrange(len(attacks))] = Attack("", "")
@@ -161,6 +192,23 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     ]
     round_typed = None if chance.random() < 0.05 else chance.randint(1, rounds + 1)  # None: emptied
     return shortened(Fight(roster, attacks, conditions, round=round_typed), random.Random(chance.random()))
+
+
+def healed_fight() -> Fight:
+    """A combatant brought to -8 in round 1 and healed 1 in round 2 (C&C: it stays mortally wounded,
+    its bleeding stopped; elsewhere an ordinary heal), a subdual knock-out and a heal of it."""
+    stats = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "needed": 10, "sc": 80, "def": 20, "con": 12}
+    roster = [
+        Combatant("Aria", init_rolls=(4, 1, 1), max_hp=6, stats=stats),
+        Combatant("Thug", init_rolls=(2, 1, 1), max_hp=6, stats=stats),
+    ]
+    attacks = [
+        Attack("", "Aria", round=1, damage=14),
+        Attack("Aria", "Thug", damage=6, kind="s"),
+        Attack("", "Aria", round=2, damage=1, kind="h"),
+        Attack("", "Thug", damage=2, kind="h"),
+    ]
+    return Fight(roster, attacks, round=4)
 
 
 def shortened(fight: Fight, chance: random.Random) -> Fight:
@@ -256,6 +304,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         "LOG_MODS": column([a.mods for a in log], LOG_SIZE),
         "LOG_FLAT_DAMAGE": column([a.damage for a in log], LOG_SIZE),
         "LOG_VOID": column(["x" if a.void else "" for a in log], LOG_SIZE),
+        "LOG_KIND": column([a.kind for a in log], LOG_SIZE),
     }
     for k in range(ALSO_HITS):
         cells[f"LOG_ALSO_HITS_{k + 1}"] = column(
@@ -314,6 +363,8 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         found["ROSTER_SPELL_AT"] = roster_column([s.spell_at for s in states])
     if rule.first_round:
         found["ROSTER_ROUND_ONE"] = roster_column([s.round_one for s in states])
+    if SUBDUAL in labels(rules):
+        found["ROSTER_SUBDUAL_TAKEN"] = roster_column([s.subdual for s in states])
     if encounter(rules).morale:
         found["ROSTER_MORALE"] = roster_column([s.morale for s in states])
         found["ROSTER_SIDE_DOWN"] = roster_column([s.side_down for s in states])
@@ -363,7 +414,7 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     rules = load_ruleset(ruleset_id)
     xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
     chance = random.Random(f"encounter-{ruleset_id}")
-    fights = [random_fight(rules, chance) for _ in range(FIGHTS)]
+    fights = [random_fight(rules, chance) for _ in range(FIGHTS)] + [healed_fight()]
     expected = [expected_outputs(rules, f) for f in fights]
     present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
     inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
@@ -373,7 +424,7 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     assert sum(1 for f in fights for a in f.attacks if a.roll is not None) > 20 * FIGHTS
     if encounter(rules).hit_points.loss:  # C&C's -7 to -9: bleeding, aided or not, is exercised
         bleeding_now = [
-            bleeding(rules, replace(f, round=round_now(f)), c, log, log_hp(f, c, log, round_now(f)))
+            bleeding(rules, replace(f, round=round_now(f)), c, log, lethal_hp(f, c, log, round_now(f)))
             for f in fights
             for log in [resolve_log(rules, f)]
             for c in f.roster
@@ -382,3 +433,12 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
         notes = [t for e in expected for t in e["RECORD_STATE"] if "bleeding" in str(t)]
         assert sum(1 for t in notes if "aided" in t) >= 5  # the record's notes, aided or not, compared
         assert sum(1 for t in notes if "aided" not in t) >= 20
+        assert sum(1 for t in notes if "healed in round" in t) >= 1  # a heal row stopped it (healed_fight)
+    results = [r for f in fights for r in resolve_log(rules, f)]
+    assert sum(1 for r in results if r.result == HEALED and r.hp_lost < 0) >= 100  # heals that gave HP back
+    if SUBDUAL in labels(rules):  # subdual rows, and knock-outs the roster names as the seed does
+        assert sum(1 for r in results if r.subdual > 0) >= 100
+        hit_points, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
+        rows = rules.table(hit_points.table).rows
+        knocked_out = {str(r[kinds.knocked_out]) for r in rows} - {str(r[hit_points.state]) for r in rows}
+        assert sum(1 for e in expected for t in e["ROSTER_STATE"] if t in knocked_out) >= 20

@@ -301,7 +301,15 @@ def test_a_row_voided_with_x_gives_its_damage_back_and_a_row_header_delete_chang
 ):
     """Undo as the README says: x in the row's Void cell strikes it out and the fight reads as if the
     attack had never been made. A row's header clicked and Delete pressed on the protected sheet is
-    refused by LibreOffice without a word: the row stays whole (nothing half cleared)."""
+    refused by LibreOffice without a word: the row stays whole (nothing half cleared).
+
+    Why no message can be had (LibreOffice 7.4, tried in the window): Delete and Sheet > Clear Cells are
+    greyed out for a selection that is not all editable (sc/source/ui/view/cellsh.cxx, GetBlockState),
+    so the command whose refusal would say "protected cells" never runs. Tried: an input message on the
+    row's first cell (a row-header click shows none), the outputs as one multi-row array formula on an
+    unprotected sheet (the same greyed command: no "cannot change only part of an array"), every cell
+    of the row unlocked (Delete then clears the row's formulas too); a row-header click on a sheet whose
+    locked cells cannot be selected selects nothing."""
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)

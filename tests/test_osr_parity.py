@@ -467,7 +467,7 @@ def books(build_ruleset) -> tuple[openpyxl.Workbook, openpyxl.Workbook]:
 
 
 ALLOWED = {
-    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "COUNTIFS", "SMALL", "ROWS", "SUMIFS", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
+    "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "COUNTIFS", "COUNTA", "SMALL", "ROWS", "SUMIFS", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
     "LEFT", "UPPER", "SUMPRODUCT", "COUNT", "ROW", "ISNA", "AVERAGE", "VALUE", "MID", "FIND", "LOWER", "LEN",
     "FALSE", "TRUE", "SEARCH",  # SEARCH: the shared dice grid (pycalc/sheets/dice_grid.py)
     "NA", "TRIM", "TEXT", "REPLACE",  # the damage chart's gaps, the dice check, the dropdowns' modifiers

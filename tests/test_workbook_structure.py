@@ -46,6 +46,7 @@ EXCEL_FUNCTIONS = {
     "MATCH",
     "IF",
     "IFERROR",
+    "COUNTA",
     "COUNTIF",
     "COUNTIFS",
     "SMALL",

@@ -30,6 +30,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.damage_kinds import HEALED, bad_kind, heal_also_message, heal_needs_amount, labels
 from pycalc.encounter import (
     ALSO_HITS,
     CHECK_SEPARATOR,
@@ -42,8 +43,8 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     initiative_dice,
 )
+from pycalc.encounter_block import HEAL, SUBDUAL, encounter
 from pycalc.encounter_block import cell as block_value
-from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
 from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
@@ -511,7 +512,7 @@ class EncounterWriter:
         for key, column in self.log.index.items():  # the log: narrow, its titles wrapped
             if column < WORKING_FROM:
                 word = max(len(w) for w in self.log.labels[key].split())
-                fits = round(word * BOLD_CHARACTER + 1, 1) if key.startswith("pick_") else 0
+                fits = round(word * BOLD_CHARACTER + 1, 1) if title_fits(key) else 0
                 self.log_sheet.column_dimensions[get_column_letter(column)].width = max(log_width(key), fits)
 
     # ---- the acting order above the log
@@ -702,7 +703,10 @@ class EncounterWriter:
             outputs.append(("spell", "Spell goes off on", "SPELL_AT"))
         if rule.first_round:
             outputs.append(("note", "Round 1", "ROUND_ONE"))
-        outputs += [("hp_now", "HP now", "HP_NOW"), ("state", "State", "STATE")]
+        outputs += [("hp_now", "HP now", "HP_NOW")]
+        if SUBDUAL in labels(self.rules):  # the subdual (temporary) damage inside the hit points lost
+            outputs.append(("sub_taken", f"{labels(self.rules)[SUBDUAL]} damage taken", "SUBDUAL_TAKEN"))
+        outputs.append(("state", "State", "STATE"))
         outputs += [(key, label, key.upper()) for key, label in ROSTER_EXTRA.get(self.rules.id, ())]
         outputs += [("conditions", "Conditions now", "CONDITIONS"), ("down", "0 HP or less", "DOWN")]
         if self.block.morale:
@@ -715,6 +719,9 @@ class EncounterWriter:
         r.add("dexv", "DEX (as a number)")
         r.add("start", "HP at the start")
         r.add("log_hp", "HP after the log")
+        r.add("lethal_hp", "HP after the log's normal damage")  # subdual damage does not wound
+        r.add("state_hp", "HP whose band names the state")
+        r.add("down_lethal", "normal damage taken while down")
         r.add("record_key", "Place on the fight record")
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
@@ -727,9 +734,10 @@ class EncounterWriter:
             r.add(f"s_{s.id}", s.label)
             self.name(r, f"s_{s.id}", f"ROSTER_{s.id.upper()}")
         if self.block.hit_points.loss:
-            for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_lost"):
+            for key in ("bleed_loss", "bleed_top", "bleed_low", "bleed_since", "bleed_stop", "bleed_lost"):
                 r.add(key, key)
             self.name(r, "bleed_loss", "ROSTER_BLEED_LOSS")  # the fight record says who bleeds
+            self.name(r, "bleed_stop", "ROSTER_BLEED_STOP")  # and whose bleeding a heal stopped
         self.name(r, "start", "ROSTER_HP_AT_START")
 
     def roster_formulas(self, row: int) -> dict[str, str]:
@@ -790,11 +798,29 @@ class EncounterWriter:
                 f'IF(AND(NOT({named}),ENC_ROUND_NOW=1,{at("first")}=TRUE),{q("acts first: " + title)},"")'
             )
         log = self.log
-        taken = "+".join(
-            f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
-            for key in self.target_keys
+        taken = self.over_targets(
+            lambda key: (
+                f'SUMIFS({log.ref("hp_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
+            )
         )
         found["log_hp"] = f"IF({named},0,{at('start')}-({taken}))"
+        kinds = self.block.damage_kinds
+        if "sub_taken" in r.index:
+            pool = "+".join(
+                f'SUMIFS({log.ref("sub_lost")},{log.ref("who_" + key)},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
+                for key in self.target_keys
+            )
+            found["sub_taken"] = f'IF({named},"",{pool})'
+            found["lethal_hp"] = f"IF({named},0,{at('log_hp')}+{at('sub_taken')})"
+        else:
+            found["lethal_hp"] = f"IF({named},0,{at('log_hp')})"
+        if kinds is not None and kinds.further_damage_lethal:
+            found["down_lethal"] = (
+                f"IF({named},0,SUMIFS({log.ref('down_lethal')},{log.ref('who_target')},{at('name')},"
+                f'{log.ref("round_now")},"<="&ENC_ROUND_NOW))'
+            )
+        else:
+            found["down_lethal"] = "0"
         size, place = f"ROWS({r.span('name')})", f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
         found["record_key"] = (
             f'IF({named},"",IF(ISNUMBER({at("order")}),{at("order")},{size}+1)*{size}+{place})'
@@ -812,11 +838,17 @@ class EncounterWriter:
         else:
             found["hp_now"] = f'IF({named},"",{at("log_hp")})'
         hit_points = self.block.hit_points
-        state = band(hit_points.table, hit_points.state, at("hp_now"))
+        sub = at("sub_taken") if "sub_taken" in r.index else "0"
+        # the wound's band once the normal damage alone takes one to 0 or below (pycalc.encounter)
+        found["state_hp"] = f"IF({named},0,IF({at('hp_now')}+{sub}<=0,{at('hp_now')}+{sub},{at('hp_now')}))"
+        state = band(hit_points.table, hit_points.state, at("state_hp"))
         if hit_points.start_band_exempt:
             starts = table_name(hit_points.table, "from")
-            same = f"MATCH({at('hp_now')},{starts},1)=MATCH({at('start')},{starts},1)"
+            same = f"MATCH({at('state_hp')},{starts},1)=MATCH({at('start')},{starts},1)"
             state = f"IF({same},{last(hit_points.table, hit_points.state)},{state})"
+        if "sub_taken" in r.index and kinds is not None and kinds.knocked_out:
+            out = f"AND({sub}>0,{at('hp_now')}<=0,{at('hp_now')}+{sub}>0,{at('down_lethal')}=0)"
+            state = f"IF({out},{band(hit_points.table, kinds.knocked_out, at('hp_now'))},{state})"
         found["state"] = f'IF({named},"",IFERROR({state},""))'
         found["down"] = f'IF({named},"",{at("hp_now")}<=0)'
         found["conditions"] = self.conditions_now(row)
@@ -854,7 +886,7 @@ class EncounterWriter:
         before it was aided, never below the band (the model: pycalc.encounter.bleeding)."""
         r, log, rule = self.roster, self.log, self.block.hit_points
         at = lambda key: r.at(key, row)  # noqa: E731
-        hp, top = at("log_hp"), at("bleed_top")
+        hp, top = at("lethal_hp"), at("bleed_top")
         later = "ENC_ROUND_NOW+1"  # after every round that counts: no row reached the band
 
         def first_round(key: str) -> str:
@@ -863,12 +895,20 @@ class EncounterWriter:
 
         since = "MIN(" + ",".join(first_round(key) for key in self.target_keys) + ")"
         until = f"IF(ISNUMBER({at('aided')}),MIN(ENC_ROUND_NOW,{at('aided')}-1),ENC_ROUND_NOW)"
+        if self.block.damage_kinds:  # a heal in a round after it reached the band stops it, as aid does
+            until = f"MIN({until},{at('bleed_stop')}-1)"
+            healed = (
+                f"({log.ref('who_target')}={at('name')})*({log.ref('heal_ok')}=TRUE)"
+                f"*({log.ref('round_now')}>{at('bleed_since')})"
+            )
+            stop = f"SUMPRODUCT(MIN({healed}*{log.ref('round_now')}+(1-{healed})*({later})))"
         bleeds = f'OR({at("name")}="",NOT(ISNUMBER({at("bleed_loss")})),{at("bleed_loss")}<=0)'
         return {
             "bleed_loss": f"IFERROR({band(rule.table, rule.loss, hp)},0)",
             "bleed_top": f"IFERROR({band(rule.table, 'to', hp)},0)",
             "bleed_low": f"IFERROR({band(rule.table, 'from', hp)},0)",
             "bleed_since": f"IF({bleeds},0,IF({at('start')}<={top},0,{since}))",
+            **({"bleed_stop": f"IF({bleeds},0,{stop})"} if self.block.damage_kinds else {}),
             "bleed_lost": f"IF({bleeds},0,MIN({at('bleed_loss')}*MAX(0,{until}-{at('bleed_since')}),"
             f"{hp}-{at('bleed_low')}+1))",
         }
@@ -1045,6 +1085,14 @@ class EncounterWriter:
     def target_keys(self) -> list[str]:
         return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
 
+    def over_targets(self, term: Callable[[str], str]) -> str:
+        """``term`` of each target key joined by "+"; an Also hits key's only where some log row names
+        one (a damage roll typed then re-sums the Target column alone, not three empty ones)."""
+        return "+".join(
+            term(key) if key == "target" else f"IF({also_used(key)},{term(key)},0)"
+            for key in self.target_keys
+        )
+
     def write_log(self) -> None:
         log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
         put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
@@ -1065,13 +1113,15 @@ class EncounterWriter:
         shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
         shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
+        listed = [(f"pick_{t}", pick_label(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Dmg, no roll", "LOG_FLAT_DAMAGE")
         named = named_picks(self.rules)
         by_name = [("named_picks", "Picks by name", "LOG_PICKS")] if named else []
         more = [*listed, *by_name]
         more += [(f"also{k}", f"Also hits {k}", f"LOG_ALSO_HITS_{k}") for k in range(1, ALSO_HITS + 1)]
         more.append(flat)
+        if self.block.damage_kinds:  # empty: normal damage; subdual (temporary) or heal by label or letter
+            more.append(("kind", "Kind", "LOG_KIND"))
         for key, label, defined in [*inputs, *shown, *more]:
             log.add(key, label)
             self.name(log, key, defined)
@@ -1098,6 +1148,14 @@ class EncounterWriter:
         sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
         for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
             put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
+        for table_id, _ in picks:  # a narrow list column: its title's first word, the whole in a comment
+            table = self.rules.table(table_id)
+            title = put_formula(
+                sheet.cell(log.top, log.index[f"pick_{table_id}"]), q(log.labels[f"pick_{table_id}"])
+            )
+            listed = ", ".join(str(row.label) for row in table.rows)
+            title.comment = Comment(f"{short_title(table.title)}: {listed}", "GM combat")
+            title.comment.width, title.comment.height = 300, 120
         strike_out_void(sheet, log)
         working(log)
         for key in ("attacker", *self.target_keys):
@@ -1126,16 +1184,17 @@ class EncounterWriter:
             "target_hp_before",
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
-            "check_parts",
             "prot_wear",
             "wear",
             "filled",
         ):
             log.add(key, key)
         self.name(log, "filled", "LOG_FILLED_COUNT")
-        if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
-            for key in self.target_keys:
-                log.add(f"hp_{key}", key)
+        for key in self.target_keys[1:]:  # one cell each (the log's title row): is the column used
+            log.add(f"used_{key}", f"used_{key}")
+            used = put_formula(sheet.cell(log.top, log.index[f"used_{key}"]), f"COUNTA({log.span(key)})>0")
+            used.number_format = BOOLEAN_FORMAT
+            define_name(self.book, also_used(key), absolute(sheet, used.coordinate))
         wired = {}
         for name in sorted(self.used):
             template = ruleset.wiring.get(name)
@@ -1150,6 +1209,15 @@ class EncounterWriter:
                 # every row input before the workings that read it: LibreOffice's threaded calculation
                 # could read a later column of the same row before working it out (an #N/A kept)
                 log.add(f"in_{name}", name)
+        # the kind's workings read the picks' inputs, the check reads the kind: each after what it reads
+        # (LibreOffice's threaded calculation kept an error where a working read a later column)
+        for key in self.kind_keys():
+            log.add(key, key)
+        if self.block.hit_points.loss:  # each target's HP after its round (bleeding counts from it)
+            log.add("lethal", "lethal")  # the HP lost to normal damage (subdual damage does not bleed)
+            for key in self.target_keys:
+                log.add(f"hp_{key}", key)
+        log.add("check_parts", "check_parts")
         self.check_named(wired, named)
         self.plan = self.row_formulas(wired)
         for name, planned in self.plan.items():
@@ -1327,9 +1395,10 @@ class EncounterWriter:
         if self.block.hit_points.loss:
             for key in self.target_keys:
                 who = at(f"who_{key}")
-                taken = "+".join(
-                    f'SUMIFS({log.span("hp_lost")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
-                    for other in self.target_keys
+                taken = self.over_targets(
+                    lambda other, who=who: (
+                        f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    )
                 )
                 start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
                 cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
@@ -1341,8 +1410,9 @@ class EncounterWriter:
         cells["target_hp_before"] = (
             f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('who_target'))}),0)"
         )
+        worn = "STRIKE_PROT" in self.ruleset.wiring  # no PROT to wear: no sum over the rows above
         cells["prot_wear"] = (
-            "0" if first else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
+            "0" if first or not worn else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
         )
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
@@ -1397,15 +1467,33 @@ class EncounterWriter:
             said, bad = f"IF({stunned},{q(LOST_STUNNED)},{said})", f"OR({stunned},{bad})"
         attacker_ok = f'OR(ISNUMBER({at("arow")}),AND({flat},{at("attacker")}=""))'
         void = f'{at("void")}<>""'
+        flat_said, flat_lost = q(DAMAGE), at("damage")
+        if self.block.damage_kinds:  # a Kind no row names; a heal row (Dmg, no roll: the HP given back)
+            also_typed = "OR(" + ",".join(f'{at(f"also{k}")}<>""' for k in range(1, ALSO_HITS + 1)) + ")"
+            heal_said = f"IF(NOT({flat}),{q(heal_needs_amount())},IF({also_typed},{q(heal_also_message())},{q(HEALED)}))"
+            said = f"IF({at('kind_bad')},{q(bad_kind(self.rules))},IF({at('is_heal')},{heal_said},{said}))"
+            flat_said = (
+                f"IF({at('kind_bad')},{q(bad_kind(self.rules))},IF({at('is_heal')},{heal_said},{flat_said}))"
+            )
+            flat_lost = f"IF(OR({at('kind_bad')},{at('is_heal')}),0,{flat_lost})"  # a heal: hp_lost below
+            bad = f"OR({at('kind_bad')},{at('is_heal')},{bad})"
         cells["result"] = (
             f'IF({names},"",IF({void},{q(VOID)},IF(NOT({attacker_ok}),"#ATTACKER? a name on the roster",'
-            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{q(DAMAGE)},{said})))))'
+            f'IF(NOT(ISNUMBER({at("trow")})),"#TARGET? a name on the roster",IF({flat},{flat_said},{said})))))'
         )
         both = f'AND(ISNUMBER({at("arow")}),ISNUMBER({at("trow")}),{at("void")}="")'
-        cells["hp_lost"] = (
-            f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{at("damage")},'
+        damage_key = "dmg" if self.block.damage_kinds else "hp_lost"
+        cells[damage_key] = (
+            f'IF({names},"",IF({void},0,IF(AND({flat},{attacker_ok},ISNUMBER({at("trow")})),{flat_lost},'
             f"IF(AND({both},NOT({flat}),NOT({bad})),IF(ISNUMBER({lost}),{lost},0),0))))"
         )
+        if self.block.damage_kinds:
+            # the damage (dmg) and a heal's hit points (heal_given) never read hp_lost nor the HP worked
+            # out from it: LibreOffice's threaded calculation left a row's target HP before it as an
+            # error when hp_lost read it (a loop between the two columns' formula groups)
+            heal_row = f"AND({flat},{attacker_ok},ISNUMBER({at('trow')}),NOT({also_typed}))"
+            cells |= self.kind_cells(row, derived, heal_row)
+            cells["hp_lost"] = f'IF({names},"",IF({at("heal_ok")},-{at("heal_given")},{at("dmg")}))'
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
         cells["summary"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[ruleset.summary]},"")'
@@ -1414,24 +1502,136 @@ class EncounterWriter:
             cells["wear"] = f"IF(AND({both},NOT({flat}),NOT({bad}),ISNUMBER({after})),{before}-{after},0)"
         else:
             cells["wear"] = "0"
-        upto = lambda key: log.span(key, row)  # noqa: E731
-        taken = "+".join(
-            f"SUMIFS({upto('hp_lost')},{upto('who_' + key)},{at('who_target')})" for key in self.target_keys
+        # the target's HP before the row less what the row took from it (as Target, and as Also hits
+        # when named there too): no sum over the rows above again
+        named = "+".join(f"({at('who_' + key)}={at('who_target')})" for key in self.target_keys)
+        cells["target_hp"] = (
+            f'IF(ISNUMBER({at("trow")}),{at("target_hp_before")}-N({at("hp_lost")})*({named}),"")'
         )
-        cells["target_hp"] = f'IF(ISNUMBER({at("trow")}),{self.stat("target", "start_hp", row)}-({taken}),"")'
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
-    def taken_above(self, row: int, name_expr: str, criteria: str = "") -> str:
+    def taken_above(self, row: int, name_expr: str, criteria: str = "", column: str = "hp_lost") -> str:
         """The hit points the log rows above ``row`` took from ``name_expr`` as target or Also hits
-        (SUMIFS with further ``criteria``, e.g. a round); "0" on the first row."""
+        (SUMIFS with further ``criteria``, e.g. a round; ``column``: sub_lost for the subdual part);
+        "0" on the first row."""
         if row == self.log.top + 1:
             return "0"
         above = lambda key: self.log.span(key, row - 1)  # noqa: E731
         more = f",{criteria}" if criteria else ""
-        return "+".join(
-            f"SUMIFS({above('hp_lost')},{above('who_' + key)},{name_expr}{more})" for key in self.target_keys
+        return self.over_targets(
+            lambda key: f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})"
         )
+
+    # ---- damage kinds (pycalc.damage_kinds): the row's Kind, its subdual part, a heal's hit points
+
+    def kind_keys(self) -> tuple[str, ...]:
+        kinds = self.block.damage_kinds
+        if kinds is None:
+            return ()
+        lethal = ("down_lethal",) if kinds.further_damage_lethal else ()
+        return (
+            "dmg", "is_sub", "is_heal", "kind_bad", "sub_before", "kind_before", "heal_ok", "heal_given",
+            "sub_lost", *lethal,
+        )  # fmt: skip
+
+    def kind_cells(self, row: int, derived: dict[int, RowCell], heal_row: str) -> dict[str, str]:
+        """The row's kind (by label or first letter, any case), the subdual part of its HP lost (the
+        ruleset's split, none on a target already down where further damage kills), the hit points a
+        heal row gives back (the caps read at the band of the target's HP without subdual damage)
+        and the subdual damage it takes off first."""
+        log, r, kinds = self.log, self.roster, self.block.damage_kinds
+        assert kinds is not None
+        at = lambda key: log.at(key, row)  # noqa: E731
+        kind, table = at("kind"), kinds.table
+        named = labels(self.rules)
+
+        def typed(kind_id: str) -> str:
+            if kind_id not in named:
+                return "FALSE"
+            label = const(table, kind_id, "label")
+            return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
+
+        trow, who = at("trow"), at("who_target")
+        healed_above = (
+            "0"
+            if row == log.top + 1
+            else f"SUMIFS({log.span('heal_given', row - 1)},{log.span('who_target', row - 1)},{who})"
+        )
+        taken = f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
+        picked = self.subdual_picked(row)
+        cells = {
+            "is_sub": typed(SUBDUAL)
+            if picked == "FALSE"
+            else f'OR({typed(SUBDUAL)},AND({kind}="",{picked}))',
+            "is_heal": typed(HEAL),
+            "kind_bad": f'AND({kind}<>"",NOT({at("is_sub")}),NOT({at("is_heal")}))',
+            "sub_before": f"IF(ISNUMBER({trow}),{self.taken_above(row, who, column='sub_lost')},0)",
+            "kind_before": f"IF(ISNUMBER({trow}),{self.stat('target', 'start_hp', row)}-({taken}),0)",
+            "heal_ok": f'AND({at("void")}="",{at("is_heal")},{heal_row})',
+        }
+        before, lethal_before = at("kind_before"), f"({at('kind_before')}+{at('sub_before')})"
+        most = f"MAX(INDEX({r.ref('max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
+        states = self.block.hit_points.table
+        if kinds.heal_cap:
+            cap = band(states, kinds.heal_cap, lethal_before)
+            most = f"IF(ISNUMBER({cap}),MIN({most},{cap}),{most})"
+        given = f"MAX(0,MIN({at('damage')},{most}-{before}))"
+        if kinds.beyond_healing:
+            given = f"IF(IFERROR({band(states, kinds.beyond_healing, lethal_before)}=TRUE,FALSE),0,{given})"
+        cells["heal_given"] = f"IF({at('heal_ok')},{given},0)"
+        hp = f"IF(ISNUMBER({at('dmg')}),{at('dmg')},0)"
+        normal = "0"
+        split = adapter(self.rules).subdual_normal_cells
+        if split is not None:
+            output, damage = split
+            normal = self.derived_formula(output, {damage: f"MAX(0,{hp})"}, log, row, "sn_", derived)
+        down = f"{before}<=0" if kinds.further_damage_lethal else "FALSE"
+        part = f"IF(OR({hp}<=0,{down}),0,{hp}-{normal})"
+        cells["sub_lost"] = (
+            f"IF({at('heal_ok')},-MIN({at('sub_before')},{at('heal_given')}),IF({at('is_sub')},{part},0))"
+        )
+        if kinds.further_damage_lethal:
+            lethal = f"{hp}-{at('sub_lost')}"
+            cells["down_lethal"] = f"IF(AND(NOT({at('heal_ok')}),{before}<=0,{lethal}>0),{lethal},0)"
+        if self.block.hit_points.loss:
+            cells["lethal"] = f"IF(ISNUMBER({at('hp_lost')}),{at('hp_lost')},0)-{at('sub_lost')}"
+        return cells
+
+    def subdual_picked(self, row: int) -> str:
+        """TRUE where a pick of the row deals subdual damage (``subdual_picks``: the choice's row, or a
+        ticked row, TRUE in the column), as the row's calculator inputs hold the picks."""
+        kinds, log = self.block.damage_kinds, self.log
+        assert kinds is not None
+        if SUBDUAL not in labels(self.rules):
+            return "FALSE"
+        found = []
+        for table_id, column in kinds.subdual_picks:
+            table = self.rules.table(table_id)
+            if table.picker == "toggle":
+                for r in table.rows:
+                    name = next(
+                        (
+                            n
+                            for n in self.used
+                            if n.endswith(f"_{name_part(table_id)}_{name_part(str(r.id))}")
+                        ),
+                        None,
+                    )
+                    if name is not None and f"in_{name}" in log.index:
+                        found.append(
+                            f"AND({log.at('in_' + name, row)}=TRUE,{const(table_id, str(r.id), column)}=TRUE)"
+                        )
+            else:
+                name = self.pick_input(table_id)
+                if f"in_{name}" in log.index:
+                    found.append(
+                        f"IFERROR({by_label(table_id, column, log.at('in_' + name, row))}=TRUE,FALSE)"
+                    )
+        if not found:
+            return "FALSE"
+        readable = f"NOT({log.at('picks_bad', row)})" if "picks_bad" in log.index else "TRUE"
+        return f"AND({readable},OR({','.join(found)}))"
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
@@ -1465,6 +1665,8 @@ class EncounterWriter:
             attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
         target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
         resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
+        if self.block.damage_kinds:  # a row with a Kind no row names, or a heal, is not resolved
+            resolved = f"AND({resolved},NOT({at('kind_bad')}),NOT({at('is_heal')}))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
         cells["check_parts"] = (
@@ -1514,9 +1716,20 @@ class EncounterWriter:
                 set_formula(cell, value)
 
 
+def also_used(key: str) -> str:
+    """The defined name of the cell saying whether any log row names an Also hits ``key``."""
+    return f"LOG_{key.upper()}_USED"
+
+
 def short_title(title: str) -> str:
     """A table's title on a log column: what comes before its parenthesis."""
     return title.split(" (")[0].strip()
+
+
+def pick_label(title: str) -> str:
+    """A pick's title on its narrow log column: the first word of its short title ("Cover" for
+    "Cover and concealment"); its header's comment gives the whole."""
+    return short_title(title).split()[0].rstrip(",:;-")
 
 
 def log_roll_label(roll: LogRoll) -> str:
@@ -1596,38 +1809,48 @@ def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
 
 MOST_TEXT_WIDTH = 32
 LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their titles wrapped
-    "round": 5.5,
-    "attacker": 10,
-    "target": 9,
+    "attacker": 8.5,  # "Goblin 3" or a short name; the list shows the whole name
+    "target": 8,
     "mods": 4.5,
-    "named_picks": 9,
-    "damage": 6,
+    "round": 5.5,
     "void": 5,
-    "result": 12,
-    "hp_lost": 5.5,
-    "target_hp": 7.6,
-    "summary": 20,
-    "check": 22,
+    "result": 11,
+    "hp_lost": 5,
+    "target_hp": 6.5,
+    "check": 16,
+    "summary": 16,
+    "named_picks": 7,
+    "damage": 5,
 }
+LOG_ROLL_WIDTH = 4.5  # two digits under a wrapped title ("d20 #2"); "d100" widens it to its word
+LOG_ALSO_WIDTH = 4.5  # a short name (g3); the list shows whole names
+LOG_PICK_WIDTH = 6.5  # a list: its title's first word, the whole title in a comment
+LOG_SPARE_PX = 40  # screen kept for one narrow log column more (Excel's rule: 7 px x 5 + 5)
 
 
 def log_width(key: str) -> float:
     if key in LOG_WIDTHS:
         return LOG_WIDTHS[key]
     if key.startswith("also"):
-        return 7
+        return LOG_ALSO_WIDTH
     if key.startswith("pick_"):
-        return 9
+        return LOG_PICK_WIDTH
     if key.startswith("shown_"):
         return 8
-    return 5  # a roll
+    return LOG_ROLL_WIDTH
+
+
+def title_fits(key: str) -> bool:
+    """Whether a log column widens to the longest word of its title (a pick's or a roll's: short
+    words on a narrow column); the others' widths hold their titles."""
+    return key.startswith("pick_") or log_width(key) == LOG_ROLL_WIDTH
 
 
 ACTS_NOW_FILL = "FFE699"
 LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
-    "dexv", "start", "log_hp", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
+    "dexv", "start", "log_hp", "lethal_hp", "state_hp", "down_lethal", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
     "sorted", "waiting",
 )  # fmt: skip
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"

@@ -79,7 +79,9 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
         for left in (1, RIGHT):
             sheet.column_dimensions[get_column_letter(left + offset)].width = width
     sheet.column_dimensions[get_column_letter(RIGHT - 1)].width = GAP
-    write_order(book, sheet, bool(encounter(rules).hit_points.loss))
+    write_order(
+        book, sheet, bool(encounter(rules).hit_points.loss), encounter(rules).damage_kinds is not None
+    )
     slots, total = write_log(book, sheet)
     put_formula(
         sheet["A2"],
@@ -91,7 +93,7 @@ def write_fight_record(book: Workbook, rules: RuleSet) -> None:
     protect(sheet)
 
 
-def write_order(book: Workbook, sheet: Worksheet, bleeds: bool) -> None:
+def write_order(book: Workbook, sheet: Worksheet, bleeds: bool, healed: bool = False) -> None:
     """The roster in acting order; ``bleeds``: the ruleset has a band that loses hit points each
     round until aided, and a line in it says so."""
     put(
@@ -114,7 +116,7 @@ def write_order(book: Workbook, sheet: Worksheet, bleeds: bool) -> None:
             shown(sheet.cell(row, column), value_at(name, line), column == 2)
         state = f'INDEX(ROSTER_STATE,{line})&IF(INDEX(ROSTER_CONDITIONS,{line})="","","; "&INDEX(ROSTER_CONDITIONS,{line}))'
         if bleeds:
-            state += bleeding_note(line)
+            state += bleeding_note(line, healed)
         shown(sheet.cell(row, RIGHT), f'IF({line}="","",{state})', True)
         for column in range(RIGHT + 1, RIGHT + len(LOG_COLUMNS)):
             mark_output(sheet.cell(row, column))
@@ -178,14 +180,18 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
     return slots, total
 
 
-def bleeding_note(line: str) -> str:
+def bleeding_note(line: str, healed: bool = False) -> str:
     """ "; bleeding 1 HP a round", or "; aided in round 3, bleeding stopped" once aided in a round up
     to the current one (the model: pycalc.encounter.bleeding_note)."""
     loss, aided = f"INDEX(ROSTER_BLEED_LOSS,{line})", f"INDEX(ROSTER_AIDED_ROUND,{line})"
     stopped = f'"; aided in round "&{aided}&", bleeding stopped"'
+    bleeds = f'"; bleeding "&{loss}&" HP a round"'
+    if healed:  # a heal row in a round after the combatant reached the band stops it too
+        stop = f"INDEX(ROSTER_BLEED_STOP,{line})"
+        bleeds = f'IF(N({stop})<=ENC_ROUND_NOW,"; healed in round "&{stop}&", bleeding stopped",{bleeds})'
     return (
         f"&IF(AND(ISNUMBER({loss}),N({loss})>0),IF(AND(ISNUMBER({aided}),N({aided})<=ENC_ROUND_NOW),{stopped},"
-        f'"; bleeding "&{loss}&" HP a round"),"")'
+        f'{bleeds}),"")'
     )
 
 

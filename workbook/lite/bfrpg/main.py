@@ -949,7 +949,17 @@ _SOURCES = {
         '    "log_picks",\n'
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
+        '    "damage_kinds",\n'
         '}\n'
+        'DAMAGE_KIND_KEYS = {\n'
+        '    "table",\n'
+        '    "knocked_out",\n'
+        '    "further_damage_lethal",\n'
+        '    "heal_cap",\n'
+        '    "beyond_healing",\n'
+        '    "subdual_picks",\n'
+        '}\n'
+        'SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table\'s row ids (normal damage: the Kind left empty)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -981,6 +991,22 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class DamageKinds:\n'
+        '    """The log\'s Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""\n'
+        '\n'
+        '    table: (\n'
+        '        str  # an entries table whose rows `subdual` (optional) and `heal` are typed by label or first letter\n'
+        '    )\n'
+        '    knocked_out: str | None  # column of the hit point states: the state of one knocked out by subdual damage\n'
+        '    further_damage_lethal: bool  # subdual damage to a combatant already at 0 or below counts as normal\n'
+        '    heal_cap: str | None  # column of the hit point states: healing raises hit points to at most this\n'
+        '    beyond_healing: str | None  # column of the hit point states: TRUE where healing has no effect\n'
+        '    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of\n'
+        '    # the blade, a punch) with the Kind left empty\n'
+        '    subdual_picks: tuple[tuple[str, str], ...] = ()\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -993,6 +1019,7 @@ _SOURCES = {
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
         '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
+        "    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1020,9 +1047,54 @@ _SOURCES = {
         '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
+        '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.damage_kinds"\n'
+        '    block = check.mapping(data["damage_kinds"], data.value_lines["damage_kinds"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, DAMAGE_KIND_KEYS, {"table"}, what)\n'
+        '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", {})\n'
+        '    lethal = block.get("further_damage_lethal", False)\n'
+        '    if not isinstance(lethal, bool):\n'
+        '        check.fail(\n'
+        '            block.value_lines["further_damage_lethal"], f"{what}.further_damage_lethal must be true or false"\n'
+        '        )\n'
+        '        lethal = False\n'
+        '    columns: dict[str, tuple[str, ...]] = {}\n'
+        '    found: dict[str, str | None] = {}\n'
+        '    for key, kind in (("knocked_out", "text"), ("heal_cap", "int"), ("beyond_healing", "bool")):\n'
+        '        found[key] = (\n'
+        '            None if key not in block else check.ident(block[key], block.value_lines[key], f"{what}.{key}")\n'
+        '        )\n'
+        '        if found[key]:\n'
+        '            columns[found[key]] = (kind,)\n'
+        '    if columns:\n'
+        '        parser.table_id(\n'
+        '            hit_points.table, block.line, f"{what} (columns of {hit_points.table})", "bands", columns\n'
+        '        )\n'
+        '    picks: list[tuple[str, str]] = []\n'
+        '    raw = block.get("subdual_picks", LocatedList())\n'
+        '    if not isinstance(raw, list):\n'
+        '        check.fail(block.value_lines["subdual_picks"], f"{what}.subdual_picks must be a list of table.column")\n'
+        '        raw = LocatedList()\n'
+        '    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):\n'
+        '        table_id, _, column = str(item).partition(".")\n'
+        '        if not column:\n'
+        '            check.fail(item_line, f"{what}.subdual_picks: {item!r} is not table.column")\n'
+        '            continue\n'
+        '        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})\n'
+        '        parser.uses.pickers.append((table_id, item_line))\n'
+        '        picks.append((table_id, column))\n'
+        '    return DamageKinds(\n'
+        '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)\n'
+        '    )\n'
         '\n'
         '\n'
         'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
@@ -8723,7 +8795,7 @@ _TABLES = {
                          [['values',
                            ['dict',
                             [['state', 'Dying'],
-                             ['state_with_subdual', 'Unconscious (further subduing damage is killing damage)']]]],
+                             ['state_with_subdual', 'Unconscious (further subduing damage kills)']]]],
                           ['section', 'Subduing Damage'], ['line', 19], ['id', None], ['label', None],
                           ['low', None], ['high', 0], ['note', ''], ['file', 'tables/bfrpg/hit_points.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -8767,6 +8839,37 @@ _TABLES = {
                       '"A character knocked out in this way, but not subsequently killed, will wake up with 1 hit point in 1d4 turns, or can be awakened (with 1 hit point) by someone else after 2d10 rounds."'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                      ['cheatsheet', 'hit_points'], ['cheatsheet_order', 2], ['cheatsheet_rule', ''],
+                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                  ['damage_kinds',
+                   ['object', 'pycalc.table_files:Table',
+                    [['id', 'damage_kinds'], ['title', 'Damage kinds on the attack log'], ['kind', 'entries'],
+                     ['columns',
+                      ['tuple',
+                       [['object', 'pycalc.table_files:Column',
+                         [['id', 'effect'], ['label', 'Effect'], ['type', 'text'], ['optional', False]]]]]],
+                     ['rows',
+                      ['tuple',
+                       [['object', 'pycalc.table_files:Row',
+                         [['values',
+                           ['dict',
+                            [['effect',
+                              '"If a character is reduced to zero hit points who has taken at least some subduing damage, the character becomes unconscious rather than dying. (Any further subduing damage is then considered killing damage)": damage to a combatant already at 0 or below counts as killing damage.']]]],
+                          ['section', 'Subduing Damage'], ['line', 50], ['id', 'subdual'],
+                          ['label', 'Subduing'], ['low', None], ['high', None], ['note', ''],
+                          ['file', 'tables/bfrpg/hit_points.yaml']]],
+                        ['object', 'pycalc.table_files:Row',
+                         [['values',
+                           ['dict',
+                            [['effect',
+                              'Hit points given back (typed in Dmg, no roll), to the Target only, never above its maximum hit points']]]],
+                          ['section', 'Subduing Damage'], ['line', 57], ['id', 'heal'], ['label', 'Heal'],
+                          ['low', None], ['high', None], ['note', ''],
+                          ['file', 'tables/bfrpg/hit_points.yaml']]]]]],
+                     ['section', 'Subduing Damage'], ['file', 'tables/bfrpg/hit_points.yaml'], ['line', 40],
+                     ['note',
+                      "The log's Kind column: empty for normal damage, else a row's label or its first letter."],
+                     ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                     ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                      ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
                   ['surprise_roll',
                    ['object', 'pycalc.table_files:Table',
@@ -10662,7 +10765,14 @@ _TABLES = {
                     ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
                      'target_conditions', 'attacker_conditions', 'two_weapon_fighting', 'firing_into_melee',
                      'unarmed_attacks', 'defense_stance', 'underwater_weapons', 'critical_effect']]],
-                  ['stun_loses_attacks', False]]]],
+                  ['stun_loses_attacks', False],
+                  ['damage_kinds',
+                   ['object', 'pycalc.encounter_block:DamageKinds',
+                    [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
+                     ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
+                     ['subdual_picks',
+                      ['tuple',
+                       [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]]]]],
                ['picked', ['dict', []]]]],
 }
 

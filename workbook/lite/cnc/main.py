@@ -924,7 +924,17 @@ _SOURCES = {
         '    "log_picks",\n'
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
+        '    "damage_kinds",\n'
         '}\n'
+        'DAMAGE_KIND_KEYS = {\n'
+        '    "table",\n'
+        '    "knocked_out",\n'
+        '    "further_damage_lethal",\n'
+        '    "heal_cap",\n'
+        '    "beyond_healing",\n'
+        '    "subdual_picks",\n'
+        '}\n'
+        'SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table\'s row ids (normal damage: the Kind left empty)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -956,6 +966,22 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class DamageKinds:\n'
+        '    """The log\'s Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""\n'
+        '\n'
+        '    table: (\n'
+        '        str  # an entries table whose rows `subdual` (optional) and `heal` are typed by label or first letter\n'
+        '    )\n'
+        '    knocked_out: str | None  # column of the hit point states: the state of one knocked out by subdual damage\n'
+        '    further_damage_lethal: bool  # subdual damage to a combatant already at 0 or below counts as normal\n'
+        '    heal_cap: str | None  # column of the hit point states: healing raises hit points to at most this\n'
+        '    beyond_healing: str | None  # column of the hit point states: TRUE where healing has no effect\n'
+        '    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of\n'
+        '    # the blade, a punch) with the Kind left empty\n'
+        '    subdual_picks: tuple[tuple[str, str], ...] = ()\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -968,6 +994,7 @@ _SOURCES = {
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
         '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
+        "    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -995,9 +1022,54 @@ _SOURCES = {
         '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
+        '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.damage_kinds"\n'
+        '    block = check.mapping(data["damage_kinds"], data.value_lines["damage_kinds"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, DAMAGE_KIND_KEYS, {"table"}, what)\n'
+        '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", {})\n'
+        '    lethal = block.get("further_damage_lethal", False)\n'
+        '    if not isinstance(lethal, bool):\n'
+        '        check.fail(\n'
+        '            block.value_lines["further_damage_lethal"], f"{what}.further_damage_lethal must be true or false"\n'
+        '        )\n'
+        '        lethal = False\n'
+        '    columns: dict[str, tuple[str, ...]] = {}\n'
+        '    found: dict[str, str | None] = {}\n'
+        '    for key, kind in (("knocked_out", "text"), ("heal_cap", "int"), ("beyond_healing", "bool")):\n'
+        '        found[key] = (\n'
+        '            None if key not in block else check.ident(block[key], block.value_lines[key], f"{what}.{key}")\n'
+        '        )\n'
+        '        if found[key]:\n'
+        '            columns[found[key]] = (kind,)\n'
+        '    if columns:\n'
+        '        parser.table_id(\n'
+        '            hit_points.table, block.line, f"{what} (columns of {hit_points.table})", "bands", columns\n'
+        '        )\n'
+        '    picks: list[tuple[str, str]] = []\n'
+        '    raw = block.get("subdual_picks", LocatedList())\n'
+        '    if not isinstance(raw, list):\n'
+        '        check.fail(block.value_lines["subdual_picks"], f"{what}.subdual_picks must be a list of table.column")\n'
+        '        raw = LocatedList()\n'
+        '    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):\n'
+        '        table_id, _, column = str(item).partition(".")\n'
+        '        if not column:\n'
+        '            check.fail(item_line, f"{what}.subdual_picks: {item!r} is not table.column")\n'
+        '            continue\n'
+        '        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})\n'
+        '        parser.uses.pickers.append((table_id, item_line))\n'
+        '        picks.append((table_id, column))\n'
+        '    return DamageKinds(\n'
+        '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)\n'
+        '    )\n'
         '\n'
         '\n'
         'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
@@ -8798,7 +8870,15 @@ _TABLES = {
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'magic_healing_max_hp'],
                         ['label', 'Magical healing raises hit points to at most'], ['type', 'int'],
-                        ['optional', True]]]]]],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'state_with_subdual'],
+                        ['label',
+                         'State if the normal damage alone leaves one above 0 (knocked out by subdual damage)'],
+                        ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'beyond_healing'], ['label', 'Healing has no effect'], ['type', 'bool'],
+                        ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
@@ -8806,8 +8886,10 @@ _TABLES = {
                          ['dict',
                           [['state', 'dead'], ['can_act', False], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
-                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 21], ['id', None], ['label', None], ['low', None],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None],
+                           ['state_with_subdual', "knocked out, severely (subdual: the CK's call)"],
+                           ['beyond_healing', True]]]],
+                        ['section', 'Hit Points'], ['line', 23], ['id', None], ['label', None], ['low', None],
                         ['high', -10],
                         ['note',
                          '"At -10 hit points death occurs immediately. Only resurrection, reincarnation or bribes to the Castle Keeper can remedy death." Read as -10 or lower (the seed names only -10).'],
@@ -8817,8 +8899,10 @@ _TABLES = {
                          ['dict',
                           [['state', 'mortally wounded'], ['can_act', False], ['hp_loss_per_round', 1],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
-                           ['rest_hours_before_healing', 24], ['magic_healing_max_hp', 0]]]],
-                        ['section', 'Hit Points'], ['line', 32], ['id', None], ['label', None], ['low', -9],
+                           ['rest_hours_before_healing', 24], ['magic_healing_max_hp', 0],
+                           ['state_with_subdual', 'knocked out (subdual, no bleeding)'],
+                           ['beyond_healing', False]]]],
+                        ['section', 'Hit Points'], ['line', 36], ['id', None], ['label', None], ['low', -9],
                         ['high', -7],
                         ['note',
                          '"mortally wounded and loses one hit point per round after reaching -7 hit points. Aid administered to the wounds stops the hit point loss. [...] After 24 hours have passed, the normal healing process as described for -1 to -6 hit points begins." Magical healing cap: ruling mortal_wound_magic_healing.'],
@@ -8829,8 +8913,9 @@ _TABLES = {
                           [['state', 'unconscious and grievously wounded'], ['can_act', False],
                            ['hp_loss_per_round', 0], ['wakes_after_hours', None],
                            ['move_fraction_after_waking', None], ['rest_hours_before_healing', 24],
-                           ['magic_healing_max_hp', 0]]]],
-                        ['section', 'Hit Points'], ['line', 46], ['id', None], ['label', None], ['low', -6],
+                           ['magic_healing_max_hp', 0], ['state_with_subdual', 'knocked out (subdual)'],
+                           ['beyond_healing', False]]]],
+                        ['section', 'Hit Points'], ['line', 52], ['id', None], ['label', None], ['low', -6],
                         ['high', -1],
                         ['note',
                          '"They require bed rest to recover. Unless magically healed a character so wounded must rest 24 hours before the process of healing begins. With most magical healing, the character’s hit points can only be returned to 0, after which healing proceeds normally." Example: a knight at -1 given a cure light wounds for 8 "is only brought back up to 0 hit points".'],
@@ -8840,8 +8925,10 @@ _TABLES = {
                          ['dict',
                           [['state', 'passed out'], ['can_act', False], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', '1d6'], ['move_fraction_after_waking', 0.5],
-                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 60], ['id', None], ['label', None], ['low', 0],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None],
+                           ['state_with_subdual', 'knocked out (subdual, passed out)'],
+                           ['beyond_healing', False]]]],
+                        ['section', 'Hit Points'], ['line', 68], ['id', None], ['label', None], ['low', 0],
                         ['high', 0],
                         ['note',
                          '"Those with 0 hit points recover consciousness in 1d6 hours, after which they can move at ½ their normal move rate, but still cannot participate in combat, cast spells, turn undead or any strenuous or demanding action. The full effect of magical healing of characters reduced to 0 hit points is immediate."'],
@@ -8851,8 +8938,9 @@ _TABLES = {
                          ['dict',
                           [['state', 'able to act'], ['can_act', True], ['hp_loss_per_round', 0],
                            ['wakes_after_hours', None], ['move_fraction_after_waking', None],
-                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None]]]],
-                        ['section', 'Hit Points'], ['line', 74], ['id', None], ['label', None], ['low', 1],
+                           ['rest_hours_before_healing', None], ['magic_healing_max_hp', None],
+                           ['state_with_subdual', 'able to act'], ['beyond_healing', False]]]],
+                        ['section', 'Hit Points'], ['line', 84], ['id', None], ['label', None], ['low', 1],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
                    ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 2],
                    ['note',
@@ -8871,13 +8959,13 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 97],
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 109],
                         ['id', 'aid_rounds'],
                         ['label', 'Rounds of aid needed to stop the hit point loss (at least)'], ['low', None],
                         ['high', None],
                         ['note', '"This takes at least one full round, during which no hit point is lost."'],
                         ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 83],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 95],
                    ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', 'hit_points'], ['cheatsheet_order', 2],
                    ['cheatsheet_rule',
@@ -8901,21 +8989,21 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', False], ['multiplier', 1]]]],
-                        ['section', 'Hit Points'], ['line', 120], ['id', None], ['label', None], ['low', 1],
+                        ['section', 'Hit Points'], ['line', 132], ['id', None], ['label', None], ['low', 1],
                         ['high', 7], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 1]]]],
-                        ['section', 'Hit Points'], ['line', 121], ['id', None], ['label', None], ['low', 8],
+                        ['section', 'Hit Points'], ['line', 133], ['id', None], ['label', None], ['low', 8],
                         ['high', 14], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 2]]]],
-                        ['section', 'Hit Points'], ['line', 122], ['id', None], ['label', None], ['low', 15],
+                        ['section', 'Hit Points'], ['line', 134], ['id', None], ['label', None], ['low', 15],
                         ['high', 30], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hp_per_day', 1], ['adds_con_bonus', True], ['multiplier', 3]]]],
-                        ['section', 'Hit Points'], ['line', 123], ['id', None], ['label', None], ['low', 31],
+                        ['section', 'Hit Points'], ['line', 135], ['id', None], ['label', None], ['low', 31],
                         ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 102],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 114],
                    ['note',
                     '"hit points heal at a rate of one point per day and only if the character is resting, well fed, kept warm and the wounds being tended to. After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." After N days is read as from day N+1. Hit points heal per day = (hp_per_day + Con bonus if adds_con_bonus) x multiplier (ruling healing_multiplier_base).'],
                    ['key_id', 'day_of_rest'], ['key_label', 'Day of rest'], ['picker', None],
@@ -8932,21 +9020,50 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 137],
+                       [['values', ['dict', [['value', 1]]]], ['section', 'Hit Points'], ['line', 149],
                         ['id', 'min_hp_per_level'], ['label', 'Least hit points gained per level'],
                         ['low', None], ['high', None],
                         ['note',
                          '"In all cases, a character gains at least 1 hit point for each level advanced."'],
                         ['file', 'tables/cnc/hit_points.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 10]]]], ['section', 'Hit Points'], ['line', 139],
+                       [['values', ['dict', [['value', 10]]]], ['section', 'Hit Points'], ['line', 151],
                         ['id', 'fixed_rate_from_level'], ['label', 'Fixed hit point rate from level'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
-                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 125],
+                   ['section', 'Hit Points'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 137],
                    ['note',
                     '"At each level, the hit die type is rolled and added to the previous level’s total. The constitution modifier is added or subtracted from this roll. At 10th level and above, all classes acquire hit points at a specified rate." The fixed rates are in the class descriptions, not in the seed.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                   ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                ['damage_kinds',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'damage_kinds'], ['title', 'Damage kinds on the attack log'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'effect'], ['label', 'Effect'], ['type', 'text'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['effect',
+                            '"For every five points of subdual damage inflicted, one point is considered normal damage" (subdual_damage, ruling subdual_normal_split); the rest knocks out but does not wound: a combatant whom the normal part alone leaves above 0 is knocked out, not wounded.']]]],
+                        ['section', 'Subdual Damage'], ['line', 163], ['id', 'subdual'], ['label', 'Subdual'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['effect',
+                            'Hit points given back (typed in Dmg, no roll), to the Target only, never above its maximum hit points: magical healing of a combatant at -1 to -9 returns it to 0 at most (hit_point_states), and nothing heals the dead. It stops the bleeding of the mortally wounded as aid does.']]]],
+                        ['section', 'Hit Points'], ['line', 169], ['id', 'heal'], ['label', 'Heal'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/hit_points.yaml']]]]]],
+                   ['section', 'Subdual Damage'], ['file', 'tables/cnc/hit_points.yaml'], ['line', 153],
+                   ['note',
+                    "The log's Kind column: empty for normal damage, else a row's label or its first letter."],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                    ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
                 ['initiative',
                  ['object', 'pycalc.table_files:Table',
@@ -9902,7 +10019,7 @@ _TABLES = {
                    ['section', 'Hit Points'],
                    ['why',
                     '"After seven days, the rate of healing increases to include the constitution bonus, if any. After 14 days, the rate of healing doubles and after thirty days, it triples." The seed does not say whether the Con bonus is doubled.'],
-                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 142]]]],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 177]]]],
                 ['mortal_wound_magic_healing',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'mortal_wound_magic_healing'],
@@ -9915,7 +10032,7 @@ _TABLES = {
                    ['section', 'Hit Points'],
                    ['why',
                     'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.'],
-                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 153]]]],
+                   ['file', 'tables/cnc/hit_points.yaml'], ['line', 188]]]],
                 ['disarm_dex',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'disarm_dex'], ['label', "The defender's Dexterity on the disarm AC"],
@@ -10120,7 +10237,13 @@ _TABLES = {
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
                    'defender_maneuver', 'concealment', 'two_weapon_fighting']]],
-                ['stun_loses_attacks', False]]]],
+                ['stun_loses_attacks', False],
+                ['damage_kinds',
+                 ['object', 'pycalc.encounter_block:DamageKinds',
+                  [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
+                   ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
+                   ['beyond_healing', 'beyond_healing'],
+                   ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]]]]],
              ['picked', ['dict', []]]]],
 }
 

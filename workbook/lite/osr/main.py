@@ -944,7 +944,17 @@ _SOURCES = {
         '    "log_picks",\n'
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
+        '    "damage_kinds",\n'
         '}\n'
+        'DAMAGE_KIND_KEYS = {\n'
+        '    "table",\n'
+        '    "knocked_out",\n'
+        '    "further_damage_lethal",\n'
+        '    "heal_cap",\n'
+        '    "beyond_healing",\n'
+        '    "subdual_picks",\n'
+        '}\n'
+        'SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table\'s row ids (normal damage: the Kind left empty)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -976,6 +986,22 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class DamageKinds:\n'
+        '    """The log\'s Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""\n'
+        '\n'
+        '    table: (\n'
+        '        str  # an entries table whose rows `subdual` (optional) and `heal` are typed by label or first letter\n'
+        '    )\n'
+        '    knocked_out: str | None  # column of the hit point states: the state of one knocked out by subdual damage\n'
+        '    further_damage_lethal: bool  # subdual damage to a combatant already at 0 or below counts as normal\n'
+        '    heal_cap: str | None  # column of the hit point states: healing raises hit points to at most this\n'
+        '    beyond_healing: str | None  # column of the hit point states: TRUE where healing has no effect\n'
+        '    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of\n'
+        '    # the blade, a punch) with the Kind left empty\n'
+        '    subdual_picks: tuple[tuple[str, str], ...] = ()\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -988,6 +1014,7 @@ _SOURCES = {
         '        None  # typed by name in the Picks cell (None: log_picks.by_name_tables)\n'
         '    )\n'
         '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
+        "    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)\n"
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1015,9 +1042,54 @@ _SOURCES = {
         '        stun = False\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
+        '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:\n'
+        '    check = parser.check\n'
+        '    what = "encounter.damage_kinds"\n'
+        '    block = check.mapping(data["damage_kinds"], data.value_lines["damage_kinds"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    check.keys(block, DAMAGE_KIND_KEYS, {"table"}, what)\n'
+        '    table = parser.table_id(block["table"], block.value_lines["table"], f"{what}.table", "entries", {})\n'
+        '    lethal = block.get("further_damage_lethal", False)\n'
+        '    if not isinstance(lethal, bool):\n'
+        '        check.fail(\n'
+        '            block.value_lines["further_damage_lethal"], f"{what}.further_damage_lethal must be true or false"\n'
+        '        )\n'
+        '        lethal = False\n'
+        '    columns: dict[str, tuple[str, ...]] = {}\n'
+        '    found: dict[str, str | None] = {}\n'
+        '    for key, kind in (("knocked_out", "text"), ("heal_cap", "int"), ("beyond_healing", "bool")):\n'
+        '        found[key] = (\n'
+        '            None if key not in block else check.ident(block[key], block.value_lines[key], f"{what}.{key}")\n'
+        '        )\n'
+        '        if found[key]:\n'
+        '            columns[found[key]] = (kind,)\n'
+        '    if columns:\n'
+        '        parser.table_id(\n'
+        '            hit_points.table, block.line, f"{what} (columns of {hit_points.table})", "bands", columns\n'
+        '        )\n'
+        '    picks: list[tuple[str, str]] = []\n'
+        '    raw = block.get("subdual_picks", LocatedList())\n'
+        '    if not isinstance(raw, list):\n'
+        '        check.fail(block.value_lines["subdual_picks"], f"{what}.subdual_picks must be a list of table.column")\n'
+        '        raw = LocatedList()\n'
+        '    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):\n'
+        '        table_id, _, column = str(item).partition(".")\n'
+        '        if not column:\n'
+        '            check.fail(item_line, f"{what}.subdual_picks: {item!r} is not table.column")\n'
+        '            continue\n'
+        '        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})\n'
+        '        parser.uses.pickers.append((table_id, item_line))\n'
+        '        picks.append((table_id, column))\n'
+        '    return DamageKinds(\n'
+        '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)\n'
+        '    )\n'
         '\n'
         '\n'
         'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
@@ -8990,18 +9062,24 @@ _TABLES = {
                    ['columns',
                     ['tuple',
                      [['object', 'pycalc.table_files:Column',
-                       [['id', 'state'], ['label', 'State'], ['type', 'text'], ['optional', False]]]]]],
+                       [['id', 'state'], ['label', 'State'], ['type', 'text'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'state_with_subdual'], ['label', 'State if knocked out by temporary damage'],
+                        ['type', 'text'], ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values',
-                         ['dict', [['state', 'Knocked out or otherwise incapacitated and out of the fight']]]],
-                        ['section', 'Empty Hand Attacks'], ['line', 65], ['id', None], ['label', None],
+                         ['dict',
+                          [['state', 'Knocked out or otherwise incapacitated and out of the fight'],
+                           ['state_with_subdual', 'Knocked out by temporary damage']]]],
+                        ['section', 'Empty Hand Attacks'], ['line', 66], ['id', None], ['label', None],
                         ['low', None], ['high', 0], ['note', ''], ['file', 'tables/osr/damage.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['state', 'Fighting']]]], ['section', 'Empty Hand Attacks'],
-                        ['line', 66], ['id', None], ['label', None], ['low', 1], ['high', None],
-                        ['note', 'implicit in the seed'], ['file', 'tables/osr/damage.yaml']]]]]],
+                       [['values', ['dict', [['state', 'Fighting'], ['state_with_subdual', 'Fighting']]]],
+                        ['section', 'Empty Hand Attacks'], ['line', 68], ['id', None], ['label', None],
+                        ['low', 1], ['high', None], ['note', 'implicit in the seed'],
+                        ['file', 'tables/osr/damage.yaml']]]]]],
                    ['section', 'Empty Hand Attacks'], ['file', 'tables/osr/damage.yaml'], ['line', 51],
                    ['note',
                     '"When someone reaches 0hp, they are knocked out or otherwise incapacitated and out of the fight." The seed gives no death or negative hit point threshold. Humanoid \'normal types\' have D6 hit points (normal_men).'],
@@ -9019,18 +9097,18 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 2]]]], ['section', 'CHARGING ATTACKS'], ['line', 80],
+                       [['values', ['dict', [['value', 2]]]], ['section', 'CHARGING ATTACKS'], ['line', 82],
                         ['id', 'double_damage_multiplier'],
                         ['label', 'Double damage multiplies the damage by'], ['low', None], ['high', None],
                         ['note', ''], ['file', 'tables/osr/damage.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['value', 2]]]], ['section', 'Empty Hand Attacks'], ['line', 81],
+                       [['values', ['dict', [['value', 2]]]], ['section', 'Empty Hand Attacks'], ['line', 83],
                         ['id', 'surprise_temporary_dice_multiplier'],
                         ['label', 'Dice multiplier of temporary damage on a surprise attack'], ['low', None],
                         ['high', None],
                         ['note', '"A surprise attack does double the dice worth of temporary damage."'],
                         ['file', 'tables/osr/damage.yaml']]]]]],
-                   ['section', 'CHARGING ATTACKS'], ['file', 'tables/osr/damage.yaml'], ['line', 68],
+                   ['section', 'CHARGING ATTACKS'], ['file', 'tables/osr/damage.yaml'], ['line', 70],
                    ['note',
                     '"Charging foes also get a +2 to-hit and do double damage if they hit"; a set spear or pike does "double damage if it hits"; lance "(2D6 x 2)"; horns or tusks "double damage". Which attacks double: charge_attack.double_damage.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -9047,16 +9125,46 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['dice', '1d6']]]], ['section', 'MISC COMBAT RULES'],
-                        ['line', 97], ['id', 'normal_man_hit_points'],
+                        ['line', 99], ['id', 'normal_man_hit_points'],
                         ['label', "Hit points of a humanoid 'normal type'"], ['low', None], ['high', None],
                         ['note',
                          '"The humanoids have an average of 3.5 hit points, because their hit points are determined by rolling a D6."'],
                         ['file', 'tables/osr/damage.yaml']]]]]],
-                   ['section', 'MISC COMBAT RULES'], ['file', 'tables/osr/damage.yaml'], ['line', 87],
+                   ['section', 'MISC COMBAT RULES'], ['file', 'tables/osr/damage.yaml'], ['line', 89],
                    ['note',
                     '\'Normal Men\' are "creatures of basically that strength, i.e., goblins, kobolds, dwarves, hobbits, orks, men, gnomes, giant rats, etc".'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                   ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                ['damage_kinds',
+                 ['object', 'pycalc.table_files:Table',
+                  [['id', 'damage_kinds'], ['title', 'Damage kinds on the attack log'], ['kind', 'entries'],
+                   ['columns',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Column',
+                       [['id', 'effect'], ['label', 'Effect'], ['type', 'text'], ['optional', False]]]]]],
+                   ['rows',
+                    ['tuple',
+                     [['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['effect',
+                            'Temporary damage ("pull punches", subdual with a weapon): "When someone reaches 0hp, they are knocked out"; "Temporary damage points are regained at a rate of 1 point times XP Level/HD per Turn" (empty_hand_damage). The actual part of empty-hand damage (1 point per 2 die rolls) is logged as a normal row.']]]],
+                        ['section', 'Empty Hand Attacks'], ['line', 112], ['id', 'subdual'],
+                        ['label', 'Temporary'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/osr/damage.yaml']]],
+                      ['object', 'pycalc.table_files:Row',
+                       [['values',
+                         ['dict',
+                          [['effect',
+                            'Hit points given back (typed in Dmg, no roll), to the Target only, never above its maximum hit points']]]],
+                        ['section', 'Empty Hand Attacks'], ['line', 119], ['id', 'heal'], ['label', 'Heal'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/osr/damage.yaml']]]]]],
+                   ['section', 'Empty Hand Attacks'], ['file', 'tables/osr/damage.yaml'], ['line', 102],
+                   ['note',
+                    "The log's Kind column: empty for normal damage, else a row's label or its first letter."],
+                   ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                   ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                    ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
                 ['grappling_dice',
                  ['object', 'pycalc.table_files:Table',
@@ -10961,7 +11069,7 @@ _TABLES = {
                    ['section', 'Empty Hand Attacks'],
                    ['why',
                     '"only 1 point per every 2 die rolls of damage is \'actual damage\' (2 pts if STR is 16-18)" does not say whether "die rolls" are rolls or points; read per point, the STR 16-18 case would make every point actual.'],
-                   ['file', 'tables/osr/damage.yaml'], ['line', 101]]]],
+                   ['file', 'tables/osr/damage.yaml'], ['line', 126]]]],
                 ['zero_hp_real_damage',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'zero_hp_real_damage'],
@@ -10975,7 +11083,7 @@ _TABLES = {
                    ['section', 'Empty Hand Attacks'],
                    ['why',
                     'The seed\'s only hit point state is "When someone reaches 0hp, they are knocked out or otherwise incapacitated and out of the fight", written inside the Empty Hand Attacks rule.'],
-                   ['file', 'tables/osr/damage.yaml'], ['line', 112]]]],
+                   ['file', 'tables/osr/damage.yaml'], ['line', 137]]]],
                 ['surprise_range_adjustment',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'surprise_range_adjustment'],
@@ -11263,7 +11371,12 @@ _TABLES = {
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
                    'mounted_combat', 'defensive_action', 'florentine_fighting', 'range_band']]],
-                ['stun_loses_attacks', False]]]],
+                ['stun_loses_attacks', False],
+                ['damage_kinds',
+                 ['object', 'pycalc.encounter_block:DamageKinds',
+                  [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
+                   ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
+                   ['subdual_picks', ['tuple', []]]]]]]]],
              ['picked', ['dict', []]]]],
 }
 

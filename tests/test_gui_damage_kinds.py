@@ -1,0 +1,62 @@
+"""Subdual damage and healing typed on the Log sheet in a real LibreOffice window (AutoInput on, as
+shipped), as a GM types them: a thug brought to 0 by subduing damage reads Unconscious, not Dying; a
+trap's damage on Aria, then a heal typed with its Kind's first letter gives the hit points back; the
+values read back from the saved file equal the model (``pycalc.encounter``, ``pycalc.damage_kinds``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.damage_kinds import HEALED
+from pycalc.encounter import Attack, Combatant, Fight, roster_state
+from pycalc.tables import load_ruleset
+from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
+from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_subdual_knock_out_and_a_heal_typed_in_the_window(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    rules = load_ruleset("bfrpg")
+    xlsx = build_ruleset("bfrpg") / "bfrpg.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    stats = {"attack_bonus": 2, "ac": 12, "dice": "1d6"}
+    roster = [
+        Combatant("Aria", init_rolls=(4,), max_hp=10, stats=stats),
+        Combatant("Thug", init_rolls=(2,), max_hp=6, stats=stats),
+    ]
+    attacks = [
+        Attack("a", "t", round=1, damage=6, kind="s"),  # subduing, by the kind's first letter
+        Attack("", "a", damage=7),  # a trap
+        Attack("", "a", round=2, damage=5, kind="h"),  # a healing potion
+    ]
+    fight = Fight(roster, attacks, round=2)
+    states = roster_state(rules, fight)
+    assert states[1].state.startswith("Unconscious") and states[1].hp_now == 0
+    assert states[0].hp_now == 8
+    inputs = sheet_inputs(rules, fight)
+    roster = {n: v for n, v in inputs.items() if not n.startswith("LOG_")}
+    log = {n: v for n, v in inputs.items() if n.startswith("LOG_")}
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, roster))
+        # the log's Kind and Dmg, no roll sit right of the outcome: each reached through the Name Box
+        for (sheet, row, column), text in sorted(cells_to_type(book, log).items()):
+            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        calc.save()
+        expected = expected_outputs(rules, fight)
+        got = read_back(calc, [*expected, "ROSTER_SUBDUAL_TAKEN", "LOG_KIND"])
+        if mismatches(expected, got, 1):
+            calc.screenshot("kinds")
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    assert got["LOG_KIND"][:3] == ["s", None, "h"]  # nothing completed by AutoInput
+    assert got["ROSTER_STATE"][1].startswith("Unconscious")
+    assert got["ROSTER_SUBDUAL_TAKEN"][1] == 6
+    assert got["LOG_RESULT"][2] == HEALED and got["LOG_HP_LOST"][2] == -5
+    assert got["ROSTER_HP_NOW"][:2] == [8, 0]
