@@ -73,7 +73,7 @@ from pycalc.sheets.formulas import (
     q,
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.ruling_text import toggle_note
+from pycalc.sheets.ruling_text import ruling_words, toggle_note
 from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -998,14 +998,28 @@ def parry_section(rules: RuleSet) -> Section:
             Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
             Field("Level", "PARRY_LEVEL", INPUT, 1),
             Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
-            Field("Strength bonus", "PARRY_STR", INPUT, 0, help="added to the block; to the parry by ruling"),
+            Field(
+                "Strength bonus",
+                "PARRY_STR",
+                INPUT,
+                0,
+                help="added to the block; to the parry by ruling",
+                help_formula=ruling_words(rules, "parry_includes_str", "the parry adds "),
+            ),
             Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
             Field("Parrying a ranged attack", "PARRY_RANGED", INPUT, False, options="TRUE,FALSE"),
             Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
             Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
             Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
             Field("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL", INPUT, None),
-            Field("Attacker's damage", "BLOCK_DAMAGE", INPUT, None, help="see ruling block_damage_basis"),
+            Field(
+                "Attacker's damage",
+                "BLOCK_DAMAGE",
+                INPUT,
+                None,
+                help="see ruling block_damage_basis",
+                help_formula=ruling_words(rules, "block_damage_basis", "type "),
+            ),
             Field(
                 "Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", WORKING, native=allowed
             ),

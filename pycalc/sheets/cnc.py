@@ -64,7 +64,7 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.roll_entry import attack_roll
-from pycalc.sheets.ruling_text import toggle_note
+from pycalc.sheets.ruling_text import ruling_words, toggle_note
 from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -630,7 +630,7 @@ def hp_section() -> Section:
     )
 
 
-def disarm_section() -> Section:
+def disarm_section(rules: RuleSet) -> Section:
     dex = "SUM(DISARM_DEX)"
     dex_part = f'IF({ruling("disarm_dex")}="modifier",{dex},MAX(0,{dex}))'
     ac = (
@@ -642,7 +642,12 @@ def disarm_section() -> Section:
         (
             Field("Defender's hit dice or level", "DISARM_LEVEL", INPUT, 5),
             Field(
-                "Defender's Dex modifier", "DISARM_DEX", INPUT, 0, help="a bonus counts (ruling disarm_dex)"
+                "Defender's Dex modifier",
+                "DISARM_DEX",
+                INPUT,
+                0,
+                help="ruling disarm_dex",
+                help_formula=ruling_words(rules, "disarm_dex"),
             ),
             Field(
                 "AC to hit to disarm",
@@ -725,6 +730,7 @@ def grapple_section(rules: RuleSet) -> Section:
                 INPUT,
                 10,
                 help="used only under ruling grapple_ac_reading = normal_ac",
+                help_formula=ruling_words(rules, "grapple_ac_reading", "grappling: "),
             ),
             Field("Attacker's Str modifier", "GRAPPLE_ATTACKER_STR", INPUT, 0),
             Field("Attacker's BtH", "GRAPPLE_ATTACKER_BTH", INPUT, 0),
@@ -741,6 +747,7 @@ def grapple_section(rules: RuleSet) -> Section:
                 "GRAPPLE_ROLL_BONUS",
                 native=roll_bonus,
                 help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
+                help_formula=ruling_words(rules, "overbear_attacker_bth", "overbearing: "),
             ),
             Field(
                 "Attack kind (id)",
@@ -810,6 +817,7 @@ def movement_section(rules: RuleSet) -> Section:
             INPUT,
             0,
             help="terrain, obstacles, injuries; capped by ruling movement_reduction_limit",
+            help_formula=ruling_words(rules, "movement_reduction_limit", "at most: "),
         ),
         Field("Movement rate now (ft)", "MOVE_RATE_NOW", key=True, native=now),
     ]
@@ -941,7 +949,7 @@ def other_sections(rules: RuleSet) -> list[Section]:
     return [
         falling_section(),
         hp_section(),
-        disarm_section(),
+        disarm_section(rules),
         grapple_section(rules),
         touch_section(rules),
         movement_section(rules),

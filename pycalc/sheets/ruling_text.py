@@ -74,3 +74,13 @@ def choice_note(table_id: str, pick: str, help_of: Callable[[RuleSet, Row], str]
 def toggle_note(rules: RuleSet, text_of: Callable[[RuleSet], str]) -> str:
     """The note beside a toggle: ``text_of`` under the rulings in force (a text when no ruling changes it)."""
     return by_ruling(rules, text_of) or q(text_of(rules))
+
+
+def ruling_words(rules: RuleSet, ruling_id: str, lead: str = "") -> str:
+    """A help formula that says what the ruling in force does, in its own words on the Rulings sheet
+    (after ``lead``), for a note beside an input whose effect a ruling decides."""
+
+    def words(rules: RuleSet) -> str:
+        return f"{lead}{rules.rulings[ruling_id].choices[rules.ruling(ruling_id)]}"
+
+    return by_ruling(rules, words) or q(words(rules))
