@@ -57,6 +57,7 @@ EXCEL_2007 = {
         "SUMIFS",
         "SUMPRODUCT",
         "SUBSTITUTE",
+        "CHOOSE",  # the notes beside the picks: the text of the row picked (ruling_text.choice_note)
     ],
     *["LEFT", "MID", "FIND", "SEARCH", "LOWER", "VALUE", "LEN"],  # SEARCH: the shared dice grid
 }

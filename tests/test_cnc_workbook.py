@@ -43,6 +43,7 @@ SPREADSHEET_FUNCTIONS = {
     "INDEX", "MATCH", "IF", "IFERROR", "COUNTIF", "COUNTIFS", "COUNTA", "SMALL", "SUMIFS", "INT", "MAX", "MIN", "N", "SUM", "OR", "AND", "NOT", "ISNUMBER",
     "ISTEXT", "LEFT", "MID", "FIND", "LOWER", "VALUE", "LEN", "SUBSTITUTE", "AVERAGE", "ROWS", "ROW",
     "SUMPRODUCT", "SEARCH", "ISBLANK", "NA", "TRIM", "TEXT", "REPLACE",
+    "CHOOSE",  # the notes beside the picks: the text of the row picked (ruling_text.choice_note)
 }  # fmt: skip
 FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 STRING = re.compile(r'"(?:[^"]|"")*"')

@@ -473,6 +473,7 @@ ALLOWED = {
     "NA", "TRIM", "TEXT", "REPLACE",  # the damage chart's gaps, the dice check, the dropdowns' modifiers
     "ISBLANK", "ROUND",  # the generic d20 damage formulas (pycalc/sheets/d20_formulas.py)
     "SUBSTITUTE",  # the attack log's Picks cell read by name
+    "CHOOSE",  # the notes beside the picks: the text of the row picked (ruling_text.choice_note)
 }  # fmt: skip
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 

@@ -8,11 +8,15 @@ only literals are 0, 1 and message text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from openpyxl.workbook.workbook import Workbook
 
+from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20
+from pycalc.sheets import bfrpg_odds, d20, ruling_text
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     DICE_ERROR,
@@ -56,6 +60,7 @@ from pycalc.sheets.d20_formulas import (
 )
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
+from pycalc.sheets.effect_words import change, listed, scaled, with_input
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -68,7 +73,8 @@ from pycalc.sheets.formulas import (
     q,
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.tables import RuleSet
+from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
@@ -269,15 +275,12 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                 engine.default_choice(table),
                 options=f"={T(table_id, 'label')}",
                 help=(table.note[:90] + where) if table.note else where.strip(),
+                help_formula=ruled_choice_note(rules, table_id),
             )
         )
     for table_id in engine.ATTACK_TOGGLES:
         table = rules.table(table_id)
         for row in table.rows:
-            values = [f"{c.label} {row[c.id]:+}" for c in table.columns if c.type == "int" and row[c.id]]
-            values += [c.label for c in table.columns if c.type == "bool" and row[c.id]]
-            where = " (ranged attacks only)" if table_id in engine.RANGED_ONLY else ""
-            where = " (melee only)" if table_id in engine.MELEE_ONLY else where
             fields.append(
                 Field(
                     f"{table.title}: {row.label}",
@@ -285,10 +288,138 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                     PICK,
                     False,
                     options="TRUE,FALSE",
-                    help=", ".join(values) + where,
+                    help=str(row.values.get("note") or ""),
+                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
                 )
             )
     return tuple(fields)
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+# columns whose effect a note of the numeric columns cannot say (the STR or DEX bonus, dice, subduing)
+BEYOND_NUMBERS = {"dex_reduces", "ability", "damage", "subdual", "can_attack", "usable", "extra_damage"}
+NO_CRITICAL_EXTRA = "a critical deals a hit's damage"
+HIT_WORDS = "Attack roll"
+ABILITY_WORDS = {
+    "str": "the STR bonus",
+    "dex": "the DEX bonus",
+    "better": "the better of the STR and DEX bonus",
+}
+CRITICAL_DIE_KEPT = "a critical's maximum die not multiplied"
+AUTO_HIT = "melee: automatic hit for double maximum damage"
+AUTO_MULTIPLIED = {True: "other damage multipliers too", False: "no other damage multiplier"}
+NO_ATTACK = "no attack possible"
+SUBDUING = "subduing damage"
+ONLY = {
+    **dict.fromkeys(engine.RANGED_ONLY, "ranged attacks only"),
+    **dict.fromkeys(engine.MELEE_ONLY, "melee only"),
+}
+
+
+def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
+    """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
+    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
+    kinds = rules.table("attack_kinds").rows
+    ranged = table_id in engine.RANGED_ONLY
+    kind = next(k for k in kinds if bool(k["ranged"]) == ranged)
+    choices = {"attack_kinds": str(kind.label)}
+    if row is not None and not picked_toggle:
+        choices[table_id] = str(row.label)
+    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
+
+
+def ability_words(rules: RuleSet, row: Row) -> str:
+    """Which ability bonus an attack kind adds, as the engine picks it (a ruling for thrown weapons)."""
+    pairs = ((1, 2), (2, 1))  # (STR, DEX): STR gives 1 then 2, DEX 2 then 1, the better 2 twice
+    found = tuple(engine.ability_bonus(rules, row, strength, dex) for strength, dex in pairs)
+    ability = {(1, 2): "str", (2, 1): "dex", (2, 2): "better"}[found]
+    return f"adds {ABILITY_WORDS[ability]}"
+
+
+def hit_damage(rules: RuleSet, inputs: engine.AttackInputs, outcome: str = HIT) -> Callable[[int], int]:
+    """The damage of a hit (or critical) as a function of the dice's roll, with the picked damage rows."""
+    damage = engine.picked_damage(rules, inputs.choices, dice_module.Dice(1, 8))
+    attack = engine.situated_attack(inputs, engine.situation(rules, inputs))
+    formula, multiplied = generic.formula_for(rules, attack, damage, outcome, None) or (None, True)
+    assert formula is not None  # a hit's formula needs no chart roll in bfrpg
+    return lambda rolled: generic.amount(rules, formula, damage, rolled, multiplied=multiplied)
+
+
+def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
+    """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
+    the roll (with the DEX bonus that offsets a two-weapon penalty), the ability bonus an attack kind
+    adds, the target's AC, what the damage becomes, and what rules the attack out."""
+
+    def situations(**numbers: int) -> tuple[engine.Situation, engine.Situation]:
+        return (
+            engine.situation(rules, tried(rules, table_id, None, **numbers)),
+            engine.situation(rules, tried(rules, table_id, row, **numbers)),
+        )
+
+    def hit_at(dex: int) -> int:
+        before, after = situations(dex_bonus=dex)
+        return after.hit - before.hit
+
+    before, after = situations()
+    parts = [ability_words(rules, row)] if table_id == "attack_kinds" else []
+    parts += with_input(HIT_WORDS, hit_at, "DEX bonus")
+    parts += change("Target AC", before.ac, after.ac) + change("Own AC", before.own_ac, after.own_ac)
+    if after.auto_hit and not before.auto_hit:
+        picked = tried(rules, table_id, row)
+        multiplied = generic.formula_for(
+            rules, engine.situated_attack(picked, after), engine.situated_damage(rules, picked), HIT, None
+        )
+        parts += [AUTO_HIT, AUTO_MULTIPLIED[bool(multiplied and multiplied[1])]]
+    parts += [NO_ATTACK] if after.blocked and not before.blocked else []
+    parts += dice_parts(rules, table_id, row)
+    if rules.table(table_id).picker == "choice":
+        plain, picked = tried(rules, table_id, None), tried(rules, table_id, row)
+        on_hit = [] if after.blocked else scaled(hit_damage(rules, plain), hit_damage(rules, picked))
+        on_critical = scaled(hit_damage(rules, plain, CRITICAL), hit_damage(rules, picked, CRITICAL))
+        parts += on_hit + ([CRITICAL_DIE_KEPT] if on_hit and on_critical != on_hit else [])
+        if not on_hit and hit_damage(rules, picked, CRITICAL)(1) == hit_damage(rules, picked)(1):
+            parts += (
+                []
+                if hit_damage(rules, plain, CRITICAL)(1) == hit_damage(rules, plain)(1)
+                else [NO_CRITICAL_EXTRA]
+            )
+        parts += (
+            [SUBDUING]
+            if engine.subdual(rules, picked.choices) and not engine.subdual(rules, plain.choices)
+            else []
+        )
+    return [*parts, ONLY[table_id]] if parts and table_id in ONLY else parts
+
+
+def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
+    """The damage dice a pick rolls instead of the weapon's, with what it adds to them (brawling)."""
+
+    def dice(**numbers: object) -> tuple[str, int]:
+        return engine.attack_dice_text(rules, tried(rules, table_id, row, **numbers))  # type: ignore[arg-type]
+
+    if dice()[0] == engine.attack_dice_text(rules, tried(rules, table_id, None))[0]:
+        return []
+    strength = " + STR bonus" if dice(str_bonus=1)[1] != dice()[1] else ""
+    specialist = dice(shield_specialist=True)[1] - dice()[1]
+    return [f"damage {dice()[0]}{strength}"] + ([f"{SPECIALIST} {specialist:+}"] if specialist else [])
+
+
+SPECIALIST = "shield specialist damage"
+
+
+def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
+    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
+    beyond = bool(BEYOND_NUMBERS & set(rules.table(table_id).column_ids)) or table_id in ONLY
+    return ruling_text.ruled_choice_note(
+        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
+    )
+
+
+def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
+    return listed(effect_parts(rules, table_id, row))
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -867,14 +998,28 @@ def parry_section(rules: RuleSet) -> Section:
             Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
             Field("Level", "PARRY_LEVEL", INPUT, 1),
             Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
-            Field("Strength bonus", "PARRY_STR", INPUT, 0, help="added to the block; to the parry by ruling"),
+            Field(
+                "Strength bonus",
+                "PARRY_STR",
+                INPUT,
+                0,
+                help="added to the block; to the parry by ruling",
+                help_formula=ruling_words(rules, "parry_includes_str", "the parry adds "),
+            ),
             Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
             Field("Parrying a ranged attack", "PARRY_RANGED", INPUT, False, options="TRUE,FALSE"),
             Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
             Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
             Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
             Field("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL", INPUT, None),
-            Field("Attacker's damage", "BLOCK_DAMAGE", INPUT, None, help="see ruling block_damage_basis"),
+            Field(
+                "Attacker's damage",
+                "BLOCK_DAMAGE",
+                INPUT,
+                None,
+                help="see ruling block_damage_basis",
+                help_formula=ruling_words(rules, "block_damage_basis", "type "),
+            ),
             Field(
                 "Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", WORKING, native=allowed
             ),

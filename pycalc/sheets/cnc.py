@@ -11,6 +11,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import HIT, MISS
 from pycalc.grid_limits import beyond_grid_formula
+from pycalc.rulesets import cnc as engine
 from pycalc.rulesets.cnc import (
     BAD_DICE,
     CHOICE_PICKERS,
@@ -23,7 +24,7 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20
+from pycalc.sheets import d20, ruling_text
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -50,6 +51,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
+from pycalc.sheets.effect_words import change, listed, with_input
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -62,7 +64,8 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.roll_entry import attack_roll
-from pycalc.tables import RuleSet
+from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
 OTHER_SHEET = "Other calculators"
@@ -215,15 +218,12 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                 default_choice(table),
                 options=f"={T(table_id, 'label')}",
                 help=help_text,
+                help_formula=ruled_choice_note(rules, table_id),
             )
         )
     for table_id in TOGGLE_PICKERS:
         table = rules.table(table_id)
         for row in table.rows:
-            values = [
-                f"{c.label} {row[c.id]:+}" for c in table.columns if c.type in ("int", "number") and row[c.id]
-            ]
-            extra = [f"{c.label}: {row[c.id]}" for c in table.columns if c.type in ("text", "bool")]
             fields.append(
                 Field(
                     str(row.label),
@@ -231,10 +231,94 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                     PICK,
                     False,
                     options="TRUE,FALSE",
-                    help=", ".join(values + extra),
+                    help=str(row.values.get("note") or ""),
+                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
                 )
             )
     return tuple(fields)
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+
+def hit_words(rules: RuleSet) -> str:
+    """What the tables call a modifier to the roll ("To hit"), so a worked-out note reads as the others."""
+    return next(str(c.label) for c in rules.table("defender_prone").columns if c.id == "hit")
+
+
+def kind_for(rules: RuleSet, table_id: str, row: Row) -> str:
+    """The attack kind a pick is tried with: a ranged kind for a ranged-only row, else the first kind."""
+    kinds = rules.table(KIND_TABLE).rows
+    wanted = table_id != KIND_TABLE and row.values.get("attack") == "ranged"
+    return str(next((k.label for k in kinds if bool(k["ranged"]) == wanted), kinds[0].label))
+
+
+def picked_situation(
+    rules: RuleSet,
+    table_id: str,
+    row: Row | None,
+    kind: str,
+    dex: int = 0,
+    also: dict[str, str] | None = None,
+) -> engine.Situation:
+    """The situation with ``row`` picked (None: nothing picked) on an attack of ``kind``."""
+    choices = {KIND_TABLE: kind, **(also or {})}
+    toggles: frozenset[tuple[str, str]] = frozenset()
+    if row is not None and rules.table(table_id).picker == "toggle":
+        toggles = frozenset({(table_id, str(row.id))})
+    elif row is not None:
+        choices[table_id] = str(row.label)
+    return engine.situation(
+        rules, engine.AttackInputs(0, 0, attacker_dex=dex, choices=choices, toggles=toggles)
+    )
+
+
+def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
+    """What picking ``row`` changes, as the engine works the situation out under the rulings in force."""
+    kind = kind_for(rules, table_id, row)
+
+    def hit_at(dex: int) -> int:
+        return (
+            picked_situation(rules, table_id, row, kind, dex).hit
+            - picked_situation(rules, table_id, None, kind, dex).hit
+        )
+
+    before, after = (
+        picked_situation(rules, table_id, None, kind),
+        picked_situation(rules, table_id, row, kind),
+    )
+    parts = with_input(hit_words(rules), hit_at, "Dex modifier")
+    parts += change("AC", before.ac, after.ac) + change("Damage", before.damage, after.damage)
+    parts += ["defender loses Dex to AC"] if after.loses_dex and not before.loses_dex else []
+    attack = row.values.get("attack")
+    if table_id != KIND_TABLE and attack not in (None, "any"):
+        parts.append(f"{attack} only")
+    if row.id == RANGED_VS_PRONE_ROW:
+        prone = {"defender_prone": str(rules.table("defender_prone").entry(PRONE_ROW).label)}
+        with_prone = picked_situation(rules, table_id, row, kind, also=prone).hit
+        if (
+            with_prone - picked_situation(rules, table_id, None, kind, also=prone).hit
+            != after.hit - before.hit
+        ):
+            parts.append(PRONE_REPLACED)
+    return parts
+
+
+PRONE_REPLACED = "replaces the prone bonus"
+DEX_PENALTY_TABLE = "two_weapon_fighting"  # its penalty follows the attacker's Dex (engine.two_weapon_hit)
+
+
+def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
+    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
+    beyond = table_id == DEX_PENALTY_TABLE or "defender_loses_dex" in rules.table(table_id).column_ids
+    return ruling_text.ruled_choice_note(
+        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
+    )
+
+
+def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
+    return listed(effect_parts(rules, table_id, row))
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -546,7 +630,7 @@ def hp_section() -> Section:
     )
 
 
-def disarm_section() -> Section:
+def disarm_section(rules: RuleSet) -> Section:
     dex = "SUM(DISARM_DEX)"
     dex_part = f'IF({ruling("disarm_dex")}="modifier",{dex},MAX(0,{dex}))'
     ac = (
@@ -558,7 +642,12 @@ def disarm_section() -> Section:
         (
             Field("Defender's hit dice or level", "DISARM_LEVEL", INPUT, 5),
             Field(
-                "Defender's Dex modifier", "DISARM_DEX", INPUT, 0, help="a bonus counts (ruling disarm_dex)"
+                "Defender's Dex modifier",
+                "DISARM_DEX",
+                INPUT,
+                0,
+                help="ruling disarm_dex",
+                help_formula=ruling_words(rules, "disarm_dex"),
             ),
             Field(
                 "AC to hit to disarm",
@@ -641,6 +730,7 @@ def grapple_section(rules: RuleSet) -> Section:
                 INPUT,
                 10,
                 help="used only under ruling grapple_ac_reading = normal_ac",
+                help_formula=ruling_words(rules, "grapple_ac_reading", "grappling: "),
             ),
             Field("Attacker's Str modifier", "GRAPPLE_ATTACKER_STR", INPUT, 0),
             Field("Attacker's BtH", "GRAPPLE_ATTACKER_BTH", INPUT, 0),
@@ -657,6 +747,7 @@ def grapple_section(rules: RuleSet) -> Section:
                 "GRAPPLE_ROLL_BONUS",
                 native=roll_bonus,
                 help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
+                help_formula=ruling_words(rules, "overbear_attacker_bth", "overbearing: "),
             ),
             Field(
                 "Attack kind (id)",
@@ -726,6 +817,7 @@ def movement_section(rules: RuleSet) -> Section:
             INPUT,
             0,
             help="terrain, obstacles, injuries; capped by ruling movement_reduction_limit",
+            help_formula=ruling_words(rules, "movement_reduction_limit", "at most: "),
         ),
         Field("Movement rate now (ft)", "MOVE_RATE_NOW", key=True, native=now),
     ]
@@ -857,7 +949,7 @@ def other_sections(rules: RuleSet) -> list[Section]:
     return [
         falling_section(),
         hp_section(),
-        disarm_section(),
+        disarm_section(rules),
         grapple_section(rules),
         touch_section(rules),
         movement_section(rules),

@@ -9,14 +9,13 @@ The LibreOffice parity tests recalculate these sheets and compare them with the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20
+from pycalc.sheets import d20, ruling_text
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -56,7 +55,7 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.ruling_text import by_ruling, ruling_formula
+from pycalc.sheets.ruling_text import by_ruling
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
 
@@ -396,21 +395,10 @@ KIND_TABLE = "attack_kind"
 
 
 def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes what its rows do: the text of the row
-    picked under the ruling in force. None where none does: the note then reads the table's cells
-    (``pick_notes``), so it follows an edit of the tables sheet too."""
-    formula = ruling_formula(rules, choice_note(table_id))
-    return None if formula == choice_note(table_id)(rules) else formula
-
-
-def choice_note(table_id: str) -> Callable[[RuleSet], str]:
-    """The note beside a choice pick, under given rules: the text of the row picked (``choice_help``)."""
-
-    def formula(rules: RuleSet) -> str:
-        texts = ",".join(q(choice_help(rules, table_id, row)) for row in rules.table(table_id).rows)
-        return f'IFERROR(CHOOSE(MATCH({pick_name(table_id)},{T(table_id, "label")},0),{texts}),"")'
-
-    return formula
+    """The note beside a choice pick where a ruling changes what its rows do (``ruling_text``)."""
+    return ruling_text.ruled_choice_note(
+        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row)
+    )
 
 
 def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:

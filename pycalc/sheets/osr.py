@@ -8,8 +8,12 @@ LibreOffice and compare them with the engine. Rule numbers are looked up by name
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from openpyxl.workbook.workbook import Workbook
 
+from pycalc import resolution as generic
+from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
     AC_COLUMNS,
     CHOICE_PICKERS,
@@ -21,6 +25,7 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
+from pycalc.sheets import ruling_text
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -47,6 +52,7 @@ from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
+from pycalc.sheets.effect_words import listed, with_input
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -61,7 +67,8 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.tables import RuleSet
+from pycalc.sheets.ruling_text import toggle_note
+from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
 COMBAT_SHEET = "Combat calculators"
@@ -124,6 +131,7 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                 default_choice(table),
                 options=f"={T(table_id, 'label')}",
                 help=table.note[:100],
+                help_formula=ruled_choice_note(rules, table_id),
             )
         )
     for table_id in TOGGLE_PICKERS:
@@ -136,10 +144,92 @@ def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
                     PICK,
                     False,
                     options="TRUE,FALSE",
-                    help=row.note[:100],
+                    help=row.note[:100],  # the seed's words, in the pick's comment
+                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
                 )
             )
     return tuple(fields)
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+# columns whose effect a note of the numeric columns cannot say (an input lost, the roll mode, double damage)
+BEYOND_NUMBERS = {"attacker_no_dex", "target_no_shield", "target_no_dex_ac", "advantage", "disadvantage"}
+BEYOND_NUMBERS |= {"double_damage", "needs_magic", "ac"}  # ac: a ruling may leave it to the GM
+HIT_WORDS = "To-hit"
+NEED_WORDS = "Number needed"
+NOT_COUNTED = "{} not counted: type the number needed for it"
+AC_INPUTS = (("target_shield", "target's shield"), ("target_dex", "target's DEX AC"))
+MAGIC_WORDS = {
+    "cannot_hit": "cannot hit without a magic weapon",
+    "no_auto_hit": "no natural-20 hit without a magic weapon",
+}
+
+
+def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
+    """The calculator's inputs with ``row`` picked (None: nothing) and the given inputs (target_shield...)."""
+    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
+    choices = {table_id: str(row.label)} if row is not None and not picked_toggle else {}
+    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
+
+
+def need_of(rules: RuleSet, inputs: engine.AttackInputs) -> int:
+    """The number needed after the situation's AC changes, as the engine turns them into it."""
+    return generic.target(rules, engine.situated_attack(inputs, engine.situation(rules, inputs)))
+
+
+def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
+    """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
+    the roll (with the attacker's DEX it drops), the number needed (with the target's shield and DEX
+    it drops; none where a ruling leaves AC changes to the GM's matrix), the roll mode, the damage."""
+
+    def changed(value_of: Callable[[engine.AttackInputs], int], **numbers: int) -> int:
+        picked, unpicked = tried(rules, table_id, row, **numbers), tried(rules, table_id, None, **numbers)
+        return value_of(picked) - value_of(unpicked)
+
+    def hit(inputs: engine.AttackInputs) -> int:
+        return engine.situation(rules, inputs).hit
+
+    def ac(inputs: engine.AttackInputs) -> int:
+        return engine.situation(rules, inputs).ac
+
+    def need(inputs: engine.AttackInputs) -> int:
+        return need_of(rules, inputs)
+
+    parts = with_input(HIT_WORDS, lambda dex: changed(hit, attacker_dex=dex), "attacker's DEX bonus")
+    base = changed(need)
+    follows = [(words, changed(need, **{name: 1}) - base) for name, words in AC_INPUTS]
+    if base or any(step for _, step in follows):
+        inputs = "".join(f" {'-' if step < 0 else '+'} {words}" for words, step in follows if step)
+        parts.append(f"{NEED_WORDS}{f' {base:+}' if base or not inputs else ''}{inputs}")
+    else:
+        lost = [f"AC {changed(ac):+}"] if changed(ac) else []
+        lost += [words for name, words in AC_INPUTS if changed(ac, **{name: 1}) != changed(ac)]
+        parts += [NOT_COUNTED.format(" and ".join(lost))] if lost else []
+    before, after = (engine.situation(rules, tried(rules, table_id, r)) for r in (None, row))
+    parts += [
+        word for word in ("advantage", "disadvantage") if getattr(after, word) and not getattr(before, word)
+    ]
+    if after.double and not before.double:
+        parts.append(f"damage x{engine.constant(rules, 'damage_multipliers', 'double_damage_multiplier')}")
+    if after.needs_magic and not before.needs_magic:
+        magic = engine.situated_attack(tried(rules, table_id, row), after)
+        parts.append(MAGIC_WORDS[str(generic.effective_needs_magic(rules, magic))])
+    return parts
+
+
+def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
+    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
+    beyond = bool(BEYOND_NUMBERS & set(rules.table(table_id).column_ids))
+    return ruling_text.ruled_choice_note(
+        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
+    )
+
+
+def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
+    return listed(effect_parts(rules, table_id, row))
 
 
 # --------------------------------------------------------------------------- attack: resolution

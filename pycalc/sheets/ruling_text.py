@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from pycalc.sheets.common import ruling_name
+from pycalc.sheets.common import ruling_name, table_name
 from pycalc.sheets.formulas import q
+from pycalc.table_files import Row
 from pycalc.tables import RuleSet
 
 
@@ -42,3 +43,44 @@ def ruling_formula(
                     formula = f'IF({ruling_name(ruling_id)}="{choice}",{branch},{formula})'
             return formula
     return formula_of(rules)
+
+
+def ruled_choice_note(
+    rules: RuleSet,
+    table_id: str,
+    pick: str,
+    help_of: Callable[[RuleSet, Row], str],
+    beyond_numbers: bool = False,
+) -> str | None:
+    """The note beside a choice pick where a ruling changes what its rows do, or where they do more than
+    their numeric columns say (``beyond_numbers``: a Dex that offsets a penalty, a flag, other dice):
+    ``help_of`` the row picked under the ruling in force. None otherwise: the note then reads the
+    table's numeric cells (``pick_notes``), so it follows an edit of the tables sheet too."""
+    note = choice_note(table_id, pick, help_of)
+    formula = ruling_formula(rules, note)
+    return None if formula == note(rules) and not beyond_numbers else formula
+
+
+def choice_note(table_id: str, pick: str, help_of: Callable[[RuleSet, Row], str]) -> Callable[[RuleSet], str]:
+    """The note beside a choice pick, under given rules: ``help_of`` the row picked."""
+
+    def formula(rules: RuleSet) -> str:
+        texts = ",".join(q(help_of(rules, row)) for row in rules.table(table_id).rows)
+        return f'IFERROR(CHOOSE(MATCH({pick},{table_name(table_id, "label")},0),{texts}),"")'
+
+    return formula
+
+
+def toggle_note(rules: RuleSet, text_of: Callable[[RuleSet], str]) -> str:
+    """The note beside a toggle: ``text_of`` under the rulings in force (a text when no ruling changes it)."""
+    return by_ruling(rules, text_of) or q(text_of(rules))
+
+
+def ruling_words(rules: RuleSet, ruling_id: str, lead: str = "") -> str:
+    """A help formula that says what the ruling in force does, in its own words on the Rulings sheet
+    (after ``lead``), for a note beside an input whose effect a ruling decides."""
+
+    def words(rules: RuleSet) -> str:
+        return f"{lead}{rules.rulings[ruling_id].choices[rules.ruling(ruling_id)]}"
+
+    return by_ruling(rules, words) or q(words(rules))
