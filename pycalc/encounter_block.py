@@ -34,7 +34,9 @@ BLOCK_KEYS = {
     "log_picks",
     "log_picks_by_name",
     "stun_loses_attacks",
+    "creatures",
 }
+CREATURE_TEXT_KEYS = {"name", "section", "note"}  # a creature's words; every other key is a roster number
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,19 @@ class EncounterRules:
         None  # typed by name in the Picks cell (None: log_picks.by_name_tables)
     )
     stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round
+    creatures: tuple[Creature, ...] = ()  # the Creatures sheet's examples, each from the seed
+
+
+@dataclass(frozen=True)
+class Creature:
+    """An example line of the Creatures sheet: roster numbers the seed gives (by the roster's stat
+    ids, ``dex`` and ``max_hp``), the seed section they come from."""
+
+    name: str
+    section: str
+    values: dict[str, Any]  # stat id -> a whole number or a dice text (only what the seed gives)
+    line: int
+    note: str = ""
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -103,11 +118,41 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
             data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"
         )
         stun = False
+    creatures = _creatures(check, data) if "creatures" in data else ()
     if initiative is None or hit_points is None:
         return None, parser.uses
     return EncounterRules(
-        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun
+        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, creatures
     ), parser.uses
+
+
+def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:
+    """The example creatures: each a mapping of name, section (the seed's), an optional note, and
+    the roster numbers the seed gives (whole numbers, or dice text such as 1d8+4)."""
+    raw = data["creatures"]
+    if not isinstance(raw, list):
+        check.fail(data.value_lines["creatures"], "encounter.creatures must be a list of creatures")
+        return ()
+    found = []
+    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):
+        what = "encounter.creatures item"
+        block = check.mapping(item, item_line, what)
+        if block is None:
+            continue
+        name = check.text(block, "name", what)
+        section = check.text(block, "section", f"creature {name!r}")
+        values = {}
+        for key, value in block.items():
+            if key in CREATURE_TEXT_KEYS:
+                continue
+            check.ident(key, block.key_lines[key], f"creature {name!r} key")
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                check.fail(block.value_lines[key], f"creature {name!r} {key!r} must be a number or dice text")
+                continue
+            values[key] = value
+        note = check.text(block, "note", f"creature {name!r}", "") if "note" in block else ""
+        found.append(Creature(name, section, values, block.line, note))
+    return tuple(found)
 
 
 def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     initiative_dice,
 )
+from pycalc.creatures import NO_CREATURE
 from pycalc.encounter_block import cell as block_value
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
@@ -285,6 +286,22 @@ def dice_text(count: str, sides: str, bonus: str) -> str:
     plus = f'IF(OR({bonus}="",{bonus}=0),"",IF({bonus}>0,"+","")&{bonus})'
     dice = f'IF({count}="",1,{count})&"d"&{sides}&{plus}'
     return f'IF(AND({count}="",{sides}="",{bonus}=""),"",IF({sides}="",IF({count}="",{bonus},{count}&"d"),{dice}))'
+
+
+def library_columns(ruleset: Adapter) -> list[tuple[str, str, str]]:
+    """The roster's combat numbers a creature of the Creatures sheet gives: (roster key, label, the
+    name after ROSTER_ and CREATURE_): DEX modifier, the ruleset's numbers, maximum HP, the dice."""
+    dice = [s for s in ruleset.stats if s.kind == "dice"]
+    return [
+        ("dex", "DEX modifier", "DEX"),
+        *((f"s_{s.id}", s.label, s.id.upper()) for s in ruleset.stats if s not in dice),
+        ("max_hp", "Maximum HP", "MAX_HP"),
+        *(
+            (f"s_{s.id}_{part}", f"{s.label}: {word}", f"{s.id.upper()}_{part.upper()}")
+            for s in dice
+            for part, word in DICE_PARTS
+        ),
+    ]
 
 
 def working(block: Columns) -> None:
@@ -623,6 +640,7 @@ class EncounterWriter:
             ("short_typed", SHORT_LABEL, "SHORT_TYPED"),
             ("side", "Side", "SIDE"),
             ("group", "Group (shares one roll)", "GROUP"),
+            ("kind", KIND_LABEL, "KIND"),
         ]
         inputs.append(("roll0", "Initiative roll", "INIT_ROLL"))
         for k, _ in enumerate(rule.later_dice, start=1):
@@ -677,6 +695,7 @@ class EncounterWriter:
             add_roll_check(self.sheet, r.span(f"roll{k}").replace("$", ""), die_roll(faces[k]))
         if rule.modifiers:
             add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
+        add_list(self.sheet, r.span("kind").replace("$", ""), "=CREATURE_NAME", strict=False)
         if rule.first_round:
             add_list(self.sheet, r.span("first").replace("$", ""), "TRUE,FALSE")
         for s in self.ruleset.stats:
@@ -684,7 +703,8 @@ class EncounterWriter:
                 add_list(
                     self.sheet, r.span(f"s_{s.id}").replace("$", ""), "=" + table_name("stun_size", "label")
                 )
-        outputs = [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
+        outputs = [("creature", "From Creatures", "FROM_CREATURES")]
+        outputs += [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
         outputs.append(("together", "Acts together with another", "SIMULTANEOUS"))
         outputs += [
             (f"later{k}", f"Initiative, attack {k + 1}", f"INITIATIVE_{k + 1}")
@@ -713,6 +733,11 @@ class EncounterWriter:
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
             r.add(key, key)
+        r.add("kind_used", "the creature's name the line looks up")
+        r.add("crow", "its line on the Creatures sheet")
+        for key, label, defined in library_columns(self.ruleset):  # typed, else the creature's
+            r.add(f"use_{key}", f"{label} in use")
+            self.name(r, f"use_{key}", f"ROSTER_{defined}_IN_USE")
         self.name(r, "short", "ROSTER_SHORT")  # the short name the log takes (typed, or initials)
         self.name(r, "named_no", "ROSTER_NAMED_NO")
         self.name(r, "acted", "ROSTER_ACTED")  # attacks logged this round
@@ -732,13 +757,14 @@ class EncounterWriter:
         named = f'{at("name")}=""'
         found = {
             **{
-                f"s_{s.id}": dice_text(*(at(f"s_{s.id}_{part}") for part, _ in DICE_PARTS))
+                f"s_{s.id}": dice_text(*(at(f"use_s_{s.id}_{part}") for part, _ in DICE_PARTS))
                 for s in self.ruleset.stats
                 if s.kind == "dice"
             },
-            "dexv": f"SUM({at('dex')})",
-            "start": f'IF({at("start_hp")}="",SUM({at("max_hp")}),{at("start_hp")})',
+            "dexv": f"SUM({at('use_dex')})",
+            "start": f'IF({at("start_hp")}="",SUM({at("use_max_hp")}),{at("start_hp")})',
         }
+        found |= self.from_creatures(row)
         adds = (
             f"{at('dexv')}"
             if rule.adds_dex is True
@@ -817,6 +843,39 @@ class EncounterWriter:
         if self.block.morale:
             found |= self.morale(row)
         found |= self.roster_extra(row)
+        return found
+
+    def from_creatures(self, row: int) -> dict[str, str]:
+        """The creature the line names (its Kind, else its name without a last word of digits) and each
+        library number in use: the one typed, else the creature's (the dice as a whole: the creature's
+        when the line's three dice cells are empty). The model: pycalc.creatures."""
+        r = self.roster
+        at = lambda key: r.at(key, row)  # noqa: E731
+        named = f'{at("name")}=""'
+        trimmed, last_word, kind = f"TRIM({at('name')})", at("last_word"), f"TRIM({at('kind')})"
+        digits_gone = last_word
+        for digit in "0123456789":
+            digits_gone = f'SUBSTITUTE({digits_gone},"{digit}","")'
+        by_name = f'IF({digits_gone}="",TRIM(LEFT({trimmed},LEN({trimmed})-LEN({last_word}))),{trimmed})'
+        crow = at("crow")
+        found = {
+            "kind_used": f'IF({named},"",IF({kind}<>"",{kind},{by_name}))',
+            "crow": f'IF({at("kind_used")}="","",IFERROR(MATCH({at("kind_used")},CREATURE_NAME,0),""))',
+            "creature": f'IF({named},"",IF(ISNUMBER({crow}),INDEX(CREATURE_NAME,{crow}),'
+            f'IF({kind}="","",{q(NO_CREATURE + ": ")}&{kind})))',
+        }
+        dice_typed = {
+            s.id: "OR(" + ",".join(f'{at(f"s_{s.id}_{part}")}<>""' for part, _ in DICE_PARTS) + ")"
+            for s in self.ruleset.stats
+            if s.kind == "dice"
+        }
+        for key, _, defined in library_columns(self.ruleset):
+            library = f"INDEX(CREATURE_{defined},{crow})"
+            creature = f'IF(ISNUMBER({crow}),IF({library}="","",{library}),"")'
+            typed = next((t for stat_id, t in dice_typed.items() if key.startswith(f"s_{stat_id}_")), None)
+            if typed is None:
+                typed = f'{at(key)}<>""'
+            found[f"use_{key}"] = f'IF({typed},IF({at(key)}="","",{at(key)}),{creature})'
         return found
 
     def short_name(self, row: int) -> dict[str, str]:
@@ -924,7 +983,7 @@ class EncounterWriter:
         self.write_row_cells(row, derived)
         stunned = f"COUNTIFS({log.ref('who_target')},{at('name')},{log.ref('round_now')},ENC_ROUND_NOW,{log.ref('shown_TARGET_STUNNED')},TRUE)>0"
         wear = f'SUMIFS({log.ref("wear")},{log.ref("who_target")},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
-        prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
+        prot = f'IF({at("use_s_prot")}="",0,{at("use_s_prot")})'
         return {
             "wound_mod": f'IF({at("name")}="","",{wound})',
             "stunned": f'IF({at("name")}="","",{stunned})',
@@ -936,7 +995,7 @@ class EncounterWriter:
         for row in r.rows_range():
             for key, formula in self.roster_formulas(row).items():
                 cell = put_formula(self.sheet.cell(row, r.index[key]), formula)
-                if key not in HIDDEN_ROSTER and not key.startswith("bleed_"):
+                if key not in HIDDEN_ROSTER and not key.startswith(("bleed_", "use_")):
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = TRUE_ONLY
@@ -1270,7 +1329,8 @@ class EncounterWriter:
         index = log.at("arow" if who == "attacker" else "trow", row)
         if stat_id == "start_hp":
             return f"IF(ISNUMBER({index}),INDEX({r.ref('start')},{index}),0)"
-        key = {"dex": "dexv", "max_hp": "max_hp"}.get(stat_id, f"s_{stat_id}")
+        dice = any(s.id == stat_id and s.kind == "dice" for s in self.ruleset.stats)
+        key = {"dex": "dexv", "max_hp": "use_max_hp"}.get(stat_id, f"s_{stat_id}" if dice else f"use_s_{stat_id}")
         default = literal(next((s.default for s in self.ruleset.stats if s.id == stat_id), 0))
         value = f"INDEX({r.ref(key)},{index})"
         if key != "dexv":
@@ -1622,8 +1682,9 @@ LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
     "dexv", "start", "log_hp", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
-    "sorted", "waiting",
+    "sorted", "waiting", "kind_used", "crow",
 )  # fmt: skip
+KIND_LABEL = "Kind (from Creatures; empty: the name without its number)"
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"
 LOG_TITLE = (
     "One attack a row: Attacker and Target by name or short name, then the dice; Enter goes to the next"

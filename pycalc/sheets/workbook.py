@@ -74,6 +74,7 @@ from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.fast_cells import fast_cells, sheet_dimension
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
+from pycalc.sheets.creatures import write_creatures
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
@@ -386,6 +387,7 @@ def workbook_of(
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro, calculators)
         write_fight_record(book, rules)
+        write_creatures(book, rules)
         fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():
