@@ -64,7 +64,12 @@ def filled(typed: object, library_value: object) -> object:
 
 
 def with_creature(
-    library: Sequence[LibraryLine], name: str, kind: str, dex: object, max_hp: object, stats: Mapping[str, object]
+    library: Sequence[LibraryLine],
+    name: str,
+    kind: str,
+    dex: object,
+    max_hp: object,
+    stats: Mapping[str, object],
 ) -> tuple[object, object, dict[str, object]]:
     """A roster line's DEX modifier, maximum HP and stats in use: each typed, else its creature's."""
     found = creature_for(library, name, kind)

@@ -142,14 +142,14 @@ def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:
         name = check.text(block, "name", what)
         section = check.text(block, "section", f"creature {name!r}")
         values = {}
-        for key, value in block.items():
+        for key, given in block.items():
             if key in CREATURE_TEXT_KEYS:
                 continue
             check.ident(key, block.key_lines[key], f"creature {name!r} key")
-            if isinstance(value, bool) or not isinstance(value, int | str):
+            if isinstance(given, bool) or not isinstance(given, int | str):
                 check.fail(block.value_lines[key], f"creature {name!r} {key!r} must be a number or dice text")
                 continue
-            values[key] = value
+            values[key] = given
         note = check.text(block, "note", f"creature {name!r}", "") if "note" in block else ""
         found.append(Creature(name, section, values, block.line, note))
     return tuple(found)

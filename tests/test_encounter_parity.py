@@ -402,7 +402,7 @@ def record_outputs(rules: RuleSet, fight: Fight, states: list, log: list) -> dic
         "RECORD_ORDER": pad([states[i].order for i in lines], ROSTER_SIZE),
         "RECORD_HP_NOW": pad([states[i].hp_now for i in lines], ROSTER_SIZE),
         "RECORD_STATE": pad(
-            [record_state(rules, fight, fight.roster[i], states[i], log) for i in lines], ROSTER_SIZE
+            [record_state(rules, fight, fight.lines[i], states[i], log) for i in lines], ROSTER_SIZE
         ),
     }
     rows = record_log_rows(fight)

@@ -59,7 +59,9 @@ def example_cells(rules: RuleSet, creature: Creature) -> dict[str, object]:
             cells[key] = value
         else:
             file = encounter(rules).file
-            raise ValueError(f"{file}:{creature.line}: creature {creature.name!r}: no roster column {stat_id!r}")
+            raise ValueError(
+                f"{file}:{creature.line}: creature {creature.name!r}: no roster column {stat_id!r}"
+            )
     return cells
 
 
@@ -73,12 +75,18 @@ def write_creatures(book: Workbook, rules: RuleSet) -> None:
     put(sheet["A2"], HELP).font = NOTE
     put(sheet.cell(TOP - 1, 1), "Creature library (yellow cells are yours)").font = SUBTITLE
     ruleset = adapter(rules)
-    columns = [("name", "Name", "NAME"), *library_columns(ruleset), ("note", "Notes (where the numbers come from)", "NOTE")]
+    columns = [
+        ("name", "Name", "NAME"),
+        *library_columns(ruleset),
+        ("note", "Notes (where the numbers come from)", "NOTE"),
+    ]
     for column, (key, label, defined) in enumerate(columns, start=1):
         style_header(sheet.cell(TOP, column, label))
         letter = sheet.cell(TOP, column).column_letter
         span = f"{letter}{TOP + 1}:{letter}{TOP + SIZE}"
-        define_name(book, f"CREATURE_{defined}", absolute(sheet, f"{letter}{TOP + 1}", f"{letter}{TOP + SIZE}"))
+        define_name(
+            book, f"CREATURE_{defined}", absolute(sheet, f"{letter}{TOP + 1}", f"{letter}{TOP + SIZE}")
+        )
         for row in range(TOP + 1, TOP + SIZE + 1):
             mark_input(put(sheet.cell(row, column), None))
         write_checks(sheet, key, span, ruleset)

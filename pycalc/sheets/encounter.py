@@ -30,6 +30,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.creatures import NO_CREATURE
 from pycalc.encounter import (
     ALSO_HITS,
     CHECK_SEPARATOR,
@@ -42,7 +43,6 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     initiative_dice,
 )
-from pycalc.creatures import NO_CREATURE
 from pycalc.encounter_block import cell as block_value
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
@@ -492,11 +492,35 @@ class EncounterWriter:
             last = max(block.next for block in blocks)
             for column in range(WORKING_FROM, last):
                 block_sheet.column_dimensions[get_column_letter(column)].hidden = True
+        self.write_next_fight_names()
         sheet.freeze_panes = "B1"
         sheet.sheet_view.zoomScale = 85
         log_sheet.freeze_panes = f"C{LOG_TOP + 1}"  # the acting order, the titles, Attacker and Target
         protect(sheet)
         protect(log_sheet)
+
+    def write_next_fight_names(self) -> None:
+        """The cells a GM clears for the next fight, each name typed into the Name Box then Delete (no
+        macro): NEXT_FIGHT_LOG (and NEXT_FIGHT_LOG_2 ...), the attack log's inputs; NEXT_FIGHT_ROLLS,
+        what the roster holds of one fight only (initiative rolls, declared actions, morale rolls,
+        aid); NEXT_FIGHT_CONDITIONS. Names, numbers and dice stay. Each name is one rectangle of input
+        cells: the Name Box selects only the first area of a name of several, and Delete does nothing
+        on a selection holding a locked cell."""
+        roster_keys = [
+            k for k in self.roster.index if re.fullmatch(r"roll\d+|action|cast|morale_roll|aided", k)
+        ]
+        log_keys = [k for k in self.log.index if self.log.index[k] < WORKING_FROM and self.log_input(k)]
+        for defined, block, keys in (
+            ("NEXT_FIGHT_LOG", self.log, log_keys),
+            ("NEXT_FIGHT_ROLLS", self.roster, roster_keys),
+            ("NEXT_FIGHT_CONDITIONS", self.conditions, CONDITION_INPUTS),
+        ):
+            for k, area in enumerate(input_areas(block, keys), start=1):  # a Name Box selects one rectangle
+                define_name(self.book, defined if k == 1 else f"{defined}_{k}", area)
+
+    def log_input(self, key: str) -> bool:
+        cell = self.log_sheet._cells.get((self.log.top + 1, self.log.index[key]))
+        return cell is not None and cell.protection.locked is False
 
     def set_widths(self) -> None:
         """Names and texts wide enough to read; numbers narrow (their headers wrap between words, and
@@ -642,21 +666,13 @@ class EncounterWriter:
             ("group", "Group (shares one roll)", "GROUP"),
             ("kind", KIND_LABEL, "KIND"),
         ]
+        # what one fight only holds, side by side: one Name Box name clears them for the next fight
         inputs.append(("roll0", "Initiative roll", "INIT_ROLL"))
         for k, _ in enumerate(rule.later_dice, start=1):
             inputs.append((f"roll{k}", f"Roll, attack {k + 1}", f"INIT_ROLL_{k + 1}"))
-        inputs.append(("dex", "DEX modifier", "DEX"))
         if rule.modifiers:
             inputs.append(("action", "Action (initiative)", "ACTION"))
             inputs.append(("cast", "Casting time", "CASTING_TIME"))
-        if rule.first_round:
-            inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
-        dice = [s for s in self.ruleset.stats if s.kind == "dice"]
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s not in dice]
-        inputs += [
-            ("max_hp", "Maximum HP", "MAX_HP"),
-            ("start_hp", "Start HP (empty = max)", "START_HP"),
-        ]
         if self.block.morale:
             inputs.append(
                 (
@@ -667,6 +683,15 @@ class EncounterWriter:
             )
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
+        inputs.append(("dex", "DEX modifier", "DEX"))
+        if rule.first_round:
+            inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
+        dice = [s for s in self.ruleset.stats if s.kind == "dice"]
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s not in dice]
+        inputs += [
+            ("max_hp", "Maximum HP", "MAX_HP"),
+            ("start_hp", "Start HP (empty = max)", "START_HP"),
+        ]
         # dice as three numbers (count, sides, bonus): AutoInput never completes a number, so 1d6 typed
         # under 1d6+1 stays 1d6; the dice text the rows read is worked out in a hidden column
         inputs += [
@@ -1330,7 +1355,9 @@ class EncounterWriter:
         if stat_id == "start_hp":
             return f"IF(ISNUMBER({index}),INDEX({r.ref('start')},{index}),0)"
         dice = any(s.id == stat_id and s.kind == "dice" for s in self.ruleset.stats)
-        key = {"dex": "dexv", "max_hp": "use_max_hp"}.get(stat_id, f"s_{stat_id}" if dice else f"use_s_{stat_id}")
+        key = {"dex": "dexv", "max_hp": "use_max_hp"}.get(
+            stat_id, f"s_{stat_id}" if dice else f"use_s_{stat_id}"
+        )
         default = literal(next((s.default for s in self.ruleset.stats if s.id == stat_id), 0))
         value = f"INDEX({r.ref(key)},{index})"
         if key != "dexv":
@@ -1566,6 +1593,25 @@ class EncounterWriter:
             for column, value in template.formulas(row).items():
                 cell = styled_like(styled[column], row, column)
                 cell._value, cell.data_type = value, "f"
+
+
+def input_areas(block: Columns, keys: list[str]) -> list[str]:
+    """The block's rows of ``keys``' columns as absolute ranges, one per run of adjacent columns."""
+    columns = sorted(block.index[k] for k in keys)
+    runs: list[list[int]] = []
+    for column in columns:
+        if runs and column == runs[-1][-1] + 1:
+            runs[-1].append(column)
+        else:
+            runs.append([column])
+    first, last = block.top + 1, block.top + block.rows
+    return [
+        absolute(block.sheet, f"{get_column_letter(run[0])}{first}", f"{get_column_letter(run[-1])}{last}")
+        for run in runs
+    ]
+
+
+CONDITION_INPUTS = ["target", "name", "start", "rounds"]
 
 
 def short_title(title: str) -> str:

@@ -68,13 +68,13 @@ from pycalc.sheets.common import (
     share_styles,
     style_header,
 )
+from pycalc.sheets.creatures import write_creatures
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.fast_cells import fast_cells, sheet_dimension
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
-from pycalc.sheets.creatures import write_creatures
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
 from pycalc.sheets.pick_notes import show_pick_modifiers
