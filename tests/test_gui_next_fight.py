@@ -35,12 +35,14 @@ def next_fight_names(book: openpyxl.Workbook) -> list[str]:
 
 @pytest.mark.timeout(600)
 def test_the_next_fight_keeps_the_partys_lines_and_wounds_and_clears_the_rest(
-    window_tools: None,  # noqa: F811 (the fixture) build_ruleset: Callable[[str], Path], tmp_path: Path
+    window_tools: None,  # noqa: F811 (the fixture, imported)
+    build_ruleset: Callable[[str], Path],
+    tmp_path: Path,
 ):
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)
-    fight = three_round_fight("cnc")[1]  # two rounds of attacks, a condition from round 2
+    fight = three_round_fight("cnc")[-1]  # three rounds of attacks (Bram hit), a condition from round 2
     assert {"NEXT_FIGHT_LOG", "NEXT_FIGHT_ROLLS", "NEXT_FIGHT_CONDITIONS"} <= set(next_fight_names(book))
     party = [k for k, c in enumerate(fight.roster) if c.side == "PCs"]
     with window(xlsx, tmp_path) as calc:
