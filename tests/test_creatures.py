@@ -124,3 +124,18 @@ def test_an_example_creature_of_a_wrong_shape_stops_the_build_with_its_line(tmp_
     assert f"ruleset.yaml:{line}: creature 'Nutshell fighter' 'sc' must be a number or dice text" in (
         capsys.readouterr().err
     )
+
+
+def test_an_example_creature_naming_no_roster_number_stops_the_build_with_its_line(
+    tmp_path: Path, capsys
+) -> None:
+    tables = tmp_path / "tables"
+    shutil.copytree(PROJECT_ROOT / "tables" / "spelljammer", tables / "spelljammer")
+    ruleset = tables / "spelljammer" / "ruleset.yaml"
+    text = ruleset.read_text().replace("      sc: 112\n", "      thac0: 12\n")
+    ruleset.write_text(text)
+    line = text.splitlines().index("    - name: Nutshell fighter") + 1
+    assert build.main(["--tables", str(tables), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"ruleset.yaml:{line}: creature 'Nutshell fighter': 'thac0' is no roster number" in err
+    assert "Traceback" not in err

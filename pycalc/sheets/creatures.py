@@ -33,6 +33,7 @@ from pycalc.sheets.encounter import (
     add_number_check,
     library_columns,
 )
+from pycalc.table_files import TableProblem
 from pycalc.tables import RuleSet
 
 SHEET = "Creatures"
@@ -43,6 +44,26 @@ HELP = (
     " Kind is this name, or its name is this name and a number (Goblin 3 is a Goblin). Kept when the"
     " workbook is rebuilt."
 )
+
+
+def creature_problems(rules: RuleSet) -> list[TableProblem]:
+    """An example creature naming a number the roster does not have, at its file:line."""
+    if rules.encounter_block is None:
+        return []
+    columns = {key for key, _, _ in library_columns(adapter(rules))}
+    known = {key.removeprefix("s_") for key in columns if not key.endswith(("_count", "_sides", "_bonus"))}
+    known |= {s.id for s in adapter(rules).stats}
+    block = encounter(rules)
+    return [
+        TableProblem(
+            block.file,
+            creature.line,
+            f"creature {creature.name!r}: {stat_id!r} is no roster number (known: {', '.join(sorted(known))})",
+        )
+        for creature in block.creatures
+        for stat_id in creature.values
+        if stat_id not in known
+    ]
 
 
 def example_cells(rules: RuleSet, creature: Creature) -> dict[str, object]:

@@ -68,7 +68,7 @@ from pycalc.sheets.common import (
     share_styles,
     style_header,
 )
-from pycalc.sheets.creatures import write_creatures
+from pycalc.sheets.creatures import creature_problems, write_creatures
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
@@ -83,6 +83,7 @@ from pycalc.sheets.printing import is_hidden, last_shown_column, set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.sheets.roster_pick import fill_from_roster
 from pycalc.sheets.shared_formulas import formula_elements, macro_elements
+from pycalc.table_files import TableError
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -117,6 +118,9 @@ def check_buildable(rules: RuleSet) -> None:
     """TableError (at the block's file:line) when the generic sheets cannot write the ruleset's block."""
     if calculator_writer(rules) is generic_d20.write_calculators:
         check_supported(rules)
+    problems = creature_problems(rules)
+    if problems:
+        raise TableError(problems)
 
 
 def tables_version(ruleset_id: str) -> str:
