@@ -18,6 +18,7 @@ from pycalc.sheets.common import (
     NOTE,
     SUBTITLE,
     TITLE,
+    WRAP,
     absolute,
     define_name,
     mark_input,
@@ -39,6 +40,7 @@ from pycalc.tables import RuleSet
 SHEET = "Creatures"
 TOP = 4  # header row; creatures below
 SIZE = 40  # creature lines
+HELP_HEIGHT = 27  # points: two lines of the help note
 HELP = (
     "Type each creature once: a roster line takes these numbers where its own cells are empty, when its"
     " Kind is this name, or its name is this name and a number (Goblin 3 is a Goblin). Kept when the"
@@ -113,6 +115,10 @@ def write_creatures(book: Workbook, rules: RuleSet) -> None:
         write_checks(sheet, key, span, ruleset)
         sheet.column_dimensions[letter].width = {"name": 18, "note": 48}.get(key, 9)
     sheet.row_dimensions[TOP].height = HEADER_HEIGHT
+    help_cell = sheet["A2"]  # across the sheet, two lines (not a tall column A)
+    sheet.merge_cells(f"A2:{sheet.cell(TOP, len(columns)).column_letter}2")
+    help_cell.alignment = WRAP
+    sheet.row_dimensions[2].height = HELP_HEIGHT
     for row, creature in enumerate(encounter(rules).creatures, start=TOP + 1):
         cells = {"name": creature.name, **example_cells(rules, creature)}
         cells["note"] = f"Seed: {creature.section}" + (f". {creature.note}" if creature.note else "")

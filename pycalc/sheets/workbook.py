@@ -68,6 +68,7 @@ from pycalc.sheets.common import (
     share_styles,
     style_header,
 )
+from pycalc.sheets.creatures import SHEET as CREATURES_SHEET
 from pycalc.sheets.creatures import creature_problems, write_creatures
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
@@ -295,6 +296,8 @@ def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
         return "Log the attacks as they are called out, under the acting order of the round and who acts now"
     if sheet.title == FIGHT_RECORD_SHEET:
         return "The fight on one printed page: acting order, hit points, states and the attack log"
+    if sheet.title == CREATURES_SHEET:
+        return "Your creature library: a roster line naming a creature takes its numbers (kept on rebuild)"
     if sheet.title == RULINGS_SHEET:
         return "Where the seed is ambiguous: the choice this workbook follows, the other choices, and why"
     groups = reference_groups(rules)
