@@ -6,7 +6,7 @@ The target is 50 ms.
 
 Prints figures; asserts nothing.
 
-    .venv/bin/python bench/bench_keystroke.py [--edits 20] [--ruleset cnc ...]
+    .venv/bin/python bench/bench_keystroke.py [--edits 20] [--ruleset cnc ...] [--workbooks DIR]
 """
 
 from __future__ import annotations
@@ -53,6 +53,12 @@ def main() -> None:
     )
     parser.add_argument("--edits", type=int, default=20, help="keystrokes timed per kind")
     parser.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    parser.add_argument(
+        "--workbooks",
+        type=Path,
+        default=ROOT / "workbook",
+        help="the folder of <id>.xlsx (a build to compare)",
+    )
     args = parser.parse_args()
     if not uno_available():
         print("LibreOffice with python3-uno not found: nothing measured")
@@ -71,7 +77,7 @@ def main() -> None:
         )
         for ruleset_id in args.ruleset or RULESET_IDS:
             fight = with_fight(
-                ROOT / "workbook" / f"{ruleset_id}.xlsx", Path(folder) / f"{ruleset_id}.xlsx", ruleset_id
+                args.workbooks / f"{ruleset_id}.xlsx", Path(folder) / f"{ruleset_id}.xlsx", ruleset_id
             )
             damage = calc.keystrokes(
                 fight,

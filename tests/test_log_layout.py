@@ -23,7 +23,7 @@ from pycalc.encounter import (
     roster_state,
     short_names,
 )
-from pycalc.sheets.encounter import LOG_SHEET, LOG_TOP, SHEET
+from pycalc.sheets.encounter import LOG_SHEET, LOG_SPARE_PX, LOG_TOP, SHEET
 from pycalc.tables import RULESET_IDS, load_ruleset
 
 MOST_PX = 1250
@@ -53,9 +53,8 @@ def excel_px(sheet, column: int) -> int:
     return int((dimension.width or 8.43) * 7 + 5)
 
 
-def log_span(book: openpyxl.Workbook) -> tuple[int, list[int], list[int]]:
-    """The px from the log's first input to its last output, frozen columns included; the input and
-    output columns."""
+def log_columns(book: openpyxl.Workbook) -> tuple[list[int], list[int]]:
+    """The log's input columns (unlocked) and its shown output columns."""
     sheet = book[LOG_SHEET]
     inputs, outputs = [], []
     for name in book.defined_names:
@@ -69,12 +68,23 @@ def log_span(book: openpyxl.Workbook) -> tuple[int, list[int], list[int]]:
             inputs.append(column)
         elif not sheet.column_dimensions[cell.column_letter].hidden:
             outputs.append(column)
-    first, last = min(inputs), max(outputs)
+    return inputs, outputs
+
+
+def span_px(book: openpyxl.Workbook, first: int, last: int) -> int:
+    """The px from column ``first`` to ``last`` (Excel's rule), the frozen columns left of it included."""
+    sheet = book[LOG_SHEET]
     frozen = sheet.freeze_panes or "A1"
     frozen_columns = column_index_from_string("".join(c for c in frozen if c.isalpha())) - 1
     px = sum(excel_px(sheet, c) for c in range(first, last + 1))
-    px += sum(excel_px(sheet, c) for c in range(1, min(frozen_columns + 1, first)))
-    return px, inputs, outputs
+    return px + sum(excel_px(sheet, c) for c in range(1, min(frozen_columns + 1, first)))
+
+
+def log_span(book: openpyxl.Workbook) -> tuple[int, list[int], list[int]]:
+    """The px from the log's first input to its last output, frozen columns included; the input and
+    output columns."""
+    inputs, outputs = log_columns(book)
+    return span_px(book, min(inputs), max(outputs)), inputs, outputs
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -88,6 +98,17 @@ def test_a_log_row_and_its_outcome_fit_a_laptop_screen(build_ruleset: Callable[[
     assert {"LOG_ROUND", "LOG_ATTACKER", "LOG_TARGET", "LOG_ROLL", "LOG_RESULT", "LOG_SUMMARY"} <= set(
         book.defined_names
     )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_optional_inputs_fit_the_screen_too(build_ruleset: Callable[[str], Path], ruleset_id: str):
+    """The inputs right of the outcome (picks, Picks by name, Also hits, damage with no roll) end on the
+    same screen, with room left for one narrow column more."""
+    book = openpyxl.load_workbook(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
+    inputs, outputs = log_columns(book)
+    assert max(inputs) > max(outputs), "the optional inputs come after the outcome"
+    px = span_px(book, min(inputs), max(inputs))
+    assert px + LOG_SPARE_PX <= MOST_PX, f"{ruleset_id}: {px} px from the log's first input to its last"
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)

@@ -546,7 +546,7 @@ class EncounterWriter:
         for key, column in self.log.index.items():  # the log: narrow, its titles wrapped
             if column < WORKING_FROM:
                 word = max(len(w) for w in self.log.labels[key].split())
-                fits = round(word * BOLD_CHARACTER + 1, 1) if key.startswith("pick_") else 0
+                fits = round(word * BOLD_CHARACTER + 1, 1) if title_fits(key) else 0
                 self.log_sheet.column_dimensions[get_column_letter(column)].width = max(log_width(key), fits)
 
     # ---- the acting order above the log
@@ -1143,7 +1143,7 @@ class EncounterWriter:
         shown.append(("check", "Check (empty: all is well)", "LOG_CHECK"))
         shown.append(("summary", "In one line", "LOG_SUMMARY"))
         picks = [(t, self.pick_input(t)) for t in self.block.log_picks]
-        listed = [(f"pick_{t}", short_title(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
+        listed = [(f"pick_{t}", pick_label(self.rules.table(t).title), f"LOG_{t.upper()}") for t, _ in picks]
         flat = ("damage", "Dmg, no roll", "LOG_FLAT_DAMAGE")
         named = named_picks(self.rules)
         by_name = [("named_picks", "Picks by name", "LOG_PICKS")] if named else []
@@ -1176,6 +1176,14 @@ class EncounterWriter:
         sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
         for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
             put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
+        for table_id, _ in picks:  # a narrow list column: its title's first word, the whole in a comment
+            table = self.rules.table(table_id)
+            title = put_formula(
+                sheet.cell(log.top, log.index[f"pick_{table_id}"]), q(log.labels[f"pick_{table_id}"])
+            )
+            listed = ", ".join(str(row.label) for row in table.rows)
+            title.comment = Comment(f"{short_title(table.title)}: {listed}", "GM combat")
+            title.comment.width, title.comment.height = 300, 120
         strike_out_void(sheet, log)
         working(log)
         for key in ("attacker", *self.target_keys):
@@ -1619,6 +1627,12 @@ def short_title(title: str) -> str:
     return title.split(" (")[0].strip()
 
 
+def pick_label(title: str) -> str:
+    """A pick's title on its narrow log column: the first word of its short title ("Cover" for
+    "Cover and concealment"); its header's comment gives the whole."""
+    return short_title(title).split()[0].rstrip(",:;-")
+
+
 def log_roll_label(roll: LogRoll) -> str:
     """A log roll's short title: the d20 or d100, its second d20, the damage dice's roll."""
     return {
@@ -1696,31 +1710,41 @@ def add_picks_note(sheet: Worksheet, log: Columns, named: list[Pick]) -> None:
 
 MOST_TEXT_WIDTH = 32
 LOG_WIDTHS = {  # the log's columns (Excel's character widths): narrow, their titles wrapped
-    "round": 5.5,
-    "attacker": 10,
-    "target": 9,
+    "attacker": 8.5,  # "Goblin 3" or a short name; the list shows the whole name
+    "target": 8,
     "mods": 4.5,
-    "named_picks": 9,
-    "damage": 6,
+    "round": 5.5,
     "void": 5,
-    "result": 12,
-    "hp_lost": 5.5,
-    "target_hp": 7.6,
-    "summary": 20,
-    "check": 22,
+    "result": 11,
+    "hp_lost": 5,
+    "target_hp": 6.5,
+    "check": 18,
+    "summary": 18,
+    "named_picks": 7,
+    "damage": 5,
 }
+LOG_ROLL_WIDTH = 4.5  # two digits under a wrapped title ("d20 #2"); "d100" widens it to its word
+LOG_ALSO_WIDTH = 5  # a short name (g3); the list shows whole names
+LOG_PICK_WIDTH = 6.5  # a list: its title's first word, the whole title in a comment
+LOG_SPARE_PX = 40  # screen kept for one narrow log column more (Excel's rule: 7 px x 5 + 5)
 
 
 def log_width(key: str) -> float:
     if key in LOG_WIDTHS:
         return LOG_WIDTHS[key]
     if key.startswith("also"):
-        return 7
+        return LOG_ALSO_WIDTH
     if key.startswith("pick_"):
-        return 9
+        return LOG_PICK_WIDTH
     if key.startswith("shown_"):
         return 8
-    return 5  # a roll
+    return LOG_ROLL_WIDTH
+
+
+def title_fits(key: str) -> bool:
+    """Whether a log column widens to the longest word of its title (a pick's or a roll's: short
+    words on a narrow column); the others' widths hold their titles."""
+    return key.startswith("pick_") or log_width(key) == LOG_ROLL_WIDTH
 
 
 ACTS_NOW_FILL = "FFE699"
