@@ -38,8 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from pycalc import dice
+from pycalc.creatures import LibraryLine, with_creature
 from pycalc.damage_kinds import (
     HEALED,
     bad_kind,
@@ -73,16 +75,17 @@ class Combatant:
     side: str = ""
     group: str = ""
     init_rolls: tuple[int | None, ...] = (None,)  # the first attack's roll, then later attacks'
-    dex: int = 0
+    dex: int | None = 0  # None: empty on the roster (the creature's, else 0)
     action: str = ""  # the initiative modifiers table's row label ("" = none)
     casting_time: int | None = None
     first_round: bool = False  # acts first in round 1 (reach, size: encounter.initiative.first_round)
-    max_hp: int = 0
+    max_hp: int | None = 0  # None: empty on the roster (the creature's, else 0)
     start_hp: int | None = None  # None: starts at max_hp
     stats: Mapping[str, object] = field(default_factory=dict)  # the ruleset's combat numbers by stat id
     morale_roll: int | None = None
     aided_round: int | None = None  # the round aid stopped the bleeding (encounter.hit_points.loss_per_round)
     short: str = ""  # the short name typed for the log ("" = the initials, ``auto_short``)
+    kind: str = ""  # the creature typed or picked ("": the name without its number, pycalc.creatures)
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,27 @@ class Fight:
     attacks: Sequence[Attack] = ()
     conditions: Sequence[Condition] = ()
     round: int | None = 1  # None: Round now left empty (round_now: the last round logged)
+    creatures: Sequence[LibraryLine] = ()  # the Creatures sheet
+
+    @cached_property
+    def lines(self) -> tuple[Combatant, ...]:
+        """The roster's lines with their numbers in use: typed, else the creature's (pycalc.creatures).
+        ``roster`` is what the GM typed; everything the sheet works out reads these."""
+        return tuple(in_use(c, self.creatures) for c in self.roster)
+
+
+def in_use(combatant: Combatant, library: Sequence[LibraryLine]) -> Combatant:
+    """The line with the creature's numbers where it leaves them empty; an empty DEX or maximum HP
+    with no creature's counts as 0, an empty stat as the stat's default (``encounter_rulesets.stat``)."""
+    dex, max_hp, stats = with_creature(
+        library, combatant.name, combatant.kind, combatant.dex, combatant.max_hp, combatant.stats
+    )
+    return replace(
+        combatant,
+        dex=0 if dex is None or dex == "" else int(dex),  # type: ignore[call-overload]
+        max_hp=0 if max_hp is None or max_hp == "" else int(max_hp),  # type: ignore[call-overload]
+        stats=stats,
+    )
 
 
 def round_now(fight: Fight) -> int:
@@ -168,11 +192,11 @@ def with_names(fight: Fight) -> Fight:
     """The fight with each log row's attacker and targets by their roster names, typed as a name or
     a short name in any case (a name the roster lacks stays as typed)."""
     known: dict[str, str] = {}
-    for c in fight.roster:
+    for c in fight.lines:
         if c.name:
             known.setdefault(c.name.lower(), c.name)
     shorts: dict[str, str] = {}
-    for c, short in zip(fight.roster, short_names(fight.roster), strict=True):
+    for c, short in zip(fight.lines, short_names(fight.lines), strict=True):
         if short:
             shorts.setdefault(short.lower(), c.name)
 
@@ -303,8 +327,8 @@ class RowResult:
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     ruleset = adapter(rules)
     fight = with_names(fight)
-    by_name = {c.name: c for c in fight.roster if c.name}
-    start = {c.name: start_hp(c) for c in fight.roster if c.name}
+    by_name = {c.name: c for c in fight.lines if c.name}
+    start = {c.name: start_hp(c) for c in fight.lines if c.name}
     lost: dict[str, int] = dict.fromkeys(start, 0)
     sub: dict[str, int] = dict.fromkeys(start, 0)  # the subdual part of ``lost``
     wear: dict[str, int] = dict.fromkeys(start, 0)
@@ -561,8 +585,8 @@ def side_down(rules: RuleSet, fight: Fight, me: Combatant, downs: Sequence[bool]
     morale = encounter(rules).morale
     if morale is None or not me.name or not me.side:
         return ""
-    down = sum(1 for c, d in zip(fight.roster, downs, strict=True) if c.side == me.side and d)
-    size = sum(1 for c in fight.roster if c.side == me.side and c.name)
+    down = sum(1 for c, d in zip(fight.lines, downs, strict=True) if c.side == me.side and d)
+    size = sum(1 for c in fight.lines if c.side == me.side and c.name)
     percent = int(cell(rules, morale.check_at_percent))
     first = None if morale.check_at_down is None else int(cell(rules, morale.check_at_down))
     if down * 100 >= percent * size:
@@ -645,14 +669,14 @@ def roster_state(
 ) -> list[CombatantState]:
     log = resolve_log(rules, fight) if log is None else log
     fight = replace(with_names(fight), round=round_now(fight))
-    positions = order(rules, fight.roster)
-    together = simultaneous(rules, fight.roster, positions)
+    positions = order(rules, fight.lines)
+    together = simultaneous(rules, fight.lines, positions)
     found = []
-    for index, me in enumerate(fight.roster):
+    for index, me in enumerate(fight.lines):
         subdual = subdual_taken(fight, me, log, fight.round)
         hp = log_hp(fight, me, log, fight.round)
         hp -= bleeding(rules, fight, me, log, hp + subdual)
-        first, later = initiative(rules, fight.roster, index), later_initiatives(rules, fight.roster, index)
+        first, later = initiative(rules, fight.lines, index), later_initiatives(rules, fight.lines, index)
         conditions = [
             condition_text(rules, c)
             for c in fight.conditions
@@ -686,7 +710,7 @@ def roster_state(
             )
         )
     downs = [s.down for s in found]
-    for me, state in zip(fight.roster, found, strict=True):
+    for me, state in zip(fight.lines, found, strict=True):
         state.side_down = side_down(rules, fight, me, downs)
     return found
 
@@ -697,7 +721,7 @@ def roster_state(
 def record_order(fight: Fight, states: Sequence[CombatantState]) -> list[int]:
     """The roster lines the fight record lists, in acting order (ties and those without initiative
     yet in roster order, the latter last)."""
-    named = [i for i, c in enumerate(fight.roster) if c.name]
+    named = [i for i, c in enumerate(fight.lines) if c.name]
     unordered = ROSTER_SIZE + 1
     return sorted(named, key=lambda i: (unordered if states[i].order is None else states[i].order, i))
 
@@ -752,16 +776,16 @@ def acts_now(rules: RuleSet, fight: Fight, states: Sequence[CombatantState] | No
     states = roster_state(rules, fight) if states is None else states
     now = round_now(fight)
     first_line: dict[str, int] = {}
-    for index, c in enumerate(fight.roster):
+    for index, c in enumerate(fight.lines):
         if c.name:
             first_line.setdefault(c.name, index)
-    acted = [0] * len(fight.roster)
+    acted = [0] * len(fight.lines)
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         if not attack.void and row_round == now and attack.attacker in first_line:
             acted[first_line[attack.attacker]] += 1
     for index in record_order(fight, states):
         if not acted[index] and not states[index].down:
-            return fight.roster[index].name
+            return fight.lines[index].name
     return ""
 
 

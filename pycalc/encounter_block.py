@@ -35,6 +35,7 @@ BLOCK_KEYS = {
     "log_picks_by_name",
     "stun_loses_attacks",
     "damage_kinds",
+    "creatures",
 }
 DAMAGE_KIND_KEYS = {
     "table",
@@ -45,6 +46,7 @@ DAMAGE_KIND_KEYS = {
     "subdual_picks",
 }
 SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table's row ids (normal damage: the Kind left empty)
+CREATURE_TEXT_KEYS = {"name", "section", "note"}  # a creature's words; every other key is a roster number
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,19 @@ class EncounterRules:
     )
     stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round
     damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)
+    creatures: tuple[Creature, ...] = ()  # the Creatures sheet's examples, each from the seed
+
+
+@dataclass(frozen=True)
+class Creature:
+    """An example line of the Creatures sheet: roster numbers the seed gives (by the roster's stat
+    ids, ``dex`` and ``max_hp``), the seed section they come from."""
+
+    name: str
+    section: str
+    values: dict[str, Any]  # stat id -> a whole number or a dice text (only what the seed gives)
+    line: int
+    note: str = ""
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
@@ -130,11 +145,12 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
             data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"
         )
         stun = False
+    creatures = _creatures(check, data) if "creatures" in data else ()
     if initiative is None or hit_points is None:
         return None, parser.uses
     kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None
     return EncounterRules(
-        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds
+        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds, creatures
     ), parser.uses
 
 
@@ -180,6 +196,35 @@ def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> 
     return DamageKinds(
         table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)
     )
+
+
+def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:
+    """The example creatures: each a mapping of name, section (the seed's), an optional note, and
+    the roster numbers the seed gives (whole numbers, or dice text such as 1d8+4)."""
+    raw = data["creatures"]
+    if not isinstance(raw, list):
+        check.fail(data.value_lines["creatures"], "encounter.creatures must be a list of creatures")
+        return ()
+    found = []
+    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):
+        what = "encounter.creatures item"
+        block = check.mapping(item, item_line, what)
+        if block is None:
+            continue
+        name = check.text(block, "name", what)
+        section = check.text(block, "section", f"creature {name!r}")
+        values = {}
+        for key, given in block.items():
+            if key in CREATURE_TEXT_KEYS:
+                continue
+            check.ident(key, block.key_lines[key], f"creature {name!r} key")
+            if isinstance(given, bool) or not isinstance(given, int | str):
+                check.fail(block.value_lines[key], f"creature {name!r} {key!r} must be a number or dice text")
+                continue
+            values[key] = given
+        note = check.text(block, "note", f"creature {name!r}", "") if "note" in block else ""
+        found.append(Creature(name, section, values, block.line, note))
+    return tuple(found)
 
 
 def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:

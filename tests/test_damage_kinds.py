@@ -86,7 +86,7 @@ def test_cnc_a_heal_stops_the_bleeding_from_its_round_on():
     _, unhealed = thug("cnc", attacks[:1], now=5)
     assert unhealed[1].hp_now == -10
     rules, fight = load_ruleset("cnc"), Fight(fighters(), attacks, round=5)
-    note = bleeding_note(rules, fight, fight.roster[1], resolve_log(rules, fight))
+    note = bleeding_note(rules, fight, fight.lines[1], resolve_log(rules, fight))
     assert note == "healed in round 2, bleeding stopped"  # the fight record says so
 
 

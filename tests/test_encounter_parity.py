@@ -1,18 +1,20 @@
 """The Encounter sheet recalculated in real LibreOffice equals the pure-Python model
 (pycalc.encounter) on generated fights: random rosters, initiative rolls (groups sharing a roll),
 20-60 attack log rows (unknown names, empty rows, area hits, subdual and heal rows), conditions and
-the round; every roster output, every log result and HP lost, every condition's activity compared."""
+the round, a creature library (lines named after a creature or of a Kind typed, their empty numbers
+taken from it); every roster output, every log result and HP lost, every condition's activity compared."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from pycalc.creatures import LibraryLine, creature_for, from_creatures
 from pycalc.damage_kinds import HEALED, labels
 from pycalc.dice import parse
 from pycalc.encounter import (
@@ -118,6 +120,49 @@ def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
     return found
 
 
+CREATURE_NAMES = ["Goblin", "Orc chief", "wolf", "Black  Knight"]
+CREATURE_SIZE = 40
+
+
+def random_library(rules: RuleSet, chance: random.Random) -> list[LibraryLine]:
+    """Two to five creatures, each number given or left empty, sometimes one name twice (the first
+    counts) and an empty line between."""
+    lines = []
+    for name in chance.sample(CREATURE_NAMES, chance.randint(2, len(CREATURE_NAMES))):
+        values: dict[str, object] = {"dex": chance.randint(-2, 3)} | random_stats(rules, chance)
+        values = {k: v for k, v in values.items() if chance.random() < 0.7}
+        lines.append(LibraryLine(name, values | {"max_hp": chance.randint(1, 40)}))
+    if chance.random() < 0.2:
+        lines.append(LibraryLine(lines[0].name.upper(), {"max_hp": 77}))
+    if chance.random() < 0.2:
+        lines.insert(1, LibraryLine(""))
+    return lines
+
+
+def from_library(
+    library: Sequence[LibraryLine], combatant: Combatant, index: int, chance: random.Random
+) -> Combatant:
+    """One line in three a creature's: named after it (Goblin 4), or of its Kind typed (any case) or
+    of a Kind the library lacks; most of its numbers left empty (its maximum HP only when a creature
+    gives one: a line of no HP at all is not a fight)."""
+    if not combatant.name or chance.random() > 0.35:
+        return combatant
+    kind = chance.choice(CREATURE_NAMES)
+    if chance.random() < 0.5:
+        named = replace(combatant, name=f"{kind} {index + 1}")
+    else:
+        typed = chance.choice([kind, kind.upper(), f" {kind.lower()} ", "Dragon"])
+        named = replace(combatant, kind=typed)
+    stats = {k: ("" if chance.random() < 0.7 else v) for k, v in combatant.stats.items()}
+    found = creature_for(library, named.name, named.kind) is not None
+    return replace(
+        named,
+        dex=None if chance.random() < 0.7 else combatant.dex,
+        max_hp=None if found and chance.random() < 0.7 else combatant.max_hp,
+        stats=stats,
+    )
+
+
 def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> Fight:
     """A fight of 3-30 combatants and 20-60 attacks, one in ten 61-90 (full: 30 named combatants and
     200 attacks)."""
@@ -127,6 +172,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     faces = initiative_dice(rules)
     bleeds = encounter(rules).hit_points.loss is not None
     roster = []
+    library = random_library(rules, chance)
     for index in range(count):
         named = full or chance.random() > 0.05
         rolls = tuple(None if chance.random() < 0.3 else chance.randint(1, top) for top in faces)
@@ -147,6 +193,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 aided_round=chance.choice([None, None, chance.randint(1, 6)]) if bleeds else None,
             )
         )
+        roster[-1] = from_library(library, roster[-1], index, chance)
     names = [c.name for c in roster if c.name]
     picks = encounter(rules).log_picks
     rounds = chance.randint(1, 6)
@@ -191,7 +238,8 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
         for _ in range(chance.randint(0, 10))
     ]
     round_typed = None if chance.random() < 0.05 else chance.randint(1, rounds + 1)  # None: emptied
-    return shortened(Fight(roster, attacks, conditions, round=round_typed), random.Random(chance.random()))
+    fight = Fight(roster, attacks, conditions, round=round_typed, creatures=library)
+    return shortened(fight, random.Random(chance.random()))
 
 
 def healed_fight() -> Fight:
@@ -276,7 +324,9 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         "ROSTER_MAX_HP": column([c.max_hp for c in roster], ROSTER_SIZE),
         "ROSTER_START_HP": column([c.start_hp for c in roster], ROSTER_SIZE),
         "ROSTER_SHORT_TYPED": column([c.short for c in roster], ROSTER_SIZE),
+        "ROSTER_KIND": column([c.kind for c in roster], ROSTER_SIZE),
     }
+    cells |= library_inputs(rules, fight.creatures)
     for k in range(1 + len(rule.later_dice)):
         name = "ROSTER_INIT_ROLL" + (f"_{k + 1}" if k else "")
         cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
@@ -325,6 +375,23 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
     return cells
 
 
+def library_inputs(rules: RuleSet, library: Sequence[LibraryLine]) -> dict[str, list[str]]:
+    """The Creatures sheet's cells: every line as typed, the rest of the sheet empty (no example)."""
+    cells = {"CREATURE_NAME": column([c.name for c in library], CREATURE_SIZE)}
+    for key in ("dex", "max_hp"):
+        cells[f"CREATURE_{key.upper()}"] = column([c.values.get(key) for c in library], CREATURE_SIZE)
+    for stat in adapter(rules).stats:
+        values = [c.values.get(stat.id) for c in library]
+        if stat.kind == "dice":
+            parts = [dice_parts(v) for v in values]
+            for k, part in enumerate(("COUNT", "SIDES", "BONUS")):
+                cells[f"CREATURE_{stat.id.upper()}_{part}"] = column([p[k] for p in parts], CREATURE_SIZE)
+        else:
+            cells[f"CREATURE_{stat.id.upper()}"] = column(values, CREATURE_SIZE)
+    cells["CREATURE_NOTE"] = column([], CREATURE_SIZE)
+    return cells
+
+
 def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
     rule = encounter(rules).initiative
     log = resolve_log(rules, fight)
@@ -352,6 +419,9 @@ def expected_outputs(rules: RuleSet, fight: Fight) -> dict[str, list[object]]:
         "COND_ACTIVE": [active(rules, c, round_now(fight)) for c in fight.conditions]
         + [""] * (CONDITION_SIZE - len(fight.conditions)),
         "ROSTER_SHORT": roster_column(short_names(fight.roster)),
+        "ROSTER_FROM_CREATURES": roster_column(
+            [from_creatures(fight.creatures, c.name, c.kind) for c in fight.roster]
+        ),
         "ENC_ACTS_NOW": [acts_now(rules, fight, states)],
     }
     found |= record_outputs(rules, fight, states, log)
@@ -383,7 +453,7 @@ def record_outputs(rules: RuleSet, fight: Fight, states: list, log: list) -> dic
         "RECORD_ORDER": pad([states[i].order for i in lines], ROSTER_SIZE),
         "RECORD_HP_NOW": pad([states[i].hp_now for i in lines], ROSTER_SIZE),
         "RECORD_STATE": pad(
-            [record_state(rules, fight, fight.roster[i], states[i], log) for i in lines], ROSTER_SIZE
+            [record_state(rules, fight, fight.lines[i], states[i], log) for i in lines], ROSTER_SIZE
         ),
     }
     rows = record_log_rows(fight)
@@ -422,12 +492,15 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
     found = [m for i, (e, g) in enumerate(zip(expected, results, strict=True)) for m in mismatches(e, g, i)]
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
     assert sum(1 for f in fights for a in f.attacks if a.roll is not None) > 20 * FIGHTS
+    from_library = [c for f in fights for c in f.roster if creature_for(f.creatures, c.name, c.kind)]
+    assert len(from_library) > 2 * FIGHTS  # library lines, their empty numbers the creature's
+    assert sum(1 for c in from_library if c.max_hp is None) > FIGHTS
     if encounter(rules).hit_points.loss:  # C&C's -7 to -9: bleeding, aided or not, is exercised
         bleeding_now = [
             bleeding(rules, replace(f, round=round_now(f)), c, log, lethal_hp(f, c, log, round_now(f)))
             for f in fights
             for log in [resolve_log(rules, f)]
-            for c in f.roster
+            for c in f.lines
         ]
         assert sum(1 for lost in bleeding_now if lost) >= 10
         notes = [t for e in expected for t in e["RECORD_STATE"] if "bleeding" in str(t)]

@@ -33,7 +33,15 @@ def test_build_writes_the_workbooks_and_the_printed_sheets(built: Path):
     assert {"bx.xlsx", "bx.xlsm", "bx-cheatsheet.pdf", "bx-reference.pdf"} <= names
     book = openpyxl.load_workbook(built / "bx.xlsx")
     visible = [s.title for s in book.worksheets if s.sheet_state == "visible"]
-    assert visible[:6] == ["Contents", "Attack calculator", "Odds", "Encounter", "Log", "Fight record"]
+    assert visible[:7] == [
+        "Contents",
+        "Attack calculator",
+        "Odds",
+        "Encounter",
+        "Log",
+        "Creatures",
+        "Fight record",
+    ]
     assert any(title.endswith("tables") for title in visible)
     for name in (
         "ATTACK_ROLL",

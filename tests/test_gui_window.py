@@ -118,8 +118,17 @@ def three_round_fight(ruleset_id: str) -> list[Fight]:
     chance = random.Random(f"gui-{ruleset_id}")
     drawn = random_fight(rules, chance, full=True)
     roster = [
-        replace(c, name=name, side="PCs" if k < 2 else "Foes", group="", start_hp=None, action="", short="")
-        for k, (c, name) in enumerate(zip(drawn.roster, NAMES, strict=False))
+        replace(
+            c,
+            name=name,
+            side="PCs" if k < 2 else "Foes",
+            group="",
+            start_hp=None,
+            action="",
+            short="",
+            kind="",
+        )
+        for k, (c, name) in enumerate(zip(drawn.lines, NAMES, strict=False))  # numbers in use, no library
     ]
     attacks = []
     for round_no in range(1, ROUNDS + 1):

@@ -223,6 +223,7 @@ def test_every_contents_line_says_what_the_sheet_is_for(
         "Run a whole fight",
         "The fight on one printed page",
         "Log the attacks",
+        "Your creature library",
     )
     for title, purpose in listed.items():
         assert str(purpose).startswith(purposes), (title, purpose)

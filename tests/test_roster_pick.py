@@ -43,7 +43,7 @@ def calculator_names(book: openpyxl.Workbook) -> tuple[list[str], list[str]]:
 
 def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, object]:
     """What the roster holds for the combatant at ``index``, by stat id (empty cells left out)."""
-    me, state = fight.roster[index], states[index]
+    me, state = fight.lines[index], states[index]
     found: dict[str, object] = {k: v for k, v in me.stats.items() if v not in (None, "")}
     for stat in adapter(rules).stats:  # the roster's dice are three numbers: d6 reads 1d6
         if stat.kind == "dice" and stat.id in found:

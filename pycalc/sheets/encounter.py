@@ -30,6 +30,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.creatures import NO_CREATURE
 from pycalc.damage_kinds import HEALED, bad_kind, heal_also_message, heal_needs_amount, labels
 from pycalc.encounter import (
     ALSO_HITS,
@@ -295,6 +296,22 @@ def dice_text(count: str, sides: str, bonus: str) -> str:
     return f'IF(AND({count}="",{sides}="",{bonus}=""),"",IF({sides}="",IF({count}="",{bonus},{count}&"d"),{dice}))'
 
 
+def library_columns(ruleset: Adapter) -> list[tuple[str, str, str]]:
+    """The roster's combat numbers a creature of the Creatures sheet gives: (roster key, label, the
+    name after ROSTER_ and CREATURE_): DEX modifier, the ruleset's numbers, maximum HP, the dice."""
+    dice = [s for s in ruleset.stats if s.kind == "dice"]
+    return [
+        ("dex", "DEX modifier", "DEX"),
+        *((f"s_{s.id}", s.label, s.id.upper()) for s in ruleset.stats if s not in dice),
+        ("max_hp", "Maximum HP", "MAX_HP"),
+        *(
+            (f"s_{s.id}_{part}", f"{s.label}: {word}", f"{s.id.upper()}_{part.upper()}")
+            for s in dice
+            for part, word in DICE_PARTS
+        ),
+    ]
+
+
 def working(block: Columns) -> None:
     """Further columns of ``block`` are hidden working cells, right of every block's visible ones."""
     if block.next > WORKING_FROM:
@@ -482,11 +499,35 @@ class EncounterWriter:
             last = max(block.next for block in blocks)
             for column in range(WORKING_FROM, last):
                 block_sheet.column_dimensions[get_column_letter(column)].hidden = True
+        self.write_next_fight_names()
         sheet.freeze_panes = "B1"
         sheet.sheet_view.zoomScale = 85
         log_sheet.freeze_panes = f"C{LOG_TOP + 1}"  # the acting order, the titles, Attacker and Target
         protect(sheet)
         protect(log_sheet)
+
+    def write_next_fight_names(self) -> None:
+        """The cells a GM clears for the next fight, each name typed into the Name Box then Delete (no
+        macro): NEXT_FIGHT_LOG (and NEXT_FIGHT_LOG_2 ...), the attack log's inputs; NEXT_FIGHT_ROLLS,
+        what the roster holds of one fight only (initiative rolls, declared actions, morale rolls,
+        aid); NEXT_FIGHT_CONDITIONS. Names, numbers and dice stay. Each name is one rectangle of input
+        cells: the Name Box selects only the first area of a name of several, and Delete does nothing
+        on a selection holding a locked cell."""
+        roster_keys = [
+            k for k in self.roster.index if re.fullmatch(r"roll\d+|action|cast|morale_roll|aided", k)
+        ]
+        log_keys = [k for k in self.log.index if self.log.index[k] < WORKING_FROM and self.log_input(k)]
+        for defined, block, keys in (
+            ("NEXT_FIGHT_LOG", self.log, log_keys),
+            ("NEXT_FIGHT_ROLLS", self.roster, roster_keys),
+            ("NEXT_FIGHT_CONDITIONS", self.conditions, CONDITION_INPUTS),
+        ):
+            for k, area in enumerate(input_areas(block, keys), start=1):  # a Name Box selects one rectangle
+                define_name(self.book, defined if k == 1 else f"{defined}_{k}", area)
+
+    def log_input(self, key: str) -> bool:
+        cell = cells_of(self.log_sheet).get((self.log.top + 1, self.log.index[key]))
+        return cell is not None and cell.protection.locked is False
 
     def set_widths(self) -> None:
         """Names and texts wide enough to read; numbers narrow (their headers wrap between words, and
@@ -630,22 +671,15 @@ class EncounterWriter:
             ("short_typed", SHORT_LABEL, "SHORT_TYPED"),
             ("side", "Side", "SIDE"),
             ("group", "Group (shares one roll)", "GROUP"),
+            ("kind", KIND_LABEL, "KIND"),
         ]
+        # what one fight only holds, side by side: one Name Box name clears them for the next fight
         inputs.append(("roll0", "Initiative roll", "INIT_ROLL"))
         for k, _ in enumerate(rule.later_dice, start=1):
             inputs.append((f"roll{k}", f"Roll, attack {k + 1}", f"INIT_ROLL_{k + 1}"))
-        inputs.append(("dex", "DEX modifier", "DEX"))
         if rule.modifiers:
             inputs.append(("action", "Action (initiative)", "ACTION"))
             inputs.append(("cast", "Casting time", "CASTING_TIME"))
-        if rule.first_round:
-            inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
-        dice = [s for s in self.ruleset.stats if s.kind == "dice"]
-        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s not in dice]
-        inputs += [
-            ("max_hp", "Maximum HP", "MAX_HP"),
-            ("start_hp", "Start HP (empty = max)", "START_HP"),
-        ]
         if self.block.morale:
             inputs.append(
                 (
@@ -656,6 +690,15 @@ class EncounterWriter:
             )
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
+        inputs.append(("dex", "DEX modifier", "DEX"))
+        if rule.first_round:
+            inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
+        dice = [s for s in self.ruleset.stats if s.kind == "dice"]
+        inputs += [(f"s_{s.id}", s.label, s.id.upper()) for s in self.ruleset.stats if s not in dice]
+        inputs += [
+            ("max_hp", "Maximum HP", "MAX_HP"),
+            ("start_hp", "Start HP (empty = max)", "START_HP"),
+        ]
         # dice as three numbers (count, sides, bonus): AutoInput never completes a number, so 1d6 typed
         # under 1d6+1 stays 1d6; the dice text the rows read is worked out in a hidden column
         inputs += [
@@ -684,6 +727,7 @@ class EncounterWriter:
             add_roll_check(self.sheet, r.span(f"roll{k}").replace("$", ""), die_roll(faces[k]))
         if rule.modifiers:
             add_list(self.sheet, r.span("action").replace("$", ""), "=" + table_name(rule.modifiers, "label"))
+        add_list(self.sheet, r.span("kind").replace("$", ""), "=CREATURE_NAME", strict=False)
         if rule.first_round:
             add_list(self.sheet, r.span("first").replace("$", ""), "TRUE,FALSE")
         for s in self.ruleset.stats:
@@ -691,7 +735,8 @@ class EncounterWriter:
                 add_list(
                     self.sheet, r.span(f"s_{s.id}").replace("$", ""), "=" + table_name("stun_size", "label")
                 )
-        outputs = [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
+        outputs = [("creature", "From Creatures", "FROM_CREATURES")]
+        outputs += [("init", "Initiative", "INITIATIVE"), ("order", "Order (1 acts first)", "ORDER")]
         outputs.append(("together", "Acts together with another", "SIMULTANEOUS"))
         outputs += [
             (f"later{k}", f"Initiative, attack {k + 1}", f"INITIATIVE_{k + 1}")
@@ -726,6 +771,11 @@ class EncounterWriter:
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
             r.add(key, key)
+        r.add("kind_used", "the creature's name the line looks up")
+        r.add("crow", "its line on the Creatures sheet")
+        for key, label, defined in library_columns(self.ruleset):  # typed, else the creature's
+            r.add(f"use_{key}", f"{label} in use")
+            self.name(r, f"use_{key}", f"ROSTER_{defined}_IN_USE")
         self.name(r, "short", "ROSTER_SHORT")  # the short name the log takes (typed, or initials)
         self.name(r, "named_no", "ROSTER_NAMED_NO")
         self.name(r, "acted", "ROSTER_ACTED")  # attacks logged this round
@@ -746,13 +796,14 @@ class EncounterWriter:
         named = f'{at("name")}=""'
         found = {
             **{
-                f"s_{s.id}": dice_text(*(at(f"s_{s.id}_{part}") for part, _ in DICE_PARTS))
+                f"s_{s.id}": dice_text(*(at(f"use_s_{s.id}_{part}") for part, _ in DICE_PARTS))
                 for s in self.ruleset.stats
                 if s.kind == "dice"
             },
-            "dexv": f"SUM({at('dex')})",
-            "start": f'IF({at("start_hp")}="",SUM({at("max_hp")}),{at("start_hp")})',
+            "dexv": f"SUM({at('use_dex')})",
+            "start": f'IF({at("start_hp")}="",SUM({at("use_max_hp")}),{at("start_hp")})',
         }
+        found |= self.from_creatures(row)
         adds = (
             f"{at('dexv')}"
             if rule.adds_dex is True
@@ -855,6 +906,39 @@ class EncounterWriter:
         if self.block.morale:
             found |= self.morale(row)
         found |= self.roster_extra(row)
+        return found
+
+    def from_creatures(self, row: int) -> dict[str, str]:
+        """The creature the line names (its Kind, else its name without a last word of digits) and each
+        library number in use: the one typed, else the creature's (the dice as a whole: the creature's
+        when the line's three dice cells are empty). The model: pycalc.creatures."""
+        r = self.roster
+        at = lambda key: r.at(key, row)  # noqa: E731
+        named = f'{at("name")}=""'
+        trimmed, last_word, kind = f"TRIM({at('name')})", at("last_word"), f"TRIM({at('kind')})"
+        digits_gone = last_word
+        for digit in "0123456789":
+            digits_gone = f'SUBSTITUTE({digits_gone},"{digit}","")'
+        by_name = f'IF({digits_gone}="",TRIM(LEFT({trimmed},LEN({trimmed})-LEN({last_word}))),{trimmed})'
+        crow = at("crow")
+        found = {
+            "kind_used": f'IF({named},"",IF({kind}<>"",{kind},{by_name}))',
+            "crow": f'IF({at("kind_used")}="","",IFERROR(MATCH({at("kind_used")},CREATURE_NAME,0),""))',
+            "creature": f'IF({named},"",IF(ISNUMBER({crow}),INDEX(CREATURE_NAME,{crow}),'
+            f'IF({kind}="","",{q(NO_CREATURE + ": ")}&{kind})))',
+        }
+        dice_typed = {
+            s.id: "OR(" + ",".join(f'{at(f"s_{s.id}_{part}")}<>""' for part, _ in DICE_PARTS) + ")"
+            for s in self.ruleset.stats
+            if s.kind == "dice"
+        }
+        for key, _, defined in library_columns(self.ruleset):
+            library = f"INDEX(CREATURE_{defined},{crow})"
+            creature = f'IF(ISNUMBER({crow}),IF({library}="","",{library}),"")'
+            typed = next((t for stat_id, t in dice_typed.items() if key.startswith(f"s_{stat_id}_")), None)
+            if typed is None:
+                typed = f'{at(key)}<>""'
+            found[f"use_{key}"] = f'IF({typed},IF({at(key)}="","",{at(key)}),{creature})'
         return found
 
     def short_name(self, row: int) -> dict[str, str]:
@@ -970,7 +1054,7 @@ class EncounterWriter:
         self.write_row_cells(row, derived)
         stunned = f"COUNTIFS({log.ref('who_target')},{at('name')},{log.ref('round_now')},ENC_ROUND_NOW,{log.ref('shown_TARGET_STUNNED')},TRUE)>0"
         wear = f'SUMIFS({log.ref("wear")},{log.ref("who_target")},{at("name")},{log.ref("round_now")},"<="&ENC_ROUND_NOW)'
-        prot = f'IF({at("s_prot")}="",0,{at("s_prot")})'
+        prot = f'IF({at("use_s_prot")}="",0,{at("use_s_prot")})'
         return {
             "wound_mod": f'IF({at("name")}="","",{wound})',
             "stunned": f'IF({at("name")}="","",{stunned})',
@@ -982,7 +1066,7 @@ class EncounterWriter:
         for row in r.rows_range():
             for key, formula in self.roster_formulas(row).items():
                 cell = put_formula(self.sheet.cell(row, r.index[key]), formula)
-                if key not in HIDDEN_ROSTER and not key.startswith("bleed_"):
+                if key not in HIDDEN_ROSTER and not key.startswith(("bleed_", "use_")):
                     mark_output(cell)
                 if key in ("together", "down", "stunned"):
                     cell.number_format = TRUE_ONLY
@@ -1344,7 +1428,10 @@ class EncounterWriter:
         index = log.at("arow" if who == "attacker" else "trow", row)
         if stat_id == "start_hp":
             return f"IF(ISNUMBER({index}),INDEX({r.ref('start')},{index}),0)"
-        key = {"dex": "dexv", "max_hp": "max_hp"}.get(stat_id, f"s_{stat_id}")
+        dice = any(s.id == stat_id and s.kind == "dice" for s in self.ruleset.stats)
+        key = {"dex": "dexv", "max_hp": "use_max_hp"}.get(
+            stat_id, f"s_{stat_id}" if dice else f"use_s_{stat_id}"
+        )
         default = literal(next((s.default for s in self.ruleset.stats if s.id == stat_id), 0))
         value = f"INDEX({r.ref(key)},{index})"
         if key != "dexv":
@@ -1721,6 +1808,25 @@ def also_used(key: str) -> str:
     return f"LOG_{key.upper()}_USED"
 
 
+def input_areas(block: Columns, keys: list[str]) -> list[str]:
+    """The block's rows of ``keys``' columns as absolute ranges, one per run of adjacent columns."""
+    columns = sorted(block.index[k] for k in keys)
+    runs: list[list[int]] = []
+    for column in columns:
+        if runs and column == runs[-1][-1] + 1:
+            runs[-1].append(column)
+        else:
+            runs.append([column])
+    first, last = block.top + 1, block.top + block.rows
+    return [
+        absolute(block.sheet, f"{get_column_letter(run[0])}{first}", f"{get_column_letter(run[-1])}{last}")
+        for run in runs
+    ]
+
+
+CONDITION_INPUTS = ["target", "name", "start", "rounds"]
+
+
 def short_title(title: str) -> str:
     """A table's title on a log column: what comes before its parenthesis."""
     return title.split(" (")[0].strip()
@@ -1851,8 +1957,9 @@ LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
     "dexv", "start", "log_hp", "lethal_hp", "state_hp", "down_lethal", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
-    "sorted", "waiting",
+    "sorted", "waiting", "kind_used", "crow",
 )  # fmt: skip
+KIND_LABEL = "Kind (from Creatures; empty: the name without its number)"
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"
 LOG_TITLE = (
     "One attack a row: Attacker and Target by name or short name, then the dice; Enter goes to the next"

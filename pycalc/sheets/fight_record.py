@@ -54,7 +54,7 @@ ROSTER_COLUMNS = (  # header, what the line shows of the roster line it names
     ("Side", "ROSTER_SIDE"),
     ("Init.", "ROSTER_INITIATIVE"),
     ("HP now", "ROSTER_HP_NOW"),
-    ("Max HP", "ROSTER_MAX_HP"),
+    ("Max HP", "ROSTER_MAX_HP_IN_USE"),
 )
 LOG_COLUMNS = (  # header, defined name of the record column
     ("Round", "ROUND"),
@@ -131,7 +131,7 @@ def write_order(book: Workbook, sheet: Worksheet, bleeds: bool, healed: bool = F
     for column, (_, name) in enumerate(ROSTER_COLUMNS, start=1):
         define_name(
             book,
-            name.replace("ROSTER_", "RECORD_"),
+            name.replace("ROSTER_", "RECORD_").removesuffix("_IN_USE"),
             absolute(
                 sheet,
                 f"{get_column_letter(column)}{first}",

@@ -14,6 +14,7 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import FONT_NAME, destinations, fill, font
+from pycalc.sheets.creatures import SHEET as CREATURES_SHEET  # a library to fill by hand: one page
 from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
 from pycalc.sheets.ooxml.cells import cells_of, has_drawings, stored_value
@@ -73,7 +74,7 @@ def set_up_printing(sheet: Worksheet, ruleset_name: str, version: str, paper: st
     sheet.page_setup.orientation = "landscape" if wide else "portrait"
     sheet.page_setup.paperSize = PAPER_SIZES[paper]
     sheet.page_setup.fitToWidth = 1
-    sheet.page_setup.fitToHeight = 1 if sheet.title == ONE_PAGE_SHEET else 0
+    sheet.page_setup.fitToHeight = 1 if sheet.title in (ONE_PAGE_SHEET, CREATURES_SHEET) else 0
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.page_margins = PageMargins(left=0.5, right=0.5, top=0.75, bottom=0.75, header=0.3, footer=0.3)
     sheet.print_options.horizontalCentered = True

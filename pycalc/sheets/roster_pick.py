@@ -59,8 +59,10 @@ SHORT = {
 NOTHING_PICKED = "Pick combatants here to use their roster numbers; typed numbers are used otherwise"
 
 
-def roster_column(stat_id: str) -> str:
-    return f"ROSTER_{stat_id.upper()}"
+def roster_column(book: Workbook, stat_id: str) -> str:
+    """The roster's column of a stat: the number in use (typed, else the creature's) where it has one."""
+    in_use = f"ROSTER_{stat_id.upper()}_IN_USE"
+    return in_use if in_use in book.defined_names else f"ROSTER_{stat_id.upper()}"
 
 
 def calculator_sheet(book: Workbook) -> Worksheet:
@@ -138,9 +140,9 @@ def keep_rows_from_the_top(sheet: Worksheet) -> None:
             sheet.cell(row, 1)
 
 
-def roster_value(who: str, stat_id: str) -> str:
+def roster_value(book: Workbook, who: str, stat_id: str) -> str:
     pick = PICKS[who][2]
-    return f"INDEX({roster_column(stat_id)},MATCH({pick},ROSTER_NAME,0))"
+    return f"INDEX({roster_column(book, stat_id)},MATCH({pick},ROSTER_NAME,0))"
 
 
 def write_used(
@@ -151,7 +153,7 @@ def write_used(
     _, typed = named_cell(book, name) or ("", "")
     row = sheet[typed].row
     used, from_roster = (sheet.cell(row, column) for column in columns)
-    pick, value = PICKS[who][2], roster_value(who, stat_id)
+    pick, value = PICKS[who][2], roster_value(book, who, stat_id)
     put_formula(from_roster, f'IF({pick}="",FALSE,IFERROR({value}<>"",FALSE))').number_format = BOOLEAN_FORMAT
     kept = f'IF({name}="","",{name})' if text else name  # an empty typed cell reads as before
     put_formula(used, f"IF({from_roster.coordinate},{value},{kept})")

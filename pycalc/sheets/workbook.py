@@ -46,6 +46,8 @@ from pycalc.sheets.common import (
     ruling_name,
     style_header,
 )
+from pycalc.sheets.creatures import SHEET as CREATURES_SHEET
+from pycalc.sheets.creatures import creature_problems, write_creatures
 from pycalc.sheets.d20_formulas import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
@@ -63,6 +65,7 @@ from pycalc.sheets.portable import make_portable
 from pycalc.sheets.printing import is_hidden, last_shown_column, set_up_workbook
 from pycalc.sheets.reference import write_reference_sheet
 from pycalc.sheets.roster_pick import fill_from_roster
+from pycalc.table_files import TableError
 from pycalc.tables import RuleSet, Table, tables_dir, yaml_files
 
 CONTENTS_SHEET = "Contents"
@@ -85,6 +88,9 @@ def check_buildable(rules: RuleSet) -> None:
     """TableError (at the block's file:line) when the generic sheets cannot write the ruleset's block."""
     if isinstance(ruleset_of(rules), GenericRuleset):
         check_supported(rules)
+    problems = creature_problems(rules)
+    if problems:
+        raise TableError(problems)
 
 
 def tables_version(ruleset_id: str) -> str:
@@ -259,6 +265,8 @@ def sheet_purpose(sheet: Worksheet, rules: RuleSet) -> str:
         return "Log the attacks as they are called out, under the acting order of the round and who acts now"
     if sheet.title == FIGHT_RECORD_SHEET:
         return "The fight on one printed page: acting order, hit points, states and the attack log"
+    if sheet.title == CREATURES_SHEET:
+        return "Your creature library: a roster line naming a creature takes its numbers (kept on rebuild)"
     if sheet.title == RULINGS_SHEET:
         return "Where the seed is ambiguous: the choice this workbook follows, the other choices, and why"
     groups = reference_groups(rules)
@@ -356,6 +364,7 @@ def workbook_of(
         writer(book, rules, macro)
         write_encounter(book, rules, writer, macro, calculators)
         write_fight_record(book, rules)
+        write_creatures(book, rules)
         fill_from_roster(book, rules)
     write_rulings(book, rules)
     for title, tables in reference_groups(rules).items():

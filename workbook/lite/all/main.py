@@ -1804,6 +1804,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "damage_kinds",\n'
+        '    "creatures",\n'
         '}\n'
         'DAMAGE_KIND_KEYS = {\n'
         '    "table",\n'
@@ -1814,6 +1815,7 @@ _SOURCES = {
         '    "subdual_picks",\n'
         '}\n'
         'SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table\'s row ids (normal damage: the Kind left empty)\n'
+        'CREATURE_TEXT_KEYS = {"name", "section", "note"}  # a creature\'s words; every other key is a roster number\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1874,6 +1876,19 @@ _SOURCES = {
         '    )\n'
         '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
         "    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)\n"
+        "    creatures: tuple[Creature, ...] = ()  # the Creatures sheet's examples, each from the seed\n"
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Creature:\n'
+        '    """An example line of the Creatures sheet: roster numbers the seed gives (by the roster\'s stat\n'
+        '    ids, ``dex`` and ``max_hp``), the seed section they come from."""\n'
+        '\n'
+        '    name: str\n'
+        '    section: str\n'
+        '    values: dict[str, Any]  # stat id -> a whole number or a dice text (only what the seed gives)\n'
+        '    line: int\n'
+        '    note: str = ""\n'
         '\n'
         '\n'
         'def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:\n'
@@ -1899,11 +1914,12 @@ _SOURCES = {
         '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
         '        )\n'
         '        stun = False\n'
+        '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds\n'
+        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds, creatures\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -1949,6 +1965,35 @@ _SOURCES = {
         '    return DamageKinds(\n'
         '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)\n'
         '    )\n'
+        '\n'
+        '\n'
+        'def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:\n'
+        '    """The example creatures: each a mapping of name, section (the seed\'s), an optional note, and\n'
+        '    the roster numbers the seed gives (whole numbers, or dice text such as 1d8+4)."""\n'
+        '    raw = data["creatures"]\n'
+        '    if not isinstance(raw, list):\n'
+        '        check.fail(data.value_lines["creatures"], "encounter.creatures must be a list of creatures")\n'
+        '        return ()\n'
+        '    found = []\n'
+        '    for item, item_line in zip(raw, getattr(raw, "item_lines", []), strict=False):\n'
+        '        what = "encounter.creatures item"\n'
+        '        block = check.mapping(item, item_line, what)\n'
+        '        if block is None:\n'
+        '            continue\n'
+        '        name = check.text(block, "name", what)\n'
+        '        section = check.text(block, "section", f"creature {name!r}")\n'
+        '        values = {}\n'
+        '        for key, given in block.items():\n'
+        '            if key in CREATURE_TEXT_KEYS:\n'
+        '                continue\n'
+        '            check.ident(key, block.key_lines[key], f"creature {name!r} key")\n'
+        '            if isinstance(given, bool) or not isinstance(given, int | str):\n'
+        '                check.fail(block.value_lines[key], f"creature {name!r} {key!r} must be a number or dice text")\n'
+        '                continue\n'
+        '            values[key] = given\n'
+        '        note = check.text(block, "note", f"creature {name!r}", "") if "note" in block else ""\n'
+        '        found.append(Creature(name, section, values, block.line, note))\n'
+        '    return tuple(found)\n'
         '\n'
         '\n'
         'def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
@@ -13861,7 +13906,8 @@ _TABLES = {
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
-                   ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]]]]],
+                   ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
+                ['creatures', ['tuple', []]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -17011,7 +17057,8 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:DamageKinds',
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
-                   ['subdual_picks', ['tuple', []]]]]]]]],
+                   ['subdual_picks', ['tuple', []]]]]],
+                ['creatures', ['tuple', []]]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -19316,7 +19363,8 @@ _TABLES = {
                       ['object', 'pycalc.encounter_block:DamageKinds',
                        [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                         ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
-                        ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]]]]],
+                        ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]],
+                     ['creatures', ['tuple', []]]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -20978,7 +21026,14 @@ _TABLES = {
                         ['damage_kinds',
                          ['object', 'pycalc.encounter_block:DamageKinds',
                           [['table', 'damage_kinds'], ['knocked_out', None], ['further_damage_lethal', False],
-                           ['heal_cap', None], ['beyond_healing', None], ['subdual_picks', ['tuple', []]]]]]]]],
+                           ['heal_cap', None], ['beyond_healing', None], ['subdual_picks', ['tuple', []]]]]],
+                        ['creatures',
+                         ['tuple',
+                          [['object', 'pycalc.encounter_block:Creature',
+                            [['name', 'Nutshell fighter'], ['section', 'In a Nutshell'],
+                             ['values', ['dict', [['dex', 2], ['sc', 112], ['dice', '1d8+4']]]], ['line', 28],
+                             ['note',
+                              'two attacks, initiative modifier +2 (typed as DEX), SC 112, 1d8+4: "INIT [1d10+2], SC 112 [roll], DMG [1d8+4]"']]]]]]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23543,7 +23598,8 @@ _TABLES = {
                      ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
                      ['subdual_picks',
                       ['tuple',
-                       [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]]]]],
+                       [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
+                  ['creatures', ['tuple', []]]]]],
                ['picked', ['dict', []]]]],
 }
 
