@@ -1766,7 +1766,7 @@ class EncounterWriter:
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")
         number_format = self.part_format(key[2:]) if key.startswith("w_") else TRUE_ONLY if shown else None
-        if key in ("picks_bad", "stunned_before") or isinstance(
+        if (number_format is None and gives_boolean(formula, self.cells.booleans)) or isinstance(
             self.calculator.inputs.get(key.removeprefix("in_")), bool
         ):
             number_format = BOOLEAN_FORMAT  # a TRUE/FALSE reads so in every office, not 1/0

@@ -9194,7 +9194,7 @@ _TABLES = {
                        [['values',
                          ['dict',
                           [['effect',
-                            'Temporary damage ("pull punches", subdual with a weapon): "When someone reaches 0hp, they are knocked out"; "Temporary damage points are regained at a rate of 1 point times XP Level/HD per Turn" (empty_hand_damage). The actual part of empty-hand damage (1 point per 2 die rolls) is logged as a normal row.']]]],
+                            'Temporary damage ("pull punches", subdual with a weapon): "When someone reaches 0hp, they are knocked out"; "Temporary damage points are regained at a rate of 1 point times XP Level/HD per Turn" (table Empty hand and subdual damage). The actual part of empty-hand damage (1 point per 2 die rolls) is logged as a normal row.']]]],
                         ['section', 'Empty Hand Attacks'], ['line', 112], ['id', 'subdual'],
                         ['label', 'Temporary'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/damage.yaml']]],
