@@ -1276,7 +1276,9 @@ class EncounterWriter:
         self.name(log, "filled", "LOG_FILLED_COUNT")
         for key in self.target_keys[1:]:  # one cell each (the log's title row): is the column used
             log.add(f"used_{key}", f"used_{key}")
-            used = put_formula(sheet.cell(log.top, log.index[f"used_{key}"]), f"COUNTA({log.span(key)})>0")
+            used = put_formula(
+                sheet.cell(log.top, log.index[f"used_{key}"]), f'COUNTIF({log.span(key)},"?*")>0'
+            )
             used.number_format = BOOLEAN_FORMAT
             define_name(self.book, also_used(key), absolute(sheet, used.coordinate))
         wired = {}
