@@ -18,17 +18,8 @@ from tests.test_encounter_parity import expected_outputs, mismatches, random_fig
 READINGS = ("as entered", "after Recalculate Hard", "after a second Recalculate Hard")
 
 
-# bfrpg with the damage kinds (i32b): a full fight saved and reopened with threads on leaves one row's
-# check an error and one subdual pool at 0 (as entered, the same fight is right); not found in time
-KNOWN_STALE = pytest.mark.xfail(
-    strict=True, reason="bfrpg reopened with threaded calculation: one check and one subdual pool stale"
-)
-
-
 @pytest.mark.timeout(600)  # three full fights entered, about 5-15 s each
-@pytest.mark.parametrize(
-    "ruleset_id", [pytest.param(r, marks=KNOWN_STALE) if r == "bfrpg" else r for r in RULESET_IDS]
-)
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_hard_recalculation_gives_the_models_numbers(
     calc, build_ruleset: Callable[[str], Path], tmp_path: Path, ruleset_id: str
 ):

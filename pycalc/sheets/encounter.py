@@ -1608,6 +1608,12 @@ class EncounterWriter:
             return "0"
         above = lambda key: self.log.span(key, row - 1)  # noqa: E731
         more = f",{criteria}" if criteria else ""
+        if column == "hp_lost" and self.block.damage_kinds:
+            # hp_lost is dmg, or minus heal_given on a heal row (its Target only): summed from those two
+            # columns, not from hp_lost. LibreOffice's threaded calculation left a target's HP before at
+            # Err:522 (a circular reference that is none) where it summed hp_lost, in a file opened again
+            dealt = self.taken_above(row, name_expr, criteria, column="dmg")
+            return f"{dealt}-SUMIFS({above('heal_given')},{above('who_target')},{name_expr}{more})"
         return self.over_targets(
             lambda key: f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})"
         )
