@@ -1653,7 +1653,7 @@ class EncounterWriter:
             if row == log.top + 1
             else f"SUMIFS({log.span('heal_given', row - 1)},{log.span('who_target', row - 1)},{who})"
         )
-        taken = f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
+        taken = "0" if row == log.top + 1 else f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
         picked = self.subdual_picked(row)
         cells = {
             "is_sub": typed(SUBDUAL)
@@ -1666,7 +1666,7 @@ class EncounterWriter:
             "heal_ok": f'AND({at("void")}="",{at("is_heal")},{heal_row})',
         }
         before, lethal_before = at("kind_before"), f"({at('kind_before')}+{at('sub_before')})"
-        most = f"MAX(INDEX({r.ref('max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
+        most = f"MAX(INDEX({r.ref('use_max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
         states = self.block.hit_points.table
         if kinds.heal_cap:
             cap = band(states, kinds.heal_cap, lethal_before)
@@ -1681,8 +1681,8 @@ class EncounterWriter:
         if split is not None:
             output, damage = split
             normal = self.derived_formula(output, {damage: f"MAX(0,{hp})"}, log, row, "sn_", derived)
-        down = f"{before}<=0" if kinds.further_damage_lethal else "FALSE"
-        part = f"IF(OR({hp}<=0,{down}),0,{hp}-{normal})"
+        no_part = f"OR({hp}<=0,{before}<=0)" if kinds.further_damage_lethal else f"{hp}<=0"
+        part = f"IF({no_part},0,{hp})" if normal == "0" else f"IF({no_part},0,{hp}-{normal})"
         cells["sub_lost"] = (
             f"IF({at('heal_ok')},-MIN({at('sub_before')},{at('heal_given')}),IF({at('is_sub')},{part},0))"
         )
