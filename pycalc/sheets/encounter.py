@@ -1648,12 +1648,7 @@ class EncounterWriter:
             return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
 
         trow, who = at("trow"), at("who_target")
-        healed_above = (
-            "0"
-            if row == log.top + 1
-            else f"SUMIFS({log.span('heal_given', row - 1)},{log.span('who_target', row - 1)},{who})"
-        )
-        taken = "0" if row == log.top + 1 else f"{self.taken_above(row, who, column='dmg')}-{healed_above}"
+        taken = self.taken_above(row, who)  # normal and subdual damage less heals, as HP before reads it
         picked = self.subdual_picked(row)
         cells = {
             "is_sub": typed(SUBDUAL)
