@@ -87,15 +87,24 @@ def test_the_model_takes_the_picks_by_name(ruleset_id, stats, roll, damage, name
 
 
 @pytest.mark.timeout(300)
-def test_the_log_takes_the_picks_by_name_in_libreoffice(calc, build_ruleset: Callable[[str], Path]):
+def test_the_log_takes_the_picks_by_name_in_libreoffice(
+    calc, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """Typed cell by cell, as a GM types (a one-row fight filled at once and recalculated hard meets
+    LibreOffice 7.4's threaded-calculation defect: ``test_encounter_hard_recalc``)."""
     for ruleset_id in ("combat17", "bfrpg"):
         rules = load_ruleset(ruleset_id)
         xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
         cases = [c for c in CASES if c[0] == ruleset_id]
         fights = [one_row(ruleset_id, stats, named, roll, dmg) for _, stats, roll, dmg, named, _ in cases]
-        got = calc.evaluate_columns(
-            xlsx, [sheet_inputs(rules, f) for f in fights], ["LOG_RESULT", "LOG_HP_LOST"]
+        _, readings = calc.hard_recalculations(
+            xlsx,
+            [sheet_inputs(rules, f) for f in fights],
+            ["LOG_RESULT", "LOG_HP_LOST"],
+            tmp_path / "typed.xlsx",
+            typed=True,
         )
+        got = [as_entered for as_entered, _, _ in readings]
         for fight, case, have in zip(fights, cases, got, strict=True):
             want = resolve_log(rules, fight)[0]
             assert same(want.result, have["LOG_RESULT"][0]), (case, have)

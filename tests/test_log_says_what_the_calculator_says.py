@@ -29,15 +29,6 @@ CASES = 300
 LOG_OUTPUTS = ("LOG_RESULT", "LOG_HP_LOST", "LOG_TARGET_HP_AFTER", "LOG_SUMMARY")
 
 
-def filled_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
-    """Every roster number typed (an empty roster cell counts as its default on a log row but keeps the
-    typed number on the calculator: ``pycalc.sheets.roster_pick``)."""
-    while True:
-        found = random_stats(rules, chance)
-        if all(value != "" for value in found.values()):
-            return found
-
-
 def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
     faces = 100 if rules.id == "spelljammer" else 20
     natural = chance.choice([1, 1, faces, faces, *range(1, faces + 1)])
@@ -46,7 +37,7 @@ def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
             name=name,
             side=side,
             max_hp=chance.randint(1, 40),
-            stats=filled_stats(rules, chance),
+            stats=random_stats(rules, chance),  # an empty cell: the stat's default on both
             init_rolls=(None,) * (1 + len(encounter(rules).initiative.later_dice)),
         )
         for name, side in (("Kara", "PCs"), ("Gnoll", "Foes"))

@@ -42,11 +42,13 @@ def calculator_names(book: openpyxl.Workbook) -> tuple[list[str], list[str]]:
 
 
 def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, object]:
-    """What the roster holds for the combatant at ``index``, by stat id (empty cells left out)."""
+    """What the roster gives for the combatant at ``index``, by stat id (an empty cell: the stat's
+    default, as a log row counts it)."""
     me, state = fight.lines[index], states[index]
-    found: dict[str, object] = {k: v for k, v in me.stats.items() if v not in (None, "")}
+    found: dict[str, object] = {s.id: s.default for s in adapter(rules).stats}
+    found |= {k: v for k, v in me.stats.items() if v not in (None, "")}
     for stat in adapter(rules).stats:  # the roster's dice are three numbers: d6 reads 1d6
-        if stat.kind == "dice" and stat.id in found:
+        if stat.kind == "dice" and found.get(stat.id) not in (None, ""):
             found[stat.id] = str(parse(found[stat.id]))
     found |= {"dex": me.dex, "max_hp": me.max_hp, "hp_now": state.hp_now, "hp_at_start": start_hp(me)}
     if "ROSTER_PROT_NOW" in state.extra:

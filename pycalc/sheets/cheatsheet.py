@@ -496,6 +496,11 @@ def spaced(shown: list[Shown]) -> list[Shown]:
     ]
 
 
+def padded(shown: Shown) -> Shown:
+    """``shown`` with the paper below a table that ``spaced`` may have taken away."""
+    return dataclasses.replace(shown, after=AFTER_TABLE)
+
+
 def blocks_before(shown: list[Shown], block: str) -> int:
     """Where a block's first table goes: after every table of the blocks before it."""
     rank = CHEATSHEET_BLOCKS.index(block)
@@ -642,7 +647,10 @@ def place(tables: list[Shown], paper: Paper) -> list[Placed]:
             column = 1 + panel * (paper.panel + GAP)
             placed.append(Placed(item, page, paper.page_start(page) + top + row, column))
         if whole == len(run):
-            top += max(row + item.height for item, _, row in spots)
+            # a table across the page opens with a line: a panel's last table keeps its paper below,
+            # even where ``spaced`` gave it to a text that went on to the next panel
+            below = end < len(tables)
+            top += max(row + (padded(item) if below else item).height for item, _, row in spots)
             index += whole
         else:
             index += whole

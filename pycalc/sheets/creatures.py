@@ -15,6 +15,7 @@ from pycalc.encounter_block import Creature, encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
+    BOLD,
     NOTE,
     SUBTITLE,
     TITLE,
@@ -34,12 +35,15 @@ from pycalc.sheets.encounter import (
     add_number_check,
     library_columns,
 )
+from pycalc.sheets.fit import wrapped_line_count
 from pycalc.table_files import TableProblem
 from pycalc.tables import RuleSet
 
 SHEET = "Creatures"
 TOP = 4  # header row; creatures below
 SIZE = 40  # creature lines
+NUMBER_WIDTH = 9  # characters: a number column at least
+HEADER_LINES = 3  # of the header's four (HEADER_HEIGHT)
 HELP_HEIGHT = 27  # points: two lines of the help note
 HELP = (
     "Type each creature once: a roster line takes these numbers where its own cells are empty, when its"
@@ -113,7 +117,7 @@ def write_creatures(book: Workbook, rules: RuleSet) -> None:
         for row in range(TOP + 1, TOP + SIZE + 1):
             mark_input(put(sheet.cell(row, column), None))
         write_checks(sheet, key, span, ruleset)
-        sheet.column_dimensions[letter].width = {"name": 18, "note": 48}.get(key, 9)
+        sheet.column_dimensions[letter].width = {"name": 18, "note": 48}.get(key) or number_width(label)
     sheet.row_dimensions[TOP].height = HEADER_HEIGHT
     help_cell = sheet["A2"]  # across the sheet, two lines (not a tall column A)
     sheet.merge_cells(f"A2:{sheet.cell(TOP, len(columns)).column_letter}2")
@@ -127,6 +131,16 @@ def write_creatures(book: Workbook, rules: RuleSet) -> None:
                 put(sheet.cell(row, column), cells[key])
     sheet.freeze_panes = f"B{TOP + 1}"
     protect(sheet)
+
+
+def number_width(label: str) -> int:
+    """A number column's width: its header in at most HEADER_LINES lines by Excel's measure, so that the
+    header row's height leaves a line for a wider font (LibreOffice without Calibri or Carlito)."""
+    return next(
+        w
+        for w in range(NUMBER_WIDTH, 4 * NUMBER_WIDTH)
+        if wrapped_line_count(label, (7 * w + 5) * 0.75, float(BOLD.sz), bold=True) <= HEADER_LINES
+    )
 
 
 def write_checks(sheet: Worksheet, key: str, span: str, ruleset: object) -> None:

@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.encounter_rulesets import Adapter, adapter
+from pycalc.encounter_rulesets import Adapter, Stat, adapter
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     MUTED,
@@ -97,16 +97,13 @@ def fill_from_roster(book: Workbook, rules: RuleSet) -> None:
     redirect_formulas(book, used)
     columns = (sheet.max_column + 1, sheet.max_column + 2)  # hidden working cells, right of everything
     for name, (who, stat_id) in filled.items():
-        write_used(book, sheet, columns, name, who, stat_id, text=stat_kind(ruleset, stat_id) != "int")
+        stat = next((s for s in ruleset.stats if s.id == stat_id), None)
+        write_used(book, sheet, columns, name, (who, stat_id), stat)
     summary = put_formula(sheet[SUMMARY_CELL], summary_formula(filled, ruleset))
     summary.font, summary.alignment = NOTE, WRAP
     sheet.row_dimensions[summary.row].height = SUMMARY_HEIGHT
     for column in columns:
         sheet.column_dimensions[get_column_letter(column)].hidden = True
-
-
-def stat_kind(ruleset: Adapter, stat_id: str) -> str:
-    return next((s.kind for s in ruleset.stats if s.id == stat_id), "int")
 
 
 def redirect_formulas(book: Workbook, used: dict[str, str]) -> None:
@@ -146,21 +143,42 @@ def roster_value(book: Workbook, who: str, stat_id: str) -> str:
 
 
 def write_used(
-    book: Workbook, sheet: Worksheet, columns: tuple[int, int], name: str, who: str, stat_id: str, text: bool
+    book: Workbook,
+    sheet: Worksheet,
+    columns: tuple[int, int],
+    name: str,
+    source: tuple[str, str],
+    stat: Stat | None,
 ) -> None:
     """``name``_IN_USE and ``name``_FROM_ROSTER beside the typed cell's row, hidden; the typed cell
     struck through while the roster overrides it."""
     _, typed = named_cell(book, name) or ("", "")
     row = sheet[typed].row
     used, from_roster = (sheet.cell(row, column) for column in columns)
-    pick, value = PICKS[who][2], roster_value(book, who, stat_id)
-    put_formula(from_roster, f'IF({pick}="",FALSE,IFERROR({value}<>"",FALSE))').number_format = BOOLEAN_FORMAT
+    pick, value = PICKS[source[0]][2], roster_value(book, *source)
+    if stat is None:  # a number the roster always works out (HP now, ...): used where it has one
+        picked = f'IF({pick}="",FALSE,IFERROR({value}<>"",FALSE))'
+        from_line = value
+    else:  # a typed stat: an empty roster cell counts as the stat's default, as on a log row
+        picked = f'IF({pick}="",FALSE,ISNUMBER(MATCH({pick},ROSTER_NAME,0)))'
+        from_line = empty_as_default(value, stat)
+    put_formula(from_roster, picked).number_format = BOOLEAN_FORMAT
+    text = stat is not None and stat.kind != "int"
     kept = f'IF({name}="","",{name})' if text else name  # an empty typed cell reads as before
-    put_formula(used, f"IF({from_roster.coordinate},{value},{kept})")
+    put_formula(used, f"IF({from_roster.coordinate},{from_line},{kept})")
     define_name(book, f"{name}_IN_USE", absolute(sheet, used.coordinate))
     define_name(book, f"{name}_FROM_ROSTER", absolute(sheet, from_roster.coordinate))
     struck = Font(italic=True, strike=True, color=MUTED)
     sheet.conditional_formatting.add(typed, FormulaRule(formula=[f"{name}_FROM_ROSTER"], font=struck))
+
+
+def empty_as_default(value: str, stat: Stat) -> str:
+    """The roster's ``value`` of a stat, its default where the roster cell is empty."""
+    if stat.kind == "int" and stat.default == 0:
+        return f"N({value})"
+    if stat.default in ("", None):
+        return f'IF({value}="","",{value})'
+    return f'IF({value}="",{q(str(stat.default))},{value})'
 
 
 def summary_formula(filled: dict[str, tuple[str, str]], ruleset: Adapter) -> str:
