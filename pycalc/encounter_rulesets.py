@@ -47,6 +47,8 @@ class LogRoll:
     label: str
     calculator_name: str  # the calculator input it feeds (the column exists when that input matters)
     d100: bool = False  # a d100 read as the Strike calculator reads it: 00 is the highest face
+    short: str = ""  # the log column's title ("" : the field's usual one)
+    chart: str = ""  # the chart (bands table) whose die it is ("" : the attack's or damage dice)
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,18 @@ OSR = d20_adapter(
     },
     more=lambda a, t, row: {"target_dex": t.dex, "attacker_dex": a.dex},
 )
-COMBAT17 = d20_adapter(combat17, d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")), {})
+COMBAT17 = d20_adapter(  # a chart 20's condition: the 1d4 on the row's extra roll
+    combat17,
+    d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")),
+    {"ATTACK_CONDITION_ROLL": "{log.extra_roll}"},
+    more=lambda a, t, row: {"condition_roll": row.extra_roll},
+    rolls=(
+        *D20_ROLLS,
+        LogRoll(
+            "extra_roll", "Condition roll", "ATTACK_CONDITION_ROLL", short="1d4", chart="critical_conditions"
+        ),
+    ),
+)
 _BFRPG_STATS = d20_stats(  # STR counts to hit from its own column; to damage, only in the dice typed
     "Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus (to hit)"), dice="Damage dice (with STR)"
 )

@@ -54,7 +54,7 @@ from pycalc.sheets.formulas import (
     round_down,
     round_up,
 )
-from pycalc.sheets.roll_entry import attack_roll, follow_roll
+from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
@@ -570,7 +570,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     help="critical hit chart after a 20, critical miss chart after a 1",
                     roll=follow_roll(rules),
                 ),
-                Field("1d4 condition roll (chart 20 only)", "ATTACK_CONDITION_ROLL", INPUT, None),
+                Field(
+                    "1d4 condition roll (chart 20 only)",
+                    "ATTACK_CONDITION_ROLL",
+                    INPUT,
+                    None,
+                    roll=chart_roll(rules, "critical_conditions"),
+                ),
                 Field(
                     "Damage dice shown (without the +modifier)",
                     "ATTACK_DAMAGE_ROLL",
@@ -616,7 +622,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
-                *hit_point_fields(resolution(rules).summary()),
+                *hit_point_fields(with_condition(resolution(rules).summary())),
             ),
         ),
         Section("Workings (how the numbers above are made)", attack_working_fields(rules)),
@@ -722,14 +728,22 @@ def critical_section(rules: RuleSet) -> Section:
     )
 
 
-def condition_section() -> Section:
+def with_condition(summary: str) -> str:
+    """The outcome in one line, then the chart 20's condition: rolled, awaited, or a 1d4 the roll
+    does not use (so that a log row, which shows this line, says it too)."""
+    pending = q(engine.CONDITION_PENDING)
+    awaited = f'IF(RIGHT(ATTACK_EFFECT,LEN({pending}))={pending},"; "&{pending},"")'
+    return f'({summary})&IF(ATTACK_CONDITION<>"","; "&ATTACK_CONDITION,{awaited})'
+
+
+def condition_section(rules: RuleSet) -> Section:
     check = "CONDITION_CHECK"
 
     def shown(expr: str) -> str:
         return f'IF({check}="ok",{expr},{check})'
 
     fields = [
-        Field("1d4 roll", "CONDITION_ROLL", INPUT, None),
+        Field("1d4 roll", "CONDITION_ROLL", INPUT, None, roll=chart_roll(rules, "critical_conditions")),
         Field(
             "Condition",
             "CONDITION_NAME",
@@ -1158,7 +1172,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
         CHARTS_SHEET,
         f"{rules.name}: critical damage, condition and critical miss charts",
         INTRO,
-        [critical_section(rules), condition_section(), fumble_section(rules)],
+        [critical_section(rules), condition_section(rules), fumble_section(rules)],
         with_udfs,
     )
     write_calculator(

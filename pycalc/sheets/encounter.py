@@ -1842,8 +1842,8 @@ def pick_label(title: str) -> str:
 
 
 def log_roll_label(roll: LogRoll) -> str:
-    """A log roll's short title: the d20 or d100, its second d20, the damage dice's roll."""
-    return {
+    """A log roll's short title: its own, or the d20 or d100, its second d20, the damage dice's roll."""
+    return roll.short or {
         "roll": "d100" if roll.d100 else "d20",
         "follow_roll": "d20 #2",
         "damage_roll": "Dmg",

@@ -60,8 +60,18 @@ def follow_roll(rules: RuleSet) -> RollRange:
     return die_roll(resolution.follow_faces(rules))
 
 
+def chart_roll(rules: RuleSet, table_id: str) -> RollRange:
+    """The die of a chart (a bands table): its first row's low end to its last row's high end."""
+    rows = rules.table(table_id).rows
+    low, high = rows[0].low, rows[-1].high
+    assert low is not None and high is not None, f"{table_id}: a chart's bands are closed at both ends"
+    return RollRange(low, high)
+
+
 def log_roll(rules: RuleSet, roll: LogRoll) -> RollRange:
     """An attack log column's roll: the calculator input's die it feeds."""
+    if roll.chart:
+        return chart_roll(rules, roll.chart)
     if roll.d100:
         return die_roll(spelljammer.die_faces(rules), zero_reads=True)
     if roll.field == "roll":

@@ -1,0 +1,63 @@
+"""combat17's chart 20 condition typed on the Log sheet in a real LibreOffice window, as a GM types
+it: the 1d4 has its own column between the rolls; a chart 20 without it says to roll it, with it the
+row names the condition, and a 1d4 left on a row that takes none is called out; a 5 is refused at
+entry. The row's words are the calculator's (``pycalc.rulesets.combat17``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.encounter import Attack, Combatant, Fight
+from pycalc.encounter_rulesets import adapter
+from pycalc.rulesets import combat17
+from pycalc.sheets.encounter import log_roll_label
+from pycalc.sheets.roll_entry import log_roll
+from pycalc.tables import load_ruleset
+from tests.test_encounter_parity import sheet_inputs
+from tests.test_gui_roll_entry import first_cell, name_box, refused
+from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_chart_20_condition_typed_in_the_window(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    rules = load_ruleset("combat17")
+    xlsx = build_ruleset("combat17") / "combat17.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    condition_roll = next(r for r in adapter(rules).rolls if r.calculator_name == "ATTACK_CONDITION_ROLL")
+    stats = {"attack_bonus": 3, "ac": 12, "dice": "1d6", "level": 1}
+    roster = [
+        Combatant("Lem", init_rolls=(4,), max_hp=30, stats=stats),
+        Combatant("Kara", init_rolls=(2,), max_hp=30, stats=stats),
+    ]
+    attacks = [
+        Attack("Lem", "Kara", round=1, roll=20, follow_roll=20, damage_roll=4),  # the 1d4 not yet rolled
+        Attack("Kara", "Lem", roll=20, follow_roll=20, damage_roll=4, extra_roll=2),
+        Attack("Lem", "Kara", round=2, roll=15, damage_roll=3, extra_roll=3),  # left from row 2
+    ]
+    fight = Fight(roster, attacks, round=2)
+    inputs = sheet_inputs(rules, fight)
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, inputs))
+        where = name_box("Log", f"{column_of(book, 'LOG_EXTRA_ROLL')}15")
+        assert refused(calc, where, "5", log_roll(rules, condition_roll)), "a 5 was taken for a 1d4"
+        calc.save()
+        got = read_back(calc, ["LOG_SUMMARY", "LOG_EXTRA_ROLL", "LOG_HP_LOST"])
+    header = book["Log"][f"{column_of(book, 'LOG_EXTRA_ROLL')}11"].value
+    assert header == log_roll_label(condition_roll) == "1d4"
+    assert got["LOG_EXTRA_ROLL"][:4] == [None, 2, 3, None], got["LOG_EXTRA_ROLL"][:4]
+    pending, named = got["LOG_SUMMARY"][:2]
+    assert pending.endswith(f"; {combat17.CONDITION_PENDING}"), pending
+    assert named.endswith(f"; {combat17.condition_text(rules, 2)}"), named
+    assert got["LOG_SUMMARY"][2].endswith(f"; {combat17.condition_unused(3)}"), got["LOG_SUMMARY"][2]
+    assert all(isinstance(lost, int) and lost > 0 for lost in got["LOG_HP_LOST"][:3])
+
+
+def column_of(book: openpyxl.Workbook, name: str) -> str:
+    return first_cell(book, name)[1].rstrip("0123456789")
