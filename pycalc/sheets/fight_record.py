@@ -9,6 +9,7 @@ MATCH and SMALL (no SORT, no array formula). The model: :func:`pycalc.encounter.
 from __future__ import annotations
 
 from openpyxl.cell.cell import Cell
+from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -17,14 +18,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.encounter import RECORD_LOG_SIZE, ROSTER_SIZE
 from pycalc.encounter_block import encounter
 from pycalc.sheets.common import (
+    GRID,
     NOTE,
+    OUTPUT_FILL,
     SHRINK,
     SUBTITLE,
     TITLE,
     absolute,
     define_name,
+    fill,
     font,
-    mark_output,
     protect,
     put,
     put_formula,
@@ -32,9 +35,11 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.encounter import LOG_SHEET
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.result_colours import highlight_results
 from pycalc.tables import RuleSet
 
 SHEET = "Fight record"
+RECORD_PREFIX = "RECORD_"  # its defined names (its Result columns take their colours here, ruled)
 ROSTER_HEAD = 5  # header row of the acting order; combatants below
 LOG_HEAD = ROSTER_HEAD + ROSTER_SIZE + 3
 LOG_ROWS = RECORD_LOG_SIZE // 2  # two blocks of log entries side by side
@@ -118,10 +123,12 @@ def write_order(book: Workbook, sheet: Worksheet, bleeds: bool, healed: bool = F
         if bleeds:
             state += bleeding_note(line, healed)
         shown(sheet.cell(row, RIGHT), f'IF({line}="","",{state})', True)
-        for column in range(RIGHT + 1, RIGHT + len(LOG_COLUMNS)):
-            mark_output(sheet.cell(row, column))
         sheet.merge_cells(f"{get_column_letter(RIGHT)}{row}:{last}{row}")
         sheet.row_dimensions[row].height = ROW_HEIGHT
+    end = first + ROSTER_SIZE - 1
+    for left, right in ((1, len(ROSTER_COLUMNS)), (RIGHT, RIGHT + len(LOG_COLUMNS) - 1)):
+        lines = f"{get_column_letter(left)}{first}:{get_column_letter(right)}{end}"
+        ruled_when_filled(sheet, lines, f"${WORKING[0]}{first}")
     state_column = get_column_letter(RIGHT)
     define_name(
         book,
@@ -170,11 +177,15 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
                 )
                 shown(sheet.cell(row, left + offset), formula, key in ("ATTACKER", "TARGETS", "RESULT"))
             sheet.row_dimensions[row].height = ROW_HEIGHT
+        result = get_column_letter(left + [key for _, key in LOG_COLUMNS].index("RESULT"))
+        highlight_results(sheet, f"{result}{first}:{result}{last}", GRID)  # before the plain rule: it wins
+        right = get_column_letter(left + len(LOG_COLUMNS) - 1)
+        ruled_when_filled(sheet, f"{get_column_letter(left)}{first}:{right}{last}", f"${working}{first}")
         for offset, (_, key) in enumerate(LOG_COLUMNS):
             letter = get_column_letter(left + offset)
             define_name(
                 book,
-                f"RECORD_LOG_{key}" + ("_MORE" if block else ""),
+                f"{RECORD_PREFIX}LOG_{key}" + ("_MORE" if block else ""),
                 absolute(sheet, f"{letter}{first}", f"{letter}{last}"),
             )
     return slots, total
@@ -212,8 +223,15 @@ ALSO_NAMES = ("LOG_ALSO_NAME_1", "LOG_ALSO_NAME_2", "LOG_ALSO_NAME_3")  # as the
 
 
 def shown(cell: Cell, formula: str, shrink: bool = False) -> None:
-    """A texts shrinks to its cell; a number is centred (never run into the name beside it)."""
+    """A texts shrinks to its cell; a number is centred (never run into the name beside it). Its fill
+    and rules come with a line that shows something (``ruled_when_filled``)."""
     put_formula(cell, formula)
-    mark_output(cell)
     cell.font = RECORD_TEXT
     cell.alignment = SHRINK if shrink else CENTRED
+
+
+def ruled_when_filled(sheet: Worksheet, cells: str, line: str) -> None:
+    """The output fill and the grid on the lines of ``cells`` whose record line (``line``, the first
+    row's working cell, relative by row) names something: an empty line prints as blank paper."""
+    rule = FormulaRule(formula=[f'{line}<>""'], fill=fill(OUTPUT_FILL), border=GRID)
+    sheet.conditional_formatting.add(cells, rule)

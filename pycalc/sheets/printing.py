@@ -7,28 +7,22 @@ one page wide, margins, header and footer (ruleset, sheet, page x of y, tables v
 
 from __future__ import annotations
 
-from openpyxl.formatting.rule import CellIsRule
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.sheets.common import FONT_NAME, destinations, fill, font
+from pycalc.sheets.common import FONT_NAME, destinations
 from pycalc.sheets.creatures import SHEET as CREATURES_SHEET  # a library to fill by hand: one page
+from pycalc.sheets.fight_record import RECORD_PREFIX
 from pycalc.sheets.fight_record import SHEET as ONE_PAGE_SHEET
 from pycalc.sheets.fit import wrap_what_does_not_fit
 from pycalc.sheets.ooxml.cells import cells_of, has_drawings, stored_value
+from pycalc.sheets.result_colours import highlight_results
 
 PAPER_SIZES = {"a4": 9, "letter": 1}  # openpyxl / OOXML paper codes
 HEADER_POINTS = 8  # headers and footers
 LANDSCAPE_FROM_WIDTH = 110  # total column width (characters) above which a sheet prints landscape
-RESULT_COLOURS = {
-    "Miss": ("E4E7EB", "52606D"),
-    "Hit": ("C6F7E2", "014D40"),
-    "Critical": ("FFD8A8", "8A4B08"),
-    "Grievous": ("FFBDBD", "780A0A"),
-    "Fumble": ("E0D4F7", "44056E"),
-}
 
 
 def is_hidden(sheet: Worksheet, column: int) -> bool:
@@ -96,21 +90,12 @@ def header_text(text: str) -> str:
     return text.replace("&", "&&")
 
 
-def highlight_results(sheet: Worksheet, coordinate: str) -> None:
-    """Colour a result cell by its value: Miss grey, Hit green, Critical orange, Grievous red, Fumble violet."""
-    for text, (background, ink) in RESULT_COLOURS.items():
-        rule = CellIsRule(
-            operator="equal", formula=[f'"{text}"'], fill=fill(background), font=font(bold=True, colour=ink)
-        )
-        sheet.conditional_formatting.add(coordinate, rule)
-
-
 def set_up_workbook(book: Workbook, ruleset_name: str, version: str, paper: str = "a4") -> None:
     for sheet in book.worksheets:
         if sheet.sheet_state == "visible":
             wrap_what_does_not_fit(sheet)
             set_up_printing(sheet, ruleset_name, version, paper)
     for name, defined in book.defined_names.items():
-        if name.endswith(("_RESULT", "_OUTCOME")):
+        if name.endswith(("_RESULT", "_OUTCOME")) and not name.startswith(RECORD_PREFIX):
             for sheet_title, coordinate in destinations(defined):
                 highlight_results(book[sheet_title], coordinate.replace("$", ""))
