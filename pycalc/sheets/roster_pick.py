@@ -3,8 +3,8 @@
 Two yellow cells above the calculator's inputs take a roster name each. Every input the roster knows
 (the attacker's bonus, level and dice, the target's AC or DEF, its hit points now, ...) is then used
 from the picked combatant's roster line: each such input ``X`` gets a hidden working cell
-``X_IN_USE`` (the roster's number when a combatant is picked and its roster cell is filled, else the
-typed one) and every formula of the workbook that read ``X`` reads ``X_IN_USE``. The typed cell stays
+``X_IN_USE`` (the roster's number when a combatant is picked, its stat's default where the roster
+cell is empty, as a log row counts it; else the typed one) and every formula of the workbook that read ``X`` reads ``X_IN_USE``. The typed cell stays
 yellow and typeable; while the roster overrides it, it shows struck through, and a line beside the
 picks says which numbers come from the roster. Nothing picked: the calculator is as it was.
 """
