@@ -110,6 +110,18 @@ def test_flat_of_the_blade_halves_rounding_by_the_ruling():
     assert engine.attack_outputs(down, inputs)["ATTACK_DAMAGE"] == 2
 
 
+@pytest.mark.parametrize(
+    "row_id, linear, endpoints",
+    [("concealment_50", -2, -1), ("concealment_75", -3, -4), ("cover_50", -4, -2), ("cover_75", -6, -8)],
+)
+def test_cover_between_the_seeds_ends_follows_the_ruling(row_id: str, linear: int, endpoints: int):
+    """ "-1 (25% obscured) to -4 (90% obscured)", doubled for hard cover: the steps between, by ruling."""
+    inputs = engine.AttackInputs(0, 10, choices={"cover_concealment": label("cover_concealment", row_id)})
+    ends = dataclasses.replace(RULES, chosen={"cover_intermediate_steps": "endpoints_only"})
+    assert engine.situation(RULES, inputs).hit == linear
+    assert engine.situation(ends, inputs).hit == endpoints
+
+
 def test_two_weapon_penalties_with_dexterity():
     """'a character with 18 Dexterity does not get a +1 bonus to hit this way'."""
     table = RULES.table("two_weapon_fighting")

@@ -229,8 +229,24 @@ def situation_rows(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> list[t
     return [(t, r) for t, r in rows if applies(t, ranged)]
 
 
-def column_sum(rows: list[tuple[str, Row]], column: str, skip: frozenset[str] = frozenset()) -> int:
-    return sum(int(r.values.get(column) or 0) for t, r in rows if t not in skip)
+# a table whose ruling's choice may read another column: ``<column>_<choice>``, where the table has it
+RULED_COLUMNS = {"cover_concealment": "cover_intermediate_steps"}
+
+
+def ruled_column(rules: RuleSet, table_id: str, column: str) -> str:
+    """``column`` of the table, or its variant for the choice of the table's ruling in force."""
+    ruling_id = RULED_COLUMNS.get(table_id)
+    if ruling_id is not None:
+        variant = f"{column}_{rules.ruling(ruling_id)}"
+        if variant in rules.table(table_id).column_ids:
+            return variant
+    return column
+
+
+def column_sum(
+    rules: RuleSet, rows: list[tuple[str, Row]], column: str, skip: frozenset[str] = frozenset()
+) -> int:
+    return sum(int(r.values.get(ruled_column(rules, t, column)) or 0) for t, r in rows if t not in skip)
 
 
 def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:
@@ -274,9 +290,9 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     )
     return Situation(
         ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),
-        hit=column_sum(rows, "hit", SPECIAL_HIT) + two_weapon,
-        ac=column_sum(rows, "ac"),
-        own_ac=column_sum(rows, "own_ac"),
+        hit=column_sum(rules, rows, "hit", SPECIAL_HIT) + two_weapon,
+        ac=column_sum(rules, rows, "ac"),
+        own_ac=column_sum(rules, rows, "own_ac"),
         ranged=ranged,
         auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
         blocked=blocked_label(rules, inputs),

@@ -236,7 +236,7 @@ def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozense
     terms = []
     for table_id in engine.ATTACK_CHOICES:
         if table_id not in skip and column in rules.table(table_id).column_ids:
-            terms.append(gate(table_id, by_label(table_id, column, pick_name(table_id))))
+            terms.append(gate(table_id, ruled_by_label(rules, table_id, column)))
     for table_id in engine.ATTACK_TOGGLES:
         if column in rules.table(table_id).column_ids:
             for row in rules.table(table_id).rows:
@@ -244,6 +244,22 @@ def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozense
                     gate(table_id, f"IF({pick_name(table_id, row.id)},{const(table_id, row.id, column)},0)")
                 )
     return plus(*terms)
+
+
+def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
+    """The picked row's ``column``, or its variant column while that choice of the table's ruling is in
+    force (``engine.ruled_column``)."""
+    plain = by_label(table_id, column, pick_name(table_id))
+    ruling_id = engine.RULED_COLUMNS.get(table_id)
+    if ruling_id is None:
+        return plain
+    found = plain
+    for choice in rules.rulings[ruling_id].choices:
+        variant = f"{column}_{choice}"
+        if variant in rules.table(table_id).column_ids:
+            picked = by_label(table_id, variant, pick_name(table_id))
+            found = f'IF({ruling_name(ruling_id)}="{choice}",{picked},{found})'
+    return found
 
 
 def any_ticked(rules: RuleSet, column: str) -> str:

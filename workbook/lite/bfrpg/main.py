@@ -3887,8 +3887,24 @@ _SOURCES = {
         '    return [(t, r) for t, r in rows if applies(t, ranged)]\n'
         '\n'
         '\n'
-        'def column_sum(rows: list[tuple[str, Row]], column: str, skip: frozenset[str] = frozenset()) -> int:\n'
-        '    return sum(int(r.values.get(column) or 0) for t, r in rows if t not in skip)\n'
+        "# a table whose ruling's choice may read another column: ``<column>_<choice>``, where the table has it\n"
+        'RULED_COLUMNS = {"cover_concealment": "cover_intermediate_steps"}\n'
+        '\n'
+        '\n'
+        'def ruled_column(rules: RuleSet, table_id: str, column: str) -> str:\n'
+        '    """``column`` of the table, or its variant for the choice of the table\'s ruling in force."""\n'
+        '    ruling_id = RULED_COLUMNS.get(table_id)\n'
+        '    if ruling_id is not None:\n'
+        '        variant = f"{column}_{rules.ruling(ruling_id)}"\n'
+        '        if variant in rules.table(table_id).column_ids:\n'
+        '            return variant\n'
+        '    return column\n'
+        '\n'
+        '\n'
+        'def column_sum(\n'
+        '    rules: RuleSet, rows: list[tuple[str, Row]], column: str, skip: frozenset[str] = frozenset()\n'
+        ') -> int:\n'
+        '    return sum(int(r.values.get(ruled_column(rules, t, column)) or 0) for t, r in rows if t not in skip)\n'
         '\n'
         '\n'
         'def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:\n'
@@ -3932,9 +3948,9 @@ _SOURCES = {
         '    )\n'
         '    return Situation(\n'
         '        ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),\n'
-        '        hit=column_sum(rows, "hit", SPECIAL_HIT) + two_weapon,\n'
-        '        ac=column_sum(rows, "ac"),\n'
-        '        own_ac=column_sum(rows, "own_ac"),\n'
+        '        hit=column_sum(rules, rows, "hit", SPECIAL_HIT) + two_weapon,\n'
+        '        ac=column_sum(rules, rows, "ac"),\n'
+        '        own_ac=column_sum(rules, rows, "own_ac"),\n'
         '        ranged=ranged,\n'
         '        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),\n'
         '        blocked=blocked_label(rules, inputs),\n'
@@ -8599,55 +8615,67 @@ _TABLES = {
                      ['columns',
                       ['tuple',
                        [['object', 'pycalc.table_files:Column',
-                         [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]]]]],
+                         [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'hit_endpoints_only'], ['label', "Attack roll (the seed's 25% and 90% only)"],
+                          ['type', 'int'], ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0]]]], ['section', 'Cover and Concealment'],
-                          ['line', 31], ['id', 'none'], ['label', 'None (less than 25% obscured)'],
-                          ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]],
+                         [['values', ['dict', [['hit', 0], ['hit_endpoints_only', 0]]]],
+                          ['section', 'Cover and Concealment'], ['line', 34], ['id', 'none'],
+                          ['label', 'None (less than 25% obscured)'], ['low', None], ['high', None],
+                          ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -1]]]], ['section', 'Cover and Concealment'],
-                          ['line', 32], ['id', 'concealment_25'], ['label', 'Concealment 25%'], ['low', None],
-                          ['high', None], ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]],
-                        ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -2]]]], ['section', 'Cover and Concealment'],
-                          ['line', 33], ['id', 'concealment_50'], ['label', 'Concealment 50%'], ['low', None],
-                          ['high', None], ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                         [['values', ['dict', [['hit', -1], ['hit_endpoints_only', -1]]]],
+                          ['section', 'Cover and Concealment'], ['line', 35], ['id', 'concealment_25'],
+                          ['label', 'Concealment 25%'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/cover.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -3]]]], ['section', 'Cover and Concealment'],
-                          ['line', 34], ['id', 'concealment_75'], ['label', 'Concealment 75%'], ['low', None],
-                          ['high', None], ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                         [['values', ['dict', [['hit', -2], ['hit_endpoints_only', -1]]]],
+                          ['section', 'Cover and Concealment'], ['line', 36], ['id', 'concealment_50'],
+                          ['label', 'Concealment 50%'], ['low', None], ['high', None],
+                          ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
                           ['file', 'tables/bfrpg/cover.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -4]]]], ['section', 'Cover and Concealment'],
-                          ['line', 35], ['id', 'concealment_90'], ['label', 'Concealment 90%'], ['low', None],
-                          ['high', None], ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]],
-                        ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -2]]]], ['section', 'Cover and Concealment'],
-                          ['line', 36], ['id', 'cover_25'], ['label', 'Hard cover 25%'], ['low', None],
-                          ['high', None], ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]],
-                        ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -4]]]], ['section', 'Cover and Concealment'],
-                          ['line', 37], ['id', 'cover_50'], ['label', 'Hard cover 50%'], ['low', None],
-                          ['high', None], ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                         [['values', ['dict', [['hit', -3], ['hit_endpoints_only', -4]]]],
+                          ['section', 'Cover and Concealment'], ['line', 37], ['id', 'concealment_75'],
+                          ['label', 'Concealment 75%'], ['low', None], ['high', None],
+                          ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
                           ['file', 'tables/bfrpg/cover.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -6]]]], ['section', 'Cover and Concealment'],
-                          ['line', 38], ['id', 'cover_75'], ['label', 'Hard cover 75%'], ['low', None],
-                          ['high', None], ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                         [['values', ['dict', [['hit', -4], ['hit_endpoints_only', -4]]]],
+                          ['section', 'Cover and Concealment'], ['line', 38], ['id', 'concealment_90'],
+                          ['label', 'Concealment 90%'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/cover.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -8]]]], ['section', 'Cover and Concealment'],
-                          ['line', 39], ['id', 'cover_90'], ['label', 'Hard cover 90%'], ['low', None],
-                          ['high', None], ['note', ''], ['file', 'tables/bfrpg/cover.yaml']]]]]],
+                         [['values', ['dict', [['hit', -2], ['hit_endpoints_only', -2]]]],
+                          ['section', 'Cover and Concealment'], ['line', 39], ['id', 'cover_25'],
+                          ['label', 'Hard cover 25%'], ['low', None], ['high', None], ['note', ''],
+                          ['file', 'tables/bfrpg/cover.yaml']]],
+                        ['object', 'pycalc.table_files:Row',
+                         [['values', ['dict', [['hit', -4], ['hit_endpoints_only', -2]]]],
+                          ['section', 'Cover and Concealment'], ['line', 40], ['id', 'cover_50'],
+                          ['label', 'Hard cover 50%'], ['low', None], ['high', None],
+                          ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                          ['file', 'tables/bfrpg/cover.yaml']]],
+                        ['object', 'pycalc.table_files:Row',
+                         [['values', ['dict', [['hit', -6], ['hit_endpoints_only', -8]]]],
+                          ['section', 'Cover and Concealment'], ['line', 41], ['id', 'cover_75'],
+                          ['label', 'Hard cover 75%'], ['low', None], ['high', None],
+                          ['note', 'Not in the seed: ruling cover_intermediate_steps.'],
+                          ['file', 'tables/bfrpg/cover.yaml']]],
+                        ['object', 'pycalc.table_files:Row',
+                         [['values', ['dict', [['hit', -8], ['hit_endpoints_only', -8]]]],
+                          ['section', 'Cover and Concealment'], ['line', 42], ['id', 'cover_90'],
+                          ['label', 'Hard cover 90%'], ['low', None], ['high', None], ['note', ''],
+                          ['file', 'tables/bfrpg/cover.yaml']]]]]],
                      ['section', 'Cover and Concealment'], ['file', 'tables/bfrpg/cover.yaml'], ['line', 19],
                      ['note',
-                      'Applies to missile and melee attacks ("the intended target of a missile (or melee) attack may have cover or concealment"). The 50% and 75% rows follow ruling cover_intermediate_steps.'],
+                      'Applies to missile and melee attacks ("the intended target of a missile (or melee) attack may have cover or concealment"). The 50% and 75% rows follow ruling cover_intermediate_steps: its choice endpoints_only reads the column hit_endpoints_only (each row as the nearer seed row).'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
-                     ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
-                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                     ['cheatsheet', 'situation'], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', ['hit']]]]]],
                   ['critical_hits',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'critical_hits'], ['title', 'Critical threat and confirmation'],
@@ -10476,11 +10504,12 @@ _TABLES = {
                      ['choices',
                       ['dict',
                        [['linear', '-1 per quarter obscured (50% -2, 75% -3), doubled for hard cover (-4, -6)'],
-                        ['endpoints_only', "only the seed's 25% and 90% rows; the GM picks the nearer one"]]]],
+                        ['endpoints_only',
+                         "only the seed's 25% and 90% values; 50% counts as 25%, 75% as 90% (the nearer)"]]]],
                      ['section', 'Cover and Concealment'],
                      ['why',
                       '"the attack penalty should range from -1 (25% obscured) to -4 (90% obscured)" gives only the two ends of the range.'],
-                     ['file', 'tables/bfrpg/cover.yaml'], ['line', 42]]]],
+                     ['file', 'tables/bfrpg/cover.yaml'], ['line', 45]]]],
                   ['critical_damage',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'critical_damage'], ['label', 'Damage of a confirmed critical hit'],
