@@ -185,7 +185,11 @@ COMBAT17 = d20_adapter(  # a chart 20's condition: the 1d4 on the row's extra ro
     rolls=(
         *D20_ROLLS,
         LogRoll(
-            "extra_roll", "Condition roll", "ATTACK_CONDITION_ROLL", short="1d4", chart="critical_conditions"
+            "extra_roll",
+            "Condition roll",
+            "ATTACK_CONDITION_ROLL",
+            short="Cond. d4",
+            chart="critical_conditions",
         ),
     ),
 )
