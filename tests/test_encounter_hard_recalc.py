@@ -14,6 +14,7 @@ import pytest
 
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
+from tests.test_log_picks import CASES, one_row
 
 READINGS = ("as entered", "after Recalculate Hard", "after a second Recalculate Hard")
 
@@ -52,8 +53,6 @@ def test_hard_recalculation_gives_the_models_numbers(
     "another ruleset's full fight",
 )
 def test_a_one_row_fight_under_recalculate_hard(calc, build_ruleset: Callable[[str], Path], tmp_path: Path):
-    from tests.test_log_picks import CASES, one_row
-
     rules = load_ruleset("combat17")
     xlsx = build_ruleset("combat17") / "combat17.xlsx"
     _, stats, roll, damage, named, _ = CASES[1]

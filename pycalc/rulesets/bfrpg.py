@@ -233,14 +233,19 @@ def situation_rows(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> list[t
 RULED_COLUMNS = {"cover_concealment": "cover_intermediate_steps"}
 
 
+def ruled_variants(rules: RuleSet, table_id: str, column: str) -> dict[str, str]:
+    """The ruling's choices that read another column than ``column`` in the table, and that column."""
+    ruling_id = RULED_COLUMNS.get(table_id)
+    if ruling_id is None:
+        return {}
+    columns = rules.table(table_id).column_ids
+    return {c: f"{column}_{c}" for c in rules.rulings[ruling_id].choices if f"{column}_{c}" in columns}
+
+
 def ruled_column(rules: RuleSet, table_id: str, column: str) -> str:
     """``column`` of the table, or its variant for the choice of the table's ruling in force."""
-    ruling_id = RULED_COLUMNS.get(table_id)
-    if ruling_id is not None:
-        variant = f"{column}_{rules.ruling(ruling_id)}"
-        if variant in rules.table(table_id).column_ids:
-            return variant
-    return column
+    variants = ruled_variants(rules, table_id, column)
+    return variants.get(rules.ruling(RULED_COLUMNS[table_id]), column) if variants else column
 
 
 def column_sum(

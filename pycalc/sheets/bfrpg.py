@@ -249,16 +249,10 @@ def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozense
 def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
     """The picked row's ``column``, or its variant column while that choice of the table's ruling is in
     force (``engine.ruled_column``)."""
-    plain = by_label(table_id, column, pick_name(table_id))
-    ruling_id = engine.RULED_COLUMNS.get(table_id)
-    if ruling_id is None:
-        return plain
-    found = plain
-    for choice in rules.rulings[ruling_id].choices:
-        variant = f"{column}_{choice}"
-        if variant in rules.table(table_id).column_ids:
-            picked = by_label(table_id, variant, pick_name(table_id))
-            found = f'IF({ruling_name(ruling_id)}="{choice}",{picked},{found})'
+    found = by_label(table_id, column, pick_name(table_id))
+    for choice, variant in engine.ruled_variants(rules, table_id, column).items():
+        picked = by_label(table_id, variant, pick_name(table_id))
+        found = f'IF({ruling_name(engine.RULED_COLUMNS[table_id])}="{choice}",{picked},{found})'
     return found
 
 

@@ -35,7 +35,7 @@ from pycalc.sheets.encounter import (
     add_number_check,
     library_columns,
 )
-from pycalc.sheets.fit import wrapped_line_count
+from pycalc.sheets.fit import width_points, wrapped_line_count
 from pycalc.table_files import TableProblem
 from pycalc.tables import RuleSet
 
@@ -139,7 +139,7 @@ def number_width(label: str) -> int:
     return next(
         w
         for w in range(NUMBER_WIDTH, 4 * NUMBER_WIDTH)
-        if wrapped_line_count(label, (7 * w + 5) * 0.75, float(BOLD.sz), bold=True) <= HEADER_LINES
+        if wrapped_line_count(label, width_points(w), float(BOLD.sz), bold=True) <= HEADER_LINES
     )
 
 

@@ -27,11 +27,15 @@ LINE_HEIGHT = 1.25  # a wrapped line's height per point of font size
 DEFAULT_ROW = 15.0  # points
 
 
+def width_points(characters: float) -> float:
+    """A column width (characters) in points as Excel draws it (7 pixels a character and 5)."""
+    return (7 * characters + 5) * 0.75
+
+
 def column_points(sheet: Worksheet, column: int) -> float:
     """A column's width in points as Excel draws it (the narrower office)."""
     width = sheet.column_dimensions[get_column_letter(column)].width
-    characters = width if width else DEFAULT_WIDTH
-    return (7 * characters + 5) * 0.75
+    return width_points(width if width else DEFAULT_WIDTH)
 
 
 def column_widths(sheet: Worksheet) -> Callable[[int], float]:
