@@ -90,8 +90,8 @@ def test_the_model_takes_the_picks_by_name(ruleset_id, stats, roll, damage, name
 def test_the_log_takes_the_picks_by_name_in_libreoffice(
     calc, build_ruleset: Callable[[str], Path], tmp_path: Path
 ):
-    """Typed cell by cell, as a GM types (a one-row fight filled at once and recalculated hard meets
-    LibreOffice 7.4's threaded-calculation defect: ``test_encounter_hard_recalc``)."""
+    """Typed cell by cell, as a GM types (one-row fights under Recalculate Hard:
+    ``test_encounter_hard_recalc``)."""
     for ruleset_id in ("combat17", "bfrpg"):
         rules = load_ruleset(ruleset_id)
         xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"

@@ -83,6 +83,7 @@ from pycalc.sheets.log_rows import (
     RowFormula,
     RowTemplate,
     gives_boolean,
+    kept_off_threads,
     names_in,
     plan_rows,
     substitute,
@@ -1789,10 +1790,14 @@ class EncounterWriter:
         """The log's rows: the first (which reads no row above) and the second worked out, the rest
         copied from the second's formulas with the row numbers changed and its cells' styles."""
         top, last = self.log.top + 1, self.log.top + self.log.rows
-        self.write_row_cells(top, self.log_row_cells(top, wired), self.log_sheet)
-        second = self.log_row_cells(top + 1, wired)
+        cells = lambda row: {  # noqa: E731
+            column: replace(made, formula=kept_off_threads(made.formula))
+            for column, made in self.log_row_cells(row, wired).items()
+        }
+        self.write_row_cells(top, cells(top), self.log_sheet)
+        second = cells(top + 1)
         self.write_row_cells(top + 1, second, self.log_sheet)
-        marked = self.log_row_cells(ROW_MARK, wired)
+        marked = cells(ROW_MARK)
         template = RowTemplate.of({column: formula_value(made.formula) for column, made in marked.items()})
         if template.formulas(top + 1) != {c: formula_value(made.formula) for c, made in second.items()}:
             raise AssertionError("the log's row template does not give its second row")
@@ -1966,7 +1971,7 @@ KIND_LABEL = "Kind (from Creatures; empty: the name without its number)"
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"
 LOG_TITLE = (
     "One attack a row: Attacker and Target by name or short name, then the dice; Enter goes to the next"
-    " row's Attacker. Undo a row: x in its Void cell."
+    " row's Attacker. Undo a row: x in its Void cell (a Delete on the row's number does nothing here)."
 )
 ROUND_WHERE = "Round now is typed on the Log sheet, above the attack log."
 TRUE_ONLY = '"TRUE";"TRUE";""'  # a roster of flags: only the TRUE ones show
