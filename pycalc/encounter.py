@@ -36,6 +36,7 @@ How the sheet reads the logs (and so this model):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -254,12 +255,13 @@ def initiative(rules: RuleSet, roster: Sequence[Combatant], index: int, attack: 
 
 
 def later_initiatives(rules: RuleSet, roster: Sequence[Combatant], index: int) -> list[int | None]:
-    """Later attacks' numbers: one segment later than the attack before when equal to it."""
+    """Later attacks' numbers: the block's later_tie_delay lower than the attack before when equal to it."""
+    rule = encounter(rules).initiative
     found: list[int | None] = [initiative(rules, roster, index)]
-    for attack in range(1, 1 + len(encounter(rules).initiative.later_dice)):
+    for attack in range(1, 1 + len(rule.later_dice)):
         number = initiative(rules, roster, index, attack)
         if number is not None and found[-1] is not None and number == found[-1]:
-            number -= 1
+            number -= int(cell(rules, rule.later_tie_delay))
         found.append(number)
     return found[1:]
 
@@ -334,8 +336,12 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     wear: dict[str, int] = dict.fromkeys(start, 0)
     found: list[RowResult] = []
     now = round_now(fight)
+    allowed = attacks_allowed(rules, fight.lines)
+    made: Counter[tuple[str, int]] = Counter()  # rows as Attacker per (name, round), void rows aside
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
+        if attacker is not None and not attack.void:
+            made[attacker.name, row_round] += 1
         if attack.void:  # counts for nothing, and says nothing more
             found.append(RowResult(row_round, VOID if attack.attacker or attack.target else "", 0, {}))
             continue
@@ -399,6 +405,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
         check = row_checks(
             ahead,
             attacker_check(attacker.name, state.attacker_hp, before_round, stunned),
+            attacks_check(attacker.name, made[attacker.name, row_round], allowed.get(attacker.name)),
             target_check(target.name, start[target.name] - lost[target.name]),
         )
         if stunned:
@@ -480,6 +487,30 @@ def attacker_check(name: str, hp: int, hp_at_round_start: int, stunned: bool) ->
     if hp_at_round_start > 0:
         return f"{name} went down this round: the attack stands only if {name} acts together with whoever downed it"
     return f"{name} is at {hp} HP: it cannot act"
+
+
+def attacks_allowed(rules: RuleSet, roster: Sequence[Combatant]) -> dict[str, int]:
+    """Where a combatant rolls initiative per attack (``later_dice``: spelljammer), the attacks its
+    rolls give it this round, less those lost at ``lost_at_or_below`` or later; none without a roll."""
+    if not encounter(rules).initiative.later_dice:
+        return {}
+    found = {}
+    for index, me in enumerate(roster):
+        numbers = [
+            n
+            for n in (initiative(rules, roster, index), *later_initiatives(rules, roster, index))
+            if n is not None
+        ]
+        if me.name and numbers:
+            found[me.name] = len(numbers) - sum(lost_action(rules, n) for n in numbers)
+    return found
+
+
+def attacks_check(name: str, made: int, allowed: int | None) -> str:
+    """A row past the attacks the attacker's initiative rolls give it this round."""
+    if allowed is None or made <= allowed:
+        return ""
+    return f"{name} makes attack {made} this round: its initiative rolls give it {allowed}"
 
 
 def target_check(name: str, hp: int) -> str:

@@ -21,6 +21,7 @@ INITIATIVE_KEYS = {
     "ties",
     "later_dice",
     "lost_at_or_below",
+    "later_tie_delay",
     "modifiers",
     "first_round",
 }
@@ -57,6 +58,7 @@ class Initiative:
     ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together
     later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)
     lost_at_or_below: Any  # None, or actions at this initiative or later are lost
+    later_tie_delay: Any  # a later attack on the number of the attack before goes this much lower (0: none)
     modifiers: str | None  # a table whose `init` column the roster's Action pick adds
     first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)
 
@@ -277,6 +279,7 @@ def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:
             for item, item_line in zip(later, later_lines, strict=False)
         ),
         lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),
+        later_tie_delay=parser.get(block, "later_tie_delay", parser.number, what, 0),
         modifiers=tables.get("modifiers"),
         first_round=tables.get("first_round"),
     )

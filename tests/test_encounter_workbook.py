@@ -145,11 +145,13 @@ def test_osr_group_shares_the_roll_typed_on_its_first_line():
 
 def test_spelljammer_later_attacks_and_lost_actions():
     rules = load_ruleset("spelljammer")
-    # the seed's nutshell: IM +2, two attacks -> 1d10+2 and 1d8+2; equal numbers: one segment later
+    # the seed's nutshell: IM +2, two attacks -> 1d10+2 and 1d8+2; equal numbers: the second goes
+    # the table's later_tie_delay (1 segment) later
     hero = Combatant("Hero", init_rolls=(5, 5), dex=2)
     slow = Combatant("Slow", init_rolls=(1, 1), dex=-4, action="Run (up to TMR) and attack")
     states = roster_state(rules, Fight([hero, slow]))
-    assert (states[0].initiative, states[0].later[0]) == (7, 6)
+    delay = rules.constant("initiative_rules", "later_tie_delay")
+    assert (states[0].initiative, states[0].later[0], delay) == (7, 6, 1)
     assert states[1].initiative == 1 - 4 - 7 and states[1].lost == 2  # -10 and -11: both lost (-6 or later)
 
 

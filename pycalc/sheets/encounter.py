@@ -772,6 +772,8 @@ class EncounterWriter:
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
             r.add(key, key)
+        if rule.later_dice:
+            r.add("attacks", "attacks its initiative rolls give it")
         r.add("kind_used", "the creature's name the line looks up")
         r.add("crow", "its line on the Creatures sheet")
         for key, label, defined in library_columns(self.ruleset):  # typed, else the creature's
@@ -826,7 +828,8 @@ class EncounterWriter:
             if previous is None:
                 found[key] = raw
             else:
-                found[key] = f'IF(OR({raw}="",{previous}=""),{raw},IF({raw}={previous},{raw}-1,{raw}))'
+                delay = expression(rule.later_tie_delay)
+                found[key] = f'IF(OR({raw}="",{previous}=""),{raw},IF({raw}={previous},{raw}-{delay},{raw}))'
             previous = at(key)
         init = at("init")
         ahead = f'COUNTIF({r.span("init")},">"&{init})'
@@ -842,6 +845,16 @@ class EncounterWriter:
             keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
             counts = "+".join(f'IF({at(k)}="",0,{at(k)}<={limit})' for k in keys)
             found["lost"] = f'IF({named},"",{counts})'
+        if rule.later_dice:  # the attacks its rolls give it this round (pycalc.encounter.attacks_allowed)
+            rolled = (
+                "COUNT("
+                + ",".join(
+                    at(k) for k in ("init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice))))
+                )
+                + ")"
+            )
+            lost = f"-{at('lost')}" if rule.lost_at_or_below is not None else ""
+            found["attacks"] = f'IF({named},"",IF({rolled}=0,"",{rolled}{lost}))'
         if rule.modifiers:
             found["spell"] = f'IF(OR({init}="",{at("cast")}=""),"",{init}-{at("cast")})'
         if rule.first_round:
@@ -1754,6 +1767,15 @@ class EncounterWriter:
         if self.block.stun_loses_attacks:
             lost = f'{attacker}&" was stunned earlier this round: its remaining attacks are lost"&{sep}'
             attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
+        if self.block.initiative.later_dice:  # pycalc.encounter.attacks_check
+            allowed = f"INDEX({r.ref('attacks')},{at('arow')})"
+            made = (
+                f"COUNTIFS({log.span('actor', row)},{at('arow')},{log.span('round_now', row)},{this_round})"
+            )
+            attacker_part += (
+                f'&IF(AND(ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&{made}&'
+                f'" this round: its initiative rolls give it "&{allowed}&{sep},"")'
+            )
         target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
         resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
         if self.block.damage_kinds:  # a row with a Kind no row names, or a heal, is not resolved
@@ -1965,7 +1987,7 @@ LOG_HEADER_HEIGHT = 40  # points: three lines of a wrapped title
 VOID_INK = "FF808080"
 HIDDEN_ROSTER = (
     "dexv", "start", "log_hp", "lethal_hp", "state_hp", "down_lethal", "record_key", "last_word", "short_auto", "short", "named_no", "acted",
-    "sorted", "waiting", "kind_used", "crow",
+    "sorted", "waiting", "kind_used", "crow", "attacks",
 )  # fmt: skip
 KIND_LABEL = "Kind (from Creatures; empty: the name without its number)"
 SHORT_LABEL = "Short name for the log (empty: initials, g3 for Goblin 3)"

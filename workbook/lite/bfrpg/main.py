@@ -936,6 +936,7 @@ _SOURCES = {
         '    "ties",\n'
         '    "later_dice",\n'
         '    "lost_at_or_below",\n'
+        '    "later_tie_delay",\n'
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
@@ -972,6 +973,7 @@ _SOURCES = {
         '    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together\n'
         "    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)\n"
         '    lost_at_or_below: Any  # None, or actions at this initiative or later are lost\n'
+        '    later_tie_delay: Any  # a later attack on the number of the attack before goes this much lower (0: none)\n'
         "    modifiers: str | None  # a table whose `init` column the roster's Action pick adds\n"
         '    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)\n'
         '\n'
@@ -1192,6 +1194,7 @@ _SOURCES = {
         '            for item, item_line in zip(later, later_lines, strict=False)\n'
         '        ),\n'
         '        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),\n'
+        '        later_tie_delay=parser.get(block, "later_tie_delay", parser.number, what, 0),\n'
         '        modifiers=tables.get("modifiers"),\n'
         '        first_round=tables.get("first_round"),\n'
         '    )\n'
@@ -10599,6 +10602,19 @@ _TABLES = {
                      ['why',
                       '"are made at a -4 attack penalty and do half damage" gives no rounding; the only rounding in the seed is "Swinging weapons ... do half damage, rounded up" (Underwater).'],
                      ['file', 'tables/bfrpg/damage.yaml'], ['line', 103]]]],
+                  ['flyers_carry_off',
+                   ['object', 'pycalc.table_files:Ruling',
+                    [['id', 'flyers_carry_off'],
+                     ['label', 'A large flying creature carrying off its opponent'],
+                     ['default', 'gm_rules_as_wrestling'],
+                     ['choices',
+                      ['dict',
+                       [['gm_rules_as_wrestling',
+                         'the GM rules it as a wrestling hold (its attack roll is logged as a row) and then moves the opponent; the seed gives no numbers for it']]]],
+                     ['section', 'Wrestling'],
+                     ['why',
+                      '"Large creatures able to fly may attempt to carry off their opponents (even if the flying creature is the defender)." No roll or distance is given.'],
+                     ['file', 'tables/bfrpg/left_to_the_gm.yaml'], ['line', 3]]]],
                   ['two_weapon_dex',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'two_weapon_dex'], ['label', 'Which two-weapon penalties the DEX bonus reduces'],
@@ -10830,8 +10846,8 @@ _TABLES = {
                        [['table', 'initiative_rules'], ['entry', 'initiative_die_faces'], ['column', 'value'],
                         ['line', 66]]]],
                      ['die_is_dice', False], ['adds_dex', True], ['ties', 'simultaneous'],
-                     ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['modifiers', None],
-                     ['first_round', None]]]],
+                     ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
+                     ['modifiers', None], ['first_round', None]]]],
                   ['hit_points',
                    ['object', 'pycalc.encounter_block:HitPoints',
                     [['table', 'hit_point_states'], ['state', 'state'], ['loss', None],

@@ -944,6 +944,7 @@ _SOURCES = {
         '    "ties",\n'
         '    "later_dice",\n'
         '    "lost_at_or_below",\n'
+        '    "later_tie_delay",\n'
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
@@ -980,6 +981,7 @@ _SOURCES = {
         '    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together\n'
         "    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)\n"
         '    lost_at_or_below: Any  # None, or actions at this initiative or later are lost\n'
+        '    later_tie_delay: Any  # a later attack on the number of the attack before goes this much lower (0: none)\n'
         "    modifiers: str | None  # a table whose `init` column the roster's Action pick adds\n"
         '    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)\n'
         '\n'
@@ -1200,6 +1202,7 @@ _SOURCES = {
         '            for item, item_line in zip(later, later_lines, strict=False)\n'
         '        ),\n'
         '        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),\n'
+        '        later_tie_delay=parser.get(block, "later_tie_delay", parser.number, what, 0),\n'
         '        modifiers=tables.get("modifiers"),\n'
         '        first_round=tables.get("first_round"),\n'
         '    )\n'
@@ -10509,6 +10512,33 @@ _TABLES = {
                         ['why',
                          '"Normal characters are surprised on a DC13. Elves are surprised on a DC15." Read as a DC check to avoid surprise, elves (DC15) would be surprised more often than others; "surprised on" reads as the roll that surprises, which keeps elves the harder to surprise. Who rolls and what "+3 to surprise" adds to is not said.'],
                         ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 62]]]],
+                     ['missiles_missing_into_melee',
+                      ['object', 'pycalc.table_files:Ruling',
+                       [['id', 'missiles_missing_into_melee'],
+                        ['label', "A missile that misses into a melee where the shooter's allies fight"],
+                        ['default', 'gm_logs_each_ally'],
+                        ['choices',
+                         ['dict',
+                          [['gm_logs_each_ally',
+                            "the GM picks the allies it may hit and logs one row against each, with the shooter's attack bonus, until one hits; the sheet does not know who stands in the melee"]]]],
+                        ['section', '17.0.12 Missiles That Miss'],
+                        ['why',
+                         '"if the weapon is fired into a melee where allies of the shooter are involved, and the attack misses, it may hit one of the allied creatures. The GM decides which allies may be hit, and roll attacks against each until a hit is made"'],
+                        ['file', 'tables/combat17/left_to_the_gm.yaml'], ['line', 3]]]],
+                     ['long_reach_closing_foe',
+                      ['object', 'pycalc.table_files:Ruling',
+                       [['id', 'long_reach_closing_foe'],
+                        ['label',
+                         "A long-reach weapon striking a foe closing in, on the foe's initiative number"],
+                        ['default', 'gm_logs_together'],
+                        ['choices',
+                         ['dict',
+                          [['gm_logs_together',
+                            "the player says so when the foe closes; the GM logs the reach attack beside the foe's own, and the two act together; the sheet does not know who is closing"]]]],
+                        ['section', '17.0.1.6 Hold Action'],
+                        ['why',
+                         '"A character using a weapon with a long reach (spears, for instance) may choose to attack a closing opponent on the closing opponent\'s number and thus attack simultaneously with the opponent"'],
+                        ['file', 'tables/combat17/left_to_the_gm.yaml'], ['line', 15]]]],
                      ['parting_shot_from_behind',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'parting_shot_from_behind'],
@@ -10643,8 +10673,8 @@ _TABLES = {
                           [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
                            ['line', 54]]]],
                         ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
-                        ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['modifiers', None],
-                        ['first_round', None]]]],
+                        ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
+                        ['modifiers', None], ['first_round', None]]]],
                      ['hit_points',
                       ['object', 'pycalc.encounter_block:HitPoints',
                        [['table', 'hit_point_states'], ['state', 'state'], ['loss', None],

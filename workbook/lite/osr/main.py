@@ -931,6 +931,7 @@ _SOURCES = {
         '    "ties",\n'
         '    "later_dice",\n'
         '    "lost_at_or_below",\n'
+        '    "later_tie_delay",\n'
         '    "modifiers",\n'
         '    "first_round",\n'
         '}\n'
@@ -967,6 +968,7 @@ _SOURCES = {
         '    ties: str  # simultaneous: equal numbers act together; higher_dex: then the higher DEX, then together\n'
         "    later_dice: tuple[Any, ...]  # faces of the dice of a combatant's later attacks (spelljammer)\n"
         '    lost_at_or_below: Any  # None, or actions at this initiative or later are lost\n'
+        '    later_tie_delay: Any  # a later attack on the number of the attack before goes this much lower (0: none)\n'
         "    modifiers: str | None  # a table whose `init` column the roster's Action pick adds\n"
         '    first_round: str | None  # the table of who acts first in round 1 whatever the roll (reach, size)\n'
         '\n'
@@ -1187,6 +1189,7 @@ _SOURCES = {
         '            for item, item_line in zip(later, later_lines, strict=False)\n'
         '        ),\n'
         '        lost_at_or_below=parser.get(block, "lost_at_or_below", parser.number, what),\n'
+        '        later_tie_delay=parser.get(block, "later_tie_delay", parser.number, what, 0),\n'
         '        modifiers=tables.get("modifiers"),\n'
         '        first_round=tables.get("first_round"),\n'
         '    )\n'
@@ -11411,8 +11414,8 @@ _TABLES = {
                      [['table', 'initiative_rules'], ['entry', 'initiative_die_sides'], ['column', 'value'],
                       ['line', 64]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'simultaneous'],
-                   ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['modifiers', None],
-                   ['first_round', 'initiative_overrides']]]],
+                   ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
+                   ['modifiers', None], ['first_round', 'initiative_overrides']]]],
                 ['hit_points',
                  ['object', 'pycalc.encounter_block:HitPoints',
                   [['table', 'hp_states'], ['state', 'state'], ['loss', None], ['start_band_exempt', False]]]],
