@@ -66,6 +66,8 @@ ALSO_HITS = 3  # targets an area attack also hits
 DAMAGE = "Damage"  # the result of a row with damage and no attack roll
 VOID = "Void"  # the result of a voided row
 LOST_STUNNED = "Lost: stunned"  # the result of an attack a stun earlier in the round took away
+SPELL_LOST = "lost: hit while casting"  # the roster's Spell goes off on, after such a hit this round
+SPELL_CHECK = " is hit while casting: the spell is lost"  # after the target's name, on the row's check
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
@@ -324,6 +326,7 @@ class RowResult:
     subdual: int = 0  # the part of hp_lost that is subdual (temporary) damage
     down_lethal: int = 0  # normal damage the row's Target took while already at 0 or below
     heal: bool = False  # a heal row (hp_lost is minus the hit points given back, to the Target only)
+    spell_lost: bool = False  # the row hits its Target while it casts (spell_lost_on_hit)
 
 
 def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
@@ -337,6 +340,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     found: list[RowResult] = []
     now = round_now(fight)
     allowed = attacks_allowed(rules, fight.lines)
+    numbers = attack_numbers(rules, fight.lines)
     made: Counter[tuple[str, int]] = Counter()  # rows as Attacker per (name, round), void rows aside
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
@@ -430,9 +434,19 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 lost[name] += hp_lost
                 sub[name] += part
         wear[target.name] += ruleset.prot_wear(outputs)
+        broken = row_round == now and spell_lost(
+            rules, result, numbers, attacker, target, made[attacker.name, row_round]
+        )
         found.append(
             RowResult(
-                row_round, result, hp_lost, outputs, check, part, down_lethal(rules, hp_lost - part, before)
+                row_round,
+                result,
+                hp_lost,
+                outputs,
+                row_checks(check, spell_check(target) if broken else ""),
+                part,
+                down_lethal(rules, hp_lost - part, before),
+                spell_lost=broken,
             )
         )
     return found
@@ -513,6 +527,42 @@ def attacks_check(name: str, made: int, allowed: int | None) -> str:
     return f"{name} makes attack {made} this round: its initiative rolls give it {allowed}"
 
 
+def attack_numbers(rules: RuleSet, roster: Sequence[Combatant]) -> dict[str, list[int | None]]:
+    """Each named combatant's initiative numbers this round: its first attack's, then its later ones."""
+    return {
+        me.name: [initiative(rules, roster, index), *later_initiatives(rules, roster, index)]
+        for index, me in enumerate(roster)
+        if me.name
+    }
+
+
+def spell_lost(
+    rules: RuleSet,
+    result: object,
+    numbers: Mapping[str, list[int | None]],
+    attacker: Combatant,
+    target: Combatant,
+    attack: int,
+) -> bool:
+    """Whether the row (the attacker's ``attack``-th this round) hits its target while the target casts:
+    the attack's number at or below the target's initiative and above the number its spell goes off on
+    (``spell_lost_on_hit``; the roster's numbers are this round's)."""
+    rule = encounter(rules).spell_lost_on_hit
+    if rule is None or target.casting_time is None:
+        return False
+    table, column = rule
+    hit = any(row.label == result and (row[column] or 0) > 0 for row in rules.table(table).rows)
+    mine, theirs = numbers[attacker.name], numbers[target.name][0]
+    number = mine[attack - 1] if attack <= len(mine) else None
+    if not hit or number is None or theirs is None:
+        return False
+    return theirs - target.casting_time < number <= theirs
+
+
+def spell_check(target: Combatant) -> str:
+    return target.name + SPELL_CHECK
+
+
 def target_check(name: str, hp: int) -> str:
     return f"{name} is already at {hp} HP" if hp <= 0 else ""
 
@@ -539,7 +589,7 @@ class CombatantState:
     simultaneous: bool | None
     later: list[int | None]
     lost: int  # attacks whose number is at or below the ruleset's limit (spelljammer)
-    spell_at: int | None  # initiative - casting time
+    spell_at: int | str | None  # initiative - casting time, or SPELL_LOST
     round_one: str  # the first-round exception, in round 1
     hp_now: int
     state: str
@@ -720,7 +770,14 @@ def roster_state(
                 simultaneous=together[index],
                 later=later,
                 lost=sum(lost_action(rules, n) for n in (first, *later)),
-                spell_at=None if first is None or me.casting_time is None else first - me.casting_time,
+                spell_at=SPELL_LOST
+                if any(
+                    r.spell_lost and a.target == me.name and r.round == fight.round
+                    for a, r in zip(fight.attacks, log, strict=True)
+                )
+                else None
+                if first is None or me.casting_time is None
+                else first - me.casting_time,
                 round_one=round_one(rules, fight, me),
                 hp_now=hp,
                 state=hit_point_state(

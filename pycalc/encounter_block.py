@@ -35,6 +35,7 @@ BLOCK_KEYS = {
     "log_picks",
     "log_picks_by_name",
     "stun_loses_attacks",
+    "spell_lost_on_hit",
     "damage_kinds",
     "creatures",
 }
@@ -110,6 +111,10 @@ class EncounterRules:
     stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round
     damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)
     creatures: tuple[Creature, ...] = ()  # the Creatures sheet's examples, each from the seed
+    # (table, column): a row whose result is a row of this table with the column above 0 is a hit, and
+    # a hit while its target casts (between its initiative and the number its spell goes off on) loses
+    # the spell
+    spell_lost_on_hit: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -148,12 +153,39 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         )
         stun = False
     creatures = _creatures(check, data) if "creatures" in data else ()
+    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None
     if initiative is None or hit_points is None:
         return None, parser.uses
+    if spell and not initiative.modifiers:
+        check.fail(
+            data.value_lines["spell_lost_on_hit"],
+            "encounter.spell_lost_on_hit needs initiative.modifiers (the roster's casting time)",
+        )
     kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None
     return EncounterRules(
-        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds, creatures
+        initiative,
+        hit_points,
+        conditions,
+        morale,
+        picks,
+        check.file,
+        line,
+        by_name,
+        stun,
+        kinds,
+        creatures,
+        spell,
     ), parser.uses
+
+
+def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:
+    what, line = "encounter.spell_lost_on_hit", data.value_lines["spell_lost_on_hit"]
+    table_id, _, column = str(data["spell_lost_on_hit"]).partition(".")
+    if not column:
+        parser.check.fail(line, f"{what}: {data['spell_lost_on_hit']!r} is not table.column")
+        return None
+    parser.table_id(table_id, line, what, "entries", {column: ("int",)})
+    return table_id, column
 
 
 def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:

@@ -3,7 +3,7 @@ The sheet gives the same texts on 200 generated fights per ruleset (tests/test_e
 
 from __future__ import annotations
 
-from pycalc.encounter import LOST_STUNNED, Attack, Combatant, Fight, resolve_log
+from pycalc.encounter import LOST_STUNNED, SPELL_LOST, Attack, Combatant, Fight, resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
 CNC = load_ruleset("cnc")
@@ -86,3 +86,45 @@ def test_a_combatant_stunned_earlier_in_the_round_loses_its_remaining_attacks():
     next_round = Attack("Ogre", "Vex", round=2, roll=5, damage_roll=9)
     log = resolve_log(SPELLJAMMER, Fight(roster, [hit, next_round], round=2))
     assert log[1].result != LOST_STUNNED and log[1].check == ""
+
+
+SPELLJAMMER_STATS = {
+    "sc": 100,
+    "def": 10,
+    "con": 30,
+    "size": "Medium",
+    "prot": 0,
+    "magic_def": 0,
+    "dice": "1d6",
+    "rank": 0,
+}
+
+
+def test_a_spelljammer_attack_past_those_its_initiative_rolls_give():
+    """One initiative roll per attack: two rolls, two attacks; a third row that round is said."""
+    vex = Combatant("Vex", max_hp=40, stats=SPELLJAMMER_STATS, init_rolls=(7, 3, None))
+    ogre = Combatant("Ogre", max_hp=60, stats=SPELLJAMMER_STATS, init_rolls=(5, None, None))
+    rows = [Attack("Vex", "Ogre", round=1, roll=50, damage_roll=3) for _ in range(3)]
+    found = checks(SPELLJAMMER, Fight([vex, ogre], rows, round=1))
+    assert found == ["", "", "Vex makes attack 3 this round: its initiative rolls give it 2"]
+    no_rolls = Combatant("Vex", max_hp=40, stats=SPELLJAMMER_STATS)  # no initiative typed: no check
+    assert checks(SPELLJAMMER, Fight([no_rolls, ogre], rows, round=1)) == ["", "", ""]
+
+
+def test_a_spelljammer_caster_hit_while_casting_loses_the_spell():
+    """Casting from its initiative (8) down to the number the spell goes off on (8 - 5 = 3): a hit on
+    6 breaks it, a hit on 9 (before it began) or a miss does not."""
+    mage = Combatant("Mage", max_hp=20, stats=SPELLJAMMER_STATS, init_rolls=(8, None, None), casting_time=5)
+    orc = Combatant("Orc", max_hp=20, stats=SPELLJAMMER_STATS, init_rolls=(6, None, None))
+    fast = Combatant("Orc", max_hp=20, stats=SPELLJAMMER_STATS, init_rolls=(9, None, None))
+    hit, miss = (
+        Attack("Orc", "Mage", round=1, roll=50, damage_roll=2),
+        Attack("Orc", "Mage", round=1, roll=99),
+    )
+    fight = Fight([mage, orc], [hit], round=1)
+    assert checks(SPELLJAMMER, fight) == ["Mage is hit while casting: the spell is lost"]
+    assert roster_state(SPELLJAMMER, fight)[0].spell_at == SPELL_LOST
+    assert checks(SPELLJAMMER, Fight([mage, fast], [hit], round=1)) == [""]
+    assert checks(SPELLJAMMER, Fight([mage, orc], [miss], round=1)) == [""]
+    later = Fight([mage, orc], [hit], round=2)  # the roster's numbers are the current round's
+    assert checks(SPELLJAMMER, later) == [""] and roster_state(SPELLJAMMER, later)[0].spell_at == 3

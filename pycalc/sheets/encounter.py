@@ -42,6 +42,8 @@ from pycalc.encounter import (
     LOST_STUNNED,
     NO_MORALE_ROW,
     ROSTER_SIZE,
+    SPELL_CHECK,
+    SPELL_LOST,
     initiative_dice,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
@@ -857,6 +859,10 @@ class EncounterWriter:
             found["attacks"] = f'IF({named},"",IF({rolled}=0,"",{rolled}{lost}))'
         if rule.modifiers:
             found["spell"] = f'IF(OR({init}="",{at("cast")}=""),"",{init}-{at("cast")})'
+            if self.block.spell_lost_on_hit:  # a row hit it while it cast: pycalc.encounter.SPELL_LOST
+                place = f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
+                lost = f"COUNTIF({self.log.ref('spell_hit')},{place})>0"
+                found["spell"] = f"IF({lost},{q(SPELL_LOST)},{found['spell']})"
         if rule.first_round:
             title = self.rules.table(rule.first_round).title
             found["note"] = (
@@ -1282,6 +1288,7 @@ class EncounterWriter:
             "target_hp_before",
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
+            *(("attack_no",) if self.block.initiative.later_dice or self.block.spell_lost_on_hit else ()),
             "prot_wear",
             "wear",
             "filled",
@@ -1317,6 +1324,8 @@ class EncounterWriter:
             log.add("lethal", "lethal")  # the HP lost to normal damage (subdual damage does not bleed)
             for key in self.target_keys:
                 log.add(f"hp_{key}", key)
+        if self.block.spell_lost_on_hit:
+            log.add("spell_hit", "spell_hit")  # the target's roster line when the row breaks its spell
         log.add("check_parts", "check_parts")
         self.check_named(wired, named)
         self.plan = self.row_formulas(wired)
@@ -1767,11 +1776,13 @@ class EncounterWriter:
         if self.block.stun_loses_attacks:
             lost = f'{attacker}&" was stunned earlier this round: its remaining attacks are lost"&{sep}'
             attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
-        if self.block.initiative.later_dice:  # pycalc.encounter.attacks_check
-            allowed = f"INDEX({r.ref('attacks')},{at('arow')})"
-            made = (
+        rule = self.block.initiative
+        if rule.later_dice or self.block.spell_lost_on_hit:  # the attacker's rows this round, this one too
+            cells["attack_no"] = (
                 f"COUNTIFS({log.span('actor', row)},{at('arow')},{log.span('round_now', row)},{this_round})"
             )
+        if rule.later_dice:  # pycalc.encounter.attacks_check
+            allowed, made = f"INDEX({r.ref('attacks')},{at('arow')})", at("attack_no")
             attacker_part += (
                 f'&IF(AND(ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&{made}&'
                 f'" this round: its initiative rolls give it "&{allowed}&{sep},"")'
@@ -1782,12 +1793,34 @@ class EncounterWriter:
             resolved = f"AND({resolved},NOT({at('kind_bad')}),NOT({at('is_heal')}))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
+        if self.block.spell_lost_on_hit:  # pycalc.encounter.spell_lost, spell_check
+            cells["spell_hit"] = self.spell_hit(row)
+            target_part += f'&IF(ISNUMBER({at("spell_hit")}),{target}&{q(SPELL_CHECK)}&{sep},"")'
         cells["check_parts"] = (
             f'IF({at("void")}<>"","",{ahead}&IF({resolved},{attacker_part}&{target_part},""))'
         )
         parts = at("check_parts")
         cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
         return cells
+
+    def spell_hit(self, row: int) -> str:
+        """The target's roster line where the row hits it while it casts this round (its number at or
+        below the target's initiative, above the number the spell goes off on), else empty."""
+        log, r, rule = self.log, self.roster, self.block.initiative
+        assert self.block.spell_lost_on_hit is not None
+        at = lambda key: log.at(key, row)  # noqa: E731
+        table, column = self.block.spell_lost_on_hit
+        keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
+        numbers = ",".join(f"INDEX({r.ref(k)},{at('arow')})" for k in keys)
+        number = f'IF({at("attack_no")}>{len(keys)},"",CHOOSE({at("attack_no")},{numbers}))'
+        theirs, cast = f"INDEX({r.ref('init')},{at('trow')})", f"INDEX({r.ref('cast')},{at('trow')})"
+        rank = f"INDEX({table_name(table, column)},MATCH({at('result')},{table_name(table, 'label')},0))"
+        hit = f"IFERROR({rank}>0,FALSE)"
+        return (
+            f"IF(AND({at('round_now')}=ENC_ROUND_NOW,{hit},ISNUMBER({at('trow')}),ISNUMBER({number}),"
+            f"ISNUMBER({theirs}),ISNUMBER({cast})),IF(AND({number}>{theirs}-{cast},{number}<={theirs}),"
+            f'{at("trow")},""),"")'
+        )
 
     def log_cell(self, key: str, formula: str) -> RowCell:
         shown = key.startswith("shown_")

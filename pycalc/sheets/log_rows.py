@@ -78,6 +78,9 @@ def substitute(formula: str, replace: Mapping[str, str]) -> str:
     return template.format(*[replace.get(name, name) for name in names])
 
 
+THREAD_GUARD = ("IF(ROW()>0,", ",MATCH(0,0,0))")  # ROW()>0: always true, yet no literal to fold away
+
+
 def kept_off_threads(formula: str) -> str:
     """``formula`` with a MATCH in a branch never taken, so that LibreOffice calculates its column on
     one thread: it leaves a formula group holding MATCH off its threads (ScTokenArray's deny list).
@@ -85,7 +88,16 @@ def kept_off_threads(formula: str) -> str:
     log's rows, which read the rows above them through the roster, in three rulesets; typed, opened
     again or with threads off it was right (tests/test_encounter_hard_recalc.py). No office ever
     evaluates the MATCH. A literal reads no cell and stays as it is."""
-    return formula if is_literal(formula) else f"IF(TRUE,{formula},MATCH(0,0,0))"
+    return formula if is_literal(formula) else f"{THREAD_GUARD[0]}{formula}{THREAD_GUARD[1]}"
+
+
+def without_thread_guard(formula: str) -> str:
+    """``formula`` as it was before ``kept_off_threads`` (a leading "=" kept)."""
+    equals = "=" if formula.startswith("=") else ""
+    body = formula.removeprefix("=")
+    if body.startswith(THREAD_GUARD[0]) and body.endswith(THREAD_GUARD[1]):
+        body = body[len(THREAD_GUARD[0]) : -len(THREAD_GUARD[1])]
+    return equals + body
 
 
 @dataclass(frozen=True)

@@ -925,6 +925,7 @@ _SOURCES = {
         '    "log_picks",\n'
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
+        '    "spell_lost_on_hit",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
         '}\n'
@@ -1000,6 +1001,10 @@ _SOURCES = {
         '    stun_loses_attacks: bool = False  # a combatant a row stuns loses its later attacks of that round\n'
         "    damage_kinds: DamageKinds | None = None  # the log's Kind column (None: normal damage only)\n"
         "    creatures: tuple[Creature, ...] = ()  # the Creatures sheet's examples, each from the seed\n"
+        '    # (table, column): a row whose result is a row of this table with the column above 0 is a hit, and\n'
+        '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
+        '    # the spell\n'
+        '    spell_lost_on_hit: tuple[str, str] | None = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1038,12 +1043,39 @@ _SOURCES = {
         '        )\n'
         '        stun = False\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
+        '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
+        '    if spell and not initiative.modifiers:\n'
+        '        check.fail(\n'
+        '            data.value_lines["spell_lost_on_hit"],\n'
+        '            "encounter.spell_lost_on_hit needs initiative.modifiers (the roster\'s casting time)",\n'
+        '        )\n'
         '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
         '    return EncounterRules(\n'
-        '        initiative, hit_points, conditions, morale, picks, check.file, line, by_name, stun, kinds, creatures\n'
+        '        initiative,\n'
+        '        hit_points,\n'
+        '        conditions,\n'
+        '        morale,\n'
+        '        picks,\n'
+        '        check.file,\n'
+        '        line,\n'
+        '        by_name,\n'
+        '        stun,\n'
+        '        kinds,\n'
+        '        creatures,\n'
+        '        spell,\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
+        '    what, line = "encounter.spell_lost_on_hit", data.value_lines["spell_lost_on_hit"]\n'
+        '    table_id, _, column = str(data["spell_lost_on_hit"]).partition(".")\n'
+        '    if not column:\n'
+        '        parser.check.fail(line, f"{what}: {data[\'spell_lost_on_hit\']!r} is not table.column")\n'
+        '        return None\n'
+        '    parser.table_id(table_id, line, what, "entries", {column: ("int",)})\n'
+        '    return table_id, column\n'
         '\n'
         '\n'
         'def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:\n'
@@ -10313,7 +10345,7 @@ _TABLES = {
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
                    ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
-                ['creatures', ['tuple', []]]]]],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
              ['picked', ['dict', []]]]],
 }
 
