@@ -76,6 +76,8 @@ EXCEL_FUNCTIONS = {
     "NA",
     "TEXT",
     "REPLACE",
+    "COUNT",  # the attacks a Spelljammer combatant's initiative rolls give
+    "CHOOSE",  # the number of a Spelljammer attacker's first, second or third attack
 }
 
 
