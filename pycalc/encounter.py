@@ -559,6 +559,19 @@ def spell_lost(
     return theirs - target.casting_time < number <= theirs
 
 
+def spell_goes_off(
+    fight: Fight, me: Combatant, first: int | None, log: Sequence[RowResult]
+) -> int | str | None:
+    """The roster's Spell goes off on: initiative less casting time, or SPELL_LOST after a row of the
+    current round hit the caster while it cast (``fight``: with the log's names, ``round``: now)."""
+    if any(
+        r.spell_lost and a.target == me.name and r.round == fight.round
+        for a, r in zip(fight.attacks, log, strict=True)
+    ):
+        return SPELL_LOST
+    return None if first is None or me.casting_time is None else first - me.casting_time
+
+
 def spell_check(target: Combatant) -> str:
     return target.name + SPELL_CHECK
 
@@ -770,14 +783,7 @@ def roster_state(
                 simultaneous=together[index],
                 later=later,
                 lost=sum(lost_action(rules, n) for n in (first, *later)),
-                spell_at=SPELL_LOST
-                if any(
-                    r.spell_lost and a.target == me.name and r.round == fight.round
-                    for a, r in zip(fight.attacks, log, strict=True)
-                )
-                else None
-                if first is None or me.casting_time is None
-                else first - me.casting_time,
+                spell_at=spell_goes_off(fight, me, first, log),
                 round_one=round_one(rules, fight, me),
                 hp_now=hp,
                 state=hit_point_state(

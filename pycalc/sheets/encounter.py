@@ -844,17 +844,10 @@ class EncounterWriter:
         found["together"] = f'IF({order}="","",{same}-{mine}>0)'
         if rule.lost_at_or_below is not None:
             limit = expression(rule.lost_at_or_below)
-            keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
-            counts = "+".join(f'IF({at(k)}="",0,{at(k)}<={limit})' for k in keys)
+            counts = "+".join(f'IF({at(k)}="",0,{at(k)}<={limit})' for k in self.initiative_keys())
             found["lost"] = f'IF({named},"",{counts})'
         if rule.later_dice:  # the attacks its rolls give it this round (pycalc.encounter.attacks_allowed)
-            rolled = (
-                "COUNT("
-                + ",".join(
-                    at(k) for k in ("init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice))))
-                )
-                + ")"
-            )
+            rolled = "COUNT(" + ",".join(at(k) for k in self.initiative_keys()) + ")"
             lost = f"-{at('lost')}" if rule.lost_at_or_below is not None else ""
             found["attacks"] = f'IF({named},"",IF({rolled}=0,"",{rolled}{lost}))'
         if rule.modifiers:
@@ -1803,14 +1796,18 @@ class EncounterWriter:
         cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
         return cells
 
+    def initiative_keys(self) -> list[str]:
+        """The roster's initiative columns: the first attack's, then each later attack's."""
+        return ["init", *(f"later{k}" for k in range(1, 1 + len(self.block.initiative.later_dice)))]
+
     def spell_hit(self, row: int) -> str:
         """The target's roster line where the row hits it while it casts this round (its number at or
         below the target's initiative, above the number the spell goes off on), else empty."""
-        log, r, rule = self.log, self.roster, self.block.initiative
+        log, r = self.log, self.roster
         assert self.block.spell_lost_on_hit is not None
         at = lambda key: log.at(key, row)  # noqa: E731
         table, column = self.block.spell_lost_on_hit
-        keys = ["init", *(f"later{k}" for k in range(1, 1 + len(rule.later_dice)))]
+        keys = self.initiative_keys()
         numbers = ",".join(f"INDEX({r.ref(k)},{at('arow')})" for k in keys)
         number = f'IF({at("attack_no")}>{len(keys)},"",CHOOSE({at("attack_no")},{numbers}))'
         theirs, cast = f"INDEX({r.ref('init')},{at('trow')})", f"INDEX({r.ref('cast')},{at('trow')})"
