@@ -339,8 +339,8 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     wear: dict[str, int] = dict.fromkeys(start, 0)
     found: list[RowResult] = []
     now = round_now(fight)
-    allowed = attacks_allowed(rules, fight.lines)
     numbers = attack_numbers(rules, fight.lines)
+    allowed = attacks_allowed(rules, numbers)
     made: Counter[tuple[str, int]] = Counter()  # rows as Attacker per (name, round), void rows aside
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
@@ -503,21 +503,16 @@ def attacker_check(name: str, hp: int, hp_at_round_start: int, stunned: bool) ->
     return f"{name} is at {hp} HP: it cannot act"
 
 
-def attacks_allowed(rules: RuleSet, roster: Sequence[Combatant]) -> dict[str, int]:
+def attacks_allowed(rules: RuleSet, numbers: Mapping[str, list[int | None]]) -> dict[str, int]:
     """Where a combatant rolls initiative per attack (``later_dice``: spelljammer), the attacks its
-    rolls give it this round, less those lost at ``lost_at_or_below`` or later; none without a roll."""
+    rolls (``attack_numbers``) give it this round, less those lost at ``lost_at_or_below`` or later;
+    none without a roll."""
     if not encounter(rules).initiative.later_dice:
         return {}
-    found = {}
-    for index, me in enumerate(roster):
-        numbers = [
-            n
-            for n in (initiative(rules, roster, index), *later_initiatives(rules, roster, index))
-            if n is not None
-        ]
-        if me.name and numbers:
-            found[me.name] = len(numbers) - sum(lost_action(rules, n) for n in numbers)
-    return found
+    rolled = {name: [n for n in mine if n is not None] for name, mine in numbers.items()}
+    return {
+        name: len(mine) - sum(lost_action(rules, n) for n in mine) for name, mine in rolled.items() if mine
+    }
 
 
 def attacks_check(name: str, made: int, allowed: int | None) -> str:

@@ -9,6 +9,16 @@ from pycalc.tables import load_ruleset
 CNC = load_ruleset("cnc")
 SPELLJAMMER = load_ruleset("spelljammer")
 GOBLIN = {"bonus": 1, "ac": 12, "dice": "1d6", "level": 1}
+SPELLJAMMER_STATS = {
+    "sc": 100,
+    "def": 10,
+    "con": 30,
+    "size": "Medium",
+    "prot": 0,
+    "magic_def": 0,
+    "dice": "1d6",
+    "rank": 0,
+}
 
 
 def cnc_fight(attacks: list[Attack], round_now: int = 3) -> Fight:
@@ -65,16 +75,7 @@ def test_the_row_still_resolves_as_typed():
 
 
 def test_a_combatant_stunned_earlier_in_the_round_loses_its_remaining_attacks():
-    stats = {
-        "sc": 100,
-        "def": 10,
-        "con": 6,
-        "size": "Medium",
-        "prot": 0,
-        "magic_def": 0,
-        "dice": "2d10",
-        "rank": 0,
-    }
+    stats = {**SPELLJAMMER_STATS, "con": 6, "dice": "2d10"}
     roster = [Combatant("Vex", max_hp=40, stats=stats), Combatant("Ogre", max_hp=60, stats=stats)]
     hit = Attack("Vex", "Ogre", round=1, roll=5, damage_roll=20)  # 20 damage against CON 6: a stun
     log = resolve_log(
@@ -86,18 +87,6 @@ def test_a_combatant_stunned_earlier_in_the_round_loses_its_remaining_attacks():
     next_round = Attack("Ogre", "Vex", round=2, roll=5, damage_roll=9)
     log = resolve_log(SPELLJAMMER, Fight(roster, [hit, next_round], round=2))
     assert log[1].result != LOST_STUNNED and log[1].check == ""
-
-
-SPELLJAMMER_STATS = {
-    "sc": 100,
-    "def": 10,
-    "con": 30,
-    "size": "Medium",
-    "prot": 0,
-    "magic_def": 0,
-    "dice": "1d6",
-    "rank": 0,
-}
 
 
 def test_a_spelljammer_attack_past_those_its_initiative_rolls_give():
