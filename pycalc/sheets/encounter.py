@@ -485,8 +485,10 @@ class EncounterWriter:
         put(sheet["A1"], f"Encounter: {self.rules.name}").font = TITLE
         put(sheet["A2"], HELP).font = NOTE
         put(sheet["A3"], "Round now")
-        put(log_sheet["A1"], f"Fight log: {self.rules.name}").font = TITLE
-        put(log_sheet["A2"], "Round now")
+        # the Log's texts above the attack log are formulas: AutoInput completes a typed short name
+        # ("o" for Orc) from a text of its column, never from a formula
+        put_formula(log_sheet["A1"], q(f"Fight log: {self.rules.name}")).font = TITLE
+        put_formula(log_sheet["A2"], q("Round now"))
         put(log_sheet[ROUND_CELL], 1)
         mark_input(log_sheet[ROUND_CELL])
         add_number_check(log_sheet, ROUND_CELL, 1)
@@ -618,9 +620,9 @@ class EncounterWriter:
         ]
         spans = lay(1, [need for _, need, _, _ in fields])
         for (_, _, label, _), span in zip(fields, spans, strict=True):
+            put_formula(merged(PANEL_TOP, span), q(label))  # a formula: no AutoInput from it
             for column in range(span[0], span[1] + 1):
                 style_header(sheet.cell(PANEL_TOP, column))
-            merged(PANEL_TOP, span).value = label
         for line in range(1, PANEL_LINES + 1):
             row = PANEL_TOP + line
             place = f"({start}+ROW()-ROW(${position}${PANEL_TOP}))"  # the line's place, by its row
@@ -1192,7 +1194,7 @@ class EncounterWriter:
 
     def write_log(self) -> None:
         log, ruleset, sheet = self.log, self.ruleset, self.log_sheet
-        put(sheet.cell(log.top - 1, 1), LOG_TITLE).font = NOTE
+        put_formula(sheet.cell(log.top - 1, 1), q(LOG_TITLE)).font = NOTE  # a formula: no AutoInput from it
         # an ordinary attack is typed from Attacker to the damage roll, Tab between: Enter then goes to
         # the next row's Attacker (the round is typed on a round's first row only, after the modifier)
         inputs = [("attacker", "Attacker", "LOG_ATTACKER"), ("target", "Target", "LOG_TARGET")]
