@@ -338,3 +338,40 @@ def test_a_row_voided_with_x_gives_its_damage_back_and_a_row_header_delete_chang
     assert got["LOG_RESULT"][1] == VOID and got["LOG_HP_LOST"][1] == 0
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+
+
+@pytest.mark.timeout(300)
+def test_short_entries_stay_as_typed_under_the_texts_above_them(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """AutoInput completes a typed entry from the texts of its column: a combatant named "Ro" became
+    "Roster and acting order" (the roster's title above it), a short name "s" became the "Short name
+    for the log ..." title, an Attacker "o" the Log's "One attack a row ..." line. Every text above a
+    column the GM types in is a formula, which AutoInput never completes from."""
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    name, short = places(book, "ROSTER_NAME"), places(book, "ROSTER_SHORT_TYPED")
+    attacker, target = places(book, "LOG_ATTACKER"), places(book, "LOG_TARGET")
+    who, condition, start = (places(book, f"COND_{n}")[0] for n in ("TARGET", "NAME", "START"))
+    surprised = load_ruleset("cnc").table("conditions").rows[0].label
+    cells = {("Encounter", *name[0]): "Ro", ("Encounter", *name[1]): "Skeleton"}
+    cells |= {("Encounter", *short[1]): "s", ("Encounter", *name[2]): "Orc"}
+    cells |= {("Log", *attacker[0]): "o", ("Log", *target[0]): "s"}
+    cells |= {("Log", *attacker[1]): "Ro", ("Log", *target[1]): "o"}
+    cells |= {
+        ("Encounter", *who): "Ro",
+        ("Encounter", *condition): str(surprised),
+        ("Encounter", *start): "1",
+    }
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells)
+        calc.save()
+        got = read_back(
+            calc, ["ROSTER_NAME", "ROSTER_SHORT_TYPED", "LOG_ATTACKER", "LOG_TARGET", "COND_TARGET"]
+        )
+        if got["ROSTER_NAME"][:3] != ["Ro", "Skeleton", "Orc"]:
+            calc.screenshot("roster")
+    assert got["ROSTER_NAME"][:3] == ["Ro", "Skeleton", "Orc"]
+    assert got["ROSTER_SHORT_TYPED"][:3] == [None, "s", None]
+    assert (got["LOG_ATTACKER"][:2], got["LOG_TARGET"][:2]) == (["o", "Ro"], ["s", "o"])
+    assert got["COND_TARGET"][0] == "Ro"

@@ -458,8 +458,10 @@ class EncounterWriter:
         define_name(self.book, defined, absolute(block.sheet, *block.span(key).replace("$", "").split(":")))
 
     def head(self, block: Columns) -> None:
+        # every text above a column the GM types in is a formula: AutoInput completes a typed entry
+        # from a text of its column ("s" to "Short name for the log ..."), never from a formula
         for key, column in block.index.items():
-            style_header(block.sheet.cell(block.top, column, block.labels[key]))
+            style_header(put_formula(block.sheet.cell(block.top, column), q(block.labels[key])))
         block.sheet.row_dimensions[block.top].height = HEADER_HEIGHT
 
     def write_round_in_use(self) -> None:
@@ -482,11 +484,11 @@ class EncounterWriter:
 
     def write(self) -> None:
         sheet, log_sheet = self.sheet, self.log_sheet
-        put(sheet["A1"], f"Encounter: {self.rules.name}").font = TITLE
-        put(sheet["A2"], HELP).font = NOTE
-        put(sheet["A3"], "Round now")
-        # the Log's texts above the attack log are formulas: AutoInput completes a typed short name
-        # ("o" for Orc) from a text of its column, never from a formula
+        # the texts above the roster and the attack log are formulas: AutoInput completes a typed
+        # name ("o" for Orc) from a text of its column, never from a formula
+        put_formula(sheet["A1"], q(f"Encounter: {self.rules.name}")).font = TITLE
+        put_formula(sheet["A2"], q(HELP)).font = NOTE
+        put_formula(sheet["A3"], q("Round now"))
         put_formula(log_sheet["A1"], q(f"Fight log: {self.rules.name}")).font = TITLE
         put_formula(log_sheet["A2"], q("Round now"))
         put(log_sheet[ROUND_CELL], 1)
@@ -670,7 +672,7 @@ class EncounterWriter:
 
     def write_roster(self) -> None:
         r, rule = self.roster, self.block.initiative
-        put(self.sheet.cell(r.top - 1, 1), "Roster and acting order").font = SUBTITLE
+        put_formula(self.sheet.cell(r.top - 1, 1), q("Roster and acting order")).font = SUBTITLE
         inputs = [
             ("name", "Name", "NAME"),
             ("short_typed", SHORT_LABEL, "SHORT_TYPED"),
@@ -1120,9 +1122,9 @@ class EncounterWriter:
 
     def write_conditions(self) -> None:
         c = self.conditions
-        put(
+        put_formula(
             self.sheet.cell(c.top - 1, 1),
-            "Conditions (type the round it starts and how many rounds it lasts)",
+            q("Conditions (type the round it starts and how many rounds it lasts)"),
         ).font = SUBTITLE
         for key, label, defined in (
             ("target", "Combatant", "COND_TARGET"),
@@ -1183,6 +1185,12 @@ class EncounterWriter:
     @property
     def target_keys(self) -> list[str]:
         return ["target", *(f"also{k}" for k in range(1, ALSO_HITS + 1))]
+
+    def line_key(self, key: str) -> str:
+        """The log column of the roster line a row's attacker or target key names ("" when none): the
+        sums over the rows above compare these numbers, not the names (far fewer comparisons of text
+        per keystroke)."""
+        return {"attacker": "arow", "target": "trow"}.get(key, f"line_{key}")
 
     def over_targets(self, term: Callable[[str], str]) -> str:
         """``term`` of each target key joined by "+"; an Also hits key's only where some log row names
@@ -1245,8 +1253,6 @@ class EncounterWriter:
         add_void_check(sheet, log.span("void").replace("$", ""))
         self.head(log)
         sheet.row_dimensions[log.top].height = LOG_HEADER_HEIGHT
-        for key in ("attacker", *self.target_keys):  # AutoInput completes from a text title, not a formula
-            put_formula(sheet.cell(log.top, log.index[key]), q(log.labels[key]))
         for table_id, _ in picks:  # a narrow list column: its title's first word, the whole in a comment
             table = self.rules.table(table_id)
             title = put_formula(
@@ -1279,6 +1285,7 @@ class EncounterWriter:
             *(("picks_read", "picks_bad") if named else ()),
             "arow",
             "trow",
+            *(self.line_key(key) for key in self.target_keys[1:]),
             "attacker_hp",
             "target_hp_before",
             "hp_round_start",
@@ -1498,6 +1505,9 @@ class EncounterWriter:
             "trow": f'IF({at("who_target")}="","",MATCH({at("who_target")},{roster_names},0))',
         }
         cells["actor"] = f'IF(AND({at("void")}="",ISNUMBER({at("arow")})),{at("arow")},"")'
+        for key in self.target_keys[1:]:
+            who = at(f"who_{key}")
+            cells[self.line_key(key)] = f'IF({who}="","",MATCH({who},{roster_names},0))'
 
         if self.block.hit_points.loss:
             for key in self.target_keys:
@@ -1507,19 +1517,24 @@ class EncounterWriter:
                         f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
                     )
                 )
-                start = f"INDEX({r.ref('start')},MATCH({who},{roster_names},0))"
-                cells[f"hp_{key}"] = f'IF({who}="",0,IFERROR({start}-({taken}),0))'
+                line = f"MATCH({who},{roster_names},0)"
+                start = f"INDEX({r.ref('start')},{line})"
+                # only the roster's line of a combatant bleeding now reads it (its bleed_since): the
+                # sums over the whole log are skipped for every other target, as a keystroke waits on them
+                loss = f"INDEX({r.ref('bleed_loss')},{line})"
+                bleeds = f"IFERROR(AND(ISNUMBER({loss}),{loss}>0),FALSE)"
+                cells[f"hp_{key}"] = f'IF({who}="",0,IF({bleeds},IFERROR({start}-({taken}),0),0))'
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["attacker_hp"] = (
-            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({self.taken_above(row, at('who_attacker'))}),0)"
+            f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({self.taken_above(row, at('arow'))}),0)"
         )
         cells["target_hp_before"] = (
-            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('who_target'))}),0)"
+            f"IF(ISNUMBER({at('trow')}),{self.stat('target', 'start_hp', row)}-({self.taken_above(row, at('trow'))}),0)"
         )
         worn = "STRIKE_PROT" in self.ruleset.wiring  # no PROT to wear: no sum over the rows above
         cells["prot_wear"] = (
-            "0" if first or not worn else f"SUMIFS({above('wear')},{above('who_target')},{at('who_target')})"
+            "0" if first or not worn else f"SUMIFS({above('wear')},{above('trow')},{at('trow')})"
         )
         replace: dict[str, str] = {}
         derived: dict[int, RowCell] = {}
@@ -1618,8 +1633,8 @@ class EncounterWriter:
         cells |= self.check_cells(row, first)
         return {**derived, **{log.index[key]: self.log_cell(key, formula) for key, formula in cells.items()}}
 
-    def taken_above(self, row: int, name_expr: str, criteria: str = "", column: str = "hp_lost") -> str:
-        """The hit points the log rows above ``row`` took from ``name_expr`` as target or Also hits
+    def taken_above(self, row: int, line: str, criteria: str = "", column: str = "hp_lost") -> str:
+        """The hit points the log rows above ``row`` took from the roster line ``line`` as target or Also hits
         (SUMIFS with further ``criteria``, e.g. a round; ``column``: sub_lost for the subdual part);
         "0" on the first row."""
         if row == self.log.top + 1:
@@ -1630,10 +1645,10 @@ class EncounterWriter:
             # hp_lost is dmg, or minus heal_given on a heal row (its Target only): summed from those two
             # columns, not from hp_lost. LibreOffice's threaded calculation left a target's HP before at
             # Err:522 (a circular reference that is none) where it summed hp_lost, in a file opened again
-            dealt = self.taken_above(row, name_expr, criteria, column="dmg")
-            return f"{dealt}-SUMIFS({above('heal_given')},{above('who_target')},{name_expr}{more})"
+            dealt = self.taken_above(row, line, criteria, column="dmg")
+            return f"{dealt}-SUMIFS({above('heal_given')},{above('trow')},{line}{more})"
         return self.over_targets(
-            lambda key: f"SUMIFS({above(column)},{above('who_' + key)},{name_expr}{more})"
+            lambda key: f"SUMIFS({above(column)},{above(self.line_key(key))},{line}{more})"
         )
 
     # ---- damage kinds (pycalc.damage_kinds): the row's Kind, its subdual part, a heal's hit points
@@ -1644,7 +1659,7 @@ class EncounterWriter:
             return ()
         lethal = ("down_lethal",) if kinds.further_damage_lethal else ()
         return (
-            "dmg", "is_sub", "is_heal", "kind_bad", "sub_before", "kind_before", "heal_ok", "heal_given",
+            "dmg", "is_sub", "is_heal", "kind_bad", "sub_before", "heal_ok", "heal_given",
             "sub_lost", *lethal,
         )  # fmt: skip
 
@@ -1665,8 +1680,7 @@ class EncounterWriter:
             label = const(table, kind_id, "label")
             return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
 
-        trow, who = at("trow"), at("who_target")
-        taken = self.taken_above(row, who)  # normal and subdual damage less heals, as HP before reads it
+        trow = at("trow")
         picked = self.subdual_picked(row)
         cells = {
             "is_sub": typed(SUBDUAL)
@@ -1674,11 +1688,11 @@ class EncounterWriter:
             else f'OR({typed(SUBDUAL)},AND({kind}="",{picked}))',
             "is_heal": typed(HEAL),
             "kind_bad": f'AND({kind}<>"",NOT({at("is_sub")}),NOT({at("is_heal")}))',
-            "sub_before": f"IF(ISNUMBER({trow}),{self.taken_above(row, who, column='sub_lost')},0)",
-            "kind_before": f"IF(ISNUMBER({trow}),{self.stat('target', 'start_hp', row)}-({taken}),0)",
+            "sub_before": f"IF(ISNUMBER({trow}),{self.taken_above(row, trow, column='sub_lost')},0)",
             "heal_ok": f'AND({at("void")}="",{at("is_heal")},{heal_row})',
         }
-        before, lethal_before = at("kind_before"), f"({at('kind_before')}+{at('sub_before')})"
+        before = at("target_hp_before")  # normal and subdual damage less heals
+        lethal_before = f"({before}+{at('sub_before')})"
         most = f"MAX(INDEX({r.ref('use_max_hp')},{trow}),INDEX({r.ref('start')},{trow}))"
         states = self.block.hit_points.table
         if kinds.heal_cap:
@@ -1750,14 +1764,17 @@ class EncounterWriter:
         cells: dict[str, str] = {}
         this_round = at("round_now")
         start = self.stat("attacker", "start_hp", row)
-        earlier = self.taken_above(row, at("who_attacker"), f'{above("round_now")},"<"&{this_round}')
-        cells["hp_round_start"] = f"IF(ISNUMBER({at('arow')}),{start}-({earlier}),0)"
+        earlier = self.taken_above(row, at("arow"), f'{above("round_now")},"<"&{this_round}')
+        # read only where the attacker is down (the check's "went down this round"): the sums over the
+        # rows above are skipped on every other row, as a keystroke waits on them
+        down_now = f"AND(ISNUMBER({at('arow')}),{at('attacker_hp')}<=0)"
+        cells["hp_round_start"] = f"IF({down_now},{start}-({earlier}),0)"
         if self.block.stun_loses_attacks:
             cells["stunned_before"] = (
                 "FALSE"
                 if first
-                else f"COUNTIFS({above('who_target')},{at('who_attacker')},{above('round_now')},{this_round},"
-                f"{above('shown_TARGET_STUNNED')},TRUE)>0"
+                else f"IF(ISNUMBER({at('arow')}),COUNTIFS({above('trow')},{at('arow')},{above('round_now')},"
+                f"{this_round},{above('shown_TARGET_STUNNED')},TRUE)>0,FALSE)"
             )
         sep = q(CHECK_SEPARATOR)
         attacker = f"INDEX({r.ref('name')},{at('arow')})"
