@@ -101,6 +101,7 @@ class Attack:
     follow_roll: int | None = None
     damage_roll: int | None = None
     extra_roll: int | None = None
+    distance: int | None = None  # feet to the target (C&C's range band, with the attacker's increment)
     mods: int = 0
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label
     named_picks: str = ""  # the Picks cell: more picks by name, "charge, target prone" (log_picks)

@@ -84,6 +84,11 @@ class Adapter:
         return found
 
 
+def typed_number(value: Any) -> int | None:
+    """A roster number that may be left empty (None)."""
+    return None if value is None or value == "" else int(value)
+
+
 def stat(combatant: Combatant, stat_id: str, adapter_stats: Sequence[Stat]) -> Any:
     found = combatant.stats.get(stat_id)
     if found is None or found == "":
@@ -159,11 +164,30 @@ def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str],
     )
 
 
+_CNC_STATS = d20_stats(  # the range increment of the combatant's missile weapon (empty: no range band)
+    "Attack bonus (BtH + Str or Dex)",
+    ("ac", "AC"),
+    Stat("range_increment", "Range increment (ft)", default=""),
+)
 CNC = d20_adapter(
     cnc,
-    d20_stats("Attack bonus (BtH + Str or Dex)", ("ac", "AC")),
-    {"ATTACK_DEFENDER_DEX": "{target.dex}", "ATTACK_ATTACKER_DEX": "{attacker.dex}"},
-    more=lambda a, t, row: {"defender_dex": t.dex, "attacker_dex": a.dex},
+    _CNC_STATS,
+    {
+        "ATTACK_DEFENDER_DEX": "{target.dex}",
+        "ATTACK_ATTACKER_DEX": "{attacker.dex}",
+        "ATTACK_RANGE_INCREMENT": "{attacker.range_increment}",
+        "ATTACK_DISTANCE": "{log.distance}",
+    },
+    more=lambda a, t, row: {
+        "defender_dex": t.dex,
+        "attacker_dex": a.dex,
+        "range_increment": typed_number(stat(a, "range_increment", _CNC_STATS)),
+        "distance": row.distance,
+    },
+    rolls=(
+        *D20_ROLLS,
+        LogRoll("distance", "Distance to the target (ft)", "ATTACK_DISTANCE", short="Dist. ft"),
+    ),
     subdual_normal=cnc.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
     subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
 )

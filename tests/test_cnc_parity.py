@@ -67,6 +67,8 @@ def attack_cells(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
         "ATTACK_DEFENDER_DEX": inputs.defender_dex,
         "ATTACK_ATTACKER_DEX": inputs.attacker_dex,
+        "ATTACK_RANGE_INCREMENT": inputs.range_increment,
+        "ATTACK_DISTANCE": inputs.distance,
     }
     for table_id in CHOICE_PICKERS:
         cells[pick_name(table_id)] = inputs.choices.get(table_id, str(rules.table(table_id).rows[0].label))
@@ -138,6 +140,27 @@ def attack_scenarios() -> list[tuple[RuleSet, AttackInputs]]:
                         ),
                     )
                 )
+    # the range band: every band edge, out of range, a bad increment or distance, a melee kind, one empty
+    ranged, melee = "Ranged, thrown weapon (javelin, dagger, spear...)", "Melee (armed)"
+    for increment, distance in ((30, 0), (30, 30), (30, 31), (30, 60), (30, 61), (30, 90), (30, 91),
+                                (0, 10), (-5, 10), (30, -1), (None, 50), (30, None)):  # fmt: skip
+        for kind in (ranged, melee):
+            for roll in (None, 14):
+                found.append(
+                    (
+                        RULES,
+                        AttackInputs(
+                            bonus=3,
+                            target=15,
+                            roll=roll,
+                            dice="1d6",
+                            damage_roll=4,
+                            range_increment=increment,
+                            distance=distance,
+                            choices={"attack_types": kind},
+                        ),
+                    )
+                )
     # random situations with random rulings
     chance = random.Random(20240501)
     for _ in range(220):
@@ -159,6 +182,8 @@ def attack_scenarios() -> list[tuple[RuleSet, AttackInputs]]:
                     damage_roll=chance.choice([None, chance.randint(1, 12)]),
                     defender_dex=chance.randint(-2, 4),
                     attacker_dex=chance.randint(-2, 4),
+                    range_increment=chance.choice([None, 10, 30, 50]),
+                    distance=chance.choice([None, chance.randint(0, 200)]),
                     choices=choices,
                     toggles=toggles,
                 ),

@@ -107,6 +107,8 @@ def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
             found[stat.id] = chance.choice(DICE)
         elif stat.kind == "size":
             found[stat.id] = chance.choice(safe_labels(rules, "stun_size"))
+        elif stat.id == "range_increment":  # often none (a melee fighter), at times 0 (refused)
+            found[stat.id] = chance.choice(["", "", 10, 30, 50, 0])
         elif rules.id == "spelljammer":
             found[stat.id] = chance.randint(
                 *{"sc": (50, 150), "def": (10, 80), "con": (6, 34)}.get(stat.id, (0, 8))
@@ -215,6 +217,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 follow_roll=chance.choice([None, chance.randint(1, 20)]),
                 damage_roll=chance.choice([None, chance.randint(1, 30)]),
                 extra_roll=chance.choice([None, chance.randint(1, 8)]),
+                distance=chance.choice([None, None, chance.randint(0, 200)]),
                 mods=chance.randint(-3, 3),
                 picks={t: chance.choice(safe_labels(rules, t)) for t in picks if chance.random() < 0.3},
                 named_picks=random_named_picks(rules, chance),

@@ -53,6 +53,7 @@ def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
         follow_roll=chance.choice([None, None, chance.randint(1, 20)]),  # often stray: not asked for
         damage_roll=chance.choice([None, chance.randint(1, 12)]),
         extra_roll=chance.choice([None, chance.randint(1, 8)]),
+        distance=chance.choice([None, chance.randint(0, 200)]),
         mods=chance.randint(-3, 3),
         picks=picks,
         named_picks=random_named_picks(rules, chance),

@@ -16,6 +16,7 @@ and the parity tests require both to agree.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -145,6 +146,8 @@ class AttackInputs:
     damage_roll: int | None = None
     defender_dex: int = 0  # the defender's Dex modifier, inside the AC typed in
     attacker_dex: int = 0  # the attacker's Dex modifier (two-weapon penalties)
+    range_increment: int | None = None  # the ranged weapon's, in feet (None: no range band)
+    distance: int | None = None  # to the target, in feet (None: no range band)
     choices: dict[str, str] = field(default_factory=dict)  # choice picker table id -> row label
     toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
 
@@ -212,6 +215,22 @@ def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:
     return adjusted if rules.ruling("twf_dex_modifier") == "added" else min(0, adjusted)
 
 
+OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"
+
+
+def attack_range(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> Row | None:
+    """The range band of a ranged attack with its weapon's increment and the distance both typed (None
+    otherwise: no band, no modifier); RuleError for an increment of 0 or less or a negative distance."""
+    if not ranged or inputs.range_increment is None or inputs.distance is None:
+        return None
+    return range_row(rules, inputs.range_increment, inputs.distance)
+
+
+def range_hit(band: Row | None) -> int:
+    """The band's modifier to the roll (none out of range: the attack is refused there)."""
+    return 0 if band is None or band["hit"] is None else int(band["hit"])
+
+
 @dataclass(frozen=True)
 class Situation:
     hit: int  # added to the roll
@@ -225,6 +244,8 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     hit = sum(int(r["hit"]) for r in ticked(rules, inputs, "situational_modifiers") if applies_to(r, ranged))
     hit += sum(int(chosen(rules, inputs, t)["hit"]) for t in ("attack_direction", "concealment"))
     hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
+    with suppress(RuleError):  # the result says it (range_stop)
+        hit += range_hit(attack_range(rules, inputs, ranged))
     ac = sum(int(chosen(rules, inputs, t)["ac"]) for t in ("cover", "defender_maneuver"))
     damage = sum(int(r["damage"]) for r in ticked(rules, inputs, "charge"))
     loses_dex = bool(chosen(rules, inputs, "attack_direction")["defender_loses_dex"]) or any(
@@ -253,8 +274,20 @@ def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack
     return situated_attack(inputs, where), situated_damage(rules, inputs, where)
 
 
+def range_stop(rules: RuleSet, inputs: AttackInputs) -> tuple[str, str]:
+    """(the range band shown, what stops the attack: "" when nothing does)."""
+    try:
+        band = attack_range(rules, inputs, bool(chosen(rules, inputs, KIND_TABLE)["ranged"]))
+    except RuleError as error:
+        return str(error), str(error)
+    if band is None:
+        return "", ""
+    return str(band["band"]), "" if band["in_range"] else OUT_OF_RANGE
+
+
 def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
-    """Every output of the Attack calculator by defined name ('' before the roll)."""
+    """Every output of the Attack calculator by defined name ('' before the roll; a range that stops
+    the attack is the result, roll or not)."""
     where = situation(rules, inputs)
     attack = situated_attack(inputs, where)  # generic_attack, its damage worked out after the roll
     found: dict[str, object] = {
@@ -267,6 +300,10 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
     }
+    found["ATTACK_RANGE_BAND"], stop = range_stop(rules, inputs)
+    if stop:
+        found["ATTACK_RESULT"] = stop
+        return found
     if inputs.roll is None:
         return found
     try:

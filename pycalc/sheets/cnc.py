@@ -17,6 +17,7 @@ from pycalc.rulesets.cnc import (
     CHOICE_PICKERS,
     GRAPPLE,
     KIND_TABLE,
+    OUT_OF_RANGE,
     OVERBEAR,
     PRONE_DEFENSELESS_ROW,
     PRONE_ROW,
@@ -359,7 +360,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_MODS",
                     INPUT,
                     0,
-                    help="Castle Keeper's call, range...",
+                    help="the Castle Keeper's call (the range band is worked out below)",
                 ),
                 Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="not used by C&C's attack roll"),
                 Field(
@@ -380,6 +381,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         ),
         odds_section(rules, resolution(rules)),
         Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        attack_range_section(),
         Section(
             "Before the roll",
             (
@@ -440,8 +442,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Result",
                     "ATTACK_RESULT",
                     key=True,
-                    native=resolution(rules).checked_result(),
-                    udf=f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS))',
+                    native=f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
+                    udf='IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
+                    f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
                 ),
                 Field(
                     "What it does",
@@ -481,6 +484,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                         picked("concealment", "hit"),
                         prone_hit(rules),
                         two_weapon_hit(),
+                        "ATTACK_RANGE_HIT",
                     ),
                 ),
                 Field(
@@ -539,6 +543,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=const("attack_roll", "attack_die_faces"),
                 ),
+                *range_workings(),
             ),
         ),
     ]
@@ -868,6 +873,55 @@ def charge_section() -> Section:
                 udf="cnc_charge_window(CHARGE_RATE,CHARGE_DISTANCE)",
                 help="+2 damage, -4 AC for the round",
             ),
+        ),
+    )
+
+
+RANGE_INCREMENTS = "ATTACK_RANGE_INCREMENTS"
+
+
+def attack_range_section() -> Section:
+    """The range band of a ranged attack kind from its weapon's increment and the distance, both typed
+    (either empty, or a melee kind: no band, no modifier)."""
+    increment, distance, increments = "ATTACK_RANGE_INCREMENT", "ATTACK_DISTANCE", RANGE_INCREMENTS
+    return Section(
+        "Range (a ranged attack: both typed, the band's modifier is added)",
+        (
+            Field("Weapon's range increment (ft)", increment, INPUT, None, help="empty: no range band"),
+            Field("Distance to the target (ft)", distance, INPUT, None, help="empty: no range band"),
+            Field(
+                "Range band",
+                "ATTACK_RANGE_BAND",
+                native=f"IF(ISNUMBER({increments}),{band('range_bands', 'band', increments)},{increments})",
+            ),
+        ),
+    )
+
+
+def range_workings() -> tuple[Field, ...]:
+    """The range band's increments, its modifier, and what refuses the attack (out of range, or an
+    increment or distance that cannot be: ``engine.range_stop``)."""
+    increment, distance, increments = "ATTACK_RANGE_INCREMENT", "ATTACK_DISTANCE", RANGE_INCREMENTS
+    typed = f"AND(ATTACK_RANGED,ISNUMBER({increment}),ISNUMBER({distance}))"
+    counted = (
+        f'IF({typed},IF({increment}<=0,"#INCREMENT? more than 0 ft",IF({distance}<0,"#DISTANCE? 0 or more",'
+        f'{round_up(f"{distance}/{increment}")})),"")'
+    )
+    hit = band("range_bands", "hit", increments)
+    within = band("range_bands", "in_range", increments)
+    return (
+        Field("Range increments (rounded up)", increments, WORKING, native=counted),
+        Field(
+            "To hit from the range band",
+            "ATTACK_RANGE_HIT",
+            WORKING,
+            native=f'IF(ISNUMBER({increments}),IF({hit}="",0,{hit}),0)',
+        ),
+        Field(
+            "What stops the attack (range)",
+            "ATTACK_RANGE_STOP",
+            WORKING,
+            native=f'IF(ISNUMBER({increments}),IF({within},"",{q(OUT_OF_RANGE)}),{increments})',
         ),
     )
 

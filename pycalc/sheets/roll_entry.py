@@ -24,9 +24,12 @@ class RollRange:
     low: int
     high: int | None  # None: the dice typed elsewhere set the top (the formulas say it)
     zero_reads: bool = False  # a d100 whose 00 is its highest face
+    feet: bool = False  # a distance, not a roll
 
     def message(self) -> tuple[str, str]:
         """(title, text) of the input and error messages."""
+        if self.feet:
+            return "Distance (ft)", "Feet to the target, a whole number (0 or more)."
         if self.high is None:
             return "Roll: what the dice show", "Their total, a whole number (0 or more)."
         if self.zero_reads:
@@ -48,6 +51,7 @@ def dice_roll(rules: RuleSet, dice_ref: Any) -> RollRange:
 
 
 DICE_SHOWN = RollRange(0, None)  # what damage dice show: their range depends on the dice typed
+DISTANCE = RollRange(0, None, feet=True)  # a log row's distance to the target
 
 
 def attack_roll(rules: RuleSet) -> RollRange:
@@ -78,6 +82,8 @@ def log_roll(rules: RuleSet, roll: LogRoll) -> RollRange:
         return attack_roll(rules)
     if roll.field == "follow_roll":
         return follow_roll(rules)
+    if roll.field == "distance":
+        return DISTANCE
     return DICE_SHOWN
 
 
