@@ -16,7 +16,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc.encounter import VOID, Attack, Condition, Fight, resolve_log, short_names
+from pycalc.encounter import VOID, Attack, Combatant, Condition, Fight, resolve_log, short_names
+from pycalc.rulesets import cnc
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.calc_window import CalcWindow, missing_tools
 from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
@@ -375,3 +376,43 @@ def test_short_entries_stay_as_typed_under_the_texts_above_them(
     assert got["ROSTER_SHORT_TYPED"][:3] == [None, "s", None]
     assert (got["LOG_ATTACKER"][:2], got["LOG_TARGET"][:2]) == (["o", "Ro"], ["s", "o"])
     assert got["COND_TARGET"][0] == "Ro"
+
+
+@pytest.mark.timeout(300)
+def test_a_ranged_attack_takes_its_range_band_from_the_distance_typed(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """C&C's range band as a GM logs it: the archer's range increment typed once on the roster, each
+    ranged attack's distance in Dist. ft after the damage roll and the attack kind by name; a long shot
+    takes −6 and misses, one beyond long range is refused, a melee line ignores the distance."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    numbers = {"attack_bonus": 3, "ac": 13, "level": 1, "dice": "1d6"}
+    roster = [
+        Combatant("Aria", "PCs", init_rolls=(7,), dex=1, max_hp=12, stats={**numbers, "range_increment": 50}),
+        Combatant("Goblin 1", "Foes", init_rolls=(4,), max_hp=9, stats=numbers),
+    ]
+    shot = Attack("a", "g1", round=1, roll=15, damage_roll=4, named_picks="ranged thrown")
+    attacks = [
+        replace(shot, distance=40),  # close: 3 + 15 = 18 against 13, a hit
+        replace(shot, round=None, distance=120),  # long: 18 - 6 = 12, a miss
+        replace(shot, round=None, distance=160),  # beyond long range: refused
+        Attack("a", "g1", roll=10, damage_roll=2, distance=160),  # melee: no band
+    ]
+    fight = Fight(roster, attacks, round=1)
+    inputs = sheet_inputs(rules, fight)
+    picks = cells_to_type(book, {"LOG_PICKS": inputs.pop("LOG_PICKS")})
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, inputs))
+        for (sheet, row, column), text in picks.items():  # past the outcome: Tab skips its locked cells
+            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        calc.save()
+        expected = expected_outputs(rules, fight)
+        got = read_back(calc, list(expected))
+        if got["LOG_RESULT"][:4] != [r.result for r in resolve_log(rules, fight)]:
+            calc.screenshot("log")
+    assert got["LOG_RESULT"][:4] == ["Hit", "Miss", cnc.OUT_OF_RANGE, "Hit"]
+    assert got["LOG_HP_LOST"][:4] == [4, 0, 0, 2]
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
