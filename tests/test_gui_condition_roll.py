@@ -51,8 +51,8 @@ def test_a_chart_20_condition_typed_in_the_window(
         got = read_back(calc, ["LOG_SUMMARY", "LOG_EXTRA_ROLL", "LOG_HP_LOST"])
     header = book["Log"][f"{column_of(book, 'LOG_EXTRA_ROLL')}11"].value
     assert (
-        header == log_roll_label(condition_roll) == "Cond. d4"
-    )  # no digit first: AutoInput would complete a typed 1 to it
+        header == f'="{log_roll_label(condition_roll)}"' == '="Cond. d4"'
+    )  # no digit first: AutoInput would complete a typed 1 to it (were it text, not a formula)
     assert got["LOG_EXTRA_ROLL"][:4] == [None, 2, 3, None], got["LOG_EXTRA_ROLL"][:4]
     pending, named = got["LOG_SUMMARY"][:2]
     assert pending.endswith(f"; {combat17.CONDITION_PENDING}"), pending
