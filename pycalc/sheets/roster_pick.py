@@ -55,6 +55,7 @@ SHORT = {
     "max_hp": "max HP",
     "magic_def": "magic DEF",
     "size": "size",
+    "range_increment": "range increment",
 }
 NOTHING_PICKED = "Pick combatants here to use their roster numbers; typed numbers are used otherwise"
 
