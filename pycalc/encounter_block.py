@@ -36,6 +36,7 @@ BLOCK_KEYS = {
     "log_picks_by_name",
     "stun_loses_attacks",
     "spell_lost_on_hit",
+    "spell_save_when_attacked",
     "damage_kinds",
     "creatures",
 }
@@ -115,6 +116,9 @@ class EncounterRules:
     # a hit while its target casts (between its initiative and the number its spell goes off on) loses
     # the spell
     spell_lost_on_hit: tuple[str, str] | None = None
+    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the
+    # spell: the roster's Casts a spell in round, the row's check
+    spell_save_when_attacked: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,12 +150,7 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
     morale = _morale(parser, data) if "morale" in data else None
     picks = _pick_tables(check, parser, data, "log_picks")
     by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None
-    stun = data.get("stun_loses_attacks", False)
-    if not isinstance(stun, bool):
-        check.fail(
-            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"
-        )
-        stun = False
+    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))
     creatures = _creatures(check, data) if "creatures" in data else ()
     spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None
     if initiative is None or hit_points is None:
@@ -175,7 +174,17 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         kinds,
         creatures,
         spell,
+        save,
     ), parser.uses
+
+
+def _flag(check: _Checker, data: LocatedDict, key: str) -> bool:
+    """A true/false key of the block (false when absent)."""
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        check.fail(data.value_lines[key], f"encounter.{key} must be true or false")
+        return False
+    return value
 
 
 def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:

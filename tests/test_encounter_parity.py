@@ -173,6 +173,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     groups = ["", "", "", "wolves", "goblins", "Party"]
     faces = initiative_dice(rules)
     bleeds = encounter(rules).hit_points.loss is not None
+    casts = encounter(rules).spell_save_when_attacked
     roster = []
     library = random_library(rules, chance)
     for index in range(count):
@@ -193,6 +194,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
                 stats=random_stats(rules, chance),
                 morale_roll=chance.choice([None, chance.randint(2, 12)]) if encounter(rules).morale else None,
                 aided_round=chance.choice([None, None, chance.randint(1, 6)]) if bleeds else None,
+                cast_round=chance.choice([None, None, chance.randint(1, 6)]) if casts else None,
             )
         )
         roster[-1] = from_library(library, roster[-1], index, chance)
@@ -335,6 +337,8 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
     if encounter(rules).hit_points.loss:
         cells["ROSTER_AIDED_ROUND"] = column([c.aided_round for c in roster], ROSTER_SIZE)
+    if encounter(rules).spell_save_when_attacked:
+        cells["ROSTER_CAST_ROUND"] = column([c.cast_round for c in roster], ROSTER_SIZE)
     if encounter(rules).morale:
         cells["ROSTER_MORALE_ROLL"] = column([c.morale_roll for c in roster], ROSTER_SIZE)
     if rule.modifiers:

@@ -3,6 +3,8 @@ The sheet gives the same texts on 200 generated fights per ruleset (tests/test_e
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pycalc.encounter import LOST_STUNNED, SPELL_LOST, Attack, Combatant, Fight, resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
@@ -117,3 +119,19 @@ def test_a_spelljammer_caster_hit_while_casting_loses_the_spell():
     assert checks(SPELLJAMMER, Fight([mage, orc], [miss], round=1)) == [""]
     later = Fight([mage, orc], [hit], round=2)  # the roster's numbers are the current round's
     assert checks(SPELLJAMMER, later) == [""] and roster_state(SPELLJAMMER, later)[0].spell_at == 3
+
+
+def test_a_combat17_caster_attacked_before_it_acts_saves_or_loses_the_spell():
+    """17.0.13: a caster attacked during its casting, even by a miss, saves on its Initiative number.
+    Casting in round 2 on 3 (d6 2 + DEX 1): an attacker on 5 (earlier) makes it save, hit or miss; one
+    on 3 acts together with the spell and one on 2 after it; a row of round 1 is before the casting."""
+    combat17 = load_ruleset("combat17")
+    numbers = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "level": 1}
+    mage = Combatant("Mage", max_hp=20, dex=1, init_rolls=(2,), stats=numbers, cast_round=2)
+    orcs = [Combatant(f"Orc {n}", max_hp=20, init_rolls=(n,), stats=numbers) for n in (5, 3, 2)]
+    rows = [Attack(f"Orc {n}", "Mage", roll=r, damage_roll=2) for n, r in ((5, 18), (5, 1), (3, 18), (2, 18))]
+    rows = [Attack("Orc 5", "Mage", round=1, roll=18, damage_roll=2), replace(rows[0], round=2), *rows[1:]]
+    said = "Mage is attacked while casting: a saving throw on its initiative number, or the spell is lost"
+    assert checks(combat17, Fight([mage, *orcs], rows, round=2)) == ["", said, said, "", ""]
+    assert checks(combat17, Fight([replace(mage, cast_round=None), *orcs], rows, round=2)) == [""] * 5
+    assert checks(CNC, cnc_fight([Attack("Goblin 1", "Aria", roll=18, damage_roll=2)])) == [""]

@@ -44,6 +44,7 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     SPELL_CHECK,
     SPELL_LOST,
+    SPELL_SAVE,
     initiative_dice,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
@@ -521,7 +522,9 @@ class EncounterWriter:
         cells: the Name Box selects only the first area of a name of several, and Delete does nothing
         on a selection holding a locked cell."""
         roster_keys = [
-            k for k in self.roster.index if re.fullmatch(r"roll\d+|action|cast|morale_roll|aided", k)
+            k
+            for k in self.roster.index
+            if re.fullmatch(r"roll\d+|action|cast|morale_roll|aided|cast_round", k)
         ]
         log_keys = [k for k in self.log.index if self.log.index[k] < WORKING_FROM and self.log_input(k)]
         for defined, block, keys in (
@@ -697,6 +700,8 @@ class EncounterWriter:
             )
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
+        if self.block.spell_save_when_attacked:
+            inputs.append(("cast_round", "Casts a spell in round", "CAST_ROUND"))
         inputs.append(("dex", "DEX modifier", "DEX"))
         if rule.first_round:
             inputs.append(("first", "Acts first in round 1 (reach, size)", "FIRST_ROUND"))
@@ -718,8 +723,9 @@ class EncounterWriter:
             self.name(r, key, f"ROSTER_{defined}")
             for row in r.rows_range():
                 mark_input(put(self.sheet.cell(row, r.index[key]), None))
-        if self.block.hit_points.loss:
-            add_number_check(self.sheet, r.span("aided").replace("$", ""), 1)
+        for key in ("aided", "cast_round"):
+            if key in r.index:
+                add_number_check(self.sheet, r.span(key).replace("$", ""), 1)
         for s in dice:
             for part, (least, most) in DICE_PART_LIMITS.items():
                 add_number_check(self.sheet, r.span(f"s_{s.id}_{part}").replace("$", ""), least, most)
@@ -1805,6 +1811,14 @@ class EncounterWriter:
             resolved = f"AND({resolved},NOT({at('kind_bad')}),NOT({at('is_heal')}))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
+        if self.block.spell_save_when_attacked:  # pycalc.encounter.spell_save
+            first = lambda index: f"INDEX({r.ref('init')},{index})"  # noqa: E731
+            mine, theirs = first(at("arow")), first(at("trow"))
+            casting = (
+                f"AND({this_round}=ENC_ROUND_NOW,INDEX({r.ref('cast_round')},{at('trow')})={this_round})"
+            )
+            earlier = f"AND(ISNUMBER({mine}),ISNUMBER({theirs}),{mine}>{theirs})"
+            target_part += f'&IF(AND({casting},{earlier}),{target}&{q(SPELL_SAVE)}&{sep},"")'
         if self.block.spell_lost_on_hit:  # pycalc.encounter.spell_lost, spell_check
             cells["spell_hit"] = self.spell_hit(row)
             target_part += f'&IF(ISNUMBER({at("spell_hit")}),{target}&{q(SPELL_CHECK)}&{sep},"")'

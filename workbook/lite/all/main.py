@@ -1805,6 +1805,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
+        '    "spell_save_when_attacked",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
         '}\n'
@@ -1884,6 +1885,9 @@ _SOURCES = {
         '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
         '    # the spell\n'
         '    spell_lost_on_hit: tuple[str, str] | None = None\n'
+        '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
+        "    # spell: the roster's Casts a spell in round, the row's check\n"
+        '    spell_save_when_attacked: bool = False\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1915,12 +1919,7 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
-        '    stun = data.get("stun_loses_attacks", False)\n'
-        '    if not isinstance(stun, bool):\n'
-        '        check.fail(\n'
-        '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
-        '        )\n'
-        '        stun = False\n'
+        '    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
@@ -1944,7 +1943,17 @@ _SOURCES = {
         '        kinds,\n'
         '        creatures,\n'
         '        spell,\n'
+        '        save,\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _flag(check: _Checker, data: LocatedDict, key: str) -> bool:\n'
+        '    """A true/false key of the block (false when absent)."""\n'
+        '    value = data.get(key, False)\n'
+        '    if not isinstance(value, bool):\n'
+        '        check.fail(data.value_lines[key], f"encounter.{key} must be true or false")\n'
+        '        return False\n'
+        '    return value\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -14000,7 +14009,7 @@ _TABLES = {
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
                    ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -17151,7 +17160,7 @@ _TABLES = {
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
                    ['subdual_picks', ['tuple', []]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -19484,7 +19493,8 @@ _TABLES = {
                        [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                         ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
                         ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]],
-                     ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
+                     ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
+                     ['spell_save_when_attacked', True]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -21215,7 +21225,8 @@ _TABLES = {
                              ['values', ['dict', [['dex', 2], ['sc', 112], ['dice', '1d8+4']]]], ['line', 33],
                              ['note',
                               'two attacks, initiative modifier +2 (typed as DEX), SC 112, 1d8+4: "INIT [1d10+2], SC 112 [roll], DMG [1d8+4]"']]]]]],
-                        ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]]]]],
+                        ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]],
+                        ['spell_save_when_attacked', False]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23807,7 +23818,8 @@ _TABLES = {
                      ['subdual_picks',
                       ['tuple',
                        [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
-                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
+                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
+                  ['spell_save_when_attacked', False]]]],
                ['picked', ['dict', []]]]],
 }
 

@@ -951,6 +951,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
+        '    "spell_save_when_attacked",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
         '}\n'
@@ -1030,6 +1031,9 @@ _SOURCES = {
         '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
         '    # the spell\n'
         '    spell_lost_on_hit: tuple[str, str] | None = None\n'
+        '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
+        "    # spell: the roster's Casts a spell in round, the row's check\n"
+        '    spell_save_when_attacked: bool = False\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1061,12 +1065,7 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
-        '    stun = data.get("stun_loses_attacks", False)\n'
-        '    if not isinstance(stun, bool):\n'
-        '        check.fail(\n'
-        '            data.value_lines["stun_loses_attacks"], "encounter.stun_loses_attacks must be true or false"\n'
-        '        )\n'
-        '        stun = False\n'
+        '    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
@@ -1090,7 +1089,17 @@ _SOURCES = {
         '        kinds,\n'
         '        creatures,\n'
         '        spell,\n'
+        '        save,\n'
         '    ), parser.uses\n'
+        '\n'
+        '\n'
+        'def _flag(check: _Checker, data: LocatedDict, key: str) -> bool:\n'
+        '    """A true/false key of the block (false when absent)."""\n'
+        '    value = data.get(key, False)\n'
+        '    if not isinstance(value, bool):\n'
+        '        check.fail(data.value_lines[key], f"encounter.{key} must be true or false")\n'
+        '        return False\n'
+        '    return value\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -10937,7 +10946,8 @@ _TABLES = {
                      ['subdual_picks',
                       ['tuple',
                        [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
-                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None]]]],
+                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
+                  ['spell_save_when_attacked', False]]]],
                ['picked', ['dict', []]]]],
 }
 
