@@ -164,8 +164,10 @@ def write_used(
         picked = f'IF({pick}="",FALSE,ISNUMBER(MATCH({pick},ROSTER_NAME,0)))'
         from_line = empty_as_default(value, stat)
     put_formula(from_roster, picked).number_format = BOOLEAN_FORMAT
-    text = stat is not None and stat.kind != "int"
-    kept = f'IF({name}="","",{name})' if text else name  # an empty typed cell reads as before
+    # an empty typed cell reads as empty where the stat may be left so (a text, or an int with no default):
+    # a bare reference to it reads 0 in Excel and Gnumeric
+    may_be_empty = stat is not None and (stat.kind != "int" or stat.default in ("", None))
+    kept = f'IF({name}="","",{name})' if may_be_empty else name
     put_formula(used, f"IF({from_roster.coordinate},{from_line},{kept})")
     define_name(book, f"{name}_IN_USE", absolute(sheet, used.coordinate))
     define_name(book, f"{name}_FROM_ROSTER", absolute(sheet, from_roster.coordinate))
