@@ -651,6 +651,17 @@ def hit_point_state(rules: RuleSet, hp: int, start: int, subdual: int = 0, down_
     return "" if row is None else str(row[rule.state])
 
 
+def state_after_hit(
+    rules: RuleSet, hp_before: int, subdual_before: int, damage: int, subdual_hit: bool
+) -> str:
+    """The target's state after one hit of ``damage`` (the Attack calculator's, and a log row's, one
+    line): its hit points before, the subdual damage inside them, and whether the hit deals subdual
+    damage (its part as a log row's, ``subdual_part``; damage struck while down where that kills)."""
+    part = subdual_part(rules, damage, hp_before) if subdual_hit else 0
+    struck_down = down_lethal(rules, damage - part, hp_before)
+    return hit_point_state(rules, hp_before - damage, hp_before, subdual_before + part, struck_down)
+
+
 def lasts(rules: RuleSet, condition: Condition) -> int | None:
     """The rounds typed, else the conditions table's fixed rounds for it, else None (until cleared)."""
     table_id = encounter(rules).conditions

@@ -68,7 +68,12 @@ class Adapter:
     prot_wear: Callable[[Mapping[str, Any]], int] = lambda _: 0
     # calculator inputs a roster pick fills besides the wiring's plain {attacker.x} and {target.x}:
     # the roster's outputs ({target.hp_now} is ROSTER_HP_NOW)
-    picked: Mapping[str, str] = field(default_factory=lambda: {"ATTACK_TARGET_HP": "{target.hp_now}"})
+    picked: Mapping[str, str] = field(
+        default_factory=lambda: {
+            "ATTACK_TARGET_HP": "{target.hp_now}",
+            "ATTACK_TARGET_SUBDUAL": "{target.subdual_taken}",
+        }
+    )
     # the part of a subdual hit counted as normal damage, where the ruleset splits it (C&C: one point in
     # five): the engine's function and the calculator's (output, input) cells the log reworks per row
     subdual_normal: Callable[[RuleSet, int], int] | None = None
@@ -111,6 +116,9 @@ D20_WIRING = {
     "ATTACK_DAMAGE_ROLL": "{log.damage_roll}",
     "ATTACK_LEVEL": "{attacker.level}",
     "ATTACK_TARGET_HP": "{target_hp_before}",  # what the row's one line says the target is left at
+    # and in what state (pycalc.sheets.target_state): the row's Kind, the target's subdual damage before it
+    "ATTACK_SUBDUAL_KIND": "{log.kind}",
+    "ATTACK_TARGET_SUBDUAL": "{log.sub_before}",
 }
 
 

@@ -60,3 +60,47 @@ def test_a_subdual_knock_out_and_a_heal_typed_in_the_window(
     assert got["ROSTER_SUBDUAL_TAKEN"][1] == 6
     assert got["LOG_RESULT"][2] == HEALED and got["LOG_HP_LOST"][2] == -5
     assert got["ROSTER_HP_NOW"][:2] == [8, 0]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_the_one_line_names_the_state_a_subdual_hit_leaves(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """A rolled subduing hit typed on the log says the thug is knocked out in its one line; the Attack
+    calculator, the thug picked from the roster, then says a further subduing hit leaves it dying
+    (the seed: "Any further subduing damage is then considered killing damage")."""
+    rules = load_ruleset("bfrpg")
+    xlsx = build_ruleset("bfrpg") / "bfrpg.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    stats = {"attack_bonus": 2, "ac": 12, "dice": "1d6"}
+    roster = [
+        Combatant("Aria", init_rolls=(4,), max_hp=10, stats=stats),
+        Combatant("Thug", init_rolls=(2,), max_hp=4, stats=stats),
+    ]
+    fight = Fight(roster, [Attack("a", "t", round=1, roll=15, damage_roll=5, kind="s")], round=1)
+    thug = roster_state(rules, fight)[1]
+    assert thug.state.startswith("Unconscious") and thug.hp_now == -1
+    inputs = sheet_inputs(rules, fight)
+    calculator = {  # the picks first: the roster fills the bonus, the dice, the HP and the subdual taken
+        "FROM_ROSTER_ATTACKER": "Aria",
+        "FROM_ROSTER_TARGET": "Thug",
+        "ATTACK_SUBDUAL_KIND": "Subduing",
+        "ATTACK_ROLL": "15",
+        "ATTACK_DAMAGE_ROLL": "2",
+    }
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
+        for (sheet, row, column), text in sorted(
+            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
+        ):
+            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        for name, text in calculator.items():
+            (sheet, row, column), _ = next(iter(cells_to_type(book, {name: [text]}).items()))
+            calc.enter(f"'{sheet}'.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        calc.save()
+        calc.screenshot("calculator")
+        got = read_back(calc, ["LOG_SUMMARY", "ATTACK_SUMMARY", "ATTACK_TARGET_STATE", "ROSTER_STATE"])
+    assert str(got["LOG_SUMMARY"][0]).endswith(f"the target is at -1 HP: {thug.state}"), got["LOG_SUMMARY"][0]
+    assert got["ROSTER_STATE"][1] == thug.state
+    assert got["ATTACK_SUMMARY"][0] == "Hit: 2 damage, the target is at -3 HP: Dying", got["ATTACK_SUMMARY"]

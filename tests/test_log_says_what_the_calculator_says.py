@@ -15,11 +15,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc.damage_kinds import labels
 from pycalc.encounter import Attack, Combatant, Fight
-from pycalc.encounter_block import encounter
+from pycalc.encounter_block import SUBDUAL, encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.log_picks import by_name_tables, row_picks
+from pycalc.sheets import target_state
 from pycalc.sheets.common import name_part
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
@@ -57,8 +59,15 @@ def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
         mods=chance.randint(-3, 3),
         picks=picks,
         named_picks=random_named_picks(rules, chance),
+        kind=chance.choice(["", "", "", *subdual_kind(rules)]),  # the one line names the state it leaves
     )
     return Fight(roster, [row], [], round=1)
+
+
+def subdual_kind(rules: RuleSet) -> list[str]:
+    """The Kind typed for subdual damage (its label, its first letter), where the ruleset has it."""
+    label = labels(rules).get(SUBDUAL)
+    return [] if label is None else [label, label[:1].lower()]
 
 
 def calculator_pick(book: openpyxl.Workbook, table_id: str) -> str:
@@ -74,6 +83,7 @@ def calculator_inputs(rules: RuleSet, book: openpyxl.Workbook, fight: Fight) -> 
     for roll in ruleset.rolls:
         found[roll.calculator_name] = [text(getattr(row, roll.field))]
     found["STRIKE_MODS" if rules.id == "spelljammer" else "ATTACK_MODS"] = [text(row.mods)]
+    found[target_state.KIND] = [row.kind]
     for table_id in encounter(rules).log_picks:
         label = row.picks.get(table_id, str(rules.table(table_id).rows[0].label))
         found[calculator_pick(book, table_id)] = [label]
@@ -152,6 +162,8 @@ def test_a_log_row_says_what_the_calculator_says(calc, build_ruleset: Callable[[
                 )
     assert not differ, f"{len(differ)} differences, first:\n" + "\n".join(differ[:10])
     lines = [str(got["LOG_SUMMARY"][0]) for got in results]
+    if rules.id != "spelljammer":  # the state the hit leaves the target in, once it cannot act
+        assert sum(1 for line in lines if " HP: " in line) >= 10
     assert sum(1 for line in lines if "type the" in line or "clear it" in line) >= 10 or rules.id in (
         "cnc",
         "spelljammer",

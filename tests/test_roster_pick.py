@@ -51,6 +51,7 @@ def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, objec
         if stat.kind == "dice" and found.get(stat.id) not in (None, ""):
             found[stat.id] = str(parse(found[stat.id]))
     found |= {"dex": me.dex, "max_hp": me.max_hp, "hp_now": state.hp_now, "hp_at_start": start_hp(me)}
+    found["subdual_taken"] = state.subdual
     if "ROSTER_PROT_NOW" in state.extra:
         found["prot_now"] = state.extra["ROSTER_PROT_NOW"]
     return found

@@ -74,6 +74,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -625,7 +626,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=damage_rules(rules).attack_damage(),
                     udf=udf_damage,
                 ),
-                *hit_point_fields(resolution(rules).summary()),
+                *hit_point_fields(resolution(rules).summary(said(rules))),
             ),
         ),
         Section(
@@ -1189,7 +1190,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
         f"{rules.name}: attack calculator",
         "Yellow cells are yours: type AB, AC and bonuses, pick the situation, then enter the d20, the "
         "confirmation d20 after a natural 20, and the damage dice. Green cells come from the rule tables.",
-        attack_sections(rules),
+        with_target_state(rules, attack_sections(rules)),
         with_udfs,
     )
     damage = damage_rules(rules)

@@ -66,6 +66,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -460,7 +461,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
                     'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
                 ),
-                *hit_point_fields(resolution(rules).summary()),
+                *hit_point_fields(resolution(rules).summary(said(rules))),
             ),
         ),
         Section(
@@ -959,15 +960,21 @@ def range_section() -> Section:
     )
 
 
+def subdual_normal(total: str) -> str:
+    """The points of a subdual hit of ``total`` (a number) counted as normal damage (ruling
+    subdual_normal_split; ``cnc.subdual_normal``)."""
+    per = const("subdual_damage", "subdual_points_per_normal_point")
+    split = ruling("subdual_normal_split")
+    return (
+        f'IF({split}="started_fives",{round_up(f"{total}/{per}")},'
+        f'IF({split}="full_fives",INT({total}/{per}),MAX(1,INT({total}/{per}))))'
+    )
+
+
 def subdual_section() -> Section:
     sd = "subdual_damage"
-    per = const(sd, "subdual_points_per_normal_point")
     total = "SUBDUAL_TOTAL"
-    split = ruling("subdual_normal_split")
-    normal = (
-        f'IF(ISNUMBER({total}),IF({split}="started_fives",{round_up(f"{total}/{per}")},'
-        f'IF({split}="full_fives",INT({total}/{per}),MAX(1,INT({total}/{per})))),{total})'
-    )
+    normal = f"IF(ISNUMBER({total}),{subdual_normal(total)},{total})"
     return Section(
         "Subdual damage",
         (
@@ -1020,7 +1027,11 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
         f"{rules.name}: attack calculator",
         "Yellow cells are yours: type the bonus and AC, pick the situation, then enter the d20 and the damage "
         "rolled. Green cells are worked out from the rule tables in this workbook.",
-        attack_sections(rules),
+        with_target_state(
+            rules,
+            attack_sections(rules),
+            subdual_normal(f"MAX({const('subdual_damage', 'weapon_subdual_min_damage')},ATTACK_DAMAGE)"),
+        ),
         with_udfs,
     )
     write_calculator(

@@ -56,6 +56,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
+from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
 
@@ -622,7 +623,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                         "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
                     ),
                 ),
-                *hit_point_fields(with_condition(resolution(rules).summary())),
+                *hit_point_fields(with_condition(resolution(rules).summary(said(rules)))),
             ),
         ),
         Section("Workings (how the numbers above are made)", attack_working_fields(rules)),
@@ -1165,7 +1166,12 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     attack_sheet = write_roll_block_calculator(
-        book, ATTACK_SHEET, f"{rules.name}: attack calculator", INTRO, attack_sections(rules), with_udfs
+        book,
+        ATTACK_SHEET,
+        f"{rules.name}: attack calculator",
+        INTRO,
+        with_target_state(rules, attack_sections(rules)),
+        with_udfs,
     )
     write_calculator(
         book,

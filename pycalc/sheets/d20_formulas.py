@@ -486,11 +486,12 @@ class Formulas:
         added = f'" "&IF({read}<{follow},"- ","+ ")&ABS({read}-{follow})&" = "&({read})&" on the chart"'
         return f'&IF({charted},{added},"")'
 
-    def summary(self) -> str:
+    def summary(self, state: str = "") -> str:
         """The outcome in one line, naming the follow-up roll it used (and the total the critical chart
         read, when it adds the modifiers); a follow-up roll left from an
         earlier attack that this roll does not use is called out, never silently kept. The roll it
-        waits for is named once: the follow-up roll first, then the damage roll, then any further one."""
+        waits for is named once: the follow-up roll first, then the damage roll, then any further one.
+        ``state``: the words after the target's hit points (``target_state.said``: its state)."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
@@ -501,7 +502,7 @@ class Formulas:
             f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
         )
         damage_part = (
-            f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{c.hp_after}&" HP",""),'
+            f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{c.hp_after}&" HP"{state},""),'
             f'IF({damage}="",IF(OR(AND({needed},NOT({given})),AND({result}<>"Hit",{result}<>"Critical")),"",'
             f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )

@@ -1294,6 +1294,8 @@ class EncounterWriter:
             *(self.line_key(key) for key in self.target_keys[1:]),
             "attacker_hp",
             "target_hp_before",
+            # before the calculator's inputs: the row's one line reads it (ATTACK_TARGET_SUBDUAL)
+            *(("sub_before",) if self.block.damage_kinds else ()),
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
             *(("attack_no",) if self.block.initiative.later_dice or self.block.spell_lost_on_hit else ()),
@@ -1665,7 +1667,7 @@ class EncounterWriter:
             return ()
         lethal = ("down_lethal",) if kinds.further_damage_lethal else ()
         return (
-            "dmg", "is_sub", "is_heal", "kind_bad", "sub_before", "heal_ok", "heal_given",
+            "dmg", "is_sub", "is_heal", "kind_bad", "heal_ok", "heal_given",
             "sub_lost", *lethal,
         )  # fmt: skip
 

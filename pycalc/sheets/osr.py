@@ -68,6 +68,7 @@ from pycalc.sheets.formulas import (
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import toggle_note
+from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
 ATTACK_SHEET = "Attack calculator"
@@ -476,7 +477,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=damage,
                     udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
                 ),
-                *hit_point_fields(resolution(rules).summary()),
+                *hit_point_fields(resolution(rules).summary(said(rules))),
             ),
         ),
         Section(
@@ -1017,7 +1018,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
         f"{rules.name}: attack calculator",
         "Yellow cells are yours: the number needed from your attack matrix, the bonus, the situation, then the "
         "natural d20 and the damage dice. Green cells are worked out from the rule tables in this workbook.",
-        attack_sections(rules),
+        with_target_state(rules, attack_sections(rules)),
         with_udfs,
     )
     write_calculator(

@@ -56,6 +56,7 @@ SHORT = {
     "magic_def": "magic DEF",
     "size": "size",
     "range_increment": "range increment",
+    "subdual_taken": "subdual taken",
 }
 NOTHING_PICKED = "Pick combatants here to use their roster numbers; typed numbers are used otherwise"
 

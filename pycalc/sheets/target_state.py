@@ -1,0 +1,118 @@
+"""The Attack calculator's target state after the hit (``pycalc.encounter.state_after_hit``), which its
+one line names: the kind of damage (empty: normal, or the ruleset's subdual kind, which the picks that
+deal subdual damage set too), the subdual damage the target has taken so far, and the state the
+hit-point states table gives (knocked out rather than dying where the subdual damage keeps the target
+above 0). A log row feeds the same cells: its Kind and the target's subdual damage before the row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pycalc.damage_kinds import labels
+from pycalc.encounter_block import SUBDUAL, encounter
+from pycalc.sheets.calculator import INPUT, OUTPUT, PICK, WORKING, Field, Section
+from pycalc.sheets.common import name_part, table_name
+from pycalc.sheets.formulas import band, by_label, const, last
+from pycalc.tables import RuleSet
+
+STATE = "ATTACK_TARGET_STATE"
+KIND = "ATTACK_SUBDUAL_KIND"  # the kind of damage: empty (normal) or the subdual kind
+SUBDUAL_TAKEN = "ATTACK_TARGET_SUBDUAL"
+PART = "ATTACK_SUBDUAL_PART"  # the subdual damage of this hit (a working cell)
+DAMAGE, HP_BEFORE, HP_AFTER = "ATTACK_DAMAGE", "ATTACK_TARGET_HP", "ATTACK_HP_AFTER"
+
+
+def said(rules: RuleSet) -> str:
+    """The one line's words after '... the target is at N HP': ': Dying', none while it can still act
+    (the states table's last band)."""
+    rule = encounter(rules).hit_points
+    return f'&IF(OR({STATE}="",{STATE}={last(rule.table, rule.state)}),"",": "&{STATE})'
+
+
+def with_target_state(rules: RuleSet, sections: list[Section], normal: str = "0") -> list[Section]:
+    """``sections`` with the kind, the subdual damage taken and the state after the hit right after
+    the target's hit points after it; ``normal``: the part of a subdual hit of ATTACK_DAMAGE that is
+    normal damage, where the ruleset splits it (C&C)."""
+    fields = [f for s in sections for f in s.fields]
+    added = state_fields(rules, fields, normal)
+    found = []
+    for section in sections:
+        names = [f.name for f in section.fields]
+        if HP_AFTER in names:
+            at = names.index(HP_AFTER) + 1
+            section = replace(section, fields=(*section.fields[:at], *added, *section.fields[at:]))
+        found.append(section)
+    return found
+
+
+def state_fields(rules: RuleSet, fields: list[Field], normal: str) -> tuple[Field, ...]:
+    rule, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
+    after = f"SUM({HP_BEFORE})-{DAMAGE}"
+    if kinds is None or SUBDUAL not in labels(rules) or not kinds.knocked_out:
+        state = band(rule.table, rule.state, after)
+        return (Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),)
+    label = labels(rules)[SUBDUAL]
+    typed = f'IF({KIND}="",FALSE,OR({KIND}={const(kinds.table, SUBDUAL, "label")},{KIND}=LEFT({const(kinds.table, SUBDUAL, "label")},1)))'
+    is_sub = f'OR({typed},AND({KIND}="",{picked(rules, fields)}))'
+    struck_down = f"SUM({HP_BEFORE})<=0" if kinds.further_damage_lethal else "FALSE"
+    part = f"IF(AND({is_sub},{DAMAGE}>0,NOT({struck_down})),{DAMAGE}-({normal}),0)"
+    subs = f"(N({SUBDUAL_TAKEN})+{PART})"
+    lethal = f"({after}+{subs})"
+    down = f"AND({struck_down},{DAMAGE}>0)"
+    knocked_out = f"AND({subs}>0,{after}<=0,{lethal}>0,NOT({down}))"
+    state = (
+        f"IF({knocked_out},{band(rule.table, kinds.knocked_out, after)},"
+        f"{band(rule.table, rule.state, f'IF({lethal}<=0,{lethal},{after})')})"
+    )
+    return (
+        Field(
+            "Kind of damage",
+            KIND,
+            PICK,
+            None,
+            options=label,
+            help=f"empty: normal damage; {label}: as the log's Kind column (the picks that deal it set it too)",
+        ),
+        Field(
+            f"{label} damage it has taken",
+            SUBDUAL_TAKEN,
+            INPUT,
+            None,
+            help="inside the hit points lost so far (the roster's when the target is picked); for its state after the hit",
+        ),
+        Field(
+            f"Of this hit, {label.lower()} damage",
+            PART,
+            WORKING,
+            native=f"IF(ISNUMBER({DAMAGE}),{part},0)",
+        ),
+        Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),
+    )
+
+
+def guarded(state: str) -> str:
+    """The state once the damage and the target's hit points are numbers; else empty."""
+    return f'IF(AND(ISNUMBER({DAMAGE}),ISNUMBER({HP_BEFORE})),IFERROR({state},""),"")'
+
+
+def picked(rules: RuleSet, fields: list[Field]) -> str:
+    """TRUE where a pick of the calculator deals subdual damage (``subdual_picks``: the picked row, or a
+    ticked row, TRUE in the column), as the log's Kind reads the same picks."""
+    kinds = encounter(rules).damage_kinds
+    assert kinds is not None
+    found = []
+    for table_id, column in kinds.subdual_picks:
+        table = rules.table(table_id)
+        if table.picker == "toggle":
+            for row in table.rows:
+                end = f"_{name_part(table_id)}_{name_part(str(row.id))}"
+                box = next((f.name for f in fields if f.name and f.name.endswith(end)), None)
+                if box is not None:
+                    found.append(f"AND({box}=TRUE,{const(table_id, str(row.id), column)}=TRUE)")
+        else:
+            options = f"={table_name(table_id, 'label')}"
+            pick = next((f.name for f in fields if f.name and f.options == options), None)
+            if pick is not None:
+                found.append(f"IFERROR({by_label(table_id, column, pick)}=TRUE,FALSE)")
+    return f"OR({','.join(found)})" if found else "FALSE"
