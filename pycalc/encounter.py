@@ -53,7 +53,7 @@ from pycalc.damage_kinds import (
     subdual_part,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, cell, encounter
-from pycalc.encounter_rulesets import adapter, row_choices, start_hp
+from pycalc.encounter_rulesets import EACH_ROUND, adapter, row_choices, start_hp, typed_number
 from pycalc.errors import RuleError
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.log_picks import row_picks
@@ -344,7 +344,8 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     found: list[RowResult] = []
     now = round_now(fight)
     numbers = attack_numbers(rules, fight.lines)
-    allowed = attacks_allowed(rules, numbers)
+    allowed = attacks_allowed(rules, numbers) or attacks_each_round(rules, fight.lines)
+    limit_check = each_round_check if encounter(rules).attacks_each_round else attacks_check
     made: Counter[tuple[str, int]] = Counter()  # rows as Attacker per (name, round), void rows aside
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
@@ -413,7 +414,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
         check = row_checks(
             ahead,
             attacker_check(attacker.name, state.attacker_hp, before_round, stunned),
-            attacks_check(attacker.name, made[attacker.name, row_round], allowed.get(attacker.name)),
+            limit_check(attacker.name, made[attacker.name, row_round], allowed.get(attacker.name)),
             target_check(target.name, start[target.name] - lost[target.name]),
             spell_save(rules, numbers, attacker, target, row_round, now),
         )
@@ -525,6 +526,30 @@ def attacks_check(name: str, made: int, allowed: int | None) -> str:
     if allowed is None or made <= allowed:
         return ""
     return f"{name} makes attack {made} this round: its initiative rolls give it {allowed}"
+
+
+def attacks_each_round(rules: RuleSet, lines: Sequence[Combatant]) -> dict[str, int]:
+    """Where the roster has Attacks each round (``attacks_each_round``), each named combatant's: the
+    number typed on its line, else its creature's (``Fight.lines``), else the block's default; none
+    without any (not checked)."""
+    block = encounter(rules)
+    if not block.attacks_each_round:
+        return {}
+    default = None if block.attacks_default is None else cell(rules, block.attacks_default)
+    found = {}
+    for me in lines:
+        number = typed_number(me.stats.get(EACH_ROUND))
+        number = default if number is None else number
+        if me.name and number is not None:
+            found[me.name] = number
+    return found
+
+
+def each_round_check(name: str, made: int, allowed: int | None) -> str:
+    """A row past the attacker's attacks each round (``attacks_each_round``)."""
+    if allowed is None or made <= allowed:
+        return ""
+    return f"{name} makes attack {made} this round: it has {allowed} {'attack' if allowed == 1 else 'attacks'} each round"
 
 
 def attack_numbers(rules: RuleSet, roster: Sequence[Combatant]) -> dict[str, list[int | None]]:

@@ -37,6 +37,7 @@ BLOCK_KEYS = {
     "stun_loses_attacks",
     "spell_lost_on_hit",
     "spell_save_when_attacked",
+    "attacks_each_round",
     "damage_kinds",
     "creatures",
 }
@@ -119,6 +120,11 @@ class EncounterRules:
     # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the
     # spell: the roster's Casts a spell in round, the row's check
     spell_save_when_attacked: bool = False
+    # the roster's Attacks each round (a creature's number too), and a row past the attacker's number
+    # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)
+    attacks_each_round: bool = False
+    # the number an empty Attacks each round counts as: a Ref, or None (empty: not checked)
+    attacks_default: Any = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,12 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
             "encounter.spell_lost_on_hit needs initiative.modifiers (the roster's casting time)",
         )
     kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None
+    each_round, default = _attacks_each_round(parser, data) if "attacks_each_round" in data else (False, None)
+    if each_round and initiative.later_dice:
+        check.fail(
+            data.value_lines["attacks_each_round"],
+            "encounter.attacks_each_round: initiative.later_dice already give each combatant its attacks",
+        )
     return EncounterRules(
         initiative,
         hit_points,
@@ -175,6 +187,8 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         creatures,
         spell,
         save,
+        each_round,
+        default,
     ), parser.uses
 
 
@@ -185,6 +199,22 @@ def _flag(check: _Checker, data: LocatedDict, key: str) -> bool:
         check.fail(data.value_lines[key], f"encounter.{key} must be true or false")
         return False
     return value
+
+
+def _attacks_each_round(parser: _Parser, data: LocatedDict) -> tuple[bool, Any]:
+    """The roster's Attacks each round: true (no default: only a number typed, or a creature's, is
+    checked), false (no column), or the table cell of the number an empty one counts as."""
+    raw, line = data["attacks_each_round"], data.value_lines["attacks_each_round"]
+    what = "encounter.attacks_each_round"
+    if isinstance(raw, bool):
+        return raw, None
+    if isinstance(raw, str):
+        ref = parser.reference(raw, line, what, "int")
+        return ref is not None, ref
+    parser.check.fail(
+        line, f"{what} must be true, false or a table.entry.column reference (the default number)"
+    )
+    return False, None
 
 
 def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:

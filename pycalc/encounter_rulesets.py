@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
 from pycalc.log_picks import row_picks, with_picks
-from pycalc.resolution_block import target_kind
+from pycalc.resolution_block import target_kind, value
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -406,5 +406,22 @@ def generic_adapter(rules: RuleSet) -> Adapter:
 
 
 def adapter(rules: RuleSet) -> Adapter:
-    """The ruleset's own adapter, or the generic one of a ruleset written in YAML alone."""
-    return ADAPTERS.get(rules.id) or generic_adapter(rules)
+    """The ruleset's own adapter, or the generic one of a ruleset written in YAML alone; with the
+    encounter block's ``attacks_each_round``, its roster numbers end with Attacks each round."""
+    found = ADAPTERS.get(rules.id) or generic_adapter(rules)
+    block = rules.encounter_block
+    if block is None or not block.attacks_each_round:
+        return found
+    return replace(found, stats=(*found.stats, each_round_stat(rules)))
+
+
+EACH_ROUND = "attacks_each_round"  # the roster number (stat id) of a combatant's attacks each round
+
+
+def each_round_stat(rules: RuleSet) -> Stat:
+    """Attacks each round: a creature's number too (empty: the block's default, else not checked)."""
+    block = rules.encounter_block
+    assert block is not None
+    if block.attacks_default is None:
+        return Stat(EACH_ROUND, "Attacks each round (empty: not checked)", default="")
+    return Stat(EACH_ROUND, f"Attacks each round (empty: {value(rules, block.attacks_default)})", default="")

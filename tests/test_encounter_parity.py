@@ -44,7 +44,7 @@ from pycalc.encounter import (
     with_names,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
-from pycalc.encounter_rulesets import adapter
+from pycalc.encounter_rulesets import EACH_ROUND, adapter
 from pycalc.log_picks import named_picks
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
@@ -107,6 +107,8 @@ def random_stats(rules: RuleSet, chance: random.Random) -> dict[str, object]:
             found[stat.id] = chance.choice(DICE)
         elif stat.kind == "size":
             found[stat.id] = chance.choice(safe_labels(rules, "stun_size"))
+        elif stat.id == EACH_ROUND:  # mostly empty (the default, if any), else a few
+            found[stat.id] = chance.choice(["", "", "", 1, 1, 2, 3])
         elif stat.id == "range_increment":  # often none (a melee fighter), at times 0 (refused)
             found[stat.id] = chance.choice(["", "", 10, 30, 50, 0])
         elif rules.id == "spelljammer":
@@ -514,6 +516,8 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
         assert sum(1 for t in notes if "aided" in t) >= 5  # the record's notes, aided or not, compared
         assert sum(1 for t in notes if "aided" not in t) >= 20
         assert sum(1 for t in notes if "healed in round" in t) >= 1  # a heal row stopped it (healed_fight)
+    if encounter(rules).attacks_each_round:  # rows past the attacker's Attacks each round, compared
+        assert sum(1 for e in expected for t in e["LOG_CHECK"] if " each round" in str(t)) >= 500
     results = [r for f in fights for r in resolve_log(rules, f)]
     assert sum(1 for r in results if r.result == HEALED and r.hp_lost < 0) >= 100  # heals that gave HP back
     if SUBDUAL in labels(rules):  # subdual rows, and knock-outs the roster names as the seed does

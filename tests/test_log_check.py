@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pycalc.creatures import LibraryLine
 from pycalc.encounter import LOST_STUNNED, SPELL_LOST, Attack, Combatant, Fight, resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
@@ -135,3 +136,53 @@ def test_a_combat17_caster_attacked_before_it_acts_saves_or_loses_the_spell():
     assert checks(combat17, Fight([mage, *orcs], rows, round=2)) == ["", said, said, "", ""]
     assert checks(combat17, Fight([replace(mage, cast_round=None), *orcs], rows, round=2)) == [""] * 5
     assert checks(CNC, cnc_fight([Attack("Goblin 1", "Aria", roll=18, damage_roll=2)])) == [""]
+
+
+def test_a_cnc_second_attack_in_a_round_with_one_allowed():
+    """C&C, Attack: "one attack each round" (combat_actions.attack.per_round): an empty Attacks each
+    round counts as 1; a second row that round says so, a row of the next round starts again at 1."""
+    rows = [
+        Attack("Goblin 1", "Aria", round=1, roll=3, damage_roll=1),
+        Attack("Goblin 1", "Aria", roll=3, damage_roll=1),
+        Attack("Goblin 2", "Aria", roll=3, damage_roll=1),
+        Attack("Goblin 1", "Aria", round=2, roll=3, damage_roll=1),
+    ]
+    said = "Goblin 1 makes attack 2 this round: it has 1 attack each round"
+    assert checks(CNC, cnc_fight(rows)) == ["", said, "", ""]
+
+
+def test_attacks_each_round_typed_or_the_creatures():
+    """A number typed on the line (or its creature's) wins over the default: 3 rows of 3 say nothing,
+    a fourth says it in the plural."""
+    three = {**GOBLIN, "attacks_each_round": 3}
+    fight = cnc_fight([Attack("Aria", "Goblin 1", round=1, roll=3, damage_roll=1) for _ in range(4)])
+    fight = replace(fight, roster=[replace(fight.roster[0], stats=three), *fight.roster[1:]])
+    said = "Aria makes attack 4 this round: it has 3 attacks each round"
+    assert checks(CNC, fight) == ["", "", "", said]
+    library = [LibraryLine("Goblin", {"attacks_each_round": 2})]  # Goblin 1's creature: 2 each round
+    rows = [Attack("Goblin 1", "Aria", round=1, roll=3, damage_roll=1) for _ in range(3)]
+    fight = replace(cnc_fight(rows), creatures=library)
+    assert checks(CNC, fight) == ["", "", "Goblin 1 makes attack 3 this round: it has 2 attacks each round"]
+
+
+def test_attacks_each_round_empty_with_no_default_is_not_checked():
+    """OSR (attacks against 'Normal Men' by level or HD: no number for all): an empty Attacks each
+    round says nothing however many rows; a number typed is checked."""
+    osr = load_ruleset("osr")
+    stats = {"bonus": 1, "needed": 12, "dice": "1d6", "level": 1}
+    rows = [Attack("Orc", "Aria", round=1, roll=3, damage_roll=1) for _ in range(3)]
+    roster = [Combatant("Aria", max_hp=12, stats=stats), Combatant("Orc", max_hp=12, stats=stats)]
+    assert checks(osr, Fight(roster, rows, round=1)) == ["", "", ""]
+    roster[1] = replace(roster[1], stats={**stats, "attacks_each_round": 1})
+    said = "Orc makes attack {} this round: it has 1 attack each round"
+    assert checks(osr, Fight(roster, rows, round=1)) == ["", said.format(2), said.format(3)]
+
+
+def test_a_void_row_is_no_attack():
+    """A voided row (x) counts for nothing: the row after it is still the attacker's first."""
+    rows = [
+        Attack("Goblin 1", "Aria", round=1, roll=3, damage_roll=1, void=True),
+        Attack("Goblin 1", "Aria", roll=3, damage_roll=1),
+        Attack("Goblin 1", "Aria", roll=3, damage_roll=1, void=True),
+    ]
+    assert checks(CNC, cnc_fight(rows)) == ["", "", ""]

@@ -142,6 +142,27 @@ CASES = [
         "cheatsheet: yes please",
         "cheatsheet must be false, one of initiative",
     ),
+    (
+        "ruleset.yaml",
+        "  stun_loses_attacks: true",
+        "  stun_loses_attacks: true\n  attacks_each_round: true",
+        "attacks_each_round: true",
+        "initiative.later_dice already give each combatant its attacks",
+    ),
+    (
+        "ruleset.yaml",
+        "  stun_loses_attacks: true",
+        "  stun_loses_attacks: true\n  attacks_each_round: 2",
+        "attacks_each_round: 2",
+        "encounter.attacks_each_round must be true, false or a table.entry.column reference",
+    ),
+    (
+        "ruleset.yaml",
+        "  stun_loses_attacks: true",
+        "  stun_loses_attacks: true\n  attacks_each_round: no_such_table.attack",
+        "attacks_each_round: no_such",
+        "no_such_table",
+    ),
 ]
 
 

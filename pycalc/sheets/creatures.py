@@ -12,7 +12,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.dice import parse
 from pycalc.encounter_block import Creature, encounter
-from pycalc.encounter_rulesets import adapter
+from pycalc.encounter_rulesets import EACH_ROUND, adapter
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -150,3 +150,5 @@ def write_checks(sheet: Worksheet, key: str, span: str, ruleset: object) -> None
             add_number_check(sheet, span, least, most)
     if any(key == f"s_{s.id}" and s.kind == "size" for s in ruleset.stats):  # type: ignore[attr-defined]
         add_list(sheet, span, "=" + table_name("stun_size", "label"))
+    if key == f"s_{EACH_ROUND}":
+        add_number_check(sheet, span, 0)

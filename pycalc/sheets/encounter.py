@@ -49,7 +49,7 @@ from pycalc.encounter import (
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
 from pycalc.encounter_block import cell as block_value
-from pycalc.encounter_rulesets import Adapter, LogRoll, adapter
+from pycalc.encounter_rulesets import EACH_ROUND, Adapter, LogRoll, adapter
 from pycalc.log_picks import IGNORED, SEPARATOR, Pick, named_picks, normalized, picks_list
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.resolution_block import Ref
@@ -726,6 +726,8 @@ class EncounterWriter:
         for key in ("aided", "cast_round"):
             if key in r.index:
                 add_number_check(self.sheet, r.span(key).replace("$", ""), 1)
+        if f"s_{EACH_ROUND}" in r.index:  # none (a combatant that makes no attack) or more
+            add_number_check(self.sheet, r.span(f"s_{EACH_ROUND}").replace("$", ""), 0)
         for s in dice:
             for part, (least, most) in DICE_PART_LIMITS.items():
                 add_number_check(self.sheet, r.span(f"s_{s.id}_{part}").replace("$", ""), least, most)
@@ -786,6 +788,8 @@ class EncounterWriter:
             r.add(key, key)
         if rule.later_dice:
             r.add("attacks", "attacks its initiative rolls give it")
+        elif self.block.attacks_each_round:
+            r.add("attacks", "attacks each round (typed, the creature's, else the default)")
         r.add("kind_used", "the creature's name the line looks up")
         r.add("crow", "its line on the Creatures sheet")
         for key, label, defined in library_columns(self.ruleset):  # typed, else the creature's
@@ -860,6 +864,11 @@ class EncounterWriter:
             rolled = "COUNT(" + ",".join(at(k) for k in self.initiative_keys()) + ")"
             lost = f"-{at('lost')}" if rule.lost_at_or_below is not None else ""
             found["attacks"] = f'IF({named},"",IF({rolled}=0,"",{rolled}{lost}))'
+        elif self.block.attacks_each_round:  # pycalc.encounter.attacks_each_round
+            used = at(f"use_s_{EACH_ROUND}")
+            default = self.block.attacks_default
+            fallback = '""' if default is None else expression(default)
+            found["attacks"] = f'IF({named},"",IF({used}="",{fallback},{used}))'
         if rule.modifiers:
             found["spell"] = f'IF(OR({init}="",{at("cast")}=""),"",{init}-{at("cast")})'
             if self.block.spell_lost_on_hit:  # a row hit it while it cast: pycalc.encounter.SPELL_LOST
@@ -1298,7 +1307,7 @@ class EncounterWriter:
             *(("sub_before",) if self.block.damage_kinds else ()),
             "hp_round_start",
             *(("stunned_before",) if self.block.stun_loses_attacks else ()),
-            *(("attack_no",) if self.block.initiative.later_dice or self.block.spell_lost_on_hit else ()),
+            *(("attack_no",) if self.counts_attacks else ()),
             "prot_wear",
             "wear",
             "filled",
@@ -1797,15 +1806,24 @@ class EncounterWriter:
             lost = f'{attacker}&" was stunned earlier this round: its remaining attacks are lost"&{sep}'
             attacker_part = f"IF({at('stunned_before')},{lost},{attacker_part})"
         rule = self.block.initiative
-        if rule.later_dice or self.block.spell_lost_on_hit:  # the attacker's rows this round, this one too
-            cells["attack_no"] = (
-                f"COUNTIFS({log.span('actor', row)},{at('arow')},{log.span('round_now', row)},{this_round})"
-            )
+        # the attacker's rows this round, this one too
+        counted = f"COUNTIFS({log.span('actor', row)},{at('arow')},{log.span('round_now', row)},{this_round})"
+        if rule.later_dice or self.block.spell_lost_on_hit:
+            cells["attack_no"] = counted
+        elif self.block.attacks_each_round:  # counted only for an attacker with a number to check
+            number = f"INDEX({r.ref('attacks')},{at('actor')})"
+            cells["attack_no"] = f'IF(ISNUMBER({at("actor")}),IF(ISNUMBER({number}),{counted},""),"")'
         if rule.later_dice:  # pycalc.encounter.attacks_check
             allowed, made = f"INDEX({r.ref('attacks')},{at('arow')})", at("attack_no")
             attacker_part += (
                 f'&IF(AND(ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&{made}&'
                 f'" this round: its initiative rolls give it "&{allowed}&{sep},"")'
+            )
+        if self.block.attacks_each_round:  # pycalc.encounter.each_round_check
+            allowed, made = f"INDEX({r.ref('attacks')},{at('arow')})", at("attack_no")
+            attacker_part += (
+                f'&IF(AND(ISNUMBER({made}),ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&'
+                f'{made}&" this round: it has "&{allowed}&IF({allowed}=1," attack"," attacks")&" each round"&{sep},"")'
             )
         target_part = f'IF({at("target_hp_before")}<=0,{target}&" is already at "&{at("target_hp_before")}&" HP"&{sep},"")'
         resolved = f"AND(ISNUMBER({at('arow')}),ISNUMBER({at('trow')}),NOT(ISNUMBER({at('damage')})))"
@@ -1830,6 +1848,12 @@ class EncounterWriter:
         parts = at("check_parts")
         cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
         return cells
+
+    @property
+    def counts_attacks(self) -> bool:
+        """Whether a log row counts its attacker's rows this round (``attack_no``)."""
+        block = self.block
+        return bool(block.initiative.later_dice or block.spell_lost_on_hit or block.attacks_each_round)
 
     def initiative_keys(self) -> list[str]:
         """The roster's initiative columns: the first attack's, then each later attack's."""

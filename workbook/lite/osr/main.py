@@ -947,6 +947,7 @@ _SOURCES = {
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
         '    "spell_save_when_attacked",\n'
+        '    "attacks_each_round",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
         '}\n'
@@ -1029,6 +1030,11 @@ _SOURCES = {
         '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
         "    # spell: the roster's Casts a spell in round, the row's check\n"
         '    spell_save_when_attacked: bool = False\n'
+        "    # the roster's Attacks each round (a creature's number too), and a row past the attacker's number\n"
+        '    # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)\n'
+        '    attacks_each_round: bool = False\n'
+        '    # the number an empty Attacks each round counts as: a Ref, or None (empty: not checked)\n'
+        '    attacks_default: Any = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1071,6 +1077,12 @@ _SOURCES = {
         '            "encounter.spell_lost_on_hit needs initiative.modifiers (the roster\'s casting time)",\n'
         '        )\n'
         '    kinds = _damage_kinds(parser, data, hit_points) if "damage_kinds" in data else None\n'
+        '    each_round, default = _attacks_each_round(parser, data) if "attacks_each_round" in data else (False, None)\n'
+        '    if each_round and initiative.later_dice:\n'
+        '        check.fail(\n'
+        '            data.value_lines["attacks_each_round"],\n'
+        '            "encounter.attacks_each_round: initiative.later_dice already give each combatant its attacks",\n'
+        '        )\n'
         '    return EncounterRules(\n'
         '        initiative,\n'
         '        hit_points,\n'
@@ -1085,6 +1097,8 @@ _SOURCES = {
         '        creatures,\n'
         '        spell,\n'
         '        save,\n'
+        '        each_round,\n'
+        '        default,\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -1095,6 +1109,22 @@ _SOURCES = {
         '        check.fail(data.value_lines[key], f"encounter.{key} must be true or false")\n'
         '        return False\n'
         '    return value\n'
+        '\n'
+        '\n'
+        'def _attacks_each_round(parser: _Parser, data: LocatedDict) -> tuple[bool, Any]:\n'
+        '    """The roster\'s Attacks each round: true (no default: only a number typed, or a creature\'s, is\n'
+        '    checked), false (no column), or the table cell of the number an empty one counts as."""\n'
+        '    raw, line = data["attacks_each_round"], data.value_lines["attacks_each_round"]\n'
+        '    what = "encounter.attacks_each_round"\n'
+        '    if isinstance(raw, bool):\n'
+        '        return raw, None\n'
+        '    if isinstance(raw, str):\n'
+        '        ref = parser.reference(raw, line, what, "int")\n'
+        '        return ref is not None, ref\n'
+        '    parser.check.fail(\n'
+        '        line, f"{what} must be true, false or a table.entry.column reference (the default number)"\n'
+        '    )\n'
+        '    return False, None\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -11524,7 +11554,8 @@ _TABLES = {
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
                    ['subdual_picks', ['tuple', []]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False]]]],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False],
+                ['attacks_each_round', True], ['attacks_default', None]]]],
              ['picked', ['dict', []]]]],
 }
 
