@@ -416,3 +416,49 @@ def test_a_ranged_attack_takes_its_range_band_from_the_distance_typed(
     assert got["LOG_HP_LOST"][:4] == [4, 0, 0, 2]
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+
+
+@pytest.mark.timeout(300)
+def test_an_attack_past_the_attacks_each_round_says_so(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """C&C: "A character or monster is allowed one attack each round". The goblin's second swing in a
+    round is flagged; the ogre, typed with 2 attacks each round on the roster, is flagged at its third;
+    the next round counts again. The rows still resolve as typed."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    numbers = {"attack_bonus": 3, "ac": 13, "level": 1, "dice": "1d6"}
+    roster = [
+        Combatant("Aria", "PCs", init_rolls=(7,), max_hp=40, stats=numbers),
+        Combatant("Goblin 1", "Foes", init_rolls=(4,), max_hp=9, stats=numbers),
+        Combatant("Ogre", "Foes", init_rolls=(3,), max_hp=30, stats={**numbers, "attacks_each_round": 2}),
+    ]
+    swing = Attack("g1", "a", round=1, roll=15, damage_roll=2)
+    attacks = [
+        swing,
+        replace(swing, round=None),  # the goblin's second: flagged
+        Attack("o", "a", roll=12, damage_roll=3),
+        Attack("o", "a", roll=5, damage_roll=3),
+        Attack("o", "a", roll=16, damage_roll=1),  # the ogre's third: flagged
+        replace(swing, round=2),  # a new round: counts again
+    ]
+    fight = Fight(roster, attacks, round=2)
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
+        calc.save()
+        expected = expected_outputs(rules, fight)
+        got = read_back(calc, [*expected, "ROSTER_ATTACKS_EACH_ROUND"])
+        if mismatches(expected, got, 1):
+            calc.screenshot("log")
+    assert got["LOG_CHECK"][:6] == [
+        None,
+        "Goblin 1 makes attack 2 this round: it has 1 attack each round",
+        None,
+        None,
+        "Ogre makes attack 3 this round: it has 2 attacks each round",
+        None,
+    ], got["LOG_CHECK"][:6]
+    assert got["ROSTER_ATTACKS_EACH_ROUND"][:3] == [None, None, 2]  # typed as a number, kept as one
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
