@@ -68,8 +68,6 @@ VOID = "Void"  # the result of a voided row
 LOST_STUNNED = "Lost: stunned"  # the result of an attack a stun earlier in the round took away
 SPELL_LOST = "lost: hit while casting"  # the roster's Spell goes off on, after such a hit this round
 SPELL_CHECK = " is hit while casting: the spell is lost"  # after the target's name, on the row's check
-# after the target's name, on the row's check (spell_save_when_attacked)
-SPELL_SAVE = " is attacked while casting: a saving throw on its initiative number, or the spell is lost"
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
@@ -91,7 +89,7 @@ class Combatant:
     aided_round: int | None = None  # the round aid stopped the bleeding (encounter.hit_points.loss_per_round)
     short: str = ""  # the short name typed for the log ("" = the initials, ``auto_short``)
     kind: str = ""  # the creature typed or picked ("": the name without its number, pycalc.creatures)
-    cast_round: int | None = None  # the round it casts a spell in (spell_save_when_attacked)
+    cast_round: int | None = None  # the round it casts a spell in (spell_when_attacked)
 
 
 @dataclass(frozen=True)
@@ -416,7 +414,6 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             attacker_check(attacker.name, state.attacker_hp, before_round, stunned),
             limit_check(attacker.name, made[attacker.name, row_round], allowed.get(attacker.name)),
             target_check(target.name, start[target.name] - lost[target.name]),
-            spell_save(rules, numbers, attacker, target, row_round, now),
         )
         if stunned:
             found.append(RowResult(row_round, LOST_STUNNED, 0, {}, check))
@@ -449,7 +446,11 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 result,
                 hp_lost,
                 outputs,
-                row_checks(check, spell_check(target) if broken else ""),
+                row_checks(
+                    check,
+                    spell_attacked(rules, numbers, attacker, target, row_round, now, hp_lost),
+                    spell_check(target) if broken else "",
+                ),
                 part,
                 down_lethal(rules, hp_lost - part, before),
                 spell_lost=broken,
@@ -584,21 +585,33 @@ def spell_lost(
     return theirs - target.casting_time < number <= theirs
 
 
-def spell_save(
+def spell_attacked(
     rules: RuleSet,
     numbers: Mapping[str, list[int | None]],
     attacker: Combatant,
     target: Combatant,
     row_round: int,
     now: int,
+    hp_lost: int,
 ) -> str:
-    """The check of a row that attacks, hit or miss, a target casting a spell this round before the
-    target acts: the attacker's initiative above the target's (an equal number acts together with
-    the spell) (``spell_save_when_attacked``; the roster's numbers are this round's)."""
-    if not encounter(rules).spell_save_when_attacked or target.cast_round != row_round or row_round != now:
+    """The check of a row that attacks a target casting a spell this round (``spell_when_attacked``:
+    a hit that takes hit points, or any attack where a miss counts too): the table's row whose order
+    is the attacker's against the caster (1: a higher initiative, acting earlier; 0: the same number,
+    together) says what happens to the spell; the roster's numbers are this round's."""
+    rule = encounter(rules).spell_when_attacked
+    if (
+        rule is None
+        or target.cast_round != row_round
+        or row_round != now
+        or (rule.hit_needed and hp_lost <= 0)
+    ):
         return ""
     mine, theirs = numbers[attacker.name][0], numbers[target.name][0]
-    return target.name + SPELL_SAVE if mine is not None and theirs is not None and mine > theirs else ""
+    if mine is None or theirs is None:
+        return ""
+    order = (mine > theirs) - (mine < theirs)
+    said = next((r[rule.says] for r in rules.table(rule.table).rows if r[rule.order] == order), None)
+    return "" if said is None else f"{target.name} {said}"
 
 
 def spell_goes_off(

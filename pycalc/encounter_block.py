@@ -36,7 +36,7 @@ BLOCK_KEYS = {
     "log_picks_by_name",
     "stun_loses_attacks",
     "spell_lost_on_hit",
-    "spell_save_when_attacked",
+    "spell_when_attacked",
     "attacks_each_round",
     "damage_kinds",
     "creatures",
@@ -99,6 +99,18 @@ class DamageKinds:
 
 
 @dataclass(frozen=True)
+class SpellWhenAttacked:
+    """A caster attacked in the round it casts (``encounter.spell_when_attacked``): the table's rows
+    with an ``order`` (1: the attacker acts earlier, a higher initiative; 0: together, the same
+    number; empty: no check) say ``says`` after the caster's name on the row's check."""
+
+    table: str
+    order: str  # an int column
+    says: str  # a text column
+    hit_needed: bool  # only a row that takes hit points from the caster (else a miss counts too)
+
+
+@dataclass(frozen=True)
 class EncounterRules:
     initiative: Initiative
     hit_points: HitPoints
@@ -117,9 +129,9 @@ class EncounterRules:
     # a hit while its target casts (between its initiative and the number its spell goes off on) loses
     # the spell
     spell_lost_on_hit: tuple[str, str] | None = None
-    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the
-    # spell: the roster's Casts a spell in round, the row's check
-    spell_save_when_attacked: bool = False
+    # a caster attacked (or hit) in the round it casts by one acting earlier or together: the roster's
+    # Casts a spell in round, the row's check says what the table says
+    spell_when_attacked: SpellWhenAttacked | None = None
     # the roster's Attacks each round (a creature's number too), and a row past the attacker's number
     # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)
     attacks_each_round: bool = False
@@ -156,7 +168,8 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
     morale = _morale(parser, data) if "morale" in data else None
     picks = _pick_tables(check, parser, data, "log_picks")
     by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None
-    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))
+    stun = _flag(check, data, "stun_loses_attacks")
+    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None
     creatures = _creatures(check, data) if "creatures" in data else ()
     spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None
     if initiative is None or hit_points is None:
@@ -215,6 +228,28 @@ def _attacks_each_round(parser: _Parser, data: LocatedDict) -> tuple[bool, Any]:
         line, f"{what} must be true, false or a table.entry.column reference (the default number)"
     )
     return False, None
+
+
+def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacked | None:
+    check, what = parser.check, "encounter.spell_when_attacked"
+    block = check.mapping(data["spell_when_attacked"], data.value_lines["spell_when_attacked"], what)
+    if block is None:
+        return None
+    keys = {"table", "order", "says", "hit_needed"}
+    check.keys(block, keys, keys, what)
+    if not keys <= set(block):
+        return None
+    order = parser.column_id(block, "order", what) or ""
+    says = parser.column_id(block, "says", what) or ""
+    columns = {order: ("int",), says: ("text",)}
+    table = parser.table_id(
+        block.get("table"), block.value_lines["table"], f"{what}.table", "entries", columns
+    )
+    hit_needed = block.get("hit_needed")
+    if not isinstance(hit_needed, bool):
+        check.fail(block.value_lines["hit_needed"], f"{what}.hit_needed must be true or false")
+        hit_needed = False
+    return SpellWhenAttacked(table, order, says, hit_needed)
 
 
 def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:

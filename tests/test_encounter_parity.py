@@ -175,7 +175,7 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     groups = ["", "", "", "wolves", "goblins", "Party"]
     faces = initiative_dice(rules)
     bleeds = encounter(rules).hit_points.loss is not None
-    casts = encounter(rules).spell_save_when_attacked
+    casts = encounter(rules).spell_when_attacked is not None
     roster = []
     library = random_library(rules, chance)
     for index in range(count):
@@ -245,6 +245,11 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
         for _ in range(chance.randint(0, 10))
     ]
     round_typed = None if chance.random() < 0.05 else chance.randint(1, rounds + 1)  # None: emptied
+    if casts and round_typed is not None:  # half the casters cast in the round now, where the checks apply
+        roster = [
+            replace(c, cast_round=round_typed) if c.cast_round is not None and chance.random() < 0.5 else c
+            for c in roster
+        ]
     fight = Fight(roster, attacks, conditions, round=round_typed, creatures=library)
     return shortened(fight, random.Random(chance.random()))
 
@@ -339,7 +344,7 @@ def sheet_inputs(rules: RuleSet, fight: Fight) -> dict[str, list[str]]:
         cells[name] = column([c.init_rolls[k] for c in roster], ROSTER_SIZE)
     if encounter(rules).hit_points.loss:
         cells["ROSTER_AIDED_ROUND"] = column([c.aided_round for c in roster], ROSTER_SIZE)
-    if encounter(rules).spell_save_when_attacked:
+    if encounter(rules).spell_when_attacked:
         cells["ROSTER_CAST_ROUND"] = column([c.cast_round for c in roster], ROSTER_SIZE)
     if encounter(rules).morale:
         cells["ROSTER_MORALE_ROLL"] = column([c.morale_roll for c in roster], ROSTER_SIZE)
@@ -518,6 +523,8 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
         assert sum(1 for t in notes if "healed in round" in t) >= 1  # a heal row stopped it (healed_fight)
     if encounter(rules).attacks_each_round:  # rows past the attacker's Attacks each round, compared
         assert sum(1 for e in expected for t in e["LOG_CHECK"] if " each round" in str(t)) >= 500
+    if encounter(rules).spell_when_attacked:  # a caster attacked (or hit) in the round it casts, compared
+        assert sum(1 for e in expected for t in e["LOG_CHECK"] if " while casting" in str(t)) >= 5
     results = [r for f in fights for r in resolve_log(rules, f)]
     assert sum(1 for r in results if r.result == HEALED and r.hp_lost < 0) >= 100  # heals that gave HP back
     if SUBDUAL in labels(rules):  # subdual rows, and knock-outs the roster names as the seed does

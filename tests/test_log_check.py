@@ -186,3 +186,33 @@ def test_a_void_row_is_no_attack():
         Attack("Goblin 1", "Aria", roll=3, damage_roll=1, void=True),
     ]
     assert checks(CNC, cnc_fight(rows)) == ["", "", ""]
+
+
+def test_an_osr_caster_hit_while_casting_loses_or_saves_by_initiative():
+    """OSR, ENCOUNTER ORDER: a caster "hit and taking damage" in the round it casts by one who won
+    initiative loses the spell; by one acting together (the same roll) saves vs Paralysis, else a d6
+    says lost or miscast; by one acting later, the spell goes off. A miss, a row of another round and
+    a caster who typed no round say nothing."""
+    osr = load_ruleset("osr")
+    numbers = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "level": 1}
+    mage = Combatant("Mage", group="Party", max_hp=20, init_rolls=(3,), stats=numbers, cast_round=2)
+    orcs = [
+        Combatant(f"Orc {n}", group=f"Orcs {n}", max_hp=20, init_rolls=(n,), stats=numbers) for n in (5, 3, 2)
+    ]
+    hit = {"roll": 19, "damage_roll": 2}
+    rows = [
+        Attack("Orc 5", "Mage", round=1, **hit),  # the round before: no casting
+        Attack("Orc 5", "Mage", round=2, **hit),  # won initiative: lost
+        Attack("Orc 5", "Mage", roll=1, damage_roll=2),  # a miss: no damage taken
+        Attack("Orc 3", "Mage", **hit),  # together: the save
+        Attack("Orc 2", "Mage", **hit),  # after the caster: it goes off
+    ]
+    fight = Fight([mage, *orcs], rows, round=2)
+    assert [r.result for r in resolve_log(osr, fight)] == ["Hit", "Hit", "Miss", "Hit", "Hit"]
+    lost = "Mage is hit while casting by one who won initiative: the spell is lost, and no other until the next round"
+    save = (
+        "Mage is hit while casting by one acting together: a Save vs Paralysis (add its PSY bonus), "
+        "else a d6: 1-4 the spell is lost, 5-6 miscast"
+    )
+    assert checks(osr, fight) == ["", lost, "", save, ""]
+    assert checks(osr, replace(fight, roster=[replace(mage, cast_round=None), *orcs])) == [""] * 5

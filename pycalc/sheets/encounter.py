@@ -44,7 +44,6 @@ from pycalc.encounter import (
     ROSTER_SIZE,
     SPELL_CHECK,
     SPELL_LOST,
-    SPELL_SAVE,
     initiative_dice,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
@@ -700,7 +699,7 @@ class EncounterWriter:
             )
         if self.block.hit_points.loss:
             inputs.append(("aided", "Aided in round (stops the bleeding)", "AIDED_ROUND"))
-        if self.block.spell_save_when_attacked:
+        if self.block.spell_when_attacked:
             inputs.append(("cast_round", "Casts a spell in round", "CAST_ROUND"))
         inputs.append(("dex", "DEX modifier", "DEX"))
         if rule.first_round:
@@ -1528,19 +1527,20 @@ class EncounterWriter:
 
         if self.block.hit_points.loss:
             for key in self.target_keys:
-                who = at(f"who_{key}")
+                line = at(self.line_key(key))  # its roster line (the sums compare line numbers, not names)
                 taken = self.over_targets(
-                    lambda other, who=who: (
-                        f'SUMIFS({log.span("lethal")},{log.span("who_" + other)},{who},{log.span("round_now")},"<="&{at("round_now")})'
+                    lambda other, line=line: (
+                        f'SUMIFS({log.span("lethal")},{log.span(self.line_key(other))},{line},{log.span("round_now")},"<="&{at("round_now")})'
                     )
                 )
-                line = f"MATCH({who},{roster_names},0)"
                 start = f"INDEX({r.ref('start')},{line})"
                 # only the roster's line of a combatant bleeding now reads it (its bleed_since): the
                 # sums over the whole log are skipped for every other target, as a keystroke waits on them
                 loss = f"INDEX({r.ref('bleed_loss')},{line})"
                 bleeds = f"IFERROR(AND(ISNUMBER({loss}),{loss}>0),FALSE)"
-                cells[f"hp_{key}"] = f'IF({who}="",0,IF({bleeds},IFERROR({start}-({taken}),0),0))'
+                cells[f"hp_{key}"] = (
+                    f"IF(NOT(ISNUMBER({line})),0,IF({bleeds},IFERROR({start}-({taken}),0),0))"
+                )
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["attacker_hp"] = (
@@ -1831,14 +1831,20 @@ class EncounterWriter:
             resolved = f"AND({resolved},NOT({at('kind_bad')}),NOT({at('is_heal')}))"
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
-        if self.block.spell_save_when_attacked:  # pycalc.encounter.spell_save
+        spell = self.block.spell_when_attacked
+        if spell is not None:  # pycalc.encounter.spell_attacked
             first = lambda index: f"INDEX({r.ref('init')},{index})"  # noqa: E731
             mine, theirs = first(at("arow")), first(at("trow"))
             casting = (
                 f"AND({this_round}=ENC_ROUND_NOW,INDEX({r.ref('cast_round')},{at('trow')})={this_round})"
             )
-            earlier = f"AND(ISNUMBER({mine}),ISNUMBER({theirs}),{mine}>{theirs})"
-            target_part += f'&IF(AND({casting},{earlier}),{target}&{q(SPELL_SAVE)}&{sep},"")'
+            hit = f"N({at('hp_lost')})>0" if spell.hit_needed else "TRUE"
+            said = (
+                f"INDEX({table_name(spell.table, spell.says)},"
+                f"MATCH(SIGN({mine}-{theirs}),{table_name(spell.table, spell.order)},0))"
+            )
+            numbers = f"ISNUMBER({mine}),ISNUMBER({theirs})"
+            target_part += f'&IF(AND({casting},{hit},{numbers}),IFERROR({target}&" "&{said}&{sep},""),"")'
         if self.block.spell_lost_on_hit:  # pycalc.encounter.spell_lost, spell_check
             cells["spell_hit"] = self.spell_hit(row)
             target_part += f'&IF(ISNUMBER({at("spell_hit")}),{target}&{q(SPELL_CHECK)}&{sep},"")'

@@ -1805,7 +1805,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
-        '    "spell_save_when_attacked",\n'
+        '    "spell_when_attacked",\n'
         '    "attacks_each_round",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
@@ -1868,6 +1868,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class SpellWhenAttacked:\n'
+        '    """A caster attacked in the round it casts (``encounter.spell_when_attacked``): the table\'s rows\n'
+        '    with an ``order`` (1: the attacker acts earlier, a higher initiative; 0: together, the same\n'
+        '    number; empty: no check) say ``says`` after the caster\'s name on the row\'s check."""\n'
+        '\n'
+        '    table: str\n'
+        '    order: str  # an int column\n'
+        '    says: str  # a text column\n'
+        '    hit_needed: bool  # only a row that takes hit points from the caster (else a miss counts too)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -1886,9 +1898,9 @@ _SOURCES = {
         '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
         '    # the spell\n'
         '    spell_lost_on_hit: tuple[str, str] | None = None\n'
-        '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
-        "    # spell: the roster's Casts a spell in round, the row's check\n"
-        '    spell_save_when_attacked: bool = False\n'
+        "    # a caster attacked (or hit) in the round it casts by one acting earlier or together: the roster's\n"
+        "    # Casts a spell in round, the row's check says what the table says\n"
+        '    spell_when_attacked: SpellWhenAttacked | None = None\n'
         "    # the roster's Attacks each round (a creature's number too), and a row past the attacker's number\n"
         '    # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)\n'
         '    attacks_each_round: bool = False\n'
@@ -1925,7 +1937,8 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
-        '    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))\n'
+        '    stun = _flag(check, data, "stun_loses_attacks")\n'
+        '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
@@ -1984,6 +1997,28 @@ _SOURCES = {
         '        line, f"{what} must be true, false or a table.entry.column reference (the default number)"\n'
         '    )\n'
         '    return False, None\n'
+        '\n'
+        '\n'
+        'def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacked | None:\n'
+        '    check, what = parser.check, "encounter.spell_when_attacked"\n'
+        '    block = check.mapping(data["spell_when_attacked"], data.value_lines["spell_when_attacked"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    keys = {"table", "order", "says", "hit_needed"}\n'
+        '    check.keys(block, keys, keys, what)\n'
+        '    if not keys <= set(block):\n'
+        '        return None\n'
+        '    order = parser.column_id(block, "order", what) or ""\n'
+        '    says = parser.column_id(block, "says", what) or ""\n'
+        '    columns = {order: ("int",), says: ("text",)}\n'
+        '    table = parser.table_id(\n'
+        '        block.get("table"), block.value_lines["table"], f"{what}.table", "entries", columns\n'
+        '    )\n'
+        '    hit_needed = block.get("hit_needed")\n'
+        '    if not isinstance(hit_needed, bool):\n'
+        '        check.fail(block.value_lines["hit_needed"], f"{what}.hit_needed must be true or false")\n'
+        '        hit_needed = False\n'
+        '    return SpellWhenAttacked(table, order, says, hit_needed)\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -13828,6 +13863,44 @@ _TABLES = {
                    ['why',
                     'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.'],
                    ['file', 'tables/cnc/hit_points.yaml'], ['line', 189]]]],
+                ['spells_of_several_rounds',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'spells_of_several_rounds'],
+                   ['label', 'A spell of two or more rounds takes effect the round after'],
+                   ['default', 'gm_logs_the_effect'],
+                   ['choices',
+                    ['dict',
+                     [['gm_logs_the_effect',
+                       "the GM logs the spell's damage (Dmg, no roll) in the round it takes effect; the log holds attacks, not a spell's casting time"]]]],
+                   ['section', 'Cast a Spell'],
+                   ['why',
+                    '"Some spells require two or more rounds to cast, in which case the character must wait until the following round for the effect of the spell to take place." The spell\'s rounds are in its own description, not in this chapter.'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 3]]]],
+                ['no_move_and_cast',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'no_move_and_cast'], ['label', 'No moving and casting a spell in the same round'],
+                   ['default', 'gm_watches_the_move'],
+                   ['choices',
+                    ['dict',
+                     [['gm_watches_the_move',
+                       'the GM rules it as the caster moves; the sheet does not know where the combatants stand']]]],
+                   ['section', 'Cast a Spell'],
+                   ['why',
+                    '"A character may not move any distance and cast a spell in the same round unless the spell description states otherwise."'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 15]]]],
+                ['half_move_with_an_attack',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'half_move_with_an_attack'],
+                   ['label', 'An attack with a move of more than half the movement rate'],
+                   ['default', 'gm_watches_the_move'],
+                   ['choices',
+                    ['dict',
+                     [['gm_watches_the_move',
+                       'the GM does not log an attack for a combatant that moved farther; the sheet does not know who moved how far']]]],
+                   ['section', 'Attack'],
+                   ['why',
+                    '"An attack allows a character or monster to move up to one-half their movement rate. Moving farther than one-half movement rate negates the ability to make an attack."'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 25]]]],
                 ['disarm_dex',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'disarm_dex'], ['label', "The defender's Dexterity on the disarm AC"],
@@ -14039,7 +14112,7 @@ _TABLES = {
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
                    ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',
@@ -15516,7 +15589,16 @@ _TABLES = {
                         ['optional', True]]],
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'if_save_failed'], ['label', 'If the save fails'], ['type', 'text'],
-                        ['optional', True]]]]]],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'attacker_order'],
+                        ['label', 'The attacker acts (1: earlier, 0: together with the caster)'],
+                        ['type', 'int'], ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'check'],
+                        ['label',
+                         "The log row's check (the caster hit and taking damage in the round it casts)"],
+                        ['type', 'text'], ['optional', True]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
@@ -15525,8 +15607,9 @@ _TABLES = {
                           [['save_vs_paralysis', False],
                            ['result',
                             'The spell goes off as intended even if the caster is hit and takes damage.'],
-                           ['if_save_made', None], ['if_save_failed', None]]]],
-                        ['section', 'ENCOUNTER ORDER'], ['line', 243], ['id', 'caster_won_initiative'],
+                           ['if_save_made', None], ['if_save_failed', None], ['attacker_order', None],
+                           ['check', None]]]],
+                        ['section', 'ENCOUNTER ORDER'], ['line', 246], ['id', 'caster_won_initiative'],
                         ['label', 'Caster won initiative'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
@@ -15536,8 +15619,11 @@ _TABLES = {
                            ['result',
                             'Save vs Paralysis (add PSY bonus); failed, roll a d6 on the Failed save while casting table.'],
                            ['if_save_made', 'The spell goes off as intended.'],
-                           ['if_save_failed', 'The spell is interrupted: roll a d6 (1-4 lost, 5-6 miscast).']]]],
-                        ['section', 'ENCOUNTER ORDER'], ['line', 249], ['id', 'simultaneous_initiative'],
+                           ['if_save_failed', 'The spell is interrupted: roll a d6 (1-4 lost, 5-6 miscast).'],
+                           ['attacker_order', 0],
+                           ['check',
+                            'is hit while casting by one acting together: a Save vs Paralysis (add its PSY bonus), else a d6: 1-4 the spell is lost, 5-6 miscast']]]],
+                        ['section', 'ENCOUNTER ORDER'], ['line', 254], ['id', 'simultaneous_initiative'],
                         ['label', 'Hit by an opponent with simultaneous initiative'], ['low', None],
                         ['high', None],
                         ['note',
@@ -15549,8 +15635,10 @@ _TABLES = {
                           [['save_vs_paralysis', False],
                            ['result',
                             'The spell being prepared is lost and the caster cannot cast another until the following round.'],
-                           ['if_save_made', None], ['if_save_failed', None]]]],
-                        ['section', 'ENCOUNTER ORDER'], ['line', 258], ['id', 'opponent_won_initiative'],
+                           ['if_save_made', None], ['if_save_failed', None], ['attacker_order', 1],
+                           ['check',
+                            'is hit while casting by one who won initiative: the spell is lost, and no other until the next round']]]],
+                        ['section', 'ENCOUNTER ORDER'], ['line', 265], ['id', 'opponent_won_initiative'],
                         ['label', 'Hit by an opponent who won initiative'], ['low', None], ['high', None],
                         ['note', ''], ['file', 'tables/osr/initiative_surprise.yaml']]]]]],
                    ['section', 'ENCOUNTER ORDER'], ['file', 'tables/osr/initiative_surprise.yaml'],
@@ -15559,7 +15647,9 @@ _TABLES = {
                     "The seed gives no saving throw numbers: the GM supplies the caster's Save vs Paralysis target and PSY bonus (PSY is not defined in the seed)."],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', 'initiative'], ['cheatsheet_order', 3], ['cheatsheet_rule', ''],
-                   ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                   ['cheatsheet_rows', True],
+                   ['cheatsheet_columns',
+                    ['tuple', ['save_vs_paralysis', 'result', 'if_save_made', 'if_save_failed']]]]]],
                 ['spell_interruption_failure',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'spell_interruption_failure'], ['title', 'Failed save while casting (d6)'],
@@ -15572,14 +15662,14 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['outcome', 'Spell lost']]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 277], ['id', None], ['label', None], ['low', 1], ['high', 4], ['note', ''],
+                        ['line', 286], ['id', None], ['label', None], ['low', 1], ['high', 4], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['outcome', 'Spell miscast']]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 278], ['id', None], ['label', None], ['low', 5], ['high', 6], ['note', ''],
+                        ['line', 287], ['id', None], ['label', None], ['low', 5], ['high', 6], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]]]]],
                    ['section', 'ENCOUNTER ORDER'], ['file', 'tables/osr/initiative_surprise.yaml'],
-                   ['line', 265],
+                   ['line', 274],
                    ['note', '"Roll a D6. On a 1-4, the spell was lost. On a 5-6, the spell was miscast"'],
                    ['key_id', 'd6_roll'], ['key_label', 'd6'], ['picker', None], ['gm_fillable', False],
                    ['cheatsheet', 'initiative'], ['cheatsheet_order', 4], ['cheatsheet_rule', ''],
@@ -15597,27 +15687,27 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['value', None], ['dice', '2d6']]]],
-                        ['section', 'ENCOUNTER ORDER'], ['line', 301], ['id', 'morale_roll'],
+                        ['section', 'ENCOUNTER ORDER'], ['line', 310], ['id', 'morale_roll'],
                         ['label', 'Morale roll'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['value', 50], ['dice', None]]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 302], ['id', 'morale_check_dead_percent'],
+                        ['line', 311], ['id', 'morale_check_dead_percent'],
                         ['label', 'Check when this % of the side is dead or incapacitated'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['value', 1], ['dice', None]]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 303], ['id', 'morale_check_first_down'],
+                        ['line', 312], ['id', 'morale_check_first_down'],
                         ['label', 'Check when this many of the side are down ("after first death")'],
                         ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/initiative_surprise.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['value', 2], ['dice', None]]]], ['section', 'ENCOUNTER ORDER'],
-                        ['line', 304], ['id', 'morale_passes_to_fight_to_death'],
+                        ['line', 313], ['id', 'morale_passes_to_fight_to_death'],
                         ['label', 'Morale rolls made after which monsters fight to the death'], ['low', None],
                         ['high', None], ['note', ''], ['file', 'tables/osr/initiative_surprise.yaml']]]]]],
                    ['section', 'ENCOUNTER ORDER'], ['file', 'tables/osr/initiative_surprise.yaml'],
-                   ['line', 280],
+                   ['line', 289],
                    ['note',
                     '"Check monster morale (roll 2D6 see table) at the beginning of conflict (if needed), after first death, when 50% are dead or incapacitated, or when any big upset occurs. Monsters who make their morale roll twice will fight to the death." The morale table is not in the seed (morale_table).'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -15638,7 +15728,7 @@ _TABLES = {
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'result'], ['label', 'Result'], ['type', 'text'], ['optional', False]]]]]],
                    ['rows', ['tuple', []]], ['section', 'ENCOUNTER ORDER'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 306],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 315],
                    ['note',
                     'EMPTY ON PURPOSE. The seed says "roll 2D6 see table" but includes no morale table; no rows are invented. The GM may fill 2d6 ranges and results.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', True],
@@ -15658,7 +15748,7 @@ _TABLES = {
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'result'], ['label', 'Reaction'], ['type', 'text'], ['optional', False]]]]]],
                    ['rows', ['tuple', []]], ['section', 'ENCOUNTER ORDER'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 320],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 329],
                    ['note',
                     'EMPTY ON PURPOSE. The seed uses a "Reaction Roll(2D6 on the Reaction Table)" and, for pursuit, "A low score means they will, a high score means they will not", but includes no table; no rows are invented.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', True],
@@ -16915,7 +17005,7 @@ _TABLES = {
                    ['section', 'SURPRISE(examples)'],
                    ['why',
                     'The seed gives four examples and no rule ("See SURPRISE TABLE BELOW" points to them); all four fit the formula, and all four have defenders normally surprised on "1-2" or "only on a 1".'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 336]]]],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 345]]]],
                 ['initiative_rolls',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'initiative_rolls'], ['label', "Initiative dice (the seed's optional rules)"],
@@ -16930,7 +17020,7 @@ _TABLES = {
                    ['section', 'ENCOUNTER ORDER'],
                    ['why',
                     '"** Optional rules -> roll one die for the PC party instead of individually -> reroll initiative each round"; the base rule is "Each player rolls a D6".'],
-                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 346]]]],
+                   ['file', 'tables/osr/initiative_surprise.yaml'], ['line', 355]]]],
                 ['normal_men_multiple_attacks',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'normal_men_multiple_attacks'],
@@ -17194,7 +17284,11 @@ _TABLES = {
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
                    ['subdual_picks', ['tuple', []]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
+                ['spell_when_attacked',
+                 ['object', 'pycalc.encounter_block:SpellWhenAttacked',
+                  [['table', 'spell_interruption'], ['order', 'attacker_order'], ['says', 'check'],
+                   ['hit_needed', True]]]],
                 ['attacks_each_round', True], ['attacks_default', None]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
@@ -18549,6 +18643,37 @@ _TABLES = {
                         ['cheatsheet_rule',
                          'Each round roll {initiative.roll} + {initiative.ability} bonus for each character and opponent; high numbers act first; equal numbers act at the same time. Holding an action: act on the number of the one waited for, at the same time.'],
                         ['cheatsheet_rows', False], ['cheatsheet_columns', ['tuple', []]]]]],
+                     ['spell_disruption',
+                      ['object', 'pycalc.table_files:Table',
+                       [['id', 'spell_disruption'], ['title', 'A caster attacked while casting'],
+                        ['kind', 'entries'],
+                        ['columns',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Column',
+                            [['id', 'attacker_order'],
+                             ['label', 'The attacker acts (1: earlier, 0: together with the caster)'],
+                             ['type', 'int'], ['optional', True]]],
+                           ['object', 'pycalc.table_files:Column',
+                            [['id', 'check'], ['label', "The log row's check"], ['type', 'text'],
+                             ['optional', False]]]]]],
+                        ['rows',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Row',
+                            [['values',
+                              ['dict',
+                               [['attacker_order', 1],
+                                ['check',
+                                 'is attacked while casting: a saving throw on its initiative number, or the spell is lost']]]],
+                             ['section', '17.0.13 Spell Casting'], ['line', 76], ['id', 'attacked_earlier'],
+                             ['label', 'Attacked by one acting earlier'], ['low', None], ['high', None],
+                             ['note', ''], ['file', 'tables/combat17/initiative_surprise.yaml']]]]]],
+                        ['section', '17.0.13 Spell Casting'],
+                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 61],
+                        ['note',
+                         '"If a spellcaster is attacked during their casting—even if the attack misses—they must make a saving throw on their current Initiative number. Failure means the spell is disrupted and lost." "One caster can only disrupt another\'s casting if they act earlier in Initiative": an attacker on the caster\'s own number acts together with the spell (a ruling). The log row\'s check says the row\'s text after the caster\'s name.'],
+                        ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                        ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                        ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
                      ['two_weapon',
                       ['object', 'pycalc.table_files:Table',
                        [['id', 'two_weapon'], ['title', 'Two-weapon style'], ['kind', 'entries'],
@@ -19347,7 +19472,7 @@ _TABLES = {
                         ['section', '1. Determine Surprise'],
                         ['why',
                          '"Normal characters are surprised on a DC13. Elves are surprised on a DC15." Read as a DC check to avoid surprise, elves (DC15) would be surprised more often than others; "surprised on" reads as the roll that surprises, which keeps elves the harder to surprise. Who rolls and what "+3 to surprise" adds to is not said.'],
-                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 62]]]],
+                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 82]]]],
                      ['missiles_missing_into_melee',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'missiles_missing_into_melee'],
@@ -19529,8 +19654,11 @@ _TABLES = {
                         ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
                         ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]],
                      ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
-                     ['spell_save_when_attacked', True], ['attacks_each_round', True],
-                     ['attacks_default', None]]]],
+                     ['spell_when_attacked',
+                      ['object', 'pycalc.encounter_block:SpellWhenAttacked',
+                       [['table', 'spell_disruption'], ['order', 'attacker_order'], ['says', 'check'],
+                        ['hit_needed', False]]]],
+                     ['attacks_each_round', True], ['attacks_default', None]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -21261,9 +21389,8 @@ _TABLES = {
                              ['values', ['dict', [['dex', 2], ['sc', 112], ['dice', '1d8+4']]]], ['line', 33],
                              ['note',
                               'two attacks, initiative modifier +2 (typed as DEX), SC 112, 1d8+4: "INIT [1d10+2], SC 112 [roll], DMG [1d8+4]"']]]]]],
-                        ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]],
-                        ['spell_save_when_attacked', False], ['attacks_each_round', False],
-                        ['attacks_default', None]]]],
+                        ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]], ['spell_when_attacked', None],
+                        ['attacks_each_round', False], ['attacks_default', None]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -23855,8 +23982,8 @@ _TABLES = {
                      ['subdual_picks',
                       ['tuple',
                        [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
-                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
-                  ['spell_save_when_attacked', False], ['attacks_each_round', True], ['attacks_default', None]]]],
+                  ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
+                  ['attacks_each_round', True], ['attacks_default', None]]]],
                ['picked', ['dict', []]]]],
 }
 

@@ -926,7 +926,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
-        '    "spell_save_when_attacked",\n'
+        '    "spell_when_attacked",\n'
         '    "attacks_each_round",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
@@ -989,6 +989,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class SpellWhenAttacked:\n'
+        '    """A caster attacked in the round it casts (``encounter.spell_when_attacked``): the table\'s rows\n'
+        '    with an ``order`` (1: the attacker acts earlier, a higher initiative; 0: together, the same\n'
+        '    number; empty: no check) say ``says`` after the caster\'s name on the row\'s check."""\n'
+        '\n'
+        '    table: str\n'
+        '    order: str  # an int column\n'
+        '    says: str  # a text column\n'
+        '    hit_needed: bool  # only a row that takes hit points from the caster (else a miss counts too)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -1007,9 +1019,9 @@ _SOURCES = {
         '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
         '    # the spell\n'
         '    spell_lost_on_hit: tuple[str, str] | None = None\n'
-        '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
-        "    # spell: the roster's Casts a spell in round, the row's check\n"
-        '    spell_save_when_attacked: bool = False\n'
+        "    # a caster attacked (or hit) in the round it casts by one acting earlier or together: the roster's\n"
+        "    # Casts a spell in round, the row's check says what the table says\n"
+        '    spell_when_attacked: SpellWhenAttacked | None = None\n'
         "    # the roster's Attacks each round (a creature's number too), and a row past the attacker's number\n"
         '    # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)\n'
         '    attacks_each_round: bool = False\n'
@@ -1046,7 +1058,8 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
-        '    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))\n'
+        '    stun = _flag(check, data, "stun_loses_attacks")\n'
+        '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
@@ -1105,6 +1118,28 @@ _SOURCES = {
         '        line, f"{what} must be true, false or a table.entry.column reference (the default number)"\n'
         '    )\n'
         '    return False, None\n'
+        '\n'
+        '\n'
+        'def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacked | None:\n'
+        '    check, what = parser.check, "encounter.spell_when_attacked"\n'
+        '    block = check.mapping(data["spell_when_attacked"], data.value_lines["spell_when_attacked"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    keys = {"table", "order", "says", "hit_needed"}\n'
+        '    check.keys(block, keys, keys, what)\n'
+        '    if not keys <= set(block):\n'
+        '        return None\n'
+        '    order = parser.column_id(block, "order", what) or ""\n'
+        '    says = parser.column_id(block, "says", what) or ""\n'
+        '    columns = {order: ("int",), says: ("text",)}\n'
+        '    table = parser.table_id(\n'
+        '        block.get("table"), block.value_lines["table"], f"{what}.table", "entries", columns\n'
+        '    )\n'
+        '    hit_needed = block.get("hit_needed")\n'
+        '    if not isinstance(hit_needed, bool):\n'
+        '        check.fail(block.value_lines["hit_needed"], f"{what}.hit_needed must be true or false")\n'
+        '        hit_needed = False\n'
+        '    return SpellWhenAttacked(table, order, says, hit_needed)\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -10210,6 +10245,44 @@ _TABLES = {
                    ['why',
                     'The cap is stated only for -1 to -6 ("With most magical healing, the character’s hit points can only be returned to 0"); for -7 to -9 the seed says only that "the normal healing process as described for -1 to -6 hit points begins" after 24 hours.'],
                    ['file', 'tables/cnc/hit_points.yaml'], ['line', 189]]]],
+                ['spells_of_several_rounds',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'spells_of_several_rounds'],
+                   ['label', 'A spell of two or more rounds takes effect the round after'],
+                   ['default', 'gm_logs_the_effect'],
+                   ['choices',
+                    ['dict',
+                     [['gm_logs_the_effect',
+                       "the GM logs the spell's damage (Dmg, no roll) in the round it takes effect; the log holds attacks, not a spell's casting time"]]]],
+                   ['section', 'Cast a Spell'],
+                   ['why',
+                    '"Some spells require two or more rounds to cast, in which case the character must wait until the following round for the effect of the spell to take place." The spell\'s rounds are in its own description, not in this chapter.'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 3]]]],
+                ['no_move_and_cast',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'no_move_and_cast'], ['label', 'No moving and casting a spell in the same round'],
+                   ['default', 'gm_watches_the_move'],
+                   ['choices',
+                    ['dict',
+                     [['gm_watches_the_move',
+                       'the GM rules it as the caster moves; the sheet does not know where the combatants stand']]]],
+                   ['section', 'Cast a Spell'],
+                   ['why',
+                    '"A character may not move any distance and cast a spell in the same round unless the spell description states otherwise."'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 15]]]],
+                ['half_move_with_an_attack',
+                 ['object', 'pycalc.table_files:Ruling',
+                  [['id', 'half_move_with_an_attack'],
+                   ['label', 'An attack with a move of more than half the movement rate'],
+                   ['default', 'gm_watches_the_move'],
+                   ['choices',
+                    ['dict',
+                     [['gm_watches_the_move',
+                       'the GM does not log an attack for a combatant that moved farther; the sheet does not know who moved how far']]]],
+                   ['section', 'Attack'],
+                   ['why',
+                    '"An attack allows a character or monster to move up to one-half their movement rate. Moving farther than one-half movement rate negates the ability to make an attack."'],
+                   ['file', 'tables/cnc/left_to_the_gm.yaml'], ['line', 25]]]],
                 ['disarm_dex',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'disarm_dex'], ['label', "The defender's Dexterity on the disarm AC"],
@@ -10421,7 +10494,7 @@ _TABLES = {
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
                    ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
-                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_save_when_attacked', False],
+                ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',

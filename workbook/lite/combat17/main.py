@@ -959,7 +959,7 @@ _SOURCES = {
         '    "log_picks_by_name",\n'
         '    "stun_loses_attacks",\n'
         '    "spell_lost_on_hit",\n'
-        '    "spell_save_when_attacked",\n'
+        '    "spell_when_attacked",\n'
         '    "attacks_each_round",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
@@ -1022,6 +1022,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class SpellWhenAttacked:\n'
+        '    """A caster attacked in the round it casts (``encounter.spell_when_attacked``): the table\'s rows\n'
+        '    with an ``order`` (1: the attacker acts earlier, a higher initiative; 0: together, the same\n'
+        '    number; empty: no check) say ``says`` after the caster\'s name on the row\'s check."""\n'
+        '\n'
+        '    table: str\n'
+        '    order: str  # an int column\n'
+        '    says: str  # a text column\n'
+        '    hit_needed: bool  # only a row that takes hit points from the caster (else a miss counts too)\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class EncounterRules:\n'
         '    initiative: Initiative\n'
         '    hit_points: HitPoints\n'
@@ -1040,9 +1052,9 @@ _SOURCES = {
         '    # a hit while its target casts (between its initiative and the number its spell goes off on) loses\n'
         '    # the spell\n'
         '    spell_lost_on_hit: tuple[str, str] | None = None\n'
-        '    # a caster attacked (hit or miss) by one acting earlier in the round it casts saves or loses the\n'
-        "    # spell: the roster's Casts a spell in round, the row's check\n"
-        '    spell_save_when_attacked: bool = False\n'
+        "    # a caster attacked (or hit) in the round it casts by one acting earlier or together: the roster's\n"
+        "    # Casts a spell in round, the row's check says what the table says\n"
+        '    spell_when_attacked: SpellWhenAttacked | None = None\n'
         "    # the roster's Attacks each round (a creature's number too), and a row past the attacker's number\n"
         '    # of attacks in its round says so (not with initiative.later_dice, whose rolls give the attacks)\n'
         '    attacks_each_round: bool = False\n'
@@ -1079,7 +1091,8 @@ _SOURCES = {
         '    morale = _morale(parser, data) if "morale" in data else None\n'
         '    picks = _pick_tables(check, parser, data, "log_picks")\n'
         '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
-        '    stun, save = (_flag(check, data, key) for key in ("stun_loses_attacks", "spell_save_when_attacked"))\n'
+        '    stun = _flag(check, data, "stun_loses_attacks")\n'
+        '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
         '    if initiative is None or hit_points is None:\n'
@@ -1138,6 +1151,28 @@ _SOURCES = {
         '        line, f"{what} must be true, false or a table.entry.column reference (the default number)"\n'
         '    )\n'
         '    return False, None\n'
+        '\n'
+        '\n'
+        'def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacked | None:\n'
+        '    check, what = parser.check, "encounter.spell_when_attacked"\n'
+        '    block = check.mapping(data["spell_when_attacked"], data.value_lines["spell_when_attacked"], what)\n'
+        '    if block is None:\n'
+        '        return None\n'
+        '    keys = {"table", "order", "says", "hit_needed"}\n'
+        '    check.keys(block, keys, keys, what)\n'
+        '    if not keys <= set(block):\n'
+        '        return None\n'
+        '    order = parser.column_id(block, "order", what) or ""\n'
+        '    says = parser.column_id(block, "says", what) or ""\n'
+        '    columns = {order: ("int",), says: ("text",)}\n'
+        '    table = parser.table_id(\n'
+        '        block.get("table"), block.value_lines["table"], f"{what}.table", "entries", columns\n'
+        '    )\n'
+        '    hit_needed = block.get("hit_needed")\n'
+        '    if not isinstance(hit_needed, bool):\n'
+        '        check.fail(block.value_lines["hit_needed"], f"{what}.hit_needed must be true or false")\n'
+        '        hit_needed = False\n'
+        '    return SpellWhenAttacked(table, order, says, hit_needed)\n'
         '\n'
         '\n'
         'def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:\n'
@@ -9821,6 +9856,37 @@ _TABLES = {
                         ['cheatsheet_rule',
                          'Each round roll {initiative.roll} + {initiative.ability} bonus for each character and opponent; high numbers act first; equal numbers act at the same time. Holding an action: act on the number of the one waited for, at the same time.'],
                         ['cheatsheet_rows', False], ['cheatsheet_columns', ['tuple', []]]]]],
+                     ['spell_disruption',
+                      ['object', 'pycalc.table_files:Table',
+                       [['id', 'spell_disruption'], ['title', 'A caster attacked while casting'],
+                        ['kind', 'entries'],
+                        ['columns',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Column',
+                            [['id', 'attacker_order'],
+                             ['label', 'The attacker acts (1: earlier, 0: together with the caster)'],
+                             ['type', 'int'], ['optional', True]]],
+                           ['object', 'pycalc.table_files:Column',
+                            [['id', 'check'], ['label', "The log row's check"], ['type', 'text'],
+                             ['optional', False]]]]]],
+                        ['rows',
+                         ['tuple',
+                          [['object', 'pycalc.table_files:Row',
+                            [['values',
+                              ['dict',
+                               [['attacker_order', 1],
+                                ['check',
+                                 'is attacked while casting: a saving throw on its initiative number, or the spell is lost']]]],
+                             ['section', '17.0.13 Spell Casting'], ['line', 76], ['id', 'attacked_earlier'],
+                             ['label', 'Attacked by one acting earlier'], ['low', None], ['high', None],
+                             ['note', ''], ['file', 'tables/combat17/initiative_surprise.yaml']]]]]],
+                        ['section', '17.0.13 Spell Casting'],
+                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 61],
+                        ['note',
+                         '"If a spellcaster is attacked during their casting—even if the attack misses—they must make a saving throw on their current Initiative number. Failure means the spell is disrupted and lost." "One caster can only disrupt another\'s casting if they act earlier in Initiative": an attacker on the caster\'s own number acts together with the spell (a ruling). The log row\'s check says the row\'s text after the caster\'s name.'],
+                        ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
+                        ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                        ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
                      ['two_weapon',
                       ['object', 'pycalc.table_files:Table',
                        [['id', 'two_weapon'], ['title', 'Two-weapon style'], ['kind', 'entries'],
@@ -10619,7 +10685,7 @@ _TABLES = {
                         ['section', '1. Determine Surprise'],
                         ['why',
                          '"Normal characters are surprised on a DC13. Elves are surprised on a DC15." Read as a DC check to avoid surprise, elves (DC15) would be surprised more often than others; "surprised on" reads as the roll that surprises, which keeps elves the harder to surprise. Who rolls and what "+3 to surprise" adds to is not said.'],
-                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 62]]]],
+                        ['file', 'tables/combat17/initiative_surprise.yaml'], ['line', 82]]]],
                      ['missiles_missing_into_melee',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'missiles_missing_into_melee'],
@@ -10801,8 +10867,11 @@ _TABLES = {
                         ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
                         ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]],
                      ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
-                     ['spell_save_when_attacked', True], ['attacks_each_round', True],
-                     ['attacks_default', None]]]],
+                     ['spell_when_attacked',
+                      ['object', 'pycalc.encounter_block:SpellWhenAttacked',
+                       [['table', 'spell_disruption'], ['order', 'attacker_order'], ['says', 'check'],
+                        ['hit_needed', False]]]],
+                     ['attacks_each_round', True], ['attacks_default', None]]]],
                   ['picked', ['dict', []]]]],
 }
 
