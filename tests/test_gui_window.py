@@ -462,3 +462,35 @@ def test_an_attack_past_the_attacks_each_round_says_so(
     assert got["ROSTER_ATTACKS_EACH_ROUND"][:3] == [None, None, 2]  # typed as a number, kept as one
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+
+
+@pytest.mark.timeout(300)
+def test_a_caster_hit_while_casting_is_named_on_the_log(
+    window_tools: None, build_ruleset: Callable[[str], Path], tmp_path: Path
+):
+    """OSR, ENCOUNTER ORDER: the mage casts in round 1 (typed on the roster); the orc who won initiative
+    hits it and the spell is lost; the wolf on the mage's own roll hits it and it must save; the goblin
+    acting later hits it and the spell goes off (nothing said)."""
+    rules = load_ruleset("osr")
+    xlsx = build_ruleset("osr") / "osr.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    numbers = {"attack_bonus": 10, "ac": 7, "level": 1, "dice": "1d6"}
+    roster = [
+        Combatant("Mage", "PCs", "Party", init_rolls=(3,), max_hp=20, stats=numbers, cast_round=1),
+        Combatant("Orc", "Foes", "Orcs", init_rolls=(5,), max_hp=9, stats=numbers),
+        Combatant("Wolf", "Foes", "Wolves", init_rolls=(3,), max_hp=9, stats=numbers),
+        Combatant("Goblin", "Foes", "Goblins", init_rolls=(2,), max_hp=9, stats=numbers),
+    ]
+    attacks = [Attack(who, "m", round=1 if who == "o" else None, roll=17, damage_roll=2) for who in "owg"]
+    fight = Fight(roster, attacks, round=1)
+    with window(xlsx, tmp_path) as calc:
+        type_cells(calc, cells_to_type(book, sheet_inputs(rules, fight)))
+        calc.save()
+        expected = expected_outputs(rules, fight)
+        got = read_back(calc, list(expected))
+        if mismatches(expected, got, 1):
+            calc.screenshot("log")
+    lost, save = (str(row["check"]) for row in rules.table("spell_interruption").rows[2:0:-1])
+    assert got["LOG_CHECK"][:3] == [f"Mage {lost}", f"Mage {save}", None], got["LOG_CHECK"][:3]
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])

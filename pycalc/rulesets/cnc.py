@@ -216,6 +216,7 @@ def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:
 
 
 OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"
+BAD_INCREMENT, BAD_DISTANCE = "#INCREMENT? more than 0 ft", "#DISTANCE? 0 or more"
 
 
 def attack_range(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> Row | None:
@@ -528,7 +529,7 @@ def charge_window(rules: RuleSet, rate: int) -> tuple[int, int]:
 
 def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:
     if distance < 0:
-        raise RuleError("#DISTANCE? 0 or more")
+        raise RuleError(BAD_DISTANCE)
     least, most = charge_window(rules, rate)
     if distance < least:
         return f"Too close: at least {least} ft"
@@ -539,9 +540,9 @@ def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:
 
 def range_increments(increment: int, distance: int) -> int:
     if increment <= 0:
-        raise RuleError("#INCREMENT? more than 0 ft")
+        raise RuleError(BAD_INCREMENT)
     if distance < 0:
-        raise RuleError("#DISTANCE? 0 or more")
+        raise RuleError(BAD_DISTANCE)
     return -(-distance // increment)
 
 

@@ -14,6 +14,8 @@ from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import cnc as engine
 from pycalc.rulesets.cnc import (
     BAD_DICE,
+    BAD_DISTANCE,
+    BAD_INCREMENT,
     CHOICE_PICKERS,
     GRAPPLE,
     KIND_TABLE,
@@ -855,7 +857,7 @@ def charge_section() -> Section:
     least = scaled("CHARGE_RATE", const("combat_actions", "charge", "min_move"))
     most = scaled("CHARGE_RATE", const("combat_actions", "charge", "max_move"))
     verdict = (
-        f'IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,"#DISTANCE? 0 or more",'
+        f'IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,{q(BAD_DISTANCE)},'
         'IF(SUM(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
         'IF(SUM(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
     )
@@ -904,10 +906,7 @@ def range_workings() -> tuple[Field, ...]:
     increment or distance that cannot be: ``engine.range_stop``)."""
     increment, distance, increments = "ATTACK_RANGE_INCREMENT", "ATTACK_DISTANCE", RANGE_INCREMENTS
     typed = f"AND(ATTACK_RANGED,ISNUMBER({increment}),ISNUMBER({distance}))"
-    counted = (
-        f'IF({typed},IF({increment}<=0,"#INCREMENT? more than 0 ft",IF({distance}<0,"#DISTANCE? 0 or more",'
-        f'{round_up(f"{distance}/{increment}")})),"")'
-    )
+    counted = f'IF({typed},{increments_counted(increment, distance)},"")'
     hit = band("range_bands", "hit", increments)
     within = band("range_bands", "in_range", increments)
     return (
@@ -927,13 +926,17 @@ def range_workings() -> tuple[Field, ...]:
     )
 
 
-def range_section() -> Section:
-    bad_increment = "OR(NOT(ISNUMBER(RANGE_INCREMENT)),SUM(RANGE_INCREMENT)<=0)"
-    bad_distance = "SUM(RANGE_DISTANCE)<0"
-    increments = (
-        f'IF({bad_increment},"#INCREMENT? more than 0 ft",IF({bad_distance},"#DISTANCE? 0 or more",'
-        f"{round_up('SUM(RANGE_DISTANCE)/RANGE_INCREMENT')}))"
+def increments_counted(increment: str, distance: str) -> str:
+    """The range increments of ``distance`` (rounded up), or why it cannot be (``engine.range_increments``)."""
+    return (
+        f"IF({increment}<=0,{q(BAD_INCREMENT)},IF({distance}<0,{q(BAD_DISTANCE)},"
+        f"{round_up(f'{distance}/{increment}')}))"
     )
+
+
+def range_section() -> Section:
+    counted = increments_counted("RANGE_INCREMENT", "SUM(RANGE_DISTANCE)")
+    increments = f"IF(NOT(ISNUMBER(RANGE_INCREMENT)),{q(BAD_INCREMENT)},{counted})"
     hit = band("range_bands", "hit", "RANGE_INCREMENTS")
     return Section(
         "Range",
