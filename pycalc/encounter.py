@@ -68,6 +68,8 @@ VOID = "Void"  # the result of a voided row
 LOST_STUNNED = "Lost: stunned"  # the result of an attack a stun earlier in the round took away
 SPELL_LOST = "lost: hit while casting"  # the roster's Spell goes off on, after such a hit this round
 SPELL_CHECK = " is hit while casting: the spell is lost"  # after the target's name, on the row's check
+# after a combatant's name, on the check of the first row that passes it in the acting order
+ORDER_HINT = " acts earlier in the order and has no line yet this round"
 CONDITION_SLOTS = 4  # active conditions the roster names (then: and N more)
 RECORD_LOG_SIZE = 60  # log rows the one-page fight record shows (the last ones filled)
 
@@ -345,6 +347,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
     allowed = attacks_allowed(rules, numbers) or attacks_each_round(rules, fight.lines)
     limit_check = each_round_check if encounter(rules).attacks_each_round else attacks_check
     made: Counter[tuple[str, int]] = Counter()  # rows as Attacker per (name, round), void rows aside
+    resolved: set[int] = set()  # the rows whose check speaks of the attacker and the target
     for attack, row_round in zip(fight.attacks, rounds_of(fight.attacks), strict=True):
         attacker, target = by_name.get(attack.attacker), by_name.get(attack.target)
         if attacker is not None and not attack.void:
@@ -409,6 +412,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             r.round == row_round and a.target == attacker.name and r.outputs.get("TARGET_STUNNED") is True
             for a, r in zip(fight.attacks, found, strict=False)
         )
+        resolved.add(len(found))
         check = row_checks(
             ahead,
             attacker_check(attacker.name, state.attacker_hp, before_round, stunned),
@@ -456,7 +460,45 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 spell_lost=broken,
             )
         )
+    for index, hint in order_hints(rules, fight, found).items():
+        if index in resolved:
+            found[index] = replace(found[index], check=row_checks(found[index].check, hint))
     return found
+
+
+def order_hints(rules: RuleSet, fight: Fight, log: Sequence[RowResult]) -> dict[int, str]:
+    """A hint on the first row of the round now whose attacker acts later in the order than a
+    combatant (named, not down, with initiative, not casting a spell this round) that has no row yet
+    this round: that combatant's name (the first such roster line, where one row passes several).
+    By log row index."""
+    fight = with_names(fight)
+    now = round_now(fight)
+    states = roster_state(rules, fight, log)
+    positions = order(rules, fight.lines)
+    first_line: dict[str, int] = {}
+    for index, c in enumerate(fight.lines):
+        if c.name:
+            first_line.setdefault(c.name, index)
+    rows = [
+        (index, first_line[attack.attacker])
+        for index, (attack, row) in enumerate(zip(fight.attacks, log, strict=True))
+        if row.round == now and not attack.void and attack.attacker in first_line
+    ]
+    first_row: dict[int, int] = {}
+    for index, line in rows:
+        first_row.setdefault(line, index)
+    hints: dict[int, str] = {}
+    for line, me in enumerate(fight.lines):
+        mine = positions[line]
+        casting = me.cast_round == now or states[line].spell_at not in (None, "")  # a spell is no row
+        if not me.name or states[line].down or mine is None or casting:
+            continue
+        passed = [
+            i for i, actor in rows if i < first_row.get(line, len(log)) and (positions[actor] or 0) > mine
+        ]
+        if passed:
+            hints.setdefault(min(passed), me.name + ORDER_HINT)
+    return hints
 
 
 def heal_row(

@@ -430,7 +430,7 @@ def test_an_attack_past_the_attacks_each_round_says_so(
     book = openpyxl.load_workbook(xlsx)
     numbers = {"attack_bonus": 3, "ac": 13, "level": 1, "dice": "1d6"}
     roster = [
-        Combatant("Aria", "PCs", init_rolls=(7,), max_hp=40, stats=numbers),
+        Combatant("Aria", "PCs", init_rolls=(1,), max_hp=40, stats=numbers),  # acts last: no row passes her
         Combatant("Goblin 1", "Foes", init_rolls=(4,), max_hp=9, stats=numbers),
         Combatant("Ogre", "Foes", init_rolls=(3,), max_hp=30, stats={**numbers, "attacks_each_round": 2}),
     ]

@@ -6,7 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pycalc.creatures import LibraryLine
-from pycalc.encounter import LOST_STUNNED, SPELL_LOST, Attack, Combatant, Fight, resolve_log, roster_state
+from pycalc.encounter import (
+    LOST_STUNNED,
+    ORDER_HINT,
+    SPELL_LOST,
+    Attack,
+    Combatant,
+    Fight,
+    resolve_log,
+    roster_state,
+)
 from pycalc.tables import load_ruleset
 
 CNC = load_ruleset("cnc")
@@ -134,7 +143,11 @@ def test_a_combat17_caster_attacked_before_it_acts_saves_or_loses_the_spell():
     rows = [Attack("Orc 5", "Mage", round=1, roll=18, damage_roll=2), replace(rows[0], round=2), *rows[1:]]
     said = "Mage is attacked while casting: a saving throw on its initiative number, or the spell is lost"
     assert checks(combat17, Fight([mage, *orcs], rows, round=2)) == ["", said, said, "", ""]
-    assert checks(combat17, Fight([replace(mage, cast_round=None), *orcs], rows, round=2)) == [""] * 5
+    # not casting, the mage has no row: the orc acting after it is the first row to pass it
+    passed = f"Mage{ORDER_HINT}"
+    assert checks(combat17, Fight([replace(mage, cast_round=None), *orcs], rows, round=2)) == [""] * 4 + [
+        passed
+    ]
     assert checks(CNC, cnc_fight([Attack("Goblin 1", "Aria", roll=18, damage_roll=2)])) == [""]
 
 
@@ -215,4 +228,36 @@ def test_an_osr_caster_hit_while_casting_loses_or_saves_by_initiative():
         "else a d6: 1-4 the spell is lost, 5-6 miscast"
     )
     assert checks(osr, fight) == ["", lost, "", save, ""]
-    assert checks(osr, replace(fight, roster=[replace(mage, cast_round=None), *orcs])) == [""] * 5
+    not_casting = replace(fight, roster=[replace(mage, cast_round=None), *orcs])
+    assert checks(osr, not_casting) == [""] * 4 + [f"Mage{ORDER_HINT}"]
+
+
+def test_the_first_row_past_a_combatant_yet_to_act_says_so():
+    """A hint, in the round now only: the orc (initiative 6) has no row yet when the goblin (4) swings,
+    and the goblin's first row says so, once; Aria (6, together with the orc) passes no one; the rat,
+    down, and the ghost, without initiative, are not waited for; rows of another round say nothing."""
+    numbers = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "level": 1}
+    roster = [
+        Combatant("Aria", init_rolls=(6,), max_hp=20, stats=numbers),
+        Combatant("Orc", init_rolls=(6,), max_hp=20, stats=numbers),
+        Combatant("Goblin", init_rolls=(4,), max_hp=20, stats=numbers),
+        Combatant("Rat", init_rolls=(9,), max_hp=1, stats=numbers),  # down before the goblin swings
+        Combatant("Ghost", max_hp=5, stats=numbers),  # no initiative typed
+    ]
+    rows = [
+        Attack("Goblin", "Aria", round=1, roll=3, damage_roll=1),  # round 1: no hint
+        Attack("Aria", "Rat", round=2, roll=19, damage_roll=5),
+        Attack("Goblin", "Aria", roll=3, damage_roll=1),
+        Attack("Goblin", "Aria", roll=3, damage_roll=1),
+        Attack("Orc", "Goblin", roll=3, damage_roll=1),
+    ]
+    found = checks(CNC, Fight(roster, rows, round=2))
+    assert [c.split("; ")[-1] if "acts earlier" in c else "" for c in found] == [
+        "",
+        "",
+        f"Orc{ORDER_HINT}",
+        "",
+        "",
+    ]
+    in_round_1 = checks(CNC, Fight(roster, rows, round=1))  # round 1 now: its row passes Aria first
+    assert in_round_1[0] == f"Aria{ORDER_HINT}" and not any("acts earlier" in c for c in in_round_1[1:])

@@ -857,7 +857,7 @@ def charge_section() -> Section:
     least = scaled("CHARGE_RATE", const("combat_actions", "charge", "min_move"))
     most = scaled("CHARGE_RATE", const("combat_actions", "charge", "max_move"))
     verdict = (
-        f'IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,{q(BAD_DISTANCE)},'
+        f"IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,{q(BAD_DISTANCE)},"
         'IF(SUM(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
         'IF(SUM(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
     )

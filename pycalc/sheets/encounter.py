@@ -41,6 +41,7 @@ from pycalc.encounter import (
     LOG_SIZE,
     LOST_STUNNED,
     NO_MORALE_ROW,
+    ORDER_HINT,
     ROSTER_SIZE,
     SPELL_CHECK,
     SPELL_LOST,
@@ -785,6 +786,8 @@ class EncounterWriter:
         self.name(r, "record_key", "ROSTER_RECORD_KEY")
         for key in ("last_word", "short_auto", "short", "named_no", "acted", "sorted", "waiting"):
             r.add(key, key)
+        r.add("first_now_row", "its first log row of the round now (0: none)")
+        r.add("passed_at", "the first log row of the round now that passes it in the acting order")
         if rule.later_dice:
             r.add("attacks", "attacks its initiative rolls give it")
         elif self.block.attacks_each_round:
@@ -933,11 +936,38 @@ class EncounterWriter:
             state = f"IF({out},{band(hit_points.table, kinds.knocked_out, at('hp_now'))},{state})"
         found["state"] = f'IF({named},"",IFERROR({state},""))'
         found["down"] = f'IF({named},"",{at("hp_now")}<=0)'
+        found |= self.passed(row)
         found["conditions"] = self.conditions_now(row)
         if self.block.morale:
             found |= self.morale(row)
         found |= self.roster_extra(row)
         return found
+
+    def passed(self, row: int) -> dict[str, str]:
+        """The acting-order hint (``pycalc.encounter.order_hints``): the line's first log row of the
+        round now, and the first row of the round now before it whose attacker acts later in the order
+        (empty for a line unnamed, down or without initiative)."""
+        r, log = self.roster, self.log
+        at = lambda key: r.at(key, row)  # noqa: E731
+        unnamed = f'{at("name")}=""'
+        place = f"ROWS(${r.letter('name')}${r.top + 1}:{at('name')})"
+        at_first = f"SUMIFS({log.ref('row_no')},{log.ref('actor')},{place},{log.ref('first_now')},TRUE)"
+        past = f"(ROWS({log.ref('row_no')})+1)"
+        first = f"IF({at('first_now_row')}=0,{past},{at('first_now_row')})"
+        later = (
+            f"SUMPRODUCT(MAX(({log.ref('aorder')}>{at('order')})*({log.ref('round_now')}=ENC_ROUND_NOW)"
+            f"*({log.ref('row_no')}<{first})*({past}-{log.ref('row_no')})))"
+        )
+        skip = f"OR({unnamed},NOT(ISNUMBER({at('order')})),{at('down')}=TRUE"
+        if "cast_round" in r.index:  # a caster this round: its spell is no log row
+            skip += f",{at('cast_round')}=ENC_ROUND_NOW"
+        if "spell" in r.index:
+            skip += f',{at("spell")}<>""'
+        skip += ")"
+        return {
+            "first_now_row": f"IF({unnamed},0,{at_first})",
+            "passed_at": f'IF({skip},"",IF({later}=0,"",{past}-{later}))',
+        }
 
     def from_creatures(self, row: int) -> dict[str, str]:
         """The creature the line names (its Kind, else its name without a last word of digits) and each
@@ -1310,6 +1340,9 @@ class EncounterWriter:
             "prot_wear",
             "wear",
             "filled",
+            "row_no",  # the acting-order hint (pycalc.encounter.order_hints): the row's number in the log,
+            "first_now",  # the attacker's first row of the round now,
+            "aorder",  # and the attacker's place in the acting order (0: none)
         ):
             log.add(key, key)
         self.name(log, "filled", "LOG_FILLED_COUNT")
@@ -1543,6 +1576,13 @@ class EncounterWriter:
                 )
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
+        cells["row_no"] = f"ROW()-{log.top}"
+        now_row = f"AND(ISNUMBER({at('actor')}),{at('round_now')}=ENC_ROUND_NOW)"
+        earlier_rows = (
+            "0" if first else f"COUNTIFS({above('actor')},{at('actor')},{above('round_now')},ENC_ROUND_NOW)"
+        )
+        cells["first_now"] = now_row if first else f"IF({now_row},{earlier_rows}=0,FALSE)"
+        cells["aorder"] = f"IF(ISNUMBER({at('actor')}),N(INDEX({r.ref('order')},{at('actor')})),0)"
         cells["attacker_hp"] = (
             f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({self.taken_above(row, at('arow'))}),0)"
         )
@@ -1838,18 +1878,23 @@ class EncounterWriter:
             casting = (
                 f"AND({this_round}=ENC_ROUND_NOW,INDEX({r.ref('cast_round')},{at('trow')})={this_round})"
             )
-            hit = f"N({at('hp_lost')})>0" if spell.hit_needed else "TRUE"
+            hit = f",N({at('hp_lost')})>0" if spell.hit_needed else ""
             said = (
                 f"INDEX({table_name(spell.table, spell.says)},"
                 f"MATCH(SIGN({mine}-{theirs}),{table_name(spell.table, spell.order)},0))"
             )
             numbers = f"ISNUMBER({mine}),ISNUMBER({theirs})"
-            target_part += f'&IF(AND({casting},{hit},{numbers}),IFERROR({target}&" "&{said}&{sep},""),"")'
+            target_part += f'&IF(AND({casting}{hit},{numbers}),IFERROR({target}&" "&{said}&{sep},""),"")'
         if self.block.spell_lost_on_hit:  # pycalc.encounter.spell_lost, spell_check
             cells["spell_hit"] = self.spell_hit(row)
             target_part += f'&IF(ISNUMBER({at("spell_hit")}),{target}&{q(SPELL_CHECK)}&{sep},"")'
+        passed = f"MATCH({at('row_no')},{r.ref('passed_at')},0)"  # pycalc.encounter.order_hints
+        hint = (
+            f"IF(AND({at('round_now')}=ENC_ROUND_NOW,ISNUMBER({passed})),"
+            f'INDEX({r.ref("name")},{passed})&{q(ORDER_HINT)}&{sep},"")'
+        )
         cells["check_parts"] = (
-            f'IF({at("void")}<>"","",{ahead}&IF({resolved},{attacker_part}&{target_part},""))'
+            f'IF({at("void")}<>"","",{ahead}&IF({resolved},{attacker_part}&{target_part}&{hint},""))'
         )
         parts = at("check_parts")
         cells["check"] = f'IF({parts}="","",LEFT({parts},LEN({parts})-LEN({sep})))'
