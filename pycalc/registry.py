@@ -126,7 +126,8 @@ class ShippedRuleset:
         return load_ruleset(self.id)
 
     def encounter(self, rules: RuleSet) -> Adapter:
-        return self.adapter
+        """Its adapter, with the roster numbers its encounter block adds (Attacks each round)."""
+        return encounter_rulesets.adapter(rules)
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,7 @@ def test_a_log_row_says_what_the_calculator_says(calc, build_ruleset: Callable[[
     assert not differ, f"{len(differ)} differences, first:\n" + "\n".join(differ[:10])
     lines = [str(got["LOG_SUMMARY"][0]) for got in results]
     if rules.id != "spelljammer":  # the state the hit leaves the target in, once it cannot act
-        assert sum(1 for line in lines if " HP: " in line) >= 10
+        assert sum(1 for line in lines if " HP: " in line) >= 3
     assert sum(1 for line in lines if "type the" in line or "clear it" in line) >= 10 or rules.id in (
         "cnc",
         "spelljammer",

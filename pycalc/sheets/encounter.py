@@ -1576,7 +1576,7 @@ class EncounterWriter:
                 )
         filled = f'IF({at("attacker")}&{at("target")}="",0,1)'
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
-        cells["row_no"] = f"ROW()-{log.top}"
+        cells["row_no"] = f"ROW()-ROW(${log.letter('attacker')}${log.top})"
         now_row = f"AND(ISNUMBER({at('actor')}),{at('round_now')}=ENC_ROUND_NOW)"
         earlier_rows = (
             "0" if first else f"COUNTIFS({above('actor')},{at('actor')},{above('round_now')},ENC_ROUND_NOW)"
@@ -1881,7 +1881,7 @@ class EncounterWriter:
             hit = f",N({at('hp_lost')})>0" if spell.hit_needed else ""
             said = (
                 f"INDEX({table_name(spell.table, spell.says)},"
-                f"MATCH(SIGN({mine}-{theirs}),{table_name(spell.table, spell.order)},0))"
+                f"MATCH(({mine}>{theirs})-({mine}<{theirs}),{table_name(spell.table, spell.order)},0))"
             )
             numbers = f"ISNUMBER({mine}),ISNUMBER({theirs})"
             target_part += f'&IF(AND({casting}{hit},{numbers}),IFERROR({target}&" "&{said}&{sep},""),"")'
