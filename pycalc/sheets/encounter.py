@@ -1578,10 +1578,11 @@ class EncounterWriter:
         cells["filled"] = filled if first else f"{log.at('filled', row - 1)}+{filled}"
         cells["row_no"] = f"ROW()-ROW(${log.letter('attacker')}${log.top})"
         now_row = f"AND(ISNUMBER({at('actor')}),{at('round_now')}=ENC_ROUND_NOW)"
-        earlier_rows = (
-            "0" if first else f"COUNTIFS({above('actor')},{at('actor')},{above('round_now')},ENC_ROUND_NOW)"
-        )
-        cells["first_now"] = now_row if first else f"IF({now_row},{earlier_rows}=0,FALSE)"
+        if first:
+            cells["first_now"] = now_row
+        else:
+            earlier = f"COUNTIFS({above('actor')},{at('actor')},{above('round_now')},ENC_ROUND_NOW)"
+            cells["first_now"] = f"IF({now_row},{earlier}=0,FALSE)"
         cells["aorder"] = f"IF(ISNUMBER({at('actor')}),N(INDEX({r.ref('order')},{at('actor')})),0)"
         cells["attacker_hp"] = (
             f"IF(ISNUMBER({at('arow')}),{self.stat('attacker', 'start_hp', row)}-({self.taken_above(row, at('arow'))}),0)"
