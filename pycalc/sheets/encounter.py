@@ -76,6 +76,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.dual import BOTH, Udfs, both, macro_text
 from pycalc.sheets.formulas import band, by_label, const, last, q
+from pycalc.sheets.kind_formulas import subdual_picked, typed_kind
 from pycalc.sheets.log_rows import (
     LITERAL,
     ONCE,
@@ -1729,14 +1730,10 @@ class EncounterWriter:
         log, r, kinds = self.log, self.roster, self.block.damage_kinds
         assert kinds is not None
         at = lambda key: log.at(key, row)  # noqa: E731
-        kind, table = at("kind"), kinds.table
-        named = labels(self.rules)
+        kind = at("kind")
 
         def typed(kind_id: str) -> str:
-            if kind_id not in named:
-                return "FALSE"
-            label = const(table, kind_id, "label")
-            return f'IF({kind}="",FALSE,OR({kind}={label},{kind}=LEFT({label},1)))'
+            return typed_kind(self.rules, kind, kind_id)
 
         trow = at("trow")
         picked = self.subdual_picked(row)
@@ -1779,39 +1776,24 @@ class EncounterWriter:
         return cells
 
     def subdual_picked(self, row: int) -> str:
-        """TRUE where a pick of the row deals subdual damage (``subdual_picks``: the choice's row, or a
-        ticked row, TRUE in the column), as the row's calculator inputs hold the picks."""
-        kinds, log = self.block.damage_kinds, self.log
-        assert kinds is not None
+        """TRUE where a pick of the row deals subdual damage, as the row's calculator inputs hold the
+        picks (and its Picks cell reads)."""
+        log = self.log
         if SUBDUAL not in labels(self.rules):
             return "FALSE"
-        found = []
-        for table_id, column in kinds.subdual_picks:
-            table = self.rules.table(table_id)
-            if table.picker == "toggle":
-                for r in table.rows:
-                    name = next(
-                        (
-                            n
-                            for n in self.used
-                            if n.endswith(f"_{name_part(table_id)}_{name_part(str(r.id))}")
-                        ),
-                        None,
-                    )
-                    if name is not None and f"in_{name}" in log.index:
-                        found.append(
-                            f"AND({log.at('in_' + name, row)}=TRUE,{const(table_id, str(r.id), column)}=TRUE)"
-                        )
-            else:
-                name = self.pick_input(table_id)
-                if f"in_{name}" in log.index:
-                    found.append(
-                        f"IFERROR({by_label(table_id, column, log.at('in_' + name, row))}=TRUE,FALSE)"
-                    )
-        if not found:
-            return "FALSE"
+
+        def logged(name: str | None) -> str | None:
+            return log.at(f"in_{name}", row) if name is not None and f"in_{name}" in log.index else None
+
+        def toggle_cell(table_id: str, row_id: str) -> str | None:
+            end = f"_{name_part(table_id)}_{name_part(row_id)}"
+            return logged(next((n for n in self.used if n.endswith(end)), None))
+
+        found = subdual_picked(self.rules, toggle_cell, lambda table_id: logged(self.pick_input(table_id)))
+        if found == "FALSE":
+            return found
         readable = f"NOT({log.at('picks_bad', row)})" if "picks_bad" in log.index else "TRUE"
-        return f"AND({readable},OR({','.join(found)}))"
+        return f"AND({readable},{found})"
 
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
         """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker

@@ -13,7 +13,8 @@ from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL, encounter
 from pycalc.sheets.calculator import INPUT, OUTPUT, PICK, WORKING, Field, Section
 from pycalc.sheets.common import name_part, table_name
-from pycalc.sheets.formulas import band, by_label, const, last
+from pycalc.sheets.formulas import band, last
+from pycalc.sheets.kind_formulas import subdual_picked, typed_kind
 from pycalc.tables import RuleSet
 
 STATE = "ATTACK_TARGET_STATE"
@@ -53,14 +54,15 @@ def state_fields(rules: RuleSet, fields: list[Field], normal: str) -> tuple[Fiel
         state = band(rule.table, rule.state, after)
         return (Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),)
     label = labels(rules)[SUBDUAL]
-    typed = f'IF({KIND}="",FALSE,OR({KIND}={const(kinds.table, SUBDUAL, "label")},{KIND}=LEFT({const(kinds.table, SUBDUAL, "label")},1)))'
+    typed = typed_kind(rules, KIND, SUBDUAL)
     is_sub = f'OR({typed},AND({KIND}="",{picked(rules, fields)}))'
-    struck_down = f"SUM({HP_BEFORE})<=0" if kinds.further_damage_lethal else "FALSE"
-    part = f"IF(AND({is_sub},{DAMAGE}>0,NOT({struck_down})),{DAMAGE}-({normal}),0)"
+    # where further damage kills, a hit on a target already down is never subdual
+    not_down = (f"NOT(SUM({HP_BEFORE})<=0)",) if kinds.further_damage_lethal else ()
+    part = f"IF(AND({','.join((is_sub, f'{DAMAGE}>0', *not_down))}),{DAMAGE}-({normal}),0)"
     subs = f"(N({SUBDUAL_TAKEN})+{PART})"
     lethal = f"({after}+{subs})"
-    down = f"AND({struck_down},{DAMAGE}>0)"
-    knocked_out = f"AND({subs}>0,{after}<=0,{lethal}>0,NOT({down}))"
+    struck = (f"NOT(AND(SUM({HP_BEFORE})<=0,{DAMAGE}>0))",) if kinds.further_damage_lethal else ()
+    knocked_out = f"AND({','.join((f'{subs}>0', f'{after}<=0', f'{lethal}>0', *struck))})"
     state = (
         f"IF({knocked_out},{band(rule.table, kinds.knocked_out, after)},"
         f"{band(rule.table, rule.state, f'IF({lethal}<=0,{lethal},{after})')})"
@@ -97,22 +99,14 @@ def guarded(state: str) -> str:
 
 
 def picked(rules: RuleSet, fields: list[Field]) -> str:
-    """TRUE where a pick of the calculator deals subdual damage (``subdual_picks``: the picked row, or a
-    ticked row, TRUE in the column), as the log's Kind reads the same picks."""
-    kinds = encounter(rules).damage_kinds
-    assert kinds is not None
-    found = []
-    for table_id, column in kinds.subdual_picks:
-        table = rules.table(table_id)
-        if table.picker == "toggle":
-            for row in table.rows:
-                end = f"_{name_part(table_id)}_{name_part(str(row.id))}"
-                box = next((f.name for f in fields if f.name and f.name.endswith(end)), None)
-                if box is not None:
-                    found.append(f"AND({box}=TRUE,{const(table_id, str(row.id), column)}=TRUE)")
-        else:
-            options = f"={table_name(table_id, 'label')}"
-            pick = next((f.name for f in fields if f.name and f.options == options), None)
-            if pick is not None:
-                found.append(f"IFERROR({by_label(table_id, column, pick)}=TRUE,FALSE)")
-    return f"OR({','.join(found)})" if found else "FALSE"
+    """TRUE where a pick of the calculator deals subdual damage, as the log's Kind reads the same picks."""
+
+    def toggle_cell(table_id: str, row_id: str) -> str | None:
+        end = f"_{name_part(table_id)}_{name_part(row_id)}"
+        return next((f.name for f in fields if f.name and f.name.endswith(end)), None)
+
+    def choice_cell(table_id: str) -> str | None:
+        options = f"={table_name(table_id, 'label')}"
+        return next((f.name for f in fields if f.name and f.options == options), None)
+
+    return subdual_picked(rules, toggle_cell, choice_cell)
