@@ -27,11 +27,10 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20, ruling_text
+from pycalc.sheets import d20, situation_cells
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
@@ -67,9 +66,10 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.roll_entry import attack_roll
-from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.ruling_text import ruling_words
+from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picker_fields, sum_of
 from pycalc.sheets.target_state import said, with_target_state
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import Row, RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
 OTHER_SHEET = "Other calculators"
@@ -93,10 +93,6 @@ PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
 }
 
 
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
-
-
 def ruling(ruling_id: str) -> str:
     return ruling_name(ruling_id)
 
@@ -109,7 +105,7 @@ def min_ac() -> str:
 
 
 def picked(table_id: str, column: str) -> str:
-    return by_label(table_id, column, pick_name(table_id))
+    return situation_cells.picked(PICKERS, table_id, column)
 
 
 def situational_hit(rules: RuleSet) -> str:
@@ -147,21 +143,10 @@ def two_weapon_hit() -> str:
 
 
 def loses_dex(rules: RuleSet) -> str:
-    terms = [picked("attack_direction", "defender_loses_dex")]
-    for row in rules.table("dex_loss_conditions").rows:
-        terms.append(
-            f"AND({pick_name('dex_loss_conditions', row.id)},{const('dex_loss_conditions', row.id, 'loses_dex')})"
-        )
-    return f"OR({','.join(terms)})"
-
-
-def charge_damage(rules: RuleSet) -> str:
-    return plus(
-        *(
-            f"IF({pick_name('charge', row.id)},{const('charge', row.id, 'damage')},0)"
-            for row in rules.table("charge").rows
-        )
+    ticked = column_terms(
+        rules, PICKERS, "loses_dex", str, lambda box, v: f"AND({box},{v})", ("dex_loss_conditions",)
     )
+    return f"OR({','.join([picked('attack_direction', 'defender_loses_dex'), *ticked])})"
 
 
 def odds_dice_message() -> str:
@@ -207,39 +192,6 @@ def dice_ok(expr: str) -> str:
     sides, modifier = dice_sides(expr), dice_modifier(expr)
     plain = f'IF({prefix}="","",{count})&"d"&{sides}&IF({modifier}>0,"+"&{modifier},IF({modifier}<0,{modifier},""))'
     return f"IFERROR(AND({plain}={expr},{count}>=1,{sides}>=1),FALSE)"
-
-
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in CHOICE_PICKERS:
-        table = rules.table(table_id)
-        label, help_text = PICKER_TEXT.get(table_id, (table.title, ""))
-        fields.append(
-            Field(
-                label,
-                pick_name(table_id),
-                PICK,
-                default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=help_text,
-                help_formula=ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=str(row.values.get("note") or ""),
-                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
-                )
-            )
-    return tuple(fields)
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -309,20 +261,32 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 
 
 PRONE_REPLACED = "replaces the prone bonus"
-DEX_PENALTY_TABLE = "two_weapon_fighting"  # its penalty follows the attacker's Dex (engine.two_weapon_hit)
-
-
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
-    beyond = table_id == DEX_PENALTY_TABLE or "defender_loses_dex" in rules.table(table_id).column_ids
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
-    )
+DEX_PENALTY_TABLE = "two_weapon_fighting"
 
 
 def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
     """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
     return listed(effect_parts(rules, table_id, row))
+
+
+def choice_words(table: Table) -> tuple[str, str]:
+    return PICKER_TEXT.get(table.id, (table.title, ""))
+
+
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return str(row.label), str(row.values.get("note") or "")
+
+
+PICKERS = Pickers(
+    CHOICE_PICKERS,
+    TOGGLE_PICKERS,
+    default_choice,
+    effect=choice_help,
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    # a penalty the attacker's Dex offsets (engine.two_weapon_hit), or a loss of the defender's Dex
+    beyond_numbers=lambda table: table.id == DEX_PENALTY_TABLE or "defender_loses_dex" in table.column_ids,
+)
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -383,7 +347,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
         ),
         odds_section(rules, resolution(rules)),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
         attack_range_section(),
         Section(
             "Before the roll",
@@ -513,7 +477,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Damage from the situation (charge)",
                     "ATTACK_SITUATION_DAMAGE",
                     WORKING,
-                    native=charge_damage(rules),
+                    native=sum_of(rules, PICKERS, "damage", ("charge",)),
                 ),
                 Field(
                     "The attack kind deals damage",
