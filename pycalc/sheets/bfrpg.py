@@ -16,7 +16,7 @@ from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20, ruling_text
+from pycalc.sheets import bfrpg_odds, d20
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     DICE_ERROR,
@@ -24,6 +24,7 @@ from pycalc.sheets.bfrpg_formulas import (
     FACES_LIST,
     FAIL_MAX,
     MARGIN_MIN,
+    PREFIX,
     THREAT_MIN,
     crit_rule,
     multiplied,
@@ -73,9 +74,10 @@ from pycalc.sheets.formulas import (
     q,
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.ruling_text import ruling_words
+from pycalc.sheets.situation_cells import Pickers, any_of, picker_fields, sum_of
 from pycalc.sheets.target_state import said, with_target_state
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import Row, RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
@@ -224,27 +226,10 @@ def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
 # --------------------------------------------------------------------------- Attack calculator
 
 
-def gate(table_id: str, term: str) -> str:
-    if table_id in engine.RANGED_ONLY:
-        return f"IF(ATTACK_RANGED,{term},0)"
-    if table_id in engine.MELEE_ONLY:
-        return f"IF(ATTACK_RANGED,0,{term})"
-    return term
-
-
 def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozenset()) -> str:
-    """Sum of one modifier column over every picker, as engine.column_sum."""
-    terms = []
-    for table_id in engine.ATTACK_CHOICES:
-        if table_id not in skip and column in rules.table(table_id).column_ids:
-            terms.append(gate(table_id, ruled_by_label(rules, table_id, column)))
-    for table_id in engine.ATTACK_TOGGLES:
-        if column in rules.table(table_id).column_ids:
-            for row in rules.table(table_id).rows:
-                terms.append(
-                    gate(table_id, f"IF({pick_name(table_id, row.id)},{const(table_id, row.id, column)},0)")
-                )
-    return plus(*terms)
+    """Sum of one modifier column over every picker but ``skip``, as engine.column_sum."""
+    tables = tuple(t for t in PICKERS.tables if t not in skip)
+    return sum_of(rules, PICKERS, column, tables, lambda table_id: ruled_by_label(rules, table_id, column))
 
 
 def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
@@ -257,53 +242,9 @@ def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
     return found
 
 
-def any_ticked(rules: RuleSet, column: str) -> str:
-    terms = []
-    for table_id in engine.ATTACK_TOGGLES:
-        if column in rules.table(table_id).column_ids:
-            for row in rules.table(table_id).rows:
-                terms.append(
-                    gate(table_id, f"AND({pick_name(table_id, row.id)},{const(table_id, row.id, column)})")
-                )
-    return f"OR({','.join(terms)})" if terms else "FALSE"
-
-
 def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:
     condition = f'AND({reduces},OR({ruling_name("two_weapon_dex")}="both",{row_id}<>"primary_hand"))'
     return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
-
-
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in engine.ATTACK_CHOICES:
-        table = rules.table(table_id)
-        where = " (ranged attacks only)" if table_id in engine.RANGED_ONLY else ""
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                engine.default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=(table.note[:90] + where) if table.note else where.strip(),
-                help_formula=ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in engine.ATTACK_TOGGLES:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    f"{table.title}: {row.label}",
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=str(row.values.get("note") or ""),
-                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
-                )
-            )
-    return tuple(fields)
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -420,17 +361,32 @@ def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 SPECIALIST = "shield specialist damage"
 
 
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
-    beyond = bool(BEYOND_NUMBERS & set(rules.table(table_id).column_ids)) or table_id in ONLY
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
-    )
-
-
 def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
     """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
     return listed(effect_parts(rules, table_id, row))
+
+
+def choice_words(table: Table) -> tuple[str, str]:
+    where = " (ranged attacks only)" if table.id in engine.RANGED_ONLY else ""
+    return table.title, (table.note[:90] + where) if table.note else where.strip()
+
+
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return f"{table.title}: {row.label}", str(row.values.get("note") or "")
+
+
+PICKERS = Pickers(
+    engine.ATTACK_CHOICES,
+    engine.ATTACK_TOGGLES,
+    engine.default_choice,
+    prefix=PREFIX,
+    ranged_only=engine.RANGED_ONLY,
+    melee_only=engine.MELEE_ONLY,
+    effect=choice_help,
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)) or table.id in ONLY,
+)
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -529,7 +485,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
         Section(
             "Before the roll",
             (
@@ -707,7 +663,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Automatic melee hit (helpless target)",
                     "ATTACK_AUTO_HIT",
                     WORKING,
-                    native=f"AND(NOT(ATTACK_RANGED),{any_ticked(rules, 'auto_hit_melee')})",
+                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, PICKERS, 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
                     number_format=BOOLEAN_FORMAT,
                 ),
                 Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),

@@ -15,11 +15,10 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20, ruling_text
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
@@ -56,6 +55,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
+from pycalc.sheets.situation_cells import Pickers, by_id, pick_name, picker_fields, ruling_is
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
@@ -70,18 +70,6 @@ INTRO = (
     "Yellow cells are yours: type the numbers, pick the situation, then enter the rolls. "
     "Green cells are worked out from the rule tables in this workbook."
 )
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
-
-
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def by_id(table: str, column: str, id_expr: str) -> str:
-    return f"INDEX({T(table, column)},MATCH({id_expr},{T(table, 'id')},0))"
 
 
 def empty(expr: str) -> str:
@@ -359,47 +347,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
 ATTACK_DICE = DiceCells("ATTACK", "ATTACK_DICE")
 
 
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in engine.ATTACK_CHOICE_PICKERS:
-        table = rules.table(table_id)
-        help_text = "missile attacks only" if "applies_to" in table.column_ids else table.note[:90]
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                engine.default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=help_text,
-                help_formula=None if table_id == KIND_TABLE else ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in engine.ATTACK_TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=toggle_help(rules, table, row),
-                    help_formula=by_ruling(rules, lambda r, table=table, row=row: toggle_help(r, table, row)),
-                )
-            )
-    return tuple(fields)
-
-
 KIND_TABLE = "attack_kind"
-
-
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes what its rows do (``ruling_text``)."""
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row)
-    )
 
 
 def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
@@ -444,6 +392,33 @@ def toggle_help(rules: RuleSet, table: Table, row: Row) -> str:
 
 
 TOGGLE_FLAGS = (("non_lethal", "non-lethal"), ("cannot_hit", "cannot hit"))
+
+
+def choice_words(table: Table) -> tuple[str, str]:
+    return table.title, "missile attacks only" if "applies_to" in table.column_ids else table.note[:90]
+
+
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return str(row.label), toggle_help(rules, table, row)
+
+
+def effect(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes: a choice against the table's first row, a toggle's own effect."""
+    if table_id in engine.ATTACK_TOGGLE_PICKERS:
+        return toggle_help(rules, rules.table(table_id), row)
+    return choice_help(rules, table_id, row)
+
+
+PICKERS = Pickers(
+    engine.ATTACK_CHOICE_PICKERS,
+    engine.ATTACK_TOGGLE_PICKERS,
+    engine.default_choice,
+    effect=effect,
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    unnoted=frozenset({KIND_TABLE}),
+    toggle_note=by_ruling,
+)
 
 
 def resolution(rules: RuleSet) -> Formulas:
@@ -511,7 +486,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
         Section(
             "Before the roll",
             (

@@ -36,7 +36,6 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    ruling_name,
 )
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import (
@@ -49,6 +48,7 @@ from pycalc.sheets.d20_heat import (
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q, unless_down
 from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.situation_cells import ruling_is
 from pycalc.tables import RuleSet
 
 WORKINGS = "Odds workings"
@@ -58,10 +58,6 @@ CHART_LARGEST = 60  # layout: the chart's bars are 0..59 damage and "60 or more"
 FACE_TITLES = ("d20 face", "Plain follow-up gives")
 HEAT_BONUS = range(-2, 16)  # layout of the printed heat map
 HEAT_AC = range(8, 27)
-
-
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
 
 
 def outcome_ids(rules: RuleSet) -> list[str]:

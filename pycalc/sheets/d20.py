@@ -49,13 +49,13 @@ from pycalc.sheets.common import (
     show_chart,
     table_name,
 )
-from pycalc.sheets.d20_formulas import pick_name
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
+from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
 from pycalc.tables import RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
@@ -122,6 +122,15 @@ def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
     return [rules.table(table_id) for table_id in block.modifiers or ()]
 
 
+def pickers(rules: RuleSet, block: Resolution) -> Pickers:
+    tables = picker_tables(rules, block)
+    return Pickers(
+        tuple(t.id for t in tables if t.picker == "choice"),
+        tuple(t.id for t in tables if t.picker != "choice"),
+        order=tuple(t.id for t in tables),
+    )
+
+
 def picked_terms(
     rules: RuleSet,
     block: Resolution,
@@ -131,18 +140,14 @@ def picked_terms(
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
     ``ticked(is_ticked, value)`` for each row of a toggle table."""
-    terms = []
-    for table in picker_tables(rules, block):
-        if column not in table.column_ids:
-            continue
-        if table.picker == "choice":
-            terms.append(chosen(by_label(table.id, column, pick_name(table.id))))
-        else:
-            terms += [
-                ticked(f"{pick_name(table.id, row.id)}=TRUE", const(table.id, str(row.id), column))
-                for row in table.rows
-            ]
-    return terms
+    situation = pickers(rules, block)
+    return column_terms(
+        rules,
+        situation,
+        column,
+        lambda table_id: chosen(picked(situation, table_id, column)),
+        lambda box, value: ticked(f"{box}=TRUE", value),
+    )
 
 
 def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:

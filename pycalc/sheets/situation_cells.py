@@ -10,7 +10,7 @@ rulesets' writers read the same functions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pycalc.sheets import ruling_text
 from pycalc.sheets.calculator import PICK, Field
@@ -69,10 +69,11 @@ class Pickers:
     beyond_numbers: Callable[[Table], bool] = lambda table: False  # rows do more than their numbers say
     unnoted: frozenset[str] = frozenset()  # choice tables whose note reads the table's cells (``pick_notes``)
     toggle_note: Callable[[RuleSet, Callable[[RuleSet], str]], str | None] = ruling_text.toggle_note
-    tables: tuple[str, ...] = field(init=False)
+    order: tuple[str, ...] = ()  # the tables' order in a sum (default: the choices, then the toggles)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", self.choices + self.toggles)
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return self.order or self.choices + self.toggles
 
     def name(self, table_id: str, row_id: str | None = None) -> str:
         return pick_name(table_id, row_id, self.prefix)
