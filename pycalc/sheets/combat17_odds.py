@@ -23,7 +23,7 @@ from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20
-from pycalc.sheets.calculator import INPUT, Field, Section
+from pycalc.sheets.calculator import Section
 from pycalc.sheets.common import (
     NOTE,
     PERCENT_FORMAT,
@@ -37,6 +37,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
+from pycalc.sheets.d20 import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import (
     critical_formula,
@@ -48,6 +49,7 @@ from pycalc.sheets.d20_heat import (
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q, unless_down
 from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.sheets.situation_cells import ruling_is
 from pycalc.tables import RuleSet
 
@@ -180,62 +182,31 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
 
     columns = weighed(damage_columns(rules, rules_f))
     expected = d20.outcome_sum(columns, lambda d: d, rules_f.c)
-    hp = "SUM(ATTACK_TARGET_HP)"
+    hp = f"SUM({TARGET_HP})"
     kill = d20.outcome_sum(columns, lambda d: f"--({d}>={hp})", rules_f.c)
-    udf_head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
-    udf_tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER"
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
-    return Section(
-        "Odds before the roll (every d20, chart roll and damage die weighed)",
-        (
-            Field(
-                "Attacks this round", "ATTACK_ATTACKS", INPUT, 1, help="independent attacks, same situation"
-            ),
-            Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10),
-            Field(
-                "Expected damage per attack",
-                "ATTACK_EXPECTED_DAMAGE",
-                key=True,
-                number_format="0.00",
-                native=guarded(expected),
-                udf=f"combat17_expected_damage({udf_head},1,{udf_tail})",
-            ),
-            Field(
-                "Expected damage per round",
-                "ATTACK_EXPECTED_DAMAGE_ROUND",
-                number_format="0.00",
-                native=(
-                    "IF(ISTEXT(ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE,"
-                    f"IF(SUM(ATTACK_ATTACKS)<0,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
-                ),
-                udf=f"combat17_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
-            ),
-            Field(
-                "Chance one attack drops the target",
-                "ATTACK_KILL_CHANCE",
-                key=True,
-                number_format=PERCENT_FORMAT,
-                native=unless_down("ATTACK_TARGET_HP", guarded(kill)),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP", f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})"
-                ),
-            ),
-            Field(
-                "Chance the round's attacks drop the target",
-                "ATTACK_KILL_CHANCE_ROUND",
-                number_format=PERCENT_FORMAT,
-                native=unless_down(
-                    "ATTACK_TARGET_HP",
-                    "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
-                    f"IF(SUM(ATTACK_ATTACKS)=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
-                ),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP",
-                    f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
-                ),
-            ),
+    native = {
+        EXPECTED: guarded(expected),
+        EXPECTED_ROUND: (
+            f"IF(ISTEXT({EXPECTED}),{EXPECTED},IF(SUM({ATTACKS})<0,{attacks_bad},SUM({ATTACKS})*{EXPECTED}))"
         ),
+        KILL: unless_down(TARGET_HP, guarded(kill)),
+        KILL_ROUND: unless_down(
+            TARGET_HP,
+            f"IF(ISTEXT({KILL}),{KILL},IF(SUM({ATTACKS})=1,{KILL},"
+            f"IF(SUM({ATTACKS})=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
+        ),
+    }
+    panel = OddsPanel(
+        "combat17",
+        "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE",
+        "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER",
+        native,
+        attacks_label="Attacks this round",
+        attacks_help="independent attacks, same situation",
+        kill_key=True,
     )
+    return Section("Odds before the roll (every d20, chart roll and damage die weighed)", odds_fields(panel))
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
