@@ -75,7 +75,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, picker_fields, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -485,7 +485,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (

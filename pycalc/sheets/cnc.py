@@ -67,7 +67,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picker_fields, sum_of
+from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -347,7 +347,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
         ),
         odds_section(rules, resolution(rules)),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
+        situation_section(rules, PICKERS),
         attack_range_section(),
         Section(
             "Before the roll",

@@ -55,7 +55,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
-from pycalc.sheets.situation_cells import Pickers, by_id, pick_name, picker_fields, ruling_is
+from pycalc.sheets.situation_cells import Pickers, by_id, pick_name, ruling_is, situation_section
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
@@ -486,7 +486,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (

@@ -64,7 +64,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.situation_cells import Pickers, any_of, by_id, picker_fields, ruling_is, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, by_id, ruling_is, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
@@ -324,7 +324,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
         ),
         odds_section(rules, resolution(rules)),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules, PICKERS)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (

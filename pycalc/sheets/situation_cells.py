@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pycalc.sheets import ruling_text
-from pycalc.sheets.calculator import PICK, Field
+from pycalc.sheets.calculator import PICK, Field, Section
 from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.formulas import by_label, const, plus
 from pycalc.table_files import Row, Table
@@ -185,7 +185,7 @@ def toggle_field(rules: RuleSet, pickers: Pickers, table: Table, row: Row) -> Fi
     )
 
 
-def picker_fields(rules: RuleSet, pickers: Pickers) -> tuple[Field, ...]:
+def situation_section(rules: RuleSet, pickers: Pickers) -> Section:
     """The situation's pick cells: the choice tables' dropdowns, then each toggle table's boxes."""
     choices = [choice_field(rules, pickers, rules.table(table_id)) for table_id in pickers.choices]
     toggles = [
@@ -193,4 +193,4 @@ def picker_fields(rules: RuleSet, pickers: Pickers) -> tuple[Field, ...]:
         for table in map(rules.table, pickers.toggles)
         for row in table.rows
     ]
-    return (*choices, *toggles)
+    return Section("Situation (all at their defaults = no modifier)", (*choices, *toggles))
