@@ -67,7 +67,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, situation_section, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, pick_name, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -143,10 +143,8 @@ def two_weapon_hit() -> str:
 
 
 def loses_dex(rules: RuleSet) -> str:
-    ticked = column_terms(
-        rules, PICKERS, "loses_dex", str, lambda box, v: f"AND({box},{v})", ("dex_loss_conditions",)
-    )
-    return f"OR({','.join([picked('attack_direction', 'defender_loses_dex'), *ticked])})"
+    direction = picked("attack_direction", "defender_loses_dex")
+    return any_of(rules, PICKERS, "loses_dex", ("dex_loss_conditions",), before=(direction,))
 
 
 def odds_dice_message() -> str:

@@ -55,7 +55,15 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
-from pycalc.sheets.situation_cells import Pickers, by_id, pick_name, ruling_is, situation_section
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    by_id,
+    pick_name,
+    ruling_is,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
@@ -209,19 +217,9 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
     situation_hit = plus(*(f"IF({on[r]},{const('attack_situation', r, 'hit')},0)" for r in on))
     multiplier = ",".join(f"IF({on[r]},{const('attack_situation', r, 'damage_multiplier')},1)" for r in on)
     non_lethal = ",".join(f"AND({on[r]},{const('attack_situation', r, 'non_lethal')})" for r in on)
-    conditions = [str(r.id) for r in rules.table("attacker_conditions").rows]
-    condition_hit = plus(
-        *(
-            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'hit')},0)"
-            for r in conditions
-        )
-    )
-    condition_damage = plus(
-        *(
-            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'damage')},0)"
-            for r in conditions
-        )
-    )
+    conditions = ("attacker_conditions",)
+    condition_hit = sum_of(rules, PICKERS, "hit", conditions)
+    condition_damage = sum_of(rules, PICKERS, "damage", conditions)
     target_ac = plus(
         *(
             f"IF({pick_name('target_conditions', r.id)},IF(ATTACK_MELEE,{const('target_conditions', str(r.id), 'ac_vs_melee')},"
@@ -230,15 +228,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         )
     )
     missile_barred = by_label("missile_range", "cannot_hit", pick_name("missile_range"))
-    barred = ",".join(
-        [
-            f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})",
-            *(
-                f"AND({pick_name('attack_barred', r.id)},{const('attack_barred', str(r.id), 'cannot_hit')})"
-                for r in rules.table("attack_barred").rows
-            ),
-        ]
-    )
+    missile = f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})"
+    barred = any_of(rules, PICKERS, "cannot_hit", ("attack_barred",), before=(missile,))
     cover_pick = pick_name("cover")
     as_concealment = by_label("cover", "as_concealment", cover_pick)
     cover_hit = (
@@ -302,7 +293,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             "Target cannot be hit",
             "ATTACK_BARRED",
             WORKING,
-            native=f"OR({barred})",
+            native=barred,
             number_format=BOOLEAN_FORMAT,
         ),
         Field(

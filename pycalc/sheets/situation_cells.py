@@ -130,9 +130,13 @@ def sum_of(
 
 
 def any_of(
-    rules: RuleSet, pickers: Pickers, column: str, tables: tuple[str, ...] | None = None, none: str = "FALSE"
+    rules: RuleSet,
+    pickers: Pickers,
+    column: str,
+    tables: tuple[str, ...] | None = None,
+    before: tuple[str, ...] = (),
 ) -> str:
-    """TRUE when a picked row has ``column`` ticked (``none`` where no picked table has it)."""
+    """TRUE when a picked row has ``column`` ticked, or one of the conditions ``before`` holds."""
     terms = column_terms(
         rules,
         pickers,
@@ -141,7 +145,7 @@ def any_of(
         lambda box, v: f"AND({box},{v})",
         tables,
     )
-    return f"OR({','.join(terms)})" if terms else none
+    return f"OR({','.join([*before, *terms])})" if before or terms else "FALSE"
 
 
 def ruled_choice_note(rules: RuleSet, pickers: Pickers, table_id: str) -> str | None:
