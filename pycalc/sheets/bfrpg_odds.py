@@ -14,7 +14,6 @@ round's chance to drop the target (the .xlsm's), and the printable sheet.
 
 from __future__ import annotations
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.bfrpg_odds import SEVERAL_ATTACKS
@@ -22,12 +21,8 @@ from pycalc.sheets import d20, odds_panel
 from pycalc.sheets.bfrpg_formulas import udf_damage_picks
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
-    NOTE,
-    TITLE,
-    WRAP,
     absolute,
     define_name,
-    protect,
     put,
     put_formula,
 )
@@ -36,7 +31,7 @@ from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
 from pycalc.sheets.d20_heat import FACES as D20W_FACES
 from pycalc.sheets.formulas import round_kill_formula
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel
 from pycalc.tables import RuleSet
 
@@ -71,23 +66,18 @@ def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable heat maps: chance to hit and of a confirmed critical, by attack bonus and AC."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: odds by attack bonus and target AC").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: odds by attack bonus and target AC",
         "d20 + AB >= AC; a natural 1 always misses, a natural 20 always hits and threatens a critical, "
         "confirmed by a second d20 that hits normally. No situation modifiers. There is no fumble chart.",
     )
-    note.font, note.alignment = NOTE, WRAP
     put(sheet["A3"], "Chance of a natural 1 (always a miss)")
     put_formula(sheet["F3"], f"SUM({ALWAYS_MISS})/{D20W_FACES}").number_format = "0%"
     define_name(book, "ODDS_NATURAL_1_CHANCE", absolute(sheet, "F3"))
     block = rules.resolution_block
     assert block is not None
-    row = 5
-    for heat in heat_maps(block, "AB \\ AC", HEAT_BONUS, HEAT_AC, "Chance of a confirmed critical hit"):
-        row = write_heat_map(book, sheet, row, heat)
-    sheet.column_dimensions["A"].width = 10
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 6
-    protect(sheet)
+    critical = "Chance of a confirmed critical hit"
+    write_heat_maps(book, sheet, 5, heat_maps(block, "AB \\ AC", HEAT_BONUS, HEAT_AC, critical))
+    finish_odds_sheet(sheet, 10, len(HEAT_AC), 6)

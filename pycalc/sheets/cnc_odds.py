@@ -14,18 +14,16 @@ What stays here is the ruleset's own: the odds panel's fields and texts, the rou
 
 from __future__ import annotations
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.cnc_odds import SEVERAL_ATTACKS
 from pycalc.sheets import d20
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.common import NOTE, TITLE, WRAP, protect, put
 from pycalc.sheets.d20 import KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import heat_maps
 from pycalc.sheets.formulas import round_kill_formula
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.tables import RuleSet
 
@@ -53,23 +51,16 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit by attack bonus (rows) and the defender's AC (columns)."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and armor class").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and armor class",
         "Exact chances on one d20: d20 + bonus >= AC hits. Rows: the attacker's bonus (BtH + Str or Dex, "
         "modifiers included); columns: the defender's AC in the situation. C&C has no critical hit or fumble; "
         "a natural-roll house rule ticked in the natural_rolls table is counted.",
+        len(HEAT_AC),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_AC))
-    sheet.row_dimensions[2].height = 30
     block = rules.resolution_block
     assert block is not None
-    row = 4
-    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
-        row = write_heat_map(book, sheet, row, heat)
-    sheet.column_dimensions["A"].width = 12
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+    write_heat_maps(book, sheet, 4, heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC))
+    finish_odds_sheet(sheet, 12, len(HEAT_AC), 5.5)

@@ -25,11 +25,8 @@ from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20
 from pycalc.sheets.calculator import Section
 from pycalc.sheets.common import (
-    NOTE,
     PERCENT_FORMAT,
     SUBTITLE,
-    TITLE,
-    WRAP,
     absolute,
     damage_chart,
     define_name,
@@ -48,7 +45,7 @@ from pycalc.sheets.d20_heat import (
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.sheets.situation_cells import ruling_is
 from pycalc.tables import RuleSet
@@ -211,19 +208,16 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit by attack bonus x target AC, and the natural-roll chances."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and Armor Class").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and Armor Class",
         "Exact chances with the natural rolls (a natural 20 always hits, a natural 1 always misses); "
         "no situation modifiers. d20 + attack bonus >= AC.",
     )
-    note.font, note.alignment = NOTE, WRAP
     block = rules.resolution_block
     assert block is not None
-    row = 3
-    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
-        row = write_heat_map(book, sheet, row, heat)
+    row = write_heat_maps(book, sheet, 3, heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC))
     row -= 1
     put(sheet.cell(row, 1), "Natural rolls (any bonus, plain follow-up d20)").font = SUBTITLE
     lines = [  # a target every roll reaches: only the natural roll counts
@@ -245,7 +239,4 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(row + offset, 1), label)
         put_formula(sheet.cell(row + offset, 2), formula).number_format = PERCENT_FORMAT
         define_name(book, name, absolute(sheet, f"B{row + offset}"))
-    sheet.column_dimensions["A"].width = 34
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 6
-    protect(sheet)
+    finish_odds_sheet(sheet, 34, len(HEAT_AC), 6)

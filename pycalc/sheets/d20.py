@@ -52,7 +52,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
 from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
@@ -978,30 +978,23 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
-    sheet = book.create_sheet(ODDS_SHEET)
     kind = target_kind(block)
     columns = HEAT_TARGET[kind]
     corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and target",
         "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
         + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
         + "; columns: the defender's "
         + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
+        len(columns),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
-    sheet.row_dimensions[2].height = 30
-    row = 4
-    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns):
-        row = write_heat_map(book, sheet, row, grid)
+    row = write_heat_maps(book, sheet, 4, heat.heat_maps(block, corner, HEAT_BONUS[kind], columns))
     if heat.fumble_by_level(block):
-        row = heat.write_fumble_row(book, sheet, block, row)
-    sheet.column_dimensions["A"].width = 12
-    for j in range(2, 2 + len(columns)):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+        heat.write_fumble_row(book, sheet, block, row)
+    finish_odds_sheet(sheet, 12, len(columns), 5.5)
 
 
 # --------------------------------------------------------------------------- the workbook's part

@@ -18,19 +18,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from openpyxl.chart import ScatterChart
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import osr_odds
 from pycalc.sheets import d20
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.common import NOTE, TITLE, WRAP, protect, put
 from pycalc.sheets.d20 import KILL
 from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
 from pycalc.sheets.formulas import round_kill_formula
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.tables import RuleSet
 
@@ -74,32 +72,22 @@ def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit and of a Critical HIT by bonus x matrix number; fumble chance by level."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: odds by attack bonus and number needed").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: odds by attack bonus and number needed",
         "Exact chances on one d20, no situation modifiers, no Advantage. Columns: the number your attack "
         "matrix gives for the defender's AC; rows: the attacker's bonus. A natural 1 always misses, a "
         "natural 20 always hits.",
+        len(HEAT_TARGET),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_TARGET))
-    sheet.row_dimensions[2].height = 30
     block = rules.resolution_block
     assert block is not None
-    row = 4
-    for heat in heat_maps(
-        block,
-        "Bonus \\ needed",
-        HEAT_BONUS,
-        HEAT_TARGET,
-        critical_title="Chance of a Critical HIT (natural 20)",
-    ):
-        row = write_heat_map(book, sheet, row, heat)
+    critical = "Chance of a Critical HIT (natural 20)"
+    row = write_heat_maps(
+        book, sheet, 4, heat_maps(block, "Bonus \\ needed", HEAT_BONUS, HEAT_TARGET, critical)
+    )
     write_fumble_row(
         book, sheet, block, row, "Chance of a Critical Fumble (natural 1, then the follow d20 over the level)"
     )
-    sheet.column_dimensions["A"].width = 14
-    for j in range(2, 2 + max(len(HEAT_TARGET), len(FUMBLE_LEVELS))):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+    finish_odds_sheet(sheet, 14, max(len(HEAT_TARGET), len(FUMBLE_LEVELS)), 5.5)
