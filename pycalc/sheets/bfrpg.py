@@ -75,7 +75,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, situation_section, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, picks_with, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -271,14 +271,9 @@ ONLY = {
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
-    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
     kinds = rules.table("attack_kinds").rows
-    ranged = table_id in engine.RANGED_ONLY
-    kind = next(k for k in kinds if bool(k["ranged"]) == ranged)
-    choices = {"attack_kinds": str(kind.label)}
-    if row is not None and not picked_toggle:
-        choices[table_id] = str(row.label)
-    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.RANGED_ONLY))
+    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": str(kind.label)})
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 

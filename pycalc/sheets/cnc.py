@@ -67,7 +67,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, pick_name, situation_section, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, pick_name, picks_with, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -216,12 +216,7 @@ def picked_situation(
     also: dict[str, str] | None = None,
 ) -> engine.Situation:
     """The situation with ``row`` picked (None: nothing picked) on an attack of ``kind``."""
-    choices = {KIND_TABLE: kind, **(also or {})}
-    toggles: frozenset[tuple[str, str]] = frozenset()
-    if row is not None and rules.table(table_id).picker == "toggle":
-        toggles = frozenset({(table_id, str(row.id))})
-    elif row is not None:
-        choices[table_id] = str(row.label)
+    choices, toggles = picks_with(rules, table_id, row, {KIND_TABLE: kind, **(also or {})})
     return engine.situation(
         rules, engine.AttackInputs(0, 0, attacker_dex=dex, choices=choices, toggles=toggles)
     )

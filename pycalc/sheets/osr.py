@@ -64,7 +64,15 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.situation_cells import Pickers, any_of, by_id, ruling_is, situation_section, sum_of
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    by_id,
+    picks_with,
+    ruling_is,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
@@ -91,9 +99,7 @@ MAGIC_WORDS = {
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) and the given inputs (target_shield...)."""
-    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
-    choices = {table_id: str(row.label)} if row is not None and not picked_toggle else {}
-    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    choices, toggles = picks_with(rules, table_id, row)
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 

@@ -9,7 +9,7 @@ rulesets' writers read the same functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pycalc.sheets import ruling_text
@@ -38,6 +38,18 @@ def by_id(table: str, column: str, id_expr: str) -> str:
 def ruling_is(ruling_id: str, choice: str) -> str:
     """TRUE while ``choice`` of the ruling is in force."""
     return f'{ruling_name(ruling_id)}="{choice}"'
+
+
+def picks_with(
+    rules: RuleSet, table_id: str, row: Row | None, choices: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], frozenset[tuple[str, str]]]:
+    """The picks (choices, ticked toggles) with ``row`` picked on top of ``choices`` (None: nothing
+    more), as an engine's attack inputs take them: a note beside a pick says what picking it changes."""
+    ticked = row is not None and rules.table(table_id).picker == "toggle"
+    chosen = dict(choices or {})
+    if row is not None and not ticked:
+        chosen[table_id] = str(row.label)
+    return chosen, frozenset({(table_id, str(row.id))}) if ticked and row is not None else frozenset()
 
 
 def title_and_note(table: Table) -> Words:
