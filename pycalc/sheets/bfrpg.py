@@ -61,7 +61,7 @@ from pycalc.sheets.d20_formulas import (
 )
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, listed, scaled, with_input
+from pycalc.sheets.effect_words import change, scaled, with_input
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -75,7 +75,7 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, picks_with, situation_section, sum_of
+from pycalc.sheets.situation_cells import Pickers, any_of, in_words, picks_with, situation_section, sum_of
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -356,11 +356,6 @@ def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 SPECIALIST = "shield specialist damage"
 
 
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
-
-
 def choice_words(table: Table) -> tuple[str, str]:
     where = " (ranged attacks only)" if table.id in engine.RANGED_ONLY else ""
     return table.title, (table.note[:90] + where) if table.note else where.strip()
@@ -377,7 +372,7 @@ PICKERS = Pickers(
     prefix=PREFIX,
     ranged_only=engine.RANGED_ONLY,
     melee_only=engine.MELEE_ONLY,
-    effect=choice_help,
+    effect=in_words(effect_parts),
     choice_words=choice_words,
     toggle_words=toggle_words,
     beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)) or table.id in ONLY,

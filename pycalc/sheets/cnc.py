@@ -53,7 +53,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, listed, with_input
+from pycalc.sheets.effect_words import change, with_input
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -67,7 +67,15 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, pick_name, picks_with, situation_section, sum_of
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    in_words,
+    pick_name,
+    picks_with,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -257,11 +265,6 @@ PRONE_REPLACED = "replaces the prone bonus"
 DEX_PENALTY_TABLE = "two_weapon_fighting"
 
 
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
-
-
 def choice_words(table: Table) -> tuple[str, str]:
     return PICKER_TEXT.get(table.id, (table.title, ""))
 
@@ -274,7 +277,7 @@ PICKERS = Pickers(
     CHOICE_PICKERS,
     TOGGLE_PICKERS,
     default_choice,
-    effect=choice_help,
+    effect=in_words(effect_parts),
     choice_words=choice_words,
     toggle_words=toggle_words,
     # a penalty the attacker's Dex offsets (engine.two_weapon_hit), or a loss of the defender's Dex

@@ -49,7 +49,7 @@ from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import listed, with_input
+from pycalc.sheets.effect_words import with_input
 from pycalc.sheets.formulas import (
     by_label,
     const,
@@ -68,6 +68,7 @@ from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
     by_id,
+    in_words,
     picks_with,
     ruling_is,
     situation_section,
@@ -148,16 +149,11 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     return parts
 
 
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
-
-
 PICKERS = Pickers(
     CHOICE_PICKERS,
     TOGGLE_PICKERS,
     default_choice,
-    effect=choice_help,
+    effect=in_words(effect_parts),
     beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)),
 )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pycalc.sheets import ruling_text
 from pycalc.sheets.calculator import PICK, Field, Section
 from pycalc.sheets.common import name_part, ruling_name, table_name
+from pycalc.sheets.effect_words import listed
 from pycalc.sheets.formulas import by_label, const, plus
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
@@ -50,6 +51,12 @@ def picks_with(
     if row is not None and not ticked:
         chosen[table_id] = str(row.label)
     return chosen, frozenset({(table_id, str(row.id))}) if ticked and row is not None else frozenset()
+
+
+def in_words(parts_of: Callable[[RuleSet, str, Row], list[str]]) -> Callable[[RuleSet, str, Row], str]:
+    """What picking a row changes, in the note's words, from the parts the ruleset works out (a
+    toggle's note says the same of its box)."""
+    return lambda rules, table_id, row: listed(parts_of(rules, table_id, row))
 
 
 def title_and_note(table: Table) -> Words:
