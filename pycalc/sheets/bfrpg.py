@@ -75,7 +75,15 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words
-from pycalc.sheets.situation_cells import Pickers, any_of, in_words, picks_with, situation_section, sum_of
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    in_words,
+    picked_field,
+    picks_with,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
@@ -150,27 +158,16 @@ def damage_fields() -> tuple[Field, ...]:
     water = engine.STAGE_PICKERS["water"]
     return (
         *(
-            Field(
-                f"Damage multiplier: {table.replace('_', ' ')}",
-                name,
-                WORKING,
-                native=by_label(table, "damage_multiplier", pick_name(table)),
+            picked_field(
+                PICKERS, f"Damage multiplier: {table.replace('_', ' ')}", name, table, "damage_multiplier"
             )
             for name, _, table in factors
         ),
-        Field(
-            "Underwater halving rounds up",
-            stage_round_up_name("water"),
-            WORKING,
-            native=by_label(water, "round_up", pick_name(water)),
-            number_format=BOOLEAN_FORMAT,
+        picked_field(
+            PICKERS, "Underwater halving rounds up", stage_round_up_name("water"), water, "round_up", True
         ),
-        Field(
-            "A critical adds damage",
-            CRITICAL_EXTRA,
-            WORKING,
-            native=by_label("critical_effect", "extra_damage", pick_name("critical_effect")),
-            number_format=BOOLEAN_FORMAT,
+        picked_field(
+            PICKERS, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
         ),
         Field(
             "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
@@ -605,13 +602,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=const("critical_hits", "threat_natural"),
                 ),
-                Field(
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    WORKING,
-                    native=by_label("attack_kinds", "ranged", kinds),
-                    number_format=BOOLEAN_FORMAT,
-                ),
+                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", "attack_kinds", "ranged", flag=True),
                 Field(
                     "Ability used",
                     "ATTACK_ABILITY",

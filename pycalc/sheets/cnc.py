@@ -72,6 +72,7 @@ from pycalc.sheets.situation_cells import (
     any_of,
     in_words,
     pick_name,
+    picked_field,
     picks_with,
     situation_section,
     sum_of,
@@ -429,14 +430,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Workings (how the numbers above are made)",
             (
-                Field("Attack kind (id)", "ATTACK_KIND_ID", WORKING, native=by_label(KIND_TABLE, "id", kind)),
-                Field(
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "ranged", kind),
-                    number_format=BOOLEAN_FORMAT,
-                ),
+                picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
+                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", KIND_TABLE, "ranged", flag=True),
                 Field(
                     "To hit from the situation",
                     "ATTACK_SITUATION_HIT",
@@ -475,18 +470,20 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=sum_of(rules, PICKERS, "damage", ("charge",)),
                 ),
-                Field(
+                picked_field(
+                    PICKERS,
                     "The attack kind deals damage",
                     "ATTACK_DEALS_DAMAGE",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "deals_damage", kind),
-                    number_format=BOOLEAN_FORMAT,
+                    KIND_TABLE,
+                    "deals_damage",
+                    True,
                 ),
-                Field(
+                picked_field(
+                    PICKERS,
                     "Least damage of a hit (attack kind)",
                     "ATTACK_LEAST_DAMAGE",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "min_damage", kind),
+                    KIND_TABLE,
+                    "min_damage",
                 ),
                 Field(
                     "Damage dice as read",

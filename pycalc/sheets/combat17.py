@@ -60,6 +60,7 @@ from pycalc.sheets.situation_cells import (
     any_of,
     by_id,
     pick_name,
+    picked_field,
     ruling_is,
     situation_section,
     sum_of,
@@ -246,19 +247,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        Field(
-            "Attack kind (id)",
-            "ATTACK_KIND_ID",
-            WORKING,
-            native=by_label("attack_kind", "id", pick_name("attack_kind")),
-        ),
-        Field(
-            "Melee attack",
-            "ATTACK_MELEE",
-            WORKING,
-            native=by_label("attack_kind", "melee", pick_name("attack_kind")),
-            number_format=BOOLEAN_FORMAT,
-        ),
+        picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
+        picked_field(PICKERS, "Melee attack", "ATTACK_MELEE", KIND_TABLE, "melee", flag=True),
         Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
         Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
         Field(
