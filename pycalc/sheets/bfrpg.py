@@ -38,6 +38,9 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
@@ -73,7 +76,6 @@ from pycalc.sheets.formulas import (
     plus,
     q,
 )
-from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
@@ -526,29 +528,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "d20 roll",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "d20 roll"),
+                follow_roll_field(
+                    rules,
                     "Confirmation d20 (after a natural 20)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="empty until rolled: a threat shows as Hit until confirmed",
-                    roll=follow_roll(rules),
+                    "empty until rolled: a threat shows as Hit until confirmed",
                 ),
-                Field(
-                    "Damage dice rolled (without the +modifier)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="1d8+2 rolling 5: enter 5",
-                ),
+                damage_roll_field("Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"),
                 Field(
                     "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
                     "ATTACK_EXTRA_DAMAGE_ROLL",

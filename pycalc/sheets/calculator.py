@@ -32,7 +32,8 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
-from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
+from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check, attack_roll, follow_roll
+from pycalc.tables import RuleSet
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
 BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
@@ -66,6 +67,23 @@ def hit_point_fields(summary: str) -> tuple[Field, ...]:
         ),
         Field("In one line", "ATTACK_SUMMARY", key=True, native=summary),
     )
+
+
+def attack_roll_field(rules: RuleSet, label: str) -> Field:
+    """The d20 calculators' attack roll, checked against the attack die."""
+    return Field(label, "ATTACK_ROLL", INPUT, None, help="leave empty until rolled", roll=attack_roll(rules))
+
+
+def follow_roll_field(rules: RuleSet, label: str, help_text: str, checked: bool = True) -> Field:
+    """The follow-up roll (fumble check, confirmation, chart roll), checked against its die unless
+    the ruleset never reads it (``checked`` False)."""
+    roll = follow_roll(rules) if checked else None
+    return Field(label, "ATTACK_FOLLOW_ROLL", INPUT, None, help=help_text, roll=roll)
+
+
+def damage_roll_field(label: str, help_text: str = "") -> Field:
+    """What the damage dice show, without their modifier."""
+    return Field(label, "ATTACK_DAMAGE_ROLL", INPUT, None, help=help_text)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
@@ -65,7 +68,6 @@ from pycalc.sheets.formulas import (
     q,
     round_up,
 )
-from pycalc.sheets.roll_entry import attack_roll
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
@@ -374,28 +376,16 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "d20 roll (natural)",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "d20 roll (natural)"),
+                follow_roll_field(
+                    rules,
                     "Second d20",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="not used: C&C has no confirmation, critical or fumble roll",
+                    "not used: C&C has no confirmation, critical or fumble roll",
+                    checked=False,
                 ),
                 Field("Damage dice", "ATTACK_DICE", INPUT, "1d8", help="e.g. 1d8+2; the +2 is added for you"),
-                Field(
-                    "Damage rolled (the dice only)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="the sum on the dice, without the +modifier",
+                damage_roll_field(
+                    "Damage rolled (the dice only)", "the sum on the dice, without the +modifier"
                 ),
             ),
         ),

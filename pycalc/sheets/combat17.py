@@ -22,6 +22,9 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
@@ -511,21 +514,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The rolls",
             (
-                Field(
-                    "Natural d20 roll",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "Natural d20 roll"),
+                follow_roll_field(
+                    rules,
                     "Follow-up d20 (after a natural 1 or 20)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="critical hit chart after a 20, critical miss chart after a 1",
-                    roll=follow_roll(rules),
+                    "critical hit chart after a 20, critical miss chart after a 1",
                 ),
                 Field(
                     "1d4 condition roll (chart 20 only)",
@@ -534,12 +527,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     roll=chart_roll(rules, "critical_conditions"),
                 ),
-                Field(
+                damage_roll_field(
                     "Damage dice shown (without the +modifier)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="the calculator adds the modifier, maximum and doubling",
+                    "the calculator adds the modifier, maximum and doubling",
                 ),
             ),
         ),

@@ -31,6 +31,9 @@ from pycalc.sheets.calculator import (
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
     write_calculator,
     write_roll_block_calculator,
@@ -63,7 +66,6 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
-from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
@@ -346,21 +348,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "Natural d20 (with Advantage: the die kept)",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
+                follow_roll_field(
+                    rules,
                     "Fumble check d20 (after a natural 1)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="Critical Fumble when higher than the level",
-                    roll=follow_roll(rules),
+                    "Critical Fumble when higher than the level",
                 ),
                 Field(
                     "Roll on your fumble table",
@@ -369,7 +361,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     help="only once fumble_table is filled",
                 ),
-                Field("Damage dice shown (without the +modifier)", "ATTACK_DAMAGE_ROLL", INPUT, None),
+                damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
         ),
         Section(
