@@ -44,17 +44,13 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
-    absolute,
-    define_name,
     protect,
-    put,
-    put_formula,
     ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.d20_heat import write_face_columns, write_face_rows
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change, with_input
 from pycalc.sheets.formulas import (
@@ -501,18 +497,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per face of the d20 with its result for the Attack calculator: the odds count these."""
-    sheet = book.create_sheet(FACES_SHEET)
-    put(sheet["A1"], "Natural roll")
-    put(sheet["B1"], "Result for the Attack calculator")
     faces = int(rules.constant("attack_roll", "attack_die_faces"))
     rolls = resolution(rules)
-    for roll in range(1, faces + 1):
-        put(sheet.cell(roll + 1, 1), roll)
-        put_formula(sheet.cell(roll + 1, 2), rolls.result(f"A{roll + 1}", '""'))
-    define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
+    column = (FACE_RESULTS, "Result for the Attack calculator", lambda roll: rolls.result(roll, '""'))
+    sheet = write_face_rows(book, FACES_SHEET, "Natural roll", faces, [column], 34)
     write_face_columns(book, sheet, rules, rolls.block, first_col=4)
-    sheet.column_dimensions["B"].width = 34
-    sheet.sheet_state = "hidden"
     protect(sheet)
 
 

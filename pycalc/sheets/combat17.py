@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
@@ -32,18 +31,14 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
-    absolute,
-    define_name,
     protect,
-    put,
-    put_formula,
     ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
-from pycalc.sheets.d20_heat import FUMBLE_CHART
+from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
     band,
@@ -1088,26 +1083,12 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per d20 face: the attack's result for that natural roll, and the critical chart row
     that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
     formula). The odds count these rows."""
-    sheet = book.create_sheet(WORKINGS_SHEET)
     block = rules.resolution_block
     assert block is not None
     rolls = resolution(rules)
     columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
     columns += d20.crit_chart_columns(block, rolls)
-    put(sheet.cell(1, 1), "d20")
-    last = D20_FACES + 1
-    for face in range(1, D20_FACES + 1):
-        put(sheet.cell(face + 1, 1), face)
-    define_name(book, "WORKINGS_FACES", absolute(sheet, "A2", f"A{last}"))
-    for col, (name, title, formula) in enumerate(columns, start=2):
-        letter = get_column_letter(col)
-        put(sheet.cell(1, col), title)
-        for row in range(2, last + 1):
-            put_formula(sheet.cell(row, col), formula(f"A{row}"))
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{last}"))
-        sheet.column_dimensions[letter].width = 30
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+    protect(write_face_rows(book, WORKINGS_SHEET, "d20", D20_FACES, columns, 30, "WORKINGS_FACES"))
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
