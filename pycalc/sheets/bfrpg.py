@@ -19,7 +19,6 @@ from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets import bfrpg_odds, d20
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
-    DICE_ERROR,
     FACES,
     FACES_LIST,
     FAIL_MAX,
@@ -66,6 +65,7 @@ from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_resul
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change, scaled, with_input
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     band,
     by_label,
     const,

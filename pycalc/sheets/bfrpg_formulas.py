@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycalc.sheets import situation_cells
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.formulas import optional_input, q, round_up
+from pycalc.sheets.formulas import optional_input, round_up
 
 FACES_LIST = "D20_FACES_LIST"
 
@@ -14,8 +14,6 @@ FAIL_MAX = "ATTACK_FAIL_MAX"
 ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
 MARGIN_MIN = "ATTACK_MARGIN_MIN"
 THREAT_MIN = "ATTACK_THREAT_MIN"
-
-DICE_ERROR = q("#DICE? write it like 2d4+2")
 
 
 PREFIX = "ATTACK"  # the Attack calculator's pick cells: ATTACK_<TABLE>, ATTACK_<TABLE>_<ROW>

@@ -41,6 +41,7 @@ from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     band,
     by_label,
     const,
@@ -127,7 +128,7 @@ class DiceCells:
             f'{self.count}>=0,{self.sides}>=0,{text}<>"")'
         )
         error = (
-            f'IF(IFERROR(NOT({plain}),TRUE),"#DICE? write it like 2d4+2",'
+            f"IF(IFERROR(NOT({plain}),TRUE),{DICE_ERROR},"
             f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
         )
         return (

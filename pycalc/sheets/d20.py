@@ -51,7 +51,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, by_label, const, unless_down
+from pycalc.sheets.formulas import DICE_ERROR, band, by_label, const, unless_down
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
@@ -206,7 +206,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
     constant, readable = "ATTACK_DICE_CONSTANT", "ATTACK_DICE_READABLE"
     count_limit, sides_limit, mod_limit = limits.DICE_COUNT, limits.DICE_SIDES, limits.DICE_MODIFIER
     message = (
-        f'IF({constant},"",IF(NOT({readable}),"#DICE? write it like 2d4+2",'
+        f'IF({constant},"",IF(NOT({readable}),{DICE_ERROR},'
         f"IF(OR({f.DICE_SIDES}<1,{f.DICE_COUNT}<1,{f.DICE_COUNT}>{count_limit}),"
         f'"#DICE? 1 to {count_limit} dice of at least 1 side",'
         f'IF({f.DICE_SIDES}>{sides_limit},"#DICE? dice of 1 to {sides_limit} sides",'

@@ -54,6 +54,7 @@ from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_resul
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import with_input
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     by_label,
     const,
     dice_count,
@@ -82,7 +83,6 @@ from pycalc.tables import Row, RuleSet
 ATTACK_SHEET = "Attack calculator"
 COMBAT_SHEET = "Combat calculators"
 ODDS_SHEET = "d20 workings"
-DICE_ERROR = '"#DICE? write it like 2d4+2"'
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
