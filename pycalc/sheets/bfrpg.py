@@ -31,6 +31,7 @@ from pycalc.sheets.bfrpg_formulas import (
     udf_damage_picks,
 )
 from pycalc.sheets.calculator import (
+    ATTACK_SHEET,
     BOOLEAN_FORMAT,
     INPUT,
     PICK,
@@ -41,8 +42,8 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -89,7 +90,6 @@ from pycalc.sheets.situation_cells import (
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
 WORKINGS_SHEET = "d20 workings"
 GRID_NAME = "ATTACK_GRID"
@@ -1107,10 +1107,9 @@ def maneuver_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    write_roll_block_calculator(
+    write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: type AB, AC and bonuses, pick the situation, then enter the d20, the "
         "confirmation d20 after a natural 20, and the damage dice. Green cells come from the rule tables.",
         with_target_state(rules, attack_sections(rules)),

@@ -36,6 +36,7 @@ from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check, atta
 from pycalc.tables import RuleSet
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
+ATTACK_SHEET = "Attack calculator"
 BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
 
 
@@ -178,6 +179,14 @@ def write_roll_block_calculator(
     sheet.freeze_panes = "A4"
     protect(sheet)
     return sheet
+
+
+def write_attack_sheet(
+    book: Workbook, rules: RuleSet, intro: str, sections: list[Section], with_udfs: Udfs
+) -> Worksheet:
+    """A shipped ruleset's Attack calculator: its sections as a roll block under the ruleset's name."""
+    heading = f"{rules.name}: attack calculator"
+    return write_roll_block_calculator(book, ATTACK_SHEET, heading, intro, sections, with_udfs)
 
 
 def write_field(

@@ -38,8 +38,8 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
@@ -78,7 +78,6 @@ from pycalc.sheets.situation_cells import (
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 OTHER_SHEET = "Other calculators"
 FACES_SHEET = "d20 workings"
 FACE_RESULTS = "CNC_FACE_RESULTS"
@@ -960,10 +959,9 @@ def other_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: type the bonus and AC, pick the situation, then enter the d20 and the damage "
         "rolled. Green cells are worked out from the rule tables in this workbook.",
         with_target_state(

@@ -25,8 +25,8 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import (
@@ -68,7 +68,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
 
-ATTACK_SHEET = "Attack calculator"
 CHARTS_SHEET = "Damage & charts"
 OTHER_SHEET = "Missiles, brawling, subdual"
 WORKINGS_SHEET = "d20 workings"
@@ -1093,10 +1092,9 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         INTRO,
         with_target_state(rules, attack_sections(rules)),
         with_udfs,

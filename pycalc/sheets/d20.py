@@ -30,7 +30,7 @@ from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
-from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
+from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     BOLD,
     NOTE,
@@ -58,7 +58,6 @@ from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, fo
 from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
 from pycalc.tables import RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 WORKINGS_SHEET = "d20 workings"
 DAMAGE_SHEET = "Damage workings"
 ODDS_SHEET = "Odds"

@@ -35,8 +35,8 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -80,7 +80,6 @@ from pycalc.sheets.situation_cells import (
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
-ATTACK_SHEET = "Attack calculator"
 COMBAT_SHEET = "Combat calculators"
 ODDS_SHEET = "d20 workings"
 
@@ -929,10 +928,9 @@ def spell_section(rules: RuleSet) -> Section:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: the number needed from your attack matrix, the bonus, the situation, then the "
         "natural d20 and the damage dice. Green cells are worked out from the rule tables in this workbook.",
         with_target_state(rules, attack_sections(rules)),
