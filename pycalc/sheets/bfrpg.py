@@ -42,6 +42,7 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    rule_field,
     write_attack_sheet,
     write_calculator,
 )
@@ -561,33 +562,15 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Workings (how the numbers above are made)",
             (
-                Field(
-                    "Faces of the attack die", FACES, WORKING, native=const("attack_roll", "attack_die_faces")
+                rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
+                rule_field(
+                    "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
                 ),
-                Field(
-                    "Natural roll that always fails, up to",
-                    FAIL_MAX,
-                    WORKING,
-                    native=const("attack_roll", "natural_always_fails"),
+                rule_field(
+                    "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
                 ),
-                Field(
-                    "Natural roll that always hits, from",
-                    ALWAYS_MIN,
-                    WORKING,
-                    native=const("attack_roll", "natural_always_hits"),
-                ),
-                Field(
-                    "Total minus AC needed to hit",
-                    MARGIN_MIN,
-                    WORKING,
-                    native=const("attack_roll", "hit_margin_min"),
-                ),
-                Field(
-                    "Threat on a natural",
-                    THREAT_MIN,
-                    WORKING,
-                    native=const("critical_hits", "threat_natural"),
-                ),
+                rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
+                rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
                 picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", "attack_kinds", "ranged", flag=True),
                 Field(
                     "Ability used",

@@ -32,6 +32,7 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
+from pycalc.sheets.formulas import const
 from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check, attack_roll, follow_roll
 from pycalc.tables import RuleSet
 
@@ -68,6 +69,11 @@ def hit_point_fields(summary: str) -> tuple[Field, ...]:
         ),
         Field("In one line", "ATTACK_SUMMARY", key=True, native=summary),
     )
+
+
+def rule_field(label: str, name: str, table_id: str, entry_id: str) -> Field:
+    """A working cell holding one rule number of the tables (the die's faces, a natural roll's)."""
+    return Field(label, name, WORKING, native=const(table_id, entry_id))
 
 
 def attack_roll_field(rules: RuleSet, label: str) -> Field:

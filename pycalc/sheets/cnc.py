@@ -38,6 +38,7 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    rule_field,
     write_attack_sheet,
     write_calculator,
 )
@@ -482,12 +483,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
                 ),
-                Field(
-                    "Faces of the attack die",
-                    "ATTACK_FACES",
-                    WORKING,
-                    native=const("attack_roll", "attack_die_faces"),
-                ),
+                rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
                 *range_workings(),
             ),
         ),

@@ -35,6 +35,7 @@ from pycalc.sheets.calculator import (
     damage_roll_field,
     follow_roll_field,
     hit_point_fields,
+    rule_field,
     write_attack_sheet,
     write_calculator,
 )
@@ -438,29 +439,18 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=any_of(rules, PICKERS, "needs_magic"),
                     number_format=BOOLEAN_FORMAT,
                 ),
-                Field(
-                    "Faces of the d20",
-                    "ATTACK_SIDES",
-                    WORKING,
-                    native=const("to_hit_roll", "to_hit_die_sides"),
+                rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
+                rule_field(
+                    "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
                 ),
-                Field(
-                    "Natural roll that always misses",
-                    "ATTACK_NAT1",
-                    WORKING,
-                    native=const("natural_1_fumble", "natural_miss_roll"),
+                rule_field(
+                    "Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"
                 ),
-                Field(
-                    "Natural roll that always hits",
-                    "ATTACK_NAT20",
-                    WORKING,
-                    native=const("natural_20_hit", "natural_hit_roll"),
-                ),
-                Field(
+                rule_field(
                     "Natural roll that is a Critical HIT",
                     "ATTACK_CRIT_ROLL",
-                    WORKING,
-                    native=const("natural_20_critical", "critical_natural_roll"),
+                    "natural_20_critical",
+                    "critical_natural_roll",
                 ),
                 Field(
                     "Damage dice",
