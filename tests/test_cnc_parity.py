@@ -19,8 +19,9 @@ import pytest
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc
 from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS, AttackInputs, attack_outputs
-from pycalc.sheets.cnc import MOVE_ACTIONS, pick_name
+from pycalc.sheets.cnc import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.sheets.workbook import build_workbook
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same

@@ -11,7 +11,8 @@ import pytest
 
 from pycalc import udfs
 from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS
-from pycalc.sheets.cnc import ATTACK_SHEET, pick_name
+from pycalc.sheets.calculator import ATTACK_SHEET
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
 

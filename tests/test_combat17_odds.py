@@ -17,7 +17,7 @@ from pycalc import dice as dice_module
 from pycalc.d20 import D20_FACES, Attack
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import combat17_odds as odds
-from pycalc.sheets.combat17 import ATTACK_SHEET
+from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.combat17_odds import CHART_LARGEST, HEAT_AC, HEAT_BONUS, ODDS_SHEET, WORKINGS
 from pycalc.udfs import combat17 as udfs
 from tests.test_combat17_parity import ROUNDING, RULES, RULING_FLIPS, attack_cells, attack_scenarios, same

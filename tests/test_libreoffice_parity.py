@@ -17,7 +17,7 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets.spelljammer_calculator import CHOICE_PICKERS, TOGGLE_PICKERS, StrikeInputs, outputs
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.spelljammer import pick_name
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 

@@ -13,6 +13,7 @@ from pycalc.libreoffice import CalcSession
 from pycalc.sheets import bfrpg, cnc, combat17, osr
 from pycalc.sheets.common import table_name
 from pycalc.sheets.gm_text import readable
+from pycalc.sheets.situation_cells import ruled_choice_note
 from pycalc.tables import RULESET_IDS, RuleSet, Table, load_ruleset
 
 ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their tables' numbers
@@ -60,9 +61,10 @@ def test_every_dropdown_shows_the_modifier_of_the_row_picked(
     shown = calc.evaluate_cells(edited, cells)
     for (title, pick, _, _, table, index), note in zip(picks, shown, strict=True):
         own = OWN_NOTES.get(ruleset_id)
-        if own is not None and title == ATTACK_SHEET and own.ruled_choice_note(rules, table.id) is not None:
+        pickers = None if own is None else own.PICKERS
+        if pickers and title == ATTACK_SHEET and ruled_choice_note(rules, pickers, table.id) is not None:
             # a note a ruling changes, or of rows that do more than their numbers, says what the engine
             # applies (tests/test_pick_notes_truthful*.py)
-            assert note == own.choice_help(rules, table.id, table.rows[index]), (title, pick, table.id, index)
+            assert note == pickers.effect(rules, table.id, table.rows[index]), (title, pick, table.id, index)
         elif any(c.type in ("int", "number") for c in table.columns):
             assert note == expected_note(table, index, rules), (title, pick, table.id, index)

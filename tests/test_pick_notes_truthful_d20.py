@@ -21,6 +21,9 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from pycalc.libreoffice import CalcSession
 from pycalc.rulesets import bfrpg, cnc, osr
+from pycalc.sheets import bfrpg as bfrpg_sheet
+from pycalc.sheets import cnc as cnc_sheet
+from pycalc.sheets import osr as osr_sheet
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
 
@@ -69,7 +72,7 @@ def kinds_of_table(rules: RuleSet, table_id: str) -> tuple[tuple[str, str], ...]
 CNC = Spec(
     choices=cnc.CHOICE_PICKERS,
     toggles=cnc.TOGGLE_PICKERS,
-    pick_name=lambda t, r=None: f"PICK_{t.upper()}" + (f"_{r.upper()}" if r else ""),
+    pick_name=cnc_sheet.PICKERS.name,
     kinds=kinds_of_table(load_ruleset("cnc"), cnc.KIND_TABLE),
     kind_pick="PICK_ATTACK_TYPES",
     numbers=({"ATTACK_ATTACKER_DEX": 2, "ATTACK_DEFENDER_DEX": 1}, {"ATTACK_ATTACKER_DEX": 5}),
@@ -99,7 +102,7 @@ OSR_RULES = load_ruleset("osr")
 OSR = Spec(
     choices=osr.CHOICE_PICKERS,
     toggles=osr.TOGGLE_PICKERS,
-    pick_name=lambda t, r=None: f"PICK_{t.upper()}" + (f"_{r.upper()}" if r else ""),
+    pick_name=osr_sheet.PICKERS.name,
     kinds=(("any", ""),),
     kind_pick="",
     numbers=(
@@ -137,7 +140,7 @@ OSR = Spec(
 BFRPG = Spec(
     choices=bfrpg.ATTACK_CHOICES,
     toggles=bfrpg.ATTACK_TOGGLES,
-    pick_name=lambda t, r=None: f"ATTACK_{t.upper()}" + (f"_{r.upper()}" if r else ""),
+    pick_name=bfrpg_sheet.PICKERS.name,
     kinds=kinds_of_table(load_ruleset("bfrpg"), "attack_kinds"),
     kind_pick="ATTACK_ATTACK_KINDS",
     numbers=({"ATTACK_STR_BONUS": 1, "ATTACK_DEX_BONUS": 2}, {"ATTACK_STR_BONUS": 3, "ATTACK_DEX_BONUS": 1}),

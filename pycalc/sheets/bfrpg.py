@@ -16,14 +16,14 @@ from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20, ruling_text
+from pycalc.sheets import bfrpg_odds, d20
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
-    DICE_ERROR,
     FACES,
     FACES_LIST,
     FAIL_MAX,
     MARGIN_MIN,
+    PREFIX,
     THREAT_MIN,
     crit_rule,
     multiplied,
@@ -31,15 +31,20 @@ from pycalc.sheets.bfrpg_formulas import (
     udf_damage_picks,
 )
 from pycalc.sheets.calculator import (
+    ATTACK_SHEET,
     BOOLEAN_FORMAT,
     INPUT,
     PICK,
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
+    rule_field,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -60,8 +65,9 @@ from pycalc.sheets.d20_formulas import (
 )
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, listed, scaled, with_input
+from pycalc.sheets.effect_words import change, scaled, with_input
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     band,
     by_label,
     const,
@@ -72,12 +78,19 @@ from pycalc.sheets.formulas import (
     plus,
     q,
 )
-from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.ruling_text import ruling_words
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    in_words,
+    picked_field,
+    picks_with,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import Row, RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 MANEUVER_SHEET = "Combat maneuvers"
 WORKINGS_SHEET = "d20 workings"
 GRID_NAME = "ATTACK_GRID"
@@ -148,27 +161,16 @@ def damage_fields() -> tuple[Field, ...]:
     water = engine.STAGE_PICKERS["water"]
     return (
         *(
-            Field(
-                f"Damage multiplier: {table.replace('_', ' ')}",
-                name,
-                WORKING,
-                native=by_label(table, "damage_multiplier", pick_name(table)),
+            picked_field(
+                PICKERS, f"Damage multiplier: {table.replace('_', ' ')}", name, table, "damage_multiplier"
             )
             for name, _, table in factors
         ),
-        Field(
-            "Underwater halving rounds up",
-            stage_round_up_name("water"),
-            WORKING,
-            native=by_label(water, "round_up", pick_name(water)),
-            number_format=BOOLEAN_FORMAT,
+        picked_field(
+            PICKERS, "Underwater halving rounds up", stage_round_up_name("water"), water, "round_up", True
         ),
-        Field(
-            "A critical adds damage",
-            CRITICAL_EXTRA,
-            WORKING,
-            native=by_label("critical_effect", "extra_damage", pick_name("critical_effect")),
-            number_format=BOOLEAN_FORMAT,
+        picked_field(
+            PICKERS, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
         ),
         Field(
             "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
@@ -224,27 +226,10 @@ def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
 # --------------------------------------------------------------------------- Attack calculator
 
 
-def gate(table_id: str, term: str) -> str:
-    if table_id in engine.RANGED_ONLY:
-        return f"IF(ATTACK_RANGED,{term},0)"
-    if table_id in engine.MELEE_ONLY:
-        return f"IF(ATTACK_RANGED,0,{term})"
-    return term
-
-
 def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozenset()) -> str:
-    """Sum of one modifier column over every picker, as engine.column_sum."""
-    terms = []
-    for table_id in engine.ATTACK_CHOICES:
-        if table_id not in skip and column in rules.table(table_id).column_ids:
-            terms.append(gate(table_id, ruled_by_label(rules, table_id, column)))
-    for table_id in engine.ATTACK_TOGGLES:
-        if column in rules.table(table_id).column_ids:
-            for row in rules.table(table_id).rows:
-                terms.append(
-                    gate(table_id, f"IF({pick_name(table_id, row.id)},{const(table_id, row.id, column)},0)")
-                )
-    return plus(*terms)
+    """Sum of one modifier column over every picker but ``skip``, as engine.column_sum."""
+    tables = tuple(t for t in PICKERS.tables if t not in skip)
+    return sum_of(rules, PICKERS, column, tables, lambda table_id: ruled_by_label(rules, table_id, column))
 
 
 def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
@@ -257,53 +242,9 @@ def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
     return found
 
 
-def any_ticked(rules: RuleSet, column: str) -> str:
-    terms = []
-    for table_id in engine.ATTACK_TOGGLES:
-        if column in rules.table(table_id).column_ids:
-            for row in rules.table(table_id).rows:
-                terms.append(
-                    gate(table_id, f"AND({pick_name(table_id, row.id)},{const(table_id, row.id, column)})")
-                )
-    return f"OR({','.join(terms)})" if terms else "FALSE"
-
-
 def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:
     condition = f'AND({reduces},OR({ruling_name("two_weapon_dex")}="both",{row_id}<>"primary_hand"))'
     return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
-
-
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in engine.ATTACK_CHOICES:
-        table = rules.table(table_id)
-        where = " (ranged attacks only)" if table_id in engine.RANGED_ONLY else ""
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                engine.default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=(table.note[:90] + where) if table.note else where.strip(),
-                help_formula=ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in engine.ATTACK_TOGGLES:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    f"{table.title}: {row.label}",
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=str(row.values.get("note") or ""),
-                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
-                )
-            )
-    return tuple(fields)
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -330,14 +271,9 @@ ONLY = {
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
-    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
     kinds = rules.table("attack_kinds").rows
-    ranged = table_id in engine.RANGED_ONLY
-    kind = next(k for k in kinds if bool(k["ranged"]) == ranged)
-    choices = {"attack_kinds": str(kind.label)}
-    if row is not None and not picked_toggle:
-        choices[table_id] = str(row.label)
-    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.RANGED_ONLY))
+    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": str(kind.label)})
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 
@@ -420,17 +356,27 @@ def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 SPECIALIST = "shield specialist damage"
 
 
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
-    beyond = bool(BEYOND_NUMBERS & set(rules.table(table_id).column_ids)) or table_id in ONLY
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
-    )
+def choice_words(table: Table) -> tuple[str, str]:
+    where = " (ranged attacks only)" if table.id in engine.RANGED_ONLY else ""
+    return table.title, (table.note[:90] + where) if table.note else where.strip()
 
 
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return f"{table.title}: {row.label}", str(row.values.get("note") or "")
+
+
+PICKERS = Pickers(
+    engine.ATTACK_CHOICES,
+    engine.ATTACK_TOGGLES,
+    engine.default_choice,
+    prefix=PREFIX,
+    ranged_only=engine.RANGED_ONLY,
+    melee_only=engine.MELEE_ONLY,
+    effect=in_words(effect_parts),
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)) or table.id in ONLY,
+)
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -529,7 +475,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (
@@ -583,29 +529,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "d20 roll",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "d20 roll"),
+                follow_roll_field(
+                    rules,
                     "Confirmation d20 (after a natural 20)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="empty until rolled: a threat shows as Hit until confirmed",
-                    roll=follow_roll(rules),
+                    "empty until rolled: a threat shows as Hit until confirmed",
                 ),
-                Field(
-                    "Damage dice rolled (without the +modifier)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="1d8+2 rolling 5: enter 5",
-                ),
+                damage_roll_field("Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"),
                 Field(
                     "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
                     "ATTACK_EXTRA_DAMAGE_ROLL",
@@ -632,40 +562,16 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Workings (how the numbers above are made)",
             (
-                Field(
-                    "Faces of the attack die", FACES, WORKING, native=const("attack_roll", "attack_die_faces")
+                rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
+                rule_field(
+                    "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
                 ),
-                Field(
-                    "Natural roll that always fails, up to",
-                    FAIL_MAX,
-                    WORKING,
-                    native=const("attack_roll", "natural_always_fails"),
+                rule_field(
+                    "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
                 ),
-                Field(
-                    "Natural roll that always hits, from",
-                    ALWAYS_MIN,
-                    WORKING,
-                    native=const("attack_roll", "natural_always_hits"),
-                ),
-                Field(
-                    "Total minus AC needed to hit",
-                    MARGIN_MIN,
-                    WORKING,
-                    native=const("attack_roll", "hit_margin_min"),
-                ),
-                Field(
-                    "Threat on a natural",
-                    THREAT_MIN,
-                    WORKING,
-                    native=const("critical_hits", "threat_natural"),
-                ),
-                Field(
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    WORKING,
-                    native=by_label("attack_kinds", "ranged", kinds),
-                    number_format=BOOLEAN_FORMAT,
-                ),
+                rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
+                rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
+                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", "attack_kinds", "ranged", flag=True),
                 Field(
                     "Ability used",
                     "ATTACK_ABILITY",
@@ -707,7 +613,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Automatic melee hit (helpless target)",
                     "ATTACK_AUTO_HIT",
                     WORKING,
-                    native=f"AND(NOT(ATTACK_RANGED),{any_ticked(rules, 'auto_hit_melee')})",
+                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, PICKERS, 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
                     number_format=BOOLEAN_FORMAT,
                 ),
                 Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
@@ -1184,10 +1090,9 @@ def maneuver_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    write_roll_block_calculator(
+    write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: type AB, AC and bonuses, pick the situation, then enter the d20, the "
         "confirmation d20 after a natural 20, and the damage dice. Green cells come from the rule tables.",
         with_target_state(rules, attack_sections(rules)),

@@ -3,8 +3,9 @@ odds (``pycalc.sheets.bfrpg_odds``)."""
 
 from __future__ import annotations
 
+from pycalc.sheets import situation_cells
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.formulas import optional_input, q, round_up
+from pycalc.sheets.formulas import optional_input, round_up
 
 FACES_LIST = "D20_FACES_LIST"
 
@@ -14,11 +15,12 @@ ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
 MARGIN_MIN = "ATTACK_MARGIN_MIN"
 THREAT_MIN = "ATTACK_THREAT_MIN"
 
-DICE_ERROR = q("#DICE? write it like 2d4+2")
+
+PREFIX = "ATTACK"  # the Attack calculator's pick cells: ATTACK_<TABLE>, ATTACK_<TABLE>_<ROW>
 
 
-def pick_name(table_id: str, row_id: str | None = None, prefix: str = "ATTACK") -> str:
-    return f"{prefix}_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
+def pick_name(table_id: str, row_id: str | None = None) -> str:
+    return situation_cells.pick_name(table_id, row_id, PREFIX)
 
 
 DAMAGE_PICKS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")

@@ -14,29 +14,25 @@ round's chance to drop the target (the .xlsm's), and the printable sheet.
 
 from __future__ import annotations
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.bfrpg_odds import SEVERAL_ATTACKS
-from pycalc.sheets import d20
+from pycalc.sheets import d20, odds_panel
 from pycalc.sheets.bfrpg_formulas import udf_damage_picks
-from pycalc.sheets.calculator import INPUT, Field
+from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
-    NOTE,
-    PERCENT_FORMAT,
-    TITLE,
-    WRAP,
     absolute,
     define_name,
-    protect,
     put,
     put_formula,
 )
+from pycalc.sheets.d20 import EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
 from pycalc.sheets.d20_heat import FACES as D20W_FACES
-from pycalc.sheets.formulas import round_kill_formula, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -47,77 +43,41 @@ HEAT_AC = range(10, 26)  # target AC columns
 def round_kill() -> str:
     """The round's chance to drop the target (``pycalc.rulesets.bfrpg_odds.round_kill``): one
     attack's message first, then the round's (the attacks), then ``pycalc.odds.round_kill``."""
-    one, round_expected = d20.KILL, d20.EXPECTED_ROUND
-    chance = round_kill_formula("ATTACK_ATTACKS", one, "ATTACK_TARGET_HP", SEVERAL_ATTACKS)
-    return f"IF(ISNUMBER({one}),IF(ISNUMBER({round_expected}),{chance},{round_expected}),{one})"
+    chance = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
+    return f"IF(ISNUMBER({KILL}),IF(ISNUMBER({EXPECTED_ROUND}),{chance},{EXPECTED_ROUND}),{KILL})"
 
 
 def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
     """The odds panel: the generic writer's formulas over the calculator's cells (``damage``)."""
     native = d20.odds_formulas(rules, damage.block, damage.c)
-    udf_head = "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED"
-    picks = udf_damage_picks()
-    udf_tail = f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{picks},ATTACK_AUTO_HIT,ATTACK_BLOCKED"
-    return (
-        Field("Attacks this round", "ATTACK_ATTACKS", INPUT, 1, help="for the round's odds"),
-        Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10, help="for the chance to drop it"),
-        Field(
-            "Expected damage per attack (misses count 0)",
-            d20.EXPECTED,
-            key=True,
-            number_format="0.00",
-            native=native[d20.EXPECTED],
-            udf=f"bfrpg_expected_damage({udf_head},1,{udf_tail})",
-        ),
-        Field(
-            "Expected damage per round",
-            d20.EXPECTED_ROUND,
-            number_format="0.00",
-            native=native[d20.EXPECTED_ROUND],
-            udf=f"bfrpg_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
-        ),
-        Field(
-            "Chance one attack drops the target",
-            d20.KILL,
-            key=True,
-            number_format=PERCENT_FORMAT,
-            native=native[d20.KILL],
-            udf=unless_down(
-                "ATTACK_TARGET_HP", f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})"
-            ),
-        ),
-        Field(
-            "Chance the round's attacks drop the target",
-            "ATTACK_KILL_CHANCE_ROUND",
-            number_format=PERCENT_FORMAT,
-            native=round_kill(),
-            udf=unless_down(
-                "ATTACK_TARGET_HP",
-                f"bfrpg_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
-            ),
-        ),
+    panel = OddsPanel(
+        "bfrpg",
+        "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED",
+        f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{udf_damage_picks()},ATTACK_AUTO_HIT,ATTACK_BLOCKED",
+        {**native, KILL_ROUND: round_kill()},
+        attacks_label="Attacks this round",
+        attacks_help="for the round's odds",
+        hp_help="for the chance to drop it",
+        expected_label="Expected damage per attack (misses count 0)",
+        kill_key=True,
     )
+    return odds_panel.odds_fields(panel)
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable heat maps: chance to hit and of a confirmed critical, by attack bonus and AC."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: odds by attack bonus and target AC").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: odds by attack bonus and target AC",
         "d20 + AB >= AC; a natural 1 always misses, a natural 20 always hits and threatens a critical, "
         "confirmed by a second d20 that hits normally. No situation modifiers. There is no fumble chart.",
     )
-    note.font, note.alignment = NOTE, WRAP
     put(sheet["A3"], "Chance of a natural 1 (always a miss)")
     put_formula(sheet["F3"], f"SUM({ALWAYS_MISS})/{D20W_FACES}").number_format = "0%"
     define_name(book, "ODDS_NATURAL_1_CHANCE", absolute(sheet, "F3"))
     block = rules.resolution_block
     assert block is not None
-    row = 5
-    for heat in heat_maps(block, "AB \\ AC", HEAT_BONUS, HEAT_AC, "Chance of a confirmed critical hit"):
-        row = write_heat_map(book, sheet, row, heat)
-    sheet.column_dimensions["A"].width = 10
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 6
-    protect(sheet)
+    critical = "Chance of a confirmed critical hit"
+    write_heat_maps(book, sheet, 5, heat_maps(block, "AB \\ AC", HEAT_BONUS, HEAT_AC, critical))
+    finish_odds_sheet(sheet, 10, len(HEAT_AC), 6)

@@ -32,9 +32,12 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
-from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
+from pycalc.sheets.formulas import const
+from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check, attack_roll, follow_roll
+from pycalc.tables import RuleSet
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
+ATTACK_SHEET = "Attack calculator"
 BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'  # LibreOffice otherwise may show a FALSE box as 0
 
 
@@ -66,6 +69,28 @@ def hit_point_fields(summary: str) -> tuple[Field, ...]:
         ),
         Field("In one line", "ATTACK_SUMMARY", key=True, native=summary),
     )
+
+
+def rule_field(label: str, name: str, table_id: str, entry_id: str) -> Field:
+    """A working cell holding one rule number of the tables (the die's faces, a natural roll's)."""
+    return Field(label, name, WORKING, native=const(table_id, entry_id))
+
+
+def attack_roll_field(rules: RuleSet, label: str) -> Field:
+    """The d20 calculators' attack roll, checked against the attack die."""
+    return Field(label, "ATTACK_ROLL", INPUT, None, help="leave empty until rolled", roll=attack_roll(rules))
+
+
+def follow_roll_field(rules: RuleSet, label: str, help_text: str, checked: bool = True) -> Field:
+    """The follow-up roll (fumble check, confirmation, chart roll), checked against its die unless
+    the ruleset never reads it (``checked`` False)."""
+    roll = follow_roll(rules) if checked else None
+    return Field(label, "ATTACK_FOLLOW_ROLL", INPUT, None, help=help_text, roll=roll)
+
+
+def damage_roll_field(label: str, help_text: str = "") -> Field:
+    """What the damage dice show, without their modifier."""
+    return Field(label, "ATTACK_DAMAGE_ROLL", INPUT, None, help=help_text)
 
 
 @dataclass(frozen=True)
@@ -160,6 +185,14 @@ def write_roll_block_calculator(
     sheet.freeze_panes = "A4"
     protect(sheet)
     return sheet
+
+
+def write_attack_sheet(
+    book: Workbook, rules: RuleSet, intro: str, sections: list[Section], with_udfs: Udfs
+) -> Worksheet:
+    """A shipped ruleset's Attack calculator: its sections as a roll block under the ruleset's name."""
+    heading = f"{rules.name}: attack calculator"
+    return write_roll_block_calculator(book, ATTACK_SHEET, heading, intro, sections, with_udfs)
 
 
 def write_field(

@@ -27,34 +27,33 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20, ruling_text
+from pycalc.sheets import d20, situation_cells
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
+    rule_field,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
-    absolute,
-    define_name,
     protect,
-    put,
-    put_formula,
     ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.d20_heat import write_face_columns, write_face_rows
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, listed, with_input
+from pycalc.sheets.effect_words import change, with_input
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -66,12 +65,20 @@ from pycalc.sheets.formulas import (
     q,
     round_up,
 )
-from pycalc.sheets.roll_entry import attack_roll
-from pycalc.sheets.ruling_text import ruling_words, toggle_note
+from pycalc.sheets.ruling_text import ruling_words
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    in_words,
+    pick_name,
+    picked_field,
+    picks_with,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import Row, RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 OTHER_SHEET = "Other calculators"
 FACES_SHEET = "d20 workings"
 FACE_RESULTS = "CNC_FACE_RESULTS"
@@ -93,10 +100,6 @@ PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
 }
 
 
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
-
-
 def ruling(ruling_id: str) -> str:
     return ruling_name(ruling_id)
 
@@ -109,7 +112,7 @@ def min_ac() -> str:
 
 
 def picked(table_id: str, column: str) -> str:
-    return by_label(table_id, column, pick_name(table_id))
+    return situation_cells.picked(PICKERS, table_id, column)
 
 
 def situational_hit(rules: RuleSet) -> str:
@@ -147,21 +150,8 @@ def two_weapon_hit() -> str:
 
 
 def loses_dex(rules: RuleSet) -> str:
-    terms = [picked("attack_direction", "defender_loses_dex")]
-    for row in rules.table("dex_loss_conditions").rows:
-        terms.append(
-            f"AND({pick_name('dex_loss_conditions', row.id)},{const('dex_loss_conditions', row.id, 'loses_dex')})"
-        )
-    return f"OR({','.join(terms)})"
-
-
-def charge_damage(rules: RuleSet) -> str:
-    return plus(
-        *(
-            f"IF({pick_name('charge', row.id)},{const('charge', row.id, 'damage')},0)"
-            for row in rules.table("charge").rows
-        )
-    )
+    direction = picked("attack_direction", "defender_loses_dex")
+    return any_of(rules, PICKERS, "loses_dex", ("dex_loss_conditions",), before=(direction,))
 
 
 def odds_dice_message() -> str:
@@ -209,39 +199,6 @@ def dice_ok(expr: str) -> str:
     return f"IFERROR(AND({plain}={expr},{count}>=1,{sides}>=1),FALSE)"
 
 
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in CHOICE_PICKERS:
-        table = rules.table(table_id)
-        label, help_text = PICKER_TEXT.get(table_id, (table.title, ""))
-        fields.append(
-            Field(
-                label,
-                pick_name(table_id),
-                PICK,
-                default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=help_text,
-                help_formula=ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=str(row.values.get("note") or ""),
-                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
-                )
-            )
-    return tuple(fields)
-
-
 # --------------------------------------------------------------------------- the notes beside the picks
 
 
@@ -266,12 +223,7 @@ def picked_situation(
     also: dict[str, str] | None = None,
 ) -> engine.Situation:
     """The situation with ``row`` picked (None: nothing picked) on an attack of ``kind``."""
-    choices = {KIND_TABLE: kind, **(also or {})}
-    toggles: frozenset[tuple[str, str]] = frozenset()
-    if row is not None and rules.table(table_id).picker == "toggle":
-        toggles = frozenset({(table_id, str(row.id))})
-    elif row is not None:
-        choices[table_id] = str(row.label)
+    choices, toggles = picks_with(rules, table_id, row, {KIND_TABLE: kind, **(also or {})})
     return engine.situation(
         rules, engine.AttackInputs(0, 0, attacker_dex=dex, choices=choices, toggles=toggles)
     )
@@ -309,20 +261,27 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 
 
 PRONE_REPLACED = "replaces the prone bonus"
-DEX_PENALTY_TABLE = "two_weapon_fighting"  # its penalty follows the attacker's Dex (engine.two_weapon_hit)
+DEX_PENALTY_TABLE = "two_weapon_fighting"
 
 
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
-    beyond = table_id == DEX_PENALTY_TABLE or "defender_loses_dex" in rules.table(table_id).column_ids
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
-    )
+def choice_words(table: Table) -> tuple[str, str]:
+    return PICKER_TEXT.get(table.id, (table.title, ""))
 
 
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return str(row.label), str(row.values.get("note") or "")
+
+
+PICKERS = Pickers(
+    CHOICE_PICKERS,
+    TOGGLE_PICKERS,
+    default_choice,
+    effect=in_words(effect_parts),
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    # a penalty the attacker's Dex offsets (engine.two_weapon_hit), or a loss of the defender's Dex
+    beyond_numbers=lambda table: table.id == DEX_PENALTY_TABLE or "defender_loses_dex" in table.column_ids,
+)
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -383,7 +342,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
         ),
         odds_section(rules, resolution(rules)),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        situation_section(rules, PICKERS),
         attack_range_section(),
         Section(
             "Before the roll",
@@ -413,28 +372,16 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "d20 roll (natural)",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "d20 roll (natural)"),
+                follow_roll_field(
+                    rules,
                     "Second d20",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="not used: C&C has no confirmation, critical or fumble roll",
+                    "not used: C&C has no confirmation, critical or fumble roll",
+                    checked=False,
                 ),
                 Field("Damage dice", "ATTACK_DICE", INPUT, "1d8", help="e.g. 1d8+2; the +2 is added for you"),
-                Field(
-                    "Damage rolled (the dice only)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="the sum on the dice, without the +modifier",
+                damage_roll_field(
+                    "Damage rolled (the dice only)", "the sum on the dice, without the +modifier"
                 ),
             ),
         ),
@@ -469,14 +416,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Workings (how the numbers above are made)",
             (
-                Field("Attack kind (id)", "ATTACK_KIND_ID", WORKING, native=by_label(KIND_TABLE, "id", kind)),
-                Field(
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "ranged", kind),
-                    number_format=BOOLEAN_FORMAT,
-                ),
+                picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
+                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", KIND_TABLE, "ranged", flag=True),
                 Field(
                     "To hit from the situation",
                     "ATTACK_SITUATION_HIT",
@@ -513,20 +454,22 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Damage from the situation (charge)",
                     "ATTACK_SITUATION_DAMAGE",
                     WORKING,
-                    native=charge_damage(rules),
+                    native=sum_of(rules, PICKERS, "damage", ("charge",)),
                 ),
-                Field(
+                picked_field(
+                    PICKERS,
                     "The attack kind deals damage",
                     "ATTACK_DEALS_DAMAGE",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "deals_damage", kind),
-                    number_format=BOOLEAN_FORMAT,
+                    KIND_TABLE,
+                    "deals_damage",
+                    True,
                 ),
-                Field(
+                picked_field(
+                    PICKERS,
                     "Least damage of a hit (attack kind)",
                     "ATTACK_LEAST_DAMAGE",
-                    WORKING,
-                    native=by_label(KIND_TABLE, "min_damage", kind),
+                    KIND_TABLE,
+                    "min_damage",
                 ),
                 Field(
                     "Damage dice as read",
@@ -540,12 +483,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     WORKING,
                     native=f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
                 ),
-                Field(
-                    "Faces of the attack die",
-                    "ATTACK_FACES",
-                    WORKING,
-                    native=const("attack_roll", "attack_die_faces"),
-                ),
+                rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
                 *range_workings(),
             ),
         ),
@@ -554,18 +492,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per face of the d20 with its result for the Attack calculator: the odds count these."""
-    sheet = book.create_sheet(FACES_SHEET)
-    put(sheet["A1"], "Natural roll")
-    put(sheet["B1"], "Result for the Attack calculator")
     faces = int(rules.constant("attack_roll", "attack_die_faces"))
     rolls = resolution(rules)
-    for roll in range(1, faces + 1):
-        put(sheet.cell(roll + 1, 1), roll)
-        put_formula(sheet.cell(roll + 1, 2), rolls.result(f"A{roll + 1}", '""'))
-    define_name(book, FACE_RESULTS, absolute(sheet, "B2", f"B{faces + 1}"))
+    column = (FACE_RESULTS, "Result for the Attack calculator", lambda roll: rolls.result(roll, '""'))
+    sheet = write_face_rows(book, FACES_SHEET, "Natural roll", faces, [column], 34)
     write_face_columns(book, sheet, rules, rolls.block, first_col=4)
-    sheet.column_dimensions["B"].width = 34
-    sheet.sheet_state = "hidden"
     protect(sheet)
 
 
@@ -1024,10 +955,9 @@ def other_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: type the bonus and AC, pick the situation, then enter the d20 and the damage "
         "rolled. Green cells are worked out from the rule tables in this workbook.",
         with_target_state(

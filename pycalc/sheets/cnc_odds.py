@@ -14,17 +14,17 @@ What stays here is the ruleset's own: the odds panel's fields and texts, the rou
 
 from __future__ import annotations
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.cnc_odds import SEVERAL_ATTACKS
 from pycalc.sheets import d20
-from pycalc.sheets.calculator import INPUT, Field, Section
-from pycalc.sheets.common import NOTE, PERCENT_FORMAT, TITLE, WRAP, protect, put
+from pycalc.sheets.calculator import Section
+from pycalc.sheets.d20 import KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import heat_maps
-from pycalc.sheets.formulas import round_kill_formula, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -35,71 +35,32 @@ HEAT_AC = range(8, 29)
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
     native = d20.odds_formulas(rules, formulas.block, formulas.c)
-    head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
-    tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID"
+    round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
+    panel = OddsPanel(
+        "cnc",
+        "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE",
+        "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID",
+        {**native, KILL_ROUND: round_kill},
+        expected_help="a miss counts 0; chart of the damage on the right",
+        kill_help="damage at least the target's hit points",
+    )
     return Section(
-        "Odds before the dice are rolled (this attack, with the situation below)",
-        (
-            Field("Attacks this round (same attack, independent)", "ATTACK_ATTACKS", INPUT, 1),
-            Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10),
-            Field(
-                "Expected damage per attack",
-                "ATTACK_EXPECTED_DAMAGE",
-                key=True,
-                number_format="0.00",
-                native=native[d20.EXPECTED],
-                udf=f"cnc_expected_damage({head},1,{tail})",
-                help="a miss counts 0; chart of the damage on the right",
-            ),
-            Field(
-                "Expected damage per round",
-                "ATTACK_EXPECTED_DAMAGE_ROUND",
-                number_format="0.00",
-                native=native[d20.EXPECTED_ROUND],
-                udf=f"cnc_expected_damage({head},ATTACK_ATTACKS,{tail})",
-            ),
-            Field(
-                "Chance one attack drops the target",
-                "ATTACK_KILL_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=native[d20.KILL],
-                udf=unless_down("ATTACK_TARGET_HP", f"cnc_kill_chance({head},ATTACK_TARGET_HP,1,{tail})"),
-                help="damage at least the target's hit points",
-            ),
-            Field(
-                "Chance the round's attacks drop the target",
-                "ATTACK_KILL_CHANCE_ROUND",
-                number_format=PERCENT_FORMAT,
-                native=round_kill_formula(
-                    "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", SEVERAL_ATTACKS
-                ),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP", f"cnc_kill_chance({head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{tail})"
-                ),
-            ),
-        ),
+        "Odds before the dice are rolled (this attack, with the situation below)", odds_fields(panel)
     )
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit by attack bonus (rows) and the defender's AC (columns)."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and armor class").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and armor class",
         "Exact chances on one d20: d20 + bonus >= AC hits. Rows: the attacker's bonus (BtH + Str or Dex, "
         "modifiers included); columns: the defender's AC in the situation. C&C has no critical hit or fumble; "
         "a natural-roll house rule ticked in the natural_rolls table is counted.",
+        len(HEAT_AC),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_AC))
-    sheet.row_dimensions[2].height = 30
     block = rules.resolution_block
     assert block is not None
-    row = 4
-    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
-        row = write_heat_map(book, sheet, row, heat)
-    sheet.column_dimensions["A"].width = 12
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+    write_heat_maps(book, sheet, 4, heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC))
+    finish_odds_sheet(sheet, 12, len(HEAT_AC), 5.5)

@@ -10,40 +10,38 @@ from __future__ import annotations
 
 import re
 
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20, ruling_text
+from pycalc.sheets import d20
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
-    absolute,
-    define_name,
     protect,
-    put,
-    put_formula,
     ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
-from pycalc.sheets.d20_heat import FUMBLE_CHART
+from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     band,
     by_label,
     const,
@@ -56,11 +54,20 @@ from pycalc.sheets.formulas import (
 )
 from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    by_id,
+    pick_name,
+    picked_field,
+    ruling_is,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
 from pycalc.tables import RuleSet
 
-ATTACK_SHEET = "Attack calculator"
 CHARTS_SHEET = "Damage & charts"
 OTHER_SHEET = "Missiles, brawling, subdual"
 WORKINGS_SHEET = "d20 workings"
@@ -70,18 +77,6 @@ INTRO = (
     "Yellow cells are yours: type the numbers, pick the situation, then enter the rolls. "
     "Green cells are worked out from the rule tables in this workbook."
 )
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
-
-
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def by_id(table: str, column: str, id_expr: str) -> str:
-    return f"INDEX({T(table, column)},MATCH({id_expr},{T(table, 'id')},0))"
 
 
 def empty(expr: str) -> str:
@@ -132,7 +127,7 @@ class DiceCells:
             f'{self.count}>=0,{self.sides}>=0,{text}<>"")'
         )
         error = (
-            f'IF(IFERROR(NOT({plain}),TRUE),"#DICE? write it like 2d4+2",'
+            f"IF(IFERROR(NOT({plain}),TRUE),{DICE_ERROR},"
             f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
         )
         return (
@@ -221,19 +216,9 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
     situation_hit = plus(*(f"IF({on[r]},{const('attack_situation', r, 'hit')},0)" for r in on))
     multiplier = ",".join(f"IF({on[r]},{const('attack_situation', r, 'damage_multiplier')},1)" for r in on)
     non_lethal = ",".join(f"AND({on[r]},{const('attack_situation', r, 'non_lethal')})" for r in on)
-    conditions = [str(r.id) for r in rules.table("attacker_conditions").rows]
-    condition_hit = plus(
-        *(
-            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'hit')},0)"
-            for r in conditions
-        )
-    )
-    condition_damage = plus(
-        *(
-            f"IF({pick_name('attacker_conditions', r)},{const('attacker_conditions', r, 'damage')},0)"
-            for r in conditions
-        )
-    )
+    conditions = ("attacker_conditions",)
+    condition_hit = sum_of(rules, PICKERS, "hit", conditions)
+    condition_damage = sum_of(rules, PICKERS, "damage", conditions)
     target_ac = plus(
         *(
             f"IF({pick_name('target_conditions', r.id)},IF(ATTACK_MELEE,{const('target_conditions', str(r.id), 'ac_vs_melee')},"
@@ -242,15 +227,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         )
     )
     missile_barred = by_label("missile_range", "cannot_hit", pick_name("missile_range"))
-    barred = ",".join(
-        [
-            f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})",
-            *(
-                f"AND({pick_name('attack_barred', r.id)},{const('attack_barred', str(r.id), 'cannot_hit')})"
-                for r in rules.table("attack_barred").rows
-            ),
-        ]
-    )
+    missile = f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})"
+    barred = any_of(rules, PICKERS, "cannot_hit", ("attack_barred",), before=(missile,))
     cover_pick = pick_name("cover")
     as_concealment = by_label("cover", "as_concealment", cover_pick)
     cover_hit = (
@@ -267,19 +245,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        Field(
-            "Attack kind (id)",
-            "ATTACK_KIND_ID",
-            WORKING,
-            native=by_label("attack_kind", "id", pick_name("attack_kind")),
-        ),
-        Field(
-            "Melee attack",
-            "ATTACK_MELEE",
-            WORKING,
-            native=by_label("attack_kind", "melee", pick_name("attack_kind")),
-            number_format=BOOLEAN_FORMAT,
-        ),
+        picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
+        picked_field(PICKERS, "Melee attack", "ATTACK_MELEE", KIND_TABLE, "melee", flag=True),
         Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
         Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
         Field(
@@ -314,7 +281,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
             "Target cannot be hit",
             "ATTACK_BARRED",
             WORKING,
-            native=f"OR({barred})",
+            native=barred,
             number_format=BOOLEAN_FORMAT,
         ),
         Field(
@@ -359,47 +326,7 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
 ATTACK_DICE = DiceCells("ATTACK", "ATTACK_DICE")
 
 
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in engine.ATTACK_CHOICE_PICKERS:
-        table = rules.table(table_id)
-        help_text = "missile attacks only" if "applies_to" in table.column_ids else table.note[:90]
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                engine.default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=help_text,
-                help_formula=None if table_id == KIND_TABLE else ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in engine.ATTACK_TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=toggle_help(rules, table, row),
-                    help_formula=by_ruling(rules, lambda r, table=table, row=row: toggle_help(r, table, row)),
-                )
-            )
-    return tuple(fields)
-
-
 KIND_TABLE = "attack_kind"
-
-
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes what its rows do (``ruling_text``)."""
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row)
-    )
 
 
 def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
@@ -444,6 +371,33 @@ def toggle_help(rules: RuleSet, table: Table, row: Row) -> str:
 
 
 TOGGLE_FLAGS = (("non_lethal", "non-lethal"), ("cannot_hit", "cannot hit"))
+
+
+def choice_words(table: Table) -> tuple[str, str]:
+    return table.title, "missile attacks only" if "applies_to" in table.column_ids else table.note[:90]
+
+
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    return str(row.label), toggle_help(rules, table, row)
+
+
+def effect(rules: RuleSet, table_id: str, row: Row) -> str:
+    """What picking ``row`` changes: a choice against the table's first row, a toggle's own effect."""
+    if table_id in engine.ATTACK_TOGGLE_PICKERS:
+        return toggle_help(rules, rules.table(table_id), row)
+    return choice_help(rules, table_id, row)
+
+
+PICKERS = Pickers(
+    engine.ATTACK_CHOICE_PICKERS,
+    engine.ATTACK_TOGGLE_PICKERS,
+    engine.default_choice,
+    effect=effect,
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    unnoted=frozenset({KIND_TABLE}),
+    toggle_note=by_ruling,
+)
 
 
 def resolution(rules: RuleSet) -> Formulas:
@@ -511,7 +465,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (
@@ -555,21 +509,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The rolls",
             (
-                Field(
-                    "Natural d20 roll",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "Natural d20 roll"),
+                follow_roll_field(
+                    rules,
                     "Follow-up d20 (after a natural 1 or 20)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="critical hit chart after a 20, critical miss chart after a 1",
-                    roll=follow_roll(rules),
+                    "critical hit chart after a 20, critical miss chart after a 1",
                 ),
                 Field(
                     "1d4 condition roll (chart 20 only)",
@@ -578,12 +522,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     roll=chart_roll(rules, "critical_conditions"),
                 ),
-                Field(
+                damage_roll_field(
                     "Damage dice shown (without the +modifier)",
-                    "ATTACK_DAMAGE_ROLL",
-                    INPUT,
-                    None,
-                    help="the calculator adds the modifier, maximum and doubling",
+                    "the calculator adds the modifier, maximum and doubling",
                 ),
             ),
         ),
@@ -1142,33 +1083,18 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per d20 face: the attack's result for that natural roll, and the critical chart row
     that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
     formula). The odds count these rows."""
-    sheet = book.create_sheet(WORKINGS_SHEET)
     block = rules.resolution_block
     assert block is not None
     rolls = resolution(rules)
     columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
     columns += d20.crit_chart_columns(block, rolls)
-    put(sheet.cell(1, 1), "d20")
-    last = D20_FACES + 1
-    for face in range(1, D20_FACES + 1):
-        put(sheet.cell(face + 1, 1), face)
-    define_name(book, "WORKINGS_FACES", absolute(sheet, "A2", f"A{last}"))
-    for col, (name, title, formula) in enumerate(columns, start=2):
-        letter = get_column_letter(col)
-        put(sheet.cell(1, col), title)
-        for row in range(2, last + 1):
-            put_formula(sheet.cell(row, col), formula(f"A{row}"))
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{last}"))
-        sheet.column_dimensions[letter].width = 30
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+    protect(write_face_rows(book, WORKINGS_SHEET, "d20", D20_FACES, columns, 30, "WORKINGS_FACES"))
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         INTRO,
         with_target_state(rules, attack_sections(rules)),
         with_udfs,

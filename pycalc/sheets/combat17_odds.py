@@ -23,21 +23,18 @@ from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20
-from pycalc.sheets.calculator import INPUT, Field, Section
+from pycalc.sheets.calculator import Section
 from pycalc.sheets.common import (
-    NOTE,
     PERCENT_FORMAT,
     SUBTITLE,
-    TITLE,
-    WRAP,
     absolute,
     damage_chart,
     define_name,
     protect,
     put,
     put_formula,
-    ruling_name,
 )
+from pycalc.sheets.d20 import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import (
     critical_formula,
@@ -48,7 +45,9 @@ from pycalc.sheets.d20_heat import (
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
+from pycalc.sheets.situation_cells import ruling_is
 from pycalc.tables import RuleSet
 
 WORKINGS = "Odds workings"
@@ -58,10 +57,6 @@ CHART_LARGEST = 60  # layout: the chart's bars are 0..59 damage and "60 or more"
 FACE_TITLES = ("d20 face", "Plain follow-up gives")
 HEAT_BONUS = range(-2, 16)  # layout of the printed heat map
 HEAT_AC = range(8, 27)
-
-
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
 
 
 def outcome_ids(rules: RuleSet) -> list[str]:
@@ -184,79 +179,45 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
 
     columns = weighed(damage_columns(rules, rules_f))
     expected = d20.outcome_sum(columns, lambda d: d, rules_f.c)
-    hp = "SUM(ATTACK_TARGET_HP)"
+    hp = f"SUM({TARGET_HP})"
     kill = d20.outcome_sum(columns, lambda d: f"--({d}>={hp})", rules_f.c)
-    udf_head = "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE"
-    udf_tail = "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER"
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
-    return Section(
-        "Odds before the roll (every d20, chart roll and damage die weighed)",
-        (
-            Field(
-                "Attacks this round", "ATTACK_ATTACKS", INPUT, 1, help="independent attacks, same situation"
-            ),
-            Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10),
-            Field(
-                "Expected damage per attack",
-                "ATTACK_EXPECTED_DAMAGE",
-                key=True,
-                number_format="0.00",
-                native=guarded(expected),
-                udf=f"combat17_expected_damage({udf_head},1,{udf_tail})",
-            ),
-            Field(
-                "Expected damage per round",
-                "ATTACK_EXPECTED_DAMAGE_ROUND",
-                number_format="0.00",
-                native=(
-                    "IF(ISTEXT(ATTACK_EXPECTED_DAMAGE),ATTACK_EXPECTED_DAMAGE,"
-                    f"IF(SUM(ATTACK_ATTACKS)<0,{attacks_bad},SUM(ATTACK_ATTACKS)*ATTACK_EXPECTED_DAMAGE))"
-                ),
-                udf=f"combat17_expected_damage({udf_head},ATTACK_ATTACKS,{udf_tail})",
-            ),
-            Field(
-                "Chance one attack drops the target",
-                "ATTACK_KILL_CHANCE",
-                key=True,
-                number_format=PERCENT_FORMAT,
-                native=unless_down("ATTACK_TARGET_HP", guarded(kill)),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP", f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,1,{udf_tail})"
-                ),
-            ),
-            Field(
-                "Chance the round's attacks drop the target",
-                "ATTACK_KILL_CHANCE_ROUND",
-                number_format=PERCENT_FORMAT,
-                native=unless_down(
-                    "ATTACK_TARGET_HP",
-                    "IF(ISTEXT(ATTACK_KILL_CHANCE),ATTACK_KILL_CHANCE,IF(SUM(ATTACK_ATTACKS)=1,ATTACK_KILL_CHANCE,"
-                    f"IF(SUM(ATTACK_ATTACKS)=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
-                ),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP",
-                    f"combat17_kill_chance({udf_head},ATTACK_TARGET_HP,ATTACK_ATTACKS,{udf_tail})",
-                ),
-            ),
+    native = {
+        EXPECTED: guarded(expected),
+        EXPECTED_ROUND: (
+            f"IF(ISTEXT({EXPECTED}),{EXPECTED},IF(SUM({ATTACKS})<0,{attacks_bad},SUM({ATTACKS})*{EXPECTED}))"
         ),
+        KILL: unless_down(TARGET_HP, guarded(kill)),
+        KILL_ROUND: unless_down(
+            TARGET_HP,
+            f"IF(ISTEXT({KILL}),{KILL},IF(SUM({ATTACKS})=1,{KILL},"
+            f"IF(SUM({ATTACKS})=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
+        ),
+    }
+    panel = OddsPanel(
+        "combat17",
+        "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE",
+        "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_BARRED,ATTACK_DAMAGE_MULTIPLIER",
+        native,
+        attacks_label="Attacks this round",
+        attacks_help="independent attacks, same situation",
+        kill_key=True,
     )
+    return Section("Odds before the roll (every d20, chart roll and damage die weighed)", odds_fields(panel))
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit by attack bonus x target AC, and the natural-roll chances."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and Armor Class").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and Armor Class",
         "Exact chances with the natural rolls (a natural 20 always hits, a natural 1 always misses); "
         "no situation modifiers. d20 + attack bonus >= AC.",
     )
-    note.font, note.alignment = NOTE, WRAP
     block = rules.resolution_block
     assert block is not None
-    row = 3
-    for heat in heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC):
-        row = write_heat_map(book, sheet, row, heat)
+    row = write_heat_maps(book, sheet, 3, heat_maps(block, "Bonus \\ AC", HEAT_BONUS, HEAT_AC))
     row -= 1
     put(sheet.cell(row, 1), "Natural rolls (any bonus, plain follow-up d20)").font = SUBTITLE
     lines = [  # a target every roll reaches: only the natural roll counts
@@ -278,7 +239,4 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         put(sheet.cell(row + offset, 1), label)
         put_formula(sheet.cell(row + offset, 2), formula).number_format = PERCENT_FORMAT
         define_name(book, name, absolute(sheet, f"B{row + offset}"))
-    sheet.column_dimensions["A"].width = 34
-    for j in range(2, 2 + len(HEAT_AC)):
-        sheet.column_dimensions[get_column_letter(j)].width = 6
-    protect(sheet)
+    finish_odds_sheet(sheet, 34, len(HEAT_AC), 6)

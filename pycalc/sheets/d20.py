@@ -30,7 +30,7 @@ from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
-from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
+from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     BOLD,
     NOTE,
@@ -49,16 +49,15 @@ from pycalc.sheets.common import (
     show_chart,
     table_name,
 )
-from pycalc.sheets.d20_formulas import pick_name
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, by_label, const, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.formulas import DICE_ERROR, band, by_label, const, unless_down
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
+from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
 from pycalc.tables import RuleSet, Table
 
-ATTACK_SHEET = "Attack calculator"
 WORKINGS_SHEET = "d20 workings"
 DAMAGE_SHEET = "Damage workings"
 ODDS_SHEET = "Odds"
@@ -122,6 +121,15 @@ def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
     return [rules.table(table_id) for table_id in block.modifiers or ()]
 
 
+def pickers(rules: RuleSet, block: Resolution) -> Pickers:
+    tables = picker_tables(rules, block)
+    return Pickers(
+        tuple(t.id for t in tables if t.picker == "choice"),
+        tuple(t.id for t in tables if t.picker != "choice"),
+        order=tuple(t.id for t in tables),
+    )
+
+
 def picked_terms(
     rules: RuleSet,
     block: Resolution,
@@ -131,18 +139,14 @@ def picked_terms(
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
     ``ticked(is_ticked, value)`` for each row of a toggle table."""
-    terms = []
-    for table in picker_tables(rules, block):
-        if column not in table.column_ids:
-            continue
-        if table.picker == "choice":
-            terms.append(chosen(by_label(table.id, column, pick_name(table.id))))
-        else:
-            terms += [
-                ticked(f"{pick_name(table.id, row.id)}=TRUE", const(table.id, str(row.id), column))
-                for row in table.rows
-            ]
-    return terms
+    situation = pickers(rules, block)
+    return column_terms(
+        rules,
+        situation,
+        column,
+        lambda table_id: chosen(picked(situation, table_id, column)),
+        lambda box, value: ticked(f"{box}=TRUE", value),
+    )
 
 
 def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
@@ -201,7 +205,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
     constant, readable = "ATTACK_DICE_CONSTANT", "ATTACK_DICE_READABLE"
     count_limit, sides_limit, mod_limit = limits.DICE_COUNT, limits.DICE_SIDES, limits.DICE_MODIFIER
     message = (
-        f'IF({constant},"",IF(NOT({readable}),"#DICE? write it like 2d4+2",'
+        f'IF({constant},"",IF(NOT({readable}),{DICE_ERROR},'
         f"IF(OR({f.DICE_SIDES}<1,{f.DICE_COUNT}<1,{f.DICE_COUNT}>{count_limit}),"
         f'"#DICE? 1 to {count_limit} dice of at least 1 side",'
         f'IF({f.DICE_SIDES}>{sides_limit},"#DICE? dice of 1 to {sides_limit} sides",'
@@ -973,30 +977,23 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
-    sheet = book.create_sheet(ODDS_SHEET)
     kind = target_kind(block)
     columns = HEAT_TARGET[kind]
     corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
-    put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: chance to hit by attack bonus and target",
         "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
         + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
         + "; columns: the defender's "
         + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
+        len(columns),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
-    sheet.row_dimensions[2].height = 30
-    row = 4
-    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns):
-        row = write_heat_map(book, sheet, row, grid)
+    row = write_heat_maps(book, sheet, 4, heat.heat_maps(block, corner, HEAT_BONUS[kind], columns))
     if heat.fumble_by_level(block):
-        row = heat.write_fumble_row(book, sheet, block, row)
-    sheet.column_dimensions["A"].width = 12
-    for j in range(2, 2 + len(columns)):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+        heat.write_fumble_row(book, sheet, block, row)
+    finish_odds_sheet(sheet, 12, len(columns), 5.5)
 
 
 # --------------------------------------------------------------------------- the workbook's part

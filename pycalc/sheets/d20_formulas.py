@@ -208,11 +208,6 @@ def check_supported(rules: RuleSet) -> Resolution:
 # --------------------------------------------------------------------------- values
 
 
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    """The calculator's cell for a picker table's dropdown (or, with ``row_id``, a toggle's box)."""
-    return f"PICK_{name_part(table_id)}" + (f"_{name_part(row_id)}" if row_id else "")
-
-
 def literal(item: Any) -> str:
     if isinstance(item, bool):
         return "TRUE" if item else "FALSE"

@@ -1,7 +1,7 @@
 """The words a note beside a pick says of what the pick changes ("To hit -3 + Dex modifier, at most +0",
 "damage x1/2 rounded up"), worked out from what the engine applies under the rules in force, so a note
-cannot say one thing while the workings do another. The rulesets' notes (``choice_help``,
-``toggle_help`` in their sheet modules) are made of these parts, joined by ``listed``;
+cannot say one thing while the workings do another. The rulesets' notes (their ``Pickers.effect``,
+``situation_cells.in_words`` of their ``effect_parts``) are made of these parts, joined by ``listed``;
 ``tests/test_pick_notes_truthful.py`` reads them back and compares them with the workings."""
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ def q(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+DICE_ERROR = q("#DICE? write it like 2d4+2")  # what the calculators say of dice they cannot read
+
+
 def list_mistake(rules: RuleSet, name: str, table: str) -> str:
     """The text a picker shows for a word that is not among ``table``'s labels, as the engine says it."""
     return q(list_message(name, (row.label for row in rules.table(table).rows)))

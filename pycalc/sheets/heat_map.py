@@ -15,9 +15,13 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import (
+    NOTE,
     SUBTITLE,
+    TITLE,
+    WRAP,
     absolute,
     define_name,
+    protect,
     put,
     put_formula,
     style_header,
@@ -80,3 +84,33 @@ def write_heat_map(book: Workbook, sheet: Worksheet, top: int, heat: HeatMap) ->
     colour_by_range(sheet, f"{top_left}:{bottom_right}")
     define_name(book, heat.name, absolute(sheet, top_left, bottom_right))
     return top + len(heat.rows) + 4
+
+
+def odds_sheet(
+    book: Workbook, name: str, title: str, note: str, merged_over: int = 0, height: int = 30
+) -> Worksheet:
+    """A printable odds sheet: its title, and the note under it (merged over the label column and
+    ``merged_over`` more, on a row ``height`` high; 0: the note runs on to the right)."""
+    sheet = book.create_sheet(name)
+    put(sheet["A1"], title).font = TITLE
+    note_cell = put(sheet["A2"], note)
+    note_cell.font, note_cell.alignment = NOTE, WRAP
+    if merged_over:
+        sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + merged_over)
+        sheet.row_dimensions[2].height = height
+    return sheet
+
+
+def write_heat_maps(book: Workbook, sheet: Worksheet, top: int, maps: Sequence[HeatMap]) -> int:
+    """The maps one under the other from row ``top``; the row after the last."""
+    for heat in maps:
+        top = write_heat_map(book, sheet, top, heat)
+    return top
+
+
+def finish_odds_sheet(sheet: Worksheet, label_width: float, columns: int, width: float) -> None:
+    """The label column's width, ``columns`` narrow columns of chances right of it, and protection."""
+    sheet.column_dimensions["A"].width = label_width
+    for j in range(2, 2 + columns):
+        sheet.column_dimensions[get_column_letter(j)].width = width
+    protect(sheet)

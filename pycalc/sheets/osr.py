@@ -25,17 +25,19 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
-from pycalc.sheets import ruling_text
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
+    attack_roll_field,
+    damage_roll_field,
+    follow_roll_field,
     hit_point_fields,
+    rule_field,
+    write_attack_sheet,
     write_calculator,
-    write_roll_block_calculator,
 )
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -44,7 +46,6 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
-    ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
@@ -52,8 +53,9 @@ from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import listed, with_input
+from pycalc.sheets.effect_words import with_input
 from pycalc.sheets.formulas import (
+    DICE_ERROR,
     by_label,
     const,
     dice_count,
@@ -66,90 +68,21 @@ from pycalc.sheets.formulas import (
     round_up,
 )
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
-from pycalc.sheets.roll_entry import attack_roll, follow_roll
-from pycalc.sheets.ruling_text import toggle_note
+from pycalc.sheets.situation_cells import (
+    Pickers,
+    any_of,
+    by_id,
+    in_words,
+    picks_with,
+    ruling_is,
+    situation_section,
+    sum_of,
+)
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
-ATTACK_SHEET = "Attack calculator"
 COMBAT_SHEET = "Combat calculators"
 ODDS_SHEET = "d20 workings"
-DICE_ERROR = '"#DICE? write it like 2d4+2"'
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
-
-
-def by_id(table: str, column: str, id_expr: str) -> str:
-    return f"INDEX({T(table, column)},MATCH({id_expr},{T(table, 'id')},0))"
-
-
-def ruling_is(ruling_id: str, choice: str) -> str:
-    return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-# --------------------------------------------------------------------------- attack: situation
-
-
-def picker_terms(rules: RuleSet, tables: tuple[str, ...], column: str) -> list[str]:
-    """One term per picker cell: the picked row's value (choice) or the row's value if ticked."""
-    terms = []
-    for table_id in tables:
-        table = rules.table(table_id)
-        if column not in table.column_ids:
-            continue
-        if table_id in CHOICE_PICKERS:
-            terms.append(by_label(table_id, column, pick_name(table_id)))
-        else:
-            for row in table.rows:
-                terms.append((pick_name(table_id, row.id), const(table_id, str(row.id), column)))
-    return terms
-
-
-def sum_of(rules: RuleSet, tables: tuple[str, ...], column: str) -> str:
-    terms = [t if isinstance(t, str) else f"IF({t[0]},{t[1]},0)" for t in picker_terms(rules, tables, column)]
-    return plus(*terms)
-
-
-def any_of(rules: RuleSet, column: str) -> str:
-    terms = [
-        t if isinstance(t, str) else f"AND({t[0]},{t[1]})"
-        for t in picker_terms(rules, CHOICE_PICKERS + TOGGLE_PICKERS, column)
-    ]
-    return f"OR({','.join(terms)})" if terms else "FALSE()"
-
-
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in CHOICE_PICKERS:
-        table = rules.table(table_id)
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help=table.note[:100],
-                help_formula=ruled_choice_note(rules, table_id),
-            )
-        )
-    for table_id in TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=row.note[:100],  # the seed's words, in the pick's comment
-                    help_formula=toggle_note(rules, lambda r, t=table_id, row=row: choice_help(r, t, row)),
-                )
-            )
-    return tuple(fields)
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -169,9 +102,7 @@ MAGIC_WORDS = {
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) and the given inputs (target_shield...)."""
-    picked_toggle = row is not None and rules.table(table_id).picker == "toggle"
-    choices = {table_id: str(row.label)} if row is not None and not picked_toggle else {}
-    toggles = frozenset({(table_id, str(row.id))}) if picked_toggle else frozenset()
+    choices, toggles = picks_with(rules, table_id, row)
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 
@@ -220,17 +151,13 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     return parts
 
 
-def ruled_choice_note(rules: RuleSet, table_id: str) -> str | None:
-    """The note beside a choice pick where a ruling changes it or its rows do more than their numbers."""
-    beyond = bool(BEYOND_NUMBERS & set(rules.table(table_id).column_ids))
-    return ruling_text.ruled_choice_note(
-        rules, table_id, pick_name(table_id), lambda r, row: choice_help(r, table_id, row), beyond
-    )
-
-
-def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
-    """What picking ``row`` changes, in the note's words (a toggle's note says the same of its box)."""
-    return listed(effect_parts(rules, table_id, row))
+PICKERS = Pickers(
+    CHOICE_PICKERS,
+    TOGGLE_PICKERS,
+    default_choice,
+    effect=in_words(effect_parts),
+    beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)),
+)
 
 
 # --------------------------------------------------------------------------- attack: resolution
@@ -300,17 +227,17 @@ def fumble_text() -> str:
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    no_shield, no_dex = any_of(rules, "target_no_shield"), any_of(rules, "target_no_dex_ac")
+    no_shield, no_dex = any_of(rules, PICKERS, "target_no_shield"), any_of(rules, PICKERS, "target_no_dex_ac")
     ac_change = plus(
-        *(sum_of(rules, (t,), c) for t, c in AC_COLUMNS.items()),
+        *(sum_of(rules, PICKERS, c, (t,)) for t, c in AC_COLUMNS.items()),
         f"IF({no_shield},SUM(ATTACK_TARGET_SHIELD),0)",
         f"IF({no_dex},SUM(ATTACK_TARGET_DEX),0)",
     )
     situation_hit = plus(
-        sum_of(rules, HIT_PICKERS, "hit"),
-        f"-IF({any_of(rules, 'attacker_no_dex')},SUM(ATTACK_DEX_IN_BONUS),0)",
+        sum_of(rules, PICKERS, "hit", HIT_PICKERS),
+        f"-IF({any_of(rules, PICKERS, 'attacker_no_dex')},SUM(ATTACK_DEX_IN_BONUS),0)",
     )
-    advantage, disadvantage = any_of(rules, "advantage"), any_of(rules, "disadvantage")
+    advantage, disadvantage = any_of(rules, PICKERS, "advantage"), any_of(rules, PICKERS, "disadvantage")
     mode = (
         f"IF(AND({advantage},{disadvantage}),IF({ruling_is('advantage_meets_disadvantage', 'cancel')},0,-1),"
         f"IF({advantage},1,IF({disadvantage},-1,0)))"
@@ -401,7 +328,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
         ),
         odds_section(rules, resolution(rules)),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (
@@ -421,21 +348,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                Field(
-                    "Natural d20 (with Advantage: the die kept)",
-                    "ATTACK_ROLL",
-                    INPUT,
-                    None,
-                    help="leave empty until rolled",
-                    roll=attack_roll(rules),
-                ),
-                Field(
+                attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
+                follow_roll_field(
+                    rules,
                     "Fumble check d20 (after a natural 1)",
-                    "ATTACK_FOLLOW_ROLL",
-                    INPUT,
-                    None,
-                    help="Critical Fumble when higher than the level",
-                    roll=follow_roll(rules),
+                    "Critical Fumble when higher than the level",
                 ),
                 Field(
                     "Roll on your fumble table",
@@ -444,7 +361,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     help="only once fumble_table is filled",
                 ),
-                Field("Damage dice shown (without the +modifier)", "ATTACK_DAMAGE_ROLL", INPUT, None),
+                damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
         ),
         Section(
@@ -512,39 +429,28 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Double damage",
                     "ATTACK_DOUBLE",
                     WORKING,
-                    native=any_of(rules, "double_damage"),
+                    native=any_of(rules, PICKERS, "double_damage"),
                     number_format=BOOLEAN_FORMAT,
                 ),
                 Field(
                     "Needs magic weapons it lacks",
                     "ATTACK_NEEDS_MAGIC",
                     WORKING,
-                    native=any_of(rules, "needs_magic"),
+                    native=any_of(rules, PICKERS, "needs_magic"),
                     number_format=BOOLEAN_FORMAT,
                 ),
-                Field(
-                    "Faces of the d20",
-                    "ATTACK_SIDES",
-                    WORKING,
-                    native=const("to_hit_roll", "to_hit_die_sides"),
+                rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
+                rule_field(
+                    "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
                 ),
-                Field(
-                    "Natural roll that always misses",
-                    "ATTACK_NAT1",
-                    WORKING,
-                    native=const("natural_1_fumble", "natural_miss_roll"),
+                rule_field(
+                    "Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"
                 ),
-                Field(
-                    "Natural roll that always hits",
-                    "ATTACK_NAT20",
-                    WORKING,
-                    native=const("natural_20_hit", "natural_hit_roll"),
-                ),
-                Field(
+                rule_field(
                     "Natural roll that is a Critical HIT",
                     "ATTACK_CRIT_ROLL",
-                    WORKING,
-                    native=const("natural_20_critical", "critical_natural_roll"),
+                    "natural_20_critical",
+                    "critical_natural_roll",
                 ),
                 Field(
                     "Damage dice",
@@ -1012,10 +918,9 @@ def spell_section(rules: RuleSet) -> Section:
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    attack_sheet = write_roll_block_calculator(
+    attack_sheet = write_attack_sheet(
         book,
-        ATTACK_SHEET,
-        f"{rules.name}: attack calculator",
+        rules,
         "Yellow cells are yours: the number needed from your attack matrix, the bonus, the situation, then the "
         "natural d20 and the damage dice. Green cells are worked out from the rule tables in this workbook.",
         with_target_state(rules, attack_sections(rules)),

@@ -18,18 +18,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from openpyxl.chart import ScatterChart
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import osr_odds
 from pycalc.sheets import d20
-from pycalc.sheets.calculator import INPUT, Field, Section
-from pycalc.sheets.common import NOTE, PERCENT_FORMAT, TITLE, WRAP, protect, put
+from pycalc.sheets.calculator import Section
+from pycalc.sheets.d20 import KILL
 from pycalc.sheets.d20_formulas import Cells, Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
-from pycalc.sheets.formulas import round_kill_formula, unless_down
-from pycalc.sheets.heat_map import write_heat_map
+from pycalc.sheets.formulas import round_kill_formula
+from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -56,83 +56,38 @@ def write_damage_chart(book: Workbook, rules: RuleSet, formulas: Formulas) -> Sc
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
     native = d20.odds_formulas(rules, formulas.block, odds_cells(formulas))
-    head = "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE"
-    tail = f"{{attacks}},ATTACK_MODS_TOTAL,ATTACK_LEVEL,{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC"
+    round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, osr_odds.SEVERAL_ATTACKS)
+    panel = OddsPanel(
+        "osr",
+        "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE",
+        f"{{attacks}},ATTACK_MODS_TOTAL,ATTACK_LEVEL,{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC",
+        {**native, KILL_ROUND: round_kill},
+        expected_help="misses and fumbles count 0; chart of the damage on the right",
+        kill_help="damage at least the target's hit points",
+    )
     return Section(
-        "Odds before the dice are rolled (this attack, with the situation below)",
-        (
-            Field("Attacks this round (same attack, independent)", "ATTACK_ATTACKS", INPUT, 1),
-            Field("Target's hit points now", "ATTACK_TARGET_HP", INPUT, 10),
-            Field(
-                "Expected damage per attack",
-                "ATTACK_EXPECTED_DAMAGE",
-                key=True,
-                number_format="0.00",
-                native=native[d20.EXPECTED],
-                udf=f"osr_expected_damage({head},{tail.format(attacks=1)})",
-                help="misses and fumbles count 0; chart of the damage on the right",
-            ),
-            Field(
-                "Expected damage per round",
-                "ATTACK_EXPECTED_DAMAGE_ROUND",
-                number_format="0.00",
-                native=native[d20.EXPECTED_ROUND],
-                udf=f"osr_expected_damage({head},{tail.format(attacks='ATTACK_ATTACKS')})",
-            ),
-            Field(
-                "Chance one attack drops the target",
-                "ATTACK_KILL_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=native[d20.KILL],
-                udf=unless_down(
-                    "ATTACK_TARGET_HP", f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks=1)})"
-                ),
-                help="damage at least the target's hit points",
-            ),
-            Field(
-                "Chance the round's attacks drop the target",
-                "ATTACK_KILL_CHANCE_ROUND",
-                number_format=PERCENT_FORMAT,
-                native=round_kill_formula(
-                    "ATTACK_ATTACKS", "ATTACK_KILL_CHANCE", "ATTACK_TARGET_HP", osr_odds.SEVERAL_ATTACKS
-                ),
-                udf=unless_down(
-                    "ATTACK_TARGET_HP",
-                    f"osr_kill_chance({head},ATTACK_TARGET_HP,{tail.format(attacks='ATTACK_ATTACKS')})",
-                ),
-            ),
-        ),
+        "Odds before the dice are rolled (this attack, with the situation below)", odds_fields(panel)
     )
 
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable: chance to hit and of a Critical HIT by bonus x matrix number; fumble chance by level."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: odds by attack bonus and number needed").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: odds by attack bonus and number needed",
         "Exact chances on one d20, no situation modifiers, no Advantage. Columns: the number your attack "
         "matrix gives for the defender's AC; rows: the attacker's bonus. A natural 1 always misses, a "
         "natural 20 always hits.",
+        len(HEAT_TARGET),
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_TARGET))
-    sheet.row_dimensions[2].height = 30
     block = rules.resolution_block
     assert block is not None
-    row = 4
-    for heat in heat_maps(
-        block,
-        "Bonus \\ needed",
-        HEAT_BONUS,
-        HEAT_TARGET,
-        critical_title="Chance of a Critical HIT (natural 20)",
-    ):
-        row = write_heat_map(book, sheet, row, heat)
+    critical = "Chance of a Critical HIT (natural 20)"
+    row = write_heat_maps(
+        book, sheet, 4, heat_maps(block, "Bonus \\ needed", HEAT_BONUS, HEAT_TARGET, critical)
+    )
     write_fumble_row(
         book, sheet, block, row, "Chance of a Critical Fumble (natural 1, then the follow d20 over the level)"
     )
-    sheet.column_dimensions["A"].width = 14
-    for j in range(2, 2 + max(len(HEAT_TARGET), len(FUMBLE_LEVELS))):
-        sheet.column_dimensions[get_column_letter(j)].width = 5.5
-    protect(sheet)
+    finish_odds_sheet(sheet, 14, max(len(HEAT_TARGET), len(FUMBLE_LEVELS)), 5.5)

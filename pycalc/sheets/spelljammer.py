@@ -18,7 +18,6 @@ from pycalc.rulesets.spelljammer_calculator import (
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     WORKING,
     Field,
     Section,
@@ -39,8 +38,9 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band, by_label, const, last, plus, round_down, round_up
 from pycalc.sheets.roll_entry import die_roll
+from pycalc.sheets.situation_cells import Pickers, situation_section, sum_of
 from pycalc.sheets.spelljammer_odds import odds_fields, write_damage_workings, write_odds_sheet
-from pycalc.tables import RuleSet
+from pycalc.tables import Row, RuleSet, Table
 
 STRIKE_SHEET = "Strike calculator"
 DEFENSE_SHEET = "Defense & casting"
@@ -52,10 +52,6 @@ ROLL_MESSAGE = '"#ROLL? 1 to "&DICE_FACES&" (00 = "&DICE_FACES&")"'
 def d100_read(cell: str) -> str:
     """The d100 roll in ``cell`` as read: 00 (typed 0, or empty as 0) is the die's highest face."""
     return f"IF(AND(ISNUMBER({cell}),{cell}=0),DICE_FACES,{cell})"
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return f"PICK_{table_id.upper()}" + (f"_{row_id.upper()}" if row_id else "")
 
 
 def rank(outcome_id: str) -> str:
@@ -77,57 +73,33 @@ def outcome_column(column: str) -> str:
 
 
 def situation_terms(rules: RuleSet, column: str) -> str:
-    """Sum of one modifier column over every picker, ranged-only ones gated by STRIKE_RANGED."""
-    terms = []
-    for table_id in CHOICE_PICKERS:
-        if column in rules.table(table_id).column_ids:
-            terms.append(gate(table_id, by_label(table_id, column, pick_name(table_id))))
-    for table_id in TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        if column in table.column_ids:
-            for row in table.rows:
-                looked_up = f'INDEX({T(table_id, column)},MATCH("{row.id}",{T(table_id, "id")},0))'
-                terms.append(gate(table_id, f"IF({pick_name(table_id, row.id)},{looked_up},0)"))
-    if column in rules.table("target_size").column_ids:
-        terms.append(gate("target_size", by_label("target_size", column, "TARGET_SIZE")))
-    return plus(*terms)
+    """Sum of one modifier column over every picker and the target's size, ranged-only ones gated."""
+    size = rules.table("target_size")
+    by_size = by_label(size.id, column, "TARGET_SIZE") if column in size.column_ids else ""
+    return plus(sum_of(rules, PICKERS, column), PICKERS.gate(size.id, by_size) if by_size else "")
 
 
-def gate(table_id: str, term: str) -> str:
-    return f"IF(STRIKE_RANGED,{term},0)" if table_id in RANGED_ONLY else term
+def choice_words(table: Table) -> tuple[str, str]:
+    return table.title, "ranged attacks only" if table.id in RANGED_ONLY else table.note[:90]
 
 
-def picker_fields(rules: RuleSet) -> tuple[Field, ...]:
-    fields = []
-    for table_id in CHOICE_PICKERS:
-        table = rules.table(table_id)
-        fields.append(
-            Field(
-                table.title,
-                pick_name(table_id),
-                PICK,
-                default_choice(table),
-                options=f"={T(table_id, 'label')}",
-                help="ranged attacks only" if table_id in RANGED_ONLY else table.note[:90],
-            )
-        )
-    for table_id in TOGGLE_PICKERS:
-        table = rules.table(table_id)
-        for row in table.rows:
-            help_text = ", ".join(f"{c.label} {row[c.id]:+}" for c in table.columns if row[c.id])
-            if table_id in RANGED_ONLY:
-                help_text += " (ranged attacks only)"
-            fields.append(
-                Field(
-                    str(row.label),
-                    pick_name(table_id, row.id),
-                    PICK,
-                    False,
-                    options="TRUE,FALSE",
-                    help=help_text,
-                )
-            )
-    return tuple(fields)
+def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
+    """The box's label and its numbers ("SC +2"), with the attacks it counts for."""
+    help_text = ", ".join(f"{c.label} {row[c.id]:+}" for c in table.columns if row[c.id])
+    return str(row.label), help_text + (" (ranged attacks only)" if table.id in RANGED_ONLY else "")
+
+
+PICKERS = Pickers(
+    CHOICE_PICKERS,
+    TOGGLE_PICKERS,
+    default_choice,
+    ranged_only=frozenset(RANGED_ONLY),
+    ranged="STRIKE_RANGED",
+    choice_words=choice_words,
+    toggle_words=toggle_words,
+    unnoted=frozenset(CHOICE_PICKERS),
+    toggle_note=lambda rules, text_of: None,  # the help says the numbers; no ruling changes them
+)
 
 
 def strike_sections(rules: RuleSet) -> list[Section]:
@@ -213,7 +185,7 @@ def strike_sections(rules: RuleSet) -> list[Section]:
                 Field("Attacks this round", "STRIKE_ATTACKS", INPUT, 1),
             ),
         ),
-        Section("Situation (all at their defaults = no modifier)", picker_fields(rules)),
+        situation_section(rules, PICKERS),
         Section(
             "Before the roll",
             (

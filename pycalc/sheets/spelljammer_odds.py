@@ -14,10 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
-    NOTE,
     PERCENT_FORMAT,
-    TITLE,
-    WRAP,
     absolute,
     damage_chart,
     define_name,
@@ -28,7 +25,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, round_kill_formula, unless_down
-from pycalc.sheets.heat_map import HeatMap, write_heat_map
+from pycalc.sheets.heat_map import HeatMap, finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.tables import RuleSet
 
 DAMAGE_SHEET = "Damage workings"
@@ -172,16 +169,15 @@ def odds_fields() -> tuple[Field, ...]:
 
 def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
     """Printable heat maps: chance to hit and to score a critical or better, by SC and DEF."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    put(sheet["A1"], f"{rules.name}: odds by SC and DEF").font = TITLE
-    note = put(
-        sheet["A2"],
+    sheet = odds_sheet(
+        book,
+        ODDS_SHEET,
+        f"{rules.name}: odds by SC and DEF",
         "Exact chances with the automatic results (01-03, 96-00); no situation modifiers. "
         "Roll SC - DEF or less.",
+        len(HEAT_DEF),
+        height=24,
     )
-    note.font, note.alignment = NOTE, WRAP
-    sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(HEAT_DEF))
-    sheet.row_dimensions[2].height = 24
     cmax = f"IFERROR({band('critical_grievous', 'critical_max', '{msc}')},0)"
     maps = (
         ("Chance to hit", "ODDS_HIT_GRID", "((D100_ROLLS<={msc})+(D100_AUTO_FLOOR>=RANK_HIT))"),
@@ -192,22 +188,16 @@ def write_odds_sheet(book: Workbook, rules: RuleSet) -> None:
         ),
     )
     formula = "SUMPRODUCT((1-D100_AUTO_MISS)*({hits}>0))/DICE_FACES"
-    row = 4
-    for title, name, hits in maps:
-        row = write_heat_map(
-            book,
-            sheet,
-            row,
-            HeatMap(
-                title,
-                name,
-                "SC \\ DEF",
-                HEAT_SC,
-                HEAT_DEF,
-                lambda sc, def_value, hits=hits: formula.format(hits=hits.format(msc=f"({sc}-{def_value})")),
-            ),
+    heats = [
+        HeatMap(
+            title,
+            name,
+            "SC \\ DEF",
+            HEAT_SC,
+            HEAT_DEF,
+            lambda sc, def_value, hits=hits: formula.format(hits=hits.format(msc=f"({sc}-{def_value})")),
         )
-    sheet.column_dimensions["A"].width = 10
-    for j in range(2, 2 + len(HEAT_DEF)):
-        sheet.column_dimensions[get_column_letter(j)].width = 7
-    protect(sheet)
+        for title, name, hits in maps
+    ]
+    write_heat_maps(book, sheet, 4, heats)
+    finish_odds_sheet(sheet, 10, len(HEAT_DEF), 7)
