@@ -340,12 +340,17 @@ def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | st
     )["ROF_SHOTS"]
 
 
+def scattered(roll: Any) -> dict[str, Any]:
+    """Where a missed grenade-like missile lands for that scatter roll (the calculator's cells)."""
+    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))
+
+
 @xw.func
 @xw.arg("roll", doc="the 1d10 scatter roll")
 @cell_safe
 def combat17_scatter(roll: Any) -> str:
     """Where a missed grenade-like missile lands (direction)."""
-    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))["GRENADE_LANDS"]
+    return scattered(roll)["GRENADE_LANDS"]
 
 
 @xw.func
@@ -358,7 +363,7 @@ def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
     wanted = as_text(axis, "AXIS", "distance").lower()
     if wanted not in names:
         raise RuleError("#AXIS? use toward, right or distance")
-    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))[names[wanted]]
+    return scattered(roll)[names[wanted]]
 
 
 # --------------------------------------------------------------------------- brawling and subdual
