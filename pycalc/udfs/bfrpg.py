@@ -342,9 +342,14 @@ def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: An
     return str(out["FIRE_OUTCOME"])
 
 
+SURPRISE = (
+    ("situation", "Normal or Facing a well-hidden ambush"),
+    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),
+)
+
+
 @xw.func
-@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
-@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@arg_docs(*SURPRISE)
 @cell_safe
 def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
     """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
@@ -355,9 +360,7 @@ def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
 
 
 @xw.func
-@xw.arg("roll", doc="the surprise d6")
-@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
-@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@arg_docs(("roll", "the surprise d6"), *SURPRISE)
 @cell_safe
 def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:
     """TRUE when this d6 roll means the side is surprised."""

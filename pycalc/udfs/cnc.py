@@ -287,9 +287,13 @@ def cnc_charge_window(rate: Any, distance: Any) -> str:
     return cnc.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
 
 
+RANGE_DOCS = arg_docs(
+    ("increment", "the weapon's range increment in feet"), ("distance", "distance to the target in feet")
+)
+
+
 @xw.func
-@xw.arg("increment", doc="the weapon's range increment in feet")
-@xw.arg("distance", doc="distance to the target in feet")
+@RANGE_DOCS
 @cell_safe
 def cnc_range_band(increment: Any, distance: Any) -> str:
     """close, medium, long or out of range."""
@@ -297,8 +301,7 @@ def cnc_range_band(increment: Any, distance: Any) -> str:
 
 
 @xw.func
-@xw.arg("increment", doc="the weapon's range increment in feet")
-@xw.arg("distance", doc="distance to the target in feet")
+@RANGE_DOCS
 @cell_safe
 def cnc_range_modifier(increment: Any, distance: Any) -> int | str:
     """To-hit modifier for the range (0, -2, -6); empty out of range."""

@@ -129,13 +129,18 @@ def osr_attack_result(
     )
 
 
+MODE = ("mode", "Normal, Advantage or Disadvantage (optional)")
+NEEDS_MAGIC = ("needs_magic", "TRUE when the target needs weapons the attacker lacks (optional)")
+CHANCE_ARGS = (
+    ("bonus", "attacker's to-hit bonus"),
+    ("target", "number needed from the attack matrix"),
+    ("mods", "situational to-hit modifiers (optional, 0)"),
+    ("level", "attacker's XP level or HD (optional, 0)"),
+)
+
+
 @xw.func
-@xw.arg("bonus", doc="attacker's to-hit bonus")
-@xw.arg("target", doc="number needed from the attack matrix")
-@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
-@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
-@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@arg_docs(*CHANCE_ARGS, MODE, NEEDS_MAGIC)
 @cell_safe
 def osr_hit_chance(
     bonus: Any, target: Any, mods: Any = 0, level: Any = 0, mode: Any = None, needs_magic: Any = False
@@ -145,13 +150,9 @@ def osr_hit_chance(
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's to-hit bonus")
-@xw.arg("target", doc="number needed from the attack matrix")
-@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
-@xw.arg("outcome", doc="Hit (any hit, the default), Critical, Fumble or Miss")
-@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
-@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@arg_docs(
+    *CHANCE_ARGS, ("outcome", "Hit (any hit, the default), Critical, Fumble or Miss"), MODE, NEEDS_MAGIC
+)
 @cell_safe
 def osr_chance(
     bonus: Any,
@@ -250,9 +251,9 @@ ODDS_TAIL = (
     ("mods", "all to-hit modifiers (optional, 0)"),
     ("level", "attacker's XP level or HD, for the fumble check (optional, 0)"),
     ("attacks", "independent attacks in the round (optional, 1)"),
-    ("mode", "Normal, Advantage or Disadvantage (optional)"),
+    MODE,
     ("double", "TRUE for double damage (charge, set spear; optional)"),
-    ("needs_magic", "TRUE when the target needs weapons the attacker lacks (optional)"),
+    NEEDS_MAGIC,
 )
 
 
