@@ -6,9 +6,12 @@ short text starting with '#' that says what is wrong; no function raises into Ex
 only use ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python dependencies, so they also
 serve xlwings Lite.
 
-One module per ruleset, one for what the rulesets share, one for reading cells:
+One module per ruleset, one for what the rulesets share, one for reading cells, one for the odds:
 
-- ``cells``: reading cell values (numbers, text, TRUE/FALSE, ranges), the limits, the '#...' messages;
+- ``cells``: reading cell values (numbers, text, TRUE/FALSE, ranges), the limits, the '#...' messages,
+  the arguments' docs (``arg_docs``);
+- ``d20_odds``: the bodies of the d20 rulesets' odds UDFs (hit chance, expected damage, chance of at
+  least, kill chance), each ruleset's odds module passed in; it declares no UDF of its own;
 - ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
 - ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's own, prefixed with its id.

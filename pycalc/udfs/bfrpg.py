@@ -11,6 +11,7 @@ calculators reach it; the other calculators are bfrpg's own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import xlwings as xw
@@ -22,16 +23,19 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import (
-    as_attacks,
+    arg_docs,
     as_bool,
-    as_hit_points,
+    as_dice,
     as_int,
+    as_outcome,
     as_text,
     cell_safe,
     d20_attack,
     optional_int,
 )
+from pycalc.udfs.shared import generic_attack
 
 BFRPG = "bfrpg"
 __all__ = [
@@ -72,13 +76,39 @@ def label(rules: RuleSet, table_id: str, value: Any) -> str:
         raise not_in_list(table.title, (row.label for row in table.rows)) from None
 
 
+PICKERS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")
+
+
+def picked(rules: RuleSet, charge: Any, mode: Any, underwater: Any, critical: Any) -> dict[str, str]:
+    """The damage pickers' rows (charge, damage mode, underwater, critical effect) by table id."""
+    rows = (charge, mode, underwater, critical)
+    return {table_id: label(rules, table_id, row) for table_id, row in zip(PICKERS, rows, strict=True)}
+
+
+def plus_bonus(dice: dice_module.Dice, damage_bonus: Any) -> dice_module.Dice:
+    """The damage dice with the damage bonus added to their modifier."""
+    return dice_module.Dice(dice.count, dice.sides, dice.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0))
+
+
+BONUS = ("bonus", "attack bonus with STR/DEX")
+TARGET = ("target", "target's AC")
+MODS = ("mods", "other modifiers (optional, 0)")
+DAMAGE_ROLL_LATER = "the sum shown on the dice, without the +modifier (optional: empty until rolled)"
+EXTRA_ROLL = ("extra_roll", "second damage roll (ruling normal_plus_max_plus_roll; optional)")
+DAMAGE_BONUS = ("damage_bonus", "added to the dice (STR for a shield bash, specialist; optional, 0)")
+PICKER_DOCS = (
+    ("charge", "Charge and set weapon: the picker's row (optional: no charge)"),
+    ("mode", "Lethal or subduing damage: the picker's row (optional: normal)"),
+    ("underwater", "Weapons underwater: the picker's row (optional: not underwater)"),
+    ("critical", "What a critical hit does: the picker's row (optional: extra damage)"),
+    ("helpless", "TRUE for a melee attack on a helpless target (optional)"),
+)
+
 # --------------------------------------------------------------------------- critical hits
 
 
 @xw.func
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers to the roll (optional, 0)")
+@arg_docs(BONUS, TARGET, ("mods", "other modifiers to the roll (optional, 0)"))
 @cell_safe
 def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:
     """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
@@ -86,9 +116,7 @@ def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:
 
 
 @xw.func
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
+@arg_docs(BONUS, TARGET, MODS)
 @cell_safe
 def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:
     """Lowest confirmation d20 that turns a threat into a critical."""
@@ -96,10 +124,7 @@ def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:
 
 
 @xw.func
-@xw.arg("follow_roll", doc="the confirmation d20")
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
+@arg_docs(("follow_roll", "the confirmation d20"), BONUS, TARGET, MODS)
 @cell_safe
 def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:
     """TRUE when this confirmation roll makes a natural 20 a critical hit."""
@@ -111,11 +136,13 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
 
 
 @xw.func
-@xw.arg("roll", doc="the natural d20")
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
-@xw.arg("follow_roll", doc="the confirmation d20 after a threat (optional)")
+@arg_docs(
+    ("roll", "the natural d20"),
+    BONUS,
+    TARGET,
+    MODS,
+    ("follow_roll", "the confirmation d20 after a threat (optional)"),
+)
 @cell_safe
 def bfrpg_attack_result(roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None) -> str:
     """Miss, Hit or Critical: a threat is a Critical once its confirmation d20 confirms it."""
@@ -124,9 +151,7 @@ def bfrpg_attack_result(roll: Any, bonus: Any, target: Any, mods: Any = 0, follo
 
 
 @xw.func
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
+@arg_docs(BONUS, TARGET, MODS)
 @cell_safe
 def bfrpg_hit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""
@@ -134,9 +159,7 @@ def bfrpg_hit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
 
 
 @xw.func
-@xw.arg("bonus", doc="attack bonus with STR/DEX")
-@xw.arg("target", doc="target's AC")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
+@arg_docs(BONUS, TARGET, MODS)
 @cell_safe
 def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) of a confirmed critical hit."""
@@ -144,17 +167,19 @@ def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:
 
 
 @xw.func
-@xw.arg("dice", doc="weapon damage, e.g. 1d8+2")
-@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
-@xw.arg("extra_roll", doc="second damage roll (ruling normal_plus_max_plus_roll; optional)")
-@xw.arg("multiplier", doc="2 for a charge or set weapon (optional, 1)")
+@arg_docs(
+    ("dice", "weapon damage, e.g. 1d8+2"),
+    ("damage_roll", "the sum shown on the dice, without the +modifier"),
+    EXTRA_ROLL,
+    ("multiplier", "2 for a charge or set weapon (optional, 1)"),
+)
 @cell_safe
 def bfrpg_critical_damage(
     dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1
 ) -> int | str:
     """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
     rules = bfrpg_rules()
-    parsed = engine.damage_dice(as_text(dice, "DICE"))
+    parsed = as_dice(dice, engine.damage_dice)
     double = as_int(multiplier, "MULTIPLIER", 1)
     if double < 1:
         raise RuleError("#DOUBLE? 1 or more")
@@ -164,16 +189,14 @@ def bfrpg_critical_damage(
 
 
 @xw.func
-@xw.arg("result", doc="Miss, Hit or Critical")
-@xw.arg("dice", doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
-@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier (optional: empty until rolled)")
-@xw.arg("damage_bonus", doc="added to the dice (STR for a shield bash, specialist; optional, 0)")
-@xw.arg("charge", doc="Charge and set weapon: the picker's row (optional: no charge)")
-@xw.arg("mode", doc="Lethal or subduing damage: the picker's row (optional: normal)")
-@xw.arg("underwater", doc="Weapons underwater: the picker's row (optional: not underwater)")
-@xw.arg("critical", doc="What a critical hit does: the picker's row (optional: extra damage)")
-@xw.arg("helpless", doc="TRUE for a melee attack on a helpless target (optional)")
-@xw.arg("extra_roll", doc="second damage roll (ruling normal_plus_max_plus_roll; optional)")
+@arg_docs(
+    ("result", "Miss, Hit or Critical"),
+    ("dice", "damage dice used, e.g. 1d8+2 (a brawling row's own dice)"),
+    ("damage_roll", DAMAGE_ROLL_LATER),
+    DAMAGE_BONUS,
+    *PICKER_DOCS,
+    EXTRA_ROLL,
+)
 @cell_safe
 def bfrpg_attack_damage(
     result: Any,
@@ -189,25 +212,12 @@ def bfrpg_attack_damage(
 ) -> int | str:
     """Damage after the result and the situation: criticals, doubling, halving, helpless targets."""
     rules = bfrpg_rules()
-    choices = {
-        "charge_options": label(rules, "charge_options", charge),
-        "damage_mode": label(rules, "damage_mode", mode),
-        "underwater_weapons": label(rules, "underwater_weapons", underwater),
-        "critical_effect": label(rules, "critical_effect", critical),
-    }
-    outcome = as_text(result, "RESULT").capitalize()
-    if outcome not in ("Miss", "Hit", "Critical"):
-        raise RuleError("#RESULT? use Miss, Hit or Critical")
-    parsed = engine.damage_dice(as_text(dice, "DICE"))
-    text = str(
-        dice_module.Dice(
-            parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
-        )
-    )
+    choices = picked(rules, charge, mode, underwater, critical)
+    outcome = as_outcome(result, (d20.MISS, d20.HIT, d20.CRITICAL), "Miss, Hit or Critical")
     inputs = engine.AttackInputs(
         bonus=0,
         target=0,
-        dice=text,
+        dice=str(plus_bonus(as_dice(dice, engine.damage_dice), damage_bonus)),
         damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
         extra_roll=optional_int(extra_roll, "EXTRA DAMAGE ROLL"),
         choices=choices,
@@ -236,7 +246,7 @@ def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
 def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:
     """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
     entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"
-    return engine.helpless_damage(bfrpg_rules(), engine.damage_dice(as_text(dice, "DICE")), entry)
+    return engine.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)
 
 
 @xw.func
@@ -332,9 +342,14 @@ def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: An
     return str(out["FIRE_OUTCOME"])
 
 
+SURPRISE = (
+    ("situation", "Normal or Facing a well-hidden ambush"),
+    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),
+)
+
+
 @xw.func
-@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
-@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@arg_docs(*SURPRISE)
 @cell_safe
 def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
     """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
@@ -345,9 +360,7 @@ def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
 
 
 @xw.func
-@xw.arg("roll", doc="the surprise d6")
-@xw.arg("situation", doc="Normal or Facing a well-hidden ambush")
-@xw.arg("adjustments", doc="TRUE/FALSE per Surprise range adjustments row (Elves...)")
+@arg_docs(("roll", "the surprise d6"), *SURPRISE)
 @cell_safe
 def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:
     """TRUE when this d6 roll means the side is surprised."""
@@ -364,6 +377,13 @@ def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | s
 # --------------------------------------------------------------------------- odds before the roll
 
 
+def is_blocked(value: Any) -> bool:
+    """ATTACK_BLOCKED: TRUE, or the reason ('' when the attack may be made)."""
+    if isinstance(value, str):
+        return bool(value.strip()) and value.strip().upper() != "FALSE"
+    return bool(value)
+
+
 def odds_attack(
     bonus: Any,
     target: Any,
@@ -378,27 +398,16 @@ def odds_attack(
     blocked: Any,
 ) -> odds_engine.OddsAttack:
     rules = bfrpg_rules()
-    choices = {
-        "charge_options": label(rules, "charge_options", charge),
-        "damage_mode": label(rules, "damage_mode", mode),
-        "underwater_weapons": label(rules, "underwater_weapons", underwater),
-        "critical_effect": label(rules, "critical_effect", critical),
-    }
-    parsed = engine.damage_dice(as_text(dice, "DICE"))
-    if isinstance(blocked, str):  # ATTACK_BLOCKED: the reason, '' when the attack may be made
-        stopped = bool(blocked.strip()) and blocked.strip().upper() != "FALSE"
-    else:
-        stopped = bool(blocked)
-    hit = d20_attack(bonus, target, mods)
-    dice_used = dice_module.Dice(
-        parsed.count, parsed.sides, parsed.modifier + as_int(damage_bonus, "DAMAGE BONUS", 0)
+    choices = picked(rules, charge, mode, underwater, critical)
+    parsed = as_dice(dice, engine.damage_dice)
+    attack = generic_attack(d20_attack(bonus, target, mods))
+    damage = engine.picked_damage(rules, choices, plus_bonus(parsed, damage_bonus))
+    return odds_engine.OddsAttack(
+        replace(attack, blocked=is_blocked(blocked), auto_hit=as_bool(helpless, "HELPLESS")), damage
     )
-    damage = engine.picked_damage(rules, choices, dice_used)
-    auto_hit = as_bool(helpless, "HELPLESS")
-    attack = generic.Attack(hit.bonus, hit.target, hit.mods, blocked=stopped, auto_hit=auto_hit)
-    return odds_engine.OddsAttack(attack, damage)
 
 
+ODDS = d20_odds.RulesetOdds(BFRPG, odds_engine)
 ODDS_ARGS = (
     ("bonus", "attack bonus (AB)"),
     ("target", "target's AC in this situation"),
@@ -406,29 +415,15 @@ ODDS_ARGS = (
 )
 ODDS_TAIL = (
     ("mods", "every modifier to the roll (ability, situation; optional, 0)"),
-    ("damage_bonus", "added to the dice (STR for a shield bash, specialist; optional, 0)"),
-    ("charge", "Charge and set weapon: the picker's row (optional: no charge)"),
-    ("mode", "Lethal or subduing damage: the picker's row (optional: normal)"),
-    ("underwater", "Weapons underwater: the picker's row (optional: not underwater)"),
-    ("critical", "What a critical hit does: the picker's row (optional: extra damage)"),
-    ("helpless", "TRUE for a melee attack on a helpless target (optional)"),
+    DAMAGE_BONUS,
+    *PICKER_DOCS,
     ("blocked", "TRUE or a reason text when no attack is possible (optional)"),
 )
-
-
-def odds_docs(*middle: tuple[str, str]) -> Any:
-    """The xw.arg docs of an odds UDF: bonus, target, dice, its own (amount or hp, attacks), then the rest."""
-
-    def decorate(function: Any) -> Any:
-        for name, doc in reversed(ODDS_ARGS + middle + ODDS_TAIL):
-            function = xw.arg(name, doc=doc)(function)
-        return function
-
-    return decorate
+ATTACKS = ("attacks", "attacks this round (optional, 1)")
 
 
 @xw.func
-@odds_docs(("attacks", "attacks this round (optional, 1)"))
+@arg_docs(*ODDS_ARGS, ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_expected_damage(
     bonus: Any,
@@ -448,11 +443,11 @@ def bfrpg_expected_damage(
     hit = odds_attack(
         bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
     )
-    return float(odds_engine.expected_damage(bfrpg_rules(), hit, as_attacks(attacks)))
+    return d20_odds.expected_damage(ODDS, hit, attacks)
 
 
 @xw.func
-@odds_docs(("amount", "damage"), ("attacks", "attacks this round (optional, 1)"))
+@arg_docs(*ODDS_ARGS, ("amount", "damage"), ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_damage_chance_at_least(
     bonus: Any,
@@ -473,14 +468,11 @@ def bfrpg_damage_chance_at_least(
     hit = odds_attack(
         bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
     )
-    chance = odds_engine.chance_at_least(
-        bfrpg_rules(), hit, as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
-    )
-    return float(chance)
+    return d20_odds.damage_chance_at_least(ODDS, hit, amount, attacks)
 
 
 @xw.func
-@odds_docs(("hp", "target's hit points now"), ("attacks", "attacks this round (optional, 1)"))
+@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_kill_chance(
     bonus: Any,
@@ -501,4 +493,4 @@ def bfrpg_kill_chance(
     hit = odds_attack(
         bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked
     )
-    return float(odds_engine.kill_chance(bfrpg_rules(), hit, as_hit_points(hp, "HP"), as_attacks(attacks)))
+    return d20_odds.kill_chance(ODDS, hit, hp, attacks)

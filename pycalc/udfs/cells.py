@@ -1,5 +1,5 @@
-"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, and a
-wrapper that turns every failure into a short '#...' message for the cell.
+"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, a
+wrapper that turns every failure into a short '#...' message for the cell, and the arguments' docs.
 
 Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).
 """
@@ -11,7 +11,10 @@ import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import xlwings as xw
+
 from pycalc import d20, limits
+from pycalc import dice as dice_module
 from pycalc.errors import RuleError
 from pycalc.tables import TableError
 
@@ -132,10 +135,39 @@ def as_hit_points(value: Any, name: str = "HP") -> int:
     return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)
 
 
-def d20_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> d20.Attack:
+def d20_attack(
+    bonus: Any, target: Any, mods: Any = 0, level: Any = 0, target_name: str = "TARGET"
+) -> d20.Attack:
+    """The d20 attack of the cells; ``target_name`` names the target in its message (cnc says AC)."""
     return d20.Attack(
         as_int(bonus, "BONUS", 0),
-        as_int(target, "TARGET"),
+        as_int(target, target_name),
         as_int(mods, "MODS", 0),
         as_int(level, "LEVEL", 0),
     )
+
+
+def as_outcome(value: Any, outcomes: tuple[str, ...] = d20.OUTCOMES, listed: str = "") -> str:
+    """An attack's result, one of ``outcomes`` in any case; the message lists them (or ``listed``)."""
+    text = as_text(value, "RESULT").casefold()
+    for outcome in outcomes:
+        if outcome.casefold() == text:
+            return outcome
+    raise RuleError(f"#RESULT? use {listed or ', '.join(outcomes)}")
+
+
+def as_dice(value: Any, parse: Callable[[str], dice_module.Dice] = dice_module.parse) -> dice_module.Dice:
+    """Damage dice read by the ruleset's own reader (``parse``: which dice it takes, its message)."""
+    return parse(as_text(value, "DICE"))
+
+
+def arg_docs(*docs: tuple[str, str]) -> Callable[[F], F]:
+    """The ``@xw.arg(name, doc=...)`` decorators of a UDF, top first, as one decorator (so UDFs
+    sharing arguments share their docs)."""
+
+    def decorate(function: F) -> F:
+        for name, doc in reversed(docs):
+            function = xw.arg(name, doc=doc)(function)
+        return function
+
+    return decorate

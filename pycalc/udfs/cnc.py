@@ -20,7 +20,15 @@ from pycalc import d20, limits
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe
+from pycalc.udfs import d20_odds
+from pycalc.udfs.cells import (
+    arg_docs,
+    as_bool,
+    as_int,
+    as_text,
+    cell_safe,
+    d20_attack,
+)
 
 __all__ = [
     "cnc_attack_damage",
@@ -67,16 +75,29 @@ def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
 
 
 def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:
-    return d20.Attack(as_int(bonus, "BONUS", 0), as_int(ac, "AC"), as_int(mods, "MODS", 0))
+    return d20_attack(bonus, ac, mods, target_name="AC")
 
+
+def hit_or_miss(value: Any) -> str:
+    outcome = as_text(value, "RESULT")
+    if outcome not in (d20.HIT, d20.MISS):
+        raise RuleError("#RESULT? Hit or Miss")
+    return outcome
+
+
+BONUS = ("bonus", "attacker's BtH + Str (melee) or Dex (ranged) modifier")
+AC = ("ac", "defender's armor class (after cover and situation)")
+MODS = ("mods", "sum of modifiers to the roll (optional, 0)")
+DAMAGE_BONUS = ("damage_bonus", "damage bonus from the situation, e.g. charge (optional, 0)")
+KIND = ("kind", "attack kind from attack_types (optional, melee)")
+FEET = ("feet", "height fallen in feet")
+ODDS = d20_odds.RulesetOdds(cnc.RULESET_ID, cnc_odds)
 
 # --------------------------------------------------------------------------- attack
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg_docs(BONUS, AC, MODS)
 @cell_safe
 def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
     """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
@@ -84,10 +105,7 @@ def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("roll", doc="the natural d20 roll")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg_docs(BONUS, AC, ("roll", "the natural d20 roll"), MODS)
 @cell_safe
 def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
     """Hit when d20 + bonus + mods >= AC, else Miss."""
@@ -95,9 +113,7 @@ def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
+@arg_docs(BONUS, AC, MODS)
 @cell_safe
 def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits."""
@@ -105,22 +121,21 @@ def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
 
 
 @xw.func
-@xw.arg("result", doc="Hit or Miss")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (the +2 is added)")
-@xw.arg("damage_roll", doc="the sum shown on the dice, without the +modifier")
-@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg_docs(
+    ("result", "Hit or Miss"),
+    ("dice", "damage dice, e.g. 1d8+2 (the +2 is added)"),
+    ("damage_roll", "the sum shown on the dice, without the +modifier"),
+    DAMAGE_BONUS,
+    KIND,
+)
 @cell_safe
 def cnc_attack_damage(
     result: Any, dice: Any, damage_roll: Any, damage_bonus: Any = 0, kind: Any = None
 ) -> int:
     """Damage dealt: dice rolled + modifier + bonus on a hit (at least the kind's least damage); 0 on a miss."""
-    outcome = as_text(result, "RESULT")
-    if outcome not in (d20.HIT, d20.MISS):
-        raise RuleError("#RESULT? Hit or Miss")
     return cnc.attack_damage(
         rules(),
-        outcome,
+        hit_or_miss(result),
         dice,
         as_int(damage_roll, "DAMAGE", 0),
         as_int(damage_bonus, "DAMAGE BONUS", 0),
@@ -129,34 +144,34 @@ def cnc_attack_damage(
 
 
 @xw.func
-@xw.arg("result", doc="Hit or Miss")
-@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg_docs(("result", "Hit or Miss"), KIND)
 @cell_safe
 def cnc_attack_effect(result: Any, kind: Any = None) -> str:
     """What the hit or miss does for that kind of attack."""
-    outcome = as_text(result, "RESULT")
-    if outcome not in (d20.HIT, d20.MISS):
-        raise RuleError("#RESULT? Hit or Miss")
-    return cnc.attack_effect(rules(), outcome, as_text(kind, "KIND", "melee"))
+    return cnc.attack_effect(rules(), hit_or_miss(result), as_text(kind, "KIND", "melee"))
 
 
 # --------------------------------------------------------------------------- falling, hit points
 
 
+def as_feet(value: Any) -> int:
+    return as_int(value, "FEET", None, 0, limits.FALLING_FEET)
+
+
 @xw.func
-@xw.arg("feet", doc="height fallen in feet")
+@arg_docs(FEET)
 @cell_safe
 def falling_damage(feet: Any) -> str:
     """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return cnc.falling_damage(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET))
+    return cnc.falling_damage(rules(), as_feet(feet))
 
 
 @xw.func
-@xw.arg("feet", doc="height fallen in feet")
+@arg_docs(FEET)
 @cell_safe
 def cnc_falling_dex_check(feet: Any) -> bool:
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return cnc.falling(rules(), as_int(feet, "FEET", None, 0, limits.FALLING_FEET)).dex_check
+    return cnc.falling(rules(), as_feet(feet)).dex_check
 
 
 @xw.func
@@ -272,9 +287,13 @@ def cnc_charge_window(rate: Any, distance: Any) -> str:
     return cnc.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
 
 
+RANGE_DOCS = arg_docs(
+    ("increment", "the weapon's range increment in feet"), ("distance", "distance to the target in feet")
+)
+
+
 @xw.func
-@xw.arg("increment", doc="the weapon's range increment in feet")
-@xw.arg("distance", doc="distance to the target in feet")
+@RANGE_DOCS
 @cell_safe
 def cnc_range_band(increment: Any, distance: Any) -> str:
     """close, medium, long or out of range."""
@@ -282,8 +301,7 @@ def cnc_range_band(increment: Any, distance: Any) -> str:
 
 
 @xw.func
-@xw.arg("increment", doc="the weapon's range increment in feet")
-@xw.arg("distance", doc="distance to the target in feet")
+@RANGE_DOCS
 @cell_safe
 def cnc_range_modifier(increment: Any, distance: Any) -> int | str:
     """To-hit modifier for the range (0, -2, -6); empty out of range."""
@@ -315,32 +333,23 @@ def odds_attack(
     )
 
 
+DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")
+ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
+ODDS_TAIL = (ATTACKS, MODS, DAMAGE_BONUS, KIND)
+
+
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
-@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
+@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, ATTACKS)
 @cell_safe
 def cnc_expected_damage(
     bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None
 ) -> float:
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
-    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    return float(cnc_odds.expected_damage(rules(), odds, as_attacks(attacks)))
+    return d20_odds.expected_damage(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), attacks)
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@xw.arg("amount", doc="damage")
-@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg_docs(BONUS, AC, DICE, ("amount", "damage"), *ODDS_TAIL)
 @cell_safe
 def cnc_damage_chance_at_least(
     bonus: Any,
@@ -354,19 +363,11 @@ def cnc_damage_chance_at_least(
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least this much damage."""
     odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    chance = cnc_odds.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), as_attacks(attacks))
-    return float(chance)
+    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
-@xw.arg("ac", doc="defender's armor class (after cover and situation)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2 (any number of dice and sides)")
-@xw.arg("hp", doc="target's hit points now")
-@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
-@xw.arg("mods", doc="sum of modifiers to the roll (optional, 0)")
-@xw.arg("damage_bonus", doc="damage bonus from the situation, e.g. charge (optional, 0)")
-@xw.arg("kind", doc="attack kind from attack_types (optional, melee)")
+@arg_docs(BONUS, AC, DICE, ("hp", "target's hit points now"), *ODDS_TAIL)
 @cell_safe
 def cnc_kill_chance(
     bonus: Any,
@@ -379,6 +380,4 @@ def cnc_kill_chance(
     kind: Any = None,
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
-    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)
-    chance = cnc_odds.kill_chance(rules(), odds, as_hit_points(hp, "HP"), as_attacks(attacks))
-    return float(chance)
+    return d20_odds.kill_chance(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), hp, attacks)

@@ -13,18 +13,29 @@ combat17 (ruleset "combat17").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import xlwings as xw
 
-from pycalc import resolution_odds as generic_odds
-from pycalc.d20 import CRITICAL, HIT, OUTCOMES, Attack
+from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
+from pycalc.udfs import d20_odds
+from pycalc.udfs.cells import (
+    arg_docs,
+    as_bool,
+    as_dice,
+    as_int,
+    as_outcome,
+    as_text,
+    cell_safe,
+    d20_attack,
+    optional_int,
+)
 
 __all__ = [
     "combat17_attack_condition",
@@ -57,15 +68,11 @@ def rules() -> RuleSet:
 
 
 def attack_of(bonus: Any, target: Any, mods: Any) -> Attack:
-    return Attack(as_int(bonus, "BONUS", 0), as_int(target, "AC"), as_int(mods, "MODS", 0))
+    return d20_attack(bonus, target, mods, target_name="AC")
 
 
-def outcome_named(value: Any) -> str:
-    text = as_text(value, "RESULT").casefold()
-    for outcome in OUTCOMES:
-        if outcome.casefold() == text:
-            return outcome
-    raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
+def as_multiplier(value: Any) -> Fraction:
+    return Fraction(str(1 if value is None or value == "" else value))
 
 
 def damage_outcome(value: Any) -> str:
@@ -76,16 +83,27 @@ def damage_outcome(value: Any) -> str:
         raise RuleError("#KIND? use regular_damage, maximum_damage or critical_damage") from None
 
 
+ROLL = ("roll", "the natural d20")
+BONUS = ("bonus", "attack bonus")
+TARGET = ("target", "target's Armor Class")
+MODS = ("mods", "all modifiers to the roll (optional, 0)")
+FOLLOW_ROLL = ("follow_roll", "the follow-up d20 (optional)")
+BARRED = ("barred", "TRUE when the target cannot be hit (optional)")
+MULTIPLIER = ("multiplier", "damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")
+DAMAGE_BONUS = ("damage_bonus", "extra damage modifier from the situation (optional, 0)")
+
 # --------------------------------------------------------------------------- attack
 
 
 @xw.func
-@xw.arg("roll", doc="the natural d20")
-@xw.arg("bonus", doc="attack bonus (AB + STR or DEX bonus)")
-@xw.arg("target", doc="target's Armor Class (with situation changes)")
-@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
-@xw.arg("follow_roll", doc="the follow-up d20 after a natural 1 or 20 (optional)")
-@xw.arg("barred", doc="TRUE when the target cannot be hit (out of range, needs silver...)")
+@arg_docs(
+    ROLL,
+    ("bonus", "attack bonus (AB + STR or DEX bonus)"),
+    ("target", "target's Armor Class (with situation changes)"),
+    MODS,
+    ("follow_roll", "the follow-up d20 after a natural 1 or 20 (optional)"),
+    ("barred", "TRUE when the target cannot be hit (out of range, needs silver...)"),
+)
 @cell_safe
 def combat17_attack_result(
     roll: Any, bonus: Any, target: Any, mods: Any = 0, follow_roll: Any = None, barred: Any = False
@@ -100,39 +118,57 @@ def combat17_attack_result(
     )
 
 
+def attack_chances(bonus: Any, target: Any, mods: Any, barred: Any) -> dict[str, Fraction]:
+    return engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+
+
 @xw.func
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="target's Armor Class")
-@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
-@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@arg_docs(BONUS, TARGET, MODS, BARRED)
 @cell_safe
 def combat17_hit_chance(bonus: Any, target: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of any hit, natural 1 and 20 included."""
-    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(odds[HIT] + odds[CRITICAL])
+    return d20_odds.hit_chance(attack_chances(bonus, target, mods, barred))
 
 
 @xw.func
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="target's Armor Class")
-@xw.arg("outcome", doc="Miss, Hit, Critical or Fumble")
-@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
-@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@arg_docs(BONUS, TARGET, ("outcome", "Miss, Hit, Critical or Fumble"), MODS, BARRED)
 @cell_safe
 def combat17_chance(bonus: Any, target: Any, outcome: Any, mods: Any = 0, barred: Any = False) -> float:
     """Probability (0 to 1) of exactly that result."""
-    odds = engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
-    return float(odds[outcome_named(outcome)])
+    return float(attack_chances(bonus, target, mods, barred)[as_outcome(outcome)])
+
+
+def charted(
+    found: Callable[..., str],
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any,
+    follow_roll: Any,
+    condition_roll: Any,
+    barred: Any,
+) -> str:
+    """What the charts make of the attack (``found``: the engine's function, line or condition)."""
+    return found(
+        rules(),
+        attack_of(bonus, target, mods),
+        as_int(roll, "ROLL"),
+        optional_int(follow_roll, "FOLLOW ROLL"),
+        optional_int(condition_roll, "CONDITION ROLL"),
+        as_bool(barred, "BARRED"),
+    )
 
 
 @xw.func
-@xw.arg("roll", doc="the natural d20")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="target's Armor Class")
-@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
-@xw.arg("follow_roll", doc="the follow-up d20 (optional)")
-@xw.arg("condition_roll", doc="the 1d4 condition roll after a chart 20 (optional)")
-@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@arg_docs(
+    ROLL,
+    BONUS,
+    TARGET,
+    MODS,
+    FOLLOW_ROLL,
+    ("condition_roll", "the 1d4 condition roll after a chart 20 (optional)"),
+    BARRED,
+)
 @cell_safe
 def combat17_attack_effect(
     roll: Any,
@@ -144,24 +180,13 @@ def combat17_attack_effect(
     barred: Any = False,
 ) -> str:
     """What the roll does: the critical / critical-miss chart line, or the plain hit or miss."""
-    return engine.attack_effect(
-        rules(),
-        attack_of(bonus, target, mods),
-        as_int(roll, "ROLL"),
-        optional_int(follow_roll, "FOLLOW ROLL"),
-        optional_int(condition_roll, "CONDITION ROLL"),
-        as_bool(barred, "BARRED"),
-    )
+    return charted(engine.attack_effect, roll, bonus, target, mods, follow_roll, condition_roll, barred)
 
 
 @xw.func
-@xw.arg("roll", doc="the natural d20")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="target's Armor Class")
-@xw.arg("mods", doc="all modifiers to the roll (optional, 0)")
-@xw.arg("follow_roll", doc="the follow-up d20 (optional)")
-@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
-@xw.arg("barred", doc="TRUE when the target cannot be hit (optional)")
+@arg_docs(
+    ROLL, BONUS, TARGET, MODS, FOLLOW_ROLL, ("condition_roll", "the 1d4 condition roll (optional)"), BARRED
+)
 @cell_safe
 def combat17_attack_condition(
     roll: Any,
@@ -173,24 +198,19 @@ def combat17_attack_condition(
     barred: Any = False,
 ) -> str:
     """The condition a chart 20 leaves on the enemy ('' when none)."""
-    return engine.attack_condition(
-        rules(),
-        attack_of(bonus, target, mods),
-        as_int(roll, "ROLL"),
-        optional_int(follow_roll, "FOLLOW ROLL"),
-        optional_int(condition_roll, "CONDITION ROLL"),
-        as_bool(barred, "BARRED"),
-    )
+    return charted(engine.attack_condition, roll, bonus, target, mods, follow_roll, condition_roll, barred)
 
 
 @xw.func
-@xw.arg("result", doc="Miss, Hit, Critical or Fumble")
-@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
-@xw.arg("damage_roll", doc="the dice shown, without the +modifier (optional: empty until rolled)")
-@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20 (optional)")
-@xw.arg("mods", doc="all modifiers to the roll (only counted under add_modifiers; optional)")
-@xw.arg("multiplier", doc="damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)")
-@xw.arg("damage_bonus", doc="extra damage modifier from the situation (optional, 0)")
+@arg_docs(
+    ("result", "Miss, Hit, Critical or Fumble"),
+    ("dice", "weapon damage, e.g. 1d6+2"),
+    ("damage_roll", "the dice shown, without the +modifier (optional: empty until rolled)"),
+    ("follow_roll", "the follow-up d20 after a natural 20 (optional)"),
+    ("mods", "all modifiers to the roll (only counted under add_modifiers; optional)"),
+    MULTIPLIER,
+    DAMAGE_BONUS,
+)
 @cell_safe
 def combat17_attack_damage(
     result: Any,
@@ -202,12 +222,12 @@ def combat17_attack_damage(
     damage_bonus: Any = 0,
 ) -> int | str:
     """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
-    times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
+    times = as_multiplier(multiplier)
     where = engine.Situation("", 0, 0, as_int(damage_bonus, "DAMAGE BONUS", 0), times, False, False)
     return engine.attack_damage(
         rules(),
         Attack(0, 0, as_int(mods, "MODS", 0)),
-        outcome_named(result),
+        as_outcome(result),
         optional_int(follow_roll, "FOLLOW ROLL"),
         as_text(dice, "DICE"),
         optional_int(damage_roll, "DAMAGE ROLL"),
@@ -228,7 +248,7 @@ def combat17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -
     return engine.damage(
         rules(),
         damage_outcome(kind),
-        engine.parse_dice(as_text(dice, "DICE")),
+        as_dice(dice, engine.parse_dice),
         optional_int(damage_roll, "DAMAGE ROLL"),
     )
 
@@ -320,12 +340,17 @@ def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | st
     )["ROF_SHOTS"]
 
 
+def scattered(roll: Any) -> dict[str, Any]:
+    """Where a missed grenade-like missile lands for that scatter roll (the calculator's cells)."""
+    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))
+
+
 @xw.func
 @xw.arg("roll", doc="the 1d10 scatter roll")
 @cell_safe
 def combat17_scatter(roll: Any) -> str:
     """Where a missed grenade-like missile lands (direction)."""
-    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))["GRENADE_LANDS"]
+    return scattered(roll)["GRENADE_LANDS"]
 
 
 @xw.func
@@ -338,7 +363,7 @@ def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
     wanted = as_text(axis, "AXIS", "distance").lower()
     if wanted not in names:
         raise RuleError("#AXIS? use toward, right or distance")
-    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))[names[wanted]]
+    return scattered(roll)[names[wanted]]
 
 
 # --------------------------------------------------------------------------- brawling and subdual
@@ -414,42 +439,28 @@ def combat17_subdual_state(
 def odds_of(
     bonus: Any, target: Any, dice: Any, mods: Any, barred: Any, multiplier: Any, damage_bonus: Any
 ) -> odds_engine.OddsAttack:
-    times = Fraction(str(1 if multiplier is None or multiplier == "" else multiplier))
+    times = as_multiplier(multiplier)
     return odds_engine.OddsAttack(
         attack_of(bonus, target, mods),
-        engine.parse_dice(as_text(dice, "DICE")),
+        as_dice(dice, engine.parse_dice),
         as_bool(barred, "BARRED"),
         times,
         as_int(damage_bonus, "DAMAGE BONUS", 0),
     )
 
 
-def attacks_of(value: Any) -> int:
-    return generic_odds.check_attacks(as_attacks(value))
-
-
+ODDS = d20_odds.RulesetOdds("combat17", odds_engine)
 ODDS_ARGS = (
     ("bonus", "attack bonus (AB + STR or DEX bonus)"),
     ("target", "target's Armor Class with the situation (ATTACK_AC)"),
     ("dice", "weapon damage, e.g. 1d6+2 (any number of dice)"),
 )
-ODDS_TAIL = (
-    ("mods", "all modifiers to the roll (optional, 0)"),
-    ("barred", "TRUE when the target cannot be hit (optional)"),
-    ("multiplier", "damage multiplier: 2 charge / set weapon, 0.5 flat of the blade (optional, 1)"),
-    ("damage_bonus", "extra damage modifier from the situation (optional, 0)"),
-)
+ODDS_TAIL = (("mods", "all modifiers to the roll (optional, 0)"), BARRED, MULTIPLIER, DAMAGE_BONUS)
+ATTACKS = ("attacks", "independent attacks this round (optional, 1)")
 
 
 @xw.func
-@xw.arg("bonus", doc=ODDS_ARGS[0][1])
-@xw.arg("target", doc=ODDS_ARGS[1][1])
-@xw.arg("dice", doc=ODDS_ARGS[2][1])
-@xw.arg("mods", doc=ODDS_TAIL[0][1])
-@xw.arg("barred", doc=ODDS_TAIL[1][1])
-@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
-@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
+@arg_docs(*ODDS_ARGS, *ODDS_TAIL, ATTACKS)
 @cell_safe
 def combat17_expected_damage(
     bonus: Any,
@@ -463,19 +474,11 @@ def combat17_expected_damage(
 ) -> float:
     """Expected damage of the attacks before any die is rolled (misses count 0; criticals by the chart)."""
     odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
-    return float(odds_engine.expected_damage(rules(), odds, attacks_of(attacks)))
+    return d20_odds.expected_damage(ODDS, odds, attacks)
 
 
 @xw.func
-@xw.arg("bonus", doc=ODDS_ARGS[0][1])
-@xw.arg("target", doc=ODDS_ARGS[1][1])
-@xw.arg("dice", doc=ODDS_ARGS[2][1])
-@xw.arg("amount", doc="damage to reach (at least this much)")
-@xw.arg("mods", doc=ODDS_TAIL[0][1])
-@xw.arg("barred", doc=ODDS_TAIL[1][1])
-@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
-@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
+@arg_docs(*ODDS_ARGS, ("amount", "damage to reach (at least this much)"), *ODDS_TAIL, ATTACKS)
 @cell_safe
 def combat17_damage_chance_at_least(
     bonus: Any,
@@ -490,21 +493,11 @@ def combat17_damage_chance_at_least(
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least ``amount`` damage."""
     odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
-    return float(
-        odds_engine.chance_at_least(rules(), odds, as_hit_points(amount, "AMOUNT"), attacks_of(attacks))
-    )
+    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)
 
 
 @xw.func
-@xw.arg("bonus", doc=ODDS_ARGS[0][1])
-@xw.arg("target", doc=ODDS_ARGS[1][1])
-@xw.arg("dice", doc=ODDS_ARGS[2][1])
-@xw.arg("hp", doc="the target's hit points now")
-@xw.arg("attacks", doc="independent attacks this round (optional, 1)")
-@xw.arg("mods", doc=ODDS_TAIL[0][1])
-@xw.arg("barred", doc=ODDS_TAIL[1][1])
-@xw.arg("multiplier", doc=ODDS_TAIL[2][1])
-@xw.arg("damage_bonus", doc=ODDS_TAIL[3][1])
+@arg_docs(*ODDS_ARGS, ("hp", "the target's hit points now"), ATTACKS, *ODDS_TAIL)
 @cell_safe
 def combat17_kill_chance(
     bonus: Any,
@@ -519,4 +512,4 @@ def combat17_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""
     odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)
-    return float(odds_engine.kill_chance(rules(), odds, as_hit_points(hp, "HP"), attacks_of(attacks)))
+    return d20_odds.kill_chance(ODDS, odds, hp, attacks)

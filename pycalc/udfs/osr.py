@@ -17,11 +17,23 @@ import xlwings as xw
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
+from pycalc.d20 import FUMBLE, HIT, MISS
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs.cells import as_attacks, as_bool, as_hit_points, as_int, as_text, cell_safe, optional_int
+from pycalc.udfs import d20_odds
+from pycalc.udfs.cells import (
+    arg_docs,
+    as_bool,
+    as_dice,
+    as_int,
+    as_outcome,
+    as_text,
+    cell_safe,
+    d20_attack,
+    optional_int,
+)
+from pycalc.udfs.shared import generic_attack
 
 __all__ = [
     "mass_survivors",
@@ -66,24 +78,11 @@ def as_mode(value: Any) -> tuple[bool, bool]:
     return MODES[text]
 
 
-def as_outcome(value: Any) -> str:
-    text = as_text(value, "RESULT")
-    for outcome in OUTCOMES:
-        if text.casefold() == outcome.casefold():
-            return outcome
-    raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
-
-
 def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> generic.Attack:
-    found = generic.Attack(
-        as_int(bonus, "BONUS", 0),
-        as_int(target, "TARGET"),
-        as_int(mods, "MODS", 0),
-        as_int(level, "LEVEL", 0),
-    )
+    found = d20_attack(bonus, target, mods, level)
     if found.level < 0:
         raise RuleError("#LEVEL? 0 or more")
-    return found
+    return generic_attack(found)
 
 
 def situated(attack: generic.Attack, mode: Any, needs_magic: Any) -> generic.Attack:
@@ -130,13 +129,18 @@ def osr_attack_result(
     )
 
 
+MODE = ("mode", "Normal, Advantage or Disadvantage (optional)")
+NEEDS_MAGIC = ("needs_magic", "TRUE when the target needs weapons the attacker lacks (optional)")
+CHANCE_ARGS = (
+    ("bonus", "attacker's to-hit bonus"),
+    ("target", "number needed from the attack matrix"),
+    ("mods", "situational to-hit modifiers (optional, 0)"),
+    ("level", "attacker's XP level or HD (optional, 0)"),
+)
+
+
 @xw.func
-@xw.arg("bonus", doc="attacker's to-hit bonus")
-@xw.arg("target", doc="number needed from the attack matrix")
-@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
-@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
-@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@arg_docs(*CHANCE_ARGS, MODE, NEEDS_MAGIC)
 @cell_safe
 def osr_hit_chance(
     bonus: Any, target: Any, mods: Any = 0, level: Any = 0, mode: Any = None, needs_magic: Any = False
@@ -146,13 +150,9 @@ def osr_hit_chance(
 
 
 @xw.func
-@xw.arg("bonus", doc="attacker's to-hit bonus")
-@xw.arg("target", doc="number needed from the attack matrix")
-@xw.arg("mods", doc="situational to-hit modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's XP level or HD (optional, 0)")
-@xw.arg("outcome", doc="Hit (any hit, the default), Critical, Fumble or Miss")
-@xw.arg("mode", doc="Normal, Advantage or Disadvantage (optional)")
-@xw.arg("needs_magic", doc="TRUE when the target needs weapons the attacker lacks (optional)")
+@arg_docs(
+    *CHANCE_ARGS, ("outcome", "Hit (any hit, the default), Critical, Fumble or Miss"), MODE, NEEDS_MAGIC
+)
 @cell_safe
 def osr_chance(
     bonus: Any,
@@ -168,7 +168,7 @@ def osr_chance(
     wanted = as_outcome(outcome if outcome not in (None, "") else HIT)
     attack = situated(osr_attack(bonus, target, mods, level), mode, needs_magic)
     odds = generic.chances(rules, attack)
-    return float(odds[HIT] + odds[CRITICAL] if wanted == HIT else odds[wanted])
+    return d20_odds.hit_chance(odds) if wanted == HIT else float(odds[wanted])
 
 
 @xw.func
@@ -225,7 +225,7 @@ def odds_attack(
     bonus: Any, target: Any, dice: Any, mods: Any, level: Any, mode: Any, double: Any, needs_magic: Any
 ) -> osr_odds.OddsAttack:
     attack = osr_attack(bonus, target, mods, level)
-    parsed = parse_dice(dice)
+    parsed = as_dice(dice, some_dice)
     advantage, disadvantage = as_mode(mode)
     damage = osr.generic_damage(osr_rules(), parsed, as_bool(double, "DOUBLE"))
     needs = as_bool(needs_magic, "NEEDS MAGIC")
@@ -234,13 +234,14 @@ def odds_attack(
     )
 
 
-def parse_dice(value: Any) -> dice_module.Dice:
-    found = dice_module.parse(as_text(value, "DICE"))
+def some_dice(text: str) -> dice_module.Dice:
+    found = dice_module.parse(text)
     if found.count < 1:
         raise RuleError("#DICE? write it like 2d4+2")
     return found
 
 
+ODDS = d20_odds.RulesetOdds(OSR, osr_odds)
 ODDS_ARGS = (
     ("bonus", "attacker's to-hit bonus"),
     ("target", "number needed from the attack matrix (after AC changes)"),
@@ -250,23 +251,14 @@ ODDS_TAIL = (
     ("mods", "all to-hit modifiers (optional, 0)"),
     ("level", "attacker's XP level or HD, for the fumble check (optional, 0)"),
     ("attacks", "independent attacks in the round (optional, 1)"),
-    ("mode", "Normal, Advantage or Disadvantage (optional)"),
+    MODE,
     ("double", "TRUE for double damage (charge, set spear; optional)"),
-    ("needs_magic", "TRUE when the target needs weapons the attacker lacks (optional)"),
+    NEEDS_MAGIC,
 )
 
 
-def odds_docs(*extra: tuple[str, str]):
-    def decorate(function):
-        for name, doc in reversed(ODDS_ARGS + extra + ODDS_TAIL):
-            function = xw.arg(name, doc=doc)(function)
-        return function
-
-    return decorate
-
-
 @xw.func
-@odds_docs()
+@arg_docs(*ODDS_ARGS, *ODDS_TAIL)
 @cell_safe
 def osr_expected_damage(
     bonus: Any,
@@ -281,11 +273,11 @@ def osr_expected_damage(
 ) -> float:
     """Expected damage of the attacks (misses and fumbles 0; natural-20 penalty, double damage applied)."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
-    return float(osr_odds.expected_damage(osr_rules(), odds, as_attacks(attacks)))
+    return d20_odds.expected_damage(ODDS, odds, attacks)
 
 
 @xw.func
-@odds_docs(("amount", "damage wanted"))
+@arg_docs(*ODDS_ARGS, ("amount", "damage wanted"), *ODDS_TAIL)
 @cell_safe
 def osr_damage_chance_at_least(
     bonus: Any,
@@ -301,13 +293,11 @@ def osr_damage_chance_at_least(
 ) -> float:
     """Probability (0 to 1) that the attacks together do at least this much damage."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
-    return float(
-        osr_odds.chance_at_least(osr_rules(), odds, as_hit_points(amount, "AMOUNT"), as_attacks(attacks))
-    )
+    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)
 
 
 @xw.func
-@odds_docs(("hp", "target's hit points now"))
+@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), *ODDS_TAIL)
 @cell_safe
 def osr_kill_chance(
     bonus: Any,
@@ -323,10 +313,16 @@ def osr_kill_chance(
 ) -> float:
     """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
     odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)
-    return float(osr_odds.kill_chance(osr_rules(), odds, as_hit_points(hp, "HP"), as_attacks(attacks)))
+    return d20_odds.kill_chance(ODDS, odds, hp, attacks)
 
 
 # --------------------------------------------------------------------------- surprise
+
+
+def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:
+    return osr.surprise_range(
+        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
+    )
 
 
 @xw.func
@@ -335,9 +331,7 @@ def osr_kill_chance(
 @cell_safe
 def surprise_range(surprises_on: Any, surprised_on: Any) -> int:
     """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""
-    return osr.surprise_range(
-        osr_rules(), as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
-    )
+    return surprise_top(osr_rules(), surprises_on, surprised_on)
 
 
 @xw.func
@@ -347,10 +341,7 @@ def surprise_range(surprises_on: Any, surprised_on: Any) -> int:
 def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
     """Probability (0 to 1) that the first party surprises the second."""
     rules = osr_rules()
-    top = osr.surprise_range(
-        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
-    )
-    return float(osr.surprise_chance(rules, top))
+    return float(osr.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))
 
 
 @xw.func
@@ -373,6 +364,11 @@ def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: 
 # --------------------------------------------------------------------------- mass combat
 
 
+def unit_men(rules: RuleSet, men: Any) -> int:
+    """Men in a unit: the cell, or the mass-combat unit's when empty."""
+    return as_int(men, "MEN", osr.constant(rules, "mass_combat", "unit_men"))
+
+
 @xw.func
 @xw.arg("damage_roll", doc="the d6 thrown for a unit's hit")
 @xw.arg("men", doc="men in the attacking unit (optional, 10)")
@@ -380,8 +376,7 @@ def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: 
 def osr_mass_damage(damage_roll: Any, men: Any = None) -> int:
     """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
     rules = osr_rules()
-    default_men = osr.constant(rules, "mass_combat", "unit_men")
-    return osr.mass_damage(rules, as_int(damage_roll, "DAMAGE ROLL"), as_int(men, "MEN", default_men))
+    return osr.mass_damage(rules, as_int(damage_roll, "DAMAGE ROLL"), unit_men(rules, men))
 
 
 @xw.func
@@ -392,12 +387,8 @@ def osr_mass_damage(damage_roll: Any, men: Any = None) -> int:
 def mass_survivors(original_hp: Any, remaining_hp: Any, men: Any = None) -> int:
     """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
     rules = osr_rules()
-    default_men = osr.constant(rules, "mass_combat", "unit_men")
     return osr.mass_survivors(
-        rules,
-        as_int(original_hp, "ORIGINAL HP"),
-        as_int(remaining_hp, "REMAINING HP"),
-        as_int(men, "MEN", default_men),
+        rules, as_int(original_hp, "ORIGINAL HP"), as_int(remaining_hp, "REMAINING HP"), unit_men(rules, men)
     )
 
 
@@ -436,15 +427,17 @@ def osr_expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any =
 # --------------------------------------------------------------------------- grappling
 
 
+def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:
+    return as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
+
+
 @xw.func
 @xw.arg("hero_roll", doc="the grappled hero's total (d6 per HD)")
 @xw.arg("grapplers_roll", doc="the grapplers' combined total (d6 per HD each)")
 @cell_safe
 def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
     """Pinned, struggling, or grapplers thrown off and stunned."""
-    return osr.grapple_result(
-        osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
-    )
+    return osr.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
 
 
 @xw.func
@@ -453,12 +446,14 @@ def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
 @cell_safe
 def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
     """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
-    return osr.grapple_stun_rounds(
-        osr_rules(), as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")
-    )
+    return osr.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
 
 
 # --------------------------------------------------------------------------- saves and spells
+
+
+def levels(saver_level: Any, attacker_level: Any) -> tuple[int, int]:
+    return as_int(saver_level, "SAVER LEVEL"), as_int(attacker_level, "ATTACKER LEVEL")
 
 
 @xw.func
@@ -467,9 +462,7 @@ def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
 @cell_safe
 def osr_level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
     """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
-    return osr.level_gap_save_bonus(
-        osr_rules(), as_int(saver_level, "SAVER LEVEL"), as_int(attacker_level, "ATTACKER LEVEL")
-    )
+    return osr.level_gap_save_bonus(osr_rules(), *levels(saver_level, attacker_level))
 
 
 @xw.func
@@ -485,8 +478,7 @@ def osr_maneuver_save_modifier(
     return osr.maneuver_save_modifier(
         osr_rules(),
         as_text(maneuver, "MANEUVER"),
-        as_int(saver_level, "SAVER LEVEL"),
-        as_int(attacker_level, "ATTACKER LEVEL"),
+        *levels(saver_level, attacker_level),
         as_int(target_str_bonus, "STR BONUS", 0),
     )
 

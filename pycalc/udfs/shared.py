@@ -17,6 +17,7 @@ from pycalc.resolution_calculator import CalculatorInputs
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
 from pycalc.udfs.cells import (
+    arg_docs,
     as_attacks,
     as_hit_points,
     as_int,
@@ -82,11 +83,22 @@ def generic_attack(attack: d20.Attack) -> generic.Attack:
     return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
 
 
+D20_RULESET = ("ruleset", "cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+BONUS = ("bonus", "attack bonus")
+TARGET = ("target", "defender's AC (osr: the number needed)")
+MODS = ("mods", "situational modifiers (optional, 0)")
+CHART_DOCS = arg_docs(
+    ("ruleset", "combat17 (d20 chart) or another d20 ruleset"), ("roll", "the follow-up d20")
+)
+
+
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@xw.arg("bonus", doc="attack bonus (BtH/AB with STR/DEX)")
-@xw.arg("target", doc="defender's AC (osr: the number needed from the attack matrix)")
-@xw.arg("mods", doc="situational modifiers to the roll (optional, 0)")
+@arg_docs(
+    D20_RULESET,
+    ("bonus", "attack bonus (BtH/AB with STR/DEX)"),
+    ("target", "defender's AC (osr: the number needed from the attack matrix)"),
+    ("mods", "situational modifiers to the roll (optional, 0)"),
+)
 @cell_safe
 def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
     """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
@@ -96,13 +108,15 @@ def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
 
 
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@xw.arg("roll", doc="the natural d20 roll")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="defender's AC (osr: the number needed)")
-@xw.arg("mods", doc="situational modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's level (osr fumble check; optional)")
-@xw.arg("follow_roll", doc="the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)")
+@arg_docs(
+    D20_RULESET,
+    ("roll", "the natural d20 roll"),
+    BONUS,
+    TARGET,
+    MODS,
+    ("level", "attacker's level (osr fumble check; optional)"),
+    ("follow_roll", "the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)"),
+)
 @cell_safe
 def d20_result(
     ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None
@@ -117,11 +131,7 @@ def d20_result(
 
 
 @xw.func
-@xw.arg("ruleset", doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="defender's AC (osr: the number needed)")
-@xw.arg("mods", doc="situational modifiers (optional, 0)")
-@xw.arg("level", doc="attacker's level (optional)")
+@arg_docs(D20_RULESET, BONUS, TARGET, MODS, ("level", "attacker's level (optional)"))
 @cell_safe
 def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:
     """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
@@ -133,8 +143,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
 
 
 @xw.func
-@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@xw.arg("roll", doc="the follow-up d20")
+@CHART_DOCS
 @cell_safe
 def crit_effect(ruleset: Any, roll: Any) -> str:
     """The critical-hit chart line for that d20."""
@@ -142,8 +151,7 @@ def crit_effect(ruleset: Any, roll: Any) -> str:
 
 
 @xw.func
-@xw.arg("ruleset", doc="combat17 (d20 chart) or another d20 ruleset")
-@xw.arg("roll", doc="the follow-up d20")
+@CHART_DOCS
 @cell_safe
 def fumble_effect(ruleset: Any, roll: Any) -> str:
     """The fumble chart line for that d20."""
@@ -198,6 +206,19 @@ def calculator_inputs(
     )
 
 
+OWN_RULESET = ("ruleset", "your own d20 ruleset's id")
+OWN_ATTACK = (
+    ("bonus", "attack bonus (THAC0 with a descending AC)"),
+    ("target", "defender's AC (or the number needed)"),
+    ("dice", "damage dice, e.g. 1d8+2"),
+)
+OWN_SITUATION = (
+    ("mods", "modifiers to the roll (optional, 0)"),
+    ("damage_bonus", "damage bonus (optional, 0)"),
+    ("level", "attacker's level (optional)"),
+)
+
+
 def own_ruleset_outputs(ruleset: Any, inputs: CalculatorInputs, name: str) -> Any:
     """One output of an own d20 ruleset's Attack calculator (``pycalc.resolution_calculator``) at
     the situation's defaults; a shipped ruleset names its own function."""
@@ -214,16 +235,16 @@ def own_ruleset_outputs(ruleset: Any, inputs: CalculatorInputs, name: str) -> An
 
 
 @xw.func
-@xw.arg("ruleset", doc="your own d20 ruleset's id")
-@xw.arg("roll", doc="the natural roll")
-@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
-@xw.arg("target", doc="defender's AC (or the number needed)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
-@xw.arg("damage_roll", doc="what the damage dice show")
-@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
-@xw.arg("follow_roll", doc="the follow-up roll, where a result asks for it (optional)")
-@xw.arg("extra_roll", doc="what further dice show, where a critical rolls again (optional)")
-@xw.arg("level", doc="attacker's level (a fumble checked against it; optional)")
+@arg_docs(
+    OWN_RULESET,
+    ("roll", "the natural roll"),
+    *OWN_ATTACK,
+    ("damage_roll", "what the damage dice show"),
+    OWN_SITUATION[0],
+    ("follow_roll", "the follow-up roll, where a result asks for it (optional)"),
+    ("extra_roll", "what further dice show, where a critical rolls again (optional)"),
+    ("level", "attacker's level (a fumble checked against it; optional)"),
+)
 @cell_safe
 def d20_damage(
     ruleset: Any,
@@ -254,14 +275,9 @@ def d20_damage(
 
 
 @xw.func
-@xw.arg("ruleset", doc="your own d20 ruleset's id")
-@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
-@xw.arg("target", doc="defender's AC (or the number needed)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
-@xw.arg("attacks", doc="attacks in the round, independent (optional, 1)")
-@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
-@xw.arg("damage_bonus", doc="damage bonus (optional, 0)")
-@xw.arg("level", doc="attacker's level (optional)")
+@arg_docs(
+    OWN_RULESET, *OWN_ATTACK, ("attacks", "attacks in the round, independent (optional, 1)"), *OWN_SITUATION
+)
 @cell_safe
 def d20_expected_damage(
     ruleset: Any,
@@ -282,14 +298,7 @@ def d20_expected_damage(
 
 
 @xw.func
-@xw.arg("ruleset", doc="your own d20 ruleset's id")
-@xw.arg("bonus", doc="attack bonus (THAC0 with a descending AC)")
-@xw.arg("target", doc="defender's AC (or the number needed)")
-@xw.arg("dice", doc="damage dice, e.g. 1d8+2")
-@xw.arg("hp", doc="the target's hit points now")
-@xw.arg("mods", doc="modifiers to the roll (optional, 0)")
-@xw.arg("damage_bonus", doc="damage bonus (optional, 0)")
-@xw.arg("level", doc="attacker's level (optional)")
+@arg_docs(OWN_RULESET, *OWN_ATTACK, ("hp", "the target's hit points now"), *OWN_SITUATION)
 @cell_safe
 def d20_kill_chance(
     ruleset: Any,
