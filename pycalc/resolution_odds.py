@@ -93,7 +93,17 @@ def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tu
 
 
 def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
-    """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
+    """Exact probability of each amount of damage one attack does (0 for a miss or fumble), over every
+    total of the dice the situation adds to the roll."""
+    found: Distribution = {}
+    for fixed, share in engine.fixed_attacks(attack):
+        for amount, chance in fixed_damage_distribution(rules, fixed, damage).items():
+            found[amount] = found.get(amount, Fraction(0)) + share * chance
+    return found
+
+
+def fixed_damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
+    """:func:`damage_distribution` of an attack with no dice added to its roll."""
     nothing, groups = outcome_weights(rules, attack, damage)
     parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():

@@ -26,8 +26,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.resolution_block import ROLL_COLUMN as HIT_COLUMN
 from pycalc.resolution_block import Resolution, possible, target_kind
-from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
+from pycalc.resolution_calculator import (
+    NOT_ADDED,
+    adds_dice,
+    rolls_further,
+    shows_chart_text,
+    uses_follow,
+    uses_level,
+)
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
@@ -56,6 +64,7 @@ from pycalc.sheets.formulas import band, by_label, const, unless_down
 from pycalc.sheets.heat_map import write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
+from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet, Table
 
 ATTACK_SHEET = "Attack calculator"
@@ -169,6 +178,142 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
+# --------------------------------------------------------------------------- dice on the roll
+
+ADDED_PICKED, ADDED_SLOT_LOW, ADDED_SLOT_HIGH = (
+    "D20W_ADDED_PICKED",
+    "D20W_ADDED_SLOT_LOW",
+    "D20W_ADDED_SLOT_HIGH",
+)
+ADDED_SAID = "D20W_ADDED_SAID"
+
+
+@dataclass(frozen=True)
+class DieSlot:
+    """One die a picker row adds to the roll (a row adding 2d4 has two), and whether it is picked."""
+
+    picked: str  # TRUE when its row is picked
+    text: str  # its row's dice cell (``1d4``, ``-1d4``)
+    first: bool  # the first die of its row (which says the row's dice)
+
+
+def die_slots(rules: RuleSet, block: Resolution) -> list[DieSlot]:
+    slots = []
+    for table in picker_tables(rules, block):
+        for row in table.rows:
+            dice = roll_dice(row.values.get(HIT_COLUMN))
+            if dice is None:
+                continue
+            if table.picker == "choice":
+                picked = f"{pick_name(table.id)}={const(table.id, str(row.id), 'label')}"
+            else:
+                picked = f"{pick_name(table.id, str(row.id))}=TRUE"
+            text = const(table.id, str(row.id), HIT_COLUMN)
+            slots += [DieSlot(picked, text, not index) for index in range(abs(dice[0]))]
+    return slots
+
+
+def added_totals(rules: RuleSet, block: Resolution) -> range:
+    """Every total the picked dice can show together (the layout of their chances' rows)."""
+    low = high = 0
+    for table in picker_tables(rules, block):
+        for row in table.rows:
+            dice = roll_dice(row.values.get(HIT_COLUMN))
+            if dice is not None:
+                count, sides = dice
+                low, high = (low, high + count * sides) if count > 0 else (low + count * sides, high)
+    return range(low, high + 1)
+
+
+def added_cells() -> list[tuple[str, str, str]]:
+    """(name, label, formula) of the working cells of the dice on the roll."""
+    said = ADDED_SAID
+    return [
+        (f.ADDED_ANY, "Dice on the roll: any picked", f"SUM({ADDED_PICKED})>0"),
+        (f.ADDED_LOW, "Dice on the roll: lowest total", f"SUMPRODUCT({ADDED_PICKED},{ADDED_SLOT_LOW})"),
+        (f.ADDED_HIGH, "Dice on the roll: highest total", f"SUMPRODUCT({ADDED_PICKED},{ADDED_SLOT_HIGH})"),
+        (
+            f.ADDED_VALUE,
+            "Dice on the roll: their total (0 when none is picked)",
+            f"IF({f.ADDED_ANY},{f.typed_number(f.ADDED_ROLL)},0)",
+        ),
+        (
+            f.ADDED_DICE,
+            "Dice on the roll: what they are",
+            f'IF({f.ADDED_ANY},IF(LEFT({said},3)=" + ",MID({said},4,99),MID({said},2,99))'
+            f'&": type their total, "&{f.ADDED_LOW}&" to "&{f.ADDED_HIGH},{f.q(NOT_ADDED)})',
+        ),
+    ]
+
+
+def write_added_dice(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> None:
+    """From row ``top`` of the hidden workings: one row per die a picker row may add to the roll
+    (picked, sign, sides, its lowest and highest, what it says), and across, the chance of each total
+    of the picked dice so far, die by die; the last row's are the chances the odds weigh."""
+    slots, totals = die_slots(rules, block), added_totals(rules, block)
+    titles = ("Dice on the roll", "Picked", "Sign", "Sides", "Lowest", "Highest", "Says")
+    for col, title in enumerate(titles, start=1):
+        put(sheet.cell(top, col), title).font = BOLD
+    first = len(titles) + 1
+    start, end = get_column_letter(first), get_column_letter(first + len(totals) - 1)
+    values = f"${start}${top}:${end}${top}"
+    for col, total in enumerate(totals, start=first):
+        put(sheet.cell(top, col), total)
+        put_formula(sheet.cell(top + 1, col), f"IF({get_column_letter(col)}${top}=0,1,0)")
+    put(sheet.cell(top + 1, 1), "No dice")
+    for row, slot in enumerate(slots, start=top + 2):
+        sign, sides = f"$C{row}", f"$D{row}"
+        cells = (
+            f"Die {row - top - 1}",
+            f"IF({slot.picked},1,0)",
+            f'IF(LEFT({slot.text},1)="-",-1,1)',
+            f'VALUE(MID({slot.text},FIND("d",{slot.text})+1,9))',
+            f"IF({sign}>0,1,-{sides})",
+            f"IF({sign}>0,{sides},-1)",
+            f'IF($B{row}=1,IF({sign}<0," - "," + ")&SUBSTITUTE({slot.text},"-",""),"")'
+            if slot.first
+            else '""',
+        )
+        for col, value in enumerate(cells, start=1):
+            (put if col == 1 else put_formula)(sheet.cell(row, col), value)
+        previous = f"${start}{row - 1}:${end}{row - 1}"
+        for col in range(first, first + len(totals)):
+            here = f"{get_column_letter(col)}${top}"
+            near, far = f"{here}-{sign}", f"{here}-{sign}*{sides}"
+            spread = (
+                f"SUMPRODUCT(({values}>=MIN({near},{far}))*({values}<=MAX({near},{far}))*{previous})/{sides}"
+            )
+            put_formula(sheet.cell(row, col), f"IF($B{row}=1,{spread},{get_column_letter(col)}{row - 1})")
+    last = top + 1 + len(slots)
+    for name, col in (
+        (ADDED_PICKED, "B"),
+        (ADDED_SLOT_LOW, "E"),
+        (ADDED_SLOT_HIGH, "F"),
+    ):
+        define_name(book, name, absolute(sheet, f"{col}{top + 2}", f"{col}{last}"))
+    said = "&".join(f"G{row}" for row in range(top + 2, last + 1))
+    put(sheet.cell(last + 1, 1), "What the picked dice are")
+    put_formula(sheet.cell(last + 1, 7), said)
+    define_name(book, ADDED_SAID, absolute(sheet, f"G{last + 1}"))
+    define_name(book, f.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
+    define_name(book, f.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
+
+
+def calculator_cells(rules: RuleSet) -> f.Cells:
+    """The generic calculator's cells: with dice on the roll, the result reads the need less their
+    typed total and the chances weigh every total."""
+    if not adds_dice(rules):
+        return NAMED
+    return f.Cells(
+        need=f"({f.NEED}-{f.ADDED_VALUE})",
+        added_any=f.ADDED_ANY,
+    )
+
+
+def odds_cells(rules: RuleSet) -> f.Cells:
+    return f.Cells(added_values=f.ADDED_VALUES) if adds_dice(rules) else NAMED
+
+
 # --------------------------------------------------------------------------- workings
 
 
@@ -252,6 +397,8 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         ),
         (f.DICE_MESSAGE, "Dice: what is wrong", message),
     ]
+    if adds_dice(rules):
+        cells += added_cells()
     if block.damage.natural_penalty is not None:  # a hit on an always-hit roll loses some damage
         cells += [
             (
@@ -311,7 +458,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         put(sheet.cell(row, 2), value)
         define_name(book, name, absolute(sheet, f"B{row}"))
     first_col = 4
-    rolls = f.Formulas(block)
+    rolls = f.Formulas(block, odds_cells(rules))
     columns = [
         (FACE_HITS, "Hits (this attack)", rolls.face_hit_chance),
         (FACE_CRITS, "Critical chance", rolls.face_crit_chance),
@@ -333,6 +480,10 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         for row in range(first, last + 1):
             put_formula(sheet.cell(row, col), face_formula(f"${face_letter}{row}"))
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
+    if adds_dice(rules):
+        write_added_dice(
+            book, sheet, rules, block, max(len(working_cells(rules, block)) + len(unused), last) + 2
+        )
     sheet.sheet_state = "hidden"
     protect(sheet)
 
@@ -700,16 +851,28 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             ),
             "Result",
             f.RESULT,
-            f.Formulas(block).checked_result(),
+            f.Formulas(block, calculator_cells(rules)).checked_result(),
             key=True,
         ),
     ]
+    if adds_dice(rules):
+        lines.append(
+            Line(
+                "Dice on the roll: their total",
+                f.ADDED_ROLL,
+                None,
+                "the total of the dice the picked rows add to the roll (a die taken away counts minus)",
+                "Dice on the roll",
+                f.ADDED_DICE,
+                f.ADDED_DICE,
+            )
+        )
     if uses_follow(block):
         chart = (
             {
                 "out_label": "What the chart says",
                 "out_name": f.CHART_EFFECT,
-                "out_formula": f.Formulas(block).chart_effect(),
+                "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
             }
             if shows_chart_text(block)
             else {}
@@ -733,7 +896,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "the dice alone, without the +N",
             "Damage",
             f.DAMAGE,
-            f.Formulas(block).attack_damage(),
+            f.Formulas(block, calculator_cells(rules)).attack_damage(),
             key=True,
         ),
         *(
@@ -958,7 +1121,7 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     sheet.row_dimensions[2].height = 26
     summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
-    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block).summary())
+    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block, calculator_cells(rules)).summary())
     mark_output(line, bold=True)
     sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))
@@ -978,18 +1141,22 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     columns = HEAT_TARGET[kind]
     corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
     put(sheet["A1"], f"{rules.name}: chance to hit by attack bonus and target").font = TITLE
+    added = adds_dice(rules)
     note = put(
         sheet["A2"],
         "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
         + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
         + "; columns: the defender's "
-        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
+        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC.")
+        + (
+            " With the dice the Attack calculator's picks add to the roll, over every total." if added else ""
+        ),
     )
     note.font, note.alignment = NOTE, WRAP
     sheet.merge_cells(start_row=2, start_column=1, end_row=2, end_column=1 + len(columns))
     sheet.row_dimensions[2].height = 30
     row = 4
-    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns):
+    for grid in heat.heat_maps(block, corner, HEAT_BONUS[kind], columns, added=added):
         row = write_heat_map(book, sheet, row, grid)
     if heat.fumble_by_level(block):
         row = heat.write_fumble_row(book, sheet, block, row)

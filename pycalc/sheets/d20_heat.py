@@ -152,9 +152,16 @@ def hit_faces(need: str) -> str:
     return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*({FACE}>={need}))"
 
 
-def hit_formula(block: Resolution, bonus: str, target: str) -> str:
-    """Chance to hit (Hit or Critical)."""
-    return f"SUMPRODUCT({hit_faces(cell_formulas(block, bonus, target).c.need)})/{FACES}"
+def hit_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
+    """Chance to hit (Hit or Critical); with ``added``, over every total of the dice the calculator's
+    picks add to the roll (the faces down, the totals across: SUMPRODUCT adds every pair)."""
+    need = cell_formulas(block, bonus, target).c.need
+    if not added:
+        return f"SUMPRODUCT({hit_faces(need)})/{FACES}"
+    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
+    return (
+        f"SUMPRODUCT((1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES})/{FACES}"
+    )
 
 
 def critical_formula(block: Resolution, bonus: str, target: str) -> str:
@@ -205,11 +212,18 @@ def heat_maps(
     bonuses: range,
     targets: range,
     critical_title: str = "Chance of a critical",
+    added: bool = False,
 ) -> list[HeatMap]:
-    """The hit grid, and the critical grid when it can vary."""
+    """The hit grid (``added``: over the dice the calculator's picks add to the roll), and the
+    critical grid when it can vary."""
     maps = [
         HeatMap(
-            "Chance to hit", "ODDS_HIT_GRID", corner, bonuses, targets, lambda b, t: hit_formula(block, b, t)
+            "Chance to hit",
+            "ODDS_HIT_GRID",
+            corner,
+            bonuses,
+            targets,
+            lambda b, t: hit_formula(block, b, t, added),
         )
     ]
     if critical_varies(block):
