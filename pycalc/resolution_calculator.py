@@ -85,9 +85,9 @@ def added_dice_said(attack: engine.Attack) -> str:
 
 
 def dice_text(added: tuple[tuple[int, int], ...]) -> str:
-    """The added dice as the GM reads them: ``1d4 - 1d4``."""
-    text = " ".join(f"{'-' if count < 0 else '+'} {abs(count)}d{sides}" for count, sides in added)
-    return text[2:] if text.startswith("+ ") else text
+    """The added dice as the GM reads them: ``1d4 - 1d4``, ``-1d4``."""
+    text = "".join(f" {'-' if count < 0 else '+'} {abs(count)}d{sides}" for count, sides in added)
+    return text[3:] if text.startswith(" + ") else "-" + text[3:]
 
 
 def grid_dice(formula: engine.Coefficients, count: int) -> int:

@@ -180,25 +180,28 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
 
 # --------------------------------------------------------------------------- dice on the roll
 
-ADDED_PICKED, ADDED_SLOT_LOW, ADDED_SLOT_HIGH = (
-    "D20W_ADDED_PICKED",
-    "D20W_ADDED_SLOT_LOW",
-    "D20W_ADDED_SLOT_HIGH",
-)
-ADDED_SAID = "D20W_ADDED_SAID"
-
 
 @dataclass(frozen=True)
-class DieSlot:
-    """One die a picker row adds to the roll (a row adding 2d4 has two), and whether it is picked."""
+class DiceRow:
+    """A picker row whose ``hit`` adds dice to the roll (``1d4``, ``-1d4``)."""
 
-    picked: str  # TRUE when its row is picked
-    text: str  # its row's dice cell (``1d4``, ``-1d4``)
-    first: bool  # the first die of its row (which says the row's dice)
+    picked: str  # TRUE when the row is picked
+    text: str  # its dice cell
+    count: int  # how many dice, negative when taken away (the layout of their chances' rows)
+    sides: int
+
+    def part(self, name: str) -> str:
+        """The count, the sides or the sign (-1 for dice taken away) read from the dice cell."""
+        t = self.text
+        return {
+            "count": f'VALUE(SUBSTITUTE(LEFT({t},FIND("d",{t})-1),"-",""))',
+            "sides": f'VALUE(MID({t},FIND("d",{t})+1,9))',
+            "sign": f'IF(LEFT({t},1)="-",-1,1)',
+        }[name]
 
 
-def die_slots(rules: RuleSet, block: Resolution) -> list[DieSlot]:
-    slots = []
+def dice_rows(rules: RuleSet, block: Resolution) -> list[DiceRow]:
+    found = []
     for table in picker_tables(rules, block):
         for row in table.rows:
             dice = roll_dice(row.values.get(HIT_COLUMN))
@@ -208,50 +211,64 @@ def die_slots(rules: RuleSet, block: Resolution) -> list[DieSlot]:
                 picked = f"{pick_name(table.id)}={const(table.id, str(row.id), 'label')}"
             else:
                 picked = f"{pick_name(table.id, str(row.id))}=TRUE"
-            text = const(table.id, str(row.id), HIT_COLUMN)
-            slots += [DieSlot(picked, text, not index) for index in range(abs(dice[0]))]
-    return slots
+            found.append(DiceRow(picked, const(table.id, str(row.id), HIT_COLUMN), *dice))
+    return found
 
 
-def added_totals(rules: RuleSet, block: Resolution) -> range:
+def added_totals(rows: list[DiceRow]) -> range:
     """Every total the picked dice can show together (the layout of their chances' rows)."""
-    low = high = 0
-    for table in picker_tables(rules, block):
-        for row in table.rows:
-            dice = roll_dice(row.values.get(HIT_COLUMN))
-            if dice is not None:
-                count, sides = dice
-                low, high = (low, high + count * sides) if count > 0 else (low + count * sides, high)
+    low = sum(row.count * row.sides for row in rows if row.count < 0)
+    high = sum(row.count * row.sides for row in rows if row.count > 0)
     return range(low, high + 1)
 
 
-def added_cells() -> list[tuple[str, str, str]]:
-    """(name, label, formula) of the working cells of the dice on the roll."""
-    said = ADDED_SAID
+ADDED_SAID = "ATTACK_ADDED_SAID"
+
+
+def added_cells(rows: list[DiceRow]) -> list[tuple[str, str, str]]:
+    """(name, label, formula) of the working cells of the dice on the roll: each over the picks
+    alone, so that a log row works them out from its own picks."""
+
+    def picked_sum(term: Callable[[DiceRow], str]) -> str:
+        return "+".join(f"IF({row.picked},{term(row)},0)" for row in rows)
+
+    def low(row: DiceRow) -> str:
+        count, sides = row.part("count"), row.part("sides")
+        return f"IF({row.part('sign')}<0,-{count}*{sides},{count})"
+
+    def high(row: DiceRow) -> str:
+        count, sides = row.part("count"), row.part("sides")
+        return f"IF({row.part('sign')}<0,-{count},{count}*{sides})"
+
+    said = "&".join(
+        f'IF({row.picked},IF({row.part("sign")}<0," - "," + ")&SUBSTITUTE({row.text},"-",""),"")'
+        for row in rows
+    )
     return [
-        (f.ADDED_ANY, "Dice on the roll: any picked", f"SUM({ADDED_PICKED})>0"),
-        (f.ADDED_LOW, "Dice on the roll: lowest total", f"SUMPRODUCT({ADDED_PICKED},{ADDED_SLOT_LOW})"),
-        (f.ADDED_HIGH, "Dice on the roll: highest total", f"SUMPRODUCT({ADDED_PICKED},{ADDED_SLOT_HIGH})"),
+        (f.ADDED_ANY, "Dice on the roll: any picked", f"OR({','.join(row.picked for row in rows)})"),
+        (f.ADDED_LOW, "Dice on the roll: lowest total", picked_sum(low)),
+        (f.ADDED_HIGH, "Dice on the roll: highest total", picked_sum(high)),
         (
             f.ADDED_VALUE,
             "Dice on the roll: their total (0 when none is picked)",
             f"IF({f.ADDED_ANY},{f.typed_number(f.ADDED_ROLL)},0)",
         ),
+        (ADDED_SAID, "Dice on the roll: the picked rows' dice", said),
         (
             f.ADDED_DICE,
             "Dice on the roll: what they are",
-            f'IF({f.ADDED_ANY},IF(LEFT({said},3)=" + ",MID({said},4,99),MID({said},2,99))'
+            f'IF({f.ADDED_ANY},IF(LEFT({ADDED_SAID},3)=" + ","","-")&MID({ADDED_SAID},4,99)'
             f'&": type their total, "&{f.ADDED_LOW}&" to "&{f.ADDED_HIGH},{f.q(NOT_ADDED)})',
         ),
     ]
 
 
-def write_added_dice(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> None:
-    """From row ``top`` of the hidden workings: one row per die a picker row may add to the roll
-    (picked, sign, sides, its lowest and highest, what it says), and across, the chance of each total
-    of the picked dice so far, die by die; the last row's are the chances the odds weigh."""
-    slots, totals = die_slots(rules, block), added_totals(rules, block)
-    titles = ("Dice on the roll", "Picked", "Sign", "Sides", "Lowest", "Highest", "Says")
+def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top: int) -> None:
+    """From row ``top`` of the hidden workings: the totals the picked dice can show across, then one
+    row per die a picker row may add (picked, sign, sides) holding the chance of each total of the
+    picked dice so far; the last row's are the chances the odds weigh."""
+    totals = added_totals(rows)
+    titles = ("Dice on the roll", "Picked", "Sign", "Sides")
     for col, title in enumerate(titles, start=1):
         put(sheet.cell(top, col), title).font = BOLD
     first = len(titles) + 1
@@ -261,40 +278,21 @@ def write_added_dice(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Re
         put(sheet.cell(top, col), total)
         put_formula(sheet.cell(top + 1, col), f"IF({get_column_letter(col)}${top}=0,1,0)")
     put(sheet.cell(top + 1, 1), "No dice")
-    for row, slot in enumerate(slots, start=top + 2):
-        sign, sides = f"$C{row}", f"$D{row}"
-        cells = (
-            f"Die {row - top - 1}",
-            f"IF({slot.picked},1,0)",
-            f'IF(LEFT({slot.text},1)="-",-1,1)',
-            f'VALUE(MID({slot.text},FIND("d",{slot.text})+1,9))',
-            f"IF({sign}>0,1,-{sides})",
-            f"IF({sign}>0,{sides},-1)",
-            f'IF($B{row}=1,IF({sign}<0," - "," + ")&SUBSTITUTE({slot.text},"-",""),"")'
-            if slot.first
-            else '""',
-        )
-        for col, value in enumerate(cells, start=1):
-            (put if col == 1 else put_formula)(sheet.cell(row, col), value)
-        previous = f"${start}{row - 1}:${end}{row - 1}"
+    dice = [row for row in rows for _ in range(abs(row.count))]
+    for at, row in enumerate(dice, start=top + 2):
+        put(sheet.cell(at, 1), f"Die {at - top - 1}")
+        put_formula(sheet.cell(at, 2), f"IF({row.picked},1,0)")
+        put_formula(sheet.cell(at, 3), row.part("sign"))
+        put_formula(sheet.cell(at, 4), row.part("sides"))
+        sign, sides, previous = f"$C{at}", f"$D{at}", f"${start}{at - 1}:${end}{at - 1}"
         for col in range(first, first + len(totals)):
             here = f"{get_column_letter(col)}${top}"
             near, far = f"{here}-{sign}", f"{here}-{sign}*{sides}"
             spread = (
                 f"SUMPRODUCT(({values}>=MIN({near},{far}))*({values}<=MAX({near},{far}))*{previous})/{sides}"
             )
-            put_formula(sheet.cell(row, col), f"IF($B{row}=1,{spread},{get_column_letter(col)}{row - 1})")
-    last = top + 1 + len(slots)
-    for name, col in (
-        (ADDED_PICKED, "B"),
-        (ADDED_SLOT_LOW, "E"),
-        (ADDED_SLOT_HIGH, "F"),
-    ):
-        define_name(book, name, absolute(sheet, f"{col}{top + 2}", f"{col}{last}"))
-    said = "&".join(f"G{row}" for row in range(top + 2, last + 1))
-    put(sheet.cell(last + 1, 1), "What the picked dice are")
-    put_formula(sheet.cell(last + 1, 7), said)
-    define_name(book, ADDED_SAID, absolute(sheet, f"G{last + 1}"))
+            put_formula(sheet.cell(at, col), f"IF($B{at}=1,{spread},{get_column_letter(col)}{at - 1})")
+    last = top + 1 + len(dice)
     define_name(book, f.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
     define_name(book, f.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
 
@@ -398,7 +396,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (f.DICE_MESSAGE, "Dice: what is wrong", message),
     ]
     if adds_dice(rules):
-        cells += added_cells()
+        cells += added_cells(dice_rows(rules, block))
     if block.damage.natural_penalty is not None:  # a hit on an always-hit roll loses some damage
         cells += [
             (
@@ -482,7 +480,10 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     if adds_dice(rules):
         write_added_dice(
-            book, sheet, rules, block, max(len(working_cells(rules, block)) + len(unused), last) + 2
+            book,
+            sheet,
+            dice_rows(rules, block),
+            max(len(working_cells(rules, block)) + len(unused), last) + 2,
         )
     sheet.sheet_state = "hidden"
     protect(sheet)
