@@ -6,7 +6,9 @@ included, the follow roll only where the block uses one) is resolved by
 result gives (:func:`pycalc.resolution.formula_for`: the hit, the critical, the critical chart's row,
 the automatic hit), over every total of the damage dice and of their further rolls, with that roll's
 natural penalty, through :func:`pycalc.resolution.amount` (multipliers, rounding, least). Several
-attacks: independent attacks (``pycalc.odds``). Exact fractions; nothing is sampled.
+attacks: independent attacks (``pycalc.odds``). Dice a picker adds to the roll (``Attack.added``): the
+attack once per total of those dice, weighted (``resolution.fixed_attacks``). Exact fractions; nothing
+is sampled.
 """
 
 from __future__ import annotations

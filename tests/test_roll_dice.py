@@ -25,6 +25,7 @@ from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, HIT, OUTCOMES
 from pycalc.resolution_calculator import NOT_ADDED, CalculatorInputs, attack_and_damage, attack_outputs
+from pycalc.sheets import d20_formulas
 from pycalc.sheets.d20 import pick_name
 from pycalc.table_files import TableError
 from pycalc.tables import RuleSet, load_folder
@@ -226,10 +227,11 @@ def kept_rolls(rules: RuleSet, attack: engine.Attack) -> list[int]:
 def brute_chances(rules: RuleSet, attack: engine.Attack) -> dict[str, Fraction]:
     found = dict.fromkeys(OUTCOMES, Fraction(0))
     rolls, totals = kept_rolls(rules, attack), added_faces(attack.added)
-    share = Fraction(1, len(rolls) * len(totals))
-    for roll, total in itertools.product(rolls, totals):
-        fixed = replace(attack, mods=attack.mods + total, added=())
-        found[engine.resolve(rules, fixed, roll)] += share
+    follows = [None] if not engine.uses_follow_roll(rules) else list(range(1, engine.follow_faces(rules) + 1))
+    share = Fraction(1, len(rolls) * len(totals) * len(follows))
+    for roll, total, follow in itertools.product(rolls, totals, follows):
+        fixed = replace(attack, mods=attack.mods + total, added=())  # one total for the roll and the follow
+        found[engine.resolve(rules, fixed, roll, follow)] += share
     return found
 
 
@@ -385,3 +387,36 @@ def test_the_odds_heat_map_with_dice_picked_equals_the_engine(calc, inspired_bx)
     assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
     assert compared >= 5 * 300
     assert results[0] != results[1] and results[1] != results[2]  # the picked dice move the map
+
+
+@pytest.mark.parametrize(
+    "critical, named",
+    [
+        ("  critical: confirm\n", "critical.mode confirm"),
+        (
+            "  critical: {mode: automatic, no_critical_when_needed: {above: 19}}\n",
+            "critical.no_critical_when_needed",
+        ),
+    ],
+)
+def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
+    tmp_path: Path, critical: str, named: str
+):
+    """The engine reads these rules with dice on the roll; the generic sheet says at the block's line
+    that it does not write them yet."""
+    rules = load_folder(edited_copy(tmp_path / "bx", "  critical: none\n", critical))
+    with pytest.raises(TableError) as caught:
+        d20_formulas.check_supported(rules)
+    line = (
+        next(
+            i
+            for i, t in enumerate((tmp_path / "bx" / "ruleset.yaml").read_text().splitlines(), 1)
+            if t == "resolution:"
+        )
+        + 1
+    )  # the block's first key
+    assert f"ruleset.yaml:{line}: " in str(caught.value) and f"{named} with dice on the roll" in str(
+        caught.value
+    )
+    attack = engine.Attack(5, 15, added=((1, 4),))
+    assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them

@@ -8,7 +8,10 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
-it), and further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas.
+it), further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas, and with
+dice a picker adds to the roll (``hit: 1d4``) the rules that read the roll's total or the number needed
+again (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
+chances through the row of every total's chance (``Cells.added_values``).
 Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
 cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
 from a flag (``stage_round_up_name``); the natural penalty of an always-hit roll comes off the dice

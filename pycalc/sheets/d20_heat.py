@@ -9,6 +9,10 @@ SUMPRODUCT (no IF over a range, which Excel would need as an array formula); wha
 bonus and the target alone (the number needed, whether a critical is possible) is worked out by
 :class:`pycalc.sheets.d20_formulas.Formulas` over the cell's own row and column headers.
 
+A ruleset whose pickers add dice to the roll (``hit: 1d4``) gets a hit grid over every total of the
+dice picked on its calculator (``hit_formula`` with ``added``; the reference is then
+``Attack(bonus, target, added=...)``).
+
 A critical grid is written when the chance of a critical can change with the number needed (a
 confirmation roll, or no critical when a high number is needed); a fumble row by the attacker's
 level when the fumble check is against the level. A confirmation or chart roll is counted on the
