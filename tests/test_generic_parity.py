@@ -22,8 +22,8 @@ from pycalc import resolution as engine
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_calculator import (
     CalculatorInputs,
-    attack_and_damage,
     adds_dice,
+    attack_and_damage,
     attack_outputs,
     rolls_further,
     uses_follow,
