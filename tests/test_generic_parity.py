@@ -385,7 +385,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         dice=dice,
         damage_roll=chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 8, 12, 40]),
         extra_roll=chance.choice([None, 0, 1, 2, 3, 5, 7, 12, 40]),
-        added_roll=chance.choice([None, None, -5, -4, -1, 0, 1, 2, 3, 4, 5]),
+        added_roll=chance.choice([None, None, -5, -4, -1, 0, 1, 2, 3, 4, 5]) if adds_dice(rules) else None,
         damage_bonus=chance.randint(-2, 3),
         hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),
