@@ -474,9 +474,6 @@ def check_rolls(rules: RuleSet, roll: int, follow: int | None) -> None:
         check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))
 
 
-# --------------------------------------------------------------------------- chances
-
-
 # --------------------------------------------------------------------------- dice added to the roll
 
 
@@ -523,6 +520,9 @@ def fixed_attacks(attack: Attack) -> list[tuple[Attack, Fraction]]:
         (replace(attack, mods=attack.mods + total, added=()), Fraction(count, rolls))
         for total, count in sorted(ways.items())
     ]
+
+
+# --------------------------------------------------------------------------- chances
 
 
 def roll_mode(rules: RuleSet, attack: Attack) -> str:

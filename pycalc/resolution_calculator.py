@@ -20,6 +20,7 @@ from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, possible
+from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
@@ -70,7 +71,7 @@ def rolls_further(block: Resolution) -> bool:
 def adds_dice(rules: RuleSet) -> bool:
     """A picker row adds dice to the roll (``hit: 1d4``): the calculator asks for their total."""
     return any(
-        engine.roll_dice(row.values.get(ROLL_COLUMN)) is not None
+        roll_dice(row.values.get(ROLL_COLUMN)) is not None
         for table_id in engine.block(rules).modifiers or ()
         for row in rules.table(table_id).rows
     )

@@ -76,10 +76,8 @@ DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
 ADDED_ROLL, ADDED_DICE, ADDED_VALUE = "ATTACK_ADDED_ROLL", "ATTACK_ADDED_DICE", "ATTACK_ADDED_VALUE"
 ADDED_ANY, ADDED_LOW, ADDED_HIGH = "ATTACK_ADDED_ANY", "ATTACK_ADDED_LOW", "ATTACK_ADDED_HIGH"
-ADDED_VALUES, ADDED_CHANCES = (
-    "D20W_ADDED_VALUES",
-    "D20W_ADDED_CHANCES",
-)  # one row each: the added dice's totals
+# one row each on the d20 workings: every total of the dice on the roll, and its chance
+ADDED_VALUES, ADDED_CHANCES = "D20W_ADDED_VALUES", "D20W_ADDED_CHANCES"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
 EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
 
