@@ -63,7 +63,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -81,6 +81,7 @@ from pycalc.resolution_block import (
     Rolls,
     value,
 )
+from pycalc.table_files import roll_dice
 from pycalc.tables import Row, RuleSet
 
 LOWEST_FACE = 1  # every die's lowest face, not a rule number
@@ -106,6 +107,9 @@ class Attack:
     blocked: bool = False  # no attack is possible: every roll misses, nothing fumbles
     auto_hit: bool = False  # every roll hits, no critical (damage: block `damage.auto_hit`)
     target_as_given: bool = False  # the target is already worked out: no `least_target` floor
+    # dice the situation adds to the roll, (count, sides), the count negative for dice taken away
+    # (-1d4: (-1, 4)); their total counts as mods, the natural-roll rules read the natural roll alone
+    added: tuple[tuple[int, int], ...] = ()
 
 
 def from_d20(attack: d20.Attack, **flags: bool) -> Attack:
@@ -457,11 +461,65 @@ def follow_matters(rules: RuleSet, attack: Attack, roll: int) -> bool:
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
-    """:func:`resolve` with both rolls checked against their dice."""
+    """:func:`resolve` with both rolls checked against their dice (an attack with dice added to the
+    roll is resolved once their total is in its mods: ``with_added_roll``)."""
+    check_rolls(rules, roll, follow)
+    return resolve(rules, with_added_roll(attack, None), roll, follow)
+
+
+def check_rolls(rules: RuleSet, roll: int, follow: int | None) -> None:
+    """The natural roll and the follow-up roll on their dice."""
     check_roll(rules, roll)
     if follow is not None:
         check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))
-    return resolve(rules, attack, roll, follow)
+
+
+# --------------------------------------------------------------------------- dice added to the roll
+
+
+def added_counts(added: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
+    """How many of the equally likely rolls of the added dice give each total, and of how many rolls."""
+    found, rolls = {0: 1}, 1
+    for count, sides in added:
+        sign = 1 if count > 0 else -1
+        for _ in range(abs(count)):
+            step: dict[int, int] = {}
+            for total, ways in found.items():
+                for face in range(LOWEST_FACE, sides + 1):
+                    step[total + sign * face] = step.get(total + sign * face, 0) + ways
+            found, rolls = step, rolls * sides
+    return found, rolls
+
+
+def added_range(added: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    """The lowest and highest total of the added dice."""
+    found = [
+        (count * LOWEST_FACE, count * sides) if count > 0 else (count * sides, count * LOWEST_FACE)
+        for count, sides in added
+    ]
+    return sum(low for low, _ in found), sum(high for _, high in found)
+
+
+def with_added_roll(attack: Attack, shown: int | None) -> Attack:
+    """The attack with its added dice showing ``shown`` (their total), counted in its mods; a message
+    while the total is not typed or the dice cannot show it."""
+    if not attack.added:
+        return attack
+    low, high = added_range(attack.added)
+    if shown is None or not low <= shown <= high:
+        raise RuleError(f"#DICE ON THE ROLL? {low} to {high}")
+    return replace(attack, mods=attack.mods + shown, added=())
+
+
+def fixed_attacks(attack: Attack) -> list[tuple[Attack, Fraction]]:
+    """The attack once for each total of its added dice, with that total's chance (alone without dice)."""
+    if not attack.added:
+        return [(attack, Fraction(1))]
+    ways, rolls = added_counts(attack.added)
+    return [
+        (replace(attack, mods=attack.mods + total, added=()), Fraction(count, rolls))
+        for total, count in sorted(ways.items())
+    ]
 
 
 # --------------------------------------------------------------------------- chances
@@ -519,8 +577,9 @@ def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:
         known = _CHANCES[rules] = {}
     if attack not in known:
         found = dict.fromkeys(OUTCOMES, Fraction(0))
-        for roll, follow, weight in pairs(rules, attack):
-            found[resolve(rules, attack, roll, follow)] += weight
+        for fixed, share in fixed_attacks(attack):
+            for roll, follow, weight in pairs(rules, fixed):
+                found[resolve(rules, fixed, roll, follow)] += share * weight
         if len(known) >= CHANCES_KEPT:
             known.clear()
         known[attack] = found
@@ -708,7 +767,8 @@ def attack_damage(
 class Situation:
     """What the picked rows of a block's ``modifiers`` tables add up to, by column name."""
 
-    hit: int = 0  # column hit: to the roll
+    hit: int = 0  # column hit: to the roll (its whole numbers)
+    hit_dice: tuple[tuple[int, int], ...] = ()  # column hit: the dice it adds (Attack.added)
     ac: int = 0  # column ac: to the defender's AC
     damage: int = 0  # column damage: to the damage
     multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage
@@ -759,7 +819,9 @@ def picked_situation(
     rows = picked_rows(rules, choices, toggles)
 
     def total(column: str) -> int:
-        return sum(int(row.values.get(column) or 0) for row in rows)
+        return sum(
+            int(row.values.get(column) or 0) for row in rows if roll_dice(row.values.get(column)) is None
+        )
 
     def any_of(column: str) -> bool:
         return any(row.values.get(column) is True for row in rows)
@@ -773,6 +835,7 @@ def picked_situation(
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
         hit=total("hit"),
+        hit_dice=tuple(dice for row in rows if (dice := roll_dice(row.values.get("hit"))) is not None),
         ac=total("ac"),
         damage=total("damage"),
         multiplier=product("damage_multiplier"),
@@ -809,6 +872,7 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
             blocked=attack.blocked,
             auto_hit=attack.auto_hit or where.auto_hit,
             target_as_given=attack.target_as_given,
+            added=attack.added + where.hit_dice,
         ),
         Damage(
             dice=damage.dice,

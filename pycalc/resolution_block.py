@@ -609,6 +609,9 @@ def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None
 # --------------------------------------------------------------------------- references
 
 
+ROLL_COLUMN = "hit"  # the picker column added to the attack roll: the one that may add dice (type modifier)
+
+
 def check_references(
     file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
 ) -> list[TableProblem]:
@@ -667,6 +670,10 @@ def check_references(
         table = tables.get(table_id)
         if table is None or table.picker is None:
             fail(line, f"{table_id!r} is not a picker table of this ruleset")
+            continue
+        for column in table.columns:
+            if column.type == "modifier" and column.id != ROLL_COLUMN:
+                fail(line, f"{table_id}: only the {ROLL_COLUMN!r} column may hold dice, not {column.id!r}")
     formula_rows = _formula_rows(uses, tables)
     for name, line, what in uses.formula_names:
         if formula_rows is None:

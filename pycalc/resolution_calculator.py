@@ -19,10 +19,12 @@ from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
-from pycalc.resolution_block import Formula, Resolution, possible
+from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, possible
+from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
+NOT_ADDED = "not used: no picked row adds dice"
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class CalculatorInputs:
     dice: str = "1d8"
     damage_roll: int | None = None
     extra_roll: int | None = None
+    added_roll: int | None = None  # the total the dice a picked row adds to the roll show
     damage_bonus: int = 0
     hp: int = 10
     attacks: int = 1
@@ -63,6 +66,29 @@ def rolls_further(block: Resolution) -> bool:
         for spec in specs
         for formula in possible(spec)
     )
+
+
+def adds_dice(rules: RuleSet) -> bool:
+    """A picker row adds dice to the roll (``hit: 1d4``): the calculator asks for their total."""
+    return any(
+        roll_dice(row.values.get(ROLL_COLUMN)) is not None
+        for table_id in engine.block(rules).modifiers or ()
+        for row in rules.table(table_id).rows
+    )
+
+
+def added_dice_said(attack: engine.Attack) -> str:
+    """What the calculator says beside the added dice's cell: the dice and their range, or that it is unused."""
+    if not attack.added:
+        return NOT_ADDED
+    low, high = engine.added_range(attack.added)
+    return f"{dice_text(attack.added)}: type their total, {low} to {high}"
+
+
+def dice_text(added: tuple[tuple[int, int], ...]) -> str:
+    """The added dice as the GM reads them: ``1d4 - 1d4``, ``-1d4``."""
+    text = "".join(f" {'-' if count < 0 else '+'} {abs(count)}d{sides}" for count, sides in added)
+    return text[3:] if text.startswith(" + ") else "-" + text[3:]
 
 
 def grid_dice(formula: engine.Coefficients, count: int) -> int:
@@ -222,10 +248,14 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     }
     if shows_chart_text(block):
         found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET
+    if adds_dice(rules):
+        found["ATTACK_ADDED_DICE"] = added_dice_said(attack)
     found["ATTACK_SUMMARY"] = summary(found, None, False)
     if inputs.roll is None:
         return found
     try:
+        engine.check_rolls(rules, inputs.roll, inputs.follow_roll)
+        attack = engine.with_added_roll(attack, inputs.added_roll)  # their total counted in the mods
         outcome = engine.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)

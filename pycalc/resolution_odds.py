@@ -6,7 +6,9 @@ included, the follow roll only where the block uses one) is resolved by
 result gives (:func:`pycalc.resolution.formula_for`: the hit, the critical, the critical chart's row,
 the automatic hit), over every total of the damage dice and of their further rolls, with that roll's
 natural penalty, through :func:`pycalc.resolution.amount` (multipliers, rounding, least). Several
-attacks: independent attacks (``pycalc.odds``). Exact fractions; nothing is sampled.
+attacks: independent attacks (``pycalc.odds``). Dice a picker adds to the roll (``Attack.added``): the
+attack once per total of those dice, weighted (``resolution.fixed_attacks``). Exact fractions; nothing
+is sampled.
 """
 
 from __future__ import annotations
@@ -93,7 +95,17 @@ def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tu
 
 
 def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
-    """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
+    """Exact probability of each amount of damage one attack does (0 for a miss or fumble), over every
+    total of the dice the situation adds to the roll."""
+    found: Distribution = {}
+    for fixed, share in engine.fixed_attacks(attack):
+        for amount, chance in fixed_damage_distribution(rules, fixed, damage).items():
+            found[amount] = found.get(amount, Fraction(0)) + share * chance
+    return found
+
+
+def fixed_damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Damage) -> Distribution:
+    """:func:`damage_distribution` of an attack with no dice added to its roll."""
     nothing, groups = outcome_weights(rules, attack, damage)
     parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():

@@ -25,7 +25,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RULESET_IDS = ("cnc", "osr", "combat17", "spelljammer", "bfrpg")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 DICE_PATTERN = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome")
+ROLL_DICE_PATTERN = re.compile(r"^(-?)(\d+)d(\d+)$")  # a modifier column's dice: 1d4, -1d4
+COLUMN_TYPES = ("int", "number", "text", "bool", "dice", "outcome", "modifier")
 TABLE_KINDS = ("bands", "entries")
 PICKERS = ("choice", "toggle")
 # The cheat sheet's blocks, in the order a round is played (a table's `cheatsheet:` names its block)
@@ -345,6 +346,18 @@ def _kind(value: Any) -> str:
     )
 
 
+def roll_dice(value: Any) -> tuple[int, int] | None:
+    """A modifier column's dice as (count, sides), the count negative for dice taken from the roll
+    (``-1d4``: (-1, 4)); None for a whole number or anything else."""
+    match = ROLL_DICE_PATTERN.match(value) if isinstance(value, str) else None
+    if match is None or int(match.group(2)) < 1 or int(match.group(3)) < 1:
+        return None
+    return int(match.group(2)) * (-1 if match.group(1) == "-" else 1), int(match.group(3))
+
+
+TYPE_HINTS = {"modifier": " (a whole number, or dice such as 1d4 or -1d4)"}
+
+
 def _type_ok(column_type: str, value: Any) -> bool:
     if column_type == "int":
         return isinstance(value, int) and not isinstance(value, bool)
@@ -354,6 +367,8 @@ def _type_ok(column_type: str, value: Any) -> bool:
         return isinstance(value, bool)
     if column_type == "dice":
         return isinstance(value, str) and bool(DICE_PATTERN.match(value))
+    if column_type == "modifier":
+        return _type_ok("int", value) or roll_dice(value) is not None
     return isinstance(value, str)  # text, outcome
 
 
@@ -439,7 +454,9 @@ def _row(
                 check.fail(value_line, f"{what} column {column.id!r} is empty but not optional")
         elif not _type_ok(column.type, value):
             check.fail(
-                value_line, f"{what} column {column.id!r} must be {column.type}, got {_kind(value)} {value!r}"
+                value_line,
+                f"{what} column {column.id!r} must be {column.type}{TYPE_HINTS.get(column.type, '')}, "
+                f"got {_kind(value)} {value!r}",
             )
         values[column.id] = value
     note = data.get("note", "")

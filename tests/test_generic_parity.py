@@ -22,6 +22,7 @@ from pycalc import resolution as engine
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_calculator import (
     CalculatorInputs,
+    adds_dice,
     attack_and_damage,
     attack_outputs,
     rolls_further,
@@ -65,7 +66,7 @@ SITUATION_BLOCK = """
   damage:
     least: attack_rules.least_damage
     multipliers: [{name: situation, scope: dice, rounding: up}]
-  modifiers: [missile_range, cover, situation, tactics, grip]
+  modifiers: [missile_range, cover, situation, tactics, grip, magic]
 """
 SITUATION_TABLES = """
   tactics:
@@ -271,15 +272,21 @@ def bx_xlsx(build_ruleset: Callable[[str], Path]) -> Path:
 BASE_RULES = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
 
 
+MAGIC = "situation, magic]"  # the fixture's picker of dice on the roll (Bless 1d4, Bane -1d4)
+
+
 def edited_bx(
     tmp_path_factory: pytest.TempPathFactory, block: str, name: str, old: str = BASE_RULES, tables: str = ""
 ) -> tuple[RuleSet, Path]:
-    """The fixture with ``old`` in its resolution block replaced by ``block`` and ``tables`` added."""
+    """The fixture with ``old`` in its resolution block replaced by ``block`` and ``tables`` added;
+    without its dice on the roll unless ``block`` lists them (the sheet does not weigh them with a
+    confirmation, a chart read with the modifiers or a natural penalty yet)."""
     folder = tmp_path_factory.mktemp("tables") / "bx"
     shutil.copytree(FIXTURE, folder)
     header = folder / "ruleset.yaml"
-    assert old in header.read_text()
-    header.write_text(header.read_text().replace(old, block))
+    text = header.read_text().replace(MAGIC, "situation]")
+    assert old in text
+    header.write_text(text.replace(old, block))
     found = folder / "attack.yaml"
     found.write_text(found.read_text() + tables)
     return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp(name))
@@ -345,6 +352,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         found["ATTACK_LEVEL"] = inputs.level
     if rolls_further(block):
         found["ATTACK_EXTRA_ROLL"] = inputs.extra_roll
+    if adds_dice(rules):
+        found["ATTACK_ADDED_ROLL"] = inputs.added_roll
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -376,6 +385,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         dice=dice,
         damage_roll=chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 8, 12, 40]),
         extra_roll=chance.choice([None, 0, 1, 2, 3, 5, 7, 12, 40]),
+        added_roll=chance.choice([None, None, -5, -4, -1, 0, 1, 2, 3, 4, 5]) if adds_dice(rules) else None,
         damage_bonus=chance.randint(-2, 3),
         hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),

@@ -64,8 +64,8 @@ CASES = [
     ("bx", "  fumble: none", "  fumble: chart", "fumble: chart", "mode chart needs 'chart'"),
     (
         "bx",
-        "  modifiers: [missile_range, cover, situation]",
-        "  modifiers: [missile_range, attack_rules, situation]",
+        "  modifiers: [missile_range, cover, situation, magic]",
+        "  modifiers: [missile_range, attack_rules, situation, magic]",
         "modifiers: [missile_range, attack_rules",
         "'attack_rules' is not a picker table",
     ),

@@ -26,8 +26,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc import resolution as engine
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.resolution_block import ROLL_COLUMN as HIT_COLUMN
 from pycalc.resolution_block import Resolution, possible, target_kind
-from pycalc.resolution_calculator import rolls_further, shows_chart_text, uses_follow, uses_level
+from pycalc.resolution_calculator import (
+    NOT_ADDED,
+    adds_dice,
+    rolls_further,
+    shows_chart_text,
+    uses_follow,
+    uses_level,
+)
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, add_list
@@ -56,6 +64,7 @@ from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_map
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
 from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
+from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet, Table
 
 WORKINGS_SHEET = "d20 workings"
@@ -173,6 +182,140 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
+# --------------------------------------------------------------------------- dice on the roll
+
+
+@dataclass(frozen=True)
+class DiceRow:
+    """A picker row whose ``hit`` adds dice to the roll (``1d4``, ``-1d4``)."""
+
+    picked: str  # TRUE when the row is picked
+    text: str  # its dice cell
+    count: int  # how many dice, negative when taken away (the layout of their chances' rows)
+    sides: int
+
+    def part(self, name: str) -> str:
+        """The count, the sides or the sign (-1 for dice taken away) read from the dice cell."""
+        t = self.text
+        return {
+            "count": f'VALUE(SUBSTITUTE(LEFT({t},FIND("d",{t})-1),"-",""))',
+            "sides": f'VALUE(MID({t},FIND("d",{t})+1,9))',
+            "sign": f'IF(LEFT({t},1)="-",-1,1)',
+        }[name]
+
+
+def dice_rows(rules: RuleSet, block: Resolution) -> list[DiceRow]:
+    found = []
+    for table in picker_tables(rules, block):
+        for row in table.rows:
+            dice = roll_dice(row.values.get(HIT_COLUMN))
+            if dice is None:
+                continue
+            if table.picker == "choice":
+                picked = f"{pick_name(table.id)}={const(table.id, str(row.id), 'label')}"
+            else:
+                picked = f"{pick_name(table.id, str(row.id))}=TRUE"
+            found.append(DiceRow(picked, const(table.id, str(row.id), HIT_COLUMN), *dice))
+    return found
+
+
+def added_totals(rows: list[DiceRow]) -> range:
+    """Every total the picked dice can show together (the layout of their chances' rows)."""
+    low = sum(row.count * row.sides for row in rows if row.count < 0)
+    high = sum(row.count * row.sides for row in rows if row.count > 0)
+    return range(low, high + 1)
+
+
+ADDED_SAID = "ATTACK_ADDED_SAID"
+
+
+def added_cells(rows: list[DiceRow]) -> list[tuple[str, str, str]]:
+    """(name, label, formula) of the working cells of the dice on the roll: each over the picks
+    alone, so that a log row works them out from its own picks."""
+
+    def picked_sum(term: Callable[[DiceRow], str]) -> str:
+        return "+".join(f"IF({row.picked},{term(row)},0)" for row in rows)
+
+    def low(row: DiceRow) -> str:
+        count, sides = row.part("count"), row.part("sides")
+        return f"IF({row.part('sign')}<0,-{count}*{sides},{count})"
+
+    def high(row: DiceRow) -> str:
+        count, sides = row.part("count"), row.part("sides")
+        return f"IF({row.part('sign')}<0,-{count},{count}*{sides})"
+
+    said = "&".join(
+        f'IF({row.picked},IF({row.part("sign")}<0," - "," + ")&SUBSTITUTE({row.text},"-",""),"")'
+        for row in rows
+    )
+    return [
+        (f.ADDED_ANY, "Dice on the roll: any picked", f"OR({','.join(row.picked for row in rows)})"),
+        (f.ADDED_LOW, "Dice on the roll: lowest total", picked_sum(low)),
+        (f.ADDED_HIGH, "Dice on the roll: highest total", picked_sum(high)),
+        (
+            f.ADDED_VALUE,
+            "Dice on the roll: their total (0 when none is picked)",
+            f"IF({f.ADDED_ANY},{f.typed_number(f.ADDED_ROLL)},0)",
+        ),
+        (ADDED_SAID, "Dice on the roll: the picked rows' dice", said),
+        (
+            f.ADDED_DICE,
+            "Dice on the roll: what they are",
+            f'IF({f.ADDED_ANY},IF(LEFT({ADDED_SAID},3)=" + ","","-")&MID({ADDED_SAID},4,99)'
+            f'&": type their total, "&{f.ADDED_LOW}&" to "&{f.ADDED_HIGH},{f.q(NOT_ADDED)})',
+        ),
+    ]
+
+
+def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top: int) -> None:
+    """From row ``top`` of the hidden workings: the totals the picked dice can show across, then one
+    row per die a picker row may add (picked, sign, sides) holding the chance of each total of the
+    picked dice so far; the last row's are the chances the odds weigh."""
+    totals = added_totals(rows)
+    titles = ("Dice on the roll", "Picked", "Sign", "Sides")
+    for col, title in enumerate(titles, start=1):
+        put(sheet.cell(top, col), title).font = BOLD
+    first = len(titles) + 1
+    start, end = get_column_letter(first), get_column_letter(first + len(totals) - 1)
+    values = f"${start}${top}:${end}${top}"
+    for col, total in enumerate(totals, start=first):
+        put(sheet.cell(top, col), total)
+        put_formula(sheet.cell(top + 1, col), f"IF({get_column_letter(col)}${top}=0,1,0)")
+    put(sheet.cell(top + 1, 1), "No dice")
+    dice = [row for row in rows for _ in range(abs(row.count))]
+    for at, row in enumerate(dice, start=top + 2):
+        put(sheet.cell(at, 1), f"Die {at - top - 1}")
+        put_formula(sheet.cell(at, 2), f"IF({row.picked},1,0)")
+        put_formula(sheet.cell(at, 3), row.part("sign"))
+        put_formula(sheet.cell(at, 4), row.part("sides"))
+        sign, sides, previous = f"$C{at}", f"$D{at}", f"${start}{at - 1}:${end}{at - 1}"
+        for col in range(first, first + len(totals)):
+            here = f"{get_column_letter(col)}${top}"
+            near, far = f"{here}-{sign}", f"{here}-{sign}*{sides}"
+            spread = (
+                f"SUMPRODUCT(({values}>=MIN({near},{far}))*({values}<=MAX({near},{far}))*{previous})/{sides}"
+            )
+            put_formula(sheet.cell(at, col), f"IF($B{at}=1,{spread},{get_column_letter(col)}{at - 1})")
+    last = top + 1 + len(dice)
+    define_name(book, f.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
+    define_name(book, f.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
+
+
+def calculator_cells(rules: RuleSet) -> f.Cells:
+    """The generic calculator's cells: with dice on the roll, the result reads the need less their
+    typed total and the chances weigh every total."""
+    if not adds_dice(rules):
+        return NAMED
+    return f.Cells(
+        need=f"({f.NEED}-{f.ADDED_VALUE})",
+        added_any=f.ADDED_ANY,
+    )
+
+
+def odds_cells(rules: RuleSet) -> f.Cells:
+    return f.Cells(added_values=f.ADDED_VALUES) if adds_dice(rules) else NAMED
+
+
 # --------------------------------------------------------------------------- workings
 
 
@@ -256,6 +399,8 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         ),
         (f.DICE_MESSAGE, "Dice: what is wrong", message),
     ]
+    if adds_dice(rules):
+        cells += added_cells(dice_rows(rules, block))
     if block.damage.natural_penalty is not None:  # a hit on an always-hit roll loses some damage
         cells += [
             (
@@ -315,7 +460,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         put(sheet.cell(row, 2), value)
         define_name(book, name, absolute(sheet, f"B{row}"))
     first_col = 4
-    rolls = f.Formulas(block)
+    rolls = f.Formulas(block, odds_cells(rules))
     columns = [
         (FACE_HITS, "Hits (this attack)", rolls.face_hit_chance),
         (FACE_CRITS, "Critical chance", rolls.face_crit_chance),
@@ -337,6 +482,13 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         for row in range(first, last + 1):
             put_formula(sheet.cell(row, col), face_formula(f"${face_letter}{row}"))
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
+    if adds_dice(rules):
+        write_added_dice(
+            book,
+            sheet,
+            dice_rows(rules, block),
+            max(len(working_cells(rules, block)) + len(unused), last) + 2,
+        )
     sheet.sheet_state = "hidden"
     protect(sheet)
 
@@ -704,16 +856,28 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             ),
             "Result",
             f.RESULT,
-            f.Formulas(block).checked_result(),
+            f.Formulas(block, calculator_cells(rules)).checked_result(),
             key=True,
         ),
     ]
+    if adds_dice(rules):
+        lines.append(
+            Line(
+                "Dice on the roll: their total",
+                f.ADDED_ROLL,
+                None,
+                "the total of the dice the picked rows add to the roll (a die taken away counts minus)",
+                "Dice on the roll",
+                f.ADDED_DICE,
+                f.ADDED_DICE,
+            )
+        )
     if uses_follow(block):
         chart = (
             {
                 "out_label": "What the chart says",
                 "out_name": f.CHART_EFFECT,
-                "out_formula": f.Formulas(block).chart_effect(),
+                "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
             }
             if shows_chart_text(block)
             else {}
@@ -737,7 +901,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "the dice alone, without the +N",
             "Damage",
             f.DAMAGE,
-            f.Formulas(block).attack_damage(),
+            f.Formulas(block, calculator_cells(rules)).attack_damage(),
             key=True,
         ),
         *(
@@ -962,7 +1126,7 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     sheet.row_dimensions[2].height = 26
     summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
-    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block).summary())
+    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block, calculator_cells(rules)).summary())
     mark_output(line, bold=True)
     sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))
@@ -980,6 +1144,7 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     kind = target_kind(block)
     columns = HEAT_TARGET[kind]
     corner = {"number_needed": "Bonus \\ need", "descending_ac": "THAC0 \\ AC"}.get(kind, "Bonus \\ AC")
+    added = adds_dice(rules)
     sheet = odds_sheet(
         book,
         ODDS_SHEET,
@@ -987,10 +1152,15 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         "Exact chances on one die, with the ruleset's natural-roll rules. Rows: the attacker's "
         + ("THAC0 less every modifier" if kind == "descending_ac" else "bonus with every modifier")
         + "; columns: the defender's "
-        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC."),
+        + {"number_needed": "number needed.", "descending_ac": "descending AC."}.get(kind, "AC.")
+        + (
+            " With the dice the Attack calculator's picks add to the roll, over every total." if added else ""
+        ),
         len(columns),
     )
-    row = write_heat_maps(book, sheet, 4, heat.heat_maps(block, corner, HEAT_BONUS[kind], columns))
+    row = write_heat_maps(
+        book, sheet, 4, heat.heat_maps(block, corner, HEAT_BONUS[kind], columns, added=added)
+    )
     if heat.fumble_by_level(block):
         heat.write_fumble_row(book, sheet, block, row)
     finish_odds_sheet(sheet, 12, len(columns), 5.5)

@@ -8,7 +8,10 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
-it), and further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas.
+it), further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas, and with
+dice a picker adds to the roll (``hit: 1d4``) the rules that read the roll's total or the number needed
+again (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
+chances through the row of every total's chance (``Cells.added_values``).
 Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
 cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
 from a flag (``stage_round_up_name``); the natural penalty of an always-hit roll comes off the dice
@@ -42,7 +45,7 @@ from pycalc.resolution_block import (
     Stage,
     possible,
 )
-from pycalc.resolution_calculator import rolls_further
+from pycalc.resolution_calculator import adds_dice, rolls_further
 from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.formulas import band, const, q
 from pycalc.table_files import TableError, TableProblem
@@ -71,6 +74,10 @@ HIT_CHANCE, CRIT_CHANCE, FUMBLE_CHANCE = "ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANC
 RESULT, DAMAGE, HP_AFTER = "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HP_AFTER"
 DICE_TEXT, DICE_MESSAGE = "ATTACK_DICE_T", "ATTACK_DICE_MESSAGE"
 DICE_COUNT, DICE_SIDES, DICE_MOD = "ATTACK_DICE_COUNT", "ATTACK_DICE_SIDES", "ATTACK_DICE_MOD"
+ADDED_ROLL, ADDED_DICE, ADDED_VALUE = "ATTACK_ADDED_ROLL", "ATTACK_ADDED_DICE", "ATTACK_ADDED_VALUE"
+ADDED_ANY, ADDED_LOW, ADDED_HIGH = "ATTACK_ADDED_ANY", "ATTACK_ADDED_LOW", "ATTACK_ADDED_HIGH"
+# one row each on the d20 workings: every total of the dice on the roll, and its chance
+ADDED_VALUES, ADDED_CHANCES = "D20W_ADDED_VALUES", "D20W_ADDED_CHANCES"
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
 EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
 
@@ -154,6 +161,15 @@ class Cells:
     # read where a hit's damage is worked out (``least_of``: cnc's damage cell and its odds).
     least: str | None = None
     deals_damage: str = "TRUE"
+    # Dice a picked row adds to the roll (``hit: 1d4``): whether any is picked, the range of their
+    # total and the total typed (checked with the roll), and for the chances the row of their totals
+    # and the row of each total's chance (None: no picker adds dice)
+    added_any: str = "FALSE"
+    added_roll: str = ADDED_ROLL
+    added_low: str = ADDED_LOW
+    added_high: str = ADDED_HIGH
+    added_values: str | None = None
+    added_chances: str = ADDED_CHANCES
 
 
 # --------------------------------------------------------------------------- what the sheet can write
@@ -187,11 +203,29 @@ def unsupported(block: Resolution) -> list[str]:
     return found + [key for key, present in checks.items() if present]
 
 
+def unsupported_with_added_dice(block: Resolution) -> list[str]:
+    """What the sheet cannot yet weigh over the dice a picker adds to the roll: the rules that read
+    the roll's total a second time (a confirmation, a chart read with the modifiers) or the number
+    needed (no critical when it is high, the natural penalty)."""
+    checks = {
+        "critical.mode confirm": "confirm" in possible(block.critical.mode),
+        "critical.no_critical_when_needed": any(
+            span is not None for span in possible(block.critical.no_critical_when_needed)
+        ),
+        "critical.follow_adds_mods": block.critical.chart is not None
+        and any(possible(block.critical.chart.follow_adds_mods)),
+        "damage.natural_penalty": block.damage.natural_penalty is not None,
+    }
+    return [
+        f"{key} with dice on the roll (a picker's hit: 1d4)" for key, present in checks.items() if present
+    ]
+
+
 def check_supported(rules: RuleSet) -> Resolution:
     block = rules.resolution_block
     if block is None:
         raise TableError([TableProblem(f"{rules.id}/ruleset.yaml", 1, "no resolution block to build from")])
-    missing = unsupported(block)
+    missing = unsupported(block) + (unsupported_with_added_dice(block) if adds_dice(rules) else [])
     if missing:
         raise TableError(
             [
@@ -514,17 +548,36 @@ class Formulas:
         follow_off = f"IF(ISNUMBER({follow}),OR({follow}<1,{follow}>{top},{follow}<>INT({follow})),FALSE)"
         return (
             f'IF(ISBLANK({self.c.roll}),"",IF(NOT(ISNUMBER({self.c.roll})),"#ROLL? 1 to "&{self.c.faces},IF({off_die},"#ROLL? 1 to "&{self.c.faces},'
-            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{top},{self.result(self.c.roll, self.c.follow)}))))'
+            f'IF({follow_off},"#FOLLOW ROLL? 1 to "&{top},{self.with_added_dice(self.result(self.c.roll, self.c.follow))}))))'
         )
+
+    def with_added_dice(self, result: str) -> str:
+        """``result``, or the message while the total of the dice a picked row adds to the roll is not
+        typed or off their range (``resolution.with_added_roll``)."""
+        c = self.c
+        if c.added_any == "FALSE":
+            return result
+        off = off_dice(c.added_roll, c.added_low, c.added_high)
+        return (
+            f'IF(AND({c.added_any},{off}),"#DICE ON THE ROLL? "&{c.added_low}&" to "&{c.added_high},{result})'
+        )
+
+    def by_total_chance(self, face: str) -> str:
+        """Chance that the natural roll ``face`` hits by its total: over every total of the dice added to
+        the roll (a row of totals, ``Cells.added_values``)."""
+        assert self.c.added_values is not None
+        return f"SUMPRODUCT(({face}+{self.c.added_values}>={self.c.need})*{self.c.added_chances})"
 
     # --------------------------------------------------------------------------- chances, face by face
 
     def face_hit_chance(self, face: str) -> str:
-        """Chance (0 or 1) that the natural roll ``face`` is a Hit or a Critical."""
-        return (
-            f"IF({self.c.sit_auto_hit},1,IF({self.always_misses(face)},0,IF({self.cannot_hit()},0,"
-            f"IF({self.hits(face)},1,0))))"
-        )
+        """Chance that the natural roll ``face`` is a Hit or a Critical (0 or 1 without dice on the roll)."""
+        if self.c.added_values is not None:
+            auto = f"AND({self.always_hits(face)},NOT({self.loses_auto_hit()}))"
+            hit = f"IF({auto},1,{self.by_total_chance(face)})"
+        else:
+            hit = f"IF({self.hits(face)},1,0)"
+        return f"IF({self.c.sit_auto_hit},1,IF({self.always_misses(face)},0,IF({self.cannot_hit()},0,{hit})))"
 
     def face_crit_chance(self, face: str) -> str:
         mode = self.block.critical.mode

@@ -9,6 +9,10 @@ SUMPRODUCT (no IF over a range, which Excel would need as an array formula); wha
 bonus and the target alone (the number needed, whether a critical is possible) is worked out by
 :class:`pycalc.sheets.d20_formulas.Formulas` over the cell's own row and column headers.
 
+A ruleset whose pickers add dice to the roll (``hit: 1d4``) gets a hit grid over every total of the
+dice picked on its calculator (``hit_formula`` with ``added``; the reference is then
+``Attack(bonus, target, added=...)``).
+
 A critical grid is written when the chance of a critical can change with the number needed (a
 confirmation roll, or no critical when a high number is needed); a fumble row by the attacker's
 level when the fumble check is against the level. A confirmation or chart roll is counted on the
@@ -184,9 +188,16 @@ def hit_faces(need: str) -> str:
     return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*({FACE}>={need}))"
 
 
-def hit_formula(block: Resolution, bonus: str, target: str) -> str:
-    """Chance to hit (Hit or Critical)."""
-    return f"SUMPRODUCT({hit_faces(cell_formulas(block, bonus, target).c.need)})/{FACES}"
+def hit_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
+    """Chance to hit (Hit or Critical); with ``added``, over every total of the dice the calculator's
+    picks add to the roll (the faces down, the totals across: SUMPRODUCT adds every pair)."""
+    need = cell_formulas(block, bonus, target).c.need
+    if not added:
+        return f"SUMPRODUCT({hit_faces(need)})/{FACES}"
+    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
+    return (
+        f"SUMPRODUCT((1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES})/{FACES}"
+    )
 
 
 def critical_formula(block: Resolution, bonus: str, target: str) -> str:
@@ -237,11 +248,18 @@ def heat_maps(
     bonuses: range,
     targets: range,
     critical_title: str = "Chance of a critical",
+    added: bool = False,
 ) -> list[HeatMap]:
-    """The hit grid, and the critical grid when it can vary."""
+    """The hit grid (``added``: over the dice the calculator's picks add to the roll), and the
+    critical grid when it can vary."""
     maps = [
         HeatMap(
-            "Chance to hit", "ODDS_HIT_GRID", corner, bonuses, targets, lambda b, t: hit_formula(block, b, t)
+            "Chance to hit",
+            "ODDS_HIT_GRID",
+            corner,
+            bonuses,
+            targets,
+            lambda b, t: hit_formula(block, b, t, added),
         )
     ]
     if critical_varies(block):
