@@ -1049,8 +1049,11 @@ FLAG_WORDS = (
 def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
     """A short text of what a row changes, read from its cells (``value_of(column)``): the numbers
     stay in the table sheet."""
+    dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
     parts = [
-        f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
+        signed_dice(value_of(column), word)
+        if column in dice_columns
+        else f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
         for column, word in EFFECT_WORDS
         if column in table.column_ids
     ]
@@ -1066,6 +1069,13 @@ def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
         if column in table.column_ids
     ]
     return f"TRIM({'&'.join(parts)})" if parts else '""'
+
+
+def signed_dice(value: str, word: str) -> str:
+    """'+2 to hit ', '+1d4 to hit ', '-1d4 to hit ' or nothing, for a cell holding a number or dice."""
+    number = f'IF({value}=0,"",TEXT({value},"+0;-0")&" {word} ")'
+    dice = f'IF({value}="","",IF(LEFT({value},1)="-","","+")&{value}&" {word} ")'
+    return f"IF(ISNUMBER({value}),{number},{dice})"
 
 
 def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> int:
