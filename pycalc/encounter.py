@@ -104,6 +104,7 @@ class Attack:
     follow_roll: int | None = None
     damage_roll: int | None = None
     extra_roll: int | None = None
+    added_roll: int | None = None  # the total of the dice a picked row adds to the roll (Bless's 1d4)
     distance: int | None = None  # feet to the target (C&C's range band, with the attacker's increment)
     mods: int = 0
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label

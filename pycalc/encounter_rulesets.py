@@ -376,6 +376,12 @@ def generic_adapter(rules: RuleSet) -> Adapter:
         else D20_ROLLS
     )
     wiring = {**D20_WIRING, "ATTACK_EXTRA_ROLL": "{log.extra_roll}"} if further else dict(D20_WIRING)
+    if resolution_calculator.adds_dice(rules):  # Bless's 1d4: the row takes the dice's total
+        rolls = (
+            *rolls,
+            LogRoll("added_roll", "Dice on the roll: their total", "ATTACK_ADDED_ROLL", short="+Dice"),
+        )
+        wiring["ATTACK_ADDED_ROLL"] = "{log.added_roll}"
     if not level:
         del wiring["ATTACK_LEVEL"]
 
@@ -390,6 +396,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             dice=stat(attacker, "dice", stats),
             damage_roll=attack.damage_roll,
             extra_roll=attack.extra_roll,
+            added_roll=attack.added_roll,
             **row_choices(rules, attack),
         )
         return resolution_calculator.attack_outputs(rules, inputs)

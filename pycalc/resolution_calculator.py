@@ -77,6 +77,21 @@ def adds_dice(rules: RuleSet) -> bool:
     )
 
 
+def added_dice_bounds(rules: RuleSet) -> tuple[int, int]:
+    """The lowest and highest total the dice on the roll can show under any picks (the log column's
+    check at entry; the row's own picks then narrow it)."""
+    low = high = 0
+    for table_id in engine.block(rules).modifiers or ():
+        table = rules.table(table_id)
+        dice = [roll_dice(row.values.get(ROLL_COLUMN)) for row in table.rows]
+        ranges = [engine.added_range([d]) for d in dice if d is not None]
+        if table.picker == "toggle":  # any rows ticked together
+            low, high = low + sum(min(0, a) for a, _ in ranges), high + sum(max(0, b) for _, b in ranges)
+        elif ranges:  # one row picked
+            low, high = low + min(0, *(a for a, _ in ranges)), high + max(0, *(b for _, b in ranges))
+    return low, high
+
+
 def added_dice_said(attack: engine.Attack) -> str:
     """What the calculator says beside the added dice's cell: the dice and their range, or that it is unused."""
     if not attack.added:

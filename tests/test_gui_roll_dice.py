@@ -10,10 +10,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from pycalc.d20 import HIT, MISS
-from tests.test_gui_window import read_back, window, window_tools  # noqa: F401 (a fixture)
+from pycalc.encounter import Attack, Combatant, Fight
+from pycalc.tables import load_folder
+from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
+from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+from tests.test_own_encounter import FIXTURE
 
 SHOWN = ["ATTACK_RESULT", "ATTACK_HIT_CHANCE", "ATTACK_ADDED_ROLL", "ATTACK_SUMMARY"]
 
@@ -53,3 +58,41 @@ def test_bless_typed_in_the_window_asks_for_its_die_and_adds_it(
     assert blessed["ATTACK_ADDED_ROLL"] == 1 and blessed["ATTACK_RESULT"] == HIT  # 9 + 5 + 1 = 15
     assert str(too_high["ATTACK_RESULT"]).startswith("#DICE ON THE ROLL? 1 to 4")
     assert unticked["ATTACK_RESULT"] == MISS and unticked["ATTACK_HIT_CHANCE"] == pytest.approx(11 / 20)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_blessed_attack_typed_on_the_log_takes_the_dice_total(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The log's +Dice column takes what Bless's die shows: typed, the row hits as the engine says;
+    left empty, the row asks for it and takes no hit points."""
+    rules = load_folder(FIXTURE)
+    xlsx = build_ruleset("bx") / "bx.xlsx"
+    book = openpyxl.load_workbook(xlsx)
+    stats = {"attack_bonus": 5, "ac": 15, "dice": "1d6"}
+    roster = [
+        Combatant("Aria", init_rolls=(4,), max_hp=10, stats=stats),
+        Combatant("Orc", init_rolls=(2,), max_hp=9, stats=stats),
+    ]
+    attacks = [
+        Attack("Aria", "Orc", round=1, roll=9, damage_roll=4, named_picks="bless", added_roll=1),
+        Attack("Orc", "Aria", roll=9, damage_roll=3, named_picks="bless"),  # the die not typed yet
+    ]
+    fight = Fight(roster, attacks, round=1)
+    expected = expected_outputs(rules, fight)
+    assert expected["LOG_RESULT"][:2] == [HIT, "#DICE ON THE ROLL? 1 to 4"]
+    with window(xlsx, tmp_path) as calc:
+        inputs = sheet_inputs(rules, fight)
+        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
+        for (sheet, row, column), text in sorted(
+            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
+        ):
+            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        calc.save()
+        got = read_back(calc, [*expected, "LOG_ADDED_ROLL"])
+        calc.screenshot("blessed-log")
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    assert got["LOG_ADDED_ROLL"][:2] == [1, None]
+    assert got["LOG_HP_LOST"][:2] == [4, 0] and got["ROSTER_HP_NOW"][:2] == [10, 5]

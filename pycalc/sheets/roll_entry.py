@@ -12,7 +12,7 @@ from typing import Any
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc import dice, resolution
+from pycalc import dice, resolution, resolution_calculator
 from pycalc.encounter_block import cell
 from pycalc.encounter_rulesets import LogRoll
 from pycalc.rulesets import spelljammer
@@ -84,6 +84,8 @@ def log_roll(rules: RuleSet, roll: LogRoll) -> RollRange:
         return follow_roll(rules)
     if roll.field == "distance":
         return DISTANCE
+    if roll.field == "added_roll":
+        return RollRange(*resolution_calculator.added_dice_bounds(rules))
     return DICE_SHOWN
 
 
