@@ -67,10 +67,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pycalc import d20
+from pycalc import d20, pickers
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
-from pycalc.errors import RuleError, not_in_list
+from pycalc.errors import RuleError
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Chart,
@@ -738,19 +738,7 @@ def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tu
     tables = block(rules).modifiers
     if tables is None:
         raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")
-    ticked = set(toggles)
-    rows: list[Row] = []
-    for table_id in tables:
-        table = rules.table(table_id)
-        if table.picker == "choice":
-            label = choices.get(table_id, str(table.rows[0].label))
-            try:
-                rows.append(table.by_label(label))
-            except KeyError:
-                raise not_in_list(table.title, (row.label for row in table.rows)) from None
-        else:
-            rows += [row for row in table.rows if (table_id, row.id) in ticked]
-    return rows
+    return [row for _, row in pickers.picked(rules, choices, toggles, tables)]
 
 
 def picked_situation(
@@ -762,7 +750,7 @@ def picked_situation(
         return sum(int(row.values.get(column) or 0) for row in rows)
 
     def any_of(column: str) -> bool:
-        return any(row.values.get(column) is True for row in rows)
+        return pickers.flagged(rows, column)
 
     def product(column: str) -> Fraction:
         found = Fraction(1)

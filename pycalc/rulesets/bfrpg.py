@@ -24,10 +24,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack
-from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.errors import RuleError
+from pycalc.pickers import chosen_row
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 USES_FOLLOW_ROLL = True
 # No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).
@@ -146,24 +150,6 @@ def helpless_damage(rules: RuleSet, dice: object, entry: str = "max_damage_multi
 # --------------------------------------------------------------------------- pickers
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
-    table = rules.table(table_id)
-    label = choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
-def ticked_rows(rules: RuleSet, toggles: Iterable[tuple[str, str]], table_id: str) -> list[Row]:
-    ticked = set(toggles)
-    return [row for row in rules.table(table_id).rows if (table_id, row.id) in ticked]
-
-
 # --------------------------------------------------------------------------- Attack calculator
 
 ATTACK_CHOICES = (
@@ -224,8 +210,7 @@ def applies(table_id: str, ranged: bool) -> bool:
 
 
 def situation_rows(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> list[tuple[str, Row]]:
-    rows = [(t, chosen_row(rules, inputs.choices, t)) for t in ATTACK_CHOICES]
-    rows += [(t, r) for t in ATTACK_TOGGLES for r in ticked_rows(rules, inputs.toggles, t)]
+    rows = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)
     return [(t, r) for t, r in rows if applies(t, ranged)]
 
 

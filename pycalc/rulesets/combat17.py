@@ -21,10 +21,14 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.pickers import chosen_row, ticked_rows
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 USES_FOLLOW_ROLL = True
 
@@ -190,19 +194,6 @@ class Situation:
     barred: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
-    table = rules.table(table_id)
-    label = choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
 def applies(row: Row, kind: str) -> bool:
     target = row.values.get("applies_to")
     return target is None or target in (ANY_ATTACK, kind)
@@ -213,10 +204,6 @@ def cover_hit(rules: RuleSet, cover: Row) -> int:
         name = cover["as_concealment"]
         return rules.table("concealment").value(name, "hit") if name else 0
     return cover["hit"] or 0
-
-
-def picked_toggles(rules: RuleSet, toggles: frozenset[tuple[str, str]], table_id: str) -> list[Row]:
-    return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]
 
 
 def condition_damage_counts(rules: RuleSet) -> bool:
@@ -246,7 +233,7 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     else:
         hit += min(concealment, cover)
     multiplier, non_lethal = Fraction(1), False
-    ticked = picked_toggles(rules, inputs.toggles, "attack_situation")
+    ticked = ticked_rows(rules, inputs.toggles, "attack_situation")
     ticked_ids = {row.id for row in ticked}
     for row in ticked:
         if not applies(row, kind):
@@ -258,12 +245,12 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
         multiplier *= Fraction(str(row["damage_multiplier"]))
         non_lethal |= bool(row["non_lethal"])
     extra_damage = 0
-    for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):
+    for row in ticked_rows(rules, inputs.toggles, "attacker_conditions"):
         hit += row["hit"]
         extra_damage += row["damage"] if condition_damage_counts(rules) else 0
     ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"
-    ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))
-    barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))
+    ac = sum(row[ac_column] for row in ticked_rows(rules, inputs.toggles, "target_conditions"))
+    barred |= any(row["cannot_hit"] for row in ticked_rows(rules, inputs.toggles, "attack_barred"))
     return Situation(kind, hit, ac, extra_damage, multiplier, non_lethal, barred)
 
 

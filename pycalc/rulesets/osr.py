@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
 
@@ -185,26 +188,12 @@ class Situation:
     needs_magic: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, table_id: str, choices: dict[str, str]) -> Row:
-    table = rules.table(table_id)
-    try:
-        return table.by_label(choices.get(table_id, default_choice(table)))
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
 def picked_rows(rules: RuleSet, inputs: AttackInputs) -> list[tuple[str, Row]]:
-    rows = [(t, chosen_row(rules, t, inputs.choices)) for t in CHOICE_PICKERS]
-    rows += [(t, r) for t in TOGGLE_PICKERS for r in rules.table(t).rows if (t, r.id) in inputs.toggles]
-    return rows
+    return pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
 
 
 def flag(rows: Iterable[tuple[str, Row]], column: str) -> bool:
-    return any(row.values.get(column) is True for _, row in rows)
+    return pickers.flagged((row for _, row in rows), column)
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pycalc import dice
+from pycalc import dice, pickers
 from pycalc import odds as shared_odds
-from pycalc.errors import not_in_list
+from pycalc.pickers import chosen_row
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets import spelljammer_odds
-from pycalc.tables import RuleSet, Table
+from pycalc.tables import RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 CHOICE_PICKERS = (
     "attack_kinds",
@@ -62,26 +64,10 @@ class Situation:
     keeps_magic_def: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, inputs: StrikeInputs, table_id: str):
-    table = rules.table(table_id)
-    label = inputs.choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
 def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:
     """Sum of every picked modifier, with ranged-only ones counted only for ranged attacks."""
-    ranged = bool(chosen_row(rules, inputs, "attack_kinds")["ranged"])
-    rows = [(tid, chosen_row(rules, inputs, tid)) for tid in CHOICE_PICKERS]
-    rows += [
-        (tid, r) for tid in TOGGLE_PICKERS for r in rules.table(tid).rows if (tid, r.id) in inputs.toggles
-    ]
+    ranged = bool(chosen_row(rules, inputs.choices, "attack_kinds")["ranged"])
+    rows = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
     rows.append(("target_size", rules.table("target_size").by_label(inputs.size)))
     totals = dict.fromkeys(MODIFIER_COLUMNS, 0)
     for table_id, row in rows:
@@ -92,7 +78,7 @@ def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:
     per_extra = rules.constant("multiple_attackers", "sc_per_extra_attacker")
     alone = rules.constant("multiple_attackers", "attackers_alone")
     totals["sc"] += max(0, inputs.attackers - alone) * per_extra
-    surprise = chosen_row(rules, inputs, "surprise")
+    surprise = chosen_row(rules, inputs.choices, "surprise")
     return Situation(
         totals["sc"], totals["def"], totals["damage"], surprise["def_factor"], surprise["keeps_magic_def"]
     )
