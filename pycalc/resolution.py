@@ -733,44 +733,45 @@ def stage_round_up_column(stage: str) -> str:
     return f"round_up_{stage}"
 
 
-def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:
-    """The rows a GM picked in the block's ``modifiers`` tables (a choice table's first row by default)."""
+SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
+
+
+def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
     tables = block(rules).modifiers
     if tables is None:
         raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")
-    return [row for _, row in pickers.picked(rules, choices, toggles, tables)]
+    return tables
+
+
+def modifiers_adding(rules: RuleSet) -> pickers.Adding:
+    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each."""
+    tables = modifier_tables(rules)
+    stages = [stage.name for stage in block(rules).damage.multipliers]
+    products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
+    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
+    return pickers.Adding(
+        sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
+        products={column: dict.fromkeys(tables, column) for column in products},
+        flags={column: dict.fromkeys(tables, column) for column in flags},
+    )
 
 
 def picked_situation(
     rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()
 ) -> Situation:
-    rows = picked_rows(rules, choices, toggles)
-
-    def total(column: str) -> int:
-        return sum(int(row.values.get(column) or 0) for row in rows)
-
-    def any_of(column: str) -> bool:
-        return pickers.flagged(rows, column)
-
-    def product(column: str) -> Fraction:
-        found = Fraction(1)
-        for row in rows:
-            found *= Fraction(str(row.values.get(column, 1)))
-        return found
-
+    """What the rows a GM picked in the block's ``modifiers`` tables add up to (a choice table's first
+    row by default)."""
+    picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
+    totals = pickers.added_up(rules, modifiers_adding(rules), picks)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
-        hit=total("hit"),
-        ac=total("ac"),
-        damage=total("damage"),
-        multiplier=product("damage_multiplier"),
-        multipliers={name: product(stage_factor_column(name)) for name in stages},
-        round_up={name: any_of(stage_round_up_column(name)) for name in stages},
-        cannot_hit=any_of("cannot_hit"),
-        needs_magic=any_of("needs_magic"),
-        auto_hit=any_of("auto_hit"),
-        advantage=any_of("advantage"),
-        disadvantage=any_of("disadvantage"),
+        hit=totals.sums["hit"],
+        ac=totals.sums["ac"],
+        damage=totals.sums["damage"],
+        multiplier=totals.products["damage_multiplier"],
+        multipliers={name: totals.products[stage_factor_column(name)] for name in stages},
+        round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},
+        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
     )
 
 

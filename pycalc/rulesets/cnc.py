@@ -24,7 +24,7 @@ from pycalc import dice, pickers
 from pycalc import resolution as generic
 from pycalc.d20 import HIT, Attack
 from pycalc.errors import RuleError
-from pycalc.pickers import chosen_row, ticked_rows
+from pycalc.pickers import chosen_row
 from pycalc.tables import Row, RuleSet
 
 default_choice = pickers.default_choice  # the name the sheet writers read
@@ -168,11 +168,19 @@ TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")
 KIND_TABLE = "attack_types"
 RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"
 PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"
-
-
-def applies_to(row: Row, ranged: bool) -> bool:
-    """A situational row's 'attack' column: any, melee or ranged."""
-    return row["attack"] == "any" or row["attack"] == ("ranged" if ranged else "melee")
+# How the picked rows add up (pycalc.pickers.added_up); a situational row's 'attack' column says
+# whether it counts for melee, ranged or any attack. Prone, two-weapon fighting and the range band
+# follow rulings and the attacker's Dex: prone_hit, two_weapon_hit, range_hit.
+SITUATION = pickers.Adding(
+    kind_table=KIND_TABLE,
+    sums={
+        "hit": {"situational_modifiers": "hit", "attack_direction": "hit", "concealment": "hit"},
+        "ac": {"cover": "ac", "defender_maneuver": "ac"},
+        "damage": {"charge": "damage"},
+    },
+    flags={"loses_dex": {"attack_direction": "defender_loses_dex", "dex_loss_conditions": "loses_dex"}},
+    gate="attack",
+)
 
 
 def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
@@ -227,22 +235,16 @@ class Situation:
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    ranged = bool(chosen_row(rules, inputs.choices, KIND_TABLE)["ranged"])
-    hit = sum(
-        int(r["hit"])
-        for r in ticked_rows(rules, inputs.toggles, "situational_modifiers")
-        if applies_to(r, ranged)
+    totals = pickers.added_up(
+        rules,
+        SITUATION,
+        pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),
     )
-    hit += sum(int(chosen_row(rules, inputs.choices, t)["hit"]) for t in ("attack_direction", "concealment"))
-    hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
+    ranged = pickers.RANGED in totals.kinds
+    hit = totals.sums["hit"] + prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
     with suppress(RuleError):  # the result says it (range_stop)
         hit += range_hit(attack_range(rules, inputs, ranged))
-    ac = sum(int(chosen_row(rules, inputs.choices, t)["ac"]) for t in ("cover", "defender_maneuver"))
-    damage = sum(int(r["damage"]) for r in ticked_rows(rules, inputs.toggles, "charge"))
-    loses_dex = bool(chosen_row(rules, inputs.choices, "attack_direction")["defender_loses_dex"]) or any(
-        r["loses_dex"] for r in ticked_rows(rules, inputs.toggles, "dex_loss_conditions")
-    )
-    return Situation(hit, ac, damage, loses_dex)
+    return Situation(hit, totals.sums["ac"], totals.sums["damage"], totals.flags["loses_dex"])
 
 
 def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:

@@ -30,8 +30,19 @@ CHOICE_PICKERS = (
     "cover",
 )
 TOGGLE_PICKERS = ("melee_conditions", "ranged_conditions")
-RANGED_ONLY = frozenset({"target_movement", "cover", "ranged_conditions", "target_size"})
 MODIFIER_COLUMNS = ("sc", "def", "damage")
+SIZE_TABLE = "target_size"  # picked by the target's size, not a picker of its own
+# How the picked rows add up (pycalc.pickers.added_up): each table gives its sc, def and damage;
+# the ranged ones count only for a ranged attack.
+SITUATION = pickers.Adding(
+    kind_table="attack_kinds",
+    sums={
+        column: dict.fromkeys((*CHOICE_PICKERS, *TOGGLE_PICKERS, SIZE_TABLE), column)
+        for column in MODIFIER_COLUMNS
+    },
+    only=dict.fromkeys(("target_movement", "cover", "ranged_conditions", SIZE_TABLE), pickers.RANGED),
+)
+RANGED_ONLY = frozenset(SITUATION.only)
 
 
 @dataclass(frozen=True)
@@ -66,15 +77,9 @@ class Situation:
 
 def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:
     """Sum of every picked modifier, with ranged-only ones counted only for ranged attacks."""
-    ranged = bool(chosen_row(rules, inputs.choices, "attack_kinds")["ranged"])
     rows = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
-    rows.append(("target_size", rules.table("target_size").by_label(inputs.size)))
-    totals = dict.fromkeys(MODIFIER_COLUMNS, 0)
-    for table_id, row in rows:
-        if table_id in RANGED_ONLY and not ranged:
-            continue
-        for column in MODIFIER_COLUMNS:
-            totals[column] += row.values.get(column, 0)
+    rows.append((SIZE_TABLE, rules.table(SIZE_TABLE).by_label(inputs.size)))
+    totals = dict(pickers.added_up(rules, SITUATION, rows).sums)
     per_extra = rules.constant("multiple_attackers", "sc_per_extra_attacker")
     alone = rules.constant("multiple_attackers", "attackers_alone")
     totals["sc"] += max(0, inputs.attackers - alone) * per_extra
