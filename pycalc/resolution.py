@@ -51,7 +51,8 @@ handing over its situation (``generic_attack`` in its module); the switch-over w
 comparing the old and new code on hundreds of thousands of inputs, and each ruleset's tests check
 its documented numbers. No rule number is written here. What is truly a ruleset's own (falling,
 mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;
-:func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).
+:func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``)
+with ``pycalc.pickers.added_up``, which adds up the shipped rulesets' own pickers too.
 
 Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);
 an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total

@@ -2044,7 +2044,8 @@ _SOURCES = {
         "comparing the old and new code on hundreds of thousands of inputs, and each ruleset's tests check\n"
         "its documented numbers. No rule number is written here. What is truly a ruleset's own (falling,\n"
         'mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;\n'
-        ':func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).\n'
+        ':func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``)\n'
+        "with ``pycalc.pickers.added_up``, which adds up the shipped rulesets' own pickers too.\n"
         '\n'
         'Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);\n'
         'an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total\n'
