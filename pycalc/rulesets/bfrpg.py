@@ -147,9 +147,6 @@ def helpless_damage(rules: RuleSet, dice: object, entry: str = "max_damage_multi
     return int(rules.constant("helpless_damage", entry)) * parsed.maximum
 
 
-# --------------------------------------------------------------------------- pickers
-
-
 # --------------------------------------------------------------------------- Attack calculator
 
 ATTACK_CHOICES = (
