@@ -51,7 +51,8 @@ handing over its situation (``generic_attack`` in its module); the switch-over w
 comparing the old and new code on hundreds of thousands of inputs, and each ruleset's tests check
 its documented numbers. No rule number is written here. What is truly a ruleset's own (falling,
 mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;
-:func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``).
+:func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``)
+with ``pycalc.pickers.added_up``, which adds up the shipped rulesets' own pickers too.
 
 Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);
 an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total
@@ -67,10 +68,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from pycalc import d20
+from pycalc import d20, pickers
 from pycalc import dice as dice_module
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
-from pycalc.errors import RuleError, not_in_list
+from pycalc.errors import RuleError
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Chart,
@@ -793,59 +794,46 @@ def stage_round_up_column(stage: str) -> str:
     return f"round_up_{stage}"
 
 
-def picked_rows(rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]]) -> list[Row]:
-    """The rows a GM picked in the block's ``modifiers`` tables (a choice table's first row by default)."""
+SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
+
+
+def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
     tables = block(rules).modifiers
     if tables is None:
         raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")
-    ticked = set(toggles)
-    rows: list[Row] = []
-    for table_id in tables:
-        table = rules.table(table_id)
-        if table.picker == "choice":
-            label = choices.get(table_id, str(table.rows[0].label))
-            try:
-                rows.append(table.by_label(label))
-            except KeyError:
-                raise not_in_list(table.title, (row.label for row in table.rows)) from None
-        else:
-            rows += [row for row in table.rows if (table_id, row.id) in ticked]
-    return rows
+    return tables
+
+
+def modifiers_adding(rules: RuleSet) -> pickers.Adding:
+    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each."""
+    tables = modifier_tables(rules)
+    stages = [stage.name for stage in block(rules).damage.multipliers]
+    products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
+    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
+    return pickers.Adding(
+        sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
+        products={column: dict.fromkeys(tables, column) for column in products},
+        flags={column: dict.fromkeys(tables, column) for column in flags},
+    )
 
 
 def picked_situation(
     rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()
 ) -> Situation:
-    rows = picked_rows(rules, choices, toggles)
-
-    def total(column: str) -> int:
-        return sum(
-            int(row.values.get(column) or 0) for row in rows if roll_dice(row.values.get(column)) is None
-        )
-
-    def any_of(column: str) -> bool:
-        return any(row.values.get(column) is True for row in rows)
-
-    def product(column: str) -> Fraction:
-        found = Fraction(1)
-        for row in rows:
-            found *= Fraction(str(row.values.get(column, 1)))
-        return found
-
+    """What the rows a GM picked in the block's ``modifiers`` tables add up to (a choice table's first
+    row by default); dice in a ``hit`` column (Bless's 1d4) are the situation's ``hit_dice``."""
+    picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
+    totals = pickers.added_up(rules, modifiers_adding(rules), picks)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
-        hit=total("hit"),
-        hit_dice=tuple(dice for row in rows if (dice := roll_dice(row.values.get("hit"))) is not None),
-        ac=total("ac"),
-        damage=total("damage"),
-        multiplier=product("damage_multiplier"),
-        multipliers={name: product(stage_factor_column(name)) for name in stages},
-        round_up={name: any_of(stage_round_up_column(name)) for name in stages},
-        cannot_hit=any_of("cannot_hit"),
-        needs_magic=any_of("needs_magic"),
-        auto_hit=any_of("auto_hit"),
-        advantage=any_of("advantage"),
-        disadvantage=any_of("disadvantage"),
+        hit=totals.sums["hit"],
+        hit_dice=tuple(dice for _, row in picks if (dice := roll_dice(row.values.get("hit"))) is not None),
+        ac=totals.sums["ac"],
+        damage=totals.sums["damage"],
+        multiplier=totals.products["damage_multiplier"],
+        multipliers={name: totals.products[stage_factor_column(name)] for name in stages},
+        round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},
+        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
     )
 
 

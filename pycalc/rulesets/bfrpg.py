@@ -24,10 +24,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack
-from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.errors import RuleError
+from pycalc.pickers import chosen_row
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 USES_FOLLOW_ROLL = True
 # No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).
@@ -143,27 +147,6 @@ def helpless_damage(rules: RuleSet, dice: object, entry: str = "max_damage_multi
     return int(rules.constant("helpless_damage", entry)) * parsed.maximum
 
 
-# --------------------------------------------------------------------------- pickers
-
-
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
-    table = rules.table(table_id)
-    label = choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
-def ticked_rows(rules: RuleSet, toggles: Iterable[tuple[str, str]], table_id: str) -> list[Row]:
-    ticked = set(toggles)
-    return [row for row in rules.table(table_id).rows if (table_id, row.id) in ticked]
-
-
 # --------------------------------------------------------------------------- Attack calculator
 
 ATTACK_CHOICES = (
@@ -179,9 +162,34 @@ ATTACK_CHOICES = (
     "critical_effect",
 )
 ATTACK_TOGGLES = ("melee_conditions", "attacker_conditions", "ranged_conditions", "target_conditions")
-RANGED_ONLY = frozenset({"firing_into_melee", "ranged_conditions"})
-MELEE_ONLY = frozenset({"melee_conditions"})
-SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX
+SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX: two_weapon_hit
+# The block's damage multiplier stages, each with the picker whose damage_multiplier gives its factor.
+STAGE_PICKERS = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
+# How the picked rows add up (pycalc.pickers.added_up): the ranged or melee tables count only for
+# such an attack; cover_concealment reads hit_<choice> where its ruling's choice has one.
+SITUATION = pickers.Adding(
+    kind_table="attack_kinds",
+    sums={
+        "hit": {t: "hit" for t in ATTACK_CHOICES + ATTACK_TOGGLES if t not in SPECIAL_HIT},
+        "ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "ac"),
+        "own_ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "own_ac"),  # the attacker's own AC
+    },
+    products={stage: {table: "damage_multiplier"} for stage, table in STAGE_PICKERS.items()},
+    flags={
+        "auto_hit": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "auto_hit_melee"),  # melee only
+        "round_up_water": {STAGE_PICKERS["water"]: "round_up"},
+        "critical_extra": {"critical_effect": "extra_damage"},
+    },
+    only={
+        "firing_into_melee": pickers.RANGED,
+        "ranged_conditions": pickers.RANGED,
+        "melee_conditions": pickers.MELEE,
+    },
+    ruled={"cover_concealment": "cover_intermediate_steps"},
+)
+RANGED_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.RANGED)
+MELEE_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.MELEE)
+RULED_COLUMNS = SITUATION.ruled
 
 
 @dataclass(frozen=True)
@@ -219,39 +227,9 @@ def two_weapon_hit(rules: RuleSet, row: Row, dex_bonus: int) -> int:
     return min(int(rules.constant("two_weapon_rules", "penalty_cap")), int(row["hit"]) + dex_bonus)
 
 
-def applies(table_id: str, ranged: bool) -> bool:
-    return not ((table_id in RANGED_ONLY and not ranged) or (table_id in MELEE_ONLY and ranged))
-
-
-def situation_rows(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> list[tuple[str, Row]]:
-    rows = [(t, chosen_row(rules, inputs.choices, t)) for t in ATTACK_CHOICES]
-    rows += [(t, r) for t in ATTACK_TOGGLES for r in ticked_rows(rules, inputs.toggles, t)]
-    return [(t, r) for t, r in rows if applies(t, ranged)]
-
-
-# a table whose ruling's choice may read another column: ``<column>_<choice>``, where the table has it
-RULED_COLUMNS = {"cover_concealment": "cover_intermediate_steps"}
-
-
 def ruled_variants(rules: RuleSet, table_id: str, column: str) -> dict[str, str]:
     """The ruling's choices that read another column than ``column`` in the table, and that column."""
-    ruling_id = RULED_COLUMNS.get(table_id)
-    if ruling_id is None:
-        return {}
-    columns = rules.table(table_id).column_ids
-    return {c: f"{column}_{c}" for c in rules.rulings[ruling_id].choices if f"{column}_{c}" in columns}
-
-
-def ruled_column(rules: RuleSet, table_id: str, column: str) -> str:
-    """``column`` of the table, or its variant for the choice of the table's ruling in force."""
-    variants = ruled_variants(rules, table_id, column)
-    return variants.get(rules.ruling(RULED_COLUMNS[table_id]), column) if variants else column
-
-
-def column_sum(
-    rules: RuleSet, rows: list[tuple[str, Row]], column: str, skip: frozenset[str] = frozenset()
-) -> int:
-    return sum(int(r.values.get(ruled_column(rules, t, column)) or 0) for t, r in rows if t not in skip)
+    return pickers.ruled_variants(rules, SITUATION, table_id, column)
 
 
 def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:
@@ -288,18 +266,19 @@ class Situation:
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     kind = chosen_row(rules, inputs.choices, "attack_kinds")
-    ranged = bool(kind["ranged"])
-    rows = situation_rows(rules, inputs, ranged)
+    picks = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)
+    totals = pickers.added_up(rules, SITUATION, picks)
     two_weapon = two_weapon_hit(
         rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
     )
+    ranged = pickers.RANGED in totals.kinds
     return Situation(
         ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),
-        hit=column_sum(rules, rows, "hit", SPECIAL_HIT) + two_weapon,
-        ac=column_sum(rules, rows, "ac"),
-        own_ac=column_sum(rules, rows, "own_ac"),
+        hit=totals.sums["hit"] + two_weapon,
+        ac=totals.sums["ac"],
+        own_ac=totals.sums["own_ac"],
         ranged=ranged,
-        auto_hit=not ranged and any(r.values.get("auto_hit_melee") for _, r in rows),
+        auto_hit=not ranged and totals.flags["auto_hit"],
         blocked=blocked_label(rules, inputs),
     )
 
@@ -317,22 +296,16 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
     )
 
 
-# The block's damage multiplier stages, each with the picker whose damage_multiplier gives its factor.
-STAGE_PICKERS = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
-
-
 def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
     """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
     generic engine's damage: the block's multiplier stages double, mode and water (``STAGE_PICKERS``)."""
-    water = chosen_row(rules, choices, STAGE_PICKERS["water"])
+    tables = (*STAGE_PICKERS.values(), "critical_effect")
+    totals = pickers.added_up(rules, SITUATION, pickers.picked(rules, choices, (), tables))
     return generic.Damage(
         dice,
-        multipliers={
-            stage: Fraction(str(chosen_row(rules, choices, table)["damage_multiplier"]))
-            for stage, table in STAGE_PICKERS.items()
-        },
-        round_up={"water": bool(water["round_up"])},
-        critical_extra=bool(chosen_row(rules, choices, "critical_effect")["extra_damage"]),
+        multipliers=dict(totals.products),
+        round_up={"water": totals.flags["round_up_water"]},
+        critical_extra=totals.flags["critical_extra"],
     )
 
 

@@ -20,11 +20,14 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pycalc import dice
+from pycalc import dice, pickers
 from pycalc import resolution as generic
 from pycalc.d20 import HIT, Attack
-from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.errors import RuleError
+from pycalc.pickers import chosen_row
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 USES_FOLLOW_ROLL = False
 RULESET_ID = "cnc"
@@ -165,34 +168,25 @@ TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")
 KIND_TABLE = "attack_types"
 RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"
 PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"
-
-
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen(rules: RuleSet, inputs: AttackInputs, table_id: str) -> Row:
-    table = rules.table(table_id)
-    label = inputs.choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
-def ticked(rules: RuleSet, inputs: AttackInputs, table_id: str) -> list[Row]:
-    return [row for row in rules.table(table_id).rows if (table_id, row.id) in inputs.toggles]
-
-
-def applies_to(row: Row, ranged: bool) -> bool:
-    """A situational row's 'attack' column: any, melee or ranged."""
-    return row["attack"] == "any" or row["attack"] == ("ranged" if ranged else "melee")
+# How the picked rows add up (pycalc.pickers.added_up); a situational row's 'attack' column says
+# whether it counts for melee, ranged or any attack. Prone, two-weapon fighting and the range band
+# follow rulings and the attacker's Dex: prone_hit, two_weapon_hit, range_hit.
+SITUATION = pickers.Adding(
+    kind_table=KIND_TABLE,
+    sums={
+        "hit": {"situational_modifiers": "hit", "attack_direction": "hit", "concealment": "hit"},
+        "ac": {"cover": "ac", "defender_maneuver": "ac"},
+        "damage": {"charge": "damage"},
+    },
+    flags={"loses_dex": {"attack_direction": "defender_loses_dex", "dex_loss_conditions": "loses_dex"}},
+    gate="attack",
+)
 
 
 def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
     """The prone/defenseless bonus, with rulings prone_modifiers_stack and ranged_vs_prone."""
     table = rules.table("defender_prone")
-    row = chosen(rules, inputs, "defender_prone")
+    row = chosen_row(rules, inputs.choices, "defender_prone")
     if row.id == table.rows[0].id:
         return 0
     value = int(row["hit"])
@@ -208,7 +202,7 @@ def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
 
 def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:
     """Two-weapon penalty with the attacker's Dex modifier (ruling twf_dex_modifier)."""
-    penalty = int(chosen(rules, inputs, "two_weapon_fighting")["hit"])
+    penalty = int(chosen_row(rules, inputs.choices, "two_weapon_fighting")["hit"])
     if penalty == 0:
         return 0
     adjusted = penalty + inputs.attacker_dex
@@ -241,18 +235,16 @@ class Situation:
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    ranged = bool(chosen(rules, inputs, KIND_TABLE)["ranged"])
-    hit = sum(int(r["hit"]) for r in ticked(rules, inputs, "situational_modifiers") if applies_to(r, ranged))
-    hit += sum(int(chosen(rules, inputs, t)["hit"]) for t in ("attack_direction", "concealment"))
-    hit += prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
+    totals = pickers.added_up(
+        rules,
+        SITUATION,
+        pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),
+    )
+    ranged = pickers.RANGED in totals.kinds
+    hit = totals.sums["hit"] + prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
     with suppress(RuleError):  # the result says it (range_stop)
         hit += range_hit(attack_range(rules, inputs, ranged))
-    ac = sum(int(chosen(rules, inputs, t)["ac"]) for t in ("cover", "defender_maneuver"))
-    damage = sum(int(r["damage"]) for r in ticked(rules, inputs, "charge"))
-    loses_dex = bool(chosen(rules, inputs, "attack_direction")["defender_loses_dex"]) or any(
-        r["loses_dex"] for r in ticked(rules, inputs, "dex_loss_conditions")
-    )
-    return Situation(hit, ac, damage, loses_dex)
+    return Situation(hit, totals.sums["ac"], totals.sums["damage"], totals.flags["loses_dex"])
 
 
 def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
@@ -264,7 +256,7 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
 
 def situated_damage(rules: RuleSet, inputs: AttackInputs, where: Situation) -> generic.Damage:
     """The damage of the picked kind with the situation's damage (charge); RuleError for bad dice."""
-    kind = chosen(rules, inputs, KIND_TABLE)
+    kind = chosen_row(rules, inputs.choices, KIND_TABLE)
     return generic_damage(rules, inputs.dice, where.damage, str(kind.id))
 
 
@@ -278,7 +270,7 @@ def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack
 def range_stop(rules: RuleSet, inputs: AttackInputs) -> tuple[str, str]:
     """(the range band shown, what stops the attack: "" when nothing does)."""
     try:
-        band = attack_range(rules, inputs, bool(chosen(rules, inputs, KIND_TABLE)["ranged"]))
+        band = attack_range(rules, inputs, bool(chosen_row(rules, inputs.choices, KIND_TABLE)["ranged"]))
     except RuleError as error:
         return str(error), str(error)
     if band is None:
@@ -313,7 +305,9 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         found["ATTACK_RESULT"] = str(error)
         return found
     found["ATTACK_RESULT"] = outcome
-    found["ATTACK_EFFECT"] = attack_effect(rules, outcome, str(chosen(rules, inputs, KIND_TABLE).id))
+    found["ATTACK_EFFECT"] = attack_effect(
+        rules, outcome, str(chosen_row(rules, inputs.choices, KIND_TABLE).id)
+    )
     try:
         damage = situated_damage(rules, inputs, where)
         found["ATTACK_DAMAGE"] = hit_damage(rules, damage, inputs.damage_roll or 0) if outcome == HIT else 0

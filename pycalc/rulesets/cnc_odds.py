@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pycalc import dice
+from pycalc import dice, pickers
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
 from pycalc import resolution_calculator as calculator
@@ -99,7 +99,7 @@ def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
     where = cnc.situation(rules, inputs)
     situated = cnc.situated_attack(inputs, where)
     attack = Attack(situated.bonus, generic.target(rules, situated), situated.mods, situated.level)
-    kind = cnc.chosen(rules, inputs, cnc.KIND_TABLE)
+    kind = pickers.chosen_row(rules, inputs.choices, cnc.KIND_TABLE)
     return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
 
 

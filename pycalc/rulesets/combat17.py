@@ -21,10 +21,14 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.pickers import chosen_row
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 USES_FOLLOW_ROLL = True
 
@@ -42,7 +46,27 @@ CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"
 
 ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")
 ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")
-ANY_ATTACK = "any"
+ANY_ATTACK = pickers.ANY
+# How the picked rows add up (pycalc.pickers.added_up); a row's applies_to names the attack kind it
+# counts for. What rulings decide stays in situation(): cover with concealment, a missile row that also
+# counts another (also_under_add), a situation not combined with another (not_with), the Stumble's damage.
+SITUATION = pickers.Adding(
+    kind_table="attack_kind",
+    sums={
+        "hit": dict.fromkeys(
+            ("missile_range", "two_weapon", "attack_situation", "attacker_conditions"), "hit"
+        ),
+        "damage": {"attacker_conditions": "damage"},
+        "ac_vs_melee": {"target_conditions": "ac_vs_melee"},
+        "ac_vs_ranged": {"target_conditions": "ac_vs_ranged"},
+    },
+    products={"multiplier": {"attack_situation": "damage_multiplier"}},
+    flags={
+        "non_lethal": {"attack_situation": "non_lethal"},
+        "barred": dict.fromkeys(("missile_range", "two_weapon", "attack_barred"), "cannot_hit"),
+    },
+    gate="applies_to",
+)
 
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
 NO_DICE = dice_module.Dice(0, 0, 0)
@@ -190,24 +214,6 @@ class Situation:
     barred: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, choices: dict[str, str], table_id: str) -> Row:
-    table = rules.table(table_id)
-    label = choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
-def applies(row: Row, kind: str) -> bool:
-    target = row.values.get("applies_to")
-    return target is None or target in (ANY_ATTACK, kind)
-
-
 def cover_hit(rules: RuleSet, cover: Row) -> int:
     if rules.ruling("cover_values") == "as_concealment":
         name = cover["as_concealment"]
@@ -215,56 +221,52 @@ def cover_hit(rules: RuleSet, cover: Row) -> int:
     return cover["hit"] or 0
 
 
-def picked_toggles(rules: RuleSet, toggles: frozenset[tuple[str, str]], table_id: str) -> list[Row]:
-    return [row for row in rules.table(table_id).rows if (table_id, row.id) in toggles]
-
-
 def condition_damage_counts(rules: RuleSet) -> bool:
     """Whether an attacker's condition's damage column (the Stumble's -1) applies to damage too."""
     return rules.ruling("stumble_penalty_scope") != "attack_rolls"
 
 
+def not_combined(rules: RuleSet, picks: list[pickers.Pick]) -> list[pickers.Pick]:
+    """The picks less a ticked situation whose not_with is ticked too (ruling parting_shot_from_behind)."""
+    if rules.ruling("parting_shot_from_behind") != "not_combined":
+        return picks
+    ticked = {row.id for table_id, row in picks if table_id == "attack_situation"}
+    return [
+        (t, row) for t, row in picks if t != "attack_situation" or row.values.get("not_with") not in ticked
+    ]
+
+
+def also_under_hit(rules: RuleSet, picks: list[pickers.Pick], kinds: frozenset[str]) -> int:
+    """The hit of the row a counted pick also falls under (ruling missile_engaged_unaware)."""
+    if rules.ruling("missile_engaged_unaware") != "add":
+        return 0
+    return sum(
+        rules.table(table_id).value(also, "hit")
+        for table_id, row in picks
+        if (also := row.values.get("also_under_add")) and pickers.counts(SITUATION, kinds, table_id, row)
+    )
+
+
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
+    tables = ATTACK_CHOICE_PICKERS + ATTACK_TOGGLE_PICKERS
+    picks = not_combined(rules, pickers.picked(rules, inputs.choices, inputs.toggles, tables))
+    totals = pickers.added_up(rules, SITUATION, picks)
     kind_row = chosen_row(rules, inputs.choices, "attack_kind")
-    kind, melee = str(kind_row.id), bool(kind_row["melee"])
-    hit = 0
-    barred = False
-    for table_id in ("missile_range", "two_weapon"):
-        row = chosen_row(rules, inputs.choices, table_id)
-        if not applies(row, kind):
-            continue
-        hit += row["hit"]
-        barred |= bool(row.values.get("cannot_hit"))
-        also = row.values.get("also_under_add")
-        if also and rules.ruling("missile_engaged_unaware") == "add":
-            hit += rules.table(table_id).value(also, "hit")
     concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]
     cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))
-    if rules.ruling("cover_concealment_together") == "add":
-        hit += concealment + cover
-    else:
-        hit += min(concealment, cover)
-    multiplier, non_lethal = Fraction(1), False
-    ticked = picked_toggles(rules, inputs.toggles, "attack_situation")
-    ticked_ids = {row.id for row in ticked}
-    for row in ticked:
-        if not applies(row, kind):
-            continue
-        dropped = row.values.get("not_with")
-        if dropped in ticked_ids and rules.ruling("parting_shot_from_behind") == "not_combined":
-            continue
-        hit += row["hit"]
-        multiplier *= Fraction(str(row["damage_multiplier"]))
-        non_lethal |= bool(row["non_lethal"])
-    extra_damage = 0
-    for row in picked_toggles(rules, inputs.toggles, "attacker_conditions"):
-        hit += row["hit"]
-        extra_damage += row["damage"] if condition_damage_counts(rules) else 0
-    ac_column = "ac_vs_melee" if melee else "ac_vs_ranged"
-    ac = sum(row[ac_column] for row in picked_toggles(rules, inputs.toggles, "target_conditions"))
-    barred |= any(row["cannot_hit"] for row in picked_toggles(rules, inputs.toggles, "attack_barred"))
-    return Situation(kind, hit, ac, extra_damage, multiplier, non_lethal, barred)
+    together = rules.ruling("cover_concealment_together") == "add"
+    hit = totals.sums["hit"] + also_under_hit(rules, picks, totals.kinds)
+    hit += concealment + cover if together else min(concealment, cover)
+    return Situation(
+        kind=str(kind_row.id),
+        hit=hit,
+        ac=totals.sums["ac_vs_melee" if kind_row["melee"] else "ac_vs_ranged"],
+        damage=totals.sums["damage"] if condition_damage_counts(rules) else 0,
+        multiplier=totals.products["multiplier"],
+        non_lethal=totals.flags["non_lethal"],
+        barred=totals.flags["barred"],
+    )
 
 
 def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
+from pycalc import pickers
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
-from pycalc.tables import Row, RuleSet, Table
+from pycalc.tables import Row, RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
 
@@ -47,8 +50,25 @@ CHOICE_PICKERS = (
     "defensive_action",
 )
 TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")
-HIT_PICKERS = tuple(t for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action")
-AC_COLUMNS = {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"}
+FLAGS = (
+    "advantage",
+    "disadvantage",
+    "double_damage",
+    "needs_magic",
+    "attacker_no_dex",  # the attacker's DEX bonus is lost
+    "target_no_shield",  # the target's shield gives no AC
+    "target_no_dex_ac",  # the target's DEX bonus gives no AC
+)
+# How the picked rows add up (pycalc.pickers.added_up): a flag ticked in any picked row counts.
+SITUATION = pickers.Adding(
+    sums={
+        "hit": {t: "hit" for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action"},
+        "ac": {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"},
+    },
+    flags={flag: dict.fromkeys(CHOICE_PICKERS + TOGGLE_PICKERS, flag) for flag in FLAGS},
+)
+HIT_PICKERS = tuple(SITUATION.sums["hit"])
+AC_COLUMNS = dict(SITUATION.sums["ac"])
 DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage
 
 
@@ -185,43 +205,21 @@ class Situation:
     needs_magic: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, table_id: str, choices: dict[str, str]) -> Row:
-    table = rules.table(table_id)
-    try:
-        return table.by_label(choices.get(table_id, default_choice(table)))
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
-def picked_rows(rules: RuleSet, inputs: AttackInputs) -> list[tuple[str, Row]]:
-    rows = [(t, chosen_row(rules, t, inputs.choices)) for t in CHOICE_PICKERS]
-    rows += [(t, r) for t in TOGGLE_PICKERS for r in rules.table(t).rows if (t, r.id) in inputs.toggles]
-    return rows
-
-
-def flag(rows: Iterable[tuple[str, Row]], column: str) -> bool:
-    return any(row.values.get(column) is True for _, row in rows)
-
-
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    rows = picked_rows(rules, inputs)
-    hit = sum(row.values.get("hit", 0) for table_id, row in rows if table_id in HIT_PICKERS)
-    if flag(rows, "attacker_no_dex"):
-        hit -= inputs.attacker_dex
-    ac = sum(row.values[AC_COLUMNS[t]] for t, row in rows if t in AC_COLUMNS)
-    ac += inputs.target_shield if flag(rows, "target_no_shield") else 0
-    ac += inputs.target_dex if flag(rows, "target_no_dex_ac") else 0
+    """The picked rows added up (``SITUATION``), with the DEX and shield points they take away."""
+    picks = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
+    totals = pickers.added_up(rules, SITUATION, picks)
+    flags = totals.flags
+    hit = totals.sums["hit"] - (inputs.attacker_dex if flags["attacker_no_dex"] else 0)
+    ac = totals.sums["ac"] + (inputs.target_shield if flags["target_no_shield"] else 0)
+    ac += inputs.target_dex if flags["target_no_dex_ac"] else 0
     return Situation(
         hit,
         ac,
-        flag(rows, "advantage"),
-        flag(rows, "disadvantage"),
-        flag(rows, "double_damage"),
-        flag(rows, "needs_magic"),
+        flags["advantage"],
+        flags["disadvantage"],
+        flags["double_damage"],
+        flags["needs_magic"],
     )
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pycalc import dice
+from pycalc import dice, pickers
 from pycalc import odds as shared_odds
-from pycalc.errors import not_in_list
+from pycalc.pickers import chosen_row
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets import spelljammer_odds
-from pycalc.tables import RuleSet, Table
+from pycalc.tables import RuleSet
+
+default_choice = pickers.default_choice  # the name the sheet writers read
 
 CHOICE_PICKERS = (
     "attack_kinds",
@@ -28,8 +30,19 @@ CHOICE_PICKERS = (
     "cover",
 )
 TOGGLE_PICKERS = ("melee_conditions", "ranged_conditions")
-RANGED_ONLY = frozenset({"target_movement", "cover", "ranged_conditions", "target_size"})
 MODIFIER_COLUMNS = ("sc", "def", "damage")
+SIZE_TABLE = "target_size"  # picked by the target's size, not a picker of its own
+# How the picked rows add up (pycalc.pickers.added_up): each table gives its sc, def and damage;
+# the ranged ones count only for a ranged attack.
+SITUATION = pickers.Adding(
+    kind_table="attack_kinds",
+    sums={
+        column: dict.fromkeys((*CHOICE_PICKERS, *TOGGLE_PICKERS, SIZE_TABLE), column)
+        for column in MODIFIER_COLUMNS
+    },
+    only=dict.fromkeys(("target_movement", "cover", "ranged_conditions", SIZE_TABLE), pickers.RANGED),
+)
+RANGED_ONLY = frozenset(SITUATION.only)
 
 
 @dataclass(frozen=True)
@@ -62,37 +75,15 @@ class Situation:
     keeps_magic_def: bool
 
 
-def default_choice(table: Table) -> str:
-    return str(table.rows[0].label)
-
-
-def chosen_row(rules: RuleSet, inputs: StrikeInputs, table_id: str):
-    table = rules.table(table_id)
-    label = inputs.choices.get(table_id, default_choice(table))
-    try:
-        return table.by_label(label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
 def situation(rules: RuleSet, inputs: StrikeInputs) -> Situation:
     """Sum of every picked modifier, with ranged-only ones counted only for ranged attacks."""
-    ranged = bool(chosen_row(rules, inputs, "attack_kinds")["ranged"])
-    rows = [(tid, chosen_row(rules, inputs, tid)) for tid in CHOICE_PICKERS]
-    rows += [
-        (tid, r) for tid in TOGGLE_PICKERS for r in rules.table(tid).rows if (tid, r.id) in inputs.toggles
-    ]
-    rows.append(("target_size", rules.table("target_size").by_label(inputs.size)))
-    totals = dict.fromkeys(MODIFIER_COLUMNS, 0)
-    for table_id, row in rows:
-        if table_id in RANGED_ONLY and not ranged:
-            continue
-        for column in MODIFIER_COLUMNS:
-            totals[column] += row.values.get(column, 0)
+    rows = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
+    rows.append((SIZE_TABLE, rules.table(SIZE_TABLE).by_label(inputs.size)))
+    totals = dict(pickers.added_up(rules, SITUATION, rows).sums)
     per_extra = rules.constant("multiple_attackers", "sc_per_extra_attacker")
     alone = rules.constant("multiple_attackers", "attackers_alone")
     totals["sc"] += max(0, inputs.attackers - alone) * per_extra
-    surprise = chosen_row(rules, inputs, "surprise")
+    surprise = chosen_row(rules, inputs.choices, "surprise")
     return Situation(
         totals["sc"], totals["def"], totals["damage"], surprise["def_factor"], surprise["keeps_magic_def"]
     )

@@ -1,0 +1,153 @@
+"""What a GM picked in a calculator's picker tables (``picker: choice`` / ``toggle``, tables/README.md).
+
+One function per job, shared by every ruleset's calculator and by the generic engine's situation
+(``pycalc.resolution``): a choice table's default, the row picked in it, the rows ticked in a toggle
+table, every picked row with its table, and whether a flag column is ticked in any of them.
+``choices`` maps a choice table's id to the picked row's label; ``toggles`` holds the
+(table id, row id) pairs ticked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pycalc.errors import not_in_list
+from pycalc.table_files import roll_dice
+from pycalc.tables import Row, RuleSet, Table
+
+Choices = Mapping[str, str]
+Toggles = Iterable[tuple[str, str]]
+Pick = tuple[str, Row]  # a picked row with its table's id
+
+
+def default_choice(table: Table) -> str:
+    """A choice table's row until the GM picks one: its first (tables/README.md)."""
+    return str(table.rows[0].label)
+
+
+def chosen_row(rules: RuleSet, choices: Choices, table_id: str) -> Row:
+    """The row picked in a choice table (its default until one is picked); a label not in the
+    table is the list's message."""
+    table = rules.table(table_id)
+    label = choices.get(table_id, default_choice(table))
+    try:
+        return table.by_label(label)
+    except KeyError:
+        raise not_in_list(table.title, (row.label for row in table.rows)) from None
+
+
+def ticked_rows(rules: RuleSet, toggles: Toggles, table_id: str) -> list[Row]:
+    """The rows ticked in a toggle table, in the table's order."""
+    ticked = set(toggles)
+    return [row for row in rules.table(table_id).rows if (table_id, row.id) in ticked]
+
+
+def picked(rules: RuleSet, choices: Choices, toggles: Toggles, table_ids: Iterable[str]) -> list[Pick]:
+    """Every picked row with its table, in the order of ``table_ids``: a choice table's picked row, a
+    toggle table's ticked rows (each table read as its ``picker:`` says)."""
+    ticked = set(toggles)
+    found: list[Pick] = []
+    for table_id in table_ids:
+        if rules.table(table_id).picker == "choice":
+            found.append((table_id, chosen_row(rules, choices, table_id)))
+        else:
+            found += [(table_id, row) for row in ticked_rows(rules, ticked, table_id)]
+    return found
+
+
+def flagged(rows: Iterable[Row], column: str) -> bool:
+    """Whether any of the rows ticks the flag ``column`` (a row without it does not)."""
+    return any(row.values.get(column) is True for row in rows)
+
+
+# --------------------------------------------------------------------------- adding the picked rows up
+
+MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
+Columns = Mapping[str, str]  # picker table id -> the column it gives
+
+
+@dataclass(frozen=True)
+class Adding:
+    """How a calculator's picked rows add up to its situation, declared once per ruleset: each part
+    names the column each picker table gives it; ``only`` and a row's ``gate`` column name the attack
+    kind it counts for (``melee``, ``ranged`` or a kind's id; ``any`` or empty: every attack)."""
+
+    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)
+    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added
+    products: Mapping[str, Columns] = field(default_factory=dict)  # part -> multiplied (1: none)
+    flags: Mapping[str, Columns] = field(default_factory=dict)  # part -> ticked in any picked row
+    only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for
+    gate: str | None = None  # a row's column naming the kind it counts for
+    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What the picked rows add up to, by the parts of an :class:`Adding`."""
+
+    kinds: frozenset[str]  # the picked attack kind's words (its id, melee or ranged)
+    sums: Mapping[str, int]
+    products: Mapping[str, Fraction]
+    flags: Mapping[str, bool]
+
+
+def attack_kinds(kind: Row) -> frozenset[str]:
+    """The words a table or row names the picked attack kind by: its id, and melee or ranged where
+    the kind table has a ``ranged`` column."""
+    ranged = kind.values.get("ranged")
+    return frozenset({str(kind.id)} | ({RANGED if ranged else MELEE} if ranged is not None else set()))
+
+
+def counts(adding: Adding, kinds: frozenset[str], table_id: str, row: Row) -> bool:
+    """Whether a picked row counts for an attack of these kinds (its table's ``only``, its gate)."""
+    only = adding.only.get(table_id)
+    gate = row.values.get(adding.gate) if adding.gate else None
+    return (only is None or only in kinds) and (gate is None or gate == ANY or gate in kinds)
+
+
+def ruled_variants(rules: RuleSet, adding: Adding, table_id: str, column: str) -> dict[str, str]:
+    """The choices of the table's ruling (``ruled``) that read another column, ``<column>_<choice>``,
+    where the table has it, and that column."""
+    ruling_id = adding.ruled.get(table_id)
+    if ruling_id is None:
+        return {}
+    columns = rules.table(table_id).column_ids
+    return {c: f"{column}_{c}" for c in rules.rulings[ruling_id].choices if f"{column}_{c}" in columns}
+
+
+def ruled_column(rules: RuleSet, adding: Adding, table_id: str, column: str) -> str:
+    """``column`` of the table, or its variant for the choice in force of the table's ruling."""
+    variants = ruled_variants(rules, adding, table_id, column)
+    return variants.get(rules.ruling(adding.ruled[table_id]), column) if variants else column
+
+
+def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
+    """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
+    found = list(picks)
+    kind = next((row for table_id, row in found if table_id == adding.kind_table), None)
+    kinds = frozenset() if kind is None else attack_kinds(kind)
+    counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
+
+    def given(columns: Columns) -> list[Any]:
+        return [
+            row.values.get(ruled_column(rules, adding, table_id, columns[table_id]))
+            for table_id, row in counted
+            if table_id in columns
+        ]
+
+    return Totals(
+        kinds,
+        {
+            part: sum(int(value or 0) for value in given(columns) if roll_dice(value) is None)
+            for part, columns in adding.sums.items()
+        },
+        {
+            part: math.prod((Fraction(str(v)) for v in given(columns) if v is not None), start=Fraction(1))
+            for part, columns in adding.products.items()
+        },
+        {part: any(value is True for value in given(columns)) for part, columns in adding.flags.items()},
+    )
