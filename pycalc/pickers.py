@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from pycalc.errors import not_in_list
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns
 from pycalc.table_files import roll_dice
 from pycalc.tables import Row, RuleSet, Table
 
@@ -66,24 +67,6 @@ def flagged(rows: Iterable[Row], column: str) -> bool:
 
 # --------------------------------------------------------------------------- adding the picked rows up
 
-MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
-Columns = Mapping[str, str]  # picker table id -> the column it gives
-
-
-@dataclass(frozen=True)
-class Adding:
-    """How a calculator's picked rows add up to its situation, declared once per ruleset: each part
-    names the column each picker table gives it; ``only`` and a row's ``gate`` column name the attack
-    kind it counts for (``melee``, ``ranged`` or a kind's id; ``any`` or empty: every attack)."""
-
-    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)
-    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added
-    products: Mapping[str, Columns] = field(default_factory=dict)  # part -> multiplied (1: none)
-    flags: Mapping[str, Columns] = field(default_factory=dict)  # part -> ticked in any picked row
-    only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for
-    gate: str | None = None  # a row's column naming the kind it counts for
-    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>
-
 
 @dataclass(frozen=True)
 class Totals:
@@ -123,6 +106,14 @@ def ruled_column(rules: RuleSet, adding: Adding, table_id: str, column: str) -> 
     """``column`` of the table, or its variant for the choice in force of the table's ruling."""
     variants = ruled_variants(rules, adding, table_id, column)
     return variants.get(rules.ruling(adding.ruled[table_id]), column) if variants else column
+
+
+def declared(rules: RuleSet) -> Adding:
+    """The ruleset's ``situation:`` declaration (its resolution block, tables/README.md)."""
+    block = rules.resolution_block
+    if block is None or block.situation is None:
+        raise KeyError(f"{rules.id}: the resolution block declares no situation")
+    return block.situation
 
 
 def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:

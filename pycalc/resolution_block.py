@@ -53,6 +53,7 @@ TOP_KEYS = {
     "critical",
     "damage",
     "modifiers",
+    "situation",
     "note",
 }
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
@@ -61,6 +62,8 @@ CRITICAL_KEYS |= {"follow_adds_mods"}
 DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
+SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
+MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
 
 
 # --------------------------------------------------------------------------- the parsed block
@@ -204,6 +207,25 @@ class Advantage:
     both: Any = "normal"
 
 
+Columns = Mapping[str, str]  # picker table id -> the column it gives
+
+
+@dataclass(frozen=True)
+class Adding:
+    """How a calculator's picked rows add up to its situation (``situation:``, read by
+    ``pycalc.pickers.added_up``): each part names the column each picker table gives it; ``only`` and a
+    row's ``gate`` column name the attack kind it counts for (``melee``, ``ranged`` or a kind's id;
+    ``any`` or empty: every attack)."""
+
+    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)
+    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added
+    products: Mapping[str, Columns] = field(default_factory=dict)  # part -> multiplied (1: none)
+    flags: Mapping[str, Columns] = field(default_factory=dict)  # part -> ticked in any picked row
+    only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for
+    gate: str | None = None  # a row's column naming the kind it counts for
+    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>
+
+
 @dataclass(frozen=True)
 class Resolution:
     die: Any
@@ -223,6 +245,7 @@ class Resolution:
     critical: Critical = field(default_factory=Critical)
     damage: DamageRules = field(default_factory=DamageRules)
     modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset's module works the situation out)
+    situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)
     picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads
 
 
@@ -265,6 +288,10 @@ class Uses:
     tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)
     pickers: list[tuple[str, int]] = field(default_factory=list)
     formula_names: list[tuple[str, int, str]] = field(default_factory=list)
+    situation: list[tuple[str, str | None, int, str]] = field(default_factory=list)  # (table, column, ...)
+    situation_kinds: list[tuple[str | None, str, int, str]] = field(default_factory=list)  # (kind table, ...)
+    situation_gate: list[tuple[str, tuple[str, ...], int, str]] = field(default_factory=list)
+    situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)
     chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
 
 
@@ -562,6 +589,87 @@ class _Parser:
             found.append(table)
         return tuple(found)
 
+    def situation_table(self, raw: Any, line: int, what: str, column: str | None = None) -> str:
+        table = self.check.ident(raw, line, what)
+        self.uses.situation.append((table, column, line, what))
+        return table
+
+    def situation_parts(self, raw: Any, line: int, what: str) -> dict[str, dict[str, str]]:
+        """``part: {table: column}``, or ``part: [table, ...]`` for each table's column of the part's name."""
+        data = self.check.mapping(raw, line, what) or LocatedDict()
+        parts: dict[str, dict[str, str]] = {}
+        for part, given in data.items():
+            part_line, about = data.value_lines[part], f"{what}.{part}"
+            name = self.check.ident(part, data.key_lines[part], f"{what} part")
+            if isinstance(given, LocatedList):
+                items = [(t, name, item_line) for t, item_line in zip(given, given.item_lines, strict=True)]
+            elif isinstance(given, LocatedDict):
+                items = [(t, given[t], given.value_lines[t]) for t in given]
+                items = [
+                    (t, self.check.ident(c, item_line, f"{about}.{t} column"), item_line)
+                    for t, c, item_line in items
+                ]
+            else:
+                self.check.fail(
+                    part_line, f"{about} must be a list of picker table ids or a mapping table: column"
+                )
+                continue
+            parts[name] = {
+                self.situation_table(table, item_line, f"{about} table", column): column
+                for table, column, item_line in items
+            }
+        return parts
+
+    def situation(self, raw: Any, line: int, what: str) -> Adding | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, SITUATION_KEYS, set(), what)
+        kind_table = None
+        if "kind_table" in data:
+            kind_table = self.situation_table(
+                data["kind_table"], data.value_lines["kind_table"], f"{what}.kind_table"
+            )
+        parts = {
+            key: self.situation_parts(data[key], data.value_lines[key], f"{what}.{key}")
+            for key in ("sums", "products", "flags")
+            if key in data
+        }
+        only = self.check.mapping(
+            data.get("only", LocatedDict()), data.value_lines.get("only", line), f"{what}.only"
+        )
+        ruled = self.check.mapping(
+            data.get("ruled", LocatedDict()), data.value_lines.get("ruled", line), f"{what}.ruled"
+        )
+        for table, kind in (only or {}).items():
+            self.situation_table(table, only.key_lines[table], f"{what}.only table")
+            self.uses.situation_kinds.append(
+                (kind_table, str(kind), only.value_lines[table], f"{what}.only.{table}")
+            )
+        for table, ruling in (ruled or {}).items():
+            self.situation_table(table, ruled.key_lines[table], f"{what}.ruled table")
+            ruling_line = ruled.value_lines[table]
+            self.uses.situation_rulings.append(
+                (
+                    self.check.ident(ruling, ruling_line, f"{what}.ruled.{table}"),
+                    ruling_line,
+                    f"{what}.ruled.{table}",
+                )
+            )
+        gate = self.column_id(data, "gate", what)
+        if gate is not None:
+            named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
+            self.uses.situation_gate.append((gate, named, data.value_lines["gate"], f"{what}.gate"))
+        return Adding(
+            kind_table=kind_table,
+            sums=parts.get("sums", {}),
+            products=parts.get("products", {}),
+            flags=parts.get("flags", {}),
+            only={str(table): str(kind) for table, kind in (only or {}).items()},
+            gate=gate,
+            ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
+        )
+
     def block(self, data: LocatedDict) -> Resolution:
         what = "resolution"
         self.check.keys(data, TOP_KEYS, {"die", "target"}, what)
@@ -590,6 +698,9 @@ class _Parser:
             critical=self.get(data, "critical", self.critical, what, Critical()),
             damage=self.get(data, "damage", self.damage, what, DamageRules()),
             modifiers=self.get(data, "modifiers", self.modifiers, what),
+            situation=self.situation(data["situation"], data.value_lines["situation"], f"{what}.situation")
+            if "situation" in data
+            else None,
             picked_tables=tuple(
                 dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)
             ),
@@ -674,6 +785,7 @@ def check_references(
         for column in table.columns:
             if column.type == "modifier" and column.id != ROLL_COLUMN:
                 fail(line, f"{table_id}: only the {ROLL_COLUMN!r} column may hold dice, not {column.id!r}")
+    problems += _situation_problems(file, uses, tables, rulings)
     formula_rows = _formula_rows(uses, tables)
     for name, line, what in uses.formula_names:
         if formula_rows is None:
@@ -702,3 +814,33 @@ def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:
         return None
     table = tables.get(found[0])
     return {str(row.id) for row in table.rows} if table else set()
+
+
+def _situation_problems(
+    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
+) -> list[TableProblem]:
+    """The ``situation:`` declaration's tables must be pickers with the columns it names, its kinds
+    the kind table's rows (or melee, ranged, any), its gate a column of a table it names."""
+    problems: list[TableProblem] = []
+    for table_id, column, line, what in uses.situation:
+        table = tables.get(table_id)
+        if table is None or table.picker is None:
+            problems.append(
+                TableProblem(file, line, f"{what}: {table_id!r} is not a picker table of this ruleset")
+            )
+        elif column is not None and column not in table.column_ids:
+            problems.append(TableProblem(file, line, f"{what}: table {table_id!r} has no column {column!r}"))
+    for kind_table, kind, line, what in uses.situation_kinds:
+        table = tables.get(kind_table or "")
+        known = (MELEE, RANGED, ANY, *(str(row.id) for row in (table.rows if table else ())))
+        if kind not in known:
+            problems.append(TableProblem(file, line, f"{what}: {kind!r} must be one of {', '.join(known)}"))
+    for gate, named, line, what in uses.situation_gate:
+        if not any(gate in tables[t].column_ids for t in named if t in tables):
+            problems.append(
+                TableProblem(file, line, f"{what}: no table of the situation has a column {gate!r}")
+            )
+    for ruling, line, what in uses.situation_rulings:
+        if ruling not in rulings:
+            problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))
+    return problems

@@ -14,6 +14,7 @@ from pycalc.tables import PROJECT_ROOT, TableError, load_folder, load_ruleset
 FOLDERS = {
     "bx": Path(__file__).parent / "fixtures" / "tables" / "bx",
     "bfrpg": PROJECT_ROOT / "tables" / "bfrpg",
+    "cnc": PROJECT_ROOT / "tables" / "cnc",
     "combat17": PROJECT_ROOT / "tables" / "combat17",
 }
 
@@ -189,6 +190,62 @@ CASES = [
         "  always_miss: {table: natural_rolls, column: follow_up}",
         "always_miss: {table: natural_rolls",
         "column natural_rolls.follow_up is text, not bool",
+    ),
+    (
+        "cnc",
+        "      ac: [cover, defender_maneuver]",
+        "      ac: [cover, defender_maneuvers]",
+        "ac: [cover, defender_maneuvers]",
+        "situation.sums.ac table: 'defender_maneuvers' is not a picker table",
+    ),
+    (
+        "cnc",
+        "      damage: [charge]",
+        "      damage: [attack_roll]",
+        "damage: [attack_roll]",
+        "'attack_roll' is not a picker table",
+    ),
+    (
+        "cnc",
+        "loses_dex: {attack_direction: defender_loses_dex,",
+        "loses_dex: {attack_direction: loses_the_dex,",
+        "loses_dex: {attack_direction: loses_the_dex",
+        "table 'attack_direction' has no column 'loses_the_dex'",
+    ),
+    (
+        "cnc",
+        "    gate: attack\n",
+        "    gate: attacks\n",
+        "gate: attacks",
+        "situation.gate: no table of the situation has a column 'attacks'",
+    ),
+    (
+        "cnc",
+        "    gate: attack\n",
+        "    gate: attack\n    only: {cover: thrown}\n",
+        "only: {cover: thrown}",
+        "situation.only.cover: 'thrown' must be one of melee, ranged, any",
+    ),
+    (
+        "cnc",
+        "    gate: attack\n",
+        "    gate: attack\n    ruled: {cover: cover_rule}\n",
+        "ruled: {cover: cover_rule}",
+        "no ruling 'cover_rule' in this ruleset",
+    ),
+    (
+        "cnc",
+        "    gate: attack\n",
+        "    gate: attack\n    adds: {}\n",
+        "adds: {}",
+        "unknown key 'adds' in resolution.situation",
+    ),
+    (
+        "cnc",
+        "      damage: [charge]",
+        "      damage: charge",
+        "damage: charge",
+        "situation.sums.damage must be a list of picker table ids or a mapping table: column",
     ),
 ]
 

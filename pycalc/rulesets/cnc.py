@@ -168,19 +168,6 @@ TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")
 KIND_TABLE = "attack_types"
 RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"
 PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"
-# How the picked rows add up (pycalc.pickers.added_up); a situational row's 'attack' column says
-# whether it counts for melee, ranged or any attack. Prone, two-weapon fighting and the range band
-# follow rulings and the attacker's Dex: prone_hit, two_weapon_hit, range_hit.
-SITUATION = pickers.Adding(
-    kind_table=KIND_TABLE,
-    sums={
-        "hit": {"situational_modifiers": "hit", "attack_direction": "hit", "concealment": "hit"},
-        "ac": {"cover": "ac", "defender_maneuver": "ac"},
-        "damage": {"charge": "damage"},
-    },
-    flags={"loses_dex": {"attack_direction": "defender_loses_dex", "dex_loss_conditions": "loses_dex"}},
-    gate="attack",
-)
 
 
 def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
@@ -237,7 +224,7 @@ class Situation:
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     totals = pickers.added_up(
         rules,
-        SITUATION,
+        pickers.declared(rules),
         pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),
     )
     ranged = pickers.RANGED in totals.kinds

@@ -2707,11 +2707,12 @@ _SOURCES = {
         '\n'
         'import math\n'
         'from collections.abc import Iterable, Mapping\n'
-        'from dataclasses import dataclass, field\n'
+        'from dataclasses import dataclass\n'
         'from fractions import Fraction\n'
         'from typing import Any\n'
         '\n'
         'from pycalc.errors import not_in_list\n'
+        'from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import Row, RuleSet, Table\n'
         '\n'
@@ -2762,24 +2763,6 @@ _SOURCES = {
         '\n'
         '# --------------------------------------------------------------------------- adding the picked rows up\n'
         '\n'
-        'MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for\n'
-        'Columns = Mapping[str, str]  # picker table id -> the column it gives\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class Adding:\n'
-        '    """How a calculator\'s picked rows add up to its situation, declared once per ruleset: each part\n'
-        "    names the column each picker table gives it; ``only`` and a row's ``gate`` column name the attack\n"
-        '    kind it counts for (``melee``, ``ranged`` or a kind\'s id; ``any`` or empty: every attack)."""\n'
-        '\n'
-        '    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)\n'
-        '    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added\n'
-        '    products: Mapping[str, Columns] = field(default_factory=dict)  # part -> multiplied (1: none)\n'
-        '    flags: Mapping[str, Columns] = field(default_factory=dict)  # part -> ticked in any picked row\n'
-        '    only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for\n'
-        "    gate: str | None = None  # a row's column naming the kind it counts for\n"
-        '    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>\n'
-        '\n'
         '\n'
         '@dataclass(frozen=True)\n'
         'class Totals:\n'
@@ -2819,6 +2802,14 @@ _SOURCES = {
         '    """``column`` of the table, or its variant for the choice in force of the table\'s ruling."""\n'
         '    variants = ruled_variants(rules, adding, table_id, column)\n'
         '    return variants.get(rules.ruling(adding.ruled[table_id]), column) if variants else column\n'
+        '\n'
+        '\n'
+        'def declared(rules: RuleSet) -> Adding:\n'
+        '    """The ruleset\'s ``situation:`` declaration (its resolution block, tables/README.md)."""\n'
+        '    block = rules.resolution_block\n'
+        '    if block is None or block.situation is None:\n'
+        '        raise KeyError(f"{rules.id}: the resolution block declares no situation")\n'
+        '    return block.situation\n'
         '\n'
         '\n'
         'def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:\n'
@@ -3780,6 +3771,7 @@ _SOURCES = {
         '    "critical",\n'
         '    "damage",\n'
         '    "modifiers",\n'
+        '    "situation",\n'
         '    "note",\n'
         '}\n'
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}\n'
@@ -3788,6 +3780,8 @@ _SOURCES = {
         'DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
         'DAMAGE_KEYS |= {"multipliers"}\n'
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
+        'SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}\n'
+        'MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- the parsed block\n'
@@ -3931,6 +3925,25 @@ _SOURCES = {
         '    both: Any = "normal"\n'
         '\n'
         '\n'
+        'Columns = Mapping[str, str]  # picker table id -> the column it gives\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Adding:\n'
+        '    """How a calculator\'s picked rows add up to its situation (``situation:``, read by\n'
+        '    ``pycalc.pickers.added_up``): each part names the column each picker table gives it; ``only`` and a\n'
+        "    row's ``gate`` column name the attack kind it counts for (``melee``, ``ranged`` or a kind's id;\n"
+        '    ``any`` or empty: every attack)."""\n'
+        '\n'
+        '    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)\n'
+        '    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added\n'
+        '    products: Mapping[str, Columns] = field(default_factory=dict)  # part -> multiplied (1: none)\n'
+        '    flags: Mapping[str, Columns] = field(default_factory=dict)  # part -> ticked in any picked row\n'
+        '    only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for\n'
+        "    gate: str | None = None  # a row's column naming the kind it counts for\n"
+        '    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>\n'
+        '\n'
+        '\n'
         '@dataclass(frozen=True)\n'
         'class Resolution:\n'
         '    die: Any\n'
@@ -3950,6 +3963,7 @@ _SOURCES = {
         '    critical: Critical = field(default_factory=Critical)\n'
         '    damage: DamageRules = field(default_factory=DamageRules)\n'
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
+        "    situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)\n"
         '    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads\n'
         '\n'
         '\n'
@@ -3992,6 +4006,10 @@ _SOURCES = {
         '    tables: list[tuple[str, int, str, dict[str, tuple[str, ...]], str]] = field(default_factory=list)\n'
         '    pickers: list[tuple[str, int]] = field(default_factory=list)\n'
         '    formula_names: list[tuple[str, int, str]] = field(default_factory=list)\n'
+        '    situation: list[tuple[str, str | None, int, str]] = field(default_factory=list)  # (table, column, ...)\n'
+        '    situation_kinds: list[tuple[str | None, str, int, str]] = field(default_factory=list)  # (kind table, ...)\n'
+        '    situation_gate: list[tuple[str, tuple[str, ...], int, str]] = field(default_factory=list)\n'
+        '    situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)\n'
         '    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n'
         '\n'
         '\n'
@@ -4289,6 +4307,87 @@ _SOURCES = {
         '            found.append(table)\n'
         '        return tuple(found)\n'
         '\n'
+        '    def situation_table(self, raw: Any, line: int, what: str, column: str | None = None) -> str:\n'
+        '        table = self.check.ident(raw, line, what)\n'
+        '        self.uses.situation.append((table, column, line, what))\n'
+        '        return table\n'
+        '\n'
+        '    def situation_parts(self, raw: Any, line: int, what: str) -> dict[str, dict[str, str]]:\n'
+        '        """``part: {table: column}``, or ``part: [table, ...]`` for each table\'s column of the part\'s name."""\n'
+        '        data = self.check.mapping(raw, line, what) or LocatedDict()\n'
+        '        parts: dict[str, dict[str, str]] = {}\n'
+        '        for part, given in data.items():\n'
+        '            part_line, about = data.value_lines[part], f"{what}.{part}"\n'
+        '            name = self.check.ident(part, data.key_lines[part], f"{what} part")\n'
+        '            if isinstance(given, LocatedList):\n'
+        '                items = [(t, name, item_line) for t, item_line in zip(given, given.item_lines, strict=True)]\n'
+        '            elif isinstance(given, LocatedDict):\n'
+        '                items = [(t, given[t], given.value_lines[t]) for t in given]\n'
+        '                items = [\n'
+        '                    (t, self.check.ident(c, item_line, f"{about}.{t} column"), item_line)\n'
+        '                    for t, c, item_line in items\n'
+        '                ]\n'
+        '            else:\n'
+        '                self.check.fail(\n'
+        '                    part_line, f"{about} must be a list of picker table ids or a mapping table: column"\n'
+        '                )\n'
+        '                continue\n'
+        '            parts[name] = {\n'
+        '                self.situation_table(table, item_line, f"{about} table", column): column\n'
+        '                for table, column, item_line in items\n'
+        '            }\n'
+        '        return parts\n'
+        '\n'
+        '    def situation(self, raw: Any, line: int, what: str) -> Adding | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
+        '        self.check.keys(data, SITUATION_KEYS, set(), what)\n'
+        '        kind_table = None\n'
+        '        if "kind_table" in data:\n'
+        '            kind_table = self.situation_table(\n'
+        '                data["kind_table"], data.value_lines["kind_table"], f"{what}.kind_table"\n'
+        '            )\n'
+        '        parts = {\n'
+        '            key: self.situation_parts(data[key], data.value_lines[key], f"{what}.{key}")\n'
+        '            for key in ("sums", "products", "flags")\n'
+        '            if key in data\n'
+        '        }\n'
+        '        only = self.check.mapping(\n'
+        '            data.get("only", LocatedDict()), data.value_lines.get("only", line), f"{what}.only"\n'
+        '        )\n'
+        '        ruled = self.check.mapping(\n'
+        '            data.get("ruled", LocatedDict()), data.value_lines.get("ruled", line), f"{what}.ruled"\n'
+        '        )\n'
+        '        for table, kind in (only or {}).items():\n'
+        '            self.situation_table(table, only.key_lines[table], f"{what}.only table")\n'
+        '            self.uses.situation_kinds.append(\n'
+        '                (kind_table, str(kind), only.value_lines[table], f"{what}.only.{table}")\n'
+        '            )\n'
+        '        for table, ruling in (ruled or {}).items():\n'
+        '            self.situation_table(table, ruled.key_lines[table], f"{what}.ruled table")\n'
+        '            ruling_line = ruled.value_lines[table]\n'
+        '            self.uses.situation_rulings.append(\n'
+        '                (\n'
+        '                    self.check.ident(ruling, ruling_line, f"{what}.ruled.{table}"),\n'
+        '                    ruling_line,\n'
+        '                    f"{what}.ruled.{table}",\n'
+        '                )\n'
+        '            )\n'
+        '        gate = self.column_id(data, "gate", what)\n'
+        '        if gate is not None:\n'
+        '            named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))\n'
+        '            self.uses.situation_gate.append((gate, named, data.value_lines["gate"], f"{what}.gate"))\n'
+        '        return Adding(\n'
+        '            kind_table=kind_table,\n'
+        '            sums=parts.get("sums", {}),\n'
+        '            products=parts.get("products", {}),\n'
+        '            flags=parts.get("flags", {}),\n'
+        '            only={str(table): str(kind) for table, kind in (only or {}).items()},\n'
+        '            gate=gate,\n'
+        '            ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},\n'
+        '        )\n'
+        '\n'
         '    def block(self, data: LocatedDict) -> Resolution:\n'
         '        what = "resolution"\n'
         '        self.check.keys(data, TOP_KEYS, {"die", "target"}, what)\n'
@@ -4317,6 +4416,9 @@ _SOURCES = {
         '            critical=self.get(data, "critical", self.critical, what, Critical()),\n'
         '            damage=self.get(data, "damage", self.damage, what, DamageRules()),\n'
         '            modifiers=self.get(data, "modifiers", self.modifiers, what),\n'
+        '            situation=self.situation(data["situation"], data.value_lines["situation"], f"{what}.situation")\n'
+        '            if "situation" in data\n'
+        '            else None,\n'
         '            picked_tables=tuple(\n'
         '                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)\n'
         '            ),\n'
@@ -4401,6 +4503,7 @@ _SOURCES = {
         '        for column in table.columns:\n'
         '            if column.type == "modifier" and column.id != ROLL_COLUMN:\n'
         '                fail(line, f"{table_id}: only the {ROLL_COLUMN!r} column may hold dice, not {column.id!r}")\n'
+        '    problems += _situation_problems(file, uses, tables, rulings)\n'
         '    formula_rows = _formula_rows(uses, tables)\n'
         '    for name, line, what in uses.formula_names:\n'
         '        if formula_rows is None:\n'
@@ -4429,6 +4532,36 @@ _SOURCES = {
         '        return None\n'
         '    table = tables.get(found[0])\n'
         '    return {str(row.id) for row in table.rows} if table else set()\n'
+        '\n'
+        '\n'
+        'def _situation_problems(\n'
+        '    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n'
+        ') -> list[TableProblem]:\n'
+        '    """The ``situation:`` declaration\'s tables must be pickers with the columns it names, its kinds\n'
+        '    the kind table\'s rows (or melee, ranged, any), its gate a column of a table it names."""\n'
+        '    problems: list[TableProblem] = []\n'
+        '    for table_id, column, line, what in uses.situation:\n'
+        '        table = tables.get(table_id)\n'
+        '        if table is None or table.picker is None:\n'
+        '            problems.append(\n'
+        '                TableProblem(file, line, f"{what}: {table_id!r} is not a picker table of this ruleset")\n'
+        '            )\n'
+        '        elif column is not None and column not in table.column_ids:\n'
+        '            problems.append(TableProblem(file, line, f"{what}: table {table_id!r} has no column {column!r}"))\n'
+        '    for kind_table, kind, line, what in uses.situation_kinds:\n'
+        '        table = tables.get(kind_table or "")\n'
+        '        known = (MELEE, RANGED, ANY, *(str(row.id) for row in (table.rows if table else ())))\n'
+        '        if kind not in known:\n'
+        '            problems.append(TableProblem(file, line, f"{what}: {kind!r} must be one of {\', \'.join(known)}"))\n'
+        '    for gate, named, line, what in uses.situation_gate:\n'
+        '        if not any(gate in tables[t].column_ids for t in named if t in tables):\n'
+        '            problems.append(\n'
+        '                TableProblem(file, line, f"{what}: no table of the situation has a column {gate!r}")\n'
+        '            )\n'
+        '    for ruling, line, what in uses.situation_rulings:\n'
+        '        if ruling not in rulings:\n'
+        '            problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))\n'
+        '    return problems\n'
     ),
     'pycalc.resolution_calculator': (
         '"""The generic Attack calculator of a d20 ruleset described by its YAML alone (a ``resolution:`` block\n'
@@ -5887,19 +6020,6 @@ _SOURCES = {
         'KIND_TABLE = "attack_types"\n'
         'RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"\n'
         'PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"\n'
-        "# How the picked rows add up (pycalc.pickers.added_up); a situational row's 'attack' column says\n"
-        '# whether it counts for melee, ranged or any attack. Prone, two-weapon fighting and the range band\n'
-        "# follow rulings and the attacker's Dex: prone_hit, two_weapon_hit, range_hit.\n"
-        'SITUATION = pickers.Adding(\n'
-        '    kind_table=KIND_TABLE,\n'
-        '    sums={\n'
-        '        "hit": {"situational_modifiers": "hit", "attack_direction": "hit", "concealment": "hit"},\n'
-        '        "ac": {"cover": "ac", "defender_maneuver": "ac"},\n'
-        '        "damage": {"charge": "damage"},\n'
-        '    },\n'
-        '    flags={"loses_dex": {"attack_direction": "defender_loses_dex", "dex_loss_conditions": "loses_dex"}},\n'
-        '    gate="attack",\n'
-        ')\n'
         '\n'
         '\n'
         'def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:\n'
@@ -5956,7 +6076,7 @@ _SOURCES = {
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
         '    totals = pickers.added_up(\n'
         '        rules,\n'
-        '        SITUATION,\n'
+        '        pickers.declared(rules),\n'
         '        pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),\n'
         '    )\n'
         '    ranged = pickers.RANGED in totals.kinds\n'
@@ -14420,7 +14540,25 @@ _TABLES = {
                      [['dice_rolled', 1], ['rerolled', 0], ['dice_max', 0], ['die_max', 0], ['modifier', 1]]]],
                    ['critical', None], ['auto_hit', None], ['auto_hit_multiplied', True],
                    ['natural_penalty', None], ['multipliers', ['tuple', []]]]]],
-                ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
+                ['modifiers', None],
+                ['situation',
+                 ['object', 'pycalc.resolution_block:Adding',
+                  [['kind_table', 'attack_types'],
+                   ['sums',
+                    ['dict',
+                     [['hit',
+                       ['dict',
+                        [['situational_modifiers', 'hit'], ['attack_direction', 'hit'], ['concealment', 'hit']]]],
+                      ['ac', ['dict', [['cover', 'ac'], ['defender_maneuver', 'ac']]]],
+                      ['damage', ['dict', [['charge', 'damage']]]]]]],
+                   ['products', ['dict', []]],
+                   ['flags',
+                    ['dict',
+                     [['loses_dex',
+                       ['dict',
+                        [['attack_direction', 'defender_loses_dex'], ['dex_loss_conditions', 'loses_dex']]]]]]],
+                   ['only', ['dict', []]], ['gate', 'attack'], ['ruled', ['dict', []]]]]],
+                ['picked_tables', ['tuple', []]]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -14428,7 +14566,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative'], ['entry', 'initiative_die_faces'], ['column', 'value'],
-                      ['line', 33]]]],
+                      ['line', 45]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'higher_dex'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'reach_first_strike']]]],
@@ -14438,7 +14576,7 @@ _TABLES = {
                    ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
-                ['line', 32],
+                ['line', 44],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
@@ -14454,7 +14592,7 @@ _TABLES = {
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 50]]]]]]],
+                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 62]]]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -17580,7 +17718,7 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.resolution_block:Stage',
                        [['name', 'double'], ['scope', 'whole'], ['rounding', 'down']]]]]]]]],
-                ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
+                ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -19962,7 +20100,7 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
                                 ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]]]]]]]]]],
-                     ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
+                     ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
                     [['initiative',
@@ -24288,7 +24426,7 @@ _TABLES = {
                              ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 58]]]]]],
                         ['object', 'pycalc.resolution_block:Stage',
                          [['name', 'water'], ['scope', 'whole'], ['rounding', 'picked']]]]]]]]],
-                  ['modifiers', None], ['picked_tables', ['tuple', []]]]]],
+                  ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
                  [['initiative',
