@@ -38,7 +38,7 @@ NO_FUMBLE_TABLE = (
     "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"
 )
 
-# Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.
+# Pickers of the Attack calculator (tables/osr with `picker:`); the columns they feed: its `situation:`.
 CHOICE_PICKERS = (
     "cover",
     "range_band",
@@ -50,25 +50,18 @@ CHOICE_PICKERS = (
     "defensive_action",
 )
 TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")
-FLAGS = (
-    "advantage",
-    "disadvantage",
-    "double_damage",
-    "needs_magic",
-    "attacker_no_dex",  # the attacker's DEX bonus is lost
-    "target_no_shield",  # the target's shield gives no AC
-    "target_no_dex_ac",  # the target's DEX bonus gives no AC
-)
-# How the picked rows add up (pycalc.pickers.added_up): a flag ticked in any picked row counts.
-SITUATION = pickers.Adding(
-    sums={
-        "hit": {t: "hit" for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action"},
-        "ac": {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"},
-    },
-    flags={flag: dict.fromkeys(CHOICE_PICKERS + TOGGLE_PICKERS, flag) for flag in FLAGS},
-)
-HIT_PICKERS = tuple(SITUATION.sums["hit"])
-AC_COLUMNS = dict(SITUATION.sums["ac"])
+
+
+def hit_pickers(rules: RuleSet) -> tuple[str, ...]:
+    """The pickers whose ``hit`` column adds to the roll (the ``situation:`` declaration)."""
+    return tuple(pickers.declared(rules).sums["hit"])
+
+
+def ac_columns(rules: RuleSet) -> dict[str, str]:
+    """Each picker's column that changes the defender's AC (the ``situation:`` declaration)."""
+    return dict(pickers.declared(rules).sums["ac"])
+
+
 DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage
 
 
@@ -206,9 +199,9 @@ class Situation:
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    """The picked rows added up (``SITUATION``), with the DEX and shield points they take away."""
+    """The picked rows added up (``situation:``), with the DEX and shield points they take away."""
     picks = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
-    totals = pickers.added_up(rules, SITUATION, picks)
+    totals = pickers.added_up(rules, pickers.declared(rules), picks)
     flags = totals.flags
     hit = totals.sums["hit"] - (inputs.attacker_dex if flags["attacker_no_dex"] else 0)
     ac = totals.sums["ac"] + (inputs.target_shield if flags["target_no_shield"] else 0)

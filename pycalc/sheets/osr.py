@@ -15,10 +15,8 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc import resolution as generic
 from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
-    AC_COLUMNS,
     CHOICE_PICKERS,
     FUMBLE_ROLL_UNUSED,
-    HIT_PICKERS,
     SAVE_FAILED,
     SAVE_MADE,
     TOGGLE_PICKERS,
@@ -229,12 +227,12 @@ def fumble_text() -> str:
 def attack_sections(rules: RuleSet) -> list[Section]:
     no_shield, no_dex = any_of(rules, PICKERS, "target_no_shield"), any_of(rules, PICKERS, "target_no_dex_ac")
     ac_change = plus(
-        *(sum_of(rules, PICKERS, c, (t,)) for t, c in AC_COLUMNS.items()),
+        *(sum_of(rules, PICKERS, c, (t,)) for t, c in engine.ac_columns(rules).items()),
         f"IF({no_shield},SUM(ATTACK_TARGET_SHIELD),0)",
         f"IF({no_dex},SUM(ATTACK_TARGET_DEX),0)",
     )
     situation_hit = plus(
-        sum_of(rules, PICKERS, "hit", HIT_PICKERS),
+        sum_of(rules, PICKERS, "hit", engine.hit_pickers(rules)),
         f"-IF({any_of(rules, PICKERS, 'attacker_no_dex')},SUM(ATTACK_DEX_IN_BONUS),0)",
     )
     advantage, disadvantage = any_of(rules, PICKERS, "advantage"), any_of(rules, PICKERS, "disadvantage")

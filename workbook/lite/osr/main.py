@@ -6247,7 +6247,7 @@ _SOURCES = {
         '    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"\n'
         ')\n'
         '\n'
-        '# Pickers of the Attack calculator (tables/osr with `picker:`), and the columns they feed.\n'
+        '# Pickers of the Attack calculator (tables/osr with `picker:`); the columns they feed: its `situation:`.\n'
         'CHOICE_PICKERS = (\n'
         '    "cover",\n'
         '    "range_band",\n'
@@ -6259,25 +6259,18 @@ _SOURCES = {
         '    "defensive_action",\n'
         ')\n'
         'TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")\n'
-        'FLAGS = (\n'
-        '    "advantage",\n'
-        '    "disadvantage",\n'
-        '    "double_damage",\n'
-        '    "needs_magic",\n'
-        '    "attacker_no_dex",  # the attacker\'s DEX bonus is lost\n'
-        '    "target_no_shield",  # the target\'s shield gives no AC\n'
-        '    "target_no_dex_ac",  # the target\'s DEX bonus gives no AC\n'
-        ')\n'
-        '# How the picked rows add up (pycalc.pickers.added_up): a flag ticked in any picked row counts.\n'
-        'SITUATION = pickers.Adding(\n'
-        '    sums={\n'
-        '        "hit": {t: "hit" for t in CHOICE_PICKERS + TOGGLE_PICKERS if t != "defensive_action"},\n'
-        '        "ac": {"defensive_action": "ac", "florentine_fighting": "ac_vs_melee"},\n'
-        '    },\n'
-        '    flags={flag: dict.fromkeys(CHOICE_PICKERS + TOGGLE_PICKERS, flag) for flag in FLAGS},\n'
-        ')\n'
-        'HIT_PICKERS = tuple(SITUATION.sums["hit"])\n'
-        'AC_COLUMNS = dict(SITUATION.sums["ac"])\n'
+        '\n'
+        '\n'
+        'def hit_pickers(rules: RuleSet) -> tuple[str, ...]:\n'
+        '    """The pickers whose ``hit`` column adds to the roll (the ``situation:`` declaration)."""\n'
+        '    return tuple(pickers.declared(rules).sums["hit"])\n'
+        '\n'
+        '\n'
+        'def ac_columns(rules: RuleSet) -> dict[str, str]:\n'
+        '    """Each picker\'s column that changes the defender\'s AC (the ``situation:`` declaration)."""\n'
+        '    return dict(pickers.declared(rules).sums["ac"])\n'
+        '\n'
+        '\n'
         'DOUBLE = "double"  # the resolution block\'s damage multiplier stage of double damage\n'
         '\n'
         '\n'
@@ -6415,9 +6408,9 @@ _SOURCES = {
         '\n'
         '\n'
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    """The picked rows added up (``SITUATION``), with the DEX and shield points they take away."""\n'
+        '    """The picked rows added up (``situation:``), with the DEX and shield points they take away."""\n'
         '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)\n'
-        '    totals = pickers.added_up(rules, SITUATION, picks)\n'
+        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
         '    flags = totals.flags\n'
         '    hit = totals.sums["hit"] - (inputs.attacker_dex if flags["attacker_no_dex"] else 0)\n'
         '    ac = totals.sums["ac"] + (inputs.target_shield if flags["target_no_shield"] else 0)\n'
@@ -12038,7 +12031,36 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.resolution_block:Stage',
                        [['name', 'double'], ['scope', 'whole'], ['rounding', 'down']]]]]]]]],
-                ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
+                ['modifiers', None],
+                ['situation',
+                 ['object', 'pycalc.resolution_block:Adding',
+                  [['kind_table', None],
+                   ['sums',
+                    ['dict',
+                     [['hit',
+                       ['dict',
+                        [['cover', 'hit'], ['range_band', 'hit'], ['mounted_combat', 'hit'],
+                         ['ground_height', 'hit'], ['attack_direction', 'hit'], ['free_attack', 'hit'],
+                         ['charge_attack', 'hit'], ['target_situation', 'hit']]]],
+                      ['ac', ['dict', [['defensive_action', 'ac'], ['florentine_fighting', 'ac_vs_melee']]]]]]],
+                   ['products', ['dict', []]],
+                   ['flags',
+                    ['dict',
+                     [['advantage',
+                       ['dict', [['attack_direction', 'advantage'], ['florentine_fighting', 'advantage']]]],
+                      ['disadvantage', ['dict', [['attacker_limits', 'disadvantage']]]],
+                      ['double_damage', ['dict', [['charge_attack', 'double_damage']]]],
+                      ['needs_magic', ['dict', [['attacker_limits', 'needs_magic']]]],
+                      ['attacker_no_dex', ['dict', [['charge_attack', 'attacker_no_dex']]]],
+                      ['target_no_shield',
+                       ['dict',
+                        [['attack_direction', 'target_no_shield'], ['free_attack', 'target_no_shield'],
+                         ['target_situation', 'target_no_shield']]]],
+                      ['target_no_dex_ac',
+                       ['dict',
+                        [['attack_direction', 'target_no_dex_ac'], ['target_situation', 'target_no_dex_ac']]]]]]],
+                   ['only', ['dict', []]], ['gate', None], ['ruled', ['dict', []]]]]],
+                ['picked_tables', ['tuple', []]]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -12046,7 +12068,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative_rules'], ['entry', 'initiative_die_sides'], ['column', 'value'],
-                      ['line', 64]]]],
+                      ['line', 78]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'simultaneous'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'initiative_overrides']]]],
@@ -12058,18 +12080,18 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:Morale',
                   [['roll',
                     ['object', 'pycalc.resolution_block:Ref',
-                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 72]]]],
+                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 86]]]],
                    ['table', 'morale_table'],
                    ['check_at_percent',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_dead_percent'], ['column', 'value'],
-                      ['line', 74]]]],
+                      ['line', 88]]]],
                    ['check_at_down',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
-                      ['line', 75]]]]]]],
+                      ['line', 89]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
-                ['line', 63],
+                ['line', 77],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
