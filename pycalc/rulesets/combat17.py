@@ -47,27 +47,6 @@ CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"
 ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")
 ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")
 ANY_ATTACK = pickers.ANY
-# How the picked rows add up (pycalc.pickers.added_up); a row's applies_to names the attack kind it
-# counts for. What rulings decide stays in situation(): cover with concealment, a missile row that also
-# counts another (also_under_add), a situation not combined with another (not_with), the Stumble's damage.
-SITUATION = pickers.Adding(
-    kind_table="attack_kind",
-    sums={
-        "hit": dict.fromkeys(
-            ("missile_range", "two_weapon", "attack_situation", "attacker_conditions"), "hit"
-        ),
-        "damage": {"attacker_conditions": "damage"},
-        "ac_vs_melee": {"target_conditions": "ac_vs_melee"},
-        "ac_vs_ranged": {"target_conditions": "ac_vs_ranged"},
-    },
-    products={"multiplier": {"attack_situation": "damage_multiplier"}},
-    flags={
-        "non_lethal": {"attack_situation": "non_lethal"},
-        "barred": dict.fromkeys(("missile_range", "two_weapon", "attack_barred"), "cannot_hit"),
-    },
-    gate="applies_to",
-)
-
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
 NO_DICE = dice_module.Dice(0, 0, 0)
 # The block has no natural-roll penalty, so the natural roll never changes a hit's damage: any face
@@ -243,7 +222,8 @@ def also_under_hit(rules: RuleSet, picks: list[pickers.Pick], kinds: frozenset[s
     return sum(
         rules.table(table_id).value(also, "hit")
         for table_id, row in picks
-        if (also := row.values.get("also_under_add")) and pickers.counts(SITUATION, kinds, table_id, row)
+        if (also := row.values.get("also_under_add"))
+        and pickers.counts(pickers.declared(rules), kinds, table_id, row)
     )
 
 
@@ -251,7 +231,7 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
     tables = ATTACK_CHOICE_PICKERS + ATTACK_TOGGLE_PICKERS
     picks = not_combined(rules, pickers.picked(rules, inputs.choices, inputs.toggles, tables))
-    totals = pickers.added_up(rules, SITUATION, picks)
+    totals = pickers.added_up(rules, pickers.declared(rules), picks)
     kind_row = chosen_row(rules, inputs.choices, "attack_kind")
     concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]
     cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))

@@ -6598,27 +6598,6 @@ _SOURCES = {
         'ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")\n'
         'ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")\n'
         'ANY_ATTACK = pickers.ANY\n'
-        "# How the picked rows add up (pycalc.pickers.added_up); a row's applies_to names the attack kind it\n"
-        '# counts for. What rulings decide stays in situation(): cover with concealment, a missile row that also\n'
-        "# counts another (also_under_add), a situation not combined with another (not_with), the Stumble's damage.\n"
-        'SITUATION = pickers.Adding(\n'
-        '    kind_table="attack_kind",\n'
-        '    sums={\n'
-        '        "hit": dict.fromkeys(\n'
-        '            ("missile_range", "two_weapon", "attack_situation", "attacker_conditions"), "hit"\n'
-        '        ),\n'
-        '        "damage": {"attacker_conditions": "damage"},\n'
-        '        "ac_vs_melee": {"target_conditions": "ac_vs_melee"},\n'
-        '        "ac_vs_ranged": {"target_conditions": "ac_vs_ranged"},\n'
-        '    },\n'
-        '    products={"multiplier": {"attack_situation": "damage_multiplier"}},\n'
-        '    flags={\n'
-        '        "non_lethal": {"attack_situation": "non_lethal"},\n'
-        '        "barred": dict.fromkeys(("missile_range", "two_weapon", "attack_barred"), "cannot_hit"),\n'
-        '    },\n'
-        '    gate="applies_to",\n'
-        ')\n'
-        '\n'
         'SITUATION_STAGE = "situation"  # the block\'s damage multiplier stage the ticked situations fill\n'
         'NO_DICE = dice_module.Dice(0, 0, 0)\n'
         "# The block has no natural-roll penalty, so the natural roll never changes a hit's damage: any face\n"
@@ -6794,7 +6773,8 @@ _SOURCES = {
         '    return sum(\n'
         '        rules.table(table_id).value(also, "hit")\n'
         '        for table_id, row in picks\n'
-        '        if (also := row.values.get("also_under_add")) and pickers.counts(SITUATION, kinds, table_id, row)\n'
+        '        if (also := row.values.get("also_under_add"))\n'
+        '        and pickers.counts(pickers.declared(rules), kinds, table_id, row)\n'
         '    )\n'
         '\n'
         '\n'
@@ -6802,7 +6782,7 @@ _SOURCES = {
         '    """Everything the pickers add: to the roll, to the target\'s AC, to and times the damage."""\n'
         '    tables = ATTACK_CHOICE_PICKERS + ATTACK_TOGGLE_PICKERS\n'
         '    picks = not_combined(rules, pickers.picked(rules, inputs.choices, inputs.toggles, tables))\n'
-        '    totals = pickers.added_up(rules, SITUATION, picks)\n'
+        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
         '    kind_row = chosen_row(rules, inputs.choices, "attack_kind")\n'
         '    concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]\n'
         '    cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))\n'
@@ -20122,7 +20102,28 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
                                 ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]]]]]]]]]],
-                     ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
+                     ['modifiers', None],
+                     ['situation',
+                      ['object', 'pycalc.resolution_block:Adding',
+                       [['kind_table', 'attack_kind'],
+                        ['sums',
+                         ['dict',
+                          [['hit',
+                            ['dict',
+                             [['missile_range', 'hit'], ['two_weapon', 'hit'], ['attack_situation', 'hit'],
+                              ['attacker_conditions', 'hit']]]],
+                           ['damage', ['dict', [['attacker_conditions', 'damage']]]],
+                           ['ac_vs_melee', ['dict', [['target_conditions', 'ac_vs_melee']]]],
+                           ['ac_vs_ranged', ['dict', [['target_conditions', 'ac_vs_ranged']]]]]]],
+                        ['products',
+                         ['dict', [['multiplier', ['dict', [['attack_situation', 'damage_multiplier']]]]]]],
+                        ['flags',
+                         ['dict',
+                          [['non_lethal', ['dict', [['attack_situation', 'non_lethal']]]],
+                           ['barred',
+                            ['dict', [['missile_range', 'cannot_hit'], ['attack_barred', 'cannot_hit']]]]]]],
+                        ['only', ['dict', []]], ['gate', 'applies_to'], ['ruled', ['dict', []]]]]],
+                     ['picked_tables', ['tuple', []]]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
                     [['initiative',
@@ -20130,7 +20131,7 @@ _TABLES = {
                        [['die',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
-                           ['line', 54]]]],
+                           ['line', 71]]]],
                         ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
                         ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                         ['modifiers', None], ['first_round', None]]]],
@@ -20140,7 +20141,7 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 53],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 70],
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
