@@ -116,6 +116,11 @@ def declared(rules: RuleSet) -> Adding:
     return block.situation
 
 
+def only_for(adding: Adding, kind: str) -> frozenset[str]:
+    """The tables that count only for attacks of ``kind`` (melee or ranged)."""
+    return frozenset(table_id for table_id, only in adding.only.items() if only == kind)
+
+
 def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
     """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
     found = list(picks)

@@ -17,7 +17,13 @@ from pycalc.sheets.situation_cells import ruled_choice_note
 from pycalc.tables import RULESET_IDS, RuleSet, Table, load_ruleset
 
 ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their tables' numbers
-OWN_NOTES = {"combat17": combat17, "cnc": cnc, "osr": osr, "bfrpg": bfrpg}
+# each own calculator's pickers (bfrpg's gated by its rules' situation declaration)
+OWN_PICKERS = {
+    "combat17": lambda rules: combat17.PICKERS,
+    "cnc": lambda rules: cnc.PICKERS,
+    "osr": lambda rules: osr.PICKERS,
+    "bfrpg": bfrpg.attack_pickers,
+}
 
 
 def expected_note(table: Table, row_index: int, rules: RuleSet) -> str:
@@ -60,8 +66,8 @@ def test_every_dropdown_shows_the_modifier_of_the_row_picked(
     cells = [(title, book[title].cell(row, column).coordinate) for title, _, row, column, _, _ in picks]
     shown = calc.evaluate_cells(edited, cells)
     for (title, pick, _, _, table, index), note in zip(picks, shown, strict=True):
-        own = OWN_NOTES.get(ruleset_id)
-        pickers = None if own is None else own.PICKERS
+        own = OWN_PICKERS.get(ruleset_id)
+        pickers = None if own is None else own(rules)
         if pickers and title == ATTACK_SHEET and ruled_choice_note(rules, pickers, table.id) is not None:
             # a note a ruling changes, or of rows that do more than their numbers, says what the engine
             # applies (tests/test_pick_notes_truthful*.py)

@@ -140,7 +140,7 @@ OSR = Spec(
 BFRPG = Spec(
     choices=bfrpg.ATTACK_CHOICES,
     toggles=bfrpg.ATTACK_TOGGLES,
-    pick_name=bfrpg_sheet.PICKERS.name,
+    pick_name=bfrpg_sheet.attack_pickers(load_ruleset("bfrpg")).name,
     kinds=kinds_of_table(load_ruleset("bfrpg"), "attack_kinds"),
     kind_pick="ATTACK_ATTACK_KINDS",
     numbers=({"ATTACK_STR_BONUS": 1, "ATTACK_DEX_BONUS": 2}, {"ATTACK_STR_BONUS": 3, "ATTACK_DEX_BONUS": 1}),
@@ -171,9 +171,9 @@ BFRPG = Spec(
     },
     kinds_of=lambda table_id, row: (
         ("ranged", "melee")
-        if table_id in bfrpg.RANGED_ONLY
+        if table_id in bfrpg.ranged_only(load_ruleset("bfrpg"))
         else ("melee", "ranged")
-        if table_id in bfrpg.MELEE_ONLY
+        if table_id in bfrpg.melee_only(load_ruleset("bfrpg"))
         else ("melee",)
     ),
     unmeasured=(

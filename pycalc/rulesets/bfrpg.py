@@ -163,33 +163,20 @@ ATTACK_CHOICES = (
 )
 ATTACK_TOGGLES = ("melee_conditions", "attacker_conditions", "ranged_conditions", "target_conditions")
 SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX: two_weapon_hit
-# The block's damage multiplier stages, each with the picker whose damage_multiplier gives its factor.
-STAGE_PICKERS = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}
-# How the picked rows add up (pycalc.pickers.added_up): the ranged or melee tables count only for
-# such an attack; cover_concealment reads hit_<choice> where its ruling's choice has one.
-SITUATION = pickers.Adding(
-    kind_table="attack_kinds",
-    sums={
-        "hit": {t: "hit" for t in ATTACK_CHOICES + ATTACK_TOGGLES if t not in SPECIAL_HIT},
-        "ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "ac"),
-        "own_ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "own_ac"),  # the attacker's own AC
-    },
-    products={stage: {table: "damage_multiplier"} for stage, table in STAGE_PICKERS.items()},
-    flags={
-        "auto_hit": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "auto_hit_melee"),  # melee only
-        "round_up_water": {STAGE_PICKERS["water"]: "round_up"},
-        "critical_extra": {"critical_effect": "extra_damage"},
-    },
-    only={
-        "firing_into_melee": pickers.RANGED,
-        "ranged_conditions": pickers.RANGED,
-        "melee_conditions": pickers.MELEE,
-    },
-    ruled={"cover_concealment": "cover_intermediate_steps"},
-)
-RANGED_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.RANGED)
-MELEE_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.MELEE)
-RULED_COLUMNS = SITUATION.ruled
+
+
+def stage_pickers(rules: RuleSet) -> dict[str, str]:
+    """The block's damage multiplier stages, each with the picker whose damage_multiplier gives its
+    factor (the ``situation:`` declaration's products)."""
+    return {stage: next(iter(tables)) for stage, tables in pickers.declared(rules).products.items()}
+
+
+def ranged_only(rules: RuleSet) -> frozenset[str]:
+    return pickers.only_for(pickers.declared(rules), pickers.RANGED)
+
+
+def melee_only(rules: RuleSet) -> frozenset[str]:
+    return pickers.only_for(pickers.declared(rules), pickers.MELEE)
 
 
 @dataclass(frozen=True)
@@ -229,7 +216,7 @@ def two_weapon_hit(rules: RuleSet, row: Row, dex_bonus: int) -> int:
 
 def ruled_variants(rules: RuleSet, table_id: str, column: str) -> dict[str, str]:
     """The ruling's choices that read another column than ``column`` in the table, and that column."""
-    return pickers.ruled_variants(rules, SITUATION, table_id, column)
+    return pickers.ruled_variants(rules, pickers.declared(rules), table_id, column)
 
 
 def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:
@@ -267,7 +254,7 @@ class Situation:
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     kind = chosen_row(rules, inputs.choices, "attack_kinds")
     picks = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)
-    totals = pickers.added_up(rules, SITUATION, picks)
+    totals = pickers.added_up(rules, pickers.declared(rules), picks)
     two_weapon = two_weapon_hit(
         rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
     )
@@ -298,9 +285,9 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
 
 def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
     """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
-    generic engine's damage: the block's multiplier stages double, mode and water (``STAGE_PICKERS``)."""
-    tables = (*STAGE_PICKERS.values(), "critical_effect")
-    totals = pickers.added_up(rules, SITUATION, pickers.picked(rules, choices, (), tables))
+    generic engine's damage: the block's multiplier stages double, mode and water (``stage_pickers``)."""
+    tables = (*stage_pickers(rules).values(), "critical_effect")
+    totals = pickers.added_up(rules, pickers.declared(rules), pickers.picked(rules, choices, (), tables))
     return generic.Damage(
         dice,
         multipliers=dict(totals.products),

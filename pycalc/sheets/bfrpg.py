@@ -9,12 +9,14 @@ only literals are 0, 1 and message text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
+from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets import bfrpg_odds, d20
 from pycalc.sheets.bfrpg_formulas import (
@@ -149,28 +151,29 @@ def resolution(rules: RuleSet) -> Formulas:
     )
 
 
-def damage_fields() -> tuple[Field, ...]:
+def damage_fields(rules: RuleSet) -> tuple[Field, ...]:
     """Working cells of what the damage pickers give the generic damage formulas: each multiplier
     stage's factor (the first's is the situation's), the underwater rounding, a critical's extra damage,
     named as the generic calculator names them (``d20_formulas``)."""
-    first, *later = engine.STAGE_PICKERS.items()
+    stages = engine.stage_pickers(rules)
+    first, *later = stages.items()
     factors = [
         (SIT_MULTIPLIER, *first),
         *((stage_factor_name(stage), stage, table) for stage, table in later),
     ]
-    water = engine.STAGE_PICKERS["water"]
+    water, pickers = stages["water"], attack_pickers(rules)
     return (
         *(
             picked_field(
-                PICKERS, f"Damage multiplier: {table.replace('_', ' ')}", name, table, "damage_multiplier"
+                pickers, f"Damage multiplier: {table.replace('_', ' ')}", name, table, "damage_multiplier"
             )
             for name, _, table in factors
         ),
         picked_field(
-            PICKERS, "Underwater halving rounds up", stage_round_up_name("water"), water, "round_up", True
+            pickers, "Underwater halving rounds up", stage_round_up_name("water"), water, "round_up", True
         ),
         picked_field(
-            PICKERS, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
+            pickers, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
         ),
         Field(
             "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
@@ -192,7 +195,9 @@ def damage_rules(rules: RuleSet) -> Formulas:
         damage_bonus="0",
         sit_auto_hit="ATTACK_AUTO_HIT",
         sit_multiplier=SIT_MULTIPLIER,
-        stage_multipliers={stage: stage_factor_name(stage) for stage in list(engine.STAGE_PICKERS)[1:]},
+        stage_multipliers={
+            stage: stage_factor_name(stage) for stage in list(engine.stage_pickers(rules))[1:]
+        },
         stage_round_up={"water": stage_round_up_name("water")},
         critical_extra=CRITICAL_EXTRA,
     )
@@ -228,8 +233,9 @@ def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
 
 def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozenset()) -> str:
     """Sum of one modifier column over every picker but ``skip``, as engine.column_sum."""
-    tables = tuple(t for t in PICKERS.tables if t not in skip)
-    return sum_of(rules, PICKERS, column, tables, lambda table_id: ruled_by_label(rules, table_id, column))
+    pickers = attack_pickers(rules)
+    tables = tuple(t for t in pickers.tables if t not in skip)
+    return sum_of(rules, pickers, column, tables, lambda table_id: ruled_by_label(rules, table_id, column))
 
 
 def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
@@ -238,7 +244,7 @@ def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
     found = by_label(table_id, column, pick_name(table_id))
     for choice, variant in engine.ruled_variants(rules, table_id, column).items():
         picked = by_label(table_id, variant, pick_name(table_id))
-        found = f'IF({ruling_name(engine.RULED_COLUMNS[table_id])}="{choice}",{picked},{found})'
+        found = f'IF({ruling_name(declared(rules).ruled[table_id])}="{choice}",{picked},{found})'
     return found
 
 
@@ -263,16 +269,20 @@ AUTO_HIT = "melee: automatic hit for double maximum damage"
 AUTO_MULTIPLIED = {True: "other damage multipliers too", False: "no other damage multiplier"}
 NO_ATTACK = "no attack possible"
 SUBDUING = "subduing damage"
-ONLY = {
-    **dict.fromkeys(engine.RANGED_ONLY, "ranged attacks only"),
-    **dict.fromkeys(engine.MELEE_ONLY, "melee only"),
-}
+
+
+def only_words(rules: RuleSet) -> dict[str, str]:
+    """The tables that count only for ranged or melee attacks, and the note's words for it."""
+    return {
+        **dict.fromkeys(engine.ranged_only(rules), "ranged attacks only"),
+        **dict.fromkeys(engine.melee_only(rules), "melee only"),
+    }
 
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
     kinds = rules.table("attack_kinds").rows
-    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.RANGED_ONLY))
+    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.ranged_only(rules)))
     choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": str(kind.label)})
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
@@ -337,7 +347,8 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
             if engine.subdual(rules, picked.choices) and not engine.subdual(rules, plain.choices)
             else []
         )
-    return [*parts, ONLY[table_id]] if parts and table_id in ONLY else parts
+    only = only_words(rules)
+    return [*parts, only[table_id]] if parts and table_id in only else parts
 
 
 def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
@@ -356,8 +367,8 @@ def dice_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
 SPECIALIST = "shield specialist damage"
 
 
-def choice_words(table: Table) -> tuple[str, str]:
-    where = " (ranged attacks only)" if table.id in engine.RANGED_ONLY else ""
+def choice_words(ranged_only: frozenset[str], table: Table) -> tuple[str, str]:
+    where = " (ranged attacks only)" if table.id in ranged_only else ""
     return table.title, (table.note[:90] + where) if table.note else where.strip()
 
 
@@ -365,18 +376,21 @@ def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
     return f"{table.title}: {row.label}", str(row.values.get("note") or "")
 
 
-PICKERS = Pickers(
-    engine.ATTACK_CHOICES,
-    engine.ATTACK_TOGGLES,
-    engine.default_choice,
-    prefix=PREFIX,
-    ranged_only=engine.RANGED_ONLY,
-    melee_only=engine.MELEE_ONLY,
-    effect=in_words(effect_parts),
-    choice_words=choice_words,
-    toggle_words=toggle_words,
-    beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)) or table.id in ONLY,
-)
+def attack_pickers(rules: RuleSet) -> Pickers:
+    """The Attack calculator's pickers, gated by attack kind as the ``situation:`` declaration says."""
+    ranged, only = engine.ranged_only(rules), only_words(rules)
+    return Pickers(
+        engine.ATTACK_CHOICES,
+        engine.ATTACK_TOGGLES,
+        engine.default_choice,
+        prefix=PREFIX,
+        ranged_only=ranged,
+        melee_only=engine.melee_only(rules),
+        effect=in_words(effect_parts),
+        choice_words=partial(choice_words, ranged),
+        toggle_words=toggle_words,
+        beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)) or table.id in only,
+    )
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -475,7 +489,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        situation_section(rules, PICKERS),
+        situation_section(rules, attack_pickers(rules)),
         Section(
             "Before the roll",
             (
@@ -571,7 +585,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
                 rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
                 rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
-                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", "attack_kinds", "ranged", flag=True),
+                picked_field(
+                    attack_pickers(rules),
+                    "Ranged attack",
+                    "ATTACK_RANGED",
+                    "attack_kinds",
+                    "ranged",
+                    flag=True,
+                ),
                 Field(
                     "Ability used",
                     "ATTACK_ABILITY",
@@ -613,7 +634,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Automatic melee hit (helpless target)",
                     "ATTACK_AUTO_HIT",
                     WORKING,
-                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, PICKERS, 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
+                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
                     number_format=BOOLEAN_FORMAT,
                 ),
                 Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
@@ -633,7 +654,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=dice_added,
                 ),
                 *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
-                *damage_fields(),
+                *damage_fields(rules),
             ),
         ),
     ]

@@ -2812,6 +2812,11 @@ _SOURCES = {
         '    return block.situation\n'
         '\n'
         '\n'
+        'def only_for(adding: Adding, kind: str) -> frozenset[str]:\n'
+        '    """The tables that count only for attacks of ``kind`` (melee or ranged)."""\n'
+        '    return frozenset(table_id for table_id, only in adding.only.items() if only == kind)\n'
+        '\n'
+        '\n'
         'def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:\n'
         '    """The picked rows (``picked``, the kind table\'s among them) added up as ``adding`` declares."""\n'
         '    found = list(picks)\n'
@@ -5188,33 +5193,20 @@ _SOURCES = {
         ')\n'
         'ATTACK_TOGGLES = ("melee_conditions", "attacker_conditions", "ranged_conditions", "target_conditions")\n'
         'SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX: two_weapon_hit\n'
-        "# The block's damage multiplier stages, each with the picker whose damage_multiplier gives its factor.\n"
-        'STAGE_PICKERS = {"double": "charge_options", "mode": "damage_mode", "water": "underwater_weapons"}\n'
-        '# How the picked rows add up (pycalc.pickers.added_up): the ranged or melee tables count only for\n'
-        "# such an attack; cover_concealment reads hit_<choice> where its ruling's choice has one.\n"
-        'SITUATION = pickers.Adding(\n'
-        '    kind_table="attack_kinds",\n'
-        '    sums={\n'
-        '        "hit": {t: "hit" for t in ATTACK_CHOICES + ATTACK_TOGGLES if t not in SPECIAL_HIT},\n'
-        '        "ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "ac"),\n'
-        '        "own_ac": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "own_ac"),  # the attacker\'s own AC\n'
-        '    },\n'
-        '    products={stage: {table: "damage_multiplier"} for stage, table in STAGE_PICKERS.items()},\n'
-        '    flags={\n'
-        '        "auto_hit": dict.fromkeys(ATTACK_CHOICES + ATTACK_TOGGLES, "auto_hit_melee"),  # melee only\n'
-        '        "round_up_water": {STAGE_PICKERS["water"]: "round_up"},\n'
-        '        "critical_extra": {"critical_effect": "extra_damage"},\n'
-        '    },\n'
-        '    only={\n'
-        '        "firing_into_melee": pickers.RANGED,\n'
-        '        "ranged_conditions": pickers.RANGED,\n'
-        '        "melee_conditions": pickers.MELEE,\n'
-        '    },\n'
-        '    ruled={"cover_concealment": "cover_intermediate_steps"},\n'
-        ')\n'
-        'RANGED_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.RANGED)\n'
-        'MELEE_ONLY = frozenset(t for t, kind in SITUATION.only.items() if kind == pickers.MELEE)\n'
-        'RULED_COLUMNS = SITUATION.ruled\n'
+        '\n'
+        '\n'
+        'def stage_pickers(rules: RuleSet) -> dict[str, str]:\n'
+        '    """The block\'s damage multiplier stages, each with the picker whose damage_multiplier gives its\n'
+        '    factor (the ``situation:`` declaration\'s products)."""\n'
+        '    return {stage: next(iter(tables)) for stage, tables in pickers.declared(rules).products.items()}\n'
+        '\n'
+        '\n'
+        'def ranged_only(rules: RuleSet) -> frozenset[str]:\n'
+        '    return pickers.only_for(pickers.declared(rules), pickers.RANGED)\n'
+        '\n'
+        '\n'
+        'def melee_only(rules: RuleSet) -> frozenset[str]:\n'
+        '    return pickers.only_for(pickers.declared(rules), pickers.MELEE)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -5254,7 +5246,7 @@ _SOURCES = {
         '\n'
         'def ruled_variants(rules: RuleSet, table_id: str, column: str) -> dict[str, str]:\n'
         '    """The ruling\'s choices that read another column than ``column`` in the table, and that column."""\n'
-        '    return pickers.ruled_variants(rules, SITUATION, table_id, column)\n'
+        '    return pickers.ruled_variants(rules, pickers.declared(rules), table_id, column)\n'
         '\n'
         '\n'
         'def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:\n'
@@ -5292,7 +5284,7 @@ _SOURCES = {
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
         '    kind = chosen_row(rules, inputs.choices, "attack_kinds")\n'
         '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)\n'
-        '    totals = pickers.added_up(rules, SITUATION, picks)\n'
+        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
         '    two_weapon = two_weapon_hit(\n'
         '        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus\n'
         '    )\n'
@@ -5323,9 +5315,9 @@ _SOURCES = {
         '\n'
         'def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:\n'
         '    """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the\n'
-        '    generic engine\'s damage: the block\'s multiplier stages double, mode and water (``STAGE_PICKERS``)."""\n'
-        '    tables = (*STAGE_PICKERS.values(), "critical_effect")\n'
-        '    totals = pickers.added_up(rules, SITUATION, pickers.picked(rules, choices, (), tables))\n'
+        '    generic engine\'s damage: the block\'s multiplier stages double, mode and water (``stage_pickers``)."""\n'
+        '    tables = (*stage_pickers(rules).values(), "critical_effect")\n'
+        '    totals = pickers.added_up(rules, pickers.declared(rules), pickers.picked(rules, choices, (), tables))\n'
         '    return generic.Damage(\n'
         '        dice,\n'
         '        multipliers=dict(totals.products),\n'
@@ -24449,7 +24441,36 @@ _TABLES = {
                              ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 58]]]]]],
                         ['object', 'pycalc.resolution_block:Stage',
                          [['name', 'water'], ['scope', 'whole'], ['rounding', 'picked']]]]]]]]],
-                  ['modifiers', None], ['situation', None], ['picked_tables', ['tuple', []]]]]],
+                  ['modifiers', None],
+                  ['situation',
+                   ['object', 'pycalc.resolution_block:Adding',
+                    [['kind_table', 'attack_kinds'],
+                     ['sums',
+                      ['dict',
+                       [['hit',
+                         ['dict',
+                          [['charge_options', 'hit'], ['cover_concealment', 'hit'],
+                           ['firing_into_melee', 'hit'], ['unarmed_attacks', 'hit'], ['damage_mode', 'hit'],
+                           ['defense_stance', 'hit'], ['melee_conditions', 'hit'],
+                           ['attacker_conditions', 'hit'], ['ranged_conditions', 'hit']]]],
+                        ['ac', ['dict', [['target_conditions', 'ac']]]],
+                        ['own_ac', ['dict', [['charge_options', 'own_ac'], ['two_weapon_fighting', 'own_ac']]]]]]],
+                     ['products',
+                      ['dict',
+                       [['double', ['dict', [['charge_options', 'damage_multiplier']]]],
+                        ['mode', ['dict', [['damage_mode', 'damage_multiplier']]]],
+                        ['water', ['dict', [['underwater_weapons', 'damage_multiplier']]]]]]],
+                     ['flags',
+                      ['dict',
+                       [['auto_hit', ['dict', [['target_conditions', 'auto_hit_melee']]]],
+                        ['round_up_water', ['dict', [['underwater_weapons', 'round_up']]]],
+                        ['critical_extra', ['dict', [['critical_effect', 'extra_damage']]]]]]],
+                     ['only',
+                      ['dict',
+                       [['firing_into_melee', 'ranged'], ['ranged_conditions', 'ranged'],
+                        ['melee_conditions', 'melee']]]],
+                     ['gate', None], ['ruled', ['dict', [['cover_concealment', 'cover_intermediate_steps']]]]]]],
+                  ['picked_tables', ['tuple', []]]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
                  [['initiative',
@@ -24457,7 +24478,7 @@ _TABLES = {
                     [['die',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'initiative_rules'], ['entry', 'initiative_die_faces'], ['column', 'value'],
-                        ['line', 66]]]],
+                        ['line', 86]]]],
                      ['die_is_dice', False], ['adds_dex', True], ['ties', 'simultaneous'],
                      ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                      ['modifiers', None], ['first_round', None]]]],
@@ -24467,7 +24488,7 @@ _TABLES = {
                      ['start_band_exempt', False]]]],
                   ['conditions', 'conditions'], ['morale', None],
                   ['log_picks', ['tuple', ['attack_kinds', 'cover_concealment']]],
-                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 65],
+                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 85],
                   ['log_picks_by_name',
                    ['tuple',
                     ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
