@@ -676,6 +676,8 @@ class _Parser:
         if "note" in data and not isinstance(data["note"], str):
             self.check.fail(data.value_lines["note"], f"{what}.note must be text")
         number = self.number
+        if "situation" in data and data.get("modifiers", OWN) != OWN:
+            self.check.fail(data.key_lines["situation"], f"{what}.situation is read only with modifiers: own")
         if data.get("target") == "descending_ac" and "least_target" in data:
             self.check.fail(
                 data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"

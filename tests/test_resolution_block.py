@@ -247,6 +247,13 @@ CASES = [
         "damage: charge",
         "situation.sums.damage must be a list of picker table ids or a mapping table: column",
     ),
+    (
+        "cnc",
+        "  modifiers: own\n",
+        "  modifiers: [cover]\n",
+        "  situation:",
+        "resolution.situation is read only with modifiers: own",
+    ),
 ]
 
 

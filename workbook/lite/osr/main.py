@@ -3540,6 +3540,8 @@ _SOURCES = {
         '        if "note" in data and not isinstance(data["note"], str):\n'
         '            self.check.fail(data.value_lines["note"], f"{what}.note must be text")\n'
         '        number = self.number\n'
+        '        if "situation" in data and data.get("modifiers", OWN) != OWN:\n'
+        '            self.check.fail(data.key_lines["situation"], f"{what}.situation is read only with modifiers: own")\n'
         '        if data.get("target") == "descending_ac" and "least_target" in data:\n'
         '            self.check.fail(\n'
         '                data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"\n'
