@@ -9,8 +9,8 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
 it), further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas, and with
-dice a picker adds to the roll (``hit: 1d4``) the rules that read the roll's total or the number needed
-again (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
+dice a picker adds to the roll (``hit: 1d4``) the rules that read the roll's total again, or the number
+needed where the block does not read the target (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
 chances through the row of every total's chance (``Cells.added_values``).
 Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
 cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
@@ -205,16 +205,18 @@ def unsupported(block: Resolution) -> list[str]:
 
 def unsupported_with_added_dice(block: Resolution) -> list[str]:
     """What the sheet cannot yet weigh over the dice a picker adds to the roll: the rules that read
-    the roll's total a second time (a confirmation, a chart read with the modifiers) or the number
-    needed (no critical when it is high, the natural penalty)."""
+    the roll's total a second time (a confirmation, a chart read with the modifiers), and those that
+    read the number needed (no critical when it is high, the natural penalty) unless they read the
+    target (``need_basis: target``), which the dice do not move."""
+    reads_need = "need" in possible(block.need_basis)
     checks = {
         "critical.mode confirm": "confirm" in possible(block.critical.mode),
-        "critical.no_critical_when_needed": any(
-            span is not None for span in possible(block.critical.no_critical_when_needed)
-        ),
+        "critical.no_critical_when_needed read from the number needed": reads_need
+        and any(span is not None for span in possible(block.critical.no_critical_when_needed)),
         "critical.follow_adds_mods": block.critical.chart is not None
         and any(possible(block.critical.chart.follow_adds_mods)),
-        "damage.natural_penalty": block.damage.natural_penalty is not None,
+        "damage.natural_penalty read from the number needed": reads_need
+        and block.damage.natural_penalty is not None,
     }
     return [
         f"{key} with dice on the roll (a picker's hit: 1d4)" for key, present in checks.items() if present

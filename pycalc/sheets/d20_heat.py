@@ -10,8 +10,8 @@ bonus and the target alone (the number needed, whether a critical is possible) i
 :class:`pycalc.sheets.d20_formulas.Formulas` over the cell's own row and column headers.
 
 A ruleset whose pickers add dice to the roll (``hit: 1d4``) gets a hit grid over every total of the
-dice picked on its calculator (``hit_formula`` with ``added``; the reference is then
-``Attack(bonus, target, added=...)``).
+dice picked on its calculator, and so does its critical grid (``hit_formula``, ``critical_formula`` with
+``added``; the reference is then ``Attack(bonus, target, added=...)``).
 
 A critical grid is written when the chance of a critical can change with the number needed (a
 confirmation roll, or no critical when a high number is needed); a fumble row by the attacker's
@@ -188,21 +188,25 @@ def hit_faces(need: str) -> str:
     return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*({FACE}>={need}))"
 
 
+def hit_faces_added(need: str) -> str:
+    """``hit_faces`` over every total of the dice on the roll, each by its chance (the faces down, the
+    totals across: SUMPRODUCT adds every pair)."""
+    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
+    return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES}"
+
+
 def hit_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
     """Chance to hit (Hit or Critical); with ``added``, over every total of the dice the calculator's
-    picks add to the roll (the faces down, the totals across: SUMPRODUCT adds every pair)."""
+    picks add to the roll."""
     need = cell_formulas(block, bonus, target).c.need
-    if not added:
-        return f"SUMPRODUCT({hit_faces(need)})/{FACES}"
-    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
-    return (
-        f"SUMPRODUCT((1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES})/{FACES}"
-    )
+    return f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)})/{FACES}"
 
 
-def critical_formula(block: Resolution, bonus: str, target: str) -> str:
-    """Chance of a critical: a critical roll that hits, when a critical is possible, times what the
-    critical mode asks of the follow-up roll."""
+def critical_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
+    """Chance of a critical: a critical roll that hits (``added``: over every total of the dice on the
+    roll), when a critical is possible, times what the critical mode asks of the follow-up roll. With
+    dice on the roll the block reads neither a confirmation nor the number needed
+    (``d20_formulas.unsupported_with_added_dice``), so only the hit depends on their total."""
     rules = cell_formulas(block, bonus, target)
     need, mode = rules.c.need, block.critical.mode
     fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
@@ -212,7 +216,7 @@ def critical_formula(block: Resolution, bonus: str, target: str) -> str:
         f"IF({f.is_mode(mode, 'automatic')},1,IF({f.is_mode(mode, 'confirm')},{confirm},"
         f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
     )
-    threats = f"SUMPRODUCT({hit_faces(need)}*{CRITICAL_ROLL})/{FACES}"
+    threats = f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)}*{CRITICAL_ROLL})/{FACES}"
     return f"IF({rules.crit_possible()},{threats}*{follow},0)"
 
 
@@ -250,8 +254,8 @@ def heat_maps(
     critical_title: str = "Chance of a critical",
     added: bool = False,
 ) -> list[HeatMap]:
-    """The hit grid (``added``: over the dice the calculator's picks add to the roll), and the
-    critical grid when it can vary."""
+    """The hit grid and the critical grid when it can vary (``added``: both over the dice the
+    calculator's picks add to the roll)."""
     maps = [
         HeatMap(
             "Chance to hit",
@@ -270,7 +274,7 @@ def heat_maps(
                 corner,
                 bonuses,
                 targets,
-                lambda b, t: critical_formula(block, b, t),
+                lambda b, t: critical_formula(block, b, t, added),
             )
         )
     return maps
