@@ -32,6 +32,7 @@ from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
 from tests.test_d20_heat import grid_cells
 from tests.test_generic_parity import (
+    CRITICAL_BLOCK,
     FIXTURE,
     SITUATION_BLOCK,
     SITUATION_TABLES,
@@ -471,10 +472,69 @@ def test_the_heat_maps_of_target_read_rules_with_dice_equal_the_engine(calc, tar
         assert results[0] != results[1]
 
 
+# --------------------------------------------------------------------------- a confirmation roll
+
+CONFIRM_BLOCK = CRITICAL_BLOCK.replace(
+    "    mode: confirm\n", "    mode: confirm\n    rolls: {from: 18}\n"
+) + ("  modifiers: [missile_range, cover, situation, magic]\n")
+
+
+@pytest.fixture(scope="module")
+def confirm_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Bless and Bane with Pathfinder-style criticals: a threat on 18 to 20 that hits is confirmed by
+    a follow-up roll that hits too (a natural 1 fails), the same total of the dice added to both."""
+    return edited_bx(tmp_path_factory, CONFIRM_BLOCK, "bx-confirm", TARGET_READ_OLD)
+
+
+def test_a_confirmation_roll_with_dice_equals_the_engine(calc, confirm_bx):
+    rules, xlsx = confirm_bx
+    by_hand = [
+        CalculatorInputs(
+            bonus=5,
+            target=target,
+            roll=roll,
+            follow_roll=follow,
+            dice="1d6",
+            damage_roll=4,
+            level=3,
+            toggles=frozenset(picks),
+            added_roll=total,
+        )
+        for target in (15, 24)
+        for picks, total in (({BLESS}, 4), ({BLESS}, 1), ({BANE}, -3), ({BLESS, BANE}, 2), ({BLESS}, None))
+        for roll, follow in ((18, 14), (19, 11), (20, 16), (20, 1), (1, 5))
+    ]
+    cases = by_hand + dice_cases(rules, 200, 3406)
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    assert {"not used", "typed: Hit", "typed: Miss", "missing or off"} <= dice_coverage(rules, cases)
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in by_hand}
+    assert {"Critical", "Hit"} <= results
+    # the one total counts in both rolls: with Bless at 4 a follow-up 11 confirms against 20, at 1 not
+    confirmed = [
+        attack_outputs(
+            rules,
+            CalculatorInputs(
+                bonus=5, target=20, roll=19, follow_roll=11, toggles=frozenset({BLESS}), added_roll=t
+            ),
+        )["ATTACK_RESULT"]
+        for t in (4, 1)
+    ]
+    assert confirmed == ["Critical", "Hit"]
+
+
+def test_the_heat_maps_of_a_confirmation_with_dice_equal_the_engine(calc, confirm_bx):
+    rules, xlsx = confirm_bx
+    for grid, outcomes in (("ODDS_HIT_GRID", (HIT, CRITICAL)), ("ODDS_CRIT_GRID", (CRITICAL,))):
+        problems, compared, results = grid_mismatches(calc, rules, xlsx, grid, HEAT_PICKS[:3], outcomes)
+        assert not problems, f"{grid}: {len(problems)} mismatches, first: " + "\n".join(problems[:5])
+        assert compared >= 3 * 300
+        assert results[0] != results[1] and results[1] != results[2]
+
+
 @pytest.mark.parametrize(
     "critical, named",
     [
-        ("  critical: confirm\n", "critical.mode confirm"),
         (
             "  critical: {mode: automatic, no_critical_when_needed: {above: 19}}\n",
             "critical.no_critical_when_needed read from the number needed",

@@ -217,7 +217,43 @@ def critical_formula(block: Resolution, bonus: str, target: str, added: bool = F
         f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
     )
     threats = f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)}*{CRITICAL_ROLL})/{FACES}"
-    return f"IF({rules.crit_possible()},{threats}*{follow},0)"
+    by_mode = f"{threats}*{follow}"
+    if added and "confirm" in possible(mode):  # the one total of the dice is added to both rolls
+        weights = f.need_weights(need, f.ADDED_VALUES, f.ADDED_CHANCES)
+        both = f"SUMPRODUCT({f.THREAT_COUNTS}*{f.CONFIRM_COUNTS}*{weights})/{FACES}^2"
+        by_mode = f.choose(f.is_mode(mode, "confirm"), both, by_mode)
+    return f"IF({rules.crit_possible()},{by_mode},0)"
+
+
+def write_confirm_counts(book: Workbook, sheet: Worksheet, block: Resolution, faces: int, top: int) -> None:
+    """From row ``top`` of the hidden ``sheet``: each number a total of the dice on the roll may leave
+    needed (the faces and one above), how many follow-up faces confirm at it and how many critical
+    rolls hit at it with no situation (``d20_formulas.need_weights`` weighs them by the dice)."""
+    fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
+    columns = (
+        (f.CONFIRM_NEEDS, "Needed after the dice", None),
+        (
+            f.CONFIRM_COUNTS,
+            "Faces that confirm",
+            lambda k: f"SUMPRODUCT(({FACE}>={k})*(1-{fails}*{ALWAYS_MISS}))",
+        ),
+        (f.THREAT_COUNTS, "Critical rolls that hit", lambda k: f"SUMPRODUCT({hit_faces(k)}*{CRITICAL_ROLL})"),
+    )
+    for col, (name, title, formula) in enumerate(columns, start=1):
+        put(sheet.cell(top, col), title).font = BOLD
+        for need in range(1, faces + 2):
+            cell = sheet.cell(top + need, col)
+            if formula is None:
+                put(cell, need)
+            else:
+                put_formula(cell, formula(f"$A{top + need}"))
+        define_name(
+            book,
+            name,
+            absolute(
+                sheet, f"{get_column_letter(col)}{top + 1}", f"{get_column_letter(col)}{top + faces + 1}"
+            ),
+        )
 
 
 def fumble_formula(block: Resolution, level: str) -> str:
