@@ -32,6 +32,9 @@ from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
 from tests.test_d20_heat import grid_cells
 from tests.test_generic_parity import (
+    BASE_RULES,
+    CHART_BLOCK,
+    CHART_TABLES,
     CRITICAL_BLOCK,
     FIXTURE,
     SITUATION_BLOCK,
@@ -565,5 +568,16 @@ def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
     assert f"ruleset.yaml:{line}: " in str(caught.value) and f"{named} with dice on the roll" in str(
         caught.value
     )
+    attack = engine.Attack(5, 15, added=((1, 4),))
+    assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
+
+
+def test_a_chart_read_with_the_modifiers_and_dice_still_stops_the_build(tmp_path: Path):
+    """A critical chart read with the roll's modifiers (``follow_adds_mods``) and Bless: the sheet
+    would weigh each chart row with the hit, total by total, in the damage odds too; not written yet."""
+    rules = load_folder(edited_copy(tmp_path / "bx", BASE_RULES, CHART_BLOCK, CHART_TABLES))
+    with pytest.raises(TableError) as caught:
+        d20_formulas.check_supported(rules)
+    assert "critical.follow_adds_mods with dice on the roll" in str(caught.value)
     attack = engine.Attack(5, 15, added=((1, 4),))
     assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
