@@ -108,13 +108,29 @@ def write_face_columns(
             if parts is None or column.formula is None
             else parts.column_formula(column.formula)
         )
-        for face in range(1, faces + 1):
-            cell = sheet.cell(header + face, col)
-            if formula is None:
-                put(cell, face)
-            else:
-                put_formula(cell, formula(f"${get_column_letter(first_col)}{header + face}"))
-        define_name(book, column.name, absolute(sheet, f"{letter}{header + 1}", f"{letter}{header + faces}"))
+        write_numbered(book, sheet, (column.name, col, header), faces, formula, get_column_letter(first_col))
+
+
+def write_numbered(
+    book: Workbook,
+    sheet: Worksheet,
+    where: tuple[str, int, int],
+    count: int,
+    formula: Callable[[str], str] | None,
+    numbers: str,
+) -> None:
+    """Below row ``top`` of column ``col`` (``where``: name, col, top), ``count`` cells named ``name``:
+    the numbers 1 to ``count`` (``formula`` None), or ``formula`` of the number in column ``numbers``
+    of the same row."""
+    name, col, top = where
+    for number in range(1, count + 1):
+        cell = sheet.cell(top + number, col)
+        if formula is None:
+            put(cell, number)
+        else:
+            put_formula(cell, formula(f"${numbers}{top + number}"))
+    letter = get_column_letter(col)
+    define_name(book, name, absolute(sheet, f"{letter}{top + 1}", f"{letter}{top + count}"))
 
 
 FaceFormula = tuple[str, str, Callable[[str], str]]  # (defined name, title, formula of the face's cell)
@@ -241,19 +257,7 @@ def write_confirm_counts(book: Workbook, sheet: Worksheet, block: Resolution, fa
     )
     for col, (name, title, formula) in enumerate(columns, start=1):
         put(sheet.cell(top, col), title).font = BOLD
-        for need in range(1, faces + 2):
-            cell = sheet.cell(top + need, col)
-            if formula is None:
-                put(cell, need)
-            else:
-                put_formula(cell, formula(f"$A{top + need}"))
-        define_name(
-            book,
-            name,
-            absolute(
-                sheet, f"{get_column_letter(col)}{top + 1}", f"{get_column_letter(col)}{top + faces + 1}"
-            ),
-        )
+        write_numbered(book, sheet, (name, col, top), faces + 1, formula, "A")
 
 
 def fumble_formula(block: Resolution, level: str) -> str:
