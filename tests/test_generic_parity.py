@@ -279,8 +279,8 @@ def edited_bx(
     tmp_path_factory: pytest.TempPathFactory, block: str, name: str, old: str = BASE_RULES, tables: str = ""
 ) -> tuple[RuleSet, Path]:
     """The fixture with ``old`` in its resolution block replaced by ``block`` and ``tables`` added;
-    without its dice on the roll unless ``block`` lists them (the sheet does not weigh them with a
-    confirmation, a chart read with the modifiers or a natural penalty yet)."""
+    without its dice on the roll unless ``block`` lists them (tests/test_roll_dice.py weighs them with
+    these blocks)."""
     folder = tmp_path_factory.mktemp("tables") / "bx"
     shutil.copytree(FIXTURE, folder)
     header = folder / "ruleset.yaml"

@@ -32,6 +32,10 @@ from pycalc.tables import RuleSet, load_folder
 from tests.parity import same
 from tests.test_d20_heat import grid_cells
 from tests.test_generic_parity import (
+    BASE_RULES,
+    CHART_BLOCK,
+    CHART_TABLES,
+    CRITICAL_BLOCK,
     FIXTURE,
     SITUATION_BLOCK,
     SITUATION_TABLES,
@@ -364,38 +368,183 @@ HEAT_PICKS = [
 ]
 
 
+def grid_mismatches(
+    calc, rules: RuleSet, xlsx: Path, grid: str, picks_list: list[dict], outcomes: tuple[str, ...]
+) -> tuple[list[str], int, list[list]]:
+    """Cells of the heat map ``grid`` where the sheet differs from the engine's chance of ``outcomes``
+    over the dice each set of picks adds; how many were compared, and the values by picks."""
+    book = openpyxl.load_workbook(xlsx)
+    _, cells = grid_cells(book, grid)
+    results = calc.evaluate_cells_per_scenario(
+        xlsx, picks_list, [(sheet, cell) for sheet, cell, _, _ in cells]
+    )
+    problems, compared = [], 0
+    for picks, values in zip(picks_list, results, strict=True):
+        toggles = [(t, r) for t, r in (BLESS, BANE, PRAYER) if picks.get(pick_name(t, r))]
+        choices = (
+            {"inspiration": picks[pick_name("inspiration")]} if pick_name("inspiration") in picks else {}
+        )
+        added = engine.picked_situation(rules, choices, toggles).hit_dice
+        for (_, cell, bonus, target), value in zip(cells, values, strict=True):
+            odds_now = engine.chances(rules, engine.Attack(int(bonus), int(target), added=added))
+            want = sum(odds_now[outcome] for outcome in outcomes)
+            compared += 1
+            if not same(want, value):
+                problems.append(f"{cell} ({bonus}, {target}) {picks}: {want} != {value}")
+    return problems, compared, results
+
+
 def test_the_odds_heat_map_with_dice_picked_equals_the_engine(calc, inspired_bx):
     """The Odds sheet's hit grid weighs every total of the dice the calculator's picks add (its rows
     are the bonus with every other modifier, so a Prayer's +1 does not move it)."""
     rules, xlsx = inspired_bx
-    book = openpyxl.load_workbook(xlsx)
-    _, cells = grid_cells(book, "ODDS_HIT_GRID")
-    results = calc.evaluate_cells_per_scenario(
-        xlsx, HEAT_PICKS, [(sheet, cell) for sheet, cell, _, _ in cells]
+    problems, compared, results = grid_mismatches(
+        calc, rules, xlsx, "ODDS_HIT_GRID", HEAT_PICKS, (HIT, CRITICAL)
     )
-    problems, compared = [], 0
-    for picks, values in zip(HEAT_PICKS, results, strict=True):
-        toggles = [(t, r) for t, r in (BLESS, BANE, PRAYER) if picks.get(pick_name(t, r))]
-        choices = {"inspiration": picks.get(pick_name("inspiration"), "Not inspired")}
-        added = engine.picked_situation(rules, choices, toggles).hit_dice
-        for (_, cell, bonus, target), value in zip(cells, values, strict=True):
-            odds_now = engine.chances(rules, engine.Attack(int(bonus), int(target), added=added))
-            want = odds_now[HIT] + odds_now[CRITICAL]
-            compared += 1
-            if not same(want, value):
-                problems.append(f"{cell} ({bonus}, {target}) {picks}: {want} != {value}")
     assert not problems, f"{len(problems)} mismatches, first: " + "\n".join(problems[:5])
     assert compared >= 5 * 300
     assert results[0] != results[1] and results[1] != results[2]  # the picked dice move the map
 
 
+# --------------------------------------------------------------------------- rules that read the target
+
+TARGET_READ_BLOCK = """
+  need_basis: target
+  fumble: none
+  critical:
+    mode: automatic
+    rolls: {from: 15}
+    no_critical_when_needed: {at_least: 17}
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: 2, modifier: 1}
+    natural_penalty: {above: 14, per_point: 2, from: total}
+  modifiers: [missile_range, cover, situation, magic]
+"""
+TARGET_READ_OLD = (
+    "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
+    "  modifiers: [missile_range, cover, situation]\n"
+)
+
+
+@pytest.fixture(scope="module")
+def target_read_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Bless and Bane with criticals on 15 to 20 (hitting by the total below 20), none against a target
+    of 17 or more, and a natural-20 hit losing 2
+    damage a point of target above 14: both read the target (``need_basis: target``), which the dice
+    do not move, so the sheet weighs them with dice on the roll."""
+    return edited_bx(tmp_path_factory, TARGET_READ_BLOCK, "bx-target-read", TARGET_READ_OLD)
+
+
+def test_no_critical_when_needed_and_the_natural_penalty_with_dice_equal_the_engine(calc, target_read_bx):
+    rules, xlsx = target_read_bx
+    by_hand = [
+        CalculatorInputs(
+            bonus=bonus,
+            target=target,
+            roll=roll,
+            dice="1d6",
+            damage_roll=4,
+            toggles=frozenset(picks),
+            added_roll=total,
+        )
+        for bonus, target in ((5, 15), (3, 18), (0, 12))
+        for picks, total in (({BLESS}, 4), ({BANE}, -2), ({BLESS, BANE}, 1), ({BLESS}, None), (set(), None))
+        for roll in (1, 13, 19, 20)
+    ]
+    cases = by_hand + dice_cases(rules, 200, 3405)
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    assert {"not used", "typed: Hit", "typed: Miss", "missing or off"} <= dice_coverage(rules, cases)
+    outputs = [attack_outputs(rules, one) for one in by_hand]
+    assert {"Critical", "Hit"} <= {out["ATTACK_RESULT"] for out in outputs}  # criticals below 17 only
+    attack = engine.Attack(5, 18, added=((1, 4),))
+    assert engine.natural_penalty(rules, attack, 20) == 8  # (18 - 14) x 2, whatever the die shows
+    assert not engine.critical_possible(rules, attack)
+
+
+def test_the_heat_maps_of_target_read_rules_with_dice_equal_the_engine(calc, target_read_bx):
+    """Both grids over every total of the picked dice: the critical grid is written (no critical
+    against a high target) and its threats hit over the dice."""
+    rules, xlsx = target_read_bx
+    picks_list = [*HEAT_PICKS[:3], {pick_name(*BLESS): True, pick_name(*BANE): True}]
+    for grid, outcomes in (("ODDS_HIT_GRID", (HIT, CRITICAL)), ("ODDS_CRIT_GRID", (CRITICAL,))):
+        problems, compared, results = grid_mismatches(calc, rules, xlsx, grid, picks_list, outcomes)
+        assert not problems, f"{grid}: {len(problems)} mismatches, first: " + "\n".join(problems[:5])
+        assert compared >= 4 * 300
+        assert results[0] != results[1]
+
+
+# --------------------------------------------------------------------------- a confirmation roll
+
+CONFIRM_BLOCK = CRITICAL_BLOCK.replace(
+    "    mode: confirm\n", "    mode: confirm\n    rolls: {from: 18}\n"
+) + ("  modifiers: [missile_range, cover, situation, magic]\n")
+
+
+@pytest.fixture(scope="module")
+def confirm_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Bless and Bane with Pathfinder-style criticals: a threat on 18 to 20 that hits is confirmed by
+    a follow-up roll that hits too (a natural 1 fails), the same total of the dice added to both."""
+    return edited_bx(tmp_path_factory, CONFIRM_BLOCK, "bx-confirm", TARGET_READ_OLD)
+
+
+def test_a_confirmation_roll_with_dice_equals_the_engine(calc, confirm_bx):
+    rules, xlsx = confirm_bx
+    by_hand = [
+        CalculatorInputs(
+            bonus=5,
+            target=target,
+            roll=roll,
+            follow_roll=follow,
+            dice="1d6",
+            damage_roll=4,
+            level=3,
+            toggles=frozenset(picks),
+            added_roll=total,
+        )
+        for target in (15, 24)
+        for picks, total in (({BLESS}, 4), ({BLESS}, 1), ({BANE}, -3), ({BLESS, BANE}, 2), ({BLESS}, None))
+        for roll, follow in ((18, 14), (19, 11), (20, 16), (20, 1), (1, 5))
+    ]
+    cases = by_hand + dice_cases(rules, 200, 3406)
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    assert {"not used", "typed: Hit", "typed: Miss", "missing or off"} <= dice_coverage(rules, cases)
+    results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in by_hand}
+    assert {"Critical", "Hit"} <= results
+    # the one total counts in both rolls: with Bless at 4 a follow-up 11 confirms against 20, at 1 not
+    confirmed = [
+        attack_outputs(
+            rules,
+            CalculatorInputs(
+                bonus=5, target=20, roll=19, follow_roll=11, toggles=frozenset({BLESS}), added_roll=t
+            ),
+        )["ATTACK_RESULT"]
+        for t in (4, 1)
+    ]
+    assert confirmed == ["Critical", "Hit"]
+
+
+def test_the_heat_maps_of_a_confirmation_with_dice_equal_the_engine(calc, confirm_bx):
+    rules, xlsx = confirm_bx
+    for grid, outcomes in (("ODDS_HIT_GRID", (HIT, CRITICAL)), ("ODDS_CRIT_GRID", (CRITICAL,))):
+        problems, compared, results = grid_mismatches(calc, rules, xlsx, grid, HEAT_PICKS[:3], outcomes)
+        assert not problems, f"{grid}: {len(problems)} mismatches, first: " + "\n".join(problems[:5])
+        assert compared >= 3 * 300
+        assert results[0] != results[1] and results[1] != results[2]
+
+
 @pytest.mark.parametrize(
     "critical, named",
     [
-        ("  critical: confirm\n", "critical.mode confirm"),
         (
             "  critical: {mode: automatic, no_critical_when_needed: {above: 19}}\n",
-            "critical.no_critical_when_needed",
+            "critical.no_critical_when_needed read from the number needed",
+        ),
+        (
+            "  critical: none\n  damage:\n    natural_penalty: {above: 14, per_point: 1}\n",
+            "damage.natural_penalty read from the number needed",
         ),
     ],
 )
@@ -404,7 +553,8 @@ def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
 ):
     """The engine reads these rules with dice on the roll; the generic sheet says at the block's line
     that it does not write them yet."""
-    rules = load_folder(edited_copy(tmp_path / "bx", "  critical: none\n", critical))
+    damage = "  damage:\n" if "damage:" in critical else ""  # the fixture's damage block follows critical
+    rules = load_folder(edited_copy(tmp_path / "bx", f"  critical: none\n{damage}", critical))
     with pytest.raises(TableError) as caught:
         d20_formulas.check_supported(rules)
     line = (
@@ -418,5 +568,16 @@ def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
     assert f"ruleset.yaml:{line}: " in str(caught.value) and f"{named} with dice on the roll" in str(
         caught.value
     )
+    attack = engine.Attack(5, 15, added=((1, 4),))
+    assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
+
+
+def test_a_chart_read_with_the_modifiers_and_dice_still_stops_the_build(tmp_path: Path):
+    """A critical chart read with the roll's modifiers (``follow_adds_mods``) and Bless: the sheet
+    would weigh each chart row with the hit, total by total, in the damage odds too; not written yet."""
+    rules = load_folder(edited_copy(tmp_path / "bx", BASE_RULES, CHART_BLOCK, CHART_TABLES))
+    with pytest.raises(TableError) as caught:
+        d20_formulas.check_supported(rules)
+    assert "critical.follow_adds_mods with dice on the roll" in str(caught.value)
     attack = engine.Attack(5, 15, added=((1, 4),))
     assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them

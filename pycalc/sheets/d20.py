@@ -267,10 +267,10 @@ def added_cells(rows: list[DiceRow]) -> list[tuple[str, str, str]]:
     ]
 
 
-def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top: int) -> None:
+def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top: int) -> int:
     """From row ``top`` of the hidden workings: the totals the picked dice can show across, then one
     row per die a picker row may add (picked, sign, sides) holding the chance of each total of the
-    picked dice so far; the last row's are the chances the odds weigh."""
+    picked dice so far; the last row's are the chances the odds weigh. The next free row."""
     totals = added_totals(rows)
     titles = ("Dice on the roll", "Picked", "Sign", "Sides")
     for col, title in enumerate(titles, start=1):
@@ -299,6 +299,7 @@ def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top:
     last = top + 1 + len(dice)
     define_name(book, f.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
     define_name(book, f.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
+    return last + 1
 
 
 def calculator_cells(rules: RuleSet) -> f.Cells:
@@ -483,12 +484,14 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
             put_formula(sheet.cell(row, col), face_formula(f"${face_letter}{row}"))
         define_name(book, name, absolute(sheet, f"{letter}{first}", f"{letter}{last}"))
     if adds_dice(rules):
-        write_added_dice(
+        free = write_added_dice(
             book,
             sheet,
             dice_rows(rules, block),
             max(len(working_cells(rules, block)) + len(unused), last) + 2,
         )
+        if "confirm" in possible(block.critical.mode):  # weighed with the dice, total by total
+            heat.write_confirm_counts(book, sheet, block, faces, free + 1)
     sheet.sheet_state = "hidden"
     protect(sheet)
 

@@ -9,8 +9,8 @@ The rules are those of :func:`pycalc.resolution.resolve` in the same order (see 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
 it), further rolls (``rerolled``) with a ``dice_rolled`` above 1 or in a table of formulas, and with
-dice a picker adds to the roll (``hit: 1d4``) the rules that read the roll's total or the number needed
-again (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
+dice a picker adds to the roll (``hit: 1d4``) a chart read with the roll's modifiers, and the rules that
+read the number needed where the block does not read the target (``unsupported_with_added_dice``). Those dice enter the result through their typed total and the
 chances through the row of every total's chance (``Cells.added_values``).
 Advantage weighs each face (``face_weight``); each damage multiplier stage takes its factor from a
 cell (the first the situation's, a later one its own, ``stage_factor_name``) and a picked rounding
@@ -78,6 +78,14 @@ ADDED_ROLL, ADDED_DICE, ADDED_VALUE = "ATTACK_ADDED_ROLL", "ATTACK_ADDED_DICE", 
 ADDED_ANY, ADDED_LOW, ADDED_HIGH = "ATTACK_ADDED_ANY", "ATTACK_ADDED_LOW", "ATTACK_ADDED_HIGH"
 # one row each on the d20 workings: every total of the dice on the roll, and its chance
 ADDED_VALUES, ADDED_CHANCES = "D20W_ADDED_VALUES", "D20W_ADDED_CHANCES"
+# the confirmation over the dice on the roll (d20_heat.write_confirm_counts): each number a total of the
+# dice may leave needed (the die's faces and one above), and for each how many follow-up faces confirm
+# and how many critical rolls hit (no situation: the heat maps')
+CONFIRM_NEEDS, CONFIRM_COUNTS, THREAT_COUNTS = (
+    "D20W_CONFIRM_NEEDS",
+    "D20W_CONFIRM_COUNTS",
+    "D20W_THREAT_COUNTS",
+)
 FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
 EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
 
@@ -204,17 +212,18 @@ def unsupported(block: Resolution) -> list[str]:
 
 
 def unsupported_with_added_dice(block: Resolution) -> list[str]:
-    """What the sheet cannot yet weigh over the dice a picker adds to the roll: the rules that read
-    the roll's total a second time (a confirmation, a chart read with the modifiers) or the number
-    needed (no critical when it is high, the natural penalty)."""
+    """What the sheet cannot yet weigh over the dice a picker adds to the roll: a chart read with the
+    roll's modifiers, and the rules that read the number needed (no critical when it is high, the
+    natural penalty) unless they read the target (``need_basis: target``), which the dice do not move.
+    A confirmation roll is weighed with the dice (``Formulas.hit_and_confirm_chance``)."""
+    reads_need = "need" in possible(block.need_basis)
     checks = {
-        "critical.mode confirm": "confirm" in possible(block.critical.mode),
-        "critical.no_critical_when_needed": any(
-            span is not None for span in possible(block.critical.no_critical_when_needed)
-        ),
+        "critical.no_critical_when_needed read from the number needed": reads_need
+        and any(span is not None for span in possible(block.critical.no_critical_when_needed)),
         "critical.follow_adds_mods": block.critical.chart is not None
         and any(possible(block.critical.chart.follow_adds_mods)),
-        "damage.natural_penalty": block.damage.natural_penalty is not None,
+        "damage.natural_penalty read from the number needed": reads_need
+        and block.damage.natural_penalty is not None,
     }
     return [
         f"{key} with dice on the roll (a picker's hit: 1d4)" for key, present in checks.items() if present
@@ -237,6 +246,18 @@ def check_supported(rules: RuleSet) -> Resolution:
             ]
         )
     return block
+
+
+def need_weights(need: str, values: str, chances: str) -> str:
+    """Each total of the dice on the roll (``values`` across) by its chance, at the number it leaves
+    needed (CONFIRM_NEEDS down; one below the lowest counts as the lowest, above the highest as the
+    highest: every face then confirms, or none does by its total)."""
+    left = f"({need}-{values})"
+    low, high = f"MIN({CONFIRM_NEEDS})", f"MAX({CONFIRM_NEEDS})"
+    return (
+        f"{chances}*(({CONFIRM_NEEDS}={left})+({CONFIRM_NEEDS}={low})*({left}<{low})"
+        f"+({CONFIRM_NEEDS}={high})*({left}>{high}))"
+    )
 
 
 # --------------------------------------------------------------------------- values
@@ -581,11 +602,36 @@ class Formulas:
 
     def face_crit_chance(self, face: str) -> str:
         mode = self.block.critical.mode
+        if self.c.added_values is not None and "confirm" in possible(mode):
+            hit = self.face_hit_chance(face)
+            by_mode = choose(
+                is_mode(mode, "automatic"),
+                hit,
+                choose(
+                    is_mode(mode, "chart"), f"{hit}*{self.c.crit_keep}", self.hit_and_confirm_chance(face)
+                ),
+            )
+            return (
+                f"IF({self.c.sit_auto_hit},0,IF(OR(NOT({self.critical_roll(face)}),"
+                f"NOT({self.c.crit_possible})),0,{by_mode}))"
+            )
         return (
             f"IF({self.c.sit_auto_hit},0,{self.face_hit_chance(face)}*IF(OR(NOT({self.critical_roll(face)}),"
             f"NOT({self.c.crit_possible})),0,IF({is_mode(mode, 'automatic')},1,"
             f"IF({is_mode(mode, 'chart')},{self.c.crit_keep},{self.c.confirm_chance}))))"
         )
+
+    def hit_and_confirm_chance(self, face: str) -> str:
+        """Chance that the natural roll ``face`` hits and a follow-up roll confirms it, over every total
+        of the dice on the roll: the engine adds the one total to both rolls (``resolution.chances``
+        over ``fixed_attacks``), so the two are weighed together, total by total."""
+        c = self.c
+        assert c.added_values is not None
+        auto = f"AND({self.always_hits(face)},NOT({self.loses_auto_hit()}))"
+        weighed = f"{CONFIRM_COUNTS}*{need_weights(c.need, c.added_values, c.added_chances)}"
+        by_total = f"({face}+{c.added_values}>={c.need})"
+        confirmed = f"IF({auto},SUMPRODUCT({weighed}),SUMPRODUCT({weighed}*{by_total}))/{c.faces}"
+        return f"IF({self.always_misses(face)},0,IF({self.cannot_hit()},0,{confirmed}))"
 
     def face_fumble_chance(self, face: str) -> str:
         mode = self.block.fumble.mode

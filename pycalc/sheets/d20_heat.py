@@ -10,8 +10,8 @@ bonus and the target alone (the number needed, whether a critical is possible) i
 :class:`pycalc.sheets.d20_formulas.Formulas` over the cell's own row and column headers.
 
 A ruleset whose pickers add dice to the roll (``hit: 1d4``) gets a hit grid over every total of the
-dice picked on its calculator (``hit_formula`` with ``added``; the reference is then
-``Attack(bonus, target, added=...)``).
+dice picked on its calculator, and so does its critical grid (``hit_formula``, ``critical_formula`` with
+``added``; the reference is then ``Attack(bonus, target, added=...)``).
 
 A critical grid is written when the chance of a critical can change with the number needed (a
 confirmation roll, or no critical when a high number is needed); a fumble row by the attacker's
@@ -108,13 +108,29 @@ def write_face_columns(
             if parts is None or column.formula is None
             else parts.column_formula(column.formula)
         )
-        for face in range(1, faces + 1):
-            cell = sheet.cell(header + face, col)
-            if formula is None:
-                put(cell, face)
-            else:
-                put_formula(cell, formula(f"${get_column_letter(first_col)}{header + face}"))
-        define_name(book, column.name, absolute(sheet, f"{letter}{header + 1}", f"{letter}{header + faces}"))
+        write_numbered(book, sheet, (column.name, col, header), faces, formula, get_column_letter(first_col))
+
+
+def write_numbered(
+    book: Workbook,
+    sheet: Worksheet,
+    where: tuple[str, int, int],
+    count: int,
+    formula: Callable[[str], str] | None,
+    numbers: str,
+) -> None:
+    """Below row ``top`` of column ``col`` (``where``: name, col, top), ``count`` cells named ``name``:
+    the numbers 1 to ``count`` (``formula`` None), or ``formula`` of the number in column ``numbers``
+    of the same row."""
+    name, col, top = where
+    for number in range(1, count + 1):
+        cell = sheet.cell(top + number, col)
+        if formula is None:
+            put(cell, number)
+        else:
+            put_formula(cell, formula(f"${numbers}{top + number}"))
+    letter = get_column_letter(col)
+    define_name(book, name, absolute(sheet, f"{letter}{top + 1}", f"{letter}{top + count}"))
 
 
 FaceFormula = tuple[str, str, Callable[[str], str]]  # (defined name, title, formula of the face's cell)
@@ -188,21 +204,25 @@ def hit_faces(need: str) -> str:
     return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*({FACE}>={need}))"
 
 
+def hit_faces_added(need: str) -> str:
+    """``hit_faces`` over every total of the dice on the roll, each by its chance (the faces down, the
+    totals across: SUMPRODUCT adds every pair)."""
+    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
+    return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES}"
+
+
 def hit_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
     """Chance to hit (Hit or Critical); with ``added``, over every total of the dice the calculator's
-    picks add to the roll (the faces down, the totals across: SUMPRODUCT adds every pair)."""
+    picks add to the roll."""
     need = cell_formulas(block, bonus, target).c.need
-    if not added:
-        return f"SUMPRODUCT({hit_faces(need)})/{FACES}"
-    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
-    return (
-        f"SUMPRODUCT((1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES})/{FACES}"
-    )
+    return f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)})/{FACES}"
 
 
-def critical_formula(block: Resolution, bonus: str, target: str) -> str:
-    """Chance of a critical: a critical roll that hits, when a critical is possible, times what the
-    critical mode asks of the follow-up roll."""
+def critical_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
+    """Chance of a critical: a critical roll that hits (``added``: over every total of the dice on the
+    roll), when a critical is possible, times what the critical mode asks of the follow-up roll. With
+    dice on the roll the block reads neither a confirmation nor the number needed
+    (``d20_formulas.unsupported_with_added_dice``), so only the hit depends on their total."""
     rules = cell_formulas(block, bonus, target)
     need, mode = rules.c.need, block.critical.mode
     fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
@@ -212,8 +232,32 @@ def critical_formula(block: Resolution, bonus: str, target: str) -> str:
         f"IF({f.is_mode(mode, 'automatic')},1,IF({f.is_mode(mode, 'confirm')},{confirm},"
         f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
     )
-    threats = f"SUMPRODUCT({hit_faces(need)}*{CRITICAL_ROLL})/{FACES}"
-    return f"IF({rules.crit_possible()},{threats}*{follow},0)"
+    threats = f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)}*{CRITICAL_ROLL})/{FACES}"
+    by_mode = f"{threats}*{follow}"
+    if added and "confirm" in possible(mode):  # the one total of the dice is added to both rolls
+        weights = f.need_weights(need, f.ADDED_VALUES, f.ADDED_CHANCES)
+        both = f"SUMPRODUCT({f.THREAT_COUNTS}*{f.CONFIRM_COUNTS}*{weights})/{FACES}^2"
+        by_mode = f.choose(f.is_mode(mode, "confirm"), both, by_mode)
+    return f"IF({rules.crit_possible()},{by_mode},0)"
+
+
+def write_confirm_counts(book: Workbook, sheet: Worksheet, block: Resolution, faces: int, top: int) -> None:
+    """From row ``top`` of the hidden ``sheet``: each number a total of the dice on the roll may leave
+    needed (the faces and one above), how many follow-up faces confirm at it and how many critical
+    rolls hit at it with no situation (``d20_formulas.need_weights`` weighs them by the dice)."""
+    fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
+    columns = (
+        (f.CONFIRM_NEEDS, "Needed after the dice", None),
+        (
+            f.CONFIRM_COUNTS,
+            "Faces that confirm",
+            lambda k: f"SUMPRODUCT(({FACE}>={k})*(1-{fails}*{ALWAYS_MISS}))",
+        ),
+        (f.THREAT_COUNTS, "Critical rolls that hit", lambda k: f"SUMPRODUCT({hit_faces(k)}*{CRITICAL_ROLL})"),
+    )
+    for col, (name, title, formula) in enumerate(columns, start=1):
+        put(sheet.cell(top, col), title).font = BOLD
+        write_numbered(book, sheet, (name, col, top), faces + 1, formula, "A")
 
 
 def fumble_formula(block: Resolution, level: str) -> str:
@@ -250,8 +294,8 @@ def heat_maps(
     critical_title: str = "Chance of a critical",
     added: bool = False,
 ) -> list[HeatMap]:
-    """The hit grid (``added``: over the dice the calculator's picks add to the roll), and the
-    critical grid when it can vary."""
+    """The hit grid and the critical grid when it can vary (``added``: both over the dice the
+    calculator's picks add to the roll)."""
     maps = [
         HeatMap(
             "Chance to hit",
@@ -270,7 +314,7 @@ def heat_maps(
                 corner,
                 bonuses,
                 targets,
-                lambda b, t: critical_formula(block, b, t),
+                lambda b, t: critical_formula(block, b, t, added),
             )
         )
     return maps
