@@ -16,7 +16,6 @@ and the parity tests require both to agree.
 
 from __future__ import annotations
 
-from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -219,6 +218,8 @@ class Situation:
     ac: int  # added to the defender's AC
     damage: int  # added to the damage on a hit
     loses_dex: bool
+    band: Row | None = None  # a ranged attack's range band at the distance typed (None: no band)
+    band_error: str = ""  # why no band can be read: an increment or distance that cannot be
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
@@ -229,9 +230,13 @@ def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
     )
     ranged = pickers.RANGED in totals.kinds
     hit = totals.sums["hit"] + prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
-    with suppress(RuleError):  # the result says it (range_stop)
-        hit += range_hit(attack_range(rules, inputs, ranged))
-    return Situation(hit, totals.sums["ac"], totals.sums["damage"], totals.flags["loses_dex"])
+    band, band_error = None, ""
+    try:
+        band = attack_range(rules, inputs, ranged)
+    except RuleError as error:  # the result says it (range_stop)
+        band_error = str(error)
+    sums, flags = totals.sums, totals.flags
+    return Situation(hit + range_hit(band), sums["ac"], sums["damage"], flags["loses_dex"], band, band_error)
 
 
 def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
@@ -254,15 +259,13 @@ def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack
     return situated_attack(inputs, where), situated_damage(rules, inputs, where)
 
 
-def range_stop(rules: RuleSet, inputs: AttackInputs) -> tuple[str, str]:
+def range_stop(where: Situation) -> tuple[str, str]:
     """(the range band shown, what stops the attack: "" when nothing does)."""
-    try:
-        band = attack_range(rules, inputs, bool(chosen_row(rules, inputs.choices, KIND_TABLE)["ranged"]))
-    except RuleError as error:
-        return str(error), str(error)
-    if band is None:
+    if where.band_error:
+        return where.band_error, where.band_error
+    if where.band is None:
         return "", ""
-    return str(band["band"]), "" if band["in_range"] else OUT_OF_RANGE
+    return str(where.band["band"]), "" if where.band["in_range"] else OUT_OF_RANGE
 
 
 def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
@@ -280,7 +283,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
     }
-    found["ATTACK_RANGE_BAND"], stop = range_stop(rules, inputs)
+    found["ATTACK_RANGE_BAND"], stop = range_stop(where)
     if stop:
         found["ATTACK_RESULT"] = stop
         return found

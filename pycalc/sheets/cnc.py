@@ -834,7 +834,7 @@ def attack_range_section() -> Section:
 
 def range_workings() -> tuple[Field, ...]:
     """The range band's increments, its modifier, and what refuses the attack (out of range, or an
-    increment or distance that cannot be: ``engine.range_stop``)."""
+    increment or distance that cannot be: ``engine.range_stop``, read from the situation)."""
     increment, distance, increments = "ATTACK_RANGE_INCREMENT", "ATTACK_DISTANCE", RANGE_INCREMENTS
     typed = f"AND(ATTACK_RANGED,ISNUMBER({increment}),ISNUMBER({distance}))"
     counted = f'IF({typed},{increments_counted(increment, distance)},"")'
