@@ -78,8 +78,8 @@ def adds_dice(rules: RuleSet) -> bool:
 
 
 def added_dice_bounds(rules: RuleSet) -> tuple[int, int]:
-    """The lowest and highest total the dice on the roll can show under any picks (the log column's
-    check at entry; the row's own picks then narrow it)."""
+    """The lowest and highest total the dice on the roll can show under any picks: the totals the
+    hidden workings weigh, and the log column's check at entry (the row's own picks then narrow it)."""
     low = high = 0
     for table_id in engine.block(rules).modifiers or ():
         table = rules.table(table_id)

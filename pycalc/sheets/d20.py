@@ -30,6 +30,7 @@ from pycalc.resolution_block import ROLL_COLUMN as HIT_COLUMN
 from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import (
     NOT_ADDED,
+    added_dice_bounds,
     adds_dice,
     rolls_further,
     shows_chart_text,
@@ -219,13 +220,6 @@ def dice_rows(rules: RuleSet, block: Resolution) -> list[DiceRow]:
     return found
 
 
-def added_totals(rows: list[DiceRow]) -> range:
-    """Every total the picked dice can show together (the layout of their chances' rows)."""
-    low = sum(row.count * row.sides for row in rows if row.count < 0)
-    high = sum(row.count * row.sides for row in rows if row.count > 0)
-    return range(low, high + 1)
-
-
 ADDED_SAID = "ATTACK_ADDED_SAID"
 
 
@@ -267,11 +261,12 @@ def added_cells(rows: list[DiceRow]) -> list[tuple[str, str, str]]:
     ]
 
 
-def write_added_dice(book: Workbook, sheet: Worksheet, rows: list[DiceRow], top: int) -> int:
+def write_added_dice(book: Workbook, sheet: Worksheet, rules: RuleSet, rows: list[DiceRow], top: int) -> int:
     """From row ``top`` of the hidden workings: the totals the picked dice can show across, then one
     row per die a picker row may add (picked, sign, sides) holding the chance of each total of the
     picked dice so far; the last row's are the chances the odds weigh. The next free row."""
-    totals = added_totals(rows)
+    low, high = added_dice_bounds(rules)  # every total any picks can show
+    totals = range(low, high + 1)
     titles = ("Dice on the roll", "Picked", "Sign", "Sides")
     for col, title in enumerate(titles, start=1):
         put(sheet.cell(top, col), title).font = BOLD
@@ -487,6 +482,7 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         free = write_added_dice(
             book,
             sheet,
+            rules,
             dice_rows(rules, block),
             max(len(working_cells(rules, block)) + len(unused), last) + 2,
         )
