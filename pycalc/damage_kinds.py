@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from pycalc import pickers
 from pycalc.encounter_block import HEAL, SUBDUAL, DamageKinds, encounter
 from pycalc.tables import RuleSet
 
@@ -56,13 +57,8 @@ def row_kind(
     block = kinds(rules)
     if kind != "" or block is None or SUBDUAL not in labels(rules):
         return kind
-    ticked = set(toggles)
     for table_id, column in block.subdual_picks:
-        table = rules.table(table_id)
-        if table.picker == "toggle":
-            if any(r[column] is True for r in table.rows if (table_id, r.id) in ticked):
-                return SUBDUAL
-        elif table.by_label(choices.get(table_id, str(table.rows[0].label)))[column] is True:
+        if any(row[column] is True for _, row in pickers.picked(rules, choices, toggles, (table_id,))):
             return SUBDUAL
     return ""
 
