@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pycalc.resolution_block import Ref, Uses, _Parser, value
+from pycalc.block_parser import BlockParser, Uses
+from pycalc.resolution_block import Ref, value
 from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker
 
 TIES = ("simultaneous", "higher_dex")
@@ -152,7 +153,7 @@ class Creature:
 
 
 def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRules | None, Uses]:
-    parser = _Parser(check)
+    parser = BlockParser(check)
     data = check.mapping(raw, line, "encounter")
     if data is None:
         return None, parser.uses
@@ -214,7 +215,7 @@ def _flag(check: _Checker, data: LocatedDict, key: str) -> bool:
     return value
 
 
-def _attacks_each_round(parser: _Parser, data: LocatedDict) -> tuple[bool, Any]:
+def _attacks_each_round(parser: BlockParser, data: LocatedDict) -> tuple[bool, Any]:
     """The roster's Attacks each round: true (no default: only a number typed, or a creature's, is
     checked), false (no column), or the table cell of the number an empty one counts as."""
     raw, line = data["attacks_each_round"], data.value_lines["attacks_each_round"]
@@ -230,7 +231,7 @@ def _attacks_each_round(parser: _Parser, data: LocatedDict) -> tuple[bool, Any]:
     return False, None
 
 
-def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacked | None:
+def _spell_when_attacked(parser: BlockParser, data: LocatedDict) -> SpellWhenAttacked | None:
     check, what = parser.check, "encounter.spell_when_attacked"
     block = check.mapping(data["spell_when_attacked"], data.value_lines["spell_when_attacked"], what)
     if block is None:
@@ -252,7 +253,7 @@ def _spell_when_attacked(parser: _Parser, data: LocatedDict) -> SpellWhenAttacke
     return SpellWhenAttacked(table, order, says, hit_needed)
 
 
-def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | None:
+def _spell_lost_on_hit(parser: BlockParser, data: LocatedDict) -> tuple[str, str] | None:
     what, line = "encounter.spell_lost_on_hit", data.value_lines["spell_lost_on_hit"]
     table_id, _, column = str(data["spell_lost_on_hit"]).partition(".")
     if not column:
@@ -262,7 +263,7 @@ def _spell_lost_on_hit(parser: _Parser, data: LocatedDict) -> tuple[str, str] | 
     return table_id, column
 
 
-def _damage_kinds(parser: _Parser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:
+def _damage_kinds(parser: BlockParser, data: LocatedDict, hit_points: HitPoints) -> DamageKinds | None:
     check = parser.check
     what = "encounter.damage_kinds"
     block = check.mapping(data["damage_kinds"], data.value_lines["damage_kinds"], what)
@@ -335,7 +336,7 @@ def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:
     return tuple(found)
 
 
-def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) -> tuple[str, ...]:
+def _pick_tables(check: _Checker, parser: BlockParser, data: LocatedDict, key: str) -> tuple[str, ...]:
     picks: list[str] = []
     raw_picks = data.get(key, LocatedList())
     if not isinstance(raw_picks, list):
@@ -347,7 +348,7 @@ def _pick_tables(check: _Checker, parser: _Parser, data: LocatedDict, key: str) 
     return tuple(picks)
 
 
-def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:
+def _initiative(parser: BlockParser, data: LocatedDict) -> Initiative | None:
     check = parser.check
     block = check.mapping(
         data.get("initiative"), data.value_lines.get("initiative", data.line), "encounter.initiative"
@@ -391,7 +392,7 @@ def _initiative(parser: _Parser, data: LocatedDict) -> Initiative | None:
     )
 
 
-def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:
+def _hit_points(parser: BlockParser, data: LocatedDict) -> HitPoints | None:
     check = parser.check
     what = "encounter.hit_points"
     block = check.mapping(data.get("hit_points"), data.value_lines.get("hit_points", data.line), what)
@@ -422,7 +423,7 @@ def _hit_points(parser: _Parser, data: LocatedDict) -> HitPoints | None:
     return HitPoints(table, state, loss, exempt)
 
 
-def _morale(parser: _Parser, data: LocatedDict) -> Morale | None:
+def _morale(parser: BlockParser, data: LocatedDict) -> Morale | None:
     check = parser.check
     what = "encounter.morale"
     block = check.mapping(data["morale"], data.value_lines["morale"], what)

@@ -12,9 +12,12 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from pycalc.block_parser import Uses
 from pycalc.encounter_block import EncounterRules, parse_encounter
 from pycalc.house import apply_house_rules
-from pycalc.resolution_block import Resolution, Uses, check_references, parse_block
+from pycalc.resolution_block import Resolution
+from pycalc.resolution_parse import parse_block
+from pycalc.resolution_refs import check_references
 from pycalc.table_files import (
     OUTCOME_TABLE,
     PICKERS,

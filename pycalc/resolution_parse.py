@@ -1,0 +1,308 @@
+"""Parsing the ``resolution:`` block of a d20 ruleset's ``ruleset.yaml`` into
+:class:`pycalc.resolution_block.Resolution` (every key is documented in tables/README.md, "The
+resolution block"); its references are checked later by ``pycalc.resolution_refs``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pycalc.block_parser import Uses
+from pycalc.resolution_block import (
+    CRITICAL_KEYS,
+    CRITICAL_MODES,
+    DAMAGE_KEYS,
+    FORMULA_KEYS,
+    FUMBLE_KEYS,
+    FUMBLE_MODES,
+    HIT_FORMULA,
+    NEED_BASES,
+    NEED_RANGE_KEYS,
+    NEEDS_MAGIC,
+    NONE,
+    OWN,
+    PENALTY_FROM,
+    PICKED,
+    ROLL_MODES,
+    ROUNDINGS,
+    SCOPES,
+    TARGETS,
+    TOP_KEYS,
+    Advantage,
+    Chart,
+    Critical,
+    DamageRules,
+    Formula,
+    FormulaTable,
+    Fumble,
+    NeedRange,
+    Penalty,
+    Resolution,
+    RollColumn,
+    RollRange,
+    Rolls,
+    Stage,
+    possible,
+)
+from pycalc.situation_parse import SituationParser
+from pycalc.table_files import LocatedDict, LocatedList, _Checker
+
+
+class ResolutionParser(SituationParser):
+    """The block's parts, each read from its mapping with the value readers of :class:`BlockParser`."""
+
+    def rolls(self, raw: Any, line: int, what: str) -> Rolls:
+        if raw == NONE:
+            return ()
+        items, lines = (raw, raw.item_lines) if isinstance(raw, LocatedList) else ([raw], [line])
+        found: list[RollRange | RollColumn] = []
+        for item, item_line in zip(items, lines, strict=True):
+            data = self.check.mapping(item, item_line, f"{what} (natural rolls)")
+            if data is None:
+                continue
+            if "table" in data:
+                self.check.keys(data, {"table", "column"}, {"table", "column"}, what)
+                column = self.column_id(data, "column", what) or ""
+                table = self.table_id(
+                    data.get("table"),
+                    data.value_lines["table"],
+                    f"{what}.table",
+                    "bands",
+                    {column: ("bool",)},
+                )
+                found.append(RollColumn(table, column))
+                continue
+            self.check.keys(data, {"from", "to", "when"}, set(), what)
+            if "from" not in data and "to" not in data:
+                self.check.fail(data.line, f"{what} needs 'from', 'to' or both (or table and column)")
+            found.append(
+                RollRange(
+                    self.get(data, "from", self.number, what),
+                    self.get(data, "to", self.number, what),
+                    self.get(data, "when", self.flag, what, True),
+                )
+            )
+        return tuple(found)
+
+    def need_range(self, raw: Any, line: int, what: str) -> NeedRange | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, set(NEED_RANGE_KEYS), set(), what)
+        if not any(key in data for key in NEED_RANGE_KEYS):
+            self.check.fail(data.line, f"{what} needs at least one of {', '.join(NEED_RANGE_KEYS)}")
+        return NeedRange(*(self.get(data, key, self.number, what) for key in NEED_RANGE_KEYS))
+
+    def formula(self, raw: Any, line: int, what: str) -> Any:
+        if isinstance(raw, str):
+            name = self.check.ident(raw, line, what)
+            self.uses.formula_names.append((name, line, what))
+            return name
+        data = self.check.mapping(raw, line, f"{what} (a formula or a damage.formulas row id)")
+        if data is None:
+            return HIT_FORMULA
+        self.check.keys(data, set(FORMULA_KEYS), set(), what)
+        if not data:
+            self.check.fail(data.line, f"{what} needs at least one of {', '.join(FORMULA_KEYS)}")
+        return Formula(*(self.get(data, key, self.number, what, 0) for key in FORMULA_KEYS))
+
+    def chart(self, data: LocatedDict, what: str, mode: Any, with_formula: bool) -> Chart | None:
+        if "chart" not in data:
+            if "chart" in possible(mode):
+                self.check.fail(data.line, f"{what} mode chart needs 'chart' (the bands table it reads)")
+            return None
+        special = self.column_id(data, "special", what)
+        formula = self.column_id(data, "formula", what) if with_formula else None
+        text = self.column_id(data, "text", what)
+        columns: dict[str, tuple[str, ...]] = {}
+        if special:
+            columns[special] = ("bool",)
+        if text:
+            columns[text] = ("text",)
+        if formula:
+            columns[formula] = ("text", "outcome")
+            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))
+        elif with_formula:
+            self.check.fail(data.line, f"{what} chart needs 'formula' (the column naming each row's damage)")
+        plain = self.get(data, "plain_unless_special", self.flag, what, False)
+        if "plain_unless_special" in data and not special:
+            self.check.fail(
+                data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs 'special'"
+            )
+        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)
+        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
+        return Chart(table, special, plain, formula, adds, text)
+
+    def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:
+        if isinstance(raw, str):
+            block = LocatedDict(mode=raw)
+            block.line, block.value_lines, block.key_lines = line, {"mode": line}, {"mode": line}
+            return block
+        data = self.check.mapping(raw, line, what)
+        if data is not None:
+            self.check.keys(data, keys, {"mode"}, what)
+        return data
+
+    def fumble(self, raw: Any, line: int, what: str) -> Fumble:
+        data = self.mode_block(raw, line, what, FUMBLE_KEYS)
+        if data is None:
+            return Fumble()
+        mode = self.get(data, "mode", self.choice(FUMBLE_MODES), what, NONE)
+        return Fumble(mode, self.chart(data, what, mode, False))
+
+    def critical(self, raw: Any, line: int, what: str) -> Critical:
+        data = self.mode_block(raw, line, what, CRITICAL_KEYS)
+        if data is None:
+            return Critical()
+        if "follow_adds_mods" in data and "chart" not in data:
+            self.check.fail(data.value_lines["follow_adds_mods"], f"{what}.follow_adds_mods needs 'chart'")
+        mode = self.get(data, "mode", self.choice(CRITICAL_MODES), what, NONE)
+        return Critical(
+            mode=mode,
+            rolls=self.get(data, "rolls", self.rolls, what),
+            no_critical_when_needed=self.get(data, "no_critical_when_needed", self.need_range, what),
+            confirm_natural_miss_fails=self.get(data, "confirm_natural_miss_fails", self.flag, what, False),
+            chart=self.chart(data, what, mode, True),
+        )
+
+    def formulas(self, raw: Any, line: int, what: str) -> FormulaTable | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"table", *FORMULA_KEYS}, {"table"}, what)
+        columns = {key: self.column_id(data, key, what) or "" for key in FORMULA_KEYS if key in data}
+        if not columns:
+            self.check.fail(
+                data.line, f"{what} needs the column of at least one of {', '.join(FORMULA_KEYS)}"
+            )
+        wanted = {column: ("int",) for column in columns.values()}
+        return FormulaTable(
+            self.table_id(data.get("table"), data.value_lines.get("table", line), what, "entries", wanted),
+            columns,
+        )
+
+    def penalty(self, raw: Any, line: int, what: str) -> Penalty | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"above", "per_point", "from"}, {"above", "per_point"}, what)
+        return Penalty(
+            self.get(data, "above", self.number, what, 0),
+            self.get(data, "per_point", self.number, what, 0),
+            self.get(data, "from", self.choice(PENALTY_FROM), what, "total"),
+        )
+
+    def stages(self, raw: Any, line: int, what: str) -> tuple[Stage, ...]:
+        if not isinstance(raw, LocatedList):
+            self.check.fail(line, f"{what} must be a list of {{name, scope, rounding}}")
+            return ()
+        found: list[Stage] = []
+        for index, (item, item_line) in enumerate(zip(raw, raw.item_lines, strict=True)):
+            data = self.check.mapping(item, item_line, f"{what} item")
+            if data is None:
+                continue
+            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")
+            name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")
+            if name in {stage.name for stage in found}:
+                self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")
+            scope = self.get(data, "scope", self.choice(SCOPES), f"{what}.{name}", "whole")
+            if index and any(s != "whole" for s in possible(scope)):
+                self.check.fail(
+                    data.value_lines["scope"],
+                    f"{what}.{name}: only the first multiplier may have a scope other than whole",
+                )
+            found.append(
+                Stage(
+                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")
+                )
+            )
+        return tuple(found)
+
+    def damage(self, raw: Any, line: int, what: str) -> DamageRules:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return DamageRules()
+        self.check.keys(data, DAMAGE_KEYS, set(), what)
+        formula = self.formula
+        return DamageRules(
+            least=self.get(data, "least", self.number, what, 0),
+            formulas=self.get(data, "formulas", self.formulas, what),
+            hit=self.get(data, "hit", formula, what, HIT_FORMULA),
+            critical=self.get(data, "critical", formula, what),
+            auto_hit=self.get(data, "auto_hit", formula, what),
+            auto_hit_multiplied=self.get(data, "auto_hit_multiplied", self.flag, what, True),
+            natural_penalty=self.get(data, "natural_penalty", self.penalty, what),
+            multipliers=self.get(data, "multipliers", self.stages, what, ()),
+        )
+
+    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, {"highest_of", "lowest_of", "both"}, set(), what)
+        return Advantage(
+            self.get(data, "highest_of", self.number, what),
+            self.get(data, "lowest_of", self.number, what),
+            self.get(data, "both", self.choice(ROLL_MODES), what, "normal"),
+        )
+
+    def modifiers(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:
+        if raw == OWN:
+            return None
+        if not isinstance(raw, LocatedList):
+            self.check.fail(line, f"{what} must be 'own' or a list of picker table ids")
+            return None
+        found = []
+        for item, item_line in zip(raw, raw.item_lines, strict=True):
+            table = self.check.ident(item, item_line, f"{what} table id")
+            self.uses.pickers.append((table, item_line))
+            found.append(table)
+        return tuple(found)
+
+    def block(self, data: LocatedDict) -> Resolution:
+        what = "resolution"
+        self.check.keys(data, TOP_KEYS, {"die", "target"}, what)
+        if "note" in data and not isinstance(data["note"], str):
+            self.check.fail(data.value_lines["note"], f"{what}.note must be text")
+        number = self.number
+        if "situation" in data and data.get("modifiers", OWN) != OWN:
+            self.check.fail(data.key_lines["situation"], f"{what}.situation is read only with modifiers: own")
+        if data.get("target") == "descending_ac" and "least_target" in data:
+            self.check.fail(
+                data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"
+            )
+        return Resolution(
+            die=self.get(data, "die", number, what, 0),
+            target=self.get(data, "target", self.choice(TARGETS), what, TARGETS[0]),
+            file=self.check.file,
+            line=data.line,
+            ac_change=self.get(data, "ac_change", number, what, 1),
+            least_target=self.get(data, "least_target", number, what),
+            hit_margin=self.get(data, "hit_margin", number, what, 0),
+            need_basis=self.get(data, "need_basis", self.choice(NEED_BASES), what, "need"),
+            advantage=self.get(data, "advantage", self.advantage, what),
+            follow_die=self.get(data, "follow_die", number, what),
+            always_miss=self.get(data, "always_miss", self.rolls, what, ()),
+            always_hit=self.get(data, "always_hit", self.rolls, what, ()),
+            needs_magic=self.get(data, "needs_magic", self.choice(NEEDS_MAGIC), what, "cannot_hit"),
+            fumble=self.get(data, "fumble", self.fumble, what, Fumble()),
+            critical=self.get(data, "critical", self.critical, what, Critical()),
+            damage=self.get(data, "damage", self.damage, what, DamageRules()),
+            modifiers=self.get(data, "modifiers", self.modifiers, what),
+            situation=self.situation(data["situation"], data.value_lines["situation"], f"{what}.situation")
+            if "situation" in data
+            else None,
+            picked_tables=tuple(
+                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)
+            ),
+        )
+
+
+def parse_block(check: _Checker, raw: Any, line: int) -> tuple[Resolution | None, Uses]:
+    """The block of ``ruleset.yaml`` (problems go to ``check``); its references are checked later
+    by :func:`pycalc.resolution_refs.check_references`, once the tables are loaded."""
+    parser = ResolutionParser(check)
+    data = check.mapping(raw, line, "resolution")
+    if data is None:
+        return None, parser.uses
+    return parser.block(data), parser.uses

@@ -1,0 +1,134 @@
+"""Checking what a ``resolution:`` block refers to, once every table and ruling is loaded: each table
+cell, table, column and ruling it names must exist with the right type (``file:line: what is wrong``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pycalc.block_parser import Uses
+from pycalc.resolution_block import ANY, MELEE, PICKED, RANGED, ROLL_COLUMN
+from pycalc.table_files import Ruling, Table, TableProblem
+
+
+def check_references(
+    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
+) -> list[TableProblem]:
+    """Every table cell, table, column and ruling the block names must exist with the right type."""
+    problems: list[TableProblem] = []
+
+    def fail(line: int, message: str) -> None:
+        problems.append(TableProblem(file, line, message))
+
+    pickers = {table_id for table_id, _ in uses.pickers}
+    for ref, kind, what in uses.refs:
+        table = tables.get(ref.table)
+        if table is None or table.kind != "entries":
+            fail(ref.line, f"{what}: {ref.table!r} is not an entries table of this ruleset")
+            continue
+        if ref.entry == PICKED:
+            if table.picker != "choice" or ref.table not in pickers:
+                fail(
+                    ref.line,
+                    f"{what}: {ref.table}.picked needs {ref.table!r} as a choice picker in modifiers",
+                )
+                continue
+        elif ref.entry not in {row.id for row in table.rows}:
+            fail(ref.line, f"{what}: table {ref.table!r} has no entry {ref.entry!r}")
+            continue
+        column = next((c for c in table.columns if c.id == ref.column), None)
+        if column is None:
+            fail(ref.line, f"{what}: table {ref.table!r} has no column {ref.column!r}")
+        elif column.type != kind:
+            fail(ref.line, f"{what}: column {ref.table}.{ref.column} is {column.type}, not {kind}")
+    for use, what in uses.rulings:
+        ruling = rulings.get(use.ruling)
+        if ruling is None:
+            fail(use.line, f"{what}: no ruling {use.ruling!r} in this ruleset")
+            continue
+        missing = [c for c in ruling.choices if c not in use.choices]
+        unknown = [c for c in use.choices if c not in ruling.choices]
+        if missing:
+            fail(use.line, f"{what}: ruling {use.ruling!r} choice(s) {', '.join(missing)} not given")
+        if unknown:
+            fail(use.line, f"{what}: {', '.join(unknown)} not a choice of ruling {use.ruling!r}")
+    for table_id, line, kind, columns, what in uses.tables:
+        table = tables.get(table_id)
+        if table is None or table.kind != kind:
+            fail(line, f"{what}: {table_id!r} is not a {kind} table of this ruleset")
+            continue
+        for column_id, types in columns.items():
+            column = next((c for c in table.columns if c.id == column_id), None)
+            if column is None:
+                fail(line, f"{what}: table {table_id!r} has no column {column_id!r}")
+            elif column.type not in types:
+                fail(
+                    line, f"{what}: column {table_id}.{column_id} is {column.type}, not {' or '.join(types)}"
+                )
+    for table_id, line in uses.pickers:
+        table = tables.get(table_id)
+        if table is None or table.picker is None:
+            fail(line, f"{table_id!r} is not a picker table of this ruleset")
+            continue
+        for column in table.columns:
+            if column.type == "modifier" and column.id != ROLL_COLUMN:
+                fail(line, f"{table_id}: only the {ROLL_COLUMN!r} column may hold dice, not {column.id!r}")
+    problems += _situation_problems(file, uses, tables, rulings)
+    formula_rows = _formula_rows(uses, tables)
+    for name, line, what in uses.formula_names:
+        if formula_rows is None:
+            fail(line, f"{what}: {name!r} names a formula row, but damage.formulas names no table")
+        elif name not in formula_rows:
+            fail(line, f"{what}: {name!r} is not a row of the damage.formulas table")
+    for table_id, column, line in uses.chart_formulas:
+        table = tables.get(table_id)
+        if table is None or column not in table.column_ids:
+            continue  # reported above
+        for row in table.rows:
+            name = row.values.get(column)
+            if formula_rows is None or name not in formula_rows:
+                fail(
+                    line,
+                    f"chart {table_id!r} row at line {row.line}: {column} {name!r} is not a damage.formulas row",
+                )
+    return problems
+
+
+def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:
+    found = [
+        t for t, _, kind, _, what in uses.tables if what.endswith("damage.formulas") and kind == "entries"
+    ]
+    if not found:
+        return None
+    table = tables.get(found[0])
+    return {str(row.id) for row in table.rows} if table else set()
+
+
+def _situation_problems(
+    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
+) -> list[TableProblem]:
+    """The ``situation:`` declaration's tables must be pickers with the columns it names, its kinds
+    the kind table's rows (or melee, ranged, any), its gate a column of a table it names."""
+    problems: list[TableProblem] = []
+    for table_id, column, line, what in uses.situation:
+        table = tables.get(table_id)
+        if table is None or table.picker is None:
+            problems.append(
+                TableProblem(file, line, f"{what}: {table_id!r} is not a picker table of this ruleset")
+            )
+        elif column is not None and column not in table.column_ids:
+            problems.append(TableProblem(file, line, f"{what}: table {table_id!r} has no column {column!r}"))
+    for kind_table, kind, line, what in uses.situation_kinds:
+        table = tables.get(kind_table or "")
+        known = (MELEE, RANGED, ANY, *(str(row.id) for row in (table.rows if table else ())))
+        if kind not in known:
+            problems.append(TableProblem(file, line, f"{what}: {kind!r} must be one of {', '.join(known)}"))
+    for gate, named, line, what in uses.situation_gate:
+        if not any(gate in tables[t].column_ids for t in named if t in tables):
+            problems.append(
+                TableProblem(file, line, f"{what}: no table of the situation has a column {gate!r}")
+            )
+    for ruling, line, what in uses.situation_rulings:
+        if ruling not in rulings:
+            problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))
+    return problems

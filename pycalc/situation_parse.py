@@ -1,0 +1,101 @@
+"""Parsing the ``situation:`` declaration of a ``resolution:`` block: how the rows picked in the
+calculator's picker tables add up (``pycalc.pickers.added_up``; tables/README.md, "The resolution
+block", ``situation``).
+
+Its tables, columns, kinds, gate and rulings are recorded in ``uses`` and checked once the tables are
+loaded (``pycalc.resolution_refs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pycalc.block_parser import BlockParser
+from pycalc.resolution_block import SITUATION_KEYS, Adding
+from pycalc.table_files import LocatedDict, LocatedList
+
+
+class SituationParser(BlockParser):
+    """The situation's tables (``kind_table``), parts (``sums``, ``products``, ``flags``), ``only``,
+    ``ruled`` and ``gate``."""
+
+    def situation_table(self, raw: Any, line: int, what: str, column: str | None = None) -> str:
+        table = self.check.ident(raw, line, what)
+        self.uses.situation.append((table, column, line, what))
+        return table
+
+    def situation_parts(self, raw: Any, line: int, what: str) -> dict[str, dict[str, str]]:
+        """``part: {table: column}``, or ``part: [table, ...]`` for each table's column of the part's name."""
+        data = self.check.mapping(raw, line, what) or LocatedDict()
+        parts: dict[str, dict[str, str]] = {}
+        for part, given in data.items():
+            part_line, about = data.value_lines[part], f"{what}.{part}"
+            name = self.check.ident(part, data.key_lines[part], f"{what} part")
+            if isinstance(given, LocatedList):
+                items = [(t, name, item_line) for t, item_line in zip(given, given.item_lines, strict=True)]
+            elif isinstance(given, LocatedDict):
+                items = [(t, given[t], given.value_lines[t]) for t in given]
+                items = [
+                    (t, self.check.ident(c, item_line, f"{about}.{t} column"), item_line)
+                    for t, c, item_line in items
+                ]
+            else:
+                self.check.fail(
+                    part_line, f"{about} must be a list of picker table ids or a mapping table: column"
+                )
+                continue
+            parts[name] = {
+                self.situation_table(table, item_line, f"{about} table", column): column
+                for table, column, item_line in items
+            }
+        return parts
+
+    def situation(self, raw: Any, line: int, what: str) -> Adding | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, SITUATION_KEYS, set(), what)
+        kind_table = None
+        if "kind_table" in data:
+            kind_table = self.situation_table(
+                data["kind_table"], data.value_lines["kind_table"], f"{what}.kind_table"
+            )
+        parts = {
+            key: self.situation_parts(data[key], data.value_lines[key], f"{what}.{key}")
+            for key in ("sums", "products", "flags")
+            if key in data
+        }
+        only = self.check.mapping(
+            data.get("only", LocatedDict()), data.value_lines.get("only", line), f"{what}.only"
+        )
+        ruled = self.check.mapping(
+            data.get("ruled", LocatedDict()), data.value_lines.get("ruled", line), f"{what}.ruled"
+        )
+        for table, kind in (only or {}).items():
+            self.situation_table(table, only.key_lines[table], f"{what}.only table")
+            self.uses.situation_kinds.append(
+                (kind_table, str(kind), only.value_lines[table], f"{what}.only.{table}")
+            )
+        for table, ruling in (ruled or {}).items():
+            self.situation_table(table, ruled.key_lines[table], f"{what}.ruled table")
+            ruling_line = ruled.value_lines[table]
+            self.uses.situation_rulings.append(
+                (
+                    self.check.ident(ruling, ruling_line, f"{what}.ruled.{table}"),
+                    ruling_line,
+                    f"{what}.ruled.{table}",
+                )
+            )
+        gate = self.column_id(data, "gate", what)
+        if gate is not None:
+            named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
+            self.uses.situation_gate.append((gate, named, data.value_lines["gate"], f"{what}.gate"))
+        return Adding(
+            kind_table=kind_table,
+            sums=parts.get("sums", {}),
+            products=parts.get("products", {}),
+            flags=parts.get("flags", {}),
+            only={str(table): str(kind) for table, kind in (only or {}).items()},
+            gate=gate,
+            ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
+        )
