@@ -11,7 +11,7 @@ import yaml
 
 from pycalc import udfs
 from pycalc.sheets.bfrpg import ATTACK_SHEET, MANEUVER_SHEET, WORKINGS_SHEET
-from pycalc.sheets.d20_formulas import EXACT_DIGITS
+from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.tables import load_ruleset
 from pycalc.udfs import bfrpg as udfs_bfrpg
 

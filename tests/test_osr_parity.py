@@ -18,7 +18,7 @@ import pytest
 from pycalc import udfs
 from pycalc.rulesets import osr
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.d20_formulas import EXACT_DIGITS
+from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import osr as udfs_osr

@@ -25,7 +25,7 @@ from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, HIT, OUTCOMES
 from pycalc.resolution_calculator import NOT_ADDED, CalculatorInputs, attack_and_damage, attack_outputs
-from pycalc.sheets import d20_formulas
+from pycalc.sheets import d20_supported
 from pycalc.sheets.d20 import pick_name
 from pycalc.table_files import TableError
 from pycalc.tables import RuleSet, load_folder
@@ -556,7 +556,7 @@ def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
     damage = "  damage:\n" if "damage:" in critical else ""  # the fixture's damage block follows critical
     rules = load_folder(edited_copy(tmp_path / "bx", f"  critical: none\n{damage}", critical))
     with pytest.raises(TableError) as caught:
-        d20_formulas.check_supported(rules)
+        d20_supported.check_supported(rules)
     line = (
         next(
             i
@@ -577,7 +577,7 @@ def test_a_chart_read_with_the_modifiers_and_dice_still_stops_the_build(tmp_path
     would weigh each chart row with the hit, total by total, in the damage odds too; not written yet."""
     rules = load_folder(edited_copy(tmp_path / "bx", BASE_RULES, CHART_BLOCK, CHART_TABLES))
     with pytest.raises(TableError) as caught:
-        d20_formulas.check_supported(rules)
+        d20_supported.check_supported(rules)
     assert "critical.follow_adds_mods with dice on the roll" in str(caught.value)
     attack = engine.Attack(5, 15, added=((1, 4),))
     assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them

@@ -57,14 +57,8 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_formulas import (
-    DICE_MESSAGE,
-    SIT_MULTIPLIER,
-    Formulas,
-    own_calculator,
-    stage_factor_name,
-    stage_round_up_name,
-)
+from pycalc.sheets.d20_cells import DICE_MESSAGE, SIT_MULTIPLIER, stage_factor_name, stage_round_up_name
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change, scaled, with_input

@@ -37,7 +37,8 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
-from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
+from pycalc.sheets.d20_cells import ChartFormula
+from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (

@@ -37,6 +37,7 @@ from pycalc.resolution_calculator import (
     uses_follow,
     uses_level,
 )
+from pycalc.sheets import block_formulas, d20_cells, d20_supported
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, add_list
@@ -60,7 +61,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.dice_grid import HEADER_ROW, DiceGrid, write_dice_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import DICE_ERROR, band, by_label, const, unless_down
+from pycalc.sheets.formulas import DICE_ERROR, band, by_label, const, q, unless_down
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.log_rows import PartsArea, table_cells
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
@@ -243,20 +244,20 @@ def added_cells(rows: list[DiceRow]) -> list[tuple[str, str, str]]:
         for row in rows
     )
     return [
-        (f.ADDED_ANY, "Dice on the roll: any picked", f"OR({','.join(row.picked for row in rows)})"),
-        (f.ADDED_LOW, "Dice on the roll: lowest total", picked_sum(low)),
-        (f.ADDED_HIGH, "Dice on the roll: highest total", picked_sum(high)),
+        (d20_cells.ADDED_ANY, "Dice on the roll: any picked", f"OR({','.join(row.picked for row in rows)})"),
+        (d20_cells.ADDED_LOW, "Dice on the roll: lowest total", picked_sum(low)),
+        (d20_cells.ADDED_HIGH, "Dice on the roll: highest total", picked_sum(high)),
         (
-            f.ADDED_VALUE,
+            d20_cells.ADDED_VALUE,
             "Dice on the roll: their total (0 when none is picked)",
-            f"IF({f.ADDED_ANY},{f.typed_number(f.ADDED_ROLL)},0)",
+            f"IF({d20_cells.ADDED_ANY},{block_formulas.typed_number(d20_cells.ADDED_ROLL)},0)",
         ),
         (ADDED_SAID, "Dice on the roll: the picked rows' dice", said),
         (
-            f.ADDED_DICE,
+            d20_cells.ADDED_DICE,
             "Dice on the roll: what they are",
-            f'IF({f.ADDED_ANY},IF(LEFT({ADDED_SAID},3)=" + ","","-")&MID({ADDED_SAID},4,99)'
-            f'&": type their total, "&{f.ADDED_LOW}&" to "&{f.ADDED_HIGH},{f.q(NOT_ADDED)})',
+            f'IF({d20_cells.ADDED_ANY},IF(LEFT({ADDED_SAID},3)=" + ","","-")&MID({ADDED_SAID},4,99)'
+            f'&": type their total, "&{d20_cells.ADDED_LOW}&" to "&{d20_cells.ADDED_HIGH},{q(NOT_ADDED)})',
         ),
     ]
 
@@ -292,24 +293,24 @@ def write_added_dice(book: Workbook, sheet: Worksheet, rules: RuleSet, rows: lis
             )
             put_formula(sheet.cell(at, col), f"IF($B{at}=1,{spread},{get_column_letter(col)}{at - 1})")
     last = top + 1 + len(dice)
-    define_name(book, f.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
-    define_name(book, f.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
+    define_name(book, d20_cells.ADDED_VALUES, absolute(sheet, f"{start}{top}", f"{end}{top}"))
+    define_name(book, d20_cells.ADDED_CHANCES, absolute(sheet, f"{start}{last}", f"{end}{last}"))
     return last + 1
 
 
-def calculator_cells(rules: RuleSet) -> f.Cells:
+def calculator_cells(rules: RuleSet) -> d20_cells.Cells:
     """The generic calculator's cells: with dice on the roll, the result reads the need less their
     typed total and the chances weigh every total."""
     if not adds_dice(rules):
         return NAMED
-    return f.Cells(
-        need=f"({f.NEED}-{f.ADDED_VALUE})",
-        added_any=f.ADDED_ANY,
+    return d20_cells.Cells(
+        need=f"({d20_cells.NEED}-{d20_cells.ADDED_VALUE})",
+        added_any=d20_cells.ADDED_ANY,
     )
 
 
-def odds_cells(rules: RuleSet) -> f.Cells:
-    return f.Cells(added_values=f.ADDED_VALUES) if adds_dice(rules) else NAMED
+def odds_cells(rules: RuleSet) -> d20_cells.Cells:
+    return d20_cells.Cells(added_values=d20_cells.ADDED_VALUES) if adds_dice(rules) else NAMED
 
 
 # --------------------------------------------------------------------------- workings
@@ -323,7 +324,7 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     first = [engine.stage_factor_column(stage.name) for stage in stages[:1]]
     cells = [
         (
-            f.SIT_MULTIPLIER,
+            d20_cells.SIT_MULTIPLIER,
             "Situation: damage multiplier",
             situation_product(rules, block, "damage_multiplier", *first),
         )
@@ -331,86 +332,98 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     for index, stage in enumerate(stages):
         if index:
             own = situation_product(rules, block, engine.stage_factor_column(stage.name))
-            cells.append((f.stage_factor_name(stage.name), f"Situation: damage multiplier {stage.name}", own))
+            cells.append(
+                (d20_cells.stage_factor_name(stage.name), f"Situation: damage multiplier {stage.name}", own)
+            )
         if "picked" in possible(stage.rounding):
             up = situation_flag(rules, block, engine.stage_round_up_column(stage.name))
-            cells.append((f.stage_round_up_name(stage.name), f"Situation: {stage.name} rounds up", up))
+            cells.append(
+                (d20_cells.stage_round_up_name(stage.name), f"Situation: {stage.name} rounds up", up)
+            )
     return cells
 
 
 def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
     """(name, label, formula) of the single working cells, in dependency order."""
-    dice = f.dice_parts(f.DICE_TEXT)
+    dice = block_formulas.dice_parts(d20_cells.DICE_TEXT)
     constant, readable = "ATTACK_DICE_CONSTANT", "ATTACK_DICE_READABLE"
     count_limit, sides_limit, mod_limit = limits.DICE_COUNT, limits.DICE_SIDES, limits.DICE_MODIFIER
     message = (
         f'IF({constant},"",IF(NOT({readable}),{DICE_ERROR},'
-        f"IF(OR({f.DICE_SIDES}<1,{f.DICE_COUNT}<1,{f.DICE_COUNT}>{count_limit}),"
+        f"IF(OR({d20_cells.DICE_SIDES}<1,{d20_cells.DICE_COUNT}<1,{d20_cells.DICE_COUNT}>{count_limit}),"
         f'"#DICE? 1 to {count_limit} dice of at least 1 side",'
-        f'IF({f.DICE_SIDES}>{sides_limit},"#DICE? dice of 1 to {sides_limit} sides",'
-        f'IF(ABS({f.DICE_MOD})>{mod_limit},"#DICE? dice: a modifier from -{mod_limit:,} to {mod_limit:,}","")))))'
+        f'IF({d20_cells.DICE_SIDES}>{sides_limit},"#DICE? dice of 1 to {sides_limit} sides",'
+        f'IF(ABS({d20_cells.DICE_MOD})>{mod_limit},"#DICE? dice: a modifier from -{mod_limit:,} to {mod_limit:,}","")))))'
     )
     cells = [
-        (f.FACES, "Faces of the attack die", f.expr(block.die)),
-        (f.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
-        (f.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
-        (f.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
-        (f.SIT_CANNOT_HIT, "Situation: no roll can hit", situation_flag(rules, block, "cannot_hit")),
+        (d20_cells.FACES, "Faces of the attack die", block_formulas.expr(block.die)),
+        (d20_cells.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
+        (d20_cells.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
+        (d20_cells.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
+        (d20_cells.SIT_CANNOT_HIT, "Situation: no roll can hit", situation_flag(rules, block, "cannot_hit")),
         (
-            f.SIT_NEEDS_MAGIC,
+            d20_cells.SIT_NEEDS_MAGIC,
             "Situation: only a magic weapon hits",
             situation_flag(rules, block, "needs_magic"),
         ),
-        (f.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
-        (f.SIT_ADVANTAGE, "Situation: Advantage", situation_flag(rules, block, "advantage")),
-        (f.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
-        (f.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
+        (d20_cells.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
+        (d20_cells.SIT_ADVANTAGE, "Situation: Advantage", situation_flag(rules, block, "advantage")),
+        (d20_cells.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
+        (d20_cells.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
         *stage_cells(rules, block),
-        (f.TOTAL_MODS, "Modifiers to the roll, all told", f"SUM({f.MODS})+{f.SIT_HIT}"),
-        (f.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
-        (f.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
-        (f.NEED, "Natural roll needed", f.Formulas(block).need()),
-        (f.NEED_BASIS, "Number the natural-roll exceptions read", f.Formulas(block).need_basis()),
-        (f.CRIT_POSSIBLE, "A critical is possible", f.Formulas(block).crit_possible()),
-        (f.CONFIRM_CHANCE, "Chance a follow-up roll confirms", f"SUM({FACE_CONFIRMS})/{f.FACES}"),
         (
-            f.CRIT_KEEP,
+            d20_cells.TOTAL_MODS,
+            "Modifiers to the roll, all told",
+            f"SUM({d20_cells.MODS})+{d20_cells.SIT_HIT}",
+        ),
+        (d20_cells.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
+        (d20_cells.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),
+        (d20_cells.NEED, "Natural roll needed", f.Formulas(block).need()),
+        (d20_cells.NEED_BASIS, "Number the natural-roll exceptions read", f.Formulas(block).need_basis()),
+        (d20_cells.CRIT_POSSIBLE, "A critical is possible", f.Formulas(block).crit_possible()),
+        (
+            d20_cells.CONFIRM_CHANCE,
+            "Chance a follow-up roll confirms",
+            f"SUM({FACE_CONFIRMS})/{d20_cells.FACES}",
+        ),
+        (
+            d20_cells.CRIT_KEEP,
             "Chance the critical chart keeps a critical",
-            f"SUM({FACE_CRIT_KEEPS})/{f.FACES}" if f.Formulas(block).charted_critical() else "0",
+            f"SUM({FACE_CRIT_KEEPS})/{d20_cells.FACES}" if f.Formulas(block).charted_critical() else "0",
         ),
         (
-            f.FUMBLE_KEEP,
+            d20_cells.FUMBLE_KEEP,
             "Chance the fumble chart keeps a fumble",
-            f"SUM({heat.FUMBLE_CHART})/{f.FACES}" if block.fumble.chart is not None else "0",
+            f"SUM({heat.FUMBLE_CHART})/{d20_cells.FACES}" if block.fumble.chart is not None else "0",
         ),
-        (f.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({f.DICE}&""," ",""))'),
+        (d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({d20_cells.DICE}&""," ",""))'),
         (constant, "Dice: a plain number", dice["constant"]),
         (readable, "Dice: NdS+M", dice["dice"]),
-        (f.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),
-        (f.DICE_SIDES, "Dice: sides", f"IF({constant},0,IF({readable},{dice['sides']},0))"),
+        (d20_cells.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),
+        (d20_cells.DICE_SIDES, "Dice: sides", f"IF({constant},0,IF({readable},{dice['sides']},0))"),
         (
-            f.DICE_MOD,
+            d20_cells.DICE_MOD,
             "Dice: modifier",
-            f"IF({constant},VALUE({f.DICE_TEXT}),IF({readable},{dice['modifier']},0))",
+            f"IF({constant},VALUE({d20_cells.DICE_TEXT}),IF({readable},{dice['modifier']},0))",
         ),
-        (f.DICE_MESSAGE, "Dice: what is wrong", message),
+        (d20_cells.DICE_MESSAGE, "Dice: what is wrong", message),
     ]
     if adds_dice(rules):
         cells += added_cells(dice_rows(rules, block))
     if block.damage.natural_penalty is not None:  # a hit on an always-hit roll loses some damage
         cells += [
             (
-                f.NATURAL_PENALTY,
+                d20_cells.NATURAL_PENALTY,
                 "Damage a hit on an always-hit roll loses",
                 f.Formulas(block).natural_penalty(),
             ),
             (
-                f.NATURAL_HIT_CHANCE,
+                d20_cells.NATURAL_HIT_CHANCE,
                 "Chance of a hit on an always-hit roll",
                 f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
             ),
             (
-                f.NATURAL_CRIT_CHANCE,
+                d20_cells.NATURAL_CRIT_CHANCE,
                 "Chance of a critical on an always-hit roll",
                 f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
             ),
@@ -449,8 +462,8 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
         put(sheet.cell(row, 1), label)
         put_formula(sheet.cell(row, 2), formula)
         define_name(book, name, absolute(sheet, f"B{row}"))
-    unused = [(f.FOLLOW, None)] if not uses_follow(block) else []
-    unused += [(f.LEVEL, 0)] if not uses_level(block) else []
+    unused = [(d20_cells.FOLLOW, None)] if not uses_follow(block) else []
+    unused += [(d20_cells.LEVEL, 0)] if not uses_level(block) else []
     for row, (name, value) in enumerate(unused, start=len(working_cells(rules, block)) + 1):
         put(sheet.cell(row, 1), f"Not asked by this ruleset: {name}")
         put(sheet.cell(row, 2), value)
@@ -494,10 +507,10 @@ def write_workings(book: Workbook, rules: RuleSet, block: Resolution) -> None:
 
 # --------------------------------------------------------------------------- damage odds and chart
 #
-# Written over the cells a ``f.Cells`` names: the generic calculator's (``NAMED``), or those of a
+# Written over the cells a ``d20_cells.Cells`` names: the generic calculator's (``NAMED``), or those of a
 # ruleset's own calculator (its situation's damage, its least damage, its dice cells, ...).
 
-NAMED = f.Cells()
+NAMED = d20_cells.Cells()
 
 
 @dataclass(frozen=True)
@@ -522,7 +535,7 @@ def further_dice(rules_f: f.Formulas, spec: Any) -> str | None:
 
 
 def damage_columns(
-    rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, penalty: str = "0"
+    rules: RuleSet, block: Resolution, cells: d20_cells.Cells = NAMED, penalty: str = "0"
 ) -> list[DamageColumn]:
     """The hit's column, then a critical's: one, or with a critical chart one per row of
     ``damage.formulas``, weighed by the share of the follow-up faces whose chart row names it (among
@@ -564,7 +577,7 @@ def damage_columns(
             DamageColumn(
                 named(f"{CRIT_DAMAGE}_{number}"),
                 titled(f"Damage of a critical: {row_id}"),
-                f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={f.q(row_id)}))/{keeps}",
+                f"SUMPRODUCT({FACE_CRIT_KEEPS},--({FACE_CRIT_FORMULAS}={q(row_id)}))/{keeps}",
                 lambda x, row_id=row_id: rules_f.penalized_amount(row_id, x, penalty),
                 further_dice(rules_f, row_id),
             )
@@ -572,7 +585,7 @@ def damage_columns(
     return columns
 
 
-def natural_columns(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> list[DamageColumn]:
+def natural_columns(rules: RuleSet, block: Resolution, cells: d20_cells.Cells = NAMED) -> list[DamageColumn]:
     """The damage columns of a hit on an always-hit roll, less the natural penalty (none without
     ``damage.natural_penalty``)."""
     if block.damage.natural_penalty is None:
@@ -585,14 +598,14 @@ def chances_of(column: DamageColumn) -> str:
     return P if column.dice is None else f"{column.name}_P"
 
 
-def fits(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> str:
+def fits(rules: RuleSet, block: Resolution, cells: d20_cells.Cells = NAMED) -> str:
     """The dice fit the grid, the further dice of every formula included (none: any dice fit)."""
     columns = damage_columns(rules, block, cells)
     further = [f"{c.dice}<={PREFIX}_MAX_DICE" for c in columns if c.dice is not None]
     return f"OR({cells.dice_count}=0,AND({','.join([f'{PREFIX}_OK', *further])}))"
 
 
-def guarded(rules: RuleSet, block: Resolution, formula: str, cells: f.Cells = NAMED) -> str:
+def guarded(rules: RuleSet, block: Resolution, formula: str, cells: d20_cells.Cells = NAMED) -> str:
     """The dice's own message first, then the grid's, then the value."""
     return (
         f'IF({cells.dice_message}<>"",{cells.dice_message},'
@@ -600,7 +613,7 @@ def guarded(rules: RuleSet, block: Resolution, formula: str, cells: f.Cells = NA
     )
 
 
-def over_dice(column: DamageColumn, term: Callable[[str], str], cells: f.Cells = NAMED) -> str:
+def over_dice(column: DamageColumn, term: Callable[[str], str], cells: d20_cells.Cells = NAMED) -> str:
     """The mean of ``term`` of a per-total column over the dice (no dice: the row of total 0)."""
     return (
         f"IF({cells.dice_count}=0,{term(f'INDEX({column.name},1)')},"
@@ -609,19 +622,23 @@ def over_dice(column: DamageColumn, term: Callable[[str], str], cells: f.Cells =
 
 
 def weighted_terms(
-    columns: list[DamageColumn], hit_only: str, critical: str, term: Callable[[str], str], cells: f.Cells
+    columns: list[DamageColumn],
+    hit_only: str,
+    critical: str,
+    term: Callable[[str], str],
+    cells: d20_cells.Cells,
 ) -> str:
     """The hit column by the chance ``hit_only``, then each critical column by its weight, by ``critical``;
     a critical that deals what a hit deals (``cells.critical_extra`` FALSE) has the hit's damage, over
     the hit's dice (not the further dice a critical's formula would roll)."""
     hit, *criticals = columns
     critical_terms = "+".join(f"{c.weight}*{over_dice(c, term, cells)}" for c in criticals)
-    critical_terms = f.choose(cells.critical_extra, critical_terms, over_dice(hit, term, cells))
+    critical_terms = block_formulas.choose(cells.critical_extra, critical_terms, over_dice(hit, term, cells))
     return f"{hit_only}*{over_dice(hit, term, cells)}+{critical}*({critical_terms})"
 
 
 def outcome_terms(
-    rules: RuleSet, block: Resolution, term: Callable[[str], str], cells: f.Cells = NAMED
+    rules: RuleSet, block: Resolution, term: Callable[[str], str], cells: d20_cells.Cells = NAMED
 ) -> str:
     """A miss-free sum over the outcomes: the hit alone, then each critical column by its weight;
     with a natural penalty, the hits on an always-hit roll apart, by their own columns."""
@@ -641,7 +658,7 @@ def outcome_terms(
     return f"{plain}+{weighted_terms(natural, f'({natural_hit}-{natural_crit})', natural_crit, term, cells)}"
 
 
-def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], cells: f.Cells) -> str:
+def outcome_sum(columns: list[DamageColumn], term: Callable[[str], str], cells: d20_cells.Cells) -> str:
     """The outcomes' sum over ``columns`` (``damage_columns``, maybe with each weight read from a
     cell of its own) and the chances in the cells ``cells`` names."""
     return weighted_terms(
@@ -690,7 +707,11 @@ def write_damage_columns(
 
 
 def write_damage_workings(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
+    book: Workbook,
+    rules: RuleSet,
+    block: Resolution,
+    cells: d20_cells.Cells = NAMED,
+    chart: range = CHART_DAMAGE,
 ) -> tuple[Worksheet, int]:
     """Hidden sheet: the dice grid, a hit's and a critical's damage for each dice total (and the
     chances of the totals of further dice), the chart's data (the damage amounts ``chart``): the
@@ -733,7 +754,11 @@ def write_damage_workings(
 
 
 def write_damage_chart(
-    book: Workbook, rules: RuleSet, block: Resolution, cells: f.Cells = NAMED, chart: range = CHART_DAMAGE
+    book: Workbook,
+    rules: RuleSet,
+    block: Resolution,
+    cells: d20_cells.Cells = NAMED,
+    chart: range = CHART_DAMAGE,
 ) -> ScatterChart:
     """The Damage workings sheet, and the chart of one attack's damage (amounts ``chart``) drawn from it."""
     damage, x_col = write_damage_workings(book, rules, block, cells, chart)
@@ -751,7 +776,7 @@ def write_damage_chart(
     )
 
 
-def odds_formulas(rules: RuleSet, block: Resolution, cells: f.Cells = NAMED) -> dict[str, str]:
+def odds_formulas(rules: RuleSet, block: Resolution, cells: d20_cells.Cells = NAMED) -> dict[str, str]:
     expected = outcome_terms(rules, block, lambda x: x, cells)
     hp = f"N({cells.hp})"
     kill = outcome_terms(rules, block, lambda x: f"--({x}>={hp})", cells)
@@ -813,31 +838,31 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     lines = [
         Line(
             bonus_label,
-            f.BONUS,
+            d20_cells.BONUS,
             20 if target_kind(block) == "descending_ac" else 0,
             bonus_help,
             "Natural roll needed",
-            f.NEED,
-            f.NEED,
+            d20_cells.NEED,
+            d20_cells.NEED,
             key=True,
         ),
         Line(
             target_label,
-            f.TARGET,
+            d20_cells.TARGET,
             10,
             target_help,
             "Chance to hit",
-            f.HIT_CHANCE,
+            d20_cells.HIT_CHANCE,
             f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
         Line(
             "Modifier to the roll (free)",
-            f.MODS,
+            d20_cells.MODS,
             0,
             "anything not among the situation picks below",
             "Chance of a critical",
-            f.CRIT_CHANCE,
+            d20_cells.CRIT_CHANCE,
             f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
@@ -845,7 +870,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "Natural roll (the kept die)"
             if block.advantage is not None
             else "Natural roll (the die as it shows)",
-            f.ROLL,
+            d20_cells.ROLL,
             None,
             "type the die as rolled: 1 to 20"
             + (
@@ -854,7 +879,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
                 else ""
             ),
             "Result",
-            f.RESULT,
+            d20_cells.RESULT,
             f.Formulas(block, calculator_cells(rules)).checked_result(),
             key=True,
         ),
@@ -863,19 +888,19 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         lines.append(
             Line(
                 "Dice on the roll: their total",
-                f.ADDED_ROLL,
+                d20_cells.ADDED_ROLL,
                 None,
                 "the total of the dice the picked rows add to the roll (a die taken away counts minus)",
                 "Dice on the roll",
-                f.ADDED_DICE,
-                f.ADDED_DICE,
+                d20_cells.ADDED_DICE,
+                d20_cells.ADDED_DICE,
             )
         )
     if uses_follow(block):
         chart = (
             {
                 "out_label": "What the chart says",
-                "out_name": f.CHART_EFFECT,
+                "out_name": d20_cells.CHART_EFFECT,
                 "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
             }
             if shows_chart_text(block)
@@ -884,22 +909,24 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         lines.append(
             Line(
                 follow_words(block),
-                f.FOLLOW,
+                d20_cells.FOLLOW,
                 None,
                 "only when the result asks for it; clear it after",
                 **chart,
             )
         )
     if uses_level(block):
-        lines.append(Line("Attacker's level", f.LEVEL, 1, "a fumble happens when the check roll is higher"))
+        lines.append(
+            Line("Attacker's level", d20_cells.LEVEL, 1, "a fumble happens when the check roll is higher")
+        )
     lines += [
         Line(
             "Damage roll (what the dice show)",
-            f.DAMAGE_ROLL,
+            d20_cells.DAMAGE_ROLL,
             None,
             "the dice alone, without the +N",
             "Damage",
-            f.DAMAGE,
+            d20_cells.DAMAGE,
             f.Formulas(block, calculator_cells(rules)).attack_damage(),
             key=True,
         ),
@@ -907,7 +934,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             [
                 Line(
                     "Further damage roll (extra dice)",
-                    f.EXTRA_ROLL,
+                    d20_cells.EXTRA_ROLL,
                     None,
                     "the critical's further roll of the dice, all of them together",
                 )
@@ -917,27 +944,27 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         ),
         Line(
             "Damage bonus (free)",
-            f.DAMAGE_BONUS,
+            d20_cells.DAMAGE_BONUS,
             0,
             "added to the dice's +N",
             "Chance of a fumble",
-            f.FUMBLE_CHANCE,
+            d20_cells.FUMBLE_CHANCE,
             f"SUMPRODUCT({FACE_FUMBLES},{FACE_WEIGHTS})",
             PERCENT_FORMAT,
         ),
         Line(
             "Target's hit points now",
-            f.HP,
+            d20_cells.HP,
             10,
             "the target's current hit points",
             "Target's hit points after",
-            f.HP_AFTER,
-            f'IF(OR({f.DAMAGE}="",NOT(ISNUMBER({f.DAMAGE}))),"",N({f.HP})-{f.DAMAGE})',
+            d20_cells.HP_AFTER,
+            f'IF(OR({d20_cells.DAMAGE}="",NOT(ISNUMBER({d20_cells.DAMAGE}))),"",N({d20_cells.HP})-{d20_cells.DAMAGE})',
             key=True,
         ),
         Line(
             "Attacks this round",
-            f.ATTACKS,
+            d20_cells.ATTACKS,
             1,
             "same attack, independent",
             "Expected damage per attack",
@@ -1005,14 +1032,14 @@ def write_roll_block(
     book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
 ) -> int:
     rolls = {
-        f.ROLL: attack_roll(rules),
-        f.FOLLOW: follow_roll(rules),
-        f.DAMAGE_ROLL: DICE_SHOWN,
-        f.EXTRA_ROLL: DICE_SHOWN,
+        d20_cells.ROLL: attack_roll(rules),
+        d20_cells.FOLLOW: follow_roll(rules),
+        d20_cells.DAMAGE_ROLL: DICE_SHOWN,
+        d20_cells.EXTRA_ROLL: DICE_SHOWN,
     }
     number_ranges = {
-        f.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
-        f.LEVEL: (0, 99, "the attacker's level"),
+        d20_cells.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
+        d20_cells.LEVEL: (0, 99, "the attacker's level"),
     }
     put(sheet.cell(first_row, 1), "This attack").font = SUBTITLE
     put(sheet.cell(first_row, OUT_LABEL), "What it gives").font = SUBTITLE
@@ -1031,7 +1058,15 @@ def write_roll_block(
             put_output(book, sheet, row, line)
     row += 2
     put(sheet.cell(row, OUT_LABEL), "Damage dice (e.g. 1d8+2)")
-    put_input(book, sheet, row, OUT_COLUMN, f.DICE, "1d8", "the weapon's damage dice with its +N, e.g. 1d8+1")
+    put_input(
+        book,
+        sheet,
+        row,
+        OUT_COLUMN,
+        d20_cells.DICE,
+        "1d8",
+        "the weapon's damage dice with its +N, e.g. 1d8+1",
+    )
     return row + 2
 
 
@@ -1180,7 +1215,7 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     """The generic sheets; the .xlsm gets the same native formulas (the UDFs take no pickers)."""
-    block = f.check_supported(rules)
+    block = d20_supported.check_supported(rules)
     sheet = write_attack_calculator(book, rules, block)
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)

@@ -31,6 +31,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as engine
 from pycalc.resolution_block import Chart, Resolution, possible
+from pycalc.sheets import block_formulas, d20_cells
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.common import BOLD, SUBTITLE, absolute, define_name, put, put_formula, style_header
 from pycalc.sheets.heat_map import HeatMap, colour_by_range
@@ -41,7 +42,7 @@ FACE, ALWAYS_MISS, ALWAYS_HIT = "D20W_FACE", "D20W_ALWAYS_MISS", "D20W_ALWAYS_HI
 CRITICAL_ROLL = "D20W_CRITICAL_ROLL"
 CRITICAL_CHART = "D20W_CRITICAL_CHART"  # 1: a critical chart row that keeps the critical
 FUMBLE_CHART = "D20W_FUMBLE_CHART"  # 1: a fumble chart row that keeps the fumble
-FACES, FOLLOW_FACES = "D20W_FACES", f.FOLLOW_FACES
+FACES, FOLLOW_FACES = "D20W_FACES", d20_cells.FOLLOW_FACES
 HEADER = 4  # the face columns' header row; the faces follow
 FUMBLE_LEVELS = range(0, 21)  # the fumble row's columns (layout)
 
@@ -96,7 +97,7 @@ def write_face_columns(
         if isinstance(die, int):  # a number in the block: the cell holds it (no number in a formula)
             put(cell, die)
         else:
-            put_formula(cell, f.expr(die))
+            put_formula(cell, block_formulas.expr(die))
         define_name(book, name, absolute(sheet, cell.coordinate))
     header = HEADER
     for col, column in enumerate(face_columns(block), start=first_col):
@@ -188,7 +189,7 @@ def write_result_grid(
 def cell_formulas(block: Resolution, bonus: str, target: str) -> f.Formulas:
     """The generic formulas for Attack(bonus, target) with no situation: each working cell is the
     expression the one before gives."""
-    cells = f.Cells(bonus=bonus, target=target, total_mods="0", sit_ac="0")
+    cells = d20_cells.Cells(bonus=bonus, target=target, total_mods="0", sit_ac="0")
     for field, work in (
         ("target_now", f.Formulas.target_now),
         ("raw_need", f.Formulas.raw_need),
@@ -207,8 +208,8 @@ def hit_faces(need: str) -> str:
 def hit_faces_added(need: str) -> str:
     """``hit_faces`` over every total of the dice on the roll, each by its chance (the faces down, the
     totals across: SUMPRODUCT adds every pair)."""
-    by_total = f"({FACE}+{f.ADDED_VALUES}>={need})"
-    return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{f.ADDED_CHANCES}"
+    by_total = f"({FACE}+{d20_cells.ADDED_VALUES}>={need})"
+    return f"(1-{ALWAYS_MISS})*({ALWAYS_HIT}+(1-{ALWAYS_HIT})*{by_total})*{d20_cells.ADDED_CHANCES}"
 
 
 def hit_formula(block: Resolution, bonus: str, target: str, added: bool = False) -> str:
@@ -225,19 +226,19 @@ def critical_formula(block: Resolution, bonus: str, target: str, added: bool = F
     (``d20_formulas.unsupported_with_added_dice``), so only the hit depends on their total."""
     rules = cell_formulas(block, bonus, target)
     need, mode = rules.c.need, block.critical.mode
-    fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
+    fails = f"IF({block_formulas.expr(block.critical.confirm_natural_miss_fails)},1,0)"
     confirm = f"SUMPRODUCT(({FACE}>={need})*(1-{fails}*{ALWAYS_MISS}))/{FACES}"
     chart = f"SUM({CRITICAL_CHART})/{FACES}" if block.critical.chart is not None else "0"
     follow = (
-        f"IF({f.is_mode(mode, 'automatic')},1,IF({f.is_mode(mode, 'confirm')},{confirm},"
-        f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
+        f"IF({block_formulas.is_mode(mode, 'automatic')},1,IF({block_formulas.is_mode(mode, 'confirm')},{confirm},"
+        f"IF({block_formulas.is_mode(mode, 'chart')},{chart},0)))"
     )
     threats = f"SUMPRODUCT({(hit_faces_added if added else hit_faces)(need)}*{CRITICAL_ROLL})/{FACES}"
     by_mode = f"{threats}*{follow}"
     if added and "confirm" in possible(mode):  # the one total of the dice is added to both rolls
-        weights = f.need_weights(need, f.ADDED_VALUES, f.ADDED_CHANCES)
-        both = f"SUMPRODUCT({f.THREAT_COUNTS}*{f.CONFIRM_COUNTS}*{weights})/{FACES}^2"
-        by_mode = f.choose(f.is_mode(mode, "confirm"), both, by_mode)
+        weights = block_formulas.need_weights(need, d20_cells.ADDED_VALUES, d20_cells.ADDED_CHANCES)
+        both = f"SUMPRODUCT({d20_cells.THREAT_COUNTS}*{d20_cells.CONFIRM_COUNTS}*{weights})/{FACES}^2"
+        by_mode = block_formulas.choose(block_formulas.is_mode(mode, "confirm"), both, by_mode)
     return f"IF({rules.crit_possible()},{by_mode},0)"
 
 
@@ -245,15 +246,19 @@ def write_confirm_counts(book: Workbook, sheet: Worksheet, block: Resolution, fa
     """From row ``top`` of the hidden ``sheet``: each number a total of the dice on the roll may leave
     needed (the faces and one above), how many follow-up faces confirm at it and how many critical
     rolls hit at it with no situation (``d20_formulas.need_weights`` weighs them by the dice)."""
-    fails = f"IF({f.expr(block.critical.confirm_natural_miss_fails)},1,0)"
+    fails = f"IF({block_formulas.expr(block.critical.confirm_natural_miss_fails)},1,0)"
     columns = (
-        (f.CONFIRM_NEEDS, "Needed after the dice", None),
+        (d20_cells.CONFIRM_NEEDS, "Needed after the dice", None),
         (
-            f.CONFIRM_COUNTS,
+            d20_cells.CONFIRM_COUNTS,
             "Faces that confirm",
             lambda k: f"SUMPRODUCT(({FACE}>={k})*(1-{fails}*{ALWAYS_MISS}))",
         ),
-        (f.THREAT_COUNTS, "Critical rolls that hit", lambda k: f"SUMPRODUCT({hit_faces(k)}*{CRITICAL_ROLL})"),
+        (
+            d20_cells.THREAT_COUNTS,
+            "Critical rolls that hit",
+            lambda k: f"SUMPRODUCT({hit_faces(k)}*{CRITICAL_ROLL})",
+        ),
     )
     for col, (name, title, formula) in enumerate(columns, start=1):
         put(sheet.cell(top, col), title).font = BOLD
@@ -266,8 +271,8 @@ def fumble_formula(block: Resolution, level: str) -> str:
     by_level = f"MAX(0,MIN({FOLLOW_FACES},{FOLLOW_FACES}-{level}))/{FOLLOW_FACES}"
     chart = f"SUM({FUMBLE_CHART})/{FACES}" if block.fumble.chart is not None else "0"
     follow = (
-        f"IF({f.is_mode(mode, 'always')},1,IF({f.is_mode(mode, 'level_check')},{by_level},"
-        f"IF({f.is_mode(mode, 'chart')},{chart},0)))"
+        f"IF({block_formulas.is_mode(mode, 'always')},1,IF({block_formulas.is_mode(mode, 'level_check')},{by_level},"
+        f"IF({block_formulas.is_mode(mode, 'chart')},{chart},0)))"
     )
     return f"SUM({ALWAYS_MISS})/{FACES}*{follow}"
 

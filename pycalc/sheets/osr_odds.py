@@ -25,7 +25,8 @@ from pycalc.rulesets import osr_odds
 from pycalc.sheets import d20
 from pycalc.sheets.calculator import Section
 from pycalc.sheets.d20 import KILL
-from pycalc.sheets.d20_formulas import Cells, Formulas
+from pycalc.sheets.d20_cells import Cells
+from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
 from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps

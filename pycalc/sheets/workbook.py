@@ -48,7 +48,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.creatures import SHEET as CREATURES_SHEET
 from pycalc.sheets.creatures import creature_problems, write_creatures
-from pycalc.sheets.d20_formulas import check_supported
+from pycalc.sheets.d20_supported import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
 from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
 from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
