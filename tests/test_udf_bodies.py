@@ -1,4 +1,4 @@
-"""The bodies the d20 rulesets' UDFs share (``pycalc.udfs.cells`` readers, ``pycalc.udfs.d20_odds``):
+"""The bodies the d20 rulesets' UDFs share (``pycalc.udfs.d20_attack`` readers, ``pycalc.udfs.d20_odds``):
 each ruleset's UDF gives what its own engine gives, and the shared readers keep each ruleset's messages."""
 
 from __future__ import annotations
@@ -9,22 +9,22 @@ from pycalc import d20, lite, oxt
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg_odds, cnc_odds, combat17, combat17_odds, osr_odds
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg, cells, cnc, d20_odds, osr
+from pycalc.udfs import bfrpg, cnc, d20_attack, d20_odds, osr
 from pycalc.udfs import combat17 as combat17_udfs
 
 
 def test_outcomes_are_read_in_any_case_and_listed_in_the_message():
-    assert cells.as_outcome(" fumble ") == d20.FUMBLE
+    assert d20_attack.as_outcome(" fumble ") == d20.FUMBLE
     with pytest.raises(RuleError, match=r"^#RESULT\? use Miss, Hit, Critical, Fumble$"):
-        cells.as_outcome("Crit")
+        d20_attack.as_outcome("Crit")
     three = (d20.MISS, d20.HIT, d20.CRITICAL)
-    assert cells.as_outcome("HIT", three, "Miss, Hit or Critical") == d20.HIT
+    assert d20_attack.as_outcome("HIT", three, "Miss, Hit or Critical") == d20.HIT
     with pytest.raises(RuleError, match=r"^#RESULT\? use Miss, Hit or Critical$"):
-        cells.as_outcome("Fumble", three, "Miss, Hit or Critical")
+        d20_attack.as_outcome("Fumble", three, "Miss, Hit or Critical")
 
 
 def test_the_target_is_named_as_the_ruleset_names_it():
-    assert cells.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
+    assert d20_attack.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
     assert cnc.cnc_hit_chance(2.0, None).startswith("#AC? ac:")
     assert osr.osr_hit_chance(2.0, None).startswith("#TARGET? target:")
 

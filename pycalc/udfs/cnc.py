@@ -21,14 +21,8 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
-from pycalc.udfs.cells import (
-    arg_docs,
-    as_bool,
-    as_int,
-    as_text,
-    cell_safe,
-    d20_attack,
-)
+from pycalc.udfs.cells import arg_docs, as_bool, as_fraction, as_int, as_text, cell_safe
+from pycalc.udfs.d20_attack import ac_attack
 
 __all__ = [
     "cnc_attack_damage",
@@ -59,25 +53,6 @@ def rules() -> RuleSet:
     return load_ruleset(cnc.RULESET_ID)
 
 
-def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
-    """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return default
-    if isinstance(value, bool):
-        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
-    try:
-        number = float(str(value).strip())
-    except ValueError:
-        raise RuleError(f"#{name}? {name.lower()}: a number") from None
-    if not abs(number) <= limits.WHOLE_NUMBER:
-        raise RuleError(f"#{name}? {name.lower()}: a number from -1,000,000,000 to 1,000,000,000")
-    return Fraction(str(number))
-
-
-def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:
-    return d20_attack(bonus, ac, mods, target_name="AC")
-
-
 def hit_or_miss(value: Any) -> str:
     outcome = as_text(value, "RESULT")
     if outcome not in (d20.HIT, d20.MISS):
@@ -101,7 +76,7 @@ ODDS = d20_odds.RulesetOdds(cnc.RULESET_ID, cnc_odds)
 @cell_safe
 def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
     """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
-    return cnc.need(rules(), attack(bonus, ac, mods))
+    return cnc.need(rules(), ac_attack(bonus, ac, mods))
 
 
 @xw.func
@@ -109,7 +84,7 @@ def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
 @cell_safe
 def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
     """Hit when d20 + bonus + mods >= AC, else Miss."""
-    return cnc.result(rules(), attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
+    return cnc.result(rules(), ac_attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
 
 
 @xw.func
@@ -117,7 +92,7 @@ def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
 @cell_safe
 def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits."""
-    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))
+    return float(cnc.hit_chance(rules(), ac_attack(bonus, ac, mods)))
 
 
 @xw.func
@@ -326,7 +301,7 @@ def odds_attack(
     bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any
 ) -> cnc_odds.OddsAttack:
     return cnc_odds.OddsAttack(
-        attack(bonus, ac, mods),
+        ac_attack(bonus, ac, mods),
         dice,
         as_int(damage_bonus, "BONUS", 0),
         as_text(kind, "KIND", "melee"),
