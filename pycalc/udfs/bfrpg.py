@@ -34,7 +34,7 @@ from pycalc.udfs.cells import (
     cell_safe,
     optional_int,
 )
-from pycalc.udfs.d20_attack import as_blocked, as_outcome, d20_attack
+from pycalc.udfs.d20_attack import ROLL, as_blocked, as_outcome, d20_attack
 
 BFRPG = "bfrpg"
 __all__ = [
@@ -126,7 +126,7 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
 
 @xw.func
 @arg_docs(
-    ("roll", "the natural d20"),
+    ROLL,
     BONUS,
     TARGET,
     MODS,
@@ -429,7 +429,7 @@ def bfrpg_expected_damage(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("amount", "damage"), ATTACKS, *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.AMOUNT, ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_damage_chance_at_least(
     bonus: Any,
@@ -454,7 +454,7 @@ def bfrpg_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), ATTACKS, *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.TARGET_HP, ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_kill_chance(
     bonus: Any,

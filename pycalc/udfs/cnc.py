@@ -309,12 +309,11 @@ def odds_attack(
 
 
 DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")
-ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
-ODDS_TAIL = (ATTACKS, MODS, DAMAGE_BONUS, KIND)
+ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, ATTACKS)
+@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)
 @cell_safe
 def cnc_expected_damage(
     bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None
@@ -324,7 +323,7 @@ def cnc_expected_damage(
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, ("amount", "damage"), *ODDS_TAIL)
+@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)
 @cell_safe
 def cnc_damage_chance_at_least(
     bonus: Any,
@@ -342,7 +341,7 @@ def cnc_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, ("hp", "target's hit points now"), *ODDS_TAIL)
+@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)
 @cell_safe
 def cnc_kill_chance(
     bonus: Any,

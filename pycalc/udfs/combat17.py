@@ -26,7 +26,7 @@ from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int
-from pycalc.udfs.d20_attack import ac_attack, as_outcome
+from pycalc.udfs.d20_attack import ROLL, ac_attack, as_outcome
 
 __all__ = [
     "combat17_attack_condition",
@@ -70,7 +70,6 @@ def damage_outcome(value: Any) -> str:
         raise RuleError("#KIND? use regular_damage, maximum_damage or critical_damage") from None
 
 
-ROLL = ("roll", "the natural d20")
 BONUS = ("bonus", "attack bonus")
 TARGET = ("target", "target's Armor Class")
 MODS = ("mods", "all modifiers to the roll (optional, 0)")

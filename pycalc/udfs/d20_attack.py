@@ -16,6 +16,8 @@ from pycalc import d20
 from pycalc.errors import RuleError
 from pycalc.udfs.cells import as_int, as_text
 
+ROLL = ("roll", "the natural d20")  # its doc where a ruleset says no more (``cells.arg_docs``)
+
 
 def d20_attack(
     bonus: Any, target: Any, mods: Any = 0, level: Any = 0, target_name: str = "TARGET"

@@ -275,7 +275,7 @@ def osr_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.TARGET_HP, *ODDS_TAIL)
 @cell_safe
 def osr_kill_chance(
     bonus: Any,

@@ -16,6 +16,7 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.resolution_calculator import CalculatorInputs
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
+from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import (
     arg_docs,
     as_attacks,
@@ -271,9 +272,7 @@ def d20_damage(
 
 
 @xw.func
-@arg_docs(
-    OWN_RULESET, *OWN_ATTACK, ("attacks", "attacks in the round, independent (optional, 1)"), *OWN_SITUATION
-)
+@arg_docs(OWN_RULESET, *OWN_ATTACK, d20_odds.ATTACKS, *OWN_SITUATION)
 @cell_safe
 def d20_expected_damage(
     ruleset: Any,
