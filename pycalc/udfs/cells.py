@@ -1,5 +1,6 @@
-"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, a
-wrapper that turns every failure into a short '#...' message for the cell, and the arguments' docs.
+"""Reading cell values for the UDFs: one coercion of numbers, fractions, text, TRUE/FALSE and a
+picker's row, the limits, a wrapper that turns every failure into a short '#...' message for the cell,
+and the arguments' docs.
 
 Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).
 """

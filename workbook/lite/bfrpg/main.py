@@ -8271,8 +8271,9 @@ _SOURCES = {
         '    return d20_odds.kill_chance(ODDS, hit, hp, attacks)\n'
     ),
     'pycalc.udfs.cells': (
-        '"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, a\n'
-        "wrapper that turns every failure into a short '#...' message for the cell, and the arguments' docs.\n"
+        '"""Reading cell values for the UDFs: one coercion of numbers, fractions, text, TRUE/FALSE and a\n'
+        "picker's row, the limits, a wrapper that turns every failure into a short '#...' message for the cell,\n"
+        "and the arguments' docs.\n"
         '\n'
         "Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).\n"
         '"""\n'
