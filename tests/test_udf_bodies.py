@@ -3,13 +3,15 @@ each ruleset's UDF gives what its own engine gives, and the shared readers keep 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from pycalc import d20, lite, oxt
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg_odds, cnc_odds, combat17, combat17_odds, osr_odds
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg, cnc, d20_attack, d20_odds, osr
+from pycalc.udfs import bfrpg, cells, cnc, d20_attack, d20_odds, osr
 from pycalc.udfs import combat17 as combat17_udfs
 
 
@@ -57,3 +59,28 @@ def test_each_rulesets_odds_udfs_are_its_odds_module(engine, udf_module, prefix,
     kill = getattr(udf_module, f"{prefix}_kill_chance")(*args, hp, attacks)
     assert expected > 0 and 0 < kill <= 1
     assert at_least == kill  # a target of hp hit points drops once the attacks do at least hp damage
+
+
+def test_the_kept_d20_and_a_barred_attack_read_alike_for_every_ruleset():
+    assert d20_attack.as_mode(" ADVANTAGE ") == (True, False)
+    assert d20_attack.as_mode(None) == d20_attack.as_mode("normal") == (False, False)
+    with pytest.raises(RuleError, match=r"^#MODE\? Normal, Advantage or Disadvantage$"):
+        d20_attack.as_mode("Twice")
+    blocked = [d20_attack.as_blocked(value) for value in ("", " false ", "Out of range", True, 0.0)]
+    assert blocked == [False, False, True, True, False]
+    with pytest.raises(RuleError, match=r"^#AC\? ac:"):
+        d20_attack.ac_attack(1.0, None)
+
+
+def test_cells_read_fractions_texts_and_picker_rows():
+    assert cells.as_fraction(0.3, "REDUCTION", Fraction(0)) == Fraction(3, 10)
+    assert cells.as_fraction(" ", "REDUCTION", Fraction(1)) == 1
+    with pytest.raises(RuleError, match=r"^#REDUCTION\? a number, not TRUE/FALSE$"):
+        cells.as_fraction(True, "REDUCTION", Fraction(0))
+    assert cells.optional_text("  ") is None and cells.optional_text(" Made ") == "Made"
+    rules = load_ruleset("bfrpg")
+    stances = rules.table("defense_stance").rows
+    assert cells.as_choice(rules, "defense_stance", None) == stances[0].label
+    assert cells.as_choice(rules, "defense_stance", stances[-1].id) == stances[-1].label
+    with pytest.raises(RuleError, match=r"^#ATTACKER.S DEFENSIVE STANCE THIS ROUND\? one of Normal fighting"):
+        cells.as_choice(rules, "defense_stance", "Asleep")
