@@ -1,7 +1,9 @@
-"""The bodies the d20 rulesets' UDFs share (``pycalc.udfs.cells`` readers, ``pycalc.udfs.d20_odds``):
+"""The bodies the d20 rulesets' UDFs share (``pycalc.udfs.d20_attack`` readers, ``pycalc.udfs.d20_odds``):
 each ruleset's UDF gives what its own engine gives, and the shared readers keep each ruleset's messages."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import pytest
 
@@ -9,22 +11,22 @@ from pycalc import d20, lite, oxt
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg_odds, cnc_odds, combat17, combat17_odds, osr_odds
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg, cells, cnc, d20_odds, osr
+from pycalc.udfs import bfrpg, cells, cnc, d20_attack, d20_odds, osr
 from pycalc.udfs import combat17 as combat17_udfs
 
 
 def test_outcomes_are_read_in_any_case_and_listed_in_the_message():
-    assert cells.as_outcome(" fumble ") == d20.FUMBLE
+    assert d20_attack.as_outcome(" fumble ") == d20.FUMBLE
     with pytest.raises(RuleError, match=r"^#RESULT\? use Miss, Hit, Critical, Fumble$"):
-        cells.as_outcome("Crit")
+        d20_attack.as_outcome("Crit")
     three = (d20.MISS, d20.HIT, d20.CRITICAL)
-    assert cells.as_outcome("HIT", three, "Miss, Hit or Critical") == d20.HIT
+    assert d20_attack.as_outcome("HIT", three, "Miss, Hit or Critical") == d20.HIT
     with pytest.raises(RuleError, match=r"^#RESULT\? use Miss, Hit or Critical$"):
-        cells.as_outcome("Fumble", three, "Miss, Hit or Critical")
+        d20_attack.as_outcome("Fumble", three, "Miss, Hit or Critical")
 
 
 def test_the_target_is_named_as_the_ruleset_names_it():
-    assert cells.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
+    assert d20_attack.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
     assert cnc.cnc_hit_chance(2.0, None).startswith("#AC? ac:")
     assert osr.osr_hit_chance(2.0, None).startswith("#TARGET? target:")
 
@@ -57,3 +59,28 @@ def test_each_rulesets_odds_udfs_are_its_odds_module(engine, udf_module, prefix,
     kill = getattr(udf_module, f"{prefix}_kill_chance")(*args, hp, attacks)
     assert expected > 0 and 0 < kill <= 1
     assert at_least == kill  # a target of hp hit points drops once the attacks do at least hp damage
+
+
+def test_the_kept_d20_and_a_barred_attack_read_alike_for_every_ruleset():
+    assert d20_attack.as_mode(" ADVANTAGE ") == (True, False)
+    assert d20_attack.as_mode(None) == d20_attack.as_mode("normal") == (False, False)
+    with pytest.raises(RuleError, match=r"^#MODE\? Normal, Advantage or Disadvantage$"):
+        d20_attack.as_mode("Twice")
+    blocked = [d20_attack.as_blocked(value) for value in ("", " false ", "Out of range", True, 0.0)]
+    assert blocked == [False, False, True, True, False]
+    with pytest.raises(RuleError, match=r"^#AC\? ac:"):
+        d20_attack.ac_attack(1.0, None)
+
+
+def test_cells_read_fractions_texts_and_picker_rows():
+    assert cells.as_fraction(0.3, "REDUCTION", Fraction(0)) == Fraction(3, 10)
+    assert cells.as_fraction(" ", "REDUCTION", Fraction(1)) == 1
+    with pytest.raises(RuleError, match=r"^#REDUCTION\? a number, not TRUE/FALSE$"):
+        cells.as_fraction(True, "REDUCTION", Fraction(0))
+    assert cells.optional_text("  ") is None and cells.optional_text(" Made ") == "Made"
+    rules = load_ruleset("bfrpg")
+    stances = rules.table("defense_stance").rows
+    assert cells.as_choice(rules, "defense_stance", None) == stances[0].label
+    assert cells.as_choice(rules, "defense_stance", stances[-1].id) == stances[-1].label
+    with pytest.raises(RuleError, match=r"^#ATTACKER.S DEFENSIVE STANCE THIS ROUND\? one of Normal fighting"):
+        cells.as_choice(rules, "defense_stance", "Asleep")

@@ -6,10 +6,13 @@ short text starting with '#' that says what is wrong; no function raises into Ex
 only use ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python dependencies, so they also
 serve xlwings Lite.
 
-One module per ruleset, one for what the rulesets share, one for reading cells, one for the odds:
+One module per ruleset, one for what the rulesets share, one for reading cells, one for reading a d20
+attack, one for the odds:
 
-- ``cells``: reading cell values (numbers, text, TRUE/FALSE, ranges), the limits, the '#...' messages,
-  the arguments' docs (``arg_docs``);
+- ``cells``: reading cell values (numbers, fractions, text, TRUE/FALSE, ranges, a picker's row), the
+  limits, the '#...' messages, the arguments' docs (``arg_docs``);
+- ``d20_attack``: a d20 attack read from the cells (its numbers, its result, which d20 is kept, a
+  target that cannot be attacked), the same for every d20 ruleset; it declares no UDF of its own;
 - ``d20_odds``: the bodies of the d20 rulesets' odds UDFs (hit chance, expected damage, chance of at
   least, kill chance), each ruleset's odds module passed in; it declares no UDF of its own;
 - ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;

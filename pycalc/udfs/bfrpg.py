@@ -19,7 +19,7 @@ import xlwings as xw
 from pycalc import d20, d20_engines
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
-from pycalc.errors import RuleError, not_in_list
+from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
@@ -27,15 +27,14 @@ from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import (
     arg_docs,
     as_bool,
+    as_choice,
     as_dice,
     as_int,
-    as_outcome,
     as_text,
     cell_safe,
-    d20_attack,
     optional_int,
 )
-from pycalc.udfs.shared import generic_attack
+from pycalc.udfs.d20_attack import ROLL, as_blocked, as_outcome, d20_attack
 
 BFRPG = "bfrpg"
 __all__ = [
@@ -66,23 +65,13 @@ def bfrpg_rules() -> RuleSet:
     return load_ruleset(BFRPG)
 
 
-def label(rules: RuleSet, table_id: str, value: Any) -> str:
-    """A picker label (or id), checked against its table; empty means the table's first row."""
-    table = rules.table(table_id)
-    text = as_text(value, table_id.upper(), engine.default_choice(table))
-    try:
-        return str(table.by_label(text).label)
-    except KeyError:
-        raise not_in_list(table.title, (row.label for row in table.rows)) from None
-
-
 PICKERS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")
 
 
 def picked(rules: RuleSet, charge: Any, mode: Any, underwater: Any, critical: Any) -> dict[str, str]:
     """The damage pickers' rows (charge, damage mode, underwater, critical effect) by table id."""
     rows = (charge, mode, underwater, critical)
-    return {table_id: label(rules, table_id, row) for table_id, row in zip(PICKERS, rows, strict=True)}
+    return {table_id: as_choice(rules, table_id, row) for table_id, row in zip(PICKERS, rows, strict=True)}
 
 
 def plus_bonus(dice: dice_module.Dice, damage_bonus: Any) -> dice_module.Dice:
@@ -137,7 +126,7 @@ def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> 
 
 @xw.func
 @arg_docs(
-    ("roll", "the natural d20"),
+    ROLL,
     BONUS,
     TARGET,
     MODS,
@@ -235,7 +224,7 @@ def bfrpg_attack_damage(
 def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
     """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""
     rules = bfrpg_rules()
-    row = rules.table("two_weapon_fighting").by_label(label(rules, "two_weapon_fighting", hand))
+    row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))
     return engine.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))
 
 
@@ -298,8 +287,8 @@ def bfrpg_parry_bonus(
     """What is added to the parry d20; the parry must surpass the attack roll."""
     rules = bfrpg_rules()
     inputs = engine.ParryInputs(
-        stance=label(rules, "defense_stance", stance),
-        parry_with=label(rules, "parry_with", parry_with),
+        stance=as_choice(rules, "defense_stance", stance),
+        parry_with=as_choice(rules, "parry_with", parry_with),
         attack_bonus=as_int(attack_bonus, "AB", 0),
         str_bonus=as_int(str_bonus, "STR", 0),
         parry_number=as_int(parry_number, "PARRY NUMBER", 1),
@@ -333,7 +322,7 @@ def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: An
     rules = bfrpg_rules()
     out = engine.firing_outputs(
         rules,
-        label(rules, "firing_into_melee", shot),
+        as_choice(rules, "firing_into_melee", shot),
         as_int(bonus, "BONUS", 0),
         as_int(target, "TARGET"),
         as_int(mods, "MODS", 0),
@@ -356,7 +345,7 @@ def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
     rules = bfrpg_rules()
     rows = rules.table("surprise_adjustments").rows
     ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]
-    return engine.surprise_max(rules, label(rules, "surprise_range", situation), ticked)
+    return engine.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)
 
 
 @xw.func
@@ -377,13 +366,6 @@ def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | s
 # --------------------------------------------------------------------------- odds before the roll
 
 
-def is_blocked(value: Any) -> bool:
-    """ATTACK_BLOCKED: TRUE, or the reason ('' when the attack may be made)."""
-    if isinstance(value, str):
-        return bool(value.strip()) and value.strip().upper() != "FALSE"
-    return bool(value)
-
-
 def odds_attack(
     bonus: Any,
     target: Any,
@@ -400,10 +382,10 @@ def odds_attack(
     rules = bfrpg_rules()
     choices = picked(rules, charge, mode, underwater, critical)
     parsed = as_dice(dice, engine.damage_dice)
-    attack = generic_attack(d20_attack(bonus, target, mods))
+    attack = generic.from_d20(d20_attack(bonus, target, mods))
     damage = engine.picked_damage(rules, choices, plus_bonus(parsed, damage_bonus))
     return odds_engine.OddsAttack(
-        replace(attack, blocked=is_blocked(blocked), auto_hit=as_bool(helpless, "HELPLESS")), damage
+        replace(attack, blocked=as_blocked(blocked), auto_hit=as_bool(helpless, "HELPLESS")), damage
     )
 
 
@@ -447,7 +429,7 @@ def bfrpg_expected_damage(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("amount", "damage"), ATTACKS, *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.AMOUNT, ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_damage_chance_at_least(
     bonus: Any,
@@ -472,7 +454,7 @@ def bfrpg_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), ATTACKS, *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.TARGET_HP, ATTACKS, *ODDS_TAIL)
 @cell_safe
 def bfrpg_kill_chance(
     bonus: Any,

@@ -1,5 +1,6 @@
-"""Reading cell values for the UDFs: one coercion of numbers, text and TRUE/FALSE, the limits, a
-wrapper that turns every failure into a short '#...' message for the cell, and the arguments' docs.
+"""Reading cell values for the UDFs: one coercion of numbers, fractions, text, TRUE/FALSE and a
+picker's row, the limits, a wrapper that turns every failure into a short '#...' message for the cell,
+and the arguments' docs.
 
 Its own module, imported by ``pycalc.udfs`` and by each ruleset's UDF module (no import cycle).
 """
@@ -9,14 +10,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import xlwings as xw
 
-from pycalc import d20, limits
 from pycalc import dice as dice_module
+from pycalc import limits, pickers
 from pycalc.errors import RuleError
-from pycalc.tables import TableError
+from pycalc.tables import RuleSet, TableError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,6 +119,34 @@ def as_bool(value: Any, name: str, default: bool = False) -> bool:
     raise RuleError(f"#{name}? {name.lower()}: TRUE or FALSE (or YES/NO, 1/0)")
 
 
+def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
+    """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default
+    if isinstance(value, bool):
+        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        raise RuleError(f"#{name}? {name.lower()}: a number") from None
+    if not abs(number) <= limits.WHOLE_NUMBER:
+        raise RuleError(f"#{name}? {name.lower()}: a number from -1,000,000,000 to 1,000,000,000")
+    return Fraction(str(number))
+
+
+def optional_text(value: Any) -> str | None:
+    """Text, or None for an empty cell (a roll or a save not made yet)."""
+    return None if value is None or str(value).strip() == "" else str(value).strip()
+
+
+def as_choice(rules: RuleSet, table_id: str, value: Any) -> str:
+    """A picker's row label (or id) from a cell, checked against its choice table, as the calculator's
+    picker reads it (``pickers.chosen_row``); empty is the table's default row."""
+    table = rules.table(table_id)
+    text = as_text(value, table_id.upper(), pickers.default_choice(table))
+    return str(pickers.chosen_row(rules, {table_id: text}, table_id).label)
+
+
 def as_rows(value: Any, name: str, high: int = limits.RANGE_ROWS) -> list[list[Any]]:
     """The rows of a range argument (one cell or one row counts as one row), at most ``high``."""
     if not isinstance(value, list):
@@ -133,27 +163,6 @@ def as_attacks(value: Any, default: int = 1) -> int:
 
 def as_hit_points(value: Any, name: str = "HP") -> int:
     return as_int(value, name, None, -limits.HIT_POINTS, limits.HIT_POINTS)
-
-
-def d20_attack(
-    bonus: Any, target: Any, mods: Any = 0, level: Any = 0, target_name: str = "TARGET"
-) -> d20.Attack:
-    """The d20 attack of the cells; ``target_name`` names the target in its message (cnc says AC)."""
-    return d20.Attack(
-        as_int(bonus, "BONUS", 0),
-        as_int(target, target_name),
-        as_int(mods, "MODS", 0),
-        as_int(level, "LEVEL", 0),
-    )
-
-
-def as_outcome(value: Any, outcomes: tuple[str, ...] = d20.OUTCOMES, listed: str = "") -> str:
-    """An attack's result, one of ``outcomes`` in any case; the message lists them (or ``listed``)."""
-    text = as_text(value, "RESULT").casefold()
-    for outcome in outcomes:
-        if outcome.casefold() == text:
-            return outcome
-    raise RuleError(f"#RESULT? use {listed or ', '.join(outcomes)}")
 
 
 def as_dice(value: Any, parse: Callable[[str], dice_module.Dice] = dice_module.parse) -> dice_module.Dice:

@@ -21,14 +21,8 @@ from pycalc.errors import RuleError
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
-from pycalc.udfs.cells import (
-    arg_docs,
-    as_bool,
-    as_int,
-    as_text,
-    cell_safe,
-    d20_attack,
-)
+from pycalc.udfs.cells import arg_docs, as_bool, as_fraction, as_int, as_text, cell_safe
+from pycalc.udfs.d20_attack import ac_attack
 
 __all__ = [
     "cnc_attack_damage",
@@ -59,25 +53,6 @@ def rules() -> RuleSet:
     return load_ruleset(cnc.RULESET_ID)
 
 
-def as_fraction(value: Any, name: str, default: Fraction) -> Fraction:
-    """A number as the decimal a GM typed (0.3 is 3/10); empty uses the default."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return default
-    if isinstance(value, bool):
-        raise RuleError(f"#{name}? a number, not TRUE/FALSE")
-    try:
-        number = float(str(value).strip())
-    except ValueError:
-        raise RuleError(f"#{name}? {name.lower()}: a number") from None
-    if not abs(number) <= limits.WHOLE_NUMBER:
-        raise RuleError(f"#{name}? {name.lower()}: a number from -1,000,000,000 to 1,000,000,000")
-    return Fraction(str(number))
-
-
-def attack(bonus: Any, ac: Any, mods: Any) -> d20.Attack:
-    return d20_attack(bonus, ac, mods, target_name="AC")
-
-
 def hit_or_miss(value: Any) -> str:
     outcome = as_text(value, "RESULT")
     if outcome not in (d20.HIT, d20.MISS):
@@ -101,7 +76,7 @@ ODDS = d20_odds.RulesetOdds(cnc.RULESET_ID, cnc_odds)
 @cell_safe
 def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
     """The natural d20 needed to hit: AC - bonus - mods (C&C has no natural 1/20 rule)."""
-    return cnc.need(rules(), attack(bonus, ac, mods))
+    return cnc.need(rules(), ac_attack(bonus, ac, mods))
 
 
 @xw.func
@@ -109,7 +84,7 @@ def cnc_attack_need(bonus: Any, ac: Any, mods: Any = 0) -> int:
 @cell_safe
 def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
     """Hit when d20 + bonus + mods >= AC, else Miss."""
-    return cnc.result(rules(), attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
+    return cnc.result(rules(), ac_attack(bonus, ac, mods), d20.check_roll(as_int(roll, "ROLL")))
 
 
 @xw.func
@@ -117,7 +92,7 @@ def cnc_attack_result(roll: Any, bonus: Any, ac: Any, mods: Any = 0) -> str:
 @cell_safe
 def cnc_hit_chance(bonus: Any, ac: Any, mods: Any = 0) -> float:
     """Probability (0 to 1) that the attack hits."""
-    return float(cnc.hit_chance(rules(), attack(bonus, ac, mods)))
+    return float(cnc.hit_chance(rules(), ac_attack(bonus, ac, mods)))
 
 
 @xw.func
@@ -326,7 +301,7 @@ def odds_attack(
     bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any
 ) -> cnc_odds.OddsAttack:
     return cnc_odds.OddsAttack(
-        attack(bonus, ac, mods),
+        ac_attack(bonus, ac, mods),
         dice,
         as_int(damage_bonus, "BONUS", 0),
         as_text(kind, "KIND", "melee"),
@@ -334,12 +309,11 @@ def odds_attack(
 
 
 DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")
-ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
-ODDS_TAIL = (ATTACKS, MODS, DAMAGE_BONUS, KIND)
+ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, ATTACKS)
+@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)
 @cell_safe
 def cnc_expected_damage(
     bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None
@@ -349,7 +323,7 @@ def cnc_expected_damage(
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, ("amount", "damage"), *ODDS_TAIL)
+@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)
 @cell_safe
 def cnc_damage_chance_at_least(
     bonus: Any,
@@ -367,7 +341,7 @@ def cnc_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(BONUS, AC, DICE, ("hp", "target's hit points now"), *ODDS_TAIL)
+@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)
 @cell_safe
 def cnc_kill_chance(
     bonus: Any,

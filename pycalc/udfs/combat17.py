@@ -25,17 +25,8 @@ from pycalc.rulesets import combat17 as engine
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
-from pycalc.udfs.cells import (
-    arg_docs,
-    as_bool,
-    as_dice,
-    as_int,
-    as_outcome,
-    as_text,
-    cell_safe,
-    d20_attack,
-    optional_int,
-)
+from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int
+from pycalc.udfs.d20_attack import ROLL, ac_attack, as_outcome
 
 __all__ = [
     "combat17_attack_condition",
@@ -67,10 +58,6 @@ def rules() -> RuleSet:
     return load_ruleset("combat17")
 
 
-def attack_of(bonus: Any, target: Any, mods: Any) -> Attack:
-    return d20_attack(bonus, target, mods, target_name="AC")
-
-
 def as_multiplier(value: Any) -> Fraction:
     return Fraction(str(1 if value is None or value == "" else value))
 
@@ -83,7 +70,6 @@ def damage_outcome(value: Any) -> str:
         raise RuleError("#KIND? use regular_damage, maximum_damage or critical_damage") from None
 
 
-ROLL = ("roll", "the natural d20")
 BONUS = ("bonus", "attack bonus")
 TARGET = ("target", "target's Armor Class")
 MODS = ("mods", "all modifiers to the roll (optional, 0)")
@@ -111,7 +97,7 @@ def combat17_attack_result(
     """Miss, Hit, Critical or Fumble: a natural 20 always hits, a natural 1 always misses."""
     return engine.attack_result(
         rules(),
-        attack_of(bonus, target, mods),
+        ac_attack(bonus, target, mods),
         as_int(roll, "ROLL"),
         optional_int(follow_roll, "FOLLOW ROLL"),
         as_bool(barred, "BARRED"),
@@ -119,7 +105,7 @@ def combat17_attack_result(
 
 
 def attack_chances(bonus: Any, target: Any, mods: Any, barred: Any) -> dict[str, Fraction]:
-    return engine.attack_chances(rules(), attack_of(bonus, target, mods), as_bool(barred, "BARRED"))
+    return engine.attack_chances(rules(), ac_attack(bonus, target, mods), as_bool(barred, "BARRED"))
 
 
 @xw.func
@@ -151,7 +137,7 @@ def charted(
     """What the charts make of the attack (``found``: the engine's function, line or condition)."""
     return found(
         rules(),
-        attack_of(bonus, target, mods),
+        ac_attack(bonus, target, mods),
         as_int(roll, "ROLL"),
         optional_int(follow_roll, "FOLLOW ROLL"),
         optional_int(condition_roll, "CONDITION ROLL"),
@@ -441,7 +427,7 @@ def odds_of(
 ) -> odds_engine.OddsAttack:
     times = as_multiplier(multiplier)
     return odds_engine.OddsAttack(
-        attack_of(bonus, target, mods),
+        ac_attack(bonus, target, mods),
         as_dice(dice, engine.parse_dice),
         as_bool(barred, "BARRED"),
         times,

@@ -19,6 +19,11 @@ from pycalc.d20 import HITS
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs.cells import as_attacks, as_hit_points
 
+# The odds UDFs' arguments where the rulesets describe them alike (``cells.arg_docs``)
+AMOUNT = ("amount", "damage")
+TARGET_HP = ("hp", "target's hit points now")
+ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
+
 
 class OddsEngine(Protocol):
     """What a ruleset's odds module offers (``pycalc.rulesets.cnc_odds`` and the others)."""

@@ -15,7 +15,6 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import FUMBLE, HIT, MISS
 from pycalc.errors import RuleError
@@ -27,13 +26,12 @@ from pycalc.udfs.cells import (
     as_bool,
     as_dice,
     as_int,
-    as_outcome,
     as_text,
     cell_safe,
-    d20_attack,
     optional_int,
+    optional_text,
 )
-from pycalc.udfs.shared import generic_attack
+from pycalc.udfs.d20_attack import as_mode, as_outcome, d20_attack
 
 __all__ = [
     "mass_survivors",
@@ -59,30 +57,17 @@ __all__ = [
     "surprise_range",
 ]
 OSR = "osr"
-MODES = {  # (Advantage, Disadvantage) of the kept d20
-    "": (False, False),
-    "normal": (False, False),
-    "advantage": (True, False),
-    "disadvantage": (False, True),
-}
 
 
 def osr_rules() -> RuleSet:
     return load_ruleset(OSR)
 
 
-def as_mode(value: Any) -> tuple[bool, bool]:
-    text = "" if value is None else str(value).strip().casefold()
-    if text not in MODES:
-        raise RuleError("#MODE? Normal, Advantage or Disadvantage")
-    return MODES[text]
-
-
 def osr_attack(bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> generic.Attack:
     found = d20_attack(bonus, target, mods, level)
     if found.level < 0:
         raise RuleError("#LEVEL? 0 or more")
-    return generic_attack(found)
+    return generic.from_d20(found)
 
 
 def situated(attack: generic.Attack, mode: Any, needs_magic: Any) -> generic.Attack:
@@ -225,20 +210,13 @@ def odds_attack(
     bonus: Any, target: Any, dice: Any, mods: Any, level: Any, mode: Any, double: Any, needs_magic: Any
 ) -> osr_odds.OddsAttack:
     attack = osr_attack(bonus, target, mods, level)
-    parsed = as_dice(dice, some_dice)
+    parsed = as_dice(dice, osr.attack_dice)
     advantage, disadvantage = as_mode(mode)
     damage = osr.generic_damage(osr_rules(), parsed, as_bool(double, "DOUBLE"))
     needs = as_bool(needs_magic, "NEEDS MAGIC")
     return osr_odds.OddsAttack(
         replace(attack, advantage=advantage, disadvantage=disadvantage, needs_magic=needs), damage
     )
-
-
-def some_dice(text: str) -> dice_module.Dice:
-    found = dice_module.parse(text)
-    if found.count < 1:
-        raise RuleError("#DICE? write it like 2d4+2")
-    return found
 
 
 ODDS = d20_odds.RulesetOdds(OSR, osr_odds)
@@ -297,7 +275,7 @@ def osr_damage_chance_at_least(
 
 
 @xw.func
-@arg_docs(*ODDS_ARGS, ("hp", "target's hit points now"), *ODDS_TAIL)
+@arg_docs(*ODDS_ARGS, d20_odds.TARGET_HP, *ODDS_TAIL)
 @cell_safe
 def osr_kill_chance(
     bonus: Any,
@@ -490,7 +468,6 @@ def osr_maneuver_save_modifier(
 @cell_safe
 def osr_spell_interruption(situation: Any, save: Any = None, d6_roll: Any = None) -> str:
     """What happens to the spell of a caster hit while casting."""
-    save_text = None if save is None or str(save).strip() == "" else str(save).strip()
     return osr.spell_interruption(
-        osr_rules(), as_text(situation, "SITUATION"), save_text, optional_int(d6_roll, "D6")
+        osr_rules(), as_text(situation, "SITUATION"), optional_text(save), optional_int(d6_roll, "D6")
     )

@@ -16,6 +16,7 @@ from pycalc.errors import RuleError, not_in_list
 from pycalc.resolution_calculator import CalculatorInputs
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
+from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import (
     arg_docs,
     as_attacks,
@@ -23,9 +24,9 @@ from pycalc.udfs.cells import (
     as_int,
     as_text,
     cell_safe,
-    d20_attack,
     optional_int,
 )
+from pycalc.udfs.d20_attack import d20_attack
 
 __all__ = [
     "crit_effect",
@@ -79,10 +80,6 @@ def ruleset_id(value: Any) -> str:
     return text
 
 
-def generic_attack(attack: d20.Attack) -> generic.Attack:
-    return generic.Attack(attack.bonus, attack.target, attack.mods, attack.level)
-
-
 D20_RULESET = ("ruleset", "cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
 BONUS = ("bonus", "attack bonus")
 TARGET = ("target", "defender's AC (osr: the number needed)")
@@ -104,7 +101,7 @@ def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
     """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
     attack = d20_attack(bonus, target, mods)
     own = own_d20_ruleset(ruleset_id(ruleset))
-    return attack.need if own is None else generic.need(own, generic_attack(attack))
+    return attack.need if own is None else generic.need(own, generic.from_d20(attack))
 
 
 @xw.func
@@ -126,7 +123,7 @@ def d20_result(
     name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")
     own = own_d20_ruleset(name)
     if own is not None:
-        return generic.result(own, generic_attack(attack), natural, follow)
+        return generic.result(own, generic.from_d20(attack), natural, follow)
     return d20_engines.result(name, attack, natural, follow)
 
 
@@ -138,7 +135,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
     name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)
     own = own_d20_ruleset(name)
     if own is not None:
-        return float(generic.hit_chance(own, generic_attack(attack)))
+        return float(generic.hit_chance(own, generic.from_d20(attack)))
     return float(d20_engines.hit_chance(name, attack))
 
 
@@ -275,9 +272,7 @@ def d20_damage(
 
 
 @xw.func
-@arg_docs(
-    OWN_RULESET, *OWN_ATTACK, ("attacks", "attacks in the round, independent (optional, 1)"), *OWN_SITUATION
-)
+@arg_docs(OWN_RULESET, *OWN_ATTACK, d20_odds.ATTACKS, *OWN_SITUATION)
 @cell_safe
 def d20_expected_damage(
     ruleset: Any,
