@@ -24,7 +24,7 @@ from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import bfrpg_odds as odds_sheets
-from pycalc.sheets import d20
+from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.bfrpg import ATTACK_SHEET
 from pycalc.sheets.dice_grid import HEADER_ROW
 from pycalc.udfs import bfrpg as udfs_bfrpg
@@ -398,7 +398,7 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     for name in (
         "ODDS_HIT_GRID",
         "ODDS_CRIT_GRID",
-        d20.CHART_CHANCE,
+        d20_cells.CHART_CHANCE,
         "ODDS_NATURAL_1_CHANCE",
     ):
         sheet, area = next(iter(book.defined_names[name].destinations))
@@ -422,8 +422,8 @@ def test_heat_maps_chart_column_and_natural_1_in_libreoffice(calc, folder: Path)
     assert natural_1 == [pytest.approx(1 / 20)]
     defaults = engine.AttackInputs(3, 15, dice="1d8")
     exact = odds.damage_distribution(RULES, odds.odds_attack(RULES, defaults))
-    assert len(chances) == len(d20.DOUBLED_CHART_DAMAGE)
-    for amount, chance in zip(d20.DOUBLED_CHART_DAMAGE, chances, strict=True):
+    assert len(chances) == len(d20_damage.DOUBLED_CHART_DAMAGE)
+    for amount, chance in zip(d20_damage.DOUBLED_CHART_DAMAGE, chances, strict=True):
         assert chance == pytest.approx(float(exact.get(amount, 0)), abs=1e-12), amount
 
 
@@ -446,10 +446,10 @@ def test_the_odds_panel_chart_and_sheets_exist(folder: Path):
     for name in ODDS_OUTPUTS:
         sheet, coordinate = next(iter(book.defined_names[name].destinations))
         assert sheet == ATTACK_SHEET and book[sheet][coordinate.replace("$", "")].data_type == "f"
-    assert book[d20.DAMAGE_SHEET].sheet_state == "hidden"
+    assert book[d20_cells.DAMAGE_SHEET].sheet_state == "hidden"
     assert book[odds_sheets.ODDS_SHEET].conditional_formatting
     assert len(book[ATTACK_SHEET]._charts) == 1
-    workings = book[d20.DAMAGE_SHEET]  # the chart plots the damage amounts and their chances
+    workings = book[d20_cells.DAMAGE_SHEET]  # the chart plots the damage amounts and their chances
     damage = next(c.column_letter for c in workings[HEADER_ROW] if c.value == "Damage")
     chance = next(c.column_letter for c in workings[HEADER_ROW] if c.value == "Chance")
     plotted = [c.value for row in workings.iter_rows() for c in row if "NA()" in str(c.value)]
@@ -462,7 +462,7 @@ def test_no_rule_number_is_typed_into_the_odds_formulas(folder: Path):
     their rounding digits (``test_bfrpg_workbook.allowed_numbers``)."""
     book = openpyxl.load_workbook(folder / "bfrpg.xlsx")
     allowed = allowed_numbers()
-    for formula in formulas_of(book, {d20.DAMAGE_SHEET, odds_sheets.ODDS_SHEET, ATTACK_SHEET}):
+    for formula in formulas_of(book, {d20_cells.DAMAGE_SHEET, odds_sheets.ODDS_SHEET, ATTACK_SHEET}):
         text = re.sub(r'"[^"]*"', "", formula)
         text = re.sub(r"\$?\b[A-Z_]+\$?[0-9]+\b", "", text)
         assert {int(n) for n in re.findall(r"(?<![A-Za-z_$])\d+", text)} <= allowed, formula

@@ -24,7 +24,7 @@ from pycalc.rulesets import cnc, cnc_odds
 from pycalc.rulesets.cnc import AttackInputs
 from pycalc.rulesets.cnc_odds import OddsAttack
 from pycalc.sheets import cnc_odds as sheet_odds
-from pycalc.sheets import d20
+from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
@@ -273,14 +273,14 @@ def cells_of(book: openpyxl.Workbook, name: str) -> list[tuple[str, str]]:
 
 def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
     book = openpyxl.load_workbook(folder / "cnc.xlsx")
-    chart_cells = cells_of(book, d20.CHART_CHANCE)
+    chart_cells = cells_of(book, d20_cells.CHART_CHANCE)
     heat_cells = cells_of(book, "ODDS_HIT_GRID")
     got = calc.evaluate_cells(folder / "cnc.xlsx", chart_cells + heat_cells)
     defaults = AttackInputs(bonus=3, target=15, dice="1d8")  # the calculator's defaults
     spread = cnc_odds.damage_distribution(RULES, cnc_odds.odds_attack(RULES, defaults))
     chart = got[: len(chart_cells)]
-    assert len(chart) == len(d20.CHART_DAMAGE)
-    for x, value in zip(d20.CHART_DAMAGE, chart, strict=True):
+    assert len(chart) == len(d20_damage.CHART_DAMAGE)
+    for x, value in zip(d20_damage.CHART_DAMAGE, chart, strict=True):
         assert value == pytest.approx(float(spread.get(x, 0)), abs=1e-12), x
     heat = got[len(chart_cells) :]
     expected = [

@@ -29,7 +29,7 @@ from pycalc.resolution_calculator import (
     uses_follow,
 )
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.d20 import pick_name
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_folder, load_ruleset
 from pycalc.udfs import shared
 from tests.parity import same

@@ -22,7 +22,7 @@ import pytest
 from pycalc import resolution as generic
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
-from pycalc.sheets import d20
+from pycalc.sheets import d20_cells
 from pycalc.sheets import osr_odds as odds_sheet
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet
@@ -315,13 +315,13 @@ def test_odds_cells_equal_the_engine(calc, xlsx):
 
 def test_chart_data_and_odds_sheet_equal_the_engine(calc, xlsx):
     book = openpyxl.load_workbook(xlsx)
-    sheet = book[d20.DAMAGE_SHEET]
+    sheet = book[d20_cells.DAMAGE_SHEET]
     header = next(
         c for row in sheet.iter_rows(min_row=6, max_row=6) for c in row if c.value == "Chance"
     )  # the chart's data column
     first = header.row + 1
     rows = 2 * MAX_DICE * MAX_SIDES + 1
-    chart = [(d20.DAMAGE_SHEET, f"{header.column_letter}{first + x}") for x in range(rows)]
+    chart = [(d20_cells.DAMAGE_SHEET, f"{header.column_letter}{first + x}") for x in range(rows)]
     heat = book[odds_sheet.ODDS_SHEET]
     grids = {}
     for name in ("ODDS_HIT_GRID", "ODDS_CRIT_GRID", "ODDS_FUMBLE_ROW"):
@@ -360,7 +360,7 @@ def test_new_names_inputs_and_formulas(build_ruleset):
         sheet, ref = next(iter(xlsx.defined_names[name].destinations))
         assert xlsx[sheet][ref.replace("$", "")].protection.locked is False
     assert xlsx["Attack calculator"]._charts
-    assert xlsx[d20.DAMAGE_SHEET].sheet_state == "hidden"
+    assert xlsx[d20_cells.DAMAGE_SHEET].sheet_state == "hidden"
     assert xlsx[odds_sheet.ODDS_SHEET].sheet_state == "visible"
     for name in ODDS_NAMES:
         sheet, ref = next(iter(xlsm.defined_names[name].destinations))

@@ -26,7 +26,7 @@ from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, HIT, OUTCOMES
 from pycalc.resolution_calculator import NOT_ADDED, CalculatorInputs, attack_and_damage, attack_outputs
 from pycalc.sheets import d20_supported
-from pycalc.sheets.d20 import pick_name
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.table_files import TableError
 from pycalc.tables import RuleSet, load_folder
 from tests.parity import same

@@ -18,7 +18,7 @@ from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20
+from pycalc.sheets import bfrpg_odds, d20_damage
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     FACES,
@@ -662,7 +662,7 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     assert block is not None
     count = engine.faces(rules)
     face_col = count + 3
-    parts = d20.shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
+    parts = d20_damage.shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
     rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
     write_result_grid(sheet, "Roll \\ confirmation roll", count, rolls.result, parts)
     last = sheet.cell(count + 1, count + 1).coordinate
@@ -1116,7 +1116,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     damage = damage_rules(rules)
     show_chart(
         book[ATTACK_SHEET],
-        d20.write_damage_chart(book, rules, damage.block, damage.c, d20.DOUBLED_CHART_DAMAGE),
+        d20_damage.write_damage_chart(book, rules, damage.block, damage.c, d20_damage.DOUBLED_CHART_DAMAGE),
     )
     write_calculator(
         book,

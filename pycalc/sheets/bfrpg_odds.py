@@ -2,7 +2,7 @@
 one attack does, and the printable "Odds" sheet, whose heat maps (AB x AC) are the generic ones of
 ``pycalc.sheets.d20_heat``, read from the resolution block. Mirrors ``pycalc.rulesets.bfrpg_odds``.
 
-The damage odds are the generic d20 writer's (``pycalc.sheets.d20``: the Damage workings' dice grid
+The damage odds are the generic d20 writer's (``pycalc.sheets.d20_damage``: the Damage workings' dice grid
 over ATTACK_DICE_USED, a hit's and a critical's damage for each dice total, with the totals of a
 critical's second damage roll under ruling critical_damage normal_plus_max_plus_roll, the chart's
 data, expected damage and kill chance) over the calculator's own cells that
@@ -17,7 +17,7 @@ from __future__ import annotations
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.bfrpg_odds import SEVERAL_ATTACKS
-from pycalc.sheets import d20, odds_panel
+from pycalc.sheets import d20_damage, odds_panel
 from pycalc.sheets.bfrpg_formulas import udf_damage_picks
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
@@ -26,7 +26,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20 import EXPECTED_ROUND, KILL
+from pycalc.sheets.d20_cells import EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
 from pycalc.sheets.d20_heat import FACES as D20W_FACES
@@ -49,7 +49,7 @@ def round_kill() -> str:
 
 def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
     """The odds panel: the generic writer's formulas over the calculator's cells (``damage``)."""
-    native = d20.odds_formulas(rules, damage.block, damage.c)
+    native = d20_damage.odds_formulas(rules, damage.block, damage.c)
     panel = OddsPanel(
         "bfrpg",
         "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED",

@@ -27,7 +27,7 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20, situation_cells
+from pycalc.sheets import d20_cells, d20_damage, situation_cells
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -157,7 +157,7 @@ def loses_dex(rules: RuleSet) -> str:
 def odds_dice_message() -> str:
     """What the odds say of the dice before any number: the calculator's message for dice written
     badly, and the grid's for no dice at all (the odds need dice; ``cnc_odds.odds_outputs``)."""
-    return f'IF(ATTACK_DICE_TEXT="",{beyond_grid_formula(d20.PREFIX)},IF(ISNUMBER(ATTACK_DICE_MOD),"",ATTACK_DICE_MOD))'
+    return f'IF(ATTACK_DICE_TEXT="",{beyond_grid_formula(d20_cells.PREFIX)},IF(ISNUMBER(ATTACK_DICE_MOD),"",ATTACK_DICE_MOD))'
 
 
 def resolution(rules: RuleSet) -> Formulas:
@@ -183,9 +183,9 @@ def resolution(rules: RuleSet) -> Formulas:
         least="ATTACK_LEAST_DAMAGE",
         deals_damage="ATTACK_DEALS_DAMAGE",
         dice_text="ATTACK_DICE_TEXT",
-        dice_count=f"{d20.PREFIX}_COUNT",
-        dice_sides=f"{d20.PREFIX}_SIDES",
-        dice_mod=f"{d20.PREFIX}_DICE_MOD",
+        dice_count=f"{d20_cells.PREFIX}_COUNT",
+        dice_sides=f"{d20_cells.PREFIX}_SIDES",
+        dice_mod=f"{d20_cells.PREFIX}_DICE_MOD",
         dice_message=odds_dice_message(),
     )
 
@@ -977,7 +977,7 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     )
     write_face_workings(book, rules)
     formulas = resolution(rules)
-    show_chart(attack_sheet, d20.write_damage_chart(book, rules, formulas.block, formulas.c))
+    show_chart(attack_sheet, d20_damage.write_damage_chart(book, rules, formulas.block, formulas.c))
     write_odds_sheet(book, rules)
 
 

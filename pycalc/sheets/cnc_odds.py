@@ -3,7 +3,7 @@ of one attack's damage, and the printable "Odds" sheet, whose heat map (chance t
 is the generic one of ``pycalc.sheets.d20_heat``, read from the resolution block.
 Mirrors ``pycalc.rulesets.cnc_odds``.
 
-The damage odds are the generic d20 writer's (``pycalc.sheets.d20``: the Damage workings' dice grid,
+The damage odds are the generic d20 writer's (``pycalc.sheets.d20_damage``: the Damage workings' dice grid,
 a hit's damage for each dice total, the chart's data, expected damage and kill chance) over the
 calculator's own cells that ``pycalc.sheets.cnc.resolution`` names: the situation's damage (charge),
 the kind's least damage and whether it deals any, the dice as read. A miss does 0, with chance
@@ -17,9 +17,9 @@ from __future__ import annotations
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.rulesets.cnc_odds import SEVERAL_ATTACKS
-from pycalc.sheets import d20
+from pycalc.sheets import d20_damage
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.d20 import KILL
+from pycalc.sheets.d20_cells import KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import heat_maps
 from pycalc.sheets.formulas import round_kill_formula
@@ -34,7 +34,7 @@ HEAT_AC = range(8, 29)
 
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
-    native = d20.odds_formulas(rules, formulas.block, formulas.c)
+    native = d20_damage.odds_formulas(rules, formulas.block, formulas.c)
     round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
     panel = OddsPanel(
         "cnc",

@@ -14,7 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20
+from pycalc.sheets import d20_workings
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -36,8 +36,7 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20 import FACE_CRIT_KEEPS
-from pycalc.sheets.d20_cells import ChartFormula
+from pycalc.sheets.d20_cells import FACE_CRIT_KEEPS, ChartFormula
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
 from pycalc.sheets.dual import Udfs
@@ -1082,13 +1081,13 @@ def subdual_section() -> Section:
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per d20 face: the attack's result for that natural roll, and the critical chart row
-    that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
+    that follow-up roll reads (``d20_workings.crit_chart_columns``: does it keep the critical, which damage
     formula). The odds count these rows."""
     block = rules.resolution_block
     assert block is not None
     rolls = resolution(rules)
     columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
-    columns += d20.crit_chart_columns(block, rolls)
+    columns += d20_workings.crit_chart_columns(block, rolls)
     protect(write_face_rows(book, WORKINGS_SHEET, "d20", D20_FACES, columns, 30, "WORKINGS_FACES"))
 
 

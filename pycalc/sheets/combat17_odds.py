@@ -22,7 +22,7 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import combat17_odds as odds_engine
-from pycalc.sheets import d20
+from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.calculator import Section
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -34,7 +34,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20 import EXPECTED, EXPECTED_ROUND, KILL
+from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import (
     critical_formula,
@@ -71,18 +71,18 @@ def follow_id(total: str) -> str:
     )
 
 
-def damage_columns(rules: RuleSet, rules_f: Formulas) -> list[d20.DamageColumn]:
+def damage_columns(rules: RuleSet, rules_f: Formulas) -> list[d20_damage.DamageColumn]:
     block = rules.resolution_block
     assert block is not None
-    return d20.damage_columns(rules, block, rules_f.c)
+    return d20_damage.damage_columns(rules, block, rules_f.c)
 
 
-def share_name(column: d20.DamageColumn) -> str:
+def share_name(column: d20_damage.DamageColumn) -> str:
     """The side cell holding a critical column's share of the criticals."""
     return f"{column.name}_SHARE"
 
 
-def weighed(columns: list[d20.DamageColumn]) -> list[d20.DamageColumn]:
+def weighed(columns: list[d20_damage.DamageColumn]) -> list[d20_damage.DamageColumn]:
     """The columns with each critical's share read from its side cell, not worked out again."""
     return [c if c.weight == "1" else replace(c, weight=share_name(c)) for c in columns]
 
@@ -93,16 +93,18 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
     sheet = book.create_sheet(WORKINGS)
     block = rules.resolution_block
     assert block is not None
-    grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", d20.PREFIX)
+    grid = write_dice_grid(book, sheet, "ATTACK_DICE_TEXT", d20_cells.PREFIX)
     header, first = HEADER_ROW, grid.first
     columns = damage_columns(rules, rules_f)
-    face_col = grid.free_column + d20.columns_width(columns) + 1
+    face_col = grid.free_column + d20_damage.columns_width(columns) + 1
     chart_col = face_col + len(FACE_TITLES) + 1
     side = chart_col + 4
-    parts = d20.shared_parts(book, sheet, rules, side + 3 + len(face_columns(block)) + 1)  # right of all
-    d20.write_damage_columns(book, grid, columns, parts)
+    parts = d20_damage.shared_parts(
+        book, sheet, rules, side + 3 + len(face_columns(block)) + 1
+    )  # right of all
+    d20_damage.write_damage_columns(book, grid, columns, parts)
     label_at, value_at = get_column_letter(side), get_column_letter(side + 1)
-    grid_ok = f"{d20.PREFIX}_OK,{d20.PREFIX}_COUNT=ATTACK_DICE_COUNT,{d20.PREFIX}_SIDES=ATTACK_DICE_SIDES"
+    grid_ok = f"{d20_cells.PREFIX}_OK,{d20_cells.PREFIX}_COUNT=ATTACK_DICE_COUNT,{d20_cells.PREFIX}_SIDES=ATTACK_DICE_SIDES"
     side_cells = [
         (
             "ODDS_OK",
@@ -112,7 +114,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
         (
             "ODDS_MESSAGE",
             "Why no odds",
-            f'IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,{beyond_grid_formula(d20.PREFIX)})',
+            f'IF(ATTACK_DICE_ERROR<>"",ATTACK_DICE_ERROR,{beyond_grid_formula(d20_cells.PREFIX)})',
         ),
         *(
             (share_name(c), f"Share of the criticals: {c.title}", c.weight)
@@ -146,10 +148,10 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
         put(sheet.cell(row, chart_col + 2), x)
         amount = f"${get_column_letter(chart_col + 2)}{row}"
         if x < CHART_LARGEST:
-            hits = d20.outcome_sum(columns, lambda d, amount=amount: f"--({d}={amount})", rules_f.c)
+            hits = d20_damage.outcome_sum(columns, lambda d, amount=amount: f"--({d}={amount})", rules_f.c)
             chance = f"IF({amount}=0,1-{rules_f.c.hit_chance},0)+{hits}"
         else:
-            chance = d20.outcome_sum(columns, lambda d, amount=amount: f"--({d}>={amount})", rules_f.c)
+            chance = d20_damage.outcome_sum(columns, lambda d, amount=amount: f"--({d}>={amount})", rules_f.c)
         put_formula(sheet.cell(row, chart_col + 1), f"IF(ODDS_OK,{chance},0)").number_format = PERCENT_FORMAT
     last = first + CHART_LARGEST
     letter = get_column_letter(chart_col + 1)
@@ -163,7 +165,7 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
         first,
         last,
         8,
-        dice_ok=f"{d20.PREFIX}_OK",
+        dice_ok=f"{d20_cells.PREFIX}_OK",
     )
     sheet.sheet_state = "hidden"
     protect(sheet)
@@ -172,15 +174,15 @@ def write_odds_workings(book: Workbook, rules: RuleSet, rules_f: Formulas) -> Sc
 
 def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
     """The odds panel of the Attack calculator (inputs and outputs): the generic expected damage and
-    kill chance (``d20.outcome_sum``) over the Odds workings' columns."""
+    kill chance (``d20_damage.outcome_sum``) over the Odds workings' columns."""
 
     def guarded(formula: str) -> str:
         return f"IF(ODDS_OK,{formula},ODDS_MESSAGE)"
 
     columns = weighed(damage_columns(rules, rules_f))
-    expected = d20.outcome_sum(columns, lambda d: d, rules_f.c)
+    expected = d20_damage.outcome_sum(columns, lambda d: d, rules_f.c)
     hp = f"SUM({TARGET_HP})"
-    kill = d20.outcome_sum(columns, lambda d: f"--({d}>={hp})", rules_f.c)
+    kill = d20_damage.outcome_sum(columns, lambda d: f"--({d}>={hp})", rules_f.c)
     attacks_bad = q(odds_engine.ATTACKS_MESSAGE)
     native = {
         EXPECTED: guarded(expected),

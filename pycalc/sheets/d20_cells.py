@@ -135,3 +135,47 @@ class Cells:
     added_high: str = ADDED_HIGH
     added_values: str | None = None
     added_chances: str = ADDED_CHANCES
+
+
+# The generic workbook's other sheets and their cells (d20 workings, Damage workings, Odds)
+WORKINGS_SHEET = "d20 workings"
+
+
+DAMAGE_SHEET = "Damage workings"
+
+
+ODDS_SHEET = "Odds"
+
+
+PREFIX = "D20_DMG"
+
+
+P = f"{PREFIX}_P"
+
+
+HIT_DAMAGE, CRIT_DAMAGE = "D20_ODDS_HIT_DAMAGE", "D20_ODDS_CRIT_DAMAGE"
+
+
+MOST_ATTACKS, MOST_HP = "D20_ODDS_MOST_ATTACKS", "D20_ODDS_MOST_HP"
+
+
+EXPECTED, EXPECTED_ROUND, KILL = (
+    "ATTACK_EXPECTED_DAMAGE",
+    "ATTACK_EXPECTED_DAMAGE_ROUND",
+    "ATTACK_KILL_CHANCE",
+)
+
+
+FACE_CRIT_KEEPS, FACE_CRIT_FORMULAS = "D20W_CRIT_KEEPS", "D20W_CRIT_FORMULAS"
+
+
+FACE_HITS, FACE_CRITS, FACE_FUMBLES, FACE_CONFIRMS, FACE_WEIGHTS = (
+    "D20W_HITS",
+    "D20W_CRITS",
+    "D20W_FUMBLES",
+    "D20W_CONFIRMS",
+    "D20W_WEIGHTS",
+)
+
+
+CHART_CHANCE = "D20_ODDS_CHART_CHANCE"

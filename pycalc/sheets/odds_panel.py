@@ -1,6 +1,6 @@
 """The odds panel of a d20 Attack calculator: the attacks this round and the target's hit points typed,
 then the expected damage per attack and per round and the chances to drop the target, each with its
-native formula (the generic writer's, ``d20.odds_formulas``, or the ruleset's) and its UDF call for the
+native formula (the generic writer's, ``d20_damage.odds_formulas``, or the ruleset's) and its UDF call for the
 .xlsm (``<ruleset>_expected_damage``, ``<ruleset>_kill_chance``). A ruleset gives the data: its UDFs'
 arguments, the native formulas and its words.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pycalc.sheets.calculator import INPUT, Field
 from pycalc.sheets.common import PERCENT_FORMAT
-from pycalc.sheets.d20 import EXPECTED, EXPECTED_ROUND, KILL
+from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.sheets.formulas import unless_down
 
 ATTACKS, TARGET_HP = "ATTACK_ATTACKS", "ATTACK_TARGET_HP"

@@ -47,8 +47,8 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
+from pycalc.sheets.d20_damage import shared_parts
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs

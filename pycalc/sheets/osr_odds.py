@@ -3,7 +3,7 @@ damage, and the printable "Odds" sheet (chance to hit, critical and fumble: the 
 ``pycalc.sheets.d20_heat``, read from the resolution block).
 Mirrors ``pycalc.rulesets.osr_odds``.
 
-The damage odds are the generic d20 writer's (``pycalc.sheets.d20``: the Damage workings' dice grid,
+The damage odds are the generic d20 writer's (``pycalc.sheets.d20_damage``: the Damage workings' dice grid,
 a hit's damage for each dice total, plain and less the natural-20 penalty, the chart's data, expected
 damage and kill chance) over the calculator's own cells (``pycalc.sheets.osr.resolution``): the
 chances of a hit and of a critical, and of each on the natural 20, from the d20 workings (every kept
@@ -22,10 +22,9 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import osr_odds
-from pycalc.sheets import d20
+from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.d20 import KILL
-from pycalc.sheets.d20_cells import Cells
+from pycalc.sheets.d20_cells import KILL, Cells
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
 from pycalc.sheets.formulas import round_kill_formula
@@ -45,18 +44,20 @@ def odds_cells(formulas: Formulas) -> Cells:
     no_dice = f"IF(ISNUMBER({c.dice_count}),{c.dice_count}<1,FALSE)"
     return replace(
         c,
-        dice_message=f'IF({c.dice_message}<>"",{c.dice_message},IF({no_dice},{beyond_grid_formula(d20.PREFIX)},""))',
+        dice_message=f'IF({c.dice_message}<>"",{c.dice_message},IF({no_dice},{beyond_grid_formula(d20_cells.PREFIX)},""))',
     )
 
 
 def write_damage_chart(book: Workbook, rules: RuleSet, formulas: Formulas) -> ScatterChart:
     """The generic Damage workings over the calculator's cells (``formulas``), and its chart."""
-    return d20.write_damage_chart(book, rules, formulas.block, odds_cells(formulas), d20.DOUBLED_CHART_DAMAGE)
+    return d20_damage.write_damage_chart(
+        book, rules, formulas.block, odds_cells(formulas), d20_damage.DOUBLED_CHART_DAMAGE
+    )
 
 
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
-    native = d20.odds_formulas(rules, formulas.block, odds_cells(formulas))
+    native = d20_damage.odds_formulas(rules, formulas.block, odds_cells(formulas))
     round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, osr_odds.SEVERAL_ATTACKS)
     panel = OddsPanel(
         "osr",

@@ -1,0 +1,277 @@
+"""The roll block of the generic Attack calculator: the numbers that change every attack (bonus,
+target, modifier, the natural roll, any follow-up roll, the damage roll, the target's hit points)
+beside the number needed, the chances and the result."""
+
+from __future__ import annotations
+
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from pycalc import limits
+from pycalc.resolution_block import Resolution, possible, target_kind
+from pycalc.resolution_calculator import (
+    adds_dice,
+    rolls_further,
+    shows_chart_text,
+    uses_follow,
+    uses_level,
+)
+from pycalc.sheets import d20_cells
+from pycalc.sheets import d20_formulas as f
+from pycalc.sheets.common import (
+    PERCENT_FORMAT,
+    SUBTITLE,
+    put,
+)
+from pycalc.sheets.d20_cells import (
+    EXPECTED,
+    EXPECTED_ROUND,
+    FACE_CRITS,
+    FACE_FUMBLES,
+    FACE_HITS,
+    FACE_WEIGHTS,
+    KILL,
+)
+from pycalc.sheets.d20_damage import odds_formulas
+from pycalc.sheets.d20_layout import (
+    OUT_COLUMN,
+    OUT_LABEL,
+    ROLL_COLUMN,
+    Line,
+    put_input,
+    put_output,
+    whole_number_check,
+)
+from pycalc.sheets.d20_workings import calculator_cells
+from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
+from pycalc.tables import RuleSet
+
+
+def target_words(block: Resolution) -> tuple[str, str]:
+    """(input label, help) of the target the GM types."""
+    return {
+        "number_needed": (
+            "Number needed (attack matrix)",
+            "the number the attacker needs on the matrix for this defender",
+        ),
+        "descending_ac": ("Defender's armor class (descending)", "descending AC, before the situation below"),
+    }.get(target_kind(block), ("Defender's armor class", "ascending AC, before the situation below"))
+
+
+def bonus_words(block: Resolution) -> tuple[str, str]:
+    """(input label, help) of the attacker's number the GM types: its bonus, or its THAC0."""
+    if target_kind(block) == "descending_ac":
+        return "THAC0", "the attacker's roll needed to hit AC 0, before any modifier"
+    return "Attack bonus", "the attacker's total bonus to hit"
+
+
+def follow_words(block: Resolution) -> str:
+    """The follow-up roll's label: what each of the block's follow-up rolls is for."""
+    words = {
+        "confirm": "confirm",
+        "chart": "chart",
+        "level_check": "fumble check",
+    }
+    critical = [words[m] for m in possible(block.critical.mode) if m in ("confirm", "chart")]
+    fumble = [words[m] for m in possible(block.fumble.mode) if m in ("level_check", "chart")]
+    uses = [f"critical: {'/'.join(critical)}"] if critical else []
+    uses += [f"fumble: {'/'.join(fumble)}"] if fumble else []
+    return f"Follow-up d20 ({'; '.join(uses)})"
+
+
+def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
+    target_label, target_help = target_words(block)
+    bonus_label, bonus_help = bonus_words(block)
+    lines = [
+        Line(
+            bonus_label,
+            d20_cells.BONUS,
+            20 if target_kind(block) == "descending_ac" else 0,
+            bonus_help,
+            "Natural roll needed",
+            d20_cells.NEED,
+            d20_cells.NEED,
+            key=True,
+        ),
+        Line(
+            target_label,
+            d20_cells.TARGET,
+            10,
+            target_help,
+            "Chance to hit",
+            d20_cells.HIT_CHANCE,
+            f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS})",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Modifier to the roll (free)",
+            d20_cells.MODS,
+            0,
+            "anything not among the situation picks below",
+            "Chance of a critical",
+            d20_cells.CRIT_CHANCE,
+            f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS})",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Natural roll (the kept die)"
+            if block.advantage is not None
+            else "Natural roll (the die as it shows)",
+            d20_cells.ROLL,
+            None,
+            "type the die as rolled: 1 to 20"
+            + (
+                "; with Advantage type the highest of the dice rolled, with Disadvantage the lowest"
+                if block.advantage is not None
+                else ""
+            ),
+            "Result",
+            d20_cells.RESULT,
+            f.Formulas(block, calculator_cells(rules)).checked_result(),
+            key=True,
+        ),
+    ]
+    if adds_dice(rules):
+        lines.append(
+            Line(
+                "Dice on the roll: their total",
+                d20_cells.ADDED_ROLL,
+                None,
+                "the total of the dice the picked rows add to the roll (a die taken away counts minus)",
+                "Dice on the roll",
+                d20_cells.ADDED_DICE,
+                d20_cells.ADDED_DICE,
+            )
+        )
+    if uses_follow(block):
+        chart = (
+            {
+                "out_label": "What the chart says",
+                "out_name": d20_cells.CHART_EFFECT,
+                "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
+            }
+            if shows_chart_text(block)
+            else {}
+        )
+        lines.append(
+            Line(
+                follow_words(block),
+                d20_cells.FOLLOW,
+                None,
+                "only when the result asks for it; clear it after",
+                **chart,
+            )
+        )
+    if uses_level(block):
+        lines.append(
+            Line("Attacker's level", d20_cells.LEVEL, 1, "a fumble happens when the check roll is higher")
+        )
+    lines += [
+        Line(
+            "Damage roll (what the dice show)",
+            d20_cells.DAMAGE_ROLL,
+            None,
+            "the dice alone, without the +N",
+            "Damage",
+            d20_cells.DAMAGE,
+            f.Formulas(block, calculator_cells(rules)).attack_damage(),
+            key=True,
+        ),
+        *(
+            [
+                Line(
+                    "Further damage roll (extra dice)",
+                    d20_cells.EXTRA_ROLL,
+                    None,
+                    "the critical's further roll of the dice, all of them together",
+                )
+            ]
+            if rolls_further(block)
+            else []
+        ),
+        Line(
+            "Damage bonus (free)",
+            d20_cells.DAMAGE_BONUS,
+            0,
+            "added to the dice's +N",
+            "Chance of a fumble",
+            d20_cells.FUMBLE_CHANCE,
+            f"SUMPRODUCT({FACE_FUMBLES},{FACE_WEIGHTS})",
+            PERCENT_FORMAT,
+        ),
+        Line(
+            "Target's hit points now",
+            d20_cells.HP,
+            10,
+            "the target's current hit points",
+            "Target's hit points after",
+            d20_cells.HP_AFTER,
+            f'IF(OR({d20_cells.DAMAGE}="",NOT(ISNUMBER({d20_cells.DAMAGE}))),"",N({d20_cells.HP})-{d20_cells.DAMAGE})',
+            key=True,
+        ),
+        Line(
+            "Attacks this round",
+            d20_cells.ATTACKS,
+            1,
+            "same attack, independent",
+            "Expected damage per attack",
+            EXPECTED,
+            odds_formulas(rules, block)[EXPECTED],
+            "0.00",
+        ),
+        Line(
+            out_label="Expected damage this round",
+            out_name=EXPECTED_ROUND,
+            out_formula=odds_formulas(rules, block)[EXPECTED_ROUND],
+            out_format="0.00",
+        ),
+        Line(
+            out_label="Chance one attack drops the target",
+            out_name=KILL,
+            out_formula=odds_formulas(rules, block)[KILL],
+            out_format=PERCENT_FORMAT,
+        ),
+    ]
+    return lines
+
+
+def write_roll_block(
+    book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
+) -> int:
+    rolls = {
+        d20_cells.ROLL: attack_roll(rules),
+        d20_cells.FOLLOW: follow_roll(rules),
+        d20_cells.DAMAGE_ROLL: DICE_SHOWN,
+        d20_cells.EXTRA_ROLL: DICE_SHOWN,
+    }
+    number_ranges = {
+        d20_cells.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
+        d20_cells.LEVEL: (0, 99, "the attacker's level"),
+    }
+    put(sheet.cell(first_row, 1), "This attack").font = SUBTITLE
+    put(sheet.cell(first_row, OUT_LABEL), "What it gives").font = SUBTITLE
+    row = first_row
+    for row, line in enumerate(roll_block(rules, block), start=first_row + 1):
+        if line.name:
+            put(sheet.cell(row, 1), line.label)
+            put_input(book, sheet, row, ROLL_COLUMN, line.name, line.value, line.help)
+            where = sheet.cell(row, ROLL_COLUMN).coordinate
+            if line.name in rolls:
+                add_roll_check(sheet, where, rolls[line.name])
+            if line.name in number_ranges:
+                low, high, what = number_ranges[line.name]
+                whole_number_check(sheet, where, low, high, what)
+        if line.out_name:
+            put_output(book, sheet, row, line)
+    row += 2
+    put(sheet.cell(row, OUT_LABEL), "Damage dice (e.g. 1d8+2)")
+    put_input(
+        book,
+        sheet,
+        row,
+        OUT_COLUMN,
+        d20_cells.DICE,
+        "1d8",
+        "the weapon's damage dice with its +N, e.g. 1d8+1",
+    )
+    return row + 2
