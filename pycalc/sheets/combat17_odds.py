@@ -21,6 +21,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
+from pycalc.odds import SEVERAL_ATTACKS
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20
 from pycalc.sheets.calculator import Section
@@ -191,7 +192,7 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
         KILL_ROUND: unless_down(
             TARGET_HP,
             f"IF(ISTEXT({KILL}),{KILL},IF(SUM({ATTACKS})=1,{KILL},"
-            f"IF(SUM({ATTACKS})=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
+            f"IF(SUM({ATTACKS})=0,0,{q(SEVERAL_ATTACKS)})))",
         ),
     }
     panel = OddsPanel(
