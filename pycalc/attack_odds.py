@@ -7,8 +7,9 @@ order (its dice first: their writing, then :func:`within_odds_limits`, each with
 and gives it as the generic engine's attack and damage (``pycalc.resolution``), raising ``RuleError``
 with the message the UDF shows. Everything after is the generic engine's (``pycalc.resolution_odds``):
 one attack's exact damage distribution, several independent attacks, the expected damage, the chance
-of at least some damage and of dropping a target. The number of attacks is checked before the
-attack, as every ruleset's UDFs always read them. Exact fractions; nothing is sampled.
+of at least some damage and of dropping a target. The number of attacks is checked first, before the
+attack's own checks: a UDF given both wrong says the attacks' message. Exact fractions; nothing is
+sampled.
 
 The ruleset's odds module names the methods of its ``AttackOdds`` as its own functions
 (``expected_damage = ODDS.expected_damage``...): the UDFs reach them there (``pycalc.udfs.d20_odds``).
@@ -28,7 +29,7 @@ from pycalc import resolution_odds as generic_odds
 from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
-OddsAttack = TypeVar("OddsAttack")
+RulesetAttack = TypeVar("RulesetAttack")  # a ruleset's own OddsAttack
 
 
 class GenericAttack(NamedTuple):
@@ -51,32 +52,32 @@ def within_odds_limits(dice: dice_module.Dice) -> dice_module.Dice:
 
 
 @dataclass(frozen=True)
-class AttackOdds(Generic[OddsAttack]):
+class AttackOdds(Generic[RulesetAttack]):
     """A ruleset's odds: its attack made the generic engine's (``generic_of``), then the generic odds."""
 
-    generic_of: Callable[[RuleSet, OddsAttack], tuple[generic.Attack, generic.Damage]]
+    generic_of: Callable[[RuleSet, RulesetAttack], tuple[generic.Attack, generic.Damage]]
 
-    def damage_distribution(self, rules: RuleSet, odds: OddsAttack) -> Distribution:
+    def damage_distribution(self, rules: RuleSet, odds: RulesetAttack) -> Distribution:
         """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
         return generic_odds.damage_distribution(rules, *self.generic_of(rules, odds))
 
     def round_distribution(
-        self, rules: RuleSet, odds: OddsAttack, attacks: int, cap: int | None = None
+        self, rules: RuleSet, odds: RulesetAttack, attacks: int, cap: int | None = None
     ) -> Distribution:
         """The damage of ``attacks`` independent attacks together (capped at ``cap`` when given)."""
         generic_odds.check_attacks(attacks)
         return generic_odds.round_distribution(rules, *self.generic_of(rules, odds), attacks, cap)
 
-    def expected_damage(self, rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
+    def expected_damage(self, rules: RuleSet, odds: RulesetAttack, attacks: int = 1) -> Fraction:
         """Expected damage of ``attacks`` independent attacks (a miss counts 0)."""
         generic_odds.check_attacks(attacks)
         return generic_odds.expected_damage(rules, *self.generic_of(rules, odds), attacks)
 
-    def chance_at_least(self, rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
+    def chance_at_least(self, rules: RuleSet, odds: RulesetAttack, amount: int, attacks: int = 1) -> Fraction:
         """Probability that the attacks together do at least ``amount`` damage."""
         generic_odds.check_attacks(attacks)
         return generic_odds.chance_at_least(rules, *self.generic_of(rules, odds), amount, attacks)
 
-    def kill_chance(self, rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
+    def kill_chance(self, rules: RuleSet, odds: RulesetAttack, hp: int, attacks: int = 1) -> Fraction:
         """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
         return self.chance_at_least(rules, odds, hp, attacks)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pycalc.calculator_odds import KILL_ROUND
 from pycalc.odds import SEVERAL_ATTACKS
 from pycalc.resolution_block import Resolution
 from pycalc.sheets import d20
@@ -22,7 +23,6 @@ from pycalc.sheets.formulas import round_kill_formula, unless_down
 from pycalc.tables import RuleSet
 
 ATTACKS, TARGET_HP = "ATTACK_ATTACKS", "ATTACK_TARGET_HP"
-KILL_ROUND = "ATTACK_KILL_CHANCE_ROUND"
 
 
 @dataclass(frozen=True)
