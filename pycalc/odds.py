@@ -134,6 +134,7 @@ def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:
 
 
 ALREADY_DOWN = "target at 0 HP or less: down already"
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"  # the .xlsx's round kill chance
 
 
 def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:

@@ -20,6 +20,7 @@ import pytest
 
 from pycalc import udfs
 from pycalc.d20 import HIT, Attack
+from pycalc.odds import SEVERAL_ATTACKS
 from pycalc.rulesets import cnc, cnc_odds
 from pycalc.rulesets.cnc import AttackInputs
 from pycalc.rulesets.cnc_odds import OddsAttack
@@ -140,7 +141,7 @@ def test_the_engine_follows_ATTACK_DAMAGE_and_the_hit_chance():
     assert out["ATTACK_EXPECTED_DAMAGE"] == Fraction(9, 20) * Fraction(13, 2)  # 9 of 20 faces hit, 1d8+2
     assert out["ATTACK_EXPECTED_DAMAGE_ROUND"] == 2 * out["ATTACK_EXPECTED_DAMAGE"]
     assert out["ATTACK_KILL_CHANCE"] == Fraction(9, 20) * Fraction(6, 8)
-    assert out["ATTACK_KILL_CHANCE_ROUND"] == cnc_odds.SEVERAL_ATTACKS
+    assert out["ATTACK_KILL_CHANCE_ROUND"] == SEVERAL_ATTACKS
     grapple = AttackInputs(bonus=3, target=15, dice="1d8+2", choices={"attack_types": "Grapple"})
     assert cnc_odds.odds_outputs(RULES, grapple)["ATTACK_EXPECTED_DAMAGE"] == 0
     for dice_text in ("9d6", "1d20", "", "2d100+1"):

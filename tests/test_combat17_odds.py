@@ -13,6 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from pycalc import calculator_odds
 from pycalc import dice as dice_module
 from pycalc.d20 import D20_FACES, Attack
 from pycalc.rulesets import combat17 as c17
@@ -22,7 +23,7 @@ from pycalc.sheets.combat17_odds import CHART_LARGEST, HEAT_AC, HEAT_BONUS, ODDS
 from pycalc.udfs import combat17 as udfs
 from tests.test_combat17_parity import ROUNDING, RULES, RULING_FLIPS, attack_cells, attack_scenarios, same
 
-NEW_OUTPUTS = list(odds.ODDS_OUTPUTS)
+NEW_OUTPUTS = list(calculator_odds.ODDS_CELLS)
 
 
 def brute_force(rules, odd: odds.OddsAttack) -> dict[int, Fraction]:

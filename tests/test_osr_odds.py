@@ -15,10 +15,12 @@ import random
 import re
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 import openpyxl
 import pytest
 
+from pycalc import calculator_odds
 from pycalc import resolution as generic
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
@@ -29,7 +31,7 @@ from pycalc.tables import RuleSet
 from pycalc.udfs import osr as udfs_osr
 from tests.test_osr_parity import FLIPS, RULES, attack_cells, flipped, same
 
-ODDS_NAMES = list(odds.ODDS_NAMES)
+ODDS_NAMES = list(calculator_odds.ODDS_CELLS)
 
 
 # --------------------------------------------------------------------------- brute force
@@ -235,31 +237,36 @@ def test_odds_udfs_are_exported():
 # --------------------------------------------------------------------------- LibreOffice parity
 
 
-def odds_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs, odds.OddsInputs]]:
+class OddsInputs(NamedTuple):
+    attacks: int = 1  # ATTACK_ATTACKS
+    target_hp: int = 10  # ATTACK_TARGET_HP
+
+
+def odds_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs, OddsInputs]]:
     chance = random.Random(20261123)
     found = []
     edge_dice = ["1d1", "8d12", "8d12+5", "2d4-1", "1d4-3", "d6", "1d12+30", "9d6", "1d20", "abc", "3", "0d6"]
     for index, dice in enumerate(edge_dice):
         rules = (RULES, flipped(RULES, "nat20_penalty_applies_to"))[index % 2]
-        found.append((rules, osr.AttackInputs(bonus=1, target=22, level=2, dice=dice), odds.OddsInputs(1, 6)))
+        found.append((rules, osr.AttackInputs(bonus=1, target=22, level=2, dice=dice), OddsInputs(1, 6)))
         found.append(
             (
                 rules,
                 osr.AttackInputs(
                     bonus=0, target=13, dice=dice, choices={"charge_attack": "Charging attacker"}
                 ),
-                odds.OddsInputs(3, 9),
+                OddsInputs(3, 9),
             )
         )
     for attacks, hp in ((0, 5), (-1, 5), (1, 0), (1, -3), (2, 1), (1, 200), (5, 1)):
-        found.append((RULES, osr.AttackInputs(bonus=2, target=15, dice="2d6"), odds.OddsInputs(attacks, hp)))
+        found.append((RULES, osr.AttackInputs(bonus=2, target=15, dice="2d6"), OddsInputs(attacks, hp)))
     for need in (-2, 1, 2, 19, 20, 21, 22, 25, 30):
         for rules in (RULES, flipped(RULES, "nat20_needed_basis"), flipped(RULES, "nat20_crit_exception")):
             found.append(
                 (
                     rules,
                     osr.AttackInputs(bonus=1, target=need + 1, level=need % 7, dice="1d8+1"),
-                    odds.OddsInputs(),
+                    OddsInputs(),
                 )
             )
     flips = list(FLIPS)[:6]
@@ -283,11 +290,11 @@ def odds_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs, odds.Odd
             choices=choices,
             toggles=toggles,
         )
-        found.append((rules, inputs, odds.OddsInputs(chance.choice([1, 1, 2, 3, 6]), chance.randint(1, 30))))
+        found.append((rules, inputs, OddsInputs(chance.choice([1, 1, 2, 3, 6]), chance.randint(1, 30))))
     return found
 
 
-def odds_cells(rules: RuleSet, inputs: osr.AttackInputs, more: odds.OddsInputs) -> dict[str, object]:
+def odds_cells(rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs) -> dict[str, object]:
     return {**attack_cells(rules, inputs), "ATTACK_ATTACKS": more.attacks, "ATTACK_TARGET_HP": more.target_hp}
 
 
@@ -302,7 +309,7 @@ def test_odds_cells_equal_the_engine(calc, xlsx):
     results = calc.evaluate(xlsx, [odds_cells(*s) for s in scenarios], ODDS_NAMES)
     mismatches, checked = [], 0
     for (rules, inputs, more), got in zip(scenarios, results, strict=True):
-        expected = odds.odds_outputs(rules, inputs, more)
+        expected = odds.odds_outputs(rules, inputs, more.attacks, more.target_hp)
         for name in ODDS_NAMES:
             checked += 1
             if not same(expected[name], got[name]):

@@ -1,39 +1,29 @@
 """Odds before the dice are rolled (Castles & Crusades): exact distributions of the damage of attacks.
 
-The generic engine's odds (``pycalc.resolution_odds``) over this ruleset's ``resolution:`` block: no
-critical, fumble, confirmation or follow roll; one attack does 0 on a miss and, on a hit,
-``max(least damage, dice + modifier + situation damage)`` for a kind that deals damage, 0 otherwise
-(``cnc.generic_damage``); a natural-roll house rule ticked in the ``natural_rolls`` table is followed.
-Several attacks: the sum of independent attacks. Everything is exact (fractions); nothing is sampled.
-What stays here is the ruleset's own: one attack as the UDFs and the calculator describe it
-(``OddsAttack``), its checks and messages in their order, and the odds cells.
+The generic engine's odds (``pycalc.attack_odds`` over ``pycalc.resolution_odds``) of this ruleset's
+``resolution:`` block: no critical, fumble, confirmation or follow roll; one attack does 0 on a miss
+and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for a kind that deals
+damage, 0 otherwise (``cnc.generic_damage``); a natural-roll house rule ticked in the
+``natural_rolls`` table is followed. Several attacks: the sum of independent attacks. Everything is
+exact (fractions); nothing is sampled. What stays here is the ruleset's own: one attack as the UDFs
+and the calculator describe it (``OddsAttack``), its checks and messages in their order.
 
 ``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of
 ``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests: the dice's own
 message first (the odds need plainly written dice that fit the grid), then the generic calculator's
-odds cells (``pycalc.resolution_calculator.odds_outputs``, whose formulas the sheet uses).
+odds cells (``pycalc.calculator_odds``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
-from pycalc import dice, pickers
-from pycalc import odds as shared_odds
+from pycalc import attack_odds, calculator_odds, dice, pickers
 from pycalc import resolution as generic
-from pycalc import resolution_calculator as calculator
-from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import cnc
 from pycalc.tables import RuleSet
-
-Distribution = shared_odds.Distribution
-
-GRID_MESSAGE = BEYOND_GRID
-SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
 
 
 @dataclass(frozen=True)
@@ -58,8 +48,7 @@ def generic_attack(rules: RuleSet, odds: OddsAttack) -> tuple[generic.Attack, ge
     """The attack and its damage for the generic engine, checked in this order: the dice (their
     writing, then the odds' limits on them), then the kind, which only an attack that can hit asks
     for (one that cannot does no damage whatever its kind)."""
-    parsed = damage_dice(odds.dice)
-    dice.counts(dice.Dice(parsed.count, parsed.sides))  # the odds' limits on the dice
+    parsed = attack_odds.within_odds_limits(damage_dice(odds.dice))
     attack = cnc.as_generic(odds.attack)
     try:
         return attack, cnc.generic_damage(rules, odds.dice, odds.damage_bonus, odds.kind)
@@ -69,26 +58,11 @@ def generic_attack(rules: RuleSet, odds: OddsAttack) -> tuple[generic.Attack, ge
         return attack, generic.Damage(parsed, deals_damage=False)
 
 
-def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
-    """Exact probability of each damage of one attack (a miss: 0)."""
-    return generic_odds.damage_distribution(rules, *generic_attack(rules, odds))
-
-
-def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
-    generic_odds.check_attacks(attacks)
-    return generic_odds.expected_damage(rules, *generic_attack(rules, odds), attacks)
-
-
-def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
-    """Probability that the attacks together do at least ``amount`` damage."""
-    generic_odds.check_attacks(attacks)
-    return generic_odds.chance_at_least(rules, *generic_attack(rules, odds), amount, attacks)
-
-
-def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
-    """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
-    generic_odds.check_attacks(attacks)
-    return generic_odds.kill_chance(rules, *generic_attack(rules, odds), hp, attacks)
+ODDS = attack_odds.AttackOdds(generic_attack)
+damage_distribution = ODDS.damage_distribution
+expected_damage = ODDS.expected_damage
+chance_at_least = ODDS.chance_at_least
+kill_chance = ODDS.kill_chance
 
 
 # --------------------------------------------------------------------------- the Attack calculator
@@ -103,28 +77,27 @@ def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
     return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
 
 
+def dice_message(text: str) -> str | None:
+    """What the odds cells show instead of numbers: dice not written plainly, then no dice or more
+    than the grid holds; None for dice the odds take."""
+    try:
+        parsed = damage_dice(text) if text.strip() else None
+    except RuleError as error:
+        return str(error)
+    return calculator_odds.grid_message(parsed)
+
+
+def calculator_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> calculator_odds.CalculatorAttack | str:
+    """The calculator's attack as the odds take it, or the message its odds cells show instead."""
+    odds = odds_attack(rules, inputs)
+    message = dice_message(odds.dice)
+    if message is not None:
+        return message
+    return calculator_odds.CalculatorAttack(*generic_attack(rules, odds), odds.dice)
+
+
 def odds_outputs(
     rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
 ) -> dict[str, object]:
     """The odds cells of the Attack calculator (.xlsx) by defined name: numbers or the sheet's messages."""
-    odds = odds_attack(rules, inputs)
-    try:
-        parsed = damage_dice(odds.dice) if odds.dice.strip() else None
-    except RuleError as error:
-        message: str | None = str(error)
-    else:
-        message = None if parsed is not None and fits_grid(parsed.count, parsed.sides) else GRID_MESSAGE
-    if message is not None:
-        shown = {
-            "ATTACK_EXPECTED_DAMAGE": message,
-            "ATTACK_EXPECTED_DAMAGE_ROUND": message,
-            "ATTACK_KILL_CHANCE": message,
-            "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(message, attacks, SEVERAL_ATTACKS),
-        }
-        return shared_odds.down_already(shown, hp)
-    found = calculator.odds_outputs(
-        rules, *generic_attack(rules, odds), calculator.CalculatorInputs(hp=hp, attacks=attacks), odds.dice
-    )
-    kill = found["ATTACK_KILL_CHANCE"]
-    shown = {**found, "ATTACK_KILL_CHANCE_ROUND": shared_odds.round_kill(kill, attacks, SEVERAL_ATTACKS)}
-    return shared_odds.down_already(shown, hp)
+    return calculator_odds.calculator_cells(rules, calculator_attack(rules, inputs), attacks, hp)

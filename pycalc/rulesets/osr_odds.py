@@ -1,91 +1,48 @@
 """Odds before the d20 is rolled (osr): the exact distribution of the damage one attack does.
 
-The generic engine's odds (``pycalc.resolution_odds``) of the attack and damage the Attack calculator
-describes (:func:`osr.generic_attack`): every kept natural d20 (Advantage/Disadvantage) and every
-fumble-check d20 resolved by the ``resolution:`` block; a Miss or Fumble does 0, a Hit or Critical
-does the dice total with the expression's modifier, double damage, the natural-20 penalty of that
-roll, never below the least damage, exactly as ATTACK_DAMAGE (a Critical does the same damage as a
-Hit: the seed's critical effect is not a damage rule). Several attacks: the sum of independent
-attacks. What stays here is osr's own: its checks of the dice (before any roll is looked at, for
-the UDFs) and the Attack calculator's odds cells: the dice's message as the sheet shows it
-(``odds_message``), then the generic calculator's odds cells
-(``pycalc.resolution_calculator.odds_outputs``, whose formulas ``pycalc.sheets.osr_odds`` uses).
-Fractions; nothing sampled.
+The generic engine's odds (``pycalc.attack_odds`` over ``pycalc.resolution_odds``) of the attack and
+damage the Attack calculator describes (:func:`osr.generic_attack`): every kept natural d20
+(Advantage/Disadvantage) and every fumble-check d20 resolved by the ``resolution:`` block; a Miss or
+Fumble does 0, a Hit or Critical does the dice total with the expression's modifier, double damage,
+the natural-20 penalty of that roll, never below the least damage, exactly as ATTACK_DAMAGE (a
+Critical does the same damage as a Hit: the seed's critical effect is not a damage rule). Several
+attacks: the sum of independent attacks. What stays here is osr's own: its checks of the dice
+(before any roll is looked at, for the UDFs) and the dice's message as the Attack calculator's odds
+cells show it (``odds_message``), before the generic calculator's cells (``pycalc.calculator_odds``,
+whose formulas ``pycalc.sheets.osr_odds`` uses). Fractions; nothing sampled.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from fractions import Fraction
 
+from pycalc import attack_odds, calculator_odds
 from pycalc import dice as dice_module
-from pycalc import odds as shared_odds
 from pycalc import resolution as generic
-from pycalc import resolution_calculator as calculator
-from pycalc import resolution_odds as generic_odds
 from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import osr
 from pycalc.tables import RuleSet
 
-Distribution = shared_odds.Distribution
-SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"
-BAD_DICE = osr.BAD_DICE
+OddsAttack = attack_odds.GenericAttack  # the attack with its situation; the weapon's dice, doubled or not
 
 
-@dataclass(frozen=True)
-class OddsAttack:
-    attack: generic.Attack  # bonus, number needed, all roll modifiers, level, the situation's flags
-    damage: generic.Damage  # the weapon's dice, doubled or not
-
-
-def checked(odds: OddsAttack) -> OddsAttack:
+def checked(rules: RuleSet, odds: OddsAttack) -> tuple[generic.Attack, generic.Damage]:
     """The attack, once its dice are some dice the odds can take (whether or not any roll hits)."""
     dice = odds.damage.dice
     if dice.count < 1 or dice.sides < 1:
-        raise RuleError("#DICE? write it like 2d4+2")
-    dice_module.counts(dice_module.Dice(dice.count, dice.sides))  # RuleError beyond the odds' limits
+        raise RuleError(osr.BAD_DICE)
+    attack_odds.within_odds_limits(dice)
     return odds
 
 
-def damage_distribution(rules: RuleSet, odds: OddsAttack) -> Distribution:
-    """Exact probability of each amount of damage one attack does (0 for a miss or fumble)."""
-    checked(odds)
-    return generic_odds.damage_distribution(rules, odds.attack, odds.damage)
-
-
-def expected_damage(rules: RuleSet, odds: OddsAttack, attacks: int = 1) -> Fraction:
-    generic_odds.check_attacks(attacks)
-    return generic_odds.expected_damage(rules, checked(odds).attack, odds.damage, attacks)
-
-
-def chance_at_least(rules: RuleSet, odds: OddsAttack, amount: int, attacks: int = 1) -> Fraction:
-    """Probability that the attacks together do at least ``amount`` damage."""
-    generic_odds.check_attacks(attacks)
-    return generic_odds.chance_at_least(rules, checked(odds).attack, odds.damage, amount, attacks)
-
-
-def kill_chance(rules: RuleSet, odds: OddsAttack, hp: int, attacks: int = 1) -> Fraction:
-    """Probability that a target at ``hp`` hit points is at 0 or below after the attacks."""
-    return chance_at_least(rules, odds, hp, attacks)
+ODDS = attack_odds.AttackOdds(checked)
+damage_distribution = ODDS.damage_distribution
+expected_damage = ODDS.expected_damage
+chance_at_least = ODDS.chance_at_least
+kill_chance = ODDS.kill_chance
 
 
 # --------------------------------------------------------------------------- the Attack calculator
-
-
-ODDS_NAMES = (
-    "ATTACK_EXPECTED_DAMAGE",
-    "ATTACK_EXPECTED_DAMAGE_ROUND",
-    "ATTACK_KILL_CHANCE",
-    "ATTACK_KILL_CHANCE_ROUND",
-)
-
-
-@dataclass(frozen=True)
-class OddsInputs:
-    attacks: int = 1  # ATTACK_ATTACKS
-    target_hp: int = 10  # ATTACK_TARGET_HP
 
 
 def odds_attack(rules: RuleSet, inputs: osr.AttackInputs) -> OddsAttack:
@@ -99,26 +56,22 @@ def odds_message(text: str) -> str | None:
     than the grid holds; None for dice the odds take."""
     read = dice_module.PATTERN.match(re.sub(r"\s+", "", text))
     if read is None:
-        return BAD_DICE
-    count, sides = int(read.group(1) or 1), int(read.group(2))
-    return None if fits_grid(count, sides) else BEYOND_GRID
+        return osr.BAD_DICE
+    return calculator_odds.grid_message(dice_module.Dice(int(read.group(1) or 1), int(read.group(2))))
+
+
+def calculator_attack(rules: RuleSet, inputs: osr.AttackInputs) -> calculator_odds.CalculatorAttack | str:
+    """The calculator's attack as the odds take it, or the message its odds cells show instead."""
+    message = odds_message(inputs.dice)
+    if message is not None:
+        return message
+    return calculator_odds.CalculatorAttack(*osr.generic_attack(rules, inputs), inputs.dice)
 
 
 def odds_outputs(
-    rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs = OddsInputs()
+    rules: RuleSet, inputs: osr.AttackInputs, attacks: int = 1, hp: int = 10
 ) -> dict[str, object]:
     """The odds cells of the Attack calculator (.xlsx) by defined name, exactly as the native formulas
-    show them (messages included): the dice's message first, then the generic calculator's odds cells
-    (``pycalc.resolution_calculator.odds_outputs``, whose formulas the sheet uses).
-
-    ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks; the .xlsm's UDF
-    (``osr_kill_chance``: :func:`kill_chance` over the attacks) gives the number."""
-    message = odds_message(inputs.dice)
-    if message is not None:
-        found: dict[str, object] = dict.fromkeys(ODDS_NAMES[:3], message)
-    else:
-        where = calculator.CalculatorInputs(hp=more.target_hp, attacks=more.attacks)
-        found = calculator.odds_outputs(rules, *osr.generic_attack(rules, inputs), where, inputs.dice)
-    kill = found["ATTACK_KILL_CHANCE"]
-    round_kill = shared_odds.round_kill(kill, more.attacks, SEVERAL_ATTACKS)
-    return shared_odds.down_already({**found, "ATTACK_KILL_CHANCE_ROUND": round_kill}, more.target_hp)
+    show them (messages included). ATTACK_KILL_CHANCE_ROUND is the .xlsx's text for several attacks;
+    the .xlsm's UDF (``osr_kill_chance``: :func:`kill_chance` over the attacks) gives the number."""
+    return calculator_odds.calculator_cells(rules, calculator_attack(rules, inputs), attacks, hp)

@@ -8,16 +8,17 @@ critical's second damage roll under ruling critical_damage normal_plus_max_plus_
 data, expected damage and kill chance) over the calculator's own cells that
 ``pycalc.sheets.bfrpg.damage_rules`` names: the multiplier stages and rounding the pickers give,
 whether a critical adds damage, a helpless target's automatic hit. A blocked attack has no chance
-to hit (ATTACK_HIT_CHANCE 0). What stays here is the ruleset's own: the odds panel's fields, the
-round's chance to drop the target (the .xlsm's), and the printable sheet.
+to hit (ATTACK_HIT_CHANCE 0). What stays here is the ruleset's own: the odds panel's fields (the
+round's chance to drop the target shows one attack's message, then the round's, first:
+``bfrpg_odds.ROUND_MESSAGES_FIRST``), and the printable sheet.
 """
 
 from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.rulesets.bfrpg_odds import SEVERAL_ATTACKS
-from pycalc.sheets import d20_damage, odds_panel
+from pycalc.rulesets.bfrpg_odds import ROUND_MESSAGES_FIRST
+from pycalc.sheets import odds_panel
 from pycalc.sheets.bfrpg_formulas import udf_damage_picks
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
@@ -26,13 +27,11 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20_cells import EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import ALWAYS_MISS, heat_maps
 from pycalc.sheets.d20_heat import FACES as D20W_FACES
-from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
-from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel
+from pycalc.sheets.odds_panel import OddsPanel, generic_native
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -40,21 +39,13 @@ HEAT_BONUS = range(0, 16)  # layout of the printed heat maps: attack bonus rows
 HEAT_AC = range(10, 26)  # target AC columns
 
 
-def round_kill() -> str:
-    """The round's chance to drop the target (``pycalc.rulesets.bfrpg_odds.round_kill``): one
-    attack's message first, then the round's (the attacks), then ``pycalc.odds.round_kill``."""
-    chance = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
-    return f"IF(ISNUMBER({KILL}),IF(ISNUMBER({EXPECTED_ROUND}),{chance},{EXPECTED_ROUND}),{KILL})"
-
-
 def odds_fields(rules: RuleSet, damage: Formulas) -> tuple[Field, ...]:
     """The odds panel: the generic writer's formulas over the calculator's cells (``damage``)."""
-    native = d20_damage.odds_formulas(rules, damage.block, damage.c)
     panel = OddsPanel(
         "bfrpg",
         "ATTACK_BONUS,ATTACK_TARGET_AC,ATTACK_DICE_USED",
         f"ATTACK_TOTAL_MODS,ATTACK_DICE_ADDED,{udf_damage_picks()},ATTACK_AUTO_HIT,ATTACK_BLOCKED",
-        {**native, KILL_ROUND: round_kill()},
+        generic_native(rules, damage.block, damage.c, ROUND_MESSAGES_FIRST),
         attacks_label="Attacks this round",
         attacks_help="for the round's odds",
         hp_help="for the chance to drop it",

@@ -8,23 +8,18 @@ a hit's damage for each dice total, the chart's data, expected damage and kill c
 calculator's own cells that ``pycalc.sheets.cnc.resolution`` names: the situation's damage (charge),
 the kind's least damage and whether it deals any, the dice as read. A miss does 0, with chance
 1 - ATTACK_HIT_CHANCE (every face counted in the d20 workings). C&C has no critical or fumble.
-What stays here is the ruleset's own: the odds panel's fields and texts, the round's kill chance
-(the .xlsm's), and the printable sheet.
+What stays here is the ruleset's own: the odds panel's fields and texts, and the printable sheet.
 """
 
 from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.rulesets.cnc_odds import SEVERAL_ATTACKS
-from pycalc.sheets import d20_damage
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.d20_cells import KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import heat_maps
-from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
-from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
+from pycalc.sheets.odds_panel import OddsPanel, generic_native, odds_fields
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -34,13 +29,11 @@ HEAT_AC = range(8, 29)
 
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
-    native = d20_damage.odds_formulas(rules, formulas.block, formulas.c)
-    round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
     panel = OddsPanel(
         "cnc",
         "ATTACK_BONUS,ATTACK_AC,ATTACK_DICE",
         "ATTACK_TOTAL_MODS,ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID",
-        {**native, KILL_ROUND: round_kill},
+        generic_native(rules, formulas.block, formulas.c),
         expected_help="a miss counts 0; chart of the damage on the right",
         kill_help="damage at least the target's hit points",
     )

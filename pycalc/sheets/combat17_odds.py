@@ -3,7 +3,7 @@ shared dice grid, expected damage, kill chance, a bar chart, and the printable "
 generic heat map and natural-roll chances of ``pycalc.sheets.d20_heat``, read from the resolution block.
 Mirrors ``pycalc.rulesets.combat17_odds``.
 
-The damage per dice total and its weighing are the generic writer's (``pycalc.sheets.d20``:
+The damage per dice total and its weighing are the generic writer's (``pycalc.sheets.d20_damage``:
 ``damage_columns``, ``outcome_sum``) over the Attack calculator's own cells (``combat17.resolution``):
 a hit alone does the hit's formula, a critical the formula of each ``outcomes`` row by the share of
 follow-up faces whose critical chart row names it (``natural_roll_outcome`` and
@@ -21,6 +21,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
+from pycalc.odds import SEVERAL_ATTACKS
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.calculator import Section
@@ -193,7 +194,7 @@ def odds_section(rules: RuleSet, rules_f: Formulas) -> Section:
         KILL_ROUND: unless_down(
             TARGET_HP,
             f"IF(ISTEXT({KILL}),{KILL},IF(SUM({ATTACKS})=1,{KILL},"
-            f"IF(SUM({ATTACKS})=0,0,{q(odds_engine.SEVERAL_ATTACKS)})))",
+            f"IF(SUM({ATTACKS})=0,0,{q(SEVERAL_ATTACKS)})))",
         ),
     }
     panel = OddsPanel(

@@ -2,7 +2,8 @@
 then the expected damage per attack and per round and the chances to drop the target, each with its
 native formula (the generic writer's, ``d20_damage.odds_formulas``, or the ruleset's) and its UDF call for the
 .xlsm (``<ruleset>_expected_damage``, ``<ruleset>_kill_chance``). A ruleset gives the data: its UDFs'
-arguments, the native formulas and its words.
+arguments, the native formulas (the generic ones over its calculator's cells, :func:`generic_native`,
+or its own) and its words.
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pycalc.calculator_odds import KILL_ROUND
+from pycalc.odds import SEVERAL_ATTACKS
+from pycalc.resolution_block import Resolution
+from pycalc.sheets import d20_damage
 from pycalc.sheets.calculator import INPUT, Field
 from pycalc.sheets.common import PERCENT_FORMAT
-from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL
-from pycalc.sheets.formulas import unless_down
+from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL, Cells
+from pycalc.sheets.formulas import round_kill_formula, unless_down
+from pycalc.tables import RuleSet
 
 ATTACKS, TARGET_HP = "ATTACK_ATTACKS", "ATTACK_TARGET_HP"
-KILL_ROUND = "ATTACK_KILL_CHANCE_ROUND"
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,19 @@ class OddsPanel:
     expected_help: str = ""
     kill_key: bool = False  # the chance one attack drops the target is a headline
     kill_help: str = ""
+
+
+def generic_native(
+    rules: RuleSet, block: Resolution, cells: Cells, messages_first: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The outputs' native formulas over a calculator's cells: one attack's odds the generic d20
+    writer's (``d20_damage.odds_formulas``), the round's chance to drop the target as
+    ``pycalc.calculator_odds.round_kill`` gives it (the messages of the cells ``messages_first`` first,
+    then ``round_kill_formula``)."""
+    round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, SEVERAL_ATTACKS)
+    for name in reversed(messages_first):
+        round_kill = f"IF(ISNUMBER({name}),{round_kill},{name})"
+    return {**d20_damage.odds_formulas(rules, block, cells), KILL_ROUND: round_kill}
 
 
 def udf(panel: OddsPanel, function: str, attacks: str, hp: bool = False) -> str:

@@ -9,8 +9,8 @@ damage and kill chance) over the calculator's own cells (``pycalc.sheets.osr.res
 chances of a hit and of a critical, and of each on the natural 20, from the d20 workings (every kept
 roll and fumble check, Advantage weights included). The odds need dice: a dice text the calculator
 cannot read, or a plain number, shows the calculator's own message; no dice, or more than the grid
-holds, the grid's. What stays here is osr's own: the odds panel's fields and texts, the round's kill
-chance (the .xlsm's), the chart's length (doubled 8d12) and the printable sheet.
+holds, the grid's. What stays here is osr's own: the odds panel's fields and texts, the chart's length
+(doubled 8d12) and the printable sheet.
 """
 
 from __future__ import annotations
@@ -21,15 +21,13 @@ from openpyxl.chart import ScatterChart
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import beyond_grid_formula
-from pycalc.rulesets import osr_odds
 from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.calculator import Section
-from pycalc.sheets.d20_cells import KILL, Cells
+from pycalc.sheets.d20_cells import Cells
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import FUMBLE_LEVELS, heat_maps, write_fumble_row
-from pycalc.sheets.formulas import round_kill_formula
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
-from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
+from pycalc.sheets.odds_panel import OddsPanel, generic_native, odds_fields
 from pycalc.tables import RuleSet
 
 ODDS_SHEET = "Odds"
@@ -57,13 +55,11 @@ def write_damage_chart(book: Workbook, rules: RuleSet, formulas: Formulas) -> Sc
 
 def odds_section(rules: RuleSet, formulas: Formulas) -> Section:
     """The odds panel: the generic writer's formulas over the calculator's cells (``formulas``)."""
-    native = d20_damage.odds_formulas(rules, formulas.block, odds_cells(formulas))
-    round_kill = round_kill_formula(ATTACKS, KILL, TARGET_HP, osr_odds.SEVERAL_ATTACKS)
     panel = OddsPanel(
         "osr",
         "ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_DICE",
         f"{{attacks}},ATTACK_MODS_TOTAL,ATTACK_LEVEL,{MODE_TEXT},ATTACK_DOUBLE,ATTACK_NEEDS_MAGIC",
-        {**native, KILL_ROUND: round_kill},
+        generic_native(rules, formulas.block, odds_cells(formulas)),
         expected_help="misses and fumbles count 0; chart of the damage on the right",
         kill_help="damage at least the target's hit points",
     )

@@ -1935,6 +1935,7 @@ _SOURCES = {
         '\n'
         '\n'
         'ALREADY_DOWN = "target at 0 HP or less: down already"\n'
+        'SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"  # the .xlsx\'s round kill chance\n'
         '\n'
         '\n'
         'def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:\n'
