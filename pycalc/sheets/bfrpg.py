@@ -19,6 +19,23 @@ from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets import bfrpg_odds, d20
+from pycalc.sheets.attack_fields import (
+    attack_roll_field,
+    chance_field,
+    damage_field,
+    damage_roll_field,
+    effect_field,
+    follow_roll_field,
+    free_mods_field,
+    level_field,
+    need_field,
+    outcome_section,
+    ranged_field,
+    result_field,
+    situation_ac_field,
+    total_mods_field,
+    workings_section,
+)
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     FACES,
@@ -37,19 +54,14 @@ from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
     PICK,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     absolute,
     define_name,
     protect,
@@ -175,9 +187,7 @@ def damage_fields(rules: RuleSet) -> tuple[Field, ...]:
         picked_field(
             pickers, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
         ),
-        Field(
-            "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
-        ),
+        working_field("Damage dice: what is wrong", DICE_MESSAGE, f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'),
     )
 
 
@@ -207,16 +217,15 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
     """Working cells <prefix>_COUNT/_SIDES/_MOD/_OK of a dice text (engine.damage_dice)."""
     count, sides, mod = (f"{prefix}_{p}" for p in ("COUNT", "SIDES", "MOD"))
     return (
-        Field("Number of dice", count, WORKING, native=f"IFERROR({dice_count(text)},0)"),
-        Field("Sides of each die", sides, WORKING, native=f"IFERROR({dice_sides(text)},0)"),
-        Field("Added to the dice", mod, WORKING, native=f"IFERROR({dice_modifier(text)}+{added},0)"),
-        Field(
+        working_field("Number of dice", count, f"IFERROR({dice_count(text)},0)"),
+        working_field("Sides of each die", sides, f"IFERROR({dice_sides(text)},0)"),
+        working_field("Added to the dice", mod, f"IFERROR({dice_modifier(text)}+{added},0)"),
+        working_field(
             "Dice readable",
             f"{prefix}_OK",
-            WORKING,
-            native=f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
+            f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
             f"AND({sides}>=1,{count}>=1))",
-            number_format=BOOLEAN_FORMAT,
+            flag=True,
         ),
     )
 
@@ -465,7 +474,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB, from the Attack Bonus table)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
+                free_mods_field("Free modifier to the roll (magic, house rule...)"),
                 Field(
                     "Strength bonus", "ATTACK_STR_BONUS", INPUT, 0, help="added to melee and thrown attacks"
                 ),
@@ -476,7 +485,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     0,
                     help="added to missile, light weapon and touch attacks; reduces two-weapon penalties",
                 ),
-                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="no bfrpg attack rule uses it"),
+                level_field("no bfrpg attack rule uses it"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d8", help="include STR and magic"
                 ),
@@ -493,27 +502,24 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                Field(
+                need_field(
+                    "bfrpg",
                     "Natural d20 roll needed (before the natural 1 and 20 rules)",
-                    "ATTACK_NEED",
-                    key=True,
-                    native=f"ATTACK_TARGET_AC-SUM(ATTACK_BONUS)-{mods}",
-                    udf=f'd20_need("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})',
+                    "ATTACK_TARGET_AC",
+                    mods,
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
+                    f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
-                    udf=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                 ),
-                Field(
+                chance_field(
                     "Chance of a confirmed critical",
                     "ATTACK_CRIT_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
-                    udf=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,bfrpg_crit_chance(ATTACK_BONUS,ATTACK_TARGET_AC,{mods}))',
+                    f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
+                    f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,bfrpg_crit_chance(ATTACK_BONUS,ATTACK_TARGET_AC,{mods}))',
                 ),
                 Field(
                     "A natural 20 can be a critical",
@@ -558,104 +564,62 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
-                Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage_rules(rules).attack_damage(),
-                    udf=udf_damage,
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
-            ),
+        outcome_section(
+            result_field(result, udf_result),
+            effect_field(effect, key=True),
+            damage_field(damage_rules(rules).attack_damage(), udf_damage),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
-                rule_field(
-                    "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
-                ),
-                rule_field(
-                    "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
-                ),
-                rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
-                rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
-                picked_field(
-                    attack_pickers(rules),
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    "attack_kinds",
-                    "ranged",
-                    flag=True,
-                ),
-                Field(
-                    "Ability used",
-                    "ATTACK_ABILITY",
-                    WORKING,
-                    native=f'IF({ability}="ruling",{ruling_name("thrown_attack_ability")},{ability})',
-                ),
-                Field(
-                    "Ability bonus added",
-                    "ATTACK_ABILITY_BONUS",
-                    WORKING,
-                    native='IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
-                    'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
-                ),
-                Field(
-                    "Roll modifier from the situation",
-                    "ATTACK_SITUATION_HIT",
-                    WORKING,
-                    native=plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
-                ),
-                Field(
-                    "AC change from the situation",
-                    "ATTACK_SITUATION_AC",
-                    WORKING,
-                    native=situation_terms(rules, "ac"),
-                ),
-                Field(
-                    "Target's AC in this situation",
-                    "ATTACK_TARGET_AC",
-                    WORKING,
-                    native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
-                ),
-                Field(
-                    "All modifiers to the roll",
-                    mods,
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_ABILITY_BONUS+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "Automatic melee hit (helpless target)",
-                    "ATTACK_AUTO_HIT",
-                    WORKING,
-                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
-                Field(
-                    "Critical allowed by the need",
-                    "ATTACK_CRIT_RULE",
-                    WORKING,
-                    native=resolution(rules).crit_possible(),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("Roll check", "ATTACK_CHECK", WORKING, native=check),
-                Field("Damage dice used", "ATTACK_DICE_USED", WORKING, native=dice_used),
-                Field(
-                    "Added to the damage dice (STR, specialist)",
-                    "ATTACK_DICE_ADDED",
-                    WORKING,
-                    native=dice_added,
-                ),
-                *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
-                *damage_fields(rules),
+        workings_section(
+            rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
+            rule_field(
+                "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
             ),
+            rule_field(
+                "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
+            ),
+            rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
+            rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
+            ranged_field(attack_pickers(rules), "attack_kinds"),
+            working_field(
+                "Ability used",
+                "ATTACK_ABILITY",
+                f'IF({ability}="ruling",{ruling_name("thrown_attack_ability")},{ability})',
+            ),
+            working_field(
+                "Ability bonus added",
+                "ATTACK_ABILITY_BONUS",
+                'IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
+                'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
+            ),
+            working_field(
+                "Roll modifier from the situation",
+                "ATTACK_SITUATION_HIT",
+                plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
+            ),
+            working_field(
+                "AC change from the situation", "ATTACK_SITUATION_AC", situation_terms(rules, "ac")
+            ),
+            situation_ac_field("ATTACK_TARGET_AC"),
+            total_mods_field("ATTACK_ABILITY_BONUS", "ATTACK_SITUATION_HIT", name=mods),
+            working_field(
+                "Automatic melee hit (helpless target)",
+                "ATTACK_AUTO_HIT",
+                f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
+                flag=True,
+            ),
+            working_field("No attack possible because of", "ATTACK_BLOCKED", blocked),
+            working_field(
+                "Critical allowed by the need",
+                "ATTACK_CRIT_RULE",
+                resolution(rules).crit_possible(),
+                flag=True,
+            ),
+            working_field("Roll check", "ATTACK_CHECK", check),
+            working_field("Damage dice used", "ATTACK_DICE_USED", dice_used),
+            working_field("Added to the damage dice (STR, specialist)", "ATTACK_DICE_ADDED", dice_added),
+            *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
+            *damage_fields(rules),
         ),
     ]
 
@@ -724,12 +688,11 @@ def critical_section() -> Section:
                 number_format=BOOLEAN_FORMAT,
             ),
             Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
-            Field(
+            chance_field(
                 "Chance of a confirmed critical",
                 "CRIT_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=f"{threats}*{confirming}/({FACES}*{FACES})",
-                udf="bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
+                f"{threats}*{confirming}/({FACES}*{FACES})",
+                "bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
             ),
             Field(
                 "Critical confirmed",
@@ -958,9 +921,7 @@ def parry_section(rules: RuleSet) -> Section:
                 help="see ruling block_damage_basis",
                 help_formula=ruling_words(rules, "block_damage_basis", "type "),
             ),
-            Field(
-                "Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", WORKING, native=allowed
-            ),
+            working_field("Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", allowed),
             Field(
                 "Parry roll bonus",
                 "PARRY_BONUS",
@@ -1082,12 +1043,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
                 udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
             ),
-            Field(
-                "Chance of being surprised",
-                "SURPRISE_ODDS",
-                number_format=PERCENT_FORMAT,
-                native=f"MIN(SURPRISE_MAX,{die})/{die}",
-            ),
+            chance_field("Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"),
             Field(
                 "Surprised",
                 "SURPRISED",

@@ -28,23 +28,34 @@ from pycalc.rulesets.cnc import (
     default_choice,
 )
 from pycalc.sheets import d20, situation_cells
+from pycalc.sheets.attack_fields import (
+    attack_roll_field,
+    chance_field,
+    damage_field,
+    damage_roll_field,
+    effect_field,
+    follow_roll_field,
+    free_mods_field,
+    kind_id_field,
+    level_field,
+    outcome_section,
+    ranged_field,
+    result_field,
+    total_mods_field,
+    workings_section,
+)
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     protect,
     ruling_name,
     show_chart,
@@ -317,14 +328,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     15,
                     help="with armor, shield and Dex",
                 ),
-                Field(
-                    "Free modifier to the roll",
-                    "ATTACK_MODS",
-                    INPUT,
-                    0,
-                    help="the Castle Keeper's call (the range band is worked out below)",
-                ),
-                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="not used by C&C's attack roll"),
+                free_mods_field(help_text="the Castle Keeper's call (the range band is worked out below)"),
+                level_field("not used by C&C's attack roll"),
                 Field(
                     "Defender's Dex modifier (inside the AC)",
                     "ATTACK_DEFENDER_DEX",
@@ -359,13 +364,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=resolution(rules).need(),
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
+                    f"cnc_hit_chance({args},ATTACK_TOTAL_MODS)",
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
-                    udf=f"cnc_hit_chance({args},ATTACK_TOTAL_MODS)",
                 ),
             ),
         ),
@@ -385,107 +389,75 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
-                    udf='IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
-                    f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")',
-                ),
-                Field(
-                    "Damage dealt",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage,
-                    udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
-                    'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
+        outcome_section(
+            result_field(
+                f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
+                'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
+                f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
             ),
+            effect_field(effect, f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")'),
+            damage_field(
+                damage,
+                f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
+                'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
+                "Damage dealt",
+            ),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
-                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", KIND_TABLE, "ranged", flag=True),
-                Field(
-                    "To hit from the situation",
-                    "ATTACK_SITUATION_HIT",
-                    WORKING,
-                    native=plus(
-                        situational_hit(rules),
-                        picked("attack_direction", "hit"),
-                        picked("concealment", "hit"),
-                        prone_hit(rules),
-                        two_weapon_hit(),
-                        "ATTACK_RANGE_HIT",
-                    ),
+        workings_section(
+            kind_id_field(PICKERS, KIND_TABLE),
+            ranged_field(PICKERS, KIND_TABLE),
+            working_field(
+                "To hit from the situation",
+                "ATTACK_SITUATION_HIT",
+                plus(
+                    situational_hit(rules),
+                    picked("attack_direction", "hit"),
+                    picked("concealment", "hit"),
+                    prone_hit(rules),
+                    two_weapon_hit(),
+                    "ATTACK_RANGE_HIT",
                 ),
-                Field(
-                    "All modifiers to the roll",
-                    "ATTACK_TOTAL_MODS",
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "AC from the situation (cover, defender's action)",
-                    "ATTACK_SITUATION_AC",
-                    WORKING,
-                    native=plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
-                ),
-                Field(
-                    "Defender loses Dex to AC",
-                    "ATTACK_LOSES_DEX",
-                    WORKING,
-                    native=loses_dex(rules),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field(
-                    "Damage from the situation (charge)",
-                    "ATTACK_SITUATION_DAMAGE",
-                    WORKING,
-                    native=sum_of(rules, PICKERS, "damage", ("charge",)),
-                ),
-                picked_field(
-                    PICKERS,
-                    "The attack kind deals damage",
-                    "ATTACK_DEALS_DAMAGE",
-                    KIND_TABLE,
-                    "deals_damage",
-                    True,
-                ),
-                picked_field(
-                    PICKERS,
-                    "Least damage of a hit (attack kind)",
-                    "ATTACK_LEAST_DAMAGE",
-                    KIND_TABLE,
-                    "min_damage",
-                ),
-                Field(
-                    "Damage dice as read",
-                    "ATTACK_DICE_TEXT",
-                    WORKING,
-                    native='IF(ISTEXT(ATTACK_DICE),LOWER(SUBSTITUTE(ATTACK_DICE," ","")),IF(ATTACK_DICE="","","#"))',
-                ),
-                Field(
-                    "Modifier of the damage dice",
-                    "ATTACK_DICE_MOD",
-                    WORKING,
-                    native=f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
-                ),
-                rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
-                *range_workings(),
             ),
+            total_mods_field("ATTACK_SITUATION_HIT"),
+            working_field(
+                "AC from the situation (cover, defender's action)",
+                "ATTACK_SITUATION_AC",
+                plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
+            ),
+            working_field("Defender loses Dex to AC", "ATTACK_LOSES_DEX", loses_dex(rules), flag=True),
+            working_field(
+                "Damage from the situation (charge)",
+                "ATTACK_SITUATION_DAMAGE",
+                sum_of(rules, PICKERS, "damage", ("charge",)),
+            ),
+            picked_field(
+                PICKERS,
+                "The attack kind deals damage",
+                "ATTACK_DEALS_DAMAGE",
+                KIND_TABLE,
+                "deals_damage",
+                True,
+            ),
+            picked_field(
+                PICKERS,
+                "Least damage of a hit (attack kind)",
+                "ATTACK_LEAST_DAMAGE",
+                KIND_TABLE,
+                "min_damage",
+            ),
+            working_field(
+                "Damage dice as read",
+                "ATTACK_DICE_TEXT",
+                'IF(ISTEXT(ATTACK_DICE),LOWER(SUBSTITUTE(ATTACK_DICE," ","")),IF(ATTACK_DICE="","","#"))',
+            ),
+            working_field(
+                "Modifier of the damage dice",
+                "ATTACK_DICE_MOD",
+                f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
+            ),
+            rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
+            *range_workings(),
         ),
     ]
 
@@ -543,10 +515,8 @@ def falling_section() -> Section:
                 udf=f"falling_damage({feet})",
                 help="in the Dex-check band: the damage on a failed check; 0 = none",
             ),
-            Field(
-                "10-ft increments counted", "FALL_INCREMENTS", WORKING, native=f'IF({bad},"",{increments})'
-            ),
-            Field("Dice for those increments", "FALL_DICE_COUNT", WORKING, native=f'IF({bad},"",{count})'),
+            working_field("10-ft increments counted", "FALL_INCREMENTS", f'IF({bad},"",{increments})'),
+            working_field("Dice for those increments", "FALL_DICE_COUNT", f'IF({bad},"",{count})'),
         ),
     )
 
@@ -688,14 +658,11 @@ def grapple_section(rules: RuleSet) -> Section:
                 help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
                 help_formula=ruling_words(rules, "overbear_attacker_bth", "overbearing: "),
             ),
-            Field(
-                "Attack kind (id)",
-                kind,
-                WORKING,
-                native=f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")',
+            working_field(
+                "Attack kind (id)", kind, f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")'
             ),
-            Field("Modifier column in force", "GRAPPLE_COLUMN", WORKING, native=column),
-            Field("AC from the size difference", "GRAPPLE_SIZE_AC", WORKING, native=size),
+            working_field("Modifier column in force", "GRAPPLE_COLUMN", column),
+            working_field("AC from the size difference", "GRAPPLE_SIZE_AC", size),
         ),
     )
 
@@ -841,18 +808,16 @@ def range_workings() -> tuple[Field, ...]:
     hit = band("range_bands", "hit", increments)
     within = band("range_bands", "in_range", increments)
     return (
-        Field("Range increments (rounded up)", increments, WORKING, native=counted),
-        Field(
+        working_field("Range increments (rounded up)", increments, counted),
+        working_field(
             "To hit from the range band",
             "ATTACK_RANGE_HIT",
-            WORKING,
-            native=f'IF(ISNUMBER({increments}),IF({hit}="",0,{hit}),0)',
+            f'IF(ISNUMBER({increments}),IF({hit}="",0,{hit}),0)',
         ),
-        Field(
+        working_field(
             "What stops the attack (range)",
             "ATTACK_RANGE_STOP",
-            WORKING,
-            native=f'IF(ISNUMBER({increments}),IF({within},"",{q(OUT_OF_RANGE)}),{increments})',
+            f'IF(ISNUMBER({increments}),IF({within},"",{q(OUT_OF_RANGE)}),{increments})',
         ),
     )
 

@@ -15,22 +15,35 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets import d20
+from pycalc.sheets.attack_fields import (
+    attack_roll_field,
+    chance_field,
+    damage_field,
+    damage_roll_field,
+    effect_field,
+    follow_roll_field,
+    free_mods_field,
+    kind_id_field,
+    level_field,
+    need_field,
+    outcome_section,
+    ranged_field,
+    result_field,
+    situation_ac_field,
+    total_mods_field,
+    workings_section,
+)
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     protect,
     ruling_name,
     show_chart,
@@ -59,7 +72,6 @@ from pycalc.sheets.situation_cells import (
     any_of,
     by_id,
     pick_name,
-    picked_field,
     ruling_is,
     situation_section,
     sum_of,
@@ -131,12 +143,12 @@ class DiceCells:
             f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
         )
         return (
-            Field("Dice text", self.text, WORKING, native=f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
-            Field("Position of the d", self.d, WORKING, native=f'IFERROR(FIND("d",LOWER({text})),0)'),
-            Field("Number of dice", self.count, WORKING, native=f'IFERROR({count},"x")'),
-            Field("Sides of a die", self.sides, WORKING, native=f'IFERROR({sides},"x")'),
-            Field("Modifier", self.modifier, WORKING, native=f'IFERROR({modifier},"x")'),
-            Field("Dice problem", self.error, WORKING, native=error),
+            working_field("Dice text", self.text, f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
+            working_field("Position of the d", self.d, f'IFERROR(FIND("d",LOWER({text})),0)'),
+            working_field("Number of dice", self.count, f'IFERROR({count},"x")'),
+            working_field("Sides of a die", self.sides, f'IFERROR({sides},"x")'),
+            working_field("Modifier", self.modifier, f'IFERROR({modifier},"x")'),
+            working_field("Dice problem", self.error, error),
         )
 
 
@@ -245,15 +257,14 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
-        picked_field(PICKERS, "Melee attack", "ATTACK_MELEE", KIND_TABLE, "melee", flag=True),
-        Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
-        Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
-        Field(
+        kind_id_field(PICKERS, KIND_TABLE),
+        ranged_field(PICKERS, KIND_TABLE, "Melee attack", "melee"),
+        working_field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", concealment),
+        working_field("Cover penalty", "ATTACK_COVER_HIT", cover_hit),
+        working_field(
             "Roll modifier from the situation",
             "ATTACK_SITUATION_HIT",
-            WORKING,
-            native=plus(
+            plus(
                 choice_hit(rules, "missile_range"),
                 choice_hit(rules, "two_weapon"),
                 f"IF({ruling_is('cover_concealment_together', 'add')},ATTACK_CONCEALMENT_HIT+ATTACK_COVER_HIT,"
@@ -262,64 +273,38 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
                 condition_hit,
             ),
         ),
-        Field("Target AC change from the situation", "ATTACK_SITUATION_AC", WORKING, native=target_ac),
-        Field(
+        working_field("Target AC change from the situation", "ATTACK_SITUATION_AC", target_ac),
+        working_field(
             "Damage modifier from the situation",
             "ATTACK_SITUATION_DAMAGE",
-            WORKING,
-            native=f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
+            f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
         ),
-        Field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", WORKING, native=f"PRODUCT({multiplier})"),
-        Field(
-            "Non-lethal damage",
-            "ATTACK_NON_LETHAL",
-            WORKING,
-            native=f"OR({non_lethal})",
-            number_format=BOOLEAN_FORMAT,
-        ),
-        Field(
-            "Target cannot be hit",
-            "ATTACK_BARRED",
-            WORKING,
-            native=barred,
-            number_format=BOOLEAN_FORMAT,
-        ),
-        Field(
-            "All modifiers to the roll",
-            "ATTACK_TOTAL_MODS",
-            WORKING,
-            native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-        ),
-        Field(
-            "Target's AC in this situation",
-            "ATTACK_AC",
-            WORKING,
-            native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
-        ),
-        Field("Rolls entered correctly", "ATTACK_ROLL_CHECK", WORKING, native=roll_check),
-        Field(
+        working_field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", f"PRODUCT({multiplier})"),
+        working_field("Non-lethal damage", "ATTACK_NON_LETHAL", f"OR({non_lethal})", flag=True),
+        working_field("Target cannot be hit", "ATTACK_BARRED", barred, flag=True),
+        total_mods_field("ATTACK_SITUATION_HIT"),
+        situation_ac_field("ATTACK_AC"),
+        working_field("Rolls entered correctly", "ATTACK_ROLL_CHECK", roll_check),
+        working_field(
             "Natural roll always hits",
             "ATTACK_AUTO_HIT",
-            WORKING,
-            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
-            number_format=BOOLEAN_FORMAT,
+            f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
+            flag=True,
         ),
-        Field(
+        working_field(
             "Natural roll always misses",
             "ATTACK_AUTO_MISS",
-            WORKING,
-            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
-            number_format=BOOLEAN_FORMAT,
+            f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
+            flag=True,
         ),
-        Field("Critical chart total", "ATTACK_FOLLOW_TOTAL", WORKING, native=follow_total),
-        Field(
+        working_field("Critical chart total", "ATTACK_FOLLOW_TOTAL", follow_total),
+        working_field(
             "Condition roll entered correctly",
             "ATTACK_CONDITION_CHECK",
-            WORKING,
-            native=band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+            band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         ),
         *ATTACK_DICE.fields(),
-        Field("Faces of the d20", FACES, WORKING, native="ROWS(WORKINGS_FACES)"),
+        working_field("Faces of the d20", FACES, "ROWS(WORKINGS_FACES)"),
     )
 
 
@@ -452,14 +437,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB + STR or DEX bonus)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
-                Field(
-                    "Attacker's level",
-                    "ATTACK_LEVEL",
-                    INPUT,
-                    1,
-                    help="17 Combat has no level rule for attacks",
-                ),
+                free_mods_field("Free modifier to the roll (magic, house rule...)"),
+                level_field("17 Combat has no level rule for attacks"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d6+2", help="dice + STR and magic"
                 ),
@@ -469,34 +448,27 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                Field(
-                    "Natural d20 needed (before natural 1 / 20)",
-                    "ATTACK_NEED",
-                    key=True,
-                    native="ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS",
-                    udf=f'd20_need("{RULESET}",{udf_attack})',
+                need_field(
+                    RULESET, "Natural d20 needed (before natural 1 / 20)", "ATTACK_AC", "ATTACK_TOTAL_MODS"
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
+                    f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
-                    udf=f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                 ),
-                Field(
+                chance_field(
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
-                    udf=chance_udf.format(f'"{CRITICAL}"'),
+                    f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
+                    chance_udf.format(f'"{CRITICAL}"'),
                 ),
-                Field(
+                chance_field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
-                    udf=chance_udf.format(f'"{FUMBLE}"'),
+                    f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
+                    chance_udf.format(f'"{FUMBLE}"'),
                 ),
                 Field(
                     "Damage is",
@@ -528,46 +500,35 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=result,
-                    udf=f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=rolled.format(
-                        f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
-                    ),
-                ),
-                Field(
-                    "Condition on the enemy",
-                    "ATTACK_CONDITION",
-                    native=condition,
-                    udf=rolled.format(
-                        f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
-                    ),
-                ),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=resolution(rules).attack_damage(),
-                    udf=rolled.format(
-                        f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
-                        "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
-                    ),
-                ),
-                *hit_point_fields(with_condition(resolution(rules).summary(said(rules)))),
+        outcome_section(
+            result_field(
+                result,
+                f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
             ),
+            effect_field(
+                effect,
+                rolled.format(
+                    f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
+                ),
+            ),
+            Field(
+                "Condition on the enemy",
+                "ATTACK_CONDITION",
+                native=condition,
+                udf=rolled.format(
+                    f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
+                ),
+            ),
+            damage_field(
+                resolution(rules).attack_damage(),
+                rolled.format(
+                    f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
+                    "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
+                ),
+            ),
+            summary=with_condition(resolution(rules).summary(said(rules))),
         ),
-        Section("Workings (how the numbers above are made)", attack_working_fields(rules)),
+        workings_section(*attack_working_fields(rules)),
     ]
 
 
@@ -652,18 +613,16 @@ def critical_section(rules: RuleSet) -> Section:
                 udf='IF(CRIT_FOLLOW_ROLL="","",combat17_crit_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,CRIT_FOLLOW_ROLL,CRIT_MODS))',
             ),
             Field("Condition on the enemy", "CRIT_CONDITION", native=condition),
-            Field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", WORKING, native=follow_ok),
-            Field(
+            working_field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", follow_ok),
+            working_field(
                 "Critical chart total",
                 total,
-                WORKING,
-                native=f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},SUM(CRIT_MODS),0),"")',
+                f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},SUM(CRIT_MODS),0),"")',
             ),
-            Field(
+            working_field(
                 "Condition roll entered correctly",
                 "CRIT_CONDITION_CHECK",
-                WORKING,
-                native=band_check("CRIT_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+                band_check("CRIT_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
             ),
             *CRIT_DICE.fields(),
         ),
@@ -723,11 +682,10 @@ def condition_section(rules: RuleSet) -> Section:
             )
         )
     fields.append(
-        Field(
+        working_field(
             "Roll entered correctly",
             check,
-            WORKING,
-            native=band_check("CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+            band_check("CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         )
     )
     return Section("Critical condition chart (1d4 after a chart 20)", tuple(fields))
@@ -813,12 +771,9 @@ def fumble_section(rules: RuleSet) -> Section:
                     f"{optional_input('FUMBLE_DEX_ROLL')},{optional_input('FUMBLE_ROUNDS_ROLL')}))"
                 ),
             ),
-            Field("Rolls entered correctly", check, WORKING, native=f'IF(FUMBLE_ROLL="","",{input_check})'),
-            Field(
-                "Penalty rounds",
-                "FUMBLE_ROUNDS_TEXT",
-                WORKING,
-                native=f'IF({check}<>"ok","",IF({empty(dice)},"",{rounds}))',
+            working_field("Rolls entered correctly", check, f'IF(FUMBLE_ROLL="","",{input_check})'),
+            working_field(
+                "Penalty rounds", "FUMBLE_ROUNDS_TEXT", f'IF({check}<>"ok","",IF({empty(dice)},"",{rounds}))'
             ),
         ),
     )
@@ -878,7 +833,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
                 "ROF_LAST_SHOT_ROUND",
                 native=shown('IF(ROF_SHOTS=0,"",ROF_FIRST_SHOT_ROUND+(ROF_SHOTS-1)*ROF_ROUNDS_PER_SHOT)'),
             ),
-            Field("Inputs entered correctly", "ROF_CHECK", WORKING, native=check),
+            working_field("Inputs entered correctly", "ROF_CHECK", check),
         ),
     )
 
@@ -926,11 +881,10 @@ def grenade_section() -> Section:
                 ),
                 udf='IF(GRENADE_HIT=TRUE,0,IF(GRENADE_ROLL="","",combat17_scatter_feet(GRENADE_ROLL,"distance")))',
             ),
-            Field(
+            working_field(
                 "Roll entered correctly",
                 "GRENADE_SCATTER_CHECK",
-                WORKING,
-                native=band_check("GRENADE_ROLL", "grenade_scatter", "SCATTER ROLL"),
+                band_check("GRENADE_ROLL", "grenade_scatter", "SCATTER ROLL"),
             ),
         ),
     )
@@ -1014,7 +968,7 @@ def brawling_section(rules: RuleSet) -> Section:
                 native=shown(f'IF(BRAWL_DAMAGE_ROLL="","",{damage})'),
                 udf='IF(BRAWL_DAMAGE_ROLL="","",combat17_brawl_damage(BRAWL_KIND,BRAWL_DAMAGE_ROLL,BRAWL_STR))',
             ),
-            Field("Inputs entered correctly", "BRAWL_CHECK", WORKING, native=check),
+            working_field("Inputs entered correctly", "BRAWL_CHECK", check),
             *BRAWL_DICE_CELLS.fields(),
         ),
     )

@@ -23,22 +23,32 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
+from pycalc.sheets.attack_fields import (
+    attack_roll_field,
+    chance_field,
+    damage_field,
+    damage_roll_field,
+    effect_field,
+    follow_roll_field,
+    free_mods_field,
+    level_field,
+    need_field,
+    outcome_section,
+    result_field,
+    total_mods_field,
+    workings_section,
+)
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     absolute,
     define_name,
     protect,
@@ -269,13 +279,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
     def chance(column: str, outcome: str) -> Field:
         name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
-        return Field(
+        return chance_field(
             f"Chance of {'any hit' if outcome == 'Hit' else 'a ' + outcome.lower()}",
             f"ATTACK_{name}_CHANCE",
+            f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
+            f'osr_chance({udf_attack},"{outcome}",{mode_text},ATTACK_NEEDS_MAGIC)',
             key=outcome == "Hit",
-            number_format=PERCENT_FORMAT,
-            native=f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
-            udf=f'osr_chance({udf_attack},"{outcome}",{mode_text},ATTACK_NEEDS_MAGIC)',
         )
 
     default_dice = rules.table("damage_dice").value("normal_weapon", "dice")
@@ -291,13 +300,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     10,
                     help="the seed has no matrix: tables/osr attack_matrix is yours to fill",
                 ),
-                Field("Free modifier to the roll", "ATTACK_MODS", INPUT, 0),
-                Field(
+                free_mods_field(),
+                level_field(
+                    "a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
                     "Attacker's XP level (monsters: HD)",
-                    "ATTACK_LEVEL",
-                    INPUT,
-                    1,
-                    help="a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
                 ),
                 Field(
                     "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
@@ -330,13 +336,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                Field(
+                need_field(
+                    "osr",
                     "Natural d20 needed",
-                    "ATTACK_NEED",
-                    key=True,
-                    native="ATTACK_TARGET_EFFECTIVE-SUM(ATTACK_BONUS)-ATTACK_MODS_TOTAL",
-                    udf='d20_need("osr",ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL)',
-                    help="before the natural 1 and natural 20 rules",
+                    "ATTACK_TARGET_EFFECTIVE",
+                    "ATTACK_MODS_TOTAL",
+                    "before the natural 1 and natural 20 rules",
                 ),
                 chance("D20_HITS", "Hit"),
                 chance("D20_CRITS", "Critical"),
@@ -362,112 +367,64 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=f'IF(ATTACK_ROLL="","",{check})',
-                    udf=f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
-                ),
-                Field(
-                    "Natural-20 damage penalty",
-                    "ATTACK_NAT20_PENALTY",
-                    native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
-                    udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
-                    help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
-                ),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
+        outcome_section(
+            result_field(
+                f'IF(ATTACK_ROLL="","",{check})',
+                f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
             ),
+            effect_field(
+                effect,
+                f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
+            ),
+            Field(
+                "Natural-20 damage penalty",
+                "ATTACK_NAT20_PENALTY",
+                native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
+                udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
+                help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
+            ),
+            damage_field(
+                damage,
+                f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
+            ),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                Field("To-hit from the situation", "ATTACK_SITUATION_HIT", WORKING, native=situation_hit),
-                Field(
-                    "All roll modifiers",
-                    "ATTACK_MODS_TOTAL",
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", WORKING, native=ac_change
-                ),
-                Field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", WORKING, native=target),
-                Field(
-                    "Number the natural-20 rules look at",
-                    "ATTACK_BASIS",
-                    WORKING,
-                    native=resolution(rules).need_basis(),
-                ),
-                Field(
-                    "A natural 20 is only a normal hit",
-                    "ATTACK_NO_CRIT",
-                    WORKING,
-                    native=no_crit,
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", WORKING, native=mode),
-                Field(
-                    "Double damage",
-                    "ATTACK_DOUBLE",
-                    WORKING,
-                    native=any_of(rules, PICKERS, "double_damage"),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field(
-                    "Needs magic weapons it lacks",
-                    "ATTACK_NEEDS_MAGIC",
-                    WORKING,
-                    native=any_of(rules, PICKERS, "needs_magic"),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
-                rule_field(
-                    "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
-                ),
-                rule_field(
-                    "Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"
-                ),
-                rule_field(
-                    "Natural roll that is a Critical HIT",
-                    "ATTACK_CRIT_ROLL",
-                    "natural_20_critical",
-                    "critical_natural_roll",
-                ),
-                Field(
-                    "Damage dice",
-                    "ATTACK_DICE_COUNT",
-                    WORKING,
-                    native=f'IFERROR({dice_count("ATTACK_DICE")},"")',
-                ),
-                Field(
-                    "Damage die sides",
-                    "ATTACK_DICE_SIDES",
-                    WORKING,
-                    native=f'IFERROR({dice_sides("ATTACK_DICE")},"")',
-                ),
-                Field(
-                    "Damage modifier",
-                    "ATTACK_DICE_MOD",
-                    WORKING,
-                    native=f'IFERROR({dice_modifier("ATTACK_DICE")},"")',
-                ),
+        workings_section(
+            working_field("To-hit from the situation", "ATTACK_SITUATION_HIT", situation_hit),
+            total_mods_field("ATTACK_SITUATION_HIT", name="ATTACK_MODS_TOTAL", label="All roll modifiers"),
+            working_field("Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", ac_change),
+            working_field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", target),
+            working_field(
+                "Number the natural-20 rules look at", "ATTACK_BASIS", resolution(rules).need_basis()
+            ),
+            working_field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", no_crit, flag=True),
+            working_field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", mode),
+            working_field(
+                "Double damage", "ATTACK_DOUBLE", any_of(rules, PICKERS, "double_damage"), flag=True
+            ),
+            working_field(
+                "Needs magic weapons it lacks",
+                "ATTACK_NEEDS_MAGIC",
+                any_of(rules, PICKERS, "needs_magic"),
+                flag=True,
+            ),
+            rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
+            rule_field(
+                "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
+            ),
+            rule_field("Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"),
+            rule_field(
+                "Natural roll that is a Critical HIT",
+                "ATTACK_CRIT_ROLL",
+                "natural_20_critical",
+                "critical_natural_roll",
+            ),
+            working_field("Damage dice", "ATTACK_DICE_COUNT", f'IFERROR({dice_count("ATTACK_DICE")},"")'),
+            working_field(
+                "Damage die sides", "ATTACK_DICE_SIDES", f'IFERROR({dice_sides("ATTACK_DICE")},"")'
+            ),
+            working_field(
+                "Damage modifier", "ATTACK_DICE_MOD", f'IFERROR({dice_modifier("ATTACK_DICE")},"")'
             ),
         ),
     ]
@@ -570,18 +527,8 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
                 udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
             ),
-            Field(
-                "Chance A surprises B",
-                "SURPRISE_A_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=chance(a_on_b),
-            ),
-            Field(
-                "Chance B surprises A",
-                "SURPRISE_B_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=chance(b_on_a),
-            ),
+            chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
+            chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
             Field(
                 "d6 rolled for A",
                 "SURPRISE_ROLL_FOR_A",
@@ -698,14 +645,9 @@ def kills_section(rules: RuleSet) -> Section:
                 INPUT,
                 rules.table("normal_men").value("normal_man_hit_points", "dice"),
             ),
-            Field("Average damage", damage, WORKING, native=f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
-            Field("Average hit points", hp, WORKING, native=f'IFERROR({mean("KILLS_HP_DICE")},"")'),
-            Field(
-                "Chance to hit",
-                "KILLS_HIT_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=guarded(f"{hitting_faces}/{faces}"),
-            ),
+            working_field("Average damage", damage, f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
+            working_field("Average hit points", hp, f'IFERROR({mean("KILLS_HP_DICE")},"")'),
+            chance_field("Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")),
             Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
             Field(
                 "Normal Men killed per round",
@@ -742,11 +684,10 @@ def normal_men_section(rules: RuleSet) -> Section:
                 options=f"={T(table, 'label')}",
             ),
             Field("XP level (monsters: whole HD)", level, INPUT, 3),
-            Field(
+            working_field(
                 "Row used (ruling normal_men_multiple_attacks)",
                 "NORMAL_MEN_ROW",
-                WORKING,
-                native=f'IFERROR({by_id(table, "label", row_id)},"")',
+                f'IFERROR({by_id(table, "label", row_id)},"")',
             ),
             Field(
                 "Attacks per round",
@@ -843,7 +784,7 @@ def save_section(rules: RuleSet) -> Section:
                 0,
                 help="subtracted from the whip wielder's save",
             ),
-            Field("Maneuver check", "SAVE_ROW_ERROR", WORKING, native=row_error),
+            working_field("Maneuver check", "SAVE_ROW_ERROR", row_error),
             Field(
                 "Level-gap bonus (+1 per 3 levels above)",
                 "SAVE_LEVEL_GAP_BONUS",

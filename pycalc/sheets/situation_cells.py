@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pycalc.sheets import ruling_text
-from pycalc.sheets.calculator import BOOLEAN_FORMAT, PICK, WORKING, Field, Section
+from pycalc.sheets.calculator import PICK, Field, Section, working_field
 from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.effect_words import listed
 from pycalc.sheets.formulas import by_label, const, plus
@@ -115,13 +115,7 @@ def picked_field(
     pickers: Pickers, label: str, name: str, table_id: str, column: str, flag: bool = False
 ) -> Field:
     """A working cell: the picked row's ``column`` of a choice table (``flag``: shown TRUE or FALSE)."""
-    return Field(
-        label,
-        name,
-        WORKING,
-        native=picked(pickers, table_id, column),
-        number_format=BOOLEAN_FORMAT if flag else None,
-    )
+    return working_field(label, name, picked(pickers, table_id, column), flag)
 
 
 def column_terms(
