@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
@@ -36,6 +37,7 @@ from pycalc.sheets.attack_fields import (
     total_mods_field,
     workings_section,
 )
+from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     FACES,
@@ -64,7 +66,6 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.common import (
     absolute,
     define_name,
-    protect,
     ruling_name,
     show_chart,
 )
@@ -77,7 +78,6 @@ from pycalc.sheets.d20_formulas import (
     stage_factor_name,
     stage_round_up_name,
 )
-from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change, scaled, with_input
 from pycalc.sheets.formulas import (
@@ -92,6 +92,7 @@ from pycalc.sheets.formulas import (
     plus,
     q,
 )
+from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
@@ -106,7 +107,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
 MANEUVER_SHEET = "Combat maneuvers"
-WORKINGS_SHEET = "d20 workings"
 GRID_NAME = "ATTACK_GRID"
 CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
 
@@ -625,22 +625,17 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
-    """The attack outcome for every (roll, confirmation roll) pair: the odds count this grid. Then the
-    face columns of the Odds sheet's heat maps; right of them, the parts the columns share."""
-    sheet = book.create_sheet(WORKINGS_SHEET)
-    block = rules.resolution_block
-    assert block is not None
+    """The attack outcome for every (roll, confirmation roll) pair, named for the odds that count it;
+    then the face columns of the Odds sheet's heat maps (``attack_workings.write_pair_results``)."""
     count = engine.faces(rules)
-    face_col = count + 3
-    parts = d20.shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
-    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    write_result_grid(sheet, "Roll \\ confirmation roll", count, rolls.result, parts)
-    last = sheet.cell(count + 1, count + 1).coordinate
-    define_name(book, GRID_NAME, absolute(sheet, "B2", last))
-    define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
-    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+
+    def names(sheet: Worksheet, parts: PartsArea) -> None:
+        last = sheet.cell(count + 1, count + 1).coordinate
+        define_name(book, GRID_NAME, absolute(sheet, "B2", last))
+        define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
+
+    # (the formulas worked out once for every cell of the grid)
+    write_pair_results(book, rules, resolution(rules), "Roll \\ confirmation roll", (0, names))
 
 
 # --------------------------------------------------------------------------- Combat maneuvers

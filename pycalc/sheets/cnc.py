@@ -44,6 +44,7 @@ from pycalc.sheets.attack_fields import (
     total_mods_field,
     workings_section,
 )
+from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -62,7 +63,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import write_face_columns, write_face_rows
+from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change, with_input
 from pycalc.sheets.formulas import (
@@ -91,7 +92,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
 OTHER_SHEET = "Other calculators"
-FACES_SHEET = "d20 workings"
 FACE_RESULTS = "CNC_FACE_RESULTS"
 MOVE_ACTIONS = ("attack", "walk", "jog", "run")  # combat_actions rows shown by the Movement calculator
 PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
@@ -464,10 +464,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per face of the d20 with its result for the Attack calculator: the odds count these."""
-    faces = int(rules.constant("attack_roll", "attack_die_faces"))
     rolls = resolution(rules)
-    column = (FACE_RESULTS, "Result for the Attack calculator", lambda roll: rolls.result(roll, '""'))
-    sheet = write_face_rows(book, FACES_SHEET, "Natural roll", faces, [column], 34)
+    sheet = write_face_results(
+        book, rules, rolls, (FACE_RESULTS, "Result for the Attack calculator", 34), "Natural roll"
+    )
     write_face_columns(book, sheet, rules, rolls.block, first_col=4)
     protect(sheet)
 

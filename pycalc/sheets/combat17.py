@@ -12,7 +12,7 @@ import re
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
+from pycalc.d20 import CRITICAL, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets import d20
 from pycalc.sheets.attack_fields import (
@@ -33,6 +33,7 @@ from pycalc.sheets.attack_fields import (
     total_mods_field,
     workings_section,
 )
+from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -51,7 +52,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
-from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
+from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import (
     DICE_ERROR,
@@ -82,7 +83,6 @@ from pycalc.tables import RuleSet
 
 CHARTS_SHEET = "Damage & charts"
 OTHER_SHEET = "Missiles, brawling, subdual"
-WORKINGS_SHEET = "d20 workings"
 RULESET = "combat17"
 FACES = "FACE_COUNT"
 INTRO = (
@@ -1037,12 +1037,10 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per d20 face: the attack's result for that natural roll, and the critical chart row
     that follow-up roll reads (``d20.crit_chart_columns``: does it keep the critical, which damage
     formula). The odds count these rows."""
-    block = rules.resolution_block
-    assert block is not None
     rolls = resolution(rules)
-    columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
-    columns += d20.crit_chart_columns(block, rolls)
-    protect(write_face_rows(book, WORKINGS_SHEET, "d20", D20_FACES, columns, 30, "WORKINGS_FACES"))
+    result = ("WORKINGS_OUTCOMES", "Attack result on this natural roll", 30)
+    more = d20.crit_chart_columns(rolls.block, rolls)
+    protect(write_face_results(book, rules, rolls, result, "d20", more, "WORKINGS_FACES"))
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as generic
 from pycalc.rulesets import osr as engine
@@ -38,6 +39,7 @@ from pycalc.sheets.attack_fields import (
     total_mods_field,
     workings_section,
 )
+from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -51,15 +53,12 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.common import (
     absolute,
     define_name,
-    protect,
     put,
     put_formula,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20 import shared_parts
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
-from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import with_input
 from pycalc.sheets.formulas import (
@@ -75,6 +74,7 @@ from pycalc.sheets.formulas import (
     q,
     round_up,
 )
+from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.situation_cells import (
     Pickers,
@@ -90,7 +90,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
 COMBAT_SHEET = "Combat calculators"
-ODDS_SHEET = "d20 workings"
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -431,46 +430,43 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
 
 def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
-    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll; below, the
-    chances on the natural 20 the odds read; the face columns of the Odds sheet's heat maps; right of
-    them, the parts the columns share."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    block = rules.resolution_block
-    assert block is not None
+    """Every (kept roll, fumble check) pair with its result; right of them the weights of the kept roll
+    and the outcomes counted; below, the chances on the natural 20 the odds read; then the face
+    columns of the Odds sheet's heat maps (``attack_workings.write_pair_results``)."""
     faces = die_sides(rules)
-    face_col = faces + 7
-    parts = shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
-    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    write_result_grid(sheet, "Roll \\ follow", faces, rolls.result, parts)
     heads = ("Weight of the kept roll", "Hits", "Criticals", "Fumbles")
-    for offset, text in enumerate(heads):
-        put(sheet.cell(1, faces + 2 + offset), text)
-    na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
-    last_col = sheet.cell(1, faces + 1).column_letter
-    sides = "ATTACK_SIDES"
-    weight = parts.column_formula(
-        lambda k: (
-            f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{sides}^{na},IF(ATTACK_MODE=0,1/{sides},"
-            f"(({sides}+1-{k})^{nd}-({sides}-{k})^{nd})/{sides}^{nd}))"
+
+    def beside(sheet: Worksheet, parts: PartsArea) -> None:
+        for offset, text in enumerate(heads):
+            put(sheet.cell(1, faces + 2 + offset), text)
+        na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
+        last_col = sheet.cell(1, faces + 1).column_letter
+        sides = "ATTACK_SIDES"
+        weight = parts.column_formula(
+            lambda k: (
+                f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{sides}^{na},IF(ATTACK_MODE=0,1/{sides},"
+                f"(({sides}+1-{k})^{nd}-({sides}-{k})^{nd})/{sides}^{nd}))"
+            )
         )
-    )
-    for r in range(2, faces + 2):
-        row_range = f"B{r}:{last_col}{r}"
-        put_formula(sheet.cell(r, faces + 2), weight(f"$A{r}"))
-        put_formula(sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")')
-        put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
-        put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
-    define_name(book, "D20_ROLLS", absolute(sheet, "A2", f"A{faces + 1}"))
-    for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
-        letter = sheet.cell(1, faces + 2 + offset).column_letter
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
-    for row, (name, label, outcomes) in enumerate(NATURAL_CHANCES, start=faces + 3):
-        put(sheet.cell(row, 1), label)
-        put_formula(sheet.cell(row, 2), natural_chance(outcomes))
-        define_name(book, name, absolute(sheet, f"B{row}"))
-    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+        for r in range(2, faces + 2):
+            row_range = f"B{r}:{last_col}{r}"
+            put_formula(sheet.cell(r, faces + 2), weight(f"$A{r}"))
+            put_formula(
+                sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")'
+            )
+            put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
+            put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
+        define_name(book, "D20_ROLLS", absolute(sheet, "A2", f"A{faces + 1}"))
+        for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
+            letter = sheet.cell(1, faces + 2 + offset).column_letter
+            define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
+        for row, (name, label, outcomes) in enumerate(NATURAL_CHANCES, start=faces + 3):
+            put(sheet.cell(row, 1), label)
+            put_formula(sheet.cell(row, 2), natural_chance(outcomes))
+            define_name(book, name, absolute(sheet, f"B{row}"))
+
+    # (the formulas worked out once for every cell of the grid)
+    write_pair_results(book, rules, resolution(rules), "Roll \\ follow", (len(heads), beside))
 
 
 # --------------------------------------------------------------------------- other calculators
