@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from operator import attrgetter
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
@@ -79,7 +80,7 @@ from pycalc.sheets.d20_formulas import (
     stage_round_up_name,
 )
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, scaled, with_input
+from pycalc.sheets.effect_words import Trial, scaled
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     band,
@@ -98,6 +99,7 @@ from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
     in_words,
+    kind_label,
     picked_field,
     picks_with,
     situation_section,
@@ -290,9 +292,8 @@ def only_words(rules: RuleSet) -> dict[str, str]:
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
-    kinds = rules.table("attack_kinds").rows
-    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.ranged_only(rules)))
-    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": str(kind.label)})
+    kind = kind_label(rules, "attack_kinds", table_id in engine.ranged_only(rules))
+    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": kind})
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 
@@ -317,28 +318,20 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
     the roll (with the DEX bonus that offsets a two-weapon penalty), the ability bonus an attack kind
     adds, the target's AC, what the damage becomes, and what rules the attack out."""
-
-    def situations(**numbers: int) -> tuple[engine.Situation, engine.Situation]:
-        return (
-            engine.situation(rules, tried(rules, table_id, None, **numbers)),
-            engine.situation(rules, tried(rules, table_id, row, **numbers)),
-        )
-
-    def hit_at(dex: int) -> int:
-        before, after = situations(dex_bonus=dex)
-        return after.hit - before.hit
-
-    before, after = situations()
+    trial = Trial(
+        lambda picked, numbers: engine.situation(rules, tried(rules, table_id, picked, **numbers)), row
+    )
+    before, after = trial.pair()
     parts = [ability_words(rules, row)] if table_id == "attack_kinds" else []
-    parts += with_input(HIT_WORDS, hit_at, "DEX bonus")
-    parts += change("Target AC", before.ac, after.ac) + change("Own AC", before.own_ac, after.own_ac)
+    parts += trial.following(HIT_WORDS, attrgetter("hit"), "dex_bonus", "DEX bonus")
+    parts += trial.change("Target AC", attrgetter("ac")) + trial.change("Own AC", attrgetter("own_ac"))
     if after.auto_hit and not before.auto_hit:
         picked = tried(rules, table_id, row)
         multiplied = generic.formula_for(
             rules, engine.situated_attack(picked, after), engine.situated_damage(rules, picked), HIT, None
         )
         parts += [AUTO_HIT, AUTO_MULTIPLIED[bool(multiplied and multiplied[1])]]
-    parts += [NO_ATTACK] if after.blocked and not before.blocked else []
+    parts += trial.newly(attrgetter("blocked"), NO_ATTACK)
     parts += dice_parts(rules, table_id, row)
     if rules.table(table_id).picker == "choice":
         plain, picked = tried(rules, table_id, None), tried(rules, table_id, row)

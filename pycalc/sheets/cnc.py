@@ -7,6 +7,8 @@ in LibreOffice and compare every output with the engine.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import HIT, MISS
@@ -65,7 +67,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, with_input
+from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -82,6 +84,7 @@ from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
     in_words,
+    kind_label,
     pick_name,
     picked_field,
     picks_with,
@@ -218,13 +221,6 @@ def hit_words(rules: RuleSet) -> str:
     return next(str(c.label) for c in rules.table("defender_prone").columns if c.id == "hit")
 
 
-def kind_for(rules: RuleSet, table_id: str, row: Row) -> str:
-    """The attack kind a pick is tried with: a ranged kind for a ranged-only row, else the first kind."""
-    kinds = rules.table(KIND_TABLE).rows
-    wanted = table_id != KIND_TABLE and row.values.get("attack") == "ranged"
-    return str(next((k.label for k in kinds if bool(k["ranged"]) == wanted), kinds[0].label))
-
-
 def picked_situation(
     rules: RuleSet,
     table_id: str,
@@ -241,33 +237,21 @@ def picked_situation(
 
 
 def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
-    """What picking ``row`` changes, as the engine works the situation out under the rulings in force."""
-    kind = kind_for(rules, table_id, row)
-
-    def hit_at(dex: int) -> int:
-        return (
-            picked_situation(rules, table_id, row, kind, dex).hit
-            - picked_situation(rules, table_id, None, kind, dex).hit
-        )
-
-    before, after = (
-        picked_situation(rules, table_id, None, kind),
-        picked_situation(rules, table_id, row, kind),
-    )
-    parts = with_input(hit_words(rules), hit_at, "Dex modifier")
-    parts += change("AC", before.ac, after.ac) + change("Damage", before.damage, after.damage)
-    parts += ["defender loses Dex to AC"] if after.loses_dex and not before.loses_dex else []
+    """What picking ``row`` changes, as the engine works the situation out under the rulings in force,
+    on an attack of a ranged kind for a ranged-only row, else of the first kind."""
+    ranged = table_id != KIND_TABLE and row.values.get("attack") == "ranged"
+    kind = kind_label(rules, KIND_TABLE, ranged)
+    trial = Trial(lambda picked, numbers: picked_situation(rules, table_id, picked, kind, **numbers), row)
+    hit = attrgetter("hit")
+    parts = trial.following(hit_words(rules), hit, "dex", "Dex modifier")
+    parts += trial.change("AC", attrgetter("ac")) + trial.change("Damage", attrgetter("damage"))
+    parts += trial.newly(attrgetter("loses_dex"), "defender loses Dex to AC")
     attack = row.values.get("attack")
     if table_id != KIND_TABLE and attack not in (None, "any"):
         parts.append(f"{attack} only")
-    if row.id == RANGED_VS_PRONE_ROW:
-        prone = {"defender_prone": str(rules.table("defender_prone").entry(PRONE_ROW).label)}
-        with_prone = picked_situation(rules, table_id, row, kind, also=prone).hit
-        if (
-            with_prone - picked_situation(rules, table_id, None, kind, also=prone).hit
-            != after.hit - before.hit
-        ):
-            parts.append(PRONE_REPLACED)
+    prone = {"defender_prone": str(rules.table("defender_prone").entry(PRONE_ROW).label)}
+    if row.id == RANGED_VS_PRONE_ROW and trial.changed(hit, also=prone) != trial.changed(hit):
+        parts.append(PRONE_REPLACED)
     return parts
 
 

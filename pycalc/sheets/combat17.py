@@ -54,6 +54,7 @@ from pycalc.sheets.d20 import FACE_CRIT_KEEPS
 from pycalc.sheets.d20_formulas import ChartFormula, Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
+from pycalc.sheets.effect_words import change
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     band,
@@ -319,12 +320,11 @@ def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
     under the rulings in force (a cover read as concealment, a range added to another)."""
     kind = row.values.get("applies_to")
     kind = "melee" if kind in (None, engine.ANY_ATTACK) else str(kind)
-    kind_label = next(str(r.label) for r in rules.table(KIND_TABLE).rows if r.id == kind)
+    kind_label = str(rules.table(KIND_TABLE).entry(kind).label)
     before = engine.situation(rules, engine.AttackInputs(choices={KIND_TABLE: kind_label}))
     picked = engine.AttackInputs(choices={KIND_TABLE: kind_label, table_id: str(row.label)})
     after = engine.situation(rules, picked)
-    parts = [f"Attack roll {after.hit - before.hit:+}"] if after.hit != before.hit else []
-    parts += [f"Target AC {after.ac - before.ac:+}"] if after.ac != before.ac else []
+    parts = change("Attack roll", before.hit, after.hit) + change("Target AC", before.ac, after.ac)
     parts += ["cannot hit"] if after.barred and not before.barred else []
     if kind != "melee":
         parts.append(f"{kind} only")

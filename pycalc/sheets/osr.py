@@ -8,8 +8,6 @@ LibreOffice and compare them with the engine. Rule numbers are looked up by name
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -60,7 +58,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Formulas, own_calculator
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import with_input
+from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     by_label,
@@ -122,38 +120,38 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
     the roll (with the attacker's DEX it drops), the number needed (with the target's shield and DEX
     it drops; none where a ruling leaves AC changes to the GM's matrix), the roll mode, the damage."""
+    trial = Trial(lambda picked, numbers: tried(rules, table_id, picked, **numbers), row)
 
-    def changed(value_of: Callable[[engine.AttackInputs], int], **numbers: int) -> int:
-        picked, unpicked = tried(rules, table_id, row, **numbers), tried(rules, table_id, None, **numbers)
-        return value_of(picked) - value_of(unpicked)
-
-    def hit(inputs: engine.AttackInputs) -> int:
-        return engine.situation(rules, inputs).hit
+    def situation(inputs: engine.AttackInputs) -> engine.Situation:
+        return engine.situation(rules, inputs)
 
     def ac(inputs: engine.AttackInputs) -> int:
-        return engine.situation(rules, inputs).ac
+        return situation(inputs).ac
 
     def need(inputs: engine.AttackInputs) -> int:
         return need_of(rules, inputs)
 
-    parts = with_input(HIT_WORDS, lambda dex: changed(hit, attacker_dex=dex), "attacker's DEX bonus")
-    base = changed(need)
-    follows = [(words, changed(need, **{name: 1}) - base) for name, words in AC_INPUTS]
+    parts = trial.following(
+        HIT_WORDS, lambda inputs: situation(inputs).hit, "attacker_dex", "attacker's DEX bonus"
+    )
+    base = trial.changed(need)
+    follows = [(words, trial.changed(need, **{name: 1}) - base) for name, words in AC_INPUTS]
     if base or any(step for _, step in follows):
         inputs = "".join(f" {'-' if step < 0 else '+'} {words}" for words, step in follows if step)
         parts.append(f"{NEED_WORDS}{f' {base:+}' if base or not inputs else ''}{inputs}")
     else:
-        lost = [f"AC {changed(ac):+}"] if changed(ac) else []
-        lost += [words for name, words in AC_INPUTS if changed(ac, **{name: 1}) != changed(ac)]
+        lost = [f"AC {trial.changed(ac):+}"] if trial.changed(ac) else []
+        lost += [words for name, words in AC_INPUTS if trial.changed(ac, **{name: 1}) != trial.changed(ac)]
         parts += [NOT_COUNTED.format(" and ".join(lost))] if lost else []
-    before, after = (engine.situation(rules, tried(rules, table_id, r)) for r in (None, row))
+    unpicked, picked = trial.pair()
+    before, after = situation(unpicked), situation(picked)
     parts += [
         word for word in ("advantage", "disadvantage") if getattr(after, word) and not getattr(before, word)
     ]
     if after.double and not before.double:
         parts.append(f"damage x{engine.constant(rules, 'damage_multipliers', 'double_damage_multiplier')}")
     if after.needs_magic and not before.needs_magic:
-        magic = engine.situated_attack(tried(rules, table_id, row), after)
+        magic = engine.situated_attack(picked, after)
         parts.append(MAGIC_WORDS[str(generic.effective_needs_magic(rules, magic))])
     return parts
 

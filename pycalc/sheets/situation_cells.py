@@ -53,6 +53,13 @@ def picks_with(
     return chosen, frozenset({(table_id, str(row.id))}) if ticked and row is not None else frozenset()
 
 
+def kind_label(rules: RuleSet, kind_table: str, ranged: bool) -> str:
+    """The label of the first attack kind that is ranged (or melee, ``ranged`` False), else of the
+    first kind: the kind a note tries a pick with (a row that counts for ranged attacks only...)."""
+    kinds = rules.table(kind_table).rows
+    return str(next((k.label for k in kinds if bool(k["ranged"]) == ranged), kinds[0].label))
+
+
 def in_words(parts_of: Callable[[RuleSet, str, Row], list[str]]) -> Callable[[RuleSet, str, Row], str]:
     """What picking a row changes, in the note's words, from the parts the ruleset works out (a
     toggle's note says the same of its box)."""
