@@ -20,24 +20,7 @@ from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20
-from pycalc.sheets.attack_fields import (
-    attack_roll_field,
-    chance_field,
-    damage_field,
-    damage_roll_field,
-    effect_field,
-    follow_roll_field,
-    free_mods_field,
-    level_field,
-    need_field,
-    outcome_section,
-    ranged_field,
-    result_field,
-    situation_ac_field,
-    total_mods_field,
-    workings_section,
-)
+from pycalc.sheets import attack_fields, bfrpg_odds, d20
 from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
@@ -467,7 +450,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB, from the Attack Bonus table)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                free_mods_field("Free modifier to the roll (magic, house rule...)"),
+                attack_fields.free_mods_field("Free modifier to the roll (magic, house rule...)"),
                 Field(
                     "Strength bonus", "ATTACK_STR_BONUS", INPUT, 0, help="added to melee and thrown attacks"
                 ),
@@ -478,7 +461,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     0,
                     help="added to missile, light weapon and touch attacks; reduces two-weapon penalties",
                 ),
-                level_field("no bfrpg attack rule uses it"),
+                attack_fields.level_field("no bfrpg attack rule uses it"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d8", help="include STR and magic"
                 ),
@@ -495,20 +478,20 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                need_field(
+                attack_fields.need_field(
                     "bfrpg",
                     "Natural d20 roll needed (before the natural 1 and 20 rules)",
                     "ATTACK_TARGET_AC",
                     mods,
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
                     f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                     key=True,
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance of a confirmed critical",
                     "ATTACK_CRIT_CHANCE",
                     f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
@@ -542,13 +525,15 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "d20 roll"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "d20 roll"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Confirmation d20 (after a natural 20)",
                     "empty until rolled: a threat shows as Hit until confirmed",
                 ),
-                damage_roll_field("Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"),
+                attack_fields.damage_roll_field(
+                    "Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"
+                ),
                 Field(
                     "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
                     "ATTACK_EXTRA_DAMAGE_ROLL",
@@ -557,13 +542,13 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        outcome_section(
-            result_field(result, udf_result),
-            effect_field(effect, key=True),
-            damage_field(damage_rules(rules).attack_damage(), udf_damage),
+        attack_fields.outcome_section(
+            attack_fields.result_field(result, udf_result),
+            attack_fields.effect_field(effect, key=True),
+            attack_fields.damage_field(damage_rules(rules).attack_damage(), udf_damage),
             summary=resolution(rules).summary(said(rules)),
         ),
-        workings_section(
+        attack_fields.workings_section(
             rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
             rule_field(
                 "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
@@ -573,7 +558,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
             rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
             rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
-            ranged_field(attack_pickers(rules), "attack_kinds"),
+            attack_fields.ranged_field(attack_pickers(rules), "attack_kinds"),
             working_field(
                 "Ability used",
                 "ATTACK_ABILITY",
@@ -593,8 +578,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             working_field(
                 "AC change from the situation", "ATTACK_SITUATION_AC", situation_terms(rules, "ac")
             ),
-            situation_ac_field("ATTACK_TARGET_AC"),
-            total_mods_field("ATTACK_ABILITY_BONUS", "ATTACK_SITUATION_HIT", name=mods),
+            attack_fields.situation_ac_field("ATTACK_TARGET_AC"),
+            attack_fields.total_mods_field("ATTACK_ABILITY_BONUS", "ATTACK_SITUATION_HIT", name=mods),
             working_field(
                 "Automatic melee hit (helpless target)",
                 "ATTACK_AUTO_HIT",
@@ -676,7 +661,7 @@ def critical_section() -> Section:
                 number_format=BOOLEAN_FORMAT,
             ),
             Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
-            chance_field(
+            attack_fields.chance_field(
                 "Chance of a confirmed critical",
                 "CRIT_CHANCE",
                 f"{threats}*{confirming}/({FACES}*{FACES})",
@@ -1031,7 +1016,9 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
                 udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
             ),
-            chance_field("Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"),
+            attack_fields.chance_field(
+                "Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"
+            ),
             Field(
                 "Surprised",
                 "SURPRISED",

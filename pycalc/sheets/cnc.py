@@ -29,23 +29,7 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20, situation_cells
-from pycalc.sheets.attack_fields import (
-    attack_roll_field,
-    chance_field,
-    damage_field,
-    damage_roll_field,
-    effect_field,
-    follow_roll_field,
-    free_mods_field,
-    kind_id_field,
-    level_field,
-    outcome_section,
-    ranged_field,
-    result_field,
-    total_mods_field,
-    workings_section,
-)
+from pycalc.sheets import attack_fields, d20, situation_cells
 from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
@@ -312,8 +296,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     15,
                     help="with armor, shield and Dex",
                 ),
-                free_mods_field(help_text="the Castle Keeper's call (the range band is worked out below)"),
-                level_field("not used by C&C's attack roll"),
+                attack_fields.free_mods_field(
+                    help_text="the Castle Keeper's call (the range band is worked out below)"
+                ),
+                attack_fields.level_field("not used by C&C's attack roll"),
                 Field(
                     "Defender's Dex modifier (inside the AC)",
                     "ATTACK_DEFENDER_DEX",
@@ -348,7 +334,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=resolution(rules).need(),
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
@@ -360,27 +346,27 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "d20 roll (natural)"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "d20 roll (natural)"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Second d20",
                     "not used: C&C has no confirmation, critical or fumble roll",
                     checked=False,
                 ),
                 Field("Damage dice", "ATTACK_DICE", INPUT, "1d8", help="e.g. 1d8+2; the +2 is added for you"),
-                damage_roll_field(
+                attack_fields.damage_roll_field(
                     "Damage rolled (the dice only)", "the sum on the dice, without the +modifier"
                 ),
             ),
         ),
-        outcome_section(
-            result_field(
+        attack_fields.outcome_section(
+            attack_fields.result_field(
                 f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
                 'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
                 f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
             ),
-            effect_field(effect, f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")'),
-            damage_field(
+            attack_fields.effect_field(effect, f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")'),
+            attack_fields.damage_field(
                 damage,
                 f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
                 'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
@@ -388,9 +374,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
             summary=resolution(rules).summary(said(rules)),
         ),
-        workings_section(
-            kind_id_field(PICKERS, KIND_TABLE),
-            ranged_field(PICKERS, KIND_TABLE),
+        attack_fields.workings_section(
+            attack_fields.kind_id_field(PICKERS, KIND_TABLE),
+            attack_fields.ranged_field(PICKERS, KIND_TABLE),
             working_field(
                 "To hit from the situation",
                 "ATTACK_SITUATION_HIT",
@@ -403,7 +389,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_RANGE_HIT",
                 ),
             ),
-            total_mods_field("ATTACK_SITUATION_HIT"),
+            attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
             working_field(
                 "AC from the situation (cover, defender's action)",
                 "ATTACK_SITUATION_AC",

@@ -14,25 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import CRITICAL, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20
-from pycalc.sheets.attack_fields import (
-    attack_roll_field,
-    chance_field,
-    damage_field,
-    damage_roll_field,
-    effect_field,
-    follow_roll_field,
-    free_mods_field,
-    kind_id_field,
-    level_field,
-    need_field,
-    outcome_section,
-    ranged_field,
-    result_field,
-    situation_ac_field,
-    total_mods_field,
-    workings_section,
-)
+from pycalc.sheets import attack_fields, d20
 from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
@@ -258,8 +240,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        kind_id_field(PICKERS, KIND_TABLE),
-        ranged_field(PICKERS, KIND_TABLE, "Melee attack", "melee"),
+        attack_fields.kind_id_field(PICKERS, KIND_TABLE),
+        attack_fields.ranged_field(PICKERS, KIND_TABLE, "Melee attack", "melee"),
         working_field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", concealment),
         working_field("Cover penalty", "ATTACK_COVER_HIT", cover_hit),
         working_field(
@@ -283,8 +265,8 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         working_field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", f"PRODUCT({multiplier})"),
         working_field("Non-lethal damage", "ATTACK_NON_LETHAL", f"OR({non_lethal})", flag=True),
         working_field("Target cannot be hit", "ATTACK_BARRED", barred, flag=True),
-        total_mods_field("ATTACK_SITUATION_HIT"),
-        situation_ac_field("ATTACK_AC"),
+        attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
+        attack_fields.situation_ac_field("ATTACK_AC"),
         working_field("Rolls entered correctly", "ATTACK_ROLL_CHECK", roll_check),
         working_field(
             "Natural roll always hits",
@@ -437,8 +419,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB + STR or DEX bonus)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                free_mods_field("Free modifier to the roll (magic, house rule...)"),
-                level_field("17 Combat has no level rule for attacks"),
+                attack_fields.free_mods_field("Free modifier to the roll (magic, house rule...)"),
+                attack_fields.level_field("17 Combat has no level rule for attacks"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d6+2", help="dice + STR and magic"
                 ),
@@ -448,23 +430,23 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                need_field(
+                attack_fields.need_field(
                     RULESET, "Natural d20 needed (before natural 1 / 20)", "ATTACK_AC", "ATTACK_TOTAL_MODS"
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
                     f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                     key=True,
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
                     f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
                     chance_udf.format(f'"{CRITICAL}"'),
                 ),
-                chance_field(
+                attack_fields.chance_field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
                     f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
@@ -481,8 +463,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The rolls",
             (
-                attack_roll_field(rules, "Natural d20 roll"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "Natural d20 roll"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Follow-up d20 (after a natural 1 or 20)",
                     "critical hit chart after a 20, critical miss chart after a 1",
@@ -494,18 +476,18 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     roll=chart_roll(rules, "critical_conditions"),
                 ),
-                damage_roll_field(
+                attack_fields.damage_roll_field(
                     "Damage dice shown (without the +modifier)",
                     "the calculator adds the modifier, maximum and doubling",
                 ),
             ),
         ),
-        outcome_section(
-            result_field(
+        attack_fields.outcome_section(
+            attack_fields.result_field(
                 result,
                 f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
             ),
-            effect_field(
+            attack_fields.effect_field(
                 effect,
                 rolled.format(
                     f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
@@ -519,7 +501,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
                 ),
             ),
-            damage_field(
+            attack_fields.damage_field(
                 resolution(rules).attack_damage(),
                 rolled.format(
                     f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
@@ -528,7 +510,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             ),
             summary=with_condition(resolution(rules).summary(said(rules))),
         ),
-        workings_section(*attack_working_fields(rules)),
+        attack_fields.workings_section(*attack_working_fields(rules)),
     ]
 
 

@@ -22,21 +22,7 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
-from pycalc.sheets.attack_fields import (
-    attack_roll_field,
-    chance_field,
-    damage_field,
-    damage_roll_field,
-    effect_field,
-    follow_roll_field,
-    free_mods_field,
-    level_field,
-    need_field,
-    outcome_section,
-    result_field,
-    total_mods_field,
-    workings_section,
-)
+from pycalc.sheets import attack_fields
 from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
@@ -276,7 +262,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
     def chance(column: str, outcome: str) -> Field:
         name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
-        return chance_field(
+        return attack_fields.chance_field(
             f"Chance of {'any hit' if outcome == 'Hit' else 'a ' + outcome.lower()}",
             f"ATTACK_{name}_CHANCE",
             f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
@@ -297,8 +283,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     10,
                     help="the seed has no matrix: tables/osr attack_matrix is yours to fill",
                 ),
-                free_mods_field(),
-                level_field(
+                attack_fields.free_mods_field(),
+                attack_fields.level_field(
                     "a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
                     "Attacker's XP level (monsters: HD)",
                 ),
@@ -333,7 +319,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                need_field(
+                attack_fields.need_field(
                     "osr",
                     "Natural d20 needed",
                     "ATTACK_TARGET_EFFECTIVE",
@@ -348,8 +334,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Fumble check d20 (after a natural 1)",
                     "Critical Fumble when higher than the level",
@@ -361,15 +347,15 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     None,
                     help="only once fumble_table is filled",
                 ),
-                damage_roll_field("Damage dice shown (without the +modifier)"),
+                attack_fields.damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
         ),
-        outcome_section(
-            result_field(
+        attack_fields.outcome_section(
+            attack_fields.result_field(
                 f'IF(ATTACK_ROLL="","",{check})',
                 f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
             ),
-            effect_field(
+            attack_fields.effect_field(
                 effect,
                 f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
             ),
@@ -380,15 +366,17 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
                 help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
             ),
-            damage_field(
+            attack_fields.damage_field(
                 damage,
                 f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
             ),
             summary=resolution(rules).summary(said(rules)),
         ),
-        workings_section(
+        attack_fields.workings_section(
             working_field("To-hit from the situation", "ATTACK_SITUATION_HIT", situation_hit),
-            total_mods_field("ATTACK_SITUATION_HIT", name="ATTACK_MODS_TOTAL", label="All roll modifiers"),
+            attack_fields.total_mods_field(
+                "ATTACK_SITUATION_HIT", name="ATTACK_MODS_TOTAL", label="All roll modifiers"
+            ),
             working_field("Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", ac_change),
             working_field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", target),
             working_field(
@@ -521,8 +509,8 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
                 udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
             ),
-            chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
-            chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
+            attack_fields.chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
+            attack_fields.chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
             Field(
                 "d6 rolled for A",
                 "SURPRISE_ROLL_FOR_A",
@@ -641,7 +629,9 @@ def kills_section(rules: RuleSet) -> Section:
             ),
             working_field("Average damage", damage, f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
             working_field("Average hit points", hp, f'IFERROR({mean("KILLS_HP_DICE")},"")'),
-            chance_field("Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")),
+            attack_fields.chance_field(
+                "Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")
+            ),
             Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
             Field(
                 "Normal Men killed per round",
