@@ -1,14 +1,14 @@
 """The cells every shipped ruleset's d20 Attack calculator shows under the same names: the rolls, the
-number needed, the chances, the outcome (result, what it does, damage, the target's hit points after
-it, the one line) and the workings' section. The log, the roster, the target state and the odds read
-these names; a ruleset's calculator (``pycalc.sheets.cnc``, ``osr``, ``combat17``, ``bfrpg``) gives
-each cell its labels and formulas and adds the cells that are its own.
+number needed, the outcome (result, what it does, damage, the target's hit points after it, the one
+line) and the workings' section with its cells of the attack kind, the modifiers and the AC. The log,
+the roster, the target state and the odds read these names; a ruleset's calculator
+(``pycalc.sheets.cnc``, ``osr``, ``combat17``, ``bfrpg``) gives each cell its labels and formulas and
+adds the cells that are its own.
 """
 
 from __future__ import annotations
 
 from pycalc.sheets.calculator import INPUT, Field, Section, working_field
-from pycalc.sheets.common import PERCENT_FORMAT
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.situation_cells import Pickers, picked_field
 from pycalc.tables import RuleSet
@@ -62,12 +62,10 @@ def need_field(ruleset_id: str, label: str, target: str, mods: str, help_text: s
     )
 
 
-def chance_field(label: str, name: str, native: str, udf: str | None = None, key: bool = False) -> Field:
-    """A chance, shown as a percentage."""
-    return Field(label, name, key=key, number_format=PERCENT_FORMAT, native=native, udf=udf)
-
-
 # --------------------------------------------------------------------------- outcome
+
+
+NO_RESULT = 'OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#")'  # no roll yet, or what is wrong with it
 
 
 def result_field(native: str, udf: str) -> Field:

@@ -42,6 +42,7 @@ from pycalc.sheets.calculator import (
     PICK,
     Field,
     Section,
+    chance_field,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -92,6 +93,7 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
 MANEUVER_SHEET = "Combat maneuvers"
+WORKINGS_SHEET = d20.WORKINGS_SHEET  # the hidden sheet of attack_workings.write_pair_results
 GRID_NAME = "ATTACK_GRID"
 CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
 
@@ -425,7 +427,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     )
     crit_label = by_label("critical_effect", "label", pick_name("critical_effect"))
     effect = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",'
+        f'IF({attack_fields.NO_RESULT},"",'
         f'IF(ATTACK_BLOCKED<>"",{template(engine.EFFECT_NO_ATTACK, label="ATTACK_BLOCKED")},'
         f"IF(ATTACK_AUTO_HIT,{q(engine.EFFECT_AUTO_HIT)}&{subdual},"
         f'IF(ATTACK_RESULT="{MISS}",IF({stray},{template(engine.EFFECT_STRAY, margin=margin)},'
@@ -439,7 +441,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     droll, extra = "ATTACK_DAMAGE_ROLL", "ATTACK_EXTRA_DAMAGE_ROLL"
     picks = udf_damage_picks()
     udf_damage = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
+        f'IF({attack_fields.NO_RESULT},"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
         f"{optional_input(droll)},ATTACK_DICE_ADDED,{picks},ATTACK_AUTO_HIT,{optional_input(extra)}))"
     )
     square = f"({FACES}*{FACES})"
@@ -484,14 +486,14 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "ATTACK_TARGET_AC",
                     mods,
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
                     f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                     key=True,
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance of a confirmed critical",
                     "ATTACK_CRIT_CHANCE",
                     f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
@@ -661,7 +663,7 @@ def critical_section() -> Section:
                 number_format=BOOLEAN_FORMAT,
             ),
             Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
-            attack_fields.chance_field(
+            chance_field(
                 "Chance of a confirmed critical",
                 "CRIT_CHANCE",
                 f"{threats}*{confirming}/({FACES}*{FACES})",
@@ -1016,9 +1018,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
                 udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
             ),
-            attack_fields.chance_field(
-                "Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"
-            ),
+            chance_field("Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"),
             Field(
                 "Surprised",
                 "SURPRISED",

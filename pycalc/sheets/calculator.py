@@ -16,6 +16,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.sheets.common import (
     BOLD,
     NOTE,
+    PERCENT_FORMAT,
     SUBTITLE,
     TITLE,
     WORKING_FILL,
@@ -66,6 +67,11 @@ def working_field(label: str, name: str, native: str, flag: bool = False) -> Fie
     """A working cell of the calculator (grey, small): ``native`` worked out, shown TRUE or FALSE
     when it is a ``flag``."""
     return Field(label, name, WORKING, native=native, number_format=BOOLEAN_FORMAT if flag else None)
+
+
+def chance_field(label: str, name: str, native: str, udf: str | None = None, key: bool = False) -> Field:
+    """A chance, shown as a percentage."""
+    return Field(label, name, key=key, number_format=PERCENT_FORMAT, native=native, udf=udf)
 
 
 @dataclass(frozen=True)

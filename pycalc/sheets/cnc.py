@@ -36,6 +36,7 @@ from pycalc.sheets.calculator import (
     INPUT,
     Field,
     Section,
+    chance_field,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -334,7 +335,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=resolution(rules).need(),
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',

@@ -21,6 +21,7 @@ from pycalc.sheets.calculator import (
     INPUT,
     Field,
     Section,
+    chance_field,
     working_field,
     write_attack_sheet,
     write_calculator,
@@ -433,20 +434,20 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 attack_fields.need_field(
                     RULESET, "Natural d20 needed (before natural 1 / 20)", "ATTACK_AC", "ATTACK_TOTAL_MODS"
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
                     f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
                     f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                     key=True,
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
                     f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
                     chance_udf.format(f'"{CRITICAL}"'),
                 ),
-                attack_fields.chance_field(
+                chance_field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
                     f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",

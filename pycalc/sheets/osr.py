@@ -29,6 +29,7 @@ from pycalc.sheets.calculator import (
     INPUT,
     Field,
     Section,
+    chance_field,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -242,7 +243,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f"{result_formula(rules, 'ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
     )
     penalty = resolution(rules).roll_penalty("ATTACK_ROLL")
-    no_result = 'OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#")'
+    no_result = attack_fields.NO_RESULT
     is_hit = 'OR(ATTACK_RESULT="Hit",ATTACK_RESULT="Critical")'
     # a hit waits for the damage roll before its dice are read; then the generic damage
     damage = (
@@ -262,7 +263,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
     def chance(column: str, outcome: str) -> Field:
         name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
-        return attack_fields.chance_field(
+        return chance_field(
             f"Chance of {'any hit' if outcome == 'Hit' else 'a ' + outcome.lower()}",
             f"ATTACK_{name}_CHANCE",
             f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
@@ -509,8 +510,8 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
                 udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
             ),
-            attack_fields.chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
-            attack_fields.chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
+            chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
+            chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
             Field(
                 "d6 rolled for A",
                 "SURPRISE_ROLL_FOR_A",
@@ -629,9 +630,7 @@ def kills_section(rules: RuleSet) -> Section:
             ),
             working_field("Average damage", damage, f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
             working_field("Average hit points", hp, f'IFERROR({mean("KILLS_HP_DICE")},"")'),
-            attack_fields.chance_field(
-                "Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")
-            ),
+            chance_field("Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")),
             Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
             Field(
                 "Normal Men killed per round",
