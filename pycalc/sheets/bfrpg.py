@@ -43,6 +43,8 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    flag_input,
+    list_input,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -54,7 +56,6 @@ from pycalc.sheets.common import (
     ruling_name,
     show_chart,
 )
-from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import (
     DICE_MESSAGE,
     SIT_MULTIPLIER,
@@ -467,13 +468,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d8", help="include STR and magic"
                 ),
-                Field(
-                    "Shield specialist (shield bash +1 damage)",
-                    "ATTACK_SHIELD_SPECIALIST",
-                    INPUT,
-                    False,
-                    options="TRUE,FALSE",
-                ),
+                flag_input("Shield specialist (shield bash +1 damage)", "ATTACK_SHIELD_SPECIALIST"),
             ),
         ),
         situation_section(rules, attack_pickers(rules)),
@@ -857,20 +852,13 @@ def parry_section(rules: RuleSet) -> Section:
     return Section(
         "Parry and block",
         (
-            Field(
+            list_input(
                 "Defensive stance this round",
                 stance,
-                INPUT,
+                "defense_stance",
                 str(rules.table("defense_stance").rows[1].label),
-                options=f"={T('defense_stance', 'label')}",
             ),
-            Field(
-                "Parry with",
-                with_,
-                INPUT,
-                str(rules.table("parry_with").rows[1].label),
-                options=f"={T('parry_with', 'label')}",
-            ),
+            list_input("Parry with", with_, "parry_with", str(rules.table("parry_with").rows[1].label)),
             Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
             Field("Level", "PARRY_LEVEL", INPUT, 1),
             Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
@@ -883,7 +871,7 @@ def parry_section(rules: RuleSet) -> Section:
                 help_formula=ruling_words(rules, "parry_includes_str", "the parry adds "),
             ),
             Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
-            Field("Parrying a ranged attack", "PARRY_RANGED", INPUT, False, options="TRUE,FALSE"),
+            flag_input("Parrying a ranged attack", "PARRY_RANGED"),
             Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
             Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
             Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
@@ -949,12 +937,8 @@ def firing_section(rules: RuleSet) -> Section:
     return Section(
         "Firing into melee",
         (
-            Field(
-                "The shot",
-                shot,
-                INPUT,
-                str(rules.table("firing_into_melee").rows[2].label),
-                options=f"={T('firing_into_melee', 'label')}",
+            list_input(
+                "The shot", shot, "firing_into_melee", str(rules.table("firing_into_melee").rows[2].label)
             ),
             Field("Attack bonus (with DEX)", "FIRE_BONUS", INPUT, 2),
             Field("Target's AC", "FIRE_TARGET", INPUT, 14),
@@ -988,26 +972,17 @@ def surprise_section(rules: RuleSet) -> Section:
         *(f"IF({surprise_tick(r.id)},{const(table.id, r.id, 'surprised_max')},0)" for r in table.rows)
     )
     die = const("surprise_roll", "surprise_die_faces")
-    ticks = [
-        Field(
-            str(r.label),
-            surprise_tick(r.id),
-            PICK,
-            False,
-            options="TRUE,FALSE",
-        )
-        for r in table.rows
-    ]
+    ticks = [flag_input(str(r.label), surprise_tick(r.id), kind=PICK) for r in table.rows]
     udf_ticks = ",".join(surprise_tick(r.id) for r in table.rows)
     return Section(
         "Surprise (1d6 per side)",
         (
-            Field(
+            list_input(
                 "Situation",
                 "SURPRISE_SITUATION",
-                PICK,
+                "surprise_range",
                 engine.default_choice(rules.table("surprise_range")),
-                options=f"={T('surprise_range', 'label')}",
+                kind=PICK,
             ),
             *ticks,
             Field("Surprise d6 roll", "SURPRISE_ROLL", INPUT, None),

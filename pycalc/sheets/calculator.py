@@ -31,6 +31,7 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
+    table_name,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
 from pycalc.sheets.formulas import const
@@ -67,6 +68,18 @@ def working_field(label: str, name: str, native: str, flag: bool = False) -> Fie
     """A working cell of the calculator (grey, small): ``native`` worked out, shown TRUE or FALSE
     when it is a ``flag``."""
     return Field(label, name, WORKING, native=native, number_format=BOOLEAN_FORMAT if flag else None)
+
+
+def flag_input(label: str, name: str, value: bool = False, help_text: str = "", kind: str = INPUT) -> Field:
+    """A TRUE or FALSE box the GM sets (``kind`` PICK: a pick of the situation)."""
+    return Field(label, name, kind, value, options="TRUE,FALSE", help=help_text)
+
+
+def list_input(
+    label: str, name: str, table_id: str, value: str, help_text: str = "", kind: str = INPUT
+) -> Field:
+    """A dropdown of a table's labels, at ``value`` (``kind`` PICK: a pick of the situation)."""
+    return Field(label, name, kind, value, options=f"={table_name(table_id, 'label')}", help=help_text)
 
 
 def chance_field(label: str, name: str, native: str, udf: str | None = None, key: bool = False) -> Field:

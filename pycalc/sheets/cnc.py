@@ -37,6 +37,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    flag_input,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -591,9 +592,7 @@ def grapple_section(rules: RuleSet) -> Section:
         "Grappling and overbearing",
         (
             Field("Attack", "GRAPPLE_KIND", INPUT, labels[0], options=",".join(labels)),
-            Field(
-                "Strength is a prime of the defender", "GRAPPLE_STR_PRIME", INPUT, False, options="TRUE,FALSE"
-            ),
+            flag_input("Strength is a prime of the defender", "GRAPPLE_STR_PRIME"),
             Field("Defender's Str modifier", "GRAPPLE_STR", INPUT, 0),
             Field("Defender's Dex modifier", "GRAPPLE_DEX", INPUT, 0),
             Field("Defender's BtH or hit dice", "GRAPPLE_BTH", INPUT, 0, help="counts for overbearing"),
@@ -654,7 +653,7 @@ def touch_section(rules: RuleSet) -> Section:
     return Section(
         "Touch attack",
         (
-            Field("The defender is a monster", "TOUCH_MONSTER", INPUT, False, options="TRUE,FALSE"),
+            flag_input("The defender is a monster", "TOUCH_MONSTER"),
             Field("Defender's Dex modifier", "TOUCH_DEX", INPUT, 0),
             Field("Magic rings, robes, devices, spells (AC)", "TOUCH_MAGIC", INPUT, 0),
             Field("Armor bonus, magical armor included", "TOUCH_ARMOR", INPUT, 0, help="does not count"),

@@ -22,6 +22,8 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    flag_input,
+    list_input,
     working_field,
     write_attack_sheet,
     write_calculator,
@@ -781,7 +783,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
     return Section(
         "Missile rate of fire over N rounds",
         (
-            Field("Weapon", weapon, INPUT, "Light crossbow", options=f"={T('rate_of_fire', 'label')}"),
+            list_input("Weapon", weapon, "rate_of_fire", "Light crossbow"),
             Field("Rounds of shooting", "ROF_ROUNDS", INPUT, 6),
             Field(
                 "Siege weapon: fires once every N rounds",
@@ -837,7 +839,7 @@ def grenade_section() -> Section:
     return Section(
         "Grenade-like missile: where it lands",
         (
-            Field("The attack roll hit (direct hit)", "GRENADE_HIT", INPUT, False, options="TRUE,FALSE"),
+            flag_input("The attack roll hit (direct hit)", "GRENADE_HIT"),
             Field("1d10 scatter roll (on a miss)", "GRENADE_ROLL", INPUT, None),
             Field(
                 "Lands",
@@ -904,23 +906,16 @@ def brawling_section(rules: RuleSet) -> Section:
     return Section(
         "Brawling (punch or kick)",
         (
-            Field(
-                "Punch or kick",
-                kind,
-                INPUT,
-                engine.default_choice(rules.table("brawling")),
-                options=f"={T('brawling', 'label')}",
-            ),
+            list_input("Punch or kick", kind, "brawling", engine.default_choice(rules.table("brawling"))),
             Field("Attack bonus", "BRAWL_BONUS", INPUT, 2),
             Field("Target's Armor Class", "BRAWL_AC", INPUT, 12),
             Field("Other modifiers to the roll", "BRAWL_MODS", INPUT, 0),
             Field("Attacker's STR modifier", "BRAWL_STR", INPUT, 1),
-            Field(
+            list_input(
                 "Armour",
                 "BRAWL_ARMOUR",
-                INPUT,
+                "brawling_armour",
                 engine.default_choice(rules.table("brawling_armour")),
-                options=f"={T('brawling_armour', 'label')}",
             ),
             Field("Damage die shown", "BRAWL_DAMAGE_ROLL", INPUT, None),
             Field("Attack roll modifier", "BRAWL_HIT_MOD", native=shown(by_label("brawling", "hit", kind))),
@@ -979,15 +974,9 @@ def subdual_section() -> Section:
         (
             Field("Target's hit points now", "SUBDUAL_HP", INPUT, 6),
             Field("Damage rolled (normal damage)", "SUBDUAL_DAMAGE", INPUT, 7),
-            Field("Flat of the blade (non-lethal)", "SUBDUAL_FLAT", INPUT, True, options="TRUE,FALSE"),
-            Field(
-                "Target has taken non-lethal damage before",
-                "SUBDUAL_EARLIER",
-                INPUT,
-                False,
-                options="TRUE,FALSE",
-            ),
-            Field("Target is already unconscious", "SUBDUAL_UNCONSCIOUS", INPUT, False, options="TRUE,FALSE"),
+            flag_input("Flat of the blade (non-lethal)", "SUBDUAL_FLAT", True),
+            flag_input("Target has taken non-lethal damage before", "SUBDUAL_EARLIER"),
+            flag_input("Target is already unconscious", "SUBDUAL_UNCONSCIOUS"),
             Field(
                 "Attack roll modifier",
                 "SUBDUAL_HIT_MOD",

@@ -30,6 +30,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    list_input,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -659,13 +660,7 @@ def normal_men_section(rules: RuleSet) -> Section:
     return Section(
         "Attacks per round against Normal Men",
         (
-            Field(
-                "Attacker",
-                "NORMAL_MEN_KIND",
-                INPUT,
-                default_choice(rules.table(table)),
-                options=f"={T(table, 'label')}",
-            ),
+            list_input("Attacker", "NORMAL_MEN_KIND", table, default_choice(rules.table(table))),
             Field("XP level (monsters: whole HD)", level, INPUT, 3),
             working_field(
                 "Row used (ruling normal_men_multiple_attacks)",
@@ -757,7 +752,7 @@ def save_section(rules: RuleSet) -> Section:
     return Section(
         "Save vs Paralysis after a maneuver (level-gap bonus)",
         (
-            Field("Maneuver", "SAVE_MANEUVER", INPUT, default, options=f"={T(table, 'label')}"),
+            list_input("Maneuver", "SAVE_MANEUVER", table, default),
             Field("Level of the one saving", "SAVE_SAVER_LEVEL", INPUT, 7),
             Field("Attacker's level", "SAVE_ATTACKER_LEVEL", INPUT, 1),
             Field(
@@ -813,12 +808,11 @@ def spell_section(rules: RuleSet) -> Section:
     return Section(
         "Spellcaster hit while casting",
         (
-            Field(
+            list_input(
                 "Situation",
                 "SPELL_SITUATION",
-                INPUT,
+                table,
                 str(rules.table(table).entry("simultaneous_initiative").label),
-                options=f"={T(table, 'label')}",
             ),
             Field(
                 "Save vs Paralysis (add PSY bonus)",
