@@ -8,7 +8,7 @@ adds the cells that are its own.
 
 from __future__ import annotations
 
-from pycalc.sheets.calculator import INPUT, Field, Section, working_field
+from pycalc.sheets.calculator import INPUT, Field, Section, empty_input, working_field
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.situation_cells import Pickers, picked_field
 from pycalc.tables import RuleSet
@@ -31,19 +31,19 @@ def level_field(help_text: str, label: str = "Attacker's level") -> Field:
 
 def attack_roll_field(rules: RuleSet, label: str) -> Field:
     """The d20 calculators' attack roll, checked against the attack die."""
-    return Field(label, "ATTACK_ROLL", INPUT, None, help="leave empty until rolled", roll=attack_roll(rules))
+    return empty_input(label, "ATTACK_ROLL", "leave empty until rolled", attack_roll(rules))
 
 
 def follow_roll_field(rules: RuleSet, label: str, help_text: str, checked: bool = True) -> Field:
     """The follow-up roll (fumble check, confirmation, chart roll), checked against its die unless
     the ruleset never reads it (``checked`` False)."""
     roll = follow_roll(rules) if checked else None
-    return Field(label, "ATTACK_FOLLOW_ROLL", INPUT, None, help=help_text, roll=roll)
+    return empty_input(label, "ATTACK_FOLLOW_ROLL", help_text, roll)
 
 
 def damage_roll_field(label: str, help_text: str = "") -> Field:
     """What the damage dice show, without their modifier."""
-    return Field(label, "ATTACK_DAMAGE_ROLL", INPUT, None, help=help_text)
+    return empty_input(label, "ATTACK_DAMAGE_ROLL", help_text)
 
 
 # --------------------------------------------------------------------------- before the roll

@@ -43,6 +43,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    empty_input,
     flag_input,
     list_input,
     rule_field,
@@ -531,11 +532,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 attack_fields.damage_roll_field(
                     "Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"
                 ),
-                Field(
+                empty_input(
                     "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
                     "ATTACK_EXTRA_DAMAGE_ROLL",
-                    INPUT,
-                    None,
                 ),
             ),
         ),
@@ -643,10 +642,10 @@ def critical_section() -> Section:
             Field("Attack bonus (with STR/DEX)", "CRIT_BONUS", INPUT, 3),
             Field("Target's AC", "CRIT_TARGET", INPUT, 15),
             Field("Other modifiers to the roll", "CRIT_MODS", INPUT, 0),
-            Field("Confirmation d20", follow, INPUT, None),
+            empty_input("Confirmation d20", follow),
             Field("Weapon damage", "CRIT_DICE", INPUT, "1d8+2"),
-            Field("Damage dice rolled (without the +modifier)", droll, INPUT, None),
-            Field("Second damage roll (critical, when the ruling adds a second roll)", extra, INPUT, None),
+            empty_input("Damage dice rolled (without the +modifier)", droll),
+            empty_input("Second damage roll (critical, when the ruling adds a second roll)", extra),
             Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
             Field("Natural roll needed", need, native="SUM(CRIT_TARGET)-SUM(CRIT_BONUS)-SUM(CRIT_MODS)"),
             Field(
@@ -724,7 +723,7 @@ def helpless_section() -> Section:
         "Helpless opponent (melee hits automatically)",
         (
             Field("Melee damage (e.g. 1d8+1)", "HELPLESS_DICE", INPUT, "1d8+1"),
-            Field("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE", INPUT, None),
+            empty_input("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE"),
             Field(
                 "Damage: double the maximum",
                 "HELPLESS_DAMAGE",
@@ -774,7 +773,7 @@ def joust_section() -> Section:
             Field("Damage dealt by the hit", "JOUST_DAMAGE", INPUT, 0),
             Field("Save vs. Death Ray needed", "JOUST_SAVE_TARGET", INPUT, 12),
             Field("Strength bonus", "JOUST_STR_BONUS", INPUT, 0),
-            Field("Save d20 roll", roll, INPUT, None),
+            empty_input("Save d20 roll", roll),
             Field(
                 "Save penalty from the damage",
                 "JOUST_SAVE_PENALTY",
@@ -872,10 +871,10 @@ def parry_section(rules: RuleSet) -> Section:
             ),
             Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
             flag_input("Parrying a ranged attack", "PARRY_RANGED"),
-            Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
-            Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
+            empty_input("Attacker's attack roll total", "PARRY_ATTACK_TOTAL"),
+            empty_input("Parry d20 roll", "PARRY_ROLL"),
             Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
-            Field("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL", INPUT, None),
+            empty_input("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL"),
             Field(
                 "Attacker's damage",
                 "BLOCK_DAMAGE",
@@ -943,7 +942,7 @@ def firing_section(rules: RuleSet) -> Section:
             Field("Attack bonus (with DEX)", "FIRE_BONUS", INPUT, 2),
             Field("Target's AC", "FIRE_TARGET", INPUT, 14),
             Field("Other modifiers", "FIRE_MODS", INPUT, 0),
-            Field("d20 roll", roll, INPUT, None),
+            empty_input("d20 roll", roll),
             Field(
                 "Natural roll needed",
                 "FIRE_NEED",
@@ -985,7 +984,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 kind=PICK,
             ),
             *ticks,
-            Field("Surprise d6 roll", "SURPRISE_ROLL", INPUT, None),
+            empty_input("Surprise d6 roll", "SURPRISE_ROLL"),
             Field(
                 "Surprised on 1 to",
                 "SURPRISE_MAX",

@@ -70,6 +70,11 @@ def working_field(label: str, name: str, native: str, flag: bool = False) -> Fie
     return Field(label, name, WORKING, native=native, number_format=BOOLEAN_FORMAT if flag else None)
 
 
+def empty_input(label: str, name: str, help_text: str = "", roll: RollRange | None = None) -> Field:
+    """An input left empty until the GM types it: a roll (on the die ``roll`` when given), a total."""
+    return Field(label, name, INPUT, None, help=help_text, roll=roll)
+
+
 def flag_input(label: str, name: str, value: bool = False, help_text: str = "", kind: str = INPUT) -> Field:
     """A TRUE or FALSE box the GM sets (``kind`` PICK: a pick of the situation)."""
     return Field(label, name, kind, value, options="TRUE,FALSE", help=help_text)

@@ -37,6 +37,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    empty_input,
     flag_input,
     rule_field,
     working_field,
@@ -758,8 +759,8 @@ def attack_range_section() -> Section:
     return Section(
         "Range (a ranged attack: both typed, the band's modifier is added)",
         (
-            Field("Weapon's range increment (ft)", increment, INPUT, None, help="empty: no range band"),
-            Field("Distance to the target (ft)", distance, INPUT, None, help="empty: no range band"),
+            empty_input("Weapon's range increment (ft)", increment, help_text="empty: no range band"),
+            empty_input("Distance to the target (ft)", distance, help_text="empty: no range band"),
             Field(
                 "Range band",
                 "ATTACK_RANGE_BAND",

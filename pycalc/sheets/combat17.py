@@ -22,6 +22,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    empty_input,
     flag_input,
     list_input,
     working_field,
@@ -472,11 +473,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Follow-up d20 (after a natural 1 or 20)",
                     "critical hit chart after a 20, critical miss chart after a 1",
                 ),
-                Field(
+                empty_input(
                     "1d4 condition roll (chart 20 only)",
                     "ATTACK_CONDITION_ROLL",
-                    INPUT,
-                    None,
                     roll=chart_roll(rules, "critical_conditions"),
                 ),
                 attack_fields.damage_roll_field(
@@ -548,13 +547,7 @@ def critical_section(rules: RuleSet) -> Section:
         (
             Field("Weapon damage (e.g. 1d6+2)", "CRIT_DICE", INPUT, "1d6+2"),
             Field("Damage dice shown (without the +modifier)", "CRIT_DAMAGE_ROLL", INPUT, 3),
-            Field(
-                "Follow-up d20 on the critical chart",
-                "CRIT_FOLLOW_ROLL",
-                INPUT,
-                None,
-                roll=follow_roll(rules),
-            ),
+            empty_input("Follow-up d20 on the critical chart", "CRIT_FOLLOW_ROLL", roll=follow_roll(rules)),
             Field(
                 "Roll modifiers (ruling critical_follow_up_roll: add_modifiers)",
                 "CRIT_MODS",
@@ -562,7 +555,7 @@ def critical_section(rules: RuleSet) -> Section:
                 0,
                 help="counted only under that ruling",
             ),
-            Field("1d4 condition roll (chart 20 only)", "CRIT_CONDITION_ROLL", INPUT, None),
+            empty_input("1d4 condition roll (chart 20 only)", "CRIT_CONDITION_ROLL"),
             Field(
                 "Regular damage",
                 "CRIT_REGULAR",
@@ -629,7 +622,7 @@ def condition_section(rules: RuleSet) -> Section:
         return f'IF({check}="ok",{expr},{check})'
 
     fields = [
-        Field("1d4 roll", "CONDITION_ROLL", INPUT, None, roll=chart_roll(rules, "critical_conditions")),
+        empty_input("1d4 roll", "CONDITION_ROLL", roll=chart_roll(rules, "critical_conditions")),
         Field(
             "Condition",
             "CONDITION_NAME",
@@ -712,16 +705,10 @@ def fumble_section(rules: RuleSet) -> Section:
     return Section(
         "Critical miss chart (natural 1) and its DEX check",
         (
-            Field(
-                "Follow-up d20 on the critical miss chart",
-                "FUMBLE_ROLL",
-                INPUT,
-                None,
-                roll=follow_roll(rules),
-            ),
+            empty_input("Follow-up d20 on the critical miss chart", "FUMBLE_ROLL", roll=follow_roll(rules)),
             Field("Attacker's DEX bonus", "FUMBLE_DEX_BONUS", INPUT, 0),
-            Field("d20 for the DEX check", "FUMBLE_DEX_ROLL", INPUT, None, roll=attack_roll(rules)),
-            Field("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL", INPUT, None),
+            empty_input("d20 for the DEX check", "FUMBLE_DEX_ROLL", roll=attack_roll(rules)),
+            empty_input("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL"),
             Field(
                 "Effect (as printed)",
                 "FUMBLE_CHART_EFFECT",
@@ -785,12 +772,8 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
         (
             list_input("Weapon", weapon, "rate_of_fire", "Light crossbow"),
             Field("Rounds of shooting", "ROF_ROUNDS", INPUT, 6),
-            Field(
-                "Siege weapon: fires once every N rounds",
-                "ROF_SIEGE_RATE",
-                INPUT,
-                None,
-                help="e.g. 6 for 1/6",
+            empty_input(
+                "Siege weapon: fires once every N rounds", "ROF_SIEGE_RATE", help_text="e.g. 6 for 1/6"
             ),
             Field(
                 "Fires once every (rounds)",
@@ -840,7 +823,7 @@ def grenade_section() -> Section:
         "Grenade-like missile: where it lands",
         (
             flag_input("The attack roll hit (direct hit)", "GRENADE_HIT"),
-            Field("1d10 scatter roll (on a miss)", "GRENADE_ROLL", INPUT, None),
+            empty_input("1d10 scatter roll (on a miss)", "GRENADE_ROLL"),
             Field(
                 "Lands",
                 "GRENADE_LANDS",
@@ -917,7 +900,7 @@ def brawling_section(rules: RuleSet) -> Section:
                 "brawling_armour",
                 engine.default_choice(rules.table("brawling_armour")),
             ),
-            Field("Damage die shown", "BRAWL_DAMAGE_ROLL", INPUT, None),
+            empty_input("Damage die shown", "BRAWL_DAMAGE_ROLL"),
             Field("Attack roll modifier", "BRAWL_HIT_MOD", native=shown(by_label("brawling", "hit", kind))),
             Field(
                 "Natural d20 needed",

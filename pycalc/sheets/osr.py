@@ -30,6 +30,7 @@ from pycalc.sheets.calculator import (
     Field,
     Section,
     chance_field,
+    empty_input,
     list_input,
     rule_field,
     working_field,
@@ -342,12 +343,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     "Fumble check d20 (after a natural 1)",
                     "Critical Fumble when higher than the level",
                 ),
-                Field(
+                empty_input(
                     "Roll on your fumble table",
                     "ATTACK_FUMBLE_ROLL",
-                    INPUT,
-                    None,
-                    help="only once fumble_table is filled",
+                    help_text="only once fumble_table is filled",
                 ),
                 attack_fields.damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
@@ -513,14 +512,12 @@ def surprise_section(rules: RuleSet) -> Section:
             ),
             chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
             chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
-            Field(
+            empty_input(
                 "d6 rolled for A",
                 "SURPRISE_ROLL_FOR_A",
-                INPUT,
-                None,
-                help="A is surprised when it is within B's range",
+                help_text="A is surprised when it is within B's range",
             ),
-            Field("d6 rolled for B", "SURPRISE_ROLL_FOR_B", INPUT, None),
+            empty_input("d6 rolled for B", "SURPRISE_ROLL_FOR_B"),
             Field(
                 "Result",
                 "SURPRISE_RESULT",
@@ -560,12 +557,8 @@ def mass_section(rules: RuleSet) -> Section:
             Field("Men in the unit", "MASS_MEN", INPUT, men, help="unit hit points: one d6 per man"),
             Field("Unit's original hit points", "MASS_ORIGINAL_HP", INPUT, 40),
             Field("Unit's hit points before this hit", "MASS_HP_BEFORE", INPUT, 40),
-            Field(
-                "d6 thrown for the hit",
-                "MASS_DAMAGE_ROLL",
-                INPUT,
-                None,
-                help="one hit throw per unit per round",
+            empty_input(
+                "d6 thrown for the hit", "MASS_DAMAGE_ROLL", help_text="one hit throw per unit per round"
             ),
             Field(
                 "Hit points lost",
@@ -821,7 +814,7 @@ def spell_section(rules: RuleSet) -> Section:
                 None,
                 options=f"{SAVE_MADE},{SAVE_FAILED}",
             ),
-            Field("d6 after a failed save", "SPELL_D6", INPUT, None),
+            empty_input("d6 after a failed save", "SPELL_D6"),
             Field(
                 "What happens",
                 "SPELL_OUTCOME",
