@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from operator import attrgetter
 
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets import bfrpg_odds, d20_damage
+from pycalc.sheets import attack_fields, bfrpg_odds, d20_cells, d20_damage
+from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     FACES,
@@ -37,31 +40,27 @@ from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
     PICK,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
+    chance_field,
+    empty_input,
+    flag_input,
+    list_input,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     absolute,
     define_name,
-    protect,
     ruling_name,
     show_chart,
 )
-from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import DICE_MESSAGE, SIT_MULTIPLIER, stage_factor_name, stage_round_up_name
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, scaled, with_input
+from pycalc.sheets.effect_words import Trial, scaled
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     band,
@@ -74,11 +73,13 @@ from pycalc.sheets.formulas import (
     plus,
     q,
 )
+from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
     in_words,
+    kind_label,
     picked_field,
     picks_with,
     situation_section,
@@ -88,7 +89,7 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
 MANEUVER_SHEET = "Combat maneuvers"
-WORKINGS_SHEET = "d20 workings"
+WORKINGS_SHEET = d20_cells.WORKINGS_SHEET  # the hidden sheet of attack_workings.write_pair_results
 GRID_NAME = "ATTACK_GRID"
 CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
 
@@ -169,9 +170,7 @@ def damage_fields(rules: RuleSet) -> tuple[Field, ...]:
         picked_field(
             pickers, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
         ),
-        Field(
-            "Damage dice: what is wrong", DICE_MESSAGE, WORKING, native=f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'
-        ),
+        working_field("Damage dice: what is wrong", DICE_MESSAGE, f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'),
     )
 
 
@@ -201,16 +200,15 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
     """Working cells <prefix>_COUNT/_SIDES/_MOD/_OK of a dice text (engine.damage_dice)."""
     count, sides, mod = (f"{prefix}_{p}" for p in ("COUNT", "SIDES", "MOD"))
     return (
-        Field("Number of dice", count, WORKING, native=f"IFERROR({dice_count(text)},0)"),
-        Field("Sides of each die", sides, WORKING, native=f"IFERROR({dice_sides(text)},0)"),
-        Field("Added to the dice", mod, WORKING, native=f"IFERROR({dice_modifier(text)}+{added},0)"),
-        Field(
+        working_field("Number of dice", count, f"IFERROR({dice_count(text)},0)"),
+        working_field("Sides of each die", sides, f"IFERROR({dice_sides(text)},0)"),
+        working_field("Added to the dice", mod, f"IFERROR({dice_modifier(text)}+{added},0)"),
+        working_field(
             "Dice readable",
             f"{prefix}_OK",
-            WORKING,
-            native=f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
+            f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
             f"AND({sides}>=1,{count}>=1))",
-            number_format=BOOLEAN_FORMAT,
+            flag=True,
         ),
     )
 
@@ -275,9 +273,8 @@ def only_words(rules: RuleSet) -> dict[str, str]:
 
 def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> engine.AttackInputs:
     """The calculator's inputs with ``row`` picked (None: nothing) on an attack of a kind it applies to."""
-    kinds = rules.table("attack_kinds").rows
-    kind = next(k for k in kinds if bool(k["ranged"]) == (table_id in engine.ranged_only(rules)))
-    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": str(kind.label)})
+    kind = kind_label(rules, "attack_kinds", table_id in engine.ranged_only(rules))
+    choices, toggles = picks_with(rules, table_id, row, {"attack_kinds": kind})
     return engine.AttackInputs(bonus=0, target=10, choices=choices, toggles=toggles, **numbers)
 
 
@@ -302,28 +299,20 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
     the roll (with the DEX bonus that offsets a two-weapon penalty), the ability bonus an attack kind
     adds, the target's AC, what the damage becomes, and what rules the attack out."""
-
-    def situations(**numbers: int) -> tuple[engine.Situation, engine.Situation]:
-        return (
-            engine.situation(rules, tried(rules, table_id, None, **numbers)),
-            engine.situation(rules, tried(rules, table_id, row, **numbers)),
-        )
-
-    def hit_at(dex: int) -> int:
-        before, after = situations(dex_bonus=dex)
-        return after.hit - before.hit
-
-    before, after = situations()
+    trial = Trial(
+        lambda picked, numbers: engine.situation(rules, tried(rules, table_id, picked, **numbers)), row
+    )
+    before, after = trial.pair()
     parts = [ability_words(rules, row)] if table_id == "attack_kinds" else []
-    parts += with_input(HIT_WORDS, hit_at, "DEX bonus")
-    parts += change("Target AC", before.ac, after.ac) + change("Own AC", before.own_ac, after.own_ac)
+    parts += trial.following(HIT_WORDS, attrgetter("hit"), "dex_bonus", "DEX bonus")
+    parts += trial.change("Target AC", attrgetter("ac")) + trial.change("Own AC", attrgetter("own_ac"))
     if after.auto_hit and not before.auto_hit:
         picked = tried(rules, table_id, row)
         multiplied = generic.formula_for(
             rules, engine.situated_attack(picked, after), engine.situated_damage(rules, picked), HIT, None
         )
         parts += [AUTO_HIT, AUTO_MULTIPLIED[bool(multiplied and multiplied[1])]]
-    parts += [NO_ATTACK] if after.blocked and not before.blocked else []
+    parts += trial.newly(attrgetter("blocked"), NO_ATTACK)
     parts += dice_parts(rules, table_id, row)
     if rules.table(table_id).picker == "choice":
         plain, picked = tried(rules, table_id, None), tried(rules, table_id, row)
@@ -434,7 +423,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     )
     crit_label = by_label("critical_effect", "label", pick_name("critical_effect"))
     effect = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",'
+        f'IF({attack_fields.NO_RESULT},"",'
         f'IF(ATTACK_BLOCKED<>"",{template(engine.EFFECT_NO_ATTACK, label="ATTACK_BLOCKED")},'
         f"IF(ATTACK_AUTO_HIT,{q(engine.EFFECT_AUTO_HIT)}&{subdual},"
         f'IF(ATTACK_RESULT="{MISS}",IF({stray},{template(engine.EFFECT_STRAY, margin=margin)},'
@@ -448,7 +437,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
     droll, extra = "ATTACK_DAMAGE_ROLL", "ATTACK_EXTRA_DAMAGE_ROLL"
     picks = udf_damage_picks()
     udf_damage = (
-        f'IF(OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#"),"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
+        f'IF({attack_fields.NO_RESULT},"",bfrpg_attack_damage(ATTACK_RESULT,ATTACK_DICE_USED,'
         f"{optional_input(droll)},ATTACK_DICE_ADDED,{picks},ATTACK_AUTO_HIT,{optional_input(extra)}))"
     )
     square = f"({FACES}*{FACES})"
@@ -459,7 +448,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB, from the Attack Bonus table)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
+                attack_fields.free_mods_field("Free modifier to the roll (magic, house rule...)"),
                 Field(
                     "Strength bonus", "ATTACK_STR_BONUS", INPUT, 0, help="added to melee and thrown attacks"
                 ),
@@ -470,44 +459,35 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     0,
                     help="added to missile, light weapon and touch attacks; reduces two-weapon penalties",
                 ),
-                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="no bfrpg attack rule uses it"),
+                attack_fields.level_field("no bfrpg attack rule uses it"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d8", help="include STR and magic"
                 ),
-                Field(
-                    "Shield specialist (shield bash +1 damage)",
-                    "ATTACK_SHIELD_SPECIALIST",
-                    INPUT,
-                    False,
-                    options="TRUE,FALSE",
-                ),
+                flag_input("Shield specialist (shield bash +1 damage)", "ATTACK_SHIELD_SPECIALIST"),
             ),
         ),
         situation_section(rules, attack_pickers(rules)),
         Section(
             "Before the roll",
             (
-                Field(
+                attack_fields.need_field(
+                    "bfrpg",
                     "Natural d20 roll needed (before the natural 1 and 20 rules)",
-                    "ATTACK_NEED",
-                    key=True,
-                    native=f"ATTACK_TARGET_AC-SUM(ATTACK_BONUS)-{mods}",
-                    udf=f'd20_need("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})',
+                    "ATTACK_TARGET_AC",
+                    mods,
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
+                    f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,1-COUNTIF({GRID_NAME},"{MISS}")/{square}))',
-                    udf=f'IF(ATTACK_BLOCKED<>"",0,IF(ATTACK_AUTO_HIT,1,d20_hit_chance("bfrpg",ATTACK_BONUS,ATTACK_TARGET_AC,{mods})))',
                 ),
-                Field(
+                chance_field(
                     "Chance of a confirmed critical",
                     "ATTACK_CRIT_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
-                    udf=f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,bfrpg_crit_chance(ATTACK_BONUS,ATTACK_TARGET_AC,{mods}))',
+                    f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,COUNTIF({GRID_NAME},"{CRITICAL}")/{square})',
+                    f'IF(OR(ATTACK_BLOCKED<>"",ATTACK_AUTO_HIT),0,bfrpg_crit_chance(ATTACK_BONUS,ATTACK_TARGET_AC,{mods}))',
                 ),
                 Field(
                     "A natural 20 can be a critical",
@@ -537,140 +517,93 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "d20 roll"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "d20 roll"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Confirmation d20 (after a natural 20)",
                     "empty until rolled: a threat shows as Hit until confirmed",
                 ),
-                damage_roll_field("Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"),
-                Field(
+                attack_fields.damage_roll_field(
+                    "Damage dice rolled (without the +modifier)", "1d8+2 rolling 5: enter 5"
+                ),
+                empty_input(
                     "Second damage roll (critical, ruling normal_plus_max_plus_roll only)",
                     "ATTACK_EXTRA_DAMAGE_ROLL",
-                    INPUT,
-                    None,
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field("Result", "ATTACK_RESULT", key=True, native=result, udf=udf_result),
-                Field("What it does", "ATTACK_EFFECT", key=True, native=effect),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage_rules(rules).attack_damage(),
-                    udf=udf_damage,
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
-            ),
+        attack_fields.outcome_section(
+            attack_fields.result_field(result, udf_result),
+            attack_fields.effect_field(effect, key=True),
+            attack_fields.damage_field(damage_rules(rules).attack_damage(), udf_damage),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
-                rule_field(
-                    "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
-                ),
-                rule_field(
-                    "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
-                ),
-                rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
-                rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
-                picked_field(
-                    attack_pickers(rules),
-                    "Ranged attack",
-                    "ATTACK_RANGED",
-                    "attack_kinds",
-                    "ranged",
-                    flag=True,
-                ),
-                Field(
-                    "Ability used",
-                    "ATTACK_ABILITY",
-                    WORKING,
-                    native=f'IF({ability}="ruling",{ruling_name("thrown_attack_ability")},{ability})',
-                ),
-                Field(
-                    "Ability bonus added",
-                    "ATTACK_ABILITY_BONUS",
-                    WORKING,
-                    native='IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
-                    'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
-                ),
-                Field(
-                    "Roll modifier from the situation",
-                    "ATTACK_SITUATION_HIT",
-                    WORKING,
-                    native=plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
-                ),
-                Field(
-                    "AC change from the situation",
-                    "ATTACK_SITUATION_AC",
-                    WORKING,
-                    native=situation_terms(rules, "ac"),
-                ),
-                Field(
-                    "Target's AC in this situation",
-                    "ATTACK_TARGET_AC",
-                    WORKING,
-                    native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
-                ),
-                Field(
-                    "All modifiers to the roll",
-                    mods,
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_ABILITY_BONUS+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "Automatic melee hit (helpless target)",
-                    "ATTACK_AUTO_HIT",
-                    WORKING,
-                    native=f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("No attack possible because of", "ATTACK_BLOCKED", WORKING, native=blocked),
-                Field(
-                    "Critical allowed by the need",
-                    "ATTACK_CRIT_RULE",
-                    WORKING,
-                    native=resolution(rules).crit_possible(),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("Roll check", "ATTACK_CHECK", WORKING, native=check),
-                Field("Damage dice used", "ATTACK_DICE_USED", WORKING, native=dice_used),
-                Field(
-                    "Added to the damage dice (STR, specialist)",
-                    "ATTACK_DICE_ADDED",
-                    WORKING,
-                    native=dice_added,
-                ),
-                *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
-                *damage_fields(rules),
+        attack_fields.workings_section(
+            rule_field("Faces of the attack die", FACES, "attack_roll", "attack_die_faces"),
+            rule_field(
+                "Natural roll that always fails, up to", FAIL_MAX, "attack_roll", "natural_always_fails"
             ),
+            rule_field(
+                "Natural roll that always hits, from", ALWAYS_MIN, "attack_roll", "natural_always_hits"
+            ),
+            rule_field("Total minus AC needed to hit", MARGIN_MIN, "attack_roll", "hit_margin_min"),
+            rule_field("Threat on a natural", THREAT_MIN, "critical_hits", "threat_natural"),
+            attack_fields.ranged_field(attack_pickers(rules), "attack_kinds"),
+            working_field(
+                "Ability used",
+                "ATTACK_ABILITY",
+                f'IF({ability}="ruling",{ruling_name("thrown_attack_ability")},{ability})',
+            ),
+            working_field(
+                "Ability bonus added",
+                "ATTACK_ABILITY_BONUS",
+                'IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
+                'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
+            ),
+            working_field(
+                "Roll modifier from the situation",
+                "ATTACK_SITUATION_HIT",
+                plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
+            ),
+            working_field(
+                "AC change from the situation", "ATTACK_SITUATION_AC", situation_terms(rules, "ac")
+            ),
+            attack_fields.situation_ac_field("ATTACK_TARGET_AC"),
+            attack_fields.total_mods_field("ATTACK_ABILITY_BONUS", "ATTACK_SITUATION_HIT", name=mods),
+            working_field(
+                "Automatic melee hit (helpless target)",
+                "ATTACK_AUTO_HIT",
+                f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
+                flag=True,
+            ),
+            working_field("No attack possible because of", "ATTACK_BLOCKED", blocked),
+            working_field(
+                "Critical allowed by the need",
+                "ATTACK_CRIT_RULE",
+                resolution(rules).crit_possible(),
+                flag=True,
+            ),
+            working_field("Roll check", "ATTACK_CHECK", check),
+            working_field("Damage dice used", "ATTACK_DICE_USED", dice_used),
+            working_field("Added to the damage dice (STR, specialist)", "ATTACK_DICE_ADDED", dice_added),
+            *dice_fields("ATTACK_DICE", "ATTACK_DICE_USED", "ATTACK_DICE_ADDED"),
+            *damage_fields(rules),
         ),
     ]
 
 
 def write_workings(book: Workbook, rules: RuleSet) -> None:
-    """The attack outcome for every (roll, confirmation roll) pair: the odds count this grid. Then the
-    face columns of the Odds sheet's heat maps; right of them, the parts the columns share."""
-    sheet = book.create_sheet(WORKINGS_SHEET)
-    block = rules.resolution_block
-    assert block is not None
+    """The attack outcome for every (roll, confirmation roll) pair, named for the odds that count it;
+    then the face columns of the Odds sheet's heat maps (``attack_workings.write_pair_results``)."""
     count = engine.faces(rules)
-    face_col = count + 3
-    parts = d20_damage.shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
-    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    write_result_grid(sheet, "Roll \\ confirmation roll", count, rolls.result, parts)
-    last = sheet.cell(count + 1, count + 1).coordinate
-    define_name(book, GRID_NAME, absolute(sheet, "B2", last))
-    define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
-    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+
+    def names(sheet: Worksheet, parts: PartsArea) -> None:
+        last = sheet.cell(count + 1, count + 1).coordinate
+        define_name(book, GRID_NAME, absolute(sheet, "B2", last))
+        define_name(book, FACES_LIST, absolute(sheet, "A2", f"A{count + 1}"))
+
+    # (the formulas worked out once for every cell of the grid)
+    write_pair_results(book, rules, resolution(rules), "Roll \\ confirmation roll", (0, names))
 
 
 # --------------------------------------------------------------------------- Combat maneuvers
@@ -703,10 +636,10 @@ def critical_section() -> Section:
             Field("Attack bonus (with STR/DEX)", "CRIT_BONUS", INPUT, 3),
             Field("Target's AC", "CRIT_TARGET", INPUT, 15),
             Field("Other modifiers to the roll", "CRIT_MODS", INPUT, 0),
-            Field("Confirmation d20", follow, INPUT, None),
+            empty_input("Confirmation d20", follow),
             Field("Weapon damage", "CRIT_DICE", INPUT, "1d8+2"),
-            Field("Damage dice rolled (without the +modifier)", droll, INPUT, None),
-            Field("Second damage roll (critical, when the ruling adds a second roll)", extra, INPUT, None),
+            empty_input("Damage dice rolled (without the +modifier)", droll),
+            empty_input("Second damage roll (critical, when the ruling adds a second roll)", extra),
             Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
             Field("Natural roll needed", need, native="SUM(CRIT_TARGET)-SUM(CRIT_BONUS)-SUM(CRIT_MODS)"),
             Field(
@@ -718,12 +651,11 @@ def critical_section() -> Section:
                 number_format=BOOLEAN_FORMAT,
             ),
             Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
-            Field(
+            chance_field(
                 "Chance of a confirmed critical",
                 "CRIT_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=f"{threats}*{confirming}/({FACES}*{FACES})",
-                udf="bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
+                f"{threats}*{confirming}/({FACES}*{FACES})",
+                "bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
             ),
             Field(
                 "Critical confirmed",
@@ -785,7 +717,7 @@ def helpless_section() -> Section:
         "Helpless opponent (melee hits automatically)",
         (
             Field("Melee damage (e.g. 1d8+1)", "HELPLESS_DICE", INPUT, "1d8+1"),
-            Field("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE", INPUT, None),
+            empty_input("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE"),
             Field(
                 "Damage: double the maximum",
                 "HELPLESS_DAMAGE",
@@ -835,7 +767,7 @@ def joust_section() -> Section:
             Field("Damage dealt by the hit", "JOUST_DAMAGE", INPUT, 0),
             Field("Save vs. Death Ray needed", "JOUST_SAVE_TARGET", INPUT, 12),
             Field("Strength bonus", "JOUST_STR_BONUS", INPUT, 0),
-            Field("Save d20 roll", roll, INPUT, None),
+            empty_input("Save d20 roll", roll),
             Field(
                 "Save penalty from the damage",
                 "JOUST_SAVE_PENALTY",
@@ -913,20 +845,13 @@ def parry_section(rules: RuleSet) -> Section:
     return Section(
         "Parry and block",
         (
-            Field(
+            list_input(
                 "Defensive stance this round",
                 stance,
-                INPUT,
+                "defense_stance",
                 str(rules.table("defense_stance").rows[1].label),
-                options=f"={T('defense_stance', 'label')}",
             ),
-            Field(
-                "Parry with",
-                with_,
-                INPUT,
-                str(rules.table("parry_with").rows[1].label),
-                options=f"={T('parry_with', 'label')}",
-            ),
+            list_input("Parry with", with_, "parry_with", str(rules.table("parry_with").rows[1].label)),
             Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
             Field("Level", "PARRY_LEVEL", INPUT, 1),
             Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
@@ -939,11 +864,11 @@ def parry_section(rules: RuleSet) -> Section:
                 help_formula=ruling_words(rules, "parry_includes_str", "the parry adds "),
             ),
             Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
-            Field("Parrying a ranged attack", "PARRY_RANGED", INPUT, False, options="TRUE,FALSE"),
-            Field("Attacker's attack roll total", "PARRY_ATTACK_TOTAL", INPUT, None),
-            Field("Parry d20 roll", "PARRY_ROLL", INPUT, None),
+            flag_input("Parrying a ranged attack", "PARRY_RANGED"),
+            empty_input("Attacker's attack roll total", "PARRY_ATTACK_TOTAL"),
+            empty_input("Parry d20 roll", "PARRY_ROLL"),
             Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
-            Field("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL", INPUT, None),
+            empty_input("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL"),
             Field(
                 "Attacker's damage",
                 "BLOCK_DAMAGE",
@@ -952,9 +877,7 @@ def parry_section(rules: RuleSet) -> Section:
                 help="see ruling block_damage_basis",
                 help_formula=ruling_words(rules, "block_damage_basis", "type "),
             ),
-            Field(
-                "Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", WORKING, native=allowed
-            ),
+            working_field("Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", allowed),
             Field(
                 "Parry roll bonus",
                 "PARRY_BONUS",
@@ -1007,17 +930,13 @@ def firing_section(rules: RuleSet) -> Section:
     return Section(
         "Firing into melee",
         (
-            Field(
-                "The shot",
-                shot,
-                INPUT,
-                str(rules.table("firing_into_melee").rows[2].label),
-                options=f"={T('firing_into_melee', 'label')}",
+            list_input(
+                "The shot", shot, "firing_into_melee", str(rules.table("firing_into_melee").rows[2].label)
             ),
             Field("Attack bonus (with DEX)", "FIRE_BONUS", INPUT, 2),
             Field("Target's AC", "FIRE_TARGET", INPUT, 14),
             Field("Other modifiers", "FIRE_MODS", INPUT, 0),
-            Field("d20 roll", roll, INPUT, None),
+            empty_input("d20 roll", roll),
             Field(
                 "Natural roll needed",
                 "FIRE_NEED",
@@ -1046,29 +965,20 @@ def surprise_section(rules: RuleSet) -> Section:
         *(f"IF({surprise_tick(r.id)},{const(table.id, r.id, 'surprised_max')},0)" for r in table.rows)
     )
     die = const("surprise_roll", "surprise_die_faces")
-    ticks = [
-        Field(
-            str(r.label),
-            surprise_tick(r.id),
-            PICK,
-            False,
-            options="TRUE,FALSE",
-        )
-        for r in table.rows
-    ]
+    ticks = [flag_input(str(r.label), surprise_tick(r.id), kind=PICK) for r in table.rows]
     udf_ticks = ",".join(surprise_tick(r.id) for r in table.rows)
     return Section(
         "Surprise (1d6 per side)",
         (
-            Field(
+            list_input(
                 "Situation",
                 "SURPRISE_SITUATION",
-                PICK,
+                "surprise_range",
                 engine.default_choice(rules.table("surprise_range")),
-                options=f"={T('surprise_range', 'label')}",
+                kind=PICK,
             ),
             *ticks,
-            Field("Surprise d6 roll", "SURPRISE_ROLL", INPUT, None),
+            empty_input("Surprise d6 roll", "SURPRISE_ROLL"),
             Field(
                 "Surprised on 1 to",
                 "SURPRISE_MAX",
@@ -1076,12 +986,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
                 udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
             ),
-            Field(
-                "Chance of being surprised",
-                "SURPRISE_ODDS",
-                number_format=PERCENT_FORMAT,
-                native=f"MIN(SURPRISE_MAX,{die})/{die}",
-            ),
+            chance_field("Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"),
             Field(
                 "Surprised",
                 "SURPRISED",

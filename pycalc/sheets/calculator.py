@@ -16,6 +16,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc.sheets.common import (
     BOLD,
     NOTE,
+    PERCENT_FORMAT,
     SUBTITLE,
     TITLE,
     WORKING_FILL,
@@ -30,10 +31,11 @@ from pycalc.sheets.common import (
     protect,
     put,
     put_formula,
+    table_name,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
 from pycalc.sheets.formulas import const
-from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check, attack_roll, follow_roll
+from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
 from pycalc.tables import RuleSet
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
@@ -57,40 +59,37 @@ class Field:
     help_formula: str | None = None  # help that follows the rulings in force (``ruling_text.by_ruling``)
 
 
-def hit_point_fields(summary: str) -> tuple[Field, ...]:
-    """The d20 calculators' last outcome lines: the target's hit points after the damage
-    (ATTACK_TARGET_HP - ATTACK_DAMAGE), and the outcome in one line (``summary``: the generic
-    formulas' ``Formulas.summary()`` over the calculator's cells, naming the follow-up roll used)."""
-    return (
-        Field(
-            "Target's hit points after the hit",
-            "ATTACK_HP_AFTER",
-            native='IF(ISNUMBER(ATTACK_DAMAGE),SUM(ATTACK_TARGET_HP)-ATTACK_DAMAGE,"")',
-        ),
-        Field("In one line", "ATTACK_SUMMARY", key=True, native=summary),
-    )
-
-
 def rule_field(label: str, name: str, table_id: str, entry_id: str) -> Field:
     """A working cell holding one rule number of the tables (the die's faces, a natural roll's)."""
     return Field(label, name, WORKING, native=const(table_id, entry_id))
 
 
-def attack_roll_field(rules: RuleSet, label: str) -> Field:
-    """The d20 calculators' attack roll, checked against the attack die."""
-    return Field(label, "ATTACK_ROLL", INPUT, None, help="leave empty until rolled", roll=attack_roll(rules))
+def working_field(label: str, name: str, native: str, flag: bool = False) -> Field:
+    """A working cell of the calculator (grey, small): ``native`` worked out, shown TRUE or FALSE
+    when it is a ``flag``."""
+    return Field(label, name, WORKING, native=native, number_format=BOOLEAN_FORMAT if flag else None)
 
 
-def follow_roll_field(rules: RuleSet, label: str, help_text: str, checked: bool = True) -> Field:
-    """The follow-up roll (fumble check, confirmation, chart roll), checked against its die unless
-    the ruleset never reads it (``checked`` False)."""
-    roll = follow_roll(rules) if checked else None
-    return Field(label, "ATTACK_FOLLOW_ROLL", INPUT, None, help=help_text, roll=roll)
+def empty_input(label: str, name: str, help_text: str = "", roll: RollRange | None = None) -> Field:
+    """An input left empty until the GM types it: a roll (on the die ``roll`` when given), a total."""
+    return Field(label, name, INPUT, None, help=help_text, roll=roll)
 
 
-def damage_roll_field(label: str, help_text: str = "") -> Field:
-    """What the damage dice show, without their modifier."""
-    return Field(label, "ATTACK_DAMAGE_ROLL", INPUT, None, help=help_text)
+def flag_input(label: str, name: str, value: bool = False, help_text: str = "", kind: str = INPUT) -> Field:
+    """A TRUE or FALSE box the GM sets (``kind`` PICK: a pick of the situation)."""
+    return Field(label, name, kind, value, options="TRUE,FALSE", help=help_text)
+
+
+def list_input(
+    label: str, name: str, table_id: str, value: str, help_text: str = "", kind: str = INPUT
+) -> Field:
+    """A dropdown of a table's labels, at ``value`` (``kind`` PICK: a pick of the situation)."""
+    return Field(label, name, kind, value, options=f"={table_name(table_id, 'label')}", help=help_text)
+
+
+def chance_field(label: str, name: str, native: str, udf: str | None = None, key: bool = False) -> Field:
+    """A chance, shown as a percentage."""
+    return Field(label, name, key=key, number_format=PERCENT_FORMAT, native=native, udf=udf)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ in LibreOffice and compare every output with the engine.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import HIT, MISS
@@ -27,33 +29,32 @@ from pycalc.rulesets.cnc import (
     TOGGLE_PICKERS,
     default_choice,
 )
-from pycalc.sheets import d20_cells, d20_damage, situation_cells
+from pycalc.sheets import attack_fields, d20_cells, d20_damage, situation_cells
+from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
+    chance_field,
+    empty_input,
+    flag_input,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     protect,
     ruling_name,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import write_face_columns, write_face_rows
+from pycalc.sheets.d20_heat import write_face_columns
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import change, with_input
+from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
     band,
     by_label,
@@ -70,6 +71,7 @@ from pycalc.sheets.situation_cells import (
     Pickers,
     any_of,
     in_words,
+    kind_label,
     pick_name,
     picked_field,
     picks_with,
@@ -80,7 +82,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
 
 OTHER_SHEET = "Other calculators"
-FACES_SHEET = "d20 workings"
 FACE_RESULTS = "CNC_FACE_RESULTS"
 MOVE_ACTIONS = ("attack", "walk", "jog", "run")  # combat_actions rows shown by the Movement calculator
 PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
@@ -207,13 +208,6 @@ def hit_words(rules: RuleSet) -> str:
     return next(str(c.label) for c in rules.table("defender_prone").columns if c.id == "hit")
 
 
-def kind_for(rules: RuleSet, table_id: str, row: Row) -> str:
-    """The attack kind a pick is tried with: a ranged kind for a ranged-only row, else the first kind."""
-    kinds = rules.table(KIND_TABLE).rows
-    wanted = table_id != KIND_TABLE and row.values.get("attack") == "ranged"
-    return str(next((k.label for k in kinds if bool(k["ranged"]) == wanted), kinds[0].label))
-
-
 def picked_situation(
     rules: RuleSet,
     table_id: str,
@@ -230,33 +224,21 @@ def picked_situation(
 
 
 def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
-    """What picking ``row`` changes, as the engine works the situation out under the rulings in force."""
-    kind = kind_for(rules, table_id, row)
-
-    def hit_at(dex: int) -> int:
-        return (
-            picked_situation(rules, table_id, row, kind, dex).hit
-            - picked_situation(rules, table_id, None, kind, dex).hit
-        )
-
-    before, after = (
-        picked_situation(rules, table_id, None, kind),
-        picked_situation(rules, table_id, row, kind),
-    )
-    parts = with_input(hit_words(rules), hit_at, "Dex modifier")
-    parts += change("AC", before.ac, after.ac) + change("Damage", before.damage, after.damage)
-    parts += ["defender loses Dex to AC"] if after.loses_dex and not before.loses_dex else []
+    """What picking ``row`` changes, as the engine works the situation out under the rulings in force,
+    on an attack of a ranged kind for a ranged-only row, else of the first kind."""
+    ranged = table_id != KIND_TABLE and row.values.get("attack") == "ranged"
+    kind = kind_label(rules, KIND_TABLE, ranged)
+    trial = Trial(lambda picked, numbers: picked_situation(rules, table_id, picked, kind, **numbers), row)
+    hit = attrgetter("hit")
+    parts = trial.following(hit_words(rules), hit, "dex", "Dex modifier")
+    parts += trial.change("AC", attrgetter("ac")) + trial.change("Damage", attrgetter("damage"))
+    parts += trial.newly(attrgetter("loses_dex"), "defender loses Dex to AC")
     attack = row.values.get("attack")
     if table_id != KIND_TABLE and attack not in (None, "any"):
         parts.append(f"{attack} only")
-    if row.id == RANGED_VS_PRONE_ROW:
-        prone = {"defender_prone": str(rules.table("defender_prone").entry(PRONE_ROW).label)}
-        with_prone = picked_situation(rules, table_id, row, kind, also=prone).hit
-        if (
-            with_prone - picked_situation(rules, table_id, None, kind, also=prone).hit
-            != after.hit - before.hit
-        ):
-            parts.append(PRONE_REPLACED)
+    prone = {"defender_prone": str(rules.table("defender_prone").entry(PRONE_ROW).label)}
+    if row.id == RANGED_VS_PRONE_ROW and trial.changed(hit, also=prone) != trial.changed(hit):
+        parts.append(PRONE_REPLACED)
     return parts
 
 
@@ -317,14 +299,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     15,
                     help="with armor, shield and Dex",
                 ),
-                Field(
-                    "Free modifier to the roll",
-                    "ATTACK_MODS",
-                    INPUT,
-                    0,
-                    help="the Castle Keeper's call (the range band is worked out below)",
+                attack_fields.free_mods_field(
+                    help_text="the Castle Keeper's call (the range band is worked out below)"
                 ),
-                Field("Attacker's level", "ATTACK_LEVEL", INPUT, 1, help="not used by C&C's attack roll"),
+                attack_fields.level_field("not used by C&C's attack roll"),
                 Field(
                     "Defender's Dex modifier (inside the AC)",
                     "ATTACK_DEFENDER_DEX",
@@ -359,143 +337,110 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     native=resolution(rules).need(),
                     udf=f"cnc_attack_need({args},ATTACK_TOTAL_MODS)",
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
+                    f"cnc_hit_chance({args},ATTACK_TOTAL_MODS)",
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f'COUNTIF({FACE_RESULTS},"{HIT}")/ATTACK_FACES',
-                    udf=f"cnc_hit_chance({args},ATTACK_TOTAL_MODS)",
                 ),
             ),
         ),
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "d20 roll (natural)"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "d20 roll (natural)"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Second d20",
                     "not used: C&C has no confirmation, critical or fumble roll",
                     checked=False,
                 ),
                 Field("Damage dice", "ATTACK_DICE", INPUT, "1d8", help="e.g. 1d8+2; the +2 is added for you"),
-                damage_roll_field(
+                attack_fields.damage_roll_field(
                     "Damage rolled (the dice only)", "the sum on the dice, without the +modifier"
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
-                    udf='IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
-                    f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")',
-                ),
-                Field(
-                    "Damage dealt",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage,
-                    udf=f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
-                    'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
+        attack_fields.outcome_section(
+            attack_fields.result_field(
+                f'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,{resolution(rules).checked_result()})',
+                'IF(ATTACK_RANGE_STOP<>"",ATTACK_RANGE_STOP,'
+                f'IF(ATTACK_ROLL="","",cnc_attack_result(ATTACK_ROLL,{args},ATTACK_TOTAL_MODS)))',
             ),
+            attack_fields.effect_field(effect, f'IF({rolled},cnc_attack_effect({result},ATTACK_KIND_ID),"")'),
+            attack_fields.damage_field(
+                damage,
+                f"IF({rolled},cnc_attack_damage({result},ATTACK_DICE,ATTACK_DAMAGE_ROLL,"
+                'ATTACK_SITUATION_DAMAGE,ATTACK_KIND_ID),"")',
+                "Damage dealt",
+            ),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
-                picked_field(PICKERS, "Ranged attack", "ATTACK_RANGED", KIND_TABLE, "ranged", flag=True),
-                Field(
-                    "To hit from the situation",
-                    "ATTACK_SITUATION_HIT",
-                    WORKING,
-                    native=plus(
-                        situational_hit(rules),
-                        picked("attack_direction", "hit"),
-                        picked("concealment", "hit"),
-                        prone_hit(rules),
-                        two_weapon_hit(),
-                        "ATTACK_RANGE_HIT",
-                    ),
+        attack_fields.workings_section(
+            attack_fields.kind_id_field(PICKERS, KIND_TABLE),
+            attack_fields.ranged_field(PICKERS, KIND_TABLE),
+            working_field(
+                "To hit from the situation",
+                "ATTACK_SITUATION_HIT",
+                plus(
+                    situational_hit(rules),
+                    picked("attack_direction", "hit"),
+                    picked("concealment", "hit"),
+                    prone_hit(rules),
+                    two_weapon_hit(),
+                    "ATTACK_RANGE_HIT",
                 ),
-                Field(
-                    "All modifiers to the roll",
-                    "ATTACK_TOTAL_MODS",
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "AC from the situation (cover, defender's action)",
-                    "ATTACK_SITUATION_AC",
-                    WORKING,
-                    native=plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
-                ),
-                Field(
-                    "Defender loses Dex to AC",
-                    "ATTACK_LOSES_DEX",
-                    WORKING,
-                    native=loses_dex(rules),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field(
-                    "Damage from the situation (charge)",
-                    "ATTACK_SITUATION_DAMAGE",
-                    WORKING,
-                    native=sum_of(rules, PICKERS, "damage", ("charge",)),
-                ),
-                picked_field(
-                    PICKERS,
-                    "The attack kind deals damage",
-                    "ATTACK_DEALS_DAMAGE",
-                    KIND_TABLE,
-                    "deals_damage",
-                    True,
-                ),
-                picked_field(
-                    PICKERS,
-                    "Least damage of a hit (attack kind)",
-                    "ATTACK_LEAST_DAMAGE",
-                    KIND_TABLE,
-                    "min_damage",
-                ),
-                Field(
-                    "Damage dice as read",
-                    "ATTACK_DICE_TEXT",
-                    WORKING,
-                    native='IF(ISTEXT(ATTACK_DICE),LOWER(SUBSTITUTE(ATTACK_DICE," ","")),IF(ATTACK_DICE="","","#"))',
-                ),
-                Field(
-                    "Modifier of the damage dice",
-                    "ATTACK_DICE_MOD",
-                    WORKING,
-                    native=f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
-                ),
-                rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
-                *range_workings(),
             ),
+            attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
+            working_field(
+                "AC from the situation (cover, defender's action)",
+                "ATTACK_SITUATION_AC",
+                plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
+            ),
+            working_field("Defender loses Dex to AC", "ATTACK_LOSES_DEX", loses_dex(rules), flag=True),
+            working_field(
+                "Damage from the situation (charge)",
+                "ATTACK_SITUATION_DAMAGE",
+                sum_of(rules, PICKERS, "damage", ("charge",)),
+            ),
+            picked_field(
+                PICKERS,
+                "The attack kind deals damage",
+                "ATTACK_DEALS_DAMAGE",
+                KIND_TABLE,
+                "deals_damage",
+                True,
+            ),
+            picked_field(
+                PICKERS,
+                "Least damage of a hit (attack kind)",
+                "ATTACK_LEAST_DAMAGE",
+                KIND_TABLE,
+                "min_damage",
+            ),
+            working_field(
+                "Damage dice as read",
+                "ATTACK_DICE_TEXT",
+                'IF(ISTEXT(ATTACK_DICE),LOWER(SUBSTITUTE(ATTACK_DICE," ","")),IF(ATTACK_DICE="","","#"))',
+            ),
+            working_field(
+                "Modifier of the damage dice",
+                "ATTACK_DICE_MOD",
+                f'IF({dice_text}="",0,IF({dice_ok(dice_text)},{dice_modifier(dice_text)},"{BAD_DICE}"))',
+            ),
+            rule_field("Faces of the attack die", "ATTACK_FACES", "attack_roll", "attack_die_faces"),
+            *range_workings(),
         ),
     ]
 
 
 def write_face_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per face of the d20 with its result for the Attack calculator: the odds count these."""
-    faces = int(rules.constant("attack_roll", "attack_die_faces"))
     rolls = resolution(rules)
-    column = (FACE_RESULTS, "Result for the Attack calculator", lambda roll: rolls.result(roll, '""'))
-    sheet = write_face_rows(book, FACES_SHEET, "Natural roll", faces, [column], 34)
+    sheet = write_face_results(
+        book, rules, rolls, (FACE_RESULTS, "Result for the Attack calculator", 34), "Natural roll"
+    )
     write_face_columns(book, sheet, rules, rolls.block, first_col=4)
     protect(sheet)
 
@@ -543,10 +488,8 @@ def falling_section() -> Section:
                 udf=f"falling_damage({feet})",
                 help="in the Dex-check band: the damage on a failed check; 0 = none",
             ),
-            Field(
-                "10-ft increments counted", "FALL_INCREMENTS", WORKING, native=f'IF({bad},"",{increments})'
-            ),
-            Field("Dice for those increments", "FALL_DICE_COUNT", WORKING, native=f'IF({bad},"",{count})'),
+            working_field("10-ft increments counted", "FALL_INCREMENTS", f'IF({bad},"",{increments})'),
+            working_field("Dice for those increments", "FALL_DICE_COUNT", f'IF({bad},"",{count})'),
         ),
     )
 
@@ -650,9 +593,7 @@ def grapple_section(rules: RuleSet) -> Section:
         "Grappling and overbearing",
         (
             Field("Attack", "GRAPPLE_KIND", INPUT, labels[0], options=",".join(labels)),
-            Field(
-                "Strength is a prime of the defender", "GRAPPLE_STR_PRIME", INPUT, False, options="TRUE,FALSE"
-            ),
+            flag_input("Strength is a prime of the defender", "GRAPPLE_STR_PRIME"),
             Field("Defender's Str modifier", "GRAPPLE_STR", INPUT, 0),
             Field("Defender's Dex modifier", "GRAPPLE_DEX", INPUT, 0),
             Field("Defender's BtH or hit dice", "GRAPPLE_BTH", INPUT, 0, help="counts for overbearing"),
@@ -688,14 +629,11 @@ def grapple_section(rules: RuleSet) -> Section:
                 help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
                 help_formula=ruling_words(rules, "overbear_attacker_bth", "overbearing: "),
             ),
-            Field(
-                "Attack kind (id)",
-                kind,
-                WORKING,
-                native=f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")',
+            working_field(
+                "Attack kind (id)", kind, f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")'
             ),
-            Field("Modifier column in force", "GRAPPLE_COLUMN", WORKING, native=column),
-            Field("AC from the size difference", "GRAPPLE_SIZE_AC", WORKING, native=size),
+            working_field("Modifier column in force", "GRAPPLE_COLUMN", column),
+            working_field("AC from the size difference", "GRAPPLE_SIZE_AC", size),
         ),
     )
 
@@ -716,7 +654,7 @@ def touch_section(rules: RuleSet) -> Section:
     return Section(
         "Touch attack",
         (
-            Field("The defender is a monster", "TOUCH_MONSTER", INPUT, False, options="TRUE,FALSE"),
+            flag_input("The defender is a monster", "TOUCH_MONSTER"),
             Field("Defender's Dex modifier", "TOUCH_DEX", INPUT, 0),
             Field("Magic rings, robes, devices, spells (AC)", "TOUCH_MAGIC", INPUT, 0),
             Field("Armor bonus, magical armor included", "TOUCH_ARMOR", INPUT, 0, help="does not count"),
@@ -821,8 +759,8 @@ def attack_range_section() -> Section:
     return Section(
         "Range (a ranged attack: both typed, the band's modifier is added)",
         (
-            Field("Weapon's range increment (ft)", increment, INPUT, None, help="empty: no range band"),
-            Field("Distance to the target (ft)", distance, INPUT, None, help="empty: no range band"),
+            empty_input("Weapon's range increment (ft)", increment, help_text="empty: no range band"),
+            empty_input("Distance to the target (ft)", distance, help_text="empty: no range band"),
             Field(
                 "Range band",
                 "ATTACK_RANGE_BAND",
@@ -841,18 +779,16 @@ def range_workings() -> tuple[Field, ...]:
     hit = band("range_bands", "hit", increments)
     within = band("range_bands", "in_range", increments)
     return (
-        Field("Range increments (rounded up)", increments, WORKING, native=counted),
-        Field(
+        working_field("Range increments (rounded up)", increments, counted),
+        working_field(
             "To hit from the range band",
             "ATTACK_RANGE_HIT",
-            WORKING,
-            native=f'IF(ISNUMBER({increments}),IF({hit}="",0,{hit}),0)',
+            f'IF(ISNUMBER({increments}),IF({hit}="",0,{hit}),0)',
         ),
-        Field(
+        working_field(
             "What stops the attack (range)",
             "ATTACK_RANGE_STOP",
-            WORKING,
-            native=f'IF(ISNUMBER({increments}),IF({within},"",{q(OUT_OF_RANGE)}),{increments})',
+            f'IF(ISNUMBER({increments}),IF({within},"",{q(OUT_OF_RANGE)}),{increments})',
         ),
     )
 

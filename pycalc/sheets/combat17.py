@@ -12,25 +12,25 @@ import re
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.d20 import CRITICAL, D20_FACES, FUMBLE, HIT
+from pycalc.d20 import CRITICAL, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets import d20_workings
+from pycalc.sheets import attack_fields, d20_workings
+from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
+    chance_field,
+    empty_input,
+    flag_input,
+    list_input,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.combat17_odds import odds_section, write_odds_sheet, write_odds_workings
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     protect,
     ruling_name,
     show_chart,
@@ -38,8 +38,9 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import FACE_CRIT_KEEPS, ChartFormula
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import FUMBLE_CHART, write_face_rows
+from pycalc.sheets.d20_heat import FUMBLE_CHART
 from pycalc.sheets.dual import Udfs
+from pycalc.sheets.effect_words import change
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     band,
@@ -59,7 +60,6 @@ from pycalc.sheets.situation_cells import (
     any_of,
     by_id,
     pick_name,
-    picked_field,
     ruling_is,
     situation_section,
     sum_of,
@@ -70,7 +70,6 @@ from pycalc.tables import RuleSet
 
 CHARTS_SHEET = "Damage & charts"
 OTHER_SHEET = "Missiles, brawling, subdual"
-WORKINGS_SHEET = "d20 workings"
 RULESET = "combat17"
 FACES = "FACE_COUNT"
 INTRO = (
@@ -131,12 +130,12 @@ class DiceCells:
             f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
         )
         return (
-            Field("Dice text", self.text, WORKING, native=f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
-            Field("Position of the d", self.d, WORKING, native=f'IFERROR(FIND("d",LOWER({text})),0)'),
-            Field("Number of dice", self.count, WORKING, native=f'IFERROR({count},"x")'),
-            Field("Sides of a die", self.sides, WORKING, native=f'IFERROR({sides},"x")'),
-            Field("Modifier", self.modifier, WORKING, native=f'IFERROR({modifier},"x")'),
-            Field("Dice problem", self.error, WORKING, native=error),
+            working_field("Dice text", self.text, f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
+            working_field("Position of the d", self.d, f'IFERROR(FIND("d",LOWER({text})),0)'),
+            working_field("Number of dice", self.count, f'IFERROR({count},"x")'),
+            working_field("Sides of a die", self.sides, f'IFERROR({sides},"x")'),
+            working_field("Modifier", self.modifier, f'IFERROR({modifier},"x")'),
+            working_field("Dice problem", self.error, error),
         )
 
 
@@ -245,15 +244,14 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        picked_field(PICKERS, "Attack kind (id)", "ATTACK_KIND_ID", KIND_TABLE, "id"),
-        picked_field(PICKERS, "Melee attack", "ATTACK_MELEE", KIND_TABLE, "melee", flag=True),
-        Field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", WORKING, native=concealment),
-        Field("Cover penalty", "ATTACK_COVER_HIT", WORKING, native=cover_hit),
-        Field(
+        attack_fields.kind_id_field(PICKERS, KIND_TABLE),
+        attack_fields.ranged_field(PICKERS, KIND_TABLE, "Melee attack", "melee"),
+        working_field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", concealment),
+        working_field("Cover penalty", "ATTACK_COVER_HIT", cover_hit),
+        working_field(
             "Roll modifier from the situation",
             "ATTACK_SITUATION_HIT",
-            WORKING,
-            native=plus(
+            plus(
                 choice_hit(rules, "missile_range"),
                 choice_hit(rules, "two_weapon"),
                 f"IF({ruling_is('cover_concealment_together', 'add')},ATTACK_CONCEALMENT_HIT+ATTACK_COVER_HIT,"
@@ -262,64 +260,38 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
                 condition_hit,
             ),
         ),
-        Field("Target AC change from the situation", "ATTACK_SITUATION_AC", WORKING, native=target_ac),
-        Field(
+        working_field("Target AC change from the situation", "ATTACK_SITUATION_AC", target_ac),
+        working_field(
             "Damage modifier from the situation",
             "ATTACK_SITUATION_DAMAGE",
-            WORKING,
-            native=f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
+            f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
         ),
-        Field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", WORKING, native=f"PRODUCT({multiplier})"),
-        Field(
-            "Non-lethal damage",
-            "ATTACK_NON_LETHAL",
-            WORKING,
-            native=f"OR({non_lethal})",
-            number_format=BOOLEAN_FORMAT,
-        ),
-        Field(
-            "Target cannot be hit",
-            "ATTACK_BARRED",
-            WORKING,
-            native=barred,
-            number_format=BOOLEAN_FORMAT,
-        ),
-        Field(
-            "All modifiers to the roll",
-            "ATTACK_TOTAL_MODS",
-            WORKING,
-            native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-        ),
-        Field(
-            "Target's AC in this situation",
-            "ATTACK_AC",
-            WORKING,
-            native="SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC",
-        ),
-        Field("Rolls entered correctly", "ATTACK_ROLL_CHECK", WORKING, native=roll_check),
-        Field(
+        working_field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", f"PRODUCT({multiplier})"),
+        working_field("Non-lethal damage", "ATTACK_NON_LETHAL", f"OR({non_lethal})", flag=True),
+        working_field("Target cannot be hit", "ATTACK_BARRED", barred, flag=True),
+        attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
+        attack_fields.situation_ac_field("ATTACK_AC"),
+        working_field("Rolls entered correctly", "ATTACK_ROLL_CHECK", roll_check),
+        working_field(
             "Natural roll always hits",
             "ATTACK_AUTO_HIT",
-            WORKING,
-            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
-            number_format=BOOLEAN_FORMAT,
+            f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_hit", "ATTACK_ROLL")},FALSE)',
+            flag=True,
         ),
-        Field(
+        working_field(
             "Natural roll always misses",
             "ATTACK_AUTO_MISS",
-            WORKING,
-            native=f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
-            number_format=BOOLEAN_FORMAT,
+            f'IF(ATTACK_ROLL_CHECK="ok",{band("natural_rolls", "auto_miss", "ATTACK_ROLL")},FALSE)',
+            flag=True,
         ),
-        Field("Critical chart total", "ATTACK_FOLLOW_TOTAL", WORKING, native=follow_total),
-        Field(
+        working_field("Critical chart total", "ATTACK_FOLLOW_TOTAL", follow_total),
+        working_field(
             "Condition roll entered correctly",
             "ATTACK_CONDITION_CHECK",
-            WORKING,
-            native=band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+            band_check("ATTACK_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         ),
         *ATTACK_DICE.fields(),
-        Field("Faces of the d20", FACES, WORKING, native="ROWS(WORKINGS_FACES)"),
+        working_field("Faces of the d20", FACES, "ROWS(WORKINGS_FACES)"),
     )
 
 
@@ -334,12 +306,11 @@ def choice_help(rules: RuleSet, table_id: str, row: Row) -> str:
     under the rulings in force (a cover read as concealment, a range added to another)."""
     kind = row.values.get("applies_to")
     kind = "melee" if kind in (None, engine.ANY_ATTACK) else str(kind)
-    kind_label = next(str(r.label) for r in rules.table(KIND_TABLE).rows if r.id == kind)
+    kind_label = str(rules.table(KIND_TABLE).entry(kind).label)
     before = engine.situation(rules, engine.AttackInputs(choices={KIND_TABLE: kind_label}))
     picked = engine.AttackInputs(choices={KIND_TABLE: kind_label, table_id: str(row.label)})
     after = engine.situation(rules, picked)
-    parts = [f"Attack roll {after.hit - before.hit:+}"] if after.hit != before.hit else []
-    parts += [f"Target AC {after.ac - before.ac:+}"] if after.ac != before.ac else []
+    parts = change("Attack roll", before.hit, after.hit) + change("Target AC", before.ac, after.ac)
     parts += ["cannot hit"] if after.barred and not before.barred else []
     if kind != "melee":
         parts.append(f"{kind} only")
@@ -452,14 +423,8 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             (
                 Field("Attack bonus (AB + STR or DEX bonus)", "ATTACK_BONUS", INPUT, 3),
                 Field("Target's Armor Class", "ATTACK_TARGET", INPUT, 15),
-                Field("Free modifier to the roll (magic, house rule...)", "ATTACK_MODS", INPUT, 0),
-                Field(
-                    "Attacker's level",
-                    "ATTACK_LEVEL",
-                    INPUT,
-                    1,
-                    help="17 Combat has no level rule for attacks",
-                ),
+                attack_fields.free_mods_field("Free modifier to the roll (magic, house rule...)"),
+                attack_fields.level_field("17 Combat has no level rule for attacks"),
                 Field(
                     "Weapon damage (e.g. 1d8+2)", "ATTACK_DICE", INPUT, "1d6+2", help="dice + STR and magic"
                 ),
@@ -469,34 +434,27 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                Field(
-                    "Natural d20 needed (before natural 1 / 20)",
-                    "ATTACK_NEED",
-                    key=True,
-                    native="ATTACK_AC-SUM(ATTACK_BONUS)-ATTACK_TOTAL_MODS",
-                    udf=f'd20_need("{RULESET}",{udf_attack})',
+                attack_fields.need_field(
+                    RULESET, "Natural d20 needed (before natural 1 / 20)", "ATTACK_AC", "ATTACK_TOTAL_MODS"
                 ),
-                Field(
+                chance_field(
                     "Chance to hit",
                     "ATTACK_HIT_CHANCE",
+                    f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
+                    f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                     key=True,
-                    number_format=PERCENT_FORMAT,
-                    native=f"({counts[HIT]}+{counts[CRITICAL]})/{FACES}",
-                    udf=f"combat17_hit_chance({udf_attack},ATTACK_BARRED)",
                 ),
-                Field(
+                chance_field(
                     "Chance of a critical",
                     "ATTACK_CRIT_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
-                    udf=chance_udf.format(f'"{CRITICAL}"'),
+                    f"{counts[CRITICAL]}/{FACES}*SUM({FACE_CRIT_KEEPS})/{FACES}",
+                    chance_udf.format(f'"{CRITICAL}"'),
                 ),
-                Field(
+                chance_field(
                     "Chance of a fumble",
                     "ATTACK_FUMBLE_CHANCE",
-                    number_format=PERCENT_FORMAT,
-                    native=f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
-                    udf=chance_udf.format(f'"{FUMBLE}"'),
+                    f"{counts[FUMBLE]}/{FACES}*SUM({FUMBLE_CHART})/{FACES}",
+                    chance_udf.format(f'"{FUMBLE}"'),
                 ),
                 Field(
                     "Damage is",
@@ -509,65 +467,52 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The rolls",
             (
-                attack_roll_field(rules, "Natural d20 roll"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "Natural d20 roll"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Follow-up d20 (after a natural 1 or 20)",
                     "critical hit chart after a 20, critical miss chart after a 1",
                 ),
-                Field(
+                empty_input(
                     "1d4 condition roll (chart 20 only)",
                     "ATTACK_CONDITION_ROLL",
-                    INPUT,
-                    None,
                     roll=chart_roll(rules, "critical_conditions"),
                 ),
-                damage_roll_field(
+                attack_fields.damage_roll_field(
                     "Damage dice shown (without the +modifier)",
                     "the calculator adds the modifier, maximum and doubling",
                 ),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=result,
-                    udf=f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=rolled.format(
-                        f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
-                    ),
-                ),
-                Field(
-                    "Condition on the enemy",
-                    "ATTACK_CONDITION",
-                    native=condition,
-                    udf=rolled.format(
-                        f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
-                    ),
-                ),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=resolution(rules).attack_damage(),
-                    udf=rolled.format(
-                        f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
-                        "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
-                    ),
-                ),
-                *hit_point_fields(with_condition(resolution(rules).summary(said(rules)))),
+        attack_fields.outcome_section(
+            attack_fields.result_field(
+                result,
+                f'IF(ATTACK_ROLL="","",combat17_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_BARRED))',
             ),
+            attack_fields.effect_field(
+                effect,
+                rolled.format(
+                    f"combat17_attack_effect(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
+                ),
+            ),
+            Field(
+                "Condition on the enemy",
+                "ATTACK_CONDITION",
+                native=condition,
+                udf=rolled.format(
+                    f"combat17_attack_condition(ATTACK_ROLL,{udf_attack},{follow},{condition_roll},ATTACK_BARRED)"
+                ),
+            ),
+            attack_fields.damage_field(
+                resolution(rules).attack_damage(),
+                rolled.format(
+                    f"combat17_attack_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},{follow},"
+                    "ATTACK_TOTAL_MODS,ATTACK_DAMAGE_MULTIPLIER,ATTACK_SITUATION_DAMAGE)"
+                ),
+            ),
+            summary=with_condition(resolution(rules).summary(said(rules))),
         ),
-        Section("Workings (how the numbers above are made)", attack_working_fields(rules)),
+        attack_fields.workings_section(*attack_working_fields(rules)),
     ]
 
 
@@ -602,13 +547,7 @@ def critical_section(rules: RuleSet) -> Section:
         (
             Field("Weapon damage (e.g. 1d6+2)", "CRIT_DICE", INPUT, "1d6+2"),
             Field("Damage dice shown (without the +modifier)", "CRIT_DAMAGE_ROLL", INPUT, 3),
-            Field(
-                "Follow-up d20 on the critical chart",
-                "CRIT_FOLLOW_ROLL",
-                INPUT,
-                None,
-                roll=follow_roll(rules),
-            ),
+            empty_input("Follow-up d20 on the critical chart", "CRIT_FOLLOW_ROLL", roll=follow_roll(rules)),
             Field(
                 "Roll modifiers (ruling critical_follow_up_roll: add_modifiers)",
                 "CRIT_MODS",
@@ -616,7 +555,7 @@ def critical_section(rules: RuleSet) -> Section:
                 0,
                 help="counted only under that ruling",
             ),
-            Field("1d4 condition roll (chart 20 only)", "CRIT_CONDITION_ROLL", INPUT, None),
+            empty_input("1d4 condition roll (chart 20 only)", "CRIT_CONDITION_ROLL"),
             Field(
                 "Regular damage",
                 "CRIT_REGULAR",
@@ -652,18 +591,16 @@ def critical_section(rules: RuleSet) -> Section:
                 udf='IF(CRIT_FOLLOW_ROLL="","",combat17_crit_damage(CRIT_DICE,CRIT_DAMAGE_ROLL,CRIT_FOLLOW_ROLL,CRIT_MODS))',
             ),
             Field("Condition on the enemy", "CRIT_CONDITION", native=condition),
-            Field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", WORKING, native=follow_ok),
-            Field(
+            working_field("Follow-up roll entered correctly", "CRIT_FOLLOW_CHECK", follow_ok),
+            working_field(
                 "Critical chart total",
                 total,
-                WORKING,
-                native=f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},SUM(CRIT_MODS),0),"")',
+                f'IF(CRIT_FOLLOW_CHECK="ok",CRIT_FOLLOW_ROLL+IF({ruling_is("critical_follow_up_roll", "add_modifiers")},SUM(CRIT_MODS),0),"")',
             ),
-            Field(
+            working_field(
                 "Condition roll entered correctly",
                 "CRIT_CONDITION_CHECK",
-                WORKING,
-                native=band_check("CRIT_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+                band_check("CRIT_CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
             ),
             *CRIT_DICE.fields(),
         ),
@@ -685,7 +622,7 @@ def condition_section(rules: RuleSet) -> Section:
         return f'IF({check}="ok",{expr},{check})'
 
     fields = [
-        Field("1d4 roll", "CONDITION_ROLL", INPUT, None, roll=chart_roll(rules, "critical_conditions")),
+        empty_input("1d4 roll", "CONDITION_ROLL", roll=chart_roll(rules, "critical_conditions")),
         Field(
             "Condition",
             "CONDITION_NAME",
@@ -723,11 +660,10 @@ def condition_section(rules: RuleSet) -> Section:
             )
         )
     fields.append(
-        Field(
+        working_field(
             "Roll entered correctly",
             check,
-            WORKING,
-            native=band_check("CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
+            band_check("CONDITION_ROLL", "critical_conditions", "CONDITION ROLL"),
         )
     )
     return Section("Critical condition chart (1d4 after a chart 20)", tuple(fields))
@@ -769,16 +705,10 @@ def fumble_section(rules: RuleSet) -> Section:
     return Section(
         "Critical miss chart (natural 1) and its DEX check",
         (
-            Field(
-                "Follow-up d20 on the critical miss chart",
-                "FUMBLE_ROLL",
-                INPUT,
-                None,
-                roll=follow_roll(rules),
-            ),
+            empty_input("Follow-up d20 on the critical miss chart", "FUMBLE_ROLL", roll=follow_roll(rules)),
             Field("Attacker's DEX bonus", "FUMBLE_DEX_BONUS", INPUT, 0),
-            Field("d20 for the DEX check", "FUMBLE_DEX_ROLL", INPUT, None, roll=attack_roll(rules)),
-            Field("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL", INPUT, None),
+            empty_input("d20 for the DEX check", "FUMBLE_DEX_ROLL", roll=attack_roll(rules)),
+            empty_input("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL"),
             Field(
                 "Effect (as printed)",
                 "FUMBLE_CHART_EFFECT",
@@ -813,12 +743,9 @@ def fumble_section(rules: RuleSet) -> Section:
                     f"{optional_input('FUMBLE_DEX_ROLL')},{optional_input('FUMBLE_ROUNDS_ROLL')}))"
                 ),
             ),
-            Field("Rolls entered correctly", check, WORKING, native=f'IF(FUMBLE_ROLL="","",{input_check})'),
-            Field(
-                "Penalty rounds",
-                "FUMBLE_ROUNDS_TEXT",
-                WORKING,
-                native=f'IF({check}<>"ok","",IF({empty(dice)},"",{rounds}))',
+            working_field("Rolls entered correctly", check, f'IF(FUMBLE_ROLL="","",{input_check})'),
+            working_field(
+                "Penalty rounds", "FUMBLE_ROUNDS_TEXT", f'IF({check}<>"ok","",IF({empty(dice)},"",{rounds}))'
             ),
         ),
     )
@@ -843,14 +770,10 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
     return Section(
         "Missile rate of fire over N rounds",
         (
-            Field("Weapon", weapon, INPUT, "Light crossbow", options=f"={T('rate_of_fire', 'label')}"),
+            list_input("Weapon", weapon, "rate_of_fire", "Light crossbow"),
             Field("Rounds of shooting", "ROF_ROUNDS", INPUT, 6),
-            Field(
-                "Siege weapon: fires once every N rounds",
-                "ROF_SIEGE_RATE",
-                INPUT,
-                None,
-                help="e.g. 6 for 1/6",
+            empty_input(
+                "Siege weapon: fires once every N rounds", "ROF_SIEGE_RATE", help_text="e.g. 6 for 1/6"
             ),
             Field(
                 "Fires once every (rounds)",
@@ -878,7 +801,7 @@ def rate_of_fire_section(rules: RuleSet) -> Section:
                 "ROF_LAST_SHOT_ROUND",
                 native=shown('IF(ROF_SHOTS=0,"",ROF_FIRST_SHOT_ROUND+(ROF_SHOTS-1)*ROF_ROUNDS_PER_SHOT)'),
             ),
-            Field("Inputs entered correctly", "ROF_CHECK", WORKING, native=check),
+            working_field("Inputs entered correctly", "ROF_CHECK", check),
         ),
     )
 
@@ -899,8 +822,8 @@ def grenade_section() -> Section:
     return Section(
         "Grenade-like missile: where it lands",
         (
-            Field("The attack roll hit (direct hit)", "GRENADE_HIT", INPUT, False, options="TRUE,FALSE"),
-            Field("1d10 scatter roll (on a miss)", "GRENADE_ROLL", INPUT, None),
+            flag_input("The attack roll hit (direct hit)", "GRENADE_HIT"),
+            empty_input("1d10 scatter roll (on a miss)", "GRENADE_ROLL"),
             Field(
                 "Lands",
                 "GRENADE_LANDS",
@@ -926,11 +849,10 @@ def grenade_section() -> Section:
                 ),
                 udf='IF(GRENADE_HIT=TRUE,0,IF(GRENADE_ROLL="","",combat17_scatter_feet(GRENADE_ROLL,"distance")))',
             ),
-            Field(
+            working_field(
                 "Roll entered correctly",
                 "GRENADE_SCATTER_CHECK",
-                WORKING,
-                native=band_check("GRENADE_ROLL", "grenade_scatter", "SCATTER ROLL"),
+                band_check("GRENADE_ROLL", "grenade_scatter", "SCATTER ROLL"),
             ),
         ),
     )
@@ -967,25 +889,18 @@ def brawling_section(rules: RuleSet) -> Section:
     return Section(
         "Brawling (punch or kick)",
         (
-            Field(
-                "Punch or kick",
-                kind,
-                INPUT,
-                engine.default_choice(rules.table("brawling")),
-                options=f"={T('brawling', 'label')}",
-            ),
+            list_input("Punch or kick", kind, "brawling", engine.default_choice(rules.table("brawling"))),
             Field("Attack bonus", "BRAWL_BONUS", INPUT, 2),
             Field("Target's Armor Class", "BRAWL_AC", INPUT, 12),
             Field("Other modifiers to the roll", "BRAWL_MODS", INPUT, 0),
             Field("Attacker's STR modifier", "BRAWL_STR", INPUT, 1),
-            Field(
+            list_input(
                 "Armour",
                 "BRAWL_ARMOUR",
-                INPUT,
+                "brawling_armour",
                 engine.default_choice(rules.table("brawling_armour")),
-                options=f"={T('brawling_armour', 'label')}",
             ),
-            Field("Damage die shown", "BRAWL_DAMAGE_ROLL", INPUT, None),
+            empty_input("Damage die shown", "BRAWL_DAMAGE_ROLL"),
             Field("Attack roll modifier", "BRAWL_HIT_MOD", native=shown(by_label("brawling", "hit", kind))),
             Field(
                 "Natural d20 needed",
@@ -1014,7 +929,7 @@ def brawling_section(rules: RuleSet) -> Section:
                 native=shown(f'IF(BRAWL_DAMAGE_ROLL="","",{damage})'),
                 udf='IF(BRAWL_DAMAGE_ROLL="","",combat17_brawl_damage(BRAWL_KIND,BRAWL_DAMAGE_ROLL,BRAWL_STR))',
             ),
-            Field("Inputs entered correctly", "BRAWL_CHECK", WORKING, native=check),
+            working_field("Inputs entered correctly", "BRAWL_CHECK", check),
             *BRAWL_DICE_CELLS.fields(),
         ),
     )
@@ -1042,15 +957,9 @@ def subdual_section() -> Section:
         (
             Field("Target's hit points now", "SUBDUAL_HP", INPUT, 6),
             Field("Damage rolled (normal damage)", "SUBDUAL_DAMAGE", INPUT, 7),
-            Field("Flat of the blade (non-lethal)", "SUBDUAL_FLAT", INPUT, True, options="TRUE,FALSE"),
-            Field(
-                "Target has taken non-lethal damage before",
-                "SUBDUAL_EARLIER",
-                INPUT,
-                False,
-                options="TRUE,FALSE",
-            ),
-            Field("Target is already unconscious", "SUBDUAL_UNCONSCIOUS", INPUT, False, options="TRUE,FALSE"),
+            flag_input("Flat of the blade (non-lethal)", "SUBDUAL_FLAT", True),
+            flag_input("Target has taken non-lethal damage before", "SUBDUAL_EARLIER"),
+            flag_input("Target is already unconscious", "SUBDUAL_UNCONSCIOUS"),
             Field(
                 "Attack roll modifier",
                 "SUBDUAL_HIT_MOD",
@@ -1083,12 +992,10 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
     """One row per d20 face: the attack's result for that natural roll, and the critical chart row
     that follow-up roll reads (``d20_workings.crit_chart_columns``: does it keep the critical, which damage
     formula). The odds count these rows."""
-    block = rules.resolution_block
-    assert block is not None
     rolls = resolution(rules)
-    columns = [("WORKINGS_OUTCOMES", "Attack result on this natural roll", lambda x: rolls.result(x, '""'))]
-    columns += d20_workings.crit_chart_columns(block, rolls)
-    protect(write_face_rows(book, WORKINGS_SHEET, "d20", D20_FACES, columns, 30, "WORKINGS_FACES"))
+    result = ("WORKINGS_OUTCOMES", "Attack result on this natural roll", 30)
+    more = d20_workings.crit_chart_columns(rolls.block, rolls)
+    protect(write_face_results(book, rules, rolls, result, "d20", more, "WORKINGS_FACES"))
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:

@@ -1,17 +1,24 @@
 """The words a note beside a pick says of what the pick changes ("To hit -3 + Dex modifier, at most +0",
 "damage x1/2 rounded up"), worked out from what the engine applies under the rules in force, so a note
 cannot say one thing while the workings do another. The rulesets' notes (their ``Pickers.effect``,
-``situation_cells.in_words`` of their ``effect_parts``) are made of these parts, joined by ``listed``;
+``situation_cells.in_words`` of their ``effect_parts``, comparing a ``Trial`` of the pick) are made of
+these parts, joined by ``listed``;
 ``tests/test_pick_notes_truthful.py`` reads them back and compares them with the workings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Generic, TypeVar
+
+from pycalc.table_files import Row
 
 PROBE = 100  # an input far past any cap a rule puts on what it adds
 SEPARATOR = ", "
 NO_MODIFIER = "No modifier"
+
+Tried = TypeVar("Tried")  # what the engine works out of a pick: its situation, or the attack's inputs
 
 
 def signed(value: int | Fraction) -> str:
@@ -55,3 +62,37 @@ def scaled(before: Callable[[int], int], after: Callable[[int], int]) -> list[st
 def listed(parts: Iterable[str]) -> str:
     """The parts as the note says them, or 'No modifier'."""
     return SEPARATOR.join(parts) or NO_MODIFIER
+
+
+@dataclass(frozen=True)
+class Trial(Generic[Tried]):
+    """A pick tried on the engine: what it works out with ``row`` picked and with nothing picked, on
+    the same inputs (``numbers``: the attacker's Dex...), so that a note's parts compare the two."""
+
+    tried: Callable[[Row | None, Mapping[str, object]], Tried]  # (row picked or None, inputs) -> worked out
+    row: Row
+
+    def pair(self, **numbers: object) -> tuple[Tried, Tried]:
+        """(nothing picked, the row picked)."""
+        return self.tried(None, numbers), self.tried(self.row, numbers)
+
+    def changed(self, value_of: Callable[[Tried], int], **numbers: object) -> int:
+        """How much picking the row changes ``value_of``."""
+        before, after = self.pair(**numbers)
+        return value_of(after) - value_of(before)
+
+    def change(self, what: str, value_of: Callable[[Tried], int]) -> list[str]:
+        """'<what> +2' where the pick changes the value (``change``), else nothing."""
+        before, after = self.pair()
+        return change(what, value_of(before), value_of(after))
+
+    def following(
+        self, what: str, value_of: Callable[[Tried], int], given: str, given_words: str
+    ) -> list[str]:
+        """``with_input`` of the change to ``value_of`` as the input ``given`` goes (its ``given_words``)."""
+        return with_input(what, lambda n: self.changed(value_of, **{given: n}), given_words)
+
+    def newly(self, flag_of: Callable[[Tried], bool], words: str) -> list[str]:
+        """[words] where the pick sets a flag nothing set before, else nothing."""
+        before, after = self.pair()
+        return [words] if flag_of(after) and not flag_of(before) else []

@@ -8,9 +8,8 @@ LibreOffice and compare them with the engine. Rule numbers are looked up by name
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as generic
 from pycalc.rulesets import osr as engine
@@ -23,36 +22,33 @@ from pycalc.rulesets.osr import (
     default_choice,
     die_sides,
 )
+from pycalc.sheets import attack_fields
+from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
-    WORKING,
     Field,
     Section,
-    attack_roll_field,
-    damage_roll_field,
-    follow_roll_field,
-    hit_point_fields,
+    chance_field,
+    empty_input,
+    list_input,
     rule_field,
+    working_field,
     write_attack_sheet,
     write_calculator,
 )
 from pycalc.sheets.common import (
-    PERCENT_FORMAT,
     absolute,
     define_name,
-    protect,
     put,
     put_formula,
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
-from pycalc.sheets.d20_damage import shared_parts
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_heat import face_columns, write_face_columns, write_result_grid
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.effect_words import with_input
+from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
     DICE_ERROR,
     by_label,
@@ -66,6 +62,7 @@ from pycalc.sheets.formulas import (
     q,
     round_up,
 )
+from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.situation_cells import (
     Pickers,
@@ -81,7 +78,6 @@ from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
 
 COMBAT_SHEET = "Combat calculators"
-ODDS_SHEET = "d20 workings"
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -114,38 +110,38 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     """What picking ``row`` changes, as the engine works the attack out under the rulings in force:
     the roll (with the attacker's DEX it drops), the number needed (with the target's shield and DEX
     it drops; none where a ruling leaves AC changes to the GM's matrix), the roll mode, the damage."""
+    trial = Trial(lambda picked, numbers: tried(rules, table_id, picked, **numbers), row)
 
-    def changed(value_of: Callable[[engine.AttackInputs], int], **numbers: int) -> int:
-        picked, unpicked = tried(rules, table_id, row, **numbers), tried(rules, table_id, None, **numbers)
-        return value_of(picked) - value_of(unpicked)
-
-    def hit(inputs: engine.AttackInputs) -> int:
-        return engine.situation(rules, inputs).hit
+    def situation(inputs: engine.AttackInputs) -> engine.Situation:
+        return engine.situation(rules, inputs)
 
     def ac(inputs: engine.AttackInputs) -> int:
-        return engine.situation(rules, inputs).ac
+        return situation(inputs).ac
 
     def need(inputs: engine.AttackInputs) -> int:
         return need_of(rules, inputs)
 
-    parts = with_input(HIT_WORDS, lambda dex: changed(hit, attacker_dex=dex), "attacker's DEX bonus")
-    base = changed(need)
-    follows = [(words, changed(need, **{name: 1}) - base) for name, words in AC_INPUTS]
+    parts = trial.following(
+        HIT_WORDS, lambda inputs: situation(inputs).hit, "attacker_dex", "attacker's DEX bonus"
+    )
+    base = trial.changed(need)
+    follows = [(words, trial.changed(need, **{name: 1}) - base) for name, words in AC_INPUTS]
     if base or any(step for _, step in follows):
         inputs = "".join(f" {'-' if step < 0 else '+'} {words}" for words, step in follows if step)
         parts.append(f"{NEED_WORDS}{f' {base:+}' if base or not inputs else ''}{inputs}")
     else:
-        lost = [f"AC {changed(ac):+}"] if changed(ac) else []
-        lost += [words for name, words in AC_INPUTS if changed(ac, **{name: 1}) != changed(ac)]
+        lost = [f"AC {trial.changed(ac):+}"] if trial.changed(ac) else []
+        lost += [words for name, words in AC_INPUTS if trial.changed(ac, **{name: 1}) != trial.changed(ac)]
         parts += [NOT_COUNTED.format(" and ".join(lost))] if lost else []
-    before, after = (engine.situation(rules, tried(rules, table_id, r)) for r in (None, row))
+    unpicked, picked = trial.pair()
+    before, after = situation(unpicked), situation(picked)
     parts += [
         word for word in ("advantage", "disadvantage") if getattr(after, word) and not getattr(before, word)
     ]
     if after.double and not before.double:
         parts.append(f"damage x{engine.constant(rules, 'damage_multipliers', 'double_damage_multiplier')}")
     if after.needs_magic and not before.needs_magic:
-        magic = engine.situated_attack(tried(rules, table_id, row), after)
+        magic = engine.situated_attack(picked, after)
         parts.append(MAGIC_WORDS[str(generic.effective_needs_magic(rules, magic))])
     return parts
 
@@ -250,7 +246,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         f"{result_formula(rules, 'ATTACK_ROLL', 'ATTACK_FOLLOW_ROLL')})))"
     )
     penalty = resolution(rules).roll_penalty("ATTACK_ROLL")
-    no_result = 'OR(ATTACK_RESULT="",LEFT(ATTACK_RESULT,1)="#")'
+    no_result = attack_fields.NO_RESULT
     is_hit = 'OR(ATTACK_RESULT="Hit",ATTACK_RESULT="Critical")'
     # a hit waits for the damage roll before its dice are read; then the generic damage
     damage = (
@@ -270,13 +266,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
 
     def chance(column: str, outcome: str) -> Field:
         name = {"Hit": "HIT", "Critical": "CRIT", "Fumble": "FUMBLE"}[outcome]
-        return Field(
+        return chance_field(
             f"Chance of {'any hit' if outcome == 'Hit' else 'a ' + outcome.lower()}",
             f"ATTACK_{name}_CHANCE",
+            f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
+            f'osr_chance({udf_attack},"{outcome}",{mode_text},ATTACK_NEEDS_MAGIC)',
             key=outcome == "Hit",
-            number_format=PERCENT_FORMAT,
-            native=f"SUMPRODUCT({column},D20_WEIGHTS)/ATTACK_SIDES",
-            udf=f'osr_chance({udf_attack},"{outcome}",{mode_text},ATTACK_NEEDS_MAGIC)',
         )
 
     default_dice = rules.table("damage_dice").value("normal_weapon", "dice")
@@ -292,13 +287,10 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     10,
                     help="the seed has no matrix: tables/osr attack_matrix is yours to fill",
                 ),
-                Field("Free modifier to the roll", "ATTACK_MODS", INPUT, 0),
-                Field(
+                attack_fields.free_mods_field(),
+                attack_fields.level_field(
+                    "a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
                     "Attacker's XP level (monsters: HD)",
-                    "ATTACK_LEVEL",
-                    INPUT,
-                    1,
-                    help="a natural 1 fumbles when the follow d20 rolls higher (ruling fumble_level_of_monsters)",
                 ),
                 Field(
                     "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
@@ -331,13 +323,12 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "Before the roll",
             (
-                Field(
+                attack_fields.need_field(
+                    "osr",
                     "Natural d20 needed",
-                    "ATTACK_NEED",
-                    key=True,
-                    native="ATTACK_TARGET_EFFECTIVE-SUM(ATTACK_BONUS)-ATTACK_MODS_TOTAL",
-                    udf='d20_need("osr",ATTACK_BONUS,ATTACK_TARGET_EFFECTIVE,ATTACK_MODS_TOTAL)',
-                    help="before the natural 1 and natural 20 rules",
+                    "ATTACK_TARGET_EFFECTIVE",
+                    "ATTACK_MODS_TOTAL",
+                    "before the natural 1 and natural 20 rules",
                 ),
                 chance("D20_HITS", "Hit"),
                 chance("D20_CRITS", "Critical"),
@@ -347,174 +338,123 @@ def attack_sections(rules: RuleSet) -> list[Section]:
         Section(
             "The roll",
             (
-                attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
-                follow_roll_field(
+                attack_fields.attack_roll_field(rules, "Natural d20 (with Advantage: the die kept)"),
+                attack_fields.follow_roll_field(
                     rules,
                     "Fumble check d20 (after a natural 1)",
                     "Critical Fumble when higher than the level",
                 ),
-                Field(
+                empty_input(
                     "Roll on your fumble table",
                     "ATTACK_FUMBLE_ROLL",
-                    INPUT,
-                    None,
-                    help="only once fumble_table is filled",
+                    help_text="only once fumble_table is filled",
                 ),
-                damage_roll_field("Damage dice shown (without the +modifier)"),
+                attack_fields.damage_roll_field("Damage dice shown (without the +modifier)"),
             ),
         ),
-        Section(
-            "Outcome",
-            (
-                Field(
-                    "Result",
-                    "ATTACK_RESULT",
-                    key=True,
-                    native=f'IF(ATTACK_ROLL="","",{check})',
-                    udf=f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
-                ),
-                Field(
-                    "What it does",
-                    "ATTACK_EFFECT",
-                    native=effect,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
-                ),
-                Field(
-                    "Natural-20 damage penalty",
-                    "ATTACK_NAT20_PENALTY",
-                    native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
-                    udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
-                    help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
-                ),
-                Field(
-                    "Damage",
-                    "ATTACK_DAMAGE",
-                    key=True,
-                    native=damage,
-                    udf=f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
-                ),
-                *hit_point_fields(resolution(rules).summary(said(rules))),
+        attack_fields.outcome_section(
+            attack_fields.result_field(
+                f'IF(ATTACK_ROLL="","",{check})',
+                f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
             ),
+            attack_fields.effect_field(
+                effect,
+                f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
+            ),
+            Field(
+                "Natural-20 damage penalty",
+                "ATTACK_NAT20_PENALTY",
+                native=f'IF({no_result},"",IF({is_hit},{penalty},0))',
+                udf=f'IF({no_result},"",IF({is_hit},osr_nat20_penalty(ATTACK_ROLL,ATTACK_NEED,ATTACK_TARGET_EFFECTIVE),0))',
+                help="1 point per point needed over 20 (ruling nat20_penalty_applies_to)",
+            ),
+            attack_fields.damage_field(
+                damage,
+                f"IF({no_result},ATTACK_RESULT,osr_damage(ATTACK_RESULT,ATTACK_DICE,{damage_roll},ATTACK_NAT20_PENALTY,ATTACK_DOUBLE))",
+            ),
+            summary=resolution(rules).summary(said(rules)),
         ),
-        Section(
-            "Workings (how the numbers above are made)",
-            (
-                Field("To-hit from the situation", "ATTACK_SITUATION_HIT", WORKING, native=situation_hit),
-                Field(
-                    "All roll modifiers",
-                    "ATTACK_MODS_TOTAL",
-                    WORKING,
-                    native="SUM(ATTACK_MODS)+ATTACK_SITUATION_HIT",
-                ),
-                Field(
-                    "Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", WORKING, native=ac_change
-                ),
-                Field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", WORKING, native=target),
-                Field(
-                    "Number the natural-20 rules look at",
-                    "ATTACK_BASIS",
-                    WORKING,
-                    native=resolution(rules).need_basis(),
-                ),
-                Field(
-                    "A natural 20 is only a normal hit",
-                    "ATTACK_NO_CRIT",
-                    WORKING,
-                    native=no_crit,
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", WORKING, native=mode),
-                Field(
-                    "Double damage",
-                    "ATTACK_DOUBLE",
-                    WORKING,
-                    native=any_of(rules, PICKERS, "double_damage"),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                Field(
-                    "Needs magic weapons it lacks",
-                    "ATTACK_NEEDS_MAGIC",
-                    WORKING,
-                    native=any_of(rules, PICKERS, "needs_magic"),
-                    number_format=BOOLEAN_FORMAT,
-                ),
-                rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
-                rule_field(
-                    "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
-                ),
-                rule_field(
-                    "Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"
-                ),
-                rule_field(
-                    "Natural roll that is a Critical HIT",
-                    "ATTACK_CRIT_ROLL",
-                    "natural_20_critical",
-                    "critical_natural_roll",
-                ),
-                Field(
-                    "Damage dice",
-                    "ATTACK_DICE_COUNT",
-                    WORKING,
-                    native=f'IFERROR({dice_count("ATTACK_DICE")},"")',
-                ),
-                Field(
-                    "Damage die sides",
-                    "ATTACK_DICE_SIDES",
-                    WORKING,
-                    native=f'IFERROR({dice_sides("ATTACK_DICE")},"")',
-                ),
-                Field(
-                    "Damage modifier",
-                    "ATTACK_DICE_MOD",
-                    WORKING,
-                    native=f'IFERROR({dice_modifier("ATTACK_DICE")},"")',
-                ),
+        attack_fields.workings_section(
+            working_field("To-hit from the situation", "ATTACK_SITUATION_HIT", situation_hit),
+            attack_fields.total_mods_field(
+                "ATTACK_SITUATION_HIT", name="ATTACK_MODS_TOTAL", label="All roll modifiers"
+            ),
+            working_field("Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", ac_change),
+            working_field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", target),
+            working_field(
+                "Number the natural-20 rules look at", "ATTACK_BASIS", resolution(rules).need_basis()
+            ),
+            working_field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", no_crit, flag=True),
+            working_field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", mode),
+            working_field(
+                "Double damage", "ATTACK_DOUBLE", any_of(rules, PICKERS, "double_damage"), flag=True
+            ),
+            working_field(
+                "Needs magic weapons it lacks",
+                "ATTACK_NEEDS_MAGIC",
+                any_of(rules, PICKERS, "needs_magic"),
+                flag=True,
+            ),
+            rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),
+            rule_field(
+                "Natural roll that always misses", "ATTACK_NAT1", "natural_1_fumble", "natural_miss_roll"
+            ),
+            rule_field("Natural roll that always hits", "ATTACK_NAT20", "natural_20_hit", "natural_hit_roll"),
+            rule_field(
+                "Natural roll that is a Critical HIT",
+                "ATTACK_CRIT_ROLL",
+                "natural_20_critical",
+                "critical_natural_roll",
+            ),
+            working_field("Damage dice", "ATTACK_DICE_COUNT", f'IFERROR({dice_count("ATTACK_DICE")},"")'),
+            working_field(
+                "Damage die sides", "ATTACK_DICE_SIDES", f'IFERROR({dice_sides("ATTACK_DICE")},"")'
+            ),
+            working_field(
+                "Damage modifier", "ATTACK_DICE_MOD", f'IFERROR({dice_modifier("ATTACK_DICE")},"")'
             ),
         ),
     ]
 
 
 def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
-    """Every (kept roll, fumble check) pair with its result; the weights of the kept roll; below, the
-    chances on the natural 20 the odds read; the face columns of the Odds sheet's heat maps; right of
-    them, the parts the columns share."""
-    sheet = book.create_sheet(ODDS_SHEET)
-    block = rules.resolution_block
-    assert block is not None
+    """Every (kept roll, fumble check) pair with its result; right of them the weights of the kept roll
+    and the outcomes counted; below, the chances on the natural 20 the odds read; then the face
+    columns of the Odds sheet's heat maps (``attack_workings.write_pair_results``)."""
     faces = die_sides(rules)
-    face_col = faces + 7
-    parts = shared_parts(book, sheet, rules, face_col + len(face_columns(block)) + 1)
-    rolls = resolution(rules)  # (once: its formulas are worked out for every cell of the grid)
-    write_result_grid(sheet, "Roll \\ follow", faces, rolls.result, parts)
     heads = ("Weight of the kept roll", "Hits", "Criticals", "Fumbles")
-    for offset, text in enumerate(heads):
-        put(sheet.cell(1, faces + 2 + offset), text)
-    na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
-    last_col = sheet.cell(1, faces + 1).column_letter
-    sides = "ATTACK_SIDES"
-    weight = parts.column_formula(
-        lambda k: (
-            f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{sides}^{na},IF(ATTACK_MODE=0,1/{sides},"
-            f"(({sides}+1-{k})^{nd}-({sides}-{k})^{nd})/{sides}^{nd}))"
+
+    def beside(sheet: Worksheet, parts: PartsArea) -> None:
+        for offset, text in enumerate(heads):
+            put(sheet.cell(1, faces + 2 + offset), text)
+        na, nd = const("to_hit_roll", "advantage_d20s"), const("to_hit_roll", "disadvantage_d20s")
+        last_col = sheet.cell(1, faces + 1).column_letter
+        sides = "ATTACK_SIDES"
+        weight = parts.column_formula(
+            lambda k: (
+                f"IF(ATTACK_MODE=1,({k}^{na}-({k}-1)^{na})/{sides}^{na},IF(ATTACK_MODE=0,1/{sides},"
+                f"(({sides}+1-{k})^{nd}-({sides}-{k})^{nd})/{sides}^{nd}))"
+            )
         )
-    )
-    for r in range(2, faces + 2):
-        row_range = f"B{r}:{last_col}{r}"
-        put_formula(sheet.cell(r, faces + 2), weight(f"$A{r}"))
-        put_formula(sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")')
-        put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
-        put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
-    define_name(book, "D20_ROLLS", absolute(sheet, "A2", f"A{faces + 1}"))
-    for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
-        letter = sheet.cell(1, faces + 2 + offset).column_letter
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
-    for row, (name, label, outcomes) in enumerate(NATURAL_CHANCES, start=faces + 3):
-        put(sheet.cell(row, 1), label)
-        put_formula(sheet.cell(row, 2), natural_chance(outcomes))
-        define_name(book, name, absolute(sheet, f"B{row}"))
-    write_face_columns(book, sheet, rules, block, face_col, parts)  # the Odds sheet's heat maps
-    sheet.sheet_state = "hidden"
-    protect(sheet)
+        for r in range(2, faces + 2):
+            row_range = f"B{r}:{last_col}{r}"
+            put_formula(sheet.cell(r, faces + 2), weight(f"$A{r}"))
+            put_formula(
+                sheet.cell(r, faces + 3), f'COUNTIF({row_range},"Hit")+COUNTIF({row_range},"Critical")'
+            )
+            put_formula(sheet.cell(r, faces + 4), f'COUNTIF({row_range},"Critical")')
+            put_formula(sheet.cell(r, faces + 5), f'COUNTIF({row_range},"Fumble")')
+        define_name(book, "D20_ROLLS", absolute(sheet, "A2", f"A{faces + 1}"))
+        for offset, name in enumerate(("D20_WEIGHTS", "D20_HITS", "D20_CRITS", "D20_FUMBLES")):
+            letter = sheet.cell(1, faces + 2 + offset).column_letter
+            define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{faces + 1}"))
+        for row, (name, label, outcomes) in enumerate(NATURAL_CHANCES, start=faces + 3):
+            put(sheet.cell(row, 1), label)
+            put_formula(sheet.cell(row, 2), natural_chance(outcomes))
+            define_name(book, name, absolute(sheet, f"B{row}"))
+
+    # (the formulas worked out once for every cell of the grid)
+    write_pair_results(book, rules, resolution(rules), "Roll \\ follow", (len(heads), beside))
 
 
 # --------------------------------------------------------------------------- other calculators
@@ -571,26 +511,14 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
                 udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
             ),
-            Field(
-                "Chance A surprises B",
-                "SURPRISE_A_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=chance(a_on_b),
-            ),
-            Field(
-                "Chance B surprises A",
-                "SURPRISE_B_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=chance(b_on_a),
-            ),
-            Field(
+            chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
+            chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
+            empty_input(
                 "d6 rolled for A",
                 "SURPRISE_ROLL_FOR_A",
-                INPUT,
-                None,
-                help="A is surprised when it is within B's range",
+                help_text="A is surprised when it is within B's range",
             ),
-            Field("d6 rolled for B", "SURPRISE_ROLL_FOR_B", INPUT, None),
+            empty_input("d6 rolled for B", "SURPRISE_ROLL_FOR_B"),
             Field(
                 "Result",
                 "SURPRISE_RESULT",
@@ -630,12 +558,8 @@ def mass_section(rules: RuleSet) -> Section:
             Field("Men in the unit", "MASS_MEN", INPUT, men, help="unit hit points: one d6 per man"),
             Field("Unit's original hit points", "MASS_ORIGINAL_HP", INPUT, 40),
             Field("Unit's hit points before this hit", "MASS_HP_BEFORE", INPUT, 40),
-            Field(
-                "d6 thrown for the hit",
-                "MASS_DAMAGE_ROLL",
-                INPUT,
-                None,
-                help="one hit throw per unit per round",
+            empty_input(
+                "d6 thrown for the hit", "MASS_DAMAGE_ROLL", help_text="one hit throw per unit per round"
             ),
             Field(
                 "Hit points lost",
@@ -699,14 +623,9 @@ def kills_section(rules: RuleSet) -> Section:
                 INPUT,
                 rules.table("normal_men").value("normal_man_hit_points", "dice"),
             ),
-            Field("Average damage", damage, WORKING, native=f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
-            Field("Average hit points", hp, WORKING, native=f'IFERROR({mean("KILLS_HP_DICE")},"")'),
-            Field(
-                "Chance to hit",
-                "KILLS_HIT_CHANCE",
-                number_format=PERCENT_FORMAT,
-                native=guarded(f"{hitting_faces}/{faces}"),
-            ),
+            working_field("Average damage", damage, f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
+            working_field("Average hit points", hp, f'IFERROR({mean("KILLS_HP_DICE")},"")'),
+            chance_field("Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")),
             Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
             Field(
                 "Normal Men killed per round",
@@ -735,19 +654,12 @@ def normal_men_section(rules: RuleSet) -> Section:
     return Section(
         "Attacks per round against Normal Men",
         (
-            Field(
-                "Attacker",
-                "NORMAL_MEN_KIND",
-                INPUT,
-                default_choice(rules.table(table)),
-                options=f"={T(table, 'label')}",
-            ),
+            list_input("Attacker", "NORMAL_MEN_KIND", table, default_choice(rules.table(table))),
             Field("XP level (monsters: whole HD)", level, INPUT, 3),
-            Field(
+            working_field(
                 "Row used (ruling normal_men_multiple_attacks)",
                 "NORMAL_MEN_ROW",
-                WORKING,
-                native=f'IFERROR({by_id(table, "label", row_id)},"")',
+                f'IFERROR({by_id(table, "label", row_id)},"")',
             ),
             Field(
                 "Attacks per round",
@@ -834,7 +746,7 @@ def save_section(rules: RuleSet) -> Section:
     return Section(
         "Save vs Paralysis after a maneuver (level-gap bonus)",
         (
-            Field("Maneuver", "SAVE_MANEUVER", INPUT, default, options=f"={T(table, 'label')}"),
+            list_input("Maneuver", "SAVE_MANEUVER", table, default),
             Field("Level of the one saving", "SAVE_SAVER_LEVEL", INPUT, 7),
             Field("Attacker's level", "SAVE_ATTACKER_LEVEL", INPUT, 1),
             Field(
@@ -844,7 +756,7 @@ def save_section(rules: RuleSet) -> Section:
                 0,
                 help="subtracted from the whip wielder's save",
             ),
-            Field("Maneuver check", "SAVE_ROW_ERROR", WORKING, native=row_error),
+            working_field("Maneuver check", "SAVE_ROW_ERROR", row_error),
             Field(
                 "Level-gap bonus (+1 per 3 levels above)",
                 "SAVE_LEVEL_GAP_BONUS",
@@ -890,12 +802,11 @@ def spell_section(rules: RuleSet) -> Section:
     return Section(
         "Spellcaster hit while casting",
         (
-            Field(
+            list_input(
                 "Situation",
                 "SPELL_SITUATION",
-                INPUT,
+                table,
                 str(rules.table(table).entry("simultaneous_initiative").label),
-                options=f"={T(table, 'label')}",
             ),
             Field(
                 "Save vs Paralysis (add PSY bonus)",
@@ -904,7 +815,7 @@ def spell_section(rules: RuleSet) -> Section:
                 None,
                 options=f"{SAVE_MADE},{SAVE_FAILED}",
             ),
-            Field("d6 after a failed save", "SPELL_D6", INPUT, None),
+            empty_input("d6 after a failed save", "SPELL_D6"),
             Field(
                 "What happens",
                 "SPELL_OUTCOME",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pycalc.sheets import ruling_text
-from pycalc.sheets.calculator import BOOLEAN_FORMAT, PICK, WORKING, Field, Section
+from pycalc.sheets.calculator import PICK, Field, Section, working_field
 from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.effect_words import listed
 from pycalc.sheets.formulas import by_label, const, plus
@@ -51,6 +51,13 @@ def picks_with(
     if row is not None and not ticked:
         chosen[table_id] = str(row.label)
     return chosen, frozenset({(table_id, str(row.id))}) if ticked and row is not None else frozenset()
+
+
+def kind_label(rules: RuleSet, kind_table: str, ranged: bool) -> str:
+    """The label of the first attack kind that is ranged (or melee, ``ranged`` False), else of the
+    first kind: the kind a note tries a pick with (a row that counts for ranged attacks only...)."""
+    kinds = rules.table(kind_table).rows
+    return str(next((k.label for k in kinds if bool(k["ranged"]) == ranged), kinds[0].label))
 
 
 def in_words(parts_of: Callable[[RuleSet, str, Row], list[str]]) -> Callable[[RuleSet, str, Row], str]:
@@ -115,13 +122,7 @@ def picked_field(
     pickers: Pickers, label: str, name: str, table_id: str, column: str, flag: bool = False
 ) -> Field:
     """A working cell: the picked row's ``column`` of a choice table (``flag``: shown TRUE or FALSE)."""
-    return Field(
-        label,
-        name,
-        WORKING,
-        native=picked(pickers, table_id, column),
-        number_format=BOOLEAN_FORMAT if flag else None,
-    )
+    return working_field(label, name, picked(pickers, table_id, column), flag)
 
 
 def column_terms(
