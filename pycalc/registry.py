@@ -29,7 +29,7 @@ import pycalc.udfs.combat17
 import pycalc.udfs.osr
 import pycalc.udfs.shared
 import pycalc.udfs.spelljammer
-from pycalc import d20_engines, encounter_rulesets, resolution, resolution_calculator
+from pycalc import d20_engines, encounter_rulesets, resolution_calculator, resolution_results
 from pycalc.encounter_rulesets import Adapter
 from pycalc.rulesets import (
     bfrpg,
@@ -135,7 +135,7 @@ class GenericRuleset:
     """A ruleset written in YAML alone: its resolution block drives the generic engine and sheets."""
 
     rules: RuleSet
-    resolution: Callable[..., str] = resolution.resolve
+    resolution: Callable[..., str] = resolution_results.resolve
     situation: Calculator = resolution_calculator.attack_outputs
     odds: Calculator = resolution_calculator.odds_outputs
     udfs: ModuleType = pycalc.udfs.shared

@@ -51,8 +51,12 @@ handing over its situation (``generic_attack`` in its module); the switch-over w
 comparing the old and new code on hundreds of thousands of inputs, and each ruleset's tests check
 its documented numbers. No rule number is written here. What is truly a ruleset's own (falling,
 mass combat, jousting, scatter, the situation its pickers add up to) stays in its own module;
-:func:`picked_situation` adds up the pickers of a ruleset whose block lists them (``modifiers:``)
-with ``pycalc.pickers.added_up``, which adds up the shipped rulesets' own pickers too.
+``resolution_situation.picked_situation`` adds up the pickers of a ruleset whose block lists them
+(``modifiers:``) with ``pycalc.pickers.added_up``, which adds up the shipped rulesets' own pickers too.
+
+This module holds the attack, its damage and the target and number needed; the result of a roll is
+``pycalc.resolution_results``, the chances ``pycalc.resolution_chances`` (dice on the roll:
+``pycalc.resolution_added``), the damage ``pycalc.resolution_damage``.
 
 Precedence, in this order: a ``blocked`` attack misses; an ``auto_hit`` attack hits (no critical);
 an always-miss roll misses (and may fumble); a target that cannot be hit is missed; then the total
@@ -61,35 +65,28 @@ an always-miss roll misses (and may fumble); a target that cannot be hit is miss
 
 from __future__ import annotations
 
-import math
 import weakref
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pycalc import d20, pickers
+from pycalc import d20
 from pycalc import dice as dice_module
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, OUTCOMES
 from pycalc.errors import RuleError
 from pycalc.resolution_block import (
-    HIT_FORMULA,
-    Chart,
-    Formula,
     NeedRange,
     Resolution,
     RollColumn,
     Rolls,
     value,
 )
-from pycalc.table_files import roll_dice
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import RuleSet
 
 LOWEST_FACE = 1  # every die's lowest face, not a rule number
+
+
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
-
-
-# --------------------------------------------------------------------------- inputs
 
 
 @dataclass(frozen=True)
@@ -130,9 +127,6 @@ class Damage:
     critical_extra: bool = True  # False: a critical deals what a hit deals (a lingering injury instead)
     multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> factor (1)
     round_up: Mapping[str, bool] = field(default_factory=dict)  # stages with rounding: picked
-
-
-# --------------------------------------------------------------------------- the block
 
 
 def block(rules: RuleSet) -> Resolution:
@@ -177,6 +171,8 @@ def critical_mode(rules: RuleSet) -> str:
 
 
 FOLLOWED_FUMBLES = ("level_check", "chart")  # fumble modes a follow roll decides
+
+
 FOLLOWED_CRITICALS = ("confirm", "chart")  # critical modes a follow roll decides
 
 
@@ -190,9 +186,6 @@ def check_roll(rules: RuleSet, roll: int, what: str = "ROLL", sides: int | None 
     if not LOWEST_FACE <= roll <= top:
         raise RuleError(f"#{what}? {LOWEST_FACE} to {top}")
     return roll
-
-
-# --------------------------------------------------------------------------- natural rolls
 
 
 def roll_set(rules: RuleSet, rolls: Rolls) -> frozenset[int]:
@@ -236,9 +229,6 @@ def always_hits(rules: RuleSet, roll: int) -> bool:
 def critical_rolls(rules: RuleSet) -> Rolls:
     rolls = block(rules).critical.rolls
     return block(rules).always_hit if rolls is None else rolls
-
-
-# --------------------------------------------------------------------------- the target and the need
 
 
 def target(rules: RuleSet, attack: Attack) -> int:
@@ -301,9 +291,6 @@ def cannot_hit(rules: RuleSet, attack: Attack) -> bool:
     return attack.cannot_hit or effective_needs_magic(rules, attack) == "cannot_hit"
 
 
-# --------------------------------------------------------------------------- critical and fumble rules
-
-
 def critical_possible(rules: RuleSet, attack: Attack) -> bool:
     """False when the number needed is in ``critical.no_critical_when_needed`` (e.g. only a natural
     20 can hit); the attack's own flags (blocked, auto hit) are not counted here."""
@@ -328,547 +315,3 @@ def confirm_min(rules: RuleSet, attack: Attack) -> int:
         while floor <= faces(rules) and always_misses(rules, floor):
             floor += 1
     return max(need(rules, attack), floor)
-
-
-def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:
-    row = rules.table(chart.table).band(key)
-    if row is None:
-        raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")
-    return row
-
-
-def critical_chart(rules: RuleSet) -> Chart:
-    chart = block(rules).critical.chart
-    if chart is None:
-        raise RuleError(f"#NONE? {rules.id} has no critical chart")
-    return chart
-
-
-def fumble_chart(rules: RuleSet) -> Chart:
-    chart = block(rules).fumble.chart
-    if chart is None:
-        raise RuleError(f"#NONE? {rules.id} has no fumble chart")
-    return chart
-
-
-def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:
-    """The critical chart's key: the follow roll, plus the roll's mods when ``follow_adds_mods``."""
-    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)
-
-
-def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:
-    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))
-
-
-def fumble_chart_row(rules: RuleSet, follow: int) -> Row:
-    return chart_row(rules, fumble_chart(rules), follow)
-
-
-def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
-    """The chart row makes the natural roll plain (Hit / Miss) under ``plain_unless_special``."""
-    return (
-        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]
-    )
-
-
-def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> str:
-    """What the chart row read for a Critical or a Fumble says (its ``text`` column; '' without one,
-    or before the follow roll)."""
-    if follow is None:
-        return ""
-    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:
-        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
-    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:
-        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
-    return ""
-
-
-# --------------------------------------------------------------------------- the result
-
-
-def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:
-    """Miss or Fumble for an always-miss roll."""
-    mode = fumble_mode(rules)
-    if mode == "always":
-        return FUMBLE
-    if mode == "level_check":
-        return FUMBLE if follow is not None and follow > attack.level else MISS
-    if mode == "chart":
-        chart = fumble_chart(rules)
-        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):
-            return MISS
-        return FUMBLE
-    return MISS
-
-
-def threatens(rules: RuleSet, attack: Attack, roll: int) -> bool:
-    """Whether a roll that hits may be a critical: a critical roll, where criticals are possible."""
-    return (
-        critical_mode(rules) != "none"
-        and in_rolls(rules, critical_rolls(rules), roll)
-        and critical_possible(rules, attack)
-    )
-
-
-def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:
-    """Hit or Critical for a roll that hits."""
-    mode = critical_mode(rules)
-    if not threatens(rules, attack, roll):
-        return HIT
-    if mode == "automatic":
-        return CRITICAL
-    if mode == "confirm":
-        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT
-    chart = critical_chart(rules)
-    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):
-        return HIT
-    return CRITICAL
-
-
-def hits(rules: RuleSet, attack: Attack, roll: int) -> bool:
-    """Whether a roll that does not always miss hits (always, or by its total)."""
-    if cannot_hit(rules, attack):
-        return False
-    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"
-    return auto or hits_by_total(rules, attack, roll)
-
-
-def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
-    """Miss, Hit, Critical or Fumble for the natural ``roll`` and the follow-up roll (unchecked)."""
-    if attack.blocked:
-        return MISS
-    if attack.auto_hit:
-        return HIT
-    if always_misses(rules, roll):
-        return fumble_result(rules, attack, follow)
-    if not hits(rules, attack, roll):
-        return MISS
-    return critical_result(rules, attack, roll, follow)
-
-
-def follow_matters(rules: RuleSet, attack: Attack, roll: int) -> bool:
-    """Whether the follow-up roll can change the result of this natural roll, or its damage (``resolve``,
-    ``formula_for``): the fumble check or chart of a roll that always misses, the confirmation or the
-    critical chart of a critical roll that hits."""
-    if attack.blocked or attack.auto_hit:
-        return False
-    if always_misses(rules, roll):
-        return fumble_mode(rules) in FOLLOWED_FUMBLES
-    return (
-        critical_mode(rules) in FOLLOWED_CRITICALS
-        and hits(rules, attack, roll)
-        and threatens(rules, attack, roll)
-    )
-
-
-def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
-    """:func:`resolve` with both rolls checked against their dice (an attack with dice added to the
-    roll is resolved once their total is in its mods: ``with_added_roll``)."""
-    check_rolls(rules, roll, follow)
-    return resolve(rules, with_added_roll(attack, None), roll, follow)
-
-
-def check_rolls(rules: RuleSet, roll: int, follow: int | None) -> None:
-    """The natural roll and the follow-up roll on their dice."""
-    check_roll(rules, roll)
-    if follow is not None:
-        check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))
-
-
-# --------------------------------------------------------------------------- dice added to the roll
-
-
-def added_counts(added: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
-    """How many of the equally likely rolls of the added dice give each total, and of how many rolls."""
-    found, rolls = {0: 1}, 1
-    for count, sides in added:
-        sign = 1 if count > 0 else -1
-        for _ in range(abs(count)):
-            step: dict[int, int] = {}
-            for total, ways in found.items():
-                for face in range(LOWEST_FACE, sides + 1):
-                    step[total + sign * face] = step.get(total + sign * face, 0) + ways
-            found, rolls = step, rolls * sides
-    return found, rolls
-
-
-def added_range(added: Iterable[tuple[int, int]]) -> tuple[int, int]:
-    """The lowest and highest total of the added dice."""
-    found = [
-        (count * LOWEST_FACE, count * sides) if count > 0 else (count * sides, count * LOWEST_FACE)
-        for count, sides in added
-    ]
-    return sum(low for low, _ in found), sum(high for _, high in found)
-
-
-def with_added_roll(attack: Attack, shown: int | None) -> Attack:
-    """The attack with its added dice showing ``shown`` (their total), counted in its mods; a message
-    while the total is not typed or the dice cannot show it."""
-    if not attack.added:
-        return attack
-    low, high = added_range(attack.added)
-    if shown is None or not low <= shown <= high:
-        raise RuleError(f"#DICE ON THE ROLL? {low} to {high}")
-    return replace(attack, mods=attack.mods + shown, added=())
-
-
-def fixed_attacks(attack: Attack) -> list[tuple[Attack, Fraction]]:
-    """The attack once for each total of its added dice, with that total's chance (alone without dice)."""
-    if not attack.added:
-        return [(attack, Fraction(1))]
-    ways, rolls = added_counts(attack.added)
-    return [
-        (replace(attack, mods=attack.mods + total, added=()), Fraction(count, rolls))
-        for total, count in sorted(ways.items())
-    ]
-
-
-# --------------------------------------------------------------------------- chances
-
-
-def roll_mode(rules: RuleSet, attack: Attack) -> str:
-    if attack.advantage and attack.disadvantage:
-        rule = block(rules).advantage
-        return NORMAL if rule is None else str(get(rules, rule.both))
-    return ADVANTAGE if attack.advantage else DISADVANTAGE if attack.disadvantage else NORMAL
-
-
-def face_weight(rules: RuleSet, face: int, mode: str = NORMAL) -> Fraction:
-    """Probability that the kept natural roll shows ``face`` (advantage keeps the highest of n)."""
-    sides = faces(rules)
-    rule = block(rules).advantage
-    if mode == NORMAL or rule is None:
-        return Fraction(1, sides)
-    if mode == ADVANTAGE:
-        n = int(get(rules, rule.highest_of))
-        return Fraction(face**n - (face - 1) ** n, sides**n)
-    n = int(get(rules, rule.lowest_of))
-    return Fraction((sides + 1 - face) ** n - (sides - face) ** n, sides**n)
-
-
-def roll_weights(rules: RuleSet, attack: Attack) -> list[tuple[int, Fraction]]:
-    mode = roll_mode(rules, attack)
-    return [(roll, face_weight(rules, roll, mode)) for roll in range(LOWEST_FACE, faces(rules) + 1)]
-
-
-def follow_weights(rules: RuleSet) -> list[tuple[int | None, Fraction]]:
-    if not uses_follow_roll(rules):
-        return [(None, Fraction(1))]
-    count = follow_faces(rules)
-    return [(follow, Fraction(1, count)) for follow in range(LOWEST_FACE, count + 1)]
-
-
-def pairs(rules: RuleSet, attack: Attack) -> Iterable[tuple[int, int | None, Fraction]]:
-    """Every (natural roll, follow roll) with its probability."""
-    follows = follow_weights(rules)
-    for roll, weight in roll_weights(rules, attack):
-        for follow, chance in follows:
-            yield roll, follow, weight * chance
-
-
-_CHANCES: weakref.WeakKeyDictionary[RuleSet, dict[Attack, dict[str, Fraction]]] = weakref.WeakKeyDictionary()
-CHANCES_KEPT = 4096  # attacks remembered per RuleSet (a calculator, the odds and the UDFs ask again)
-
-
-def chances(rules: RuleSet, attack: Attack) -> dict[str, Fraction]:
-    """Exact probability of each result over every roll and follow roll (remembered per RuleSet and
-    attack: both never change, and a follow-up d20 makes it 400 resolutions)."""
-    known = _CHANCES.get(rules)
-    if known is None:
-        known = _CHANCES[rules] = {}
-    if attack not in known:
-        found = dict.fromkeys(OUTCOMES, Fraction(0))
-        for fixed, share in fixed_attacks(attack):
-            for roll, follow, weight in pairs(rules, fixed):
-                found[resolve(rules, fixed, roll, follow)] += share * weight
-        if len(known) >= CHANCES_KEPT:
-            known.clear()
-        known[attack] = found
-    return dict(known[attack])
-
-
-def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
-    odds = chances(rules, attack)
-    return odds[HIT] + odds[CRITICAL]
-
-
-# --------------------------------------------------------------------------- damage
-
-
-@dataclass(frozen=True)
-class Coefficients:
-    """A formula with every number resolved."""
-
-    dice_rolled: int
-    rerolled: int
-    dice_max: int
-    die_max: int
-    modifier: int
-
-    @property
-    def rolls_dice(self) -> bool:
-        return bool(self.dice_rolled or self.rerolled)
-
-
-def coefficients(rules: RuleSet, spec: Any) -> Coefficients:
-    """A formula of the block (inline, a row of ``damage.formulas``, or by ruling) resolved."""
-    spec = get(rules, spec)
-    if isinstance(spec, str):
-        table = block(rules).damage.formulas
-        assert table is not None  # checked when the YAML is loaded
-        row = rules.table(table.table).entry(spec)
-        found = {key: int(row[column]) for key, column in table.columns.items()}
-        return Coefficients(**{key: found.get(key, 0) for key in Coefficients.__dataclass_fields__})
-    formula = spec if isinstance(spec, Formula) else HIT_FORMULA
-    return Coefficients(
-        *(int(get(rules, getattr(formula, key))) for key in Coefficients.__dataclass_fields__)
-    )
-
-
-def formula_for(
-    rules: RuleSet, attack: Attack, damage: Damage, outcome: str, follow: int | None
-) -> tuple[Coefficients, bool] | None:
-    """(formula, multipliers applied) of a hit; None while the critical chart is not rolled."""
-    rule = block(rules).damage
-    if attack.auto_hit and not attack.blocked and rule.auto_hit is not None:
-        return coefficients(rules, rule.auto_hit), bool(get(rules, rule.auto_hit_multiplied))
-    if outcome != CRITICAL or not damage.critical_extra:
-        return coefficients(rules, rule.hit), True
-    if critical_mode(rules) == "chart":
-        if follow is None:
-            return None
-        chart = critical_chart(rules)
-        assert chart.formula is not None  # checked when the YAML is loaded
-        return coefficients(rules, str(critical_chart_row(rules, attack, follow)[chart.formula])), True
-    return coefficients(rules, rule.hit if rule.critical is None else rule.critical), True
-
-
-def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:
-    """Damage lost by a hit on an always-hit roll when the number needed is above ``above``."""
-    penalty = block(rules).damage.natural_penalty
-    if penalty is None or not always_hits(rules, roll):
-        return 0
-    above = int(get(rules, penalty.above))
-    basis = need_basis(rules, attack)
-    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0
-
-
-def least(rules: RuleSet, damage: Damage) -> int:
-    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least
-
-
-def rounded(amount: Fraction, up: bool) -> int:
-    return math.ceil(amount) if up else math.floor(amount)
-
-
-def amount(
-    rules: RuleSet,
-    formula: Coefficients,
-    damage: Damage,
-    rolled: int,
-    penalty: int = 0,
-    multiplied: bool = True,
-) -> int:
-    """Damage of a hit whose dice part is ``rolled`` (dice_rolled x the roll + the further rolls):
-    the formula's parts, the multiplier stages in order, the penalty, never below the least."""
-    return amount_rule(rules, formula, damage, penalty, multiplied)(rolled)
-
-
-SCOPES = {
-    "whole": ("rolled", "dice_max", "die_max", "modifier"),
-    "dice": ("rolled", "dice_max", "die_max"),
-    "not_max_die": ("rolled", "dice_max", "modifier"),
-}
-
-
-def amount_rule(
-    rules: RuleSet, formula: Coefficients, damage: Damage, penalty: int = 0, multiplied: bool = True
-) -> Callable[[int], int]:
-    """``amount`` for one formula, damage and penalty, as a function of the dice part: everything that
-    does not depend on the roll is worked out once (the odds call it for every total of the dice).
-    Whole numbers throughout: each stage's exact product is rounded by integer division."""
-    floor = least(rules, damage)
-    dice = damage.dice
-    rule = block(rules).damage
-    applies_to = None if rule.natural_penalty is None else get(rules, rule.natural_penalty.applies_to)
-    fixed = {
-        "dice_max": formula.dice_max * dice.count * dice.sides,
-        "die_max": formula.die_max * dice.sides,
-        "modifier": formula.modifier * (dice.modifier + damage.bonus),
-    }
-    stages = []
-    for index, stage in enumerate(rule.multipliers if multiplied else ()):
-        factor = Fraction(damage.multipliers.get(stage.name, 1))
-        scope = SCOPES[str(get(rules, stage.scope))] if not index else ()
-        rounding = str(get(rules, stage.rounding))
-        up = damage.round_up.get(stage.name, False) if rounding == "picked" else rounding == "up"
-        stages.append((factor.numerator, factor.denominator, scope, up))
-    die_penalty = penalty if applies_to == "die" else 0
-    total_penalty = penalty if applies_to == "total" else 0
-
-    def of(rolled: int) -> int:
-        if die_penalty:
-            rolled = max(floor, rolled - die_penalty)
-        parts = {"rolled": rolled, **fixed}
-        total = sum(parts.values())
-        for index, (numerator, denominator, scope, up) in enumerate(stages):
-            inside = sum(parts[p] for p in scope) if not index else total
-            exact = inside * numerator + (total - inside) * denominator  # x denominator
-            total = -(-exact // denominator) if up else exact // denominator
-        return max(floor, total - total_penalty)
-
-    return of
-
-
-def check_damage_roll(dice: dice_module.Dice, shown: int, what: str = "DAMAGE ROLL") -> int:
-    """What the dice show, without the expression's modifier."""
-    low, high = dice.count * LOWEST_FACE, dice.count * dice.sides
-    if not low <= shown <= high:
-        raise RuleError(f"#{what}? {low} to {high}")
-    return shown
-
-
-def attack_damage(
-    rules: RuleSet,
-    attack: Attack,
-    damage: Damage,
-    outcome: str,
-    roll: int,
-    follow: int | None = None,
-    damage_roll: int | None = None,
-    extra_roll: int | None = None,
-) -> int | str:
-    """Damage of the attack: 0 for a miss or fumble, '' while a roll it needs is not entered
-    (the critical chart's follow roll, the damage roll, ``extra_roll``: what the further rolls of a
-    formula with ``rerolled`` show together)."""
-    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:
-        return 0
-    found = formula_for(rules, attack, damage, outcome, follow)
-    if found is None:
-        return ""
-    formula, multiplied = found
-    rolled = 0
-    if formula.dice_rolled and damage.dice.count:
-        if damage_roll is None:
-            return ""
-        rolled += formula.dice_rolled * check_damage_roll(damage.dice, damage_roll)
-    if formula.rerolled and damage.dice.count:
-        if extra_roll is None:
-            return ""
-        again = dice_module.Dice(formula.rerolled * damage.dice.count, damage.dice.sides)
-        rolled += check_damage_roll(again, extra_roll, "EXTRA DAMAGE ROLL")
-    penalty = natural_penalty(rules, attack, roll) if not attack.auto_hit else 0
-    return amount(rules, formula, damage, rolled, penalty, multiplied)
-
-
-# --------------------------------------------------------------------------- the pickers (modifiers: [...])
-
-
-@dataclass(frozen=True)
-class Situation:
-    """What the picked rows of a block's ``modifiers`` tables add up to, by column name."""
-
-    hit: int = 0  # column hit: to the roll (its whole numbers)
-    hit_dice: tuple[tuple[int, int], ...] = ()  # column hit: the dice it adds (Attack.added)
-    ac: int = 0  # column ac: to the defender's AC
-    damage: int = 0  # column damage: to the damage
-    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage
-    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> its own column's factor
-    round_up: Mapping[str, bool] = field(
-        default_factory=dict
-    )  # stage name -> its own column ticks rounding up
-    cannot_hit: bool = False
-    needs_magic: bool = False
-    auto_hit: bool = False
-    advantage: bool = False
-    disadvantage: bool = False
-
-
-def stage_factor_column(stage: str) -> str:
-    """The picker column whose product over the picked rows is the factor of the multiplier ``stage``."""
-    return f"damage_multiplier_{stage}"
-
-
-def stage_round_up_column(stage: str) -> str:
-    """The picker column that, ticked in a picked row, rounds the multiplier ``stage`` up (rounding picked)."""
-    return f"round_up_{stage}"
-
-
-SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
-
-
-def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
-    tables = block(rules).modifiers
-    if tables is None:
-        raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")
-    return tables
-
-
-def modifiers_adding(rules: RuleSet) -> pickers.Adding:
-    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each."""
-    tables = modifier_tables(rules)
-    stages = [stage.name for stage in block(rules).damage.multipliers]
-    products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
-    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
-    return pickers.Adding(
-        sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
-        products={column: dict.fromkeys(tables, column) for column in products},
-        flags={column: dict.fromkeys(tables, column) for column in flags},
-    )
-
-
-def picked_situation(
-    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()
-) -> Situation:
-    """What the rows a GM picked in the block's ``modifiers`` tables add up to (a choice table's first
-    row by default); dice in a ``hit`` column (Bless's 1d4) are the situation's ``hit_dice``."""
-    picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
-    totals = pickers.added_up(rules, modifiers_adding(rules), picks)
-    stages = [stage.name for stage in block(rules).damage.multipliers]
-    return Situation(
-        hit=totals.sums["hit"],
-        hit_dice=tuple(dice for _, row in picks if (dice := roll_dice(row.values.get("hit"))) is not None),
-        ac=totals.sums["ac"],
-        damage=totals.sums["damage"],
-        multiplier=totals.products["damage_multiplier"],
-        multipliers={name: totals.products[stage_factor_column(name)] for name in stages},
-        round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},
-        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
-    )
-
-
-def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -> tuple[Attack, Damage]:
-    """The attack and damage with the situation added."""
-    stages = block(rules).damage.multipliers
-    multipliers = dict(damage.multipliers)
-    for index, stage in enumerate(stages):
-        factor = Fraction(where.multipliers.get(stage.name, 1)) * (where.multiplier if not index else 1)
-        if factor != 1:
-            multipliers[stage.name] = Fraction(multipliers.get(stage.name, 1)) * factor
-    round_up = {**damage.round_up, **{name: True for name, up in where.round_up.items() if up}}
-    return (
-        Attack(
-            bonus=attack.bonus,
-            target=attack.target,
-            mods=attack.mods + where.hit,
-            level=attack.level,
-            ac_change=attack.ac_change + where.ac,
-            advantage=attack.advantage or where.advantage,
-            disadvantage=attack.disadvantage or where.disadvantage,
-            needs_magic=attack.needs_magic or where.needs_magic,
-            cannot_hit=attack.cannot_hit or where.cannot_hit,
-            blocked=attack.blocked,
-            auto_hit=attack.auto_hit or where.auto_hit,
-            target_as_given=attack.target_as_given,
-            added=attack.added + where.hit_dice,
-        ),
-        Damage(
-            dice=damage.dice,
-            bonus=damage.bonus + where.damage,
-            least=damage.least,
-            deals_damage=damage.deals_damage,
-            critical_extra=damage.critical_extra,
-            multipliers=multipliers,
-            round_up=round_up,
-        ),
-    )

@@ -2,7 +2,7 @@
 with ``modifiers: [...]``): what each output cell of the sheet must show, by defined name.
 
 The reference for the native formulas of ``pycalc.sheets.d20`` (the parity tests compare the two in
-LibreOffice): the GM's inputs, the pickers added up by ``pycalc.resolution.picked_situation``, then
+LibreOffice): the GM's inputs, the pickers added up by ``pycalc.resolution_situation.picked_situation``, then
 the generic engine (``pycalc.resolution`` and ``pycalc.resolution_odds``).
 """
 
@@ -14,6 +14,13 @@ from dataclasses import dataclass, field, replace
 from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as engine
+from pycalc import (
+    resolution_added,
+    resolution_chances,
+    resolution_damage,
+    resolution_results,
+    resolution_situation,
+)
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
 from pycalc.errors import RuleError
@@ -84,7 +91,7 @@ def added_dice_bounds(rules: RuleSet) -> tuple[int, int]:
     for table_id in engine.block(rules).modifiers or ():
         table = rules.table(table_id)
         dice = [roll_dice(row.values.get(ROLL_COLUMN)) for row in table.rows]
-        ranges = [engine.added_range([d]) for d in dice if d is not None]
+        ranges = [resolution_added.added_range([d]) for d in dice if d is not None]
         if table.picker == "toggle":  # any rows ticked together
             low, high = low + sum(min(0, a) for a, _ in ranges), high + sum(max(0, b) for _, b in ranges)
         elif ranges:  # one row picked
@@ -96,7 +103,7 @@ def added_dice_said(attack: engine.Attack) -> str:
     """What the calculator says beside the added dice's cell: the dice and their range, or that it is unused."""
     if not attack.added:
         return NOT_ADDED
-    low, high = engine.added_range(attack.added)
+    low, high = resolution_added.added_range(attack.added)
     return f"{dice_text(attack.added)}: type their total, {low} to {high}"
 
 
@@ -106,12 +113,12 @@ def dice_text(added: tuple[tuple[int, int], ...]) -> str:
     return text[3:] if text.startswith(" + ") else "-" + text[3:]
 
 
-def grid_dice(formula: engine.Coefficients, count: int) -> int:
+def grid_dice(formula: resolution_damage.Coefficients, count: int) -> int:
     """How many dice the sheet's grid must hold for a formula (further rolls of the dice included)."""
     return (formula.dice_rolled + formula.rerolled) * count if formula.rerolled else count
 
 
-def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[engine.Coefficients]:
+def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[resolution_damage.Coefficients]:
     """The formulas the sheet's odds columns use: the hit's (or the automatic hit's), then the
     critical's, or every formula a critical chart can name."""
     rule = engine.block(rules).damage
@@ -120,7 +127,7 @@ def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[engine.Coeffici
         criticals = [str(row.id) for row in rules.table(rule.formulas.table).rows]
     else:
         criticals = [rule.hit if rule.critical is None else rule.critical]
-    return [engine.coefficients(rules, spec) for spec in [hit, *criticals]]
+    return [resolution_damage.coefficients(rules, spec) for spec in [hit, *criticals]]
 
 
 def shows_chart_text(block: Resolution) -> bool:
@@ -130,11 +137,11 @@ def shows_chart_text(block: Resolution) -> bool:
 
 def attack_and_damage(
     rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice
-) -> tuple[engine.Attack, engine.Damage, engine.Situation]:
-    where = engine.picked_situation(rules, inputs.choices, inputs.toggles)
+) -> tuple[engine.Attack, engine.Damage, resolution_situation.Situation]:
+    where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)
     attack = engine.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)
     damage = engine.Damage(dice, inputs.damage_bonus)
-    situated_attack, situated_damage = engine.situated(rules, attack, damage, where)
+    situated_attack, situated_damage = resolution_situation.situated(rules, attack, damage, where)
     return situated_attack, situated_damage, where
 
 
@@ -170,7 +177,7 @@ def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
     if engine.always_misses(rules, roll):
         return engine.fumble_mode(rules) in ("level_check", "chart")
     return (
-        engine.resolve(rules, attack, roll) in HITS
+        resolution_results.resolve(rules, attack, roll) in HITS
         and engine.in_rolls(rules, engine.critical_rolls(rules), roll)
         and engine.critical_possible(rules, attack)
         and engine.critical_mode(rules) in ("confirm", "chart")
@@ -246,7 +253,7 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     except RuleError:
         dice = dice_module.Dice(0, 0, 0)
     attack, damage, where = attack_and_damage(rules, inputs, dice)
-    chances = engine.chances(rules, attack)
+    chances = resolution_chances.chances(rules, attack)
     found: dict[str, object] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_AC": where.ac,
@@ -269,20 +276,24 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     if inputs.roll is None:
         return found
     try:
-        engine.check_rolls(rules, inputs.roll, inputs.follow_roll)
-        attack = engine.with_added_roll(attack, inputs.added_roll)  # their total counted in the mods
-        outcome = engine.result(rules, attack, inputs.roll, inputs.follow_roll)
+        resolution_results.check_rolls(rules, inputs.roll, inputs.follow_roll)
+        attack = resolution_added.with_added_roll(
+            attack, inputs.added_roll
+        )  # their total counted in the mods
+        outcome = resolution_results.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)
         return found
     found["ATTACK_RESULT"] = outcome
     if shows_chart_text(block):
-        found["ATTACK_CHART_EFFECT"] = engine.chart_text(rules, attack, outcome, inputs.follow_roll)
+        found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(
+            rules, attack, outcome, inputs.follow_roll
+        )
     needed = follow_needed(rules, attack, inputs.roll)
     try:
         if outcome in HITS:
             dice_module.parse(dice_text)  # a badly written dice says so on a hit
-        amount = engine.attack_damage(
+        amount = resolution_damage.attack_damage(
             rules,
             attack,
             damage,
@@ -299,6 +310,6 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         found["ATTACK_HP_AFTER"] = inputs.hp - amount
     read = inputs.follow_roll
     if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":
-        read = engine.follow_total(rules, attack, read)
+        read = resolution_results.follow_total(rules, attack, read)
     found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed, inputs.damage_roll is not None, read)
     return found

@@ -2,10 +2,10 @@
 
 One attack: every (natural roll, follow roll) pair with its exact weight (advantage and disadvantage
 included, the follow roll only where the block uses one) is resolved by
-:func:`pycalc.resolution.resolve`. A miss or fumble does 0; a hit or critical does the formula its
-result gives (:func:`pycalc.resolution.formula_for`: the hit, the critical, the critical chart's row,
+:func:`pycalc.resolution_results.resolve`. A miss or fumble does 0; a hit or critical does the formula its
+result gives (:func:`pycalc.resolution_damage.formula_for`: the hit, the critical, the critical chart's row,
 the automatic hit), over every total of the damage dice and of their further rolls, with that roll's
-natural penalty, through :func:`pycalc.resolution.amount` (multipliers, rounding, least). Several
+natural penalty, through :func:`pycalc.resolution_damage.amount` (multipliers, rounding, least). Several
 attacks: independent attacks (``pycalc.odds``). Dice a picker adds to the roll (``Attack.added``): the
 attack once per total of those dice, weighted (``resolution.fixed_attacks``). Exact fractions; nothing
 is sampled.
@@ -19,12 +19,13 @@ from fractions import Fraction
 from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as engine
+from pycalc import resolution_added, resolution_chances, resolution_damage, resolution_results
 from pycalc.d20 import HITS
 from pycalc.errors import RuleError
 from pycalc.tables import RuleSet
 
 Distribution = shared_odds.Distribution
-Group = tuple[engine.Coefficients, bool, int]  # (formula, multipliers applied, natural penalty)
+Group = tuple[resolution_damage.Coefficients, bool, int]  # (formula, multipliers applied, natural penalty)
 
 
 def fraction_sum(terms: list[Fraction]) -> Fraction:
@@ -40,29 +41,35 @@ def outcome_weights(
 ) -> tuple[Fraction, dict[Group, Fraction]]:
     """(chance of no damage from the result, chance of each damage formula and penalty).
 
-    Every (natural roll, follow roll) pair of ``engine.pairs``, with the pair's weight taken as the
+    Every (natural roll, follow roll) pair of ``resolution_chances.pairs``, with the pair's weight taken as the
     roll's weight times the follow roll's: the follow rolls' chances are summed per roll and result
     first (``fraction_sum``), each result's formula is looked up once per (result, follow roll) and
-    each roll's penalty once per roll. A roll that no follow roll decides (``engine.follow_matters``)
+    each roll's penalty once per roll. A roll that no follow roll decides (``resolution_results.follow_matters``)
     is resolved once, with its whole weight."""
-    follows = engine.follow_weights(rules)
+    follows = resolution_chances.follow_weights(rules)
     nothing: list[Fraction] = []
     groups: dict[Group, list[Fraction]] = {}
-    formulas: dict[tuple[str, int | None], tuple[engine.Coefficients, bool] | None] = {}
-    for roll, weight in engine.roll_weights(rules, attack):
+    formulas: dict[tuple[str, int | None], tuple[resolution_damage.Coefficients, bool] | None] = {}
+    for roll, weight in resolution_chances.roll_weights(rules, attack):
         missed: list[Fraction] = []
         hit: dict[Group, list[Fraction]] = {}
-        followed = follows if engine.follow_matters(rules, attack, roll) else [(follows[0][0], Fraction(1))]
+        followed = (
+            follows
+            if resolution_results.follow_matters(rules, attack, roll)
+            else [(follows[0][0], Fraction(1))]
+        )
         for follow, chance in followed:
-            outcome = engine.resolve(rules, attack, roll, follow)
+            outcome = resolution_results.resolve(rules, attack, roll, follow)
             if outcome not in HITS or not damage.deals_damage:
                 missed.append(chance)
                 continue
             if (outcome, follow) not in formulas:
-                formulas[(outcome, follow)] = engine.formula_for(rules, attack, damage, outcome, follow)
+                formulas[(outcome, follow)] = resolution_damage.formula_for(
+                    rules, attack, damage, outcome, follow
+                )
             found = formulas[(outcome, follow)]
             assert found is not None  # the follow roll is enumerated whenever a chart needs it
-            penalty = 0 if attack.auto_hit else engine.natural_penalty(rules, attack, roll)
+            penalty = 0 if attack.auto_hit else resolution_damage.natural_penalty(rules, attack, roll)
             hit.setdefault((found[0], found[1], penalty), []).append(chance)
         if missed:
             nothing.append(weight * fraction_sum(missed))
@@ -71,7 +78,9 @@ def outcome_weights(
     return fraction_sum(nothing), {key: fraction_sum(terms) for key, terms in groups.items()}
 
 
-def dice_part_counts(dice: dice_module.Dice, formula: engine.Coefficients) -> tuple[dict[int, int], int]:
+def dice_part_counts(
+    dice: dice_module.Dice, formula: resolution_damage.Coefficients
+) -> tuple[dict[int, int], int]:
     """The dice part of a formula, dice_rolled x (the dice as rolled) + the further rolls' total, as whole
     numbers: how many of the equally likely rolls give each value, and of how many rolls."""
     if not formula.rolls_dice or not dice.count:
@@ -98,7 +107,7 @@ def damage_distribution(rules: RuleSet, attack: engine.Attack, damage: engine.Da
     """Exact probability of each amount of damage one attack does (0 for a miss or fumble), over every
     total of the dice the situation adds to the roll."""
     found: Distribution = {}
-    for fixed, share in engine.fixed_attacks(attack):
+    for fixed, share in resolution_added.fixed_attacks(attack):
         for amount, chance in fixed_damage_distribution(rules, fixed, damage).items():
             found[amount] = found.get(amount, Fraction(0)) + share * chance
     return found
@@ -110,7 +119,7 @@ def fixed_damage_distribution(rules: RuleSet, attack: engine.Attack, damage: eng
     parts: list[shared_odds.Part] = [(nothing, {0: 1}, 1)]
     for (formula, multiplied, penalty), weight in groups.items():
         ways, rolls = dice_part_counts(damage.dice, formula)
-        amount = engine.amount_rule(rules, formula, damage, penalty, multiplied)
+        amount = resolution_damage.amount_rule(rules, formula, damage, penalty, multiplied)
         parts.append((weight, shared_odds.regrouped(ways, amount), rolls))
     return shared_odds.mixed(parts)
 

@@ -18,8 +18,7 @@ import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import resolution as generic
-from pycalc import udfs
+from pycalc import resolution_chances, udfs
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_odds as odds
@@ -225,7 +224,7 @@ def test_distribution_agrees_with_a_seeded_monte_carlo(name, rulings, inputs):
 def test_the_seed_example_odds():
     """AB 3 vs AC 15 with 1d8+2: hits on 12-20; 20 threatens, 12+ confirms (9/20)."""
     attack = odds.odds_attack(RULES, engine.AttackInputs(3, 15, dice="1d8+2"))
-    found = generic.chances(RULES, attack.attack)
+    found = resolution_chances.chances(RULES, attack.attack)
     miss, hit, critical = found[MISS] + found[FUMBLE], found[HIT], found[CRITICAL]
     assert (miss, critical) == (Fraction(11, 20), Fraction(9, 400))
     # a hit averages 6.5; a critical 8 more

@@ -1,6 +1,6 @@
 """Every d20 ruleset's Odds sheet heat maps come from one writer (``pycalc.sheets.d20_heat``), read from
 the ruleset's ``resolution:`` block, and equal the generic engine's chances
-(``pycalc.resolution.chances``) in real LibreOffice: the shipped four and the YAML-only fixture, with
+(``pycalc.resolution_chances.chances``) in real LibreOffice: the shipped four and the YAML-only fixture, with
 every ruling drawn at random in a few scenarios (the critical exception, the confirmation's natural 1,
 the chart's plain rows...)."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import resolution
+from pycalc import resolution, resolution_chances
 from pycalc.d20 import CRITICAL, FUMBLE, HIT
 from pycalc.sheets import d20_heat
 from pycalc.sheets.common import ruling_name
@@ -49,8 +49,8 @@ def grid_cells(book: openpyxl.Workbook, name: str) -> tuple[str, list[tuple[str,
 
 def expected(rules: RuleSet, name: str, row_value: object, column_value: object) -> Fraction:
     if name == "ODDS_FUMBLE_ROW":  # one row: the levels are the column headers
-        return resolution.chances(rules, resolution.Attack(0, 10, level=int(column_value)))[FUMBLE]
-    odds = resolution.chances(rules, resolution.Attack(int(row_value), int(column_value)))
+        return resolution_chances.chances(rules, resolution.Attack(0, 10, level=int(column_value)))[FUMBLE]
+    odds = resolution_chances.chances(rules, resolution.Attack(int(row_value), int(column_value)))
     return odds[HIT] + odds[CRITICAL] if name == "ODDS_HIT_GRID" else odds[CRITICAL]
 
 

@@ -19,6 +19,7 @@ import pytest
 import build
 from pycalc import dice as dice_module
 from pycalc import resolution as engine
+from pycalc import resolution_damage
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_calculator import (
     CalculatorInputs,
@@ -565,7 +566,8 @@ def test_a_follow_die_of_its_own_and_a_natural_penalty_from_the_die(calc, penali
     penalized = [
         one
         for one in cases
-        if one.roll == 20 and engine.natural_penalty(rules, attack_and_damage(rules, one, D6)[0], 20)
+        if one.roll == 20
+        and resolution_damage.natural_penalty(rules, attack_and_damage(rules, one, D6)[0], 20)
     ]
     assert len(penalized) >= 10
     problems, compared = heat_mismatches(calc, rules, xlsx)

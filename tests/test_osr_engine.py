@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20, d20_engines
+from pycalc import d20, d20_engines, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
@@ -145,43 +145,47 @@ def test_spell_interruption():
 
 def test_natural_1_always_misses_and_fumbles_above_the_level():
     attack = generic.Attack(bonus=10, target=2, level=5)  # need -8: every other roll hits
-    assert generic.result(RULES, attack, 1, None) == "Miss"
-    assert generic.result(RULES, attack, 1, 5) == "Miss"
-    assert generic.result(RULES, attack, 1, 6) == "Fumble"
-    assert generic.result(RULES, generic.Attack(0, 10, level=20), 1, 20) == "Miss"  # level 20: never a fumble
+    assert resolution_results.result(RULES, attack, 1, None) == "Miss"
+    assert resolution_results.result(RULES, attack, 1, 5) == "Miss"
+    assert resolution_results.result(RULES, attack, 1, 6) == "Fumble"
+    assert (
+        resolution_results.result(RULES, generic.Attack(0, 10, level=20), 1, 20) == "Miss"
+    )  # level 20: never a fumble
 
 
 def test_natural_20_hits_beyond_20_with_the_damage_penalty():
     attack = generic.Attack(bonus=0, target=22)
-    assert generic.result(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
+    assert resolution_results.result(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
     penalty = RULES.constant("natural_20_hit", "nat20_example_penalty")
-    assert generic.natural_penalty(RULES, attack, 20) == penalty
+    assert resolution_damage.natural_penalty(RULES, attack, 20) == penalty
     assert osr.hit_damage(RULES, "1d6", 1, 2) == 0  # "possible to 'hit' a foe and cause no damage"
     assert osr.hit_damage(RULES, "1d6+1", 4, 2, double=True) == 8
     die_rules = with_rulings(nat20_penalty_applies_to="damage_die")
     assert osr.hit_damage(die_rules, "1d6+1", 1, 2, double=True) == 2  # die 1 - 2 -> 0, +1, x2
     crit_rules = with_rulings(nat20_crit_exception="needed_19_or_20_only")
-    assert generic.result(crit_rules, attack, 20, None) == "Critical"
-    assert generic.result(crit_rules, generic.Attack(0, 20), 20, None) == "Hit"
+    assert resolution_results.result(crit_rules, attack, 20, None) == "Critical"
+    assert resolution_results.result(crit_rules, generic.Attack(0, 20), 20, None) == "Hit"
 
 
 def test_natural_20_critical_unless_only_19_or_20_could_hit():
-    assert generic.result(RULES, generic.Attack(0, 18), 20, None) == "Critical"
-    assert generic.result(RULES, generic.Attack(0, 19), 20, None) == "Hit"
-    assert generic.result(RULES, generic.Attack(0, 19), 19, None) == "Hit"
+    assert resolution_results.result(RULES, generic.Attack(0, 18), 20, None) == "Critical"
+    assert resolution_results.result(RULES, generic.Attack(0, 19), 20, None) == "Hit"
+    assert resolution_results.result(RULES, generic.Attack(0, 19), 19, None) == "Hit"
     basis = with_rulings(nat20_needed_basis="matrix_number")
     assert (
-        generic.result(basis, generic.Attack(5, 19), 20, None) == "Hit"
+        resolution_results.result(basis, generic.Attack(5, 19), 20, None) == "Hit"
     )  # matrix 19: no critical even with +5
-    assert generic.natural_penalty(basis, generic.Attack(5, 22), 20) == 2
+    assert resolution_damage.natural_penalty(basis, generic.Attack(5, 22), 20) == 2
 
 
 def test_magic_weapons_needed():
-    assert generic.result(RULES, generic.Attack(0, 5, needs_magic=True), 20, None) == "Miss"
+    assert resolution_results.result(RULES, generic.Attack(0, 5, needs_magic=True), 20, None) == "Miss"
     lost_auto = with_rulings(magic_weapon_needed="no_auto_hit")
-    assert generic.result(lost_auto, generic.Attack(0, 21, needs_magic=True), 20, None) == "Miss"
-    assert generic.result(lost_auto, generic.Attack(0, 12, needs_magic=True), 15, None) == "Hit"
-    assert generic.result(RULES, generic.Attack(0, 12, level=0, needs_magic=True), 1, 3) == "Fumble"
+    assert resolution_results.result(lost_auto, generic.Attack(0, 21, needs_magic=True), 20, None) == "Miss"
+    assert resolution_results.result(lost_auto, generic.Attack(0, 12, needs_magic=True), 15, None) == "Hit"
+    assert (
+        resolution_results.result(RULES, generic.Attack(0, 12, level=0, needs_magic=True), 1, 3) == "Fumble"
+    )
 
 
 def test_fumble_table_is_empty_and_never_invented():
@@ -218,14 +222,14 @@ MODES = {
 def brute_force(rules, attack: generic.Attack) -> dict[str, Fraction]:
     """Every die of the Advantage/Disadvantage pool and every fumble check, counted."""
     sides = rules.constant("to_hit_roll", "to_hit_die_sides")
-    mode = generic.roll_mode(rules, attack)
+    mode = resolution_chances.roll_mode(rules, attack)
     n = 1 if mode == generic.NORMAL else 2
     keep = max if mode == generic.ADVANTAGE else min
     counts = dict.fromkeys(d20.OUTCOMES, 0)
     faces = range(1, sides + 1)
     for pool in itertools.product(faces, repeat=n):
         for follow in faces:
-            counts[generic.resolve(rules, attack, keep(pool), follow)] += 1
+            counts[resolution_results.resolve(rules, attack, keep(pool), follow)] += 1
     total = sides ** (n + 1)
     return {k: Fraction(v, total) for k, v in counts.items()}
 
@@ -240,7 +244,7 @@ def brute_force(rules, attack: generic.Attack) -> dict[str, Fraction]:
 )
 def test_exact_chances_equal_brute_force(bonus, target, level, mode, needs_magic):
     attack = generic.Attack(bonus, target, 0, level, needs_magic=needs_magic, **MODES[mode])
-    assert generic.chances(RULES, attack) == brute_force(RULES, attack)
+    assert resolution_chances.chances(RULES, attack) == brute_force(RULES, attack)
 
 
 @settings(max_examples=100, deadline=None)
@@ -248,32 +252,34 @@ def test_exact_chances_equal_brute_force(bonus, target, level, mode, needs_magic
 def test_the_shared_d20_core_agrees(bonus, target, level):
     attack = Attack(bonus, target, 0, level)
     same = generic.Attack(bonus, target, 0, level)
-    assert d20_engines.chances("osr", attack) == generic.chances(RULES, same)
+    assert d20_engines.chances("osr", attack) == resolution_chances.chances(RULES, same)
     for roll in (1, 2, 19, 20):
-        assert d20_engines.result("osr", attack, roll, 10) == generic.resolve(RULES, same, roll, 10)
+        assert d20_engines.result("osr", attack, roll, 10) == resolution_results.resolve(
+            RULES, same, roll, 10
+        )
 
 
 @settings(max_examples=100, deadline=None)
 @given(bonus=st.integers(-5, 25), target=st.integers(-3, 30))
 def test_hit_chance_grows_with_bonus_and_advantage_helps(bonus, target):
     low, high = generic.Attack(bonus, target), generic.Attack(bonus + 1, target)
-    assert generic.hit_chance(RULES, low) <= generic.hit_chance(RULES, high)
-    assert Fraction(1, 20) <= generic.hit_chance(RULES, low) <= Fraction(19, 20)
+    assert resolution_chances.hit_chance(RULES, low) <= resolution_chances.hit_chance(RULES, high)
+    assert Fraction(1, 20) <= resolution_chances.hit_chance(RULES, low) <= Fraction(19, 20)
     assert (
-        generic.hit_chance(RULES, dataclasses.replace(low, disadvantage=True))
-        <= generic.hit_chance(RULES, low)
-        <= generic.hit_chance(RULES, dataclasses.replace(low, advantage=True))
+        resolution_chances.hit_chance(RULES, dataclasses.replace(low, disadvantage=True))
+        <= resolution_chances.hit_chance(RULES, low)
+        <= resolution_chances.hit_chance(RULES, dataclasses.replace(low, advantage=True))
     )
 
 
 def test_roll_mode_rulings():
     both = generic.Attack(0, 10, advantage=True, disadvantage=True)
-    assert generic.roll_mode(RULES, both) == generic.NORMAL
+    assert resolution_chances.roll_mode(RULES, both) == generic.NORMAL
     assert (
-        generic.roll_mode(with_rulings(advantage_meets_disadvantage="disadvantage"), both)
+        resolution_chances.roll_mode(with_rulings(advantage_meets_disadvantage="disadvantage"), both)
         == generic.DISADVANTAGE
     )
-    assert generic.roll_mode(RULES, generic.Attack(0, 10, advantage=True)) == generic.ADVANTAGE
+    assert resolution_chances.roll_mode(RULES, generic.Attack(0, 10, advantage=True)) == generic.ADVANTAGE
 
 
 def test_attack_outputs_apply_the_pickers():

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import openpyxl
 import pytest
 
-from pycalc import calculator_odds
+from pycalc import calculator_odds, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
@@ -39,7 +39,7 @@ ODDS_NAMES = list(calculator_odds.ODDS_CELLS)
 
 def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]:
     """Every kept-roll d20 set, fumble check and damage die face, through ATTACK_DAMAGE."""
-    mode = generic.roll_mode(rules, osr.generic_attack(rules, inputs)[0])
+    mode = resolution_chances.roll_mode(rules, osr.generic_attack(rules, inputs)[0])
     sides = osr.die_sides(rules)
     n = (
         rules.constant("to_hit_roll", "advantage_d20s")
@@ -127,7 +127,7 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
     chance = random.Random(seed)
     where = osr.situation(rules, inputs)
     attack, _ = osr.generic_attack(rules, inputs)
-    mode = generic.roll_mode(rules, attack)
+    mode = resolution_chances.roll_mode(rules, attack)
     parsed = re.match(r"(\d+)d(\d+)", inputs.dice)
     count, faces = int(parsed.group(1)), int(parsed.group(2))
     one_total, kills = 0, 0
@@ -138,9 +138,13 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
             kept = {generic.NORMAL: d20s[0], generic.ADVANTAGE: max(d20s), generic.DISADVANTAGE: min(d20s)}[
                 mode
             ]
-            outcome = generic.resolve(rules, attack, kept, chance.randint(1, 20))
+            outcome = resolution_results.resolve(rules, attack, kept, chance.randint(1, 20))
             shown = sum(chance.randint(1, faces) for _ in range(count))
-            penalty = generic.natural_penalty(rules, attack, kept) if outcome in ("Hit", "Critical") else 0
+            penalty = (
+                resolution_damage.natural_penalty(rules, attack, kept)
+                if outcome in ("Hit", "Critical")
+                else 0
+            )
             amount = osr.damage_for(rules, outcome, inputs.dice, shown, penalty, where.double)
             dealt += amount
             if index == 0:
@@ -347,14 +351,14 @@ def test_chart_data_and_odds_sheet_equal_the_engine(calc, xlsx):
     for bonus in odds_sheet.HEAT_BONUS:
         for target in odds_sheet.HEAT_TARGET:
             assert next(got_heat) == pytest.approx(
-                float(generic.hit_chance(RULES, generic.Attack(bonus, target)))
+                float(resolution_chances.hit_chance(RULES, generic.Attack(bonus, target)))
             )
     for bonus in odds_sheet.HEAT_BONUS:
         for target in odds_sheet.HEAT_TARGET:
-            want = generic.chances(RULES, generic.Attack(bonus, target))["Critical"]
+            want = resolution_chances.chances(RULES, generic.Attack(bonus, target))["Critical"]
             assert next(got_heat) == pytest.approx(float(want)), (bonus, target)
     for level in odds_sheet.FUMBLE_LEVELS:
-        want = generic.chances(RULES, generic.Attack(0, 11, 0, level))["Fumble"]
+        want = resolution_chances.chances(RULES, generic.Attack(0, 11, 0, level))["Fumble"]
         assert next(got_heat) == pytest.approx(float(want))
     assert grids["ODDS_HIT_GRID"] and heat.conditional_formatting
 

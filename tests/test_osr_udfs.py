@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import resolution as generic
-from pycalc import udfs
+from pycalc import resolution_chances, resolution_results, udfs
 from pycalc.rulesets import osr
 from pycalc.tables import load_ruleset
 from pycalc.udfs import osr as udfs_osr
@@ -28,15 +28,15 @@ def test_attack_result_and_chance_equal_the_engine(roll, bonus, target, level, f
     got = udfs_osr.osr_attack_result(
         float(roll), float(bonus), float(target), None, float(level), follow and float(follow)
     )
-    assert got == generic.result(RULES, attack, roll, follow)
+    assert got == resolution_results.result(RULES, attack, roll, follow)
     assert got == udfs.d20_result("osr", float(roll), float(bonus), float(target), 0.0, float(level), follow)
     assert udfs_osr.osr_chance(float(bonus), float(target), None, float(level)) == pytest.approx(
-        float(generic.hit_chance(RULES, attack))
+        float(resolution_chances.hit_chance(RULES, attack))
     )
     assert udfs_osr.osr_chance(
         float(bonus), float(target), 0.0, float(level), "Hit", "Advantage"
     ) == pytest.approx(
-        float(generic.hit_chance(RULES, generic.Attack(bonus, target, 0, level, advantage=True)))
+        float(resolution_chances.hit_chance(RULES, generic.Attack(bonus, target, 0, level, advantage=True)))
     )
 
 

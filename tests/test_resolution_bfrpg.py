@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from pycalc import resolution as generic
+from pycalc import resolution_damage, resolution_results
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.rulesets import bfrpg
@@ -38,8 +39,8 @@ def test_the_seed_critical_example():
     """1d8+2, roll 5: 8 + 5 + 2 = 15 (ruling critical_damage, default)."""
     attack = generic.Attack(0, 10)
     damage = generic.Damage(DICE[3].__class__(1, 8, 2))
-    assert generic.result(RULES, attack, 20, 10) == CRITICAL
-    assert generic.attack_damage(RULES, attack, damage, CRITICAL, 20, 10, 5) == 15
+    assert resolution_results.result(RULES, attack, 20, 10) == CRITICAL
+    assert resolution_damage.attack_damage(RULES, attack, damage, CRITICAL, 20, 10, 5) == 15
 
 
 @pytest.mark.parametrize(
@@ -61,9 +62,9 @@ def test_a_house_rule_on_the_tables_is_followed(
 ):
     """The block refers to table cells, so an edited cell changes the engine's results."""
     attack = generic.Attack(bonus, target)
-    assert generic.result(RULES, attack, roll, follow) == without
+    assert resolution_results.result(RULES, attack, roll, follow) == without
     rules = with_cell(RULES, table, entry, "value", value)
-    assert generic.result(rules, attack, roll, follow) == with_house_rule
+    assert resolution_results.result(rules, attack, roll, follow) == with_house_rule
 
 
 def test_a_house_rule_moves_the_confirmation():

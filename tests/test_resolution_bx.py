@@ -13,6 +13,7 @@ import pytest
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.errors import RuleError
@@ -45,23 +46,23 @@ def test_the_fixture_loads_with_the_ordinary_loader_and_is_not_a_shipped_ruleset
 def test_a_natural_20_hits_whatever_the_target(bonus: int):
     for ac in range(10, 41):
         attack = generic.Attack(bonus, ac, mods=-4)
-        assert generic.result(RULES, attack, 20) == HIT
-        assert generic.result(RULES, attack, 19) == (HIT if 19 + bonus - 4 >= ac else MISS)
-        assert generic.hit_chance(RULES, attack) >= Fraction(1, 20)
+        assert resolution_results.result(RULES, attack, 20) == HIT
+        assert resolution_results.result(RULES, attack, 19) == (HIT if 19 + bonus - 4 >= ac else MISS)
+        assert resolution_chances.hit_chance(RULES, attack) >= Fraction(1, 20)
 
 
 @pytest.mark.parametrize("bonus", [0, 10, 25])
 def test_a_natural_1_misses_whatever_the_bonus(bonus: int):
     for ac in range(-5, 20):
         attack = generic.Attack(bonus, ac, mods=4)
-        assert generic.result(RULES, attack, 1) == MISS
-        assert generic.result(RULES, attack, 2) == (HIT if 2 + bonus + 4 >= ac else MISS)
-        assert generic.hit_chance(RULES, attack) <= Fraction(19, 20)
+        assert resolution_results.result(RULES, attack, 1) == MISS
+        assert resolution_results.result(RULES, attack, 2) == (HIT if 2 + bonus + 4 >= ac else MISS)
+        assert resolution_chances.hit_chance(RULES, attack) <= Fraction(19, 20)
 
 
 def test_no_critical_and_no_fumble():
     for bonus, ac in itertools.product(range(-3, 8), range(8, 24)):
-        odds = generic.chances(RULES, generic.Attack(bonus, ac))
+        odds = resolution_chances.chances(RULES, generic.Attack(bonus, ac))
         assert odds[CRITICAL] == odds[FUMBLE] == 0
         assert odds[HIT] == Fraction(min(19, max(1, 21 - (ac - bonus))), 20)
 
@@ -82,34 +83,41 @@ def test_modifiers_apply():
         ),
     ]
     for choices, toggles, need in cases:
-        where = generic.picked_situation(RULES, choices, toggles)
-        situated, _ = generic.situated(RULES, attack, damage, where)
+        where = resolution_situation.picked_situation(RULES, choices, toggles)
+        situated, _ = resolution_situation.situated(RULES, attack, damage, where)
         assert generic.need(RULES, situated) == need, (choices, toggles)
-        assert generic.result(RULES, situated, need) == HIT
-        assert generic.result(RULES, situated, need - 1) == MISS
-        assert generic.hit_chance(RULES, situated) == Fraction(21 - need, 20)
+        assert resolution_results.result(RULES, situated, need) == HIT
+        assert resolution_results.result(RULES, situated, need - 1) == MISS
+        assert resolution_chances.hit_chance(RULES, situated) == Fraction(21 - need, 20)
 
 
 def test_a_magic_only_defender_is_never_hit_and_bad_picks_are_refused():
-    where = generic.picked_situation(RULES, {}, {("situation", "magic_only")})
-    situated, _ = generic.situated(RULES, generic.Attack(10, 5), generic.Damage(TWO_D3_PLUS_1), where)
-    assert generic.result(RULES, situated, 20) == MISS and generic.hit_chance(RULES, situated) == 0
+    where = resolution_situation.picked_situation(RULES, {}, {("situation", "magic_only")})
+    situated, _ = resolution_situation.situated(
+        RULES, generic.Attack(10, 5), generic.Damage(TWO_D3_PLUS_1), where
+    )
+    assert (
+        resolution_results.result(RULES, situated, 20) == MISS
+        and resolution_chances.hit_chance(RULES, situated) == 0
+    )
     with pytest.raises(RuleError, match="#COVER"):
-        generic.picked_situation(RULES, {"cover": "Behind a wall"})
+        resolution_situation.picked_situation(RULES, {"cover": "Behind a wall"})
 
 
 def test_damage_is_at_least_one_point():
     attack, damage = generic.Attack(0, 10), generic.Damage(D4_MINUS_3)
-    assert [generic.attack_damage(RULES, attack, damage, HIT, 15, None, shown) for shown in range(1, 5)] == [
+    assert [
+        resolution_damage.attack_damage(RULES, attack, damage, HIT, 15, None, shown) for shown in range(1, 5)
+    ] == [
         1,
         1,
         1,
         1,
     ]
-    assert generic.attack_damage(RULES, attack, damage, MISS, 3, None, 4) == 0
-    assert generic.attack_damage(RULES, attack, damage, HIT, 15) == ""
+    assert resolution_damage.attack_damage(RULES, attack, damage, MISS, 3, None, 4) == 0
+    assert resolution_damage.attack_damage(RULES, attack, damage, HIT, 15) == ""
     with pytest.raises(RuleError, match="#DAMAGE ROLL"):
-        generic.attack_damage(RULES, attack, damage, HIT, 15, None, 5)
+        resolution_damage.attack_damage(RULES, attack, damage, HIT, 15, None, 5)
 
 
 @pytest.mark.parametrize("dice", [D4_MINUS_3, TWO_D3_PLUS_1, dice_module.parse("1d6")])
@@ -150,13 +158,16 @@ def test_a_critical_on_20_by_yaml_alone(tmp_path: Path, name: str):
         f"  critical: automatic\n  damage:\n    critical: {CRITICALS[name]}\n",
     )
     attack, damage = generic.Attack(0, 12), generic.Damage(TWO_D3_PLUS_1)
-    assert generic.result(rules, attack, 20) == CRITICAL and generic.result(rules, attack, 19) == HIT
-    assert generic.chances(rules, attack)[CRITICAL] == Fraction(1, 20)
+    assert (
+        resolution_results.result(rules, attack, 20) == CRITICAL
+        and resolution_results.result(rules, attack, 19) == HIT
+    )
+    assert resolution_chances.chances(rules, attack)[CRITICAL] == Fraction(1, 20)
     if name == "double dice":
-        assert generic.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5) == ""
-        assert generic.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5, 3) == 5 + 3 + 1
+        assert resolution_damage.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5) == ""
+        assert resolution_damage.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5, 3) == 5 + 3 + 1
     else:
-        assert generic.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5) == 2 * (5 + 1)
+        assert resolution_damage.attack_damage(rules, attack, damage, CRITICAL, 20, None, 5) == 2 * (5 + 1)
     expected: dict[int, Fraction] = {}
     faces = range(1, 4)
     for roll, first, second in itertools.product(
@@ -174,8 +185,8 @@ def test_a_critical_on_20_by_yaml_alone(tmp_path: Path, name: str):
 def test_a_fumble_on_every_natural_1_by_yaml_alone(tmp_path: Path):
     rules = variant(tmp_path, "  fumble: none\n", "  fumble: always\n")
     attack = generic.Attack(30, 10)
-    assert generic.result(rules, attack, 1) == FUMBLE
-    assert generic.chances(rules, attack) == {
+    assert resolution_results.result(rules, attack, 1) == FUMBLE
+    assert resolution_chances.chances(rules, attack) == {
         MISS: 0,
         HIT: Fraction(19, 20),
         CRITICAL: 0,

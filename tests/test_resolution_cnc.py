@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 
 from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import HIT, MISS, Attack
 from pycalc.rulesets import cnc, cnc_odds
@@ -65,11 +66,19 @@ def test_result_need_and_hit_chance(name: str):
         new, old = generic.Attack(bonus, target, mods), Attack(bonus, target, mods)
         hits = [roll for roll in range(1, FACES + 1) if stated_hit(name, bonus, target, mods, roll)]
         assert generic.need(rules, new) == cnc.need(rules, old) == target - bonus - mods
-        assert generic.hit_chance(rules, new) == cnc.hit_chance(rules, old) == Fraction(len(hits), FACES)
-        assert generic.chances(rules, new)["Critical"] == generic.chances(rules, new)["Fumble"] == 0
+        assert (
+            resolution_chances.hit_chance(rules, new)
+            == cnc.hit_chance(rules, old)
+            == Fraction(len(hits), FACES)
+        )
+        assert (
+            resolution_chances.chances(rules, new)["Critical"]
+            == resolution_chances.chances(rules, new)["Fumble"]
+            == 0
+        )
         for roll in range(1, FACES + 1):
             expected = HIT if roll in hits else MISS
-            assert generic.result(rules, new, roll) == cnc.result(rules, old, roll) == expected, (
+            assert resolution_results.result(rules, new, roll) == cnc.result(rules, old, roll) == expected, (
                 bonus,
                 target,
                 mods,
@@ -99,7 +108,9 @@ def test_damage_of_every_kind(kind: str):
             expected = stated_damage(outcome, kind, parsed.modifier, bonus, shown)
             assert cnc.attack_damage(RULES, outcome, str(parsed), shown, bonus, kind) == expected
             roll = 15 if outcome == HIT else 2
-            assert generic.attack_damage(RULES, attack, damage, outcome, roll, None, shown) == expected
+            assert (
+                resolution_damage.attack_damage(RULES, attack, damage, outcome, roll, None, shown) == expected
+            )
 
 
 @pytest.mark.parametrize("name", ["seed", "both"])

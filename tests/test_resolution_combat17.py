@@ -13,6 +13,7 @@ import pytest
 
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.tables import load_ruleset
 
@@ -28,7 +29,7 @@ def ruled(**chosen: str):
 
 def seed_damage(rules, outcome: str, roll: int, follow: int | None, multiplier=Fraction(1)) -> int | str:
     damage = generic.Damage(SEED_DICE, multipliers={"situation": multiplier})
-    return generic.attack_damage(rules, generic.Attack(0, 10), damage, outcome, roll, follow, SHOWN)
+    return resolution_damage.attack_damage(rules, generic.Attack(0, 10), damage, outcome, roll, follow, SHOWN)
 
 
 def printed_share(table_id: str, special_only: bool) -> Fraction:
@@ -57,7 +58,7 @@ def test_printed_shares_of_the_charts(special_only: bool):
     """Only a natural 20 hits AC 99: a critical on the chart's specials, a plain hit on the rest; a
     natural 1 fumbles on the critical-miss chart's specials."""
     rules = ruled(natural_roll_outcome="special_only" if special_only else "always")
-    chances = generic.chances(rules, ONLY_A_NATURAL_20_HITS)
+    chances = resolution_chances.chances(rules, ONLY_A_NATURAL_20_HITS)
     one_face = Fraction(1, 20)
     assert chances[CRITICAL] == one_face * printed_share("critical_hits", special_only)
     assert chances[HIT] == one_face - chances[CRITICAL]
@@ -68,8 +69,8 @@ def test_printed_shares_of_the_charts(special_only: bool):
 @pytest.mark.parametrize("bonus, target", [(-20, 10), (0, 15), (30, 5)])
 def test_a_natural_20_always_hits_and_a_natural_1_always_misses(bonus: int, target: int):
     attack = generic.Attack(bonus, target)
-    assert all(generic.result(RULES, attack, 20, follow) == CRITICAL for follow in range(1, 21))
-    assert all(generic.result(RULES, attack, 1, follow) == FUMBLE for follow in range(1, 21))
+    assert all(resolution_results.result(RULES, attack, 20, follow) == CRITICAL for follow in range(1, 21))
+    assert all(resolution_results.result(RULES, attack, 1, follow) == FUMBLE for follow in range(1, 21))
     assert generic.need(RULES, attack) == target - bonus
 
 

@@ -1,4 +1,4 @@
-"""``resolution.follow_matters``: the odds resolve a natural roll once, not once per follow-up roll, where
+"""``resolution_results.follow_matters``: the odds resolve a natural roll once, not once per follow-up roll, where
 no follow-up roll changes its result or its damage. Checked against ``resolve`` and ``formula_for`` for
 every d20 ruleset (and the B/X-like fixture), every choice of every ruling, and attacks that reach each
 branch of the resolution."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pycalc import dice, resolution
+from pycalc import dice, resolution, resolution_chances, resolution_damage, resolution_results
 from pycalc.tables import RuleSet, load_folder, load_ruleset
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
@@ -38,8 +38,8 @@ def variants(rules: RuleSet) -> list[RuleSet]:
 
 
 def what_the_roll_gives(rules: RuleSet, attack: resolution.Attack, roll: int, follow: int | None) -> object:
-    outcome = resolution.resolve(rules, attack, roll, follow)
-    return outcome, resolution.formula_for(rules, attack, DAMAGE, outcome, follow)
+    outcome = resolution_results.resolve(rules, attack, roll, follow)
+    return outcome, resolution_damage.formula_for(rules, attack, DAMAGE, outcome, follow)
 
 
 @pytest.mark.parametrize("ruleset", ["cnc", "osr", "combat17", "bfrpg", "bx"])
@@ -49,11 +49,11 @@ def test_a_roll_the_follow_roll_does_not_matter_to_gives_the_same_with_every_fol
     rolled_twice = False
     for rules in variants(base):
         rolled_twice |= resolution.uses_follow_roll(rules)
-        follows = [follow for follow, _ in resolution.follow_weights(rules)]
+        follows = [follow for follow, _ in resolution_chances.follow_weights(rules)]
         for attack in ATTACKS:
-            for roll, _ in resolution.roll_weights(rules, attack):
+            for roll, _ in resolution_chances.roll_weights(rules, attack):
                 given = {repr(what_the_roll_gives(rules, attack, roll, follow)) for follow in follows}
-                if resolution.follow_matters(rules, attack, roll):
+                if resolution_results.follow_matters(rules, attack, roll):
                     followed += 1
                 else:
                     assert len(given) == 1, (ruleset, rules.chosen, attack, roll, given)

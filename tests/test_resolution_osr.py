@@ -11,6 +11,7 @@ import itertools
 import pytest
 
 from pycalc import resolution as generic
+from pycalc import resolution_damage, resolution_results
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.tables import load_ruleset
 from tests.resolution_cases import ATTACKS, DICE, FOLLOWS, ruling_combos
@@ -32,7 +33,7 @@ def test_natural_rolls_on_every_roll_and_fumble_check(name, rules, needs_magic: 
     for (bonus, target, mods), roll, follow in itertools.product(ATTACKS, range(1, 21), FOLLOWS):
         for level in LEVELS if roll == natural_miss else LEVELS[:1]:
             attack = generic.Attack(bonus, target, mods, level, needs_magic=needs_magic)
-            found = generic.result(rules, attack, roll, follow)
+            found = resolution_results.result(rules, attack, roll, follow)
             if roll == natural_miss:
                 assert found == (FUMBLE if follow is not None and follow > level else MISS), (level, follow)
             elif roll == natural_hit and not needs_magic:
@@ -44,17 +45,19 @@ def test_natural_rolls_on_every_roll_and_fumble_check(name, rules, needs_magic: 
 
 def test_the_seed_example_22_needed_loses_2():
     attack = generic.Attack(0, 22)
-    assert generic.result(RULES, attack, 20) == HIT
-    assert generic.natural_penalty(RULES, attack, 20) == 2
-    assert generic.attack_damage(RULES, attack, generic.Damage(DICE[3]), HIT, 20, None, 5) == 5 + 3 - 2
+    assert resolution_results.result(RULES, attack, 20) == HIT
+    assert resolution_damage.natural_penalty(RULES, attack, 20) == 2
+    assert (
+        resolution_damage.attack_damage(RULES, attack, generic.Damage(DICE[3]), HIT, 20, None, 5) == 5 + 3 - 2
+    )
 
 
 def test_critical_exception_under_both_readings():
     """A critical needs the roll 19 or more by default, 19 or 20 only under the other reading."""
     default = RULES
     for need, crit in ((18, True), (19, False), (20, False), (21, False)):
-        assert generic.result(default, generic.Attack(0, need), 20) == (CRITICAL if crit else HIT)
+        assert resolution_results.result(default, generic.Attack(0, need), 20) == (CRITICAL if crit else HIT)
     (_, only), *_ = [
         (n, r) for n, r in ruling_combos(RULES, "nat20_crit_exception") if n == "needed_19_or_20_only"
     ]
-    assert generic.result(only, generic.Attack(0, 21), 20) == CRITICAL
+    assert resolution_results.result(only, generic.Attack(0, 21), 20) == CRITICAL

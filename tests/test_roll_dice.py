@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from pycalc import dice as dice_module
 from pycalc import resolution as engine
+from pycalc import resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, HIT, OUTCOMES
 from pycalc.resolution_calculator import NOT_ADDED, CalculatorInputs, attack_and_damage, attack_outputs
@@ -94,7 +95,7 @@ def advantage_rules(tmp_path_factory: pytest.TempPathFactory) -> RuleSet:
 def test_a_picker_row_gives_dice_or_a_number_in_its_hit_column():
     table = bx().table("magic")
     assert [row.values["hit"] for row in table.rows] == ["1d4", "-1d4", 1]
-    where = engine.picked_situation(bx(), {}, [BLESS, BANE, PRAYER])
+    where = resolution_situation.picked_situation(bx(), {}, [BLESS, BANE, PRAYER])
     assert where.hit == 1 and where.hit_dice == ((1, 4), (-1, 4))
 
 
@@ -143,7 +144,7 @@ def test_dice_in_a_picker_column_other_than_hit_stop_the_build(tmp_path: Path):
 def hit_chance(rules: RuleSet, *toggles: tuple[str, str], bonus: int = 5, target: int = 15) -> Fraction:
     inputs = CalculatorInputs(bonus=bonus, target=target, toggles=frozenset(toggles))
     attack, _, _ = attack_and_damage(rules, inputs, dice_module.Dice(1, 6, 0))
-    return engine.hit_chance(rules, attack)
+    return resolution_chances.hit_chance(rules, attack)
 
 
 def test_bless_and_bane_by_hand():
@@ -220,7 +221,7 @@ def kept_rolls(rules: RuleSet, attack: engine.Attack) -> list[int]:
     """Every equally likely natural roll kept: both d20s rolled with Advantage, the higher kept."""
     block = rules.resolution_block
     assert block is not None
-    mode = engine.roll_mode(rules, attack)
+    mode = resolution_chances.roll_mode(rules, attack)
     if mode == engine.NORMAL or block.advantage is None:
         return list(range(1, 21))
     pick = max if mode == engine.ADVANTAGE else min
@@ -235,15 +236,17 @@ def brute_chances(rules: RuleSet, attack: engine.Attack) -> dict[str, Fraction]:
     share = Fraction(1, len(rolls) * len(totals) * len(follows))
     for roll, total, follow in itertools.product(rolls, totals, follows):
         fixed = replace(attack, mods=attack.mods + total, added=())  # one total for the roll and the follow
-        found[engine.resolve(rules, fixed, roll, follow)] += share
+        found[resolution_results.resolve(rules, fixed, roll, follow)] += share
     return found
 
 
 @settings(max_examples=60, deadline=None)
 @given(ATTACKS)
 def test_chances_over_the_dice_equal_brute_force(advantage_rules: RuleSet, attack: engine.Attack):
-    assert engine.chances(advantage_rules, attack) == brute_chances(advantage_rules, attack)
-    assert engine.chances(bx(), attack) == brute_chances(bx(), attack)  # no Advantage in its block
+    assert resolution_chances.chances(advantage_rules, attack) == brute_chances(advantage_rules, attack)
+    assert resolution_chances.chances(bx(), attack) == brute_chances(
+        bx(), attack
+    )  # no Advantage in its block
 
 
 @settings(max_examples=40, deadline=None)
@@ -257,8 +260,10 @@ def test_damage_over_the_dice_equals_brute_force(advantage_rules: RuleSet, attac
     share = Fraction(1, len(rolls) * len(totals) * len(shown))
     for roll, total, rolled in itertools.product(rolls, totals, shown):
         fixed = replace(attack, mods=attack.mods + total, added=())
-        outcome = engine.resolve(advantage_rules, fixed, roll)
-        amount = engine.attack_damage(advantage_rules, fixed, damage, outcome, roll, damage_roll=rolled)
+        outcome = resolution_results.resolve(advantage_rules, fixed, roll)
+        amount = resolution_damage.attack_damage(
+            advantage_rules, fixed, damage, outcome, roll, damage_roll=rolled
+        )
         assert isinstance(amount, int)
         found[amount] = found.get(amount, Fraction(0)) + share
     got = odds.damage_distribution(advantage_rules, attack, damage)
@@ -384,9 +389,9 @@ def grid_mismatches(
         choices = (
             {"inspiration": picks[pick_name("inspiration")]} if pick_name("inspiration") in picks else {}
         )
-        added = engine.picked_situation(rules, choices, toggles).hit_dice
+        added = resolution_situation.picked_situation(rules, choices, toggles).hit_dice
         for (_, cell, bonus, target), value in zip(cells, values, strict=True):
-            odds_now = engine.chances(rules, engine.Attack(int(bonus), int(target), added=added))
+            odds_now = resolution_chances.chances(rules, engine.Attack(int(bonus), int(target), added=added))
             want = sum(odds_now[outcome] for outcome in outcomes)
             compared += 1
             if not same(want, value):
@@ -459,7 +464,7 @@ def test_no_critical_when_needed_and_the_natural_penalty_with_dice_equal_the_eng
     outputs = [attack_outputs(rules, one) for one in by_hand]
     assert {"Critical", "Hit"} <= {out["ATTACK_RESULT"] for out in outputs}  # criticals below 17 only
     attack = engine.Attack(5, 18, added=((1, 4),))
-    assert engine.natural_penalty(rules, attack, 20) == 8  # (18 - 14) x 2, whatever the die shows
+    assert resolution_damage.natural_penalty(rules, attack, 20) == 8  # (18 - 14) x 2, whatever the die shows
     assert not engine.critical_possible(rules, attack)
 
 
@@ -569,7 +574,7 @@ def test_what_the_sheet_does_not_weigh_with_dice_yet_stops_the_build(
         caught.value
     )
     attack = engine.Attack(5, 15, added=((1, 4),))
-    assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
+    assert resolution_chances.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
 
 
 def test_a_chart_read_with_the_modifiers_and_dice_still_stops_the_build(tmp_path: Path):
@@ -580,4 +585,4 @@ def test_a_chart_read_with_the_modifiers_and_dice_still_stops_the_build(tmp_path
         d20_supported.check_supported(rules)
     assert "critical.follow_adds_mods with dice on the roll" in str(caught.value)
     attack = engine.Attack(5, 15, added=((1, 4),))
-    assert engine.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them
+    assert resolution_chances.chances(rules, attack) == brute_chances(rules, attack)  # the engine weighs them

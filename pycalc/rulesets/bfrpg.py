@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
-from pycalc import pickers
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack
 from pycalc.errors import RuleError
@@ -68,7 +68,7 @@ def faces(rules: RuleSet) -> int:
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = None) -> str:
     """Miss, Hit or Critical. A threat without its confirmation roll yet is a Hit."""
-    return generic.resolve(rules, generic.from_d20(attack), roll, follow_roll)
+    return resolution_results.resolve(rules, generic.from_d20(attack), roll, follow_roll)
 
 
 def critical_possible(rules: RuleSet, attack: Attack) -> bool:
@@ -94,7 +94,7 @@ class Odds:
 
 def chances(rules: RuleSet, attack: Attack) -> Odds:
     """Exact odds over every (roll, confirmation roll) pair of the YAML's die."""
-    found = generic.chances(rules, generic.from_d20(attack))
+    found = resolution_chances.chances(rules, generic.from_d20(attack))
     return Odds(found[HIT] + found[CRITICAL], found[CRITICAL])
 
 
@@ -102,7 +102,7 @@ def threatens(rules: RuleSet, attack: generic.Attack, roll: int) -> bool:
     """A roll that hits and threatens a critical: the confirmation d20 decides."""
     return (
         generic.in_rolls(rules, generic.critical_rolls(rules), roll)
-        and generic.resolve(rules, attack, roll) in HITS
+        and resolution_results.resolve(rules, attack, roll) in HITS
         and generic.critical_possible(rules, attack)
     )
 
@@ -121,7 +121,7 @@ def damage_dice(text: object) -> dice_module.Dice:
 def max_die(rules: RuleSet, dice: dice_module.Dice) -> int:
     """What a critical adds at maximum: "the max damage die" (the block's critical formula)."""
     critical = generic.block(rules).damage.critical
-    return generic.coefficients(rules, critical).die_max * dice.sides
+    return resolution_damage.coefficients(rules, critical).die_max * dice.sides
 
 
 def result_damage(
@@ -136,7 +136,7 @@ def result_damage(
     it needs is missing. Of the attack only an automatic hit (a helpless target) changes the damage:
     bfrpg's block has no critical chart and no natural-roll penalty."""
     attack = generic.Attack(0, 0, auto_hit=auto_hit)
-    return generic.attack_damage(
+    return resolution_damage.attack_damage(
         rules, attack, damage, outcome, NO_NATURAL_ROLL, None, damage_roll, extra_roll
     )
 
@@ -315,7 +315,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     """Every output of the Attack calculator, by defined name."""
     where = situation(rules, inputs)
     attack = situated_attack(inputs, where)
-    odds = generic.chances(rules, attack)
+    odds = resolution_chances.chances(rules, attack)
     out: dict[str, object] = {
         "ATTACK_ABILITY_BONUS": where.ability,
         "ATTACK_SITUATION_HIT": where.hit,
@@ -336,7 +336,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     if inputs.roll is None:
         return out
     try:
-        outcome = generic.result(rules, attack, inputs.roll, inputs.follow_roll)
+        outcome = resolution_results.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         out["ATTACK_RESULT"] = str(error)
         return out
@@ -423,7 +423,7 @@ def critical_outputs(rules: RuleSet, inputs: CriticalInputs) -> dict[str, object
         "CRIT_NEED": generic.raw_need(rules, attack),
         "CRIT_POSSIBLE": possible,
         "CRIT_CONFIRM_MIN": generic.confirm_min(rules, attack),
-        "CRIT_CHANCE": generic.chances(rules, attack)[CRITICAL],
+        "CRIT_CHANCE": resolution_chances.chances(rules, attack)[CRITICAL],
         "CRIT_CONFIRMED": "",
         "CRIT_MAX_DIE": "",
         "CRIT_NORMAL_DAMAGE": "",
@@ -609,7 +609,7 @@ def parry_bonus(rules: RuleSet, inputs: ParryInputs) -> int:
 def block_total(rules: RuleSet, inputs: ParryInputs, roll: int) -> int:
     with_row = rules.table("parry_with").by_label(inputs.parry_with)
     dice = dice_module.parse(with_row["block_dice"])
-    generic.check_damage_roll(dice, roll, "BLOCK ROLL")
+    resolution_damage.check_damage_roll(dice, roll, "BLOCK ROLL")
     magic = with_row["block_adds_magic"] or rules.ruling("block_magic_bonus") == "weapon_or_shield"
     level = inputs.level * parry_rule(rules, "block_bonus_per_level")
     return (
@@ -674,7 +674,7 @@ def firing_outputs(
     margin = need - roll
     out["FIRE_MARGIN"] = margin
     stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))
-    if generic.resolve(rules, attack, roll) in HITS:
+    if resolution_results.resolve(rules, attack, roll) in HITS:
         out["FIRE_OUTCOME"] = FIRE_HIT
     elif shot["stray_hits_ally"] and 1 <= margin <= stray_max:
         out["FIRE_OUTCOME"] = FIRE_STRAY

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pycalc import dice, pickers
+from pycalc import dice, pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.d20 import HIT, Attack
 from pycalc.errors import RuleError
@@ -54,12 +54,12 @@ def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None = 
 
     There is no follow roll in C&C; ``follow_roll`` is accepted and ignored.
     """
-    return generic.resolve(rules, as_generic(attack), roll)
+    return resolution_results.resolve(rules, as_generic(attack), roll)
 
 
 def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:
     """Exact probability of a hit, every face of the die enumerated."""
-    return generic.hit_chance(rules, as_generic(attack))
+    return resolution_chances.hit_chance(rules, as_generic(attack))
 
 
 # --------------------------------------------------------------------------- damage
@@ -109,12 +109,12 @@ def generic_damage(rules: RuleSet, expression: object, bonus: int = 0, kind: str
 
 def hit_damage(rules: RuleSet, damage: generic.Damage, shown: int) -> int:
     """Damage of a hit whose dice show ``shown``: the block's hit formula through the generic engine
-    (``generic.amount``: dice + modifier + bonus, at least the least damage; 0 for a kind that deals
+    (``resolution_damage.amount``: dice + modifier + bonus, at least the least damage; 0 for a kind that deals
     none). The roll is taken as the sheet reads it: not checked against the dice, counted with no dice."""
     if not damage.deals_damage:
         return 0
-    formula = generic.coefficients(rules, generic.block(rules).damage.hit)
-    return generic.amount(rules, formula, damage, formula.dice_rolled * shown)
+    formula = resolution_damage.coefficients(rules, generic.block(rules).damage.hit)
+    return resolution_damage.amount(rules, formula, damage, formula.dice_rolled * shown)
 
 
 def attack_damage(
@@ -278,7 +278,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_DAMAGE": where.damage,
         "ATTACK_NEED": generic.need(rules, attack),
-        "ATTACK_HIT_CHANCE": generic.hit_chance(rules, attack),
+        "ATTACK_HIT_CHANCE": resolution_chances.hit_chance(rules, attack),
         "ATTACK_RESULT": "",
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
@@ -290,7 +290,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     if inputs.roll is None:
         return found
     try:
-        outcome = generic.result(rules, attack, inputs.roll)  # no follow roll in C&C
+        outcome = resolution_results.result(rules, attack, inputs.roll)  # no follow roll in C&C
     except RuleError as error:
         found["ATTACK_RESULT"] = str(error)
         return found

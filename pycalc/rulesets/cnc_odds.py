@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pycalc import attack_odds, calculator_odds, dice, pickers
+from pycalc import attack_odds, calculator_odds, dice, pickers, resolution_chances
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
@@ -53,7 +53,7 @@ def generic_attack(rules: RuleSet, odds: OddsAttack) -> tuple[generic.Attack, ge
     try:
         return attack, cnc.generic_damage(rules, odds.dice, odds.damage_bonus, odds.kind)
     except RuleError:
-        if generic.hit_chance(rules, attack):
+        if resolution_chances.hit_chance(rules, attack):
             raise
         return attack, generic.Damage(parsed, deals_damage=False)
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
-from pycalc import pickers
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
@@ -75,22 +75,22 @@ def generic_damage(
 
 def crit_row(rules: RuleSet, total: int) -> Row:
     """The critical chart band of a follow-up total (the chart is open at both ends)."""
-    return generic.chart_row(rules, generic.critical_chart(rules), total)
+    return resolution_results.chart_row(rules, resolution_results.critical_chart(rules), total)
 
 
 def fumble_row(rules: RuleSet, roll: int) -> Row:
-    return generic.fumble_chart_row(rules, generic.check_roll(rules, roll, "FOLLOW ROLL"))
+    return resolution_results.fumble_chart_row(rules, generic.check_roll(rules, roll, "FOLLOW ROLL"))
 
 
 def follow_total(rules: RuleSet, attack: Attack, follow_roll: int) -> int:
     """The critical chart key: the plain d20, or d20 + the roll's modifiers (ruling)."""
-    return generic.follow_total(rules, generic_roll(attack), follow_roll)
+    return resolution_results.follow_total(rules, generic_roll(attack), follow_roll)
 
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
     """Miss / Hit / Critical / Fumble (``pycalc.d20``'s entry point): natural 20 always hits, natural 1
     always misses."""
-    return generic.result(rules, generic_roll(attack), roll, follow_roll)
+    return resolution_results.result(rules, generic_roll(attack), roll, follow_roll)
 
 
 def condition_row(rules: RuleSet, roll: int) -> Row:
@@ -158,10 +158,10 @@ def damage(
     outcomes row as the generic engine's damage formula (a row that does not hit does 0)."""
     if not rules.table("outcomes").entry(outcome_id)["hits"]:
         return 0
-    formula = generic.coefficients(rules, outcome_id)
+    formula = resolution_damage.coefficients(rules, outcome_id)
     shown = check_damage_roll(dice, rolled) if formula.dice_rolled else 0
     situated = generic_damage(dice, extra_modifier, multiplier)
-    return generic.amount(rules, formula, situated, formula.dice_rolled * shown)
+    return resolution_damage.amount(rules, formula, situated, formula.dice_rolled * shown)
 
 
 # --------------------------------------------------------------------------- the Attack calculator
@@ -254,12 +254,12 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:
 
 
 def attack_result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, barred: bool) -> str:
-    return generic.result(rules, generic_roll(attack, barred), roll, follow_roll)
+    return resolution_results.result(rules, generic_roll(attack, barred), roll, follow_roll)
 
 
 def attack_chances(rules: RuleSet, attack: Attack, barred: bool = False) -> dict[str, Fraction]:
     """Exact odds of each result over every natural roll and follow-up roll."""
-    return generic.chances(rules, generic_roll(attack, barred))
+    return resolution_chances.chances(rules, generic_roll(attack, barred))
 
 
 def attack_effect(
@@ -314,13 +314,13 @@ def attack_damage(
     damage_roll: int | None,
     where: Situation,
 ) -> int | str:
-    """``generic.attack_damage`` of the result, in the generic calculator's order
+    """``resolution_damage.attack_damage`` of the result, in the generic calculator's order
     (``pycalc.resolution_calculator``): 0 for a miss or fumble, the dice's message on a hit, '' while
     the critical chart's follow-up roll or the damage roll is not in."""
     if outcome not in HITS:
         return 0
     situated = generic_damage(parse_dice(dice_text), where.damage, where.multiplier)
-    return generic.attack_damage(
+    return resolution_damage.attack_damage(
         rules, generic_roll(attack), situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll
     )
 
@@ -337,7 +337,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
     where = situation(rules, inputs)
     attack = situated_attack(inputs, where)
     rolled = generic_roll(attack, where.barred)
-    odds = generic.chances(rules, rolled)
+    odds = resolution_chances.chances(rules, rolled)
     found: dict[str, Any] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_AC": where.ac,
@@ -358,7 +358,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
     }
     if inputs.roll is None:
         return found
-    outcome = guarded(generic.result, rules, rolled, inputs.roll, inputs.follow_roll)
+    outcome = guarded(resolution_results.result, rules, rolled, inputs.roll, inputs.follow_roll)
     found["ATTACK_RESULT"] = outcome
     if outcome not in OUTCOMES:
         return found

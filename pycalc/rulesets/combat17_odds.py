@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pycalc import attack_odds, calculator_odds
+from pycalc import attack_odds, calculator_odds, resolution_damage
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc import resolution_odds as generic_odds
@@ -67,7 +67,7 @@ def outcome_weights(rules: RuleSet, attack: Attack, barred: bool = False) -> dic
         rules, engine.generic_roll(attack, barred), engine.generic_damage(engine.NO_DICE)
     )
     rows = rules.table("outcomes").rows
-    named = {generic.coefficients(rules, str(row.id)): str(row.id) for row in rows if row["hits"]}
+    named = {resolution_damage.coefficients(rules, str(row.id)): str(row.id) for row in rows if row["hits"]}
     found = {MISS_ROW: nothing} if nothing else {}
     for (formula, _, _), chance in formulas.items():
         found[named[formula]] = found.get(named[formula], Fraction(0)) + chance

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
-from pycalc import pickers
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
@@ -81,7 +81,7 @@ def die_sides(rules: RuleSet) -> int:
 
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
     """The shared d20 interface (pycalc.d20): no situation flags."""
-    return generic.resolve(rules, generic.from_d20(attack), roll, follow_roll)
+    return resolution_results.resolve(rules, generic.from_d20(attack), roll, follow_roll)
 
 
 def generic_damage(rules: RuleSet, dice: dice_module.Dice, double: bool = False) -> generic.Damage:
@@ -145,13 +145,13 @@ def hit_damage(
 ) -> int:
     """Damage of a hit whose natural-20 penalty is known: the generic engine's formula for that result
     (a Critical deals what a Hit deals) of the dice shown, doubled when the situation says so, less
-    the penalty (ruling nat20_penalty_applies_to), never below the least (``pycalc.resolution.amount``)."""
+    the penalty (ruling nat20_penalty_applies_to), never below the least (``pycalc.resolution_damage.amount``)."""
     damage = generic_damage(rules, attack_dice(dice_text), double)
-    shown = generic.check_damage_roll(damage.dice, damage_roll)  # dice of none (a constant) show 0
-    found = generic.formula_for(rules, ANY_ATTACK, damage, outcome, None)
+    shown = resolution_damage.check_damage_roll(damage.dice, damage_roll)  # dice of none (a constant) show 0
+    found = resolution_damage.formula_for(rules, ANY_ATTACK, damage, outcome, None)
     assert found is not None  # only a critical chart waits on a roll
     formula, multiplied = found
-    return generic.amount(rules, formula, damage, formula.dice_rolled * shown, penalty, multiplied)
+    return resolution_damage.amount(rules, formula, damage, formula.dice_rolled * shown, penalty, multiplied)
 
 
 def damage_for(
@@ -250,7 +250,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     then the generic engine's number needed, chances, result, natural-20 penalty and damage."""
     where = situation(rules, inputs)
     attack = situated_attack(inputs, where)
-    odds = generic.chances(rules, attack)
+    odds = resolution_chances.chances(rules, attack)
     out: dict[str, object] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_AC_CHANGE": where.ac,
@@ -269,10 +269,10 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     try:
         if inputs.level < 0:
             raise RuleError("#LEVEL? 0 or more")
-        outcome = generic.result(rules, attack, inputs.roll, inputs.follow_roll)
+        outcome = resolution_results.result(rules, attack, inputs.roll, inputs.follow_roll)
     except RuleError as error:
         return {**out, "ATTACK_RESULT": str(error), "ATTACK_EFFECT": str(error), "ATTACK_DAMAGE": str(error)}
-    penalty = generic.natural_penalty(rules, attack, inputs.roll) if outcome in HITS else 0
+    penalty = resolution_damage.natural_penalty(rules, attack, inputs.roll) if outcome in HITS else 0
     try:
         damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, where.double)
     except RuleError as error:
@@ -388,7 +388,7 @@ def expected_kills(rules: RuleSet, attacks: int, need: int, damage_dice: str, hp
     """The seed's shortcut: hits from the chance to hit, then Normal Men killed per round."""
     if attacks < 0:
         raise RuleError("#ATTACKS? 0 or more")
-    chance = generic.hit_chance(rules, generic.Attack(0, need))
+    chance = resolution_chances.hit_chance(rules, generic.Attack(0, need))
     hits = attacks * chance
     damage = dice_module.parse(damage_dice).mean
     hp = dice_module.parse(hp_dice).mean

@@ -16,7 +16,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import dice as dice_module
-from pycalc import resolution as generic
+from pycalc import resolution_damage
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
 from pycalc.rulesets import bfrpg as engine
@@ -214,7 +214,7 @@ def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
 
 
 def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
-    """(condition, message) of ``pycalc.resolution.check_damage_roll``."""
+    """(condition, message) of ``pycalc.resolution_damage.check_damage_roll``."""
     count, sides = f"{prefix}_COUNT", f"{prefix}_SIDES"
     bad = f"OR({roll}<{count},{roll}>{count}*{sides})"
     return bad, f'"#{what}? "&{count}&" to "&{count}*{sides}'
@@ -290,9 +290,9 @@ def hit_damage(rules: RuleSet, inputs: engine.AttackInputs, outcome: str = HIT) 
     """The damage of a hit (or critical) as a function of the dice's roll, with the picked damage rows."""
     damage = engine.picked_damage(rules, inputs.choices, dice_module.Dice(1, 8))
     attack = engine.situated_attack(inputs, engine.situation(rules, inputs))
-    formula, multiplied = generic.formula_for(rules, attack, damage, outcome, None) or (None, True)
+    formula, multiplied = resolution_damage.formula_for(rules, attack, damage, outcome, None) or (None, True)
     assert formula is not None  # a hit's formula needs no chart roll in bfrpg
-    return lambda rolled: generic.amount(rules, formula, damage, rolled, multiplied=multiplied)
+    return lambda rolled: resolution_damage.amount(rules, formula, damage, rolled, multiplied=multiplied)
 
 
 def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
@@ -308,7 +308,7 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     parts += trial.change("Target AC", attrgetter("ac")) + trial.change("Own AC", attrgetter("own_ac"))
     if after.auto_hit and not before.auto_hit:
         picked = tried(rules, table_id, row)
-        multiplied = generic.formula_for(
+        multiplied = resolution_damage.formula_for(
             rules, engine.situated_attack(picked, after), engine.situated_damage(rules, picked), HIT, None
         )
         parts += [AUTO_HIT, AUTO_MULTIPLIED[bool(multiplied and multiplied[1])]]

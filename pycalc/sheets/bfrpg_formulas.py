@@ -40,7 +40,7 @@ def crit_rule(need: str) -> str:
 def multiplied(
     value: str, fixed: str, double: str, mode: str = "1", water: str = "1", water_up: str = "FALSE"
 ) -> str:
-    """The block's multiplier stages (``pycalc.resolution.amount``): doubling (ruling
+    """The block's multiplier stages (``pycalc.resolution_damage.amount``): doubling (ruling
     critical_with_double_damage), then the two halvings."""
     doubled = (
         f'IF({ruling_name("critical_with_double_damage")}="double_roll_only",'

@@ -4,7 +4,7 @@
 Every value of the block becomes an expression: a literal, a lookup of the table cell it names
 (``formulas.const``), or, when a ruling chooses it, ``IF(RULING_X="choice", ..., ...)`` over the
 Rulings sheet's cell, so flipping a ruling in the workbook changes the result as the engine does.
-The rules are those of :func:`pycalc.resolution.resolve` in the same order (see its module).
+The rules are those of :func:`pycalc.resolution_results.resolve` in the same order (see its module).
 
 What the generic sheet does not write yet is refused when the workbook is built, with the block's
 ``file:line``: a follow die of its own read by a confirmation or a chart (a fumble check reads
@@ -29,7 +29,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pycalc.resolution import SCOPES
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Formula,
@@ -37,6 +36,7 @@ from pycalc.resolution_block import (
     possible,
 )
 from pycalc.resolution_calculator import rolls_further
+from pycalc.resolution_damage import SCOPES
 from pycalc.sheets.block_formulas import by_choice, choose, expr, is_mode, off_dice, rounded, typed_number
 from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS, Cells, ChartFormula, stage_factor_name, stage_round_up_name

@@ -1,6 +1,6 @@
 """The Odds sheet's heat maps of every d20 ruleset, written from its ``resolution:`` block: the chance
 to hit, of a critical and of a fumble by attack bonus and target, with no situation (the reference is
-``pycalc.resolution.chances`` of ``Attack(bonus, target, level=level)``).
+``pycalc.resolution_chances.chances`` of ``Attack(bonus, target, level=level)``).
 
 A heat-map cell counts the faces of the die, so it needs the die's faces with what the block says of
 each: :func:`write_face_columns` writes them on a hidden sheet (one row per face; none of them

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc import resolution as engine
+from pycalc import resolution_situation
 from pycalc.resolution_block import Resolution
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
@@ -107,10 +107,10 @@ def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
         if column in table.column_ids
     ]
     for column in table.column_ids:
-        if column == "damage_multiplier" or column.startswith(engine.stage_factor_column("")):
+        if column == "damage_multiplier" or column.startswith(resolution_situation.stage_factor_column("")):
             factor = value_of(column)
             parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
-        elif column.startswith(engine.stage_round_up_column("")):
+        elif column.startswith(resolution_situation.stage_round_up_column("")):
             parts.append(f'IF({value_of(column)}=TRUE,"rounded up ","")')
     parts += [
         f'IF({value_of(column)}=TRUE,"{word} ","")'

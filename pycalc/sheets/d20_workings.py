@@ -9,7 +9,7 @@ from collections.abc import Callable
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc import limits
+from pycalc import limits, resolution_situation
 from pycalc import resolution as engine
 from pycalc.resolution_block import Resolution, possible
 from pycalc.resolution_calculator import (
@@ -65,7 +65,7 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     the picked rows (the first stage's also of ``damage_multiplier``), and of the round-up flag of
     each stage whose rounding may be picked."""
     stages = block.damage.multipliers
-    first = [engine.stage_factor_column(stage.name) for stage in stages[:1]]
+    first = [resolution_situation.stage_factor_column(stage.name) for stage in stages[:1]]
     cells = [
         (
             d20_cells.SIT_MULTIPLIER,
@@ -75,12 +75,12 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     ]
     for index, stage in enumerate(stages):
         if index:
-            own = situation_product(rules, block, engine.stage_factor_column(stage.name))
+            own = situation_product(rules, block, resolution_situation.stage_factor_column(stage.name))
             cells.append(
                 (d20_cells.stage_factor_name(stage.name), f"Situation: damage multiplier {stage.name}", own)
             )
         if "picked" in possible(stage.rounding):
-            up = situation_flag(rules, block, engine.stage_round_up_column(stage.name))
+            up = situation_flag(rules, block, resolution_situation.stage_round_up_column(stage.name))
             cells.append(
                 (d20_cells.stage_round_up_name(stage.name), f"Situation: {stage.name} rounds up", up)
             )

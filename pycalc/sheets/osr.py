@@ -197,7 +197,7 @@ def natural_chance(outcomes: str) -> str:
 
 
 def result_formula(rules: RuleSet, roll: str, follow: str) -> str:
-    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see pycalc.resolution.resolve)."""
+    """Miss/Hit/Critical/Fumble of one natural roll and fumble check (see pycalc.resolution_results.resolve)."""
     return resolution(rules).result(roll, follow)
 
 

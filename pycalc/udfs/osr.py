@@ -16,6 +16,7 @@ from typing import Any
 import xlwings as xw
 
 from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc.d20 import FUMBLE, HIT, MISS
 from pycalc.errors import RuleError
 from pycalc.rulesets import osr, osr_odds
@@ -109,7 +110,7 @@ def osr_attack_result(
         generic.check_roll(rules, follow, "FOLLOW ROLL", generic.follow_faces(rules))
     attack = osr_attack(bonus, target, mods, level)
     natural = generic.check_roll(rules, as_int(roll, "ROLL"))
-    return generic.resolve(
+    return resolution_results.resolve(
         rules, replace(attack, needs_magic=as_bool(needs_magic, "NEEDS MAGIC")), natural, follow
     )
 
@@ -152,7 +153,7 @@ def osr_chance(
     rules = osr_rules()
     wanted = as_outcome(outcome if outcome not in (None, "") else HIT)
     attack = situated(osr_attack(bonus, target, mods, level), mode, needs_magic)
-    odds = generic.chances(rules, attack)
+    odds = resolution_chances.chances(rules, attack)
     return d20_odds.hit_chance(odds) if wanted == HIT else float(odds[wanted])
 
 
@@ -165,7 +166,7 @@ def osr_nat20_penalty(roll: Any, need: Any, target: Any) -> int:
     """Damage a natural 20 loses against a foe needing more than 20 (1 per point over)."""
     need_value, target_value = as_int(need, "NEED"), as_int(target, "TARGET")
     attack = generic.Attack(target_value - need_value, target_value)
-    return generic.natural_penalty(osr_rules(), attack, as_int(roll, "ROLL"))
+    return resolution_damage.natural_penalty(osr_rules(), attack, as_int(roll, "ROLL"))
 
 
 @xw.func

@@ -9,7 +9,7 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20, d20_engines, resolution_calculator
+from pycalc import d20, d20_engines, resolution_calculator, resolution_chances, resolution_results
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
@@ -58,8 +58,10 @@ def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
 def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
     """An own ruleset's critical (kind 'crit') or fumble chart line for that follow-up roll: its text
     column, or the row's label when the chart has none."""
-    chart = generic.critical_chart(rules) if kind == "crit" else generic.fumble_chart(rules)
-    row = generic.chart_row(
+    chart = (
+        resolution_results.critical_chart(rules) if kind == "crit" else resolution_results.fumble_chart(rules)
+    )
+    row = resolution_results.chart_row(
         rules, chart, generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
     )
     return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")
@@ -123,7 +125,7 @@ def d20_result(
     name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")
     own = own_d20_ruleset(name)
     if own is not None:
-        return generic.result(own, generic.from_d20(attack), natural, follow)
+        return resolution_results.result(own, generic.from_d20(attack), natural, follow)
     return d20_engines.result(name, attack, natural, follow)
 
 
@@ -135,7 +137,7 @@ def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: 
     name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)
     own = own_d20_ruleset(name)
     if own is not None:
-        return float(generic.hit_chance(own, generic.from_d20(attack)))
+        return float(resolution_chances.hit_chance(own, generic.from_d20(attack)))
     return float(d20_engines.hit_chance(name, attack))
 
 

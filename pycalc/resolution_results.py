@@ -1,0 +1,174 @@
+"""The result of one d20 attack roll (``pycalc.resolution``'s rules, in its order of precedence): the
+critical and fumble charts read with the follow-up roll, and Hit, Miss, Critical or Fumble."""
+
+from __future__ import annotations
+
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
+from pycalc.errors import RuleError
+from pycalc.resolution import (
+    FOLLOWED_CRITICALS,
+    FOLLOWED_FUMBLES,
+    Attack,
+    always_hits,
+    always_misses,
+    block,
+    cannot_hit,
+    check_roll,
+    confirms,
+    critical_mode,
+    critical_possible,
+    critical_rolls,
+    effective_needs_magic,
+    follow_faces,
+    fumble_mode,
+    get,
+    hits_by_total,
+    in_rolls,
+)
+from pycalc.resolution_added import with_added_roll
+from pycalc.resolution_block import (
+    Chart,
+)
+from pycalc.tables import Row, RuleSet
+
+
+def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:
+    row = rules.table(chart.table).band(key)
+    if row is None:
+        raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")
+    return row
+
+
+def critical_chart(rules: RuleSet) -> Chart:
+    chart = block(rules).critical.chart
+    if chart is None:
+        raise RuleError(f"#NONE? {rules.id} has no critical chart")
+    return chart
+
+
+def fumble_chart(rules: RuleSet) -> Chart:
+    chart = block(rules).fumble.chart
+    if chart is None:
+        raise RuleError(f"#NONE? {rules.id} has no fumble chart")
+    return chart
+
+
+def follow_total(rules: RuleSet, attack: Attack, follow: int) -> int:
+    """The critical chart's key: the follow roll, plus the roll's mods when ``follow_adds_mods``."""
+    return follow + (attack.mods if get(rules, critical_chart(rules).follow_adds_mods) else 0)
+
+
+def critical_chart_row(rules: RuleSet, attack: Attack, follow: int) -> Row:
+    return chart_row(rules, critical_chart(rules), follow_total(rules, attack, follow))
+
+
+def fumble_chart_row(rules: RuleSet, follow: int) -> Row:
+    return chart_row(rules, fumble_chart(rules), follow)
+
+
+def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
+    """The chart row makes the natural roll plain (Hit / Miss) under ``plain_unless_special``."""
+    return (
+        bool(get(rules, chart.plain_unless_special)) and chart.special is not None and not row[chart.special]
+    )
+
+
+def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> str:
+    """What the chart row read for a Critical or a Fumble says (its ``text`` column; '' without one,
+    or before the follow roll)."""
+    if follow is None:
+        return ""
+    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:
+        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
+    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:
+        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
+    return ""
+
+
+def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:
+    """Miss or Fumble for an always-miss roll."""
+    mode = fumble_mode(rules)
+    if mode == "always":
+        return FUMBLE
+    if mode == "level_check":
+        return FUMBLE if follow is not None and follow > attack.level else MISS
+    if mode == "chart":
+        chart = fumble_chart(rules)
+        if follow is not None and plain_row(rules, chart, fumble_chart_row(rules, follow)):
+            return MISS
+        return FUMBLE
+    return MISS
+
+
+def threatens(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether a roll that hits may be a critical: a critical roll, where criticals are possible."""
+    return (
+        critical_mode(rules) != "none"
+        and in_rolls(rules, critical_rolls(rules), roll)
+        and critical_possible(rules, attack)
+    )
+
+
+def critical_result(rules: RuleSet, attack: Attack, roll: int, follow: int | None) -> str:
+    """Hit or Critical for a roll that hits."""
+    mode = critical_mode(rules)
+    if not threatens(rules, attack, roll):
+        return HIT
+    if mode == "automatic":
+        return CRITICAL
+    if mode == "confirm":
+        return CRITICAL if follow is not None and confirms(rules, attack, follow) else HIT
+    chart = critical_chart(rules)
+    if follow is not None and plain_row(rules, chart, critical_chart_row(rules, attack, follow)):
+        return HIT
+    return CRITICAL
+
+
+def hits(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether a roll that does not always miss hits (always, or by its total)."""
+    if cannot_hit(rules, attack):
+        return False
+    auto = always_hits(rules, roll) and effective_needs_magic(rules, attack) != "no_auto_hit"
+    return auto or hits_by_total(rules, attack, roll)
+
+
+def resolve(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
+    """Miss, Hit, Critical or Fumble for the natural ``roll`` and the follow-up roll (unchecked)."""
+    if attack.blocked:
+        return MISS
+    if attack.auto_hit:
+        return HIT
+    if always_misses(rules, roll):
+        return fumble_result(rules, attack, follow)
+    if not hits(rules, attack, roll):
+        return MISS
+    return critical_result(rules, attack, roll, follow)
+
+
+def follow_matters(rules: RuleSet, attack: Attack, roll: int) -> bool:
+    """Whether the follow-up roll can change the result of this natural roll, or its damage (``resolve``,
+    ``formula_for``): the fumble check or chart of a roll that always misses, the confirmation or the
+    critical chart of a critical roll that hits."""
+    if attack.blocked or attack.auto_hit:
+        return False
+    if always_misses(rules, roll):
+        return fumble_mode(rules) in FOLLOWED_FUMBLES
+    return (
+        critical_mode(rules) in FOLLOWED_CRITICALS
+        and hits(rules, attack, roll)
+        and threatens(rules, attack, roll)
+    )
+
+
+def result(rules: RuleSet, attack: Attack, roll: int, follow: int | None = None) -> str:
+    """:func:`resolve` with both rolls checked against their dice (an attack with dice added to the
+    roll is resolved once their total is in its mods: ``with_added_roll``)."""
+    check_rolls(rules, roll, follow)
+    return resolve(rules, with_added_roll(attack, None), roll, follow)
+
+
+def check_rolls(rules: RuleSet, roll: int, follow: int | None) -> None:
+    """The natural roll and the follow-up roll on their dice."""
+    check_roll(rules, roll)
+    if follow is not None:
+        check_roll(rules, follow, "FOLLOW ROLL", follow_faces(rules))
