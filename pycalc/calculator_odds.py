@@ -20,12 +20,8 @@ from pycalc import odds as shared_odds
 from pycalc import resolution as generic
 from pycalc import resolution_calculator as calculator
 from pycalc.grid_limits import BEYOND_GRID, fits_grid
+from pycalc.odds import KILL, KILL_ROUND, ONE_ATTACK
 from pycalc.tables import RuleSet
-
-EXPECTED, EXPECTED_ROUND = "ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND"
-KILL, KILL_ROUND = "ATTACK_KILL_CHANCE", "ATTACK_KILL_CHANCE_ROUND"
-ONE_ATTACK = (EXPECTED, EXPECTED_ROUND, KILL)  # worked out from one attack's odds
-ODDS_CELLS = (*ONE_ATTACK, KILL_ROUND)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
 from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, possible
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
@@ -149,23 +150,22 @@ def odds_outputs(
     rules: RuleSet, attack: engine.Attack, damage: engine.Damage, inputs: CalculatorInputs, dice_text: str
 ) -> dict[str, object]:
     """Expected damage and the chances of dropping the target, or the message the sheet shows."""
-    names = ("ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE")
     try:
         dice = dice_module.parse(dice_text)
     except RuleError as error:
-        return dict.fromkeys(names, str(error))
+        return dict.fromkeys(ONE_ATTACK, str(error))
     further = max(grid_dice(formula, dice.count) for formula in odds_formulas(rules, attack))
     if dice.count > MAX_DICE or dice.sides > MAX_SIDES or further > MAX_DICE:
-        return dict.fromkeys(names, BEYOND_GRID)
-    found: dict[str, object] = {"ATTACK_EXPECTED_DAMAGE": odds.expected_damage(rules, attack, damage)}
+        return dict.fromkeys(ONE_ATTACK, BEYOND_GRID)
+    found: dict[str, object] = {EXPECTED: odds.expected_damage(rules, attack, damage)}
     if not 0 <= inputs.attacks <= ATTACKS:
-        found["ATTACK_EXPECTED_DAMAGE_ROUND"] = f"#ATTACKS? 0 to {ATTACKS}"
+        found[EXPECTED_ROUND] = f"#ATTACKS? 0 to {ATTACKS}"
     else:
-        found["ATTACK_EXPECTED_DAMAGE_ROUND"] = inputs.attacks * found["ATTACK_EXPECTED_DAMAGE"]
+        found[EXPECTED_ROUND] = inputs.attacks * found[EXPECTED]
     if not inputs.hp <= HIT_POINTS:
-        found["ATTACK_KILL_CHANCE"] = f"#HP? up to {HIT_POINTS}"
+        found[KILL] = f"#HP? up to {HIT_POINTS}"
     else:
-        found["ATTACK_KILL_CHANCE"] = odds.kill_chance(rules, attack, damage, inputs.hp)
+        found[KILL] = odds.kill_chance(rules, attack, damage, inputs.hp)
     return found
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import calculator_odds
 from pycalc import dice as dice_module
+from pycalc import odds as shared_odds
 from pycalc.d20 import D20_FACES, Attack
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import combat17_odds as odds
@@ -23,7 +23,7 @@ from pycalc.sheets.combat17_odds import CHART_LARGEST, HEAT_AC, HEAT_BONUS, ODDS
 from pycalc.udfs import combat17 as udfs
 from tests.test_combat17_parity import ROUNDING, RULES, RULING_FLIPS, attack_cells, attack_scenarios, same
 
-NEW_OUTPUTS = list(calculator_odds.ODDS_CELLS)
+NEW_OUTPUTS = list(shared_odds.ODDS_CELLS)
 
 
 def brute_force(rules, odd: odds.OddsAttack) -> dict[int, Fraction]:

@@ -20,8 +20,9 @@ from typing import NamedTuple
 import openpyxl
 import pytest
 
-from pycalc import calculator_odds, resolution_chances, resolution_damage, resolution_results
+from pycalc import odds as shared_odds
 from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
 from pycalc.sheets import d20_cells
@@ -31,7 +32,7 @@ from pycalc.tables import RuleSet
 from pycalc.udfs import osr as udfs_osr
 from tests.test_osr_parity import FLIPS, RULES, attack_cells, flipped, same
 
-ODDS_NAMES = list(calculator_odds.ODDS_CELLS)
+ODDS_NAMES = list(shared_odds.ODDS_CELLS)
 
 
 # --------------------------------------------------------------------------- brute force

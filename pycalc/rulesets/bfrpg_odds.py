@@ -16,12 +16,13 @@ Exact fractions; nothing sampled.
 from __future__ import annotations
 
 from pycalc import attack_odds, calculator_odds
+from pycalc import odds as shared_odds
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
 from pycalc.tables import RuleSet
 
 OddsAttack = attack_odds.GenericAttack  # blocked and automatic hits in the attack, the pickers in its damage
-ROUND_MESSAGES_FIRST = (calculator_odds.KILL, calculator_odds.EXPECTED_ROUND)
+ROUND_MESSAGES_FIRST = (shared_odds.KILL, shared_odds.EXPECTED_ROUND)
 
 ODDS = attack_odds.AttackOdds(attack_odds.as_given)
 damage_distribution = ODDS.damage_distribution

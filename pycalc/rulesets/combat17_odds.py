@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from pycalc import attack_odds, calculator_odds, resolution_damage
 from pycalc import dice as dice_module
+from pycalc import odds as shared_odds
 from pycalc import resolution as generic
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
@@ -99,11 +100,11 @@ def odds_outputs(
         if not fits_grid(odds.dice.count, odds.dice.sides):
             raise RuleError(BEYOND_GRID)
     except RuleError as error:
-        return calculator_odds.shown(str(error), attacks, hp, (calculator_odds.KILL,))
+        return calculator_odds.shown(str(error), attacks, hp, (shared_odds.KILL,))
     one = expected_damage(rules, odds)
     found = {
-        calculator_odds.EXPECTED: one,
-        calculator_odds.EXPECTED_ROUND: attacks * one if attacks >= 0 else ATTACKS_MESSAGE,
-        calculator_odds.KILL: kill_chance(rules, odds, hp),
+        shared_odds.EXPECTED: one,
+        shared_odds.EXPECTED_ROUND: attacks * one if attacks >= 0 else ATTACKS_MESSAGE,
+        shared_odds.KILL: kill_chance(rules, odds, hp),
     }
-    return calculator_odds.shown(found, attacks, hp, (calculator_odds.KILL,))
+    return calculator_odds.shown(found, attacks, hp, (shared_odds.KILL,))

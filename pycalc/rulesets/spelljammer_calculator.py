@@ -155,7 +155,7 @@ def odds_outputs(
         "STRIKE_STUN_CHANCE": spelljammer_odds.stun_chance(rules, attack, threshold),
         "STRIKE_KILL_CHANCE": one_attack_kill,
         "STRIKE_KILL_CHANCE_ROUND": shared_odds.round_kill(
-            one_attack_kill, inputs.attacks, "several attacks: the .xlsm gives this chance"
+            one_attack_kill, inputs.attacks, shared_odds.SEVERAL_ATTACKS
         ),
     }
     return shared_odds.down_already(found, inputs.hp)

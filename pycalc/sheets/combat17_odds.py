@@ -21,7 +21,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc.d20 import D20_FACES
 from pycalc.grid_limits import beyond_grid_formula
-from pycalc.odds import SEVERAL_ATTACKS
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, KILL_ROUND, SEVERAL_ATTACKS
 from pycalc.rulesets import combat17_odds as odds_engine
 from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.calculator import Section
@@ -35,7 +35,6 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.sheets.d20_formulas import Formulas
 from pycalc.sheets.d20_heat import (
     critical_formula,
@@ -47,7 +46,7 @@ from pycalc.sheets.d20_heat import (
 from pycalc.sheets.dice_grid import HEADER_ROW, write_dice_grid
 from pycalc.sheets.formulas import band, q, unless_down
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
-from pycalc.sheets.odds_panel import ATTACKS, KILL_ROUND, TARGET_HP, OddsPanel, odds_fields
+from pycalc.sheets.odds_panel import ATTACKS, TARGET_HP, OddsPanel, odds_fields
 from pycalc.sheets.situation_cells import ruling_is
 from pycalc.tables import RuleSet
 

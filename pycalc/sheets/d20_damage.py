@@ -15,6 +15,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
 from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import Resolution
 from pycalc.sheets import block_formulas, d20_cells
 from pycalc.sheets import d20_formulas as f
@@ -31,12 +32,9 @@ from pycalc.sheets.d20_cells import (
     CHART_CHANCE,
     CRIT_DAMAGE,
     DAMAGE_SHEET,
-    EXPECTED,
-    EXPECTED_ROUND,
     FACE_CRIT_FORMULAS,
     FACE_CRIT_KEEPS,
     HIT_DAMAGE,
-    KILL,
     MOST_ATTACKS,
     MOST_HP,
     PREFIX,

@@ -8,6 +8,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import (
     adds_dice,
@@ -23,15 +24,7 @@ from pycalc.sheets.common import (
     SUBTITLE,
     put,
 )
-from pycalc.sheets.d20_cells import (
-    EXPECTED,
-    EXPECTED_ROUND,
-    FACE_CRITS,
-    FACE_FUMBLES,
-    FACE_HITS,
-    FACE_WEIGHTS,
-    KILL,
-)
+from pycalc.sheets.d20_cells import FACE_CRITS, FACE_FUMBLES, FACE_HITS, FACE_WEIGHTS
 from pycalc.sheets.d20_damage import odds_formulas
 from pycalc.sheets.d20_layout import (
     OUT_COLUMN,

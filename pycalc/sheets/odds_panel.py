@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pycalc.calculator_odds import KILL_ROUND
-from pycalc.odds import SEVERAL_ATTACKS
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, KILL_ROUND, SEVERAL_ATTACKS
 from pycalc.resolution_block import Resolution
 from pycalc.sheets import d20_damage
 from pycalc.sheets.calculator import INPUT, Field
 from pycalc.sheets.common import PERCENT_FORMAT
-from pycalc.sheets.d20_cells import EXPECTED, EXPECTED_ROUND, KILL, Cells
+from pycalc.sheets.d20_cells import Cells
 from pycalc.sheets.formulas import round_kill_formula, unless_down
 from pycalc.tables import RuleSet
 

@@ -12,6 +12,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.grid_limits import beyond_grid_formula
+from pycalc.odds import SEVERAL_ATTACKS
 from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -160,7 +161,7 @@ def odds_fields() -> tuple[Field, ...]:
                 "STRIKE_ATTACKS",
                 "STRIKE_KILL_CHANCE",
                 "TARGET_HP",
-                "several attacks: the .xlsm gives this chance",
+                SEVERAL_ATTACKS,
             ),
             udf=unless_down("TARGET_HP", f"kill_chance({udf_args},TARGET_HP,STRIKE_ATTACKS,{udf_tail})"),
         ),
