@@ -16,7 +16,7 @@ from pycalc.encounter import Combatant, Fight
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import adapter
 from pycalc.sheets.creatures import SHEET, example_cells
-from pycalc.sheets.encounter import library_columns
+from pycalc.sheets.encounter_cells import library_columns
 from pycalc.tables import PROJECT_ROOT, RULESET_IDS, load_ruleset
 
 GOBLIN = LibraryLine("Goblin", {"ac": 15, "max_hp": 5, "dex": 1, "dice": "1d6"})

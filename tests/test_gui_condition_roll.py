@@ -14,7 +14,7 @@ import pytest
 from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_rulesets import adapter
 from pycalc.rulesets import combat17
-from pycalc.sheets.encounter import log_roll_label
+from pycalc.sheets.encounter_looks import log_roll_label
 from pycalc.sheets.roll_entry import log_roll
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import sheet_inputs

@@ -23,7 +23,8 @@ from pycalc.encounter import (
     roster_state,
     short_names,
 )
-from pycalc.sheets.encounter import LOG_SHEET, LOG_SPARE_PX, LOG_TOP, SHEET
+from pycalc.sheets.encounter_cells import LOG_SHEET, LOG_TOP, SHEET
+from pycalc.sheets.encounter_looks import LOG_SPARE_PX
 from pycalc.tables import RULESET_IDS, load_ruleset
 
 MOST_PX = 1250

@@ -28,7 +28,7 @@ from pycalc.sheets.common import (
     style_header,
     table_name,
 )
-from pycalc.sheets.encounter import (
+from pycalc.sheets.encounter_cells import (
     DICE_PART_LIMITS,
     HEADER_HEIGHT,
     LOG_SHEET,

@@ -33,8 +33,8 @@ from pycalc.sheets.common import (
     put_formula,
     style_header,
 )
-from pycalc.sheets.encounter import LOG_SHEET
-from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.encounter_cells import LOG_SHEET
+from pycalc.sheets.encounter_cells import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.result_colours import highlight_results
 from pycalc.tables import RuleSet
 

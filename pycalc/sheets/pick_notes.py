@@ -9,8 +9,8 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc.sheets.common import NOTE, put_formula, table_name
-from pycalc.sheets.encounter import LOG_SHEET
-from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.encounter_cells import LOG_SHEET
+from pycalc.sheets.encounter_cells import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.gm_text import readable
 from pycalc.tables import RuleSet, Table

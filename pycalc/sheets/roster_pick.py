@@ -33,8 +33,8 @@ from pycalc.sheets.common import (
     put_formula,
 )
 from pycalc.sheets.dual import Both, changed, same, set_text
-from pycalc.sheets.encounter import LOG_SHEET
-from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.encounter_cells import LOG_SHEET
+from pycalc.sheets.encounter_cells import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.formulas import q
 from pycalc.sheets.log_rows import substitute
 from pycalc.sheets.ooxml.cells import cells_and_values, has_rows

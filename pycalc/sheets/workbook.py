@@ -50,8 +50,9 @@ from pycalc.sheets.creatures import SHEET as CREATURES_SHEET
 from pycalc.sheets.creatures import creature_problems, write_creatures
 from pycalc.sheets.d20_supported import check_supported
 from pycalc.sheets.dual import BOTH, Both, Udfs, both, set_text
-from pycalc.sheets.encounter import LOG_SHEET, Calculator, write_encounter
-from pycalc.sheets.encounter import SHEET as ENCOUNTER_SHEET
+from pycalc.sheets.encounter import write_encounter
+from pycalc.sheets.encounter_cells import LOG_SHEET, Calculator
+from pycalc.sheets.encounter_cells import SHEET as ENCOUNTER_SHEET
 from pycalc.sheets.fight_record import SHEET as FIGHT_RECORD_SHEET
 from pycalc.sheets.fight_record import write_fight_record
 from pycalc.sheets.gm_text import make_readable, readable
