@@ -26,7 +26,8 @@ from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
-    from pycalc.encounter import Attack, Combatant, Fight, RowResult, RowState
+    from pycalc.encounter import Attack, Combatant, Fight, RowResult
+    from pycalc.encounter_rows import RowState
 
 
 def start_hp(combatant: Combatant) -> int:

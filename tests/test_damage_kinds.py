@@ -5,7 +5,9 @@ C&C's normal part of subdual damage, OSR's temporary damage, heal rows and their
 from __future__ import annotations
 
 from pycalc.damage_kinds import HEALED
-from pycalc.encounter import DAMAGE, Attack, Combatant, Fight, bleeding_note, resolve_log, roster_state
+from pycalc.encounter import DAMAGE, Attack, Combatant, Fight
+from pycalc.encounter_record import bleeding_note
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
 STATS = {"attack_bonus": 2, "ac": 12, "dice": "1d6", "needed": 10}

@@ -27,24 +27,23 @@ from pycalc.encounter import (
     Combatant,
     Condition,
     Fight,
-    active,
-    acts_now,
-    bleeding,
-    initiative_dice,
-    lethal_hp,
-    record_log_rows,
-    record_order,
-    record_result,
-    record_state,
-    record_targets,
-    resolve_log,
-    roster_state,
     round_now,
     short_names,
     with_names,
 )
 from pycalc.encounter_block import HEAL, SUBDUAL, encounter
+from pycalc.encounter_initiative import initiative_dice
+from pycalc.encounter_record import (
+    acts_now,
+    record_log_rows,
+    record_order,
+    record_result,
+    record_state,
+    record_targets,
+)
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.encounter_rulesets import EACH_ROUND, adapter
+from pycalc.encounter_state import active, bleeding, lethal_hp
 from pycalc.log_picks import named_picks
 from pycalc.resolution_calculator import added_dice_bounds
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset

@@ -10,17 +10,9 @@ import pytest
 
 import build
 import pycalc.udfs
-from pycalc.encounter import (
-    LOG_SIZE,
-    ROSTER_SIZE,
-    Attack,
-    Combatant,
-    Condition,
-    Fight,
-    order,
-    resolve_log,
-    roster_state,
-)
+from pycalc.encounter import LOG_SIZE, ROSTER_SIZE, Attack, Combatant, Condition, Fight
+from pycalc.encounter_initiative import order
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.tables import RULESET_IDS, load_ruleset
 
 NAMES = {

@@ -12,7 +12,8 @@ import openpyxl
 import pytest
 
 from pycalc.damage_kinds import HEALED
-from pycalc.encounter import Attack, Combatant, Fight, roster_state
+from pycalc.encounter import Attack, Combatant, Fight
+from pycalc.encounter_rows import roster_state
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)

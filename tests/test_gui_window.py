@@ -16,7 +16,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc.encounter import VOID, Attack, Combatant, Condition, Fight, resolve_log, short_names
+from pycalc.encounter import VOID, Attack, Combatant, Condition, Fight, short_names
+from pycalc.encounter_rows import resolve_log
 from pycalc.rulesets import cnc
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.calc_window import CalcWindow, missing_tools

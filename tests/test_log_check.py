@@ -6,16 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pycalc.creatures import LibraryLine
-from pycalc.encounter import (
-    LOST_STUNNED,
-    ORDER_HINT,
-    SPELL_LOST,
-    Attack,
-    Combatant,
-    Fight,
-    resolve_log,
-    roster_state,
-)
+from pycalc.encounter import LOST_STUNNED, ORDER_HINT, SPELL_LOST, Attack, Combatant, Fight
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.tables import load_ruleset
 
 CNC = load_ruleset("cnc")

@@ -12,17 +12,9 @@ import openpyxl
 import pytest
 from openpyxl.utils import column_index_from_string, get_column_letter
 
-from pycalc.encounter import (
-    VOID,
-    Attack,
-    Combatant,
-    Fight,
-    acts_now,
-    auto_short,
-    resolve_log,
-    roster_state,
-    short_names,
-)
+from pycalc.encounter import VOID, Attack, Combatant, Fight, auto_short, short_names
+from pycalc.encounter_record import acts_now
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.sheets.encounter_cells import LOG_SHEET, LOG_TOP, SHEET
 from pycalc.sheets.encounter_looks import LOG_SPARE_PX
 from pycalc.tables import RULESET_IDS, load_ruleset

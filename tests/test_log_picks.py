@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pycalc.encounter import Attack, Combatant, Fight, resolve_log
+from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_block import encounter
+from pycalc.encounter_rows import resolve_log
 from pycalc.log_picks import UNKNOWN, named_picks, normalized, row_picks
 from pycalc.sheets.workbook import build_workbook
 from pycalc.tables import RULESET_IDS, load_folder, load_ruleset, tables_dir

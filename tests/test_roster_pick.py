@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 
 from pycalc.dice import parse
-from pycalc.encounter import resolve_log, roster_state
+from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.encounter_rulesets import adapter, start_hp
 from pycalc.sheets.common import destinations
 from pycalc.sheets.log_rows import names_in

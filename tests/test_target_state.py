@@ -1,5 +1,5 @@
 """The Attack calculator names the target's state after the hit, as the engine does
-(``pycalc.encounter.state_after_hit``), in LibreOffice: a subdual knock-out reads the seed's knocked-out
+(``pycalc.encounter_state.state_after_hit``), in LibreOffice: a subdual knock-out reads the seed's knocked-out
 state, not dying; damage struck while down kills where the seed says so; C&C counts one point in five
 of a subdual hit as normal. Its one line ends with the state once the target can no longer act."""
 
@@ -13,8 +13,8 @@ import openpyxl
 import pytest
 
 from pycalc.damage_kinds import labels, row_kind
-from pycalc.encounter import state_after_hit
 from pycalc.encounter_block import SUBDUAL, encounter
+from pycalc.encounter_state import state_after_hit
 from pycalc.sheets.target_state import DAMAGE, KIND, STATE, SUBDUAL_TAKEN
 from pycalc.tables import RuleSet, load_ruleset
 from tests.test_log_says_what_the_calculator_says import calculator_pick

@@ -23,11 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.encounter import (
-    CONDITION_SIZE,
-    LOG_SIZE,
-    ROSTER_SIZE,
-)
+from pycalc.encounter import CONDITION_SIZE, LOG_SIZE, ROSTER_SIZE
 from pycalc.encounter_block import encounter
 from pycalc.encounter_rulesets import Adapter, adapter
 from pycalc.sheets.common import (

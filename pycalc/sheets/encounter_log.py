@@ -9,10 +9,7 @@ from typing import Any
 from openpyxl.comments import Comment
 from openpyxl.utils import get_column_letter
 
-from pycalc.encounter import (
-    ALSO_HITS,
-    ROSTER_SIZE,
-)
+from pycalc.encounter import ALSO_HITS, ROSTER_SIZE
 from pycalc.log_picks import Pick, named_picks
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
@@ -170,7 +167,7 @@ class LogWriter:
             "prot_wear",
             "wear",
             "filled",
-            "row_no",  # the acting-order hint (pycalc.encounter.order_hints): the row's number in the log,
+            "row_no",  # the acting-order hint (pycalc.encounter_rows.order_hints): the row's number in the log,
             "first_now",  # the attacker's first row of the round now,
             "aorder",  # and the attacker's place in the acting order (0: none)
         ):

@@ -6,11 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pycalc.damage_kinds import HEALED, bad_kind, heal_also_message, heal_needs_amount, labels
-from pycalc.encounter import (
-    ALSO_HITS,
-    DAMAGE,
-    LOST_STUNNED,
-)
+from pycalc.encounter import ALSO_HITS, DAMAGE, LOST_STUNNED
 from pycalc.encounter_block import HEAL, SUBDUAL
 from pycalc.encounter_rulesets import adapter
 from pycalc.log_picks import SEPARATOR

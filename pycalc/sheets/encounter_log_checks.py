@@ -8,11 +8,8 @@ from typing import Any
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.encounter import (
-    CHECK_SEPARATOR,
-    ORDER_HINT,
-    SPELL_CHECK,
-)
+from pycalc.encounter import ORDER_HINT, SPELL_CHECK
+from pycalc.encounter_checks import CHECK_SEPARATOR
 from pycalc.sheets.calculator import BOOLEAN_FORMAT
 from pycalc.sheets.common import (
     formula_value,
@@ -38,7 +35,7 @@ from pycalc.sheets.ooxml.fast_cells import styled_like
 
 class LogChecks:
     def check_cells(self, row: int, first: bool) -> dict[str, str]:
-        """The row's check (``pycalc.encounter.row_checks``): the round ahead of Round now, an attacker
+        """The row's check (``pycalc.encounter_checks.row_checks``): the round ahead of Round now, an attacker
         down (or stunned) before it acts, a target already down; the parts joined by CHECK_SEPARATOR."""
         log, r = self.log, self.roster
         at = lambda key: log.at(key, row)  # noqa: E731
@@ -78,13 +75,13 @@ class LogChecks:
         elif self.block.attacks_each_round:  # counted only for an attacker with a number to check
             number = f"INDEX({r.ref('attacks')},{at('actor')})"
             cells["attack_no"] = f'IF(ISNUMBER({at("actor")}),IF(ISNUMBER({number}),{counted},""),"")'
-        if rule.later_dice:  # pycalc.encounter.attacks_check
+        if rule.later_dice:  # pycalc.encounter_checks.attacks_check
             allowed, made = f"INDEX({r.ref('attacks')},{at('arow')})", at("attack_no")
             attacker_part += (
                 f'&IF(AND(ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&{made}&'
                 f'" this round: its initiative rolls give it "&{allowed}&{sep},"")'
             )
-        if self.block.attacks_each_round:  # pycalc.encounter.each_round_check
+        if self.block.attacks_each_round:  # pycalc.encounter_checks.each_round_check
             allowed, made = f"INDEX({r.ref('attacks')},{at('arow')})", at("attack_no")
             attacker_part += (
                 f'&IF(AND(ISNUMBER({made}),ISNUMBER({allowed}),{made}>{allowed}),{attacker}&" makes attack "&'
@@ -97,7 +94,7 @@ class LogChecks:
         filled = f'{at("attacker")}&{at("target")}<>""'
         ahead = f'IF(AND({filled},{this_round}>ENC_ROUND_NOW),"round "&{this_round}&" is after Round now ("&ENC_ROUND_NOW&")"&{sep},"")'
         spell = self.block.spell_when_attacked
-        if spell is not None:  # pycalc.encounter.spell_attacked
+        if spell is not None:  # pycalc.encounter_checks.spell_attacked
             first = lambda index: f"INDEX({r.ref('init')},{index})"  # noqa: E731
             mine, theirs = first(at("arow")), first(at("trow"))
             casting = (
@@ -110,10 +107,10 @@ class LogChecks:
             )
             numbers = f"ISNUMBER({mine}),ISNUMBER({theirs})"
             target_part += f'&IF(AND({casting}{hit},{numbers}),IFERROR({target}&" "&{said}&{sep},""),"")'
-        if self.block.spell_lost_on_hit:  # pycalc.encounter.spell_lost, spell_check
+        if self.block.spell_lost_on_hit:  # pycalc.encounter_checks.spell_lost, spell_check
             cells["spell_hit"] = self.spell_hit(row)
             target_part += f'&IF(ISNUMBER({at("spell_hit")}),{target}&{q(SPELL_CHECK)}&{sep},"")'
-        passed = f"MATCH({at('row_no')},{r.ref('passed_at')},0)"  # pycalc.encounter.order_hints
+        passed = f"MATCH({at('row_no')},{r.ref('passed_at')},0)"  # pycalc.encounter_rows.order_hints
         hint = (
             f"IF(AND({at('round_now')}=ENC_ROUND_NOW,ISNUMBER({passed})),"
             f'INDEX({r.ref("name")},{passed})&{q(ORDER_HINT)}&{sep},"")'

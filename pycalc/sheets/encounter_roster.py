@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pycalc.damage_kinds import labels
-from pycalc.encounter import (
-    initiative_dice,
-)
 from pycalc.encounter_block import SUBDUAL
 from pycalc.encounter_block import cell as block_value
+from pycalc.encounter_initiative import initiative_dice
 from pycalc.encounter_rulesets import EACH_ROUND
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from pycalc.creatures import NO_CREATURE
-from pycalc.encounter import (
-    CONDITION_SLOTS,
-    NO_MORALE_ROW,
-    SPELL_LOST,
-)
+from pycalc.encounter import CONDITION_SLOTS, SPELL_LOST
 from pycalc.encounter_rulesets import EACH_ROUND
+from pycalc.encounter_state import NO_MORALE_ROW
 from pycalc.sheets.common import (
     table_name,
 )
@@ -68,11 +65,13 @@ class RosterCells:
             limit = expression(rule.lost_at_or_below)
             counts = "+".join(f'IF({at(k)}="",0,{at(k)}<={limit})' for k in self.initiative_keys())
             found["lost"] = f'IF({named},"",{counts})'
-        if rule.later_dice:  # the attacks its rolls give it this round (pycalc.encounter.attacks_allowed)
+        if (
+            rule.later_dice
+        ):  # the attacks its rolls give it this round (pycalc.encounter_checks.attacks_allowed)
             rolled = "COUNT(" + ",".join(at(k) for k in self.initiative_keys()) + ")"
             lost = f"-{at('lost')}" if rule.lost_at_or_below is not None else ""
             found["attacks"] = f'IF({named},"",IF({rolled}=0,"",{rolled}{lost}))'
-        elif self.block.attacks_each_round:  # pycalc.encounter.attacks_each_round
+        elif self.block.attacks_each_round:  # pycalc.encounter_checks.attacks_each_round
             used = at(f"use_s_{EACH_ROUND}")
             default = self.block.attacks_default
             fallback = '""' if default is None else expression(default)
@@ -150,7 +149,7 @@ class RosterCells:
         return found
 
     def passed(self, row: int) -> dict[str, str]:
-        """The acting-order hint (``pycalc.encounter.order_hints``): the line's first log row of the
+        """The acting-order hint (``pycalc.encounter_rows.order_hints``): the line's first log row of the
         round now, and the first row of the round now before it whose attacker acts later in the order
         (empty for a line unnamed, down or without initiative)."""
         r, log = self.roster, self.log
@@ -234,7 +233,7 @@ class RosterCells:
     def bleeding(self, row: int) -> dict[str, str]:
         """Hit points lost to a band that loses them each round (C&C's -7 to -9), in every round after
         the round the log first brought the combatant there (0: it started there), until the round
-        before it was aided, never below the band (the model: pycalc.encounter.bleeding)."""
+        before it was aided, never below the band (the model: pycalc.encounter_state.bleeding)."""
         r, log, rule = self.roster, self.log, self.block.hit_points
         at = lambda key: r.at(key, row)  # noqa: E731
         hp, top = at("lethal_hp"), at("bleed_top")

@@ -2,8 +2,8 @@
 
 The roster in acting order (hit points, state and conditions now) and the attack log's filled rows
 (the last ``RECORD_LOG_SIZE`` of them), read from the Encounter sheet's defined names with INDEX,
-MATCH and SMALL (no SORT, no array formula). The model: :func:`pycalc.encounter.record_order` and
-:func:`pycalc.encounter.record_log_rows`.
+MATCH and SMALL (no SORT, no array formula). The model: :func:`pycalc.encounter_record.record_order` and
+:func:`pycalc.encounter_record.record_log_rows`.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def write_log(book: Workbook, sheet: Worksheet) -> tuple[str, str]:
 
 def bleeding_note(line: str, healed: bool = False) -> str:
     """ "; bleeding 1 HP a round", or "; aided in round 3, bleeding stopped" once aided in a round up
-    to the current one (the model: pycalc.encounter.bleeding_note)."""
+    to the current one (the model: pycalc.encounter_record.bleeding_note)."""
     loss, aided = f"INDEX(ROSTER_BLEED_LOSS,{line})", f"INDEX(ROSTER_AIDED_ROUND,{line})"
     stopped = f'"; aided in round "&{aided}&", bleeding stopped"'
     bleeds = f'"; bleeding "&{loss}&" HP a round"'

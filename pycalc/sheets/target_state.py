@@ -1,4 +1,4 @@
-"""The Attack calculator's target state after the hit (``pycalc.encounter.state_after_hit``), which its
+"""The Attack calculator's target state after the hit (``pycalc.encounter_state.state_after_hit``), which its
 one line names: the kind of damage (empty: normal, or the ruleset's subdual kind, which the picks that
 deal subdual damage set too), the subdual damage the target has taken so far, and the state the
 hit-point states table gives (knocked out rather than dying where the subdual damage keeps the target
