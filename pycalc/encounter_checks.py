@@ -1,4 +1,5 @@
-"""What a log row checks as a GM would by eye: may the attacker still act, is the target down, has it made its attacks this round, is a caster hit while casting; the names it cannot find."""
+"""What a log row checks as a GM would by eye: may the attacker still act, is the target down, has it made
+its attacks this round, is a caster hit while casting; the names it cannot find."""
 
 from __future__ import annotations
 

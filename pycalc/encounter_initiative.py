@@ -1,4 +1,5 @@
-"""The acting order of a round: each combatant's initiative (its dice, modifiers, group rolls, later segments), the order and who acts together, and an action lost to a late number."""
+"""The acting order of a round: each combatant's initiative (its dice, modifiers, group rolls, later
+segments), the order and who acts together, and an action lost to a late number."""
 
 from __future__ import annotations
 

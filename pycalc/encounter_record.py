@@ -1,4 +1,5 @@
-"""The one-page fight record: the order, each combatant's state and notes, the log rows it shows and who acts now."""
+"""The one-page fight record: the order, each combatant's state and notes, the log rows it shows and who
+acts now."""
 
 from __future__ import annotations
 

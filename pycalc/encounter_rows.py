@@ -1,4 +1,5 @@
-"""The attack log resolved row by row: each row's result and hit points lost (``resolve_log``), a heal, the hints of who acts earlier with no line yet, and the roster's state after the log."""
+"""The attack log resolved row by row: each row's result and hit points lost (``resolve_log``), a heal, the
+hints of who acts earlier with no line yet, and the roster's state after the log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Each combatant's state on the roster after the log: hit points and their band, subdual and lethal damage, bleeding, conditions active, morale and a side down, worked out from a resolved log; and the damage that strikes a combatant down."""
+"""Each combatant's state on the roster after the log: hit points and their band, subdual and lethal
+damage, bleeding, conditions active, morale and a side down, worked out from a resolved log; and the
+damage that strikes a combatant down."""
 
 from __future__ import annotations
 

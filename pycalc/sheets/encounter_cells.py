@@ -1,4 +1,5 @@
-"""The Encounter sheets' cells: sheet names and anchors, the calculator's named cells as the log reads them (Calculator), a block of columns (Columns), a row's cell, and the checks and dice text of typed numbers."""
+"""The Encounter sheets' cells: sheet names and anchors, the calculator's named cells as the log reads them
+(Calculator), a block of columns (Columns), a row's cell, and the checks and dice text of typed numbers."""
 
 from __future__ import annotations
 

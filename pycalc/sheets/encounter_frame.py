@@ -1,4 +1,6 @@
-"""The Encounter writer's frame: defined names, headers, the round in use, the next fight's names, the columns' widths. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""The Encounter writer's frame: defined names, headers, the round in use, the next fight's names, the
+columns' widths. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's
+state set up there."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The attack log: its columns, the row formulas copied from the calculator, the picks typed by name. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""The attack log: its columns, the row formulas copied from the calculator, the picks typed by name. A
+part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
 
 from __future__ import annotations
 

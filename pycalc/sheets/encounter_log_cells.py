@@ -1,4 +1,6 @@
-"""One log row's cells (the calculator's resolution with the row's numbers) and the damage kinds: a row's Kind, its subdual part, a heal's hit points. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""One log row's cells (the calculator's resolution with the row's numbers) and the damage kinds: a row's
+Kind, its subdual part, a heal's hit points. A part of ``pycalc.sheets.encounter.EncounterWriter``: its
+methods read the writer's state set up there."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""A log row's checks (may this combatant act, is this round ahead...) and the rows written from their template. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""A log row's checks (may this combatant act, is this round ahead...) and the rows written from their
+template. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set
+up there."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The acting order above the log (who acts now and next). A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""The acting order above the log (who acts now and next). A part of
+``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
 
 from __future__ import annotations
 

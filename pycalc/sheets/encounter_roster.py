@@ -1,4 +1,5 @@
-"""The roster and the conditions block: their columns, inputs and checks. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""The roster and the conditions block: their columns, inputs and checks. A part of
+``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The roster's worked-out cells: hit points and states, initiative and order, creatures, short names, bleeding, morale, conditions now. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods read the writer's state set up there."""
+"""The roster's worked-out cells: hit points and states, initiative and order, creatures, short names,
+bleeding, morale, conditions now. A part of ``pycalc.sheets.encounter.EncounterWriter``: its methods
+read the writer's state set up there."""
 
 from __future__ import annotations
 
