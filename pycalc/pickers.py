@@ -89,7 +89,7 @@ def counts(adding: Adding, kinds: frozenset[str], table_id: str, row: Row) -> bo
     """Whether a picked row counts for an attack of these kinds (its table's ``only``, its gate)."""
     only = adding.only.get(table_id)
     gate = row.values.get(adding.gate) if adding.gate else None
-    return (only is None or only in kinds) and (gate is None or gate == ANY or gate in kinds)
+    return only in (None, ANY, *kinds) and gate in (None, "", ANY, *kinds)
 
 
 def ruled_variants(rules: RuleSet, adding: Adding, table_id: str, column: str) -> dict[str, str]:
@@ -121,12 +121,18 @@ def only_for(adding: Adding, kind: str) -> frozenset[str]:
     return frozenset(table_id for table_id, only in adding.only.items() if only == kind)
 
 
-def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
-    """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
+def counted_picks(adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:
+    """The picked attack kind's words and the picked rows (the kind table's among them) that count
+    for it."""
     found = list(picks)
     kind = next((row for table_id, row in found if table_id == adding.kind_table), None)
     kinds = frozenset() if kind is None else attack_kinds(kind)
-    counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
+    return kinds, [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
+
+
+def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
+    """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
+    kinds, counted = counted_picks(adding, picks)
 
     def given(columns: Columns) -> list[Any]:
         return [

@@ -60,6 +60,7 @@ DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_mul
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
+GATING_KEYS = {"kind_table", "only", "gate"}  # what a situation says beside a list of modifiers tables
 MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
 ROLL_COLUMN = "hit"  # the picker column added to the attack roll: the one that may add dice (type modifier)
 

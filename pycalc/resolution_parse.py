@@ -265,8 +265,6 @@ class ResolutionParser(SituationParser):
         if "note" in data and not isinstance(data["note"], str):
             self.check.fail(data.value_lines["note"], f"{what}.note must be text")
         number = self.number
-        if "situation" in data and data.get("modifiers", OWN) != OWN:
-            self.check.fail(data.key_lines["situation"], f"{what}.situation is read only with modifiers: own")
         if data.get("target") == "descending_ac" and "least_target" in data:
             self.check.fail(
                 data.key_lines["least_target"], f"{what}.least_target is not read with target: descending_ac"
@@ -289,7 +287,12 @@ class ResolutionParser(SituationParser):
             critical=self.get(data, "critical", self.critical, what, Critical()),
             damage=self.get(data, "damage", self.damage, what, DamageRules()),
             modifiers=self.get(data, "modifiers", self.modifiers, what),
-            situation=self.situation(data["situation"], data.value_lines["situation"], f"{what}.situation")
+            situation=self.situation(
+                data["situation"],
+                data.value_lines["situation"],
+                f"{what}.situation",
+                data.get("modifiers", OWN),
+            )
             if "situation" in data
             else None,
             picked_tables=tuple(

@@ -94,6 +94,19 @@ def check_references(
     return problems
 
 
+def _kind_problem(kind_table: Table | None, kind: str) -> str | None:
+    """What is wrong with naming ``kind`` as the attack kind a table or row counts for, if anything: it
+    must be any, a row of the kind table, or melee or ranged where that table has a ``ranged`` column."""
+    rows = [str(row.id) for row in (kind_table.rows if kind_table else ())]
+    if kind == ANY or kind in rows:
+        return None
+    if kind in (MELEE, RANGED):
+        if kind_table is None or "ranged" in kind_table.column_ids:
+            return None
+        return f"{kind!r} needs a 'ranged' column in the kind table {kind_table.id!r}"
+    return f"{kind!r} must be one of {', '.join((MELEE, RANGED, ANY, *rows))}"
+
+
 def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:
     found = [
         t for t, _, kind, _, what in uses.tables if what.endswith("damage.formulas") and kind == "entries"
@@ -118,16 +131,32 @@ def _situation_problems(
             )
         elif column is not None and column not in table.column_ids:
             problems.append(TableProblem(file, line, f"{what}: table {table_id!r} has no column {column!r}"))
+        elif what.endswith(".kind_table") and table.picker != "choice":
+            problems.append(
+                TableProblem(file, line, f"{what}: {table_id!r} must be a choice picker (one kind)")
+            )
     for kind_table, kind, line, what in uses.situation_kinds:
-        table = tables.get(kind_table or "")
-        known = (MELEE, RANGED, ANY, *(str(row.id) for row in (table.rows if table else ())))
-        if kind not in known:
-            problems.append(TableProblem(file, line, f"{what}: {kind!r} must be one of {', '.join(known)}"))
-    for gate, named, line, what in uses.situation_gate:
-        if not any(gate in tables[t].column_ids for t in named if t in tables):
+        problem = _kind_problem(tables.get(kind_table or ""), kind)
+        if problem:
+            problems.append(TableProblem(file, line, f"{what}: {problem}"))
+    for gate, named, kind_table, line, what in uses.situation_gate:
+        gated = [tables[t] for t in dict.fromkeys(named) if t in tables and gate in tables[t].column_ids]
+        if not gated:
             problems.append(
                 TableProblem(file, line, f"{what}: no table of the situation has a column {gate!r}")
             )
+        for table in gated:
+            for row in table.rows:
+                value = row.values.get(gate)
+                problem = (
+                    None if value in (None, "") else _kind_problem(tables.get(kind_table or ""), str(value))
+                )
+                if problem:
+                    problems.append(
+                        TableProblem(
+                            file, line, f"{what}: {table.id} row {row.id!r} at line {row.line}: {problem}"
+                        )
+                    )
     for ruling, line, what in uses.situation_rulings:
         if ruling not in rulings:
             problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))

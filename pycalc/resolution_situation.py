@@ -55,12 +55,17 @@ def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
 
 
 def modifiers_adding(rules: RuleSet) -> pickers.Adding:
-    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each."""
+    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each,
+    gated by the attack's kind as its ``situation`` says."""
     tables = modifier_tables(rules)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
     flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
+    gating = block(rules).situation or pickers.Adding()
     return pickers.Adding(
+        kind_table=gating.kind_table,
+        only=gating.only,
+        gate=gating.gate,
         sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
         products={column: dict.fromkeys(tables, column) for column in products},
         flags={column: dict.fromkeys(tables, column) for column in flags},
@@ -71,13 +76,16 @@ def picked_situation(
     rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()
 ) -> Situation:
     """What the rows a GM picked in the block's ``modifiers`` tables add up to (a choice table's first
-    row by default); dice in a ``hit`` column (Bless's 1d4) are the situation's ``hit_dice``."""
+    row by default), those that count for the picked attack kind; dice in a ``hit`` column (Bless's
+    1d4) are the situation's ``hit_dice``."""
+    adding = modifiers_adding(rules)
     picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
-    totals = pickers.added_up(rules, modifiers_adding(rules), picks)
+    totals = pickers.added_up(rules, adding, picks)
+    _, counted = pickers.counted_picks(adding, picks)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
         hit=totals.sums["hit"],
-        hit_dice=tuple(dice for _, row in picks if (dice := roll_dice(row.values.get("hit"))) is not None),
+        hit_dice=tuple(dice for _, row in counted if (dice := roll_dice(row.values.get("hit"))) is not None),
         ac=totals.sums["ac"],
         damage=totals.sums["damage"],
         multiplier=totals.products["damage_multiplier"],

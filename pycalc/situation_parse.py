@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pycalc.block_parser import BlockParser
-from pycalc.resolution_block import SITUATION_KEYS, Adding
+from pycalc.resolution_block import GATING_KEYS, OWN, SITUATION_KEYS, Adding
 from pycalc.table_files import LocatedDict, LocatedList
 
 
@@ -50,11 +50,17 @@ class SituationParser(BlockParser):
             }
         return parts
 
-    def situation(self, raw: Any, line: int, what: str) -> Adding | None:
+    def situation(self, raw: Any, line: int, what: str, modifiers: Any = OWN) -> Adding | None:
+        """With ``modifiers: own`` every key; beside a list of ``modifiers`` tables (which add up by
+        column name) only the gating keys, over tables of that list."""
         data = self.check.mapping(raw, line, what)
         if data is None:
             return None
-        self.check.keys(data, SITUATION_KEYS, set(), what)
+        listed = modifiers != OWN
+        if listed:
+            self.gating_only(data, modifiers, what)
+        else:
+            self.check.keys(data, SITUATION_KEYS, set(), what)
         kind_table = None
         if "kind_table" in data:
             kind_table = self.situation_table(
@@ -89,7 +95,11 @@ class SituationParser(BlockParser):
         gate = self.column_id(data, "gate", what)
         if gate is not None:
             named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
-            self.uses.situation_gate.append((gate, named, data.value_lines["gate"], f"{what}.gate"))
+            if listed:
+                named += tuple(table for table, _ in self.uses.pickers)
+            self.uses.situation_gate.append(
+                (gate, named, kind_table, data.value_lines["gate"], f"{what}.gate")
+            )
         return Adding(
             kind_table=kind_table,
             sums=parts.get("sums", {}),
@@ -99,3 +109,21 @@ class SituationParser(BlockParser):
             gate=gate,
             ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
         )
+
+    def gating_only(self, data: LocatedDict, modifiers: Any, what: str) -> None:
+        """Beside a list of ``modifiers`` tables the situation only gates them by the attack's kind:
+        its kind table is one of them, and so is every table ``only`` names."""
+        self.check.keys(data, SITUATION_KEYS, {"kind_table"}, what)
+        for key in sorted(set(data) & SITUATION_KEYS - GATING_KEYS):
+            self.check.fail(
+                data.key_lines[key],
+                f"{what}.{key} is read only with modifiers: own (listed tables add up by column name)",
+            )
+        listed = set(modifiers) if isinstance(modifiers, LocatedList) else set()
+        named = [("kind_table", data.get("kind_table"), data.value_lines.get("kind_table", data.line))]
+        only = data.get("only")
+        if isinstance(only, LocatedDict):
+            named += [(f"only.{table}", table, only.key_lines[table]) for table in only]
+        for key, table, table_line in named:
+            if table is not None and table not in listed:
+                self.check.fail(table_line, f"{what}.{key}: {table!r} is not one of resolution.modifiers")

@@ -35,6 +35,8 @@ from pycalc.tables import RuleSet, load_folder, load_ruleset
 from pycalc.udfs import shared
 from tests.parity import same
 from tests.test_d20_heat import heat_mismatches, ruling_draws
+from tests.test_encounter_parity import expected_outputs, random_fight, sheet_inputs
+from tests.test_encounter_parity import mismatches as encounter_mismatches
 
 D6 = dice_module.Dice(1, 6, 0)
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
@@ -273,21 +275,33 @@ def bx_xlsx(build_ruleset: Callable[[str], Path]) -> Path:
 BASE_RULES = "  fumble: none\n  critical: none\n  damage:\n    least: attack_rules.least_damage\n"
 
 
-MAGIC = "situation, magic]"  # the fixture's picker of dice on the roll (Bless 1d4, Bane -1d4)
+MAGIC = "situation, magic]"
+FIXTURE_LOG_PICKS = (
+    "log_picks: [missile_range, cover]"  # the fixture's picker of dice on the roll (Bless 1d4, Bane -1d4)
+)
 
 
 def edited_bx(
-    tmp_path_factory: pytest.TempPathFactory, block: str, name: str, old: str = BASE_RULES, tables: str = ""
+    tmp_path_factory: pytest.TempPathFactory,
+    block: str,
+    name: str,
+    old: str = BASE_RULES,
+    tables: str = "",
+    log_picks: str = "",
 ) -> tuple[RuleSet, Path]:
-    """The fixture with ``old`` in its resolution block replaced by ``block`` and ``tables`` added;
-    without its dice on the roll unless ``block`` lists them (tests/test_roll_dice.py weighs them with
-    these blocks)."""
+    """The fixture with ``old`` in its resolution block replaced by ``block``, ``tables`` added and
+    ``log_picks`` the encounter's (its own by default); without its dice on the roll unless ``block``
+    lists them (tests/test_roll_dice.py weighs them with these blocks)."""
     folder = tmp_path_factory.mktemp("tables") / "bx"
     shutil.copytree(FIXTURE, folder)
     header = folder / "ruleset.yaml"
     text = header.read_text().replace(MAGIC, "situation]")
     assert old in text
-    header.write_text(text.replace(old, block))
+    text = text.replace(old, block)
+    if log_picks:
+        assert FIXTURE_LOG_PICKS in text
+        text = text.replace(FIXTURE_LOG_PICKS, f"log_picks: [{log_picks}]")
+    header.write_text(text)
     found = folder / "attack.yaml"
     found.write_text(found.read_text() + tables)
     return load_folder(folder), rebuilt(folder, tmp_path_factory.mktemp(name))
@@ -695,3 +709,135 @@ def test_the_picked_weapon_drives_the_critical_in_the_sheet(calc, weapon_bx):
     assert len({row["ATTACK_CRIT_CHANCE"] for row in grids}) == 3  # the calculator's odds follow the pick
     problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default pick
     assert not problems and compared, problems[:5]
+
+
+GATED_BLOCK = (
+    BASE_RULES
+    + """  modifiers: [attack_kind, missile_range, cover, footing, magic]
+  situation:
+    kind_table: attack_kind
+    only: {missile_range: ranged, cover: ranged}
+    gate: attack
+"""
+)
+GATED_TABLES = """
+  attack_kind:
+    title: Attack kind
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      ranged: {label: Ranged, type: bool}
+    rows:
+      - {id: sword, label: Sword, ranged: false}
+      - {id: spear, label: Spear (set against a charge), ranged: false}
+      - {id: bow, label: Bow, ranged: true}
+
+  footing:
+    title: Footing
+    kind: entries
+    picker: toggle
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: modifier}
+      ac: {label: Defender's AC, type: int}
+      attack: {label: Counts for, type: text}
+    rows:
+      - {id: higher_ground, label: Higher ground, hit: 1, ac: 0, attack: melee}
+      - {id: aimed, label: Aimed shot, hit: 2, ac: 0, attack: ranged}
+      - {id: in_shadow, label: Defender in shadow, hit: -1, ac: 0, attack: any}
+      - {id: set_spear, label: Spear set against a charge, hit: 1, ac: -1, attack: spear}
+      - {id: war_chant, label: War chant, hit: 1d6, ac: 0, attack: ""}
+      - {id: frenzy, label: Frenzy, hit: 1d4, ac: 0, attack: melee}
+"""
+
+
+@pytest.fixture(scope="module")
+def gated_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """Pickers that count for some attack kinds only: missile range and cover for a ranged kind (the
+    picked kind's ``ranged`` column), footing rows by their ``attack`` column (melee, ranged, any, a
+    kind's id, or empty: every kind), a die on the roll among them: still no Python."""
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(
+        tmp_path_factory, GATED_BLOCK, "bx-gated", old, GATED_TABLES, "attack_kind, missile_range, cover"
+    )
+
+
+def test_pickers_count_for_the_picked_attack_kind_by_hand(gated_bx):
+    rules, _ = gated_bx
+    ticked = frozenset(("footing", row.id) for row in rules.table("footing").rows)
+    far = {"missile_range": "Long range", "cover": "Partial cover"}  # -1 and -2, ranged only
+
+    def situation(kind: str) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+        inputs = CalculatorInputs(choices={**far, "attack_kind": kind}, toggles=ticked)
+        _, _, where = attack_and_damage(rules, inputs, D6)
+        return where.hit, where.ac, where.hit_dice
+
+    # higher ground +1, shadow -1; the war chant's 1d6 counts for every kind, the frenzy's 1d4 for melee
+    assert situation("Sword") == (1 - 1, 0, ((1, 6), (1, 4)))
+    assert situation("Spear (set against a charge)") == (1 - 1 + 1, -1, ((1, 6), (1, 4)))
+    assert situation("Bow") == (-1 - 2 + 2 - 1, 0, ((1, 6),))  # long range, cover, aimed, shadow
+
+
+def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
+    rules, xlsx = gated_bx
+    cases = list(scenarios(rules, 200, 23))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    kinds = {one.choices["attack_kind"] for one in cases if "attack_kind" in one.choices}
+    assert len(kinds) == 3  # every kind drawn, melee, ranged and the one a row names
+    problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default picks
+    assert not problems and compared, problems[:5]
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ("kind_table: attack_kind", "kind_table: cover_kind"),
+        ("    gate: attack\n", "    gate: attack\n    sums: {hit: [footing]}\n"),
+        ("only: {missile_range: ranged, cover: ranged}", "only: {missile_range: thrown}"),
+        ("only: {missile_range: ranged, cover: ranged}", "only: {situation: ranged}"),
+        ("attack: spear}", "attack: lance}"),
+    ],
+)
+def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):
+    folder = tmp_path / "tables" / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    text = (
+        header.read_text()
+        .replace(MAGIC, "situation]")
+        .replace(BASE_RULES + "  modifiers: [missile_range, cover, situation]\n", GATED_BLOCK)
+    )
+    tables = folder / "attack.yaml"
+    tables.write_text(tables.read_text() + GATED_TABLES)
+    if edit.startswith("attack: "):
+        tables.write_text(tables.read_text().replace(edit, said))
+    else:
+        text = text.replace(edit, said)
+    header.write_text(text)
+    out = tmp_path / "out"
+    assert build.main(["--tables", str(folder.parent), "--out", str(out), "--quiet"]) != 0
+    error = capsys.readouterr().err
+    assert "bx/" in error and ".yaml:" in error, error
+    assert not out.exists() or not any(out.glob("*.xlsx"))
+
+
+@pytest.mark.timeout(600)
+def test_encounter_log_rows_count_picks_for_their_attack_kind(calc, gated_bx):
+    """A log row's picked kind gates its other picks as the calculator's does (the encounter model)."""
+    rules, xlsx = gated_bx
+    chance = random.Random("encounter-gated")
+    fights = [random_fight(rules, chance) for _ in range(40)]
+    expected = [expected_outputs(rules, fight) for fight in fights]
+    present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
+    inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
+    results = calc.evaluate_columns(xlsx, inputs, list(expected[0]))
+    found = [
+        m
+        for i, (e, g) in enumerate(zip(expected, results, strict=True))
+        for m in encounter_mismatches(e, g, i)
+    ]
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    kinds = {attack.picks.get("attack_kind") for fight in fights for attack in fight.attacks if attack.picks}
+    assert len(kinds - {None}) == 3

@@ -251,8 +251,15 @@ CASES = [
         "cnc",
         "  modifiers: own\n",
         "  modifiers: [cover]\n",
-        "  situation:",
-        "resolution.situation is read only with modifiers: own",
+        "    sums:",
+        "resolution.situation.sums is read only with modifiers: own",
+    ),
+    (
+        "cnc",
+        "  modifiers: own\n",
+        "  modifiers: [cover]\n",
+        "    kind_table: attack_types",
+        "resolution.situation.kind_table: 'attack_types' is not one of resolution.modifiers",
     ),
 ]
 

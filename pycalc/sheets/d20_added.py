@@ -24,7 +24,7 @@ from pycalc.sheets.common import (
     put,
     put_formula,
 )
-from pycalc.sheets.d20_pickers import picker_tables
+from pycalc.sheets.d20_pickers import counts_when, picker_tables
 from pycalc.sheets.formulas import const, q
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.table_files import roll_dice
@@ -61,6 +61,10 @@ def dice_rows(rules: RuleSet, block: Resolution) -> list[DiceRow]:
                 picked = f"{pick_name(table.id)}={const(table.id, str(row.id), 'label')}"
             else:
                 picked = f"{pick_name(table.id, str(row.id))}=TRUE"
+            gate = block.situation.gate if block.situation else None
+            counts = counts_when(rules, block, table, const(table.id, str(row.id), str(gate)))
+            if counts is not None:  # a row for some attack kinds only
+                picked = f"AND({picked},{counts})"
             found.append(DiceRow(picked, const(table.id, str(row.id), HIT_COLUMN), *dice))
     return found
 

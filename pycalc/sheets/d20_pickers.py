@@ -4,13 +4,14 @@ row changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution_situation
-from pycalc.resolution_block import Resolution
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -22,8 +23,8 @@ from pycalc.sheets.common import (
     table_name,
 )
 from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input
-from pycalc.sheets.formulas import by_label, const
-from pycalc.sheets.situation_cells import Pickers, column_terms, pick_name, picked
+from pycalc.sheets.formulas import by_label, const, q
+from pycalc.sheets.situation_cells import by_id, pick_name
 from pycalc.tables import RuleSet, Table
 
 
@@ -31,13 +32,46 @@ def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
     return [rules.table(table_id) for table_id in block.modifiers or ()]
 
 
-def pickers(rules: RuleSet, block: Resolution) -> Pickers:
-    tables = picker_tables(rules, block)
-    return Pickers(
-        tuple(t.id for t in tables if t.picker == "choice"),
-        tuple(t.id for t in tables if t.picker != "choice"),
-        order=tuple(t.id for t in tables),
-    )
+def picked_kind(rules: RuleSet, gating: Adding) -> tuple[str, str | None]:
+    """The picked attack kind's id and, where its table has a ``ranged`` column, its word (melee or
+    ranged), as formulas (``pycalc.pickers.attack_kinds``)."""
+    assert gating.kind_table is not None  # the parser requires it beside a list of tables
+    pick = pick_name(gating.kind_table)
+    kind_id = by_label(gating.kind_table, "id", pick)
+    if "ranged" not in rules.table(gating.kind_table).column_ids:
+        return kind_id, None
+    return kind_id, f'IF({by_label(gating.kind_table, "ranged", pick)}=TRUE,"{RANGED}","{MELEE}")'
+
+
+def only_counts(rules: RuleSet, gating: Adding, only: str) -> str | None:
+    """TRUE while the picked kind is ``only`` (any, melee, ranged or a kind's id); None for any."""
+    if only == ANY:
+        return None
+    kind_id, word = picked_kind(rules, gating)
+    return f"{word if only in (MELEE, RANGED) and word else kind_id}={q(only)}"
+
+
+def gate_counts(rules: RuleSet, gating: Adding, gate_value: str) -> str:
+    """TRUE while a row whose gate cell is ``gate_value`` (a formula) counts: empty, any, the picked
+    kind's id or its word."""
+    kind_id, word = picked_kind(rules, gating)
+    kinds = [kind_id] + ([word] if word else [])
+    return f"OR({','.join(f'{gate_value}={kind}' for kind in [q(''), q(ANY), *kinds])})"
+
+
+def counts_when(rules: RuleSet, block: Resolution, table: Table, gate_value: str) -> str | None:
+    """TRUE while a picked row of ``table`` (its gate cell read by ``gate_value``) counts for the
+    picked attack kind, by its table's ``only`` and its gate (``pycalc.pickers.counts``); None: always."""
+    gating = block.situation
+    if gating is None:
+        return None
+    only = gating.only.get(table.id)
+    conditions = [
+        only_counts(rules, gating, only) if only else None,
+        gate_counts(rules, gating, gate_value) if gating.gate in table.column_ids else None,
+    ]
+    found = [condition for condition in conditions if condition is not None]
+    return None if not found else found[0] if len(found) == 1 else f"AND({','.join(found)})"
 
 
 def picked_terms(
@@ -48,15 +82,28 @@ def picked_terms(
     ticked: Callable[[str, str], str],
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
-    ``ticked(is_ticked, value)`` for each row of a toggle table."""
-    situation = pickers(rules, block)
-    return column_terms(
-        rules,
-        situation,
-        column,
-        lambda table_id: chosen(picked(situation, table_id, column)),
-        lambda box, value: ticked(f"{box}=TRUE", value),
-    )
+    ``ticked(is_ticked, value)`` for each row of a toggle table, and for a row that counts only for
+    some attack kinds (``situation``) ``ticked`` while it counts."""
+    gate = block.situation.gate if block.situation else None
+    terms = []
+    for table in picker_tables(rules, block):
+        if column not in table.column_ids:
+            continue
+        if table.picker == "choice":
+            name = pick_name(table.id)
+            value = by_label(table.id, column, name)
+            counts = counts_when(rules, block, table, by_label(table.id, str(gate), name))
+            terms.append(chosen(value) if counts is None else ticked(counts, value))
+            continue
+        for row in table.rows:
+            tick = f"{pick_name(table.id, str(row.id))}=TRUE"
+            counts = counts_when(rules, block, table, const(table.id, str(row.id), str(gate)))
+            terms.append(
+                ticked(
+                    tick if counts is None else f"AND({tick},{counts})", const(table.id, str(row.id), column)
+                )
+            )
+    return terms
 
 
 def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
@@ -95,9 +142,35 @@ FLAG_WORDS = (
 )
 
 
-def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
-    """A short text of what a row changes, read from its cells (``value_of(column)``): the numbers
-    stay in the table sheet."""
+def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
+    """The note's words on attack kinds (``situation``): a kind's melee or ranged, or "ranged only" (the
+    kind's label for one kind) for a row that counts for one kind only (its gate cell)."""
+    gating = block.situation
+    if gating is None or gating.kind_table is None:
+        return []
+    if table.id == gating.kind_table and "ranged" in table.column_ids:
+        return [f'IF({value_of("ranged")}=TRUE,"{RANGED} attack ","{MELEE} attack ")']
+    if gating.gate not in table.column_ids:
+        return []
+    gate = value_of(str(gating.gate))
+    kind = f"IFERROR({by_id(gating.kind_table, 'label', gate)},{gate})"
+    return [f'IF(OR({gate}="",{gate}="{ANY}"),"",{kind}&" only ")']
+
+
+def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
+    """What a table's title adds when it counts for one attack kind only: " (ranged attacks only)"."""
+    only = block.situation.only.get(table.id) if block.situation else None
+    if only in (None, ANY):
+        return ""
+    if only in (MELEE, RANGED):
+        return f" ({only} attacks only)"
+    assert block.situation is not None and block.situation.kind_table is not None
+    return f" ({rules.table(block.situation.kind_table).entry(only).label} only)"
+
+
+def effect_text(table: Table, value_of: Callable[[str], str], gated: Sequence[str] = ()) -> str:
+    """A short text of what a row changes, read from its cells (``value_of(column)``), then ``gated``
+    (``kind_words``): the numbers stay in the table sheet."""
     dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
     parts = [
         signed_dice(value_of(column), word)
@@ -117,6 +190,7 @@ def effect_text(table: Table, value_of: Callable[[str], str]) -> str:
         for column, word in FLAG_WORDS
         if column in table.column_ids
     ]
+    parts += gated
     return f"TRIM({'&'.join(parts)})" if parts else '""'
 
 
@@ -133,7 +207,7 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
     row = top + 1
     for table in picker_tables(rules, block):
         if table.picker == "choice":
-            put(sheet.cell(row, OUT_LABEL), table.title)
+            put(sheet.cell(row, OUT_LABEL), table.title + only_words(rules, block, table))
             name = pick_name(table.id)
             put_input(
                 book,
@@ -145,22 +219,22 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
                 f"pick from the list ({table.title})",
             )
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
-            chosen = effect_text(
-                table, lambda column, name=name, table_id=table.id: by_label(table_id, column, name)
-            )
+            value_of = partial(by_label, table.id, label_expr=name)
+            chosen = effect_text(table, value_of, kind_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
             row += 1
             continue
-        put(sheet.cell(row, OUT_LABEL), f"{table.title} (tick what applies)").font = BOLD
+        put(
+            sheet.cell(row, OUT_LABEL), f"{table.title}{only_words(rules, block, table)} (tick what applies)"
+        ).font = BOLD
         row += 1
         for entry in table.rows:
             put(sheet.cell(row, OUT_LABEL), str(entry.label)).alignment = WRAP
             name = pick_name(table.id, str(entry.id))
             put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
-            ticked = effect_text(
-                table, lambda column, entry=entry, table_id=table.id: const(table_id, str(entry.id), column)
-            )
+            value_of = partial(const, table.id, str(entry.id))
+            ticked = effect_text(table, value_of, kind_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
             row += 1
     return row
