@@ -56,7 +56,7 @@ TOP_KEYS = {
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
-DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
+DAMAGE_KEYS = {"least", "deals", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
@@ -190,6 +190,7 @@ class Stage:
 @dataclass(frozen=True)
 class DamageRules:
     least: Any = 0
+    deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)
     formulas: FormulaTable | None = None
     hit: Any = HIT_FORMULA
     critical: Any = None  # None: a critical deals what a hit deals

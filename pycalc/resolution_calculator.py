@@ -291,8 +291,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         )
     needed = follow_needed(rules, attack, inputs.roll)
     try:
-        if outcome in HITS:
-            dice_module.parse(dice_text)  # a badly written dice says so on a hit
+        if outcome in HITS and resolution_damage.deals(rules, damage):
+            dice_module.parse(dice_text)  # a badly written dice says so on a hit that deals damage
         amount = resolution_damage.attack_damage(
             rules,
             attack,

@@ -80,6 +80,11 @@ def natural_penalty(rules: RuleSet, attack: Attack, roll: int) -> int:
     return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0
 
 
+def deals(rules: RuleSet, damage: Damage) -> bool:
+    """Whether a hit deals damage: the attack's own say (cnc's kind) and the block's ``damage.deals``."""
+    return damage.deals_damage and bool(get(rules, block(rules).damage.deals))
+
+
 def least(rules: RuleSet, damage: Damage) -> int:
     return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least
 
@@ -168,7 +173,7 @@ def attack_damage(
     """Damage of the attack: 0 for a miss or fumble, '' while a roll it needs is not entered
     (the critical chart's follow roll, the damage roll, ``extra_roll``: what the further rolls of a
     formula with ``rerolled`` show together)."""
-    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:
+    if outcome not in (HIT, CRITICAL) or not deals(rules, damage):
         return 0
     found = formula_for(rules, attack, damage, outcome, follow)
     if found is None:

@@ -60,7 +60,7 @@ def outcome_weights(
         )
         for follow, chance in followed:
             outcome = resolution_results.resolve(rules, attack, roll, follow)
-            if outcome not in HITS or not damage.deals_damage:
+            if outcome not in HITS or not resolution_damage.deals(rules, damage):
                 missed.append(chance)
                 continue
             if (outcome, follow) not in formulas:

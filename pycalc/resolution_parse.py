@@ -226,6 +226,7 @@ class ResolutionParser(SituationParser):
         formula = self.formula
         return DamageRules(
             least=self.get(data, "least", self.number, what, 0),
+            deals=self.get(data, "deals", self.flag, what, True),
             formulas=self.get(data, "formulas", self.formulas, what),
             hit=self.get(data, "hit", formula, what, HIT_FORMULA),
             critical=self.get(data, "critical", formula, what),

@@ -711,15 +711,17 @@ def test_the_picked_weapon_drives_the_critical_in_the_sheet(calc, weapon_bx):
     assert not problems and compared, problems[:5]
 
 
-GATED_BLOCK = (
-    BASE_RULES
-    + """  modifiers: [attack_kind, missile_range, cover, footing, magic]
+GATED_BLOCK = """  fumble: none
+  critical: none
+  damage:
+    least: attack_rules.least_damage
+    deals: attack_kind.picked.deals_damage
+  modifiers: [attack_kind, missile_range, cover, footing, magic]
   situation:
     kind_table: attack_kind
     only: {missile_range: ranged, cover: ranged}
     gate: attack
 """
-)
 GATED_TABLES = """
   attack_kind:
     title: Attack kind
@@ -728,10 +730,12 @@ GATED_TABLES = """
     source: {section: Attacking}
     columns:
       ranged: {label: Ranged, type: bool}
+      deals_damage: {label: Deals damage, type: bool}
     rows:
-      - {id: sword, label: Sword, ranged: false}
-      - {id: spear, label: Spear (set against a charge), ranged: false}
-      - {id: bow, label: Bow, ranged: true}
+      - {id: sword, label: Sword, ranged: false, deals_damage: true}
+      - {id: spear, label: Spear (set against a charge), ranged: false, deals_damage: true}
+      - {id: bow, label: Bow, ranged: true, deals_damage: true}
+      - {id: disarm, label: Disarm (no damage), ranged: false, deals_damage: false}
 
   footing:
     title: Footing
@@ -768,6 +772,13 @@ def test_pickers_count_for_the_picked_attack_kind_by_hand(gated_bx):
     ticked = frozenset(("footing", row.id) for row in rules.table("footing").rows)
     far = {"missile_range": "Long range", "cover": "Partial cover"}  # -1 and -2, ranged only
 
+    disarm = CalculatorInputs(
+        bonus=5, target=10, roll=15, damage_roll=6, choices={"attack_kind": "Disarm (no damage)"}
+    )
+    assert attack_outputs(rules, disarm)["ATTACK_RESULT"] == "Hit"
+    assert attack_outputs(rules, disarm)["ATTACK_DAMAGE"] == 0  # damage.deals from the picked kind
+    assert attack_outputs(rules, replace(disarm, choices={}))["ATTACK_DAMAGE"] == 6
+
     def situation(kind: str) -> tuple[int, int, tuple[tuple[int, int], ...]]:
         inputs = CalculatorInputs(choices={**far, "attack_kind": kind}, toggles=ticked)
         _, _, where = attack_and_damage(rules, inputs, D6)
@@ -785,7 +796,9 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
     found = mismatches(calc, rules, xlsx, cases)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
     kinds = {one.choices["attack_kind"] for one in cases if "attack_kind" in one.choices}
-    assert len(kinds) == 3  # every kind drawn, melee, ranged and the one a row names
+    assert len(kinds) == 4  # every kind drawn, melee, ranged, the one a row names, one dealing no damage
+    dealt = {attack_outputs(rules, one)["ATTACK_DAMAGE"] for one in cases if "Disarm" in str(one.choices)}
+    assert dealt <= {0, ""} and 0 in dealt
     problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default picks
     assert not problems and compared, problems[:5]
 
@@ -798,6 +811,7 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
         ("only: {missile_range: ranged, cover: ranged}", "only: {missile_range: thrown}"),
         ("only: {missile_range: ranged, cover: ranged}", "only: {situation: ranged}"),
         ("attack: spear}", "attack: lance}"),
+        ("deals: attack_kind.picked.deals_damage", "deals: attack_kind.picked.dealt"),
     ],
 )
 def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):
@@ -840,4 +854,4 @@ def test_encounter_log_rows_count_picks_for_their_attack_kind(calc, gated_bx):
     ]
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
     kinds = {attack.picks.get("attack_kind") for fight in fights for attack in fight.attacks if attack.picks}
-    assert len(kinds - {None}) == 3
+    assert len(kinds - {None}) == 4

@@ -190,7 +190,13 @@ class Formulas(RollFormulas):
         """A hit's damage never below the least, or 0 when the hit deals none (``resolution.amount``,
         ``Damage.least`` and ``Damage.deals_damage``)."""
         least = expr(self.block.damage.least) if self.c.least is None else self.c.least
-        return choose(self.c.deals_damage, f"MAX({least},{amount})", "0")
+        return choose(self.deals(), f"MAX({least},{amount})", "0")
+
+    def deals(self) -> str:
+        """TRUE when a hit deals damage (``resolution_damage.deals``): the calculator's own say and the
+        block's ``damage.deals``."""
+        flags = [flag for flag in (self.c.deals_damage, expr(self.block.damage.deals)) if flag != "TRUE"]
+        return "TRUE" if not flags else flags[0] if len(flags) == 1 else f"AND({','.join(flags)})"
 
     # --------------------------------------------------------------------------- the natural penalty
 
@@ -287,8 +293,11 @@ class Formulas(RollFormulas):
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
+        no_damage = f'AND({c.result}<>"Hit",{c.result}<>"Critical")'
+        if self.deals() != "TRUE":  # a hit that deals none needs no damage roll
+            no_damage = f"OR({no_damage},NOT({self.deals()}))"
         return (
-            f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF(AND({c.result}<>"Hit",{c.result}<>"Critical"),0,'
+            f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF({no_damage},0,'
             f'IF({c.dice_message}<>"",{c.dice_message},IF({chart_waits},"",'
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"

@@ -2739,7 +2739,7 @@ _SOURCES = {
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
-        'DAMAGE_KEYS = {"least", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
+        'DAMAGE_KEYS = {"least", "deals", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}\n'
         'DAMAGE_KEYS |= {"multipliers"}\n'
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
         'SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}\n'
@@ -2873,6 +2873,7 @@ _SOURCES = {
         '@dataclass(frozen=True)\n'
         'class DamageRules:\n'
         '    least: Any = 0\n'
+        "    deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)\n"
         '    formulas: FormulaTable | None = None\n'
         '    hit: Any = HIT_FORMULA\n'
         '    critical: Any = None  # None: a critical deals what a hit deals\n'
@@ -3251,8 +3252,8 @@ _SOURCES = {
         '        )\n'
         '    needed = follow_needed(rules, attack, inputs.roll)\n'
         '    try:\n'
-        '        if outcome in HITS:\n'
-        '            dice_module.parse(dice_text)  # a badly written dice says so on a hit\n'
+        '        if outcome in HITS and resolution_damage.deals(rules, damage):\n'
+        '            dice_module.parse(dice_text)  # a badly written dice says so on a hit that deals damage\n'
         '        amount = resolution_damage.attack_damage(\n'
         '            rules,\n'
         '            attack,\n'
@@ -3452,6 +3453,11 @@ _SOURCES = {
         '    return (basis - above) * int(get(rules, penalty.per_point)) if basis > above else 0\n'
         '\n'
         '\n'
+        'def deals(rules: RuleSet, damage: Damage) -> bool:\n'
+        '    """Whether a hit deals damage: the attack\'s own say (cnc\'s kind) and the block\'s ``damage.deals``."""\n'
+        '    return damage.deals_damage and bool(get(rules, block(rules).damage.deals))\n'
+        '\n'
+        '\n'
         'def least(rules: RuleSet, damage: Damage) -> int:\n'
         '    return int(get(rules, block(rules).damage.least)) if damage.least is None else damage.least\n'
         '\n'
@@ -3540,7 +3546,7 @@ _SOURCES = {
         '    """Damage of the attack: 0 for a miss or fumble, \'\' while a roll it needs is not entered\n'
         "    (the critical chart's follow roll, the damage roll, ``extra_roll``: what the further rolls of a\n"
         '    formula with ``rerolled`` show together)."""\n'
-        '    if outcome not in (HIT, CRITICAL) or not damage.deals_damage:\n'
+        '    if outcome not in (HIT, CRITICAL) or not deals(rules, damage):\n'
         '        return 0\n'
         '    found = formula_for(rules, attack, damage, outcome, follow)\n'
         '    if found is None:\n'
@@ -3622,7 +3628,7 @@ _SOURCES = {
         '        )\n'
         '        for follow, chance in followed:\n'
         '            outcome = resolution_results.resolve(rules, attack, roll, follow)\n'
-        '            if outcome not in HITS or not damage.deals_damage:\n'
+        '            if outcome not in HITS or not resolution_damage.deals(rules, damage):\n'
         '                missed.append(chance)\n'
         '                continue\n'
         '            if (outcome, follow) not in formulas:\n'
@@ -3950,6 +3956,7 @@ _SOURCES = {
         '        formula = self.formula\n'
         '        return DamageRules(\n'
         '            least=self.get(data, "least", self.number, what, 0),\n'
+        '            deals=self.get(data, "deals", self.flag, what, True),\n'
         '            formulas=self.get(data, "formulas", self.formulas, what),\n'
         '            hit=self.get(data, "hit", formula, what, HIT_FORMULA),\n'
         '            critical=self.get(data, "critical", formula, what),\n'
@@ -11742,6 +11749,7 @@ _TABLES = {
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'damage_rules'], ['entry', 'minimum_damage'], ['column', 'value'],
                            ['line', 38]]]],
+                        ['deals', True],
                         ['formulas',
                          ['object', 'pycalc.resolution_block:FormulaTable',
                           [['table', 'outcomes'],
