@@ -56,11 +56,25 @@ TOP_KEYS = {
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
-DAMAGE_KEYS = {"least", "deals", "formulas", "hit", "critical", "auto_hit", "auto_hit_multiplied", "natural_penalty"}
+DAMAGE_KEYS = {
+    "least",
+    "deals",
+    "formulas",
+    "hit",
+    "critical",
+    "auto_hit",
+    "auto_hit_multiplied",
+    "natural_penalty",
+}
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
-GATING_KEYS = {"kind_table", "only", "gate"}  # what a situation says beside a list of modifiers tables
+LISTED_KEYS = {
+    "kind_table",
+    "only",
+    "gate",
+    "ruled",
+}  # what a situation says beside a list of modifiers tables
 MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
 ROLL_COLUMN = "hit"  # the picker column added to the attack roll: the one that may add dice (type modifier)
 

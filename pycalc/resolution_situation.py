@@ -55,17 +55,18 @@ def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
 
 
 def modifiers_adding(rules: RuleSet) -> pickers.Adding:
-    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each,
-    gated by the attack's kind as its ``situation`` says."""
+    """How the block's ``modifiers`` tables add up: every part is the column of its own name in each
+    (or its variant by ruling), gated by the attack's kind, as its ``situation`` says."""
     tables = modifier_tables(rules)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
     flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
-    gating = block(rules).situation or pickers.Adding()
+    declared = block(rules).situation or pickers.Adding()
     return pickers.Adding(
-        kind_table=gating.kind_table,
-        only=gating.only,
-        gate=gating.gate,
+        kind_table=declared.kind_table,
+        only=declared.only,
+        gate=declared.gate,
+        ruled=declared.ruled,
         sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
         products={column: dict.fromkeys(tables, column) for column in products},
         flags={column: dict.fromkeys(tables, column) for column in flags},

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pycalc.block_parser import BlockParser
-from pycalc.resolution_block import GATING_KEYS, OWN, SITUATION_KEYS, Adding
+from pycalc.resolution_block import LISTED_KEYS, OWN, SITUATION_KEYS, Adding
 from pycalc.table_files import LocatedDict, LocatedList
 
 
@@ -52,13 +52,13 @@ class SituationParser(BlockParser):
 
     def situation(self, raw: Any, line: int, what: str, modifiers: Any = OWN) -> Adding | None:
         """With ``modifiers: own`` every key; beside a list of ``modifiers`` tables (which add up by
-        column name) only the gating keys, over tables of that list."""
+        column name) only the gates and rulings, over tables of that list."""
         data = self.check.mapping(raw, line, what)
         if data is None:
             return None
         listed = modifiers != OWN
         if listed:
-            self.gating_only(data, modifiers, what)
+            self.listed_only(data, modifiers, what)
         else:
             self.check.keys(data, SITUATION_KEYS, set(), what)
         kind_table = None
@@ -110,20 +110,23 @@ class SituationParser(BlockParser):
             ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
         )
 
-    def gating_only(self, data: LocatedDict, modifiers: Any, what: str) -> None:
-        """Beside a list of ``modifiers`` tables the situation only gates them by the attack's kind:
-        its kind table is one of them, and so is every table ``only`` names."""
-        self.check.keys(data, SITUATION_KEYS, {"kind_table"}, what)
-        for key in sorted(set(data) & SITUATION_KEYS - GATING_KEYS):
+    def listed_only(self, data: LocatedDict, modifiers: Any, what: str) -> None:
+        """Beside a list of ``modifiers`` tables the situation only gates them by the attack's kind
+        (``kind_table``, one of them, with ``only`` or ``gate``) and reads columns by ruling (``ruled``),
+        each over tables of that list."""
+        gates = {"only", "gate"} & set(data)
+        self.check.keys(data, SITUATION_KEYS, {"kind_table"} if gates else set(), what)
+        for key in sorted(set(data) & SITUATION_KEYS - LISTED_KEYS):
             self.check.fail(
                 data.key_lines[key],
                 f"{what}.{key} is read only with modifiers: own (listed tables add up by column name)",
             )
         listed = set(modifiers) if isinstance(modifiers, LocatedList) else set()
         named = [("kind_table", data.get("kind_table"), data.value_lines.get("kind_table", data.line))]
-        only = data.get("only")
-        if isinstance(only, LocatedDict):
-            named += [(f"only.{table}", table, only.key_lines[table]) for table in only]
+        for key in ("only", "ruled"):
+            tables = data.get(key)
+            if isinstance(tables, LocatedDict):
+                named += [(f"{key}.{table}", table, tables.key_lines[table]) for table in tables]
         for key, table, table_line in named:
             if table is not None and table not in listed:
                 self.check.fail(table_line, f"{what}.{key}: {table!r} is not one of resolution.modifiers")

@@ -721,6 +721,7 @@ GATED_BLOCK = """  fumble: none
     kind_table: attack_kind
     only: {missile_range: ranged, cover: ranged}
     gate: attack
+    ruled: {footing: footing_rule}
 """
 GATED_TABLES = """
   attack_kind:
@@ -742,17 +743,29 @@ GATED_TABLES = """
     kind: entries
     picker: toggle
     source: {section: Attacking}
+    ruling: footing_rule
     columns:
       hit: {label: To hit, type: modifier}
+      hit_house: {label: To hit (house rule), type: int}
       ac: {label: Defender's AC, type: int}
       attack: {label: Counts for, type: text}
     rows:
-      - {id: higher_ground, label: Higher ground, hit: 1, ac: 0, attack: melee}
-      - {id: aimed, label: Aimed shot, hit: 2, ac: 0, attack: ranged}
-      - {id: in_shadow, label: Defender in shadow, hit: -1, ac: 0, attack: any}
-      - {id: set_spear, label: Spear set against a charge, hit: 1, ac: -1, attack: spear}
-      - {id: war_chant, label: War chant, hit: 1d6, ac: 0, attack: ""}
-      - {id: frenzy, label: Frenzy, hit: 1d4, ac: 0, attack: melee}
+      - {id: higher_ground, label: Higher ground, hit: 1, hit_house: 2, ac: 0, attack: melee}
+      - {id: aimed, label: Aimed shot, hit: 2, hit_house: 1, ac: 0, attack: ranged}
+      - {id: in_shadow, label: Defender in shadow, hit: -1, hit_house: -2, ac: 0, attack: any}
+      - {id: set_spear, label: Spear set against a charge, hit: 1, hit_house: 3, ac: -1, attack: spear}
+      - {id: war_chant, label: War chant, hit: 1d6, hit_house: 0, ac: 0, attack: ""}
+      - {id: frenzy, label: Frenzy, hit: 1d4, hit_house: 0, ac: 0, attack: melee}
+
+rulings:
+  footing_rule:
+    label: Footing's to-hit numbers
+    default: book
+    choices:
+      book: the book's numbers (hit)
+      house: the house numbers (hit_house)
+    source: {section: Attacking}
+    why: a test ruling
 """
 
 
@@ -788,13 +801,18 @@ def test_pickers_count_for_the_picked_attack_kind_by_hand(gated_bx):
     assert situation("Sword") == (1 - 1, 0, ((1, 6), (1, 4)))
     assert situation("Spear (set against a charge)") == (1 - 1 + 1, -1, ((1, 6), (1, 4)))
     assert situation("Bow") == (-1 - 2 + 2 - 1, 0, ((1, 6),))  # long range, cover, aimed, shadow
+    rules = replace(rules, chosen={**rules.chosen, "footing_rule": "house"})  # footing reads hit_house
+    assert situation("Sword") == (2 - 2, 0, ((1, 6), (1, 4)))
+    assert situation("Spear (set against a charge)") == (2 - 2 + 3, -1, ((1, 6), (1, 4)))
 
 
 def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
     rules, xlsx = gated_bx
     cases = list(scenarios(rules, 200, 23))
-    found = mismatches(calc, rules, xlsx, cases)
+    flips = ruling_draws(rules, len(cases) - 1, 23)  # the house numbers in about half the cases
+    found = mismatches(calc, rules, xlsx, cases, flips)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    assert {flip.get("footing_rule") for flip in flips} == {None, "book", "house"}
     kinds = {one.choices["attack_kind"] for one in cases if "attack_kind" in one.choices}
     assert len(kinds) == 4  # every kind drawn, melee, ranged, the one a row names, one dealing no damage
     dealt = {attack_outputs(rules, one)["ATTACK_DAMAGE"] for one in cases if "Disarm" in str(one.choices)}
@@ -812,6 +830,8 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
         ("only: {missile_range: ranged, cover: ranged}", "only: {situation: ranged}"),
         ("attack: spear}", "attack: lance}"),
         ("deals: attack_kind.picked.deals_damage", "deals: attack_kind.picked.dealt"),
+        ("ruled: {footing: footing_rule}", "ruled: {footing: footing_rules}"),
+        ("ruled: {footing: footing_rule}", "ruled: {situation: footing_rule}"),
     ],
 )
 def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):

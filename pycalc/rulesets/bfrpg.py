@@ -214,11 +214,6 @@ def two_weapon_hit(rules: RuleSet, row: Row, dex_bonus: int) -> int:
     return min(int(rules.constant("two_weapon_rules", "penalty_cap")), int(row["hit"]) + dex_bonus)
 
 
-def ruled_variants(rules: RuleSet, table_id: str, column: str) -> dict[str, str]:
-    """The ruling's choices that read another column than ``column`` in the table, and that column."""
-    return pickers.ruled_variants(rules, pickers.declared(rules), table_id, column)
-
-
 def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:
     """The damage dice used (the brawling row's own, or ATTACK_DICE) and what is added to them."""
     unarmed = chosen_row(rules, inputs.choices, "unarmed_attacks")

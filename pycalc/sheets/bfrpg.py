@@ -82,6 +82,7 @@ from pycalc.sheets.situation_cells import (
     kind_label,
     picked_field,
     picks_with,
+    ruled_value,
     situation_section,
     sum_of,
 )
@@ -233,11 +234,9 @@ def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozense
 def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
     """The picked row's ``column``, or its variant column while that choice of the table's ruling is in
     force (``engine.ruled_column``)."""
-    found = by_label(table_id, column, pick_name(table_id))
-    for choice, variant in engine.ruled_variants(rules, table_id, column).items():
-        picked = by_label(table_id, variant, pick_name(table_id))
-        found = f'IF({ruling_name(declared(rules).ruled[table_id])}="{choice}",{picked},{found})'
-    return found
+    return ruled_value(
+        rules, declared(rules), table_id, column, partial(by_label, table_id, label_expr=pick_name(table_id))
+    )
 
 
 def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:

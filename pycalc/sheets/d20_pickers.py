@@ -24,7 +24,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input
 from pycalc.sheets.formulas import by_label, const, q
-from pycalc.sheets.situation_cells import by_id, pick_name
+from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
 
 
@@ -83,26 +83,26 @@ def picked_terms(
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
     ``ticked(is_ticked, value)`` for each row of a toggle table, and for a row that counts only for
-    some attack kinds (``situation``) ``ticked`` while it counts."""
-    gate = block.situation.gate if block.situation else None
+    some attack kinds (``situation``) ``ticked`` while it counts; a column the situation reads by
+    ruling (``ruled``) is its variant while that choice is in force."""
+    said = block.situation
+    gate = said.gate if said else None
     terms = []
     for table in picker_tables(rules, block):
         if column not in table.column_ids:
             continue
         if table.picker == "choice":
-            name = pick_name(table.id)
-            value = by_label(table.id, column, name)
-            counts = counts_when(rules, block, table, by_label(table.id, str(gate), name))
+            value_of = partial(by_label, table.id, label_expr=pick_name(table.id))
+            value = ruled_value(rules, said, table.id, column, value_of)
+            counts = counts_when(rules, block, table, value_of(str(gate)))
             terms.append(chosen(value) if counts is None else ticked(counts, value))
             continue
         for row in table.rows:
+            value_of = partial(const, table.id, str(row.id))
             tick = f"{pick_name(table.id, str(row.id))}=TRUE"
-            counts = counts_when(rules, block, table, const(table.id, str(row.id), str(gate)))
-            terms.append(
-                ticked(
-                    tick if counts is None else f"AND({tick},{counts})", const(table.id, str(row.id), column)
-                )
-            )
+            counts = counts_when(rules, block, table, value_of(str(gate)))
+            value = ruled_value(rules, said, table.id, column, value_of)
+            terms.append(ticked(tick if counts is None else f"AND({tick},{counts})", value))
     return terms
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from pycalc.pickers import ruled_variants
+from pycalc.resolution_block import Adding
 from pycalc.sheets import ruling_text
 from pycalc.sheets.calculator import PICK, Field, Section, working_field
 from pycalc.sheets.common import name_part, ruling_name, table_name
@@ -34,6 +36,19 @@ def pick_name(table_id: str, row_id: str | None = None, prefix: str = PREFIX) ->
 def by_id(table: str, column: str, id_expr: str) -> str:
     """The value in ``column`` of the entry whose id is ``id_expr`` (a formula)."""
     return f"INDEX({table_name(table, column)},MATCH({id_expr},{table_name(table, 'id')},0))"
+
+
+def ruled_value(
+    rules: RuleSet, adding: Adding | None, table_id: str, column: str, value_of: Callable[[str], str]
+) -> str:
+    """``value_of(column)``, or ``value_of`` its variant column while that choice of the table's ruling
+    is in force (``situation.ruled``, ``pycalc.pickers.ruled_column``)."""
+    found = value_of(column)
+    if adding is None:
+        return found
+    for choice, variant in ruled_variants(rules, adding, table_id, column).items():
+        found = f'IF({ruling_name(adding.ruled[table_id])}="{choice}",{value_of(variant)},{found})'
+    return found
 
 
 def ruling_is(ruling_id: str, choice: str) -> str:
