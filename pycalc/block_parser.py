@@ -101,6 +101,16 @@ class BlockParser:
         )
         return False
 
+    def text(self, raw: Any, line: int, what: str) -> Any:
+        """A text column of a table: a ``table.entry.column`` reference (a text written out would be a
+        number in the sheet's formulas, not the table's)."""
+        if isinstance(raw, str):
+            return self.reference(raw, line, what, "text")
+        self.check.fail(
+            line, f"{what} must be a table.entry.column reference to a text column, got {_kind(raw)}"
+        )
+        return None
+
     def choice(self, options: tuple[str, ...]) -> Parse:
         def read(raw: Any, line: int, what: str) -> Any:
             if raw not in options:

@@ -51,8 +51,10 @@ TOP_KEYS = {
     "damage",
     "modifiers",
     "situation",
+    "effect",
     "note",
 }
+EFFECT_KEYS = {"hit", "miss"}
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
@@ -202,6 +204,14 @@ class Stage:
 
 
 @dataclass(frozen=True)
+class Effect:
+    """What the result does, in words: a text column of a table's entry or picked row (``table.picked.on_hit``)."""
+
+    hit: Any = None  # a Hit or Critical
+    miss: Any = None  # a Miss or Fumble
+
+
+@dataclass(frozen=True)
 class DamageRules:
     least: Any = 0
     deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)
@@ -261,6 +271,7 @@ class Resolution:
     modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset's module works the situation out)
     situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)
     picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads
+    effect: Effect | None = None  # what a hit or a miss does, in words
 
 
 def target_kind(block: Resolution) -> str:

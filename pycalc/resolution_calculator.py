@@ -32,6 +32,7 @@ from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
+EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
 NOT_ADDED = "not used: no picked row adds dice"
 
 
@@ -202,7 +203,8 @@ def summary(
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
     once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
-    the key the critical chart read for that follow-up roll (the roll itself without one)."""
+    the key the critical chart read for that follow-up roll (the roll itself without one); what the
+    result does (the block's ``effect``) follows the result."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -211,6 +213,8 @@ def summary(
     text = result
     if needed and follow is not None:
         text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"
+    if found.get(EFFECT):
+        text += f", {found[EFFECT]}"
     if isinstance(damage, int):
         if damage > 0:
             text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
@@ -270,6 +274,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     }
     if shows_chart_text(block):
         found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET
+    if block.effect is not None:
+        found[EFFECT] = NO_ROLL_YET
     if adds_dice(rules):
         found["ATTACK_ADDED_DICE"] = added_dice_said(attack)
     found["ATTACK_SUMMARY"] = summary(found, None, False)
@@ -285,6 +291,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)
         return found
     found["ATTACK_RESULT"] = outcome
+    if block.effect is not None:
+        found[EFFECT] = resolution_results.effect_text(rules, outcome)
     if shows_chart_text(block):
         found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(
             rules, attack, outcome, inputs.follow_roll

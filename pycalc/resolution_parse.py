@@ -12,6 +12,7 @@ from pycalc.resolution_block import (
     CRITICAL_KEYS,
     CRITICAL_MODES,
     DAMAGE_KEYS,
+    EFFECT_KEYS,
     FORMULA_KEYS,
     FUMBLE_KEYS,
     FUMBLE_MODES,
@@ -32,6 +33,7 @@ from pycalc.resolution_block import (
     Chart,
     Critical,
     DamageRules,
+    Effect,
     Formula,
     FormulaTable,
     Fumble,
@@ -236,6 +238,13 @@ class ResolutionParser(SituationParser):
             multipliers=self.get(data, "multipliers", self.stages, what, ()),
         )
 
+    def effect(self, raw: Any, line: int, what: str) -> Effect | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, EFFECT_KEYS, set(), what)
+        return Effect(self.get(data, "hit", self.text, what), self.get(data, "miss", self.text, what))
+
     def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:
         data = self.check.mapping(raw, line, what)
         if data is None:
@@ -296,6 +305,7 @@ class ResolutionParser(SituationParser):
             )
             if "situation" in data
             else None,
+            effect=self.get(data, "effect", self.effect, what),
             picked_tables=tuple(
                 dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)
             ),

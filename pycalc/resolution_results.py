@@ -85,6 +85,16 @@ def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None)
     return ""
 
 
+def effect_text(rules: RuleSet, outcome: str) -> str:
+    """What the result does in words (the block's ``effect``: its ``hit`` for a Hit or a Critical,
+    its ``miss`` for a Miss or a Fumble); '' where the block says nothing."""
+    effect = block(rules).effect
+    if effect is None:
+        return ""
+    said = effect.hit if outcome in (HIT, CRITICAL) else effect.miss
+    return str(get(rules, said) or "")
+
+
 def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:
     """Miss or Fumble for an always-miss roll."""
     mode = fumble_mode(rules)

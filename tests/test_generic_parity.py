@@ -716,6 +716,7 @@ GATED_BLOCK = """  fumble: none
   damage:
     least: attack_rules.least_damage
     deals: attack_kind.picked.deals_damage
+  effect: {hit: attack_kind.picked.on_hit, miss: attack_kind.picked.on_miss}
   modifiers: [attack_kind, missile_range, cover, footing, magic]
   situation:
     kind_table: attack_kind
@@ -732,11 +733,13 @@ GATED_TABLES = """
     columns:
       ranged: {label: Ranged, type: bool}
       deals_damage: {label: Deals damage, type: bool}
+      on_hit: {label: On a hit, type: text}
+      on_miss: {label: On a miss, type: text}
     rows:
-      - {id: sword, label: Sword, ranged: false, deals_damage: true}
-      - {id: spear, label: Spear (set against a charge), ranged: false, deals_damage: true}
-      - {id: bow, label: Bow, ranged: true, deals_damage: true}
-      - {id: disarm, label: Disarm (no damage), ranged: false, deals_damage: false}
+      - {id: sword, label: Sword, ranged: false, deals_damage: true, on_hit: "", on_miss: ""}
+      - {id: spear, label: Spear (set against a charge), ranged: false, deals_damage: true, on_hit: the charge is stopped, on_miss: ""}
+      - {id: bow, label: Bow, ranged: true, deals_damage: true, on_hit: "", on_miss: the arrow is lost}
+      - {id: disarm, label: Disarm (no damage), ranged: false, deals_damage: false, on_hit: the defender drops its weapon, on_miss: the attacker is off balance}
 
   footing:
     title: Footing
@@ -790,6 +793,8 @@ def test_pickers_count_for_the_picked_attack_kind_by_hand(gated_bx):
     )
     assert attack_outputs(rules, disarm)["ATTACK_RESULT"] == "Hit"
     assert attack_outputs(rules, disarm)["ATTACK_DAMAGE"] == 0  # damage.deals from the picked kind
+    assert attack_outputs(rules, disarm)["ATTACK_SUMMARY"] == "Hit, the defender drops its weapon"
+    assert attack_outputs(rules, replace(disarm, roll=2))["ATTACK_EFFECT"] == "the attacker is off balance"
     assert attack_outputs(rules, replace(disarm, choices={}))["ATTACK_DAMAGE"] == 6
 
     def situation(kind: str) -> tuple[int, int, tuple[tuple[int, int], ...]]:
@@ -817,6 +822,8 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
     assert len(kinds) == 4  # every kind drawn, melee, ranged, the one a row names, one dealing no damage
     dealt = {attack_outputs(rules, one)["ATTACK_DAMAGE"] for one in cases if "Disarm" in str(one.choices)}
     assert dealt <= {0, ""} and 0 in dealt
+    effects = {attack_outputs(rules, one).get("ATTACK_EFFECT") for one in cases}
+    assert {"", "the charge is stopped", "the attacker is off balance"} <= effects
     problems, compared = heat_mismatches(calc, rules, xlsx)  # the Odds sheet at the default picks
     assert not problems and compared, problems[:5]
 
@@ -832,6 +839,7 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
         ("deals: attack_kind.picked.deals_damage", "deals: attack_kind.picked.dealt"),
         ("ruled: {footing: footing_rule}", "ruled: {footing: footing_rules}"),
         ("ruled: {footing: footing_rule}", "ruled: {situation: footing_rule}"),
+        ("miss: attack_kind.picked.on_miss}", "miss: attack_kind.picked.ranged}"),
     ],
 )
 def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):

@@ -316,7 +316,7 @@ def test_tables_readme_documents_every_key_and_word_of_the_block():
     section = text[text.index("## The resolution block") : text.index("## Errors")]
     keys = set(rb.TOP_KEYS) | {f"damage.{k}" for k in rb.DAMAGE_KEYS} | set(rb.FORMULA_KEYS)
     keys |= {f"fumble.{k}" for k in rb.FUMBLE_KEYS - {"special", "plain_unless_special"}}
-    keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS}
+    keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS} | {f"effect.{k}" for k in rb.EFFECT_KEYS}
     keys |= set(rb.NEED_RANGE_KEYS) | {
         "highest_of",
         "lowest_of",

@@ -24,6 +24,7 @@ SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVA
 SIT_MULTIPLIER = "ATTACK_SITUATION_MULTIPLIER"
 CRIT_KEEP, FUMBLE_KEEP = "ATTACK_CRIT_CHART_KEEPS", "ATTACK_FUMBLE_CHART_KEEPS"
 CHART_EFFECT = "ATTACK_CHART_EFFECT"
+EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
 TOTAL_MODS, TARGET_NOW = "ATTACK_TOTAL_MODS", "ATTACK_TARGET_NOW"
 RAW_NEED, NEED, NEED_BASIS = "ATTACK_RAW_NEED", "ATTACK_NEED", "ATTACK_NEED_BASIS"
 CRIT_POSSIBLE, CONFIRM_CHANCE = "ATTACK_CRIT_POSSIBLE", "ATTACK_CONFIRM_CHANCE"
@@ -121,6 +122,7 @@ class Cells:
     stage_multipliers: Mapping[str, str] = field(default_factory=dict)
     stage_round_up: Mapping[str, str] = field(default_factory=dict)
     critical_extra: str = "TRUE"  # FALSE: a Critical deals what a Hit deals (``resolution.Damage``)
+    effect: str | None = None  # what the result does, in words (the block's ``effect``; None: nothing)
     # A ruleset of its own (``modifiers: own``) may name the damage its pickers decide: the least
     # damage of a hit (None: the block's ``damage.least``) and whether the hit deals any (a grapple),
     # read where a hit's damage is worked out (``least_of``: cnc's damage cell and its odds).

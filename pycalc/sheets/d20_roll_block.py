@@ -124,6 +124,14 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             key=True,
         ),
     ]
+    if block.effect is not None:
+        lines.append(
+            Line(
+                out_label="What the result does",
+                out_name=d20_cells.EFFECT,
+                out_formula=f.Formulas(block, calculator_cells(rules)).effect(),
+            )
+        )
     if adds_dice(rules):
         lines.append(
             Line(

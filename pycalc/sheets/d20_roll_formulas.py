@@ -204,9 +204,21 @@ class RollFormulas:
             f'IF({damage}="",IF(OR(AND({needed},NOT({given})),AND({result}<>"Hit",{result}<>"Critical")),"",'
             f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )
+        said = "" if c.effect is None else f'&IF({c.effect}="","",", "&{c.effect})'
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
-            f"{result}&{used}&{damage_part}&{waiting}))"
+            f"{result}&{used}{said}&{damage_part}&{waiting}))"
+        )
+
+    def effect(self) -> str:
+        """EFFECT: what the result does in words (``resolution_results.effect_text``): the block's
+        ``effect.hit`` for a Hit or a Critical, its ``miss`` for a Miss or a Fumble."""
+        effect, result = self.block.effect, self.c.result
+        assert effect is not None
+        hit, miss = (q("") if said is None else expr(said) for said in (effect.hit, effect.miss))
+        return (
+            f'IF(OR({result}="",LEFT({result},1)="#"),"",'
+            f'IF(OR({result}="Hit",{result}="Critical"),{hit},{miss})&"")'
         )
 
     def checked_result(self) -> str:

@@ -5,6 +5,7 @@ chances are counted from."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -47,13 +48,15 @@ from pycalc.tables import RuleSet
 
 def calculator_cells(rules: RuleSet) -> d20_cells.Cells:
     """The generic calculator's cells: with dice on the roll, the result reads the need less their
-    typed total and the chances weigh every total."""
-    if not adds_dice(rules):
-        return NAMED
-    return d20_cells.Cells(
-        need=f"({d20_cells.NEED}-{d20_cells.ADDED_VALUE})",
-        added_any=d20_cells.ADDED_ANY,
-    )
+    typed total and the chances weigh every total; with the block's ``effect``, the summary says it."""
+    cells = NAMED
+    if adds_dice(rules):
+        cells = replace(
+            cells, need=f"({d20_cells.NEED}-{d20_cells.ADDED_VALUE})", added_any=d20_cells.ADDED_ANY
+        )
+    if engine.block(rules).effect is not None:
+        cells = replace(cells, effect=d20_cells.EFFECT)
+    return cells
 
 
 def odds_cells(rules: RuleSet) -> d20_cells.Cells:

@@ -1729,6 +1729,16 @@ _SOURCES = {
         '        )\n'
         '        return False\n'
         '\n'
+        '    def text(self, raw: Any, line: int, what: str) -> Any:\n'
+        '        """A text column of a table: a ``table.entry.column`` reference (a text written out would be a\n'
+        '        number in the sheet\'s formulas, not the table\'s)."""\n'
+        '        if isinstance(raw, str):\n'
+        '            return self.reference(raw, line, what, "text")\n'
+        '        self.check.fail(\n'
+        '            line, f"{what} must be a table.entry.column reference to a text column, got {_kind(raw)}"\n'
+        '        )\n'
+        '        return None\n'
+        '\n'
         '    def choice(self, options: tuple[str, ...]) -> Parse:\n'
         '        def read(raw: Any, line: int, what: str) -> Any:\n'
         '            if raw not in options:\n'
@@ -3580,8 +3590,10 @@ _SOURCES = {
         '    "damage",\n'
         '    "modifiers",\n'
         '    "situation",\n'
+        '    "effect",\n'
         '    "note",\n'
         '}\n'
+        'EFFECT_KEYS = {"hit", "miss"}\n'
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
@@ -3731,6 +3743,14 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class Effect:\n'
+        '    """What the result does, in words: a text column of a table\'s entry or picked row (``table.picked.on_hit``)."""\n'
+        '\n'
+        '    hit: Any = None  # a Hit or Critical\n'
+        '    miss: Any = None  # a Miss or Fumble\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class DamageRules:\n'
         '    least: Any = 0\n'
         "    deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)\n"
@@ -3790,6 +3810,7 @@ _SOURCES = {
         '    modifiers: tuple[str, ...] | None = None  # None: "own" (the ruleset\'s module works the situation out)\n'
         "    situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)\n"
         '    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads\n'
+        '    effect: Effect | None = None  # what a hit or a miss does, in words\n'
         '\n'
         '\n'
         'def target_kind(block: Resolution) -> str:\n'
@@ -3853,6 +3874,7 @@ _SOURCES = {
         'from pycalc.tables import RuleSet\n'
         '\n'
         'NO_ROLL_YET = ""\n'
+        'EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block\'s ``effect``)\n'
         'NOT_ADDED = "not used: no picked row adds dice"\n'
         '\n'
         '\n'
@@ -4023,7 +4045,8 @@ _SOURCES = {
         ') -> str:\n'
         '    """The outcome in one line, as the sheet\'s ATTACK_SUMMARY shows it: the roll it waits for is named\n'
         '    once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is\n'
-        '    the key the critical chart read for that follow-up roll (the roll itself without one)."""\n'
+        '    the key the critical chart read for that follow-up roll (the roll itself without one); what the\n'
+        '    result does (the block\'s ``effect``) follows the result."""\n'
         '    result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]\n'
         '    if result == NO_ROLL_YET:\n'
         '        return "Type the natural roll"\n'
@@ -4032,6 +4055,8 @@ _SOURCES = {
         '    text = result\n'
         '    if needed and follow is not None:\n'
         '        text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"\n'
+        '    if found.get(EFFECT):\n'
+        '        text += f", {found[EFFECT]}"\n'
         '    if isinstance(damage, int):\n'
         '        if damage > 0:\n'
         '            text += f": {damage} damage, the target is at {found[\'ATTACK_HP_AFTER\']} HP"\n'
@@ -4091,6 +4116,8 @@ _SOURCES = {
         '    }\n'
         '    if shows_chart_text(block):\n'
         '        found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET\n'
+        '    if block.effect is not None:\n'
+        '        found[EFFECT] = NO_ROLL_YET\n'
         '    if adds_dice(rules):\n'
         '        found["ATTACK_ADDED_DICE"] = added_dice_said(attack)\n'
         '    found["ATTACK_SUMMARY"] = summary(found, None, False)\n'
@@ -4106,6 +4133,8 @@ _SOURCES = {
         '        found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = str(error)\n'
         '        return found\n'
         '    found["ATTACK_RESULT"] = outcome\n'
+        '    if block.effect is not None:\n'
+        '        found[EFFECT] = resolution_results.effect_text(rules, outcome)\n'
         '    if shows_chart_text(block):\n'
         '        found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(\n'
         '            rules, attack, outcome, inputs.follow_roll\n'
@@ -4602,6 +4631,7 @@ _SOURCES = {
         '    CRITICAL_KEYS,\n'
         '    CRITICAL_MODES,\n'
         '    DAMAGE_KEYS,\n'
+        '    EFFECT_KEYS,\n'
         '    FORMULA_KEYS,\n'
         '    FUMBLE_KEYS,\n'
         '    FUMBLE_MODES,\n'
@@ -4622,6 +4652,7 @@ _SOURCES = {
         '    Chart,\n'
         '    Critical,\n'
         '    DamageRules,\n'
+        '    Effect,\n'
         '    Formula,\n'
         '    FormulaTable,\n'
         '    Fumble,\n'
@@ -4826,6 +4857,13 @@ _SOURCES = {
         '            multipliers=self.get(data, "multipliers", self.stages, what, ()),\n'
         '        )\n'
         '\n'
+        '    def effect(self, raw: Any, line: int, what: str) -> Effect | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
+        '        self.check.keys(data, EFFECT_KEYS, set(), what)\n'
+        '        return Effect(self.get(data, "hit", self.text, what), self.get(data, "miss", self.text, what))\n'
+        '\n'
         '    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n'
         '        data = self.check.mapping(raw, line, what)\n'
         '        if data is None:\n'
@@ -4886,6 +4924,7 @@ _SOURCES = {
         '            )\n'
         '            if "situation" in data\n'
         '            else None,\n'
+        '            effect=self.get(data, "effect", self.effect, what),\n'
         '            picked_tables=tuple(\n'
         '                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)\n'
         '            ),\n'
@@ -5152,6 +5191,16 @@ _SOURCES = {
         '    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:\n'
         '        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")\n'
         '    return ""\n'
+        '\n'
+        '\n'
+        'def effect_text(rules: RuleSet, outcome: str) -> str:\n'
+        '    """What the result does in words (the block\'s ``effect``: its ``hit`` for a Hit or a Critical,\n'
+        '    its ``miss`` for a Miss or a Fumble); \'\' where the block says nothing."""\n'
+        '    effect = block(rules).effect\n'
+        '    if effect is None:\n'
+        '        return ""\n'
+        '    said = effect.hit if outcome in (HIT, CRITICAL) else effect.miss\n'
+        '    return str(get(rules, said) or "")\n'
         '\n'
         '\n'
         'def fumble_result(rules: RuleSet, attack: Attack, follow: int | None) -> str:\n'
@@ -14846,7 +14895,7 @@ _TABLES = {
                        ['dict',
                         [['attack_direction', 'defender_loses_dex'], ['dex_loss_conditions', 'loses_dex']]]]]]],
                    ['only', ['dict', []]], ['gate', 'attack'], ['ruled', ['dict', []]]]]],
-                ['picked_tables', ['tuple', []]]]]],
+                ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -18035,7 +18084,7 @@ _TABLES = {
                        ['dict',
                         [['attack_direction', 'target_no_dex_ac'], ['target_situation', 'target_no_dex_ac']]]]]]],
                    ['only', ['dict', []]], ['gate', None], ['ruled', ['dict', []]]]]],
-                ['picked_tables', ['tuple', []]]]]],
+                ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -20439,7 +20488,7 @@ _TABLES = {
                            ['barred',
                             ['dict', [['missile_range', 'cannot_hit'], ['attack_barred', 'cannot_hit']]]]]]],
                         ['only', ['dict', []]], ['gate', 'applies_to'], ['ruled', ['dict', []]]]]],
-                     ['picked_tables', ['tuple', []]]]]],
+                     ['picked_tables', ['tuple', []]], ['effect', None]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
                     [['initiative',
@@ -24794,7 +24843,7 @@ _TABLES = {
                        [['firing_into_melee', 'ranged'], ['ranged_conditions', 'ranged'],
                         ['melee_conditions', 'melee']]]],
                      ['gate', None], ['ruled', ['dict', [['cover_concealment', 'cover_intermediate_steps']]]]]]],
-                  ['picked_tables', ['tuple', []]]]]],
+                  ['picked_tables', ['tuple', []]], ['effect', None]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
                  [['initiative',
