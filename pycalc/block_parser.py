@@ -29,11 +29,8 @@ class Uses:
     formula_names: list[tuple[str, int, str]] = field(default_factory=list)
     situation: list[tuple[str, str | None, int, str]] = field(default_factory=list)  # (table, column, ...)
     situation_kinds: list[tuple[str | None, str, int, str]] = field(default_factory=list)  # (kind table, ...)
-    situation_gate: list[tuple[str, tuple[str, ...], str | None, int, str]] = (
-        field(  # (gate, tables, kind table, ...)
-            default_factory=list
-        )
-    )
+    # (gate, tables, kind table, line, what)
+    situation_gate: list[tuple[str, tuple[str, ...], str | None, int, str]] = field(default_factory=list)
     situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)
     chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
 

@@ -76,6 +76,7 @@ class Totals:
     sums: Mapping[str, int]
     products: Mapping[str, Fraction]
     flags: Mapping[str, bool]
+    counted: tuple[Pick, ...] = ()  # the picked rows that count for the picked kind
 
 
 def attack_kinds(kind: Row) -> frozenset[str]:
@@ -152,4 +153,5 @@ def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
             for part, columns in adding.products.items()
         },
         {part: any(value is True for value in given(columns)) for part, columns in adding.flags.items()},
+        tuple(counted),
     )

@@ -71,12 +71,8 @@ DAMAGE_KEYS = {
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
-LISTED_KEYS = {
-    "kind_table",
-    "only",
-    "gate",
-    "ruled",
-}  # what a situation says beside a list of modifiers tables
+# what a situation says beside a list of modifiers tables
+LISTED_KEYS = {"kind_table", "only", "gate", "ruled"}
 MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
 ROLL_COLUMN = "hit"  # the picker column added to the attack roll: the one that may add dice (type modifier)
 

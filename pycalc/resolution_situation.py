@@ -82,11 +82,12 @@ def picked_situation(
     adding = modifiers_adding(rules)
     picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
     totals = pickers.added_up(rules, adding, picks)
-    _, counted = pickers.counted_picks(adding, picks)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
         hit=totals.sums["hit"],
-        hit_dice=tuple(dice for _, row in counted if (dice := roll_dice(row.values.get("hit"))) is not None),
+        hit_dice=tuple(
+            dice for _, row in totals.counted if (dice := roll_dice(row.values.get("hit"))) is not None
+        ),
         ac=totals.sums["ac"],
         damage=totals.sums["damage"],
         multiplier=totals.products["damage_multiplier"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -61,8 +62,7 @@ def dice_rows(rules: RuleSet, block: Resolution) -> list[DiceRow]:
                 picked = f"{pick_name(table.id)}={const(table.id, str(row.id), 'label')}"
             else:
                 picked = f"{pick_name(table.id, str(row.id))}=TRUE"
-            gate = block.situation.gate if block.situation else None
-            counts = counts_when(rules, block, table, const(table.id, str(row.id), str(gate)))
+            counts = counts_when(rules, block, table, partial(const, table.id, str(row.id)))
             if counts is not None:  # a row for some attack kinds only
                 picked = f"AND({picked},{counts})"
             found.append(DiceRow(picked, const(table.id, str(row.id), HIT_COLUMN), *dice))

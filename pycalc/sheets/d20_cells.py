@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from pycalc.resolution_calculator import EFFECT  # noqa: F401 (the engine's name for the sheet's cell)
 from pycalc.sheets.common import name_part
 
 # Defined names of the generic Attack calculator's cells (inputs, working cells, outputs)
@@ -24,7 +25,6 @@ SIT_ADVANTAGE, SIT_DISADVANTAGE, ROLL_MODE = "ATTACK_ADVANTAGE", "ATTACK_DISADVA
 SIT_MULTIPLIER = "ATTACK_SITUATION_MULTIPLIER"
 CRIT_KEEP, FUMBLE_KEEP = "ATTACK_CRIT_CHART_KEEPS", "ATTACK_FUMBLE_CHART_KEEPS"
 CHART_EFFECT = "ATTACK_CHART_EFFECT"
-EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
 TOTAL_MODS, TARGET_NOW = "ATTACK_TOTAL_MODS", "ATTACK_TARGET_NOW"
 RAW_NEED, NEED, NEED_BASIS = "ATTACK_RAW_NEED", "ATTACK_NEED", "ATTACK_NEED_BASIS"
 CRIT_POSSIBLE, CONFIRM_CHANCE = "ATTACK_CRIT_POSSIBLE", "ATTACK_CONFIRM_CHANCE"

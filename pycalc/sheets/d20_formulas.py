@@ -293,9 +293,9 @@ class Formulas(RollFormulas):
         chart_waits = (
             f'AND({c.result}="Critical",NOT(ISNUMBER({c.follow})))' if self.charted_critical() else "FALSE"
         )
-        no_damage = f'AND({c.result}<>"Hit",{c.result}<>"Critical")'
-        if self.deals() != "TRUE":  # a hit that deals none needs no damage roll
-            no_damage = f"OR({no_damage},NOT({self.deals()}))"
+        no_damage, deals = f'AND({c.result}<>"Hit",{c.result}<>"Critical")', self.deals()
+        if deals != "TRUE":  # a hit that deals none needs no damage roll
+            no_damage = f"OR({no_damage},NOT({deals}))"
         return (
             f'IF(OR({c.result}="",LEFT({c.result},1)="#"),"",IF({no_damage},0,'
             f'IF({c.dice_message}<>"",{c.dice_message},IF({chart_waits},"",'

@@ -59,16 +59,19 @@ def gate_counts(rules: RuleSet, gating: Adding, gate_value: str) -> str:
     return f"OR({','.join(f'{gate_value}={kind}' for kind in [q(''), q(ANY), *kinds])})"
 
 
-def counts_when(rules: RuleSet, block: Resolution, table: Table, gate_value: str) -> str | None:
-    """TRUE while a picked row of ``table`` (its gate cell read by ``gate_value``) counts for the
+def counts_when(
+    rules: RuleSet, block: Resolution, table: Table, value_of: Callable[[str], str]
+) -> str | None:
+    """TRUE while a picked row of ``table`` (its cells read by ``value_of(column)``) counts for the
     picked attack kind, by its table's ``only`` and its gate (``pycalc.pickers.counts``); None: always."""
     gating = block.situation
     if gating is None:
         return None
     only = gating.only.get(table.id)
+    gate = gating.gate
     conditions = [
         only_counts(rules, gating, only) if only else None,
-        gate_counts(rules, gating, gate_value) if gating.gate in table.column_ids else None,
+        gate_counts(rules, gating, value_of(gate)) if gate and gate in table.column_ids else None,
     ]
     found = [condition for condition in conditions if condition is not None]
     return None if not found else found[0] if len(found) == 1 else f"AND({','.join(found)})"
@@ -86,7 +89,6 @@ def picked_terms(
     some attack kinds (``situation``) ``ticked`` while it counts; a column the situation reads by
     ruling (``ruled``) is its variant while that choice is in force."""
     said = block.situation
-    gate = said.gate if said else None
     terms = []
     for table in picker_tables(rules, block):
         if column not in table.column_ids:
@@ -94,13 +96,13 @@ def picked_terms(
         if table.picker == "choice":
             value_of = partial(by_label, table.id, label_expr=pick_name(table.id))
             value = ruled_value(rules, said, table.id, column, value_of)
-            counts = counts_when(rules, block, table, value_of(str(gate)))
+            counts = counts_when(rules, block, table, value_of)
             terms.append(chosen(value) if counts is None else ticked(counts, value))
             continue
         for row in table.rows:
             value_of = partial(const, table.id, str(row.id))
             tick = f"{pick_name(table.id, str(row.id))}=TRUE"
-            counts = counts_when(rules, block, table, value_of(str(gate)))
+            counts = counts_when(rules, block, table, value_of)
             value = ruled_value(rules, said, table.id, column, value_of)
             terms.append(ticked(tick if counts is None else f"AND({tick},{counts})", value))
     return terms
