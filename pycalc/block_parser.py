@@ -32,6 +32,7 @@ class Uses:
     # (gate, tables, kind table, line, what)
     situation_gate: list[tuple[str, tuple[str, ...], str | None, int, str]] = field(default_factory=list)
     situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)
+    number_flags: list[tuple[str, int, str]] = field(default_factory=list)  # (a typed number's when, ...)
     chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
 from pycalc.log_picks import row_picks, with_picks
-from pycalc.resolution_block import target_kind, value
+from pycalc.resolution_block import Resolution, TypedNumber, target_kind, value
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -359,6 +359,19 @@ ADAPTERS = {"cnc": CNC, "osr": OSR, "combat17": COMBAT17, "bfrpg": BFRPG, "spell
 # --------------------------------------------------------------------------- a ruleset of YAML alone
 
 
+ROSTER_WHO = {"attacker": "attacker", "defender": "target"}  # a typed number's ``of``: the wiring's word
+
+
+def typed_numbers_owned(block: Resolution) -> tuple[TypedNumber, ...]:
+    """The typed numbers that are an attacker's or a defender's (``of``): the roster holds them."""
+    return tuple(n for n in (block.situation.numbers if block.situation else ()) if n.of is not None)
+
+
+def number_stat(number_id: str) -> str:
+    """The roster stat of a typed number (apart from the roster's own stats: ac, dice, level...)."""
+    return f"number_{number_id}"
+
+
 def generic_adapter(rules: RuleSet) -> Adapter:
     """A ruleset with no Python of its own: its roster holds what its generic Attack calculator
     (``pycalc.resolution_calculator``) asks for, and a log row feeds that calculator."""
@@ -385,6 +398,11 @@ def generic_adapter(rules: RuleSet) -> Adapter:
         wiring["ATTACK_ADDED_ROLL"] = "{log.added_roll}"
     if not level:
         del wiring["ATTACK_LEVEL"]
+    owned = typed_numbers_owned(block)  # the typed numbers of a combatant: roster columns
+    stats += tuple(Stat(number_stat(n.id), n.label) for n in owned)
+    wiring |= {
+        resolution_calculator.number_name(n.id): f"{{{ROSTER_WHO[n.of]}.{number_stat(n.id)}}}" for n in owned
+    }
 
     def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
         inputs = resolution_calculator.CalculatorInputs(
@@ -398,6 +416,10 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             damage_roll=attack.damage_roll,
             extra_roll=attack.extra_roll,
             added_roll=attack.added_roll,
+            numbers={
+                n.id: int(stat(attacker if n.of == "attacker" else target, number_stat(n.id), stats))
+                for n in owned
+            },
             **row_choices(rules, attack),
         )
         return resolution_calculator.attack_outputs(rules, inputs)

@@ -70,9 +70,12 @@ DAMAGE_KEYS = {
 }
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
-SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled"}
+SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled", "numbers"}
 # what a situation says beside a list of modifiers tables
-LISTED_KEYS = {"kind_table", "only", "gate", "ruled"}
+LISTED_KEYS = {"kind_table", "only", "gate", "ruled", "numbers"}
+NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}
+NUMBER_PARTS = ("hit", "ac", "damage")  # the situation's sums a typed number may add to
+NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster's column of it
 MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
 ROLL_COLUMN = "hit"  # the picker column added to the attack roll: the one that may add dice (type modifier)
 
@@ -231,6 +234,25 @@ Columns = Mapping[str, str]  # picker table id -> the column it gives
 
 
 @dataclass(frozen=True)
+class TypedNumber:
+    """A number the GM types beside the pickers (``situation.numbers``), added ``times`` over to the
+    situation's ``adds_to`` sum (hit, ac or damage) while a counted pick ticks the flag column ``when``
+    (None: always): the defender's Dex taken off the AC while it loses Dex to AC. With ``at_most`` (a
+    number, by ruling or not; None: no limit) it counts only so far that the flagged rows' ``adds_to``
+    plus it stays at most that: the attacker's Dex offsetting a two-weapon penalty down to 0. A number
+    ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read."""
+
+    id: str
+    label: str
+    adds_to: str
+    times: int = 1
+    when: str | None = None
+    help: str = ""
+    of: str | None = None
+    at_most: Any = None
+
+
+@dataclass(frozen=True)
 class Adding:
     """How a calculator's picked rows add up to its situation (``situation:``, read by
     ``pycalc.pickers.added_up``): each part names the column each picker table gives it; ``only`` and a
@@ -244,6 +266,7 @@ class Adding:
     only: Mapping[str, str] = field(default_factory=dict)  # table id -> the kind it counts for
     gate: str | None = None  # a row's column naming the kind it counts for
     ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>
+    numbers: tuple[TypedNumber, ...] = ()  # typed beside the pickers (listed modifiers only)
 
 
 @dataclass(frozen=True)

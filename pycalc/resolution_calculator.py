@@ -36,6 +36,11 @@ EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect
 NOT_ADDED = "not used: no picked row adds dice"
 
 
+def number_name(number_id: str) -> str:
+    """The calculator cell of a number the GM types beside the pickers (``situation.numbers``)."""
+    return f"ATTACK_NUMBER_{number_id.upper()}"  # an id is lower_snake_case
+
+
 @dataclass(frozen=True)
 class CalculatorInputs:
     bonus: int = 0
@@ -53,6 +58,7 @@ class CalculatorInputs:
     attacks: int = 1
     choices: Mapping[str, str] = field(default_factory=dict)  # choice table id -> picked label
     toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
+    numbers: Mapping[str, int] = field(default_factory=dict)  # typed number id -> its value (situation)
 
 
 def uses_follow(block: Resolution) -> bool:
@@ -140,7 +146,7 @@ def shows_chart_text(block: Resolution) -> bool:
 def attack_and_damage(
     rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice
 ) -> tuple[engine.Attack, engine.Damage, resolution_situation.Situation]:
-    where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)
+    where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)
     attack = engine.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)
     damage = engine.Damage(dice, inputs.damage_bonus)
     situated_attack, situated_damage = resolution_situation.situated(rules, attack, damage, where)

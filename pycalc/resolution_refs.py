@@ -157,6 +157,14 @@ def _situation_problems(
                             file, line, f"{what}: {table.id} row {row.id!r} at line {row.line}: {problem}"
                         )
                     )
+    listed = [tables[t] for t, _ in uses.pickers if t in tables]
+    for column, line, what in uses.number_flags:
+        if not any(c.id == column and c.type == "bool" for table in listed for c in table.columns):
+            problems.append(
+                TableProblem(
+                    file, line, f"{what}: no table of resolution.modifiers has a true/false column {column!r}"
+                )
+            )
     for ruling, line, what in uses.situation_rulings:
         if ruling not in rulings:
             problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))

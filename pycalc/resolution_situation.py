@@ -10,6 +10,7 @@ from fractions import Fraction
 from pycalc import pickers
 from pycalc.errors import RuleError
 from pycalc.resolution import Attack, Damage, block
+from pycalc.resolution_block import NUMBER_PARTS, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -60,36 +61,75 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     tables = modifier_tables(rules)
     stages = [stage.name for stage in block(rules).damage.multipliers]
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
-    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
     declared = block(rules).situation or pickers.Adding()
+    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
+    flags += [number.when for number in declared.numbers if number.when is not None]
     return pickers.Adding(
         kind_table=declared.kind_table,
         only=declared.only,
         gate=declared.gate,
         ruled=declared.ruled,
+        numbers=declared.numbers,
         sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
         products={column: dict.fromkeys(tables, column) for column in products},
-        flags={column: dict.fromkeys(tables, column) for column in flags},
+        flags={column: dict.fromkeys(tables, column) for column in dict.fromkeys(flags)},
     )
 
 
+def flagged_sum(
+    rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals, flag: str, column: str
+) -> int:
+    """``column`` added up over the counted picks that tick ``flag`` (each read by ruling, ``ruled``)."""
+    values = [
+        row.values.get(pickers.ruled_column(rules, adding, table_id, column))
+        for table_id, row in totals.counted
+        if row.values.get(pickers.ruled_column(rules, adding, table_id, flag)) is True
+    ]
+    return sum(int(v or 0) for v in values if roll_dice(v) is None)
+
+
+def typed_sums(
+    rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals, numbers: Mapping[str, int]
+) -> dict[str, int]:
+    """What the typed numbers (``situation.numbers``; an untyped one is 0) add to each sum: ``times``
+    the number while its ``when`` flag is ticked in a counted pick, and no more than takes the flagged
+    rows' part up to its ``at_most``."""
+    found = dict.fromkeys(NUMBER_PARTS, 0)
+    for number in adding.numbers:
+        if number.when is not None and not totals.flags[number.when]:
+            continue
+        added = number.times * numbers.get(number.id, 0)
+        limit = value(rules, number.at_most)
+        if limit is not None:
+            added = min(
+                added, int(limit) - flagged_sum(rules, adding, totals, str(number.when), number.adds_to)
+            )
+        found[number.adds_to] += added
+    return found
+
+
 def picked_situation(
-    rules: RuleSet, choices: Mapping[str, str], toggles: Iterable[tuple[str, str]] = ()
+    rules: RuleSet,
+    choices: Mapping[str, str],
+    toggles: Iterable[tuple[str, str]] = (),
+    numbers: Mapping[str, int] | None = None,
 ) -> Situation:
     """What the rows a GM picked in the block's ``modifiers`` tables add up to (a choice table's first
-    row by default), those that count for the picked attack kind; dice in a ``hit`` column (Bless's
-    1d4) are the situation's ``hit_dice``."""
+    row by default), those that count for the picked attack kind, with the numbers typed beside them
+    (``numbers``: a typed number's id -> its value); dice in a ``hit`` column (Bless's 1d4) are the
+    situation's ``hit_dice``."""
     adding = modifiers_adding(rules)
     picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
     totals = pickers.added_up(rules, adding, picks)
+    typed = typed_sums(rules, adding, totals, numbers or {})
     stages = [stage.name for stage in block(rules).damage.multipliers]
     return Situation(
-        hit=totals.sums["hit"],
+        hit=totals.sums["hit"] + typed["hit"],
         hit_dice=tuple(
             dice for _, row in totals.counted if (dice := roll_dice(row.values.get("hit"))) is not None
         ),
-        ac=totals.sums["ac"],
-        damage=totals.sums["damage"],
+        ac=totals.sums["ac"] + typed["ac"],
+        damage=totals.sums["damage"] + typed["damage"],
         multiplier=totals.products["damage_multiplier"],
         multipliers={name: totals.products[stage_factor_column(name)] for name in stages},
         round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from pycalc.block_parser import BlockParser
-from pycalc.resolution_block import LISTED_KEYS, OWN, SITUATION_KEYS, Adding
+from pycalc.resolution_block import (
+    LISTED_KEYS,
+    NONE,
+    NUMBER_KEYS,
+    NUMBER_OF,
+    NUMBER_PARTS,
+    OWN,
+    SITUATION_KEYS,
+    Adding,
+    TypedNumber,
+)
 from pycalc.table_files import LocatedDict, LocatedList
 
 
@@ -92,6 +102,15 @@ class SituationParser(BlockParser):
                     f"{what}.ruled.{table}",
                 )
             )
+        numbers: tuple[TypedNumber, ...] = ()
+        if "numbers" in data:
+            numbers_line = data.value_lines["numbers"]
+            if listed:
+                numbers = self.typed_numbers(data["numbers"], numbers_line, f"{what}.numbers")
+            else:
+                self.check.fail(
+                    numbers_line, f"{what}.numbers is read only beside a list of modifiers tables"
+                )
         gate = self.column_id(data, "gate", what)
         if gate is not None:
             named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
@@ -108,7 +127,48 @@ class SituationParser(BlockParser):
             only={str(table): str(kind) for table, kind in (only or {}).items()},
             gate=gate,
             ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
+            numbers=numbers,
         )
+
+    def typed_numbers(self, raw: Any, line: int, what: str) -> tuple[TypedNumber, ...]:
+        """``id: {label, adds_to, times, when, help}`` for each number the GM types beside the pickers."""
+        data = self.check.mapping(raw, line, what) or LocatedDict()
+        found = []
+        for key, given in data.items():
+            number_id = self.check.ident(key, data.key_lines[key], f"{what} id")
+            about = f"{what}.{number_id}"
+            spec = self.check.mapping(given, data.value_lines[key], about)
+            if spec is None:
+                continue
+            self.check.keys(spec, NUMBER_KEYS, {"label", "adds_to"}, about)
+            adds_to = self.choice(NUMBER_PARTS)(
+                spec.get("adds_to"), spec.value_lines.get("adds_to", spec.line), f"{about}.adds_to"
+            )
+            times = spec.get("times", 1)
+            if isinstance(times, bool) or not isinstance(times, int) or times == 0:
+                self.check.fail(
+                    spec.value_lines.get("times", spec.line), f"{about}.times must be a whole number, not 0"
+                )
+                times = 1
+            when = self.column_id(spec, "when", about)
+            if when is not None:
+                self.uses.number_flags.append((when, spec.value_lines["when"], f"{about}.when"))
+            label = self.check.text(spec, "label", about) if "label" in spec else ""  # missing: said above
+            of = None
+            if "of" in spec:
+                of = self.choice(NUMBER_OF)(spec["of"], spec.value_lines["of"], f"{about}.of")
+            at_most = self.get(spec, "at_most", self.limit, about)
+            if at_most is not None and when is None:
+                self.check.fail(
+                    spec.value_lines["at_most"], f"{about}.at_most limits the rows ticking 'when': name it"
+                )
+            help_text = self.check.text(spec, "help", about, "")
+            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most))
+        return tuple(found)
+
+    def limit(self, raw: Any, line: int, what: str) -> Any:
+        """A whole number or table cell, or ``none`` (no limit: None)."""
+        return None if raw == NONE else self.number(raw, line, what)
 
     def listed_only(self, data: LocatedDict, modifiers: Any, what: str) -> None:
         """Beside a list of ``modifiers`` tables the situation only gates them by the attack's kind

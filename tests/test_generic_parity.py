@@ -30,6 +30,7 @@ from pycalc.resolution_calculator import (
     uses_follow,
 )
 from pycalc.sheets.common import ruling_name
+from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_folder, load_ruleset
 from pycalc.udfs import shared
@@ -376,6 +377,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         else:
             for row in table.rows:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
+    for number in block.situation.numbers if block.situation else ():
+        found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
     return found
 
 
@@ -390,6 +393,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         else:
             toggles |= {(table_id, str(row.id)) for row in table.rows if chance.random() < 0.25}
     dice = chance.choice(DICE_FORMS[:7] * 3 + DICE_FORMS)
+    typed = {n.id: chance.randint(-4, 6) for n in (block.situation.numbers if block.situation else ())}
     return CalculatorInputs(
         bonus=chance.randint(-3, 12),
         target=chance.randint(-2, 30),
@@ -406,6 +410,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),
         choices=choices,
         toggles=frozenset(toggles),
+        numbers=typed,
     )
 
 
@@ -717,12 +722,27 @@ GATED_BLOCK = """  fumble: none
     least: attack_rules.least_damage
     deals: attack_kind.picked.deals_damage
   effect: {hit: attack_kind.picked.on_hit, miss: attack_kind.picked.on_miss}
-  modifiers: [attack_kind, missile_range, cover, footing, magic]
+  modifiers: [attack_kind, missile_range, cover, footing, guard, magic, two_weapons]
   situation:
     kind_table: attack_kind
     only: {missile_range: ranged, cover: ranged}
     gate: attack
     ruled: {footing: footing_rule}
+    numbers:
+      defender_dex:
+        label: "Defender's Dex modifier (inside the AC)"
+        adds_to: ac
+        times: -1
+        when: loses_dex
+        of: defender
+        help: as on the defender's sheet
+      fury: {label: Fury (to the damage), adds_to: damage, of: attacker}
+      attacker_dex:
+        label: "Attacker's Dex modifier (two weapons)"
+        adds_to: hit
+        when: dex_offsets
+        at_most: {ruling: dex_offset_rule, choices: {offsets: 0, added: none}}
+        of: attacker
 """
 GATED_TABLES = """
   attack_kind:
@@ -760,6 +780,33 @@ GATED_TABLES = """
       - {id: war_chant, label: War chant, hit: 1d6, hit_house: 0, ac: 0, attack: ""}
       - {id: frenzy, label: Frenzy, hit: 1d4, hit_house: 0, ac: 0, attack: melee}
 
+  guard:
+    title: Defender off guard
+    kind: entries
+    picker: toggle
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      loses_dex: {label: Loses Dex to AC, type: bool}
+      attack: {label: Counts for, type: text}
+    rows:
+      - {id: from_behind, label: Attacked from behind, hit: 1, loses_dex: true, attack: any}
+      - {id: held, label: Defender held (melee), hit: 0, loses_dex: true, attack: melee}
+      - {id: distracted, label: Defender distracted, hit: 1, loses_dex: false, attack: ""}
+
+  two_weapons:
+    title: Weapons in hand
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      dex_offsets: {label: Dex offsets it, type: bool}
+    rows:
+      - {id: one_weapon, label: One weapon, hit: 0, dex_offsets: false}
+      - {id: two_weapons, label: Two weapons (-4), hit: -4, dex_offsets: true}
+      - {id: light_offhand, label: Light off-hand weapon (-2), hit: -2, dex_offsets: true}
+
 rulings:
   footing_rule:
     label: Footing's to-hit numbers
@@ -767,6 +814,14 @@ rulings:
     choices:
       book: the book's numbers (hit)
       house: the house numbers (hit_house)
+    source: {section: Attacking}
+    why: a test ruling
+  dex_offset_rule:
+    label: The attacker's Dex and a two-weapon penalty
+    default: offsets
+    choices:
+      offsets: offsets the penalty, down to 0 at most
+      added: is added whole
     source: {section: Attacking}
     why: a test ruling
 """
@@ -811,6 +866,53 @@ def test_pickers_count_for_the_picked_attack_kind_by_hand(gated_bx):
     assert situation("Spear (set against a charge)") == (2 - 2 + 3, -1, ((1, 6), (1, 4)))
 
 
+def test_typed_numbers_count_while_their_flag_is_picked_by_hand(gated_bx):
+    """The defender's Dex leaves the AC only while a pick that counts for the attack says it loses Dex;
+    the fury counts to every hit's damage."""
+    rules, _ = gated_bx
+    typed = {"defender_dex": 2, "fury": 3}
+
+    def situation(kind: str, *ticked: str, numbers=typed) -> tuple[int, int, int]:
+        inputs = CalculatorInputs(
+            choices={"attack_kind": kind},
+            toggles=frozenset(("guard", row) for row in ticked),
+            numbers=numbers,
+        )
+        _, _, where = attack_and_damage(rules, inputs, D6)
+        return where.hit, where.ac, where.damage
+
+    assert situation("Sword") == (0, 0, 3)  # nothing says the defender loses Dex
+    assert situation("Sword", "distracted") == (1, 0, 3)
+    assert situation("Sword", "from_behind") == (1, -2, 3)
+    assert situation("Sword", "from_behind", "held") == (1, -2, 3)  # lost once, however many say it
+    assert situation("Sword", "held") == (0, -2, 3)
+    assert situation("Bow", "held") == (0, 0, 3)  # held counts for melee only: the Dex stays
+    assert situation("Bow", "from_behind", numbers={"defender_dex": -1}) == (1, 1, 0)  # a Dex penalty
+    sword = CalculatorInputs(bonus=0, target=15, roll=10, damage_roll=4, dice="1d6", numbers=typed)
+    behind = replace(sword, toggles=frozenset({("guard", "from_behind")}))
+    assert attack_outputs(rules, sword)["ATTACK_NEED"] == 15
+    assert attack_outputs(rules, behind)["ATTACK_NEED"] == 15 - 1 - 2  # +1 to hit, AC 13
+    assert attack_outputs(rules, replace(behind, roll=12))["ATTACK_DAMAGE"] == 4 + 3
+
+
+def test_a_typed_number_offsets_a_penalty_no_further_than_its_limit_by_hand(gated_bx):
+    """The attacker's Dex offsets a two-weapon penalty down to 0 at most (ruling dex_offset_rule:
+    offsets), or is added whole (added); with one weapon it does not count."""
+    rules, _ = gated_bx
+
+    def hit(weapons: str, dex: int, ruling: str = "offsets") -> int:
+        ruled = replace(rules, chosen={**rules.chosen, "dex_offset_rule": ruling})
+        inputs = CalculatorInputs(choices={"two_weapons": weapons}, numbers={"attacker_dex": dex})
+        return attack_and_damage(ruled, inputs, D6)[2].hit
+
+    assert hit("One weapon", 3) == 0
+    assert hit("Two weapons (-4)", 3) == -4 + 3
+    assert hit("Two weapons (-4)", 6) == 0  # offset down to 0, no bonus left over
+    assert hit("Two weapons (-4)", -1) == -5  # a Dex penalty adds to it
+    assert hit("Light off-hand weapon (-2)", 6) == 0
+    assert hit("Light off-hand weapon (-2)", 6, "added") == -2 + 6
+
+
 def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
     rules, xlsx = gated_bx
     cases = list(scenarios(rules, 200, 23))
@@ -840,6 +942,14 @@ def test_pickers_count_for_the_picked_attack_kind_in_the_sheet(calc, gated_bx):
         ("ruled: {footing: footing_rule}", "ruled: {footing: footing_rules}"),
         ("ruled: {footing: footing_rule}", "ruled: {situation: footing_rule}"),
         ("miss: attack_kind.picked.on_miss}", "miss: attack_kind.picked.ranged}"),
+        ("when: loses_dex", "when: lose_dex"),
+        ("when: loses_dex", "when: attack"),  # a text column, not a flag
+        ("adds_to: ac", "adds_to: armor"),
+        ("times: -1", "times: 0"),
+        ("fury: {label: Fury (to the damage), adds_to: damage, of: attacker}", "fury: {adds_to: damage}"),
+        ("of: defender", "of: target"),
+        ("        when: dex_offsets\n", ""),  # at_most without the rows it limits
+        ("choices: {offsets: 0, added: none}", "choices: {offsets: zero, added: none}"),
     ],
 )
 def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):

@@ -50,3 +50,68 @@ def test_the_attack_kind_typed_in_the_window_gates_the_picks(gated_bx, tmp_path:
     assert notes["Spear set against a charge"].endswith("Spear (set against a charge) only")
     assert notes["Attack kind"] == "melee attack"  # the Disarm's note
     assert MISS not in (sword["ATTACK_RESULT"], bow["ATTACK_RESULT"])
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_typed_dex_leaves_the_ac_while_a_pick_says_so(gated_bx, tmp_path: Path) -> None:  # noqa: F811
+    """The defender's Dex typed beside the pickers counts only while a counted pick says the defender
+    loses Dex (held counts for melee only); the fury typed there adds to every hit's damage."""
+    _, xlsx = gated_bx
+    dex_note = "Defender's Dex modifier (inside the AC)"
+    states, notes = [], []
+    with window(xlsx, tmp_path) as calc:
+        for name, typed in (("ATTACK_BONUS", "0"), ("ATTACK_TARGET", "15"), ("ATTACK_ROLL", "13")):
+            calc.enter(name, typed)
+        calc.enter("ATTACK_DAMAGE_ROLL", "4")
+        calc.enter("ATTACK_NUMBER_DEFENDER_DEX", "2")
+        calc.enter("ATTACK_NUMBER_FURY", "3")
+        for ticks in ((), ("PICK_GUARD_FROM_BEHIND",), ("PICK_ATTACK_KIND", "PICK_GUARD_HELD")):
+            for name in ticks:
+                calc.enter(name, "Bow" if name == "PICK_ATTACK_KIND" else "TRUE")
+            if "PICK_GUARD_HELD" in ticks:
+                calc.enter("PICK_GUARD_FROM_BEHIND", "FALSE")
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, SHOWN).items()})
+            sheet = calc.values("Attack calculator")
+            notes.append({row[3].value: row[5].value for row in sheet.iter_rows(min_row=15, max_row=60)})
+        calc.screenshot("dex-typed-bow-held")
+    alone, behind, bow_held = states
+    assert alone["ATTACK_NEED"] == 15 and alone["ATTACK_RESULT"] == MISS  # 13 against AC 15
+    assert notes[0][dex_note] == "counts with: Loses Dex to AC"
+    assert behind["ATTACK_NEED"] == 15 - 1 - 2 and behind["ATTACK_RESULT"] == HIT  # +1, AC 13
+    assert behind["ATTACK_DAMAGE"] == 4 + 3  # the fury
+    assert notes[1][dex_note] == "-2 to AC (Loses Dex to AC)"
+    assert notes[1]["Fury (to the damage)"] == "+3 damage"
+    assert notes[2][dex_note] == "counts with: Loses Dex to AC"  # held: melee only
+    assert notes[2]["Defender held (melee)"] == "Loses Dex to AC melee only"
+    assert bow_held["ATTACK_NEED"] > behind["ATTACK_NEED"]  # the Bow's AC keeps the Dex
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_typed_dex_offsets_the_two_weapon_penalty_down_to_zero(gated_bx, tmp_path: Path) -> None:  # noqa: F811
+    """The attacker's Dex typed beside the pickers offsets the picked two-weapon penalty no further than
+    0 (the ruling as built: offsets); a Dex penalty adds to it."""
+    _, xlsx = gated_bx
+    needs = []
+    with window(xlsx, tmp_path) as calc:
+        for name, typed in (("ATTACK_BONUS", "0"), ("ATTACK_TARGET", "15"), ("ATTACK_ROLL", "10")):
+            calc.enter(name, typed)
+        calc.enter("ATTACK_NUMBER_ATTACKER_DEX", "6")
+        for name, typed in (
+            ("PICK_TWO_WEAPONS", "Two weapons (-4)"),
+            ("ATTACK_NUMBER_ATTACKER_DEX", "3"),
+            ("ATTACK_NUMBER_ATTACKER_DEX", "-1"),
+        ):
+            calc.save()
+            needs.append(read_back(calc, ["ATTACK_NEED"])["ATTACK_NEED"][0])
+            calc.enter(name, typed)
+        calc.save()
+        needs.append(read_back(calc, ["ATTACK_NEED"])["ATTACK_NEED"][0])
+        calc.screenshot("dex-offsets-two-weapons")
+    one_weapon, offset, dex3, dex_penalty = needs
+    assert one_weapon == 15  # one weapon: the Dex does not count
+    assert offset == 15  # -4 offset by 6, down to 0 and no further
+    assert dex3 == 15 - (-4 + 3)
+    assert dex_penalty == 15 - (-4 - 1)  # a Dex penalty adds to the two-weapon penalty

@@ -317,6 +317,7 @@ def test_tables_readme_documents_every_key_and_word_of_the_block():
     keys = set(rb.TOP_KEYS) | {f"damage.{k}" for k in rb.DAMAGE_KEYS} | set(rb.FORMULA_KEYS)
     keys |= {f"fumble.{k}" for k in rb.FUMBLE_KEYS - {"special", "plain_unless_special"}}
     keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS} | {f"effect.{k}" for k in rb.EFFECT_KEYS}
+    keys |= {f"situation.{k}" for k in rb.LISTED_KEYS} | set(rb.NUMBER_KEYS) | set(rb.NUMBER_PARTS)
     keys |= set(rb.NEED_RANGE_KEYS) | {
         "highest_of",
         "lowest_of",

@@ -20,6 +20,7 @@ from pycalc.sheets.roster_pick import PICKS, calculator_sheet
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
 from tests.test_encounter_parity import random_fight, sheet_inputs, text
+from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
 
 CASES = 25
 
@@ -60,12 +61,28 @@ def roster_numbers(rules: RuleSet, fight, index: int, states) -> dict[str, objec
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_a_picked_combatant_fills_the_calculator(calc, build_ruleset: Callable[[str], Path], ruleset_id: str):
-    rules = load_ruleset(ruleset_id)
-    xlsx = build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    rules, xlsx = load_ruleset(ruleset_id), build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx"
+    assert set(adapter(rules).filled_from_roster()) <= set(calculator_names(openpyxl.load_workbook(xlsx))[1])
+    picked_equals_typed(calc, rules, xlsx)
+
+
+@pytest.mark.timeout(600)
+def test_a_picked_combatant_fills_the_typed_numbers(calc, gated_bx):  # noqa: F811
+    """An own ruleset's typed numbers of the attacker or the defender (``situation.numbers`` with
+    ``of``) are roster columns: a picked combatant fills the calculator's cells for them."""
+    rules, xlsx = gated_bx
+    filled = adapter(rules).filled_from_roster()
+    assert {"ATTACK_NUMBER_DEFENDER_DEX", "ATTACK_NUMBER_FURY"} <= set(filled)
+    picked_equals_typed(calc, rules, xlsx)
+
+
+def picked_equals_typed(calc, rules: RuleSet, xlsx: Path) -> None:
+    """The calculator with two combatants picked says what it says with their roster numbers typed."""
+    ruleset_id = rules.id
     book = openpyxl.load_workbook(xlsx)
     outputs, inputs = calculator_names(book)
-    filled = adapter(rules).filled_from_roster()
-    assert filled and set(filled) <= set(inputs)
+    filled = {n: source for n, source in adapter(rules).filled_from_roster().items() if n in inputs}
+    assert filled
     rolls = [r.calculator_name for r in adapter(rules).rolls if r.calculator_name in inputs]
     chance = random.Random(f"roster-pick-{ruleset_id}")
     scenarios, cases = [], 0

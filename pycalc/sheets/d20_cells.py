@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pycalc.resolution_calculator import EFFECT  # noqa: F401 (the engine's name for the sheet's cell)
+# the engine's names for the sheet's cells
+from pycalc.resolution_calculator import EFFECT, number_name  # noqa: F401
 from pycalc.sheets.common import name_part
 
 # Defined names of the generic Attack calculator's cells (inputs, working cells, outputs)

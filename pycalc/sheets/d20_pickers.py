@@ -11,7 +11,9 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution_situation
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, ByRuling, Resolution, TypedNumber
+from pycalc.resolution_block import value as block_value
+from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -22,7 +24,8 @@ from pycalc.sheets.common import (
     put_formula,
     table_name,
 )
-from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input
+from pycalc.sheets.d20_cells import number_name
+from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input, whole_number_check
 from pycalc.sheets.formulas import by_label, const, q
 from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
@@ -83,19 +86,29 @@ def picked_terms(
     column: str,
     chosen: Callable[[str], str],
     ticked: Callable[[str, str], str],
+    flag: str | None = None,
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
     ``ticked(is_ticked, value)`` for each row of a toggle table, and for a row that counts only for
     some attack kinds (``situation``) ``ticked`` while it counts; a column the situation reads by
-    ruling (``ruled``) is its variant while that choice is in force."""
+    ruling (``ruled``) is its variant while that choice is in force; with ``flag``, only rows that
+    tick that column give their value (0 otherwise)."""
     said = block.situation
     terms = []
+
+    def flagged(table_id: str, value: str, value_of: Callable[[str], str]) -> str:
+        return (
+            value
+            if flag is None
+            else f"IF({ruled_value(rules, said, table_id, flag, value_of)}=TRUE,{value},0)"
+        )
+
     for table in picker_tables(rules, block):
-        if column not in table.column_ids:
+        if column not in table.column_ids or (flag is not None and flag not in table.column_ids):
             continue
         if table.picker == "choice":
             value_of = partial(by_label, table.id, label_expr=pick_name(table.id))
-            value = ruled_value(rules, said, table.id, column, value_of)
+            value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
             counts = counts_when(rules, block, table, value_of)
             terms.append(chosen(value) if counts is None else ticked(counts, value))
             continue
@@ -103,15 +116,59 @@ def picked_terms(
             value_of = partial(const, table.id, str(row.id))
             tick = f"{pick_name(table.id, str(row.id))}=TRUE"
             counts = counts_when(rules, block, table, value_of)
-            value = ruled_value(rules, said, table.id, column, value_of)
+            value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
             terms.append(ticked(tick if counts is None else f"AND({tick},{counts})", value))
     return terms
 
 
+def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:
+    return block.situation.numbers if block.situation else ()
+
+
+def typed_value(number: TypedNumber) -> str:
+    """The typed number as it counts, ``times`` over (an empty cell counts 0)."""
+    typed = f"N({number_name(number.id)})"
+    return typed if number.times == 1 else f"{number.times}*{typed}"
+
+
+def typed_counted(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
+    """What the typed number adds while it counts: no more than takes the rows that tick its ``when``
+    up to its ``at_most`` (by ruling or not)."""
+    typed = typed_value(number)
+    if number.at_most is None:
+        return typed
+
+    def limited(cap: object) -> str:
+        if cap is None:
+            return typed
+        flagged = "+".join(rows_sum(rules, block, number.adds_to, number.when)) or "0"
+        return f"MIN({typed},{literal(cap)}-({flagged}))"
+
+    return by_choice(number.at_most, limited)
+
+
+def typed_terms(rules: RuleSet, block: Resolution, part: str) -> list[str]:
+    """What the typed numbers add to the sum ``part`` (``resolution_situation.typed_sums``)."""
+    return [
+        typed_counted(rules, block, number)
+        if number.when is None
+        else f"IF({situation_flag(rules, block, number.when)},{typed_counted(rules, block, number)},0)"
+        for number in typed_numbers(block)
+        if number.adds_to == part
+    ]
+
+
+def rows_sum(rules: RuleSet, block: Resolution, column: str, flag: str | None = None) -> list[str]:
+    """A term per picked row's ``column`` (with ``flag``: of the rows that tick it)."""
+    return picked_terms(
+        rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)", flag
+    )
+
+
 def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
-    """What the picked rows add up to in ``column`` (``resolution.picked_situation``)."""
-    terms = picked_terms(rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)")
-    return "+".join(terms) or "0"
+    """What the picked rows and the typed numbers add up to in ``column``
+    (``resolution_situation.picked_situation``)."""
+    return "+".join(rows_sum(rules, block, column) + typed_terms(rules, block, column)) or "0"
 
 
 def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:
@@ -157,6 +214,15 @@ def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) 
     gate = value_of(str(gating.gate))
     kind = f"IFERROR({by_id(gating.kind_table, 'label', gate)},{gate})"
     return [f'IF(OR({gate}="",{gate}="{ANY}"),"",{kind}&" only ")']
+
+
+def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
+    """The note's words after the numbers: the flags a typed number counts while (its ``when``: "loses
+    Dex to AC"), then the attack kinds (``kind_words``)."""
+    flags = dict.fromkeys(number.when for number in typed_numbers(block) if number.when in table.column_ids)
+    labels = {c.id: str(c.label) for c in table.columns}
+    said = [f'IF({value_of(str(flag))}=TRUE,"{labels[str(flag)]} ","")' for flag in flags]
+    return said + kind_words(block, table, value_of)
 
 
 def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
@@ -222,7 +288,7 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             )
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
             value_of = partial(by_label, table.id, label_expr=name)
-            chosen = effect_text(table, value_of, kind_words(block, table, value_of))
+            chosen = effect_text(table, value_of, notes_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
             row += 1
             continue
@@ -236,7 +302,55 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
             value_of = partial(const, table.id, str(entry.id))
-            ticked = effect_text(table, value_of, kind_words(block, table, value_of))
+            ticked = effect_text(table, value_of, notes_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
             row += 1
+    return write_typed_numbers(book, sheet, rules, block, row)
+
+
+TYPED_RANGE = (-99, 99)  # what a typed number's cell takes
+
+
+def flag_label(rules: RuleSet, block: Resolution, column: str) -> str:
+    """The label of a flag column, as the first picker table that has it names it."""
+    tables = picker_tables(rules, block)
+    return next(str(c.label) for table in tables for c in table.columns if c.id == column)
+
+
+def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
+    """What the typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not count."""
+    word = dict(EFFECT_WORDS)[number.adds_to]
+    counted = f'TEXT({typed_counted(rules, block, number)},"+0;-0")&" {word}"'
+    if number.when is None:
+        return counted
+    label = flag_label(rules, block, number.when)
+    flag = situation_flag(rules, block, number.when)
+    return f'IF({flag},{counted}&" ({label})","counts with: {label}")'
+
+
+def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
+    word = dict(EFFECT_WORDS)[number.adds_to]
+    counts = f"counts {'' if number.times == 1 else f'{number.times} times '}{word}"
+    if number.when is not None:
+        counts += f" while a pick says {flag_label(rules, block, number.when)}"
+    if isinstance(number.at_most, ByRuling):
+        counts += f", no further than the ruling '{rules.rulings[number.at_most.ruling].label}' allows"
+    elif number.at_most is not None:
+        counts += f", no further than {int(block_value(rules, number.at_most)):+d} with them"
+    return f"{number.help}; {counts}" if number.help else counts
+
+
+def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, row: int) -> int:
+    """A row per typed number (``situation.numbers``) under the pickers: its label, its cell, what it
+    does now; under a heading of their own."""
+    numbers = typed_numbers(block)
+    if numbers:
+        put(sheet.cell(row, OUT_LABEL), "Numbers for the situation (0: none)").font = BOLD
+        row += 1
+    for number in numbers:
+        put(sheet.cell(row, OUT_LABEL), number.label).alignment = WRAP
+        put_input(book, sheet, row, OUT_COLUMN, number_name(number.id), 0, typed_help(rules, block, number))
+        whole_number_check(sheet, sheet.cell(row, OUT_COLUMN).coordinate, *TYPED_RANGE, number.label)
+        put_formula(sheet.cell(row, NOTE_COLUMN), typed_note(rules, block, number)).font = NOTE
+        row += 1
     return row
