@@ -39,7 +39,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.d20_cells import ODDS_SHEET
 from pycalc.sheets.d20_damage import write_damage_chart
 from pycalc.sheets.d20_layout import SUMMARY_ROW
-from pycalc.sheets.d20_pickers import write_pickers
+from pycalc.sheets.d20_picker_rows import write_pickers
 from pycalc.sheets.d20_roll_block import write_roll_block
 from pycalc.sheets.d20_workings import calculator_cells, write_workings
 from pycalc.sheets.dual import Udfs

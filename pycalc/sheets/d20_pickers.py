@@ -1,33 +1,17 @@
-"""The situation pickers of the generic Attack calculator (the ``modifiers:`` tables): their
-formulas added up by column, and the pickers written under the roll block with a note of what each
-row changes."""
+"""The situation pickers of the generic Attack calculator (the ``modifiers:`` tables) as formulas: what
+the picked rows and the typed numbers (``situation.numbers``) add up to, counted for the picked attack
+kind (``pycalc.resolution_situation``); written under the roll block by ``pycalc.sheets.d20_picker_rows``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 
-from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
-
-from pycalc import resolution_situation
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, ByRuling, Resolution, TypedNumber
-from pycalc.resolution_block import value as block_value
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, TypedNumber
 from pycalc.sheets.block_formulas import by_choice, literal
-from pycalc.sheets.calculator import add_list
-from pycalc.sheets.common import (
-    BOLD,
-    NOTE,
-    SUBTITLE,
-    WRAP,
-    put,
-    put_formula,
-    table_name,
-)
 from pycalc.sheets.d20_cells import number_name
-from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input, whole_number_check
 from pycalc.sheets.formulas import by_label, const, q
-from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
+from pycalc.sheets.situation_cells import pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
 
 
@@ -187,170 +171,3 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     """TRUE when a picked row has ``column`` ticked."""
     terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)")
     return f"OR({','.join(terms)})" if terms else "FALSE"
-
-
-EFFECT_WORDS = (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage"))
-
-
-FLAG_WORDS = (
-    ("advantage", "Advantage"),
-    ("disadvantage", "Disadvantage"),
-    ("cannot_hit", "cannot be hit"),
-    ("needs_magic", "magic weapons only"),
-    ("auto_hit", "hits automatically"),
-)
-
-
-def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
-    """The note's words on attack kinds (``situation``): a kind's melee or ranged, or "ranged only" (the
-    kind's label for one kind) for a row that counts for one kind only (its gate cell)."""
-    gating = block.situation
-    if gating is None or gating.kind_table is None:
-        return []
-    if table.id == gating.kind_table and "ranged" in table.column_ids:
-        return [f'IF({value_of("ranged")}=TRUE,"{RANGED} attack ","{MELEE} attack ")']
-    if gating.gate not in table.column_ids:
-        return []
-    gate = value_of(str(gating.gate))
-    kind = f"IFERROR({by_id(gating.kind_table, 'label', gate)},{gate})"
-    return [f'IF(OR({gate}="",{gate}="{ANY}"),"",{kind}&" only ")']
-
-
-def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
-    """The note's words after the numbers: the flags a typed number counts while (its ``when``: "loses
-    Dex to AC"), then the attack kinds (``kind_words``)."""
-    flags = dict.fromkeys(number.when for number in typed_numbers(block) if number.when in table.column_ids)
-    labels = {c.id: str(c.label) for c in table.columns}
-    said = [f'IF({value_of(str(flag))}=TRUE,"{labels[str(flag)]} ","")' for flag in flags]
-    return said + kind_words(block, table, value_of)
-
-
-def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
-    """What a table's title adds when it counts for one attack kind only: " (ranged attacks only)"."""
-    only = block.situation.only.get(table.id) if block.situation else None
-    if only in (None, ANY):
-        return ""
-    if only in (MELEE, RANGED):
-        return f" ({only} attacks only)"
-    assert block.situation is not None and block.situation.kind_table is not None
-    return f" ({rules.table(block.situation.kind_table).entry(only).label} only)"
-
-
-def effect_text(table: Table, value_of: Callable[[str], str], gated: Sequence[str] = ()) -> str:
-    """A short text of what a row changes, read from its cells (``value_of(column)``), then ``gated``
-    (``kind_words``): the numbers stay in the table sheet."""
-    dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
-    parts = [
-        signed_dice(value_of(column), word)
-        if column in dice_columns
-        else f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
-        for column, word in EFFECT_WORDS
-        if column in table.column_ids
-    ]
-    for column in table.column_ids:
-        if column == "damage_multiplier" or column.startswith(resolution_situation.stage_factor_column("")):
-            factor = value_of(column)
-            parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
-        elif column.startswith(resolution_situation.stage_round_up_column("")):
-            parts.append(f'IF({value_of(column)}=TRUE,"rounded up ","")')
-    parts += [
-        f'IF({value_of(column)}=TRUE,"{word} ","")'
-        for column, word in FLAG_WORDS
-        if column in table.column_ids
-    ]
-    parts += gated
-    return f"TRIM({'&'.join(parts)})" if parts else '""'
-
-
-def signed_dice(value: str, word: str) -> str:
-    """'+2 to hit ', '+1d4 to hit ', '-1d4 to hit ' or nothing, for a cell holding a number or dice."""
-    number = f'IF({value}=0,"",TEXT({value},"+0;-0")&" {word} ")'
-    dice = f'IF({value}="","",IF(LEFT({value},1)="-","","+")&{value}&" {word} ")'
-    return f"IF(ISNUMBER({value}),{number},{dice})"
-
-
-def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, top: int) -> int:
-    put(sheet.cell(top, OUT_LABEL), "The situation").font = SUBTITLE
-    put(sheet.cell(top, NOTE_COLUMN), "what it changes").font = NOTE
-    row = top + 1
-    for table in picker_tables(rules, block):
-        if table.picker == "choice":
-            put(sheet.cell(row, OUT_LABEL), table.title + only_words(rules, block, table))
-            name = pick_name(table.id)
-            put_input(
-                book,
-                sheet,
-                row,
-                OUT_COLUMN,
-                name,
-                str(table.rows[0].label),
-                f"pick from the list ({table.title})",
-            )
-            add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
-            value_of = partial(by_label, table.id, label_expr=name)
-            chosen = effect_text(table, value_of, notes_words(block, table, value_of))
-            put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
-            row += 1
-            continue
-        put(
-            sheet.cell(row, OUT_LABEL), f"{table.title}{only_words(rules, block, table)} (tick what applies)"
-        ).font = BOLD
-        row += 1
-        for entry in table.rows:
-            put(sheet.cell(row, OUT_LABEL), str(entry.label)).alignment = WRAP
-            name = pick_name(table.id, str(entry.id))
-            put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
-            add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
-            value_of = partial(const, table.id, str(entry.id))
-            ticked = effect_text(table, value_of, notes_words(block, table, value_of))
-            put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
-            row += 1
-    return write_typed_numbers(book, sheet, rules, block, row)
-
-
-TYPED_RANGE = (-99, 99)  # what a typed number's cell takes
-
-
-def flag_label(rules: RuleSet, block: Resolution, column: str) -> str:
-    """The label of a flag column, as the first picker table that has it names it."""
-    tables = picker_tables(rules, block)
-    return next(str(c.label) for table in tables for c in table.columns if c.id == column)
-
-
-def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
-    """What the typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not count."""
-    word = dict(EFFECT_WORDS)[number.adds_to]
-    counted = f'TEXT({typed_counted(rules, block, number)},"+0;-0")&" {word}"'
-    if number.when is None:
-        return counted
-    label = flag_label(rules, block, number.when)
-    flag = situation_flag(rules, block, number.when)
-    return f'IF({flag},{counted}&" ({label})","counts with: {label}")'
-
-
-def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
-    word = dict(EFFECT_WORDS)[number.adds_to]
-    counts = f"counts {'' if number.times == 1 else f'{number.times} times '}{word}"
-    if number.when is not None:
-        counts += f" while a pick says {flag_label(rules, block, number.when)}"
-    if isinstance(number.at_most, ByRuling):
-        counts += f", no further than the ruling '{rules.rulings[number.at_most.ruling].label}' allows"
-    elif number.at_most is not None:
-        counts += f", no further than {int(block_value(rules, number.at_most)):+d} with them"
-    return f"{number.help}; {counts}" if number.help else counts
-
-
-def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, row: int) -> int:
-    """A row per typed number (``situation.numbers``) under the pickers: its label, its cell, what it
-    does now; under a heading of their own."""
-    numbers = typed_numbers(block)
-    if numbers:
-        put(sheet.cell(row, OUT_LABEL), "Numbers for the situation (0: none)").font = BOLD
-        row += 1
-    for number in numbers:
-        put(sheet.cell(row, OUT_LABEL), number.label).alignment = WRAP
-        put_input(book, sheet, row, OUT_COLUMN, number_name(number.id), 0, typed_help(rules, block, number))
-        whole_number_check(sheet, sheet.cell(row, OUT_COLUMN).coordinate, *TYPED_RANGE, number.label)
-        put_formula(sheet.cell(row, NOTE_COLUMN), typed_note(rules, block, number)).font = NOTE
-        row += 1
-    return row
