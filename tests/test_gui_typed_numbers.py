@@ -1,0 +1,122 @@
+"""Numbers the GM types beside the pickers (``situation.numbers``), typed in the real LibreOffice window
+(AutoInput on, as shipped) on an own ruleset (the gated fixture of tests/test_generic_parity.py): the
+defender's Dex leaves the AC only while a counted pick says it loses Dex; the attacker's Dex offsets a
+two-weapon penalty down to 0 and no further; on the Log, each row reads the roster's numbers of its
+attacker and target. The values are read back from the saved file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pycalc.d20 import HIT, MISS
+from pycalc.encounter import Attack, Combatant, Fight
+from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
+from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
+from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+
+SHOWN = ["ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_EFFECT", "ATTACK_SUMMARY", "ATTACK_NEED"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_typed_dex_leaves_the_ac_while_a_pick_says_so(gated_bx, tmp_path: Path) -> None:  # noqa: F811
+    """The defender's Dex typed beside the pickers counts only while a counted pick says the defender
+    loses Dex (held counts for melee only); the fury typed there adds to every hit's damage."""
+    _, xlsx = gated_bx
+    dex_note = "Defender's Dex modifier (inside the AC)"
+    states, notes = [], []
+    with window(xlsx, tmp_path) as calc:
+        for name, typed in (("ATTACK_BONUS", "0"), ("ATTACK_TARGET", "15"), ("ATTACK_ROLL", "13")):
+            calc.enter(name, typed)
+        calc.enter("ATTACK_DAMAGE_ROLL", "4")
+        calc.enter("ATTACK_NUMBER_DEFENDER_DEX", "2")
+        calc.enter("ATTACK_NUMBER_FURY", "3")
+        for ticks in ((), ("PICK_GUARD_FROM_BEHIND",), ("PICK_ATTACK_KIND", "PICK_GUARD_HELD")):
+            for name in ticks:
+                calc.enter(name, "Bow" if name == "PICK_ATTACK_KIND" else "TRUE")
+            if "PICK_GUARD_HELD" in ticks:
+                calc.enter("PICK_GUARD_FROM_BEHIND", "FALSE")
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, SHOWN).items()})
+            sheet = calc.values("Attack calculator")
+            notes.append({row[3].value: row[5].value for row in sheet.iter_rows(min_row=15, max_row=60)})
+        calc.screenshot("dex-typed-bow-held")
+    alone, behind, bow_held = states
+    assert alone["ATTACK_NEED"] == 15 and alone["ATTACK_RESULT"] == MISS  # 13 against AC 15
+    assert notes[0][dex_note] == "counts with: Loses Dex to AC"
+    assert behind["ATTACK_NEED"] == 15 - 1 - 2 and behind["ATTACK_RESULT"] == HIT  # +1, AC 13
+    assert behind["ATTACK_DAMAGE"] == 4 + 3  # the fury
+    assert notes[1][dex_note] == "-2 to AC (Loses Dex to AC)"
+    assert notes[1]["Fury (to the damage)"] == "+3 damage"
+    assert notes[2][dex_note] == "counts with: Loses Dex to AC"  # held: melee only
+    assert notes[2]["Defender held (melee)"] == "Loses Dex to AC melee only"
+    assert bow_held["ATTACK_NEED"] > behind["ATTACK_NEED"]  # the Bow's AC keeps the Dex
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_typed_dex_offsets_the_two_weapon_penalty_down_to_zero(gated_bx, tmp_path: Path) -> None:  # noqa: F811
+    """The attacker's Dex typed beside the pickers offsets the picked two-weapon penalty no further than
+    0 (the ruling as built: offsets); a Dex penalty adds to it."""
+    _, xlsx = gated_bx
+    needs = []
+    with window(xlsx, tmp_path) as calc:
+        for name, typed in (("ATTACK_BONUS", "0"), ("ATTACK_TARGET", "15"), ("ATTACK_ROLL", "10")):
+            calc.enter(name, typed)
+        calc.enter("ATTACK_NUMBER_ATTACKER_DEX", "6")
+        for name, typed in (
+            ("PICK_TWO_WEAPONS", "Two weapons (-4)"),
+            ("ATTACK_NUMBER_ATTACKER_DEX", "3"),
+            ("ATTACK_NUMBER_ATTACKER_DEX", "-1"),
+        ):
+            calc.save()
+            needs.append(read_back(calc, ["ATTACK_NEED"])["ATTACK_NEED"][0])
+            calc.enter(name, typed)
+        calc.save()
+        needs.append(read_back(calc, ["ATTACK_NEED"])["ATTACK_NEED"][0])
+        calc.screenshot("dex-offsets-two-weapons")
+    one_weapon, offset, dex3, dex_penalty = needs
+    assert one_weapon == 15  # one weapon: the Dex does not count
+    assert offset == 15  # -4 offset by 6, down to 0 and no further
+    assert dex3 == 15 - (-4 + 3)
+    assert dex_penalty == 15 - (-4 - 1)  # a Dex penalty adds to the two-weapon penalty
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_log_rows_read_the_typed_numbers_of_their_attacker_and_target(gated_bx, tmp_path: Path) -> None:  # noqa: F811
+    """The thief's Dex (a roster column) leaves its AC on the row that attacks it from behind, not on
+    the row that does not; the brute's fury adds to its hits' damage."""
+    rules, xlsx = gated_bx
+    book = openpyxl.load_workbook(xlsx)
+    thief = {"attack_bonus": 2, "ac": 15, "dice": "1d6", "number_defender_dex": 2}
+    brute = {"attack_bonus": 0, "ac": 12, "dice": "1d8", "number_fury": 3}
+    roster = [
+        Combatant("Thief", init_rolls=(4,), max_hp=12, stats=thief),
+        Combatant("Brute", init_rolls=(2,), max_hp=14, stats=brute),
+    ]
+    attacks = [
+        Attack("Brute", "Thief", round=1, roll=13, damage_roll=4),  # 13 against AC 15: a miss
+        Attack("Brute", "Thief", roll=13, damage_roll=4, named_picks="from behind"),  # +1, AC 13: a hit
+        Attack("Thief", "Brute", roll=10, damage_roll=5, named_picks="from behind"),  # the brute has no Dex
+    ]
+    fight = Fight(roster, attacks, round=1)
+    expected = expected_outputs(rules, fight)
+    assert expected["LOG_RESULT"][:3] == [MISS, HIT, HIT]
+    assert expected["LOG_HP_LOST"][:3] == [0, 4 + 3, 5]
+    with window(xlsx, tmp_path) as calc:
+        inputs = sheet_inputs(rules, fight)
+        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
+        for (sheet, row, column), text in sorted(
+            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
+        ):
+            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        calc.save()
+        got = read_back(calc, list(expected))
+        calc.screenshot("typed-numbers-log")
+    found = mismatches(expected, got, 1)
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
+    assert got["LOG_RESULT"][:3] == [MISS, HIT, HIT] and got["LOG_HP_LOST"][:3] == [0, 7, 5]
