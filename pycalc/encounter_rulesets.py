@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
 from pycalc.log_picks import row_picks, with_picks
-from pycalc.resolution_block import Resolution, TypedNumber, target_kind, value
+from pycalc.resolution_block import Resolution, TypedNumber, target_kind, typed_numbers, value
 from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -364,7 +364,7 @@ ROSTER_WHO = {"attacker": "attacker", "defender": "target"}  # a typed number's 
 
 def typed_numbers_owned(block: Resolution) -> tuple[TypedNumber, ...]:
     """The typed numbers that are an attacker's or a defender's (``of``): the roster holds them."""
-    return tuple(n for n in (block.situation.numbers if block.situation else ()) if n.of is not None)
+    return tuple(n for n in typed_numbers(block) if n.of is not None)
 
 
 def number_stat(number_id: str) -> str:

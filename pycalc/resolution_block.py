@@ -300,6 +300,11 @@ def target_kind(block: Resolution) -> str:
     return kinds[0] if len(kinds) == 1 else "armor_class"
 
 
+def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:
+    """The numbers the GM types beside the pickers (``situation.numbers``)."""
+    return block.situation.numbers if block.situation else ()
+
+
 def value(rules: RuleSet, item: Any) -> Any:
     """A block value as the rules in force make it: the ruling's choice, the table cell's value."""
     while isinstance(item, ByRuling):

@@ -12,7 +12,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution_situation
-from pycalc.resolution_block import ANY, MELEE, RANGED, ByRuling, Resolution, TypedNumber
+from pycalc.resolution_block import ANY, MELEE, RANGED, ByRuling, Resolution, TypedNumber, typed_numbers
 from pycalc.resolution_block import value as block_value
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
@@ -26,7 +26,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input, whole_number_check
-from pycalc.sheets.d20_pickers import picker_tables, situation_flag, typed_counted, typed_numbers
+from pycalc.sheets.d20_pickers import picker_tables, situation_flag, typed_counted
 from pycalc.sheets.formulas import by_label, const
 from pycalc.sheets.situation_cells import by_id, pick_name
 from pycalc.tables import RuleSet, Table
@@ -178,7 +178,7 @@ def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
     if isinstance(number.at_most, ByRuling):
         counts += f", no further than the ruling '{rules.rulings[number.at_most.ruling].label}' allows"
     elif number.at_most is not None:
-        counts += f", no further than {int(block_value(rules, number.at_most)):+d} with them"
+        counts += f", no further than bringing those rows to {int(block_value(rules, number.at_most)):+d}"
     return f"{number.help}; {counts}" if number.help else counts
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, TypedNumber
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, TypedNumber, typed_numbers
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
@@ -103,10 +103,6 @@ def picked_terms(
             value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
             terms.append(ticked(tick if counts is None else f"AND({tick},{counts})", value))
     return terms
-
-
-def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:
-    return block.situation.numbers if block.situation else ()
 
 
 def typed_value(number: TypedNumber) -> str:
