@@ -21,6 +21,7 @@ from pycalc import dice as dice_module
 from pycalc import resolution as engine
 from pycalc import resolution_damage
 from pycalc.grid_limits import BEYOND_GRID
+from pycalc.resolution_block import typed_numbers
 from pycalc.resolution_calculator import (
     CalculatorInputs,
     adds_dice,
@@ -377,7 +378,7 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         else:
             for row in table.rows:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
-    for number in block.situation.numbers if block.situation else ():
+    for number in typed_numbers(block):
         found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
     return found
 
@@ -393,7 +394,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         else:
             toggles |= {(table_id, str(row.id)) for row in table.rows if chance.random() < 0.25}
     dice = chance.choice(DICE_FORMS[:7] * 3 + DICE_FORMS)
-    typed = {n.id: chance.randint(-4, 6) for n in (block.situation.numbers if block.situation else ())}
+    typed = {n.id: chance.randint(-4, 6) for n in typed_numbers(block)}
     return CalculatorInputs(
         bonus=chance.randint(-3, 12),
         target=chance.randint(-2, 30),
