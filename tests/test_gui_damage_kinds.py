@@ -16,7 +16,14 @@ from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_rows import roster_state
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
-from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+from tests.test_gui_window import (
+    cells_to_type,
+    read_back,
+    type_cells,
+    type_roster_then_log,
+    window,
+    window_tools,  # noqa: F401 (a fixture)
+)
 
 
 @pytest.mark.timeout(300)
@@ -91,11 +98,7 @@ def test_the_one_line_names_the_state_a_subdual_hit_leaves(
         "ATTACK_DAMAGE_ROLL": "2",
     }
     with window(xlsx, tmp_path) as calc:
-        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
-        for (sheet, row, column), text in sorted(
-            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
-        ):
-            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        type_roster_then_log(calc, book, inputs)
         for name, text in calculator.items():
             (sheet, row, column), _ = next(iter(cells_to_type(book, {name: [text]}).items()))
             calc.enter(f"'{sheet}'.{openpyxl.utils.get_column_letter(column)}{row}", text)

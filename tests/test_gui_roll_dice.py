@@ -17,7 +17,12 @@ from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.tables import load_folder
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
-from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+from tests.test_gui_window import (
+    read_back,
+    type_roster_then_log,
+    window,
+    window_tools,  # noqa: F401 (a fixture)
+)
 from tests.test_own_encounter import FIXTURE
 
 SHOWN = ["ATTACK_RESULT", "ATTACK_HIT_CHANCE", "ATTACK_ADDED_ROLL", "ATTACK_SUMMARY"]
@@ -83,12 +88,7 @@ def test_a_blessed_attack_typed_on_the_log_takes_the_dice_total(
     expected = expected_outputs(rules, fight)
     assert expected["LOG_RESULT"][:2] == [HIT, "#DICE ON THE ROLL? 1 to 4"]
     with window(xlsx, tmp_path) as calc:
-        inputs = sheet_inputs(rules, fight)
-        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
-        for (sheet, row, column), text in sorted(
-            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
-        ):
-            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        type_roster_then_log(calc, book, sheet_inputs(rules, fight))
         calc.save()
         got = read_back(calc, [*expected, "LOG_ADDED_ROLL"])
         calc.screenshot("blessed-log")

@@ -15,7 +15,12 @@ from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
-from tests.test_gui_window import cells_to_type, read_back, type_cells, window, window_tools  # noqa: F401 (a fixture)
+from tests.test_gui_window import (
+    read_back,
+    type_roster_then_log,
+    window,
+    window_tools,  # noqa: F401 (a fixture)
+)
 
 SHOWN = ["ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_EFFECT", "ATTACK_SUMMARY", "ATTACK_NEED"]
 
@@ -108,12 +113,7 @@ def test_log_rows_read_the_typed_numbers_of_their_attacker_and_target(gated_bx, 
     assert expected["LOG_RESULT"][:3] == [MISS, HIT, HIT]
     assert expected["LOG_HP_LOST"][:3] == [0, 4 + 3, 5]
     with window(xlsx, tmp_path) as calc:
-        inputs = sheet_inputs(rules, fight)
-        type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
-        for (sheet, row, column), text in sorted(
-            cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")}).items()
-        ):
-            calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+        type_roster_then_log(calc, book, sheet_inputs(rules, fight))
         calc.save()
         got = read_back(calc, list(expected))
         calc.screenshot("typed-numbers-log")

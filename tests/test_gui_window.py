@@ -92,6 +92,15 @@ def new_inputs(before: dict[str, list[str]], after: dict[str, list[str]]) -> dic
     }
 
 
+def type_roster_then_log(calc: CalcWindow, book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> None:
+    """The roster typed row by row (Tab between cells), then each Log cell entered on its own, in the
+    sheet's order."""
+    type_cells(calc, cells_to_type(book, {n: v for n, v in inputs.items() if not n.startswith("LOG_")}))
+    log = cells_to_type(book, {n: v for n, v in inputs.items() if n.startswith("LOG_")})
+    for (sheet, row, column), text in sorted(log.items()):
+        calc.enter(f"{sheet}.{openpyxl.utils.get_column_letter(column)}{row}", text)
+
+
 def cells_to_type(book: openpyxl.Workbook, inputs: dict[str, list[str]]) -> dict[tuple[str, int, int], str]:
     found: dict[tuple[str, int, int], str] = {}
     for name, values in inputs.items():
