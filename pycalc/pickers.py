@@ -109,6 +109,25 @@ def ruled_column(rules: RuleSet, adding: Adding, table_id: str, column: str) -> 
     return variants.get(rules.ruling(adding.ruled[table_id]), column) if variants else column
 
 
+def ruled_cell(rules: RuleSet, adding: Adding, table_id: str, row: Row, column: str) -> Any:
+    """A picked row's ``column``, or its variant for the choice in force of the table's ruling."""
+    return row.values.get(ruled_column(rules, adding, table_id, column))
+
+
+def whole_sum(values: Iterable[Any]) -> int:
+    """Picked values added up as a sum part: an empty one counts 0, dice (rolled apart) nothing."""
+    return sum(int(value or 0) for value in values if roll_dice(value) is None)
+
+
+def flagged_sum(rules: RuleSet, adding: Adding, counted: Iterable[Pick], flag: str, column: str) -> int:
+    """``column`` added up over the counted picks that tick the flag column ``flag``."""
+    return whole_sum(
+        ruled_cell(rules, adding, table_id, row, column)
+        for table_id, row in counted
+        if ruled_cell(rules, adding, table_id, row, flag) is True
+    )
+
+
 def declared(rules: RuleSet) -> Adding:
     """The ruleset's ``situation:`` declaration (its resolution block, tables/README.md)."""
     block = rules.resolution_block
@@ -137,17 +156,14 @@ def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
 
     def given(columns: Columns) -> list[Any]:
         return [
-            row.values.get(ruled_column(rules, adding, table_id, columns[table_id]))
+            ruled_cell(rules, adding, table_id, row, columns[table_id])
             for table_id, row in counted
             if table_id in columns
         ]
 
     return Totals(
         kinds,
-        {
-            part: sum(int(value or 0) for value in given(columns) if roll_dice(value) is None)
-            for part, columns in adding.sums.items()
-        },
+        {part: whole_sum(given(columns)) for part, columns in adding.sums.items()},
         {
             part: math.prod((Fraction(str(v)) for v in given(columns) if v is not None), start=Fraction(1))
             for part, columns in adding.products.items()

@@ -76,18 +76,6 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     )
 
 
-def flagged_sum(
-    rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals, flag: str, column: str
-) -> int:
-    """``column`` added up over the counted picks that tick ``flag`` (each read by ruling, ``ruled``)."""
-    values = [
-        row.values.get(pickers.ruled_column(rules, adding, table_id, column))
-        for table_id, row in totals.counted
-        if row.values.get(pickers.ruled_column(rules, adding, table_id, flag)) is True
-    ]
-    return sum(int(v or 0) for v in values if roll_dice(v) is None)
-
-
 def typed_sums(
     rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals, numbers: Mapping[str, int]
 ) -> dict[str, int]:
@@ -101,9 +89,8 @@ def typed_sums(
         added = number.times * numbers.get(number.id, 0)
         limit = value(rules, number.at_most)
         if limit is not None:
-            added = min(
-                added, int(limit) - flagged_sum(rules, adding, totals, str(number.when), number.adds_to)
-            )
+            flagged = pickers.flagged_sum(rules, adding, totals.counted, str(number.when), number.adds_to)
+            added = min(added, int(limit) - flagged)
         found[number.adds_to] += added
     return found
 

@@ -32,6 +32,7 @@ from pycalc.sheets.situation_cells import by_id, pick_name
 from pycalc.tables import RuleSet, Table
 
 EFFECT_WORDS = (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage"))
+PART_WORDS = dict(EFFECT_WORDS)  # a typed number's adds_to -> what the notes call it
 
 
 FLAG_WORDS = (
@@ -161,7 +162,7 @@ def flag_label(rules: RuleSet, block: Resolution, column: str) -> str:
 
 def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
     """What the typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not count."""
-    word = dict(EFFECT_WORDS)[number.adds_to]
+    word = PART_WORDS[number.adds_to]
     counted = f'TEXT({typed_counted(rules, block, number)},"+0;-0")&" {word}"'
     if number.when is None:
         return counted
@@ -171,7 +172,7 @@ def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
 
 
 def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
-    word = dict(EFFECT_WORDS)[number.adds_to]
+    word = PART_WORDS[number.adds_to]
     counts = f"counts {'' if number.times == 1 else f'{number.times} times '}{word}"
     if number.when is not None:
         counts += f" while a pick says {flag_label(rules, block, number.when)}"
