@@ -205,8 +205,8 @@ OSR = d20_adapter(
     d20_stats("To-hit bonus", ("needed", "Number needed to hit it")),
     {
         "ATTACK_TARGET": "{target.needed}",
-        "ATTACK_TARGET_DEX": "{target.dex}",
-        "ATTACK_DEX_IN_BONUS": "{attacker.dex}",
+        resolution_calculator.number_name("target_dex"): "{target.dex}",
+        resolution_calculator.number_name("attacker_dex"): "{attacker.dex}",
     },
     more=lambda a, t, row: {"target_dex": t.dex, "attacker_dex": a.dex},
 )

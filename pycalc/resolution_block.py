@@ -200,6 +200,8 @@ class Stage:
     name: str
     scope: Any = "whole"
     rounding: Any = "down"
+    factor: Any = None  # with ``when``: the factor a picked row ticking that column applies (a table cell)
+    when: str | None = None  # a true/false column of the listed pickers
 
 
 @dataclass(frozen=True)

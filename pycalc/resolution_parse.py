@@ -203,7 +203,7 @@ class ResolutionParser(SituationParser):
             data = self.check.mapping(item, item_line, f"{what} item")
             if data is None:
                 continue
-            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")
+            self.check.keys(data, {"name", "scope", "rounding", "factor", "when"}, {"name"}, f"{what} item")
             name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")
             if name in {stage.name for stage in found}:
                 self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")
@@ -213,11 +213,16 @@ class ResolutionParser(SituationParser):
                     data.value_lines["scope"],
                     f"{what}.{name}: only the first multiplier may have a scope other than whole",
                 )
-            found.append(
-                Stage(
-                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")
+            rounding = self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")
+            factor = self.get(data, "factor", self.number, f"{what}.{name}")
+            when = self.column_id(data, "when", f"{what}.{name}")
+            if (factor is None) != (when is None):
+                self.check.fail(
+                    item_line, f"{what}.{name}: factor and when go together (a ticked row's factor)"
                 )
-            )
+            if when is not None:
+                self.uses.number_flags.append((when, data.value_lines["when"], f"{what}.{name}.when"))
+            found.append(Stage(name, scope, rounding, factor, when))
         return tuple(found)
 
     def damage(self, raw: Any, line: int, what: str) -> DamageRules:

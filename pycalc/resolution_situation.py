@@ -10,7 +10,7 @@ from fractions import Fraction
 from pycalc import pickers
 from pycalc.errors import RuleError
 from pycalc.resolution import Attack, Damage, block
-from pycalc.resolution_block import NUMBER_PARTS, value
+from pycalc.resolution_block import NUMBER_PARTS, Stage, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -64,6 +64,7 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     declared = block(rules).situation or pickers.Adding()
     flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
     flags += [number.when for number in declared.numbers if number.when is not None]
+    flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]
     return pickers.Adding(
         kind_table=declared.kind_table,
         only=declared.only,
@@ -95,6 +96,15 @@ def typed_sums(
     return found
 
 
+def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fraction:
+    """The factor of a multiplier stage: its own column's product over the picked rows, times its
+    ``factor`` while a picked row ticks its ``when``."""
+    product = totals.products[stage_factor_column(stage.name)]
+    if stage.when is None or not totals.flags[stage.when]:
+        return product
+    return product * Fraction(str(value(rules, stage.factor)))
+
+
 def picked_situation(
     rules: RuleSet,
     choices: Mapping[str, str],
@@ -109,7 +119,7 @@ def picked_situation(
     picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
     totals = pickers.added_up(rules, adding, picks)
     typed = typed_sums(rules, adding, totals, numbers or {})
-    stages = [stage.name for stage in block(rules).damage.multipliers]
+    stages = block(rules).damage.multipliers
     return Situation(
         hit=totals.sums["hit"] + typed["hit"],
         hit_dice=tuple(
@@ -118,8 +128,8 @@ def picked_situation(
         ac=totals.sums["ac"] + typed["ac"],
         damage=totals.sums["damage"] + typed["damage"],
         multiplier=totals.products["damage_multiplier"],
-        multipliers={name: totals.products[stage_factor_column(name)] for name in stages},
-        round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},
+        multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},
+        round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},
         **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
     )
 

@@ -120,6 +120,8 @@ STAGES_BLOCK = """  fumble: none
           choices: {down: down, up: up}
       - name: water
         rounding: picked
+        factor: stage_factors.crushing  # while a picked row ticks `crushing`
+        when: crushing
   modifiers: [missile_range, cover, situation, charge, blow, water, plight]
 """
 STAGES_TABLES = """
@@ -169,9 +171,21 @@ STAGES_TABLES = """
       auto_hit: {label: Hit automatically, type: bool}
       damage_multiplier_mode: {label: Damage multiplier after the charge, type: number}
       round_up_water: {label: Underwater halving rounded up, type: bool}
+      crushing: {label: A crushing blow, type: bool}
     rows:
-      - {id: helpless, label: Helpless, auto_hit: true, damage_multiplier_mode: 1, round_up_water: false}
-      - {id: armored, label: Heavy armor, auto_hit: false, damage_multiplier_mode: 0.5, round_up_water: true}
+      - {id: helpless, label: Helpless, auto_hit: true, damage_multiplier_mode: 1, round_up_water: false,
+         crushing: true}
+      - {id: armored, label: Heavy armor, auto_hit: false, damage_multiplier_mode: 0.5, round_up_water: true,
+         crushing: false}
+
+  stage_factors:
+    title: Stage factors
+    kind: entries
+    source: {section: Attacking}
+    columns:
+      value: {label: Value, type: int}
+    rows:
+      - {id: crushing, label: A crushing blow multiplies the damage by, value: 3}
 
 rulings:
   double_scope:
@@ -502,6 +516,8 @@ def test_three_multiplier_stages_in_the_sheet(calc, staged_bx):
         ("mode", Fraction(1, 2)),
         ("mode", Fraction(1, 4)),
         ("water", Fraction(1, 2)),
+        ("water", 3),
+        ("water", Fraction(3, 2)),
     } <= factors
     assert rounded_up == {"water"}
     assert {flip.get("half_rounding") for flip in flips} >= {"up", "down"}
@@ -973,6 +989,34 @@ def test_a_gating_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said
     assert build.main(["--tables", str(folder.parent), "--out", str(out), "--quiet"]) != 0
     error = capsys.readouterr().err
     assert "bx/" in error and ".yaml:" in error, error
+    assert not out.exists() or not any(out.glob("*.xlsx"))
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ("        when: crushing\n", ""),  # a factor no picked row applies
+        ("        factor: stage_factors.crushing  # while a picked row ticks `crushing`\n", ""),
+        ("when: crushing", "when: crushed"),
+        ("when: crushing", "when: damage_multiplier_mode"),  # a number column, not a flag
+        ("factor: stage_factors.crushing", "factor: stage_factors.crushed"),
+    ],
+)
+def test_a_stage_factor_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):
+    folder = tmp_path / "tables" / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    assert edit in STAGES_BLOCK
+    header.write_text(
+        header.read_text().replace(MAGIC, "situation]").replace(old, STAGES_BLOCK.replace(edit, said))
+    )
+    tables = folder / "attack.yaml"
+    tables.write_text(tables.read_text() + STAGES_TABLES)
+    out = tmp_path / "out"
+    assert build.main(["--tables", str(folder.parent), "--out", str(out), "--quiet"]) != 0
+    error = capsys.readouterr().err
+    assert "bx/ruleset.yaml:" in error and "water" in error, error
     assert not out.exists() or not any(out.glob("*.xlsx"))
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
+from pycalc.rulesets import osr
+from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
 from tests.test_gui_window import (
@@ -120,3 +122,43 @@ def test_log_rows_read_the_typed_numbers_of_their_attacker_and_target(gated_bx, 
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
     assert got["LOG_RESULT"][:3] == [MISS, HIT, HIT] and got["LOG_HP_LOST"][:3] == [0, 7, 5]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_osr_typed_shield_and_dex_leave_with_a_pick(build_ruleset, tmp_path: Path) -> None:
+    """osr's situation is data (its block's ``modifiers`` and ``situation.numbers``): in the shipped
+    workbook the target's shield and DEX typed beside the picks leave its AC once the attack comes from
+    behind, and a charge loses the attacker's DEX and doubles the damage."""
+    rules = load_ruleset("osr")
+    xlsx = build_ruleset("osr") / "osr.xlsx"
+    typed = {"ATTACK_BONUS": "1", "ATTACK_TARGET": "14", "ATTACK_ROLL": "12", "ATTACK_DAMAGE_ROLL": "4"}
+    typed |= {"ATTACK_NUMBER_TARGET_SHIELD": "1", "ATTACK_NUMBER_TARGET_DEX": "2"}
+    typed |= {"ATTACK_NUMBER_ATTACKER_DEX": "1", "ATTACK_DICE": "1d6+1"}
+    behind = "From behind or surprise attack, first round"
+    picks = (
+        {},
+        {"attack_direction": behind},
+        {"attack_direction": behind, "charge_attack": "Charging attacker"},
+    )
+    shown = ["ATTACK_TARGET_EFFECTIVE", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
+    states = []
+    with window(xlsx, tmp_path) as calc:
+        for name, value in typed.items():
+            calc.enter(name, value)
+        for chosen in picks:
+            for table_id, label in chosen.items():
+                calc.enter(f"PICK_{table_id.upper()}", label)
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, shown).items()})
+        calc.screenshot("osr-charge-from-behind")
+    numbers = {"target_shield": 1, "target_dex": 2, "attacker_dex": 1}
+    for chosen, state in zip(picks, states, strict=True):
+        inputs = osr.AttackInputs(1, 14, roll=12, damage_roll=4, dice="1d6+1", choices=chosen, **numbers)
+        assert state == {k: osr.attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
+    front, from_behind, charging = states
+    assert (front["ATTACK_NEED"], front["ATTACK_RESULT"]) == (13, MISS)
+    assert from_behind["ATTACK_TARGET_EFFECTIVE"] == 14 - 1 - 2  # shield and DEX lost
+    assert (from_behind["ATTACK_NEED"], from_behind["ATTACK_DAMAGE"]) == (11 - 1 - 2, 4 + 1)
+    assert charging["ATTACK_NEED"] == 11 - 1 - (2 + 2 - 1)  # +2 charge, the attacker's DEX lost
+    assert charging["ATTACK_DAMAGE"] == (4 + 1) * 2

@@ -146,7 +146,7 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
                 if outcome in ("Hit", "Critical")
                 else 0
             )
-            amount = osr.damage_for(rules, outcome, inputs.dice, shown, penalty, where.double)
+            amount = osr.damage_for(rules, outcome, inputs.dice, shown, penalty, osr.doubles(where))
             dealt += amount
             if index == 0:
                 one_total += amount
@@ -277,9 +277,14 @@ def odds_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs, OddsInpu
     flips = list(FLIPS)[:6]
     dice_choices = ["1d6+1", "1d8", "2d6", "1d4+2", "1d10-1", "3d6+3", "2d12", "1d3", "4d4-2"]
     for index in range(count):
-        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in osr.CHOICE_PICKERS}
+        choices = {
+            t: str(chance.choice(RULES.table(t).rows).label) for t in osr.picker_tables(RULES, "choice")
+        }
         toggles = frozenset(
-            (t, r.id) for t in osr.TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
+            (t, r.id)
+            for t in osr.picker_tables(RULES, "toggle")
+            for r in RULES.table(t).rows
+            if chance.random() < 0.3
         )
         rules = flipped(RULES, *chance.sample(flips, chance.randint(1, 3))) if index % 3 == 0 else RULES
         inputs = osr.AttackInputs(

@@ -60,13 +60,13 @@ def attack_cells(rules: RuleSet, inputs: osr.AttackInputs) -> dict[str, object]:
         "ATTACK_FUMBLE_ROLL": inputs.fumble_roll,
         "ATTACK_DICE": inputs.dice,
         "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_TARGET_SHIELD": inputs.target_shield,
-        "ATTACK_TARGET_DEX": inputs.target_dex,
-        "ATTACK_DEX_IN_BONUS": inputs.attacker_dex,
+        "ATTACK_NUMBER_TARGET_SHIELD": inputs.target_shield,
+        "ATTACK_NUMBER_TARGET_DEX": inputs.target_dex,
+        "ATTACK_NUMBER_ATTACKER_DEX": inputs.attacker_dex,
     }
-    for table_id in osr.CHOICE_PICKERS:
+    for table_id in osr.picker_tables(RULES, "choice"):
         cells[pick_name(table_id)] = inputs.choices.get(table_id, osr.default_choice(rules.table(table_id)))
-    for table_id in osr.TOGGLE_PICKERS:
+    for table_id in osr.picker_tables(RULES, "toggle"):
         for row in rules.table(table_id).rows:
             cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
     return {**cells, **ruling_cells(rules)}
@@ -148,9 +148,14 @@ def random_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs]]:
     found = []
     flips = list(FLIPS)[:6]
     for index in range(count):
-        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in osr.CHOICE_PICKERS}
+        choices = {
+            t: str(chance.choice(RULES.table(t).rows).label) for t in osr.picker_tables(RULES, "choice")
+        }
         toggles = frozenset(
-            (t, r.id) for t in osr.TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
+            (t, r.id)
+            for t in osr.picker_tables(RULES, "toggle")
+            for r in RULES.table(t).rows
+            if chance.random() < 0.3
         )
         rules = flipped(RULES, *chance.sample(flips, chance.randint(1, 3))) if index % 3 == 0 else RULES
         roll = chance.choice([1, 1, 19, 20, 20, chance.randint(1, 20)])
@@ -206,9 +211,9 @@ def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alo
         "ATTACK_DICE": "1d6+1",
         "ATTACK_DAMAGE_ROLL": 4,
         # inputs that only pickers use: no effect while every picker is at its default
-        "ATTACK_TARGET_SHIELD": 3,
-        "ATTACK_TARGET_DEX": 2,
-        "ATTACK_DEX_IN_BONUS": 2,
+        "ATTACK_NUMBER_TARGET_SHIELD": 3,
+        "ATTACK_NUMBER_TARGET_DEX": 2,
+        "ATTACK_NUMBER_ATTACKER_DEX": 2,
     }
     got = calc.evaluate(build_ruleset("osr") / "osr.xlsx", [named], ATTACK_OUTPUTS)[0]
     # need 22 - 2 - 1 = 19: a natural 20 hits, no critical (19 or more needed), no penalty

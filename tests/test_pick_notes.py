@@ -21,7 +21,7 @@ ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their ta
 OWN_PICKERS = {
     "combat17": lambda rules: combat17.PICKERS,
     "cnc": lambda rules: cnc.PICKERS,
-    "osr": lambda rules: osr.PICKERS,
+    "osr": osr.pickers_of,
     "bfrpg": bfrpg.attack_pickers,
 }
 

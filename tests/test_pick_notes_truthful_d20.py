@@ -19,6 +19,7 @@ import openpyxl
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 
+from pycalc import resolution as generic
 from pycalc.libreoffice import CalcSession
 from pycalc.rulesets import bfrpg, cnc, osr
 from pycalc.sheets import bfrpg as bfrpg_sheet
@@ -100,14 +101,14 @@ CNC = Spec(
 
 OSR_RULES = load_ruleset("osr")
 OSR = Spec(
-    choices=osr.CHOICE_PICKERS,
-    toggles=osr.TOGGLE_PICKERS,
-    pick_name=osr_sheet.PICKERS.name,
+    choices=osr.picker_tables(OSR_RULES, "choice"),
+    toggles=osr.picker_tables(OSR_RULES, "toggle"),
+    pick_name=osr_sheet.pickers_of(OSR_RULES).name,
     kinds=(("any", ""),),
     kind_pick="",
     numbers=(
-        {"ATTACK_DEX_IN_BONUS": 1, "ATTACK_TARGET_SHIELD": 1, "ATTACK_TARGET_DEX": 2},
-        {"ATTACK_DEX_IN_BONUS": 3, "ATTACK_TARGET_SHIELD": 2, "ATTACK_TARGET_DEX": 1},
+        {"ATTACK_NUMBER_ATTACKER_DEX": 1, "ATTACK_NUMBER_TARGET_SHIELD": 1, "ATTACK_NUMBER_TARGET_DEX": 2},
+        {"ATTACK_NUMBER_ATTACKER_DEX": 3, "ATTACK_NUMBER_TARGET_SHIELD": 2, "ATTACK_NUMBER_TARGET_DEX": 1},
     ),
     fixed={"ATTACK_BONUS": 0, "ATTACK_TARGET": 10},
     workings={
@@ -115,17 +116,15 @@ OSR = Spec(
         "need": lambda f: number(f, "ATTACK_TARGET_EFFECTIVE"),
         "mode": lambda f: number(f, "ATTACK_MODE"),
         "factor": lambda f: Fraction(
-            osr.constant(OSR_RULES, "damage_multipliers", "double_damage_multiplier")
-            if f["ATTACK_DOUBLE"]
-            else 1
+            generic.value(OSR_RULES, osr.double_stage(OSR_RULES).factor) if f["ATTACK_DOUBLE"] else 1
         ),
         "no_hit": lambda f: number(f, "ATTACK_HIT_CHANCE") == 0,
     },
     what={"To-hit": "hit", "Number needed": "need"},
     inputs={
-        "attacker's DEX bonus": "ATTACK_DEX_IN_BONUS",
-        "target's shield": "ATTACK_TARGET_SHIELD",
-        "target's DEX AC": "ATTACK_TARGET_DEX",
+        "attacker's DEX bonus": "ATTACK_NUMBER_ATTACKER_DEX",
+        "target's shield": "ATTACK_NUMBER_TARGET_SHIELD",
+        "target's DEX AC": "ATTACK_NUMBER_TARGET_DEX",
     },
     flags={
         "advantage": ("mode", 1),

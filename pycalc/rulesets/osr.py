@@ -7,9 +7,9 @@ GM's attack matrix gives for the defender's AC. A natural 1 always misses and is
 when a second d20 rolls higher than the attacker's level; a natural 20 always hits (a Critical HIT
 unless only a 19 or 20 could hit; 1 damage less per point needed over 20). Those rules are the
 ``resolution:`` block of ``tables/osr/ruleset.yaml``, resolved by the generic d20 engine
-(``pycalc.resolution``): this module adds up what the Attack calculator's pickers say (its own
-situation, :func:`situation`), hands it to the engine (:func:`generic_attack`) and keeps what is
-the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`
+(``pycalc.resolution``), and so is its situation: the pickers of the block's ``modifiers`` list and
+the typed DEX and shield points of its ``situation.numbers`` (:func:`situation`). This module keeps
+what is the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`
 reads the GM's own rows and never invents one), surprise, mass combat, Normal Men, grappling,
 saves and spell interruption.
 """
@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
-from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
 from pycalc.errors import RuleError, not_in_list
+from pycalc.resolution_block import Stage
 from pycalc.tables import Row, RuleSet
 
 default_choice = pickers.default_choice  # the name the sheet writers read
@@ -38,28 +39,10 @@ NO_FUMBLE_TABLE = (
     "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"
 )
 
-# Pickers of the Attack calculator (tables/osr with `picker:`); the columns they feed: its `situation:`.
-CHOICE_PICKERS = (
-    "cover",
-    "range_band",
-    "mounted_combat",
-    "ground_height",
-    "attack_direction",
-    "free_attack",
-    "charge_attack",
-    "defensive_action",
-)
-TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")
 
-
-def hit_pickers(rules: RuleSet) -> tuple[str, ...]:
-    """The pickers whose ``hit`` column adds to the roll (the ``situation:`` declaration)."""
-    return tuple(pickers.declared(rules).sums["hit"])
-
-
-def ac_columns(rules: RuleSet) -> dict[str, str]:
-    """Each picker's column that changes the defender's AC (the ``situation:`` declaration)."""
-    return dict(pickers.declared(rules).sums["ac"])
+def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:
+    """The Attack calculator's ``choice`` or ``toggle`` pickers (the block's ``modifiers``)."""
+    return tuple(t for t in resolution_situation.modifier_tables(rules) if rules.table(t).picker == picker)
 
 
 DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage
@@ -84,9 +67,14 @@ def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -
     return resolution_results.resolve(rules, generic.from_d20(attack), roll, follow_roll)
 
 
+def double_stage(rules: RuleSet) -> Stage:
+    """The block's double-damage stage: its factor, and the picker column that applies it."""
+    return next(stage for stage in generic.block(rules).damage.multipliers if stage.name == DOUBLE)
+
+
 def generic_damage(rules: RuleSet, dice: dice_module.Dice, double: bool = False) -> generic.Damage:
     """The weapon's dice for the generic engine, doubled when the situation says so."""
-    times = Fraction(constant(rules, "damage_multipliers", "double_damage_multiplier"))
+    times = Fraction(generic.value(rules, double_stage(rules).factor))
     return generic.Damage(dice, multipliers={DOUBLE: times} if double else {})
 
 
@@ -186,56 +174,40 @@ class AttackInputs:
     toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
 
 
-@dataclass(frozen=True)
-class Situation:
-    """What the picked rows add up to."""
-
-    hit: int
-    ac: int  # change of the defender's descending AC
-    advantage: bool
-    disadvantage: bool
-    double: bool
-    needs_magic: bool
-
-
-def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    """The picked rows added up (``situation:``), with the DEX and shield points they take away."""
-    picks = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)
-    totals = pickers.added_up(rules, pickers.declared(rules), picks)
-    flags = totals.flags
-    hit = totals.sums["hit"] - (inputs.attacker_dex if flags["attacker_no_dex"] else 0)
-    ac = totals.sums["ac"] + (inputs.target_shield if flags["target_no_shield"] else 0)
-    ac += inputs.target_dex if flags["target_no_dex_ac"] else 0
-    return Situation(
-        hit,
-        ac,
-        flags["advantage"],
-        flags["disadvantage"],
-        flags["double_damage"],
-        flags["needs_magic"],
-    )
+def situation(rules: RuleSet, inputs: AttackInputs) -> resolution_situation.Situation:
+    """The picked rows and the typed DEX and shield points added up (the block's ``modifiers`` and
+    ``situation.numbers``, by the generic engine)."""
+    numbers = {
+        "target_shield": inputs.target_shield,
+        "target_dex": inputs.target_dex,
+        "attacker_dex": inputs.attacker_dex,
+    }
+    return resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers)
 
 
-def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
+def doubles(where: resolution_situation.Situation) -> bool:
+    return where.multipliers.get(DOUBLE, 1) != 1
+
+
+def situated_attack(
+    rules: RuleSet, inputs: AttackInputs, where: resolution_situation.Situation
+) -> generic.Attack:
     """The calculator's attack with its situation, for the generic engine (which turns the AC change
     into the number needed by ruling ac_change_to_number_needed)."""
-    return generic.Attack(
-        inputs.bonus,
-        inputs.target,
-        inputs.mods + where.hit,
-        inputs.level,
-        ac_change=where.ac,
-        advantage=where.advantage,
-        disadvantage=where.disadvantage,
-        needs_magic=where.needs_magic,
-    )
+    return situated(rules, inputs, where, dice_module.Dice(0, 0, 0))[0]
+
+
+def situated(
+    rules: RuleSet, inputs: AttackInputs, where: resolution_situation.Situation, dice: dice_module.Dice
+) -> tuple[generic.Attack, generic.Damage]:
+    base = generic.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)
+    return resolution_situation.situated(rules, base, generic.Damage(dice), where)
 
 
 def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own. RuleError for unreadable dice."""
-    where = situation(rules, inputs)
-    return situated_attack(inputs, where), generic_damage(rules, attack_dice(inputs.dice), where.double)
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``).
+    RuleError for unreadable dice."""
+    return situated(rules, inputs, situation(rules, inputs), attack_dice(inputs.dice))
 
 
 def attack_dice(text: object) -> dice_module.Dice:
@@ -249,7 +221,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     """Every output of the Attack calculator, by defined name ('' where no roll yet): the situation,
     then the generic engine's number needed, chances, result, natural-20 penalty and damage."""
     where = situation(rules, inputs)
-    attack = situated_attack(inputs, where)
+    attack = situated_attack(rules, inputs, where)
     odds = resolution_chances.chances(rules, attack)
     out: dict[str, object] = {
         "ATTACK_SITUATION_HIT": where.hit,
@@ -274,7 +246,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         return {**out, "ATTACK_RESULT": str(error), "ATTACK_EFFECT": str(error), "ATTACK_DAMAGE": str(error)}
     penalty = resolution_damage.natural_penalty(rules, attack, inputs.roll) if outcome in HITS else 0
     try:
-        damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, where.double)
+        damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, doubles(where))
     except RuleError as error:
         damage = str(error)
     out.update(

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, TypedNumber, typed_numbers
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, Stage, TypedNumber, typed_numbers
+from pycalc.resolution_situation import stage_factor_column
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
@@ -167,3 +168,14 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     """TRUE when a picked row has ``column`` ticked."""
     terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)")
     return f"OR({','.join(terms)})" if terms else "FALSE"
+
+
+def stage_product(rules: RuleSet, block: Resolution, stage: Stage, *columns: str) -> str:
+    """The factor of a multiplier stage (``resolution_situation.stage_factor``): the product of its
+    own column and ``columns`` over the picked rows, times its ``factor`` while a picked row ticks
+    its ``when``."""
+    product = situation_product(rules, block, *columns, stage_factor_column(stage.name))
+    if stage.when is None:
+        return product
+    factor = by_choice(stage.factor, literal)
+    return f"{product}*IF({situation_flag(rules, block, stage.when)},{factor},1)"

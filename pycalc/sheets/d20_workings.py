@@ -41,7 +41,7 @@ from pycalc.sheets.d20_cells import (
     WORKINGS_SHEET,
 )
 from pycalc.sheets.d20_damage import NAMED, shared_parts
-from pycalc.sheets.d20_pickers import situation_flag, situation_product, situation_sum
+from pycalc.sheets.d20_pickers import situation_flag, situation_product, situation_sum, stage_product
 from pycalc.sheets.formulas import DICE_ERROR, band
 from pycalc.tables import RuleSet
 
@@ -68,17 +68,15 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     the picked rows (the first stage's also of ``damage_multiplier``), and of the round-up flag of
     each stage whose rounding may be picked."""
     stages = block.damage.multipliers
-    first = [resolution_situation.stage_factor_column(stage.name) for stage in stages[:1]]
-    cells = [
-        (
-            d20_cells.SIT_MULTIPLIER,
-            "Situation: damage multiplier",
-            situation_product(rules, block, "damage_multiplier", *first),
-        )
-    ]
+    first = (
+        stage_product(rules, block, stages[0], "damage_multiplier")
+        if stages
+        else situation_product(rules, block, "damage_multiplier")
+    )
+    cells = [(d20_cells.SIT_MULTIPLIER, "Situation: damage multiplier", first)]
     for index, stage in enumerate(stages):
         if index:
-            own = situation_product(rules, block, resolution_situation.stage_factor_column(stage.name))
+            own = stage_product(rules, block, stage)
             cells.append(
                 (d20_cells.stage_factor_name(stage.name), f"Situation: damage multiplier {stage.name}", own)
             )

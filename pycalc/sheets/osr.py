@@ -12,18 +12,20 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as generic
+from pycalc.resolution_block import Resolution, typed_numbers
+from pycalc.resolution_situation import Situation
 from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
-    CHOICE_PICKERS,
     FUMBLE_ROLL_UNUSED,
     SAVE_FAILED,
     SAVE_MADE,
-    TOGGLE_PICKERS,
     default_choice,
     die_sides,
+    picker_tables,
 )
 from pycalc.sheets import attack_fields
 from pycalc.sheets.attack_workings import write_pair_results
+from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
     INPUT,
@@ -45,8 +47,9 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
+from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, number_name
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_pickers import situation_flag, situation_sum
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
@@ -58,7 +61,6 @@ from pycalc.sheets.formulas import (
     dice_sides,
     list_mistake,
     optional_input,
-    plus,
     q,
     round_up,
 )
@@ -66,13 +68,11 @@ from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
 from pycalc.sheets.situation_cells import (
     Pickers,
-    any_of,
     by_id,
     in_words,
     picks_with,
     ruling_is,
     situation_section,
-    sum_of,
 )
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet
@@ -103,7 +103,7 @@ def tried(rules: RuleSet, table_id: str, row: Row | None, **numbers: int) -> eng
 
 def need_of(rules: RuleSet, inputs: engine.AttackInputs) -> int:
     """The number needed after the situation's AC changes, as the engine turns them into it."""
-    return generic.target(rules, engine.situated_attack(inputs, engine.situation(rules, inputs)))
+    return generic.target(rules, engine.situated_attack(rules, inputs, engine.situation(rules, inputs)))
 
 
 def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
@@ -112,7 +112,7 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     it drops; none where a ruling leaves AC changes to the GM's matrix), the roll mode, the damage."""
     trial = Trial(lambda picked, numbers: tried(rules, table_id, picked, **numbers), row)
 
-    def situation(inputs: engine.AttackInputs) -> engine.Situation:
+    def situation(inputs: engine.AttackInputs) -> Situation:
         return engine.situation(rules, inputs)
 
     def ac(inputs: engine.AttackInputs) -> int:
@@ -138,21 +138,29 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     parts += [
         word for word in ("advantage", "disadvantage") if getattr(after, word) and not getattr(before, word)
     ]
-    if after.double and not before.double:
-        parts.append(f"damage x{engine.constant(rules, 'damage_multipliers', 'double_damage_multiplier')}")
+    if engine.doubles(after) and not engine.doubles(before):
+        parts.append(f"damage x{generic.value(rules, engine.double_stage(rules).factor)}")
     if after.needs_magic and not before.needs_magic:
-        magic = engine.situated_attack(picked, after)
+        magic = engine.situated_attack(rules, picked, after)
         parts.append(MAGIC_WORDS[str(generic.effective_needs_magic(rules, magic))])
     return parts
 
 
-PICKERS = Pickers(
-    CHOICE_PICKERS,
-    TOGGLE_PICKERS,
-    default_choice,
-    effect=in_words(effect_parts),
-    beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)),
-)
+def typed_number_fields(block: Resolution) -> list[Field]:
+    """The numbers typed beside the picks (``situation.numbers``): the target's shield and DEX AC,
+    the DEX inside the attacker's bonus."""
+    return [Field(n.label, number_name(n.id), INPUT, 0, help=n.help) for n in typed_numbers(block)]
+
+
+def pickers_of(rules: RuleSet) -> Pickers:
+    """The Attack calculator's pick cells: the block's ``modifiers``, choices then toggles."""
+    return Pickers(
+        picker_tables(rules, "choice"),
+        picker_tables(rules, "toggle"),
+        default_choice,
+        effect=in_words(effect_parts),
+        beyond_numbers=lambda table: bool(BEYOND_NUMBERS & set(table.column_ids)),
+    )
 
 
 # --------------------------------------------------------------------------- attack: resolution
@@ -176,7 +184,7 @@ def resolution(rules: RuleSet) -> Formulas:
         level="SUM(ATTACK_LEVEL)",
         faces="ATTACK_SIDES",
         sit_needs_magic="ATTACK_NEEDS_MAGIC",
-        sit_multiplier=f"IF(ATTACK_DOUBLE,{const('damage_multipliers', 'double_damage_multiplier')},1)",
+        sit_multiplier=f"IF(ATTACK_DOUBLE,{by_choice(engine.double_stage(rules).factor, literal)},1)",
         sit_damage="0",
         damage_bonus="0",
         dice_text="ATTACK_DICE",
@@ -222,17 +230,11 @@ def fumble_text() -> str:
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    no_shield, no_dex = any_of(rules, PICKERS, "target_no_shield"), any_of(rules, PICKERS, "target_no_dex_ac")
-    ac_change = plus(
-        *(sum_of(rules, PICKERS, c, (t,)) for t, c in engine.ac_columns(rules).items()),
-        f"IF({no_shield},SUM(ATTACK_TARGET_SHIELD),0)",
-        f"IF({no_dex},SUM(ATTACK_TARGET_DEX),0)",
+    block = engine.generic.block(rules)
+    advantage, disadvantage = (
+        situation_flag(rules, block, "advantage"),
+        situation_flag(rules, block, "disadvantage"),
     )
-    situation_hit = plus(
-        sum_of(rules, PICKERS, "hit", engine.hit_pickers(rules)),
-        f"-IF({any_of(rules, PICKERS, 'attacker_no_dex')},SUM(ATTACK_DEX_IN_BONUS),0)",
-    )
-    advantage, disadvantage = any_of(rules, PICKERS, "advantage"), any_of(rules, PICKERS, "disadvantage")
     mode = (
         f"IF(AND({advantage},{disadvantage}),IF({ruling_is('advantage_meets_disadvantage', 'cancel')},0,-1),"
         f"IF({advantage},1,IF({disadvantage},-1,0)))"
@@ -295,31 +297,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
                 ),
-                Field(
-                    "Target's shield (AC points)",
-                    "ATTACK_TARGET_SHIELD",
-                    INPUT,
-                    0,
-                    help="lost vs flank, rear...",
-                ),
-                Field(
-                    "Target's DEX bonus to AC (points)",
-                    "ATTACK_TARGET_DEX",
-                    INPUT,
-                    0,
-                    help="lost vs flank, rear...",
-                ),
-                Field(
-                    "DEX bonus inside the attacker's bonus",
-                    "ATTACK_DEX_IN_BONUS",
-                    INPUT,
-                    0,
-                    help="lost when charging",
-                ),
+                *typed_number_fields(engine.generic.block(rules)),
             ),
         ),
         odds_section(rules, resolution(rules)),
-        situation_section(rules, PICKERS),
+        situation_section(rules, pickers_of(rules)),
         Section(
             "Before the roll",
             (
@@ -375,11 +357,17 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             summary=resolution(rules).summary(said(rules)),
         ),
         attack_fields.workings_section(
-            working_field("To-hit from the situation", "ATTACK_SITUATION_HIT", situation_hit),
+            working_field(
+                "To-hit from the situation", "ATTACK_SITUATION_HIT", situation_sum(rules, block, "hit")
+            ),
             attack_fields.total_mods_field(
                 "ATTACK_SITUATION_HIT", name="ATTACK_MODS_TOTAL", label="All roll modifiers"
             ),
-            working_field("Change of the defender's AC (descending)", "ATTACK_AC_CHANGE", ac_change),
+            working_field(
+                "Change of the defender's AC (descending)",
+                "ATTACK_AC_CHANGE",
+                situation_sum(rules, block, "ac"),
+            ),
             working_field("Number needed after AC changes", "ATTACK_TARGET_EFFECTIVE", target),
             working_field(
                 "Number the natural-20 rules look at", "ATTACK_BASIS", resolution(rules).need_basis()
@@ -387,12 +375,15 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             working_field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", no_crit, flag=True),
             working_field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", mode),
             working_field(
-                "Double damage", "ATTACK_DOUBLE", any_of(rules, PICKERS, "double_damage"), flag=True
+                "Double damage",
+                "ATTACK_DOUBLE",
+                situation_flag(rules, block, str(engine.double_stage(rules).when)),
+                flag=True,
             ),
             working_field(
                 "Needs magic weapons it lacks",
                 "ATTACK_NEEDS_MAGIC",
-                any_of(rules, PICKERS, "needs_magic"),
+                situation_flag(rules, block, "needs_magic"),
                 flag=True,
             ),
             rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),

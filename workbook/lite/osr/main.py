@@ -2896,6 +2896,8 @@ _SOURCES = {
         '    name: str\n'
         '    scope: Any = "whole"\n'
         '    rounding: Any = "down"\n'
+        '    factor: Any = None  # with ``when``: the factor a picked row ticking that column applies (a table cell)\n'
+        '    when: str | None = None  # a true/false column of the listed pickers\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4009,7 +4011,7 @@ _SOURCES = {
         '            data = self.check.mapping(item, item_line, f"{what} item")\n'
         '            if data is None:\n'
         '                continue\n'
-        '            self.check.keys(data, {"name", "scope", "rounding"}, {"name"}, f"{what} item")\n'
+        '            self.check.keys(data, {"name", "scope", "rounding", "factor", "when"}, {"name"}, f"{what} item")\n'
         '            name = self.check.ident(data.get("name"), data.value_lines.get("name", item_line), f"{what} name")\n'
         '            if name in {stage.name for stage in found}:\n'
         '                self.check.fail(data.value_lines.get("name", item_line), f"{what}: duplicate name {name!r}")\n'
@@ -4019,11 +4021,16 @@ _SOURCES = {
         '                    data.value_lines["scope"],\n'
         '                    f"{what}.{name}: only the first multiplier may have a scope other than whole",\n'
         '                )\n'
-        '            found.append(\n'
-        '                Stage(\n'
-        '                    name, scope, self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")\n'
+        '            rounding = self.get(data, "rounding", self.choice(ROUNDINGS), f"{what}.{name}", "down")\n'
+        '            factor = self.get(data, "factor", self.number, f"{what}.{name}")\n'
+        '            when = self.column_id(data, "when", f"{what}.{name}")\n'
+        '            if (factor is None) != (when is None):\n'
+        '                self.check.fail(\n'
+        '                    item_line, f"{what}.{name}: factor and when go together (a ticked row\'s factor)"\n'
         '                )\n'
-        '            )\n'
+        '            if when is not None:\n'
+        '                self.uses.number_flags.append((when, data.value_lines["when"], f"{what}.{name}.when"))\n'
+        '            found.append(Stage(name, scope, rounding, factor, when))\n'
         '        return tuple(found)\n'
         '\n'
         '    def damage(self, raw: Any, line: int, what: str) -> DamageRules:\n'
@@ -4499,7 +4506,7 @@ _SOURCES = {
         'from pycalc import pickers\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.resolution import Attack, Damage, block\n'
-        'from pycalc.resolution_block import NUMBER_PARTS, value\n'
+        'from pycalc.resolution_block import NUMBER_PARTS, Stage, value\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -4553,6 +4560,7 @@ _SOURCES = {
         '    declared = block(rules).situation or pickers.Adding()\n'
         '    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]\n'
         '    flags += [number.when for number in declared.numbers if number.when is not None]\n'
+        '    flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]\n'
         '    return pickers.Adding(\n'
         '        kind_table=declared.kind_table,\n'
         '        only=declared.only,\n'
@@ -4584,6 +4592,15 @@ _SOURCES = {
         '    return found\n'
         '\n'
         '\n'
+        'def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fraction:\n'
+        '    """The factor of a multiplier stage: its own column\'s product over the picked rows, times its\n'
+        '    ``factor`` while a picked row ticks its ``when``."""\n'
+        '    product = totals.products[stage_factor_column(stage.name)]\n'
+        '    if stage.when is None or not totals.flags[stage.when]:\n'
+        '        return product\n'
+        '    return product * Fraction(str(value(rules, stage.factor)))\n'
+        '\n'
+        '\n'
         'def picked_situation(\n'
         '    rules: RuleSet,\n'
         '    choices: Mapping[str, str],\n'
@@ -4598,7 +4615,7 @@ _SOURCES = {
         '    picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))\n'
         '    totals = pickers.added_up(rules, adding, picks)\n'
         '    typed = typed_sums(rules, adding, totals, numbers or {})\n'
-        '    stages = [stage.name for stage in block(rules).damage.multipliers]\n'
+        '    stages = block(rules).damage.multipliers\n'
         '    return Situation(\n'
         '        hit=totals.sums["hit"] + typed["hit"],\n'
         '        hit_dice=tuple(\n'
@@ -4607,8 +4624,8 @@ _SOURCES = {
         '        ac=totals.sums["ac"] + typed["ac"],\n'
         '        damage=totals.sums["damage"] + typed["damage"],\n'
         '        multiplier=totals.products["damage_multiplier"],\n'
-        '        multipliers={name: totals.products[stage_factor_column(name)] for name in stages},\n'
-        '        round_up={name: totals.flags[stage_round_up_column(name)] for name in stages},\n'
+        '        multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},\n'
+        '        round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},\n'
         '        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},\n'
         '    )\n'
         '\n'
@@ -6667,9 +6684,9 @@ _SOURCES = {
         "when a second d20 rolls higher than the attacker's level; a natural 20 always hits (a Critical HIT\n"
         'unless only a 19 or 20 could hit; 1 damage less per point needed over 20). Those rules are the\n'
         '``resolution:`` block of ``tables/osr/ruleset.yaml``, resolved by the generic d20 engine\n'
-        "(``pycalc.resolution``): this module adds up what the Attack calculator's pickers say (its own\n"
-        'situation, :func:`situation`), hands it to the engine (:func:`generic_attack`) and keeps what is\n'
-        "the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`\n"
+        "(``pycalc.resolution``), and so is its situation: the pickers of the block's ``modifiers`` list and\n"
+        'the typed DEX and shield points of its ``situation.numbers`` (:func:`situation`). This module keeps\n'
+        "what is the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`\n"
         "reads the GM's own rows and never invents one), surprise, mass combat, Normal Men, grappling,\n"
         'saves and spell interruption.\n'
         '"""\n'
@@ -6683,10 +6700,11 @@ _SOURCES = {
         'from fractions import Fraction\n'
         '\n'
         'from pycalc import dice as dice_module\n'
-        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results\n'
+        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack\n'
         'from pycalc.errors import RuleError, not_in_list\n'
+        'from pycalc.resolution_block import Stage\n'
         'from pycalc.tables import Row, RuleSet\n'
         '\n'
         'default_choice = pickers.default_choice  # the name the sheet writers read\n'
@@ -6698,28 +6716,10 @@ _SOURCES = {
         '    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"\n'
         ')\n'
         '\n'
-        '# Pickers of the Attack calculator (tables/osr with `picker:`); the columns they feed: its `situation:`.\n'
-        'CHOICE_PICKERS = (\n'
-        '    "cover",\n'
-        '    "range_band",\n'
-        '    "mounted_combat",\n'
-        '    "ground_height",\n'
-        '    "attack_direction",\n'
-        '    "free_attack",\n'
-        '    "charge_attack",\n'
-        '    "defensive_action",\n'
-        ')\n'
-        'TOGGLE_PICKERS = ("target_situation", "florentine_fighting", "attacker_limits")\n'
         '\n'
-        '\n'
-        'def hit_pickers(rules: RuleSet) -> tuple[str, ...]:\n'
-        '    """The pickers whose ``hit`` column adds to the roll (the ``situation:`` declaration)."""\n'
-        '    return tuple(pickers.declared(rules).sums["hit"])\n'
-        '\n'
-        '\n'
-        'def ac_columns(rules: RuleSet) -> dict[str, str]:\n'
-        '    """Each picker\'s column that changes the defender\'s AC (the ``situation:`` declaration)."""\n'
-        '    return dict(pickers.declared(rules).sums["ac"])\n'
+        'def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:\n'
+        '    """The Attack calculator\'s ``choice`` or ``toggle`` pickers (the block\'s ``modifiers``)."""\n'
+        '    return tuple(t for t in resolution_situation.modifier_tables(rules) if rules.table(t).picker == picker)\n'
         '\n'
         '\n'
         'DOUBLE = "double"  # the resolution block\'s damage multiplier stage of double damage\n'
@@ -6744,9 +6744,14 @@ _SOURCES = {
         '    return resolution_results.resolve(rules, generic.from_d20(attack), roll, follow_roll)\n'
         '\n'
         '\n'
+        'def double_stage(rules: RuleSet) -> Stage:\n'
+        '    """The block\'s double-damage stage: its factor, and the picker column that applies it."""\n'
+        '    return next(stage for stage in generic.block(rules).damage.multipliers if stage.name == DOUBLE)\n'
+        '\n'
+        '\n'
         'def generic_damage(rules: RuleSet, dice: dice_module.Dice, double: bool = False) -> generic.Damage:\n'
         '    """The weapon\'s dice for the generic engine, doubled when the situation says so."""\n'
-        '    times = Fraction(constant(rules, "damage_multipliers", "double_damage_multiplier"))\n'
+        '    times = Fraction(generic.value(rules, double_stage(rules).factor))\n'
         '    return generic.Damage(dice, multipliers={DOUBLE: times} if double else {})\n'
         '\n'
         '\n'
@@ -6846,56 +6851,40 @@ _SOURCES = {
         '    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked\n'
         '\n'
         '\n'
-        '@dataclass(frozen=True)\n'
-        'class Situation:\n'
-        '    """What the picked rows add up to."""\n'
-        '\n'
-        '    hit: int\n'
-        "    ac: int  # change of the defender's descending AC\n"
-        '    advantage: bool\n'
-        '    disadvantage: bool\n'
-        '    double: bool\n'
-        '    needs_magic: bool\n'
-        '\n'
-        '\n'
-        'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    """The picked rows added up (``situation:``), with the DEX and shield points they take away."""\n'
-        '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS)\n'
-        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
-        '    flags = totals.flags\n'
-        '    hit = totals.sums["hit"] - (inputs.attacker_dex if flags["attacker_no_dex"] else 0)\n'
-        '    ac = totals.sums["ac"] + (inputs.target_shield if flags["target_no_shield"] else 0)\n'
-        '    ac += inputs.target_dex if flags["target_no_dex_ac"] else 0\n'
-        '    return Situation(\n'
-        '        hit,\n'
-        '        ac,\n'
-        '        flags["advantage"],\n'
-        '        flags["disadvantage"],\n'
-        '        flags["double_damage"],\n'
-        '        flags["needs_magic"],\n'
-        '    )\n'
+        'def situation(rules: RuleSet, inputs: AttackInputs) -> resolution_situation.Situation:\n'
+        '    """The picked rows and the typed DEX and shield points added up (the block\'s ``modifiers`` and\n'
+        '    ``situation.numbers``, by the generic engine)."""\n'
+        '    numbers = {\n'
+        '        "target_shield": inputs.target_shield,\n'
+        '        "target_dex": inputs.target_dex,\n'
+        '        "attacker_dex": inputs.attacker_dex,\n'
+        '    }\n'
+        '    return resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers)\n'
         '\n'
         '\n'
-        'def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:\n'
+        'def doubles(where: resolution_situation.Situation) -> bool:\n'
+        '    return where.multipliers.get(DOUBLE, 1) != 1\n'
+        '\n'
+        '\n'
+        'def situated_attack(\n'
+        '    rules: RuleSet, inputs: AttackInputs, where: resolution_situation.Situation\n'
+        ') -> generic.Attack:\n'
         '    """The calculator\'s attack with its situation, for the generic engine (which turns the AC change\n'
         '    into the number needed by ruling ac_change_to_number_needed)."""\n'
-        '    return generic.Attack(\n'
-        '        inputs.bonus,\n'
-        '        inputs.target,\n'
-        '        inputs.mods + where.hit,\n'
-        '        inputs.level,\n'
-        '        ac_change=where.ac,\n'
-        '        advantage=where.advantage,\n'
-        '        disadvantage=where.disadvantage,\n'
-        '        needs_magic=where.needs_magic,\n'
-        '    )\n'
+        '    return situated(rules, inputs, where, dice_module.Dice(0, 0, 0))[0]\n'
+        '\n'
+        '\n'
+        'def situated(\n'
+        '    rules: RuleSet, inputs: AttackInputs, where: resolution_situation.Situation, dice: dice_module.Dice\n'
+        ') -> tuple[generic.Attack, generic.Damage]:\n'
+        '    base = generic.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)\n'
+        '    return resolution_situation.situated(rules, base, generic.Damage(dice), where)\n'
         '\n'
         '\n'
         'def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:\n'
-        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``):\n'
-        '    the situation the pickers add up to is this ruleset\'s own. RuleError for unreadable dice."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    return situated_attack(inputs, where), generic_damage(rules, attack_dice(inputs.dice), where.double)\n'
+        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``).\n'
+        '    RuleError for unreadable dice."""\n'
+        '    return situated(rules, inputs, situation(rules, inputs), attack_dice(inputs.dice))\n'
         '\n'
         '\n'
         'def attack_dice(text: object) -> dice_module.Dice:\n'
@@ -6909,7 +6898,7 @@ _SOURCES = {
         '    """Every output of the Attack calculator, by defined name (\'\' where no roll yet): the situation,\n'
         '    then the generic engine\'s number needed, chances, result, natural-20 penalty and damage."""\n'
         '    where = situation(rules, inputs)\n'
-        '    attack = situated_attack(inputs, where)\n'
+        '    attack = situated_attack(rules, inputs, where)\n'
         '    odds = resolution_chances.chances(rules, attack)\n'
         '    out: dict[str, object] = {\n'
         '        "ATTACK_SITUATION_HIT": where.hit,\n'
@@ -6934,7 +6923,7 @@ _SOURCES = {
         '        return {**out, "ATTACK_RESULT": str(error), "ATTACK_EFFECT": str(error), "ATTACK_DAMAGE": str(error)}\n'
         '    penalty = resolution_damage.natural_penalty(rules, attack, inputs.roll) if outcome in HITS else 0\n'
         '    try:\n'
-        '        damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, where.double)\n'
+        '        damage: object = damage_for(rules, outcome, inputs.dice, inputs.damage_roll, penalty, doubles(where))\n'
         '    except RuleError as error:\n'
         '        damage = str(error)\n'
         '    out.update(\n'
@@ -11321,12 +11310,12 @@ _TABLES = {
                        [['id', 'advantage'], ['label', 'Attacks with Advantage'], ['type', 'bool'],
                         ['optional', False]]],
                       ['object', 'pycalc.table_files:Column',
-                       [['id', 'ac_vs_melee'], ['label', 'AC against melee attacks (descending)'],
-                        ['type', 'int'], ['optional', False]]]]]],
+                       [['id', 'ac'], ['label', 'AC against melee attacks (descending)'], ['type', 'int'],
+                        ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['advantage', True], ['ac_vs_melee', 0]]]],
+                       [['values', ['dict', [['advantage', True], ['ac', 0]]]],
                         ['section', 'Florentine fighting'], ['line', 95], ['id', 'attacker_two_weapons'],
                         ['label', 'Attacker fights with two weapons (Advantage)'], ['low', None],
                         ['high', None],
@@ -11334,7 +11323,7 @@ _TABLES = {
                          '"Roll with Advantage. Role [sic] 2 to-hit rolls and take the larger number."'],
                         ['file', 'tables/osr/maneuvers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['advantage', False], ['ac_vs_melee', -1]]]],
+                       [['values', ['dict', [['advantage', False], ['ac', -1]]]],
                         ['section', 'Florentine fighting'], ['line', 97], ['id', 'target_two_weapons'],
                         ['label', 'Target fights with two weapons (melee attacks only)'], ['low', None],
                         ['high', None],
@@ -11820,7 +11809,7 @@ _TABLES = {
                        [['id', 'ac'], ['label', "Defender's AC (descending; negative is better)"],
                         ['type', 'int'], ['optional', False]]],
                       ['object', 'pycalc.table_files:Column',
-                       [['id', 'hit'], ['label', "Defender's own to-hit"], ['type', 'int'],
+                       [['id', 'own_hit'], ['label', "Defender's own to-hit"], ['type', 'int'],
                         ['optional', False]]],
                       ['object', 'pycalc.table_files:Column',
                        [['id', 'half_speed'], ['label', 'Moves at 1/2 speed'], ['type', 'bool'],
@@ -11832,13 +11821,13 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values',
-                         ['dict', [['ac', 0], ['hit', 0], ['half_speed', False], ['no_attacks', False]]]],
+                         ['dict', [['ac', 0], ['own_hit', 0], ['half_speed', False], ['no_attacks', False]]]],
                         ['section', 'Fighting Withdrawal'], ['line', 179], ['id', 'no_defensive_action'],
                         ['label', 'Fights normally'], ['low', None], ['high', None],
                         ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/osr/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values',
-                         ['dict', [['ac', -2], ['hit', 0], ['half_speed', False], ['no_attacks', True]]]],
+                         ['dict', [['ac', -2], ['own_hit', 0], ['half_speed', False], ['no_attacks', True]]]],
                         ['section', 'MISC COMBAT RULES'], ['line', 181], ['id', 'parry'], ['label', 'Parry'],
                         ['low', None], ['high', None],
                         ['note',
@@ -11846,7 +11835,7 @@ _TABLES = {
                         ['file', 'tables/osr/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values',
-                         ['dict', [['ac', -2], ['hit', -2], ['half_speed', True], ['no_attacks', False]]]],
+                         ['dict', [['ac', -2], ['own_hit', -2], ['half_speed', True], ['no_attacks', False]]]],
                         ['section', 'Fighting Withdrawal'], ['line', 189], ['id', 'fighting_withdrawal'],
                         ['label', 'Fighting withdrawal'], ['low', None], ['high', None], ['note', ''],
                         ['file', 'tables/osr/modifiers.yaml']]]]]],
@@ -12692,36 +12681,35 @@ _TABLES = {
                    ['multipliers',
                     ['tuple',
                      [['object', 'pycalc.resolution_block:Stage',
-                       [['name', 'double'], ['scope', 'whole'], ['rounding', 'down']]]]]]]]],
-                ['modifiers', None],
+                       [['name', 'double'], ['scope', 'whole'], ['rounding', 'down'],
+                        ['factor',
+                         ['object', 'pycalc.resolution_block:Ref',
+                          [['table', 'damage_multipliers'], ['entry', 'double_damage_multiplier'],
+                           ['column', 'value'], ['line', 58]]]],
+                        ['when', 'double_damage']]]]]]]]],
+                ['modifiers',
+                 ['tuple',
+                  ['cover', 'range_band', 'mounted_combat', 'ground_height', 'attack_direction', 'free_attack',
+                   'charge_attack', 'target_situation', 'defensive_action', 'florentine_fighting',
+                   'attacker_limits']]],
                 ['situation',
                  ['object', 'pycalc.resolution_block:Adding',
-                  [['kind_table', None],
-                   ['sums',
-                    ['dict',
-                     [['hit',
-                       ['dict',
-                        [['cover', 'hit'], ['range_band', 'hit'], ['mounted_combat', 'hit'],
-                         ['ground_height', 'hit'], ['attack_direction', 'hit'], ['free_attack', 'hit'],
-                         ['charge_attack', 'hit'], ['target_situation', 'hit']]]],
-                      ['ac', ['dict', [['defensive_action', 'ac'], ['florentine_fighting', 'ac_vs_melee']]]]]]],
-                   ['products', ['dict', []]],
-                   ['flags',
-                    ['dict',
-                     [['advantage',
-                       ['dict', [['attack_direction', 'advantage'], ['florentine_fighting', 'advantage']]]],
-                      ['disadvantage', ['dict', [['attacker_limits', 'disadvantage']]]],
-                      ['double_damage', ['dict', [['charge_attack', 'double_damage']]]],
-                      ['needs_magic', ['dict', [['attacker_limits', 'needs_magic']]]],
-                      ['attacker_no_dex', ['dict', [['charge_attack', 'attacker_no_dex']]]],
-                      ['target_no_shield',
-                       ['dict',
-                        [['attack_direction', 'target_no_shield'], ['free_attack', 'target_no_shield'],
-                         ['target_situation', 'target_no_shield']]]],
-                      ['target_no_dex_ac',
-                       ['dict',
-                        [['attack_direction', 'target_no_dex_ac'], ['target_situation', 'target_no_dex_ac']]]]]]],
-                   ['only', ['dict', []]], ['gate', None], ['ruled', ['dict', []]], ['numbers', ['tuple', []]]]]],
+                  [['kind_table', None], ['sums', ['dict', []]], ['products', ['dict', []]],
+                   ['flags', ['dict', []]], ['only', ['dict', []]], ['gate', None], ['ruled', ['dict', []]],
+                   ['numbers',
+                    ['tuple',
+                     [['object', 'pycalc.resolution_block:TypedNumber',
+                       [['id', 'target_shield'], ['label', "Target's shield (AC points)"], ['adds_to', 'ac'],
+                        ['times', 1], ['when', 'target_no_shield'], ['help', 'lost vs flank, rear...'],
+                        ['of', 'defender'], ['at_most', None]]],
+                      ['object', 'pycalc.resolution_block:TypedNumber',
+                       [['id', 'target_dex'], ['label', "Target's DEX bonus to AC (points)"],
+                        ['adds_to', 'ac'], ['times', 1], ['when', 'target_no_dex_ac'],
+                        ['help', 'lost vs flank, rear...'], ['of', 'defender'], ['at_most', None]]],
+                      ['object', 'pycalc.resolution_block:TypedNumber',
+                       [['id', 'attacker_dex'], ['label', "DEX bonus inside the attacker's bonus"],
+                        ['adds_to', 'hit'], ['times', -1], ['when', 'attacker_no_dex'],
+                        ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None]]]]]]]]],
                 ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
@@ -12730,7 +12718,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative_rules'], ['entry', 'initiative_die_sides'], ['column', 'value'],
-                      ['line', 78]]]],
+                      ['line', 89]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'simultaneous'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'initiative_overrides']]]],
@@ -12742,18 +12730,18 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:Morale',
                   [['roll',
                     ['object', 'pycalc.resolution_block:Ref',
-                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 86]]]],
+                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 97]]]],
                    ['table', 'morale_table'],
                    ['check_at_percent',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_dead_percent'], ['column', 'value'],
-                      ['line', 88]]]],
+                      ['line', 99]]]],
                    ['check_at_down',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
-                      ['line', 89]]]]]]],
+                      ['line', 100]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
-                ['line', 77],
+                ['line', 88],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
