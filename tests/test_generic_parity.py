@@ -15,6 +15,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from openpyxl.utils import get_column_letter
 
 import build
 from pycalc import dice as dice_module
@@ -30,8 +31,10 @@ from pycalc.resolution_calculator import (
     rolls_further,
     uses_follow,
 )
+from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import number_name
+from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_LABEL
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_folder, load_ruleset
 from pycalc.udfs import shared
@@ -124,6 +127,8 @@ STAGES_BLOCK = """  fumble: none
         when: crushing
   modifiers: [missile_range, cover, situation, charge, blow, water, plight]
 """
+NOTE_LETTER = get_column_letter(NOTE_COLUMN)
+PLIGHTS = ("Helpless", "Heavy armor")  # the plight toggles of STAGES_TABLES, by label
 STAGES_TABLES = """
   charge:
     title: Charge
@@ -521,6 +526,10 @@ def test_three_multiplier_stages_in_the_sheet(calc, staged_bx):
     } <= factors
     assert rounded_up == {"water"}
     assert {flip.get("half_rounding") for flip in flips} >= {"up", "down"}
+    sheet = openpyxl.load_workbook(xlsx)[ATTACK_SHEET]
+    rows = {sheet.cell(r, OUT_LABEL).value: r for r in range(1, sheet.max_row + 1)}
+    notes = calc.evaluate_cells(xlsx, [(ATTACK_SHEET, f"{NOTE_LETTER}{rows[label]}") for label in PLIGHTS])
+    assert notes == ["hits automatically damage x3", "damage x0.5 rounded up"]  # the crushing stage's factor
     results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
     assert {"Critical", "Hit", "Miss"} <= results
 

@@ -14,6 +14,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import resolution_situation
 from pycalc.resolution_block import ANY, MELEE, RANGED, ByRuling, Resolution, TypedNumber, typed_numbers
 from pycalc.resolution_block import value as block_value
+from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -60,11 +61,17 @@ def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) 
 
 
 def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
-    """The note's words after the numbers: the flags a typed number counts while (its ``when``: "loses
-    Dex to AC"), then the attack kinds (``kind_words``)."""
+    """The note's words after the numbers: the factor of a stage the row ticks (its ``when``: "damage
+    x2"), the flags a typed number counts while (its ``when``: "loses Dex to AC"), then the attack
+    kinds (``kind_words``)."""
+    stages = [stage for stage in block.damage.multipliers if stage.when in table.column_ids]
+    said = [
+        f'IF({value_of(str(stage.when))}=TRUE,"damage x"&{by_choice(stage.factor, literal)}&" ","")'
+        for stage in stages
+    ]
     flags = dict.fromkeys(number.when for number in typed_numbers(block) if number.when in table.column_ids)
     labels = {c.id: str(c.label) for c in table.columns}
-    said = [f'IF({value_of(str(flag))}=TRUE,"{labels[str(flag)]} ","")' for flag in flags]
+    said += [f'IF({value_of(str(flag))}=TRUE,"{labels[str(flag)]} ","")' for flag in flags]
     return said + kind_words(block, table, value_of)
 
 

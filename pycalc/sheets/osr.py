@@ -230,7 +230,7 @@ def fumble_text() -> str:
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
-    block = engine.generic.block(rules)
+    block = generic.block(rules)
     advantage, disadvantage = (
         situation_flag(rules, block, "advantage"),
         situation_flag(rules, block, "disadvantage"),
@@ -297,7 +297,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
                 ),
-                *typed_number_fields(engine.generic.block(rules)),
+                *typed_number_fields(generic.block(rules)),
             ),
         ),
         odds_section(rules, resolution(rules)),
