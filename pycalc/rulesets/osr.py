@@ -40,7 +40,9 @@ NO_FUMBLE_TABLE = (
 )
 
 
-picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers
+def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:
+    """The Attack calculator's ``choice`` or ``toggle`` pickers (the block's ``modifiers``)."""
+    return tuple(t for t in resolution_situation.modifier_tables(rules) if rules.table(t).picker == picker)
 
 
 DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage
