@@ -182,8 +182,8 @@ CNC = d20_adapter(
     cnc,
     _CNC_STATS,
     {
-        "ATTACK_DEFENDER_DEX": "{target.dex}",
-        "ATTACK_ATTACKER_DEX": "{attacker.dex}",
+        resolution_calculator.number_name("defender_dex"): "{target.dex}",
+        resolution_calculator.number_name("attacker_dex"): "{attacker.dex}",
         "ATTACK_RANGE_INCREMENT": "{attacker.range_increment}",
         "ATTACK_DISTANCE": "{log.distance}",
     },

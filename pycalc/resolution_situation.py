@@ -33,6 +33,7 @@ class Situation:
     auto_hit: bool = False
     advantage: bool = False
     disadvantage: bool = False
+    counting: frozenset[str] = frozenset()  # the typed numbers that count (their ``when`` ticked, or none)
 
 
 def stage_factor_column(stage: str) -> str:
@@ -53,6 +54,11 @@ def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
     if tables is None:
         raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")
     return tables
+
+
+def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:
+    """The block's ``modifiers`` tables whose picker is ``picker`` (``choice`` or ``toggle``), in order."""
+    return tuple(t for t in modifier_tables(rules) if rules.table(t).picker == picker)
 
 
 def modifiers_adding(rules: RuleSet) -> pickers.Adding:
@@ -131,6 +137,7 @@ def picked_situation(
         multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},
         round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},
         **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
+        counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),
     )
 
 

@@ -225,9 +225,14 @@ def odds_scenarios() -> list[tuple[RuleSet, AttackInputs, int, int]]:
         for hp in (-3, 0, 1, 10, 100):
             found.append((RULES, AttackInputs(bonus=4, target=14, dice=dice_text), 1, hp))
     for _ in range(120):  # random pickers with every ruling random, dice inside the grid
-        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in cnc.CHOICE_PICKERS}
+        choices = {
+            t: str(chance.choice(RULES.table(t).rows).label) for t in cnc.picker_tables(RULES, "choice")
+        }
         toggles = frozenset(
-            (t, r.id) for t in cnc.TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
+            (t, r.id)
+            for t in cnc.picker_tables(RULES, "toggle")
+            for r in RULES.table(t).rows
+            if chance.random() < 0.3
         )
         rules = with_rulings(RULES, {r: chance.choice(c) for r, c in FLIPS.items()})
         count, sides, mod = chance.randint(1, MAX_DICE), chance.randint(1, MAX_SIDES), chance.randint(-4, 6)

@@ -18,7 +18,7 @@ import pytest
 
 from pycalc.errors import RuleError
 from pycalc.rulesets import cnc
-from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS, AttackInputs, attack_outputs
+from pycalc.rulesets.cnc import AttackInputs, attack_outputs, picker_tables
 from pycalc.sheets.cnc import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.situation_cells import pick_name
@@ -27,6 +27,7 @@ from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 
 RULES = load_ruleset("cnc")
+CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
 ATTACK_OUTPUTS = list(attack_outputs(RULES, AttackInputs(bonus=0, target=10, roll=1)))
 FLIPS = {ruling_id: list(r.choices) for ruling_id, r in RULES.rulings.items()}
 DICE_FORMS = ["1d8", "d6", "1d8+2", "2d4+2", "1d6-1", "1D10 + 3", "1d4-3", "", "abc", "1d8+0", "2x6", "d"]
@@ -66,8 +67,8 @@ def attack_cells(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_LEVEL": inputs.level,
         "ATTACK_DICE": inputs.dice,
         "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_DEFENDER_DEX": inputs.defender_dex,
-        "ATTACK_ATTACKER_DEX": inputs.attacker_dex,
+        "ATTACK_NUMBER_DEFENDER_DEX": inputs.defender_dex,
+        "ATTACK_NUMBER_ATTACKER_DEX": inputs.attacker_dex,
         "ATTACK_RANGE_INCREMENT": inputs.range_increment,
         "ATTACK_DISTANCE": inputs.distance,
     }

@@ -10,13 +10,14 @@ import openpyxl
 import pytest
 
 from pycalc import udfs
-from pycalc.rulesets.cnc import CHOICE_PICKERS, TOGGLE_PICKERS
+from pycalc.rulesets.cnc import picker_tables
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
 
 RULES = load_ruleset("cnc")
+CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
 ATTACK_INPUTS = [
     "ATTACK_BONUS",
     "ATTACK_TARGET",

@@ -13,7 +13,7 @@ import pytest
 
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
-from pycalc.rulesets import osr
+from pycalc.rulesets import cnc, osr
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
@@ -162,3 +162,36 @@ def test_osr_typed_shield_and_dex_leave_with_a_pick(build_ruleset, tmp_path: Pat
     assert (from_behind["ATTACK_NEED"], from_behind["ATTACK_DAMAGE"]) == (11 - 1 - 2, 4 + 1)
     assert charging["ATTACK_NEED"] == 11 - 1 - (2 + 2 - 1)  # +2 charge, the attacker's DEX lost
     assert charging["ATTACK_DAMAGE"] == (4 + 1) * 2
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_cnc_typed_dex_leaves_the_ac_and_offsets_two_weapons(build_ruleset, tmp_path: Path) -> None:
+    """cnc's situation is data too: in the shipped workbook the defender's Dex typed beside the picks
+    leaves its AC on a rear attack, and the attacker's Dex offsets the off hand's -6 to -4."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    typed = {"ATTACK_BONUS": "3", "ATTACK_TARGET": "15", "ATTACK_ROLL": "10", "ATTACK_DAMAGE_ROLL": "5"}
+    typed |= {"ATTACK_NUMBER_DEFENDER_DEX": "2", "ATTACK_NUMBER_ATTACKER_DEX": "2", "ATTACK_DICE": "1d8+1"}
+    two_weapons = {"attack_direction": "Rear", "two_weapon_fighting": "Two weapons, off hand"}
+    picks = ({}, {"attack_direction": "Rear"}, two_weapons)
+    shown = ["ATTACK_AC", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
+    states = []
+    with window(xlsx, tmp_path) as calc:
+        for name, value in typed.items():
+            calc.enter(name, value)
+        for chosen in picks:
+            for table_id, label in chosen.items():
+                calc.enter(f"PICK_{table_id.upper()}", label)
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, shown).items()})
+        calc.screenshot("cnc-rear-two-weapons")
+    for chosen, state in zip(picks, states, strict=True):
+        inputs = cnc.AttackInputs(
+            3, 15, roll=10, damage_roll=5, dice="1d8+1", defender_dex=2, attacker_dex=2, choices=chosen
+        )
+        assert state == {k: cnc.attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
+    front, rear, off_hand = states
+    assert (front["ATTACK_NEED"], front["ATTACK_RESULT"]) == (15 - 3, MISS)
+    assert (rear["ATTACK_AC"], rear["ATTACK_NEED"], rear["ATTACK_DAMAGE"]) == (15 - 2, 13 - 3 - 2, 5 + 1)
+    assert (off_hand["ATTACK_NEED"], off_hand["ATTACK_RESULT"]) == (13 - 3 - 2 + 6 - 2, MISS)

@@ -20,7 +20,7 @@ ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their ta
 # each own calculator's pickers (bfrpg's gated by its rules' situation declaration)
 OWN_PICKERS = {
     "combat17": lambda rules: combat17.PICKERS,
-    "cnc": lambda rules: cnc.PICKERS,
+    "cnc": cnc.pickers_of,
     "osr": osr.pickers_of,
     "bfrpg": bfrpg.attack_pickers,
 }

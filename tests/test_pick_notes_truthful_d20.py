@@ -70,22 +70,30 @@ def kinds_of_table(rules: RuleSet, table_id: str) -> tuple[tuple[str, str], ...]
     )
 
 
+CNC_RULES = load_ruleset("cnc")
 CNC = Spec(
-    choices=cnc.CHOICE_PICKERS,
-    toggles=cnc.TOGGLE_PICKERS,
-    pick_name=cnc_sheet.PICKERS.name,
-    kinds=kinds_of_table(load_ruleset("cnc"), cnc.KIND_TABLE),
+    choices=cnc.picker_tables(CNC_RULES, "choice"),
+    toggles=cnc.picker_tables(CNC_RULES, "toggle"),
+    pick_name=cnc_sheet.pickers_of(CNC_RULES).name,
+    kinds=kinds_of_table(CNC_RULES, cnc.KIND_TABLE),
     kind_pick="PICK_ATTACK_TYPES",
-    numbers=({"ATTACK_ATTACKER_DEX": 2, "ATTACK_DEFENDER_DEX": 1}, {"ATTACK_ATTACKER_DEX": 5}),
+    numbers=(
+        {"ATTACK_NUMBER_ATTACKER_DEX": 2, "ATTACK_NUMBER_DEFENDER_DEX": 1},
+        {"ATTACK_NUMBER_ATTACKER_DEX": 5},
+    ),
     fixed={},
     workings={
         "hit": lambda f: number(f, "ATTACK_SITUATION_HIT"),
-        "ac": lambda f: number(f, "ATTACK_SITUATION_AC"),
+        # the AC's change from the rows; the Dex lost with it is the claim "defender loses Dex to AC"
+        "ac": lambda f: (
+            number(f, "ATTACK_SITUATION_AC")
+            + (number(f, "ATTACK_NUMBER_DEFENDER_DEX") if f["ATTACK_LOSES_DEX"] else 0)
+        ),
         "damage": lambda f: number(f, "ATTACK_SITUATION_DAMAGE"),
         "loses_dex": lambda f: bool(f["ATTACK_LOSES_DEX"]),
     },
     what={"To hit": "hit", "AC": "ac", "Damage": "damage"},
-    inputs={"Dex modifier": "ATTACK_ATTACKER_DEX"},
+    inputs={"Dex modifier": "ATTACK_NUMBER_ATTACKER_DEX"},
     flags={"defender loses Dex to AC": ("loses_dex", True)},
     kinds_of=lambda table_id, row: {"melee": ("melee", "ranged"), "ranged": ("ranged", "melee")}.get(
         str(row.values.get("attack")), ("melee",)
@@ -372,7 +380,13 @@ def wrong_notes(
 
 
 NAMES = {
-    "cnc": ("ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE", "ATTACK_LOSES_DEX"),
+    "cnc": (
+        "ATTACK_SITUATION_HIT",
+        "ATTACK_SITUATION_AC",
+        "ATTACK_SITUATION_DAMAGE",
+        "ATTACK_LOSES_DEX",
+        "ATTACK_NUMBER_DEFENDER_DEX",
+    ),
     "osr": (
         "ATTACK_SITUATION_HIT",
         "ATTACK_TARGET_EFFECTIVE",

@@ -192,25 +192,32 @@ CASES = [
         "column natural_rolls.follow_up is text, not bool",
     ),
     (
-        "cnc",
-        "      ac: [cover, defender_maneuver]",
-        "      ac: [cover, defender_maneuvers]",
-        "ac: [cover, defender_maneuvers]",
-        "situation.sums.ac table: 'defender_maneuvers' is not a picker table",
+        "combat17",
+        "      ac_vs_melee: [target_conditions]",
+        "      ac_vs_melee: [target_condition]",
+        "ac_vs_melee: [target_condition]",
+        "situation.sums.ac_vs_melee table: 'target_condition' is not a picker table",
     ),
     (
-        "cnc",
-        "      damage: [charge]",
+        "combat17",
+        "      damage: [attacker_conditions]",
         "      damage: [attack_roll]",
         "damage: [attack_roll]",
         "'attack_roll' is not a picker table",
     ),
     (
+        "combat17",
+        "barred: {missile_range: cannot_hit,",
+        "barred: {missile_range: cannot_be_hit,",
+        "barred: {missile_range: cannot_be_hit",
+        "table 'missile_range' has no column 'cannot_be_hit'",
+    ),
+    (
         "cnc",
-        "loses_dex: {attack_direction: defender_loses_dex,",
-        "loses_dex: {attack_direction: loses_the_dex,",
-        "loses_dex: {attack_direction: loses_the_dex",
-        "table 'attack_direction' has no column 'loses_the_dex'",
+        "        when: loses_dex\n",
+        "        when: loses_the_dex\n",
+        "when: loses_the_dex",
+        "no table of resolution.modifiers has a true/false column 'loses_the_dex'",
     ),
     (
         "cnc",
@@ -241,14 +248,14 @@ CASES = [
         "unknown key 'adds' in resolution.situation",
     ),
     (
-        "cnc",
-        "      damage: [charge]",
-        "      damage: charge",
-        "damage: charge",
+        "combat17",
+        "      damage: [attacker_conditions]",
+        "      damage: attacker_conditions",
+        "damage: attacker_conditions",
         "situation.sums.damage must be a list of picker table ids or a mapping table: column",
     ),
     (
-        "cnc",
+        "combat17",
         "  modifiers: own\n",
         "  modifiers: [cover]\n",
         "    sums:",
@@ -256,10 +263,10 @@ CASES = [
     ),
     (
         "cnc",
-        "  modifiers: own\n",
-        "  modifiers: [cover]\n",
-        "    kind_table: attack_types",
-        "resolution.situation.kind_table: 'attack_types' is not one of resolution.modifiers",
+        "    kind_table: attack_types\n",
+        "    kind_table: charge\n",
+        "    kind_table: charge",
+        "resolution.situation.kind_table: 'charge' must be a choice picker",
     ),
 ]
 
@@ -291,8 +298,8 @@ def test_the_four_d20_blocks_load_clean_and_name_only_what_exists(ruleset_id: st
     block = rules.resolution_block
     assert block is not None and block.file.endswith(f"tables/{ruleset_id}/ruleset.yaml")
     assert int(value(rules, block.die)) == 20
-    # osr's situation is its pickers' columns and typed numbers; the other three add theirs up in Python
-    assert (block.modifiers is None) == (ruleset_id != "osr")
+    # osr and cnc list their pickers (and type numbers beside them); combat17 and bfrpg add theirs up in Python
+    assert (block.modifiers is None) == (ruleset_id in ("combat17", "bfrpg"))
     for rolls in (block.always_miss, block.always_hit):
         for part in rolls:
             assert isinstance(part, (RollRange, RollColumn))

@@ -4,8 +4,9 @@ An attack is resolved by the generic d20 engine (``pycalc.resolution``) from the
 block of ``tables/cnc/ruleset.yaml``: the total against AC (never below the least AC), and the
 ``natural_rolls`` boxes, all false in the seed, which states no natural-1 or natural-20 rule and has
 no critical or fumble chart; a house rule ticked there is followed without code changes. What is
-this ruleset's own stays here: the Attack calculator's pickers and the situation they add up to
-(``situation``, handed to the engine by ``generic_attack``), the plain writing of damage dice, the
+this ruleset's own stays here: what its situation adds to the generic one (the block's
+``modifiers`` and typed Dex modifiers, ``pycalc.resolution_situation``): the prone rows by ruling and
+the range band of a typed distance (``situation``), the plain writing of damage dice, the
 attack kinds' least damage and effect texts, and the other calculators (falling, special ACs,
 movement, charge, range, subdual). Every number comes from ``tables/cnc``; where the seed is
 ambiguous the ruling in force (``rules.ruling``) decides.
@@ -19,7 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pycalc import dice, pickers, resolution_chances, resolution_damage, resolution_results
+from pycalc import (
+    dice,
+    pickers,
+    resolution_chances,
+    resolution_damage,
+    resolution_results,
+    resolution_situation,
+)
 from pycalc import resolution as generic
 from pycalc.d20 import HIT, Attack
 from pycalc.errors import RuleError
@@ -154,19 +162,13 @@ class AttackInputs:
     toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
 
 
-CHOICE_PICKERS = (
-    "attack_types",
-    "attack_direction",
-    "defender_prone",
-    "concealment",
-    "two_weapon_fighting",
-    "cover",
-    "defender_maneuver",
-)
-TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")
+picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers
+
+
 KIND_TABLE = "attack_types"
 RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"
 PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"
+PRONE_HIT = "prone_hit"  # defender_prone's bonus, by ruling (the generic sums leave it out)
 
 
 def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
@@ -175,24 +177,15 @@ def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:
     row = chosen_row(rules, inputs.choices, "defender_prone")
     if row.id == table.rows[0].id:
         return 0
-    value = int(row["hit"])
+    value = int(row[PRONE_HIT])
     if row.id == PRONE_DEFENSELESS_ROW and rules.ruling("prone_modifiers_stack") == "cumulative":
-        value += int(table.value(PRONE_ROW, "hit"))
+        value += int(table.value(PRONE_ROW, PRONE_HIT))
     replaced = (
         ranged
         and rules.ruling("ranged_vs_prone") == "ranged_replaces"
         and ("situational_modifiers", RANGED_VS_PRONE_ROW) in inputs.toggles
     )
     return 0 if replaced else value
-
-
-def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:
-    """Two-weapon penalty with the attacker's Dex modifier (ruling twf_dex_modifier)."""
-    penalty = int(chosen_row(rules, inputs.choices, "two_weapon_fighting")["hit"])
-    if penalty == 0:
-        return 0
-    adjusted = penalty + inputs.attacker_dex
-    return adjusted if rules.ruling("twf_dex_modifier") == "added" else min(0, adjusted)
 
 
 OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"
@@ -215,35 +208,36 @@ def range_hit(band: Row | None) -> int:
 @dataclass(frozen=True)
 class Situation:
     hit: int  # added to the roll
-    ac: int  # added to the defender's AC
+    ac: int  # added to the defender's AC (less its Dex while it loses Dex)
     damage: int  # added to the damage on a hit
     loses_dex: bool
     band: Row | None = None  # a ranged attack's range band at the distance typed (None: no band)
     band_error: str = ""  # why no band can be read: an increment or distance that cannot be
 
 
+DEFENDER_DEX = "defender_dex"  # the typed number the defender loses with its Dex (situation.numbers)
+
+
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    totals = pickers.added_up(
-        rules,
-        pickers.declared(rules),
-        pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),
-    )
-    ranged = pickers.RANGED in totals.kinds
-    hit = totals.sums["hit"] + prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)
+    """The picked rows and typed Dex modifiers added up by the generic engine (the block's
+    ``modifiers`` and ``situation.numbers``), with the prone bonus and the range band on top."""
+    numbers = {DEFENDER_DEX: inputs.defender_dex, "attacker_dex": inputs.attacker_dex}
+    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers)
+    kind = chosen_row(rules, inputs.choices, KIND_TABLE)
+    ranged = bool(kind["ranged"])
     band, band_error = None, ""
     try:
         band = attack_range(rules, inputs, ranged)
     except RuleError as error:  # the result says it (range_stop)
         band_error = str(error)
-    sums, flags = totals.sums, totals.flags
-    return Situation(hit + range_hit(band), sums["ac"], sums["damage"], flags["loses_dex"], band, band_error)
+    hit = picked.hit + prone_hit(rules, inputs, ranged) + range_hit(band)
+    return Situation(hit, picked.ac, picked.damage, DEFENDER_DEX in picked.counting, band, band_error)
 
 
 def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
     """The attack with its situation: the picked modifiers to the roll, and the AC typed in plus
-    cover and the defender's action, less Dex when it is lost (the engine keeps it at least 1)."""
-    dex = inputs.defender_dex if where.loses_dex else 0
-    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac - dex)
+    cover, the defender's action and its Dex lost (the engine keeps it at least 1)."""
+    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac)
 
 
 def situated_damage(rules: RuleSet, inputs: AttackInputs, where: Situation) -> generic.Damage:

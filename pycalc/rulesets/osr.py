@@ -40,9 +40,7 @@ NO_FUMBLE_TABLE = (
 )
 
 
-def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:
-    """The Attack calculator's ``choice`` or ``toggle`` pickers (the block's ``modifiers``)."""
-    return tuple(t for t in resolution_situation.modifier_tables(rules) if rules.table(t).picker == picker)
+picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers
 
 
 DOUBLE = "double"  # the resolution block's damage multiplier stage of double damage

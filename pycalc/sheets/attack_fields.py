@@ -8,7 +8,9 @@ adds the cells that are its own.
 
 from __future__ import annotations
 
+from pycalc.resolution_block import Resolution, typed_numbers
 from pycalc.sheets.calculator import INPUT, Field, Section, empty_input, working_field
+from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
 from pycalc.sheets.situation_cells import Pickers, picked_field
 from pycalc.tables import RuleSet
@@ -131,3 +133,9 @@ def ranged_field(
 ) -> Field:
     """The picked attack kind's ranged (or melee) flag, which gates the tables that count for one."""
     return picked_field(pickers, label, f"ATTACK_{column.upper()}", kind_table, column, flag=True)
+
+
+def typed_number_fields(block: Resolution) -> list[Field]:
+    """An input per number typed beside the picks (``situation.numbers``: osr's shield and DEX, cnc's
+    Dex modifiers), under the name the generic situation's formulas read."""
+    return [Field(n.label, number_name(n.id), INPUT, 0, help=n.help) for n in typed_numbers(block)]

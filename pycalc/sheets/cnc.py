@@ -11,6 +11,7 @@ from operator import attrgetter
 
 from openpyxl.workbook.workbook import Workbook
 
+from pycalc import resolution as generic
 from pycalc.d20 import HIT, MISS
 from pycalc.grid_limits import beyond_grid_formula
 from pycalc.rulesets import cnc as engine
@@ -18,18 +19,18 @@ from pycalc.rulesets.cnc import (
     BAD_DICE,
     BAD_DISTANCE,
     BAD_INCREMENT,
-    CHOICE_PICKERS,
     GRAPPLE,
     KIND_TABLE,
     OUT_OF_RANGE,
     OVERBEAR,
     PRONE_DEFENSELESS_ROW,
+    PRONE_HIT,
     PRONE_ROW,
     RANGED_VS_PRONE_ROW,
-    TOGGLE_PICKERS,
     default_choice,
+    picker_tables,
 )
-from pycalc.sheets import attack_fields, d20_cells, d20_damage, situation_cells
+from pycalc.sheets import attack_fields, d20_cells, d20_damage
 from pycalc.sheets.attack_workings import write_face_results
 from pycalc.sheets.calculator import (
     BOOLEAN_FORMAT,
@@ -53,6 +54,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
+from pycalc.sheets.d20_pickers import situation_flag, situation_sum
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
@@ -69,14 +71,12 @@ from pycalc.sheets.formulas import (
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
-    any_of,
     in_words,
     kind_label,
     pick_name,
     picked_field,
     picks_with,
     situation_section,
-    sum_of,
 )
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
@@ -113,20 +113,7 @@ def min_ac() -> str:
 
 
 def picked(table_id: str, column: str) -> str:
-    return situation_cells.picked(PICKERS, table_id, column)
-
-
-def situational_hit(rules: RuleSet) -> str:
-    """Ticked situational rows whose 'attack' column (any/melee/ranged) fits the attack kind."""
-    table_id = "situational_modifiers"
-    kind = 'IF(ATTACK_RANGED,"ranged","melee")'
-    terms = []
-    for row in rules.table(table_id).rows:
-        attack = const(table_id, row.id, "attack")
-        terms.append(
-            f'IF({pick_name(table_id, row.id)},IF(OR({attack}="any",{attack}={kind}),{const(table_id, row.id, "hit")},0),0)'
-        )
-    return plus(*terms)
+    return by_label(table_id, column, pick_name(table_id))
 
 
 def prone_hit(rules: RuleSet) -> str:
@@ -135,24 +122,13 @@ def prone_hit(rules: RuleSet) -> str:
     first = f"INDEX({T('defender_prone', 'id')},1)"
     stacked = (
         f'IF(AND({row_id}={q(PRONE_DEFENSELESS_ROW)},{ruling("prone_modifiers_stack")}="cumulative"),'
-        f"{const(table.id, PRONE_ROW, 'hit')},0)"
+        f"{const(table.id, PRONE_ROW, PRONE_HIT)},0)"
     )
     replaced = (
         f'AND(ATTACK_RANGED,{ruling("ranged_vs_prone")}="ranged_replaces",'
         f"{pick_name('situational_modifiers', RANGED_VS_PRONE_ROW)})"
     )
-    return f"IF({row_id}={first},0,IF({replaced},0,{picked('defender_prone', 'hit')}+{stacked}))"
-
-
-def two_weapon_hit() -> str:
-    penalty = picked("two_weapon_fighting", "hit")
-    adjusted = f"{penalty}+SUM(ATTACK_ATTACKER_DEX)"
-    return f'IF({penalty}=0,0,IF({ruling("twf_dex_modifier")}="added",{adjusted},MIN(0,{adjusted})))'
-
-
-def loses_dex(rules: RuleSet) -> str:
-    direction = picked("attack_direction", "defender_loses_dex")
-    return any_of(rules, PICKERS, "loses_dex", ("dex_loss_conditions",), before=(direction,))
+    return f"IF({row_id}={first},0,IF({replaced},0,{picked('defender_prone', PRONE_HIT)}+{stacked}))"
 
 
 def odds_dice_message() -> str:
@@ -205,7 +181,7 @@ def dice_ok(expr: str) -> str:
 
 def hit_words(rules: RuleSet) -> str:
     """What the tables call a modifier to the roll ("To hit"), so a worked-out note reads as the others."""
-    return next(str(c.label) for c in rules.table("defender_prone").columns if c.id == "hit")
+    return next(str(c.label) for c in rules.table("defender_prone").columns if c.id == PRONE_HIT)
 
 
 def picked_situation(
@@ -254,19 +230,22 @@ def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
     return str(row.label), str(row.values.get("note") or "")
 
 
-PICKERS = Pickers(
-    CHOICE_PICKERS,
-    TOGGLE_PICKERS,
-    default_choice,
-    effect=in_words(effect_parts),
-    choice_words=choice_words,
-    toggle_words=toggle_words,
-    # a penalty the attacker's Dex offsets (engine.two_weapon_hit), or a loss of the defender's Dex
-    beyond_numbers=lambda table: table.id == DEX_PENALTY_TABLE or "defender_loses_dex" in table.column_ids,
-)
+def pickers_of(rules: RuleSet) -> Pickers:
+    """The Attack calculator's pick cells: the block's ``modifiers``, choices then toggles."""
+    return Pickers(
+        picker_tables(rules, "choice"),
+        picker_tables(rules, "toggle"),
+        default_choice,
+        effect=in_words(effect_parts),
+        choice_words=choice_words,
+        toggle_words=toggle_words,
+        # a penalty the attacker's Dex offsets, or a loss of the defender's Dex
+        beyond_numbers=lambda table: table.id == DEX_PENALTY_TABLE or "loses_dex" in table.column_ids,
+    )
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
+    block, pickers = generic.block(rules), pickers_of(rules)
     result = "ATTACK_RESULT"
     rolled = f'OR({result}="{HIT}",{result}="{MISS}")'
     kind = "PICK_ATTACK_TYPES"
@@ -303,24 +282,11 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                     help_text="the Castle Keeper's call (the range band is worked out below)"
                 ),
                 attack_fields.level_field("not used by C&C's attack roll"),
-                Field(
-                    "Defender's Dex modifier (inside the AC)",
-                    "ATTACK_DEFENDER_DEX",
-                    INPUT,
-                    0,
-                    help="taken off the AC when the defender loses Dex (rear, surprised...)",
-                ),
-                Field(
-                    "Attacker's Dex modifier (two-weapon fighting)",
-                    "ATTACK_ATTACKER_DEX",
-                    INPUT,
-                    0,
-                    help="only with two weapons: ruling twf_dex_modifier",
-                ),
+                *attack_fields.typed_number_fields(block),
             ),
         ),
         odds_section(rules, resolution(rules)),
-        situation_section(rules, PICKERS),
+        situation_section(rules, pickers_of(rules)),
         attack_range_section(),
         Section(
             "Before the roll",
@@ -328,7 +294,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Defender's AC in this situation",
                     "ATTACK_AC",
-                    native=f"MAX({min_ac()},SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC-IF(ATTACK_LOSES_DEX,SUM(ATTACK_DEFENDER_DEX),0))",
+                    native=f"MAX({min_ac()},SUM(ATTACK_TARGET)+ATTACK_SITUATION_AC)",
                 ),
                 Field(
                     "Roll this or more on the d20",
@@ -378,34 +344,32 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             summary=resolution(rules).summary(said(rules)),
         ),
         attack_fields.workings_section(
-            attack_fields.kind_id_field(PICKERS, KIND_TABLE),
-            attack_fields.ranged_field(PICKERS, KIND_TABLE),
+            attack_fields.kind_id_field(pickers, KIND_TABLE),
+            attack_fields.ranged_field(pickers, KIND_TABLE),
             working_field(
                 "To hit from the situation",
                 "ATTACK_SITUATION_HIT",
-                plus(
-                    situational_hit(rules),
-                    picked("attack_direction", "hit"),
-                    picked("concealment", "hit"),
-                    prone_hit(rules),
-                    two_weapon_hit(),
-                    "ATTACK_RANGE_HIT",
-                ),
+                plus(situation_sum(rules, block, "hit"), prone_hit(rules), "ATTACK_RANGE_HIT"),
             ),
             attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
             working_field(
-                "AC from the situation (cover, defender's action)",
+                "AC from the situation (cover, defender's action, Dex lost)",
                 "ATTACK_SITUATION_AC",
-                plus(picked("cover", "ac"), picked("defender_maneuver", "ac")),
+                situation_sum(rules, block, "ac"),
             ),
-            working_field("Defender loses Dex to AC", "ATTACK_LOSES_DEX", loses_dex(rules), flag=True),
+            working_field(
+                "Defender loses Dex to AC",
+                "ATTACK_LOSES_DEX",
+                situation_flag(rules, block, "loses_dex"),
+                flag=True,
+            ),
             working_field(
                 "Damage from the situation (charge)",
                 "ATTACK_SITUATION_DAMAGE",
-                sum_of(rules, PICKERS, "damage", ("charge",)),
+                situation_sum(rules, block, "damage"),
             ),
             picked_field(
-                PICKERS,
+                pickers,
                 "The attack kind deals damage",
                 "ATTACK_DEALS_DAMAGE",
                 KIND_TABLE,
@@ -413,7 +377,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 True,
             ),
             picked_field(
-                PICKERS,
+                pickers,
                 "Least damage of a hit (attack kind)",
                 "ATTACK_LEAST_DAMAGE",
                 KIND_TABLE,

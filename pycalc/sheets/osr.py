@@ -12,7 +12,6 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as generic
-from pycalc.resolution_block import Resolution, typed_numbers
 from pycalc.resolution_situation import Situation
 from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
@@ -47,7 +46,7 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, number_name
+from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_pickers import situation_flag, situation_sum
 from pycalc.sheets.dual import Udfs
@@ -144,12 +143,6 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
         magic = engine.situated_attack(rules, picked, after)
         parts.append(MAGIC_WORDS[str(generic.effective_needs_magic(rules, magic))])
     return parts
-
-
-def typed_number_fields(block: Resolution) -> list[Field]:
-    """The numbers typed beside the picks (``situation.numbers``): the target's shield and DEX AC,
-    the DEX inside the attacker's bonus."""
-    return [Field(n.label, number_name(n.id), INPUT, 0, help=n.help) for n in typed_numbers(block)]
 
 
 def pickers_of(rules: RuleSet) -> Pickers:
@@ -297,7 +290,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Weapon damage", "ATTACK_DICE", INPUT, default_dice, help="e.g. 1d6+1 (normal weapons)"
                 ),
-                *typed_number_fields(generic.block(rules)),
+                *attack_fields.typed_number_fields(generic.block(rules)),
             ),
         ),
         odds_section(rules, resolution(rules)),

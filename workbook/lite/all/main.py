@@ -5388,6 +5388,7 @@ _SOURCES = {
         '    auto_hit: bool = False\n'
         '    advantage: bool = False\n'
         '    disadvantage: bool = False\n'
+        '    counting: frozenset[str] = frozenset()  # the typed numbers that count (their ``when`` ticked, or none)\n'
         '\n'
         '\n'
         'def stage_factor_column(stage: str) -> str:\n'
@@ -5408,6 +5409,11 @@ _SOURCES = {
         '    if tables is None:\n'
         '        raise RuleError(f"#RULESET? {rules.id} works its situation out in its own module")\n'
         '    return tables\n'
+        '\n'
+        '\n'
+        'def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:\n'
+        '    """The block\'s ``modifiers`` tables whose picker is ``picker`` (``choice`` or ``toggle``), in order."""\n'
+        '    return tuple(t for t in modifier_tables(rules) if rules.table(t).picker == picker)\n'
         '\n'
         '\n'
         'def modifiers_adding(rules: RuleSet) -> pickers.Adding:\n'
@@ -5486,6 +5492,7 @@ _SOURCES = {
         '        multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},\n'
         '        round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},\n'
         '        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},\n'
+        '        counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),\n'
         '    )\n'
         '\n'
         '\n'
@@ -6297,8 +6304,9 @@ _SOURCES = {
         'block of ``tables/cnc/ruleset.yaml``: the total against AC (never below the least AC), and the\n'
         '``natural_rolls`` boxes, all false in the seed, which states no natural-1 or natural-20 rule and has\n'
         'no critical or fumble chart; a house rule ticked there is followed without code changes. What is\n'
-        "this ruleset's own stays here: the Attack calculator's pickers and the situation they add up to\n"
-        '(``situation``, handed to the engine by ``generic_attack``), the plain writing of damage dice, the\n'
+        "this ruleset's own stays here: what its situation adds to the generic one (the block's\n"
+        '``modifiers`` and typed Dex modifiers, ``pycalc.resolution_situation``): the prone rows by ruling and\n'
+        'the range band of a typed distance (``situation``), the plain writing of damage dice, the\n'
         "attack kinds' least damage and effect texts, and the other calculators (falling, special ACs,\n"
         'movement, charge, range, subdual). Every number comes from ``tables/cnc``; where the seed is\n'
         'ambiguous the ruling in force (``rules.ruling``) decides.\n'
@@ -6312,7 +6320,14 @@ _SOURCES = {
         'from dataclasses import dataclass, field\n'
         'from fractions import Fraction\n'
         '\n'
-        'from pycalc import dice, pickers, resolution_chances, resolution_damage, resolution_results\n'
+        'from pycalc import (\n'
+        '    dice,\n'
+        '    pickers,\n'
+        '    resolution_chances,\n'
+        '    resolution_damage,\n'
+        '    resolution_results,\n'
+        '    resolution_situation,\n'
+        ')\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import HIT, Attack\n'
         'from pycalc.errors import RuleError\n'
@@ -6447,19 +6462,13 @@ _SOURCES = {
         '    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked\n'
         '\n'
         '\n'
-        'CHOICE_PICKERS = (\n'
-        '    "attack_types",\n'
-        '    "attack_direction",\n'
-        '    "defender_prone",\n'
-        '    "concealment",\n'
-        '    "two_weapon_fighting",\n'
-        '    "cover",\n'
-        '    "defender_maneuver",\n'
-        ')\n'
-        'TOGGLE_PICKERS = ("situational_modifiers", "dex_loss_conditions", "charge")\n'
+        "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
+        '\n'
+        '\n'
         'KIND_TABLE = "attack_types"\n'
         'RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"\n'
         'PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"\n'
+        'PRONE_HIT = "prone_hit"  # defender_prone\'s bonus, by ruling (the generic sums leave it out)\n'
         '\n'
         '\n'
         'def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:\n'
@@ -6468,24 +6477,15 @@ _SOURCES = {
         '    row = chosen_row(rules, inputs.choices, "defender_prone")\n'
         '    if row.id == table.rows[0].id:\n'
         '        return 0\n'
-        '    value = int(row["hit"])\n'
+        '    value = int(row[PRONE_HIT])\n'
         '    if row.id == PRONE_DEFENSELESS_ROW and rules.ruling("prone_modifiers_stack") == "cumulative":\n'
-        '        value += int(table.value(PRONE_ROW, "hit"))\n'
+        '        value += int(table.value(PRONE_ROW, PRONE_HIT))\n'
         '    replaced = (\n'
         '        ranged\n'
         '        and rules.ruling("ranged_vs_prone") == "ranged_replaces"\n'
         '        and ("situational_modifiers", RANGED_VS_PRONE_ROW) in inputs.toggles\n'
         '    )\n'
         '    return 0 if replaced else value\n'
-        '\n'
-        '\n'
-        'def two_weapon_hit(rules: RuleSet, inputs: AttackInputs) -> int:\n'
-        '    """Two-weapon penalty with the attacker\'s Dex modifier (ruling twf_dex_modifier)."""\n'
-        '    penalty = int(chosen_row(rules, inputs.choices, "two_weapon_fighting")["hit"])\n'
-        '    if penalty == 0:\n'
-        '        return 0\n'
-        '    adjusted = penalty + inputs.attacker_dex\n'
-        '    return adjusted if rules.ruling("twf_dex_modifier") == "added" else min(0, adjusted)\n'
         '\n'
         '\n'
         'OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"\n'
@@ -6508,35 +6508,36 @@ _SOURCES = {
         '@dataclass(frozen=True)\n'
         'class Situation:\n'
         '    hit: int  # added to the roll\n'
-        "    ac: int  # added to the defender's AC\n"
+        "    ac: int  # added to the defender's AC (less its Dex while it loses Dex)\n"
         '    damage: int  # added to the damage on a hit\n'
         '    loses_dex: bool\n'
         "    band: Row | None = None  # a ranged attack's range band at the distance typed (None: no band)\n"
         '    band_error: str = ""  # why no band can be read: an increment or distance that cannot be\n'
         '\n'
         '\n'
+        'DEFENDER_DEX = "defender_dex"  # the typed number the defender loses with its Dex (situation.numbers)\n'
+        '\n'
+        '\n'
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    totals = pickers.added_up(\n'
-        '        rules,\n'
-        '        pickers.declared(rules),\n'
-        '        pickers.picked(rules, inputs.choices, inputs.toggles, CHOICE_PICKERS + TOGGLE_PICKERS),\n'
-        '    )\n'
-        '    ranged = pickers.RANGED in totals.kinds\n'
-        '    hit = totals.sums["hit"] + prone_hit(rules, inputs, ranged) + two_weapon_hit(rules, inputs)\n'
+        '    """The picked rows and typed Dex modifiers added up by the generic engine (the block\'s\n'
+        '    ``modifiers`` and ``situation.numbers``), with the prone bonus and the range band on top."""\n'
+        '    numbers = {DEFENDER_DEX: inputs.defender_dex, "attacker_dex": inputs.attacker_dex}\n'
+        '    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers)\n'
+        '    kind = chosen_row(rules, inputs.choices, KIND_TABLE)\n'
+        '    ranged = bool(kind["ranged"])\n'
         '    band, band_error = None, ""\n'
         '    try:\n'
         '        band = attack_range(rules, inputs, ranged)\n'
         '    except RuleError as error:  # the result says it (range_stop)\n'
         '        band_error = str(error)\n'
-        '    sums, flags = totals.sums, totals.flags\n'
-        '    return Situation(hit + range_hit(band), sums["ac"], sums["damage"], flags["loses_dex"], band, band_error)\n'
+        '    hit = picked.hit + prone_hit(rules, inputs, ranged) + range_hit(band)\n'
+        '    return Situation(hit, picked.ac, picked.damage, DEFENDER_DEX in picked.counting, band, band_error)\n'
         '\n'
         '\n'
         'def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:\n'
         '    """The attack with its situation: the picked modifiers to the roll, and the AC typed in plus\n'
-        '    cover and the defender\'s action, less Dex when it is lost (the engine keeps it at least 1)."""\n'
-        '    dex = inputs.defender_dex if where.loses_dex else 0\n'
-        '    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac - dex)\n'
+        '    cover, the defender\'s action and its Dex lost (the engine keeps it at least 1)."""\n'
+        '    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac)\n'
         '\n'
         '\n'
         'def situated_damage(rules: RuleSet, inputs: AttackInputs, where: Situation) -> generic.Damage:\n'
@@ -7851,9 +7852,7 @@ _SOURCES = {
         ')\n'
         '\n'
         '\n'
-        'def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:\n'
-        '    """The Attack calculator\'s ``choice`` or ``toggle`` pickers (the block\'s ``modifiers``)."""\n'
-        '    return tuple(t for t in resolution_situation.modifier_tables(rules) if rules.table(t).picker == picker)\n'
+        "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
         '\n'
         '\n'
         'DOUBLE = "double"  # the resolution block\'s damage multiplier stage of double damage\n'
@@ -14037,21 +14036,27 @@ _TABLES = {
                    ['columns',
                     ['tuple',
                      [['object', 'pycalc.table_files:Column',
-                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'dex_offsets'], ['label', "The attacker's Dex modifier counts against it"],
+                        ['type', 'bool'], ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 0]]]], ['section', 'Two Weapon Fighting'], ['line', 113],
-                        ['id', 'none'], ['label', 'One weapon'], ['low', None], ['high', None],
+                       [['values', ['dict', [['hit', 0], ['dex_offsets', False]]]],
+                        ['section', 'Two Weapon Fighting'], ['line', 114], ['id', 'none'],
+                        ['label', 'One weapon'], ['low', None], ['high', None],
                         ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/maneuvers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', -3]]]], ['section', 'Two Weapon Fighting'], ['line', 114],
-                        ['id', 'primary_hand'], ['label', 'Two weapons, primary hand'], ['low', None],
-                        ['high', None], ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]],
+                       [['values', ['dict', [['hit', -3], ['dex_offsets', True]]]],
+                        ['section', 'Two Weapon Fighting'], ['line', 115], ['id', 'primary_hand'],
+                        ['label', 'Two weapons, primary hand'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/maneuvers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', -6]]]], ['section', 'Two Weapon Fighting'], ['line', 115],
-                        ['id', 'off_hand'], ['label', 'Two weapons, off hand'], ['low', None], ['high', None],
-                        ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]]]]],
+                       [['values', ['dict', [['hit', -6], ['dex_offsets', True]]]],
+                        ['section', 'Two Weapon Fighting'], ['line', 116], ['id', 'off_hand'],
+                        ['label', 'Two weapons, off hand'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/maneuvers.yaml']]]]]],
                    ['section', 'Two Weapon Fighting'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 97],
                    ['note',
                     '"the attack with the primary hand is at -3 and the attack with the off hand is at -6. These penalties are affected by the character’s dexterity modifier. The character’s strength modifier only applies to damage inflicted." Gives two attacks in the round.'],
@@ -14074,15 +14079,15 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['twf_penalties', True], ['secondary_damage', '1d2']]]],
-                        ['section', 'Two Weapon Fighting'], ['line', 135], ['id', None], ['label', None],
+                        ['section', 'Two Weapon Fighting'], ['line', 136], ['id', None], ['label', None],
                         ['low', 1], ['high', 5], ['note', ''], ['file', 'tables/cnc/maneuvers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['twf_penalties', False], ['secondary_damage', None]]]],
-                        ['section', 'Two Weapon Fighting'], ['line', 136], ['id', None], ['label', None],
+                        ['section', 'Two Weapon Fighting'], ['line', 137], ['id', None], ['label', None],
                         ['low', 6], ['high', None],
                         ['note', 'Damage from the monk special ability chart (not in the seed).'],
                         ['file', 'tables/cnc/maneuvers.yaml']]]]]],
-                   ['section', 'Two Weapon Fighting'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 117],
+                   ['section', 'Two Weapon Fighting'], ['file', 'tables/cnc/maneuvers.yaml'], ['line', 118],
                    ['note',
                     '"A monk may use the two-weapon fighting rule to gain a second hand-to-hand attack before the character reaches 6th level. If the monk does so, both attacks suffer the penalties for two-weapon fighting and the secondary attack inflicts normal fist damage of 1d2 hit points. When a monk reaches 6th level, the character gains a secondary hand-to-hand attack. A monk’s secondary hand-to-hand attack ability does not suffer any penalty for twoweapon fighting and it inflicts the damage in the monk special ability chart." A monk of any level fighting with a weapon in one hand and attacking with the other takes the two-weapon penalties and the 1d2 secondary damage.'],
                    ['key_id', 'monk_level'], ['key_label', 'Monk level'], ['picker', None],
@@ -14149,19 +14154,19 @@ _TABLES = {
                    ['columns',
                     ['tuple',
                      [['object', 'pycalc.table_files:Column',
-                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                       [['id', 'prone_hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 0]]]], ['section', 'Situational Modifiers'], ['line', 45],
-                        ['id', 'none'], ['label', 'Neither'], ['low', None], ['high', None],
+                       [['values', ['dict', [['prone_hit', 0]]]], ['section', 'Situational Modifiers'],
+                        ['line', 45], ['id', 'none'], ['label', 'Neither'], ['low', None], ['high', None],
                         ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 5]]]], ['section', 'Situational Modifiers'], ['line', 46],
-                        ['id', 'prone_or_blind'], ['label', 'Defender prone or blind'], ['low', None],
-                        ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                       [['values', ['dict', [['prone_hit', 5]]]], ['section', 'Situational Modifiers'],
+                        ['line', 46], ['id', 'prone_or_blind'], ['label', 'Defender prone or blind'],
+                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 10]]]], ['section', 'Situational Modifiers'],
+                       [['values', ['dict', [['prone_hit', 10]]]], ['section', 'Situational Modifiers'],
                         ['line', 47], ['id', 'prone_and_defenseless'],
                         ['label', 'Defender prone and defenseless (e.g. held by a grapple)'], ['low', None],
                         ['high', None],
@@ -14217,25 +14222,23 @@ _TABLES = {
                      [['object', 'pycalc.table_files:Column',
                        [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]],
                       ['object', 'pycalc.table_files:Column',
-                       [['id', 'defender_loses_dex'], ['label', 'Defender loses Dex to AC'], ['type', 'bool'],
+                       [['id', 'loses_dex'], ['label', 'Defender loses Dex to AC'], ['type', 'bool'],
                         ['optional', False]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 0], ['defender_loses_dex', False]]]],
+                       [['values', ['dict', [['hit', 0], ['loses_dex', False]]]],
                         ['section', 'Combat Maneuvers'], ['line', 90], ['id', 'front'], ['label', 'Front'],
                         ['low', None], ['high', None], ['note', 'no modifier (implicit in the seed)'],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 1], ['defender_loses_dex', False]]]],
-                        ['section', 'Flank Attack'], ['line', 91], ['id', 'flank'],
-                        ['label', 'Flank (left or right rear side)'], ['low', None], ['high', None],
-                        ['note', '"A flank attack confers a +1 bonus to hit."'],
+                       [['values', ['dict', [['hit', 1], ['loses_dex', False]]]], ['section', 'Flank Attack'],
+                        ['line', 91], ['id', 'flank'], ['label', 'Flank (left or right rear side)'],
+                        ['low', None], ['high', None], ['note', '"A flank attack confers a +1 bonus to hit."'],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 2], ['defender_loses_dex', True]]]],
-                        ['section', 'Rear Attack'], ['line', 97], ['id', 'rear'], ['label', 'Rear'],
-                        ['low', None], ['high', None],
+                       [['values', ['dict', [['hit', 2], ['loses_dex', True]]]], ['section', 'Rear Attack'],
+                        ['line', 97], ['id', 'rear'], ['label', 'Rear'], ['low', None], ['high', None],
                         ['note',
                          '"An attack to the rear of an opponent gives the attacker a +2 bonus to hit. The rogue and assassin do not get this in addition to their back attack bonus". Dex loss: "Dexterity does not apply, for example, when a character is attacked from the rear." (Dexterity)'],
                         ['file', 'tables/cnc/modifiers.yaml']]]]]],
@@ -14838,7 +14841,7 @@ _TABLES = {
                    ['section', 'Disarm'],
                    ['why',
                     '"The defender receives a dexterity bonus to this armor class, if applicable." The seed names only a bonus.'],
-                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 140]]]],
+                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 141]]]],
                 ['twf_dex_modifier',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'twf_dex_modifier'], ['label', 'How the Dex modifier affects two-weapon penalties'],
@@ -14851,7 +14854,7 @@ _TABLES = {
                    ['section', 'Two Weapon Fighting'],
                    ['why',
                     '"These penalties are affected by the character’s dexterity modifier." The seed does not say how.'],
-                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 148]]]],
+                   ['file', 'tables/cnc/maneuvers.yaml'], ['line', 149]]]],
                 ['ranged_vs_prone',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'ranged_vs_prone'], ['label', 'Ranged attack against a prone defender'],
@@ -15008,25 +15011,30 @@ _TABLES = {
                      [['dice_rolled', 1], ['rerolled', 0], ['dice_max', 0], ['die_max', 0], ['modifier', 1]]]],
                    ['critical', None], ['auto_hit', None], ['auto_hit_multiplied', True],
                    ['natural_penalty', None], ['multipliers', ['tuple', []]]]]],
-                ['modifiers', None],
+                ['modifiers',
+                 ['tuple',
+                  ['attack_types', 'attack_direction', 'defender_prone', 'concealment', 'two_weapon_fighting',
+                   'cover', 'defender_maneuver', 'situational_modifiers', 'dex_loss_conditions', 'charge']]],
                 ['situation',
                  ['object', 'pycalc.resolution_block:Adding',
-                  [['kind_table', 'attack_types'],
-                   ['sums',
-                    ['dict',
-                     [['hit',
-                       ['dict',
-                        [['situational_modifiers', 'hit'], ['attack_direction', 'hit'], ['concealment', 'hit']]]],
-                      ['ac', ['dict', [['cover', 'ac'], ['defender_maneuver', 'ac']]]],
-                      ['damage', ['dict', [['charge', 'damage']]]]]]],
-                   ['products', ['dict', []]],
-                   ['flags',
-                    ['dict',
-                     [['loses_dex',
-                       ['dict',
-                        [['attack_direction', 'defender_loses_dex'], ['dex_loss_conditions', 'loses_dex']]]]]]],
-                   ['only', ['dict', []]], ['gate', 'attack'], ['ruled', ['dict', []]],
-                   ['numbers', ['tuple', []]]]]],
+                  [['kind_table', 'attack_types'], ['sums', ['dict', []]], ['products', ['dict', []]],
+                   ['flags', ['dict', []]], ['only', ['dict', []]], ['gate', 'attack'],
+                   ['ruled', ['dict', []]],
+                   ['numbers',
+                    ['tuple',
+                     [['object', 'pycalc.resolution_block:TypedNumber',
+                       [['id', 'defender_dex'], ['label', "Defender's Dex modifier (inside the AC)"],
+                        ['adds_to', 'ac'], ['times', -1], ['when', 'loses_dex'],
+                        ['help', 'taken off the AC when the defender loses Dex (rear, surprised...)'],
+                        ['of', 'defender'], ['at_most', None]]],
+                      ['object', 'pycalc.resolution_block:TypedNumber',
+                       [['id', 'attacker_dex'], ['label', "Attacker's Dex modifier (two-weapon fighting)"],
+                        ['adds_to', 'hit'], ['times', 1], ['when', 'dex_offsets'],
+                        ['help', 'only with two weapons (ruling twf_dex_modifier)'], ['of', 'attacker'],
+                        ['at_most',
+                         ['object', 'pycalc.resolution_block:ByRuling',
+                          [['ruling', 'twf_dex_modifier'],
+                           ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 49]]]]]]]]]]]],
                 ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
@@ -15035,7 +15043,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative'], ['entry', 'initiative_die_faces'], ['column', 'value'],
-                      ['line', 45]]]],
+                      ['line', 56]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'higher_dex'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'reach_first_strike']]]],
@@ -15045,7 +15053,7 @@ _TABLES = {
                    ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
-                ['line', 44],
+                ['line', 55],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
@@ -15061,7 +15069,7 @@ _TABLES = {
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 62]]]]]]],
+                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 73]]]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
