@@ -10,7 +10,7 @@ from fractions import Fraction
 from pycalc import pickers
 from pycalc.errors import RuleError
 from pycalc.resolution import Attack, Damage, block
-from pycalc.resolution_block import NUMBER_PARTS, Stage, value
+from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -23,6 +23,7 @@ class Situation:
     hit_dice: tuple[tuple[int, int], ...] = ()  # column hit: the dice it adds (Attack.added)
     ac: int = 0  # column ac: to the defender's AC
     damage: int = 0  # column damage: to the damage
+    own_ac: int = 0  # column own_ac: to the attacker's own AC (shown; not part of this roll)
     multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage
     multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> its own column's factor
     round_up: Mapping[str, bool] = field(
@@ -47,6 +48,19 @@ def stage_round_up_column(stage: str) -> str:
 
 
 SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
+SUMS = ("hit", "ac", "damage", "own_ac")
+ATTACK_WORDS = (MELEE, RANGED)
+
+
+def kind_limited(flag: str, word: str) -> str:
+    """The column that ticks a situation ``flag`` only for an attack of that kind (``auto_hit_melee``)."""
+    return f"{flag}_{word}"
+
+
+def situation_flag(totals: pickers.Totals, flag: str) -> bool:
+    """Whether a counted pick ticks the situation ``flag``, or its column for the picked kind's word."""
+    limited = (totals.flags[kind_limited(flag, word)] for word in ATTACK_WORDS if word in totals.kinds)
+    return totals.flags[flag] or any(limited)
 
 
 def modifier_tables(rules: RuleSet) -> tuple[str, ...]:
@@ -68,7 +82,8 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     stages = [stage.name for stage in block(rules).damage.multipliers]
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
     declared = block(rules).situation or pickers.Adding()
-    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]
+    limited = [kind_limited(flag, word) for flag in SITUATION_FLAGS for word in ATTACK_WORDS]
+    flags = [*SITUATION_FLAGS, *limited, *(stage_round_up_column(name) for name in stages)]
     flags += [number.when for number in declared.numbers if number.when is not None]
     flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]
     return pickers.Adding(
@@ -77,7 +92,7 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
         gate=declared.gate,
         ruled=declared.ruled,
         numbers=declared.numbers,
-        sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},
+        sums={column: dict.fromkeys(tables, column) for column in SUMS},
         products={column: dict.fromkeys(tables, column) for column in products},
         flags={column: dict.fromkeys(tables, column) for column in dict.fromkeys(flags)},
     )
@@ -133,10 +148,11 @@ def picked_situation(
         ),
         ac=totals.sums["ac"] + typed["ac"],
         damage=totals.sums["damage"] + typed["damage"],
+        own_ac=totals.sums["own_ac"],
         multiplier=totals.products["damage_multiplier"],
         multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},
         round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},
-        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},
+        **{flag: situation_flag(totals, flag) for flag in SITUATION_FLAGS},
         counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),
     )
 

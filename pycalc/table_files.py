@@ -715,9 +715,31 @@ def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], 
     return tables, rulings, check.problems
 
 
+AUTOCORRECTED = (" - ", "--")  # LibreOffice's AutoCorrect types these as a dash (as shipped: on)
+
+
+def typed_label_problems(tables: Mapping[str, Table]) -> list[TableProblem]:
+    """A picker row's label a GM can type: what AutoCorrect rewrites as it is typed (' - ' becomes
+    ' – ') would be refused by the dropdown ("Pick a value from the list")."""
+    return [
+        TableProblem(
+            table.file,
+            row.line,
+            f"table {table.id!r} row {row.id!r}: the label has {part!r}, which LibreOffice's AutoCorrect turns "
+            "into a dash as it is typed, so the pick would refuse it; write ':' or ',' instead",
+        )
+        for table in tables.values()
+        if table.picker is not None
+        for row in table.rows
+        for part in AUTOCORRECTED
+        if part in str(row.label)
+    ]
+
+
 def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:
-    """References between tables: outcome columns must name rows of the outcomes table."""
-    problems = []
+    """References between tables: outcome columns must name rows of the outcomes table; picker labels
+    survive being typed."""
+    problems = typed_label_problems(tables)
     outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()
     for table in tables.values():
         for column in table.columns:

@@ -118,8 +118,8 @@ def test_cover_between_the_seeds_ends_follows_the_ruling(row_id: str, linear: in
     """ "-1 (25% obscured) to -4 (90% obscured)", doubled for hard cover: the steps between, by ruling."""
     inputs = engine.AttackInputs(0, 10, choices={"cover_concealment": label("cover_concealment", row_id)})
     ends = dataclasses.replace(RULES, chosen={"cover_intermediate_steps": "endpoints_only"})
-    assert engine.situation(RULES, inputs).hit == linear
-    assert engine.situation(ends, inputs).hit == endpoints
+    assert engine.situation(RULES, inputs).picked.hit == linear
+    assert engine.situation(ends, inputs).picked.hit == endpoints
 
 
 def test_two_weapon_penalties_with_dexterity():

@@ -62,11 +62,11 @@ def attack_cells(rules: RuleSet, inputs: engine.AttackInputs) -> dict[str, objec
         "ATTACK_DEX_BONUS": inputs.dex_bonus,
         "ATTACK_SHIELD_SPECIALIST": inputs.shield_specialist,
     }
-    for table_id in engine.ATTACK_CHOICES:
+    for table_id in engine.picker_tables(RULES, "choice"):
         cells[pick_name(table_id)] = inputs.choices.get(
             table_id, engine.default_choice(rules.table(table_id))
         )
-    for table_id in engine.ATTACK_TOGGLES:
+    for table_id in engine.picker_tables(RULES, "toggle"):
         for row in rules.table(table_id).rows:
             cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
     return cells | ruling_cells(rules)
@@ -145,13 +145,16 @@ def picker_scenarios(count: int, seed: int) -> list[tuple[RuleSet, engine.Attack
     found = []
     for index in range(count):
         choices = {}
-        for table_id in engine.ATTACK_CHOICES:
+        for table_id in engine.picker_tables(RULES, "choice"):
             rows = RULES.table(table_id).rows
             # mostly the default, so that the blocking rows do not swamp everything else
             row = chance.choice(rows) if chance.random() < 0.45 else rows[0]
             choices[table_id] = str(row.label)
         toggles = frozenset(
-            (t, r.id) for t in engine.ATTACK_TOGGLES for r in RULES.table(t).rows if chance.random() < 0.15
+            (t, r.id)
+            for t in engine.picker_tables(RULES, "toggle")
+            for r in RULES.table(t).rows
+            if chance.random() < 0.15
         )
         rules = with_rulings(FLIPS[index % len(FLIPS)]) if index % 2 else RULES
         sides = chance.choice([4, 6, 8, 10, 12])

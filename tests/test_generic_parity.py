@@ -814,11 +814,13 @@ GATED_TABLES = """
     columns:
       hit: {label: To hit, type: int}
       loses_dex: {label: Loses Dex to AC, type: bool}
+      auto_hit_melee: {label: Melee attacks hit automatically, type: bool}
       attack: {label: Counts for, type: text}
     rows:
-      - {id: from_behind, label: Attacked from behind, hit: 1, loses_dex: true, attack: any}
-      - {id: held, label: Defender held (melee), hit: 0, loses_dex: true, attack: melee}
-      - {id: distracted, label: Defender distracted, hit: 1, loses_dex: false, attack: ""}
+      - {id: from_behind, label: Attacked from behind, hit: 1, loses_dex: true, auto_hit_melee: false, attack: any}
+      - {id: held, label: Defender held (melee), hit: 0, loses_dex: true, auto_hit_melee: false, attack: melee}
+      - {id: distracted, label: Defender distracted, hit: 1, loses_dex: false, auto_hit_melee: false, attack: ""}
+      - {id: helpless, label: Defender helpless, hit: 0, loses_dex: true, auto_hit_melee: true, attack: any}
 
   two_weapons:
     title: Weapons in hand
@@ -919,6 +921,27 @@ def test_typed_numbers_count_while_their_flag_is_picked_by_hand(gated_bx):
     assert attack_outputs(rules, sword)["ATTACK_NEED"] == 15
     assert attack_outputs(rules, behind)["ATTACK_NEED"] == 15 - 1 - 2  # +1 to hit, AC 13
     assert attack_outputs(rules, replace(behind, roll=12))["ATTACK_DAMAGE"] == 4 + 3
+
+
+def test_a_flag_column_for_one_kind_of_attack_ticks_only_for_it_by_hand(gated_bx):
+    """``auto_hit_melee``: a helpless defender is hit automatically by a melee attack, not a ranged one
+    (its row's Dex loss counts for both)."""
+    rules, _ = gated_bx
+    helpless = frozenset({("guard", "helpless")})
+
+    def where(kind: str) -> tuple[bool, int]:
+        inputs = CalculatorInputs(
+            choices={"attack_kind": kind}, toggles=helpless, numbers={"defender_dex": 2}
+        )
+        found = attack_and_damage(rules, inputs, D6)[2]
+        return found.auto_hit, found.ac
+
+    assert where("Sword") == (True, -2)
+    assert where("Spear (set against a charge)") == (True, -2)
+    assert where("Bow") == (False, -2)
+    sword = CalculatorInputs(bonus=0, target=30, roll=2, choices={"attack_kind": "Sword"}, toggles=helpless)
+    assert attack_outputs(rules, sword)["ATTACK_RESULT"] == "Hit"
+    assert attack_outputs(rules, replace(sword, choices={"attack_kind": "Bow"}))["ATTACK_RESULT"] == "Miss"
 
 
 def test_a_typed_number_offsets_a_penalty_no_further_than_its_limit_by_hand(gated_bx):

@@ -13,7 +13,7 @@ import pytest
 
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
-from pycalc.rulesets import cnc, osr
+from pycalc.rulesets import bfrpg, cnc, osr
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
@@ -195,3 +195,59 @@ def test_cnc_typed_dex_leaves_the_ac_and_offsets_two_weapons(build_ruleset, tmp_
     assert (front["ATTACK_NEED"], front["ATTACK_RESULT"]) == (15 - 3, MISS)
     assert (rear["ATTACK_AC"], rear["ATTACK_NEED"], rear["ATTACK_DAMAGE"]) == (15 - 2, 13 - 3 - 2, 5 + 1)
     assert (off_hand["ATTACK_NEED"], off_hand["ATTACK_RESULT"]) == (13 - 3 - 2 + 6 - 2, MISS)
+
+
+@pytest.mark.timeout(900)  # the bfrpg build takes about 4 minutes of CPU when no other test made it first
+@pytest.mark.usefixtures("window_tools")
+def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
+    build_ruleset, tmp_path: Path
+) -> None:
+    """bfrpg's situation is data too: in the shipped workbook the DEX bonus typed once offsets the
+    off hand's -5 to -3, a helpless target is hit automatically by a melee attack (double the maximum)
+    and not by a missile."""
+    rules = load_ruleset("bfrpg")
+    xlsx = build_ruleset("bfrpg") / "bfrpg.xlsx"
+    typed = {"ATTACK_BONUS": "3", "ATTACK_TARGET": "15", "ATTACK_STR_BONUS": "1", "ATTACK_DEX_BONUS": "2"}
+    typed |= {"ATTACK_DICE": "1d8", "ATTACK_ROLL": "9", "ATTACK_DAMAGE_ROLL": "5"}
+    helpless = ("target_conditions", "helpless")
+    steps = (
+        {},
+        {"two_weapon_fighting": "Two weapons: off-hand attack"},
+        {helpless: "TRUE"},
+        {"attack_kinds": "Missile weapon", "two_weapon_fighting": "One weapon"},
+    )
+    shown = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE"]
+    states = []
+    with window(xlsx, tmp_path) as calc:
+        for name, value in typed.items():
+            calc.enter(name, value)
+        for step in steps:
+            for picked, value in step.items():
+                name = f"PICK_{picked[0]}_{picked[1]}" if isinstance(picked, tuple) else f"PICK_{picked}"
+                calc.enter(name.upper(), value)
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, shown).items()})
+        calc.screenshot("bfrpg-two-weapons-helpless")
+    chosen: dict[str, str] = {}
+    ticked: frozenset[tuple[str, str]] = frozenset()
+    for step, state in zip(steps, states, strict=True):
+        chosen |= {k: v for k, v in step.items() if isinstance(k, str)}
+        ticked |= {k for k in step if isinstance(k, tuple)}
+        inputs = bfrpg.AttackInputs(
+            3,
+            15,
+            roll=9,
+            dice="1d8",
+            damage_roll=5,
+            str_bonus=1,
+            dex_bonus=2,
+            choices=dict(chosen),
+            toggles=ticked,
+        )
+        assert state == {k: bfrpg.attack_outputs(rules, inputs)[k] for k in shown}, (step, state)
+    plain, two_weapons, helpless_melee, missile = states
+    assert (plain["ATTACK_NEED"], plain["ATTACK_RESULT"]) == (15 - 3 - 1, MISS)  # STR to a melee attack
+    assert two_weapons["ATTACK_NEED"] == 15 - 3 - 1 + 5 - 2  # the off hand's -5, DEX 2 off it
+    assert (helpless_melee["ATTACK_RESULT"], helpless_melee["ATTACK_DAMAGE"]) == (HIT, 2 * 8)
+    assert helpless_melee["ATTACK_EFFECT"].startswith("Helpless target: automatic hit")
+    assert (missile["ATTACK_NEED"], missile["ATTACK_RESULT"]) == (15 - 3 - 2, MISS)  # DEX to a missile

@@ -144,12 +144,13 @@ OSR = Spec(
     kinds_of=lambda table_id, row: ("any",),
 )
 
+BFRPG_RULES = load_ruleset("bfrpg")
 BFRPG = Spec(
-    choices=bfrpg.ATTACK_CHOICES,
-    toggles=bfrpg.ATTACK_TOGGLES,
+    choices=bfrpg.picker_tables(BFRPG_RULES, "choice"),
+    toggles=bfrpg.picker_tables(BFRPG_RULES, "toggle"),
     pick_name=bfrpg_sheet.attack_pickers(load_ruleset("bfrpg")).name,
     kinds=kinds_of_table(load_ruleset("bfrpg"), "attack_kinds"),
-    kind_pick="ATTACK_ATTACK_KINDS",
+    kind_pick="PICK_ATTACK_KINDS",
     numbers=({"ATTACK_STR_BONUS": 1, "ATTACK_DEX_BONUS": 2}, {"ATTACK_STR_BONUS": 3, "ATTACK_DEX_BONUS": 1}),
     # every attack hits (AC far below any roll), a roll with no critical threat, an odd damage roll
     fixed={

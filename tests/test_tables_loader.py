@@ -163,6 +163,13 @@ CASES = [
         "attacks_each_round: no_such",
         "no_such_table",
     ),
+    (  # typed in the window, ' - ' becomes ' – ' and the dropdown refuses the label
+        "modifiers.yaml",
+        "label: No surprise,",
+        "label: No surprise - none,",
+        "label: No surprise - none,",
+        "AutoCorrect turns into a dash",
+    ),
 ]
 
 

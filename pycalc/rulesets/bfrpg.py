@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pycalc import dice as dice_module
-from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack
 from pycalc.errors import RuleError
@@ -32,6 +32,7 @@ from pycalc.pickers import chosen_row
 from pycalc.tables import Row, RuleSet
 
 default_choice = pickers.default_choice  # the name the sheet writers read
+picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers
 
 USES_FOLLOW_ROLL = True
 # No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).
@@ -149,26 +150,10 @@ def helpless_damage(rules: RuleSet, dice: object, entry: str = "max_damage_multi
 
 # --------------------------------------------------------------------------- Attack calculator
 
-ATTACK_CHOICES = (
-    "attack_kinds",
-    "charge_options",
-    "cover_concealment",
-    "firing_into_melee",
-    "two_weapon_fighting",
-    "unarmed_attacks",
-    "damage_mode",
-    "defense_stance",
-    "underwater_weapons",
-    "critical_effect",
-)
-ATTACK_TOGGLES = ("melee_conditions", "attacker_conditions", "ranged_conditions", "target_conditions")
-SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX: two_weapon_hit
-
-
-def stage_pickers(rules: RuleSet) -> dict[str, str]:
-    """The block's damage multiplier stages, each with the picker whose damage_multiplier gives its
-    factor (the ``situation:`` declaration's products)."""
-    return {stage: next(iter(tables)) for stage, tables in pickers.declared(rules).products.items()}
+KIND_TABLE = "attack_kinds"
+TWO_WEAPON = "two_weapon_fighting"
+CRITICAL_EFFECT = "critical_effect"
+DEX_NUMBER = "attacker_dex"  # the block's typed number the DEX bonus is (against a two-weapon penalty)
 
 
 def ranged_only(rules: RuleSet) -> frozenset[str]:
@@ -207,21 +192,25 @@ def ability_bonus(rules: RuleSet, kind: Row, str_bonus: int, dex_bonus: int) -> 
 
 
 def two_weapon_hit(rules: RuleSet, row: Row, dex_bonus: int) -> int:
-    """The row's penalty less the DEX bonus, never better than the cap (ruling two_weapon_dex)."""
-    reduces = row["dex_reduces"] and (rules.ruling("two_weapon_dex") == "both" or row.id != "primary_hand")
-    if not reduces:
-        return int(row["hit"])
-    return min(int(rules.constant("two_weapon_rules", "penalty_cap")), int(row["hit"]) + dex_bonus)
+    """The two-weapon row's penalty with the DEX bonus as the block's situation counts it (its typed
+    ``attacker_dex``: while the row's ``dex_reduces`` by ruling two_weapon_dex is ticked, no further
+    than the cap)."""
+    adding = resolution_situation.modifiers_adding(rules)
+    totals = pickers.added_up(rules, adding, [(TWO_WEAPON, row)])
+    return (
+        totals.sums["hit"]
+        + resolution_situation.typed_sums(rules, adding, totals, {DEX_NUMBER: dex_bonus})["hit"]
+    )
 
 
 def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:
     """The damage dice used (the brawling row's own, or ATTACK_DICE) and what is added to them."""
     unarmed = chosen_row(rules, inputs.choices, "unarmed_attacks")
-    if unarmed["damage"] is None:
+    if unarmed["brawl_dice"] is None:
         return inputs.dice, 0
     added = inputs.str_bonus if unarmed["str_to_damage"] else 0
     added += int(unarmed["specialist_damage"]) if inputs.shield_specialist else 0
-    return str(unarmed["damage"]), added
+    return str(unarmed["brawl_dice"]), added
 
 
 def blocked_label(rules: RuleSet, inputs: AttackInputs) -> str:
@@ -235,32 +224,22 @@ def blocked_label(rules: RuleSet, inputs: AttackInputs) -> str:
 
 @dataclass(frozen=True)
 class Situation:
-    """What the Attack calculator's pickers add up to (bfrpg's own; the engine gets it as an Attack)."""
+    """What the Attack calculator's pickers add up to (the block's situation, ``picked``) with what
+    is bfrpg's own: the attack kind's ability bonus and what rules the attack out."""
 
     ability: int  # STR, DEX or the better of them, by the attack kind
-    hit: int  # the situation's modifiers to the roll, two-weapon penalties after DEX included
-    ac: int  # the situation's change of the target's AC
-    own_ac: int  # the attacker's own AC change (a charge, defensive fighting)
+    picked: resolution_situation.Situation
     ranged: bool
-    auto_hit: bool  # melee against a helpless target
     blocked: str  # the label of what rules the attack out, '' when it may be made
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    kind = chosen_row(rules, inputs.choices, "attack_kinds")
-    picks = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)
-    totals = pickers.added_up(rules, pickers.declared(rules), picks)
-    two_weapon = two_weapon_hit(
-        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus
-    )
-    ranged = pickers.RANGED in totals.kinds
+    kind = chosen_row(rules, inputs.choices, KIND_TABLE)
+    numbers = {DEX_NUMBER: inputs.dex_bonus}
     return Situation(
         ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),
-        hit=totals.sums["hit"] + two_weapon,
-        ac=totals.sums["ac"],
-        own_ac=totals.sums["own_ac"],
-        ranged=ranged,
-        auto_hit=not ranged and totals.flags["auto_hit"],
+        picked=resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers),
+        ranged=bool(kind["ranged"]),
         blocked=blocked_label(rules, inputs),
     )
 
@@ -270,25 +249,21 @@ def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:
     return generic.Attack(
         inputs.bonus,
         inputs.target,
-        inputs.mods + where.ability + where.hit,
+        inputs.mods + where.ability + where.picked.hit,
         inputs.level,
-        ac_change=where.ac,
+        ac_change=where.picked.ac,
         blocked=bool(where.blocked),
-        auto_hit=where.auto_hit,
+        auto_hit=where.picked.auto_hit,
     )
 
 
 def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
     """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
-    generic engine's damage: the block's multiplier stages double, mode and water (``stage_pickers``)."""
-    tables = (*stage_pickers(rules).values(), "critical_effect")
-    totals = pickers.added_up(rules, pickers.declared(rules), pickers.picked(rules, choices, (), tables))
-    return generic.Damage(
-        dice,
-        multipliers=dict(totals.products),
-        round_up={"water": totals.flags["round_up_water"]},
-        critical_extra=totals.flags["critical_extra"],
-    )
+    generic engine's damage: the block's multiplier stages double, mode and water."""
+    extra = bool(chosen_row(rules, choices, CRITICAL_EFFECT)["extra_damage"])
+    where = resolution_situation.picked_situation(rules, choices)
+    unsituated = generic.Attack(0, 0), generic.Damage(dice, critical_extra=extra)
+    return resolution_situation.situated(rules, *unsituated, where)[1]
 
 
 def situated_damage(rules: RuleSet, inputs: AttackInputs) -> generic.Damage:
@@ -301,8 +276,7 @@ def situated_damage(rules: RuleSet, inputs: AttackInputs) -> generic.Damage:
 
 
 def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own."""
+    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``)."""
     return situated_attack(inputs, situation(rules, inputs)), situated_damage(rules, inputs)
 
 
@@ -313,17 +287,17 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     odds = resolution_chances.chances(rules, attack)
     out: dict[str, object] = {
         "ATTACK_ABILITY_BONUS": where.ability,
-        "ATTACK_SITUATION_HIT": where.hit,
-        "ATTACK_SITUATION_AC": where.ac,
+        "ATTACK_SITUATION_HIT": where.picked.hit,
+        "ATTACK_SITUATION_AC": where.picked.ac,
         "ATTACK_TARGET_AC": generic.target(rules, attack),
         "ATTACK_NEED": generic.raw_need(rules, attack),
         "ATTACK_CRIT_POSSIBLE": generic.critical_possible(rules, attack)
         and not where.blocked
-        and not where.auto_hit,
+        and not where.picked.auto_hit,
         "ATTACK_CONFIRM_MIN": generic.confirm_min(rules, attack),
         "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
         "ATTACK_CRIT_CHANCE": odds[CRITICAL],
-        "ATTACK_OWN_AC_CHANGE": where.own_ac,
+        "ATTACK_OWN_AC_CHANGE": where.picked.own_ac,
         "ATTACK_RESULT": "",
         "ATTACK_EFFECT": "",
         "ATTACK_DAMAGE": "",
@@ -338,7 +312,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     out["ATTACK_RESULT"] = outcome
     out["ATTACK_EFFECT"] = attack_effect(rules, inputs, attack, outcome, where)
     try:
-        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.auto_hit)
+        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.picked.auto_hit)
     except RuleError as error:
         out["ATTACK_DAMAGE"] = str(error)
     return out
@@ -358,7 +332,7 @@ def attack_effect(
     if where.blocked:
         return EFFECT_NO_ATTACK.format(label=where.blocked)
     suffix = EFFECT_SUBDUAL if subdual(rules, inputs.choices) else ""
-    if where.auto_hit:
+    if where.picked.auto_hit:
         return EFFECT_AUTO_HIT + suffix
     if outcome == MISS:
         margin = generic.raw_need(rules, attack) - roll  # AC minus the total

@@ -16,9 +16,12 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import dice as dice_module
+from pycalc import resolution as generic
 from pycalc import resolution_damage
 from pycalc.d20 import CRITICAL, HIT, MISS
 from pycalc.pickers import declared
+from pycalc.resolution_calculator import number_name
+from pycalc.resolution_situation import stage_round_up_column
 from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets import attack_fields, bfrpg_odds, d20_cells, d20_damage
 from pycalc.sheets.attack_workings import write_pair_results
@@ -28,7 +31,6 @@ from pycalc.sheets.bfrpg_formulas import (
     FACES_LIST,
     FAIL_MAX,
     MARGIN_MIN,
-    PREFIX,
     THREAT_MIN,
     crit_rule,
     multiplied,
@@ -59,6 +61,7 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.d20_cells import DICE_MESSAGE, SIT_MULTIPLIER, stage_factor_name, stage_round_up_name
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
+from pycalc.sheets.d20_pickers import kind_flag, situation_flag, situation_sum, stage_product
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial, scaled
 from pycalc.sheets.formulas import (
@@ -77,14 +80,12 @@ from pycalc.sheets.log_rows import PartsArea
 from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
-    any_of,
     in_words,
     kind_label,
     picked_field,
     picks_with,
     ruled_value,
     situation_section,
-    sum_of,
 )
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.tables import Row, RuleSet, Table
@@ -93,6 +94,7 @@ MANEUVER_SHEET = "Combat maneuvers"
 WORKINGS_SHEET = d20_cells.WORKINGS_SHEET  # the hidden sheet of attack_workings.write_pair_results
 GRID_NAME = "ATTACK_GRID"
 CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
+WATER = "water"  # the multiplier stage whose rounding the picked row says (round_up_water)
 
 
 def template(text: str, **exprs: str) -> str:
@@ -151,25 +153,28 @@ def damage_fields(rules: RuleSet) -> tuple[Field, ...]:
     """Working cells of what the damage pickers give the generic damage formulas: each multiplier
     stage's factor (the first's is the situation's), the underwater rounding, a critical's extra damage,
     named as the generic calculator names them (``d20_formulas``)."""
-    stages = engine.stage_pickers(rules)
-    first, *later = stages.items()
+    block = generic.block(rules)
+    first, *later = block.damage.multipliers
     factors = [
-        (SIT_MULTIPLIER, *first),
-        *((stage_factor_name(stage), stage, table) for stage, table in later),
+        (SIT_MULTIPLIER, stage_product(rules, block, first, "damage_multiplier")),
+        *((stage_factor_name(stage.name), stage_product(rules, block, stage)) for stage in later),
     ]
-    water, pickers = stages["water"], attack_pickers(rules)
+    round_up = stage_round_up_column(WATER)
     return (
-        *(
-            picked_field(
-                pickers, f"Damage multiplier: {table.replace('_', ' ')}", name, table, "damage_multiplier"
-            )
-            for name, _, table in factors
+        *(working_field(f"Damage multiplier: stage {name}", name, product) for name, product in factors),
+        working_field(
+            "Underwater halving rounds up",
+            stage_round_up_name(WATER),
+            situation_flag(rules, block, round_up),
+            flag=True,
         ),
         picked_field(
-            pickers, "Underwater halving rounds up", stage_round_up_name("water"), water, "round_up", True
-        ),
-        picked_field(
-            pickers, "A critical adds damage", CRITICAL_EXTRA, "critical_effect", "extra_damage", True
+            attack_pickers(rules),
+            "A critical adds damage",
+            CRITICAL_EXTRA,
+            engine.CRITICAL_EFFECT,
+            "extra_damage",
+            True,
         ),
         working_field("Damage dice: what is wrong", DICE_MESSAGE, f'IF(ATTACK_DICE_OK,"",{DICE_ERROR})'),
     )
@@ -190,9 +195,9 @@ def damage_rules(rules: RuleSet) -> Formulas:
         sit_auto_hit="ATTACK_AUTO_HIT",
         sit_multiplier=SIT_MULTIPLIER,
         stage_multipliers={
-            stage: stage_factor_name(stage) for stage in list(engine.stage_pickers(rules))[1:]
+            stage.name: stage_factor_name(stage.name) for stage in generic.block(rules).damage.multipliers[1:]
         },
-        stage_round_up={"water": stage_round_up_name("water")},
+        stage_round_up={WATER: stage_round_up_name(WATER)},
         critical_extra=CRITICAL_EXTRA,
     )
 
@@ -224,30 +229,19 @@ def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
 # --------------------------------------------------------------------------- Attack calculator
 
 
-def situation_terms(rules: RuleSet, column: str, skip: frozenset[str] = frozenset()) -> str:
-    """Sum of one modifier column over every picker but ``skip``, as engine.column_sum."""
-    pickers = attack_pickers(rules)
-    tables = tuple(t for t in pickers.tables if t not in skip)
-    return sum_of(rules, pickers, column, tables, lambda table_id: ruled_by_label(rules, table_id, column))
-
-
-def ruled_by_label(rules: RuleSet, table_id: str, column: str) -> str:
-    """The picked row's ``column``, or its variant column while that choice of the table's ruling is in
-    force (``engine.ruled_column``)."""
-    return ruled_value(
-        rules, declared(rules), table_id, column, partial(by_label, table_id, label_expr=pick_name(table_id))
-    )
-
-
-def two_weapon_formula(hit: str, reduces: str, row_id: str, dex: str) -> str:
-    condition = f'AND({reduces},OR({ruling_name("two_weapon_dex")}="both",{row_id}<>"primary_hand"))'
-    return f"IF({condition},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
+def two_weapon_formula(rules: RuleSet, row: Row, dex: str) -> str:
+    """A two-weapon row's attack roll with the DEX bonus (``engine.two_weapon_hit``): the row's penalty
+    plus the DEX while its ``dex_reduces`` (by ruling two_weapon_dex) is ticked, never past the cap."""
+    value_of = partial(const, engine.TWO_WEAPON, str(row.id))
+    reduces = ruled_value(rules, declared(rules), engine.TWO_WEAPON, "dex_reduces", value_of)
+    hit = value_of("hit")
+    return f"IF({reduces},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
 
 # columns whose effect a note of the numeric columns cannot say (the STR or DEX bonus, dice, subduing)
-BEYOND_NUMBERS = {"dex_reduces", "ability", "damage", "subdual", "can_attack", "usable", "extra_damage"}
+BEYOND_NUMBERS = {"dex_reduces", "ability", "brawl_dice", "subdual", "can_attack", "usable", "extra_damage"}
 NO_CRITICAL_EXTRA = "a critical deals a hit's damage"
 HIT_WORDS = "Attack roll"
 ABILITY_WORDS = {
@@ -303,9 +297,10 @@ def effect_parts(rules: RuleSet, table_id: str, row: Row) -> list[str]:
     )
     before, after = trial.pair()
     parts = [ability_words(rules, row)] if table_id == "attack_kinds" else []
-    parts += trial.following(HIT_WORDS, attrgetter("hit"), "dex_bonus", "DEX bonus")
-    parts += trial.change("Target AC", attrgetter("ac")) + trial.change("Own AC", attrgetter("own_ac"))
-    if after.auto_hit and not before.auto_hit:
+    parts += trial.following(HIT_WORDS, attrgetter("picked.hit"), "dex_bonus", "DEX bonus")
+    parts += trial.change("Target AC", attrgetter("picked.ac"))
+    parts += trial.change("Own AC", attrgetter("picked.own_ac"))
+    if after.picked.auto_hit and not before.picked.auto_hit:
         picked = tried(rules, table_id, row)
         multiplied = resolution_damage.formula_for(
             rules, engine.situated_attack(picked, after), engine.situated_damage(rules, picked), HIT, None
@@ -362,10 +357,9 @@ def attack_pickers(rules: RuleSet) -> Pickers:
     """The Attack calculator's pickers, gated by attack kind as the ``situation:`` declaration says."""
     ranged, only = engine.ranged_only(rules), only_words(rules)
     return Pickers(
-        engine.ATTACK_CHOICES,
-        engine.ATTACK_TOGGLES,
+        engine.picker_tables(rules, "choice"),
+        engine.picker_tables(rules, "toggle"),
         engine.default_choice,
-        prefix=PREFIX,
         ranged_only=ranged,
         melee_only=engine.melee_only(rules),
         effect=in_words(effect_parts),
@@ -378,20 +372,14 @@ def attack_pickers(rules: RuleSet) -> Pickers:
 def attack_sections(rules: RuleSet) -> list[Section]:
     kinds = pick_name("attack_kinds")
     ability = by_label("attack_kinds", "ability", kinds)
-    two = pick_name("two_weapon_fighting")
-    two_weapon = two_weapon_formula(
-        by_label("two_weapon_fighting", "hit", two),
-        by_label("two_weapon_fighting", "dex_reduces", two),
-        by_label("two_weapon_fighting", "id", two),
-        "ATTACK_DEX_BONUS",
-    )
+    block = generic.block(rules)
     stance, water = pick_name("defense_stance"), pick_name("underwater_weapons")
     blocked = (
         f"IF(NOT({by_label('defense_stance', 'can_attack', stance)}),{by_label('defense_stance', 'label', stance)},"
         f'IF(NOT({by_label("underwater_weapons", "usable", water)}),{by_label("underwater_weapons", "label", water)},""))'
     )
     unarmed = pick_name("unarmed_attacks")
-    unarmed_dice = by_label("unarmed_attacks", "damage", unarmed)
+    unarmed_dice = by_label("unarmed_attacks", "brawl_dice", unarmed)
     dice_used = f'IF({unarmed_dice}="",ATTACK_DICE,{unarmed_dice})'
     dice_added = (
         f'IF({unarmed_dice}="",0,IF({by_label("unarmed_attacks", "str_to_damage", unarmed)},SUM(ATTACK_STR_BONUS),0)'
@@ -504,7 +492,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 Field(
                     "Your own AC change this round",
                     "ATTACK_OWN_AC_CHANGE",
-                    native=situation_terms(rules, "own_ac"),
+                    native=situation_sum(rules, block, "own_ac"),
                     help="charge -2 for the round; off-hand weapon as a shield +1 against one attacker",
                 ),
             ),
@@ -559,20 +547,25 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 'IF(ATTACK_ABILITY="better",MAX(SUM(ATTACK_STR_BONUS),SUM(ATTACK_DEX_BONUS)),'
                 'IF(ATTACK_ABILITY="dex",SUM(ATTACK_DEX_BONUS),SUM(ATTACK_STR_BONUS)))',
             ),
+            working_field(  # the block's typed number is the DEX bonus typed above
+                "DEX bonus against a two-weapon penalty",
+                number_name(engine.DEX_NUMBER),
+                "SUM(ATTACK_DEX_BONUS)",
+            ),
             working_field(
                 "Roll modifier from the situation",
                 "ATTACK_SITUATION_HIT",
-                plus(situation_terms(rules, "hit", engine.SPECIAL_HIT), two_weapon),
+                situation_sum(rules, block, "hit"),
             ),
             working_field(
-                "AC change from the situation", "ATTACK_SITUATION_AC", situation_terms(rules, "ac")
+                "AC change from the situation", "ATTACK_SITUATION_AC", situation_sum(rules, block, "ac")
             ),
             attack_fields.situation_ac_field("ATTACK_TARGET_AC"),
             attack_fields.total_mods_field("ATTACK_ABILITY_BONUS", "ATTACK_SITUATION_HIT", name=mods),
             working_field(
                 "Automatic melee hit (helpless target)",
                 "ATTACK_AUTO_HIT",
-                f"AND(NOT(ATTACK_RANGED),{any_of(rules, attack_pickers(rules), 'auto_hit_melee', engine.ATTACK_TOGGLES)})",
+                kind_flag(rules, block, "auto_hit"),
                 flag=True,
             ),
             working_field("No attack possible because of", "ATTACK_BLOCKED", blocked),
@@ -693,12 +686,7 @@ def two_weapon_section(rules: RuleSet) -> Section:
             Field(
                 f"{row.label}: attack roll",
                 f"TWO_WEAPON_{row.id.upper()}",
-                native=two_weapon_formula(
-                    const(table, row.id, "hit"),
-                    const(table, row.id, "dex_reduces"),
-                    q(row.id),
-                    "TWO_WEAPON_DEX",
-                ),
+                native=two_weapon_formula(rules, row, "TWO_WEAPON_DEX"),
                 udf=f"bfrpg_two_weapon_hit({q(row.id)},TWO_WEAPON_DEX)",
             )
         )

@@ -16,11 +16,7 @@ MARGIN_MIN = "ATTACK_MARGIN_MIN"
 THREAT_MIN = "ATTACK_THREAT_MIN"
 
 
-PREFIX = "ATTACK"  # the Attack calculator's pick cells: ATTACK_<TABLE>, ATTACK_<TABLE>_<ROW>
-
-
-def pick_name(table_id: str, row_id: str | None = None) -> str:
-    return situation_cells.pick_name(table_id, row_id, PREFIX)
+pick_name = situation_cells.pick_name  # the Attack calculator's pick cells: PICK_<TABLE>, PICK_<TABLE>_<ROW>
 
 
 DAMAGE_PICKS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, Stage, TypedNumber, typed_numbers
-from pycalc.resolution_situation import stage_factor_column
+from pycalc.resolution_situation import ATTACK_WORDS, kind_limited, stage_factor_column
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
@@ -168,6 +168,17 @@ def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     """TRUE when a picked row has ``column`` ticked."""
     terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)")
     return f"OR({','.join(terms)})" if terms else "FALSE"
+
+
+def kind_flag(rules: RuleSet, block: Resolution, flag: str) -> str:
+    """TRUE when a picked row ticks the situation ``flag``, or its column for the picked attack kind's
+    word (``auto_hit_melee``; ``resolution_situation.situation_flag``)."""
+    terms = [situation_flag(rules, block, flag)]
+    word = picked_kind(rules, block.situation)[1] if block.situation and block.situation.kind_table else None
+    for kind in ATTACK_WORDS if word else ():
+        limited = situation_flag(rules, block, kind_limited(flag, kind))
+        terms += [] if limited == "FALSE" else [f"AND({word}={q(kind)},{limited})"]
+    return terms[0] if len(terms) == 1 else f"OR({','.join(terms)})"
 
 
 def stage_product(rules: RuleSet, block: Resolution, stage: Stage, *columns: str) -> str:

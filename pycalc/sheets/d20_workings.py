@@ -41,7 +41,13 @@ from pycalc.sheets.d20_cells import (
     WORKINGS_SHEET,
 )
 from pycalc.sheets.d20_damage import NAMED, shared_parts
-from pycalc.sheets.d20_pickers import situation_flag, situation_product, situation_sum, stage_product
+from pycalc.sheets.d20_pickers import (
+    kind_flag,
+    situation_flag,
+    situation_product,
+    situation_sum,
+    stage_product,
+)
 from pycalc.sheets.formulas import DICE_ERROR, band
 from pycalc.tables import RuleSet
 
@@ -105,15 +111,15 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (d20_cells.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
         (d20_cells.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
         (d20_cells.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
-        (d20_cells.SIT_CANNOT_HIT, "Situation: no roll can hit", situation_flag(rules, block, "cannot_hit")),
+        (d20_cells.SIT_CANNOT_HIT, "Situation: no roll can hit", kind_flag(rules, block, "cannot_hit")),
         (
             d20_cells.SIT_NEEDS_MAGIC,
             "Situation: only a magic weapon hits",
-            situation_flag(rules, block, "needs_magic"),
+            kind_flag(rules, block, "needs_magic"),
         ),
-        (d20_cells.SIT_AUTO_HIT, "Situation: an automatic hit", situation_flag(rules, block, "auto_hit")),
-        (d20_cells.SIT_ADVANTAGE, "Situation: Advantage", situation_flag(rules, block, "advantage")),
-        (d20_cells.SIT_DISADVANTAGE, "Situation: Disadvantage", situation_flag(rules, block, "disadvantage")),
+        (d20_cells.SIT_AUTO_HIT, "Situation: an automatic hit", kind_flag(rules, block, "auto_hit")),
+        (d20_cells.SIT_ADVANTAGE, "Situation: Advantage", kind_flag(rules, block, "advantage")),
+        (d20_cells.SIT_DISADVANTAGE, "Situation: Disadvantage", kind_flag(rules, block, "disadvantage")),
         (d20_cells.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
         *stage_cells(rules, block),
         (

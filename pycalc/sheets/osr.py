@@ -48,7 +48,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
-from pycalc.sheets.d20_pickers import situation_flag, situation_sum
+from pycalc.sheets.d20_pickers import kind_flag, situation_flag, situation_sum
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
@@ -225,8 +225,8 @@ def fumble_text() -> str:
 def attack_sections(rules: RuleSet) -> list[Section]:
     block = generic.block(rules)
     advantage, disadvantage = (
-        situation_flag(rules, block, "advantage"),
-        situation_flag(rules, block, "disadvantage"),
+        kind_flag(rules, block, "advantage"),
+        kind_flag(rules, block, "disadvantage"),
     )
     mode = (
         f"IF(AND({advantage},{disadvantage}),IF({ruling_is('advantage_meets_disadvantage', 'cancel')},0,-1),"
@@ -376,7 +376,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
             working_field(
                 "Needs magic weapons it lacks",
                 "ATTACK_NEEDS_MAGIC",
-                situation_flag(rules, block, "needs_magic"),
+                kind_flag(rules, block, "needs_magic"),
                 flag=True,
             ),
             rule_field("Faces of the d20", "ATTACK_SIDES", "to_hit_roll", "to_hit_die_sides"),

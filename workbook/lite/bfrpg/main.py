@@ -4511,7 +4511,7 @@ _SOURCES = {
         'from pycalc import pickers\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.resolution import Attack, Damage, block\n'
-        'from pycalc.resolution_block import NUMBER_PARTS, Stage, value\n'
+        'from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, value\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -4524,6 +4524,7 @@ _SOURCES = {
         '    hit_dice: tuple[tuple[int, int], ...] = ()  # column hit: the dice it adds (Attack.added)\n'
         "    ac: int = 0  # column ac: to the defender's AC\n"
         '    damage: int = 0  # column damage: to the damage\n'
+        "    own_ac: int = 0  # column own_ac: to the attacker's own AC (shown; not part of this roll)\n"
         '    multiplier: Fraction = Fraction(1)  # column damage_multiplier: the first multiplier stage\n'
         "    multipliers: Mapping[str, Fraction] = field(default_factory=dict)  # stage name -> its own column's factor\n"
         '    round_up: Mapping[str, bool] = field(\n'
@@ -4548,6 +4549,19 @@ _SOURCES = {
         '\n'
         '\n'
         'SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")\n'
+        'SUMS = ("hit", "ac", "damage", "own_ac")\n'
+        'ATTACK_WORDS = (MELEE, RANGED)\n'
+        '\n'
+        '\n'
+        'def kind_limited(flag: str, word: str) -> str:\n'
+        '    """The column that ticks a situation ``flag`` only for an attack of that kind (``auto_hit_melee``)."""\n'
+        '    return f"{flag}_{word}"\n'
+        '\n'
+        '\n'
+        'def situation_flag(totals: pickers.Totals, flag: str) -> bool:\n'
+        '    """Whether a counted pick ticks the situation ``flag``, or its column for the picked kind\'s word."""\n'
+        '    limited = (totals.flags[kind_limited(flag, word)] for word in ATTACK_WORDS if word in totals.kinds)\n'
+        '    return totals.flags[flag] or any(limited)\n'
         '\n'
         '\n'
         'def modifier_tables(rules: RuleSet) -> tuple[str, ...]:\n'
@@ -4569,7 +4583,8 @@ _SOURCES = {
         '    stages = [stage.name for stage in block(rules).damage.multipliers]\n'
         '    products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]\n'
         '    declared = block(rules).situation or pickers.Adding()\n'
-        '    flags = [*SITUATION_FLAGS, *(stage_round_up_column(name) for name in stages)]\n'
+        '    limited = [kind_limited(flag, word) for flag in SITUATION_FLAGS for word in ATTACK_WORDS]\n'
+        '    flags = [*SITUATION_FLAGS, *limited, *(stage_round_up_column(name) for name in stages)]\n'
         '    flags += [number.when for number in declared.numbers if number.when is not None]\n'
         '    flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]\n'
         '    return pickers.Adding(\n'
@@ -4578,7 +4593,7 @@ _SOURCES = {
         '        gate=declared.gate,\n'
         '        ruled=declared.ruled,\n'
         '        numbers=declared.numbers,\n'
-        '        sums={column: dict.fromkeys(tables, column) for column in ("hit", "ac", "damage")},\n'
+        '        sums={column: dict.fromkeys(tables, column) for column in SUMS},\n'
         '        products={column: dict.fromkeys(tables, column) for column in products},\n'
         '        flags={column: dict.fromkeys(tables, column) for column in dict.fromkeys(flags)},\n'
         '    )\n'
@@ -4634,10 +4649,11 @@ _SOURCES = {
         '        ),\n'
         '        ac=totals.sums["ac"] + typed["ac"],\n'
         '        damage=totals.sums["damage"] + typed["damage"],\n'
+        '        own_ac=totals.sums["own_ac"],\n'
         '        multiplier=totals.products["damage_multiplier"],\n'
         '        multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},\n'
         '        round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},\n'
-        '        **{flag: totals.flags[flag] for flag in SITUATION_FLAGS},\n'
+        '        **{flag: situation_flag(totals, flag) for flag in SITUATION_FLAGS},\n'
         '        counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),\n'
         '    )\n'
         '\n'
@@ -4705,7 +4721,7 @@ _SOURCES = {
         'from fractions import Fraction\n'
         '\n'
         'from pycalc import dice as dice_module\n'
-        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results\n'
+        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack\n'
         'from pycalc.errors import RuleError\n'
@@ -4713,6 +4729,7 @@ _SOURCES = {
         'from pycalc.tables import Row, RuleSet\n'
         '\n'
         'default_choice = pickers.default_choice  # the name the sheet writers read\n'
+        "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
         '\n'
         'USES_FOLLOW_ROLL = True\n'
         "# No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).\n"
@@ -4830,26 +4847,10 @@ _SOURCES = {
         '\n'
         '# --------------------------------------------------------------------------- Attack calculator\n'
         '\n'
-        'ATTACK_CHOICES = (\n'
-        '    "attack_kinds",\n'
-        '    "charge_options",\n'
-        '    "cover_concealment",\n'
-        '    "firing_into_melee",\n'
-        '    "two_weapon_fighting",\n'
-        '    "unarmed_attacks",\n'
-        '    "damage_mode",\n'
-        '    "defense_stance",\n'
-        '    "underwater_weapons",\n'
-        '    "critical_effect",\n'
-        ')\n'
-        'ATTACK_TOGGLES = ("melee_conditions", "attacker_conditions", "ranged_conditions", "target_conditions")\n'
-        'SPECIAL_HIT = frozenset({"two_weapon_fighting"})  # its hit depends on DEX: two_weapon_hit\n'
-        '\n'
-        '\n'
-        'def stage_pickers(rules: RuleSet) -> dict[str, str]:\n'
-        '    """The block\'s damage multiplier stages, each with the picker whose damage_multiplier gives its\n'
-        '    factor (the ``situation:`` declaration\'s products)."""\n'
-        '    return {stage: next(iter(tables)) for stage, tables in pickers.declared(rules).products.items()}\n'
+        'KIND_TABLE = "attack_kinds"\n'
+        'TWO_WEAPON = "two_weapon_fighting"\n'
+        'CRITICAL_EFFECT = "critical_effect"\n'
+        'DEX_NUMBER = "attacker_dex"  # the block\'s typed number the DEX bonus is (against a two-weapon penalty)\n'
         '\n'
         '\n'
         'def ranged_only(rules: RuleSet) -> frozenset[str]:\n'
@@ -4888,21 +4889,25 @@ _SOURCES = {
         '\n'
         '\n'
         'def two_weapon_hit(rules: RuleSet, row: Row, dex_bonus: int) -> int:\n'
-        '    """The row\'s penalty less the DEX bonus, never better than the cap (ruling two_weapon_dex)."""\n'
-        '    reduces = row["dex_reduces"] and (rules.ruling("two_weapon_dex") == "both" or row.id != "primary_hand")\n'
-        '    if not reduces:\n'
-        '        return int(row["hit"])\n'
-        '    return min(int(rules.constant("two_weapon_rules", "penalty_cap")), int(row["hit"]) + dex_bonus)\n'
+        '    """The two-weapon row\'s penalty with the DEX bonus as the block\'s situation counts it (its typed\n'
+        "    ``attacker_dex``: while the row's ``dex_reduces`` by ruling two_weapon_dex is ticked, no further\n"
+        '    than the cap)."""\n'
+        '    adding = resolution_situation.modifiers_adding(rules)\n'
+        '    totals = pickers.added_up(rules, adding, [(TWO_WEAPON, row)])\n'
+        '    return (\n'
+        '        totals.sums["hit"]\n'
+        '        + resolution_situation.typed_sums(rules, adding, totals, {DEX_NUMBER: dex_bonus})["hit"]\n'
+        '    )\n'
         '\n'
         '\n'
         'def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:\n'
         '    """The damage dice used (the brawling row\'s own, or ATTACK_DICE) and what is added to them."""\n'
         '    unarmed = chosen_row(rules, inputs.choices, "unarmed_attacks")\n'
-        '    if unarmed["damage"] is None:\n'
+        '    if unarmed["brawl_dice"] is None:\n'
         '        return inputs.dice, 0\n'
         '    added = inputs.str_bonus if unarmed["str_to_damage"] else 0\n'
         '    added += int(unarmed["specialist_damage"]) if inputs.shield_specialist else 0\n'
-        '    return str(unarmed["damage"]), added\n'
+        '    return str(unarmed["brawl_dice"]), added\n'
         '\n'
         '\n'
         'def blocked_label(rules: RuleSet, inputs: AttackInputs) -> str:\n'
@@ -4916,32 +4921,22 @@ _SOURCES = {
         '\n'
         '@dataclass(frozen=True)\n'
         'class Situation:\n'
-        '    """What the Attack calculator\'s pickers add up to (bfrpg\'s own; the engine gets it as an Attack)."""\n'
+        '    """What the Attack calculator\'s pickers add up to (the block\'s situation, ``picked``) with what\n'
+        '    is bfrpg\'s own: the attack kind\'s ability bonus and what rules the attack out."""\n'
         '\n'
         '    ability: int  # STR, DEX or the better of them, by the attack kind\n'
-        "    hit: int  # the situation's modifiers to the roll, two-weapon penalties after DEX included\n"
-        "    ac: int  # the situation's change of the target's AC\n"
-        "    own_ac: int  # the attacker's own AC change (a charge, defensive fighting)\n"
+        '    picked: resolution_situation.Situation\n'
         '    ranged: bool\n'
-        '    auto_hit: bool  # melee against a helpless target\n'
         "    blocked: str  # the label of what rules the attack out, '' when it may be made\n"
         '\n'
         '\n'
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    kind = chosen_row(rules, inputs.choices, "attack_kinds")\n'
-        '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, ATTACK_CHOICES + ATTACK_TOGGLES)\n'
-        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
-        '    two_weapon = two_weapon_hit(\n'
-        '        rules, chosen_row(rules, inputs.choices, "two_weapon_fighting"), inputs.dex_bonus\n'
-        '    )\n'
-        '    ranged = pickers.RANGED in totals.kinds\n'
+        '    kind = chosen_row(rules, inputs.choices, KIND_TABLE)\n'
+        '    numbers = {DEX_NUMBER: inputs.dex_bonus}\n'
         '    return Situation(\n'
         '        ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),\n'
-        '        hit=totals.sums["hit"] + two_weapon,\n'
-        '        ac=totals.sums["ac"],\n'
-        '        own_ac=totals.sums["own_ac"],\n'
-        '        ranged=ranged,\n'
-        '        auto_hit=not ranged and totals.flags["auto_hit"],\n'
+        '        picked=resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers),\n'
+        '        ranged=bool(kind["ranged"]),\n'
         '        blocked=blocked_label(rules, inputs),\n'
         '    )\n'
         '\n'
@@ -4951,25 +4946,21 @@ _SOURCES = {
         '    return generic.Attack(\n'
         '        inputs.bonus,\n'
         '        inputs.target,\n'
-        '        inputs.mods + where.ability + where.hit,\n'
+        '        inputs.mods + where.ability + where.picked.hit,\n'
         '        inputs.level,\n'
-        '        ac_change=where.ac,\n'
+        '        ac_change=where.picked.ac,\n'
         '        blocked=bool(where.blocked),\n'
-        '        auto_hit=where.auto_hit,\n'
+        '        auto_hit=where.picked.auto_hit,\n'
         '    )\n'
         '\n'
         '\n'
         'def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:\n'
         '    """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the\n'
-        '    generic engine\'s damage: the block\'s multiplier stages double, mode and water (``stage_pickers``)."""\n'
-        '    tables = (*stage_pickers(rules).values(), "critical_effect")\n'
-        '    totals = pickers.added_up(rules, pickers.declared(rules), pickers.picked(rules, choices, (), tables))\n'
-        '    return generic.Damage(\n'
-        '        dice,\n'
-        '        multipliers=dict(totals.products),\n'
-        '        round_up={"water": totals.flags["round_up_water"]},\n'
-        '        critical_extra=totals.flags["critical_extra"],\n'
-        '    )\n'
+        '    generic engine\'s damage: the block\'s multiplier stages double, mode and water."""\n'
+        '    extra = bool(chosen_row(rules, choices, CRITICAL_EFFECT)["extra_damage"])\n'
+        '    where = resolution_situation.picked_situation(rules, choices)\n'
+        '    unsituated = generic.Attack(0, 0), generic.Damage(dice, critical_extra=extra)\n'
+        '    return resolution_situation.situated(rules, *unsituated, where)[1]\n'
         '\n'
         '\n'
         'def situated_damage(rules: RuleSet, inputs: AttackInputs) -> generic.Damage:\n'
@@ -4982,8 +4973,7 @@ _SOURCES = {
         '\n'
         '\n'
         'def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:\n'
-        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``):\n'
-        '    the situation the pickers add up to is this ruleset\'s own."""\n'
+        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``)."""\n'
         '    return situated_attack(inputs, situation(rules, inputs)), situated_damage(rules, inputs)\n'
         '\n'
         '\n'
@@ -4994,17 +4984,17 @@ _SOURCES = {
         '    odds = resolution_chances.chances(rules, attack)\n'
         '    out: dict[str, object] = {\n'
         '        "ATTACK_ABILITY_BONUS": where.ability,\n'
-        '        "ATTACK_SITUATION_HIT": where.hit,\n'
-        '        "ATTACK_SITUATION_AC": where.ac,\n'
+        '        "ATTACK_SITUATION_HIT": where.picked.hit,\n'
+        '        "ATTACK_SITUATION_AC": where.picked.ac,\n'
         '        "ATTACK_TARGET_AC": generic.target(rules, attack),\n'
         '        "ATTACK_NEED": generic.raw_need(rules, attack),\n'
         '        "ATTACK_CRIT_POSSIBLE": generic.critical_possible(rules, attack)\n'
         '        and not where.blocked\n'
-        '        and not where.auto_hit,\n'
+        '        and not where.picked.auto_hit,\n'
         '        "ATTACK_CONFIRM_MIN": generic.confirm_min(rules, attack),\n'
         '        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],\n'
         '        "ATTACK_CRIT_CHANCE": odds[CRITICAL],\n'
-        '        "ATTACK_OWN_AC_CHANGE": where.own_ac,\n'
+        '        "ATTACK_OWN_AC_CHANGE": where.picked.own_ac,\n'
         '        "ATTACK_RESULT": "",\n'
         '        "ATTACK_EFFECT": "",\n'
         '        "ATTACK_DAMAGE": "",\n'
@@ -5019,7 +5009,7 @@ _SOURCES = {
         '    out["ATTACK_RESULT"] = outcome\n'
         '    out["ATTACK_EFFECT"] = attack_effect(rules, inputs, attack, outcome, where)\n'
         '    try:\n'
-        '        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.auto_hit)\n'
+        '        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.picked.auto_hit)\n'
         '    except RuleError as error:\n'
         '        out["ATTACK_DAMAGE"] = str(error)\n'
         '    return out\n'
@@ -5039,7 +5029,7 @@ _SOURCES = {
         '    if where.blocked:\n'
         '        return EFFECT_NO_ATTACK.format(label=where.blocked)\n'
         '    suffix = EFFECT_SUBDUAL if subdual(rules, inputs.choices) else ""\n'
-        '    if where.auto_hit:\n'
+        '    if where.picked.auto_hit:\n'
         '        return EFFECT_AUTO_HIT + suffix\n'
         '    if outcome == MISS:\n'
         '        margin = generic.raw_need(rules, attack) - roll  # AC minus the total\n'
@@ -8221,9 +8211,31 @@ _SOURCES = {
         '    return tables, rulings, check.problems\n'
         '\n'
         '\n'
+        'AUTOCORRECTED = (" - ", "--")  # LibreOffice\'s AutoCorrect types these as a dash (as shipped: on)\n'
+        '\n'
+        '\n'
+        'def typed_label_problems(tables: Mapping[str, Table]) -> list[TableProblem]:\n'
+        '    """A picker row\'s label a GM can type: what AutoCorrect rewrites as it is typed (\' - \' becomes\n'
+        '    \' – \') would be refused by the dropdown ("Pick a value from the list")."""\n'
+        '    return [\n'
+        '        TableProblem(\n'
+        '            table.file,\n'
+        '            row.line,\n'
+        '            f"table {table.id!r} row {row.id!r}: the label has {part!r}, which LibreOffice\'s AutoCorrect turns "\n'
+        '            "into a dash as it is typed, so the pick would refuse it; write \':\' or \',\' instead",\n'
+        '        )\n'
+        '        for table in tables.values()\n'
+        '        if table.picker is not None\n'
+        '        for row in table.rows\n'
+        '        for part in AUTOCORRECTED\n'
+        '        if part in str(row.label)\n'
+        '    ]\n'
+        '\n'
+        '\n'
         'def _cross_checks(tables: Mapping[str, Table]) -> list[TableProblem]:\n'
-        '    """References between tables: outcome columns must name rows of the outcomes table."""\n'
-        '    problems = []\n'
+        '    """References between tables: outcome columns must name rows of the outcomes table; picker labels\n'
+        '    survive being typed."""\n'
+        '    problems = typed_label_problems(tables)\n'
         '    outcome_ids = {row.id for row in tables[OUTCOME_TABLE].rows} if OUTCOME_TABLE in tables else set()\n'
         '    for table in tables.values():\n'
         '        for column in table.columns:\n'
@@ -10022,7 +10034,7 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'damage_multiplier'], ['label', 'Damage ×'], ['type', 'number'],
+                         [['id', 'damage_multiplier_mode'], ['label', 'Damage ×'], ['type', 'number'],
                           ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
                          [['id', 'subdual'], ['label', 'Subduing damage'], ['type', 'bool'],
@@ -10030,19 +10042,20 @@ _TABLES = {
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['damage_multiplier', 1], ['subdual', False]]]],
+                         [['values', ['dict', [['hit', 0], ['damage_multiplier_mode', 1], ['subdual', False]]]],
                           ['section', 'Subduing Damage'], ['line', 19], ['id', 'normal'],
                           ['label', 'Normal (killing) damage'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -4], ['damage_multiplier', 0.5], ['subdual', True]]]],
+                         [['values',
+                           ['dict', [['hit', -4], ['damage_multiplier_mode', 0.5], ['subdual', True]]]],
                           ['section', 'Subduing Damage'], ['line', 20], ['id', 'flat_of_blade'],
                           ['label', 'Subduing with the flat of the blade'], ['low', None], ['high', None],
                           ['note',
                            '"Attacks made with the “flat of the blade” for non-lethal damage are made at a -4 attack penalty and do half damage. Most weapons can be used this way; only those with penetration or slashing features on all sides cannot." Rounding: ruling subdual_half_rounding.'],
                           ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['damage_multiplier', 1], ['subdual', True]]]],
+                         [['values', ['dict', [['hit', 0], ['damage_multiplier_mode', 1], ['subdual', True]]]],
                           ['section', 'Jousting'], ['line', 29], ['id', 'blunted_lance'],
                           ['label', 'Blunted lance (tournament joust)'], ['low', None], ['high', None],
                           ['note',
@@ -10060,34 +10073,38 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'usable'], ['label', 'Weapon works'], ['type', 'bool'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'damage_multiplier'], ['label', 'Damage ×'], ['type', 'number'],
+                         [['id', 'damage_multiplier_water'], ['label', 'Damage ×'], ['type', 'number'],
                           ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'round_up'], ['label', 'Halved damage rounds up'], ['type', 'bool'],
+                         [['id', 'round_up_water'], ['label', 'Halved damage rounds up'], ['type', 'bool'],
                           ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values',
-                           ['dict', [['usable', True], ['damage_multiplier', 1], ['round_up', False]]]],
+                           ['dict',
+                            [['usable', True], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 56], ['id', 'not_underwater'],
                           ['label', 'Not underwater'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
-                           ['dict', [['usable', True], ['damage_multiplier', 1], ['round_up', False]]]],
+                           ['dict',
+                            [['usable', True], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 57], ['id', 'thrust_weapon'],
                           ['label', 'Thrust weapon (spear, crossbow)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
-                           ['dict', [['usable', True], ['damage_multiplier', 0.5], ['round_up', True]]]],
+                           ['dict',
+                            [['usable', True], ['damage_multiplier_water', 0.5], ['round_up_water', True]]]],
                           ['section', 'Underwater'], ['line', 59], ['id', 'swung_weapon'],
                           ['label', 'Swung weapon (long sword, battle axe)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
-                           ['dict', [['usable', False], ['damage_multiplier', 0], ['round_up', False]]]],
+                           ['dict',
+                            [['usable', False], ['damage_multiplier_water', 0], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 61], ['id', 'bow'],
                           ['label', 'Shortbow or longbow'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/damage.yaml']]]]]],
@@ -10451,38 +10468,57 @@ _TABLES = {
                          [['id', 'dex_reduces'], ['label', 'DEX bonus reduces the penalty'], ['type', 'bool'],
                           ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
+                         [['id', 'dex_reduces_off_hand_only'],
+                          ['label', 'DEX reduces it (ruling two_weapon_dex: off-hand only)'], ['type', 'bool'],
+                          ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
                          [['id', 'own_ac'], ['label', "Wielder's own AC against one melee attacker"],
                           ['type', 'int'], ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['dex_reduces', False], ['own_ac', 0]]]],
-                          ['section', 'Two Weapon Combat'], ['line', 21], ['id', 'none'],
+                         [['values',
+                           ['dict',
+                            [['hit', 0], ['dex_reduces', False], ['dex_reduces_off_hand_only', False],
+                             ['own_ac', 0]]]],
+                          ['section', 'Two Weapon Combat'], ['line', 22], ['id', 'none'],
                           ['label', 'One weapon'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -2], ['dex_reduces', True], ['own_ac', 0]]]],
-                          ['section', 'Two Weapon Combat'], ['line', 22], ['id', 'primary_hand'],
-                          ['label', 'Two weapons - primary hand attack'], ['low', None], ['high', None],
+                         [['values',
+                           ['dict',
+                            [['hit', -2], ['dex_reduces', True], ['dex_reduces_off_hand_only', False],
+                             ['own_ac', 0]]]],
+                          ['section', 'Two Weapon Combat'], ['line', 23], ['id', 'primary_hand'],
+                          ['label', 'Two weapons: primary hand attack'], ['low', None], ['high', None],
                           ['note', '"The weapon in the primary hand suffers a penalty of -2 to hit"'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -5], ['dex_reduces', True], ['own_ac', 0]]]],
-                          ['section', 'Two Weapon Combat'], ['line', 24], ['id', 'off_hand'],
-                          ['label', 'Two weapons - off-hand attack'], ['low', None], ['high', None],
+                         [['values',
+                           ['dict',
+                            [['hit', -5], ['dex_reduces', True], ['dex_reduces_off_hand_only', True],
+                             ['own_ac', 0]]]],
+                          ['section', 'Two Weapon Combat'], ['line', 26], ['id', 'off_hand'],
+                          ['label', 'Two weapons: off-hand attack'], ['low', None], ['high', None],
                           ['note', '"the weapon in the off-hand is used at a -5 penalty normally"'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -3], ['dex_reduces', True], ['own_ac', 0]]]],
-                          ['section', 'Two Weapon Combat'], ['line', 26], ['id', 'off_hand_only'],
+                         [['values',
+                           ['dict',
+                            [['hit', -3], ['dex_reduces', True], ['dex_reduces_off_hand_only', True],
+                             ['own_ac', 0]]]],
+                          ['section', 'Two Weapon Combat'], ['line', 29], ['id', 'off_hand_only'],
                           ['label', 'Off-hand attack with no primary hand attack'], ['low', None],
                           ['high', None],
                           ['note',
                            '"Off-handed weapon attacks (with no primary hand attack) are at -3 penalty, with the Dexterity bonus subtracted as above."'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['dex_reduces', False], ['own_ac', 1]]]],
-                          ['section', 'Two Weapon Combat'], ['line', 28], ['id', 'off_hand_defensive'],
+                         [['values',
+                           ['dict',
+                            [['hit', 0], ['dex_reduces', False], ['dex_reduces_off_hand_only', False],
+                             ['own_ac', 1]]]],
+                          ['section', 'Two Weapon Combat'], ['line', 32], ['id', 'off_hand_defensive'],
                           ['label', 'Primary attack, off-hand weapon used as a shield'], ['low', None],
                           ['high', None],
                           ['note',
@@ -10504,14 +10540,14 @@ _TABLES = {
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 0]]]], ['section', 'Two Weapon Combat'], ['line', 46],
+                         [['values', ['dict', [['value', 0]]]], ['section', 'Two Weapon Combat'], ['line', 51],
                           ['id', 'penalty_cap'],
                           ['label', 'After subtracting DEX the penalty is never better than'], ['low', None],
                           ['high', None],
                           ['note',
                            '"Subtract from this penalty the character\'s Dexterity bonus, with a minimum penalty of +0 (so a character with 18 Dexterity does not get a +1 bonus to hit this way)."'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]]]]],
-                     ['section', 'Two Weapon Combat'], ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 39],
+                     ['section', 'Two Weapon Combat'], ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 44],
                      ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                      ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                      ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
@@ -10539,7 +10575,7 @@ _TABLES = {
                            ['dict',
                             [['parry_bonus', 0], ['block_dice', None], ['block_adds_magic', False],
                              ['can_parry_ranged', False]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 72], ['id', 'none'],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 77], ['id', 'none'],
                           ['label', 'No parry'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -10547,7 +10583,7 @@ _TABLES = {
                            ['dict',
                             [['parry_bonus', 0], ['block_dice', '1d4'], ['block_adds_magic', False],
                              ['can_parry_ranged', False]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 74], ['id', 'weapon'],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 79], ['id', 'weapon'],
                           ['label', 'Parry with a weapon'], ['low', None], ['high', None],
                           ['note',
                            '"a parrying roll of 1d20, plus their attack bonus (specialization bonus included), if they are parrying with a weapon". Magic: ruling block_magic_bonus.'],
@@ -10557,13 +10593,13 @@ _TABLES = {
                            ['dict',
                             [['parry_bonus', 2], ['block_dice', '1d8'], ['block_adds_magic', True],
                              ['can_parry_ranged', True]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 83], ['id', 'shield'],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 88], ['id', 'shield'],
                           ['label', 'Parry with a shield'], ['low', None], ['high', None],
                           ['note',
                            '"If they are using a shield, they add their basic melee attack bonus +2." "a ‘blocking’ roll, of a d4, or a d8 if parrying with a shield ... If the shield being used has a magical bonus, that is also added." "Characters cannot attempt to parry ranged attacks, except for fighters with shields, who may attempt to do so at a –8 penalty."'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]]]]],
                      ['section', 'Parrying and Defensive Combat'], ['file', 'tables/bfrpg/maneuvers.yaml'],
-                     ['line', 53],
+                     ['line', 58],
                      ['note',
                       "Only in partial or total defense (modifiers.yaml, defense_stance), after being hit in melee. Parry roll: 1d20 + attack bonus + this row's bonus (+4 in total defense, minus the cumulative penalty for extra parries); it must surpass the attack roll. Block roll: this row's die + STR bonus (+ the shield's magic bonus) + level for Fighters and Clerics. The attacker's damage must surpass the block for full damage; if the block is higher the damage is absorbed."],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -10580,11 +10616,11 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 20]]]], ['section', 'Parrying and Defensive Combat'],
-                          ['line', 105], ['id', 'parry_die_faces'], ['label', 'Faces of the parry die (d20)'],
+                          ['line', 110], ['id', 'parry_die_faces'], ['label', 'Faces of the parry die (d20)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]], ['section', 'Parrying and Defensive Combat'],
-                          ['line', 106], ['id', 'parry_must_exceed_attack_by'],
+                          ['line', 111], ['id', 'parry_must_exceed_attack_by'],
                           ['label', 'Parry total must beat the attack total by at least'], ['low', None],
                           ['high', None],
                           ['note',
@@ -10592,12 +10628,12 @@ _TABLES = {
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', -8]]]], ['section', 'Parrying and Defensive Combat'],
-                          ['line', 108], ['id', 'ranged_parry_penalty'],
+                          ['line', 113], ['id', 'ranged_parry_penalty'],
                           ['label', 'Parrying a ranged attack (fighters with shields)'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]], ['section', 'Parrying and Defensive Combat'],
-                          ['line', 109], ['id', 'fighter_parries_per_level'],
+                          ['line', 114], ['id', 'fighter_parries_per_level'],
                           ['label', 'Parries per round per Fighter level in partial defense'], ['low', None],
                           ['high', None],
                           ['note',
@@ -10605,13 +10641,13 @@ _TABLES = {
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]], ['section', 'Parrying and Defensive Combat'],
-                          ['line', 111], ['id', 'block_bonus_per_level'],
+                          ['line', 116], ['id', 'block_bonus_per_level'],
                           ['label', 'Block bonus per level (Fighters and Clerics)'], ['low', None],
                           ['high', None],
                           ['note', '"Finally, Fighters and Clerics get a further bonus equal to their level."'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]]]]],
                      ['section', 'Parrying and Defensive Combat'], ['file', 'tables/bfrpg/maneuvers.yaml'],
-                     ['line', 95],
+                     ['line', 100],
                      ['note',
                       'Surprise attacks cannot be parried; free attacks only if the character was already in defensive combat and aware of the attack.'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -10636,13 +10672,13 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict', [['own_ac', 0], ['attacks', 1], ['two_weapon_penalties', False]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 130], ['id', 'none'],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 135], ['id', 'none'],
                           ['label', 'No staff (or used as a plain weapon)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict', [['own_ac', 1], ['attacks', 1], ['two_weapon_penalties', False]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 131],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 136],
                           ['id', 'attack_and_parry'], ['label', 'Attack and parry one melee attack'],
                           ['low', None], ['high', None],
                           ['note',
@@ -10651,7 +10687,7 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict', [['own_ac', 1], ['attacks', 0], ['two_weapon_penalties', False]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 139],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 144],
                           ['id', 'staff_as_shield'],
                           ['label', 'Used as a shield against all melee attackers (no attacks)'],
                           ['low', None], ['high', None],
@@ -10660,13 +10696,13 @@ _TABLES = {
                           ['file', 'tables/bfrpg/maneuvers.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['own_ac', 0], ['attacks', 2], ['two_weapon_penalties', True]]]],
-                          ['section', 'Parrying and Defensive Combat'], ['line', 147], ['id', 'two_clubs'],
+                          ['section', 'Parrying and Defensive Combat'], ['line', 152], ['id', 'two_clubs'],
                           ['label', 'Two attacks as if two clubs (no parry)'], ['low', None], ['high', None],
                           ['note',
                            '"The penalties given under Two Weapon Combat, above, are applied when the staff is used in this way, and the weapon may not be used to parry in this situation." The second attack is one Initiative number later (initiative_rules.staff_second_attack_offset).'],
                           ['file', 'tables/bfrpg/maneuvers.yaml']]]]]],
                      ['section', 'Parrying and Defensive Combat'], ['file', 'tables/bfrpg/maneuvers.yaml'],
-                     ['line', 114],
+                     ['line', 119],
                      ['note',
                       'This paragraph has no heading of its own in the seed; it follows Parrying and Defensive Combat. "Staves must generally be wielded with two hands, though a walking staff can be used in one hand, doing damage as a club if so used." Used defensively, magic bonuses apply as for an off-hand weapon (base bonus only). own_ac is the wielder\'s AC bonus.'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -11528,13 +11564,13 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['hit', -4], ['stray_hits_ally', False]]]],
                           ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 78],
-                          ['id', 'careful_shot'], ['label', 'Target in melee - shooter takes the -4 penalty'],
+                          ['id', 'careful_shot'], ['label', 'Target in melee: shooter takes the -4 penalty'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/range.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['hit', 0], ['stray_hits_ally', True]]]],
                           ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 79],
                           ['id', 'risky_shot'],
-                          ['label', 'Target in melee - no penalty taken (near misses hit the ally)'],
+                          ['label', 'Target in melee: no penalty taken (near misses hit the ally)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/range.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['hit', 0], ['stray_hits_ally', False]]]],
@@ -11560,7 +11596,7 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'damage'], ['label', 'Damage'], ['type', 'dice'], ['optional', True]]],
+                         [['id', 'brawl_dice'], ['label', 'Damage'], ['type', 'dice'], ['optional', True]]],
                         ['object', 'pycalc.table_files:Column',
                          [['id', 'subdual'], ['label', 'Subduing damage'], ['type', 'bool'],
                           ['optional', False]]],
@@ -11575,7 +11611,7 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['damage', None], ['subdual', False], ['str_to_damage', None],
+                            [['hit', 0], ['brawl_dice', None], ['subdual', False], ['str_to_damage', None],
                              ['specialist_damage', 0]]]],
                           ['section', 'Brawling'], ['line', 21], ['id', 'weapon'],
                           ['label', 'Weapon attack (not brawling)'], ['low', None], ['high', None],
@@ -11583,7 +11619,7 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['damage', '1d3'], ['subdual', True], ['str_to_damage', None],
+                            [['hit', 0], ['brawl_dice', '1d3'], ['subdual', True], ['str_to_damage', None],
                              ['specialist_damage', 0]]]],
                           ['section', 'Brawling'], ['line', 23], ['id', 'punch'], ['label', 'Punch'],
                           ['low', None], ['high', None],
@@ -11593,7 +11629,7 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', -2], ['damage', '1d4'], ['subdual', True], ['str_to_damage', None],
+                            [['hit', -2], ['brawl_dice', '1d4'], ['subdual', True], ['str_to_damage', None],
                              ['specialist_damage', 0]]]],
                           ['section', 'Brawling'], ['line', 25], ['id', 'kick'], ['label', 'Kick'],
                           ['low', None], ['high', None],
@@ -11602,7 +11638,7 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['damage', '1d4'], ['subdual', True], ['str_to_damage', True],
+                            [['hit', 0], ['brawl_dice', '1d4'], ['subdual', True], ['str_to_damage', True],
                              ['specialist_damage', 1]]]],
                           ['section', 'Shield Bash'], ['line', 27], ['id', 'shield_bash'],
                           ['label', 'Shield bash'], ['low', None], ['high', None],
@@ -11893,7 +11929,7 @@ _TABLES = {
                      ['section', 'Two Weapon Combat'],
                      ['why',
                       '"Subtract from this penalty the character\'s Dexterity bonus" names one penalty after two, but its example "(so a character with 18 Dexterity does not get a +1 bonus to hit this way)" only works for the primary hand\'s -2 (-2 + 3 = +1).'],
-                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 158]]]],
+                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 163]]]],
                   ['block_tie',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'block_tie'], ['label', 'Damage roll equal to the block roll'],
@@ -11905,7 +11941,7 @@ _TABLES = {
                      ['section', 'Parrying and Defensive Combat'],
                      ['why',
                       '"If the attacker’s damage roll surpasses the value of the blocking roll, the attacker does full damage. If the blocking roll is higher than the attacker’s damage roll, then the damage was absorbed by the parry." Neither sentence covers a tie.'],
-                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 169]]]],
+                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 174]]]],
                   ['block_damage_basis',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'block_damage_basis'], ['label', 'Damage compared with the block roll'],
@@ -11917,7 +11953,7 @@ _TABLES = {
                      ['section', 'Parrying and Defensive Combat'],
                      ['why',
                       '"The attacker rolls his damage normally. If the attacker’s damage roll surpasses the value of the blocking roll" - the block roll itself includes STR and magic bonuses.'],
-                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 180]]]],
+                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 185]]]],
                   ['block_magic_bonus',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'block_magic_bonus'], ['label', 'Magic bonus added to a block roll'],
@@ -11930,7 +11966,7 @@ _TABLES = {
                      ['section', 'Parrying and Defensive Combat'],
                      ['why',
                       'The prose says "If the shield being used has a magical bonus, that is also added"; the summary step 3 says "modified by STR bonus, magical bonus, and class level bonus if applicable".'],
-                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 190]]]],
+                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 195]]]],
                   ['parry_includes_str',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'parry_includes_str'], ['label', 'Attack bonus used in a parry roll'],
@@ -11943,7 +11979,7 @@ _TABLES = {
                      ['section', 'Parrying and Defensive Combat'],
                      ['why',
                       '"plus their attack bonus (specialization bonus included), if they are parrying with a weapon. If they are using a shield, they add their basic melee attack bonus +2"; step 2 reads "(1d20+AB+Specialization)". Strength is never named.'],
-                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 200]]]],
+                     ['file', 'tables/bfrpg/maneuvers.yaml'], ['line', 205]]]],
                   ['joust_knockout_stun',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'joust_knockout_stun'], ['label', 'A jousting save failed by 10 or more'],
@@ -12105,36 +12141,36 @@ _TABLES = {
                         ['object', 'pycalc.resolution_block:Stage',
                          [['name', 'water'], ['scope', 'whole'], ['rounding', 'picked'], ['factor', None],
                           ['when', None]]]]]]]]],
-                  ['modifiers', None],
+                  ['modifiers',
+                   ['tuple',
+                    ['attack_kinds', 'charge_options', 'cover_concealment', 'firing_into_melee',
+                     'two_weapon_fighting', 'unarmed_attacks', 'damage_mode', 'defense_stance',
+                     'underwater_weapons', 'critical_effect', 'melee_conditions', 'attacker_conditions',
+                     'ranged_conditions', 'target_conditions']]],
                   ['situation',
                    ['object', 'pycalc.resolution_block:Adding',
-                    [['kind_table', 'attack_kinds'],
-                     ['sums',
-                      ['dict',
-                       [['hit',
-                         ['dict',
-                          [['charge_options', 'hit'], ['cover_concealment', 'hit'],
-                           ['firing_into_melee', 'hit'], ['unarmed_attacks', 'hit'], ['damage_mode', 'hit'],
-                           ['defense_stance', 'hit'], ['melee_conditions', 'hit'],
-                           ['attacker_conditions', 'hit'], ['ranged_conditions', 'hit']]]],
-                        ['ac', ['dict', [['target_conditions', 'ac']]]],
-                        ['own_ac', ['dict', [['charge_options', 'own_ac'], ['two_weapon_fighting', 'own_ac']]]]]]],
-                     ['products',
-                      ['dict',
-                       [['double', ['dict', [['charge_options', 'damage_multiplier']]]],
-                        ['mode', ['dict', [['damage_mode', 'damage_multiplier']]]],
-                        ['water', ['dict', [['underwater_weapons', 'damage_multiplier']]]]]]],
-                     ['flags',
-                      ['dict',
-                       [['auto_hit', ['dict', [['target_conditions', 'auto_hit_melee']]]],
-                        ['round_up_water', ['dict', [['underwater_weapons', 'round_up']]]],
-                        ['critical_extra', ['dict', [['critical_effect', 'extra_damage']]]]]]],
+                    [['kind_table', 'attack_kinds'], ['sums', ['dict', []]], ['products', ['dict', []]],
+                     ['flags', ['dict', []]],
                      ['only',
                       ['dict',
                        [['firing_into_melee', 'ranged'], ['ranged_conditions', 'ranged'],
                         ['melee_conditions', 'melee']]]],
-                     ['gate', None], ['ruled', ['dict', [['cover_concealment', 'cover_intermediate_steps']]]],
-                     ['numbers', ['tuple', []]]]]],
+                     ['gate', None],
+                     ['ruled',
+                      ['dict',
+                       [['cover_concealment', 'cover_intermediate_steps'],
+                        ['two_weapon_fighting', 'two_weapon_dex']]]],
+                     ['numbers',
+                      ['tuple',
+                       [['object', 'pycalc.resolution_block:TypedNumber',
+                         [['id', 'attacker_dex'], ['label', 'DEX bonus'], ['adds_to', 'hit'], ['times', 1],
+                          ['when', 'dex_reduces'],
+                          ['help', 'reduces a two-weapon penalty, never past the cap (two_weapon_rules)'],
+                          ['of', 'attacker'],
+                          ['at_most',
+                           ['object', 'pycalc.resolution_block:Ref',
+                            [['table', 'two_weapon_rules'], ['entry', 'penalty_cap'], ['column', 'value'],
+                             ['line', 79]]]]]]]]]]]],
                   ['picked_tables', ['tuple', []]], ['effect', None]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
