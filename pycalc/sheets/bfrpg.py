@@ -156,12 +156,12 @@ def damage_fields(rules: RuleSet) -> tuple[Field, ...]:
     block = generic.block(rules)
     first, *later = block.damage.multipliers
     factors = [
-        (SIT_MULTIPLIER, stage_product(rules, block, first, "damage_multiplier")),
-        *((stage_factor_name(stage.name), stage_product(rules, block, stage)) for stage in later),
+        (first.name, SIT_MULTIPLIER, stage_product(rules, block, first, "damage_multiplier")),
+        *((stage.name, stage_factor_name(stage.name), stage_product(rules, block, stage)) for stage in later),
     ]
     round_up = stage_round_up_column(WATER)
     return (
-        *(working_field(f"Damage multiplier: stage {name}", name, product) for name, product in factors),
+        *(working_field(f"Damage multiplier: {stage}", name, product) for stage, name, product in factors),
         working_field(
             "Underwater halving rounds up",
             stage_round_up_name(WATER),
