@@ -114,6 +114,17 @@ def ruled_cell(rules: RuleSet, adding: Adding, table_id: str, row: Row, column: 
     return row.values.get(ruled_column(rules, adding, table_id, column))
 
 
+def ruled_values(rules: RuleSet, adding: Adding, table_id: str, row: Row) -> Mapping[str, Any]:
+    """A picked row's cells as ``ruled_cell`` reads them, all at once: each column that has a variant
+    for the choice in force of the table's ruling (``<column>_<choice>``) reads that variant."""
+    ruling_id = adding.ruled.get(table_id)
+    if ruling_id is None:
+        return row.values
+    suffix = f"_{rules.ruling(ruling_id)}"
+    variants = [c for c in rules.table(table_id).column_ids if c.endswith(suffix)]
+    return {**row.values, **{c[: -len(suffix)]: row.values.get(c) for c in variants}}
+
+
 def whole_sum(values: Iterable[Any]) -> int:
     """Picked values added up as a sum part: an empty one counts 0, dice (rolled apart) nothing."""
     return sum(int(value or 0) for value in values if roll_dice(value) is None)
@@ -153,13 +164,10 @@ def counted_picks(adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str]
 def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
     """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
     kinds, counted = counted_picks(adding, picks)
+    cells = [(table_id, ruled_values(rules, adding, table_id, row)) for table_id, row in counted]
 
     def given(columns: Columns) -> list[Any]:
-        return [
-            ruled_cell(rules, adding, table_id, row, columns[table_id])
-            for table_id, row in counted
-            if table_id in columns
-        ]
+        return [values.get(columns[table_id]) for table_id, values in cells if table_id in columns]
 
     return Totals(
         kinds,

@@ -126,6 +126,12 @@ def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fracti
     return product * Fraction(str(value(rules, stage.factor)))
 
 
+# picked_situation's answers, by what they are worked out from: a sheet's notes ask the same situation
+# again and again (each pick under each combination of rulings, some 200,000 times for bfrpg's)
+_known_situations: dict[tuple, tuple[tuple[object, ...], Situation]] = {}
+KNOWN_SITUATIONS_KEPT = 100_000
+
+
 def picked_situation(
     rules: RuleSet,
     choices: Mapping[str, str],
@@ -136,6 +142,34 @@ def picked_situation(
     row by default), those that count for the picked attack kind, with the numbers typed beside them
     (``numbers``: a typed number's id -> its value); dice in a ``hit`` column (Bless's 1d4) are the
     situation's ``hit_dice``."""
+    toggles = frozenset(toggles)
+    read = (rules.tables, rules.rulings, rules.resolution_block)  # with rules.chosen, all it reads of rules
+    key = (
+        tuple(map(id, read)),
+        frozenset(rules.chosen.items()),
+        frozenset(choices.items()),
+        toggles,
+        frozenset((numbers or {}).items()),
+    )
+    known = _known_situations.get(key)
+    # what was read is kept with the answer: an object's id is no other's while it lives (a copy of the
+    # rules with other rulings, dataclasses.replace, shares them: its chosen rulings tell it apart)
+    if known is not None and all(a is b for a, b in zip(known[0], read, strict=True)):
+        return known[1]
+    if len(_known_situations) >= KNOWN_SITUATIONS_KEPT:
+        _known_situations.clear()
+    found = worked_out_situation(rules, choices, toggles, numbers)
+    _known_situations[key] = (read, found)
+    return found
+
+
+def worked_out_situation(
+    rules: RuleSet,
+    choices: Mapping[str, str],
+    toggles: Iterable[tuple[str, str]],
+    numbers: Mapping[str, int] | None,
+) -> Situation:
+    """``picked_situation``, worked out."""
     adding = modifiers_adding(rules)
     picks = pickers.picked(rules, choices, toggles, modifier_tables(rules))
     totals = pickers.added_up(rules, adding, picks)
