@@ -33,6 +33,9 @@ class Uses:
     situation_gate: list[tuple[str, tuple[str, ...], str | None, int, str]] = field(default_factory=list)
     situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)
     number_flags: list[tuple[str, int, str]] = field(default_factory=list)  # (a typed number's when, ...)
+    row_columns: list[tuple[str, int, str]] = field(
+        default_factory=list
+    )  # (not_with's or also_counts' column, ...)
     chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
 
 

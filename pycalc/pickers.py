@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc.errors import not_in_list
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import Row, RuleSet, Table
 
@@ -152,26 +152,60 @@ def only_for(adding: Adding, kind: str) -> frozenset[str]:
     return frozenset(table_id for table_id, only in adding.only.items() if only == kind)
 
 
-def counted_picks(adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:
+def not_with(rules: RuleSet, adding: Adding, picks: list[Pick]) -> list[Pick]:
+    """The picks less each row that names another picked row of its table in the column ``not_with``
+    (while the rulings put one in force)."""
+    column = value(rules, adding.not_with)
+    if column is None:
+        return picks
+    ids = {(table_id, row.id) for table_id, row in picks}
+    return [(t, row) for t, row in picks if (t, row.values.get(column)) not in ids]
+
+
+def also_counted(rules: RuleSet, adding: Adding, counted: list[Pick]) -> list[Pick]:
+    """The counted picks, each followed by the row of its table it names in the column ``also_counts``
+    (while the rulings put one in force)."""
+    column = value(rules, adding.also_counts)
+    if column is None:
+        return counted
+    found = []
+    for table_id, row in counted:
+        named = row.values.get(column)
+        found += [(table_id, row)] + ([(table_id, rules.table(table_id).entry(str(named)))] if named else [])
+    return found
+
+
+def counted_picks(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:
     """The picked attack kind's words and the picked rows (the kind table's among them) that count
-    for it."""
-    found = list(picks)
+    for it, with the rows they also count (``not_with``, ``also_counts``)."""
+    found = not_with(rules, adding, list(picks))
     kind = next((row for table_id, row in found if table_id == adding.kind_table), None)
     kinds = frozenset() if kind is None else attack_kinds(kind)
-    return kinds, [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
+    counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
+    return kinds, also_counted(rules, adding, counted)
+
+
+def worse_sum(cells: list[tuple[str, Mapping[str, Any]]], columns: Columns, worse: Iterable[str]) -> int:
+    """A sum part over the counted rows: their ``columns`` added up, but of the rows of the tables
+    ``worse`` only the lowest value."""
+    apart = set(worse)
+    added = [values.get(columns[t]) for t, values in cells if t in columns and t not in apart]
+    lowest = [whole_sum([values.get(columns[t])]) for t, values in cells if t in columns and t in apart]
+    return whole_sum(added) + min(lowest, default=0)
 
 
 def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:
     """The picked rows (``picked``, the kind table's among them) added up as ``adding`` declares."""
-    kinds, counted = counted_picks(adding, picks)
+    kinds, counted = counted_picks(rules, adding, picks)
     cells = [(table_id, ruled_values(rules, adding, table_id, row)) for table_id, row in counted]
+    worse = value(rules, adding.worse_of) or ()
 
     def given(columns: Columns) -> list[Any]:
         return [values.get(columns[table_id]) for table_id, values in cells if table_id in columns]
 
     return Totals(
         kinds,
-        {part: whole_sum(given(columns)) for part, columns in adding.sums.items()},
+        {part: worse_sum(cells, columns, worse) for part, columns in adding.sums.items()},
         {
             part: math.prod((Fraction(str(v)) for v in given(columns) if v is not None), start=Fraction(1))
             for part, columns in adding.products.items()

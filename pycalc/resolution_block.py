@@ -70,9 +70,10 @@ DAMAGE_KEYS = {
 }
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
-SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled", "numbers"}
+ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling's choice does to the picked rows
+SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled", "numbers", *ROW_RULES}
 # what a situation says beside a list of modifiers tables
-LISTED_KEYS = {"kind_table", "only", "gate", "ruled", "numbers"}
+LISTED_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}
 NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}
 NUMBER_PARTS = ("hit", "ac", "damage")  # the situation's sums a typed number may add to
 NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster's column of it
@@ -269,6 +270,12 @@ class Adding:
     gate: str | None = None  # a row's column naming the kind it counts for
     ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>
     numbers: tuple[TypedNumber, ...] = ()  # typed beside the pickers (listed modifiers only)
+    # each a value or ByRuling (None: not in force): a column, a picked row that names another picked row
+    # of its table in it does not count (not_with); a column, a counted row counts the row of its table
+    # it names too (also_counts); tables, of whose picked rows each sum takes only the lowest (worse_of)
+    not_with: Any = None
+    also_counts: Any = None
+    worse_of: Any = None
 
 
 @dataclass(frozen=True)

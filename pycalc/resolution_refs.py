@@ -117,6 +117,12 @@ def _formula_rows(uses: Uses, tables: Mapping[str, Table]) -> set[str] | None:
     return {str(row.id) for row in table.rows} if table else set()
 
 
+def gated_table(uses: Uses, table: Table) -> bool:
+    """Whether the situation counts a table's rows for some attack kinds only (``only``, a gate column)."""
+    only = any(what.endswith(".only table") and t == table.id for t, _, _, what in uses.situation)
+    return only or any(gate in table.column_ids for gate, _, _, _, _ in uses.situation_gate)
+
+
 def _situation_problems(
     file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]
 ) -> list[TableProblem]:
@@ -134,6 +140,12 @@ def _situation_problems(
         elif what.endswith(".kind_table") and table.picker != "choice":
             problems.append(
                 TableProblem(file, line, f"{what}: {table_id!r} must be a choice picker (one kind)")
+            )
+        elif ".worse_of" in what and (table.picker != "choice" or gated_table(uses, table)):
+            problems.append(
+                TableProblem(
+                    file, line, f"{what}: {table_id!r} must be a choice picker that counts for every attack"
+                )
             )
     for kind_table, kind, line, what in uses.situation_kinds:
         problem = _kind_problem(tables.get(kind_table or ""), kind)
@@ -164,6 +176,12 @@ def _situation_problems(
                 TableProblem(
                     file, line, f"{what}: no table of resolution.modifiers has a true/false column {column!r}"
                 )
+            )
+    situated = listed + [tables[t] for t, _, _, _ in uses.situation if t in tables]
+    for column, line, what in uses.row_columns:
+        if not any(column in table.column_ids for table in situated):
+            problems.append(
+                TableProblem(file, line, f"{what}: no table of the situation has a column {column!r}")
             )
     for ruling, line, what in uses.situation_rulings:
         if ruling not in rulings:

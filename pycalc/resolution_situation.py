@@ -52,9 +52,17 @@ SUMS = ("hit", "ac", "damage", "own_ac")
 ATTACK_WORDS = (MELEE, RANGED)
 
 
-def kind_limited(flag: str, word: str) -> str:
-    """The column that ticks a situation ``flag`` only for an attack of that kind (``auto_hit_melee``)."""
-    return f"{flag}_{word}"
+def kind_limited(column: str, word: str) -> str:
+    """The column that gives a situation flag or sum only for an attack of that kind (``auto_hit_melee``,
+    ``ac_ranged``)."""
+    return f"{column}_{word}"
+
+
+def kind_sum(totals: pickers.Totals, part: str) -> int:
+    """A sum part with its columns for the picked kind's word (``ac_ranged``)."""
+    return totals.sums[part] + sum(
+        totals.sums[kind_limited(part, w)] for w in ATTACK_WORDS if w in totals.kinds
+    )
 
 
 def situation_flag(totals: pickers.Totals, flag: str) -> bool:
@@ -83,6 +91,7 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
     declared = block(rules).situation or pickers.Adding()
     limited = [kind_limited(flag, word) for flag in SITUATION_FLAGS for word in ATTACK_WORDS]
+    kind_limited_sums = [kind_limited(part, word) for part in NUMBER_PARTS for word in ATTACK_WORDS]
     flags = [*SITUATION_FLAGS, *limited, *(stage_round_up_column(name) for name in stages)]
     flags += [number.when for number in declared.numbers if number.when is not None]
     flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]
@@ -92,7 +101,10 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
         gate=declared.gate,
         ruled=declared.ruled,
         numbers=declared.numbers,
-        sums={column: dict.fromkeys(tables, column) for column in SUMS},
+        not_with=declared.not_with,
+        also_counts=declared.also_counts,
+        worse_of=declared.worse_of,
+        sums={column: dict.fromkeys(tables, column) for column in (*SUMS, *kind_limited_sums)},
         products={column: dict.fromkeys(tables, column) for column in products},
         flags={column: dict.fromkeys(tables, column) for column in dict.fromkeys(flags)},
     )
@@ -176,12 +188,12 @@ def worked_out_situation(
     typed = typed_sums(rules, adding, totals, numbers or {})
     stages = block(rules).damage.multipliers
     return Situation(
-        hit=totals.sums["hit"] + typed["hit"],
+        hit=kind_sum(totals, "hit") + typed["hit"],
         hit_dice=tuple(
             dice for _, row in totals.counted if (dice := roll_dice(row.values.get("hit"))) is not None
         ),
-        ac=totals.sums["ac"] + typed["ac"],
-        damage=totals.sums["damage"] + typed["damage"],
+        ac=kind_sum(totals, "ac") + typed["ac"],
+        damage=kind_sum(totals, "damage") + typed["damage"],
         own_ac=totals.sums["own_ac"],
         multiplier=totals.products["damage_multiplier"],
         multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},

@@ -111,6 +111,9 @@ class SituationParser(BlockParser):
                 self.check.fail(
                     numbers_line, f"{what}.numbers is read only beside a list of modifiers tables"
                 )
+        not_with = self.get(data, "not_with", self.row_column, what)
+        also_counts = self.get(data, "also_counts", self.row_column, what)
+        worse_of = self.get(data, "worse_of", self.worse_tables, what)
         gate = self.column_id(data, "gate", what)
         if gate is not None:
             named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
@@ -128,6 +131,31 @@ class SituationParser(BlockParser):
             gate=gate,
             ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
             numbers=numbers,
+            not_with=not_with,
+            also_counts=also_counts,
+            worse_of=worse_of,
+        )
+
+    def row_column(self, raw: Any, line: int, what: str) -> str | None:
+        """A picker column whose cells name rows of their own table (``not_with``, ``also_counts``), or
+        ``none``."""
+        if raw == NONE:
+            return None
+        column = self.check.ident(raw, line, what)
+        self.uses.row_columns.append((column, line, what))
+        return column
+
+    def worse_tables(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:
+        """Two or more picker tables whose picked rows do not add up, the lowest counting (``worse_of``),
+        or ``none``."""
+        if raw == NONE:
+            return None
+        if not isinstance(raw, LocatedList) or len(raw) < 2:
+            self.check.fail(line, f"{what} must be a list of two or more picker table ids, or none")
+            return None
+        return tuple(
+            self.situation_table(t, item_line, f"{what} table")
+            for t, item_line in zip(raw, raw.item_lines, strict=True)
         )
 
     def typed_numbers(self, raw: Any, line: int, what: str) -> tuple[TypedNumber, ...]:

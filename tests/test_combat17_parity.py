@@ -22,6 +22,7 @@ from pycalc.sheets.combat17 import CHARTS_SHEET, OTHER_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
+from pycalc.resolution_situation import picker_tables
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 
@@ -72,9 +73,9 @@ def attack_cells(rules: RuleSet, inputs: c17.AttackInputs) -> dict[str, Any]:
         "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
         "ATTACK_CONDITION_ROLL": inputs.condition_roll,
     }
-    for table_id in c17.ATTACK_CHOICE_PICKERS:
+    for table_id in picker_tables(RULES, "choice"):
         cells[pick_name(table_id)] = inputs.choices.get(table_id, c17.default_choice(rules.table(table_id)))
-    for table_id in c17.ATTACK_TOGGLE_PICKERS:
+    for table_id in picker_tables(RULES, "toggle"):
         for row in rules.table(table_id).rows:
             cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
     cells.update(ruling_cells(rules))
@@ -169,10 +170,10 @@ def random_situation_scenarios(count: int) -> list[tuple[RuleSet, c17.AttackInpu
     chance = random.Random(17)
     found = []
     for index in range(count):
-        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in c17.ATTACK_CHOICE_PICKERS}
+        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in picker_tables(RULES, "choice")}
         toggles = frozenset(
             (t, r.id)
-            for t in c17.ATTACK_TOGGLE_PICKERS
+            for t in picker_tables(RULES, "toggle")
             for r in RULES.table(t).rows
             if chance.random() < 0.25
         )

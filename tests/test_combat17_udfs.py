@@ -85,7 +85,7 @@ def test_chart_and_other_udfs():
     assert udfs.fumble_effect("combat17", 4.0) == c17.fumble_effect(RULES, 4)
     assert udfs_combat17.combat17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
     assert udfs_combat17.combat17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
-    assert udfs_combat17.combat17_condition_modifier(3.0, "ac_vs_ranged") == 4
+    assert udfs_combat17.combat17_condition_modifier(3.0, "ac_ranged") == 4
     assert (
         udfs_combat17.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0)
         == "DEX check failed: -1 to hit for 2 rounds"

@@ -17,6 +17,7 @@ from pycalc.rulesets import combat17 as engine
 from pycalc.sheets.combat17 import pick_name, toggle_help
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.ruling_text import under
+from pycalc.resolution_situation import picker_tables
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("combat17")
@@ -45,7 +46,7 @@ def applied(
     ("case", "rules"), rulings_one_at_a_time(), ids=lambda x: x if isinstance(x, str) else ""
 )
 def test_every_toggle_note_claims_what_ticking_it_applies(case: str, rules: RuleSet) -> None:
-    for table_id in engine.ATTACK_TOGGLE_PICKERS:
+    for table_id in picker_tables(RULES, "toggle"):
         for row in rules.table(table_id).rows:
             note = toggle_help(rules, rules.table(table_id), row)
             for kind in ("melee", "missile"):
@@ -115,13 +116,13 @@ def sheet_claims(note: str, kind: str) -> dict[str, object]:
 def picks() -> list[tuple[str, object, str]]:
     """(defined name of the pick, its value when picked, the attack kind it is tried with)."""
     found = []
-    for table_id in engine.ATTACK_CHOICE_PICKERS:
+    for table_id in picker_tables(RULES, "choice"):
         if table_id != "attack_kind":
             for row in RULES.table(table_id).rows[1:]:
                 kind = row.values.get("applies_to")
                 kind = "melee" if kind in (None, engine.ANY_ATTACK) else str(kind)
                 found.append((pick_name(table_id), str(row.label), kind))
-    for table_id in engine.ATTACK_TOGGLE_PICKERS:
+    for table_id in picker_tables(RULES, "toggle"):
         for row in RULES.table(table_id).rows:
             kind = row.values.get("applies_to")
             kinds = ["melee", "missile"] if kind in (None, engine.ANY_ATTACK) else [str(kind)]

@@ -193,24 +193,24 @@ CASES = [
     ),
     (
         "combat17",
-        "      ac_vs_melee: [target_conditions]",
-        "      ac_vs_melee: [target_condition]",
-        "ac_vs_melee: [target_condition]",
-        "situation.sums.ac_vs_melee table: 'target_condition' is not a picker table",
+        "choices: {worse_only: [cover, concealment]",
+        "choices: {worse_only: [cover, concelment]",
+        "worse_only: [cover, concelment]",
+        "'concelment' is not a picker table",
     ),
     (
         "combat17",
-        "      damage: [attacker_conditions]",
-        "      damage: [attack_roll]",
-        "damage: [attack_roll]",
-        "'attack_roll' is not a picker table",
+        "choices: {worse_only: [cover, concealment]",
+        "choices: {worse_only: [cover, missile_range]",
+        "worse_only: [cover, missile_range]",
+        "'missile_range' must be a choice picker that counts for every attack",
     ),
     (
         "combat17",
-        "barred: {missile_range: cannot_hit,",
-        "barred: {missile_range: cannot_be_hit,",
-        "barred: {missile_range: cannot_be_hit",
-        "table 'missile_range' has no column 'cannot_be_hit'",
+        "choices: {add: also_under_add,",
+        "choices: {add: also_under,",
+        "add: also_under,",
+        "no table of the situation has a column 'also_under'",
     ),
     (
         "cnc",
@@ -249,15 +249,8 @@ CASES = [
     ),
     (
         "combat17",
-        "      damage: [attacker_conditions]",
-        "      damage: attacker_conditions",
-        "damage: attacker_conditions",
-        "situation.sums.damage must be a list of picker table ids or a mapping table: column",
-    ),
-    (
-        "combat17",
-        "  modifiers: own\n",
-        "  modifiers: [cover]\n",
+        "    gate: applies_to\n",
+        "    gate: applies_to\n    sums: {hit: [cover]}\n",
         "    sums:",
         "resolution.situation.sums is read only with modifiers: own",
     ),
@@ -298,8 +291,7 @@ def test_the_four_d20_blocks_load_clean_and_name_only_what_exists(ruleset_id: st
     block = rules.resolution_block
     assert block is not None and block.file.endswith(f"tables/{ruleset_id}/ruleset.yaml")
     assert int(value(rules, block.die)) == 20
-    # osr, cnc and bfrpg list their pickers (and type numbers beside them); combat17 adds its own up in Python
-    assert (block.modifiers is None) == (ruleset_id == "combat17")
+    assert block.modifiers is not None  # each lists its pickers: the generic situation adds them up
     for rolls in (block.always_miss, block.always_hit):
         for part in rolls:
             assert isinstance(part, (RollRange, RollColumn))

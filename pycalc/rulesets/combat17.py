@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
-from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
 from pycalc.errors import RuleError, not_in_list
@@ -44,8 +44,6 @@ CHECK_PASSED, CHECK_FAILED = "Passed", "Failed"
 TARGET, ATTACKER = "Target", "Attacker"
 CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"
 
-ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")
-ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")
 ANY_ATTACK = pickers.ANY
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
 NO_DICE = dice_module.Dice(0, 0, 0)
@@ -193,59 +191,26 @@ class Situation:
     barred: bool
 
 
-def cover_hit(rules: RuleSet, cover: Row) -> int:
-    if rules.ruling("cover_values") == "as_concealment":
-        name = cover["as_concealment"]
-        return rules.table("concealment").value(name, "hit") if name else 0
-    return cover["hit"] or 0
-
-
-def condition_damage_counts(rules: RuleSet) -> bool:
-    """Whether an attacker's condition's damage column (the Stumble's -1) applies to damage too."""
-    return rules.ruling("stumble_penalty_scope") != "attack_rolls"
-
-
-def not_combined(rules: RuleSet, picks: list[pickers.Pick]) -> list[pickers.Pick]:
-    """The picks less a ticked situation whose not_with is ticked too (ruling parting_shot_from_behind)."""
-    if rules.ruling("parting_shot_from_behind") != "not_combined":
-        return picks
-    ticked = {row.id for table_id, row in picks if table_id == "attack_situation"}
-    return [
-        (t, row) for t, row in picks if t != "attack_situation" or row.values.get("not_with") not in ticked
-    ]
-
-
-def also_under_hit(rules: RuleSet, picks: list[pickers.Pick], kinds: frozenset[str]) -> int:
-    """The hit of the row a counted pick also falls under (ruling missile_engaged_unaware)."""
-    if rules.ruling("missile_engaged_unaware") != "add":
-        return 0
-    return sum(
-        rules.table(table_id).value(also, "hit")
-        for table_id, row in picks
-        if (also := row.values.get("also_under_add"))
-        and pickers.counts(pickers.declared(rules), kinds, table_id, row)
-    )
+def non_lethal(rules: RuleSet, inputs: AttackInputs) -> bool:
+    """Whether a pick that counts for the attack's kind deals non-lethal damage (Flat of the blade)."""
+    tables = resolution_situation.modifier_tables(rules)
+    picks = pickers.picked(rules, inputs.choices, inputs.toggles, tables)
+    _, counted = pickers.counted_picks(rules, pickers.declared(rules), picks)
+    return pickers.flagged((row for _, row in counted), "non_lethal")
 
 
 def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    """Everything the pickers add: to the roll, to the target's AC, to and times the damage."""
-    tables = ATTACK_CHOICE_PICKERS + ATTACK_TOGGLE_PICKERS
-    picks = not_combined(rules, pickers.picked(rules, inputs.choices, inputs.toggles, tables))
-    totals = pickers.added_up(rules, pickers.declared(rules), picks)
-    kind_row = chosen_row(rules, inputs.choices, "attack_kind")
-    concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]
-    cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))
-    together = rules.ruling("cover_concealment_together") == "add"
-    hit = totals.sums["hit"] + also_under_hit(rules, picks, totals.kinds)
-    hit += concealment + cover if together else min(concealment, cover)
+    """Everything the pickers add: to the roll, to the target's AC, to and times the damage
+    (``resolution_situation.picked_situation``), with the attack's kind and what is non-lethal."""
+    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)
     return Situation(
-        kind=str(kind_row.id),
-        hit=hit,
-        ac=totals.sums["ac_vs_melee" if kind_row["melee"] else "ac_vs_ranged"],
-        damage=totals.sums["damage"] if condition_damage_counts(rules) else 0,
-        multiplier=totals.products["multiplier"],
-        non_lethal=totals.flags["non_lethal"],
-        barred=totals.flags["barred"],
+        kind=str(chosen_row(rules, inputs.choices, "attack_kind").id),
+        hit=picked.hit,
+        ac=picked.ac,
+        damage=picked.damage,
+        multiplier=picked.multiplier,
+        non_lethal=non_lethal(rules, inputs),
+        barred=picked.cannot_hit,
     )
 
 
@@ -438,8 +403,8 @@ CONDITION_COLUMNS = {
     "CONDITION_SAVES": ("attacker_conditions", "when_attacking", "saves"),
     "CONDITION_DC_CHECKS": ("attacker_conditions", "when_attacking", "dc_checks"),
     "CONDITION_INIT": ("attacker_conditions", "when_attacking", "init"),
-    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_vs_melee"),
-    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_vs_ranged"),
+    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_melee"),
+    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_ranged"),
 }
 CONDITION_OUTPUTS = ("CONDITION_NAME", "CONDITION_EFFECT", "CONDITION_DISARMED", *CONDITION_COLUMNS)
 

@@ -12,6 +12,8 @@ import re
 
 from openpyxl.workbook.workbook import Workbook
 
+from pycalc import pickers, resolution_situation
+from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets import attack_fields, d20_workings
@@ -39,6 +41,7 @@ from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import FACE_CRIT_KEEPS, ChartFormula
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import FUMBLE_CHART
+from pycalc.sheets.d20_pickers import kind_flag, picked_terms, situation_sum, stage_product
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import change
 from pycalc.sheets.formulas import (
@@ -48,7 +51,6 @@ from pycalc.sheets.formulas import (
     const,
     list_mistake,
     optional_input,
-    plus,
     q,
     round_down,
     round_up,
@@ -57,12 +59,9 @@ from pycalc.sheets.roll_entry import attack_roll, chart_roll, follow_roll
 from pycalc.sheets.ruling_text import by_ruling
 from pycalc.sheets.situation_cells import (
     Pickers,
-    any_of,
     by_id,
-    pick_name,
     ruling_is,
     situation_section,
-    sum_of,
 )
 from pycalc.sheets.target_state import said, with_target_state
 from pycalc.table_files import Row, Table
@@ -182,59 +181,17 @@ def condition_text(roll: str) -> str:
 # --------------------------------------------------------------------------- Attack calculator
 
 
-def applies(table: str, value_expr: str) -> str:
-    return f'OR({value_expr}="{engine.ANY_ATTACK}",{value_expr}=ATTACK_KIND_ID)'
-
-
-def choice_hit(rules: RuleSet, table_id: str) -> str:
-    table, pick = rules.table(table_id), pick_name(table_id)
-    term = by_label(table_id, "hit", pick)
-    if "also_under_add" in table.column_ids:
-        also = by_label(table_id, "also_under_add", pick)
-        term += f"+IF({ruling_is('missile_engaged_unaware', 'add')},IF({empty(also)},0,{by_id(table_id, 'hit', also)}),0)"
-    if "applies_to" in table.column_ids:
-        return f"IF({applies(table_id, by_label(table_id, 'applies_to', pick))},{term},0)"
-    return term
-
-
-def situation_row_on(rules: RuleSet, row_id: str) -> str:
-    """An attack_situation toggle that counts: ticked, for this kind of attack, not dropped."""
-    table = "attack_situation"
-    condition = f"{pick_name(table, row_id)},{applies(table, const(table, row_id, 'applies_to'))}"
-    dropped = rules.table(table).entry(row_id)["not_with"]
-    if dropped:
-        condition += (
-            f",NOT(AND({ruling_is('parting_shot_from_behind', 'not_combined')},{pick_name(table, dropped)}))"
-        )
-    return f"AND({condition})"
+def non_lethal(rules: RuleSet) -> str:
+    """TRUE while a pick that counts for the attack's kind deals non-lethal damage (``engine.non_lethal``)."""
+    block = generic.block(rules)
+    terms = picked_terms(
+        rules, block, "non_lethal", lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)"
+    )
+    return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
 def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
-    situation = rules.table("attack_situation")
-    on = {row.id: situation_row_on(rules, str(row.id)) for row in situation.rows}
-    situation_hit = plus(*(f"IF({on[r]},{const('attack_situation', r, 'hit')},0)" for r in on))
-    multiplier = ",".join(f"IF({on[r]},{const('attack_situation', r, 'damage_multiplier')},1)" for r in on)
-    non_lethal = ",".join(f"AND({on[r]},{const('attack_situation', r, 'non_lethal')})" for r in on)
-    conditions = ("attacker_conditions",)
-    condition_hit = sum_of(rules, PICKERS, "hit", conditions)
-    condition_damage = sum_of(rules, PICKERS, "damage", conditions)
-    target_ac = plus(
-        *(
-            f"IF({pick_name('target_conditions', r.id)},IF(ATTACK_MELEE,{const('target_conditions', str(r.id), 'ac_vs_melee')},"
-            f"{const('target_conditions', str(r.id), 'ac_vs_ranged')}),0)"
-            for r in rules.table("target_conditions").rows
-        )
-    )
-    missile_barred = by_label("missile_range", "cannot_hit", pick_name("missile_range"))
-    missile = f"AND({applies('missile_range', by_label('missile_range', 'applies_to', pick_name('missile_range')))},{missile_barred})"
-    barred = any_of(rules, PICKERS, "cannot_hit", ("attack_barred",), before=(missile,))
-    cover_pick = pick_name("cover")
-    as_concealment = by_label("cover", "as_concealment", cover_pick)
-    cover_hit = (
-        f"IF({ruling_is('cover_values', 'as_concealment')},IF({empty(as_concealment)},0,{by_id('concealment', 'hit', as_concealment)}),"
-        f"SUM({by_label('cover', 'hit', cover_pick)}))"
-    )
-    concealment = by_label("concealment", "hit", pick_name("concealment"))
+    block = generic.block(rules)
     follow_total = (
         f"IF(ISNUMBER(ATTACK_FOLLOW_ROLL),ATTACK_FOLLOW_ROLL+IF({ruling_is('critical_follow_up_roll', 'add_modifiers')},"
         f'ATTACK_TOTAL_MODS,0),"")'
@@ -244,31 +201,27 @@ def attack_working_fields(rules: RuleSet) -> tuple[Field, ...]:
         f'IF({d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}="","ok",{d20_check("ATTACK_FOLLOW_ROLL", "FOLLOW ROLL")}))'
     )
     return (
-        attack_fields.kind_id_field(PICKERS, KIND_TABLE),
-        attack_fields.ranged_field(PICKERS, KIND_TABLE, "Melee attack", "melee"),
-        working_field("Concealment penalty", "ATTACK_CONCEALMENT_HIT", concealment),
-        working_field("Cover penalty", "ATTACK_COVER_HIT", cover_hit),
+        attack_fields.kind_id_field(attack_pickers(rules), KIND_TABLE),
         working_field(
-            "Roll modifier from the situation",
-            "ATTACK_SITUATION_HIT",
-            plus(
-                choice_hit(rules, "missile_range"),
-                choice_hit(rules, "two_weapon"),
-                f"IF({ruling_is('cover_concealment_together', 'add')},ATTACK_CONCEALMENT_HIT+ATTACK_COVER_HIT,"
-                "MIN(ATTACK_CONCEALMENT_HIT,ATTACK_COVER_HIT))",
-                situation_hit,
-                condition_hit,
-            ),
+            "Roll modifier from the situation", "ATTACK_SITUATION_HIT", situation_sum(rules, block, "hit")
         ),
-        working_field("Target AC change from the situation", "ATTACK_SITUATION_AC", target_ac),
+        working_field(
+            "Target AC change from the situation", "ATTACK_SITUATION_AC", situation_sum(rules, block, "ac")
+        ),
         working_field(
             "Damage modifier from the situation",
             "ATTACK_SITUATION_DAMAGE",
-            f"IF({ruling_is('stumble_penalty_scope', 'attack_rolls')},0,{condition_damage})",
+            situation_sum(rules, block, "damage"),
         ),
-        working_field("Damage multiplier", "ATTACK_DAMAGE_MULTIPLIER", f"PRODUCT({multiplier})"),
-        working_field("Non-lethal damage", "ATTACK_NON_LETHAL", f"OR({non_lethal})", flag=True),
-        working_field("Target cannot be hit", "ATTACK_BARRED", barred, flag=True),
+        working_field(
+            "Damage multiplier",
+            "ATTACK_DAMAGE_MULTIPLIER",
+            stage_product(rules, block, block.damage.multipliers[0], "damage_multiplier"),
+        ),
+        working_field("Non-lethal damage", "ATTACK_NON_LETHAL", non_lethal(rules), flag=True),
+        working_field(
+            "Target cannot be hit", "ATTACK_BARRED", kind_flag(rules, block, "cannot_hit"), flag=True
+        ),
         attack_fields.total_mods_field("ATTACK_SITUATION_HIT"),
         attack_fields.situation_ac_field("ATTACK_AC"),
         working_field("Rolls entered correctly", "ATTACK_ROLL_CHECK", roll_check),
@@ -323,15 +276,15 @@ RULING_IN_LABEL = re.compile(r"\s*\(ruling \w+\)")
 def toggle_help(rules: RuleSet, table: Table, row: Row) -> str:
     """What ticking ``row`` changes under the rulings in force: its numbers ("Attack roll -1"), its
     damage factor and the attacks it applies to (a column a ruling may switch off only when it is on)."""
+    adding = pickers.declared(rules)
+    read = pickers.ruled_values(rules, adding, table.id, row)  # a column by the ruling in force
+    variants = {
+        v for c in table.column_ids for v in pickers.ruled_variants(rules, adding, table.id, c).values()
+    }
     parts = [
-        f"{RULING_IN_LABEL.sub('', c.label)} {row[c.id]:+}"
+        f"{RULING_IN_LABEL.sub('', c.label)} {read[c.id]:+}"
         for c in table.columns
-        if c.type in ("int", "number") and row[c.id] and c.id != "damage_multiplier"
-        if not (
-            table.id == "attacker_conditions"
-            and c.id == "damage"
-            and not engine.condition_damage_counts(rules)
-        )
+        if c.type in ("int", "number") and c.id not in variants and read[c.id] and c.id != "damage_multiplier"
     ]
     if row.values.get("damage_multiplier", 1) != 1:
         parts.append(f"damage x{row['damage_multiplier']}")
@@ -354,21 +307,23 @@ def toggle_words(rules: RuleSet, table: Table, row: Row) -> tuple[str, str]:
 
 def effect(rules: RuleSet, table_id: str, row: Row) -> str:
     """What picking ``row`` changes: a choice against the table's first row, a toggle's own effect."""
-    if table_id in engine.ATTACK_TOGGLE_PICKERS:
+    if rules.table(table_id).picker == "toggle":
         return toggle_help(rules, rules.table(table_id), row)
     return choice_help(rules, table_id, row)
 
 
-PICKERS = Pickers(
-    engine.ATTACK_CHOICE_PICKERS,
-    engine.ATTACK_TOGGLE_PICKERS,
-    engine.default_choice,
-    effect=effect,
-    choice_words=choice_words,
-    toggle_words=toggle_words,
-    unnoted=frozenset({KIND_TABLE}),
-    toggle_note=by_ruling,
-)
+def attack_pickers(rules: RuleSet) -> Pickers:
+    """The Attack calculator's pickers: the block's ``modifiers`` tables, the choices first."""
+    return Pickers(
+        resolution_situation.picker_tables(rules, "choice"),
+        resolution_situation.picker_tables(rules, "toggle"),
+        engine.default_choice,
+        effect=effect,
+        choice_words=choice_words,
+        toggle_words=toggle_words,
+        unnoted=frozenset({KIND_TABLE}),
+        toggle_note=by_ruling,
+    )
 
 
 def resolution(rules: RuleSet) -> Formulas:
@@ -430,7 +385,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 ),
             ),
         ),
-        situation_section(rules, PICKERS),
+        situation_section(rules, attack_pickers(rules)),
         Section(
             "Before the roll",
             (

@@ -7,13 +7,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Resolution, Stage, TypedNumber, typed_numbers
+from pycalc.resolution_block import (
+    ANY,
+    MELEE,
+    RANGED,
+    Adding,
+    Resolution,
+    Stage,
+    TypedNumber,
+    possible,
+    typed_numbers,
+)
 from pycalc.resolution_situation import ATTACK_WORDS, kind_limited, stage_factor_column
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
-from pycalc.sheets.situation_cells import pick_name, ruled_value
-from pycalc.tables import RuleSet, Table
+from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
+from pycalc.tables import Row, RuleSet, Table
 
 
 def picker_tables(rules: RuleSet, block: Resolution) -> list[Table]:
@@ -65,6 +75,44 @@ def counts_when(
     return None if not found else found[0] if len(found) == 1 else f"AND({','.join(found)})"
 
 
+def in_force(item: object, wanted: object) -> str:
+    """TRUE while the rulings make a block value (``not_with``...) ``wanted``."""
+    return by_choice(item, lambda chosen: "TRUE" if chosen == wanted else "FALSE")
+
+
+def not_dropped(rules: RuleSet, block: Resolution, table: Table, row: Row) -> str | None:
+    """TRUE while a toggle row is not dropped by the ticked row it names in the ``not_with`` column
+    (``pycalc.pickers.not_with``); None: it never is."""
+    said = block.situation
+    conditions = [
+        f"NOT(AND({in_force(said.not_with, column)},{pick_name(table.id, str(named))}=TRUE))"
+        for column in dict.fromkeys(possible(said.not_with) if said else ())
+        if column is not None and (named := row.values.get(column)) and table.picker == "toggle"
+    ]
+    return ",".join(conditions) or None
+
+
+def also_terms(
+    rules: RuleSet,
+    block: Resolution,
+    table: Table,
+    counts: str,
+    named_of: Callable[[str], str],
+    term: Callable,
+) -> list[str]:
+    """The terms of the row a counted row also counts (``also_counts``), for each column the rulings may
+    name: ``named_of(column)`` is the named row's id (a formula); ``term(condition, value_of)``."""
+    said = block.situation
+    found = []
+    for column in dict.fromkeys(possible(said.also_counts) if said else ()):
+        if column is None or column not in table.column_ids:
+            continue
+        named = named_of(column)
+        condition = f'AND({counts},{in_force(said.also_counts, column)},{named}<>"")'
+        found.append(term(condition, partial(by_id, table.id, id_expr=named)))
+    return found
+
+
 def picked_terms(
     rules: RuleSet,
     block: Resolution,
@@ -72,12 +120,14 @@ def picked_terms(
     chosen: Callable[[str], str],
     ticked: Callable[[str, str], str],
     flag: str | None = None,
+    tables: Callable[[str], bool] = lambda table_id: True,
 ) -> list[str]:
     """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
     ``ticked(is_ticked, value)`` for each row of a toggle table, and for a row that counts only for
     some attack kinds (``situation``) ``ticked`` while it counts; a column the situation reads by
     ruling (``ruled``) is its variant while that choice is in force; with ``flag``, only rows that
-    tick that column give their value (0 otherwise)."""
+    tick that column give their value (0 otherwise). A toggle row a ticked row drops does not count
+    (``not_with``), a counted row adds the row it names (``also_counts``). Only ``tables`` that pass."""
     said = block.situation
     terms = []
 
@@ -88,7 +138,17 @@ def picked_terms(
             else f"IF({ruled_value(rules, said, table_id, flag, value_of)}=TRUE,{value},0)"
         )
 
+    def also(counts: str, named_of: Callable[[str], str]) -> list[str]:
+        def term(condition: str, value_of: Callable[[str], str]) -> str:
+            return ticked(
+                condition, flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
+            )
+
+        return also_terms(rules, block, table, counts, named_of, term)
+
     for table in picker_tables(rules, block):
+        if not tables(table.id):
+            continue
         if column not in table.column_ids or (flag is not None and flag not in table.column_ids):
             continue
         if table.picker == "choice":
@@ -96,13 +156,20 @@ def picked_terms(
             value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
             counts = counts_when(rules, block, table, value_of)
             terms.append(chosen(value) if counts is None else ticked(counts, value))
+            terms += also(counts or "TRUE", value_of)
             continue
         for row in table.rows:
             value_of = partial(const, table.id, str(row.id))
-            tick = f"{pick_name(table.id, str(row.id))}=TRUE"
-            counts = counts_when(rules, block, table, value_of)
+            conditions = [
+                f"{pick_name(table.id, str(row.id))}=TRUE",
+                counts_when(rules, block, table, value_of),
+                not_dropped(rules, block, table, row),
+            ]
+            counts = ",".join(c for c in conditions if c is not None)
+            counts = counts if len([c for c in conditions if c]) == 1 else f"AND({counts})"
             value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
-            terms.append(ticked(tick if counts is None else f"AND({tick},{counts})", value))
+            terms.append(ticked(counts, value))
+            terms += also(counts, lambda c, row=row: q(str(row.values.get(c) or "")))
     return terms
 
 
@@ -139,17 +206,58 @@ def typed_terms(rules: RuleSet, block: Resolution, part: str) -> list[str]:
     ]
 
 
-def rows_sum(rules: RuleSet, block: Resolution, column: str, flag: str | None = None) -> list[str]:
-    """A term per picked row's ``column`` (with ``flag``: of the rows that tick it)."""
+def rows_sum(
+    rules: RuleSet,
+    block: Resolution,
+    column: str,
+    flag: str | None = None,
+    tables: Callable[[str], bool] = lambda table_id: True,
+) -> list[str]:
+    """A term per picked row's ``column`` (with ``flag``: of the rows that tick it; of ``tables`` only)."""
     return picked_terms(
-        rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)", flag
+        rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)", flag, tables
     )
 
 
+def worse_tables(block: Resolution) -> tuple[str, ...]:
+    """Every table whose picked rows the rulings may add up as only the lowest (``worse_of``)."""
+    said = block.situation
+    choices = possible(said.worse_of) if said else []
+    return tuple(dict.fromkeys(t for tables in choices for t in tables or ()))
+
+
+def worse_sum(rules: RuleSet, block: Resolution, column: str) -> list[str]:
+    """The terms of the ``worse_of`` tables in ``column``: added up, or the lowest of them while the
+    rulings say so (choice tables: one term each)."""
+    apart = worse_tables(block)
+    if not apart:
+        return []
+    terms = {t: rows_sum(rules, block, column, tables=lambda table_id, t=t: table_id == t) for t in apart}
+
+    def added(tables: tuple[str, ...] | None) -> str:
+        lowest = [f"MIN({','.join(term for t in tables for term in terms[t])})"] if tables else []
+        rest = [term for t in apart if t not in (tables or ()) for term in terms[t]]
+        return "+".join(lowest + rest) or "0"
+
+    return [by_choice(block.situation.worse_of, added)]
+
+
+def plain_sum(rules: RuleSet, block: Resolution, column: str) -> str:
+    """What the picked rows and the typed numbers add up to in ``column``."""
+    apart = worse_tables(block)
+    rows = rows_sum(rules, block, column, tables=lambda table_id: table_id not in apart)
+    return "+".join(rows + worse_sum(rules, block, column) + typed_terms(rules, block, column)) or "0"
+
+
 def situation_sum(rules: RuleSet, block: Resolution, column: str) -> str:
-    """What the picked rows and the typed numbers add up to in ``column``
-    (``resolution_situation.picked_situation``)."""
-    return "+".join(rows_sum(rules, block, column) + typed_terms(rules, block, column)) or "0"
+    """What the picked rows and the typed numbers add up to in ``column``, with its columns for the
+    picked attack kind's word (``ac_ranged``; ``resolution_situation.picked_situation``)."""
+    terms = [plain_sum(rules, block, column)]
+    word = picked_kind(rules, block.situation)[1] if block.situation and block.situation.kind_table else None
+    for kind in ATTACK_WORDS if word else ():
+        limited = plain_sum(rules, block, kind_limited(column, kind))
+        terms += [] if limited == "0" else [f"IF({word}={q(kind)},{limited},0)"]
+    return "+".join(t for t in terms if t != "0") or "0"
 
 
 def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:

@@ -280,7 +280,7 @@ def combat17_condition(roll: Any) -> str:
 
 @xw.func
 @xw.arg("roll", doc="the 1d4 condition roll")
-@xw.arg("what", doc="hit, saves, dc_checks, init, ac_vs_melee or ac_vs_ranged")
+@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")
 @cell_safe
 def combat17_condition_modifier(roll: Any, what: Any) -> int:
     """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
