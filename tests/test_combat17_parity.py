@@ -16,13 +16,13 @@ from typing import Any
 import openpyxl
 import pytest
 
+from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import combat17 as c17
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.combat17 import CHARTS_SHEET, OTHER_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
-from pycalc.resolution_situation import picker_tables
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
 

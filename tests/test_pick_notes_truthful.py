@@ -13,11 +13,11 @@ import openpyxl
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 
+from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import combat17 as engine
 from pycalc.sheets.combat17 import pick_name, toggle_help
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.ruling_text import under
-from pycalc.resolution_situation import picker_tables
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("combat17")
