@@ -187,10 +187,12 @@ def counted_picks(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> tupl
 
 def worse_sum(cells: list[tuple[str, Mapping[str, Any]]], columns: Columns, worse: Iterable[str]) -> int:
     """A sum part over the counted rows: their ``columns`` added up, but of the rows of the tables
-    ``worse`` only the lowest value."""
+    ``worse`` that have the column only the lowest value."""
     apart = set(worse)
     added = [values.get(columns[t]) for t, values in cells if t in columns and t not in apart]
-    lowest = [whole_sum([values.get(columns[t])]) for t, values in cells if t in columns and t in apart]
+    lowest = [
+        whole_sum([values[columns[t]]]) for t, values in cells if t in apart and columns.get(t) in values
+    ]
     return whole_sum(added) + min(lowest, default=0)
 
 

@@ -108,6 +108,8 @@ def also_terms(
         if column is None or column not in table.column_ids:
             continue
         named = named_of(column)
+        if named == q(""):  # a toggle row that names none
+            continue
         condition = f'AND({counts},{in_force(said.also_counts, column)},{named}<>"")'
         found.append(term(condition, partial(by_id, table.id, id_expr=named)))
     return found
@@ -235,7 +237,8 @@ def worse_sum(rules: RuleSet, block: Resolution, column: str) -> list[str]:
     terms = {t: rows_sum(rules, block, column, tables=lambda table_id, t=t: table_id == t) for t in apart}
 
     def added(tables: tuple[str, ...] | None) -> str:
-        lowest = [f"MIN({','.join(term for t in tables for term in terms[t])})"] if tables else []
+        worse = [term for t in tables or () for term in terms[t]]
+        lowest = [f"MIN({','.join(worse)})"] if worse else []
         rest = [term for t in apart if t not in (tables or ()) for term in terms[t]]
         return "+".join(lowest + rest) or "0"
 
