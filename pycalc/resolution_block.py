@@ -71,9 +71,7 @@ DAMAGE_KEYS = {
 DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling's choice does to the picked rows
-SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled", "numbers", *ROW_RULES}
-# what a situation says beside a list of modifiers tables
-LISTED_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}
+SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}
 NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}
 NUMBER_PARTS = ("hit", "ac", "damage")  # the situation's sums a typed number may add to
 NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster's column of it

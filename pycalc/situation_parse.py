@@ -12,7 +12,6 @@ from typing import Any
 
 from pycalc.block_parser import BlockParser
 from pycalc.resolution_block import (
-    LISTED_KEYS,
     NONE,
     NUMBER_KEYS,
     NUMBER_OF,
@@ -26,61 +25,30 @@ from pycalc.table_files import LocatedDict, LocatedList
 
 
 class SituationParser(BlockParser):
-    """The situation's tables (``kind_table``), parts (``sums``, ``products``, ``flags``), ``only``,
-    ``ruled`` and ``gate``."""
+    """The situation beside a list of ``modifiers``: its attack kinds (``kind_table``, ``only``,
+    ``gate``), rulings (``ruled``), row rules (``not_with``, ``also_counts``, ``worse_of``) and typed
+    numbers."""
 
     def situation_table(self, raw: Any, line: int, what: str, column: str | None = None) -> str:
         table = self.check.ident(raw, line, what)
         self.uses.situation.append((table, column, line, what))
         return table
 
-    def situation_parts(self, raw: Any, line: int, what: str) -> dict[str, dict[str, str]]:
-        """``part: {table: column}``, or ``part: [table, ...]`` for each table's column of the part's name."""
-        data = self.check.mapping(raw, line, what) or LocatedDict()
-        parts: dict[str, dict[str, str]] = {}
-        for part, given in data.items():
-            part_line, about = data.value_lines[part], f"{what}.{part}"
-            name = self.check.ident(part, data.key_lines[part], f"{what} part")
-            if isinstance(given, LocatedList):
-                items = [(t, name, item_line) for t, item_line in zip(given, given.item_lines, strict=True)]
-            elif isinstance(given, LocatedDict):
-                items = [(t, given[t], given.value_lines[t]) for t in given]
-                items = [
-                    (t, self.check.ident(c, item_line, f"{about}.{t} column"), item_line)
-                    for t, c, item_line in items
-                ]
-            else:
-                self.check.fail(
-                    part_line, f"{about} must be a list of picker table ids or a mapping table: column"
-                )
-                continue
-            parts[name] = {
-                self.situation_table(table, item_line, f"{about} table", column): column
-                for table, column, item_line in items
-            }
-        return parts
-
     def situation(self, raw: Any, line: int, what: str, modifiers: Any = OWN) -> Adding | None:
-        """With ``modifiers: own`` every key; beside a list of ``modifiers`` tables (which add up by
-        column name) only the gates and rulings, over tables of that list."""
+        """Beside a list of ``modifiers`` tables (which add up by column name): the gates, the rulings
+        and the row rules over tables of that list, and the numbers typed beside them."""
         data = self.check.mapping(raw, line, what)
         if data is None:
             return None
-        listed = modifiers != OWN
-        if listed:
-            self.listed_only(data, modifiers, what)
-        else:
-            self.check.keys(data, SITUATION_KEYS, set(), what)
+        if modifiers == OWN:
+            self.check.fail(line, f"{what} is read only beside a list of modifiers tables")
+            return None
+        self.listed_only(data, modifiers, what)
         kind_table = None
         if "kind_table" in data:
             kind_table = self.situation_table(
                 data["kind_table"], data.value_lines["kind_table"], f"{what}.kind_table"
             )
-        parts = {
-            key: self.situation_parts(data[key], data.value_lines[key], f"{what}.{key}")
-            for key in ("sums", "products", "flags")
-            if key in data
-        }
         only = self.check.mapping(
             data.get("only", LocatedDict()), data.value_lines.get("only", line), f"{what}.only"
         )
@@ -104,29 +72,19 @@ class SituationParser(BlockParser):
             )
         numbers: tuple[TypedNumber, ...] = ()
         if "numbers" in data:
-            numbers_line = data.value_lines["numbers"]
-            if listed:
-                numbers = self.typed_numbers(data["numbers"], numbers_line, f"{what}.numbers")
-            else:
-                self.check.fail(
-                    numbers_line, f"{what}.numbers is read only beside a list of modifiers tables"
-                )
+            numbers = self.typed_numbers(data["numbers"], data.value_lines["numbers"], f"{what}.numbers")
         not_with = self.get(data, "not_with", self.row_column, what)
         also_counts = self.get(data, "also_counts", self.row_column, what)
         worse_of = self.get(data, "worse_of", self.worse_tables, what)
         gate = self.column_id(data, "gate", what)
         if gate is not None:
             named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))
-            if listed:
-                named += tuple(table for table, _ in self.uses.pickers)
+            named += tuple(table for table, _ in self.uses.pickers)
             self.uses.situation_gate.append(
                 (gate, named, kind_table, data.value_lines["gate"], f"{what}.gate")
             )
         return Adding(
             kind_table=kind_table,
-            sums=parts.get("sums", {}),
-            products=parts.get("products", {}),
-            flags=parts.get("flags", {}),
             only={str(table): str(kind) for table, kind in (only or {}).items()},
             gate=gate,
             ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},
@@ -204,11 +162,6 @@ class SituationParser(BlockParser):
         each over tables of that list."""
         gates = {"only", "gate"} & set(data)
         self.check.keys(data, SITUATION_KEYS, {"kind_table"} if gates else set(), what)
-        for key in sorted(set(data) & SITUATION_KEYS - LISTED_KEYS):
-            self.check.fail(
-                data.key_lines[key],
-                f"{what}.{key} is read only with modifiers: own (listed tables add up by column name)",
-            )
         listed = set(modifiers) if isinstance(modifiers, LocatedList) else set()
         named = [("kind_table", data.get("kind_table"), data.value_lines.get("kind_table", data.line))]
         for key in ("only", "ruled"):

@@ -252,7 +252,15 @@ CASES = [
         "    gate: applies_to\n",
         "    gate: applies_to\n    sums: {hit: [cover]}\n",
         "    sums:",
-        "resolution.situation.sums is read only with modifiers: own",
+        "unknown key 'sums' in resolution.situation",
+    ),
+    (
+        "combat17",
+        "  modifiers: [attack_kind, missile_range, concealment, cover, two_weapon, attack_situation, attacker_conditions,\n"
+        "    target_conditions, attack_barred]\n",
+        "  modifiers: own\n",
+        "    kind_table: attack_kind",
+        "resolution.situation is read only beside a list of modifiers tables",
     ),
     (
         "cnc",
@@ -317,7 +325,7 @@ def test_tables_readme_documents_every_key_and_word_of_the_block():
     keys = set(rb.TOP_KEYS) | {f"damage.{k}" for k in rb.DAMAGE_KEYS} | set(rb.FORMULA_KEYS)
     keys |= {f"fumble.{k}" for k in rb.FUMBLE_KEYS - {"special", "plain_unless_special"}}
     keys |= {f"critical.{k}" for k in rb.CRITICAL_KEYS} | {f"effect.{k}" for k in rb.EFFECT_KEYS}
-    keys |= {f"situation.{k}" for k in rb.LISTED_KEYS} | set(rb.NUMBER_KEYS) | set(rb.NUMBER_PARTS)
+    keys |= {f"situation.{k}" for k in rb.SITUATION_KEYS} | set(rb.NUMBER_KEYS) | set(rb.NUMBER_PARTS)
     keys |= set(rb.NEED_RANGE_KEYS) | {
         "highest_of",
         "lowest_of",
