@@ -255,10 +255,11 @@ class TypedNumber:
 
 @dataclass(frozen=True)
 class Adding:
-    """How a calculator's picked rows add up to its situation (``situation:``, read by
-    ``pycalc.pickers.added_up``): each part names the column each picker table gives it; ``only`` and a
-    row's ``gate`` column name the attack kind it counts for (``melee``, ``ranged`` or a kind's id;
-    ``any`` or empty: every attack)."""
+    """How a calculator's picked rows add up to its situation (read by ``pycalc.pickers.added_up``):
+    each part names the column each picker table gives it (every listed table's column of the part's
+    name, ``resolution_situation.modifiers_adding``; spelljammer's own in Python); the rest is the
+    block's ``situation:``: ``only`` and a row's ``gate`` column name the attack kind it counts for
+    (``melee``, ``ranged`` or a kind's id; ``any`` or empty: every attack)."""
 
     kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)
     sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added
