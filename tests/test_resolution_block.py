@@ -340,3 +340,18 @@ def test_tables_readme_documents_every_key_and_word_of_the_block():
     words |= set(rb.CRITICAL_MODES + rb.SCOPES + rb.ROUNDINGS + rb.PENALTY_FROM) | {"own", "none"}
     missing = sorted(k for k in keys | words if f"`{k}`" not in section and f"`{k}:" not in section)
     assert not missing, missing
+
+
+def test_a_row_naming_a_missing_row_in_a_row_rule_column_is_reported(tmp_path: Path):
+    folder = tmp_path / "combat17"
+    shutil.copytree(FOLDERS["combat17"], folder)
+    missiles = folder / "range_missiles.yaml"
+    missiles.write_text(
+        missiles.read_text().replace("also_under_add: within_5ft\n", "also_under_add: within_5_ft\n")
+    )
+    with pytest.raises(TableError) as caught:
+        load_folder(folder)
+    assert any(
+        "missile_range row 'within_5ft_unaware'" in str(p) and "names no row 'within_5_ft'" in str(p)
+        for p in caught.value.problems
+    ), [str(p) for p in caught.value.problems]

@@ -110,9 +110,15 @@ def also_terms(
         named = named_of(column)
         if named == q(""):  # a toggle row that names none
             continue
-        condition = f'AND({counts},{in_force(said.also_counts, column)},{named}<>"")'
-        found.append(term(condition, partial(by_id, table.id, id_expr=named)))
+        condition = f"AND({counts},{in_force(said.also_counts, column)},LEN({named})>0)"
+        found.append(term(condition, partial(named_value, table.id, named)))
     return found
+
+
+def named_value(table_id: str, named: str, column: str) -> str:
+    """``column`` of the row whose id ``named`` is (a formula); empty where it names none (no MATCH
+    error inside an AND, which works out every argument)."""
+    return f'IF(LEN({named})=0,"",{by_id(table_id, column, named)})'
 
 
 def picked_terms(
