@@ -637,7 +637,7 @@ def combat17_condition(roll):
 
 @func
 @arg('roll', doc='the 1d4 condition roll')
-@arg('what', doc='hit, saves, dc_checks, init, ac_vs_melee or ac_vs_ranged')
+@arg('what', doc='hit, saves, dc_checks, init, ac_melee or ac_ranged')
 def combat17_condition_modifier(roll, what):
     """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
     return _udfs['combat17'].combat17_condition_modifier(roll, what)
@@ -1661,6 +1661,9 @@ _SOURCES = {
         '    situation_gate: list[tuple[str, tuple[str, ...], str | None, int, str]] = field(default_factory=list)\n'
         '    situation_rulings: list[tuple[str, int, str]] = field(default_factory=list)\n'
         "    number_flags: list[tuple[str, int, str]] = field(default_factory=list)  # (a typed number's when, ...)\n"
+        '    row_columns: list[tuple[str, int, str]] = field(\n'
+        '        default_factory=list\n'
+        "    )  # (not_with's or also_counts' column, ...)\n"
         '    chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)\n'
         '\n'
         '\n'
@@ -3016,7 +3019,7 @@ _SOURCES = {
         'from typing import Any\n'
         '\n'
         'from pycalc.errors import not_in_list\n'
-        'from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns\n'
+        'from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, value\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import Row, RuleSet, Table\n'
         '\n'
@@ -3152,26 +3155,62 @@ _SOURCES = {
         '    return frozenset(table_id for table_id, only in adding.only.items() if only == kind)\n'
         '\n'
         '\n'
-        'def counted_picks(adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:\n'
+        'def not_with(rules: RuleSet, adding: Adding, picks: list[Pick]) -> list[Pick]:\n'
+        '    """The picks less each row that names another picked row of its table in the column ``not_with``\n'
+        '    (while the rulings put one in force)."""\n'
+        '    column = value(rules, adding.not_with)\n'
+        '    if column is None:\n'
+        '        return picks\n'
+        '    ids = {(table_id, row.id) for table_id, row in picks}\n'
+        '    return [(t, row) for t, row in picks if (t, row.values.get(column)) not in ids]\n'
+        '\n'
+        '\n'
+        'def also_counted(rules: RuleSet, adding: Adding, counted: list[Pick]) -> list[Pick]:\n'
+        '    """The counted picks, each followed by the row of its table it names in the column ``also_counts``\n'
+        '    (while the rulings put one in force)."""\n'
+        '    column = value(rules, adding.also_counts)\n'
+        '    if column is None:\n'
+        '        return counted\n'
+        '    found = []\n'
+        '    for table_id, row in counted:\n'
+        '        named = row.values.get(column)\n'
+        '        found += [(table_id, row)] + ([(table_id, rules.table(table_id).entry(str(named)))] if named else [])\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def counted_picks(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:\n'
         '    """The picked attack kind\'s words and the picked rows (the kind table\'s among them) that count\n'
-        '    for it."""\n'
-        '    found = list(picks)\n'
+        '    for it, with the rows they also count (``not_with``, ``also_counts``)."""\n'
+        '    found = not_with(rules, adding, list(picks))\n'
         '    kind = next((row for table_id, row in found if table_id == adding.kind_table), None)\n'
         '    kinds = frozenset() if kind is None else attack_kinds(kind)\n'
-        '    return kinds, [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]\n'
+        '    counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]\n'
+        '    return kinds, also_counted(rules, adding, counted)\n'
+        '\n'
+        '\n'
+        'def worse_sum(cells: list[tuple[str, Mapping[str, Any]]], columns: Columns, worse: Iterable[str]) -> int:\n'
+        '    """A sum part over the counted rows: their ``columns`` added up, but of the rows of the tables\n'
+        '    ``worse`` that have the column only the lowest value."""\n'
+        '    apart = set(worse)\n'
+        '    added = [values.get(columns[t]) for t, values in cells if t in columns and t not in apart]\n'
+        '    lowest = [\n'
+        '        whole_sum([values[columns[t]]]) for t, values in cells if t in apart and columns.get(t) in values\n'
+        '    ]\n'
+        '    return whole_sum(added) + min(lowest, default=0)\n'
         '\n'
         '\n'
         'def added_up(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> Totals:\n'
         '    """The picked rows (``picked``, the kind table\'s among them) added up as ``adding`` declares."""\n'
-        '    kinds, counted = counted_picks(adding, picks)\n'
+        '    kinds, counted = counted_picks(rules, adding, picks)\n'
         '    cells = [(table_id, ruled_values(rules, adding, table_id, row)) for table_id, row in counted]\n'
+        '    worse = value(rules, adding.worse_of) or ()\n'
         '\n'
         '    def given(columns: Columns) -> list[Any]:\n'
         '        return [values.get(columns[table_id]) for table_id, values in cells if table_id in columns]\n'
         '\n'
         '    return Totals(\n'
         '        kinds,\n'
-        '        {part: whole_sum(given(columns)) for part, columns in adding.sums.items()},\n'
+        '        {part: worse_sum(cells, columns, worse) for part, columns in adding.sums.items()},\n'
         '        {\n'
         '            part: math.prod((Fraction(str(v)) for v in given(columns) if v is not None), start=Fraction(1))\n'
         '            for part, columns in adding.products.items()\n'
@@ -3633,9 +3672,8 @@ _SOURCES = {
         '}\n'
         'DAMAGE_KEYS |= {"multipliers"}\n'
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
-        'SITUATION_KEYS = {"kind_table", "sums", "products", "flags", "only", "gate", "ruled", "numbers"}\n'
-        '# what a situation says beside a list of modifiers tables\n'
-        'LISTED_KEYS = {"kind_table", "only", "gate", "ruled", "numbers"}\n'
+        'ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling\'s choice does to the picked rows\n'
+        'SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}\n'
         'NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}\n'
         'NUMBER_PARTS = ("hit", "ac", "damage")  # the situation\'s sums a typed number may add to\n'
         'NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster\'s column of it\n'
@@ -3819,10 +3857,11 @@ _SOURCES = {
         '\n'
         '@dataclass(frozen=True)\n'
         'class Adding:\n'
-        '    """How a calculator\'s picked rows add up to its situation (``situation:``, read by\n'
-        '    ``pycalc.pickers.added_up``): each part names the column each picker table gives it; ``only`` and a\n'
-        "    row's ``gate`` column name the attack kind it counts for (``melee``, ``ranged`` or a kind's id;\n"
-        '    ``any`` or empty: every attack)."""\n'
+        '    """How a calculator\'s picked rows add up to its situation (read by ``pycalc.pickers.added_up``):\n'
+        "    each part names the column each picker table gives it (every listed table's column of the part's\n"
+        "    name, ``resolution_situation.modifiers_adding``; spelljammer's own in Python); the rest is the\n"
+        "    block's ``situation:``: ``only`` and a row's ``gate`` column name the attack kind it counts for\n"
+        '    (``melee``, ``ranged`` or a kind\'s id; ``any`` or empty: every attack)."""\n'
         '\n'
         '    kind_table: str | None = None  # the choice table of attack kinds (None: one kind of attack)\n'
         '    sums: Mapping[str, Columns] = field(default_factory=dict)  # part -> the picked values added\n'
@@ -3832,6 +3871,12 @@ _SOURCES = {
         "    gate: str | None = None  # a row's column naming the kind it counts for\n"
         '    ruled: Mapping[str, str] = field(default_factory=dict)  # table id -> ruling: <column>_<choice>\n'
         '    numbers: tuple[TypedNumber, ...] = ()  # typed beside the pickers (listed modifiers only)\n'
+        '    # each a value or ByRuling (None: not in force): a column, a picked row that names another picked row\n'
+        '    # of its table in it does not count (not_with); a column, a counted row counts the row of its table\n'
+        '    # it names too (also_counts); tables, of whose picked rows each sum takes only the lowest (worse_of)\n'
+        '    not_with: Any = None\n'
+        '    also_counts: Any = None\n'
+        '    worse_of: Any = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -5121,6 +5166,12 @@ _SOURCES = {
         '    return {str(row.id) for row in table.rows} if table else set()\n'
         '\n'
         '\n'
+        'def gated_table(uses: Uses, table: Table) -> bool:\n'
+        '    """Whether the situation counts a table\'s rows for some attack kinds only (``only``, a gate column)."""\n'
+        '    only = any(what.endswith(".only table") and t == table.id for t, _, _, what in uses.situation)\n'
+        '    return only or any(gate in table.column_ids for gate, _, _, _, _ in uses.situation_gate)\n'
+        '\n'
+        '\n'
         'def _situation_problems(\n'
         '    file: str, uses: Uses, tables: Mapping[str, Table], rulings: Mapping[str, Ruling]\n'
         ') -> list[TableProblem]:\n'
@@ -5138,6 +5189,12 @@ _SOURCES = {
         '        elif what.endswith(".kind_table") and table.picker != "choice":\n'
         '            problems.append(\n'
         '                TableProblem(file, line, f"{what}: {table_id!r} must be a choice picker (one kind)")\n'
+        '            )\n'
+        '        elif ".worse_of" in what and (table.picker != "choice" or gated_table(uses, table)):\n'
+        '            problems.append(\n'
+        '                TableProblem(\n'
+        '                    file, line, f"{what}: {table_id!r} must be a choice picker that counts for every attack"\n'
+        '                )\n'
         '            )\n'
         '    for kind_table, kind, line, what in uses.situation_kinds:\n'
         '        problem = _kind_problem(tables.get(kind_table or ""), kind)\n'
@@ -5169,6 +5226,21 @@ _SOURCES = {
         '                    file, line, f"{what}: no table of resolution.modifiers has a true/false column {column!r}"\n'
         '                )\n'
         '            )\n'
+        '    situated = listed + [tables[t] for t, _, _, _ in uses.situation if t in tables]\n'
+        '    for column, line, what in uses.row_columns:\n'
+        '        if not any(column in table.column_ids for table in situated):\n'
+        '            problems.append(\n'
+        '                TableProblem(file, line, f"{what}: no table of the situation has a column {column!r}")\n'
+        '            )\n'
+        '        for table in dict.fromkeys(t for t in situated if column in t.column_ids):\n'
+        '            ids = {row.id for row in table.rows}\n'
+        '            problems += [\n'
+        '                TableProblem(\n'
+        '                    file, line, f"{what}: {table.id} row {row.id!r} at line {row.line} names no row {named!r}"\n'
+        '                )\n'
+        '                for row in table.rows\n'
+        '                if (named := row.values.get(column)) not in (None, "") and named not in ids\n'
+        '            ]\n'
         '    for ruling, line, what in uses.situation_rulings:\n'
         '        if ruling not in rulings:\n'
         '            problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))\n'
@@ -5415,9 +5487,17 @@ _SOURCES = {
         'ATTACK_WORDS = (MELEE, RANGED)\n'
         '\n'
         '\n'
-        'def kind_limited(flag: str, word: str) -> str:\n'
-        '    """The column that ticks a situation ``flag`` only for an attack of that kind (``auto_hit_melee``)."""\n'
-        '    return f"{flag}_{word}"\n'
+        'def kind_limited(column: str, word: str) -> str:\n'
+        '    """The column that gives a situation flag or sum only for an attack of that kind (``auto_hit_melee``,\n'
+        '    ``ac_ranged``)."""\n'
+        '    return f"{column}_{word}"\n'
+        '\n'
+        '\n'
+        'def kind_sum(totals: pickers.Totals, part: str) -> int:\n'
+        '    """A sum part with its columns for the picked kind\'s word (``ac_ranged``)."""\n'
+        '    return totals.sums[part] + sum(\n'
+        '        totals.sums[kind_limited(part, w)] for w in ATTACK_WORDS if w in totals.kinds\n'
+        '    )\n'
         '\n'
         '\n'
         'def situation_flag(totals: pickers.Totals, flag: str) -> bool:\n'
@@ -5446,6 +5526,7 @@ _SOURCES = {
         '    products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]\n'
         '    declared = block(rules).situation or pickers.Adding()\n'
         '    limited = [kind_limited(flag, word) for flag in SITUATION_FLAGS for word in ATTACK_WORDS]\n'
+        '    kind_limited_sums = [kind_limited(part, word) for part in NUMBER_PARTS for word in ATTACK_WORDS]\n'
         '    flags = [*SITUATION_FLAGS, *limited, *(stage_round_up_column(name) for name in stages)]\n'
         '    flags += [number.when for number in declared.numbers if number.when is not None]\n'
         '    flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]\n'
@@ -5455,7 +5536,10 @@ _SOURCES = {
         '        gate=declared.gate,\n'
         '        ruled=declared.ruled,\n'
         '        numbers=declared.numbers,\n'
-        '        sums={column: dict.fromkeys(tables, column) for column in SUMS},\n'
+        '        not_with=declared.not_with,\n'
+        '        also_counts=declared.also_counts,\n'
+        '        worse_of=declared.worse_of,\n'
+        '        sums={column: dict.fromkeys(tables, column) for column in (*SUMS, *kind_limited_sums)},\n'
         '        products={column: dict.fromkeys(tables, column) for column in products},\n'
         '        flags={column: dict.fromkeys(tables, column) for column in dict.fromkeys(flags)},\n'
         '    )\n'
@@ -5539,12 +5623,12 @@ _SOURCES = {
         '    typed = typed_sums(rules, adding, totals, numbers or {})\n'
         '    stages = block(rules).damage.multipliers\n'
         '    return Situation(\n'
-        '        hit=totals.sums["hit"] + typed["hit"],\n'
+        '        hit=kind_sum(totals, "hit") + typed["hit"],\n'
         '        hit_dice=tuple(\n'
         '            dice for _, row in totals.counted if (dice := roll_dice(row.values.get("hit"))) is not None\n'
         '        ),\n'
-        '        ac=totals.sums["ac"] + typed["ac"],\n'
-        '        damage=totals.sums["damage"] + typed["damage"],\n'
+        '        ac=kind_sum(totals, "ac") + typed["ac"],\n'
+        '        damage=kind_sum(totals, "damage") + typed["damage"],\n'
         '        own_ac=totals.sums["own_ac"],\n'
         '        multiplier=totals.products["damage_multiplier"],\n'
         '        multipliers={stage.name: stage_factor(rules, stage, totals) for stage in stages},\n'
@@ -7022,7 +7106,7 @@ _SOURCES = {
         'from typing import Any\n'
         '\n'
         'from pycalc import dice as dice_module\n'
-        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results\n'
+        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll\n'
         'from pycalc.errors import RuleError, not_in_list\n'
@@ -7045,8 +7129,6 @@ _SOURCES = {
         'TARGET, ATTACKER = "Target", "Attacker"\n'
         'CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"\n'
         '\n'
-        'ATTACK_CHOICE_PICKERS = ("attack_kind", "missile_range", "concealment", "cover", "two_weapon")\n'
-        'ATTACK_TOGGLE_PICKERS = ("attack_situation", "attacker_conditions", "target_conditions", "attack_barred")\n'
         'ANY_ATTACK = pickers.ANY\n'
         'SITUATION_STAGE = "situation"  # the block\'s damage multiplier stage the ticked situations fill\n'
         'NO_DICE = dice_module.Dice(0, 0, 0)\n'
@@ -7194,59 +7276,26 @@ _SOURCES = {
         '    barred: bool\n'
         '\n'
         '\n'
-        'def cover_hit(rules: RuleSet, cover: Row) -> int:\n'
-        '    if rules.ruling("cover_values") == "as_concealment":\n'
-        '        name = cover["as_concealment"]\n'
-        '        return rules.table("concealment").value(name, "hit") if name else 0\n'
-        '    return cover["hit"] or 0\n'
-        '\n'
-        '\n'
-        'def condition_damage_counts(rules: RuleSet) -> bool:\n'
-        '    """Whether an attacker\'s condition\'s damage column (the Stumble\'s -1) applies to damage too."""\n'
-        '    return rules.ruling("stumble_penalty_scope") != "attack_rolls"\n'
-        '\n'
-        '\n'
-        'def not_combined(rules: RuleSet, picks: list[pickers.Pick]) -> list[pickers.Pick]:\n'
-        '    """The picks less a ticked situation whose not_with is ticked too (ruling parting_shot_from_behind)."""\n'
-        '    if rules.ruling("parting_shot_from_behind") != "not_combined":\n'
-        '        return picks\n'
-        '    ticked = {row.id for table_id, row in picks if table_id == "attack_situation"}\n'
-        '    return [\n'
-        '        (t, row) for t, row in picks if t != "attack_situation" or row.values.get("not_with") not in ticked\n'
-        '    ]\n'
-        '\n'
-        '\n'
-        'def also_under_hit(rules: RuleSet, picks: list[pickers.Pick], kinds: frozenset[str]) -> int:\n'
-        '    """The hit of the row a counted pick also falls under (ruling missile_engaged_unaware)."""\n'
-        '    if rules.ruling("missile_engaged_unaware") != "add":\n'
-        '        return 0\n'
-        '    return sum(\n'
-        '        rules.table(table_id).value(also, "hit")\n'
-        '        for table_id, row in picks\n'
-        '        if (also := row.values.get("also_under_add"))\n'
-        '        and pickers.counts(pickers.declared(rules), kinds, table_id, row)\n'
-        '    )\n'
+        'def non_lethal(rules: RuleSet, inputs: AttackInputs) -> bool:\n'
+        '    """Whether a pick that counts for the attack\'s kind deals non-lethal damage (Flat of the blade)."""\n'
+        '    tables = resolution_situation.modifier_tables(rules)\n'
+        '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, tables)\n'
+        '    _, counted = pickers.counted_picks(rules, pickers.declared(rules), picks)\n'
+        '    return pickers.flagged((row for _, row in counted), "non_lethal")\n'
         '\n'
         '\n'
         'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    """Everything the pickers add: to the roll, to the target\'s AC, to and times the damage."""\n'
-        '    tables = ATTACK_CHOICE_PICKERS + ATTACK_TOGGLE_PICKERS\n'
-        '    picks = not_combined(rules, pickers.picked(rules, inputs.choices, inputs.toggles, tables))\n'
-        '    totals = pickers.added_up(rules, pickers.declared(rules), picks)\n'
-        '    kind_row = chosen_row(rules, inputs.choices, "attack_kind")\n'
-        '    concealment = chosen_row(rules, inputs.choices, "concealment")["hit"]\n'
-        '    cover = cover_hit(rules, chosen_row(rules, inputs.choices, "cover"))\n'
-        '    together = rules.ruling("cover_concealment_together") == "add"\n'
-        '    hit = totals.sums["hit"] + also_under_hit(rules, picks, totals.kinds)\n'
-        '    hit += concealment + cover if together else min(concealment, cover)\n'
+        '    """Everything the pickers add: to the roll, to the target\'s AC, to and times the damage\n'
+        '    (``resolution_situation.picked_situation``), with the attack\'s kind and what is non-lethal."""\n'
+        '    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)\n'
         '    return Situation(\n'
-        '        kind=str(kind_row.id),\n'
-        '        hit=hit,\n'
-        '        ac=totals.sums["ac_vs_melee" if kind_row["melee"] else "ac_vs_ranged"],\n'
-        '        damage=totals.sums["damage"] if condition_damage_counts(rules) else 0,\n'
-        '        multiplier=totals.products["multiplier"],\n'
-        '        non_lethal=totals.flags["non_lethal"],\n'
-        '        barred=totals.flags["barred"],\n'
+        '        kind=str(chosen_row(rules, inputs.choices, "attack_kind").id),\n'
+        '        hit=picked.hit,\n'
+        '        ac=picked.ac,\n'
+        '        damage=picked.damage,\n'
+        '        multiplier=picked.multiplier,\n'
+        '        non_lethal=non_lethal(rules, inputs),\n'
+        '        barred=picked.cannot_hit,\n'
         '    )\n'
         '\n'
         '\n'
@@ -7439,8 +7488,8 @@ _SOURCES = {
         '    "CONDITION_SAVES": ("attacker_conditions", "when_attacking", "saves"),\n'
         '    "CONDITION_DC_CHECKS": ("attacker_conditions", "when_attacking", "dc_checks"),\n'
         '    "CONDITION_INIT": ("attacker_conditions", "when_attacking", "init"),\n'
-        '    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_vs_melee"),\n'
-        '    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_vs_ranged"),\n'
+        '    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_melee"),\n'
+        '    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_ranged"),\n'
         '}\n'
         'CONDITION_OUTPUTS = ("CONDITION_NAME", "CONDITION_EFFECT", "CONDITION_DISARMED", *CONDITION_COLUMNS)\n'
         '\n'
@@ -8938,7 +8987,6 @@ _SOURCES = {
         '\n'
         'from pycalc.block_parser import BlockParser\n'
         'from pycalc.resolution_block import (\n'
-        '    LISTED_KEYS,\n'
         '    NONE,\n'
         '    NUMBER_KEYS,\n'
         '    NUMBER_OF,\n'
@@ -8952,61 +9000,30 @@ _SOURCES = {
         '\n'
         '\n'
         'class SituationParser(BlockParser):\n'
-        '    """The situation\'s tables (``kind_table``), parts (``sums``, ``products``, ``flags``), ``only``,\n'
-        '    ``ruled`` and ``gate``."""\n'
+        '    """The situation beside a list of ``modifiers``: its attack kinds (``kind_table``, ``only``,\n'
+        '    ``gate``), rulings (``ruled``), row rules (``not_with``, ``also_counts``, ``worse_of``) and typed\n'
+        '    numbers."""\n'
         '\n'
         '    def situation_table(self, raw: Any, line: int, what: str, column: str | None = None) -> str:\n'
         '        table = self.check.ident(raw, line, what)\n'
         '        self.uses.situation.append((table, column, line, what))\n'
         '        return table\n'
         '\n'
-        '    def situation_parts(self, raw: Any, line: int, what: str) -> dict[str, dict[str, str]]:\n'
-        '        """``part: {table: column}``, or ``part: [table, ...]`` for each table\'s column of the part\'s name."""\n'
-        '        data = self.check.mapping(raw, line, what) or LocatedDict()\n'
-        '        parts: dict[str, dict[str, str]] = {}\n'
-        '        for part, given in data.items():\n'
-        '            part_line, about = data.value_lines[part], f"{what}.{part}"\n'
-        '            name = self.check.ident(part, data.key_lines[part], f"{what} part")\n'
-        '            if isinstance(given, LocatedList):\n'
-        '                items = [(t, name, item_line) for t, item_line in zip(given, given.item_lines, strict=True)]\n'
-        '            elif isinstance(given, LocatedDict):\n'
-        '                items = [(t, given[t], given.value_lines[t]) for t in given]\n'
-        '                items = [\n'
-        '                    (t, self.check.ident(c, item_line, f"{about}.{t} column"), item_line)\n'
-        '                    for t, c, item_line in items\n'
-        '                ]\n'
-        '            else:\n'
-        '                self.check.fail(\n'
-        '                    part_line, f"{about} must be a list of picker table ids or a mapping table: column"\n'
-        '                )\n'
-        '                continue\n'
-        '            parts[name] = {\n'
-        '                self.situation_table(table, item_line, f"{about} table", column): column\n'
-        '                for table, column, item_line in items\n'
-        '            }\n'
-        '        return parts\n'
-        '\n'
         '    def situation(self, raw: Any, line: int, what: str, modifiers: Any = OWN) -> Adding | None:\n'
-        '        """With ``modifiers: own`` every key; beside a list of ``modifiers`` tables (which add up by\n'
-        '        column name) only the gates and rulings, over tables of that list."""\n'
+        '        """Beside a list of ``modifiers`` tables (which add up by column name): the gates, the rulings\n'
+        '        and the row rules over tables of that list, and the numbers typed beside them."""\n'
         '        data = self.check.mapping(raw, line, what)\n'
         '        if data is None:\n'
         '            return None\n'
-        '        listed = modifiers != OWN\n'
-        '        if listed:\n'
-        '            self.listed_only(data, modifiers, what)\n'
-        '        else:\n'
-        '            self.check.keys(data, SITUATION_KEYS, set(), what)\n'
+        '        if modifiers == OWN:\n'
+        '            self.check.fail(line, f"{what} is read only beside a list of modifiers tables")\n'
+        '            return None\n'
+        '        self.listed_only(data, modifiers, what)\n'
         '        kind_table = None\n'
         '        if "kind_table" in data:\n'
         '            kind_table = self.situation_table(\n'
         '                data["kind_table"], data.value_lines["kind_table"], f"{what}.kind_table"\n'
         '            )\n'
-        '        parts = {\n'
-        '            key: self.situation_parts(data[key], data.value_lines[key], f"{what}.{key}")\n'
-        '            for key in ("sums", "products", "flags")\n'
-        '            if key in data\n'
-        '        }\n'
         '        only = self.check.mapping(\n'
         '            data.get("only", LocatedDict()), data.value_lines.get("only", line), f"{what}.only"\n'
         '        )\n'
@@ -9030,30 +9047,48 @@ _SOURCES = {
         '            )\n'
         '        numbers: tuple[TypedNumber, ...] = ()\n'
         '        if "numbers" in data:\n'
-        '            numbers_line = data.value_lines["numbers"]\n'
-        '            if listed:\n'
-        '                numbers = self.typed_numbers(data["numbers"], numbers_line, f"{what}.numbers")\n'
-        '            else:\n'
-        '                self.check.fail(\n'
-        '                    numbers_line, f"{what}.numbers is read only beside a list of modifiers tables"\n'
-        '                )\n'
+        '            numbers = self.typed_numbers(data["numbers"], data.value_lines["numbers"], f"{what}.numbers")\n'
+        '        not_with = self.get(data, "not_with", self.row_column, what)\n'
+        '        also_counts = self.get(data, "also_counts", self.row_column, what)\n'
+        '        worse_of = self.get(data, "worse_of", self.worse_tables, what)\n'
         '        gate = self.column_id(data, "gate", what)\n'
         '        if gate is not None:\n'
         '            named = tuple(dict.fromkeys(table for table, _, _, _ in self.uses.situation))\n'
-        '            if listed:\n'
-        '                named += tuple(table for table, _ in self.uses.pickers)\n'
+        '            named += tuple(table for table, _ in self.uses.pickers)\n'
         '            self.uses.situation_gate.append(\n'
         '                (gate, named, kind_table, data.value_lines["gate"], f"{what}.gate")\n'
         '            )\n'
         '        return Adding(\n'
         '            kind_table=kind_table,\n'
-        '            sums=parts.get("sums", {}),\n'
-        '            products=parts.get("products", {}),\n'
-        '            flags=parts.get("flags", {}),\n'
         '            only={str(table): str(kind) for table, kind in (only or {}).items()},\n'
         '            gate=gate,\n'
         '            ruled={str(table): str(ruling) for table, ruling in (ruled or {}).items()},\n'
         '            numbers=numbers,\n'
+        '            not_with=not_with,\n'
+        '            also_counts=also_counts,\n'
+        '            worse_of=worse_of,\n'
+        '        )\n'
+        '\n'
+        '    def row_column(self, raw: Any, line: int, what: str) -> str | None:\n'
+        '        """A picker column whose cells name rows of their own table (``not_with``, ``also_counts``), or\n'
+        '        ``none``."""\n'
+        '        if raw == NONE:\n'
+        '            return None\n'
+        '        column = self.check.ident(raw, line, what)\n'
+        '        self.uses.row_columns.append((column, line, what))\n'
+        '        return column\n'
+        '\n'
+        '    def worse_tables(self, raw: Any, line: int, what: str) -> tuple[str, ...] | None:\n'
+        '        """Two or more picker tables whose picked rows do not add up, the lowest counting (``worse_of``),\n'
+        '        or ``none``."""\n'
+        '        if raw == NONE:\n'
+        '            return None\n'
+        '        if not isinstance(raw, LocatedList) or len(raw) < 2:\n'
+        '            self.check.fail(line, f"{what} must be a list of two or more picker table ids, or none")\n'
+        '            return None\n'
+        '        return tuple(\n'
+        '            self.situation_table(t, item_line, f"{what} table")\n'
+        '            for t, item_line in zip(raw, raw.item_lines, strict=True)\n'
         '        )\n'
         '\n'
         '    def typed_numbers(self, raw: Any, line: int, what: str) -> tuple[TypedNumber, ...]:\n'
@@ -9102,11 +9137,6 @@ _SOURCES = {
         '        each over tables of that list."""\n'
         '        gates = {"only", "gate"} & set(data)\n'
         '        self.check.keys(data, SITUATION_KEYS, {"kind_table"} if gates else set(), what)\n'
-        '        for key in sorted(set(data) & SITUATION_KEYS - LISTED_KEYS):\n'
-        '            self.check.fail(\n'
-        '                data.key_lines[key],\n'
-        '                f"{what}.{key} is read only with modifiers: own (listed tables add up by column name)",\n'
-        '            )\n'
         '        listed = set(modifiers) if isinstance(modifiers, LocatedList) else set()\n'
         '        named = [("kind_table", data.get("kind_table"), data.value_lines.get("kind_table", data.line))]\n'
         '        for key in ("only", "ruled"):\n'
@@ -11347,7 +11377,7 @@ _SOURCES = {
         '\n'
         '@xw.func\n'
         '@xw.arg("roll", doc="the 1d4 condition roll")\n'
-        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_vs_melee or ac_vs_ranged")\n'
+        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")\n'
         '@cell_safe\n'
         'def combat17_condition_modifier(roll: Any, what: Any) -> int:\n'
         '    """The condition\'s modifier to the enemy\'s rolls or AC (0 where it has none)."""\n'
@@ -15088,7 +15118,8 @@ _TABLES = {
                         ['at_most',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'twf_dex_modifier'],
-                           ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 49]]]]]]]]]]]],
+                           ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 49]]]]]]]]],
+                   ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
                 ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
@@ -18276,7 +18307,8 @@ _TABLES = {
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'attacker_dex'], ['label', "DEX bonus inside the attacker's bonus"],
                         ['adds_to', 'hit'], ['times', -1], ['when', 'attacker_no_dex'],
-                        ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None]]]]]]]]],
+                        ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None]]]]]],
+                   ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
                 ['picked_tables', ['tuple', []]], ['effect', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
@@ -18425,17 +18457,19 @@ _TABLES = {
                             [['id', 'ability'], ['label', 'Ability bonus added to the roll'], ['type', 'text'],
                              ['optional', False]]],
                            ['object', 'pycalc.table_files:Column',
-                            [['id', 'melee'], ['label', 'Melee attack'], ['type', 'bool'], ['optional', False]]]]]],
+                            [['id', 'ranged'], ['label', 'Missile attack'], ['type', 'bool'],
+                             ['optional', False]]]]]],
                         ['rows',
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['roll', '1d20'], ['ability', 'strength'], ['melee', True]]]],
+                            [['values',
+                              ['dict', [['roll', '1d20'], ['ability', 'strength'], ['ranged', False]]]],
                              ['section', '17.0.1.2 Attack'], ['line', 64], ['id', 'melee'],
                              ['label', 'Melee attack'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
-                              ['dict', [['roll', '1d20'], ['ability', 'dexterity'], ['melee', False]]]],
+                              ['dict', [['roll', '1d20'], ['ability', 'dexterity'], ['ranged', True]]]],
                              ['section', '17.0.1.2 Attack'], ['line', 65], ['id', 'missile'],
                              ['label', 'Missile attack'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]]]]],
@@ -18742,41 +18776,42 @@ _TABLES = {
                           [['object', 'pycalc.table_files:Column',
                             [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', True]]],
                            ['object', 'pycalc.table_files:Column',
-                            [['id', 'as_concealment'],
-                             ['label', 'Concealment row used under ruling as_concealment'], ['type', 'text'],
-                             ['optional', True]]]]]],
+                            [['id', 'hit_as_concealment'],
+                             ['label',
+                              "Attack roll under ruling cover_values: as_concealment (the concealment table's step)"],
+                             ['type', 'int'], ['optional', True]]]]]],
                         ['rows',
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['hit', 0], ['as_concealment', None]]]],
-                             ['section', '17.0.8 Cover and Concealment'], ['line', 38], ['id', 'no_cover'],
+                            [['values', ['dict', [['hit', 0], ['hit_as_concealment', 0]]]],
+                             ['section', '17.0.8 Cover and Concealment'], ['line', 39], ['id', 'no_cover'],
                              ['label', 'No cover'], ['low', None], ['high', None],
                              ['note', 'no modifier (implicit in the seed)'],
                              ['file', 'tables/combat17/cover.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['hit', None], ['as_concealment', 'concealed_25']]]],
-                             ['section', '17.0.8 Cover and Concealment'], ['line', 39], ['id', 'cover_25'],
+                            [['values', ['dict', [['hit', None], ['hit_as_concealment', -1]]]],
+                             ['section', '17.0.8 Cover and Concealment'], ['line', 40], ['id', 'cover_25'],
                              ['label', '25% cover'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/cover.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['hit', None], ['as_concealment', 'concealed_50']]]],
-                             ['section', '17.0.8 Cover and Concealment'], ['line', 40], ['id', 'cover_50'],
+                            [['values', ['dict', [['hit', None], ['hit_as_concealment', -2]]]],
+                             ['section', '17.0.8 Cover and Concealment'], ['line', 41], ['id', 'cover_50'],
                              ['label', '50% cover'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/cover.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['hit', None], ['as_concealment', 'concealed_75']]]],
-                             ['section', '17.0.8 Cover and Concealment'], ['line', 41], ['id', 'cover_75'],
+                            [['values', ['dict', [['hit', None], ['hit_as_concealment', -3]]]],
+                             ['section', '17.0.8 Cover and Concealment'], ['line', 42], ['id', 'cover_75'],
                              ['label', '75% cover'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/cover.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['hit', None], ['as_concealment', 'concealed_90']]]],
-                             ['section', '17.0.8 Cover and Concealment'], ['line', 42], ['id', 'cover_90'],
+                            [['values', ['dict', [['hit', None], ['hit_as_concealment', -4]]]],
+                             ['section', '17.0.8 Cover and Concealment'], ['line', 43], ['id', 'cover_90'],
                              ['label', '90% cover'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/cover.yaml']]]]]],
                         ['section', '17.0.8 Cover and Concealment'], ['file', 'tables/combat17/cover.yaml'],
                         ['line', 21],
                         ['note',
-                         '"Cover: Physical barriers like walls, trees, or shields that block or deflect missiles." The seed defines cover but prints numbers only for concealment: the cover values are left empty (no number is invented); the GM may enter them. The 25/50/75/90% steps are the concealment table\'s steps.'],
+                         '"Cover: Physical barriers like walls, trees, or shields that block or deflect missiles." The seed defines cover but prints numbers only for concealment: the cover values are left empty (no number is invented); the GM may enter them. The 25/50/75/90% steps are the concealment table\'s steps; hit_as_concealment repeats that table\'s numbers for ruling cover_values: as_concealment.'],
                         ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', True],
                         ['cheatsheet', False], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                         ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
@@ -19848,38 +19883,46 @@ _TABLES = {
                             [['id', 'init'], ['label', 'Initiative'], ['type', 'int'], ['optional', False]]],
                            ['object', 'pycalc.table_files:Column',
                             [['id', 'damage'], ['label', 'Damage (ruling stumble_penalty_scope)'],
-                             ['type', 'int'], ['optional', False]]]]]],
+                             ['type', 'int'], ['optional', False]]],
+                           ['object', 'pycalc.table_files:Column',
+                            [['id', 'damage_attack_rolls'],
+                             ['label', 'Damage under ruling stumble_penalty_scope: attack_rolls (none)'],
+                             ['type', 'int'], ['optional', True]]]]]],
                         ['rows',
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict',
-                               [['hit', -2], ['saves', -2], ['dc_checks', -2], ['init', 0], ['damage', 0]]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 97], ['id', 'shaken'],
+                               [['hit', -2], ['saves', -2], ['dc_checks', -2], ['init', 0], ['damage', 0],
+                                ['damage_attack_rolls', None]]]],
+                             ['section', '17.0.3 Critical Hit'], ['line', 98], ['id', 'shaken'],
                              ['label', 'Shaken (critical condition 2)'], ['low', None], ['high', None],
                              ['note', '"Enemy is Shaken -2 to hit, Saves, DC checks"'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict',
-                               [['hit', -4], ['saves', 0], ['dc_checks', 0], ['init', 0], ['damage', 0]]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 99], ['id', 'prone'],
+                               [['hit', -4], ['saves', 0], ['dc_checks', 0], ['init', 0], ['damage', 0],
+                                ['damage_attack_rolls', None]]]],
+                             ['section', '17.0.3 Critical Hit'], ['line', 100], ['id', 'prone'],
                              ['label', 'Prone (critical condition 3)'], ['low', None], ['high', None],
                              ['note', '"Enemy is Prone -4 to hit"'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict',
-                               [['hit', -4], ['saves', 0], ['dc_checks', 0], ['init', -2], ['damage', 0]]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 101], ['id', 'blinded'],
+                               [['hit', -4], ['saves', 0], ['dc_checks', 0], ['init', -2], ['damage', 0],
+                                ['damage_attack_rolls', None]]]],
+                             ['section', '17.0.3 Critical Hit'], ['line', 102], ['id', 'blinded'],
                              ['label', 'Blinded (critical condition 4)'], ['low', None], ['high', None],
                              ['note', '"Enemy is Blinded -4 to hit, a -4 AC, -2 Init"'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict',
-                               [['hit', -1], ['saves', 0], ['dc_checks', 0], ['init', 0], ['damage', -1]]]],
-                             ['section', '17.0.4 Critical Miss'], ['line', 103], ['id', 'stumbling'],
+                               [['hit', -1], ['saves', 0], ['dc_checks', 0], ['init', 0], ['damage', -1],
+                                ['damage_attack_rolls', None]]]],
+                             ['section', '17.0.4 Critical Miss'], ['line', 104], ['id', 'stumbling'],
                              ['label', 'Stumbling (critical miss 3-5, DEX check failed)'], ['low', None],
                              ['high', None],
                              ['note',
@@ -19898,42 +19941,42 @@ _TABLES = {
                         ['columns',
                          ['tuple',
                           [['object', 'pycalc.table_files:Column',
-                            [['id', 'ac_vs_melee'], ['label', 'Target AC against melee'], ['type', 'int'],
+                            [['id', 'ac_melee'], ['label', 'Target AC against melee'], ['type', 'int'],
                              ['optional', False]]],
                            ['object', 'pycalc.table_files:Column',
-                            [['id', 'ac_vs_ranged'], ['label', 'Target AC against missiles'], ['type', 'int'],
+                            [['id', 'ac_ranged'], ['label', 'Target AC against missiles'], ['type', 'int'],
                              ['optional', False]]]]]],
                         ['rows',
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['ac_vs_melee', 2], ['ac_vs_ranged', 2]]]],
-                             ['section', '17.0.1.4 Parry and Dodge'], ['line', 126], ['id', 'parry_dodge'],
+                            [['values', ['dict', [['ac_melee', 2], ['ac_ranged', 2]]]],
+                             ['section', '17.0.1.4 Parry and Dodge'], ['line', 128], ['id', 'parry_dodge'],
                              ['label', 'Target parries or dodges (no attack)'], ['low', None], ['high', None],
                              ['note',
                               '"Parry and Dodge is a Defensive action instead of an attack that gives a +2 bonus to AC."'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['ac_vs_melee', -2], ['ac_vs_ranged', -2]]]],
-                             ['section', '17.0.1.8 Charge'], ['line', 128], ['id', 'charged_this_round'],
+                            [['values', ['dict', [['ac_melee', -2], ['ac_ranged', -2]]]],
+                             ['section', '17.0.1.8 Charge'], ['line', 130], ['id', 'charged_this_round'],
                              ['label', 'Target charged this round'], ['low', None], ['high', None],
                              ['note',
                               '"The charging character or creature takes a -2 penalty to Armor Class for the remainder of the round."'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['ac_vs_melee', -4], ['ac_vs_ranged', 4]]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 134], ['id', 'prone'],
+                            [['values', ['dict', [['ac_melee', -4], ['ac_ranged', 4]]]],
+                             ['section', '17.0.3 Critical Hit'], ['line', 136], ['id', 'prone'],
                              ['label', 'Target prone (critical condition 3)'], ['low', None], ['high', None],
                              ['note', '"Enemy is Prone -4 to hit, a -4 AC (melee), +4 AC (ranged)"'],
                              ['file', 'tables/combat17/modifiers.yaml']]],
                            ['object', 'pycalc.table_files:Row',
-                            [['values', ['dict', [['ac_vs_melee', -4], ['ac_vs_ranged', -4]]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 140], ['id', 'blinded'],
+                            [['values', ['dict', [['ac_melee', -4], ['ac_ranged', -4]]]],
+                             ['section', '17.0.3 Critical Hit'], ['line', 142], ['id', 'blinded'],
                              ['label', 'Target blinded (critical condition 4)'], ['low', None], ['high', None],
                              ['note',
                               '"Enemy is Blinded -4 to hit, a -4 AC, -2 Init" - the -4 AC is read as against all attacks.'],
                              ['file', 'tables/combat17/modifiers.yaml']]]]]],
                         ['section', '17.0.1.4 Parry and Dodge'], ['file', 'tables/combat17/modifiers.yaml'],
-                        ['line', 115],
+                        ['line', 117],
                         ['note', "Added to the target's Armor Class (a lower AC is easier to hit)."],
                         ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
                         ['cheatsheet', 'situation'], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
@@ -20379,7 +20422,7 @@ _TABLES = {
                         ['section', '17.0.8 Cover and Concealment'],
                         ['why',
                          '"There are two types of protection: Cover: ... Concealment: ..." but the only table is headed "25% Concealed 50% Concealed 75% Concealed 90% Concealed" with "-1 attack penalty -2 attack penalty -3 attack penalty -4 attack penalty".'],
-                        ['file', 'tables/combat17/cover.yaml'], ['line', 45]]]],
+                        ['file', 'tables/combat17/cover.yaml'], ['line', 46]]]],
                      ['cover_concealment_together',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'cover_concealment_together'],
@@ -20390,7 +20433,7 @@ _TABLES = {
                         ['section', '17.0.8 Cover and Concealment'],
                         ['why',
                          '"There are two types of protection" - the seed does not say whether a target behind cover in fog takes both penalties.'],
-                        ['file', 'tables/combat17/cover.yaml'], ['line', 60]]]],
+                        ['file', 'tables/combat17/cover.yaml'], ['line', 61]]]],
                      ['critical_follow_up_roll',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'critical_follow_up_roll'], ['label', 'The follow-up d20 after a natural 20'],
@@ -20547,7 +20590,7 @@ _TABLES = {
                         ['section', '17.0.2 Defensive Movement and Attacks of Opportunity.'],
                         ['why',
                          '"Any time a character turns their back on an adjacent opponent ... that opponent is allowed a “parting shot” with a +2 bonus to attack" while "Attacks from behind an opponent receive a +2 attack bonus."'],
-                        ['file', 'tables/combat17/modifiers.yaml'], ['line', 148]]]],
+                        ['file', 'tables/combat17/modifiers.yaml'], ['line', 150]]]],
                      ['missile_engaged_unaware',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'missile_engaged_unaware'],
@@ -20661,28 +20704,33 @@ _TABLES = {
                                [['ruling', 'subdual_half_rounding'],
                                 ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]],
                              ['factor', None], ['when', None]]]]]]]]],
-                     ['modifiers', None],
+                     ['modifiers',
+                      ['tuple',
+                       ['attack_kind', 'missile_range', 'concealment', 'cover', 'two_weapon',
+                        'attack_situation', 'attacker_conditions', 'target_conditions', 'attack_barred']]],
                      ['situation',
                       ['object', 'pycalc.resolution_block:Adding',
-                       [['kind_table', 'attack_kind'],
-                        ['sums',
+                       [['kind_table', 'attack_kind'], ['sums', ['dict', []]], ['products', ['dict', []]],
+                        ['flags', ['dict', []]], ['only', ['dict', []]], ['gate', 'applies_to'],
+                        ['ruled',
                          ['dict',
-                          [['hit',
-                            ['dict',
-                             [['missile_range', 'hit'], ['two_weapon', 'hit'], ['attack_situation', 'hit'],
-                              ['attacker_conditions', 'hit']]]],
-                           ['damage', ['dict', [['attacker_conditions', 'damage']]]],
-                           ['ac_vs_melee', ['dict', [['target_conditions', 'ac_vs_melee']]]],
-                           ['ac_vs_ranged', ['dict', [['target_conditions', 'ac_vs_ranged']]]]]]],
-                        ['products',
-                         ['dict', [['multiplier', ['dict', [['attack_situation', 'damage_multiplier']]]]]]],
-                        ['flags',
-                         ['dict',
-                          [['non_lethal', ['dict', [['attack_situation', 'non_lethal']]]],
-                           ['barred',
-                            ['dict', [['missile_range', 'cannot_hit'], ['attack_barred', 'cannot_hit']]]]]]],
-                        ['only', ['dict', []]], ['gate', 'applies_to'], ['ruled', ['dict', []]],
-                        ['numbers', ['tuple', []]]]]],
+                          [['cover', 'cover_values'], ['attacker_conditions', 'stumble_penalty_scope']]]],
+                        ['numbers', ['tuple', []]],
+                        ['not_with',
+                         ['object', 'pycalc.resolution_block:ByRuling',
+                          [['ruling', 'parting_shot_from_behind'],
+                           ['choices', ['dict', [['not_combined', 'not_with'], ['combined', None]]]],
+                           ['line', 60]]]],
+                        ['also_counts',
+                         ['object', 'pycalc.resolution_block:ByRuling',
+                          [['ruling', 'missile_engaged_unaware'],
+                           ['choices', ['dict', [['add', 'also_under_add'], ['replace', None]]]], ['line', 61]]]],
+                        ['worse_of',
+                         ['object', 'pycalc.resolution_block:ByRuling',
+                          [['ruling', 'cover_concealment_together'],
+                           ['choices',
+                            ['dict', [['worse_only', ['tuple', ['cover', 'concealment']]], ['add', None]]]],
+                           ['line', 62]]]]]]],
                      ['picked_tables', ['tuple', []]], ['effect', None]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
@@ -20691,7 +20739,7 @@ _TABLES = {
                        [['die',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
-                           ['line', 71]]]],
+                           ['line', 67]]]],
                         ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
                         ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                         ['modifiers', None], ['first_round', None]]]],
@@ -20701,7 +20749,7 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 70],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 66],
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
@@ -25064,7 +25112,8 @@ _TABLES = {
                           ['at_most',
                            ['object', 'pycalc.resolution_block:Ref',
                             [['table', 'two_weapon_rules'], ['entry', 'penalty_cap'], ['column', 'value'],
-                             ['line', 79]]]]]]]]]]]],
+                             ['line', 79]]]]]]]]],
+                     ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
                   ['picked_tables', ['tuple', []]], ['effect', None]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
