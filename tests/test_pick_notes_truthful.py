@@ -15,9 +15,10 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import combat17 as engine
-from pycalc.sheets.combat17 import pick_name, toggle_help
+from pycalc.sheets.combat17 import toggle_help
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.ruling_text import under
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("combat17")
