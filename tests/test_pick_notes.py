@@ -19,7 +19,7 @@ from pycalc.tables import RULESET_IDS, RuleSet, Table, load_ruleset
 ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their tables' numbers
 # each own calculator's pickers (bfrpg's gated by its rules' situation declaration)
 OWN_PICKERS = {
-    "combat17": lambda rules: combat17.PICKERS,
+    "combat17": combat17.attack_pickers,
     "cnc": cnc.pickers_of,
     "osr": osr.pickers_of,
     "bfrpg": bfrpg.attack_pickers,
