@@ -185,7 +185,7 @@ def non_lethal(rules: RuleSet) -> str:
     """TRUE while a pick that counts for the attack's kind deals non-lethal damage (``engine.non_lethal``)."""
     block = generic.block(rules)
     terms = picked_terms(
-        rules, block, "non_lethal", lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)"
+        rules, block, "non_lethal", lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v})"
     )
     return f"OR({','.join(terms)})" if terms else "FALSE"
 

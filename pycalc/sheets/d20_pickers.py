@@ -20,9 +20,10 @@ from pycalc.resolution_block import (
 )
 from pycalc.resolution_situation import ATTACK_WORDS, kind_limited, stage_factor_column
 from pycalc.sheets.block_formulas import by_choice, literal
+from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
-from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
+from pycalc.sheets.situation_cells import pick_name, ruled_value
 from pycalc.tables import Row, RuleSet, Table
 
 
@@ -116,26 +117,27 @@ def also_terms(
 
 
 def named_value(table_id: str, named: str, column: str) -> str:
-    """``column`` of the row whose id ``named`` is (a formula); empty where it names none (no MATCH
-    error inside an AND, which works out every argument)."""
-    return f'IF(LEN({named})=0,"",{by_id(table_id, column, named)})'
+    """``column`` of the row whose id ``named`` is (a formula); no MATCH error where it names none
+    (an AND works out every argument): the table's first row's, never read then."""
+    return f"INDEX({table_name(table_id, column)},IFERROR(MATCH({named},{table_name(table_id, 'id')},0),1))"
 
 
 def picked_terms(
     rules: RuleSet,
     block: Resolution,
     column: str,
-    chosen: Callable[[str], str],
+    leaf: Callable[[str], str],
     ticked: Callable[[str, str], str],
     flag: str | None = None,
     tables: Callable[[str], bool] = lambda table_id: True,
 ) -> list[str]:
-    """One term per picker row that has ``column``: ``chosen(value)`` of a choice table's picked row,
-    ``ticked(is_ticked, value)`` for each row of a toggle table, and for a row that counts only for
-    some attack kinds (``situation``) ``ticked`` while it counts; a column the situation reads by
-    ruling (``ruled``) is its variant while that choice is in force; with ``flag``, only rows that
-    tick that column give their value (0 otherwise). A toggle row a ticked row drops does not count
-    (``not_with``), a counted row adds the row it names (``also_counts``). Only ``tables`` that pass."""
+    """One term per picker row that has ``column``: the value of a choice table's picked row, and
+    ``ticked(is_ticked, value)`` for each row of a toggle table and for a row that counts only for some
+    attack kinds (``situation``); each cell read is ``leaf(cell)`` (N(...), ...=TRUE), inside the IF
+    of a column the situation reads by ruling (``ruled``: its variant while that choice is in force;
+    Gnumeric has N(IF(...)) of an empty cell #NUM!); with ``flag``, only rows that tick that column
+    give their value (0 otherwise). A toggle row a ticked row drops does not count (``not_with``), a
+    counted row adds the row it names (``also_counts``). Only ``tables`` that pass."""
     said = block.situation
     terms = []
 
@@ -146,13 +148,15 @@ def picked_terms(
             else f"IF({ruled_value(rules, said, table_id, flag, value_of)}=TRUE,{value},0)"
         )
 
-    def also(counts: str, named_of: Callable[[str], str]) -> list[str]:
-        def term(condition: str, value_of: Callable[[str], str]) -> str:
-            return ticked(
-                condition, flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
-            )
+    def read(table_id: str, value_of: Callable[[str], str]) -> str:
+        return flagged(
+            table_id, ruled_value(rules, said, table_id, column, lambda c: leaf(value_of(c))), value_of
+        )
 
-        return also_terms(rules, block, table, counts, named_of, term)
+    def also(counts: str, named_of: Callable[[str], str]) -> list[str]:
+        return also_terms(
+            rules, block, table, counts, named_of, lambda c, value_of: ticked(c, read(table.id, value_of))
+        )
 
     for table in picker_tables(rules, block):
         if not tables(table.id):
@@ -161,9 +165,9 @@ def picked_terms(
             continue
         if table.picker == "choice":
             value_of = partial(by_label, table.id, label_expr=pick_name(table.id))
-            value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
+            value = read(table.id, value_of)
             counts = counts_when(rules, block, table, value_of)
-            terms.append(chosen(value) if counts is None else ticked(counts, value))
+            terms.append(value if counts is None else ticked(counts, value))
             terms += also(counts or "TRUE", value_of)
             continue
         for row in table.rows:
@@ -175,8 +179,7 @@ def picked_terms(
             ]
             counts = ",".join(c for c in conditions if c is not None)
             counts = counts if len([c for c in conditions if c]) == 1 else f"AND({counts})"
-            value = flagged(table.id, ruled_value(rules, said, table.id, column, value_of), value_of)
-            terms.append(ticked(counts, value))
+            terms.append(ticked(counts, read(table.id, value_of)))
             terms += also(counts, lambda c, row=row: q(str(row.values.get(c) or "")))
     return terms
 
@@ -221,9 +224,10 @@ def rows_sum(
     flag: str | None = None,
     tables: Callable[[str], bool] = lambda table_id: True,
 ) -> list[str]:
-    """A term per picked row's ``column`` (with ``flag``: of the rows that tick it; of ``tables`` only)."""
+    """A term per picked row's ``column`` (with ``flag``: of the rows that tick it; of ``tables`` only):
+    SUM, not N, of each cell: Gnumeric's N of an empty cell (a GM-fillable cover row) is #NUM!."""
     return picked_terms(
-        rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),0)", flag, tables
+        rules, block, column, lambda v: f"SUM({v})", lambda tick, v: f"IF({tick},{v},0)", flag, tables
     )
 
 
@@ -275,7 +279,7 @@ def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:
         term
         for column in columns
         for term in picked_terms(
-            rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},N({v}),1)"
+            rules, block, column, lambda v: f"N({v})", lambda tick, v: f"IF({tick},{v},1)"
         )
     ]
     return "*".join(terms) or "1"
@@ -283,7 +287,7 @@ def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:
 
 def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
     """TRUE when a picked row has ``column`` ticked."""
-    terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v}=TRUE)")
+    terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v})")
     return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
