@@ -103,20 +103,9 @@ def ruled_variants(rules: RuleSet, adding: Adding, table_id: str, column: str) -
     return {c: f"{column}_{c}" for c in rules.rulings[ruling_id].choices if f"{column}_{c}" in columns}
 
 
-def ruled_column(rules: RuleSet, adding: Adding, table_id: str, column: str) -> str:
-    """``column`` of the table, or its variant for the choice in force of the table's ruling."""
-    variants = ruled_variants(rules, adding, table_id, column)
-    return variants.get(rules.ruling(adding.ruled[table_id]), column) if variants else column
-
-
-def ruled_cell(rules: RuleSet, adding: Adding, table_id: str, row: Row, column: str) -> Any:
-    """A picked row's ``column``, or its variant for the choice in force of the table's ruling."""
-    return row.values.get(ruled_column(rules, adding, table_id, column))
-
-
 def ruled_values(rules: RuleSet, adding: Adding, table_id: str, row: Row) -> Mapping[str, Any]:
-    """A picked row's cells as ``ruled_cell`` reads them, all at once: each column that has a variant
-    for the choice in force of the table's ruling (``<column>_<choice>``) reads that variant."""
+    """A picked row's cells as the choice in force of its table's ruling (``ruled``) reads them: each
+    column that has a variant for that choice (``<column>_<choice>``) reads the variant."""
     ruling_id = adding.ruled.get(table_id)
     if ruling_id is None:
         return row.values
@@ -132,11 +121,8 @@ def whole_sum(values: Iterable[Any]) -> int:
 
 def flagged_sum(rules: RuleSet, adding: Adding, counted: Iterable[Pick], flag: str, column: str) -> int:
     """``column`` added up over the counted picks that tick the flag column ``flag``."""
-    return whole_sum(
-        ruled_cell(rules, adding, table_id, row, column)
-        for table_id, row in counted
-        if ruled_cell(rules, adding, table_id, row, flag) is True
-    )
+    cells = [ruled_values(rules, adding, table_id, row) for table_id, row in counted]
+    return whole_sum(values.get(column) for values in cells if values.get(flag) is True)
 
 
 def declared(rules: RuleSet) -> Adding:

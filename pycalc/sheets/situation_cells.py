@@ -42,7 +42,7 @@ def ruled_value(
     rules: RuleSet, adding: Adding | None, table_id: str, column: str, value_of: Callable[[str], str]
 ) -> str:
     """``value_of(column)``, or ``value_of`` its variant column while that choice of the table's ruling
-    is in force (``situation.ruled``, ``pycalc.pickers.ruled_column``)."""
+    is in force (``situation.ruled``, ``pycalc.pickers.ruled_values``)."""
     found = value_of(column)
     if adding is None:
         return found
