@@ -22,7 +22,7 @@ from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
 from pycalc.log_picks import row_picks, with_picks
 from pycalc.resolution_block import Resolution, TypedNumber, target_kind, typed_numbers, value
-from pycalc.rulesets import bfrpg, cnc, combat17, osr, spelljammer, spelljammer_calculator
+from pycalc.rulesets import bfrpg, cnc, cnc_subdual, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ CNC = d20_adapter(
         *D20_ROLLS,
         LogRoll("distance", "Distance to the target (ft)", "ATTACK_DISTANCE", short="Dist. ft"),
     ),
-    subdual_normal=cnc.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
+    subdual_normal=cnc_subdual.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
     subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
 )
 OSR = d20_adapter(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pycalc import d20, d20_engines
 from pycalc.errors import RuleError
-from pycalc.rulesets import cnc
+from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
 from pycalc.rulesets.cnc import AttackInputs, attack_outputs
 from pycalc.tables import RuleSet, load_ruleset
 
@@ -27,44 +27,44 @@ def ruled(**chosen: str) -> RuleSet:
 
 @pytest.mark.parametrize("row", RULES.table("falling_damage_examples").rows, ids=lambda r: r.id)
 def test_falling_damage_matches_the_seeds_worked_examples(row):
-    assert cnc.falling_damage(RULES, row["height_ft"]) == row["damage"]  # 18 ft -> 3d6, 45 ft -> 10d6
+    assert cnc_falling.falling_damage(RULES, row["height_ft"]) == row["damage"]  # 18 ft -> 3d6, 45 ft -> 10d6
 
 
 def test_falling_complete_increments_are_triangular():
-    assert [cnc.falling_damage(RULES, f) for f in (20, 30, 40, 50)] == ["3d6", "6d6", "10d6", "15d6"]
+    assert [cnc_falling.falling_damage(RULES, f) for f in (20, 30, 40, 50)] == ["3d6", "6d6", "10d6", "15d6"]
 
 
 @pytest.mark.parametrize("feet", [6, 7, 10])
 def test_six_to_ten_feet_is_a_dex_check_for_1d6(feet):
-    assert cnc.falling(RULES, feet) == cnc.Fall("1d6", True)
+    assert cnc_falling.falling(RULES, feet) == cnc_falling.Fall("1d6", True)
 
 
 def test_short_falls_and_the_five_foot_ruling():
-    assert cnc.falling(RULES, 4) == cnc.Fall("0", False)
-    assert cnc.falling(RULES, 5) == cnc.Fall("0", False)
-    assert cnc.falling(ruled(falling_five_feet="dex_check"), 5) == cnc.Fall("1d6", True)
-    assert cnc.falling(ruled(falling_five_feet="dex_check"), 4) == cnc.Fall("0", False)
+    assert cnc_falling.falling(RULES, 4) == cnc_falling.Fall("0", False)
+    assert cnc_falling.falling(RULES, 5) == cnc_falling.Fall("0", False)
+    assert cnc_falling.falling(ruled(falling_five_feet="dex_check"), 5) == cnc_falling.Fall("1d6", True)
+    assert cnc_falling.falling(ruled(falling_five_feet="dex_check"), 4) == cnc_falling.Fall("0", False)
 
 
 def test_partial_increment_rulings():
-    assert cnc.falling_damage(RULES, 15) == "1d6" and cnc.falling_damage(RULES, 16) == "3d6"
-    assert cnc.falling_damage(ruled(falling_partial_increment="round_up"), 45) == "15d6"
-    assert cnc.falling_damage(ruled(falling_partial_increment="round_up"), 11) == "3d6"
-    assert cnc.falling_damage(ruled(falling_partial_increment="round_down"), 18) == "1d6"
-    assert cnc.falling_damage(ruled(falling_partial_increment="round_down"), 45) == "10d6"
+    assert cnc_falling.falling_damage(RULES, 15) == "1d6" and cnc_falling.falling_damage(RULES, 16) == "3d6"
+    assert cnc_falling.falling_damage(ruled(falling_partial_increment="round_up"), 45) == "15d6"
+    assert cnc_falling.falling_damage(ruled(falling_partial_increment="round_up"), 11) == "3d6"
+    assert cnc_falling.falling_damage(ruled(falling_partial_increment="round_down"), 18) == "1d6"
+    assert cnc_falling.falling_damage(ruled(falling_partial_increment="round_down"), 45) == "10d6"
 
 
 def test_disarm_example_ranger_against_5_hit_dice():
-    assert cnc.disarm_ac(RULES, 5) == 23
-    assert cnc.disarm_ac(RULES, 5, 2) == 25
-    assert cnc.disarm_ac(RULES, 5, -2) == 23
-    assert cnc.disarm_ac(ruled(disarm_dex="modifier"), 5, -2) == 21
+    assert cnc_special_ac.disarm_ac(RULES, 5) == 23
+    assert cnc_special_ac.disarm_ac(RULES, 5, 2) == 25
+    assert cnc_special_ac.disarm_ac(RULES, 5, -2) == 23
+    assert cnc_special_ac.disarm_ac(ruled(disarm_dex="modifier"), 5, -2) == 21
 
 
 def test_charge_example_una():
     """Una, base 30 ft (jog 60 ft), may charge an orc at least 30 feet away but no more than 60."""
-    assert cnc.charge_window(RULES, 30) == (30, 60)
-    assert [cnc.charge_verdict(RULES, 30, d) for d in (29, 30, 60, 61)] == [
+    assert cnc_movement.charge_window(RULES, 30) == (30, 60)
+    assert [cnc_movement.charge_verdict(RULES, 30, d) for d in (29, 30, 60, 61)] == [
         "Too close: at least 30 ft",
         "Yes",
         "Yes",
@@ -75,9 +75,9 @@ def test_charge_example_una():
 def test_chain_mail_example_and_touch_ac():
     base = RULES.constant("armor_class", "base_ac")
     assert base + RULES.constant("armor_class", "chain_mail_example") == 15
-    assert cnc.touch_ac(RULES, dex=2, magic=1, armor=5, shield=1) == 13
-    assert cnc.touch_ac(RULES, dex=2, monster=True, magic=1, armor=5) == 10
-    assert cnc.touch_ac(RULES, dex=-12) == 1  # "never below 1"
+    assert cnc_special_ac.touch_ac(RULES, dex=2, magic=1, armor=5, shield=1) == 13
+    assert cnc_special_ac.touch_ac(RULES, dex=2, monster=True, magic=1, armor=5) == 10
+    assert cnc_special_ac.touch_ac(RULES, dex=-12) == 1  # "never below 1"
 
 
 @pytest.mark.parametrize(
@@ -234,44 +234,56 @@ def test_damage_modifier_rejects_unplain_dice(dice):
 
 
 def test_grapple_ac_as_written_and_its_rulings():
-    defender = cnc.Defender(str_prime=True, str_mod=1, dex_mod=2, bth=4, normal_ac=17)
-    assert cnc.grapple_ac(RULES, "Grapple", defender, 1) == 18 + 1 + 2 + 2
-    assert cnc.grapple_ac(ruled(grapple_size_direction="reversed"), "Grapple", defender, 1) == 18 + 1 + 2 - 2
-    assert cnc.grapple_ac(RULES, "Grapple", defender, -2) == 18 + 1 + 2 - 4
-    assert cnc.grapple_ac(RULES, "Overbear", defender, 0) == 18 + 1 + 2 + 4
+    defender = cnc_special_ac.Defender(str_prime=True, str_mod=1, dex_mod=2, bth=4, normal_ac=17)
+    assert cnc_special_ac.grapple_ac(RULES, "Grapple", defender, 1) == 18 + 1 + 2 + 2
     assert (
-        cnc.grapple_ac(ruled(overbear_ac_modifiers="overbear_as_listed"), "Overbear", defender) == 18 + 1 + 4
+        cnc_special_ac.grapple_ac(ruled(grapple_size_direction="reversed"), "Grapple", defender, 1)
+        == 18 + 1 + 2 - 2
+    )
+    assert cnc_special_ac.grapple_ac(RULES, "Grapple", defender, -2) == 18 + 1 + 2 - 4
+    assert cnc_special_ac.grapple_ac(RULES, "Overbear", defender, 0) == 18 + 1 + 2 + 4
+    assert (
+        cnc_special_ac.grapple_ac(ruled(overbear_ac_modifiers="overbear_as_listed"), "Overbear", defender)
+        == 18 + 1 + 4
     )
     assert (
-        cnc.grapple_ac(ruled(overbear_ac_modifiers="overbear_bth_twice"), "Overbear", defender) == 18 + 1 + 8
+        cnc_special_ac.grapple_ac(ruled(overbear_ac_modifiers="overbear_bth_twice"), "Overbear", defender)
+        == 18 + 1 + 8
     )
-    assert cnc.grapple_ac(ruled(grapple_ac_reading="normal_ac"), "Grapple", defender) == 17
-    assert cnc.grapple_ac(RULES, "Grapple", cnc.Defender()) == 12
+    assert cnc_special_ac.grapple_ac(ruled(grapple_ac_reading="normal_ac"), "Grapple", defender) == 17
+    assert cnc_special_ac.grapple_ac(RULES, "Grapple", cnc_special_ac.Defender()) == 12
     with pytest.raises(RuleError, match="#KIND"):
-        cnc.grapple_ac(RULES, "Melee (armed)", defender)
+        cnc_special_ac.grapple_ac(RULES, "Melee (armed)", defender)
 
 
 def test_overbear_size_limit_and_roll_bonus():
-    assert cnc.grapple_allowed(RULES, "Overbear", -1) and not cnc.grapple_allowed(RULES, "Overbear", -2)
-    assert cnc.grapple_allowed(RULES, "Grapple", -5)
-    assert cnc.grapple_roll_bonus(RULES, "Grapple", 2, 5) == 7
-    assert cnc.grapple_roll_bonus(RULES, "Overbear", 2, 5) == 2
-    assert cnc.grapple_roll_bonus(ruled(overbear_attacker_bth="added"), "Overbear", 2, 5) == 7
+    assert cnc_special_ac.grapple_allowed(RULES, "Overbear", -1) and not cnc_special_ac.grapple_allowed(
+        RULES, "Overbear", -2
+    )
+    assert cnc_special_ac.grapple_allowed(RULES, "Grapple", -5)
+    assert cnc_special_ac.grapple_roll_bonus(RULES, "Grapple", 2, 5) == 7
+    assert cnc_special_ac.grapple_roll_bonus(RULES, "Overbear", 2, 5) == 2
+    assert cnc_special_ac.grapple_roll_bonus(ruled(overbear_attacker_bth="added"), "Overbear", 2, 5) == 7
 
 
 def test_movement_rates():
-    assert [cnc.action_move(RULES, 30, a) for a in ("attack", "walk", "jog", "run")] == [15, 30, 60, 120]
-    assert cnc.action_move(RULES, 25, "attack") == 12  # fractions dropped
-    assert cnc.action_move(RULES, 1, "attack") == 1  # at least 1 ft
-    assert cnc.grid_squares(RULES, 30) == 6 and cnc.grid_squares(RULES, 34) == 6
-    assert cnc.reduced_rate(RULES, 30, Fraction(1, 2)) == 15
-    assert cnc.reduced_rate(RULES, 40, Fraction(9, 10)) == 10  # reduced by at most 3/4
-    assert cnc.reduced_rate(ruled(movement_reduction_limit="reduced_to"), 40, Fraction(1, 2)) == 30
-    assert cnc.reduced_rate(RULES, 12, Fraction(3, 4)) == 5  # always at least 5 ft
-    assert cnc.reduced_rate(RULES, 3, Fraction(3, 4)) == 3
-    assert cnc.reduced_rate(RULES, 30, Fraction(3, 10)) == 21
+    assert [cnc_movement.action_move(RULES, 30, a) for a in ("attack", "walk", "jog", "run")] == [
+        15,
+        30,
+        60,
+        120,
+    ]
+    assert cnc_movement.action_move(RULES, 25, "attack") == 12  # fractions dropped
+    assert cnc_movement.action_move(RULES, 1, "attack") == 1  # at least 1 ft
+    assert cnc_movement.grid_squares(RULES, 30) == 6 and cnc_movement.grid_squares(RULES, 34) == 6
+    assert cnc_movement.reduced_rate(RULES, 30, Fraction(1, 2)) == 15
+    assert cnc_movement.reduced_rate(RULES, 40, Fraction(9, 10)) == 10  # reduced by at most 3/4
+    assert cnc_movement.reduced_rate(ruled(movement_reduction_limit="reduced_to"), 40, Fraction(1, 2)) == 30
+    assert cnc_movement.reduced_rate(RULES, 12, Fraction(3, 4)) == 5  # always at least 5 ft
+    assert cnc_movement.reduced_rate(RULES, 3, Fraction(3, 4)) == 3
+    assert cnc_movement.reduced_rate(RULES, 30, Fraction(3, 10)) == 21
     with pytest.raises(RuleError, match="#RATE"):
-        cnc.reduced_rate(RULES, 0)
+        cnc_movement.reduced_rate(RULES, 0)
 
 
 @pytest.mark.parametrize(
@@ -297,29 +309,29 @@ def test_range_bands(distance, band, hit):
     ],
 )
 def test_subdual_split_rulings(damage, default, started, full):
-    assert cnc.subdual_normal(RULES, damage) == default
-    assert cnc.subdual_normal(ruled(subdual_normal_split="started_fives"), damage) == started
-    assert cnc.subdual_normal(ruled(subdual_normal_split="full_fives"), damage) == full
+    assert cnc_subdual.subdual_normal(RULES, damage) == default
+    assert cnc_subdual.subdual_normal(ruled(subdual_normal_split="started_fives"), damage) == started
+    assert cnc_subdual.subdual_normal(ruled(subdual_normal_split="full_fives"), damage) == full
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(11, 400))
 def test_falling_dice_grow_with_height(feet):
-    count = int(cnc.falling_damage(RULES, feet).split("d")[0])
-    assert int(cnc.falling_damage(RULES, feet + 1).split("d")[0]) >= count >= 1
+    count = int(cnc_falling.falling_damage(RULES, feet).split("d")[0])
+    assert int(cnc_falling.falling_damage(RULES, feet + 1).split("d")[0]) >= count >= 1
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: cnc.falling(RULES, -1),
-        lambda: cnc.disarm_ac(RULES, -1),
+        lambda: cnc_falling.falling(RULES, -1),
+        lambda: cnc_special_ac.disarm_ac(RULES, -1),
         lambda: cnc.range_band(RULES, 0, 10),
         lambda: cnc.range_band(RULES, 10, -1),
-        lambda: cnc.charge_verdict(RULES, 30, -1),
-        lambda: cnc.subdual_normal(RULES, -1),
-        lambda: cnc.action_move(RULES, 30, "fly"),
-        lambda: cnc.reduced_rate(RULES, 30, Fraction(2)),
+        lambda: cnc_movement.charge_verdict(RULES, 30, -1),
+        lambda: cnc_subdual.subdual_normal(RULES, -1),
+        lambda: cnc_movement.action_move(RULES, 30, "fly"),
+        lambda: cnc_movement.reduced_rate(RULES, 30, Fraction(2)),
     ],
 )
 def test_input_the_rules_do_not_cover_raises_a_rule_error(call):

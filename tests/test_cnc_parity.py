@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from pycalc.errors import RuleError
-from pycalc.rulesets import cnc
+from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
 from pycalc.rulesets.cnc import AttackInputs, attack_outputs, picker_tables
-from pycalc.sheets.cnc import MOVE_ACTIONS
+from pycalc.sheets.cnc_movement import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.sheets.workbook import build_workbook
@@ -276,9 +276,9 @@ def engine(function: Callable[..., object], *args: object) -> object:
 
 def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
     feet, hp = c["FALL_FEET"], c["HP_NOW"]
-    fall = engine(cnc.falling, rules, feet)
+    fall = engine(cnc_falling.falling, rules, feet)
     kind = str(c["GRAPPLE_KIND"])
-    defender = cnc.Defender(
+    defender = cnc_special_ac.Defender(
         bool(c["GRAPPLE_STR_PRIME"]),
         c["GRAPPLE_STR"],
         c["GRAPPLE_DEX"],
@@ -286,14 +286,14 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
         c["GRAPPLE_NORMAL_AC"],
     )
     rate, reduction = c["MOVE_RATE"], Fraction(str(c["MOVE_REDUCTION"]))
-    now = engine(cnc.reduced_rate, rules, rate, reduction)
+    now = engine(cnc_movement.reduced_rate, rules, rate, reduction)
     moves = {
-        f"MOVE_{a.upper()}": now if isinstance(now, str) else cnc.action_move(rules, now, a)
+        f"MOVE_{a.upper()}": now if isinstance(now, str) else cnc_movement.action_move(rules, now, a)
         for a in MOVE_ACTIONS
     }
-    window = engine(cnc.charge_window, rules, c["CHARGE_RATE"])
-    total = engine(cnc.subdual_total, rules, c["SUBDUAL_DAMAGE"])
-    normal = engine(cnc.subdual_normal, rules, c["SUBDUAL_DAMAGE"])
+    window = engine(cnc_movement.charge_window, rules, c["CHARGE_RATE"])
+    total = engine(cnc_subdual.subdual_total, rules, c["SUBDUAL_DAMAGE"])
+    normal = engine(cnc_subdual.subdual_normal, rules, c["SUBDUAL_DAMAGE"])
     increments = engine(cnc.range_increments, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"])
     state = rules.table("hit_point_states").band(hp)
     return {
@@ -302,13 +302,17 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
         "HP_STATE_NOW": cnc.hp_state(rules, hp),
         "HP_CAN_ACT": state["can_act"],
         "HP_LOSS_PER_ROUND": state["hp_loss_per_round"],
-        "DISARM_AC": engine(cnc.disarm_ac, rules, c["DISARM_LEVEL"], c["DISARM_DEX"]),
-        "GRAPPLE_AC": engine(cnc.grapple_ac, rules, kind, defender, c["GRAPPLE_SIZE_DIFF"]),
-        "GRAPPLE_ALLOWED": engine(cnc.grapple_allowed, rules, kind, c["GRAPPLE_SIZE_DIFF"]),
+        "DISARM_AC": engine(cnc_special_ac.disarm_ac, rules, c["DISARM_LEVEL"], c["DISARM_DEX"]),
+        "GRAPPLE_AC": engine(cnc_special_ac.grapple_ac, rules, kind, defender, c["GRAPPLE_SIZE_DIFF"]),
+        "GRAPPLE_ALLOWED": engine(cnc_special_ac.grapple_allowed, rules, kind, c["GRAPPLE_SIZE_DIFF"]),
         "GRAPPLE_ROLL_BONUS": engine(
-            cnc.grapple_roll_bonus, rules, kind, c["GRAPPLE_ATTACKER_STR"], c["GRAPPLE_ATTACKER_BTH"]
+            cnc_special_ac.grapple_roll_bonus,
+            rules,
+            kind,
+            c["GRAPPLE_ATTACKER_STR"],
+            c["GRAPPLE_ATTACKER_BTH"],
         ),
-        "TOUCH_AC": cnc.touch_ac(
+        "TOUCH_AC": cnc_special_ac.touch_ac(
             rules,
             c["TOUCH_DEX"],
             bool(c["TOUCH_MONSTER"]),
@@ -318,10 +322,10 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
         ),
         "MOVE_RATE_NOW": now,
         **moves,
-        "MOVE_SQUARES": now if isinstance(now, str) else cnc.grid_squares(rules, now),
+        "MOVE_SQUARES": now if isinstance(now, str) else cnc_movement.grid_squares(rules, now),
         "CHARGE_MIN": window if isinstance(window, str) else window[0],
         "CHARGE_MAX": window if isinstance(window, str) else window[1],
-        "CHARGE_OK": engine(cnc.charge_verdict, rules, c["CHARGE_RATE"], c["CHARGE_DISTANCE"]),
+        "CHARGE_OK": engine(cnc_movement.charge_verdict, rules, c["CHARGE_RATE"], c["CHARGE_DISTANCE"]),
         "RANGE_INCREMENTS": increments,
         "RANGE_BAND": engine(cnc.range_band, rules, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"]),
         "RANGE_HIT": engine(cnc.range_modifier, rules, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"]),

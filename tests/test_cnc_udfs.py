@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20
-from pycalc.rulesets import cnc
+from pycalc.rulesets import cnc, cnc_movement
 from pycalc.tables import load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
 
@@ -61,7 +61,11 @@ def test_movement_charge_range_subdual_udfs():
     assert udfs_cnc.cnc_movement(30.0) == 30
     assert udfs_cnc.cnc_movement(30.0, "Attack") == 15
     assert udfs_cnc.cnc_movement(30.0, "Move (run)", 0.5) == 60
-    assert udfs_cnc.cnc_movement(30.0, "walk", 0.3) == cnc.reduced_rate(RULES, 30, Fraction(3, 10)) == 21
+    assert (
+        udfs_cnc.cnc_movement(30.0, "walk", 0.3)
+        == cnc_movement.reduced_rate(RULES, 30, Fraction(3, 10))
+        == 21
+    )
     assert udfs_cnc.cnc_grid_squares(30.0) == 6
     assert udfs_cnc.cnc_charge_window(30.0, 45.0) == "Yes"
     assert udfs_cnc.cnc_charge_window(30.0, 61.0) == "Too far: at most 60 ft"

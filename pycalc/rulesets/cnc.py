@@ -7,9 +7,10 @@ no critical or fumble chart; a house rule ticked there is followed without code 
 this ruleset's own stays here: what its situation adds to the generic one (the block's
 ``modifiers`` and typed Dex modifiers, ``pycalc.resolution_situation``): the prone rows by ruling and
 the range band of a typed distance (``situation``), the plain writing of damage dice, the
-attack kinds' least damage and effect texts, and the other calculators (falling, special ACs,
-movement, charge, range, subdual). Every number comes from ``tables/cnc``; where the seed is
-ambiguous the ruling in force (``rules.ruling``) decides.
+attack kinds' least damage and effect texts, the hit point states and the range bands. Its
+subsystems have a module each: ``cnc_falling``, ``cnc_special_ac`` (disarm, grapple, touch),
+``cnc_movement`` (movement, charge), ``cnc_subdual``. Every number comes from ``tables/cnc``; where
+the seed is ambiguous the ruling in force (``rules.ruling``) decides.
 
 Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas
 and the parity tests require both to agree.
@@ -300,48 +301,6 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     return found
 
 
-# --------------------------------------------------------------------------- falling damage
-
-
-def falling_increments(rules: RuleSet, feet: int) -> int:
-    """10-ft increments of a fall above the Dex-check band (ruling falling_partial_increment)."""
-    step = int(rules.constant("falling_damage", "increment_ft"))
-    full, rest = divmod(feet, step)
-    reading = rules.ruling("falling_partial_increment")
-    if reading == "round_up":
-        return full + (rest > 0)
-    if reading == "round_down":
-        return full
-    return full + (rest > int(rules.constant("falling_damage", "partial_increment_counts_over_ft")))
-
-
-@dataclass(frozen=True)
-class Fall:
-    dice: str  # damage dice ("0": none); in the Dex-check band, the damage on a failed check
-    dex_check: bool  # a successful Dex check avoids all damage
-
-
-def falling(rules: RuleSet, feet: int) -> Fall:
-    if feet < 0:
-        raise RuleError("#FEET? 0 or more")
-    table = rules.table("falling_damage")
-    low, high = int(table.value("dex_check_from_ft")), int(table.value("dex_check_to_ft"))
-    check = Fall(str(table.value("dex_check_fail_damage", "dice")), True)
-    if feet < low:
-        five_counts = rules.ruling("falling_five_feet") == "dex_check"
-        return check if five_counts and feet >= int(table.value("min_fall_ft")) else Fall("0", False)
-    if feet <= high:
-        return check
-    n = falling_increments(rules, feet)
-    first, more = int(table.value("dice_first_increment")), int(table.value("dice_added_per_increment"))
-    count = n * first + more * n * (n - 1) // 2  # the (k+1)-th 10 feet deals first + k x more dice
-    return Fall(f"{count}d{int(table.value('die_faces'))}" if count else "0", False)
-
-
-def falling_damage(rules: RuleSet, feet: int) -> str:
-    return falling(rules, feet).dice
-
-
 # --------------------------------------------------------------------------- hit points
 
 
@@ -356,164 +315,7 @@ def hp_state(rules: RuleSet, hp: int) -> str:
     return str(hp_row(rules, hp)["state"])
 
 
-# --------------------------------------------------------------------------- special ACs
-
-
-def min_ac(rules: RuleSet) -> int:
-    return int(rules.constant("armor_class", "minimum_ac"))
-
-
-def disarm_ac(rules: RuleSet, hit_dice: int, dex: int = 0) -> int:
-    """18 + hit dice or level of the defender (+ Dex bonus, ruling disarm_dex)."""
-    if hit_dice < 0:
-        raise RuleError("#LEVEL? 0 or more")
-    table = rules.table("disarm")
-    dex_part = dex if rules.ruling("disarm_dex") == "modifier" else max(0, dex)
-    ac = int(table.value("disarm_base_ac")) + int(table.value("disarm_ac_per_hd_or_level")) * hit_dice
-    return max(min_ac(rules), ac + dex_part)
-
-
-GRAPPLE, OVERBEAR = "grapple", "overbear"
-
-
-def grapple_kind(rules: RuleSet, kind: str) -> str:
-    try:
-        row_id = rules.table("attack_types").by_label(kind).id
-    except KeyError:
-        row_id = None
-    if row_id not in (GRAPPLE, OVERBEAR):
-        raise RuleError("#KIND? Grapple or Overbear")
-    return str(row_id)
-
-
-def size_modifier(rules: RuleSet, size_difference: int) -> int:
-    """AC change for an attacker size_difference categories larger (negative: smaller)."""
-    column = "ac_reversed" if rules.ruling("grapple_size_direction") == "reversed" else "ac_as_written"
-    table = rules.table("grapple_size_modifier")
-    if size_difference >= 0:
-        return int(table.value("attacker_larger", column)) * size_difference
-    return int(table.value("attacker_smaller", column)) * -size_difference
-
-
-@dataclass(frozen=True)
-class Defender:
-    str_prime: bool = False
-    str_mod: int = 0
-    dex_mod: int = 0
-    bth: int = 0
-    normal_ac: int = 0  # only for ruling grapple_ac_reading = normal_ac
-
-
-def grapple_ac(rules: RuleSet, kind: str, defender: Defender, size_difference: int = 0) -> int:
-    """Target AC of a grappling or overbearing attack (size_difference: attacker minus defender)."""
-    which = grapple_kind(rules, kind)
-    if which == GRAPPLE and rules.ruling("grapple_ac_reading") == "normal_ac":
-        return max(min_ac(rules), defender.normal_ac)
-    base = rules.table("grapple_target_ac").value(
-        "strength_prime" if defender.str_prime else "strength_not_prime", "ac"
-    )
-    column = "grappling" if which == GRAPPLE else rules.ruling("overbear_ac_modifiers")
-    weights = rules.table("grapple_ac_modifiers")
-    values = {
-        "defender_str_modifier": defender.str_mod,
-        "defender_dex_modifier": defender.dex_mod,
-        "size_difference": size_modifier(rules, size_difference),
-        "defender_bth": defender.bth,
-        "defender_armor": 0,  # "not included": no input for it
-    }
-    total = int(base) + sum(int(weights.value(k, column)) * v for k, v in values.items())
-    return max(min_ac(rules), total)
-
-
-def grapple_allowed(rules: RuleSet, kind: str, size_difference: int) -> bool:
-    """An attacker cannot knock over a defender two sizes larger (overbearing only)."""
-    if grapple_kind(rules, kind) == GRAPPLE:
-        return True
-    return -size_difference <= int(rules.constant("overbearing", "max_defender_size_larger"))
-
-
-def grapple_roll_bonus(rules: RuleSet, kind: str, str_mod: int, bth: int) -> int:
-    """Str modifier, plus BtH where the kind adds it (overbearing: ruling overbear_attacker_bth)."""
-    which = grapple_kind(rules, kind)
-    adds = bool(kind_row(rules, which)["adds_bth"]) or (
-        which == OVERBEAR and rules.ruling("overbear_attacker_bth") == "added"
-    )
-    return str_mod + (bth if adds else 0)
-
-
-def touch_ac(
-    rules: RuleSet, dex: int = 0, monster: bool = False, magic: int = 0, armor: int = 0, shield: int = 0
-) -> int:
-    """10, adjusted by what touch_attack_adjustments lets count for a character or a monster."""
-    column = "monsters" if monster else "characters"
-    table = rules.table("touch_attack_adjustments")
-    values = {"dex_modifier": dex, "magic_protection": magic, "armor": armor, "shield": shield}
-    total = int(rules.constant("touch_attack_ac", "touch_base_ac"))
-    total += sum(v for k, v in values.items() if table.value(k, column))
-    return max(min_ac(rules), total)
-
-
-# --------------------------------------------------------------------------- movement, charge, range
-
-
-def check_rate(rate: int) -> int:
-    if rate <= 0:
-        raise RuleError("#RATE? more than 0 ft")
-    return rate
-
-
-def reduced_rate(rules: RuleSet, rate: int, reduction: Fraction = Fraction(0)) -> int:
-    """Movement rate after the Castle Keeper's reduction (a fraction of the rate, 0 to 1), capped by
-    ruling movement_reduction_limit, fractions dropped (at least 1 ft), and never below 5 ft (or the
-    whole rate when that is less)."""
-    check_rate(rate)
-    if not 0 <= reduction <= 1:
-        raise RuleError("#REDUCTION? 0 to 1 (0.5 = half)")
-    table = rules.table("movement_rules")
-    cap = Fraction(str(table.value("max_terrain_reduction")))
-    limit = cap if rules.ruling("movement_reduction_limit") == "reduced_by" else 1 - cap
-    kept = int(rate * (1 - min(reduction, limit)))
-    floor = min(rate, int(table.value("min_move_ft")))
-    return max(int(table.value("min_rate_ft")), kept, floor)
-
-
-def action_move(rules: RuleSet, rate: int, action: str) -> int:
-    """Most feet moved with that action (combat_actions: attack, walk, jog, run...), fractions dropped."""
-    try:
-        row = rules.table("combat_actions").by_label(action)
-    except KeyError:
-        raise RuleError("#ACTION? pick an action from the list") from None
-    return scaled_rate(rules, check_rate(rate), row["max_move"])
-
-
-def scaled_rate(rules: RuleSet, rate: int, factor: float) -> int:
-    """rate x factor with fractions dropped (at least 1 ft unless the factor is 0)."""
-    if factor == 0:
-        return 0
-    return max(int(rules.constant("movement_rules", "min_rate_ft")), int(rate * Fraction(str(factor))))
-
-
-def grid_squares(rules: RuleSet, rate: int) -> int:
-    """Inches, hexes or squares: the rate divided by 5, fractions dropped."""
-    return int(Fraction(check_rate(rate)) / Fraction(str(rules.constant("movement_rules", "grid_divisor"))))
-
-
-def charge_window(rules: RuleSet, rate: int) -> tuple[int, int]:
-    """Least and most distance of a charge: the movement rate to the jogging rate."""
-    row = rules.table("combat_actions").entry("charge")
-    check_rate(rate)
-    return scaled_rate(rules, rate, row["min_move"]), scaled_rate(rules, rate, row["max_move"])
-
-
-def charge_verdict(rules: RuleSet, rate: int, distance: int) -> str:
-    if distance < 0:
-        raise RuleError(BAD_DISTANCE)
-    least, most = charge_window(rules, rate)
-    if distance < least:
-        return f"Too close: at least {least} ft"
-    if distance > most:
-        return f"Too far: at most {most} ft"
-    return "Yes"
+# --------------------------------------------------------------------------- range
 
 
 def range_increments(increment: int, distance: int) -> int:
@@ -539,24 +341,3 @@ def range_modifier(rules: RuleSet, increment: int, distance: int) -> int | str:
     """To-hit modifier of the band; '' out of range (no attack possible)."""
     value = range_row(rules, increment, distance)["hit"]
     return "" if value is None else int(value)
-
-
-# --------------------------------------------------------------------------- subdual damage
-
-
-def subdual_total(rules: RuleSet, damage: int) -> int:
-    if damage < 0:
-        raise RuleError("#DAMAGE? 0 or more")
-    return max(int(rules.constant("subdual_damage", "weapon_subdual_min_damage")), damage)
-
-
-def subdual_normal(rules: RuleSet, damage: int) -> int:
-    """Points of a subdual hit counted as normal damage (ruling subdual_normal_split)."""
-    total = subdual_total(rules, damage)
-    per = int(rules.constant("subdual_damage", "subdual_points_per_normal_point"))
-    reading = rules.ruling("subdual_normal_split")
-    if reading == "started_fives":
-        return -(-total // per)
-    if reading == "full_fives":
-        return total // per
-    return max(1, total // per)  # "All subdual damage delivers some normal damage"

@@ -1,4 +1,5 @@
-"""The Castles & Crusades calculators: Attack, and the ruleset's other calculators.
+"""The Castles & Crusades calculators: Attack, and the sheet of its other calculators (hit points,
+range here; falling, special ACs, movement and subdual from their own modules, ``cnc_falling``...).
 
 Every formula mirrors ``pycalc.rulesets.cnc``; numbers are looked up in the table sheets by name and
 rulings are read from the Rulings sheet (``RULING_<ID>``). The parity tests recalculate these sheets
@@ -19,10 +20,8 @@ from pycalc.rulesets.cnc import (
     BAD_DICE,
     BAD_DISTANCE,
     BAD_INCREMENT,
-    GRAPPLE,
     KIND_TABLE,
     OUT_OF_RANGE,
-    OVERBEAR,
     PRONE_DEFENSELESS_ROW,
     PRONE_HIT,
     PRONE_ROW,
@@ -39,13 +38,16 @@ from pycalc.sheets.calculator import (
     Section,
     chance_field,
     empty_input,
-    flag_input,
     rule_field,
     working_field,
     write_attack_sheet,
     write_calculator,
 )
+from pycalc.sheets.cnc_falling import falling_section
+from pycalc.sheets.cnc_movement import charge_section, movement_section
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
+from pycalc.sheets.cnc_special_ac import disarm_section, grapple_section, touch_section
+from pycalc.sheets.cnc_subdual import subdual_normal, subdual_section
 from pycalc.sheets.common import (
     protect,
     ruling_name,
@@ -63,12 +65,10 @@ from pycalc.sheets.formulas import (
     const,
     dice_modifier,
     dice_sides,
-    optional_input,
     plus,
     q,
     round_up,
 )
-from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
     in_words,
@@ -83,7 +83,6 @@ from pycalc.tables import Row, RuleSet, Table
 
 OTHER_SHEET = "Other calculators"
 FACE_RESULTS = "CNC_FACE_RESULTS"
-MOVE_ACTIONS = ("attack", "walk", "jog", "run")  # combat_actions rows shown by the Movement calculator
 PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
     "attack_types": ("Attack kind", "ranged kinds take the ranged modifiers; sets the effect and damage"),
     "attack_direction": ("Attack direction", "from the rear the defender also loses Dex to AC"),
@@ -412,52 +411,6 @@ def write_face_workings(book: Workbook, rules: RuleSet) -> None:
 # --------------------------------------------------------------------------- other calculators
 
 
-def falling_section() -> Section:
-    feet = "FALL_FEET"
-    fd = "falling_damage"
-    step = const(fd, "increment_ft")
-    full = f"INT({feet}/{step})"
-    rest = f"({feet}-{full}*{step})"
-    increments = (
-        f'IF({ruling("falling_partial_increment")}="round_up",{round_up(f"{feet}/{step}")},'
-        f'{full}+IF({ruling("falling_partial_increment")}="round_down",0,IF({rest}>{const(fd, "partial_increment_counts_over_ft")},1,0)))'
-    )
-    first, more = const(fd, "dice_first_increment"), const(fd, "dice_added_per_increment")
-    count = f"FALL_INCREMENTS*AVERAGE({first},{first}+(FALL_INCREMENTS-1)*{more})"
-    bad = f"OR(NOT(ISNUMBER({feet})),SUM({feet})<0)"
-    dex_check = (
-        f'IF({feet}<{const(fd, "dex_check_from_ft")},AND({ruling("falling_five_feet")}="dex_check",'
-        f"{feet}>={const(fd, 'min_fall_ft')}),{feet}<={const(fd, 'dex_check_to_ft')})"
-    )
-    dice = (
-        f'IF({bad},"#FEET? 0 or more",IF(FALL_DEX_CHECK,{const(fd, "dex_check_fail_damage", "dice")},'
-        f'IF({feet}<={const(fd, "dex_check_to_ft")},"0",IF(FALL_DICE_COUNT=0,"0",FALL_DICE_COUNT&"d"&{const(fd, "die_faces")}))))'
-    )
-    return Section(
-        "Falling damage",
-        (
-            Field("Height fallen (ft)", feet, INPUT, 18),
-            Field(
-                "A Dex check avoids all damage",
-                "FALL_DEX_CHECK",
-                native=f'IF({bad},"#FEET? 0 or more",{dex_check})',
-                udf=f"cnc_falling_dex_check({feet})",
-                number_format=BOOLEAN_FORMAT,
-            ),
-            Field(
-                "Damage dice",
-                "FALL_DICE",
-                key=True,
-                native=dice,
-                udf=f"falling_damage({feet})",
-                help="in the Dex-check band: the damage on a failed check; 0 = none",
-            ),
-            working_field("10-ft increments counted", "FALL_INCREMENTS", f'IF({bad},"",{increments})'),
-            working_field("Dice for those increments", "FALL_DICE_COUNT", f'IF({bad},"",{count})'),
-        ),
-    )
-
-
 def hp_section() -> Section:
     hp = "HP_NOW"
     bad = f"NOT(ISNUMBER({hp}))"
@@ -472,243 +425,6 @@ def hp_section() -> Section:
             Field("State", "HP_STATE_NOW", key=True, native=column("state"), udf=f'hp_state("cnc",{hp})'),
             Field("Can act", "HP_CAN_ACT", native=column("can_act"), number_format=BOOLEAN_FORMAT),
             Field("Hit points lost per round", "HP_LOSS_PER_ROUND", native=column("hp_loss_per_round")),
-        ),
-    )
-
-
-def disarm_section(rules: RuleSet) -> Section:
-    dex = "SUM(DISARM_DEX)"
-    dex_part = f'IF({ruling("disarm_dex")}="modifier",{dex},MAX(0,{dex}))'
-    ac = (
-        f"MAX({min_ac()},{const('disarm', 'disarm_base_ac')}+{const('disarm', 'disarm_ac_per_hd_or_level')}"
-        f"*SUM(DISARM_LEVEL)+{dex_part})"
-    )
-    return Section(
-        "Disarm",
-        (
-            Field("Defender's hit dice or level", "DISARM_LEVEL", INPUT, 5),
-            Field(
-                "Defender's Dex modifier",
-                "DISARM_DEX",
-                INPUT,
-                0,
-                help="ruling disarm_dex",
-                help_formula=ruling_words(rules, "disarm_dex"),
-            ),
-            Field(
-                "AC to hit to disarm",
-                "DISARM_AC",
-                key=True,
-                native=f'IF(SUM(DISARM_LEVEL)<0,"#LEVEL? 0 or more",{ac})',
-                udf="cnc_disarm_ac(DISARM_LEVEL,DISARM_DEX)",
-            ),
-        ),
-    )
-
-
-def grapple_section(rules: RuleSet) -> Section:
-    kinds = rules.table(KIND_TABLE)
-    labels = [str(kinds.entry(k).label) for k in (GRAPPLE, OVERBEAR)]
-    kind = "GRAPPLE_KIND_ID"
-    weights = rules.table("grapple_ac_modifiers")
-    column = f'IF({kind}="{GRAPPLE}","grappling",{ruling("overbear_ac_modifiers")})'
-
-    def weight(row_id: str) -> str:
-        chosen = const(weights.id, row_id, weights.columns[-1].id)
-        for col in reversed(weights.columns[:-1]):
-            chosen = f'IF(GRAPPLE_COLUMN="{col.id}",{const(weights.id, row_id, col.id)},{chosen})'
-        return chosen
-
-    size_column = f'{ruling("grapple_size_direction")}="reversed"'
-
-    def size_value(row_id: str) -> str:
-        return (
-            f"IF({size_column},{const('grapple_size_modifier', row_id, 'ac_reversed')},"
-            f"{const('grapple_size_modifier', row_id, 'ac_as_written')})"
-        )
-
-    diff = "SUM(GRAPPLE_SIZE_DIFF)"
-    size = f"IF({diff}>=0,{size_value('attacker_larger')}*{diff},{size_value('attacker_smaller')}*-{diff})"
-    base = (
-        f"IF(GRAPPLE_STR_PRIME=TRUE,{const('grapple_target_ac', 'strength_prime', 'ac')},"
-        f"{const('grapple_target_ac', 'strength_not_prime', 'ac')})"
-    )
-    inputs = {
-        "defender_str_modifier": "SUM(GRAPPLE_STR)",
-        "defender_dex_modifier": "SUM(GRAPPLE_DEX)",
-        "size_difference": "GRAPPLE_SIZE_AC",
-        "defender_bth": "SUM(GRAPPLE_BTH)",
-    }
-    total = plus(base, *(f"{weight(row_id)}*{value}" for row_id, value in inputs.items()))
-    bad = f'NOT(OR({kind}="{GRAPPLE}",{kind}="{OVERBEAR}"))'
-    message = '"#KIND? Grapple or Overbear"'
-    ac = (
-        f'IF({bad},{message},IF(AND({kind}="{GRAPPLE}",{ruling("grapple_ac_reading")}="normal_ac"),'
-        f"MAX({min_ac()},SUM(GRAPPLE_NORMAL_AC)),MAX({min_ac()},{total})))"
-    )
-    allowed = f'IF({bad},{message},IF({kind}="{GRAPPLE}",TRUE,-{diff}<={const("overbearing", "max_defender_size_larger")}))'
-    adds = (
-        f'OR({by_label(KIND_TABLE, "adds_bth", "GRAPPLE_KIND")},AND({kind}="{OVERBEAR}",'
-        f'{ruling("overbear_attacker_bth")}="added"))'
-    )
-    roll_bonus = f"IF({bad},{message},SUM(GRAPPLE_ATTACKER_STR)+IF({adds},SUM(GRAPPLE_ATTACKER_BTH),0))"
-    udf_defender = "GRAPPLE_KIND,GRAPPLE_STR_PRIME,GRAPPLE_STR,GRAPPLE_DEX,GRAPPLE_BTH,GRAPPLE_SIZE_DIFF,GRAPPLE_NORMAL_AC"
-    return Section(
-        "Grappling and overbearing",
-        (
-            Field("Attack", "GRAPPLE_KIND", INPUT, labels[0], options=",".join(labels)),
-            flag_input("Strength is a prime of the defender", "GRAPPLE_STR_PRIME"),
-            Field("Defender's Str modifier", "GRAPPLE_STR", INPUT, 0),
-            Field("Defender's Dex modifier", "GRAPPLE_DEX", INPUT, 0),
-            Field("Defender's BtH or hit dice", "GRAPPLE_BTH", INPUT, 0, help="counts for overbearing"),
-            Field(
-                "Attacker's size minus defender's (categories)",
-                "GRAPPLE_SIZE_DIFF",
-                INPUT,
-                0,
-                help="1 = attacker one size larger, -1 = one size smaller",
-            ),
-            Field(
-                "Defender's normal AC",
-                "GRAPPLE_NORMAL_AC",
-                INPUT,
-                10,
-                help="used only under ruling grapple_ac_reading = normal_ac",
-                help_formula=ruling_words(rules, "grapple_ac_reading", "grappling: "),
-            ),
-            Field("Attacker's Str modifier", "GRAPPLE_ATTACKER_STR", INPUT, 0),
-            Field("Attacker's BtH", "GRAPPLE_ATTACKER_BTH", INPUT, 0),
-            Field("Target AC", "GRAPPLE_AC", key=True, native=ac, udf=f"cnc_grapple_ac({udf_defender})"),
-            Field(
-                "Allowed (overbearing: defender not two sizes larger)",
-                "GRAPPLE_ALLOWED",
-                native=allowed,
-                udf="cnc_grapple_allowed(GRAPPLE_KIND,GRAPPLE_SIZE_DIFF)",
-                number_format=BOOLEAN_FORMAT,
-            ),
-            Field(
-                "Attacker adds to the d20",
-                "GRAPPLE_ROLL_BONUS",
-                native=roll_bonus,
-                help="Str, plus BtH (overbearing: ruling overbear_attacker_bth)",
-                help_formula=ruling_words(rules, "overbear_attacker_bth", "overbearing: "),
-            ),
-            working_field(
-                "Attack kind (id)", kind, f'IFERROR({by_label(KIND_TABLE, "id", "GRAPPLE_KIND")},"")'
-            ),
-            working_field("Modifier column in force", "GRAPPLE_COLUMN", column),
-            working_field("AC from the size difference", "GRAPPLE_SIZE_AC", size),
-        ),
-    )
-
-
-def touch_section(rules: RuleSet) -> Section:
-    values = {
-        "dex_modifier": "SUM(TOUCH_DEX)",
-        "magic_protection": "SUM(TOUCH_MAGIC)",
-        "armor": "SUM(TOUCH_ARMOR)",
-        "shield": "SUM(TOUCH_SHIELD)",
-    }
-    table = "touch_attack_adjustments"
-    terms = [
-        f"IF(IF(TOUCH_MONSTER=TRUE,{const(table, row_id, 'monsters')},{const(table, row_id, 'characters')}),{value},0)"
-        for row_id, value in values.items()
-    ]
-    ac = f"MAX({min_ac()},{plus(const('touch_attack_ac', 'touch_base_ac'), *terms)})"
-    return Section(
-        "Touch attack",
-        (
-            flag_input("The defender is a monster", "TOUCH_MONSTER"),
-            Field("Defender's Dex modifier", "TOUCH_DEX", INPUT, 0),
-            Field("Magic rings, robes, devices, spells (AC)", "TOUCH_MAGIC", INPUT, 0),
-            Field("Armor bonus, magical armor included", "TOUCH_ARMOR", INPUT, 0, help="does not count"),
-            Field("Shield bonus", "TOUCH_SHIELD", INPUT, 0, help="does not count"),
-            Field(
-                "AC against the touch",
-                "TOUCH_AC",
-                key=True,
-                native=ac,
-                udf="cnc_touch_ac(TOUCH_DEX,TOUCH_MONSTER,TOUCH_MAGIC,TOUCH_ARMOR,TOUCH_SHIELD)",
-            ),
-        ),
-    )
-
-
-def scaled(rate: str, factor: str) -> str:
-    """rate x factor, fractions dropped, at least 1 ft unless the factor is 0 (engine: scaled_rate)."""
-    return f"IF({factor}=0,0,MAX({const('movement_rules', 'min_rate_ft')},INT({rate}*{factor})))"
-
-
-def movement_section(rules: RuleSet) -> Section:
-    mr = "movement_rules"
-    cap = const(mr, "max_terrain_reduction")
-    limit = f'IF({ruling("movement_reduction_limit")}="reduced_by",{cap},1-{cap})'
-    reduction = "SUM(MOVE_REDUCTION)"
-    now = (
-        f'IF(OR(NOT(ISNUMBER(MOVE_RATE)),SUM(MOVE_RATE)<=0),"#RATE? more than 0 ft",'
-        f'IF(OR({reduction}<0,{reduction}>1),"#REDUCTION? 0 to 1 (0.5 = half)",'
-        f"MAX({const(mr, 'min_rate_ft')},INT(MOVE_RATE*(1-MIN({reduction},{limit}))),MIN(MOVE_RATE,{const(mr, 'min_move_ft')}))))"
-    )
-    actions = rules.table("combat_actions")
-    fields = [
-        Field("Movement rate (ft)", "MOVE_RATE", INPUT, 30),
-        Field(
-            "Castle Keeper's reduction (0.5 = half)",
-            "MOVE_REDUCTION",
-            INPUT,
-            0,
-            help="terrain, obstacles, injuries; capped by ruling movement_reduction_limit",
-            help_formula=ruling_words(rules, "movement_reduction_limit", "at most: "),
-        ),
-        Field("Movement rate now (ft)", "MOVE_RATE_NOW", key=True, native=now),
-    ]
-    for action_id in MOVE_ACTIONS:
-        label = str(actions.entry(action_id).label)
-        factor = const("combat_actions", action_id, "max_move")
-        fields.append(
-            Field(
-                f"{label}: up to (ft)",
-                f"MOVE_{action_id.upper()}",
-                native=f"IF(ISNUMBER(MOVE_RATE_NOW),{scaled('MOVE_RATE_NOW', factor)},MOVE_RATE_NOW)",
-                udf=f'cnc_movement(MOVE_RATE,"{label}",{optional_input("MOVE_REDUCTION")})',
-            )
-        )
-    fields.append(
-        Field(
-            "Inches, hexes or squares",
-            "MOVE_SQUARES",
-            native=f"IF(ISNUMBER(MOVE_RATE_NOW),INT(MOVE_RATE_NOW/{const(mr, 'grid_divisor')}),MOVE_RATE_NOW)",
-            udf="IF(ISNUMBER(MOVE_RATE_NOW),cnc_grid_squares(MOVE_RATE_NOW),MOVE_RATE_NOW)",
-        )
-    )
-    return Section("Movement rates", tuple(fields))
-
-
-def charge_section() -> Section:
-    bad = "OR(NOT(ISNUMBER(CHARGE_RATE)),SUM(CHARGE_RATE)<=0)"
-    message = '"#RATE? more than 0 ft"'
-    least = scaled("CHARGE_RATE", const("combat_actions", "charge", "min_move"))
-    most = scaled("CHARGE_RATE", const("combat_actions", "charge", "max_move"))
-    verdict = (
-        f"IF({bad},{message},IF(SUM(CHARGE_DISTANCE)<0,{q(BAD_DISTANCE)},"
-        'IF(SUM(CHARGE_DISTANCE)<CHARGE_MIN,"Too close: at least "&CHARGE_MIN&" ft",'
-        'IF(SUM(CHARGE_DISTANCE)>CHARGE_MAX,"Too far: at most "&CHARGE_MAX&" ft","Yes"))))'
-    )
-    return Section(
-        "Charge",
-        (
-            Field("Charger's movement rate (ft)", "CHARGE_RATE", INPUT, 30),
-            Field("Distance to the target (ft)", "CHARGE_DISTANCE", INPUT, 40),
-            Field("Least distance (the movement rate)", "CHARGE_MIN", native=f"IF({bad},{message},{least})"),
-            Field("Most distance (the jogging rate)", "CHARGE_MAX", native=f"IF({bad},{message},{most})"),
-            Field(
-                "Can charge",
-                "CHARGE_OK",
-                key=True,
-                native=verdict,
-                udf="cnc_charge_window(CHARGE_RATE,CHARGE_DISTANCE)",
-                help="+2 damage, -4 AC for the round",
-            ),
         ),
     )
 
@@ -789,52 +505,6 @@ def range_section() -> Section:
                 native=f'IF(ISNUMBER(RANGE_INCREMENTS),IF({hit}="","",{hit}),RANGE_INCREMENTS)',
                 udf="cnc_range_modifier(RANGE_INCREMENT,RANGE_DISTANCE)",
                 help="empty: out of range",
-            ),
-        ),
-    )
-
-
-def subdual_normal(total: str) -> str:
-    """The points of a subdual hit of ``total`` (a number) counted as normal damage (ruling
-    subdual_normal_split; ``cnc.subdual_normal``)."""
-    per = const("subdual_damage", "subdual_points_per_normal_point")
-    split = ruling("subdual_normal_split")
-    return (
-        f'IF({split}="started_fives",{round_up(f"{total}/{per}")},'
-        f'IF({split}="full_fives",INT({total}/{per}),MAX(1,INT({total}/{per}))))'
-    )
-
-
-def subdual_section() -> Section:
-    sd = "subdual_damage"
-    total = "SUBDUAL_TOTAL"
-    normal = f"IF(ISNUMBER({total}),{subdual_normal(total)},{total})"
-    return Section(
-        "Subdual damage",
-        (
-            Field("Subdual damage dealt", "SUBDUAL_DAMAGE", INPUT, 7),
-            Field(
-                "Subdual damage (at least 1)",
-                total,
-                native=f'IF(OR(NOT(ISNUMBER(SUBDUAL_DAMAGE)),SUM(SUBDUAL_DAMAGE)<0),"#DAMAGE? 0 or more",'
-                f"MAX({const(sd, 'weapon_subdual_min_damage')},SUBDUAL_DAMAGE))",
-            ),
-            Field(
-                "Of which normal damage",
-                "SUBDUAL_NORMAL",
-                key=True,
-                native=normal,
-                udf="cnc_subdual_normal(SUBDUAL_DAMAGE)",
-            ),
-            Field(
-                "Of which temporary",
-                "SUBDUAL_TEMPORARY",
-                native=f"IF(ISNUMBER({total}),{total}-SUBDUAL_NORMAL,{total})",
-            ),
-            Field(
-                "Minutes to heal the temporary part",
-                "SUBDUAL_HEAL_MINUTES",
-                native=f"IF(ISNUMBER({total}),SUBDUAL_TEMPORARY*{const(sd, 'subdual_heal_minutes_per_hp')},{total})",
             ),
         ),
     )

@@ -18,7 +18,8 @@ import xlwings as xw
 
 from pycalc import d20, limits
 from pycalc.errors import RuleError
-from pycalc.rulesets import cnc, cnc_odds
+from pycalc.rulesets import cnc, cnc_falling, cnc_odds, cnc_special_ac, cnc_subdual
+from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import arg_docs, as_bool, as_fraction, as_int, as_text, cell_safe
@@ -138,7 +139,7 @@ def as_feet(value: Any) -> int:
 @cell_safe
 def falling_damage(feet: Any) -> str:
     """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return cnc.falling_damage(rules(), as_feet(feet))
+    return cnc_falling.falling_damage(rules(), as_feet(feet))
 
 
 @xw.func
@@ -146,7 +147,7 @@ def falling_damage(feet: Any) -> str:
 @cell_safe
 def cnc_falling_dex_check(feet: Any) -> bool:
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return cnc.falling(rules(), as_feet(feet)).dex_check
+    return cnc_falling.falling(rules(), as_feet(feet)).dex_check
 
 
 @xw.func
@@ -170,7 +171,7 @@ def hp_state(ruleset: Any, hp: Any) -> str:
 @cell_safe
 def cnc_disarm_ac(hit_dice: Any, dex: Any = 0) -> int:
     """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
-    return cnc.disarm_ac(rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))
+    return cnc_special_ac.disarm_ac(rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))
 
 
 @xw.func
@@ -192,14 +193,16 @@ def cnc_grapple_ac(
     normal_ac: Any = 0,
 ) -> int:
     """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
-    defender = cnc.Defender(
+    defender = cnc_special_ac.Defender(
         as_bool(str_prime, "STR PRIME"),
         as_int(str_mod, "STR", 0),
         as_int(dex_mod, "DEX", 0),
         as_int(bth, "BTH", 0),
         as_int(normal_ac, "AC", 0),
     )
-    return cnc.grapple_ac(rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0))
+    return cnc_special_ac.grapple_ac(
+        rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0)
+    )
 
 
 @xw.func
@@ -208,7 +211,7 @@ def cnc_grapple_ac(
 @cell_safe
 def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:
     """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
-    return cnc.grapple_allowed(rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0))
+    return cnc_special_ac.grapple_allowed(rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0))
 
 
 @xw.func
@@ -220,7 +223,7 @@ def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:
 @cell_safe
 def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any = 0, shield: Any = 0) -> int:
     """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
-    return cnc.touch_ac(
+    return cnc_special_ac.touch_ac(
         rules(),
         as_int(dex, "DEX", 0),
         as_bool(monster, "MONSTER"),
@@ -241,8 +244,10 @@ def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any 
 def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:
     """Feet moved in a round with that action, after the reduction, fractions dropped."""
     ruleset = rules()
-    now = cnc.reduced_rate(ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0)))
-    return cnc.action_move(ruleset, now, as_text(action, "ACTION", "walk"))
+    now = movement.reduced_rate(
+        ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))
+    )
+    return movement.action_move(ruleset, now, as_text(action, "ACTION", "walk"))
 
 
 @xw.func
@@ -250,7 +255,7 @@ def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:
 @cell_safe
 def cnc_grid_squares(rate: Any) -> int:
     """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
-    return cnc.grid_squares(rules(), as_int(rate, "RATE"))
+    return movement.grid_squares(rules(), as_int(rate, "RATE"))
 
 
 @xw.func
@@ -259,7 +264,7 @@ def cnc_grid_squares(rate: Any) -> int:
 @cell_safe
 def cnc_charge_window(rate: Any, distance: Any) -> str:
     """Yes when the target is between the movement rate and the jogging rate away, else why not."""
-    return cnc.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
+    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
 
 
 RANGE_DOCS = arg_docs(
@@ -291,7 +296,7 @@ def cnc_range_modifier(increment: Any, distance: Any) -> int | str:
 @cell_safe
 def cnc_subdual_normal(damage: Any) -> int:
     """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
-    return cnc.subdual_normal(rules(), as_int(damage, "DAMAGE"))
+    return cnc_subdual.subdual_normal(rules(), as_int(damage, "DAMAGE"))
 
 
 # --------------------------------------------------------------------------- odds before the dice are rolled
