@@ -15,7 +15,7 @@ from pycalc import d20, d20_engines, resolution_chances, resolution_damage, reso
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
-from pycalc.rulesets import osr
+from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
 from pycalc.tables import Row, load_ruleset
 
 RULES = load_ruleset("osr")
@@ -43,54 +43,54 @@ def with_fumble_rows(*rows: tuple[int, int, str]):
 def test_the_four_surprise_examples_of_the_seed():
     for row in RULES.table("surprise_examples").rows:
         assert (
-            osr.surprise_range(RULES, row["a_surprises_on_max"], row["b_normally_surprised_max"])
+            osr_surprise.surprise_range(RULES, row["a_surprises_on_max"], row["b_normally_surprised_max"])
             == row["a_surprises_b_max"]
         ), row.id
         if row["b_surprises_on_max"] is not None:
             assert (
-                osr.surprise_range(RULES, row["b_surprises_on_max"], row["a_normally_surprised_max"])
+                osr_surprise.surprise_range(RULES, row["b_surprises_on_max"], row["a_normally_surprised_max"])
                 == row["b_surprises_a_max"]
             ), row.id
 
 
 def test_normal_surprise_is_1_2_and_bad_ranges_are_refused():
-    assert osr.surprise_range(RULES, 2, 2) == 2
-    assert osr.surprise_range(RULES, 2, 4) == 4
-    assert osr.surprise_range(with_rulings(surprise_range_adjustment="reduce_only"), 2, 4) == 2
-    assert osr.surprise_range(RULES, 6, 6) == 6 and osr.surprise_range(RULES, 1, 0) == 0
+    assert osr_surprise.surprise_range(RULES, 2, 2) == 2
+    assert osr_surprise.surprise_range(RULES, 2, 4) == 4
+    assert osr_surprise.surprise_range(with_rulings(surprise_range_adjustment="reduce_only"), 2, 4) == 2
+    assert osr_surprise.surprise_range(RULES, 6, 6) == 6 and osr_surprise.surprise_range(RULES, 1, 0) == 0
     with pytest.raises(RuleError, match="#SURPRISES ON"):
-        osr.surprise_range(RULES, 7, 2)
+        osr_surprise.surprise_range(RULES, 7, 2)
 
 
 def test_mass_combat_survivors_example():
     table = RULES.table("mass_combat_survivors")
     original = table.value("ex_original_hp")
     men = table.value("survivor_divisor_men")
-    assert osr.mass_survivors(RULES, original, table.value("ex_remaining_hp_a"), men) == table.value(
-        "ex_survivors_a"
-    )
-    assert osr.mass_survivors(RULES, original, table.value("ex_remaining_hp_b"), men) == table.value(
-        "ex_survivors_b"
-    )
-    assert osr.mass_survivors(RULES, 40, 5, 10) == 2  # fractions are rounded upwards
-    assert osr.mass_survivors(RULES, 40, 0, 10) == 0
-    assert osr.mass_damage(RULES, 4, 10) == 40
-    assert osr.mass_damage(with_rulings(mass_combat_damage_multiplier="always_ten"), 4, 5) == 40
-    assert osr.mass_damage(RULES, 4, 5) == 20
+    assert osr_mass_combat.mass_survivors(
+        RULES, original, table.value("ex_remaining_hp_a"), men
+    ) == table.value("ex_survivors_a")
+    assert osr_mass_combat.mass_survivors(
+        RULES, original, table.value("ex_remaining_hp_b"), men
+    ) == table.value("ex_survivors_b")
+    assert osr_mass_combat.mass_survivors(RULES, 40, 5, 10) == 2  # fractions are rounded upwards
+    assert osr_mass_combat.mass_survivors(RULES, 40, 0, 10) == 0
+    assert osr_mass_combat.mass_damage(RULES, 4, 10) == 40
+    assert osr_mass_combat.mass_damage(with_rulings(mass_combat_damage_multiplier="always_ten"), 4, 5) == 40
+    assert osr_mass_combat.mass_damage(RULES, 4, 5) == 20
 
 
 def test_expected_kills_example():
     table = RULES.table("expected_kills")
-    found = osr.expected_kills(
+    found = osr_normal_men.expected_kills(
         RULES, int(table.value("ex_attacks")), int(table.value("ex_number_needed")), "1d6+1", "1d6"
     )
     assert found.hit_chance == Fraction(7, 10) == Fraction(str(table.value("ex_hit_chance")))
     assert found.hits == Fraction(str(table.value("ex_hits")))
     assert (found.average_damage, found.average_hp) == (Fraction(9, 2), Fraction(7, 2))
     assert found.kills == Fraction(str(table.value("ex_kills")))
-    rounded = osr.expected_kills(with_rulings(expected_kills_rounding="up"), 8, 7, "1d6+1", "1d6")
+    rounded = osr_normal_men.expected_kills(with_rulings(expected_kills_rounding="up"), 8, 7, "1d6+1", "1d6")
     assert rounded.kills == table.value("ex_kills_rounded_up")
-    assert osr.expected_kills(
+    assert osr_normal_men.expected_kills(
         with_rulings(expected_kills_method="damage_over_hp"), 8, 7, "1d6+1", "1d6"
     ).kills == Fraction(36, 5)
 
@@ -98,46 +98,54 @@ def test_expected_kills_example():
 def test_attacks_per_round_examples():
     table = RULES.table("attacks_vs_normal_men")
     fighter = "PC or important NPC fighter type"
-    assert osr.attacks_vs_normal_men(RULES, fighter, table.value("ex_fighter_level")) == table.value(
-        "ex_fighter_attacks"
+    assert osr_normal_men.attacks_vs_normal_men(
+        RULES, fighter, table.value("ex_fighter_level")
+    ) == table.value("ex_fighter_attacks")
+    assert osr_normal_men.attacks_vs_normal_men(
+        RULES, "Monster (whole HD)", table.value("ex_troll_hd")
+    ) == table.value("ex_troll_attacks")
+    assert osr_normal_men.attacks_vs_normal_men(RULES, "Monster (whole HD)", 1) == 1
+    assert osr_normal_men.attacks_vs_normal_men(RULES, "PC who is not a fighter type", 5) == 1
+    assert (
+        osr_normal_men.attacks_vs_normal_men(
+            with_rulings(normal_men_multiple_attacks="all_pcs"), "other_pc", 5
+        )
+        == 5
     )
-    assert osr.attacks_vs_normal_men(RULES, "Monster (whole HD)", table.value("ex_troll_hd")) == table.value(
-        "ex_troll_attacks"
-    )
-    assert osr.attacks_vs_normal_men(RULES, "Monster (whole HD)", 1) == 1
-    assert osr.attacks_vs_normal_men(RULES, "PC who is not a fighter type", 5) == 1
-    assert osr.attacks_vs_normal_men(with_rulings(normal_men_multiple_attacks="all_pcs"), "other_pc", 5) == 5
 
 
 def test_grappling_example():
     ex = {r.id: r["value"] for r in RULES.table("grappling_example").rows}
     assert (
-        osr.grapple_stun_rounds(RULES, ex["ex_hero_roll"], ex["ex_grapplers_total"]) == ex["ex_stun_rounds"]
+        osr_grappling.grapple_stun_rounds(RULES, ex["ex_hero_roll"], ex["ex_grapplers_total"])
+        == ex["ex_stun_rounds"]
     )
-    assert osr.grapple_result(RULES, 7, 7).startswith("On his feet")
-    assert osr.grapple_result(RULES, 6, 7) == "Pinned helplessly"
-    assert osr.grapple_stun_rounds(RULES, 6, 7) == 0
-    out = osr.grapple_outputs(RULES, 3, 2, 19, 7)
+    assert osr_grappling.grapple_result(RULES, 7, 7).startswith("On his feet")
+    assert osr_grappling.grapple_result(RULES, 6, 7) == "Pinned helplessly"
+    assert osr_grappling.grapple_stun_rounds(RULES, 6, 7) == 0
+    out = osr_grappling.grapple_outputs(RULES, 3, 2, 19, 7)
     assert out["GRAPPLE_OUTCOME"] == "#HERO ROLL? 3 to 18"
 
 
 def test_level_gap_save_bonus_counts_full_steps_of_three():
-    assert [osr.level_gap_save_bonus(RULES, s, 1) for s in (1, 3, 4, 6, 7, 10)] == [0, 0, 1, 1, 2, 3]
-    assert osr.level_gap_save_bonus(RULES, 1, 9) == 0
-    assert osr.maneuver_save_modifier(RULES, "Whip entangle (target ogre size or smaller)", 10, 1, 2) == -2
-    assert osr.maneuver_save_modifier(RULES, "disarm", 10, 1, 2) == 3
+    assert [osr_saves.level_gap_save_bonus(RULES, s, 1) for s in (1, 3, 4, 6, 7, 10)] == [0, 0, 1, 1, 2, 3]
+    assert osr_saves.level_gap_save_bonus(RULES, 1, 9) == 0
+    assert (
+        osr_saves.maneuver_save_modifier(RULES, "Whip entangle (target ogre size or smaller)", 10, 1, 2) == -2
+    )
+    assert osr_saves.maneuver_save_modifier(RULES, "disarm", 10, 1, 2) == 3
     with pytest.raises(RuleError, match="no save"):
-        osr.maneuver_save_modifier(RULES, "untrained_weapon", 1, 1, 0)
+        osr_saves.maneuver_save_modifier(RULES, "untrained_weapon", 1, 1, 0)
 
 
 def test_spell_interruption():
     simultaneous = "Hit by an opponent with simultaneous initiative"
-    assert osr.spell_interruption(RULES, simultaneous, "Failed", 4) == "Spell lost"
-    assert osr.spell_interruption(RULES, simultaneous, "Failed", 5) == "Spell miscast"
-    assert "goes off" in osr.spell_interruption(RULES, simultaneous, "Made", None)
-    assert "lost" in osr.spell_interruption(RULES, "Hit by an opponent who won initiative", None, None)
+    assert osr_saves.spell_interruption(RULES, simultaneous, "Failed", 4) == "Spell lost"
+    assert osr_saves.spell_interruption(RULES, simultaneous, "Failed", 5) == "Spell miscast"
+    assert "goes off" in osr_saves.spell_interruption(RULES, simultaneous, "Made", None)
+    assert "lost" in osr_saves.spell_interruption(RULES, "Hit by an opponent who won initiative", None, None)
     with pytest.raises(RuleError, match="#D6"):
-        osr.spell_interruption(RULES, simultaneous, "Failed", 7)
+        osr_saves.spell_interruption(RULES, simultaneous, "Failed", 7)
 
 
 # --------------------------------------------------------------------------- natural rolls

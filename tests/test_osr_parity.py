@@ -16,7 +16,7 @@ import openpyxl
 import pytest
 
 from pycalc import udfs
-from pycalc.rulesets import osr
+from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
@@ -298,7 +298,7 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             "SURPRISE_ROLL_FOR_B": rolls[1],
             **ruling_cells(rules),
         }
-        found.append((cells, osr.surprise_outputs(rules, a_on, a_ed, b_on, b_ed, *rolls)))
+        found.append((cells, osr_surprise.surprise_outputs(rules, a_on, a_ed, b_on, b_ed, *rolls)))
     mass_rules = [RULES, flipped(RULES, "mass_combat_damage_multiplier")]
     for index, (men, original, before, roll) in enumerate(
         [
@@ -327,7 +327,7 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             "MASS_DAMAGE_ROLL": roll,
             **ruling_cells(rules),
         }
-        found.append((cells, osr.mass_outputs(rules, men, original, before, roll)))
+        found.append((cells, osr_mass_combat.mass_outputs(rules, men, original, before, roll)))
     kills_rules = [
         RULES,
         flipped(RULES, "expected_kills_method"),
@@ -364,14 +364,14 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             "KILLS_HP_DICE": hp,
             **ruling_cells(rules),
         }
-        expected = osr.kills_outputs(rules, attacks, need, damage, hp)
+        expected = osr_normal_men.kills_outputs(rules, attacks, need, damage, hp)
         found.append((cells, expected))
     kinds = [str(r.label) for r in RULES.table("attacker_kinds_vs_normal_men").rows] + ["Dragon"]
     for index, kind in enumerate(kinds * 4):
         rules = [RULES, flipped(RULES, "normal_men_multiple_attacks")][index % 2]
         level = [0, 1, 2, 6, -1][index % 5]
         cells = {"NORMAL_MEN_KIND": kind, "NORMAL_MEN_LEVEL": level, **ruling_cells(rules)}
-        found.append((cells, osr.normal_men_outputs(rules, kind, level)))
+        found.append((cells, osr_normal_men.normal_men_outputs(rules, kind, level)))
     for hero_hd, their_hd, hero, theirs in [
         (3, 2, 11, 7),
         (3, 2, 7, 7),
@@ -395,7 +395,7 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             "GRAPPLE_HERO_ROLL": hero,
             "GRAPPLE_GRAPPLERS_ROLL": theirs,
         }
-        found.append((cells, osr.grapple_outputs(RULES, hero_hd, their_hd, hero, theirs)))
+        found.append((cells, osr_grappling.grapple_outputs(RULES, hero_hd, their_hd, hero, theirs)))
     maneuvers = [str(r.label) for r in RULES.table("special_maneuvers").rows] + ["Sneeze"]
     for index, (saver, attacker) in enumerate(
         [(7, 1), (4, 1), (3, 1), (1, 7), (10, 1), (-1, 2), (13, 3), (6, 0)] * 3
@@ -407,7 +407,7 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             "SAVE_ATTACKER_LEVEL": attacker,
             "SAVE_TARGET_STR_BONUS": index % 3,
         }
-        found.append((cells, osr.save_outputs(RULES, maneuver, saver, attacker, index % 3)))
+        found.append((cells, osr_saves.save_outputs(RULES, maneuver, saver, attacker, index % 3)))
     situations = [str(r.label) for r in RULES.table("spell_interruption").rows] + ["Asleep"]
     for situation in situations:
         for save, d6 in [
@@ -423,7 +423,7 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             ("Maybe", 3),
         ]:
             cells = {"SPELL_SITUATION": situation, "SPELL_SAVE": save, "SPELL_D6": d6}
-            found.append((cells, osr.spell_outputs(RULES, situation, save, d6)))
+            found.append((cells, osr_saves.spell_outputs(RULES, situation, save, d6)))
     return found
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_results, udfs
-from pycalc.rulesets import osr
+from pycalc.rulesets import osr_grappling, osr_surprise
 from pycalc.tables import load_ruleset
 from pycalc.udfs import osr as udfs_osr
 
@@ -53,13 +53,15 @@ def test_damage_and_effect():
 def test_other_calculators_equal_the_engine():
     assert udfs_osr.surprise_range(5.0, 1.0) == 4
     assert udfs_osr.osr_surprise_chance(5.0, 1.0) == pytest.approx(4 / 6)
-    assert udfs_osr.osr_surprise_outcome(5.0, 2.0, 3.0, 6.0) == osr.surprise_outcome(RULES, 5, 2, 3, 6)
+    assert udfs_osr.osr_surprise_outcome(5.0, 2.0, 3.0, 6.0) == osr_surprise.surprise_outcome(
+        RULES, 5, 2, 3, 6
+    )
     assert udfs_osr.mass_survivors(40.0, 4.0, 10.0) == 1
     assert udfs_osr.mass_survivors(40.0, 8.0, None) == 2
     assert udfs_osr.osr_mass_damage(3.0, None) == 30
     assert udfs_osr.osr_expected_kills(8.0, 7.0, "1d6+1", None) == pytest.approx(5.6)
     assert udfs_osr.osr_attacks_vs_normal_men("monster", 6.0) == 6
-    assert udfs_osr.osr_grapple_result(11.0, 7.0) == osr.grapple_result(RULES, 11, 7)
+    assert udfs_osr.osr_grapple_result(11.0, 7.0) == osr_grappling.grapple_result(RULES, 11, 7)
     assert udfs_osr.osr_grapple_stun_rounds(11.0, 7.0) == 4
     assert udfs_osr.osr_level_gap_save_bonus(7.0, 1.0) == 2
     assert udfs_osr.osr_maneuver_save_modifier("polearm_dismount", 10.0, 1.0, None) == 3

@@ -10,13 +10,13 @@ unless only a 19 or 20 could hit; 1 damage less per point needed over 20). Those
 (``pycalc.resolution``), and so is its situation: the pickers of the block's ``modifiers`` list and
 the typed DEX and shield points of its ``situation.numbers`` (:func:`situation`). This module keeps
 what is the ruleset's own: the effect texts (the seed's fumble table is missing: :func:`fumble_effect`
-reads the GM's own rows and never invents one), surprise, mass combat, Normal Men, grappling,
-saves and spell interruption.
+reads the GM's own rows and never invents one). Its subsystems have a module each: ``osr_surprise``,
+``osr_mass_combat``, ``osr_normal_men`` (attacks against Normal Men, kills per round),
+``osr_grappling``, ``osr_saves`` (saves after a maneuver, spell interruption).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +26,7 @@ from pycalc import dice as dice_module
 from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
-from pycalc.errors import RuleError, not_in_list
+from pycalc.errors import RuleError
 from pycalc.resolution_block import Stage
 from pycalc.tables import Row, RuleSet
 
@@ -256,213 +256,9 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
     return out
 
 
-# --------------------------------------------------------------------------- surprise
-
-
-def surprise_range(rules: RuleSet, surprises_on: int, surprised_on: int) -> int:
-    """Top d6 face on which a side that "surprises on 1-``surprises_on``" surprises a side that is
-    normally "surprised on 1-``surprised_on``" (fits the seed's four examples)."""
-    sides = constant(rules, "surprise_rules", "surprise_die_sides")
-    for value, what in ((surprises_on, "SURPRISES ON"), (surprised_on, "SURPRISED ON")):
-        if not 0 <= value <= sides:
-            raise RuleError(f"#{what}? 0 to {sides}")
-    shift = constant(rules, "surprise_rules", "normal_surprise_max") - surprised_on
-    if rules.ruling("surprise_range_adjustment") == "reduce_only":
-        shift = max(0, shift)
-    return min(sides, max(0, surprises_on - shift))
-
-
-def surprise_chance(rules: RuleSet, top_face: int) -> Fraction:
-    return Fraction(top_face, constant(rules, "surprise_rules", "surprise_die_sides"))
-
-
-def surprise_outcome(rules: RuleSet, a_on_b: int, b_on_a: int, roll_for_b: int, roll_for_a: int) -> str:
-    """``roll_for_b``: the d6 rolled to see whether B is surprised (B is when it is <= a_on_b)."""
-    sides = constant(rules, "surprise_rules", "surprise_die_sides")
-    for value, what in ((roll_for_b, "ROLL FOR B"), (roll_for_a, "ROLL FOR A")):
-        if not 1 <= value <= sides:
-            raise RuleError(f"#{what}? 1 to {sides}")
-    b_surprised, a_surprised = roll_for_b <= a_on_b, roll_for_a <= b_on_a
-    entry = (
-        "both_surprised"
-        if a_surprised and b_surprised
-        else "a_surprises_b"
-        if b_surprised
-        else "b_surprises_a"
-        if a_surprised
-        else "no_surprise"
-    )
-    return str(rules.table("surprise_outcomes").value(entry, "result"))
-
-
-# --------------------------------------------------------------------------- mass combat
-
-
-def check_men(men: int) -> int:
-    if men < 1:
-        raise RuleError("#MEN? 1 or more")
-    return men
-
-
-def mass_damage(rules: RuleSet, damage_roll: int, men: int) -> int:
-    """Hit points a unit loses to one hit: the d6 times 10 (or times the men, by ruling)."""
-    sides = dice_module.parse(rules.table("mass_combat").value("unit_damage_die", "dice")).sides
-    if not 1 <= damage_roll <= sides:
-        raise RuleError(f"#DAMAGE ROLL? 1 to {sides}")
-    if rules.ruling("mass_combat_damage_multiplier") == "men_in_unit":
-        return damage_roll * check_men(men)
-    return damage_roll * constant(rules, "mass_combat", "unit_damage_multiplier")
-
-
-def mass_survivors(rules: RuleSet, original_hp: int, remaining_hp: int, men: int) -> int:
-    """Men left alive: one per tenth (per man's share) of the original hit points left, rounded up."""
-    check_men(men)
-    if original_hp < 1:
-        raise RuleError("#ORIGINAL HP? 1 or more")
-    if remaining_hp > original_hp:
-        raise RuleError("#REMAINING HP? at most the original hit points")
-    if remaining_hp <= 0:
-        return 0
-    return -(-remaining_hp * men // original_hp)
-
-
-# --------------------------------------------------------------------------- Normal Men
-
-
-def attacks_vs_normal_men(rules: RuleSet, kind: str, level_or_hd: int) -> int:
-    """Melee attacks per round against Normal Men (level for fighter types, whole HD for monsters)."""
-    table = rules.table("attacker_kinds_vs_normal_men")
-    try:
-        row = table.by_label(kind)
-    except KeyError:
-        raise not_in_list("kind", (row.label for row in table.rows)) from None
-    if level_or_hd < 0:
-        raise RuleError("#LEVEL? 0 or more")
-    if row.id == "other_pc" and rules.ruling("normal_men_multiple_attacks") == "all_pcs":
-        row = table.entry("fighter_type")
-    if level_or_hd > row["more_than"]:
-        return max(row["otherwise"], level_or_hd * row["per_level_or_hd"])
-    return row["otherwise"]
-
-
-@dataclass(frozen=True)
-class Kills:
-    hit_chance: Fraction
-    hits: Fraction
-    average_damage: Fraction
-    average_hp: Fraction
-    kills: Fraction | int
-
-
-def expected_kills(rules: RuleSet, attacks: int, need: int, damage_dice: str, hp_dice: str) -> Kills:
-    """The seed's shortcut: hits from the chance to hit, then Normal Men killed per round."""
-    if attacks < 0:
-        raise RuleError("#ATTACKS? 0 or more")
-    chance = resolution_chances.hit_chance(rules, generic.Attack(0, need))
-    hits = attacks * chance
-    damage = dice_module.parse(damage_dice).mean
-    hp = dice_module.parse(hp_dice).mean
-    if hp <= 0:
-        raise RuleError("#HP DICE? average hit points must be above 0")
-    if rules.ruling("expected_kills_method") == "one_per_hit_capped":
-        kills: Fraction | int = hits * min(Fraction(1), damage / hp)
-    else:
-        kills = hits * damage / hp
-    if rules.ruling("expected_kills_rounding") == "up":
-        kills = math.ceil(kills)
-    return Kills(chance, hits, damage, hp, kills)
-
-
-# --------------------------------------------------------------------------- grappling
-
-
-def grapple_row(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> Row:
-    row = rules.table("grappling_result").band(hero_roll - grapplers_roll)
-    assert row is not None  # the bands are open at both ends
-    return row
-
-
-def grapple_result(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> str:
-    return str(grapple_row(rules, hero_roll, grapplers_roll)["result"])
-
-
-def grapple_stun_rounds(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> int:
-    """Rounds the thrown-off grapplers are stunned: the hero's roll minus their combined roll."""
-    if not grapple_row(rules, hero_roll, grapplers_roll)["grapplers_stunned"]:
-        return 0
-    per_point = constant(rules, "grappling_dice", "stun_rounds_per_point")
-    return (hero_roll - grapplers_roll) * per_point
-
-
-def check_grapple_roll(rules: RuleSet, roll: int, hit_dice: int, per_hd_entry: str, what: str) -> int:
-    """A total of ``hit_dice`` x d6: between the count of dice and six times it."""
-    count = hit_dice * constant(rules, "grappling_dice", per_hd_entry)
-    sides = constant(rules, "grappling_dice", "grappling_die_sides")
-    if hit_dice < 1:
-        raise RuleError(f"#{what} HD? 1 or more")
-    if not count <= roll <= count * sides:
-        raise RuleError(f"#{what} ROLL? {count} to {count * sides}")
-    return roll
-
-
-# --------------------------------------------------------------------------- saves and spells
-
-
-def level_gap_save_bonus(rules: RuleSet, saver_level: int, attacker_level: int) -> int:
-    """+1 to the save for every full 3 levels the saver is above the attacker."""
-    if saver_level < 0 or attacker_level < 0:
-        raise RuleError("#LEVEL? 0 or more")
-    step = constant(rules, "level_gap_save_bonus", "levels_per_step")
-    per_step = constant(rules, "level_gap_save_bonus", "save_bonus_per_step")
-    return max(0, saver_level - attacker_level) // step * per_step
-
-
-def maneuver_row(rules: RuleSet, maneuver: str) -> Row:
-    try:
-        row = rules.table("special_maneuvers").by_label(maneuver)
-    except KeyError:
-        raise not_in_list("maneuver", (r.label for r in rules.table("special_maneuvers").rows)) from None
-    if row["saver"] is None:
-        raise RuleError("#MANEUVER? no save for this one")
-    return row
-
-
-def maneuver_save_modifier(
-    rules: RuleSet, maneuver: str, saver_level: int, attacker_level: int, target_str_bonus: int
-) -> int:
-    """What the saver adds to the Save vs Paralysis for a whip entangle, dismount or disarm."""
-    row = maneuver_row(rules, maneuver)
-    gap = level_gap_save_bonus(rules, saver_level, attacker_level)
-    return (gap if row["level_gap_bonus"] else 0) - (target_str_bonus if row["minus_target_str_bonus"] else 0)
-
-
-SAVE_MADE, SAVE_FAILED = "Made", "Failed"
-
-
-def spell_interruption(rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None) -> str:
-    """What happens to a spell whose caster is hit while casting."""
-    try:
-        row = rules.table("spell_interruption").by_label(situation_label)
-    except KeyError:
-        raise not_in_list("situation", (r.label for r in rules.table("spell_interruption").rows)) from None
-    if not row["save_vs_paralysis"] or save is None:
-        return str(row["result"])
-    if save.casefold() == SAVE_MADE.casefold():
-        return str(row["if_save_made"])
-    if save.casefold() != SAVE_FAILED.casefold():
-        raise RuleError(f"#SAVE? {SAVE_MADE} or {SAVE_FAILED}")
-    if d6_roll is None:
-        return str(row["if_save_failed"])
-    bands = rules.table("spell_interruption_failure").rows
-    low, high = bands[0].low, bands[-1].high
-    if not low <= d6_roll <= high:
-        raise RuleError(f"#D6? {low} to {high}")
-    return str(rules.table("spell_interruption_failure").band(d6_roll)["outcome"])
-
-
 # --------------------------------------------------------------------------- calculator sections
-# Each returns every output of one calculator section by defined name, as the sheet shows it:
-# a RuleError becomes its '#...' text, a value not yet computable is ''.
+# The subsystem modules' ``*_outputs`` each return every output of one calculator section by defined
+# name, as the sheet shows it: a RuleError becomes its '#...' text, a value not yet computable is ''.
 
 
 def shown(function: Callable[..., object], *args: object) -> object:
@@ -470,100 +266,3 @@ def shown(function: Callable[..., object], *args: object) -> object:
         return function(*args)
     except RuleError as error:
         return str(error)
-
-
-def surprise_outputs(
-    rules: RuleSet,
-    a_surprises_on: int,
-    a_surprised_on: int,
-    b_surprises_on: int,
-    b_surprised_on: int,
-    roll_for_a: int | None = None,
-    roll_for_b: int | None = None,
-) -> dict[str, object]:
-    a_on_b = shown(surprise_range, rules, a_surprises_on, b_surprised_on)
-    b_on_a = shown(surprise_range, rules, b_surprises_on, a_surprised_on)
-    outcome: object = ""
-    if roll_for_a is not None and roll_for_b is not None:
-        if isinstance(a_on_b, str) or isinstance(b_on_a, str):
-            outcome = a_on_b if isinstance(a_on_b, str) else b_on_a
-        else:
-            outcome = shown(surprise_outcome, rules, a_on_b, b_on_a, roll_for_b, roll_for_a)
-    return {
-        "SURPRISE_A_ON_B": a_on_b,
-        "SURPRISE_B_ON_A": b_on_a,
-        "SURPRISE_A_CHANCE": a_on_b if isinstance(a_on_b, str) else surprise_chance(rules, a_on_b),
-        "SURPRISE_B_CHANCE": b_on_a if isinstance(b_on_a, str) else surprise_chance(rules, b_on_a),
-        "SURPRISE_RESULT": outcome,
-    }
-
-
-def mass_outputs(
-    rules: RuleSet, men: int, original_hp: int, hp_before: int, damage_roll: int | None
-) -> dict[str, object]:
-    damage: object = "" if damage_roll is None else shown(mass_damage, rules, damage_roll, men)
-    after = max(0, hp_before - damage) if isinstance(damage, int) else hp_before
-    return {
-        "MASS_DAMAGE_DEALT": damage,
-        "MASS_HP_AFTER": after,
-        "MASS_SLAIN": after <= 0,
-        "MASS_SURVIVORS_LEFT": shown(mass_survivors, rules, original_hp, after, men),
-    }
-
-
-def kills_outputs(
-    rules: RuleSet, attacks: int, need: int, damage_dice: str, hp_dice: str
-) -> dict[str, object]:
-    try:
-        found = expected_kills(rules, attacks, need, damage_dice, hp_dice)
-    except RuleError as error:
-        return dict.fromkeys(
-            ("KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND"),
-            str(error),
-        )
-    return {
-        "KILLS_HIT_CHANCE": found.hit_chance,
-        "KILLS_HITS": found.hits,
-        "KILLS_AVG_DAMAGE": found.average_damage,
-        "KILLS_AVG_HP": found.average_hp,
-        "KILLS_PER_ROUND": found.kills,
-    }
-
-
-def normal_men_outputs(rules: RuleSet, kind: str, level_or_hd: int) -> dict[str, object]:
-    return {"NORMAL_MEN_ATTACKS": shown(attacks_vs_normal_men, rules, kind, level_or_hd)}
-
-
-def grapple_outputs(
-    rules: RuleSet, hero_hd: int, grapplers_hd: int, hero_roll: int, grapplers_roll: int
-) -> dict[str, object]:
-    try:
-        check_grapple_roll(rules, hero_roll, hero_hd, "defender_d6_per_hd", "HERO")
-        check_grapple_roll(rules, grapplers_roll, grapplers_hd, "grappler_d6_per_hd", "GRAPPLERS")
-    except RuleError as error:
-        return dict.fromkeys(("GRAPPLE_MARGIN", "GRAPPLE_OUTCOME", "GRAPPLE_STUNNED_ROUNDS"), str(error))
-    return {
-        "GRAPPLE_MARGIN": hero_roll - grapplers_roll,
-        "GRAPPLE_OUTCOME": grapple_result(rules, hero_roll, grapplers_roll),
-        "GRAPPLE_STUNNED_ROUNDS": grapple_stun_rounds(rules, hero_roll, grapplers_roll),
-    }
-
-
-def save_outputs(
-    rules: RuleSet, maneuver: str, saver_level: int, attacker_level: int, target_str_bonus: int
-) -> dict[str, object]:
-    row: object = shown(maneuver_row, rules, maneuver)
-    return {
-        "SAVE_LEVEL_GAP_BONUS": shown(level_gap_save_bonus, rules, saver_level, attacker_level),
-        "SAVE_WHO": row if isinstance(row, str) else row["saver"],
-        "SAVE_MODIFIER": shown(
-            maneuver_save_modifier, rules, maneuver, saver_level, attacker_level, target_str_bonus
-        ),
-        "SAVE_EFFECT": row if isinstance(row, str) else row["effect"],
-    }
-
-
-def spell_outputs(
-    rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None
-) -> dict[str, object]:
-    return {"SPELL_OUTCOME": shown(spell_interruption, rules, situation_label, save, d6_roll)}

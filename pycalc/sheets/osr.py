@@ -1,5 +1,7 @@
-"""The osr calculators: Attack (descending AC, natural 1/20 rules, odds) and Combat calculators
-(surprise, mass combat, Normal Men, grappling, level-gap saves, spell interruption).
+"""The osr calculators: Attack (descending AC, natural 1/20 rules, odds) and the sheet of the Combat
+calculators, whose sections come from their own modules (``osr_surprise``, ``osr_mass_combat``,
+``osr_normal_men``, ``osr_grappling``, ``osr_saves``: surprise, mass combat, Normal Men, grappling,
+level-gap saves, spell interruption).
 
 Every formula mirrors ``pycalc.rulesets.osr`` (whose attacks run on the generic d20 engine,
 ``pycalc.resolution``); the parity tests recalculate these sheets in
@@ -16,8 +18,6 @@ from pycalc.resolution_situation import Situation
 from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
     FUMBLE_ROLL_UNUSED,
-    SAVE_FAILED,
-    SAVE_MADE,
     default_choice,
     die_sides,
     picker_tables,
@@ -26,13 +26,11 @@ from pycalc.sheets import attack_fields
 from pycalc.sheets.attack_workings import write_pair_results
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.calculator import (
-    BOOLEAN_FORMAT,
     INPUT,
     Field,
     Section,
     chance_field,
     empty_input,
-    list_input,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -53,18 +51,20 @@ from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial
 from pycalc.sheets.formulas import (
     DICE_ERROR,
-    by_label,
     const,
     dice_count,
     dice_modifier,
     dice_sides,
-    list_mistake,
     optional_input,
     q,
-    round_up,
 )
 from pycalc.sheets.log_rows import PartsArea
+from pycalc.sheets.osr_grappling import grapple_section
+from pycalc.sheets.osr_mass_combat import mass_section
+from pycalc.sheets.osr_normal_men import kills_section, normal_men_section
 from pycalc.sheets.osr_odds import odds_section, write_damage_chart, write_odds_sheet
+from pycalc.sheets.osr_saves import save_section, spell_section
+from pycalc.sheets.osr_surprise import surprise_section
 from pycalc.sheets.situation_cells import (
     Pickers,
     by_id,
@@ -439,376 +439,6 @@ def write_odds_workings(book: Workbook, rules: RuleSet) -> None:
 
     # (the formulas worked out once for every cell of the grid)
     write_pair_results(book, rules, resolution(rules), "Roll \\ follow", (len(heads), beside))
-
-
-# --------------------------------------------------------------------------- other calculators
-
-
-def surprise_section(rules: RuleSet) -> Section:
-    sides = const("surprise_rules", "surprise_die_sides")
-    normal = const("surprise_rules", "normal_surprise_max")
-
-    def top_face(surprises_on: str, surprised_on: str) -> str:
-        shift = f"({normal}-SUM({surprised_on}))"
-        shift = f"IF({ruling_is('surprise_range_adjustment', 'reduce_only')},MAX(0,{shift}),{shift})"
-        return (
-            f'IF(OR(SUM({surprises_on})<0,SUM({surprises_on})>{sides}),"#SURPRISES ON? 0 to "&{sides},'
-            f'IF(OR(SUM({surprised_on})<0,SUM({surprised_on})>{sides}),"#SURPRISED ON? 0 to "&{sides},'
-            f"MIN({sides},MAX(0,SUM({surprises_on})-{shift}))))"
-        )
-
-    def chance(top: str) -> str:
-        return f"IF(ISNUMBER({top}),{top}/{sides},{top})"
-
-    a_on_b, b_on_a = "SURPRISE_A_ON_B", "SURPRISE_B_ON_A"
-    b_hit, a_hit = f"SURPRISE_ROLL_FOR_B<={a_on_b}", f"SURPRISE_ROLL_FOR_A<={b_on_a}"
-    entry = (
-        f'IF(AND({a_hit},{b_hit}),"both_surprised",IF({b_hit},"a_surprises_b",'
-        f'IF({a_hit},"b_surprises_a","no_surprise")))'
-    )
-    outcome = (
-        'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
-        f"IF(NOT(ISNUMBER({a_on_b})),{a_on_b},IF(NOT(ISNUMBER({b_on_a})),{b_on_a},"
-        f'IF(OR(SURPRISE_ROLL_FOR_B<1,SURPRISE_ROLL_FOR_B>{sides}),"#ROLL FOR B? 1 to "&{sides},'
-        f'IF(OR(SURPRISE_ROLL_FOR_A<1,SURPRISE_ROLL_FOR_A>{sides}),"#ROLL FOR A? 1 to "&{sides},'
-        f"{by_id('surprise_outcomes', 'result', entry)})))))"
-    )
-    normal_value = rules.constant("surprise_rules", "normal_surprise_max")
-    return Section(
-        "Surprise (d6 for each side)",
-        (
-            Field("Party A surprises others on 1 to", "SURPRISE_A_SURPRISES_ON", INPUT, normal_value),
-            Field("Party A is normally surprised on 1 to", "SURPRISE_A_SURPRISED_ON", INPUT, normal_value),
-            Field("Party B surprises others on 1 to", "SURPRISE_B_SURPRISES_ON", INPUT, normal_value),
-            Field("Party B is normally surprised on 1 to", "SURPRISE_B_SURPRISED_ON", INPUT, normal_value),
-            Field(
-                "A surprises B on 1 to",
-                a_on_b,
-                key=True,
-                native=top_face("SURPRISE_A_SURPRISES_ON", "SURPRISE_B_SURPRISED_ON"),
-                udf="surprise_range(SURPRISE_A_SURPRISES_ON,SURPRISE_B_SURPRISED_ON)",
-            ),
-            Field(
-                "B surprises A on 1 to",
-                b_on_a,
-                key=True,
-                native=top_face("SURPRISE_B_SURPRISES_ON", "SURPRISE_A_SURPRISED_ON"),
-                udf="surprise_range(SURPRISE_B_SURPRISES_ON,SURPRISE_A_SURPRISED_ON)",
-            ),
-            chance_field("Chance A surprises B", "SURPRISE_A_CHANCE", chance(a_on_b)),
-            chance_field("Chance B surprises A", "SURPRISE_B_CHANCE", chance(b_on_a)),
-            empty_input(
-                "d6 rolled for A",
-                "SURPRISE_ROLL_FOR_A",
-                help_text="A is surprised when it is within B's range",
-            ),
-            empty_input("d6 rolled for B", "SURPRISE_ROLL_FOR_B"),
-            Field(
-                "Result",
-                "SURPRISE_RESULT",
-                key=True,
-                native=outcome,
-                udf=(
-                    'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
-                    f"osr_surprise_outcome({a_on_b},{b_on_a},SURPRISE_ROLL_FOR_B,SURPRISE_ROLL_FOR_A))"
-                ),
-            ),
-        ),
-    )
-
-
-def mass_section(rules: RuleSet) -> Section:
-    die = by_id("mass_combat", "dice", '"unit_damage_die"')
-    sides = dice_sides(die)
-    times = (
-        f"IF({ruling_is('mass_combat_damage_multiplier', 'men_in_unit')},MASS_MEN,"
-        f"{const('mass_combat', 'unit_damage_multiplier')})"
-    )
-    damage = (
-        'IF(MASS_DAMAGE_ROLL="","",'
-        f'IF(OR(MASS_DAMAGE_ROLL<1,MASS_DAMAGE_ROLL>{sides}),"#DAMAGE ROLL? 1 to "&{sides},'
-        f'IF(AND({ruling_is("mass_combat_damage_multiplier", "men_in_unit")},SUM(MASS_MEN)<1),"#MEN? 1 or more",'
-        f"MASS_DAMAGE_ROLL*{times})))"
-    )
-    survivors = (
-        'IF(SUM(MASS_MEN)<1,"#MEN? 1 or more",IF(SUM(MASS_ORIGINAL_HP)<1,"#ORIGINAL HP? 1 or more",'
-        'IF(MASS_HP_AFTER>MASS_ORIGINAL_HP,"#REMAINING HP? at most the original hit points",'
-        f"IF(MASS_HP_AFTER<=0,0,{round_up('MASS_HP_AFTER*MASS_MEN/MASS_ORIGINAL_HP')}))))"
-    )
-    men = rules.constant("mass_combat", "unit_men")
-    return Section(
-        "Mass combat (a unit fought as one man)",
-        (
-            Field("Men in the unit", "MASS_MEN", INPUT, men, help="unit hit points: one d6 per man"),
-            Field("Unit's original hit points", "MASS_ORIGINAL_HP", INPUT, 40),
-            Field("Unit's hit points before this hit", "MASS_HP_BEFORE", INPUT, 40),
-            empty_input(
-                "d6 thrown for the hit", "MASS_DAMAGE_ROLL", help_text="one hit throw per unit per round"
-            ),
-            Field(
-                "Hit points lost",
-                "MASS_DAMAGE_DEALT",
-                key=True,
-                native=damage,
-                udf=f'IF(MASS_DAMAGE_ROLL="","",osr_mass_damage(MASS_DAMAGE_ROLL,{optional_input("MASS_MEN")}))',
-            ),
-            Field(
-                "Unit's hit points now",
-                "MASS_HP_AFTER",
-                native="IF(ISNUMBER(MASS_DAMAGE_DEALT),MAX(0,SUM(MASS_HP_BEFORE)-MASS_DAMAGE_DEALT),SUM(MASS_HP_BEFORE))",
-            ),
-            Field("Slain to a man", "MASS_SLAIN", native="MASS_HP_AFTER<=0", number_format=BOOLEAN_FORMAT),
-            Field(
-                "Men left alive",
-                "MASS_SURVIVORS_LEFT",
-                key=True,
-                native=survivors,
-                udf=f"mass_survivors(MASS_ORIGINAL_HP,MASS_HP_AFTER,{optional_input('MASS_MEN')})",
-                help="one per tenth of the original hit points left, fractions up",
-            ),
-        ),
-    )
-
-
-def kills_section(rules: RuleSet) -> Section:
-    faces = const("to_hit_roll", "to_hit_die_sides")
-    nat1, nat20 = const("natural_1_fumble", "natural_miss_roll"), const("natural_20_hit", "natural_hit_roll")
-    hitting_faces = f"(1+MAX(0,{nat20}-MAX(KILLS_NEED,{nat1}+1)))"
-
-    def mean(cell: str) -> str:
-        return f"AVERAGE({dice_count(cell)},{dice_count(cell)}*{dice_sides(cell)})+{dice_modifier(cell)}"
-
-    damage, hp = "KILLS_AVG_DAMAGE", "KILLS_AVG_HP"
-    capped = f"KILLS_ATTACKS*{hitting_faces}*MIN({hp},{damage})/({faces}*{hp})"
-    plain = f"KILLS_ATTACKS*{hitting_faces}*{damage}/({faces}*{hp})"
-    kills = f"IF({ruling_is('expected_kills_method', 'one_per_hit_capped')},{capped},{plain})"
-    kills = f"IF({ruling_is('expected_kills_rounding', 'up')},{round_up(kills)},{kills})"
-
-    def guarded(expr: str) -> str:
-        return (
-            f'IF(SUM(KILLS_ATTACKS)<0,"#ATTACKS? 0 or more",IF(NOT(ISNUMBER({damage})),{DICE_ERROR},'
-            f'IF(NOT(ISNUMBER({hp})),{DICE_ERROR},IF({hp}<=0,"#HP DICE? average hit points must be above 0",{expr}))))'
-        )
-
-    return Section(
-        "Normal Men killed per round (the seed's shortcut)",
-        (
-            Field("Attacks per round", "KILLS_ATTACKS", INPUT, 8),
-            Field("Natural d20 needed to hit them", "KILLS_NEED", INPUT, 7),
-            Field(
-                "Damage per hit",
-                "KILLS_DAMAGE_DICE",
-                INPUT,
-                rules.table("damage_dice").value("normal_weapon", "dice"),
-            ),
-            Field(
-                "Their hit points",
-                "KILLS_HP_DICE",
-                INPUT,
-                rules.table("normal_men").value("normal_man_hit_points", "dice"),
-            ),
-            working_field("Average damage", damage, f'IFERROR({mean("KILLS_DAMAGE_DICE")},"")'),
-            working_field("Average hit points", hp, f'IFERROR({mean("KILLS_HP_DICE")},"")'),
-            chance_field("Chance to hit", "KILLS_HIT_CHANCE", guarded(f"{hitting_faces}/{faces}")),
-            Field("Hits per round", "KILLS_HITS", native=guarded(f"KILLS_ATTACKS*{hitting_faces}/{faces}")),
-            Field(
-                "Normal Men killed per round",
-                "KILLS_PER_ROUND",
-                key=True,
-                native=guarded(kills),
-                udf=f"osr_expected_kills(KILLS_ATTACKS,KILLS_NEED,KILLS_DAMAGE_DICE,{optional_input('KILLS_HP_DICE')})",
-                help="rulings expected_kills_method and expected_kills_rounding",
-            ),
-        ),
-    )
-
-
-def normal_men_section(rules: RuleSet) -> Section:
-    table = "attacker_kinds_vs_normal_men"
-    kind_id = f"{by_label(table, 'id', 'NORMAL_MEN_KIND')}"
-    row_id = f'IF(AND({kind_id}="other_pc",{ruling_is("normal_men_multiple_attacks", "all_pcs")}),"fighter_type",{kind_id})'
-    level = "NORMAL_MEN_LEVEL"
-    attacks = (
-        f"IF(ISNA(MATCH(NORMAL_MEN_KIND,{T(table, 'label')},0)),{list_mistake(rules, 'kind', table)},"
-        f'IF(SUM({level})<0,"#LEVEL? 0 or more",'
-        f"IF(SUM({level})>{by_label(table, 'more_than', 'NORMAL_MEN_ROW')},"
-        f"MAX({by_label(table, 'otherwise', 'NORMAL_MEN_ROW')},SUM({level})*{by_label(table, 'per_level_or_hd', 'NORMAL_MEN_ROW')}),"
-        f"{by_label(table, 'otherwise', 'NORMAL_MEN_ROW')})))"
-    )
-    return Section(
-        "Attacks per round against Normal Men",
-        (
-            list_input("Attacker", "NORMAL_MEN_KIND", table, default_choice(rules.table(table))),
-            Field("XP level (monsters: whole HD)", level, INPUT, 3),
-            working_field(
-                "Row used (ruling normal_men_multiple_attacks)",
-                "NORMAL_MEN_ROW",
-                f'IFERROR({by_id(table, "label", row_id)},"")',
-            ),
-            Field(
-                "Attacks per round",
-                "NORMAL_MEN_ATTACKS",
-                key=True,
-                native=attacks,
-                udf=f"osr_attacks_vs_normal_men(NORMAL_MEN_KIND,{level})",
-            ),
-        ),
-    )
-
-
-def grapple_section(rules: RuleSet) -> Section:
-    sides = const("grappling_dice", "grappling_die_sides")
-
-    def check(roll: str, hd: str, per: str, what: str) -> str:
-        count = f"SUM({hd})*{const('grappling_dice', per)}"
-        return (
-            f'IF(SUM({hd})<1,"#{what} HD? 1 or more",'
-            f'IF(OR(SUM({roll})<{count},SUM({roll})>{count}*{sides}),"#{what} ROLL? "&{count}&" to "&{count}*{sides},"")) '
-        ).strip()
-
-    guard = (
-        f'IF({check("GRAPPLE_HERO_ROLL", "GRAPPLE_HERO_HD", "defender_d6_per_hd", "HERO")}<>"",'
-        f"{check('GRAPPLE_HERO_ROLL', 'GRAPPLE_HERO_HD', 'defender_d6_per_hd', 'HERO')},"
-        f'IF({check("GRAPPLE_GRAPPLERS_ROLL", "GRAPPLE_GRAPPLERS_HD", "grappler_d6_per_hd", "GRAPPLERS")}<>"",'
-        f"{check('GRAPPLE_GRAPPLERS_ROLL', 'GRAPPLE_GRAPPLERS_HD', 'grappler_d6_per_hd', 'GRAPPLERS')},{{}}))"
-    )
-    margin = "SUM(GRAPPLE_HERO_ROLL)-SUM(GRAPPLE_GRAPPLERS_ROLL)"
-    band = f"MATCH({margin},{T('grappling_result', 'from')},1)"
-    stunned = f"INDEX({T('grappling_result', 'grapplers_stunned')},{band})"
-    stun = f"IF({stunned},({margin})*{const('grappling_dice', 'stun_rounds_per_point')},0)"
-    example = {r.id: r["value"] for r in rules.table("grappling_example").rows}
-    return Section(
-        "Grappling contest",
-        (
-            Field("Grappled hero's HD (XP level)", "GRAPPLE_HERO_HD", INPUT, example["ex_hero_hd"]),
-            Field(
-                "Grapplers' combined HD (those who hit)",
-                "GRAPPLE_GRAPPLERS_HD",
-                INPUT,
-                example["ex_orcs_grappling"] * example["ex_orc_hd"],
-            ),
-            Field("Hero's roll (d6 per HD)", "GRAPPLE_HERO_ROLL", INPUT, example["ex_hero_roll"]),
-            Field("Grapplers' combined roll", "GRAPPLE_GRAPPLERS_ROLL", INPUT, example["ex_grapplers_total"]),
-            Field("Hero's roll minus theirs", "GRAPPLE_MARGIN", native=guard.format(margin)),
-            Field(
-                "Result",
-                "GRAPPLE_OUTCOME",
-                key=True,
-                native=guard.format(f"INDEX({T('grappling_result', 'result')},{band})"),
-                udf=guard.format("osr_grapple_result(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
-            ),
-            Field(
-                "Rounds the grapplers are stunned",
-                "GRAPPLE_STUNNED_ROUNDS",
-                key=True,
-                native=guard.format(stun),
-                udf=guard.format("osr_grapple_stun_rounds(GRAPPLE_HERO_ROLL,GRAPPLE_GRAPPLERS_ROLL)"),
-            ),
-        ),
-    )
-
-
-def save_section(rules: RuleSet) -> Section:
-    table = "special_maneuvers"
-    found = f"ISNA(MATCH(SAVE_MANEUVER,{T(table, 'label')},0))"
-    saver = by_label(table, "saver", "SAVE_MANEUVER")
-    row_error = f'IF({found},{list_mistake(rules, "maneuver", table)},IF({saver}="","#MANEUVER? no save for this one",""))'
-    gap = (
-        'IF(OR(SUM(SAVE_SAVER_LEVEL)<0,SUM(SAVE_ATTACKER_LEVEL)<0),"#LEVEL? 0 or more",'
-        f"INT(MAX(0,SUM(SAVE_SAVER_LEVEL)-SUM(SAVE_ATTACKER_LEVEL))/{const('level_gap_save_bonus', 'levels_per_step')})"
-        f"*{const('level_gap_save_bonus', 'save_bonus_per_step')})"
-    )
-    modifier = (
-        f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,'
-        f"IF({by_label(table, 'level_gap_bonus', 'SAVE_MANEUVER')},SAVE_LEVEL_GAP_BONUS,0)"
-        f"-IF({by_label(table, 'minus_target_str_bonus', 'SAVE_MANEUVER')},SUM(SAVE_TARGET_STR_BONUS),0))"
-    )
-    modifier = (
-        f'IF(AND(SAVE_ROW_ERROR="",NOT(ISNUMBER(SAVE_LEVEL_GAP_BONUS))),SAVE_LEVEL_GAP_BONUS,{modifier})'
-    )
-    default = next(str(r.label) for r in rules.table(table).rows if r["level_gap_bonus"])
-    return Section(
-        "Save vs Paralysis after a maneuver (level-gap bonus)",
-        (
-            list_input("Maneuver", "SAVE_MANEUVER", table, default),
-            Field("Level of the one saving", "SAVE_SAVER_LEVEL", INPUT, 7),
-            Field("Attacker's level", "SAVE_ATTACKER_LEVEL", INPUT, 1),
-            Field(
-                "Whip target's STR bonus",
-                "SAVE_TARGET_STR_BONUS",
-                INPUT,
-                0,
-                help="subtracted from the whip wielder's save",
-            ),
-            working_field("Maneuver check", "SAVE_ROW_ERROR", row_error),
-            Field(
-                "Level-gap bonus (+1 per 3 levels above)",
-                "SAVE_LEVEL_GAP_BONUS",
-                native=gap,
-                udf="osr_level_gap_save_bonus(SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL)",
-            ),
-            Field("Who saves", "SAVE_WHO", native=f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,{saver})'),
-            Field(
-                "Added to the save",
-                "SAVE_MODIFIER",
-                key=True,
-                native=modifier,
-                udf="osr_maneuver_save_modifier(SAVE_MANEUVER,SAVE_SAVER_LEVEL,SAVE_ATTACKER_LEVEL,SAVE_TARGET_STR_BONUS)",
-            ),
-            Field(
-                "What the maneuver does",
-                "SAVE_EFFECT",
-                native=f'IF(SAVE_ROW_ERROR<>"",SAVE_ROW_ERROR,{by_label(table, "effect", "SAVE_MANEUVER")})',
-            ),
-        ),
-    )
-
-
-def spell_section(rules: RuleSet) -> Section:
-    table = "spell_interruption"
-    low, high = (
-        f"MIN({T('spell_interruption_failure', 'from')})",
-        f"MAX({T('spell_interruption_failure', 'to')})",
-    )
-
-    def col(column: str) -> str:
-        return by_label(table, column, "SPELL_SITUATION")
-
-    band = f"INDEX({T('spell_interruption_failure', 'outcome')},MATCH(SPELL_D6,{T('spell_interruption_failure', 'from')},1))"
-    outcome = (
-        f"IF(ISNA(MATCH(SPELL_SITUATION,{T(table, 'label')},0)),{list_mistake(rules, 'situation', table)},"
-        f'IF(OR(NOT({col("save_vs_paralysis")}),SPELL_SAVE=""),{col("result")},'
-        f'IF(UPPER(SPELL_SAVE)=UPPER("{SAVE_MADE}"),{col("if_save_made")},'
-        f'IF(UPPER(SPELL_SAVE)<>UPPER("{SAVE_FAILED}"),"#SAVE? {SAVE_MADE} or {SAVE_FAILED}",'
-        f'IF(SPELL_D6="",{col("if_save_failed")},'
-        f'IF(OR(SPELL_D6<{low},SPELL_D6>{high}),"#D6? "&{low}&" to "&{high},{band}))))))'
-    )
-    return Section(
-        "Spellcaster hit while casting",
-        (
-            list_input(
-                "Situation",
-                "SPELL_SITUATION",
-                table,
-                str(rules.table(table).entry("simultaneous_initiative").label),
-            ),
-            Field(
-                "Save vs Paralysis (add PSY bonus)",
-                "SPELL_SAVE",
-                INPUT,
-                None,
-                options=f"{SAVE_MADE},{SAVE_FAILED}",
-            ),
-            empty_input("d6 after a failed save", "SPELL_D6"),
-            Field(
-                "What happens",
-                "SPELL_OUTCOME",
-                key=True,
-                native=outcome,
-                udf=f"osr_spell_interruption(SPELL_SITUATION,{optional_input('SPELL_SAVE')},{optional_input('SPELL_D6')})",
-            ),
-        ),
-    )
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:

@@ -5,7 +5,9 @@ returns a short '#...' text; nothing raises into a cell. The shared d20 UDFs (d2
 d20_result, d20_hit_chance, fumble_effect...) serve the plain attack; these add the osr situation
 (Advantage, magical weapons, natural-20 damage penalty) and the other calculators. Attacks are
 resolved, damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,
-``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``).
+``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``); the other calculators
+by the subsystem modules (``osr_surprise``, ``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``,
+``osr_saves``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc.d20 import FUMBLE, HIT, MISS
 from pycalc.errors import RuleError
-from pycalc.rulesets import osr, osr_odds
+from pycalc.rulesets import (
+    osr,
+    osr_grappling,
+    osr_mass_combat,
+    osr_normal_men,
+    osr_odds,
+    osr_saves,
+    osr_surprise,
+)
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import (
@@ -299,7 +309,7 @@ def osr_kill_chance(
 
 
 def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:
-    return osr.surprise_range(
+    return osr_surprise.surprise_range(
         rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")
     )
 
@@ -320,7 +330,7 @@ def surprise_range(surprises_on: Any, surprised_on: Any) -> int:
 def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
     """Probability (0 to 1) that the first party surprises the second."""
     rules = osr_rules()
-    return float(osr.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))
+    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))
 
 
 @xw.func
@@ -331,7 +341,7 @@ def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:
 @cell_safe
 def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:
     """Who is surprised, and what it means."""
-    return osr.surprise_outcome(
+    return osr_surprise.surprise_outcome(
         osr_rules(),
         as_int(a_on_b, "A ON B"),
         as_int(b_on_a, "B ON A"),
@@ -355,7 +365,7 @@ def unit_men(rules: RuleSet, men: Any) -> int:
 def osr_mass_damage(damage_roll: Any, men: Any = None) -> int:
     """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
     rules = osr_rules()
-    return osr.mass_damage(rules, as_int(damage_roll, "DAMAGE ROLL"), unit_men(rules, men))
+    return osr_mass_combat.mass_damage(rules, as_int(damage_roll, "DAMAGE ROLL"), unit_men(rules, men))
 
 
 @xw.func
@@ -366,7 +376,7 @@ def osr_mass_damage(damage_roll: Any, men: Any = None) -> int:
 def mass_survivors(original_hp: Any, remaining_hp: Any, men: Any = None) -> int:
     """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
     rules = osr_rules()
-    return osr.mass_survivors(
+    return osr_mass_combat.mass_survivors(
         rules, as_int(original_hp, "ORIGINAL HP"), as_int(remaining_hp, "REMAINING HP"), unit_men(rules, men)
     )
 
@@ -380,7 +390,9 @@ def mass_survivors(original_hp: Any, remaining_hp: Any, men: Any = None) -> int:
 @cell_safe
 def osr_attacks_vs_normal_men(kind: Any, level_or_hd: Any) -> int:
     """Melee attacks per round against Normal Men."""
-    return osr.attacks_vs_normal_men(osr_rules(), as_text(kind, "KIND"), as_int(level_or_hd, "LEVEL"))
+    return osr_normal_men.attacks_vs_normal_men(
+        osr_rules(), as_text(kind, "KIND"), as_int(level_or_hd, "LEVEL")
+    )
 
 
 @xw.func
@@ -393,7 +405,7 @@ def osr_expected_kills(attacks: Any, need: Any, damage_dice: Any, hp_dice: Any =
     """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
     rules = osr_rules()
     default_hp = rules.table("normal_men").value("normal_man_hit_points", "dice")
-    found = osr.expected_kills(
+    found = osr_normal_men.expected_kills(
         rules,
         as_int(attacks, "ATTACKS"),
         as_int(need, "NEED"),
@@ -416,7 +428,7 @@ def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:
 @cell_safe
 def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
     """Pinned, struggling, or grapplers thrown off and stunned."""
-    return osr.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
+    return osr_grappling.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
 
 
 @xw.func
@@ -425,7 +437,7 @@ def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:
 @cell_safe
 def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:
     """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
-    return osr.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
+    return osr_grappling.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))
 
 
 # --------------------------------------------------------------------------- saves and spells
@@ -441,7 +453,7 @@ def levels(saver_level: Any, attacker_level: Any) -> tuple[int, int]:
 @cell_safe
 def osr_level_gap_save_bonus(saver_level: Any, attacker_level: Any) -> int:
     """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
-    return osr.level_gap_save_bonus(osr_rules(), *levels(saver_level, attacker_level))
+    return osr_saves.level_gap_save_bonus(osr_rules(), *levels(saver_level, attacker_level))
 
 
 @xw.func
@@ -454,7 +466,7 @@ def osr_maneuver_save_modifier(
     maneuver: Any, saver_level: Any, attacker_level: Any, target_str_bonus: Any = 0
 ) -> int:
     """What the saver adds to the Save vs Paralysis for that maneuver."""
-    return osr.maneuver_save_modifier(
+    return osr_saves.maneuver_save_modifier(
         osr_rules(),
         as_text(maneuver, "MANEUVER"),
         *levels(saver_level, attacker_level),
@@ -469,6 +481,6 @@ def osr_maneuver_save_modifier(
 @cell_safe
 def osr_spell_interruption(situation: Any, save: Any = None, d6_roll: Any = None) -> str:
     """What happens to the spell of a caster hit while casting."""
-    return osr.spell_interruption(
+    return osr_saves.spell_interruption(
         osr_rules(), as_text(situation, "SITUATION"), optional_text(save), optional_int(d6_roll, "D6")
     )
