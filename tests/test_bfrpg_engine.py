@@ -14,6 +14,14 @@ from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
+from pycalc.rulesets import (
+    bfrpg_firing,
+    bfrpg_helpless,
+    bfrpg_joust,
+    bfrpg_parry,
+    bfrpg_surprise,
+    bfrpg_two_weapon,
+)
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("bfrpg")
@@ -82,7 +90,7 @@ def test_attack_calculator_gives_15_for_the_seed_critical():
 
 def test_helpless_double_maximum_example():
     """1d8+1 against a totally helpless opponent: 18."""
-    assert engine.helpless_damage(RULES, "1d8+1") == 18
+    assert bfrpg_helpless.helpless_damage(RULES, "1d8+1") == 18
     out = engine.attack_outputs(
         RULES,
         engine.AttackInputs(
@@ -125,12 +133,12 @@ def test_cover_between_the_seeds_ends_follows_the_ruling(row_id: str, linear: in
 def test_two_weapon_penalties_with_dexterity():
     """'a character with 18 Dexterity does not get a +1 bonus to hit this way'."""
     table = RULES.table("two_weapon_fighting")
-    assert engine.two_weapon_hit(RULES, table.entry("primary_hand"), 3) == 0
-    assert engine.two_weapon_hit(RULES, table.entry("off_hand"), 3) == -2
-    assert engine.two_weapon_hit(RULES, table.entry("off_hand_only"), 1) == -2
-    assert engine.two_weapon_hit(RULES, table.entry("off_hand"), -1) == -6
+    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("primary_hand"), 3) == 0
+    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand"), 3) == -2
+    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand_only"), 1) == -2
+    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand"), -1) == -6
     strict = dataclasses.replace(RULES, chosen={"two_weapon_dex": "off_hand_only"})
-    assert engine.two_weapon_hit(strict, table.entry("primary_hand"), 3) == -2
+    assert bfrpg_two_weapon.two_weapon_hit(strict, table.entry("primary_hand"), 3) == -2
 
 
 @pytest.mark.parametrize(
@@ -143,28 +151,31 @@ def test_two_weapon_penalties_with_dexterity():
     ],
 )
 def test_jousting_save(damage: int, failed_by: int, result: str):
-    penalty = engine.joust_save_penalty(RULES, damage)
+    penalty = bfrpg_joust.joust_save_penalty(RULES, damage)
     assert penalty == -(damage // 5)  # "Each full 5 points of damage dealt applies a -1 penalty"
     roll = 12 - failed_by - penalty
-    out = engine.joust_outputs(RULES, damage, 12, 0, roll)
+    out = bfrpg_joust.joust_outputs(RULES, damage, 12, 0, roll)
     assert (out["JOUST_FAILED_BY"], out["JOUST_RESULT"]) == (failed_by, result)
 
 
 def test_parry_penalties_and_block():
     partial, total = label("defense_stance", "partial_defense"), label("defense_stance", "total_defense")
     weapon, shield = label("parry_with", "weapon"), label("parry_with", "shield")
-    third = engine.ParryInputs(partial, weapon, 5, parry_number=3, character_class="Fighter", level=3)
-    assert engine.parry_bonus(RULES, third) == 5 - 4  # "the third melee attack ... a -4 penalty"
+    third = bfrpg_parry.ParryInputs(partial, weapon, 5, parry_number=3, character_class="Fighter", level=3)
+    assert bfrpg_parry.parry_bonus(RULES, third) == 5 - 4  # "the third melee attack ... a -4 penalty"
     with pytest.raises(RuleError, match="#PARRIES"):
-        engine.parry_bonus(RULES, dataclasses.replace(third, character_class="Other"))
-    assert engine.parry_bonus(RULES, engine.ParryInputs(total, shield, 5, parry_number=2)) == 5 + 2 + 4 - 1
+        bfrpg_parry.parry_bonus(RULES, dataclasses.replace(third, character_class="Other"))
+    assert (
+        bfrpg_parry.parry_bonus(RULES, bfrpg_parry.ParryInputs(total, shield, 5, parry_number=2))
+        == 5 + 2 + 4 - 1
+    )
     with pytest.raises(RuleError, match="#RANGED"):
-        engine.parry_bonus(
-            RULES, engine.ParryInputs(total, weapon, 5, character_class="Fighter", ranged=True)
+        bfrpg_parry.parry_bonus(
+            RULES, bfrpg_parry.ParryInputs(total, weapon, 5, character_class="Fighter", ranged=True)
         )
-    out = engine.parry_outputs(
+    out = bfrpg_parry.parry_outputs(
         RULES,
-        engine.ParryInputs(
+        bfrpg_parry.ParryInputs(
             total,
             shield,
             5,
@@ -185,19 +196,20 @@ def test_parry_penalties_and_block():
 
 def test_parry_must_surpass_the_attack_roll():
     total = label("defense_stance", "total_defense")
-    inputs = engine.ParryInputs(total, label("parry_with", "weapon"), 0, attack_total=14, roll=10)
-    assert engine.parry_outputs(RULES, inputs)["PARRY_SUCCESS"] is False  # 10 + 4 = 14 ties
-    assert engine.parry_outputs(RULES, dataclasses.replace(inputs, roll=11))["PARRY_SUCCESS"] is True
+    inputs = bfrpg_parry.ParryInputs(total, label("parry_with", "weapon"), 0, attack_total=14, roll=10)
+    assert bfrpg_parry.parry_outputs(RULES, inputs)["PARRY_SUCCESS"] is False  # 10 + 4 = 14 ties
+    assert bfrpg_parry.parry_outputs(RULES, dataclasses.replace(inputs, roll=11))["PARRY_SUCCESS"] is True
 
 
 @pytest.mark.parametrize(
-    "missed_by, outcome", [(0, "Hit"), (1, engine.FIRE_STRAY), (3, engine.FIRE_STRAY), (4, "Miss")]
+    "missed_by, outcome",
+    [(0, "Hit"), (1, bfrpg_firing.FIRE_STRAY), (3, bfrpg_firing.FIRE_STRAY), (4, "Miss")],
 )
 def test_firing_into_melee_near_misses_hit_the_ally(missed_by: int, outcome: str):
     risky = label("firing_into_melee", "risky_shot")
-    out = engine.firing_outputs(RULES, risky, 2, 14, 0, 12 - missed_by)
+    out = bfrpg_firing.firing_outputs(RULES, risky, 2, 14, 0, 12 - missed_by)
     assert out["FIRE_OUTCOME"] == outcome
-    careful = engine.firing_outputs(
+    careful = bfrpg_firing.firing_outputs(
         RULES, label("firing_into_melee", "careful_shot"), 2, 14, 0, 16 - missed_by
     )
     assert careful["FIRE_OUTCOME"] in ("Hit", "Miss")
@@ -205,11 +217,11 @@ def test_firing_into_melee_near_misses_hit_the_ally(missed_by: int, outcome: str
 
 def test_surprise_ranges():
     normal, ambush = label("surprise_range", "normal"), label("surprise_range", "ambush")
-    assert engine.surprise_max(RULES, normal, []) == 2
-    assert engine.surprise_max(RULES, ambush, []) == 4
-    assert engine.surprise_max(RULES, normal, ["less_likely_surprised"]) == 1
-    assert engine.surprise_outputs(RULES, ambush, ["less_likely_surprised"], 3)["SURPRISED"] is True
-    assert engine.surprise_outputs(RULES, normal, [], 3)["SURPRISE_ODDS"] == Fraction(1, 3)
+    assert bfrpg_surprise.surprise_max(RULES, normal, []) == 2
+    assert bfrpg_surprise.surprise_max(RULES, ambush, []) == 4
+    assert bfrpg_surprise.surprise_max(RULES, normal, ["less_likely_surprised"]) == 1
+    assert bfrpg_surprise.surprise_outputs(RULES, ambush, ["less_likely_surprised"], 3)["SURPRISED"] is True
+    assert bfrpg_surprise.surprise_outputs(RULES, normal, [], 3)["SURPRISE_ODDS"] == Fraction(1, 3)
 
 
 def test_input_the_rules_do_not_cover():
@@ -220,7 +232,7 @@ def test_input_the_rules_do_not_cover():
     out = engine.attack_outputs(RULES, engine.AttackInputs(1, 10, roll=21))
     assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20"
     with pytest.raises(RuleError, match="#DAMAGE"):
-        engine.joust_save_penalty(RULES, -1)
+        bfrpg_joust.joust_save_penalty(RULES, -1)
 
 
 def test_total_defense_and_bows_underwater_allow_no_attack():

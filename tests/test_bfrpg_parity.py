@@ -14,7 +14,17 @@ from pathlib import Path
 import pytest
 
 from pycalc.rulesets import bfrpg as engine
-from pycalc.sheets.bfrpg import pick_name, surprise_tick
+from pycalc.rulesets import (
+    bfrpg_critical,
+    bfrpg_firing,
+    bfrpg_helpless,
+    bfrpg_joust,
+    bfrpg_parry,
+    bfrpg_surprise,
+    bfrpg_two_weapon,
+)
+from pycalc.sheets.bfrpg import pick_name
+from pycalc.sheets.bfrpg_surprise import surprise_tick
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
@@ -226,10 +236,10 @@ def test_every_natural_roll_rule_is_exercised():
 
 # --------------------------------------------------------------------------- Combat maneuvers
 
-CRIT_OUTPUTS = list(engine.critical_outputs(RULES, engine.CriticalInputs(1, 1)))
-TWO_WEAPON_OUTPUTS = list(engine.two_weapon_outputs(RULES, 0))
+CRIT_OUTPUTS = list(bfrpg_critical.critical_outputs(RULES, bfrpg_critical.CriticalInputs(1, 1)))
+TWO_WEAPON_OUTPUTS = list(bfrpg_two_weapon.two_weapon_outputs(RULES, 0))
 HELPLESS_OUTPUTS = ["HELPLESS_DAMAGE", "HELPLESS_BACKSTAB_DAMAGE"]
-JOUST_OUTPUTS = list(engine.joust_outputs(RULES, 0, 10, 0, None))
+JOUST_OUTPUTS = list(bfrpg_joust.joust_outputs(RULES, 0, 10, 0, None))
 PARRY_OUTPUTS = [
     "PARRY_BONUS",
     "PARRY_TOTAL",
@@ -264,7 +274,7 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
     damage_roll = chance.choice([None, 0, 1, sides, 2 * sides, 2 * sides + 1])
     extra = chance.choice([None, 1, sides, 2 * sides + 1])
     double = chance.choice([1, 1, 2, 0])
-    crit = engine.CriticalInputs(5, need + 5, 0, follow, dice, damage_roll, extra, double)
+    crit = bfrpg_critical.CriticalInputs(5, need + 5, 0, follow, dice, damage_roll, extra, double)
     cells.update(
         CRIT_BONUS=5,
         CRIT_TARGET=need + 5,
@@ -275,20 +285,20 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
         CRIT_EXTRA_DAMAGE_ROLL=extra,
         CRIT_DOUBLE=double,
     )
-    expected.update(engine.critical_outputs(rules, crit))
+    expected.update(bfrpg_critical.critical_outputs(rules, crit))
     # two weapons: DEX around the cap of every row
     dex = index % 8 - 2
     cells["TWO_WEAPON_DEX"] = dex
-    expected.update(engine.two_weapon_outputs(rules, dex))
+    expected.update(bfrpg_two_weapon.two_weapon_outputs(rules, dex))
     # helpless
     helpless = chance.choice([None, "1d8+1", "2d6", "1d4-1", "3d6+2", "abc"])
     backstab = chance.choice([None, "2d4", "1d6+3"])
     cells.update(HELPLESS_DICE=helpless, HELPLESS_BACKSTAB_DICE=backstab)
-    expected.update(engine.helpless_outputs(rules, helpless, backstab))
+    expected.update(bfrpg_helpless.helpless_outputs(rules, helpless, backstab))
     # jousting: every band edge of the save failure
     damage = chance.choice([-1, 0, 4, 5, 9, 10, 14, 15, 23])
     target, strength = 12, chance.randint(-1, 2)
-    penalty = max(-9, engine.joust_save_penalty(rules, max(0, damage)))
+    penalty = max(-9, bfrpg_joust.joust_save_penalty(rules, max(0, damage)))
     failed_by = [-1, 0, 1, 4, 5, 9, 10, 15][index % 8]
     joust_roll = target - failed_by - strength - penalty
     if index % 11 == 0:
@@ -298,7 +308,7 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
     cells.update(
         JOUST_DAMAGE=damage, JOUST_SAVE_TARGET=target, JOUST_STR_BONUS=strength, JOUST_SAVE_ROLL=joust_roll
     )
-    expected.update(engine.joust_outputs(rules, damage, target, strength, joust_roll))
+    expected.update(bfrpg_joust.joust_outputs(rules, damage, target, strength, joust_roll))
     # parry and block
     stance = chance.choice(
         RULES.table("defense_stance").rows[1:] if index % 7 else RULES.table("defense_stance").rows
@@ -306,13 +316,13 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
     parry_with = chance.choice(
         RULES.table("parry_with").rows[1:] if index % 9 else RULES.table("parry_with").rows
     )
-    parry = engine.ParryInputs(
+    parry = bfrpg_parry.ParryInputs(
         stance=str(stance.label),
         parry_with=str(parry_with.label),
         attack_bonus=chance.randint(0, 8),
         str_bonus=chance.randint(-1, 3),
         parry_number=chance.choice([0, 1, 1, 2, 3, 4]),
-        character_class=chance.choice(engine.CLASSES),
+        character_class=chance.choice(bfrpg_parry.CLASSES),
         level=chance.randint(1, 5),
         ranged=chance.random() < 0.2,
         attack_total=chance.choice([None, chance.randint(8, 25)]),
@@ -336,11 +346,13 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
         BLOCK_MAGIC=parry.magic_bonus,
         BLOCK_DAMAGE=parry.damage,
     )
-    expected.update(engine.parry_outputs(rules, parry))
+    expected.update(bfrpg_parry.parry_outputs(rules, parry))
     # firing into melee: misses by 0 to 5
     shot = RULES.table("firing_into_melee").rows[index % len(RULES.table("firing_into_melee").rows)]
     fire_bonus, fire_target = chance.randint(0, 6), chance.randint(10, 20)
-    fire_need = engine.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, None)["FIRE_NEED"]
+    fire_need = bfrpg_firing.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, None)[
+        "FIRE_NEED"
+    ]
     fire_roll = chance.choice([None, 0, 1, 20, *(min(20, max(1, int(fire_need) - m)) for m in range(-1, 6))])
     cells.update(
         FIRE_SHOT=str(shot.label),
@@ -349,7 +361,9 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
         FIRE_MODS=0,
         FIRE_ROLL=fire_roll,
     )
-    expected.update(engine.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, fire_roll))
+    expected.update(
+        bfrpg_firing.firing_outputs(rules, str(shot.label), fire_bonus, fire_target, 0, fire_roll)
+    )
     # surprise
     situation = RULES.table("surprise_range").rows[index % 2]
     ticked = [r.id for r in RULES.table("surprise_adjustments").rows if chance.random() < 0.5]
@@ -358,7 +372,7 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
     for row in RULES.table("surprise_adjustments").rows:
         cells[surprise_tick(row.id)] = row.id in ticked
     cells["SURPRISE_ROLL"] = surprise_roll
-    expected.update(engine.surprise_outputs(rules, str(situation.label), ticked, surprise_roll))
+    expected.update(bfrpg_surprise.surprise_outputs(rules, str(situation.label), ticked, surprise_roll))
     return cells, expected
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from pycalc import udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import bfrpg as engine
+from pycalc.rulesets import bfrpg_firing, bfrpg_joust
 from pycalc.tables import load_ruleset
 from pycalc.udfs import bfrpg as udfs_bfrpg
 
@@ -59,14 +60,14 @@ def test_maneuver_udfs():
     assert udfs_bfrpg.bfrpg_joust_save_penalty(14.0) == -2
     assert (
         udfs_bfrpg.bfrpg_joust_result(10.0, 12.0, 0.0, 4.0)
-        == engine.joust_outputs(RULES, 10, 12, 0, 4)["JOUST_RESULT"]
+        == bfrpg_joust.joust_outputs(RULES, 10, 12, 0, 4)["JOUST_RESULT"]
     )
     partial, weapon = label("defense_stance", "partial_defense"), label("parry_with", "weapon")
     assert udfs_bfrpg.bfrpg_parry_bonus(partial, weapon, 5.0, 0.0, 3.0, "Fighter", 3.0, False) == 1
     assert udfs_bfrpg.bfrpg_block_result(8.0, 8.0) == "Absorbed"
     assert udfs_bfrpg.bfrpg_block_result(7.0, 8.0) == "Full damage"
     risky = label("firing_into_melee", "risky_shot")
-    assert udfs_bfrpg.bfrpg_firing_outcome(risky, 2.0, 14.0, 0.0, 10.0) == engine.FIRE_STRAY
+    assert udfs_bfrpg.bfrpg_firing_outcome(risky, 2.0, 14.0, 0.0, 10.0) == bfrpg_firing.FIRE_STRAY
     assert udfs_bfrpg.bfrpg_surprise_max("Normal", True) == 1
     assert udfs_bfrpg.bfrpg_surprise_max(label("surprise_range", "ambush")) == 4
     assert udfs_bfrpg.bfrpg_is_surprised(3.0, "ambush", False) is True

@@ -13,6 +13,14 @@ from pycalc import d20, d20_engines
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as c17
+from pycalc.rulesets import (
+    combat17_brawling,
+    combat17_critical,
+    combat17_fumble,
+    combat17_rate_of_fire,
+    combat17_scatter,
+    combat17_subdual,
+)
 from pycalc.tables import load_ruleset
 
 RULES = load_ruleset("combat17")
@@ -32,7 +40,7 @@ def test_seed_example_maximum_damage_of_1d6_plus_2_is_8():
 
 def test_seed_example_critical_damage_of_1d6_plus_2_rolling_3_is_11():
     """ "1d6+ 2, the character rolls a 3 + Maximum Damage of 6 + 2 = 3 + 6 +2 = 11" """
-    out = c17.critical_damage_outputs(RULES, "1d6+2", 3)
+    out = combat17_critical.critical_damage_outputs(RULES, "1d6+2", 3)
     assert (out["CRIT_REGULAR"], out["CRIT_MAXIMUM"], out["CRIT_CRITICAL"]) == (5, 8, 11)
 
 
@@ -41,7 +49,7 @@ def test_seed_example_critical_damage_of_1d6_plus_2_rolling_3_is_11():
     [(1, 5), (10, 5), (11, 8), (15, 8), (16, 11), (19, 11), (20, 11)],
 )
 def test_critical_chart_bands_give_regular_maximum_critical(follow: int, damage: int):
-    assert c17.critical_damage_outputs(RULES, "1d6+2", 3, follow)["CRIT_DAMAGE"] == damage
+    assert combat17_critical.critical_damage_outputs(RULES, "1d6+2", 3, follow)["CRIT_DAMAGE"] == damage
 
 
 def test_chart_20_rolls_the_condition_chart():
@@ -77,13 +85,13 @@ def test_critical_miss_chart(roll: int, effect: str):
 
 
 def test_condition_chart_modifiers():
-    prone = c17.condition_outputs(RULES, 3)
+    prone = combat17_critical.condition_outputs(RULES, 3)
     assert (prone["CONDITION_HIT"], prone["CONDITION_AC_MELEE"], prone["CONDITION_AC_RANGED"]) == (-4, -4, 4)
-    blinded = c17.condition_outputs(RULES, 4)
+    blinded = combat17_critical.condition_outputs(RULES, 4)
     assert (blinded["CONDITION_INIT"], blinded["CONDITION_AC_RANGED"]) == (-2, -4)
-    assert c17.condition_outputs(RULES, 1)["CONDITION_DISARMED"] is True
-    assert c17.condition_outputs(RULES, 2)["CONDITION_SAVES"] == -2
-    assert c17.condition_outputs(RULES, 5)["CONDITION_NAME"] == "#CONDITION ROLL? 1 to 4"
+    assert combat17_critical.condition_outputs(RULES, 1)["CONDITION_DISARMED"] is True
+    assert combat17_critical.condition_outputs(RULES, 2)["CONDITION_SAVES"] == -2
+    assert combat17_critical.condition_outputs(RULES, 5)["CONDITION_NAME"] == "#CONDITION ROLL? 1 to 4"
 
 
 # --------------------------------------------------------------------------- natural rolls
@@ -240,58 +248,76 @@ def test_bad_inputs_give_messages():
 
 
 def test_rate_of_fire():
-    assert c17.shots_fired(RULES, "Light crossbow", 6)["ROF_SHOTS"] == 3
-    assert c17.shots_fired(RULES, "Heavy crossbow", 7)["ROF_LAST_SHOT_ROUND"] == 7
-    assert c17.shots_fired(RULES, "Bow (most missile weapons)", 5)["ROF_SHOTS"] == 5
-    assert c17.shots_fired(RULES, "Siege weapon (its own rate)", 12, 6)["ROF_SHOTS"] == 2
-    assert c17.shots_fired(ruled(rate_of_fire_start="unloaded"), "Heavy crossbow", 3)["ROF_SHOTS"] == 1
-    assert c17.shots_fired(RULES, "Siege weapon (its own rate)", 12)["ROF_SHOTS"].startswith("#RATE?")
+    assert combat17_rate_of_fire.shots_fired(RULES, "Light crossbow", 6)["ROF_SHOTS"] == 3
+    assert combat17_rate_of_fire.shots_fired(RULES, "Heavy crossbow", 7)["ROF_LAST_SHOT_ROUND"] == 7
+    assert combat17_rate_of_fire.shots_fired(RULES, "Bow (most missile weapons)", 5)["ROF_SHOTS"] == 5
+    assert combat17_rate_of_fire.shots_fired(RULES, "Siege weapon (its own rate)", 12, 6)["ROF_SHOTS"] == 2
+    assert (
+        combat17_rate_of_fire.shots_fired(ruled(rate_of_fire_start="unloaded"), "Heavy crossbow", 3)[
+            "ROF_SHOTS"
+        ]
+        == 1
+    )
+    assert combat17_rate_of_fire.shots_fired(RULES, "Siege weapon (its own rate)", 12)[
+        "ROF_SHOTS"
+    ].startswith("#RATE?")
 
 
 def test_grenade_scatter():
-    assert c17.scatter(RULES, True, None)["GRENADE_LANDS"] == c17.DIRECT_HIT
-    out = c17.scatter(RULES, False, 1)
+    assert combat17_scatter.scatter(RULES, True, None)["GRENADE_LANDS"] == combat17_scatter.DIRECT_HIT
+    out = combat17_scatter.scatter(RULES, False, 1)
     assert (out["GRENADE_TOWARD_FT"], out["GRENADE_RIGHT_FT"], out["GRENADE_DISTANCE_FT"]) == (20, 0, 20)
-    assert c17.scatter(RULES, False, 4)["GRENADE_RIGHT_FT"] == 10
-    assert c17.scatter(ruled(grenade_missing_ten="reroll_ten"), False, 10)["GRENADE_LANDS"] == c17.ROLL_AGAIN
-    assert c17.scatter(RULES, False, 11)["GRENADE_LANDS"] == "#SCATTER ROLL? 1 to 10"
+    assert combat17_scatter.scatter(RULES, False, 4)["GRENADE_RIGHT_FT"] == 10
+    assert (
+        combat17_scatter.scatter(ruled(grenade_missing_ten="reroll_ten"), False, 10)["GRENADE_LANDS"]
+        == combat17_scatter.ROLL_AGAIN
+    )
+    assert combat17_scatter.scatter(RULES, False, 11)["GRENADE_LANDS"] == "#SCATTER ROLL? 1 to 10"
 
 
 def test_brawling():
-    punch = c17.brawl_outputs(RULES, "Punch", 2, 12, 0, 2, 3)
+    punch = combat17_brawling.brawl_outputs(RULES, "Punch", 2, 12, 0, 2, 3)
     assert (punch["BRAWL_DAMAGE"], punch["BRAWL_NEED"], punch["BRAWL_NON_LETHAL"]) == (5, 10, True)
-    kick = c17.brawl_outputs(ruled(kick_damage="no_strength_lethal"), "Kick", 2, 12, 0, 2, 3)
+    kick = combat17_brawling.brawl_outputs(ruled(kick_damage="no_strength_lethal"), "Kick", 2, 12, 0, 2, 3)
     assert (kick["BRAWL_DAMAGE"], kick["BRAWL_NEED"], kick["BRAWL_NON_LETHAL"]) == (3, 12, False)
-    back = c17.brawl_outputs(
+    back = combat17_brawling.brawl_outputs(
         RULES, "Punch", 0, 10, armour="Target in metal armour, attacker in no or leather armour"
     )
-    assert back["BRAWL_TAKES_DAMAGE"] == c17.ATTACKER
-    assert c17.brawl_outputs(RULES, "Punch", 0, 10, damage_roll=4)["BRAWL_DAMAGE"] == "#DAMAGE ROLL? 1 to 3"
+    assert back["BRAWL_TAKES_DAMAGE"] == combat17_brawling.ATTACKER
+    assert (
+        combat17_brawling.brawl_outputs(RULES, "Punch", 0, 10, damage_roll=4)["BRAWL_DAMAGE"]
+        == "#DAMAGE ROLL? 1 to 3"
+    )
 
 
 def test_subdual():
-    out = c17.subdual_outputs(RULES, 3, 7)
+    out = combat17_subdual.subdual_outputs(RULES, 3, 7)
     assert (out["SUBDUAL_DAMAGE_DEALT"], out["SUBDUAL_STATE"], out["SUBDUAL_HIT_MOD"]) == (
         3,
-        c17.UNCONSCIOUS,
+        combat17_subdual.UNCONSCIOUS,
         -4,
     )
-    assert c17.subdual_outputs(RULES, 3, 7, flat=False)["SUBDUAL_STATE"] == c17.DEAD
+    assert combat17_subdual.subdual_outputs(RULES, 3, 7, flat=False)["SUBDUAL_STATE"] == combat17_subdual.DEAD
     assert (
-        c17.subdual_outputs(RULES, 3, 7, flat=False, earlier_non_lethal=True)["SUBDUAL_STATE"]
-        == c17.UNCONSCIOUS
+        combat17_subdual.subdual_outputs(RULES, 3, 7, flat=False, earlier_non_lethal=True)["SUBDUAL_STATE"]
+        == combat17_subdual.UNCONSCIOUS
     )
-    assert c17.subdual_outputs(RULES, 0, 2, unconscious=True)["SUBDUAL_STATE"] == c17.DEAD
-    assert c17.subdual_outputs(ruled(subdual_half_rounding="up"), 9, 7)["SUBDUAL_DAMAGE_DEALT"] == 4
+    assert (
+        combat17_subdual.subdual_outputs(RULES, 0, 2, unconscious=True)["SUBDUAL_STATE"]
+        == combat17_subdual.DEAD
+    )
+    assert (
+        combat17_subdual.subdual_outputs(ruled(subdual_half_rounding="up"), 9, 7)["SUBDUAL_DAMAGE_DEALT"] == 4
+    )
 
 
 def test_fumble_dex_checks():
-    assert c17.fumble_outputs(RULES, 7, 2, 13)["FUMBLE_CHECK"] == c17.CHECK_PASSED
-    assert c17.fumble_outputs(RULES, 7, 2, 12)["FUMBLE_CHECK"] == c17.CHECK_FAILED
-    out = c17.fumble_outputs(RULES, 4, 0, 19, 2)
+    assert combat17_fumble.fumble_outputs(RULES, 7, 2, 13)["FUMBLE_CHECK"] == combat17_fumble.CHECK_PASSED
+    assert combat17_fumble.fumble_outputs(RULES, 7, 2, 12)["FUMBLE_CHECK"] == combat17_fumble.CHECK_FAILED
+    out = combat17_fumble.fumble_outputs(RULES, 4, 0, 19, 2)
     assert (out["FUMBLE_PENALTY"], out["FUMBLE_CONSEQUENCE"]) == (
         -1,
         "DEX check failed: -1 to hit for 2 rounds",
     )
-    assert c17.fumble_outputs(RULES, 4, 0, 19, 3)["FUMBLE_CONSEQUENCE"] == "#ROUNDS ROLL? 1 to 2"
-    assert c17.fumble_outputs(RULES, 1)["FUMBLE_NO_ATTACK_NEXT_ROUND"] is True
+    assert combat17_fumble.fumble_outputs(RULES, 4, 0, 19, 3)["FUMBLE_CONSEQUENCE"] == "#ROUNDS ROLL? 1 to 2"
+    assert combat17_fumble.fumble_outputs(RULES, 1)["FUMBLE_NO_ATTACK_NEXT_ROUND"] is True

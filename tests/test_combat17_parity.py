@@ -18,6 +18,14 @@ import pytest
 
 from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import combat17 as c17
+from pycalc.rulesets import (
+    combat17_brawling,
+    combat17_critical,
+    combat17_fumble,
+    combat17_rate_of_fire,
+    combat17_scatter,
+    combat17_subdual,
+)
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.combat17 import CHARTS_SHEET, OTHER_SHEET
 from pycalc.sheets.common import ruling_name
@@ -30,13 +38,13 @@ RULES = load_ruleset("combat17")
 ROUNDING = f",{EXACT_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
 ATTACK_OUTPUTS = list(c17.attack_outputs(RULES, c17.AttackInputs()))
 OTHER_OUTPUTS = [
-    *c17.CRIT_OUTPUTS,
-    *c17.CONDITION_OUTPUTS,
-    *c17.FUMBLE_OUTPUTS,
-    *c17.ROF_OUTPUTS,
-    *c17.GRENADE_OUTPUTS,
-    *c17.BRAWL_OUTPUTS,
-    *c17.SUBDUAL_OUTPUTS,
+    *combat17_critical.CRIT_OUTPUTS,
+    *combat17_critical.CONDITION_OUTPUTS,
+    *combat17_fumble.FUMBLE_OUTPUTS,
+    *combat17_rate_of_fire.ROF_OUTPUTS,
+    *combat17_scatter.GRENADE_OUTPUTS,
+    *combat17_brawling.BRAWL_OUTPUTS,
+    *combat17_subdual.SUBDUAL_OUTPUTS,
 ]
 RULING_FLIPS = [
     {"natural_roll_outcome": "special_only"},
@@ -299,14 +307,16 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
             **ruling_cells(rules),
         }
         expected = {
-            **c17.critical_damage_outputs(
+            **combat17_critical.critical_damage_outputs(
                 rules, crit["dice"], crit["roll"], crit["follow"], crit["mods"], crit["cond"]
             ),
-            **c17.condition_outputs(rules, condition),
-            **c17.fumble_outputs(rules, fumble["roll"], fumble["bonus"], fumble["dex"], fumble["rounds"]),
-            **c17.shots_fired(rules, rof["weapon"], rof["rounds"], rof["siege"]),
-            **c17.scatter(rules, grenade["hit"], grenade["roll"]),
-            **c17.brawl_outputs(
+            **combat17_critical.condition_outputs(rules, condition),
+            **combat17_fumble.fumble_outputs(
+                rules, fumble["roll"], fumble["bonus"], fumble["dex"], fumble["rounds"]
+            ),
+            **combat17_rate_of_fire.shots_fired(rules, rof["weapon"], rof["rounds"], rof["siege"]),
+            **combat17_scatter.scatter(rules, grenade["hit"], grenade["roll"]),
+            **combat17_brawling.brawl_outputs(
                 rules,
                 brawl["kind"],
                 brawl["bonus"],
@@ -316,7 +326,7 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
                 brawl["roll"],
                 brawl["armour"],
             ),
-            **c17.subdual_outputs(
+            **combat17_subdual.subdual_outputs(
                 rules,
                 subdual["hp"],
                 subdual["damage"],

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pycalc import d20_engines, udfs
 from pycalc.d20 import Attack
 from pycalc.rulesets import combat17 as c17
+from pycalc.rulesets import combat17_critical, combat17_subdual
 from pycalc.tables import load_ruleset
 from pycalc.udfs import combat17 as udfs_combat17
 
@@ -67,7 +68,7 @@ def test_attack_udfs_equal_the_engine(bonus, target, mods, roll, follow, conditi
 @given(st.integers(1, 8), st.integers(1, 20), st.one_of(st.none(), st.integers(1, 20)), st.integers(-3, 4))
 def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
     dice = f"2d4{modifier:+d}" if modifier else "2d4"
-    expected = c17.critical_damage_outputs(RULES, dice, shown if shown >= 2 else None, follow)
+    expected = combat17_critical.critical_damage_outputs(RULES, dice, shown if shown >= 2 else None, follow)
     cell = float(shown) if shown >= 2 else None
     assert udfs_combat17.combat17_damage(dice, cell, "maximum_damage") == expected["CRIT_MAXIMUM"]
     if cell is not None:
@@ -97,7 +98,7 @@ def test_chart_and_other_udfs():
     assert udfs_combat17.combat17_brawl_need("Kick", 2.0, 12.0, None) == 12
     assert udfs_combat17.combat17_brawl_damage("Punch", 3.0, 2.0) == 5
     assert udfs_combat17.combat17_subdual_damage(7.0) == 3
-    assert udfs_combat17.combat17_subdual_state(3.0, 7.0, True, None, None) == c17.UNCONSCIOUS
+    assert udfs_combat17.combat17_subdual_state(3.0, 7.0, True, None, None) == combat17_subdual.UNCONSCIOUS
     assert udfs_combat17.combat17_attack_damage("Miss", "1d8", None) == 0
     assert udfs_combat17.combat17_attack_damage("Hit", "1d8+1", 4.0, None, 0.0, 2.0) == 10
 

@@ -7,15 +7,16 @@ hits, a natural 1 always misses), each followed by a second d20 on ``critical_hi
 formulas from ``outcomes`` (regular / maximum / critical), the situation's multiplier as the block's
 ``situation`` stage. What is this ruleset's own stays here: the situation its pickers add up to
 (:func:`situation`, handed to the engine by :func:`generic_roll` and :func:`generic_damage`), the
-effect and chart texts, and the other calculators (critical damage, conditions, fumbles, rate of
-fire, grenade scatter, brawling, subdual). Every calculator of the workbook is one pure function here,
-returning its outputs by defined name ('' where an input is still empty, '#...' text where an input
-is bad), the reference that the workbook's native formulas must equal.
+effect and chart texts and the damage the Attack calculator reads. Its subsystems have a module
+each: ``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the
+critical miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
+``combat17_brawling``, ``combat17_subdual``. Every calculator of the workbook is one pure function
+(here or in those modules), returning its outputs by defined name ('' where an input is still empty,
+'#...' text where an input is bad), the reference that the workbook's native formulas must equal.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -23,8 +24,8 @@ from typing import Any
 from pycalc import dice as dice_module
 from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack, check_roll
-from pycalc.errors import RuleError, not_in_list
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
+from pycalc.errors import RuleError
 from pycalc.pickers import chosen_row
 from pycalc.tables import Row, RuleSet
 
@@ -39,10 +40,6 @@ CONDITION_PENDING = "roll 1d4 on the condition chart"
 CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"
 BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"
 LETHAL, NON_LETHAL = "lethal", "non-lethal"
-DIRECT_HIT, ROLL_AGAIN = "Direct hit", "Roll again"
-CHECK_PASSED, CHECK_FAILED = "Passed", "Failed"
-TARGET, ATTACKER = "Target", "Attacker"
-CONSCIOUS, UNCONSCIOUS, DEAD = "Conscious", "Unconscious", "Dead"
 
 ANY_ATTACK = pickers.ANY
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
@@ -138,10 +135,6 @@ def check_damage_roll(dice: dice_module.Dice, rolled: int | None) -> int:
     if rolled is None or not low <= rolled <= high:
         raise RuleError(f"#DAMAGE ROLL? {low} to {high}")
     return rolled
-
-
-def rounded(rules: RuleSet, value: Fraction) -> int:
-    return math.floor(value) if rules.ruling("subdual_half_rounding") == "down" else math.ceil(value)
 
 
 def damage(
@@ -334,353 +327,6 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
         attack_damage, rules, attack, outcome, inputs.follow_roll, inputs.dice, inputs.damage_roll, where
     )
     return found
-
-
-# --------------------------------------------------------------------------- critical damage
-
-
-def critical_damage_outputs(
-    rules: RuleSet,
-    dice_text: object,
-    damage_roll: int | None,
-    follow_roll: int | None = None,
-    mods: int = 0,
-    condition_roll: int | None = None,
-) -> dict[str, Any]:
-    """Regular, maximum and critical damage of a weapon, and what the chart roll gives."""
-    try:
-        dice = parse_dice(dice_text)
-    except RuleError as error:
-        return dict.fromkeys(CRIT_OUTPUTS, str(error))
-    pending = damage_roll is None and dice.count
-
-    def variant(outcome_id: str) -> int | str:
-        needs_roll = rules.table("outcomes").entry(outcome_id)["rolled_dice"]
-        return "" if pending and needs_roll else guarded(damage, rules, outcome_id, dice, damage_roll)
-
-    found: dict[str, Any] = {
-        "CRIT_REGULAR": variant("regular_damage"),
-        "CRIT_MAXIMUM": variant("maximum_damage"),
-        "CRIT_CRITICAL": variant("critical_damage"),
-        "CRIT_CHART": "",
-        "CRIT_DAMAGE": "",
-        "CRIT_CONDITION": "",
-    }
-    if follow_roll is None:
-        return found
-    attack = Attack(0, 0, mods)
-    try:
-        check_roll(follow_roll, "FOLLOW ROLL")
-    except RuleError as error:
-        found["CRIT_CHART"] = str(error)
-        return found
-    total = follow_total(rules, attack, follow_roll)
-    row = crit_row(rules, total)
-    found["CRIT_CHART"] = guarded(crit_line, rules, total, condition_roll)
-    found["CRIT_DAMAGE"] = variant(str(row["damage"]))
-    if row["condition_roll"] and condition_roll is not None:
-        found["CRIT_CONDITION"] = guarded(condition_text, rules, condition_roll)
-    elif condition_roll is not None:
-        found["CRIT_CONDITION"] = condition_unused(condition_roll)
-    return found
-
-
-CRIT_OUTPUTS = (
-    "CRIT_REGULAR",
-    "CRIT_MAXIMUM",
-    "CRIT_CRITICAL",
-    "CRIT_CHART",
-    "CRIT_DAMAGE",
-    "CRIT_CONDITION",
-)
-
-
-# --------------------------------------------------------------------------- condition and fumble
-
-
-CONDITION_COLUMNS = {
-    "CONDITION_HIT": ("attacker_conditions", "when_attacking", "hit"),
-    "CONDITION_SAVES": ("attacker_conditions", "when_attacking", "saves"),
-    "CONDITION_DC_CHECKS": ("attacker_conditions", "when_attacking", "dc_checks"),
-    "CONDITION_INIT": ("attacker_conditions", "when_attacking", "init"),
-    "CONDITION_AC_MELEE": ("target_conditions", "when_attacked", "ac_melee"),
-    "CONDITION_AC_RANGED": ("target_conditions", "when_attacked", "ac_ranged"),
-}
-CONDITION_OUTPUTS = ("CONDITION_NAME", "CONDITION_EFFECT", "CONDITION_DISARMED", *CONDITION_COLUMNS)
-
-
-def condition_modifier(rules: RuleSet, roll: int, output: str) -> int:
-    table_id, link, column = CONDITION_COLUMNS[output]
-    entry = condition_row(rules, roll)[link]
-    return rules.table(table_id).value(entry, column) if entry else 0
-
-
-def condition_outputs(rules: RuleSet, roll: int | None) -> dict[str, Any]:
-    """The 1d4 condition chart: what the enemy suffers, as modifiers."""
-    if roll is None:
-        return dict.fromkeys(CONDITION_OUTPUTS, "")
-    try:
-        row = condition_row(rules, roll)
-    except RuleError as error:
-        return dict.fromkeys(CONDITION_OUTPUTS, str(error))
-    found: dict[str, Any] = {
-        "CONDITION_NAME": row["condition"],
-        "CONDITION_EFFECT": row["effect"],
-        "CONDITION_DISARMED": row["disarmed"],
-    }
-    found.update({name: condition_modifier(rules, roll, name) for name in CONDITION_COLUMNS})
-    return found
-
-
-FUMBLE_OUTPUTS = (
-    "FUMBLE_CHART_EFFECT",
-    "FUMBLE_DEX_DC",
-    "FUMBLE_CHECK",
-    "FUMBLE_NO_ATTACK_NEXT_ROUND",
-    "FUMBLE_PENALTY",
-    "FUMBLE_CONSEQUENCE",
-)
-
-
-def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: int | None) -> tuple[str, int]:
-    """What happens after the DEX check, and the attack-roll penalty that follows."""
-    if row["dex_check_dc"] is None:
-        return str(row["effect"]), 0
-    if not check:
-        return f"DEX check DC {row['dex_check_dc']} needed", 0
-    if check == CHECK_PASSED:
-        return "DEX check passed: just a miss", 0
-    condition = row["failed_check_condition"]
-    if condition:
-        penalty = rules.table("attacker_conditions").entry(condition)
-        rounds_dice = parse_dice(row["penalty_rounds"])
-        if rounds_roll is None:
-            rounds = str(row["penalty_rounds"])
-        elif rounds_dice.minimum <= rounds_roll <= rounds_dice.maximum:
-            rounds = str(rounds_roll)
-        else:
-            raise RuleError(f"#ROUNDS ROLL? {rounds_dice.minimum} to {rounds_dice.maximum}")
-        return f"DEX check failed: {penalty['hit']} to hit for {rounds} rounds", penalty["hit"]
-    if row["failed_check_free_attack"]:
-        return "DEX check failed: the opponent gets a free attack", 0
-    return "DEX check failed", 0
-
-
-def fumble_outputs(
-    rules: RuleSet,
-    roll: int | None,
-    dex_bonus: int = 0,
-    dex_roll: int | None = None,
-    rounds_roll: int | None = None,
-) -> dict[str, Any]:
-    """The critical miss chart, its DEX check and what follows."""
-    if roll is None:
-        return dict.fromkeys(FUMBLE_OUTPUTS, "")
-    try:
-        row = fumble_row(rules, roll)
-        if dex_roll is not None:
-            check_roll(dex_roll, "DEX ROLL")
-    except RuleError as error:
-        return dict.fromkeys(FUMBLE_OUTPUTS, str(error))
-    dc = row["dex_check_dc"]
-    check = ""
-    if dc is not None and dex_roll is not None:
-        check = CHECK_PASSED if dex_roll + dex_bonus >= dc else CHECK_FAILED
-    try:
-        consequence, penalty = fumble_consequence_text(rules, row, check, rounds_roll)
-    except RuleError as error:
-        consequence, penalty = str(error), 0
-    return {
-        "FUMBLE_CHART_EFFECT": row["effect"],
-        "FUMBLE_DEX_DC": "" if dc is None else dc,
-        "FUMBLE_CHECK": check,
-        "FUMBLE_NO_ATTACK_NEXT_ROUND": row["no_attack_next_round"],
-        "FUMBLE_PENALTY": penalty,
-        "FUMBLE_CONSEQUENCE": consequence,
-    }
-
-
-# --------------------------------------------------------------------------- rate of fire
-
-
-ROF_OUTPUTS = ("ROF_ROUNDS_PER_SHOT", "ROF_FIRST_SHOT_ROUND", "ROF_SHOTS", "ROF_LAST_SHOT_ROUND")
-
-
-def rate_of_fire(rules: RuleSet, weapon: str, siege_rate: int | None = None) -> tuple[int, int]:
-    """(fires once every N rounds, rounds spent reloading) for a weapon of the rate_of_fire table."""
-    table = rules.table("rate_of_fire")
-    try:
-        row = table.by_label(weapon)
-    except KeyError:
-        raise not_in_list("weapon", (row.label for row in table.rows)) from None
-    every = row["rounds_per_shot"]
-    if every is None:
-        if siege_rate is None or siege_rate < 1:
-            raise RuleError("#RATE? fires once every how many rounds (1 or more)")
-        return siege_rate, siege_rate - 1
-    return every, row["reload_rounds"]
-
-
-def shots_fired(rules: RuleSet, weapon: str, rounds: int, siege_rate: int | None = None) -> dict[str, Any]:
-    """How many shots a weapon fires in ``rounds`` rounds, and in which rounds."""
-    try:
-        every, reload = rate_of_fire(rules, weapon, siege_rate)
-        if rounds < 0:
-            raise RuleError("#ROUNDS? 0 or more")
-    except RuleError as error:
-        return dict.fromkeys(ROF_OUTPUTS, str(error))
-    first = 1 if rules.ruling("rate_of_fire_start") == "loaded" else reload + 1
-    shots = 0 if rounds < first else (rounds - first) // every + 1
-    return {
-        "ROF_ROUNDS_PER_SHOT": every,
-        "ROF_FIRST_SHOT_ROUND": first,
-        "ROF_SHOTS": shots,
-        "ROF_LAST_SHOT_ROUND": first + (shots - 1) * every if shots else "",
-    }
-
-
-# --------------------------------------------------------------------------- grenade scatter
-
-
-GRENADE_OUTPUTS = ("GRENADE_LANDS", "GRENADE_TOWARD_FT", "GRENADE_RIGHT_FT", "GRENADE_DISTANCE_FT")
-
-
-def scatter(rules: RuleSet, hit: bool, roll: int | None) -> dict[str, Any]:
-    """Where a grenade-like missile lands: a direct hit, or the 1d10 diagram square."""
-    if hit:
-        return dict(zip(GRENADE_OUTPUTS, (DIRECT_HIT, 0, 0, 0), strict=True))
-    if roll is None:
-        return dict.fromkeys(GRENADE_OUTPUTS, "")
-    table = rules.table("grenade_scatter")
-    row = table.band(roll)
-    if row is None:
-        return dict.fromkeys(GRENADE_OUTPUTS, f"#SCATTER ROLL? {table.rows[0].low} to {table.rows[-1].high}")
-    if row["reinterpreted"] and rules.ruling("grenade_missing_ten") == "reroll_ten":
-        return dict(zip(GRENADE_OUTPUTS, (ROLL_AGAIN, "", "", ""), strict=True))
-    square = rules.table("grenade_missiles").value("scatter_square_ft")
-    toward, right = row["toward_thrower"], row["to_right"]
-    return {
-        "GRENADE_LANDS": row["direction"],
-        "GRENADE_TOWARD_FT": toward * square,
-        "GRENADE_RIGHT_FT": right * square,
-        "GRENADE_DISTANCE_FT": max(abs(toward), abs(right)) * square,
-    }
-
-
-# --------------------------------------------------------------------------- brawling
-
-
-BRAWL_OUTPUTS = (
-    "BRAWL_HIT_MOD",
-    "BRAWL_NEED",
-    "BRAWL_DICE",
-    "BRAWL_NON_LETHAL",
-    "BRAWL_TAKES_DAMAGE",
-    "BRAWL_DAMAGE",
-)
-
-
-def brawl_value(rules: RuleSet, row: Row, column: str) -> Any:
-    """A brawling value; an empty one follows the ruling kick_damage."""
-    value = row[column]
-    if value is None:
-        return rules.table("kick_damage_readings").value(rules.ruling("kick_damage"), column)
-    return value
-
-
-def brawl_row(rules: RuleSet, kind: str) -> Row:
-    try:
-        return rules.table("brawling").by_label(kind)
-    except KeyError:
-        raise not_in_list("brawl", (r.label for r in rules.table("brawling").rows)) from None
-
-
-def brawl_outputs(
-    rules: RuleSet,
-    kind: str,
-    bonus: int,
-    target: int,
-    mods: int = 0,
-    strength: int = 0,
-    damage_roll: int | None = None,
-    armour: str | None = None,
-) -> dict[str, Any]:
-    """Punch or kick: the roll needed, and the damage and who takes it."""
-    try:
-        row = brawl_row(rules, kind)
-        armour_table = rules.table("brawling_armour")
-        armour_row = armour_table.by_label(armour) if armour else armour_table.rows[0]
-    except KeyError:
-        return dict.fromkeys(BRAWL_OUTPUTS, str(not_in_list("armour", (r.label for r in armour_table.rows))))
-    except RuleError as error:
-        return dict.fromkeys(BRAWL_OUTPUTS, str(error))
-    dice = parse_dice(row["damage"])
-    found: dict[str, Any] = {
-        "BRAWL_HIT_MOD": row["hit"],
-        "BRAWL_NEED": target - bonus - mods - row["hit"],
-        "BRAWL_DICE": row["damage"],
-        "BRAWL_NON_LETHAL": brawl_value(rules, row, "non_lethal"),
-        "BRAWL_TAKES_DAMAGE": ATTACKER if armour_row["backfires"] else TARGET,
-        "BRAWL_DAMAGE": "",
-    }
-    if damage_roll is not None:
-        strength_added = strength if brawl_value(rules, row, "adds_strength") else 0
-        found["BRAWL_DAMAGE"] = guarded(damage, rules, "regular_damage", dice, damage_roll, strength_added)
-    return found
-
-
-# --------------------------------------------------------------------------- subdual
-
-
-SUBDUAL_OUTPUTS = (
-    "SUBDUAL_HIT_MOD",
-    "SUBDUAL_DAMAGE_DEALT",
-    "SUBDUAL_HP_AFTER",
-    "SUBDUAL_STATE",
-    "SUBDUAL_WAKE",
-)
-
-
-def subdual_damage(rules: RuleSet, damage_value: int) -> int:
-    """Half normal damage (flat of the blade), rounded per subdual_half_rounding."""
-    factor = Fraction(str(rules.table("attack_situation").value("flat_of_blade", "damage_multiplier")))
-    return rounded(rules, damage_value * factor)
-
-
-def wake_text(rules: RuleSet) -> str:
-    table = rules.table("zero_hit_points")
-    wake_hp, wake, revive = table.entry("wake_hp"), table.entry("wake_after"), table.entry("revive_after")
-    return (
-        f"wakes with {wake_hp['value']} {wake_hp['unit']} after {wake['dice']} {wake['unit']}, "
-        f"or can be revived after {revive['dice']} {revive['unit']}"
-    )
-
-
-def subdual_outputs(
-    rules: RuleSet,
-    hp: int,
-    damage_value: int,
-    flat: bool = True,
-    earlier_non_lethal: bool = False,
-    unconscious: bool = False,
-) -> dict[str, Any]:
-    """A hit on a character: damage dealt (half with the flat of the blade) and whether they drop."""
-    dealt = subdual_damage(rules, damage_value) if flat else damage_value
-    after = hp - dealt
-    zero = rules.constant("zero_hit_points", "zero_hp_threshold")
-    if unconscious:
-        state = DEAD if dealt > 0 else UNCONSCIOUS
-    elif after > zero:
-        state = CONSCIOUS
-    else:
-        state = UNCONSCIOUS if flat or earlier_non_lethal else DEAD
-    return {
-        "SUBDUAL_HIT_MOD": rules.table("attack_situation").value("flat_of_blade", "hit") if flat else 0,
-        "SUBDUAL_DAMAGE_DEALT": dealt,
-        "SUBDUAL_HP_AFTER": after,
-        "SUBDUAL_STATE": state,
-        "SUBDUAL_WAKE": wake_text(rules) if state == UNCONSCIOUS else "",
-    }
 
 
 # --------------------------------------------------------------------------- the generic engine's inputs

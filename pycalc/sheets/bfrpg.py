@@ -1,4 +1,6 @@
-"""The bfrpg calculators: Attack (threat and confirmation, damage, odds) and Combat maneuvers.
+"""The bfrpg calculators: Attack (threat and confirmation, damage, odds) and the Combat maneuvers
+sheet, whose calculators come from their own modules (``bfrpg_critical``, ``bfrpg_two_weapon``,
+``bfrpg_helpless``, ``bfrpg_joust``, ``bfrpg_parry``, ``bfrpg_firing``, ``bfrpg_surprise``).
 
 Every formula mirrors ``pycalc.rulesets.bfrpg`` (whose attack roll and damage are the generic d20
 engine's, ``pycalc.resolution``); the parity tests recalculate these sheets in LibreOffice and compare
@@ -19,12 +21,13 @@ from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc import resolution_damage
 from pycalc.d20 import CRITICAL, HIT, MISS
-from pycalc.pickers import declared
 from pycalc.resolution_calculator import number_name
 from pycalc.resolution_situation import stage_round_up_column
 from pycalc.rulesets import bfrpg as engine
 from pycalc.sheets import attack_fields, bfrpg_odds, d20_cells, d20_damage
 from pycalc.sheets.attack_workings import write_pair_results
+from pycalc.sheets.bfrpg_critical import critical_section
+from pycalc.sheets.bfrpg_firing import firing_section
 from pycalc.sheets.bfrpg_formulas import (
     ALWAYS_MIN,
     FACES,
@@ -32,22 +35,28 @@ from pycalc.sheets.bfrpg_formulas import (
     FAIL_MAX,
     MARGIN_MIN,
     THREAT_MIN,
-    crit_rule,
-    multiplied,
+    confirm_min,
+    dice_fields,
+    hits,
     pick_name,
+    roll_bad,
+    template,
     udf_damage_picks,
 )
+from pycalc.sheets.bfrpg_helpless import helpless_section
+from pycalc.sheets.bfrpg_joust import joust_section
+from pycalc.sheets.bfrpg_parry import parry_section
+from pycalc.sheets.bfrpg_surprise import surprise_section
+from pycalc.sheets.bfrpg_two_weapon import two_weapon_section
 from pycalc.sheets.calculator import (
     ATTACK_SHEET,
     BOOLEAN_FORMAT,
     INPUT,
-    PICK,
     Field,
     Section,
     chance_field,
     empty_input,
     flag_input,
-    list_input,
     rule_field,
     working_field,
     write_attack_sheet,
@@ -66,25 +75,18 @@ from pycalc.sheets.dual import Udfs
 from pycalc.sheets.effect_words import Trial, scaled
 from pycalc.sheets.formulas import (
     DICE_ERROR,
-    band,
     by_label,
     const,
-    dice_count,
-    dice_modifier,
-    dice_sides,
     optional_input,
-    plus,
     q,
 )
 from pycalc.sheets.log_rows import PartsArea
-from pycalc.sheets.ruling_text import ruling_words
 from pycalc.sheets.situation_cells import (
     Pickers,
     in_words,
     kind_label,
     picked_field,
     picks_with,
-    ruled_value,
     situation_section,
 )
 from pycalc.sheets.target_state import said, with_target_state
@@ -95,40 +97,6 @@ WORKINGS_SHEET = d20_cells.WORKINGS_SHEET  # the hidden sheet of attack_workings
 GRID_NAME = "ATTACK_GRID"
 CRITICAL_EXTRA = "ATTACK_CRITICAL_EXTRA"
 WATER = "water"  # the multiplier stage whose rounding the picked row says (round_up_water)
-
-
-def template(text: str, **exprs: str) -> str:
-    """A message template of the engine as a formula: placeholders become ``"&expr&"``."""
-    formula = q(text)
-    for key, expr in exprs.items():
-        formula = formula.replace("{" + key + "}", f'"&{expr}&"')
-    return formula
-
-
-def surprise_tick(row_id: str) -> str:
-    return f"SURPRISE_{row_id.upper()}"
-
-
-def roll_bad(roll: str, faces: str) -> str:
-    """TRUE when ``roll`` is not a whole number from 1 to ``faces`` (never an error value)."""
-    return f"IF(ISNUMBER({roll}),OR({roll}<1,{roll}>{faces},{roll}<>INT({roll})),TRUE)"
-
-
-def hits(roll: str, need: str) -> str:
-    """A hit: the generic engine's ``resolve`` for bfrpg's block (natural 1 fails, natural 20 hits)."""
-    return f"AND({roll}>{FAIL_MAX},OR({roll}-{need}>={MARGIN_MIN},{roll}>={ALWAYS_MIN}))"
-
-
-def confirms(follow: str, need: str) -> str:
-    """See ``pycalc.resolution.confirms``."""
-    return (
-        f'AND(OR({ruling_name("confirmation_natural_1")}<>"fails",{follow}>{FAIL_MAX}),'
-        f"{follow}-{need}>={MARGIN_MIN})"
-    )
-
-
-def confirm_min(need: str) -> str:
-    return f'MAX({need}+{MARGIN_MIN},IF({ruling_name("confirmation_natural_1")}="fails",{FAIL_MAX}+1,1))'
 
 
 def threatens(roll: str) -> str:
@@ -200,42 +168,6 @@ def damage_rules(rules: RuleSet) -> Formulas:
         stage_round_up={WATER: stage_round_up_name(WATER)},
         critical_extra=CRITICAL_EXTRA,
     )
-
-
-def dice_fields(prefix: str, text: str, added: str = "0") -> tuple[Field, ...]:
-    """Working cells <prefix>_COUNT/_SIDES/_MOD/_OK of a dice text (engine.damage_dice)."""
-    count, sides, mod = (f"{prefix}_{p}" for p in ("COUNT", "SIDES", "MOD"))
-    return (
-        working_field("Number of dice", count, f"IFERROR({dice_count(text)},0)"),
-        working_field("Sides of each die", sides, f"IFERROR({dice_sides(text)},0)"),
-        working_field("Added to the dice", mod, f"IFERROR({dice_modifier(text)}+{added},0)"),
-        working_field(
-            "Dice readable",
-            f"{prefix}_OK",
-            f"IF(ISERROR({dice_count(text)}+{dice_sides(text)}+{dice_modifier(text)}),FALSE,"
-            f"AND({sides}>=1,{count}>=1))",
-            flag=True,
-        ),
-    )
-
-
-def damage_roll_check(roll: str, prefix: str, what: str) -> tuple[str, str]:
-    """(condition, message) of ``pycalc.resolution_damage.check_damage_roll``."""
-    count, sides = f"{prefix}_COUNT", f"{prefix}_SIDES"
-    bad = f"OR({roll}<{count},{roll}>{count}*{sides})"
-    return bad, f'"#{what}? "&{count}&" to "&{count}*{sides}'
-
-
-# --------------------------------------------------------------------------- Attack calculator
-
-
-def two_weapon_formula(rules: RuleSet, row: Row, dex: str) -> str:
-    """A two-weapon row's attack roll with the DEX bonus (``engine.two_weapon_hit``): the row's penalty
-    plus the DEX while its ``dex_reduces`` (by ruling two_weapon_dex) is ticked, never past the cap."""
-    value_of = partial(const, engine.TWO_WEAPON, str(row.id))
-    reduces = ruled_value(rules, declared(rules), engine.TWO_WEAPON, "dex_reduces", value_of)
-    hit = value_of("hit")
-    return f"IF({reduces},MIN({const('two_weapon_rules', 'penalty_cap')},{hit}+SUM({dex})),{hit})"
 
 
 # --------------------------------------------------------------------------- the notes beside the picks
@@ -599,389 +531,6 @@ def write_workings(book: Workbook, rules: RuleSet) -> None:
 
 
 # --------------------------------------------------------------------------- Combat maneuvers
-
-
-def critical_section() -> Section:
-    need, follow = "CRIT_NEED", "CRIT_FOLLOW_ROLL"
-    faces = FACES_LIST
-    hit_faces = f"(({faces}-{need}>={MARGIN_MIN})+({faces}>={ALWAYS_MIN})>0)"
-    threats = f"SUMPRODUCT(({faces}>={THREAT_MIN})*({faces}>{FAIL_MAX})*{hit_faces})*CRIT_POSSIBLE"
-    confirming = (
-        f'SUMPRODUCT(({faces}-{need}>={MARGIN_MIN})*((({ruling_name("confirmation_natural_1")}<>"fails")'
-        f"+({faces}>{FAIL_MAX}))>0))"
-    )
-    droll, extra = "CRIT_DAMAGE_ROLL", "CRIT_EXTRA_DAMAGE_ROLL"
-    bad_roll, roll_message = damage_roll_check(droll, "CRIT_DICE", "DAMAGE ROLL")
-    bad_extra, extra_message = damage_roll_check(extra, "CRIT_DICE", "EXTRA DAMAGE ROLL")
-    normal = f"{droll}+CRIT_DICE_MOD"
-    max_die = "CRIT_MAX_DIE"
-    double = "SUM(CRIT_DOUBLE)"
-    critical = (
-        f'IF({ruling_name("critical_damage")}="max_die_plus_roll",{multiplied(f"{normal}+{max_die}", max_die, double)},'
-        f'IF({extra}="","",IF({bad_extra},{extra_message},'
-        f"{multiplied(f'{normal}+{max_die}+{extra}+CRIT_DICE_MOD', max_die, double)})))"
-    )
-    ready = f'IF(NOT(ISNUMBER({max_die})),{max_die},IF({droll}="","",IF({bad_roll},{roll_message},{{}})))'
-    return Section(
-        "Critical threat, confirmation and damage",
-        (
-            Field("Attack bonus (with STR/DEX)", "CRIT_BONUS", INPUT, 3),
-            Field("Target's AC", "CRIT_TARGET", INPUT, 15),
-            Field("Other modifiers to the roll", "CRIT_MODS", INPUT, 0),
-            empty_input("Confirmation d20", follow),
-            Field("Weapon damage", "CRIT_DICE", INPUT, "1d8+2"),
-            empty_input("Damage dice rolled (without the +modifier)", droll),
-            empty_input("Second damage roll (critical, when the ruling adds a second roll)", extra),
-            Field("Damage multiplier (2 for a charge or set weapon)", "CRIT_DOUBLE", INPUT, 1),
-            Field("Natural roll needed", need, native="SUM(CRIT_TARGET)-SUM(CRIT_BONUS)-SUM(CRIT_MODS)"),
-            Field(
-                "A natural 20 can be a critical",
-                "CRIT_POSSIBLE",
-                key=True,
-                native=crit_rule(need),
-                udf="bfrpg_crit_possible(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
-                number_format=BOOLEAN_FORMAT,
-            ),
-            Field("Confirmation roll needed", "CRIT_CONFIRM_MIN", native=confirm_min(need)),
-            chance_field(
-                "Chance of a confirmed critical",
-                "CRIT_CHANCE",
-                f"{threats}*{confirming}/({FACES}*{FACES})",
-                "bfrpg_crit_chance(CRIT_BONUS,CRIT_TARGET,CRIT_MODS)",
-            ),
-            Field(
-                "Critical confirmed",
-                "CRIT_CONFIRMED",
-                key=True,
-                native=f'IF({follow}="","",IF({roll_bad(follow, FACES)},"#FOLLOW ROLL? 1 to "&{FACES},'
-                f"AND(CRIT_POSSIBLE,{confirms(follow, need)})))",
-                udf=f'IF({follow}="","",bfrpg_confirms({follow},CRIT_BONUS,CRIT_TARGET,CRIT_MODS))',
-            ),
-            Field(
-                "Maximum die added",
-                max_die,
-                native=f'IF({double}<1,"#DOUBLE? 1 or more",IF(NOT(CRIT_DICE_OK),{DICE_ERROR},'
-                f"{const('critical_hits', 'maximum_dice_added')}*CRIT_DICE_SIDES))",
-            ),
-            Field(
-                "Normal damage", "CRIT_NORMAL_DAMAGE", native=ready.format(multiplied(normal, "0", double))
-            ),
-            Field(
-                "Critical damage",
-                "CRIT_DAMAGE",
-                key=True,
-                native=ready.format(critical),
-                udf=f'IF({droll}="","",bfrpg_critical_damage(CRIT_DICE,{droll},{optional_input(extra)},CRIT_DOUBLE))',
-            ),
-            *dice_fields("CRIT_DICE", "CRIT_DICE"),
-        ),
-    )
-
-
-def two_weapon_section(rules: RuleSet) -> Section:
-    table = "two_weapon_fighting"
-    fields = [Field("Dexterity bonus", "TWO_WEAPON_DEX", INPUT, 0)]
-    for row in rules.table(table).rows:
-        fields.append(
-            Field(
-                f"{row.label}: attack roll",
-                f"TWO_WEAPON_{row.id.upper()}",
-                native=two_weapon_formula(rules, row, "TWO_WEAPON_DEX"),
-                udf=f"bfrpg_two_weapon_hit({q(row.id)},TWO_WEAPON_DEX)",
-            )
-        )
-    return Section("Two-weapon penalties after DEX", tuple(fields))
-
-
-def helpless_section() -> Section:
-    def damage(text: str, entry: str) -> str:
-        return (
-            f'IF({text}="","",IF(NOT({text}_OK),{DICE_ERROR},'
-            f"{const('helpless_damage', entry)}*({text}_COUNT*{text}_SIDES+{text}_MOD)))"
-        )
-
-    return Section(
-        "Helpless opponent (melee hits automatically)",
-        (
-            Field("Melee damage (e.g. 1d8+1)", "HELPLESS_DICE", INPUT, "1d8+1"),
-            empty_input("Backstab damage (optional)", "HELPLESS_BACKSTAB_DICE"),
-            Field(
-                "Damage: double the maximum",
-                "HELPLESS_DAMAGE",
-                key=True,
-                native=damage("HELPLESS_DICE", "max_damage_multiplier"),
-                udf='IF(HELPLESS_DICE="","",bfrpg_helpless_damage(HELPLESS_DICE))',
-            ),
-            Field(
-                "Backstab: double the maximum",
-                "HELPLESS_BACKSTAB_DAMAGE",
-                native=damage("HELPLESS_BACKSTAB_DICE", "backstab_max_multiplier"),
-                udf='IF(HELPLESS_BACKSTAB_DICE="","",bfrpg_helpless_damage(HELPLESS_BACKSTAB_DICE,TRUE))',
-            ),
-            *dice_fields("HELPLESS_DICE", "HELPLESS_DICE"),
-            *dice_fields("HELPLESS_BACKSTAB_DICE", "HELPLESS_BACKSTAB_DICE"),
-        ),
-    )
-
-
-def joust_section() -> Section:
-    roll, failed = "JOUST_SAVE_ROLL", "JOUST_FAILED_BY"
-
-    def column(name: str) -> str:
-        return band("jousting_save_failure", name, failed)
-
-    def optional(name: str) -> str:
-        return f'IF(ISNUMBER({failed}),IF({column(name)}="","",{column(name)}),"")'
-
-    ruling = ruling_name("joust_knockout_stun")
-    stunned = (
-        f'IF(ISNUMBER({failed}),IF(OR({column("stunned_rounds")}="",AND(JOUST_KNOCKED_OUT<>"",{ruling}="knockout_only")),"",'
-        f'{column("stunned_rounds")}),"")'
-    )
-    text = (
-        f"{template(engine.JOUST_UNHORSED, dice='JOUST_FALL_DAMAGE')}"
-        f'&IF(JOUST_KNOCKED_OUT<>"",{template(engine.JOUST_KNOCKED_OUT, dice="JOUST_KNOCKED_OUT")},"")'
-        f'&IF(JOUST_STUNNED<>"",{template(engine.JOUST_STUNNED, dice="JOUST_STUNNED")}'
-        f'&IF(AND(JOUST_KNOCKED_OUT<>"",{ruling}="stun_after_waking"),{q(engine.JOUST_AFTER_WAKING)},""),"")'
-    )
-    result = (
-        f'IF(NOT(ISNUMBER(JOUST_SAVE_PENALTY)),JOUST_SAVE_PENALTY,IF({roll}="","",IF({roll_bad(roll, FACES)},'
-        f'"#ROLL? 1 to "&{FACES},IF(NOT(JOUST_UNHORSED),{q(engine.JOUST_SAVED)},{text}))))'
-    )
-    return Section(
-        "Jousting: the save against being unhorsed",
-        (
-            Field("Damage dealt by the hit", "JOUST_DAMAGE", INPUT, 0),
-            Field("Save vs. Death Ray needed", "JOUST_SAVE_TARGET", INPUT, 12),
-            Field("Strength bonus", "JOUST_STR_BONUS", INPUT, 0),
-            empty_input("Save d20 roll", roll),
-            Field(
-                "Save penalty from the damage",
-                "JOUST_SAVE_PENALTY",
-                native=f'IF(SUM(JOUST_DAMAGE)<0,"#DAMAGE? 0 or more",INT(SUM(JOUST_DAMAGE)/'
-                f"{const('jousting_save', 'damage_per_save_penalty')})*{const('jousting_save', 'save_penalty_per_step')})",
-                udf="bfrpg_joust_save_penalty(JOUST_DAMAGE)",
-            ),
-            Field(
-                "Save total",
-                "JOUST_SAVE_TOTAL",
-                native=f'IF(OR(NOT(ISNUMBER(JOUST_SAVE_PENALTY)),{roll}=""),"",IF({roll_bad(roll, FACES)},"",'
-                f"{roll}+SUM(JOUST_STR_BONUS)+JOUST_SAVE_PENALTY))",
-            ),
-            Field(
-                "Save failed by",
-                failed,
-                native='IF(ISNUMBER(JOUST_SAVE_TOTAL),SUM(JOUST_SAVE_TARGET)-JOUST_SAVE_TOTAL,"")',
-            ),
-            Field(
-                "Unhorsed",
-                "JOUST_UNHORSED",
-                key=True,
-                native=f'IF(ISNUMBER({failed}),{column("unhorsed")},"")',
-            ),
-            Field("Falling damage", "JOUST_FALL_DAMAGE", native=optional("unhorsed_damage")),
-            Field("Knocked out (rounds)", "JOUST_KNOCKED_OUT", native=optional("knocked_out_rounds")),
-            Field("Stunned (rounds; -2 AC, -2 AB)", "JOUST_STUNNED", native=stunned),
-            Field(
-                "Result",
-                "JOUST_RESULT",
-                key=True,
-                native=result,
-                udf=f"bfrpg_joust_result(JOUST_DAMAGE,JOUST_SAVE_TARGET,JOUST_STR_BONUS,{optional_input(roll)})",
-            ),
-        ),
-    )
-
-
-def parry_section(rules: RuleSet) -> Section:
-    stance, with_ = "PARRY_STANCE", "PARRY_WITH"
-    klass = "PARRY_CLASS"
-    per_round = by_label("defense_stance", "parries_per_round", stance)
-    allowed = (
-        f'IF({per_round}="","",IF(AND({klass}="{engine.FIGHTER}",{per_round}>0),'
-        f"MAX({per_round},SUM(PARRY_LEVEL)*{const('parry_rules', 'fighter_parries_per_level')}),{per_round}))"
-    )
-    class_ok = "OR(" + ",".join(f'{klass}="{c}"' for c in engine.CLASSES) + ")"
-    total = plus(
-        "SUM(PARRY_AB)",
-        by_label("parry_with", "parry_bonus", with_),
-        by_label("defense_stance", "parry_bonus", stance),
-        f'IF({ruling_name("parry_includes_str")}="with_str",SUM(PARRY_STR),0)',
-        f"(SUM(PARRY_NUMBER)-1)*{by_label('defense_stance', 'extra_parry_penalty', stance)}",
-        f"IF(PARRY_RANGED,{const('parry_rules', 'ranged_parry_penalty')},0)",
-    )
-    bonus = (
-        f'IF(NOT({class_ok}),"#CLASS? use {", ".join(engine.CLASSES)}",'
-        f'IF(PARRY_ALLOWED=0,"#STANCE? parry only in partial or total defense",'
-        f'IF({by_label("parry_with", "block_dice", with_)}="","#PARRY WITH? a weapon or a shield",'
-        f'IF(SUM(PARRY_NUMBER)<1,"#PARRY NUMBER? 1 or more",'
-        f'IF(AND(PARRY_ALLOWED<>"",SUM(PARRY_NUMBER)>PARRY_ALLOWED),"#PARRIES? at most "&PARRY_ALLOWED&" this round",'
-        f'IF(AND(PARRY_RANGED,NOT(AND({by_label("parry_with", "can_parry_ranged", with_)},{klass}="{engine.FIGHTER}"))),'
-        f'"#RANGED? only fighters with shields parry ranged attacks",{total}))))))'
-    )
-    parry_faces = const("parry_rules", "parry_die_faces")
-    bad_block, block_message = damage_roll_check("BLOCK_ROLL", "BLOCK_DICE", "BLOCK ROLL")
-    magic = f'OR({by_label("parry_with", "block_adds_magic", with_)},{ruling_name("block_magic_bonus")}="weapon_or_shield")'
-    block = plus(
-        "BLOCK_ROLL",
-        "BLOCK_DICE_MOD",
-        "SUM(PARRY_STR)",
-        f"IF({magic},SUM(BLOCK_MAGIC),0)",
-        f'IF(OR({klass}="{engine.FIGHTER}",{klass}="{engine.CLERIC}"),SUM(PARRY_LEVEL)*{const("parry_rules", "block_bonus_per_level")},0)',
-    )
-    return Section(
-        "Parry and block",
-        (
-            list_input(
-                "Defensive stance this round",
-                stance,
-                "defense_stance",
-                str(rules.table("defense_stance").rows[1].label),
-            ),
-            list_input("Parry with", with_, "parry_with", str(rules.table("parry_with").rows[1].label)),
-            Field("Class", klass, INPUT, engine.OTHER_CLASS, options=",".join(engine.CLASSES)),
-            Field("Level", "PARRY_LEVEL", INPUT, 1),
-            Field("Attack bonus (specialization included)", "PARRY_AB", INPUT, 2),
-            Field(
-                "Strength bonus",
-                "PARRY_STR",
-                INPUT,
-                0,
-                help="added to the block; to the parry by ruling",
-                help_formula=ruling_words(rules, "parry_includes_str", "the parry adds "),
-            ),
-            Field("This is parry number (this round)", "PARRY_NUMBER", INPUT, 1),
-            flag_input("Parrying a ranged attack", "PARRY_RANGED"),
-            empty_input("Attacker's attack roll total", "PARRY_ATTACK_TOTAL"),
-            empty_input("Parry d20 roll", "PARRY_ROLL"),
-            Field("Shield's magic bonus", "BLOCK_MAGIC", INPUT, 0),
-            empty_input("Block roll (d4 weapon, d8 shield)", "BLOCK_ROLL"),
-            Field(
-                "Attacker's damage",
-                "BLOCK_DAMAGE",
-                INPUT,
-                None,
-                help="see ruling block_damage_basis",
-                help_formula=ruling_words(rules, "block_damage_basis", "type "),
-            ),
-            working_field("Parries allowed this round (blank = every attack)", "PARRY_ALLOWED", allowed),
-            Field(
-                "Parry roll bonus",
-                "PARRY_BONUS",
-                native=bonus,
-                udf="bfrpg_parry_bonus(PARRY_STANCE,PARRY_WITH,PARRY_AB,PARRY_STR,PARRY_NUMBER,PARRY_CLASS,PARRY_LEVEL,PARRY_RANGED)",
-            ),
-            Field(
-                "Parry total",
-                "PARRY_TOTAL",
-                native=f'IF(NOT(ISNUMBER(PARRY_BONUS)),"",IF(PARRY_ROLL="","",IF({roll_bad("PARRY_ROLL", parry_faces)},'
-                f'"#ROLL? 1 to "&{parry_faces},PARRY_ROLL+PARRY_BONUS)))',
-            ),
-            Field(
-                "Parry succeeds",
-                "PARRY_SUCCESS",
-                key=True,
-                native='IF(NOT(ISNUMBER(PARRY_TOTAL)),"",IF(PARRY_ATTACK_TOTAL="","",'
-                f"PARRY_TOTAL-SUM(PARRY_ATTACK_TOTAL)>={const('parry_rules', 'parry_must_exceed_attack_by')}))",
-            ),
-            Field(
-                "Block total",
-                "BLOCK_TOTAL",
-                native=f'IF(PARRY_SUCCESS<>TRUE,"",IF(BLOCK_ROLL="","",IF({bad_block},{block_message},{block})))',
-            ),
-            Field(
-                "Block result",
-                "BLOCK_RESULT",
-                key=True,
-                native='IF(NOT(ISNUMBER(BLOCK_TOTAL)),"",IF(BLOCK_DAMAGE="","",IF(OR(BLOCK_TOTAL>BLOCK_DAMAGE,'
-                f'AND(BLOCK_TOTAL=BLOCK_DAMAGE,{ruling_name("block_tie")}="absorbed")),'
-                f"{q(engine.BLOCK_ABSORBED)},{q(engine.BLOCK_FULL)})))",
-            ),
-            Field(
-                "Damage taken",
-                "BLOCK_DAMAGE_TAKEN",
-                key=True,
-                native=f'IF(BLOCK_RESULT="","",IF(BLOCK_RESULT={q(engine.BLOCK_ABSORBED)},0,BLOCK_DAMAGE))',
-            ),
-            *dice_fields("BLOCK_DICE", by_label("parry_with", "block_dice", with_)),
-        ),
-    )
-
-
-def firing_section(rules: RuleSet) -> Section:
-    roll, shot = "FIRE_ROLL", "FIRE_SHOT"
-    stray = (
-        f"AND({by_label('firing_into_melee', 'stray_hits_ally', shot)},FIRE_MARGIN>=1,"
-        f"FIRE_MARGIN<={const('ranged_rules', 'stray_hit_max_miss')})"
-    )
-    return Section(
-        "Firing into melee",
-        (
-            list_input(
-                "The shot", shot, "firing_into_melee", str(rules.table("firing_into_melee").rows[2].label)
-            ),
-            Field("Attack bonus (with DEX)", "FIRE_BONUS", INPUT, 2),
-            Field("Target's AC", "FIRE_TARGET", INPUT, 14),
-            Field("Other modifiers", "FIRE_MODS", INPUT, 0),
-            empty_input("d20 roll", roll),
-            Field(
-                "Natural roll needed",
-                "FIRE_NEED",
-                native=f"SUM(FIRE_TARGET)-SUM(FIRE_BONUS)-(SUM(FIRE_MODS)+{by_label('firing_into_melee', 'hit', shot)})",
-            ),
-            Field(
-                "Missed by",
-                "FIRE_MARGIN",
-                native=f'IF({roll}="","",IF({roll_bad(roll, FACES)},"",FIRE_NEED-{roll}))',
-            ),
-            Field(
-                "Outcome",
-                "FIRE_OUTCOME",
-                key=True,
-                native=f'IF({roll}="","",IF({roll_bad(roll, FACES)},"#ROLL? 1 to "&{FACES},IF({hits(roll, "FIRE_NEED")},'
-                f"{q(engine.FIRE_HIT)},IF({stray},{q(engine.FIRE_STRAY)},{q(engine.FIRE_MISS)}))))",
-                udf=f'IF({roll}="","",bfrpg_firing_outcome({shot},FIRE_BONUS,FIRE_TARGET,FIRE_MODS,{roll}))',
-            ),
-        ),
-    )
-
-
-def surprise_section(rules: RuleSet) -> Section:
-    table = rules.table("surprise_adjustments")
-    adjust = plus(
-        *(f"IF({surprise_tick(r.id)},{const(table.id, r.id, 'surprised_max')},0)" for r in table.rows)
-    )
-    die = const("surprise_roll", "surprise_die_faces")
-    ticks = [flag_input(str(r.label), surprise_tick(r.id), kind=PICK) for r in table.rows]
-    udf_ticks = ",".join(surprise_tick(r.id) for r in table.rows)
-    return Section(
-        "Surprise (1d6 per side)",
-        (
-            list_input(
-                "Situation",
-                "SURPRISE_SITUATION",
-                "surprise_range",
-                engine.default_choice(rules.table("surprise_range")),
-                kind=PICK,
-            ),
-            *ticks,
-            empty_input("Surprise d6 roll", "SURPRISE_ROLL"),
-            Field(
-                "Surprised on 1 to",
-                "SURPRISE_MAX",
-                key=True,
-                native=f"MAX(0,{by_label('surprise_range', 'surprised_max', 'SURPRISE_SITUATION')}+{adjust})",
-                udf=f"bfrpg_surprise_max(SURPRISE_SITUATION,{udf_ticks})",
-            ),
-            chance_field("Chance of being surprised", "SURPRISE_ODDS", f"MIN(SURPRISE_MAX,{die})/{die}"),
-            Field(
-                "Surprised",
-                "SURPRISED",
-                key=True,
-                native=f'IF(SURPRISE_ROLL="","",IF({roll_bad("SURPRISE_ROLL", die)},"#ROLL? 1 to "&{die},SURPRISE_ROLL<=SURPRISE_MAX))',
-            ),
-        ),
-    )
 
 
 def maneuver_sections(rules: RuleSet) -> list[Section]:

@@ -6,7 +6,9 @@ d20_result, d20_hit_chance with ruleset "bfrpg") cover the attack roll itself; t
 critical confirmation, damage, odds and the other calculators. Every function is prefixed ``bfrpg_``.
 The attack roll, its damage and its odds are the generic d20 engine's (``pycalc.resolution``,
 ``pycalc.resolution_odds``), reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the
-calculators reach it; the other calculators are bfrpg's own.
+calculators reach it; the other calculators are bfrpg's own subsystems, a module each
+(``pycalc.rulesets.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``, ``bfrpg_joust``,
+``bfrpg_parry``, ``bfrpg_firing``, ``bfrpg_surprise``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError
 from pycalc.rulesets import bfrpg as engine
+from pycalc.rulesets import (
+    bfrpg_critical,
+    bfrpg_firing,
+    bfrpg_helpless,
+    bfrpg_joust,
+    bfrpg_parry,
+    bfrpg_surprise,
+    bfrpg_two_weapon,
+)
 from pycalc.rulesets import bfrpg_odds as odds_engine
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
@@ -174,7 +185,7 @@ def bfrpg_critical_damage(
         raise RuleError("#DOUBLE? 1 or more")
     roll = as_int(damage_roll, "DAMAGE ROLL")
     extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")
-    return engine.result_damage(rules, engine.doubled(parsed, double), d20.CRITICAL, roll, extra)
+    return engine.result_damage(rules, bfrpg_critical.doubled(parsed, double), d20.CRITICAL, roll, extra)
 
 
 @xw.func
@@ -225,7 +236,7 @@ def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
     """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""
     rules = bfrpg_rules()
     row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))
-    return engine.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))
+    return bfrpg_two_weapon.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))
 
 
 @xw.func
@@ -235,7 +246,7 @@ def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:
 def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:
     """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
     entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"
-    return engine.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)
+    return bfrpg_helpless.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)
 
 
 @xw.func
@@ -243,7 +254,7 @@ def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:
 @cell_safe
 def bfrpg_joust_save_penalty(damage: Any) -> int:
     """Save penalty against being unhorsed: -1 per full 5 points of damage."""
-    return engine.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))
+    return bfrpg_joust.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))
 
 
 @xw.func
@@ -254,7 +265,7 @@ def bfrpg_joust_save_penalty(damage: Any) -> int:
 @cell_safe
 def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:
     """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
-    out = engine.joust_outputs(
+    out = bfrpg_joust.joust_outputs(
         bfrpg_rules(),
         as_int(damage, "DAMAGE", 0),
         as_int(save_target, "SAVE"),
@@ -286,17 +297,17 @@ def bfrpg_parry_bonus(
 ) -> int:
     """What is added to the parry d20; the parry must surpass the attack roll."""
     rules = bfrpg_rules()
-    inputs = engine.ParryInputs(
+    inputs = bfrpg_parry.ParryInputs(
         stance=as_choice(rules, "defense_stance", stance),
         parry_with=as_choice(rules, "parry_with", parry_with),
         attack_bonus=as_int(attack_bonus, "AB", 0),
         str_bonus=as_int(str_bonus, "STR", 0),
         parry_number=as_int(parry_number, "PARRY NUMBER", 1),
-        character_class=as_text(character_class, "CLASS", engine.OTHER_CLASS),
+        character_class=as_text(character_class, "CLASS", bfrpg_parry.OTHER_CLASS),
         level=as_int(level, "LEVEL", 1),
         ranged=as_bool(ranged, "RANGED"),
     )
-    return engine.parry_bonus(rules, inputs)
+    return bfrpg_parry.parry_bonus(rules, inputs)
 
 
 @xw.func
@@ -307,7 +318,7 @@ def bfrpg_block_result(block_total: Any, damage: Any) -> str:
     """Absorbed or Full damage (ruling block_tie decides a tie)."""
     block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")
     tie = bfrpg_rules().ruling("block_tie") == "absorbed"
-    return engine.BLOCK_ABSORBED if block > hit or (block == hit and tie) else engine.BLOCK_FULL
+    return bfrpg_parry.BLOCK_ABSORBED if block > hit or (block == hit and tie) else bfrpg_parry.BLOCK_FULL
 
 
 @xw.func
@@ -320,7 +331,7 @@ def bfrpg_block_result(block_total: Any, damage: Any) -> str:
 def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:
     """Hit, Miss, or a near miss that hits the target's melee opponent."""
     rules = bfrpg_rules()
-    out = engine.firing_outputs(
+    out = bfrpg_firing.firing_outputs(
         rules,
         as_choice(rules, "firing_into_melee", shot),
         as_int(bonus, "BONUS", 0),
@@ -345,7 +356,7 @@ def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:
     rules = bfrpg_rules()
     rows = rules.table("surprise_adjustments").rows
     ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]
-    return engine.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)
+    return bfrpg_surprise.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)
 
 
 @xw.func

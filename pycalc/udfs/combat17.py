@@ -4,7 +4,9 @@ Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as No
 returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the
 odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and
 ``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack
-calculator; the charts' texts and the other calculators are the ruleset's own. Every function is
+calculator; the charts' texts and the other calculators are the ruleset's own (the subsystem
+modules ``pycalc.rulesets.combat17_critical``, ``combat17_fumble``, ``combat17_rate_of_fire``,
+``combat17_scatter``, ``combat17_brawling``, ``combat17_subdual``). Every function is
 prefixed ``combat17_`` so it cannot clash with another ruleset's functions once star-imported into
 ``pycalc.udfs``. The shared
 ``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
@@ -19,10 +21,18 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.d20 import Attack
+from pycalc.d20 import Attack, check_roll
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
+from pycalc.rulesets import (
+    combat17_brawling,
+    combat17_critical,
+    combat17_fumble,
+    combat17_rate_of_fire,
+    combat17_subdual,
+)
 from pycalc.rulesets import combat17_odds as odds_engine
+from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int
@@ -247,7 +257,7 @@ def combat17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -
 def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:
     """What the critical chart gives for that follow-up roll (and condition roll)."""
     attack = Attack(0, 0, as_int(mods, "MODS", 0))
-    follow = engine.check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
+    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
     total = engine.follow_total(rules(), attack, follow)
     return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))
 
@@ -260,7 +270,7 @@ def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = No
 @cell_safe
 def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:
     """Damage of a natural 20 by the critical chart."""
-    outputs = engine.critical_damage_outputs(
+    outputs = combat17_critical.critical_damage_outputs(
         rules(),
         as_text(dice, "DICE"),
         optional_int(damage_roll, "DAMAGE ROLL"),
@@ -285,10 +295,10 @@ def combat17_condition(roll: Any) -> str:
 def combat17_condition_modifier(roll: Any, what: Any) -> int:
     """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
     wanted = as_text(what, "WHAT").lower()
-    for name, (_, _, column) in engine.CONDITION_COLUMNS.items():
+    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():
         if column == wanted:
-            return engine.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)
-    columns = ", ".join(column for _, _, column in engine.CONDITION_COLUMNS.values())
+            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)
+    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())
     raise RuleError(f"#WHAT? use {columns}")
 
 
@@ -302,7 +312,7 @@ def combat17_fumble_outcome(
     roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None
 ) -> str:
     """What the critical miss does once its DEX check is rolled."""
-    return engine.fumble_outputs(
+    return combat17_fumble.fumble_outputs(
         rules(),
         as_int(roll, "FOLLOW ROLL"),
         as_int(dex_bonus, "DEX BONUS", 0),
@@ -321,14 +331,14 @@ def combat17_fumble_outcome(
 @cell_safe
 def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
     """Shots fired in that many rounds."""
-    return engine.shots_fired(
+    return combat17_rate_of_fire.shots_fired(
         rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")
     )["ROF_SHOTS"]
 
 
 def scattered(roll: Any) -> dict[str, Any]:
     """Where a missed grenade-like missile lands for that scatter roll (the calculator's cells)."""
-    return engine.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))
+    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))
 
 
 @xw.func
@@ -363,7 +373,7 @@ def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
 @cell_safe
 def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:
     """Natural d20 needed to land a punch or kick."""
-    return engine.brawl_outputs(
+    return combat17_brawling.brawl_outputs(
         rules(),
         as_text(kind, "BRAWL"),
         as_int(bonus, "BONUS", 0),
@@ -379,7 +389,7 @@ def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> in
 @cell_safe
 def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:
     """Punch or kick damage (STR per the table and the kick_damage ruling)."""
-    return engine.brawl_outputs(
+    return combat17_brawling.brawl_outputs(
         rules(),
         as_text(kind, "BRAWL"),
         0,
@@ -395,7 +405,7 @@ def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int
 @cell_safe
 def combat17_subdual_damage(damage: Any) -> int:
     """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
-    return engine.subdual_damage(rules(), as_int(damage, "DAMAGE"))
+    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))
 
 
 @xw.func
@@ -409,7 +419,7 @@ def combat17_subdual_state(
     hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False
 ) -> str:
     """Conscious, Unconscious or Dead after the hit."""
-    return engine.subdual_outputs(
+    return combat17_subdual.subdual_outputs(
         rules(),
         as_int(hp, "HP"),
         as_int(damage, "DAMAGE", 0),

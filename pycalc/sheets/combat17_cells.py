@@ -1,0 +1,119 @@
+"""Working cells the 17 Combat calculators share (the Attack calculator in ``pycalc.sheets.combat17``
+and the subsystems' calculators, ``combat17_critical``...): the checks of a typed d20 or chart roll,
+the cells that read a dice text such as 1d6+2, the damage of an outcome over those cells, and the
+critical chart's line (``pycalc.rulesets.combat17``'s ``damage``, ``crit_line``, ``condition_text``).
+"""
+
+from __future__ import annotations
+
+from pycalc.rulesets import combat17 as engine
+from pycalc.sheets.calculator import Field, working_field
+from pycalc.sheets.common import table_name as T
+from pycalc.sheets.d20_cells import ChartFormula
+from pycalc.sheets.d20_formulas import own_calculator
+from pycalc.sheets.formulas import DICE_ERROR, band, q
+from pycalc.sheets.situation_cells import by_id
+from pycalc.tables import RuleSet
+
+FACES = "FACE_COUNT"
+
+
+def empty(expr: str) -> str:
+    """TRUE when a looked-up value is an empty (null) cell."""
+    return f"LEN({expr})=0"
+
+
+def d20_check(cell: str, what: str) -> str:
+    """'' for an empty cell, 'ok' for 1..20, else the engine's message."""
+    message = f'"#{what}? 1 to "&{FACES}'
+    return (
+        f'IF({cell}="","",IF(NOT(ISNUMBER({cell})),{message},'
+        f'IF(OR({cell}<1,{cell}>{FACES},{cell}<>INT({cell})),{message},"ok")))'
+    )
+
+
+def band_check(cell: str, table: str, what: str) -> str:
+    low, high = f"MIN({T(table, 'from')})", f"MAX({T(table, 'to')})"
+    message = f'"#{what}? "&{low}&" to "&{high}'
+    return (
+        f'IF({cell}="","",IF(NOT(ISNUMBER({cell})),{message},'
+        f'IF(OR({cell}<{low},{cell}>{high}),{message},"ok")))'
+    )
+
+
+# --------------------------------------------------------------------------- dice text
+
+
+class DiceCells:
+    """Working cells that read a dice expression such as 1d6+2 (count, sides, modifier, error)."""
+
+    def __init__(self, prefix: str, source: str) -> None:
+        self.prefix, self.source = prefix, source
+        self.text, self.d = f"{prefix}_DICE_TEXT", f"{prefix}_DICE_D"
+        self.count, self.sides = f"{prefix}_DICE_COUNT", f"{prefix}_DICE_SIDES"
+        self.modifier, self.error = f"{prefix}_DICE_MOD", f"{prefix}_DICE_ERROR"
+
+    def fields(self) -> tuple[Field, ...]:
+        text, d = self.text, self.d
+        rest = f"MID({text},{d}+1,LEN({text}))"
+        sign = f'IFERROR(FIND("+",{rest}),IFERROR(FIND("-",{rest}),0))'
+        count = f"IF({d}=0,0,IF({d}=1,1,VALUE(LEFT({text},{d}-1))))"
+        sides = f"IF({d}=0,0,IF({sign}=0,VALUE({rest}),VALUE(LEFT({rest},{sign}-1))))"
+        modifier = f"IF({d}=0,VALUE({text}),IF({sign}=0,0,VALUE(MID({rest},{sign},LEN({rest})))))"
+        plain = (
+            f'AND(ISERROR(FIND(".",{text})),ISERROR(FIND("e",LOWER({text}))),ISERROR(FIND(",",{text})),'
+            f"{self.count}=INT({self.count}),{self.sides}=INT({self.sides}),{self.modifier}=INT({self.modifier}),"
+            f'{self.count}>=0,{self.sides}>=0,{text}<>"")'
+        )
+        error = (
+            f"IF(IFERROR(NOT({plain}),TRUE),{DICE_ERROR},"
+            f'IF(AND({d}>0,OR({self.count}<1,{self.sides}<1)),"#DICE? 1 to 1000 dice of at least 1 side",""))'
+        )
+        return (
+            working_field("Dice text", self.text, f'SUBSTITUTE(TRIM({self.source}&"")," ","")'),
+            working_field("Position of the d", self.d, f'IFERROR(FIND("d",LOWER({text})),0)'),
+            working_field("Number of dice", self.count, f'IFERROR({count},"x")'),
+            working_field("Sides of a die", self.sides, f'IFERROR({sides},"x")'),
+            working_field("Modifier", self.modifier, f'IFERROR({modifier},"x")'),
+            working_field("Dice problem", self.error, error),
+        )
+
+
+def damage_formula(
+    rules: RuleSet, outcome: str | ChartFormula, roll: str, dice: DiceCells, extra: str = "0"
+) -> str:
+    """engine.damage after the roll check ('' when the dice roll is still needed): the generic damage
+    formula of an outcomes row (its id, or the row the critical chart names) over the dice cells,
+    ``extra`` added to the dice's modifier."""
+    rolls = own_calculator(
+        rules,
+        dice_count=dice.count,
+        dice_sides=dice.sides,
+        dice_mod=dice.modifier,
+        sit_damage=extra,
+        damage_bonus="0",
+    )
+    value = rolls.least_of(rolls.formula_amount(outcome, f"SUM({roll})"))
+    rolled = rolls.coefficient(outcome, "dice_rolled")
+    high = f"{dice.count}*{dice.sides}"
+    checked = (
+        f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(SUM({roll})<{dice.count},SUM({roll})>{high}),'
+        f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
+    )
+    outcome_id = q(outcome) if isinstance(outcome, str) else band("critical_hits", "damage", outcome.key)
+    return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
+
+
+def crit_line_formula(total: str, condition_check: str, condition_roll: str) -> str:
+    label = by_id("outcomes", "label", band("critical_hits", "damage", total))
+    text = condition_text(condition_roll)
+    return (
+        f'IF({band("critical_hits", "condition_roll", total)},IF({condition_check}="",{label}&"; "&{q(engine.CONDITION_PENDING)},'
+        f'IF({condition_check}="ok",{label}&"; "&{text},{condition_check})),{label})'
+    )
+
+
+def condition_text(roll: str) -> str:
+    return (
+        f'{band("critical_conditions", "condition", roll)}&": "&{band("critical_conditions", "effect", roll)}'
+    )
