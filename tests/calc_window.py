@@ -22,7 +22,7 @@ from pycalc.libreoffice import find_soffice, profile_settings
 
 SCREEN = "1366x768x24"
 TOOLS = ("Xvfb", "xdotool", "import")
-START_TIMEOUT = 90.0  # seconds for the window to show the workbook on a busy two-core machine
+START_TIMEOUT = 180.0  # seconds for the window to show the workbook on a busy two-core machine
 NAME_BOX = ("60", "88")  # x, y in the 1366x768 window with LibreOffice 7.4's default toolbars
 KEY_DELAY_MS = 40  # between typed characters: LibreOffice's AutoInput sees each key as a GM's
 
