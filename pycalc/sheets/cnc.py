@@ -46,13 +46,13 @@ from pycalc.sheets.calculator import (
 from pycalc.sheets.cnc_falling import falling_section
 from pycalc.sheets.cnc_movement import charge_section, movement_section
 from pycalc.sheets.cnc_odds import odds_section, write_odds_sheet
-from pycalc.sheets.cnc_special_ac import disarm_section, grapple_section, touch_section
+from pycalc.sheets.cnc_special_ac import disarm_section, grapple_section, min_ac, touch_section
 from pycalc.sheets.cnc_subdual import subdual_normal, subdual_section
 from pycalc.sheets.common import (
     protect,
-    ruling_name,
     show_chart,
 )
+from pycalc.sheets.common import ruling_name as ruling
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_heat import write_face_columns
@@ -98,14 +98,6 @@ PICKER_TEXT = {  # choice picker -> (label in the calculator, help)
     "cover": ("Defender's cover", "added to the defender's AC"),
     "defender_maneuver": ("Defender's own action this round", "added to the defender's AC"),
 }
-
-
-def ruling(ruling_id: str) -> str:
-    return ruling_name(ruling_id)
-
-
-def min_ac() -> str:
-    return const("armor_class", "minimum_ac")
 
 
 # --------------------------------------------------------------------------- attack
