@@ -6,8 +6,8 @@ xlwings Lite runs Python inside Excel (Microsoft 365, Excel on the web) through 
 - every UDF of ``pycalc.udfs`` for its rulesets, re-declared with ``from xlwings import func, arg``
   under the same name, arguments, defaults, argument docs and docstring, each calling the real one.
   Which UDF modules exist is read from ``pycalc/udfs/__init__.py`` (its ``from pycalc.udfs.X import *``
-  lines), which UDFs each has from its ``__all__``; a module named after a ruleset goes into that
-  ruleset's bundle, the others (``shared``) into every bundle;
+  lines), which UDFs each has from its ``__all__``; a module named after a ruleset (``osr``, or one of
+  its subsystems, ``osr_grappling``) goes into that ruleset's bundle, the others (``shared``) into every bundle;
 - the real sources of every pycalc module those UDFs import, as strings, served by
   ``pycalc.lite_runtime`` (whose source travels too);
 - the rulesets as built (house rules applied), as Python data (``lite_runtime.encode``): no PyYAML.
@@ -63,11 +63,20 @@ def udf_modules() -> list[str]:
     ]
 
 
+def module_ruleset(module: str) -> str | None:
+    """The ruleset a UDF module belongs to: ``osr`` for ``osr`` and its subsystems' ``osr_grappling``...;
+    None for a module every ruleset shares."""
+    for ruleset_id in RULESET_IDS:
+        if module == ruleset_id or module.startswith(f"{ruleset_id}_"):
+            return ruleset_id
+    return None
+
+
 def bundle_udf_modules(ruleset_ids: Iterable[str]) -> list[str]:
     """The UDF modules of a bundle: the shared ones, then each ruleset's own, in the registration order."""
     wanted = set(ruleset_ids)
     found = udf_modules()
-    return [m for m in found if m not in RULESET_IDS] + [m for m in found if m in wanted]
+    return [m for m in found if module_ruleset(m) is None] + [m for m in found if module_ruleset(m) in wanted]
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,8 @@ def _result(value):
 def _method(name, module, array, args):
     def call(self, *values):
         if module not in _UDF_MODULES:
-            message = "#RULESET? this extension was built without the " + module + " functions"
+            # a subsystem's module (osr_grappling) is named after its ruleset: no ruleset id has a "_"
+            message = "#RULESET? this extension was built without the " + module.partition("_")[0] + " functions"
             return ((message,),) if array else message
         function = getattr(_udfs()[module], name)
         passed = []

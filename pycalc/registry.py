@@ -3,7 +3,7 @@
 A ruleset is its tables (the YAML folder), how an attack roll resolves, the situation its Attack or
 Strike calculator works out from the picked rows and typed numbers, its odds, its subsystems (the
 other calculators: falling, grappling, jousting, mass combat ...), what its Encounter sheet needs
-(``pycalc.encounter_rulesets.Adapter``), its Excel functions (a ``pycalc.udfs`` module) and the
+(``pycalc.encounter_rulesets.Adapter``), its Excel functions (``pycalc.udfs`` modules) and the
 writer of its calculator sheets. The five shipped rulesets have Python of their own for each
 (``SHIPPED``); a ruleset written in YAML alone, with a resolution block, takes the generic engine's
 (``generic_ruleset``). ``ruleset_of`` gives either.
@@ -24,9 +24,30 @@ from typing import Any, Protocol, runtime_checkable
 from openpyxl.workbook.workbook import Workbook
 
 import pycalc.udfs.bfrpg
+import pycalc.udfs.bfrpg_critical
+import pycalc.udfs.bfrpg_firing
+import pycalc.udfs.bfrpg_helpless
+import pycalc.udfs.bfrpg_joust
+import pycalc.udfs.bfrpg_parry
+import pycalc.udfs.bfrpg_surprise
+import pycalc.udfs.bfrpg_two_weapon
 import pycalc.udfs.cnc
+import pycalc.udfs.cnc_falling
+import pycalc.udfs.cnc_moves
+import pycalc.udfs.cnc_special_ac
+import pycalc.udfs.cnc_subdual
 import pycalc.udfs.combat17
+import pycalc.udfs.combat17_brawling
+import pycalc.udfs.combat17_critical
+import pycalc.udfs.combat17_fumble
+import pycalc.udfs.combat17_missiles
+import pycalc.udfs.combat17_subdual
 import pycalc.udfs.osr
+import pycalc.udfs.osr_grappling
+import pycalc.udfs.osr_mass_combat
+import pycalc.udfs.osr_normal_men
+import pycalc.udfs.osr_saves
+import pycalc.udfs.osr_surprise
 import pycalc.udfs.shared
 import pycalc.udfs.spelljammer
 from pycalc import d20_engines, encounter_rulesets, resolution_calculator, resolution_results
@@ -121,8 +142,9 @@ class Ruleset(Protocol):
         ...
 
     @property
-    def udfs(self) -> ModuleType:
-        """The ``pycalc.udfs`` module holding its Excel functions."""
+    def udfs(self) -> tuple[ModuleType, ...]:
+        """The ``pycalc.udfs`` modules holding its Excel functions: its own (named after it), then its
+        subsystems' (``osr_grappling``...)."""
         ...
 
     @property
@@ -140,7 +162,7 @@ class ShippedRuleset:
     situation: Calculator
     odds: Calculator
     adapter: Adapter
-    udfs: ModuleType
+    udfs: tuple[ModuleType, ...]
     sheets: CalculatorWriter
     subsystems: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
@@ -160,7 +182,7 @@ class GenericRuleset:
     resolution: Callable[..., str] = resolution_results.resolve
     situation: Calculator = resolution_calculator.attack_outputs
     odds: Calculator = resolution_calculator.odds_outputs
-    udfs: ModuleType = pycalc.udfs.shared
+    udfs: tuple[ModuleType, ...] = (pycalc.udfs.shared,)
     sheets: CalculatorWriter = generic_sheets.write_calculators
     subsystems: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
@@ -187,7 +209,13 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             cnc.attack_outputs,
             cnc_odds.odds_outputs,
             encounter_rulesets.CNC,
-            pycalc.udfs.cnc,
+            (
+                pycalc.udfs.cnc,
+                pycalc.udfs.cnc_falling,
+                pycalc.udfs.cnc_moves,
+                pycalc.udfs.cnc_special_ac,
+                pycalc.udfs.cnc_subdual,
+            ),
             cnc_sheets.write_calculators,
             {
                 "falling": cnc_falling.falling,
@@ -207,7 +235,14 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             osr.attack_outputs,
             osr_odds.odds_outputs,
             encounter_rulesets.OSR,
-            pycalc.udfs.osr,
+            (
+                pycalc.udfs.osr,
+                pycalc.udfs.osr_grappling,
+                pycalc.udfs.osr_mass_combat,
+                pycalc.udfs.osr_normal_men,
+                pycalc.udfs.osr_saves,
+                pycalc.udfs.osr_surprise,
+            ),
             osr_sheets.write_calculators,
             {
                 "fumble": osr.fumble_effect,
@@ -226,7 +261,14 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             combat17.attack_outputs,
             combat17_odds.odds_outputs,
             encounter_rulesets.COMBAT17,
-            pycalc.udfs.combat17,
+            (
+                pycalc.udfs.combat17,
+                pycalc.udfs.combat17_brawling,
+                pycalc.udfs.combat17_critical,
+                pycalc.udfs.combat17_fumble,
+                pycalc.udfs.combat17_missiles,
+                pycalc.udfs.combat17_subdual,
+            ),
             combat17_sheets.write_calculators,
             {
                 "critical": combat17_critical.critical_damage_outputs,
@@ -244,7 +286,16 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             bfrpg.attack_outputs,
             bfrpg_odds.odds_outputs,
             encounter_rulesets.BFRPG,
-            pycalc.udfs.bfrpg,
+            (
+                pycalc.udfs.bfrpg,
+                pycalc.udfs.bfrpg_critical,
+                pycalc.udfs.bfrpg_firing,
+                pycalc.udfs.bfrpg_helpless,
+                pycalc.udfs.bfrpg_joust,
+                pycalc.udfs.bfrpg_parry,
+                pycalc.udfs.bfrpg_surprise,
+                pycalc.udfs.bfrpg_two_weapon,
+            ),
             bfrpg_sheets.write_calculators,
             {
                 "critical": bfrpg_critical.critical_outputs,
@@ -262,7 +313,7 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             spelljammer_calculator.outputs,
             spelljammer_calculator.odds_outputs,
             encounter_rulesets.SPELLJAMMER,
-            pycalc.udfs.spelljammer,
+            (pycalc.udfs.spelljammer,),
             spelljammer_sheets.write_calculators,
             {
                 "damage": spelljammer.damage_taken,

@@ -25,11 +25,11 @@ def label(table_id: str, row_id: str) -> str:
 def test_critical_udfs_equal_the_engine(bonus: int, target: int, mods: int, follow: int):
     attack = Attack(bonus, target, mods)
     args = (float(bonus), float(target), float(mods))
-    assert udfs_bfrpg.bfrpg_crit_possible(*args) == engine.critical_possible(RULES, attack)
-    assert udfs_bfrpg.bfrpg_confirm_min(*args) == engine.confirm_min(RULES, attack)
-    assert udfs_bfrpg.bfrpg_crit_chance(*args) == float(engine.chances(RULES, attack).critical)
+    assert udfs.bfrpg_crit_possible(*args) == engine.critical_possible(RULES, attack)
+    assert udfs.bfrpg_confirm_min(*args) == engine.confirm_min(RULES, attack)
+    assert udfs.bfrpg_crit_chance(*args) == float(engine.chances(RULES, attack).critical)
     confirmed = engine.critical_possible(RULES, attack) and engine.confirms(RULES, attack, follow)
-    assert udfs_bfrpg.bfrpg_confirms(float(follow), *args) == confirmed
+    assert udfs.bfrpg_confirms(float(follow), *args) == confirmed
 
 
 def test_the_shared_d20_udfs_dispatch_to_bfrpg():
@@ -40,10 +40,10 @@ def test_the_shared_d20_udfs_dispatch_to_bfrpg():
 
 
 def test_damage_udfs():
-    assert udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0) == 15
-    assert udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0, None, 2.0) == 30
-    assert udfs_bfrpg.bfrpg_helpless_damage("1d8+1") == 18
-    assert udfs_bfrpg.bfrpg_helpless_damage("2d4", True) == 16
+    assert udfs.bfrpg_critical_damage("1d8+2", 5.0) == 15
+    assert udfs.bfrpg_critical_damage("1d8+2", 5.0, None, 2.0) == 30
+    assert udfs.bfrpg_helpless_damage("1d8+1") == 18
+    assert udfs.bfrpg_helpless_damage("2d4", True) == 16
     assert udfs_bfrpg.bfrpg_attack_damage("Critical", "1d8+2", 5.0, 0.0) == 15
     assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8+2", 5.0, None) == 7
     assert udfs_bfrpg.bfrpg_attack_damage("Miss", "1d8+2", 5.0, 0.0) == 0
@@ -55,51 +55,51 @@ def test_damage_udfs():
 
 
 def test_maneuver_udfs():
-    assert udfs_bfrpg.bfrpg_two_weapon_hit("primary_hand", 3.0) == 0
-    assert udfs_bfrpg.bfrpg_two_weapon_hit(label("two_weapon_fighting", "off_hand"), 1.0) == -4
-    assert udfs_bfrpg.bfrpg_joust_save_penalty(14.0) == -2
+    assert udfs.bfrpg_two_weapon_hit("primary_hand", 3.0) == 0
+    assert udfs.bfrpg_two_weapon_hit(label("two_weapon_fighting", "off_hand"), 1.0) == -4
+    assert udfs.bfrpg_joust_save_penalty(14.0) == -2
     assert (
-        udfs_bfrpg.bfrpg_joust_result(10.0, 12.0, 0.0, 4.0)
+        udfs.bfrpg_joust_result(10.0, 12.0, 0.0, 4.0)
         == bfrpg_joust.joust_outputs(RULES, 10, 12, 0, 4)["JOUST_RESULT"]
     )
     partial, weapon = label("defense_stance", "partial_defense"), label("parry_with", "weapon")
-    assert udfs_bfrpg.bfrpg_parry_bonus(partial, weapon, 5.0, 0.0, 3.0, "Fighter", 3.0, False) == 1
-    assert udfs_bfrpg.bfrpg_block_result(8.0, 8.0) == "Absorbed"
-    assert udfs_bfrpg.bfrpg_block_result(7.0, 8.0) == "Full damage"
+    assert udfs.bfrpg_parry_bonus(partial, weapon, 5.0, 0.0, 3.0, "Fighter", 3.0, False) == 1
+    assert udfs.bfrpg_block_result(8.0, 8.0) == "Absorbed"
+    assert udfs.bfrpg_block_result(7.0, 8.0) == "Full damage"
     risky = label("firing_into_melee", "risky_shot")
-    assert udfs_bfrpg.bfrpg_firing_outcome(risky, 2.0, 14.0, 0.0, 10.0) == bfrpg_firing.FIRE_STRAY
-    assert udfs_bfrpg.bfrpg_surprise_max("Normal", True) == 1
-    assert udfs_bfrpg.bfrpg_surprise_max(label("surprise_range", "ambush")) == 4
-    assert udfs_bfrpg.bfrpg_is_surprised(3.0, "ambush", False) is True
-    assert udfs_bfrpg.bfrpg_is_surprised(3.0, "normal", None) is False
+    assert udfs.bfrpg_firing_outcome(risky, 2.0, 14.0, 0.0, 10.0) == bfrpg_firing.FIRE_STRAY
+    assert udfs.bfrpg_surprise_max("Normal", True) == 1
+    assert udfs.bfrpg_surprise_max(label("surprise_range", "ambush")) == 4
+    assert udfs.bfrpg_is_surprised(3.0, "ambush", False) is True
+    assert udfs.bfrpg_is_surprised(3.0, "normal", None) is False
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: udfs_bfrpg.bfrpg_crit_possible(None, None), "#TARGET?"),
-        (lambda: udfs_bfrpg.bfrpg_confirms(21.0, 5.0, 15.0), "#FOLLOW ROLL? 1 to 20"),
+        (lambda: udfs.bfrpg_crit_possible(None, None), "#TARGET?"),
+        (lambda: udfs.bfrpg_confirms(21.0, 5.0, 15.0), "#FOLLOW ROLL? 1 to 20"),
         (
-            lambda: udfs_bfrpg.bfrpg_confirms(2.5, 5.0, 15.0),
+            lambda: udfs.bfrpg_confirms(2.5, 5.0, 15.0),
             "#FOLLOW ROLL? follow roll: a whole number from -1,000,000,000 to 1,000,000,000",
         ),
-        (lambda: udfs_bfrpg.bfrpg_critical_damage("sword", 5.0), "#DICE?"),
-        (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 9.0), "#DAMAGE ROLL? 1 to 8"),
-        (lambda: udfs_bfrpg.bfrpg_critical_damage("1d8+2", 5.0, None, 0.0), "#DOUBLE?"),
+        (lambda: udfs.bfrpg_critical_damage("sword", 5.0), "#DICE?"),
+        (lambda: udfs.bfrpg_critical_damage("1d8+2", 9.0), "#DAMAGE ROLL? 1 to 8"),
+        (lambda: udfs.bfrpg_critical_damage("1d8+2", 5.0, None, 0.0), "#DOUBLE?"),
         (lambda: udfs_bfrpg.bfrpg_attack_damage("Fumble", "1d8", 5.0, 0.0), "#RESULT?"),
         (lambda: udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", 5.0, 0.0, "Joust"), "#CHARGE AND SET WEAPON?"),
-        (lambda: udfs_bfrpg.bfrpg_two_weapon_hit("third hand", 0.0), "#TWO-WEAPON COMBAT?"),
-        (lambda: udfs_bfrpg.bfrpg_helpless_damage(None), "#DICE?"),
-        (lambda: udfs_bfrpg.bfrpg_joust_save_penalty(-3.0), "#DAMAGE? 0 or more"),
-        (lambda: udfs_bfrpg.bfrpg_joust_result(5.0, 12.0, 0.0, 0.0), "#ROLL? 1 to 20"),
+        (lambda: udfs.bfrpg_two_weapon_hit("third hand", 0.0), "#TWO-WEAPON COMBAT?"),
+        (lambda: udfs.bfrpg_helpless_damage(None), "#DICE?"),
+        (lambda: udfs.bfrpg_joust_save_penalty(-3.0), "#DAMAGE? 0 or more"),
+        (lambda: udfs.bfrpg_joust_result(5.0, 12.0, 0.0, 0.0), "#ROLL? 1 to 20"),
         (
-            lambda: udfs_bfrpg.bfrpg_parry_bonus("Normal fighting (no defensive combat)", "weapon", 3.0),
+            lambda: udfs.bfrpg_parry_bonus("Normal fighting (no defensive combat)", "weapon", 3.0),
             "#STANCE?",
         ),
-        (lambda: udfs_bfrpg.bfrpg_parry_bonus("total_defense", "weapon", 3.0, 0, 1, "Wizard"), "#CLASS?"),
-        (lambda: udfs_bfrpg.bfrpg_firing_outcome("risky_shot", 2.0, None, 0.0, 10.0), "#TARGET?"),
-        (lambda: udfs_bfrpg.bfrpg_is_surprised(7.0, "normal"), "#ROLL? 1 to 6"),
-        (lambda: udfs_bfrpg.bfrpg_surprise_max("sometimes"), "#SURPRISE RANGE?"),
+        (lambda: udfs.bfrpg_parry_bonus("total_defense", "weapon", 3.0, 0, 1, "Wizard"), "#CLASS?"),
+        (lambda: udfs.bfrpg_firing_outcome("risky_shot", 2.0, None, 0.0, 10.0), "#TARGET?"),
+        (lambda: udfs.bfrpg_is_surprised(7.0, "normal"), "#ROLL? 1 to 6"),
+        (lambda: udfs.bfrpg_surprise_max("sometimes"), "#SURPRISE RANGE?"),
     ],
 )
 def test_bad_input_returns_text_not_an_exception(call, message: str):

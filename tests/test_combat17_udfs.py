@@ -9,14 +9,19 @@ from hypothesis import strategies as st
 
 from pycalc import d20_engines, udfs
 from pycalc.d20 import Attack
+from pycalc.registry import SHIPPED
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import combat17_critical, combat17_subdual
 from pycalc.tables import load_ruleset
 from pycalc.udfs import combat17 as udfs_combat17
 
 RULES = load_ruleset("combat17")
+UDF_MODULES = SHIPPED["combat17"].udfs
 UDFS = [
-    f for name, f in inspect.getmembers(udfs_combat17, inspect.isfunction) if name.startswith("combat17_")
+    f
+    for module in UDF_MODULES
+    for name, f in inspect.getmembers(module, inspect.isfunction)
+    if name.startswith("combat17_") and f.__module__ == module.__name__
 ]
 
 any_cell = st.one_of(
@@ -30,7 +35,7 @@ any_cell = st.one_of(
 
 
 def test_every_udf_is_exported_and_prefixed():
-    assert sorted(f.__name__ for f in UDFS) == sorted(udfs_combat17.__all__)
+    assert sorted(f.__name__ for f in UDFS) == sorted(n for module in UDF_MODULES for n in module.__all__)
     assert len(UDFS) >= 15
 
 
@@ -73,7 +78,7 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
     assert udfs_combat17.combat17_damage(dice, cell, "maximum_damage") == expected["CRIT_MAXIMUM"]
     if cell is not None:
         assert udfs_combat17.combat17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
-        assert udfs_combat17.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
+        assert udfs.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
         result = c17.attack_result(RULES, Attack(0, 10), 20, follow_roll, False)
         where = c17.Situation("melee", 0, 0, 0, c17.Fraction(1), False, False)
         assert udfs_combat17.combat17_attack_damage(
@@ -84,21 +89,18 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
 def test_chart_and_other_udfs():
     assert udfs.crit_effect("combat17", 20.0) == c17.crit_effect(RULES, 20)
     assert udfs.fumble_effect("combat17", 4.0) == c17.fumble_effect(RULES, 4)
-    assert udfs_combat17.combat17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
-    assert udfs_combat17.combat17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
-    assert udfs_combat17.combat17_condition_modifier(3.0, "ac_ranged") == 4
-    assert (
-        udfs_combat17.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0)
-        == "DEX check failed: -1 to hit for 2 rounds"
-    )
-    assert udfs_combat17.combat17_shots("Light crossbow", 6.0) == 3
-    assert udfs_combat17.combat17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
-    assert udfs_combat17.combat17_scatter(5.0) == "Left"
-    assert udfs_combat17.combat17_scatter_feet(1.0, "toward") == 20
-    assert udfs_combat17.combat17_brawl_need("Kick", 2.0, 12.0, None) == 12
-    assert udfs_combat17.combat17_brawl_damage("Punch", 3.0, 2.0) == 5
-    assert udfs_combat17.combat17_subdual_damage(7.0) == 3
-    assert udfs_combat17.combat17_subdual_state(3.0, 7.0, True, None, None) == combat17_subdual.UNCONSCIOUS
+    assert udfs.combat17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
+    assert udfs.combat17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
+    assert udfs.combat17_condition_modifier(3.0, "ac_ranged") == 4
+    assert udfs.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0) == "DEX check failed: -1 to hit for 2 rounds"
+    assert udfs.combat17_shots("Light crossbow", 6.0) == 3
+    assert udfs.combat17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
+    assert udfs.combat17_scatter(5.0) == "Left"
+    assert udfs.combat17_scatter_feet(1.0, "toward") == 20
+    assert udfs.combat17_brawl_need("Kick", 2.0, 12.0, None) == 12
+    assert udfs.combat17_brawl_damage("Punch", 3.0, 2.0) == 5
+    assert udfs.combat17_subdual_damage(7.0) == 3
+    assert udfs.combat17_subdual_state(3.0, 7.0, True, None, None) == combat17_subdual.UNCONSCIOUS
     assert udfs_combat17.combat17_attack_damage("Miss", "1d8", None) == 0
     assert udfs_combat17.combat17_attack_damage("Hit", "1d8+1", 4.0, None, 0.0, 2.0) == 10
 
@@ -113,17 +115,17 @@ def test_bad_arguments_say_what_is_wrong():
     assert udfs_combat17.combat17_damage("2x4", 3.0) == "#DICE? write it like 2d4+2"
     assert udfs_combat17.combat17_damage("1d6", 9.0) == "#DAMAGE ROLL? 1 to 6"
     assert udfs_combat17.combat17_damage("1d6", 3.0, "huge").startswith("#KIND?")
-    assert udfs_combat17.combat17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
+    assert udfs.combat17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
     assert udfs_combat17.combat17_chance(1.0, 10.0, "Grievous").startswith("#RESULT?")
-    assert udfs_combat17.combat17_shots("Trebuchet", 3.0).startswith(
+    assert udfs.combat17_shots("Trebuchet", 3.0).startswith(
         "#WEAPON? one of Bow (most missile weapons), Thrown weapon"
     )
-    assert udfs_combat17.combat17_scatter_feet(3.0, "up").startswith("#AXIS?")
+    assert udfs.combat17_scatter_feet(3.0, "up").startswith("#AXIS?")
     assert (
         udfs_combat17.combat17_hit_chance(1.0, 10.0, 0.0, "maybe")
         == "#BARRED? barred: TRUE or FALSE (or YES/NO, 1/0)"
     )
-    assert udfs_combat17.combat17_condition_modifier(3.0, "speed").startswith("#WHAT?")
+    assert udfs.combat17_condition_modifier(3.0, "speed").startswith("#WHAT?")
 
 
 @settings(max_examples=100, deadline=None)

@@ -51,24 +51,20 @@ def test_damage_and_effect():
 
 
 def test_other_calculators_equal_the_engine():
-    assert udfs_osr.surprise_range(5.0, 1.0) == 4
-    assert udfs_osr.osr_surprise_chance(5.0, 1.0) == pytest.approx(4 / 6)
-    assert udfs_osr.osr_surprise_outcome(5.0, 2.0, 3.0, 6.0) == osr_surprise.surprise_outcome(
-        RULES, 5, 2, 3, 6
-    )
-    assert udfs_osr.mass_survivors(40.0, 4.0, 10.0) == 1
-    assert udfs_osr.mass_survivors(40.0, 8.0, None) == 2
-    assert udfs_osr.osr_mass_damage(3.0, None) == 30
-    assert udfs_osr.osr_expected_kills(8.0, 7.0, "1d6+1", None) == pytest.approx(5.6)
-    assert udfs_osr.osr_attacks_vs_normal_men("monster", 6.0) == 6
-    assert udfs_osr.osr_grapple_result(11.0, 7.0) == osr_grappling.grapple_result(RULES, 11, 7)
-    assert udfs_osr.osr_grapple_stun_rounds(11.0, 7.0) == 4
-    assert udfs_osr.osr_level_gap_save_bonus(7.0, 1.0) == 2
-    assert udfs_osr.osr_maneuver_save_modifier("polearm_dismount", 10.0, 1.0, None) == 3
-    assert udfs_osr.osr_spell_interruption("simultaneous_initiative", "Failed", 6.0) == "Spell miscast"
-    assert udfs_osr.osr_spell_interruption("caster_won_initiative", None, None).startswith(
-        "The spell goes off"
-    )
+    assert udfs.surprise_range(5.0, 1.0) == 4
+    assert udfs.osr_surprise_chance(5.0, 1.0) == pytest.approx(4 / 6)
+    assert udfs.osr_surprise_outcome(5.0, 2.0, 3.0, 6.0) == osr_surprise.surprise_outcome(RULES, 5, 2, 3, 6)
+    assert udfs.mass_survivors(40.0, 4.0, 10.0) == 1
+    assert udfs.mass_survivors(40.0, 8.0, None) == 2
+    assert udfs.osr_mass_damage(3.0, None) == 30
+    assert udfs.osr_expected_kills(8.0, 7.0, "1d6+1", None) == pytest.approx(5.6)
+    assert udfs.osr_attacks_vs_normal_men("monster", 6.0) == 6
+    assert udfs.osr_grapple_result(11.0, 7.0) == osr_grappling.grapple_result(RULES, 11, 7)
+    assert udfs.osr_grapple_stun_rounds(11.0, 7.0) == 4
+    assert udfs.osr_level_gap_save_bonus(7.0, 1.0) == 2
+    assert udfs.osr_maneuver_save_modifier("polearm_dismount", 10.0, 1.0, None) == 3
+    assert udfs.osr_spell_interruption("simultaneous_initiative", "Failed", 6.0) == "Spell miscast"
+    assert udfs.osr_spell_interruption("caster_won_initiative", None, None).startswith("The spell goes off")
 
 
 @pytest.mark.parametrize(
@@ -82,17 +78,17 @@ def test_other_calculators_equal_the_engine():
         lambda: udfs_osr.osr_damage("Bounce", "1d6", 3.0),
         lambda: udfs_osr.osr_damage("Hit", "1d6", 7.0),
         lambda: udfs_osr.osr_damage("Hit", "banana", 3.0),
-        lambda: udfs_osr.surprise_range(9.0, 2.0),
-        lambda: udfs_osr.surprise_range("x", 2.0),
-        lambda: udfs_osr.mass_survivors(0.0, 0.0, 10.0),
-        lambda: udfs_osr.osr_mass_damage(7.0, 10.0),
-        lambda: udfs_osr.osr_expected_kills(-1.0, 7.0, "1d6"),
-        lambda: udfs_osr.osr_attacks_vs_normal_men("dragon", 3.0),
-        lambda: udfs_osr.osr_level_gap_save_bonus(-1.0, 3.0),
-        lambda: udfs_osr.osr_maneuver_save_modifier("backstab_multiple_attacks", 3.0, 1.0),
-        lambda: udfs_osr.osr_spell_interruption("asleep"),
-        lambda: udfs_osr.osr_spell_interruption("simultaneous_initiative", "Maybe"),
-        lambda: udfs_osr.osr_grapple_result(None, 3.0),
+        lambda: udfs.surprise_range(9.0, 2.0),
+        lambda: udfs.surprise_range("x", 2.0),
+        lambda: udfs.mass_survivors(0.0, 0.0, 10.0),
+        lambda: udfs.osr_mass_damage(7.0, 10.0),
+        lambda: udfs.osr_expected_kills(-1.0, 7.0, "1d6"),
+        lambda: udfs.osr_attacks_vs_normal_men("dragon", 3.0),
+        lambda: udfs.osr_level_gap_save_bonus(-1.0, 3.0),
+        lambda: udfs.osr_maneuver_save_modifier("backstab_multiple_attacks", 3.0, 1.0),
+        lambda: udfs.osr_spell_interruption("asleep"),
+        lambda: udfs.osr_spell_interruption("simultaneous_initiative", "Maybe"),
+        lambda: udfs.osr_grapple_result(None, 3.0),
     ],
 )
 def test_bad_input_returns_a_message_never_raises(call):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pycalc import d20_engines, encounter_rulesets, resolution
+from pycalc import d20_engines, encounter_rulesets, lite, resolution
 from pycalc.d20 import D20_RULESETS, OUTCOMES, Attack
 from pycalc.registry import SHIPPED, GenericRuleset, Ruleset, ruleset_of
 from pycalc.sheets import d20 as generic_sheets
@@ -44,9 +44,16 @@ def test_the_registry_names_what_each_layer_reaches_a_ruleset_by():
         assert found.wiring is encounter_rulesets.ADAPTERS[ruleset_id].wiring  # the shipped adapter's
         assert calculator_writer(rules) is ruleset.sheets
         assert ruleset.sheets.__module__ == f"pycalc.sheets.{ruleset_id}"
-        assert ruleset.udfs.__name__ == f"pycalc.udfs.{ruleset_id}"
+        assert ruleset.udfs[0].__name__ == f"pycalc.udfs.{ruleset_id}"
         if ruleset_id in D20_RULESETS:
             assert ruleset.resolution == d20_engines.ENGINES[ruleset_id].result
+
+
+def test_its_excel_functions_are_the_modules_its_lite_bundle_carries():
+    shared = lite.bundle_udf_modules([])
+    for ruleset_id, ruleset in SHIPPED.items():
+        named = [module.__name__.removeprefix(f"{lite.UDF_PACKAGE}.") for module in ruleset.udfs]
+        assert named == lite.bundle_udf_modules([ruleset_id])[len(shared) :], ruleset_id
 
 
 def test_each_part_comes_from_the_rulesets_own_modules():

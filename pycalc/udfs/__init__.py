@@ -6,8 +6,8 @@ short text starting with '#' that says what is wrong; no function raises into Ex
 only use ``import xlwings as xw`` with ``xw.func/arg/ret`` and pure-Python dependencies, so they also
 serve xlwings Lite.
 
-One module per ruleset, one for what the rulesets share, one for reading cells, one for reading a d20
-attack, one for the odds:
+One module per ruleset and per subsystem of it, one for what the rulesets share, one for reading
+cells, one for reading a d20 attack, one for the odds:
 
 - ``cells``: reading cell values (numbers, fractions, text, TRUE/FALSE, ranges, a picker's row), the
   limits, the '#...' messages, the arguments' docs (``arg_docs``);
@@ -17,12 +17,35 @@ attack, one for the odds:
   least, kill chance), each ruleset's odds module passed in; it declares no UDF of its own;
 - ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
-- ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's own, prefixed with its id.
+- ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's attack, damage and odds, prefixed with its id;
+- ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
+  engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
 
 from pycalc.udfs.bfrpg import *  # noqa: F403
+from pycalc.udfs.bfrpg_critical import *  # noqa: F403
+from pycalc.udfs.bfrpg_firing import *  # noqa: F403
+from pycalc.udfs.bfrpg_helpless import *  # noqa: F403
+from pycalc.udfs.bfrpg_joust import *  # noqa: F403
+from pycalc.udfs.bfrpg_parry import *  # noqa: F403
+from pycalc.udfs.bfrpg_surprise import *  # noqa: F403
+from pycalc.udfs.bfrpg_two_weapon import *  # noqa: F403
 from pycalc.udfs.cnc import *  # noqa: F403
+from pycalc.udfs.cnc_falling import *  # noqa: F403
+from pycalc.udfs.cnc_moves import *  # noqa: F403
+from pycalc.udfs.cnc_special_ac import *  # noqa: F403
+from pycalc.udfs.cnc_subdual import *  # noqa: F403
 from pycalc.udfs.combat17 import *  # noqa: F403
+from pycalc.udfs.combat17_brawling import *  # noqa: F403
+from pycalc.udfs.combat17_critical import *  # noqa: F403
+from pycalc.udfs.combat17_fumble import *  # noqa: F403
+from pycalc.udfs.combat17_missiles import *  # noqa: F403
+from pycalc.udfs.combat17_subdual import *  # noqa: F403
 from pycalc.udfs.osr import *  # noqa: F403
+from pycalc.udfs.osr_grappling import *  # noqa: F403
+from pycalc.udfs.osr_mass_combat import *  # noqa: F403
+from pycalc.udfs.osr_normal_men import *  # noqa: F403
+from pycalc.udfs.osr_saves import *  # noqa: F403
+from pycalc.udfs.osr_surprise import *  # noqa: F403
 from pycalc.udfs.shared import *  # noqa: F403
 from pycalc.udfs.spelljammer import *  # noqa: F403

@@ -4,11 +4,11 @@ Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as No
 returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the
 odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and
 ``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack
-calculator; the charts' texts and the other calculators are the ruleset's own (the subsystem
-modules ``pycalc.rulesets.combat17_critical``, ``combat17_fumble``, ``combat17_rate_of_fire``,
-``combat17_scatter``, ``combat17_brawling``, ``combat17_subdual``). Every function is
-prefixed ``combat17_`` so it cannot clash with another ruleset's functions once star-imported into
-``pycalc.udfs``. The shared
+calculator. The charts and the other calculators have their functions in a module each, named like
+the subsystem they call (``pycalc.udfs.combat17_critical``, ``combat17_fumble``,
+``combat17_brawling``, ``combat17_subdual``; ``combat17_missiles`` for rate of fire and scatter).
+Every function is prefixed ``combat17_`` so it cannot clash with another ruleset's functions once
+star-imported into ``pycalc.udfs``. The shared
 ``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for
 combat17 (ruleset "combat17").
 """
@@ -21,18 +21,10 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.d20 import Attack, check_roll
+from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.rulesets import combat17 as engine
-from pycalc.rulesets import (
-    combat17_brawling,
-    combat17_critical,
-    combat17_fumble,
-    combat17_rate_of_fire,
-    combat17_subdual,
-)
 from pycalc.rulesets import combat17_odds as odds_engine
-from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import d20_odds
 from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int
@@ -43,24 +35,12 @@ __all__ = [
     "combat17_attack_damage",
     "combat17_attack_effect",
     "combat17_attack_result",
-    "combat17_brawl_damage",
-    "combat17_brawl_need",
     "combat17_chance",
-    "combat17_condition",
-    "combat17_condition_modifier",
-    "combat17_crit_damage",
-    "combat17_crit_line",
     "combat17_damage",
     "combat17_damage_chance_at_least",
     "combat17_expected_damage",
-    "combat17_fumble_outcome",
     "combat17_hit_chance",
     "combat17_kill_chance",
-    "combat17_scatter",
-    "combat17_scatter_feet",
-    "combat17_shots",
-    "combat17_subdual_damage",
-    "combat17_subdual_state",
 ]
 
 
@@ -231,7 +211,7 @@ def combat17_attack_damage(
     )
 
 
-# --------------------------------------------------------------------------- critical damage and charts
+# --------------------------------------------------------------------------- damage
 
 
 @xw.func
@@ -247,186 +227,6 @@ def combat17_damage(dice: Any, damage_roll: Any, kind: Any = "regular_damage") -
         as_dice(dice, engine.parse_dice),
         optional_int(damage_roll, "DAMAGE ROLL"),
     )
-
-
-@xw.func
-@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")
-@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
-@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")
-@cell_safe
-def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:
-    """What the critical chart gives for that follow-up roll (and condition roll)."""
-    attack = Attack(0, 0, as_int(mods, "MODS", 0))
-    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")
-    total = engine.follow_total(rules(), attack, follow)
-    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))
-
-
-@xw.func
-@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")
-@xw.arg("damage_roll", doc="the dice shown, without the +modifier")
-@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")
-@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")
-@cell_safe
-def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:
-    """Damage of a natural 20 by the critical chart."""
-    outputs = combat17_critical.critical_damage_outputs(
-        rules(),
-        as_text(dice, "DICE"),
-        optional_int(damage_roll, "DAMAGE ROLL"),
-        as_int(follow_roll, "FOLLOW ROLL"),
-        as_int(mods, "MODS", 0),
-    )
-    return outputs["CRIT_DAMAGE"]
-
-
-@xw.func
-@xw.arg("roll", doc="the 1d4 condition roll")
-@cell_safe
-def combat17_condition(roll: Any) -> str:
-    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
-    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))
-
-
-@xw.func
-@xw.arg("roll", doc="the 1d4 condition roll")
-@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")
-@cell_safe
-def combat17_condition_modifier(roll: Any, what: Any) -> int:
-    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
-    wanted = as_text(what, "WHAT").lower()
-    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():
-        if column == wanted:
-            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)
-    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())
-    raise RuleError(f"#WHAT? use {columns}")
-
-
-@xw.func
-@xw.arg("roll", doc="the follow-up d20 after a natural 1")
-@xw.arg("dex_bonus", doc="the attacker's DEX bonus (optional, 0)")
-@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")
-@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")
-@cell_safe
-def combat17_fumble_outcome(
-    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None
-) -> str:
-    """What the critical miss does once its DEX check is rolled."""
-    return combat17_fumble.fumble_outputs(
-        rules(),
-        as_int(roll, "FOLLOW ROLL"),
-        as_int(dex_bonus, "DEX BONUS", 0),
-        optional_int(dex_roll, "DEX ROLL"),
-        optional_int(rounds_roll, "ROUNDS ROLL"),
-    )["FUMBLE_CONSEQUENCE"]
-
-
-# --------------------------------------------------------------------------- missiles
-
-
-@xw.func
-@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")
-@xw.arg("rounds", doc="rounds of shooting")
-@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")
-@cell_safe
-def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:
-    """Shots fired in that many rounds."""
-    return combat17_rate_of_fire.shots_fired(
-        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")
-    )["ROF_SHOTS"]
-
-
-def scattered(roll: Any) -> dict[str, Any]:
-    """Where a missed grenade-like missile lands for that scatter roll (the calculator's cells)."""
-    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))
-
-
-@xw.func
-@xw.arg("roll", doc="the 1d10 scatter roll")
-@cell_safe
-def combat17_scatter(roll: Any) -> str:
-    """Where a missed grenade-like missile lands (direction)."""
-    return scattered(roll)["GRENADE_LANDS"]
-
-
-@xw.func
-@xw.arg("roll", doc="the 1d10 scatter roll")
-@xw.arg("axis", doc="toward (the thrower), right, or distance")
-@cell_safe
-def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:
-    """Feet from the target: toward the thrower, to the right, or the distance."""
-    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}
-    wanted = as_text(axis, "AXIS", "distance").lower()
-    if wanted not in names:
-        raise RuleError("#AXIS? use toward, right or distance")
-    return scattered(roll)[names[wanted]]
-
-
-# --------------------------------------------------------------------------- brawling and subdual
-
-
-@xw.func
-@xw.arg("kind", doc="Punch or Kick")
-@xw.arg("bonus", doc="attack bonus")
-@xw.arg("target", doc="target's Armor Class")
-@xw.arg("mods", doc="other modifiers (optional, 0)")
-@cell_safe
-def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:
-    """Natural d20 needed to land a punch or kick."""
-    return combat17_brawling.brawl_outputs(
-        rules(),
-        as_text(kind, "BRAWL"),
-        as_int(bonus, "BONUS", 0),
-        as_int(target, "AC"),
-        as_int(mods, "MODS", 0),
-    )["BRAWL_NEED"]
-
-
-@xw.func
-@xw.arg("kind", doc="Punch or Kick")
-@xw.arg("damage_roll", doc="the die shown")
-@xw.arg("strength", doc="STR modifier (optional, 0)")
-@cell_safe
-def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:
-    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
-    return combat17_brawling.brawl_outputs(
-        rules(),
-        as_text(kind, "BRAWL"),
-        0,
-        0,
-        0,
-        as_int(strength, "STR", 0),
-        as_int(damage_roll, "DAMAGE ROLL"),
-    )["BRAWL_DAMAGE"]
-
-
-@xw.func
-@xw.arg("damage", doc="normal damage rolled")
-@cell_safe
-def combat17_subdual_damage(damage: Any) -> int:
-    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
-    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))
-
-
-@xw.func
-@xw.arg("hp", doc="target's hit points now")
-@xw.arg("damage", doc="normal damage rolled")
-@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")
-@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")
-@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")
-@cell_safe
-def combat17_subdual_state(
-    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False
-) -> str:
-    """Conscious, Unconscious or Dead after the hit."""
-    return combat17_subdual.subdual_outputs(
-        rules(),
-        as_int(hp, "HP"),
-        as_int(damage, "DAMAGE", 0),
-        as_bool(flat, "FLAT"),
-        as_bool(earlier, "EARLIER"),
-        as_bool(unconscious, "UNCONSCIOUS"),
-    )["SUBDUAL_STATE"]
 
 
 # --------------------------------------------------------------------------- odds before the roll

@@ -156,61 +156,6 @@ def bfrpg_attack_result(roll, bonus, target, mods=0, follow_roll=None):
 
 
 @func
-@arg('block_total', doc='the block roll with its bonuses')
-@arg('damage', doc="the attacker's damage")
-def bfrpg_block_result(block_total, damage):
-    """Absorbed or Full damage (ruling block_tie decides a tie)."""
-    return _udfs['bfrpg'].bfrpg_block_result(block_total, damage)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_confirm_min(bonus, target, mods=0):
-    """Lowest confirmation d20 that turns a threat into a critical."""
-    return _udfs['bfrpg'].bfrpg_confirm_min(bonus, target, mods)
-
-
-@func
-@arg('follow_roll', doc='the confirmation d20')
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_confirms(follow_roll, bonus, target, mods=0):
-    """TRUE when this confirmation roll makes a natural 20 a critical hit."""
-    return _udfs['bfrpg'].bfrpg_confirms(follow_roll, bonus, target, mods)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_crit_chance(bonus, target, mods=0):
-    """Probability (0 to 1) of a confirmed critical hit."""
-    return _udfs['bfrpg'].bfrpg_crit_chance(bonus, target, mods)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers to the roll (optional, 0)')
-def bfrpg_crit_possible(bonus, target, mods=0):
-    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
-    return _udfs['bfrpg'].bfrpg_crit_possible(bonus, target, mods)
-
-
-@func
-@arg('dice', doc='weapon damage, e.g. 1d8+2')
-@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
-@arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
-@arg('multiplier', doc='2 for a charge or set weapon (optional, 1)')
-def bfrpg_critical_damage(dice, damage_roll, extra_roll=None, multiplier=1):
-    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
-    return _udfs['bfrpg'].bfrpg_critical_damage(dice, damage_roll, extra_roll, multiplier)
-
-
-@func
 @arg('bonus', doc='attack bonus (AB)')
 @arg('target', doc="target's AC in this situation")
 @arg('dice', doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
@@ -248,57 +193,12 @@ def bfrpg_expected_damage(bonus, target, dice, attacks=1, mods=0, damage_bonus=0
 
 
 @func
-@arg('shot', doc='a Firing into melee row (label or id)')
-@arg('bonus', doc='attack bonus with DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers')
-@arg('roll', doc='the d20')
-def bfrpg_firing_outcome(shot, bonus, target, mods, roll):
-    """Hit, Miss, or a near miss that hits the target's melee opponent."""
-    return _udfs['bfrpg'].bfrpg_firing_outcome(shot, bonus, target, mods, roll)
-
-
-@func
-@arg('dice', doc='the usual melee damage, e.g. 1d8+1')
-@arg('backstab', doc='TRUE for backstab damage (optional)')
-def bfrpg_helpless_damage(dice, backstab=False):
-    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
-    return _udfs['bfrpg'].bfrpg_helpless_damage(dice, backstab)
-
-
-@func
 @arg('bonus', doc='attack bonus with STR/DEX')
 @arg('target', doc="target's AC")
 @arg('mods', doc='other modifiers (optional, 0)')
 def bfrpg_hit_chance(bonus, target, mods=0):
     """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""
     return _udfs['bfrpg'].bfrpg_hit_chance(bonus, target, mods)
-
-
-@func
-@arg('roll', doc='the surprise d6')
-@arg('situation', doc='Normal or Facing a well-hidden ambush')
-@arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
-def bfrpg_is_surprised(roll, situation, *adjustments):
-    """TRUE when this d6 roll means the side is surprised."""
-    return _udfs['bfrpg'].bfrpg_is_surprised(roll, situation, *adjustments)
-
-
-@func
-@arg('damage', doc='damage dealt by the jousting hit')
-@arg('save_target', doc='save vs. Death Ray needed')
-@arg('str_bonus', doc='Strength bonus')
-@arg('roll', doc='the save d20 (optional: empty until rolled)')
-def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
-    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
-    return _udfs['bfrpg'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
-
-
-@func
-@arg('damage', doc='damage dealt by the jousting hit')
-def bfrpg_joust_save_penalty(damage):
-    """Save penalty against being unhorsed: -1 per full 5 points of damage."""
-    return _udfs['bfrpg'].bfrpg_joust_save_penalty(damage)
 
 
 @func
@@ -321,6 +221,97 @@ def bfrpg_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonus=0
 
 
 @func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_confirm_min(bonus, target, mods=0):
+    """Lowest confirmation d20 that turns a threat into a critical."""
+    return _udfs['bfrpg_critical'].bfrpg_confirm_min(bonus, target, mods)
+
+
+@func
+@arg('follow_roll', doc='the confirmation d20')
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_confirms(follow_roll, bonus, target, mods=0):
+    """TRUE when this confirmation roll makes a natural 20 a critical hit."""
+    return _udfs['bfrpg_critical'].bfrpg_confirms(follow_roll, bonus, target, mods)
+
+
+@func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_crit_chance(bonus, target, mods=0):
+    """Probability (0 to 1) of a confirmed critical hit."""
+    return _udfs['bfrpg_critical'].bfrpg_crit_chance(bonus, target, mods)
+
+
+@func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers to the roll (optional, 0)')
+def bfrpg_crit_possible(bonus, target, mods=0):
+    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
+    return _udfs['bfrpg_critical'].bfrpg_crit_possible(bonus, target, mods)
+
+
+@func
+@arg('dice', doc='weapon damage, e.g. 1d8+2')
+@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
+@arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
+@arg('multiplier', doc='2 for a charge or set weapon (optional, 1)')
+def bfrpg_critical_damage(dice, damage_roll, extra_roll=None, multiplier=1):
+    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
+    return _udfs['bfrpg_critical'].bfrpg_critical_damage(dice, damage_roll, extra_roll, multiplier)
+
+
+@func
+@arg('shot', doc='a Firing into melee row (label or id)')
+@arg('bonus', doc='attack bonus with DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers')
+@arg('roll', doc='the d20')
+def bfrpg_firing_outcome(shot, bonus, target, mods, roll):
+    """Hit, Miss, or a near miss that hits the target's melee opponent."""
+    return _udfs['bfrpg_firing'].bfrpg_firing_outcome(shot, bonus, target, mods, roll)
+
+
+@func
+@arg('dice', doc='the usual melee damage, e.g. 1d8+1')
+@arg('backstab', doc='TRUE for backstab damage (optional)')
+def bfrpg_helpless_damage(dice, backstab=False):
+    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
+    return _udfs['bfrpg_helpless'].bfrpg_helpless_damage(dice, backstab)
+
+
+@func
+@arg('damage', doc='damage dealt by the jousting hit')
+@arg('save_target', doc='save vs. Death Ray needed')
+@arg('str_bonus', doc='Strength bonus')
+@arg('roll', doc='the save d20 (optional: empty until rolled)')
+def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
+    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
+    return _udfs['bfrpg_joust'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
+
+
+@func
+@arg('damage', doc='damage dealt by the jousting hit')
+def bfrpg_joust_save_penalty(damage):
+    """Save penalty against being unhorsed: -1 per full 5 points of damage."""
+    return _udfs['bfrpg_joust'].bfrpg_joust_save_penalty(damage)
+
+
+@func
+@arg('block_total', doc='the block roll with its bonuses')
+@arg('damage', doc="the attacker's damage")
+def bfrpg_block_result(block_total, damage):
+    """Absorbed or Full damage (ruling block_tie decides a tie)."""
+    return _udfs['bfrpg_parry'].bfrpg_block_result(block_total, damage)
+
+
+@func
 @arg('stance', doc='Partial defense or Total (full) defense')
 @arg('parry_with', doc='Parry with a weapon / with a shield')
 @arg('attack_bonus', doc='attack bonus, specialization included')
@@ -331,7 +322,16 @@ def bfrpg_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonus=0
 @arg('ranged', doc='TRUE when parrying a ranged attack')
 def bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus=0, parry_number=1, character_class='Other', level=1, ranged=False):
     """What is added to the parry d20; the parry must surpass the attack roll."""
-    return _udfs['bfrpg'].bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus, parry_number, character_class, level, ranged)
+    return _udfs['bfrpg_parry'].bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus, parry_number, character_class, level, ranged)
+
+
+@func
+@arg('roll', doc='the surprise d6')
+@arg('situation', doc='Normal or Facing a well-hidden ambush')
+@arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
+def bfrpg_is_surprised(roll, situation, *adjustments):
+    """TRUE when this d6 roll means the side is surprised."""
+    return _udfs['bfrpg_surprise'].bfrpg_is_surprised(roll, situation, *adjustments)
 
 
 @func
@@ -339,7 +339,7 @@ def bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus=0, parry_numbe
 @arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
 def bfrpg_surprise_max(situation, *adjustments):
     """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
-    return _udfs['bfrpg'].bfrpg_surprise_max(situation, *adjustments)
+    return _udfs['bfrpg_surprise'].bfrpg_surprise_max(situation, *adjustments)
 
 
 @func
@@ -347,7 +347,7 @@ def bfrpg_surprise_max(situation, *adjustments):
 @arg('dex_bonus', doc="the wielder's Dexterity bonus")
 def bfrpg_two_weapon_hit(hand, dex_bonus=0):
     """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""
-    return _udfs['bfrpg'].bfrpg_two_weapon_hit(hand, dex_bonus)
+    return _udfs['bfrpg_two_weapon'].bfrpg_two_weapon_hit(hand, dex_bonus)
 
 
 @func
@@ -389,14 +389,6 @@ def cnc_attack_result(roll, bonus, ac, mods=0):
 
 
 @func
-@arg('rate', doc="the charger's movement rate in feet")
-@arg('distance', doc='distance to the target in feet')
-def cnc_charge_window(rate, distance):
-    """Yes when the target is between the movement rate and the jogging rate away, else why not."""
-    return _udfs['cnc'].cnc_charge_window(rate, distance)
-
-
-@func
 @arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
 @arg('ac', doc="defender's armor class (after cover and situation)")
 @arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
@@ -411,14 +403,6 @@ def cnc_damage_chance_at_least(bonus, ac, dice, amount, attacks=1, mods=0, damag
 
 
 @func
-@arg('hit_dice', doc="defender's hit dice or level")
-@arg('dex', doc="defender's Dex modifier (optional, 0)")
-def cnc_disarm_ac(hit_dice, dex=0):
-    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
-    return _udfs['cnc'].cnc_disarm_ac(hit_dice, dex)
-
-
-@func
 @arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
 @arg('ac', doc="defender's armor class (after cover and situation)")
 @arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
@@ -429,41 +413,6 @@ def cnc_disarm_ac(hit_dice, dex=0):
 def cnc_expected_damage(bonus, ac, dice, attacks=1, mods=0, damage_bonus=0, kind=None):
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
     return _udfs['cnc'].cnc_expected_damage(bonus, ac, dice, attacks, mods, damage_bonus, kind)
-
-
-@func
-@arg('feet', doc='height fallen in feet')
-def cnc_falling_dex_check(feet):
-    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return _udfs['cnc'].cnc_falling_dex_check(feet)
-
-
-@func
-@arg('kind', doc='Grapple or Overbear')
-@arg('str_prime', doc='TRUE when Strength is a prime of the defender')
-@arg('str_mod', doc="defender's Str modifier")
-@arg('dex_mod', doc="defender's Dex modifier")
-@arg('bth', doc="defender's BtH or hit dice")
-@arg('size_difference', doc="attacker's size minus defender's, in categories (optional, 0)")
-@arg('normal_ac', doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
-def cnc_grapple_ac(kind, str_prime, str_mod=0, dex_mod=0, bth=0, size_difference=0, normal_ac=0):
-    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
-    return _udfs['cnc'].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
-
-
-@func
-@arg('kind', doc='Grapple or Overbear')
-@arg('size_difference', doc="attacker's size minus defender's, in categories")
-def cnc_grapple_allowed(kind, size_difference=0):
-    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
-    return _udfs['cnc'].cnc_grapple_allowed(kind, size_difference)
-
-
-@func
-@arg('rate', doc='movement rate in feet')
-def cnc_grid_squares(rate):
-    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
-    return _udfs['cnc'].cnc_grid_squares(rate)
 
 
 @func
@@ -490,15 +439,6 @@ def cnc_kill_chance(bonus, ac, dice, hp, attacks=1, mods=0, damage_bonus=0, kind
 
 
 @func
-@arg('rate', doc='movement rate in feet')
-@arg('action', doc='an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))')
-@arg('reduction', doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
-def cnc_movement(rate, action=None, reduction=None):
-    """Feet moved in a round with that action, after the reduction, fractions dropped."""
-    return _udfs['cnc'].cnc_movement(rate, action, reduction)
-
-
-@func
 @arg('increment', doc="the weapon's range increment in feet")
 @arg('distance', doc='distance to the target in feet')
 def cnc_range_band(increment, distance):
@@ -515,10 +455,78 @@ def cnc_range_modifier(increment, distance):
 
 
 @func
-@arg('damage', doc='subdual damage dealt by the hit')
-def cnc_subdual_normal(damage):
-    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
-    return _udfs['cnc'].cnc_subdual_normal(damage)
+@arg('ruleset', doc='cnc')
+@arg('hp', doc='current hit points')
+def hp_state(ruleset, hp):
+    """The state at that many hit points: able to act, passed out, ... dead."""
+    return _udfs['cnc'].hp_state(ruleset, hp)
+
+
+@func
+@arg('feet', doc='height fallen in feet')
+def cnc_falling_dex_check(feet):
+    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
+    return _udfs['cnc_falling'].cnc_falling_dex_check(feet)
+
+
+@func
+@arg('feet', doc='height fallen in feet')
+def falling_damage(feet):
+    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
+    return _udfs['cnc_falling'].falling_damage(feet)
+
+
+@func
+@arg('rate', doc="the charger's movement rate in feet")
+@arg('distance', doc='distance to the target in feet')
+def cnc_charge_window(rate, distance):
+    """Yes when the target is between the movement rate and the jogging rate away, else why not."""
+    return _udfs['cnc_moves'].cnc_charge_window(rate, distance)
+
+
+@func
+@arg('rate', doc='movement rate in feet')
+def cnc_grid_squares(rate):
+    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
+    return _udfs['cnc_moves'].cnc_grid_squares(rate)
+
+
+@func
+@arg('rate', doc='movement rate in feet')
+@arg('action', doc='an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))')
+@arg('reduction', doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
+def cnc_movement(rate, action=None, reduction=None):
+    """Feet moved in a round with that action, after the reduction, fractions dropped."""
+    return _udfs['cnc_moves'].cnc_movement(rate, action, reduction)
+
+
+@func
+@arg('hit_dice', doc="defender's hit dice or level")
+@arg('dex', doc="defender's Dex modifier (optional, 0)")
+def cnc_disarm_ac(hit_dice, dex=0):
+    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
+    return _udfs['cnc_special_ac'].cnc_disarm_ac(hit_dice, dex)
+
+
+@func
+@arg('kind', doc='Grapple or Overbear')
+@arg('str_prime', doc='TRUE when Strength is a prime of the defender')
+@arg('str_mod', doc="defender's Str modifier")
+@arg('dex_mod', doc="defender's Dex modifier")
+@arg('bth', doc="defender's BtH or hit dice")
+@arg('size_difference', doc="attacker's size minus defender's, in categories (optional, 0)")
+@arg('normal_ac', doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
+def cnc_grapple_ac(kind, str_prime, str_mod=0, dex_mod=0, bth=0, size_difference=0, normal_ac=0):
+    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
+    return _udfs['cnc_special_ac'].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
+
+
+@func
+@arg('kind', doc='Grapple or Overbear')
+@arg('size_difference', doc="attacker's size minus defender's, in categories")
+def cnc_grapple_allowed(kind, size_difference=0):
+    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
+    return _udfs['cnc_special_ac'].cnc_grapple_allowed(kind, size_difference)
 
 
 @func
@@ -529,22 +537,14 @@ def cnc_subdual_normal(damage):
 @arg('shield', doc='shield bonus (optional, 0; does not count)')
 def cnc_touch_ac(dex=0, monster=False, magic=0, armor=0, shield=0):
     """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
-    return _udfs['cnc'].cnc_touch_ac(dex, monster, magic, armor, shield)
+    return _udfs['cnc_special_ac'].cnc_touch_ac(dex, monster, magic, armor, shield)
 
 
 @func
-@arg('feet', doc='height fallen in feet')
-def falling_damage(feet):
-    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return _udfs['cnc'].falling_damage(feet)
-
-
-@func
-@arg('ruleset', doc='cnc')
-@arg('hp', doc='current hit points')
-def hp_state(ruleset, hp):
-    """The state at that many hit points: able to act, passed out, ... dead."""
-    return _udfs['cnc'].hp_state(ruleset, hp)
+@arg('damage', doc='subdual damage dealt by the hit')
+def cnc_subdual_normal(damage):
+    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
+    return _udfs['cnc_subdual'].cnc_subdual_normal(damage)
 
 
 @func
@@ -599,25 +599,6 @@ def combat17_attack_result(roll, bonus, target, mods=0, follow_roll=None, barred
 
 
 @func
-@arg('kind', doc='Punch or Kick')
-@arg('damage_roll', doc='the die shown')
-@arg('strength', doc='STR modifier (optional, 0)')
-def combat17_brawl_damage(kind, damage_roll, strength=0):
-    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
-    return _udfs['combat17'].combat17_brawl_damage(kind, damage_roll, strength)
-
-
-@func
-@arg('kind', doc='Punch or Kick')
-@arg('bonus', doc='attack bonus')
-@arg('target', doc="target's Armor Class")
-@arg('mods', doc='other modifiers (optional, 0)')
-def combat17_brawl_need(kind, bonus, target, mods=0):
-    """Natural d20 needed to land a punch or kick."""
-    return _udfs['combat17'].combat17_brawl_need(kind, bonus, target, mods)
-
-
-@func
 @arg('bonus', doc='attack bonus')
 @arg('target', doc="target's Armor Class")
 @arg('outcome', doc='Miss, Hit, Critical or Fumble')
@@ -626,40 +607,6 @@ def combat17_brawl_need(kind, bonus, target, mods=0):
 def combat17_chance(bonus, target, outcome, mods=0, barred=False):
     """Probability (0 to 1) of exactly that result."""
     return _udfs['combat17'].combat17_chance(bonus, target, outcome, mods, barred)
-
-
-@func
-@arg('roll', doc='the 1d4 condition roll')
-def combat17_condition(roll):
-    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
-    return _udfs['combat17'].combat17_condition(roll)
-
-
-@func
-@arg('roll', doc='the 1d4 condition roll')
-@arg('what', doc='hit, saves, dc_checks, init, ac_melee or ac_ranged')
-def combat17_condition_modifier(roll, what):
-    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
-    return _udfs['combat17'].combat17_condition_modifier(roll, what)
-
-
-@func
-@arg('dice', doc='weapon damage, e.g. 1d6+2')
-@arg('damage_roll', doc='the dice shown, without the +modifier')
-@arg('follow_roll', doc='the follow-up d20 after a natural 20')
-@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
-def combat17_crit_damage(dice, damage_roll, follow_roll, mods=0):
-    """Damage of a natural 20 by the critical chart."""
-    return _udfs['combat17'].combat17_crit_damage(dice, damage_roll, follow_roll, mods)
-
-
-@func
-@arg('follow_roll', doc='the follow-up d20 after a natural 20')
-@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
-@arg('condition_roll', doc='the 1d4 condition roll (optional)')
-def combat17_crit_line(follow_roll, mods=0, condition_roll=None):
-    """What the critical chart gives for that follow-up roll (and condition roll)."""
-    return _udfs['combat17'].combat17_crit_line(follow_roll, mods, condition_roll)
 
 
 @func
@@ -701,16 +648,6 @@ def combat17_expected_damage(bonus, target, dice, attacks=1, mods=0, damage_bonu
 
 
 @func
-@arg('roll', doc='the follow-up d20 after a natural 1')
-@arg('dex_bonus', doc="the attacker's DEX bonus (optional, 0)")
-@arg('dex_roll', doc='the d20 of the DEX check (optional)')
-@arg('rounds_roll', doc='the 1d2 rounds of the stumble penalty (optional)')
-def combat17_fumble_outcome(roll, dex_bonus=0, dex_roll=None, rounds_roll=None):
-    """What the critical miss does once its DEX check is rolled."""
-    return _udfs['combat17'].combat17_fumble_outcome(roll, dex_bonus, dex_roll, rounds_roll)
-
-
-@func
 @arg('bonus', doc='attack bonus')
 @arg('target', doc="target's Armor Class")
 @arg('mods', doc='all modifiers to the roll (optional, 0)')
@@ -736,10 +673,73 @@ def combat17_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonu
 
 
 @func
+@arg('kind', doc='Punch or Kick')
+@arg('damage_roll', doc='the die shown')
+@arg('strength', doc='STR modifier (optional, 0)')
+def combat17_brawl_damage(kind, damage_roll, strength=0):
+    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
+    return _udfs['combat17_brawling'].combat17_brawl_damage(kind, damage_roll, strength)
+
+
+@func
+@arg('kind', doc='Punch or Kick')
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="target's Armor Class")
+@arg('mods', doc='other modifiers (optional, 0)')
+def combat17_brawl_need(kind, bonus, target, mods=0):
+    """Natural d20 needed to land a punch or kick."""
+    return _udfs['combat17_brawling'].combat17_brawl_need(kind, bonus, target, mods)
+
+
+@func
+@arg('roll', doc='the 1d4 condition roll')
+def combat17_condition(roll):
+    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
+    return _udfs['combat17_critical'].combat17_condition(roll)
+
+
+@func
+@arg('roll', doc='the 1d4 condition roll')
+@arg('what', doc='hit, saves, dc_checks, init, ac_melee or ac_ranged')
+def combat17_condition_modifier(roll, what):
+    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
+    return _udfs['combat17_critical'].combat17_condition_modifier(roll, what)
+
+
+@func
+@arg('dice', doc='weapon damage, e.g. 1d6+2')
+@arg('damage_roll', doc='the dice shown, without the +modifier')
+@arg('follow_roll', doc='the follow-up d20 after a natural 20')
+@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
+def combat17_crit_damage(dice, damage_roll, follow_roll, mods=0):
+    """Damage of a natural 20 by the critical chart."""
+    return _udfs['combat17_critical'].combat17_crit_damage(dice, damage_roll, follow_roll, mods)
+
+
+@func
+@arg('follow_roll', doc='the follow-up d20 after a natural 20')
+@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
+@arg('condition_roll', doc='the 1d4 condition roll (optional)')
+def combat17_crit_line(follow_roll, mods=0, condition_roll=None):
+    """What the critical chart gives for that follow-up roll (and condition roll)."""
+    return _udfs['combat17_critical'].combat17_crit_line(follow_roll, mods, condition_roll)
+
+
+@func
+@arg('roll', doc='the follow-up d20 after a natural 1')
+@arg('dex_bonus', doc="the attacker's DEX bonus (optional, 0)")
+@arg('dex_roll', doc='the d20 of the DEX check (optional)')
+@arg('rounds_roll', doc='the 1d2 rounds of the stumble penalty (optional)')
+def combat17_fumble_outcome(roll, dex_bonus=0, dex_roll=None, rounds_roll=None):
+    """What the critical miss does once its DEX check is rolled."""
+    return _udfs['combat17_fumble'].combat17_fumble_outcome(roll, dex_bonus, dex_roll, rounds_roll)
+
+
+@func
 @arg('roll', doc='the 1d10 scatter roll')
 def combat17_scatter(roll):
     """Where a missed grenade-like missile lands (direction)."""
-    return _udfs['combat17'].combat17_scatter(roll)
+    return _udfs['combat17_missiles'].combat17_scatter(roll)
 
 
 @func
@@ -747,7 +747,7 @@ def combat17_scatter(roll):
 @arg('axis', doc='toward (the thrower), right, or distance')
 def combat17_scatter_feet(roll, axis='distance'):
     """Feet from the target: toward the thrower, to the right, or the distance."""
-    return _udfs['combat17'].combat17_scatter_feet(roll, axis)
+    return _udfs['combat17_missiles'].combat17_scatter_feet(roll, axis)
 
 
 @func
@@ -756,14 +756,14 @@ def combat17_scatter_feet(roll, axis='distance'):
 @arg('siege_rate', doc='siege weapon: fires once every N rounds (optional)')
 def combat17_shots(weapon, rounds, siege_rate=None):
     """Shots fired in that many rounds."""
-    return _udfs['combat17'].combat17_shots(weapon, rounds, siege_rate)
+    return _udfs['combat17_missiles'].combat17_shots(weapon, rounds, siege_rate)
 
 
 @func
 @arg('damage', doc='normal damage rolled')
 def combat17_subdual_damage(damage):
     """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
-    return _udfs['combat17'].combat17_subdual_damage(damage)
+    return _udfs['combat17_subdual'].combat17_subdual_damage(damage)
 
 
 @func
@@ -774,16 +774,7 @@ def combat17_subdual_damage(damage):
 @arg('unconscious', doc='TRUE: the target is already unconscious (optional)')
 def combat17_subdual_state(hp, damage, flat=True, earlier=False, unconscious=False):
     """Conscious, Unconscious or Dead after the hit."""
-    return _udfs['combat17'].combat17_subdual_state(hp, damage, flat, earlier, unconscious)
-
-
-@func
-@arg('original_hp', doc="the unit's total hit points before the melee")
-@arg('remaining_hp', doc='its hit points left')
-@arg('men', doc='men in the unit (optional, 10)')
-def mass_survivors(original_hp, remaining_hp, men=None):
-    """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
-    return _udfs['osr'].mass_survivors(original_hp, remaining_hp, men)
+    return _udfs['combat17_subdual'].combat17_subdual_state(hp, damage, flat, earlier, unconscious)
 
 
 @func
@@ -805,14 +796,6 @@ def osr_attack_effect(result, fumble_roll=None):
 def osr_attack_result(roll, bonus, target, mods=0, level=0, follow_roll=None, needs_magic=False):
     """Miss, Hit, Critical or Fumble with the seed's natural 1 and natural 20 rules."""
     return _udfs['osr'].osr_attack_result(roll, bonus, target, mods, level, follow_roll, needs_magic)
-
-
-@func
-@arg('kind', doc='PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)')
-@arg('level_or_hd', doc='XP level, or whole Hit Dice for a monster')
-def osr_attacks_vs_normal_men(kind, level_or_hd):
-    """Melee attacks per round against Normal Men."""
-    return _udfs['osr'].osr_attacks_vs_normal_men(kind, level_or_hd)
 
 
 @func
@@ -871,32 +854,6 @@ def osr_expected_damage(bonus, target, dice, attacks=1, mods=0, level=0, mode=No
 
 
 @func
-@arg('attacks', doc='attacks per round against the Normal Men')
-@arg('need', doc='natural d20 needed to hit them')
-@arg('damage_dice', doc='damage per hit, e.g. 1d6+1')
-@arg('hp_dice', doc='their hit points (optional, 1d6)')
-def osr_expected_kills(attacks, need, damage_dice, hp_dice=None):
-    """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
-    return _udfs['osr'].osr_expected_kills(attacks, need, damage_dice, hp_dice)
-
-
-@func
-@arg('hero_roll', doc="the grappled hero's total (d6 per HD)")
-@arg('grapplers_roll', doc="the grapplers' combined total (d6 per HD each)")
-def osr_grapple_result(hero_roll, grapplers_roll):
-    """Pinned, struggling, or grapplers thrown off and stunned."""
-    return _udfs['osr'].osr_grapple_result(hero_roll, grapplers_roll)
-
-
-@func
-@arg('hero_roll', doc="the grappled hero's total")
-@arg('grapplers_roll', doc="the grapplers' combined total")
-def osr_grapple_stun_rounds(hero_roll, grapplers_roll):
-    """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
-    return _udfs['osr'].osr_grapple_stun_rounds(hero_roll, grapplers_roll)
-
-
-@func
 @arg('bonus', doc="attacker's to-hit bonus")
 @arg('target', doc='number needed from the attack matrix')
 @arg('mods', doc='situational to-hit modifiers (optional, 0)')
@@ -925,32 +882,6 @@ def osr_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, level=0, mode=No
 
 
 @func
-@arg('saver_level', doc='XP level of the one saving (rider, disarm target)')
-@arg('attacker_level', doc='XP level of the attacker')
-def osr_level_gap_save_bonus(saver_level, attacker_level):
-    """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
-    return _udfs['osr'].osr_level_gap_save_bonus(saver_level, attacker_level)
-
-
-@func
-@arg('maneuver', doc='Whip entangle / Polearm dismount / Disarm (label or id)')
-@arg('saver_level', doc='XP level of the one saving')
-@arg('attacker_level', doc='XP level of the attacker')
-@arg('target_str_bonus', doc="the whip target's STR bonus (optional, 0)")
-def osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus=0):
-    """What the saver adds to the Save vs Paralysis for that maneuver."""
-    return _udfs['osr'].osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus)
-
-
-@func
-@arg('damage_roll', doc="the d6 thrown for a unit's hit")
-@arg('men', doc='men in the attacking unit (optional, 10)')
-def osr_mass_damage(damage_roll, men=None):
-    """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
-    return _udfs['osr'].osr_mass_damage(damage_roll, men)
-
-
-@func
 @arg('roll', doc='the natural d20')
 @arg('need', doc='natural roll needed (matrix number - bonus - mods)')
 @arg('target', doc='the matrix number itself')
@@ -960,12 +891,81 @@ def osr_nat20_penalty(roll, need, target):
 
 
 @func
+@arg('hero_roll', doc="the grappled hero's total (d6 per HD)")
+@arg('grapplers_roll', doc="the grapplers' combined total (d6 per HD each)")
+def osr_grapple_result(hero_roll, grapplers_roll):
+    """Pinned, struggling, or grapplers thrown off and stunned."""
+    return _udfs['osr_grappling'].osr_grapple_result(hero_roll, grapplers_roll)
+
+
+@func
+@arg('hero_roll', doc="the grappled hero's total")
+@arg('grapplers_roll', doc="the grapplers' combined total")
+def osr_grapple_stun_rounds(hero_roll, grapplers_roll):
+    """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
+    return _udfs['osr_grappling'].osr_grapple_stun_rounds(hero_roll, grapplers_roll)
+
+
+@func
+@arg('original_hp', doc="the unit's total hit points before the melee")
+@arg('remaining_hp', doc='its hit points left')
+@arg('men', doc='men in the unit (optional, 10)')
+def mass_survivors(original_hp, remaining_hp, men=None):
+    """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
+    return _udfs['osr_mass_combat'].mass_survivors(original_hp, remaining_hp, men)
+
+
+@func
+@arg('damage_roll', doc="the d6 thrown for a unit's hit")
+@arg('men', doc='men in the attacking unit (optional, 10)')
+def osr_mass_damage(damage_roll, men=None):
+    """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
+    return _udfs['osr_mass_combat'].osr_mass_damage(damage_roll, men)
+
+
+@func
+@arg('kind', doc='PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)')
+@arg('level_or_hd', doc='XP level, or whole Hit Dice for a monster')
+def osr_attacks_vs_normal_men(kind, level_or_hd):
+    """Melee attacks per round against Normal Men."""
+    return _udfs['osr_normal_men'].osr_attacks_vs_normal_men(kind, level_or_hd)
+
+
+@func
+@arg('attacks', doc='attacks per round against the Normal Men')
+@arg('need', doc='natural d20 needed to hit them')
+@arg('damage_dice', doc='damage per hit, e.g. 1d6+1')
+@arg('hp_dice', doc='their hit points (optional, 1d6)')
+def osr_expected_kills(attacks, need, damage_dice, hp_dice=None):
+    """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
+    return _udfs['osr_normal_men'].osr_expected_kills(attacks, need, damage_dice, hp_dice)
+
+
+@func
+@arg('saver_level', doc='XP level of the one saving (rider, disarm target)')
+@arg('attacker_level', doc='XP level of the attacker')
+def osr_level_gap_save_bonus(saver_level, attacker_level):
+    """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
+    return _udfs['osr_saves'].osr_level_gap_save_bonus(saver_level, attacker_level)
+
+
+@func
+@arg('maneuver', doc='Whip entangle / Polearm dismount / Disarm (label or id)')
+@arg('saver_level', doc='XP level of the one saving')
+@arg('attacker_level', doc='XP level of the attacker')
+@arg('target_str_bonus', doc="the whip target's STR bonus (optional, 0)")
+def osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus=0):
+    """What the saver adds to the Save vs Paralysis for that maneuver."""
+    return _udfs['osr_saves'].osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus)
+
+
+@func
 @arg('situation', doc='Caster won initiative / Hit by an opponent with simultaneous initiative / ...')
 @arg('save', doc='Made or Failed (optional: the Save vs Paralysis, when one is needed)')
 @arg('d6_roll', doc='the d6 after a failed save (optional)')
 def osr_spell_interruption(situation, save=None, d6_roll=None):
     """What happens to the spell of a caster hit while casting."""
-    return _udfs['osr'].osr_spell_interruption(situation, save, d6_roll)
+    return _udfs['osr_saves'].osr_spell_interruption(situation, save, d6_roll)
 
 
 @func
@@ -973,7 +973,7 @@ def osr_spell_interruption(situation, save=None, d6_roll=None):
 @arg('surprised_on', doc='the second party is normally surprised on 1 to this')
 def osr_surprise_chance(surprises_on, surprised_on):
     """Probability (0 to 1) that the first party surprises the second."""
-    return _udfs['osr'].osr_surprise_chance(surprises_on, surprised_on)
+    return _udfs['osr_surprise'].osr_surprise_chance(surprises_on, surprised_on)
 
 
 @func
@@ -983,7 +983,7 @@ def osr_surprise_chance(surprises_on, surprised_on):
 @arg('roll_for_a', doc='the d6 rolled for A')
 def osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a):
     """Who is surprised, and what it means."""
-    return _udfs['osr'].osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a)
+    return _udfs['osr_surprise'].osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a)
 
 
 @func
@@ -991,7 +991,7 @@ def osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a):
 @arg('surprised_on', doc='the second party is normally surprised on 1 to this (normally 2)')
 def surprise_range(surprises_on, surprised_on):
     """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""
-    return _udfs['osr'].surprise_range(surprises_on, surprised_on)
+    return _udfs['osr_surprise'].surprise_range(surprises_on, surprised_on)
 
 
 @func
@@ -10394,11 +10394,11 @@ _SOURCES = {
         'Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text and nothing raises into a cell. The shared d20 UDFs (d20_need,\n"
         'd20_result, d20_hit_chance with ruleset "bfrpg") cover the attack roll itself; these add the\n'
-        'critical confirmation, damage, odds and the other calculators. Every function is prefixed ``bfrpg_``.\n'
-        "The attack roll, its damage and its odds are the generic d20 engine's (``pycalc.resolution``,\n"
-        '``pycalc.resolution_odds``), reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the\n'
-        "calculators reach it; the other calculators are bfrpg's own subsystems, a module each\n"
-        '(``pycalc.rulesets.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``, ``bfrpg_joust``,\n'
+        "situation's result, damage and odds. Every function is prefixed ``bfrpg_``. The attack roll, its\n"
+        "damage and its odds are the generic d20 engine's (``pycalc.resolution``, ``pycalc.resolution_odds``),\n"
+        'reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the calculators reach it. The other\n'
+        "calculators' functions are in a module each, named like the subsystem they call\n"
+        '(``pycalc.udfs.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``, ``bfrpg_joust``,\n'
         '``bfrpg_parry``, ``bfrpg_firing``, ``bfrpg_surprise``).\n'
         '"""\n'
         '\n'
@@ -10412,17 +10412,7 @@ _SOURCES = {
         'from pycalc import d20, d20_engines\n'
         'from pycalc import dice as dice_module\n'
         'from pycalc import resolution as generic\n'
-        'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import bfrpg as engine\n'
-        'from pycalc.rulesets import (\n'
-        '    bfrpg_critical,\n'
-        '    bfrpg_firing,\n'
-        '    bfrpg_helpless,\n'
-        '    bfrpg_joust,\n'
-        '    bfrpg_parry,\n'
-        '    bfrpg_surprise,\n'
-        '    bfrpg_two_weapon,\n'
-        ')\n'
         'from pycalc.rulesets import bfrpg_odds as odds_engine\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
@@ -10432,7 +10422,6 @@ _SOURCES = {
         '    as_choice,\n'
         '    as_dice,\n'
         '    as_int,\n'
-        '    as_text,\n'
         '    cell_safe,\n'
         '    optional_int,\n'
         ')\n'
@@ -10442,24 +10431,10 @@ _SOURCES = {
         '__all__ = [\n'
         '    "bfrpg_attack_damage",\n'
         '    "bfrpg_attack_result",\n'
-        '    "bfrpg_block_result",\n'
-        '    "bfrpg_confirm_min",\n'
-        '    "bfrpg_confirms",\n'
-        '    "bfrpg_crit_chance",\n'
-        '    "bfrpg_crit_possible",\n'
-        '    "bfrpg_critical_damage",\n'
         '    "bfrpg_damage_chance_at_least",\n'
         '    "bfrpg_expected_damage",\n'
-        '    "bfrpg_firing_outcome",\n'
-        '    "bfrpg_helpless_damage",\n'
         '    "bfrpg_hit_chance",\n'
-        '    "bfrpg_is_surprised",\n'
-        '    "bfrpg_joust_result",\n'
-        '    "bfrpg_joust_save_penalty",\n'
         '    "bfrpg_kill_chance",\n'
-        '    "bfrpg_parry_bonus",\n'
-        '    "bfrpg_surprise_max",\n'
-        '    "bfrpg_two_weapon_hit",\n'
         ']\n'
         '\n'
         '\n'
@@ -10495,35 +10470,7 @@ _SOURCES = {
         '    ("helpless", "TRUE for a melee attack on a helpless target (optional)"),\n'
         ')\n'
         '\n'
-        '# --------------------------------------------------------------------------- critical hits\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, ("mods", "other modifiers to the roll (optional, 0)"))\n'
-        '@cell_safe\n'
-        'def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
-        '    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""\n'
-        '    return engine.critical_possible(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:\n'
-        '    """Lowest confirmation d20 that turns a threat into a critical."""\n'
-        '    return engine.confirm_min(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(("follow_roll", "the confirmation d20"), BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
-        '    """TRUE when this confirmation roll makes a natural 20 a critical hit."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    hit = d20_attack(bonus, target, mods)\n'
-        '    roll = as_int(follow_roll, "FOLLOW ROLL")\n'
-        '    generic.check_roll(rules, roll, "FOLLOW ROLL", generic.follow_faces(rules))\n'
-        '    return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)\n'
+        '# --------------------------------------------------------------------------- attack\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -10547,36 +10494,6 @@ _SOURCES = {
         'def bfrpg_hit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
         '    """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""\n'
         '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).hit)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
-        '    """Probability (0 to 1) of a confirmed critical hit."""\n'
-        '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).critical)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(\n'
-        '    ("dice", "weapon damage, e.g. 1d8+2"),\n'
-        '    ("damage_roll", "the sum shown on the dice, without the +modifier"),\n'
-        '    EXTRA_ROLL,\n'
-        '    ("multiplier", "2 for a charge or set weapon (optional, 1)"),\n'
-        ')\n'
-        '@cell_safe\n'
-        'def bfrpg_critical_damage(\n'
-        '    dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1\n'
-        ') -> int | str:\n'
-        '    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    parsed = as_dice(dice, engine.damage_dice)\n'
-        '    double = as_int(multiplier, "MULTIPLIER", 1)\n'
-        '    if double < 1:\n'
-        '        raise RuleError("#DOUBLE? 1 or more")\n'
-        '    roll = as_int(damage_roll, "DAMAGE ROLL")\n'
-        '    extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")\n'
-        '    return engine.result_damage(rules, bfrpg_critical.doubled(parsed, double), d20.CRITICAL, roll, extra)\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -10614,155 +10531,6 @@ _SOURCES = {
         '        choices=choices,\n'
         '    )\n'
         '    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless, "HELPLESS"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- maneuvers\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hand", doc="a Two-weapon combat row: primary_hand, off_hand, off_hand_only... (id or label)")\n'
-        '@xw.arg("dex_bonus", doc="the wielder\'s Dexterity bonus")\n'
-        '@cell_safe\n'
-        'def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:\n'
-        '    """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))\n'
-        '    return bfrpg_two_weapon.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("dice", doc="the usual melee damage, e.g. 1d8+1")\n'
-        '@xw.arg("backstab", doc="TRUE for backstab damage (optional)")\n'
-        '@cell_safe\n'
-        'def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:\n'
-        '    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""\n'
-        '    entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"\n'
-        '    return bfrpg_helpless.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
-        '@cell_safe\n'
-        'def bfrpg_joust_save_penalty(damage: Any) -> int:\n'
-        '    """Save penalty against being unhorsed: -1 per full 5 points of damage."""\n'
-        '    return bfrpg_joust.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
-        '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
-        '@xw.arg("str_bonus", doc="Strength bonus")\n'
-        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
-        '@cell_safe\n'
-        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
-        '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
-        '    out = bfrpg_joust.joust_outputs(\n'
-        '        bfrpg_rules(),\n'
-        '        as_int(damage, "DAMAGE", 0),\n'
-        '        as_int(save_target, "SAVE"),\n'
-        '        as_int(str_bonus, "STR", 0),\n'
-        '        optional_int(roll, "ROLL"),\n'
-        '    )\n'
-        '    return str(out["JOUST_RESULT"])\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("stance", doc="Partial defense or Total (full) defense")\n'
-        '@xw.arg("parry_with", doc="Parry with a weapon / with a shield")\n'
-        '@xw.arg("attack_bonus", doc="attack bonus, specialization included")\n'
-        '@xw.arg("str_bonus", doc="Strength bonus (only with ruling parry_includes_str = with_str)")\n'
-        '@xw.arg("parry_number", doc="1 for the first parry this round, 2 for the second...")\n'
-        '@xw.arg("character_class", doc="Fighter, Cleric or Other")\n'
-        '@xw.arg("level", doc="the parrying character\'s level")\n'
-        '@xw.arg("ranged", doc="TRUE when parrying a ranged attack")\n'
-        '@cell_safe\n'
-        'def bfrpg_parry_bonus(\n'
-        '    stance: Any,\n'
-        '    parry_with: Any,\n'
-        '    attack_bonus: Any,\n'
-        '    str_bonus: Any = 0,\n'
-        '    parry_number: Any = 1,\n'
-        '    character_class: Any = "Other",\n'
-        '    level: Any = 1,\n'
-        '    ranged: Any = False,\n'
-        ') -> int:\n'
-        '    """What is added to the parry d20; the parry must surpass the attack roll."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    inputs = bfrpg_parry.ParryInputs(\n'
-        '        stance=as_choice(rules, "defense_stance", stance),\n'
-        '        parry_with=as_choice(rules, "parry_with", parry_with),\n'
-        '        attack_bonus=as_int(attack_bonus, "AB", 0),\n'
-        '        str_bonus=as_int(str_bonus, "STR", 0),\n'
-        '        parry_number=as_int(parry_number, "PARRY NUMBER", 1),\n'
-        '        character_class=as_text(character_class, "CLASS", bfrpg_parry.OTHER_CLASS),\n'
-        '        level=as_int(level, "LEVEL", 1),\n'
-        '        ranged=as_bool(ranged, "RANGED"),\n'
-        '    )\n'
-        '    return bfrpg_parry.parry_bonus(rules, inputs)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("block_total", doc="the block roll with its bonuses")\n'
-        '@xw.arg("damage", doc="the attacker\'s damage")\n'
-        '@cell_safe\n'
-        'def bfrpg_block_result(block_total: Any, damage: Any) -> str:\n'
-        '    """Absorbed or Full damage (ruling block_tie decides a tie)."""\n'
-        '    block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")\n'
-        '    tie = bfrpg_rules().ruling("block_tie") == "absorbed"\n'
-        '    return bfrpg_parry.BLOCK_ABSORBED if block > hit or (block == hit and tie) else bfrpg_parry.BLOCK_FULL\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("shot", doc="a Firing into melee row (label or id)")\n'
-        '@xw.arg("bonus", doc="attack bonus with DEX")\n'
-        '@xw.arg("target", doc="target\'s AC")\n'
-        '@xw.arg("mods", doc="other modifiers")\n'
-        '@xw.arg("roll", doc="the d20")\n'
-        '@cell_safe\n'
-        'def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:\n'
-        '    """Hit, Miss, or a near miss that hits the target\'s melee opponent."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    out = bfrpg_firing.firing_outputs(\n'
-        '        rules,\n'
-        '        as_choice(rules, "firing_into_melee", shot),\n'
-        '        as_int(bonus, "BONUS", 0),\n'
-        '        as_int(target, "TARGET"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '        as_int(roll, "ROLL"),\n'
-        '    )\n'
-        '    return str(out["FIRE_OUTCOME"])\n'
-        '\n'
-        '\n'
-        'SURPRISE = (\n'
-        '    ("situation", "Normal or Facing a well-hidden ambush"),\n'
-        '    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),\n'
-        ')\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(*SURPRISE)\n'
-        '@cell_safe\n'
-        'def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:\n'
-        '    """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    rows = rules.table("surprise_adjustments").rows\n'
-        '    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]\n'
-        '    return bfrpg_surprise.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(("roll", "the surprise d6"), *SURPRISE)\n'
-        '@cell_safe\n'
-        'def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:\n'
-        '    """TRUE when this d6 roll means the side is surprised."""\n'
-        '    top = bfrpg_surprise_max(situation, *adjustments)\n'
-        '    if isinstance(top, str):\n'
-        '        return top\n'
-        '    die = int(bfrpg_rules().constant("surprise_roll", "surprise_die_faces"))\n'
-        '    value = as_int(roll, "ROLL")\n'
-        '    if not 1 <= value <= die:\n'
-        '        raise RuleError(f"#ROLL? 1 to {die}")\n'
-        '    return value <= top\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- odds before the roll\n'
@@ -10878,6 +10646,398 @@ _SOURCES = {
         '        bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked\n'
         '    )\n'
         '    return d20_odds.kill_chance(ODDS, hit, hp, attacks)\n'
+    ),
+    'pycalc.udfs.bfrpg_critical': (
+        '"""Basic Fantasy critical hits (threat, confirmation, critical damage) as worksheet functions (xlwings),\n'
+        'over ``pycalc.rulesets.bfrpg_critical``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import d20\n'
+        'from pycalc import resolution as generic\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import bfrpg as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_critical,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import BONUS, EXTRA_ROLL, MODS, TARGET, bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    arg_docs,\n'
+        '    as_dice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        ')\n'
+        'from pycalc.udfs.d20_attack import d20_attack\n'
+        '\n'
+        '__all__ = [\n'
+        '    "bfrpg_confirm_min",\n'
+        '    "bfrpg_confirms",\n'
+        '    "bfrpg_crit_chance",\n'
+        '    "bfrpg_crit_possible",\n'
+        '    "bfrpg_critical_damage",\n'
+        ']\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, ("mods", "other modifiers to the roll (optional, 0)"))\n'
+        '@cell_safe\n'
+        'def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
+        '    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""\n'
+        '    return engine.critical_possible(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:\n'
+        '    """Lowest confirmation d20 that turns a threat into a critical."""\n'
+        '    return engine.confirm_min(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(("follow_roll", "the confirmation d20"), BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
+        '    """TRUE when this confirmation roll makes a natural 20 a critical hit."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    hit = d20_attack(bonus, target, mods)\n'
+        '    roll = as_int(follow_roll, "FOLLOW ROLL")\n'
+        '    generic.check_roll(rules, roll, "FOLLOW ROLL", generic.follow_faces(rules))\n'
+        '    return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
+        '    """Probability (0 to 1) of a confirmed critical hit."""\n'
+        '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).critical)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(\n'
+        '    ("dice", "weapon damage, e.g. 1d8+2"),\n'
+        '    ("damage_roll", "the sum shown on the dice, without the +modifier"),\n'
+        '    EXTRA_ROLL,\n'
+        '    ("multiplier", "2 for a charge or set weapon (optional, 1)"),\n'
+        ')\n'
+        '@cell_safe\n'
+        'def bfrpg_critical_damage(\n'
+        '    dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1\n'
+        ') -> int | str:\n'
+        '    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    parsed = as_dice(dice, engine.damage_dice)\n'
+        '    double = as_int(multiplier, "MULTIPLIER", 1)\n'
+        '    if double < 1:\n'
+        '        raise RuleError("#DOUBLE? 1 or more")\n'
+        '    roll = as_int(damage_roll, "DAMAGE ROLL")\n'
+        '    extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")\n'
+        '    return engine.result_damage(rules, bfrpg_critical.doubled(parsed, double), d20.CRITICAL, roll, extra)\n'
+    ),
+    'pycalc.udfs.bfrpg_firing': (
+        '"""Basic Fantasy firing into melee as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_firing``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_firing,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_firing_outcome"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("shot", doc="a Firing into melee row (label or id)")\n'
+        '@xw.arg("bonus", doc="attack bonus with DEX")\n'
+        '@xw.arg("target", doc="target\'s AC")\n'
+        '@xw.arg("mods", doc="other modifiers")\n'
+        '@xw.arg("roll", doc="the d20")\n'
+        '@cell_safe\n'
+        'def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:\n'
+        '    """Hit, Miss, or a near miss that hits the target\'s melee opponent."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    out = bfrpg_firing.firing_outputs(\n'
+        '        rules,\n'
+        '        as_choice(rules, "firing_into_melee", shot),\n'
+        '        as_int(bonus, "BONUS", 0),\n'
+        '        as_int(target, "TARGET"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '        as_int(roll, "ROLL"),\n'
+        '    )\n'
+        '    return str(out["FIRE_OUTCOME"])\n'
+    ),
+    'pycalc.udfs.bfrpg_helpless': (
+        '"""Basic Fantasy attacks on a helpless target as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_helpless``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import bfrpg as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_helpless,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_bool,\n'
+        '    as_dice,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_helpless_damage"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("dice", doc="the usual melee damage, e.g. 1d8+1")\n'
+        '@xw.arg("backstab", doc="TRUE for backstab damage (optional)")\n'
+        '@cell_safe\n'
+        'def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:\n'
+        '    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""\n'
+        '    entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"\n'
+        '    return bfrpg_helpless.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)\n'
+    ),
+    'pycalc.udfs.bfrpg_joust': (
+        '"""Basic Fantasy jousting as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_joust``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_joust,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_joust_result", "bfrpg_joust_save_penalty"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
+        '@cell_safe\n'
+        'def bfrpg_joust_save_penalty(damage: Any) -> int:\n'
+        '    """Save penalty against being unhorsed: -1 per full 5 points of damage."""\n'
+        '    return bfrpg_joust.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
+        '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
+        '@xw.arg("str_bonus", doc="Strength bonus")\n'
+        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
+        '@cell_safe\n'
+        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
+        '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
+        '    out = bfrpg_joust.joust_outputs(\n'
+        '        bfrpg_rules(),\n'
+        '        as_int(damage, "DAMAGE", 0),\n'
+        '        as_int(save_target, "SAVE"),\n'
+        '        as_int(str_bonus, "STR", 0),\n'
+        '        optional_int(roll, "ROLL"),\n'
+        '    )\n'
+        '    return str(out["JOUST_RESULT"])\n'
+    ),
+    'pycalc.udfs.bfrpg_parry': (
+        '"""Basic Fantasy parrying and shield blocks as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_parry``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_parry,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_bool,\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_block_result", "bfrpg_parry_bonus"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("stance", doc="Partial defense or Total (full) defense")\n'
+        '@xw.arg("parry_with", doc="Parry with a weapon / with a shield")\n'
+        '@xw.arg("attack_bonus", doc="attack bonus, specialization included")\n'
+        '@xw.arg("str_bonus", doc="Strength bonus (only with ruling parry_includes_str = with_str)")\n'
+        '@xw.arg("parry_number", doc="1 for the first parry this round, 2 for the second...")\n'
+        '@xw.arg("character_class", doc="Fighter, Cleric or Other")\n'
+        '@xw.arg("level", doc="the parrying character\'s level")\n'
+        '@xw.arg("ranged", doc="TRUE when parrying a ranged attack")\n'
+        '@cell_safe\n'
+        'def bfrpg_parry_bonus(\n'
+        '    stance: Any,\n'
+        '    parry_with: Any,\n'
+        '    attack_bonus: Any,\n'
+        '    str_bonus: Any = 0,\n'
+        '    parry_number: Any = 1,\n'
+        '    character_class: Any = "Other",\n'
+        '    level: Any = 1,\n'
+        '    ranged: Any = False,\n'
+        ') -> int:\n'
+        '    """What is added to the parry d20; the parry must surpass the attack roll."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    inputs = bfrpg_parry.ParryInputs(\n'
+        '        stance=as_choice(rules, "defense_stance", stance),\n'
+        '        parry_with=as_choice(rules, "parry_with", parry_with),\n'
+        '        attack_bonus=as_int(attack_bonus, "AB", 0),\n'
+        '        str_bonus=as_int(str_bonus, "STR", 0),\n'
+        '        parry_number=as_int(parry_number, "PARRY NUMBER", 1),\n'
+        '        character_class=as_text(character_class, "CLASS", bfrpg_parry.OTHER_CLASS),\n'
+        '        level=as_int(level, "LEVEL", 1),\n'
+        '        ranged=as_bool(ranged, "RANGED"),\n'
+        '    )\n'
+        '    return bfrpg_parry.parry_bonus(rules, inputs)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("block_total", doc="the block roll with its bonuses")\n'
+        '@xw.arg("damage", doc="the attacker\'s damage")\n'
+        '@cell_safe\n'
+        'def bfrpg_block_result(block_total: Any, damage: Any) -> str:\n'
+        '    """Absorbed or Full damage (ruling block_tie decides a tie)."""\n'
+        '    block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")\n'
+        '    tie = bfrpg_rules().ruling("block_tie") == "absorbed"\n'
+        '    return bfrpg_parry.BLOCK_ABSORBED if block > hit or (block == hit and tie) else bfrpg_parry.BLOCK_FULL\n'
+    ),
+    'pycalc.udfs.bfrpg_surprise': (
+        '"""Basic Fantasy surprise as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_surprise``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_surprise,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    arg_docs,\n'
+        '    as_bool,\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_is_surprised", "bfrpg_surprise_max"]\n'
+        '\n'
+        '\n'
+        'SURPRISE = (\n'
+        '    ("situation", "Normal or Facing a well-hidden ambush"),\n'
+        '    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),\n'
+        ')\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(*SURPRISE)\n'
+        '@cell_safe\n'
+        'def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:\n'
+        '    """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    rows = rules.table("surprise_adjustments").rows\n'
+        '    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]\n'
+        '    return bfrpg_surprise.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(("roll", "the surprise d6"), *SURPRISE)\n'
+        '@cell_safe\n'
+        'def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:\n'
+        '    """TRUE when this d6 roll means the side is surprised."""\n'
+        '    top = bfrpg_surprise_max(situation, *adjustments)\n'
+        '    if isinstance(top, str):\n'
+        '        return top\n'
+        '    die = int(bfrpg_rules().constant("surprise_roll", "surprise_die_faces"))\n'
+        '    value = as_int(roll, "ROLL")\n'
+        '    if not 1 <= value <= die:\n'
+        '        raise RuleError(f"#ROLL? 1 to {die}")\n'
+        '    return value <= top\n'
+    ),
+    'pycalc.udfs.bfrpg_two_weapon': (
+        '"""Basic Fantasy two-weapon fighting as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_two_weapon``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_two_weapon,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_two_weapon_hit"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("hand", doc="a Two-weapon combat row: primary_hand, off_hand, off_hand_only... (id or label)")\n'
+        '@xw.arg("dex_bonus", doc="the wielder\'s Dexterity bonus")\n'
+        '@cell_safe\n'
+        'def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:\n'
+        '    """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))\n'
+        '    return bfrpg_two_weapon.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))\n'
     ),
     'pycalc.udfs.cells': (
         '"""Reading cell values for the UDFs: one coercion of numbers, fractions, text, TRUE/FALSE and a\n'
@@ -11068,7 +11228,8 @@ _SOURCES = {
         '\n'
         "An attack's need, result, hit chance, damage and odds come from ``cnc`` and ``cnc_odds``, which run\n"
         'on the generic d20 engine (``pycalc.resolution``, ``pycalc.resolution_odds``) with the AC taken as\n'
-        'typed (``cnc.as_generic``).\n'
+        "typed (``cnc.as_generic``). The subsystems' functions are in modules of their own: ``cnc_falling``,\n"
+        '``cnc_special_ac``, ``cnc_moves``, ``cnc_subdual``.\n'
         '\n'
         'Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text; nothing raises into a cell. Every function reads ``tables/cnc``\n"
@@ -11077,18 +11238,16 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from fractions import Fraction\n'
         'from typing import Any\n'
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc import d20, limits\n'
+        'from pycalc import d20\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.rulesets import cnc, cnc_falling, cnc_odds, cnc_special_ac, cnc_subdual\n'
-        'from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name\n'
+        'from pycalc.rulesets import cnc, cnc_odds\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
-        'from pycalc.udfs.cells import arg_docs, as_bool, as_fraction, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cells import arg_docs, as_int, as_text, cell_safe\n'
         'from pycalc.udfs.d20_attack import ac_attack\n'
         '\n'
         '__all__ = [\n'
@@ -11096,22 +11255,12 @@ _SOURCES = {
         '    "cnc_attack_effect",\n'
         '    "cnc_attack_need",\n'
         '    "cnc_attack_result",\n'
-        '    "cnc_charge_window",\n'
         '    "cnc_damage_chance_at_least",\n'
-        '    "cnc_disarm_ac",\n'
         '    "cnc_expected_damage",\n'
-        '    "cnc_falling_dex_check",\n'
-        '    "cnc_grapple_ac",\n'
-        '    "cnc_grapple_allowed",\n'
-        '    "cnc_grid_squares",\n'
         '    "cnc_hit_chance",\n'
         '    "cnc_kill_chance",\n'
-        '    "cnc_movement",\n'
         '    "cnc_range_band",\n'
         '    "cnc_range_modifier",\n'
-        '    "cnc_subdual_normal",\n'
-        '    "cnc_touch_ac",\n'
-        '    "falling_damage",\n'
         '    "hp_state",\n'
         ']\n'
         '\n'
@@ -11132,7 +11281,6 @@ _SOURCES = {
         'MODS = ("mods", "sum of modifiers to the roll (optional, 0)")\n'
         'DAMAGE_BONUS = ("damage_bonus", "damage bonus from the situation, e.g. charge (optional, 0)")\n'
         'KIND = ("kind", "attack kind from attack_types (optional, melee)")\n'
-        'FEET = ("feet", "height fallen in feet")\n'
         'ODDS = d20_odds.RulesetOdds(cnc.RULESET_ID, cnc_odds)\n'
         '\n'
         '# --------------------------------------------------------------------------- attack\n'
@@ -11193,7 +11341,128 @@ _SOURCES = {
         '    return cnc.attack_effect(rules(), hit_or_miss(result), as_text(kind, "KIND", "melee"))\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- falling, hit points\n'
+        '# --------------------------------------------------------------------------- hit points\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("ruleset", doc="cnc")\n'
+        '@xw.arg("hp", doc="current hit points")\n'
+        '@cell_safe\n'
+        'def hp_state(ruleset: Any, hp: Any) -> str:\n'
+        '    """The state at that many hit points: able to act, passed out, ... dead."""\n'
+        '    name = as_text(ruleset, "RULESET").lower()\n'
+        '    if name != cnc.RULESET_ID:\n'
+        '        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")\n'
+        '    return cnc.hp_state(rules(), as_int(hp, "HP"))\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- range\n'
+        '\n'
+        '\n'
+        'RANGE_DOCS = arg_docs(\n'
+        '    ("increment", "the weapon\'s range increment in feet"), ("distance", "distance to the target in feet")\n'
+        ')\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@RANGE_DOCS\n'
+        '@cell_safe\n'
+        'def cnc_range_band(increment: Any, distance: Any) -> str:\n'
+        '    """close, medium, long or out of range."""\n'
+        '    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@RANGE_DOCS\n'
+        '@cell_safe\n'
+        'def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n'
+        '    """To-hit modifier for the range (0, -2, -6); empty out of range."""\n'
+        '    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- odds before the dice are rolled\n'
+        '\n'
+        '\n'
+        'def odds_attack(\n'
+        '    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n'
+        ') -> cnc_odds.OddsAttack:\n'
+        '    return cnc_odds.OddsAttack(\n'
+        '        ac_attack(bonus, ac, mods),\n'
+        '        dice,\n'
+        '        as_int(damage_bonus, "BONUS", 0),\n'
+        '        as_text(kind, "KIND", "melee"),\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
+        'ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)\n'
+        '@cell_safe\n'
+        'def cnc_expected_damage(\n'
+        '    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n'
+        ') -> float:\n'
+        '    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""\n'
+        '    return d20_odds.expected_damage(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), attacks)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)\n'
+        '@cell_safe\n'
+        'def cnc_damage_chance_at_least(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    amount: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
+        '    """Probability (0 to 1) that the attacks together do at least this much damage."""\n'
+        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
+        '    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)\n'
+        '@cell_safe\n'
+        'def cnc_kill_chance(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    hp: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
+        '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
+        '    return d20_odds.kill_chance(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), hp, attacks)\n'
+    ),
+    'pycalc.udfs.cnc_falling': (
+        '"""Castles & Crusades falling damage as worksheet functions (xlwings), over ``pycalc.rulesets.cnc_falling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import limits\n'
+        'from pycalc.rulesets import cnc_falling\n'
+        'from pycalc.udfs.cells import arg_docs, as_int, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_falling_dex_check", "falling_damage"]\n'
+        '\n'
+        '\n'
+        'FEET = ("feet", "height fallen in feet")\n'
         '\n'
         '\n'
         'def as_feet(value: Any) -> int:\n'
@@ -11214,21 +11483,76 @@ _SOURCES = {
         'def cnc_falling_dex_check(feet: Any) -> bool:\n'
         '    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""\n'
         '    return cnc_falling.falling(rules(), as_feet(feet)).dex_check\n'
+    ),
+    'pycalc.udfs.cnc_moves': (
+        '"""Castles & Crusades movement (feet a round, grid squares, the charge window) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.cnc_movement`` (this module is not named after it: its UDF ``cnc_movement`` is).\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name\n'
+        'from pycalc.udfs.cells import as_fraction, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_charge_window", "cnc_grid_squares", "cnc_movement"]\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("ruleset", doc="cnc")\n'
-        '@xw.arg("hp", doc="current hit points")\n'
+        '@xw.arg("rate", doc="movement rate in feet")\n'
+        '@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")\n'
+        '@xw.arg("reduction", doc="Castle Keeper\'s reduction as a fraction, 0.5 = half (optional, 0)")\n'
         '@cell_safe\n'
-        'def hp_state(ruleset: Any, hp: Any) -> str:\n'
-        '    """The state at that many hit points: able to act, passed out, ... dead."""\n'
-        '    name = as_text(ruleset, "RULESET").lower()\n'
-        '    if name != cnc.RULESET_ID:\n'
-        '        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")\n'
-        '    return cnc.hp_state(rules(), as_int(hp, "HP"))\n'
+        'def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n'
+        '    """Feet moved in a round with that action, after the reduction, fractions dropped."""\n'
+        '    ruleset = rules()\n'
+        '    now = movement.reduced_rate(\n'
+        '        ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))\n'
+        '    )\n'
+        '    return movement.action_move(ruleset, now, as_text(action, "ACTION", "walk"))\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- special ACs\n'
+        '@xw.func\n'
+        '@xw.arg("rate", doc="movement rate in feet")\n'
+        '@cell_safe\n'
+        'def cnc_grid_squares(rate: Any) -> int:\n'
+        '    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""\n'
+        '    return movement.grid_squares(rules(), as_int(rate, "RATE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("rate", doc="the charger\'s movement rate in feet")\n'
+        '@xw.arg("distance", doc="distance to the target in feet")\n'
+        '@cell_safe\n'
+        'def cnc_charge_window(rate: Any, distance: Any) -> str:\n'
+        '    """Yes when the target is between the movement rate and the jogging rate away, else why not."""\n'
+        '    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))\n'
+    ),
+    'pycalc.udfs.cnc_special_ac': (
+        '"""Castles & Crusades special armor classes (disarm, grapple and overbear, touch) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.cnc_special_ac``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import cnc_special_ac\n'
+        'from pycalc.udfs.cells import as_bool, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_disarm_ac", "cnc_grapple_ac", "cnc_grapple_allowed", "cnc_touch_ac"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -11297,64 +11621,24 @@ _SOURCES = {
         '        as_int(armor, "ARMOR", 0),\n'
         '        as_int(shield, "SHIELD", 0),\n'
         '    )\n'
+    ),
+    'pycalc.udfs.cnc_subdual': (
+        '"""Castles & Crusades subdual damage as a worksheet function (xlwings), over ``pycalc.rulesets.cnc_subdual``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- movement, charge, range\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="movement rate in feet")\n'
-        '@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")\n'
-        '@xw.arg("reduction", doc="Castle Keeper\'s reduction as a fraction, 0.5 = half (optional, 0)")\n'
-        '@cell_safe\n'
-        'def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n'
-        '    """Feet moved in a round with that action, after the reduction, fractions dropped."""\n'
-        '    ruleset = rules()\n'
-        '    now = movement.reduced_rate(\n'
-        '        ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))\n'
-        '    )\n'
-        '    return movement.action_move(ruleset, now, as_text(action, "ACTION", "walk"))\n'
+        'import xlwings as xw\n'
         '\n'
+        'from pycalc.rulesets import cnc_subdual\n'
+        'from pycalc.udfs.cells import as_int, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="movement rate in feet")\n'
-        '@cell_safe\n'
-        'def cnc_grid_squares(rate: Any) -> int:\n'
-        '    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""\n'
-        '    return movement.grid_squares(rules(), as_int(rate, "RATE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="the charger\'s movement rate in feet")\n'
-        '@xw.arg("distance", doc="distance to the target in feet")\n'
-        '@cell_safe\n'
-        'def cnc_charge_window(rate: Any, distance: Any) -> str:\n'
-        '    """Yes when the target is between the movement rate and the jogging rate away, else why not."""\n'
-        '    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        'RANGE_DOCS = arg_docs(\n'
-        '    ("increment", "the weapon\'s range increment in feet"), ("distance", "distance to the target in feet")\n'
-        ')\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@RANGE_DOCS\n'
-        '@cell_safe\n'
-        'def cnc_range_band(increment: Any, distance: Any) -> str:\n'
-        '    """close, medium, long or out of range."""\n'
-        '    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@RANGE_DOCS\n'
-        '@cell_safe\n'
-        'def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n'
-        '    """To-hit modifier for the range (0, -2, -6); empty out of range."""\n'
-        '    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- subdual\n'
+        '__all__ = ["cnc_subdual_normal"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -11363,69 +11647,6 @@ _SOURCES = {
         'def cnc_subdual_normal(damage: Any) -> int:\n'
         '    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""\n'
         '    return cnc_subdual.subdual_normal(rules(), as_int(damage, "DAMAGE"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- odds before the dice are rolled\n'
-        '\n'
-        '\n'
-        'def odds_attack(\n'
-        '    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n'
-        ') -> cnc_odds.OddsAttack:\n'
-        '    return cnc_odds.OddsAttack(\n'
-        '        ac_attack(bonus, ac, mods),\n'
-        '        dice,\n'
-        '        as_int(damage_bonus, "BONUS", 0),\n'
-        '        as_text(kind, "KIND", "melee"),\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
-        'ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)\n'
-        '@cell_safe\n'
-        'def cnc_expected_damage(\n'
-        '    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n'
-        ') -> float:\n'
-        '    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""\n'
-        '    return d20_odds.expected_damage(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), attacks)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)\n'
-        '@cell_safe\n'
-        'def cnc_damage_chance_at_least(\n'
-        '    bonus: Any,\n'
-        '    ac: Any,\n'
-        '    dice: Any,\n'
-        '    amount: Any,\n'
-        '    attacks: Any = 1,\n'
-        '    mods: Any = 0,\n'
-        '    damage_bonus: Any = 0,\n'
-        '    kind: Any = None,\n'
-        ') -> float:\n'
-        '    """Probability (0 to 1) that the attacks together do at least this much damage."""\n'
-        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
-        '    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)\n'
-        '@cell_safe\n'
-        'def cnc_kill_chance(\n'
-        '    bonus: Any,\n'
-        '    ac: Any,\n'
-        '    dice: Any,\n'
-        '    hp: Any,\n'
-        '    attacks: Any = 1,\n'
-        '    mods: Any = 0,\n'
-        '    damage_bonus: Any = 0,\n'
-        '    kind: Any = None,\n'
-        ') -> float:\n'
-        '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
-        '    return d20_odds.kill_chance(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), hp, attacks)\n'
     ),
     'pycalc.udfs.combat17': (
         '"""Excel user-defined functions (xlwings) for 17 Combat (ruleset combat17).\n'
@@ -11434,11 +11655,11 @@ _SOURCES = {
         "returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the\n"
         'odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and\n'
         '``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack\n'
-        "calculator; the charts' texts and the other calculators are the ruleset's own (the subsystem\n"
-        'modules ``pycalc.rulesets.combat17_critical``, ``combat17_fumble``, ``combat17_rate_of_fire``,\n'
-        '``combat17_scatter``, ``combat17_brawling``, ``combat17_subdual``). Every function is\n'
-        "prefixed ``combat17_`` so it cannot clash with another ruleset's functions once star-imported into\n"
-        '``pycalc.udfs``. The shared\n'
+        'calculator. The charts and the other calculators have their functions in a module each, named like\n'
+        'the subsystem they call (``pycalc.udfs.combat17_critical``, ``combat17_fumble``,\n'
+        '``combat17_brawling``, ``combat17_subdual``; ``combat17_missiles`` for rate of fire and scatter).\n'
+        "Every function is prefixed ``combat17_`` so it cannot clash with another ruleset's functions once\n"
+        'star-imported into ``pycalc.udfs``. The shared\n'
         '``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for\n'
         'combat17 (ruleset "combat17").\n'
         '"""\n'
@@ -11451,18 +11672,10 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.d20 import Attack, check_roll\n'
+        'from pycalc.d20 import Attack\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import combat17 as engine\n'
-        'from pycalc.rulesets import (\n'
-        '    combat17_brawling,\n'
-        '    combat17_critical,\n'
-        '    combat17_fumble,\n'
-        '    combat17_rate_of_fire,\n'
-        '    combat17_subdual,\n'
-        ')\n'
         'from pycalc.rulesets import combat17_odds as odds_engine\n'
-        'from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
         'from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int\n'
@@ -11473,24 +11686,12 @@ _SOURCES = {
         '    "combat17_attack_damage",\n'
         '    "combat17_attack_effect",\n'
         '    "combat17_attack_result",\n'
-        '    "combat17_brawl_damage",\n'
-        '    "combat17_brawl_need",\n'
         '    "combat17_chance",\n'
-        '    "combat17_condition",\n'
-        '    "combat17_condition_modifier",\n'
-        '    "combat17_crit_damage",\n'
-        '    "combat17_crit_line",\n'
         '    "combat17_damage",\n'
         '    "combat17_damage_chance_at_least",\n'
         '    "combat17_expected_damage",\n'
-        '    "combat17_fumble_outcome",\n'
         '    "combat17_hit_chance",\n'
         '    "combat17_kill_chance",\n'
-        '    "combat17_scatter",\n'
-        '    "combat17_scatter_feet",\n'
-        '    "combat17_shots",\n'
-        '    "combat17_subdual_damage",\n'
-        '    "combat17_subdual_state",\n'
         ']\n'
         '\n'
         '\n'
@@ -11661,7 +11862,7 @@ _SOURCES = {
         '    )\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- critical damage and charts\n'
+        '# --------------------------------------------------------------------------- damage\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -11677,186 +11878,6 @@ _SOURCES = {
         '        as_dice(dice, engine.parse_dice),\n'
         '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
         '    )\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
-        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
-        '@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:\n'
-        '    """What the critical chart gives for that follow-up roll (and condition roll)."""\n'
-        '    attack = Attack(0, 0, as_int(mods, "MODS", 0))\n'
-        '    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")\n'
-        '    total = engine.follow_total(rules(), attack, follow)\n'
-        '    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
-        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
-        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
-        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
-        '@cell_safe\n'
-        'def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:\n'
-        '    """Damage of a natural 20 by the critical chart."""\n'
-        '    outputs = combat17_critical.critical_damage_outputs(\n'
-        '        rules(),\n'
-        '        as_text(dice, "DICE"),\n'
-        '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
-        '        as_int(follow_roll, "FOLLOW ROLL"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '    )\n'
-        '    return outputs["CRIT_DAMAGE"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
-        '@cell_safe\n'
-        'def combat17_condition(roll: Any) -> str:\n'
-        '    """The condition chart line: e.g. \'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)\'."""\n'
-        '    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
-        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")\n'
-        '@cell_safe\n'
-        'def combat17_condition_modifier(roll: Any, what: Any) -> int:\n'
-        '    """The condition\'s modifier to the enemy\'s rolls or AC (0 where it has none)."""\n'
-        '    wanted = as_text(what, "WHAT").lower()\n'
-        '    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():\n'
-        '        if column == wanted:\n'
-        '            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)\n'
-        '    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())\n'
-        '    raise RuleError(f"#WHAT? use {columns}")\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the follow-up d20 after a natural 1")\n'
-        '@xw.arg("dex_bonus", doc="the attacker\'s DEX bonus (optional, 0)")\n'
-        '@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")\n'
-        '@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_fumble_outcome(\n'
-        '    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None\n'
-        ') -> str:\n'
-        '    """What the critical miss does once its DEX check is rolled."""\n'
-        '    return combat17_fumble.fumble_outputs(\n'
-        '        rules(),\n'
-        '        as_int(roll, "FOLLOW ROLL"),\n'
-        '        as_int(dex_bonus, "DEX BONUS", 0),\n'
-        '        optional_int(dex_roll, "DEX ROLL"),\n'
-        '        optional_int(rounds_roll, "ROUNDS ROLL"),\n'
-        '    )["FUMBLE_CONSEQUENCE"]\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- missiles\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")\n'
-        '@xw.arg("rounds", doc="rounds of shooting")\n'
-        '@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:\n'
-        '    """Shots fired in that many rounds."""\n'
-        '    return combat17_rate_of_fire.shots_fired(\n'
-        '        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")\n'
-        '    )["ROF_SHOTS"]\n'
-        '\n'
-        '\n'
-        'def scattered(roll: Any) -> dict[str, Any]:\n'
-        '    """Where a missed grenade-like missile lands for that scatter roll (the calculator\'s cells)."""\n'
-        '    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
-        '@cell_safe\n'
-        'def combat17_scatter(roll: Any) -> str:\n'
-        '    """Where a missed grenade-like missile lands (direction)."""\n'
-        '    return scattered(roll)["GRENADE_LANDS"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
-        '@xw.arg("axis", doc="toward (the thrower), right, or distance")\n'
-        '@cell_safe\n'
-        'def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:\n'
-        '    """Feet from the target: toward the thrower, to the right, or the distance."""\n'
-        '    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}\n'
-        '    wanted = as_text(axis, "AXIS", "distance").lower()\n'
-        '    if wanted not in names:\n'
-        '        raise RuleError("#AXIS? use toward, right or distance")\n'
-        '    return scattered(roll)[names[wanted]]\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- brawling and subdual\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("kind", doc="Punch or Kick")\n'
-        '@xw.arg("bonus", doc="attack bonus")\n'
-        '@xw.arg("target", doc="target\'s Armor Class")\n'
-        '@xw.arg("mods", doc="other modifiers (optional, 0)")\n'
-        '@cell_safe\n'
-        'def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:\n'
-        '    """Natural d20 needed to land a punch or kick."""\n'
-        '    return combat17_brawling.brawl_outputs(\n'
-        '        rules(),\n'
-        '        as_text(kind, "BRAWL"),\n'
-        '        as_int(bonus, "BONUS", 0),\n'
-        '        as_int(target, "AC"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '    )["BRAWL_NEED"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("kind", doc="Punch or Kick")\n'
-        '@xw.arg("damage_roll", doc="the die shown")\n'
-        '@xw.arg("strength", doc="STR modifier (optional, 0)")\n'
-        '@cell_safe\n'
-        'def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:\n'
-        '    """Punch or kick damage (STR per the table and the kick_damage ruling)."""\n'
-        '    return combat17_brawling.brawl_outputs(\n'
-        '        rules(),\n'
-        '        as_text(kind, "BRAWL"),\n'
-        '        0,\n'
-        '        0,\n'
-        '        0,\n'
-        '        as_int(strength, "STR", 0),\n'
-        '        as_int(damage_roll, "DAMAGE ROLL"),\n'
-        '    )["BRAWL_DAMAGE"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="normal damage rolled")\n'
-        '@cell_safe\n'
-        'def combat17_subdual_damage(damage: Any) -> int:\n'
-        '    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""\n'
-        '    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hp", doc="target\'s hit points now")\n'
-        '@xw.arg("damage", doc="normal damage rolled")\n'
-        '@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")\n'
-        '@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")\n'
-        '@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_subdual_state(\n'
-        '    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False\n'
-        ') -> str:\n'
-        '    """Conscious, Unconscious or Dead after the hit."""\n'
-        '    return combat17_subdual.subdual_outputs(\n'
-        '        rules(),\n'
-        '        as_int(hp, "HP"),\n'
-        '        as_int(damage, "DAMAGE", 0),\n'
-        '        as_bool(flat, "FLAT"),\n'
-        '        as_bool(earlier, "EARLIER"),\n'
-        '        as_bool(unconscious, "UNCONSCIOUS"),\n'
-        '    )["SUBDUAL_STATE"]\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- odds before the roll\n'
@@ -11939,6 +11960,287 @@ _SOURCES = {
         '    """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""\n'
         '    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)\n'
         '    return d20_odds.kill_chance(ODDS, odds, hp, attacks)\n'
+    ),
+    'pycalc.udfs.combat17_brawling': (
+        '"""17 Combat\'s brawling (punch and kick) as worksheet functions (xlwings), over ``pycalc.rulesets.combat17_brawling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_brawling,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_brawl_damage", "combat17_brawl_need"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("kind", doc="Punch or Kick")\n'
+        '@xw.arg("bonus", doc="attack bonus")\n'
+        '@xw.arg("target", doc="target\'s Armor Class")\n'
+        '@xw.arg("mods", doc="other modifiers (optional, 0)")\n'
+        '@cell_safe\n'
+        'def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:\n'
+        '    """Natural d20 needed to land a punch or kick."""\n'
+        '    return combat17_brawling.brawl_outputs(\n'
+        '        rules(),\n'
+        '        as_text(kind, "BRAWL"),\n'
+        '        as_int(bonus, "BONUS", 0),\n'
+        '        as_int(target, "AC"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '    )["BRAWL_NEED"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("kind", doc="Punch or Kick")\n'
+        '@xw.arg("damage_roll", doc="the die shown")\n'
+        '@xw.arg("strength", doc="STR modifier (optional, 0)")\n'
+        '@cell_safe\n'
+        'def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:\n'
+        '    """Punch or kick damage (STR per the table and the kick_damage ruling)."""\n'
+        '    return combat17_brawling.brawl_outputs(\n'
+        '        rules(),\n'
+        '        as_text(kind, "BRAWL"),\n'
+        '        0,\n'
+        '        0,\n'
+        '        0,\n'
+        '        as_int(strength, "STR", 0),\n'
+        '        as_int(damage_roll, "DAMAGE ROLL"),\n'
+        '    )["BRAWL_DAMAGE"]\n'
+    ),
+    'pycalc.udfs.combat17_critical': (
+        '"""17 Combat\'s critical chart and condition chart as worksheet functions (xlwings), over\n'
+        '``pycalc.rulesets.combat17_critical``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.d20 import Attack, check_roll\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import combat17 as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_critical,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_condition", "combat17_condition_modifier", "combat17_crit_damage", "combat17_crit_line"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
+        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
+        '@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:\n'
+        '    """What the critical chart gives for that follow-up roll (and condition roll)."""\n'
+        '    attack = Attack(0, 0, as_int(mods, "MODS", 0))\n'
+        '    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")\n'
+        '    total = engine.follow_total(rules(), attack, follow)\n'
+        '    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
+        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
+        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
+        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
+        '@cell_safe\n'
+        'def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:\n'
+        '    """Damage of a natural 20 by the critical chart."""\n'
+        '    outputs = combat17_critical.critical_damage_outputs(\n'
+        '        rules(),\n'
+        '        as_text(dice, "DICE"),\n'
+        '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
+        '        as_int(follow_roll, "FOLLOW ROLL"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '    )\n'
+        '    return outputs["CRIT_DAMAGE"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
+        '@cell_safe\n'
+        'def combat17_condition(roll: Any) -> str:\n'
+        '    """The condition chart line: e.g. \'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)\'."""\n'
+        '    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
+        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")\n'
+        '@cell_safe\n'
+        'def combat17_condition_modifier(roll: Any, what: Any) -> int:\n'
+        '    """The condition\'s modifier to the enemy\'s rolls or AC (0 where it has none)."""\n'
+        '    wanted = as_text(what, "WHAT").lower()\n'
+        '    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():\n'
+        '        if column == wanted:\n'
+        '            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)\n'
+        '    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())\n'
+        '    raise RuleError(f"#WHAT? use {columns}")\n'
+    ),
+    'pycalc.udfs.combat17_fumble': (
+        '"""17 Combat\'s fumble chart as a worksheet function (xlwings), over ``pycalc.rulesets.combat17_fumble``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_fumble,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_fumble_outcome"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the follow-up d20 after a natural 1")\n'
+        '@xw.arg("dex_bonus", doc="the attacker\'s DEX bonus (optional, 0)")\n'
+        '@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")\n'
+        '@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_fumble_outcome(\n'
+        '    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None\n'
+        ') -> str:\n'
+        '    """What the critical miss does once its DEX check is rolled."""\n'
+        '    return combat17_fumble.fumble_outputs(\n'
+        '        rules(),\n'
+        '        as_int(roll, "FOLLOW ROLL"),\n'
+        '        as_int(dex_bonus, "DEX BONUS", 0),\n'
+        '        optional_int(dex_roll, "DEX ROLL"),\n'
+        '        optional_int(rounds_roll, "ROUNDS ROLL"),\n'
+        '    )["FUMBLE_CONSEQUENCE"]\n'
+    ),
+    'pycalc.udfs.combat17_missiles': (
+        '"""17 Combat\'s missiles (shots in a number of rounds, scatter of a thrown weapon) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.combat17_rate_of_fire`` and ``combat17_scatter`` (whose name its UDF has).\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_rate_of_fire,\n'
+        ')\n'
+        'from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_scatter", "combat17_scatter_feet", "combat17_shots"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")\n'
+        '@xw.arg("rounds", doc="rounds of shooting")\n'
+        '@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:\n'
+        '    """Shots fired in that many rounds."""\n'
+        '    return combat17_rate_of_fire.shots_fired(\n'
+        '        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")\n'
+        '    )["ROF_SHOTS"]\n'
+        '\n'
+        '\n'
+        'def scattered(roll: Any) -> dict[str, Any]:\n'
+        '    """Where a missed grenade-like missile lands for that scatter roll (the calculator\'s cells)."""\n'
+        '    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
+        '@cell_safe\n'
+        'def combat17_scatter(roll: Any) -> str:\n'
+        '    """Where a missed grenade-like missile lands (direction)."""\n'
+        '    return scattered(roll)["GRENADE_LANDS"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
+        '@xw.arg("axis", doc="toward (the thrower), right, or distance")\n'
+        '@cell_safe\n'
+        'def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:\n'
+        '    """Feet from the target: toward the thrower, to the right, or the distance."""\n'
+        '    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}\n'
+        '    wanted = as_text(axis, "AXIS", "distance").lower()\n'
+        '    if wanted not in names:\n'
+        '        raise RuleError("#AXIS? use toward, right or distance")\n'
+        '    return scattered(roll)[names[wanted]]\n'
+    ),
+    'pycalc.udfs.combat17_subdual': (
+        '"""17 Combat\'s subdual damage as worksheet functions (xlwings), over ``pycalc.rulesets.combat17_subdual``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_subdual,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_bool, as_int, cell_safe\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_subdual_damage", "combat17_subdual_state"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="normal damage rolled")\n'
+        '@cell_safe\n'
+        'def combat17_subdual_damage(damage: Any) -> int:\n'
+        '    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""\n'
+        '    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("hp", doc="target\'s hit points now")\n'
+        '@xw.arg("damage", doc="normal damage rolled")\n'
+        '@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")\n'
+        '@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")\n'
+        '@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_subdual_state(\n'
+        '    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False\n'
+        ') -> str:\n'
+        '    """Conscious, Unconscious or Dead after the hit."""\n'
+        '    return combat17_subdual.subdual_outputs(\n'
+        '        rules(),\n'
+        '        as_int(hp, "HP"),\n'
+        '        as_int(damage, "DAMAGE", 0),\n'
+        '        as_bool(flat, "FLAT"),\n'
+        '        as_bool(earlier, "EARLIER"),\n'
+        '        as_bool(unconscious, "UNCONSCIOUS"),\n'
+        '    )["SUBDUAL_STATE"]\n'
     ),
     'pycalc.udfs.d20_attack': (
         '"""A d20 attack as the d20 rulesets\' UDFs read it from the cells: its numbers, its result, and the\n'
@@ -12088,11 +12390,11 @@ _SOURCES = {
         'Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text; nothing raises into a cell. The shared d20 UDFs (d20_need,\n"
         'd20_result, d20_hit_chance, fumble_effect...) serve the plain attack; these add the osr situation\n'
-        '(Advantage, magical weapons, natural-20 damage penalty) and the other calculators. Attacks are\n'
-        'resolved, damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,\n'
-        '``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``); the other calculators\n'
-        'by the subsystem modules (``osr_surprise``, ``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``,\n'
-        '``osr_saves``).\n'
+        '(Advantage, magical weapons, natural-20 damage penalty), its damage and odds. Attacks are resolved,\n'
+        'damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,\n'
+        "``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``). The other calculators'\n"
+        'functions are in a module each, named like the subsystem they call (``pycalc.udfs.osr_surprise``,\n'
+        '``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``, ``osr_saves``).\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
@@ -12108,12 +12410,7 @@ _SOURCES = {
         'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import (\n'
         '    osr,\n'
-        '    osr_grappling,\n'
-        '    osr_mass_combat,\n'
-        '    osr_normal_men,\n'
         '    osr_odds,\n'
-        '    osr_saves,\n'
-        '    osr_surprise,\n'
         ')\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
@@ -12125,32 +12422,19 @@ _SOURCES = {
         '    as_text,\n'
         '    cell_safe,\n'
         '    optional_int,\n'
-        '    optional_text,\n'
         ')\n'
         'from pycalc.udfs.d20_attack import as_mode, as_outcome, d20_attack\n'
         '\n'
         '__all__ = [\n'
-        '    "mass_survivors",\n'
         '    "osr_attack_effect",\n'
         '    "osr_attack_result",\n'
-        '    "osr_attacks_vs_normal_men",\n'
         '    "osr_chance",\n'
         '    "osr_damage",\n'
         '    "osr_damage_chance_at_least",\n'
         '    "osr_expected_damage",\n'
-        '    "osr_expected_kills",\n'
-        '    "osr_grapple_result",\n'
-        '    "osr_grapple_stun_rounds",\n'
         '    "osr_hit_chance",\n'
         '    "osr_kill_chance",\n'
-        '    "osr_level_gap_save_bonus",\n'
-        '    "osr_maneuver_save_modifier",\n'
-        '    "osr_mass_damage",\n'
         '    "osr_nat20_penalty",\n'
-        '    "osr_spell_interruption",\n'
-        '    "osr_surprise_chance",\n'
-        '    "osr_surprise_outcome",\n'
-        '    "surprise_range",\n'
         ']\n'
         'OSR = "osr"\n'
         '\n'
@@ -12388,54 +12672,76 @@ _SOURCES = {
         '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
         '    odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)\n'
         '    return d20_odds.kill_chance(ODDS, odds, hp, attacks)\n'
+    ),
+    'pycalc.udfs.osr_grappling': (
+        '"""OSR grappling as worksheet functions (xlwings), over ``pycalc.rulesets.osr_grappling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_grappling,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_grapple_result", "osr_grapple_stun_rounds"]\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- surprise\n'
-        '\n'
-        '\n'
-        'def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    return osr_surprise.surprise_range(\n'
-        '        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")\n'
-        '    )\n'
+        'def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:\n'
+        '    return as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")\n'
+        '@xw.arg("hero_roll", doc="the grappled hero\'s total (d6 per HD)")\n'
+        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total (d6 per HD each)")\n'
         '@cell_safe\n'
-        'def surprise_range(surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""\n'
-        '    return surprise_top(osr_rules(), surprises_on, surprised_on)\n'
+        'def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:\n'
+        '    """Pinned, struggling, or grapplers thrown off and stunned."""\n'
+        '    return osr_grappling.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")\n'
+        '@xw.arg("hero_roll", doc="the grappled hero\'s total")\n'
+        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total")\n'
         '@cell_safe\n'
-        'def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:\n'
-        '    """Probability (0 to 1) that the first party surprises the second."""\n'
-        '    rules = osr_rules()\n'
-        '    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))\n'
+        'def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:\n'
+        '    """Rounds the thrown-off grapplers are stunned (hero\'s roll minus theirs; 0 if not thrown off)."""\n'
+        '    return osr_grappling.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
+    ),
+    'pycalc.udfs.osr_mass_combat': (
+        '"""OSR mass combat as worksheet functions (xlwings), over ``pycalc.rulesets.osr_mass_combat``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
-        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
-        '@xw.arg("roll_for_b", doc="the d6 rolled for B")\n'
-        '@xw.arg("roll_for_a", doc="the d6 rolled for A")\n'
-        '@cell_safe\n'
-        'def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:\n'
-        '    """Who is surprised, and what it means."""\n'
-        '    return osr_surprise.surprise_outcome(\n'
-        '        osr_rules(),\n'
-        '        as_int(a_on_b, "A ON B"),\n'
-        '        as_int(b_on_a, "B ON A"),\n'
-        '        as_int(roll_for_b, "ROLL FOR B"),\n'
-        '        as_int(roll_for_a, "ROLL FOR A"),\n'
-        '    )\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        '# --------------------------------------------------------------------------- mass combat\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr,\n'
+        '    osr_mass_combat,\n'
+        ')\n'
+        'from pycalc.tables import RuleSet\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["mass_survivors", "osr_mass_damage"]\n'
         '\n'
         '\n'
         'def unit_men(rules: RuleSet, men: Any) -> int:\n'
@@ -12464,9 +12770,30 @@ _SOURCES = {
         '    return osr_mass_combat.mass_survivors(\n'
         '        rules, as_int(original_hp, "ORIGINAL HP"), as_int(remaining_hp, "REMAINING HP"), unit_men(rules, men)\n'
         '    )\n'
+    ),
+    'pycalc.udfs.osr_normal_men': (
+        '"""OSR attacks against Normal Men as worksheet functions (xlwings), over ``pycalc.rulesets.osr_normal_men``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- Normal Men\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_normal_men,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_attacks_vs_normal_men", "osr_expected_kills"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -12498,34 +12825,32 @@ _SOURCES = {
         '        as_text(hp_dice, "HP DICE", default_hp),\n'
         '    )\n'
         '    return float(found.kills)\n'
+    ),
+    'pycalc.udfs.osr_saves': (
+        '"""OSR saves and spell interruption as worksheet functions (xlwings), over ``pycalc.rulesets.osr_saves``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- grappling\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        'def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:\n'
-        '    return as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")\n'
+        'import xlwings as xw\n'
         '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_saves,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        '    optional_text,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("hero_roll", doc="the grappled hero\'s total (d6 per HD)")\n'
-        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total (d6 per HD each)")\n'
-        '@cell_safe\n'
-        'def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:\n'
-        '    """Pinned, struggling, or grapplers thrown off and stunned."""\n'
-        '    return osr_grappling.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hero_roll", doc="the grappled hero\'s total")\n'
-        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total")\n'
-        '@cell_safe\n'
-        'def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:\n'
-        '    """Rounds the thrown-off grapplers are stunned (hero\'s roll minus theirs; 0 if not thrown off)."""\n'
-        '    return osr_grappling.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- saves and spells\n'
+        '__all__ = ["osr_level_gap_save_bonus", "osr_maneuver_save_modifier", "osr_spell_interruption"]\n'
         '\n'
         '\n'
         'def levels(saver_level: Any, attacker_level: Any) -> tuple[int, int]:\n'
@@ -12568,6 +12893,72 @@ _SOURCES = {
         '    """What happens to the spell of a caster hit while casting."""\n'
         '    return osr_saves.spell_interruption(\n'
         '        osr_rules(), as_text(situation, "SITUATION"), optional_text(save), optional_int(d6_roll, "D6")\n'
+        '    )\n'
+    ),
+    'pycalc.udfs.osr_surprise': (
+        '"""OSR surprise as worksheet functions (xlwings), over ``pycalc.rulesets.osr_surprise``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_surprise,\n'
+        ')\n'
+        'from pycalc.tables import RuleSet\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_surprise_chance", "osr_surprise_outcome", "surprise_range"]\n'
+        '\n'
+        '\n'
+        'def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    return osr_surprise.surprise_range(\n'
+        '        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")\n'
+        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")\n'
+        '@cell_safe\n'
+        'def surprise_range(surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""\n'
+        '    return surprise_top(osr_rules(), surprises_on, surprised_on)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")\n'
+        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")\n'
+        '@cell_safe\n'
+        'def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:\n'
+        '    """Probability (0 to 1) that the first party surprises the second."""\n'
+        '    rules = osr_rules()\n'
+        '    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
+        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
+        '@xw.arg("roll_for_b", doc="the d6 rolled for B")\n'
+        '@xw.arg("roll_for_a", doc="the d6 rolled for A")\n'
+        '@cell_safe\n'
+        'def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:\n'
+        '    """Who is surprised, and what it means."""\n'
+        '    return osr_surprise.surprise_outcome(\n'
+        '        osr_rules(),\n'
+        '        as_int(a_on_b, "A ON B"),\n'
+        '        as_int(b_on_a, "B ON A"),\n'
+        '        as_int(roll_for_b, "ROLL FOR B"),\n'
+        '        as_int(roll_for_a, "ROLL FOR A"),\n'
         '    )\n'
     ),
     'pycalc.udfs.shared': (
@@ -25517,7 +25908,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'bfrpg', 'cnc', 'combat17', 'osr', 'spelljammer')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'bfrpg', 'bfrpg_critical', 'bfrpg_firing', 'bfrpg_helpless', 'bfrpg_joust', 'bfrpg_parry', 'bfrpg_surprise', 'bfrpg_two_weapon', 'cnc', 'cnc_falling', 'cnc_moves', 'cnc_special_ac', 'cnc_subdual', 'combat17', 'combat17_brawling', 'combat17_critical', 'combat17_fumble', 'combat17_missiles', 'combat17_subdual', 'osr', 'osr_grappling', 'osr_mass_combat', 'osr_normal_men', 'osr_saves', 'osr_surprise', 'spelljammer')}
 
 
 _udfs = _load_engine()

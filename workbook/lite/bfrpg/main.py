@@ -156,61 +156,6 @@ def bfrpg_attack_result(roll, bonus, target, mods=0, follow_roll=None):
 
 
 @func
-@arg('block_total', doc='the block roll with its bonuses')
-@arg('damage', doc="the attacker's damage")
-def bfrpg_block_result(block_total, damage):
-    """Absorbed or Full damage (ruling block_tie decides a tie)."""
-    return _udfs['bfrpg'].bfrpg_block_result(block_total, damage)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_confirm_min(bonus, target, mods=0):
-    """Lowest confirmation d20 that turns a threat into a critical."""
-    return _udfs['bfrpg'].bfrpg_confirm_min(bonus, target, mods)
-
-
-@func
-@arg('follow_roll', doc='the confirmation d20')
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_confirms(follow_roll, bonus, target, mods=0):
-    """TRUE when this confirmation roll makes a natural 20 a critical hit."""
-    return _udfs['bfrpg'].bfrpg_confirms(follow_roll, bonus, target, mods)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers (optional, 0)')
-def bfrpg_crit_chance(bonus, target, mods=0):
-    """Probability (0 to 1) of a confirmed critical hit."""
-    return _udfs['bfrpg'].bfrpg_crit_chance(bonus, target, mods)
-
-
-@func
-@arg('bonus', doc='attack bonus with STR/DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers to the roll (optional, 0)')
-def bfrpg_crit_possible(bonus, target, mods=0):
-    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
-    return _udfs['bfrpg'].bfrpg_crit_possible(bonus, target, mods)
-
-
-@func
-@arg('dice', doc='weapon damage, e.g. 1d8+2')
-@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
-@arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
-@arg('multiplier', doc='2 for a charge or set weapon (optional, 1)')
-def bfrpg_critical_damage(dice, damage_roll, extra_roll=None, multiplier=1):
-    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
-    return _udfs['bfrpg'].bfrpg_critical_damage(dice, damage_roll, extra_roll, multiplier)
-
-
-@func
 @arg('bonus', doc='attack bonus (AB)')
 @arg('target', doc="target's AC in this situation")
 @arg('dice', doc="damage dice used, e.g. 1d8+2 (a brawling row's own dice)")
@@ -248,57 +193,12 @@ def bfrpg_expected_damage(bonus, target, dice, attacks=1, mods=0, damage_bonus=0
 
 
 @func
-@arg('shot', doc='a Firing into melee row (label or id)')
-@arg('bonus', doc='attack bonus with DEX')
-@arg('target', doc="target's AC")
-@arg('mods', doc='other modifiers')
-@arg('roll', doc='the d20')
-def bfrpg_firing_outcome(shot, bonus, target, mods, roll):
-    """Hit, Miss, or a near miss that hits the target's melee opponent."""
-    return _udfs['bfrpg'].bfrpg_firing_outcome(shot, bonus, target, mods, roll)
-
-
-@func
-@arg('dice', doc='the usual melee damage, e.g. 1d8+1')
-@arg('backstab', doc='TRUE for backstab damage (optional)')
-def bfrpg_helpless_damage(dice, backstab=False):
-    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
-    return _udfs['bfrpg'].bfrpg_helpless_damage(dice, backstab)
-
-
-@func
 @arg('bonus', doc='attack bonus with STR/DEX')
 @arg('target', doc="target's AC")
 @arg('mods', doc='other modifiers (optional, 0)')
 def bfrpg_hit_chance(bonus, target, mods=0):
     """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""
     return _udfs['bfrpg'].bfrpg_hit_chance(bonus, target, mods)
-
-
-@func
-@arg('roll', doc='the surprise d6')
-@arg('situation', doc='Normal or Facing a well-hidden ambush')
-@arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
-def bfrpg_is_surprised(roll, situation, *adjustments):
-    """TRUE when this d6 roll means the side is surprised."""
-    return _udfs['bfrpg'].bfrpg_is_surprised(roll, situation, *adjustments)
-
-
-@func
-@arg('damage', doc='damage dealt by the jousting hit')
-@arg('save_target', doc='save vs. Death Ray needed')
-@arg('str_bonus', doc='Strength bonus')
-@arg('roll', doc='the save d20 (optional: empty until rolled)')
-def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
-    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
-    return _udfs['bfrpg'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
-
-
-@func
-@arg('damage', doc='damage dealt by the jousting hit')
-def bfrpg_joust_save_penalty(damage):
-    """Save penalty against being unhorsed: -1 per full 5 points of damage."""
-    return _udfs['bfrpg'].bfrpg_joust_save_penalty(damage)
 
 
 @func
@@ -321,6 +221,97 @@ def bfrpg_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonus=0
 
 
 @func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_confirm_min(bonus, target, mods=0):
+    """Lowest confirmation d20 that turns a threat into a critical."""
+    return _udfs['bfrpg_critical'].bfrpg_confirm_min(bonus, target, mods)
+
+
+@func
+@arg('follow_roll', doc='the confirmation d20')
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_confirms(follow_roll, bonus, target, mods=0):
+    """TRUE when this confirmation roll makes a natural 20 a critical hit."""
+    return _udfs['bfrpg_critical'].bfrpg_confirms(follow_roll, bonus, target, mods)
+
+
+@func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers (optional, 0)')
+def bfrpg_crit_chance(bonus, target, mods=0):
+    """Probability (0 to 1) of a confirmed critical hit."""
+    return _udfs['bfrpg_critical'].bfrpg_crit_chance(bonus, target, mods)
+
+
+@func
+@arg('bonus', doc='attack bonus with STR/DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers to the roll (optional, 0)')
+def bfrpg_crit_possible(bonus, target, mods=0):
+    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""
+    return _udfs['bfrpg_critical'].bfrpg_crit_possible(bonus, target, mods)
+
+
+@func
+@arg('dice', doc='weapon damage, e.g. 1d8+2')
+@arg('damage_roll', doc='the sum shown on the dice, without the +modifier')
+@arg('extra_roll', doc='second damage roll (ruling normal_plus_max_plus_roll; optional)')
+@arg('multiplier', doc='2 for a charge or set weapon (optional, 1)')
+def bfrpg_critical_damage(dice, damage_roll, extra_roll=None, multiplier=1):
+    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""
+    return _udfs['bfrpg_critical'].bfrpg_critical_damage(dice, damage_roll, extra_roll, multiplier)
+
+
+@func
+@arg('shot', doc='a Firing into melee row (label or id)')
+@arg('bonus', doc='attack bonus with DEX')
+@arg('target', doc="target's AC")
+@arg('mods', doc='other modifiers')
+@arg('roll', doc='the d20')
+def bfrpg_firing_outcome(shot, bonus, target, mods, roll):
+    """Hit, Miss, or a near miss that hits the target's melee opponent."""
+    return _udfs['bfrpg_firing'].bfrpg_firing_outcome(shot, bonus, target, mods, roll)
+
+
+@func
+@arg('dice', doc='the usual melee damage, e.g. 1d8+1')
+@arg('backstab', doc='TRUE for backstab damage (optional)')
+def bfrpg_helpless_damage(dice, backstab=False):
+    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""
+    return _udfs['bfrpg_helpless'].bfrpg_helpless_damage(dice, backstab)
+
+
+@func
+@arg('damage', doc='damage dealt by the jousting hit')
+@arg('save_target', doc='save vs. Death Ray needed')
+@arg('str_bonus', doc='Strength bonus')
+@arg('roll', doc='the save d20 (optional: empty until rolled)')
+def bfrpg_joust_result(damage, save_target, str_bonus, roll=None):
+    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""
+    return _udfs['bfrpg_joust'].bfrpg_joust_result(damage, save_target, str_bonus, roll)
+
+
+@func
+@arg('damage', doc='damage dealt by the jousting hit')
+def bfrpg_joust_save_penalty(damage):
+    """Save penalty against being unhorsed: -1 per full 5 points of damage."""
+    return _udfs['bfrpg_joust'].bfrpg_joust_save_penalty(damage)
+
+
+@func
+@arg('block_total', doc='the block roll with its bonuses')
+@arg('damage', doc="the attacker's damage")
+def bfrpg_block_result(block_total, damage):
+    """Absorbed or Full damage (ruling block_tie decides a tie)."""
+    return _udfs['bfrpg_parry'].bfrpg_block_result(block_total, damage)
+
+
+@func
 @arg('stance', doc='Partial defense or Total (full) defense')
 @arg('parry_with', doc='Parry with a weapon / with a shield')
 @arg('attack_bonus', doc='attack bonus, specialization included')
@@ -331,7 +322,16 @@ def bfrpg_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonus=0
 @arg('ranged', doc='TRUE when parrying a ranged attack')
 def bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus=0, parry_number=1, character_class='Other', level=1, ranged=False):
     """What is added to the parry d20; the parry must surpass the attack roll."""
-    return _udfs['bfrpg'].bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus, parry_number, character_class, level, ranged)
+    return _udfs['bfrpg_parry'].bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus, parry_number, character_class, level, ranged)
+
+
+@func
+@arg('roll', doc='the surprise d6')
+@arg('situation', doc='Normal or Facing a well-hidden ambush')
+@arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
+def bfrpg_is_surprised(roll, situation, *adjustments):
+    """TRUE when this d6 roll means the side is surprised."""
+    return _udfs['bfrpg_surprise'].bfrpg_is_surprised(roll, situation, *adjustments)
 
 
 @func
@@ -339,7 +339,7 @@ def bfrpg_parry_bonus(stance, parry_with, attack_bonus, str_bonus=0, parry_numbe
 @arg('adjustments', doc='TRUE/FALSE per Surprise range adjustments row (Elves...)')
 def bfrpg_surprise_max(situation, *adjustments):
     """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""
-    return _udfs['bfrpg'].bfrpg_surprise_max(situation, *adjustments)
+    return _udfs['bfrpg_surprise'].bfrpg_surprise_max(situation, *adjustments)
 
 
 @func
@@ -347,7 +347,7 @@ def bfrpg_surprise_max(situation, *adjustments):
 @arg('dex_bonus', doc="the wielder's Dexterity bonus")
 def bfrpg_two_weapon_hit(hand, dex_bonus=0):
     """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""
-    return _udfs['bfrpg'].bfrpg_two_weapon_hit(hand, dex_bonus)
+    return _udfs['bfrpg_two_weapon'].bfrpg_two_weapon_hit(hand, dex_bonus)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
@@ -7718,11 +7718,11 @@ _SOURCES = {
         'Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text and nothing raises into a cell. The shared d20 UDFs (d20_need,\n"
         'd20_result, d20_hit_chance with ruleset "bfrpg") cover the attack roll itself; these add the\n'
-        'critical confirmation, damage, odds and the other calculators. Every function is prefixed ``bfrpg_``.\n'
-        "The attack roll, its damage and its odds are the generic d20 engine's (``pycalc.resolution``,\n"
-        '``pycalc.resolution_odds``), reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the\n'
-        "calculators reach it; the other calculators are bfrpg's own subsystems, a module each\n"
-        '(``pycalc.rulesets.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``, ``bfrpg_joust``,\n'
+        "situation's result, damage and odds. Every function is prefixed ``bfrpg_``. The attack roll, its\n"
+        "damage and its odds are the generic d20 engine's (``pycalc.resolution``, ``pycalc.resolution_odds``),\n"
+        'reached through ``pycalc.rulesets.bfrpg`` and ``bfrpg_odds`` as the calculators reach it. The other\n'
+        "calculators' functions are in a module each, named like the subsystem they call\n"
+        '(``pycalc.udfs.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``, ``bfrpg_joust``,\n'
         '``bfrpg_parry``, ``bfrpg_firing``, ``bfrpg_surprise``).\n'
         '"""\n'
         '\n'
@@ -7736,17 +7736,7 @@ _SOURCES = {
         'from pycalc import d20, d20_engines\n'
         'from pycalc import dice as dice_module\n'
         'from pycalc import resolution as generic\n'
-        'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import bfrpg as engine\n'
-        'from pycalc.rulesets import (\n'
-        '    bfrpg_critical,\n'
-        '    bfrpg_firing,\n'
-        '    bfrpg_helpless,\n'
-        '    bfrpg_joust,\n'
-        '    bfrpg_parry,\n'
-        '    bfrpg_surprise,\n'
-        '    bfrpg_two_weapon,\n'
-        ')\n'
         'from pycalc.rulesets import bfrpg_odds as odds_engine\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
@@ -7756,7 +7746,6 @@ _SOURCES = {
         '    as_choice,\n'
         '    as_dice,\n'
         '    as_int,\n'
-        '    as_text,\n'
         '    cell_safe,\n'
         '    optional_int,\n'
         ')\n'
@@ -7766,24 +7755,10 @@ _SOURCES = {
         '__all__ = [\n'
         '    "bfrpg_attack_damage",\n'
         '    "bfrpg_attack_result",\n'
-        '    "bfrpg_block_result",\n'
-        '    "bfrpg_confirm_min",\n'
-        '    "bfrpg_confirms",\n'
-        '    "bfrpg_crit_chance",\n'
-        '    "bfrpg_crit_possible",\n'
-        '    "bfrpg_critical_damage",\n'
         '    "bfrpg_damage_chance_at_least",\n'
         '    "bfrpg_expected_damage",\n'
-        '    "bfrpg_firing_outcome",\n'
-        '    "bfrpg_helpless_damage",\n'
         '    "bfrpg_hit_chance",\n'
-        '    "bfrpg_is_surprised",\n'
-        '    "bfrpg_joust_result",\n'
-        '    "bfrpg_joust_save_penalty",\n'
         '    "bfrpg_kill_chance",\n'
-        '    "bfrpg_parry_bonus",\n'
-        '    "bfrpg_surprise_max",\n'
-        '    "bfrpg_two_weapon_hit",\n'
         ']\n'
         '\n'
         '\n'
@@ -7819,35 +7794,7 @@ _SOURCES = {
         '    ("helpless", "TRUE for a melee attack on a helpless target (optional)"),\n'
         ')\n'
         '\n'
-        '# --------------------------------------------------------------------------- critical hits\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, ("mods", "other modifiers to the roll (optional, 0)"))\n'
-        '@cell_safe\n'
-        'def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
-        '    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""\n'
-        '    return engine.critical_possible(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:\n'
-        '    """Lowest confirmation d20 that turns a threat into a critical."""\n'
-        '    return engine.confirm_min(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(("follow_roll", "the confirmation d20"), BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
-        '    """TRUE when this confirmation roll makes a natural 20 a critical hit."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    hit = d20_attack(bonus, target, mods)\n'
-        '    roll = as_int(follow_roll, "FOLLOW ROLL")\n'
-        '    generic.check_roll(rules, roll, "FOLLOW ROLL", generic.follow_faces(rules))\n'
-        '    return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)\n'
+        '# --------------------------------------------------------------------------- attack\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -7871,36 +7818,6 @@ _SOURCES = {
         'def bfrpg_hit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
         '    """Probability (0 to 1) of any hit, confirmed criticals included, natural-roll rules applied."""\n'
         '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).hit)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, TARGET, MODS)\n'
-        '@cell_safe\n'
-        'def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
-        '    """Probability (0 to 1) of a confirmed critical hit."""\n'
-        '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).critical)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(\n'
-        '    ("dice", "weapon damage, e.g. 1d8+2"),\n'
-        '    ("damage_roll", "the sum shown on the dice, without the +modifier"),\n'
-        '    EXTRA_ROLL,\n'
-        '    ("multiplier", "2 for a charge or set weapon (optional, 1)"),\n'
-        ')\n'
-        '@cell_safe\n'
-        'def bfrpg_critical_damage(\n'
-        '    dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1\n'
-        ') -> int | str:\n'
-        '    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    parsed = as_dice(dice, engine.damage_dice)\n'
-        '    double = as_int(multiplier, "MULTIPLIER", 1)\n'
-        '    if double < 1:\n'
-        '        raise RuleError("#DOUBLE? 1 or more")\n'
-        '    roll = as_int(damage_roll, "DAMAGE ROLL")\n'
-        '    extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")\n'
-        '    return engine.result_damage(rules, bfrpg_critical.doubled(parsed, double), d20.CRITICAL, roll, extra)\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -7938,155 +7855,6 @@ _SOURCES = {
         '        choices=choices,\n'
         '    )\n'
         '    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless, "HELPLESS"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- maneuvers\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hand", doc="a Two-weapon combat row: primary_hand, off_hand, off_hand_only... (id or label)")\n'
-        '@xw.arg("dex_bonus", doc="the wielder\'s Dexterity bonus")\n'
-        '@cell_safe\n'
-        'def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:\n'
-        '    """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))\n'
-        '    return bfrpg_two_weapon.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("dice", doc="the usual melee damage, e.g. 1d8+1")\n'
-        '@xw.arg("backstab", doc="TRUE for backstab damage (optional)")\n'
-        '@cell_safe\n'
-        'def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:\n'
-        '    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""\n'
-        '    entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"\n'
-        '    return bfrpg_helpless.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
-        '@cell_safe\n'
-        'def bfrpg_joust_save_penalty(damage: Any) -> int:\n'
-        '    """Save penalty against being unhorsed: -1 per full 5 points of damage."""\n'
-        '    return bfrpg_joust.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
-        '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
-        '@xw.arg("str_bonus", doc="Strength bonus")\n'
-        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
-        '@cell_safe\n'
-        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
-        '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
-        '    out = bfrpg_joust.joust_outputs(\n'
-        '        bfrpg_rules(),\n'
-        '        as_int(damage, "DAMAGE", 0),\n'
-        '        as_int(save_target, "SAVE"),\n'
-        '        as_int(str_bonus, "STR", 0),\n'
-        '        optional_int(roll, "ROLL"),\n'
-        '    )\n'
-        '    return str(out["JOUST_RESULT"])\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("stance", doc="Partial defense or Total (full) defense")\n'
-        '@xw.arg("parry_with", doc="Parry with a weapon / with a shield")\n'
-        '@xw.arg("attack_bonus", doc="attack bonus, specialization included")\n'
-        '@xw.arg("str_bonus", doc="Strength bonus (only with ruling parry_includes_str = with_str)")\n'
-        '@xw.arg("parry_number", doc="1 for the first parry this round, 2 for the second...")\n'
-        '@xw.arg("character_class", doc="Fighter, Cleric or Other")\n'
-        '@xw.arg("level", doc="the parrying character\'s level")\n'
-        '@xw.arg("ranged", doc="TRUE when parrying a ranged attack")\n'
-        '@cell_safe\n'
-        'def bfrpg_parry_bonus(\n'
-        '    stance: Any,\n'
-        '    parry_with: Any,\n'
-        '    attack_bonus: Any,\n'
-        '    str_bonus: Any = 0,\n'
-        '    parry_number: Any = 1,\n'
-        '    character_class: Any = "Other",\n'
-        '    level: Any = 1,\n'
-        '    ranged: Any = False,\n'
-        ') -> int:\n'
-        '    """What is added to the parry d20; the parry must surpass the attack roll."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    inputs = bfrpg_parry.ParryInputs(\n'
-        '        stance=as_choice(rules, "defense_stance", stance),\n'
-        '        parry_with=as_choice(rules, "parry_with", parry_with),\n'
-        '        attack_bonus=as_int(attack_bonus, "AB", 0),\n'
-        '        str_bonus=as_int(str_bonus, "STR", 0),\n'
-        '        parry_number=as_int(parry_number, "PARRY NUMBER", 1),\n'
-        '        character_class=as_text(character_class, "CLASS", bfrpg_parry.OTHER_CLASS),\n'
-        '        level=as_int(level, "LEVEL", 1),\n'
-        '        ranged=as_bool(ranged, "RANGED"),\n'
-        '    )\n'
-        '    return bfrpg_parry.parry_bonus(rules, inputs)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("block_total", doc="the block roll with its bonuses")\n'
-        '@xw.arg("damage", doc="the attacker\'s damage")\n'
-        '@cell_safe\n'
-        'def bfrpg_block_result(block_total: Any, damage: Any) -> str:\n'
-        '    """Absorbed or Full damage (ruling block_tie decides a tie)."""\n'
-        '    block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")\n'
-        '    tie = bfrpg_rules().ruling("block_tie") == "absorbed"\n'
-        '    return bfrpg_parry.BLOCK_ABSORBED if block > hit or (block == hit and tie) else bfrpg_parry.BLOCK_FULL\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("shot", doc="a Firing into melee row (label or id)")\n'
-        '@xw.arg("bonus", doc="attack bonus with DEX")\n'
-        '@xw.arg("target", doc="target\'s AC")\n'
-        '@xw.arg("mods", doc="other modifiers")\n'
-        '@xw.arg("roll", doc="the d20")\n'
-        '@cell_safe\n'
-        'def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:\n'
-        '    """Hit, Miss, or a near miss that hits the target\'s melee opponent."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    out = bfrpg_firing.firing_outputs(\n'
-        '        rules,\n'
-        '        as_choice(rules, "firing_into_melee", shot),\n'
-        '        as_int(bonus, "BONUS", 0),\n'
-        '        as_int(target, "TARGET"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '        as_int(roll, "ROLL"),\n'
-        '    )\n'
-        '    return str(out["FIRE_OUTCOME"])\n'
-        '\n'
-        '\n'
-        'SURPRISE = (\n'
-        '    ("situation", "Normal or Facing a well-hidden ambush"),\n'
-        '    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),\n'
-        ')\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(*SURPRISE)\n'
-        '@cell_safe\n'
-        'def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:\n'
-        '    """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""\n'
-        '    rules = bfrpg_rules()\n'
-        '    rows = rules.table("surprise_adjustments").rows\n'
-        '    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]\n'
-        '    return bfrpg_surprise.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(("roll", "the surprise d6"), *SURPRISE)\n'
-        '@cell_safe\n'
-        'def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:\n'
-        '    """TRUE when this d6 roll means the side is surprised."""\n'
-        '    top = bfrpg_surprise_max(situation, *adjustments)\n'
-        '    if isinstance(top, str):\n'
-        '        return top\n'
-        '    die = int(bfrpg_rules().constant("surprise_roll", "surprise_die_faces"))\n'
-        '    value = as_int(roll, "ROLL")\n'
-        '    if not 1 <= value <= die:\n'
-        '        raise RuleError(f"#ROLL? 1 to {die}")\n'
-        '    return value <= top\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- odds before the roll\n'
@@ -8202,6 +7970,398 @@ _SOURCES = {
         '        bonus, target, dice, mods, damage_bonus, charge, mode, underwater, critical, helpless, blocked\n'
         '    )\n'
         '    return d20_odds.kill_chance(ODDS, hit, hp, attacks)\n'
+    ),
+    'pycalc.udfs.bfrpg_critical': (
+        '"""Basic Fantasy critical hits (threat, confirmation, critical damage) as worksheet functions (xlwings),\n'
+        'over ``pycalc.rulesets.bfrpg_critical``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import d20\n'
+        'from pycalc import resolution as generic\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import bfrpg as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_critical,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import BONUS, EXTRA_ROLL, MODS, TARGET, bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    arg_docs,\n'
+        '    as_dice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        ')\n'
+        'from pycalc.udfs.d20_attack import d20_attack\n'
+        '\n'
+        '__all__ = [\n'
+        '    "bfrpg_confirm_min",\n'
+        '    "bfrpg_confirms",\n'
+        '    "bfrpg_crit_chance",\n'
+        '    "bfrpg_crit_possible",\n'
+        '    "bfrpg_critical_damage",\n'
+        ']\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, ("mods", "other modifiers to the roll (optional, 0)"))\n'
+        '@cell_safe\n'
+        'def bfrpg_crit_possible(bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
+        '    """FALSE when only a natural 20 can hit: then a natural 20 is a plain hit, no threat."""\n'
+        '    return engine.critical_possible(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_confirm_min(bonus: Any, target: Any, mods: Any = 0) -> int:\n'
+        '    """Lowest confirmation d20 that turns a threat into a critical."""\n'
+        '    return engine.confirm_min(bfrpg_rules(), d20_attack(bonus, target, mods))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(("follow_roll", "the confirmation d20"), BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_confirms(follow_roll: Any, bonus: Any, target: Any, mods: Any = 0) -> bool:\n'
+        '    """TRUE when this confirmation roll makes a natural 20 a critical hit."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    hit = d20_attack(bonus, target, mods)\n'
+        '    roll = as_int(follow_roll, "FOLLOW ROLL")\n'
+        '    generic.check_roll(rules, roll, "FOLLOW ROLL", generic.follow_faces(rules))\n'
+        '    return engine.critical_possible(rules, hit) and engine.confirms(rules, hit, roll)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, TARGET, MODS)\n'
+        '@cell_safe\n'
+        'def bfrpg_crit_chance(bonus: Any, target: Any, mods: Any = 0) -> float:\n'
+        '    """Probability (0 to 1) of a confirmed critical hit."""\n'
+        '    return float(engine.chances(bfrpg_rules(), d20_attack(bonus, target, mods)).critical)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(\n'
+        '    ("dice", "weapon damage, e.g. 1d8+2"),\n'
+        '    ("damage_roll", "the sum shown on the dice, without the +modifier"),\n'
+        '    EXTRA_ROLL,\n'
+        '    ("multiplier", "2 for a charge or set weapon (optional, 1)"),\n'
+        ')\n'
+        '@cell_safe\n'
+        'def bfrpg_critical_damage(\n'
+        '    dice: Any, damage_roll: Any, extra_roll: Any = None, multiplier: Any = 1\n'
+        ') -> int | str:\n'
+        '    """Critical damage: the maximum die plus the damage roll with modifiers (1d8+2, 5: 15)."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    parsed = as_dice(dice, engine.damage_dice)\n'
+        '    double = as_int(multiplier, "MULTIPLIER", 1)\n'
+        '    if double < 1:\n'
+        '        raise RuleError("#DOUBLE? 1 or more")\n'
+        '    roll = as_int(damage_roll, "DAMAGE ROLL")\n'
+        '    extra = optional_int(extra_roll, "EXTRA DAMAGE ROLL")\n'
+        '    return engine.result_damage(rules, bfrpg_critical.doubled(parsed, double), d20.CRITICAL, roll, extra)\n'
+    ),
+    'pycalc.udfs.bfrpg_firing': (
+        '"""Basic Fantasy firing into melee as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_firing``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_firing,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_firing_outcome"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("shot", doc="a Firing into melee row (label or id)")\n'
+        '@xw.arg("bonus", doc="attack bonus with DEX")\n'
+        '@xw.arg("target", doc="target\'s AC")\n'
+        '@xw.arg("mods", doc="other modifiers")\n'
+        '@xw.arg("roll", doc="the d20")\n'
+        '@cell_safe\n'
+        'def bfrpg_firing_outcome(shot: Any, bonus: Any, target: Any, mods: Any, roll: Any) -> str:\n'
+        '    """Hit, Miss, or a near miss that hits the target\'s melee opponent."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    out = bfrpg_firing.firing_outputs(\n'
+        '        rules,\n'
+        '        as_choice(rules, "firing_into_melee", shot),\n'
+        '        as_int(bonus, "BONUS", 0),\n'
+        '        as_int(target, "TARGET"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '        as_int(roll, "ROLL"),\n'
+        '    )\n'
+        '    return str(out["FIRE_OUTCOME"])\n'
+    ),
+    'pycalc.udfs.bfrpg_helpless': (
+        '"""Basic Fantasy attacks on a helpless target as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_helpless``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import bfrpg as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_helpless,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_bool,\n'
+        '    as_dice,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_helpless_damage"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("dice", doc="the usual melee damage, e.g. 1d8+1")\n'
+        '@xw.arg("backstab", doc="TRUE for backstab damage (optional)")\n'
+        '@cell_safe\n'
+        'def bfrpg_helpless_damage(dice: Any, backstab: Any = False) -> int:\n'
+        '    """Damage against a helpless opponent: double the maximum (1d8+1: 18)."""\n'
+        '    entry = "backstab_max_multiplier" if as_bool(backstab, "BACKSTAB") else "max_damage_multiplier"\n'
+        '    return bfrpg_helpless.helpless_damage(bfrpg_rules(), as_dice(dice, engine.damage_dice), entry)\n'
+    ),
+    'pycalc.udfs.bfrpg_joust': (
+        '"""Basic Fantasy jousting as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_joust``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_joust,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_joust_result", "bfrpg_joust_save_penalty"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
+        '@cell_safe\n'
+        'def bfrpg_joust_save_penalty(damage: Any) -> int:\n'
+        '    """Save penalty against being unhorsed: -1 per full 5 points of damage."""\n'
+        '    return bfrpg_joust.joust_save_penalty(bfrpg_rules(), as_int(damage, "DAMAGE", 0))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="damage dealt by the jousting hit")\n'
+        '@xw.arg("save_target", doc="save vs. Death Ray needed")\n'
+        '@xw.arg("str_bonus", doc="Strength bonus")\n'
+        '@xw.arg("roll", doc="the save d20 (optional: empty until rolled)")\n'
+        '@cell_safe\n'
+        'def bfrpg_joust_result(damage: Any, save_target: Any, str_bonus: Any, roll: Any = None) -> str:\n'
+        '    """Stays in the saddle, or unhorsed with falling damage, stun and knockout."""\n'
+        '    out = bfrpg_joust.joust_outputs(\n'
+        '        bfrpg_rules(),\n'
+        '        as_int(damage, "DAMAGE", 0),\n'
+        '        as_int(save_target, "SAVE"),\n'
+        '        as_int(str_bonus, "STR", 0),\n'
+        '        optional_int(roll, "ROLL"),\n'
+        '    )\n'
+        '    return str(out["JOUST_RESULT"])\n'
+    ),
+    'pycalc.udfs.bfrpg_parry': (
+        '"""Basic Fantasy parrying and shield blocks as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_parry``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_parry,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_bool,\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_block_result", "bfrpg_parry_bonus"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("stance", doc="Partial defense or Total (full) defense")\n'
+        '@xw.arg("parry_with", doc="Parry with a weapon / with a shield")\n'
+        '@xw.arg("attack_bonus", doc="attack bonus, specialization included")\n'
+        '@xw.arg("str_bonus", doc="Strength bonus (only with ruling parry_includes_str = with_str)")\n'
+        '@xw.arg("parry_number", doc="1 for the first parry this round, 2 for the second...")\n'
+        '@xw.arg("character_class", doc="Fighter, Cleric or Other")\n'
+        '@xw.arg("level", doc="the parrying character\'s level")\n'
+        '@xw.arg("ranged", doc="TRUE when parrying a ranged attack")\n'
+        '@cell_safe\n'
+        'def bfrpg_parry_bonus(\n'
+        '    stance: Any,\n'
+        '    parry_with: Any,\n'
+        '    attack_bonus: Any,\n'
+        '    str_bonus: Any = 0,\n'
+        '    parry_number: Any = 1,\n'
+        '    character_class: Any = "Other",\n'
+        '    level: Any = 1,\n'
+        '    ranged: Any = False,\n'
+        ') -> int:\n'
+        '    """What is added to the parry d20; the parry must surpass the attack roll."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    inputs = bfrpg_parry.ParryInputs(\n'
+        '        stance=as_choice(rules, "defense_stance", stance),\n'
+        '        parry_with=as_choice(rules, "parry_with", parry_with),\n'
+        '        attack_bonus=as_int(attack_bonus, "AB", 0),\n'
+        '        str_bonus=as_int(str_bonus, "STR", 0),\n'
+        '        parry_number=as_int(parry_number, "PARRY NUMBER", 1),\n'
+        '        character_class=as_text(character_class, "CLASS", bfrpg_parry.OTHER_CLASS),\n'
+        '        level=as_int(level, "LEVEL", 1),\n'
+        '        ranged=as_bool(ranged, "RANGED"),\n'
+        '    )\n'
+        '    return bfrpg_parry.parry_bonus(rules, inputs)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("block_total", doc="the block roll with its bonuses")\n'
+        '@xw.arg("damage", doc="the attacker\'s damage")\n'
+        '@cell_safe\n'
+        'def bfrpg_block_result(block_total: Any, damage: Any) -> str:\n'
+        '    """Absorbed or Full damage (ruling block_tie decides a tie)."""\n'
+        '    block, hit = as_int(block_total, "BLOCK"), as_int(damage, "DAMAGE")\n'
+        '    tie = bfrpg_rules().ruling("block_tie") == "absorbed"\n'
+        '    return bfrpg_parry.BLOCK_ABSORBED if block > hit or (block == hit and tie) else bfrpg_parry.BLOCK_FULL\n'
+    ),
+    'pycalc.udfs.bfrpg_surprise': (
+        '"""Basic Fantasy surprise as worksheet functions (xlwings), over ``pycalc.rulesets.bfrpg_surprise``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_surprise,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    arg_docs,\n'
+        '    as_bool,\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_is_surprised", "bfrpg_surprise_max"]\n'
+        '\n'
+        '\n'
+        'SURPRISE = (\n'
+        '    ("situation", "Normal or Facing a well-hidden ambush"),\n'
+        '    ("adjustments", "TRUE/FALSE per Surprise range adjustments row (Elves...)"),\n'
+        ')\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(*SURPRISE)\n'
+        '@cell_safe\n'
+        'def bfrpg_surprise_max(situation: Any, *adjustments: Any) -> int:\n'
+        '    """Highest d6 roll that surprises: 2 normally, 4 against an ambush, 1 less for Elves."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    rows = rules.table("surprise_adjustments").rows\n'
+        '    ticked = [row.id for row, value in zip(rows, adjustments, strict=False) if as_bool(value, "ADJUSTMENTS")]\n'
+        '    return bfrpg_surprise.surprise_max(rules, as_choice(rules, "surprise_range", situation), ticked)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(("roll", "the surprise d6"), *SURPRISE)\n'
+        '@cell_safe\n'
+        'def bfrpg_is_surprised(roll: Any, situation: Any, *adjustments: Any) -> bool | str:\n'
+        '    """TRUE when this d6 roll means the side is surprised."""\n'
+        '    top = bfrpg_surprise_max(situation, *adjustments)\n'
+        '    if isinstance(top, str):\n'
+        '        return top\n'
+        '    die = int(bfrpg_rules().constant("surprise_roll", "surprise_die_faces"))\n'
+        '    value = as_int(roll, "ROLL")\n'
+        '    if not 1 <= value <= die:\n'
+        '        raise RuleError(f"#ROLL? 1 to {die}")\n'
+        '    return value <= top\n'
+    ),
+    'pycalc.udfs.bfrpg_two_weapon': (
+        '"""Basic Fantasy two-weapon fighting as a worksheet function (xlwings), over ``pycalc.rulesets.bfrpg_two_weapon``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    bfrpg_two_weapon,\n'
+        ')\n'
+        'from pycalc.udfs.bfrpg import bfrpg_rules\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_choice,\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        '\n'
+        '__all__ = ["bfrpg_two_weapon_hit"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("hand", doc="a Two-weapon combat row: primary_hand, off_hand, off_hand_only... (id or label)")\n'
+        '@xw.arg("dex_bonus", doc="the wielder\'s Dexterity bonus")\n'
+        '@cell_safe\n'
+        'def bfrpg_two_weapon_hit(hand: Any, dex_bonus: Any = 0) -> int:\n'
+        '    """Attack roll modifier with two weapons after DEX (never better than 0): -2 primary, -5 off hand."""\n'
+        '    rules = bfrpg_rules()\n'
+        '    row = rules.table("two_weapon_fighting").by_label(as_choice(rules, "two_weapon_fighting", hand))\n'
+        '    return bfrpg_two_weapon.two_weapon_hit(rules, row, as_int(dex_bonus, "DEX", 0))\n'
     ),
     'pycalc.udfs.cells': (
         '"""Reading cell values for the UDFs: one coercion of numbers, fractions, text, TRUE/FALSE and a\n'
@@ -11526,7 +11686,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'bfrpg')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'bfrpg', 'bfrpg_critical', 'bfrpg_firing', 'bfrpg_helpless', 'bfrpg_joust', 'bfrpg_parry', 'bfrpg_surprise', 'bfrpg_two_weapon')}
 
 
 _udfs = _load_engine()

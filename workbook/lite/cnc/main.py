@@ -167,14 +167,6 @@ def cnc_attack_result(roll, bonus, ac, mods=0):
 
 
 @func
-@arg('rate', doc="the charger's movement rate in feet")
-@arg('distance', doc='distance to the target in feet')
-def cnc_charge_window(rate, distance):
-    """Yes when the target is between the movement rate and the jogging rate away, else why not."""
-    return _udfs['cnc'].cnc_charge_window(rate, distance)
-
-
-@func
 @arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
 @arg('ac', doc="defender's armor class (after cover and situation)")
 @arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
@@ -189,14 +181,6 @@ def cnc_damage_chance_at_least(bonus, ac, dice, amount, attacks=1, mods=0, damag
 
 
 @func
-@arg('hit_dice', doc="defender's hit dice or level")
-@arg('dex', doc="defender's Dex modifier (optional, 0)")
-def cnc_disarm_ac(hit_dice, dex=0):
-    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
-    return _udfs['cnc'].cnc_disarm_ac(hit_dice, dex)
-
-
-@func
 @arg('bonus', doc="attacker's BtH + Str (melee) or Dex (ranged) modifier")
 @arg('ac', doc="defender's armor class (after cover and situation)")
 @arg('dice', doc='damage dice, e.g. 1d8+2 (any number of dice and sides)')
@@ -207,41 +191,6 @@ def cnc_disarm_ac(hit_dice, dex=0):
 def cnc_expected_damage(bonus, ac, dice, attacks=1, mods=0, damage_bonus=0, kind=None):
     """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""
     return _udfs['cnc'].cnc_expected_damage(bonus, ac, dice, attacks, mods, damage_bonus, kind)
-
-
-@func
-@arg('feet', doc='height fallen in feet')
-def cnc_falling_dex_check(feet):
-    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return _udfs['cnc'].cnc_falling_dex_check(feet)
-
-
-@func
-@arg('kind', doc='Grapple or Overbear')
-@arg('str_prime', doc='TRUE when Strength is a prime of the defender')
-@arg('str_mod', doc="defender's Str modifier")
-@arg('dex_mod', doc="defender's Dex modifier")
-@arg('bth', doc="defender's BtH or hit dice")
-@arg('size_difference', doc="attacker's size minus defender's, in categories (optional, 0)")
-@arg('normal_ac', doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
-def cnc_grapple_ac(kind, str_prime, str_mod=0, dex_mod=0, bth=0, size_difference=0, normal_ac=0):
-    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
-    return _udfs['cnc'].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
-
-
-@func
-@arg('kind', doc='Grapple or Overbear')
-@arg('size_difference', doc="attacker's size minus defender's, in categories")
-def cnc_grapple_allowed(kind, size_difference=0):
-    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
-    return _udfs['cnc'].cnc_grapple_allowed(kind, size_difference)
-
-
-@func
-@arg('rate', doc='movement rate in feet')
-def cnc_grid_squares(rate):
-    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
-    return _udfs['cnc'].cnc_grid_squares(rate)
 
 
 @func
@@ -268,15 +217,6 @@ def cnc_kill_chance(bonus, ac, dice, hp, attacks=1, mods=0, damage_bonus=0, kind
 
 
 @func
-@arg('rate', doc='movement rate in feet')
-@arg('action', doc='an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))')
-@arg('reduction', doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
-def cnc_movement(rate, action=None, reduction=None):
-    """Feet moved in a round with that action, after the reduction, fractions dropped."""
-    return _udfs['cnc'].cnc_movement(rate, action, reduction)
-
-
-@func
 @arg('increment', doc="the weapon's range increment in feet")
 @arg('distance', doc='distance to the target in feet')
 def cnc_range_band(increment, distance):
@@ -293,10 +233,78 @@ def cnc_range_modifier(increment, distance):
 
 
 @func
-@arg('damage', doc='subdual damage dealt by the hit')
-def cnc_subdual_normal(damage):
-    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
-    return _udfs['cnc'].cnc_subdual_normal(damage)
+@arg('ruleset', doc='cnc')
+@arg('hp', doc='current hit points')
+def hp_state(ruleset, hp):
+    """The state at that many hit points: able to act, passed out, ... dead."""
+    return _udfs['cnc'].hp_state(ruleset, hp)
+
+
+@func
+@arg('feet', doc='height fallen in feet')
+def cnc_falling_dex_check(feet):
+    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
+    return _udfs['cnc_falling'].cnc_falling_dex_check(feet)
+
+
+@func
+@arg('feet', doc='height fallen in feet')
+def falling_damage(feet):
+    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
+    return _udfs['cnc_falling'].falling_damage(feet)
+
+
+@func
+@arg('rate', doc="the charger's movement rate in feet")
+@arg('distance', doc='distance to the target in feet')
+def cnc_charge_window(rate, distance):
+    """Yes when the target is between the movement rate and the jogging rate away, else why not."""
+    return _udfs['cnc_moves'].cnc_charge_window(rate, distance)
+
+
+@func
+@arg('rate', doc='movement rate in feet')
+def cnc_grid_squares(rate):
+    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
+    return _udfs['cnc_moves'].cnc_grid_squares(rate)
+
+
+@func
+@arg('rate', doc='movement rate in feet')
+@arg('action', doc='an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))')
+@arg('reduction', doc="Castle Keeper's reduction as a fraction, 0.5 = half (optional, 0)")
+def cnc_movement(rate, action=None, reduction=None):
+    """Feet moved in a round with that action, after the reduction, fractions dropped."""
+    return _udfs['cnc_moves'].cnc_movement(rate, action, reduction)
+
+
+@func
+@arg('hit_dice', doc="defender's hit dice or level")
+@arg('dex', doc="defender's Dex modifier (optional, 0)")
+def cnc_disarm_ac(hit_dice, dex=0):
+    """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
+    return _udfs['cnc_special_ac'].cnc_disarm_ac(hit_dice, dex)
+
+
+@func
+@arg('kind', doc='Grapple or Overbear')
+@arg('str_prime', doc='TRUE when Strength is a prime of the defender')
+@arg('str_mod', doc="defender's Str modifier")
+@arg('dex_mod', doc="defender's Dex modifier")
+@arg('bth', doc="defender's BtH or hit dice")
+@arg('size_difference', doc="attacker's size minus defender's, in categories (optional, 0)")
+@arg('normal_ac', doc="defender's normal AC (only for ruling grapple_ac_reading = normal_ac)")
+def cnc_grapple_ac(kind, str_prime, str_mod=0, dex_mod=0, bth=0, size_difference=0, normal_ac=0):
+    """Target AC of a grappling or overbearing attack: 12 or 18 plus the defender's modifiers."""
+    return _udfs['cnc_special_ac'].cnc_grapple_ac(kind, str_prime, str_mod, dex_mod, bth, size_difference, normal_ac)
+
+
+@func
+@arg('kind', doc='Grapple or Overbear')
+@arg('size_difference', doc="attacker's size minus defender's, in categories")
+def cnc_grapple_allowed(kind, size_difference=0):
+    """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
+    return _udfs['cnc_special_ac'].cnc_grapple_allowed(kind, size_difference)
 
 
 @func
@@ -307,22 +315,14 @@ def cnc_subdual_normal(damage):
 @arg('shield', doc='shield bonus (optional, 0; does not count)')
 def cnc_touch_ac(dex=0, monster=False, magic=0, armor=0, shield=0):
     """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
-    return _udfs['cnc'].cnc_touch_ac(dex, monster, magic, armor, shield)
+    return _udfs['cnc_special_ac'].cnc_touch_ac(dex, monster, magic, armor, shield)
 
 
 @func
-@arg('feet', doc='height fallen in feet')
-def falling_damage(feet):
-    """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return _udfs['cnc'].falling_damage(feet)
-
-
-@func
-@arg('ruleset', doc='cnc')
-@arg('hp', doc='current hit points')
-def hp_state(ruleset, hp):
-    """The state at that many hit points: able to act, passed out, ... dead."""
-    return _udfs['cnc'].hp_state(ruleset, hp)
+@arg('damage', doc='subdual damage dealt by the hit')
+def cnc_subdual_normal(damage):
+    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
+    return _udfs['cnc_subdual'].cnc_subdual_normal(damage)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
@@ -7732,7 +7732,8 @@ _SOURCES = {
         '\n'
         "An attack's need, result, hit chance, damage and odds come from ``cnc`` and ``cnc_odds``, which run\n"
         'on the generic d20 engine (``pycalc.resolution``, ``pycalc.resolution_odds``) with the AC taken as\n'
-        'typed (``cnc.as_generic``).\n'
+        "typed (``cnc.as_generic``). The subsystems' functions are in modules of their own: ``cnc_falling``,\n"
+        '``cnc_special_ac``, ``cnc_moves``, ``cnc_subdual``.\n'
         '\n'
         'Same style as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text; nothing raises into a cell. Every function reads ``tables/cnc``\n"
@@ -7741,18 +7742,16 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from fractions import Fraction\n'
         'from typing import Any\n'
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc import d20, limits\n'
+        'from pycalc import d20\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.rulesets import cnc, cnc_falling, cnc_odds, cnc_special_ac, cnc_subdual\n'
-        'from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name\n'
+        'from pycalc.rulesets import cnc, cnc_odds\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
-        'from pycalc.udfs.cells import arg_docs, as_bool, as_fraction, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cells import arg_docs, as_int, as_text, cell_safe\n'
         'from pycalc.udfs.d20_attack import ac_attack\n'
         '\n'
         '__all__ = [\n'
@@ -7760,22 +7759,12 @@ _SOURCES = {
         '    "cnc_attack_effect",\n'
         '    "cnc_attack_need",\n'
         '    "cnc_attack_result",\n'
-        '    "cnc_charge_window",\n'
         '    "cnc_damage_chance_at_least",\n'
-        '    "cnc_disarm_ac",\n'
         '    "cnc_expected_damage",\n'
-        '    "cnc_falling_dex_check",\n'
-        '    "cnc_grapple_ac",\n'
-        '    "cnc_grapple_allowed",\n'
-        '    "cnc_grid_squares",\n'
         '    "cnc_hit_chance",\n'
         '    "cnc_kill_chance",\n'
-        '    "cnc_movement",\n'
         '    "cnc_range_band",\n'
         '    "cnc_range_modifier",\n'
-        '    "cnc_subdual_normal",\n'
-        '    "cnc_touch_ac",\n'
-        '    "falling_damage",\n'
         '    "hp_state",\n'
         ']\n'
         '\n'
@@ -7796,7 +7785,6 @@ _SOURCES = {
         'MODS = ("mods", "sum of modifiers to the roll (optional, 0)")\n'
         'DAMAGE_BONUS = ("damage_bonus", "damage bonus from the situation, e.g. charge (optional, 0)")\n'
         'KIND = ("kind", "attack kind from attack_types (optional, melee)")\n'
-        'FEET = ("feet", "height fallen in feet")\n'
         'ODDS = d20_odds.RulesetOdds(cnc.RULESET_ID, cnc_odds)\n'
         '\n'
         '# --------------------------------------------------------------------------- attack\n'
@@ -7857,7 +7845,128 @@ _SOURCES = {
         '    return cnc.attack_effect(rules(), hit_or_miss(result), as_text(kind, "KIND", "melee"))\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- falling, hit points\n'
+        '# --------------------------------------------------------------------------- hit points\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("ruleset", doc="cnc")\n'
+        '@xw.arg("hp", doc="current hit points")\n'
+        '@cell_safe\n'
+        'def hp_state(ruleset: Any, hp: Any) -> str:\n'
+        '    """The state at that many hit points: able to act, passed out, ... dead."""\n'
+        '    name = as_text(ruleset, "RULESET").lower()\n'
+        '    if name != cnc.RULESET_ID:\n'
+        '        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")\n'
+        '    return cnc.hp_state(rules(), as_int(hp, "HP"))\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- range\n'
+        '\n'
+        '\n'
+        'RANGE_DOCS = arg_docs(\n'
+        '    ("increment", "the weapon\'s range increment in feet"), ("distance", "distance to the target in feet")\n'
+        ')\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@RANGE_DOCS\n'
+        '@cell_safe\n'
+        'def cnc_range_band(increment: Any, distance: Any) -> str:\n'
+        '    """close, medium, long or out of range."""\n'
+        '    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@RANGE_DOCS\n'
+        '@cell_safe\n'
+        'def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n'
+        '    """To-hit modifier for the range (0, -2, -6); empty out of range."""\n'
+        '    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
+        '\n'
+        '\n'
+        '# --------------------------------------------------------------------------- odds before the dice are rolled\n'
+        '\n'
+        '\n'
+        'def odds_attack(\n'
+        '    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n'
+        ') -> cnc_odds.OddsAttack:\n'
+        '    return cnc_odds.OddsAttack(\n'
+        '        ac_attack(bonus, ac, mods),\n'
+        '        dice,\n'
+        '        as_int(damage_bonus, "BONUS", 0),\n'
+        '        as_text(kind, "KIND", "melee"),\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
+        'ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)\n'
+        '@cell_safe\n'
+        'def cnc_expected_damage(\n'
+        '    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n'
+        ') -> float:\n'
+        '    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""\n'
+        '    return d20_odds.expected_damage(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), attacks)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)\n'
+        '@cell_safe\n'
+        'def cnc_damage_chance_at_least(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    amount: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
+        '    """Probability (0 to 1) that the attacks together do at least this much damage."""\n'
+        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
+        '    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)\n'
+        '@cell_safe\n'
+        'def cnc_kill_chance(\n'
+        '    bonus: Any,\n'
+        '    ac: Any,\n'
+        '    dice: Any,\n'
+        '    hp: Any,\n'
+        '    attacks: Any = 1,\n'
+        '    mods: Any = 0,\n'
+        '    damage_bonus: Any = 0,\n'
+        '    kind: Any = None,\n'
+        ') -> float:\n'
+        '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
+        '    return d20_odds.kill_chance(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), hp, attacks)\n'
+    ),
+    'pycalc.udfs.cnc_falling': (
+        '"""Castles & Crusades falling damage as worksheet functions (xlwings), over ``pycalc.rulesets.cnc_falling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import limits\n'
+        'from pycalc.rulesets import cnc_falling\n'
+        'from pycalc.udfs.cells import arg_docs, as_int, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_falling_dex_check", "falling_damage"]\n'
+        '\n'
+        '\n'
+        'FEET = ("feet", "height fallen in feet")\n'
         '\n'
         '\n'
         'def as_feet(value: Any) -> int:\n'
@@ -7878,21 +7987,76 @@ _SOURCES = {
         'def cnc_falling_dex_check(feet: Any) -> bool:\n'
         '    """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""\n'
         '    return cnc_falling.falling(rules(), as_feet(feet)).dex_check\n'
+    ),
+    'pycalc.udfs.cnc_moves': (
+        '"""Castles & Crusades movement (feet a round, grid squares, the charge window) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.cnc_movement`` (this module is not named after it: its UDF ``cnc_movement`` is).\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name\n'
+        'from pycalc.udfs.cells import as_fraction, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_charge_window", "cnc_grid_squares", "cnc_movement"]\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("ruleset", doc="cnc")\n'
-        '@xw.arg("hp", doc="current hit points")\n'
+        '@xw.arg("rate", doc="movement rate in feet")\n'
+        '@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")\n'
+        '@xw.arg("reduction", doc="Castle Keeper\'s reduction as a fraction, 0.5 = half (optional, 0)")\n'
         '@cell_safe\n'
-        'def hp_state(ruleset: Any, hp: Any) -> str:\n'
-        '    """The state at that many hit points: able to act, passed out, ... dead."""\n'
-        '    name = as_text(ruleset, "RULESET").lower()\n'
-        '    if name != cnc.RULESET_ID:\n'
-        '        raise RuleError(f"#RULESET? {name} has no hit point states here; use cnc")\n'
-        '    return cnc.hp_state(rules(), as_int(hp, "HP"))\n'
+        'def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n'
+        '    """Feet moved in a round with that action, after the reduction, fractions dropped."""\n'
+        '    ruleset = rules()\n'
+        '    now = movement.reduced_rate(\n'
+        '        ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))\n'
+        '    )\n'
+        '    return movement.action_move(ruleset, now, as_text(action, "ACTION", "walk"))\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- special ACs\n'
+        '@xw.func\n'
+        '@xw.arg("rate", doc="movement rate in feet")\n'
+        '@cell_safe\n'
+        'def cnc_grid_squares(rate: Any) -> int:\n'
+        '    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""\n'
+        '    return movement.grid_squares(rules(), as_int(rate, "RATE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("rate", doc="the charger\'s movement rate in feet")\n'
+        '@xw.arg("distance", doc="distance to the target in feet")\n'
+        '@cell_safe\n'
+        'def cnc_charge_window(rate: Any, distance: Any) -> str:\n'
+        '    """Yes when the target is between the movement rate and the jogging rate away, else why not."""\n'
+        '    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))\n'
+    ),
+    'pycalc.udfs.cnc_special_ac': (
+        '"""Castles & Crusades special armor classes (disarm, grapple and overbear, touch) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.cnc_special_ac``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import cnc_special_ac\n'
+        'from pycalc.udfs.cells import as_bool, as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
+        '\n'
+        '__all__ = ["cnc_disarm_ac", "cnc_grapple_ac", "cnc_grapple_allowed", "cnc_touch_ac"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -7961,64 +8125,24 @@ _SOURCES = {
         '        as_int(armor, "ARMOR", 0),\n'
         '        as_int(shield, "SHIELD", 0),\n'
         '    )\n'
+    ),
+    'pycalc.udfs.cnc_subdual': (
+        '"""Castles & Crusades subdual damage as a worksheet function (xlwings), over ``pycalc.rulesets.cnc_subdual``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- movement, charge, range\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="movement rate in feet")\n'
-        '@xw.arg("action", doc="an action of combat_actions, e.g. Attack, Move (jog) (optional, Move (walk))")\n'
-        '@xw.arg("reduction", doc="Castle Keeper\'s reduction as a fraction, 0.5 = half (optional, 0)")\n'
-        '@cell_safe\n'
-        'def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:\n'
-        '    """Feet moved in a round with that action, after the reduction, fractions dropped."""\n'
-        '    ruleset = rules()\n'
-        '    now = movement.reduced_rate(\n'
-        '        ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))\n'
-        '    )\n'
-        '    return movement.action_move(ruleset, now, as_text(action, "ACTION", "walk"))\n'
+        'import xlwings as xw\n'
         '\n'
+        'from pycalc.rulesets import cnc_subdual\n'
+        'from pycalc.udfs.cells import as_int, cell_safe\n'
+        'from pycalc.udfs.cnc import rules\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="movement rate in feet")\n'
-        '@cell_safe\n'
-        'def cnc_grid_squares(rate: Any) -> int:\n'
-        '    """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""\n'
-        '    return movement.grid_squares(rules(), as_int(rate, "RATE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("rate", doc="the charger\'s movement rate in feet")\n'
-        '@xw.arg("distance", doc="distance to the target in feet")\n'
-        '@cell_safe\n'
-        'def cnc_charge_window(rate: Any, distance: Any) -> str:\n'
-        '    """Yes when the target is between the movement rate and the jogging rate away, else why not."""\n'
-        '    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        'RANGE_DOCS = arg_docs(\n'
-        '    ("increment", "the weapon\'s range increment in feet"), ("distance", "distance to the target in feet")\n'
-        ')\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@RANGE_DOCS\n'
-        '@cell_safe\n'
-        'def cnc_range_band(increment: Any, distance: Any) -> str:\n'
-        '    """close, medium, long or out of range."""\n'
-        '    return cnc.range_band(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@RANGE_DOCS\n'
-        '@cell_safe\n'
-        'def cnc_range_modifier(increment: Any, distance: Any) -> int | str:\n'
-        '    """To-hit modifier for the range (0, -2, -6); empty out of range."""\n'
-        '    return cnc.range_modifier(rules(), as_int(increment, "INCREMENT"), as_int(distance, "DISTANCE"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- subdual\n'
+        '__all__ = ["cnc_subdual_normal"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -8027,69 +8151,6 @@ _SOURCES = {
         'def cnc_subdual_normal(damage: Any) -> int:\n'
         '    """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""\n'
         '    return cnc_subdual.subdual_normal(rules(), as_int(damage, "DAMAGE"))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- odds before the dice are rolled\n'
-        '\n'
-        '\n'
-        'def odds_attack(\n'
-        '    bonus: Any, ac: Any, dice: Any, mods: Any, damage_bonus: Any, kind: Any\n'
-        ') -> cnc_odds.OddsAttack:\n'
-        '    return cnc_odds.OddsAttack(\n'
-        '        ac_attack(bonus, ac, mods),\n'
-        '        dice,\n'
-        '        as_int(damage_bonus, "BONUS", 0),\n'
-        '        as_text(kind, "KIND", "melee"),\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'DICE = ("dice", "damage dice, e.g. 1d8+2 (any number of dice and sides)")\n'
-        'ODDS_TAIL = (d20_odds.ATTACKS, MODS, DAMAGE_BONUS, KIND)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, MODS, DAMAGE_BONUS, KIND, d20_odds.ATTACKS)\n'
-        '@cell_safe\n'
-        'def cnc_expected_damage(\n'
-        '    bonus: Any, ac: Any, dice: Any, attacks: Any = 1, mods: Any = 0, damage_bonus: Any = 0, kind: Any = None\n'
-        ') -> float:\n'
-        '    """Expected damage of the attacks before the dice are rolled (a miss counts 0)."""\n'
-        '    return d20_odds.expected_damage(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), attacks)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, d20_odds.AMOUNT, *ODDS_TAIL)\n'
-        '@cell_safe\n'
-        'def cnc_damage_chance_at_least(\n'
-        '    bonus: Any,\n'
-        '    ac: Any,\n'
-        '    dice: Any,\n'
-        '    amount: Any,\n'
-        '    attacks: Any = 1,\n'
-        '    mods: Any = 0,\n'
-        '    damage_bonus: Any = 0,\n'
-        '    kind: Any = None,\n'
-        ') -> float:\n'
-        '    """Probability (0 to 1) that the attacks together do at least this much damage."""\n'
-        '    odds = odds_attack(bonus, ac, dice, mods, damage_bonus, kind)\n'
-        '    return d20_odds.damage_chance_at_least(ODDS, odds, amount, attacks)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@arg_docs(BONUS, AC, DICE, d20_odds.TARGET_HP, *ODDS_TAIL)\n'
-        '@cell_safe\n'
-        'def cnc_kill_chance(\n'
-        '    bonus: Any,\n'
-        '    ac: Any,\n'
-        '    dice: Any,\n'
-        '    hp: Any,\n'
-        '    attacks: Any = 1,\n'
-        '    mods: Any = 0,\n'
-        '    damage_bonus: Any = 0,\n'
-        '    kind: Any = None,\n'
-        ') -> float:\n'
-        '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
-        '    return d20_odds.kill_chance(ODDS, odds_attack(bonus, ac, dice, mods, damage_bonus, kind), hp, attacks)\n'
     ),
     'pycalc.udfs.d20_attack': (
         '"""A d20 attack as the d20 rulesets\' UDFs read it from the cells: its numbers, its result, and the\n'
@@ -10803,7 +10864,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'cnc')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'cnc', 'cnc_falling', 'cnc_moves', 'cnc_special_ac', 'cnc_subdual')}
 
 
 _udfs = _load_engine()

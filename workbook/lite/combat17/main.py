@@ -180,25 +180,6 @@ def combat17_attack_result(roll, bonus, target, mods=0, follow_roll=None, barred
 
 
 @func
-@arg('kind', doc='Punch or Kick')
-@arg('damage_roll', doc='the die shown')
-@arg('strength', doc='STR modifier (optional, 0)')
-def combat17_brawl_damage(kind, damage_roll, strength=0):
-    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
-    return _udfs['combat17'].combat17_brawl_damage(kind, damage_roll, strength)
-
-
-@func
-@arg('kind', doc='Punch or Kick')
-@arg('bonus', doc='attack bonus')
-@arg('target', doc="target's Armor Class")
-@arg('mods', doc='other modifiers (optional, 0)')
-def combat17_brawl_need(kind, bonus, target, mods=0):
-    """Natural d20 needed to land a punch or kick."""
-    return _udfs['combat17'].combat17_brawl_need(kind, bonus, target, mods)
-
-
-@func
 @arg('bonus', doc='attack bonus')
 @arg('target', doc="target's Armor Class")
 @arg('outcome', doc='Miss, Hit, Critical or Fumble')
@@ -207,40 +188,6 @@ def combat17_brawl_need(kind, bonus, target, mods=0):
 def combat17_chance(bonus, target, outcome, mods=0, barred=False):
     """Probability (0 to 1) of exactly that result."""
     return _udfs['combat17'].combat17_chance(bonus, target, outcome, mods, barred)
-
-
-@func
-@arg('roll', doc='the 1d4 condition roll')
-def combat17_condition(roll):
-    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
-    return _udfs['combat17'].combat17_condition(roll)
-
-
-@func
-@arg('roll', doc='the 1d4 condition roll')
-@arg('what', doc='hit, saves, dc_checks, init, ac_melee or ac_ranged')
-def combat17_condition_modifier(roll, what):
-    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
-    return _udfs['combat17'].combat17_condition_modifier(roll, what)
-
-
-@func
-@arg('dice', doc='weapon damage, e.g. 1d6+2')
-@arg('damage_roll', doc='the dice shown, without the +modifier')
-@arg('follow_roll', doc='the follow-up d20 after a natural 20')
-@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
-def combat17_crit_damage(dice, damage_roll, follow_roll, mods=0):
-    """Damage of a natural 20 by the critical chart."""
-    return _udfs['combat17'].combat17_crit_damage(dice, damage_roll, follow_roll, mods)
-
-
-@func
-@arg('follow_roll', doc='the follow-up d20 after a natural 20')
-@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
-@arg('condition_roll', doc='the 1d4 condition roll (optional)')
-def combat17_crit_line(follow_roll, mods=0, condition_roll=None):
-    """What the critical chart gives for that follow-up roll (and condition roll)."""
-    return _udfs['combat17'].combat17_crit_line(follow_roll, mods, condition_roll)
 
 
 @func
@@ -282,16 +229,6 @@ def combat17_expected_damage(bonus, target, dice, attacks=1, mods=0, damage_bonu
 
 
 @func
-@arg('roll', doc='the follow-up d20 after a natural 1')
-@arg('dex_bonus', doc="the attacker's DEX bonus (optional, 0)")
-@arg('dex_roll', doc='the d20 of the DEX check (optional)')
-@arg('rounds_roll', doc='the 1d2 rounds of the stumble penalty (optional)')
-def combat17_fumble_outcome(roll, dex_bonus=0, dex_roll=None, rounds_roll=None):
-    """What the critical miss does once its DEX check is rolled."""
-    return _udfs['combat17'].combat17_fumble_outcome(roll, dex_bonus, dex_roll, rounds_roll)
-
-
-@func
 @arg('bonus', doc='attack bonus')
 @arg('target', doc="target's Armor Class")
 @arg('mods', doc='all modifiers to the roll (optional, 0)')
@@ -317,10 +254,73 @@ def combat17_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, damage_bonu
 
 
 @func
+@arg('kind', doc='Punch or Kick')
+@arg('damage_roll', doc='the die shown')
+@arg('strength', doc='STR modifier (optional, 0)')
+def combat17_brawl_damage(kind, damage_roll, strength=0):
+    """Punch or kick damage (STR per the table and the kick_damage ruling)."""
+    return _udfs['combat17_brawling'].combat17_brawl_damage(kind, damage_roll, strength)
+
+
+@func
+@arg('kind', doc='Punch or Kick')
+@arg('bonus', doc='attack bonus')
+@arg('target', doc="target's Armor Class")
+@arg('mods', doc='other modifiers (optional, 0)')
+def combat17_brawl_need(kind, bonus, target, mods=0):
+    """Natural d20 needed to land a punch or kick."""
+    return _udfs['combat17_brawling'].combat17_brawl_need(kind, bonus, target, mods)
+
+
+@func
+@arg('roll', doc='the 1d4 condition roll')
+def combat17_condition(roll):
+    """The condition chart line: e.g. 'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)'."""
+    return _udfs['combat17_critical'].combat17_condition(roll)
+
+
+@func
+@arg('roll', doc='the 1d4 condition roll')
+@arg('what', doc='hit, saves, dc_checks, init, ac_melee or ac_ranged')
+def combat17_condition_modifier(roll, what):
+    """The condition's modifier to the enemy's rolls or AC (0 where it has none)."""
+    return _udfs['combat17_critical'].combat17_condition_modifier(roll, what)
+
+
+@func
+@arg('dice', doc='weapon damage, e.g. 1d6+2')
+@arg('damage_roll', doc='the dice shown, without the +modifier')
+@arg('follow_roll', doc='the follow-up d20 after a natural 20')
+@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
+def combat17_crit_damage(dice, damage_roll, follow_roll, mods=0):
+    """Damage of a natural 20 by the critical chart."""
+    return _udfs['combat17_critical'].combat17_crit_damage(dice, damage_roll, follow_roll, mods)
+
+
+@func
+@arg('follow_roll', doc='the follow-up d20 after a natural 20')
+@arg('mods', doc='roll modifiers (counted only under ruling add_modifiers; optional)')
+@arg('condition_roll', doc='the 1d4 condition roll (optional)')
+def combat17_crit_line(follow_roll, mods=0, condition_roll=None):
+    """What the critical chart gives for that follow-up roll (and condition roll)."""
+    return _udfs['combat17_critical'].combat17_crit_line(follow_roll, mods, condition_roll)
+
+
+@func
+@arg('roll', doc='the follow-up d20 after a natural 1')
+@arg('dex_bonus', doc="the attacker's DEX bonus (optional, 0)")
+@arg('dex_roll', doc='the d20 of the DEX check (optional)')
+@arg('rounds_roll', doc='the 1d2 rounds of the stumble penalty (optional)')
+def combat17_fumble_outcome(roll, dex_bonus=0, dex_roll=None, rounds_roll=None):
+    """What the critical miss does once its DEX check is rolled."""
+    return _udfs['combat17_fumble'].combat17_fumble_outcome(roll, dex_bonus, dex_roll, rounds_roll)
+
+
+@func
 @arg('roll', doc='the 1d10 scatter roll')
 def combat17_scatter(roll):
     """Where a missed grenade-like missile lands (direction)."""
-    return _udfs['combat17'].combat17_scatter(roll)
+    return _udfs['combat17_missiles'].combat17_scatter(roll)
 
 
 @func
@@ -328,7 +328,7 @@ def combat17_scatter(roll):
 @arg('axis', doc='toward (the thrower), right, or distance')
 def combat17_scatter_feet(roll, axis='distance'):
     """Feet from the target: toward the thrower, to the right, or the distance."""
-    return _udfs['combat17'].combat17_scatter_feet(roll, axis)
+    return _udfs['combat17_missiles'].combat17_scatter_feet(roll, axis)
 
 
 @func
@@ -337,14 +337,14 @@ def combat17_scatter_feet(roll, axis='distance'):
 @arg('siege_rate', doc='siege weapon: fires once every N rounds (optional)')
 def combat17_shots(weapon, rounds, siege_rate=None):
     """Shots fired in that many rounds."""
-    return _udfs['combat17'].combat17_shots(weapon, rounds, siege_rate)
+    return _udfs['combat17_missiles'].combat17_shots(weapon, rounds, siege_rate)
 
 
 @func
 @arg('damage', doc='normal damage rolled')
 def combat17_subdual_damage(damage):
     """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""
-    return _udfs['combat17'].combat17_subdual_damage(damage)
+    return _udfs['combat17_subdual'].combat17_subdual_damage(damage)
 
 
 @func
@@ -355,7 +355,7 @@ def combat17_subdual_damage(damage):
 @arg('unconscious', doc='TRUE: the target is already unconscious (optional)')
 def combat17_subdual_state(hp, damage, flat=True, earlier=False, unconscious=False):
     """Conscious, Unconscious or Dead after the hit."""
-    return _udfs['combat17'].combat17_subdual_state(hp, damage, flat, earlier, unconscious)
+    return _udfs['combat17_subdual'].combat17_subdual_state(hp, damage, flat, earlier, unconscious)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
@@ -7965,11 +7965,11 @@ _SOURCES = {
         "returns a short '#...' text, nothing raises into a cell. Attacks, their chances, their damage and the\n"
         'odds before the roll are worked out by the generic d20 engine (``pycalc.resolution`` and\n'
         '``pycalc.resolution_odds``), through the same ``pycalc.rulesets.combat17`` functions as the Attack\n'
-        "calculator; the charts' texts and the other calculators are the ruleset's own (the subsystem\n"
-        'modules ``pycalc.rulesets.combat17_critical``, ``combat17_fumble``, ``combat17_rate_of_fire``,\n'
-        '``combat17_scatter``, ``combat17_brawling``, ``combat17_subdual``). Every function is\n'
-        "prefixed ``combat17_`` so it cannot clash with another ruleset's functions once star-imported into\n"
-        '``pycalc.udfs``. The shared\n'
+        'calculator. The charts and the other calculators have their functions in a module each, named like\n'
+        'the subsystem they call (``pycalc.udfs.combat17_critical``, ``combat17_fumble``,\n'
+        '``combat17_brawling``, ``combat17_subdual``; ``combat17_missiles`` for rate of fire and scatter).\n'
+        "Every function is prefixed ``combat17_`` so it cannot clash with another ruleset's functions once\n"
+        'star-imported into ``pycalc.udfs``. The shared\n'
         '``d20_need``, ``d20_result``, ``d20_hit_chance``, ``crit_effect`` and ``fumble_effect`` also work for\n'
         'combat17 (ruleset "combat17").\n'
         '"""\n'
@@ -7982,18 +7982,10 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.d20 import Attack, check_roll\n'
+        'from pycalc.d20 import Attack\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import combat17 as engine\n'
-        'from pycalc.rulesets import (\n'
-        '    combat17_brawling,\n'
-        '    combat17_critical,\n'
-        '    combat17_fumble,\n'
-        '    combat17_rate_of_fire,\n'
-        '    combat17_subdual,\n'
-        ')\n'
         'from pycalc.rulesets import combat17_odds as odds_engine\n'
-        'from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
         'from pycalc.udfs.cells import arg_docs, as_bool, as_dice, as_int, as_text, cell_safe, optional_int\n'
@@ -8004,24 +7996,12 @@ _SOURCES = {
         '    "combat17_attack_damage",\n'
         '    "combat17_attack_effect",\n'
         '    "combat17_attack_result",\n'
-        '    "combat17_brawl_damage",\n'
-        '    "combat17_brawl_need",\n'
         '    "combat17_chance",\n'
-        '    "combat17_condition",\n'
-        '    "combat17_condition_modifier",\n'
-        '    "combat17_crit_damage",\n'
-        '    "combat17_crit_line",\n'
         '    "combat17_damage",\n'
         '    "combat17_damage_chance_at_least",\n'
         '    "combat17_expected_damage",\n'
-        '    "combat17_fumble_outcome",\n'
         '    "combat17_hit_chance",\n'
         '    "combat17_kill_chance",\n'
-        '    "combat17_scatter",\n'
-        '    "combat17_scatter_feet",\n'
-        '    "combat17_shots",\n'
-        '    "combat17_subdual_damage",\n'
-        '    "combat17_subdual_state",\n'
         ']\n'
         '\n'
         '\n'
@@ -8192,7 +8172,7 @@ _SOURCES = {
         '    )\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- critical damage and charts\n'
+        '# --------------------------------------------------------------------------- damage\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -8208,186 +8188,6 @@ _SOURCES = {
         '        as_dice(dice, engine.parse_dice),\n'
         '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
         '    )\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
-        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
-        '@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:\n'
-        '    """What the critical chart gives for that follow-up roll (and condition roll)."""\n'
-        '    attack = Attack(0, 0, as_int(mods, "MODS", 0))\n'
-        '    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")\n'
-        '    total = engine.follow_total(rules(), attack, follow)\n'
-        '    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
-        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
-        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
-        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
-        '@cell_safe\n'
-        'def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:\n'
-        '    """Damage of a natural 20 by the critical chart."""\n'
-        '    outputs = combat17_critical.critical_damage_outputs(\n'
-        '        rules(),\n'
-        '        as_text(dice, "DICE"),\n'
-        '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
-        '        as_int(follow_roll, "FOLLOW ROLL"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '    )\n'
-        '    return outputs["CRIT_DAMAGE"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
-        '@cell_safe\n'
-        'def combat17_condition(roll: Any) -> str:\n'
-        '    """The condition chart line: e.g. \'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)\'."""\n'
-        '    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
-        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")\n'
-        '@cell_safe\n'
-        'def combat17_condition_modifier(roll: Any, what: Any) -> int:\n'
-        '    """The condition\'s modifier to the enemy\'s rolls or AC (0 where it has none)."""\n'
-        '    wanted = as_text(what, "WHAT").lower()\n'
-        '    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():\n'
-        '        if column == wanted:\n'
-        '            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)\n'
-        '    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())\n'
-        '    raise RuleError(f"#WHAT? use {columns}")\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the follow-up d20 after a natural 1")\n'
-        '@xw.arg("dex_bonus", doc="the attacker\'s DEX bonus (optional, 0)")\n'
-        '@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")\n'
-        '@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_fumble_outcome(\n'
-        '    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None\n'
-        ') -> str:\n'
-        '    """What the critical miss does once its DEX check is rolled."""\n'
-        '    return combat17_fumble.fumble_outputs(\n'
-        '        rules(),\n'
-        '        as_int(roll, "FOLLOW ROLL"),\n'
-        '        as_int(dex_bonus, "DEX BONUS", 0),\n'
-        '        optional_int(dex_roll, "DEX ROLL"),\n'
-        '        optional_int(rounds_roll, "ROUNDS ROLL"),\n'
-        '    )["FUMBLE_CONSEQUENCE"]\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- missiles\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")\n'
-        '@xw.arg("rounds", doc="rounds of shooting")\n'
-        '@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:\n'
-        '    """Shots fired in that many rounds."""\n'
-        '    return combat17_rate_of_fire.shots_fired(\n'
-        '        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")\n'
-        '    )["ROF_SHOTS"]\n'
-        '\n'
-        '\n'
-        'def scattered(roll: Any) -> dict[str, Any]:\n'
-        '    """Where a missed grenade-like missile lands for that scatter roll (the calculator\'s cells)."""\n'
-        '    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
-        '@cell_safe\n'
-        'def combat17_scatter(roll: Any) -> str:\n'
-        '    """Where a missed grenade-like missile lands (direction)."""\n'
-        '    return scattered(roll)["GRENADE_LANDS"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
-        '@xw.arg("axis", doc="toward (the thrower), right, or distance")\n'
-        '@cell_safe\n'
-        'def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:\n'
-        '    """Feet from the target: toward the thrower, to the right, or the distance."""\n'
-        '    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}\n'
-        '    wanted = as_text(axis, "AXIS", "distance").lower()\n'
-        '    if wanted not in names:\n'
-        '        raise RuleError("#AXIS? use toward, right or distance")\n'
-        '    return scattered(roll)[names[wanted]]\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- brawling and subdual\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("kind", doc="Punch or Kick")\n'
-        '@xw.arg("bonus", doc="attack bonus")\n'
-        '@xw.arg("target", doc="target\'s Armor Class")\n'
-        '@xw.arg("mods", doc="other modifiers (optional, 0)")\n'
-        '@cell_safe\n'
-        'def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:\n'
-        '    """Natural d20 needed to land a punch or kick."""\n'
-        '    return combat17_brawling.brawl_outputs(\n'
-        '        rules(),\n'
-        '        as_text(kind, "BRAWL"),\n'
-        '        as_int(bonus, "BONUS", 0),\n'
-        '        as_int(target, "AC"),\n'
-        '        as_int(mods, "MODS", 0),\n'
-        '    )["BRAWL_NEED"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("kind", doc="Punch or Kick")\n'
-        '@xw.arg("damage_roll", doc="the die shown")\n'
-        '@xw.arg("strength", doc="STR modifier (optional, 0)")\n'
-        '@cell_safe\n'
-        'def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:\n'
-        '    """Punch or kick damage (STR per the table and the kick_damage ruling)."""\n'
-        '    return combat17_brawling.brawl_outputs(\n'
-        '        rules(),\n'
-        '        as_text(kind, "BRAWL"),\n'
-        '        0,\n'
-        '        0,\n'
-        '        0,\n'
-        '        as_int(strength, "STR", 0),\n'
-        '        as_int(damage_roll, "DAMAGE ROLL"),\n'
-        '    )["BRAWL_DAMAGE"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("damage", doc="normal damage rolled")\n'
-        '@cell_safe\n'
-        'def combat17_subdual_damage(damage: Any) -> int:\n'
-        '    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""\n'
-        '    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hp", doc="target\'s hit points now")\n'
-        '@xw.arg("damage", doc="normal damage rolled")\n'
-        '@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")\n'
-        '@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")\n'
-        '@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_subdual_state(\n'
-        '    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False\n'
-        ') -> str:\n'
-        '    """Conscious, Unconscious or Dead after the hit."""\n'
-        '    return combat17_subdual.subdual_outputs(\n'
-        '        rules(),\n'
-        '        as_int(hp, "HP"),\n'
-        '        as_int(damage, "DAMAGE", 0),\n'
-        '        as_bool(flat, "FLAT"),\n'
-        '        as_bool(earlier, "EARLIER"),\n'
-        '        as_bool(unconscious, "UNCONSCIOUS"),\n'
-        '    )["SUBDUAL_STATE"]\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- odds before the roll\n'
@@ -8470,6 +8270,287 @@ _SOURCES = {
         '    """Probability (0 to 1) that the attacks drop a target of ``hp`` hit points (to 0 or below)."""\n'
         '    odds = odds_of(bonus, target, dice, mods, barred, multiplier, damage_bonus)\n'
         '    return d20_odds.kill_chance(ODDS, odds, hp, attacks)\n'
+    ),
+    'pycalc.udfs.combat17_brawling': (
+        '"""17 Combat\'s brawling (punch and kick) as worksheet functions (xlwings), over ``pycalc.rulesets.combat17_brawling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_brawling,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_brawl_damage", "combat17_brawl_need"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("kind", doc="Punch or Kick")\n'
+        '@xw.arg("bonus", doc="attack bonus")\n'
+        '@xw.arg("target", doc="target\'s Armor Class")\n'
+        '@xw.arg("mods", doc="other modifiers (optional, 0)")\n'
+        '@cell_safe\n'
+        'def combat17_brawl_need(kind: Any, bonus: Any, target: Any, mods: Any = 0) -> int | str:\n'
+        '    """Natural d20 needed to land a punch or kick."""\n'
+        '    return combat17_brawling.brawl_outputs(\n'
+        '        rules(),\n'
+        '        as_text(kind, "BRAWL"),\n'
+        '        as_int(bonus, "BONUS", 0),\n'
+        '        as_int(target, "AC"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '    )["BRAWL_NEED"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("kind", doc="Punch or Kick")\n'
+        '@xw.arg("damage_roll", doc="the die shown")\n'
+        '@xw.arg("strength", doc="STR modifier (optional, 0)")\n'
+        '@cell_safe\n'
+        'def combat17_brawl_damage(kind: Any, damage_roll: Any, strength: Any = 0) -> int | str:\n'
+        '    """Punch or kick damage (STR per the table and the kick_damage ruling)."""\n'
+        '    return combat17_brawling.brawl_outputs(\n'
+        '        rules(),\n'
+        '        as_text(kind, "BRAWL"),\n'
+        '        0,\n'
+        '        0,\n'
+        '        0,\n'
+        '        as_int(strength, "STR", 0),\n'
+        '        as_int(damage_roll, "DAMAGE ROLL"),\n'
+        '    )["BRAWL_DAMAGE"]\n'
+    ),
+    'pycalc.udfs.combat17_critical': (
+        '"""17 Combat\'s critical chart and condition chart as worksheet functions (xlwings), over\n'
+        '``pycalc.rulesets.combat17_critical``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.d20 import Attack, check_roll\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import combat17 as engine\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_critical,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_condition", "combat17_condition_modifier", "combat17_crit_damage", "combat17_crit_line"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
+        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
+        '@xw.arg("condition_roll", doc="the 1d4 condition roll (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_crit_line(follow_roll: Any, mods: Any = 0, condition_roll: Any = None) -> str:\n'
+        '    """What the critical chart gives for that follow-up roll (and condition roll)."""\n'
+        '    attack = Attack(0, 0, as_int(mods, "MODS", 0))\n'
+        '    follow = check_roll(as_int(follow_roll, "FOLLOW ROLL"), "FOLLOW ROLL")\n'
+        '    total = engine.follow_total(rules(), attack, follow)\n'
+        '    return engine.crit_line(rules(), total, optional_int(condition_roll, "CONDITION ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("dice", doc="weapon damage, e.g. 1d6+2")\n'
+        '@xw.arg("damage_roll", doc="the dice shown, without the +modifier")\n'
+        '@xw.arg("follow_roll", doc="the follow-up d20 after a natural 20")\n'
+        '@xw.arg("mods", doc="roll modifiers (counted only under ruling add_modifiers; optional)")\n'
+        '@cell_safe\n'
+        'def combat17_crit_damage(dice: Any, damage_roll: Any, follow_roll: Any, mods: Any = 0) -> int:\n'
+        '    """Damage of a natural 20 by the critical chart."""\n'
+        '    outputs = combat17_critical.critical_damage_outputs(\n'
+        '        rules(),\n'
+        '        as_text(dice, "DICE"),\n'
+        '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
+        '        as_int(follow_roll, "FOLLOW ROLL"),\n'
+        '        as_int(mods, "MODS", 0),\n'
+        '    )\n'
+        '    return outputs["CRIT_DAMAGE"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
+        '@cell_safe\n'
+        'def combat17_condition(roll: Any) -> str:\n'
+        '    """The condition chart line: e.g. \'Enemy is Prone: -4 to hit, a -4 AC (melee), +4 AC (ranged)\'."""\n'
+        '    return engine.condition_text(rules(), as_int(roll, "CONDITION ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d4 condition roll")\n'
+        '@xw.arg("what", doc="hit, saves, dc_checks, init, ac_melee or ac_ranged")\n'
+        '@cell_safe\n'
+        'def combat17_condition_modifier(roll: Any, what: Any) -> int:\n'
+        '    """The condition\'s modifier to the enemy\'s rolls or AC (0 where it has none)."""\n'
+        '    wanted = as_text(what, "WHAT").lower()\n'
+        '    for name, (_, _, column) in combat17_critical.CONDITION_COLUMNS.items():\n'
+        '        if column == wanted:\n'
+        '            return combat17_critical.condition_modifier(rules(), as_int(roll, "CONDITION ROLL"), name)\n'
+        '    columns = ", ".join(column for _, _, column in combat17_critical.CONDITION_COLUMNS.values())\n'
+        '    raise RuleError(f"#WHAT? use {columns}")\n'
+    ),
+    'pycalc.udfs.combat17_fumble': (
+        '"""17 Combat\'s fumble chart as a worksheet function (xlwings), over ``pycalc.rulesets.combat17_fumble``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_fumble,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_int, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_fumble_outcome"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the follow-up d20 after a natural 1")\n'
+        '@xw.arg("dex_bonus", doc="the attacker\'s DEX bonus (optional, 0)")\n'
+        '@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")\n'
+        '@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_fumble_outcome(\n'
+        '    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None\n'
+        ') -> str:\n'
+        '    """What the critical miss does once its DEX check is rolled."""\n'
+        '    return combat17_fumble.fumble_outputs(\n'
+        '        rules(),\n'
+        '        as_int(roll, "FOLLOW ROLL"),\n'
+        '        as_int(dex_bonus, "DEX BONUS", 0),\n'
+        '        optional_int(dex_roll, "DEX ROLL"),\n'
+        '        optional_int(rounds_roll, "ROUNDS ROLL"),\n'
+        '    )["FUMBLE_CONSEQUENCE"]\n'
+    ),
+    'pycalc.udfs.combat17_missiles': (
+        '"""17 Combat\'s missiles (shots in a number of rounds, scatter of a thrown weapon) as worksheet functions\n'
+        '(xlwings), over ``pycalc.rulesets.combat17_rate_of_fire`` and ``combat17_scatter`` (whose name its UDF has).\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_rate_of_fire,\n'
+        ')\n'
+        'from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_scatter", "combat17_scatter_feet", "combat17_shots"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("weapon", doc="a row of the rate of fire table, e.g. Light crossbow")\n'
+        '@xw.arg("rounds", doc="rounds of shooting")\n'
+        '@xw.arg("siege_rate", doc="siege weapon: fires once every N rounds (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_shots(weapon: Any, rounds: Any, siege_rate: Any = None) -> int | str:\n'
+        '    """Shots fired in that many rounds."""\n'
+        '    return combat17_rate_of_fire.shots_fired(\n'
+        '        rules(), as_text(weapon, "WEAPON"), as_int(rounds, "ROUNDS", 0), optional_int(siege_rate, "RATE")\n'
+        '    )["ROF_SHOTS"]\n'
+        '\n'
+        '\n'
+        'def scattered(roll: Any) -> dict[str, Any]:\n'
+        '    """Where a missed grenade-like missile lands for that scatter roll (the calculator\'s cells)."""\n'
+        '    return scatter.scatter(rules(), False, as_int(roll, "SCATTER ROLL"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
+        '@cell_safe\n'
+        'def combat17_scatter(roll: Any) -> str:\n'
+        '    """Where a missed grenade-like missile lands (direction)."""\n'
+        '    return scattered(roll)["GRENADE_LANDS"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("roll", doc="the 1d10 scatter roll")\n'
+        '@xw.arg("axis", doc="toward (the thrower), right, or distance")\n'
+        '@cell_safe\n'
+        'def combat17_scatter_feet(roll: Any, axis: Any = "distance") -> int | str:\n'
+        '    """Feet from the target: toward the thrower, to the right, or the distance."""\n'
+        '    names = {"toward": "GRENADE_TOWARD_FT", "right": "GRENADE_RIGHT_FT", "distance": "GRENADE_DISTANCE_FT"}\n'
+        '    wanted = as_text(axis, "AXIS", "distance").lower()\n'
+        '    if wanted not in names:\n'
+        '        raise RuleError("#AXIS? use toward, right or distance")\n'
+        '    return scattered(roll)[names[wanted]]\n'
+    ),
+    'pycalc.udfs.combat17_subdual': (
+        '"""17 Combat\'s subdual damage as worksheet functions (xlwings), over ``pycalc.rulesets.combat17_subdual``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    combat17_subdual,\n'
+        ')\n'
+        'from pycalc.udfs.cells import as_bool, as_int, cell_safe\n'
+        'from pycalc.udfs.combat17 import rules\n'
+        '\n'
+        '__all__ = ["combat17_subdual_damage", "combat17_subdual_state"]\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("damage", doc="normal damage rolled")\n'
+        '@cell_safe\n'
+        'def combat17_subdual_damage(damage: Any) -> int:\n'
+        '    """Half damage for the flat of the blade, rounded per the subdual_half_rounding ruling."""\n'
+        '    return combat17_subdual.subdual_damage(rules(), as_int(damage, "DAMAGE"))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("hp", doc="target\'s hit points now")\n'
+        '@xw.arg("damage", doc="normal damage rolled")\n'
+        '@xw.arg("flat", doc="TRUE: flat of the blade (non-lethal, half damage)")\n'
+        '@xw.arg("earlier", doc="TRUE: the target has taken non-lethal damage before (optional)")\n'
+        '@xw.arg("unconscious", doc="TRUE: the target is already unconscious (optional)")\n'
+        '@cell_safe\n'
+        'def combat17_subdual_state(\n'
+        '    hp: Any, damage: Any, flat: Any = True, earlier: Any = False, unconscious: Any = False\n'
+        ') -> str:\n'
+        '    """Conscious, Unconscious or Dead after the hit."""\n'
+        '    return combat17_subdual.subdual_outputs(\n'
+        '        rules(),\n'
+        '        as_int(hp, "HP"),\n'
+        '        as_int(damage, "DAMAGE", 0),\n'
+        '        as_bool(flat, "FLAT"),\n'
+        '        as_bool(earlier, "EARLIER"),\n'
+        '        as_bool(unconscious, "UNCONSCIOUS"),\n'
+        '    )["SUBDUAL_STATE"]\n'
     ),
     'pycalc.udfs.d20_attack': (
         '"""A d20 attack as the d20 rulesets\' UDFs read it from the cells: its numbers, its result, and the\n'
@@ -11369,7 +11450,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'combat17')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'combat17', 'combat17_brawling', 'combat17_critical', 'combat17_fumble', 'combat17_missiles', 'combat17_subdual')}
 
 
 _udfs = _load_engine()

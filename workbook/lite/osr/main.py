@@ -129,15 +129,6 @@ def modifier(ruleset, table, entry, column=None):
 
 
 @func
-@arg('original_hp', doc="the unit's total hit points before the melee")
-@arg('remaining_hp', doc='its hit points left')
-@arg('men', doc='men in the unit (optional, 10)')
-def mass_survivors(original_hp, remaining_hp, men=None):
-    """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
-    return _udfs['osr'].mass_survivors(original_hp, remaining_hp, men)
-
-
-@func
 @arg('result', doc='Miss, Hit, Critical or Fumble')
 @arg('fumble_roll', doc="roll on the GM's fumble table (optional)")
 def osr_attack_effect(result, fumble_roll=None):
@@ -156,14 +147,6 @@ def osr_attack_effect(result, fumble_roll=None):
 def osr_attack_result(roll, bonus, target, mods=0, level=0, follow_roll=None, needs_magic=False):
     """Miss, Hit, Critical or Fumble with the seed's natural 1 and natural 20 rules."""
     return _udfs['osr'].osr_attack_result(roll, bonus, target, mods, level, follow_roll, needs_magic)
-
-
-@func
-@arg('kind', doc='PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)')
-@arg('level_or_hd', doc='XP level, or whole Hit Dice for a monster')
-def osr_attacks_vs_normal_men(kind, level_or_hd):
-    """Melee attacks per round against Normal Men."""
-    return _udfs['osr'].osr_attacks_vs_normal_men(kind, level_or_hd)
 
 
 @func
@@ -222,32 +205,6 @@ def osr_expected_damage(bonus, target, dice, attacks=1, mods=0, level=0, mode=No
 
 
 @func
-@arg('attacks', doc='attacks per round against the Normal Men')
-@arg('need', doc='natural d20 needed to hit them')
-@arg('damage_dice', doc='damage per hit, e.g. 1d6+1')
-@arg('hp_dice', doc='their hit points (optional, 1d6)')
-def osr_expected_kills(attacks, need, damage_dice, hp_dice=None):
-    """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
-    return _udfs['osr'].osr_expected_kills(attacks, need, damage_dice, hp_dice)
-
-
-@func
-@arg('hero_roll', doc="the grappled hero's total (d6 per HD)")
-@arg('grapplers_roll', doc="the grapplers' combined total (d6 per HD each)")
-def osr_grapple_result(hero_roll, grapplers_roll):
-    """Pinned, struggling, or grapplers thrown off and stunned."""
-    return _udfs['osr'].osr_grapple_result(hero_roll, grapplers_roll)
-
-
-@func
-@arg('hero_roll', doc="the grappled hero's total")
-@arg('grapplers_roll', doc="the grapplers' combined total")
-def osr_grapple_stun_rounds(hero_roll, grapplers_roll):
-    """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
-    return _udfs['osr'].osr_grapple_stun_rounds(hero_roll, grapplers_roll)
-
-
-@func
 @arg('bonus', doc="attacker's to-hit bonus")
 @arg('target', doc='number needed from the attack matrix')
 @arg('mods', doc='situational to-hit modifiers (optional, 0)')
@@ -276,32 +233,6 @@ def osr_kill_chance(bonus, target, dice, hp, attacks=1, mods=0, level=0, mode=No
 
 
 @func
-@arg('saver_level', doc='XP level of the one saving (rider, disarm target)')
-@arg('attacker_level', doc='XP level of the attacker')
-def osr_level_gap_save_bonus(saver_level, attacker_level):
-    """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
-    return _udfs['osr'].osr_level_gap_save_bonus(saver_level, attacker_level)
-
-
-@func
-@arg('maneuver', doc='Whip entangle / Polearm dismount / Disarm (label or id)')
-@arg('saver_level', doc='XP level of the one saving')
-@arg('attacker_level', doc='XP level of the attacker')
-@arg('target_str_bonus', doc="the whip target's STR bonus (optional, 0)")
-def osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus=0):
-    """What the saver adds to the Save vs Paralysis for that maneuver."""
-    return _udfs['osr'].osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus)
-
-
-@func
-@arg('damage_roll', doc="the d6 thrown for a unit's hit")
-@arg('men', doc='men in the attacking unit (optional, 10)')
-def osr_mass_damage(damage_roll, men=None):
-    """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
-    return _udfs['osr'].osr_mass_damage(damage_roll, men)
-
-
-@func
 @arg('roll', doc='the natural d20')
 @arg('need', doc='natural roll needed (matrix number - bonus - mods)')
 @arg('target', doc='the matrix number itself')
@@ -311,12 +242,81 @@ def osr_nat20_penalty(roll, need, target):
 
 
 @func
+@arg('hero_roll', doc="the grappled hero's total (d6 per HD)")
+@arg('grapplers_roll', doc="the grapplers' combined total (d6 per HD each)")
+def osr_grapple_result(hero_roll, grapplers_roll):
+    """Pinned, struggling, or grapplers thrown off and stunned."""
+    return _udfs['osr_grappling'].osr_grapple_result(hero_roll, grapplers_roll)
+
+
+@func
+@arg('hero_roll', doc="the grappled hero's total")
+@arg('grapplers_roll', doc="the grapplers' combined total")
+def osr_grapple_stun_rounds(hero_roll, grapplers_roll):
+    """Rounds the thrown-off grapplers are stunned (hero's roll minus theirs; 0 if not thrown off)."""
+    return _udfs['osr_grappling'].osr_grapple_stun_rounds(hero_roll, grapplers_roll)
+
+
+@func
+@arg('original_hp', doc="the unit's total hit points before the melee")
+@arg('remaining_hp', doc='its hit points left')
+@arg('men', doc='men in the unit (optional, 10)')
+def mass_survivors(original_hp, remaining_hp, men=None):
+    """Men left alive: one per tenth of the original hit points left, fractions rounded up."""
+    return _udfs['osr_mass_combat'].mass_survivors(original_hp, remaining_hp, men)
+
+
+@func
+@arg('damage_roll', doc="the d6 thrown for a unit's hit")
+@arg('men', doc='men in the attacking unit (optional, 10)')
+def osr_mass_damage(damage_roll, men=None):
+    """Hit points the target unit loses: the d6 x 10 (x the men, by ruling)."""
+    return _udfs['osr_mass_combat'].osr_mass_damage(damage_roll, men)
+
+
+@func
+@arg('kind', doc='PC or important NPC fighter type / PC who is not a fighter type / Monster (whole HD)')
+@arg('level_or_hd', doc='XP level, or whole Hit Dice for a monster')
+def osr_attacks_vs_normal_men(kind, level_or_hd):
+    """Melee attacks per round against Normal Men."""
+    return _udfs['osr_normal_men'].osr_attacks_vs_normal_men(kind, level_or_hd)
+
+
+@func
+@arg('attacks', doc='attacks per round against the Normal Men')
+@arg('need', doc='natural d20 needed to hit them')
+@arg('damage_dice', doc='damage per hit, e.g. 1d6+1')
+@arg('hp_dice', doc='their hit points (optional, 1d6)')
+def osr_expected_kills(attacks, need, damage_dice, hp_dice=None):
+    """Normal Men killed per round by the seed's shortcut (8 attacks, 7+, d6+1 vs d6 -> 5.6)."""
+    return _udfs['osr_normal_men'].osr_expected_kills(attacks, need, damage_dice, hp_dice)
+
+
+@func
+@arg('saver_level', doc='XP level of the one saving (rider, disarm target)')
+@arg('attacker_level', doc='XP level of the attacker')
+def osr_level_gap_save_bonus(saver_level, attacker_level):
+    """+1 to the Save vs Paralysis per full 3 levels the saver is above the attacker."""
+    return _udfs['osr_saves'].osr_level_gap_save_bonus(saver_level, attacker_level)
+
+
+@func
+@arg('maneuver', doc='Whip entangle / Polearm dismount / Disarm (label or id)')
+@arg('saver_level', doc='XP level of the one saving')
+@arg('attacker_level', doc='XP level of the attacker')
+@arg('target_str_bonus', doc="the whip target's STR bonus (optional, 0)")
+def osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus=0):
+    """What the saver adds to the Save vs Paralysis for that maneuver."""
+    return _udfs['osr_saves'].osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str_bonus)
+
+
+@func
 @arg('situation', doc='Caster won initiative / Hit by an opponent with simultaneous initiative / ...')
 @arg('save', doc='Made or Failed (optional: the Save vs Paralysis, when one is needed)')
 @arg('d6_roll', doc='the d6 after a failed save (optional)')
 def osr_spell_interruption(situation, save=None, d6_roll=None):
     """What happens to the spell of a caster hit while casting."""
-    return _udfs['osr'].osr_spell_interruption(situation, save, d6_roll)
+    return _udfs['osr_saves'].osr_spell_interruption(situation, save, d6_roll)
 
 
 @func
@@ -324,7 +324,7 @@ def osr_spell_interruption(situation, save=None, d6_roll=None):
 @arg('surprised_on', doc='the second party is normally surprised on 1 to this')
 def osr_surprise_chance(surprises_on, surprised_on):
     """Probability (0 to 1) that the first party surprises the second."""
-    return _udfs['osr'].osr_surprise_chance(surprises_on, surprised_on)
+    return _udfs['osr_surprise'].osr_surprise_chance(surprises_on, surprised_on)
 
 
 @func
@@ -334,7 +334,7 @@ def osr_surprise_chance(surprises_on, surprised_on):
 @arg('roll_for_a', doc='the d6 rolled for A')
 def osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a):
     """Who is surprised, and what it means."""
-    return _udfs['osr'].osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a)
+    return _udfs['osr_surprise'].osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a)
 
 
 @func
@@ -342,7 +342,7 @@ def osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a):
 @arg('surprised_on', doc='the second party is normally surprised on 1 to this (normally 2)')
 def surprise_range(surprises_on, surprised_on):
     """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""
-    return _udfs['osr'].surprise_range(surprises_on, surprised_on)
+    return _udfs['osr_surprise'].surprise_range(surprises_on, surprised_on)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
@@ -7968,11 +7968,11 @@ _SOURCES = {
         'Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument\n'
         "returns a short '#...' text; nothing raises into a cell. The shared d20 UDFs (d20_need,\n"
         'd20_result, d20_hit_chance, fumble_effect...) serve the plain attack; these add the osr situation\n'
-        '(Advantage, magical weapons, natural-20 damage penalty) and the other calculators. Attacks are\n'
-        'resolved, damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,\n'
-        '``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``); the other calculators\n'
-        'by the subsystem modules (``osr_surprise``, ``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``,\n'
-        '``osr_saves``).\n'
+        '(Advantage, magical weapons, natural-20 damage penalty), its damage and odds. Attacks are resolved,\n'
+        'damaged and their odds worked out by the generic d20 engine (``pycalc.resolution``,\n'
+        "``pycalc.resolution_odds``, through ``pycalc.rulesets.osr`` and ``osr_odds``). The other calculators'\n"
+        'functions are in a module each, named like the subsystem they call (``pycalc.udfs.osr_surprise``,\n'
+        '``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``, ``osr_saves``).\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
@@ -7988,12 +7988,7 @@ _SOURCES = {
         'from pycalc.errors import RuleError\n'
         'from pycalc.rulesets import (\n'
         '    osr,\n'
-        '    osr_grappling,\n'
-        '    osr_mass_combat,\n'
-        '    osr_normal_men,\n'
         '    osr_odds,\n'
-        '    osr_saves,\n'
-        '    osr_surprise,\n'
         ')\n'
         'from pycalc.tables import RuleSet, load_ruleset\n'
         'from pycalc.udfs import d20_odds\n'
@@ -8005,32 +8000,19 @@ _SOURCES = {
         '    as_text,\n'
         '    cell_safe,\n'
         '    optional_int,\n'
-        '    optional_text,\n'
         ')\n'
         'from pycalc.udfs.d20_attack import as_mode, as_outcome, d20_attack\n'
         '\n'
         '__all__ = [\n'
-        '    "mass_survivors",\n'
         '    "osr_attack_effect",\n'
         '    "osr_attack_result",\n'
-        '    "osr_attacks_vs_normal_men",\n'
         '    "osr_chance",\n'
         '    "osr_damage",\n'
         '    "osr_damage_chance_at_least",\n'
         '    "osr_expected_damage",\n'
-        '    "osr_expected_kills",\n'
-        '    "osr_grapple_result",\n'
-        '    "osr_grapple_stun_rounds",\n'
         '    "osr_hit_chance",\n'
         '    "osr_kill_chance",\n'
-        '    "osr_level_gap_save_bonus",\n'
-        '    "osr_maneuver_save_modifier",\n'
-        '    "osr_mass_damage",\n'
         '    "osr_nat20_penalty",\n'
-        '    "osr_spell_interruption",\n'
-        '    "osr_surprise_chance",\n'
-        '    "osr_surprise_outcome",\n'
-        '    "surprise_range",\n'
         ']\n'
         'OSR = "osr"\n'
         '\n'
@@ -8268,54 +8250,76 @@ _SOURCES = {
         '    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""\n'
         '    odds = odds_attack(bonus, target, dice, mods, level, mode, double, needs_magic)\n'
         '    return d20_odds.kill_chance(ODDS, odds, hp, attacks)\n'
+    ),
+    'pycalc.udfs.osr_grappling': (
+        '"""OSR grappling as worksheet functions (xlwings), over ``pycalc.rulesets.osr_grappling``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_grappling,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_grapple_result", "osr_grapple_stun_rounds"]\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- surprise\n'
-        '\n'
-        '\n'
-        'def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    return osr_surprise.surprise_range(\n'
-        '        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")\n'
-        '    )\n'
+        'def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:\n'
+        '    return as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")\n'
+        '@xw.arg("hero_roll", doc="the grappled hero\'s total (d6 per HD)")\n'
+        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total (d6 per HD each)")\n'
         '@cell_safe\n'
-        'def surprise_range(surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""\n'
-        '    return surprise_top(osr_rules(), surprises_on, surprised_on)\n'
+        'def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:\n'
+        '    """Pinned, struggling, or grapplers thrown off and stunned."""\n'
+        '    return osr_grappling.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
         '\n'
         '\n'
         '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")\n'
+        '@xw.arg("hero_roll", doc="the grappled hero\'s total")\n'
+        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total")\n'
         '@cell_safe\n'
-        'def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:\n'
-        '    """Probability (0 to 1) that the first party surprises the second."""\n'
-        '    rules = osr_rules()\n'
-        '    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))\n'
+        'def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:\n'
+        '    """Rounds the thrown-off grapplers are stunned (hero\'s roll minus theirs; 0 if not thrown off)."""\n'
+        '    return osr_grappling.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
+    ),
+    'pycalc.udfs.osr_mass_combat': (
+        '"""OSR mass combat as worksheet functions (xlwings), over ``pycalc.rulesets.osr_mass_combat``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
-        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
-        '@xw.arg("roll_for_b", doc="the d6 rolled for B")\n'
-        '@xw.arg("roll_for_a", doc="the d6 rolled for A")\n'
-        '@cell_safe\n'
-        'def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:\n'
-        '    """Who is surprised, and what it means."""\n'
-        '    return osr_surprise.surprise_outcome(\n'
-        '        osr_rules(),\n'
-        '        as_int(a_on_b, "A ON B"),\n'
-        '        as_int(b_on_a, "B ON A"),\n'
-        '        as_int(roll_for_b, "ROLL FOR B"),\n'
-        '        as_int(roll_for_a, "ROLL FOR A"),\n'
-        '    )\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        '# --------------------------------------------------------------------------- mass combat\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr,\n'
+        '    osr_mass_combat,\n'
+        ')\n'
+        'from pycalc.tables import RuleSet\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["mass_survivors", "osr_mass_damage"]\n'
         '\n'
         '\n'
         'def unit_men(rules: RuleSet, men: Any) -> int:\n'
@@ -8344,9 +8348,30 @@ _SOURCES = {
         '    return osr_mass_combat.mass_survivors(\n'
         '        rules, as_int(original_hp, "ORIGINAL HP"), as_int(remaining_hp, "REMAINING HP"), unit_men(rules, men)\n'
         '    )\n'
+    ),
+    'pycalc.udfs.osr_normal_men': (
+        '"""OSR attacks against Normal Men as worksheet functions (xlwings), over ``pycalc.rulesets.osr_normal_men``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- Normal Men\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_normal_men,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_attacks_vs_normal_men", "osr_expected_kills"]\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -8378,34 +8403,32 @@ _SOURCES = {
         '        as_text(hp_dice, "HP DICE", default_hp),\n'
         '    )\n'
         '    return float(found.kills)\n'
+    ),
+    'pycalc.udfs.osr_saves': (
+        '"""OSR saves and spell interruption as worksheet functions (xlwings), over ``pycalc.rulesets.osr_saves``.\n'
         '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
         '\n'
-        '# --------------------------------------------------------------------------- grappling\n'
+        'from __future__ import annotations\n'
         '\n'
+        'from typing import Any\n'
         '\n'
-        'def grapple_rolls(hero_roll: Any, grapplers_roll: Any) -> tuple[int, int]:\n'
-        '    return as_int(hero_roll, "HERO ROLL"), as_int(grapplers_roll, "GRAPPLERS ROLL")\n'
+        'import xlwings as xw\n'
         '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_saves,\n'
+        ')\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    as_text,\n'
+        '    cell_safe,\n'
+        '    optional_int,\n'
+        '    optional_text,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
         '\n'
-        '@xw.func\n'
-        '@xw.arg("hero_roll", doc="the grappled hero\'s total (d6 per HD)")\n'
-        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total (d6 per HD each)")\n'
-        '@cell_safe\n'
-        'def osr_grapple_result(hero_roll: Any, grapplers_roll: Any) -> str:\n'
-        '    """Pinned, struggling, or grapplers thrown off and stunned."""\n'
-        '    return osr_grappling.grapple_result(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("hero_roll", doc="the grappled hero\'s total")\n'
-        '@xw.arg("grapplers_roll", doc="the grapplers\' combined total")\n'
-        '@cell_safe\n'
-        'def osr_grapple_stun_rounds(hero_roll: Any, grapplers_roll: Any) -> int:\n'
-        '    """Rounds the thrown-off grapplers are stunned (hero\'s roll minus theirs; 0 if not thrown off)."""\n'
-        '    return osr_grappling.grapple_stun_rounds(osr_rules(), *grapple_rolls(hero_roll, grapplers_roll))\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- saves and spells\n'
+        '__all__ = ["osr_level_gap_save_bonus", "osr_maneuver_save_modifier", "osr_spell_interruption"]\n'
         '\n'
         '\n'
         'def levels(saver_level: Any, attacker_level: Any) -> tuple[int, int]:\n'
@@ -8448,6 +8471,72 @@ _SOURCES = {
         '    """What happens to the spell of a caster hit while casting."""\n'
         '    return osr_saves.spell_interruption(\n'
         '        osr_rules(), as_text(situation, "SITUATION"), optional_text(save), optional_int(d6_roll, "D6")\n'
+        '    )\n'
+    ),
+    'pycalc.udfs.osr_surprise': (
+        '"""OSR surprise as worksheet functions (xlwings), over ``pycalc.rulesets.osr_surprise``.\n'
+        '\n'
+        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc.rulesets import (\n'
+        '    osr_surprise,\n'
+        ')\n'
+        'from pycalc.tables import RuleSet\n'
+        'from pycalc.udfs.cells import (\n'
+        '    as_int,\n'
+        '    cell_safe,\n'
+        ')\n'
+        'from pycalc.udfs.osr import osr_rules\n'
+        '\n'
+        '__all__ = ["osr_surprise_chance", "osr_surprise_outcome", "surprise_range"]\n'
+        '\n'
+        '\n'
+        'def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    return osr_surprise.surprise_range(\n'
+        '        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")\n'
+        '    )\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")\n'
+        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")\n'
+        '@cell_safe\n'
+        'def surprise_range(surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""\n'
+        '    return surprise_top(osr_rules(), surprises_on, surprised_on)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")\n'
+        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")\n'
+        '@cell_safe\n'
+        'def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:\n'
+        '    """Probability (0 to 1) that the first party surprises the second."""\n'
+        '    rules = osr_rules()\n'
+        '    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
+        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
+        '@xw.arg("roll_for_b", doc="the d6 rolled for B")\n'
+        '@xw.arg("roll_for_a", doc="the d6 rolled for A")\n'
+        '@cell_safe\n'
+        'def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:\n'
+        '    """Who is surprised, and what it means."""\n'
+        '    return osr_surprise.surprise_outcome(\n'
+        '        osr_rules(),\n'
+        '        as_int(a_on_b, "A ON B"),\n'
+        '        as_int(b_on_a, "B ON A"),\n'
+        '        as_int(roll_for_b, "ROLL FOR B"),\n'
+        '        as_int(roll_for_a, "ROLL FOR A"),\n'
         '    )\n'
     ),
     'pycalc.udfs.shared': (
@@ -11999,7 +12088,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'osr')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'osr', 'osr_grappling', 'osr_mass_combat', 'osr_normal_men', 'osr_saves', 'osr_surprise')}
 
 
 _udfs = _load_engine()
