@@ -37,6 +37,7 @@ class Uses:
         default_factory=list
     )  # (not_with's or also_counts' column, ...)
     chart_formulas: list[tuple[str, str, int]] = field(default_factory=list)  # (table, column, line)
+    own_roll_charts: list[tuple[str, int, str]] = field(default_factory=list)  # (table, line, what)
 
 
 Parse = Callable[[Any, int, str], Any]

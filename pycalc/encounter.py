@@ -110,6 +110,7 @@ class Attack:
     damage_roll: int | None = None
     extra_roll: int | None = None
     added_roll: int | None = None  # the total of the dice a picked row adds to the roll (Bless's 1d4)
+    chart_roll: int | None = None  # the roll on a chart of its own after a Fumble or a Critical
     distance: int | None = None  # feet to the target (C&C's range band, with the attacker's increment)
     mods: int = 0
     picks: Mapping[str, str] = field(default_factory=dict)  # picker table id -> row label

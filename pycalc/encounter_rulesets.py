@@ -396,6 +396,9 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             LogRoll("added_roll", "Dice on the roll: their total", "ATTACK_ADDED_ROLL", short="+Dice"),
         )
         wiring["ATTACK_ADDED_ROLL"] = "{log.added_roll}"
+    if resolution_calculator.own_roll_charts(block):  # a fumble table rolled on after a Fumble
+        rolls = (*rolls, LogRoll("chart_roll", "Roll on the chart", "ATTACK_CHART_ROLL", short="Chart"))
+        wiring["ATTACK_CHART_ROLL"] = "{log.chart_roll}"
     if not level:
         del wiring["ATTACK_LEVEL"]
     owned = typed_numbers_owned(block)  # the typed numbers of a combatant: roster columns
@@ -416,6 +419,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             damage_roll=attack.damage_roll,
             extra_roll=attack.extra_roll,
             added_roll=attack.added_roll,
+            chart_roll=attack.chart_roll,
             numbers={
                 n.id: int(stat(attacker if n.of == "attacker" else target, number_stat(n.id), stats))
                 for n in owned

@@ -166,6 +166,9 @@ class Chart:
     formula: str | None = None  # column naming the damage formula (critical chart)
     follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers
     text: str | None = None  # text column: what the row does, shown by the calculator
+    # read by a roll of its own (its die: the bands' ends), not the follow-up roll: a chart of a mode
+    # other than ``chart``, which only says what the Fumble or the Critical does
+    own_roll: bool = False
 
 
 @dataclass(frozen=True)

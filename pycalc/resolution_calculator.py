@@ -27,7 +27,7 @@ from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
-from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, possible
+from pycalc.resolution_block import ROLL_COLUMN, Chart, Formula, Resolution, possible
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -53,6 +53,7 @@ class CalculatorInputs:
     damage_roll: int | None = None
     extra_roll: int | None = None
     added_roll: int | None = None  # the total the dice a picked row adds to the roll show
+    chart_roll: int | None = None  # the roll on a chart of its own after a Fumble or a Critical
     damage_bonus: int = 0
     hp: int = 10
     attacks: int = 1
@@ -138,6 +139,29 @@ def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[resolution_dama
     return [resolution_damage.coefficients(rules, spec) for spec in [hit, *criticals]]
 
 
+def own_roll_charts(block: Resolution) -> list[Chart]:
+    """The charts rolled on by a roll of their own after a Critical or a Fumble (``Chart.own_roll``)."""
+    charts = (block.critical.chart, block.fumble.chart)
+    return [chart for chart in charts if chart is not None and chart.own_roll]
+
+
+def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
+    """The lowest and highest chart roll any of those charts takes (the log column's check at entry)."""
+    dice = [resolution_results.chart_die(rules, chart) for chart in own_roll_charts(engine.block(rules))]
+    return min(low for low, _ in dice), max(high for _, high in dice)
+
+
+def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:
+    """What the summary asks of the chart roll: the roll on the outcome's chart of its own, or to clear
+    a chart roll this outcome does not read."""
+    chart = resolution_results.own_roll_chart(rules, outcome)
+    if chart is not None and chart_roll is None:
+        return " - type the chart roll"
+    if chart is None and chart_roll is not None:
+        return f" - the chart roll {chart_roll} is not used by this roll: clear it"
+    return ""
+
+
 def shows_chart_text(block: Resolution) -> bool:
     """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""
     return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))
@@ -206,11 +230,13 @@ def summary(
     needed: bool,
     damage_rolled: bool = False,
     read: int | None = None,
+    chart: tuple[str, str] = ("", ""),
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
     once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
     the key the critical chart read for that follow-up roll (the roll itself without one); what the
-    result does (the block's ``effect``) follows the result."""
+    result does (the block's ``effect``, then what a chart rolled on by a roll of its own says) follows
+    the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``)."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -221,6 +247,9 @@ def summary(
         text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"
     if found.get(EFFECT):
         text += f", {found[EFFECT]}"
+    chart_said, chart_asks = chart
+    if chart_said:
+        text += f", {chart_said}"
     if isinstance(damage, int):
         if damage > 0:
             text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
@@ -233,7 +262,7 @@ def summary(
         text += " - type the follow-up roll"
     elif not needed and follow is not None:
         text += f" - the follow-up roll {follow} is not used by this roll: clear it"
-    return text
+    return text + chart_asks
 
 
 def with_picks(rules: RuleSet, choices: Mapping[str, str]) -> RuleSet:
@@ -257,6 +286,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         inputs = replace(inputs, level=0)
     if not rolls_further(block):
         inputs = replace(inputs, extra_roll=None)
+    if not own_roll_charts(block):
+        inputs = replace(inputs, chart_roll=None)
     dice_text = inputs.dice
     try:
         dice = dice_module.parse(dice_text)
@@ -300,9 +331,12 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     if block.effect is not None:
         found[EFFECT] = resolution_results.effect_text(rules, outcome)
     if shows_chart_text(block):
-        found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(
-            rules, attack, outcome, inputs.follow_roll
-        )
+        try:
+            found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(
+                rules, attack, outcome, inputs.follow_roll, inputs.chart_roll
+            )
+        except RuleError as error:  # a chart roll off the chart's die: said there, the result stands
+            found["ATTACK_CHART_EFFECT"] = str(error)
     needed = follow_needed(rules, attack, inputs.roll)
     try:
         if outcome in HITS and resolution_damage.deals(rules, damage):
@@ -325,5 +359,15 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     read = inputs.follow_roll
     if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":
         read = resolution_results.follow_total(rules, attack, read)
-    found["ATTACK_SUMMARY"] = summary(found, inputs.follow_roll, needed, inputs.damage_roll is not None, read)
+    own_chart = resolution_results.own_roll_chart(rules, outcome) is not None
+    chart = (
+        str(found["ATTACK_CHART_EFFECT"]) if own_chart else "",
+        # while the follow-up roll is awaited, the result (and so its chart) is not known yet
+        chart_wait(rules, outcome, inputs.chart_roll)
+        if own_roll_charts(block) and not (needed and inputs.follow_roll is None)
+        else "",
+    )
+    found["ATTACK_SUMMARY"] = summary(
+        found, inputs.follow_roll, needed, inputs.damage_roll is not None, read, chart
+    )
     return found

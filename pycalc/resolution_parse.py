@@ -113,6 +113,10 @@ class ResolutionParser(SituationParser):
             if "chart" in possible(mode):
                 self.check.fail(data.line, f"{what} mode chart needs 'chart' (the bands table it reads)")
             return None
+        own_roll = "chart" not in possible(mode)
+        if own_roll:
+            self.own_roll_chart(data, what)
+            with_formula = False
         special = self.column_id(data, "special", what)
         formula = self.column_id(data, "formula", what) if with_formula else None
         text = self.column_id(data, "text", what)
@@ -133,7 +137,24 @@ class ResolutionParser(SituationParser):
             )
         table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)
         adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
-        return Chart(table, special, plain, formula, adds, text)
+        if own_roll:
+            self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
+        return Chart(table, special, plain, formula, adds, text, own_roll)
+
+    def own_roll_chart(self, data: LocatedDict, what: str) -> None:
+        """A chart read by a roll of its own only says what the row does: it needs ``text``, and
+        nothing of it may change the result or the damage (those read the follow-up roll, mode chart)."""
+        if "text" not in data:
+            self.check.fail(
+                data.value_lines["chart"],
+                f"{what}.chart without mode chart is read by a roll of its own: it needs 'text' (what the row does)",
+            )
+        for key in ("special", "plain_unless_special", "formula", "follow_adds_mods"):
+            if key in data:
+                self.check.fail(
+                    data.value_lines[key],
+                    f"{what}.{key} needs mode chart (a chart read by a roll of its own only says what the row does)",
+                )
 
     def mode_block(self, raw: Any, line: int, what: str, keys: set[str]) -> LocatedDict | None:
         if isinstance(raw, str):

@@ -91,7 +91,16 @@ def check_references(
                     line,
                     f"chart {table_id!r} row at line {row.line}: {column} {name!r} is not a damage.formulas row",
                 )
+    for table_id, line, what in uses.own_roll_charts:
+        table = tables.get(table_id)
+        if table is not None and table.kind == "bands" and not closed_bands(table):
+            fail(line, f"{what}: {table_id!r} is rolled on: its first row needs 'from' and its last row 'to'")
     return problems
+
+
+def closed_bands(table: Table) -> bool:
+    """A bands table a die is rolled on: its rows say the lowest and the highest roll."""
+    return bool(table.rows) and table.rows[0].low is not None and table.rows[-1].high is not None
 
 
 def _kind_problem(kind_table: Table | None, kind: str) -> str | None:

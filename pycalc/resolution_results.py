@@ -73,9 +73,39 @@ def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
     )
 
 
-def chart_text(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> str:
+def own_roll_chart(rules: RuleSet, outcome: str) -> Chart | None:
+    """The chart a roll of its own is made on after this outcome (a Critical's or a Fumble's), if any."""
+    found = block(rules)
+    chart = {CRITICAL: found.critical.chart, FUMBLE: found.fumble.chart}.get(outcome)
+    return chart if chart is not None and chart.own_roll else None
+
+
+def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:
+    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends."""
+    rows = rules.table(chart.table).rows
+    low, high = rows[0].low, rows[-1].high
+    assert low is not None and high is not None  # resolution_refs.closed_bands
+    return low, high
+
+
+def check_chart_roll(rules: RuleSet, chart: Chart, roll: int) -> int:
+    """The roll on a chart of its own, or #CHART ROLL? off its die."""
+    low, high = chart_die(rules, chart)
+    if not low <= roll <= high:
+        raise RuleError(f"#CHART ROLL? {low} to {high}")
+    return roll
+
+
+def chart_text(
+    rules: RuleSet, attack: Attack, outcome: str, follow: int | None, chart_roll: int | None = None
+) -> str:
     """What the chart row read for a Critical or a Fumble says (its ``text`` column; '' without one,
-    or before the follow roll)."""
+    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own)."""
+    own = own_roll_chart(rules, outcome)
+    if own is not None:
+        if chart_roll is None:
+            return ""
+        return str(chart_row(rules, own, check_chart_roll(rules, own, chart_roll))[str(own.text)] or "")
     if follow is None:
         return ""
     if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:

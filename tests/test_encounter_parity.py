@@ -45,7 +45,7 @@ from pycalc.encounter_rows import resolve_log, roster_state
 from pycalc.encounter_rulesets import EACH_ROUND, adapter
 from pycalc.encounter_state import active, bleeding, lethal_hp
 from pycalc.log_picks import named_picks
-from pycalc.resolution_calculator import added_dice_bounds
+from pycalc.resolution_calculator import added_dice_bounds, chart_roll_bounds
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
 from tests.parity import same
 
@@ -207,6 +207,9 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
     added_dice = (
         added_dice_bounds(rules) if any(r.field == "added_roll" for r in adapter(rules).rolls) else None
     )
+    chart_rolls = (
+        chart_roll_bounds(rules) if any(r.field == "chart_roll" for r in adapter(rules).rolls) else None
+    )
     rows = chance.randint(20, 60) if chance.random() < 0.9 else chance.randint(61, 90)  # over the record's 60
     for _ in range(LOG_SIZE if full else rows):
         roll_top = 100 if rules.id == "spelljammer" else 20
@@ -235,6 +238,9 @@ def random_fight(rules: RuleSet, chance: random.Random, full: bool = False) -> F
         if added_dice:  # drawn only where a row adds dice, so the shipped rulesets keep their fights
             low, high = added_dice
             attacks[-1] = replace(attacks[-1], added_roll=chance.choice([None, *range(low - 1, high + 2)]))
+        if chart_rolls:  # likewise only where a chart is rolled on by a roll of its own
+            low, high = chart_rolls
+            attacks[-1] = replace(attacks[-1], chart_roll=chance.choice([None, *range(low - 1, high + 2)]))
         if attacks[-1].damage is not None and chance.random() < 0.5:  # a trap, a fall, a potion: no attacker
             attacks[-1] = replace(attacks[-1], attacker="")
     if chance.random() < 0.1:

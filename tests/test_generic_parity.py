@@ -21,6 +21,7 @@ import build
 from pycalc import dice as dice_module
 from pycalc import resolution as engine
 from pycalc import resolution_damage
+from pycalc.encounter import Fight
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_block import typed_numbers
 from pycalc.resolution_calculator import (
@@ -28,6 +29,8 @@ from pycalc.resolution_calculator import (
     adds_dice,
     attack_and_damage,
     attack_outputs,
+    chart_roll_bounds,
+    own_roll_charts,
     rolls_further,
     uses_follow,
 )
@@ -42,6 +45,7 @@ from tests.parity import same
 from tests.test_d20_heat import heat_mismatches, ruling_draws
 from tests.test_encounter_parity import expected_outputs, random_fight, sheet_inputs
 from tests.test_encounter_parity import mismatches as encounter_mismatches
+from tests.test_log_says_what_the_calculator_says import log_and_calculator_lines
 
 D6 = dice_module.Dice(1, 6, 0)
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "bx"
@@ -279,6 +283,44 @@ CHART_TABLES = """
       - {from: 13, special: false, effect: Just a miss}
 """
 
+ROLLED_CHART_BLOCK = """
+  critical:
+    mode: automatic
+    chart: wound_chart
+    text: wound
+  fumble:
+    mode: level_check
+    chart: fumble_table
+    text: effect
+  damage:
+    least: attack_rules.least_damage
+    critical: {dice_rolled: 2, modifier: 1}
+"""
+ROLLED_CHART_TABLES = """
+  wound_chart:
+    title: Wound chart (2d6)
+    kind: bands
+    source: {section: Critical hits}
+    key: {id: wound_roll, label: 2d6}
+    columns:
+      wound: {label: Wound, type: text}
+    rows:
+      - {from: 2, to: 6, wound: A deep cut}
+      - {from: 7, to: 11, wound: "Knocked down, loses the next attack"}
+      - {from: 12, to: 12, wound: A limb broken}
+
+  fumble_table:
+    title: Fumble table (d6)
+    kind: bands
+    source: {section: Fumbles}
+    key: {id: fumble_roll, label: d6}
+    columns:
+      effect: {label: Effect, type: text}
+    rows:
+      - {from: 1, to: 2, effect: Weapon dropped}
+      - {from: 3, to: 6, effect: Off balance until the next round}
+"""
+
 
 def rebuilt(folder: Path, out: Path) -> Path:
     assert (
@@ -362,6 +404,13 @@ def staged_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
 
 
 @pytest.fixture(scope="module")
+def rolled_chart_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The fixture with level-checked fumbles and automatic criticals, each with a chart rolled on by a
+    roll of its own (a d6 fumble table, a 2d6 wound chart) that says what the result does."""
+    return edited_bx(tmp_path_factory, ROLLED_CHART_BLOCK, "bx-rolled-chart", tables=ROLLED_CHART_TABLES)
+
+
+@pytest.fixture(scope="module")
 def charted_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
     """The fixture with a critical chart read with the roll's modifiers, whose rows name damage
     formulas, and a fumble chart whose plain rows are a Miss, both saying what happens: still no Python."""
@@ -390,6 +439,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         found["ATTACK_EXTRA_ROLL"] = inputs.extra_roll
     if adds_dice(rules):
         found["ATTACK_ADDED_ROLL"] = inputs.added_roll
+    if own_roll_charts(block):
+        found["ATTACK_CHART_ROLL"] = inputs.chart_roll
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -414,6 +465,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
             toggles |= {(table_id, str(row.id)) for row in table.rows if chance.random() < 0.25}
     dice = chance.choice(DICE_FORMS[:7] * 3 + DICE_FORMS)
     typed = {n.id: chance.randint(-4, 6) for n in typed_numbers(block)}
+    low, high = chart_roll_bounds(rules) if own_roll_charts(block) else (0, 0)
     return CalculatorInputs(
         bonus=chance.randint(-3, 12),
         target=chance.randint(-2, 30),
@@ -425,6 +477,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         damage_roll=chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 8, 12, 40]),
         extra_roll=chance.choice([None, 0, 1, 2, 3, 5, 7, 12, 40]),
         added_roll=chance.choice([None, None, -5, -4, -1, 0, 1, 2, 3, 4, 5]) if adds_dice(rules) else None,
+        chart_roll=chance.choice([None, None, *range(low - 1, high + 2)]) if high else None,
         damage_bonus=chance.randint(-2, 3),
         hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),
@@ -546,6 +599,50 @@ def test_critical_and_fumble_charts_in_the_sheet(calc, charted_bx):
     assert any(" = " in r["ATTACK_SUMMARY"] for r in results)  # the total the chart read, not just the roll
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems and compared >= 300, problems[:5]
+
+
+def test_a_chart_rolled_on_by_a_roll_of_its_own_in_the_sheet(calc, rolled_chart_bx):
+    """A fumble table (d6) after a level-checked Fumble and a wound chart (2d6) after an automatic
+    Critical, each read by the chart roll: the words beside it and in the summary, its checks."""
+    rules, xlsx = rolled_chart_bx
+    fumble = CalculatorInputs(bonus=0, target=12, roll=1, follow_roll=15, level=1)
+    critical = CalculatorInputs(bonus=0, target=12, roll=20, dice="1d8", damage_roll=5)
+    hit = CalculatorInputs(bonus=0, target=12, roll=14, dice="1d8", damage_roll=5)
+    cases = [replace(fumble, chart_roll=roll) for roll in (None, 0, 1, 2, 3, 6, 7)]
+    cases += [replace(critical, chart_roll=roll) for roll in (None, 1, 2, 7, 12, 13)]
+    cases += [replace(hit, chart_roll=roll) for roll in (None, 4)]
+    cases += list(scenarios(rules, 200, 23))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    outputs = [attack_outputs(rules, one) for one in cases]
+    assert [o["ATTACK_SUMMARY"] for o in outputs[:3]] == [
+        "Fumble (follow-up roll 15) - type the chart roll",
+        "Fumble (follow-up roll 15), #CHART ROLL? 1 to 6",
+        "Fumble (follow-up roll 15), Weapon dropped",
+    ]
+    assert outputs[11]["ATTACK_SUMMARY"] == "Critical, A limb broken: 10 damage, the target is at 0 HP"
+    assert outputs[14]["ATTACK_SUMMARY"].endswith("the chart roll 4 is not used by this roll: clear it")
+    said = {o["ATTACK_CHART_EFFECT"] for o in outputs}
+    assert {"Weapon dropped", "Off balance until the next round", "A deep cut", "A limb broken"} <= said
+    assert {"#CHART ROLL? 1 to 6", "#CHART ROLL? 2 to 12"} <= said
+
+
+@pytest.mark.timeout(600)
+def test_encounter_log_rows_roll_on_a_chart_of_its_own(calc, rolled_chart_bx):
+    """The log's Chart column feeds the chart roll: a row says what the chart says, as the calculator does."""
+    rules, xlsx = rolled_chart_bx
+    fights = fights_match(calc, rules, xlsx, random.Random("encounter-rolled-chart"), 30)
+    assert any(attack.chart_roll is not None for fight in fights for attack in fight.attacks)
+
+
+@pytest.mark.timeout(600)
+def test_a_log_row_says_what_a_chart_of_its_own_says(calc, rolled_chart_bx):
+    """The log's Chart column: a row says what the fumble table or the wound chart says, as the calculator."""
+    rules, xlsx = rolled_chart_bx
+    lines = log_and_calculator_lines(calc, rules, xlsx, 150)
+    said = ("Weapon dropped", "Off balance", "A deep cut", "Knocked down", "A limb broken")
+    assert sum(any(words in line for words in said) for line in lines) >= 3, lines[:20]
+    assert any("type the chart roll" in line for line in lines)
 
 
 def test_a_critical_that_rolls_the_dice_again_in_the_sheet(calc, rerolled_bx):
@@ -1056,8 +1153,14 @@ def test_a_stage_factor_mistake_is_named_with_its_line(tmp_path: Path, edit: str
 def test_encounter_log_rows_count_picks_for_their_attack_kind(calc, gated_bx):
     """A log row's picked kind gates its other picks as the calculator's does (the encounter model)."""
     rules, xlsx = gated_bx
-    chance = random.Random("encounter-gated")
-    fights = [random_fight(rules, chance) for _ in range(40)]
+    fights = fights_match(calc, rules, xlsx, random.Random("encounter-gated"), 40)
+    kinds = {attack.picks.get("attack_kind") for fight in fights for attack in fight.attacks if attack.picks}
+    assert len(kinds - {None}) == 4
+
+
+def fights_match(calc, rules: RuleSet, xlsx: Path, chance: random.Random, count: int) -> list[Fight]:
+    """Random fights typed into the workbook's Encounter and Log: each equals the encounter model."""
+    fights = [random_fight(rules, chance) for _ in range(count)]
     expected = [expected_outputs(rules, fight) for fight in fights]
     present = set(openpyxl.load_workbook(xlsx, read_only=True).defined_names)
     inputs = [{n: v for n, v in sheet_inputs(rules, f).items() if n in present} for f in fights]
@@ -1068,5 +1171,4 @@ def test_encounter_log_rows_count_picks_for_their_attack_kind(calc, gated_bx):
         for m in encounter_mismatches(e, g, i)
     ]
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
-    kinds = {attack.picks.get("attack_kind") for fight in fights for attack in fight.attacks if attack.picks}
-    assert len(kinds - {None}) == 4
+    return fights

@@ -282,6 +282,62 @@ def broken_copy(tmp_path: Path, ruleset: str, find: str, replace: str) -> Path:
     return folder
 
 
+ROLLED_FUMBLE = "  fumble:\n    mode: always\n    chart: critical_misses\n"
+CASES += [
+    (
+        "combat17",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n",
+        ROLLED_FUMBLE,
+        "chart: critical_misses",
+        "fumble.chart without mode chart is read by a roll of its own: it needs 'text'",
+    ),
+    (
+        "combat17",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n",
+        ROLLED_FUMBLE,
+        "special: special",
+        "fumble.special needs mode chart",
+    ),
+    (
+        "combat17",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n",
+        ROLLED_FUMBLE,
+        "ruling: natural_roll_outcome",
+        "fumble.plain_unless_special needs mode chart",
+    ),
+]
+
+
+def test_a_chart_rolled_on_by_its_own_roll_is_closed_at_both_ends(tmp_path: Path):
+    folder = tmp_path / "bx"
+    shutil.copytree(FOLDERS["bx"], folder)
+    header = folder / "ruleset.yaml"
+    rolled = "  fumble:\n    mode: always\n    chart: mishaps\n    text: effect\n"
+    header.write_text(header.read_text().replace("  fumble: none\n", rolled))
+    tables = folder / "attack.yaml"
+    tables.write_text(
+        tables.read_text()
+        + """
+  mishaps:
+    title: Mishaps
+    kind: bands
+    source: {section: Fumbles}
+    key: {id: mishap_roll, label: d6}
+    columns:
+      effect: {label: Effect, type: text}
+    rows:
+      - {to: 3, effect: Weapon dropped}
+      - {from: 4, to: 6, effect: Off balance}
+"""
+    )
+    with pytest.raises(TableError) as caught:
+        load_folder(folder)
+    line = next(i for i, text in enumerate(header.read_text().splitlines(), 1) if "chart: mishaps" in text)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{header}:{line}: resolution.fumble.chart: 'mishaps' is rolled on: its first row needs 'from' and its last row 'to'"
+    ]
+
+
 @pytest.mark.parametrize("ruleset, find, replace, line_text, message", CASES, ids=[c[4][:40] for c in CASES])
 def test_problem_reported_at_file_and_line(tmp_path: Path, ruleset, find, replace, line_text, message):
     folder = broken_copy(tmp_path, ruleset, find, replace)

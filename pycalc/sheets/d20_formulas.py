@@ -31,6 +31,7 @@ from typing import Any
 
 from pycalc.resolution_block import (
     HIT_FORMULA,
+    Chart,
     Formula,
     Stage,
     possible,
@@ -41,7 +42,7 @@ from pycalc.sheets.block_formulas import by_choice, choose, expr, is_mode, off_d
 from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS, Cells, ChartFormula, stage_factor_name, stage_round_up_name
 from pycalc.sheets.d20_roll_formulas import RollFormulas
-from pycalc.sheets.formulas import band, q
+from pycalc.sheets.formulas import band, last, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
 
@@ -72,6 +73,12 @@ def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
     if "natural_penalty" not in cells:
         found = replace(found, natural_penalty=f"({Formulas(block, found).natural_penalty()})")
     return Formulas(block, found)
+
+
+def chart_ends(chart: Chart) -> tuple[str, str]:
+    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends
+    (``resolution_results.chart_die``)."""
+    return f"INDEX({table_name(chart.table, 'from')},1)", last(chart.table, "to")
 
 
 class Formulas(RollFormulas):
@@ -324,20 +331,33 @@ class Formulas(RollFormulas):
         )
 
     def chart_effect(self) -> str:
-        """What the chart row of a Critical or a Fumble says (``resolution.chart_text``)."""
+        """What the chart row of a Critical or a Fumble says (``resolution_results.chart_text``): read
+        by the follow-up roll, or by the chart roll on a chart of its own."""
         c, critical, fumble = self.c, self.block.critical.chart, self.block.fumble.chart
-        given = f"ISNUMBER({c.follow})"
         critical_text = (
-            band(critical.table, critical.text, self.follow_total(c.follow))
+            self.rolled_chart(critical)
+            if critical is not None and critical.own_roll
+            else self.followed(band(critical.table, critical.text, self.follow_total(c.follow)))
             if critical is not None and critical.text and self.charted_critical()
             else '""'
         )
         fumble_text = (
-            band(fumble.table, fumble.text, c.follow)
+            self.rolled_chart(fumble)
+            if fumble is not None and fumble.own_roll
+            else self.followed(band(fumble.table, fumble.text, c.follow))
             if fumble is not None and fumble.text and possible(self.block.fumble.mode) == ["chart"]
             else '""'
         )
+        return f'IF({c.result}="Critical",{critical_text}&"",IF({c.result}="Fumble",{fumble_text}&"",""))'
+
+    def followed(self, text: str) -> str:
+        return f'IF(ISNUMBER({self.c.follow}),{text},"")'
+
+    def rolled_chart(self, chart: Chart) -> str:
+        """A chart's text read by the chart roll: '' before it, a message off the chart's die."""
+        roll, low, high = self.c.chart_roll, *chart_ends(chart)
+        assert roll is not None and chart.text is not None
         return (
-            f'IF(NOT({given}),"",IF({c.result}="Critical",{critical_text}&"",'
-            f'IF({c.result}="Fumble",{fumble_text}&"","")))'
+            f'IF(NOT(ISNUMBER({roll})),"",IF(OR({roll}<{low},{roll}>{high},{roll}<>INT({roll})),'
+            f'"#CHART ROLL? "&{low}&" to "&{high},{band(chart.table, chart.text, roll)}))'
         )

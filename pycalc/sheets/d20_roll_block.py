@@ -12,6 +12,7 @@ from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import Resolution, possible, target_kind
 from pycalc.resolution_calculator import (
     adds_dice,
+    own_roll_charts,
     rolls_further,
     shows_chart_text,
     uses_follow,
@@ -36,7 +37,7 @@ from pycalc.sheets.d20_layout import (
     whole_number_check,
 )
 from pycalc.sheets.d20_workings import calculator_cells
-from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll
+from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll, own_chart_roll
 from pycalc.tables import RuleSet
 
 
@@ -70,6 +71,21 @@ def follow_words(block: Resolution) -> str:
     uses = [f"critical: {'/'.join(critical)}"] if critical else []
     uses += [f"fumble: {'/'.join(fumble)}"] if fumble else []
     return f"Follow-up d20 ({'; '.join(uses)})"
+
+
+def chart_roll_words(rules: RuleSet, block: Resolution) -> tuple[str, str]:
+    """The chart roll's label and help: the chart's title, or with a chart each after a Critical and a
+    Fumble, which is which."""
+    charts = [
+        (outcome, rules.table(chart.table).title)
+        for outcome, chart in (("Critical", block.critical.chart), ("Fumble", block.fumble.chart))
+        if chart is not None and chart.own_roll
+    ]
+    if len(charts) == 1:
+        outcome, title = charts[0]
+        return f"Roll on the {title}", f"only after a {outcome}; clear it after"
+    said = "; ".join(f"after a {outcome}: the {title}" for outcome, title in charts)
+    return "Chart roll (" + " or ".join(outcome for outcome, _ in charts) + ")", f"{said}; clear it after"
 
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
@@ -144,25 +160,29 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
                 d20_cells.ADDED_DICE,
             )
         )
+    chart = (
+        {
+            "out_label": "What the chart says",
+            "out_name": d20_cells.CHART_EFFECT,
+            "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
+        }
+        if shows_chart_text(block)
+        else {}
+    )
+    rolled_charts = own_roll_charts(block)  # the chart's words then show beside its own roll
     if uses_follow(block):
-        chart = (
-            {
-                "out_label": "What the chart says",
-                "out_name": d20_cells.CHART_EFFECT,
-                "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
-            }
-            if shows_chart_text(block)
-            else {}
-        )
         lines.append(
             Line(
                 follow_words(block),
                 d20_cells.FOLLOW,
                 None,
                 "only when the result asks for it; clear it after",
-                **chart,
+                **({} if rolled_charts else chart),
             )
         )
+    if rolled_charts:
+        label, help_text = chart_roll_words(rules, block)
+        lines.append(Line(label, d20_cells.CHART_ROLL, None, help_text, **chart))
     if uses_level(block):
         lines.append(
             Line("Attacker's level", d20_cells.LEVEL, 1, "a fumble happens when the check roll is higher")
@@ -245,6 +265,8 @@ def write_roll_block(
         d20_cells.DAMAGE_ROLL: DICE_SHOWN,
         d20_cells.EXTRA_ROLL: DICE_SHOWN,
     }
+    if own_roll_charts(block):
+        rolls[d20_cells.CHART_ROLL] = own_chart_roll(rules)
     number_ranges = {
         d20_cells.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         d20_cells.LEVEL: (0, 99, "the attacker's level"),

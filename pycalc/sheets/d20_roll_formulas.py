@@ -21,7 +21,7 @@ from pycalc.sheets.block_formulas import (
     need_weights,
     off_dice,
 )
-from pycalc.sheets.d20_cells import CONFIRM_COUNTS, Cells
+from pycalc.sheets.d20_cells import CHART_EFFECT, CONFIRM_COUNTS, Cells
 from pycalc.sheets.formulas import band, q
 
 
@@ -205,10 +205,34 @@ class RollFormulas:
             f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )
         said = "" if c.effect is None else f'&IF({c.effect}="","",", "&{c.effect})'
+        chart_said, chart_asks = ("", "")
+        if c.chart_roll is not None:  # asked for once the follow-up roll, if any, has decided the result
+            chart_said, asks = self.chart_summary()
+            chart_asks = f'&IF(AND({needed},NOT({given})),"",""{asks})'
+
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
-            f"{result}&{used}{said}&{damage_part}&{waiting}))"
+            f"{result}&{used}{said}{chart_said}&{damage_part}&{waiting}{chart_asks}))"
         )
+
+    def chart_summary(self) -> tuple[str, str]:
+        """The summary's parts of a chart rolled on by a roll of its own (``resolution_calculator.summary``
+        and ``chart_wait``): what it says after the result's words, and at the end the roll it waits
+        for, or the chart roll this result does not read."""
+        c, block = self.c, self.block
+        charted = [
+            outcome
+            for outcome, chart in (("Critical", block.critical.chart), ("Fumble", block.fumble.chart))
+            if chart is not None and chart.own_roll
+        ]
+        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in charted) + ")"
+        given = f"ISNUMBER({c.chart_roll})"
+        said = f'&IF(AND({reads},{CHART_EFFECT}<>""),", "&{CHART_EFFECT},"")'
+        asks = (
+            f'&IF(AND({reads},NOT({given}))," - type the chart roll",'
+            f'IF(AND(NOT({reads}),{given})," - the chart roll "&{c.chart_roll}&" is not used by this roll: clear it",""))'
+        )
+        return said, asks
 
     def effect(self) -> str:
         """EFFECT: what the result does in words (``resolution_results.effect_text``): the block's

@@ -15,6 +15,7 @@ from pycalc import resolution as engine
 from pycalc.resolution_block import Resolution, possible
 from pycalc.resolution_calculator import (
     adds_dice,
+    own_roll_charts,
     uses_follow,
     uses_level,
 )
@@ -62,6 +63,8 @@ def calculator_cells(rules: RuleSet) -> d20_cells.Cells:
         )
     if engine.block(rules).effect is not None:
         cells = replace(cells, effect=d20_cells.EFFECT)
+    if own_roll_charts(engine.block(rules)):
+        cells = replace(cells, chart_roll=d20_cells.CHART_ROLL)
     return cells
 
 

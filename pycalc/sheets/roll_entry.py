@@ -25,6 +25,7 @@ class RollRange:
     high: int | None  # None: the dice typed elsewhere set the top (the formulas say it)
     zero_reads: bool = False  # a d100 whose 00 is its highest face
     feet: bool = False  # a distance, not a roll
+    charts: bool = False  # the roll on whichever of several charts the result reads (their widest range)
 
     def message(self) -> tuple[str, str]:
         """(title, text) of the input and error messages."""
@@ -32,6 +33,8 @@ class RollRange:
             return "Distance (ft)", "Feet to the target, a whole number (0 or more)."
         if self.high is None:
             return "Roll: what the dice show", "Their total, a whole number (0 or more)."
+        if self.charts:
+            return "Chart roll", f"The roll on the chart the result reads, {self.low} to {self.high}."
         if self.zero_reads:
             return f"Roll: d{self.high}", f"What the die shows: 00 = {self.high}, 05 = 5."
         if self.low != 1:
@@ -86,7 +89,16 @@ def log_roll(rules: RuleSet, roll: LogRoll) -> RollRange:
         return DISTANCE
     if roll.field == "added_roll":
         return RollRange(*resolution_calculator.added_dice_bounds(rules))
+    if roll.field == "chart_roll":
+        return own_chart_roll(rules)
     return DICE_SHOWN
+
+
+def own_chart_roll(rules: RuleSet) -> RollRange:
+    """The roll on a chart rolled on by a roll of its own (``resolution_calculator.own_roll_charts``):
+    its bands' range, or the widest of two charts' (a Critical's and a Fumble's)."""
+    charts = resolution_calculator.own_roll_charts(resolution.block(rules))
+    return RollRange(*resolution_calculator.chart_roll_bounds(rules), charts=len(charts) > 1)
 
 
 def add_roll_check(sheet: Worksheet, cells: str, roll: RollRange) -> None:

@@ -56,14 +56,16 @@ def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
 
 
 def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
-    """An own ruleset's critical (kind 'crit') or fumble chart line for that follow-up roll: its text
-    column, or the row's label when the chart has none."""
+    """An own ruleset's critical (kind 'crit') or fumble chart line for that roll (the follow-up roll,
+    or the chart roll on a chart of its own): its text column, or the row's label when it has none."""
     chart = (
         resolution_results.critical_chart(rules) if kind == "crit" else resolution_results.fumble_chart(rules)
     )
-    row = resolution_results.chart_row(
-        rules, chart, generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
-    )
+    if chart.own_roll:
+        resolution_results.check_chart_roll(rules, chart, roll)
+    else:
+        generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
+    row = resolution_results.chart_row(rules, chart, roll)
     return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")
 
 
