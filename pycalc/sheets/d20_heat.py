@@ -59,6 +59,12 @@ def chart_keeps(block: Resolution, chart: Chart, face: str) -> str:
     return f"IF({f.Formulas(block).plain_row(chart, face)},0,1)"
 
 
+def read_by_follow(chart: Chart | None) -> bool:
+    """A chart the follow-up roll reads (mode chart), which may keep or drop the critical or fumble; a
+    chart rolled on by a roll of its own only says what happens."""
+    return chart is not None and not chart.own_roll
+
+
 def face_columns(block: Resolution) -> list[FaceColumn]:
     rolls = f.Formulas(block)
     columns = [
@@ -71,7 +77,7 @@ def face_columns(block: Resolution) -> list[FaceColumn]:
         (CRITICAL_CHART, "Critical chart keeps it", block.critical.chart),
         (FUMBLE_CHART, "Fumble chart keeps it", block.fumble.chart),
     ):
-        if chart is not None:
+        if read_by_follow(chart):
             columns.append(FaceColumn(name, title, lambda x, chart=chart: chart_keeps(block, chart, x)))
     return columns
 
@@ -228,7 +234,7 @@ def critical_formula(block: Resolution, bonus: str, target: str, added: bool = F
     need, mode = rules.c.need, block.critical.mode
     fails = f"IF({block_formulas.expr(block.critical.confirm_natural_miss_fails)},1,0)"
     confirm = f"SUMPRODUCT(({FACE}>={need})*(1-{fails}*{ALWAYS_MISS}))/{FACES}"
-    chart = f"SUM({CRITICAL_CHART})/{FACES}" if block.critical.chart is not None else "0"
+    chart = f"SUM({CRITICAL_CHART})/{FACES}" if read_by_follow(block.critical.chart) else "0"
     follow = (
         f"IF({block_formulas.is_mode(mode, 'automatic')},1,IF({block_formulas.is_mode(mode, 'confirm')},{confirm},"
         f"IF({block_formulas.is_mode(mode, 'chart')},{chart},0)))"
@@ -269,7 +275,7 @@ def fumble_formula(block: Resolution, level: str) -> str:
     """Chance of a fumble for an attacker of ``level`` (any bonus and target)."""
     mode = block.fumble.mode
     by_level = f"MAX(0,MIN({FOLLOW_FACES},{FOLLOW_FACES}-{level}))/{FOLLOW_FACES}"
-    chart = f"SUM({FUMBLE_CHART})/{FACES}" if block.fumble.chart is not None else "0"
+    chart = f"SUM({FUMBLE_CHART})/{FACES}" if read_by_follow(block.fumble.chart) else "0"
     follow = (
         f"IF({block_formulas.is_mode(mode, 'always')},1,IF({block_formulas.is_mode(mode, 'level_check')},{by_level},"
         f"IF({block_formulas.is_mode(mode, 'chart')},{chart},0)))"
