@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING, Any
 from pycalc import resolution, resolution_calculator
 from pycalc.errors import RuleError
 from pycalc.log_picks import row_picks, with_picks
-from pycalc.resolution_block import Resolution, TypedNumber, target_kind, typed_numbers, value
+from pycalc.resolution_block import (
+    Resolution,
+    TypedNumber,
+    own_roll_charts,
+    target_kind,
+    typed_numbers,
+    value,
+)
 from pycalc.rulesets import bfrpg, cnc, cnc_subdual, combat17, osr, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
@@ -396,7 +403,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             LogRoll("added_roll", "Dice on the roll: their total", "ATTACK_ADDED_ROLL", short="+Dice"),
         )
         wiring["ATTACK_ADDED_ROLL"] = "{log.added_roll}"
-    if resolution_calculator.own_roll_charts(block):  # a fumble table rolled on after a Fumble
+    if own_roll_charts(block):  # a fumble table rolled on after a Fumble
         rolls = (*rolls, LogRoll("chart_roll", "Roll on the chart", "ATTACK_CHART_ROLL", short="Chart"))
         wiring["ATTACK_CHART_ROLL"] = "{log.chart_roll}"
     if not level:

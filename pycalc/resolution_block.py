@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pycalc.d20 import CRITICAL, FUMBLE
+
 if TYPE_CHECKING:
     from pycalc.table_files import RuleSet
 
@@ -309,6 +311,13 @@ def target_kind(block: Resolution) -> str:
     laid out for one kind; a target chosen by a ruling between kinds is laid out as an AC)."""
     kinds = possible(block.target)
     return kinds[0] if len(kinds) == 1 else "armor_class"
+
+
+def own_roll_charts(block: Resolution) -> dict[str, Chart]:
+    """The charts rolled on by a roll of their own (``Chart.own_roll``), by the result they follow:
+    Critical, Fumble."""
+    charts = {CRITICAL: block.critical.chart, FUMBLE: block.fumble.chart}
+    return {outcome: chart for outcome, chart in charts.items() if chart is not None and chart.own_roll}
 
 
 def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:

@@ -27,7 +27,7 @@ from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
-from pycalc.resolution_block import ROLL_COLUMN, Chart, Formula, Resolution, possible
+from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, own_roll_charts, possible
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -139,15 +139,10 @@ def odds_formulas(rules: RuleSet, attack: engine.Attack) -> list[resolution_dama
     return [resolution_damage.coefficients(rules, spec) for spec in [hit, *criticals]]
 
 
-def own_roll_charts(block: Resolution) -> list[Chart]:
-    """The charts rolled on by a roll of their own after a Critical or a Fumble (``Chart.own_roll``)."""
-    charts = (block.critical.chart, block.fumble.chart)
-    return [chart for chart in charts if chart is not None and chart.own_roll]
-
-
 def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     """The lowest and highest chart roll any of those charts takes (the log column's check at entry)."""
-    dice = [resolution_results.chart_die(rules, chart) for chart in own_roll_charts(engine.block(rules))]
+    charts = own_roll_charts(engine.block(rules)).values()
+    dice = [resolution_results.chart_die(rules, chart) for chart in charts]
     return min(low for low, _ in dice), max(high for _, high in dice)
 
 

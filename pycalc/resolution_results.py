@@ -26,9 +26,7 @@ from pycalc.resolution import (
     in_rolls,
 )
 from pycalc.resolution_added import with_added_roll
-from pycalc.resolution_block import (
-    Chart,
-)
+from pycalc.resolution_block import Chart, own_roll_charts
 from pycalc.tables import Row, RuleSet
 
 
@@ -75,9 +73,7 @@ def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
 
 def own_roll_chart(rules: RuleSet, outcome: str) -> Chart | None:
     """The chart a roll of its own is made on after this outcome (a Critical's or a Fumble's), if any."""
-    found = block(rules)
-    chart = {CRITICAL: found.critical.chart, FUMBLE: found.fumble.chart}.get(outcome)
-    return chart if chart is not None and chart.own_roll else None
+    return own_roll_charts(block(rules)).get(outcome)
 
 
 def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:

@@ -23,14 +23,13 @@ from pycalc import resolution as engine
 from pycalc import resolution_damage
 from pycalc.encounter import Fight
 from pycalc.grid_limits import BEYOND_GRID
-from pycalc.resolution_block import typed_numbers
+from pycalc.resolution_block import own_roll_charts, typed_numbers
 from pycalc.resolution_calculator import (
     CalculatorInputs,
     adds_dice,
     attack_and_damage,
     attack_outputs,
     chart_roll_bounds,
-    own_roll_charts,
     rolls_further,
     uses_follow,
 )

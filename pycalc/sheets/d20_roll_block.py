@@ -9,10 +9,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
-from pycalc.resolution_block import Resolution, possible, target_kind
+from pycalc.resolution_block import Resolution, own_roll_charts, possible, target_kind
 from pycalc.resolution_calculator import (
     adds_dice,
-    own_roll_charts,
     rolls_further,
     shows_chart_text,
     uses_follow,
@@ -76,11 +75,7 @@ def follow_words(block: Resolution) -> str:
 def chart_roll_words(rules: RuleSet, block: Resolution) -> tuple[str, str]:
     """The chart roll's label and help: the chart's title, or with a chart each after a Critical and a
     Fumble, which is which."""
-    charts = [
-        (outcome, rules.table(chart.table).title)
-        for outcome, chart in (("Critical", block.critical.chart), ("Fumble", block.fumble.chart))
-        if chart is not None and chart.own_roll
-    ]
+    charts = [(outcome, rules.table(chart.table).title) for outcome, chart in own_roll_charts(block).items()]
     if len(charts) == 1:
         outcome, title = charts[0]
         return f"Roll on the {title}", f"only after a {outcome}; clear it after"

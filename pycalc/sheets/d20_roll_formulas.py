@@ -9,6 +9,7 @@ from pycalc.resolution_block import (
     Chart,
     NeedRange,
     Resolution,
+    own_roll_charts,
     possible,
 )
 from pycalc.sheets.block_formulas import (
@@ -209,7 +210,6 @@ class RollFormulas:
         if c.chart_roll is not None:  # asked for once the follow-up roll, if any, has decided the result
             chart_said, asks = self.chart_summary()
             chart_asks = f'&IF(AND({needed},NOT({given})),"",""{asks})'
-
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
             f"{result}&{used}{said}{chart_said}&{damage_part}&{waiting}{chart_asks}))"
@@ -220,12 +220,7 @@ class RollFormulas:
         and ``chart_wait``): what it says after the result's words, and at the end the roll it waits
         for, or the chart roll this result does not read."""
         c, block = self.c, self.block
-        charted = [
-            outcome
-            for outcome, chart in (("Critical", block.critical.chart), ("Fumble", block.fumble.chart))
-            if chart is not None and chart.own_roll
-        ]
-        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in charted) + ")"
+        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in own_roll_charts(block)) + ")"
         given = f"ISNUMBER({c.chart_roll})"
         said = f'&IF(AND({reads},{CHART_EFFECT}<>""),", "&{CHART_EFFECT},"")'
         asks = (

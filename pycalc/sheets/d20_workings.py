@@ -12,10 +12,9 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc import limits, resolution_situation
 from pycalc import resolution as engine
-from pycalc.resolution_block import Resolution, possible
+from pycalc.resolution_block import Resolution, own_roll_charts, possible
 from pycalc.resolution_calculator import (
     adds_dice,
-    own_roll_charts,
     uses_follow,
     uses_level,
 )

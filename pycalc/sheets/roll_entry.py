@@ -15,6 +15,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import dice, resolution, resolution_calculator
 from pycalc.encounter_block import cell
 from pycalc.encounter_rulesets import LogRoll
+from pycalc.resolution_block import own_roll_charts
 from pycalc.rulesets import spelljammer
 from pycalc.tables import RuleSet
 
@@ -95,9 +96,9 @@ def log_roll(rules: RuleSet, roll: LogRoll) -> RollRange:
 
 
 def own_chart_roll(rules: RuleSet) -> RollRange:
-    """The roll on a chart rolled on by a roll of its own (``resolution_calculator.own_roll_charts``):
+    """The roll on a chart rolled on by a roll of its own (``resolution_block.own_roll_charts``):
     its bands' range, or the widest of two charts' (a Critical's and a Fumble's)."""
-    charts = resolution_calculator.own_roll_charts(resolution.block(rules))
+    charts = own_roll_charts(resolution.block(rules))
     return RollRange(*resolution_calculator.chart_roll_bounds(rules), charts=len(charts) > 1)
 
 
