@@ -223,6 +223,7 @@ def component_source(rulesets: list[RuleSet], functions: list[AddInFunction]) ->
     sources = {
         name: lite.module_path(name).read_text(encoding="utf-8") for name in lite.engine_modules(modules)
     }
+    left_out = {m: lite.module_ruleset(m) for m in sorted({f.module for f in functions} - set(modules))}
     runtime = Path(lite.lite_runtime.__file__).read_text(encoding="utf-8")
     tables = lite.table_texts(rulesets)
     house = [line for r in rulesets for line in r.house_rules]
@@ -255,6 +256,7 @@ def component_source(rulesets: list[RuleSet], functions: list[AddInFunction]) ->
             "}\n\n",
             f"_KNOWN_RULESETS = {RULESET_IDS!r}\n",
             f"_UDF_MODULES = {tuple(modules)!r}\n",
+            f"_RULESET_LEFT_OUT = {left_out!r}\n",  # by module: the ruleset it would have served
             COMPONENT_TAIL,
         ]
     )
@@ -317,8 +319,7 @@ def _result(value):
 def _method(name, module, array, args):
     def call(self, *values):
         if module not in _UDF_MODULES:
-            # a subsystem's module (osr_grappling) is named after its ruleset: no ruleset id has a "_"
-            message = "#RULESET? this extension was built without the " + module.partition("_")[0] + " functions"
+            message = "#RULESET? this extension was built without the " + _RULESET_LEFT_OUT[module] + " functions"
             return ((message,),) if array else message
         function = getattr(_udfs()[module], name)
         passed = []
