@@ -650,15 +650,14 @@ def build_once(args: argparse.Namespace, ruleset_ids: list[str], values_after: b
         rulesets = load_all(ruleset_ids, args.house, builds.start, builds.order(building_ids))
     except TableError as error:
         builds.cancel()
-        print(error, file=sys.stderr)
-        print(
-            f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr
-        )
-        return 1
+        return table_problems(error)
     building = [rules for rules in rulesets if rules.id in building_ids]
     workbooks_first = values_after and not args.check and not (args.pdf or args.screen) and not args.lite
     lite = {} if lite_done or workbooks_first else lite_files(rulesets, args)  # while the workbooks are built
-    files, unvalued = built_files(builds.wait(building_ids), args)
+    try:  # a problem only the sheet writers find (a log pick the calculator cannot take)
+        files, unvalued = built_files(builds.wait(building_ids), args)
+    except TableError as error:
+        return table_problems(error)
     if workbooks_first:  # the Lite bundles follow the workbooks, as their cached values do
         bundles = (lambda: None) if lite_done else (lambda: write_changed(lite_files(rulesets, args)))
         return write_then_add_values(args, files, unvalued, building, started, sources, bundles)
@@ -821,6 +820,13 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 os.environ["PYCALC_TABLES"] = previous
     return build_rulesets(args, list(available_rulesets()))
+
+
+def table_problems(error: TableError) -> int:
+    """Say what is wrong in the tables (``file:line: ...``), having written nothing: exit status 1."""
+    print(error, file=sys.stderr)
+    print(f"build.py: {len(error.problems)} problem(s) in the tables; nothing was written", file=sys.stderr)
+    return 1
 
 
 def build_rulesets(args: argparse.Namespace, found: list[str]) -> int:

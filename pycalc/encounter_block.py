@@ -138,6 +138,12 @@ class EncounterRules:
     attacks_each_round: bool = False
     # the number an empty Attacks each round counts as: a Ref, or None (empty: not checked)
     attacks_default: Any = None
+    # the line of each table named in log_picks and log_picks_by_name (for file:line errors)
+    pick_lines: tuple[tuple[str, int], ...] = ()
+
+    def pick_line(self, table_id: str) -> int:
+        """The line naming ``table_id`` in log_picks or log_picks_by_name (else the block's)."""
+        return next((line for named, line in self.pick_lines if named == table_id), self.line)
 
 
 @dataclass(frozen=True)
@@ -167,8 +173,10 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
             data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns
         )
     morale = _morale(parser, data) if "morale" in data else None
-    picks = _pick_tables(check, parser, data, "log_picks")
-    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None
+    picked = _pick_tables(check, parser, data, "log_picks")
+    picked_by_name = _pick_tables(check, parser, data, "log_picks_by_name")
+    picks = tuple(table_id for table_id, _ in picked)
+    by_name = tuple(table_id for table_id, _ in picked_by_name) if "log_picks_by_name" in data else None
     stun = _flag(check, data, "stun_loses_attacks")
     save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None
     creatures = _creatures(check, data) if "creatures" in data else ()
@@ -203,6 +211,7 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         save,
         each_round,
         default,
+        picked + picked_by_name,
     ), parser.uses
 
 
@@ -336,15 +345,18 @@ def _creatures(check: _Checker, data: LocatedDict) -> tuple[Creature, ...]:
     return tuple(found)
 
 
-def _pick_tables(check: _Checker, parser: BlockParser, data: LocatedDict, key: str) -> tuple[str, ...]:
-    picks: list[str] = []
+def _pick_tables(
+    check: _Checker, parser: BlockParser, data: LocatedDict, key: str
+) -> tuple[tuple[str, int], ...]:
+    """The picker tables listed under ``key``, each with its line."""
+    picks: list[tuple[str, int]] = []
     raw_picks = data.get(key, LocatedList())
     if not isinstance(raw_picks, list):
         check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")
         raw_picks = LocatedList()
     for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):
-        picks.append(check.ident(item, item_line, f"encounter.{key}"))
-        parser.uses.pickers.append((picks[-1], item_line))
+        picks.append((check.ident(item, item_line, f"encounter.{key}"), item_line))
+        parser.uses.pickers.append(picks[-1])
     return tuple(picks)
 
 

@@ -71,6 +71,9 @@ class TableError(ValueError):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self) -> tuple[type[TableError], tuple[list[TableProblem]]]:
+        return (TableError, (self.problems,))  # raised in a build worker, read by build.py
+
 
 # --------------------------------------------------------------------------- YAML with lines
 

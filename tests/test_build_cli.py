@@ -155,3 +155,28 @@ def test_a_build_whose_values_came_from_libreoffice_is_up_to_date_afterwards(tmp
     assert "built 1 ruleset(s)" in capsys.readouterr().out
     assert build.main(["--ruleset", "cnc", "--out", str(out)]) == 0
     assert "built 0 ruleset(s)" in capsys.readouterr().out  # (its Lite bundle alone is made again)
+
+
+def test_a_log_pick_the_calculator_cannot_take_is_a_file_line_error_and_writes_nothing(tmp_path: Path):
+    """A table in encounter.log_picks whose columns the resolution block never reads (cover's to-hit
+    column renamed) is found only while the Log is written: its line, no traceback, nothing written."""
+    tables, out = tmp_path / "tables", tmp_path / "out"
+    shutil.copytree(PROJECT_ROOT / "tests" / "fixtures" / "tables" / "bx", tables / "bx")
+    out.mkdir()
+    (out / "bx.xlsx").write_bytes(b"the previous workbook")
+    attack = tables / "bx" / "attack.yaml"
+    text = attack.read_text()
+    cover = text.index("  cover:")
+    renamed = text[cover:].replace("hit:", "cover_hit:", 4)
+    attack.write_text(text[:cover] + renamed)
+    result = run_build("--out", str(out), "--ruleset", "bx", "--force", tables=tables)
+    assert result.returncode == 1
+    line = next(
+        i
+        for i, text in enumerate((tables / "bx" / "ruleset.yaml").read_text().splitlines(), 1)
+        if "log_picks:" in text
+    )
+    assert f"ruleset.yaml:{line}: encounter log picks: 'cover' changes nothing" in result.stderr
+    assert "nothing was written" in result.stderr and "Traceback" not in result.stderr
+    assert [path.name for path in out.iterdir()] == ["bx.xlsx"]
+    assert (out / "bx.xlsx").read_bytes() == b"the previous workbook"

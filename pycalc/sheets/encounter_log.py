@@ -50,7 +50,7 @@ from pycalc.sheets.log_rows import (
 )
 from pycalc.sheets.ooxml.fast_cells import styled_like
 from pycalc.sheets.roll_entry import add_roll_check, log_roll
-from pycalc.table_files import Table
+from pycalc.table_files import Table, TableError, TableProblem
 
 
 class LogWriter:
@@ -287,7 +287,16 @@ class LogWriter:
         for name in self.used:
             if any(f"MATCH({name},{labels}" in self.calculator.formulas[w] for w in self.working):
                 return name
-        raise ValueError(f"{self.rules.id}: encounter.log_picks {table_id!r} is not picked in the calculator")
+        raise self.pick_problem(
+            table_id,
+            f"{table_id!r} changes nothing the Attack calculator works out (none of its columns is one"
+            " the resolution block reads): take it out of the log's picks",
+        )
+
+    def pick_problem(self, table_id: str, message: str) -> TableError:
+        """A log pick the calculator cannot take, at the line naming it (``file:line``)."""
+        line = self.block.pick_line(table_id)
+        return TableError([TableProblem(self.block.file, line, f"encounter log picks: {message}")])
 
     def named_wiring(self, name: str, named: list[Pick]) -> tuple[str, Any]:
         """A calculator input the Picks cell sets: ("named", its picks) (a choice table's rows, or one
@@ -307,16 +316,18 @@ class LogWriter:
         for name, (how, _) in wired.items():
             table = next((t for t in pickers if self.picks_from(name, t)), None)
             if how == "default" and table is not None:
-                raise ValueError(
-                    f"{self.rules.id}: the calculator's pick {table.id!r} is not reachable from a log row:"
-                    " add it to encounter.log_picks or encounter.log_picks_by_name"
+                raise self.pick_problem(
+                    table.id,
+                    f"the calculator's pick {table.id!r} is not reachable from a log row:"
+                    " add it to encounter.log_picks or encounter.log_picks_by_name",
                 )
         fed = {p.table_id for how, picks in wired.values() if how == "named" for p in picks}
         for table_id in dict.fromkeys(p.table_id for p in named):
             if table_id not in fed or table_id in self.block.log_picks:
-                raise ValueError(
-                    f"{self.rules.id}: encounter.log_picks_by_name {table_id!r} is not a calculator pick"
-                    " of the log's outcome, or is in log_picks too"
+                raise self.pick_problem(
+                    table_id,
+                    f"log_picks_by_name {table_id!r} is not a calculator pick of the log's outcome,"
+                    " or is in log_picks too",
                 )
 
     def picks_from(self, name: str, table: Table) -> bool:

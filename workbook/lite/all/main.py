@@ -2207,6 +2207,12 @@ _SOURCES = {
         '    attacks_each_round: bool = False\n'
         '    # the number an empty Attacks each round counts as: a Ref, or None (empty: not checked)\n'
         '    attacks_default: Any = None\n'
+        '    # the line of each table named in log_picks and log_picks_by_name (for file:line errors)\n'
+        '    pick_lines: tuple[tuple[str, int], ...] = ()\n'
+        '\n'
+        '    def pick_line(self, table_id: str) -> int:\n'
+        '        """The line naming ``table_id`` in log_picks or log_picks_by_name (else the block\'s)."""\n'
+        '        return next((line for named, line in self.pick_lines if named == table_id), self.line)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -2236,8 +2242,10 @@ _SOURCES = {
         '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
         '        )\n'
         '    morale = _morale(parser, data) if "morale" in data else None\n'
-        '    picks = _pick_tables(check, parser, data, "log_picks")\n'
-        '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
+        '    picked = _pick_tables(check, parser, data, "log_picks")\n'
+        '    picked_by_name = _pick_tables(check, parser, data, "log_picks_by_name")\n'
+        '    picks = tuple(table_id for table_id, _ in picked)\n'
+        '    by_name = tuple(table_id for table_id, _ in picked_by_name) if "log_picks_by_name" in data else None\n'
         '    stun = _flag(check, data, "stun_loses_attacks")\n'
         '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
@@ -2272,6 +2280,7 @@ _SOURCES = {
         '        save,\n'
         '        each_round,\n'
         '        default,\n'
+        '        picked + picked_by_name,\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -2405,15 +2414,18 @@ _SOURCES = {
         '    return tuple(found)\n'
         '\n'
         '\n'
-        'def _pick_tables(check: _Checker, parser: BlockParser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
-        '    picks: list[str] = []\n'
+        'def _pick_tables(\n'
+        '    check: _Checker, parser: BlockParser, data: LocatedDict, key: str\n'
+        ') -> tuple[tuple[str, int], ...]:\n'
+        '    """The picker tables listed under ``key``, each with its line."""\n'
+        '    picks: list[tuple[str, int]] = []\n'
         '    raw_picks = data.get(key, LocatedList())\n'
         '    if not isinstance(raw_picks, list):\n'
         '        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")\n'
         '        raw_picks = LocatedList()\n'
         '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
-        '        picks.append(check.ident(item, item_line, f"encounter.{key}"))\n'
-        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '        picks.append((check.ident(item, item_line, f"encounter.{key}"), item_line))\n'
+        '        parser.uses.pickers.append(picks[-1])\n'
         '    return tuple(picks)\n'
         '\n'
         '\n'
@@ -9646,6 +9658,9 @@ _SOURCES = {
         '        self.problems = problems\n'
         '        super().__init__("\\n".join(str(p) for p in problems))\n'
         '\n'
+        '    def __reduce__(self) -> tuple[type[TableError], tuple[list[TableProblem]]]:\n'
+        '        return (TableError, (self.problems,))  # raised in a build worker, read by build.py\n'
+        '\n'
         '\n'
         '# --------------------------------------------------------------------------- YAML with lines\n'
         '\n'
@@ -16010,7 +16025,14 @@ _TABLES = {
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 73]]]]]]],
+                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 73]]]],
+                ['pick_lines',
+                 ['tuple',
+                  [['tuple', ['attack_direction', 74]], ['tuple', ['cover', 74]], ['tuple', ['charge', 75]],
+                   ['tuple', ['attack_types', 75]], ['tuple', ['dex_loss_conditions', 75]],
+                   ['tuple', ['situational_modifiers', 75]], ['tuple', ['defender_prone', 75]],
+                   ['tuple', ['defender_maneuver', 75]], ['tuple', ['concealment', 75]],
+                   ['tuple', ['two_weapon_fighting', 75]]]]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -19212,7 +19234,15 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:SpellWhenAttacked',
                   [['table', 'spell_interruption'], ['order', 'attacker_order'], ['says', 'check'],
                    ['hit_needed', True]]]],
-                ['attacks_each_round', True], ['attacks_default', None]]]],
+                ['attacks_each_round', True], ['attacks_default', None],
+                ['pick_lines',
+                 ['tuple',
+                  [['tuple', ['attack_direction', 113]], ['tuple', ['cover', 113]],
+                   ['tuple', ['charge_attack', 114]], ['tuple', ['free_attack', 114]],
+                   ['tuple', ['target_situation', 114]], ['tuple', ['attacker_limits', 114]],
+                   ['tuple', ['ground_height', 114]], ['tuple', ['mounted_combat', 114]],
+                   ['tuple', ['defensive_action', 114]], ['tuple', ['florentine_fighting', 114]],
+                   ['tuple', ['range_band', 114]]]]]]]],
              ['picked', ['dict', []]]]],
     'combat17': ['object', 'pycalc.table_files:RuleSet',
                  [['id', 'combat17'],
@@ -21621,7 +21651,14 @@ _TABLES = {
                       ['object', 'pycalc.encounter_block:SpellWhenAttacked',
                        [['table', 'spell_disruption'], ['order', 'attacker_order'], ['says', 'check'],
                         ['hit_needed', False]]]],
-                     ['attacks_each_round', True], ['attacks_default', None]]]],
+                     ['attacks_each_round', True], ['attacks_default', None],
+                     ['pick_lines',
+                      ['tuple',
+                       [['tuple', ['attack_kind', 87]], ['tuple', ['cover', 87]],
+                        ['tuple', ['attack_situation', 88]], ['tuple', ['attacker_conditions', 88]],
+                        ['tuple', ['target_conditions', 88]], ['tuple', ['concealment', 88]],
+                        ['tuple', ['missile_range', 88]], ['tuple', ['two_weapon', 88]],
+                        ['tuple', ['attack_barred', 88]]]]]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
@@ -23353,7 +23390,14 @@ _TABLES = {
                              ['note',
                               'two attacks, initiative modifier +2 (typed as DEX), SC 112, 1d8+4: "INIT [1d10+2], SC 112 [roll], DMG [1d8+4]"']]]]]],
                         ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]], ['spell_when_attacked', None],
-                        ['attacks_each_round', False], ['attacks_default', None]]]],
+                        ['attacks_each_round', False], ['attacks_default', None],
+                        ['pick_lines',
+                         ['tuple',
+                          [['tuple', ['attack_kinds', 24]], ['tuple', ['cover', 24]],
+                           ['tuple', ['melee_conditions', 30]], ['tuple', ['ranged_conditions', 30]],
+                           ['tuple', ['surprise', 30]], ['tuple', ['ambush', 30]],
+                           ['tuple', ['invisible_foe', 30]], ['tuple', ['lighting', 30]],
+                           ['tuple', ['target_movement', 30]], ['tuple', ['ranged_weapon_in_melee', 30]]]]]]]],
                      ['picked', ['dict', []]]]],
     'bfrpg': ['object', 'pycalc.table_files:RuleSet',
               [['id', 'bfrpg'], ['name', 'Basic Fantasy RPG encounter and combat rules (with house rules)'],
@@ -26003,7 +26047,16 @@ _TABLES = {
                       ['tuple',
                        [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
                   ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
-                  ['attacks_each_round', True], ['attacks_default', None]]]],
+                  ['attacks_each_round', True], ['attacks_default', None],
+                  ['pick_lines',
+                   ['tuple',
+                    [['tuple', ['attack_kinds', 103]], ['tuple', ['cover_concealment', 103]],
+                     ['tuple', ['damage_mode', 104]], ['tuple', ['charge_options', 104]],
+                     ['tuple', ['melee_conditions', 104]], ['tuple', ['ranged_conditions', 104]],
+                     ['tuple', ['target_conditions', 104]], ['tuple', ['attacker_conditions', 104]],
+                     ['tuple', ['two_weapon_fighting', 104]], ['tuple', ['firing_into_melee', 104]],
+                     ['tuple', ['unarmed_attacks', 104]], ['tuple', ['defense_stance', 104]],
+                     ['tuple', ['underwater_weapons', 104]], ['tuple', ['critical_effect', 104]]]]]]]],
                ['picked', ['dict', []]]]],
 }
 

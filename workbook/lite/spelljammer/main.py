@@ -1181,6 +1181,12 @@ _SOURCES = {
         '    attacks_each_round: bool = False\n'
         '    # the number an empty Attacks each round counts as: a Ref, or None (empty: not checked)\n'
         '    attacks_default: Any = None\n'
+        '    # the line of each table named in log_picks and log_picks_by_name (for file:line errors)\n'
+        '    pick_lines: tuple[tuple[str, int], ...] = ()\n'
+        '\n'
+        '    def pick_line(self, table_id: str) -> int:\n'
+        '        """The line naming ``table_id`` in log_picks or log_picks_by_name (else the block\'s)."""\n'
+        '        return next((line for named, line in self.pick_lines if named == table_id), self.line)\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -1210,8 +1216,10 @@ _SOURCES = {
         '            data["conditions"], data.value_lines["conditions"], "encounter.conditions", "entries", columns\n'
         '        )\n'
         '    morale = _morale(parser, data) if "morale" in data else None\n'
-        '    picks = _pick_tables(check, parser, data, "log_picks")\n'
-        '    by_name = _pick_tables(check, parser, data, "log_picks_by_name") if "log_picks_by_name" in data else None\n'
+        '    picked = _pick_tables(check, parser, data, "log_picks")\n'
+        '    picked_by_name = _pick_tables(check, parser, data, "log_picks_by_name")\n'
+        '    picks = tuple(table_id for table_id, _ in picked)\n'
+        '    by_name = tuple(table_id for table_id, _ in picked_by_name) if "log_picks_by_name" in data else None\n'
         '    stun = _flag(check, data, "stun_loses_attacks")\n'
         '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
@@ -1246,6 +1254,7 @@ _SOURCES = {
         '        save,\n'
         '        each_round,\n'
         '        default,\n'
+        '        picked + picked_by_name,\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -1379,15 +1388,18 @@ _SOURCES = {
         '    return tuple(found)\n'
         '\n'
         '\n'
-        'def _pick_tables(check: _Checker, parser: BlockParser, data: LocatedDict, key: str) -> tuple[str, ...]:\n'
-        '    picks: list[str] = []\n'
+        'def _pick_tables(\n'
+        '    check: _Checker, parser: BlockParser, data: LocatedDict, key: str\n'
+        ') -> tuple[tuple[str, int], ...]:\n'
+        '    """The picker tables listed under ``key``, each with its line."""\n'
+        '    picks: list[tuple[str, int]] = []\n'
         '    raw_picks = data.get(key, LocatedList())\n'
         '    if not isinstance(raw_picks, list):\n'
         '        check.fail(data.value_lines[key], f"encounter.{key} must be a list of picker tables")\n'
         '        raw_picks = LocatedList()\n'
         '    for item, item_line in zip(raw_picks, getattr(raw_picks, "item_lines", []), strict=False):\n'
-        '        picks.append(check.ident(item, item_line, f"encounter.{key}"))\n'
-        '        parser.uses.pickers.append((picks[-1], item_line))\n'
+        '        picks.append((check.ident(item, item_line, f"encounter.{key}"), item_line))\n'
+        '        parser.uses.pickers.append(picks[-1])\n'
         '    return tuple(picks)\n'
         '\n'
         '\n'
@@ -6713,6 +6725,9 @@ _SOURCES = {
         '        self.problems = problems\n'
         '        super().__init__("\\n".join(str(p) for p in problems))\n'
         '\n'
+        '    def __reduce__(self) -> tuple[type[TableError], tuple[list[TableProblem]]]:\n'
+        '        return (TableError, (self.problems,))  # raised in a build worker, read by build.py\n'
+        '\n'
         '\n'
         '# --------------------------------------------------------------------------- YAML with lines\n'
         '\n'
@@ -10339,7 +10354,14 @@ _TABLES = {
                              ['note',
                               'two attacks, initiative modifier +2 (typed as DEX), SC 112, 1d8+4: "INIT [1d10+2], SC 112 [roll], DMG [1d8+4]"']]]]]],
                         ['spell_lost_on_hit', ['tuple', ['outcomes', 'rank']]], ['spell_when_attacked', None],
-                        ['attacks_each_round', False], ['attacks_default', None]]]],
+                        ['attacks_each_round', False], ['attacks_default', None],
+                        ['pick_lines',
+                         ['tuple',
+                          [['tuple', ['attack_kinds', 24]], ['tuple', ['cover', 24]],
+                           ['tuple', ['melee_conditions', 30]], ['tuple', ['ranged_conditions', 30]],
+                           ['tuple', ['surprise', 30]], ['tuple', ['ambush', 30]],
+                           ['tuple', ['invisible_foe', 30]], ['tuple', ['lighting', 30]],
+                           ['tuple', ['target_movement', 30]], ['tuple', ['ranged_weapon_in_melee', 30]]]]]]]],
                      ['picked', ['dict', []]]]],
 }
 
