@@ -17,7 +17,7 @@ temporary damage, and healing, with the seed's effects on a row (the roster's st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from pycalc import pickers
 from pycalc.encounter_block import HEAL, SUBDUAL, DamageKinds, encounter
@@ -75,14 +75,16 @@ def heal_also_message() -> str:
     return "#HEAL? the Target only: clear Also hits"
 
 
-def subdual_part(rules: RuleSet, damage: int, target_before: int) -> int:
-    """The subdual part of a subdual row's damage for a target at ``target_before`` hit points."""
-    from pycalc.encounter_rulesets import adapter  # the adapters import the encounter model
+NormalPart = Callable[[RuleSet, int], int]
+"""The part of a subdual hit's damage that is normal damage, where a ruleset splits it (C&C's one point
+in five: ``encounter_rulesets.Adapter.subdual_normal``)."""
 
+
+def subdual_part(rules: RuleSet, damage: int, target_before: int, split: NormalPart | None = None) -> int:
+    """The subdual part of a subdual row's damage for a target at ``target_before`` hit points."""
     block = kinds(rules)
     if block is None or damage <= 0 or (block.further_damage_lethal and target_before <= 0):
         return 0
-    split = adapter(rules).subdual_normal
     return damage - (split(rules, damage) if split is not None else 0)
 
 

@@ -47,8 +47,9 @@ from pycalc.encounter_checks import (
 )
 from pycalc.encounter_initiative import order
 from pycalc.encounter_rulesets import adapter, row_choices, start_hp
-from pycalc.encounter_state import CombatantState, down_lethal, states_after
+from pycalc.encounter_state import CombatantState, states_after
 from pycalc.errors import RuleError
+from pycalc.hit_point_states import down_lethal
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.log_picks import row_picks
 from pycalc.tables import RuleSet
@@ -98,7 +99,11 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 sub[target.name] += found[-1].subdual
             else:
                 before = start[target.name] - lost[target.name]
-                part = subdual_part(rules, attack.damage, before) if kind == SUBDUAL else 0
+                part = (
+                    subdual_part(rules, attack.damage, before, ruleset.subdual_normal)
+                    if kind == SUBDUAL
+                    else 0
+                )
                 for name in (attack.target, *attack.also):
                     if name in lost:
                         lost[name] += attack.damage
@@ -162,7 +167,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             result = hp  # a hit whose damage cannot be worked out says why
         hp_lost = hp if isinstance(hp, int) and not isinstance(hp, bool) else 0
         before = start[target.name] - lost[target.name]
-        part = subdual_part(rules, hp_lost, before) if kind == SUBDUAL else 0
+        part = subdual_part(rules, hp_lost, before, ruleset.subdual_normal) if kind == SUBDUAL else 0
         for name in (attack.target, *attack.also):
             if name in lost:
                 lost[name] += hp_lost

@@ -11,20 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from pycalc import dice as dice_module
-from pycalc import odds as shared_odds
-from pycalc import resolution as engine
 from pycalc import (
+    damage_kinds,
     resolution_added,
     resolution_chances,
     resolution_damage,
     resolution_results,
     resolution_situation,
 )
+from pycalc import dice as dice_module
+from pycalc import odds as shared_odds
+from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
+from pycalc.encounter_block import SUBDUAL
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
+from pycalc.hit_point_states import state_after_hit
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
 from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, own_roll_charts, possible
@@ -33,6 +36,9 @@ from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
 EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
+TARGET_STATE = (
+    "ATTACK_TARGET_STATE"  # the target's state after the hit (the encounter block's hit-point states)
+)
 NOT_ADDED = "not used: no picked row adds dice"
 
 
@@ -60,6 +66,8 @@ class CalculatorInputs:
     choices: Mapping[str, str] = field(default_factory=dict)  # choice table id -> picked label
     toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked
     numbers: Mapping[str, int] = field(default_factory=dict)  # typed number id -> its value (situation)
+    kind: str = ""  # the kind of damage typed (encounter.damage_kinds): empty, subdual's label or letter
+    subdual_taken: int = 0  # the subdual damage inside the hit points the target has lost so far
 
 
 def uses_follow(block: Resolution) -> bool:
@@ -219,6 +227,24 @@ def follow_read(follow: int, read: int) -> str:
     return f"{follow} {sign} {abs(read - follow)} = {read} on the chart"
 
 
+def target_state(rules: RuleSet, inputs: CalculatorInputs, damage: int) -> str:
+    """The target's state after a hit of ``damage`` (the encounter block's hit-point states): subdual
+    damage where the Kind picked, or a pick of the situation, says so (``damage_kinds.row_kind``; the
+    sheet's Kind is a dropdown of the subdual kind alone)."""
+    kind = damage_kinds.row_kind(rules, inputs.kind, inputs.choices, inputs.toggles)
+    return state_after_hit(rules, inputs.hp, inputs.subdual_taken, damage, kind == SUBDUAL)
+
+
+def state_said(rules: RuleSet, state: object) -> str:
+    """The one line's words after the target's hit points: ': Dying', none while it can still act
+    (the states table's last band) or before the damage is known."""
+    if rules.encounter_block is None or state in ("", None):
+        return ""
+    rule = rules.encounter_block.hit_points
+    able = rules.table(rule.table).rows[-1][rule.state]
+    return "" if state == able else f": {state}"
+
+
 def summary(
     found: Mapping[str, object],
     follow: int | None,
@@ -226,12 +252,14 @@ def summary(
     damage_rolled: bool = False,
     read: int | None = None,
     chart: tuple[str, str] = ("", ""),
+    state: str = "",
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
     once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
     the key the critical chart read for that follow-up roll (the roll itself without one); what the
     result does (the block's ``effect``, then what a chart rolled on by a roll of its own says) follows
-    the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``)."""
+    the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``);
+    ``state``: the words after the target's hit points (``state_said``)."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -247,7 +275,7 @@ def summary(
         text += f", {chart_said}"
     if isinstance(damage, int):
         if damage > 0:
-            text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP"
+            text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP{state}"
     elif damage == NO_ROLL_YET:
         if result in HITS and not (needed and follow is None):
             text += ": type the further damage roll" if damage_rolled else ": type the damage roll"
@@ -302,6 +330,7 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         "ATTACK_RESULT": NO_ROLL_YET,
         "ATTACK_DAMAGE": NO_ROLL_YET,
         "ATTACK_HP_AFTER": NO_ROLL_YET,
+        **({TARGET_STATE: NO_ROLL_YET} if rules.encounter_block is not None else {}),
         **shared_odds.down_already(odds_outputs(rules, attack, damage, inputs, dice_text), inputs.hp),
     }
     if shows_chart_text(block):
@@ -351,6 +380,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     found["ATTACK_DAMAGE"] = amount
     if isinstance(amount, int):
         found["ATTACK_HP_AFTER"] = inputs.hp - amount
+        if TARGET_STATE in found:
+            found[TARGET_STATE] = target_state(rules, inputs, amount)
     read = inputs.follow_roll
     if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":
         read = resolution_results.follow_total(rules, attack, read)
@@ -363,6 +394,12 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         else "",
     )
     found["ATTACK_SUMMARY"] = summary(
-        found, inputs.follow_roll, needed, inputs.damage_roll is not None, read, chart
+        found,
+        inputs.follow_roll,
+        needed,
+        inputs.damage_roll is not None,
+        read,
+        chart,
+        state_said(rules, found.get(TARGET_STATE)),
     )
     return found

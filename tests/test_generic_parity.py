@@ -21,7 +21,9 @@ import build
 from pycalc import dice as dice_module
 from pycalc import resolution as engine
 from pycalc import resolution_damage
+from pycalc.damage_kinds import labels
 from pycalc.encounter import Fight
+from pycalc.encounter_block import SUBDUAL
 from pycalc.grid_limits import BEYOND_GRID
 from pycalc.resolution_block import own_roll_charts, typed_numbers
 from pycalc.resolution_calculator import (
@@ -33,11 +35,13 @@ from pycalc.resolution_calculator import (
     rolls_further,
     uses_follow,
 )
+from pycalc.sheets import target_state
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_LABEL
 from pycalc.sheets.situation_cells import pick_name
+from pycalc.sheets.target_state import has_subdual
 from pycalc.tables import RuleSet, load_folder, load_ruleset
 from pycalc.udfs import shared
 from tests.parity import same
@@ -449,6 +453,9 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
     for number in typed_numbers(block):
         found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
+    if rules.encounter_block is not None and has_subdual(rules):
+        found[target_state.KIND] = inputs.kind
+        found[target_state.SUBDUAL_TAKEN] = inputs.subdual_taken
     return found
 
 
@@ -483,7 +490,19 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         choices=choices,
         toggles=frozenset(toggles),
         numbers=typed,
+        **subdual_inputs(rules, chance),
     )
+
+
+def subdual_inputs(rules: RuleSet, chance: random.Random) -> dict[str, object]:
+    """The kind of damage typed and the subdual damage taken, where the ruleset has a subdual kind."""
+    if rules.encounter_block is None or not has_subdual(rules):
+        return {}
+    label = labels(rules)[SUBDUAL]
+    return {
+        "kind": chance.choice(["", "", label, label[:1]]),
+        "subdual_taken": chance.choice([0, 0, 1, 3, 8, 20]),
+    }
 
 
 def scenarios(rules: RuleSet, count: int, seed: int) -> Iterator[CalculatorInputs]:
@@ -619,7 +638,7 @@ def test_a_chart_rolled_on_by_a_roll_of_its_own_in_the_sheet(calc, rolled_chart_
         "Fumble (follow-up roll 15), #CHART ROLL? 1 to 6",
         "Fumble (follow-up roll 15), Weapon dropped",
     ]
-    assert outputs[11]["ATTACK_SUMMARY"] == "Critical, A limb broken: 10 damage, the target is at 0 HP"
+    assert outputs[11]["ATTACK_SUMMARY"] == "Critical, A limb broken: 10 damage, the target is at 0 HP: dead"
     assert outputs[14]["ATTACK_SUMMARY"].endswith("the chart roll 4 is not used by this roll: clear it")
     said = {o["ATTACK_CHART_EFFECT"] for o in outputs}
     assert {"Weapon dropped", "Off balance until the next round", "A deep cut", "A limb broken"} <= said

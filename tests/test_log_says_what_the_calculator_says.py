@@ -86,7 +86,8 @@ def calculator_inputs(rules: RuleSet, book: openpyxl.Workbook, fight: Fight) -> 
     row, ruleset = fight.attacks[0], adapter(rules)
     found = {"FROM_ROSTER_ATTACKER": [row.attacker], "FROM_ROSTER_TARGET": [row.target]}
     for roll in ruleset.rolls:
-        found[roll.calculator_name] = [text(getattr(row, roll.field))]
+        if f"LOG_{roll.field.upper()}" in book.defined_names:  # a roll the block never asks for: no column
+            found[roll.calculator_name] = [text(getattr(row, roll.field))]
     found["STRIKE_MODS" if rules.id == "spelljammer" else "ATTACK_MODS"] = [text(row.mods)]
     found[target_state.KIND] = [row.kind]
     for table_id in encounter(rules).log_picks:

@@ -1,5 +1,5 @@
 """The Attack calculator names the target's state after the hit, as the engine does
-(``pycalc.encounter_state.state_after_hit``), in LibreOffice: a subdual knock-out reads the seed's knocked-out
+(``pycalc.hit_point_states.state_after_hit``), in LibreOffice: a subdual knock-out reads the seed's knocked-out
 state, not dying; damage struck while down kills where the seed says so; C&C counts one point in five
 of a subdual hit as normal. Its one line ends with the state once the target can no longer act."""
 
@@ -14,7 +14,8 @@ import pytest
 
 from pycalc.damage_kinds import labels, row_kind
 from pycalc.encounter_block import SUBDUAL, encounter
-from pycalc.encounter_state import state_after_hit
+from pycalc.encounter_rulesets import adapter
+from pycalc.hit_point_states import state_after_hit
 from pycalc.sheets.target_state import DAMAGE, KIND, STATE, SUBDUAL_TAKEN
 from pycalc.tables import RuleSet, load_ruleset
 from tests.test_log_says_what_the_calculator_says import calculator_pick
@@ -56,7 +57,8 @@ def engine_state(rules: RuleSet, inputs: dict[str, object], damage: object) -> s
         if n in inputs
     }
     kind = row_kind(rules, str(inputs[KIND]), choices, ())
-    return state_after_hit(rules, hp, int(inputs[SUBDUAL_TAKEN] or 0), int(damage), kind == SUBDUAL)
+    taken, split = int(inputs[SUBDUAL_TAKEN] or 0), adapter(rules).subdual_normal  # C&C's 1 in 5
+    return state_after_hit(rules, hp, taken, int(damage), kind == SUBDUAL, split)
 
 
 @pytest.mark.timeout(600)

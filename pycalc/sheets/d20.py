@@ -44,6 +44,7 @@ from pycalc.sheets.d20_roll_block import write_roll_block
 from pycalc.sheets.d20_workings import calculator_cells, write_workings
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.target_state import said
 from pycalc.tables import RuleSet
 
 HEAT_BONUS = {  # rows of the printed odds sheet (layout): the bonus, or THAC0 from the best down
@@ -79,7 +80,8 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     sheet.row_dimensions[2].height = 26
     summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
-    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block, calculator_cells(rules)).summary())
+    state = said(rules) if rules.encounter_block is not None else ""  # ': Dying' after the hit points
+    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block, calculator_cells(rules)).summary(state))
     mark_output(line, bold=True)
     sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))

@@ -4,10 +4,14 @@ beside the number needed, the chances and the result."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.damage_kinds import labels
+from pycalc.encounter_block import SUBDUAL
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import Resolution, own_roll_charts, possible, target_kind
 from pycalc.resolution_calculator import (
@@ -19,6 +23,7 @@ from pycalc.resolution_calculator import (
 )
 from pycalc.sheets import d20_cells
 from pycalc.sheets import d20_formulas as f
+from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
     SUBTITLE,
@@ -36,7 +41,20 @@ from pycalc.sheets.d20_layout import (
     whole_number_check,
 )
 from pycalc.sheets.d20_workings import calculator_cells
+from pycalc.sheets.kind_formulas import subdual_picked
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll, own_chart_roll
+from pycalc.sheets.situation_cells import pick_name
+from pycalc.sheets.target_state import (
+    KIND,
+    KIND_HELP,
+    PART,
+    STATE,
+    SUBDUAL_TAKEN,
+    TAKEN_HELP,
+    guarded,
+    has_subdual,
+    state_formulas,
+)
 from pycalc.tables import RuleSet
 
 
@@ -225,6 +243,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             f'IF(OR({d20_cells.DAMAGE}="",NOT(ISNUMBER({d20_cells.DAMAGE}))),"",N({d20_cells.HP})-{d20_cells.DAMAGE})',
             key=True,
         ),
+        *target_state_lines(rules, block),
         Line(
             "Attacks this round",
             d20_cells.ATTACKS,
@@ -251,6 +270,32 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     return lines
 
 
+def target_state_lines(rules: RuleSet, block: Resolution) -> list[Line]:
+    """With an encounter block: the target's state after the hit (``target_state``), and where the
+    ruleset has a subdual kind of damage the subdual damage it has taken and this hit's part of it."""
+    if rules.encounter_block is None:
+        return []
+    modifiers = block.modifiers or ()
+    picked = (
+        subdual_picked(
+            rules,
+            lambda table_id, row_id: pick_name(table_id, row_id) if table_id in modifiers else None,
+            lambda table_id: pick_name(table_id) if table_id in modifiers else None,
+        )
+        if has_subdual(rules)
+        else "FALSE"
+    )
+    part, state = state_formulas(rules, picked)
+    shown = Line(out_label="Target's state after the hit", out_name=STATE, out_formula=guarded(state))
+    if part is None:
+        return [shown]
+    label = labels(rules)[SUBDUAL]
+    return [
+        replace(shown, label=f"{label} damage it has taken", name=SUBDUAL_TAKEN, help=TAKEN_HELP),
+        Line(out_label=f"Of this hit, {label.lower()} damage", out_name=PART, out_formula=part),
+    ]
+
+
 def write_roll_block(
     book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, first_row: int
 ) -> int:
@@ -265,6 +310,7 @@ def write_roll_block(
     number_ranges = {
         d20_cells.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         d20_cells.LEVEL: (0, 99, "the attacker's level"),
+        SUBDUAL_TAKEN: (0, limits.HIT_POINTS, "the subdual damage taken"),
     }
     put(sheet.cell(first_row, 1), "This attack").font = SUBTITLE
     put(sheet.cell(first_row, OUT_LABEL), "What it gives").font = SUBTITLE
@@ -292,4 +338,10 @@ def write_roll_block(
         "1d8",
         "the weapon's damage dice with its +N, e.g. 1d8+1",
     )
+    if rules.encounter_block is not None and has_subdual(rules):
+        row += 1
+        label = labels(rules)[SUBDUAL]
+        put(sheet.cell(row, OUT_LABEL), "Kind of damage")
+        put_input(book, sheet, row, OUT_COLUMN, KIND, None, KIND_HELP.format(label=label))
+        add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, label)
     return row + 2

@@ -1,4 +1,4 @@
-"""The Attack calculator's target state after the hit (``pycalc.encounter_state.state_after_hit``), which its
+"""The Attack calculator's target state after the hit (``pycalc.hit_point_states.state_after_hit``), which its
 one line names: the kind of damage (empty: normal, or the ruleset's subdual kind, which the picks that
 deal subdual damage set too), the subdual damage the target has taken so far, and the state the
 hit-point states table gives (knocked out rather than dying where the subdual damage keeps the target
@@ -48,14 +48,53 @@ def with_target_state(rules: RuleSet, sections: list[Section], normal: str = "0"
 
 
 def state_fields(rules: RuleSet, fields: list[Field], normal: str) -> tuple[Field, ...]:
-    rule, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
-    after = f"SUM({HP_BEFORE})-{DAMAGE}"
-    if kinds is None or SUBDUAL not in labels(rules) or not kinds.knocked_out:
-        state = band(rule.table, rule.state, after)
+    part, state = state_formulas(rules, picked(rules, fields), normal)
+    if part is None:
         return (Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),)
     label = labels(rules)[SUBDUAL]
+    return (
+        Field(
+            "Kind of damage",
+            KIND,
+            PICK,
+            None,
+            options=label,
+            help=KIND_HELP.format(label=label),
+        ),
+        Field(
+            f"{label} damage it has taken",
+            SUBDUAL_TAKEN,
+            INPUT,
+            None,
+            help=TAKEN_HELP,
+        ),
+        Field(f"Of this hit, {label.lower()} damage", PART, WORKING, native=part),
+        Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),
+    )
+
+
+KIND_HELP = "empty: normal damage; {label}: as the log's Kind column (the picks that deal it set it too)"
+TAKEN_HELP = (
+    "inside the hit points lost so far (the roster's when the target is picked); for its state after the hit"
+)
+
+
+def has_subdual(rules: RuleSet) -> bool:
+    """The ruleset names a subdual kind of damage that knocks out (the calculator then asks for it)."""
+    kinds = encounter(rules).damage_kinds
+    return kinds is not None and SUBDUAL in labels(rules) and bool(kinds.knocked_out)
+
+
+def state_formulas(rules: RuleSet, picked: str, normal: str = "0") -> tuple[str | None, str]:
+    """(the formula of this hit's subdual part, None where the ruleset has no subdual kind; the state
+    after the hit, unguarded); ``picked``: TRUE where a pick deals subdual damage
+    (``kind_formulas.subdual_picked``); ``normal``: the part of a subdual hit that is normal damage."""
+    rule, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
+    after = f"SUM({HP_BEFORE})-{DAMAGE}"
+    if kinds is None or not has_subdual(rules):
+        return None, state_band(rules, after)
     typed = typed_kind(rules, KIND, SUBDUAL)
-    is_sub = f'OR({typed},AND({KIND}="",{picked(rules, fields)}))'
+    is_sub = f'OR({typed},AND({KIND}="",{picked}))'
     # where further damage kills, a hit on a target already down is never subdual
     not_down = (f"NOT(SUM({HP_BEFORE})<=0)",) if kinds.further_damage_lethal else ()
     part = f"IF(AND({','.join((is_sub, f'{DAMAGE}>0', *not_down))}),{DAMAGE}-({normal}),0)"
@@ -65,32 +104,21 @@ def state_fields(rules: RuleSet, fields: list[Field], normal: str) -> tuple[Fiel
     knocked_out = f"AND({','.join((f'{subs}>0', f'{after}<=0', f'{lethal}>0', *struck))})"
     state = (
         f"IF({knocked_out},{band(rule.table, kinds.knocked_out, after)},"
-        f"{band(rule.table, rule.state, f'IF({lethal}<=0,{lethal},{after})')})"
+        f"{state_band(rules, f'IF({lethal}<=0,{lethal},{after})')})"
     )
-    return (
-        Field(
-            "Kind of damage",
-            KIND,
-            PICK,
-            None,
-            options=label,
-            help=f"empty: normal damage; {label}: as the log's Kind column (the picks that deal it set it too)",
-        ),
-        Field(
-            f"{label} damage it has taken",
-            SUBDUAL_TAKEN,
-            INPUT,
-            None,
-            help="inside the hit points lost so far (the roster's when the target is picked); for its state after the hit",
-        ),
-        Field(
-            f"Of this hit, {label.lower()} damage",
-            PART,
-            WORKING,
-            native=f"IF(ISNUMBER({DAMAGE}),{part},0)",
-        ),
-        Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),
-    )
+    return f"IF(ISNUMBER({DAMAGE}),{part},0)", state
+
+
+def state_band(rules: RuleSet, hp: str) -> str:
+    """The state of the band ``hp`` lies in; with ``start_band_exempt``, the last band's while it is the
+    band of the hit points before the hit (``hit_point_states.hit_point_state``)."""
+    rule = encounter(rules).hit_points
+    found = band(rule.table, rule.state, hp)
+    if not rule.start_band_exempt:
+        return found
+    starts = table_name(rule.table, "from")
+    before = f"IFERROR(MATCH(SUM({HP_BEFORE}),{starts},1),0)"
+    return f"IF(MATCH({hp},{starts},1)={before},{last(rule.table, rule.state)},{found})"
 
 
 def guarded(state: str) -> str:
