@@ -23,7 +23,7 @@ from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, MISS
 from pycalc.encounter_block import SUBDUAL
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
@@ -245,6 +245,15 @@ def state_said(rules: RuleSet, state: object) -> str:
     return "" if state == able else f": {state}"
 
 
+def ruled_out_said(rules: RuleSet, attack: engine.Attack, outcome: str) -> str:
+    """Why a Miss could never hit, in the one line: ': ' and the label of the situation flag that rules
+    the attack out (``cannot_hit``, else ``needs_magic``); '' for any other result."""
+    if outcome != MISS or not engine.cannot_hit(rules, attack):
+        return ""
+    label = resolution_situation.flag_label(rules, "cannot_hit" if attack.cannot_hit else "needs_magic")
+    return "" if label is None else f": {label[:1].lower()}{label[1:]}"
+
+
 def summary(
     found: Mapping[str, object],
     follow: int | None,
@@ -253,13 +262,15 @@ def summary(
     read: int | None = None,
     chart: tuple[str, str] = ("", ""),
     state: str = "",
+    ruled_out: str = "",
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
     once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
     the key the critical chart read for that follow-up roll (the roll itself without one); what the
     result does (the block's ``effect``, then what a chart rolled on by a roll of its own says) follows
     the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``);
-    ``state``: the words after the target's hit points (``state_said``)."""
+    ``state``: the words after the target's hit points (``state_said``); ``ruled_out``: why a Miss could
+    never hit (``ruled_out_said``), after the result."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -268,6 +279,7 @@ def summary(
     text = result
     if needed and follow is not None:
         text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"
+    text += ruled_out
     if found.get(EFFECT):
         text += f", {found[EFFECT]}"
     chart_said, chart_asks = chart
@@ -401,5 +413,6 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         read,
         chart,
         state_said(rules, found.get(TARGET_STATE)),
+        ruled_out_said(rules, attack, outcome),
     )
     return found

@@ -83,6 +83,17 @@ def picker_tables(rules: RuleSet, picker: str) -> tuple[str, ...]:
     return tuple(t for t in modifier_tables(rules) if rules.table(t).picker == picker)
 
 
+def flag_label(rules: RuleSet, flag: str) -> str | None:
+    """The label of a situation flag's column, as the first of the block's ``modifiers`` tables that has
+    it (or its column for an attack kind, ``cannot_hit_ranged``) names it; None where none has it."""
+    columns = (flag, *(kind_limited(flag, word) for word in ATTACK_WORDS))
+    tables = [rules.table(t) for t in modifier_tables(rules)]
+    return next(
+        (str(c.label) for column in columns for table in tables for c in table.columns if c.id == column),
+        None,
+    )
+
+
 def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     """How the block's ``modifiers`` tables add up: every part is the column of its own name in each
     (or its variant by ruling), gated by the attack's kind, as its ``situation`` says."""

@@ -93,10 +93,12 @@ SITUATION_TABLES = """
       advantage: {label: Advantage, type: bool}
       disadvantage: {label: Disadvantage, type: bool}
       damage_multiplier: {label: Damage multiplier, type: number}
+      cannot_hit: {label: Cannot be hit, type: bool}
     rows:
-      - {id: flanking, label: Flanking, advantage: true, disadvantage: false, damage_multiplier: 1}
-      - {id: blinded, label: Blinded, advantage: false, disadvantage: true, damage_multiplier: 1}
-      - {id: charging, label: Charging, advantage: false, disadvantage: false, damage_multiplier: 2}
+      - {id: flanking, label: Flanking, advantage: true, disadvantage: false, damage_multiplier: 1, cannot_hit: false}
+      - {id: blinded, label: Blinded, advantage: false, disadvantage: true, damage_multiplier: 1, cannot_hit: false}
+      - {id: charging, label: Charging, advantage: false, disadvantage: false, damage_multiplier: 2, cannot_hit: false}
+      - {id: out_of_reach, label: Target out of reach, advantage: false, disadvantage: false, damage_multiplier: 1, cannot_hit: true}
 
   grip:
     title: Grip
@@ -568,6 +570,8 @@ def test_advantage_and_a_damage_multiplier_from_pickers_in_the_sheet(calc, situa
     cases = list(scenarios(rules, 160, 11))
     found = mismatches(calc, rules, xlsx, cases)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    said = {str(attack_outputs(rules, one)["ATTACK_SUMMARY"]) for one in cases}
+    assert {"Miss: cannot be hit", "Miss: only a magic weapon can hit (attacker has none)"} <= said
     modes, multiplied = set(), False
     for one in cases:
         attack, _, where = attack_and_damage(rules, one, dice_module.Dice(1, 6, 0))

@@ -19,6 +19,7 @@ from pycalc.resolution_block import Resolution, target_kind
 from pycalc.resolution_calculator import (
     adds_dice,
 )
+from pycalc.resolution_situation import flag_label
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets import d20_supported
@@ -80,8 +81,10 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     sheet.row_dimensions[2].height = 26
     summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
+    formulas = f.Formulas(block, calculator_cells(rules))
     state = said(rules) if rules.encounter_block is not None else ""  # ': Dying' after the hit points
-    line = put_formula(sheet.cell(summary_row, 2), f.Formulas(block, calculator_cells(rules)).summary(state))
+    ruled_out = formulas.ruled_out(flag_label(rules, "cannot_hit"), flag_label(rules, "needs_magic"))
+    line = put_formula(sheet.cell(summary_row, 2), formulas.summary(state, ruled_out))
     mark_output(line, bold=True)
     sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))

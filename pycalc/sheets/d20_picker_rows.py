@@ -14,6 +14,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import resolution_situation
 from pycalc.resolution_block import ANY, MELEE, RANGED, ByRuling, Resolution, TypedNumber, typed_numbers
 from pycalc.resolution_block import value as block_value
+from pycalc.resolution_situation import flag_label
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
@@ -161,19 +162,13 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
 TYPED_RANGE = (-99, 99)  # what a typed number's cell takes
 
 
-def flag_label(rules: RuleSet, block: Resolution, column: str) -> str:
-    """The label of a flag column, as the first picker table that has it names it."""
-    tables = picker_tables(rules, block)
-    return next(str(c.label) for table in tables for c in table.columns if c.id == column)
-
-
 def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
     """What the typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not count."""
     word = PART_WORDS[number.adds_to]
     counted = f'TEXT({typed_counted(rules, block, number)},"+0;-0")&" {word}"'
     if number.when is None:
         return counted
-    label = flag_label(rules, block, number.when)
+    label = flag_label(rules, number.when)
     flag = situation_flag(rules, block, number.when)
     return f'IF({flag},{counted}&" ({label})","counts with: {label}")'
 
@@ -182,7 +177,7 @@ def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
     word = PART_WORDS[number.adds_to]
     counts = f"counts {'' if number.times == 1 else f'{number.times} times '}{word}"
     if number.when is not None:
-        counts += f" while a pick says {flag_label(rules, block, number.when)}"
+        counts += f" while a pick says {flag_label(rules, number.when)}"
     if isinstance(number.at_most, ByRuling):
         counts += f", no further than the ruling '{rules.rulings[number.at_most.ruling].label}' allows"
     elif number.at_most is not None:

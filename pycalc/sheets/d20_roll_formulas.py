@@ -185,12 +185,23 @@ class RollFormulas:
         added = f'" "&IF({read}<{follow},"- ","+ ")&ABS({read}-{follow})&" = "&({read})&" on the chart"'
         return f'&IF({charted},{added},"")'
 
-    def summary(self, state: str = "") -> str:
+    def ruled_out(self, cannot_hit_label: str | None, needs_magic_label: str | None) -> str:
+        """Why a Miss could never hit, after the result (``resolution_calculator.ruled_out_said``): the
+        label of the situation flag that rules the attack out (cannot hit, else needs magic)."""
+        words = [
+            ": " + label[:1].lower() + label[1:] if label else ""
+            for label in (cannot_hit_label, needs_magic_label)
+        ]
+        said = f"IF({self.c.sit_cannot_hit},{q(words[0])},{q(words[1])})"
+        return f'&IF(AND({self.c.result}="Miss",{self.cannot_hit()}),{said},"")'
+
+    def summary(self, state: str = "", ruled_out: str = "") -> str:
         """The outcome in one line, naming the follow-up roll it used (and the total the critical chart
         read, when it adds the modifiers); a follow-up roll left from an
         earlier attack that this roll does not use is called out, never silently kept. The roll it
         waits for is named once: the follow-up roll first, then the damage roll, then any further one.
-        ``state``: the words after the target's hit points (``target_state.said``: its state)."""
+        ``state``: the words after the target's hit points (``target_state.said``: its state);
+        ``ruled_out``: why a Miss could never hit (``ruled_out``), after the result."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
@@ -212,7 +223,7 @@ class RollFormulas:
             chart_asks = f'&IF(AND({needed},NOT({given})),"",""{asks})'
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
-            f"{result}&{used}{said}{chart_said}&{damage_part}&{waiting}{chart_asks}))"
+            f"{result}&{used}{ruled_out}{said}{chart_said}&{damage_part}&{waiting}{chart_asks}))"
         )
 
     def chart_summary(self) -> tuple[str, str]:
