@@ -36,9 +36,7 @@ from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
 EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
-TARGET_STATE = (
-    "ATTACK_TARGET_STATE"  # the target's state after the hit (the encounter block's hit-point states)
-)
+TARGET_STATE = "ATTACK_TARGET_STATE"  # the target's state after the hit (encounter hit-point states)
 NOT_ADDED = "not used: no picked row adds dice"
 
 

@@ -11,13 +11,14 @@ from dataclasses import replace
 
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL, encounter
+from pycalc.resolution_calculator import TARGET_STATE
 from pycalc.sheets.calculator import INPUT, OUTPUT, PICK, WORKING, Field, Section
 from pycalc.sheets.common import name_part, table_name
 from pycalc.sheets.formulas import band, last
 from pycalc.sheets.kind_formulas import subdual_picked, typed_kind
 from pycalc.tables import RuleSet
 
-STATE = "ATTACK_TARGET_STATE"
+STATE = TARGET_STATE  # the engine's name (pycalc.resolution_calculator)
 KIND = "ATTACK_SUBDUAL_KIND"  # the kind of damage: empty (normal) or the subdual kind
 SUBDUAL_TAKEN = "ATTACK_TARGET_SUBDUAL"
 PART = "ATTACK_SUBDUAL_PART"  # the subdual damage of this hit (a working cell)
