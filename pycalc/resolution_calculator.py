@@ -23,7 +23,7 @@ from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, MISS
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
 from pycalc.encounter_block import SUBDUAL
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
@@ -31,11 +31,17 @@ from pycalc.hit_point_states import state_after_hit
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
 from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, own_roll_charts, possible
+from pycalc.resolution_summary import (
+    EFFECT,
+    NO_ROLL_YET,
+    chart_wait,
+    ruled_out_said,
+    state_said,
+    summary,
+)
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
-NO_ROLL_YET = ""
-EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
 TARGET_STATE = "ATTACK_TARGET_STATE"  # the target's state after the hit (encounter hit-point states)
 NOT_ADDED = "not used: no picked row adds dice"
 
@@ -152,17 +158,6 @@ def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     return min(low for low, _ in dice), max(high for _, high in dice)
 
 
-def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:
-    """What the summary asks of the chart roll: the roll on the outcome's chart of its own, or to clear
-    a chart roll this outcome does not read."""
-    chart = resolution_results.own_roll_chart(rules, outcome)
-    if chart is not None and chart_roll is None:
-        return " - type the chart roll"
-    if chart is None and chart_roll is not None:
-        return f" - the chart roll {chart_roll} is not used by this roll: clear it"
-    return ""
-
-
 def shows_chart_text(block: Resolution) -> bool:
     """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""
     return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))
@@ -216,86 +211,12 @@ def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:
     )
 
 
-def follow_read(follow: int, read: int) -> str:
-    """The follow-up roll as the summary names it: with the modifiers and the total the chart read
-    when the critical chart adds them (``14 + 2 = 16 on the chart``)."""
-    if read == follow:
-        return str(follow)
-    sign = "-" if read < follow else "+"
-    return f"{follow} {sign} {abs(read - follow)} = {read} on the chart"
-
-
 def target_state(rules: RuleSet, inputs: CalculatorInputs, damage: int) -> str:
     """The target's state after a hit of ``damage`` (the encounter block's hit-point states): subdual
     damage where the Kind picked, or a pick of the situation, says so (``damage_kinds.row_kind``; the
     sheet's Kind is a dropdown of the subdual kind alone)."""
     kind = damage_kinds.row_kind(rules, inputs.kind, inputs.choices, inputs.toggles)
     return state_after_hit(rules, inputs.hp, inputs.subdual_taken, damage, kind == SUBDUAL)
-
-
-def state_said(rules: RuleSet, state: object) -> str:
-    """The one line's words after the target's hit points: ': Dying', none while it can still act
-    (the states table's last band) or before the damage is known."""
-    if rules.encounter_block is None or state in ("", None):
-        return ""
-    rule = rules.encounter_block.hit_points
-    able = rules.table(rule.table).rows[-1][rule.state]
-    return "" if state == able else f": {state}"
-
-
-def ruled_out_said(rules: RuleSet, attack: engine.Attack, outcome: str) -> str:
-    """Why a Miss could never hit, in the one line: ': ' and the label of the situation flag that rules
-    the attack out (``cannot_hit``, else ``needs_magic``); '' for any other result."""
-    if outcome != MISS or not engine.cannot_hit(rules, attack):
-        return ""
-    label = resolution_situation.flag_label(rules, "cannot_hit" if attack.cannot_hit else "needs_magic")
-    return "" if label is None else f": {label[:1].lower()}{label[1:]}"
-
-
-def summary(
-    found: Mapping[str, object],
-    follow: int | None,
-    needed: bool,
-    damage_rolled: bool = False,
-    read: int | None = None,
-    chart: tuple[str, str] = ("", ""),
-    state: str = "",
-    ruled_out: str = "",
-) -> str:
-    """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
-    once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
-    the key the critical chart read for that follow-up roll (the roll itself without one); what the
-    result does (the block's ``effect``, then what a chart rolled on by a roll of its own says) follows
-    the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``);
-    ``state``: the words after the target's hit points (``state_said``); ``ruled_out``: why a Miss could
-    never hit (``ruled_out_said``), after the result."""
-    result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
-    if result == NO_ROLL_YET:
-        return "Type the natural roll"
-    if result.startswith("#"):
-        return result
-    text = result
-    if needed and follow is not None:
-        text += f" (follow-up roll {follow_read(follow, follow if read is None else read)})"
-    text += ruled_out
-    if found.get(EFFECT):
-        text += f", {found[EFFECT]}"
-    chart_said, chart_asks = chart
-    if chart_said:
-        text += f", {chart_said}"
-    if isinstance(damage, int):
-        if damage > 0:
-            text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP{state}"
-    elif damage == NO_ROLL_YET:
-        if result in HITS and not (needed and follow is None):
-            text += ": type the further damage roll" if damage_rolled else ": type the damage roll"
-    else:
-        text += f": {damage}"
-    if needed and follow is None:
-        text += " - type the follow-up roll"
-    elif not needed and follow is not None:
-        text += f" - the follow-up roll {follow} is not used by this roll: clear it"
-    return text + chart_asks
 
 
 def with_picks(rules: RuleSet, choices: Mapping[str, str]) -> RuleSet:

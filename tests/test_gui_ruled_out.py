@@ -1,7 +1,7 @@
 """An attack a pick rules out, typed in a real LibreOffice window as a GM does: a natural 20 against a
 defender only magic weapons can hit says why it misses, in the calculator's one line and on the log row
 whose Picks cell names the pick; the words are the pick column's label in the YAML
-(``pycalc.resolution_calculator.ruled_out_said``)."""
+(``pycalc.resolution_summary.ruled_out_said``)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 # the engine's names for the sheet's cells
-from pycalc.resolution_calculator import EFFECT, number_name  # noqa: F401
+from pycalc.resolution_calculator import number_name  # noqa: F401
+from pycalc.resolution_summary import EFFECT  # noqa: F401
 from pycalc.sheets.common import name_part
 
 # Defined names of the generic Attack calculator's cells (inputs, working cells, outputs)

@@ -175,7 +175,7 @@ class RollFormulas:
 
     def chart_read(self, follow: str) -> str:
         """The summary's words after a follow-up roll the critical chart read with the modifiers
-        (``&" + 2 = 16 on the chart"``, ``resolution_calculator.follow_read``); '' without such a chart."""
+        (``&" + 2 = 16 on the chart"``, ``resolution_summary.follow_read``); '' without such a chart."""
         chart = self.block.critical.chart
         if chart is None or not any(possible(chart.follow_adds_mods)):
             return ""
@@ -186,7 +186,7 @@ class RollFormulas:
         return f'&IF({charted},{added},"")'
 
     def ruled_out(self, cannot_hit_label: str | None, needs_magic_label: str | None) -> str:
-        """Why a Miss could never hit, after the result (``resolution_calculator.ruled_out_said``): the
+        """Why a Miss could never hit, after the result (``resolution_summary.ruled_out_said``): the
         label of the situation flag that rules the attack out (cannot hit, else needs magic)."""
         words = [
             ": " + label[:1].lower() + label[1:] if label else ""
@@ -227,7 +227,7 @@ class RollFormulas:
         )
 
     def chart_summary(self) -> tuple[str, str]:
-        """The summary's parts of a chart rolled on by a roll of its own (``resolution_calculator.summary``
+        """The summary's parts of a chart rolled on by a roll of its own (``resolution_summary.summary``
         and ``chart_wait``): what it says after the result's words, and at the end the roll it waits
         for, or the chart roll this result does not read."""
         c, block = self.c, self.block
