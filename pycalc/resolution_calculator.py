@@ -35,6 +35,7 @@ from pycalc.resolution_summary import (
     EFFECT,
     NO_ROLL_YET,
     chart_wait,
+    penalty_said,
     ruled_out_said,
     state_said,
     summary,
@@ -333,5 +334,6 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         chart,
         state_said(rules, found.get(TARGET_STATE)),
         ruled_out_said(rules, attack, outcome),
+        penalty_said(rules, attack, outcome, inputs.roll),
     )
     return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pycalc import resolution as engine
-from pycalc import resolution_results, resolution_situation
+from pycalc import resolution_damage, resolution_results, resolution_situation
 from pycalc.d20 import HITS, MISS
 from pycalc.tables import RuleSet
 
@@ -56,6 +56,17 @@ def ruled_out_said(rules: RuleSet, attack: engine.Attack, outcome: str) -> str:
     return "" if label is None else f": {label[:1].lower()}{label[1:]}"
 
 
+def penalty_said(rules: RuleSet, attack: engine.Attack, outcome: str, roll: int) -> str:
+    """The damage a hit on an always-hit roll lost (``damage.natural_penalty``), in the one line after
+    the damage: ' (2 less for a natural 20)'; '' where it lost none."""
+    lost = (
+        resolution_damage.natural_penalty(rules, attack, roll)
+        if outcome in HITS and not attack.auto_hit
+        else 0
+    )
+    return f" ({lost} less for a natural {roll})" if lost > 0 else ""
+
+
 def summary(
     found: Mapping[str, object],
     follow: int | None,
@@ -65,6 +76,7 @@ def summary(
     chart: tuple[str, str] = ("", ""),
     state: str = "",
     ruled_out: str = "",
+    penalty: str = "",
 ) -> str:
     """The outcome in one line, as the sheet's ATTACK_SUMMARY shows it: the roll it waits for is named
     once (the follow-up roll first, then the damage roll, then the further damage roll); ``read`` is
@@ -72,7 +84,8 @@ def summary(
     result does (the block's ``effect``, then what a chart rolled on by a roll of its own says) follows
     the result; ``chart``: (what that chart says, what the summary asks of its roll: ``chart_wait``);
     ``state``: the words after the target's hit points (``state_said``); ``ruled_out``: why a Miss could
-    never hit (``ruled_out_said``), after the result."""
+    never hit (``ruled_out_said``), after the result; ``penalty``: what the natural roll cost
+    (``penalty_said``), after the damage."""
     result, damage = str(found["ATTACK_RESULT"]), found["ATTACK_DAMAGE"]
     if result == NO_ROLL_YET:
         return "Type the natural roll"
@@ -89,7 +102,7 @@ def summary(
         text += f", {chart_said}"
     if isinstance(damage, int):
         if damage > 0:
-            text += f": {damage} damage, the target is at {found['ATTACK_HP_AFTER']} HP{state}"
+            text += f": {damage} damage{penalty}, the target is at {found['ATTACK_HP_AFTER']} HP{state}"
     elif damage == NO_ROLL_YET:
         if result in HITS and not (needed and follow is None):
             text += ": type the further damage roll" if damage_rolled else ": type the damage roll"

@@ -736,8 +736,18 @@ def test_a_follow_die_of_its_own_and_a_natural_penalty_from_the_die(calc, penali
         and resolution_damage.natural_penalty(rules, attack_and_damage(rules, one, D6)[0], 20)
     ]
     assert len(penalized) >= 10
+    said = [str(o["ATTACK_SUMMARY"]) for o in outputs]  # the line says what the natural 20 cost
+    assert sum(" less for a natural 20), the target is at " in line for line in said) >= 3, said
     problems, compared = heat_mismatches(calc, rules, xlsx)
     assert not problems and compared >= 300, problems[:5]
+
+
+@pytest.mark.timeout(600)
+def test_a_log_row_says_what_the_natural_roll_cost(calc, total_penalized_bx):
+    """The log's line is the calculator's: a natural 20 needing more than 20 names the damage it lost."""
+    rules, xlsx = total_penalized_bx
+    lines = log_and_calculator_lines(calc, rules, xlsx, 300)
+    assert any(" less for a natural 20), the target is at " in line for line in lines), lines[:20]
 
 
 def test_a_natural_penalty_from_the_total(calc, total_penalized_bx):

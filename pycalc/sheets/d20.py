@@ -84,7 +84,8 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     formulas = f.Formulas(block, calculator_cells(rules))
     state = said(rules) if rules.encounter_block is not None else ""  # ': Dying' after the hit points
     ruled_out = formulas.ruled_out(flag_label(rules, "cannot_hit"), flag_label(rules, "needs_magic"))
-    line = put_formula(sheet.cell(summary_row, 2), formulas.summary(state, ruled_out))
+    penalty = formulas.penalty_said() if block.damage.natural_penalty is not None else ""
+    line = put_formula(sheet.cell(summary_row, 2), formulas.summary(state, ruled_out, penalty))
     mark_output(line, bold=True)
     sheet.merge_cells(start_row=summary_row, start_column=2, end_row=summary_row, end_column=6)
     define_name(book, "ATTACK_SUMMARY", absolute(sheet, line.coordinate))

@@ -195,13 +195,19 @@ class RollFormulas:
         said = f"IF({self.c.sit_cannot_hit},{q(words[0])},{q(words[1])})"
         return f'&IF(AND({self.c.result}="Miss",{self.cannot_hit()}),{said},"")'
 
-    def summary(self, state: str = "", ruled_out: str = "") -> str:
+    def penalty_said(self) -> str:
+        """The damage a hit on an always-hit roll lost, after the damage (``resolution_summary.penalty_said``)."""
+        lost = self.roll_penalty(self.c.roll)
+        return f'&IF({lost}>0," ("&{lost}&" less for a natural "&{self.c.roll}&")","")'
+
+    def summary(self, state: str = "", ruled_out: str = "", penalty: str = "") -> str:
         """The outcome in one line, naming the follow-up roll it used (and the total the critical chart
         read, when it adds the modifiers); a follow-up roll left from an
         earlier attack that this roll does not use is called out, never silently kept. The roll it
         waits for is named once: the follow-up roll first, then the damage roll, then any further one.
         ``state``: the words after the target's hit points (``target_state.said``: its state);
-        ``ruled_out``: why a Miss could never hit (``ruled_out``), after the result."""
+        ``ruled_out``: why a Miss could never hit (``ruled_out``), after the result; ``penalty``: the
+        damage the natural roll cost (``penalty_said``), after the damage."""
         c = self.c
         result, damage, follow = c.result, c.damage, c.follow
         needed = self.follow_needed(c.roll)
@@ -211,8 +217,9 @@ class RollFormulas:
             f'IF(AND({needed},NOT({given}))," - type the follow-up roll",'
             f'IF(AND(NOT({needed}),{given})," - the follow-up roll "&{follow}&" is not used by this roll: clear it",""))'
         )
+        dealt = f'" damage"{penalty}&", the target is at "' if penalty else '" damage, the target is at "'
         damage_part = (
-            f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&" damage, the target is at "&{c.hp_after}&" HP"{state},""),'
+            f'IF(ISNUMBER({damage}),IF({damage}>0,": "&{damage}&{dealt}&{c.hp_after}&" HP"{state},""),'
             f'IF({damage}="",IF(OR(AND({needed},NOT({given})),AND({result}<>"Hit",{result}<>"Critical")),"",'
             f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )
