@@ -47,13 +47,19 @@ def state_said(rules: RuleSet, state: object) -> str:
     return "" if state == able else f": {state}"
 
 
+def ruled_out_words(rules: RuleSet, flag: str) -> str:
+    """': ' and the label of the situation flag's column (``cannot_hit``, ``needs_magic``), lower case
+    first; '' where no picker table has it. The engine's and the sheet's words alike."""
+    label = resolution_situation.flag_label(rules, flag)
+    return "" if label is None else f": {label[:1].lower()}{label[1:]}"
+
+
 def ruled_out_said(rules: RuleSet, attack: engine.Attack, outcome: str) -> str:
-    """Why a Miss could never hit, in the one line: ': ' and the label of the situation flag that rules
-    the attack out (``cannot_hit``, else ``needs_magic``); '' for any other result."""
+    """Why a Miss could never hit, in the one line: the words of the situation flag that rules the
+    attack out (``cannot_hit``, else ``needs_magic``); '' for any other result."""
     if outcome != MISS or not engine.cannot_hit(rules, attack):
         return ""
-    label = resolution_situation.flag_label(rules, "cannot_hit" if attack.cannot_hit else "needs_magic")
-    return "" if label is None else f": {label[:1].lower()}{label[1:]}"
+    return ruled_out_words(rules, "cannot_hit" if attack.cannot_hit else "needs_magic")
 
 
 def penalty_said(rules: RuleSet, attack: engine.Attack, outcome: str, roll: int) -> str:

@@ -455,7 +455,7 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
     for number in typed_numbers(block):
         found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
-    if rules.encounter_block is not None and has_subdual(rules):
+    if has_subdual(rules):
         found[target_state.KIND] = inputs.kind
         found[target_state.SUBDUAL_TAKEN] = inputs.subdual_taken
     return found
@@ -498,7 +498,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
 
 def subdual_inputs(rules: RuleSet, chance: random.Random) -> dict[str, object]:
     """The kind of damage typed and the subdual damage taken, where the ruleset has a subdual kind."""
-    if rules.encounter_block is None or not has_subdual(rules):
+    if not has_subdual(rules):
         return {}
     label = labels(rules)[SUBDUAL]
     return {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -103,17 +104,13 @@ def test_a_pick_that_deals_subdual_damage_knocks_out(subdual_bx):
     hit = CalculatorInputs(bonus=5, target=5, roll=15, dice="1d6", damage_roll=6, hp=4)
     flat = {"blow": "With the flat of the blade"}
     assert attack_outputs(rules, hit)[STATE] == "dying"
-    assert (
-        attack_outputs(rules, CalculatorInputs(**{**hit.__dict__, "choices": flat}))[STATE] == "knocked out"
-    )
-    typed = CalculatorInputs(**{**hit.__dict__, "kind": "Subdual"})
+    assert attack_outputs(rules, replace(hit, choices=flat))[STATE] == "knocked out"
+    typed = replace(hit, kind="Subdual")
     assert attack_outputs(rules, typed)[STATE] == "knocked out"
     assert attack_outputs(rules, typed)["ATTACK_SUMMARY"].endswith("the target is at -2 HP: knocked out")
-    down = CalculatorInputs(**{**typed.__dict__, "hp": 0})
+    down = replace(typed, hp=0)
     assert attack_outputs(rules, down)[STATE] == "dying"
-    assert attack_outputs(rules, CalculatorInputs(**{**hit.__dict__, "hp": 20}))["ATTACK_SUMMARY"].endswith(
-        "the target is at 14 HP"
-    )
+    assert attack_outputs(rules, replace(hit, hp=20))["ATTACK_SUMMARY"].endswith("the target is at 14 HP")
 
 
 @pytest.mark.timeout(600)

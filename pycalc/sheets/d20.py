@@ -19,7 +19,7 @@ from pycalc.resolution_block import Resolution, target_kind
 from pycalc.resolution_calculator import (
     adds_dice,
 )
-from pycalc.resolution_situation import flag_label
+from pycalc.resolution_summary import ruled_out_words
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets import d20_supported
@@ -83,7 +83,9 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
     formulas = f.Formulas(block, calculator_cells(rules))
     state = said(rules) if rules.encounter_block is not None else ""  # ': Dying' after the hit points
-    ruled_out = formulas.ruled_out(flag_label(rules, "cannot_hit"), flag_label(rules, "needs_magic"))
+    ruled_out = formulas.ruled_out(
+        ruled_out_words(rules, "cannot_hit"), ruled_out_words(rules, "needs_magic")
+    )
     penalty = formulas.penalty_said() if block.damage.natural_penalty is not None else ""
     line = put_formula(sheet.cell(summary_row, 2), formulas.summary(state, ruled_out, penalty))
     mark_output(line, bold=True)

@@ -338,7 +338,7 @@ def write_roll_block(
         "1d8",
         "the weapon's damage dice with its +N, e.g. 1d8+1",
     )
-    if rules.encounter_block is not None and has_subdual(rules):
+    if has_subdual(rules):
         row += 1
         label = labels(rules)[SUBDUAL]
         put(sheet.cell(row, OUT_LABEL), "Kind of damage")

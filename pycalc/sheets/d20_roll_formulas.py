@@ -185,14 +185,10 @@ class RollFormulas:
         added = f'" "&IF({read}<{follow},"- ","+ ")&ABS({read}-{follow})&" = "&({read})&" on the chart"'
         return f'&IF({charted},{added},"")'
 
-    def ruled_out(self, cannot_hit_label: str | None, needs_magic_label: str | None) -> str:
+    def ruled_out(self, cannot_hit_words: str, needs_magic_words: str) -> str:
         """Why a Miss could never hit, after the result (``resolution_summary.ruled_out_said``): the
-        label of the situation flag that rules the attack out (cannot hit, else needs magic)."""
-        words = [
-            ": " + label[:1].lower() + label[1:] if label else ""
-            for label in (cannot_hit_label, needs_magic_label)
-        ]
-        said = f"IF({self.c.sit_cannot_hit},{q(words[0])},{q(words[1])})"
+        words of the situation flag that rules the attack out (cannot hit, else needs magic)."""
+        said = f"IF({self.c.sit_cannot_hit},{q(cannot_hit_words)},{q(needs_magic_words)})"
         return f'&IF(AND({self.c.result}="Miss",{self.cannot_hit()}),{said},"")'
 
     def penalty_said(self) -> str:

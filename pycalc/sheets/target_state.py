@@ -81,8 +81,9 @@ TAKEN_HELP = (
 
 
 def has_subdual(rules: RuleSet) -> bool:
-    """The ruleset names a subdual kind of damage that knocks out (the calculator then asks for it)."""
-    kinds = encounter(rules).damage_kinds
+    """The ruleset's encounter block names a subdual kind of damage that knocks out (the calculator then
+    asks for it)."""
+    kinds = None if rules.encounter_block is None else rules.encounter_block.damage_kinds
     return kinds is not None and SUBDUAL in labels(rules) and bool(kinds.knocked_out)
 
 
