@@ -57,7 +57,8 @@ TOP_KEYS = {
     "note",
 }
 EFFECT_KEYS = {"hit", "miss"}
-FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}
+CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)
+FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", *CHART_ROW_KEYS}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
 DAMAGE_KEYS = {
@@ -171,6 +172,11 @@ class Chart:
     # read by a roll of its own (its die: the bands' ends), not the follow-up roll: a chart of a mode
     # other than ``chart``, which only says what the Fumble or the Critical does
     own_roll: bool = False
+    # an entries table whose rows say their rolls in two columns (a table the GM fills, osr's fumble
+    # table): its from and to columns and the die rolled on it; None: a bands table
+    from_column: str | None = None
+    to_column: str | None = None
+    die: Any = None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pycalc.block_parser import Uses
 from pycalc.resolution_block import (
+    CHART_ROW_KEYS,
     CRITICAL_KEYS,
     CRITICAL_MODES,
     DAMAGE_KEYS,
@@ -117,6 +118,7 @@ class ResolutionParser(SituationParser):
         if own_roll:
             self.own_roll_chart(data, what)
             with_formula = False
+        from_column, to_column, die = self.chart_rows(data, what, own_roll)
         special = self.column_id(data, "special", what)
         formula = self.column_id(data, "formula", what) if with_formula else None
         text = self.column_id(data, "text", what)
@@ -125,6 +127,8 @@ class ResolutionParser(SituationParser):
             columns[special] = ("bool",)
         if text:
             columns[text] = ("text",)
+        if from_column and to_column:
+            columns |= {from_column: ("int",), to_column: ("int",)}
         if formula:
             columns[formula] = ("text", "outcome")
             self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))
@@ -135,11 +139,35 @@ class ResolutionParser(SituationParser):
             self.check.fail(
                 data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs 'special'"
             )
-        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)
+        kind = "bands" if from_column is None else "entries"
+        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", kind, columns)
         adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
         if own_roll:
             self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
-        return Chart(table, special, plain, formula, adds, text, own_roll)
+        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die)
+
+    def chart_rows(self, data: LocatedDict, what: str, own_roll: bool) -> tuple[str | None, str | None, Any]:
+        """The from and to columns of a chart over an entries table (each row says the rolls it covers,
+        as a table the GM fills does) and the die rolled on it; None for a bands table."""
+        given = [key for key in CHART_ROW_KEYS if key in data]
+        if not given:
+            return None, None, None
+        line = data.value_lines[given[0]]
+        if len(given) < len(CHART_ROW_KEYS):
+            self.check.fail(
+                line,
+                f"{what}: {', '.join(CHART_ROW_KEYS)} go together (the columns of each row's first and last "
+                "roll, and the die rolled on the chart)",
+            )
+        if not own_roll:
+            self.check.fail(
+                line, f"{what}.{given[0]} needs a chart read by a roll of its own (no mode chart)"
+            )
+        return (
+            self.column_id(data, "chart_from", what),
+            self.column_id(data, "chart_to", what),
+            self.get(data, "chart_die", self.number, what),
+        )
 
     def own_roll_chart(self, data: LocatedDict, what: str) -> None:
         """A chart read by a roll of its own only says what the row does: it needs ``text``, and

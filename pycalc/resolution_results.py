@@ -31,10 +31,47 @@ from pycalc.tables import Row, RuleSet
 
 
 def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:
+    if chart.from_column is not None:
+        return listed_row(rules, chart, key)
     row = rules.table(chart.table).band(key)
     if row is None:
         raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")
     return row
+
+
+def listed_rows(rules: RuleSet, chart: Chart) -> list[Row]:
+    """The rows of a chart over an entries table that say their rolls (a row the GM left half filled
+    is no row yet)."""
+    ends = (str(chart.from_column), str(chart.to_column))
+    return [
+        row
+        for row in rules.table(chart.table).rows
+        if all(isinstance(row.values.get(end), int) for end in ends)
+    ]
+
+
+def listed_row(rules: RuleSet, chart: Chart, roll: int) -> Row:
+    """The one row of a chart over an entries table whose rolls cover ``roll``."""
+    title = rules.table(chart.table).title
+    rows = [
+        r for r in listed_rows(rules, chart) if r[str(chart.from_column)] <= roll <= r[str(chart.to_column)]
+    ]
+    if not rows:
+        raise RuleError(f"#CHART ROLL? no row of the {title} covers {roll}")
+    if len(rows) > 1:
+        raise RuleError(f"#CHART? rows of the {title} overlap at {roll}")
+    return rows[0]
+
+
+def unfilled(rules: RuleSet, chart: Chart) -> bool:
+    """A chart over an entries table with no row yet (a table the GM fills, shipped empty)."""
+    return chart.from_column is not None and not listed_rows(rules, chart)
+
+
+def fill_in_words(rules: RuleSet, chart: Chart) -> str:
+    """What an unfilled chart says instead of its row: where the GM fills it in."""
+    table = rules.table(chart.table)
+    return f"fill in the {table.title} on the {table.sheet_title} sheet"
 
 
 def critical_chart(rules: RuleSet) -> Chart:
@@ -77,7 +114,10 @@ def own_roll_chart(rules: RuleSet, outcome: str) -> Chart | None:
 
 
 def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:
-    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends."""
+    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends, or 1 to
+    its die over an entries table."""
+    if chart.die is not None:
+        return 1, int(get(rules, chart.die))
     rows = rules.table(chart.table).rows
     low, high = rows[0].low, rows[-1].high
     assert low is not None and high is not None  # resolution_refs.closed_bands
@@ -99,6 +139,8 @@ def chart_text(
     or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own)."""
     own = own_roll_chart(rules, outcome)
     if own is not None:
+        if unfilled(rules, own):
+            return fill_in_words(rules, own)
         if chart_roll is None:
             return ""
         return str(chart_row(rules, own, check_chart_roll(rules, own, chart_roll))[str(own.text)] or "")

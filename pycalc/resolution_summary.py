@@ -19,9 +19,9 @@ EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect
 
 def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:
     """What the summary asks of the chart roll: the roll on the outcome's chart of its own, or to clear
-    a chart roll this outcome does not read."""
+    a chart roll this outcome does not read; nothing of a chart with no row yet (its words say so)."""
     chart = resolution_results.own_roll_chart(rules, outcome)
-    if chart is not None and chart_roll is None:
+    if chart is not None and chart_roll is None and not resolution_results.unfilled(rules, chart):
         return " - type the chart roll"
     if chart is None and chart_roll is not None:
         return f" - the chart roll {chart_roll} is not used by this roll: clear it"

@@ -237,6 +237,13 @@ class Table:
         return None
 
     @property
+    def sheet_title(self) -> str:
+        """The workbook sheet the table is written on, named after its YAML file (criticals_fumbles.yaml:
+        Criticals fumbles tables)."""
+        stem = Path(self.file).stem.replace("_", " ")
+        return f"{stem[:1].upper()}{stem[1:]} tables"[:31]
+
+    @property
     def column_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.columns)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -197,11 +198,10 @@ def test_magic_weapons_needed():
 
 
 def test_fumble_table_is_empty_and_never_invented():
-    with pytest.raises(RuleError, match="#NONE\\? the seed has no fumble table"):
-        osr.fumble_effect(RULES, 7)
-    assert "fill in the fumble table on the Criticals fumbles tables sheet" in osr.attack_effect(
-        RULES, "Fumble", 7
-    )
+    fill_in = "fill in the Critical Fumble table (GM-fillable; missing from the seed) on the Criticals fumbles tables sheet"
+    assert osr.fumble_effect(RULES, 7) == fill_in
+    assert osr.attack_effect(RULES, "Fumble", 7) == f"Critical Fumble (a miss): {fill_in}"
+    assert osr.attack_effect(RULES, "Fumble", None) == f"Critical Fumble (a miss): {fill_in}"
     with pytest.raises(RuleError, match="#NONE"):
         d20_engines.chart_effect("osr", 5, "crit")  # no critical chart either
 
@@ -212,9 +212,12 @@ def test_a_gm_filled_fumble_table_is_read():
     assert osr.fumble_effect(rules, 11) == "Falls down"
     assert osr.attack_effect(rules, "Fumble", 3) == "Critical Fumble (a miss): Drops weapon"
     assert osr.attack_effect(rules, "Fumble", None).endswith("roll on the fumble table")
-    gap = with_fumble_rows((1, 10, "Drops weapon"))
-    with pytest.raises(RuleError, match="no row"):
+    gap = with_fumble_rows((1, 10, "Drops weapon"), (10, 12, "Trips"))
+    title = "the Critical Fumble table (GM-fillable; missing from the seed)"
+    with pytest.raises(RuleError, match=re.escape(f"#CHART ROLL? no row of {title} covers 15")):
         osr.fumble_effect(gap, 15)
+    assert osr.attack_effect(gap, "Fumble", 10) == f"#CHART? rows of {title} overlap at 10"
+    assert osr.attack_effect(gap, "Fumble", 21) == "#CHART ROLL? 1 to 20"
 
 
 # --------------------------------------------------------------------------- exact odds

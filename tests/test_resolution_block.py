@@ -16,6 +16,7 @@ FOLDERS = {
     "bfrpg": PROJECT_ROOT / "tables" / "bfrpg",
     "cnc": PROJECT_ROOT / "tables" / "cnc",
     "combat17": PROJECT_ROOT / "tables" / "combat17",
+    "osr": PROJECT_ROOT / "tables" / "osr",
 }
 
 # (ruleset, text to find in ruleset.yaml, replacement, text of the line to report, message fragment)
@@ -304,6 +305,27 @@ CASES += [
         ROLLED_FUMBLE,
         "ruling: natural_roll_outcome",
         "fumble.plain_unless_special needs mode chart",
+    ),
+]
+
+
+OSR_DIE = "    chart_die: to_hit_roll.to_hit_die_sides\n"
+OSR_ROWS = "    chart_from: d20_from\n    chart_to: d20_to\n"
+CASES += [
+    ("osr", OSR_DIE, "", "chart_from: d20_from", "fumble: chart_from, chart_to, chart_die go together"),
+    (
+        "osr",
+        OSR_ROWS + OSR_DIE,
+        "",
+        "chart: fumble_table",
+        "fumble.chart: 'fumble_table' is not a bands table of this ruleset",
+    ),
+    (
+        "combat17",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n    chart_from: x\n    chart_to: y\n    chart_die: 6\n",
+        "chart_from: x",
+        "fumble.chart_from needs a chart read by a roll of its own (no mode chart)",
     ),
 ]
 

@@ -35,9 +35,6 @@ default_choice = pickers.default_choice  # the name the sheet writers read
 BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
 
 USES_FOLLOW_ROLL = True
-NO_FUMBLE_TABLE = (
-    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"
-)
 
 
 picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers
@@ -86,17 +83,10 @@ def outcome_row(rules: RuleSet, outcome: str) -> Row:
     raise RuleError(f"#RESULT? use {', '.join(OUTCOMES)}")
 
 
-def fumble_effect(rules: RuleSet, roll: int) -> str:
-    """The GM's fumble table row for that roll; the seed has none, so none is invented."""
-    table = rules.table("fumble_table")
-    if not table.rows:
-        raise RuleError(NO_FUMBLE_TABLE)
-    found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]
-    if not found:
-        raise RuleError(f"#ROLL? no row of the fumble table covers {roll}")
-    if len(found) > 1:
-        raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")
-    return str(found[0]["effect"])
+def fumble_effect(rules: RuleSet, roll: int | None) -> str:
+    """The GM's fumble table row for that roll (the block's chart over it: ``resolution_results``);
+    '' before the roll. The seed has none, so none is invented: until the GM fills it in, it says where."""
+    return resolution_results.chart_text(rules, ANY_ATTACK, FUMBLE, None, roll)
 
 
 def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) -> str:
@@ -105,16 +95,11 @@ def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) 
     text = str(outcome_row(rules, outcome)["effect"])
     if outcome != FUMBLE:
         return text if fumble_roll is None else f"{text}{FUMBLE_ROLL_UNUSED.format(fumble_roll)}"
-    if not rules.table("fumble_table").rows:
-        return f"{text}: {NO_FUMBLE_TABLE[len('#NONE? ') :]}"
-    if fumble_roll is None:
-        return f"{text}: roll on the fumble table"
-    try:
-        return f"{text}: {fumble_effect(rules, generic.check_roll(rules, fumble_roll, 'FUMBLE ROLL'))}"
-    except RuleError as error:
-        return str(error)
+    said = str(shown(fumble_effect, rules, fumble_roll))
+    return said if said.startswith("#") else f"{text}: {said or ROLL_ON_IT}"
 
 
+ROLL_ON_IT = "roll on the fumble table"
 FUMBLE_ROLL_UNUSED = " - the fumble table roll {} is not used by this roll: clear it"
 
 # The formula of a hit does not depend on the attack here (no automatic hit, no critical chart).
@@ -233,6 +218,7 @@ def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
         "ATTACK_EFFECT": "",
         "ATTACK_NAT20_PENALTY": "",
         "ATTACK_DAMAGE": "",
+        "ATTACK_CHART_EFFECT": shown(fumble_effect, rules, inputs.fumble_roll),
     }
     if inputs.roll is None:
         return out

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from pycalc import resolution_results
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Chart,
@@ -41,7 +42,7 @@ from pycalc.resolution_damage import SCOPES
 from pycalc.sheets.block_formulas import by_choice, choose, expr, is_mode, off_dice, rounded, typed_number
 from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS, Cells, ChartFormula, stage_factor_name, stage_round_up_name
-from pycalc.sheets.d20_roll_formulas import RollFormulas
+from pycalc.sheets.d20_roll_formulas import RollFormulas, chart_filled
 from pycalc.sheets.formulas import band, last, q
 from pycalc.table_files import TableError, TableProblem
 from pycalc.tables import RuleSet
@@ -76,9 +77,25 @@ def own_calculator(rules: RuleSet, **cells: Any) -> Formulas:
 
 
 def chart_ends(chart: Chart) -> tuple[str, str]:
-    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends
-    (``resolution_results.chart_die``)."""
+    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands' ends, or 1 to
+    its die over an entries table (``resolution_results.chart_die``)."""
+    if chart.die is not None:
+        return "1", expr(chart.die)
     return f"INDEX({table_name(chart.table, 'from')},1)", last(chart.table, "to")
+
+
+def listed_text(rules: RuleSet, chart: Chart, roll: str) -> str:
+    """The text of the one row of a chart over an entries table whose rolls cover ``roll``, or why
+    there is none (``resolution_results.listed_row``)."""
+    low, high = (table_name(chart.table, str(column)) for column in (chart.from_column, chart.to_column))
+    covers = f"ISNUMBER({low})*ISNUMBER({high})*({low}<={roll})*({high}>={roll})"
+    index = f"SUMPRODUCT({covers}*(ROW({low})-ROW(INDEX({low},1))+1))"
+    title = rules.table(chart.table).title
+    return (
+        f"IF(SUMPRODUCT({covers})=0,{q(f'#CHART ROLL? no row of the {title} covers ')}&{roll},"
+        f"IF(SUMPRODUCT({covers})>1,{q(f'#CHART? rows of the {title} overlap at ')}&{roll},"
+        f'INDEX({table_name(chart.table, str(chart.text))},{index})&""))'
+    )
 
 
 class Formulas(RollFormulas):
@@ -330,19 +347,19 @@ class Formulas(RollFormulas):
             f'"#EXTRA DAMAGE ROLL? "&{further}&" to "&{further}*{c.dice_sides},{damage}))'
         )
 
-    def chart_effect(self) -> str:
+    def chart_effect(self, rules: RuleSet) -> str:
         """What the chart row of a Critical or a Fumble says (``resolution_results.chart_text``): read
         by the follow-up roll, or by the chart roll on a chart of its own."""
         c, critical, fumble = self.c, self.block.critical.chart, self.block.fumble.chart
         critical_text = (
-            self.rolled_chart(critical)
+            self.rolled_chart(rules, critical)
             if critical is not None and critical.own_roll
             else self.followed(band(critical.table, critical.text, self.follow_total(c.follow)))
             if critical is not None and critical.text and self.charted_critical()
             else '""'
         )
         fumble_text = (
-            self.rolled_chart(fumble)
+            self.rolled_chart(rules, fumble)
             if fumble is not None and fumble.own_roll
             else self.followed(band(fumble.table, fumble.text, c.follow))
             if fumble is not None and fumble.text and possible(self.block.fumble.mode) == ["chart"]
@@ -353,11 +370,20 @@ class Formulas(RollFormulas):
     def followed(self, text: str) -> str:
         return f'IF(ISNUMBER({self.c.follow}),{text},"")'
 
-    def rolled_chart(self, chart: Chart) -> str:
-        """A chart's text read by the chart roll: '' before it, a message off the chart's die."""
+    def rolled_chart(self, rules: RuleSet, chart: Chart) -> str:
+        """A chart's text read by the chart roll: '' before it, a message off the chart's die; where
+        the GM fills the chart in, and before they do."""
         roll, low, high = self.c.chart_roll, *chart_ends(chart)
         assert roll is not None and chart.text is not None
-        return (
-            f'IF(NOT(ISNUMBER({roll})),"",IF(OR({roll}<{low},{roll}>{high},{roll}<>INT({roll})),'
-            f'"#CHART ROLL? "&{low}&" to "&{high},{band(chart.table, chart.text, roll)}))'
+        row = (
+            band(chart.table, chart.text, roll)
+            if chart.from_column is None
+            else listed_text(rules, chart, roll)
         )
+        read = (
+            f'IF(NOT(ISNUMBER({roll})),"",IF(OR({roll}<{low},{roll}>{high},{roll}<>INT({roll})),'
+            f'"#CHART ROLL? "&{low}&" to "&{high},{row}))'
+        )
+        if chart.from_column is None:
+            return read
+        return f"IF({chart_filled(chart)},{read},{q(resolution_results.fill_in_words(rules, chart))})"

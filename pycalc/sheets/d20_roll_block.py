@@ -177,7 +177,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         {
             "out_label": "What the chart says",
             "out_name": d20_cells.CHART_EFFECT,
-            "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(),
+            "out_formula": f.Formulas(block, calculator_cells(rules)).chart_effect(rules),
         }
         if shows_chart_text(block)
         else {}

@@ -22,8 +22,23 @@ from pycalc.sheets.block_formulas import (
     need_weights,
     off_dice,
 )
+from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import CHART_EFFECT, CONFIRM_COUNTS, Cells
 from pycalc.sheets.formulas import band, q
+
+
+def chart_awaited(result: str, outcome: str, chart: Chart) -> str:
+    """TRUE when the result is the outcome whose chart of its own waits for its roll."""
+    if chart.from_column is None:
+        return f'{result}="{outcome}"'
+    return f'AND({result}="{outcome}",{chart_filled(chart)})'
+
+
+def chart_filled(chart: Chart) -> str:
+    """TRUE once a chart over an entries table has a row (``resolution_results.unfilled``): the GM's
+    rows of a table shipped empty, typed into the workbook; a row with one end only is none)."""
+    low, high = (table_name(chart.table, str(column)) for column in (chart.from_column, chart.to_column))
+    return f"SUMPRODUCT(ISNUMBER({low})*ISNUMBER({high}))>0"
 
 
 class RollFormulas:
@@ -234,11 +249,14 @@ class RollFormulas:
         and ``chart_wait``): what it says after the result's words, and at the end the roll it waits
         for, or the chart roll this result does not read."""
         c, block = self.c, self.block
-        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in own_roll_charts(block)) + ")"
+        charts = own_roll_charts(block)
+        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in charts) + ")"
+        # a chart with no row yet asks for no roll: its words say where to fill it in
+        waits = "OR(" + ",".join(chart_awaited(c.result, o, chart) for o, chart in charts.items()) + ")"
         given = f"ISNUMBER({c.chart_roll})"
         said = f'&IF(AND({reads},{CHART_EFFECT}<>""),", "&{CHART_EFFECT},"")'
         asks = (
-            f'&IF(AND({reads},NOT({given}))," - type the chart roll",'
+            f'&IF(AND({waits},NOT({given}))," - type the chart roll",'
             f'IF(AND(NOT({reads}),{given})," - the chart roll "&{c.chart_roll}&" is not used by this roll: clear it",""))'
         )
         return said, asks

@@ -14,10 +14,12 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution as generic
+from pycalc.resolution_results import fumble_chart
 from pycalc.resolution_situation import Situation
 from pycalc.rulesets import osr as engine
 from pycalc.rulesets.osr import (
     FUMBLE_ROLL_UNUSED,
+    ROLL_ON_IT,
     default_choice,
     die_sides,
     picker_tables,
@@ -44,7 +46,7 @@ from pycalc.sheets.common import (
     show_chart,
 )
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_cells import NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE
+from pycalc.sheets.d20_cells import CHART_EFFECT, NATURAL_CRIT_CHANCE, NATURAL_HIT_CHANCE, Cells
 from pycalc.sheets.d20_formulas import Formulas, own_calculator
 from pycalc.sheets.d20_pickers import kind_flag, situation_flag, situation_sum
 from pycalc.sheets.dual import Udfs
@@ -207,19 +209,17 @@ def bad_roll(cell: str) -> str:
 
 
 def fumble_text() -> str:
+    """The Critical Fumble's words with the GM's fumble table row (ATTACK_CHART_EFFECT, read by the
+    block's chart at ATTACK_FUMBLE_ROLL), as ``osr.attack_effect`` says them."""
+    said = CHART_EFFECT
     base = by_id("attack_outcomes", "effect", '"fumble"')
-    start, end = T("fumble_table", "d20_from"), T("fumble_table", "d20_to")
-    roll = "ATTACK_FUMBLE_ROLL"
-    cond = f"({start}<={roll})*({end}>={roll})*ISNUMBER({start})*ISNUMBER({end})"
-    row = f"SUMPRODUCT({cond}*ROW({start}))-ROW(INDEX({start},1))+1"
-    return (
-        f'IF(COUNT({start})=0,{base}&": the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet",'
-        f'IF(NOT(ISNUMBER({roll})),{base}&": roll on the fumble table",'
-        f'IF({bad_roll(roll)},"#FUMBLE ROLL? 1 to "&ATTACK_SIDES,'
-        f'IF(SUMPRODUCT({cond})=0,"#ROLL? no row of the fumble table covers "&{roll},'
-        f'IF(SUMPRODUCT({cond})>1,"#FUMBLE TABLE? rows overlap at "&{roll},'
-        f'{base}&": "&INDEX({T("fumble_table", "effect")},{row}))))))'
-    )
+    return f'IF(LEFT({said},1)="#",{said},{base}&": "&IF({said}="",{q(ROLL_ON_IT)},{said}))'
+
+
+def fumble_row(rules: RuleSet) -> str:
+    """The GM's fumble table row at ATTACK_FUMBLE_ROLL as the generic formulas read a chart (``osr.fumble_effect``)."""
+    cells = Cells(chart_roll="ATTACK_FUMBLE_ROLL")
+    return Formulas(generic.block(rules), cells).rolled_chart(rules, fumble_chart(rules))
 
 
 def attack_sections(rules: RuleSet) -> list[Section]:
@@ -366,6 +366,7 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 "Number the natural-20 rules look at", "ATTACK_BASIS", resolution(rules).need_basis()
             ),
             working_field("A natural 20 is only a normal hit", "ATTACK_NO_CRIT", no_crit, flag=True),
+            working_field("The fumble table's row at the roll", CHART_EFFECT, fumble_row(rules)),
             working_field("Roll mode (1 Advantage, -1 Disadvantage)", "ATTACK_MODE", mode),
             working_field(
                 "Double damage",

@@ -33,9 +33,11 @@ from pycalc.sheets.common import (
     define_name,
     mark_input,
     put,
+    put_formula,
     style_header,
     table_name,
 )
+from pycalc.sheets.formulas import q
 from pycalc.tables import RuleSet, Table
 
 FILLABLE_ROWS = 20  # blank rows offered for a GM-fillable table (e.g. a missing fumble table)
@@ -236,7 +238,33 @@ def write_reference_sheet(book: Workbook, title: str, tables: list[Table], rules
             )
     for index, width in widths.items():
         sheet.column_dimensions[get_column_letter(index)].width = width
+    shield_typed_numbers(sheet, tables)
     return sheet
+
+
+def number_columns(table: Table) -> set[str]:
+    return {column.id for column in table.columns if column.type in ("int", "number")}
+
+
+NUMBER_LIKE = re.compile(r"[-+.\d]")  # how a typed number begins
+
+
+def shield_typed_numbers(sheet: Worksheet, tables: list[Table]) -> None:
+    """LibreOffice's AutoInput completes an entry from the texts in its column, across the blank rows
+    between tables: a 1 typed into a GM-fillable table's roll column became another table's 1d4. In
+    the columns where the GM types a table's numbers, a text that begins like a number is written as
+    a formula of that text, which AutoInput does not offer; it shows and prints the same."""
+    columns = {
+        index
+        for table in tables
+        if table.gm_fillable
+        for index, heading in enumerate(headings(table), 1)
+        if heading.key in ("from", "to") or heading.key in number_columns(table)
+    }
+    for index in sorted(columns):
+        for (cell,) in sheet.iter_rows(min_col=index, max_col=index):
+            if isinstance(cell.value, str) and cell.data_type == "s" and NUMBER_LIKE.match(cell.value):
+                put_formula(cell, q(cell.value))
 
 
 def content_widths(table: Table, shown: Mapping[str, Mapping[str, str]] | None = None) -> list[int]:

@@ -162,8 +162,7 @@ def reference_groups(rules: RuleSet) -> dict[str, list[Table]]:
     """Tables grouped by the YAML file they come from, as sheet title -> tables."""
     groups: dict[str, list[Table]] = {}
     for table in rules.tables.values():
-        stem = Path(table.file).stem.replace("_", " ")
-        groups.setdefault(f"{stem[:1].upper()}{stem[1:]} tables"[:31], []).append(table)
+        groups.setdefault(table.sheet_title, []).append(table)
     return groups
 
 

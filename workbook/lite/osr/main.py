@@ -2958,7 +2958,8 @@ _SOURCES = {
         '    "note",\n'
         '}\n'
         'EFFECT_KEYS = {"hit", "miss"}\n'
-        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text"}\n'
+        'CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)\n'
+        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", *CHART_ROW_KEYS}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {\n'
@@ -3072,6 +3073,11 @@ _SOURCES = {
         "    # read by a roll of its own (its die: the bands' ends), not the follow-up roll: a chart of a mode\n"
         '    # other than ``chart``, which only says what the Fumble or the Critical does\n'
         '    own_roll: bool = False\n'
+        "    # an entries table whose rows say their rolls in two columns (a table the GM fills, osr's fumble\n"
+        '    # table): its from and to columns and the die rolled on it; None: a bands table\n'
+        '    from_column: str | None = None\n'
+        '    to_column: str | None = None\n'
+        '    die: Any = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4050,6 +4056,7 @@ _SOURCES = {
         '\n'
         'from pycalc.block_parser import Uses\n'
         'from pycalc.resolution_block import (\n'
+        '    CHART_ROW_KEYS,\n'
         '    CRITICAL_KEYS,\n'
         '    CRITICAL_MODES,\n'
         '    DAMAGE_KEYS,\n'
@@ -4158,6 +4165,7 @@ _SOURCES = {
         '        if own_roll:\n'
         '            self.own_roll_chart(data, what)\n'
         '            with_formula = False\n'
+        '        from_column, to_column, die = self.chart_rows(data, what, own_roll)\n'
         '        special = self.column_id(data, "special", what)\n'
         '        formula = self.column_id(data, "formula", what) if with_formula else None\n'
         '        text = self.column_id(data, "text", what)\n'
@@ -4166,6 +4174,8 @@ _SOURCES = {
         '            columns[special] = ("bool",)\n'
         '        if text:\n'
         '            columns[text] = ("text",)\n'
+        '        if from_column and to_column:\n'
+        '            columns |= {from_column: ("int",), to_column: ("int",)}\n'
         '        if formula:\n'
         '            columns[formula] = ("text", "outcome")\n'
         '            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))\n'
@@ -4176,11 +4186,35 @@ _SOURCES = {
         '            self.check.fail(\n'
         '                data.value_lines["plain_unless_special"], f"{what}.plain_unless_special needs \'special\'"\n'
         '            )\n'
-        '        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", "bands", columns)\n'
+        '        kind = "bands" if from_column is None else "entries"\n'
+        '        table = self.table_id(data["chart"], data.value_lines["chart"], f"{what}.chart", kind, columns)\n'
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
         '        if own_roll:\n'
         '            self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))\n'
-        '        return Chart(table, special, plain, formula, adds, text, own_roll)\n'
+        '        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die)\n'
+        '\n'
+        '    def chart_rows(self, data: LocatedDict, what: str, own_roll: bool) -> tuple[str | None, str | None, Any]:\n'
+        '        """The from and to columns of a chart over an entries table (each row says the rolls it covers,\n'
+        '        as a table the GM fills does) and the die rolled on it; None for a bands table."""\n'
+        '        given = [key for key in CHART_ROW_KEYS if key in data]\n'
+        '        if not given:\n'
+        '            return None, None, None\n'
+        '        line = data.value_lines[given[0]]\n'
+        '        if len(given) < len(CHART_ROW_KEYS):\n'
+        '            self.check.fail(\n'
+        '                line,\n'
+        '                f"{what}: {\', \'.join(CHART_ROW_KEYS)} go together (the columns of each row\'s first and last "\n'
+        '                "roll, and the die rolled on the chart)",\n'
+        '            )\n'
+        '        if not own_roll:\n'
+        '            self.check.fail(\n'
+        '                line, f"{what}.{given[0]} needs a chart read by a roll of its own (no mode chart)"\n'
+        '            )\n'
+        '        return (\n'
+        '            self.column_id(data, "chart_from", what),\n'
+        '            self.column_id(data, "chart_to", what),\n'
+        '            self.get(data, "chart_die", self.number, what),\n'
+        '        )\n'
         '\n'
         '    def own_roll_chart(self, data: LocatedDict, what: str) -> None:\n'
         '        """A chart read by a roll of its own only says what the row does: it needs ``text``, and\n'
@@ -4631,10 +4665,47 @@ _SOURCES = {
         '\n'
         '\n'
         'def chart_row(rules: RuleSet, chart: Chart, key: int) -> Row:\n'
+        '    if chart.from_column is not None:\n'
+        '        return listed_row(rules, chart, key)\n'
         '    row = rules.table(chart.table).band(key)\n'
         '    if row is None:\n'
         '        raise RuleError(f"#FOLLOW ROLL? not on the {rules.table(chart.table).title}")\n'
         '    return row\n'
+        '\n'
+        '\n'
+        'def listed_rows(rules: RuleSet, chart: Chart) -> list[Row]:\n'
+        '    """The rows of a chart over an entries table that say their rolls (a row the GM left half filled\n'
+        '    is no row yet)."""\n'
+        '    ends = (str(chart.from_column), str(chart.to_column))\n'
+        '    return [\n'
+        '        row\n'
+        '        for row in rules.table(chart.table).rows\n'
+        '        if all(isinstance(row.values.get(end), int) for end in ends)\n'
+        '    ]\n'
+        '\n'
+        '\n'
+        'def listed_row(rules: RuleSet, chart: Chart, roll: int) -> Row:\n'
+        '    """The one row of a chart over an entries table whose rolls cover ``roll``."""\n'
+        '    title = rules.table(chart.table).title\n'
+        '    rows = [\n'
+        '        r for r in listed_rows(rules, chart) if r[str(chart.from_column)] <= roll <= r[str(chart.to_column)]\n'
+        '    ]\n'
+        '    if not rows:\n'
+        '        raise RuleError(f"#CHART ROLL? no row of the {title} covers {roll}")\n'
+        '    if len(rows) > 1:\n'
+        '        raise RuleError(f"#CHART? rows of the {title} overlap at {roll}")\n'
+        '    return rows[0]\n'
+        '\n'
+        '\n'
+        'def unfilled(rules: RuleSet, chart: Chart) -> bool:\n'
+        '    """A chart over an entries table with no row yet (a table the GM fills, shipped empty)."""\n'
+        '    return chart.from_column is not None and not listed_rows(rules, chart)\n'
+        '\n'
+        '\n'
+        'def fill_in_words(rules: RuleSet, chart: Chart) -> str:\n'
+        '    """What an unfilled chart says instead of its row: where the GM fills it in."""\n'
+        '    table = rules.table(chart.table)\n'
+        '    return f"fill in the {table.title} on the {table.sheet_title} sheet"\n'
         '\n'
         '\n'
         'def critical_chart(rules: RuleSet) -> Chart:\n'
@@ -4677,7 +4748,10 @@ _SOURCES = {
         '\n'
         '\n'
         'def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:\n'
-        '    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands\' ends."""\n'
+        '    """The lowest and highest roll on a chart rolled on by a roll of its own: its bands\' ends, or 1 to\n'
+        '    its die over an entries table."""\n'
+        '    if chart.die is not None:\n'
+        '        return 1, int(get(rules, chart.die))\n'
         '    rows = rules.table(chart.table).rows\n'
         '    low, high = rows[0].low, rows[-1].high\n'
         '    assert low is not None and high is not None  # resolution_refs.closed_bands\n'
@@ -4699,6 +4773,8 @@ _SOURCES = {
         '    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own)."""\n'
         '    own = own_roll_chart(rules, outcome)\n'
         '    if own is not None:\n'
+        '        if unfilled(rules, own):\n'
+        '            return fill_in_words(rules, own)\n'
         '        if chart_roll is None:\n'
         '            return ""\n'
         '        return str(chart_row(rules, own, check_chart_roll(rules, own, chart_roll))[str(own.text)] or "")\n'
@@ -5084,9 +5160,9 @@ _SOURCES = {
         '\n'
         'def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:\n'
         '    """What the summary asks of the chart roll: the roll on the outcome\'s chart of its own, or to clear\n'
-        '    a chart roll this outcome does not read."""\n'
+        '    a chart roll this outcome does not read; nothing of a chart with no row yet (its words say so)."""\n'
         '    chart = resolution_results.own_roll_chart(rules, outcome)\n'
-        '    if chart is not None and chart_roll is None:\n'
+        '    if chart is not None and chart_roll is None and not resolution_results.unfilled(rules, chart):\n'
         '        return " - type the chart roll"\n'
         '    if chart is None and chart_roll is not None:\n'
         '        return f" - the chart roll {chart_roll} is not used by this roll: clear it"\n'
@@ -6243,9 +6319,6 @@ _SOURCES = {
         'BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator\'s own message for dice it cannot read\n'
         '\n'
         'USES_FOLLOW_ROLL = True\n'
-        'NO_FUMBLE_TABLE = (\n'
-        '    "#NONE? the seed has no fumble table; fill in the fumble table on the Criticals fumbles tables sheet"\n'
-        ')\n'
         '\n'
         '\n'
         "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
@@ -6294,17 +6367,10 @@ _SOURCES = {
         '    raise RuleError(f"#RESULT? use {\', \'.join(OUTCOMES)}")\n'
         '\n'
         '\n'
-        'def fumble_effect(rules: RuleSet, roll: int) -> str:\n'
-        '    """The GM\'s fumble table row for that roll; the seed has none, so none is invented."""\n'
-        '    table = rules.table("fumble_table")\n'
-        '    if not table.rows:\n'
-        '        raise RuleError(NO_FUMBLE_TABLE)\n'
-        '    found = [row for row in table.rows if row["d20_from"] <= roll <= row["d20_to"]]\n'
-        '    if not found:\n'
-        '        raise RuleError(f"#ROLL? no row of the fumble table covers {roll}")\n'
-        '    if len(found) > 1:\n'
-        '        raise RuleError(f"#FUMBLE TABLE? rows overlap at {roll}")\n'
-        '    return str(found[0]["effect"])\n'
+        'def fumble_effect(rules: RuleSet, roll: int | None) -> str:\n'
+        '    """The GM\'s fumble table row for that roll (the block\'s chart over it: ``resolution_results``);\n'
+        '    \'\' before the roll. The seed has none, so none is invented: until the GM fills it in, it says where."""\n'
+        '    return resolution_results.chart_text(rules, ANY_ATTACK, FUMBLE, None, roll)\n'
         '\n'
         '\n'
         'def attack_effect(rules: RuleSet, outcome: str, fumble_roll: int | None = None) -> str:\n'
@@ -6313,16 +6379,11 @@ _SOURCES = {
         '    text = str(outcome_row(rules, outcome)["effect"])\n'
         '    if outcome != FUMBLE:\n'
         '        return text if fumble_roll is None else f"{text}{FUMBLE_ROLL_UNUSED.format(fumble_roll)}"\n'
-        '    if not rules.table("fumble_table").rows:\n'
-        '        return f"{text}: {NO_FUMBLE_TABLE[len(\'#NONE? \') :]}"\n'
-        '    if fumble_roll is None:\n'
-        '        return f"{text}: roll on the fumble table"\n'
-        '    try:\n'
-        '        return f"{text}: {fumble_effect(rules, generic.check_roll(rules, fumble_roll, \'FUMBLE ROLL\'))}"\n'
-        '    except RuleError as error:\n'
-        '        return str(error)\n'
+        '    said = str(shown(fumble_effect, rules, fumble_roll))\n'
+        '    return said if said.startswith("#") else f"{text}: {said or ROLL_ON_IT}"\n'
         '\n'
         '\n'
+        'ROLL_ON_IT = "roll on the fumble table"\n'
         'FUMBLE_ROLL_UNUSED = " - the fumble table roll {} is not used by this roll: clear it"\n'
         '\n'
         '# The formula of a hit does not depend on the attack here (no automatic hit, no critical chart).\n'
@@ -6441,6 +6502,7 @@ _SOURCES = {
         '        "ATTACK_EFFECT": "",\n'
         '        "ATTACK_NAT20_PENALTY": "",\n'
         '        "ATTACK_DAMAGE": "",\n'
+        '        "ATTACK_CHART_EFFECT": shown(fumble_effect, rules, inputs.fumble_roll),\n'
         '    }\n'
         '    if inputs.roll is None:\n'
         '        return out\n'
@@ -7334,6 +7396,13 @@ _SOURCES = {
         '            if row.contains(key):\n'
         '                return row\n'
         '        return None\n'
+        '\n'
+        '    @property\n'
+        '    def sheet_title(self) -> str:\n'
+        '        """The workbook sheet the table is written on, named after its YAML file (criticals_fumbles.yaml:\n'
+        '        Criticals fumbles tables)."""\n'
+        '        stem = Path(self.file).stem.replace("_", " ")\n'
+        '        return f"{stem[:1].upper()}{stem[1:]} tables"[:31]\n'
         '\n'
         '    @property\n'
         '    def column_ids(self) -> tuple[str, ...]:\n'
@@ -12314,7 +12383,17 @@ _TABLES = {
                    ['choices', ['dict', [['no_hit', 'cannot_hit'], ['no_auto_hit', 'no_auto_hit']]]],
                    ['line', 36]]]],
                 ['fumble',
-                 ['object', 'pycalc.resolution_block:Fumble', [['mode', 'level_check'], ['chart', None]]]],
+                 ['object', 'pycalc.resolution_block:Fumble',
+                  [['mode', 'level_check'],
+                   ['chart',
+                    ['object', 'pycalc.resolution_block:Chart',
+                     [['table', 'fumble_table'], ['special', None], ['plain_unless_special', False],
+                      ['formula', None], ['follow_adds_mods', False], ['text', 'effect'], ['own_roll', True],
+                      ['from_column', 'd20_from'], ['to_column', 'd20_to'],
+                      ['die',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'to_hit_roll'], ['entry', 'to_hit_die_sides'], ['column', 'value'],
+                         ['line', 43]]]]]]]]]],
                 ['critical',
                  ['object', 'pycalc.resolution_block:Critical',
                   [['mode', 'automatic'],
@@ -12324,11 +12403,11 @@ _TABLES = {
                        [['low',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'natural_20_critical'], ['entry', 'critical_natural_roll'],
-                           ['column', 'value'], ['line', 40]]]],
+                           ['column', 'value'], ['line', 47]]]],
                         ['high',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'natural_20_critical'], ['entry', 'critical_natural_roll'],
-                           ['column', 'value'], ['line', 40]]]],
+                           ['column', 'value'], ['line', 47]]]],
                         ['when', True]]]]]],
                    ['no_critical_when_needed',
                     ['object', 'pycalc.resolution_block:ByRuling',
@@ -12340,28 +12419,28 @@ _TABLES = {
                            [['at_least',
                              ['object', 'pycalc.resolution_block:Ref',
                               [['table', 'natural_20_critical'], ['entry', 'no_critical_needed_at_least'],
-                               ['column', 'value'], ['line', 44]]]],
+                               ['column', 'value'], ['line', 51]]]],
                             ['above', None], ['at_most', None], ['below', None]]]],
                          ['needed_19_or_20_only',
                           ['object', 'pycalc.resolution_block:NeedRange',
                            [['at_least',
                              ['object', 'pycalc.resolution_block:Ref',
                               [['table', 'natural_20_critical'], ['entry', 'no_critical_needed_at_least'],
-                               ['column', 'value'], ['line', 46]]]],
+                               ['column', 'value'], ['line', 53]]]],
                             ['above', None],
                             ['at_most',
                              ['object', 'pycalc.resolution_block:Ref',
                               [['table', 'natural_20_hit'], ['entry', 'natural_hit_roll'], ['column', 'value'],
-                               ['line', 47]]]],
+                               ['line', 54]]]],
                             ['below', None]]]]]]],
-                      ['line', 44]]]],
+                      ['line', 51]]]],
                    ['confirm_natural_miss_fails', False], ['chart', None]]]],
                 ['damage',
                  ['object', 'pycalc.resolution_block:DamageRules',
                   [['least',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'natural_20_hit'], ['entry', 'nat20_least_damage'], ['column', 'value'],
-                      ['line', 49]]]],
+                      ['line', 56]]]],
                    ['deals', True], ['formulas', None],
                    ['hit',
                     ['object', 'pycalc.resolution_block:Formula',
@@ -12372,16 +12451,16 @@ _TABLES = {
                      [['above',
                        ['object', 'pycalc.resolution_block:Ref',
                         [['table', 'natural_20_hit'], ['entry', 'nat20_penalty_needed_above'],
-                         ['column', 'value'], ['line', 52]]]],
+                         ['column', 'value'], ['line', 59]]]],
                       ['per_point',
                        ['object', 'pycalc.resolution_block:Ref',
                         [['table', 'natural_20_hit'], ['entry', 'nat20_damage_penalty_per_point'],
-                         ['column', 'value'], ['line', 53]]]],
+                         ['column', 'value'], ['line', 60]]]],
                       ['applies_to',
                        ['object', 'pycalc.resolution_block:ByRuling',
                         [['ruling', 'nat20_penalty_applies_to'],
                          ['choices', ['dict', [['damage_total', 'total'], ['damage_die', 'die']]]],
-                         ['line', 56]]]]]]],
+                         ['line', 63]]]]]]],
                    ['multipliers',
                     ['tuple',
                      [['object', 'pycalc.resolution_block:Stage',
@@ -12389,7 +12468,7 @@ _TABLES = {
                         ['factor',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'damage_multipliers'], ['entry', 'double_damage_multiplier'],
-                           ['column', 'value'], ['line', 58]]]],
+                           ['column', 'value'], ['line', 65]]]],
                         ['when', 'double_damage']]]]]]]]],
                 ['modifiers',
                  ['tuple',
@@ -12423,7 +12502,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative_rules'], ['entry', 'initiative_die_sides'], ['column', 'value'],
-                      ['line', 89]]]],
+                      ['line', 96]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'simultaneous'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'initiative_overrides']]]],
@@ -12435,18 +12514,18 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:Morale',
                   [['roll',
                     ['object', 'pycalc.resolution_block:Ref',
-                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 97]]]],
+                     [['table', 'morale'], ['entry', 'morale_roll'], ['column', 'dice'], ['line', 104]]]],
                    ['table', 'morale_table'],
                    ['check_at_percent',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_dead_percent'], ['column', 'value'],
-                      ['line', 99]]]],
+                      ['line', 106]]]],
                    ['check_at_down',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'morale'], ['entry', 'morale_check_first_down'], ['column', 'value'],
-                      ['line', 100]]]]]]],
+                      ['line', 107]]]]]]],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/osr/ruleset.yaml'],
-                ['line', 88],
+                ['line', 95],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge_attack', 'free_attack', 'target_situation', 'attacker_limits', 'ground_height',
@@ -12465,12 +12544,12 @@ _TABLES = {
                 ['attacks_each_round', True], ['attacks_default', None],
                 ['pick_lines',
                  ['tuple',
-                  [['tuple', ['attack_direction', 113]], ['tuple', ['cover', 113]],
-                   ['tuple', ['charge_attack', 114]], ['tuple', ['free_attack', 114]],
-                   ['tuple', ['target_situation', 114]], ['tuple', ['attacker_limits', 114]],
-                   ['tuple', ['ground_height', 114]], ['tuple', ['mounted_combat', 114]],
-                   ['tuple', ['defensive_action', 114]], ['tuple', ['florentine_fighting', 114]],
-                   ['tuple', ['range_band', 114]]]]]]]],
+                  [['tuple', ['attack_direction', 120]], ['tuple', ['cover', 120]],
+                   ['tuple', ['charge_attack', 121]], ['tuple', ['free_attack', 121]],
+                   ['tuple', ['target_situation', 121]], ['tuple', ['attacker_limits', 121]],
+                   ['tuple', ['ground_height', 121]], ['tuple', ['mounted_combat', 121]],
+                   ['tuple', ['defensive_action', 121]], ['tuple', ['florentine_fighting', 121]],
+                   ['tuple', ['range_band', 121]]]]]]]],
              ['picked', ['dict', []]]]],
 }
 
