@@ -74,7 +74,8 @@ def test_the_gm_fills_the_fumble_table_in_the_window(
 @pytest.mark.timeout(300)
 @pytest.mark.usefixtures("window_tools")
 def test_the_gm_fills_osr_s_fumble_table_in_the_window(tmp_path: Path) -> None:
-    """The shipped osr workbook: its Critical Fumble table, missing from the seed, filled in the window."""
+    """The shipped osr workbook: its Critical Fumble table, missing from the seed, filled in the window;
+    a 2 typed into its morale table stays a 2 (AutoInput would make it the column's '2d6 from')."""
     xlsx = PROJECT_ROOT / "workbook" / "osr.xlsx"
     book = openpyxl.load_workbook(xlsx)
     with window(xlsx, tmp_path) as calc:
@@ -89,8 +90,11 @@ def test_the_gm_fills_osr_s_fumble_table_in_the_window(tmp_path: Path) -> None:
         calc.save()
         filled = read_back(calc, ["ATTACK_EFFECT"])
         calc.enter("ATTACK_FUMBLE_ROLL", "11")
+        calc.goto(first_cell(book, table_name("morale_table", "roll_from")))  # under its '2d6 from'
+        type_rows(calc, [("2", "6", "Flees")])
         calc.save()
         uncovered = read_back(calc, ["ATTACK_EFFECT"])
+        morale = read_back(calc, [table_name("morale_table", c) for c in ("roll_from", "roll_to", "result")])
     table = "Critical Fumble table (GM-fillable; missing from the seed)"
     assert empty == {
         "ATTACK_RESULT": ["Fumble"],
@@ -100,3 +104,4 @@ def test_the_gm_fills_osr_s_fumble_table_in_the_window(tmp_path: Path) -> None:
     }, empty
     assert filled["ATTACK_EFFECT"] == ["Critical Fumble (a miss): Drops weapon"], filled
     assert uncovered["ATTACK_EFFECT"] == [f"#CHART ROLL? no row of the {table} covers 11"], uncovered
+    assert [column[0] for column in morale.values()] == [2, 6, "Flees"], morale  # AutoInput kept off
