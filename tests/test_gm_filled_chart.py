@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.rulesets import osr
 from pycalc.sheets.common import table_name
 from pycalc.sheets.reference import FILLABLE_ROWS
 from pycalc.table_files import Row
-from pycalc.tables import RuleSet
+from pycalc.tables import PROJECT_ROOT, RuleSet, load_ruleset
+from pycalc.udfs import shared
 from tests.parity import same
 from tests.test_generic_parity import cells, edited_bx, scenarios
 
@@ -74,12 +77,12 @@ def typed_rows(rows: tuple[tuple[object, ...], ...]) -> dict[str, list[str]]:
     }
 
 
-def typed_inputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, list[str]]:
-    """The calculator's cells as one-cell columns, typed as at the keyboard ("" empties)."""
+def as_typed(found: dict[str, object]) -> dict[str, list[str]]:
+    """Calculator cells as one-cell columns, typed as at the keyboard ("" empties)."""
     words = {True: "TRUE", False: "FALSE", None: ""}
     return {
         name: [words[value] if value is None or isinstance(value, bool) else str(value)]
-        for name, value in cells(rules, inputs).items()
+        for name, value in found.items()
     }
 
 
@@ -87,7 +90,7 @@ def sheet_and_engine(calc, rules: RuleSet, xlsx: Path, rows, cases: list[Calcula
     """Each case's outputs in the workbook with ``rows`` typed into its table, beside the engine's."""
     outputs = list(attack_outputs(rules, CalculatorInputs(roll=10)))
     got = calc.evaluate_columns(
-        xlsx, [{**typed_rows(rows), **typed_inputs(rules, one)} for one in cases], outputs
+        xlsx, [{**typed_rows(rows), **as_typed(cells(rules, one))} for one in cases], outputs
     )
     return [
         {name: (attack_outputs(rules, one)[name], row[name][0]) for name in outputs}
@@ -104,6 +107,7 @@ def differences(pairs: list[dict], cases: list[CalculatorInputs]) -> list[str]:
     ]
 
 
+FILL_IN = "fill in the Fumble table (GM-fillable) on the Attack tables sheet"
 FUMBLE = CalculatorInputs(bonus=0, target=12, roll=1, follow_roll=15, level=1)
 
 
@@ -113,7 +117,7 @@ def test_an_empty_gm_table_says_where_to_fill_it_in(calc, gm_chart_bx):
     cases += list(scenarios(rules, 60, 31))
     pairs = sheet_and_engine(calc, rules, xlsx, (), cases)
     assert not differences(pairs, cases), differences(pairs, cases)[:5]
-    said = "Fumble (follow-up roll 15), fill in the Fumble table (GM-fillable) on the Attack tables sheet"
+    said = f"Fumble (follow-up roll 15), {FILL_IN}"
     assert [pair["ATTACK_SUMMARY"][0] for pair in pairs[:2]] == [said, said]
 
 
@@ -138,3 +142,73 @@ def test_the_rows_the_gm_types_are_read(calc, gm_chart_bx):
     ]
     assert pairs[0]["ATTACK_SUMMARY"][0] == "Fumble (follow-up roll 15) - type the chart roll"
     assert pairs[8]["ATTACK_SUMMARY"][0].endswith("the chart roll 4 is not used by this roll: clear it")
+
+
+def test_the_chart_function_says_where_to_fill_it_in(gm_chart_bx, monkeypatch: pytest.MonkeyPatch):
+    """fumble_effect (xlwings, Lite) reads the YAML's rows: none yet, it says where to fill them in."""
+    rules, _ = gm_chart_bx
+    monkeypatch.setenv("PYCALC_TABLES", str(Path(rules.table("gm_fumbles").file).parent.parent))
+    load_ruleset.cache_clear()
+    try:
+        assert shared.fumble_effect("bx", 3) == FILL_IN
+    finally:
+        monkeypatch.delenv("PYCALC_TABLES")
+        load_ruleset.cache_clear()
+
+
+RULES_OSR = load_ruleset("osr")
+OSR_ROWS = ((1, 10, "Drops weapon"), (11, 18, "Falls down"), (18, 19, "Trips"))
+
+
+def test_osr_s_workbooks_read_the_fumble_rows_the_gm_types(calc):
+    """The shipped osr.xlsx reads the rows typed into its Critical Fumble table; so does osr.xlsm,
+    whose effect is the same native formula (the osr_attack_effect function reads the YAML's rows)."""
+    table = RULES_OSR.table("fumble_table")
+    rows = tuple(
+        Row({"d20_from": a, "d20_to": b, "effect": e}, table.section, 1, id=f"r{n}", label=f"r{n}")
+        for n, (a, b, e) in enumerate(OSR_ROWS)
+    )
+    filled_osr = replace(RULES_OSR, tables={**RULES_OSR.tables, "fumble_table": replace(table, rows=rows)})
+    cases = [
+        osr.AttackInputs(bonus=0, target=12, level=1, roll=1, follow_roll=15, fumble_roll=roll)
+        for roll in (None, 0, 7, 11, 18, 20, 21)
+    ]
+    typed = {
+        table_name("fumble_table", column): [
+            "" if k >= len(OSR_ROWS) else str(OSR_ROWS[k][i]) for k in range(FILLABLE_ROWS)
+        ]
+        for i, column in enumerate(("d20_from", "d20_to", "effect"))
+    }
+    scenarios = [
+        {
+            **typed,
+            **as_typed(
+                {
+                    "ATTACK_TARGET": one.target,
+                    "ATTACK_LEVEL": one.level,
+                    "ATTACK_ROLL": one.roll,
+                    "ATTACK_FOLLOW_ROLL": one.follow_roll,
+                    "ATTACK_FUMBLE_ROLL": one.fumble_roll,
+                }
+            ),
+        }
+        for one in cases
+    ]
+    names = ["ATTACK_EFFECT", "ATTACK_CHART_EFFECT"]
+    got = calc.evaluate_columns(PROJECT_ROOT / "workbook" / "osr.xlsx", scenarios, names)
+    expected = [osr.attack_outputs(filled_osr, one) for one in cases]
+    assert [[g[n][0] for n in names] for g in got] == [[e[n] for n in names] for e in expected]
+    said = [e["ATTACK_EFFECT"] for e in expected]
+    assert said[2] == "Critical Fumble (a miss): Drops weapon" and said[4].startswith("#CHART? rows")
+    assert said[5].startswith("#CHART ROLL? no row") and said[6] == "#CHART ROLL? 1 to 20"
+    formulas = [
+        defined_formula(PROJECT_ROOT / "workbook" / f"osr{suffix}", "ATTACK_EFFECT")
+        for suffix in (".xlsx", ".xlsm")
+    ]
+    assert formulas[0] == formulas[1] and "ATTACK_CHART_EFFECT" in formulas[0]
+
+
+def defined_formula(path: Path, name: str) -> str:
+    book = openpyxl.load_workbook(path, keep_vba=path.suffix == ".xlsm")
+    sheet, ref = next(iter(book.defined_names[name].destinations))
+    return str(book[sheet][ref.replace("$", "")].value)

@@ -14,7 +14,7 @@ from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.sheets.common import table_name
 from pycalc.tables import PROJECT_ROOT, RuleSet
 from tests.test_encounter_parity import sheet_inputs
-from tests.test_gm_filled_chart import gm_chart_bx  # noqa: F401 (a fixture)
+from tests.test_gm_filled_chart import FILL_IN, gm_chart_bx  # noqa: F401 (a fixture)
 from tests.test_gui_window import read_back, type_roster_then_log, window, window_tools  # noqa: F401 (a fixture)
 
 
@@ -63,9 +63,8 @@ def test_the_gm_fills_the_fumble_table_in_the_window(
         calc.save()
         calc.screenshot("gm-filled-fumble-table")
         filled = read_back(calc, ["ATTACK_SUMMARY", "LOG_SUMMARY", table_name("gm_fumbles", "effect")])
-    fill_in = "fill in the Fumble table (GM-fillable) on the Attack tables sheet"
-    assert empty["ATTACK_SUMMARY"] == [f"Fumble (follow-up roll 15), {fill_in}"], empty
-    assert empty["LOG_SUMMARY"][0] == f"Fumble (follow-up roll 15), {fill_in}", empty
+    assert empty["ATTACK_SUMMARY"] == [f"Fumble (follow-up roll 15), {FILL_IN}"], empty
+    assert empty["LOG_SUMMARY"][0] == f"Fumble (follow-up roll 15), {FILL_IN}", empty
     assert filled[table_name("gm_fumbles", "effect")][:3] == ["Weapon dropped", "Off balance", None]
     assert filled["ATTACK_SUMMARY"] == ["Fumble (follow-up roll 15), Weapon dropped"], filled
     assert filled["LOG_SUMMARY"][0] == "Fumble (follow-up roll 15), Off balance", filled

@@ -211,8 +211,7 @@ def bad_roll(cell: str) -> str:
 def fumble_text() -> str:
     """The Critical Fumble's words with the GM's fumble table row (ATTACK_CHART_EFFECT, read by the
     block's chart at ATTACK_FUMBLE_ROLL), as ``osr.attack_effect`` says them."""
-    said = CHART_EFFECT
-    base = by_id("attack_outcomes", "effect", '"fumble"')
+    said, base = CHART_EFFECT, by_id("attack_outcomes", "effect", '"fumble"')
     return f'IF(LEFT({said},1)="#",{said},{base}&": "&IF({said}="",{q(ROLL_ON_IT)},{said}))'
 
 
@@ -332,10 +331,9 @@ def attack_sections(rules: RuleSet) -> list[Section]:
                 f'IF(ATTACK_ROLL="","",{check})',
                 f'IF(ATTACK_ROLL="","",osr_attack_result(ATTACK_ROLL,{udf_attack},{follow},ATTACK_NEEDS_MAGIC))',
             ),
-            attack_fields.effect_field(
-                effect,
-                f"IF({no_result},ATTACK_RESULT,osr_attack_effect(ATTACK_RESULT,{optional_input('ATTACK_FUMBLE_ROLL')}))",
-            ),
+            # native in the .xlsm too: osr_attack_effect reads the YAML's fumble table, not the rows the
+            # GM types into the workbook's
+            attack_fields.effect_field(effect),
             Field(
                 "Natural-20 damage penalty",
                 "ATTACK_NAT20_PENALTY",

@@ -61,6 +61,8 @@ def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
     chart = (
         resolution_results.critical_chart(rules) if kind == "crit" else resolution_results.fumble_chart(rules)
     )
+    if resolution_results.unfilled(rules, chart):  # a table the GM fills, shipped empty
+        return resolution_results.fill_in_words(rules, chart)
     if chart.own_roll:
         resolution_results.check_chart_roll(rules, chart, roll)
     else:

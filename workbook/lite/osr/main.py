@@ -9059,6 +9059,8 @@ _SOURCES = {
         '    chart = (\n'
         '        resolution_results.critical_chart(rules) if kind == "crit" else resolution_results.fumble_chart(rules)\n'
         '    )\n'
+        '    if resolution_results.unfilled(rules, chart):  # a table the GM fills, shipped empty\n'
+        '        return resolution_results.fill_in_words(rules, chart)\n'
         '    if chart.own_roll:\n'
         '        resolution_results.check_chart_roll(rules, chart, roll)\n'
         '    else:\n'
@@ -9405,7 +9407,7 @@ _TABLES = {
                    ['rows', ['tuple', []]], ['section', 'MISC COMBAT RULES'],
                    ['file', 'tables/osr/attack.yaml'], ['line', 48],
                    ['note',
-                    'EMPTY ON PURPOSE. The seed takes the number needed to hit from an attack matrix ("needs to roll a 7 or better to hit based on their armor class") but prints no matrix and no formula. The GM may fill one row per attacker level (or monster HD) and defender AC; until then the calculator asks for the number needed. A PC using a weapon they are not trained in "attacks as a \'Normal Man\'": use the row the GM\'s matrix gives Normal Men.'],
+                    'EMPTY ON PURPOSE. The seed takes the number needed to hit from an attack matrix ("needs to roll a 7 or better to hit based on their armor class") but prints no matrix and no formula. The GM may fill one row per attacker level (or monster HD) and defender AC as a reference; the calculators do not read it: they ask for the number needed it gives. A PC using a weapon they are not trained in "attacks as a \'Normal Man\'": use the row the GM\'s matrix gives Normal Men.'],
                    ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', True],
                    ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                    ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],

@@ -8301,6 +8301,8 @@ _SOURCES = {
         '    chart = (\n'
         '        resolution_results.critical_chart(rules) if kind == "crit" else resolution_results.fumble_chart(rules)\n'
         '    )\n'
+        '    if resolution_results.unfilled(rules, chart):  # a table the GM fills, shipped empty\n'
+        '        return resolution_results.fill_in_words(rules, chart)\n'
         '    if chart.own_roll:\n'
         '        resolution_results.check_chart_roll(rules, chart, roll)\n'
         '    else:\n'
