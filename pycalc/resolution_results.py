@@ -52,14 +52,13 @@ def listed_rows(rules: RuleSet, chart: Chart) -> list[Row]:
 
 def listed_row(rules: RuleSet, chart: Chart, roll: int) -> Row:
     """The one row of a chart over an entries table whose rolls cover ``roll``."""
-    title = rules.table(chart.table).title
     rows = [
         r for r in listed_rows(rules, chart) if r[str(chart.from_column)] <= roll <= r[str(chart.to_column)]
     ]
     if not rows:
-        raise RuleError(f"#CHART ROLL? no row of the {title} covers {roll}")
+        raise RuleError(f"#CHART ROLL? no row covers {roll}")
     if len(rows) > 1:
-        raise RuleError(f"#CHART? rows of the {title} overlap at {roll}")
+        raise RuleError(f"#CHART? two rows cover {roll}")
     return rows[0]
 
 
@@ -69,9 +68,9 @@ def unfilled(rules: RuleSet, chart: Chart) -> bool:
 
 
 def fill_in_words(rules: RuleSet, chart: Chart) -> str:
-    """What an unfilled chart says instead of its row: where the GM fills it in."""
-    table = rules.table(chart.table)
-    return f"fill in the {table.title} on the {table.sheet_title} sheet"
+    """What an unfilled chart says instead of its row: where the GM fills it in (the calculator's
+    roll cell names the table: the line stays within the laptop window)."""
+    return f"fill in its table on the {rules.table(chart.table).sheet_title} sheet"
 
 
 def critical_chart(rules: RuleSet) -> Chart:

@@ -84,16 +84,15 @@ def chart_ends(chart: Chart) -> tuple[str, str]:
     return f"INDEX({table_name(chart.table, 'from')},1)", last(chart.table, "to")
 
 
-def listed_text(rules: RuleSet, chart: Chart, roll: str) -> str:
+def listed_text(chart: Chart, roll: str) -> str:
     """The text of the one row of a chart over an entries table whose rolls cover ``roll``, or why
     there is none (``resolution_results.listed_row``)."""
     low, high = (table_name(chart.table, str(column)) for column in (chart.from_column, chart.to_column))
     covers = f"ISNUMBER({low})*ISNUMBER({high})*({low}<={roll})*({high}>={roll})"
     index = f"SUMPRODUCT({covers}*(ROW({low})-ROW(INDEX({low},1))+1))"
-    title = rules.table(chart.table).title
     return (
-        f"IF(SUMPRODUCT({covers})=0,{q(f'#CHART ROLL? no row of the {title} covers ')}&{roll},"
-        f"IF(SUMPRODUCT({covers})>1,{q(f'#CHART? rows of the {title} overlap at ')}&{roll},"
+        f'IF(SUMPRODUCT({covers})=0,"#CHART ROLL? no row covers "&{roll},'
+        f'IF(SUMPRODUCT({covers})>1,"#CHART? two rows cover "&{roll},'
         f'INDEX({table_name(chart.table, str(chart.text))},{index})&""))'
     )
 
@@ -375,11 +374,7 @@ class Formulas(RollFormulas):
         the GM fills the chart in, and before they do."""
         roll, low, high = self.c.chart_roll, *chart_ends(chart)
         assert roll is not None and chart.text is not None
-        row = (
-            band(chart.table, chart.text, roll)
-            if chart.from_column is None
-            else listed_text(rules, chart, roll)
-        )
+        row = band(chart.table, chart.text, roll) if chart.from_column is None else listed_text(chart, roll)
         read = (
             f'IF(NOT(ISNUMBER({roll})),"",IF(OR({roll}<{low},{roll}>{high},{roll}<>INT({roll})),'
             f'"#CHART ROLL? "&{low}&" to "&{high},{row}))'
