@@ -21,7 +21,9 @@ from pycalc.table_files import Row
 from pycalc.tables import PROJECT_ROOT, RuleSet, load_ruleset
 from pycalc.udfs import shared
 from tests.parity import same
+from tests.test_dual_build import cell
 from tests.test_generic_parity import cells, edited_bx, scenarios
+from tests.test_osr_engine import with_fumble_rows
 
 GM_CHART_BLOCK = """
   critical: automatic
@@ -67,13 +69,15 @@ def filled(rules: RuleSet) -> RuleSet:
     return replace(rules, tables={**rules.tables, "gm_fumbles": replace(table, rows=rows)})
 
 
-def typed_rows(rows: tuple[tuple[object, ...], ...]) -> dict[str, list[str]]:
-    """The table's columns in the workbook with ``rows`` typed at the top, the rest emptied."""
+def typed_rows(
+    rows: tuple[tuple[object, ...], ...], table_id: str = "gm_fumbles", columns: tuple[str, ...] = COLUMNS
+) -> dict[str, list[str]]:
+    """A table's columns in the workbook with ``rows`` typed at the top, the rest emptied."""
     return {
-        table_name("gm_fumbles", column): [
+        table_name(table_id, column): [
             "" if k >= len(rows) or rows[k][i] is None else str(rows[k][i]) for k in range(FILLABLE_ROWS)
         ]
-        for i, column in enumerate(COLUMNS)
+        for i, column in enumerate(columns)
     }
 
 
@@ -156,29 +160,17 @@ def test_the_chart_function_says_where_to_fill_it_in(gm_chart_bx, monkeypatch: p
         load_ruleset.cache_clear()
 
 
-RULES_OSR = load_ruleset("osr")
 OSR_ROWS = ((1, 10, "Drops weapon"), (11, 18, "Falls down"), (18, 19, "Trips"))
 
 
 def test_osr_s_workbooks_read_the_fumble_rows_the_gm_types(calc):
     """The shipped osr.xlsx reads the rows typed into its Critical Fumble table; so does osr.xlsm,
     whose effect is the same native formula (the osr_attack_effect function reads the YAML's rows)."""
-    table = RULES_OSR.table("fumble_table")
-    rows = tuple(
-        Row({"d20_from": a, "d20_to": b, "effect": e}, table.section, 1, id=f"r{n}", label=f"r{n}")
-        for n, (a, b, e) in enumerate(OSR_ROWS)
-    )
-    filled_osr = replace(RULES_OSR, tables={**RULES_OSR.tables, "fumble_table": replace(table, rows=rows)})
     cases = [
         osr.AttackInputs(bonus=0, target=12, level=1, roll=1, follow_roll=15, fumble_roll=roll)
         for roll in (None, 0, 7, 11, 18, 20, 21)
     ]
-    typed = {
-        table_name("fumble_table", column): [
-            "" if k >= len(OSR_ROWS) else str(OSR_ROWS[k][i]) for k in range(FILLABLE_ROWS)
-        ]
-        for i, column in enumerate(("d20_from", "d20_to", "effect"))
-    }
+    typed = typed_rows(OSR_ROWS, "fumble_table", ("d20_from", "d20_to", "effect"))
     scenarios = [
         {
             **typed,
@@ -196,19 +188,13 @@ def test_osr_s_workbooks_read_the_fumble_rows_the_gm_types(calc):
     ]
     names = ["ATTACK_EFFECT", "ATTACK_CHART_EFFECT"]
     got = calc.evaluate_columns(PROJECT_ROOT / "workbook" / "osr.xlsx", scenarios, names)
-    expected = [osr.attack_outputs(filled_osr, one) for one in cases]
+    expected = [osr.attack_outputs(with_fumble_rows(*OSR_ROWS), one) for one in cases]
     assert [[g[n][0] for n in names] for g in got] == [[e[n] for n in names] for e in expected]
     said = [e["ATTACK_EFFECT"] for e in expected]
     assert said[2] == "Critical Fumble (a miss): Drops weapon" and said[4] == "#CHART? two rows cover 18"
     assert said[5] == "#CHART ROLL? no row covers 20" and said[6] == "#CHART ROLL? 1 to 20"
-    formulas = [
-        defined_formula(PROJECT_ROOT / "workbook" / f"osr{suffix}", "ATTACK_EFFECT")
-        for suffix in (".xlsx", ".xlsm")
+    books = [
+        openpyxl.load_workbook(PROJECT_ROOT / "workbook" / f"osr{suffix}") for suffix in (".xlsx", ".xlsm")
     ]
+    formulas = [str(cell(book, "ATTACK_EFFECT").value) for book in books]
     assert formulas[0] == formulas[1] and "ATTACK_CHART_EFFECT" in formulas[0]
-
-
-def defined_formula(path: Path, name: str) -> str:
-    book = openpyxl.load_workbook(path, keep_vba=path.suffix == ".xlsm")
-    sheet, ref = next(iter(book.defined_names[name].destinations))
-    return str(book[sheet][ref.replace("$", "")].value)

@@ -15,13 +15,8 @@ from pycalc.sheets.common import table_name
 from pycalc.tables import PROJECT_ROOT, RuleSet
 from tests.test_encounter_parity import sheet_inputs
 from tests.test_gm_filled_chart import FILL_IN, gm_chart_bx  # noqa: F401 (a fixture)
+from tests.test_gui_roll_entry import first_cell, name_box
 from tests.test_gui_window import read_back, type_roster_then_log, window, window_tools  # noqa: F401 (a fixture)
-
-
-def first_cell(book: openpyxl.Workbook, name: str) -> str:
-    """The Name Box address of a named column's first cell ('Attack tables'.A40)."""
-    sheet, ref = next(iter(book.defined_names[name].destinations))
-    return f"'{sheet}'.{ref.split(':')[0].replace('$', '')}"
 
 
 def type_rows(calc, rows: list[tuple[str, ...]]) -> None:
@@ -57,7 +52,7 @@ def test_the_gm_fills_the_fumble_table_in_the_window(
         calc.enter("ATTACK_FOLLOW_ROLL", "15")
         calc.save()
         empty = read_back(calc, ["ATTACK_SUMMARY", "LOG_SUMMARY"])
-        calc.goto(first_cell(book, table_name("gm_fumbles", "roll_from")))
+        calc.goto(name_box(*first_cell(book, table_name("gm_fumbles", "roll_from"))))
         type_rows(calc, [("1", "2", "Weapon dropped"), ("3", "6", "Off balance")])
         calc.enter("ATTACK_CHART_ROLL", "1")
         calc.save()
@@ -83,13 +78,15 @@ def test_the_gm_fills_osr_s_fumble_table_in_the_window(tmp_path: Path) -> None:
         calc.enter("ATTACK_FOLLOW_ROLL", "15")
         calc.save()
         empty = read_back(calc, ["ATTACK_RESULT", "ATTACK_EFFECT"])
-        calc.goto(first_cell(book, table_name("fumble_table", "d20_from")))
+        calc.goto(name_box(*first_cell(book, table_name("fumble_table", "d20_from"))))
         type_rows(calc, [("1", "10", "Drops weapon")])
         calc.enter("ATTACK_FUMBLE_ROLL", "7")
         calc.save()
         filled = read_back(calc, ["ATTACK_EFFECT"])
         calc.enter("ATTACK_FUMBLE_ROLL", "11")
-        calc.goto(first_cell(book, table_name("morale_table", "roll_from")))  # under its '2d6 from'
+        calc.goto(
+            name_box(*first_cell(book, table_name("morale_table", "roll_from")))
+        )  # under its '2d6 from'
         type_rows(calc, [("2", "6", "Flees")])
         calc.save()
         uncovered = read_back(calc, ["ATTACK_EFFECT"])
