@@ -29,7 +29,7 @@ from pycalc.resolution_block import (
     typed_numbers,
     value,
 )
-from pycalc.rulesets import bfrpg, cnc, cnc_subdual, combat17, osr, spelljammer, spelljammer_calculator
+from pycalc.rulesets import bfrpg, cnc, cnc_subdual, combat17, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
@@ -207,16 +207,6 @@ CNC = d20_adapter(
     subdual_normal=cnc_subdual.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
     subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
 )
-OSR = d20_adapter(
-    osr,
-    d20_stats("To-hit bonus", ("needed", "Number needed to hit it")),
-    {
-        "ATTACK_TARGET": "{target.needed}",
-        resolution_calculator.number_name("target_dex"): "{target.dex}",
-        resolution_calculator.number_name("attacker_dex"): "{attacker.dex}",
-    },
-    more=lambda a, t, row: {"target_dex": t.dex, "attacker_dex": a.dex},
-)
 COMBAT17 = d20_adapter(  # a chart 20's condition: the 1d4 on the row's extra roll
     combat17,
     d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")),
@@ -361,7 +351,7 @@ SPELLJAMMER = Adapter(
     prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
 )
 
-ADAPTERS = {"cnc": CNC, "osr": OSR, "combat17": COMBAT17, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
+ADAPTERS = {"cnc": CNC, "combat17": COMBAT17, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
 
 # --------------------------------------------------------------------------- a ruleset of YAML alone
 
@@ -374,9 +364,12 @@ def typed_numbers_owned(block: Resolution) -> tuple[TypedNumber, ...]:
     return tuple(n for n in typed_numbers(block) if n.of is not None)
 
 
+NUMBER_STAT = "number_"  # the prefix of a typed number's roster stat
+
+
 def number_stat(number_id: str) -> str:
     """The roster stat of a typed number (apart from the roster's own stats: ac, dice, level...)."""
-    return f"number_{number_id}"
+    return f"{NUMBER_STAT}{number_id}"
 
 
 def generic_adapter(rules: RuleSet) -> Adapter:
@@ -384,19 +377,23 @@ def generic_adapter(rules: RuleSet) -> Adapter:
     (``pycalc.resolution_calculator``) asks for, and a log row feeds that calculator."""
     block = resolution.block(rules)
     kind = target_kind(block)
-    target = Stat(
-        "ac", {"number_needed": "Number needed", "descending_ac": "AC (descending)"}.get(kind, "AC")
+    target_stat = (  # a number needed is a combatant's number as osr's roster always had it ("needs 12")
+        Stat("needed", "Number needed to hit it")
+        if kind == "number_needed"
+        else Stat("ac", "AC (descending)" if kind == "descending_ac" else "AC")
     )
     bonus = Stat("attack_bonus", "THAC0" if kind == "descending_ac" else "Attack bonus")
     level = (Stat("level", "Level / HD"),) if resolution_calculator.uses_level(block) else ()
-    stats = (bonus, target, Stat("dice", "Damage dice", "dice", ""), *level)
+    stats = (bonus, target_stat, Stat("dice", "Damage dice", "dice", ""), *level)
     further = resolution_calculator.rolls_further(block)
     rolls = (
         (*D20_ROLLS, LogRoll("extra_roll", "Second damage roll", "ATTACK_EXTRA_ROLL"))
         if further
         else D20_ROLLS
     )
-    wiring = {**D20_WIRING, "ATTACK_EXTRA_ROLL": "{log.extra_roll}"} if further else dict(D20_WIRING)
+    wiring = {**D20_WIRING, "ATTACK_TARGET": f"{{target.{target_stat.id}}}"}
+    if further:
+        wiring["ATTACK_EXTRA_ROLL"] = "{log.extra_roll}"
     if resolution_calculator.adds_dice(rules):  # Bless's 1d4: the row takes the dice's total
         rolls = (
             *rolls,
@@ -417,7 +414,7 @@ def generic_adapter(rules: RuleSet) -> Adapter:
     def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
         inputs = resolution_calculator.CalculatorInputs(
             bonus=stat(attacker, "attack_bonus", stats),
-            target=stat(target, "ac", stats),
+            target=stat(target, target_stat.id, stats),
             mods=attack.mods,
             level=stat(attacker, "level", stats) if level else 0,
             roll=attack.roll,

@@ -80,7 +80,6 @@ from pycalc.rulesets import (
     osr_grappling,
     osr_mass_combat,
     osr_normal_men,
-    osr_odds,
     osr_saves,
     osr_surprise,
     spelljammer,
@@ -161,7 +160,6 @@ class ShippedRuleset:
     resolution: Callable[..., str]
     situation: Calculator
     odds: Calculator
-    adapter: Adapter
     udfs: tuple[ModuleType, ...]
     sheets: CalculatorWriter
     subsystems: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
@@ -170,7 +168,8 @@ class ShippedRuleset:
         return load_ruleset(self.id)
 
     def encounter(self, rules: RuleSet) -> Adapter:
-        """Its adapter, with the roster numbers its encounter block adds (Attacks each round)."""
+        """Its adapter (the generic one where its Attack calculator is the generic one), with the roster
+        numbers its encounter block adds (Attacks each round)."""
         return encounter_rulesets.adapter(rules)
 
 
@@ -208,7 +207,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             d20_resolution("cnc"),
             cnc.attack_outputs,
             cnc_odds.odds_outputs,
-            encounter_rulesets.CNC,
             (
                 pycalc.udfs.cnc,
                 pycalc.udfs.cnc_falling,
@@ -232,9 +230,8 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
         "osr": ShippedRuleset(
             "osr",
             d20_resolution("osr"),
-            osr.attack_outputs,
-            osr_odds.odds_outputs,
-            encounter_rulesets.OSR,
+            resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
+            resolution_calculator.odds_outputs,
             (
                 pycalc.udfs.osr,
                 pycalc.udfs.osr_grappling,
@@ -260,7 +257,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             d20_resolution("combat17"),
             combat17.attack_outputs,
             combat17_odds.odds_outputs,
-            encounter_rulesets.COMBAT17,
             (
                 pycalc.udfs.combat17,
                 pycalc.udfs.combat17_brawling,
@@ -285,7 +281,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             d20_resolution("bfrpg"),
             bfrpg.attack_outputs,
             bfrpg_odds.odds_outputs,
-            encounter_rulesets.BFRPG,
             (
                 pycalc.udfs.bfrpg,
                 pycalc.udfs.bfrpg_critical,
@@ -312,7 +307,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             spelljammer.resolve,
             spelljammer_calculator.outputs,
             spelljammer_calculator.odds_outputs,
-            encounter_rulesets.SPELLJAMMER,
             (pycalc.udfs.spelljammer,),
             spelljammer_sheets.write_calculators,
             {

@@ -14,7 +14,6 @@ import openpyxl
 import pytest
 
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.rulesets import osr
 from pycalc.sheets.common import table_name
 from pycalc.sheets.reference import FILLABLE_ROWS
 from pycalc.table_files import Row
@@ -164,10 +163,10 @@ OSR_ROWS = ((1, 10, "Drops weapon"), (11, 18, "Falls down"), (18, 19, "Trips"))
 
 
 def test_osr_s_workbooks_read_the_fumble_rows_the_gm_types(calc):
-    """The shipped osr.xlsx reads the rows typed into its Critical Fumble table; so does osr.xlsm,
-    whose effect is the same native formula (the osr_attack_effect function reads the YAML's rows)."""
+    """The shipped osr.xlsx reads the rows typed into its Critical Fumble table; so does osr.xlsm, whose
+    calculator is the same native formulas."""
     cases = [
-        osr.AttackInputs(bonus=0, target=12, level=1, roll=1, follow_roll=15, fumble_roll=roll)
+        CalculatorInputs(target=12, level=1, roll=1, follow_roll=15, chart_roll=roll)
         for roll in (None, 0, 7, 11, 18, 20, 21)
     ]
     typed = typed_rows(OSR_ROWS, "fumble_table", ("d20_from", "d20_to", "effect"))
@@ -180,21 +179,22 @@ def test_osr_s_workbooks_read_the_fumble_rows_the_gm_types(calc):
                     "ATTACK_LEVEL": one.level,
                     "ATTACK_ROLL": one.roll,
                     "ATTACK_FOLLOW_ROLL": one.follow_roll,
-                    "ATTACK_FUMBLE_ROLL": one.fumble_roll,
+                    "ATTACK_CHART_ROLL": one.chart_roll,
                 }
             ),
         }
         for one in cases
     ]
-    names = ["ATTACK_EFFECT", "ATTACK_CHART_EFFECT"]
+    names = ["ATTACK_SUMMARY", "ATTACK_CHART_EFFECT"]
     got = calc.evaluate_columns(PROJECT_ROOT / "workbook" / "osr.xlsx", scenarios, names)
-    expected = [osr.attack_outputs(with_fumble_rows(*OSR_ROWS), one) for one in cases]
+    expected = [attack_outputs(with_fumble_rows(*OSR_ROWS), one) for one in cases]
     assert [[g[n][0] for n in names] for g in got] == [[e[n] for n in names] for e in expected]
-    said = [e["ATTACK_EFFECT"] for e in expected]
-    assert said[2] == "Critical Fumble (a miss): Drops weapon" and said[4] == "#CHART? two rows cover 18"
+    said = [e["ATTACK_CHART_EFFECT"] for e in expected]
+    assert said[2] == "Drops weapon" and said[4] == "#CHART? two rows cover 18"
     assert said[5] == "#CHART ROLL? no row covers 20" and said[6] == "#CHART ROLL? 1 to 20"
+    assert expected[2]["ATTACK_SUMMARY"] == "Fumble (follow-up roll 15), Drops weapon"
     books = [
         openpyxl.load_workbook(PROJECT_ROOT / "workbook" / f"osr{suffix}") for suffix in (".xlsx", ".xlsm")
     ]
-    formulas = [str(cell(book, "ATTACK_EFFECT").value) for book in books]
+    formulas = [str(cell(book, "ATTACK_SUMMARY").value) for book in books]
     assert formulas[0] == formulas[1] and "ATTACK_CHART_EFFECT" in formulas[0]

@@ -13,7 +13,8 @@ import pytest
 
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
-from pycalc.rulesets import bfrpg, cnc, osr
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.rulesets import bfrpg, cnc
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
@@ -49,7 +50,9 @@ def test_a_typed_dex_leaves_the_ac_while_a_pick_says_so(gated_bx, tmp_path: Path
             calc.save()
             states.append({k: v[0] for k, v in read_back(calc, SHOWN).items()})
             sheet = calc.values("Attack calculator")
-            notes.append({row[3].value: row[5].value for row in sheet.iter_rows(min_row=15, max_row=60)})
+            rows = list(sheet.iter_rows(min_row=15, max_row=60))
+            picks = {row[3].value: row[5].value for row in rows}  # a pick's label: its note
+            notes.append({**picks, **{row[0].value: row[3].value for row in rows}})  # a typed number's
         calc.screenshot("dex-typed-bow-held")
     alone, behind, bow_held = states
     assert alone["ATTACK_NEED"] == 15 and alone["ATTACK_RESULT"] == MISS  # 13 against AC 15
@@ -141,7 +144,7 @@ def test_osr_typed_shield_and_dex_leave_with_a_pick(build_ruleset, tmp_path: Pat
         {"attack_direction": behind},
         {"attack_direction": behind, "charge_attack": "Charging attacker"},
     )
-    shown = ["ATTACK_TARGET_EFFECTIVE", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
+    shown = ["ATTACK_TARGET_NOW", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
     states = []
     with window(xlsx, tmp_path) as calc:
         for name, value in typed.items():
@@ -154,11 +157,13 @@ def test_osr_typed_shield_and_dex_leave_with_a_pick(build_ruleset, tmp_path: Pat
         calc.screenshot("osr-charge-from-behind")
     numbers = {"target_shield": 1, "target_dex": 2, "attacker_dex": 1}
     for chosen, state in zip(picks, states, strict=True):
-        inputs = osr.AttackInputs(1, 14, roll=12, damage_roll=4, dice="1d6+1", choices=chosen, **numbers)
-        assert state == {k: osr.attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
+        inputs = CalculatorInputs(
+            1, 14, roll=12, damage_roll=4, dice="1d6+1", choices=chosen, numbers=numbers
+        )
+        assert state == {k: attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
     front, from_behind, charging = states
     assert (front["ATTACK_NEED"], front["ATTACK_RESULT"]) == (13, MISS)
-    assert from_behind["ATTACK_TARGET_EFFECTIVE"] == 14 - 1 - 2  # shield and DEX lost
+    assert from_behind["ATTACK_TARGET_NOW"] == 14 - 1 - 2  # shield and DEX lost
     assert (from_behind["ATTACK_NEED"], from_behind["ATTACK_DAMAGE"]) == (11 - 1 - 2, 4 + 1)
     assert charging["ATTACK_NEED"] == 11 - 1 - (2 + 2 - 1)  # +2 charge, the attacker's DEX lost
     assert charging["ATTACK_DAMAGE"] == (4 + 1) * 2

@@ -16,6 +16,7 @@ from pycalc import d20, d20_engines, resolution_chances, resolution_damage, reso
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
 from pycalc.tables import Row, load_ruleset
 
@@ -292,21 +293,18 @@ def test_roll_mode_rulings():
     assert resolution_chances.roll_mode(RULES, generic.Attack(0, 10, advantage=True)) == generic.ADVANTAGE
 
 
-def test_attack_outputs_apply_the_pickers():
-    base = osr.AttackInputs(
-        bonus=0, target=12, roll=12, damage_roll=3, target_shield=1, target_dex=2, attacker_dex=1
-    )
-    assert osr.attack_outputs(RULES, base)["ATTACK_NEED"] == 12
+def test_the_generic_calculator_applies_osr_s_pickers():
+    numbers = {"target_shield": 1, "target_dex": 2, "attacker_dex": 1}
+    base = CalculatorInputs(bonus=0, target=12, roll=12, dice="1d6+1", damage_roll=3, numbers=numbers)
+    assert attack_outputs(RULES, base)["ATTACK_NEED"] == 12
     behind = dataclasses.replace(
         base, choices={"attack_direction": "From behind or surprise attack, first round"}
     )
     # +2 to hit, no shield (1) and no DEX (2): AC 3 worse -> 3 less needed
-    assert osr.attack_outputs(RULES, behind)["ATTACK_NEED"] == 12 - 2 - 3
+    assert attack_outputs(RULES, behind)["ATTACK_NEED"] == 12 - 2 - 3
     charge = dataclasses.replace(base, choices={"charge_attack": "Charging attacker"})
-    out = osr.attack_outputs(RULES, charge)
+    out = attack_outputs(RULES, charge)
     assert out["ATTACK_NEED"] == 12 - 2 + 1 and out["ATTACK_DAMAGE"] == (3 + 1) * 2
     parry = dataclasses.replace(base, choices={"defensive_action": "Parry"})
-    assert osr.attack_outputs(RULES, parry)["ATTACK_NEED"] == 14
-    assert (
-        osr.attack_outputs(with_rulings(ac_change_to_number_needed="gm_matrix"), parry)["ATTACK_NEED"] == 12
-    )
+    assert attack_outputs(RULES, parry)["ATTACK_NEED"] == 14
+    assert attack_outputs(with_rulings(ac_change_to_number_needed="gm_matrix"), parry)["ATTACK_NEED"] == 12

@@ -1,9 +1,8 @@
-"""Odds before the dice are rolled (osr): exact damage distribution, UDFs, native odds cells.
+"""Odds before the dice are rolled (osr's Excel functions): exact damage distribution and the UDFs.
 
 The distribution equals a brute-force enumeration of every d20 (both with Advantage), fumble check
-and damage die face through the Attack calculator itself (osr.attack_outputs' ATTACK_DAMAGE); a
-seeded Monte Carlo agrees on a large case; LibreOffice recalculates the .xlsx odds cells, the chart
-data and the Odds sheet to the engine's values over hundreds of scenarios with random pickers.
+and damage die face through the Attack calculator itself (the generic calculator's ATTACK_DAMAGE); a
+seeded Monte Carlo agrees on a large case. The workbook's odds cells are the generic writer's.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import random
 import re
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
 
 import openpyxl
 import pytest
@@ -23,25 +21,30 @@ import pytest
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_damage, resolution_results
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs
 from pycalc.rulesets import osr
 from pycalc.rulesets import osr_odds as odds
 from pycalc.sheets import d20_cells
-from pycalc.sheets import osr_odds as odds_sheet
-from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet
 from pycalc.udfs import osr as udfs_osr
-from tests.test_osr_parity import FLIPS, RULES, attack_cells, flipped, same
+from tests.test_osr_parity import RULES, flipped
 
-ODDS_NAMES = list(shared_odds.ODDS_CELLS)
+ODDS_NAMES = list(shared_odds.ONE_ATTACK)  # the generic calculator has no round kill chance
 
 
 # --------------------------------------------------------------------------- brute force
 
 
-def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]:
+def odds_attack(rules: RuleSet, inputs: CalculatorInputs) -> odds.OddsAttack:
+    """The attack the (generic) Attack calculator's inputs and pickers describe, as the odds take it."""
+    attack, damage, _ = attack_and_damage(rules, inputs, osr.attack_dice(inputs.dice))
+    return odds.OddsAttack(attack, damage)
+
+
+def brute_force(rules: RuleSet, inputs: CalculatorInputs) -> dict[int, Fraction]:
     """Every kept-roll d20 set, fumble check and damage die face, through ATTACK_DAMAGE."""
-    mode = resolution_chances.roll_mode(rules, osr.generic_attack(rules, inputs)[0])
-    sides = osr.die_sides(rules)
+    mode = resolution_chances.roll_mode(rules, odds_attack(rules, inputs).attack)
+    sides = rules.constant("to_hit_roll", "to_hit_die_sides")
     n = (
         rules.constant("to_hit_roll", "advantage_d20s")
         if mode == generic.ADVANTAGE
@@ -54,7 +57,7 @@ def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]
 
     @cache
     def damage(kept: int, follow: int, shown: int) -> int:
-        found = osr.attack_outputs(
+        found = attack_outputs(
             rules, dataclasses.replace(inputs, roll=kept, follow_roll=follow, damage_roll=shown)
         )["ATTACK_DAMAGE"]
         assert isinstance(found, int), found
@@ -72,36 +75,36 @@ def brute_force(rules: RuleSet, inputs: osr.AttackInputs) -> dict[int, Fraction]
 
 
 BRUTE_CASES = [
-    (RULES, osr.AttackInputs(bonus=2, target=14, level=3, dice="1d4")),
-    (RULES, osr.AttackInputs(bonus=0, target=23, level=0, dice="2d3+1")),  # nat-20 penalty 3
-    (flipped(RULES, "nat20_penalty_applies_to"), osr.AttackInputs(bonus=0, target=24, level=5, dice="1d6-1")),
-    (flipped(RULES, "nat20_needed_basis"), osr.AttackInputs(bonus=4, target=23, mods=1, level=1, dice="1d3")),
-    (flipped(RULES, "nat20_crit_exception"), osr.AttackInputs(bonus=1, target=20, level=19, dice="2d2")),
+    (RULES, CalculatorInputs(bonus=2, target=14, level=3, dice="1d4")),
+    (RULES, CalculatorInputs(bonus=0, target=23, level=0, dice="2d3+1")),  # nat-20 penalty 3
+    (flipped(RULES, "nat20_penalty_applies_to"), CalculatorInputs(bonus=0, target=24, level=5, dice="1d6-1")),
+    (flipped(RULES, "nat20_needed_basis"), CalculatorInputs(bonus=4, target=23, mods=1, level=1, dice="1d3")),
+    (flipped(RULES, "nat20_crit_exception"), CalculatorInputs(bonus=1, target=20, level=19, dice="2d2")),
     (
         RULES,
-        osr.AttackInputs(
+        CalculatorInputs(
             bonus=1, target=16, level=2, dice="1d4+1", choices={"charge_attack": "Charging attacker"}
         ),
     ),
-    (RULES, osr.AttackInputs(bonus=0, target=12, dice="1d3", toggles=frozenset({("florentine_fighting", "attacker_two_weapons")}))),
-    (RULES, osr.AttackInputs(bonus=3, target=25, level=4, dice="1d2-3", toggles=frozenset({("attacker_limits", "attacker_disadvantage")}))),
+    (RULES, CalculatorInputs(bonus=0, target=12, dice="1d3", toggles=frozenset({("florentine_fighting", "attacker_two_weapons")}))),
+    (RULES, CalculatorInputs(bonus=3, target=25, level=4, dice="1d2-3", toggles=frozenset({("attacker_limits", "attacker_disadvantage")}))),
     (
         flipped(RULES, "magic_weapon_needed"),
-        osr.AttackInputs(bonus=0, target=22, dice="1d3", toggles=frozenset({("attacker_limits", "magic_weapon_needed")})),
+        CalculatorInputs(bonus=0, target=22, dice="1d3", toggles=frozenset({("attacker_limits", "magic_weapon_needed")})),
     ),
-    (RULES, osr.AttackInputs(bonus=0, target=10, dice="1d3", toggles=frozenset({("attacker_limits", "magic_weapon_needed")}))),
+    (RULES, CalculatorInputs(bonus=0, target=10, dice="1d3", toggles=frozenset({("attacker_limits", "magic_weapon_needed")}))),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("rules", "inputs"), BRUTE_CASES)
 def test_distribution_equals_brute_force_enumeration(rules, inputs):
-    fast = odds.damage_distribution(rules, odds.odds_attack(rules, inputs))
+    fast = odds.damage_distribution(rules, odds_attack(rules, inputs))
     assert fast == brute_force(rules, inputs)
     assert sum(fast.values()) == 1
 
 
 def test_round_distribution_equals_convolving_by_hand():
-    attack = odds.odds_attack(RULES, osr.AttackInputs(bonus=1, target=15, dice="1d4+1"))
+    attack = odds_attack(RULES, CalculatorInputs(bonus=1, target=15, dice="1d4+1"))
     one = odds.damage_distribution(RULES, attack)
     by_hand: dict[int, Fraction] = {}
     for a, b, c in itertools.product(one.items(), repeat=3):
@@ -117,17 +120,16 @@ def test_round_distribution_equals_convolving_by_hand():
 
 def test_seed_sword_expectation():
     # a normal weapon (d6+1, 4.5 a hit) needing 11: hits on 11-20 (natural 1 misses anyway)
-    attack = odds.odds_attack(RULES, osr.AttackInputs(bonus=0, target=11, dice="1d6+1"))
+    attack = odds_attack(RULES, CalculatorInputs(bonus=0, target=11, dice="1d6+1"))
     assert odds.expected_damage(RULES, attack) == Fraction(1, 2) * Fraction(9, 2)
 
 
 # --------------------------------------------------------------------------- Monte Carlo
 
 
-def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, trials: int, seed: int):
+def simulate(rules: RuleSet, inputs: CalculatorInputs, attacks: int, hp: int, trials: int, seed: int):
     chance = random.Random(seed)
-    where = osr.situation(rules, inputs)
-    attack, _ = osr.generic_attack(rules, inputs)
+    attack, _, where = attack_and_damage(rules, inputs, osr.attack_dice(inputs.dice))
     mode = resolution_chances.roll_mode(rules, attack)
     parsed = re.match(r"(\d+)d(\d+)", inputs.dice)
     count, faces = int(parsed.group(1)), int(parsed.group(2))
@@ -146,7 +148,9 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
                 if outcome in ("Hit", "Critical")
                 else 0
             )
-            amount = osr.damage_for(rules, outcome, inputs.dice, shown, penalty, osr.doubles(where))
+            amount = osr.damage_for(
+                rules, outcome, inputs.dice, shown, penalty, where.multipliers.get(osr.DOUBLE, 1) != 1
+            )
             dealt += amount
             if index == 0:
                 one_total += amount
@@ -156,7 +160,7 @@ def simulate(rules: RuleSet, inputs: osr.AttackInputs, attacks: int, hp: int, tr
 
 def test_monte_carlo_agrees_on_a_large_case():
     rules = flipped(RULES, "nat20_penalty_applies_to")
-    inputs = osr.AttackInputs(
+    inputs = CalculatorInputs(
         bonus=2,
         target=21,
         level=2,
@@ -164,7 +168,7 @@ def test_monte_carlo_agrees_on_a_large_case():
         choices={"charge_attack": "Charging attacker", "cover": str(RULES.table("cover").rows[1].label)},
         toggles=frozenset({("florentine_fighting", "attacker_two_weapons")}),
     )
-    attack = odds.odds_attack(rules, inputs)
+    attack = odds_attack(rules, inputs)
     trials = 60_000
     mean, kill = simulate(rules, inputs, 3, 40, trials, seed=20261122)
     one = odds.damage_distribution(rules, attack)
@@ -239,137 +243,12 @@ def test_odds_udfs_are_exported():
         assert hasattr(getattr(udfs_osr, name), "__xlfunc__") or callable(getattr(udfs_osr, name))
 
 
-# --------------------------------------------------------------------------- LibreOffice parity
+# --------------------------------------------------------------------------- the workbook's odds
 
 
-class OddsInputs(NamedTuple):
-    attacks: int = 1  # ATTACK_ATTACKS
-    target_hp: int = 10  # ATTACK_TARGET_HP
-
-
-def odds_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs, OddsInputs]]:
-    chance = random.Random(20261123)
-    found = []
-    edge_dice = ["1d1", "8d12", "8d12+5", "2d4-1", "1d4-3", "d6", "1d12+30", "9d6", "1d20", "abc", "3", "0d6"]
-    for index, dice in enumerate(edge_dice):
-        rules = (RULES, flipped(RULES, "nat20_penalty_applies_to"))[index % 2]
-        found.append((rules, osr.AttackInputs(bonus=1, target=22, level=2, dice=dice), OddsInputs(1, 6)))
-        found.append(
-            (
-                rules,
-                osr.AttackInputs(
-                    bonus=0, target=13, dice=dice, choices={"charge_attack": "Charging attacker"}
-                ),
-                OddsInputs(3, 9),
-            )
-        )
-    for attacks, hp in ((0, 5), (-1, 5), (1, 0), (1, -3), (2, 1), (1, 200), (5, 1)):
-        found.append((RULES, osr.AttackInputs(bonus=2, target=15, dice="2d6"), OddsInputs(attacks, hp)))
-    for need in (-2, 1, 2, 19, 20, 21, 22, 25, 30):
-        for rules in (RULES, flipped(RULES, "nat20_needed_basis"), flipped(RULES, "nat20_crit_exception")):
-            found.append(
-                (
-                    rules,
-                    osr.AttackInputs(bonus=1, target=need + 1, level=need % 7, dice="1d8+1"),
-                    OddsInputs(),
-                )
-            )
-    flips = list(FLIPS)[:6]
-    dice_choices = ["1d6+1", "1d8", "2d6", "1d4+2", "1d10-1", "3d6+3", "2d12", "1d3", "4d4-2"]
-    for index in range(count):
-        choices = {
-            t: str(chance.choice(RULES.table(t).rows).label) for t in osr.picker_tables(RULES, "choice")
-        }
-        toggles = frozenset(
-            (t, r.id)
-            for t in osr.picker_tables(RULES, "toggle")
-            for r in RULES.table(t).rows
-            if chance.random() < 0.3
-        )
-        rules = flipped(RULES, *chance.sample(flips, chance.randint(1, 3))) if index % 3 == 0 else RULES
-        inputs = osr.AttackInputs(
-            bonus=chance.randint(-2, 6),
-            target=chance.randint(2, 27),
-            mods=chance.randint(-3, 3),
-            level=chance.randint(0, 20),
-            dice=chance.choice(dice_choices),
-            roll=chance.choice([None, None, 1, 20, chance.randint(1, 20)]),
-            target_shield=chance.randint(0, 2),
-            target_dex=chance.randint(0, 3),
-            attacker_dex=chance.randint(0, 2),
-            choices=choices,
-            toggles=toggles,
-        )
-        found.append((rules, inputs, OddsInputs(chance.choice([1, 1, 2, 3, 6]), chance.randint(1, 30))))
-    return found
-
-
-def odds_cells(rules: RuleSet, inputs: osr.AttackInputs, more: OddsInputs) -> dict[str, object]:
-    return {**attack_cells(rules, inputs), "ATTACK_ATTACKS": more.attacks, "ATTACK_TARGET_HP": more.target_hp}
-
-
-@pytest.fixture(scope="module")
-def xlsx(build_ruleset):
-    return build_ruleset("osr") / "osr.xlsx"
-
-
-def test_odds_cells_equal_the_engine(calc, xlsx):
-    scenarios = odds_scenarios(300)
-    assert len(scenarios) >= 300
-    results = calc.evaluate(xlsx, [odds_cells(*s) for s in scenarios], ODDS_NAMES)
-    mismatches, checked = [], 0
-    for (rules, inputs, more), got in zip(scenarios, results, strict=True):
-        expected = odds.odds_outputs(rules, inputs, more.attacks, more.target_hp)
-        for name in ODDS_NAMES:
-            checked += 1
-            if not same(expected[name], got[name]):
-                mismatches.append(
-                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {more}"
-                )
-    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
-    assert checked >= 4 * 280
-
-
-def test_chart_data_and_odds_sheet_equal_the_engine(calc, xlsx):
-    book = openpyxl.load_workbook(xlsx)
-    sheet = book[d20_cells.DAMAGE_SHEET]
-    header = next(
-        c for row in sheet.iter_rows(min_row=6, max_row=6) for c in row if c.value == "Chance"
-    )  # the chart's data column
-    first = header.row + 1
-    rows = 2 * MAX_DICE * MAX_SIDES + 1
-    chart = [(d20_cells.DAMAGE_SHEET, f"{header.column_letter}{first + x}") for x in range(rows)]
-    heat = book[odds_sheet.ODDS_SHEET]
-    grids = {}
-    for name in ("ODDS_HIT_GRID", "ODDS_CRIT_GRID", "ODDS_FUMBLE_ROW"):
-        _, ref = next(iter(book.defined_names[name].destinations))
-        grids[name] = [[c.coordinate for c in row] for row in heat[ref.replace("$", "")]]
-    heat_cells = [(odds_sheet.ODDS_SHEET, c) for g in grids.values() for row in g for c in row]
-    values = calc.evaluate_cells(xlsx, chart + heat_cells)
-    # the chart: the workbook's default attack (1d6+1 needing 10, level 1)
-    inputs = osr.AttackInputs(
-        bonus=0, target=10, level=1, dice=str(RULES.table("damage_dice").value("normal_weapon", "dice"))
-    )
-    spread = odds.damage_distribution(RULES, odds.odds_attack(RULES, inputs))
-    for x, got in enumerate(values[: len(chart)]):
-        assert got == pytest.approx(float(spread.get(x, 0)), abs=1e-12), x
-    got_heat = iter(values[len(chart) :])
-    for bonus in odds_sheet.HEAT_BONUS:
-        for target in odds_sheet.HEAT_TARGET:
-            assert next(got_heat) == pytest.approx(
-                float(resolution_chances.hit_chance(RULES, generic.Attack(bonus, target)))
-            )
-    for bonus in odds_sheet.HEAT_BONUS:
-        for target in odds_sheet.HEAT_TARGET:
-            want = resolution_chances.chances(RULES, generic.Attack(bonus, target))["Critical"]
-            assert next(got_heat) == pytest.approx(float(want)), (bonus, target)
-    for level in odds_sheet.FUMBLE_LEVELS:
-        want = resolution_chances.chances(RULES, generic.Attack(0, 11, 0, level))["Fumble"]
-        assert next(got_heat) == pytest.approx(float(want))
-    assert grids["ODDS_HIT_GRID"] and heat.conditional_formatting
-
-
-def test_new_names_inputs_and_formulas(build_ruleset):
+def test_the_odds_cells_are_the_generic_writer_s_in_both_files(build_ruleset):
+    """The Attack calculator's odds are the generic writer's (their LibreOffice parity with the generic
+    engine: test_osr_parity, test_d20_heat); the .xlsm shows the same native formulas."""
     folder = build_ruleset("osr")
     xlsx = openpyxl.load_workbook(folder / "osr.xlsx")
     xlsm = openpyxl.load_workbook(folder / "osr.xlsm", keep_vba=True)
@@ -378,7 +257,8 @@ def test_new_names_inputs_and_formulas(build_ruleset):
         assert xlsx[sheet][ref.replace("$", "")].protection.locked is False
     assert xlsx["Attack calculator"]._charts
     assert xlsx[d20_cells.DAMAGE_SHEET].sheet_state == "hidden"
-    assert xlsx[odds_sheet.ODDS_SHEET].sheet_state == "visible"
+    assert xlsx[d20_cells.ODDS_SHEET].sheet_state == "visible"
     for name in ODDS_NAMES:
         sheet, ref = next(iter(xlsm.defined_names[name].destinations))
-        assert "osr_" in xlsm[sheet][ref.replace("$", "")].value, name
+        cell = ref.replace("$", "")
+        assert xlsm[sheet][cell].value == xlsx[sheet][cell].value, name

@@ -1,4 +1,6 @@
-"""The osr workbook recalculated in real LibreOffice equals the engine, input for input.
+"""The osr workbook recalculated in real LibreOffice equals the engine, input for input: its Attack
+calculator (the generic writer's) the generic engine (``pycalc.resolution_calculator``), its Combat
+calculators osr's own modules.
 
 Scenarios cover every natural-roll rule (natural 1 with fumble checks at the level's edges, natural
 20 with the 19/20 exception and the over-20 penalty, need <= 1, 19, 20, > 20), every picker row,
@@ -10,22 +12,27 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from pycalc import udfs
-from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
+from pycalc import limits, udfs
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.rulesets import osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import osr as udfs_osr
 from tests.parity import same
+from tests.test_generic_parity import cells as attack_cells
+from tests.test_generic_parity import mismatches, scenarios
+
+WORKBOOKS = Path(__file__).resolve().parent.parent / "workbook"
 
 RULES = load_ruleset("osr")
-ATTACK_OUTPUTS = list(osr.attack_outputs(RULES, osr.AttackInputs(bonus=0, target=10, roll=10)))
 FLIPS = {
     "nat20_penalty_applies_to": "damage_die",
     "nat20_crit_exception": "needed_19_or_20_only",
@@ -39,6 +46,7 @@ FLIPS = {
     "expected_kills_rounding": "up",
     "normal_men_multiple_attacks": "all_pcs",
 }
+ATTACK_FLIPS = list(FLIPS)[:6]  # the rulings the Attack calculator reads
 
 
 def flipped(rules: RuleSet, *ruling_ids: str) -> RuleSet:
@@ -49,156 +57,56 @@ def ruling_cells(rules: RuleSet) -> dict[str, object]:
     return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
 
 
-def attack_cells(rules: RuleSet, inputs: osr.AttackInputs) -> dict[str, object]:
-    cells: dict[str, object] = {
-        "ATTACK_BONUS": inputs.bonus,
-        "ATTACK_TARGET": inputs.target,
-        "ATTACK_MODS": inputs.mods,
-        "ATTACK_LEVEL": inputs.level,
-        "ATTACK_ROLL": inputs.roll,
-        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
-        "ATTACK_FUMBLE_ROLL": inputs.fumble_roll,
-        "ATTACK_DICE": inputs.dice,
-        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_NUMBER_TARGET_SHIELD": inputs.target_shield,
-        "ATTACK_NUMBER_TARGET_DEX": inputs.target_dex,
-        "ATTACK_NUMBER_ATTACKER_DEX": inputs.attacker_dex,
-    }
-    for table_id in osr.picker_tables(RULES, "choice"):
-        cells[pick_name(table_id)] = inputs.choices.get(table_id, osr.default_choice(rules.table(table_id)))
-    for table_id in osr.picker_tables(RULES, "toggle"):
-        for row in rules.table(table_id).rows:
-            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
-    return {**cells, **ruling_cells(rules)}
+def flips(*ruling_ids: str) -> dict[str, str]:
+    """The Attack calculator's rulings, ``ruling_ids`` flipped and the rest at their defaults (a
+    scenario's cells stay typed for the next: every case sets every ruling)."""
+    return {r: FLIPS[r] if r in ruling_ids else RULES.ruling(r) for r in ATTACK_FLIPS}
 
 
-def natural_roll_scenarios() -> list[tuple[RuleSet, osr.AttackInputs]]:
-    """Need from -2 to 24 against every roll at the rule edges, each with every ruling set."""
+def natural_roll_cases() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    """The seed's natural-roll rules at their edges (need from -2 to 24 against every edge roll, the
+    fumble check at the level's edges, the natural-20 penalty against every dice form, bad rolls and
+    levels, a chart roll left from an earlier attack), each with the rulings that change them."""
     found = []
-    rulesets = [
-        RULES,
-        flipped(RULES, "nat20_penalty_applies_to", "nat20_crit_exception"),
-        flipped(RULES, "nat20_needed_basis"),
-    ]
+    ruled = [flips(), flips("nat20_penalty_applies_to", "nat20_crit_exception"), flips("nat20_needed_basis")]
     for index, need in enumerate((-2, 0, 1, 2, 10, 18, 19, 20, 21, 22, 24)):
         for roll in (1, 2, need - 1, need, 19, 20):
-            if not 1 <= roll <= 20:
-                continue
-            rules = rulesets[(index + roll) % len(rulesets)]
-            found.append(
-                (
-                    rules,
-                    osr.AttackInputs(
-                        bonus=3,
-                        target=need + 3,
-                        level=5,
-                        roll=roll,
-                        follow_roll=(5, 6, None)[roll % 3] if roll == 1 else None,
-                        dice="1d6+1",
-                        damage_roll=(1, 3, 6)[roll % 3],
-                    ),
+            if 1 <= roll <= 20:
+                follow = (5, 6, None)[roll % 3] if roll == 1 else None
+                inputs = CalculatorInputs(
+                    bonus=3, target=need + 3, level=5, roll=roll, follow_roll=follow, dice="1d6+1"
                 )
-            )
-    # fumble checks at the level's edges, levels 0 and 20
+                found.append((replace(inputs, damage_roll=(1, 3, 6)[roll % 3]), ruled[(index + roll) % 3]))
     for level in (0, 1, 7, 19, 20, 21):
         for follow in sorted({1, max(1, level), min(20, level + 1), 20}):
-            found.append(
-                (RULES, osr.AttackInputs(bonus=0, target=11, level=level, roll=1, follow_roll=follow))
+            found.append((CalculatorInputs(target=11, level=level, roll=1, follow_roll=follow), flips()))
+    for dice, shown in (("1d8", 8), ("2d4-1", 2), ("d6", 1), ("3d6+2", 18), ("1d6", 0), ("abc", 3), ("4", 4)):
+        for ruling in (flips(), flips("nat20_penalty_applies_to")):
+            found.append((CalculatorInputs(target=23, roll=20, dice=dice, damage_roll=shown), ruling))
+            charging = {"charge_attack": "Charging attacker"}
+            inputs = CalculatorInputs(
+                bonus=2, target=12, roll=15, dice=dice, damage_roll=shown, choices=charging
             )
-    # damage: dice forms, penalty larger than the damage, doubling
-    for dice, shown in (
-        ("1d8", 8),
-        ("2d4-1", 2),
-        ("d6", 1),
-        ("3d6+2", 18),
-        ("1d6+1", 7),
-        ("1d6", 0),
-        ("abc", 3),
-        ("4", 4),  # a plain number: the calculator reads dice only
-    ):
-        for rules in (RULES, flipped(RULES, "nat20_penalty_applies_to")):
-            found.append((rules, osr.AttackInputs(bonus=0, target=23, roll=20, dice=dice, damage_roll=shown)))
-            found.append(
-                (
-                    rules,
-                    osr.AttackInputs(
-                        bonus=2,
-                        target=12,
-                        roll=15,
-                        dice=dice,
-                        damage_roll=shown,
-                        choices={"charge_attack": "Charging attacker"},
-                    ),
-                )
-            )
-    # bad rolls and levels, a fumble roll with the seed's empty fumble table, no roll yet
+            found.append((inputs, ruling))
     for roll, follow, level in ((0, None, 1), (21, None, 1), (1, 0, 1), (1, 21, 1), (10, None, -1)):
-        found.append(
-            (RULES, osr.AttackInputs(bonus=0, target=10, level=level, roll=roll, follow_roll=follow))
-        )
-    found.append((RULES, osr.AttackInputs(bonus=0, target=10, level=0, roll=1, follow_roll=9, fumble_roll=4)))
-    for roll in (1, 12, 20):  # a fumble table roll left from an earlier attack: called out unless a fumble
-        found.append((RULES, osr.AttackInputs(bonus=0, target=10, level=9, roll=roll, fumble_roll=4)))
-    found.append((RULES, osr.AttackInputs(bonus=1, target=14)))
-    return found
+        found.append((CalculatorInputs(level=level, roll=roll, follow_roll=follow), flips()))
+    for roll in (1, 12, 20):  # a chart roll left from an earlier attack: called out unless a fumble
+        found.append((CalculatorInputs(level=9, roll=roll, follow_roll=12, chart_roll=4), flips()))
+    return [*found, (CalculatorInputs(bonus=1, target=14), flips())]
 
 
-def random_scenarios(count: int) -> list[tuple[RuleSet, osr.AttackInputs]]:
+def test_attack_calculator_equals_the_generic_engine(calc, build_ruleset):
+    """osr's Attack calculator is the generic writer's, from its resolution block: the edges of the
+    seed's natural-roll rules and random picks, typed numbers and rulings, against the engine."""
     chance = random.Random(20261122)
-    found = []
-    flips = list(FLIPS)[:6]
-    for index in range(count):
-        choices = {
-            t: str(chance.choice(RULES.table(t).rows).label) for t in osr.picker_tables(RULES, "choice")
-        }
-        toggles = frozenset(
-            (t, r.id)
-            for t in osr.picker_tables(RULES, "toggle")
-            for r in RULES.table(t).rows
-            if chance.random() < 0.3
-        )
-        rules = flipped(RULES, *chance.sample(flips, chance.randint(1, 3))) if index % 3 == 0 else RULES
-        roll = chance.choice([1, 1, 19, 20, 20, chance.randint(1, 20)])
-        dice = chance.choice(["1d6+1", "1d8", "2d6", "1d4+2", "1d10-1"])
-        parsed = re.match(r"(\d+)d(\d+)", dice)
-        count_, sides = int(parsed.group(1)), int(parsed.group(2))
-        found.append(
-            (
-                rules,
-                osr.AttackInputs(
-                    bonus=chance.randint(-2, 6),
-                    target=chance.randint(2, 26),
-                    mods=chance.randint(-3, 3),
-                    level=chance.randint(0, 20),
-                    roll=roll,
-                    follow_roll=chance.randint(1, 20) if roll == 1 or chance.random() < 0.2 else None,
-                    dice=dice,
-                    damage_roll=chance.randint(count_, count_ * sides) if chance.random() < 0.9 else None,
-                    target_shield=chance.randint(0, 2),
-                    target_dex=chance.randint(0, 3),
-                    attacker_dex=chance.randint(0, 2),
-                    choices=choices,
-                    toggles=toggles,
-                ),
-            )
-        )
-    return found
-
-
-def test_attack_calculator_equals_the_engine(calc, build_ruleset):
-    scenarios = natural_roll_scenarios() + random_scenarios(260)
-    assert len(scenarios) >= 300
+    cases = natural_roll_cases() + [
+        (inputs, flips(*chance.sample(ATTACK_FLIPS, chance.randint(1, 3))) if index % 3 == 0 else flips())
+        for index, inputs in enumerate(scenarios(RULES, 240, 20261122))
+    ]
+    assert len(cases) >= 300
     xlsx = build_ruleset("osr") / "osr.xlsx"
-    results = calc.evaluate(xlsx, [attack_cells(r, i) for r, i in scenarios], ATTACK_OUTPUTS)
-    mismatches = []
-    for (rules, inputs), got in zip(scenarios, results, strict=True):
-        expected = osr.attack_outputs(rules, inputs)
-        for name in ATTACK_OUTPUTS:
-            if not same(expected[name], got[name]):
-                mismatches.append(
-                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {rules.chosen}"
-                )
-    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+    found = mismatches(calc, RULES, xlsx, [c for c, _ in cases], [r for _, r in cases])
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:6])
 
 
 def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alone(calc, build_ruleset):
@@ -215,16 +123,16 @@ def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alo
         "ATTACK_NUMBER_TARGET_DEX": 2,
         "ATTACK_NUMBER_ATTACKER_DEX": 2,
     }
-    got = calc.evaluate(build_ruleset("osr") / "osr.xlsx", [named], ATTACK_OUTPUTS)[0]
+    outputs = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE", "ATTACK_SUMMARY"]
+    got = calc.evaluate(build_ruleset("osr") / "osr.xlsx", [named], outputs)[0]
     # need 22 - 2 - 1 = 19: a natural 20 hits, no critical (19 or more needed), no penalty
     assert got["ATTACK_NEED"] == 19.0
     assert got["ATTACK_RESULT"] == "Hit"
     assert got["ATTACK_DAMAGE"] == 5.0
     assert got["ATTACK_HIT_CHANCE"] == pytest.approx(0.1)
-    expected = osr.attack_outputs(
-        RULES, osr.AttackInputs(bonus=2, target=22, mods=1, level=3, roll=20, damage_roll=4)
-    )
-    assert all(same(expected[n], got[n]) for n in ATTACK_OUTPUTS), got
+    inputs = CalculatorInputs(bonus=2, target=22, mods=1, level=3, roll=20, dice="1d6+1", damage_roll=4)
+    expected = attack_outputs(RULES, inputs)
+    assert all(same(expected[n], got[n]) for n in outputs), got
 
 
 def test_the_seed_natural_20_example_in_the_workbook(calc, build_ruleset):
@@ -239,11 +147,11 @@ def test_the_seed_natural_20_example_in_the_workbook(calc, build_ruleset):
                 "ATTACK_DAMAGE_ROLL": 5,
             }
         ],
-        ["ATTACK_RESULT", "ATTACK_NAT20_PENALTY", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"],
+        ["ATTACK_RESULT", "ATTACK_NATURAL_PENALTY", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"],
     )[0]
     assert got == {
         "ATTACK_RESULT": "Hit",
-        "ATTACK_NAT20_PENALTY": 2.0,
+        "ATTACK_NATURAL_PENALTY": 2.0,
         "ATTACK_DAMAGE": 3.0,
         "ATTACK_HIT_CHANCE": pytest.approx(0.05),
     }
@@ -479,7 +387,10 @@ ALLOWED = {
     "ISBLANK", "ROUND",  # the generic d20 damage formulas (pycalc/sheets/d20_formulas.py)
     "SUBSTITUTE",  # the attack log's Picks cell read by name
     "CHOOSE",  # the notes beside the picks: the text of the row picked (ruling_text.choice_note)
+    "ABS",  # the generic calculator's formulas
 }  # fmt: skip
+# the bounds of what a calculator takes (pycalc.limits: dice, modifiers, hit points), not rule numbers
+LIMITS = {value for name, value in vars(limits).items() if name.isupper() and isinstance(value, int)}
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
 
 
@@ -492,7 +403,7 @@ def test_named_inputs_unlocked_outputs_locked(books):
     inputs = ["ATTACK_BONUS", "ATTACK_TARGET", "ATTACK_MODS", "ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_LEVEL",
               "ATTACK_DICE", "ATTACK_DAMAGE_ROLL", "SURPRISE_A_SURPRISES_ON", "MASS_MEN", "KILLS_NEED",
               "GRAPPLE_HERO_ROLL", "SAVE_MANEUVER", "SPELL_SITUATION"]  # fmt: skip
-    outputs = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE",
+    outputs = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_SUMMARY", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE",
                "SURPRISE_A_ON_B", "MASS_SURVIVORS_LEFT", "KILLS_PER_ROUND", "NORMAL_MEN_ATTACKS", "GRAPPLE_OUTCOME",
                "SAVE_MODIFIER", "SPELL_OUTCOME"]  # fmt: skip
     for name in inputs + outputs:
@@ -517,7 +428,11 @@ def test_formulas_use_shared_functions_and_no_typed_rule_numbers(books):
         text = re.sub(r"\b[A-Z_][A-Z0-9_]*\b", "", text)  # defined names
         if "ROUND(" in cell.value:  # the generic damage's rounding before INT: not a rule number
             text = text.replace(f",{EXACT_DIGITS})", ")")
-        assert {int(n) for n in re.findall(r"\d+", text)} <= {0, 1}, (
+        if "MID(" in cell.value:  # the rest of a dice text: MID(text,2,99), MID(text,FIND(...)+1,99)
+            text = re.sub(r"(,\d+)?,99\)", ")", text)
+        if "LEN(" in cell.value:  # the generic dice check's bounds on a dice text's length: not rule numbers
+            text = re.sub(r"\)<=\d+", ")", text)
+        assert {int(n) for n in re.findall(r"\d+", text)} <= {0, 1, *LIMITS}, (
             cell.parent.title,
             cell.coordinate,
             cell.value,
@@ -528,8 +443,6 @@ def test_xlsm_calls_only_udfs_that_exist(books):
     _, xlsm = books
     called = {m for c in formula_cells(xlsm) for m in CALL.findall(c.value) if m.upper() not in ALLOWED}
     assert {
-        "osr_attack_result",
-        "osr_damage",
         "surprise_range",
         "mass_survivors",
         "osr_expected_kills",
@@ -586,12 +499,79 @@ def test_a_gm_filled_fumble_table_is_read_by_the_workbook(calc, tmp_path: Path):
         cwd=PROJECT_ROOT,
     )
     scenarios = [
-        osr.AttackInputs(bonus=0, target=10, level=0, roll=1, follow_roll=5, fumble_roll=roll)
+        CalculatorInputs(target=10, roll=1, follow_roll=5, chart_roll=roll)
         for roll in (None, 1, 10, 11, 18, 19, 20)
     ]
-    got = calc.evaluate(out / "osr.xlsx", [attack_cells(rules, i) for i in scenarios], ["ATTACK_EFFECT"])
-    expected = [osr.attack_effect(rules, "Fumble", i.fumble_roll) for i in scenarios]
-    assert [g["ATTACK_EFFECT"] for g in got] == expected
-    assert expected[2] == "Critical Fumble (a miss): Drops weapon" and expected[5] == (
-        "#CHART ROLL? no row covers 19"
-    )
+    said = ["ATTACK_SUMMARY", "ATTACK_CHART_EFFECT"]
+    got = calc.evaluate(out / "osr.xlsx", [attack_cells(rules, i) for i in scenarios], said)
+    expected = [{n: attack_outputs(rules, i)[n] for n in said} for i in scenarios]
+    assert got == expected
+    assert expected[2]["ATTACK_SUMMARY"] == "Fumble (follow-up roll 5), Drops weapon"
+    assert expected[5]["ATTACK_CHART_EFFECT"] == "#CHART ROLL? no row covers 19"
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+NOTE_NUMBER = re.compile(r"([+-]\d+) (to hit|to the number needed)")
+UNCOUNTED = re.compile(r"AC [+-]\d+ \(not counted by the ruling\)")
+NOTE_FACTOR = re.compile(r"damage x(\d+)")
+MODES = {"Advantage": "advantage", "Disadvantage": "disadvantage"}
+WORKINGS = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_NEED", "ATTACK_SITUATION_MULTIPLIER"]
+
+
+def osr_picks(rules: RuleSet) -> list[tuple[str, object]]:
+    """Every pick of osr's calculator but a choice's first row: (its defined name, its value picked)."""
+    block = rules.resolution_block
+    assert block is not None and block.modifiers is not None
+    found: list[tuple[str, object]] = []
+    for table_id in block.modifiers:
+        table = rules.table(table_id)
+        if table.picker == "choice":
+            found += [(pick_name(table_id), str(row.label)) for row in table.rows[1:]]
+        else:
+            found += [(pick_name(table_id, str(row.id)), True) for row in table.rows]
+    return found
+
+
+def note_claims(note: str) -> dict[str, object]:
+    """What a generic note says a pick changes: to hit, the number needed (counted or not), the
+    damage factor and the roll mode (the words of flags that need a typed number are left: none is typed)."""
+    said: dict[str, object] = {"hit": 0, "need": 0, "factor": 1, "mode": "normal"}
+    for value, what in NOTE_NUMBER.findall(UNCOUNTED.sub("", note)):
+        said["hit" if what == "to hit" else "need"] = int(value)
+    for factor in NOTE_FACTOR.findall(note):
+        said["factor"] = int(factor)
+    for words, mode in MODES.items():
+        if re.search(rf"\b{words}\b", note):
+            said["mode"] = mode
+    return said
+
+
+def test_every_pick_note_says_what_the_calculator_applies(calc, tmp_path: Path):
+    """osr's notes are the generic writer's: for every pick, under the default rulings and with the AC
+    changes left to the GM's matrix (ruling ac_change_to_number_needed), the note's to-hit, number
+    needed, damage factor and Advantage are what picking it changes in the calculator."""
+    from tests.test_pick_notes_truthful_d20 import with_note_names
+
+    picks = osr_picks(RULES)
+    copy, note_of = with_note_names(WORKBOOKS / "osr.xlsx", [name for name, _ in picks], tmp_path)
+    fixed = {"ATTACK_BONUS": 0, "ATTACK_TARGET": 12, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
+    wrong, compared = [], 0
+    for ruling in (flips(), flips("ac_change_to_number_needed"), flips("advantage_meets_disadvantage")):
+        setting = {**fixed, **{ruling_name(r): c for r, c in ruling.items()}}
+        outputs = [*WORKINGS, "ATTACK_ROLL_MODE", *note_of.values()]
+        base, *picked = calc.evaluate(copy, [setting, *({**setting, n: v} for n, v in picks)], outputs)
+        for (name, _), found in zip(picks, picked, strict=True):
+            note = str(found[note_of[name]] or "")
+            said = note_claims(note)
+            did = {
+                "hit": found["ATTACK_SITUATION_HIT"] - base["ATTACK_SITUATION_HIT"],
+                "need": found["ATTACK_NEED"] - base["ATTACK_NEED"] + said["hit"],  # the to-hit part taken out
+                "factor": found["ATTACK_SITUATION_MULTIPLIER"] / base["ATTACK_SITUATION_MULTIPLIER"],
+                "mode": found["ATTACK_ROLL_MODE"],
+            }
+            compared += 1
+            if said != did:
+                wrong.append(f"{ruling} {name}: note {note!r} says {said}, calculator {did}")
+    assert compared >= 3 * 20
+    assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])

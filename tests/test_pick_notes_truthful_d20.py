@@ -1,5 +1,5 @@
-"""The note beside a pick says what the workings apply, for C&C, the OSR rules and BFRPG (combat17 has its
-own test, ``test_pick_notes_truthful.py``): for every pick of the Attack calculator, under every choice of
+"""The note beside a pick says what the workings apply, for C&C and BFRPG (combat17 has its own test,
+``test_pick_notes_truthful.py``; osr's calculator is the generic writer's: test_osr_parity): for every pick of the Attack calculator, under every choice of
 every ruling (one at a time) and two sets of the attacker's and target's numbers (Dex, shield), the
 effect the note claims ("To hit -3 + Dex modifier, at most +0", "Number needed - target's shield",
 "damage x1/2 rounded up") is worked out from the note as LibreOffice shows it, and compared with what
@@ -19,12 +19,10 @@ import openpyxl
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 
-from pycalc import resolution as generic
 from pycalc.libreoffice import CalcSession
-from pycalc.rulesets import bfrpg, cnc, osr
+from pycalc.rulesets import bfrpg, cnc
 from pycalc.sheets import bfrpg as bfrpg_sheet
 from pycalc.sheets import cnc as cnc_sheet
-from pycalc.sheets import osr as osr_sheet
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
 
@@ -107,43 +105,6 @@ CNC = Spec(
     only_words={"melee only": "melee", "ranged only": "ranged"},
 )
 
-OSR_RULES = load_ruleset("osr")
-OSR = Spec(
-    choices=osr.picker_tables(OSR_RULES, "choice"),
-    toggles=osr.picker_tables(OSR_RULES, "toggle"),
-    pick_name=osr_sheet.pickers_of(OSR_RULES).name,
-    kinds=(("any", ""),),
-    kind_pick="",
-    numbers=(
-        {"ATTACK_NUMBER_ATTACKER_DEX": 1, "ATTACK_NUMBER_TARGET_SHIELD": 1, "ATTACK_NUMBER_TARGET_DEX": 2},
-        {"ATTACK_NUMBER_ATTACKER_DEX": 3, "ATTACK_NUMBER_TARGET_SHIELD": 2, "ATTACK_NUMBER_TARGET_DEX": 1},
-    ),
-    fixed={"ATTACK_BONUS": 0, "ATTACK_TARGET": 10},
-    workings={
-        "hit": lambda f: number(f, "ATTACK_SITUATION_HIT"),
-        "need": lambda f: number(f, "ATTACK_TARGET_EFFECTIVE"),
-        "mode": lambda f: number(f, "ATTACK_MODE"),
-        "factor": lambda f: Fraction(
-            generic.value(OSR_RULES, osr.double_stage(OSR_RULES).factor) if f["ATTACK_DOUBLE"] else 1
-        ),
-        "no_hit": lambda f: number(f, "ATTACK_HIT_CHANCE") == 0,
-    },
-    what={"To-hit": "hit", "Number needed": "need"},
-    inputs={
-        "attacker's DEX bonus": "ATTACK_NUMBER_ATTACKER_DEX",
-        "target's shield": "ATTACK_NUMBER_TARGET_SHIELD",
-        "target's DEX AC": "ATTACK_NUMBER_TARGET_DEX",
-    },
-    flags={
-        "advantage": ("mode", 1),
-        "disadvantage": ("mode", -1),
-        "cannot hit without a magic weapon": ("no_hit", True),
-        # at a number needed of 10 only the natural 20's own hit is lost: the chance stays
-        "no natural-20 hit without a magic weapon": ("no_hit", False),
-    },
-    kinds_of=lambda table_id, row: ("any",),
-)
-
 BFRPG_RULES = load_ruleset("bfrpg")
 BFRPG = Spec(
     choices=bfrpg.picker_tables(BFRPG_RULES, "choice"),
@@ -199,7 +160,7 @@ BFRPG = Spec(
     only_words={"melee only": "melee", "ranged attacks only": "ranged"},
 )
 
-SPECS = {"cnc": CNC, "osr": OSR, "bfrpg": BFRPG}
+SPECS = {"cnc": CNC, "bfrpg": BFRPG}  # osr's calculator is the generic writer's (test_osr_parity)
 ABILITY = re.compile(r"^adds (the STR bonus|the DEX bonus|the better of the STR and DEX bonus)$")
 FACTOR = re.compile(r"^damage x(?P<factor>\d+(?:/\d+)?)(?: rounded (?P<way>up|down))?$")
 DICE = re.compile(r"^damage \d*d\d+(?P<str> \+ STR bonus)?$")
@@ -387,13 +348,6 @@ NAMES = {
         "ATTACK_SITUATION_DAMAGE",
         "ATTACK_LOSES_DEX",
         "ATTACK_NUMBER_DEFENDER_DEX",
-    ),
-    "osr": (
-        "ATTACK_SITUATION_HIT",
-        "ATTACK_TARGET_EFFECTIVE",
-        "ATTACK_MODE",
-        "ATTACK_DOUBLE",
-        "ATTACK_HIT_CHANCE",
     ),
     "bfrpg": (
         "ATTACK_SITUATION_HIT",

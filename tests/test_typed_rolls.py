@@ -8,34 +8,39 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import openpyxl
 import pytest
 
+from pycalc import resolution_calculator
 from pycalc.libreoffice import CalcSession, typed
-from pycalc.rulesets import bfrpg, cnc, combat17, osr
+from pycalc.rulesets import bfrpg, cnc, combat17
 from pycalc.rulesets import spelljammer as d100
 from pycalc.rulesets.spelljammer_calculator import StrikeInputs
 from pycalc.rulesets.spelljammer_calculator import outputs as strike_outputs
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
-from tests import test_bfrpg_parity, test_cnc_parity, test_combat17_parity, test_osr_parity
+from tests import test_bfrpg_parity, test_cnc_parity, test_combat17_parity, test_generic_parity
 from tests.parity import same
 from tests.test_libreoffice_parity import strike_cells
 
 D20_TYPED = ("1", "01", "20")
 D100_TYPED = ("00", "0", "05", "100", "1", "01", "20")
-D20_ENGINES: dict[str, tuple[ModuleType, Callable[[RuleSet, Any], dict[str, object]]]] = {
+# the generic calculator (osr's) as a ruleset module's attack_outputs and AttackInputs
+GENERIC = SimpleNamespace(
+    attack_outputs=resolution_calculator.attack_outputs, AttackInputs=resolution_calculator.CalculatorInputs
+)
+D20_ENGINES: dict[str, tuple[ModuleType | SimpleNamespace, Callable[[RuleSet, Any], dict[str, object]]]] = {
     "cnc": (cnc, test_cnc_parity.attack_cells),
-    "osr": (osr, test_osr_parity.attack_cells),
+    "osr": (GENERIC, test_generic_parity.cells),
     "combat17": (combat17, test_combat17_parity.attack_cells),
     "bfrpg": (bfrpg, test_bfrpg_parity.attack_cells),
 }
 # Each d20 Attack calculator's roll cells (defined name -> the engine's AttackInputs field).
 D20_ROLL_CELLS: dict[str, dict[str, str]] = {
     "cnc": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll"},
-    "osr": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll", "ATTACK_FUMBLE_ROLL": "fumble_roll"},
+    "osr": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll", "ATTACK_CHART_ROLL": "chart_roll"},
     "combat17": {
         "ATTACK_ROLL": "roll",
         "ATTACK_FOLLOW_ROLL": "follow_roll",
@@ -204,7 +209,11 @@ def test_every_calculator_die_roll_is_typed_here(ruleset_id: str, build_ruleset:
     d100 cells take 0 to 100 with an input message saying 00 = 100."""
     checks = roll_checks(build_ruleset(ruleset_id) / f"{ruleset_id}.xlsx")
     calculator = "Strike calculator" if ruleset_id == "spelljammer" else "Attack calculator"
-    die_rolls = {n for n, (sheet, _) in checks.items() if sheet == calculator and "DAMAGE" not in n}
+    die_rolls = {
+        n
+        for n, (sheet, _) in checks.items()
+        if sheet == calculator and n.endswith("_ROLL") and "DAMAGE" not in n
+    }
     if ruleset_id != "spelljammer":
         assert die_rolls == set(D20_ROLL_CELLS[ruleset_id])
         return

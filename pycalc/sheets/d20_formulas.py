@@ -306,9 +306,8 @@ class Formulas(RollFormulas):
             lambda: self.coefficient(hit, part),
         )
 
-    def attack_damage(self, penalty: str | None = None) -> str:
-        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled;
-        ``penalty``: a cell holding the natural penalty of the entered roll (default: worked out here)."""
+    def attack_damage(self) -> str:
+        """DAMAGE of the entered rolls (``resolution.attack_damage``): 0 for a miss, '' until rolled."""
         c = self.c
         count, sides = c.dice_count, c.dice_sides
         needs_roll = f"AND({self.in_use('dice_rolled')}<>0,{count}>0)"
@@ -325,14 +324,14 @@ class Formulas(RollFormulas):
             f'IF(AND({needs_roll},ISBLANK({c.damage_roll})),"",'
             f"IF(AND({needs_roll},{off_dice(c.damage_roll, count, f'{count}*{sides}')}),"
             f'"#DAMAGE ROLL? "&{count}&" to "&{count}*{sides},'
-            f"{self.with_further_roll(rolled, penalty)}))))))"
+            f"{self.with_further_roll(rolled)}))))))"
         )
 
-    def with_further_roll(self, rolled: str, penalty: str | None = None) -> str:
+    def with_further_roll(self, rolled: str) -> str:
         """The damage of the entered result, with the further dice's total when a formula rolls them:
         '' until it is typed, a message when those dice cannot show it."""
         c = self.c
-        penalty = self.roll_penalty(c.roll) if penalty is None else penalty
+        penalty = self.roll_penalty(c.roll)
         if not rolls_further(self.block):
             return self.damage_of(c.result, rolled, penalty=penalty)
         further = f"({self.in_use('rerolled')})*{c.dice_count}"

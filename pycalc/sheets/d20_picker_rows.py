@@ -12,10 +12,19 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import resolution_situation
-from pycalc.resolution_block import ANY, MELEE, RANGED, ByRuling, Resolution, TypedNumber, typed_numbers
+from pycalc.resolution_block import (
+    ANY,
+    MELEE,
+    RANGED,
+    ByRuling,
+    Resolution,
+    TypedNumber,
+    target_kind,
+    typed_numbers,
+)
 from pycalc.resolution_block import value as block_value
 from pycalc.resolution_situation import flag_label
-from pycalc.sheets.block_formulas import by_choice, literal
+from pycalc.sheets.block_formulas import by_choice, expr, literal
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
     BOLD,
@@ -27,7 +36,14 @@ from pycalc.sheets.common import (
     table_name,
 )
 from pycalc.sheets.d20_cells import number_name
-from pycalc.sheets.d20_layout import NOTE_COLUMN, OUT_COLUMN, OUT_LABEL, put_input, whole_number_check
+from pycalc.sheets.d20_layout import (
+    NOTE_COLUMN,
+    OUT_COLUMN,
+    OUT_LABEL,
+    ROLL_COLUMN,
+    put_input,
+    whole_number_check,
+)
 from pycalc.sheets.d20_pickers import picker_tables, situation_flag, typed_counted
 from pycalc.sheets.formulas import by_label, const
 from pycalc.sheets.situation_cells import by_id, pick_name
@@ -87,13 +103,32 @@ def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
     return f" ({rules.table(block.situation.kind_table).entry(only).label} only)"
 
 
-def effect_text(table: Table, value_of: Callable[[str], str], gated: Sequence[str] = ()) -> str:
+def ac_words(block: Resolution, value: str) -> str:
+    """A row's AC change in a note: "+2 to AC"; where the GM types the number needed, the change of
+    that number it makes ("+2 to the number needed", the block's ``ac_change`` per point); an AC change
+    a ruling leaves uncounted (``ac_change`` 0) says so ("AC -2 (not counted by the ruling)")."""
+    factor = expr(block.ac_change)
+    signed = f'TEXT({value},"+0;-0")'
+    uncounted = f'"AC "&{signed}&" (not counted by the ruling) "'
+    if target_kind(block) == "number_needed":
+        counted = f'TEXT(({value})*({factor}),"+0;-0")&" to the number needed "'
+    else:
+        counted = f'{signed}&" to AC "'
+    said = counted if factor == "1" else f"IF(({factor})=0,{uncounted},{counted})"
+    return f'IF(N({value})=0,"",{said})'
+
+
+def effect_text(
+    block: Resolution, table: Table, value_of: Callable[[str], str], gated: Sequence[str] = ()
+) -> str:
     """A short text of what a row changes, read from its cells (``value_of(column)``), then ``gated``
     (``kind_words``): the numbers stay in the table sheet."""
     dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
     parts = [
         signed_dice(value_of(column), word)
         if column in dice_columns
+        else ac_words(block, value_of(column))
+        if column == "ac"
         else f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
         for column, word in EFFECT_WORDS
         if column in table.column_ids
@@ -139,7 +174,7 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             )
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
             value_of = partial(by_label, table.id, label_expr=name)
-            chosen = effect_text(table, value_of, notes_words(block, table, value_of))
+            chosen = effect_text(block, table, value_of, notes_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
             row += 1
             continue
@@ -153,13 +188,14 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
             value_of = partial(const, table.id, str(entry.id))
-            ticked = effect_text(table, value_of, notes_words(block, table, value_of))
+            ticked = effect_text(block, table, value_of, notes_words(block, table, value_of))
             put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
             row += 1
     return write_typed_numbers(book, sheet, rules, block, row)
 
 
 TYPED_RANGE = (-99, 99)  # what a typed number's cell takes
+BELOW_CHART = 26  # the first row under the calculator's damage chart (common.CALCULATOR_CHART_ANCHOR, _SIZE)
 
 
 def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
@@ -186,16 +222,18 @@ def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
 
 
 def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resolution, row: int) -> int:
-    """A row per typed number (``situation.numbers``) under the pickers: its label, its cell, what it
-    does now; under a heading of their own."""
+    """A row per typed number (``situation.numbers``) under the pickers, under a heading of their own:
+    its label and its cell in the columns of the rolls, what it does now beside them. Never in the
+    pickers' column: AutoInput would complete a typed 1 into the damage dice text there ("1d8")."""
     numbers = typed_numbers(block)
     if numbers:
-        put(sheet.cell(row, OUT_LABEL), "Numbers for the situation (0: none)").font = BOLD
+        row = max(row, BELOW_CHART)
+        put(sheet.cell(row, 1), "Numbers for the situation (0: none)").font = BOLD
         row += 1
     for number in numbers:
-        put(sheet.cell(row, OUT_LABEL), number.label).alignment = WRAP
-        put_input(book, sheet, row, OUT_COLUMN, number_name(number.id), 0, typed_help(rules, block, number))
-        whole_number_check(sheet, sheet.cell(row, OUT_COLUMN).coordinate, *TYPED_RANGE, number.label)
-        put_formula(sheet.cell(row, NOTE_COLUMN), typed_note(rules, block, number)).font = NOTE
+        put(sheet.cell(row, 1), number.label).alignment = WRAP
+        put_input(book, sheet, row, ROLL_COLUMN, number_name(number.id), 0, typed_help(rules, block, number))
+        whole_number_check(sheet, sheet.cell(row, ROLL_COLUMN).coordinate, *TYPED_RANGE, number.label)
+        put_formula(sheet.cell(row, OUT_LABEL), typed_note(rules, block, number)).font = NOTE
         row += 1
     return row

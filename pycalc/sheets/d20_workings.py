@@ -147,7 +147,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (
             d20_cells.FUMBLE_KEEP,
             "Chance the fumble chart keeps a fumble",
-            f"SUM({heat.FUMBLE_CHART})/{d20_cells.FACES}" if block.fumble.chart is not None else "0",
+            f"SUM({heat.FUMBLE_CHART})/{d20_cells.FACES}" if heat.read_by_follow(block.fumble.chart) else "0",
         ),
         (d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({d20_cells.DICE}&""," ",""))'),
         (constant, "Dice: a plain number", dice["constant"]),

@@ -261,9 +261,12 @@ class LogWriter:
         return plans[0]
 
     def part_format(self, name: str) -> str:
-        """A working name's number format; a part taken out of the rows is TRUE/FALSE when it gives it."""
-        if name in self.calculator.formats:
-            return self.calculator.formats[name]
+        """A working name's number format (its calculator cell's); a part taken out of the rows, or a
+        working cell of no format of its own (the generic calculator's hidden workings), is TRUE/FALSE
+        when it gives it."""
+        own = self.calculator.formats.get(name, "General")
+        if own != "General":
+            return own
         return BOOLEAN_FORMAT if gives_boolean(self.plan[name].template, self.cells.booleans) else "General"
 
     def once(self, template: str) -> str:

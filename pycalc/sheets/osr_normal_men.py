@@ -3,7 +3,7 @@ attacks per round against them): native formulas of ``pycalc.rulesets.osr_normal
 
 from __future__ import annotations
 
-from pycalc.rulesets.osr import default_choice
+from pycalc.pickers import default_choice
 from pycalc.sheets.calculator import INPUT, Field, Section, chance_field, list_input, working_field
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.formulas import (

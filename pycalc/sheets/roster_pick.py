@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc.encounter_rulesets import Adapter, Stat, adapter
+from pycalc.encounter_rulesets import NUMBER_STAT, Adapter, Stat, adapter
 from pycalc.sheets.calculator import BOOLEAN_FORMAT, add_list
 from pycalc.sheets.common import (
     MUTED,
@@ -185,12 +185,24 @@ def empty_as_default(value: str, stat: Stat) -> str:
     return f'IF({value}="",{q(str(stat.default))},{value})'
 
 
+def short(stat_id: str, ruleset: Adapter) -> str:
+    """A roster number's words in the summary: its short words, else its label without the brackets
+    (a typed number of a resolution block: "Target's shield (AC points)" says "target's shield")."""
+    if stat_id in SHORT:
+        return SHORT[stat_id]
+    stat = next((s for s in ruleset.stats if s.id == stat_id), None)
+    if stat is None or not stat_id.startswith(NUMBER_STAT):
+        return stat_id.upper()
+    words = re.sub(r"\s*\([^)]*\)", "", stat.label).strip()
+    return words if words.split()[0].isupper() else words[:1].lower() + words[1:]
+
+
 def summary_formula(filled: dict[str, tuple[str, str]], ruleset: Adapter) -> str:
     """What the picks put in: "Attacker Ogre: bonus 5, level 4, dice 2d6. Target Bob: AC 15, HP now 7." """
     parts = []
     for who, (_, _, pick) in PICKS.items():
         shown = [
-            f"{q(SHORT.get(stat_id, stat_id.upper()) + ' ')}&{name}_IN_USE"
+            f"{q(short(stat_id, ruleset) + ' ')}&{name}_IN_USE"
             for name, (side, stat_id) in filled.items()
             if side == who
         ]
