@@ -336,11 +336,10 @@ def write_fumble_row(
     sheet: Worksheet,
     block: Resolution,
     row: int,
-    title: str = "Chance of a fumble by the attacker's level",
 ) -> int:
     """At ``row``: the chance of a fumble for each level of FUMBLE_LEVELS (ODDS_FUMBLE_ROW); the next
     free row."""
-    put(sheet.cell(row, 1), title).font = SUBTITLE
+    put(sheet.cell(row, 1), "Chance of a fumble by the attacker's level").font = SUBTITLE
     style_header(sheet.cell(row + 1, 1, "Level"))
     style_header(sheet.cell(row + 2, 1, "Fumble"))
     for col, level in enumerate(FUMBLE_LEVELS, start=2):
