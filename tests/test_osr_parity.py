@@ -29,6 +29,7 @@ from pycalc.udfs import osr as udfs_osr
 from tests.parity import same
 from tests.test_generic_parity import cells as attack_cells
 from tests.test_generic_parity import mismatches, scenarios
+from tests.test_pick_notes_truthful_d20 import with_note_names
 
 WORKBOOKS = Path(__file__).resolve().parent.parent / "workbook"
 
@@ -551,8 +552,6 @@ def test_every_pick_note_says_what_the_calculator_applies(calc, tmp_path: Path):
     """osr's notes are the generic writer's: for every pick, under the default rulings and with the AC
     changes left to the GM's matrix (ruling ac_change_to_number_needed), the note's to-hit, number
     needed, damage factor and Advantage are what picking it changes in the calculator."""
-    from tests.test_pick_notes_truthful_d20 import with_note_names
-
     picks = osr_picks(RULES)
     copy, note_of = with_note_names(WORKBOOKS / "osr.xlsx", [name for name, _ in picks], tmp_path)
     fixed = {"ATTACK_BONUS": 0, "ATTACK_TARGET": 12, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}

@@ -1,10 +1,10 @@
 """The note beside a pick says what the workings apply, for C&C and BFRPG (combat17 has its own test,
-``test_pick_notes_truthful.py``; osr's calculator is the generic writer's: test_osr_parity): for every pick of the Attack calculator, under every choice of
-every ruling (one at a time) and two sets of the attacker's and target's numbers (Dex, shield), the
-effect the note claims ("To hit -3 + Dex modifier, at most +0", "Number needed - target's shield",
-"damage x1/2 rounded up") is worked out from the note as LibreOffice shows it, and compared with what
-picking it changes in the calculator's workings (the roll, the AC or number needed, the damage of a
-hit, the flags)."""
+``test_pick_notes_truthful.py``; osr's calculator is the generic writer's: test_osr_parity): for
+every pick of the Attack calculator, under every choice of every ruling (one at a time) and two sets
+of the attacker's and target's numbers (Dex, shield), the effect the note claims ("To hit -3 + Dex
+modifier, at most +0", "Number needed - target's shield", "damage x1/2 rounded up") is worked out
+from the note as LibreOffice shows it, and compared with what picking it changes in the calculator's
+workings (the roll, the AC or number needed, the damage of a hit, the flags)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from pycalc.errors import RuleError
 from pycalc.resolution_block import Stage
 from pycalc.tables import Row, RuleSet
 
-BAD_DICE = "#DICE? write it like 2d4+2"  # the calculator's own message for dice it cannot read
+BAD_DICE = "#DICE? write it like 2d4+2"  # the Excel functions' message for dice they cannot read
 
 USES_FOLLOW_ROLL = True
 
@@ -98,7 +98,7 @@ ANY_ATTACK = generic.Attack(0, 0)
 
 
 def attack_dice(text: object) -> dice_module.Dice:
-    """A weapon's dice as the Attack calculator reads them: dice (``1d8+1``), never a plain number."""
+    """A weapon's dice as osr's Excel functions read them: dice (``1d8+1``), never a plain number."""
     if dice_module.PATTERN.match(re.sub(r"\s+", "", str(text or ""))) is None:
         raise RuleError(BAD_DICE)
     return dice_module.parse(text)
