@@ -29,7 +29,7 @@ from pycalc.resolution_block import (
     typed_numbers,
     value,
 )
-from pycalc.rulesets import bfrpg, cnc, cnc_subdual, combat17, spelljammer, spelljammer_calculator
+from pycalc.rulesets import bfrpg, cnc, cnc_subdual, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
@@ -207,22 +207,6 @@ CNC = d20_adapter(
     subdual_normal=cnc_subdual.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
     subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
 )
-COMBAT17 = d20_adapter(  # a chart 20's condition: the 1d4 on the row's extra roll
-    combat17,
-    d20_stats("Attack bonus (with STR or DEX)", ("ac", "AC")),
-    {"ATTACK_CONDITION_ROLL": "{log.extra_roll}"},
-    more=lambda a, t, row: {"condition_roll": row.extra_roll},
-    rolls=(
-        *D20_ROLLS,
-        LogRoll(
-            "extra_roll",
-            "Condition roll",
-            "ATTACK_CONDITION_ROLL",
-            short="Cond. d4",
-            chart="critical_conditions",
-        ),
-    ),
-)
 _BFRPG_STATS = d20_stats(  # STR counts to hit from its own column; to damage, only in the dice typed
     "Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus (to hit)"), dice="Damage dice (with STR)"
 )
@@ -351,7 +335,7 @@ SPELLJAMMER = Adapter(
     prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
 )
 
-ADAPTERS = {"cnc": CNC, "combat17": COMBAT17, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
+ADAPTERS = {"cnc": CNC, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
 
 # --------------------------------------------------------------------------- a ruleset of YAML alone
 

@@ -68,11 +68,9 @@ from pycalc.rulesets import (
     cnc_odds,
     cnc_special_ac,
     cnc_subdual,
-    combat17,
     combat17_brawling,
     combat17_critical,
     combat17_fumble,
-    combat17_odds,
     combat17_rate_of_fire,
     combat17_scatter,
     combat17_subdual,
@@ -255,8 +253,8 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
         "combat17": ShippedRuleset(
             "combat17",
             d20_resolution("combat17"),
-            combat17.attack_outputs,
-            combat17_odds.odds_outputs,
+            resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
+            resolution_calculator.odds_outputs,
             (
                 pycalc.udfs.combat17,
                 pycalc.udfs.combat17_brawling,

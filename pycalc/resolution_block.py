@@ -58,7 +58,8 @@ TOP_KEYS = {
 }
 EFFECT_KEYS = {"hit", "miss"}
 CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)
-FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", *CHART_ROW_KEYS}
+FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}
+THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
 DAMAGE_KEYS = {
@@ -177,6 +178,10 @@ class Chart:
     from_column: str | None = None
     to_column: str | None = None
     die: Any = None
+    # a chart rolled on by a roll of its own after a row of this chart (mode ``chart``) that ticks the
+    # bool column ``when`` of this chart (combat17's condition chart after the critical chart's 20)
+    then: Chart | None = None
+    when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -321,9 +326,17 @@ def target_kind(block: Resolution) -> str:
 
 def own_roll_charts(block: Resolution) -> dict[str, Chart]:
     """The charts rolled on by a roll of their own (``Chart.own_roll``), by the result they follow:
-    Critical, Fumble."""
+    Critical, Fumble; a chart that follows a chart's row (``Chart.then``) among them."""
     charts = {CRITICAL: block.critical.chart, FUMBLE: block.fumble.chart}
-    return {outcome: chart for outcome, chart in charts.items() if chart is not None and chart.own_roll}
+    rolled = {outcome: chart if chart.own_roll else chart.then for outcome, chart in charts.items() if chart}
+    return {outcome: chart for outcome, chart in rolled.items() if chart is not None}
+
+
+def shows_chart_text(block: Resolution) -> bool:
+    """The calculator says what the chart row does (a critical or fumble chart with a ``text``, or
+    a chart rolled on by a roll of its own)."""
+    charts = (block.critical.chart, block.fumble.chart)
+    return any(chart is not None and chart.text for chart in charts) or bool(own_roll_charts(block))
 
 
 def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:

@@ -30,7 +30,14 @@ from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.hit_point_states import state_after_hit
 from pycalc.limits import ATTACKS, HIT_POINTS
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
-from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, own_roll_charts, possible
+from pycalc.resolution_block import (
+    ROLL_COLUMN,
+    Formula,
+    Resolution,
+    own_roll_charts,
+    possible,
+    shows_chart_text,
+)
 from pycalc.resolution_summary import (
     EFFECT,
     NO_ROLL_YET,
@@ -157,11 +164,6 @@ def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     charts = own_roll_charts(engine.block(rules)).values()
     dice = [resolution_results.chart_die(rules, chart) for chart in charts]
     return min(low for low, _ in dice), max(high for _, high in dice)
-
-
-def shows_chart_text(block: Resolution) -> bool:
-    """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""
-    return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))
 
 
 def attack_and_damage(
@@ -317,11 +319,11 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     read = inputs.follow_roll
     if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":
         read = resolution_results.follow_total(rules, attack, read)
-    own_chart = resolution_results.own_roll_chart(rules, outcome) is not None
+    own_chart = resolution_results.own_roll_chart(rules, attack, outcome, inputs.follow_roll)
     chart = (
-        str(found["ATTACK_CHART_EFFECT"]) if own_chart else "",
+        str(found.get("ATTACK_CHART_EFFECT", "")),
         # while the follow-up roll is awaited, the result (and so its chart) is not known yet
-        chart_wait(rules, outcome, inputs.chart_roll)
+        chart_wait(rules, own_chart, inputs.chart_roll)
         if own_roll_charts(block) and not (needed and inputs.follow_roll is None)
         else "",
     )

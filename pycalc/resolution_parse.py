@@ -5,6 +5,7 @@ resolution block"); its references are checked later by ``pycalc.resolution_refs
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pycalc.block_parser import Uses
@@ -29,6 +30,7 @@ from pycalc.resolution_block import (
     ROUNDINGS,
     SCOPES,
     TARGETS,
+    THEN_KEYS,
     TOP_KEYS,
     Advantage,
     Chart,
@@ -134,6 +136,7 @@ class ResolutionParser(SituationParser):
             self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))
         elif with_formula:
             self.check.fail(data.line, f"{what} chart needs 'formula' (the column naming each row's damage)")
+        then = self.then_chart(data, what, mode, columns)
         plain = self.get(data, "plain_unless_special", self.flag, what, False)
         if "plain_unless_special" in data and not special:
             self.check.fail(
@@ -144,7 +147,27 @@ class ResolutionParser(SituationParser):
         adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
         if own_roll:
             self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
-        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die)
+        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)
+
+    def then_chart(
+        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]
+    ) -> Chart | None:
+        """The chart a roll of its own reads after a row of this chart that ticks ``when`` (a bool column
+        of this chart, added to ``columns``): only after a chart the follow-up roll reads (mode chart)."""
+        if "then" not in data:
+            return None
+        line, what = data.value_lines["then"], f"{what}.then"
+        if possible(mode) != ["chart"]:
+            self.check.fail(line, f"{what} needs mode chart (it follows the row the follow-up roll reads)")
+        then = self.check.mapping(data["then"], line, what)
+        if then is None:
+            return None
+        self.check.keys(then, THEN_KEYS, {"chart", "when", "text"}, what)
+        when = self.column_id(then, "when", what)
+        if when:
+            columns[when] = ("bool",)
+        chart = self.chart(then, what, NONE, False)
+        return None if chart is None else replace(chart, when=when)
 
     def chart_rows(self, data: LocatedDict, what: str, own_roll: bool) -> tuple[str | None, str | None, Any]:
         """The from and to columns of a chart over an entries table (each row says the rolls it covers,

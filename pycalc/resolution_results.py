@@ -107,9 +107,19 @@ def plain_row(rules: RuleSet, chart: Chart, row: Row) -> bool:
     )
 
 
-def own_roll_chart(rules: RuleSet, outcome: str) -> Chart | None:
-    """The chart a roll of its own is made on after this outcome (a Critical's or a Fumble's), if any."""
-    return own_roll_charts(block(rules)).get(outcome)
+def own_roll_chart(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> Chart | None:
+    """The chart a roll of its own is made on after this outcome (a Critical's or a Fumble's), if any;
+    one that follows a chart's row (``Chart.then``) only once the follow-up roll has read a row that
+    ticks its ``when``."""
+    chart = own_roll_charts(block(rules)).get(outcome)
+    if chart is None or chart.when is None:
+        return chart
+    if follow is None:
+        return None
+    row = (
+        critical_chart_row(rules, attack, follow) if outcome == CRITICAL else fumble_chart_row(rules, follow)
+    )
+    return chart if row[chart.when] else None
 
 
 def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:
@@ -135,21 +145,33 @@ def chart_text(
     rules: RuleSet, attack: Attack, outcome: str, follow: int | None, chart_roll: int | None = None
 ) -> str:
     """What the chart row read for a Critical or a Fumble says (its ``text`` column; '' without one,
-    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own)."""
-    own = own_roll_chart(rules, outcome)
-    if own is not None:
-        if unfilled(rules, own):
-            return fill_in_words(rules, own)
-        if chart_roll is None:
-            return ""
-        return str(chart_row(rules, own, check_chart_roll(rules, own, chart_roll))[str(own.text)] or "")
+    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own),
+    then '; ' and what the chart its row leads to says (``Chart.then``)."""
+    own = own_roll_chart(rules, attack, outcome, follow)
+    if own is not None and own.when is None:
+        return rolled_text(rules, own, chart_roll)
     if follow is None:
         return ""
+    read = ""
     if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:
-        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
+        read = str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
     if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:
-        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
-    return ""
+        read = str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
+    try:
+        then = "" if own is None else rolled_text(rules, own, chart_roll)
+    except RuleError as error:  # a chart roll off its die: said after what the row says
+        then = str(error)
+    return "; ".join(part for part in (read, then) if part)
+
+
+def rolled_text(rules: RuleSet, chart: Chart, chart_roll: int | None) -> str:
+    """What the row of a chart rolled on by a roll of its own says: '' before its roll; where the GM
+    fills the chart in and has not yet, where to fill it."""
+    if unfilled(rules, chart):
+        return fill_in_words(rules, chart)
+    if chart_roll is None:
+        return ""
+    return str(chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll))[str(chart.text)] or "")
 
 
 def effect_text(rules: RuleSet, outcome: str) -> str:

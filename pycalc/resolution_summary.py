@@ -11,16 +11,17 @@ from collections.abc import Mapping
 from pycalc import resolution as engine
 from pycalc import resolution_damage, resolution_results, resolution_situation
 from pycalc.d20 import HITS, MISS
+from pycalc.resolution_block import Chart
 from pycalc.tables import RuleSet
 
 NO_ROLL_YET = ""
 EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block's ``effect``)
 
 
-def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:
-    """What the summary asks of the chart roll: the roll on the outcome's chart of its own, or to clear
-    a chart roll this outcome does not read; nothing of a chart with no row yet (its words say so)."""
-    chart = resolution_results.own_roll_chart(rules, outcome)
+def chart_wait(rules: RuleSet, chart: Chart | None, chart_roll: int | None) -> str:
+    """What the summary asks of the chart roll: the roll on the result's chart of its own
+    (``resolution_results.own_roll_chart``), or to clear a chart roll the result does not read; nothing
+    of a chart with no row yet (its words say so)."""
     if chart is not None and chart_roll is None and not resolution_results.unfilled(rules, chart):
         return " - type the chart roll"
     if chart is None and chart_roll is not None:

@@ -164,7 +164,7 @@ def test_xlsm_udf_cells_carry_what_the_udf_returns_at_the_defaults(ruleset_id, b
         else:
             assert shown == expected, f"{sheet}!{ref} {formula}"
         checked += 1
-    assert checked >= 5
+    assert checked >= 4  # combat17: its charts and other calculators (the Attack calculator has no UDF)
 
 
 def test_a_rebuild_of_unchanged_tables_reuses_the_values_without_libreoffice(tmp_path, monkeypatch):

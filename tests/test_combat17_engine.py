@@ -9,9 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20, d20_engines
+from pycalc import d20, d20_engines, damage_kinds, resolution_situation
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS, Attack
+from pycalc.encounter_block import SUBDUAL
 from pycalc.errors import RuleError
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import (
     combat17_brawling,
@@ -168,21 +170,25 @@ def test_barred_target_is_never_hit_but_a_natural_1_still_fumbles():
     assert odds[HIT] + odds[CRITICAL] == 0 and odds[FUMBLE] == Fraction(1, 20)
 
 
-# --------------------------------------------------------------------------- the attack calculator
+# --------------------------------------------------------------------------- the attack calculator (generic)
+
+
+def situation(rules, choices=None, toggles=frozenset()):
+    return resolution_situation.picked_situation(rules, choices or {}, toggles)
 
 
 def test_attack_calculator_default_situation_and_a_charge():
-    base = c17.AttackInputs(bonus=3, target=15, roll=12, dice="1d6+2", damage_roll=4)
-    assert c17.attack_outputs(RULES, base)["ATTACK_DAMAGE"] == 6
+    base = CalculatorInputs(bonus=3, target=15, roll=12, dice="1d6+2", damage_roll=4)
+    assert attack_outputs(RULES, base)["ATTACK_DAMAGE"] == 6
     charge = dataclasses.replace(base, toggles=frozenset({("attack_situation", "charge")}))
-    out = c17.attack_outputs(RULES, charge)
+    out = attack_outputs(RULES, charge)
     assert (out["ATTACK_NEED"], out["ATTACK_DAMAGE"]) == (10, 12)
-    dice_only = c17.attack_outputs(ruled(double_damage_basis="dice_only"), charge)
+    dice_only = attack_outputs(ruled(double_damage_basis="dice_only"), charge)
     assert dice_only["ATTACK_DAMAGE"] == 10
 
 
 def test_flat_of_the_blade_halves_with_the_rounding_ruling():
-    inputs = c17.AttackInputs(
+    inputs = CalculatorInputs(
         bonus=5,
         target=10,
         roll=15,
@@ -190,29 +196,27 @@ def test_flat_of_the_blade_halves_with_the_rounding_ruling():
         damage_roll=5,
         toggles=frozenset({("attack_situation", "flat_of_blade")}),
     )
-    assert c17.attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 2
-    assert c17.attack_outputs(ruled(subdual_half_rounding="up"), inputs)["ATTACK_DAMAGE"] == 3
-    assert c17.attack_outputs(RULES, inputs)["ATTACK_DAMAGE_KIND"] == c17.NON_LETHAL
+    assert attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 2
+    assert attack_outputs(ruled(subdual_half_rounding="up"), inputs)["ATTACK_DAMAGE"] == 3
+    assert damage_kinds.row_kind(RULES, "", {}, inputs.toggles) == SUBDUAL  # non-lethal
 
 
 def test_melee_only_modifiers_do_not_count_for_missiles_and_range_only_for_missiles():
     missile = {"attack_kind": "Missile attack", "missile_range": "Short range"}
     toggles = frozenset({("attack_situation", "flanking")})
-    out = c17.attack_outputs(RULES, c17.AttackInputs(choices=missile, toggles=toggles))
+    out = attack_outputs(RULES, CalculatorInputs(choices=missile, toggles=toggles))
     assert out["ATTACK_SITUATION_HIT"] == 1
-    melee = c17.attack_outputs(
-        RULES, c17.AttackInputs(choices={"missile_range": "Short range"}, toggles=toggles)
-    )
+    melee = attack_outputs(RULES, CalculatorInputs(choices={"missile_range": "Short range"}, toggles=toggles))
     assert melee["ATTACK_SITUATION_HIT"] == 1
 
 
 def test_beyond_long_range_cannot_be_hit_even_on_a_natural_20():
-    inputs = c17.AttackInputs(
+    inputs = CalculatorInputs(
         roll=20,
         follow_roll=20,
         choices={"attack_kind": "Missile attack", "missile_range": "Beyond long range"},
     )
-    out = c17.attack_outputs(RULES, inputs)
+    out = attack_outputs(RULES, inputs)
     assert (out["ATTACK_RESULT"], out["ATTACK_DAMAGE"], out["ATTACK_HIT_CHANCE"]) == (MISS, 0, 0)
 
 
@@ -221,24 +225,24 @@ def test_rulings_on_the_situation():
         "attack_kind": "Missile attack",
         "missile_range": "Target within 5 ft but unaware of the shooter",
     }
-    assert c17.situation(RULES, c17.AttackInputs(choices=unaware)).hit == 3
-    assert c17.situation(ruled(missile_engaged_unaware="add"), c17.AttackInputs(choices=unaware)).hit == -2
+    assert situation(RULES, choices=unaware).hit == 3
+    assert situation(ruled(missile_engaged_unaware="add"), choices=unaware).hit == -2
     both = frozenset({("attack_situation", "from_behind"), ("attack_situation", "parting_shot")})
-    assert c17.situation(RULES, c17.AttackInputs(toggles=both)).hit == 2
-    assert c17.situation(ruled(parting_shot_from_behind="combined"), c17.AttackInputs(toggles=both)).hit == 4
+    assert situation(RULES, toggles=both).hit == 2
+    assert situation(ruled(parting_shot_from_behind="combined"), toggles=both).hit == 4
     fogged = {"concealment": "50% concealed", "cover": "75% cover"}
-    assert c17.situation(RULES, c17.AttackInputs(choices=fogged)).hit == -2
-    assert c17.situation(ruled(cover_values="as_concealment"), c17.AttackInputs(choices=fogged)).hit == -5
+    assert situation(RULES, choices=fogged).hit == -2
+    assert situation(ruled(cover_values="as_concealment"), choices=fogged).hit == -5
     worse = ruled(cover_values="as_concealment", cover_concealment_together="worse_only")
-    assert c17.situation(worse, c17.AttackInputs(choices=fogged)).hit == -3
+    assert situation(worse, choices=fogged).hit == -3
 
 
 def test_bad_inputs_give_messages():
-    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=21))
+    out = attack_outputs(RULES, CalculatorInputs(roll=21))
     assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20" and out["ATTACK_DAMAGE"] == ""
-    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=12, target=5, dice="2x6", damage_roll=3))
+    out = attack_outputs(RULES, CalculatorInputs(roll=12, target=5, dice="2x6", damage_roll=3))
     assert out["ATTACK_DAMAGE"] == "#DICE? write it like 2d4+2"
-    out = c17.attack_outputs(RULES, c17.AttackInputs(roll=12, target=5, dice="1d6", damage_roll=7))
+    out = attack_outputs(RULES, CalculatorInputs(roll=12, target=5, dice="1d6", damage_roll=7))
     assert out["ATTACK_DAMAGE"] == "#DAMAGE ROLL? 1 to 6"
     with pytest.raises(RuleError):
         d20_engines.result("combat17", Attack(0, 10), 0)

@@ -1,5 +1,7 @@
-"""17 Combat odds before the roll: exact damage distribution (brute force, Monte Carlo), UDFs, and
-the workbook's native odds cells recalculated in LibreOffice against the engine."""
+"""17 Combat odds before the roll: the exact damage distribution of its Excel functions (brute force,
+Monte Carlo) and the UDFs; the Attack calculator's (the generic writer's) against a brute force over
+every natural d20, follow-up d20 and die face through the calculator itself. Its odds cells in
+LibreOffice are compared with the engine by ``test_combat17_parity``."""
 
 from __future__ import annotations
 
@@ -8,28 +10,23 @@ import itertools
 import math
 import random
 from fractions import Fraction
-from pathlib import Path
 
-import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import odds as shared_odds
+from pycalc import resolution_odds
 from pycalc.d20 import D20_FACES, Attack
+from pycalc.odds import EXPECTED
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import combat17_odds as odds
-from pycalc.sheets.calculator import ATTACK_SHEET
-from pycalc.sheets.combat17_odds import CHART_LARGEST, HEAT_AC, HEAT_BONUS, ODDS_SHEET, WORKINGS
 from pycalc.udfs import combat17 as udfs
-from tests.test_combat17_parity import ROUNDING, RULES, RULING_FLIPS, attack_cells, attack_scenarios, same
-
-NEW_OUTPUTS = list(shared_odds.ODDS_CELLS)
+from tests.test_combat17_parity import RULES
 
 
 def brute_force(rules, odd: odds.OddsAttack) -> dict[int, Fraction]:
     """Every (natural d20, follow-up d20, each die face) combination, through the calculator's own
     ATTACK_RESULT and ATTACK_DAMAGE functions."""
-    where = c17.Situation("", 0, 0, odd.damage_mod, odd.multiplier, False, odd.barred)
     faces = list(itertools.product(range(1, odd.dice.sides + 1), repeat=odd.dice.count))
     weight = Fraction(1, D20_FACES * D20_FACES * len(faces))
     found: dict[int, Fraction] = {}
@@ -38,7 +35,9 @@ def brute_force(rules, odd: odds.OddsAttack) -> dict[int, Fraction]:
         for follow in range(1, D20_FACES + 1):
             outcome = c17.attack_result(rules, odd.attack, roll, follow, odd.barred)
             for shown in faces:
-                amount = c17.attack_damage(rules, odd.attack, outcome, follow, text, sum(shown), where)
+                amount = c17.attack_damage(
+                    rules, odd.attack, outcome, follow, text, sum(shown), odd.damage_mod, odd.multiplier
+                )
                 found[amount] = found.get(amount, Fraction(0)) + weight
     return dict(sorted(found.items()))
 
@@ -109,14 +108,15 @@ def test_sums_of_attacks_and_kill_chance_by_enumeration():
 
 def monte_carlo(rules, odd: odds.OddsAttack, samples: int, seed: int) -> list[int]:
     chance = random.Random(seed)
-    where = c17.Situation("", 0, 0, odd.damage_mod, odd.multiplier, False, odd.barred)
     text = str(odd.dice)
     found = []
     for _ in range(samples):
         roll, follow = chance.randint(1, D20_FACES), chance.randint(1, D20_FACES)
         shown = sum(chance.randint(1, odd.dice.sides) for _ in range(odd.dice.count))
         outcome = c17.attack_result(rules, odd.attack, roll, follow, odd.barred)
-        found.append(c17.attack_damage(rules, odd.attack, outcome, follow, text, shown, where))
+        found.append(
+            c17.attack_damage(rules, odd.attack, outcome, follow, text, shown, odd.damage_mod, odd.multiplier)
+        )
     return found
 
 
@@ -187,123 +187,41 @@ def test_udfs_as_xlwings_calls_them():
         assert name in udfs.__all__
 
 
-# --------------------------------------------------------------------------- the workbook in LibreOffice
+# --------------------------------------------------------------------------- the Attack calculator's odds
 
 
-def odds_scenarios():
-    chance = random.Random(1717)
-    found = []
-    for index, (rules, inputs) in enumerate(attack_scenarios()):
-        attacks = [1, 1, 2, 3, 0][index % 5]
-        hp = chance.choice([-1, 0, 1, 3, 5, 8, 10, 14, 20, 30])
-        found.append((rules, inputs, attacks, hp))
-    extra_dice = ["8d12+3", "9d6", "1d13", "12", "2d12-1", "d12", "D10-2", "2d4 + 2", "3d6*2", "1d1+1"]
-    for index, dice_text in enumerate(extra_dice):
-        rules = dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)])
-        found.append((rules, c17.AttackInputs(bonus=4, target=14, dice=dice_text), 1, 9))
-    return found
+def calculator_brute_force(rules, inputs: CalculatorInputs) -> dict[int, Fraction]:
+    """Every natural d20, follow-up d20 and die face through the calculator's own ATTACK_DAMAGE."""
+    dice = dice_module.parse(inputs.dice)
+    faces = list(itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+    weight = Fraction(1, D20_FACES * D20_FACES * len(faces))
+    found: dict[int, Fraction] = {}
+    for roll in range(1, D20_FACES + 1):
+        for follow in range(1, D20_FACES + 1):
+            for shown in faces:
+                typed = dataclasses.replace(inputs, roll=roll, follow_roll=follow, damage_roll=sum(shown))
+                amount = attack_outputs(rules, typed)["ATTACK_DAMAGE"]
+                assert isinstance(amount, int), amount
+                found[amount] = found.get(amount, Fraction(0)) + weight
+    return dict(sorted(found.items()))
 
 
-@pytest.fixture(scope="module")
-def built(build_ruleset) -> Path:
-    return build_ruleset("combat17")
+CALCULATOR_CASES = [
+    ({}, CalculatorInputs(bonus=3, target=15, dice="1d4+2")),
+    ({"critical_follow_up_roll": "add_modifiers"}, CalculatorInputs(bonus=2, target=14, mods=6, dice="2d2")),
+    (
+        {"natural_roll_outcome": "special_only", "double_damage_basis": "dice_only"},
+        CalculatorInputs(bonus=1, target=13, dice="1d3+1", toggles=frozenset({("attack_situation", "flat_of_blade")})),
+    ),
+    ({}, CalculatorInputs(bonus=4, target=12, dice="1d3", toggles=frozenset({("attack_barred", "needs_magic_or_silver")}))),
+]  # fmt: skip
 
 
-def test_odds_cells_equal_the_engine(calc, built: Path):
-    scenarios = odds_scenarios()
-    assert len(scenarios) >= 300
-    cells = []
-    for rules, inputs, attacks, hp in scenarios:
-        found = attack_cells(rules, inputs)
-        found.update({"ATTACK_ATTACKS": attacks, "ATTACK_TARGET_HP": hp})
-        cells.append(found)
-    results = calc.evaluate(built / "combat17.xlsx", cells, NEW_OUTPUTS)
-    mismatches = []
-    for (rules, inputs, attacks, hp), got in zip(scenarios, results, strict=True):
-        expected = odds.odds_outputs(rules, inputs, attacks, hp)
-        for name in NEW_OUTPUTS:
-            if not same(expected[name], got[name]):
-                mismatches.append(
-                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {hp} {attacks}"
-                )
-    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
-
-
-def test_chart_and_heat_map_at_the_defaults(calc, built: Path):
-    book = openpyxl.load_workbook(built / "combat17.xlsx")
-    chart_ref = book.defined_names["ODDS_CHART_CHANCES"].attr_text
-    grid_ref = book.defined_names["ODDS_HIT_GRID"].attr_text
-    sheet_defaults = {}
-    for row in book[ATTACK_SHEET].iter_rows(min_col=1, max_col=2):
-        sheet_defaults[row[0].value] = row[1].value
-    inputs = c17.AttackInputs(bonus=3, target=15, dice="1d6+2")
-    chart_cells = openpyxl.utils.cell.range_boundaries(chart_ref.split("!")[1].replace("$", ""))
-    col, first, _, last = chart_cells
-    letter = openpyxl.utils.get_column_letter(col)
-    grid = openpyxl.utils.cell.range_boundaries(grid_ref.split("!")[1].replace("$", ""))
-    heat = [
-        (ODDS_SHEET, f"{openpyxl.utils.get_column_letter(c)}{r}")
-        for r in range(grid[1], grid[3] + 1)
-        for c in range(grid[0], grid[2] + 1)
-    ]
-    got = calc.evaluate_cells(
-        built / "combat17.xlsx", [(WORKINGS, f"{letter}{r}") for r in range(first, last + 1)] + heat
-    )
-    exact = odds.damage_distribution(RULES, odds.odds_attack(RULES, inputs))
-    want = [exact.get(x, Fraction(0)) for x in range(CHART_LARGEST)]
-    want.append(sum((p for a, p in exact.items() if a >= CHART_LARGEST), Fraction(0)))
-    chart_got = got[: last - first + 1]
-    assert all(same(w, g) for w, g in zip(want, chart_got, strict=True)), chart_got
-    heat_want = [
-        c17.attack_chances(RULES, Attack(b, ac, 0))["Hit"]
-        + c17.attack_chances(RULES, Attack(b, ac, 0))["Critical"]
-        for b in HEAT_BONUS
-        for ac in HEAT_AC
-    ]
-    assert all(same(w, g) for w, g in zip(heat_want, got[last - first + 1 :], strict=True))
-
-
-def test_natural_roll_chances_on_the_odds_sheet(calc, built: Path):
-    names = [
-        "ODDS_CRIT",
-        "ODDS_FUMBLE",
-        "ODDS_N20_REGULAR_DAMAGE",
-        "ODDS_N20_MAXIMUM_DAMAGE",
-        "ODDS_N20_CRITICAL_DAMAGE",
-    ]
-    flips = [{}, {"natural_roll_outcome": "special_only"}, {"critical_follow_up_roll": "add_modifiers"}]
-    scenarios = [{"RULING_" + k.upper(): v for k, v in chosen.items()} for chosen in flips]
-    results = calc.evaluate(built / "combat17.xlsx", scenarios, names)
-    for chosen, got in zip(flips, results, strict=True):
-        rules = dataclasses.replace(RULES, chosen=chosen)
-        chances = c17.attack_chances(rules, Attack(0, 10, 0))
-        weights = odds.outcome_weights(rules, Attack(0, 99, 0))  # only natural 20s hit
-        assert same(chances["Critical"], got["ODDS_CRIT"])
-        assert same(chances["Fumble"], got["ODDS_FUMBLE"])
-        for outcome_id in ("regular_damage", "maximum_damage", "critical_damage"):
-            share = weights.get(outcome_id, Fraction(0)) * D20_FACES
-            assert same(share, got[f"ODDS_N20_{outcome_id.upper()}"]), (chosen, outcome_id)
-
-
-def test_odds_formulas_type_no_numbers_and_the_xlsm_calls_the_udfs(built: Path):
-    import re
-
-    book = openpyxl.load_workbook(built / "combat17.xlsx")
-    for sheet_name in (ATTACK_SHEET, WORKINGS, ODDS_SHEET):
-        for row in book[sheet_name].iter_rows():
-            for cell in row:
-                if cell.data_type == "f":
-                    text = re.sub(r'"[^"]*"', "", cell.value).replace(ROUNDING, ")")
-                    text = re.sub(r"\$?\b[A-Z]{1,3}\$?[0-9]+\b", "", text)
-                    numbers = {int(n) for n in re.findall(r"(?<![A-Za-z_0-9])\d+", text)}
-                    assert numbers <= {0, 1}, (sheet_name, cell.coordinate, cell.value)
-    assert book[ATTACK_SHEET]._charts
-    assert book[ODDS_SHEET].conditional_formatting
-    for name in ("ATTACK_ATTACKS", "ATTACK_TARGET_HP", *NEW_OUTPUTS):
-        assert name in book.defined_names
-    xlsm = openpyxl.load_workbook(built / "combat17.xlsm", keep_vba=True)
-    formulas = " ".join(
-        str(c.value) for row in xlsm[ATTACK_SHEET].iter_rows() for c in row if c.data_type == "f"
-    )
-    for udf in ("combat17_expected_damage", "combat17_kill_chance"):
-        assert udf in formulas
+@pytest.mark.parametrize(("chosen", "inputs"), CALCULATOR_CASES)
+def test_the_calculator_s_odds_equal_brute_force(chosen, inputs):
+    rules = dataclasses.replace(RULES, chosen=chosen)
+    attack, damage, _ = attack_and_damage(rules, inputs, dice_module.parse(inputs.dice))
+    fast = resolution_odds.damage_distribution(rules, attack, damage)
+    assert fast == calculator_brute_force(rules, inputs)
+    expected = sum((a * p for a, p in fast.items()), Fraction(0))
+    assert attack_outputs(rules, inputs)[EXPECTED] == expected

@@ -1,8 +1,11 @@
-"""The 17 Combat workbook recalculated in real LibreOffice equals the engine, input for input.
+"""The 17 Combat workbook recalculated in real LibreOffice equals the engine, input for input: its
+Attack calculator (the generic writer's) the generic engine (``pycalc.resolution_calculator``), its
+other calculators combat17's own modules.
 
-Scenarios cover every natural-roll rule (natural 1 and 20, follow-up rolls at every chart edge,
-need <= 1, need >= 20, need > 20), every band edge of the critical, critical miss, condition and
-scatter tables, every ruling choice, bad inputs, and random picker situations.
+Scenarios cover every natural-roll rule (natural 1 and 20, follow-up rolls at every chart edge, the
+condition chart after a follow-up 20, need <= 1, need >= 20, need > 20), every band edge of the
+critical, critical miss, condition and scatter tables, every ruling choice, bad inputs, and random
+picker situations.
 """
 
 from __future__ import annotations
@@ -10,14 +13,14 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
 
-from pycalc.resolution_situation import picker_tables
-from pycalc.rulesets import combat17 as c17
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import (
     combat17_brawling,
     combat17_critical,
@@ -33,10 +36,11 @@ from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
+from tests.test_generic_parity import mismatches, scenarios
 
 RULES = load_ruleset("combat17")
 ROUNDING = f",{EXACT_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
-ATTACK_OUTPUTS = list(c17.attack_outputs(RULES, c17.AttackInputs()))
+ATTACK_OUTPUTS = list(attack_outputs(RULES, CalculatorInputs(roll=10)))
 OTHER_OUTPUTS = [
     *combat17_critical.CRIT_OUTPUTS,
     *combat17_critical.CONDITION_OUTPUTS,
@@ -63,93 +67,64 @@ RULING_FLIPS = [
     {"kick_damage": "strength_lethal"},
     {"kick_damage": "no_strength_non_lethal"},
 ]
+# the rulings the Attack calculator reads (a case sets every one: typed cells stay for the next case)
+ATTACK_RULINGS = sorted({r for flip in RULING_FLIPS[:8] for r in flip})
 
 
 def ruling_cells(rules: RuleSet) -> dict[str, str]:
     return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
 
 
-def attack_cells(rules: RuleSet, inputs: c17.AttackInputs) -> dict[str, Any]:
-    cells: dict[str, Any] = {
-        "ATTACK_BONUS": inputs.bonus,
-        "ATTACK_TARGET": inputs.target,
-        "ATTACK_MODS": inputs.mods,
-        "ATTACK_ROLL": inputs.roll,
-        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
-        "ATTACK_LEVEL": inputs.level,
-        "ATTACK_DICE": inputs.dice,
-        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_CONDITION_ROLL": inputs.condition_roll,
-    }
-    for table_id in picker_tables(RULES, "choice"):
-        cells[pick_name(table_id)] = inputs.choices.get(table_id, c17.default_choice(rules.table(table_id)))
-    for table_id in picker_tables(RULES, "toggle"):
-        for row in rules.table(table_id).rows:
-            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
-    cells.update(ruling_cells(rules))
-    return cells
+def flips(chosen: dict[str, str] | None = None) -> dict[str, str]:
+    """Every ruling the Attack calculator reads: ``chosen`` flipped, the rest at their defaults."""
+    return {r: (chosen or {}).get(r, RULES.ruling(r)) for r in ATTACK_RULINGS}
 
 
-def natural_roll_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
+def natural_roll_cases() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    """The natural-roll rules at their edges: need from -4 to 26 against every edge roll, each
+    follow-up roll at a chart band's edge, the condition chart's roll after a follow-up 20 (and one
+    left from an earlier attack)."""
     found = []
     follows = [None, 1, 2, 3, 5, 6, 10, 11, 15, 16, 19, 20]
     for need in (-4, 0, 1, 2, 10, 11, 19, 20, 21, 26):
         target = 12
-        bonus = target - need
         rolls = sorted({1, 2, 19, 20} | {min(20, max(1, r)) for r in (need - 1, need)})
         for roll in rolls:
             for follow in follows if roll in (1, 20) else [None]:
-                found.append(
-                    (
-                        RULES,
-                        c17.AttackInputs(
-                            bonus=bonus,
-                            target=target,
-                            roll=roll,
-                            follow_roll=follow,
-                            dice="1d6+2",
-                            damage_roll=3,
-                            condition_roll=(need % 4) + 1,
-                        ),
-                    )
+                inputs = CalculatorInputs(
+                    bonus=target - need,
+                    target=target,
+                    roll=roll,
+                    follow_roll=follow,
+                    dice="1d6+2",
+                    damage_roll=3,
+                    chart_roll=(need % 4) + 1,
                 )
-    return found
-
-
-def ruling_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
-    found = []
-    for chosen in RULING_FLIPS:
-        rules = dataclasses.replace(RULES, chosen=chosen)
+                found.append((inputs, flips()))
+    for chosen in RULING_FLIPS[:8]:
         for mods in (-12, -3, 0, 4, 11):
             for follow in (1, 9, 10, 11, 15, 16, 19, 20):
-                found.append(
-                    (
-                        rules,
-                        c17.AttackInputs(
-                            bonus=2,
-                            target=14,
-                            mods=mods,
-                            roll=20,
-                            follow_roll=follow,
-                            dice="2d4+1",
-                            damage_roll=5,
-                        ),
-                    )
+                inputs = CalculatorInputs(
+                    bonus=2, target=14, mods=mods, roll=20, follow_roll=follow, dice="2d4+1", damage_roll=5
                 )
-            found.append((rules, c17.AttackInputs(bonus=2, target=14, mods=mods, roll=1, follow_roll=16)))
+                found.append((replace(inputs, chart_roll=(follow % 4) + 1), flips(chosen)))
+            found.append(
+                (CalculatorInputs(bonus=2, target=14, mods=mods, roll=1, follow_roll=16), flips(chosen))
+            )
     return found
 
 
-def bad_input_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
-    base = c17.AttackInputs(bonus=5, target=12, roll=15, dice="1d8", damage_roll=4)
+def bad_input_cases() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    base = CalculatorInputs(bonus=5, target=12, roll=15, dice="1d8", damage_roll=4)
     variants = [
         dict(roll=0),
         dict(roll=21),
         dict(follow_roll=0),
         dict(follow_roll=21),
-        dict(roll=20, follow_roll=20, condition_roll=5),
-        dict(roll=20, follow_roll=20, condition_roll=0),
-        dict(roll=20, follow_roll=20, condition_roll=None),
+        dict(roll=20, follow_roll=20, chart_roll=5),
+        dict(roll=20, follow_roll=20, chart_roll=0),
+        dict(roll=20, follow_roll=20, chart_roll=None),
+        dict(roll=20, follow_roll=19, chart_roll=2),
         dict(dice="abc"),
         dict(dice="0d6"),
         dict(dice="1d0"),
@@ -171,58 +146,7 @@ def bad_input_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
         dict(roll=1, follow_roll=None),
         dict(roll=None),
     ]
-    return [(RULES, dataclasses.replace(base, **v)) for v in variants]
-
-
-def random_situation_scenarios(count: int) -> list[tuple[RuleSet, c17.AttackInputs]]:
-    chance = random.Random(17)
-    found = []
-    for index in range(count):
-        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in picker_tables(RULES, "choice")}
-        toggles = frozenset(
-            (t, r.id)
-            for t in picker_tables(RULES, "toggle")
-            for r in RULES.table(t).rows
-            if chance.random() < 0.25
-        )
-        rules = (
-            dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)])
-            if index % 3 == 0
-            else RULES
-        )
-        roll = chance.choice([1, 20, chance.randint(1, 20), chance.randint(1, 20)])
-        sides = chance.choice([4, 6, 8, 10, 12])
-        count_dice = chance.choice([1, 1, 2, 3])
-        modifier = chance.randint(-4, 5)
-        dice = f"{count_dice}d{sides}" + (f"{modifier:+d}" if modifier else "")
-        found.append(
-            (
-                rules,
-                c17.AttackInputs(
-                    bonus=chance.randint(-2, 12),
-                    target=chance.randint(8, 24),
-                    mods=chance.randint(-5, 5),
-                    roll=roll,
-                    follow_roll=chance.choice([None, chance.randint(1, 20)]),
-                    level=chance.randint(1, 12),
-                    dice=dice,
-                    damage_roll=chance.choice([None, chance.randint(count_dice, count_dice * sides)]),
-                    condition_roll=chance.choice([None, chance.randint(1, 4)]),
-                    choices=choices,
-                    toggles=toggles,
-                ),
-            )
-        )
-    return found
-
-
-def attack_scenarios() -> list[tuple[RuleSet, c17.AttackInputs]]:
-    return (
-        natural_roll_scenarios()
-        + ruling_scenarios()
-        + bad_input_scenarios()
-        + random_situation_scenarios(160)
-    )
+    return [(replace(base, **v), flips()) for v in variants]
 
 
 # --------------------------------------------------------------------------- the other calculators
@@ -347,19 +271,17 @@ def xlsx(build_ruleset) -> Path:
     return build_ruleset("combat17") / "combat17.xlsx"
 
 
-def test_attack_calculator_equals_the_engine(calc, xlsx: Path):
-    scenarios = attack_scenarios()
-    assert len(scenarios) >= 300
-    results = calc.evaluate(xlsx, [attack_cells(r, i) for r, i in scenarios], ATTACK_OUTPUTS)
-    mismatches = []
-    for (rules, inputs), got in zip(scenarios, results, strict=True):
-        expected = c17.attack_outputs(rules, inputs)
-        for name in ATTACK_OUTPUTS:
-            if not same(expected[name], got[name]):
-                mismatches.append(
-                    f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {dict(rules.chosen)}"
-                )
-    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
+def test_attack_calculator_equals_the_generic_engine(calc, xlsx: Path):
+    """combat17's Attack calculator is the generic writer's, from its resolution block: the edges of
+    the seed's natural-roll rules and charts, bad inputs, random picks and rulings, against the engine."""
+    cases = natural_roll_cases() + bad_input_cases()
+    cases += [
+        (inputs, flips(RULING_FLIPS[index % 8]) if index % 3 == 0 else flips())
+        for index, inputs in enumerate(scenarios(RULES, 200, 20261201))
+    ]
+    assert len(cases) >= 300
+    found = mismatches(calc, RULES, xlsx, [c for c, _ in cases], [r for _, r in cases])
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:6])
 
 
 def test_other_calculators_equal_the_engine(calc, xlsx: Path):
@@ -410,14 +332,13 @@ def test_with_every_picker_at_its_default_attack_outputs_depend_on_the_named_inp
         "ATTACK_MODS": 1,
         "ATTACK_ROLL": 11,
         "ATTACK_FOLLOW_ROLL": None,
-        "ATTACK_LEVEL": 3,
         "ATTACK_DICE": "1d8+1",
         "ATTACK_DAMAGE_ROLL": 6,
-        "ATTACK_CONDITION_ROLL": None,
+        "ATTACK_CHART_ROLL": None,
     }
     got = calc.evaluate(xlsx, [named], ATTACK_OUTPUTS)[0]
-    bare = c17.attack_outputs(
-        RULES, c17.AttackInputs(bonus=4, target=16, mods=1, roll=11, level=3, dice="1d8+1", damage_roll=6)
+    bare = attack_outputs(
+        RULES, CalculatorInputs(bonus=4, target=16, mods=1, roll=11, dice="1d8+1", damage_roll=6)
     )
     assert {k: got[k] for k in ("ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE")} == {
         "ATTACK_NEED": 11.0,
@@ -430,18 +351,20 @@ def test_with_every_picker_at_its_default_attack_outputs_depend_on_the_named_inp
 
 def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(xlsx: Path):
     book = openpyxl.load_workbook(xlsx)
-    for sheet_name in (ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET, "d20 workings"):
+    for sheet_name in (ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET):  # the d20 workings parse dice text
         for row in book[sheet_name].iter_rows():
             for cell in row:
                 if cell.data_type == "f":
                     text = re.sub(r'"[^"]*"', "", cell.value).replace(ROUNDING, ")")
-                    text = re.sub(r"\b[A-Z_]+[0-9]+\b", "", text)
+                    text = re.sub(r"\$?\b[A-Z_]+\$?[0-9]+\b", "", text)  # cell references
                     numbers = {int(n) for n in re.findall(r"(?<![A-Za-z_])\d+", text)}
                     assert numbers <= {0, 1}, (sheet_name, cell.coordinate, cell.value)
     lists = {dv.formula1 for dv in book[ATTACK_SHEET].data_validations.dataValidation}
     assert {"T_CONCEALMENT_LABEL", "T_MISSILE_RANGE_LABEL", '"TRUE,FALSE"'} <= lists
     for name in (
-        ATTACK_OUTPUTS + OTHER_OUTPUTS + ["ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_LEVEL", "ATTACK_DICE"]
+        ATTACK_OUTPUTS
+        + OTHER_OUTPUTS
+        + ["ATTACK_ROLL", "ATTACK_FOLLOW_ROLL", "ATTACK_CHART_ROLL", "ATTACK_DICE"]
     ):
         assert name in book.defined_names, name
 
@@ -449,14 +372,100 @@ def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(x
 def test_xlsm_calculators_call_the_udfs(build_ruleset):
     book = openpyxl.load_workbook(build_ruleset("combat17") / "combat17.xlsm", keep_vba=True)
     formulas = " ".join(
-        str(c.value) for row in book[ATTACK_SHEET].iter_rows() for c in row if c.data_type == "f"
-    ) + " ".join(str(c.value) for row in book[OTHER_SHEET].iter_rows() for c in row if c.data_type == "f")
-    for udf in (
-        "combat17_attack_result",
-        "combat17_hit_chance",
-        "combat17_attack_damage",
-        "d20_need",
-        "combat17_shots",
-        "combat17_subdual_state",
-    ):
+        str(c.value)
+        for name in (CHARTS_SHEET, OTHER_SHEET)
+        for row in book[name].iter_rows()
+        for c in row
+        if c.data_type == "f"
+    )
+    for udf in ("combat17_damage", "combat17_shots", "combat17_subdual_state"):
         assert udf in formulas
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+KINDS = {"melee": "Melee attack", "ranged": "Missile attack"}  # an attack kind's word -> its pick
+NOTE_SUM = re.compile(r"([+-]\d+) (to hit|to AC|damage)(?: \((melee|ranged)\))?")
+NOTE_FACTOR = re.compile(r"damage x([\d.]+)")
+NOTE_BARRED = re.compile(r"cannot be hit(?: \((melee|ranged)\))?")
+NOTE_ONLY = re.compile(r"(Melee attack|Missile attack) only")
+PARTS = {"to hit": "hit", "to AC": "ac", "damage": "damage"}
+
+
+def combat17_picks() -> list[tuple[str, object, str, str]]:
+    """Every pick of the Attack calculator but a choice's first row and the attack kind: (its defined
+    name, its value picked, its table, its row id)."""
+    found = []
+    for table_id in RULES.resolution_block.modifiers:
+        table = RULES.table(table_id)
+        if table_id == "attack_kind":
+            continue
+        if table.picker == "choice":
+            found += [(pick_name(table_id), str(row.label), table_id, str(row.id)) for row in table.rows[1:]]
+        else:
+            found += [(pick_name(table_id, str(row.id)), True, table_id, str(row.id)) for row in table.rows]
+    return found
+
+
+def note_claims(note: str, kind: str) -> dict[str, object]:
+    """What a generic note says picking its row changes for an attack of ``kind`` (melee, ranged)."""
+    said: dict[str, object] = {"hit": 0, "ac": 0, "damage": 0, "factor": 1.0, "barred": False}
+    only = NOTE_ONLY.search(note)
+    if only and only.group(1) != KINDS[kind]:
+        return said  # the row does not count for this attack
+    for value, part, limited in NOTE_SUM.findall(note.replace("damage x", "")):
+        if limited in ("", kind):
+            said[PARTS[part]] = int(said[PARTS[part]]) + int(value)
+    for factor in NOTE_FACTOR.findall(note):
+        said["factor"] = float(factor)
+    said["barred"] = any(limited in ("", kind) for limited in NOTE_BARRED.findall(note))
+    return said
+
+
+@pytest.mark.timeout(900)
+def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_path: Path):
+    """combat17's notes are the generic writer's: for every pick, for a melee and a missile attack,
+    under the default rulings and each ruling that changes what a pick adds (cover read as
+    concealment, the Stumble's damage, an unaware target's -5 counted too), the note's to-hit, AC,
+    damage, damage factor and cannot-be-hit are what picking it changes in the calculator; a note
+    saying "non-lethal damage" is a pick that makes the damage subdual (the encounter block's
+    ``subdual_picks``)."""
+    from tests.test_pick_notes_truthful_d20 import with_note_names
+
+    picks = combat17_picks()
+    copy, note_of = with_note_names(xlsx, [name for name, _, _, _ in picks], tmp_path)
+    fixed = {"ATTACK_BONUS": 40, "ATTACK_TARGET": 15, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
+    ruled = [
+        {},
+        {"cover_values": "as_concealment"},
+        {"stumble_penalty_scope": "attack_and_damage"},
+        {"missile_engaged_unaware": "add"},
+    ]
+    outputs = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE"]
+    outputs += ["ATTACK_SITUATION_MULTIPLIER", "ATTACK_HIT_CHANCE", *note_of.values()]
+    wrong, compared, subdual = [], 0, set()
+    for chosen in ruled:
+        for kind, kind_pick in KINDS.items():
+            setting = {**fixed, **{ruling_name(r): c for r, c in flips(chosen).items()}}
+            setting["PICK_ATTACK_KIND"] = kind_pick
+            base, *picked = calc.evaluate(
+                copy, [setting, *({**setting, n: v} for n, v, _, _ in picks)], outputs
+            )
+            for (name, _, table_id, row_id), found in zip(picks, picked, strict=True):
+                note = str(found[note_of[name]] or "")
+                said = note_claims(note, kind)
+                did = {
+                    "hit": found["ATTACK_SITUATION_HIT"] - base["ATTACK_SITUATION_HIT"],
+                    "ac": found["ATTACK_SITUATION_AC"] - base["ATTACK_SITUATION_AC"],
+                    "damage": found["ATTACK_SITUATION_DAMAGE"] - base["ATTACK_SITUATION_DAMAGE"],
+                    "factor": found["ATTACK_SITUATION_MULTIPLIER"] / base["ATTACK_SITUATION_MULTIPLIER"],
+                    "barred": found["ATTACK_HIT_CHANCE"] == 0 < base["ATTACK_HIT_CHANCE"],
+                }
+                compared += 1
+                if said != did:
+                    wrong.append(f"{chosen} {kind} {name}: note {note!r} says {said}, calculator {did}")
+                if "non-lethal damage" in note:
+                    subdual.add((table_id, row_id))
+    assert compared == 4 * 2 * len(picks)
+    assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])
+    assert subdual == {("attack_situation", "flat_of_blade")}

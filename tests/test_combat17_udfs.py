@@ -80,10 +80,9 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
         assert udfs_combat17.combat17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
         assert udfs.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
         result = c17.attack_result(RULES, Attack(0, 10), 20, follow_roll, False)
-        where = c17.Situation("melee", 0, 0, 0, c17.Fraction(1), False, False)
         assert udfs_combat17.combat17_attack_damage(
             result, dice, cell, None if follow_roll is None else float(follow_roll)
-        ) == c17.attack_damage(RULES, Attack(0, 10), result, follow_roll, dice, shown, where)
+        ) == c17.attack_damage(RULES, Attack(0, 10), result, follow_roll, dice, shown)
 
 
 def test_chart_and_other_udfs():

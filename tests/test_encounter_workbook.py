@@ -43,7 +43,7 @@ NAMES = {
 STATS = {
     "cnc": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL"),
     "osr": ("ROSTER_ATTACK_BONUS", "ROSTER_NEEDED", "ROSTER_DICE", "ROSTER_LEVEL"),
-    "combat17": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL"),
+    "combat17": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE"),  # no level rule for attacks
     "bfrpg": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL", "ROSTER_STR"),
     "spelljammer": (
         "ROSTER_SC",

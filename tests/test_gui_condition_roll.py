@@ -1,7 +1,8 @@
 """combat17's chart 20 condition typed on the Log sheet in a real LibreOffice window, as a GM types
-it: the 1d4 has its own column between the rolls; a chart 20 without it says to roll it, with it the
-row names the condition, and a 1d4 left on a row that takes none is called out; a 5 is refused at
-entry. The row's words are the calculator's (``pycalc.rulesets.combat17``)."""
+it: the 1d4 is the row's chart roll (the critical chart's 20 leads to the condition chart,
+``critical.then``); a chart 20 without it says to roll it, with it the row names the condition, and
+a 1d4 left on a row that takes none is called out; a 5 is refused at entry. The row's words are the
+generic calculator's (``pycalc.resolution_calculator``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import pytest
 
 from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_rulesets import adapter
-from pycalc.rulesets import combat17
 from pycalc.sheets.encounter_looks import log_roll_label
 from pycalc.sheets.roll_entry import log_roll
 from pycalc.tables import load_ruleset
@@ -30,34 +30,36 @@ def test_a_chart_20_condition_typed_in_the_window(
     rules = load_ruleset("combat17")
     xlsx = build_ruleset("combat17") / "combat17.xlsx"
     book = openpyxl.load_workbook(xlsx)
-    condition_roll = next(r for r in adapter(rules).rolls if r.calculator_name == "ATTACK_CONDITION_ROLL")
-    stats = {"attack_bonus": 3, "ac": 12, "dice": "1d6", "level": 1}
+    condition_roll = next(r for r in adapter(rules).rolls if r.field == "chart_roll")
+    stats = {"attack_bonus": 3, "ac": 12, "dice": "1d6"}
     roster = [
         Combatant("Lem", init_rolls=(4,), max_hp=30, stats=stats),
         Combatant("Kara", init_rolls=(2,), max_hp=30, stats=stats),
     ]
     attacks = [
         Attack("Lem", "Kara", round=1, roll=20, follow_roll=20, damage_roll=4),  # the 1d4 not yet rolled
-        Attack("Kara", "Lem", roll=20, follow_roll=20, damage_roll=4, extra_roll=2),
-        Attack("Lem", "Kara", round=2, roll=15, damage_roll=3, extra_roll=3),  # left from row 2
+        Attack("Kara", "Lem", roll=20, follow_roll=20, damage_roll=4, chart_roll=2),
+        Attack("Lem", "Kara", round=2, roll=15, damage_roll=3, chart_roll=3),  # left from row 2
     ]
     fight = Fight(roster, attacks, round=2)
     inputs = sheet_inputs(rules, fight)
     with window(xlsx, tmp_path) as calc:
         type_cells(calc, cells_to_type(book, inputs))
-        where = name_box("Log", f"{column_of(book, 'LOG_EXTRA_ROLL')}15")
+        where = name_box("Log", f"{column_of(book, 'LOG_CHART_ROLL')}15")
         assert refused(calc, where, "5", log_roll(rules, condition_roll)), "a 5 was taken for a 1d4"
         calc.save()
-        got = read_back(calc, ["LOG_SUMMARY", "LOG_EXTRA_ROLL", "LOG_HP_LOST"])
-    header = book["Log"][f"{column_of(book, 'LOG_EXTRA_ROLL')}11"].value
+        got = read_back(calc, ["LOG_SUMMARY", "LOG_CHART_ROLL", "LOG_HP_LOST"])
+    header = book["Log"][f"{column_of(book, 'LOG_CHART_ROLL')}11"].value
     assert (
-        header == f'="{log_roll_label(condition_roll)}"' == '="Cond. d4"'
+        header == f'="{log_roll_label(condition_roll)}"' == '="Chart"'
     )  # no digit first: AutoInput would complete a typed 1 to it (were it text, not a formula)
-    assert got["LOG_EXTRA_ROLL"][:4] == [None, 2, 3, None], got["LOG_EXTRA_ROLL"][:4]
+    assert got["LOG_CHART_ROLL"][:4] == [None, 2, 3, None], got["LOG_CHART_ROLL"][:4]
     pending, named = got["LOG_SUMMARY"][:2]
-    assert pending.endswith(f"; {combat17.CONDITION_PENDING}"), pending
-    assert named.endswith(f"; {combat17.condition_text(rules, 2)}"), named
-    assert got["LOG_SUMMARY"][2].endswith(f"; {combat17.condition_unused(3)}"), got["LOG_SUMMARY"][2]
+    assert pending.endswith(" - type the chart roll"), pending
+    assert "plus roll on the chart below; Enemy is Shaken: " in named, named
+    assert got["LOG_SUMMARY"][2].endswith(" - the chart roll 3 is not used by this roll: clear it"), got[
+        "LOG_SUMMARY"
+    ]
     assert all(isinstance(lost, int) and lost > 0 for lost in got["LOG_HP_LOST"][:3])
 
 

@@ -1,5 +1,5 @@
-"""The note beside a pick says what the workings apply, for C&C and BFRPG (combat17 has its own test,
-``test_pick_notes_truthful.py``; osr's calculator is the generic writer's: test_osr_parity): for
+"""The note beside a pick says what the workings apply, for C&C and BFRPG (osr's and combat17's
+calculators are the generic writer's: test_osr_parity, test_combat17_parity): for
 every pick of the Attack calculator, under every choice of every ruling (one at a time) and two sets
 of the attacker's and target's numbers (Dex, shield), the effect the note claims ("To hit -3 + Dex
 modifier, at most +0", "Number needed - target's shield", "damage x1/2 rounded up") is worked out

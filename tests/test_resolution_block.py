@@ -173,17 +173,38 @@ CASES = [
     ),
     (
         "combat17",
-        "    formula: damage",
-        "    formula: damage\n    text: effects",
+        "    text: effect\n    then:",
+        "    text: effects\n    then:",
         "chart: critical_hits",
         "has no column 'effects'",
     ),
     (
         "combat17",
-        "    formula: damage",
-        "    formula: damage\n    text: special",
+        "    text: effect\n    then:",
+        "    text: special\n    then:",
         "chart: critical_hits",
         "critical_hits.special is bool, not text",
+    ),
+    (
+        "combat17",
+        "when: condition_roll, text: condition}",
+        "when: percent, text: condition}",
+        "chart: critical_hits",
+        "critical_hits.percent is int, not bool",
+    ),
+    (
+        "combat17",
+        "when: condition_roll, text: condition}",
+        "when: condition_roll}",
+        "then: {chart: critical_conditions",
+        "critical.then is missing 'text'",
+    ),
+    (
+        "combat17",
+        "    text: effect\n    special: special",
+        "    text: effect\n    then: {chart: critical_conditions, when: x, text: condition}\n    special: special",
+        "chart: critical_misses",
+        "table 'critical_misses' has no column 'x'",  # the fumble chart's row leads to it: its column
     ),
     (
         "combat17",
@@ -287,7 +308,7 @@ ROLLED_FUMBLE = "  fumble:\n    mode: always\n    chart: critical_misses\n"
 CASES += [
     (
         "combat17",
-        "  fumble:\n    mode: chart\n    chart: critical_misses\n",
+        "  fumble:\n    mode: chart\n    chart: critical_misses\n    text: effect\n",
         ROLLED_FUMBLE,
         "chart: critical_misses",
         "fumble.chart without mode chart is read by a roll of its own: it needs 'text'",
@@ -298,6 +319,13 @@ CASES += [
         ROLLED_FUMBLE,
         "special: special",
         "fumble.special needs mode chart",
+    ),
+    (
+        "combat17",
+        "  critical:\n    mode: chart\n",
+        "  critical:\n    mode: automatic\n",
+        "then: {chart: critical_conditions",
+        "critical.then needs mode chart",
     ),
     (
         "combat17",

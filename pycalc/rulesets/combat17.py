@@ -3,30 +3,30 @@
 Attacks are resolved by the generic d20 engine (``pycalc.resolution``) reading the ``resolution:``
 block of ``tables/combat17``: natural rolls from the ``natural_rolls`` table (a natural 20 always
 hits, a natural 1 always misses), each followed by a second d20 on ``critical_hits`` /
-``critical_misses`` (plain unless ruling ``critical_follow_up_roll`` says add_modifiers), damage
-formulas from ``outcomes`` (regular / maximum / critical), the situation's multiplier as the block's
-``situation`` stage. What is this ruleset's own stays here: the situation its pickers add up to
-(:func:`situation`, handed to the engine by :func:`generic_roll` and :func:`generic_damage`), the
-effect and chart texts and the damage the Attack calculator reads. Its subsystems have a module
-each: ``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the
-critical miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
-``combat17_brawling``, ``combat17_subdual``. Every calculator of the workbook is one pure function
-(here or in those modules), returning its outputs by defined name ('' where an input is still empty,
-'#...' text where an input is bad), the reference that the workbook's native formulas must equal.
+``critical_misses`` (plain unless ruling ``critical_follow_up_roll`` says add_modifiers), the chart's
+20 by a 1d4 on ``critical_conditions``, damage formulas from ``outcomes`` (regular / maximum /
+critical), the situation's multiplier as the block's ``situation`` stage. The Attack calculator is
+the generic one (``pycalc.resolution_calculator``). What stays here is what 17 Combat's Excel
+functions (``pycalc.udfs.combat17``) and its other calculators read: one attack from a bonus, an AC
+and the roll modifiers (:func:`attack_result`, :func:`attack_effect`, :func:`attack_condition`,
+:func:`attack_damage`), and the chart and damage texts. Its subsystems have a module each:
+``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the critical
+miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
+``combat17_brawling``, ``combat17_subdual``; each returns its outputs by defined name ('' where an
+input is still empty, '#...' text where an input is bad), the reference the workbook's native
+formulas must equal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from pycalc import dice as dice_module
-from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack
+from pycalc.d20 import HITS, Attack
 from pycalc.errors import RuleError
-from pycalc.pickers import chosen_row
 from pycalc.tables import Row, RuleSet
 
 default_choice = pickers.default_choice  # the name the sheet writers read
@@ -39,9 +39,7 @@ FUMBLE_PENDING = "Natural 1: roll the follow-up d20 on the critical miss chart"
 CONDITION_PENDING = "roll 1d4 on the condition chart"
 CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"
 BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"
-LETHAL, NON_LETHAL = "lethal", "non-lethal"
 
-ANY_ATTACK = pickers.ANY
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
 NO_DICE = dice_module.Dice(0, 0, 0)
 # The block has no natural-roll penalty, so the natural roll never changes a hit's damage: any face
@@ -155,60 +153,7 @@ def damage(
     return resolution_damage.amount(rules, formula, situated, formula.dice_rolled * shown)
 
 
-# --------------------------------------------------------------------------- the Attack calculator
-
-
-@dataclass(frozen=True)
-class AttackInputs:
-    bonus: int = 0
-    target: int = 10
-    mods: int = 0
-    roll: int | None = None
-    follow_roll: int | None = None
-    level: int = 0
-    dice: str = "1d8"
-    damage_roll: int | None = None
-    condition_roll: int | None = None
-    choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label
-    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked
-
-
-@dataclass(frozen=True)
-class Situation:
-    kind: str  # attack_kind row id
-    hit: int
-    ac: int
-    damage: int
-    multiplier: Fraction
-    non_lethal: bool
-    barred: bool
-
-
-def non_lethal(rules: RuleSet, inputs: AttackInputs) -> bool:
-    """Whether a pick that counts for the attack's kind deals non-lethal damage (Flat of the blade)."""
-    tables = resolution_situation.modifier_tables(rules)
-    picks = pickers.picked(rules, inputs.choices, inputs.toggles, tables)
-    _, counted = pickers.counted_picks(rules, pickers.declared(rules), picks)
-    return pickers.flagged((row for _, row in counted), "non_lethal")
-
-
-def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:
-    """Everything the pickers add: to the roll, to the target's AC, to and times the damage
-    (``resolution_situation.picked_situation``), with the attack's kind and what is non-lethal."""
-    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)
-    return Situation(
-        kind=str(chosen_row(rules, inputs.choices, "attack_kind").id),
-        hit=picked.hit,
-        ac=picked.ac,
-        damage=picked.damage,
-        multiplier=picked.multiplier,
-        non_lethal=non_lethal(rules, inputs),
-        barred=picked.cannot_hit,
-    )
-
-
-def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:
-    return Attack(inputs.bonus, inputs.target + where.ac, inputs.mods + where.hit, inputs.level)
+# --------------------------------------------------------------------------- one attack (its Excel functions)
 
 
 def attack_result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, barred: bool) -> str:
@@ -270,14 +215,15 @@ def attack_damage(
     follow_roll: int | None,
     dice_text: object,
     damage_roll: int | None,
-    where: Situation,
+    damage_bonus: int = 0,
+    multiplier: Fraction = Fraction(1),
 ) -> int | str:
     """``resolution_damage.attack_damage`` of the result, in the generic calculator's order
     (``pycalc.resolution_calculator``): 0 for a miss or fumble, the dice's message on a hit, '' while
     the critical chart's follow-up roll or the damage roll is not in."""
     if outcome not in HITS:
         return 0
-    situated = generic_damage(parse_dice(dice_text), where.damage, where.multiplier)
+    situated = generic_damage(parse_dice(dice_text), damage_bonus, multiplier)
     return resolution_damage.attack_damage(
         rules, generic_roll(attack), situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll
     )
@@ -288,53 +234,3 @@ def guarded(function: Any, *args: Any) -> Any:
         return function(*args)
     except RuleError as error:
         return str(error)
-
-
-def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:
-    """Every output cell of the Attack calculator, by defined name."""
-    where = situation(rules, inputs)
-    attack = situated_attack(inputs, where)
-    rolled = generic_roll(attack, where.barred)
-    odds = resolution_chances.chances(rules, rolled)
-    found: dict[str, Any] = {
-        "ATTACK_SITUATION_HIT": where.hit,
-        "ATTACK_SITUATION_AC": where.ac,
-        "ATTACK_SITUATION_DAMAGE": where.damage,
-        "ATTACK_DAMAGE_MULTIPLIER": where.multiplier,
-        "ATTACK_BARRED": where.barred,
-        "ATTACK_TOTAL_MODS": rolled.mods,
-        "ATTACK_AC": generic.target(rules, rolled),
-        "ATTACK_NEED": generic.need(rules, rolled),
-        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],
-        "ATTACK_CRIT_CHANCE": odds[CRITICAL],
-        "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],
-        "ATTACK_DAMAGE_KIND": NON_LETHAL if where.non_lethal else LETHAL,
-        "ATTACK_RESULT": "",
-        "ATTACK_EFFECT": "",
-        "ATTACK_CONDITION": "",
-        "ATTACK_DAMAGE": "",
-    }
-    if inputs.roll is None:
-        return found
-    outcome = guarded(resolution_results.result, rules, rolled, inputs.roll, inputs.follow_roll)
-    found["ATTACK_RESULT"] = outcome
-    if outcome not in OUTCOMES:
-        return found
-    args = (rules, attack, inputs.roll, inputs.follow_roll)
-    found["ATTACK_EFFECT"] = guarded(attack_effect, *args, inputs.condition_roll, where.barred)
-    found["ATTACK_CONDITION"] = guarded(attack_condition, *args, inputs.condition_roll, where.barred)
-    found["ATTACK_DAMAGE"] = guarded(
-        attack_damage, rules, attack, outcome, inputs.follow_roll, inputs.dice, inputs.damage_roll, where
-    )
-    return found
-
-
-# --------------------------------------------------------------------------- the generic engine's inputs
-
-
-def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:
-    """The Attack calculator's inputs as the generic engine's attack and damage (``pycalc.resolution``):
-    the situation the pickers add up to is this ruleset's own."""
-    where = situation(rules, inputs)
-    attack = generic_roll(situated_attack(inputs, where), where.barred)
-    return attack, generic_damage(parse_dice(inputs.dice), where.damage, where.multiplier)

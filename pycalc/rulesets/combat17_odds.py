@@ -17,14 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pycalc import attack_odds, calculator_odds, resolution_damage
+from pycalc import attack_odds, resolution_damage
 from pycalc import dice as dice_module
-from pycalc import odds as shared_odds
 from pycalc import resolution as generic
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import Attack
-from pycalc.errors import RuleError
-from pycalc.grid_limits import BEYOND_GRID, fits_grid
 from pycalc.rulesets import combat17 as engine
 from pycalc.tables import RuleSet
 
@@ -73,38 +70,3 @@ def outcome_weights(rules: RuleSet, attack: Attack, barred: bool = False) -> dic
     for (formula, _, _), chance in formulas.items():
         found[named[formula]] = found.get(named[formula], Fraction(0)) + chance
     return found
-
-
-# --------------------------------------------------------------------------- the calculator's odds cells
-
-
-def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:
-    where = engine.situation(rules, inputs)
-    return OddsAttack(
-        engine.situated_attack(inputs, where),
-        engine.parse_dice(inputs.dice),
-        where.barred,
-        where.multiplier,
-        where.damage,
-    )
-
-
-def odds_outputs(
-    rules: RuleSet, inputs: engine.AttackInputs, attacks: int = 1, hp: int = 10
-) -> dict[str, object]:
-    """The odds cells of the Attack calculator by defined name, as the .xlsx shows them: dice beyond
-    the sheet's grid give its '#DICE?' text, several attacks' kill chance points to the .xlsm; the
-    round's kill chance shows one attack's message first."""
-    try:
-        odds = odds_attack(rules, inputs)
-        if not fits_grid(odds.dice.count, odds.dice.sides):
-            raise RuleError(BEYOND_GRID)
-    except RuleError as error:
-        return calculator_odds.shown(str(error), attacks, hp, (shared_odds.KILL,))
-    one = expected_damage(rules, odds)
-    found = {
-        shared_odds.EXPECTED: one,
-        shared_odds.EXPECTED_ROUND: attacks * one if attacks >= 0 else ATTACKS_MESSAGE,
-        shared_odds.KILL: kill_chance(rules, odds, hp),
-    }
-    return calculator_odds.shown(found, attacks, hp, (shared_odds.KILL,))

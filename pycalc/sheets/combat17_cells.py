@@ -7,6 +7,7 @@ critical chart's line (``pycalc.rulesets.combat17``'s ``damage``, ``crit_line``,
 from __future__ import annotations
 
 from pycalc.rulesets import combat17 as engine
+from pycalc.sheets import d20_cells
 from pycalc.sheets.calculator import Field, working_field
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_cells import ChartFormula
@@ -15,7 +16,7 @@ from pycalc.sheets.formulas import DICE_ERROR, band, q
 from pycalc.sheets.situation_cells import by_id
 from pycalc.tables import RuleSet
 
-FACES = "FACE_COUNT"
+FACES = d20_cells.FACES  # the generic d20 workings' faces of the attack die
 
 
 def empty(expr: str) -> str:

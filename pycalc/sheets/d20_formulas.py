@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from pycalc import resolution_results
+from pycalc.d20 import CRITICAL, FUMBLE
 from pycalc.resolution_block import (
     HIT_FORMULA,
     Chart,
@@ -363,7 +364,19 @@ class Formulas(RollFormulas):
             if fumble is not None and fumble.text and possible(self.block.fumble.mode) == ["chart"]
             else '""'
         )
+        critical_text = self.then_said(rules, CRITICAL, critical, critical_text)
+        fumble_text = self.then_said(rules, FUMBLE, fumble, fumble_text)
         return f'IF({c.result}="Critical",{critical_text}&"",IF({c.result}="Fumble",{fumble_text}&"",""))'
+
+    def then_said(self, rules: RuleSet, outcome: str, chart: Chart | None, read: str) -> str:
+        """A chart row's text, then '; ' and what the chart it leads to (``Chart.then``) says once the row
+        ticks its ``when`` and its roll is typed; the row's text alone without such a chart."""
+        then = None if chart is None else chart.then
+        if then is None:
+            return read
+        rolled = self.rolled_chart(rules, then)
+        joined = f'IF({rolled}="","",IF({read}="","","; ")&{rolled})'
+        return f'{read}&IF({self.chart_reads(outcome, then)},{joined},"")'
 
     def followed(self, text: str) -> str:
         return f'IF(ISNUMBER({self.c.follow}),{text},"")'

@@ -44,9 +44,9 @@ from pycalc.sheets.d20_layout import (
     put_input,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import picker_tables, situation_flag, typed_counted
+from pycalc.sheets.d20_pickers import also_terms, picker_tables, situation_flag, typed_counted
 from pycalc.sheets.formulas import by_label, const
-from pycalc.sheets.situation_cells import by_id, pick_name
+from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
 
 EFFECT_WORDS = (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage"))
@@ -103,35 +103,50 @@ def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
     return f" ({rules.table(block.situation.kind_table).entry(only).label} only)"
 
 
-def ac_words(block: Resolution, value: str) -> str:
-    """A row's AC change in a note: "+2 to AC"; where the GM types the number needed, the change of
-    that number it makes ("+2 to the number needed", the block's ``ac_change`` per point); an AC change
-    a ruling leaves uncounted (``ac_change`` 0) says so ("AC -2 (not counted by the ruling)")."""
+def ac_words(block: Resolution, value: str, kind: str = "") -> str:
+    """A row's AC change in a note: "+2 to AC" (``kind``: "+4 to AC (ranged)"); where the GM types the
+    number needed, the change of that number it makes ("+2 to the number needed", the block's
+    ``ac_change`` per point); an AC change a ruling leaves uncounted (``ac_change`` 0) says so ("AC -2
+    (not counted by the ruling)")."""
     factor = expr(block.ac_change)
     signed = f'TEXT({value},"+0;-0")'
-    uncounted = f'"AC "&{signed}&" (not counted by the ruling) "'
+    uncounted = f'"AC "&{signed}&" (not counted by the ruling){kind} "'
     if target_kind(block) == "number_needed":
-        counted = f'TEXT(({value})*({factor}),"+0;-0")&" to the number needed "'
+        counted = f'TEXT(({value})*({factor}),"+0;-0")&" to the number needed{kind} "'
     else:
-        counted = f'{signed}&" to AC "'
+        counted = f'{signed}&" to AC{kind} "'
     said = counted if factor == "1" else f"IF(({factor})=0,{uncounted},{counted})"
     return f'IF(N({value})=0,"",{said})'
 
 
+def kind_columns(table: Table, column: str) -> list[tuple[str, str]]:
+    """A sum's or flag's columns in a table: its own, and its columns for one attack kind (``ac_melee``),
+    each with the words the note adds after it ("", " (melee)")."""
+    found = [(column, "")] if column in table.column_ids else []
+    limited = ((resolution_situation.kind_limited(column, w), w) for w in resolution_situation.ATTACK_WORDS)
+    return found + [(name, f" ({word})") for name, word in limited if name in table.column_ids]
+
+
 def effect_text(
-    block: Resolution, table: Table, value_of: Callable[[str], str], gated: Sequence[str] = ()
+    block: Resolution,
+    table: Table,
+    value_of: Callable[[str], str],
+    gated: Sequence[str] = (),
+    sum_of: Callable[[str], str] | None = None,
 ) -> str:
-    """A short text of what a row changes, read from its cells (``value_of(column)``), then ``gated``
+    """A short text of what a row changes, read from its cells (``value_of(column)``; the sums to hit,
+    AC and damage from ``sum_of``, which may add what the row also counts), then ``gated``
     (``kind_words``): the numbers stay in the table sheet."""
+    sum_of = sum_of or value_of
     dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
     parts = [
-        signed_dice(value_of(column), word)
+        signed_dice(sum_of(column), f"{word}{kind}")
         if column in dice_columns
-        else ac_words(block, value_of(column))
-        if column == "ac"
-        else f'IF(N({value_of(column)})=0,"",TEXT({value_of(column)},"+0;-0")&" {word} ")'
-        for column, word in EFFECT_WORDS
-        if column in table.column_ids
+        else ac_words(block, sum_of(column), kind)
+        if part == "ac"
+        else f'IF(N({sum_of(column)})=0,"",TEXT({sum_of(column)},"+0;-0")&" {word}{kind} ")'
+        for part, word in EFFECT_WORDS
+        for column, kind in kind_columns(table, part)
     ]
     for column in table.column_ids:
         if column == "damage_multiplier" or column.startswith(resolution_situation.stage_factor_column("")):
@@ -140,12 +155,49 @@ def effect_text(
         elif column.startswith(resolution_situation.stage_round_up_column("")):
             parts.append(f'IF({value_of(column)}=TRUE,"rounded up ","")')
     parts += [
-        f'IF({value_of(column)}=TRUE,"{word} ","")'
-        for column, word in FLAG_WORDS
-        if column in table.column_ids
+        f'IF({value_of(column)}=TRUE,"{word}{kind} ","")'
+        for flag, word in FLAG_WORDS
+        for column, kind in kind_columns(table, flag)
     ]
     parts += gated
     return f"TRIM({'&'.join(parts)})" if parts else '""'
+
+
+def row_note(rules: RuleSet, block: Resolution, table: Table, value_of: Callable[[str], str]) -> str:
+    """The note beside a pick: what the row changes as the calculator reads it, each column by the
+    ruling in force (``situation.ruled``), its sums with the row it also counts (``also_counts``), and
+    whether it makes the damage subdual (the encounter block's ``subdual_picks``, in its column's label)."""
+
+    def ruled(column: str) -> str:
+        return ruled_value(rules, block.situation, table.id, column, value_of)
+
+    def summed(column: str) -> str:
+        also = also_terms(
+            rules,
+            block,
+            table,
+            "TRUE",
+            value_of,
+            lambda counts, named: (
+                f"IF({counts},N({ruled_value(rules, block.situation, table.id, column, named)}),0)"
+            ),
+        )
+        return ruled(column) if not also else f"({'+'.join([f'N({ruled(column)})', *also])})"
+
+    labels = {c.id: str(c.label) for c in table.columns}
+    subdual = [  # in the column's words: "non-lethal damage"
+        f'IF({ruled(column)}=TRUE,"{labels[column][:1].lower()}{labels[column][1:]} ","")'
+        for table_id, column in subdual_columns(rules)
+        if table_id == table.id
+    ]
+    return effect_text(block, table, ruled, [*subdual, *notes_words(block, table, value_of)], summed)
+
+
+def subdual_columns(rules: RuleSet) -> tuple[tuple[str, str], ...]:
+    """The (table, column) picks that make the damage subdual (the encounter block's ``subdual_picks``)."""
+    encounter = rules.encounter_block
+    kinds = None if encounter is None else encounter.damage_kinds
+    return () if kinds is None else tuple(kinds.subdual_picks)
 
 
 def signed_dice(value: str, word: str) -> str:
@@ -174,7 +226,7 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             )
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, f"={table_name(table.id, 'label')}")
             value_of = partial(by_label, table.id, label_expr=name)
-            chosen = effect_text(block, table, value_of, notes_words(block, table, value_of))
+            chosen = row_note(rules, block, table, value_of)
             put_formula(sheet.cell(row, NOTE_COLUMN), chosen).font = NOTE
             row += 1
             continue
@@ -188,7 +240,7 @@ def write_pickers(book: Workbook, sheet: Worksheet, rules: RuleSet, block: Resol
             put_input(book, sheet, row, OUT_COLUMN, name, False, "TRUE when it applies, FALSE when not")
             add_list(sheet, sheet.cell(row, OUT_COLUMN).coordinate, "TRUE,FALSE")
             value_of = partial(const, table.id, str(entry.id))
-            ticked = effect_text(block, table, value_of, notes_words(block, table, value_of))
+            ticked = row_note(rules, block, table, value_of)
             put_formula(sheet.cell(row, NOTE_COLUMN), ticked).font = NOTE
             row += 1
     return write_typed_numbers(book, sheet, rules, block, row)

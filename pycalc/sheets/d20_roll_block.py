@@ -10,17 +10,12 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
+from pycalc.d20 import CRITICAL
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
-from pycalc.resolution_block import Resolution, own_roll_charts, possible, target_kind
-from pycalc.resolution_calculator import (
-    adds_dice,
-    rolls_further,
-    shows_chart_text,
-    uses_follow,
-    uses_level,
-)
+from pycalc.resolution_block import Resolution, own_roll_charts, possible, shows_chart_text, target_kind
+from pycalc.resolution_calculator import adds_dice, rolls_further, uses_follow, uses_level
 from pycalc.sheets import d20_cells
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.calculator import add_list
@@ -55,6 +50,7 @@ from pycalc.sheets.target_state import (
     has_subdual,
     state_formulas,
 )
+from pycalc.table_files import Table
 from pycalc.tables import RuleSet
 
 
@@ -96,9 +92,26 @@ def chart_roll_words(rules: RuleSet, block: Resolution) -> tuple[str, str]:
     charts = [(outcome, rules.table(chart.table).title) for outcome, chart in own_roll_charts(block).items()]
     if len(charts) == 1:
         outcome, title = charts[0]
-        return f"Roll on the {title}", f"only after a {outcome}; clear it after"
-    said = "; ".join(f"after a {outcome}: the {title}" for outcome, title in charts)
+        return f"Roll on the {title}", f"only after {chart_follows(rules, block, outcome)}; clear it after"
+    said = "; ".join(
+        f"after {chart_follows(rules, block, outcome)}: the {title}" for outcome, title in charts
+    )
     return "Chart roll (" + " or ".join(outcome for outcome, _ in charts) + ")", f"{said}; clear it after"
+
+
+def column_label(table: Table, column_id: str) -> str:
+    return next(c.label for c in table.columns if c.id == column_id)
+
+
+def chart_follows(rules: RuleSet, block: Resolution, outcome: str) -> str:
+    """The result a chart rolled on by a roll of its own follows: "a Critical", or the row of the chart
+    that leads to it (``Chart.then``): "a Critical whose chart row says: Also roll 1d4 ..."."""
+    chart = own_roll_charts(block)[outcome]
+    if chart.when is None:
+        return f"a {outcome}"
+    parent = block.critical.chart if outcome == CRITICAL else block.fumble.chart
+    assert parent is not None
+    return f"a {outcome} whose chart row says: {column_label(rules.table(parent.table), chart.when)}"
 
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:

@@ -11,6 +11,7 @@ from pycalc.resolution_block import (
     Resolution,
     own_roll_charts,
     possible,
+    shows_chart_text,
 )
 from pycalc.sheets.block_formulas import (
     by_choice,
@@ -25,13 +26,6 @@ from pycalc.sheets.block_formulas import (
 from pycalc.sheets.common import table_name
 from pycalc.sheets.d20_cells import CHART_EFFECT, CONFIRM_COUNTS, Cells
 from pycalc.sheets.formulas import band, q
-
-
-def chart_awaited(result: str, outcome: str, chart: Chart) -> str:
-    """TRUE when the result is the outcome whose chart of its own waits for its roll."""
-    if chart.from_column is None:
-        return f'{result}="{outcome}"'
-    return f'AND({result}="{outcome}",{chart_filled(chart)})'
 
 
 def chart_filled(chart: Chart) -> str:
@@ -235,31 +229,52 @@ class RollFormulas:
             f'IF(ISNUMBER({c.damage_roll}),": type the further damage roll",": type the damage roll")),": "&{damage}))'
         )
         said = "" if c.effect is None else f'&IF({c.effect}="","",", "&{c.effect})'
-        chart_said, chart_asks = ("", "")
+        chart_said = f'&IF({CHART_EFFECT}<>"",", "&{CHART_EFFECT},"")' if shows_chart_text(self.block) else ""
+        chart_asks = ""
         if c.chart_roll is not None:  # asked for once the follow-up roll, if any, has decided the result
-            chart_said, asks = self.chart_summary()
-            chart_asks = f'&IF(AND({needed},NOT({given})),"",""{asks})'
+            chart_asks = f'&IF(AND({needed},NOT({given})),"",""{self.chart_asks()})'
         return (
             f'IF({result}="","Type the natural roll",IF(LEFT({result},1)="#",{result},'
             f"{result}&{used}{ruled_out}{said}{chart_said}&{damage_part}&{waiting}{chart_asks}))"
         )
 
-    def chart_summary(self) -> tuple[str, str]:
-        """The summary's parts of a chart rolled on by a roll of its own (``resolution_summary.summary``
-        and ``chart_wait``): what it says after the result's words, and at the end the roll it waits
-        for, or the chart roll this result does not read."""
-        c, block = self.c, self.block
-        charts = own_roll_charts(block)
-        reads = "OR(" + ",".join(f'{c.result}="{outcome}"' for outcome in charts) + ")"
+    def chart_reads(self, outcome: str, chart: Chart) -> str:
+        """TRUE when the result reads the chart rolled on by a roll of its own after ``outcome``
+        (``resolution_results.own_roll_chart``): one that follows a chart's row (``Chart.then``) once the
+        follow-up roll has read a row ticking its ``when``."""
+        result = self.c.result
+        if chart.when is None:
+            return f'{result}="{outcome}"'
+        if outcome == "Critical":
+            parent, key = self.block.critical.chart, self.follow_total(self.c.follow)
+        else:
+            parent, key = self.block.fumble.chart, self.c.follow
+        assert parent is not None
+        ticks = band(parent.table, chart.when, key)
+        return f'IF({result}="{outcome}",IF(ISNUMBER({self.c.follow}),{ticks},FALSE),FALSE)'
+
+    def chart_asks(self) -> str:
+        """The summary's end for the charts rolled on by a roll of their own (``resolution_summary.chart_wait``):
+        the roll it waits for, or the chart roll this result does not read."""
+        c = self.c
+        charts = own_roll_charts(self.block)
+        reads = "OR(" + ",".join(self.chart_reads(o, chart) for o, chart in charts.items()) + ")"
         # a chart with no row yet asks for no roll: its words say where to fill it in
-        waits = "OR(" + ",".join(chart_awaited(c.result, o, chart) for o, chart in charts.items()) + ")"
+        waits = (
+            "OR("
+            + ",".join(
+                self.chart_reads(o, chart)
+                if chart.from_column is None
+                else f"AND({self.chart_reads(o, chart)},{chart_filled(chart)})"
+                for o, chart in charts.items()
+            )
+            + ")"
+        )
         given = f"ISNUMBER({c.chart_roll})"
-        said = f'&IF(AND({reads},{CHART_EFFECT}<>""),", "&{CHART_EFFECT},"")'
-        asks = (
+        return (
             f'&IF(AND({waits},NOT({given}))," - type the chart roll",'
             f'IF(AND(NOT({reads}),{given})," - the chart roll "&{c.chart_roll}&" is not used by this roll: clear it",""))'
         )
-        return said, asks
 
     def effect(self) -> str:
         """EFFECT: what the result does in words (``resolution_results.effect_text``): the block's

@@ -198,8 +198,6 @@ def combat17_attack_damage(
     damage_bonus: Any = 0,
 ) -> int | str:
     """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""
-    times = as_multiplier(multiplier)
-    where = engine.Situation("", 0, 0, as_int(damage_bonus, "DAMAGE BONUS", 0), times, False, False)
     return engine.attack_damage(
         rules(),
         Attack(0, 0, as_int(mods, "MODS", 0)),
@@ -207,7 +205,8 @@ def combat17_attack_damage(
         optional_int(follow_roll, "FOLLOW ROLL"),
         as_text(dice, "DICE"),
         optional_int(damage_roll, "DAMAGE ROLL"),
-        where,
+        as_int(damage_bonus, "DAMAGE BONUS", 0),
+        as_multiplier(multiplier),
     )
 
 

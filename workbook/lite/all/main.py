@@ -3818,7 +3818,8 @@ _SOURCES = {
         '}\n'
         'EFFECT_KEYS = {"hit", "miss"}\n'
         'CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)\n'
-        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", *CHART_ROW_KEYS}\n'
+        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}\n'
+        'THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {\n'
@@ -3937,6 +3938,10 @@ _SOURCES = {
         '    from_column: str | None = None\n'
         '    to_column: str | None = None\n'
         '    die: Any = None\n'
+        '    # a chart rolled on by a roll of its own after a row of this chart (mode ``chart``) that ticks the\n'
+        "    # bool column ``when`` of this chart (combat17's condition chart after the critical chart's 20)\n"
+        '    then: Chart | None = None\n'
+        '    when: str | None = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4081,9 +4086,17 @@ _SOURCES = {
         '\n'
         'def own_roll_charts(block: Resolution) -> dict[str, Chart]:\n'
         '    """The charts rolled on by a roll of their own (``Chart.own_roll``), by the result they follow:\n'
-        '    Critical, Fumble."""\n'
+        '    Critical, Fumble; a chart that follows a chart\'s row (``Chart.then``) among them."""\n'
         '    charts = {CRITICAL: block.critical.chart, FUMBLE: block.fumble.chart}\n'
-        '    return {outcome: chart for outcome, chart in charts.items() if chart is not None and chart.own_roll}\n'
+        '    rolled = {outcome: chart if chart.own_roll else chart.then for outcome, chart in charts.items() if chart}\n'
+        '    return {outcome: chart for outcome, chart in rolled.items() if chart is not None}\n'
+        '\n'
+        '\n'
+        'def shows_chart_text(block: Resolution) -> bool:\n'
+        '    """The calculator says what the chart row does (a critical or fumble chart with a ``text``, or\n'
+        '    a chart rolled on by a roll of its own)."""\n'
+        '    charts = (block.critical.chart, block.fumble.chart)\n'
+        '    return any(chart is not None and chart.text for chart in charts) or bool(own_roll_charts(block))\n'
         '\n'
         '\n'
         'def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:\n'
@@ -4143,7 +4156,14 @@ _SOURCES = {
         'from pycalc.hit_point_states import state_after_hit\n'
         'from pycalc.limits import ATTACKS, HIT_POINTS\n'
         'from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK\n'
-        'from pycalc.resolution_block import ROLL_COLUMN, Formula, Resolution, own_roll_charts, possible\n'
+        'from pycalc.resolution_block import (\n'
+        '    ROLL_COLUMN,\n'
+        '    Formula,\n'
+        '    Resolution,\n'
+        '    own_roll_charts,\n'
+        '    possible,\n'
+        '    shows_chart_text,\n'
+        ')\n'
         'from pycalc.resolution_summary import (\n'
         '    EFFECT,\n'
         '    NO_ROLL_YET,\n'
@@ -4270,11 +4290,6 @@ _SOURCES = {
         '    charts = own_roll_charts(engine.block(rules)).values()\n'
         '    dice = [resolution_results.chart_die(rules, chart) for chart in charts]\n'
         '    return min(low for low, _ in dice), max(high for _, high in dice)\n'
-        '\n'
-        '\n'
-        'def shows_chart_text(block: Resolution) -> bool:\n'
-        '    """The calculator says what the chart row does (a critical or fumble chart with a ``text``)."""\n'
-        '    return any(chart is not None and chart.text for chart in (block.critical.chart, block.fumble.chart))\n'
         '\n'
         '\n'
         'def attack_and_damage(\n'
@@ -4430,11 +4445,11 @@ _SOURCES = {
         '    read = inputs.follow_roll\n'
         '    if needed and read is not None and outcome in HITS and engine.critical_mode(rules) == "chart":\n'
         '        read = resolution_results.follow_total(rules, attack, read)\n'
-        '    own_chart = resolution_results.own_roll_chart(rules, outcome) is not None\n'
+        '    own_chart = resolution_results.own_roll_chart(rules, attack, outcome, inputs.follow_roll)\n'
         '    chart = (\n'
-        '        str(found["ATTACK_CHART_EFFECT"]) if own_chart else "",\n'
+        '        str(found.get("ATTACK_CHART_EFFECT", "")),\n'
         '        # while the follow-up roll is awaited, the result (and so its chart) is not known yet\n'
-        '        chart_wait(rules, outcome, inputs.chart_roll)\n'
+        '        chart_wait(rules, own_chart, inputs.chart_roll)\n'
         '        if own_roll_charts(block) and not (needed and inputs.follow_roll is None)\n'
         '        else "",\n'
         '    )\n'
@@ -4911,6 +4926,7 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
+        'from dataclasses import replace\n'
         'from typing import Any\n'
         '\n'
         'from pycalc.block_parser import Uses\n'
@@ -4935,6 +4951,7 @@ _SOURCES = {
         '    ROUNDINGS,\n'
         '    SCOPES,\n'
         '    TARGETS,\n'
+        '    THEN_KEYS,\n'
         '    TOP_KEYS,\n'
         '    Advantage,\n'
         '    Chart,\n'
@@ -5040,6 +5057,7 @@ _SOURCES = {
         '            self.uses.chart_formulas.append((str(data["chart"]), formula, data.value_lines["formula"]))\n'
         '        elif with_formula:\n'
         '            self.check.fail(data.line, f"{what} chart needs \'formula\' (the column naming each row\'s damage)")\n'
+        '        then = self.then_chart(data, what, mode, columns)\n'
         '        plain = self.get(data, "plain_unless_special", self.flag, what, False)\n'
         '        if "plain_unless_special" in data and not special:\n'
         '            self.check.fail(\n'
@@ -5050,7 +5068,27 @@ _SOURCES = {
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
         '        if own_roll:\n'
         '            self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))\n'
-        '        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die)\n'
+        '        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)\n'
+        '\n'
+        '    def then_chart(\n'
+        '        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]\n'
+        '    ) -> Chart | None:\n'
+        '        """The chart a roll of its own reads after a row of this chart that ticks ``when`` (a bool column\n'
+        '        of this chart, added to ``columns``): only after a chart the follow-up roll reads (mode chart)."""\n'
+        '        if "then" not in data:\n'
+        '            return None\n'
+        '        line, what = data.value_lines["then"], f"{what}.then"\n'
+        '        if possible(mode) != ["chart"]:\n'
+        '            self.check.fail(line, f"{what} needs mode chart (it follows the row the follow-up roll reads)")\n'
+        '        then = self.check.mapping(data["then"], line, what)\n'
+        '        if then is None:\n'
+        '            return None\n'
+        '        self.check.keys(then, THEN_KEYS, {"chart", "when", "text"}, what)\n'
+        '        when = self.column_id(then, "when", what)\n'
+        '        if when:\n'
+        '            columns[when] = ("bool",)\n'
+        '        chart = self.chart(then, what, NONE, False)\n'
+        '        return None if chart is None else replace(chart, when=when)\n'
         '\n'
         '    def chart_rows(self, data: LocatedDict, what: str, own_roll: bool) -> tuple[str | None, str | None, Any]:\n'
         '        """The from and to columns of a chart over an entries table (each row says the rolls it covers,\n'
@@ -5600,9 +5638,19 @@ _SOURCES = {
         '    )\n'
         '\n'
         '\n'
-        'def own_roll_chart(rules: RuleSet, outcome: str) -> Chart | None:\n'
-        '    """The chart a roll of its own is made on after this outcome (a Critical\'s or a Fumble\'s), if any."""\n'
-        '    return own_roll_charts(block(rules)).get(outcome)\n'
+        'def own_roll_chart(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> Chart | None:\n'
+        '    """The chart a roll of its own is made on after this outcome (a Critical\'s or a Fumble\'s), if any;\n'
+        "    one that follows a chart's row (``Chart.then``) only once the follow-up roll has read a row that\n"
+        '    ticks its ``when``."""\n'
+        '    chart = own_roll_charts(block(rules)).get(outcome)\n'
+        '    if chart is None or chart.when is None:\n'
+        '        return chart\n'
+        '    if follow is None:\n'
+        '        return None\n'
+        '    row = (\n'
+        '        critical_chart_row(rules, attack, follow) if outcome == CRITICAL else fumble_chart_row(rules, follow)\n'
+        '    )\n'
+        '    return chart if row[chart.when] else None\n'
         '\n'
         '\n'
         'def chart_die(rules: RuleSet, chart: Chart) -> tuple[int, int]:\n'
@@ -5628,21 +5676,33 @@ _SOURCES = {
         '    rules: RuleSet, attack: Attack, outcome: str, follow: int | None, chart_roll: int | None = None\n'
         ') -> str:\n'
         '    """What the chart row read for a Critical or a Fumble says (its ``text`` column; \'\' without one,\n'
-        '    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own)."""\n'
-        '    own = own_roll_chart(rules, outcome)\n'
-        '    if own is not None:\n'
-        '        if unfilled(rules, own):\n'
-        '            return fill_in_words(rules, own)\n'
-        '        if chart_roll is None:\n'
-        '            return ""\n'
-        '        return str(chart_row(rules, own, check_chart_roll(rules, own, chart_roll))[str(own.text)] or "")\n'
+        '    or before the roll it is read by: the follow-up roll, or ``chart_roll`` for a chart of its own),\n'
+        '    then \'; \' and what the chart its row leads to says (``Chart.then``)."""\n'
+        '    own = own_roll_chart(rules, attack, outcome, follow)\n'
+        '    if own is not None and own.when is None:\n'
+        '        return rolled_text(rules, own, chart_roll)\n'
         '    if follow is None:\n'
         '        return ""\n'
+        '    read = ""\n'
         '    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:\n'
-        '        return str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")\n'
+        '        read = str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")\n'
         '    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:\n'
-        '        return str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")\n'
-        '    return ""\n'
+        '        read = str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")\n'
+        '    try:\n'
+        '        then = "" if own is None else rolled_text(rules, own, chart_roll)\n'
+        '    except RuleError as error:  # a chart roll off its die: said after what the row says\n'
+        '        then = str(error)\n'
+        '    return "; ".join(part for part in (read, then) if part)\n'
+        '\n'
+        '\n'
+        'def rolled_text(rules: RuleSet, chart: Chart, chart_roll: int | None) -> str:\n'
+        '    """What the row of a chart rolled on by a roll of its own says: \'\' before its roll; where the GM\n'
+        '    fills the chart in and has not yet, where to fill it."""\n'
+        '    if unfilled(rules, chart):\n'
+        '        return fill_in_words(rules, chart)\n'
+        '    if chart_roll is None:\n'
+        '        return ""\n'
+        '    return str(chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll))[str(chart.text)] or "")\n'
         '\n'
         '\n'
         'def effect_text(rules: RuleSet, outcome: str) -> str:\n'
@@ -6010,16 +6070,17 @@ _SOURCES = {
         'from pycalc import resolution as engine\n'
         'from pycalc import resolution_damage, resolution_results, resolution_situation\n'
         'from pycalc.d20 import HITS, MISS\n'
+        'from pycalc.resolution_block import Chart\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
         'NO_ROLL_YET = ""\n'
         'EFFECT = "ATTACK_EFFECT"  # what the result does, in words (the block\'s ``effect``)\n'
         '\n'
         '\n'
-        'def chart_wait(rules: RuleSet, outcome: str, chart_roll: int | None) -> str:\n'
-        '    """What the summary asks of the chart roll: the roll on the outcome\'s chart of its own, or to clear\n'
-        '    a chart roll this outcome does not read; nothing of a chart with no row yet (its words say so)."""\n'
-        '    chart = resolution_results.own_roll_chart(rules, outcome)\n'
+        'def chart_wait(rules: RuleSet, chart: Chart | None, chart_roll: int | None) -> str:\n'
+        '    """What the summary asks of the chart roll: the roll on the result\'s chart of its own\n'
+        '    (``resolution_results.own_roll_chart``), or to clear a chart roll the result does not read; nothing\n'
+        '    of a chart with no row yet (its words say so)."""\n'
         '    if chart is not None and chart_roll is None and not resolution_results.unfilled(rules, chart):\n'
         '        return " - type the chart roll"\n'
         '    if chart is None and chart_roll is not None:\n'
@@ -7693,30 +7754,30 @@ _SOURCES = {
         'Attacks are resolved by the generic d20 engine (``pycalc.resolution``) reading the ``resolution:``\n'
         'block of ``tables/combat17``: natural rolls from the ``natural_rolls`` table (a natural 20 always\n'
         'hits, a natural 1 always misses), each followed by a second d20 on ``critical_hits`` /\n'
-        '``critical_misses`` (plain unless ruling ``critical_follow_up_roll`` says add_modifiers), damage\n'
-        "formulas from ``outcomes`` (regular / maximum / critical), the situation's multiplier as the block's\n"
-        "``situation`` stage. What is this ruleset's own stays here: the situation its pickers add up to\n"
-        '(:func:`situation`, handed to the engine by :func:`generic_roll` and :func:`generic_damage`), the\n'
-        'effect and chart texts and the damage the Attack calculator reads. Its subsystems have a module\n'
-        'each: ``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the\n'
-        'critical miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),\n'
-        '``combat17_brawling``, ``combat17_subdual``. Every calculator of the workbook is one pure function\n'
-        "(here or in those modules), returning its outputs by defined name ('' where an input is still empty,\n"
-        "'#...' text where an input is bad), the reference that the workbook's native formulas must equal.\n"
+        "``critical_misses`` (plain unless ruling ``critical_follow_up_roll`` says add_modifiers), the chart's\n"
+        '20 by a 1d4 on ``critical_conditions``, damage formulas from ``outcomes`` (regular / maximum /\n'
+        "critical), the situation's multiplier as the block's ``situation`` stage. The Attack calculator is\n"
+        "the generic one (``pycalc.resolution_calculator``). What stays here is what 17 Combat's Excel\n"
+        'functions (``pycalc.udfs.combat17``) and its other calculators read: one attack from a bonus, an AC\n'
+        'and the roll modifiers (:func:`attack_result`, :func:`attack_effect`, :func:`attack_condition`,\n'
+        ':func:`attack_damage`), and the chart and damage texts. Its subsystems have a module each:\n'
+        '``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the critical\n'
+        'miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),\n'
+        "``combat17_brawling``, ``combat17_subdual``; each returns its outputs by defined name ('' where an\n"
+        "input is still empty, '#...' text where an input is bad), the reference the workbook's native\n"
+        'formulas must equal.\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from dataclasses import dataclass, field\n'
         'from fractions import Fraction\n'
         'from typing import Any\n'
         '\n'
         'from pycalc import dice as dice_module\n'
-        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation\n'
+        'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results\n'
         'from pycalc import resolution as generic\n'
-        'from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, OUTCOMES, Attack\n'
+        'from pycalc.d20 import HITS, Attack\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.pickers import chosen_row\n'
         'from pycalc.tables import Row, RuleSet\n'
         '\n'
         'default_choice = pickers.default_choice  # the name the sheet writers read\n'
@@ -7729,9 +7790,7 @@ _SOURCES = {
         'CONDITION_PENDING = "roll 1d4 on the condition chart"\n'
         'CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"\n'
         'BARRED_EFFECT = "Cannot be hit (see the ticked situation): no damage"\n'
-        'LETHAL, NON_LETHAL = "lethal", "non-lethal"\n'
         '\n'
-        'ANY_ATTACK = pickers.ANY\n'
         'SITUATION_STAGE = "situation"  # the block\'s damage multiplier stage the ticked situations fill\n'
         'NO_DICE = dice_module.Dice(0, 0, 0)\n'
         "# The block has no natural-roll penalty, so the natural roll never changes a hit's damage: any face\n"
@@ -7845,60 +7904,7 @@ _SOURCES = {
         '    return resolution_damage.amount(rules, formula, situated, formula.dice_rolled * shown)\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- the Attack calculator\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class AttackInputs:\n'
-        '    bonus: int = 0\n'
-        '    target: int = 10\n'
-        '    mods: int = 0\n'
-        '    roll: int | None = None\n'
-        '    follow_roll: int | None = None\n'
-        '    level: int = 0\n'
-        '    dice: str = "1d8"\n'
-        '    damage_roll: int | None = None\n'
-        '    condition_roll: int | None = None\n'
-        '    choices: dict[str, str] = field(default_factory=dict)  # picker table id -> row label\n'
-        '    toggles: frozenset[tuple[str, str]] = frozenset()  # (table id, row id) ticked\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class Situation:\n'
-        '    kind: str  # attack_kind row id\n'
-        '    hit: int\n'
-        '    ac: int\n'
-        '    damage: int\n'
-        '    multiplier: Fraction\n'
-        '    non_lethal: bool\n'
-        '    barred: bool\n'
-        '\n'
-        '\n'
-        'def non_lethal(rules: RuleSet, inputs: AttackInputs) -> bool:\n'
-        '    """Whether a pick that counts for the attack\'s kind deals non-lethal damage (Flat of the blade)."""\n'
-        '    tables = resolution_situation.modifier_tables(rules)\n'
-        '    picks = pickers.picked(rules, inputs.choices, inputs.toggles, tables)\n'
-        '    _, counted = pickers.counted_picks(rules, pickers.declared(rules), picks)\n'
-        '    return pickers.flagged((row for _, row in counted), "non_lethal")\n'
-        '\n'
-        '\n'
-        'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    """Everything the pickers add: to the roll, to the target\'s AC, to and times the damage\n'
-        '    (``resolution_situation.picked_situation``), with the attack\'s kind and what is non-lethal."""\n'
-        '    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles)\n'
-        '    return Situation(\n'
-        '        kind=str(chosen_row(rules, inputs.choices, "attack_kind").id),\n'
-        '        hit=picked.hit,\n'
-        '        ac=picked.ac,\n'
-        '        damage=picked.damage,\n'
-        '        multiplier=picked.multiplier,\n'
-        '        non_lethal=non_lethal(rules, inputs),\n'
-        '        barred=picked.cannot_hit,\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'def situated_attack(inputs: AttackInputs, where: Situation) -> Attack:\n'
-        '    return Attack(inputs.bonus, inputs.target + where.ac, inputs.mods + where.hit, inputs.level)\n'
+        '# --------------------------------------------------------------------------- one attack (its Excel functions)\n'
         '\n'
         '\n'
         'def attack_result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None, barred: bool) -> str:\n'
@@ -7960,14 +7966,15 @@ _SOURCES = {
         '    follow_roll: int | None,\n'
         '    dice_text: object,\n'
         '    damage_roll: int | None,\n'
-        '    where: Situation,\n'
+        '    damage_bonus: int = 0,\n'
+        '    multiplier: Fraction = Fraction(1),\n'
         ') -> int | str:\n'
         '    """``resolution_damage.attack_damage`` of the result, in the generic calculator\'s order\n'
         "    (``pycalc.resolution_calculator``): 0 for a miss or fumble, the dice's message on a hit, '' while\n"
         '    the critical chart\'s follow-up roll or the damage roll is not in."""\n'
         '    if outcome not in HITS:\n'
         '        return 0\n'
-        '    situated = generic_damage(parse_dice(dice_text), where.damage, where.multiplier)\n'
+        '    situated = generic_damage(parse_dice(dice_text), damage_bonus, multiplier)\n'
         '    return resolution_damage.attack_damage(\n'
         '        rules, generic_roll(attack), situated, outcome, ANY_NATURAL_ROLL, follow_roll, damage_roll\n'
         '    )\n'
@@ -7978,56 +7985,6 @@ _SOURCES = {
         '        return function(*args)\n'
         '    except RuleError as error:\n'
         '        return str(error)\n'
-        '\n'
-        '\n'
-        'def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, Any]:\n'
-        '    """Every output cell of the Attack calculator, by defined name."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    attack = situated_attack(inputs, where)\n'
-        '    rolled = generic_roll(attack, where.barred)\n'
-        '    odds = resolution_chances.chances(rules, rolled)\n'
-        '    found: dict[str, Any] = {\n'
-        '        "ATTACK_SITUATION_HIT": where.hit,\n'
-        '        "ATTACK_SITUATION_AC": where.ac,\n'
-        '        "ATTACK_SITUATION_DAMAGE": where.damage,\n'
-        '        "ATTACK_DAMAGE_MULTIPLIER": where.multiplier,\n'
-        '        "ATTACK_BARRED": where.barred,\n'
-        '        "ATTACK_TOTAL_MODS": rolled.mods,\n'
-        '        "ATTACK_AC": generic.target(rules, rolled),\n'
-        '        "ATTACK_NEED": generic.need(rules, rolled),\n'
-        '        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],\n'
-        '        "ATTACK_CRIT_CHANCE": odds[CRITICAL],\n'
-        '        "ATTACK_FUMBLE_CHANCE": odds[FUMBLE],\n'
-        '        "ATTACK_DAMAGE_KIND": NON_LETHAL if where.non_lethal else LETHAL,\n'
-        '        "ATTACK_RESULT": "",\n'
-        '        "ATTACK_EFFECT": "",\n'
-        '        "ATTACK_CONDITION": "",\n'
-        '        "ATTACK_DAMAGE": "",\n'
-        '    }\n'
-        '    if inputs.roll is None:\n'
-        '        return found\n'
-        '    outcome = guarded(resolution_results.result, rules, rolled, inputs.roll, inputs.follow_roll)\n'
-        '    found["ATTACK_RESULT"] = outcome\n'
-        '    if outcome not in OUTCOMES:\n'
-        '        return found\n'
-        '    args = (rules, attack, inputs.roll, inputs.follow_roll)\n'
-        '    found["ATTACK_EFFECT"] = guarded(attack_effect, *args, inputs.condition_roll, where.barred)\n'
-        '    found["ATTACK_CONDITION"] = guarded(attack_condition, *args, inputs.condition_roll, where.barred)\n'
-        '    found["ATTACK_DAMAGE"] = guarded(\n'
-        '        attack_damage, rules, attack, outcome, inputs.follow_roll, inputs.dice, inputs.damage_roll, where\n'
-        '    )\n'
-        '    return found\n'
-        '\n'
-        '\n'
-        "# --------------------------------------------------------------------------- the generic engine's inputs\n"
-        '\n'
-        '\n'
-        'def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:\n'
-        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``):\n'
-        '    the situation the pickers add up to is this ruleset\'s own."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    attack = generic_roll(situated_attack(inputs, where), where.barred)\n'
-        '    return attack, generic_damage(parse_dice(inputs.dice), where.damage, where.multiplier)\n'
     ),
     'pycalc.rulesets.combat17_brawling': (
         '"""17 Combat brawling (seed 17.0.17): a punch or kick, the natural d20 it needs, its damage (STR\n'
@@ -8341,14 +8298,11 @@ _SOURCES = {
         'from dataclasses import dataclass\n'
         'from fractions import Fraction\n'
         '\n'
-        'from pycalc import attack_odds, calculator_odds, resolution_damage\n'
+        'from pycalc import attack_odds, resolution_damage\n'
         'from pycalc import dice as dice_module\n'
-        'from pycalc import odds as shared_odds\n'
         'from pycalc import resolution as generic\n'
         'from pycalc import resolution_odds as generic_odds\n'
         'from pycalc.d20 import Attack\n'
-        'from pycalc.errors import RuleError\n'
-        'from pycalc.grid_limits import BEYOND_GRID, fits_grid\n'
         'from pycalc.rulesets import combat17 as engine\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -8397,41 +8351,6 @@ _SOURCES = {
         '    for (formula, _, _), chance in formulas.items():\n'
         '        found[named[formula]] = found.get(named[formula], Fraction(0)) + chance\n'
         '    return found\n'
-        '\n'
-        '\n'
-        "# --------------------------------------------------------------------------- the calculator's odds cells\n"
-        '\n'
-        '\n'
-        'def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:\n'
-        '    where = engine.situation(rules, inputs)\n'
-        '    return OddsAttack(\n'
-        '        engine.situated_attack(inputs, where),\n'
-        '        engine.parse_dice(inputs.dice),\n'
-        '        where.barred,\n'
-        '        where.multiplier,\n'
-        '        where.damage,\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'def odds_outputs(\n'
-        '    rules: RuleSet, inputs: engine.AttackInputs, attacks: int = 1, hp: int = 10\n'
-        ') -> dict[str, object]:\n'
-        '    """The odds cells of the Attack calculator by defined name, as the .xlsx shows them: dice beyond\n'
-        "    the sheet's grid give its '#DICE?' text, several attacks' kill chance points to the .xlsm; the\n"
-        '    round\'s kill chance shows one attack\'s message first."""\n'
-        '    try:\n'
-        '        odds = odds_attack(rules, inputs)\n'
-        '        if not fits_grid(odds.dice.count, odds.dice.sides):\n'
-        '            raise RuleError(BEYOND_GRID)\n'
-        '    except RuleError as error:\n'
-        '        return calculator_odds.shown(str(error), attacks, hp, (shared_odds.KILL,))\n'
-        '    one = expected_damage(rules, odds)\n'
-        '    found = {\n'
-        '        shared_odds.EXPECTED: one,\n'
-        '        shared_odds.EXPECTED_ROUND: attacks * one if attacks >= 0 else ATTACKS_MESSAGE,\n'
-        '        shared_odds.KILL: kill_chance(rules, odds, hp),\n'
-        '    }\n'
-        '    return calculator_odds.shown(found, attacks, hp, (shared_odds.KILL,))\n'
     ),
     'pycalc.rulesets.combat17_rate_of_fire': (
         '"""17 Combat missile rate of fire (seed 17.0.9): how many shots a weapon fires over N rounds, and in\n'
@@ -12156,8 +12075,6 @@ _SOURCES = {
         '    damage_bonus: Any = 0,\n'
         ') -> int | str:\n'
         '    """Damage of the result: regular on a hit, by the critical chart on a natural 20, 0 on a miss."""\n'
-        '    times = as_multiplier(multiplier)\n'
-        '    where = engine.Situation("", 0, 0, as_int(damage_bonus, "DAMAGE BONUS", 0), times, False, False)\n'
         '    return engine.attack_damage(\n'
         '        rules(),\n'
         '        Attack(0, 0, as_int(mods, "MODS", 0)),\n'
@@ -12165,7 +12082,8 @@ _SOURCES = {
         '        optional_int(follow_roll, "FOLLOW ROLL"),\n'
         '        as_text(dice, "DICE"),\n'
         '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
-        '        where,\n'
+        '        as_int(damage_bonus, "DAMAGE BONUS", 0),\n'
+        '        as_multiplier(multiplier),\n'
         '    )\n'
         '\n'
         '\n'
@@ -19282,7 +19200,8 @@ _TABLES = {
                       ['die',
                        ['object', 'pycalc.resolution_block:Ref',
                         [['table', 'to_hit_roll'], ['entry', 'to_hit_die_sides'], ['column', 'value'],
-                         ['line', 43]]]]]]]]]],
+                         ['line', 43]]]],
+                      ['then', None], ['when', None]]]]]]],
                 ['critical',
                  ['object', 'pycalc.resolution_block:Critical',
                   [['mode', 'automatic'],
@@ -19462,6 +19381,12 @@ _TABLES = {
                              ['id', 'round_seconds'], ['label', 'Length of a combat round (seconds)'],
                              ['low', None], ['high', None],
                              ['note', '"Time shifts to combat rounds (10 seconds long each)."'],
+                             ['file', 'tables/combat17/attack.yaml']]],
+                           ['object', 'pycalc.table_files:Row',
+                            [['values', ['dict', [['value', 20]]]], ['section', '17.0.1.2 Attack'],
+                             ['line', 12], ['id', 'attack_die_faces'], ['label', 'Faces of the attack die'],
+                             ['low', None], ['high', None],
+                             ['note', '"To roll \\u201cto hit,\\u201d the attacker rolls 1d20"'],
                              ['file', 'tables/combat17/attack.yaml']]]]]],
                         ['section', '17\xa0 Combat'], ['file', 'tables/combat17/attack.yaml'], ['line', 3],
                         ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None],
@@ -19485,7 +19410,7 @@ _TABLES = {
                                [['step', 1],
                                 ['what',
                                  'When surprise is possible, roll for each side that might be surprised (see Surprise DC)']]]],
-                             ['section', '1. Determine Surprise'], ['line', 25], ['id', 'determine_surprise'],
+                             ['section', '1. Determine Surprise'], ['line', 27], ['id', 'determine_surprise'],
                              ['label', 'Determine Surprise'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -19493,7 +19418,7 @@ _TABLES = {
                               ['dict',
                                [['step', 2],
                                 ['what', 'Each combatant declares an action (see Actions and movement)']]]],
-                             ['section', '2. Declare Action'], ['line', 28], ['id', 'declare_action'],
+                             ['section', '2. Declare Action'], ['line', 30], ['id', 'declare_action'],
                              ['label', 'Declare Action'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -19502,7 +19427,7 @@ _TABLES = {
                                [['step', 3],
                                 ['what',
                                  '1d6 + DEX bonus for each character and opponent; high numbers act first (see Initiative)']]]],
-                             ['section', '3. Determine Initiative Order'], ['line', 31],
+                             ['section', '3. Determine Initiative Order'], ['line', 33],
                              ['id', 'determine_initiative'], ['label', 'Determine Initiative Order'],
                              ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
@@ -19511,7 +19436,7 @@ _TABLES = {
                               ['dict',
                                [['step', 4],
                                 ['what', 'The GM counts down the initiative numbers and each combatant acts']]]],
-                             ['section', '4. Resolve Actions'], ['line', 34], ['id', 'resolve_actions'],
+                             ['section', '4. Resolve Actions'], ['line', 36], ['id', 'resolve_actions'],
                              ['label', 'Resolve Actions'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -19519,10 +19444,10 @@ _TABLES = {
                               ['dict',
                                [['step', 5],
                                 ['what', 'The next round begins after everyone has completed an action']]]],
-                             ['section', '5. Start Next Round'], ['line', 37], ['id', 'start_next_round'],
+                             ['section', '5. Start Next Round'], ['line', 39], ['id', 'start_next_round'],
                              ['label', 'Start Next Round'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]]]]],
-                        ['section', '17\xa0 Combat'], ['file', 'tables/combat17/attack.yaml'], ['line', 13],
+                        ['section', '17\xa0 Combat'], ['file', 'tables/combat17/attack.yaml'], ['line', 15],
                         ['note',
                          '"The next round of combat begins after everyone has completed an Action." The Declare Action list prints Move and Cast Spell twice; the actions are listed once in round_actions.'],
                         ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -19546,16 +19471,16 @@ _TABLES = {
                           [['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict', [['roll', '1d20'], ['ability', 'strength'], ['ranged', False]]]],
-                             ['section', '17.0.1.2 Attack'], ['line', 64], ['id', 'melee'],
+                             ['section', '17.0.1.2 Attack'], ['line', 66], ['id', 'melee'],
                              ['label', 'Melee attack'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict', [['roll', '1d20'], ['ability', 'dexterity'], ['ranged', True]]]],
-                             ['section', '17.0.1.2 Attack'], ['line', 65], ['id', 'missile'],
+                             ['section', '17.0.1.2 Attack'], ['line', 67], ['id', 'missile'],
                              ['label', 'Missile attack'], ['low', None], ['high', None], ['note', ''],
                              ['file', 'tables/combat17/attack.yaml']]]]]],
-                        ['section', '17.0.1.2 Attack'], ['file', 'tables/combat17/attack.yaml'], ['line', 41],
+                        ['section', '17.0.1.2 Attack'], ['file', 'tables/combat17/attack.yaml'], ['line', 43],
                         ['note',
                          '"the attacker rolls 1d20 and adds their attack bonus, as well as Strength bonus (if performing a melee attack) or Dexterity bonus (if performing a missile attack) and any other adjustments required by the situation. If the total is equal to or greater than the opponent\'s Armor Class, the attack hits and damage is rolled."'],
                         ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -19583,7 +19508,7 @@ _TABLES = {
                             [['values',
                               ['dict',
                                [['auto_hit', False], ['auto_miss', True], ['follow_up', 'critical_misses']]]],
-                             ['section', '17.0.4 Critical Miss'], ['line', 81], ['id', None], ['label', None],
+                             ['section', '17.0.4 Critical Miss'], ['line', 83], ['id', None], ['label', None],
                              ['low', 1], ['high', 1],
                              ['note',
                               '"A natural 1 always misses. Role an additional d20 to determine if it is a special."'],
@@ -19591,19 +19516,19 @@ _TABLES = {
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict', [['auto_hit', False], ['auto_miss', False], ['follow_up', None]]]],
-                             ['section', '17.0.1.2 Attack'], ['line', 88], ['id', None], ['label', None],
+                             ['section', '17.0.1.2 Attack'], ['line', 90], ['id', None], ['label', None],
                              ['low', 2], ['high', 19], ['note', "The total is compared with the target's AC."],
                              ['file', 'tables/combat17/attack.yaml']]],
                            ['object', 'pycalc.table_files:Row',
                             [['values',
                               ['dict',
                                [['auto_hit', True], ['auto_miss', False], ['follow_up', 'critical_hits']]]],
-                             ['section', '17.0.3 Critical Hit'], ['line', 90], ['id', None], ['label', None],
+                             ['section', '17.0.3 Critical Hit'], ['line', 92], ['id', None], ['label', None],
                              ['low', 20], ['high', 20],
                              ['note',
                               '"A natural 20 always hits. (barring magic or silver weapon requirements). Role an additional d20 + modifiers to determine if it is a special."'],
                              ['file', 'tables/combat17/attack.yaml']]]]]],
-                        ['section', '17.0.1.2 Attack'], ['file', 'tables/combat17/attack.yaml'], ['line', 67],
+                        ['section', '17.0.1.2 Attack'], ['file', 'tables/combat17/attack.yaml'], ['line', 69],
                         ['note', 'Read on the unmodified d20 of the attack roll.'], ['key_id', 'natural_d20'],
                         ['key_label', 'Unmodified d20 of the attack roll'], ['picker', None],
                         ['gm_fillable', False], ['cheatsheet', 'results'], ['cheatsheet_order', 1],
@@ -19622,11 +19547,11 @@ _TABLES = {
                          ['tuple',
                           [['object', 'pycalc.table_files:Row',
                             [['values', ['dict', [['cannot_hit', True]]]], ['section', '17.0.3 Critical Hit'],
-                             ['line', 112], ['id', 'needs_magic_or_silver'],
+                             ['line', 114], ['id', 'needs_magic_or_silver'],
                              ['label', 'Target needs a magic or silver weapon (not this one)'], ['low', None],
                              ['high', None], ['note', ''], ['file', 'tables/combat17/attack.yaml']]]]]],
                         ['section', '17.0.3 Critical Hit'], ['file', 'tables/combat17/attack.yaml'],
-                        ['line', 100],
+                        ['line', 102],
                         ['note',
                          '"A natural 20 always hits. (barring magic or silver weapon requirements)." Ticked, no roll hits (a natural 1 is still a critical miss). A missile beyond long range is barred in missile_range.'],
                         ['key_id', ''], ['key_label', ''], ['picker', 'toggle'], ['gm_fillable', False],
@@ -21490,7 +21415,7 @@ _TABLES = {
                         ['section', '17.0.3 Critical Hit'],
                         ['why',
                          '"A natural 20 always hits. ... Role an additional d20 + modifiers to determine if it is a special." and "A natural 1 always misses. Role an additional d20 to determine if it is a special." The headings call them Critical Hit and Critical Miss; the follow-up decides whether it is "a special". Hits and misses are the same either way; only the name and the critical / fumble odds change.'],
-                        ['file', 'tables/combat17/attack.yaml'], ['line', 115]]]],
+                        ['file', 'tables/combat17/attack.yaml'], ['line', 117]]]],
                      ['cover_values',
                       ['object', 'pycalc.table_files:Ruling',
                        [['id', 'cover_values'], ['label', 'Attack penalty for cover'],
@@ -21715,9 +21640,13 @@ _TABLES = {
                   ['chosen', ['dict', []]], ['house_rules', ['tuple', []]],
                   ['resolution_block',
                    ['object', 'pycalc.resolution_block:Resolution',
-                    [['die', 20], ['target', 'armor_class'], ['file', 'tables/combat17/ruleset.yaml'],
-                     ['line', 14], ['ac_change', 1], ['least_target', None], ['hit_margin', 0],
-                     ['need_basis', 'need'], ['advantage', None], ['follow_die', None],
+                    [['die',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'combat_round'], ['entry', 'attack_die_faces'], ['column', 'value'],
+                        ['line', 14]]]],
+                     ['target', 'armor_class'], ['file', 'tables/combat17/ruleset.yaml'], ['line', 14],
+                     ['ac_change', 1], ['least_target', None], ['hit_margin', 0], ['need_basis', 'need'],
+                     ['advantage', None], ['follow_die', None],
                      ['always_miss',
                       ['tuple',
                        [['object', 'pycalc.resolution_block:RollColumn',
@@ -21736,9 +21665,10 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 25]]]],
-                           ['formula', None], ['follow_adds_mods', False], ['text', None], ['own_roll', False],
-                           ['from_column', None], ['to_column', None], ['die', None]]]]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 26]]]],
+                           ['formula', None], ['follow_adds_mods', False], ['text', 'effect'],
+                           ['own_roll', False], ['from_column', None], ['to_column', None], ['die', None],
+                           ['then', None], ['when', None]]]]]]],
                      ['critical',
                       ['object', 'pycalc.resolution_block:Critical',
                        [['mode', 'chart'], ['rolls', None], ['no_critical_when_needed', None],
@@ -21749,21 +21679,28 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 33]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 36]]]],
                            ['formula', 'damage'],
                            ['follow_adds_mods',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'critical_follow_up_roll'],
                               ['choices', ['dict', [['unmodified', False], ['add_modifiers', True]]]],
-                              ['line', 36]]]],
-                           ['text', None], ['own_roll', False], ['from_column', None], ['to_column', None],
-                           ['die', None]]]]]]],
+                              ['line', 39]]]],
+                           ['text', 'effect'], ['own_roll', False], ['from_column', None], ['to_column', None],
+                           ['die', None],
+                           ['then',
+                            ['object', 'pycalc.resolution_block:Chart',
+                             [['table', 'critical_conditions'], ['special', None],
+                              ['plain_unless_special', False], ['formula', None], ['follow_adds_mods', False],
+                              ['text', 'condition'], ['own_roll', True], ['from_column', None],
+                              ['to_column', None], ['die', None], ['then', None], ['when', 'condition_roll']]]],
+                           ['when', None]]]]]]],
                      ['damage',
                       ['object', 'pycalc.resolution_block:DamageRules',
                        [['least',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'damage_rules'], ['entry', 'minimum_damage'], ['column', 'value'],
-                           ['line', 38]]]],
+                           ['line', 41]]]],
                         ['deals', True],
                         ['formulas',
                          ['object', 'pycalc.resolution_block:FormulaTable',
@@ -21782,11 +21719,11 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'double_damage_basis'],
                                 ['choices', ['dict', [['whole_damage', 'whole'], ['dice_only', 'dice']]]],
-                                ['line', 45]]]],
+                                ['line', 48]]]],
                              ['rounding',
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
-                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 48]]]],
+                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 51]]]],
                              ['factor', None], ['when', None]]]]]]]]],
                      ['modifiers',
                       ['tuple',
@@ -21804,17 +21741,17 @@ _TABLES = {
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'parting_shot_from_behind'],
                            ['choices', ['dict', [['not_combined', 'not_with'], ['combined', None]]]],
-                           ['line', 60]]]],
+                           ['line', 63]]]],
                         ['also_counts',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'missile_engaged_unaware'],
-                           ['choices', ['dict', [['add', 'also_under_add'], ['replace', None]]]], ['line', 61]]]],
+                           ['choices', ['dict', [['add', 'also_under_add'], ['replace', None]]]], ['line', 64]]]],
                         ['worse_of',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'cover_concealment_together'],
                            ['choices',
                             ['dict', [['worse_only', ['tuple', ['cover', 'concealment']]], ['add', None]]]],
-                           ['line', 62]]]]]]],
+                           ['line', 65]]]]]]],
                      ['picked_tables', ['tuple', []]], ['effect', None]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
@@ -21823,7 +21760,7 @@ _TABLES = {
                        [['die',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
-                           ['line', 67]]]],
+                           ['line', 70]]]],
                         ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
                         ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                         ['modifiers', None], ['first_round', None]]]],
@@ -21833,7 +21770,7 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 66],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 69],
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
@@ -21852,11 +21789,11 @@ _TABLES = {
                      ['attacks_each_round', True], ['attacks_default', None],
                      ['pick_lines',
                       ['tuple',
-                       [['tuple', ['attack_kind', 87]], ['tuple', ['cover', 87]],
-                        ['tuple', ['attack_situation', 88]], ['tuple', ['attacker_conditions', 88]],
-                        ['tuple', ['target_conditions', 88]], ['tuple', ['concealment', 88]],
-                        ['tuple', ['missile_range', 88]], ['tuple', ['two_weapon', 88]],
-                        ['tuple', ['attack_barred', 88]]]]]]]],
+                       [['tuple', ['attack_kind', 90]], ['tuple', ['cover', 90]],
+                        ['tuple', ['attack_situation', 91]], ['tuple', ['attacker_conditions', 91]],
+                        ['tuple', ['target_conditions', 91]], ['tuple', ['concealment', 91]],
+                        ['tuple', ['missile_range', 91]], ['tuple', ['two_weapon', 91]],
+                        ['tuple', ['attack_barred', 91]]]]]]]],
                   ['picked', ['dict', []]]]],
     'spelljammer': ['object', 'pycalc.table_files:RuleSet',
                     [['id', 'spelljammer'], ['name', 'Spelljammer d100 strike chance'],
