@@ -160,6 +160,9 @@ class FormulaTable:
     columns: Mapping[str, str]
 
 
+TEXT_JOIN = ": "  # between the texts of a chart row's ``text`` columns
+
+
 @dataclass(frozen=True)
 class Chart:
     """A bands table read with the follow-up roll."""
@@ -169,7 +172,8 @@ class Chart:
     plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss
     formula: str | None = None  # column naming the damage formula (critical chart)
     follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers
-    text: str | None = None  # text column: what the row does, shown by the calculator
+    # text columns: what the row does (their texts joined by TEXT_JOIN), shown by the calculator
+    text: tuple[str, ...] | None = None
     # read by a roll of its own (its die: the bands' ends), not the follow-up roll: a chart of a mode
     # other than ``chart``, which only says what the Fumble or the Critical does
     own_roll: bool = False

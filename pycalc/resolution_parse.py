@@ -123,12 +123,11 @@ class ResolutionParser(SituationParser):
         from_column, to_column, die = self.chart_rows(data, what, own_roll)
         special = self.column_id(data, "special", what)
         formula = self.column_id(data, "formula", what) if with_formula else None
-        text = self.column_id(data, "text", what)
+        text = self.text_columns(data, what)
         columns: dict[str, tuple[str, ...]] = {}
         if special:
             columns[special] = ("bool",)
-        if text:
-            columns[text] = ("text",)
+        columns |= {column: ("text",) for column in text or ()}
         if from_column and to_column:
             columns |= {from_column: ("int",), to_column: ("int",)}
         if formula:
@@ -148,6 +147,16 @@ class ResolutionParser(SituationParser):
         if own_roll:
             self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
         return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)
+
+    def text_columns(self, data: LocatedDict, what: str) -> tuple[str, ...] | None:
+        """A chart's ``text``: a text column, or a list of them (their texts joined by ': ')."""
+        if "text" not in data:
+            return None
+        raw, line = data["text"], data.value_lines["text"]
+        items = list(raw) if isinstance(raw, LocatedList) else [raw]
+        if not items:
+            self.check.fail(line, f"{what}.text needs a text column or a list of them")
+        return tuple(self.check.ident(item, line, f"{what}.text") for item in items)
 
     def then_chart(
         self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]

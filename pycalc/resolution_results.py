@@ -26,7 +26,7 @@ from pycalc.resolution import (
     in_rolls,
 )
 from pycalc.resolution_added import with_added_roll
-from pycalc.resolution_block import Chart, own_roll_charts
+from pycalc.resolution_block import TEXT_JOIN, Chart, own_roll_charts
 from pycalc.tables import Row, RuleSet
 
 
@@ -154,9 +154,9 @@ def chart_text(
         return ""
     read = ""
     if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:
-        read = str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")
+        read = row_text(critical_chart(rules), critical_chart_row(rules, attack, follow))
     if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:
-        read = str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")
+        read = row_text(fumble_chart(rules), fumble_chart_row(rules, follow))
     try:
         then = "" if own is None else rolled_text(rules, own, chart_roll)
     except RuleError as error:  # a chart roll off its die: said after what the row says
@@ -171,7 +171,12 @@ def rolled_text(rules: RuleSet, chart: Chart, chart_roll: int | None) -> str:
         return fill_in_words(rules, chart)
     if chart_roll is None:
         return ""
-    return str(chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll))[str(chart.text)] or "")
+    return row_text(chart, chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll)))
+
+
+def row_text(chart: Chart, row: Row) -> str:
+    """What a chart's row says: its ``text`` columns' texts, the empty ones left out, joined by ': '."""
+    return TEXT_JOIN.join(str(row[column]) for column in chart.text or () if row[column])
 
 
 def effect_text(rules: RuleSet, outcome: str) -> str:

@@ -604,7 +604,10 @@ def test_three_multiplier_stages_in_the_sheet(calc, staged_bx):
     sheet = openpyxl.load_workbook(xlsx)[ATTACK_SHEET]
     rows = {sheet.cell(r, OUT_LABEL).value: r for r in range(1, sheet.max_row + 1)}
     notes = calc.evaluate_cells(xlsx, [(ATTACK_SHEET, f"{NOTE_LETTER}{rows[label]}") for label in PLIGHTS])
-    assert notes == ["hits automatically damage x3", "damage x0.5 rounded up"]  # the crushing stage's factor
+    assert notes == [
+        "hits automatically, damage x3",
+        "damage x0.5, rounded up",
+    ]  # the crushing stage's factor
     results = {attack_outputs(rules, one)["ATTACK_RESULT"] for one in cases}
     assert {"Critical", "Hit", "Miss"} <= results
 

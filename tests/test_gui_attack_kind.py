@@ -46,7 +46,9 @@ def test_the_attack_kind_typed_in_the_window_gates_the_picks(gated_bx, tmp_path:
     assert bow["ATTACK_NEED"] == 10 - 5 + 1 - 2 and bow["ATTACK_RESULT"] == HIT  # 6 + 5 - 1 + 2 = 12
     assert disarm["ATTACK_RESULT"] == HIT and disarm["ATTACK_DAMAGE"] == 0
     assert disarm["ATTACK_SUMMARY"] == "Hit, the defender drops its weapon"
-    assert notes["Higher ground"] == "+1 to hit melee only" and notes["Aimed shot"] == "+2 to hit ranged only"
+    assert (
+        notes["Higher ground"] == "+1 to hit, melee only" and notes["Aimed shot"] == "+2 to hit, ranged only"
+    )
     assert notes["Spear set against a charge"].endswith("Spear (set against a charge) only")
     assert notes["Attack kind"] == "melee attack"  # the Disarm's note
     assert MISS not in (sword["ATTACK_RESULT"], bow["ATTACK_RESULT"])

@@ -7,6 +7,7 @@ generic calculator's (``pycalc.resolution_calculator``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -14,6 +15,7 @@ import pytest
 
 from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.encounter_rulesets import adapter
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.sheets.encounter_looks import log_roll_label
 from pycalc.sheets.roll_entry import log_roll
 from pycalc.tables import load_ruleset
@@ -65,3 +67,41 @@ def test_a_chart_20_condition_typed_in_the_window(
 
 def column_of(book: openpyxl.Workbook, name: str) -> str:
     return first_cell(book, name)[1].rstrip("0123456789")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_chart_20_condition_typed_into_the_attack_calculator(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The Attack calculator in the window, typed as the dice fall: a natural 20, the follow-up 20 (the
+    line asks for the 1d4), the 1d4 and the damage: the line, the chart's words and the damage are the
+    engine's; a follow-up 12 then leaves the 1d4 called out."""
+    rules = load_ruleset("combat17")
+    xlsx = build_ruleset("combat17") / "combat17.xlsx"
+    typed = [("ATTACK_BONUS", "3"), ("ATTACK_TARGET", "15"), ("ATTACK_DICE", "1d6+2")]
+    typed += [("ATTACK_ROLL", "20"), ("ATTACK_FOLLOW_ROLL", "20"), ("ATTACK_DAMAGE_ROLL", "4")]
+    outputs = ["ATTACK_SUMMARY", "ATTACK_CHART_EFFECT", "ATTACK_DAMAGE"]
+    with window(xlsx, tmp_path) as calc:
+        for name, text in typed:
+            calc.enter(name, text)
+        calc.save()
+        asked = read_back(calc, outputs)
+        calc.enter("ATTACK_CHART_ROLL", "3")
+        calc.save()
+        calc.screenshot("combat17-condition-in-the-calculator")
+        rolled = read_back(calc, outputs)
+        calc.enter("ATTACK_FOLLOW_ROLL", "12")
+        calc.save()
+        left = read_back(calc, outputs)
+    inputs = CalculatorInputs(bonus=3, target=15, dice="1d6+2", roll=20, follow_roll=20, damage_roll=4)
+    for got, case in (
+        (asked, inputs),
+        (rolled, replace(inputs, chart_roll=3)),
+        (left, replace(inputs, chart_roll=3, follow_roll=12)),
+    ):
+        expected = attack_outputs(rules, case)
+        assert {n: got[n][0] for n in outputs} == {n: expected[n] for n in outputs}, got
+    assert asked["ATTACK_SUMMARY"][0].endswith(" - type the chart roll")
+    assert "; Enemy is Prone: -4 to hit" in rolled["ATTACK_SUMMARY"][0]
+    assert left["ATTACK_SUMMARY"][0].endswith(" - the chart roll 3 is not used by this roll: clear it")

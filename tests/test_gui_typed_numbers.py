@@ -62,7 +62,7 @@ def test_a_typed_dex_leaves_the_ac_while_a_pick_says_so(gated_bx, tmp_path: Path
     assert notes[1][dex_note] == "-2 to AC (Loses Dex to AC)"
     assert notes[1]["Fury (to the damage)"] == "+3 damage"
     assert notes[2][dex_note] == "counts with: Loses Dex to AC"  # held: melee only
-    assert notes[2]["Defender held (melee)"] == "Loses Dex to AC melee only"
+    assert notes[2]["Defender held (melee)"] == "Loses Dex to AC, melee only"
     assert bow_held["ATTACK_NEED"] > behind["ATTACK_NEED"]  # the Bow's AC keeps the Dex
 
 

@@ -40,7 +40,7 @@ def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
         Combatant(
             name=name,
             side=side,
-            max_hp=chance.randint(1, 40),
+            max_hp=dropped_often(chance.randint(1, 40)),
             stats=random_stats(rules, chance),  # an empty cell: the stat's default on both
             init_rolls=(None,) * (1 + len(encounter(rules).initiative.later_dice)),
         )
@@ -67,6 +67,12 @@ def one_row_fight(rules: RuleSet, chance: random.Random) -> Fight:
         low, high = chart_roll_bounds(rules)
         row = replace(row, chart_roll=None if chance.random() < 0.4 else chance.randint(low - 1, high + 1))
     return Fight(roster, [row], [], round=1)
+
+
+def dropped_often(drawn: int) -> int:
+    """Hit points a hit often takes below 0 (a quarter of the draws: 1 to 3), from one draw (the other
+    draws of the fight stay as they were)."""
+    return 1 + drawn // 4 if drawn <= 10 else drawn
 
 
 def subdual_kind(rules: RuleSet) -> list[str]:

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from pycalc import resolution_results
 from pycalc.d20 import CRITICAL, FUMBLE
 from pycalc.resolution_block import (
     HIT_FORMULA,
+    TEXT_JOIN,
     Chart,
     Formula,
     Stage,
@@ -94,8 +96,16 @@ def listed_text(chart: Chart, roll: str) -> str:
     return (
         f'IF(SUMPRODUCT({covers})=0,"#CHART ROLL? no row covers "&{roll},'
         f'IF(SUMPRODUCT({covers})>1,"#CHART? two rows cover "&{roll},'
-        f'INDEX({table_name(chart.table, str(chart.text))},{index})&""))'
+        f"{text_of(chart, lambda column: f'INDEX({table_name(chart.table, column)},{index})')}))"
     )
+
+
+def text_of(chart: Chart, value_of: Callable[[str], str]) -> str:
+    """What a chart row says (``resolution_results.row_text``): its ``text`` columns' texts
+    (``value_of(column)``), the empty ones left out, joined by ': ' (each part starts with it: the first
+    one's is cut)."""
+    parts = [f'IF({value_of(c)}&""="","","{TEXT_JOIN}"&{value_of(c)})' for c in chart.text or ()]
+    return f'REPLACE({"&".join(parts)},1,LEN("{TEXT_JOIN}"),"")'
 
 
 class Formulas(RollFormulas):
@@ -353,14 +363,16 @@ class Formulas(RollFormulas):
         critical_text = (
             self.rolled_chart(rules, critical)
             if critical is not None and critical.own_roll
-            else self.followed(band(critical.table, critical.text, self.follow_total(c.follow)))
+            else self.followed(
+                text_of(critical, partial(band, critical.table, key_expr=self.follow_total(c.follow)))
+            )
             if critical is not None and critical.text and self.charted_critical()
             else '""'
         )
         fumble_text = (
             self.rolled_chart(rules, fumble)
             if fumble is not None and fumble.own_roll
-            else self.followed(band(fumble.table, fumble.text, c.follow))
+            else self.followed(text_of(fumble, partial(band, fumble.table, key_expr=c.follow)))
             if fumble is not None and fumble.text and possible(self.block.fumble.mode) == ["chart"]
             else '""'
         )
@@ -386,7 +398,11 @@ class Formulas(RollFormulas):
         the GM fills the chart in, and before they do."""
         roll, low, high = self.c.chart_roll, *chart_ends(chart)
         assert roll is not None and chart.text is not None
-        row = band(chart.table, chart.text, roll) if chart.from_column is None else listed_text(chart, roll)
+        row = (
+            text_of(chart, partial(band, chart.table, key_expr=roll))
+            if chart.from_column is None
+            else listed_text(chart, roll)
+        )
         read = (
             f'IF(NOT(ISNUMBER({roll})),"",IF(OR({roll}<{low},{roll}>{high},{roll}<>INT({roll})),'
             f'"#CHART ROLL? "&{low}&" to "&{high},{row}))'

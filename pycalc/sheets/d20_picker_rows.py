@@ -49,6 +49,8 @@ from pycalc.sheets.formulas import by_label, const
 from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
 
+# each part of a note starts with it: "+2 to hit, damage x2, melee only" once the first one's is cut
+SEPARATOR = ", "
 EFFECT_WORDS = (("hit", "to hit"), ("ac", "to AC"), ("damage", "damage"))
 PART_WORDS = dict(EFFECT_WORDS)  # a typed number's adds_to -> what the notes call it
 
@@ -69,12 +71,12 @@ def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) 
     if gating is None or gating.kind_table is None:
         return []
     if table.id == gating.kind_table and "ranged" in table.column_ids:
-        return [f'IF({value_of("ranged")}=TRUE,"{RANGED} attack ","{MELEE} attack ")']
+        return [f'IF({value_of("ranged")}=TRUE,", {RANGED} attack",", {MELEE} attack")']
     if gating.gate not in table.column_ids:
         return []
     gate = value_of(str(gating.gate))
     kind = f"IFERROR({by_id(gating.kind_table, 'label', gate)},{gate})"
-    return [f'IF(OR({gate}="",{gate}="{ANY}"),"",{kind}&" only ")']
+    return [f'IF(OR({gate}="",{gate}="{ANY}"),"",", "&{kind}&" only")']
 
 
 def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
@@ -83,12 +85,12 @@ def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str])
     kinds (``kind_words``)."""
     stages = [stage for stage in block.damage.multipliers if stage.when in table.column_ids]
     said = [
-        f'IF({value_of(str(stage.when))}=TRUE,"damage x"&{by_choice(stage.factor, literal)}&" ","")'
+        f'IF({value_of(str(stage.when))}=TRUE,", damage x"&{by_choice(stage.factor, literal)},"")'
         for stage in stages
     ]
     flags = dict.fromkeys(number.when for number in typed_numbers(block) if number.when in table.column_ids)
     labels = {c.id: str(c.label) for c in table.columns}
-    said += [f'IF({value_of(str(flag))}=TRUE,"{labels[str(flag)]} ","")' for flag in flags]
+    said += [f'IF({value_of(str(flag))}=TRUE,", {labels[str(flag)]}","")' for flag in flags]
     return said + kind_words(block, table, value_of)
 
 
@@ -110,13 +112,13 @@ def ac_words(block: Resolution, value: str, kind: str = "") -> str:
     (not counted by the ruling)")."""
     factor = expr(block.ac_change)
     signed = f'TEXT({value},"+0;-0")'
-    uncounted = f'"AC "&{signed}&" (not counted by the ruling){kind} "'
+    uncounted = f'", AC "&{signed}&" (not counted by the ruling){kind}"'
     if target_kind(block) == "number_needed":
-        counted = f'TEXT(({value})*({factor}),"+0;-0")&" to the number needed{kind} "'
+        counted = f'", "&TEXT(({value})*({factor}),"+0;-0")&" to the number needed{kind}"'
     else:
-        counted = f'{signed}&" to AC{kind} "'
+        counted = f'", "&{signed}&" to AC{kind}"'
     said = counted if factor == "1" else f"IF(({factor})=0,{uncounted},{counted})"
-    return f'IF(N({value})=0,"",{said})'
+    return f'IF(SUM({value})=0,"",{said})'
 
 
 def kind_columns(table: Table, column: str) -> list[tuple[str, str]]:
@@ -136,7 +138,8 @@ def effect_text(
 ) -> str:
     """A short text of what a row changes, read from its cells (``value_of(column)``; the sums to hit,
     AC and damage from ``sum_of``, which may add what the row also counts), then ``gated``
-    (``kind_words``): the numbers stay in the table sheet."""
+    (``kind_words``): the numbers stay in the table sheet. SUM, not N, reads a number that may be an
+    empty cell (Gnumeric's N of an empty cell is #NUM!)."""
     sum_of = sum_of or value_of
     dice_columns = {c.id for c in table.columns if c.type == "modifier"}  # a number or dice (1d4)
     parts = [
@@ -144,23 +147,24 @@ def effect_text(
         if column in dice_columns
         else ac_words(block, sum_of(column), kind)
         if part == "ac"
-        else f'IF(N({sum_of(column)})=0,"",TEXT({sum_of(column)},"+0;-0")&" {word}{kind} ")'
+        else f'IF(SUM({sum_of(column)})=0,"",", "&TEXT({sum_of(column)},"+0;-0")&" {word}{kind}")'
         for part, word in EFFECT_WORDS
         for column, kind in kind_columns(table, part)
     ]
     for column in table.column_ids:
         if column == "damage_multiplier" or column.startswith(resolution_situation.stage_factor_column("")):
             factor = value_of(column)
-            parts.append(f'IF(N({factor})=1,"","damage x"&{factor}&" ")')
+            parts.append(f'IF(OR({factor}&""="",SUM({factor})=1),"",", damage x"&{factor})')
         elif column.startswith(resolution_situation.stage_round_up_column("")):
-            parts.append(f'IF({value_of(column)}=TRUE,"rounded up ","")')
+            parts.append(f'IF({value_of(column)}=TRUE,", rounded up","")')
     parts += [
-        f'IF({value_of(column)}=TRUE,"{word}{kind} ","")'
+        f'IF({value_of(column)}=TRUE,", {word}{kind}","")'
         for flag, word in FLAG_WORDS
         for column, kind in kind_columns(table, flag)
     ]
     parts += gated
-    return f"TRIM({'&'.join(parts)})" if parts else '""'
+    # each part starts with its ", ": the first one's is cut (one copy of the parts: a formula's length is bounded)
+    return f'REPLACE({"&".join(parts)},1,LEN("{SEPARATOR}"),"")' if parts else '""'
 
 
 def row_note(rules: RuleSet, block: Resolution, table: Table, value_of: Callable[[str], str]) -> str:
@@ -179,14 +183,14 @@ def row_note(rules: RuleSet, block: Resolution, table: Table, value_of: Callable
             "TRUE",
             value_of,
             lambda counts, named: (
-                f"IF({counts},N({ruled_value(rules, block.situation, table.id, column, named)}),0)"
+                f"IF({counts},SUM({ruled_value(rules, block.situation, table.id, column, named)}),0)"
             ),
         )
-        return ruled(column) if not also else f"({'+'.join([f'N({ruled(column)})', *also])})"
+        return ruled(column) if not also else f"({'+'.join([f'SUM({ruled(column)})', *also])})"
 
     labels = {c.id: str(c.label) for c in table.columns}
     subdual = [  # in the column's words: "non-lethal damage"
-        f'IF({ruled(column)}=TRUE,"{labels[column][:1].lower()}{labels[column][1:]} ","")'
+        f'IF({ruled(column)}=TRUE,", {labels[column][:1].lower()}{labels[column][1:]}","")'
         for table_id, column in subdual_columns(rules)
         if table_id == table.id
     ]
@@ -201,9 +205,9 @@ def subdual_columns(rules: RuleSet) -> tuple[tuple[str, str], ...]:
 
 
 def signed_dice(value: str, word: str) -> str:
-    """'+2 to hit ', '+1d4 to hit ', '-1d4 to hit ' or nothing, for a cell holding a number or dice."""
-    number = f'IF({value}=0,"",TEXT({value},"+0;-0")&" {word} ")'
-    dice = f'IF({value}="","",IF(LEFT({value},1)="-","","+")&{value}&" {word} ")'
+    """', +2 to hit', ', +1d4 to hit', ', -1d4 to hit' or nothing, for a cell holding a number or dice."""
+    number = f'IF({value}=0,"",", "&TEXT({value},"+0;-0")&" {word}")'
+    dice = f'IF({value}="","",", "&IF(LEFT({value},1)="-","","+")&{value}&" {word}")'
     return f"IF(ISNUMBER({value}),{number},{dice})"
 
 

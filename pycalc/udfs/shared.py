@@ -68,7 +68,7 @@ def own_chart_effect(rules: RuleSet, roll: int, kind: str) -> str:
     else:
         generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))
     row = resolution_results.chart_row(rules, chart, roll)
-    return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")
+    return resolution_results.row_text(chart, row) if chart.text else str(row.label or "")
 
 
 def chart_effect(value: Any, roll: Any, kind: str) -> str:

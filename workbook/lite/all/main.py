@@ -3920,6 +3920,9 @@ _SOURCES = {
         '    columns: Mapping[str, str]\n'
         '\n'
         '\n'
+        'TEXT_JOIN = ": "  # between the texts of a chart row\'s ``text`` columns\n'
+        '\n'
+        '\n'
         '@dataclass(frozen=True)\n'
         'class Chart:\n'
         '    """A bands table read with the follow-up roll."""\n'
@@ -3929,7 +3932,8 @@ _SOURCES = {
         '    plain_unless_special: Any = False  # a non-special row makes the natural roll a plain Hit / Miss\n'
         '    formula: str | None = None  # column naming the damage formula (critical chart)\n'
         "    follow_adds_mods: Any = False  # the chart is read with follow roll + the roll's modifiers\n"
-        '    text: str | None = None  # text column: what the row does, shown by the calculator\n'
+        '    # text columns: what the row does (their texts joined by TEXT_JOIN), shown by the calculator\n'
+        '    text: tuple[str, ...] | None = None\n'
         "    # read by a roll of its own (its die: the bands' ends), not the follow-up roll: a chart of a mode\n"
         '    # other than ``chart``, which only says what the Fumble or the Critical does\n'
         '    own_roll: bool = False\n'
@@ -5044,12 +5048,11 @@ _SOURCES = {
         '        from_column, to_column, die = self.chart_rows(data, what, own_roll)\n'
         '        special = self.column_id(data, "special", what)\n'
         '        formula = self.column_id(data, "formula", what) if with_formula else None\n'
-        '        text = self.column_id(data, "text", what)\n'
+        '        text = self.text_columns(data, what)\n'
         '        columns: dict[str, tuple[str, ...]] = {}\n'
         '        if special:\n'
         '            columns[special] = ("bool",)\n'
-        '        if text:\n'
-        '            columns[text] = ("text",)\n'
+        '        columns |= {column: ("text",) for column in text or ()}\n'
         '        if from_column and to_column:\n'
         '            columns |= {from_column: ("int",), to_column: ("int",)}\n'
         '        if formula:\n'
@@ -5069,6 +5072,16 @@ _SOURCES = {
         '        if own_roll:\n'
         '            self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))\n'
         '        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)\n'
+        '\n'
+        '    def text_columns(self, data: LocatedDict, what: str) -> tuple[str, ...] | None:\n'
+        '        """A chart\'s ``text``: a text column, or a list of them (their texts joined by \': \')."""\n'
+        '        if "text" not in data:\n'
+        '            return None\n'
+        '        raw, line = data["text"], data.value_lines["text"]\n'
+        '        items = list(raw) if isinstance(raw, LocatedList) else [raw]\n'
+        '        if not items:\n'
+        '            self.check.fail(line, f"{what}.text needs a text column or a list of them")\n'
+        '        return tuple(self.check.ident(item, line, f"{what}.text") for item in items)\n'
         '\n'
         '    def then_chart(\n'
         '        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]\n'
@@ -5557,7 +5570,7 @@ _SOURCES = {
         '    in_rolls,\n'
         ')\n'
         'from pycalc.resolution_added import with_added_roll\n'
-        'from pycalc.resolution_block import Chart, own_roll_charts\n'
+        'from pycalc.resolution_block import TEXT_JOIN, Chart, own_roll_charts\n'
         'from pycalc.tables import Row, RuleSet\n'
         '\n'
         '\n'
@@ -5685,9 +5698,9 @@ _SOURCES = {
         '        return ""\n'
         '    read = ""\n'
         '    if outcome == CRITICAL and critical_mode(rules) == "chart" and critical_chart(rules).text:\n'
-        '        read = str(critical_chart_row(rules, attack, follow)[str(critical_chart(rules).text)] or "")\n'
+        '        read = row_text(critical_chart(rules), critical_chart_row(rules, attack, follow))\n'
         '    if outcome == FUMBLE and fumble_mode(rules) == "chart" and fumble_chart(rules).text:\n'
-        '        read = str(fumble_chart_row(rules, follow)[str(fumble_chart(rules).text)] or "")\n'
+        '        read = row_text(fumble_chart(rules), fumble_chart_row(rules, follow))\n'
         '    try:\n'
         '        then = "" if own is None else rolled_text(rules, own, chart_roll)\n'
         '    except RuleError as error:  # a chart roll off its die: said after what the row says\n'
@@ -5702,7 +5715,12 @@ _SOURCES = {
         '        return fill_in_words(rules, chart)\n'
         '    if chart_roll is None:\n'
         '        return ""\n'
-        '    return str(chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll))[str(chart.text)] or "")\n'
+        '    return row_text(chart, chart_row(rules, chart, check_chart_roll(rules, chart, chart_roll)))\n'
+        '\n'
+        '\n'
+        'def row_text(chart: Chart, row: Row) -> str:\n'
+        '    """What a chart\'s row says: its ``text`` columns\' texts, the empty ones left out, joined by \': \'."""\n'
+        '    return TEXT_JOIN.join(str(row[column]) for column in chart.text or () if row[column])\n'
         '\n'
         '\n'
         'def effect_text(rules: RuleSet, outcome: str) -> str:\n'
@@ -13257,7 +13275,7 @@ _SOURCES = {
         '    else:\n'
         '        generic.check_roll(rules, roll, "ROLL", generic.follow_faces(rules))\n'
         '    row = resolution_results.chart_row(rules, chart, roll)\n'
-        '    return str(row[str(chart.text)] or "") if chart.text else str(row.label or "")\n'
+        '    return resolution_results.row_text(chart, row) if chart.text else str(row.label or "")\n'
         '\n'
         '\n'
         'def chart_effect(value: Any, roll: Any, kind: str) -> str:\n'
@@ -19195,8 +19213,8 @@ _TABLES = {
                    ['chart',
                     ['object', 'pycalc.resolution_block:Chart',
                      [['table', 'fumble_table'], ['special', None], ['plain_unless_special', False],
-                      ['formula', None], ['follow_adds_mods', False], ['text', 'effect'], ['own_roll', True],
-                      ['from_column', 'd20_from'], ['to_column', 'd20_to'],
+                      ['formula', None], ['follow_adds_mods', False], ['text', ['tuple', ['effect']]],
+                      ['own_roll', True], ['from_column', 'd20_from'], ['to_column', 'd20_to'],
                       ['die',
                        ['object', 'pycalc.resolution_block:Ref',
                         [['table', 'to_hit_roll'], ['entry', 'to_hit_die_sides'], ['column', 'value'],
@@ -21666,7 +21684,7 @@ _TABLES = {
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
                               ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 26]]]],
-                           ['formula', None], ['follow_adds_mods', False], ['text', 'effect'],
+                           ['formula', None], ['follow_adds_mods', False], ['text', ['tuple', ['effect']]],
                            ['own_roll', False], ['from_column', None], ['to_column', None], ['die', None],
                            ['then', None], ['when', None]]]]]]],
                      ['critical',
@@ -21686,14 +21704,15 @@ _TABLES = {
                              [['ruling', 'critical_follow_up_roll'],
                               ['choices', ['dict', [['unmodified', False], ['add_modifiers', True]]]],
                               ['line', 39]]]],
-                           ['text', 'effect'], ['own_roll', False], ['from_column', None], ['to_column', None],
-                           ['die', None],
+                           ['text', ['tuple', ['effect']]], ['own_roll', False], ['from_column', None],
+                           ['to_column', None], ['die', None],
                            ['then',
                             ['object', 'pycalc.resolution_block:Chart',
                              [['table', 'critical_conditions'], ['special', None],
                               ['plain_unless_special', False], ['formula', None], ['follow_adds_mods', False],
-                              ['text', 'condition'], ['own_roll', True], ['from_column', None],
-                              ['to_column', None], ['die', None], ['then', None], ['when', 'condition_roll']]]],
+                              ['text', ['tuple', ['condition', 'effect']]], ['own_roll', True],
+                              ['from_column', None], ['to_column', None], ['die', None], ['then', None],
+                              ['when', 'condition_roll']]]],
                            ['when', None]]]]]]],
                      ['damage',
                       ['object', 'pycalc.resolution_block:DamageRules',
