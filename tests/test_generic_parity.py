@@ -7,6 +7,7 @@ good and bad), and its resolution block edited into confirmed criticals and leve
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -422,6 +423,30 @@ def charted_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]
     return edited_bx(tmp_path_factory, CHART_BLOCK, "bx-charted", tables=CHART_TABLES)
 
 
+@pytest.fixture(scope="module")
+def then_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    """The charted fixture whose special rows lead to a chart rolled on by a roll of its own
+    (``then``): a fumble chart's special row to the d6 fumble table, a critical chart's special row
+    to the 2d6 wound chart (its text two columns, joined)."""
+    block = CHART_BLOCK.replace(
+        "    plain_unless_special: true\n    text: effect\n",
+        "    plain_unless_special: true\n    text: effect\n"
+        "    then: {chart: fumble_table, when: special, text: effect}\n",
+    ).replace(
+        "    follow_adds_mods: true\n    text: effect\n",
+        "    follow_adds_mods: true\n    text: effect\n"
+        "    then: {chart: wound_chart, when: special, text: [wound, effect]}\n",
+    )
+    wounds = re.sub(r"(wound: [^{}]*)\}", r"\1, effect: null}", ROLLED_CHART_TABLES).replace(
+        "      wound: {label: Wound, type: text}\n",
+        "      wound: {label: Wound, type: text}\n      effect: {label: Effect, type: text, optional: true}\n",
+    )
+    tables = CHART_TABLES + wounds.replace(
+        "A limb broken, effect: null}", "A limb broken, effect: out of the fight}"
+    )
+    return edited_bx(tmp_path_factory, block, "bx-then", tables=tables)
+
+
 def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
     found: dict[str, object] = {
         "ATTACK_BONUS": inputs.bonus,
@@ -652,6 +677,30 @@ def test_a_chart_rolled_on_by_a_roll_of_its_own_in_the_sheet(calc, rolled_chart_
     assert {"#CHART ROLL? 1 to 6", "#CHART ROLL? 2 to 12"} <= said
     problems, compared = heat_mismatches(calc, rules, xlsx)  # the charts change no chance
     assert not problems and compared >= 300, problems[:5]
+
+
+def test_a_chart_a_chart_row_leads_to_in_the_sheet(calc, then_bx):
+    """A chart rolled on by a roll of its own after a fumble or critical chart's special row: asked
+    for only after such a row, its words after the row's, a roll after any other row called out."""
+    rules, xlsx = then_bx
+    fumble = CalculatorInputs(bonus=0, target=12, roll=1, follow_roll=3)
+    critical = CalculatorInputs(bonus=0, target=12, roll=20, follow_roll=19, dice="1d8", damage_roll=5)
+    cases = [replace(fumble, chart_roll=roll) for roll in (None, 0, 1, 4, 7)]
+    cases += [replace(fumble, follow_roll=15, chart_roll=roll) for roll in (None, 2)]  # a plain row: a Miss
+    cases += [replace(critical, chart_roll=roll) for roll in (None, 1, 7, 12, 13)]
+    cases += [replace(critical, follow_roll=2, chart_roll=roll) for roll in (None, 7)]  # not special
+    cases += list(scenarios(rules, 200, 29))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    said = [attack_outputs(rules, one)["ATTACK_SUMMARY"] for one in cases[:14]]
+    assert said[0] == "Fumble (follow-up roll 3), Weapon dropped - type the chart roll"
+    assert said[1] == "Fumble (follow-up roll 3), Weapon dropped; #CHART ROLL? 1 to 6"
+    assert said[3] == "Fumble (follow-up roll 3), Weapon dropped; Off balance until the next round"
+    assert said[6].endswith(" - the chart roll 2 is not used by this roll: clear it")
+    assert said[10].startswith(
+        "Critical (follow-up roll 19), Brutal blow, the foe staggers; A limb broken: out of"
+    )
+    assert said[13].endswith(" - the chart roll 7 is not used by this roll: clear it")
 
 
 @pytest.mark.timeout(600)
