@@ -328,10 +328,16 @@ def target_kind(block: Resolution) -> str:
     return kinds[0] if len(kinds) == 1 else "armor_class"
 
 
+def outcome_chart(block: Resolution, outcome: str) -> Chart | None:
+    """The chart the follow-up roll reads (or the chart of its own) after a Critical or a Fumble: the
+    one whose row a chart's ``then`` follows."""
+    return block.critical.chart if outcome == CRITICAL else block.fumble.chart
+
+
 def own_roll_charts(block: Resolution) -> dict[str, Chart]:
     """The charts rolled on by a roll of their own (``Chart.own_roll``), by the result they follow:
     Critical, Fumble; a chart that follows a chart's row (``Chart.then``) among them."""
-    charts = {CRITICAL: block.critical.chart, FUMBLE: block.fumble.chart}
+    charts = {outcome: outcome_chart(block, outcome) for outcome in (CRITICAL, FUMBLE)}
     rolled = {outcome: chart if chart.own_roll else chart.then for outcome, chart in charts.items() if chart}
     return {outcome: chart for outcome, chart in rolled.items() if chart is not None}
 

@@ -10,11 +10,17 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
-from pycalc.d20 import CRITICAL
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
-from pycalc.resolution_block import Resolution, own_roll_charts, possible, shows_chart_text, target_kind
+from pycalc.resolution_block import (
+    Resolution,
+    outcome_chart,
+    own_roll_charts,
+    possible,
+    shows_chart_text,
+    target_kind,
+)
 from pycalc.resolution_calculator import adds_dice, rolls_further, uses_follow, uses_level
 from pycalc.sheets import d20_cells
 from pycalc.sheets import d20_formulas as f
@@ -109,7 +115,7 @@ def chart_follows(rules: RuleSet, block: Resolution, outcome: str) -> str:
     chart = own_roll_charts(block)[outcome]
     if chart.when is None:
         return f"a {outcome}"
-    parent = block.critical.chart if outcome == CRITICAL else block.fumble.chart
+    parent = outcome_chart(block, outcome)
     assert parent is not None
     return f"a {outcome} whose chart row says: {column_label(rules.table(parent.table), chart.when)}"
 

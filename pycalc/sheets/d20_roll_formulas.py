@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pycalc.d20 import CRITICAL
 from pycalc.resolution_block import (
     Chart,
     NeedRange,
     Resolution,
+    outcome_chart,
     own_roll_charts,
     possible,
     shows_chart_text,
@@ -245,10 +247,8 @@ class RollFormulas:
         result = self.c.result
         if chart.when is None:
             return f'{result}="{outcome}"'
-        if outcome == "Critical":
-            parent, key = self.block.critical.chart, self.follow_total(self.c.follow)
-        else:
-            parent, key = self.block.fumble.chart, self.c.follow
+        parent = outcome_chart(self.block, outcome)
+        key = self.follow_total(self.c.follow) if outcome == CRITICAL else self.c.follow
         assert parent is not None
         ticks = band(parent.table, chart.when, key)
         return f'IF({result}="{outcome}",IF(ISNUMBER({self.c.follow}),{ticks},FALSE),FALSE)'
