@@ -17,10 +17,11 @@ temporary damage, and healing, with the seed's effects on a row (the roster's st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from pycalc import pickers
 from pycalc.encounter_block import HEAL, SUBDUAL, DamageKinds, encounter
+from pycalc.resolution_block import value
 from pycalc.tables import RuleSet
 
 HEALED = "Healed"  # the result of a heal row
@@ -75,17 +76,26 @@ def heal_also_message() -> str:
     return "#HEAL? the Target only: clear Also hits"
 
 
-NormalPart = Callable[[RuleSet, int], int]
-"""The part of a subdual hit's damage that is normal damage, where a ruleset splits it (C&C's one point
-in five: ``encounter_rulesets.Adapter.subdual_normal``)."""
+def normal_part(rules: RuleSet, damage: int) -> int:
+    """The part of a subdual hit of ``damage`` that is normal damage (the block's ``normal_part``; 0
+    without one): the damage, at least its least, over ``per``, rounded as the block says, at least
+    ``at_least``."""
+    block = kinds(rules)
+    split = None if block is None else block.normal_part
+    if split is None:
+        return 0
+    total = max(int(value(rules, split.damage_at_least)), damage)
+    per = int(value(rules, split.per))
+    parts = -(-total // per) if value(rules, split.rounding) == "up" else total // per
+    return max(int(value(rules, split.at_least)), parts)
 
 
-def subdual_part(rules: RuleSet, damage: int, target_before: int, split: NormalPart | None = None) -> int:
+def subdual_part(rules: RuleSet, damage: int, target_before: int) -> int:
     """The subdual part of a subdual row's damage for a target at ``target_before`` hit points."""
     block = kinds(rules)
     if block is None or damage <= 0 or (block.further_damage_lethal and target_before <= 0):
         return 0
-    return damage - (split(rules, damage) if split is not None else 0)
+    return damage - normal_part(rules, damage)
 
 
 def healed(rules: RuleSet, amount: int, before: int, lethal_before: int, most: int) -> int:

@@ -49,7 +49,10 @@ DAMAGE_KIND_KEYS = {
     "heal_cap",
     "beyond_healing",
     "subdual_picks",
+    "normal_part",
 }
+NORMAL_PART_KEYS = {"per", "rounding", "at_least", "damage_at_least"}
+ROUNDINGS = ("up", "down")
 SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table's row ids (normal damage: the Kind left empty)
 CREATURE_TEXT_KEYS = {"name", "section", "note"}  # a creature's words; every other key is a roster number
 
@@ -84,6 +87,18 @@ class Morale:
 
 
 @dataclass(frozen=True)
+class NormalPart:
+    """The part of a subdual hit that is normal damage (C&C's one point in five): the hit's damage, at
+    least ``damage_at_least``, over ``per``, rounded ``up`` or ``down``, at least ``at_least``; each a
+    number, a table cell or by ruling."""
+
+    per: Any
+    rounding: Any
+    at_least: Any = 0
+    damage_at_least: Any = 0
+
+
+@dataclass(frozen=True)
 class DamageKinds:
     """The log's Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""
 
@@ -97,6 +112,7 @@ class DamageKinds:
     # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of
     # the blade, a punch) with the Kind left empty
     subdual_picks: tuple[tuple[str, str], ...] = ()
+    normal_part: NormalPart | None = None  # None: a subdual hit is subdual damage whole
 
 
 @dataclass(frozen=True)
@@ -311,8 +327,24 @@ def _damage_kinds(parser: BlockParser, data: LocatedDict, hit_points: HitPoints)
         parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})
         parser.uses.pickers.append((table_id, item_line))
         picks.append((table_id, column))
+    normal = _normal_part(parser, block, what) if "normal_part" in block else None
     return DamageKinds(
-        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)
+        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks), normal
+    )
+
+
+def _normal_part(parser: BlockParser, block: LocatedDict, what: str) -> NormalPart | None:
+    what = f"{what}.normal_part"
+    data = parser.check.mapping(block["normal_part"], block.value_lines["normal_part"], what)
+    if data is None:
+        return None
+    parser.check.keys(data, NORMAL_PART_KEYS, {"per", "rounding"}, what)
+    number = parser.number
+    return NormalPart(
+        per=parser.get(data, "per", number, what, 1),
+        rounding=parser.get(data, "rounding", parser.choice(ROUNDINGS), what, "down"),
+        at_least=parser.get(data, "at_least", number, what, 0),
+        damage_at_least=parser.get(data, "damage_at_least", number, what, 0),
     )
 
 

@@ -99,11 +99,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
                 sub[target.name] += found[-1].subdual
             else:
                 before = start[target.name] - lost[target.name]
-                part = (
-                    subdual_part(rules, attack.damage, before, ruleset.subdual_normal)
-                    if kind == SUBDUAL
-                    else 0
-                )
+                part = subdual_part(rules, attack.damage, before) if kind == SUBDUAL else 0
                 for name in (attack.target, *attack.also):
                     if name in lost:
                         lost[name] += attack.damage
@@ -167,7 +163,7 @@ def resolve_log(rules: RuleSet, fight: Fight) -> list[RowResult]:
             result = hp  # a hit whose damage cannot be worked out says why
         hp_lost = hp if isinstance(hp, int) and not isinstance(hp, bool) else 0
         before = start[target.name] - lost[target.name]
-        part = subdual_part(rules, hp_lost, before, ruleset.subdual_normal) if kind == SUBDUAL else 0
+        part = subdual_part(rules, hp_lost, before) if kind == SUBDUAL else 0
         for name in (attack.target, *attack.also):
             if name in lost:
                 lost[name] += hp_lost

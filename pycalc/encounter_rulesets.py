@@ -29,7 +29,7 @@ from pycalc.resolution_block import (
     typed_numbers,
     value,
 )
-from pycalc.rulesets import bfrpg, cnc, cnc_subdual, spelljammer, spelljammer_calculator
+from pycalc.rulesets import bfrpg, spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
@@ -82,10 +82,6 @@ class Adapter:
             "ATTACK_TARGET_SUBDUAL": "{target.subdual_taken}",
         }
     )
-    # the part of a subdual hit counted as normal damage, where the ruleset splits it (C&C: one point in
-    # five): the engine's function and the calculator's (output, input) cells the log reworks per row
-    subdual_normal: Callable[[RuleSet, int], int] | None = None
-    subdual_normal_cells: tuple[str, str] | None = None
 
     def filled_from_roster(self) -> dict[str, tuple[str, str]]:
         """Calculator input -> (attacker or target, the roster column's stat id) a roster pick fills."""
@@ -175,38 +171,9 @@ def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str],
         summary="ATTACK_SUMMARY",
         resolve=resolve,
         rolls=fields.get("rolls", D20_ROLLS),
-        subdual_normal=fields.get("subdual_normal"),
-        subdual_normal_cells=fields.get("subdual_normal_cells"),
     )
 
 
-_CNC_STATS = d20_stats(  # the range increment of the combatant's missile weapon (empty: no range band)
-    "Attack bonus (BtH + Str or Dex)",
-    ("ac", "AC"),
-    Stat("range_increment", "Range increment (ft)", default=""),
-)
-CNC = d20_adapter(
-    cnc,
-    _CNC_STATS,
-    {
-        resolution_calculator.number_name("defender_dex"): "{target.dex}",
-        resolution_calculator.number_name("attacker_dex"): "{attacker.dex}",
-        "ATTACK_RANGE_INCREMENT": "{attacker.range_increment}",
-        "ATTACK_DISTANCE": "{log.distance}",
-    },
-    more=lambda a, t, row: {
-        "defender_dex": t.dex,
-        "attacker_dex": a.dex,
-        "range_increment": typed_number(stat(a, "range_increment", _CNC_STATS)),
-        "distance": row.distance,
-    },
-    rolls=(
-        *D20_ROLLS,
-        LogRoll("distance", "Distance to the target (ft)", "ATTACK_DISTANCE", short="Dist. ft"),
-    ),
-    subdual_normal=cnc_subdual.subdual_normal,  # "For every five points of subdual damage ... one point is normal"
-    subdual_normal_cells=("SUBDUAL_NORMAL", "SUBDUAL_DAMAGE"),
-)
 _BFRPG_STATS = d20_stats(  # STR counts to hit from its own column; to damage, only in the dice typed
     "Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus (to hit)"), dice="Damage dice (with STR)"
 )
@@ -335,7 +302,7 @@ SPELLJAMMER = Adapter(
     prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
 )
 
-ADAPTERS = {"cnc": CNC, "bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
+ADAPTERS = {"bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
 
 # --------------------------------------------------------------------------- a ruleset of YAML alone
 
@@ -348,6 +315,7 @@ def typed_numbers_owned(block: Resolution) -> tuple[TypedNumber, ...]:
     return tuple(n for n in typed_numbers(block) if n.of is not None)
 
 
+RANGE_INCREMENT = "range_increment"  # the roster stat of a combatant's missile weapon's increment
 NUMBER_STAT = "number_"  # the prefix of a typed number's roster stat
 
 
@@ -387,13 +355,27 @@ def generic_adapter(rules: RuleSet) -> Adapter:
     if own_roll_charts(block):  # a fumble table rolled on after a Fumble
         rolls = (*rolls, LogRoll("chart_roll", "Roll on the chart", "ATTACK_CHART_ROLL", short="Chart"))
         wiring["ATTACK_CHART_ROLL"] = "{log.chart_roll}"
+    if block.range is not None:  # the combatant's missile weapon, the distance on the row
+        stats += (Stat(RANGE_INCREMENT, "Range increment (ft)", default=""),)
+        rolls = (
+            *rolls,
+            LogRoll("distance", "Distance to the target (ft)", "ATTACK_DISTANCE", short="Dist. ft"),
+        )
+        wiring |= {
+            "ATTACK_RANGE_INCREMENT": f"{{attacker.{RANGE_INCREMENT}}}",
+            "ATTACK_DISTANCE": "{log.distance}",
+        }
     if not level:
         del wiring["ATTACK_LEVEL"]
     owned = typed_numbers_owned(block)  # the typed numbers of a combatant: roster columns
-    stats += tuple(Stat(number_stat(n.id), n.label) for n in owned)
+    stats += tuple(Stat(number_stat(n.id), n.label) for n in owned if n.roster is None)
     wiring |= {
-        resolution_calculator.number_name(n.id): f"{{{ROSTER_WHO[n.of]}.{number_stat(n.id)}}}" for n in owned
+        resolution_calculator.number_name(n.id): f"{{{ROSTER_WHO[n.of]}.{n.roster or number_stat(n.id)}}}"
+        for n in owned
     }
+
+    def number(who: Combatant, typed: TypedNumber) -> int:
+        return int(who.dex if typed.roster == "dex" else stat(who, number_stat(typed.id), stats))
 
     def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
         inputs = resolution_calculator.CalculatorInputs(
@@ -408,10 +390,9 @@ def generic_adapter(rules: RuleSet) -> Adapter:
             extra_roll=attack.extra_roll,
             added_roll=attack.added_roll,
             chart_roll=attack.chart_roll,
-            numbers={
-                n.id: int(stat(attacker if n.of == "attacker" else target, number_stat(n.id), stats))
-                for n in owned
-            },
+            range_increment=typed_number(stat(attacker, RANGE_INCREMENT, stats)) if block.range else None,
+            distance=attack.distance if block.range else None,
+            numbers={n.id: number(attacker if n.of == "attacker" else target, n) for n in owned},
             **row_choices(rules, attack),
         )
         return resolution_calculator.attack_outputs(rules, inputs)

@@ -4,7 +4,7 @@ out by subdual damage, able to act)."""
 
 from __future__ import annotations
 
-from pycalc.damage_kinds import NormalPart, subdual_part
+from pycalc.damage_kinds import subdual_part
 from pycalc.encounter_block import encounter
 from pycalc.tables import RuleSet
 
@@ -42,12 +42,11 @@ def state_after_hit(
     subdual_before: int,
     damage: int,
     subdual_hit: bool,
-    split: NormalPart | None = None,
 ) -> str:
     """The target's state after one hit of ``damage`` (the Attack calculator's, and a log row's, one
     line): its hit points before, the subdual damage inside them, and whether the hit deals subdual
-    damage (its part as a log row's, ``subdual_part``, less any normal part ``split`` gives; damage
+    damage (its part as a log row's, ``subdual_part``, less its normal part, ``damage_kinds.normal_part``; damage
     struck while down where that kills)."""
-    part = subdual_part(rules, damage, hp_before, split) if subdual_hit else 0
+    part = subdual_part(rules, damage, hp_before) if subdual_hit else 0
     struck_down = down_lethal(rules, damage - part, hp_before)
     return hit_point_state(rules, hp_before - damage, hp_before, subdual_before + part, struck_down)

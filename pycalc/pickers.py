@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pycalc.errors import not_in_list
-from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, value
+from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, named_pick, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import Row, RuleSet, Table
 
@@ -138,14 +138,20 @@ def only_for(adding: Adding, kind: str) -> frozenset[str]:
     return frozenset(table_id for table_id, only in adding.only.items() if only == kind)
 
 
-def not_with(rules: RuleSet, adding: Adding, picks: list[Pick]) -> list[Pick]:
-    """The picks less each row that names another picked row of its table in the column ``not_with``
-    (while the rulings put one in force)."""
+def not_with(rules: RuleSet, adding: Adding, picks: list[Pick], kinds: frozenset[str]) -> list[Pick]:
+    """The picks less each row that names in the column ``not_with`` another picked row that counts for
+    the attack's ``kinds`` (while the rulings put one in force)."""
     column = value(rules, adding.not_with)
     if column is None:
         return picks
-    ids = {(table_id, row.id) for table_id, row in picks}
-    return [(t, row) for t, row in picks if (t, row.values.get(column)) not in ids]
+    ids = {(table_id, row.id) for table_id, row in picks if counts(adding, kinds, table_id, row)}
+    block = rules.resolution_block
+    situated = [rules.table(table_id) for table_id in (block.modifiers if block else None) or ()]
+    return [
+        (t, row)
+        for t, row in picks
+        if not (named := row.values.get(column)) or named_pick(situated, t, str(named)) not in ids
+    ]
 
 
 def also_counted(rules: RuleSet, adding: Adding, counted: list[Pick]) -> list[Pick]:
@@ -164,9 +170,10 @@ def also_counted(rules: RuleSet, adding: Adding, counted: list[Pick]) -> list[Pi
 def counted_picks(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:
     """The picked attack kind's words and the picked rows (the kind table's among them) that count
     for it, with the rows they also count (``not_with``, ``also_counts``)."""
-    found = not_with(rules, adding, list(picks))
-    kind = next((row for table_id, row in found if table_id == adding.kind_table), None)
+    picks = list(picks)
+    kind = next((row for table_id, row in picks if table_id == adding.kind_table), None)
     kinds = frozenset() if kind is None else attack_kinds(kind)
+    found = not_with(rules, adding, picks, kinds)
     counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]
     return kinds, also_counted(rules, adding, counted)
 

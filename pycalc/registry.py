@@ -65,7 +65,6 @@ from pycalc.rulesets import (
     cnc,
     cnc_falling,
     cnc_movement,
-    cnc_odds,
     cnc_special_ac,
     cnc_subdual,
     combat17_brawling,
@@ -203,8 +202,8 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
         "cnc": ShippedRuleset(
             "cnc",
             d20_resolution("cnc"),
-            cnc.attack_outputs,
-            cnc_odds.odds_outputs,
+            resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
+            resolution_calculator.odds_outputs,
             (
                 pycalc.udfs.cnc,
                 pycalc.udfs.cnc_falling,

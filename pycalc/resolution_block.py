@@ -13,14 +13,14 @@ block is ``pycalc.resolution`` (and ``pycalc.resolution_odds``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pycalc.d20 import CRITICAL, FUMBLE
 
 if TYPE_CHECKING:
-    from pycalc.table_files import RuleSet
+    from pycalc.table_files import RuleSet, Table
 
 PICKED = "picked"  # the entry of a reference that reads the picked row
 TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0
@@ -54,9 +54,11 @@ TOP_KEYS = {
     "modifiers",
     "situation",
     "effect",
+    "range",
     "note",
 }
 EFFECT_KEYS = {"hit", "miss"}
+RANGE_KEYS = {"table", "band", "within"}
 CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}
 THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}
@@ -76,7 +78,8 @@ DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling's choice does to the picked rows
 SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}
-NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}
+NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster"}
+ROSTER_NUMBERS = ("dex",)  # a typed number's ``roster``: the roster's own columns it may be
 NUMBER_PARTS = ("hit", "ac", "damage")  # the situation's sums a typed number may add to
 NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster's column of it
 MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for
@@ -232,6 +235,18 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class RangeBands:
+    """The range band of a ranged attack at the distance the GM types (``range:``): the bands ``table``
+    keyed by the range increments to the target (the distance over the weapon's increment, rounded up);
+    its ``band`` column names the band, its ``within`` column false stops the attack, its ``hit`` column
+    (empty: 0) adds to the roll."""
+
+    table: str
+    band: str
+    within: str
+
+
+@dataclass(frozen=True)
 class DamageRules:
     least: Any = 0
     deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)
@@ -261,7 +276,8 @@ class TypedNumber:
     (None: always): the defender's Dex taken off the AC while it loses Dex to AC. With ``at_most`` (a
     number, by ruling or not; None: no limit) it counts only so far that the flagged rows' ``adds_to``
     plus it stays at most that: the attacker's Dex offsetting a two-weapon penalty down to 0. A number
-    ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read."""
+    ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read;
+    with ``roster: dex`` it is the roster's DEX modifier, which every roster has."""
 
     id: str
     label: str
@@ -271,6 +287,7 @@ class TypedNumber:
     help: str = ""
     of: str | None = None
     at_most: Any = None
+    roster: str | None = None  # the roster's own column it is (dex), None: a column of its own
 
 
 @dataclass(frozen=True)
@@ -319,6 +336,14 @@ class Resolution:
     situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)
     picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads
     effect: Effect | None = None  # what a hit or a miss does, in words
+    range: RangeBands | None = None  # the range band of a typed distance (None: none asked)
+
+
+def named_pick(situated: Sequence[Table], table_id: str, named: str) -> tuple[str, str]:
+    """The (table, row) a ``not_with`` cell of ``table_id`` names: a row of its own table by its id, else
+    the row of that id in another of the situation's tables (``situated``)."""
+    holding = [t.id for t in situated if any(row.id == named for row in t.rows)]
+    return (table_id if table_id in holding or not holding else holding[0]), named
 
 
 def target_kind(block: Resolution) -> str:

@@ -16,6 +16,7 @@ from pycalc import (
     resolution_added,
     resolution_chances,
     resolution_damage,
+    resolution_range,
     resolution_results,
     resolution_situation,
 )
@@ -80,6 +81,8 @@ class CalculatorInputs:
     numbers: Mapping[str, int] = field(default_factory=dict)  # typed number id -> its value (situation)
     kind: str = ""  # the kind of damage typed (encounter.damage_kinds): empty, subdual's label or letter
     subdual_taken: int = 0  # the subdual damage inside the hit points the target has lost so far
+    range_increment: int | None = None  # the ranged weapon's, in feet (None: no range band)
+    distance: int | None = None  # to the target, in feet (None: no range band)
 
 
 def uses_follow(block: Resolution) -> bool:
@@ -166,11 +169,16 @@ def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     return min(low for low, _ in dice), max(high for _, high in dice)
 
 
+def range_band(rules: RuleSet, inputs: CalculatorInputs) -> resolution_range.Band:
+    return resolution_range.band(rules, inputs.choices, inputs.range_increment, inputs.distance)
+
+
 def attack_and_damage(
     rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice
 ) -> tuple[engine.Attack, engine.Damage, resolution_situation.Situation]:
     where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)
-    attack = engine.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)
+    mods = inputs.mods + range_band(rules, inputs).hit
+    attack = engine.Attack(inputs.bonus, inputs.target, mods, inputs.level)
     damage = engine.Damage(dice, inputs.damage_bonus)
     situated_attack, situated_damage = resolution_situation.situated(rules, attack, damage, where)
     return situated_attack, situated_damage, where
@@ -274,6 +282,12 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     if adds_dice(rules):
         found["ATTACK_ADDED_DICE"] = added_dice_said(attack)
     found["ATTACK_SUMMARY"] = summary(found, None, False)
+    if block.range is not None:
+        band = range_band(rules, inputs)
+        found["ATTACK_RANGE_BAND"] = band.said
+        if band.stop:  # no attack, roll or not
+            found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = band.stop
+            return found
     if inputs.roll is None:
         return found
     try:

@@ -26,6 +26,8 @@ from pycalc.resolution_block import (
     OWN,
     PENALTY_FROM,
     PICKED,
+    RANGE_KEYS,
+    ROLL_COLUMN,
     ROLL_MODES,
     ROUNDINGS,
     SCOPES,
@@ -42,6 +44,7 @@ from pycalc.resolution_block import (
     Fumble,
     NeedRange,
     Penalty,
+    RangeBands,
     Resolution,
     RollColumn,
     RollRange,
@@ -331,6 +334,19 @@ class ResolutionParser(SituationParser):
         self.check.keys(data, EFFECT_KEYS, set(), what)
         return Effect(self.get(data, "hit", self.text, what), self.get(data, "miss", self.text, what))
 
+    def range_bands(self, raw: Any, line: int, what: str) -> RangeBands | None:
+        data = self.check.mapping(raw, line, what)
+        if data is None:
+            return None
+        self.check.keys(data, RANGE_KEYS, RANGE_KEYS, what)
+        table, band, within = (
+            self.check.ident(data.get(key), data.value_lines.get(key, data.line), f"{what}.{key}")
+            for key in ("table", "band", "within")
+        )
+        columns = {band: ("text",), within: ("bool",), ROLL_COLUMN: ("int",)}
+        self.uses.tables.append((table, data.value_lines.get("table", data.line), "bands", columns, what))
+        return RangeBands(table, band, within)
+
     def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:
         data = self.check.mapping(raw, line, what)
         if data is None:
@@ -392,6 +408,7 @@ class ResolutionParser(SituationParser):
             if "situation" in data
             else None,
             effect=self.get(data, "effect", self.effect, what),
+            range=self.get(data, "range", self.range_bands, what),
             picked_tables=tuple(
                 dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)
             ),

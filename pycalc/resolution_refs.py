@@ -193,14 +193,19 @@ def _situation_problems(
                 TableProblem(file, line, f"{what}: no table of the situation has a column {column!r}")
             )
         for table in dict.fromkeys(t for t in situated if column in t.column_ids):
-            ids = {row.id for row in table.rows}
-            problems += [
-                TableProblem(
-                    file, line, f"{what}: {table.id} row {row.id!r} at line {row.line} names no row {named!r}"
+            for row in table.rows:
+                named = row.values.get(column)
+                holding = [t.id for t in dict.fromkeys(situated) if any(r.id == named for r in t.rows)]
+                if named in (None, "") or table.id in holding or len(holding) == 1:
+                    continue
+                said = "no row" if not holding else f"a row of several tables ({', '.join(holding)}):"
+                problems.append(
+                    TableProblem(
+                        file,
+                        line,
+                        f"{what}: {table.id} row {row.id!r} at line {row.line} names {said} {named!r}",
+                    )
                 )
-                for row in table.rows
-                if (named := row.values.get(column)) not in (None, "") and named not in ids
-            ]
     for ruling, line, what in uses.situation_rulings:
         if ruling not in rulings:
             problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))

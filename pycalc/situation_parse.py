@@ -17,6 +17,7 @@ from pycalc.resolution_block import (
     NUMBER_OF,
     NUMBER_PARTS,
     OWN,
+    ROSTER_NUMBERS,
     SITUATION_KEYS,
     Adding,
     TypedNumber,
@@ -149,7 +150,13 @@ class SituationParser(BlockParser):
                     spec.value_lines["at_most"], f"{about}.at_most limits the rows ticking 'when': name it"
                 )
             help_text = self.check.text(spec, "help", about, "")
-            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most))
+            roster = None
+            if "roster" in spec:
+                line = spec.value_lines["roster"]
+                roster = self.choice(ROSTER_NUMBERS)(spec["roster"], line, f"{about}.roster")
+                if of is None:
+                    self.check.fail(line, f"{about}.roster is the attacker's or the defender's: give 'of'")
+            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most, roster))
         return tuple(found)
 
     def limit(self, raw: Any, line: int, what: str) -> Any:

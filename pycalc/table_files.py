@@ -725,23 +725,25 @@ def parse_tables_file(path: Path) -> tuple[dict[str, Table], dict[str, Ruling], 
     return tables, rulings, check.problems
 
 
-AUTOCORRECTED = (" - ", "--")  # LibreOffice's AutoCorrect types these as a dash (as shipped: on)
+# what LibreOffice's AutoCorrect (as shipped: on) rewrites as it is typed: a dash, an ellipsis
+AUTOCORRECTED = {" - ": "a dash", "--": "a dash", "...": "an ellipsis"}
 
 
 def typed_label_problems(tables: Mapping[str, Table]) -> list[TableProblem]:
     """A picker row's label a GM can type: what AutoCorrect rewrites as it is typed (' - ' becomes
-    ' – ') would be refused by the dropdown ("Pick a value from the list")."""
+    ' – ', '...' becomes '…') is not the label the calculator looks up (typed into cnc's attack kind,
+    every output read #N/A)."""
     return [
         TableProblem(
             table.file,
             row.line,
             f"table {table.id!r} row {row.id!r}: the label has {part!r}, which LibreOffice's AutoCorrect turns "
-            "into a dash as it is typed, so the pick would refuse it; write ':' or ',' instead",
+            f"into {what} as it is typed, so the pick would not match it; write ':' or ',' instead",
         )
         for table in tables.values()
         if table.picker is not None
         for row in table.rows
-        for part in AUTOCORRECTED
+        for part, what in AUTOCORRECTED.items()
         if part in str(row.label)
     ]
 

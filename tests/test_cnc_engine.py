@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from pycalc import d20, d20_engines
 from pycalc.errors import RuleError
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.resolution_range import OUT_OF_RANGE
 from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
-from pycalc.rulesets.cnc import AttackInputs, attack_outputs
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("cnc")
@@ -136,33 +137,33 @@ def test_a_hit_is_exactly_total_at_least_ac(attack, roll):
 
 
 def test_attack_outputs_before_and_after_the_roll():
-    before = attack_outputs(RULES, AttackInputs(bonus=3, target=15))
+    before = attack_outputs(RULES, CalculatorInputs(bonus=3, target=15))
     assert before["ATTACK_NEED"] == 12 and before["ATTACK_HIT_CHANCE"] == Fraction(9, 20)
     assert before["ATTACK_RESULT"] == before["ATTACK_DAMAGE"] == ""
-    hit = attack_outputs(RULES, AttackInputs(bonus=3, target=15, roll=12, dice="1d8+2", damage_roll=5))
+    hit = attack_outputs(RULES, CalculatorInputs(bonus=3, target=15, roll=12, dice="1d8+2", damage_roll=5))
     assert (hit["ATTACK_RESULT"], hit["ATTACK_DAMAGE"]) == ("Hit", 7)
-    miss = attack_outputs(RULES, AttackInputs(bonus=3, target=15, roll=11, dice="1d8+2", damage_roll=5))
+    miss = attack_outputs(RULES, CalculatorInputs(bonus=3, target=15, roll=11, dice="1d8+2", damage_roll=5))
     assert (miss["ATTACK_RESULT"], miss["ATTACK_DAMAGE"]) == ("Miss", 0)
-    bad = attack_outputs(RULES, AttackInputs(bonus=3, target=15, roll=21))
+    bad = attack_outputs(RULES, CalculatorInputs(bonus=3, target=15, roll=21))
     assert bad["ATTACK_RESULT"] == "#ROLL? 1 to 20"
 
 
 def test_charge_adds_two_damage_and_grapple_deals_none():
     charge = frozenset({("charge", "charge_damage_bonus")})
     out = attack_outputs(
-        RULES, AttackInputs(bonus=3, target=10, roll=10, dice="1d8", damage_roll=4, toggles=charge)
+        RULES, CalculatorInputs(bonus=3, target=10, roll=10, dice="1d8", damage_roll=4, toggles=charge)
     )
     assert out["ATTACK_DAMAGE"] == 6
     grapple = attack_outputs(
         RULES,
-        AttackInputs(
+        CalculatorInputs(
             bonus=3, target=10, roll=10, dice="1d8", damage_roll=4, choices={"attack_types": "Grapple"}
         ),
     )
     assert grapple["ATTACK_DAMAGE"] == 0 and "Held" in grapple["ATTACK_EFFECT"]
     pummel = attack_outputs(
         RULES,
-        AttackInputs(
+        CalculatorInputs(
             bonus=3, target=10, roll=10, dice="1d2-1", damage_roll=1, choices={"attack_types": "Pummel"}
         ),
     )
@@ -170,51 +171,94 @@ def test_charge_adds_two_damage_and_grapple_deals_none():
 
 
 def test_situational_modifiers_sum_by_attack_kind():
-    ranged = {"attack_types": "Ranged, propelled weapon (crossbow, sling...)"}
+    ranged = {"attack_types": "Ranged, propelled weapon (crossbow, sling)"}
     toggles = frozenset(
         {("situational_modifiers", "melee_from_mount"), ("situational_modifiers", "ranged_from_mount")}
     )
-    melee_out = attack_outputs(RULES, AttackInputs(bonus=0, target=10, toggles=toggles))
-    ranged_out = attack_outputs(RULES, AttackInputs(bonus=0, target=10, toggles=toggles, choices=ranged))
+    melee_out = attack_outputs(RULES, CalculatorInputs(bonus=0, target=10, toggles=toggles))
+    ranged_out = attack_outputs(RULES, CalculatorInputs(bonus=0, target=10, toggles=toggles, choices=ranged))
     assert (melee_out["ATTACK_SITUATION_HIT"], ranged_out["ATTACK_SITUATION_HIT"]) == (-2, -4)
 
 
 def test_prone_rulings():
     prone = {
         "defender_prone": "Defender prone or blind",
-        "attack_types": "Ranged, thrown weapon (javelin, dagger, spear...)",
+        "attack_types": "Ranged, thrown weapon (javelin, dagger, spear)",
     }
     vs_prone = frozenset({("situational_modifiers", "ranged_vs_prone_or_in_melee")})
-    inputs = AttackInputs(bonus=0, target=10, choices=prone, toggles=vs_prone)
+    inputs = CalculatorInputs(bonus=0, target=10, choices=prone, toggles=vs_prone)
     assert attack_outputs(RULES, inputs)["ATTACK_SITUATION_HIT"] == 1
     assert attack_outputs(ruled(ranged_vs_prone="ranged_replaces"), inputs)["ATTACK_SITUATION_HIT"] == -4
-    held = AttackInputs(
+    held = CalculatorInputs(
         bonus=0,
         target=10,
         choices={"defender_prone": "Defender prone and defenseless (e.g. held by a grapple)"},
     )
     assert attack_outputs(RULES, held)["ATTACK_SITUATION_HIT"] == 10
     assert attack_outputs(ruled(prone_modifiers_stack="cumulative"), held)["ATTACK_SITUATION_HIT"] == 15
+    replaced = ruled(ranged_vs_prone="ranged_replaces", prone_modifiers_stack="cumulative")
+    held_ranged = CalculatorInputs(
+        bonus=0,
+        target=10,
+        choices={**prone, "defender_prone": held.choices["defender_prone"]},
+        toggles=vs_prone,
+    )
+    assert attack_outputs(replaced, held_ranged)["ATTACK_SITUATION_HIT"] == -4  # both prone rows replaced
+    melee = CalculatorInputs(
+        bonus=0, target=10, choices={"defender_prone": prone["defender_prone"]}, toggles=vs_prone
+    )
+    assert (
+        attack_outputs(ruled(ranged_vs_prone="ranged_replaces"), melee)["ATTACK_SITUATION_HIT"] == 5
+    )  # ranged only
+
+
+def test_the_range_band_by_hand():
+    """Close, medium -2, long -6 at twice and three times the increment; out of range beyond it."""
+
+    def said(distance: int) -> tuple[object, object, object]:
+        inputs = CalculatorInputs(
+            bonus=3,
+            target=15,
+            roll=12,
+            range_increment=30,
+            distance=distance,
+            choices={"attack_types": "Ranged, thrown weapon (javelin, dagger, spear)"},
+        )
+        found = attack_outputs(RULES, inputs)
+        return found["ATTACK_RANGE_BAND"], found["ATTACK_NEED"], found["ATTACK_RESULT"]
+
+    assert said(30) == ("close", 12, "Hit")
+    assert said(31) == ("medium", 14, "Miss")
+    assert said(90) == ("long", 18, "Miss")
+    assert said(91) == ("out of range", 12, OUT_OF_RANGE)
 
 
 def test_two_weapon_dex_ruling_and_rear_attack_dex_loss():
     off_hand = {"two_weapon_fighting": "Two weapons, off hand"}
     assert (
-        attack_outputs(RULES, AttackInputs(0, 10, attacker_dex=2, choices=off_hand))["ATTACK_SITUATION_HIT"]
+        attack_outputs(RULES, CalculatorInputs(0, 10, numbers={"attacker_dex": 2}, choices=off_hand))[
+            "ATTACK_SITUATION_HIT"
+        ]
         == -4
     )
     primary = {"two_weapon_fighting": "Two weapons, primary hand"}
     assert (
-        attack_outputs(RULES, AttackInputs(0, 10, attacker_dex=4, choices=primary))["ATTACK_SITUATION_HIT"]
+        attack_outputs(RULES, CalculatorInputs(0, 10, numbers={"attacker_dex": 4}, choices=primary))[
+            "ATTACK_SITUATION_HIT"
+        ]
         == 0
     )
     added = ruled(twf_dex_modifier="added")
     assert (
-        attack_outputs(added, AttackInputs(0, 10, attacker_dex=4, choices=primary))["ATTACK_SITUATION_HIT"]
+        attack_outputs(added, CalculatorInputs(0, 10, numbers={"attacker_dex": 4}, choices=primary))[
+            "ATTACK_SITUATION_HIT"
+        ]
         == 1
     )
-    rear = attack_outputs(RULES, AttackInputs(0, 16, defender_dex=2, choices={"attack_direction": "Rear"}))
-    assert (rear["ATTACK_AC"], rear["ATTACK_SITUATION_HIT"]) == (14, 2)
+    rear = attack_outputs(
+        RULES, CalculatorInputs(0, 16, numbers={"defender_dex": 2}, choices={"attack_direction": "Rear"})
+    )
+    assert (rear["ATTACK_TARGET_NOW"], rear["ATTACK_SITUATION_HIT"]) == (14, 2)
 
 
 @pytest.mark.parametrize(

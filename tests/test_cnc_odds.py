@@ -6,6 +6,7 @@ printable heat map too.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -18,34 +19,25 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pycalc import udfs
-from pycalc.d20 import HIT, Attack
-from pycalc.odds import SEVERAL_ATTACKS
+from pycalc import dice as dice_module
+from pycalc import resolution_odds, udfs
+from pycalc.d20 import Attack
+from pycalc.odds import EXPECTED
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, with_picks
+from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import cnc, cnc_odds
-from pycalc.rulesets.cnc import AttackInputs
 from pycalc.rulesets.cnc_odds import OddsAttack
-from pycalc.sheets import cnc_odds as sheet_odds
 from pycalc.sheets import d20_cells, d20_damage
+from pycalc.sheets.d20 import HEAT_BONUS, HEAT_TARGET
+from pycalc.sheets.d20_cells import ODDS_SHEET
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
-from tests.test_cnc_parity import (
-    DICE_FORMS,
-    FLIPS,
-    attack_cells,
-    attack_scenarios,
-    same,
-    with_natural,
-    with_rulings,
-)
+from tests.test_cnc_parity import DICE_FORMS, FLIPS, RANGED, attack_scenarios, with_natural
+from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("cnc")
-ODDS_OUTPUTS = [
-    "ATTACK_EXPECTED_DAMAGE",
-    "ATTACK_EXPECTED_DAMAGE_ROUND",
-    "ATTACK_KILL_CHANCE",
-    "ATTACK_KILL_CHANCE_ROUND",
-]
+ODDS_OUTPUTS = ["ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE"]
 KINDS = [str(r.id) for r in RULES.table("attack_types").rows]
 SMALL_DICE = ["1d4", "d2", "2d3+1", "1d6-3", "3d2-1", "2d4+2"]
 
@@ -135,23 +127,46 @@ def test_agrees_with_a_seeded_monte_carlo_on_a_large_case():
     )
 
 
-def test_the_engine_follows_ATTACK_DAMAGE_and_the_hit_chance():
-    inputs = AttackInputs(bonus=3, target=15, dice="1d8+2")
-    out = cnc_odds.odds_outputs(RULES, inputs, attacks=2, hp=5)
+def calculator_brute_force(rules: RuleSet, inputs: CalculatorInputs) -> dict[int, Fraction]:
+    """Every natural d20 and die face through the calculator's own ATTACK_DAMAGE."""
+    dice = dice_module.parse(inputs.dice)
+    faces = list(itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+    weight = Fraction(1, cnc.faces(rules) * len(faces))
+    found: dict[int, Fraction] = {}
+    for roll in range(1, cnc.faces(rules) + 1):
+        for shown in faces:
+            typed = dataclasses.replace(inputs, roll=roll, damage_roll=sum(shown))
+            amount = attack_outputs(rules, typed)["ATTACK_DAMAGE"]
+            assert isinstance(amount, int), amount
+            found[amount] = found.get(amount, Fraction(0)) + weight
+    return dict(sorted(found.items()))
+
+
+CALCULATOR_CASES = [
+    CalculatorInputs(bonus=3, target=15, dice="1d8+2"),
+    CalculatorInputs(bonus=3, target=15, dice="1d4", toggles=frozenset({("charge", "charge_damage_bonus")})),
+    CalculatorInputs(bonus=3, target=15, dice="1d2-1", choices={"attack_types": "Pummel"}),
+    CalculatorInputs(bonus=3, target=15, dice="1d6", choices={"attack_types": "Grapple"}),
+    CalculatorInputs(bonus=1, target=15, dice="2d3", range_increment=20, distance=50, choices={"attack_types": RANGED}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("inputs", CALCULATOR_CASES)
+def test_the_calculator_s_odds_equal_brute_force(inputs):
+    rules = with_picks(RULES, inputs.choices)  # the picked kind's least damage, and whether it deals any
+    attack, damage, _ = attack_and_damage(rules, inputs, dice_module.parse(inputs.dice))
+    fast = resolution_odds.damage_distribution(rules, attack, damage)
+    assert fast == calculator_brute_force(RULES, inputs)
+    assert attack_outputs(RULES, inputs)[EXPECTED] == sum((a * p for a, p in fast.items()), Fraction(0))
+
+
+def test_the_calculator_s_odds_of_the_seed_s_numbers():
+    out = attack_outputs(RULES, CalculatorInputs(bonus=3, target=15, dice="1d8+2", attacks=2, hp=5))
     assert out["ATTACK_EXPECTED_DAMAGE"] == Fraction(9, 20) * Fraction(13, 2)  # 9 of 20 faces hit, 1d8+2
     assert out["ATTACK_EXPECTED_DAMAGE_ROUND"] == 2 * out["ATTACK_EXPECTED_DAMAGE"]
     assert out["ATTACK_KILL_CHANCE"] == Fraction(9, 20) * Fraction(6, 8)
-    assert out["ATTACK_KILL_CHANCE_ROUND"] == SEVERAL_ATTACKS
-    grapple = AttackInputs(bonus=3, target=15, dice="1d8+2", choices={"attack_types": "Grapple"})
-    assert cnc_odds.odds_outputs(RULES, grapple)["ATTACK_EXPECTED_DAMAGE"] == 0
-    for dice_text in ("9d6", "1d20", "", "2d100+1"):
-        bad = cnc_odds.odds_outputs(RULES, AttackInputs(bonus=0, target=10, dice=dice_text))
-        assert bad["ATTACK_EXPECTED_DAMAGE"].startswith("#DICE? NdS+M with up to 8 dice of up to 12 sides")
-    assert cnc_odds.odds_outputs(RULES, AttackInputs(0, 10, dice="abc"))["ATTACK_KILL_CHANCE"] == cnc.BAD_DICE
-    sure = cnc_odds.odds_attack(RULES, AttackInputs(bonus=3, target=1, dice="1d8+2"))  # every face hits
-    spread = cnc_odds.damage_distribution(RULES, sure)  # a hit's damage is ATTACK_DAMAGE's, total for total
-    assert spread == {cnc.attack_damage(RULES, HIT, "1d8+2", total): Fraction(1, 8) for total in range(1, 9)}
-    assert spread == {total + 2: Fraction(1, 8) for total in range(1, 9)}
+    grapple = CalculatorInputs(bonus=3, target=15, dice="1d8+2", choices={"attack_types": "Grapple"})
+    assert attack_outputs(RULES, grapple)["ATTACK_EXPECTED_DAMAGE"] == 0
 
 
 def test_timing_of_one_attack_distribution_is_small():
@@ -215,60 +230,50 @@ def folder(build_ruleset: Callable[[str], Path]) -> Path:
     return build_ruleset("cnc")
 
 
-def odds_scenarios() -> list[tuple[RuleSet, AttackInputs, int, int]]:
+def odds_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
     chance = random.Random(4242)
     found = []
-    for rules, inputs in attack_scenarios():  # every picker, random pickers and rulings, dice forms
-        found.append((rules, inputs, chance.choice([1, 1, 0, 2, 4, -1]), chance.randint(-2, 30)))
+    for inputs, flip in attack_scenarios():  # every picker, the range band, dice forms
+        inputs = dataclasses.replace(
+            inputs, attacks=chance.choice([1, 1, 0, 2, 4, -1]), hp=chance.randint(-2, 30)
+        )
+        found.append((inputs, flip))
     beyond = ["9d6", "1d20", "8d12+5", "8d12", "1d12-2", "2d100", "d12"]
     for dice_text in beyond + DICE_FORMS:
         for hp in (-3, 0, 1, 10, 100):
-            found.append((RULES, AttackInputs(bonus=4, target=14, dice=dice_text), 1, hp))
+            found.append((CalculatorInputs(bonus=4, target=14, dice=dice_text, hp=hp), {}))
     for _ in range(120):  # random pickers with every ruling random, dice inside the grid
-        choices = {
-            t: str(chance.choice(RULES.table(t).rows).label) for t in cnc.picker_tables(RULES, "choice")
-        }
+        choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in picker_tables(RULES, "choice")}
         toggles = frozenset(
             (t, r.id)
-            for t in cnc.picker_tables(RULES, "toggle")
+            for t in picker_tables(RULES, "toggle")
             for r in RULES.table(t).rows
             if chance.random() < 0.3
         )
-        rules = with_rulings(RULES, {r: chance.choice(c) for r, c in FLIPS.items()})
         count, sides, mod = chance.randint(1, MAX_DICE), chance.randint(1, MAX_SIDES), chance.randint(-4, 6)
-        dice_text = f"{count}d{sides}" + (f"{mod:+d}" if mod else "")
-        inputs = AttackInputs(
+        inputs = CalculatorInputs(
             bonus=chance.randint(-3, 15),
             target=chance.randint(-2, 30),
             mods=chance.randint(-6, 6),
-            dice=dice_text,
-            defender_dex=chance.randint(-2, 4),
-            attacker_dex=chance.randint(-2, 4),
+            dice=f"{count}d{sides}" + (f"{mod:+d}" if mod else ""),
+            numbers={"defender_dex": chance.randint(-2, 4), "attacker_dex": chance.randint(-2, 4)},
+            attacks=chance.randint(0, 3),
+            hp=chance.randint(-1, count * sides + mod + 3),
             choices=choices,
             toggles=toggles,
         )
-        found.append((rules, inputs, chance.randint(0, 3), chance.randint(-1, count * sides + mod + 3)))
-    return found
+        found.append((inputs, {r: chance.choice(c) for r, c in FLIPS.items()}))
+    every = {r: RULES.ruling(r) for r in RULES.rulings}  # typed ruling cells stay for the next case
+    return [(inputs, {**every, **flip}) for inputs, flip in found]
 
 
 def test_every_odds_cell_equals_the_engine_in_libreoffice(calc, folder: Path):
     scenarios = odds_scenarios()
     assert len(scenarios) >= 400
-    cells = [
-        {**attack_cells(rules, inputs), "ATTACK_ATTACKS": attacks, "ATTACK_TARGET_HP": hp}
-        for rules, inputs, attacks, hp in scenarios
-    ]
-    results = calc.evaluate(folder / "cnc.xlsx", cells, [*ODDS_OUTPUTS, "ATTACK_HIT_CHANCE"])
-    mismatches = [
-        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {attacks} {hp} {dict(rules.chosen)}"
-        for (rules, inputs, attacks, hp), got in zip(scenarios, results, strict=True)
-        for expected in [cnc_odds.odds_outputs(rules, inputs, attacks, hp)]
-        for name in ODDS_OUTPUTS
-        if not same(expected[name], got[name])
-    ]
-    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
-    numeric = sum(isinstance(r["ATTACK_EXPECTED_DAMAGE"], float) for r in results)
-    assert numeric >= 300
+    found = mismatches(calc, RULES, folder / "cnc.xlsx", [i for i, _ in scenarios], [f for _, f in scenarios])
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+    numeric = [attack_outputs(RULES, i)["ATTACK_EXPECTED_DAMAGE"] for i, _ in scenarios]
+    assert sum(isinstance(n, Fraction) for n in numeric) >= 300
 
 
 def cells_of(book: openpyxl.Workbook, name: str) -> list[tuple[str, str]]:
@@ -282,8 +287,9 @@ def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
     chart_cells = cells_of(book, d20_cells.CHART_CHANCE)
     heat_cells = cells_of(book, "ODDS_HIT_GRID")
     got = calc.evaluate_cells(folder / "cnc.xlsx", chart_cells + heat_cells)
-    defaults = AttackInputs(bonus=3, target=15, dice="1d8")  # the calculator's defaults
-    spread = cnc_odds.damage_distribution(RULES, cnc_odds.odds_attack(RULES, defaults))
+    defaults = CalculatorInputs()  # the calculator's defaults
+    attack, damage, _ = attack_and_damage(RULES, defaults, dice_module.parse(defaults.dice))
+    spread = resolution_odds.damage_distribution(RULES, attack, damage)
     chart = got[: len(chart_cells)]
     assert len(chart) == len(d20_damage.CHART_DAMAGE)
     for x, value in zip(d20_damage.CHART_DAMAGE, chart, strict=True):
@@ -291,15 +297,17 @@ def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
     heat = got[len(chart_cells) :]
     expected = [
         float(cnc.hit_chance(RULES, Attack(bonus, ac)))
-        for bonus in sheet_odds.HEAT_BONUS
-        for ac in sheet_odds.HEAT_AC
+        for bonus in HEAT_BONUS["armor_class"]
+        for ac in HEAT_TARGET["armor_class"]
     ]
     assert heat == pytest.approx(expected, abs=1e-12)
-    assert book[sheet_odds.ODDS_SHEET].conditional_formatting
+    assert book[ODDS_SHEET].conditional_formatting
     assert book["Attack calculator"]._charts
 
 
-def test_names_and_udf_formulas_of_the_odds_panel(folder: Path):
+def test_the_odds_cells_are_native_formulas_in_both_workbooks(folder: Path):
+    """The generic calculator's odds read its pickers: the .xlsm has the .xlsx's native formulas (the
+    Excel functions cnc_expected_damage... stay for the GM's own cells)."""
     xlsx = openpyxl.load_workbook(folder / "cnc.xlsx")
     xlsm = openpyxl.load_workbook(folder / "cnc.xlsm", keep_vba=True)
 
@@ -310,9 +318,5 @@ def test_names_and_udf_formulas_of_the_odds_panel(folder: Path):
     assert cell(xlsx, "ATTACK_ATTACKS").value == 1 and cell(xlsx, "ATTACK_TARGET_HP").value == 10
     assert cell(xlsx, "ATTACK_ATTACKS").protection.locked is False
     for name in ODDS_OUTPUTS:
-        formula = cell(xlsx, name).value.lower()
-        assert "cnc_expected_damage(" not in formula and "cnc_kill_chance(" not in formula, name
-    assert "cnc_expected_damage(" in cell(xlsm, "ATTACK_EXPECTED_DAMAGE").value
-    assert "cnc_expected_damage(" in cell(xlsm, "ATTACK_EXPECTED_DAMAGE_ROUND").value
-    assert "cnc_kill_chance(" in cell(xlsm, "ATTACK_KILL_CHANCE").value
-    assert "ATTACK_ATTACKS" in cell(xlsm, "ATTACK_KILL_CHANCE_ROUND").value
+        assert cell(xlsm, name).value == cell(xlsx, name).value, name
+        assert "cnc_" not in cell(xlsx, name).value.lower(), name

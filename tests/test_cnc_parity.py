@@ -1,36 +1,46 @@
-"""The generated cnc.xlsx recalculated in real LibreOffice equals the engine, input for input.
+"""The generated cnc.xlsx recalculated in real LibreOffice equals the engine, input for input: its
+Attack calculator (the generic writer's) the generic engine (``pycalc.resolution_calculator``), its
+other calculators cnc's own modules.
 
 Scenarios: every natural roll against needs from below 1 to above 20, the natural-roll house rules
-switched on, every picker row and random picker situations with every ruling flipped, the damage
-dice forms, and every band edge of the falling, hit point, range, movement, charge, subdual, disarm,
-grapple and touch calculators.
+switched on, every picker row and random picker situations with every ruling flipped (the prone rows
+stacking and replaced by a ranged attack's row), every range band edge, the damage dice forms, and
+every band edge of the falling, hit point, range, movement, charge, subdual, disarm, grapple and
+touch calculators.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from pycalc import resolution_range
 from pycalc.errors import RuleError
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
-from pycalc.rulesets.cnc import AttackInputs, attack_outputs, picker_tables
 from pycalc.sheets.cnc_movement import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.sheets.workbook import build_workbook
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import same
+from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("cnc")
 CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
-ATTACK_OUTPUTS = list(attack_outputs(RULES, AttackInputs(bonus=0, target=10, roll=1)))
 FLIPS = {ruling_id: list(r.choices) for ruling_id, r in RULES.rulings.items()}
 DICE_FORMS = ["1d8", "d6", "1d8+2", "2d4+2", "1d6-1", "1D10 + 3", "1d4-3", "", "abc", "1d8+0", "2x6", "d"]
+RANGED, MELEE = "Ranged, thrown weapon (javelin, dagger, spear)", "Melee (armed)"
+PRONE = "Defender prone or blind"
+DEFENSELESS = "Defender prone and defenseless (e.g. held by a grapple)"
+RANGED_VS_PRONE = frozenset({("situational_modifiers", "ranged_vs_prone_or_in_melee")})
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +50,11 @@ def xlsx(build_ruleset: Callable[[str], Path]) -> Path:
 
 def with_rulings(rules: RuleSet, chosen: dict[str, str]) -> RuleSet:
     return dataclasses.replace(rules, chosen=chosen)
+
+
+def every_ruling(chosen: dict[str, str] | None = None) -> dict[str, str]:
+    """Every ruling: ``chosen`` flipped, the rest at their defaults (typed cells stay for the next case)."""
+    return {r: (chosen or {}).get(r, RULES.ruling(r)) for r in RULES.rulings}
 
 
 def with_natural(rules: RuleSet, entry_id: str, column: str) -> RuleSet:
@@ -57,182 +72,150 @@ def ruling_cells(rules: RuleSet) -> dict[str, object]:
     return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
 
 
-def attack_cells(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:
-    cells: dict[str, object] = {
-        "ATTACK_BONUS": inputs.bonus,
-        "ATTACK_TARGET": inputs.target,
-        "ATTACK_MODS": inputs.mods,
-        "ATTACK_ROLL": inputs.roll,
-        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
-        "ATTACK_LEVEL": inputs.level,
-        "ATTACK_DICE": inputs.dice,
-        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_NUMBER_DEFENDER_DEX": inputs.defender_dex,
-        "ATTACK_NUMBER_ATTACKER_DEX": inputs.attacker_dex,
-        "ATTACK_RANGE_INCREMENT": inputs.range_increment,
-        "ATTACK_DISTANCE": inputs.distance,
-    }
-    for table_id in CHOICE_PICKERS:
-        cells[pick_name(table_id)] = inputs.choices.get(table_id, str(rules.table(table_id).rows[0].label))
-    for table_id in TOGGLE_PICKERS:
-        for row in rules.table(table_id).rows:
-            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
-    cells.update(ruling_cells(rules))
-    return cells
+def dex(defender: int, attacker: int) -> dict[str, int]:
+    return {"defender_dex": defender, "attacker_dex": attacker}
 
 
-def attack_scenarios() -> list[tuple[RuleSet, AttackInputs]]:
-    found: list[tuple[RuleSet, AttackInputs]] = []
+def attack_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    found: list[tuple[CalculatorInputs, dict[str, str]]] = []
     # every natural roll against needs from far below 1 to far above 20
     for need in (-5, 0, 1, 2, 10, 19, 20, 21, 22, 30):
         for roll in (1, 2, 10, 19, 20):
-            found.append(
-                (RULES, AttackInputs(bonus=5, target=need + 5, roll=roll, dice="1d8+1", damage_roll=4))
-            )
-    # natural-roll house rules switched on in the table: the sheet follows (checked in its own test)
-    # rolls outside the die, and no roll yet
-    for roll in (0, 21, None):
-        found.append((RULES, AttackInputs(bonus=3, target=15, roll=roll)))
-    # follow roll and level are ignored
-    for follow, level in ((1, 1), (20, 9), (None, 0)):
-        found.append((RULES, AttackInputs(bonus=2, target=14, roll=12, follow_roll=follow, level=level)))
-    # AC floor of 1
-    for target in (-3, 0, 1, 2):
-        found.append((RULES, AttackInputs(bonus=0, target=target, roll=1, dice="1d4")))
-    # every damage form, on a hit and on a miss
+            found.append(CalculatorInputs(bonus=5, target=need + 5, roll=roll, dice="1d8+1", damage_roll=4))
+    # rolls outside the die, and no roll yet; the AC floor of 1
+    found += [CalculatorInputs(bonus=3, target=15, roll=roll) for roll in (0, 21, None)]
+    found += [CalculatorInputs(bonus=0, target=target, roll=1, dice="1d4") for target in (-3, 0, 1, 2)]
+    # every damage form, on a hit and on a miss; a damage roll off the dice, none yet
     for index, dice in enumerate(DICE_FORMS):
         for roll in (20, 1):
-            found.append(
-                (RULES, AttackInputs(bonus=0, target=11, roll=roll, dice=dice, damage_roll=index % 5))
-            )
-    # every row of every choice picker, every toggle alone
+            found.append(CalculatorInputs(bonus=0, target=11, roll=roll, dice=dice, damage_roll=index % 5))
+    found += [CalculatorInputs(bonus=0, target=11, roll=20, dice="1d6", damage_roll=r) for r in (None, 0, 7)]
+    # every row of every choice picker, every toggle alone on a melee and a ranged attack
     for table_id in CHOICE_PICKERS:
         for row in RULES.table(table_id).rows:
             for roll in (8, 15):
                 found.append(
-                    (
-                        RULES,
-                        AttackInputs(
-                            bonus=4,
-                            target=16,
-                            roll=roll,
-                            dice="1d6+1",
-                            damage_roll=3,
-                            defender_dex=2,
-                            attacker_dex=1,
-                            choices={table_id: str(row.label)},
-                        ),
+                    CalculatorInputs(
+                        bonus=4,
+                        target=16,
+                        roll=roll,
+                        dice="1d6+1",
+                        damage_roll=3,
+                        numbers=dex(2, 1),
+                        choices={table_id: str(row.label)},
                     )
                 )
     for table_id in TOGGLE_PICKERS:
         for row in RULES.table(table_id).rows:
-            for kind in ("Melee (armed)", "Ranged, propelled weapon (crossbow, sling...)"):
+            for kind in (MELEE, "Ranged, propelled weapon (crossbow, sling)"):
                 found.append(
-                    (
-                        RULES,
-                        AttackInputs(
-                            bonus=4,
-                            target=16,
-                            roll=12,
-                            dice="1d6",
-                            damage_roll=2,
-                            defender_dex=-1,
-                            choices={"attack_types": kind},
-                            toggles=frozenset({(table_id, row.id)}),
-                        ),
+                    CalculatorInputs(
+                        bonus=4,
+                        target=16,
+                        roll=12,
+                        dice="1d6",
+                        damage_roll=2,
+                        numbers=dex(-1, 0),
+                        choices={"attack_types": kind},
+                        toggles=frozenset({(table_id, row.id)}),
                     )
                 )
     # the range band: every band edge, out of range, a bad increment or distance, a melee kind, one empty
-    ranged, melee = "Ranged, thrown weapon (javelin, dagger, spear...)", "Melee (armed)"
     for increment, distance in ((30, 0), (30, 30), (30, 31), (30, 60), (30, 61), (30, 90), (30, 91),
                                 (0, 10), (-5, 10), (30, -1), (None, 50), (30, None)):  # fmt: skip
-        for kind in (ranged, melee):
+        for kind in (RANGED, MELEE):
             for roll in (None, 14):
                 found.append(
-                    (
-                        RULES,
-                        AttackInputs(
-                            bonus=3,
-                            target=15,
-                            roll=roll,
-                            dice="1d6",
-                            damage_roll=4,
-                            range_increment=increment,
-                            distance=distance,
-                            choices={"attack_types": kind},
-                        ),
+                    CalculatorInputs(
+                        bonus=3,
+                        target=15,
+                        roll=roll,
+                        dice="1d6",
+                        damage_roll=4,
+                        range_increment=increment,
+                        distance=distance,
+                        choices={"attack_types": kind},
                     )
                 )
-    # random situations with random rulings
+    return [(inputs, every_ruling()) for inputs in found]
+
+
+def prone_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    """The prone rows under both rulings: stacking (prone_modifiers_stack) and a ranged attack's row
+    replacing them (ranged_vs_prone), on a melee and a ranged attack, the row ticked or not."""
+    found = []
+    for stack in FLIPS["prone_modifiers_stack"]:
+        for ranged_rule in FLIPS["ranged_vs_prone"]:
+            for prone in (PRONE, DEFENSELESS, "Neither"):
+                for kind in (RANGED, MELEE):
+                    for toggles in (frozenset(), RANGED_VS_PRONE):
+                        inputs = CalculatorInputs(
+                            bonus=2,
+                            target=18,
+                            roll=9,
+                            dice="1d6",
+                            damage_roll=3,
+                            choices={"defender_prone": prone, "attack_types": kind},
+                            toggles=toggles,
+                        )
+                        chosen = {"prone_modifiers_stack": stack, "ranged_vs_prone": ranged_rule}
+                        found.append((inputs, every_ruling(chosen)))
+    return found
+
+
+def random_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
     chance = random.Random(20240501)
+    found = []
     for _ in range(220):
         choices = {t: str(chance.choice(RULES.table(t).rows).label) for t in CHOICE_PICKERS}
         toggles = frozenset(
             (t, r.id) for t in TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.3
         )
-        rules = with_rulings(RULES, {r: chance.choice(c) for r, c in FLIPS.items()})
-        found.append(
-            (
-                rules,
-                AttackInputs(
-                    bonus=chance.randint(-3, 15),
-                    target=chance.randint(-2, 30),
-                    mods=chance.randint(-6, 6),
-                    roll=chance.choice([1, 20, chance.randint(1, 20)]),
-                    level=chance.randint(0, 12),
-                    dice=chance.choice(DICE_FORMS[:7]),
-                    damage_roll=chance.choice([None, chance.randint(1, 12)]),
-                    defender_dex=chance.randint(-2, 4),
-                    attacker_dex=chance.randint(-2, 4),
-                    range_increment=chance.choice([None, 10, 30, 50]),
-                    distance=chance.choice([None, chance.randint(0, 200)]),
-                    choices=choices,
-                    toggles=toggles,
-                ),
-            )
+        inputs = CalculatorInputs(
+            bonus=chance.randint(-3, 15),
+            target=chance.randint(-2, 30),
+            mods=chance.randint(-6, 6),
+            roll=chance.choice([1, 20, chance.randint(1, 20)]),
+            dice=chance.choice(DICE_FORMS[:7]),
+            damage_roll=chance.choice([None, chance.randint(1, 6)]),
+            numbers=dex(chance.randint(-2, 4), chance.randint(-2, 4)),
+            range_increment=chance.choice([None, 10, 30, 50]),
+            distance=chance.choice([None, chance.randint(0, 200)]),
+            hp=chance.randint(-3, 12),
+            choices=choices,
+            toggles=toggles,
         )
+        found.append((inputs, {r: chance.choice(c) for r, c in FLIPS.items()}))
     return found
 
 
 def test_attack_calculator_equals_the_engine(calc, xlsx: Path):
-    scenarios = attack_scenarios()
-    assert len(scenarios) >= 300
-    results = calc.evaluate(xlsx, [attack_cells(r, i) for r, i in scenarios], ATTACK_OUTPUTS)
-    mismatches = [
-        f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {inputs} {dict(rules.chosen)}"
-        for (rules, inputs), got in zip(scenarios, results, strict=True)
-        for expected in [attack_outputs(rules, inputs)]
-        for name in ATTACK_OUTPUTS
-        if not same(expected[name], got[name])
-    ]
-    assert not mismatches, f"{len(mismatches)} mismatches, first: " + "\n".join(mismatches[:5])
+    cases = attack_scenarios() + prone_scenarios() + random_scenarios()
+    assert len(cases) >= 400
+    found = mismatches(calc, RULES, xlsx, [i for i, _ in cases], [flip for _, flip in cases])
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
 
 
 def test_the_sheet_follows_a_natural_roll_house_rule(calc, tmp_path: Path):
     """Tick a natural-roll box in the table (a house rule): the built sheet and the engine both follow it."""
-    cases, files = [], []
+    cases = 0
     for entry_id in ("natural_1", "natural_20"):
         for column in ("auto_hit", "auto_miss"):
             rules = with_natural(RULES, entry_id, column)
             path = tmp_path / f"{entry_id}_{column}.xlsx"
             build_workbook(rules).save(path)
-            files.append((rules, path))
-    for rules, path in files:
-        inputs = [
-            AttackInputs(bonus=0, target=need, roll=roll) for need in (30, -5, 10) for roll in (1, 10, 20)
-        ]
-        got = calc.evaluate(
-            path, [attack_cells(rules, i) for i in inputs], ["ATTACK_RESULT", "ATTACK_HIT_CHANCE"]
-        )
-        for one, row in zip(inputs, got, strict=True):
-            expected = attack_outputs(rules, one)
-            cases.append(one)
-            assert same(expected["ATTACK_RESULT"], row["ATTACK_RESULT"]), (path.name, one, row)
-            assert same(expected["ATTACK_HIT_CHANCE"], row["ATTACK_HIT_CHANCE"]), (path.name, one, row)
+            inputs = [
+                CalculatorInputs(bonus=0, target=need, roll=roll)
+                for need in (30, -5, 10)
+                for roll in (1, 10, 20)
+            ]
+            found = mismatches(calc, rules, path, inputs)
+            assert not found, found[:3]
+            cases += len(inputs)
     # the house rules do decide: a natural 20 that always hits hits AC 30 with no bonus
     house = with_natural(RULES, "natural_20", "auto_hit")
-    assert attack_outputs(house, AttackInputs(bonus=0, target=30, roll=20))["ATTACK_RESULT"] == "Hit"
-    assert len(cases) == 36
+    assert attack_outputs(house, CalculatorInputs(bonus=0, target=30, roll=20))["ATTACK_RESULT"] == "Hit"
+    assert cases == 36
 
 
 def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alone(calc, xlsx: Path):
@@ -243,10 +226,8 @@ def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alo
             "ATTACK_TARGET": chance.randint(1, 28),
             "ATTACK_MODS": chance.randint(-4, 4),
             "ATTACK_ROLL": chance.randint(1, 20),
-            "ATTACK_FOLLOW_ROLL": chance.choice([None, chance.randint(1, 20)]),
-            "ATTACK_LEVEL": chance.randint(1, 10),
             "ATTACK_DICE": chance.choice(["1d8", "1d6+2", "2d4-1"]),
-            "ATTACK_DAMAGE_ROLL": chance.randint(1, 8),
+            "ATTACK_DAMAGE_ROLL": chance.randint(2, 6),  # on every dice below
         }
         for _ in range(40)
     ]
@@ -260,7 +241,7 @@ def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alo
             "ATTACK_NEED": float(need),
             "ATTACK_RESULT": "Hit" if hit else "Miss",
             "ATTACK_DAMAGE": float(max(0, cells["ATTACK_DAMAGE_ROLL"] + modifier)) if hit else 0.0,
-            "ATTACK_HIT_CHANCE": max(0, min(20, 21 - need)) / 20,
+            "ATTACK_HIT_CHANCE": pytest.approx(max(0, min(20, 21 - need)) / 20, abs=1e-12),
         }, cells
 
 
@@ -294,7 +275,7 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
     window = engine(cnc_movement.charge_window, rules, c["CHARGE_RATE"])
     total = engine(cnc_subdual.subdual_total, rules, c["SUBDUAL_DAMAGE"])
     normal = engine(cnc_subdual.subdual_normal, rules, c["SUBDUAL_DAMAGE"])
-    increments = engine(cnc.range_increments, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"])
+    increments = engine(resolution_range.increments, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"])
     state = rules.table("hit_point_states").band(hp)
     return {
         "FALL_DICE": fall if isinstance(fall, str) else fall.dice,
@@ -482,3 +463,68 @@ def test_the_seed_examples_in_the_workbook(calc, xlsx: Path):
         "CHARGE_OK": "Yes",
     }
     assert got[1]["FALL_DICE"] == "10d6" and got[1]["CHARGE_OK"] == "Yes"
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+KINDS = {"melee": MELEE, "ranged": RANGED}  # an attack kind's word -> its pick
+NOTE_SUM = re.compile(r"([+-]\d+) (to hit|to AC|damage)")
+NOTE_ONLY = re.compile(r"(melee|ranged) only")
+PARTS = {"to hit": "hit", "to AC": "ac", "damage": "damage"}
+
+
+def cnc_picks() -> list[tuple[str, object]]:
+    """Every pick of the Attack calculator but a choice's first row and the attack kind: (its defined
+    name, its value picked)."""
+    found: list[tuple[str, object]] = []
+    for table_id in (*CHOICE_PICKERS, *TOGGLE_PICKERS):
+        table = RULES.table(table_id)
+        if table_id == "attack_types":
+            continue
+        if table.picker == "choice":
+            found += [(pick_name(table_id), str(row.label)) for row in table.rows[1:]]
+        else:
+            found += [(pick_name(table_id, str(row.id)), True) for row in table.rows]
+    return found
+
+
+def note_claims(note: str, kind: str) -> dict[str, int]:
+    """What a generic note says picking its row changes for an attack of ``kind`` (melee, ranged)."""
+    said = {"hit": 0, "ac": 0, "damage": 0}
+    only = NOTE_ONLY.search(note)
+    if only and only.group(1) != kind:
+        return said  # the row does not count for this attack
+    for value, part in NOTE_SUM.findall(note):
+        said[PARTS[part]] += int(value)
+    return said
+
+
+@pytest.mark.timeout(900)
+def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_path: Path):
+    """cnc's notes are the generic writer's: for every pick, for a melee and a ranged attack, under the
+    default rulings and the prone rows stacking, the note's to-hit, AC and damage are what picking it
+    changes in the calculator (the typed Dex numbers at 0: what they add, their own note says)."""
+    from tests.test_pick_notes_truthful_d20 import with_note_names
+
+    picks = cnc_picks()
+    copy, note_of = with_note_names(xlsx, [name for name, _ in picks], tmp_path)
+    fixed = {"ATTACK_BONUS": 3, "ATTACK_TARGET": 15, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
+    fixed |= {"ATTACK_NUMBER_DEFENDER_DEX": 0, "ATTACK_NUMBER_ATTACKER_DEX": 0}
+    outputs = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE", *note_of.values()]
+    wrong, compared = [], 0
+    for chosen in ({}, {"prone_modifiers_stack": "cumulative"}):
+        for kind, kind_pick in KINDS.items():
+            setting = {**fixed, **{ruling_name(r): c for r, c in every_ruling(chosen).items()}}
+            setting["PICK_ATTACK_TYPES"] = kind_pick
+            base, *picked = calc.evaluate(copy, [setting, *({**setting, n: v} for n, v in picks)], outputs)
+            for (name, _), found in zip(picks, picked, strict=True):
+                note = str(found[note_of[name]] or "")
+                did = {part: found[f"ATTACK_SITUATION_{part.upper()}"] - base[f"ATTACK_SITUATION_{part.upper()}"]
+                       for part in ("hit", "ac", "damage")}  # fmt: skip
+                compared += 1
+                if note_claims(note, kind) != did:
+                    wrong.append(
+                        f"{chosen} {kind} {name}: note {note!r} says {note_claims(note, kind)}, did {did}"
+                    )
+    assert compared == 2 * 2 * len(picks)
+    assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])

@@ -528,10 +528,10 @@ def test_the_encounter_sheet_equals_the_model(calc, build_ruleset: Callable[[str
             for log in [resolve_log(rules, f)]
             for c in f.lines
         ]
-        assert sum(1 for lost in bleeding_now if lost) >= 10
+        assert sum(1 for lost in bleeding_now if lost) >= 5  # a hit deals damage with dice on the roster only
         notes = [t for e in expected for t in e["RECORD_STATE"] if "bleeding" in str(t)]
         assert sum(1 for t in notes if "aided" in t) >= 5  # the record's notes, aided or not, compared
-        assert sum(1 for t in notes if "aided" not in t) >= 20
+        assert sum(1 for t in notes if "aided" not in t) >= 15
         assert sum(1 for t in notes if "healed in round" in t) >= 1  # a heal row stopped it (healed_fight)
     if encounter(rules).attacks_each_round:  # rows past the attacker's Attacks each round, compared
         assert sum(1 for e in expected for t in e["LOG_CHECK"] if " each round" in str(t)) >= 500

@@ -41,7 +41,7 @@ NAMES = {
     "COND_ROUNDS": 40,
 }
 STATS = {
-    "cnc": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL"),
+    "cnc": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_RANGE_INCREMENT"),  # no level rule
     "osr": ("ROSTER_ATTACK_BONUS", "ROSTER_NEEDED", "ROSTER_DICE", "ROSTER_LEVEL"),
     "combat17": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE"),  # no level rule for attacks
     "bfrpg": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL", "ROSTER_STR"),
@@ -80,11 +80,11 @@ def test_every_name_covers_one_column_of_the_encounter_sheet(build_ruleset, rule
 
 
 def test_the_xlsm_log_resolves_through_the_udfs(build_ruleset):
-    book = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsm", keep_vba=True)
+    book = openpyxl.load_workbook(build_ruleset("spelljammer") / "spelljammer.xlsm", keep_vba=True)
     formulas = [c.value for row in book["Log"].iter_rows() for c in row if isinstance(c.value, str)]
-    assert any("cnc_attack_result(" in f for f in formulas)
-    native = openpyxl.load_workbook(build_ruleset("cnc") / "cnc.xlsx")
-    assert not any("cnc_attack_result(" in str(c.value) for row in native["Log"].iter_rows() for c in row)
+    assert any("strike_result(" in f for f in formulas)
+    native = openpyxl.load_workbook(build_ruleset("spelljammer") / "spelljammer.xlsx")
+    assert not any("strike_result(" in str(c.value) for row in native["Log"].iter_rows() for c in row)
 
 
 def test_a_rebuild_keeps_the_roster_the_logs_and_the_round(tmp_path: Path):

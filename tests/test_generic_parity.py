@@ -36,7 +36,7 @@ from pycalc.resolution_calculator import (
     rolls_further,
     uses_follow,
 )
-from pycalc.sheets import target_state
+from pycalc.sheets import d20_range, target_state
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import number_name
@@ -480,6 +480,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
     for number in typed_numbers(block):
         found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
+    if block.range is not None:
+        found[d20_range.INCREMENT], found[d20_range.DISTANCE] = inputs.range_increment, inputs.distance
     if has_subdual(rules):
         found[target_state.KIND] = inputs.kind
         found[target_state.SUBDUAL_TAKEN] = inputs.subdual_taken

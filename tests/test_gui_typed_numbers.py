@@ -14,7 +14,8 @@ import pytest
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.rulesets import bfrpg, cnc
+from pycalc.resolution_range import OUT_OF_RANGE
+from pycalc.rulesets import bfrpg
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
@@ -180,7 +181,7 @@ def test_cnc_typed_dex_leaves_the_ac_and_offsets_two_weapons(build_ruleset, tmp_
     typed |= {"ATTACK_NUMBER_DEFENDER_DEX": "2", "ATTACK_NUMBER_ATTACKER_DEX": "2", "ATTACK_DICE": "1d8+1"}
     two_weapons = {"attack_direction": "Rear", "two_weapon_fighting": "Two weapons, off hand"}
     picks = ({}, {"attack_direction": "Rear"}, two_weapons)
-    shown = ["ATTACK_AC", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
+    shown = ["ATTACK_TARGET_NOW", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE"]
     states = []
     with window(xlsx, tmp_path) as calc:
         for name, value in typed.items():
@@ -192,14 +193,74 @@ def test_cnc_typed_dex_leaves_the_ac_and_offsets_two_weapons(build_ruleset, tmp_
             states.append({k: v[0] for k, v in read_back(calc, shown).items()})
         calc.screenshot("cnc-rear-two-weapons")
     for chosen, state in zip(picks, states, strict=True):
-        inputs = cnc.AttackInputs(
-            3, 15, roll=10, damage_roll=5, dice="1d8+1", defender_dex=2, attacker_dex=2, choices=chosen
+        inputs = CalculatorInputs(
+            3,
+            15,
+            roll=10,
+            damage_roll=5,
+            dice="1d8+1",
+            numbers={"defender_dex": 2, "attacker_dex": 2},
+            choices=chosen,
         )
-        assert state == {k: cnc.attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
+        assert state == {k: attack_outputs(rules, inputs)[k] for k in shown}, (chosen, state)
     front, rear, off_hand = states
     assert (front["ATTACK_NEED"], front["ATTACK_RESULT"]) == (15 - 3, MISS)
-    assert (rear["ATTACK_AC"], rear["ATTACK_NEED"], rear["ATTACK_DAMAGE"]) == (15 - 2, 13 - 3 - 2, 5 + 1)
+    assert (rear["ATTACK_TARGET_NOW"], rear["ATTACK_NEED"], rear["ATTACK_DAMAGE"]) == (
+        15 - 2,
+        13 - 3 - 2,
+        5 + 1,
+    )
     assert (off_hand["ATTACK_NEED"], off_hand["ATTACK_RESULT"]) == (13 - 3 - 2 + 6 - 2, MISS)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_cnc_range_band_and_prone_defender_typed_in_the_window(build_ruleset, tmp_path: Path) -> None:
+    """A thrown dagger in the shipped workbook, as a GM types it: the increment and the distance give
+    the band (medium -2, long -6), beyond long range the attack is refused before any roll, and a
+    prone defender's +5 counts with the ranged attack's -4 against it (net +1, ruling ranged_vs_prone)."""
+    rules = load_ruleset("cnc")
+    xlsx = build_ruleset("cnc") / "cnc.xlsx"
+    thrown = str(rules.table("attack_types").entry("ranged_thrown").label)
+    steps: tuple[dict[str, str], ...] = (
+        {"PICK_ATTACK_TYPES": thrown, "ATTACK_RANGE_INCREMENT": "10", "ATTACK_DISTANCE": "15"},
+        {"ATTACK_DISTANCE": "25"},
+        {"ATTACK_DISTANCE": "35"},
+        {"ATTACK_DISTANCE": "20", "PICK_DEFENDER_PRONE": "Defender prone or blind"},
+        {"PICK_SITUATIONAL_MODIFIERS_RANGED_VS_PRONE_OR_IN_MELEE": "TRUE"},
+    )
+    shown = ["ATTACK_RANGE_BAND", "ATTACK_NEED", "ATTACK_RESULT", "ATTACK_SUMMARY"]
+    states = []
+    with window(xlsx, tmp_path) as calc:
+        for name, value in {
+            "ATTACK_BONUS": "2",
+            "ATTACK_TARGET": "14",
+            "ATTACK_ROLL": "11",
+            "ATTACK_DICE": "1d4",
+        }.items():
+            calc.enter(name, value)
+        for step in steps:
+            for name, value in step.items():
+                calc.enter(name, value)
+            calc.save()
+            states.append({k: v[0] for k, v in read_back(calc, shown).items()})
+        calc.screenshot("cnc-range-and-prone")
+    close, long_, beyond, prone, against_prone = states
+    assert (close["ATTACK_RANGE_BAND"], close["ATTACK_NEED"], close["ATTACK_RESULT"]) == ("medium", 14, MISS)
+    assert (long_["ATTACK_RANGE_BAND"], long_["ATTACK_NEED"]) == ("long", 18)
+    assert beyond["ATTACK_RANGE_BAND"] == "out of range"
+    assert beyond["ATTACK_RESULT"] == beyond["ATTACK_SUMMARY"] == OUT_OF_RANGE
+    assert (prone["ATTACK_NEED"], prone["ATTACK_RESULT"]) == (14 - 5, HIT)
+    assert against_prone["ATTACK_NEED"] == 14 - 5 + 4
+    ranged = {"attack_types": thrown, "defender_prone": "Defender prone or blind"}
+    expected = attack_outputs(
+        rules,
+        CalculatorInputs(
+            2, 14, roll=11, dice="1d4", range_increment=10, distance=20, choices=ranged,
+            toggles=frozenset({("situational_modifiers", "ranged_vs_prone_or_in_melee")}),
+        ),
+    )  # fmt: skip
+    assert against_prone == {k: expected[k] for k in shown}
 
 
 @pytest.mark.timeout(900)  # the bfrpg build takes about 4 minutes of CPU when no other test made it first

@@ -18,7 +18,7 @@ import pytest
 
 from pycalc.encounter import VOID, Attack, Combatant, Condition, Fight, short_names
 from pycalc.encounter_rows import resolve_log
-from pycalc.rulesets import cnc
+from pycalc.resolution_range import OUT_OF_RANGE
 from pycalc.tables import RULESET_IDS, load_ruleset
 from tests.calc_window import CalcWindow, missing_tools
 from tests.test_encounter_parity import expected_outputs, mismatches, random_fight, sheet_inputs
@@ -398,7 +398,7 @@ def test_a_ranged_attack_takes_its_range_band_from_the_distance_typed(
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)
-    numbers = {"attack_bonus": 3, "ac": 13, "level": 1, "dice": "1d6"}
+    numbers = {"attack_bonus": 3, "ac": 13, "dice": "1d6"}
     roster = [
         Combatant("Aria", "PCs", init_rolls=(7,), dex=1, max_hp=12, stats={**numbers, "range_increment": 50}),
         Combatant("Goblin 1", "Foes", init_rolls=(4,), max_hp=9, stats=numbers),
@@ -422,7 +422,7 @@ def test_a_ranged_attack_takes_its_range_band_from_the_distance_typed(
         got = read_back(calc, list(expected))
         if got["LOG_RESULT"][:4] != [r.result for r in resolve_log(rules, fight)]:
             calc.screenshot("log")
-    assert got["LOG_RESULT"][:4] == ["Hit", "Miss", cnc.OUT_OF_RANGE, "Hit"]
+    assert got["LOG_RESULT"][:4] == ["Hit", "Miss", OUT_OF_RANGE, "Hit"]
     assert got["LOG_HP_LOST"][:4] == [4, 0, 0, 2]
     found = mismatches(expected, got, 1)
     assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:8])
@@ -438,7 +438,7 @@ def test_an_attack_past_the_attacks_each_round_says_so(
     rules = load_ruleset("cnc")
     xlsx = build_ruleset("cnc") / "cnc.xlsx"
     book = openpyxl.load_workbook(xlsx)
-    numbers = {"attack_bonus": 3, "ac": 13, "level": 1, "dice": "1d6"}
+    numbers = {"attack_bonus": 3, "ac": 13, "dice": "1d6"}
     roster = [
         Combatant("Aria", "PCs", init_rolls=(1,), max_hp=40, stats=numbers),  # acts last: no row passes her
         Combatant("Goblin 1", "Foes", init_rolls=(4,), max_hp=9, stats=numbers),

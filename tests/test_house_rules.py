@@ -146,12 +146,11 @@ def test_udfs_follow_house_rules_named_in_pycalc_house(tmp_path: Path, monkeypat
 
 def test_the_declared_situation_reads_the_tables_after_house_rules(tmp_path: Path):
     """C&C's ``situation:`` names tables and columns only: a house rule's cover value is what adds."""
-    from pycalc.rulesets import cnc
+    from pycalc.resolution_situation import picked_situation
 
     path = write(
         tmp_path, "house_rules:\n  ruleset: cnc\n  tables:\n    cover:\n      set: {half: {ac: 5}}\n"
     )
     picks = {"cover": "1/2 cover"}
     for rules, expected in ((load_ruleset("cnc"), 4), (apply_house_rules(load_ruleset("cnc"), [path]), 5)):
-        inputs = cnc.AttackInputs(bonus=0, target=10, choices=picks)
-        assert cnc.situation(rules, inputs).ac == expected
+        assert picked_situation(rules, picks).ac == expected

@@ -1,5 +1,5 @@
-"""The note beside a pick says what the workings apply, for C&C and BFRPG (osr's and combat17's
-calculators are the generic writer's: test_osr_parity, test_combat17_parity): for
+"""The note beside a pick says what the workings apply, for BFRPG (cnc's, osr's and combat17's
+calculators are the generic writer's: test_cnc_parity, test_osr_parity, test_combat17_parity): for
 every pick of the Attack calculator, under every choice of every ruling (one at a time) and two sets
 of the attacker's and target's numbers (Dex, shield), the effect the note claims ("To hit -3 + Dex
 modifier, at most +0", "Number needed - target's shield", "damage x1/2 rounded up") is worked out
@@ -20,9 +20,8 @@ import pytest
 from openpyxl.workbook.defined_name import DefinedName
 
 from pycalc.libreoffice import CalcSession
-from pycalc.rulesets import bfrpg, cnc
+from pycalc.rulesets import bfrpg
 from pycalc.sheets import bfrpg as bfrpg_sheet
-from pycalc.sheets import cnc as cnc_sheet
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
 
@@ -67,43 +66,6 @@ def kinds_of_table(rules: RuleSet, table_id: str) -> tuple[tuple[str, str], ...]
         for kind in ("melee", "ranged")
     )
 
-
-CNC_RULES = load_ruleset("cnc")
-CNC = Spec(
-    choices=cnc.picker_tables(CNC_RULES, "choice"),
-    toggles=cnc.picker_tables(CNC_RULES, "toggle"),
-    pick_name=cnc_sheet.pickers_of(CNC_RULES).name,
-    kinds=kinds_of_table(CNC_RULES, cnc.KIND_TABLE),
-    kind_pick="PICK_ATTACK_TYPES",
-    numbers=(
-        {"ATTACK_NUMBER_ATTACKER_DEX": 2, "ATTACK_NUMBER_DEFENDER_DEX": 1},
-        {"ATTACK_NUMBER_ATTACKER_DEX": 5},
-    ),
-    fixed={},
-    workings={
-        "hit": lambda f: number(f, "ATTACK_SITUATION_HIT"),
-        # the AC's change from the rows; the Dex lost with it is the claim "defender loses Dex to AC"
-        "ac": lambda f: (
-            number(f, "ATTACK_SITUATION_AC")
-            + (number(f, "ATTACK_NUMBER_DEFENDER_DEX") if f["ATTACK_LOSES_DEX"] else 0)
-        ),
-        "damage": lambda f: number(f, "ATTACK_SITUATION_DAMAGE"),
-        "loses_dex": lambda f: bool(f["ATTACK_LOSES_DEX"]),
-    },
-    what={"To hit": "hit", "AC": "ac", "Damage": "damage"},
-    inputs={"Dex modifier": "ATTACK_NUMBER_ATTACKER_DEX"},
-    flags={"defender loses Dex to AC": ("loses_dex", True)},
-    kinds_of=lambda table_id, row: {"melee": ("melee", "ranged"), "ranged": ("ranged", "melee")}.get(
-        str(row.values.get("attack")), ("melee",)
-    ),
-    unmeasured=(
-        "replaces the prone bonus",  # with a prone pick as well: test_cnc_engine.test_prone_rulings
-        "Least damage on a hit",
-        "Only against this many attacks",
-        "Only against this many opponents",
-    ),
-    only_words={"melee only": "melee", "ranged only": "ranged"},
-)
 
 BFRPG_RULES = load_ruleset("bfrpg")
 BFRPG = Spec(
@@ -160,7 +122,9 @@ BFRPG = Spec(
     only_words={"melee only": "melee", "ranged attacks only": "ranged"},
 )
 
-SPECS = {"cnc": CNC, "bfrpg": BFRPG}  # osr's calculator is the generic writer's (test_osr_parity)
+SPECS = {
+    "bfrpg": BFRPG
+}  # cnc's, osr's and combat17's calculators are the generic writer's (their parity tests)
 ABILITY = re.compile(r"^adds (the STR bonus|the DEX bonus|the better of the STR and DEX bonus)$")
 FACTOR = re.compile(r"^damage x(?P<factor>\d+(?:/\d+)?)(?: rounded (?P<way>up|down))?$")
 DICE = re.compile(r"^damage \d*d\d+(?P<str> \+ STR bonus)?$")
@@ -342,13 +306,6 @@ def wrong_notes(
 
 
 NAMES = {
-    "cnc": (
-        "ATTACK_SITUATION_HIT",
-        "ATTACK_SITUATION_AC",
-        "ATTACK_SITUATION_DAMAGE",
-        "ATTACK_LOSES_DEX",
-        "ATTACK_NUMBER_DEFENDER_DEX",
-    ),
     "bfrpg": (
         "ATTACK_SITUATION_HIT",
         "ATTACK_SITUATION_AC",

@@ -468,3 +468,33 @@ def test_a_row_naming_a_missing_row_in_a_row_rule_column_is_reported(tmp_path: P
         "missile_range row 'within_5ft_unaware'" in str(p) and "names no row 'within_5_ft'" in str(p)
         for p in caught.value.problems
     ), [str(p) for p in caught.value.problems]
+
+
+def test_a_not_with_row_of_another_table_must_be_one_row_of_the_situation(tmp_path: Path):
+    """cnc's prone rows name the ranged attack's row of situational_modifiers by its id: an id of no
+    table of the situation, or of two, stops the build at the block's line."""
+    for named, said in (("ranged_vs_prone", "names no row"), ("none", None)):
+        folder = tmp_path / named / "cnc"
+        shutil.copytree(FOLDERS["cnc"], folder)
+        modifiers = folder / "modifiers.yaml"
+        text = modifiers.read_text()
+        modifiers.write_text(text.replace("not_with: ranged_vs_prone_or_in_melee}", f"not_with: {named}}}"))
+        if said is None:  # 'none' is a row of its own table (Neither): it is read there
+            assert load_folder(folder).table("defender_prone").entry("prone_or_blind")["not_with"] == "none"
+            continue
+        with pytest.raises(TableError) as caught:
+            load_folder(folder)
+        assert any(said in str(p) and "ruleset.yaml" in str(p) for p in caught.value.problems), [
+            str(p) for p in caught.value.problems
+        ]
+    folder = tmp_path / "twice" / "cnc"
+    shutil.copytree(FOLDERS["cnc"], folder)
+    modifiers = folder / "modifiers.yaml"
+    modifiers.write_text(
+        modifiers.read_text().replace("not_with: ranged_vs_prone_or_in_melee}", "not_with: quarter}")
+    )
+    with pytest.raises(TableError) as caught:  # concealment and cover both have a row quarter
+        load_folder(folder)
+    assert any("names a row of several tables" in str(p) for p in caught.value.problems), [
+        str(p) for p in caught.value.problems
+    ]

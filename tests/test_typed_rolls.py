@@ -16,30 +16,30 @@ import pytest
 
 from pycalc import resolution_calculator
 from pycalc.libreoffice import CalcSession, typed
-from pycalc.rulesets import bfrpg, cnc
+from pycalc.rulesets import bfrpg
 from pycalc.rulesets import spelljammer as d100
 from pycalc.rulesets.spelljammer_calculator import StrikeInputs
 from pycalc.rulesets.spelljammer_calculator import outputs as strike_outputs
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
-from tests import test_bfrpg_parity, test_cnc_parity, test_generic_parity
+from tests import test_bfrpg_parity, test_generic_parity
 from tests.parity import same
 from tests.test_libreoffice_parity import strike_cells
 
 D20_TYPED = ("1", "01", "20")
 D100_TYPED = ("00", "0", "05", "100", "1", "01", "20")
-# the generic calculator (osr's, combat17's) as a ruleset module's attack_outputs and AttackInputs
+# the generic calculator (cnc's, osr's, combat17's) as a ruleset module's attack_outputs and AttackInputs
 GENERIC = SimpleNamespace(
     attack_outputs=resolution_calculator.attack_outputs, AttackInputs=resolution_calculator.CalculatorInputs
 )
 D20_ENGINES: dict[str, tuple[ModuleType | SimpleNamespace, Callable[[RuleSet, Any], dict[str, object]]]] = {
-    "cnc": (cnc, test_cnc_parity.attack_cells),
+    "cnc": (GENERIC, test_generic_parity.cells),
     "osr": (GENERIC, test_generic_parity.cells),
     "combat17": (GENERIC, test_generic_parity.cells),
     "bfrpg": (bfrpg, test_bfrpg_parity.attack_cells),
 }
 # Each d20 Attack calculator's roll cells (defined name -> the engine's AttackInputs field).
 D20_ROLL_CELLS: dict[str, dict[str, str]] = {
-    "cnc": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll"},
+    "cnc": {"ATTACK_ROLL": "roll"},  # no follow-up roll
     "osr": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll", "ATTACK_CHART_ROLL": "chart_roll"},
     "combat17": {
         "ATTACK_ROLL": "roll",

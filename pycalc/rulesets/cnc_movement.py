@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pycalc.errors import RuleError
-from pycalc.rulesets.cnc import BAD_DISTANCE
+from pycalc.resolution_range import BAD_DISTANCE
 from pycalc.tables import RuleSet
 
 

@@ -5,20 +5,16 @@ The generic engine's odds (``pycalc.attack_odds`` over ``pycalc.resolution_odds`
 and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for a kind that deals
 damage, 0 otherwise (``cnc.generic_damage``); a natural-roll house rule ticked in the
 ``natural_rolls`` table is followed. Several attacks: the sum of independent attacks. Everything is
-exact (fractions); nothing is sampled. What stays here is the ruleset's own: one attack as the UDFs
-and the calculator describe it (``OddsAttack``), its checks and messages in their order.
-
-``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of
-``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests: the dice's own
-message first (the odds need plainly written dice that fit the grid), then the generic calculator's
-odds cells (``pycalc.calculator_odds``).
+exact (fractions); nothing is sampled. What stays here is the ruleset's own: one attack as the Excel
+functions (``pycalc.udfs.cnc``) describe it (``OddsAttack``), its checks and messages in their order.
+The Attack calculator's odds cells are the generic calculator's (``pycalc.resolution_calculator``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pycalc import attack_odds, calculator_odds, dice, pickers, resolution_chances
+from pycalc import attack_odds, dice, resolution_chances
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
@@ -63,41 +59,3 @@ damage_distribution = ODDS.damage_distribution
 expected_damage = ODDS.expected_damage
 chance_at_least = ODDS.chance_at_least
 kill_chance = ODDS.kill_chance
-
-
-# --------------------------------------------------------------------------- the Attack calculator
-
-
-def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:
-    """The attack of the calculator's inputs and situation (as ``cnc.attack_outputs`` reads them)."""
-    where = cnc.situation(rules, inputs)
-    situated = cnc.situated_attack(inputs, where)
-    attack = Attack(situated.bonus, generic.target(rules, situated), situated.mods, situated.level)
-    kind = pickers.chosen_row(rules, inputs.choices, cnc.KIND_TABLE)
-    return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))
-
-
-def dice_message(text: str) -> str | None:
-    """What the odds cells show instead of numbers: dice not written plainly, then no dice or more
-    than the grid holds; None for dice the odds take."""
-    try:
-        parsed = damage_dice(text) if text.strip() else None
-    except RuleError as error:
-        return str(error)
-    return calculator_odds.grid_message(parsed)
-
-
-def calculator_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> calculator_odds.CalculatorAttack | str:
-    """The calculator's attack as the odds take it, or the message its odds cells show instead."""
-    odds = odds_attack(rules, inputs)
-    message = dice_message(odds.dice)
-    if message is not None:
-        return message
-    return calculator_odds.CalculatorAttack(*generic_attack(rules, odds), odds.dice)
-
-
-def odds_outputs(
-    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10
-) -> dict[str, object]:
-    """The odds cells of the Attack calculator (.xlsx) by defined name: numbers or the sheet's messages."""
-    return calculator_odds.calculator_cells(rules, calculator_attack(rules, inputs), attacks, hp)

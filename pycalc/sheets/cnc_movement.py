@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pycalc.rulesets.cnc import BAD_DISTANCE
+from pycalc.resolution_range import BAD_DISTANCE
 from pycalc.sheets.calculator import INPUT, Field, Section
 from pycalc.sheets.common import ruling_name as ruling
 from pycalc.sheets.formulas import const, optional_input, q

@@ -1,28 +1,19 @@
-"""The Castles & Crusades subdual damage calculator, and the normal part of a subdual hit that the
-Attack calculator's target state counts: native formulas of ``pycalc.rulesets.cnc_subdual``."""
+"""The Castles & Crusades subdual damage calculator: native formulas of ``pycalc.rulesets.cnc_subdual``
+(the normal part of a subdual hit as the encounter block's ``damage_kinds.normal_part`` says,
+``kind_formulas.normal_part``, as the Attack calculator's target state and the log count it)."""
 
 from __future__ import annotations
 
 from pycalc.sheets.calculator import INPUT, Field, Section
-from pycalc.sheets.common import ruling_name as ruling
-from pycalc.sheets.formulas import const, round_up
+from pycalc.sheets.formulas import const
+from pycalc.sheets.kind_formulas import normal_part
+from pycalc.tables import RuleSet
 
 
-def subdual_normal(total: str) -> str:
-    """The points of a subdual hit of ``total`` (a number) counted as normal damage (ruling
-    subdual_normal_split; ``cnc.subdual_normal``)."""
-    per = const("subdual_damage", "subdual_points_per_normal_point")
-    split = ruling("subdual_normal_split")
-    return (
-        f'IF({split}="started_fives",{round_up(f"{total}/{per}")},'
-        f'IF({split}="full_fives",INT({total}/{per}),MAX(1,INT({total}/{per}))))'
-    )
-
-
-def subdual_section() -> Section:
+def subdual_section(rules: RuleSet) -> Section:
     sd = "subdual_damage"
     total = "SUBDUAL_TOTAL"
-    normal = f"IF(ISNUMBER({total}),{subdual_normal(total)},{total})"
+    normal = f"IF(ISNUMBER({total}),{normal_part(rules, total)},{total})"
     return Section(
         "Subdual damage",
         (

@@ -11,7 +11,7 @@ from functools import partial
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from pycalc import resolution_situation
+from pycalc import pickers, resolution_situation
 from pycalc.resolution_block import (
     ANY,
     MELEE,
@@ -45,7 +45,8 @@ from pycalc.sheets.d20_layout import (
     whole_number_check,
 )
 from pycalc.sheets.d20_pickers import also_terms, picker_tables, situation_flag, typed_counted
-from pycalc.sheets.formulas import by_label, const
+from pycalc.sheets.d20_range import write_range_inputs
+from pycalc.sheets.formulas import by_label, const, q
 from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
 from pycalc.tables import RuleSet, Table
 
@@ -64,9 +65,11 @@ FLAG_WORDS = (
 )
 
 
-def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
+def kind_words(rules: RuleSet, block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
     """The note's words on attack kinds (``situation``): a kind's melee or ranged, or "ranged only" (the
-    kind's label for one kind) for a row that counts for one kind only (its gate cell)."""
+    kind's label for one kind) for a row that counts for one kind only (its gate cell); a gate of the
+    word melee or ranged that several kinds share says the word, even where a kind's id is that word
+    (cnc's Melee (armed), id melee: "melee only" counts for every melee kind)."""
     gating = block.situation
     if gating is None or gating.kind_table is None:
         return []
@@ -76,10 +79,14 @@ def kind_words(block: Resolution, table: Table, value_of: Callable[[str], str]) 
         return []
     gate = value_of(str(gating.gate))
     kind = f"IFERROR({by_id(gating.kind_table, 'label', gate)},{gate})"
+    kinds = rules.table(gating.kind_table).rows
+    shared = [w for w in (MELEE, RANGED) if sum(pickers.attack_kinds(k) >= {w} for k in kinds) > 1]
+    if shared:
+        kind = f"IF(OR({','.join(f'{gate}={q(w)}' for w in shared)}),{gate},{kind})"
     return [f'IF(OR({gate}="",{gate}="{ANY}"),"",", "&{kind}&" only")']
 
 
-def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
+def notes_words(rules: RuleSet, block: Resolution, table: Table, value_of: Callable[[str], str]) -> list[str]:
     """The note's words after the numbers: the factor of a stage the row ticks (its ``when``: "damage
     x2"), the flags a typed number counts while (its ``when``: "loses Dex to AC"), then the attack
     kinds (``kind_words``)."""
@@ -91,7 +98,7 @@ def notes_words(block: Resolution, table: Table, value_of: Callable[[str], str])
     flags = dict.fromkeys(number.when for number in typed_numbers(block) if number.when in table.column_ids)
     labels = {c.id: str(c.label) for c in table.columns}
     said += [f'IF({value_of(str(flag))}=TRUE,", {labels[str(flag)]}","")' for flag in flags]
-    return said + kind_words(block, table, value_of)
+    return said + kind_words(rules, block, table, value_of)
 
 
 def only_words(rules: RuleSet, block: Resolution, table: Table) -> str:
@@ -194,7 +201,7 @@ def row_note(rules: RuleSet, block: Resolution, table: Table, value_of: Callable
         for table_id, column in subdual_columns(rules)
         if table_id == table.id
     ]
-    return effect_text(block, table, ruled, [*subdual, *notes_words(block, table, value_of)], summed)
+    return effect_text(block, table, ruled, [*subdual, *notes_words(rules, block, table, value_of)], summed)
 
 
 def subdual_columns(rules: RuleSet) -> tuple[tuple[str, str], ...]:
@@ -282,7 +289,7 @@ def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block:
     its label and its cell in the columns of the rolls, what it does now beside them. Never in the
     pickers' column: AutoInput would complete a typed 1 into the damage dice text there ("1d8")."""
     numbers = typed_numbers(block)
-    if numbers:
+    if numbers or block.range is not None:
         row = max(row, BELOW_CHART)
         put(sheet.cell(row, 1), "Numbers for the situation (0: none)").font = BOLD
         row += 1
@@ -292,4 +299,4 @@ def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block:
         whole_number_check(sheet, sheet.cell(row, ROLL_COLUMN).coordinate, *TYPED_RANGE, number.label)
         put_formula(sheet.cell(row, OUT_LABEL), typed_note(rules, block, number)).font = NOTE
         row += 1
-    return row
+    return write_range_inputs(book, sheet, block, row)

@@ -15,12 +15,13 @@ from pycalc.resolution_block import (
     Resolution,
     Stage,
     TypedNumber,
+    named_pick,
     possible,
     typed_numbers,
 )
 from pycalc.resolution_situation import ATTACK_WORDS, kind_limited, stage_factor_column
 from pycalc.sheets.block_formulas import by_choice, literal
-from pycalc.sheets.common import table_name
+from pycalc.sheets.common import name_part, table_name
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.formulas import by_label, const, q
 from pycalc.sheets.situation_cells import pick_name, ruled_value
@@ -81,16 +82,83 @@ def in_force(item: object, wanted: object) -> str:
     return by_choice(item, lambda chosen: "TRUE" if chosen == wanted else "FALSE")
 
 
-def not_dropped(rules: RuleSet, block: Resolution, table: Table, row: Row) -> str | None:
-    """TRUE while a toggle row is not dropped by the ticked row it names in the ``not_with`` column
-    (``pycalc.pickers.not_with``); None: it never is."""
+def named_counts(rules: RuleSet, block: Resolution, table_id: str, named: str) -> str:
+    """TRUE while the row a ``not_with`` cell of ``table_id`` names (``named_pick``) is picked and counts
+    for the picked attack kind."""
+    named_table, row_id = named_pick(picker_tables(rules, block), table_id, named)
+    table = rules.table(named_table)
+    picked = (
+        f"{pick_name(table.id, row_id)}=TRUE"
+        if table.picker == "toggle"
+        else f"{pick_name(table.id)}={q(str(table.entry(row_id).label))}"
+    )
+    counts = counts_when(rules, block, table, partial(const, table.id, row_id))
+    return picked if counts is None else f"AND({picked},{counts})"
+
+
+def dropped_when(rules: RuleSet, block: Resolution, table: Table, rows: list[Row]) -> str | None:
+    """TRUE while the picked row of ``rows`` (a toggle row; a choice table's rows) is dropped by a
+    picked row it names in the ``not_with`` column (``pycalc.pickers.not_with``); None: it never is."""
     said = block.situation
-    conditions = [
-        f"NOT(AND({in_force(said.not_with, column)},{pick_name(table.id, str(named))}=TRUE))"
-        for column in dict.fromkeys(possible(said.not_with) if said else ())
-        if column is not None and (named := row.values.get(column)) and table.picker == "toggle"
-    ]
-    return ",".join(conditions) or None
+    conditions = []
+    for column in dict.fromkeys(possible(said.not_with) if said else ()):
+        by_named: dict[str, list[Row]] = {}
+        for row in rows:
+            if column is not None and (named := row.values.get(column)):
+                by_named.setdefault(str(named), []).append(row)
+        dropping = []
+        for named, naming in by_named.items():
+            counts = named_counts(rules, block, table.id, named)
+            if table.picker == "choice":
+                picked = any_of([f"{pick_name(table.id)}={q(str(row.label))}" for row in naming])
+                counts = f"AND({picked},{counts})"
+            dropping.append(counts)
+        if dropping:
+            either = dropping[0] if len(dropping) == 1 else f"OR({','.join(dropping)})"
+            conditions.append(f"AND({in_force(said.not_with, column)},{either})")
+    return (
+        None if not conditions else conditions[0] if len(conditions) == 1 else f"OR({','.join(conditions)})"
+    )
+
+
+def kept_name(table: Table, row: Row | None = None) -> str:
+    """The working cell that is TRUE while a pick of ``table`` (its ``row``, a toggle table's) counts
+    as far as ``not_with`` goes."""
+    return f"ATTACK_KEPT_{name_part(table.id)}" + ("" if row is None else f"_{name_part(str(row.id))}")
+
+
+def kept_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
+    """(name, label, formula) of a working cell for each pick a ``not_with`` row may drop: the sums
+    and flags read it rather than write the condition again in each."""
+    found = []
+    for table in picker_tables(rules, block):
+        picks = (
+            [(None, list(table.rows))] if table.picker == "choice" else [(row, [row]) for row in table.rows]
+        )
+        for row, rows in picks:
+            dropped = dropped_when(rules, block, table, rows)
+            if dropped is not None:
+                what = table.title if row is None else f"{table.title}: {row.label}"
+                found.append((kept_name(table, row), f"Situation: {what} counts", f"NOT({dropped})"))
+    return found
+
+
+def not_dropped(rules: RuleSet, block: Resolution, table: Table, row: Row | None) -> str | None:
+    """The working cell that is TRUE while the pick (a toggle ``row``; a choice table's) is not dropped
+    (``kept_cells``); None: it never is."""
+    rows = list(table.rows) if row is None else [row]
+    return None if dropped_when(rules, block, table, rows) is None else kept_name(table, row)
+
+
+def any_of(conditions: list[str]) -> str:
+    """One of the conditions true (at least one is given)."""
+    return conditions[0] if len(conditions) == 1 else f"OR({','.join(conditions)})"
+
+
+def all_of(conditions: list[str | None]) -> str | None:
+    """The conditions that are not None, all true (None: there are none)."""
+    found = [c for c in conditions if c is not None]
+    return None if not found else found[0] if len(found) == 1 else f"AND({','.join(found)})"
 
 
 def also_terms(
@@ -166,7 +234,11 @@ def picked_terms(
         if table.picker == "choice":
             value_of = partial(by_label, table.id, label_expr=pick_name(table.id))
             value = read(table.id, value_of)
-            counts = counts_when(rules, block, table, value_of)
+            conditions = [
+                counts_when(rules, block, table, value_of),
+                not_dropped(rules, block, table, None),
+            ]
+            counts = all_of(conditions)
             terms.append(value if counts is None else ticked(counts, value))
             terms += also(counts or "TRUE", value_of)
             continue
@@ -177,8 +249,7 @@ def picked_terms(
                 counts_when(rules, block, table, value_of),
                 not_dropped(rules, block, table, row),
             ]
-            counts = ",".join(c for c in conditions if c is not None)
-            counts = counts if len([c for c in conditions if c]) == 1 else f"AND({counts})"
+            counts = all_of(conditions) or "TRUE"
             terms.append(ticked(counts, read(table.id, value_of)))
             terms += also(counts, lambda c, row=row: q(str(row.values.get(c) or "")))
     return terms

@@ -41,6 +41,7 @@ from pycalc.sheets.d20_layout import (
     put_output,
     whole_number_check,
 )
+from pycalc.sheets.d20_range import STOP
 from pycalc.sheets.d20_workings import calculator_cells
 from pycalc.sheets.kind_formulas import subdual_picked
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll, own_chart_roll
@@ -120,6 +121,11 @@ def chart_follows(rules: RuleSet, block: Resolution, outcome: str) -> str:
     return f"a {outcome} whose chart row says: {column_label(rules.table(parent.table), chart.when)}"
 
 
+def stopped(block: Resolution, result: str) -> str:
+    """The result, or what stops the attack before any roll (out of range: ``d20_range.STOP``)."""
+    return result if block.range is None else f'IF({STOP}<>"",{STOP},{result})'
+
+
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     target_label, target_help = target_words(block)
     bonus_label, bonus_help = bonus_words(block)
@@ -168,7 +174,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             ),
             "Result",
             d20_cells.RESULT,
-            f.Formulas(block, calculator_cells(rules)).checked_result(),
+            stopped(block, f.Formulas(block, calculator_cells(rules)).checked_result()),
             key=True,
         ),
     ]

@@ -42,12 +42,15 @@ from pycalc.sheets.d20_cells import (
 )
 from pycalc.sheets.d20_damage import NAMED, shared_parts
 from pycalc.sheets.d20_pickers import (
+    kept_cells,
     kind_flag,
     situation_flag,
     situation_product,
     situation_sum,
     stage_product,
 )
+from pycalc.sheets.d20_range import HIT as RANGE_HIT
+from pycalc.sheets.d20_range import range_cells
 from pycalc.sheets.formulas import DICE_ERROR, band
 from pycalc.tables import RuleSet
 
@@ -110,7 +113,9 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
     )
     cells = [
         (d20_cells.FACES, "Faces of the attack die", block_formulas.expr(block.die)),
+        *kept_cells(rules, block),
         (d20_cells.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
+        *range_cells(rules, block),
         (d20_cells.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
         (d20_cells.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
         (d20_cells.SIT_CANNOT_HIT, "Situation: no roll can hit", kind_flag(rules, block, "cannot_hit")),
@@ -127,7 +132,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (
             d20_cells.TOTAL_MODS,
             "Modifiers to the roll, all told",
-            f"SUM({d20_cells.MODS})+{d20_cells.SIT_HIT}",
+            f"SUM({d20_cells.MODS})+{d20_cells.SIT_HIT}" + (f"+{RANGE_HIT}" if block.range else ""),
         ),
         (d20_cells.TARGET_NOW, "Target in this situation", f.Formulas(block).target_now()),
         (d20_cells.RAW_NEED, "Target - bonus - modifiers", f.Formulas(block).raw_need()),

@@ -10,7 +10,6 @@ from typing import Any
 from pycalc.damage_kinds import HEALED, bad_kind, heal_also_message, heal_needs_amount, labels
 from pycalc.encounter import ALSO_HITS, DAMAGE, LOST_STUNNED
 from pycalc.encounter_block import HEAL, SUBDUAL
-from pycalc.encounter_rulesets import adapter
 from pycalc.log_picks import SEPARATOR
 from pycalc.log_picks import UNKNOWN as PICKS_UNKNOWN
 from pycalc.sheets.common import (
@@ -19,7 +18,7 @@ from pycalc.sheets.common import (
 from pycalc.sheets.encounter_cells import VOID, RowCell, literal
 from pycalc.sheets.encounter_looks import named_formula, read_picks_formula
 from pycalc.sheets.formulas import band, q
-from pycalc.sheets.kind_formulas import subdual_picked, typed_kind
+from pycalc.sheets.kind_formulas import normal_part, subdual_picked, typed_kind
 from pycalc.sheets.log_rows import (
     ROW,
     substitute,
@@ -166,7 +165,7 @@ class LogCells:
             # out from it: LibreOffice's threaded calculation left a row's target HP before it as an
             # error when hp_lost read it (a loop between the two columns' formula groups)
             heal_row = f"AND({flat},{attacker_ok},ISNUMBER({at('trow')}),NOT({also_typed}))"
-            cells |= self.kind_cells(row, derived, heal_row)
+            cells |= self.kind_cells(row, heal_row)
             cells["hp_lost"] = f'IF({names},"",IF({at("heal_ok")},-{at("heal_given")},{at("dmg")}))'
         for name, _ in ruleset.shown:
             cells[f"shown_{name}"] = f'IF(AND({both},NOT({flat}),NOT({bad})),{replace[name]},"")'
@@ -213,9 +212,9 @@ class LogCells:
             "sub_lost", *lethal,
         )  # fmt: skip
 
-    def kind_cells(self, row: int, derived: dict[int, RowCell], heal_row: str) -> dict[str, str]:
+    def kind_cells(self, row: int, heal_row: str) -> dict[str, str]:
         """The row's kind (by label or first letter, any case), the subdual part of its HP lost (the
-        ruleset's split, none on a target already down where further damage kills), the hit points a
+        normal part, ``kind_formulas.normal_part``, left out; none on a target already down where further damage kills), the hit points a
         heal row gives back (the caps read at the band of the target's HP without subdual damage)
         and the subdual damage it takes off first."""
         log, r, kinds = self.log, self.roster, self.block.damage_kinds
@@ -249,11 +248,7 @@ class LogCells:
             given = f"IF(IFERROR({band(states, kinds.beyond_healing, lethal_before)}=TRUE,FALSE),0,{given})"
         cells["heal_given"] = f"IF({at('heal_ok')},{given},0)"
         hp = f"IF(ISNUMBER({at('dmg')}),{at('dmg')},0)"
-        normal = "0"
-        split = adapter(self.rules).subdual_normal_cells
-        if split is not None:
-            output, damage = split
-            normal = self.derived_formula(output, {damage: f"MAX(0,{hp})"}, log, row, "sn_", derived)
+        normal = normal_part(self.rules, f"MAX(0,{hp})")
         no_part = f"OR({hp}<=0,{before}<=0)" if kinds.further_damage_lethal else f"{hp}<=0"
         part = f"IF({no_part},0,{hp})" if normal == "0" else f"IF({no_part},0,{hp}-{normal})"
         cells["sub_lost"] = (

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import encounter
-from pycalc.sheets.formulas import by_label, const
+from pycalc.sheets.block_formulas import by_choice, expr
+from pycalc.sheets.formulas import by_label, const, round_up
 from pycalc.tables import RuleSet
 
 ToggleCell = Callable[[str, str], str | None]  # (table id, row id) -> the cell of that row's box, if any
@@ -24,6 +25,21 @@ def typed_kind(rules: RuleSet, kind_cell: str, kind_id: str) -> str:
         return "FALSE"
     label = const(kinds.table, kind_id, "label")
     return f'IF({kind_cell}="",FALSE,OR({kind_cell}={label},{kind_cell}=LEFT({label},1)))'
+
+
+def normal_part(rules: RuleSet, damage: str) -> str:
+    """The part of a subdual hit of ``damage`` (a number) that is normal damage
+    (``damage_kinds.normal_part``): "0" without the block's ``normal_part``."""
+    kinds = encounter(rules).damage_kinds
+    split = None if kinds is None else kinds.normal_part
+    if split is None:
+        return "0"
+    total, per = f"MAX({expr(split.damage_at_least)},{damage})", expr(split.per)
+    rounded = by_choice(
+        split.rounding,
+        lambda rounding: round_up(f"{total}/{per}") if rounding == "up" else f"INT({total}/{per})",
+    )
+    return f"MAX({expr(split.at_least)},{rounded})"
 
 
 def subdual_picked(rules: RuleSet, toggle_cell: ToggleCell, choice_cell: ChoiceCell) -> str:

@@ -15,7 +15,7 @@ from pycalc.resolution_calculator import TARGET_STATE
 from pycalc.sheets.calculator import INPUT, OUTPUT, PICK, WORKING, Field, Section
 from pycalc.sheets.common import name_part, table_name
 from pycalc.sheets.formulas import band, last
-from pycalc.sheets.kind_formulas import subdual_picked, typed_kind
+from pycalc.sheets.kind_formulas import normal_part, subdual_picked, typed_kind
 from pycalc.tables import RuleSet
 
 STATE = TARGET_STATE  # the engine's name (pycalc.resolution_calculator)
@@ -32,12 +32,11 @@ def said(rules: RuleSet) -> str:
     return f'&IF(OR({STATE}="",{STATE}={last(rule.table, rule.state)}),"",": "&{STATE})'
 
 
-def with_target_state(rules: RuleSet, sections: list[Section], normal: str = "0") -> list[Section]:
+def with_target_state(rules: RuleSet, sections: list[Section]) -> list[Section]:
     """``sections`` with the kind, the subdual damage taken and the state after the hit right after
-    the target's hit points after it; ``normal``: the part of a subdual hit of ATTACK_DAMAGE that is
-    normal damage, where the ruleset splits it (C&C)."""
+    the target's hit points after it."""
     fields = [f for s in sections for f in s.fields]
-    added = state_fields(rules, fields, normal)
+    added = state_fields(rules, fields)
     found = []
     for section in sections:
         names = [f.name for f in section.fields]
@@ -48,8 +47,8 @@ def with_target_state(rules: RuleSet, sections: list[Section], normal: str = "0"
     return found
 
 
-def state_fields(rules: RuleSet, fields: list[Field], normal: str) -> tuple[Field, ...]:
-    part, state = state_formulas(rules, picked(rules, fields), normal)
+def state_fields(rules: RuleSet, fields: list[Field]) -> tuple[Field, ...]:
+    part, state = state_formulas(rules, picked(rules, fields))
     if part is None:
         return (Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),)
     label = labels(rules)[SUBDUAL]
@@ -87,15 +86,16 @@ def has_subdual(rules: RuleSet) -> bool:
     return kinds is not None and SUBDUAL in labels(rules) and bool(kinds.knocked_out)
 
 
-def state_formulas(rules: RuleSet, picked: str, normal: str = "0") -> tuple[str | None, str]:
+def state_formulas(rules: RuleSet, picked: str) -> tuple[str | None, str]:
     """(the formula of this hit's subdual part, None where the ruleset has no subdual kind; the state
     after the hit, unguarded); ``picked``: TRUE where a pick deals subdual damage
-    (``kind_formulas.subdual_picked``); ``normal``: the part of a subdual hit that is normal damage."""
+    (``kind_formulas.subdual_picked``); a subdual hit's normal part (``kind_formulas.normal_part``)
+    is not part of it."""
     rule, kinds = encounter(rules).hit_points, encounter(rules).damage_kinds
     after = f"SUM({HP_BEFORE})-{DAMAGE}"
     if kinds is None or not has_subdual(rules):
         return None, state_band(rules, after)
-    typed = typed_kind(rules, KIND, SUBDUAL)
+    typed, normal = typed_kind(rules, KIND, SUBDUAL), normal_part(rules, DAMAGE)
     is_sub = f'OR({typed},AND({KIND}="",{picked}))'
     # where further damage kills, a hit on a target already down is never subdual
     not_down = (f"NOT(SUM({HP_BEFORE})<=0)",) if kinds.further_damage_lethal else ()

@@ -1983,10 +1983,11 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from collections.abc import Callable, Iterable, Mapping\n'
+        'from collections.abc import Iterable, Mapping\n'
         '\n'
         'from pycalc import pickers\n'
         'from pycalc.encounter_block import HEAL, SUBDUAL, DamageKinds, encounter\n'
+        'from pycalc.resolution_block import value\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
         'HEALED = "Healed"  # the result of a heal row\n'
@@ -2041,17 +2042,26 @@ _SOURCES = {
         '    return "#HEAL? the Target only: clear Also hits"\n'
         '\n'
         '\n'
-        'NormalPart = Callable[[RuleSet, int], int]\n'
-        '"""The part of a subdual hit\'s damage that is normal damage, where a ruleset splits it (C&C\'s one point\n'
-        'in five: ``encounter_rulesets.Adapter.subdual_normal``)."""\n'
+        'def normal_part(rules: RuleSet, damage: int) -> int:\n'
+        '    """The part of a subdual hit of ``damage`` that is normal damage (the block\'s ``normal_part``; 0\n'
+        '    without one): the damage, at least its least, over ``per``, rounded as the block says, at least\n'
+        '    ``at_least``."""\n'
+        '    block = kinds(rules)\n'
+        '    split = None if block is None else block.normal_part\n'
+        '    if split is None:\n'
+        '        return 0\n'
+        '    total = max(int(value(rules, split.damage_at_least)), damage)\n'
+        '    per = int(value(rules, split.per))\n'
+        '    parts = -(-total // per) if value(rules, split.rounding) == "up" else total // per\n'
+        '    return max(int(value(rules, split.at_least)), parts)\n'
         '\n'
         '\n'
-        'def subdual_part(rules: RuleSet, damage: int, target_before: int, split: NormalPart | None = None) -> int:\n'
+        'def subdual_part(rules: RuleSet, damage: int, target_before: int) -> int:\n'
         '    """The subdual part of a subdual row\'s damage for a target at ``target_before`` hit points."""\n'
         '    block = kinds(rules)\n'
         '    if block is None or damage <= 0 or (block.further_damage_lethal and target_before <= 0):\n'
         '        return 0\n'
-        '    return damage - (split(rules, damage) if split is not None else 0)\n'
+        '    return damage - normal_part(rules, damage)\n'
         '\n'
         '\n'
         'def healed(rules: RuleSet, amount: int, before: int, lethal_before: int, most: int) -> int:\n'
@@ -2222,7 +2232,10 @@ _SOURCES = {
         '    "heal_cap",\n'
         '    "beyond_healing",\n'
         '    "subdual_picks",\n'
+        '    "normal_part",\n'
         '}\n'
+        'NORMAL_PART_KEYS = {"per", "rounding", "at_least", "damage_at_least"}\n'
+        'ROUNDINGS = ("up", "down")\n'
         'SUBDUAL, HEAL = "subdual", "heal"  # the damage kinds table\'s row ids (normal damage: the Kind left empty)\n'
         'CREATURE_TEXT_KEYS = {"name", "section", "note"}  # a creature\'s words; every other key is a roster number\n'
         '\n'
@@ -2257,6 +2270,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class NormalPart:\n'
+        '    """The part of a subdual hit that is normal damage (C&C\'s one point in five): the hit\'s damage, at\n'
+        '    least ``damage_at_least``, over ``per``, rounded ``up`` or ``down``, at least ``at_least``; each a\n'
+        '    number, a table cell or by ruling."""\n'
+        '\n'
+        '    per: Any\n'
+        '    rounding: Any\n'
+        '    at_least: Any = 0\n'
+        '    damage_at_least: Any = 0\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class DamageKinds:\n'
         '    """The log\'s Kind column: subdual (or temporary) damage and healing, as the seed keeps them apart."""\n'
         '\n'
@@ -2270,6 +2295,7 @@ _SOURCES = {
         '    # picker tables and their bool column: a row whose pick there is TRUE deals subdual damage (flat of\n'
         '    # the blade, a punch) with the Kind left empty\n'
         '    subdual_picks: tuple[tuple[str, str], ...] = ()\n'
+        '    normal_part: NormalPart | None = None  # None: a subdual hit is subdual damage whole\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -2484,8 +2510,24 @@ _SOURCES = {
         '        parser.table_id(table_id, item_line, f"{what}.subdual_picks", "entries", {column: ("bool",)})\n'
         '        parser.uses.pickers.append((table_id, item_line))\n'
         '        picks.append((table_id, column))\n'
+        '    normal = _normal_part(parser, block, what) if "normal_part" in block else None\n'
         '    return DamageKinds(\n'
-        '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks)\n'
+        '        table, found["knocked_out"], lethal, found["heal_cap"], found["beyond_healing"], tuple(picks), normal\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def _normal_part(parser: BlockParser, block: LocatedDict, what: str) -> NormalPart | None:\n'
+        '    what = f"{what}.normal_part"\n'
+        '    data = parser.check.mapping(block["normal_part"], block.value_lines["normal_part"], what)\n'
+        '    if data is None:\n'
+        '        return None\n'
+        '    parser.check.keys(data, NORMAL_PART_KEYS, {"per", "rounding"}, what)\n'
+        '    number = parser.number\n'
+        '    return NormalPart(\n'
+        '        per=parser.get(data, "per", number, what, 1),\n'
+        '        rounding=parser.get(data, "rounding", parser.choice(ROUNDINGS), what, "down"),\n'
+        '        at_least=parser.get(data, "at_least", number, what, 0),\n'
+        '        damage_at_least=parser.get(data, "damage_at_least", number, what, 0),\n'
         '    )\n'
         '\n'
         '\n'
@@ -2697,7 +2739,7 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from pycalc.damage_kinds import NormalPart, subdual_part\n'
+        'from pycalc.damage_kinds import subdual_part\n'
         'from pycalc.encounter_block import encounter\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -2735,13 +2777,12 @@ _SOURCES = {
         '    subdual_before: int,\n'
         '    damage: int,\n'
         '    subdual_hit: bool,\n'
-        '    split: NormalPart | None = None,\n'
         ') -> str:\n'
         '    """The target\'s state after one hit of ``damage`` (the Attack calculator\'s, and a log row\'s, one\n'
         '    line): its hit points before, the subdual damage inside them, and whether the hit deals subdual\n'
-        "    damage (its part as a log row's, ``subdual_part``, less any normal part ``split`` gives; damage\n"
+        "    damage (its part as a log row's, ``subdual_part``, less its normal part, ``damage_kinds.normal_part``; damage\n"
         '    struck while down where that kills)."""\n'
-        '    part = subdual_part(rules, damage, hp_before, split) if subdual_hit else 0\n'
+        '    part = subdual_part(rules, damage, hp_before) if subdual_hit else 0\n'
         '    struck_down = down_lethal(rules, damage - part, hp_before)\n'
         '    return hit_point_state(rules, hp_before - damage, hp_before, subdual_before + part, struck_down)\n'
     ),
@@ -3191,7 +3232,7 @@ _SOURCES = {
         'from typing import Any\n'
         '\n'
         'from pycalc.errors import not_in_list\n'
-        'from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, value\n'
+        'from pycalc.resolution_block import ANY, MELEE, RANGED, Adding, Columns, named_pick, value\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import Row, RuleSet, Table\n'
         '\n'
@@ -3313,14 +3354,20 @@ _SOURCES = {
         '    return frozenset(table_id for table_id, only in adding.only.items() if only == kind)\n'
         '\n'
         '\n'
-        'def not_with(rules: RuleSet, adding: Adding, picks: list[Pick]) -> list[Pick]:\n'
-        '    """The picks less each row that names another picked row of its table in the column ``not_with``\n'
-        '    (while the rulings put one in force)."""\n'
+        'def not_with(rules: RuleSet, adding: Adding, picks: list[Pick], kinds: frozenset[str]) -> list[Pick]:\n'
+        '    """The picks less each row that names in the column ``not_with`` another picked row that counts for\n'
+        '    the attack\'s ``kinds`` (while the rulings put one in force)."""\n'
         '    column = value(rules, adding.not_with)\n'
         '    if column is None:\n'
         '        return picks\n'
-        '    ids = {(table_id, row.id) for table_id, row in picks}\n'
-        '    return [(t, row) for t, row in picks if (t, row.values.get(column)) not in ids]\n'
+        '    ids = {(table_id, row.id) for table_id, row in picks if counts(adding, kinds, table_id, row)}\n'
+        '    block = rules.resolution_block\n'
+        '    situated = [rules.table(table_id) for table_id in (block.modifiers if block else None) or ()]\n'
+        '    return [\n'
+        '        (t, row)\n'
+        '        for t, row in picks\n'
+        '        if not (named := row.values.get(column)) or named_pick(situated, t, str(named)) not in ids\n'
+        '    ]\n'
         '\n'
         '\n'
         'def also_counted(rules: RuleSet, adding: Adding, counted: list[Pick]) -> list[Pick]:\n'
@@ -3339,9 +3386,10 @@ _SOURCES = {
         'def counted_picks(rules: RuleSet, adding: Adding, picks: Iterable[Pick]) -> tuple[frozenset[str], list[Pick]]:\n'
         '    """The picked attack kind\'s words and the picked rows (the kind table\'s among them) that count\n'
         '    for it, with the rows they also count (``not_with``, ``also_counts``)."""\n'
-        '    found = not_with(rules, adding, list(picks))\n'
-        '    kind = next((row for table_id, row in found if table_id == adding.kind_table), None)\n'
+        '    picks = list(picks)\n'
+        '    kind = next((row for table_id, row in picks if table_id == adding.kind_table), None)\n'
         '    kinds = frozenset() if kind is None else attack_kinds(kind)\n'
+        '    found = not_with(rules, adding, picks, kinds)\n'
         '    counted = [(table_id, row) for table_id, row in found if counts(adding, kinds, table_id, row)]\n'
         '    return kinds, also_counted(rules, adding, counted)\n'
         '\n'
@@ -3773,14 +3821,14 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from collections.abc import Mapping\n'
+        'from collections.abc import Mapping, Sequence\n'
         'from dataclasses import dataclass, field\n'
         'from typing import TYPE_CHECKING, Any\n'
         '\n'
         'from pycalc.d20 import CRITICAL, FUMBLE\n'
         '\n'
         'if TYPE_CHECKING:\n'
-        '    from pycalc.table_files import RuleSet\n'
+        '    from pycalc.table_files import RuleSet, Table\n'
         '\n'
         'PICKED = "picked"  # the entry of a reference that reads the picked row\n'
         'TARGETS = ("armor_class", "number_needed", "descending_ac")  # descending_ac: the bonus typed is THAC0\n'
@@ -3814,9 +3862,11 @@ _SOURCES = {
         '    "modifiers",\n'
         '    "situation",\n'
         '    "effect",\n'
+        '    "range",\n'
         '    "note",\n'
         '}\n'
         'EFFECT_KEYS = {"hit", "miss"}\n'
+        'RANGE_KEYS = {"table", "band", "within"}\n'
         'CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)\n'
         'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}\n'
         'THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}\n'
@@ -3836,7 +3886,8 @@ _SOURCES = {
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
         'ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling\'s choice does to the picked rows\n'
         'SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}\n'
-        'NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help"}\n'
+        'NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster"}\n'
+        'ROSTER_NUMBERS = ("dex",)  # a typed number\'s ``roster``: the roster\'s own columns it may be\n'
         'NUMBER_PARTS = ("hit", "ac", "damage")  # the situation\'s sums a typed number may add to\n'
         'NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster\'s column of it\n'
         'MELEE, RANGED, ANY = "melee", "ranged", "any"  # the attack kinds a table or a row may count for\n'
@@ -3992,6 +4043,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class RangeBands:\n'
+        '    """The range band of a ranged attack at the distance the GM types (``range:``): the bands ``table``\n'
+        "    keyed by the range increments to the target (the distance over the weapon's increment, rounded up);\n"
+        '    its ``band`` column names the band, its ``within`` column false stops the attack, its ``hit`` column\n'
+        '    (empty: 0) adds to the roll."""\n'
+        '\n'
+        '    table: str\n'
+        '    band: str\n'
+        '    within: str\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class DamageRules:\n'
         '    least: Any = 0\n'
         "    deals: Any = True  # a flag: FALSE, a hit deals no damage (the picked kind's column: a grapple)\n"
@@ -4021,7 +4084,8 @@ _SOURCES = {
         "    (None: always): the defender's Dex taken off the AC while it loses Dex to AC. With ``at_most`` (a\n"
         "    number, by ruling or not; None: no limit) it counts only so far that the flagged rows' ``adds_to``\n"
         "    plus it stays at most that: the attacker's Dex offsetting a two-weapon penalty down to 0. A number\n"
-        '    ``of`` the attacker or the defender is a column of the Encounter roster, which the log\'s rows read."""\n'
+        "    ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read;\n"
+        '    with ``roster: dex`` it is the roster\'s DEX modifier, which every roster has."""\n'
         '\n'
         '    id: str\n'
         '    label: str\n'
@@ -4031,6 +4095,7 @@ _SOURCES = {
         '    help: str = ""\n'
         '    of: str | None = None\n'
         '    at_most: Any = None\n'
+        "    roster: str | None = None  # the roster's own column it is (dex), None: a column of its own\n"
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4079,6 +4144,14 @@ _SOURCES = {
         "    situation: Adding | None = None  # how an own ruleset's picked rows add up (pycalc.pickers.added_up)\n"
         '    picked_tables: tuple[str, ...] = ()  # the pickers a ``table.picked.column`` reference reads\n'
         '    effect: Effect | None = None  # what a hit or a miss does, in words\n'
+        '    range: RangeBands | None = None  # the range band of a typed distance (None: none asked)\n'
+        '\n'
+        '\n'
+        'def named_pick(situated: Sequence[Table], table_id: str, named: str) -> tuple[str, str]:\n'
+        '    """The (table, row) a ``not_with`` cell of ``table_id`` names: a row of its own table by its id, else\n'
+        '    the row of that id in another of the situation\'s tables (``situated``)."""\n'
+        '    holding = [t.id for t in situated if any(row.id == named for row in t.rows)]\n'
+        '    return (table_id if table_id in holding or not holding else holding[0]), named\n'
         '\n'
         '\n'
         'def target_kind(block: Resolution) -> str:\n'
@@ -4152,6 +4225,7 @@ _SOURCES = {
         '    resolution_added,\n'
         '    resolution_chances,\n'
         '    resolution_damage,\n'
+        '    resolution_range,\n'
         '    resolution_results,\n'
         '    resolution_situation,\n'
         ')\n'
@@ -4216,6 +4290,8 @@ _SOURCES = {
         '    numbers: Mapping[str, int] = field(default_factory=dict)  # typed number id -> its value (situation)\n'
         '    kind: str = ""  # the kind of damage typed (encounter.damage_kinds): empty, subdual\'s label or letter\n'
         '    subdual_taken: int = 0  # the subdual damage inside the hit points the target has lost so far\n'
+        "    range_increment: int | None = None  # the ranged weapon's, in feet (None: no range band)\n"
+        '    distance: int | None = None  # to the target, in feet (None: no range band)\n'
         '\n'
         '\n'
         'def uses_follow(block: Resolution) -> bool:\n'
@@ -4302,11 +4378,16 @@ _SOURCES = {
         '    return min(low for low, _ in dice), max(high for _, high in dice)\n'
         '\n'
         '\n'
+        'def range_band(rules: RuleSet, inputs: CalculatorInputs) -> resolution_range.Band:\n'
+        '    return resolution_range.band(rules, inputs.choices, inputs.range_increment, inputs.distance)\n'
+        '\n'
+        '\n'
         'def attack_and_damage(\n'
         '    rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice\n'
         ') -> tuple[engine.Attack, engine.Damage, resolution_situation.Situation]:\n'
         '    where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)\n'
-        '    attack = engine.Attack(inputs.bonus, inputs.target, inputs.mods, inputs.level)\n'
+        '    mods = inputs.mods + range_band(rules, inputs).hit\n'
+        '    attack = engine.Attack(inputs.bonus, inputs.target, mods, inputs.level)\n'
         '    damage = engine.Damage(dice, inputs.damage_bonus)\n'
         '    situated_attack, situated_damage = resolution_situation.situated(rules, attack, damage, where)\n'
         '    return situated_attack, situated_damage, where\n'
@@ -4410,6 +4491,12 @@ _SOURCES = {
         '    if adds_dice(rules):\n'
         '        found["ATTACK_ADDED_DICE"] = added_dice_said(attack)\n'
         '    found["ATTACK_SUMMARY"] = summary(found, None, False)\n'
+        '    if block.range is not None:\n'
+        '        band = range_band(rules, inputs)\n'
+        '        found["ATTACK_RANGE_BAND"] = band.said\n'
+        '        if band.stop:  # no attack, roll or not\n'
+        '            found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = band.stop\n'
+        '            return found\n'
         '    if inputs.roll is None:\n'
         '        return found\n'
         '    try:\n'
@@ -4957,6 +5044,8 @@ _SOURCES = {
         '    OWN,\n'
         '    PENALTY_FROM,\n'
         '    PICKED,\n'
+        '    RANGE_KEYS,\n'
+        '    ROLL_COLUMN,\n'
         '    ROLL_MODES,\n'
         '    ROUNDINGS,\n'
         '    SCOPES,\n'
@@ -4973,6 +5062,7 @@ _SOURCES = {
         '    Fumble,\n'
         '    NeedRange,\n'
         '    Penalty,\n'
+        '    RangeBands,\n'
         '    Resolution,\n'
         '    RollColumn,\n'
         '    RollRange,\n'
@@ -5262,6 +5352,19 @@ _SOURCES = {
         '        self.check.keys(data, EFFECT_KEYS, set(), what)\n'
         '        return Effect(self.get(data, "hit", self.text, what), self.get(data, "miss", self.text, what))\n'
         '\n'
+        '    def range_bands(self, raw: Any, line: int, what: str) -> RangeBands | None:\n'
+        '        data = self.check.mapping(raw, line, what)\n'
+        '        if data is None:\n'
+        '            return None\n'
+        '        self.check.keys(data, RANGE_KEYS, RANGE_KEYS, what)\n'
+        '        table, band, within = (\n'
+        '            self.check.ident(data.get(key), data.value_lines.get(key, data.line), f"{what}.{key}")\n'
+        '            for key in ("table", "band", "within")\n'
+        '        )\n'
+        '        columns = {band: ("text",), within: ("bool",), ROLL_COLUMN: ("int",)}\n'
+        '        self.uses.tables.append((table, data.value_lines.get("table", data.line), "bands", columns, what))\n'
+        '        return RangeBands(table, band, within)\n'
+        '\n'
         '    def advantage(self, raw: Any, line: int, what: str) -> Advantage | None:\n'
         '        data = self.check.mapping(raw, line, what)\n'
         '        if data is None:\n'
@@ -5323,6 +5426,7 @@ _SOURCES = {
         '            if "situation" in data\n'
         '            else None,\n'
         '            effect=self.get(data, "effect", self.effect, what),\n'
+        '            range=self.get(data, "range", self.range_bands, what),\n'
         '            picked_tables=tuple(\n'
         '                dict.fromkeys(ref.table for ref, _, _ in self.uses.refs if ref.entry == PICKED)\n'
         '            ),\n'
@@ -5337,6 +5441,75 @@ _SOURCES = {
         '    if data is None:\n'
         '        return None, parser.uses\n'
         '    return parser.block(data), parser.uses\n'
+    ),
+    'pycalc.resolution_range': (
+        '"""The range band of a ranged attack at the distance the GM types (the block\'s ``range:``,\n'
+        '``pycalc.resolution_block.RangeBands``): the range increments to the target are the distance over the\n'
+        "weapon's increment, rounded up; the band they fall in adds its ``hit`` to the roll, or stops the attack\n"
+        "out of range. A melee attack (the picked kind's ``ranged`` column false), or either number left empty,\n"
+        'has no band."""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from collections.abc import Mapping\n'
+        'from dataclasses import dataclass\n'
+        '\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.pickers import chosen_row\n'
+        'from pycalc.resolution import block\n'
+        'from pycalc.resolution_block import ROLL_COLUMN\n'
+        'from pycalc.tables import RuleSet\n'
+        '\n'
+        'OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"\n'
+        'BAD_INCREMENT, BAD_DISTANCE = "#INCREMENT? more than 0 ft", "#DISTANCE? 0 or more"\n'
+        'OFF_TABLE = "#RANGE? not in the range table"\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Band:\n'
+        '    """A ranged attack\'s band: its name (or why none can be read), its modifier to the roll, and what\n'
+        '    stops the attack (\'\' when nothing does)."""\n'
+        '\n'
+        '    said: str = ""\n'
+        '    hit: int = 0\n'
+        '    stop: str = ""\n'
+        '\n'
+        '\n'
+        'def increments(increment: int, distance: int) -> int:\n'
+        '    """The range increments to the target, rounded up; RuleError for an increment of 0 or less or a\n'
+        '    negative distance."""\n'
+        '    if increment <= 0:\n'
+        '        raise RuleError(BAD_INCREMENT)\n'
+        '    if distance < 0:\n'
+        '        raise RuleError(BAD_DISTANCE)\n'
+        '    return -(-distance // increment)\n'
+        '\n'
+        '\n'
+        'def ranged(rules: RuleSet, choices: Mapping[str, str]) -> bool:\n'
+        '    """The picked attack kind is ranged (every attack is, where the kind table has no ``ranged`` column)."""\n'
+        '    situation = block(rules).situation\n'
+        '    if situation is None or situation.kind_table is None:\n'
+        '        return True\n'
+        '    return chosen_row(rules, choices, situation.kind_table).values.get("ranged", True) is True\n'
+        '\n'
+        '\n'
+        'def band(rules: RuleSet, choices: Mapping[str, str], increment: int | None, distance: int | None) -> Band:\n'
+        '    """The band of a ranged attack with both numbers typed; none otherwise."""\n'
+        '    rule = block(rules).range\n'
+        '    if rule is None or increment is None or distance is None or not ranged(rules, choices):\n'
+        '        return Band()\n'
+        '    try:\n'
+        '        row = rules.table(rule.table).band(increments(increment, distance))\n'
+        '    except RuleError as error:\n'
+        '        return Band(str(error), 0, str(error))\n'
+        '    if row is None:  # the shipped table is open at both ends; only an edited one gets here\n'
+        '        return Band(OFF_TABLE, 0, OFF_TABLE)\n'
+        '    within = row[rule.within] is True\n'
+        '    return Band(\n'
+        '        str(row[rule.band]),\n'
+        '        int(row.values.get(ROLL_COLUMN) or 0) if within else 0,\n'
+        '        "" if within else OUT_OF_RANGE,\n'
+        '    )\n'
     ),
     'pycalc.resolution_refs': (
         '"""Checking what a ``resolution:`` block refers to, once every table and ruling is loaded: each table\n'
@@ -5534,14 +5707,19 @@ _SOURCES = {
         '                TableProblem(file, line, f"{what}: no table of the situation has a column {column!r}")\n'
         '            )\n'
         '        for table in dict.fromkeys(t for t in situated if column in t.column_ids):\n'
-        '            ids = {row.id for row in table.rows}\n'
-        '            problems += [\n'
-        '                TableProblem(\n'
-        '                    file, line, f"{what}: {table.id} row {row.id!r} at line {row.line} names no row {named!r}"\n'
+        '            for row in table.rows:\n'
+        '                named = row.values.get(column)\n'
+        '                holding = [t.id for t in dict.fromkeys(situated) if any(r.id == named for r in t.rows)]\n'
+        '                if named in (None, "") or table.id in holding or len(holding) == 1:\n'
+        '                    continue\n'
+        '                said = "no row" if not holding else f"a row of several tables ({\', \'.join(holding)}):"\n'
+        '                problems.append(\n'
+        '                    TableProblem(\n'
+        '                        file,\n'
+        '                        line,\n'
+        '                        f"{what}: {table.id} row {row.id!r} at line {row.line} names {said} {named!r}",\n'
+        '                    )\n'
         '                )\n'
-        '                for row in table.rows\n'
-        '                if (named := row.values.get(column)) not in (None, "") and named not in ids\n'
-        '            ]\n'
         '    for ruling, line, what in uses.situation_rulings:\n'
         '        if ruling not in rulings:\n'
         '            problems.append(TableProblem(file, line, f"{what}: no ruling {ruling!r} in this ruleset"))\n'
@@ -7060,39 +7238,31 @@ _SOURCES = {
         'An attack is resolved by the generic d20 engine (``pycalc.resolution``) from the ``resolution:``\n'
         'block of ``tables/cnc/ruleset.yaml``: the total against AC (never below the least AC), and the\n'
         '``natural_rolls`` boxes, all false in the seed, which states no natural-1 or natural-20 rule and has\n'
-        'no critical or fumble chart; a house rule ticked there is followed without code changes. What is\n'
-        "this ruleset's own stays here: what its situation adds to the generic one (the block's\n"
-        '``modifiers`` and typed Dex modifiers, ``pycalc.resolution_situation``): the prone rows by ruling and\n'
-        'the range band of a typed distance (``situation``), the plain writing of damage dice, the\n'
-        "attack kinds' least damage and effect texts, the hit point states and the range bands. Its\n"
-        'subsystems have a module each: ``cnc_falling``, ``cnc_special_ac`` (disarm, grapple, touch),\n'
-        '``cnc_movement`` (movement, charge), ``cnc_subdual``. Every number comes from ``tables/cnc``; where\n'
-        'the seed is ambiguous the ruling in force (``rules.ruling``) decides.\n'
-        '\n'
-        'Pure functions, no spreadsheet code: ``pycalc.sheets.cnc`` writes the same rules as native formulas\n'
-        'and the parity tests require both to agree.\n'
+        'no critical or fumble chart; a house rule ticked there is followed without code changes. The\n'
+        "Attack calculator is the generic one (``pycalc.resolution_calculator``: the block's pickers, the\n"
+        "prone rows by ruling, the range band of a typed distance, the attack kinds' least damage and effect\n"
+        'texts). What stays here is what the Excel functions (``pycalc.udfs.cnc``) take: one attack of a\n'
+        'worked-out AC, its damage dice written plainly and its kind, the hit point states and the range\n'
+        'bands. Its subsystems have a module each: ``cnc_falling``, ``cnc_special_ac`` (disarm, grapple,\n'
+        'touch), ``cnc_movement`` (movement, charge), ``cnc_subdual``. Every number comes from\n'
+        '``tables/cnc``.\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from dataclasses import dataclass, field\n'
         'from fractions import Fraction\n'
         '\n'
         'from pycalc import (\n'
         '    dice,\n'
-        '    pickers,\n'
         '    resolution_chances,\n'
         '    resolution_damage,\n'
+        '    resolution_range,\n'
         '    resolution_results,\n'
-        '    resolution_situation,\n'
         ')\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import HIT, Attack\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.pickers import chosen_row\n'
         'from pycalc.tables import Row, RuleSet\n'
-        '\n'
-        'default_choice = pickers.default_choice  # the name the sheet writers read\n'
         '\n'
         'USES_FOLLOW_ROLL = False\n'
         'RULESET_ID = "cnc"\n'
@@ -7158,9 +7328,12 @@ _SOURCES = {
         '    return damage_dice(expression).modifier\n'
         '\n'
         '\n'
+        'KIND_TABLE = "attack_types"\n'
+        '\n'
+        '\n'
         'def kind_row(rules: RuleSet, kind: str) -> Row:\n'
         '    try:\n'
-        '        return rules.table("attack_types").by_label(kind)\n'
+        '        return rules.table(KIND_TABLE).by_label(kind)\n'
         '    except KeyError:\n'
         '        raise RuleError("#KIND? pick an attack kind from the list") from None\n'
         '\n'
@@ -7197,167 +7370,6 @@ _SOURCES = {
         '    return str(row["on_hit"] if outcome == HIT else row["on_miss"])\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- attack calculator\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class AttackInputs:\n'
-        '    """What a GM types or picks in the Attack calculator (None: the cell is empty)."""\n'
-        '\n'
-        '    bonus: int\n'
-        '    target: int\n'
-        '    mods: int = 0\n'
-        '    roll: int | None = None\n'
-        '    follow_roll: int | None = None\n'
-        '    level: int = 0\n'
-        '    dice: str | None = None\n'
-        '    damage_roll: int | None = None\n'
-        "    defender_dex: int = 0  # the defender's Dex modifier, inside the AC typed in\n"
-        "    attacker_dex: int = 0  # the attacker's Dex modifier (two-weapon penalties)\n"
-        "    range_increment: int | None = None  # the ranged weapon's, in feet (None: no range band)\n"
-        '    distance: int | None = None  # to the target, in feet (None: no range band)\n'
-        '    choices: dict[str, str] = field(default_factory=dict)  # choice picker table id -> row label\n'
-        '    toggles: frozenset[tuple[str, str]] = frozenset()  # (toggle table id, row id) ticked\n'
-        '\n'
-        '\n'
-        "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
-        '\n'
-        '\n'
-        'KIND_TABLE = "attack_types"\n'
-        'RANGED_VS_PRONE_ROW = "ranged_vs_prone_or_in_melee"\n'
-        'PRONE_ROW, PRONE_DEFENSELESS_ROW = "prone_or_blind", "prone_and_defenseless"\n'
-        'PRONE_HIT = "prone_hit"  # defender_prone\'s bonus, by ruling (the generic sums leave it out)\n'
-        '\n'
-        '\n'
-        'def prone_hit(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> int:\n'
-        '    """The prone/defenseless bonus, with rulings prone_modifiers_stack and ranged_vs_prone."""\n'
-        '    table = rules.table("defender_prone")\n'
-        '    row = chosen_row(rules, inputs.choices, "defender_prone")\n'
-        '    if row.id == table.rows[0].id:\n'
-        '        return 0\n'
-        '    value = int(row[PRONE_HIT])\n'
-        '    if row.id == PRONE_DEFENSELESS_ROW and rules.ruling("prone_modifiers_stack") == "cumulative":\n'
-        '        value += int(table.value(PRONE_ROW, PRONE_HIT))\n'
-        '    replaced = (\n'
-        '        ranged\n'
-        '        and rules.ruling("ranged_vs_prone") == "ranged_replaces"\n'
-        '        and ("situational_modifiers", RANGED_VS_PRONE_ROW) in inputs.toggles\n'
-        '    )\n'
-        '    return 0 if replaced else value\n'
-        '\n'
-        '\n'
-        'OUT_OF_RANGE = "#RANGE? the target is out of range: no attack"\n'
-        'BAD_INCREMENT, BAD_DISTANCE = "#INCREMENT? more than 0 ft", "#DISTANCE? 0 or more"\n'
-        '\n'
-        '\n'
-        'def attack_range(rules: RuleSet, inputs: AttackInputs, ranged: bool) -> Row | None:\n'
-        '    """The range band of a ranged attack with its weapon\'s increment and the distance both typed (None\n'
-        '    otherwise: no band, no modifier); RuleError for an increment of 0 or less or a negative distance."""\n'
-        '    if not ranged or inputs.range_increment is None or inputs.distance is None:\n'
-        '        return None\n'
-        '    return range_row(rules, inputs.range_increment, inputs.distance)\n'
-        '\n'
-        '\n'
-        'def range_hit(band: Row | None) -> int:\n'
-        '    """The band\'s modifier to the roll (none out of range: the attack is refused there)."""\n'
-        '    return 0 if band is None or band["hit"] is None else int(band["hit"])\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class Situation:\n'
-        '    hit: int  # added to the roll\n'
-        "    ac: int  # added to the defender's AC (less its Dex while it loses Dex)\n"
-        '    damage: int  # added to the damage on a hit\n'
-        '    loses_dex: bool\n'
-        "    band: Row | None = None  # a ranged attack's range band at the distance typed (None: no band)\n"
-        '    band_error: str = ""  # why no band can be read: an increment or distance that cannot be\n'
-        '\n'
-        '\n'
-        'DEFENDER_DEX = "defender_dex"  # the typed number the defender loses with its Dex (situation.numbers)\n'
-        '\n'
-        '\n'
-        'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    """The picked rows and typed Dex modifiers added up by the generic engine (the block\'s\n'
-        '    ``modifiers`` and ``situation.numbers``), with the prone bonus and the range band on top."""\n'
-        '    numbers = {DEFENDER_DEX: inputs.defender_dex, "attacker_dex": inputs.attacker_dex}\n'
-        '    picked = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers)\n'
-        '    kind = chosen_row(rules, inputs.choices, KIND_TABLE)\n'
-        '    ranged = bool(kind["ranged"])\n'
-        '    band, band_error = None, ""\n'
-        '    try:\n'
-        '        band = attack_range(rules, inputs, ranged)\n'
-        '    except RuleError as error:  # the result says it (range_stop)\n'
-        '        band_error = str(error)\n'
-        '    hit = picked.hit + prone_hit(rules, inputs, ranged) + range_hit(band)\n'
-        '    return Situation(hit, picked.ac, picked.damage, DEFENDER_DEX in picked.counting, band, band_error)\n'
-        '\n'
-        '\n'
-        'def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:\n'
-        '    """The attack with its situation: the picked modifiers to the roll, and the AC typed in plus\n'
-        '    cover, the defender\'s action and its Dex lost (the engine keeps it at least 1)."""\n'
-        '    return generic.Attack(inputs.bonus, inputs.target, inputs.mods + where.hit, inputs.level, where.ac)\n'
-        '\n'
-        '\n'
-        'def situated_damage(rules: RuleSet, inputs: AttackInputs, where: Situation) -> generic.Damage:\n'
-        '    """The damage of the picked kind with the situation\'s damage (charge); RuleError for bad dice."""\n'
-        '    kind = chosen_row(rules, inputs.choices, KIND_TABLE)\n'
-        '    return generic_damage(rules, inputs.dice, where.damage, str(kind.id))\n'
-        '\n'
-        '\n'
-        'def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:\n'
-        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``):\n'
-        '    the situation the pickers add up to is this ruleset\'s own. RuleError for badly written dice."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    return situated_attack(inputs, where), situated_damage(rules, inputs, where)\n'
-        '\n'
-        '\n'
-        'def range_stop(where: Situation) -> tuple[str, str]:\n'
-        '    """(the range band shown, what stops the attack: "" when nothing does)."""\n'
-        '    if where.band_error:\n'
-        '        return where.band_error, where.band_error\n'
-        '    if where.band is None:\n'
-        '        return "", ""\n'
-        '    return str(where.band["band"]), "" if where.band["in_range"] else OUT_OF_RANGE\n'
-        '\n'
-        '\n'
-        'def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:\n'
-        '    """Every output of the Attack calculator by defined name (\'\' before the roll; a range that stops\n'
-        '    the attack is the result, roll or not)."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    attack = situated_attack(inputs, where)  # generic_attack, its damage worked out after the roll\n'
-        '    found: dict[str, object] = {\n'
-        '        "ATTACK_AC": generic.target(rules, attack),\n'
-        '        "ATTACK_SITUATION_HIT": where.hit,\n'
-        '        "ATTACK_SITUATION_DAMAGE": where.damage,\n'
-        '        "ATTACK_NEED": generic.need(rules, attack),\n'
-        '        "ATTACK_HIT_CHANCE": resolution_chances.hit_chance(rules, attack),\n'
-        '        "ATTACK_RESULT": "",\n'
-        '        "ATTACK_EFFECT": "",\n'
-        '        "ATTACK_DAMAGE": "",\n'
-        '    }\n'
-        '    found["ATTACK_RANGE_BAND"], stop = range_stop(where)\n'
-        '    if stop:\n'
-        '        found["ATTACK_RESULT"] = stop\n'
-        '        return found\n'
-        '    if inputs.roll is None:\n'
-        '        return found\n'
-        '    try:\n'
-        '        outcome = resolution_results.result(rules, attack, inputs.roll)  # no follow roll in C&C\n'
-        '    except RuleError as error:\n'
-        '        found["ATTACK_RESULT"] = str(error)\n'
-        '        return found\n'
-        '    found["ATTACK_RESULT"] = outcome\n'
-        '    found["ATTACK_EFFECT"] = attack_effect(\n'
-        '        rules, outcome, str(chosen_row(rules, inputs.choices, KIND_TABLE).id)\n'
-        '    )\n'
-        '    try:\n'
-        '        damage = situated_damage(rules, inputs, where)\n'
-        '        found["ATTACK_DAMAGE"] = hit_damage(rules, damage, inputs.damage_roll or 0) if outcome == HIT else 0\n'
-        '    except RuleError as error:\n'
-        '        found["ATTACK_DAMAGE"] = str(error)\n'
-        '    return found\n'
-        '\n'
-        '\n'
         '# --------------------------------------------------------------------------- hit points\n'
         '\n'
         '\n'
@@ -7375,18 +7387,10 @@ _SOURCES = {
         '# --------------------------------------------------------------------------- range\n'
         '\n'
         '\n'
-        'def range_increments(increment: int, distance: int) -> int:\n'
-        '    if increment <= 0:\n'
-        '        raise RuleError(BAD_INCREMENT)\n'
-        '    if distance < 0:\n'
-        '        raise RuleError(BAD_DISTANCE)\n'
-        '    return -(-distance // increment)\n'
-        '\n'
-        '\n'
         'def range_row(rules: RuleSet, increment: int, distance: int) -> Row:\n'
-        '    row = rules.table("range_bands").band(range_increments(increment, distance))\n'
+        '    row = rules.table("range_bands").band(resolution_range.increments(increment, distance))\n'
         '    if row is None:  # the table is open at both ends; only an edited table gets here\n'
-        '        raise RuleError("#RANGE? not in the range table")\n'
+        '        raise RuleError(resolution_range.OFF_TABLE)\n'
         '    return row\n'
         '\n'
         '\n'
@@ -7465,7 +7469,7 @@ _SOURCES = {
         'from fractions import Fraction\n'
         '\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.rulesets.cnc import BAD_DISTANCE\n'
+        'from pycalc.resolution_range import BAD_DISTANCE\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
         '\n'
@@ -7536,20 +7540,16 @@ _SOURCES = {
         'and, on a hit, ``max(least damage, dice + modifier + situation damage)`` for a kind that deals\n'
         'damage, 0 otherwise (``cnc.generic_damage``); a natural-roll house rule ticked in the\n'
         '``natural_rolls`` table is followed. Several attacks: the sum of independent attacks. Everything is\n'
-        "exact (fractions); nothing is sampled. What stays here is the ruleset's own: one attack as the UDFs\n"
-        'and the calculator describe it (``OddsAttack``), its checks and messages in their order.\n'
-        '\n'
-        "``odds_outputs`` gives the Attack calculator's odds cells exactly as the native formulas of\n"
-        "``pycalc.sheets.cnc_odds`` show them (messages included), for the parity tests: the dice's own\n"
-        "message first (the odds need plainly written dice that fit the grid), then the generic calculator's\n"
-        'odds cells (``pycalc.calculator_odds``).\n'
+        "exact (fractions); nothing is sampled. What stays here is the ruleset's own: one attack as the Excel\n"
+        'functions (``pycalc.udfs.cnc``) describe it (``OddsAttack``), its checks and messages in their order.\n'
+        "The Attack calculator's odds cells are the generic calculator's (``pycalc.resolution_calculator``).\n"
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
         '\n'
         'from dataclasses import dataclass\n'
         '\n'
-        'from pycalc import attack_odds, calculator_odds, dice, pickers, resolution_chances\n'
+        'from pycalc import attack_odds, dice, resolution_chances\n'
         'from pycalc import resolution as generic\n'
         'from pycalc.d20 import Attack\n'
         'from pycalc.errors import RuleError\n'
@@ -7594,44 +7594,6 @@ _SOURCES = {
         'expected_damage = ODDS.expected_damage\n'
         'chance_at_least = ODDS.chance_at_least\n'
         'kill_chance = ODDS.kill_chance\n'
-        '\n'
-        '\n'
-        '# --------------------------------------------------------------------------- the Attack calculator\n'
-        '\n'
-        '\n'
-        'def odds_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> OddsAttack:\n'
-        '    """The attack of the calculator\'s inputs and situation (as ``cnc.attack_outputs`` reads them)."""\n'
-        '    where = cnc.situation(rules, inputs)\n'
-        '    situated = cnc.situated_attack(inputs, where)\n'
-        '    attack = Attack(situated.bonus, generic.target(rules, situated), situated.mods, situated.level)\n'
-        '    kind = pickers.chosen_row(rules, inputs.choices, cnc.KIND_TABLE)\n'
-        '    return OddsAttack(attack, inputs.dice or "", where.damage, str(kind.id))\n'
-        '\n'
-        '\n'
-        'def dice_message(text: str) -> str | None:\n'
-        '    """What the odds cells show instead of numbers: dice not written plainly, then no dice or more\n'
-        '    than the grid holds; None for dice the odds take."""\n'
-        '    try:\n'
-        '        parsed = damage_dice(text) if text.strip() else None\n'
-        '    except RuleError as error:\n'
-        '        return str(error)\n'
-        '    return calculator_odds.grid_message(parsed)\n'
-        '\n'
-        '\n'
-        'def calculator_attack(rules: RuleSet, inputs: cnc.AttackInputs) -> calculator_odds.CalculatorAttack | str:\n'
-        '    """The calculator\'s attack as the odds take it, or the message its odds cells show instead."""\n'
-        '    odds = odds_attack(rules, inputs)\n'
-        '    message = dice_message(odds.dice)\n'
-        '    if message is not None:\n'
-        '        return message\n'
-        '    return calculator_odds.CalculatorAttack(*generic_attack(rules, odds), odds.dice)\n'
-        '\n'
-        '\n'
-        'def odds_outputs(\n'
-        '    rules: RuleSet, inputs: cnc.AttackInputs, attacks: int = 1, hp: int = 10\n'
-        ') -> dict[str, object]:\n'
-        '    """The odds cells of the Attack calculator (.xlsx) by defined name: numbers or the sheet\'s messages."""\n'
-        '    return calculator_odds.calculator_cells(rules, calculator_attack(rules, inputs), attacks, hp)\n'
     ),
     'pycalc.rulesets.cnc_special_ac': (
         '"""Castles & Crusades special ACs: the AC to hit to disarm, to grapple or overbear, and against a touch.\n'
@@ -7745,12 +7707,14 @@ _SOURCES = {
     'pycalc.rulesets.cnc_subdual': (
         '"""Castles & Crusades subdual damage: how much of a subdual hit counts as normal damage.\n'
         '\n'
-        'Reads ``subdual_damage`` of ``tables/cnc`` and the ruling subdual_normal_split; the Attack\n'
-        "calculator's target state, the Encounter sheet and ``pycalc.sheets.cnc_subdual`` count it the same way.\n"
+        "Reads ``subdual_damage`` of ``tables/cnc``; the normal part is the encounter block's\n"
+        "``damage_kinds.normal_part`` (ruling subdual_normal_split), which the Attack calculator's target\n"
+        'state and the Encounter sheet count the same way.\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
         '\n'
+        'from pycalc.damage_kinds import normal_part\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -7762,15 +7726,9 @@ _SOURCES = {
         '\n'
         '\n'
         'def subdual_normal(rules: RuleSet, damage: int) -> int:\n'
-        '    """Points of a subdual hit counted as normal damage (ruling subdual_normal_split)."""\n'
-        '    total = subdual_total(rules, damage)\n'
-        '    per = int(rules.constant("subdual_damage", "subdual_points_per_normal_point"))\n'
-        '    reading = rules.ruling("subdual_normal_split")\n'
-        '    if reading == "started_fives":\n'
-        '        return -(-total // per)\n'
-        '    if reading == "full_fives":\n'
-        '        return total // per\n'
-        '    return max(1, total // per)  # "All subdual damage delivers some normal damage"\n'
+        '    """Points of a subdual hit counted as normal damage (``damage_kinds.normal_part``: the encounter\n'
+        '    block\'s ``normal_part``, ruling subdual_normal_split)."""\n'
+        '    return normal_part(rules, subdual_total(rules, damage))\n'
     ),
     'pycalc.rulesets.combat17': (
         '"""17 Combat (seed 002, BFRPG-derived): d20 + AB + mods >= AC, a critical chart and a critical-miss chart.\n'
@@ -9549,6 +9507,7 @@ _SOURCES = {
         '    NUMBER_OF,\n'
         '    NUMBER_PARTS,\n'
         '    OWN,\n'
+        '    ROSTER_NUMBERS,\n'
         '    SITUATION_KEYS,\n'
         '    Adding,\n'
         '    TypedNumber,\n'
@@ -9681,7 +9640,13 @@ _SOURCES = {
         '                    spec.value_lines["at_most"], f"{about}.at_most limits the rows ticking \'when\': name it"\n'
         '                )\n'
         '            help_text = self.check.text(spec, "help", about, "")\n'
-        '            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most))\n'
+        '            roster = None\n'
+        '            if "roster" in spec:\n'
+        '                line = spec.value_lines["roster"]\n'
+        '                roster = self.choice(ROSTER_NUMBERS)(spec["roster"], line, f"{about}.roster")\n'
+        '                if of is None:\n'
+        '                    self.check.fail(line, f"{about}.roster is the attacker\'s or the defender\'s: give \'of\'")\n'
+        '            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most, roster))\n'
         '        return tuple(found)\n'
         '\n'
         '    def limit(self, raw: Any, line: int, what: str) -> Any:\n'
@@ -10432,23 +10397,25 @@ _SOURCES = {
         '    return tables, rulings, check.problems\n'
         '\n'
         '\n'
-        'AUTOCORRECTED = (" - ", "--")  # LibreOffice\'s AutoCorrect types these as a dash (as shipped: on)\n'
+        "# what LibreOffice's AutoCorrect (as shipped: on) rewrites as it is typed: a dash, an ellipsis\n"
+        'AUTOCORRECTED = {" - ": "a dash", "--": "a dash", "...": "an ellipsis"}\n'
         '\n'
         '\n'
         'def typed_label_problems(tables: Mapping[str, Table]) -> list[TableProblem]:\n'
         '    """A picker row\'s label a GM can type: what AutoCorrect rewrites as it is typed (\' - \' becomes\n'
-        '    \' – \') would be refused by the dropdown ("Pick a value from the list")."""\n'
+        "    ' – ', '...' becomes '…') is not the label the calculator looks up (typed into cnc's attack kind,\n"
+        '    every output read #N/A)."""\n'
         '    return [\n'
         '        TableProblem(\n'
         '            table.file,\n'
         '            row.line,\n'
         '            f"table {table.id!r} row {row.id!r}: the label has {part!r}, which LibreOffice\'s AutoCorrect turns "\n'
-        '            "into a dash as it is typed, so the pick would refuse it; write \':\' or \',\' instead",\n'
+        '            f"into {what} as it is typed, so the pick would not match it; write \':\' or \',\' instead",\n'
         '        )\n'
         '        for table in tables.values()\n'
         '        if table.picker is not None\n'
         '        for row in table.rows\n'
-        '        for part in AUTOCORRECTED\n'
+        '        for part, what in AUTOCORRECTED.items()\n'
         '        if part in str(row.label)\n'
         '    ]\n'
         '\n'
@@ -14263,7 +14230,7 @@ _TABLES = {
                            ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', True],
                            ['target_ac', 'normal'], ['kind_dice', None], ['subdual', False]]]],
                         ['section', 'Ranged Combat'], ['line', 97], ['id', 'ranged_thrown'],
-                        ['label', 'Ranged, thrown weapon (javelin, dagger, spear...)'], ['low', None],
+                        ['label', 'Ranged, thrown weapon (javelin, dagger, spear)'], ['low', None],
                         ['high', None],
                         ['note',
                          '"a character’s strength modifier is only added to the damage of thrown weapons, not propelled weapons"'],
@@ -14277,8 +14244,8 @@ _TABLES = {
                            ['hit_ability', 'dex'], ['adds_bth', True], ['damage_adds_str', False],
                            ['target_ac', 'normal'], ['kind_dice', None], ['subdual', False]]]],
                         ['section', 'Ranged Combat'], ['line', 112], ['id', 'ranged_propelled'],
-                        ['label', 'Ranged, propelled weapon (crossbow, sling...)'], ['low', None],
-                        ['high', None], ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
+                        ['label', 'Ranged, propelled weapon (crossbow, sling)'], ['low', None], ['high', None],
+                        ['note', ''], ['file', 'tables/cnc/attack.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values',
                          ['dict',
@@ -15237,20 +15204,35 @@ _TABLES = {
                    ['columns',
                     ['tuple',
                      [['object', 'pycalc.table_files:Column',
-                       [['id', 'prone_hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]]]]],
+                       [['id', 'hit'], ['label', 'To hit'], ['type', 'int'], ['optional', False]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'also_counts'],
+                        ['label', 'Also counts (ruling prone_modifiers_stack: cumulative)'], ['type', 'text'],
+                        ['optional', True]]],
+                      ['object', 'pycalc.table_files:Column',
+                       [['id', 'not_with'],
+                        ['label', 'Not counted with this row ticked (ruling ranged_vs_prone: ranged_replaces)'],
+                        ['type', 'text'], ['optional', True]]]]]],
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['prone_hit', 0]]]], ['section', 'Situational Modifiers'],
-                        ['line', 45], ['id', 'none'], ['label', 'Neither'], ['low', None], ['high', None],
+                       [['values', ['dict', [['hit', 0], ['also_counts', None], ['not_with', None]]]],
+                        ['section', 'Situational Modifiers'], ['line', 48], ['id', 'none'],
+                        ['label', 'Neither'], ['low', None], ['high', None],
                         ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['prone_hit', 5]]]], ['section', 'Situational Modifiers'],
-                        ['line', 46], ['id', 'prone_or_blind'], ['label', 'Defender prone or blind'],
-                        ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
+                       [['values',
+                         ['dict',
+                          [['hit', 5], ['also_counts', None], ['not_with', 'ranged_vs_prone_or_in_melee']]]],
+                        ['section', 'Situational Modifiers'], ['line', 49], ['id', 'prone_or_blind'],
+                        ['label', 'Defender prone or blind'], ['low', None], ['high', None], ['note', ''],
+                        ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['prone_hit', 10]]]], ['section', 'Situational Modifiers'],
-                        ['line', 47], ['id', 'prone_and_defenseless'],
+                       [['values',
+                         ['dict',
+                          [['hit', 10], ['also_counts', 'prone_or_blind'],
+                           ['not_with', 'ranged_vs_prone_or_in_melee']]]],
+                        ['section', 'Situational Modifiers'], ['line', 51], ['id', 'prone_and_defenseless'],
                         ['label', 'Defender prone and defenseless (e.g. held by a grapple)'], ['low', None],
                         ['high', None],
                         ['note',
@@ -15259,7 +15241,8 @@ _TABLES = {
                    ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 33],
                    ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', 'choice'],
                    ['gm_fillable', False], ['cheatsheet', 'situation'], ['cheatsheet_order', 3],
-                   ['cheatsheet_rule', ''], ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                   ['cheatsheet_rule', ''], ['cheatsheet_rows', True],
+                   ['cheatsheet_columns', ['tuple', ['hit']]]]]],
                 ['concealment',
                  ['object', 'pycalc.table_files:Table',
                   [['id', 'concealment'], ['title', 'Concealment'], ['kind', 'entries'],
@@ -15270,28 +15253,28 @@ _TABLES = {
                    ['rows',
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
-                       [['values', ['dict', [['hit', 0]]]], ['section', 'Situational Modifiers'], ['line', 69],
+                       [['values', ['dict', [['hit', 0]]]], ['section', 'Situational Modifiers'], ['line', 75],
                         ['id', 'none'], ['label', 'Not concealed'], ['low', None], ['high', None],
                         ['note', 'no modifier (implicit in the seed)'], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', -2]]]], ['section', 'Situational Modifiers'],
-                        ['line', 70], ['id', 'quarter'], ['label', 'Defender 1/4 concealed (light fog)'],
+                        ['line', 76], ['id', 'quarter'], ['label', 'Defender 1/4 concealed (light fog)'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', -4]]]], ['section', 'Situational Modifiers'],
-                        ['line', 71], ['id', 'half'], ['label', 'Defender 1/2 concealed (dense fog)'],
+                        ['line', 77], ['id', 'half'], ['label', 'Defender 1/2 concealed (dense fog)'],
                         ['low', None], ['high', None], ['note', 'The seed prints "1/2th".'],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', -6]]]], ['section', 'Situational Modifiers'],
-                        ['line', 72], ['id', 'three_quarters'],
+                        ['line', 78], ['id', 'three_quarters'],
                         ['label', 'Defender 3/4 concealed (near darkness)'], ['low', None], ['high', None],
                         ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', -10]]]], ['section', 'Situational Modifiers'],
-                        ['line', 73], ['id', 'complete'], ['label', 'Defender completely concealed'],
+                        ['line', 79], ['id', 'complete'], ['label', 'Defender completely concealed'],
                         ['low', None], ['high', None], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]]]]],
-                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 54],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 60],
                    ['note',
                     'A to-hit penalty, not an AC change. "Concealment includes those circumstances where nothing physically blocks an attack, but there is something that interferes with the attacker’s accuracy."'],
                    ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -15311,21 +15294,21 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', 0], ['loses_dex', False]]]],
-                        ['section', 'Combat Maneuvers'], ['line', 90], ['id', 'front'], ['label', 'Front'],
+                        ['section', 'Combat Maneuvers'], ['line', 96], ['id', 'front'], ['label', 'Front'],
                         ['low', None], ['high', None], ['note', 'no modifier (implicit in the seed)'],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', 1], ['loses_dex', False]]]], ['section', 'Flank Attack'],
-                        ['line', 91], ['id', 'flank'], ['label', 'Flank (left or right rear side)'],
+                        ['line', 97], ['id', 'flank'], ['label', 'Flank (left or right rear side)'],
                         ['low', None], ['high', None], ['note', '"A flank attack confers a +1 bonus to hit."'],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['hit', 2], ['loses_dex', True]]]], ['section', 'Rear Attack'],
-                        ['line', 97], ['id', 'rear'], ['label', 'Rear'], ['low', None], ['high', None],
+                        ['line', 103], ['id', 'rear'], ['label', 'Rear'], ['low', None], ['high', None],
                         ['note',
                          '"An attack to the rear of an opponent gives the attacker a +2 bonus to hit. The rogue and assassin do not get this in addition to their back attack bonus". Dex loss: "Dexterity does not apply, for example, when a character is attacked from the rear." (Dexterity)'],
                         ['file', 'tables/cnc/modifiers.yaml']]]]]],
-                   ['section', 'Combat Maneuvers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 75],
+                   ['section', 'Combat Maneuvers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 81],
                    ['note',
                     'The seed calls the combat maneuvers optional ("These rules can be considered optional as they are not necessary to gameplay").'],
                    ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
@@ -15343,17 +15326,17 @@ _TABLES = {
                     ['tuple',
                      [['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['difficulty', 'easy']]]], ['section', 'Situational Modifiers'],
-                        ['line', 121], ['id', None], ['label', None], ['low', 0], ['high', 5], ['note', ''],
+                        ['line', 127], ['id', None], ['label', None], ['low', 0], ['high', 5], ['note', ''],
                         ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['difficulty', 'difficult']]]],
-                        ['section', 'Situational Modifiers'], ['line', 122], ['id', None], ['label', None],
+                        ['section', 'Situational Modifiers'], ['line', 128], ['id', None], ['label', None],
                         ['low', 6], ['high', 10], ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]],
                       ['object', 'pycalc.table_files:Row',
                        [['values', ['dict', [['difficulty', 'heroic']]]], ['section', 'Situational Modifiers'],
-                        ['line', 123], ['id', None], ['label', None], ['low', 11], ['high', None],
+                        ['line', 129], ['id', None], ['label', None], ['low', 11], ['high', None],
                         ['note', ''], ['file', 'tables/cnc/modifiers.yaml']]]]]],
-                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 107],
+                   ['section', 'Situational Modifiers'], ['file', 'tables/cnc/modifiers.yaml'], ['line', 113],
                    ['note',
                     'Guide for modifiers the Castle Keeper sets ("+/-"): "For tasks that are easy, up to a +/-5 modifier should be imposed. Difficult tasks would range from +/- 6 to 10, and heroic acts would range from +/- 11 or above." Example: the drunken fighter swinging on a rope: "A -10 to the attack roll would not be unreasonable."'],
                    ['key_id', 'modifier_size'], ['key_label', 'Size of the modifier (either sign)'],
@@ -15949,7 +15932,7 @@ _TABLES = {
                    ['section', 'Situational Modifiers'],
                    ['why',
                     'The table lists "Defender prone or blind +5" and the blue house-rule row "Ranged attack against a prone opponent [...] -4", and says "The modifiers are cumulative."'],
-                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 126]]]],
+                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 132]]]],
                 ['prone_modifiers_stack',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'prone_modifiers_stack'], ['label', 'Prone and defenseless with prone or blind'],
@@ -15961,7 +15944,7 @@ _TABLES = {
                    ['section', 'Situational Modifiers'],
                    ['why',
                     '"Defender prone or blind +5" and "Defender prone and defenseless +10" describe the same prone defender, but the seed says "The modifiers are cumulative."'],
-                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 136]]]],
+                   ['file', 'tables/cnc/modifiers.yaml'], ['line', 142]]]],
                 ['movement_reduction_limit',
                  ['object', 'pycalc.table_files:Ruling',
                   [['id', 'movement_reduction_limit'],
@@ -16088,7 +16071,13 @@ _TABLES = {
                    ['confirm_natural_miss_fails', False], ['chart', None]]]],
                 ['damage',
                  ['object', 'pycalc.resolution_block:DamageRules',
-                  [['least', 0], ['deals', True], ['formulas', None],
+                  [['least',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'attack_types'], ['entry', 'picked'], ['column', 'min_damage'], ['line', 27]]]],
+                   ['deals',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'attack_types'], ['entry', 'picked'], ['column', 'deals_damage'], ['line', 28]]]],
+                   ['formulas', None],
                    ['hit',
                     ['object', 'pycalc.resolution_block:Formula',
                      [['dice_rolled', 1], ['rerolled', 0], ['dice_max', 0], ['die_max', 0], ['modifier', 1]]]],
@@ -16109,7 +16098,7 @@ _TABLES = {
                        [['id', 'defender_dex'], ['label', "Defender's Dex modifier (inside the AC)"],
                         ['adds_to', 'ac'], ['times', -1], ['when', 'loses_dex'],
                         ['help', 'taken off the AC when the defender loses Dex (rear, surprised...)'],
-                        ['of', 'defender'], ['at_most', None]]],
+                        ['of', 'defender'], ['at_most', None], ['roster', 'dex']]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'attacker_dex'], ['label', "Attacker's Dex modifier (two-weapon fighting)"],
                         ['adds_to', 'hit'], ['times', 1], ['when', 'dex_offsets'],
@@ -16117,9 +16106,30 @@ _TABLES = {
                         ['at_most',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'twf_dex_modifier'],
-                           ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 49]]]]]]]]],
-                   ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
-                ['picked_tables', ['tuple', []]], ['effect', None]]]],
+                           ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 59]]]],
+                        ['roster', 'dex']]]]]],
+                   ['not_with',
+                    ['object', 'pycalc.resolution_block:ByRuling',
+                     [['ruling', 'ranged_vs_prone'],
+                      ['choices', ['dict', [['cumulative', None], ['ranged_replaces', 'not_with']]]],
+                      ['line', 45]]]],
+                   ['also_counts',
+                    ['object', 'pycalc.resolution_block:ByRuling',
+                     [['ruling', 'prone_modifiers_stack'],
+                      ['choices', ['dict', [['replaces', None], ['cumulative', 'also_counts']]]], ['line', 44]]]],
+                   ['worse_of', None]]]],
+                ['picked_tables', ['tuple', ['attack_types']]],
+                ['effect',
+                 ['object', 'pycalc.resolution_block:Effect',
+                  [['hit',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'attack_types'], ['entry', 'picked'], ['column', 'on_hit'], ['line', 29]]]],
+                   ['miss',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'attack_types'], ['entry', 'picked'], ['column', 'on_miss'], ['line', 29]]]]]]],
+                ['range',
+                 ['object', 'pycalc.resolution_block:RangeBands',
+                  [['table', 'range_bands'], ['band', 'band'], ['within', 'in_range']]]]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -16127,7 +16137,7 @@ _TABLES = {
                   [['die',
                     ['object', 'pycalc.resolution_block:Ref',
                      [['table', 'initiative'], ['entry', 'initiative_die_faces'], ['column', 'value'],
-                      ['line', 56]]]],
+                      ['line', 67]]]],
                    ['die_is_dice', False], ['adds_dex', False], ['ties', 'higher_dex'],
                    ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                    ['modifiers', None], ['first_round', 'reach_first_strike']]]],
@@ -16137,7 +16147,7 @@ _TABLES = {
                    ['start_band_exempt', False]]]],
                 ['conditions', 'conditions'], ['morale', None],
                 ['log_picks', ['tuple', ['attack_direction', 'cover']]], ['file', 'tables/cnc/ruleset.yaml'],
-                ['line', 55],
+                ['line', 66],
                 ['log_picks_by_name',
                  ['tuple',
                   ['charge', 'attack_types', 'dex_loss_conditions', 'situational_modifiers', 'defender_prone',
@@ -16148,19 +16158,42 @@ _TABLES = {
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', 'magic_healing_max_hp'],
                    ['beyond_healing', 'beyond_healing'],
-                   ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]]]]],
+                   ['subdual_picks', ['tuple', [['tuple', ['attack_types', 'subdual']]]]],
+                   ['normal_part',
+                    ['object', 'pycalc.encounter_block:NormalPart',
+                     [['per',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'subdual_damage'], ['entry', 'subdual_points_per_normal_point'],
+                         ['column', 'value'], ['line', 83]]]],
+                      ['rounding',
+                       ['object', 'pycalc.resolution_block:ByRuling',
+                        [['ruling', 'subdual_normal_split'],
+                         ['choices',
+                          ['dict',
+                           [['full_fives_min_one', 'down'], ['started_fives', 'up'], ['full_fives', 'down']]]],
+                         ['line', 84]]]],
+                      ['at_least',
+                       ['object', 'pycalc.resolution_block:ByRuling',
+                        [['ruling', 'subdual_normal_split'],
+                         ['choices',
+                          ['dict', [['full_fives_min_one', 1], ['started_fives', 0], ['full_fives', 0]]]],
+                         ['line', 85]]]],
+                      ['damage_at_least',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'subdual_damage'], ['entry', 'weapon_subdual_min_damage'],
+                         ['column', 'value'], ['line', 86]]]]]]]]]],
                 ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
                 ['attacks_each_round', True],
                 ['attacks_default',
                  ['object', 'pycalc.resolution_block:Ref',
-                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 73]]]],
+                  [['table', 'combat_actions'], ['entry', 'attack'], ['column', 'per_round'], ['line', 92]]]],
                 ['pick_lines',
                  ['tuple',
-                  [['tuple', ['attack_direction', 74]], ['tuple', ['cover', 74]], ['tuple', ['charge', 75]],
-                   ['tuple', ['attack_types', 75]], ['tuple', ['dex_loss_conditions', 75]],
-                   ['tuple', ['situational_modifiers', 75]], ['tuple', ['defender_prone', 75]],
-                   ['tuple', ['defender_maneuver', 75]], ['tuple', ['concealment', 75]],
-                   ['tuple', ['two_weapon_fighting', 75]]]]]]]],
+                  [['tuple', ['attack_direction', 93]], ['tuple', ['cover', 93]], ['tuple', ['charge', 94]],
+                   ['tuple', ['attack_types', 94]], ['tuple', ['dex_loss_conditions', 94]],
+                   ['tuple', ['situational_modifiers', 94]], ['tuple', ['defender_prone', 94]],
+                   ['tuple', ['defender_maneuver', 94]], ['tuple', ['concealment', 94]],
+                   ['tuple', ['two_weapon_fighting', 94]]]]]]]],
              ['picked', ['dict', []]]]],
     'osr': ['object', 'pycalc.table_files:RuleSet',
             [['id', 'osr'], ['name', 'OSR house rules (OD&D / Swords & Wizardry style, descending AC)'],
@@ -19316,17 +19349,19 @@ _TABLES = {
                      [['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'target_shield'], ['label', "Target's shield (AC points)"], ['adds_to', 'ac'],
                         ['times', 1], ['when', 'target_no_shield'], ['help', 'lost vs flank, rear...'],
-                        ['of', 'defender'], ['at_most', None]]],
+                        ['of', 'defender'], ['at_most', None], ['roster', None]]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'target_dex'], ['label', "Target's DEX bonus to AC (points)"],
                         ['adds_to', 'ac'], ['times', 1], ['when', 'target_no_dex_ac'],
-                        ['help', 'lost vs flank, rear...'], ['of', 'defender'], ['at_most', None]]],
+                        ['help', 'lost vs flank, rear...'], ['of', 'defender'], ['at_most', None],
+                        ['roster', None]]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'attacker_dex'], ['label', "DEX bonus inside the attacker's bonus"],
                         ['adds_to', 'hit'], ['times', -1], ['when', 'attacker_no_dex'],
-                        ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None]]]]]],
+                        ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None],
+                        ['roster', None]]]]]],
                    ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
-                ['picked_tables', ['tuple', []]], ['effect', None]]]],
+                ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
              ['encounter_block',
               ['object', 'pycalc.encounter_block:EncounterRules',
                [['initiative',
@@ -19367,7 +19402,7 @@ _TABLES = {
                  ['object', 'pycalc.encounter_block:DamageKinds',
                   [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                    ['further_damage_lethal', False], ['heal_cap', None], ['beyond_healing', None],
-                   ['subdual_picks', ['tuple', []]]]]],
+                   ['subdual_picks', ['tuple', []]], ['normal_part', None]]]],
                 ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
                 ['spell_when_attacked',
                  ['object', 'pycalc.encounter_block:SpellWhenAttacked',
@@ -21777,7 +21812,7 @@ _TABLES = {
                            ['choices',
                             ['dict', [['worse_only', ['tuple', ['cover', 'concealment']]], ['add', None]]]],
                            ['line', 65]]]]]]],
-                     ['picked_tables', ['tuple', []]], ['effect', None]]]],
+                     ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
                     [['initiative',
@@ -21805,7 +21840,8 @@ _TABLES = {
                       ['object', 'pycalc.encounter_block:DamageKinds',
                        [['table', 'damage_kinds'], ['knocked_out', 'state_with_subdual'],
                         ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
-                        ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]]]]],
+                        ['subdual_picks', ['tuple', [['tuple', ['attack_situation', 'non_lethal']]]]],
+                        ['normal_part', None]]]],
                      ['creatures', ['tuple', []]], ['spell_lost_on_hit', None],
                      ['spell_when_attacked',
                       ['object', 'pycalc.encounter_block:SpellWhenAttacked',
@@ -23541,7 +23577,8 @@ _TABLES = {
                         ['damage_kinds',
                          ['object', 'pycalc.encounter_block:DamageKinds',
                           [['table', 'damage_kinds'], ['knocked_out', None], ['further_damage_lethal', False],
-                           ['heal_cap', None], ['beyond_healing', None], ['subdual_picks', ['tuple', []]]]]],
+                           ['heal_cap', None], ['beyond_healing', None], ['subdual_picks', ['tuple', []]],
+                           ['normal_part', None]]]],
                         ['creatures',
                          ['tuple',
                           [['object', 'pycalc.encounter_block:Creature',
@@ -26172,9 +26209,10 @@ _TABLES = {
                           ['at_most',
                            ['object', 'pycalc.resolution_block:Ref',
                             [['table', 'two_weapon_rules'], ['entry', 'penalty_cap'], ['column', 'value'],
-                             ['line', 79]]]]]]]]],
+                             ['line', 79]]]],
+                          ['roster', None]]]]]],
                      ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
-                  ['picked_tables', ['tuple', []]], ['effect', None]]]],
+                  ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
                  [['initiative',
@@ -26205,7 +26243,8 @@ _TABLES = {
                      ['further_damage_lethal', True], ['heal_cap', None], ['beyond_healing', None],
                      ['subdual_picks',
                       ['tuple',
-                       [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]]]]],
+                       [['tuple', ['damage_mode', 'subdual']], ['tuple', ['unarmed_attacks', 'subdual']]]]],
+                     ['normal_part', None]]]],
                   ['creatures', ['tuple', []]], ['spell_lost_on_hit', None], ['spell_when_attacked', None],
                   ['attacks_each_round', True], ['attacks_default', None],
                   ['pick_lines',
