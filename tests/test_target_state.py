@@ -14,7 +14,6 @@ import pytest
 
 from pycalc.damage_kinds import labels, row_kind
 from pycalc.encounter_block import SUBDUAL, encounter
-from pycalc.encounter_rulesets import adapter
 from pycalc.hit_point_states import state_after_hit
 from pycalc.sheets.target_state import DAMAGE, KIND, STATE, SUBDUAL_TAKEN
 from pycalc.tables import RuleSet, load_ruleset
@@ -57,8 +56,8 @@ def engine_state(rules: RuleSet, inputs: dict[str, object], damage: object) -> s
         if n in inputs
     }
     kind = row_kind(rules, str(inputs[KIND]), choices, ())
-    taken, split = int(inputs[SUBDUAL_TAKEN] or 0), adapter(rules).subdual_normal  # C&C's 1 in 5
-    return state_after_hit(rules, hp, taken, int(damage), kind == SUBDUAL, split)
+    taken = int(inputs[SUBDUAL_TAKEN] or 0)  # C&C's 1 in 5 normal: the block's damage_kinds.normal_part
+    return state_after_hit(rules, hp, taken, int(damage), kind == SUBDUAL)
 
 
 @pytest.mark.timeout(600)
