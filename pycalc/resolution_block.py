@@ -339,10 +339,15 @@ class Resolution:
     range: RangeBands | None = None  # the range band of a typed distance (None: none asked)
 
 
+def tables_holding(situated: Sequence[Table], named: str) -> list[str]:
+    """The ids of the situation's tables (``situated``) that have a row ``named``, each once."""
+    return list(dict.fromkeys(t.id for t in situated if any(row.id == named for row in t.rows)))
+
+
 def named_pick(situated: Sequence[Table], table_id: str, named: str) -> tuple[str, str]:
     """The (table, row) a ``not_with`` cell of ``table_id`` names: a row of its own table by its id, else
     the row of that id in another of the situation's tables (``situated``)."""
-    holding = [t.id for t in situated if any(row.id == named for row in t.rows)]
+    holding = tables_holding(situated, named)
     return (table_id if table_id in holding or not holding else holding[0]), named
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pycalc.block_parser import Uses
-from pycalc.resolution_block import ANY, MELEE, PICKED, RANGED, ROLL_COLUMN
+from pycalc.resolution_block import ANY, MELEE, PICKED, RANGED, ROLL_COLUMN, tables_holding
 from pycalc.table_files import Ruling, Table, TableProblem
 
 
@@ -195,7 +195,7 @@ def _situation_problems(
         for table in dict.fromkeys(t for t in situated if column in t.column_ids):
             for row in table.rows:
                 named = row.values.get(column)
-                holding = [t.id for t in dict.fromkeys(situated) if any(r.id == named for r in t.rows)]
+                holding = tables_holding(situated, str(named))
                 if named in (None, "") or table.id in holding or len(holding) == 1:
                     continue
                 said = "no row" if not holding else f"a row of several tables ({', '.join(holding)}):"

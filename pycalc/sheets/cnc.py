@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.resolution_range import BAD_DISTANCE, BAD_INCREMENT
+from pycalc.resolution_range import BAD_INCREMENT
 from pycalc.sheets import d20 as generic
 from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, INPUT, Field, Section, write_calculator
 from pycalc.sheets.cnc_falling import falling_section
 from pycalc.sheets.cnc_movement import charge_section, movement_section
 from pycalc.sheets.cnc_special_ac import disarm_section, grapple_section, touch_section
 from pycalc.sheets.cnc_subdual import subdual_section
+from pycalc.sheets.d20_range import increments_counted
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, q, round_up
+from pycalc.sheets.formulas import band, q
 from pycalc.tables import RuleSet
 
 OTHER_SHEET = "Other calculators"
@@ -40,14 +41,6 @@ def hp_section() -> Section:
             Field("Can act", "HP_CAN_ACT", native=column("can_act"), number_format=BOOLEAN_FORMAT),
             Field("Hit points lost per round", "HP_LOSS_PER_ROUND", native=column("hp_loss_per_round")),
         ),
-    )
-
-
-def increments_counted(increment: str, distance: str) -> str:
-    """The range increments of ``distance`` (rounded up), or why it cannot be (``resolution_range.increments``)."""
-    return (
-        f"IF({increment}<=0,{q(BAD_INCREMENT)},IF({distance}<0,{q(BAD_DISTANCE)},"
-        f"{round_up(f'{distance}/{increment}')}))"
     )
 
 

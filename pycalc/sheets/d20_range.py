@@ -29,6 +29,15 @@ def ranged(rules: RuleSet, block: Resolution) -> str:
     return f"{by_label(kind_table, 'ranged', pick_name(kind_table))}=TRUE"
 
 
+def increments_counted(increment: str, distance: str) -> str:
+    """The range increments to the target (rounded up), or why they cannot be counted
+    (``resolution_range.increments``)."""
+    return (
+        f"IF({increment}<=0,{q(BAD_INCREMENT)},IF({distance}<0,{q(BAD_DISTANCE)},"
+        f"{round_up(f'{distance}/{increment}')}))"
+    )
+
+
 def range_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
     """(name, label, formula) of the range's working cells: the increments to the target (or why none
     can be counted), the band's modifier to the roll, and what stops the attack."""
@@ -36,10 +45,7 @@ def range_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     if rule is None:
         return []
     typed = f"AND({ranged(rules, block)},ISNUMBER({INCREMENT}),ISNUMBER({DISTANCE}))"
-    counted = (
-        f"IF({INCREMENT}<=0,{q(BAD_INCREMENT)},IF({DISTANCE}<0,{q(BAD_DISTANCE)},"
-        f"{round_up(f'{DISTANCE}/{INCREMENT}')}))"
-    )
+    counted = increments_counted(INCREMENT, DISTANCE)
     within = f"{band(rule.table, rule.within, INCREMENTS)}=TRUE"
     hit = f"SUM({band(rule.table, HIT_COLUMN, INCREMENTS)})"  # an empty cell counts 0
     return [
