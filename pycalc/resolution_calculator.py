@@ -282,12 +282,16 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     if adds_dice(rules):
         found["ATTACK_ADDED_DICE"] = added_dice_said(attack)
     found["ATTACK_SUMMARY"] = summary(found, None, False)
+    stop = ""
     if block.range is not None:
         band = range_band(rules, inputs)
         found["ATTACK_RANGE_BAND"] = band.said
-        if band.stop:  # no attack, roll or not
-            found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = band.stop
-            return found
+        stop = band.stop
+    if not stop and where.no_attack:
+        stop = resolution_situation.NO_ATTACK_SAID.format(label=where.no_attack)
+    if stop:  # no attack, roll or not
+        found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = stop
+        return found
     if inputs.roll is None:
         return found
     try:

@@ -35,6 +35,10 @@ class Situation:
     advantage: bool = False
     disadvantage: bool = False
     counting: frozenset[str] = frozenset()  # the typed numbers that count (their ``when`` ticked, or none)
+    critical_as_hit: bool = False  # column critical_as_hit: a Critical deals what a Hit deals
+    no_attack: str = (
+        ""  # column no_attack: what rules the attack out (``no_attack_by``), '' when nothing does
+    )
 
 
 def stage_factor_column(stage: str) -> str:
@@ -48,6 +52,8 @@ def stage_round_up_column(stage: str) -> str:
 
 
 SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
+NO_ATTACK, CRITICAL_AS_HIT = "no_attack", "critical_as_hit"  # flag columns beside the situation's
+NO_ATTACK_SAID = "#NO ATTACK? {label}"
 SUMS = ("hit", "ac", "damage", "own_ac")
 ATTACK_WORDS = (MELEE, RANGED)
 
@@ -101,9 +107,10 @@ def modifiers_adding(rules: RuleSet) -> pickers.Adding:
     stages = [stage.name for stage in block(rules).damage.multipliers]
     products = ["damage_multiplier", *(stage_factor_column(name) for name in stages)]
     declared = block(rules).situation or pickers.Adding()
-    limited = [kind_limited(flag, word) for flag in SITUATION_FLAGS for word in ATTACK_WORDS]
+    limited = [kind_limited(flag, word) for flag in (*SITUATION_FLAGS, NO_ATTACK) for word in ATTACK_WORDS]
     kind_limited_sums = [kind_limited(part, word) for part in NUMBER_PARTS for word in ATTACK_WORDS]
-    flags = [*SITUATION_FLAGS, *limited, *(stage_round_up_column(name) for name in stages)]
+    flags = [*SITUATION_FLAGS, NO_ATTACK, CRITICAL_AS_HIT, *limited]
+    flags += [stage_round_up_column(name) for name in stages]
     flags += [number.when for number in declared.numbers if number.when is not None]
     flags += [stage.when for stage in block(rules).damage.multipliers if stage.when is not None]
     return pickers.Adding(
@@ -138,6 +145,21 @@ def typed_sums(
             added = min(added, int(limit) - flagged)
         found[number.adds_to] += added
     return found
+
+
+def no_attack_by(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals) -> str:
+    """What rules the attack out, in the first of the block's ``modifiers`` tables whose counted picks
+    tick ``no_attack`` (or its column for the picked kind's word): the picked row's label in a choice
+    table, the table's title in a toggle table; '' when nothing does."""
+    columns = (NO_ATTACK, *(kind_limited(NO_ATTACK, w) for w in ATTACK_WORDS if w in totals.kinds))
+    for table_id in modifier_tables(rules):
+        cells = [pickers.ruled_values(rules, adding, t, row) for t, row in totals.counted if t == table_id]
+        if any(values.get(column) is True for values in cells for column in columns):
+            table = rules.table(table_id)
+            if table.picker == "choice":
+                return str(next(row for t, row in totals.counted if t == table_id).label)
+            return str(table.title)
+    return ""
 
 
 def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fraction:
@@ -211,6 +233,8 @@ def worked_out_situation(
         round_up={stage.name: totals.flags[stage_round_up_column(stage.name)] for stage in stages},
         **{flag: situation_flag(totals, flag) for flag in SITUATION_FLAGS},
         counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),
+        critical_as_hit=totals.flags[CRITICAL_AS_HIT],
+        no_attack=no_attack_by(rules, adding, totals),
     )
 
 
@@ -244,7 +268,7 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
             bonus=damage.bonus + where.damage,
             least=damage.least,
             deals_damage=damage.deals_damage,
-            critical_extra=damage.critical_extra,
+            critical_extra=damage.critical_extra and not where.critical_as_hit,
             multipliers=multipliers,
             round_up=round_up,
         ),

@@ -42,7 +42,7 @@ from pycalc.sheets.d20_damage import write_damage_chart
 from pycalc.sheets.d20_layout import SUMMARY_ROW
 from pycalc.sheets.d20_picker_rows import write_pickers
 from pycalc.sheets.d20_roll_block import write_roll_block
-from pycalc.sheets.d20_workings import calculator_cells, write_workings
+from pycalc.sheets.d20_workings import calculator_cells, damage_cells, write_workings
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
 from pycalc.sheets.target_state import said
@@ -130,4 +130,4 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     sheet = write_attack_calculator(book, rules, block)
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)
-    show_chart(sheet, write_damage_chart(book, rules, block))
+    show_chart(sheet, write_damage_chart(book, rules, block, damage_cells(rules)))

@@ -62,6 +62,8 @@ FLAG_WORDS = (
     ("cannot_hit", "cannot be hit"),
     ("needs_magic", "magic weapons only"),
     ("auto_hit", "hits automatically"),
+    ("no_attack", "no attack possible"),
+    ("critical_as_hit", "a critical deals a hit's damage"),
 )
 
 

@@ -19,7 +19,13 @@ from pycalc.resolution_block import (
     possible,
     typed_numbers,
 )
-from pycalc.resolution_situation import ATTACK_WORDS, kind_limited, stage_factor_column
+from pycalc.resolution_situation import (
+    ATTACK_WORDS,
+    NO_ATTACK,
+    NO_ATTACK_SAID,
+    kind_limited,
+    stage_factor_column,
+)
 from pycalc.sheets.block_formulas import by_choice, literal
 from pycalc.sheets.common import name_part, table_name
 from pycalc.sheets.d20_cells import number_name
@@ -356,21 +362,42 @@ def situation_product(rules: RuleSet, block: Resolution, *columns: str) -> str:
     return "*".join(terms) or "1"
 
 
-def situation_flag(rules: RuleSet, block: Resolution, column: str) -> str:
-    """TRUE when a picked row has ``column`` ticked."""
-    terms = picked_terms(rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v})")
+def situation_flag(
+    rules: RuleSet, block: Resolution, column: str, tables: Callable[[str], bool] = lambda table_id: True
+) -> str:
+    """TRUE when a picked row (of ``tables``) has ``column`` ticked."""
+    terms = picked_terms(
+        rules, block, column, lambda v: f"{v}=TRUE", lambda tick, v: f"AND({tick},{v})", tables=tables
+    )
     return f"OR({','.join(terms)})" if terms else "FALSE"
 
 
-def kind_flag(rules: RuleSet, block: Resolution, flag: str) -> str:
-    """TRUE when a picked row ticks the situation ``flag``, or its column for the picked attack kind's
-    word (``auto_hit_melee``; ``resolution_situation.situation_flag``)."""
-    terms = [situation_flag(rules, block, flag)]
+def kind_flag(
+    rules: RuleSet, block: Resolution, flag: str, tables: Callable[[str], bool] = lambda table_id: True
+) -> str:
+    """TRUE when a picked row (of ``tables``) ticks the situation ``flag``, or its column for the picked
+    attack kind's word (``auto_hit_melee``; ``resolution_situation.situation_flag``)."""
+    terms = [situation_flag(rules, block, flag, tables)]
     word = picked_kind(rules, block.situation)[1] if block.situation and block.situation.kind_table else None
     for kind in ATTACK_WORDS if word else ():
-        limited = situation_flag(rules, block, kind_limited(flag, kind))
+        limited = situation_flag(rules, block, kind_limited(flag, kind), tables)
         terms += [] if limited == "FALSE" else [f"AND({word}={q(kind)},{limited})"]
     return terms[0] if len(terms) == 1 else f"OR({','.join(terms)})"
+
+
+def no_attack_said(rules: RuleSet, block: Resolution) -> str | None:
+    """What a picked row that ticks ``no_attack`` says (``resolution_situation.no_attack_by``): the
+    first such table's picked label (a choice table) or title (a toggle table), or ""; None where no
+    picker has the column."""
+    said = q("")
+    for table in reversed(picker_tables(rules, block)):
+        columns = (NO_ATTACK, *(kind_limited(NO_ATTACK, word) for word in ATTACK_WORDS))
+        if not any(column in table.column_ids for column in columns):
+            continue
+        ticks = kind_flag(rules, block, NO_ATTACK, lambda table_id, t=table.id: table_id == t)
+        label = pick_name(table.id) if table.picker == "choice" else q(str(table.title))
+        said = f"IF({ticks},{q(NO_ATTACK_SAID.format(label=''))}&{label},{said})"
+    return None if said == q("") else said
 
 
 def stage_product(rules: RuleSet, block: Resolution, stage: Stage, *columns: str) -> str:

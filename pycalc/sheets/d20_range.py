@@ -1,6 +1,7 @@
 """The range band of the generic Attack calculator (the block's ``range:``, engine
 ``pycalc.resolution_range``): the weapon's range increment and the distance typed under the situation,
-the band they give, and the working cells the roll reads (its modifier, what stops the attack)."""
+the band they give, and the working cells the roll reads (its modifier, what stops the attack: out of
+range, or a picked row that rules the attack out)."""
 
 from __future__ import annotations
 
@@ -38,25 +39,41 @@ def increments_counted(increment: str, distance: str) -> str:
     )
 
 
+def within(rule: RangeBands) -> str:
+    return f"{band(rule.table, rule.within, INCREMENTS)}=TRUE"
+
+
 def range_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
     """(name, label, formula) of the range's working cells: the increments to the target (or why none
-    can be counted), the band's modifier to the roll, and what stops the attack."""
+    can be counted) and the band's modifier to the roll."""
     rule = block.range
     if rule is None:
         return []
     typed = f"AND({ranged(rules, block)},ISNUMBER({INCREMENT}),ISNUMBER({DISTANCE}))"
     counted = increments_counted(INCREMENT, DISTANCE)
-    within = f"{band(rule.table, rule.within, INCREMENTS)}=TRUE"
     hit = f"SUM({band(rule.table, HIT_COLUMN, INCREMENTS)})"  # an empty cell counts 0
     return [
         (INCREMENTS, "Range increments to the target (rounded up)", f'IF({typed},{counted},"")'),
-        (HIT, "Range band: to the roll", f"IF(ISNUMBER({INCREMENTS}),IF({within},{hit},0),0)"),
-        (
-            STOP,
-            "What stops the attack before any roll",
-            f'IF(ISNUMBER({INCREMENTS}),IF({within},"",{q(OUT_OF_RANGE)}),{INCREMENTS})',
-        ),
+        (HIT, "Range band: to the roll", f"IF(ISNUMBER({INCREMENTS}),IF({within(rule)},{hit},0),0)"),
     ]
+
+
+def stop_cells(block: Resolution, picked: str | None) -> list[tuple[str, str, str]]:
+    """The working cell of what stops the attack before any roll: out of range (or why no band can be
+    read), else what a picked row rules out (``picked``: its formula; None where no row can)."""
+    rule = block.range
+    if rule is None and picked is None:
+        return []
+    if rule is None:
+        stop = str(picked)
+    elif picked is None:
+        stop = f'IF(ISNUMBER({INCREMENTS}),IF({within(rule)},"",{q(OUT_OF_RANGE)}),{INCREMENTS})'
+    else:
+        stop = (
+            f"IF(ISNUMBER({INCREMENTS}),IF({within(rule)},{picked},{q(OUT_OF_RANGE)}),"
+            f'IF({INCREMENTS}="",{picked},{INCREMENTS}))'
+        )
+    return [(STOP, "What stops the attack before any roll", stop)]
 
 
 def band_said(rule: RangeBands) -> str:

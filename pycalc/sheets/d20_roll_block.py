@@ -41,8 +41,9 @@ from pycalc.sheets.d20_layout import (
     put_output,
     whole_number_check,
 )
+from pycalc.sheets.d20_pickers import no_attack_said
 from pycalc.sheets.d20_range import STOP
-from pycalc.sheets.d20_workings import calculator_cells
+from pycalc.sheets.d20_workings import calculator_cells, damage_cells
 from pycalc.sheets.kind_formulas import subdual_picked
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll, own_chart_roll
 from pycalc.sheets.situation_cells import pick_name
@@ -121,9 +122,12 @@ def chart_follows(rules: RuleSet, block: Resolution, outcome: str) -> str:
     return f"a {outcome} whose chart row says: {column_label(rules.table(parent.table), chart.when)}"
 
 
-def stopped(block: Resolution, result: str) -> str:
-    """The result, or what stops the attack before any roll (out of range: ``d20_range.STOP``)."""
-    return result if block.range is None else f'IF({STOP}<>"",{STOP},{result})'
+def stopped(rules: RuleSet, block: Resolution, result: str) -> str:
+    """The result, or what stops the attack before any roll (``d20_range.STOP``: out of range, or a
+    picked row that rules the attack out)."""
+    if block.range is None and no_attack_said(rules, block) is None:
+        return result
+    return f'IF({STOP}<>"",{STOP},{result})'
 
 
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
@@ -174,7 +178,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             ),
             "Result",
             d20_cells.RESULT,
-            stopped(block, f.Formulas(block, calculator_cells(rules)).checked_result()),
+            stopped(rules, block, f.Formulas(block, calculator_cells(rules)).checked_result()),
             key=True,
         ),
     ]
@@ -276,19 +280,19 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "same attack, independent",
             "Expected damage per attack",
             EXPECTED,
-            odds_formulas(rules, block)[EXPECTED],
+            odds_formulas(rules, block, damage_cells(rules))[EXPECTED],
             "0.00",
         ),
         Line(
             out_label="Expected damage this round",
             out_name=EXPECTED_ROUND,
-            out_formula=odds_formulas(rules, block)[EXPECTED_ROUND],
+            out_formula=odds_formulas(rules, block, damage_cells(rules))[EXPECTED_ROUND],
             out_format="0.00",
         ),
         Line(
             out_label="Chance one attack drops the target",
             out_name=KILL,
-            out_formula=odds_formulas(rules, block)[KILL],
+            out_formula=odds_formulas(rules, block, damage_cells(rules))[KILL],
             out_format=PERCENT_FORMAT,
         ),
     ]

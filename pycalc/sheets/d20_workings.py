@@ -18,6 +18,7 @@ from pycalc.resolution_calculator import (
     uses_follow,
     uses_level,
 )
+from pycalc.resolution_situation import CRITICAL_AS_HIT
 from pycalc.sheets import block_formulas, d20_cells
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
@@ -44,13 +45,14 @@ from pycalc.sheets.d20_damage import NAMED, shared_parts
 from pycalc.sheets.d20_pickers import (
     kept_cells,
     kind_flag,
+    no_attack_said,
     situation_flag,
     situation_product,
     situation_sum,
     stage_product,
 )
 from pycalc.sheets.d20_range import HIT as RANGE_HIT
-from pycalc.sheets.d20_range import range_cells
+from pycalc.sheets.d20_range import range_cells, stop_cells
 from pycalc.sheets.formulas import DICE_ERROR, band
 from pycalc.tables import RuleSet
 
@@ -67,11 +69,30 @@ def calculator_cells(rules: RuleSet) -> d20_cells.Cells:
         cells = replace(cells, effect=d20_cells.EFFECT)
     if own_roll_charts(engine.block(rules)):
         cells = replace(cells, chart_roll=d20_cells.CHART_ROLL)
-    return cells
+    return with_critical_as_hit(rules, cells)
 
 
 def odds_cells(rules: RuleSet) -> d20_cells.Cells:
-    return d20_cells.Cells(added_values=d20_cells.ADDED_VALUES) if adds_dice(rules) else NAMED
+    cells = d20_cells.Cells(added_values=d20_cells.ADDED_VALUES) if adds_dice(rules) else NAMED
+    return with_critical_as_hit(rules, cells)
+
+
+def damage_cells(rules: RuleSet) -> d20_cells.Cells:
+    """The cells the odds of the damage read (the Damage workings, the odds outputs)."""
+    return with_critical_as_hit(rules, NAMED)
+
+
+def critical_as_hit_picked(rules: RuleSet) -> bool:
+    """A picker has the column ``critical_as_hit`` (a Critical dealing what a Hit deals)."""
+    tables = engine.block(rules).modifiers or ()
+    return any(CRITICAL_AS_HIT in rules.table(t).column_ids for t in tables)
+
+
+def with_critical_as_hit(rules: RuleSet, cells: d20_cells.Cells) -> d20_cells.Cells:
+    """The cells with a Critical's extra damage off while a picked row ticks ``critical_as_hit``."""
+    if not critical_as_hit_picked(rules):
+        return cells
+    return replace(cells, critical_extra=f"NOT({d20_cells.SIT_CRITICAL_AS_HIT})")
 
 
 def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
@@ -116,6 +137,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         *kept_cells(rules, block),
         (d20_cells.SIT_HIT, "Situation: to the roll", situation_sum(rules, block, "hit")),
         *range_cells(rules, block),
+        *stop_cells(block, no_attack_said(rules, block)),
         (d20_cells.SIT_AC, "Situation: to the defender's AC", situation_sum(rules, block, "ac")),
         (d20_cells.SIT_DAMAGE, "Situation: to the damage", situation_sum(rules, block, "damage")),
         (d20_cells.SIT_CANNOT_HIT, "Situation: no roll can hit", kind_flag(rules, block, "cannot_hit")),
@@ -127,6 +149,17 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
         (d20_cells.SIT_AUTO_HIT, "Situation: an automatic hit", kind_flag(rules, block, "auto_hit")),
         (d20_cells.SIT_ADVANTAGE, "Situation: Advantage", kind_flag(rules, block, "advantage")),
         (d20_cells.SIT_DISADVANTAGE, "Situation: Disadvantage", kind_flag(rules, block, "disadvantage")),
+        *(
+            [
+                (
+                    d20_cells.SIT_CRITICAL_AS_HIT,
+                    "Situation: a critical deals a hit's damage",
+                    situation_flag(rules, block, CRITICAL_AS_HIT),
+                )
+            ]
+            if critical_as_hit_picked(rules)
+            else []
+        ),
         (d20_cells.ROLL_MODE, "The roll: normal, advantage or disadvantage", f.Formulas(block).roll_mode()),
         *stage_cells(rules, block),
         (

@@ -1,0 +1,149 @@
+"""Picks that rule the attack out (``no_attack``, or ``no_attack_ranged`` for a ranged attack) and a
+pick that makes a Critical deal what a Hit deals (``critical_as_hit``), in a ruleset of YAML alone:
+by hand against the engine, then the calculator and the Encounter log in LibreOffice against it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.tables import RuleSet
+from tests.test_generic_parity import (
+    BASE_RULES,
+    CRITICAL_BLOCK,
+    edited_bx,
+    fights_match,
+    mismatches,
+    scenarios,
+)
+
+BLOCK = (
+    CRITICAL_BLOCK
+    + """  modifiers: [attack_kind, missile_range, cover, situation, stance, hindrances, critical_choice]
+  situation:
+    kind_table: attack_kind
+    only: {missile_range: ranged, cover: ranged}
+"""
+)
+TABLES = """
+  attack_kind:
+    title: Attack kind
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      ranged: {label: Ranged, type: bool}
+    rows:
+      - {id: sword, label: Sword, ranged: false}
+      - {id: bow, label: Bow, ranged: true}
+
+  stance:
+    title: Attacker's stance
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      no_attack: {label: No attack, type: bool}
+    rows:
+      - {id: normal, label: Normal fighting, hit: 0, no_attack: false}
+      - {id: guarded, label: Guarded (-4), hit: -4, no_attack: false}
+      - {id: total_defense, label: Total defense, hit: 0, no_attack: true}
+
+  hindrances:
+    title: The attacker's hindrances
+    kind: entries
+    picker: toggle
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      no_attack_ranged: {label: No ranged attack, type: bool}
+    rows:
+      - {id: underwater, label: Underwater, hit: -2, no_attack_ranged: true}
+      - {id: tired, label: Tired, hit: -1, no_attack_ranged: false}
+
+  critical_choice:
+    title: What a critical does
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      critical_as_hit: {label: A critical deals a hit's damage, type: bool}
+    rows:
+      - {id: extra_damage, label: Double damage, critical_as_hit: false}
+      - {id: injury, label: A lasting injury instead, critical_as_hit: true}
+"""
+UNDERWATER = frozenset({("hindrances", "underwater")})
+
+
+@pytest.fixture(scope="module")
+def stopping_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    return edited_bx(
+        tmp_path_factory, BLOCK, "bx-stopping", old, TABLES, "attack_kind, stance, critical_choice"
+    )
+
+
+def test_a_picked_row_rules_the_attack_out_by_hand(stopping_bx):
+    """Total defense stops any attack, roll or not; underwater stops a ranged attack only (its
+    table's title says why); the first table that stops it is named."""
+    rules, _ = stopping_bx
+    sword = CalculatorInputs(bonus=3, target=12, roll=15, dice="1d6", damage_roll=4)
+    defending = replace(sword, choices={"stance": "Total defense"})
+    for inputs in (defending, replace(defending, roll=None)):
+        found = attack_outputs(rules, inputs)
+        assert found["ATTACK_RESULT"] == found["ATTACK_SUMMARY"] == "#NO ATTACK? Total defense"
+        assert found["ATTACK_DAMAGE"] == ""
+    bow = replace(sword, choices={"attack_kind": "Bow"}, toggles=UNDERWATER)
+    said = "#NO ATTACK? The attacker's hindrances"
+    assert attack_outputs(rules, bow)["ATTACK_RESULT"] == said
+    assert attack_outputs(rules, replace(sword, toggles=UNDERWATER))["ATTACK_RESULT"] == "Hit"  # 15+3-2
+    assert attack_outputs(rules, replace(sword, toggles=UNDERWATER))["ATTACK_NEED"] == 12 - 3 + 2
+    both = replace(bow, choices={"attack_kind": "Bow", "stance": "Total defense"})
+    assert attack_outputs(rules, both)["ATTACK_RESULT"] == "#NO ATTACK? Total defense"
+
+
+def test_a_picked_row_makes_a_critical_deal_a_hit_s_damage_by_hand(stopping_bx):
+    """A confirmed critical doubles the dice, unless the lasting injury is picked instead."""
+    rules, _ = stopping_bx
+    critical = CalculatorInputs(bonus=3, target=12, roll=20, follow_roll=15, dice="1d6+1", damage_roll=4)
+    found = attack_outputs(rules, critical)
+    assert (found["ATTACK_RESULT"], found["ATTACK_DAMAGE"]) == ("Critical", 2 * 4 + 1)
+    injury = attack_outputs(rules, replace(critical, choices={"critical_choice": "A lasting injury instead"}))
+    assert (injury["ATTACK_RESULT"], injury["ATTACK_DAMAGE"]) == ("Critical", 4 + 1)
+    plain = attack_outputs(
+        rules, replace(critical, dice="1d6", choices={"critical_choice": "A lasting injury instead"})
+    )
+    assert (
+        plain["ATTACK_EXPECTED_DAMAGE"]
+        < attack_outputs(rules, replace(critical, dice="1d6"))["ATTACK_EXPECTED_DAMAGE"]
+    )
+
+
+def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
+    rules, xlsx = stopping_bx
+    cases = list(scenarios(rules, 160, 41))
+    stopped = [
+        one for one in cases if str(attack_outputs(rules, one)["ATTACK_RESULT"]).startswith("#NO ATTACK")
+    ]
+    injured = [
+        one
+        for one in cases
+        if attack_outputs(rules, one)["ATTACK_RESULT"] == "Critical"
+        and one.choices.get("critical_choice") == "A lasting injury instead"
+    ]
+    assert len(stopped) >= 20 and injured, (len(stopped), len(injured))
+    found = mismatches(calc, rules, xlsx, cases)
+    assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
+
+
+def test_encounter_log_rows_stop_as_the_calculator_does(calc, stopping_bx):
+    """A log row whose picks rule the attack out says so, as the encounter model does."""
+    rules, xlsx = stopping_bx
+    fights = fights_match(calc, rules, xlsx, random.Random("encounter-stopping"), 30)
+    stances = {attack.picks.get("stance") for fight in fights for attack in fight.attacks if attack.picks}
+    assert "Total defense" in stances
