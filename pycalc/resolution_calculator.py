@@ -169,6 +169,12 @@ def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     return min(low for low, _ in dice), max(high for _, high in dice)
 
 
+def dice_used(rules: RuleSet, inputs: CalculatorInputs) -> str:
+    """The damage dice: a counted picked row's (its ``dice`` column: the weapon picked), else those typed."""
+    where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)
+    return where.dice or inputs.dice
+
+
 def range_band(rules: RuleSet, inputs: CalculatorInputs) -> resolution_range.Band:
     return resolution_range.band(rules, inputs.choices, inputs.range_increment, inputs.distance)
 
@@ -253,7 +259,7 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         inputs = replace(inputs, extra_roll=None)
     if not own_roll_charts(block):
         inputs = replace(inputs, chart_roll=None)
-    dice_text = inputs.dice
+    dice_text = dice_used(rules, inputs)
     try:
         dice = dice_module.parse(dice_text)
     except RuleError:

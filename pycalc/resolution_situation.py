@@ -36,9 +36,8 @@ class Situation:
     disadvantage: bool = False
     counting: frozenset[str] = frozenset()  # the typed numbers that count (their ``when`` ticked, or none)
     critical_as_hit: bool = False  # column critical_as_hit: a Critical deals what a Hit deals
-    no_attack: str = (
-        ""  # column no_attack: what rules the attack out (``no_attack_by``), '' when nothing does
-    )
+    no_attack: str = ""  # column no_attack: what rules the attack out (``no_attack_by``), or ''
+    dice: str = ""  # column dice: the damage dice of the first counted pick that has them, or ''
 
 
 def stage_factor_column(stage: str) -> str:
@@ -54,6 +53,7 @@ def stage_round_up_column(stage: str) -> str:
 SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
 NO_ATTACK, CRITICAL_AS_HIT = "no_attack", "critical_as_hit"  # flag columns beside the situation's
 NO_ATTACK_SAID = "#NO ATTACK? {label}"
+DICE_COLUMN = "dice"  # a picked row's damage dice, in place of the dice typed
 SUMS = ("hit", "ac", "damage", "own_ac")
 ATTACK_WORDS = (MELEE, RANGED)
 
@@ -162,6 +162,13 @@ def no_attack_by(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals)
     return ""
 
 
+def picked_dice(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals) -> str:
+    """The damage dice of the first counted pick (in the block's ``modifiers`` order) whose ``dice``
+    cell is filled, or ''."""
+    cells = (pickers.ruled_values(rules, adding, t, row).get(DICE_COLUMN) for t, row in totals.counted)
+    return next((str(dice) for dice in cells if dice not in (None, "")), "")
+
+
 def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fraction:
     """The factor of a multiplier stage: its own column's product over the picked rows, times its
     ``factor`` while a picked row ticks its ``when``."""
@@ -235,6 +242,7 @@ def worked_out_situation(
         counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),
         critical_as_hit=totals.flags[CRITICAL_AS_HIT],
         no_attack=no_attack_by(rules, adding, totals),
+        dice=picked_dice(rules, adding, totals),
     )
 
 

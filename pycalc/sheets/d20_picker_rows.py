@@ -160,6 +160,9 @@ def effect_text(
         for part, word in EFFECT_WORDS
         for column, kind in kind_columns(table, part)
     ]
+    if resolution_situation.DICE_COLUMN in table.column_ids:  # a weapon's dice, in place of those typed
+        dice = value_of(resolution_situation.DICE_COLUMN)
+        parts.append(f'IF({dice}&""="","",", damage "&{dice})')
     for column in table.column_ids:
         if column == "damage_multiplier" or column.startswith(resolution_situation.stage_factor_column("")):
             factor = value_of(column)

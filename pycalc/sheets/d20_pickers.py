@@ -21,6 +21,7 @@ from pycalc.resolution_block import (
 )
 from pycalc.resolution_situation import (
     ATTACK_WORDS,
+    DICE_COLUMN,
     NO_ATTACK,
     NO_ATTACK_SAID,
     kind_limited,
@@ -383,6 +384,18 @@ def kind_flag(
         limited = situation_flag(rules, block, kind_limited(flag, kind), tables)
         terms += [] if limited == "FALSE" else [f"AND({word}={q(kind)},{limited})"]
     return terms[0] if len(terms) == 1 else f"OR({','.join(terms)})"
+
+
+def picked_dice(rules: RuleSet, block: Resolution) -> str | None:
+    """The damage dice of the first counted pick whose ``dice`` cell is filled (a weapon picked), or
+    "" (``resolution_situation.picked_dice``); None where no picker has the column."""
+    terms = picked_terms(
+        rules, block, DICE_COLUMN, lambda v: f'({v}&"")', lambda tick, v: f'IF({tick},{v},"")'
+    )
+    first = q("")
+    for term in reversed(terms):
+        first = f'IF({term}<>"",{term},{first})'
+    return first if terms else None
 
 
 def no_attack_said(rules: RuleSet, block: Resolution) -> str | None:

@@ -41,7 +41,7 @@ from pycalc.sheets.d20_layout import (
     put_output,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import no_attack_said
+from pycalc.sheets.d20_pickers import no_attack_said, picked_dice
 from pycalc.sheets.d20_range import STOP
 from pycalc.sheets.d20_workings import calculator_cells, damage_cells
 from pycalc.sheets.kind_formulas import subdual_picked
@@ -365,7 +365,8 @@ def write_roll_block(
         OUT_COLUMN,
         d20_cells.DICE,
         "1d8",
-        "the weapon's damage dice with its +N, e.g. 1d8+1",
+        "the weapon's damage dice with its +N, e.g. 1d8+1"
+        + ("; a picked row's own dice replace them" if picked_dice(rules, block) is not None else ""),
     )
     if has_subdual(rules):
         row += 1

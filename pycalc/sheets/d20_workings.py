@@ -46,6 +46,7 @@ from pycalc.sheets.d20_pickers import (
     kept_cells,
     kind_flag,
     no_attack_said,
+    picked_dice,
     situation_flag,
     situation_product,
     situation_sum,
@@ -120,6 +121,19 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
     return cells
 
 
+def dice_text_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
+    """The damage dice as read: a counted picked row's (a weapon's ``dice``) where a picker has them,
+    else those typed; lower case, no spaces."""
+    picked = picked_dice(rules, block)
+    if picked is None:
+        return [(d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({d20_cells.DICE}&""," ",""))')]
+    used = f'IF({d20_cells.PICKED_DICE}<>"",{d20_cells.PICKED_DICE},{d20_cells.DICE})'
+    return [
+        (d20_cells.PICKED_DICE, "Dice of a picked row", picked),
+        (d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({used}&""," ",""))'),
+    ]
+
+
 def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
     """(name, label, formula) of the single working cells, in dependency order."""
     dice = block_formulas.dice_parts(d20_cells.DICE_TEXT)
@@ -187,7 +201,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
             "Chance the fumble chart keeps a fumble",
             f"SUM({heat.FUMBLE_CHART})/{d20_cells.FACES}" if heat.read_by_follow(block.fumble.chart) else "0",
         ),
-        (d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({d20_cells.DICE}&""," ",""))'),
+        *dice_text_cells(rules, block),
         (constant, "Dice: a plain number", dice["constant"]),
         (readable, "Dice: NdS+M", dice["dice"]),
         (d20_cells.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),

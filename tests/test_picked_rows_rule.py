@@ -1,6 +1,7 @@
-"""Picks that rule the attack out (``no_attack``, or ``no_attack_ranged`` for a ranged attack) and a
-pick that makes a Critical deal what a Hit deals (``critical_as_hit``), in a ruleset of YAML alone:
-by hand against the engine, then the calculator and the Encounter log in LibreOffice against it."""
+"""Picks that rule the attack out (``no_attack``, or ``no_attack_ranged`` for a ranged attack), a
+pick that makes a Critical deal what a Hit deals (``critical_as_hit``) and picks whose damage dice
+replace those typed (``dice``: a weapon), in a ruleset of YAML alone: by hand against the engine,
+then the calculator and the Encounter log in LibreOffice against it."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from tests.test_generic_parity import (
 
 BLOCK = (
     CRITICAL_BLOCK
-    + """  modifiers: [attack_kind, missile_range, cover, situation, stance, hindrances, critical_choice]
+    + """  modifiers: [attack_kind, weapon, missile_range, cover, situation, stance, hindrances, critical_choice]
   situation:
     kind_table: attack_kind
     only: {missile_range: ranged, cover: ranged}
@@ -40,6 +41,18 @@ TABLES = """
     rows:
       - {id: sword, label: Sword, ranged: false}
       - {id: bow, label: Bow, ranged: true}
+
+  weapon:
+    title: Weapon
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      dice: {label: Damage, type: dice, optional: true}
+    rows:
+      - {id: as_typed, label: The dice typed, dice: null}
+      - {id: longsword, label: Longsword, dice: 1d8}
+      - {id: greataxe, label: Greataxe, dice: 1d12+1}
 
   stance:
     title: Attacker's stance
@@ -62,9 +75,11 @@ TABLES = """
     columns:
       hit: {label: To hit, type: int}
       no_attack_ranged: {label: No ranged attack, type: bool}
+      dice: {label: Damage, type: dice, optional: true}
     rows:
-      - {id: underwater, label: Underwater, hit: -2, no_attack_ranged: true}
-      - {id: tired, label: Tired, hit: -1, no_attack_ranged: false}
+      - {id: underwater, label: Underwater, hit: -2, no_attack_ranged: true, dice: null}
+      - {id: tired, label: Tired, hit: -1, no_attack_ranged: false, dice: null}
+      - {id: bare_handed, label: Bare-handed, hit: 0, no_attack_ranged: false, dice: 1d2}
 
   critical_choice:
     title: What a critical does
@@ -84,7 +99,7 @@ UNDERWATER = frozenset({("hindrances", "underwater")})
 def stopping_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
     old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
     return edited_bx(
-        tmp_path_factory, BLOCK, "bx-stopping", old, TABLES, "attack_kind, stance, critical_choice"
+        tmp_path_factory, BLOCK, "bx-stopping", old, TABLES, "attack_kind, weapon, stance, critical_choice"
     )
 
 
@@ -124,6 +139,29 @@ def test_a_picked_row_makes_a_critical_deal_a_hit_s_damage_by_hand(stopping_bx):
     )
 
 
+def test_the_picked_weapon_s_dice_replace_those_typed_by_hand(stopping_bx):
+    """A weapon's dice replace those typed, in the damage and the odds; the first table that gives
+    dice wins (the weapon before a ticked bare hand); a weapon row without dice keeps those typed."""
+    rules, _ = stopping_bx
+    typed = CalculatorInputs(bonus=3, target=12, roll=15, dice="1d4", damage_roll=7)
+    assert attack_outputs(rules, typed)["ATTACK_DAMAGE"] == "#DAMAGE ROLL? 1 to 4"
+    axe = replace(typed, choices={"weapon": "Greataxe"})
+    assert attack_outputs(rules, axe)["ATTACK_DAMAGE"] == 7 + 1
+    assert attack_outputs(rules, replace(axe, dice="nonsense"))["ATTACK_DAMAGE"] == 7 + 1
+    bare = frozenset({("hindrances", "bare_handed")})
+    assert attack_outputs(rules, replace(axe, toggles=bare))["ATTACK_DAMAGE"] == 7 + 1
+    assert attack_outputs(rules, replace(typed, damage_roll=2, toggles=bare))["ATTACK_DAMAGE"] == 2
+    assert (
+        attack_outputs(rules, replace(typed, damage_roll=3, toggles=bare))["ATTACK_DAMAGE"]
+        == "#DAMAGE ROLL? 1 to 2"
+    )
+    odds = [
+        attack_outputs(rules, replace(typed, choices={"weapon": w}))["ATTACK_EXPECTED_DAMAGE"]
+        for w in ("The dice typed", "Longsword", "Greataxe")
+    ]
+    assert odds == sorted(odds) and len(set(odds)) == 3
+
+
 def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
     rules, xlsx = stopping_bx
     cases = list(scenarios(rules, 160, 41))
@@ -136,7 +174,14 @@ def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
         if attack_outputs(rules, one)["ATTACK_RESULT"] == "Critical"
         and one.choices.get("critical_choice") == "A lasting injury instead"
     ]
-    assert len(stopped) >= 20 and injured, (len(stopped), len(injured))
+    armed = [
+        one
+        for one in cases
+        if one.choices.get("weapon") in ("Longsword", "Greataxe")
+        and isinstance(attack_outputs(rules, one)["ATTACK_DAMAGE"], int)
+        and attack_outputs(rules, one)["ATTACK_DAMAGE"] > 0
+    ]
+    assert len(stopped) >= 20 and injured and len(armed) >= 10, (len(stopped), len(injured), len(armed))
     found = mismatches(calc, rules, xlsx, cases)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
 
