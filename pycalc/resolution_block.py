@@ -78,7 +78,7 @@ DAMAGE_KEYS |= {"multipliers"}
 NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")
 ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling's choice does to the picked rows
 SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}
-NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster"}
+NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster", "same_as", "best_of"}
 ROSTER_NUMBERS = ("dex",)  # a typed number's ``roster``: the roster's own columns it may be
 NUMBER_PARTS = ("hit", "ac", "damage")  # the situation's sums a typed number may add to
 NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster's column of it
@@ -277,7 +277,10 @@ class TypedNumber:
     number, by ruling or not; None: no limit) it counts only so far that the flagged rows' ``adds_to``
     plus it stays at most that: the attacker's Dex offsetting a two-weapon penalty down to 0. A number
     ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read;
-    with ``roster: dex`` it is the roster's DEX modifier, which every roster has."""
+    with ``roster: dex`` it is the roster's DEX modifier, which every roster has. ``same_as``: it is
+    another typed number's value put to a further use (one cell, two rules); ``best_of``: of the
+    numbers of that group that count, only the highest is added (STR or DEX, the better for a light
+    weapon)."""
 
     id: str
     label: str
@@ -288,6 +291,8 @@ class TypedNumber:
     of: str | None = None
     at_most: Any = None
     roster: str | None = None  # the roster's own column it is (dex), None: a column of its own
+    same_as: str | None = None  # another typed number whose cell it reads (no cell of its own), None: its own
+    best_of: str | None = None  # a group: of the group's numbers that count, only the highest is added
 
 
 @dataclass(frozen=True)
@@ -380,8 +385,18 @@ def shows_chart_text(block: Resolution) -> bool:
 
 
 def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:
-    """The numbers the GM types beside the pickers (``situation.numbers``)."""
+    """The numbers the GM types beside the pickers (``situation.numbers``), each use of one."""
     return block.situation.numbers if block.situation else ()
+
+
+def typed_cells(block: Resolution) -> tuple[TypedNumber, ...]:
+    """The typed numbers that have a cell of their own (not ``same_as`` another)."""
+    return tuple(number for number in typed_numbers(block) if number.same_as is None)
+
+
+def cell_of(number: TypedNumber) -> str:
+    """The id of the typed number whose cell holds this one's value."""
+    return number.same_as or number.id
 
 
 def value(rules: RuleSet, item: Any) -> Any:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pycalc import pickers
 from pycalc.errors import RuleError
 from pycalc.resolution import Attack, Damage, block
-from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, value
+from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, cell_of, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -135,15 +135,21 @@ def typed_sums(
     the number while its ``when`` flag is ticked in a counted pick, and no more than takes the flagged
     rows' part up to its ``at_most``."""
     found = dict.fromkeys(NUMBER_PARTS, 0)
+    best: dict[str, tuple[str, int]] = {}  # a best_of group -> its sum and the highest of its counted numbers
     for number in adding.numbers:
         if number.when is not None and not totals.flags[number.when]:
             continue
-        added = number.times * numbers.get(number.id, 0)
+        added = number.times * numbers.get(cell_of(number), 0)
         limit = value(rules, number.at_most)
         if limit is not None:
             flagged = pickers.flagged_sum(rules, adding, totals.counted, str(number.when), number.adds_to)
             added = min(added, int(limit) - flagged)
-        found[number.adds_to] += added
+        if number.best_of is None:
+            found[number.adds_to] += added
+        elif number.best_of not in best or added > best[number.best_of][1]:
+            best[number.best_of] = (number.adds_to, added)
+    for part, added in best.values():
+        found[part] += added
     return found
 
 

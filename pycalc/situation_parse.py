@@ -8,6 +8,7 @@ loaded (``pycalc.resolution_refs``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pycalc.block_parser import BlockParser
@@ -127,7 +128,23 @@ class SituationParser(BlockParser):
             spec = self.check.mapping(given, data.value_lines[key], about)
             if spec is None:
                 continue
-            self.check.keys(spec, NUMBER_KEYS, {"label", "adds_to"}, about)
+            same_as = (
+                self.check.ident(spec["same_as"], spec.value_lines["same_as"], f"{about}.same_as")
+                if "same_as" in spec
+                else None
+            )
+            if same_as is not None:
+                for key in ("label", "of", "roster", "help"):
+                    if key in spec:
+                        self.check.fail(
+                            spec.value_lines[key], f"{about}.{key}: a number same_as another has that one's"
+                        )
+            self.check.keys(spec, NUMBER_KEYS, {"adds_to"} if same_as else {"label", "adds_to"}, about)
+            best_of = (
+                self.check.ident(spec["best_of"], spec.value_lines["best_of"], f"{about}.best_of")
+                if "best_of" in spec
+                else None
+            )
             adds_to = self.choice(NUMBER_PARTS)(
                 spec.get("adds_to"), spec.value_lines.get("adds_to", spec.line), f"{about}.adds_to"
             )
@@ -156,7 +173,35 @@ class SituationParser(BlockParser):
                 roster = self.choice(ROSTER_NUMBERS)(spec["roster"], line, f"{about}.roster")
                 if of is None:
                     self.check.fail(line, f"{about}.roster is the attacker's or the defender's: give 'of'")
-            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most, roster))
+            found.append(
+                TypedNumber(
+                    number_id, label, adds_to, times, when, help_text, of, at_most, roster, same_as, best_of
+                )
+            )
+        return self.same_as_checked(tuple(found), data)
+
+    def same_as_checked(self, numbers: tuple[TypedNumber, ...], data: LocatedDict) -> tuple[TypedNumber, ...]:
+        """Each ``same_as`` names a number of the block with a cell of its own (it takes that one's
+        label); the numbers of a ``best_of`` group add to one sum."""
+        own = {number.id: number for number in numbers if number.same_as is None}
+        found = []
+        for number in numbers:
+            source = own.get(number.same_as or "")
+            if number.same_as is not None and source is None:
+                line = data[number.id].value_lines["same_as"]
+                self.check.fail(
+                    line, f"same_as: {number.same_as!r} is not a typed number with a cell of its own"
+                )
+            found.append(number if source is None else replace(number, label=source.label))
+        groups: dict[str, str] = {}
+        for number in found:
+            part = groups.setdefault(number.best_of or "", number.adds_to)
+            if number.best_of is not None and part != number.adds_to:
+                line = data[number.id].value_lines["best_of"]
+                self.check.fail(
+                    line,
+                    f"best_of: the numbers of {number.best_of!r} add to one sum, not {part} and {number.adds_to}",
+                )
         return tuple(found)
 
     def limit(self, raw: Any, line: int, what: str) -> Any:

@@ -26,7 +26,7 @@ from pycalc.damage_kinds import labels
 from pycalc.encounter import Fight
 from pycalc.encounter_block import SUBDUAL
 from pycalc.grid_limits import BEYOND_GRID
-from pycalc.resolution_block import own_roll_charts, typed_numbers
+from pycalc.resolution_block import own_roll_charts, typed_cells
 from pycalc.resolution_calculator import (
     CalculatorInputs,
     adds_dice,
@@ -478,7 +478,7 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         else:
             for row in table.rows:
                 found[pick_name(table_id, str(row.id))] = (table_id, row.id) in inputs.toggles
-    for number in typed_numbers(block):
+    for number in typed_cells(block):
         found[number_name(number.id)] = inputs.numbers.get(number.id, 0)
     if block.range is not None:
         found[d20_range.INCREMENT], found[d20_range.DISTANCE] = inputs.range_increment, inputs.distance
@@ -499,7 +499,7 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         else:
             toggles |= {(table_id, str(row.id)) for row in table.rows if chance.random() < 0.25}
     dice = chance.choice(DICE_FORMS[:7] * 3 + DICE_FORMS)
-    typed = {n.id: chance.randint(-4, 6) for n in typed_numbers(block)}
+    typed = {n.id: chance.randint(-4, 6) for n in typed_cells(block)}
     low, high = chart_roll_bounds(rules) if own_roll_charts(block) else (0, 0)
     return CalculatorInputs(
         bonus=chance.randint(-3, 12),

@@ -6,16 +6,20 @@ then the calculator and the Encounter log in LibreOffice against it."""
 from __future__ import annotations
 
 import random
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import build
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.tables import RuleSet
 from tests.test_generic_parity import (
     BASE_RULES,
     CRITICAL_BLOCK,
+    FIXTURE,
+    MAGIC,
     edited_bx,
     fights_match,
     mismatches,
@@ -24,10 +28,15 @@ from tests.test_generic_parity import (
 
 BLOCK = (
     CRITICAL_BLOCK
-    + """  modifiers: [attack_kind, weapon, missile_range, cover, situation, stance, hindrances, critical_choice]
+    + """  modifiers: [attack_kind, weapon, missile_range, cover, situation, two_weapons, stance, hindrances,
+    critical_choice]
   situation:
     kind_table: attack_kind
     only: {missile_range: ranged, cover: ranged}
+    numbers:
+      attacker_str: {label: STR bonus, adds_to: hit, when: uses_str, best_of: ability, of: attacker}
+      attacker_dex: {label: DEX bonus, adds_to: hit, when: uses_dex, best_of: ability, of: attacker}
+      dex_two_weapons: {same_as: attacker_dex, adds_to: hit, when: dex_reduces, at_most: 0}
 """
 )
 TABLES = """
@@ -38,9 +47,12 @@ TABLES = """
     source: {section: Attacking}
     columns:
       ranged: {label: Ranged, type: bool}
+      uses_str: {label: Adds STR, type: bool}
+      uses_dex: {label: Adds DEX, type: bool}
     rows:
-      - {id: sword, label: Sword, ranged: false}
-      - {id: bow, label: Bow, ranged: true}
+      - {id: sword, label: Sword, ranged: false, uses_str: true, uses_dex: false}
+      - {id: bow, label: Bow, ranged: true, uses_str: false, uses_dex: true}
+      - {id: rapier, label: Rapier (the better of STR and DEX), ranged: false, uses_str: true, uses_dex: true}
 
   weapon:
     title: Weapon
@@ -53,6 +65,18 @@ TABLES = """
       - {id: as_typed, label: The dice typed, dice: null}
       - {id: longsword, label: Longsword, dice: 1d8}
       - {id: greataxe, label: Greataxe, dice: 1d12+1}
+
+  two_weapons:
+    title: Weapons in hand
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      dex_reduces: {label: DEX reduces it, type: bool}
+    rows:
+      - {id: one_weapon, label: One weapon, hit: 0, dex_reduces: false}
+      - {id: two_weapons, label: Two weapons (-4), hit: -4, dex_reduces: true}
 
   stance:
     title: Attacker's stance
@@ -162,6 +186,26 @@ def test_the_picked_weapon_s_dice_replace_those_typed_by_hand(stopping_bx):
     assert odds == sorted(odds) and len(set(odds)) == 3
 
 
+def test_the_attack_kind_adds_its_ability_the_better_of_two_and_dex_again_by_hand(stopping_bx):
+    """STR for a sword, DEX for a bow, the better of them for a rapier (``best_of``); the one DEX
+    cell also offsets a two-weapon penalty down to 0 (``same_as``)."""
+    rules, _ = stopping_bx
+
+    def hit(kind: str, strength: int, dex: int, weapons: str = "One weapon") -> int:
+        inputs = CalculatorInputs(
+            choices={"attack_kind": kind, "two_weapons": weapons},
+            numbers={"attacker_str": strength, "attacker_dex": dex},
+        )
+        return int(attack_outputs(rules, inputs)["ATTACK_SITUATION_HIT"])
+
+    assert (hit("Sword", 3, 1), hit("Bow", 3, 1)) == (3, 1)
+    rapier = "Rapier (the better of STR and DEX)"
+    assert (hit(rapier, 3, 1), hit(rapier, -1, 2), hit(rapier, -2, -1)) == (3, 2, -1)
+    assert hit("Sword", 3, 1, "Two weapons (-4)") == 3 - 4 + 1
+    assert hit("Sword", 0, 6, "Two weapons (-4)") == 0  # offset down to 0, no further
+    assert hit("Bow", 0, 2, "Two weapons (-4)") == 2 - 4 + 2
+
+
 def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
     rules, xlsx = stopping_bx
     cases = list(scenarios(rules, 160, 41))
@@ -192,3 +236,29 @@ def test_encounter_log_rows_stop_as_the_calculator_does(calc, stopping_bx):
     fights = fights_match(calc, rules, xlsx, random.Random("encounter-stopping"), 30)
     stances = {attack.picks.get("stance") for fight in fights for attack in fight.attacks if attack.picks}
     assert "Total defense" in stances
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ("{same_as: attacker_dex,", "{same_as: attacker_wis,"),  # no such number
+        ("{same_as: attacker_dex,", "{same_as: dex_two_weapons,"),  # not a number with a cell
+        ("{same_as: attacker_dex,", "{same_as: attacker_dex, label: DEX again,"),  # its label is the other's
+        ("{label: DEX bonus, adds_to: hit,", "{label: DEX bonus, adds_to: ac,"),  # a group adds to one sum
+    ],
+)
+def test_a_typed_number_mistake_is_named_with_its_line(tmp_path: Path, edit: str, said: str, capsys):
+    folder = tmp_path / "tables" / "bx"
+    shutil.copytree(FIXTURE, folder)
+    header = folder / "ruleset.yaml"
+    old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
+    assert edit in BLOCK
+    block = BLOCK.replace(edit, said)
+    header.write_text(header.read_text().replace(MAGIC, "situation]").replace(old, block))
+    tables = folder / "attack.yaml"
+    tables.write_text(tables.read_text() + TABLES)
+    out = tmp_path / "out"
+    assert build.main(["--tables", str(folder.parent), "--out", str(out), "--quiet"]) != 0
+    error = capsys.readouterr().err
+    assert "bx/ruleset.yaml:" in error and "Traceback" not in error, error
+    assert not out.exists() or not any(out.glob("*.xlsx"))

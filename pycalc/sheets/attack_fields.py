@@ -8,7 +8,7 @@ adds the cells that are its own.
 
 from __future__ import annotations
 
-from pycalc.resolution_block import Resolution, typed_numbers
+from pycalc.resolution_block import Resolution, typed_cells
 from pycalc.sheets.calculator import INPUT, Field, Section, empty_input, working_field
 from pycalc.sheets.d20_cells import number_name
 from pycalc.sheets.roll_entry import attack_roll, follow_roll
@@ -138,4 +138,4 @@ def ranged_field(
 def typed_number_fields(block: Resolution) -> list[Field]:
     """An input per number typed beside the picks (``situation.numbers``: osr's shield and DEX, cnc's
     Dex modifiers), under the name the generic situation's formulas read."""
-    return [Field(n.label, number_name(n.id), INPUT, 0, help=n.help) for n in typed_numbers(block)]
+    return [Field(n.label, number_name(n.id), INPUT, 0, help=n.help) for n in typed_cells(block)]

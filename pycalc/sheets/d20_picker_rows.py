@@ -19,7 +19,9 @@ from pycalc.resolution_block import (
     ByRuling,
     Resolution,
     TypedNumber,
+    cell_of,
     target_kind,
+    typed_cells,
     typed_numbers,
 )
 from pycalc.resolution_block import value as block_value
@@ -44,7 +46,7 @@ from pycalc.sheets.d20_layout import (
     put_input,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import also_terms, picker_tables, situation_flag, typed_counted
+from pycalc.sheets.d20_pickers import also_terms, best_of_group, picker_tables, situation_flag, typed_counted
 from pycalc.sheets.d20_range import write_range_inputs
 from pycalc.sheets.formulas import by_label, const, q
 from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
@@ -267,14 +269,27 @@ BELOW_CHART = 26  # the first row under the calculator's damage chart (common.CA
 
 
 def typed_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
-    """What the typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not count."""
+    """What the typed number does now, in each of its uses (its own and those ``same_as`` it)."""
+    uses = [use_note(rules, block, use) for use in typed_numbers(block) if cell_of(use) == number.id]
+    return '&"; "&'.join(uses)
+
+
+def use_note(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
+    """What one use of a typed number does now: '-2 to AC (Loses Dex to AC)', or why it does not
+    count (its flag not picked, or a higher number of its ``best_of`` group counts instead)."""
     word = PART_WORDS[number.adds_to]
-    counted = f'TEXT({typed_counted(rules, block, number)},"+0;-0")&" {word}"'
+    value = typed_counted(rules, block, number)
+    counted = f'TEXT({value},"+0;-0")&" {word}"'
     if number.when is None:
         return counted
     label = flag_label(rules, number.when)
+    if number.best_of is not None:
+        best = best_of_group(rules, block, number.best_of)
+        counted = f'IF({value}>={best},{counted}&" ({label})","{label}: a higher number counts")'
+    else:
+        counted = f'{counted}&" ({label})"'
     flag = situation_flag(rules, block, number.when)
-    return f'IF({flag},{counted}&" ({label})","counts with: {label}")'
+    return f'IF({flag},{counted},"counts with: {label}")'
 
 
 def typed_help(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
@@ -293,7 +308,7 @@ def write_typed_numbers(book: Workbook, sheet: Worksheet, rules: RuleSet, block:
     """A row per typed number (``situation.numbers``) under the pickers, under a heading of their own:
     its label and its cell in the columns of the rolls, what it does now beside them. Never in the
     pickers' column: AutoInput would complete a typed 1 into the damage dice text there ("1d8")."""
-    numbers = typed_numbers(block)
+    numbers = typed_cells(block)
     if numbers or block.range is not None:
         row = max(row, BELOW_CHART)
         put(sheet.cell(row, 1), "Numbers for the situation (0: none)").font = BOLD

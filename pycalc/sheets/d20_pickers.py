@@ -15,6 +15,7 @@ from pycalc.resolution_block import (
     Resolution,
     Stage,
     TypedNumber,
+    cell_of,
     named_pick,
     possible,
     typed_numbers,
@@ -264,7 +265,7 @@ def picked_terms(
 
 def typed_value(number: TypedNumber) -> str:
     """The typed number as it counts, ``times`` over (an empty cell counts 0)."""
-    typed = f"N({number_name(number.id)})"
+    typed = f"N({number_name(cell_of(number))})"
     return typed if number.times == 1 else f"{number.times}*{typed}"
 
 
@@ -284,15 +285,38 @@ def typed_counted(rules: RuleSet, block: Resolution, number: TypedNumber) -> str
     return by_choice(number.at_most, limited)
 
 
+def typed_counts(rules: RuleSet, block: Resolution, number: TypedNumber) -> str:
+    """TRUE while the typed number counts: a counted pick ticks its ``when`` (none: always)."""
+    return "TRUE" if number.when is None else situation_flag(rules, block, number.when)
+
+
 def typed_terms(rules: RuleSet, block: Resolution, part: str) -> list[str]:
-    """What the typed numbers add to the sum ``part`` (``resolution_situation.typed_sums``)."""
-    return [
+    """What the typed numbers add to the sum ``part`` (``resolution_situation.typed_sums``): each
+    while it counts, a ``best_of`` group's highest counted one."""
+    numbers = [number for number in typed_numbers(block) if number.adds_to == part]
+    terms = [
         typed_counted(rules, block, number)
         if number.when is None
-        else f"IF({situation_flag(rules, block, number.when)},{typed_counted(rules, block, number)},0)"
-        for number in typed_numbers(block)
-        if number.adds_to == part
+        else f"IF({typed_counts(rules, block, number)},{typed_counted(rules, block, number)},0)"
+        for number in numbers
+        if number.best_of is None
     ]
+    groups = dict.fromkeys(number.best_of for number in numbers if number.best_of is not None)
+    return terms + [best_of_group(rules, block, str(group)) for group in groups]
+
+
+NOT_COUNTED = -(10**6)  # below any typed number's use: a number of a group that does not count
+
+
+def best_of_group(rules: RuleSet, block: Resolution, group: str) -> str:
+    """The highest of the counted numbers of a ``best_of`` group, 0 when none counts."""
+    members = [number for number in typed_numbers(block) if number.best_of == group]
+    counts = [typed_counts(rules, block, number) for number in members]
+    values = [
+        f"IF({flag},{typed_counted(rules, block, number)},{NOT_COUNTED})"
+        for flag, number in zip(counts, members, strict=True)
+    ]
+    return f"IF(OR({','.join(counts)}),MAX({','.join(values)}),0)"
 
 
 def rows_sum(

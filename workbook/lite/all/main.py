@@ -3886,7 +3886,7 @@ _SOURCES = {
         'NEED_RANGE_KEYS = ("at_least", "above", "at_most", "below")\n'
         'ROW_RULES = ("not_with", "also_counts", "worse_of")  # what a ruling\'s choice does to the picked rows\n'
         'SITUATION_KEYS = {"kind_table", "only", "gate", "ruled", "numbers", *ROW_RULES}\n'
-        'NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster"}\n'
+        'NUMBER_KEYS = {"label", "adds_to", "times", "when", "at_most", "of", "help", "roster", "same_as", "best_of"}\n'
         'ROSTER_NUMBERS = ("dex",)  # a typed number\'s ``roster``: the roster\'s own columns it may be\n'
         'NUMBER_PARTS = ("hit", "ac", "damage")  # the situation\'s sums a typed number may add to\n'
         'NUMBER_OF = ("attacker", "defender")  # whose number it is: the Encounter roster\'s column of it\n'
@@ -4085,7 +4085,10 @@ _SOURCES = {
         "    number, by ruling or not; None: no limit) it counts only so far that the flagged rows' ``adds_to``\n"
         "    plus it stays at most that: the attacker's Dex offsetting a two-weapon penalty down to 0. A number\n"
         "    ``of`` the attacker or the defender is a column of the Encounter roster, which the log's rows read;\n"
-        '    with ``roster: dex`` it is the roster\'s DEX modifier, which every roster has."""\n'
+        "    with ``roster: dex`` it is the roster's DEX modifier, which every roster has. ``same_as``: it is\n"
+        "    another typed number's value put to a further use (one cell, two rules); ``best_of``: of the\n"
+        '    numbers of that group that count, only the highest is added (STR or DEX, the better for a light\n'
+        '    weapon)."""\n'
         '\n'
         '    id: str\n'
         '    label: str\n'
@@ -4096,6 +4099,8 @@ _SOURCES = {
         '    of: str | None = None\n'
         '    at_most: Any = None\n'
         "    roster: str | None = None  # the roster's own column it is (dex), None: a column of its own\n"
+        '    same_as: str | None = None  # another typed number whose cell it reads (no cell of its own), None: its own\n'
+        "    best_of: str | None = None  # a group: of the group's numbers that count, only the highest is added\n"
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -4188,8 +4193,18 @@ _SOURCES = {
         '\n'
         '\n'
         'def typed_numbers(block: Resolution) -> tuple[TypedNumber, ...]:\n'
-        '    """The numbers the GM types beside the pickers (``situation.numbers``)."""\n'
+        '    """The numbers the GM types beside the pickers (``situation.numbers``), each use of one."""\n'
         '    return block.situation.numbers if block.situation else ()\n'
+        '\n'
+        '\n'
+        'def typed_cells(block: Resolution) -> tuple[TypedNumber, ...]:\n'
+        '    """The typed numbers that have a cell of their own (not ``same_as`` another)."""\n'
+        '    return tuple(number for number in typed_numbers(block) if number.same_as is None)\n'
+        '\n'
+        '\n'
+        'def cell_of(number: TypedNumber) -> str:\n'
+        '    """The id of the typed number whose cell holds this one\'s value."""\n'
+        '    return number.same_as or number.id\n'
         '\n'
         '\n'
         'def value(rules: RuleSet, item: Any) -> Any:\n'
@@ -6033,7 +6048,7 @@ _SOURCES = {
         'from pycalc import pickers\n'
         'from pycalc.errors import RuleError\n'
         'from pycalc.resolution import Attack, Damage, block\n'
-        'from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, value\n'
+        'from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, cell_of, value\n'
         'from pycalc.table_files import roll_dice\n'
         'from pycalc.tables import RuleSet\n'
         '\n'
@@ -6158,15 +6173,21 @@ _SOURCES = {
         '    the number while its ``when`` flag is ticked in a counted pick, and no more than takes the flagged\n'
         '    rows\' part up to its ``at_most``."""\n'
         '    found = dict.fromkeys(NUMBER_PARTS, 0)\n'
+        '    best: dict[str, tuple[str, int]] = {}  # a best_of group -> its sum and the highest of its counted numbers\n'
         '    for number in adding.numbers:\n'
         '        if number.when is not None and not totals.flags[number.when]:\n'
         '            continue\n'
-        '        added = number.times * numbers.get(number.id, 0)\n'
+        '        added = number.times * numbers.get(cell_of(number), 0)\n'
         '        limit = value(rules, number.at_most)\n'
         '        if limit is not None:\n'
         '            flagged = pickers.flagged_sum(rules, adding, totals.counted, str(number.when), number.adds_to)\n'
         '            added = min(added, int(limit) - flagged)\n'
-        '        found[number.adds_to] += added\n'
+        '        if number.best_of is None:\n'
+        '            found[number.adds_to] += added\n'
+        '        elif number.best_of not in best or added > best[number.best_of][1]:\n'
+        '            best[number.best_of] = (number.adds_to, added)\n'
+        '    for part, added in best.values():\n'
+        '        found[part] += added\n'
         '    return found\n'
         '\n'
         '\n'
@@ -9545,6 +9566,7 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
+        'from dataclasses import replace\n'
         'from typing import Any\n'
         '\n'
         'from pycalc.block_parser import BlockParser\n'
@@ -9664,7 +9686,23 @@ _SOURCES = {
         '            spec = self.check.mapping(given, data.value_lines[key], about)\n'
         '            if spec is None:\n'
         '                continue\n'
-        '            self.check.keys(spec, NUMBER_KEYS, {"label", "adds_to"}, about)\n'
+        '            same_as = (\n'
+        '                self.check.ident(spec["same_as"], spec.value_lines["same_as"], f"{about}.same_as")\n'
+        '                if "same_as" in spec\n'
+        '                else None\n'
+        '            )\n'
+        '            if same_as is not None:\n'
+        '                for key in ("label", "of", "roster", "help"):\n'
+        '                    if key in spec:\n'
+        '                        self.check.fail(\n'
+        '                            spec.value_lines[key], f"{about}.{key}: a number same_as another has that one\'s"\n'
+        '                        )\n'
+        '            self.check.keys(spec, NUMBER_KEYS, {"adds_to"} if same_as else {"label", "adds_to"}, about)\n'
+        '            best_of = (\n'
+        '                self.check.ident(spec["best_of"], spec.value_lines["best_of"], f"{about}.best_of")\n'
+        '                if "best_of" in spec\n'
+        '                else None\n'
+        '            )\n'
         '            adds_to = self.choice(NUMBER_PARTS)(\n'
         '                spec.get("adds_to"), spec.value_lines.get("adds_to", spec.line), f"{about}.adds_to"\n'
         '            )\n'
@@ -9693,7 +9731,35 @@ _SOURCES = {
         '                roster = self.choice(ROSTER_NUMBERS)(spec["roster"], line, f"{about}.roster")\n'
         '                if of is None:\n'
         '                    self.check.fail(line, f"{about}.roster is the attacker\'s or the defender\'s: give \'of\'")\n'
-        '            found.append(TypedNumber(number_id, label, adds_to, times, when, help_text, of, at_most, roster))\n'
+        '            found.append(\n'
+        '                TypedNumber(\n'
+        '                    number_id, label, adds_to, times, when, help_text, of, at_most, roster, same_as, best_of\n'
+        '                )\n'
+        '            )\n'
+        '        return self.same_as_checked(tuple(found), data)\n'
+        '\n'
+        '    def same_as_checked(self, numbers: tuple[TypedNumber, ...], data: LocatedDict) -> tuple[TypedNumber, ...]:\n'
+        '        """Each ``same_as`` names a number of the block with a cell of its own (it takes that one\'s\n'
+        '        label); the numbers of a ``best_of`` group add to one sum."""\n'
+        '        own = {number.id: number for number in numbers if number.same_as is None}\n'
+        '        found = []\n'
+        '        for number in numbers:\n'
+        '            source = own.get(number.same_as or "")\n'
+        '            if number.same_as is not None and source is None:\n'
+        '                line = data[number.id].value_lines["same_as"]\n'
+        '                self.check.fail(\n'
+        '                    line, f"same_as: {number.same_as!r} is not a typed number with a cell of its own"\n'
+        '                )\n'
+        '            found.append(number if source is None else replace(number, label=source.label))\n'
+        '        groups: dict[str, str] = {}\n'
+        '        for number in found:\n'
+        '            part = groups.setdefault(number.best_of or "", number.adds_to)\n'
+        '            if number.best_of is not None and part != number.adds_to:\n'
+        '                line = data[number.id].value_lines["best_of"]\n'
+        '                self.check.fail(\n'
+        '                    line,\n'
+        '                    f"best_of: the numbers of {number.best_of!r} add to one sum, not {part} and {number.adds_to}",\n'
+        '                )\n'
         '        return tuple(found)\n'
         '\n'
         '    def limit(self, raw: Any, line: int, what: str) -> Any:\n'
@@ -16145,7 +16211,8 @@ _TABLES = {
                        [['id', 'defender_dex'], ['label', "Defender's Dex modifier (inside the AC)"],
                         ['adds_to', 'ac'], ['times', -1], ['when', 'loses_dex'],
                         ['help', 'taken off the AC when the defender loses Dex (rear, surprised...)'],
-                        ['of', 'defender'], ['at_most', None], ['roster', 'dex']]],
+                        ['of', 'defender'], ['at_most', None], ['roster', 'dex'], ['same_as', None],
+                        ['best_of', None]]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'attacker_dex'], ['label', "Attacker's Dex modifier (two-weapon fighting)"],
                         ['adds_to', 'hit'], ['times', 1], ['when', 'dex_offsets'],
@@ -16154,7 +16221,7 @@ _TABLES = {
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'twf_dex_modifier'],
                            ['choices', ['dict', [['offsets_penalty', 0], ['added', None]]]], ['line', 59]]]],
-                        ['roster', 'dex']]]]]],
+                        ['roster', 'dex'], ['same_as', None], ['best_of', None]]]]]],
                    ['not_with',
                     ['object', 'pycalc.resolution_block:ByRuling',
                      [['ruling', 'ranged_vs_prone'],
@@ -19396,17 +19463,18 @@ _TABLES = {
                      [['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'target_shield'], ['label', "Target's shield (AC points)"], ['adds_to', 'ac'],
                         ['times', 1], ['when', 'target_no_shield'], ['help', 'lost vs flank, rear...'],
-                        ['of', 'defender'], ['at_most', None], ['roster', None]]],
+                        ['of', 'defender'], ['at_most', None], ['roster', None], ['same_as', None],
+                        ['best_of', None]]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'target_dex'], ['label', "Target's DEX bonus to AC (points)"],
                         ['adds_to', 'ac'], ['times', 1], ['when', 'target_no_dex_ac'],
                         ['help', 'lost vs flank, rear...'], ['of', 'defender'], ['at_most', None],
-                        ['roster', None]]],
+                        ['roster', None], ['same_as', None], ['best_of', None]]],
                       ['object', 'pycalc.resolution_block:TypedNumber',
                        [['id', 'attacker_dex'], ['label', "DEX bonus inside the attacker's bonus"],
                         ['adds_to', 'hit'], ['times', -1], ['when', 'attacker_no_dex'],
                         ['help', 'lost when charging'], ['of', 'attacker'], ['at_most', None],
-                        ['roster', None]]]]]],
+                        ['roster', None], ['same_as', None], ['best_of', None]]]]]],
                    ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
                 ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
              ['encounter_block',
@@ -26257,7 +26325,7 @@ _TABLES = {
                            ['object', 'pycalc.resolution_block:Ref',
                             [['table', 'two_weapon_rules'], ['entry', 'penalty_cap'], ['column', 'value'],
                              ['line', 79]]]],
-                          ['roster', None]]]]]],
+                          ['roster', None], ['same_as', None], ['best_of', None]]]]]],
                      ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
                   ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
                ['encounter_block',
