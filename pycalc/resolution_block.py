@@ -57,7 +57,8 @@ TOP_KEYS = {
     "range",
     "note",
 }
-EFFECT_KEYS = {"hit", "miss"}
+EFFECT_KEYS = {"hit", "miss", "near_miss_by"}
+NEAR_MISS_COLUMN = "near_miss"  # a picker's text: what a Miss short by at most effect.near_miss_by does
 RANGE_KEYS = {"table", "band", "within"}
 CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)
 FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}
@@ -232,6 +233,7 @@ class Effect:
 
     hit: Any = None  # a Hit or Critical
     miss: Any = None  # a Miss or Fumble
+    near_miss_by: Any = None  # a number: a Miss this close says the counted pick's near_miss text
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pycalc import (
     damage_kinds,
     resolution_added,
+    resolution_block,
     resolution_chances,
     resolution_damage,
     resolution_range,
@@ -24,7 +25,7 @@ from pycalc import dice as dice_module
 from pycalc import odds as shared_odds
 from pycalc import resolution as engine
 from pycalc import resolution_odds as odds
-from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS
+from pycalc.d20 import CRITICAL, FUMBLE, HIT, HITS, MISS
 from pycalc.encounter_block import SUBDUAL
 from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
@@ -169,6 +170,18 @@ def chart_roll_bounds(rules: RuleSet) -> tuple[int, int]:
     return min(low for low, _ in dice), max(high for _, high in dice)
 
 
+def near_miss_said(
+    rules: RuleSet, attack: engine.Attack, where: resolution_situation.Situation, outcome: str, roll: int
+) -> str:
+    """What a Miss short of the target by 1 to the block's ``effect.near_miss_by`` does: a counted
+    pick's ``near_miss`` text ("missed by 2: the shot hits ..."); '' otherwise."""
+    within = resolution_block.value(rules, engine.block(rules).effect.near_miss_by)
+    margin = engine.raw_need(rules, attack) - roll  # the target less the total
+    if outcome != MISS or within is None or not where.near_miss or not 1 <= margin <= int(within):
+        return ""
+    return resolution_situation.NEAR_MISS_SAID.format(margin=margin, text=where.near_miss)
+
+
 def dice_used(rules: RuleSet, inputs: CalculatorInputs) -> str:
     """The damage dice: a counted picked row's (its ``dice`` column: the weapon picked), else those typed."""
     where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)
@@ -311,7 +324,9 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
         return found
     found["ATTACK_RESULT"] = outcome
     if block.effect is not None:
-        found[EFFECT] = resolution_results.effect_text(rules, outcome)
+        found[EFFECT] = near_miss_said(rules, attack, where, outcome, inputs.roll) or (
+            resolution_results.effect_text(rules, outcome)
+        )
     if shows_chart_text(block):
         try:
             found["ATTACK_CHART_EFFECT"] = resolution_results.chart_text(

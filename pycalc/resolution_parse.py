@@ -332,7 +332,11 @@ class ResolutionParser(SituationParser):
         if data is None:
             return None
         self.check.keys(data, EFFECT_KEYS, set(), what)
-        return Effect(self.get(data, "hit", self.text, what), self.get(data, "miss", self.text, what))
+        return Effect(
+            self.get(data, "hit", self.text, what),
+            self.get(data, "miss", self.text, what),
+            self.get(data, "near_miss_by", self.number, what),
+        )
 
     def range_bands(self, raw: Any, line: int, what: str) -> RangeBands | None:
         data = self.check.mapping(raw, line, what)

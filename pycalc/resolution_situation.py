@@ -10,7 +10,7 @@ from fractions import Fraction
 from pycalc import pickers
 from pycalc.errors import RuleError
 from pycalc.resolution import Attack, Damage, block
-from pycalc.resolution_block import MELEE, NUMBER_PARTS, RANGED, Stage, cell_of, value
+from pycalc.resolution_block import MELEE, NEAR_MISS_COLUMN, NUMBER_PARTS, RANGED, Stage, cell_of, value
 from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
@@ -38,6 +38,9 @@ class Situation:
     critical_as_hit: bool = False  # column critical_as_hit: a Critical deals what a Hit deals
     no_attack: str = ""  # column no_attack: what rules the attack out (``no_attack_by``), or ''
     dice: str = ""  # column dice: the damage dice of the first counted pick that has them, or ''
+    near_miss: str = (
+        ""  # column near_miss: what a near Miss does (effect.near_miss_by), of the first that says
+    )
 
 
 def stage_factor_column(stage: str) -> str:
@@ -53,6 +56,7 @@ def stage_round_up_column(stage: str) -> str:
 SITUATION_FLAGS = ("cannot_hit", "needs_magic", "auto_hit", "advantage", "disadvantage")
 NO_ATTACK, CRITICAL_AS_HIT = "no_attack", "critical_as_hit"  # flag columns beside the situation's
 NO_ATTACK_SAID = "#NO ATTACK? {label}"
+NEAR_MISS_SAID = "missed by {margin}: {text}"
 DICE_COLUMN = "dice"  # a picked row's damage dice, in place of the dice typed
 SUMS = ("hit", "ac", "damage", "own_ac")
 ATTACK_WORDS = (MELEE, RANGED)
@@ -168,11 +172,11 @@ def no_attack_by(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals)
     return ""
 
 
-def picked_dice(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals) -> str:
-    """The damage dice of the first counted pick (in the block's ``modifiers`` order) whose ``dice``
-    cell is filled, or ''."""
-    cells = (pickers.ruled_values(rules, adding, t, row).get(DICE_COLUMN) for t, row in totals.counted)
-    return next((str(dice) for dice in cells if dice not in (None, "")), "")
+def first_text(rules: RuleSet, adding: pickers.Adding, totals: pickers.Totals, column: str) -> str:
+    """``column`` of the first counted pick (in the block's ``modifiers`` order) whose cell is filled
+    (a weapon's ``dice``), or ''."""
+    cells = (pickers.ruled_values(rules, adding, t, row).get(column) for t, row in totals.counted)
+    return next((str(text) for text in cells if text not in (None, "")), "")
 
 
 def stage_factor(rules: RuleSet, stage: Stage, totals: pickers.Totals) -> Fraction:
@@ -248,7 +252,8 @@ def worked_out_situation(
         counting=frozenset(n.id for n in adding.numbers if n.when is None or totals.flags[n.when]),
         critical_as_hit=totals.flags[CRITICAL_AS_HIT],
         no_attack=no_attack_by(rules, adding, totals),
-        dice=picked_dice(rules, adding, totals),
+        dice=first_text(rules, adding, totals, DICE_COLUMN),
+        near_miss=first_text(rules, adding, totals, NEAR_MISS_COLUMN),
     )
 
 

@@ -29,10 +29,11 @@ from tests.test_generic_parity import (
 BLOCK = (
     CRITICAL_BLOCK
     + """  modifiers: [attack_kind, weapon, missile_range, cover, situation, two_weapons, stance, hindrances,
-    critical_choice]
+    critical_choice, into_melee]
+  effect: {near_miss_by: 3}
   situation:
     kind_table: attack_kind
-    only: {missile_range: ranged, cover: ranged}
+    only: {missile_range: ranged, cover: ranged, into_melee: ranged}
     numbers:
       attacker_str: {label: STR bonus, adds_to: hit, when: uses_str, best_of: ability, of: attacker}
       attacker_dex: {label: DEX bonus, adds_to: hit, when: uses_dex, best_of: ability, of: attacker}
@@ -105,6 +106,19 @@ TABLES = """
       - {id: tired, label: Tired, hit: -1, no_attack_ranged: false, dice: null}
       - {id: bare_handed, label: Bare-handed, hit: 0, no_attack_ranged: false, dice: 1d2}
 
+  into_melee:
+    title: Firing into melee
+    kind: entries
+    picker: choice
+    source: {section: Attacking}
+    columns:
+      hit: {label: To hit, type: int}
+      near_miss: {label: A near miss, type: text, optional: true}
+    rows:
+      - {id: no_melee, label: Target not in melee, hit: 0, near_miss: null}
+      - {id: careful, label: Target in melee (-4), hit: -4, near_miss: null}
+      - {id: risky, label: Target in melee (no penalty), hit: 0, near_miss: the shot hits the target's melee opponent}
+
   critical_choice:
     title: What a critical does
     kind: entries
@@ -123,7 +137,12 @@ UNDERWATER = frozenset({("hindrances", "underwater")})
 def stopping_bx(tmp_path_factory: pytest.TempPathFactory) -> tuple[RuleSet, Path]:
     old = BASE_RULES + "  modifiers: [missile_range, cover, situation]\n"
     return edited_bx(
-        tmp_path_factory, BLOCK, "bx-stopping", old, TABLES, "attack_kind, weapon, stance, critical_choice"
+        tmp_path_factory,
+        BLOCK,
+        "bx-stopping",
+        old,
+        TABLES,
+        "attack_kind, weapon, stance, critical_choice, into_melee",
     )
 
 
@@ -206,6 +225,25 @@ def test_the_attack_kind_adds_its_ability_the_better_of_two_and_dex_again_by_han
     assert hit("Bow", 0, 2, "Two weapons (-4)") == 2 - 4 + 2
 
 
+def test_a_near_miss_says_what_the_picked_row_says_by_hand(stopping_bx):
+    """A ranged Miss short by 1 to 3 into a melee says the shot hits the target's melee opponent."""
+    rules, _ = stopping_bx
+    shot = CalculatorInputs(
+        bonus=0,
+        target=15,
+        roll=13,
+        choices={"attack_kind": "Bow", "into_melee": "Target in melee (no penalty)"},
+    )
+    found = attack_outputs(rules, shot)
+    said = "missed by 2: the shot hits the target's melee opponent"
+    assert (found["ATTACK_RESULT"], found["ATTACK_EFFECT"]) == ("Miss", said)
+    assert said in str(found["ATTACK_SUMMARY"])
+    assert attack_outputs(rules, replace(shot, roll=11))["ATTACK_EFFECT"] == ""  # short by 4
+    assert attack_outputs(rules, replace(shot, roll=15))["ATTACK_EFFECT"] == ""  # a hit
+    sword = replace(shot, choices={**shot.choices, "attack_kind": "Sword"})
+    assert attack_outputs(rules, sword)["ATTACK_EFFECT"] == ""  # the table counts for ranged attacks only
+
+
 def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
     rules, xlsx = stopping_bx
     cases = list(scenarios(rules, 160, 41))
@@ -225,7 +263,12 @@ def test_stopping_and_critical_picks_in_the_sheet(calc, stopping_bx):
         and isinstance(attack_outputs(rules, one)["ATTACK_DAMAGE"], int)
         and attack_outputs(rules, one)["ATTACK_DAMAGE"] > 0
     ]
-    assert len(stopped) >= 20 and injured and len(armed) >= 10, (len(stopped), len(injured), len(armed))
+    near = [one for one in cases if str(attack_outputs(rules, one)["ATTACK_EFFECT"]).startswith("missed by")]
+    assert len(stopped) >= 20 and injured and len(armed) >= 10 and near, (
+        len(stopped),
+        len(injured),
+        len(armed),
+    )
     found = mismatches(calc, rules, xlsx, cases)
     assert not found, f"{len(found)} mismatches, first: " + "\n".join(found[:5])
 

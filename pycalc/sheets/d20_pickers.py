@@ -22,7 +22,6 @@ from pycalc.resolution_block import (
 )
 from pycalc.resolution_situation import (
     ATTACK_WORDS,
-    DICE_COLUMN,
     NO_ATTACK,
     NO_ATTACK_SAID,
     kind_limited,
@@ -410,12 +409,10 @@ def kind_flag(
     return terms[0] if len(terms) == 1 else f"OR({','.join(terms)})"
 
 
-def picked_dice(rules: RuleSet, block: Resolution) -> str | None:
-    """The damage dice of the first counted pick whose ``dice`` cell is filled (a weapon picked), or
-    "" (``resolution_situation.picked_dice``); None where no picker has the column."""
-    terms = picked_terms(
-        rules, block, DICE_COLUMN, lambda v: f'({v}&"")', lambda tick, v: f'IF({tick},{v},"")'
-    )
+def first_filled(rules: RuleSet, block: Resolution, column: str) -> str | None:
+    """``column`` of the first counted pick whose cell is filled (a weapon's ``dice``), or ""
+    (``resolution_situation.first_text``); None where no picker has the column."""
+    terms = picked_terms(rules, block, column, lambda v: f'({v}&"")', lambda tick, v: f'IF({tick},{v},"")')
     first = q("")
     for term in reversed(terms):
         first = f'IF({term}<>"",{term},{first})'

@@ -14,6 +14,7 @@ from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import (
+    NEAR_MISS_COLUMN,
     Resolution,
     outcome_chart,
     own_roll_charts,
@@ -22,7 +23,8 @@ from pycalc.resolution_block import (
     target_kind,
 )
 from pycalc.resolution_calculator import adds_dice, rolls_further, uses_follow, uses_level
-from pycalc.sheets import d20_cells
+from pycalc.resolution_situation import DICE_COLUMN
+from pycalc.sheets import block_formulas, d20_cells
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
@@ -41,7 +43,7 @@ from pycalc.sheets.d20_layout import (
     put_output,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import no_attack_said, picked_dice
+from pycalc.sheets.d20_pickers import first_filled, no_attack_said
 from pycalc.sheets.d20_range import STOP
 from pycalc.sheets.d20_workings import calculator_cells, damage_cells
 from pycalc.sheets.kind_formulas import subdual_picked
@@ -122,6 +124,22 @@ def chart_follows(rules: RuleSet, block: Resolution, outcome: str) -> str:
     return f"a {outcome} whose chart row says: {column_label(rules.table(parent.table), chart.when)}"
 
 
+def near_miss_effect(rules: RuleSet, block: Resolution, effect: str) -> str:
+    """The effect, or what a Miss short of the target by 1 to ``effect.near_miss_by`` does
+    (``resolution_calculator.near_miss_said``): "missed by 2: " and a counted pick's words."""
+    if block.effect is None or block.effect.near_miss_by is None:
+        return effect
+    if first_filled(rules, block, NEAR_MISS_COLUMN) is None:
+        return effect
+    added = f"-{d20_cells.ADDED_VALUE}" if adds_dice(rules) else ""
+    margin = f"({d20_cells.RAW_NEED}-{d20_cells.ROLL}{added})"
+    near = (
+        f'AND({d20_cells.RESULT}="Miss",{d20_cells.NEAR_MISS}<>"",{margin}>=1,'
+        f"{margin}<={block_formulas.expr(block.effect.near_miss_by)})"
+    )
+    return f'IF({near},"missed by "&{margin}&": "&{d20_cells.NEAR_MISS},{effect})'
+
+
 def stopped(rules: RuleSet, block: Resolution, result: str) -> str:
     """The result, or what stops the attack before any roll (``d20_range.STOP``: out of range, or a
     picked row that rules the attack out)."""
@@ -187,7 +205,9 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             Line(
                 out_label="What the result does",
                 out_name=d20_cells.EFFECT,
-                out_formula=f.Formulas(block, calculator_cells(rules)).effect(),
+                out_formula=near_miss_effect(
+                    rules, block, f.Formulas(block, calculator_cells(rules)).effect()
+                ),
             )
         )
     if adds_dice(rules):
@@ -366,7 +386,11 @@ def write_roll_block(
         d20_cells.DICE,
         "1d8",
         "the weapon's damage dice with its +N, e.g. 1d8+1"
-        + ("; a picked row's own dice replace them" if picked_dice(rules, block) is not None else ""),
+        + (
+            "; a picked row's own dice replace them"
+            if first_filled(rules, block, DICE_COLUMN) is not None
+            else ""
+        ),
     )
     if has_subdual(rules):
         row += 1

@@ -12,13 +12,13 @@ from openpyxl.workbook.workbook import Workbook
 
 from pycalc import limits, resolution_situation
 from pycalc import resolution as engine
-from pycalc.resolution_block import Resolution, own_roll_charts, possible
+from pycalc.resolution_block import NEAR_MISS_COLUMN, Resolution, own_roll_charts, possible
 from pycalc.resolution_calculator import (
     adds_dice,
     uses_follow,
     uses_level,
 )
-from pycalc.resolution_situation import CRITICAL_AS_HIT
+from pycalc.resolution_situation import CRITICAL_AS_HIT, DICE_COLUMN
 from pycalc.sheets import block_formulas, d20_cells
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
@@ -43,10 +43,10 @@ from pycalc.sheets.d20_cells import (
 )
 from pycalc.sheets.d20_damage import NAMED, shared_parts
 from pycalc.sheets.d20_pickers import (
+    first_filled,
     kept_cells,
     kind_flag,
     no_attack_said,
-    picked_dice,
     situation_flag,
     situation_product,
     situation_sum,
@@ -124,7 +124,7 @@ def stage_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]
 def dice_text_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
     """The damage dice as read: a counted picked row's (a weapon's ``dice``) where a picker has them,
     else those typed; lower case, no spaces."""
-    picked = picked_dice(rules, block)
+    picked = first_filled(rules, block, DICE_COLUMN)
     if picked is None:
         return [(d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({d20_cells.DICE}&""," ",""))')]
     used = f'IF({d20_cells.PICKED_DICE}<>"",{d20_cells.PICKED_DICE},{d20_cells.DICE})'
@@ -132,6 +132,15 @@ def dice_text_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, s
         (d20_cells.PICKED_DICE, "Dice of a picked row", picked),
         (d20_cells.DICE_TEXT, "Dice as read", f'LOWER(SUBSTITUTE({used}&""," ",""))'),
     ]
+
+
+def near_miss_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
+    """What a near Miss does, the first counted pick's ``near_miss`` text (the block's
+    ``effect.near_miss_by``)."""
+    said = first_filled(rules, block, NEAR_MISS_COLUMN)
+    if block.effect is None or block.effect.near_miss_by is None or said is None:
+        return []
+    return [(d20_cells.NEAR_MISS, "What a near miss does", said)]
 
 
 def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str]]:
@@ -202,6 +211,7 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
             f"SUM({heat.FUMBLE_CHART})/{d20_cells.FACES}" if heat.read_by_follow(block.fumble.chart) else "0",
         ),
         *dice_text_cells(rules, block),
+        *near_miss_cells(rules, block),
         (constant, "Dice: a plain number", dice["constant"]),
         (readable, "Dice: NdS+M", dice["dice"]),
         (d20_cells.DICE_COUNT, "Dice: count", f"IF({constant},0,IF({readable},{dice['count']},0))"),
