@@ -29,7 +29,7 @@ from pycalc.resolution_block import (
     typed_numbers,
     value,
 )
-from pycalc.rulesets import bfrpg, spelljammer, spelljammer_calculator
+from pycalc.rulesets import spelljammer, spelljammer_calculator
 from pycalc.tables import RuleSet
 
 if TYPE_CHECKING:
@@ -131,67 +131,6 @@ def row_choices(rules: RuleSet, attack: Attack) -> dict[str, Any]:
     read = row_picks(rules, attack.named_picks)
     return {"choices": with_picks(attack.picks, read), "toggles": read.toggles}
 
-
-def d20_stats(
-    bonus: str, target: tuple[str, str], *more: Stat, dice: str = "Damage dice"
-) -> tuple[Stat, ...]:
-    return (
-        Stat("attack_bonus", bonus),
-        Stat(target[0], target[1]),
-        Stat("dice", dice, "dice", ""),
-        Stat("level", "Level / HD"),
-        *more,
-    )
-
-
-def d20_adapter(module: Any, stats: tuple[Stat, ...], wiring: Mapping[str, str], **fields: Any) -> Adapter:
-    """A d20 ruleset's: its engine's attack_outputs with the inputs the wiring names."""
-    target_stat = stats[1].id
-
-    def resolve(rules: RuleSet, attacker: Combatant, target: Combatant, attack: Attack, _: RowState) -> dict:
-        values = {
-            "bonus": stat(attacker, "attack_bonus", stats),
-            "target": stat(target, target_stat, stats),
-            "mods": attack.mods,
-            "roll": attack.roll,
-            "follow_roll": attack.follow_roll,
-            "dice": stat(attacker, "dice", stats),
-            "damage_roll": attack.damage_roll,
-            "level": stat(attacker, "level", stats),
-            **row_choices(rules, attack),
-        }
-        values |= fields.get("more", lambda a, t, row: {})(attacker, target, attack)
-        return module.attack_outputs(rules, module.AttackInputs(**values))
-
-    return Adapter(
-        stats=stats,
-        wiring={**D20_WIRING, **wiring},
-        result="ATTACK_RESULT",
-        hp_lost="ATTACK_DAMAGE",
-        summary="ATTACK_SUMMARY",
-        resolve=resolve,
-        rolls=fields.get("rolls", D20_ROLLS),
-    )
-
-
-_BFRPG_STATS = d20_stats(  # STR counts to hit from its own column; to damage, only in the dice typed
-    "Attack bonus (AB)", ("ac", "AC"), Stat("str", "STR bonus (to hit)"), dice="Damage dice (with STR)"
-)
-BFRPG = d20_adapter(
-    bfrpg,
-    _BFRPG_STATS,
-    {
-        "ATTACK_STR_BONUS": "{attacker.str}",
-        "ATTACK_DEX_BONUS": "{attacker.dex}",
-        "ATTACK_EXTRA_DAMAGE_ROLL": "{log.extra_roll}",
-    },
-    more=lambda a, t, row: {
-        "str_bonus": stat(a, "str", _BFRPG_STATS),
-        "dex_bonus": a.dex,
-        "extra_roll": row.extra_roll,
-    },
-    rolls=(*D20_ROLLS, LogRoll("extra_roll", "Second damage roll", "ATTACK_EXTRA_DAMAGE_ROLL")),
-)
 
 # --------------------------------------------------------------------------- spelljammer
 
@@ -302,7 +241,7 @@ SPELLJAMMER = Adapter(
     prot_wear=lambda outputs: int(outputs.get("PROT_WEAR", 0)),
 )
 
-ADAPTERS = {"bfrpg": BFRPG, "spelljammer": SPELLJAMMER}
+ADAPTERS = {"spelljammer": SPELLJAMMER}
 
 # --------------------------------------------------------------------------- a ruleset of YAML alone
 

@@ -53,12 +53,10 @@ import pycalc.udfs.spelljammer
 from pycalc import d20_engines, encounter_rulesets, resolution_calculator, resolution_results
 from pycalc.encounter_rulesets import Adapter
 from pycalc.rulesets import (
-    bfrpg,
     bfrpg_critical,
     bfrpg_firing,
     bfrpg_helpless,
     bfrpg_joust,
-    bfrpg_odds,
     bfrpg_parry,
     bfrpg_surprise,
     bfrpg_two_weapon,
@@ -276,8 +274,8 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
         "bfrpg": ShippedRuleset(
             "bfrpg",
             d20_resolution("bfrpg"),
-            bfrpg.attack_outputs,
-            bfrpg_odds.odds_outputs,
+            resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
+            resolution_calculator.odds_outputs,
             (
                 pycalc.udfs.bfrpg,
                 pycalc.udfs.bfrpg_critical,

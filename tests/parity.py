@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
+
+import openpyxl
+from openpyxl.workbook.defined_name import DefinedName
 
 
 def spreadsheet_value(value: object) -> object:
@@ -21,3 +25,23 @@ def same(expected: object, got: object) -> bool:
     if isinstance(expected, float) and isinstance(got, float):
         return abs(expected - got) < 1e-9
     return expected == got
+
+
+NOTE_COLUMN = "F"  # the Attack calculator's column of the notes beside the picks
+
+
+def with_note_names(xlsx: Path, names: list[str], tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of the workbook with a defined name on the note beside each pick."""
+    book = openpyxl.load_workbook(xlsx)
+    sheet = book["Attack calculator"]
+    note_of = {}
+    for name in dict.fromkeys(names):
+        _, ref = next(iter(book.defined_names[name].destinations))
+        note_of[name] = f"TEST_NOTE_{len(note_of)}"
+        row = sheet[ref.replace("$", "")].row
+        book.defined_names[note_of[name]] = DefinedName(
+            note_of[name], attr_text=f"'{sheet.title}'!${NOTE_COLUMN}${row}"
+        )
+    copy = tmp_path / xlsx.name
+    book.save(copy)
+    return copy, note_of

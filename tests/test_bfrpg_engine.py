@@ -13,6 +13,7 @@ from pycalc import d20_engines
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import (
     bfrpg_firing,
@@ -82,40 +83,36 @@ def test_the_seed_critical_damage_example():
 
 
 def test_attack_calculator_gives_15_for_the_seed_critical():
-    out = engine.attack_outputs(
-        RULES, engine.AttackInputs(5, 15, roll=20, follow_roll=12, dice="1d8+2", damage_roll=5)
-    )
+    out = attack_outputs(RULES, CalculatorInputs(5, 15, roll=20, follow_roll=12, dice="1d8+2", damage_roll=5))
     assert (out["ATTACK_RESULT"], out["ATTACK_DAMAGE"]) == ("Critical", 15)
 
 
 def test_helpless_double_maximum_example():
     """1d8+1 against a totally helpless opponent: 18."""
     assert bfrpg_helpless.helpless_damage(RULES, "1d8+1") == 18
-    out = engine.attack_outputs(
+    out = attack_outputs(
         RULES,
-        engine.AttackInputs(
-            0, 30, roll=1, dice="1d8+1", toggles=frozenset({("target_conditions", "helpless")})
-        ),
+        CalculatorInputs(0, 30, roll=1, dice="1d8+1", toggles=frozenset({("target_conditions", "helpless")})),
     )
     assert (out["ATTACK_RESULT"], out["ATTACK_DAMAGE"], out["ATTACK_HIT_CHANCE"]) == ("Hit", 18, 1)
 
 
 def test_charge_doubles_and_the_critical_ruling_decides_the_maximum_die():
     charge = {"charge_options": label("charge_options", "charge")}
-    inputs = engine.AttackInputs(5, 15, roll=20, follow_roll=15, dice="1d8+2", damage_roll=5, choices=charge)
-    assert engine.attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 30
+    inputs = CalculatorInputs(5, 15, roll=20, follow_roll=15, dice="1d8+2", damage_roll=5, choices=charge)
+    assert attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 30
     once = dataclasses.replace(RULES, chosen={"critical_with_double_damage": "double_roll_only"})
-    assert engine.attack_outputs(once, inputs)["ATTACK_DAMAGE"] == 22  # (5 + 2) x 2 + 8
+    assert attack_outputs(once, inputs)["ATTACK_DAMAGE"] == 22  # (5 + 2) x 2 + 8
 
 
 def test_flat_of_the_blade_halves_rounding_by_the_ruling():
     flat = {"damage_mode": label("damage_mode", "flat_of_blade")}
-    inputs = engine.AttackInputs(10, 15, roll=15, dice="1d8", damage_roll=5, choices=flat)
-    out = engine.attack_outputs(RULES, inputs)
+    inputs = CalculatorInputs(10, 15, roll=15, dice="1d8", damage_roll=5, choices=flat)
+    out = attack_outputs(RULES, inputs)
     assert out["ATTACK_NEED"] == 9  # -4 to attack
     assert out["ATTACK_DAMAGE"] == 3
     down = dataclasses.replace(RULES, chosen={"subdual_half_rounding": "down"})
-    assert engine.attack_outputs(down, inputs)["ATTACK_DAMAGE"] == 2
+    assert attack_outputs(down, inputs)["ATTACK_DAMAGE"] == 2
 
 
 @pytest.mark.parametrize(
@@ -124,10 +121,10 @@ def test_flat_of_the_blade_halves_rounding_by_the_ruling():
 )
 def test_cover_between_the_seeds_ends_follows_the_ruling(row_id: str, linear: int, endpoints: int):
     """ "-1 (25% obscured) to -4 (90% obscured)", doubled for hard cover: the steps between, by ruling."""
-    inputs = engine.AttackInputs(0, 10, choices={"cover_concealment": label("cover_concealment", row_id)})
+    inputs = CalculatorInputs(0, 10, choices={"cover_concealment": label("cover_concealment", row_id)})
     ends = dataclasses.replace(RULES, chosen={"cover_intermediate_steps": "endpoints_only"})
-    assert engine.situation(RULES, inputs).picked.hit == linear
-    assert engine.situation(ends, inputs).picked.hit == endpoints
+    assert attack_outputs(RULES, inputs)["ATTACK_SITUATION_HIT"] == linear
+    assert attack_outputs(ends, inputs)["ATTACK_SITUATION_HIT"] == endpoints
 
 
 def test_two_weapon_penalties_with_dexterity():
@@ -229,7 +226,7 @@ def test_input_the_rules_do_not_cover():
         engine.damage_dice("sword")
     with pytest.raises(RuleError, match=r"#DAMAGE ROLL\? 1 to 8"):
         engine.result_damage(RULES, generic.Damage(engine.damage_dice("1d8")), HIT, 9)
-    out = engine.attack_outputs(RULES, engine.AttackInputs(1, 10, roll=21))
+    out = attack_outputs(RULES, CalculatorInputs(1, 10, roll=21))
     assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20"
     with pytest.raises(RuleError, match="#DAMAGE"):
         bfrpg_joust.joust_save_penalty(RULES, -1)
@@ -237,8 +234,54 @@ def test_input_the_rules_do_not_cover():
 
 def test_total_defense_and_bows_underwater_allow_no_attack():
     stance = {"defense_stance": label("defense_stance", "total_defense")}
-    out = engine.attack_outputs(RULES, engine.AttackInputs(10, 10, roll=20, follow_roll=20, choices=stance))
-    assert (out["ATTACK_RESULT"], out["ATTACK_HIT_CHANCE"], out["ATTACK_DAMAGE"]) == ("Miss", 0, 0)
+    out = attack_outputs(RULES, CalculatorInputs(10, 10, roll=20, follow_roll=20, choices=stance))
+    assert (out["ATTACK_RESULT"], out["ATTACK_DAMAGE"]) == ("#NO ATTACK? Total (full) defense", "")
+    bow = {
+        "underwater_weapons": label("underwater_weapons", "bow"),
+        "attack_kinds": label("attack_kinds", "missile"),
+    }
+    out = attack_outputs(RULES, CalculatorInputs(10, 10, roll=20, choices=bow))
+    assert out["ATTACK_RESULT"] == "#NO ATTACK? Shortbow or longbow"
+
+
+def test_the_attack_kind_adds_its_ability_bonus():
+    """STR for melee and thrown (ruling thrown_attack_ability), DEX for missiles, light weapons and
+    touch; the DEX bonus typed once also offsets a two-weapon penalty up to the cap."""
+    numbers = {"attacker_str": 3, "attacker_dex": 1}
+
+    def hit(kind: str, rules: RuleSet = RULES, **choices: str) -> int:
+        picks = {"attack_kinds": label("attack_kinds", kind), **choices}
+        return int(
+            attack_outputs(rules, CalculatorInputs(0, 10, numbers=numbers, choices=picks))[
+                "ATTACK_SITUATION_HIT"
+            ]
+        )
+
+    assert [hit(k) for k in ("melee", "thrown", "missile", "light_weapon", "touch")] == [3, 3, 1, 1, 1]
+    for choice, thrown in (("dex", 1), ("better", 3)):
+        assert hit("thrown", dataclasses.replace(RULES, chosen={"thrown_attack_ability": choice})) == thrown
+    off_hand = {"two_weapon_fighting": label("two_weapon_fighting", "off_hand")}
+    assert (
+        hit("melee", **off_hand) == 3 + int(RULES.table("two_weapon_fighting").entry("off_hand")["hit"]) + 1
+    )
+
+
+def test_a_shield_bash_deals_its_own_dice_with_str():
+    """1d4 subduing damage plus STR; a shield specialist's +1; a punch's 1d3 without STR."""
+    numbers = {"attacker_str": 2}
+    inputs = CalculatorInputs(5, 10, roll=15, dice="1d8+3", damage_roll=4, numbers=numbers)
+
+    def damage(row_id: str, roll: int = 4) -> object:
+        picks = {"unarmed_attacks": label("unarmed_attacks", row_id)}
+        return attack_outputs(RULES, dataclasses.replace(inputs, damage_roll=roll, choices=picks))[
+            "ATTACK_DAMAGE"
+        ]
+
+    assert damage("weapon") == 4 + 3
+    assert damage("shield_bash") == 4 + 2
+    assert damage("shield_bash_specialist") == 4 + 2 + 1
+    assert damage("punch", 3) == 3
+    assert damage("punch", 4) == "#DAMAGE ROLL? 1 to 3"
 
 
 # --------------------------------------------------------------------------- properties

@@ -1,19 +1,24 @@
-"""The bfrpg .xlsx recalculated in real LibreOffice equals the engine, input for input.
+"""The bfrpg .xlsx recalculated in real LibreOffice equals the engine, input for input: its Attack
+calculator (the generic writer's) the generic engine (``pycalc.resolution_calculator``), its Combat
+maneuvers bfrpg's own modules.
 
 Scenarios cover every natural-roll rule (natural 1, natural 20, confirmation rolls at their edges,
-need <= 1, need = 20, need > 20), every band of the jousting table, every ruling choice, and
-randomly drawn picker situations.
+need <= 1, need = 20, need > 20), every attack kind's ability bonus (the better of STR and DEX, the
+thrown weapon's by ruling), what rules an attack out, brawls with their own dice, near misses into a
+melee, every band of the jousting table, every ruling choice, and randomly drawn picker situations.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from pycalc.rulesets import bfrpg as engine
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import (
     bfrpg_critical,
     bfrpg_firing,
@@ -23,14 +28,15 @@ from pycalc.rulesets import (
     bfrpg_surprise,
     bfrpg_two_weapon,
 )
-from pycalc.sheets.bfrpg import pick_name
 from pycalc.sheets.bfrpg_surprise import surprise_tick
 from pycalc.sheets.common import ruling_name
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
-from tests.parity import same
+from tests.parity import same, with_note_names
+from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("bfrpg")
-ATTACK_OUTPUTS = list(engine.attack_outputs(RULES, engine.AttackInputs(1, 1, roll=1)))
+CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
 FLIPS = [
     {"only_natural_20_hits": "no_critical_past_20", "confirmation_natural_1": "total_only"},
     {"critical_damage": "normal_plus_max_plus_roll", "critical_with_double_damage": "double_roll_only"},
@@ -47,6 +53,7 @@ FLIPS = [
     },
     {"block_magic_bonus": "weapon_or_shield", "critical_damage": "normal_plus_max_plus_roll"},
 ]
+KINDS = [str(row.label) for row in RULES.table("attack_kinds").rows]
 
 
 def with_rulings(chosen: dict[str, str]) -> RuleSet:
@@ -57,153 +64,149 @@ def ruling_cells(rules: RuleSet) -> dict[str, object]:
     return {ruling_name(r): rules.ruling(r) for r in rules.rulings}
 
 
-def attack_cells(rules: RuleSet, inputs: engine.AttackInputs) -> dict[str, object]:
-    cells: dict[str, object] = {
-        "ATTACK_BONUS": inputs.bonus,
-        "ATTACK_TARGET": inputs.target,
-        "ATTACK_MODS": inputs.mods,
-        "ATTACK_ROLL": inputs.roll,
-        "ATTACK_FOLLOW_ROLL": inputs.follow_roll,
-        "ATTACK_LEVEL": inputs.level,
-        "ATTACK_DICE": inputs.dice,
-        "ATTACK_DAMAGE_ROLL": inputs.damage_roll,
-        "ATTACK_EXTRA_DAMAGE_ROLL": inputs.extra_roll,
-        "ATTACK_STR_BONUS": inputs.str_bonus,
-        "ATTACK_DEX_BONUS": inputs.dex_bonus,
-        "ATTACK_SHIELD_SPECIALIST": inputs.shield_specialist,
-    }
-    for table_id in engine.picker_tables(RULES, "choice"):
-        cells[pick_name(table_id)] = inputs.choices.get(
-            table_id, engine.default_choice(rules.table(table_id))
-        )
-    for table_id in engine.picker_tables(RULES, "toggle"):
-        for row in rules.table(table_id).rows:
-            cells[pick_name(table_id, row.id)] = (table_id, row.id) in inputs.toggles
-    return cells | ruling_cells(rules)
+def every_ruling(chosen: dict[str, str] | None = None) -> dict[str, str]:
+    """Every ruling: ``chosen`` flipped, the rest at their defaults (typed cells stay for the next case)."""
+    return {r: (chosen or {}).get(r, RULES.ruling(r)) for r in RULES.rulings}
 
 
-def natural_roll_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
+def abilities(strength: int, dex: int) -> dict[str, int]:
+    return {"attacker_str": strength, "attacker_dex": dex}
+
+
+def natural_roll_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
     """Every need from far below 1 to far above 20, every roll edge and confirmation edge."""
     found = []
-    rulings = [RULES, with_rulings(FLIPS[0]), with_rulings(FLIPS[1])]
     for index, need in enumerate((-6, 0, 1, 2, 9, 18, 19, 20, 21, 22, 30)):
-        rules = rulings[index % len(rulings)]
+        flip = ({}, FLIPS[0], FLIPS[1])[index % 3]
         rolls = sorted({1, 2, 19, 20} | {min(20, max(1, n)) for n in (need - 1, need, need + 1)})
         for roll in rolls:
             follows: list[int | None] = [None]
             if roll == 20:
                 follows += sorted({1, 2, 20} | {min(20, max(1, n)) for n in (need - 1, need, need + 1)})
             for follow in follows:
-                found.append(
-                    (
-                        rules,
-                        engine.AttackInputs(
-                            bonus=4,
-                            target=need + 4,
-                            roll=roll,
-                            follow_roll=follow,
-                            dice="1d8+2",
-                            damage_roll=(roll % 8) + 1,
-                            extra_roll=3,
-                        ),
-                    )
+                inputs = CalculatorInputs(
+                    bonus=4,
+                    target=need + 4,
+                    roll=roll,
+                    follow_roll=follow,
+                    dice="1d8+2",
+                    damage_roll=(roll % 8) + 1,
+                    extra_roll=3,
                 )
+                found.append((inputs, every_ruling(flip)))
     return found
 
 
-def error_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
-    base = engine.AttackInputs(bonus=3, target=14, dice="2d6+1", damage_roll=7)
-    return [
-        (RULES, dataclasses.replace(base, roll=None)),
-        (RULES, dataclasses.replace(base, roll=0)),
-        (RULES, dataclasses.replace(base, roll=21)),
-        (RULES, dataclasses.replace(base, roll=20, follow_roll=0)),
-        (RULES, dataclasses.replace(base, roll=20, follow_roll=21)),
-        (RULES, dataclasses.replace(base, roll=15, damage_roll=1)),
-        (RULES, dataclasses.replace(base, roll=15, damage_roll=13)),
-        (RULES, dataclasses.replace(base, roll=15, damage_roll=12)),
-        (RULES, dataclasses.replace(base, roll=15, damage_roll=None)),
-        (RULES, dataclasses.replace(base, roll=15, dice="abc")),
-        (RULES, dataclasses.replace(base, roll=15, dice="1d8-3", damage_roll=1)),
-        (RULES, dataclasses.replace(base, roll=3, dice="abc")),
-        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=None)),
-        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=1)),
-        (with_rulings(FLIPS[1]), dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=12)),
+def error_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    base = CalculatorInputs(bonus=3, target=14, dice="2d6+1", damage_roll=7)
+    found = [
+        dataclasses.replace(base, roll=None),
+        dataclasses.replace(base, roll=0),
+        dataclasses.replace(base, roll=21),
+        dataclasses.replace(base, roll=20, follow_roll=0),
+        dataclasses.replace(base, roll=20, follow_roll=21),
+        dataclasses.replace(base, roll=15, damage_roll=1),
+        dataclasses.replace(base, roll=15, damage_roll=13),
+        dataclasses.replace(base, roll=15, damage_roll=12),
+        dataclasses.replace(base, roll=15, damage_roll=None),
+        dataclasses.replace(base, roll=15, dice="abc"),
+        dataclasses.replace(base, roll=15, dice="1d8-3", damage_roll=1),
+        dataclasses.replace(base, roll=3, dice="abc"),
     ]
+    critical = [
+        dataclasses.replace(base, roll=20, follow_roll=15, extra_roll=extra) for extra in (None, 1, 12)
+    ]
+    return [(one, every_ruling()) for one in found] + [(one, every_ruling(FLIPS[1])) for one in critical]
 
 
-def stray_scenarios() -> list[tuple[RuleSet, engine.AttackInputs]]:
+def kind_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    """Every attack kind with STR above DEX and below it, the thrown weapon under each ruling, two
+    weapons with the DEX bonus reducing the penalty; every brawl, with and without STR."""
+    found = []
+    for ruling in ("str", "dex", "better"):
+        for kind in KINDS:
+            for numbers in (abilities(3, 1), abilities(-1, 2)):
+                for weapons in ("One weapon (or a shield)", None):
+                    choices = {"attack_kinds": kind}
+                    if weapons is None:
+                        choices["two_weapon_fighting"] = str(RULES.table("two_weapon_fighting").rows[1].label)
+                    inputs = CalculatorInputs(
+                        bonus=2,
+                        target=15,
+                        roll=12,
+                        dice="1d6",
+                        damage_roll=3,
+                        numbers=numbers,
+                        choices=choices,
+                    )
+                    found.append((inputs, every_ruling({"thrown_attack_ability": ruling})))
+    for row in RULES.table("unarmed_attacks").rows:
+        for numbers in (abilities(2, 0), abilities(-1, 0)):
+            inputs = CalculatorInputs(
+                bonus=2,
+                target=12,
+                roll=14,
+                dice="1d8+2",
+                damage_roll=3,
+                numbers=numbers,
+                choices={"unarmed_attacks": str(row.label)},
+            )
+            found.append((inputs, every_ruling()))
+    return found
+
+
+def stray_scenarios() -> list[tuple[CalculatorInputs, dict[str, str]]]:
     """Shots into melee missing by 0 to 5, with and without the -4, and at a Large target."""
     found = []
     for shot in RULES.table("firing_into_melee").rows:
         for kind in ("missile", "melee"):
+            choices = {
+                "firing_into_melee": str(shot.label),
+                "attack_kinds": str(RULES.table("attack_kinds").entry(kind).label),
+            }
+            need = int(attack_outputs(RULES, CalculatorInputs(3, 15, choices=choices))["ATTACK_NEED"])  # type: ignore[call-overload]
             for margin in range(-1, 6):
-                choices = {
-                    "firing_into_melee": str(shot.label),
-                    "attack_kinds": str(RULES.table("attack_kinds").entry(kind).label),
-                }
-                need = engine.attack_outputs(RULES, engine.AttackInputs(3, 15, choices=choices))[
-                    "ATTACK_NEED"
-                ]
-                roll = min(20, max(1, int(need) - margin))  # type: ignore[call-overload]
-                found.append((RULES, engine.AttackInputs(3, 15, roll=roll, damage_roll=4, choices=choices)))
+                roll = min(20, max(1, need - margin))
+                inputs = CalculatorInputs(3, 15, roll=roll, dice="1d6", damage_roll=4, choices=choices)
+                found.append((inputs, every_ruling()))
     return found
 
 
-def picker_scenarios(count: int, seed: int) -> list[tuple[RuleSet, engine.AttackInputs]]:
+def picker_scenarios(count: int, seed: int) -> list[tuple[CalculatorInputs, dict[str, str]]]:
     chance = random.Random(seed)
     found = []
     for index in range(count):
         choices = {}
-        for table_id in engine.picker_tables(RULES, "choice"):
+        for table_id in CHOICE_PICKERS:
             rows = RULES.table(table_id).rows
-            # mostly the default, so that the blocking rows do not swamp everything else
+            # mostly the default, so that the rows ruling the attack out do not swamp everything else
             row = chance.choice(rows) if chance.random() < 0.45 else rows[0]
             choices[table_id] = str(row.label)
         toggles = frozenset(
-            (t, r.id)
-            for t in engine.picker_tables(RULES, "toggle")
-            for r in RULES.table(t).rows
-            if chance.random() < 0.15
+            (t, r.id) for t in TOGGLE_PICKERS for r in RULES.table(t).rows if chance.random() < 0.15
         )
-        rules = with_rulings(FLIPS[index % len(FLIPS)]) if index % 2 else RULES
+        flip = FLIPS[index % len(FLIPS)] if index % 2 else {}
         sides = chance.choice([4, 6, 8, 10, 12])
         number = chance.choice([1, 1, 2])
         modifier = chance.randint(-2, 4)
         dice = f"{number}d{sides}{modifier:+d}" if modifier else f"{number}d{sides}"
         roll = chance.choice([1, 2, 19, 20, 20, chance.randint(1, 20)])
-        found.append(
-            (
-                rules,
-                engine.AttackInputs(
-                    bonus=chance.randint(-2, 12),
-                    target=chance.randint(8, 24),
-                    mods=chance.randint(-3, 3),
-                    roll=roll,
-                    follow_roll=chance.choice([None, 1, 20, chance.randint(1, 20)]) if roll >= 19 else None,
-                    level=chance.randint(1, 9),
-                    dice=dice,
-                    damage_roll=chance.choice([None, chance.randint(number, number * sides)]),
-                    extra_roll=chance.randint(number, number * sides),
-                    str_bonus=chance.randint(-2, 3),
-                    dex_bonus=chance.randint(-2, 3),
-                    shield_specialist=chance.random() < 0.3,
-                    choices=choices,
-                    toggles=toggles,
-                ),
-            )
+        inputs = CalculatorInputs(
+            bonus=chance.randint(-2, 12),
+            target=chance.randint(8, 24),
+            mods=chance.randint(-3, 3),
+            roll=roll,
+            follow_roll=chance.choice([None, 1, 20, chance.randint(1, 20)]) if roll >= 19 else None,
+            dice=dice,
+            damage_roll=chance.choice([None, chance.randint(number, number * sides)]),
+            extra_roll=chance.randint(number, number * sides),
+            hp=chance.randint(-3, 14),
+            numbers=abilities(chance.randint(-2, 3), chance.randint(-2, 3)),
+            choices=choices,
+            toggles=toggles,
         )
+        found.append((inputs, every_ruling(flip)))
     return found
-
-
-def compare(scenarios, results, outputs, expected_of) -> list[str]:
-    mismatches = []
-    for scenario, got in zip(scenarios, results, strict=True):
-        expected = expected_of(scenario)
-        for name in outputs:
-            if not same(expected[name], got[name]):
-                mismatches.append(f"{name}: engine {expected[name]!r} != sheet {got[name]!r} for {scenario}")
-    return mismatches
 
 
 @pytest.fixture(scope="module")
@@ -212,26 +215,36 @@ def xlsx(build_ruleset) -> Path:
 
 
 def test_attack_calculator_equals_the_engine(calc, xlsx: Path):
-    scenarios = natural_roll_scenarios() + error_scenarios() + stray_scenarios() + picker_scenarios(260, 4004)
-    assert len(scenarios) >= 300
-    results = calc.evaluate(
-        xlsx, [attack_cells(rules, inputs) for rules, inputs in scenarios], ATTACK_OUTPUTS
+    cases = (
+        natural_roll_scenarios()
+        + error_scenarios()
+        + kind_scenarios()
+        + stray_scenarios()
+        + picker_scenarios(260, 4004)
     )
-    mismatches = compare(scenarios, results, ATTACK_OUTPUTS, lambda s: engine.attack_outputs(*s))
-    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:6])
+    assert len(cases) >= 450
+    found = mismatches(calc, RULES, xlsx, [i for i, _ in cases], [flip for _, flip in cases])
+    assert not found, f"{len(found)} mismatches, first:\n" + "\n".join(found[:6])
 
 
-def test_every_natural_roll_rule_is_exercised():
-    results = {
-        engine.attack_outputs(r, i)["ATTACK_EFFECT"].split(":")[0] for r, i in natural_roll_scenarios()
-    }
-    assert {
-        "Natural 1",
-        "Natural 20",
-        "Critical hit",
-        "Critical threat",
-        "Critical threat not confirmed",
-    } <= results
+def outputs_of(cases: list[tuple[CalculatorInputs, dict[str, str]]], name: str) -> list[object]:
+    return [attack_outputs(dataclasses.replace(RULES, chosen=flip), inputs)[name] for inputs, flip in cases]
+
+
+def test_every_rule_of_the_attack_is_exercised():
+    """The scenarios reach every natural-roll rule, what rules an attack out, a near miss hitting the
+    ally, a brawl's own dice and the better of STR and DEX."""
+    results = set(outputs_of(natural_roll_scenarios(), "ATTACK_RESULT"))
+    assert {"Hit", "Miss", "Critical"} <= results
+    summaries = " ".join(str(s) for s in outputs_of(natural_roll_scenarios(), "ATTACK_SUMMARY"))
+    assert "type the follow-up roll" in summaries and "(follow-up roll " in summaries
+    picked = picker_scenarios(260, 4004)
+    stopped = {str(r) for r in outputs_of(picked, "ATTACK_RESULT") if str(r).startswith("#NO ATTACK")}
+    assert {"#NO ATTACK? Total (full) defense", "#NO ATTACK? Shortbow or longbow"} <= stopped
+    near = [str(e) for e in outputs_of(stray_scenarios(), "ATTACK_EFFECT") if str(e).startswith("missed by")]
+    assert {e.split(":")[0] for e in near} == {"missed by 1", "missed by 2", "missed by 3"}
+    kinds = outputs_of(kind_scenarios(), "ATTACK_SITUATION_HIT")
+    assert len(set(kinds)) >= 5
 
 
 # --------------------------------------------------------------------------- Combat maneuvers
@@ -435,3 +448,68 @@ def test_with_every_picker_at_its_default_outputs_depend_on_the_named_inputs_alo
         "ATTACK_HIT_CHANCE": 0.55,
         "ATTACK_CRIT_CHANCE": pytest.approx(11 / 400),
     }
+
+
+# --------------------------------------------------------------------------- the notes beside the picks
+
+NOTE_KINDS = {"melee": "Melee weapon", "ranged": "Missile weapon"}  # an attack kind's word -> its pick
+NOTE_SUM = re.compile(r"([+-]\d+) (to hit|to AC|damage)")
+NOTE_ONLY = re.compile(r"(melee|ranged) only")
+PARTS = {"to hit": "hit", "to AC": "ac", "damage": "damage"}
+
+
+def bfrpg_picks() -> list[tuple[str, str, object]]:
+    """Every pick of the Attack calculator but a choice's first row and the attack kind: (its table,
+    its defined name, its value picked)."""
+    found: list[tuple[str, str, object]] = []
+    for table_id in (*CHOICE_PICKERS, *TOGGLE_PICKERS):
+        table = RULES.table(table_id)
+        if table_id == "attack_kinds":
+            continue
+        if table.picker == "choice":
+            found += [(table_id, pick_name(table_id), str(row.label)) for row in table.rows[1:]]
+        else:
+            found += [(table_id, pick_name(table_id, str(row.id)), True) for row in table.rows]
+    return found
+
+
+def note_claims(table_id: str, note: str, kind: str) -> dict[str, int]:
+    """What a generic note says picking its row changes for an attack of ``kind`` (melee, ranged): its
+    table counts only for one kind (``situation.only``, said in the table's title), or the row does."""
+    said = {"hit": 0, "ac": 0, "damage": 0}
+    only = RULES.resolution_block.situation.only.get(table_id)
+    row_only = NOTE_ONLY.search(note)
+    if only not in (None, kind) or (row_only and row_only.group(1) != kind):
+        return said  # the row does not count for this attack
+    for value, part in NOTE_SUM.findall(note):
+        said[PARTS[part]] += int(value)
+    return said
+
+
+@pytest.mark.timeout(900)
+def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_path: Path):
+    """bfrpg's notes are the generic writer's: for every pick, for a melee and a ranged attack, under
+    the default rulings and cover's steps by ruling, the note's to-hit, AC and damage are what picking
+    it changes in the calculator (the typed STR and DEX at 0: what they add, their own note says)."""
+    picks = bfrpg_picks()
+    copy, note_of = with_note_names(xlsx, [name for _, name, _ in picks], tmp_path)
+    fixed = {"ATTACK_BONUS": 3, "ATTACK_TARGET": 15, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
+    fixed |= {"ATTACK_NUMBER_ATTACKER_STR": 0, "ATTACK_NUMBER_ATTACKER_DEX": 0}
+    outputs = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE", *note_of.values()]
+    wrong, compared = [], 0
+    for chosen in ({}, {"cover_intermediate_steps": "endpoints_only"}):
+        for kind, kind_pick in NOTE_KINDS.items():
+            setting = {**fixed, **{ruling_name(r): c for r, c in every_ruling(chosen).items()}}
+            setting["PICK_ATTACK_KINDS"] = kind_pick
+            base, *picked = calc.evaluate(copy, [setting, *({**setting, n: v} for _, n, v in picks)], outputs)
+            for (table_id, name, _), found in zip(picks, picked, strict=True):
+                note = str(found[note_of[name]] or "")
+                did = {part: found[f"ATTACK_SITUATION_{part.upper()}"] - base[f"ATTACK_SITUATION_{part.upper()}"]
+                       for part in ("hit", "ac", "damage")}  # fmt: skip
+                compared += 1
+                if note_claims(table_id, note, kind) != did:
+                    wrong.append(
+                        f"{chosen} {kind} {name}: note {note!r} says {note_claims(table_id, note, kind)}, did {did}"
+                    )
+    assert compared == 2 * 2 * len(picks)
+    assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])

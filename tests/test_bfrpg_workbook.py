@@ -1,71 +1,56 @@
-"""The bfrpg workbooks as files: names, protection, Excel 2007 functions, no typed rule numbers."""
+"""The built bfrpg workbooks as files: names, pickers, protection, no typed-in rule numbers, known
+functions, Excel's formula length."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
 import pytest
-import yaml
 
 from pycalc import udfs
-from pycalc.sheets.bfrpg import ATTACK_SHEET, MANEUVER_SHEET, WORKINGS_SHEET
+from pycalc.resolution_situation import picker_tables
+from pycalc.sheets.bfrpg import MANEUVER_SHEET
+from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.d20_cells import EXACT_DIGITS
+from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import load_ruleset
 from pycalc.udfs import bfrpg as udfs_bfrpg
+from tests.test_cnc_workbook import FUNCTION_CALL, NUMBER, STRING
+from tests.test_cnc_workbook import NOT_RULE_NUMBERS as CNC_NUMBERS
+from tests.test_cnc_workbook import SPREADSHEET_FUNCTIONS as CNC_FUNCTIONS
 
+RULES = load_ruleset("bfrpg")
+CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
 ATTACK_INPUTS = [
     "ATTACK_BONUS",
     "ATTACK_TARGET",
     "ATTACK_MODS",
     "ATTACK_ROLL",
     "ATTACK_FOLLOW_ROLL",
-    "ATTACK_LEVEL",
     "ATTACK_DICE",
     "ATTACK_DAMAGE_ROLL",
+    "ATTACK_EXTRA_ROLL",
+    "ATTACK_NUMBER_ATTACKER_STR",
+    "ATTACK_NUMBER_ATTACKER_DEX",
 ]
-ATTACK_OUTPUTS = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE"]
-EXCEL_2007 = {
-    *[
-        "NA",
-        "ROUND",
-        "ISBLANK",
-        "TRIM",
-        "TEXT",
-        "REPLACE",
-        "IF",
-        "IFERROR",
-        "INDEX",
-        "MATCH",
-        "N",
-        "SUM",
-        "MAX",
-        "MIN",
-        "INT",
-        "AND",
-        "OR",
-        "NOT",
-        "ISNUMBER",
-        "ISERROR",
-        "COUNTA",
-        "COUNTIF",
-        "COUNTIFS",
-        "SMALL",
-        "ROWS",
-        "ROW",
-        "SUMIFS",
-        "SUMPRODUCT",
-        "SUBSTITUTE",
-        "CHOOSE",  # the notes beside the picks: the text of the row picked (ruling_text.choice_note)
-    ],
-    *["LEFT", "MID", "FIND", "SEARCH", "LOWER", "VALUE", "LEN"],  # SEARCH: the shared dice grid
-}
-FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
+ATTACK_OUTPUTS = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE"]
+# and the digits a multiplied damage is rounded to (a halving's x.5 exactly, d20_cells.EXACT_DIGITS)
+NOT_RULE_NUMBERS = CNC_NUMBERS | {EXACT_DIGITS}
+SPREADSHEET_FUNCTIONS = CNC_FUNCTIONS | {"ROUND", "ISERROR"}  # the multipliers; the maneuvers' dice checks
+MANEUVER_OUTPUTS = [
+    "CRIT_DAMAGE",
+    "HELPLESS_DAMAGE",
+    "JOUST_RESULT",
+    "PARRY_SUCCESS",
+    "FIRE_OUTCOME",
+    "SURPRISED",
+]
 
 
 @pytest.fixture(scope="module")
-def folder(build_ruleset) -> Path:
+def folder(build_ruleset: Callable[[str], Path]) -> Path:
     return build_ruleset("bfrpg")
 
 
@@ -84,78 +69,68 @@ def cell_of(book: openpyxl.Workbook, name: str):
     return book[sheet_name][coordinate.replace("$", "")]
 
 
-def formulas(book: openpyxl.Workbook, sheets=None) -> list[str]:
+def formulas(book: openpyxl.Workbook) -> list[str]:
     return [
-        c.value
-        for s in book.worksheets
-        if sheets is None or s.title in sheets
-        for row in s.iter_rows()
-        for c in row
-        if c.data_type == "f"
+        cell.value
+        for sheet in book.worksheets
+        for row in sheet.iter_rows()
+        for cell in row
+        if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f"
     ]
 
 
-def test_attack_names_exist_inputs_unlocked_outputs_locked(xlsx):
+def test_attack_names_exist_with_inputs_unlocked_and_outputs_locked(xlsx):
     for name in ATTACK_INPUTS:
         assert cell_of(xlsx, name).protection.locked is False, name
-    for name in ATTACK_OUTPUTS:
+    for name in ATTACK_OUTPUTS + MANEUVER_OUTPUTS:
         cell = cell_of(xlsx, name)
-        assert cell.data_type == "f" and cell.protection.locked is not False, name
-        assert cell.parent.protection.sheet is True
+        assert cell.protection.locked is not False and str(cell.value).startswith("="), name
+    assert xlsx[ATTACK_SHEET].protection.sheet and xlsx[MANEUVER_SHEET].protection.sheet
+    assert xlsx.sheetnames.index(MANEUVER_SHEET) == xlsx.sheetnames.index(ATTACK_SHEET) + 1
 
 
-def test_workings_grid_covers_every_roll_and_confirmation_roll(xlsx):
-    faces = load_ruleset("bfrpg").constant("attack_roll", "attack_die_faces")
-    sheet = xlsx[WORKINGS_SHEET]
-    assert sheet.sheet_state == "hidden"
-    grid = [
-        c
-        for row in sheet.iter_rows(min_row=2, max_row=faces + 1, min_col=2, max_col=faces + 1)
-        for c in row
-        if c.data_type == "f"
-    ]
-    assert len(grid) == faces * faces
-    assert xlsx.defined_names["ATTACK_GRID"].attr_text.endswith(f"$B$2:${grid[-1].column_letter}${faces + 1}")
+def test_every_picker_table_of_the_block_is_offered(xlsx):
+    for table_id in CHOICE_PICKERS:
+        assert cell_of(xlsx, pick_name(table_id)).value == RULES.table(table_id).rows[0].label
+    for table_id in TOGGLE_PICKERS:
+        for row in RULES.table(table_id).rows:
+            assert cell_of(xlsx, pick_name(table_id, row.id)).value is False
 
 
-def test_formulas_use_only_excel_2007_functions(xlsx):
-    used = {m.upper() for f in formulas(xlsx) for m in FUNCTION_CALL.findall(f)}
-    assert used <= EXCEL_2007, used - EXCEL_2007
+@pytest.mark.parametrize("which", ["xlsx", "xlsm"])
+def test_no_number_is_typed_into_a_formula(which, request):
+    book = request.getfixturevalue(which)
+    found = {
+        (number, formula[:80])
+        for formula in formulas(book)
+        for number in NUMBER.findall(STRING.sub('""', formula))
+        if float(number) not in NOT_RULE_NUMBERS
+    }
+    assert not found
 
 
-def block_numbers(item: object) -> set[int]:
-    """The numbers bfrpg's resolution block writes itself (in its YAML, not in Python)."""
-    if isinstance(item, dict):
-        return {n for value in item.values() for n in block_numbers(value)}
-    if isinstance(item, list):
-        return {n for value in item for n in block_numbers(value)}
-    return {item} if isinstance(item, int) and not isinstance(item, bool) else set()
+def test_native_formulas_use_only_excel_2007_functions(xlsx):
+    used = {
+        name.upper()
+        for formula in formulas(xlsx)
+        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
+    }
+    assert used <= SPREADSHEET_FUNCTIONS, used - SPREADSHEET_FUNCTIONS
 
 
-def allowed_numbers() -> set[int]:
-    """The numbers a formula may type: 0, 1, the generic damage's rounding digits and the numbers of
-    bfrpg's own YAML block."""
-    header = yaml.safe_load((Path(__file__).parents[1] / "tables" / "bfrpg" / "ruleset.yaml").read_text())
-    return {0, 1, EXACT_DIGITS} | block_numbers(header["resolution"])
+def test_xlsm_formulas_call_existing_udfs(xlsm):
+    known = {n.upper() for n in udfs_bfrpg.__all__} | {n.upper() for n in dir(udfs) if not n.startswith("_")}
+    used = {
+        name.upper()
+        for formula in formulas(xlsm)
+        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
+    }
+    custom = used - SPREADSHEET_FUNCTIONS
+    assert custom and custom <= known, custom - known
+    assert "bfrpg_crit_chance" in cell_of(xlsm, "CRIT_CHANCE").value  # the Combat maneuvers' functions
 
 
-def test_no_rule_number_is_typed_into_a_formula(xlsx):
-    allowed = allowed_numbers()
-    for formula in formulas(xlsx, {ATTACK_SHEET, MANEUVER_SHEET, WORKINGS_SHEET}):
-        text = re.sub(r'"[^"]*"', "", formula)
-        text = re.sub(r"\$?\b[A-Z_]+\$?[0-9]+\b", "", text)  # cell references
-        numbers = {int(n) for n in re.findall(r"(?<![A-Za-z_$])\d+", text)}
-        assert numbers <= allowed, formula
-
-
-def test_every_xlsm_udf_exists(xlsm):
-    called = {m for f in formulas(xlsm) for m in FUNCTION_CALL.findall(f) if m.upper() not in EXCEL_2007}
-    assert {"d20_result", "d20_need", "bfrpg_attack_damage", "bfrpg_crit_chance"} <= called
-    for name in called:
-        assert callable(getattr(udfs, name, None) or getattr(udfs_bfrpg, name, None)), name
-    assert set(udfs_bfrpg.__all__) <= {n for n in dir(udfs_bfrpg) if n.startswith("bfrpg_")}
-
-
-def test_pickers_offer_the_yaml_rows(xlsx):
-    lists = {dv.formula1 for dv in xlsx[ATTACK_SHEET].data_validations.dataValidation}
-    assert {"T_CHARGE_OPTIONS_LABEL", "T_COVER_CONCEALMENT_LABEL", '"TRUE,FALSE"'} <= lists
+@pytest.mark.parametrize("which", ["xlsx", "xlsm"])
+def test_formulas_fit_excels_length_limit(which, request):
+    longest = max(len(f) for f in formulas(request.getfixturevalue(which)))
+    assert longest < 8192  # Excel's limit on a formula's length

@@ -504,7 +504,7 @@ def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_
     """cnc's notes are the generic writer's: for every pick, for a melee and a ranged attack, under the
     default rulings and the prone rows stacking, the note's to-hit, AC and damage are what picking it
     changes in the calculator (the typed Dex numbers at 0: what they add, their own note says)."""
-    from tests.test_pick_notes_truthful_d20 import with_note_names
+    from tests.parity import with_note_names
 
     picks = cnc_picks()
     copy, note_of = with_note_names(xlsx, [name for name, _ in picks], tmp_path)

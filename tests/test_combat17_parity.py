@@ -430,7 +430,7 @@ def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_
     damage, damage factor and cannot-be-hit are what picking it changes in the calculator; a note
     saying "non-lethal damage" is a pick that makes the damage subdual (the encounter block's
     ``subdual_picks``)."""
-    from tests.test_pick_notes_truthful_d20 import with_note_names
+    from tests.parity import with_note_names
 
     picks = combat17_picks()
     copy, note_of = with_note_names(xlsx, [name for name, _, _, _ in picks], tmp_path)

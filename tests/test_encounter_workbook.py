@@ -44,7 +44,12 @@ STATS = {
     "cnc": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_RANGE_INCREMENT"),  # no level rule
     "osr": ("ROSTER_ATTACK_BONUS", "ROSTER_NEEDED", "ROSTER_DICE", "ROSTER_LEVEL"),
     "combat17": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE"),  # no level rule for attacks
-    "bfrpg": ("ROSTER_ATTACK_BONUS", "ROSTER_AC", "ROSTER_DICE", "ROSTER_LEVEL", "ROSTER_STR"),
+    "bfrpg": (
+        "ROSTER_ATTACK_BONUS",
+        "ROSTER_AC",
+        "ROSTER_DICE",
+        "ROSTER_NUMBER_ATTACKER_STR",
+    ),  # DEX: ROSTER_DEX
     "spelljammer": (
         "ROSTER_SC",
         "ROSTER_DEF",

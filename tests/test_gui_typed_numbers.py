@@ -13,9 +13,8 @@ import pytest
 
 from pycalc.d20 import HIT, MISS
 from pycalc.encounter import Attack, Combatant, Fight
-from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs, number_name
 from pycalc.resolution_range import OUT_OF_RANGE
-from pycalc.rulesets import bfrpg
 from pycalc.tables import load_ruleset
 from tests.test_encounter_parity import expected_outputs, mismatches, sheet_inputs
 from tests.test_generic_parity import gated_bx  # noqa: F401 (a fixture)
@@ -268,12 +267,15 @@ def test_cnc_range_band_and_prone_defender_typed_in_the_window(build_ruleset, tm
 def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
     build_ruleset, tmp_path: Path
 ) -> None:
-    """bfrpg's situation is data too: in the shipped workbook the DEX bonus typed once offsets the
-    off hand's -5 to -3, a helpless target is hit automatically by a melee attack (double the maximum)
-    and not by a missile."""
+    """bfrpg's situation is data too: in the shipped workbook the STR bonus counts for a melee attack,
+    the DEX bonus typed once offsets the off hand's -5 to -3, a helpless target is hit automatically by
+    a melee attack (double the maximum) and not by a missile, whose DEX counts instead, and a total
+    defense rules any attack out before the roll counts."""
     rules = load_ruleset("bfrpg")
     xlsx = build_ruleset("bfrpg") / "bfrpg.xlsx"
-    typed = {"ATTACK_BONUS": "3", "ATTACK_TARGET": "15", "ATTACK_STR_BONUS": "1", "ATTACK_DEX_BONUS": "2"}
+    numbers = {"attacker_str": 1, "attacker_dex": 2}
+    typed = {"ATTACK_BONUS": "3", "ATTACK_TARGET": "15"}
+    typed |= {number_name(n): str(v) for n, v in numbers.items()}
     typed |= {"ATTACK_DICE": "1d8", "ATTACK_ROLL": "9", "ATTACK_DAMAGE_ROLL": "5"}
     helpless = ("target_conditions", "helpless")
     steps = (
@@ -281,8 +283,9 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
         {"two_weapon_fighting": "Two weapons: off-hand attack"},
         {helpless: "TRUE"},
         {"attack_kinds": "Missile weapon", "two_weapon_fighting": "One weapon"},
+        {"defense_stance": "Total (full) defense"},
     )
-    shown = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_EFFECT", "ATTACK_DAMAGE"]
+    shown = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_SUMMARY"]
     states = []
     with window(xlsx, tmp_path) as calc:
         for name, value in typed.items():
@@ -299,21 +302,14 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
     for step, state in zip(steps, states, strict=True):
         chosen |= {k: v for k, v in step.items() if isinstance(k, str)}
         ticked |= {k for k in step if isinstance(k, tuple)}
-        inputs = bfrpg.AttackInputs(
-            3,
-            15,
-            roll=9,
-            dice="1d8",
-            damage_roll=5,
-            str_bonus=1,
-            dex_bonus=2,
-            choices=dict(chosen),
-            toggles=ticked,
+        inputs = CalculatorInputs(
+            3, 15, roll=9, dice="1d8", damage_roll=5, numbers=numbers, choices=dict(chosen), toggles=ticked
         )
-        assert state == {k: bfrpg.attack_outputs(rules, inputs)[k] for k in shown}, (step, state)
-    plain, two_weapons, helpless_melee, missile = states
+        expected = attack_outputs(rules, inputs)
+        assert state == {k: expected[k] for k in shown}, (step, state)
+    plain, two_weapons, helpless_melee, missile, defending = states
     assert (plain["ATTACK_NEED"], plain["ATTACK_RESULT"]) == (15 - 3 - 1, MISS)  # STR to a melee attack
     assert two_weapons["ATTACK_NEED"] == 15 - 3 - 1 + 5 - 2  # the off hand's -5, DEX 2 off it
     assert (helpless_melee["ATTACK_RESULT"], helpless_melee["ATTACK_DAMAGE"]) == (HIT, 2 * 8)
-    assert helpless_melee["ATTACK_EFFECT"].startswith("Helpless target: automatic hit")
     assert (missile["ATTACK_NEED"], missile["ATTACK_RESULT"]) == (15 - 3 - 2, MISS)  # DEX to a missile
+    assert defending["ATTACK_RESULT"] == "#NO ATTACK? Total (full) defense"

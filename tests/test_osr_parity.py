@@ -26,10 +26,9 @@ from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs import osr as udfs_osr
-from tests.parity import same
+from tests.parity import same, with_note_names
 from tests.test_generic_parity import cells as attack_cells
 from tests.test_generic_parity import mismatches, scenarios
-from tests.test_pick_notes_truthful_d20 import with_note_names
 
 WORKBOOKS = Path(__file__).resolve().parent.parent / "workbook"
 

@@ -200,7 +200,8 @@ def test_the_calls_in_the_xlsm_pass_every_optional_input_through_the_wrapper():
                                     )
     assert not bare, f"{len(bare)} optional inputs passed bare:\n" + "\n".join(bare[:20])
     # the calculators and the Encounter log of the d20 rulesets each pass follow-up and damage rolls
-    assert passed["bfrpg"] >= 200, passed  # osr's and combat17's Attack calculators are native
+    # the d20 Attack calculators and logs are native: the other calculators pass theirs (bfrpg's Critical...)
+    assert passed["bfrpg"] >= 2, passed
     assert passed["cnc"] >= 4, passed
 
 

@@ -10,17 +10,12 @@ import openpyxl
 import pytest
 
 from pycalc.libreoffice import CalcSession
-from pycalc.sheets import bfrpg
 from pycalc.sheets.common import table_name
 from pycalc.sheets.gm_text import readable
-from pycalc.sheets.situation_cells import ruled_choice_note
 from pycalc.tables import RULESET_IDS, RuleSet, Table, load_ruleset
 
 ATTACK_SHEET = "Attack calculator"  # the other calculators' picks read their tables' numbers
-# each own calculator's pickers (bfrpg's gated by its rules' situation declaration)
-OWN_PICKERS = {
-    "bfrpg": bfrpg.attack_pickers,
-}
+GENERIC_CALCULATORS = ("cnc", "osr", "combat17", "bfrpg")  # Attack calculators of the generic writer
 
 
 def expected_note(table: Table, row_index: int, rules: RuleSet) -> str:
@@ -63,13 +58,7 @@ def test_every_dropdown_shows_the_modifier_of_the_row_picked(
     cells = [(title, book[title].cell(row, column).coordinate) for title, _, row, column, _, _ in picks]
     shown = calc.evaluate_cells(edited, cells)
     for (title, pick, _, _, table, index), note in zip(picks, shown, strict=True):
-        if ruleset_id in ("cnc", "osr", "combat17") and title == ATTACK_SHEET:
+        if ruleset_id in GENERIC_CALCULATORS and title == ATTACK_SHEET:
             continue  # the generic writer's notes, which say more than the numbers: test_<id>_parity
-        own = OWN_PICKERS.get(ruleset_id)
-        pickers = None if own is None else own(rules)
-        if pickers and title == ATTACK_SHEET and ruled_choice_note(rules, pickers, table.id) is not None:
-            # a note a ruling changes, or of rows that do more than their numbers, says what the engine
-            # applies (tests/test_pick_notes_truthful*.py)
-            assert note == pickers.effect(rules, table.id, table.rows[index]), (title, pick, table.id, index)
-        elif any(c.type in ("int", "number") for c in table.columns):
+        if any(c.type in ("int", "number") for c in table.columns):
             assert note == expected_note(table, index, rules), (title, pick, table.id, index)

@@ -16,18 +16,17 @@ import pytest
 
 from pycalc import resolution_calculator
 from pycalc.libreoffice import CalcSession, typed
-from pycalc.rulesets import bfrpg
 from pycalc.rulesets import spelljammer as d100
 from pycalc.rulesets.spelljammer_calculator import StrikeInputs
 from pycalc.rulesets.spelljammer_calculator import outputs as strike_outputs
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset
-from tests import test_bfrpg_parity, test_generic_parity
+from tests import test_generic_parity
 from tests.parity import same
 from tests.test_libreoffice_parity import strike_cells
 
 D20_TYPED = ("1", "01", "20")
 D100_TYPED = ("00", "0", "05", "100", "1", "01", "20")
-# the generic calculator (cnc's, osr's, combat17's) as a ruleset module's attack_outputs and AttackInputs
+# the generic calculator (every d20 ruleset's) as a ruleset module's attack_outputs and AttackInputs
 GENERIC = SimpleNamespace(
     attack_outputs=resolution_calculator.attack_outputs, AttackInputs=resolution_calculator.CalculatorInputs
 )
@@ -35,7 +34,7 @@ D20_ENGINES: dict[str, tuple[ModuleType | SimpleNamespace, Callable[[RuleSet, An
     "cnc": (GENERIC, test_generic_parity.cells),
     "osr": (GENERIC, test_generic_parity.cells),
     "combat17": (GENERIC, test_generic_parity.cells),
-    "bfrpg": (bfrpg, test_bfrpg_parity.attack_cells),
+    "bfrpg": (GENERIC, test_generic_parity.cells),
 }
 # Each d20 Attack calculator's roll cells (defined name -> the engine's AttackInputs field).
 D20_ROLL_CELLS: dict[str, dict[str, str]] = {
@@ -46,7 +45,7 @@ D20_ROLL_CELLS: dict[str, dict[str, str]] = {
         "ATTACK_FOLLOW_ROLL": "follow_roll",
         "ATTACK_CHART_ROLL": "chart_roll",
     },
-    "bfrpg": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll"},
+    "bfrpg": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll", "ATTACK_EXTRA_ROLL": "extra_roll"},
 }
 STRIKE_BASE = {"sc": 112, "defense": 40, "con": 14, "hp": 30, "start_hp": 30, "damage": 12, "prot": 3}
 

@@ -35,7 +35,7 @@ def firing_outputs(
     stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))
     if resolution_results.resolve(rules, attack, roll) in HITS:
         out["FIRE_OUTCOME"] = FIRE_HIT
-    elif shot["stray_hits_ally"] and 1 <= margin <= stray_max:
+    elif shot["near_miss"] and 1 <= margin <= stray_max:
         out["FIRE_OUTCOME"] = FIRE_STRAY
     else:
         out["FIRE_OUTCOME"] = FIRE_MISS

@@ -13,7 +13,7 @@ from pycalc.tables import RuleSet
 def firing_section(rules: RuleSet) -> Section:
     roll, shot = "FIRE_ROLL", "FIRE_SHOT"
     stray = (
-        f"AND({by_label('firing_into_melee', 'stray_hits_ally', shot)},FIRE_MARGIN>=1,"
+        f'AND({by_label("firing_into_melee", "near_miss", shot)}&""<>"",FIRE_MARGIN>=1,'
         f"FIRE_MARGIN<={const('ranged_rules', 'stray_hit_max_miss')})"
     )
     return Section(

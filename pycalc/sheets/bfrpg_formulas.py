@@ -1,33 +1,21 @@
-"""Names and formula pieces shared by the bfrpg Attack calculator (``pycalc.sheets.bfrpg``), its
-odds (``pycalc.sheets.bfrpg_odds``) and the Combat maneuvers calculators (``pycalc.sheets.bfrpg_critical``,
-``bfrpg_joust``, ``bfrpg_parry``...): the die's names, a roll's checks, dice cells, message templates."""
+"""Names and formula pieces shared by the bfrpg Combat maneuvers calculators (``pycalc.sheets.bfrpg_critical``,
+``bfrpg_joust``, ``bfrpg_parry``...): the die's names (its faces the generic Attack calculator's, the
+rest written on the maneuvers sheet by ``pycalc.sheets.bfrpg``), a roll's checks, dice cells, message
+templates."""
 
 from __future__ import annotations
 
-from pycalc.sheets import situation_cells
 from pycalc.sheets.calculator import Field, working_field
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.formulas import dice_count, dice_modifier, dice_sides, optional_input, q, round_up
+from pycalc.sheets.formulas import dice_count, dice_modifier, dice_sides, q, round_up
 
-FACES_LIST = "D20_FACES_LIST"
+FACES_LIST = "D20W_FACE"  # the faces of the die, one per row of the generic d20 workings (d20_heat.FACE)
 
 FACES = "ATTACK_FACES"
 FAIL_MAX = "ATTACK_FAIL_MAX"
 ALWAYS_MIN = "ATTACK_ALWAYS_MIN"
 MARGIN_MIN = "ATTACK_MARGIN_MIN"
 THREAT_MIN = "ATTACK_THREAT_MIN"
-
-
-pick_name = situation_cells.pick_name  # the Attack calculator's pick cells: PICK_<TABLE>, PICK_<TABLE>_<ROW>
-
-
-DAMAGE_PICKS = ("charge_options", "damage_mode", "underwater_weapons", "critical_effect")
-
-
-def udf_damage_picks() -> str:
-    """The attack calculator's damage pickers as the damage and odds functions take them, in that
-    order (charge, mode, underwater, critical): each optional, an empty one passed as not chosen."""
-    return ",".join(optional_input(pick_name(table)) for table in DAMAGE_PICKS)
 
 
 def crit_rule(need: str) -> str:

@@ -131,15 +131,15 @@ def bfrpg_attack_damage(
     rules = bfrpg_rules()
     choices = picked(rules, charge, mode, underwater, critical)
     outcome = as_outcome(result, (d20.MISS, d20.HIT, d20.CRITICAL), "Miss, Hit or Critical")
-    inputs = engine.AttackInputs(
-        bonus=0,
-        target=0,
-        dice=str(plus_bonus(as_dice(dice, engine.damage_dice), damage_bonus)),
-        damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
-        extra_roll=optional_int(extra_roll, "EXTRA DAMAGE ROLL"),
-        choices=choices,
+    return engine.attack_damage(
+        rules,
+        outcome,
+        plus_bonus(as_dice(dice, engine.damage_dice), damage_bonus),
+        choices,
+        optional_int(damage_roll, "DAMAGE ROLL"),
+        optional_int(extra_roll, "EXTRA DAMAGE ROLL"),
+        as_bool(helpless, "HELPLESS"),
     )
-    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless, "HELPLESS"))
 
 
 # --------------------------------------------------------------------------- odds before the roll

@@ -1765,81 +1765,6 @@ _SOURCES = {
         '            return None\n'
         '        return self.check.ident(data[key], data.value_lines[key], f"{what}.{key}")\n'
     ),
-    'pycalc.calculator_odds': (
-        '"""The odds cells of a d20 ruleset\'s Attack calculator, by defined name, exactly as its .xlsx shows them\n'
-        "(numbers or messages): the reference the parity tests hold the sheet's native formulas to.\n"
-        '\n'
-        "The contract: from its calculator's inputs the ruleset works out either the message its odds cells\n"
-        "show instead of numbers (its own checks of the dice, in its sheet's order: dice written badly, no\n"
-        "dice, more than the sheet's grid holds, :func:`grid_message`) or a :class:`CalculatorAttack` (the\n"
-        "generic engine's attack and damage, and the dice as the calculator reads them). :func:`calculator_cells`\n"
-        "then gives the generic calculator's cells (``pycalc.resolution_calculator.odds_outputs``: the grid's\n"
-        'room for further rolls, the number of attacks and the hit points the sheet takes) and :func:`shown`\n'
-        "the round's chance to drop the target, and a target down already (``pycalc.odds.down_already``).\n"
-        '"""\n'
-        '\n'
-        'from __future__ import annotations\n'
-        '\n'
-        'from collections.abc import Mapping\n'
-        'from dataclasses import dataclass\n'
-        '\n'
-        'from pycalc import dice as dice_module\n'
-        'from pycalc import odds as shared_odds\n'
-        'from pycalc import resolution as generic\n'
-        'from pycalc import resolution_calculator as calculator\n'
-        'from pycalc.grid_limits import BEYOND_GRID, fits_grid\n'
-        'from pycalc.odds import KILL, KILL_ROUND, ONE_ATTACK\n'
-        'from pycalc.tables import RuleSet\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class CalculatorAttack:\n'
-        '    """The calculator\'s attack as the odds take it."""\n'
-        '\n'
-        '    attack: generic.Attack\n'
-        '    damage: generic.Damage\n'
-        '    dice_text: str  # the dice as the calculator reads them (the generic calculator checks the grid)\n'
-        '\n'
-        '\n'
-        'def grid_message(dice: dice_module.Dice | None) -> str | None:\n'
-        '    """The grid\'s message for no dice (None) or dice the sheet\'s grid cannot hold; None when it can."""\n'
-        '    return None if dice is not None and fits_grid(dice.count, dice.sides) else BEYOND_GRID\n'
-        '\n'
-        '\n'
-        'def round_kill(found: Mapping[str, object], attacks: int, messages_first: tuple[str, ...] = ()) -> object:\n'
-        '    """The round\'s chance to drop the target as the .xlsx shows it: the message of the first of the\n'
-        "    cells ``messages_first`` that shows one (the ruleset's sheet looks at them first), otherwise\n"
-        '    ``pycalc.odds.round_kill`` of one attack\'s chance (the .xlsm gives several attacks\' chance)."""\n'
-        '    for name in messages_first:\n'
-        '        if isinstance(found[name], str):\n'
-        '            return found[name]\n'
-        '    return shared_odds.round_kill(found[KILL], attacks, shared_odds.SEVERAL_ATTACKS)\n'
-        '\n'
-        '\n'
-        'def shown(\n'
-        '    found: Mapping[str, object] | str, attacks: int, hp: int, messages_first: tuple[str, ...] = ()\n'
-        ') -> dict[str, object]:\n'
-        '    """Every odds cell from one attack\'s (``ONE_ATTACK``; a message: each of them shows it): the\n'
-        '    round\'s chance to drop the target added, then a target down already said."""\n'
-        '    one = dict.fromkeys(ONE_ATTACK, found) if isinstance(found, str) else found\n'
-        '    return shared_odds.down_already({**one, KILL_ROUND: round_kill(one, attacks, messages_first)}, hp)\n'
-        '\n'
-        '\n'
-        'def calculator_cells(\n'
-        '    rules: RuleSet,\n'
-        '    attack: CalculatorAttack | str,\n'
-        '    attacks: int,\n'
-        '    hp: int,\n'
-        '    messages_first: tuple[str, ...] = (),\n'
-        ') -> dict[str, object]:\n'
-        '    """The odds cells: the ruleset\'s message (``attack`` a text) in each of them, otherwise the\n'
-        '    generic calculator\'s, then as :func:`shown`."""\n'
-        '    if isinstance(attack, str):\n'
-        '        return shown(attack, attacks, hp, messages_first)\n'
-        '    inputs = calculator.CalculatorInputs(hp=hp, attacks=attacks)\n'
-        '    found = calculator.odds_outputs(rules, attack.attack, attack.damage, inputs, attack.dice_text)\n'
-        '    return shown(found, attacks, hp, messages_first)\n'
-    ),
     'pycalc.d20': (
         '"""The words of a d20 attack shared by the d20 rulesets (cnc, osr, combat17, bfrpg): its outcomes,\n'
         "the attack's numbers and the die. Each ruleset's engine (``pycalc.rulesets.<id>``) imports these;\n"
@@ -6487,9 +6412,10 @@ _SOURCES = {
         'maximum die; a charge doubles, subduing and swung weapons underwater halve; a helpless target takes\n'
         'double the maximum. There is no fumble chart.\n'
         '\n'
-        "What is bfrpg's own stays here: the situation its pickers add up to (``situation``, handed to the\n"
-        'engine by ``generic_attack``), the effect texts, the damage a result deals, and the Attack\n'
-        "calculator's pure function ``attack_outputs``. Its subsystems, the Combat maneuvers calculators,\n"
+        "The Attack calculator is the generic one (``pycalc.resolution_calculator``: the block's pickers, the\n"
+        "ability bonus by attack kind, what rules an attack out, a brawl's own dice, a near miss into a\n"
+        "melee). What stays here is what the Excel functions (``pycalc.udfs.bfrpg``) take: a result's damage\n"
+        'with the damage pickers. Its subsystems, the Combat maneuvers calculators,\n'
         'have a module each with one pure function: ``bfrpg_critical``, ``bfrpg_two_weapon``,\n'
         '``bfrpg_helpless``, ``bfrpg_joust``, ``bfrpg_parry`` (parry and block), ``bfrpg_firing`` (firing into\n'
         "melee), ``bfrpg_surprise``. Their keys are the workbook's defined names; '' stands for a cell left\n"
@@ -6500,36 +6426,22 @@ _SOURCES = {
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from dataclasses import dataclass, field\n'
+        'from dataclasses import dataclass\n'
         'from fractions import Fraction\n'
         '\n'
         'from pycalc import dice as dice_module\n'
         'from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation\n'
         'from pycalc import resolution as generic\n'
-        'from pycalc.d20 import CRITICAL, HIT, HITS, MISS, Attack\n'
+        'from pycalc.d20 import CRITICAL, HIT, HITS, Attack\n'
         'from pycalc.errors import RuleError\n'
-        'from pycalc.pickers import chosen_row\n'
-        'from pycalc.tables import Row, RuleSet\n'
+        'from pycalc.tables import RuleSet\n'
         '\n'
         'default_choice = pickers.default_choice  # the name the sheet writers read\n'
-        "picker_tables = resolution_situation.picker_tables  # the Attack calculator's choice or toggle pickers\n"
         '\n'
         'USES_FOLLOW_ROLL = True\n'
         "# No face of the die: the natural roll of a result already known (bfrpg's damage has no natural-roll rule).\n"
         'NO_NATURAL_ROLL = 0\n'
-        '\n'
-        '# Text the calculators show (the workbook formulas use the same strings).\n'
-        'EFFECT_MISS = "Miss"\n'
-        'EFFECT_HIT = "Hit: normal damage"\n'
-        'EFFECT_NATURAL_MISS = "Natural {roll}: always a miss"\n'
-        'EFFECT_STRAY = "Missed by {margin}: the shot hits the target\'s melee opponent (roll randomly if several)"\n'
-        'EFFECT_NO_ATTACK = "No attack possible: {label}"\n'
-        'EFFECT_AUTO_HIT = "Helpless target: automatic hit, double maximum damage"\n'
-        'EFFECT_THREAT = "Critical threat: roll the confirmation d20 ({confirm} or more confirms)"\n'
-        'EFFECT_UNCONFIRMED = "Critical threat not confirmed: normal damage"\n'
-        'EFFECT_NO_CRITICAL = "Natural {roll}: a hit, but no critical (only a natural 20 could hit)"\n'
-        'EFFECT_CRITICAL = "Critical hit: {label}"\n'
-        'EFFECT_SUBDUAL = ", subduing damage"\n'
+        'DEX_NUMBER = "attacker_dex"  # the block\'s typed DEX bonus (it also offsets a two-weapon penalty)\n'
         '\n'
         '# --------------------------------------------------------------------------- the attack roll (generic engine)\n'
         '\n'
@@ -6570,15 +6482,6 @@ _SOURCES = {
         '    return Odds(found[HIT] + found[CRITICAL], found[CRITICAL])\n'
         '\n'
         '\n'
-        'def threatens(rules: RuleSet, attack: generic.Attack, roll: int) -> bool:\n'
-        '    """A roll that hits and threatens a critical: the confirmation d20 decides."""\n'
-        '    return (\n'
-        '        generic.in_rolls(rules, generic.critical_rolls(rules), roll)\n'
-        '        and resolution_results.resolve(rules, attack, roll) in HITS\n'
-        '        and generic.critical_possible(rules, attack)\n'
-        '    )\n'
-        '\n'
-        '\n'
         '# --------------------------------------------------------------------------- damage\n'
         '\n'
         '\n'
@@ -6607,207 +6510,32 @@ _SOURCES = {
         '    )\n'
         '\n'
         '\n'
-        '# --------------------------------------------------------------------------- Attack calculator\n'
-        '\n'
-        'KIND_TABLE = "attack_kinds"\n'
-        'CRITICAL_EFFECT = "critical_effect"\n'
-        'DEX_NUMBER = "attacker_dex"  # the block\'s typed number the DEX bonus is (against a two-weapon penalty)\n'
-        '\n'
-        '\n'
-        'def ranged_only(rules: RuleSet) -> frozenset[str]:\n'
-        '    return pickers.only_for(pickers.declared(rules), pickers.RANGED)\n'
-        '\n'
-        '\n'
-        'def melee_only(rules: RuleSet) -> frozenset[str]:\n'
-        '    return pickers.only_for(pickers.declared(rules), pickers.MELEE)\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class AttackInputs:\n'
-        '    bonus: int\n'
-        '    target: int\n'
-        '    mods: int = 0\n'
-        '    roll: int | None = None\n'
-        '    follow_roll: int | None = None\n'
-        '    level: int = 0\n'
-        '    dice: str = "1d8"\n'
-        '    damage_roll: int | None = None\n'
-        '    extra_roll: int | None = None  # second damage roll (ruling critical_damage normal_plus_max_plus_roll)\n'
-        '    str_bonus: int = 0\n'
-        '    dex_bonus: int = 0\n'
-        '    shield_specialist: bool = False\n'
-        '    choices: dict[str, str] = field(default_factory=dict)\n'
-        '    toggles: frozenset[tuple[str, str]] = frozenset()\n'
-        '\n'
-        '\n'
-        'def ability_bonus(rules: RuleSet, kind: Row, str_bonus: int, dex_bonus: int) -> int:\n'
-        '    ability = str(kind["ability"])\n'
-        '    if ability == "ruling":\n'
-        '        ability = rules.ruling("thrown_attack_ability")\n'
-        '    if ability == "better":\n'
-        '        return max(str_bonus, dex_bonus)\n'
-        '    return dex_bonus if ability == "dex" else str_bonus\n'
-        '\n'
-        '\n'
-        'def attack_dice_text(rules: RuleSet, inputs: AttackInputs) -> tuple[str, int]:\n'
-        '    """The damage dice used (the brawling row\'s own, or ATTACK_DICE) and what is added to them."""\n'
-        '    unarmed = chosen_row(rules, inputs.choices, "unarmed_attacks")\n'
-        '    if unarmed["brawl_dice"] is None:\n'
-        '        return inputs.dice, 0\n'
-        '    added = inputs.str_bonus if unarmed["str_to_damage"] else 0\n'
-        '    added += int(unarmed["specialist_damage"]) if inputs.shield_specialist else 0\n'
-        '    return str(unarmed["brawl_dice"]), added\n'
-        '\n'
-        '\n'
-        'def blocked_label(rules: RuleSet, inputs: AttackInputs) -> str:\n'
-        '    """Label of the picked situation that rules out an attack (\'\' when the attack may be made)."""\n'
-        '    stance = chosen_row(rules, inputs.choices, "defense_stance")\n'
-        '    if not stance["can_attack"]:\n'
-        '        return str(stance.label)\n'
-        '    water = chosen_row(rules, inputs.choices, "underwater_weapons")\n'
-        '    return "" if water["usable"] else str(water.label)\n'
-        '\n'
-        '\n'
-        '@dataclass(frozen=True)\n'
-        'class Situation:\n'
-        '    """What the Attack calculator\'s pickers add up to (the block\'s situation, ``picked``) with what\n'
-        '    is bfrpg\'s own: the attack kind\'s ability bonus and what rules the attack out."""\n'
-        '\n'
-        '    ability: int  # STR, DEX or the better of them, by the attack kind\n'
-        '    picked: resolution_situation.Situation\n'
-        '    ranged: bool\n'
-        "    blocked: str  # the label of what rules the attack out, '' when it may be made\n"
-        '\n'
-        '\n'
-        'def situation(rules: RuleSet, inputs: AttackInputs) -> Situation:\n'
-        '    kind = chosen_row(rules, inputs.choices, KIND_TABLE)\n'
-        '    numbers = {DEX_NUMBER: inputs.dex_bonus}\n'
-        '    return Situation(\n'
-        '        ability=ability_bonus(rules, kind, inputs.str_bonus, inputs.dex_bonus),\n'
-        '        picked=resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, numbers),\n'
-        '        ranged=bool(kind["ranged"]),\n'
-        '        blocked=blocked_label(rules, inputs),\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'def situated_attack(inputs: AttackInputs, where: Situation) -> generic.Attack:\n'
-        '    """The attack roll in the situation, as the generic engine\'s."""\n'
-        '    return generic.Attack(\n'
-        '        inputs.bonus,\n'
-        '        inputs.target,\n'
-        '        inputs.mods + where.ability + where.picked.hit,\n'
-        '        inputs.level,\n'
-        '        ac_change=where.picked.ac,\n'
-        '        blocked=bool(where.blocked),\n'
-        '        auto_hit=where.picked.auto_hit,\n'
-        '    )\n'
+        "# --------------------------------------------------------------------------- the Excel functions' damage\n"
         '\n'
         '\n'
         'def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:\n'
         '    """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the\n'
-        '    generic engine\'s damage: the block\'s multiplier stages double, mode and water."""\n'
-        '    extra = bool(chosen_row(rules, choices, CRITICAL_EFFECT)["extra_damage"])\n'
+        "    generic engine's damage: the block's multiplier stages double, mode and water, and a lingering\n"
+        '    injury in place of the critical\'s extra damage (critical_as_hit)."""\n'
         '    where = resolution_situation.picked_situation(rules, choices)\n'
-        '    unsituated = generic.Attack(0, 0), generic.Damage(dice, critical_extra=extra)\n'
-        '    return resolution_situation.situated(rules, *unsituated, where)[1]\n'
+        '    return resolution_situation.situated(rules, generic.Attack(0, 0), generic.Damage(dice), where)[1]\n'
         '\n'
         '\n'
-        'def situated_damage(rules: RuleSet, inputs: AttackInputs) -> generic.Damage:\n'
-        '    """The damage dice used (the brawling row\'s own, or ATTACK_DICE, with what is added) and the pickers."""\n'
-        '    text, added = attack_dice_text(rules, inputs)\n'
-        '    parsed = damage_dice(text)\n'
-        '    return picked_damage(\n'
-        '        rules, inputs.choices, dice_module.Dice(parsed.count, parsed.sides, parsed.modifier + added)\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'def generic_attack(rules: RuleSet, inputs: AttackInputs) -> tuple[generic.Attack, generic.Damage]:\n'
-        '    """The Attack calculator\'s inputs as the generic engine\'s attack and damage (``pycalc.resolution``)."""\n'
-        '    return situated_attack(inputs, situation(rules, inputs)), situated_damage(rules, inputs)\n'
-        '\n'
-        '\n'
-        'def attack_outputs(rules: RuleSet, inputs: AttackInputs) -> dict[str, object]:\n'
-        '    """Every output of the Attack calculator, by defined name."""\n'
-        '    where = situation(rules, inputs)\n'
-        '    attack = situated_attack(inputs, where)\n'
-        '    odds = resolution_chances.chances(rules, attack)\n'
-        '    out: dict[str, object] = {\n'
-        '        "ATTACK_ABILITY_BONUS": where.ability,\n'
-        '        "ATTACK_SITUATION_HIT": where.picked.hit,\n'
-        '        "ATTACK_SITUATION_AC": where.picked.ac,\n'
-        '        "ATTACK_TARGET_AC": generic.target(rules, attack),\n'
-        '        "ATTACK_NEED": generic.raw_need(rules, attack),\n'
-        '        "ATTACK_CRIT_POSSIBLE": generic.critical_possible(rules, attack)\n'
-        '        and not where.blocked\n'
-        '        and not where.picked.auto_hit,\n'
-        '        "ATTACK_CONFIRM_MIN": generic.confirm_min(rules, attack),\n'
-        '        "ATTACK_HIT_CHANCE": odds[HIT] + odds[CRITICAL],\n'
-        '        "ATTACK_CRIT_CHANCE": odds[CRITICAL],\n'
-        '        "ATTACK_OWN_AC_CHANGE": where.picked.own_ac,\n'
-        '        "ATTACK_RESULT": "",\n'
-        '        "ATTACK_EFFECT": "",\n'
-        '        "ATTACK_DAMAGE": "",\n'
-        '    }\n'
-        '    if inputs.roll is None:\n'
-        '        return out\n'
-        '    try:\n'
-        '        outcome = resolution_results.result(rules, attack, inputs.roll, inputs.follow_roll)\n'
-        '    except RuleError as error:\n'
-        '        out["ATTACK_RESULT"] = str(error)\n'
-        '        return out\n'
-        '    out["ATTACK_RESULT"] = outcome\n'
-        '    out["ATTACK_EFFECT"] = attack_effect(rules, inputs, attack, outcome, where)\n'
-        '    try:\n'
-        '        out["ATTACK_DAMAGE"] = attack_damage(rules, inputs, outcome, where.picked.auto_hit)\n'
-        '    except RuleError as error:\n'
-        '        out["ATTACK_DAMAGE"] = str(error)\n'
-        '    return out\n'
-        '\n'
-        '\n'
-        'def subdual(rules: RuleSet, choices: dict[str, str]) -> bool:\n'
-        '    return bool(\n'
-        '        chosen_row(rules, choices, "damage_mode")["subdual"]\n'
-        '        or chosen_row(rules, choices, "unarmed_attacks")["subdual"]\n'
-        '    )\n'
-        '\n'
-        '\n'
-        'def attack_effect(\n'
-        '    rules: RuleSet, inputs: AttackInputs, attack: generic.Attack, outcome: str, where: Situation\n'
-        ') -> str:\n'
-        '    roll = inputs.roll or 0\n'
-        '    if where.blocked:\n'
-        '        return EFFECT_NO_ATTACK.format(label=where.blocked)\n'
-        '    suffix = EFFECT_SUBDUAL if subdual(rules, inputs.choices) else ""\n'
-        '    if where.picked.auto_hit:\n'
-        '        return EFFECT_AUTO_HIT + suffix\n'
-        '    if outcome == MISS:\n'
-        '        margin = generic.raw_need(rules, attack) - roll  # AC minus the total\n'
-        '        shot = chosen_row(rules, inputs.choices, "firing_into_melee")\n'
-        '        stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))\n'
-        '        if where.ranged and shot["stray_hits_ally"] and 1 <= margin <= stray_max:\n'
-        '            return EFFECT_STRAY.format(margin=margin)\n'
-        '        if generic.always_misses(rules, roll):\n'
-        '            return EFFECT_NATURAL_MISS.format(roll=roll)\n'
-        '        return EFFECT_MISS\n'
-        '    if outcome == CRITICAL:\n'
-        '        return (\n'
-        '            EFFECT_CRITICAL.format(label=chosen_row(rules, inputs.choices, "critical_effect").label) + suffix\n'
-        '        )\n'
-        '    if threatens(rules, attack, roll):\n'
-        '        if inputs.follow_roll is None:\n'
-        '            return EFFECT_THREAT.format(confirm=generic.confirm_min(rules, attack)) + suffix\n'
-        '        return EFFECT_UNCONFIRMED + suffix\n'
-        '    if generic.in_rolls(rules, generic.critical_rolls(rules), roll):\n'
-        '        return EFFECT_NO_CRITICAL.format(roll=roll) + suffix\n'
-        '    return EFFECT_HIT + suffix\n'
-        '\n'
-        '\n'
-        'def attack_damage(rules: RuleSet, inputs: AttackInputs, outcome: str, auto_hit: bool) -> int | str:\n'
-        '    """Damage of the attack: 0 on a miss (whatever the dice say), \'\' while a needed damage roll is missing."""\n'
+        'def attack_damage(\n'
+        '    rules: RuleSet,\n'
+        '    outcome: str,\n'
+        '    dice: dice_module.Dice,\n'
+        '    choices: dict[str, str],\n'
+        '    damage_roll: int | None,\n'
+        '    extra_roll: int | None = None,\n'
+        '    auto_hit: bool = False,\n'
+        ') -> int | str:\n'
+        '    """Damage of a known result with the damage pickers: 0 on a miss, \'\' while a damage roll is missing."""\n'
         '    if outcome not in HITS:\n'
         '        return 0\n'
-        '    damage = situated_damage(rules, inputs)\n'
-        '    return result_damage(rules, damage, outcome, inputs.damage_roll, inputs.extra_roll, auto_hit)\n'
+        '    return result_damage(\n'
+        '        rules, picked_damage(rules, choices, dice), outcome, damage_roll, extra_roll, auto_hit\n'
+        '    )\n'
     ),
     'pycalc.rulesets.bfrpg_critical': (
         '"""Basic Fantasy RPG\'s Critical calculator ("Critical Hits and Lingering Injuries"): whether a\n'
@@ -6931,7 +6659,7 @@ _SOURCES = {
         '    stray_max = int(rules.constant("ranged_rules", "stray_hit_max_miss"))\n'
         '    if resolution_results.resolve(rules, attack, roll) in HITS:\n'
         '        out["FIRE_OUTCOME"] = FIRE_HIT\n'
-        '    elif shot["stray_hits_ally"] and 1 <= margin <= stray_max:\n'
+        '    elif shot["near_miss"] and 1 <= margin <= stray_max:\n'
         '        out["FIRE_OUTCOME"] = FIRE_STRAY\n'
         '    else:\n'
         '        out["FIRE_OUTCOME"] = FIRE_MISS\n'
@@ -7065,31 +6793,23 @@ _SOURCES = {
         '    return out\n'
     ),
     'pycalc.rulesets.bfrpg_odds': (
-        '"""Odds before the dice are rolled (bfrpg): the Attack calculator\'s odds cells.\n'
+        '"""Odds before the dice are rolled (bfrpg) as its Excel functions (``pycalc.udfs.bfrpg``) take them.\n'
         '\n'
         'The exact distribution of the damage one attack does, and of several independent attacks, is the\n'
-        "generic engine's (``pycalc.attack_odds`` over ``pycalc.resolution_odds``), fed with bfrpg's situation\n"
-        "by ``bfrpg.generic_attack``: every (d20 roll, confirmation d20) pair of the block's die resolved as\n"
-        '``bfrpg.attack_outputs`` resolves it, each result with every damage-dice total as\n'
-        '``bfrpg.attack_damage`` computes it (the maximum die of a confirmed critical, with ruling\n'
-        "critical_damage normal_plus_max_plus_roll a second roll, the charge's doubling, the halvings, double\n"
-        "the maximum against a helpless target, nothing from a blocked attack). What is bfrpg's own here is\n"
-        "which attack the calculator's inputs describe, its message first (``calculator_attack``), and that\n"
-        "the round's chance to drop the target shows one attack's message, then the round's, first\n"
-        "(``ROUND_MESSAGES_FIRST``); the cells are the generic calculator's (``pycalc.calculator_odds``).\n"
-        'Exact fractions; nothing sampled.\n'
+        "generic engine's (``pycalc.attack_odds`` over ``pycalc.resolution_odds``) for an attack and its\n"
+        'damage already situated (``bfrpg.picked_damage``): every (d20 roll, confirmation d20) pair of the\n'
+        "block's die, each result with every damage-dice total (the maximum die of a confirmed critical, with\n"
+        "ruling critical_damage normal_plus_max_plus_roll a second roll, the charge's doubling, the halvings,\n"
+        'double the maximum against a helpless target, nothing from a blocked attack). The Attack\n'
+        "calculator's odds cells are the generic calculator's (``pycalc.resolution_calculator``). Exact\n"
+        'fractions; nothing sampled.\n'
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
         '\n'
-        'from pycalc import attack_odds, calculator_odds\n'
-        'from pycalc import odds as shared_odds\n'
-        'from pycalc.errors import RuleError\n'
-        'from pycalc.rulesets import bfrpg as engine\n'
-        'from pycalc.tables import RuleSet\n'
+        'from pycalc import attack_odds\n'
         '\n'
         'OddsAttack = attack_odds.GenericAttack  # blocked and automatic hits in the attack, the pickers in its damage\n'
-        'ROUND_MESSAGES_FIRST = (shared_odds.KILL, shared_odds.EXPECTED_ROUND)\n'
         '\n'
         'ODDS = attack_odds.AttackOdds(attack_odds.as_given)\n'
         'damage_distribution = ODDS.damage_distribution\n'
@@ -7097,30 +6817,6 @@ _SOURCES = {
         'expected_damage = ODDS.expected_damage\n'
         'chance_at_least = ODDS.chance_at_least\n'
         'kill_chance = ODDS.kill_chance\n'
-        '\n'
-        '\n'
-        'def odds_attack(rules: RuleSet, inputs: engine.AttackInputs) -> OddsAttack:\n'
-        '    """The Attack calculator\'s inputs and situation, as ``bfrpg.attack_outputs`` reads them."""\n'
-        '    return OddsAttack(*engine.generic_attack(rules, inputs))\n'
-        '\n'
-        '\n'
-        'def calculator_attack(rules: RuleSet, inputs: engine.AttackInputs) -> calculator_odds.CalculatorAttack | str:\n'
-        '    """The calculator\'s attack as the odds take it, or bfrpg\'s message for its dice instead."""\n'
-        '    try:\n'
-        '        odds = odds_attack(rules, inputs)\n'
-        '    except RuleError as error:\n'
-        '        return str(error)\n'
-        '    text, _ = engine.attack_dice_text(rules, inputs)\n'
-        '    return calculator_odds.CalculatorAttack(*odds, text)\n'
-        '\n'
-        '\n'
-        'def odds_outputs(\n'
-        '    rules: RuleSet, inputs: engine.AttackInputs, attacks: int = 1, hp: int = 10\n'
-        ') -> dict[str, object]:\n'
-        '    """The odds cells of the Attack calculator as the .xlsx shows them: the dice\'s own message first,\n'
-        '    then the generic calculator\'s odds cells (the grid\'s limits, the attacks and hit points)."""\n'
-        '    attack = calculator_attack(rules, inputs)\n'
-        '    return calculator_odds.calculator_cells(rules, attack, attacks, hp, ROUND_MESSAGES_FIRST)\n'
     ),
     'pycalc.rulesets.bfrpg_parry': (
         '"""Basic Fantasy RPG\'s Parry and block calculator: what is added to the parry d20 in a defensive\n'
@@ -10878,15 +10574,15 @@ _SOURCES = {
         '    rules = bfrpg_rules()\n'
         '    choices = picked(rules, charge, mode, underwater, critical)\n'
         '    outcome = as_outcome(result, (d20.MISS, d20.HIT, d20.CRITICAL), "Miss, Hit or Critical")\n'
-        '    inputs = engine.AttackInputs(\n'
-        '        bonus=0,\n'
-        '        target=0,\n'
-        '        dice=str(plus_bonus(as_dice(dice, engine.damage_dice), damage_bonus)),\n'
-        '        damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),\n'
-        '        extra_roll=optional_int(extra_roll, "EXTRA DAMAGE ROLL"),\n'
-        '        choices=choices,\n'
+        '    return engine.attack_damage(\n'
+        '        rules,\n'
+        '        outcome,\n'
+        '        plus_bonus(as_dice(dice, engine.damage_dice), damage_bonus),\n'
+        '        choices,\n'
+        '        optional_int(damage_roll, "DAMAGE ROLL"),\n'
+        '        optional_int(extra_roll, "EXTRA DAMAGE ROLL"),\n'
+        '        as_bool(helpless, "HELPLESS"),\n'
         '    )\n'
-        '    return engine.attack_damage(rules, inputs, outcome, as_bool(helpless, "HELPLESS"))\n'
         '\n'
         '\n'
         '# --------------------------------------------------------------------------- odds before the roll\n'
@@ -23799,40 +23495,71 @@ _TABLES = {
                           ['label', 'Ability bonus added (str, dex, or ruling: see thrown_attack_ability)'],
                           ['type', 'text'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'ranged'], ['label', 'Ranged attack'], ['type', 'bool'], ['optional', False]]]]]],
+                         [['id', 'ranged'], ['label', 'Ranged attack'], ['type', 'bool'], ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'uses_str'], ['label', 'Adds the STR bonus'], ['type', 'bool'],
+                          ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'uses_dex'], ['label', 'Adds the DEX bonus'], ['type', 'bool'],
+                          ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'uses_str_dex'], ['label', 'Adds the STR bonus (ruling: DEX for thrown)'],
+                          ['type', 'bool'], ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'uses_dex_dex'], ['label', 'Adds the DEX bonus (ruling: DEX for thrown)'],
+                          ['type', 'bool'], ['optional', False]]],
+                        ['object', 'pycalc.table_files:Column',
+                         [['id', 'uses_dex_better'],
+                          ['label', 'Adds the DEX bonus (ruling: the better for thrown)'], ['type', 'bool'],
+                          ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['ability', 'str'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 51], ['id', 'melee'], ['label', 'Melee weapon'],
+                         [['values',
+                           ['dict',
+                            [['ability', 'str'], ['ranged', False], ['uses_str', True], ['uses_dex', False],
+                             ['uses_str_dex', True], ['uses_dex_dex', False], ['uses_dex_better', False]]]],
+                          ['section', 'THE COMBAT'], ['line', 59], ['id', 'melee'], ['label', 'Melee weapon'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['ability', 'ruling'], ['ranged', True]]]],
-                          ['section', 'THE COMBAT'], ['line', 52], ['id', 'thrown'],
+                         [['values',
+                           ['dict',
+                            [['ability', 'ruling'], ['ranged', True], ['uses_str', True], ['uses_dex', False],
+                             ['uses_str_dex', False], ['uses_dex_dex', True], ['uses_dex_better', True]]]],
+                          ['section', 'THE COMBAT'], ['line', 61], ['id', 'thrown'],
                           ['label', 'Thrown weapon'], ['low', None], ['high', None],
                           ['note',
                            'ruling = as ruling thrown_attack_ability says (default: Strength, the clause that names "thrown").'],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['ability', 'dex'], ['ranged', True]]]],
-                          ['section', 'THE COMBAT'], ['line', 54], ['id', 'missile'],
+                         [['values',
+                           ['dict',
+                            [['ability', 'dex'], ['ranged', True], ['uses_str', False], ['uses_dex', True],
+                             ['uses_str_dex', False], ['uses_dex_dex', True], ['uses_dex_better', True]]]],
+                          ['section', 'THE COMBAT'], ['line', 64], ['id', 'missile'],
                           ['label', 'Missile weapon'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['ability', 'dex'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 55], ['id', 'light_weapon'],
+                         [['values',
+                           ['dict',
+                            [['ability', 'dex'], ['ranged', False], ['uses_str', False], ['uses_dex', True],
+                             ['uses_str_dex', False], ['uses_dex_dex', True], ['uses_dex_better', True]]]],
+                          ['section', 'THE COMBAT'], ['line', 66], ['id', 'light_weapon'],
                           ['label', 'Light weapon (melee)'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/attack.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['ability', 'dex'], ['ranged', False]]]],
-                          ['section', 'THE COMBAT'], ['line', 56], ['id', 'touch'], ['label', 'Touch attack'],
+                         [['values',
+                           ['dict',
+                            [['ability', 'dex'], ['ranged', False], ['uses_str', False], ['uses_dex', True],
+                             ['uses_str_dex', False], ['uses_dex_dex', True], ['uses_dex_better', True]]]],
+                          ['section', 'THE COMBAT'], ['line', 68], ['id', 'touch'], ['label', 'Touch attack'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]]]]],
                      ['section', 'THE COMBAT'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 37],
                      ['note',
-                      '"as well as Strength bonus (if performing a melee or thrown attack) or Dexterity bonus (if performing a light weapon, touch attack, or missile attack)". ranged marks the attacks that use the ranged modifiers (range.yaml) and the 5\' minimum distance.'],
+                      '"as well as Strength bonus (if performing a melee or thrown attack) or Dexterity bonus (if performing a light weapon, touch attack, or missile attack)". ranged marks the attacks that use the ranged modifiers (range.yaml) and the 5\' minimum distance; uses_str and uses_dex say which bonus the calculator adds (both: the better of the two); the thrown weapon\'s are read by ruling thrown_attack_ability (their _dex and _better columns).'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
-                     ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
-                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                     ['cheatsheet', 'situation'], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
+                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', ['ability', 'ranged']]]]]],
                   ['unarmored_ac',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'unarmored_ac'], ['title', 'Unarmored combat'], ['kind', 'entries'],
@@ -23843,11 +23570,11 @@ _TABLES = {
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 11]]]], ['section', 'Unarmored Combat'], ['line', 70],
+                         [['values', ['dict', [['value', 11]]]], ['section', 'Unarmored Combat'], ['line', 83],
                           ['id', 'unarmored_base_ac'],
                           ['label', 'Base AC with no armor at all (plus DEX bonus)'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/attack.yaml']]]]]],
-                     ['section', 'Unarmored Combat'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 58],
+                     ['section', 'Unarmored Combat'], ['file', 'tables/bfrpg/attack.yaml'], ['line', 71],
                      ['note',
                       '"Characters who, for whatever reason, engage in combat while wearing no armor whatsoever have a base Armor Class of 11 plus Dexterity bonus." A shield and magical protection that is not armor (rings or cloaks of protection) are allowed. It "only applies to opponents the character is aware of and whose location is at least approximately known".'],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -24185,17 +23912,17 @@ _TABLES = {
                      ['columns',
                       ['tuple',
                        [['object', 'pycalc.table_files:Column',
-                         [['id', 'extra_damage'], ['label', 'Critical extra damage dealt'], ['type', 'bool'],
-                          ['optional', False]]]]]],
+                         [['id', 'critical_as_hit'], ['label', "A hit's damage only (no extra)"],
+                          ['type', 'bool'], ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['extra_damage', True]]]],
+                         [['values', ['dict', [['critical_as_hit', False]]]],
                           ['section', 'Critical Hits and Lingering Injuries'], ['line', 52],
                           ['id', 'extra_damage'], ['label', 'Extra damage (maximum die plus a damage roll)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/criticals.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['extra_damage', False]]]],
+                         [['values', ['dict', [['critical_as_hit', True]]]],
                           ['section', 'Critical Hits and Lingering Injuries'], ['line', 53],
                           ['id', 'lingering_injury'],
                           ['label', 'Lingering injury instead (eye, limb, bones, scar; DM decides)'],
@@ -24252,7 +23979,8 @@ _TABLES = {
                      ['columns',
                       ['tuple',
                        [['object', 'pycalc.table_files:Column',
-                         [['id', 'usable'], ['label', 'Weapon works'], ['type', 'bool'], ['optional', False]]],
+                         [['id', 'no_attack'], ['label', 'The weapon does not work'], ['type', 'bool'],
+                          ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
                          [['id', 'damage_multiplier_water'], ['label', 'Damage ×'], ['type', 'number'],
                           ['optional', False]]],
@@ -24264,28 +23992,28 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['usable', True], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
+                            [['no_attack', False], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 56], ['id', 'not_underwater'],
                           ['label', 'Not underwater'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['usable', True], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
+                            [['no_attack', False], ['damage_multiplier_water', 1], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 57], ['id', 'thrust_weapon'],
                           ['label', 'Thrust weapon (spear, crossbow)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['usable', True], ['damage_multiplier_water', 0.5], ['round_up_water', True]]]],
+                            [['no_attack', False], ['damage_multiplier_water', 0.5], ['round_up_water', True]]]],
                           ['section', 'Underwater'], ['line', 59], ['id', 'swung_weapon'],
                           ['label', 'Swung weapon (long sword, battle axe)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/damage.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['usable', False], ['damage_multiplier_water', 0], ['round_up_water', False]]]],
+                            [['no_attack', True], ['damage_multiplier_water', 0], ['round_up_water', False]]]],
                           ['section', 'Underwater'], ['line', 61], ['id', 'bow'],
                           ['label', 'Shortbow or longbow'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/damage.yaml']]]]]],
@@ -25024,7 +24752,8 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'can_attack'], ['label', 'May attack'], ['type', 'bool'], ['optional', False]]],
+                         [['id', 'no_attack'], ['label', 'No attack this round'], ['type', 'bool'],
+                          ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
                          [['id', 'parry_bonus'], ['label', 'Parry roll bonus'], ['type', 'int'],
                           ['optional', False]]],
@@ -25043,7 +24772,7 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['can_attack', True], ['parry_bonus', 0], ['parries_per_round', 0],
+                            [['hit', 0], ['no_attack', False], ['parry_bonus', 0], ['parries_per_round', 0],
                              ['extra_parry_penalty', 0], ['max_move_ft', None]]]],
                           ['section', 'Parrying and Defensive Combat'], ['line', 140], ['id', 'none'],
                           ['label', 'Normal fighting (no defensive combat)'], ['low', None], ['high', None],
@@ -25051,7 +24780,7 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', -4], ['can_attack', True], ['parry_bonus', 0], ['parries_per_round', 1],
+                            [['hit', -4], ['no_attack', False], ['parry_bonus', 0], ['parries_per_round', 1],
                              ['extra_parry_penalty', -2], ['max_move_ft', None]]]],
                           ['section', 'Parrying and Defensive Combat'], ['line', 142],
                           ['id', 'partial_defense'], ['label', 'Partial defense'], ['low', None],
@@ -25062,8 +24791,8 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['can_attack', False], ['parry_bonus', 4],
-                             ['parries_per_round', None], ['extra_parry_penalty', -1], ['max_move_ft', 5]]]],
+                            [['hit', 0], ['no_attack', True], ['parry_bonus', 4], ['parries_per_round', None],
+                             ['extra_parry_penalty', -1], ['max_move_ft', 5]]]],
                           ['section', 'Parrying and Defensive Combat'], ['line', 156], ['id', 'total_defense'],
                           ['label', 'Total (full) defense'], ['low', None], ['high', None],
                           ['note',
@@ -25733,29 +25462,32 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'stray_hits_ally'], ['label', "Near misses hit the target's melee opponent"],
-                          ['type', 'bool'], ['optional', False]]]]]],
+                         [['id', 'near_miss'], ['label', 'A near miss'], ['type', 'text'], ['optional', True]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['stray_hits_ally', False]]]],
-                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 77],
+                         [['values', ['dict', [['hit', 0], ['near_miss', None]]]],
+                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 78],
                           ['id', 'none'], ['label', 'Target not engaged in melee'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/range.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', -4], ['stray_hits_ally', False]]]],
-                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 78],
+                         [['values', ['dict', [['hit', -4], ['near_miss', None]]]],
+                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 79],
                           ['id', 'careful_shot'], ['label', 'Target in melee: shooter takes the -4 penalty'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/range.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['stray_hits_ally', True]]]],
-                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 79],
+                         [['values',
+                           ['dict',
+                            [['hit', 0],
+                             ['near_miss',
+                              "the shot hits the target's melee opponent (roll randomly if several)"]]]],
+                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 80],
                           ['id', 'risky_shot'],
                           ['label', 'Target in melee: no penalty taken (near misses hit the ally)'],
                           ['low', None], ['high', None], ['note', ''], ['file', 'tables/bfrpg/range.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['hit', 0], ['stray_hits_ally', False]]]],
-                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 81],
+                         [['values', ['dict', [['hit', 0], ['near_miss', None]]]],
+                          ['section', 'Firing Into Melee or at a Moving Opponent'], ['line', 82],
                           ['id', 'large_target'],
                           ['label', "Target Large (8'+), all its melee opponents medium or smaller"],
                           ['low', None], ['high', None],
@@ -25768,7 +25500,7 @@ _TABLES = {
                       '"A character who fires at an opponent currently engaged in melee combat may take a –4 penalty to their attack roll. If they fail to do so, then any shot missed by less than a margin of 4 will hit the person their opponent was in melee with."'],
                      ['key_id', ''], ['key_label', ''], ['picker', 'choice'], ['gm_fillable', False],
                      ['cheatsheet', 'situation'], ['cheatsheet_order', 50], ['cheatsheet_rule', ''],
-                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]],
+                     ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', ['hit', 'near_miss']]]]]],
                   ['unarmed_attacks',
                    ['object', 'pycalc.table_files:Table',
                     [['id', 'unarmed_attacks'], ['title', 'Brawling and shield bash'], ['kind', 'entries'],
@@ -25777,7 +25509,7 @@ _TABLES = {
                        [['object', 'pycalc.table_files:Column',
                          [['id', 'hit'], ['label', 'Attack roll'], ['type', 'int'], ['optional', False]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'brawl_dice'], ['label', 'Damage'], ['type', 'dice'], ['optional', True]]],
+                         [['id', 'dice'], ['label', 'Damage'], ['type', 'dice'], ['optional', True]]],
                         ['object', 'pycalc.table_files:Column',
                          [['id', 'subdual'], ['label', 'Subduing damage'], ['type', 'bool'],
                           ['optional', False]]],
@@ -25785,23 +25517,22 @@ _TABLES = {
                          [['id', 'str_to_damage'], ['label', 'STR bonus added to damage'], ['type', 'bool'],
                           ['optional', True]]],
                         ['object', 'pycalc.table_files:Column',
-                         [['id', 'specialist_damage'], ['label', 'Extra damage for a shield specialist'],
-                          ['type', 'int'], ['optional', False]]]]]],
+                         [['id', 'damage'], ['label', 'Extra damage'], ['type', 'int'], ['optional', False]]]]]],
                      ['rows',
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['brawl_dice', None], ['subdual', False], ['str_to_damage', None],
-                             ['specialist_damage', 0]]]],
+                            [['hit', 0], ['dice', None], ['subdual', False], ['str_to_damage', None],
+                             ['damage', 0]]]],
                           ['section', 'Brawling'], ['line', 21], ['id', 'weapon'],
                           ['label', 'Weapon attack (not brawling)'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['brawl_dice', '1d3'], ['subdual', True], ['str_to_damage', None],
-                             ['specialist_damage', 0]]]],
+                            [['hit', 0], ['dice', '1d3'], ['subdual', True], ['str_to_damage', None],
+                             ['damage', 0]]]],
                           ['section', 'Brawling'], ['line', 23], ['id', 'punch'], ['label', 'Punch'],
                           ['low', None], ['high', None],
                           ['note',
@@ -25810,8 +25541,8 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', -2], ['brawl_dice', '1d4'], ['subdual', True], ['str_to_damage', None],
-                             ['specialist_damage', 0]]]],
+                            [['hit', -2], ['dice', '1d4'], ['subdual', True], ['str_to_damage', None],
+                             ['damage', 0]]]],
                           ['section', 'Brawling'], ['line', 25], ['id', 'kick'], ['label', 'Kick'],
                           ['low', None], ['high', None],
                           ['note', '"1d4 with a kick; kicks are rolled at a -2 attack penalty"'],
@@ -25819,12 +25550,21 @@ _TABLES = {
                         ['object', 'pycalc.table_files:Row',
                          [['values',
                            ['dict',
-                            [['hit', 0], ['brawl_dice', '1d4'], ['subdual', True], ['str_to_damage', True],
-                             ['specialist_damage', 1]]]],
+                            [['hit', 0], ['dice', '1d4'], ['subdual', True], ['str_to_damage', True],
+                             ['damage', 0]]]],
                           ['section', 'Shield Bash'], ['line', 27], ['id', 'shield_bash'],
                           ['label', 'Shield bash'], ['low', None], ['high', None],
                           ['note',
                            '"Such an attack is a normal melee attack and does 1d4 points of subdual damage, plus Strength modifier if any. Shield specialists receive a +1 bonus to damage. If the shield is magical, its normal bonuses may be applied to both the attack and damage roll." The basher loses all the shield\'s AC benefits until the beginning of the next round; no off-hand penalty.'],
+                          ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
+                        ['object', 'pycalc.table_files:Row',
+                         [['values',
+                           ['dict',
+                            [['hit', 0], ['dice', '1d4'], ['subdual', True], ['str_to_damage', True],
+                             ['damage', 1]]]],
+                          ['section', 'Shield Bash'], ['line', 41], ['id', 'shield_bash_specialist'],
+                          ['label', 'Shield bash by a shield specialist (+1 damage)'], ['low', None],
+                          ['high', None], ['note', '"Shield specialists receive a +1 bonus to damage."'],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]]]]],
                      ['section', 'Brawling'], ['file', 'tables/bfrpg/wrestling_brawling.yaml'], ['line', 4],
                      ['note',
@@ -25843,23 +25583,23 @@ _TABLES = {
                       ['tuple',
                        [['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 4]]]], ['section', 'Multiple Opponents'],
-                          ['line', 53], ['id', 'max_wrestlers_vs_normal_size'],
+                          ['line', 62], ['id', 'max_wrestlers_vs_normal_size'],
                           ['label', 'Most combatants wrestling one opponent of normal size'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 0.5]]]], ['section', 'Multiple Opponents'],
-                          ['line', 55], ['id', 'smaller_wrestler_counts_as'],
+                          ['line', 64], ['id', 'smaller_wrestler_counts_as'],
                           ['label', 'A creature smaller than the attacker counts as'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 2]]]], ['section', 'Multiple Opponents'],
-                          ['line', 57], ['id', 'larger_wrestler_counts_at_least'],
+                          ['line', 66], ['id', 'larger_wrestler_counts_at_least'],
                           ['label', 'A larger creature counts as at least'], ['low', None], ['high', None],
                           ['note', '"count at least double (as determined by the GM)"'],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 4]]]], ['section', 'Multiple Opponents'],
-                          ['line', 59], ['id', 'escape_bonus_attacker_held'],
+                          ['line', 68], ['id', 'escape_bonus_attacker_held'],
                           ['label', 'Escape bonus when someone holds the original attacker'], ['low', None],
                           ['high', None],
                           ['note',
@@ -25867,30 +25607,30 @@ _TABLES = {
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 0.5]]]], ['section', 'Moving the Opponent'],
-                          ['line', 64], ['id', 'move_held_opponent_speed'],
+                          ['line', 73], ['id', 'move_held_opponent_speed'],
                           ['label', 'Holder moves the opponent at × speed (successful attack roll)'],
                           ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 0.5]]]],
-                          ['section', 'Actions Allowed to the Defender'], ['line', 66],
+                          ['section', 'Actions Allowed to the Defender'], ['line', 75],
                           ['id', 'defender_drag_speed'],
                           ['label', 'A much stronger or larger defender drags the holder at × speed'],
                           ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
-                         [['values', ['dict', [['value', 5]]]], ['section', 'Tripping'], ['line', 68],
+                         [['values', ['dict', [['value', 5]]]], ['section', 'Tripping'], ['line', 77],
                           ['id', 'trip_distance_ft'], ['label', 'A tripped target falls up to (ft) away'],
                           ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 2]]]], ['section', 'Wrestling With Monsters'],
-                          ['line', 70], ['id', 'usual_grasping_appendages'],
+                          ['line', 79], ['id', 'usual_grasping_appendages'],
                           ['label', 'Grasping appendages that give no bonus'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]], ['section', 'Wrestling With Monsters'],
-                          ['line', 72], ['id', 'extra_appendage_bonus'],
+                          ['line', 81], ['id', 'extra_appendage_bonus'],
                           ['label', 'Bonus per extra grasping appendage (attack rolls or saves)'],
                           ['low', None], ['high', None],
                           ['note',
@@ -25898,10 +25638,10 @@ _TABLES = {
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
                          [['values', ['dict', [['value', 1]]]], ['section', 'Wrestling With Monsters'],
-                          ['line', 80], ['id', 'touch_attacks_suffered_per_round'],
+                          ['line', 89], ['id', 'touch_attacks_suffered_per_round'],
                           ['label', 'Touch attacks (wights) a wrestler suffers per round'], ['low', None],
                           ['high', None], ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]]]]],
-                     ['section', 'Wrestling'], ['file', 'tables/bfrpg/wrestling_brawling.yaml'], ['line', 42],
+                     ['section', 'Wrestling'], ['file', 'tables/bfrpg/wrestling_brawling.yaml'], ['line', 51],
                      ['note',
                       "A wrestling attack is a melee attack roll; success is a hold, and the attacker moves into the defender's space. The hold lasts until released or until the defender makes a save vs. Death Ray at his or her next action, with the better of the STR or DEX bonus (or penalty)."],
                      ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
@@ -25923,7 +25663,7 @@ _TABLES = {
                            ['dict',
                             [['roll', 'melee attack roll'],
                              ['effect', "Hold; the attacker moves into the defender's space"]]]],
-                          ['section', 'Wrestling'], ['line', 91], ['id', 'hold'],
+                          ['section', 'Wrestling'], ['line', 100], ['id', 'hold'],
                           ['label', 'Grab (wrestling attack)'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -25931,7 +25671,7 @@ _TABLES = {
                            ['dict',
                             [['roll', 'none (automatic)'],
                              ['effect', 'Unarmed damage as with a fist (Punch, in Brawling and shield bash)']]]],
-                          ['section', 'Wrestling'], ['line', 93], ['id', 'strike_held'],
+                          ['section', 'Wrestling'], ['line', 102], ['id', 'strike_held'],
                           ['label', 'Strike the held opponent'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -25940,7 +25680,7 @@ _TABLES = {
                             [['roll', 'attack roll'],
                              ['effect',
                               'Up to half speed, bringing the defender, if strong enough to carry or drag him']]]],
-                          ['section', 'Moving the Opponent'], ['line', 97], ['id', 'move_opponent'],
+                          ['section', 'Moving the Opponent'], ['line', 106], ['id', 'move_opponent'],
                           ['label', 'Move the held opponent'], ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -25949,7 +25689,7 @@ _TABLES = {
                             [['roll', 'an additional attack roll'],
                              ['effect',
                               'On a failure the defender may at once make an attack roll: success pins the attacker, or the defender may escape instead']]]],
-                          ['section', 'Acquiring an Object'], ['line', 99], ['id', 'acquire_object'],
+                          ['section', 'Acquiring an Object'], ['line', 108], ['id', 'acquire_object'],
                           ['label', 'Take an item from the defender'], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -25958,7 +25698,7 @@ _TABLES = {
                             [['roll', 'not stated in the seed'],
                              ['effect',
                               'Target falls prone up to 5 feet away in the direction the attacker wants']]]],
-                          ['section', 'Tripping'], ['line', 106], ['id', 'trip'], ['label', 'Trip'],
+                          ['section', 'Tripping'], ['line', 115], ['id', 'trip'], ['label', 'Trip'],
                           ['low', None], ['high', None], ['note', ''],
                           ['file', 'tables/bfrpg/wrestling_brawling.yaml']]],
                         ['object', 'pycalc.table_files:Row',
@@ -25967,10 +25707,10 @@ _TABLES = {
                             [['roll', 'save vs. Death Ray with the better of STR or DEX bonus'],
                              ['effect',
                               'Freed from one holder; moves into any space adjacent to the attacker. +4 if someone holds the attacker (Wrestling numbers)']]]],
-                          ['section', 'Actions Allowed to the Defender'], ['line', 108], ['id', 'escape'],
+                          ['section', 'Actions Allowed to the Defender'], ['line', 117], ['id', 'escape'],
                           ['label', "Escape (defender's next action)"], ['low', None], ['high', None],
                           ['note', ''], ['file', 'tables/bfrpg/wrestling_brawling.yaml']]]]]],
-                     ['section', 'Wrestling'], ['file', 'tables/bfrpg/wrestling_brawling.yaml'], ['line', 83],
+                     ['section', 'Wrestling'], ['file', 'tables/bfrpg/wrestling_brawling.yaml'], ['line', 92],
                      ['note', ''], ['key_id', ''], ['key_label', ''], ['picker', None], ['gm_fillable', False],
                      ['cheatsheet', None], ['cheatsheet_order', 0], ['cheatsheet_rule', ''],
                      ['cheatsheet_rows', True], ['cheatsheet_columns', ['tuple', []]]]]]]]],
@@ -25988,7 +25728,7 @@ _TABLES = {
                      ['section', 'THE COMBAT'],
                      ['why',
                       '"Strength bonus (if performing a melee or thrown attack) or Dexterity bonus (if performing a light weapon, touch attack, or missile attack)": a thrown weapon is also a missile, so both clauses match it.'],
-                     ['file', 'tables/bfrpg/attack.yaml'], ['line', 73]]]],
+                     ['file', 'tables/bfrpg/attack.yaml'], ['line', 86]]]],
                   ['cover_intermediate_steps',
                    ['object', 'pycalc.table_files:Ruling',
                     [['id', 'cover_intermediate_steps'],
@@ -26340,21 +26080,41 @@ _TABLES = {
                      ['ruled',
                       ['dict',
                        [['cover_concealment', 'cover_intermediate_steps'],
-                        ['two_weapon_fighting', 'two_weapon_dex']]]],
+                        ['two_weapon_fighting', 'two_weapon_dex'], ['attack_kinds', 'thrown_attack_ability']]]],
                      ['numbers',
                       ['tuple',
                        [['object', 'pycalc.resolution_block:TypedNumber',
+                         [['id', 'attacker_str'], ['label', 'STR bonus'], ['adds_to', 'hit'], ['times', 1],
+                          ['when', 'uses_str'], ['help', "the attacker's Strength bonus (or penalty)"],
+                          ['of', 'attacker'], ['at_most', None], ['roster', None], ['same_as', None],
+                          ['best_of', 'ability']]],
+                        ['object', 'pycalc.resolution_block:TypedNumber',
                          [['id', 'attacker_dex'], ['label', 'DEX bonus'], ['adds_to', 'hit'], ['times', 1],
-                          ['when', 'dex_reduces'],
-                          ['help', 'reduces a two-weapon penalty, never past the cap (two_weapon_rules)'],
-                          ['of', 'attacker'],
+                          ['when', 'uses_dex'], ['help', "the attacker's Dexterity bonus (or penalty)"],
+                          ['of', 'attacker'], ['at_most', None], ['roster', 'dex'], ['same_as', None],
+                          ['best_of', 'ability']]],
+                        ['object', 'pycalc.resolution_block:TypedNumber',
+                         [['id', 'dex_two_weapons'], ['label', 'DEX bonus'], ['adds_to', 'hit'], ['times', 1],
+                          ['when', 'dex_reduces'], ['help', ''], ['of', None],
                           ['at_most',
                            ['object', 'pycalc.resolution_block:Ref',
                             [['table', 'two_weapon_rules'], ['entry', 'penalty_cap'], ['column', 'value'],
-                             ['line', 79]]]],
-                          ['roster', None], ['same_as', None], ['best_of', None]]]]]],
+                             ['line', 102]]]],
+                          ['roster', None], ['same_as', 'attacker_dex'], ['best_of', None]]],
+                        ['object', 'pycalc.resolution_block:TypedNumber',
+                         [['id', 'str_damage'], ['label', 'STR bonus'], ['adds_to', 'damage'], ['times', 1],
+                          ['when', 'str_to_damage'], ['help', ''], ['of', None], ['at_most', None],
+                          ['roster', None], ['same_as', 'attacker_str'], ['best_of', None]]]]]],
                      ['not_with', None], ['also_counts', None], ['worse_of', None]]]],
-                  ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
+                  ['picked_tables', ['tuple', []]],
+                  ['effect',
+                   ['object', 'pycalc.resolution_block:Effect',
+                    [['hit', None], ['miss', None],
+                     ['near_miss_by',
+                      ['object', 'pycalc.resolution_block:Ref',
+                       [['table', 'ranged_rules'], ['entry', 'stray_hit_max_miss'], ['column', 'value'],
+                        ['line', 63]]]]]]],
+                  ['range', None]]]],
                ['encounter_block',
                 ['object', 'pycalc.encounter_block:EncounterRules',
                  [['initiative',
@@ -26362,7 +26122,7 @@ _TABLES = {
                     [['die',
                       ['object', 'pycalc.resolution_block:Ref',
                        [['table', 'initiative_rules'], ['entry', 'initiative_die_faces'], ['column', 'value'],
-                        ['line', 86]]]],
+                        ['line', 108]]]],
                      ['die_is_dice', False], ['adds_dex', True], ['ties', 'simultaneous'],
                      ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                      ['modifiers', None], ['first_round', None]]]],
@@ -26372,7 +26132,7 @@ _TABLES = {
                      ['start_band_exempt', False]]]],
                   ['conditions', 'conditions'], ['morale', None],
                   ['log_picks', ['tuple', ['attack_kinds', 'cover_concealment']]],
-                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 85],
+                  ['file', 'tables/bfrpg/ruleset.yaml'], ['line', 107],
                   ['log_picks_by_name',
                    ['tuple',
                     ['damage_mode', 'charge_options', 'melee_conditions', 'ranged_conditions',
@@ -26391,13 +26151,13 @@ _TABLES = {
                   ['attacks_each_round', True], ['attacks_default', None],
                   ['pick_lines',
                    ['tuple',
-                    [['tuple', ['attack_kinds', 103]], ['tuple', ['cover_concealment', 103]],
-                     ['tuple', ['damage_mode', 104]], ['tuple', ['charge_options', 104]],
-                     ['tuple', ['melee_conditions', 104]], ['tuple', ['ranged_conditions', 104]],
-                     ['tuple', ['target_conditions', 104]], ['tuple', ['attacker_conditions', 104]],
-                     ['tuple', ['two_weapon_fighting', 104]], ['tuple', ['firing_into_melee', 104]],
-                     ['tuple', ['unarmed_attacks', 104]], ['tuple', ['defense_stance', 104]],
-                     ['tuple', ['underwater_weapons', 104]], ['tuple', ['critical_effect', 104]]]]]]]],
+                    [['tuple', ['attack_kinds', 125]], ['tuple', ['cover_concealment', 125]],
+                     ['tuple', ['damage_mode', 126]], ['tuple', ['charge_options', 126]],
+                     ['tuple', ['melee_conditions', 126]], ['tuple', ['ranged_conditions', 126]],
+                     ['tuple', ['target_conditions', 126]], ['tuple', ['attacker_conditions', 126]],
+                     ['tuple', ['two_weapon_fighting', 126]], ['tuple', ['firing_into_melee', 126]],
+                     ['tuple', ['unarmed_attacks', 126]], ['tuple', ['defense_stance', 126]],
+                     ['tuple', ['underwater_weapons', 126]], ['tuple', ['critical_effect', 126]]]]]]]],
                ['picked', ['dict', []]]]],
 }
 
