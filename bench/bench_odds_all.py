@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pycalc import dice, resolution, resolution_odds
 from pycalc.d20 import Attack
-from pycalc.rulesets import cnc_odds, combat17_odds, osr, osr_odds, spelljammer_odds
+from pycalc.rulesets import combat17_odds, osr, osr_odds, spelljammer_odds
 from pycalc.tables import RuleSet, load_ruleset
 
 TARGET_MS = 2.0
@@ -48,9 +48,6 @@ def cold_ms(action: Callable[[], object], runs: int) -> float:
 def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], object]]]:
     """(case, call) for the ruleset's odds module (its own engine, or its layer over the generic one)."""
     parsed = dice.parse(expression)
-    if rules.id == "cnc":
-        odds = cnc_odds.OddsAttack(Attack(5, 18, 1), expression, 2, "melee")
-        return [("", lambda: cnc_odds.damage_distribution(rules, odds))]
     if rules.id == "osr":
         cases = []
         doubled = osr.generic_damage(rules, parsed, double=True)
@@ -68,7 +65,7 @@ def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], 
     if rules.id == "spelljammer":
         strike = spelljammer_odds.StrikeAttack(72, parsed, 4)
         return [("", lambda: spelljammer_odds.hp_loss_distribution(rules, strike))]
-    if rules.id == "bfrpg":  # its odds are the generic engine's (bfrpg_odds hands them its situation)
+    if rules.id in ("cnc", "bfrpg"):  # their odds are the generic engine's (generic_engine times them)
         return []
     raise ValueError(rules.id)
 

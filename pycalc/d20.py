@@ -14,6 +14,9 @@ from pycalc.errors import RuleError
 
 D20_FACES = 20  # the die itself, not a rule number
 D20_RULESETS = ("cnc", "osr", "combat17", "bfrpg")
+# those whose Attack calculator is the generic one (``pycalc.resolution_calculator``): the shared
+# Excel functions (``pycalc.udfs.shared``) serve their attack; bfrpg's calculator is its own
+GENERIC_CALCULATOR = ("cnc", "osr", "combat17")
 MISS, HIT, CRITICAL, FUMBLE = "Miss", "Hit", "Critical", "Fumble"
 OUTCOMES = (MISS, HIT, CRITICAL, FUMBLE)
 HITS = (HIT, CRITICAL)

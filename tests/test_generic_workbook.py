@@ -119,7 +119,7 @@ def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypat
         odds["ATTACK_EXPECTED_DAMAGE_ROUND"]
     )
     assert shared.d20_kill_chance("bx", 3, 14, "1d8+2", 5) == pytest.approx(odds["ATTACK_KILL_CHANCE"])
-    assert shared.d20_kill_chance("cnc", 3, 14, "1d8", 5) == "#RULESET? for cnc use cnc_kill_chance"
+    assert shared.d20_kill_chance("bfrpg", 3, 14, "1d8", 5) == "#RULESET? for bfrpg use bfrpg_kill_chance"
     assert shared.d20_expected_damage("bx", 3, 14, "9d12").startswith("#DICE?")
 
 

@@ -26,7 +26,7 @@ ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
 
 
 class OddsEngine(Protocol):
-    """What a ruleset's odds module offers (``pycalc.rulesets.cnc_odds`` and the others)."""
+    """What a ruleset's odds module offers (``pycalc.rulesets.osr_odds`` and the others)."""
 
     def expected_damage(self, rules: RuleSet, odds: Any, attacks: int = 1) -> Fraction: ...
 
