@@ -42,7 +42,6 @@ import pycalc.udfs.combat17_critical
 import pycalc.udfs.combat17_fumble
 import pycalc.udfs.combat17_missiles
 import pycalc.udfs.combat17_subdual
-import pycalc.udfs.osr
 import pycalc.udfs.osr_grappling
 import pycalc.udfs.osr_mass_combat
 import pycalc.udfs.osr_normal_men
@@ -230,7 +229,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.osr,
                 pycalc.udfs.osr_grappling,
                 pycalc.udfs.osr_mass_combat,
                 pycalc.udfs.osr_normal_men,

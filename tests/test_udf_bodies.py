@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from pycalc import d20, lite, oxt
+from pycalc import d20, lite, oxt, udfs
 from pycalc.errors import RuleError
-from pycalc.rulesets import bfrpg_odds, combat17, combat17_odds, osr_odds
+from pycalc.rulesets import bfrpg_odds, combat17, combat17_odds
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg, cells, d20_attack, d20_odds, osr
+from pycalc.udfs import bfrpg, cells, d20_attack, d20_odds
 from pycalc.udfs import combat17 as combat17_udfs
 
 
@@ -28,7 +28,7 @@ def test_outcomes_are_read_in_any_case_and_listed_in_the_message():
 def test_the_target_is_named_as_the_ruleset_names_it():
     assert d20_attack.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
     assert combat17_udfs.combat17_hit_chance(2.0, None).startswith("#AC? ac:")
-    assert osr.osr_hit_chance(2.0, None).startswith("#TARGET? target:")
+    assert udfs.d20_hit_chance("osr", 2.0, None).startswith("#TARGET? target:")
 
 
 def test_arg_docs_are_the_xw_arg_decorators_in_their_order():
@@ -45,7 +45,6 @@ def test_any_hit_counts_the_criticals():
 @pytest.mark.parametrize(
     ("engine", "udf_module", "prefix", "args"),
     [
-        (osr_odds, osr, "osr", (1.0, 12.0, "1d8+1")),
         (combat17_odds, combat17_udfs, "combat17", (4.0, 15.0, "1d8+2")),
         (bfrpg_odds, bfrpg, "bfrpg", (2.0, 14.0, "1d8+1")),
     ],

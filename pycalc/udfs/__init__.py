@@ -15,9 +15,12 @@ cells, one for reading a d20 attack, one for the odds:
   target that cannot be attacked), the same for every d20 ruleset; it declares no UDF of its own;
 - ``d20_odds``: the bodies of the d20 rulesets' odds UDFs (hit chance, expected damage, chance of at
   least, kill chance), each ruleset's odds module passed in; it declares no UDF of its own;
-- ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;
+- ``shared``: d20_need, d20_result, d20_hit_chance, d20_chance, crit_effect, fumble_effect, and for the
+  rulesets whose Attack calculator is the generic one d20_effect, d20_damage and the odds
+  (d20_expected_damage, d20_damage_chance_at_least, d20_kill_chance); modifier, dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
-- ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's attack, damage and odds, prefixed with its id;
+- ``combat17``, ``bfrpg``: each ruleset's attack, damage and odds, prefixed with its id (cnc's and osr's
+  attack are the shared functions'; ``cnc`` holds its hit point states and range bands);
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
@@ -41,7 +44,6 @@ from pycalc.udfs.combat17_critical import *  # noqa: F403
 from pycalc.udfs.combat17_fumble import *  # noqa: F403
 from pycalc.udfs.combat17_missiles import *  # noqa: F403
 from pycalc.udfs.combat17_subdual import *  # noqa: F403
-from pycalc.udfs.osr import *  # noqa: F403
 from pycalc.udfs.osr_grappling import *  # noqa: F403
 from pycalc.udfs.osr_mass_combat import *  # noqa: F403
 from pycalc.udfs.osr_normal_men import *  # noqa: F403

@@ -142,6 +142,8 @@ def calculator_inputs(
 ) -> CalculatorInputs:
     """The generic calculator's inputs from cell values (``more``: its other fields, already read)."""
     attack, read = d20_attack(bonus, target, mods, level), picked(rules, picks)
+    if attack.level < 0:  # a level below 0 would make every natural 1 a fumble check it fails
+        raise RuleError("#LEVEL? 0 or more")
     return CalculatorInputs(
         bonus=attack.bonus,
         target=attack.target,
