@@ -121,7 +121,6 @@ def test_every_udf_has_a_description_for_the_function_wizard():
     "prefix, first",
     [
         *(("d20_", (ruleset, 3, 15)) for ruleset in ("cnc", "osr", "combat17")),
-        ("combat17_", (3, 15)),
         ("bfrpg_", (3, 15)),
         ("", (60, 40)),  # spelljammer: SC and DEF
     ],

@@ -1,8 +1,9 @@
-"""The bodies of the d20 rulesets' odds UDFs, one per job: the chance of any hit, and before the dice
-are rolled the expected damage, the chance of at least some damage and the chance to drop a target.
+"""The bodies of the odds UDFs of a d20 ruleset whose calculator is its own (bfrpg), one per job:
+before the dice are rolled the expected damage, the chance of at least some damage and the chance to
+drop a target (the rulesets on the generic calculator have the shared ``d20_*`` odds instead).
 
-A ruleset's UDF module reads its own attack from the cells (its situation differs: Advantage,
-barred targets, pickers...) and hands it here with its ``RulesetOdds``: the ruleset's id, whose
+A ruleset's UDF module reads its own attack from the cells (its situation: barred targets,
+pickers...) and hands it here with its ``RulesetOdds``: the ruleset's id, whose
 tables are read each call, and its odds module (``pycalc.rulesets.<id>_odds``), which works the
 odds out on the generic d20 engine. The number of attacks, the damage wanted and the hit points are
 read here, after the attack, as every ruleset read them.
@@ -10,12 +11,10 @@ read here, after the attack, as every ruleset read them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from pycalc.d20 import HITS
 from pycalc.tables import RuleSet, load_ruleset
 from pycalc.udfs.cells import as_attacks, as_hit_points
 
@@ -26,7 +25,7 @@ ATTACKS = ("attacks", "attacks in the round, independent (optional, 1)")
 
 
 class OddsEngine(Protocol):
-    """What a ruleset's odds module offers (``pycalc.rulesets.osr_odds`` and the others)."""
+    """What a ruleset's odds module offers (``pycalc.rulesets.bfrpg_odds``)."""
 
     def expected_damage(self, rules: RuleSet, odds: Any, attacks: int = 1) -> Fraction: ...
 
@@ -41,11 +40,6 @@ class RulesetOdds:
 
     ruleset_id: str
     engine: OddsEngine
-
-
-def hit_chance(chances: Mapping[str, Fraction]) -> float:
-    """The chance of any hit, criticals included, from the chance of each outcome."""
-    return float(sum(chances[outcome] for outcome in HITS))
 
 
 def expected_damage(ruleset: RulesetOdds, odds: Any, attacks: Any) -> float:

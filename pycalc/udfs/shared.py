@@ -176,11 +176,12 @@ def outcome_chances(found: Mapping[str, object]) -> dict[str, Fraction]:
 
 def effect_words(found: Mapping[str, object]) -> str:
     """What the result does, in the calculator's words: the block's effect text and the chart's line,
-    those it has ('' when neither); a chart roll off its die says so."""
+    those it has ('' when neither); a chart roll off its die says so, alone (the calculator shows the
+    message after the chart's line)."""
     parts = [str(found[name]) for name in (EFFECT, "ATTACK_CHART_EFFECT") if found.get(name)]
     for part in parts:
-        if part.startswith("#"):
-            raise RuleError(part)
+        if "#" in part:
+            raise RuleError(part[part.index("#") :])
     return "; ".join(parts)
 
 
