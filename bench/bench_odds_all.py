@@ -16,14 +16,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pycalc import dice, resolution, resolution_odds
-from pycalc.d20 import Attack
-from pycalc.rulesets import cnc_odds, combat17_odds, osr, osr_odds, spelljammer_odds
+from pycalc.rulesets import spelljammer_odds
 from pycalc.tables import RuleSet, load_ruleset
 
 TARGET_MS = 2.0
@@ -48,27 +46,15 @@ def cold_ms(action: Callable[[], object], runs: int) -> float:
 def own_engine(rules: RuleSet, expression: str) -> list[tuple[str, Callable[[], object]]]:
     """(case, call) for the ruleset's odds module (its own engine, or its layer over the generic one)."""
     parsed = dice.parse(expression)
-    if rules.id == "cnc":
-        odds = cnc_odds.OddsAttack(Attack(5, 18, 1), expression, 2, "melee")
-        return [("", lambda: cnc_odds.damage_distribution(rules, odds))]
-    if rules.id == "osr":
-        cases = []
-        doubled = osr.generic_damage(rules, parsed, double=True)
-        for mode, flags in (
-            ("normal", {}),
-            ("advantage", {"advantage": True}),
-            ("disadvantage", {"disadvantage": True}),
-        ):
-            odds_attack = osr_odds.OddsAttack(resolution.Attack(2, 14, 1, 5, **flags), doubled)
-            cases.append((f"mode {mode}", lambda o=odds_attack: osr_odds.damage_distribution(rules, o)))
-        return cases
-    if rules.id == "combat17":
-        odd = combat17_odds.OddsAttack(Attack(6, 14, 3), parsed, False, Fraction(2), 1)
-        return [("", lambda: combat17_odds.damage_distribution(rules, odd))]
     if rules.id == "spelljammer":
         strike = spelljammer_odds.StrikeAttack(72, parsed, 4)
         return [("", lambda: spelljammer_odds.hp_loss_distribution(rules, strike))]
-    if rules.id == "bfrpg":  # its odds are the generic engine's (bfrpg_odds hands them its situation)
+    if rules.id in (
+        "cnc",
+        "osr",
+        "combat17",
+        "bfrpg",
+    ):  # their odds are the generic engine's (generic_engine times them)
         return []
     raise ValueError(rules.id)
 

@@ -23,7 +23,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from openpyxl.workbook.workbook import Workbook
 
-import pycalc.udfs.bfrpg
 import pycalc.udfs.bfrpg_critical
 import pycalc.udfs.bfrpg_firing
 import pycalc.udfs.bfrpg_helpless
@@ -42,7 +41,6 @@ import pycalc.udfs.combat17_critical
 import pycalc.udfs.combat17_fumble
 import pycalc.udfs.combat17_missiles
 import pycalc.udfs.combat17_subdual
-import pycalc.udfs.osr
 import pycalc.udfs.osr_grappling
 import pycalc.udfs.osr_mass_combat
 import pycalc.udfs.osr_normal_men
@@ -228,7 +226,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.osr,
                 pycalc.udfs.osr_grappling,
                 pycalc.udfs.osr_mass_combat,
                 pycalc.udfs.osr_normal_men,
@@ -277,7 +274,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.bfrpg,
                 pycalc.udfs.bfrpg_critical,
                 pycalc.udfs.bfrpg_firing,
                 pycalc.udfs.bfrpg_helpless,

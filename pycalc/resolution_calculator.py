@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pycalc import (
+    attack_odds,
     damage_kinds,
     resolution_added,
     resolution_block,
@@ -224,6 +225,19 @@ def odds_outputs(
     else:
         found[KILL] = odds.kill_chance(rules, attack, damage, inputs.hp)
     return found
+
+
+def weighed(rules: RuleSet, inputs: CalculatorInputs) -> tuple[RuleSet, engine.Attack, engine.Damage]:
+    """The rules, attack and damage the calculator's odds weigh, read as ``attack_outputs`` reads them
+    (the rows picked, the level only where a fumble is checked against it), for odds of several
+    attacks or of at least some damage (the shared Excel functions); the dice checked against the
+    odds' own limits, not the sheet's grid (``RuleError``)."""
+    rules = with_picks(rules, inputs.choices)
+    if not uses_level(engine.block(rules)):
+        inputs = replace(inputs, level=0)
+    dice = attack_odds.within_odds_limits(dice_module.parse(inputs.dice))
+    attack, damage, _ = attack_and_damage(rules, inputs, dice)
+    return rules, attack, damage
 
 
 def follow_needed(rules: RuleSet, attack: engine.Attack, roll: int) -> bool:

@@ -1,7 +1,7 @@
 """Odds before the dice are rolled (bfrpg): the Attack calculator's exact damage distribution (the
 generic engine's) against a brute-force enumeration through its own damage cell and a seeded Monte
-Carlo, the UDFs as xlwings calls them, and the native odds cells of the .xlsx recalculated in
-LibreOffice against the engine."""
+Carlo, and the native odds cells of the .xlsx recalculated in LibreOffice against the engine (the
+shared d20_* functions: tests/test_shared_attack_udfs.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import resolution_chances, resolution_odds, udfs
+from pycalc import resolution_chances, resolution_odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
 from pycalc.odds import EXPECTED
 from pycalc.resolution_calculator import (
@@ -28,11 +28,9 @@ from pycalc.resolution_calculator import (
     with_picks,
 )
 from pycalc.rulesets import bfrpg as engine
-from pycalc.rulesets import bfrpg_odds as odds
 from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.d20 import HEAT_BONUS, HEAT_TARGET
 from pycalc.sheets.d20_cells import ODDS_SHEET
-from pycalc.udfs import bfrpg as udfs_bfrpg
 from tests.test_bfrpg_parity import FLIPS, RULES, every_ruling, picker_scenarios, with_rulings
 from tests.test_generic_parity import mismatches
 
@@ -224,90 +222,6 @@ def test_the_seed_example_odds():
     assert (miss, critical) == (Fraction(11, 20), Fraction(9, 400))
     # a hit averages 6.5; a critical 8 more
     assert attack_outputs(RULES, inputs)[EXPECTED] == (hit + critical) * Fraction(13, 2) + critical * 8
-
-
-# --------------------------------------------------------------------------- UDFs as xlwings calls them
-
-
-def udf_args(rules, inputs: CalculatorInputs) -> tuple[tuple[object, ...], tuple[object, ...]]:
-    """The calculator's attack as the UDFs take it: the target in this situation, the dice used, every
-    modifier to the roll, the damage added, the damage pickers, a helpless target, what rules it out."""
-    out = attack_outputs(rules, inputs)
-    dice = dice_used(rules, inputs)
-    attack, damage, where = attack_and_damage(rules, inputs, dice_module.parse(dice))
-    head = (float(inputs.bonus), float(out["ATTACK_TARGET_NOW"]), dice)
-    pick = lambda t: str(engine.pickers.chosen_row(rules, inputs.choices, t).label)  # noqa: E731
-    tail = (
-        float(attack.mods),
-        float(damage.bonus),
-        pick("charge_options"),
-        pick("damage_mode"),
-        pick("underwater_weapons"),
-        pick("critical_effect"),
-        attack.auto_hit,
-        where.no_attack,
-    )
-    return head, tail
-
-
-def odds_of(rules, inputs: CalculatorInputs) -> odds.OddsAttack:
-    picked = with_picks(rules, inputs.choices)
-    attack, damage, where = attack_and_damage(picked, inputs, dice_module.parse(dice_used(rules, inputs)))
-    return odds.OddsAttack(dataclasses.replace(attack, blocked=bool(where.no_attack)), damage)
-
-
-def test_udfs_equal_the_engine():
-    for inputs, flip in picker_scenarios(60, 77):
-        rules = RULES
-        if any(flip[r] != RULES.ruling(r) for r in flip):  # the UDFs read the tables' default rulings
-            continue
-        attack = odds_of(rules, inputs)
-        head, tail = udf_args(rules, inputs)
-        for attacks in (1, 3):
-            assert udfs.bfrpg_expected_damage(*head, float(attacks), *tail) == pytest.approx(
-                float(odds.expected_damage(rules, attack, attacks)), abs=1e-12
-            )
-            for hp in (1, 9, 25):
-                kill = float(odds.kill_chance(rules, attack, hp, attacks))
-                assert udfs_bfrpg.bfrpg_kill_chance(*head, float(hp), float(attacks), *tail) == pytest.approx(
-                    kill
-                )
-                at_least = udfs_bfrpg.bfrpg_damage_chance_at_least(*head, float(hp), float(attacks), *tail)
-                assert at_least == pytest.approx(kill)
-
-
-def test_udfs_with_empty_optional_cells_and_bad_arguments():
-    expected = float(odds.expected_damage(RULES, odds_of(RULES, CalculatorInputs(3, 15, dice="1d8+2"))))
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8+2", None, None) == pytest.approx(expected)
-    assert udfs_bfrpg.bfrpg_expected_damage(
-        3.0, 15.0, "1d8+2", None, None, None, None, None, None, None, False, ""
-    ) == pytest.approx(expected)
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "abc", None, 0.0) == "#DICE? write it like 2d4+2"
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", 0.0, 0.0) == 0.0  # no attack, no damage
-    assert udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8", -1.0, 0.0).startswith("#ATTACKS?")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", None, None, 0.0).startswith("#HP?")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, None, "1d8", 5.0, None, 0.0).startswith("#TARGET?")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", 5.0, 1.0, 0.0, 0.0, "nope").startswith("#")
-    assert udfs_bfrpg.bfrpg_kill_chance(3.0, 15.0, "1d8", 0.0, None, 0.0) == 1.0
-    assert (
-        udfs_bfrpg.bfrpg_expected_damage(
-            3.0, 15.0, "1d8", 1.0, 0.0, 0.0, None, None, None, None, False, "Total defense"
-        )
-        == 0.0
-    )
-    assert (
-        udfs_bfrpg.bfrpg_expected_damage(3.0, 15.0, "1d8+1", 1.0, 0.0, 0.0, None, None, None, None, True)
-        == 18.0
-    )
-    assert udfs_bfrpg.bfrpg_kill_chance(0.0, 15.0, "20d12+3", 100.0, 2.0, 0.0).startswith(
-        "#DICE? dice for the odds"
-    )
-
-
-def test_udf_names_are_exported():
-    assert {"bfrpg_expected_damage", "bfrpg_damage_chance_at_least", "bfrpg_kill_chance"} <= set(
-        udfs_bfrpg.__all__
-    )
 
 
 # --------------------------------------------------------------------------- the workbook

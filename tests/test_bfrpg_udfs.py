@@ -11,7 +11,6 @@ from pycalc.d20 import Attack
 from pycalc.rulesets import bfrpg as engine
 from pycalc.rulesets import bfrpg_firing, bfrpg_joust
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg as udfs_bfrpg
 
 RULES = load_ruleset("bfrpg")
 
@@ -44,14 +43,13 @@ def test_damage_udfs():
     assert udfs.bfrpg_critical_damage("1d8+2", 5.0, None, 2.0) == 30
     assert udfs.bfrpg_helpless_damage("1d8+1") == 18
     assert udfs.bfrpg_helpless_damage("2d4", True) == 16
-    assert udfs_bfrpg.bfrpg_attack_damage("Critical", "1d8+2", 5.0, 0.0) == 15
-    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8+2", 5.0, None) == 7
-    assert udfs_bfrpg.bfrpg_attack_damage("Miss", "1d8+2", 5.0, 0.0) == 0
-    flat = label("damage_mode", "flat_of_blade")
-    charge = label("charge_options", "charge")
-    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", 5.0, 0.0, charge, flat) == 5  # 5 x 2 / 2
-    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8+1", None, 0.0, None, None, None, None, True) == 18
-    assert udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", None, 0.0) == ""
+    # the attack's damage is the shared function's, by the generic Attack calculator
+    assert udfs.d20_damage("bfrpg", 20.0, 5.0, 15.0, "1d8+2", 5.0, follow_roll=12.0) == 15
+    assert udfs.d20_damage("bfrpg", 15.0, 5.0, 15.0, "1d8+2", 5.0) == 7
+    assert udfs.d20_damage("bfrpg", 2.0, 5.0, 15.0, "1d8+2", 5.0) == 0
+    assert udfs.d20_damage("bfrpg", 15.0, 5.0, 15.0, "1d8", 5.0, picks="charge, flat of blade") == 5  # x2 /2
+    assert udfs.d20_damage("bfrpg", 2.0, 5.0, 30.0, "1d8+1", None, picks="helpless") == 18
+    assert udfs.d20_damage("bfrpg", 15.0, 5.0, 15.0, "1d8", None) == ""
 
 
 def test_maneuver_udfs():
@@ -86,8 +84,7 @@ def test_maneuver_udfs():
         (lambda: udfs.bfrpg_critical_damage("sword", 5.0), "#DICE?"),
         (lambda: udfs.bfrpg_critical_damage("1d8+2", 9.0), "#DAMAGE ROLL? 1 to 8"),
         (lambda: udfs.bfrpg_critical_damage("1d8+2", 5.0, None, 0.0), "#DOUBLE?"),
-        (lambda: udfs_bfrpg.bfrpg_attack_damage("Fumble", "1d8", 5.0, 0.0), "#RESULT?"),
-        (lambda: udfs_bfrpg.bfrpg_attack_damage("Hit", "1d8", 5.0, 0.0, "Joust"), "#CHARGE AND SET WEAPON?"),
+        (lambda: udfs.d20_damage("bfrpg", 15.0, 5.0, 15.0, "1d8", 5.0, picks="joust"), "#PICKS?"),
         (lambda: udfs.bfrpg_two_weapon_hit("third hand", 0.0), "#TWO-WEAPON COMBAT?"),
         (lambda: udfs.bfrpg_helpless_damage(None), "#DICE?"),
         (lambda: udfs.bfrpg_joust_save_penalty(-3.0), "#DAMAGE? 0 or more"),
@@ -113,6 +110,6 @@ def test_attack_result_and_hit_chance_follow_the_engine():
         for follow in (None, 1, 12, 20):
             expected = engine.result(RULES, attack, roll, follow)
             follow_cell = None if follow is None else float(follow)
-            assert udfs_bfrpg.bfrpg_attack_result(float(roll), 3.0, 15.0, None, follow_cell) == expected
-    assert udfs_bfrpg.bfrpg_hit_chance(3.0, 15.0) == float(engine.chances(RULES, attack).hit)
-    assert udfs_bfrpg.bfrpg_attack_result(21.0, 3.0, 15.0).startswith("#ROLL?")
+            assert udfs.d20_result("bfrpg", float(roll), 3.0, 15.0, None, None, follow_cell) == expected
+    assert udfs.d20_hit_chance("bfrpg", 3.0, 15.0) == float(engine.chances(RULES, attack).hit)
+    assert udfs.d20_result("bfrpg", 21.0, 3.0, 15.0).startswith("#ROLL?")

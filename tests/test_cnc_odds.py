@@ -1,5 +1,6 @@
-"""Odds before the dice are rolled (cnc): the exact distribution against brute force and a seeded Monte
-Carlo, the UDFs as xlwings calls them, and every odds cell of the built cnc.xlsx recalculated in
+"""Odds before the dice are rolled (cnc): the calculator's exact distribution against brute force, the
+shared odds functions against a seeded Monte Carlo (their agreement with the calculator is
+tests/test_shared_attack_udfs.py's; the distribution against the stated rule test_resolution_cnc's), and every odds cell of the built cnc.xlsx recalculated in
 LibreOffice against the engine (random pickers and rulings included), the chart's numbers and the
 printable heat map too.
 """
@@ -20,110 +21,47 @@ import openpyxl
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import resolution_odds, udfs
-from pycalc.d20 import Attack
+from pycalc import resolution as generic
+from pycalc import resolution_chances, resolution_odds, udfs
 from pycalc.odds import EXPECTED
 from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, with_picks
 from pycalc.resolution_situation import picker_tables
-from pycalc.rulesets import cnc, cnc_odds
-from pycalc.rulesets.cnc_odds import OddsAttack
 from pycalc.sheets import d20_cells, d20_damage
 from pycalc.sheets.d20 import HEAT_BONUS, HEAT_TARGET
 from pycalc.sheets.d20_cells import ODDS_SHEET
 from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import cnc as udfs_cnc
-from tests.test_cnc_parity import DICE_FORMS, FLIPS, RANGED, attack_scenarios, with_natural
+from tests.test_cnc_parity import DICE_FORMS, FLIPS, RANGED, attack_scenarios
 from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("cnc")
 ODDS_OUTPUTS = ["ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE"]
-KINDS = [str(r.id) for r in RULES.table("attack_types").rows]
-SMALL_DICE = ["1d4", "d2", "2d3+1", "1d6-3", "3d2-1", "2d4+2"]
+FACES = 20
 
 
-def brute_force(rules: RuleSet, odds: OddsAttack) -> dict[int, Fraction]:
-    """Every d20 face and every face of every damage die, each counted once."""
-    parsed = cnc_odds.damage_dice(odds.dice)
-    faces = cnc.faces(rules)
-    found: dict[int, Fraction] = {}
-    weight = Fraction(1, faces * parsed.sides**parsed.count)
-    for roll in range(1, faces + 1):
-        outcome = cnc.result(rules, odds.attack, roll)
-        for dice_faces in itertools.product(range(1, parsed.sides + 1), repeat=parsed.count):
-            damage = cnc.attack_damage(
-                rules, outcome, odds.dice, sum(dice_faces), odds.damage_bonus, odds.kind
-            )
-            found[damage] = found.get(damage, Fraction(0)) + weight
-    return dict(sorted(found.items()))
-
-
-def brute_cases() -> list[tuple[RuleSet, OddsAttack]]:
-    chance = random.Random(7)
-    house = [
-        with_natural(RULES, e, c) for e in ("natural_1", "natural_20") for c in ("auto_hit", "auto_miss")
-    ]
-    cases = []
-    for dice_text in SMALL_DICE:
-        for need in (-3, 1, 2, 11, 20, 21, 25):
-            for kind in KINDS:
-                cases.append((RULES, OddsAttack(Attack(0, need), dice_text, chance.randint(-2, 2), kind)))
-    for rules in house:
-        for need in (-3, 10, 25):
-            cases.append((rules, OddsAttack(Attack(2, need + 2, 1), chance.choice(SMALL_DICE), 2, "melee")))
-    return cases
-
-
-BRUTE = brute_cases()
-
-
-def test_one_attack_distribution_equals_brute_force():
-    assert len(BRUTE) >= 200
-    for rules, odds in BRUTE:
-        exact = cnc_odds.damage_distribution(rules, odds)
-        assert exact == {d: p for d, p in brute_force(rules, odds).items() if p}, odds
-        assert sum(exact.values()) == 1
-
-
-def test_round_chances_equal_brute_force_over_two_attacks():
-    for rules, odds in BRUTE[::9]:
-        one = brute_force(rules, odds)
-        two: dict[int, Fraction] = {}
-        for (a, p), (b, q) in itertools.product(one.items(), one.items()):
-            two[a + b] = two.get(a + b, Fraction(0)) + p * q
-        mean = sum(d * p for d, p in one.items())
-        assert cnc_odds.expected_damage(rules, odds, 2) == 2 * mean
-        assert cnc_odds.expected_damage(rules, odds, 0) == 0
-        for amount in range(-1, 14):
-            want = sum((p for d, p in two.items() if d >= amount), Fraction(0))
-            want = Fraction(1) if amount <= 0 else want
-            assert cnc_odds.chance_at_least(rules, odds, amount, 2) == want, (odds, amount)
-            assert cnc_odds.kill_chance(rules, odds, amount, 2) == want
-        assert cnc_odds.kill_chance(rules, odds, 5, 0) == 0
-        assert cnc_odds.kill_chance(rules, odds, 0, 0) == 1
-
-
-def test_agrees_with_a_seeded_monte_carlo_on_a_large_case():
-    odds = OddsAttack(Attack(5, 18, 1), "6d10+3", 2, "melee")
+def test_the_shared_functions_agree_with_a_seeded_monte_carlo_on_a_large_case():
+    bonus, ac, mods, damage_bonus = 5, 18, 1, 2
     attacks, hp, n = 3, 60, 200_000
+    typed = ("cnc", float(bonus), float(ac), "6d10+3")
+    situation = (float(mods), float(damage_bonus))
     chance = random.Random(2024)
-    need = cnc.need(RULES, odds.attack)
+    need = ac - bonus - mods
     totals = []
     for _ in range(n):
         total = 0
         for _ in range(attacks):
             if chance.randint(1, 20) >= need:
-                total += max(0, sum(chance.randint(1, 10) for _ in range(6)) + 3 + 2)
+                total += max(0, sum(chance.randint(1, 10) for _ in range(6)) + 3 + damage_bonus)
         totals.append(total)
     mean = statistics.fmean(totals)
     sd = statistics.pstdev(totals)
-    assert abs(mean - float(cnc_odds.expected_damage(RULES, odds, attacks))) < 5 * sd / math.sqrt(n)
+    assert abs(mean - udfs.d20_expected_damage(*typed, float(attacks), *situation)) < 5 * sd / math.sqrt(n)
     for amount in (1, 30, hp, 90):
-        p = float(cnc_odds.chance_at_least(RULES, odds, amount, attacks))
+        p = udfs.d20_damage_chance_at_least(*typed, float(amount), float(attacks), *situation)
         seen = sum(t >= amount for t in totals) / n
         assert abs(seen - p) < 5 * math.sqrt(p * (1 - p) / n) + 1e-9, amount
-    assert cnc_odds.kill_chance(RULES, odds, hp, attacks) == cnc_odds.chance_at_least(
-        RULES, odds, hp, attacks
+    assert udfs.d20_kill_chance(*typed, float(hp), float(attacks), *situation) == (
+        udfs.d20_damage_chance_at_least(*typed, float(hp), float(attacks), *situation)
     )
 
 
@@ -131,9 +69,9 @@ def calculator_brute_force(rules: RuleSet, inputs: CalculatorInputs) -> dict[int
     """Every natural d20 and die face through the calculator's own ATTACK_DAMAGE."""
     dice = dice_module.parse(inputs.dice)
     faces = list(itertools.product(range(1, dice.sides + 1), repeat=dice.count))
-    weight = Fraction(1, cnc.faces(rules) * len(faces))
+    weight = Fraction(1, FACES * len(faces))
     found: dict[int, Fraction] = {}
-    for roll in range(1, cnc.faces(rules) + 1):
+    for roll in range(1, FACES + 1):
         for shown in faces:
             typed = dataclasses.replace(inputs, roll=roll, damage_roll=sum(shown))
             amount = attack_outputs(rules, typed)["ATTACK_DAMAGE"]
@@ -169,57 +107,26 @@ def test_the_calculator_s_odds_of_the_seed_s_numbers():
     assert attack_outputs(RULES, grapple)["ATTACK_EXPECTED_DAMAGE"] == 0
 
 
-def test_timing_of_one_attack_distribution_is_small():
-    odds = OddsAttack(Attack(5, 18), "8d12+4", 2, "melee")
+def test_timing_of_one_attack_s_odds_is_small():
     runs = []
     for _ in range(100):
         start = time.perf_counter()
-        cnc_odds.damage_distribution(RULES, odds)
+        udfs.d20_expected_damage("cnc", 5.0, 18.0, "8d12+4", 1.0, 0.0, 2.0)
         runs.append(time.perf_counter() - start)
     assert statistics.median(runs) < 0.05
 
 
-# --------------------------------------------------------------------------- UDFs as xlwings calls them
-
-
-def test_udfs_equal_the_engine_with_floats_and_empty_cells():
-    chance = random.Random(3)
-    for _ in range(60):
-        bonus, ac, mods = chance.randint(-3, 12), chance.randint(1, 28), chance.randint(-4, 4)
-        dice_text, bonus_dmg = chance.choice([*SMALL_DICE, "8d12+3", "2d12", "6d6"]), chance.randint(0, 2)
-        kind, attacks, hp = chance.choice(KINDS), chance.randint(0, 4), chance.randint(-1, 40)
-        odds = OddsAttack(Attack(bonus, ac, mods), dice_text, bonus_dmg, kind)
-        args = (float(bonus), float(ac), dice_text)
-        tail = (float(mods), float(bonus_dmg), kind)
-        assert udfs_cnc.cnc_expected_damage(*args, float(attacks), *tail) == pytest.approx(
-            float(cnc_odds.expected_damage(RULES, odds, attacks)), abs=1e-12
-        )
-        assert udfs_cnc.cnc_kill_chance(*args, float(hp), float(attacks), *tail) == pytest.approx(
-            float(cnc_odds.kill_chance(RULES, odds, hp, attacks)), abs=1e-12
-        )
-        assert udfs_cnc.cnc_damage_chance_at_least(*args, float(hp), float(attacks), *tail) == pytest.approx(
-            float(cnc_odds.chance_at_least(RULES, odds, hp, attacks)), abs=1e-12
-        )
-    plain = OddsAttack(Attack(3, 15), "1d8+2")
-    assert udfs_cnc.cnc_expected_damage(3.0, 15.0, "1d8+2", None, None, None, None) == float(
-        cnc_odds.expected_damage(RULES, plain)
-    )
-    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8+2", 5.0) == float(cnc_odds.kill_chance(RULES, plain, 5))
-    assert udfs.cnc_kill_chance is udfs_cnc.cnc_kill_chance
-
-
-def test_udfs_never_raise():
-    assert udfs_cnc.cnc_expected_damage(3.0, 15.0, "abc") == cnc.BAD_DICE
-    assert udfs_cnc.cnc_expected_damage(3.0, None, "1d8").startswith("#AC?")
+def test_the_shared_odds_functions_say_what_is_wrong():
+    assert udfs.d20_expected_damage("cnc", 3.0, 15.0, "abc").startswith("#DICE?")
+    assert udfs.d20_expected_damage("cnc", 3.0, None, "1d8").startswith("#TARGET?")
     assert (
-        udfs_cnc.cnc_expected_damage(3.0, 15.0, "1d8", attacks=-1.0)
+        udfs.d20_expected_damage("cnc", 3.0, 15.0, "1d8", attacks=-1.0)
         == "#ATTACKS? attacks: a whole number from 0 to 10"
     )
-    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8", "lots").startswith("#HP?")
-    assert udfs_cnc.cnc_kill_chance(3.0, 15.0, "1d8", 5.0, 1.0, 0.0, 0.0, "Nothing").startswith("#KIND?")
-    assert udfs_cnc.cnc_damage_chance_at_least(3.0, 15.0, None, 5.0).startswith("#DICE?")
-    for name in ("cnc_expected_damage", "cnc_damage_chance_at_least", "cnc_kill_chance"):
-        assert name in udfs_cnc.__all__
+    assert udfs.d20_kill_chance("cnc", 3.0, 15.0, "1d8", "lots").startswith("#HP?")
+    assert udfs.d20_kill_chance("cnc", 3.0, 15.0, "1d8", 5.0, picks="Nothing").startswith("#PICKS?")
+    assert udfs.d20_damage_chance_at_least("cnc", 3.0, 15.0, None, 5.0).startswith("#DICE?")
+    assert udfs.d20_kill_chance("cnc", 3.0, 15.0, "1d8+2", 5.0) == float(Fraction(9, 20) * Fraction(6, 8))
 
 
 # --------------------------------------------------------------------------- the workbook
@@ -296,7 +203,7 @@ def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
         assert value == pytest.approx(float(spread.get(x, 0)), abs=1e-12), x
     heat = got[len(chart_cells) :]
     expected = [
-        float(cnc.hit_chance(RULES, Attack(bonus, ac)))
+        float(resolution_chances.hit_chance(RULES, generic.Attack(bonus, ac)))
         for bonus in HEAT_BONUS["armor_class"]
         for ac in HEAT_TARGET["armor_class"]
     ]

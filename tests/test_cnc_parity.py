@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from pycalc import dice as dice_module
 from pycalc import resolution_range
 from pycalc.errors import RuleError
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
@@ -236,7 +237,7 @@ def test_with_every_picker_at_its_default_attack_depends_on_the_named_inputs_alo
     for cells, got in zip(scenarios, results, strict=True):
         need = cells["ATTACK_TARGET"] - cells["ATTACK_BONUS"] - cells["ATTACK_MODS"]
         hit = cells["ATTACK_ROLL"] >= need
-        modifier = cnc.damage_modifier(cells["ATTACK_DICE"])
+        modifier = dice_module.parse(cells["ATTACK_DICE"]).modifier
         assert got == {
             "ATTACK_NEED": float(need),
             "ATTACK_RESULT": "Hit" if hit else "Miss",

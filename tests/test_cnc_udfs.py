@@ -5,38 +5,31 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from pycalc import d20, udfs
+from pycalc import udfs
 from pycalc.registry import SHIPPED
-from pycalc.rulesets import cnc, cnc_movement
+from pycalc.rulesets import cnc_movement
 from pycalc.tables import load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
 
 RULES = load_ruleset("cnc")
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(-10, 30), st.integers(-5, 40), st.integers(-10, 10), st.integers(1, 20))
-def test_attack_udfs_equal_the_engine(bonus, ac, mods, roll):
-    attack = d20.Attack(bonus, ac, mods)
-    assert udfs_cnc.cnc_attack_need(float(bonus), float(ac), float(mods)) == cnc.need(RULES, attack)
-    assert udfs_cnc.cnc_attack_result(float(roll), float(bonus), float(ac), float(mods)) == cnc.result(
-        RULES, attack, roll
-    )
-    assert udfs_cnc.cnc_hit_chance(float(bonus), float(ac), float(mods)) == float(
-        cnc.hit_chance(RULES, attack)
-    )
-
-
-def test_empty_cells_use_the_defaults():
-    assert udfs_cnc.cnc_attack_need(None, 15.0, None) == 15
-    assert udfs_cnc.cnc_attack_damage("Hit", "1d8+2", 5.0, None, None) == 7
-    assert udfs_cnc.cnc_attack_damage("Miss", "1d8+2", 5.0) == 0
-    assert udfs_cnc.cnc_attack_damage("Hit", None, 5.0, 2.0, "Melee (armed)") == 7
-    assert udfs_cnc.cnc_attack_damage("Hit", "1d8", 5.0, 0.0, "grapple") == 0
-    assert udfs_cnc.cnc_attack_effect("Miss", "Grapple") == "Missed: no hold"
+def test_the_attack_is_the_shared_functions_with_the_kinds_picked_by_name():
+    """cnc's attack kinds (least damage, no damage, their words) and the charge's damage, picked by
+    name as in the Encounter log; the functions' agreement with the calculator is
+    tests/test_shared_attack_udfs.py's."""
+    assert udfs.d20_need("cnc", None, 15.0, None) == 15
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d8+2", 5.0, None, None, None, None, None, None) == 7
+    assert udfs.d20_damage("cnc", 2.0, 0.0, 10.0, "1d8+2", 5.0) == 0  # a miss
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d8", 5.0, picks="grapple") == 0  # deals none
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d4-3", 1.0) == 0
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d4-3", 1.0, picks="Pummel") == 1  # its least
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d8", 5.0, picks="charge damage bonus") == 7
+    assert udfs.d20_damage("cnc", 15.0, 0.0, 10.0, "1d8", 5.0, damage_bonus=3.0) == 8
+    assert udfs.d20_effect("cnc", 2.0, 0.0, 10.0, picks="grapple") == "Missed: no hold"
+    assert udfs.d20_effect("cnc", 15.0, 0.0, 10.0) == "Weapon damage (Str modifier added)"
+    assert udfs.d20_expected_damage("cnc", 0.0, 10.0, "1d8", picks="grapple") == 0
 
 
 def test_falling_and_hit_point_udfs():
@@ -76,12 +69,12 @@ def test_movement_charge_range_subdual_udfs():
 @pytest.mark.parametrize(
     "call, start",
     [
-        (lambda: udfs_cnc.cnc_attack_result(21.0, 3.0, 15.0), "#ROLL?"),
-        (lambda: udfs_cnc.cnc_attack_result(10.0, 3.0, None), "#AC?"),
-        (lambda: udfs_cnc.cnc_attack_need("x", 15.0), "#BONUS?"),
-        (lambda: udfs_cnc.cnc_attack_damage("Crit", "1d8", 3.0), "#RESULT?"),
-        (lambda: udfs_cnc.cnc_attack_damage("Hit", "1d8+0", 3.0), "#DICE?"),
-        (lambda: udfs_cnc.cnc_attack_damage("Hit", "1d8", 3.0, 0.0, "Joust"), "#KIND?"),
+        (lambda: udfs.d20_result("cnc", 21.0, 3.0, 15.0), "#ROLL?"),
+        (lambda: udfs.d20_result("cnc", 10.0, 3.0, None), "#TARGET?"),
+        (lambda: udfs.d20_need("cnc", "x", 15.0), "#BONUS?"),
+        (lambda: udfs.d20_damage("cnc", 15.0, 3.0, 15.0, "abc", 3.0), "#DICE?"),
+        (lambda: udfs.d20_damage("cnc", 15.0, 3.0, 15.0, "1d8", 3.0, picks="Joust"), "#PICKS?"),
+        (lambda: udfs.d20_kill_chance("cnc", 3.0, 15.0, "1d8", 5.0, 11.0), "#ATTACKS?"),
         (lambda: udfs.falling_damage(-5.0), "#FEET?"),
         (lambda: udfs.falling_damage(7.5), "#FEET?"),
         (lambda: udfs.falling_damage(None), "#FEET?"),

@@ -36,42 +36,30 @@ any_cell = st.one_of(
 
 def test_every_udf_is_exported_and_prefixed():
     assert sorted(f.__name__ for f in UDFS) == sorted(n for module in UDF_MODULES for n in module.__all__)
-    assert len(UDFS) >= 15
+    assert len(UDFS) == 13  # the charts and the subsystems (its attack is the shared functions)
+
+
+def test_the_attack_is_the_shared_functions_with_the_situation_picked_by_name():
+    """What combat17's own functions took as arguments (barred, the multiplier, the condition roll) is
+    the situation picked by name, or the chart roll; their agreement with the calculator is
+    tests/test_shared_attack_udfs.py's."""
+    barred = "needs magic or silver"
+    assert udfs.d20_hit_chance("combat17", 30.0, 10.0, picks=barred) == 0
+    assert udfs.d20_result("combat17", 20.0, 3.0, 15.0, picks=barred) == "Miss"
+    assert udfs.d20_result("combat17", 1.0, 3.0, 15.0, 0.0, 0.0, 3.0, barred) == "Fumble"  # still
+    assert udfs.d20_damage("combat17", 12.0, 3.0, 15.0, "1d8+1", 4.0) == 5
+    assert udfs.d20_damage("combat17", 12.0, 3.0, 15.0, "1d8+1", 4.0, picks="charge") == 10  # doubled
+    assert udfs.d20_damage("combat17", 12.0, 3.0, 15.0, "1d8+1", 4.0, damage_bonus=2.0) == 7
+    assert udfs.d20_damage("combat17", 20.0, 3.0, 15.0, "1d8+1", 4.0) == ""  # the chart roll first
+    shaken = "Critical Damage (see above) plus roll on the chart below; Enemy is Shaken: -2 to hit, Saves, DC checks"
+    assert udfs.d20_effect("combat17", 20.0, 3.0, 15.0, 0.0, 0.0, 20.0, 2.0) == shaken
+    assert udfs.d20_effect("combat17", 20.0, 3.0, 15.0, 0.0, 0.0, 20.0, 5.0) == "#CHART ROLL? 1 to 4"
+    assert udfs.d20_effect("combat17", 12.0, 3.0, 15.0) == ""  # a plain hit: no chart line
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    st.integers(-10, 25),
-    st.integers(0, 30),
-    st.integers(-8, 8),
-    st.integers(1, 20),
-    st.one_of(st.none(), st.integers(1, 20)),
-    st.one_of(st.none(), st.integers(1, 4)),
-    st.booleans(),
-)
-def test_attack_udfs_equal_the_engine(bonus, target, mods, roll, follow, condition, barred):
-    attack = Attack(bonus, target, mods)
-    args = (float(bonus), float(target), float(mods))
-    follow_cell = None if follow is None else float(follow)
-    condition_cell = None if condition is None else float(condition)
-    result = c17.attack_result(RULES, attack, roll, follow, barred)
-    assert udfs_combat17.combat17_attack_result(float(roll), *args, follow_cell, barred) == result
-    assert udfs_combat17.combat17_attack_effect(float(roll), *args, follow_cell, condition_cell, barred) == (
-        c17.attack_effect(RULES, attack, roll, follow, condition, barred)
-    )
-    assert udfs_combat17.combat17_attack_condition(
-        float(roll), *args, follow_cell, condition_cell, barred
-    ) == (c17.attack_condition(RULES, attack, roll, follow, condition, barred))
-    odds = c17.attack_chances(RULES, attack, barred)
-    assert udfs_combat17.combat17_hit_chance(*args, barred) == float(odds["Hit"] + odds["Critical"])
-    assert udfs_combat17.combat17_chance(*args[:2], "critical", args[2], barred) == float(odds["Critical"])
-    if not barred:
-        assert udfs.d20_result("combat17", float(roll), *args, None, follow_cell) == result
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(1, 8), st.integers(1, 20), st.one_of(st.none(), st.integers(1, 20)), st.integers(-3, 4))
-def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
+@given(st.integers(1, 8), st.integers(1, 20), st.integers(-3, 4))
+def test_damage_udfs_equal_the_engine(shown, follow, modifier):
     dice = f"2d4{modifier:+d}" if modifier else "2d4"
     expected = combat17_critical.critical_damage_outputs(RULES, dice, shown if shown >= 2 else None, follow)
     cell = float(shown) if shown >= 2 else None
@@ -79,10 +67,6 @@ def test_damage_udfs_equal_the_engine(shown, follow, follow_roll, modifier):
     if cell is not None:
         assert udfs_combat17.combat17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
         assert udfs.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
-        result = c17.attack_result(RULES, Attack(0, 10), 20, follow_roll, False)
-        assert udfs_combat17.combat17_attack_damage(
-            result, dice, cell, None if follow_roll is None else float(follow_roll)
-        ) == c17.attack_damage(RULES, Attack(0, 10), result, follow_roll, dice, shown)
 
 
 def test_chart_and_other_udfs():
@@ -100,29 +84,27 @@ def test_chart_and_other_udfs():
     assert udfs.combat17_brawl_damage("Punch", 3.0, 2.0) == 5
     assert udfs.combat17_subdual_damage(7.0) == 3
     assert udfs.combat17_subdual_state(3.0, 7.0, True, None, None) == combat17_subdual.UNCONSCIOUS
-    assert udfs_combat17.combat17_attack_damage("Miss", "1d8", None) == 0
-    assert udfs_combat17.combat17_attack_damage("Hit", "1d8+1", 4.0, None, 0.0, 2.0) == 10
 
 
 def test_bad_arguments_say_what_is_wrong():
-    assert udfs_combat17.combat17_attack_result(21.0, 3.0, 15.0) == "#ROLL? 1 to 20"
-    assert udfs_combat17.combat17_attack_result(20.0, 3.0, 15.0, 0.0, 0.0) == "#FOLLOW ROLL? 1 to 20"
+    assert udfs.d20_result("combat17", 21.0, 3.0, 15.0) == "#ROLL? 1 to 20"
+    assert udfs.d20_result("combat17", 20.0, 3.0, 15.0, 0.0, 0.0, 0.0) == "#FOLLOW ROLL? 1 to 20"
     assert (
-        udfs_combat17.combat17_attack_result(12.5, 3.0, 15.0)
+        udfs.d20_result("combat17", 12.5, 3.0, 15.0)
         == "#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"
     )
     assert udfs_combat17.combat17_damage("2x4", 3.0) == "#DICE? write it like 2d4+2"
     assert udfs_combat17.combat17_damage("1d6", 9.0) == "#DAMAGE ROLL? 1 to 6"
     assert udfs_combat17.combat17_damage("1d6", 3.0, "huge").startswith("#KIND?")
     assert udfs.combat17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
-    assert udfs_combat17.combat17_chance(1.0, 10.0, "Grievous").startswith("#RESULT?")
+    assert udfs.d20_chance("combat17", "Grievous", 1.0, 10.0).startswith("#RESULT?")
     assert udfs.combat17_shots("Trebuchet", 3.0).startswith(
         "#WEAPON? one of Bow (most missile weapons), Thrown weapon"
     )
     assert udfs.combat17_scatter_feet(3.0, "up").startswith("#AXIS?")
     assert (
-        udfs_combat17.combat17_hit_chance(1.0, 10.0, 0.0, "maybe")
-        == "#BARRED? barred: TRUE or FALSE (or YES/NO, 1/0)"
+        udfs.d20_hit_chance("combat17", 1.0, 10.0, 0.0, 0.0, "maybe")
+        == "#PICKS? a name not in the list, or two of one kind"
     )
     assert udfs.combat17_condition_modifier(3.0, "speed").startswith("#WHAT?")
 
@@ -136,11 +118,8 @@ def test_no_udf_raises_into_a_cell(cells):
         assert value is None or isinstance(value, (int, float, str, bool))
 
 
-def test_hit_chance_udf_matches_the_shared_one_without_barring():
+def test_the_shared_hit_chance_is_the_engine_s():
     for bonus in range(-5, 25, 3):
-        assert udfs_combat17.combat17_hit_chance(float(bonus), 15.0) == udfs.d20_hit_chance(
-            "combat17", float(bonus), 15.0
-        )
-        assert udfs_combat17.combat17_hit_chance(float(bonus), 15.0) == float(
+        assert udfs.d20_hit_chance("combat17", float(bonus), 15.0) == float(
             d20_engines.hit_chance("combat17", Attack(bonus, 15))
         )

@@ -13,7 +13,7 @@ import pytest
 
 import build
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.tables import load_folder
+from pycalc.tables import load_folder, load_ruleset
 from pycalc.udfs import shared
 from tests.conftest import require_libreoffice
 
@@ -119,7 +119,8 @@ def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypat
         odds["ATTACK_EXPECTED_DAMAGE_ROUND"]
     )
     assert shared.d20_kill_chance("bx", 3, 14, "1d8+2", 5) == pytest.approx(odds["ATTACK_KILL_CHANCE"])
-    assert shared.d20_kill_chance("cnc", 3, 14, "1d8", 5) == "#RULESET? for cnc use cnc_kill_chance"
+    bfrpg = attack_outputs(load_ruleset("bfrpg"), CalculatorInputs(bonus=3, target=14, dice="1d8", hp=5))
+    assert shared.d20_kill_chance("bfrpg", 3, 14, "1d8", 5) == pytest.approx(bfrpg["ATTACK_KILL_CHANCE"])
     assert shared.d20_expected_damage("bx", 3, 14, "9d12").startswith("#DICE?")
 
 

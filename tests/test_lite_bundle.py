@@ -39,16 +39,24 @@ GOOD_SETS = {lite.ALL: 25}  # argument sets per function drawn from the pools (b
 GOOD_SETS_PER_RULESET = 60
 # Functions that answer every set of a bundle with a '#...' message, as CPython does: the bundle's one
 # ruleset has no such chart ("#NONE? cnc has no critical chart") or is no d20 ruleset (spelljammer).
-# The shared damage and odds functions answer an own ruleset only (a shipped one has its own functions).
+# The shared attack functions worked out by the generic Attack calculator answer the rulesets that
+# have it (cnc, osr, combat17), not bfrpg (its own functions) or spelljammer (no d20 ruleset).
 CHARTS = {"crit_effect", "fumble_effect"}
-OWN_ONLY = {"d20_damage", "d20_expected_damage", "d20_kill_chance"}
+ATTACK = {"d20_need", "d20_result", "d20_hit_chance", "d20_chance"}
+CALCULATOR = {
+    "d20_effect",
+    "d20_damage",
+    "d20_expected_damage",
+    "d20_damage_chance_at_least",
+    "d20_kill_chance",
+}
 NO_ANSWER_IN = {
-    "cnc": CHARTS | OWN_ONLY,
-    "osr": CHARTS | OWN_ONLY,
-    "combat17": OWN_ONLY,
-    "bfrpg": CHARTS | OWN_ONLY,
-    "spelljammer": CHARTS | OWN_ONLY | {"d20_need", "d20_result", "d20_hit_chance"},
-    "all": OWN_ONLY,
+    "cnc": CHARTS,
+    "osr": CHARTS,
+    "combat17": set(),
+    "bfrpg": CHARTS | CALCULATOR,
+    "spelljammer": CHARTS | ATTACK | CALCULATOR,
+    "all": set(),
 }
 
 
@@ -173,7 +181,7 @@ def test_a_bundle_with_one_table_number_changed_is_caught(tmp_path: Path) -> Non
     mutated, table_id, entry, column = changed_number(load_ruleset("cnc"), "cover")
     main_py = tmp_path / "main.py"
     main_py.write_text(lite.main_source([mutated]), encoding="utf-8")
-    cases = [c for c in cases_of("cnc") if c.function in ("modifier", "cnc_attack_need", "cnc_hit_chance")]
+    cases = [c for c in cases_of("cnc") if c.function in ("modifier", "d20_need", "d20_hit_chance")]
     cases.append(Case("modifier", ["cnc", table_id, entry, column]))
     report = run_in_pyodide(main_py, cases, tmp_path)
     wrong = mismatches("cnc", cases, report["results"])

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycalc import d20, d20_engines, resolution_chances, resolution_damage, resolution_results
+from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
@@ -163,15 +164,25 @@ def test_natural_1_always_misses_and_fumbles_above_the_level():
     )  # level 20: never a fumble
 
 
+def natural_20_damage(rules, dice_text: str, shown: int, penalty: int, double: bool = False) -> int:
+    """The damage of a natural 20 against a foe needing ``20 + penalty``, doubled when said (the block's
+    double-damage stage, as a picked charge gives it)."""
+    attack = generic.Attack(0, 20 + penalty)
+    stage = next(s for s in generic.block(rules).damage.multipliers if s.name == "double")
+    times = {stage.name: Fraction(generic.value(rules, stage.factor))} if double else {}
+    damage = generic.Damage(dice_module.parse(dice_text), multipliers=times)
+    return resolution_damage.attack_damage(rules, attack, damage, "Hit", 20, None, shown)
+
+
 def test_natural_20_hits_beyond_20_with_the_damage_penalty():
     attack = generic.Attack(bonus=0, target=22)
     assert resolution_results.result(RULES, attack, 20, None) == "Hit"  # needs more than 19: no critical
     penalty = RULES.constant("natural_20_hit", "nat20_example_penalty")
     assert resolution_damage.natural_penalty(RULES, attack, 20) == penalty
-    assert osr.hit_damage(RULES, "1d6", 1, 2) == 0  # "possible to 'hit' a foe and cause no damage"
-    assert osr.hit_damage(RULES, "1d6+1", 4, 2, double=True) == 8
+    assert natural_20_damage(RULES, "1d6", 1, 2) == 0  # "possible to 'hit' a foe and cause no damage"
+    assert natural_20_damage(RULES, "1d6+1", 4, 2, double=True) == 8
     die_rules = with_rulings(nat20_penalty_applies_to="damage_die")
-    assert osr.hit_damage(die_rules, "1d6+1", 1, 2, double=True) == 2  # die 1 - 2 -> 0, +1, x2
+    assert natural_20_damage(die_rules, "1d6+1", 1, 2, double=True) == 2  # die 1 - 2 -> 0, +1, x2
     crit_rules = with_rulings(nat20_crit_exception="needed_19_or_20_only")
     assert resolution_results.result(crit_rules, attack, 20, None) == "Critical"
     assert resolution_results.result(crit_rules, generic.Attack(0, 20), 20, None) == "Hit"
@@ -201,8 +212,8 @@ def test_magic_weapons_needed():
 def test_fumble_table_is_empty_and_never_invented():
     fill_in = "fill in its table on the Criticals fumbles tables sheet"
     assert osr.fumble_effect(RULES, 7) == fill_in
-    assert osr.attack_effect(RULES, "Fumble", 7) == f"Critical Fumble (a miss): {fill_in}"
-    assert osr.attack_effect(RULES, "Fumble", None) == f"Critical Fumble (a miss): {fill_in}"
+    assert fumble_line(RULES, 7) == fill_in
+    assert fumble_line(RULES, None) == fill_in
     with pytest.raises(RuleError, match="#NONE"):
         d20_engines.chart_effect("osr", 5, "crit")  # no critical chart either
 
@@ -211,13 +222,21 @@ def test_a_gm_filled_fumble_table_is_read():
     rules = with_fumble_rows((1, 10, "Drops weapon"), (11, 20, "Falls down"))
     assert osr.fumble_effect(rules, 10) == "Drops weapon"
     assert osr.fumble_effect(rules, 11) == "Falls down"
-    assert osr.attack_effect(rules, "Fumble", 3) == "Critical Fumble (a miss): Drops weapon"
-    assert osr.attack_effect(rules, "Fumble", None).endswith("roll on the fumble table")
+    assert fumble_line(rules, 3) == "Drops weapon"
+    assert fumble_line(rules, None) == ""
+    waiting = CalculatorInputs(bonus=0, target=10, roll=1, follow_roll=5)
+    assert attack_outputs(rules, waiting)["ATTACK_SUMMARY"].endswith("type the chart roll")
     gap = with_fumble_rows((1, 10, "Drops weapon"), (10, 12, "Trips"))
     with pytest.raises(RuleError, match=re.escape("#CHART ROLL? no row covers 15")):
         osr.fumble_effect(gap, 15)
-    assert osr.attack_effect(gap, "Fumble", 10) == "#CHART? two rows cover 10"
-    assert osr.attack_effect(gap, "Fumble", 21) == "#CHART ROLL? 1 to 20"
+    assert fumble_line(gap, 10) == "#CHART? two rows cover 10"
+    assert fumble_line(gap, 21) == "#CHART ROLL? 1 to 20"
+
+
+def fumble_line(rules, chart_roll: int | None) -> str:
+    """What the Attack calculator (and so ``d20_effect``) says of a Critical Fumble's fumble table roll."""
+    typed = CalculatorInputs(bonus=0, target=10, roll=1, follow_roll=5, chart_roll=chart_roll)
+    return str(attack_outputs(rules, typed)["ATTACK_CHART_EFFECT"])
 
 
 # --------------------------------------------------------------------------- exact odds

@@ -1,4 +1,5 @@
-"""Odds before the dice are rolled (osr's Excel functions): exact damage distribution and the UDFs.
+"""Odds before the dice are rolled (osr): the calculator's exact damage distribution and the shared
+odds functions (``d20_expected_damage("osr", ...)``...).
 
 The distribution equals a brute-force enumeration of every d20 (both with Advantage), fumble check
 and damage die face through the Attack calculator itself (the generic calculator's ATTACK_DAMAGE); a
@@ -20,13 +21,10 @@ import pytest
 
 from pycalc import odds as shared_odds
 from pycalc import resolution as generic
-from pycalc import resolution_chances, resolution_damage, resolution_results
-from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs
-from pycalc.rulesets import osr
-from pycalc.rulesets import osr_odds as odds
+from pycalc import resolution_chances, resolution_damage, resolution_odds, resolution_results, udfs
+from pycalc.resolution_calculator import CalculatorInputs, attack_outputs, weighed
 from pycalc.sheets import d20_cells
 from pycalc.tables import RuleSet
-from pycalc.udfs import osr as udfs_osr
 from tests.test_osr_parity import RULES, flipped
 
 ODDS_NAMES = list(shared_odds.ONE_ATTACK)  # the generic calculator has no round kill chance
@@ -35,15 +33,15 @@ ODDS_NAMES = list(shared_odds.ONE_ATTACK)  # the generic calculator has no round
 # --------------------------------------------------------------------------- brute force
 
 
-def odds_attack(rules: RuleSet, inputs: CalculatorInputs) -> odds.OddsAttack:
-    """The attack the (generic) Attack calculator's inputs and pickers describe, as the odds take it."""
-    attack, damage, _ = attack_and_damage(rules, inputs, osr.attack_dice(inputs.dice))
-    return odds.OddsAttack(attack, damage)
+def odds_attack(rules: RuleSet, inputs: CalculatorInputs) -> tuple[RuleSet, generic.Attack, generic.Damage]:
+    """The attack the (generic) Attack calculator's inputs and pickers describe, as its odds (and the
+    shared odds functions) weigh it."""
+    return weighed(rules, inputs)
 
 
 def brute_force(rules: RuleSet, inputs: CalculatorInputs) -> dict[int, Fraction]:
     """Every kept-roll d20 set, fumble check and damage die face, through ATTACK_DAMAGE."""
-    mode = resolution_chances.roll_mode(rules, odds_attack(rules, inputs).attack)
+    mode = resolution_chances.roll_mode(rules, odds_attack(rules, inputs)[1])
     sides = rules.constant("to_hit_roll", "to_hit_die_sides")
     n = (
         rules.constant("to_hit_roll", "advantage_d20s")
@@ -98,30 +96,31 @@ BRUTE_CASES = [
 
 @pytest.mark.parametrize(("rules", "inputs"), BRUTE_CASES)
 def test_distribution_equals_brute_force_enumeration(rules, inputs):
-    fast = odds.damage_distribution(rules, odds_attack(rules, inputs))
+    fast = resolution_odds.damage_distribution(*odds_attack(rules, inputs))
     assert fast == brute_force(rules, inputs)
     assert sum(fast.values()) == 1
 
 
 def test_round_distribution_equals_convolving_by_hand():
     attack = odds_attack(RULES, CalculatorInputs(bonus=1, target=15, dice="1d4+1"))
-    one = odds.damage_distribution(RULES, attack)
+    one = resolution_odds.damage_distribution(*attack)
     by_hand: dict[int, Fraction] = {}
     for a, b, c in itertools.product(one.items(), repeat=3):
         by_hand[a[0] + b[0] + c[0]] = by_hand.get(a[0] + b[0] + c[0], Fraction(0)) + a[1] * b[1] * c[1]
     for hp in range(-1, 20):
         want = sum((p for d, p in by_hand.items() if d >= hp), Fraction(0)) if hp > 0 else 1
-        assert odds.kill_chance(RULES, attack, hp, 3) == want
+        assert resolution_odds.kill_chance(*attack, hp, 3) == want
+        assert udfs.d20_kill_chance("osr", 1.0, 15.0, "1d4+1", float(hp), 3.0) == pytest.approx(float(want))
     mean = sum(d * p for d, p in by_hand.items())
-    assert odds.expected_damage(RULES, attack, 3) == mean
-    assert odds.chance_at_least(RULES, attack, 5, 0) == 0
-    assert odds.expected_damage(RULES, attack, 0) == 0
+    assert resolution_odds.expected_damage(*attack, 3) == mean
+    assert resolution_odds.chance_at_least(*attack, 5, 0) == 0
+    assert resolution_odds.expected_damage(*attack, 0) == 0
 
 
 def test_seed_sword_expectation():
     # a normal weapon (d6+1, 4.5 a hit) needing 11: hits on 11-20 (natural 1 misses anyway)
     attack = odds_attack(RULES, CalculatorInputs(bonus=0, target=11, dice="1d6+1"))
-    assert odds.expected_damage(RULES, attack) == Fraction(1, 2) * Fraction(9, 2)
+    assert resolution_odds.expected_damage(*attack) == Fraction(1, 2) * Fraction(9, 2)
 
 
 # --------------------------------------------------------------------------- Monte Carlo
@@ -129,7 +128,7 @@ def test_seed_sword_expectation():
 
 def simulate(rules: RuleSet, inputs: CalculatorInputs, attacks: int, hp: int, trials: int, seed: int):
     chance = random.Random(seed)
-    attack, _, where = attack_and_damage(rules, inputs, osr.attack_dice(inputs.dice))
+    rules, attack, damage = weighed(rules, inputs)
     mode = resolution_chances.roll_mode(rules, attack)
     parsed = re.match(r"(\d+)d(\d+)", inputs.dice)
     count, faces = int(parsed.group(1)), int(parsed.group(2))
@@ -143,14 +142,7 @@ def simulate(rules: RuleSet, inputs: CalculatorInputs, attacks: int, hp: int, tr
             ]
             outcome = resolution_results.resolve(rules, attack, kept, chance.randint(1, 20))
             shown = sum(chance.randint(1, faces) for _ in range(count))
-            penalty = (
-                resolution_damage.natural_penalty(rules, attack, kept)
-                if outcome in ("Hit", "Critical")
-                else 0
-            )
-            amount = osr.damage_for(
-                rules, outcome, inputs.dice, shown, penalty, where.multipliers.get(osr.DOUBLE, 1) != 1
-            )
+            amount = resolution_damage.attack_damage(rules, attack, damage, outcome, kept, None, shown)
             dealt += amount
             if index == 0:
                 one_total += amount
@@ -171,11 +163,12 @@ def test_monte_carlo_agrees_on_a_large_case():
     attack = odds_attack(rules, inputs)
     trials = 60_000
     mean, kill = simulate(rules, inputs, 3, 40, trials, seed=20261122)
-    one = odds.damage_distribution(rules, attack)
-    expected = float(odds.expected_damage(rules, attack))
-    sd = math.sqrt(float(sum(p * (d - odds.expected_damage(rules, attack)) ** 2 for d, p in one.items())))
+    one = resolution_odds.damage_distribution(*attack)
+    mean_one = resolution_odds.expected_damage(*attack)
+    expected = float(mean_one)
+    sd = math.sqrt(float(sum(p * (d - mean_one) ** 2 for d, p in one.items())))
     assert abs(mean - expected) < 5 * sd / math.sqrt(trials)
-    p = float(odds.kill_chance(rules, attack, 40, 3))
+    p = float(resolution_odds.kill_chance(*attack, 40, 3))
     assert 0.05 < p < 0.95
     assert abs(kill - p) < 5 * math.sqrt(p * (1 - p) / trials)
 
@@ -183,64 +176,43 @@ def test_monte_carlo_agrees_on_a_large_case():
 # --------------------------------------------------------------------------- UDFs as xlwings calls them
 
 
-def test_udfs_equal_the_engine():
-    chance = random.Random(7)
-    for _ in range(60):
-        bonus, target, mods, level = (
-            chance.randint(-2, 6),
-            chance.randint(2, 26),
-            chance.randint(-3, 3),
-            chance.randint(0, 20),
-        )
-        dice = chance.choice(["1d6+1", "2d4", "1d8-1", "3d6", "8d6"])
-        mode = chance.choice([None, "Normal", "Advantage", "Disadvantage"])
-        double, magic = chance.random() < 0.3, chance.random() < 0.2
-        attacks, hp = chance.randint(0, 4), chance.randint(-1, 30)
-        advantage, disadvantage = udfs_osr.as_mode(mode)
-        attack = odds.OddsAttack(
-            generic.Attack(
-                bonus, target, mods, level, advantage=advantage, disadvantage=disadvantage, needs_magic=magic
-            ),
-            osr.generic_damage(RULES, osr.dice_module.parse(dice), double),
-        )
-        args = (float(bonus), float(target), dice)
-        tail = (float(attacks), float(mods), float(level), mode, double, magic)
-        got = udfs_osr.osr_expected_damage(*args, *tail)
-        assert got == pytest.approx(float(odds.expected_damage(RULES, attack, attacks)))
-        got = udfs_osr.osr_kill_chance(*args, float(hp), *tail)
-        assert got == pytest.approx(float(odds.kill_chance(RULES, attack, hp, attacks)))
-        got = udfs_osr.osr_damage_chance_at_least(*args, float(hp), *tail)
-        assert got == pytest.approx(float(odds.chance_at_least(RULES, attack, hp, attacks)))
-    # optional arguments as empty cells, defaults 0 / 1 / Normal
-    plain = odds.OddsAttack(generic.Attack(0, 11), osr.generic_damage(RULES, osr.dice_module.parse("1d6+1")))
-    assert udfs_osr.osr_expected_damage(None, 11.0, "1d6+1", None, None, None, None, None, None) == 2.25
-    assert udfs_osr.osr_kill_chance(0.0, 11.0, "1d6+1", 7.0) == pytest.approx(
-        float(odds.kill_chance(RULES, plain, 7))
-    )
+@pytest.mark.parametrize(
+    ("picks", "inputs"),
+    [
+        ("", CalculatorInputs(bonus=2, target=14, level=3, dice="1d4")),
+        ("charging", CalculatorInputs(bonus=1, target=16, level=2, dice="1d4+1", choices={"charge_attack": "Charging attacker"})),
+        ("attacker disadvantage", CalculatorInputs(bonus=3, target=25, level=4, dice="1d2-3", toggles=frozenset({("attacker_limits", "attacker_disadvantage")}))),
+        ("magic weapon needed", CalculatorInputs(bonus=0, target=10, dice="1d3", toggles=frozenset({("attacker_limits", "magic_weapon_needed")}))),
+    ],
+)  # fmt: skip
+def test_the_shared_odds_functions_equal_brute_force(picks: str, inputs: CalculatorInputs):
+    """What osr's own odds functions took as arguments (double, the kept d20, a magic weapon needed)
+    is picked by name; the chances of at least each amount equal the enumeration."""
+    spread = brute_force(RULES, inputs)
+    typed = ("osr", float(inputs.bonus), float(inputs.target), inputs.dice)
+    situation = (float(inputs.mods), 0.0, float(inputs.level), picks)
+    for amount in range(1, max(spread) + 2):
+        want = float(sum((p for d, p in spread.items() if d >= amount), Fraction(0)))
+        got = udfs.d20_damage_chance_at_least(*typed, float(amount), 1.0, *situation)
+        assert got == pytest.approx(want, abs=1e-12), amount
+    mean = float(sum((d * p for d, p in spread.items()), Fraction(0)))
+    assert udfs.d20_expected_damage(*typed, 2.0, *situation) == pytest.approx(2 * mean, abs=1e-12)
 
 
 @pytest.mark.parametrize(
     ("call", "start"),
     [
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "axe"), "#DICE?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "3"), "#DICE?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, None, "1d6"), "#TARGET?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", None, 0.0, -1.0), "#LEVEL?"),
-        (lambda: udfs_osr.osr_expected_damage(0.0, 11.0, "1d6", -2.0, 0.0, 1.0), "#ATTACKS?"),
-        (lambda: udfs_osr.osr_kill_chance(0.0, 11.0, "1d6", "x"), "#HP?"),
-        (lambda: udfs_osr.osr_kill_chance(0.0, 11.0, "1d6", 5.0, mode="sideways"), "#MODE?"),
-        (lambda: udfs_osr.osr_damage_chance_at_least(0.0, 11.0, "1d6", None), "#AMOUNT?"),
-        (lambda: udfs_osr.osr_damage_chance_at_least(0.0, 11.0, "1d6", 2.0, double="maybe"), "#DOUBLE?"),
+        (lambda: udfs.d20_expected_damage("osr", 0.0, 11.0, "axe"), "#DICE?"),
+        (lambda: udfs.d20_expected_damage("osr", 0.0, None, "1d6"), "#TARGET?"),
+        (lambda: udfs.d20_expected_damage("osr", 0.0, 11.0, "1d6", None, 0.0, 0.0, -1.0), "#LEVEL?"),
+        (lambda: udfs.d20_expected_damage("osr", 0.0, 11.0, "1d6", -2.0), "#ATTACKS?"),
+        (lambda: udfs.d20_kill_chance("osr", 0.0, 11.0, "1d6", "x"), "#HP?"),
+        (lambda: udfs.d20_kill_chance("osr", 0.0, 11.0, "1d6", 5.0, picks="sideways"), "#PICKS?"),
+        (lambda: udfs.d20_damage_chance_at_least("osr", 0.0, 11.0, "1d6", None), "#AMOUNT?"),
     ],
 )
-def test_udfs_never_raise(call, start):
+def test_the_shared_odds_functions_say_what_is_wrong(call, start):
     assert str(call()).startswith(start)
-
-
-def test_odds_udfs_are_exported():
-    for name in ("osr_expected_damage", "osr_damage_chance_at_least", "osr_kill_chance"):
-        assert name in udfs_osr.__all__
-        assert hasattr(getattr(udfs_osr, name), "__xlfunc__") or callable(getattr(udfs_osr, name))
 
 
 # --------------------------------------------------------------------------- the workbook's odds

@@ -25,7 +25,6 @@ from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs import osr as udfs_osr
 from tests.parity import same, with_note_names
 from tests.test_generic_parity import cells as attack_cells
 from tests.test_generic_parity import mismatches, scenarios
@@ -448,7 +447,7 @@ def test_xlsm_calls_only_udfs_that_exist(books):
         "osr_expected_kills",
     } <= called
     for name in called:
-        assert callable(getattr(udfs_osr, name, None) or getattr(udfs, name, None)), name
+        assert callable(getattr(udfs, name, None)), name
 
 
 def test_the_empty_gm_tables_are_offered_for_filling(books):

@@ -1,4 +1,5 @@
-"""The osr UDFs called as xlwings calls them (floats, None for empty cells) equal the engine."""
+"""osr's attack by the shared functions and its own subsystems' UDFs, called as xlwings calls them
+(floats, None for empty cells), equal the engine."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_results, udfs
 from pycalc.rulesets import osr_grappling, osr_surprise
 from pycalc.tables import load_ruleset
-from pycalc.udfs import osr as udfs_osr
 
 RULES = load_ruleset("osr")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(
     roll=st.integers(1, 20),
     bonus=st.integers(-3, 8),
@@ -23,30 +23,34 @@ RULES = load_ruleset("osr")
     level=st.integers(0, 20),
     follow=st.one_of(st.none(), st.integers(1, 20)),
 )
-def test_attack_result_and_chance_equal_the_engine(roll, bonus, target, level, follow):
+def test_the_shared_result_and_chance_equal_the_engine(roll, bonus, target, level, follow):
+    """The shared functions against the generic engine itself (their agreement with the calculator,
+    picks included, is tests/test_shared_attack_udfs.py's)."""
     attack = generic.Attack(bonus, target, 0, level)
-    got = udfs_osr.osr_attack_result(
-        float(roll), float(bonus), float(target), None, float(level), follow and float(follow)
+    got = udfs.d20_result(
+        "osr", float(roll), float(bonus), float(target), None, float(level), follow and float(follow)
     )
     assert got == resolution_results.result(RULES, attack, roll, follow)
-    assert got == udfs.d20_result("osr", float(roll), float(bonus), float(target), 0.0, float(level), follow)
-    assert udfs_osr.osr_chance(float(bonus), float(target), None, float(level)) == pytest.approx(
-        float(resolution_chances.hit_chance(RULES, attack))
-    )
-    assert udfs_osr.osr_chance(
-        float(bonus), float(target), 0.0, float(level), "Hit", "Advantage"
-    ) == pytest.approx(
-        float(resolution_chances.hit_chance(RULES, generic.Attack(bonus, target, 0, level, advantage=True)))
+    assert udfs.d20_hit_chance("osr", float(bonus), float(target), None, float(level)) == pytest.approx(
+        float(resolution_chances.hit_chance(RULES, attack)), abs=1e-12
     )
 
 
-def test_damage_and_effect():
-    assert udfs_osr.osr_nat20_penalty(20.0, 22.0, 22.0) == 2
-    assert udfs_osr.osr_damage("Hit", "1d6", 5.0, 2.0, False) == 3
-    assert udfs_osr.osr_damage("Critical", "1d6+1", 5.0, None, True) == 12
-    assert udfs_osr.osr_damage("Miss", "1d6", None) == 0
-    assert udfs_osr.osr_damage("Hit", "1d6", None) == ""
-    assert udfs_osr.osr_attack_effect("Fumble", None).startswith("Critical Fumble")
+def test_osr_s_situation_is_picked_by_name():
+    """What osr's own functions took as arguments (the kept d20, double damage, a magic weapon needed,
+    the natural-20 penalty) is the situation picked, or the calculator's own rule."""
+    assert udfs.d20_hit_chance("osr", 0.0, 11.0) == 0.5
+    assert udfs.d20_hit_chance("osr", 0.0, 11.0, picks="attacker disadvantage") == 0.25
+    assert udfs.d20_hit_chance("osr", 0.0, 11.0, picks="magic weapon needed") == 0
+    assert udfs.d20_expected_damage("osr", None, 11.0, "1d6+1") == 2.25  # hits on 11-20, 4.5 a hit
+    assert udfs.d20_damage("osr", 20.0, 0.0, 22.0, "1d6", 5.0) == 3  # a natural 20 needing 22: 2 less
+    assert udfs.d20_damage("osr", 20.0, 0.0, 22.0, "1d6+1", 4.0, picks="charging") == 10  # (4 + 1) x 2
+    assert udfs.d20_damage("osr", 2.0, 0.0, 10.0, "1d6", 5.0) == 0
+    assert udfs.d20_damage("osr", 15.0, 0.0, 10.0, "1d6", None) == ""
+    assert udfs.d20_chance("osr", "Fumble", 0.0, 10.0, 0.0, 5.0) == pytest.approx(1 / 20 * 15 / 20)
+    assert udfs.d20_effect("osr", 1.0, 0.0, 10.0, 0.0, 0.0, 5.0, 7.0) == (
+        "fill in its table on the Criticals fumbles tables sheet"
+    )
     assert udfs.fumble_effect("osr", 4.0) == "fill in its table on the Criticals fumbles tables sheet"
 
 
@@ -70,14 +74,14 @@ def test_other_calculators_equal_the_engine():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: udfs_osr.osr_attack_result(21.0, 0.0, 10.0),
-        lambda: udfs_osr.osr_attack_result(10.0, 0.0, None),
-        lambda: udfs_osr.osr_attack_result(1.0, 0.0, 10.0, 0.0, -1.0, 5.0),
-        lambda: udfs_osr.osr_attack_result(1.5, 0.0, 10.0),
-        lambda: udfs_osr.osr_chance(0.0, 10.0, 0.0, 0.0, "Hit", "sideways"),
-        lambda: udfs_osr.osr_damage("Bounce", "1d6", 3.0),
-        lambda: udfs_osr.osr_damage("Hit", "1d6", 7.0),
-        lambda: udfs_osr.osr_damage("Hit", "banana", 3.0),
+        lambda: udfs.d20_result("osr", 21.0, 0.0, 10.0),
+        lambda: udfs.d20_result("osr", 10.0, 0.0, None),
+        lambda: udfs.d20_result("osr", 1.0, 0.0, 10.0, 0.0, -1.0, 5.0),
+        lambda: udfs.d20_result("osr", 1.5, 0.0, 10.0),
+        lambda: udfs.d20_chance("osr", "Sideways", 0.0, 10.0),
+        lambda: udfs.d20_hit_chance("osr", 0.0, 10.0, picks="sideways"),
+        lambda: udfs.d20_damage("osr", 15.0, 0.0, 10.0, "1d6", 7.0),
+        lambda: udfs.d20_damage("osr", 15.0, 0.0, 10.0, "banana", 3.0),
         lambda: udfs.surprise_range(9.0, 2.0),
         lambda: udfs.surprise_range("x", 2.0),
         lambda: udfs.mass_survivors(0.0, 0.0, 10.0),
@@ -94,10 +98,3 @@ def test_other_calculators_equal_the_engine():
 def test_bad_input_returns_a_message_never_raises(call):
     got = call()
     assert isinstance(got, str) and got.startswith("#"), got
-
-
-def test_hit_chance_is_every_hit():
-    assert udfs_osr.osr_hit_chance(0.0, 11.0) == udfs_osr.osr_chance(0.0, 11.0, None, None, "Hit")
-    assert udfs_osr.osr_hit_chance(2.0, 15.0, 1.0, 3.0, "Advantage") == udfs_osr.osr_chance(
-        2.0, 15.0, 1.0, 3.0, "Hit", "Advantage"
-    )

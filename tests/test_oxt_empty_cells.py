@@ -113,9 +113,8 @@ def test_an_empty_optional_cell_passed_as_the_workbooks_pass_it_gives_what_excel
     assert not wrong, f"{len(wrong)} of {len(calls)} calls differ:\n" + "\n".join(wrong)
     # the bare reference still reaches the function as 0: what the wrapper is there for
     assert {
-        "osr_attack_result.follow_roll",
         "d20_result.follow_roll",
-        "osr_damage.damage_roll",
+        "d20_damage.follow_roll",
     } <= raw_differs
     assert len(raw_differs) >= 20, sorted(raw_differs)
 
@@ -207,9 +206,9 @@ def test_the_calls_in_the_xlsm_pass_every_optional_input_through_the_wrapper():
 
 def test_the_structural_check_finds_a_bare_optional_input():
     """The check above catches the form the bug had (and passes nested calls through)."""
-    formula = '=IF(A1="","",osr_attack_result(A1,B1,C1,D1,E1,F1,G1))'
-    (name, args), *_ = [c for c in calls_in(formula) if c[0] == "osr_attack_result"]
-    assert 5 in optional_arguments(name) and bare_reference(args[5]) and args[5] == "F1"
+    formula = '=IF(A1="","",d20_result(A1,B1,C1,D1,E1,F1,G1))'
+    (name, args), *_ = [c for c in calls_in(formula) if c[0] == "d20_result"]
+    assert 6 in optional_arguments(name) and bare_reference(args[6]) and args[6] == "G1"
     assert not bare_reference(optional_input("F1")) and bare_reference("ATTACK_FOLLOW_ROLL")
     nested = calls_in(f"=d20_result({optional_input('A1')},SUM(B1,C1))")
     assert [n for n, _ in nested] == ["ISBLANK", "IF", "SUM", "d20_result"]

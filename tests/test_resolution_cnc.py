@@ -1,5 +1,5 @@
-"""The generic resolution engine under the cnc ``resolution:`` block, which pycalc.rulesets.cnc and
-cnc_odds run on, against the rule as the seed and the tables state it: d20 + bonus + mods >= AC, AC
+"""The generic resolution engine under the cnc ``resolution:`` block, which cnc's Attack calculator
+and the shared attack functions (``pycalc.udfs.shared``) run on, against the rule as the seed and the tables state it: d20 + bonus + mods >= AC, AC
 never below 1, the natural_rolls boxes (none ticked in the seed, each house rule they offer), and a
 hit's damage = dice + modifier + bonus, at least the kind's least damage, none for a kind that deals
 none. (These tests compared the engine with cnc's own code, which is gone: they now compare both
@@ -12,15 +12,20 @@ from fractions import Fraction
 
 import pytest
 
+from pycalc import log_picks, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
-from pycalc import resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import HIT, MISS, Attack
-from pycalc.rulesets import cnc, cnc_odds
+from pycalc.rulesets import cnc
 from pycalc.tables import RuleSet, load_ruleset
+from pycalc.udfs import shared
 from tests.resolution_cases import ATTACKS, DICE, damage_rolls, with_cell
 
 RULES = load_ruleset("cnc")
+# an attack kind as the Picks text names it (the first, melee, is an empty text)
+KIND_PICKS = {str(RULES.table("attack_types").rows[0].id): ""} | {
+    p.row_id: p.name for p in log_picks.named_picks(RULES) if p.table_id == "attack_types"
+}
 FACES = 20
 LEAST_AC = 1  # "though never below 1"
 
@@ -65,12 +70,8 @@ def test_result_need_and_hit_chance(name: str):
     for bonus, target, mods in ATTACKS:
         new, old = generic.Attack(bonus, target, mods), Attack(bonus, target, mods)
         hits = [roll for roll in range(1, FACES + 1) if stated_hit(name, bonus, target, mods, roll)]
-        assert generic.need(rules, new) == cnc.need(rules, old) == target - bonus - mods
-        assert (
-            resolution_chances.hit_chance(rules, new)
-            == cnc.hit_chance(rules, old)
-            == Fraction(len(hits), FACES)
-        )
+        assert generic.need(rules, new) == target - bonus - mods
+        assert resolution_chances.hit_chance(rules, new) == Fraction(len(hits), FACES)
         assert (
             resolution_chances.chances(rules, new)["Critical"]
             == resolution_chances.chances(rules, new)["Fumble"]
@@ -106,8 +107,9 @@ def test_damage_of_every_kind(kind: str):
         )
         for shown in damage_rolls(parsed):
             expected = stated_damage(outcome, kind, parsed.modifier, bonus, shown)
-            assert cnc.attack_damage(RULES, outcome, str(parsed), shown, bonus, kind) == expected
             roll = 15 if outcome == HIT else 2
+            typed = (str(parsed), float(shown), 0.0, None, None, 0.0, float(bonus), KIND_PICKS[kind])
+            assert shared.d20_damage("cnc", float(roll), 0.0, 10.0, *typed) == expected
             assert (
                 resolution_damage.attack_damage(RULES, attack, damage, outcome, roll, None, shown) == expected
             )
@@ -131,5 +133,10 @@ def test_damage_distribution(name: str, kind: str):
         )
         attack = generic.Attack(bonus, target, mods)
         assert generic_odds.damage_distribution(rules, attack, damage) == stated
-        odds = cnc_odds.OddsAttack(Attack(bonus, target, mods), str(parsed), extra, kind)
-        assert cnc_odds.damage_distribution(rules, odds) == stated
+        if name == "seed":  # the shared functions read the shipped tables
+            typed = ("cnc", float(bonus), float(target), str(parsed))
+            for amount in range(1, max(stated) + 2):
+                at_least = float(sum(p for dealt, p in stated.items() if dealt >= amount))
+                situation = (1.0, float(mods), float(extra), 0.0, KIND_PICKS[kind])
+                got = shared.d20_damage_chance_at_least(*typed, float(amount), *situation)
+                assert got == pytest.approx(at_least, abs=1e-12)

@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from pycalc import d20, lite, oxt
+from pycalc import d20, lite, oxt, resolution_chances, udfs
+from pycalc import resolution as generic
 from pycalc.errors import RuleError
-from pycalc.rulesets import bfrpg_odds, cnc_odds, combat17, combat17_odds, osr_odds
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg, cells, cnc, d20_attack, d20_odds, osr
-from pycalc.udfs import combat17 as combat17_udfs
+from pycalc.udfs import cells, d20_attack
 
 
 def test_outcomes_are_read_in_any_case_and_listed_in_the_message():
@@ -27,49 +26,18 @@ def test_outcomes_are_read_in_any_case_and_listed_in_the_message():
 
 def test_the_target_is_named_as_the_ruleset_names_it():
     assert d20_attack.d20_attack(2.0, 15.0, None) == d20.Attack(2, 15, 0, 0)
-    assert cnc.cnc_hit_chance(2.0, None).startswith("#AC? ac:")
-    assert osr.osr_hit_chance(2.0, None).startswith("#TARGET? target:")
+    assert udfs.d20_hit_chance("osr", 2.0, None).startswith("#TARGET? target:")
 
 
 def test_arg_docs_are_the_xw_arg_decorators_in_their_order():
-    (udf,) = [u for u in lite.declared_udfs(["cnc"]) if u.name == "cnc_attack_result"]
-    assert list(oxt.arg_options(udf)) == ["bonus", "ac", "roll", "mods"]
+    (udf,) = [u for u in lite.declared_udfs(["shared"]) if u.name == "d20_need"]
+    assert list(oxt.arg_options(udf)) == ["ruleset", "bonus", "target", "mods", "picks"]
 
 
 def test_any_hit_counts_the_criticals():
-    chances = combat17.attack_chances(load_ruleset("combat17"), d20.Attack(3, 15, 1))
-    assert d20_odds.hit_chance(chances) == float(chances[d20.HIT] + chances[d20.CRITICAL])
-    assert combat17_udfs.combat17_hit_chance(3.0, 15.0, 1.0) == d20_odds.hit_chance(chances)
-
-
-@pytest.mark.parametrize(
-    ("engine", "udf_module", "prefix", "args"),
-    [
-        (cnc_odds, cnc, "cnc", (4.0, 15.0, "1d8+2")),
-        (osr_odds, osr, "osr", (1.0, 12.0, "1d8+1")),
-        (combat17_odds, combat17_udfs, "combat17", (4.0, 15.0, "1d8+2")),
-        (bfrpg_odds, bfrpg, "bfrpg", (2.0, 14.0, "1d8+1")),
-    ],
-)
-def test_each_rulesets_odds_udfs_are_its_odds_module(engine, udf_module, prefix, args):
-    assert udf_module.ODDS.engine is engine
-    hp, attacks = 9.0, 2.0
-    expected = getattr(udf_module, f"{prefix}_expected_damage")(*args, attacks)
-    at_least = getattr(udf_module, f"{prefix}_damage_chance_at_least")(*args, hp, attacks)
-    kill = getattr(udf_module, f"{prefix}_kill_chance")(*args, hp, attacks)
-    assert expected > 0 and 0 < kill <= 1
-    assert at_least == kill  # a target of hp hit points drops once the attacks do at least hp damage
-
-
-def test_the_kept_d20_and_a_barred_attack_read_alike_for_every_ruleset():
-    assert d20_attack.as_mode(" ADVANTAGE ") == (True, False)
-    assert d20_attack.as_mode(None) == d20_attack.as_mode("normal") == (False, False)
-    with pytest.raises(RuleError, match=r"^#MODE\? Normal, Advantage or Disadvantage$"):
-        d20_attack.as_mode("Twice")
-    blocked = [d20_attack.as_blocked(value) for value in ("", " false ", "Out of range", True, 0.0)]
-    assert blocked == [False, False, True, True, False]
-    with pytest.raises(RuleError, match=r"^#AC\? ac:"):
-        d20_attack.ac_attack(1.0, None)
+    chances = resolution_chances.chances(load_ruleset("combat17"), generic.Attack(3, 15, 1))
+    assert udfs.d20_hit_chance("combat17", 3.0, 15.0, 1.0) == float(chances[d20.HIT] + chances[d20.CRITICAL])
+    assert udfs.d20_chance("combat17", "Hit", 3.0, 15.0, 1.0) == float(chances[d20.HIT])
 
 
 def test_cells_read_fractions_texts_and_picker_rows():

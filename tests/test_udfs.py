@@ -117,12 +117,17 @@ def test_every_udf_has_a_description_for_the_function_wizard():
         assert (getattr(udfs, name).__doc__ or "").strip(), name
 
 
-@pytest.mark.parametrize("prefix", ["cnc_", "osr_", "combat17_", "bfrpg_", ""])
-def test_no_attack_does_no_damage_in_every_ruleset(prefix: str):
+@pytest.mark.parametrize(
+    "prefix, first",
+    [
+        *(("d20_", (ruleset, 3, 15)) for ruleset in ("cnc", "osr", "combat17", "bfrpg")),
+        ("", (60, 40)),  # spelljammer: SC and DEF
+    ],
+)
+def test_no_attack_does_no_damage_in_every_ruleset(prefix: str, first: tuple):
     """attacks = 0 is a round without an attack: 0 expected damage, no chance to drop a standing target
     (and certainty for one already at 0), the same in every ruleset; below 0 is a message."""
     expected, kill = getattr(udfs, f"{prefix}expected_damage"), getattr(udfs, f"{prefix}kill_chance")
-    first = (60, 40) if prefix == "" else (3, 15)  # spelljammer: SC and DEF
     assert expected(*first, "1d8", attacks=0) == 0.0
     assert kill(*first, "1d8", 5, 0) == 0.0
     assert kill(*first, "1d8", 0, 0) == 1.0

@@ -10,8 +10,8 @@ double the maximum. There is no fumble chart.
 
 The Attack calculator is the generic one (``pycalc.resolution_calculator``: the block's pickers, the
 ability bonus by attack kind, what rules an attack out, a brawl's own dice, a near miss into a
-melee). What stays here is what the Excel functions (``pycalc.udfs.bfrpg``) take: a result's damage
-with the damage pickers. Its subsystems, the Combat maneuvers calculators,
+melee). What stays here is the attack roll and the damage of a known result the Combat maneuvers
+read. Its subsystems, the Combat maneuvers calculators,
 have a module each with one pure function: ``bfrpg_critical``, ``bfrpg_two_weapon``,
 ``bfrpg_helpless``, ``bfrpg_joust``, ``bfrpg_parry`` (parry and block), ``bfrpg_firing`` (firing into
 melee), ``bfrpg_surprise``. Their keys are the workbook's defined names; '' stands for a cell left
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pycalc import dice as dice_module
-from pycalc import pickers, resolution_chances, resolution_damage, resolution_results, resolution_situation
+from pycalc import pickers, resolution_chances, resolution_damage, resolution_results
 from pycalc import resolution as generic
-from pycalc.d20 import CRITICAL, HIT, HITS, Attack
+from pycalc.d20 import CRITICAL, HIT, Attack
 from pycalc.errors import RuleError
 from pycalc.tables import RuleSet
 
@@ -103,32 +103,4 @@ def result_damage(
     attack = generic.Attack(0, 0, auto_hit=auto_hit)
     return resolution_damage.attack_damage(
         rules, attack, damage, outcome, NO_NATURAL_ROLL, None, damage_roll, extra_roll
-    )
-
-
-# --------------------------------------------------------------------------- the Excel functions' damage
-
-
-def picked_damage(rules: RuleSet, choices: dict[str, str], dice: dice_module.Dice) -> generic.Damage:
-    """The damage pickers (charge, subduing, underwater, what a critical does) on these dice, as the
-    generic engine's damage: the block's multiplier stages double, mode and water, and a lingering
-    injury in place of the critical's extra damage (critical_as_hit)."""
-    where = resolution_situation.picked_situation(rules, choices)
-    return resolution_situation.situated(rules, generic.Attack(0, 0), generic.Damage(dice), where)[1]
-
-
-def attack_damage(
-    rules: RuleSet,
-    outcome: str,
-    dice: dice_module.Dice,
-    choices: dict[str, str],
-    damage_roll: int | None,
-    extra_roll: int | None = None,
-    auto_hit: bool = False,
-) -> int | str:
-    """Damage of a known result with the damage pickers: 0 on a miss, '' while a damage roll is missing."""
-    if outcome not in HITS:
-        return 0
-    return result_damage(
-        rules, picked_damage(rules, choices, dice), outcome, damage_roll, extra_roll, auto_hit
     )

@@ -11,18 +11,19 @@ cells, one for reading a d20 attack, one for the odds:
 
 - ``cells``: reading cell values (numbers, fractions, text, TRUE/FALSE, ranges, a picker's row), the
   limits, the '#...' messages, the arguments' docs (``arg_docs``);
-- ``d20_attack``: a d20 attack read from the cells (its numbers, its result, which d20 is kept, a
-  target that cannot be attacked), the same for every d20 ruleset; it declares no UDF of its own;
-- ``d20_odds``: the bodies of the d20 rulesets' odds UDFs (hit chance, expected damage, chance of at
-  least, kill chance), each ruleset's odds module passed in; it declares no UDF of its own;
-- ``shared``: d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect, modifier, dice_*;
+- ``d20_attack``: a d20 attack read from the cells (its numbers, its result, a target that cannot be
+  attacked), the same for every d20 ruleset; it declares no UDF of its own;
+- ``d20_odds``: the words of the odds functions' common arguments; it declares no UDF of its own;
+- ``shared``: the attack of every d20 ruleset (its Attack calculator is the generic one): d20_need,
+  d20_result, d20_hit_chance, d20_chance, d20_effect, d20_damage and the odds (d20_expected_damage,
+  d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
-- ``cnc``, ``osr``, ``combat17``, ``bfrpg``: each ruleset's attack, damage and odds, prefixed with its id;
+- ``bfrpg``: what bfrpg's functions share (it declares none); ``cnc`` holds its hit point states and
+  range bands, ``combat17`` the damage of each outcome;
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
 
-from pycalc.udfs.bfrpg import *  # noqa: F403
 from pycalc.udfs.bfrpg_critical import *  # noqa: F403
 from pycalc.udfs.bfrpg_firing import *  # noqa: F403
 from pycalc.udfs.bfrpg_helpless import *  # noqa: F403
@@ -41,7 +42,6 @@ from pycalc.udfs.combat17_critical import *  # noqa: F403
 from pycalc.udfs.combat17_fumble import *  # noqa: F403
 from pycalc.udfs.combat17_missiles import *  # noqa: F403
 from pycalc.udfs.combat17_subdual import *  # noqa: F403
-from pycalc.udfs.osr import *  # noqa: F403
 from pycalc.udfs.osr_grappling import *  # noqa: F403
 from pycalc.udfs.osr_mass_combat import *  # noqa: F403
 from pycalc.udfs.osr_normal_men import *  # noqa: F403

@@ -13,12 +13,12 @@ from pycalc.rulesets import (
     osr,
     osr_mass_combat,
 )
+from pycalc.rulesets.osr import osr_rules
 from pycalc.tables import RuleSet
 from pycalc.udfs.cells import (
     as_int,
     cell_safe,
 )
-from pycalc.udfs.osr import osr_rules
 
 __all__ = ["mass_survivors", "osr_mass_damage"]
 

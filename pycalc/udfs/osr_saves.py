@@ -12,6 +12,7 @@ import xlwings as xw
 from pycalc.rulesets import (
     osr_saves,
 )
+from pycalc.rulesets.osr import osr_rules
 from pycalc.udfs.cells import (
     as_int,
     as_text,
@@ -19,7 +20,6 @@ from pycalc.udfs.cells import (
     optional_int,
     optional_text,
 )
-from pycalc.udfs.osr import osr_rules
 
 __all__ = ["osr_level_gap_save_bonus", "osr_maneuver_save_modifier", "osr_spell_interruption"]
 

@@ -12,12 +12,12 @@ import xlwings as xw
 from pycalc.rulesets import (
     osr_surprise,
 )
+from pycalc.rulesets.osr import osr_rules
 from pycalc.tables import RuleSet
 from pycalc.udfs.cells import (
     as_int,
     cell_safe,
 )
-from pycalc.udfs.osr import osr_rules
 
 __all__ = ["osr_surprise_chance", "osr_surprise_outcome", "surprise_range"]
 

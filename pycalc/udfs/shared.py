@@ -1,19 +1,27 @@
 """Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id
-(d20_need, d20_result, d20_hit_chance, crit_effect, fumble_effect), a modifier looked up by its YAML
-ids, and dice.
+(d20_need, d20_result, d20_hit_chance, d20_chance, crit_effect, fumble_effect), and of every d20
+ruleset whose Attack calculator is the generic one (cnc, osr, combat17, the GM's own) its effect,
+damage and odds (d20_effect, d20_damage, d20_expected_damage, d20_damage_chance_at_least,
+d20_kill_chance), each computed by that calculator (``pycalc.resolution_calculator``) with the
+situation picked by name (``picks``, as the Encounter log's Picks cell); a modifier looked up by its
+YAML ids, and dice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import xlwings as xw
 
-from pycalc import d20, d20_engines, resolution_calculator, resolution_chances, resolution_results
+from pycalc import d20, d20_engines, log_picks, resolution_calculator, resolution_odds, resolution_results
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
+from pycalc.resolution import Attack, Damage
 from pycalc.resolution_calculator import CalculatorInputs
+from pycalc.resolution_summary import EFFECT
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
 from pycalc.udfs import d20_odds
@@ -26,11 +34,14 @@ from pycalc.udfs.cells import (
     cell_safe,
     optional_int,
 )
-from pycalc.udfs.d20_attack import d20_attack
+from pycalc.udfs.d20_attack import as_outcome, d20_attack
 
 __all__ = [
     "crit_effect",
+    "d20_chance",
     "d20_damage",
+    "d20_damage_chance_at_least",
+    "d20_effect",
     "d20_expected_damage",
     "d20_hit_chance",
     "d20_kill_chance",
@@ -86,63 +97,196 @@ def ruleset_id(value: Any) -> str:
     return text
 
 
+# --------------------------------------------------------------------------- the attack, by the Attack calculator
+#
+# Every d20 ruleset's Attack calculator is the generic one (the shipped ones' and the GM's own): the
+# functions answer from it (``resolution_calculator.attack_outputs``), the situation picked by name
+# as in the Encounter log's Picks cell.
+
+
+def calculator_rules(value: Any) -> RuleSet:
+    """The tables of the d20 ruleset named (a shipped one's, or the GM's own)."""
+    name = ruleset_id(value)
+    own = own_d20_ruleset(name)
+    return load_ruleset(name) if own is None else own
+
+
+def picked(rules: RuleSet, picks: Any) -> log_picks.ReadPicks:
+    """The rows a Picks text names, read as the Encounter log reads its Picks cell."""
+    read = log_picks.row_picks(rules, as_text(picks, "PICKS", ""))
+    if read.unknown:
+        raise RuleError(log_picks.UNKNOWN)
+    return read
+
+
+def calculator_inputs(
+    rules: RuleSet, bonus: Any, target: Any, mods: Any, level: Any, picks: Any, **more: Any
+) -> CalculatorInputs:
+    """The generic calculator's inputs from cell values (``more``: its other fields, already read)."""
+    attack, read = d20_attack(bonus, target, mods, level), picked(rules, picks)
+    if attack.level < 0:  # a level below 0 would make every natural 1 a fumble check it fails
+        raise RuleError("#LEVEL? 0 or more")
+    return CalculatorInputs(
+        bonus=attack.bonus,
+        target=attack.target,
+        mods=attack.mods,
+        level=attack.level,
+        choices=read.choices,
+        toggles=read.toggles,
+        **more,
+    )
+
+
+def calculator_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
+    """The generic calculator's outputs; a message in its result is the function's message."""
+    found = resolution_calculator.attack_outputs(rules, inputs)
+    result = found["ATTACK_RESULT"]
+    if isinstance(result, str) and result.startswith("#"):
+        raise RuleError(result)
+    return found
+
+
+def outcome_chances(found: Mapping[str, object]) -> dict[str, Fraction]:
+    """The chance of exactly each outcome, from the calculator's chances of any hit, of a Critical and
+    of a Fumble (the four outcomes are exclusive)."""
+    hit, critical, fumble = (
+        Fraction(str(found[name]))
+        for name in ("ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE", "ATTACK_FUMBLE_CHANCE")
+    )
+    return {d20.MISS: 1 - hit - fumble, d20.HIT: hit - critical, d20.CRITICAL: critical, d20.FUMBLE: fumble}
+
+
+def effect_words(found: Mapping[str, object]) -> str:
+    """What the result does, in the calculator's words: the block's effect text and the chart's line,
+    those it has ('' when neither); a chart roll off its die says so, alone (the calculator shows the
+    message after the chart's line)."""
+    parts = [str(found[name]) for name in (EFFECT, "ATTACK_CHART_EFFECT") if found.get(name)]
+    for part in parts:
+        if "#" in part:
+            raise RuleError(part[part.index("#") :])
+    return "; ".join(parts)
+
+
 D20_RULESET = ("ruleset", "cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
-BONUS = ("bonus", "attack bonus")
-TARGET = ("target", "defender's AC (osr: the number needed)")
-MODS = ("mods", "situational modifiers (optional, 0)")
+ROLL_DOC = ("roll", "the natural d20 roll")
+BONUS = ("bonus", "attack bonus (BtH/AB with STR/DEX; THAC0 with a descending AC)")
+TARGET = ("target", "defender's AC (osr: the number needed from the attack matrix)")
+MODS = ("mods", "other modifiers to the roll (optional, 0)")
+LEVEL = ("level", "attacker's level (a fumble checked against it; optional)")
+FOLLOW = ("follow_roll", "the second d20: a confirmation, fumble check or chart roll (optional)")
+DICE = ("dice", "damage dice, e.g. 1d8+2")
+DAMAGE_BONUS = ("damage_bonus", "damage added by the situation (optional, 0)")
+PICKS = ("picks", 'the situation, named as in the Encounter log\'s Picks cell: "charge, grapple" (optional)')
 CHART_DOCS = arg_docs(
     ("ruleset", "combat17 (d20 chart) or another d20 ruleset"), ("roll", "the follow-up d20")
 )
 
 
 @xw.func
-@arg_docs(
-    D20_RULESET,
-    ("bonus", "attack bonus (BtH/AB with STR/DEX)"),
-    ("target", "defender's AC (osr: the number needed from the attack matrix)"),
-    ("mods", "situational modifiers to the roll (optional, 0)"),
-)
+@arg_docs(D20_RULESET, BONUS, TARGET, MODS, PICKS)
 @cell_safe
-def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0) -> int:
-    """The natural d20 roll needed to hit, before the ruleset's natural-roll rules."""
-    attack = d20_attack(bonus, target, mods)
-    own = own_d20_ruleset(ruleset_id(ruleset))
-    return attack.need if own is None else generic.need(own, generic.from_d20(attack))
+def d20_need(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, picks: Any = None) -> int:
+    """The natural d20 roll needed to hit, the situation picked counted, before the natural-roll rules."""
+    rules = calculator_rules(ruleset)
+    inputs = calculator_inputs(rules, bonus, target, mods, 0, picks)
+    return int(calculator_outputs(rules, inputs)["ATTACK_NEED"])
 
 
 @xw.func
-@arg_docs(
-    D20_RULESET,
-    ("roll", "the natural d20 roll"),
-    BONUS,
-    TARGET,
-    MODS,
-    ("level", "attacker's level (osr fumble check; optional)"),
-    ("follow_roll", "the second d20: bfrpg confirmation, osr fumble check, combat17 chart (optional)"),
-)
+@arg_docs(D20_RULESET, ROLL_DOC, BONUS, TARGET, MODS, LEVEL, FOLLOW, PICKS)
 @cell_safe
 def d20_result(
-    ruleset: Any, roll: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, follow_roll: Any = None
+    ruleset: Any,
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    follow_roll: Any = None,
+    picks: Any = None,
 ) -> str:
     """Miss, Hit, Critical or Fumble, with the ruleset's natural 1 and natural 20 rules."""
     follow = optional_int(follow_roll, "FOLLOW ROLL")
-    name, attack, natural = ruleset_id(ruleset), d20_attack(bonus, target, mods, level), as_int(roll, "ROLL")
-    own = own_d20_ruleset(name)
-    if own is not None:
-        return resolution_results.result(own, generic.from_d20(attack), natural, follow)
-    return d20_engines.result(name, attack, natural, follow)
+    rules, natural = calculator_rules(ruleset), as_int(roll, "ROLL")
+    inputs = calculator_inputs(rules, bonus, target, mods, level, picks, roll=natural, follow_roll=follow)
+    return str(calculator_outputs(rules, inputs)["ATTACK_RESULT"])
+
+
+def chances_of(
+    ruleset: Any, bonus: Any, target: Any, mods: Any, level: Any, picks: Any
+) -> dict[str, Fraction]:
+    """The chance of exactly each outcome of one attack, before the roll."""
+    rules = calculator_rules(ruleset)
+    inputs = calculator_inputs(rules, bonus, target, mods, level, picks)
+    return outcome_chances(calculator_outputs(rules, inputs))
 
 
 @xw.func
-@arg_docs(D20_RULESET, BONUS, TARGET, MODS, ("level", "attacker's level (optional)"))
+@arg_docs(D20_RULESET, BONUS, TARGET, MODS, LEVEL, PICKS)
 @cell_safe
-def d20_hit_chance(ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0) -> float:
+def d20_hit_chance(
+    ruleset: Any, bonus: Any, target: Any, mods: Any = 0, level: Any = 0, picks: Any = None
+) -> float:
     """Probability (0 to 1) of any hit, critical hits included, natural-roll rules applied."""
-    name, attack = ruleset_id(ruleset), d20_attack(bonus, target, mods, level)
-    own = own_d20_ruleset(name)
-    if own is not None:
-        return float(resolution_chances.hit_chance(own, generic.from_d20(attack)))
-    return float(d20_engines.hit_chance(name, attack))
+    found = chances_of(ruleset, bonus, target, mods, level, picks)
+    return float(found[d20.HIT] + found[d20.CRITICAL])
+
+
+@xw.func
+@arg_docs(D20_RULESET, ("outcome", "Miss, Hit, Critical or Fumble"), BONUS, TARGET, MODS, LEVEL, PICKS)
+@cell_safe
+def d20_chance(
+    ruleset: Any,
+    outcome: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    picks: Any = None,
+) -> float:
+    """Probability (0 to 1) of exactly that result (Hit without the Criticals: d20_hit_chance counts both)."""
+    wanted = as_outcome(outcome)
+    return float(chances_of(ruleset, bonus, target, mods, level, picks)[wanted])
+
+
+@xw.func
+@arg_docs(
+    D20_RULESET,
+    ROLL_DOC,
+    BONUS,
+    TARGET,
+    MODS,
+    LEVEL,
+    FOLLOW,
+    ("chart_roll", "the roll on a chart of its own, e.g. 17 Combat's condition d4 (optional)"),
+    PICKS,
+)
+@cell_safe
+def d20_effect(
+    ruleset: Any,
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    mods: Any = 0,
+    level: Any = 0,
+    follow_roll: Any = None,
+    chart_roll: Any = None,
+    picks: Any = None,
+) -> str:
+    """What the result does: the attack kind's words (cnc), the critical or fumble chart's line."""
+    rules = calculator_rules(ruleset)
+    inputs = calculator_inputs(
+        rules,
+        bonus,
+        target,
+        mods,
+        level,
+        picks,
+        roll=as_int(roll, "ROLL"),
+        follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),
+        chart_roll=optional_int(chart_roll, "CHART ROLL"),
+    )
+    return effect_words(calculator_outputs(rules, inputs))
 
 
 @xw.func
@@ -191,62 +335,23 @@ def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
     return 0 if value is None else value
 
 
-# --------------------------------------------------------------------------- an own ruleset's damage and odds
-
-
-def calculator_inputs(
-    bonus: Any, target: Any, mods: Any, level: Any, dice: Any, **more: Any
-) -> CalculatorInputs:
-    """The generic calculator's inputs from cell values (``more``: its other fields, already read)."""
-    attack = d20_attack(bonus, target, mods, level)
-    return CalculatorInputs(
-        bonus=attack.bonus,
-        target=attack.target,
-        mods=attack.mods,
-        level=attack.level,
-        dice=as_text(dice, "DICE"),
-        **more,
-    )
-
-
-OWN_RULESET = ("ruleset", "your own d20 ruleset's id")
-OWN_ATTACK = (
-    ("bonus", "attack bonus (THAC0 with a descending AC)"),
-    ("target", "defender's AC (or the number needed)"),
-    ("dice", "damage dice, e.g. 1d8+2"),
-)
-OWN_SITUATION = (
-    ("mods", "modifiers to the roll (optional, 0)"),
-    ("damage_bonus", "damage bonus (optional, 0)"),
-    ("level", "attacker's level (optional)"),
-)
-
-
-def own_ruleset_outputs(ruleset: Any, inputs: CalculatorInputs, name: str) -> Any:
-    """One output of an own d20 ruleset's Attack calculator (``pycalc.resolution_calculator``) at
-    the situation's defaults; a shipped ruleset names its own function."""
-    ruleset_name = as_text(ruleset, "RULESET").lower()
-    own = own_d20_ruleset(ruleset_name)
-    if own is None:
-        if ruleset_name in d20.D20_RULESETS:
-            raise RuleError(f"#RULESET? for {ruleset_name} use {ruleset_name}_{name.lower()}")
-        raise RuleError("#RULESET? your own d20 ruleset's id")
-    found = resolution_calculator.attack_outputs(own, inputs)[f"ATTACK_{name}"]
-    if isinstance(found, str) and found.startswith("#"):
-        raise RuleError(found)
-    return found
+# --------------------------------------------------------------------------- damage and odds, by the Attack calculator
 
 
 @xw.func
 @arg_docs(
-    OWN_RULESET,
-    ("roll", "the natural roll"),
-    *OWN_ATTACK,
-    ("damage_roll", "what the damage dice show"),
-    OWN_SITUATION[0],
+    D20_RULESET,
+    ROLL_DOC,
+    BONUS,
+    TARGET,
+    DICE,
+    ("damage_roll", "what the damage dice show, without the +modifier"),
+    MODS,
     ("follow_roll", "the follow-up roll, where a result asks for it (optional)"),
     ("extra_roll", "what further dice show, where a critical rolls again (optional)"),
-    ("level", "attacker's level (a fumble checked against it; optional)"),
+    LEVEL,
+    DAMAGE_BONUS,
+    PICKS,
 )
 @cell_safe
 def d20_damage(
@@ -260,25 +365,55 @@ def d20_damage(
     follow_roll: Any = None,
     extra_roll: Any = None,
     level: Any = 0,
+    damage_bonus: Any = 0,
+    picks: Any = None,
 ) -> Any:
-    """Hit points the attack takes off (an own d20 ruleset), its natural-roll rules and damage rules applied."""
+    """Hit points the attack takes off, its natural-roll rules and damage rules applied ('' until rolled)."""
+    rules = calculator_rules(ruleset)
     inputs = calculator_inputs(
+        rules,
         bonus,
         target,
         mods,
         level,
-        dice,
+        picks,
+        dice=as_text(dice, "DICE"),
+        damage_bonus=as_int(damage_bonus, "DAMAGE BONUS", 0),
         roll=as_int(roll, "ROLL"),
         follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),
         damage_roll=optional_int(damage_roll, "DAMAGE ROLL"),
         extra_roll=optional_int(extra_roll, "EXTRA ROLL"),
     )
-    found = own_ruleset_outputs(ruleset, inputs, "DAMAGE")
-    return "" if found == resolution_calculator.NO_ROLL_YET else found
+    found = calculator_outputs(rules, inputs)["ATTACK_DAMAGE"]
+    if isinstance(found, str) and found.startswith("#"):
+        raise RuleError(found)
+    return found
+
+
+def weighed(
+    ruleset: Any,
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    mods: Any,
+    damage_bonus: Any,
+    level: Any,
+    picks: Any,
+) -> tuple[RuleSet, Attack, Damage]:
+    """The attack and its damage as the calculator's odds weigh them (``resolution_calculator.weighed``)."""
+    rules = calculator_rules(ruleset)
+    damage = as_int(damage_bonus, "DAMAGE BONUS", 0)
+    inputs = calculator_inputs(
+        rules, bonus, target, mods, level, picks, dice=as_text(dice, "DICE"), damage_bonus=damage
+    )
+    return resolution_calculator.weighed(rules, inputs)
+
+
+ODDS_SITUATION = (MODS, DAMAGE_BONUS, LEVEL, PICKS)
 
 
 @xw.func
-@arg_docs(OWN_RULESET, *OWN_ATTACK, d20_odds.ATTACKS, *OWN_SITUATION)
+@arg_docs(D20_RULESET, BONUS, TARGET, DICE, d20_odds.ATTACKS, *ODDS_SITUATION)
 @cell_safe
 def d20_expected_damage(
     ruleset: Any,
@@ -289,17 +424,37 @@ def d20_expected_damage(
     mods: Any = 0,
     damage_bonus: Any = 0,
     level: Any = 0,
+    picks: Any = None,
 ) -> float:
-    """Expected damage of the round's attacks before the dice are rolled (an own d20 ruleset; a miss counts 0)."""
-    damage = as_int(damage_bonus, "DAMAGE BONUS", 0)
-    inputs = calculator_inputs(
-        bonus, target, mods, level, dice, damage_bonus=damage, attacks=as_attacks(attacks)
-    )
-    return float(own_ruleset_outputs(ruleset, inputs, "EXPECTED_DAMAGE_ROUND"))
+    """Expected damage of the round's attacks before the dice are rolled (a miss counts 0)."""
+    count = as_attacks(attacks)
+    found = weighed(ruleset, bonus, target, dice, mods, damage_bonus, level, picks)
+    return float(resolution_odds.expected_damage(*found, count))
 
 
 @xw.func
-@arg_docs(OWN_RULESET, *OWN_ATTACK, ("hp", "the target's hit points now"), *OWN_SITUATION)
+@arg_docs(D20_RULESET, BONUS, TARGET, DICE, d20_odds.AMOUNT, d20_odds.ATTACKS, *ODDS_SITUATION)
+@cell_safe
+def d20_damage_chance_at_least(
+    ruleset: Any,
+    bonus: Any,
+    target: Any,
+    dice: Any,
+    amount: Any,
+    attacks: Any = 1,
+    mods: Any = 0,
+    damage_bonus: Any = 0,
+    level: Any = 0,
+    picks: Any = None,
+) -> float:
+    """Probability (0 to 1) that the attacks together do at least this much damage."""
+    wanted, count = as_hit_points(amount, "AMOUNT"), as_attacks(attacks)
+    found = weighed(ruleset, bonus, target, dice, mods, damage_bonus, level, picks)
+    return float(resolution_odds.chance_at_least(*found, wanted, count))
+
+
+@xw.func
+@arg_docs(D20_RULESET, BONUS, TARGET, DICE, d20_odds.TARGET_HP, d20_odds.ATTACKS, *ODDS_SITUATION)
 @cell_safe
 def d20_kill_chance(
     ruleset: Any,
@@ -307,14 +462,16 @@ def d20_kill_chance(
     target: Any,
     dice: Any,
     hp: Any,
+    attacks: Any = 1,
     mods: Any = 0,
     damage_bonus: Any = 0,
     level: Any = 0,
+    picks: Any = None,
 ) -> float:
-    """Probability (0 to 1) that one attack takes the target to 0 hit points or below (an own d20 ruleset)."""
-    damage = as_int(damage_bonus, "DAMAGE BONUS", 0)
-    inputs = calculator_inputs(bonus, target, mods, level, dice, damage_bonus=damage, hp=as_hit_points(hp))
-    return float(own_ruleset_outputs(ruleset, inputs, "KILL_CHANCE"))
+    """Probability (0 to 1) that the target drops to 0 hit points or below within the attacks."""
+    left, count = as_hit_points(hp, "HP"), as_attacks(attacks)
+    found = weighed(ruleset, bonus, target, dice, mods, damage_bonus, level, picks)
+    return float(resolution_odds.kill_chance(*found, left, count))
 
 
 @xw.func
