@@ -306,19 +306,3 @@ def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
     assert heat == pytest.approx(expected, abs=1e-12)
     assert book[ODDS_SHEET].conditional_formatting
     assert book["Attack calculator"]._charts
-
-
-def test_the_odds_cells_are_native_formulas_in_both_workbooks(folder: Path):
-    """The generic calculator's odds read its pickers: the .xlsm has the .xlsx's native formulas (the
-    Excel functions bfrpg_expected_damage... stay for the GM's own cells)."""
-    xlsx = openpyxl.load_workbook(folder / "bfrpg.xlsx")
-    xlsm = openpyxl.load_workbook(folder / "bfrpg.xlsm", keep_vba=True)
-
-    def cell(book: openpyxl.Workbook, name: str):
-        sheet, ref = next(iter(book.defined_names[name].destinations))
-        return book[sheet][ref.replace("$", "")]
-
-    assert cell(xlsx, "ATTACK_ATTACKS").protection.locked is False
-    for name in ODDS_OUTPUTS:
-        assert cell(xlsm, name).value == cell(xlsx, name).value, name
-        assert "bfrpg_" not in cell(xlsx, name).value.lower(), name

@@ -16,10 +16,9 @@ from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import load_ruleset
-from pycalc.udfs import bfrpg as udfs_bfrpg
-from tests.test_cnc_workbook import FUNCTION_CALL, NUMBER, STRING
 from tests.test_cnc_workbook import NOT_RULE_NUMBERS as CNC_NUMBERS
 from tests.test_cnc_workbook import SPREADSHEET_FUNCTIONS as CNC_FUNCTIONS
+from tests.workbook_files import cell_of, formulas, functions_called, numbers_typed
 
 RULES = load_ruleset("bfrpg")
 CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
@@ -64,21 +63,6 @@ def xlsm(folder: Path) -> openpyxl.Workbook:
     return openpyxl.load_workbook(folder / "bfrpg.xlsm", keep_vba=True)
 
 
-def cell_of(book: openpyxl.Workbook, name: str):
-    sheet_name, coordinate = next(iter(book.defined_names[name].destinations))
-    return book[sheet_name][coordinate.replace("$", "")]
-
-
-def formulas(book: openpyxl.Workbook) -> list[str]:
-    return [
-        cell.value
-        for sheet in book.worksheets
-        for row in sheet.iter_rows()
-        for cell in row
-        if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f"
-    ]
-
-
 def test_attack_names_exist_with_inputs_unlocked_and_outputs_locked(xlsx):
     for name in ATTACK_INPUTS:
         assert cell_of(xlsx, name).protection.locked is False, name
@@ -99,33 +83,17 @@ def test_every_picker_table_of_the_block_is_offered(xlsx):
 
 @pytest.mark.parametrize("which", ["xlsx", "xlsm"])
 def test_no_number_is_typed_into_a_formula(which, request):
-    book = request.getfixturevalue(which)
-    found = {
-        (number, formula[:80])
-        for formula in formulas(book)
-        for number in NUMBER.findall(STRING.sub('""', formula))
-        if float(number) not in NOT_RULE_NUMBERS
-    }
-    assert not found
+    assert not numbers_typed(request.getfixturevalue(which), NOT_RULE_NUMBERS)
 
 
 def test_native_formulas_use_only_excel_2007_functions(xlsx):
-    used = {
-        name.upper()
-        for formula in formulas(xlsx)
-        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
-    }
+    used = functions_called(xlsx)
     assert used <= SPREADSHEET_FUNCTIONS, used - SPREADSHEET_FUNCTIONS
 
 
 def test_xlsm_formulas_call_existing_udfs(xlsm):
-    known = {n.upper() for n in udfs_bfrpg.__all__} | {n.upper() for n in dir(udfs) if not n.startswith("_")}
-    used = {
-        name.upper()
-        for formula in formulas(xlsm)
-        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
-    }
-    custom = used - SPREADSHEET_FUNCTIONS
+    known = {n.upper() for n in dir(udfs) if not n.startswith("_")}
+    custom = functions_called(xlsm) - SPREADSHEET_FUNCTIONS
     assert custom and custom <= known, custom - known
     assert "bfrpg_crit_chance" in cell_of(xlsm, "CRIT_CHANCE").value  # the Combat maneuvers' functions
 

@@ -23,6 +23,7 @@ import pytest
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_odds, udfs
+from pycalc.d20 import D20_RULESETS
 from pycalc.odds import EXPECTED
 from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, with_picks
 from pycalc.resolution_situation import picker_tables
@@ -33,6 +34,7 @@ from pycalc.sheets.dice_grid import MAX_DICE, MAX_SIDES
 from pycalc.tables import RuleSet, load_ruleset
 from tests.test_cnc_parity import DICE_FORMS, FLIPS, RANGED, attack_scenarios
 from tests.test_generic_parity import mismatches
+from tests.workbook_files import FUNCTION_CALL, cell_of
 
 RULES = load_ruleset("cnc")
 ODDS_OUTPUTS = ["ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE"]
@@ -212,18 +214,18 @@ def test_chart_numbers_and_heat_map_equal_the_engine(calc, folder: Path):
     assert book["Attack calculator"]._charts
 
 
-def test_the_odds_cells_are_native_formulas_in_both_workbooks(folder: Path):
-    """The generic calculator's odds read its pickers: the .xlsm has the .xlsx's native formulas (the
-    Excel functions cnc_expected_damage... stay for the GM's own cells)."""
-    xlsx = openpyxl.load_workbook(folder / "cnc.xlsx")
-    xlsm = openpyxl.load_workbook(folder / "cnc.xlsm", keep_vba=True)
-
-    def cell(book: openpyxl.Workbook, name: str):
-        sheet, ref = next(iter(book.defined_names[name].destinations))
-        return book[sheet][ref.replace("$", "")]
-
-    assert cell(xlsx, "ATTACK_ATTACKS").value == 1 and cell(xlsx, "ATTACK_TARGET_HP").value == 10
-    assert cell(xlsx, "ATTACK_ATTACKS").protection.locked is False
+@pytest.mark.parametrize("ruleset_id", D20_RULESETS)
+def test_the_odds_cells_are_native_formulas_in_both_workbooks(
+    ruleset_id: str, build_ruleset: Callable[[str], Path]
+):
+    """Every d20 Attack calculator's odds read its pickers: the .xlsm has the .xlsx's native formulas
+    (the shared d20_expected_damage... give them in the GM's own cells)."""
+    folder = build_ruleset(ruleset_id)
+    xlsx = openpyxl.load_workbook(folder / f"{ruleset_id}.xlsx")
+    xlsm = openpyxl.load_workbook(folder / f"{ruleset_id}.xlsm", keep_vba=True)
+    assert cell_of(xlsx, "ATTACK_ATTACKS").value == 1 and cell_of(xlsx, "ATTACK_TARGET_HP").value == 10
+    assert cell_of(xlsx, "ATTACK_ATTACKS").protection.locked is False
     for name in ODDS_OUTPUTS:
-        assert cell(xlsm, name).value == cell(xlsx, name).value, name
-        assert "cnc_" not in cell(xlsx, name).value.lower(), name
+        assert cell_of(xlsm, name).value == cell_of(xlsx, name).value, name
+        called = {f.lower() for f in FUNCTION_CALL.findall(cell_of(xlsx, name).value)}
+        assert not {f for f in called if f.startswith((f"{ruleset_id}_", "d20_"))}, name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import load_ruleset
 from pycalc.udfs import cnc as udfs_cnc
+from tests.workbook_files import cell_of, formulas, functions_called, numbers_typed
 
 RULES = load_ruleset("cnc")
 CHOICE_PICKERS, TOGGLE_PICKERS = picker_tables(RULES, "choice"), picker_tables(RULES, "toggle")
@@ -60,9 +60,6 @@ SPREADSHEET_FUNCTIONS = {
 # numbers no table gives: 0 and 1, the limits on typed dice (pycalc.limits) and the text lengths the
 # generic dice parser reads (pycalc.sheets.block_formulas.dice_parts: a sign, 8 digits, 24 characters, the rest)
 NOT_RULE_NUMBERS = {0, 1, limits.DICE_COUNT, limits.DICE_SIDES, limits.DICE_MODIFIER, 2, 8, 24, 99}
-FUNCTION_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(")
-STRING = re.compile(r'"(?:[^"]|"")*"')
-NUMBER = re.compile(r"(?<![\w.$])\d+(?:\.\d+)?(?![\w.])")
 
 
 @pytest.fixture(scope="module")
@@ -78,21 +75,6 @@ def xlsx(folder: Path) -> openpyxl.Workbook:
 @pytest.fixture(scope="module")
 def xlsm(folder: Path) -> openpyxl.Workbook:
     return openpyxl.load_workbook(folder / "cnc.xlsm", keep_vba=True)
-
-
-def cell_of(book: openpyxl.Workbook, name: str):
-    sheet_name, coordinate = next(iter(book.defined_names[name].destinations))
-    return book[sheet_name][coordinate.replace("$", "")]
-
-
-def formulas(book: openpyxl.Workbook) -> list[str]:
-    return [
-        cell.value
-        for sheet in book.worksheets
-        for row in sheet.iter_rows()
-        for cell in row
-        if isinstance(cell.value, str) and cell.value.startswith("=") and cell.data_type == "f"
-    ]
 
 
 def test_attack_names_exist_with_inputs_unlocked_and_outputs_locked(xlsx):
@@ -116,33 +98,17 @@ def test_every_picker_table_is_offered(xlsx):
 
 @pytest.mark.parametrize("which", ["xlsx", "xlsm"])
 def test_no_number_is_typed_into_a_formula(which, request):
-    book = request.getfixturevalue(which)
-    found = {
-        (number, formula[:80])
-        for formula in formulas(book)
-        for number in NUMBER.findall(STRING.sub('""', formula))
-        if float(number) not in NOT_RULE_NUMBERS
-    }
-    assert not found
+    assert not numbers_typed(request.getfixturevalue(which), NOT_RULE_NUMBERS)
 
 
 def test_native_formulas_use_only_excel_2007_functions(xlsx):
-    used = {
-        name.upper()
-        for formula in formulas(xlsx)
-        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
-    }
+    used = functions_called(xlsx)
     assert used <= SPREADSHEET_FUNCTIONS, used - SPREADSHEET_FUNCTIONS
 
 
 def test_xlsm_formulas_call_existing_udfs(xlsm):
     known = {n.upper() for n in udfs_cnc.__all__} | {n.upper() for n in dir(udfs) if not n.startswith("_")}
-    used = {
-        name.upper()
-        for formula in formulas(xlsm)
-        for name in FUNCTION_CALL.findall(STRING.sub('""', formula))
-    }
-    custom = used - SPREADSHEET_FUNCTIONS
+    custom = functions_called(xlsm) - SPREADSHEET_FUNCTIONS
     assert custom and custom <= known, custom - known
     assert cell_of(xlsm, "RANGE_BAND").value.count("cnc_range_band") == 1  # the other calculators
 
