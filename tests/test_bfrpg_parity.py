@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -30,9 +29,8 @@ from pycalc.rulesets import (
 )
 from pycalc.sheets.bfrpg_surprise import surprise_tick
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet, load_ruleset
-from tests.parity import same, with_note_names
+from tests.parity import every_pick, same, wrong_notes
 from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("bfrpg")
@@ -452,64 +450,16 @@ def test_with_every_picker_at_its_default_outputs_depend_on_the_named_inputs_alo
 
 # --------------------------------------------------------------------------- the notes beside the picks
 
-NOTE_KINDS = {"melee": "Melee weapon", "ranged": "Missile weapon"}  # an attack kind's word -> its pick
-NOTE_SUM = re.compile(r"([+-]\d+) (to hit|to AC|damage)")
-NOTE_ONLY = re.compile(r"(melee|ranged) only")
-PARTS = {"to hit": "hit", "to AC": "ac", "damage": "damage"}
-
-
-def bfrpg_picks() -> list[tuple[str, str, object]]:
-    """Every pick of the Attack calculator but a choice's first row and the attack kind: (its table,
-    its defined name, its value picked)."""
-    found: list[tuple[str, str, object]] = []
-    for table_id in (*CHOICE_PICKERS, *TOGGLE_PICKERS):
-        table = RULES.table(table_id)
-        if table_id == "attack_kinds":
-            continue
-        if table.picker == "choice":
-            found += [(table_id, pick_name(table_id), str(row.label)) for row in table.rows[1:]]
-        else:
-            found += [(table_id, pick_name(table_id, str(row.id)), True) for row in table.rows]
-    return found
-
-
-def note_claims(table_id: str, note: str, kind: str) -> dict[str, int]:
-    """What a generic note says picking its row changes for an attack of ``kind`` (melee, ranged): its
-    table counts only for one kind (``situation.only``, said in the table's title), or the row does."""
-    said = {"hit": 0, "ac": 0, "damage": 0}
-    only = RULES.resolution_block.situation.only.get(table_id)
-    row_only = NOTE_ONLY.search(note)
-    if only not in (None, kind) or (row_only and row_only.group(1) != kind):
-        return said  # the row does not count for this attack
-    for value, part in NOTE_SUM.findall(note):
-        said[PARTS[part]] += int(value)
-    return said
-
 
 @pytest.mark.timeout(900)
 def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_path: Path):
     """bfrpg's notes are the generic writer's: for every pick, for a melee and a ranged attack, under
     the default rulings and cover's steps by ruling, the note's to-hit, AC and damage are what picking
     it changes in the calculator (the typed STR and DEX at 0: what they add, their own note says)."""
-    picks = bfrpg_picks()
-    copy, note_of = with_note_names(xlsx, [name for _, name, _ in picks], tmp_path)
     fixed = {"ATTACK_BONUS": 3, "ATTACK_TARGET": 15, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
     fixed |= {"ATTACK_NUMBER_ATTACKER_STR": 0, "ATTACK_NUMBER_ATTACKER_DEX": 0}
-    outputs = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE", *note_of.values()]
-    wrong, compared = [], 0
-    for chosen in ({}, {"cover_intermediate_steps": "endpoints_only"}):
-        for kind, kind_pick in NOTE_KINDS.items():
-            setting = {**fixed, **{ruling_name(r): c for r, c in every_ruling(chosen).items()}}
-            setting["PICK_ATTACK_KINDS"] = kind_pick
-            base, *picked = calc.evaluate(copy, [setting, *({**setting, n: v} for _, n, v in picks)], outputs)
-            for (table_id, name, _), found in zip(picks, picked, strict=True):
-                note = str(found[note_of[name]] or "")
-                did = {part: found[f"ATTACK_SITUATION_{part.upper()}"] - base[f"ATTACK_SITUATION_{part.upper()}"]
-                       for part in ("hit", "ac", "damage")}  # fmt: skip
-                compared += 1
-                if note_claims(table_id, note, kind) != did:
-                    wrong.append(
-                        f"{chosen} {kind} {name}: note {note!r} says {note_claims(table_id, note, kind)}, did {did}"
-                    )
-    assert compared == 2 * 2 * len(picks)
+    rulings = [every_ruling(), every_ruling({"cover_intermediate_steps": "endpoints_only"})]
+    kinds = {"melee": "Melee weapon", "ranged": "Missile weapon"}
+    wrong, compared = wrong_notes(calc, RULES, xlsx, tmp_path, kinds, fixed, rulings)
+    assert compared == 2 * 2 * len(every_pick(RULES, "attack_kinds"))
     assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])

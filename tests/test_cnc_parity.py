@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -28,10 +27,9 @@ from pycalc.resolution_situation import picker_tables
 from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
 from pycalc.sheets.cnc_movement import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
-from pycalc.sheets.situation_cells import pick_name
 from pycalc.sheets.workbook import build_workbook
 from pycalc.tables import RuleSet, load_ruleset
-from tests.parity import same
+from tests.parity import every_pick, same, wrong_notes
 from tests.test_generic_parity import mismatches
 
 RULES = load_ruleset("cnc")
@@ -468,64 +466,16 @@ def test_the_seed_examples_in_the_workbook(calc, xlsx: Path):
 
 # --------------------------------------------------------------------------- the notes beside the picks
 
-KINDS = {"melee": MELEE, "ranged": RANGED}  # an attack kind's word -> its pick
-NOTE_SUM = re.compile(r"([+-]\d+) (to hit|to AC|damage)")
-NOTE_ONLY = re.compile(r"(melee|ranged) only")
-PARTS = {"to hit": "hit", "to AC": "ac", "damage": "damage"}
-
-
-def cnc_picks() -> list[tuple[str, object]]:
-    """Every pick of the Attack calculator but a choice's first row and the attack kind: (its defined
-    name, its value picked)."""
-    found: list[tuple[str, object]] = []
-    for table_id in (*CHOICE_PICKERS, *TOGGLE_PICKERS):
-        table = RULES.table(table_id)
-        if table_id == "attack_types":
-            continue
-        if table.picker == "choice":
-            found += [(pick_name(table_id), str(row.label)) for row in table.rows[1:]]
-        else:
-            found += [(pick_name(table_id, str(row.id)), True) for row in table.rows]
-    return found
-
-
-def note_claims(note: str, kind: str) -> dict[str, int]:
-    """What a generic note says picking its row changes for an attack of ``kind`` (melee, ranged)."""
-    said = {"hit": 0, "ac": 0, "damage": 0}
-    only = NOTE_ONLY.search(note)
-    if only and only.group(1) != kind:
-        return said  # the row does not count for this attack
-    for value, part in NOTE_SUM.findall(note):
-        said[PARTS[part]] += int(value)
-    return said
-
 
 @pytest.mark.timeout(900)
 def test_every_pick_note_says_what_the_calculator_applies(calc, xlsx: Path, tmp_path: Path):
     """cnc's notes are the generic writer's: for every pick, for a melee and a ranged attack, under the
     default rulings and the prone rows stacking, the note's to-hit, AC and damage are what picking it
     changes in the calculator (the typed Dex numbers at 0: what they add, their own note says)."""
-    from tests.parity import with_note_names
-
-    picks = cnc_picks()
-    copy, note_of = with_note_names(xlsx, [name for name, _ in picks], tmp_path)
     fixed = {"ATTACK_BONUS": 3, "ATTACK_TARGET": 15, "ATTACK_ROLL": 11, "ATTACK_DAMAGE_ROLL": 3}
     fixed |= {"ATTACK_NUMBER_DEFENDER_DEX": 0, "ATTACK_NUMBER_ATTACKER_DEX": 0}
-    outputs = ["ATTACK_SITUATION_HIT", "ATTACK_SITUATION_AC", "ATTACK_SITUATION_DAMAGE", *note_of.values()]
-    wrong, compared = [], 0
-    for chosen in ({}, {"prone_modifiers_stack": "cumulative"}):
-        for kind, kind_pick in KINDS.items():
-            setting = {**fixed, **{ruling_name(r): c for r, c in every_ruling(chosen).items()}}
-            setting["PICK_ATTACK_TYPES"] = kind_pick
-            base, *picked = calc.evaluate(copy, [setting, *({**setting, n: v} for n, v in picks)], outputs)
-            for (name, _), found in zip(picks, picked, strict=True):
-                note = str(found[note_of[name]] or "")
-                did = {part: found[f"ATTACK_SITUATION_{part.upper()}"] - base[f"ATTACK_SITUATION_{part.upper()}"]
-                       for part in ("hit", "ac", "damage")}  # fmt: skip
-                compared += 1
-                if note_claims(note, kind) != did:
-                    wrong.append(
-                        f"{chosen} {kind} {name}: note {note!r} says {note_claims(note, kind)}, did {did}"
-                    )
-    assert compared == 2 * 2 * len(picks)
+    rulings = [every_ruling(), every_ruling({"prone_modifiers_stack": "cumulative"})]
+    kinds = {"melee": MELEE, "ranged": RANGED}
+    wrong, compared = wrong_notes(calc, RULES, xlsx, tmp_path, kinds, fixed, rulings)
+    assert compared == 2 * 2 * len(every_pick(RULES, "attack_types"))
     assert not wrong, f"{len(wrong)} of {compared}:\n" + "\n".join(wrong[:10])

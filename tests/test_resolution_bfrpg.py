@@ -14,7 +14,7 @@ from pycalc import resolution as generic
 from pycalc import resolution_damage, resolution_results
 from pycalc import resolution_odds as generic_odds
 from pycalc.d20 import CRITICAL, HIT, MISS
-from pycalc.rulesets import bfrpg
+from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage
 from pycalc.tables import load_ruleset
 from tests.resolution_cases import DICE, ruling_combos, with_cell
 
@@ -29,9 +29,11 @@ def choices(picks: tuple[str, ...]) -> dict[str, str]:
 def test_helpless_multipliers_none_in_the_odds():
     """1d8+3 against a helpless target: double the maximum, 22, charge and halvings ignored."""
     (_, rules), *_ = [(n, r) for n, r in ruling_combos(RULES, "helpless_multipliers") if n == "none"]
-    attack = generic.Attack(0, 15, auto_hit=True)
     picks = ("charge", "flat_of_blade", "swung_weapon", "extra_damage")
-    damage = bfrpg.picked_damage(rules, choices(picks), DICE[3])
+    helpless = frozenset({("target_conditions", "helpless")})
+    inputs = CalculatorInputs(0, 15, dice=str(DICE[3]), choices=choices(picks), toggles=helpless)
+    attack, damage, _ = attack_and_damage(rules, inputs, DICE[3])
+    assert attack.auto_hit
     assert generic_odds.damage_distribution(rules, attack, damage) == {22: 1}
 
 

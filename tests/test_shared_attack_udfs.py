@@ -21,9 +21,7 @@ from pycalc.udfs import shared
 GENERIC = d20.D20_RULESETS  # every one's Attack calculator is the generic one
 NAMES = {r: [p.name for p in log_picks.named_picks(load_ruleset(r))] for r in GENERIC}
 DICE = ["1d4", "1d6+1", "2d4-1", "1d8+2", "d10", "2d6"]
-PROPERTY = settings(
-    max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+HEALTH = [HealthCheck.too_slow]
 
 
 @st.composite
@@ -61,7 +59,7 @@ def as_cells(cells: dict) -> dict:
 
 
 @pytest.mark.parametrize("ruleset", GENERIC)
-@PROPERTY
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_attack_functions_say_what_the_calculator_says(ruleset: str, data: st.DataObject):
     cells = data.draw(typed_attack(ruleset))
@@ -102,7 +100,7 @@ def test_the_attack_functions_say_what_the_calculator_says(ruleset: str, data: s
 
 
 @pytest.mark.parametrize("ruleset", GENERIC)
-@PROPERTY
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_damage_is_the_calculator_s(ruleset: str, data: st.DataObject):
     cells = data.draw(typed_attack(ruleset))
@@ -123,7 +121,7 @@ def test_the_damage_is_the_calculator_s(ruleset: str, data: st.DataObject):
 
 
 @pytest.mark.parametrize("ruleset", GENERIC)
-@PROPERTY
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=HEALTH)
 @given(data=st.data(), hp=st.integers(1, 25), attacks=st.integers(0, 3))
 def test_the_odds_are_the_calculator_s_and_add_up_over_the_round(
     ruleset: str, data: st.DataObject, hp: int, attacks: int
