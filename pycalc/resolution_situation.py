@@ -38,9 +38,7 @@ class Situation:
     critical_as_hit: bool = False  # column critical_as_hit: a Critical deals what a Hit deals
     no_attack: str = ""  # column no_attack: what rules the attack out (``no_attack_by``), or ''
     dice: str = ""  # column dice: the damage dice of the first counted pick that has them, or ''
-    near_miss: str = (
-        ""  # column near_miss: what a near Miss does (effect.near_miss_by), of the first that says
-    )
+    near_miss: str = ""  # column near_miss: the words of a near Miss (effect.near_miss_by), or ''
 
 
 def stage_factor_column(stage: str) -> str:
