@@ -522,8 +522,8 @@ BUILT_FROM = "built-from.json"  # in the output folder: what each ruleset's file
 
 @functools.cache
 def code_digest() -> str:
-    """A hash of what the build runs: this file, pycalc's sources, the xlwings template and the
-    libraries' versions."""
+    """A hash of what the build runs: this file, pycalc's sources and the extension's type library
+    (``pycalc/oxt_types``), the xlwings template and the libraries' versions."""
     import openpyxl
     import yaml
 
@@ -533,6 +533,7 @@ def code_digest() -> str:
     for path in [
         Path(__file__).resolve(),
         *sorted((PROJECT_ROOT / "pycalc").rglob("*.py")),
+        *sorted((PROJECT_ROOT / "pycalc" / "oxt_types").glob("*")),
         quickstart_path(),
     ]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")

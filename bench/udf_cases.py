@@ -77,8 +77,6 @@ BASE: dict[str, tuple[Any, ...]] = {
     "cnc_grapple_allowed": ("Overbear", -2.0),
     "cnc_grid_squares": (30.0,),
     "cnc_movement": (30.0, "Attack", 0.5),
-    "cnc_range_band": (10.0, 25.0),
-    "cnc_range_modifier": (10.0, 25.0),
     "cnc_subdual_normal": (7.0,),
     "cnc_touch_ac": (2.0, False, 1.0, 5.0, 0.0),
     "crit_effect": ("combat17", 20.0),

@@ -16,9 +16,11 @@ def down_lethal(rules: RuleSet, lethal: int, before: int) -> int:
     return lethal if kinds is not None and kinds.further_damage_lethal and before <= 0 and lethal > 0 else 0
 
 
-def hit_point_state(rules: RuleSet, hp: int, start: int, subdual: int = 0, down_lethal: int = 0) -> str:
+def hit_point_state(
+    rules: RuleSet, hp: int, start: int | None = None, subdual: int = 0, down_lethal: int = 0
+) -> str:
     """The state of the band ``hp`` lies in; with ``start_band_exempt``, a combatant still in the band
-    of its starting hit points reads as the last band (spelljammer: no wound until the next band).
+    of its starting hit points (``start``, when known) reads as the last band (spelljammer: no wound until the next band).
     With subdual damage taken: knocked out (the kinds' state column) when ``hp`` is 0 or below but the
     normal damage alone leaves it above 0 and no damage struck it while down where that kills; else
     the band of the hit points the normal damage leaves when they are 0 or below (the wound)."""
@@ -31,7 +33,7 @@ def hit_point_state(rules: RuleSet, hp: int, start: int, subdual: int = 0, down_
     if lethal <= 0:
         hp = lethal
     row = table.band(hp)
-    if row is not None and rule.start_band_exempt and row is table.band(start):
+    if row is not None and rule.start_band_exempt and start is not None and row is table.band(start):
         row = table.rows[-1]
     return "" if row is None else str(row[rule.state])
 

@@ -30,7 +30,6 @@ import pycalc.udfs.bfrpg_joust
 import pycalc.udfs.bfrpg_parry
 import pycalc.udfs.bfrpg_surprise
 import pycalc.udfs.bfrpg_two_weapon
-import pycalc.udfs.cnc
 import pycalc.udfs.cnc_falling
 import pycalc.udfs.cnc_moves
 import pycalc.udfs.cnc_special_ac
@@ -58,7 +57,6 @@ from pycalc.rulesets import (
     bfrpg_parry,
     bfrpg_surprise,
     bfrpg_two_weapon,
-    cnc,
     cnc_falling,
     cnc_movement,
     cnc_special_ac,
@@ -201,7 +199,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.cnc,
                 pycalc.udfs.cnc_falling,
                 pycalc.udfs.cnc_moves,
                 pycalc.udfs.cnc_special_ac,
@@ -210,13 +207,11 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             cnc_sheets.write_calculators,
             {
                 "falling": cnc_falling.falling,
-                "hit_points": cnc.hp_state,
                 "disarm": cnc_special_ac.disarm_ac,
                 "grapple": cnc_special_ac.grapple_ac,
                 "touch": cnc_special_ac.touch_ac,
                 "movement": cnc_movement.action_move,
                 "charge": cnc_movement.charge_verdict,
-                "range": cnc.range_modifier,
                 "subdual": cnc_subdual.subdual_normal,
             },
         ),

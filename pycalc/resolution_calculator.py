@@ -197,11 +197,22 @@ def attack_and_damage(
     rules: RuleSet, inputs: CalculatorInputs, dice: dice_module.Dice
 ) -> tuple[engine.Attack, engine.Damage, resolution_situation.Situation]:
     where = resolution_situation.picked_situation(rules, inputs.choices, inputs.toggles, inputs.numbers)
-    mods = inputs.mods + range_band(rules, inputs).hit
-    attack = engine.Attack(inputs.bonus, inputs.target, mods, inputs.level)
+    band = range_band(rules, inputs)
+    # out of range the attack is blocked (no chance of anything), as a pick that rules it out blocks it
+    attack = engine.Attack(
+        inputs.bonus, inputs.target, inputs.mods + band.hit, inputs.level, blocked=bool(band.stop)
+    )
     damage = engine.Damage(dice, inputs.damage_bonus)
     situated_attack, situated_damage = resolution_situation.situated(rules, attack, damage, where)
     return situated_attack, situated_damage, where
+
+
+def stopped_by(band: resolution_range.Band, where: resolution_situation.Situation) -> str:
+    """What stops the attack before any roll: out of range (or why no band can be read), else a
+    picked row that rules it out; '' when nothing does."""
+    if band.stop:
+        return band.stop
+    return resolution_situation.NO_ATTACK_SAID.format(label=where.no_attack) if where.no_attack else ""
 
 
 def odds_outputs(
@@ -292,7 +303,9 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     except RuleError:
         dice = dice_module.Dice(0, 0, 0)
     attack, damage, where = attack_and_damage(rules, inputs, dice)
-    chances = resolution_chances.chances(rules, attack)
+    band = range_band(rules, inputs)
+    stop = stopped_by(band, where)
+    chances = resolution_chances.chances(rules, attack)  # a stopped attack is blocked: a Miss
     found: dict[str, object] = {
         "ATTACK_SITUATION_HIT": where.hit,
         "ATTACK_SITUATION_AC": where.ac,
@@ -315,13 +328,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     if adds_dice(rules):
         found["ATTACK_ADDED_DICE"] = added_dice_said(attack)
     found["ATTACK_SUMMARY"] = summary(found, None, False)
-    stop = ""
     if block.range is not None:
-        band = range_band(rules, inputs)
         found["ATTACK_RANGE_BAND"] = band.said
-        stop = band.stop
-    if not stop and where.no_attack:
-        stop = resolution_situation.NO_ATTACK_SAID.format(label=where.no_attack)
     if stop:  # no attack, roll or not
         found["ATTACK_RESULT"] = found["ATTACK_SUMMARY"] = stop
         return found

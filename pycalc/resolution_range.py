@@ -60,8 +60,10 @@ def band(rules: RuleSet, choices: Mapping[str, str], increment: int | None, dist
     if row is None:  # the shipped table is open at both ends; only an edited one gets here
         return Band(OFF_TABLE, 0, OFF_TABLE)
     within = row[rule.within] is True
-    return Band(
-        str(row[rule.band]),
-        int(row.values.get(ROLL_COLUMN) or 0) if within else 0,
-        "" if within else OUT_OF_RANGE,
-    )
+    hit = int(row.values.get(ROLL_COLUMN) or 0) if within else 0
+    return Band(band_name(str(row[rule.band]), hit), hit, "" if within else OUT_OF_RANGE)
+
+
+def band_name(name: str, hit: int) -> str:
+    """The band's name, with its modifier to the roll when it has one: "long (-6 to hit)"."""
+    return f"{name} ({hit:+d} to hit)" if hit else name

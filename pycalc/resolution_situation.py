@@ -275,7 +275,7 @@ def situated(rules: RuleSet, attack: Attack, damage: Damage, where: Situation) -
             disadvantage=attack.disadvantage or where.disadvantage,
             needs_magic=attack.needs_magic or where.needs_magic,
             cannot_hit=attack.cannot_hit or where.cannot_hit,
-            blocked=attack.blocked,
+            blocked=attack.blocked or bool(where.no_attack),  # a pick rules the attack out
             auto_hit=attack.auto_hit or where.auto_hit,
             target_as_given=attack.target_as_given,
             added=attack.added + where.hit_dice,

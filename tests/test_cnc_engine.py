@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pycalc import d20, d20_engines
 from pycalc.errors import RuleError
+from pycalc.hit_point_states import hit_point_state
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.resolution_range import OUT_OF_RANGE
 from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
@@ -88,7 +89,7 @@ def test_chain_mail_example_and_touch_ac():
      (-10, "dead"), (-25, "dead")],
 )  # fmt: skip
 def test_hit_point_states(hp, state):
-    assert cnc.hp_state(RULES, hp) == state
+    assert hit_point_state(RULES, hp) == state
 
 
 # --------------------------------------------------------------------------- d20 resolution
@@ -228,8 +229,8 @@ def test_the_range_band_by_hand():
         return found["ATTACK_RANGE_BAND"], found["ATTACK_NEED"], found["ATTACK_RESULT"]
 
     assert said(30) == ("close", 12, "Hit")
-    assert said(31) == ("medium", 14, "Miss")
-    assert said(90) == ("long", 18, "Miss")
+    assert said(31) == ("medium (-2 to hit)", 14, "Miss")
+    assert said(90) == ("long (-6 to hit)", 18, "Miss")
     assert said(91) == ("out of range", 12, OUT_OF_RANGE)
 
 
@@ -318,12 +319,16 @@ def test_movement_rates():
 
 
 @pytest.mark.parametrize(
-    "distance, band, hit", [(0, "close", 0), (50, "close", 0), (51, "medium", -2), (100, "medium", -2),
-                            (101, "long", -6), (150, "long", -6), (151, "out of range", "")]
+    "distance, band, need", [(0, "close", 12), (50, "close", 12), (51, "medium (-2 to hit)", 14),
+                             (100, "medium (-2 to hit)", 14), (101, "long (-6 to hit)", 18),
+                             (150, "long (-6 to hit)", 18), (151, "out of range", 12)]
 )  # fmt: skip
-def test_range_bands(distance, band, hit):
-    assert cnc.range_band(RULES, 50, distance) == band
-    assert cnc.range_modifier(RULES, 50, distance) == hit
+def test_range_bands(distance, band, need):
+    """The Attack calculator's band at an increment of 50 ft, and the roll it needs (+3 against AC 15)."""
+    thrown = {"attack_types": "Ranged, thrown weapon (javelin, dagger, spear)"}
+    inputs = CalculatorInputs(3, 15, range_increment=50, distance=distance, choices=thrown)
+    found = attack_outputs(RULES, inputs)
+    assert (found["ATTACK_RANGE_BAND"], found["ATTACK_NEED"]) == (band, need)
 
 
 @pytest.mark.parametrize(
@@ -357,8 +362,6 @@ def test_falling_dice_grow_with_height(feet):
     [
         lambda: cnc_falling.falling(RULES, -1),
         lambda: cnc_special_ac.disarm_ac(RULES, -1),
-        lambda: cnc.range_band(RULES, 0, 10),
-        lambda: cnc.range_band(RULES, 10, -1),
         lambda: cnc_movement.charge_verdict(RULES, 30, -1),
         lambda: cnc_subdual.subdual_normal(RULES, -1),
         lambda: cnc_movement.action_move(RULES, 30, "fly"),

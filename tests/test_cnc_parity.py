@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from pycalc import dice as dice_module
-from pycalc import resolution_range
 from pycalc.errors import RuleError
+from pycalc.hit_point_states import hit_point_state
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.resolution_situation import picker_tables
-from pycalc.rulesets import cnc, cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
+from pycalc.rulesets import cnc_falling, cnc_movement, cnc_special_ac, cnc_subdual
 from pycalc.sheets.cnc_movement import MOVE_ACTIONS
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.workbook import build_workbook
@@ -274,12 +274,11 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
     window = engine(cnc_movement.charge_window, rules, c["CHARGE_RATE"])
     total = engine(cnc_subdual.subdual_total, rules, c["SUBDUAL_DAMAGE"])
     normal = engine(cnc_subdual.subdual_normal, rules, c["SUBDUAL_DAMAGE"])
-    increments = engine(resolution_range.increments, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"])
     state = rules.table("hit_point_states").band(hp)
     return {
         "FALL_DICE": fall if isinstance(fall, str) else fall.dice,
         "FALL_DEX_CHECK": fall if isinstance(fall, str) else fall.dex_check,
-        "HP_STATE_NOW": cnc.hp_state(rules, hp),
+        "HP_STATE_NOW": hit_point_state(rules, hp),
         "HP_CAN_ACT": state["can_act"],
         "HP_LOSS_PER_ROUND": state["hp_loss_per_round"],
         "DISARM_AC": engine(cnc_special_ac.disarm_ac, rules, c["DISARM_LEVEL"], c["DISARM_DEX"]),
@@ -306,9 +305,6 @@ def other_expected(rules: RuleSet, c: dict[str, object]) -> dict[str, object]:
         "CHARGE_MIN": window if isinstance(window, str) else window[0],
         "CHARGE_MAX": window if isinstance(window, str) else window[1],
         "CHARGE_OK": engine(cnc_movement.charge_verdict, rules, c["CHARGE_RATE"], c["CHARGE_DISTANCE"]),
-        "RANGE_INCREMENTS": increments,
-        "RANGE_BAND": engine(cnc.range_band, rules, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"]),
-        "RANGE_HIT": engine(cnc.range_modifier, rules, c["RANGE_INCREMENT"], c["RANGE_DISTANCE"]),
         "SUBDUAL_TOTAL": total,
         "SUBDUAL_NORMAL": normal,
         "SUBDUAL_TEMPORARY": total if isinstance(total, str) else total - normal,
@@ -322,7 +318,7 @@ OTHER_OUTPUTS = list(other_expected(RULES, {
     "FALL_FEET": 1, "HP_NOW": 1, "GRAPPLE_KIND": "Grapple", "GRAPPLE_STR_PRIME": False, "GRAPPLE_STR": 0,
     "GRAPPLE_DEX": 0, "GRAPPLE_BTH": 0, "GRAPPLE_NORMAL_AC": 0, "GRAPPLE_SIZE_DIFF": 0, "GRAPPLE_ATTACKER_STR": 0,
     "GRAPPLE_ATTACKER_BTH": 0, "MOVE_RATE": 30, "MOVE_REDUCTION": 0, "CHARGE_RATE": 30, "CHARGE_DISTANCE": 30,
-    "SUBDUAL_DAMAGE": 1, "RANGE_INCREMENT": 10, "RANGE_DISTANCE": 10, "DISARM_LEVEL": 1, "DISARM_DEX": 0,
+    "SUBDUAL_DAMAGE": 1, "DISARM_LEVEL": 1, "DISARM_DEX": 0,
     "TOUCH_DEX": 0, "TOUCH_MONSTER": False, "TOUCH_MAGIC": 0, "TOUCH_ARMOR": 0, "TOUCH_SHIELD": 0,
 }))  # fmt: skip
 
@@ -370,8 +366,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, object]]]:
         -1,
     ]
     hp_edges = [-30, -11, -10, -9, -8, -7, -6, -2, -1, 0, 1, 2, 50]
-    range_cases = [(10, 0), (10, 1), (10, 10), (10, 11), (10, 20), (10, 21), (10, 30), (10, 31), (50, 150),
-                   (50, 151), (7, 22), (0, 10), (10, -1)]  # fmt: skip
     move_cases = [(30, 0), (30, 0.5), (30, 0.75), (30, 0.8), (30, 1), (30, 0.3), (20, 0.9), (5, 0.5), (3, 0.5),
                   (1, 0), (12, 0.1), (40, 0.25), (40, 0.26), (0, 0), (30, 1.5), (30, -0.1), (7, 0.33)]  # fmt: skip
     charge_cases = [
@@ -399,7 +393,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, object]]]:
     for index, rules in enumerate(plan):
         rate, reduction = move_cases[index % len(move_cases)]
         charge_rate, distance = charge_cases[index % len(charge_cases)]
-        increment, range_distance = range_cases[index % len(range_cases)]
         cells: dict[str, object] = {
             "FALL_FEET": fall_edges[index % len(fall_edges)],
             "HP_NOW": hp_edges[index % len(hp_edges)],
@@ -423,8 +416,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, object]]]:
             "MOVE_REDUCTION": reduction,
             "CHARGE_RATE": charge_rate,
             "CHARGE_DISTANCE": distance,
-            "RANGE_INCREMENT": increment,
-            "RANGE_DISTANCE": range_distance,
             "SUBDUAL_DAMAGE": subdual[index % len(subdual)],
             **ruling_cells(rules),
         }

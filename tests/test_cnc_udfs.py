@@ -7,10 +7,10 @@ from fractions import Fraction
 import pytest
 
 from pycalc import udfs
+from pycalc.hit_point_states import hit_point_state
 from pycalc.registry import SHIPPED
 from pycalc.rulesets import cnc_movement
 from pycalc.tables import load_ruleset
-from pycalc.udfs import cnc as udfs_cnc
 
 RULES = load_ruleset("cnc")
 
@@ -37,8 +37,9 @@ def test_falling_and_hit_point_udfs():
     assert udfs.falling_damage(45.0) == "10d6"
     assert udfs.falling_damage("8") == "1d6" and udfs.cnc_falling_dex_check(8.0) is True
     assert udfs.cnc_falling_dex_check(18.0) is False
-    assert udfs_cnc.hp_state("cnc", -8.0) == "mortally wounded"
-    assert udfs_cnc.hp_state("CNC", 0.0) == "passed out"
+    assert udfs.hp_state("cnc", -8.0) == "mortally wounded"
+    assert udfs.hp_state("CNC", 0.0) == "passed out"
+    assert udfs.hp_state("osr", 0.0) == str(hit_point_state(load_ruleset("osr"), 0))  # any ruleset's
 
 
 def test_special_ac_udfs():
@@ -51,7 +52,7 @@ def test_special_ac_udfs():
     assert udfs.cnc_touch_ac(2.0, 1.0) == 10
 
 
-def test_movement_charge_range_subdual_udfs():
+def test_movement_charge_subdual_udfs():
     assert udfs.cnc_movement(30.0) == 30
     assert udfs.cnc_movement(30.0, "Attack") == 15
     assert udfs.cnc_movement(30.0, "Move (run)", 0.5) == 60
@@ -59,9 +60,6 @@ def test_movement_charge_range_subdual_udfs():
     assert udfs.cnc_grid_squares(30.0) == 6
     assert udfs.cnc_charge_window(30.0, 45.0) == "Yes"
     assert udfs.cnc_charge_window(30.0, 61.0) == "Too far: at most 60 ft"
-    assert udfs_cnc.cnc_range_band(10.0, 25.0) == "long"
-    assert udfs_cnc.cnc_range_modifier(10.0, 25.0) == -6
-    assert udfs_cnc.cnc_range_modifier(10.0, 31.0) == ""
     assert udfs.cnc_subdual_normal(7.0) == 1
     assert udfs.cnc_subdual_normal(10.0) == 2
 
@@ -78,8 +76,8 @@ def test_movement_charge_range_subdual_udfs():
         (lambda: udfs.falling_damage(-5.0), "#FEET?"),
         (lambda: udfs.falling_damage(7.5), "#FEET?"),
         (lambda: udfs.falling_damage(None), "#FEET?"),
-        (lambda: udfs_cnc.hp_state("osr", 3.0), "#RULESET?"),
-        (lambda: udfs_cnc.hp_state("cnc", None), "#HP?"),
+        (lambda: udfs.hp_state("gurps", 3.0), "#RULESET?"),
+        (lambda: udfs.hp_state("cnc", None), "#HP?"),
         (lambda: udfs.cnc_disarm_ac(-1.0), "#LEVEL?"),
         (lambda: udfs.cnc_grapple_ac("Pummel", True), "#KIND?"),
         (lambda: udfs.cnc_grapple_ac("Grapple", "maybe"), "#STR PRIME?"),
@@ -89,7 +87,6 @@ def test_movement_charge_range_subdual_udfs():
         (lambda: udfs.cnc_movement(30.0, "walk", 2.0), "#REDUCTION?"),
         (lambda: udfs.cnc_movement(30.0, "walk", "lots"), "#REDUCTION?"),
         (lambda: udfs.cnc_charge_window(30.0, -1.0), "#DISTANCE?"),
-        (lambda: udfs_cnc.cnc_range_band(0.0, 10.0), "#INCREMENT?"),
         (lambda: udfs.cnc_subdual_normal(-2.0), "#DAMAGE?"),
     ],
 )

@@ -245,8 +245,12 @@ def test_cnc_range_band_and_prone_defender_typed_in_the_window(build_ruleset, tm
             states.append({k: v[0] for k, v in read_back(calc, shown).items()})
         calc.screenshot("cnc-range-and-prone")
     close, long_, beyond, prone, against_prone = states
-    assert (close["ATTACK_RANGE_BAND"], close["ATTACK_NEED"], close["ATTACK_RESULT"]) == ("medium", 14, MISS)
-    assert (long_["ATTACK_RANGE_BAND"], long_["ATTACK_NEED"]) == ("long", 18)
+    assert (close["ATTACK_RANGE_BAND"], close["ATTACK_NEED"], close["ATTACK_RESULT"]) == (
+        "medium (-2 to hit)",
+        14,
+        MISS,
+    )
+    assert (long_["ATTACK_RANGE_BAND"], long_["ATTACK_NEED"]) == ("long (-6 to hit)", 18)
     assert beyond["ATTACK_RANGE_BAND"] == "out of range"
     assert beyond["ATTACK_RESULT"] == beyond["ATTACK_SUMMARY"] == OUT_OF_RANGE
     assert (prone["ATTACK_NEED"], prone["ATTACK_RESULT"]) == (14 - 5, HIT)

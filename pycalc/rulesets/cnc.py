@@ -8,22 +8,28 @@ calculator and the attack's Excel functions are the generic ones (``pycalc.resol
 and the shared ``d20_*`` of ``pycalc.udfs.shared``: the block's pickers, the prone rows by ruling,
 the range band of a typed distance, the attack kinds' least damage and effect texts). What stays
 here: the result of one attack of a worked-out AC (the engine ``pycalc.d20_engines`` and the
-registry name), the attack kinds' rows (the special ACs read them), the hit point states and the
-range bands of the Other calculators. Its subsystems have a module each: ``cnc_falling``,
-``cnc_special_ac`` (disarm, grapple, touch), ``cnc_movement`` (movement, charge), ``cnc_subdual``.
+registry name) and the attack kinds' rows (the special ACs read them). Its subsystems have a module
+each: ``cnc_falling``, ``cnc_special_ac`` (disarm, grapple, touch), ``cnc_movement`` (movement,
+charge), ``cnc_subdual``.
 Every number comes from ``tables/cnc``.
 """
 
 from __future__ import annotations
 
 from pycalc import resolution as generic
-from pycalc import resolution_range, resolution_results
+from pycalc import resolution_results
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
-from pycalc.tables import Row, RuleSet
+from pycalc.tables import Row, RuleSet, load_ruleset
 
 USES_FOLLOW_ROLL = False
 RULESET_ID = "cnc"
+
+
+def cnc_rules() -> RuleSet:
+    """The cnc tables (with the rulings' defaults), through the loader's cache: the Excel functions'."""
+    return load_ruleset(RULESET_ID)
+
 
 # --------------------------------------------------------------------------- d20 resolution
 
@@ -50,37 +56,3 @@ def kind_row(rules: RuleSet, kind: str) -> Row:
         return rules.table(KIND_TABLE).by_label(kind)
     except KeyError:
         raise RuleError("#KIND? pick an attack kind from the list") from None
-
-
-# --------------------------------------------------------------------------- hit points
-
-
-def hp_row(rules: RuleSet, hp: int) -> Row:
-    row = rules.table("hit_point_states").band(hp)
-    if row is None:  # the table is open at both ends; only an edited table gets here
-        raise RuleError("#HP? not in the hit point table")
-    return row
-
-
-def hp_state(rules: RuleSet, hp: int) -> str:
-    return str(hp_row(rules, hp)["state"])
-
-
-# --------------------------------------------------------------------------- range
-
-
-def range_row(rules: RuleSet, increment: int, distance: int) -> Row:
-    row = rules.table("range_bands").band(resolution_range.increments(increment, distance))
-    if row is None:  # the table is open at both ends; only an edited table gets here
-        raise RuleError(resolution_range.OFF_TABLE)
-    return row
-
-
-def range_band(rules: RuleSet, increment: int, distance: int) -> str:
-    return str(range_row(rules, increment, distance)["band"])
-
-
-def range_modifier(rules: RuleSet, increment: int, distance: int) -> int | str:
-    """To-hit modifier of the band; '' out of range (no attack possible)."""
-    value = range_row(rules, increment, distance)["hit"]
-    return "" if value is None else int(value)

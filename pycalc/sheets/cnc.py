@@ -1,7 +1,7 @@
 """The Castles & Crusades calculators: the Attack calculator, its Odds sheet and workings come from
 the generic d20 writer (``pycalc.sheets.d20``: cnc's ``resolution:`` block and pickers say everything
 its attack needs, the prone rows by ruling and the range band of a typed distance included); what is
-cnc's own is the sheet of its other calculators: hit points and range here, falling, special ACs,
+cnc's own is the sheet of its other calculators: hit points here, falling, special ACs,
 movement and subdual from their own modules (``cnc_falling``...). The parity tests recalculate these
 sheets in LibreOffice and compare them with the engine (``pycalc.resolution_calculator`` and
 ``pycalc.rulesets.cnc_*``).
@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from openpyxl.workbook.workbook import Workbook
 
-from pycalc.resolution_range import BAD_INCREMENT
 from pycalc.sheets import d20 as generic
-from pycalc.sheets.calculator import ATTACK_SHEET, BOOLEAN_FORMAT, INPUT, Field, Section, write_calculator
+from pycalc.sheets.calculator import BOOLEAN_FORMAT, INPUT, Field, Section
 from pycalc.sheets.cnc_falling import falling_section
 from pycalc.sheets.cnc_movement import charge_section, movement_section
 from pycalc.sheets.cnc_special_ac import disarm_section, grapple_section, touch_section
 from pycalc.sheets.cnc_subdual import subdual_section
-from pycalc.sheets.d20_range import increments_counted
 from pycalc.sheets.dual import Udfs
-from pycalc.sheets.formulas import band, q
+from pycalc.sheets.formulas import band
 from pycalc.tables import RuleSet
 
 OTHER_SHEET = "Other calculators"
@@ -44,35 +42,6 @@ def hp_section() -> Section:
     )
 
 
-def range_section() -> Section:
-    counted = increments_counted("RANGE_INCREMENT", "SUM(RANGE_DISTANCE)")
-    increments = f"IF(NOT(ISNUMBER(RANGE_INCREMENT)),{q(BAD_INCREMENT)},{counted})"
-    hit = band("range_bands", "hit", "RANGE_INCREMENTS")
-    return Section(
-        "Range",
-        (
-            Field("Weapon's range increment (ft)", "RANGE_INCREMENT", INPUT, 50),
-            Field("Distance to the target (ft)", "RANGE_DISTANCE", INPUT, 80),
-            Field("Range increments (rounded up)", "RANGE_INCREMENTS", native=increments),
-            Field(
-                "Range",
-                "RANGE_BAND",
-                key=True,
-                native=f"IF(ISNUMBER(RANGE_INCREMENTS),{band('range_bands', 'band', 'RANGE_INCREMENTS')},RANGE_INCREMENTS)",
-                udf="cnc_range_band(RANGE_INCREMENT,RANGE_DISTANCE)",
-            ),
-            Field(
-                "To hit",
-                "RANGE_HIT",
-                key=True,
-                native=f'IF(ISNUMBER(RANGE_INCREMENTS),IF({hit}="","",{hit}),RANGE_INCREMENTS)',
-                udf="cnc_range_modifier(RANGE_INCREMENT,RANGE_DISTANCE)",
-                help="empty: out of range",
-            ),
-        ),
-    )
-
-
 def other_sections(rules: RuleSet) -> list[Section]:
     return [
         falling_section(),
@@ -82,20 +51,10 @@ def other_sections(rules: RuleSet) -> list[Section]:
         touch_section(rules),
         movement_section(rules),
         charge_section(),
-        range_section(),
         subdual_section(rules),
     ]
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    generic.write_calculators(book, rules, with_udfs)
-    other = write_calculator(
-        book,
-        OTHER_SHEET,
-        f"{rules.name}: falling, hit points, special ACs, movement, range, subdual",
-        "Yellow cells are yours; green cells are worked out from the rule tables. Rulings in force: Rulings sheet.",
-        other_sections(rules),
-        with_udfs,
-    )
-    # beside the Attack calculator, where it was before cnc's attack moved onto the generic writer
-    book.move_sheet(other, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(OTHER_SHEET))
+    subtitle = "falling, hit points, special ACs, movement, subdual"
+    generic.write_with_own_sheet(book, rules, with_udfs, OTHER_SHEET, subtitle, other_sections(rules))

@@ -23,7 +23,7 @@ from pycalc.resolution_summary import ruled_out_words
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets import d20_heat as heat
 from pycalc.sheets import d20_supported
-from pycalc.sheets.calculator import ATTACK_SHEET
+from pycalc.sheets.calculator import ATTACK_SHEET, Section, write_calculator
 from pycalc.sheets.common import (
     BOLD,
     NOTE,
@@ -131,3 +131,20 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)
     show_chart(sheet, write_damage_chart(book, rules, block, damage_cells(rules)))
+
+
+OWN_INTRO = (
+    "Yellow cells are yours; green cells are worked out from the rule tables. "
+    "Rulings in force: Rulings sheet."
+)
+
+
+def write_with_own_sheet(
+    book: Workbook, rules: RuleSet, with_udfs: Udfs, title: str, subtitle: str, sections: list[Section]
+) -> Worksheet:
+    """The generic sheets, then the sheet of the ruleset's own calculators (its subsystems' sections)
+    beside the Attack calculator."""
+    write_calculators(book, rules, with_udfs)
+    sheet = write_calculator(book, title, f"{rules.name}: {subtitle}", OWN_INTRO, sections, with_udfs)
+    book.move_sheet(sheet, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(title))
+    return sheet

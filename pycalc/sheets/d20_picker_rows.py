@@ -46,7 +46,14 @@ from pycalc.sheets.d20_layout import (
     put_input,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import also_terms, best_of_group, picker_tables, situation_flag, typed_counted
+from pycalc.sheets.d20_pickers import (
+    also_terms,
+    best_of_group,
+    kind_columns,
+    picker_tables,
+    situation_flag,
+    typed_counted,
+)
 from pycalc.sheets.d20_range import write_range_inputs
 from pycalc.sheets.formulas import by_label, const, q
 from pycalc.sheets.situation_cells import by_id, pick_name, ruled_value
@@ -130,14 +137,6 @@ def ac_words(block: Resolution, value: str, kind: str = "") -> str:
         counted = f'", "&{signed}&" to AC{kind}"'
     said = counted if factor == "1" else f"IF(({factor})=0,{uncounted},{counted})"
     return f'IF(SUM({value})=0,"",{said})'
-
-
-def kind_columns(table: Table, column: str) -> list[tuple[str, str]]:
-    """A sum's or flag's columns in a table: its own, and its columns for one attack kind (``ac_melee``),
-    each with the words the note adds after it ("", " (melee)")."""
-    found = [(column, "")] if column in table.column_ids else []
-    limited = ((resolution_situation.kind_limited(column, w), w) for w in resolution_situation.ATTACK_WORDS)
-    return found + [(name, f" ({word})") for name, word in limited if name in table.column_ids]
 
 
 def effect_text(

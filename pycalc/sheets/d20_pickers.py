@@ -419,15 +419,25 @@ def first_filled(rules: RuleSet, block: Resolution, column: str) -> str | None:
     return first if terms else None
 
 
+def kind_columns(table: Table, column: str) -> list[tuple[str, str]]:
+    """A sum's or flag's columns in a table: its own, and its columns for one attack kind (``ac_melee``),
+    each with the words the note adds after it ("", " (melee)")."""
+    found = [(column, "")] if column in table.column_ids else []
+    limited = ((kind_limited(column, w), w) for w in ATTACK_WORDS)
+    return found + [(name, f" ({word})") for name, word in limited if name in table.column_ids]
+
+
+def no_attack_tables(rules: RuleSet, block: Resolution) -> list[Table]:
+    """The picker tables with a ``no_attack`` column (its own or an attack kind's)."""
+    return [table for table in picker_tables(rules, block) if kind_columns(table, NO_ATTACK)]
+
+
 def no_attack_said(rules: RuleSet, block: Resolution) -> str | None:
     """What a picked row that ticks ``no_attack`` says (``resolution_situation.no_attack_by``): the
     first such table's picked label (a choice table) or title (a toggle table), or ""; None where no
     picker has the column."""
     said = q("")
-    for table in reversed(picker_tables(rules, block)):
-        columns = (NO_ATTACK, *(kind_limited(NO_ATTACK, word) for word in ATTACK_WORDS))
-        if not any(column in table.column_ids for column in columns):
-            continue
+    for table in reversed(no_attack_tables(rules, block)):
         ticks = kind_flag(rules, block, NO_ATTACK, lambda table_id, t=table.id: table_id == t)
         label = pick_name(table.id) if table.picker == "choice" else q(str(table.title))
         said = f"IF({ticks},{q(NO_ATTACK_SAID.format(label=''))}&{label},{said})"

@@ -13,6 +13,7 @@ from pycalc.resolution_block import RangeBands, Resolution
 from pycalc.resolution_range import BAD_DISTANCE, BAD_INCREMENT, OUT_OF_RANGE
 from pycalc.sheets.common import put
 from pycalc.sheets.d20_layout import ROLL_COLUMN, Line, put_input, put_output, whole_number_check
+from pycalc.sheets.d20_pickers import no_attack_tables
 from pycalc.sheets.formulas import band, by_label, q, round_up
 from pycalc.sheets.situation_cells import pick_name
 from pycalc.tables import RuleSet
@@ -76,9 +77,19 @@ def stop_cells(block: Resolution, picked: str | None) -> list[tuple[str, str, st
     return [(STOP, "What stops the attack before any roll", stop)]
 
 
+def unless_stopped(rules: RuleSet, block: Resolution, formula: str, instead: str = STOP) -> str:
+    """``formula``, or ``instead`` (what stops the attack, or a 0 chance) while something stops the
+    attack before any roll (``stop_cells``)."""
+    if block.range is None and not no_attack_tables(rules, block):
+        return formula
+    return f'IF({STOP}<>"",{instead},{formula})'
+
+
 def band_said(rule: RangeBands) -> str:
-    """BAND: the band's name, why none can be read, or '' (no band)."""
-    return f"IF(ISNUMBER({INCREMENTS}),{band(rule.table, rule.band, INCREMENTS)},{INCREMENTS})"
+    """BAND: the band's name with its modifier to the roll (``resolution_range.band_name``), why none
+    can be read, or '' (no band)."""
+    hit = f'IF({HIT}=0,""," ("&TEXT({HIT},"+0;-0")&" to hit)")'
+    return f"IF(ISNUMBER({INCREMENTS}),{band(rule.table, rule.band, INCREMENTS)}&{hit},{INCREMENTS})"
 
 
 def write_range_inputs(book: Workbook, sheet: Worksheet, block: Resolution, row: int) -> int:

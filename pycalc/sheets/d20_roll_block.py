@@ -43,8 +43,8 @@ from pycalc.sheets.d20_layout import (
     put_output,
     whole_number_check,
 )
-from pycalc.sheets.d20_pickers import first_filled, no_attack_said
-from pycalc.sheets.d20_range import STOP
+from pycalc.sheets.d20_pickers import first_filled
+from pycalc.sheets.d20_range import unless_stopped
 from pycalc.sheets.d20_workings import calculator_cells, damage_cells
 from pycalc.sheets.kind_formulas import subdual_picked
 from pycalc.sheets.roll_entry import DICE_SHOWN, add_roll_check, attack_roll, follow_roll, own_chart_roll
@@ -140,14 +140,6 @@ def near_miss_effect(rules: RuleSet, block: Resolution, effect: str) -> str:
     return f'IF({near},"missed by "&{margin}&": "&{d20_cells.NEAR_MISS},{effect})'
 
 
-def stopped(rules: RuleSet, block: Resolution, result: str) -> str:
-    """The result, or what stops the attack before any roll (``d20_range.STOP``: out of range, or a
-    picked row that rules the attack out)."""
-    if block.range is None and no_attack_said(rules, block) is None:
-        return result
-    return f'IF({STOP}<>"",{STOP},{result})'
-
-
 def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     target_label, target_help = target_words(block)
     bonus_label, bonus_help = bonus_words(block)
@@ -169,7 +161,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             target_help,
             "Chance to hit",
             d20_cells.HIT_CHANCE,
-            f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS})",
+            unless_stopped(rules, block, f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS})", "0"),
             PERCENT_FORMAT,
         ),
         Line(
@@ -179,7 +171,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "anything not among the situation picks below",
             "Chance of a critical",
             d20_cells.CRIT_CHANCE,
-            f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS})",
+            unless_stopped(rules, block, f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS})", "0"),
             PERCENT_FORMAT,
         ),
         Line(
@@ -196,7 +188,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             ),
             "Result",
             d20_cells.RESULT,
-            stopped(rules, block, f.Formulas(block, calculator_cells(rules)).checked_result()),
+            unless_stopped(rules, block, f.Formulas(block, calculator_cells(rules)).checked_result()),
             key=True,
         ),
     ]
@@ -279,7 +271,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             "added to the dice's +N",
             "Chance of a fumble",
             d20_cells.FUMBLE_CHANCE,
-            f"SUMPRODUCT({FACE_FUMBLES},{FACE_WEIGHTS})",
+            unless_stopped(rules, block, f"SUMPRODUCT({FACE_FUMBLES},{FACE_WEIGHTS})", "0"),
             PERCENT_FORMAT,
         ),
         Line(

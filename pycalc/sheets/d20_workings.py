@@ -53,7 +53,7 @@ from pycalc.sheets.d20_pickers import (
     stage_product,
 )
 from pycalc.sheets.d20_range import HIT as RANGE_HIT
-from pycalc.sheets.d20_range import range_cells, stop_cells
+from pycalc.sheets.d20_range import range_cells, stop_cells, unless_stopped
 from pycalc.sheets.formulas import DICE_ERROR, band
 from pycalc.tables import RuleSet
 
@@ -235,12 +235,16 @@ def working_cells(rules: RuleSet, block: Resolution) -> list[tuple[str, str, str
             (
                 d20_cells.NATURAL_HIT_CHANCE,
                 "Chance of a hit on an always-hit roll",
-                f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
+                unless_stopped(
+                    rules, block, f"SUMPRODUCT({FACE_HITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})", "0"
+                ),
             ),
             (
                 d20_cells.NATURAL_CRIT_CHANCE,
                 "Chance of a critical on an always-hit roll",
-                f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})",
+                unless_stopped(
+                    rules, block, f"SUMPRODUCT({FACE_CRITS},{FACE_WEIGHTS},{heat.ALWAYS_HIT})", "0"
+                ),
             ),
         ]
     return cells

@@ -12,7 +12,6 @@ from __future__ import annotations
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.sheets import d20 as generic
-from pycalc.sheets.calculator import ATTACK_SHEET, write_calculator
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.osr_grappling import grapple_section
 from pycalc.sheets.osr_mass_combat import mass_section
@@ -25,22 +24,14 @@ COMBAT_SHEET = "Combat calculators"
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    generic.write_calculators(book, rules, with_udfs)
-    combat = write_calculator(
-        book,
-        COMBAT_SHEET,
-        f"{rules.name}: surprise, mass combat, Normal Men, grappling, saves, spells",
-        "Yellow cells are yours; green cells are worked out from the rule tables.",
-        [
-            surprise_section(rules),
-            mass_section(rules),
-            kills_section(rules),
-            normal_men_section(rules),
-            grapple_section(rules),
-            save_section(rules),
-            spell_section(rules),
-        ],
-        with_udfs,
-    )
-    # beside the Attack calculator, where it was before osr's attack moved onto the generic writer
-    book.move_sheet(combat, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(COMBAT_SHEET))
+    sections = [
+        surprise_section(rules),
+        mass_section(rules),
+        kills_section(rules),
+        normal_men_section(rules),
+        grapple_section(rules),
+        save_section(rules),
+        spell_section(rules),
+    ]
+    subtitle = "surprise, mass combat, Normal Men, grappling, saves, spells"
+    generic.write_with_own_sheet(book, rules, with_udfs, COMBAT_SHEET, subtitle, sections)

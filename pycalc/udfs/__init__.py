@@ -16,10 +16,10 @@ cells, one for reading a d20 attack, one for the odds:
 - ``d20_odds``: the words of the odds functions' common arguments; it declares no UDF of its own;
 - ``shared``: the attack of every d20 ruleset (its Attack calculator is the generic one): d20_need,
   d20_result, d20_hit_chance, d20_chance, d20_effect, d20_damage and the odds (d20_expected_damage,
-  d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, dice_*;
+  d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, hp_state (the
+  Encounter's hit point states of any ruleset), dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
-- ``bfrpg``: what bfrpg's functions share (it declares none); ``cnc`` holds its hit point states and
-  range bands, ``combat17`` the damage of each outcome;
+- ``bfrpg``: what bfrpg's functions share (it declares none); ``combat17`` the damage of each outcome;
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
@@ -31,7 +31,6 @@ from pycalc.udfs.bfrpg_joust import *  # noqa: F403
 from pycalc.udfs.bfrpg_parry import *  # noqa: F403
 from pycalc.udfs.bfrpg_surprise import *  # noqa: F403
 from pycalc.udfs.bfrpg_two_weapon import *  # noqa: F403
-from pycalc.udfs.cnc import *  # noqa: F403
 from pycalc.udfs.cnc_falling import *  # noqa: F403
 from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403

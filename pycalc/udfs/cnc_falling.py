@@ -11,8 +11,8 @@ import xlwings as xw
 
 from pycalc import limits
 from pycalc.rulesets import cnc_falling
+from pycalc.rulesets.cnc import cnc_rules
 from pycalc.udfs.cells import arg_docs, as_int, cell_safe
-from pycalc.udfs.cnc import rules
 
 __all__ = ["cnc_falling_dex_check", "falling_damage"]
 
@@ -29,7 +29,7 @@ def as_feet(value: Any) -> int:
 @cell_safe
 def falling_damage(feet: Any) -> str:
     """Falling damage dice (18 ft -> 3d6, 45 ft -> 10d6; 6-10 ft: 1d6 on a failed Dex check; '0': none)."""
-    return cnc_falling.falling_damage(rules(), as_feet(feet))
+    return cnc_falling.falling_damage(cnc_rules(), as_feet(feet))
 
 
 @xw.func
@@ -37,4 +37,4 @@ def falling_damage(feet: Any) -> str:
 @cell_safe
 def cnc_falling_dex_check(feet: Any) -> bool:
     """TRUE when a successful Dex check avoids all damage of the fall (6 to 10 ft)."""
-    return cnc_falling.falling(rules(), as_feet(feet)).dex_check
+    return cnc_falling.falling(cnc_rules(), as_feet(feet)).dex_check

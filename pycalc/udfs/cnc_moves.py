@@ -12,8 +12,8 @@ from typing import Any
 import xlwings as xw
 
 from pycalc.rulesets import cnc_movement as movement  # the UDF cnc_movement has its name
+from pycalc.rulesets.cnc import cnc_rules
 from pycalc.udfs.cells import as_fraction, as_int, as_text, cell_safe
-from pycalc.udfs.cnc import rules
 
 __all__ = ["cnc_charge_window", "cnc_grid_squares", "cnc_movement"]
 
@@ -25,7 +25,7 @@ __all__ = ["cnc_charge_window", "cnc_grid_squares", "cnc_movement"]
 @cell_safe
 def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:
     """Feet moved in a round with that action, after the reduction, fractions dropped."""
-    ruleset = rules()
+    ruleset = cnc_rules()
     now = movement.reduced_rate(
         ruleset, as_int(rate, "RATE"), as_fraction(reduction, "REDUCTION", Fraction(0))
     )
@@ -37,7 +37,7 @@ def cnc_movement(rate: Any, action: Any = None, reduction: Any = None) -> int:
 @cell_safe
 def cnc_grid_squares(rate: Any) -> int:
     """Inches, hexes or squares for a movement rate (rate / 5, fractions dropped)."""
-    return movement.grid_squares(rules(), as_int(rate, "RATE"))
+    return movement.grid_squares(cnc_rules(), as_int(rate, "RATE"))
 
 
 @xw.func
@@ -46,4 +46,4 @@ def cnc_grid_squares(rate: Any) -> int:
 @cell_safe
 def cnc_charge_window(rate: Any, distance: Any) -> str:
     """Yes when the target is between the movement rate and the jogging rate away, else why not."""
-    return movement.charge_verdict(rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))
+    return movement.charge_verdict(cnc_rules(), as_int(rate, "RATE"), as_int(distance, "DISTANCE"))

@@ -11,8 +11,8 @@ from typing import Any
 import xlwings as xw
 
 from pycalc.rulesets import cnc_special_ac
+from pycalc.rulesets.cnc import cnc_rules
 from pycalc.udfs.cells import as_bool, as_int, as_text, cell_safe
-from pycalc.udfs.cnc import rules
 
 __all__ = ["cnc_disarm_ac", "cnc_grapple_ac", "cnc_grapple_allowed", "cnc_touch_ac"]
 
@@ -23,7 +23,7 @@ __all__ = ["cnc_disarm_ac", "cnc_grapple_ac", "cnc_grapple_allowed", "cnc_touch_
 @cell_safe
 def cnc_disarm_ac(hit_dice: Any, dex: Any = 0) -> int:
     """AC to hit to disarm: 18 + hit dice or level (+ Dex bonus)."""
-    return cnc_special_ac.disarm_ac(rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))
+    return cnc_special_ac.disarm_ac(cnc_rules(), as_int(hit_dice, "LEVEL"), as_int(dex, "DEX", 0))
 
 
 @xw.func
@@ -53,7 +53,7 @@ def cnc_grapple_ac(
         as_int(normal_ac, "AC", 0),
     )
     return cnc_special_ac.grapple_ac(
-        rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0)
+        cnc_rules(), as_text(kind, "KIND"), defender, as_int(size_difference, "SIZE", 0)
     )
 
 
@@ -63,7 +63,9 @@ def cnc_grapple_ac(
 @cell_safe
 def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:
     """FALSE when an overbearing attacker faces a defender two or more sizes larger."""
-    return cnc_special_ac.grapple_allowed(rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0))
+    return cnc_special_ac.grapple_allowed(
+        cnc_rules(), as_text(kind, "KIND"), as_int(size_difference, "SIZE", 0)
+    )
 
 
 @xw.func
@@ -76,7 +78,7 @@ def cnc_grapple_allowed(kind: Any, size_difference: Any = 0) -> bool:
 def cnc_touch_ac(dex: Any = 0, monster: Any = False, magic: Any = 0, armor: Any = 0, shield: Any = 0) -> int:
     """AC against a touch attack: 10 + Dex + magic protection for characters; 10 for monsters."""
     return cnc_special_ac.touch_ac(
-        rules(),
+        cnc_rules(),
         as_int(dex, "DEX", 0),
         as_bool(monster, "MONSTER"),
         as_int(magic, "MAGIC", 0),

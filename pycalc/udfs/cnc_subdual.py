@@ -10,8 +10,8 @@ from typing import Any
 import xlwings as xw
 
 from pycalc.rulesets import cnc_subdual
+from pycalc.rulesets.cnc import cnc_rules
 from pycalc.udfs.cells import as_int, cell_safe
-from pycalc.udfs.cnc import rules
 
 __all__ = ["cnc_subdual_normal"]
 
@@ -21,4 +21,4 @@ __all__ = ["cnc_subdual_normal"]
 @cell_safe
 def cnc_subdual_normal(damage: Any) -> int:
     """Points of the subdual damage that count as normal damage (1 in 5, ruling subdual_normal_split)."""
-    return cnc_subdual.subdual_normal(rules(), as_int(damage, "DAMAGE"))
+    return cnc_subdual.subdual_normal(cnc_rules(), as_int(damage, "DAMAGE"))

@@ -19,6 +19,7 @@ from pycalc import d20, d20_engines, log_picks, resolution_calculator, resolutio
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.errors import RuleError, not_in_list
+from pycalc.hit_point_states import hit_point_state
 from pycalc.resolution import Attack, Damage
 from pycalc.resolution_calculator import CalculatorInputs
 from pycalc.resolution_summary import EFFECT
@@ -50,6 +51,7 @@ __all__ = [
     "dice_max",
     "dice_mean",
     "fumble_effect",
+    "hp_state",
     "modifier",
 ]
 
@@ -305,6 +307,28 @@ def fumble_effect(ruleset: Any, roll: Any) -> str:
     return chart_effect(ruleset, roll, "fumble")
 
 
+def any_ruleset(value: Any) -> RuleSet:
+    """The tables of the ruleset named: a shipped one's or the GM's own."""
+    name = as_text(value, "RULESET").lower()
+    if name not in RULESET_IDS and not (
+        ID_PATTERN.match(name) and (tables_dir() / name / "ruleset.yaml").exists()
+    ):
+        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)} or your own ruleset's id")
+    return load_ruleset(name)
+
+
+@xw.func
+@xw.arg("ruleset", doc="any ruleset id with an Encounter sheet")
+@xw.arg("hp", doc="current hit points")
+@cell_safe
+def hp_state(ruleset: Any, hp: Any) -> str:
+    """The state at that many hit points, as the Encounter names it: able to act ... dead."""
+    rules = any_ruleset(ruleset)
+    if rules.encounter_block is None:
+        raise RuleError(f"#RULESET? {rules.id} has no hit point states")
+    return hit_point_state(rules, as_int(hp, "HP"))
+
+
 @xw.func
 @xw.arg("ruleset", doc="any ruleset id")
 @xw.arg("table", doc="the YAML table id, e.g. cover")
@@ -313,15 +337,10 @@ def fumble_effect(ruleset: Any, roll: Any) -> str:
 @cell_safe
 def modifier(ruleset: Any, table: Any, entry: Any, column: Any = None) -> float:
     """A modifier looked up by its YAML ids: modifier("cnc", "cover", "half")."""
-    name = as_text(ruleset, "RULESET").lower()
-    if name not in RULESET_IDS and not (
-        ID_PATTERN.match(name) and (tables_dir() / name / "ruleset.yaml").exists()
-    ):
-        raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)} or your own ruleset's id")
-    rules = load_ruleset(name)
+    rules = any_ruleset(ruleset)
     table_id = as_text(table, "TABLE")
     if table_id not in rules.tables:
-        raise RuleError(f"#TABLE? no table {table_id!r} in {name}")
+        raise RuleError(f"#TABLE? no table {table_id!r} in {rules.id}")
     found = rules.table(table_id)
     try:
         row = found.by_label(as_text(entry, "ENTRY"))
