@@ -200,8 +200,9 @@ def test_the_calls_in_the_xlsm_pass_every_optional_input_through_the_wrapper():
                                     )
     assert not bare, f"{len(bare)} optional inputs passed bare:\n" + "\n".join(bare[:20])
     # the calculators and the Encounter log of the d20 rulesets each pass follow-up and damage rolls
-    # the d20 Attack calculators and logs are native: the other calculators pass theirs (bfrpg's Critical...)
-    assert passed["bfrpg"] >= 2, passed
+    # the d20 Attack calculators and logs are native: the other calculators pass theirs (bfrpg's joust roll
+    # since its Critical calculator went)
+    assert passed["bfrpg"] >= 1, passed
     assert passed["cnc"] >= 4, passed
 
 
