@@ -23,13 +23,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from openpyxl.workbook.workbook import Workbook
 
-import pycalc.udfs.bfrpg_critical
-import pycalc.udfs.bfrpg_firing
-import pycalc.udfs.bfrpg_helpless
 import pycalc.udfs.bfrpg_joust
 import pycalc.udfs.bfrpg_parry
 import pycalc.udfs.bfrpg_surprise
-import pycalc.udfs.bfrpg_two_weapon
 import pycalc.udfs.cnc_falling
 import pycalc.udfs.cnc_moves
 import pycalc.udfs.cnc_special_ac
@@ -50,13 +46,9 @@ import pycalc.udfs.spelljammer
 from pycalc import d20_engines, encounter_rulesets, resolution_calculator, resolution_results
 from pycalc.encounter_rulesets import Adapter
 from pycalc.rulesets import (
-    bfrpg_critical,
-    bfrpg_firing,
-    bfrpg_helpless,
     bfrpg_joust,
     bfrpg_parry,
     bfrpg_surprise,
-    bfrpg_two_weapon,
     cnc_falling,
     cnc_movement,
     cnc_special_ac,
@@ -269,22 +261,14 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.bfrpg_critical,
-                pycalc.udfs.bfrpg_firing,
-                pycalc.udfs.bfrpg_helpless,
                 pycalc.udfs.bfrpg_joust,
                 pycalc.udfs.bfrpg_parry,
                 pycalc.udfs.bfrpg_surprise,
-                pycalc.udfs.bfrpg_two_weapon,
             ),
             bfrpg_sheets.write_calculators,
             {
-                "critical": bfrpg_critical.critical_outputs,
-                "two_weapon": bfrpg_two_weapon.two_weapon_outputs,
-                "helpless": bfrpg_helpless.helpless_outputs,
                 "joust": bfrpg_joust.joust_outputs,
                 "parry": bfrpg_parry.parry_outputs,
-                "firing": bfrpg_firing.firing_outputs,
                 "surprise": bfrpg_surprise.surprise_outputs,
             },
         ),

@@ -9,20 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycalc import d20_engines
+from pycalc import d20_engines, resolution_damage
+from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import bfrpg as engine
-from pycalc.rulesets import (
-    bfrpg_firing,
-    bfrpg_helpless,
-    bfrpg_joust,
-    bfrpg_parry,
-    bfrpg_surprise,
-    bfrpg_two_weapon,
-)
+from pycalc.rulesets import bfrpg_joust, bfrpg_parry, bfrpg_surprise
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("bfrpg")
@@ -59,7 +53,7 @@ def test_natural_20_threatens_and_a_normal_hit_confirms():
 
 
 def test_no_critical_when_only_a_natural_20_can_hit():
-    assert not engine.critical_possible(RULES, Attack(0, 20))  # need 20
+    assert not generic.critical_possible(RULES, generic.from_d20(Attack(0, 20)))  # need 20
     assert engine.result(RULES, Attack(0, 20), 20, 20) == HIT
     past = dataclasses.replace(RULES, chosen={"only_natural_20_hits": "no_critical_past_20"})
     assert engine.result(past, Attack(0, 20), 20, 20) == CRITICAL
@@ -75,11 +69,13 @@ def test_confirmation_natural_1_follows_the_ruling():
 
 def test_the_seed_critical_damage_example():
     """1d8+2, roll 5 -> 8 + 5 + 2 = 15."""
-    damage = generic.Damage(engine.damage_dice("1d8+2"))
-    assert engine.result_damage(RULES, damage, CRITICAL, 5, None) == 15
+    inputs = CalculatorInputs(5, 15, roll=20, follow_roll=12, dice="1d8+2", damage_roll=5)
+    assert attack_outputs(RULES, inputs)["ATTACK_DAMAGE"] == 15
     both = dataclasses.replace(RULES, chosen={"critical_damage": "normal_plus_max_plus_roll"})
-    assert engine.result_damage(both, damage, CRITICAL, 5, 3) == 20  # the ruling's own example
-    assert engine.result_damage(both, damage, CRITICAL, 5, None) == ""  # the second roll is missing
+    assert (
+        attack_outputs(both, dataclasses.replace(inputs, extra_roll=3))["ATTACK_DAMAGE"] == 20
+    )  # its example
+    assert attack_outputs(both, inputs)["ATTACK_DAMAGE"] == ""  # the second roll is missing
 
 
 def test_attack_calculator_gives_15_for_the_seed_critical():
@@ -89,7 +85,6 @@ def test_attack_calculator_gives_15_for_the_seed_critical():
 
 def test_helpless_double_maximum_example():
     """1d8+1 against a totally helpless opponent: 18."""
-    assert bfrpg_helpless.helpless_damage(RULES, "1d8+1") == 18
     out = attack_outputs(
         RULES,
         CalculatorInputs(0, 30, roll=1, dice="1d8+1", toggles=frozenset({("target_conditions", "helpless")})),
@@ -129,13 +124,20 @@ def test_cover_between_the_seeds_ends_follows_the_ruling(row_id: str, linear: in
 
 def test_two_weapon_penalties_with_dexterity():
     """'a character with 18 Dexterity does not get a +1 bonus to hit this way'."""
-    table = RULES.table("two_weapon_fighting")
-    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("primary_hand"), 3) == 0
-    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand"), 3) == -2
-    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand_only"), 1) == -2
-    assert bfrpg_two_weapon.two_weapon_hit(RULES, table.entry("off_hand"), -1) == -6
+
+    def hit(row_id: str, dex: int, rules: RuleSet = RULES) -> object:
+        picks = {"two_weapon_fighting": label("two_weapon_fighting", row_id)}
+        inputs = CalculatorInputs(0, 10, numbers={"attacker_dex": dex}, choices=picks)
+        return attack_outputs(rules, inputs)["ATTACK_SITUATION_HIT"]
+
+    assert (hit("primary_hand", 3), hit("off_hand", 3), hit("off_hand_only", 1), hit("off_hand", -1)) == (
+        0,
+        -2,
+        -2,
+        -6,
+    )
     strict = dataclasses.replace(RULES, chosen={"two_weapon_dex": "off_hand_only"})
-    assert bfrpg_two_weapon.two_weapon_hit(strict, table.entry("primary_hand"), 3) == -2
+    assert hit("primary_hand", 3, strict) == -2
 
 
 @pytest.mark.parametrize(
@@ -198,20 +200,6 @@ def test_parry_must_surpass_the_attack_roll():
     assert bfrpg_parry.parry_outputs(RULES, dataclasses.replace(inputs, roll=11))["PARRY_SUCCESS"] is True
 
 
-@pytest.mark.parametrize(
-    "missed_by, outcome",
-    [(0, "Hit"), (1, bfrpg_firing.FIRE_STRAY), (3, bfrpg_firing.FIRE_STRAY), (4, "Miss")],
-)
-def test_firing_into_melee_near_misses_hit_the_ally(missed_by: int, outcome: str):
-    risky = label("firing_into_melee", "risky_shot")
-    out = bfrpg_firing.firing_outputs(RULES, risky, 2, 14, 0, 12 - missed_by)
-    assert out["FIRE_OUTCOME"] == outcome
-    careful = bfrpg_firing.firing_outputs(
-        RULES, label("firing_into_melee", "careful_shot"), 2, 14, 0, 16 - missed_by
-    )
-    assert careful["FIRE_OUTCOME"] in ("Hit", "Miss")
-
-
 def test_surprise_ranges():
     normal, ambush = label("surprise_range", "normal"), label("surprise_range", "ambush")
     assert bfrpg_surprise.surprise_max(RULES, normal, []) == 2
@@ -222,10 +210,10 @@ def test_surprise_ranges():
 
 
 def test_input_the_rules_do_not_cover():
-    with pytest.raises(RuleError, match="#DICE"):
-        engine.damage_dice("sword")
-    with pytest.raises(RuleError, match=r"#DAMAGE ROLL\? 1 to 8"):
-        engine.result_damage(RULES, generic.Damage(engine.damage_dice("1d8")), HIT, 9)
+    out = attack_outputs(RULES, CalculatorInputs(1, 10, roll=15, dice="sword", damage_roll=3))
+    assert str(out["ATTACK_DAMAGE"]).startswith("#DICE")
+    out = attack_outputs(RULES, CalculatorInputs(1, 10, roll=15, dice="1d8", damage_roll=9))
+    assert out["ATTACK_DAMAGE"] == "#DAMAGE ROLL? 1 to 8"
     out = attack_outputs(RULES, CalculatorInputs(1, 10, roll=21))
     assert out["ATTACK_RESULT"] == "#ROLL? 1 to 20"
     with pytest.raises(RuleError, match="#DAMAGE"):
@@ -340,11 +328,13 @@ def test_odds_grow_with_the_bonus(bonus: int, target: int, rules: RuleSet):
     st.integers(1, 36),
 )
 def test_a_critical_never_does_less_than_the_hit(dice_text: str, roll: int, extra: int):
-    dice = engine.damage_dice(dice_text)
+    dice = dice_module.parse(dice_text)
     roll, extra = min(roll, dice.count * dice.sides), min(extra, dice.count * dice.sides)
     roll, extra = max(roll, dice.count), max(extra, dice.count)
-    damage = generic.Damage(dice)
+    damage, attack = generic.Damage(dice), generic.Attack(0, 0)
     for choice in RULES.rulings["critical_damage"].choices:
         rules = dataclasses.replace(RULES, chosen={"critical_damage": choice})
-        critical = engine.result_damage(rules, damage, CRITICAL, roll, extra)
-        assert critical >= engine.result_damage(rules, damage, HIT, roll) + dice.sides
+        critical = resolution_damage.attack_damage(rules, attack, damage, CRITICAL, 20, None, roll, extra)
+        hit = resolution_damage.attack_damage(rules, attack, damage, HIT, 20, None, roll)
+        assert isinstance(critical, int) and isinstance(hit, int)
+        assert critical >= hit + dice.sides

@@ -95,7 +95,7 @@ def as_xlwings_gives(name: str, empty: int, args: list[Any]) -> Any:
 def test_an_empty_optional_cell_passed_as_the_workbooks_pass_it_gives_what_excel_gives(tmp_path):
     office = office_or_skip("25.2")
     calls = list(empty_cell_calls())
-    # 28 optional arguments in 19 functions since the d20 rulesets share their attack functions
+    # 27 optional arguments in 19 functions since bfrpg's Critical calculator went (its functions)
     assert len(calls) >= 25 and len({name for name, _, _ in calls}) >= 15
     path = tmp_path / "empty.xlsx"
     write_book(calls, path)
@@ -200,8 +200,9 @@ def test_the_calls_in_the_xlsm_pass_every_optional_input_through_the_wrapper():
                                     )
     assert not bare, f"{len(bare)} optional inputs passed bare:\n" + "\n".join(bare[:20])
     # the calculators and the Encounter log of the d20 rulesets each pass follow-up and damage rolls
-    # the d20 Attack calculators and logs are native: the other calculators pass theirs (bfrpg's Critical...)
-    assert passed["bfrpg"] >= 2, passed
+    # the d20 Attack calculators and logs are native: the other calculators pass theirs (bfrpg's joust roll
+    # since its Critical calculator went)
+    assert passed["bfrpg"] >= 1, passed
     assert passed["cnc"] >= 4, passed
 
 

@@ -148,7 +148,9 @@ def test_every_function_cell_of_the_xlsm_shows_what_pycalc_gives(ruleset_id, pro
                     assert same(shown, expected), f"{where}: LibreOffice {shown!r}, built {expected!r}"
                     other += 1
     # the d20 Attack calculators are the generic writer's, native in the .xlsm too: their other calculators call
-    assert plain >= (4 if ruleset_id in ("cnc", "osr", "combat17", "bfrpg") else 100), (
+    # (bfrpg's Combat maneuvers: 3 plain calls since its Critical, Two-weapon and Helpless calculators went)
+    floor = {"bfrpg": 3}.get(ruleset_id, 4 if ruleset_id in ("cnc", "osr", "combat17") else 100)
+    assert plain >= floor, (
         plain,
         other,
     )  # generic calculators: native

@@ -34,7 +34,6 @@ from pycalc.sheets.common import (
     table_name,
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
-from pycalc.sheets.formulas import const
 from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
 from pycalc.tables import RuleSet
 
@@ -57,11 +56,6 @@ class Field:
     key: bool = False  # a headline output (bold)
     roll: RollRange | None = None  # a roll's die (is_roll fields without one: DICE_SHOWN)
     help_formula: str | None = None  # help that follows the rulings in force (``ruling_text.by_ruling``)
-
-
-def rule_field(label: str, name: str, table_id: str, entry_id: str) -> Field:
-    """A working cell holding one rule number of the tables (the die's faces, a natural roll's)."""
-    return Field(label, name, WORKING, native=const(table_id, entry_id))
 
 
 def working_field(label: str, name: str, native: str, flag: bool = False) -> Field:

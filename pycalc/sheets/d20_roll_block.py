@@ -96,6 +96,16 @@ def follow_words(block: Resolution) -> str:
     return f"Follow-up d20 ({'; '.join(uses)})"
 
 
+def follow_help(block: Resolution) -> str:
+    """The follow-up roll's help: a confirmation (critical mode confirm) confirms at the number needed."""
+    confirms = "confirm" in possible(block.critical.mode)
+    return (
+        "only when the result asks for it"
+        + (" (a confirmation: the natural roll needed or more)" if confirms else "")
+        + "; clear it after"
+    )
+
+
 def chart_roll_words(rules: RuleSet, block: Resolution) -> tuple[str, str]:
     """The chart roll's label and help: the chart's title, or with a chart each after a Critical and a
     Fumble, which is which."""
@@ -230,7 +240,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
                 follow_words(block),
                 d20_cells.FOLLOW,
                 None,
-                "only when the result asks for it; clear it after",
+                follow_help(block),
                 **({} if rolled_charts else chart),
             )
         )

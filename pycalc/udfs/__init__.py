@@ -24,13 +24,9 @@ cells, one for reading a d20 attack, one for the odds:
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
 
-from pycalc.udfs.bfrpg_critical import *  # noqa: F403
-from pycalc.udfs.bfrpg_firing import *  # noqa: F403
-from pycalc.udfs.bfrpg_helpless import *  # noqa: F403
 from pycalc.udfs.bfrpg_joust import *  # noqa: F403
 from pycalc.udfs.bfrpg_parry import *  # noqa: F403
 from pycalc.udfs.bfrpg_surprise import *  # noqa: F403
-from pycalc.udfs.bfrpg_two_weapon import *  # noqa: F403
 from pycalc.udfs.cnc_falling import *  # noqa: F403
 from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403

@@ -1,9 +1,9 @@
 """What bfrpg's Excel functions (xlwings) share: its tables and the words of their common arguments.
 
 Its attack, damage and odds are the shared ``d20_*`` functions' (``pycalc.udfs.shared``: its Attack
-calculator is the generic one); its Combat maneuvers' functions are in a module each, named like the
-subsystem they call (``pycalc.udfs.bfrpg_critical``, ``bfrpg_two_weapon``, ``bfrpg_helpless``,
-``bfrpg_joust``, ``bfrpg_parry``, ``bfrpg_firing``, ``bfrpg_surprise``), every one prefixed ``bfrpg_``.
+calculator is the generic one: a critical, two weapons, firing into a melee, a helpless target); its
+Combat maneuvers' functions are in a module each, named like the subsystem they call
+(``pycalc.udfs.bfrpg_joust``, ``bfrpg_parry``, ``bfrpg_surprise``), every one prefixed ``bfrpg_``.
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
 returns a short '#...' text and nothing raises into a cell.
 """
@@ -14,11 +14,6 @@ from pycalc.tables import RuleSet, load_ruleset
 
 BFRPG = "bfrpg"
 __all__: list[str] = []
-
-BONUS = ("bonus", "attack bonus with STR/DEX")
-TARGET = ("target", "target's AC")
-MODS = ("mods", "other modifiers (optional, 0)")
-EXTRA_ROLL = ("extra_roll", "second damage roll (ruling normal_plus_max_plus_roll; optional)")
 
 
 def bfrpg_rules() -> RuleSet:
