@@ -95,7 +95,7 @@ def as_xlwings_gives(name: str, empty: int, args: list[Any]) -> Any:
 def test_an_empty_optional_cell_passed_as_the_workbooks_pass_it_gives_what_excel_gives(tmp_path):
     office = office_or_skip("25.2")
     calls = list(empty_cell_calls())
-    # 28 optional arguments in 19 functions since the d20 rulesets share their attack functions
+    # 27 optional arguments in 19 functions since combat17's chart functions went (28 before)
     assert len(calls) >= 25 and len({name for name, _, _ in calls}) >= 15
     path = tmp_path / "empty.xlsx"
     write_book(calls, path)

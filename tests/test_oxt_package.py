@@ -35,7 +35,7 @@ def test_the_type_library_declares_every_method_and_argument_of_the_idl():
     method name the IDL lacks. (The next test, with the SDK, compares the bytes.)"""
     text = oxt.RDB_PATH.read_bytes().decode("latin-1")
     functions = oxt.add_in_functions(list(RULESET_IDS))
-    assert len(functions) >= 85  # 88 since the d20 rulesets share their attack functions
+    assert len(functions) >= 80  # 83 since combat17's critical and condition chart functions went (88 before)
     for function in functions:
         assert function.method in text
         assert all(arg.idl_name in text for arg in function.args), function.name

@@ -48,7 +48,9 @@ def usable_in_a_cell(result: Any) -> bool:
 
 
 def test_there_are_udfs_to_check():
-    assert len(public_udfs()) >= 85  # 88 since the d20 rulesets share their attack functions
+    assert (
+        len(public_udfs()) >= 80
+    )  # 83 since combat17's critical and condition chart functions went (88 before)
 
 
 @pytest.mark.parametrize("name", list(public_udfs()))

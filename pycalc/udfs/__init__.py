@@ -19,7 +19,7 @@ cells, one for reading a d20 attack, one for the odds:
   d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
 - ``bfrpg``: what bfrpg's functions share (it declares none); ``cnc`` holds its hit point states and
-  range bands, ``combat17`` the damage of each outcome;
+  range bands; ``combat17`` what its functions share (it declares none);
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
@@ -36,9 +36,7 @@ from pycalc.udfs.cnc_falling import *  # noqa: F403
 from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403
 from pycalc.udfs.cnc_subdual import *  # noqa: F403
-from pycalc.udfs.combat17 import *  # noqa: F403
 from pycalc.udfs.combat17_brawling import *  # noqa: F403
-from pycalc.udfs.combat17_critical import *  # noqa: F403
 from pycalc.udfs.combat17_fumble import *  # noqa: F403
 from pycalc.udfs.combat17_missiles import *  # noqa: F403
 from pycalc.udfs.combat17_subdual import *  # noqa: F403
