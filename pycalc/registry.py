@@ -30,9 +30,7 @@ import pycalc.udfs.cnc_falling
 import pycalc.udfs.cnc_moves
 import pycalc.udfs.cnc_special_ac
 import pycalc.udfs.cnc_subdual
-import pycalc.udfs.combat17
 import pycalc.udfs.combat17_brawling
-import pycalc.udfs.combat17_critical
 import pycalc.udfs.combat17_fumble
 import pycalc.udfs.combat17_missiles
 import pycalc.udfs.combat17_subdual
@@ -54,7 +52,6 @@ from pycalc.rulesets import (
     cnc_special_ac,
     cnc_subdual,
     combat17_brawling,
-    combat17_critical,
     combat17_fumble,
     combat17_rate_of_fire,
     combat17_scatter,
@@ -237,18 +234,14 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.attack_outputs,  # its Attack calculator is the generic one
             resolution_calculator.odds_outputs,
             (
-                pycalc.udfs.combat17,
                 pycalc.udfs.combat17_brawling,
-                pycalc.udfs.combat17_critical,
                 pycalc.udfs.combat17_fumble,
                 pycalc.udfs.combat17_missiles,
                 pycalc.udfs.combat17_subdual,
             ),
             combat17_sheets.write_calculators,
             {
-                "critical": combat17_critical.critical_damage_outputs,
                 "fumble": combat17_fumble.fumble_outputs,
-                "condition": combat17_critical.condition_outputs,
                 "brawling": combat17_brawling.brawl_outputs,
                 "subdual": combat17_subdual.subdual_outputs,
                 "rate_of_fire": combat17_rate_of_fire.shots_fired,

@@ -23,14 +23,13 @@ import pytest
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import (
     combat17_brawling,
-    combat17_critical,
     combat17_fumble,
     combat17_rate_of_fire,
     combat17_scatter,
     combat17_subdual,
 )
 from pycalc.sheets.calculator import ATTACK_SHEET
-from pycalc.sheets.combat17 import CHARTS_SHEET, OTHER_SHEET
+from pycalc.sheets.combat17 import OTHER_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
@@ -42,8 +41,6 @@ RULES = load_ruleset("combat17")
 ROUNDING = f",{EXACT_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
 ATTACK_OUTPUTS = list(attack_outputs(RULES, CalculatorInputs(roll=10)))
 OTHER_OUTPUTS = [
-    *combat17_critical.CRIT_OUTPUTS,
-    *combat17_critical.CONDITION_OUTPUTS,
     *combat17_fumble.FUMBLE_OUTPUTS,
     *combat17_rate_of_fire.ROF_OUTPUTS,
     *combat17_scatter.GRENADE_OUTPUTS,
@@ -162,16 +159,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
         rules = (
             dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)]) if index % 2 else RULES
         )
-        crit = dict(
-            dice=chance.choice(["1d6+2", "1d8", "2d4-1", "d10", "1d4+9", "bad", "1d12-3"]),
-            roll=chance.choice([None, 1, 3, chance.randint(0, 13)]),
-            follow=[None, 0, *range(1, 21), 21][index % 23],
-            mods=chance.choice([0, -7, 4, 12]),
-            cond=chance.choice([None, 1, 2, 3, 4, 0, 5]),
-        )
-        if crit["dice"] == "1d6+2" and crit["roll"] not in (None, 0, 13):
-            crit["roll"] = min(crit["roll"], 6)
-        condition = [None, 0, 1, 2, 3, 4, 5][index % 7]
         fumble = dict(
             roll=[None, 0, *range(1, 21), 21][index % 23],
             bonus=chance.randint(-2, 3),
@@ -201,12 +188,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
             unconscious=chance.random() < 0.15,
         )
         cells = {
-            "CRIT_DICE": crit["dice"],
-            "CRIT_DAMAGE_ROLL": crit["roll"],
-            "CRIT_FOLLOW_ROLL": crit["follow"],
-            "CRIT_MODS": crit["mods"],
-            "CRIT_CONDITION_ROLL": crit["cond"],
-            "CONDITION_ROLL": condition,
             "FUMBLE_ROLL": fumble["roll"],
             "FUMBLE_DEX_BONUS": fumble["bonus"],
             "FUMBLE_DEX_ROLL": fumble["dex"],
@@ -231,10 +212,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
             **ruling_cells(rules),
         }
         expected = {
-            **combat17_critical.critical_damage_outputs(
-                rules, crit["dice"], crit["roll"], crit["follow"], crit["mods"], crit["cond"]
-            ),
-            **combat17_critical.condition_outputs(rules, condition),
             **combat17_fumble.fumble_outputs(
                 rules, fumble["roll"], fumble["bonus"], fumble["dex"], fumble["rounds"]
             ),
@@ -297,32 +274,18 @@ def test_other_calculators_equal_the_engine(calc, xlsx: Path):
 
 
 def test_seed_examples_in_the_workbook(calc, xlsx: Path):
+    """1d6+2 showing 3 on a natural 20: regular 5, maximum 8, critical 11 (17.0.3) by the chart's row."""
+    attack = {"ATTACK_BONUS": 3, "ATTACK_TARGET": 15, "ATTACK_DICE": "1d6+2", "ATTACK_DAMAGE_ROLL": 3}
     got = calc.evaluate(
         xlsx,
-        [
-            {"CRIT_DICE": "1d6+2", "CRIT_DAMAGE_ROLL": 3, "CRIT_FOLLOW_ROLL": 17},
-            {
-                "ATTACK_BONUS": 3,
-                "ATTACK_TARGET": 15,
-                "ATTACK_DICE": "1d6+2",
-                "ATTACK_ROLL": 20,
-                "ATTACK_FOLLOW_ROLL": 12,
-            },
-        ],
-        ["CRIT_REGULAR", "CRIT_MAXIMUM", "CRIT_CRITICAL", "CRIT_DAMAGE", "ATTACK_RESULT", "ATTACK_DAMAGE"],
+        [{**attack, "ATTACK_ROLL": 20, "ATTACK_FOLLOW_ROLL": follow} for follow in (5, 12, 17)],
+        ["ATTACK_RESULT", "ATTACK_DAMAGE"],
     )
-    assert [
-        got[0]["CRIT_REGULAR"],
-        got[0]["CRIT_MAXIMUM"],
-        got[0]["CRIT_CRITICAL"],
-        got[0]["CRIT_DAMAGE"],
-    ] == [
-        5.0,
-        8.0,
-        11.0,
-        11.0,
+    assert [(g["ATTACK_RESULT"], g["ATTACK_DAMAGE"]) for g in got] == [
+        ("Critical", 5.0),
+        ("Critical", 8.0),
+        ("Critical", 11.0),
     ]
-    assert (got[1]["ATTACK_RESULT"], got[1]["ATTACK_DAMAGE"]) == ("Critical", 8.0)
 
 
 def test_with_every_picker_at_its_default_attack_outputs_depend_on_the_named_inputs_alone(calc, xlsx: Path):
@@ -351,7 +314,7 @@ def test_with_every_picker_at_its_default_attack_outputs_depend_on_the_named_inp
 
 def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(xlsx: Path):
     book = openpyxl.load_workbook(xlsx)
-    for sheet_name in (ATTACK_SHEET, CHARTS_SHEET, OTHER_SHEET):  # the d20 workings parse dice text
+    for sheet_name in (ATTACK_SHEET, OTHER_SHEET):  # the d20 workings parse dice text
         for row in book[sheet_name].iter_rows():
             for cell in row:
                 if cell.data_type == "f":
@@ -372,13 +335,9 @@ def test_no_rule_number_is_typed_into_a_formula_and_pickers_come_from_the_yaml(x
 def test_xlsm_calculators_call_the_udfs(build_ruleset):
     book = openpyxl.load_workbook(build_ruleset("combat17") / "combat17.xlsm", keep_vba=True)
     formulas = " ".join(
-        str(c.value)
-        for name in (CHARTS_SHEET, OTHER_SHEET)
-        for row in book[name].iter_rows()
-        for c in row
-        if c.data_type == "f"
+        str(c.value) for row in book[OTHER_SHEET].iter_rows() for c in row if c.data_type == "f"
     )
-    for udf in ("combat17_damage", "combat17_shots", "combat17_subdual_state"):
+    for udf in ("combat17_fumble_outcome", "combat17_shots", "combat17_subdual_state"):
         assert udf in formulas
 
 

@@ -11,9 +11,8 @@ from pycalc import d20_engines, udfs
 from pycalc.d20 import Attack
 from pycalc.registry import SHIPPED
 from pycalc.rulesets import combat17 as c17
-from pycalc.rulesets import combat17_critical, combat17_subdual
+from pycalc.rulesets import combat17_subdual
 from pycalc.tables import load_ruleset
-from pycalc.udfs import combat17 as udfs_combat17
 
 RULES = load_ruleset("combat17")
 UDF_MODULES = SHIPPED["combat17"].udfs
@@ -36,7 +35,7 @@ any_cell = st.one_of(
 
 def test_every_udf_is_exported_and_prefixed():
     assert sorted(f.__name__ for f in UDFS) == sorted(n for module in UDF_MODULES for n in module.__all__)
-    assert len(UDFS) == 13  # the charts and the subsystems (its attack is the shared functions)
+    assert len(UDFS) == 8  # the subsystems (its attack and its charts are the shared functions)
 
 
 def test_the_attack_is_the_shared_functions_with_the_situation_picked_by_name():
@@ -59,22 +58,22 @@ def test_the_attack_is_the_shared_functions_with_the_situation_picked_by_name():
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 8), st.integers(1, 20), st.integers(-3, 4))
-def test_damage_udfs_equal_the_engine(shown, follow, modifier):
+def test_the_shared_damage_of_a_natural_20_is_the_chart_rows_outcome(shown, follow, modifier):
+    """What the removed combat17_damage and combat17_crit_damage gave: d20_damage on a natural 20 with
+    the follow-up roll of the chart row (regular 1-10, maximum 11-15, critical 16-20)."""
     dice = f"2d4{modifier:+d}" if modifier else "2d4"
-    expected = combat17_critical.critical_damage_outputs(RULES, dice, shown if shown >= 2 else None, follow)
     cell = float(shown) if shown >= 2 else None
-    assert udfs_combat17.combat17_damage(dice, cell, "maximum_damage") == expected["CRIT_MAXIMUM"]
-    if cell is not None:
-        assert udfs_combat17.combat17_damage(dice, cell, "Critical damage") == expected["CRIT_CRITICAL"]
-        assert udfs.combat17_crit_damage(dice, cell, float(follow)) == expected["CRIT_DAMAGE"]
+    outcome = RULES.table("critical_hits").band(follow)["damage"]
+    pending = cell is None and RULES.table("outcomes").entry(outcome)["rolled_dice"]
+    expected = (
+        "" if pending else c17.damage(RULES, outcome, c17.parse_dice(dice), None if cell is None else shown)
+    )
+    assert udfs.d20_damage("combat17", 20.0, 0.0, 10.0, dice, cell, 0.0, float(follow)) == expected
 
 
 def test_chart_and_other_udfs():
     assert udfs.crit_effect("combat17", 20.0) == c17.crit_effect(RULES, 20)
     assert udfs.fumble_effect("combat17", 4.0) == c17.fumble_effect(RULES, 4)
-    assert udfs.combat17_crit_line(20.0, None, 3.0) == c17.crit_line(RULES, 20, 3)
-    assert udfs.combat17_condition(2.0) == "Enemy is Shaken: -2 to hit, Saves, DC checks"
-    assert udfs.combat17_condition_modifier(3.0, "ac_ranged") == 4
     assert udfs.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0) == "DEX check failed: -1 to hit for 2 rounds"
     assert udfs.combat17_shots("Light crossbow", 6.0) == 3
     assert udfs.combat17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
@@ -93,10 +92,8 @@ def test_bad_arguments_say_what_is_wrong():
         udfs.d20_result("combat17", 12.5, 3.0, 15.0)
         == "#ROLL? roll: a whole number from -1,000,000,000 to 1,000,000,000"
     )
-    assert udfs_combat17.combat17_damage("2x4", 3.0) == "#DICE? write it like 2d4+2"
-    assert udfs_combat17.combat17_damage("1d6", 9.0) == "#DAMAGE ROLL? 1 to 6"
-    assert udfs_combat17.combat17_damage("1d6", 3.0, "huge").startswith("#KIND?")
-    assert udfs.combat17_condition(5.0) == "#CONDITION ROLL? 1 to 4"
+    assert udfs.d20_damage("combat17", 20.0, 0.0, 10.0, "2x4", 3.0, 0.0, 12.0).startswith("#DICE?")
+    assert udfs.d20_damage("combat17", 20.0, 0.0, 10.0, "1d6", 9.0, 0.0, 5.0) == "#DAMAGE ROLL? 1 to 6"
     assert udfs.d20_chance("combat17", "Grievous", 1.0, 10.0).startswith("#RESULT?")
     assert udfs.combat17_shots("Trebuchet", 3.0).startswith(
         "#WEAPON? one of Bow (most missile weapons), Thrown weapon"
@@ -106,7 +103,6 @@ def test_bad_arguments_say_what_is_wrong():
         udfs.d20_hit_chance("combat17", 1.0, 10.0, 0.0, 0.0, "maybe")
         == "#PICKS? a name not in the list, or two of one kind"
     )
-    assert udfs.combat17_condition_modifier(3.0, "speed").startswith("#WHAT?")
 
 
 @settings(max_examples=100, deadline=None)

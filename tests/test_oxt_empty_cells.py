@@ -95,7 +95,7 @@ def as_xlwings_gives(name: str, empty: int, args: list[Any]) -> Any:
 def test_an_empty_optional_cell_passed_as_the_workbooks_pass_it_gives_what_excel_gives(tmp_path):
     office = office_or_skip("25.2")
     calls = list(empty_cell_calls())
-    # 27 optional arguments in 19 functions since bfrpg's Critical calculator went (its functions)
+    # 26 optional arguments in 18 functions since the duplicate calculators of bfrpg and combat17 went
     assert len(calls) >= 25 and len({name for name, _, _ in calls}) >= 15
     path = tmp_path / "empty.xlsx"
     write_book(calls, path)

@@ -35,7 +35,9 @@ def test_the_type_library_declares_every_method_and_argument_of_the_idl():
     method name the IDL lacks. (The next test, with the SDK, compares the bytes.)"""
     text = oxt.RDB_PATH.read_bytes().decode("latin-1")
     functions = oxt.add_in_functions(list(RULESET_IDS))
-    assert len(functions) >= 78  # 80 since bfrpg's Critical, Firing, Two-weapon and Helpless went
+    assert (
+        len(functions) >= 70
+    )  # 73 since the duplicate calculators of bfrpg, combat17 and cnc went (88 before)
     for function in functions:
         assert function.method in text
         assert all(arg.idl_name in text for arg in function.args), function.name

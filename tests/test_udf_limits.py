@@ -48,7 +48,9 @@ def usable_in_a_cell(result: Any) -> bool:
 
 
 def test_there_are_udfs_to_check():
-    assert len(public_udfs()) >= 78  # 80 since bfrpg's Critical, Firing, Two-weapon and Helpless went
+    assert (
+        len(public_udfs()) >= 70
+    )  # 73 since the duplicate calculators of bfrpg, combat17 and cnc went (88 before)
 
 
 @pytest.mark.parametrize("name", list(public_udfs()))

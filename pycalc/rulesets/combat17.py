@@ -9,9 +9,9 @@ critical), the situation's multiplier as the block's ``situation`` stage. The At
 the generic one (``pycalc.resolution_calculator``), and so are the attack's Excel functions (the
 shared ``d20_*`` of ``pycalc.udfs.shared``). What stays here is what its other calculators and the
 chart functions read: the result of one attack (the engine registry, ``pycalc.d20_engines``), the
-chart and condition texts, and the damage of each outcome. Its subsystems have a module each:
-``combat17_critical`` (critical damage and the condition chart), ``combat17_fumble`` (the critical
-miss chart), ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
+chart texts (``crit_effect``, ``fumble_effect``), and the damage of an outcome (brawling's). Its
+subsystems have a module each: ``combat17_fumble`` (the critical miss chart's DEX check),
+``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
 ``combat17_brawling``, ``combat17_subdual``; each returns its outputs by defined name ('' where an
 input is still empty, '#...' text where an input is bad), the reference the workbook's native
 formulas must equal.
@@ -35,7 +35,6 @@ USES_FOLLOW_ROLL = True
 
 # Text the calculators show (the same strings are written into the workbook's formulas).
 CONDITION_PENDING = "roll 1d4 on the condition chart"
-CONDITION_UNUSED_START, CONDITION_UNUSED_END = "the condition roll ", " is not used by this roll: clear it"
 
 SITUATION_STAGE = "situation"  # the block's damage multiplier stage the ticked situations fill
 
@@ -49,11 +48,9 @@ def generic_roll(attack: Attack, barred: bool = False) -> generic.Attack:
     return generic.from_d20(attack, cannot_hit=barred)
 
 
-def generic_damage(
-    dice: dice_module.Dice, extra_modifier: int = 0, multiplier: Fraction = Fraction(1)
-) -> generic.Damage:
-    """The weapon's dice with the situation's damage modifier and multiplier, as the generic engine's."""
-    return generic.Damage(dice, extra_modifier, multipliers={SITUATION_STAGE: multiplier})
+def generic_damage(dice: dice_module.Dice, extra_modifier: int = 0) -> generic.Damage:
+    """The weapon's dice with a damage modifier, as the generic engine's (no situation multiplier)."""
+    return generic.Damage(dice, extra_modifier, multipliers={SITUATION_STAGE: Fraction(1)})
 
 
 # --------------------------------------------------------------------------- natural rolls and charts
@@ -68,43 +65,18 @@ def fumble_row(rules: RuleSet, roll: int) -> Row:
     return resolution_results.fumble_chart_row(rules, generic.check_roll(rules, roll, "FOLLOW ROLL"))
 
 
-def follow_total(rules: RuleSet, attack: Attack, follow_roll: int) -> int:
-    """The critical chart key: the plain d20, or d20 + the roll's modifiers (ruling)."""
-    return resolution_results.follow_total(rules, generic_roll(attack), follow_roll)
-
-
 def result(rules: RuleSet, attack: Attack, roll: int, follow_roll: int | None) -> str:
     """Miss / Hit / Critical / Fumble (``pycalc.d20``'s entry point): natural 20 always hits, natural 1
     always misses."""
     return resolution_results.result(rules, generic_roll(attack), roll, follow_roll)
 
 
-def condition_row(rules: RuleSet, roll: int) -> Row:
-    table = rules.table("critical_conditions")
-    row = table.band(roll)
-    if row is None:
-        raise RuleError(f"#CONDITION ROLL? {table.rows[0].low} to {table.rows[-1].high}")
-    return row
-
-
-def condition_text(rules: RuleSet, roll: int) -> str:
-    row = condition_row(rules, roll)
-    return f"{row['condition']}: {row['effect']}"
-
-
-def crit_line(rules: RuleSet, total: int, condition_roll: int | None = None) -> str:
-    """What the critical chart gives for that total: the damage, and the condition where it rolls one."""
-    row = crit_row(rules, total)
-    text = str(rules.table("outcomes").entry(row["damage"]).label)
-    if not row["condition_roll"]:
-        return text
-    if condition_roll is None:
-        return f"{text}; {CONDITION_PENDING}"
-    return f"{text}; {condition_text(rules, condition_roll)}"
-
-
 def crit_effect(rules: RuleSet, roll: int) -> str:
-    return crit_line(rules, roll)
+    """What the critical chart gives for that roll: the damage, and that the condition chart follows
+    where its row says so."""
+    row = crit_row(rules, roll)
+    text = str(rules.table("outcomes").entry(row["damage"]).label)
+    return f"{text}; {CONDITION_PENDING}" if row["condition_roll"] else text
 
 
 def fumble_effect(rules: RuleSet, roll: int) -> str:
@@ -134,20 +106,15 @@ def damage(
     dice: dice_module.Dice,
     rolled: int | None,
     extra_modifier: int = 0,
-    multiplier: Fraction = Fraction(1),
 ) -> int:
-    """Damage of one outcome (regular / maximum / critical), situation multiplier applied: the
+    """Damage of one outcome (regular / maximum / critical), an extra modifier added: the
     outcomes row as the generic engine's damage formula (a row that does not hit does 0)."""
     if not rules.table("outcomes").entry(outcome_id)["hits"]:
         return 0
     formula = resolution_damage.coefficients(rules, outcome_id)
     shown = check_damage_roll(dice, rolled) if formula.dice_rolled else 0
-    situated = generic_damage(dice, extra_modifier, multiplier)
+    situated = generic_damage(dice, extra_modifier)
     return resolution_damage.amount(rules, formula, situated, formula.dice_rolled * shown)
-
-
-def condition_unused(cond: int) -> str:
-    return f"{CONDITION_UNUSED_START}{cond}{CONDITION_UNUSED_END}"
 
 
 def guarded(function: Any, *args: Any) -> Any:

@@ -1,9 +1,11 @@
-"""17 Combat critical misses (seed 17.0.4): the critical miss chart of the follow-up d20 after a
-natural 1, its DEX check and the attack-roll penalty or free attack that follows a failed check.
+"""17 Combat critical misses (seed 17.0.4): the DEX check some rows of the critical miss chart call
+for, and what follows a failed check (an attack-roll penalty for some rounds, or a free attack).
 
-Reads ``critical_misses`` and ``attacker_conditions`` of ``tables/combat17`` (the chart row through
-``pycalc.rulesets.combat17.fumble_row``, which the Attack calculator reads too);
-``pycalc.sheets.combat17_fumble`` writes the same rules as native formulas.
+The chart itself (the follow-up d20 after a natural 1) is the generic Attack calculator's
+(``pycalc.resolution_calculator``: its chart effect prints the row, its DC and what a failure does;
+the penalty is the Attacker's condition pick the row names); what is combat17's own is resolving the
+check, d20 + DEX bonus against the row's DC. Reads ``critical_misses`` and ``attacker_conditions`` of
+``tables/combat17``; ``pycalc.sheets.combat17_fumble`` writes the same rules as native formulas.
 """
 
 from __future__ import annotations
@@ -18,25 +20,17 @@ from pycalc.tables import Row, RuleSet
 # Text the calculator shows (the same strings are written into the workbook's formulas).
 CHECK_PASSED, CHECK_FAILED = "Passed", "Failed"
 
-
-FUMBLE_OUTPUTS = (
-    "FUMBLE_CHART_EFFECT",
-    "FUMBLE_DEX_DC",
-    "FUMBLE_CHECK",
-    "FUMBLE_NO_ATTACK_NEXT_ROUND",
-    "FUMBLE_PENALTY",
-    "FUMBLE_CONSEQUENCE",
-)
+FUMBLE_OUTPUTS = ("FUMBLE_DEX_DC", "FUMBLE_CHECK", "FUMBLE_CONSEQUENCE")
 
 
-def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: int | None) -> tuple[str, int]:
-    """What happens after the DEX check, and the attack-roll penalty that follows."""
+def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: int | None) -> str:
+    """What happens after the DEX check (the attack-roll penalty and its rounds on a failed one)."""
     if row["dex_check_dc"] is None:
-        return str(row["effect"]), 0
+        return str(row["effect"])
     if not check:
-        return f"DEX check DC {row['dex_check_dc']} needed", 0
+        return f"DEX check DC {row['dex_check_dc']} needed"
     if check == CHECK_PASSED:
-        return "DEX check passed: just a miss", 0
+        return "DEX check passed: just a miss"
     condition = row["failed_check_condition"]
     if condition:
         penalty = rules.table("attacker_conditions").entry(condition)
@@ -47,10 +41,10 @@ def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: i
             rounds = str(rounds_roll)
         else:
             raise RuleError(f"#ROUNDS ROLL? {rounds_dice.minimum} to {rounds_dice.maximum}")
-        return f"DEX check failed: {penalty['hit']} to hit for {rounds} rounds", penalty["hit"]
+        return f"DEX check failed: {penalty['hit']} to hit for {rounds} rounds"
     if row["failed_check_free_attack"]:
-        return "DEX check failed: the opponent gets a free attack", 0
-    return "DEX check failed", 0
+        return "DEX check failed: the opponent gets a free attack"
+    return "DEX check failed"
 
 
 def fumble_outputs(
@@ -60,7 +54,7 @@ def fumble_outputs(
     dex_roll: int | None = None,
     rounds_roll: int | None = None,
 ) -> dict[str, Any]:
-    """The critical miss chart, its DEX check and what follows."""
+    """The critical miss chart row's DEX check and what follows."""
     if roll is None:
         return dict.fromkeys(FUMBLE_OUTPUTS, "")
     try:
@@ -74,14 +68,11 @@ def fumble_outputs(
     if dc is not None and dex_roll is not None:
         check = CHECK_PASSED if dex_roll + dex_bonus >= dc else CHECK_FAILED
     try:
-        consequence, penalty = fumble_consequence_text(rules, row, check, rounds_roll)
+        consequence = fumble_consequence_text(rules, row, check, rounds_roll)
     except RuleError as error:
-        consequence, penalty = str(error), 0
+        consequence = str(error)
     return {
-        "FUMBLE_CHART_EFFECT": row["effect"],
         "FUMBLE_DEX_DC": "" if dc is None else dc,
         "FUMBLE_CHECK": check,
-        "FUMBLE_NO_ATTACK_NEXT_ROUND": row["no_attack_next_round"],
-        "FUMBLE_PENALTY": penalty,
         "FUMBLE_CONSEQUENCE": consequence,
     }

@@ -1,12 +1,12 @@
 """The 17 Combat calculators: the Attack calculator, its Odds sheet and workings come from the generic
 d20 writer (``pycalc.sheets.d20``: combat17's ``resolution:`` block and pickers say everything its
-attack needs, the critical chart's 1d4 condition chart included); what is combat17's own are the
-sheets of its other calculators, each section from its own module: critical damage and the
-condition chart (``combat17_critical``), the critical miss chart (``combat17_fumble``), rate of fire
-(``combat17_rate_of_fire``), grenade scatter (``combat17_scatter``), brawling (``combat17_brawling``)
-and subdual (``combat17_subdual``); the cells they share come from ``combat17_cells``. The parity
-tests recalculate these sheets in LibreOffice and compare them with the engine
-(``pycalc.resolution_calculator`` and ``pycalc.rulesets.combat17_*``).
+attack needs, the critical hit chart, its 1d4 condition chart and the critical miss chart included);
+what is combat17's own is one sheet of its other calculators, each section from its own module: the
+critical miss DEX check (``combat17_fumble``), rate of fire (``combat17_rate_of_fire``), grenade
+scatter (``combat17_scatter``), brawling (``combat17_brawling``) and subdual (``combat17_subdual``);
+the cells they share come from ``combat17_cells``. The parity tests recalculate these sheets in
+LibreOffice and compare them with the engine (``pycalc.resolution_calculator`` and
+``pycalc.rulesets.combat17_*``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.sheets import d20 as generic
 from pycalc.sheets.calculator import ATTACK_SHEET, write_calculator
 from pycalc.sheets.combat17_brawling import brawling_section
-from pycalc.sheets.combat17_critical import condition_section, critical_section
 from pycalc.sheets.combat17_fumble import fumble_section
 from pycalc.sheets.combat17_rate_of_fire import rate_of_fire_section
 from pycalc.sheets.combat17_scatter import grenade_section
@@ -24,8 +23,7 @@ from pycalc.sheets.combat17_subdual import subdual_section
 from pycalc.sheets.dual import Udfs
 from pycalc.tables import RuleSet
 
-CHARTS_SHEET = "Damage & charts"
-OTHER_SHEET = "Missiles, brawling, subdual"
+OTHER_SHEET = "Other calculators"
 INTRO = (
     "Yellow cells are yours: type the numbers, pick the situation, then enter the rolls. "
     "Green cells are worked out from the rule tables in this workbook."
@@ -34,21 +32,19 @@ INTRO = (
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     generic.write_calculators(book, rules, with_udfs)
-    charts = write_calculator(
-        book,
-        CHARTS_SHEET,
-        f"{rules.name}: critical damage, condition and critical miss charts",
-        INTRO,
-        [critical_section(rules), condition_section(rules), fumble_section(rules)],
-        with_udfs,
-    )
-    write_calculator(
+    other = write_calculator(
         book,
         OTHER_SHEET,
-        f"{rules.name}: rate of fire, grenade scatter, brawling, subdual",
+        f"{rules.name}: critical miss DEX check, rate of fire, grenade scatter, brawling, subdual",
         INTRO,
-        [rate_of_fire_section(rules), grenade_section(), brawling_section(rules), subdual_section()],
+        [
+            fumble_section(rules),
+            rate_of_fire_section(rules),
+            grenade_section(),
+            brawling_section(rules),
+            subdual_section(),
+        ],
         with_udfs,
     )
-    # beside the Attack calculator, where it was before combat17's attack moved onto the generic writer
-    book.move_sheet(charts, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(CHARTS_SHEET))
+    # beside the Attack calculator, where the charts' calculators were
+    book.move_sheet(other, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(OTHER_SHEET))

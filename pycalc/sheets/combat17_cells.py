@@ -1,18 +1,15 @@
-"""Working cells the 17 Combat calculators share (the Attack calculator in ``pycalc.sheets.combat17``
-and the subsystems' calculators, ``combat17_critical``...): the checks of a typed d20 or chart roll,
-the cells that read a dice text such as 1d6+2, the damage of an outcome over those cells, and the
-critical chart's line (``pycalc.rulesets.combat17``'s ``damage``, ``crit_line``, ``condition_text``).
+"""Working cells 17 Combat's own calculators share (``pycalc.sheets.combat17``): the checks of a typed
+d20 or band roll, the cells that read a dice text such as 1d6+2, and the damage of an outcome over
+those cells (``pycalc.rulesets.combat17``'s ``damage``).
 """
 
 from __future__ import annotations
 
-from pycalc.rulesets import combat17 as engine
 from pycalc.sheets import d20_cells
 from pycalc.sheets.calculator import Field, working_field
 from pycalc.sheets.common import table_name as T
-from pycalc.sheets.d20_cells import ChartFormula
 from pycalc.sheets.d20_formulas import own_calculator
-from pycalc.sheets.formulas import DICE_ERROR, band, q
+from pycalc.sheets.formulas import DICE_ERROR, q
 from pycalc.sheets.situation_cells import by_id
 from pycalc.tables import RuleSet
 
@@ -80,12 +77,9 @@ class DiceCells:
         )
 
 
-def damage_formula(
-    rules: RuleSet, outcome: str | ChartFormula, roll: str, dice: DiceCells, extra: str = "0"
-) -> str:
+def damage_formula(rules: RuleSet, outcome: str, roll: str, dice: DiceCells, extra: str = "0") -> str:
     """engine.damage after the roll check ('' when the dice roll is still needed): the generic damage
-    formula of an outcomes row (its id, or the row the critical chart names) over the dice cells,
-    ``extra`` added to the dice's modifier."""
+    formula of an outcomes row (its id) over the dice cells, ``extra`` added to the dice's modifier."""
     rolls = own_calculator(
         rules,
         dice_count=dice.count,
@@ -101,20 +95,4 @@ def damage_formula(
         f'IF({rolled}>0,IF(AND({dice.count}>0,{roll}=""),"",IF(OR(SUM({roll})<{dice.count},SUM({roll})>{high}),'
         f'"#DAMAGE ROLL? "&{dice.count}&" to "&{high},{value})),{value})'
     )
-    outcome_id = q(outcome) if isinstance(outcome, str) else band("critical_hits", "damage", outcome.key)
-    return f"IF({by_id('outcomes', 'hits', outcome_id)},{checked},0)"
-
-
-def crit_line_formula(total: str, condition_check: str, condition_roll: str) -> str:
-    label = by_id("outcomes", "label", band("critical_hits", "damage", total))
-    text = condition_text(condition_roll)
-    return (
-        f'IF({band("critical_hits", "condition_roll", total)},IF({condition_check}="",{label}&"; "&{q(engine.CONDITION_PENDING)},'
-        f'IF({condition_check}="ok",{label}&"; "&{text},{condition_check})),{label})'
-    )
-
-
-def condition_text(roll: str) -> str:
-    return (
-        f'{band("critical_conditions", "condition", roll)}&": "&{band("critical_conditions", "effect", roll)}'
-    )
+    return f"IF({by_id('outcomes', 'hits', q(outcome))},{checked},0)"

@@ -1,5 +1,6 @@
-"""The 17 Combat critical miss calculator (the chart of the follow-up d20 after a natural 1, its DEX
-check and what follows): native formulas of ``pycalc.rulesets.combat17_fumble``."""
+"""The 17 Combat critical miss DEX check (the check a row of the chart after a natural 1 calls for, and
+what follows; the chart's row itself is the Attack calculator's): native formulas of
+``pycalc.rulesets.combat17_fumble``."""
 
 from __future__ import annotations
 
@@ -36,29 +37,18 @@ def fumble_section(rules: RuleSet) -> Section:
         f'IF({dc}="",{row("effect")},IF(FUMBLE_CHECK="","DEX check DC "&{dc}&" needed",'
         f'IF(FUMBLE_CHECK="{engine.CHECK_PASSED}","DEX check passed: just a miss",{failed})))'
     )
-    penalty = (
-        f'IF(FUMBLE_CHECK<>"{engine.CHECK_FAILED}",0,IF({empty(condition)},0,IF(FUMBLE_ROUNDS_TEXT="#",0,'
-        f"{by_id('attacker_conditions', 'hit', condition)})))"
-    )
     dex_check = d20_check("FUMBLE_DEX_ROLL", "DEX ROLL")
     input_check = (
         f'IF({d20_check("FUMBLE_ROLL", "FOLLOW ROLL")}<>"ok",{d20_check("FUMBLE_ROLL", "FOLLOW ROLL")},'
         f'IF({dex_check}="","ok",{dex_check}))'
     )
     return Section(
-        "Critical miss chart (natural 1) and its DEX check",
+        "DEX check after a critical miss (the chart row: Attack calculator)",
         (
             empty_input("Follow-up d20 on the critical miss chart", "FUMBLE_ROLL", roll=follow_roll(rules)),
             Field("Attacker's DEX bonus", "FUMBLE_DEX_BONUS", INPUT, 0),
             empty_input("d20 for the DEX check", "FUMBLE_DEX_ROLL", roll=attack_roll(rules)),
             empty_input("Rounds rolled for the penalty (1d2)", "FUMBLE_ROUNDS_ROLL"),
-            Field(
-                "Effect (as printed)",
-                "FUMBLE_CHART_EFFECT",
-                key=True,
-                native=shown(row("effect")),
-                udf='IF(FUMBLE_ROLL="","",fumble_effect("combat17",FUMBLE_ROLL))',
-            ),
             Field(
                 "DEX check DC", dc, native=shown(f'IF({empty(row("dex_check_dc"))},"",{row("dex_check_dc")})')
             ),
@@ -70,12 +60,6 @@ def fumble_section(rules: RuleSet) -> Section:
                     f'"{engine.CHECK_PASSED}","{engine.CHECK_FAILED}"))'
                 ),
             ),
-            Field(
-                "No attack next round",
-                "FUMBLE_NO_ATTACK_NEXT_ROUND",
-                native=shown(row("no_attack_next_round")),
-            ),
-            Field("Attack roll penalty that follows", "FUMBLE_PENALTY", native=shown(penalty)),
             Field(
                 "What happens",
                 "FUMBLE_CONSEQUENCE",

@@ -19,7 +19,7 @@ cells, one for reading a d20 attack, one for the odds:
   d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, hp_state (the
   Encounter's hit point states of any ruleset), dice_*;
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
-- ``bfrpg``: what bfrpg's functions share (it declares none); ``combat17`` the damage of each outcome;
+- ``bfrpg`` and ``combat17``: what each ruleset's functions share (they declare none);
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
   engine module of the same name (``pycalc.rulesets.osr_grappling``).
 """
@@ -31,9 +31,7 @@ from pycalc.udfs.cnc_falling import *  # noqa: F403
 from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403
 from pycalc.udfs.cnc_subdual import *  # noqa: F403
-from pycalc.udfs.combat17 import *  # noqa: F403
 from pycalc.udfs.combat17_brawling import *  # noqa: F403
-from pycalc.udfs.combat17_critical import *  # noqa: F403
 from pycalc.udfs.combat17_fumble import *  # noqa: F403
 from pycalc.udfs.combat17_missiles import *  # noqa: F403
 from pycalc.udfs.combat17_subdual import *  # noqa: F403

@@ -1,4 +1,5 @@
-"""17 Combat's fumble chart as a worksheet function (xlwings), over ``pycalc.rulesets.combat17_fumble``.
+"""17 Combat's critical miss DEX check as a worksheet function (xlwings), over
+``pycalc.rulesets.combat17_fumble`` (the chart's row itself: the shared ``fumble_effect`` and ``d20_effect``).
 
 Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.
 """
