@@ -14,7 +14,6 @@ from __future__ import annotations
 from openpyxl.workbook.workbook import Workbook
 
 from pycalc.sheets import d20 as generic
-from pycalc.sheets.calculator import ATTACK_SHEET, write_calculator
 from pycalc.sheets.combat17_brawling import brawling_section
 from pycalc.sheets.combat17_fumble import fumble_section
 from pycalc.sheets.combat17_rate_of_fire import rate_of_fire_section
@@ -24,27 +23,15 @@ from pycalc.sheets.dual import Udfs
 from pycalc.tables import RuleSet
 
 OTHER_SHEET = "Other calculators"
-INTRO = (
-    "Yellow cells are yours: type the numbers, pick the situation, then enter the rolls. "
-    "Green cells are worked out from the rule tables in this workbook."
-)
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    generic.write_calculators(book, rules, with_udfs)
-    other = write_calculator(
-        book,
-        OTHER_SHEET,
-        f"{rules.name}: critical miss DEX check, rate of fire, grenade scatter, brawling, subdual",
-        INTRO,
-        [
-            fumble_section(rules),
-            rate_of_fire_section(rules),
-            grenade_section(),
-            brawling_section(rules),
-            subdual_section(),
-        ],
-        with_udfs,
-    )
-    # beside the Attack calculator, where the charts' calculators were
-    book.move_sheet(other, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(OTHER_SHEET))
+    sections = [
+        fumble_section(rules),
+        rate_of_fire_section(rules),
+        grenade_section(),
+        brawling_section(rules),
+        subdual_section(),
+    ]
+    subtitle = "critical miss DEX check, rate of fire, grenade scatter, brawling, subdual"
+    generic.write_with_own_sheet(book, rules, with_udfs, OTHER_SHEET, subtitle, sections)
