@@ -41,6 +41,16 @@ def test_the_shared_d20_udfs_dispatch_to_bfrpg():
     assert udfs.d20_hit_chance("bfrpg", 5.0, 15.0) == pytest.approx(0.55)
 
 
+def test_an_attack_a_pick_rules_out_has_no_chance_and_says_why():
+    """Total defense: the result says why; every chance and the odds are 0, as in the calculator."""
+    defending = {"picks": "total defense"}
+    assert str(udfs.d20_result("bfrpg", 15.0, 5.0, 15.0, **defending)).startswith("#NO ATTACK? Total")
+    assert udfs.d20_hit_chance("bfrpg", 5.0, 15.0, **defending) == 0
+    assert udfs.d20_chance("bfrpg", "Miss", 5.0, 15.0, **defending) == 1
+    assert udfs.d20_expected_damage("bfrpg", 5.0, 15.0, "1d8", **defending) == 0
+    assert udfs.d20_kill_chance("bfrpg", 5.0, 15.0, "1d8", 1.0, **defending) == 0
+
+
 def test_damage_udfs():
     assert udfs.modifier("bfrpg", "helpless_damage", "backstab_max_multiplier") * udfs.dice_max("2d4") == 16
     # the attack's damage is the shared function's, by the generic Attack calculator

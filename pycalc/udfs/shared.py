@@ -217,10 +217,11 @@ def d20_result(
 def chances_of(
     ruleset: Any, bonus: Any, target: Any, mods: Any, level: Any, picks: Any
 ) -> dict[str, Fraction]:
-    """The chance of exactly each outcome of one attack, before the roll."""
+    """The chance of exactly each outcome of one attack, before the roll: an attack a pick rules out
+    has none but a Miss, as the calculator and the odds functions say (its result says why)."""
     rules = calculator_rules(ruleset)
     inputs = calculator_inputs(rules, bonus, target, mods, level, picks)
-    return outcome_chances(calculator_outputs(rules, inputs))
+    return outcome_chances(resolution_calculator.attack_outputs(rules, inputs))
 
 
 @xw.func
