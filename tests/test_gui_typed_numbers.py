@@ -274,7 +274,7 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
     """bfrpg's situation is data too: in the shipped workbook the STR bonus counts for a melee attack,
     the DEX bonus typed once offsets the off hand's -5 to -3, a helpless target is hit automatically by
     a melee attack (double the maximum) and not by a missile, whose DEX counts instead, and a total
-    defense rules any attack out before the roll counts."""
+    defense rules any attack out before the roll counts, its chance to hit and expected damage 0."""
     rules = load_ruleset("bfrpg")
     xlsx = build_ruleset("bfrpg") / "bfrpg.xlsx"
     numbers = {"attacker_str": 1, "attacker_dex": 2}
@@ -290,7 +290,8 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
         {"defense_stance": "Total (full) defense"},
     )
     shown = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_SUMMARY"]
-    states = []
+    odds = ["ATTACK_HIT_CHANCE", "ATTACK_EXPECTED_DAMAGE"]
+    states, chances = [], []
     with window(xlsx, tmp_path) as calc:
         for name, value in typed.items():
             calc.enter(name, value)
@@ -299,11 +300,13 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
                 name = f"PICK_{picked[0]}_{picked[1]}" if isinstance(picked, tuple) else f"PICK_{picked}"
                 calc.enter(name.upper(), value)
             calc.save()
-            states.append({k: v[0] for k, v in read_back(calc, shown).items()})
+            read = {k: v[0] for k, v in read_back(calc, shown + odds).items()}
+            states.append({k: read[k] for k in shown})
+            chances.append([read[k] for k in odds])
         calc.screenshot("bfrpg-two-weapons-helpless")
     chosen: dict[str, str] = {}
     ticked: frozenset[tuple[str, str]] = frozenset()
-    for step, state in zip(steps, states, strict=True):
+    for step, state, chance in zip(steps, states, chances, strict=True):
         chosen |= {k: v for k, v in step.items() if isinstance(k, str)}
         ticked |= {k for k in step if isinstance(k, tuple)}
         inputs = CalculatorInputs(
@@ -311,6 +314,8 @@ def test_bfrpg_dex_offsets_two_weapons_and_only_melee_hits_the_helpless(
         )
         expected = attack_outputs(rules, inputs)
         assert state == {k: None if expected[k] == "" else expected[k] for k in shown}, (step, state)
+        assert chance == pytest.approx([float(expected[k]) for k in odds]), step
+    assert chances[-2][0] > 0 and chances[-1] == [0, 0]  # total defense: no chance to hit, no damage
     plain, two_weapons, helpless_melee, missile, defending = states
     assert (plain["ATTACK_NEED"], plain["ATTACK_RESULT"]) == (15 - 3 - 1, MISS)  # STR to a melee attack
     assert two_weapons["ATTACK_NEED"] == 15 - 3 - 1 + 5 - 2  # the off hand's -5, DEX 2 off it
