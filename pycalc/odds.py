@@ -140,7 +140,6 @@ SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"  # the .xlsx's 
 EXPECTED, EXPECTED_ROUND = "ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND"
 KILL, KILL_ROUND = "ATTACK_KILL_CHANCE", "ATTACK_KILL_CHANCE_ROUND"
 ONE_ATTACK = (EXPECTED, EXPECTED_ROUND, KILL)  # worked out from one attack's odds
-ODDS_CELLS = (*ONE_ATTACK, KILL_ROUND)
 
 
 def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:

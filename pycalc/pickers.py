@@ -133,11 +133,6 @@ def declared(rules: RuleSet) -> Adding:
     return block.situation
 
 
-def only_for(adding: Adding, kind: str) -> frozenset[str]:
-    """The tables that count only for attacks of ``kind`` (melee or ranged)."""
-    return frozenset(table_id for table_id, only in adding.only.items() if only == kind)
-
-
 def not_with(rules: RuleSet, adding: Adding, picks: list[Pick], kinds: frozenset[str]) -> list[Pick]:
     """The picks less each row that names in the column ``not_with`` another picked row that counts for
     the attack's ``kinds`` (while the rulings put one in force)."""

@@ -35,7 +35,6 @@ from pycalc.sheets.common import (
 )
 from pycalc.sheets.dual import BOTH, Udfs, both
 from pycalc.sheets.roll_entry import DICE_SHOWN, RollRange, add_roll_check
-from pycalc.tables import RuleSet
 
 INPUT, PICK, OUTPUT, WORKING = "input", "pick", "output", "working"
 ATTACK_SHEET = "Attack calculator"
@@ -178,14 +177,6 @@ def write_roll_block_calculator(
     sheet.freeze_panes = "A4"
     protect(sheet)
     return sheet
-
-
-def write_attack_sheet(
-    book: Workbook, rules: RuleSet, intro: str, sections: list[Section], with_udfs: Udfs
-) -> Worksheet:
-    """A shipped ruleset's Attack calculator: its sections as a roll block under the ruleset's name."""
-    heading = f"{rules.name}: attack calculator"
-    return write_roll_block_calculator(book, ATTACK_SHEET, heading, intro, sections, with_udfs)
 
 
 def write_field(

@@ -73,7 +73,6 @@ POINTS_PER_GRID = 7.0  # LibreOffice prints a column of width 1 as 7 points
 GRID_WIDTH = 1.0
 CELL_PADDING = 6.0  # points of a cell's width its text cannot use (LibreOffice's margins and a safety)
 MAX_ROW_LINES = 4  # a long text wraps onto at most this many lines
-STACKED_ROW_LINES = 12  # a row of a table printed as label and text on the GM screen (``stacked``)
 SCREEN_ROW_LINES = 7  # on the GM screen's narrower panels, before a table prints stacked
 GAP = 2  # grid columns between two panels
 SCALES = (150, 125, 100)  # print scales tried, largest first: the first that fits one page is used

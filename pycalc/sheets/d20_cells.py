@@ -49,7 +49,6 @@ CONFIRM_NEEDS, CONFIRM_COUNTS, THREAT_COUNTS = (
     "D20W_CONFIRM_COUNTS",
     "D20W_THREAT_COUNTS",
 )
-FORMULA_PARTS = ("dice_rolled", "rerolled", "dice_max", "die_max", "modifier")
 EXACT_DIGITS = 6  # a multiplied damage is rounded to this many decimals before INT: no 2.9999999 for 3
 
 

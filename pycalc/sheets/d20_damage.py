@@ -14,7 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
-from pycalc.grid_limits import MAX_DICE, MAX_SIDES, beyond_grid_formula
+from pycalc.grid_limits import MAX_DICE, beyond_grid_formula
 from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import Resolution
 from pycalc.sheets import block_formulas, d20_cells
@@ -52,9 +52,6 @@ ODDS_LIMITS = (  # the odds' limits (pycalc.limits) as cells: no number is typed
 
 
 CHART_DAMAGE = range(0, 121)  # chart rows (layout): damage 0..120
-
-
-DOUBLED_CHART_DAMAGE = range(2 * MAX_DICE * MAX_SIDES + 1)  # a ruleset that doubles the damage: 0..192
 
 
 NAMED = d20_cells.Cells()

@@ -140,55 +140,6 @@ def write_numbered(
     define_name(book, name, absolute(sheet, f"{letter}{top + 1}", f"{letter}{top + count}"))
 
 
-FaceFormula = tuple[str, str, Callable[[str], str]]  # (defined name, title, formula of the face's cell)
-
-
-def write_face_rows(
-    book: Workbook,
-    title: str,
-    corner: str,
-    faces: int,
-    columns: list[FaceFormula],
-    width: float,
-    faces_name: str | None = None,
-) -> Worksheet:
-    """A hidden sheet of one row per face of the die (column A, under ``corner``, named ``faces_name``
-    when given) and right of it each column's formula of that face, the column named and ``width`` wide."""
-    sheet = book.create_sheet(title)
-    sheet.sheet_state = "hidden"
-    put(sheet["A1"], corner)
-    last = faces + 1
-    for face in range(1, faces + 1):
-        put(sheet.cell(face + 1, 1), face)
-    if faces_name:
-        define_name(book, faces_name, absolute(sheet, "A2", f"A{last}"))
-    for col, (name, heading, formula) in enumerate(columns, start=2):
-        letter = get_column_letter(col)
-        put(sheet.cell(1, col), heading)
-        for row in range(2, last + 1):
-            put_formula(sheet.cell(row, col), formula(f"A{row}"))
-        define_name(book, name, absolute(sheet, f"{letter}2", f"{letter}{last}"))
-        sheet.column_dimensions[letter].width = width
-    return sheet
-
-
-def write_result_grid(
-    sheet: Worksheet, corner: str, faces: int, result: Callable[[str, str], str], parts: PartsArea
-) -> None:
-    """From A1 of the hidden ``sheet``: ``corner``, the follow-up roll's faces across row 1, the roll's
-    down column A, and the result of each (roll, follow-up roll) pair, ``result(roll cell, follow-up
-    cell)``; what a column's cells share beyond their roll is worked out once in ``parts``."""
-    put(sheet["A1"], corner)
-    for face in range(1, faces + 1):
-        put(sheet.cell(face + 1, 1), face)
-        put(sheet.cell(1, face + 1), face)
-    for column in range(2, faces + 2):
-        follow = f"${get_column_letter(column)}$1"
-        of_roll = parts.column_formula(lambda roll, follow=follow: result(roll, follow))
-        for row in range(2, faces + 2):
-            put_formula(sheet.cell(row, column), of_roll(f"$A{row}"))
-
-
 # --------------------------------------------------------------------------- one cell of a heat map
 
 

@@ -9,13 +9,13 @@ rulesets' writers read the same functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pycalc.pickers import ruled_variants
 from pycalc.resolution_block import Adding
 from pycalc.sheets import ruling_text
-from pycalc.sheets.calculator import PICK, Field, Section, working_field
+from pycalc.sheets.calculator import PICK, Field, Section
 from pycalc.sheets.common import name_part, ruling_name, table_name
 from pycalc.sheets.effect_words import listed
 from pycalc.sheets.formulas import by_label, const, plus
@@ -54,25 +54,6 @@ def ruled_value(
 def ruling_is(ruling_id: str, choice: str) -> str:
     """TRUE while ``choice`` of the ruling is in force."""
     return f'{ruling_name(ruling_id)}="{choice}"'
-
-
-def picks_with(
-    rules: RuleSet, table_id: str, row: Row | None, choices: Mapping[str, str] | None = None
-) -> tuple[dict[str, str], frozenset[tuple[str, str]]]:
-    """The picks (choices, ticked toggles) with ``row`` picked on top of ``choices`` (None: nothing
-    more), as an engine's attack inputs take them: a note beside a pick says what picking it changes."""
-    ticked = row is not None and rules.table(table_id).picker == "toggle"
-    chosen = dict(choices or {})
-    if row is not None and not ticked:
-        chosen[table_id] = str(row.label)
-    return chosen, frozenset({(table_id, str(row.id))}) if ticked and row is not None else frozenset()
-
-
-def kind_label(rules: RuleSet, kind_table: str, ranged: bool) -> str:
-    """The label of the first attack kind that is ranged (or melee, ``ranged`` False), else of the
-    first kind: the kind a note tries a pick with (a row that counts for ranged attacks only...)."""
-    kinds = rules.table(kind_table).rows
-    return str(next((k.label for k in kinds if bool(k["ranged"]) == ranged), kinds[0].label))
 
 
 def in_words(parts_of: Callable[[RuleSet, str, Row], list[str]]) -> Callable[[RuleSet, str, Row], str]:
@@ -131,13 +112,6 @@ class Pickers:
 def picked(pickers: Pickers, table_id: str, column: str) -> str:
     """The picked row's ``column`` of a choice table."""
     return by_label(table_id, column, pickers.name(table_id))
-
-
-def picked_field(
-    pickers: Pickers, label: str, name: str, table_id: str, column: str, flag: bool = False
-) -> Field:
-    """A working cell: the picked row's ``column`` of a choice table (``flag``: shown TRUE or FALSE)."""
-    return working_field(label, name, picked(pickers, table_id, column), flag)
 
 
 def column_terms(

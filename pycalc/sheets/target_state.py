@@ -7,12 +7,10 @@ above 0). A log row feeds the same cells: its Kind and the target's subdual dama
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL, encounter
 from pycalc.resolution_calculator import TARGET_STATE
-from pycalc.sheets.calculator import INPUT, OUTPUT, PICK, WORKING, Field, Section
+from pycalc.sheets.calculator import Field
 from pycalc.sheets.common import name_part, table_name
 from pycalc.sheets.formulas import band, last
 from pycalc.sheets.kind_formulas import normal_part, subdual_picked, typed_kind
@@ -30,47 +28,6 @@ def said(rules: RuleSet) -> str:
     (the states table's last band)."""
     rule = encounter(rules).hit_points
     return f'&IF(OR({STATE}="",{STATE}={last(rule.table, rule.state)}),"",": "&{STATE})'
-
-
-def with_target_state(rules: RuleSet, sections: list[Section]) -> list[Section]:
-    """``sections`` with the kind, the subdual damage taken and the state after the hit right after
-    the target's hit points after it."""
-    fields = [f for s in sections for f in s.fields]
-    added = state_fields(rules, fields)
-    found = []
-    for section in sections:
-        names = [f.name for f in section.fields]
-        if HP_AFTER in names:
-            at = names.index(HP_AFTER) + 1
-            section = replace(section, fields=(*section.fields[:at], *added, *section.fields[at:]))
-        found.append(section)
-    return found
-
-
-def state_fields(rules: RuleSet, fields: list[Field]) -> tuple[Field, ...]:
-    part, state = state_formulas(rules, picked(rules, fields))
-    if part is None:
-        return (Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),)
-    label = labels(rules)[SUBDUAL]
-    return (
-        Field(
-            "Kind of damage",
-            KIND,
-            PICK,
-            None,
-            options=label,
-            help=KIND_HELP.format(label=label),
-        ),
-        Field(
-            f"{label} damage it has taken",
-            SUBDUAL_TAKEN,
-            INPUT,
-            None,
-            help=TAKEN_HELP,
-        ),
-        Field(f"Of this hit, {label.lower()} damage", PART, WORKING, native=part),
-        Field("Target's state after the hit", STATE, OUTPUT, native=guarded(state)),
-    )
 
 
 KIND_HELP = "empty: normal damage; {label}: as the log's Kind column (the picks that deal it set it too)"

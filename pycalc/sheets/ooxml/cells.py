@@ -51,10 +51,6 @@ def set_formula(cell: StyleableObject, formula: str) -> None:
     cell._value, cell.data_type = formula, "f"
 
 
-def set_style_array(cell: StyleableObject, style: StyleArray | None) -> None:
-    cell._style = style
-
-
 def restore_cell(cell: Cell, value: Any, data_type: str, style: StyleArray | None) -> None:
     """The cell's stored value, type and style array put back as they were."""
     cell._value, cell.data_type, cell._style = value, data_type, style
