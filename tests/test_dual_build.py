@@ -29,7 +29,9 @@ def test_one_book_saves_the_files_each_build_makes(ruleset_id: str):
     held = sum(type(c._value) is Both for s in book.worksheets for c in s._cells.values())
     to_macro(book)
     xlsm = workbook_parts(book, given=sheets)
-    assert held > 10  # the calculators, the Encounter and the Contents line hold both texts
+    assert (
+        held >= 4
+    )  # the subsystems' calculators, the Encounter and the Contents line hold both texts (bfrpg: 5)
     assert set(sheets) == set(book.sheetnames) - {"xlwings.conf"}  # every sheet written once
     assert different_parts(xlsx, workbook_parts(build_workbook(rules, macro=False))) == []
     assert different_parts(xlsm, workbook_parts(build_workbook(rules, macro=True))) == []

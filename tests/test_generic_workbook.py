@@ -108,6 +108,9 @@ def test_the_shared_d20_functions_take_the_own_rulesets_id(monkeypatch: pytest.M
 
 def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypatch: pytest.MonkeyPatch):
     """d20_damage, d20_expected_damage and d20_kill_chance answer what the own ruleset's calculator says."""
+    # a shipped ruleset first, while its tables are read from tables/ (not the fixtures' folder set below)
+    bfrpg = attack_outputs(load_ruleset("bfrpg"), CalculatorInputs(bonus=3, target=14, dice="1d8", hp=5))
+    assert shared.d20_kill_chance("bfrpg", 3, 14, "1d8", 5) == pytest.approx(bfrpg["ATTACK_KILL_CHANCE"])
     monkeypatch.setenv("PYCALC_TABLES", str(FIXTURES))
     rules = load_folder(FIXTURES / "bx")
     hit = attack_outputs(rules, CalculatorInputs(bonus=3, target=14, roll=15, dice="1d8+2", damage_roll=5))
@@ -119,8 +122,6 @@ def test_the_shared_damage_and_odds_functions_take_the_own_rulesets_id(monkeypat
         odds["ATTACK_EXPECTED_DAMAGE_ROUND"]
     )
     assert shared.d20_kill_chance("bx", 3, 14, "1d8+2", 5) == pytest.approx(odds["ATTACK_KILL_CHANCE"])
-    bfrpg = attack_outputs(load_ruleset("bfrpg"), CalculatorInputs(bonus=3, target=14, dice="1d8", hp=5))
-    assert shared.d20_kill_chance("bfrpg", 3, 14, "1d8", 5) == pytest.approx(bfrpg["ATTACK_KILL_CHANCE"])
     assert shared.d20_expected_damage("bx", 3, 14, "9d12").startswith("#DICE?")
 
 

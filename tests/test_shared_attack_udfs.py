@@ -79,9 +79,10 @@ def test_the_attack_functions_say_what_the_calculator_says(ruleset: str, data: s
         return
     before = attack_outputs(load_ruleset(ruleset), CalculatorInputs(**{**inputs.__dict__, "roll": None}))
     after = attack_outputs(load_ruleset(ruleset), inputs)
-    if str(before["ATTACK_RESULT"]).startswith("#"):  # a pick rules the attack out: each says why
-        said = [got["need"], got["result"], got["hit"], *got["chances"], got["effect"]]
-        assert set(said) == {before["ATTACK_RESULT"]}
+    if str(before["ATTACK_RESULT"]).startswith("#"):  # a pick rules the attack out: it says why,
+        assert {got["need"], got["result"], got["effect"]} == {before["ATTACK_RESULT"]}
+        certain_miss = [float(outcome == d20.MISS) for outcome in d20.OUTCOMES]
+        assert (got["hit"], got["chances"]) == (0, certain_miss)  # and has no chance of anything
         return
     assert got["need"] == before["ATTACK_NEED"]
     assert got["hit"] == float(before["ATTACK_HIT_CHANCE"])
