@@ -58,11 +58,18 @@ __all__ = [
 # --------------------------------------------------------------------------- d20 rulesets (shared)
 
 
+def is_own_ruleset(ruleset_id: str) -> bool:
+    """A ruleset of the GM's own: a folder under tables/ (or PYCALC_TABLES) with a ruleset.yaml."""
+    return (
+        ruleset_id not in RULESET_IDS
+        and bool(ID_PATTERN.match(ruleset_id))
+        and (tables_dir() / ruleset_id / "ruleset.yaml").exists()
+    )
+
+
 def own_d20_ruleset(ruleset_id: str) -> RuleSet | None:
-    """A d20 ruleset of the GM's own: a folder under tables/ (or PYCALC_TABLES) with a resolution block."""
-    if ruleset_id in RULESET_IDS or not ID_PATTERN.match(ruleset_id):
-        return None
-    if not (tables_dir() / ruleset_id / "ruleset.yaml").exists():
+    """A d20 ruleset of the GM's own: one with a resolution block."""
+    if not is_own_ruleset(ruleset_id):
         return None
     rules = load_ruleset(ruleset_id)
     return rules if rules.resolution_block is not None else None
@@ -311,9 +318,7 @@ def fumble_effect(ruleset: Any, roll: Any) -> str:
 def any_ruleset(value: Any) -> RuleSet:
     """The tables of the ruleset named: a shipped one's or the GM's own."""
     name = as_text(value, "RULESET").lower()
-    if name not in RULESET_IDS and not (
-        ID_PATTERN.match(name) and (tables_dir() / name / "ruleset.yaml").exists()
-    ):
+    if name not in RULESET_IDS and not is_own_ruleset(name):
         raise RuleError(f"#RULESET? use {', '.join(RULESET_IDS)} or your own ruleset's id")
     return load_ruleset(name)
 
