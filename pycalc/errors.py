@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 MESSAGE_LENGTH = 100  # what a cell shows without a wide column
 
@@ -30,3 +30,11 @@ def list_message(name: str, words: Iterable[object]) -> str:
 def not_in_list(name: str, words: Iterable[object]) -> RuleError:
     """The error for a word that is not in a picker's list (see list_message)."""
     return RuleError(list_message(name, words))
+
+
+def said(function: Callable[..., object], *args: object) -> object:
+    """What a calculator's cell shows for ``function(*args)``: its value, or the RuleError's '#...' text."""
+    try:
+        return function(*args)
+    except RuleError as error:
+        return str(error)

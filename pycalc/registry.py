@@ -220,7 +220,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             {
                 "fumble": osr.fumble_effect,
                 "grapple": osr_grappling.grapple_outputs,
-                "kills": osr_normal_men.kills_outputs,
                 "mass_combat": osr_mass_combat.mass_outputs,
                 "normal_men": osr_normal_men.normal_men_outputs,
                 "save": osr_saves.save_outputs,

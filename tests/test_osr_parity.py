@@ -167,8 +167,14 @@ SECTION_OUTPUTS = {
         "SURPRISE_RESULT",
     ],
     "mass": ["MASS_DAMAGE_DEALT", "MASS_HP_AFTER", "MASS_SLAIN", "MASS_SURVIVORS_LEFT"],
-    "kills": ["KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND", "KILLS_AVG_DAMAGE", "KILLS_AVG_HP"],
-    "normal_men": ["NORMAL_MEN_ATTACKS"],
+    "normal_men": [
+        "NORMAL_MEN_ATTACKS",
+        "KILLS_HIT_CHANCE",
+        "KILLS_HITS",
+        "KILLS_PER_ROUND",
+        "KILLS_AVG_DAMAGE",
+        "KILLS_AVG_HP",
+    ],
     "grapple": ["GRAPPLE_MARGIN", "GRAPPLE_OUTCOME", "GRAPPLE_STUNNED_ROUNDS"],
     "save": ["SAVE_LEVEL_GAP_BONUS", "SAVE_WHO", "SAVE_MODIFIER", "SAVE_EFFECT"],
     "spell": ["SPELL_OUTCOME"],
@@ -237,11 +243,12 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
         found.append((cells, osr_mass_combat.mass_outputs(rules, men, original, before, roll)))
     kills_rules = [
         RULES,
-        flipped(RULES, "expected_kills_method"),
+        flipped(RULES, "expected_kills_method", "normal_men_multiple_attacks"),
         flipped(RULES, "expected_kills_rounding"),
         flipped(RULES, "expected_kills_method", "expected_kills_rounding"),
     ]
-    for index, (attacks, need, damage, hp) in enumerate(
+    kinds = [str(r.label) for r in RULES.table("attacker_kinds_vs_normal_men").rows] + ["Dragon"]
+    for index, (level, need, damage, hp) in enumerate(
         [
             (8, 7, "1d6+1", "1d6"),
             (3, 1, "1d8", "1d6"),
@@ -252,6 +259,8 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
             (6, 7, "xyz", "1d6"),
             (6, 7, "1d6", "1d4-3"),
             (0, 7, "1d6", "1d6"),
+            (2, 7, "1d6", "1d6"),
+            (1, 7, "1d6", "1d6"),
         ]
         + [
             (
@@ -264,21 +273,17 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
         ]
     ):
         rules = kills_rules[index % 4]
+        kind = kinds[index % len(kinds)]
         cells = {
-            "KILLS_ATTACKS": attacks,
+            "NORMAL_MEN_KIND": kind,
+            "NORMAL_MEN_LEVEL": level,
             "KILLS_NEED": need,
             "KILLS_DAMAGE_DICE": damage,
             "KILLS_HP_DICE": hp,
             **ruling_cells(rules),
         }
-        expected = osr_normal_men.kills_outputs(rules, attacks, need, damage, hp)
+        expected = osr_normal_men.normal_men_outputs(rules, kind, level, need, damage, hp)
         found.append((cells, expected))
-    kinds = [str(r.label) for r in RULES.table("attacker_kinds_vs_normal_men").rows] + ["Dragon"]
-    for index, kind in enumerate(kinds * 4):
-        rules = [RULES, flipped(RULES, "normal_men_multiple_attacks")][index % 2]
-        level = [0, 1, 2, 6, -1][index % 5]
-        cells = {"NORMAL_MEN_KIND": kind, "NORMAL_MEN_LEVEL": level, **ruling_cells(rules)}
-        found.append((cells, osr_normal_men.normal_men_outputs(rules, kind, level)))
     for hero_hd, their_hd, hero, theirs in [
         (3, 2, 11, 7),
         (3, 2, 7, 7),
@@ -351,7 +356,15 @@ def test_combat_calculators_equal_the_engine(calc, build_ruleset):
 def test_seed_examples_in_the_combat_sheet(calc, build_ruleset):
     got = calc.evaluate(
         build_ruleset("osr") / "osr.xlsx",
-        [{}, {"SURPRISE_A_SURPRISES_ON": 5, "SURPRISE_B_SURPRISED_ON": 1, "MASS_HP_BEFORE": 4}],
+        [
+            {},
+            {
+                "SURPRISE_A_SURPRISES_ON": 5,
+                "SURPRISE_B_SURPRISED_ON": 1,
+                "MASS_HP_BEFORE": 4,
+                "NORMAL_MEN_LEVEL": 3,
+            },
+        ],
         [
             "KILLS_PER_ROUND",
             "GRAPPLE_STUNNED_ROUNDS",
@@ -360,9 +373,10 @@ def test_seed_examples_in_the_combat_sheet(calc, build_ruleset):
             "MASS_SURVIVORS_LEFT",
         ],
     )
-    assert got[0]["KILLS_PER_ROUND"] == pytest.approx(5.6)  # 8 attacks, 7+, d6+1 vs d6
+    assert got[0]["NORMAL_MEN_ATTACKS"] == 8.0  # an 8th level fighter: 8 attacks,
+    assert got[0]["KILLS_PER_ROUND"] == pytest.approx(5.6)  # 7+, d6+1 vs d6: 5.6 killed
     assert got[0]["GRAPPLE_STUNNED_ROUNDS"] == 4.0  # 11 - 7
-    assert got[0]["NORMAL_MEN_ATTACKS"] == 3.0  # a 3rd level fighter
+    assert got[1]["NORMAL_MEN_ATTACKS"] == 3.0  # a 3rd level fighter
     assert got[1]["SURPRISE_A_ON_B"] == 4.0  # example 2
     assert got[1]["MASS_SURVIVORS_LEFT"] == 1.0  # 4 of 40 left: one man
 

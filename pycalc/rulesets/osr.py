@@ -19,12 +19,9 @@ maneuver, spell interruption).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pycalc import resolution as generic
 from pycalc import resolution_results
 from pycalc.d20 import FUMBLE, Attack
-from pycalc.errors import RuleError
 from pycalc.tables import RuleSet, load_ruleset
 
 USES_FOLLOW_ROLL = True
@@ -33,13 +30,6 @@ USES_FOLLOW_ROLL = True
 def osr_rules() -> RuleSet:
     """The osr tables (with the rulings' defaults), through the loader's cache: the Excel functions'."""
     return load_ruleset("osr")
-
-
-# --------------------------------------------------------------------------- constants
-
-
-def constant(rules: RuleSet, table_id: str, entry_id: str) -> int:
-    return rules.constant(table_id, entry_id)
 
 
 # --------------------------------------------------------------------------- the generic engine
@@ -58,15 +48,3 @@ def fumble_effect(rules: RuleSet, roll: int | None) -> str:
 
 # The chart does not depend on the attack here (no automatic hit, no critical chart).
 ANY_ATTACK = generic.Attack(0, 0)
-
-
-# --------------------------------------------------------------------------- calculator sections
-# The subsystem modules' ``*_outputs`` each return every output of one calculator section by defined
-# name, as the sheet shows it: a RuleError becomes its '#...' text, a value not yet computable is ''.
-
-
-def shown(function: Callable[..., object], *args: object) -> object:
-    try:
-        return function(*args)
-    except RuleError as error:
-        return str(error)

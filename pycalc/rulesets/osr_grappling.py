@@ -8,7 +8,6 @@ writes the same rules as native formulas.
 from __future__ import annotations
 
 from pycalc.errors import RuleError
-from pycalc.rulesets.osr import constant
 from pycalc.tables import Row, RuleSet
 
 
@@ -26,14 +25,14 @@ def grapple_stun_rounds(rules: RuleSet, hero_roll: int, grapplers_roll: int) -> 
     """Rounds the thrown-off grapplers are stunned: the hero's roll minus their combined roll."""
     if not grapple_row(rules, hero_roll, grapplers_roll)["grapplers_stunned"]:
         return 0
-    per_point = constant(rules, "grappling_dice", "stun_rounds_per_point")
+    per_point = rules.constant("grappling_dice", "stun_rounds_per_point")
     return (hero_roll - grapplers_roll) * per_point
 
 
 def check_grapple_roll(rules: RuleSet, roll: int, hit_dice: int, per_hd_entry: str, what: str) -> int:
     """A total of ``hit_dice`` x d6: between the count of dice and six times it."""
-    count = hit_dice * constant(rules, "grappling_dice", per_hd_entry)
-    sides = constant(rules, "grappling_dice", "grappling_die_sides")
+    count = hit_dice * rules.constant("grappling_dice", per_hd_entry)
+    sides = rules.constant("grappling_dice", "grappling_die_sides")
     if hit_dice < 1:
         raise RuleError(f"#{what} HD? 1 or more")
     if not count <= roll <= count * sides:

@@ -8,8 +8,7 @@ Reads ``mass_combat`` of ``tables/osr`` and the ruling mass_combat_damage_multip
 from __future__ import annotations
 
 from pycalc import dice as dice_module
-from pycalc.errors import RuleError
-from pycalc.rulesets.osr import constant, shown
+from pycalc.errors import RuleError, said
 from pycalc.tables import RuleSet
 
 
@@ -26,7 +25,7 @@ def mass_damage(rules: RuleSet, damage_roll: int, men: int) -> int:
         raise RuleError(f"#DAMAGE ROLL? 1 to {sides}")
     if rules.ruling("mass_combat_damage_multiplier") == "men_in_unit":
         return damage_roll * check_men(men)
-    return damage_roll * constant(rules, "mass_combat", "unit_damage_multiplier")
+    return damage_roll * rules.constant("mass_combat", "unit_damage_multiplier")
 
 
 def mass_survivors(rules: RuleSet, original_hp: int, remaining_hp: int, men: int) -> int:
@@ -44,11 +43,11 @@ def mass_survivors(rules: RuleSet, original_hp: int, remaining_hp: int, men: int
 def mass_outputs(
     rules: RuleSet, men: int, original_hp: int, hp_before: int, damage_roll: int | None
 ) -> dict[str, object]:
-    damage: object = "" if damage_roll is None else shown(mass_damage, rules, damage_roll, men)
+    damage: object = "" if damage_roll is None else said(mass_damage, rules, damage_roll, men)
     after = max(0, hp_before - damage) if isinstance(damage, int) else hp_before
     return {
         "MASS_DAMAGE_DEALT": damage,
         "MASS_HP_AFTER": after,
         "MASS_SLAIN": after <= 0,
-        "MASS_SURVIVORS_LEFT": shown(mass_survivors, rules, original_hp, after, men),
+        "MASS_SURVIVORS_LEFT": said(mass_survivors, rules, original_hp, after, men),
     }

@@ -1,5 +1,5 @@
 """OSR house rules Normal Men: the attacks per round against them, and the seed's shortcut for how many
-die per round.
+of them those attacks kill per round.
 
 Reads ``attacker_kinds_vs_normal_men`` of ``tables/osr`` and the rulings normal_men_multiple_attacks,
 expected_kills_method and expected_kills_rounding (the chance to hit is the generic d20 engine's);
@@ -15,8 +15,7 @@ from fractions import Fraction
 from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc import resolution_chances
-from pycalc.errors import RuleError, not_in_list
-from pycalc.rulesets.osr import shown
+from pycalc.errors import RuleError, not_in_list, said
 from pycalc.tables import RuleSet
 
 
@@ -64,24 +63,25 @@ def expected_kills(rules: RuleSet, attacks: int, need: int, damage_dice: str, hp
     return Kills(chance, hits, damage, hp, kills)
 
 
-def kills_outputs(
-    rules: RuleSet, attacks: int, need: int, damage_dice: str, hp_dice: str
+KILLS_SHOWN = ("KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND")
+
+
+def normal_men_outputs(
+    rules: RuleSet, kind: str, level_or_hd: int, need: int, damage_dice: str, hp_dice: str
 ) -> dict[str, object]:
+    """The attacks per round against Normal Men, and how many of them those attacks kill."""
+    attacks = said(attacks_vs_normal_men, rules, kind, level_or_hd)
+    if isinstance(attacks, str):
+        return {"NORMAL_MEN_ATTACKS": attacks, **dict.fromkeys(KILLS_SHOWN, attacks)}
     try:
         found = expected_kills(rules, attacks, need, damage_dice, hp_dice)
     except RuleError as error:
-        return dict.fromkeys(
-            ("KILLS_HIT_CHANCE", "KILLS_HITS", "KILLS_PER_ROUND"),
-            str(error),
-        )
+        return {"NORMAL_MEN_ATTACKS": attacks, **dict.fromkeys(KILLS_SHOWN, str(error))}
     return {
+        "NORMAL_MEN_ATTACKS": attacks,
         "KILLS_HIT_CHANCE": found.hit_chance,
         "KILLS_HITS": found.hits,
         "KILLS_AVG_DAMAGE": found.average_damage,
         "KILLS_AVG_HP": found.average_hp,
         "KILLS_PER_ROUND": found.kills,
     }
-
-
-def normal_men_outputs(rules: RuleSet, kind: str, level_or_hd: int) -> dict[str, object]:
-    return {"NORMAL_MEN_ATTACKS": shown(attacks_vs_normal_men, rules, kind, level_or_hd)}

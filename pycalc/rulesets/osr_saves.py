@@ -8,8 +8,7 @@ native formulas.
 
 from __future__ import annotations
 
-from pycalc.errors import RuleError, not_in_list
-from pycalc.rulesets.osr import constant, shown
+from pycalc.errors import RuleError, not_in_list, said
 from pycalc.tables import Row, RuleSet
 
 
@@ -17,8 +16,8 @@ def level_gap_save_bonus(rules: RuleSet, saver_level: int, attacker_level: int) 
     """+1 to the save for every full 3 levels the saver is above the attacker."""
     if saver_level < 0 or attacker_level < 0:
         raise RuleError("#LEVEL? 0 or more")
-    step = constant(rules, "level_gap_save_bonus", "levels_per_step")
-    per_step = constant(rules, "level_gap_save_bonus", "save_bonus_per_step")
+    step = rules.constant("level_gap_save_bonus", "levels_per_step")
+    per_step = rules.constant("level_gap_save_bonus", "save_bonus_per_step")
     return max(0, saver_level - attacker_level) // step * per_step
 
 
@@ -68,11 +67,11 @@ def spell_interruption(rules: RuleSet, situation_label: str, save: str | None, d
 def save_outputs(
     rules: RuleSet, maneuver: str, saver_level: int, attacker_level: int, target_str_bonus: int
 ) -> dict[str, object]:
-    row: object = shown(maneuver_row, rules, maneuver)
+    row: object = said(maneuver_row, rules, maneuver)
     return {
-        "SAVE_LEVEL_GAP_BONUS": shown(level_gap_save_bonus, rules, saver_level, attacker_level),
+        "SAVE_LEVEL_GAP_BONUS": said(level_gap_save_bonus, rules, saver_level, attacker_level),
         "SAVE_WHO": row if isinstance(row, str) else row["saver"],
-        "SAVE_MODIFIER": shown(
+        "SAVE_MODIFIER": said(
             maneuver_save_modifier, rules, maneuver, saver_level, attacker_level, target_str_bonus
         ),
         "SAVE_EFFECT": row if isinstance(row, str) else row["effect"],
@@ -82,4 +81,4 @@ def save_outputs(
 def spell_outputs(
     rules: RuleSet, situation_label: str, save: str | None, d6_roll: int | None
 ) -> dict[str, object]:
-    return {"SPELL_OUTCOME": shown(spell_interruption, rules, situation_label, save, d6_roll)}
+    return {"SPELL_OUTCOME": said(spell_interruption, rules, situation_label, save, d6_roll)}

@@ -8,31 +8,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pycalc.errors import RuleError
-from pycalc.rulesets.osr import constant, shown
+from pycalc.errors import RuleError, said
 from pycalc.tables import RuleSet
 
 
 def surprise_range(rules: RuleSet, surprises_on: int, surprised_on: int) -> int:
     """Top d6 face on which a side that "surprises on 1-``surprises_on``" surprises a side that is
     normally "surprised on 1-``surprised_on``" (fits the seed's four examples)."""
-    sides = constant(rules, "surprise_rules", "surprise_die_sides")
+    sides = rules.constant("surprise_rules", "surprise_die_sides")
     for value, what in ((surprises_on, "SURPRISES ON"), (surprised_on, "SURPRISED ON")):
         if not 0 <= value <= sides:
             raise RuleError(f"#{what}? 0 to {sides}")
-    shift = constant(rules, "surprise_rules", "normal_surprise_max") - surprised_on
+    shift = rules.constant("surprise_rules", "normal_surprise_max") - surprised_on
     if rules.ruling("surprise_range_adjustment") == "reduce_only":
         shift = max(0, shift)
     return min(sides, max(0, surprises_on - shift))
 
 
 def surprise_chance(rules: RuleSet, top_face: int) -> Fraction:
-    return Fraction(top_face, constant(rules, "surprise_rules", "surprise_die_sides"))
+    return Fraction(top_face, rules.constant("surprise_rules", "surprise_die_sides"))
 
 
 def surprise_outcome(rules: RuleSet, a_on_b: int, b_on_a: int, roll_for_b: int, roll_for_a: int) -> str:
     """``roll_for_b``: the d6 rolled to see whether B is surprised (B is when it is <= a_on_b)."""
-    sides = constant(rules, "surprise_rules", "surprise_die_sides")
+    sides = rules.constant("surprise_rules", "surprise_die_sides")
     for value, what in ((roll_for_b, "ROLL FOR B"), (roll_for_a, "ROLL FOR A")):
         if not 1 <= value <= sides:
             raise RuleError(f"#{what}? 1 to {sides}")
@@ -58,14 +57,14 @@ def surprise_outputs(
     roll_for_a: int | None = None,
     roll_for_b: int | None = None,
 ) -> dict[str, object]:
-    a_on_b = shown(surprise_range, rules, a_surprises_on, b_surprised_on)
-    b_on_a = shown(surprise_range, rules, b_surprises_on, a_surprised_on)
+    a_on_b = said(surprise_range, rules, a_surprises_on, b_surprised_on)
+    b_on_a = said(surprise_range, rules, b_surprises_on, a_surprised_on)
     outcome: object = ""
     if roll_for_a is not None and roll_for_b is not None:
         if isinstance(a_on_b, str) or isinstance(b_on_a, str):
             outcome = a_on_b if isinstance(a_on_b, str) else b_on_a
         else:
-            outcome = shown(surprise_outcome, rules, a_on_b, b_on_a, roll_for_b, roll_for_a)
+            outcome = said(surprise_outcome, rules, a_on_b, b_on_a, roll_for_b, roll_for_a)
     return {
         "SURPRISE_A_ON_B": a_on_b,
         "SURPRISE_B_ON_A": b_on_a,

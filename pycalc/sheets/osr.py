@@ -15,7 +15,7 @@ from pycalc.sheets import d20 as generic
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.osr_grappling import grapple_section
 from pycalc.sheets.osr_mass_combat import mass_section
-from pycalc.sheets.osr_normal_men import kills_section, normal_men_section
+from pycalc.sheets.osr_normal_men import normal_men_section
 from pycalc.sheets.osr_saves import save_section, spell_section
 from pycalc.sheets.osr_surprise import surprise_section
 from pycalc.tables import RuleSet
@@ -27,7 +27,6 @@ def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     sections = [
         surprise_section(rules),
         mass_section(rules),
-        kills_section(rules),
         normal_men_section(rules),
         grapple_section(rules),
         save_section(rules),

@@ -10,7 +10,6 @@ from typing import Any
 import xlwings as xw
 
 from pycalc.rulesets import (
-    osr,
     osr_mass_combat,
 )
 from pycalc.rulesets.osr import osr_rules
@@ -25,7 +24,7 @@ __all__ = ["mass_survivors", "osr_mass_damage"]
 
 def unit_men(rules: RuleSet, men: Any) -> int:
     """Men in a unit: the cell, or the mass-combat unit's when empty."""
-    return as_int(men, "MEN", osr.constant(rules, "mass_combat", "unit_men"))
+    return as_int(men, "MEN", rules.constant("mass_combat", "unit_men"))
 
 
 @xw.func
