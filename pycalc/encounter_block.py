@@ -12,6 +12,7 @@ from typing import Any
 
 from pycalc.block_parser import BlockParser, Uses
 from pycalc.resolution_block import Ref, value
+from pycalc.surprise import SurpriseRules, parse_surprise
 from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker
 
 TIES = ("simultaneous", "higher_dex")
@@ -41,6 +42,7 @@ BLOCK_KEYS = {
     "attacks_each_round",
     "damage_kinds",
     "creatures",
+    "surprise",
 }
 DAMAGE_KIND_KEYS = {
     "table",
@@ -156,6 +158,7 @@ class EncounterRules:
     attacks_default: Any = None
     # the line of each table named in log_picks and log_picks_by_name (for file:line errors)
     pick_lines: tuple[tuple[str, int], ...] = ()
+    surprise: SurpriseRules | None = None  # a die for each side (pycalc.surprise)
 
     def pick_line(self, table_id: str) -> int:
         """The line naming ``table_id`` in log_picks or log_picks_by_name (else the block's)."""
@@ -197,6 +200,9 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
     save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None
     creatures = _creatures(check, data) if "creatures" in data else ()
     spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None
+    surprise = (
+        parse_surprise(parser, data["surprise"], data.value_lines["surprise"]) if "surprise" in data else None
+    )
     if initiative is None or hit_points is None:
         return None, parser.uses
     if spell and not initiative.modifiers:
@@ -228,6 +234,7 @@ def parse_encounter(check: _Checker, raw: Any, line: int) -> tuple[EncounterRule
         each_round,
         default,
         picked + picked_by_name,
+        surprise,
     ), parser.uses
 
 

@@ -25,7 +25,6 @@ from openpyxl.workbook.workbook import Workbook
 
 import pycalc.udfs.bfrpg_joust
 import pycalc.udfs.bfrpg_parry
-import pycalc.udfs.bfrpg_surprise
 import pycalc.udfs.cnc_falling
 import pycalc.udfs.cnc_moves
 import pycalc.udfs.cnc_special_ac
@@ -38,7 +37,6 @@ import pycalc.udfs.osr_grappling
 import pycalc.udfs.osr_mass_combat
 import pycalc.udfs.osr_normal_men
 import pycalc.udfs.osr_saves
-import pycalc.udfs.osr_surprise
 import pycalc.udfs.shared
 import pycalc.udfs.spelljammer
 from pycalc import d20_engines, encounter_rulesets, resolution_calculator, resolution_results
@@ -46,7 +44,6 @@ from pycalc.encounter_rulesets import Adapter
 from pycalc.rulesets import (
     bfrpg_joust,
     bfrpg_parry,
-    bfrpg_surprise,
     cnc_falling,
     cnc_movement,
     cnc_special_ac,
@@ -61,7 +58,6 @@ from pycalc.rulesets import (
     osr_mass_combat,
     osr_normal_men,
     osr_saves,
-    osr_surprise,
     spelljammer,
     spelljammer_calculator,
 )
@@ -214,7 +210,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
                 pycalc.udfs.osr_mass_combat,
                 pycalc.udfs.osr_normal_men,
                 pycalc.udfs.osr_saves,
-                pycalc.udfs.osr_surprise,
             ),
             osr_sheets.write_calculators,
             {
@@ -224,7 +219,6 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
                 "normal_men": osr_normal_men.normal_men_outputs,
                 "save": osr_saves.save_outputs,
                 "spell": osr_saves.spell_outputs,
-                "surprise": osr_surprise.surprise_outputs,
             },
         ),
         "combat17": ShippedRuleset(
@@ -255,13 +249,11 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             (
                 pycalc.udfs.bfrpg_joust,
                 pycalc.udfs.bfrpg_parry,
-                pycalc.udfs.bfrpg_surprise,
             ),
             bfrpg_sheets.write_calculators,
             {
                 "joust": bfrpg_joust.joust_outputs,
                 "parry": bfrpg_parry.parry_outputs,
-                "surprise": bfrpg_surprise.surprise_outputs,
             },
         ),
         "spelljammer": ShippedRuleset(

@@ -16,7 +16,7 @@ from pycalc.d20 import CRITICAL, HIT, MISS, Attack
 from pycalc.errors import RuleError
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import bfrpg as engine
-from pycalc.rulesets import bfrpg_joust, bfrpg_parry, bfrpg_surprise
+from pycalc.rulesets import bfrpg_joust, bfrpg_parry
 from pycalc.tables import RuleSet, load_ruleset
 
 RULES = load_ruleset("bfrpg")
@@ -198,15 +198,6 @@ def test_parry_must_surpass_the_attack_roll():
     inputs = bfrpg_parry.ParryInputs(total, label("parry_with", "weapon"), 0, attack_total=14, roll=10)
     assert bfrpg_parry.parry_outputs(RULES, inputs)["PARRY_SUCCESS"] is False  # 10 + 4 = 14 ties
     assert bfrpg_parry.parry_outputs(RULES, dataclasses.replace(inputs, roll=11))["PARRY_SUCCESS"] is True
-
-
-def test_surprise_ranges():
-    normal, ambush = label("surprise_range", "normal"), label("surprise_range", "ambush")
-    assert bfrpg_surprise.surprise_max(RULES, normal, []) == 2
-    assert bfrpg_surprise.surprise_max(RULES, ambush, []) == 4
-    assert bfrpg_surprise.surprise_max(RULES, normal, ["less_likely_surprised"]) == 1
-    assert bfrpg_surprise.surprise_outputs(RULES, ambush, ["less_likely_surprised"], 3)["SURPRISED"] is True
-    assert bfrpg_surprise.surprise_outputs(RULES, normal, [], 3)["SURPRISE_ODDS"] == Fraction(1, 3)
 
 
 def test_input_the_rules_do_not_cover():

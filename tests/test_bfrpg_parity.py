@@ -1,6 +1,6 @@
 """The bfrpg .xlsx recalculated in real LibreOffice equals the engine, input for input: its Attack
 calculator (the generic writer's) the generic engine (``pycalc.resolution_calculator``), its Combat
-maneuvers (jousting, parry, surprise) bfrpg's own modules.
+maneuvers (jousting, parry) bfrpg's own modules (surprise: tests/test_surprise.py).
 
 Scenarios cover every natural-roll rule (natural 1, natural 20, confirmation rolls at their edges,
 need <= 1, need = 20, need > 20), every attack kind's ability bonus (the better of STR and DEX, the
@@ -18,8 +18,7 @@ import pytest
 
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.resolution_situation import picker_tables
-from pycalc.rulesets import bfrpg_joust, bfrpg_parry, bfrpg_surprise
-from pycalc.sheets.bfrpg_surprise import surprise_tick
+from pycalc.rulesets import bfrpg_joust, bfrpg_parry
 from pycalc.sheets.common import ruling_name
 from pycalc.tables import RuleSet, load_ruleset
 from tests.parity import every_pick, same, wrong_notes
@@ -248,8 +247,7 @@ PARRY_OUTPUTS = [
     "BLOCK_RESULT",
     "BLOCK_DAMAGE_TAKEN",
 ]
-SURPRISE_OUTPUTS = ["SURPRISE_MAX", "SURPRISE_ODDS", "SURPRISED"]
-MANEUVER_OUTPUTS = JOUST_OUTPUTS + PARRY_OUTPUTS + SURPRISE_OUTPUTS
+MANEUVER_OUTPUTS = JOUST_OUTPUTS + PARRY_OUTPUTS
 
 
 def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, object], dict[str, object]]:
@@ -308,15 +306,6 @@ def maneuver_scenario(index: int, chance: random.Random) -> tuple[dict[str, obje
         BLOCK_DAMAGE=parry.damage,
     )
     expected.update(bfrpg_parry.parry_outputs(rules, parry))
-    # surprise
-    situation = RULES.table("surprise_range").rows[index % 2]
-    ticked = [r.id for r in RULES.table("surprise_adjustments").rows if chance.random() < 0.5]
-    surprise_roll = chance.choice([None, 0, 1, 2, 3, 4, 5, 6, 7])
-    cells["SURPRISE_SITUATION"] = str(situation.label)
-    for row in RULES.table("surprise_adjustments").rows:
-        cells[surprise_tick(row.id)] = row.id in ticked
-    cells["SURPRISE_ROLL"] = surprise_roll
-    expected.update(bfrpg_surprise.surprise_outputs(rules, str(situation.label), ticked, surprise_roll))
     return cells, expected
 
 

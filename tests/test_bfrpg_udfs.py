@@ -72,10 +72,6 @@ def test_maneuver_udfs():
     assert udfs.bfrpg_parry_bonus(partial, weapon, 5.0, 0.0, 3.0, "Fighter", 3.0, False) == 1
     assert udfs.bfrpg_block_result(8.0, 8.0) == "Absorbed"
     assert udfs.bfrpg_block_result(7.0, 8.0) == "Full damage"
-    assert udfs.bfrpg_surprise_max("Normal", True) == 1
-    assert udfs.bfrpg_surprise_max(label("surprise_range", "ambush")) == 4
-    assert udfs.bfrpg_is_surprised(3.0, "ambush", False) is True
-    assert udfs.bfrpg_is_surprised(3.0, "normal", None) is False
 
 
 @pytest.mark.parametrize(
@@ -92,8 +88,6 @@ def test_maneuver_udfs():
             "#STANCE?",
         ),
         (lambda: udfs.bfrpg_parry_bonus("total_defense", "weapon", 3.0, 0, 1, "Wizard"), "#CLASS?"),
-        (lambda: udfs.bfrpg_is_surprised(7.0, "normal"), "#ROLL? 1 to 6"),
-        (lambda: udfs.bfrpg_surprise_max("sometimes"), "#SURPRISE RANGE?"),
     ],
 )
 def test_bad_input_returns_text_not_an_exception(call, message: str):

@@ -50,12 +50,13 @@ CALCULATOR = {
     "d20_damage_chance_at_least",
     "d20_kill_chance",
 }
+SURPRISE = {"surprise_range", "surprise_chance", "surprise_result"}  # a ruleset with a surprise block
 NO_ANSWER_IN = {
-    "cnc": CHARTS,
+    "cnc": CHARTS | SURPRISE,
     "osr": CHARTS,
-    "combat17": set(),
+    "combat17": SURPRISE,
     "bfrpg": CHARTS | CALCULATOR,
-    "spelljammer": CHARTS | ATTACK | CALCULATOR,
+    "spelljammer": CHARTS | ATTACK | CALCULATOR | SURPRISE,
     "all": set(),
 }
 

@@ -18,7 +18,7 @@ from pycalc import resolution as generic
 from pycalc.d20 import Attack
 from pycalc.errors import RuleError
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
+from pycalc.rulesets import osr, osr_grappling, osr_mass_combat, osr_normal_men, osr_saves
 from pycalc.tables import Row, load_ruleset
 
 RULES = load_ruleset("osr")
@@ -41,28 +41,6 @@ def with_fumble_rows(*rows: tuple[int, int, str]):
 
 
 # --------------------------------------------------------------------------- the seed's examples
-
-
-def test_the_four_surprise_examples_of_the_seed():
-    for row in RULES.table("surprise_examples").rows:
-        assert (
-            osr_surprise.surprise_range(RULES, row["a_surprises_on_max"], row["b_normally_surprised_max"])
-            == row["a_surprises_b_max"]
-        ), row.id
-        if row["b_surprises_on_max"] is not None:
-            assert (
-                osr_surprise.surprise_range(RULES, row["b_surprises_on_max"], row["a_normally_surprised_max"])
-                == row["b_surprises_a_max"]
-            ), row.id
-
-
-def test_normal_surprise_is_1_2_and_bad_ranges_are_refused():
-    assert osr_surprise.surprise_range(RULES, 2, 2) == 2
-    assert osr_surprise.surprise_range(RULES, 2, 4) == 4
-    assert osr_surprise.surprise_range(with_rulings(surprise_range_adjustment="reduce_only"), 2, 4) == 2
-    assert osr_surprise.surprise_range(RULES, 6, 6) == 6 and osr_surprise.surprise_range(RULES, 1, 0) == 0
-    with pytest.raises(RuleError, match="#SURPRISES ON"):
-        osr_surprise.surprise_range(RULES, 7, 2)
 
 
 def test_mass_combat_survivors_example():

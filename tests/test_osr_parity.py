@@ -20,7 +20,7 @@ import pytest
 
 from pycalc import limits, udfs
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.rulesets import osr_grappling, osr_mass_combat, osr_normal_men, osr_saves, osr_surprise
+from pycalc.rulesets import osr_grappling, osr_mass_combat, osr_normal_men, osr_saves
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import EXACT_DIGITS
 from pycalc.sheets.situation_cells import pick_name
@@ -159,13 +159,6 @@ def test_the_seed_natural_20_example_in_the_workbook(calc, build_ruleset):
 # --------------------------------------------------------------------------- other calculators
 
 SECTION_OUTPUTS = {
-    "surprise": [
-        "SURPRISE_A_ON_B",
-        "SURPRISE_B_ON_A",
-        "SURPRISE_A_CHANCE",
-        "SURPRISE_B_CHANCE",
-        "SURPRISE_RESULT",
-    ],
     "mass": ["MASS_DAMAGE_DEALT", "MASS_HP_AFTER", "MASS_SLAIN", "MASS_SURVIVORS_LEFT"],
     "normal_men": [
         "NORMAL_MEN_ATTACKS",
@@ -185,33 +178,6 @@ def combat_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
     """(cells, expected outputs) for every section of the Combat calculators sheet."""
     found: list[tuple[dict[str, object], dict[str, object]]] = []
     chance = random.Random(17)
-    surprise_rules = [RULES, flipped(RULES, "surprise_range_adjustment")]
-    for index, (a_on, a_ed, b_on, b_ed) in enumerate(
-        [
-            (5, 2, 2, 2),
-            (5, 2, 2, 1),
-            (5, 2, 4, 2),
-            (5, 2, 4, 1),
-            (2, 2, 2, 2),
-            (6, 0, 0, 6),
-            (1, 4, 6, 3),
-            (7, 2, 2, 2),
-            (2, -1, 2, 2),
-        ]
-        + [tuple(chance.randint(0, 6) for _ in range(4)) for _ in range(20)]
-    ):
-        rules = surprise_rules[index % 2]
-        rolls = [(None, None), (1, 6), (chance.randint(1, 6), chance.randint(1, 6)), (3, 7)][index % 4]
-        cells = {
-            "SURPRISE_A_SURPRISES_ON": a_on,
-            "SURPRISE_A_SURPRISED_ON": a_ed,
-            "SURPRISE_B_SURPRISES_ON": b_on,
-            "SURPRISE_B_SURPRISED_ON": b_ed,
-            "SURPRISE_ROLL_FOR_A": rolls[0],
-            "SURPRISE_ROLL_FOR_B": rolls[1],
-            **ruling_cells(rules),
-        }
-        found.append((cells, osr_surprise.surprise_outputs(rules, a_on, a_ed, b_on, b_ed, *rolls)))
     mass_rules = [RULES, flipped(RULES, "mass_combat_damage_multiplier")]
     for index, (men, original, before, roll) in enumerate(
         [

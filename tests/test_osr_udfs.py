@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_results, udfs
-from pycalc.rulesets import osr_grappling, osr_surprise
+from pycalc.rulesets import osr_grappling
 from pycalc.tables import load_ruleset
 
 RULES = load_ruleset("osr")
@@ -55,9 +55,6 @@ def test_osr_s_situation_is_picked_by_name():
 
 
 def test_other_calculators_equal_the_engine():
-    assert udfs.surprise_range(5.0, 1.0) == 4
-    assert udfs.osr_surprise_chance(5.0, 1.0) == pytest.approx(4 / 6)
-    assert udfs.osr_surprise_outcome(5.0, 2.0, 3.0, 6.0) == osr_surprise.surprise_outcome(RULES, 5, 2, 3, 6)
     assert udfs.mass_survivors(40.0, 4.0, 10.0) == 1
     assert udfs.mass_survivors(40.0, 8.0, None) == 2
     assert udfs.osr_mass_damage(3.0, None) == 30
@@ -82,8 +79,6 @@ def test_other_calculators_equal_the_engine():
         lambda: udfs.d20_hit_chance("osr", 0.0, 10.0, picks="sideways"),
         lambda: udfs.d20_damage("osr", 15.0, 0.0, 10.0, "1d6", 7.0),
         lambda: udfs.d20_damage("osr", 15.0, 0.0, 10.0, "banana", 3.0),
-        lambda: udfs.surprise_range(9.0, 2.0),
-        lambda: udfs.surprise_range("x", 2.0),
         lambda: udfs.mass_survivors(0.0, 0.0, 10.0),
         lambda: udfs.osr_mass_damage(7.0, 10.0),
         lambda: udfs.osr_expected_kills(-1.0, 7.0, "1d6"),

@@ -110,15 +110,15 @@ def test_the_largest_allowed_cases_are_exact():
 @pytest.mark.parametrize("word", [True, 1.0, "TRUE", "true", "Yes", "1"])
 def test_true_reads_the_same_in_every_ruleset(word):
     assert pycalc.udfs.cnc_touch_ac(2.0, word) == pycalc.udfs.cnc_touch_ac(2.0, True)
-    assert pycalc.udfs.bfrpg_surprise_max("Normal", word) == pycalc.udfs.bfrpg_surprise_max("Normal", True)
+    assert pycalc.udfs.combat17_subdual_state(10.0, 4.0, word) == pycalc.udfs.combat17_subdual_state(
+        10.0, 4.0, True
+    )
 
 
 @pytest.mark.parametrize("word", ["maybe", 2.0, -1.0, "blocked"])
 def test_anything_else_is_a_message_naming_the_argument(word):
     assert pycalc.udfs.cnc_touch_ac(2.0, word).startswith("#MONSTER? monster: TRUE or FALSE")
-    assert pycalc.udfs.bfrpg_surprise_max("Normal", word).startswith(
-        "#ADJUSTMENTS? adjustments: TRUE or FALSE"
-    )
+    assert pycalc.udfs.combat17_subdual_state(10.0, 4.0, word).startswith("#FLAT? flat: TRUE or FALSE")
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_anything_else_is_a_message_naming_the_argument(word):
             "#WEAPON? one of Bow (most missile weapons), ",
         ),
         (lambda: pycalc.udfs.osr_attacks_vs_normal_men("Dragon", 3.0), "#KIND? one of "),
-        (lambda: pycalc.udfs.bfrpg_surprise_max("Asleep"), "#SURPRISE RANGE? one of Normal or "),
+        (lambda: pycalc.udfs.surprise_range("bfrpg", "Asleep", 2.0), "#SURPRISE RANGE? one of Normal or "),
         (lambda: pycalc.udfs.modifier("cnc", "cover", "Behind a wall"), "#ENTRY? one of "),
     ],
 )

@@ -13,7 +13,8 @@ ability bonus by attack kind, what rules an attack out, a brawl's own dice, a ne
 melee, a helpless target, two weapons, a charge's doubling of a critical). What stays here is the
 attack roll the shared d20 functions dispatch to (``pycalc.d20_engines``: ``result``) and its exact
 chances. bfrpg's own subsystems, the Combat maneuvers calculators, have a module each with one pure
-function: ``bfrpg_joust``, ``bfrpg_parry`` (parry and block), ``bfrpg_surprise``; their keys are the
+function: ``bfrpg_joust``, ``bfrpg_parry`` (parry and block) (its surprise is the encounter block's,
+``pycalc.surprise``); their keys are the
 workbook's defined names, '' standing for a cell left blank until rolled.
 """
 

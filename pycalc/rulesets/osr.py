@@ -12,9 +12,9 @@ calculator (``pycalc.resolution_calculator``) is osr's Attack calculator, and th
 Excel functions (``pycalc.udfs.shared``) its attack's functions. This module keeps the attack's result
 for the engine registry (``pycalc.d20_engines``), the fumble table's line (the seed's table is
 missing: :func:`fumble_effect` reads the GM's own rows and never invents one; ``fumble_effect("osr",
-roll)``) and what the subsystems share. Its subsystems have a module each: ``osr_surprise``, ``osr_mass_combat``, ``osr_normal_men``
-(attacks against Normal Men, kills per round), ``osr_grappling``, ``osr_saves`` (saves after a
-maneuver, spell interruption).
+roll)``) and what the subsystems share. Its subsystems have a module each: ``osr_mass_combat``, ``osr_normal_men`` (attacks against Normal
+Men, kills per round), ``osr_grappling``, ``osr_saves`` (saves after a maneuver, spell interruption);
+its surprise is the encounter block's (``pycalc.surprise``).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 writer (``pycalc.sheets.d20``: bfrpg's ``resolution:`` block and pickers say everything its attack
 needs: threat and confirmation, the ability bonus by attack kind, what rules an attack out, a brawl's
 own dice, a near miss into a melee, two weapons, a helpless target); what is bfrpg's own is the Combat
-maneuvers sheet, whose calculators come from their own modules (``bfrpg_joust``, ``bfrpg_parry``,
-``bfrpg_surprise``). The parity tests recalculate these sheets in LibreOffice and compare them
+maneuvers sheet: the generic Surprise calculator (``pycalc.sheets.surprise``: bfrpg's encounter block)
+and its own modules' (``bfrpg_joust``, ``bfrpg_parry``). The parity tests recalculate these sheets in LibreOffice and compare them
 with the engine (``pycalc.resolution_calculator`` and ``pycalc.rulesets.bfrpg_*``).
 """
 
@@ -14,7 +14,6 @@ from openpyxl.workbook.workbook import Workbook
 from pycalc.sheets import d20 as generic
 from pycalc.sheets.bfrpg_joust import joust_section
 from pycalc.sheets.bfrpg_parry import parry_section
-from pycalc.sheets.bfrpg_surprise import surprise_section
 from pycalc.sheets.dual import Udfs
 from pycalc.tables import RuleSet
 
@@ -22,7 +21,7 @@ MANEUVER_SHEET = "Combat maneuvers"
 
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
-    sections = [joust_section(), parry_section(rules), surprise_section(rules)]
+    sections = [joust_section(), parry_section(rules)]
     generic.write_with_own_sheet(
-        book, rules, with_udfs, MANEUVER_SHEET, "jousting, parry, surprise", sections
+        book, rules, with_udfs, MANEUVER_SHEET, "surprise, jousting, parry", sections
     )

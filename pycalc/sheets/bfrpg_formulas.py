@@ -1,5 +1,5 @@
 """Names and formula pieces shared by the bfrpg Combat maneuvers calculators (``pycalc.sheets.bfrpg_joust``,
-``bfrpg_parry``, ``bfrpg_surprise``): the die's faces (the generic Attack calculator's), a roll's
+``bfrpg_parry``): the die's faces (the generic Attack calculator's), a roll's
 checks, dice cells, message templates."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from pycalc.sheets.dual import Udfs
 from pycalc.sheets.formulas import band
 from pycalc.tables import RuleSet
 
-OTHER_SHEET = "Other calculators"
+OTHER_SHEET = generic.OTHER_SHEET
 
 
 def hp_section() -> Section:

@@ -45,7 +45,9 @@ from pycalc.sheets.d20_roll_block import write_roll_block
 from pycalc.sheets.d20_workings import calculator_cells, damage_cells, write_workings
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
+from pycalc.sheets.surprise import surprise_section
 from pycalc.sheets.target_state import said
+from pycalc.surprise import has_surprise
 from pycalc.tables import RuleSet
 
 HEAT_BONUS = {  # rows of the printed odds sheet (layout): the bonus, or THAC0 from the best down
@@ -124,7 +126,7 @@ def write_odds_sheet(book: Workbook, rules: RuleSet, block: Resolution) -> None:
     finish_odds_sheet(sheet, 12, len(columns), 5.5)
 
 
-def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
+def write_generic_sheets(book: Workbook, rules: RuleSet) -> None:
     """The generic sheets; the .xlsm gets the same native formulas (the UDFs take no pickers)."""
     block = d20_supported.check_supported(rules)
     sheet = write_attack_calculator(book, rules, block)
@@ -139,12 +141,23 @@ OWN_INTRO = (
 )
 
 
+OTHER_SHEET = "Other calculators"
+
+
+def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
+    """The generic sheets, and those of the encounter block's calculators (surprise) beside them."""
+    write_with_own_sheet(book, rules, with_udfs, OTHER_SHEET, "surprise", [])
+
+
 def write_with_own_sheet(
     book: Workbook, rules: RuleSet, with_udfs: Udfs, title: str, subtitle: str, sections: list[Section]
-) -> Worksheet:
-    """The generic sheets, then the sheet of the ruleset's own calculators (its subsystems' sections)
-    beside the Attack calculator."""
-    write_calculators(book, rules, with_udfs)
+) -> Worksheet | None:
+    """The generic sheets, then the sheet of the ruleset's own calculators beside the Attack
+    calculator: the encounter block's (surprise), then its subsystems' ``sections`` (none: no sheet)."""
+    write_generic_sheets(book, rules)
+    sections = ([surprise_section(rules)] if has_surprise(rules) else []) + sections
+    if not sections:
+        return None
     sheet = write_calculator(book, title, f"{rules.name}: {subtitle}", OWN_INTRO, sections, with_udfs)
     book.move_sheet(sheet, book.sheetnames.index(ATTACK_SHEET) + 1 - book.sheetnames.index(title))
     return sheet

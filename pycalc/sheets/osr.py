@@ -1,9 +1,9 @@
 """The osr calculators: the Attack calculator, its Odds sheet and workings come from the generic d20
 writer (``pycalc.sheets.d20``: osr's ``resolution:`` block and pickers say everything its attack
 needs, the GM's fumble table included); what is osr's own is the sheet of the Combat calculators,
-whose sections come from their own modules (``osr_surprise``, ``osr_mass_combat``,
-``osr_normal_men``, ``osr_grappling``, ``osr_saves``: surprise, mass combat, Normal Men, grappling,
-level-gap saves, spell interruption). The parity tests recalculate these sheets in LibreOffice and
+whose sections are the generic Surprise calculator (``pycalc.sheets.surprise``: osr's encounter
+block) and those of its own modules (``osr_mass_combat``, ``osr_normal_men``, ``osr_grappling``,
+``osr_saves``: mass combat, Normal Men, grappling, level-gap saves, spell interruption). The parity tests recalculate these sheets in LibreOffice and
 compare them with the engine (``pycalc.resolution_calculator`` and ``pycalc.rulesets.osr_*``).
 """
 
@@ -17,7 +17,6 @@ from pycalc.sheets.osr_grappling import grapple_section
 from pycalc.sheets.osr_mass_combat import mass_section
 from pycalc.sheets.osr_normal_men import normal_men_section
 from pycalc.sheets.osr_saves import save_section, spell_section
-from pycalc.sheets.osr_surprise import surprise_section
 from pycalc.tables import RuleSet
 
 COMBAT_SHEET = "Combat calculators"
@@ -25,7 +24,6 @@ COMBAT_SHEET = "Combat calculators"
 
 def write_calculators(book: Workbook, rules: RuleSet, with_udfs: Udfs) -> None:
     sections = [
-        surprise_section(rules),
         mass_section(rules),
         normal_men_section(rules),
         grapple_section(rules),

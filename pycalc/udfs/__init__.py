@@ -18,6 +18,8 @@ cells, one for reading a d20 attack, one for the odds:
   d20_result, d20_hit_chance, d20_chance, d20_effect, d20_damage and the odds (d20_expected_damage,
   d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, hp_state (the
   Encounter's hit point states of any ruleset), dice_*;
+- ``surprise``: surprise_range, surprise_chance, surprise_result: a die for each side, of any ruleset
+  whose encounter block has ``surprise:`` (osr, bfrpg, the GM's own);
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
 - ``bfrpg`` and ``combat17``: what each ruleset's functions share (they declare none);
 - ``<id>_<subsystem>`` (``osr_grappling``, ``bfrpg_joust``...): one of its subsystems' functions, over the
@@ -26,7 +28,6 @@ cells, one for reading a d20 attack, one for the odds:
 
 from pycalc.udfs.bfrpg_joust import *  # noqa: F403
 from pycalc.udfs.bfrpg_parry import *  # noqa: F403
-from pycalc.udfs.bfrpg_surprise import *  # noqa: F403
 from pycalc.udfs.cnc_falling import *  # noqa: F403
 from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403
@@ -39,6 +40,6 @@ from pycalc.udfs.osr_grappling import *  # noqa: F403
 from pycalc.udfs.osr_mass_combat import *  # noqa: F403
 from pycalc.udfs.osr_normal_men import *  # noqa: F403
 from pycalc.udfs.osr_saves import *  # noqa: F403
-from pycalc.udfs.osr_surprise import *  # noqa: F403
 from pycalc.udfs.shared import *  # noqa: F403
 from pycalc.udfs.spelljammer import *  # noqa: F403
+from pycalc.udfs.surprise import *  # noqa: F403

@@ -3,7 +3,8 @@
 Its attack, damage and odds are the shared ``d20_*`` functions' (``pycalc.udfs.shared``: its Attack
 calculator is the generic one: a critical, two weapons, firing into a melee, a helpless target); its
 Combat maneuvers' functions are in a module each, named like the subsystem they call
-(``pycalc.udfs.bfrpg_joust``, ``bfrpg_parry``, ``bfrpg_surprise``), every one prefixed ``bfrpg_``.
+(``pycalc.udfs.bfrpg_joust``, ``bfrpg_parry``), every one prefixed ``bfrpg_``; its surprise is the
+shared ``pycalc.udfs.surprise``.
 Same conventions as ``pycalc.udfs``: numbers arrive as floats, empty cells as None; a bad argument
 returns a short '#...' text and nothing raises into a cell.
 """

@@ -9,15 +9,9 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    bfrpg_joust,
-)
+from pycalc.rulesets import bfrpg_joust
 from pycalc.udfs.bfrpg import bfrpg_rules
-from pycalc.udfs.cells import (
-    as_int,
-    cell_safe,
-    optional_int,
-)
+from pycalc.udfs.cells import as_int, cell_safe, optional_int
 
 __all__ = ["bfrpg_joust_result", "bfrpg_joust_save_penalty"]
 

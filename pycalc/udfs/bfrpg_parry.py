@@ -9,17 +9,9 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    bfrpg_parry,
-)
+from pycalc.rulesets import bfrpg_parry
 from pycalc.udfs.bfrpg import bfrpg_rules
-from pycalc.udfs.cells import (
-    as_bool,
-    as_choice,
-    as_int,
-    as_text,
-    cell_safe,
-)
+from pycalc.udfs.cells import as_bool, as_choice, as_int, as_text, cell_safe
 
 __all__ = ["bfrpg_block_result", "bfrpg_parry_bonus"]
 

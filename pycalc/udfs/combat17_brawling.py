@@ -9,9 +9,7 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    combat17_brawling,
-)
+from pycalc.rulesets import combat17_brawling
 from pycalc.udfs.cells import as_int, as_text, cell_safe
 from pycalc.udfs.combat17 import rules
 

@@ -11,9 +11,7 @@ from typing import Any
 import xlwings as xw
 
 from pycalc.errors import RuleError
-from pycalc.rulesets import (
-    combat17_rate_of_fire,
-)
+from pycalc.rulesets import combat17_rate_of_fire
 from pycalc.rulesets import combat17_scatter as scatter  # the UDF combat17_scatter has its name
 from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int
 from pycalc.udfs.combat17 import rules

@@ -9,9 +9,7 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    combat17_subdual,
-)
+from pycalc.rulesets import combat17_subdual
 from pycalc.udfs.cells import as_bool, as_int, cell_safe
 from pycalc.udfs.combat17 import rules
 

@@ -9,14 +9,9 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    osr_grappling,
-)
+from pycalc.rulesets import osr_grappling
 from pycalc.rulesets.osr import osr_rules
-from pycalc.udfs.cells import (
-    as_int,
-    cell_safe,
-)
+from pycalc.udfs.cells import as_int, cell_safe
 
 __all__ = ["osr_grapple_result", "osr_grapple_stun_rounds"]
 

@@ -9,15 +9,10 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    osr_mass_combat,
-)
+from pycalc.rulesets import osr_mass_combat
 from pycalc.rulesets.osr import osr_rules
 from pycalc.tables import RuleSet
-from pycalc.udfs.cells import (
-    as_int,
-    cell_safe,
-)
+from pycalc.udfs.cells import as_int, cell_safe
 
 __all__ = ["mass_survivors", "osr_mass_damage"]
 

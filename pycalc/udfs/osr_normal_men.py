@@ -9,15 +9,9 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    osr_normal_men,
-)
+from pycalc.rulesets import osr_normal_men
 from pycalc.rulesets.osr import osr_rules
-from pycalc.udfs.cells import (
-    as_int,
-    as_text,
-    cell_safe,
-)
+from pycalc.udfs.cells import as_int, as_text, cell_safe
 
 __all__ = ["osr_attacks_vs_normal_men", "osr_expected_kills"]
 

@@ -9,17 +9,9 @@ from typing import Any
 
 import xlwings as xw
 
-from pycalc.rulesets import (
-    osr_saves,
-)
+from pycalc.rulesets import osr_saves
 from pycalc.rulesets.osr import osr_rules
-from pycalc.udfs.cells import (
-    as_int,
-    as_text,
-    cell_safe,
-    optional_int,
-    optional_text,
-)
+from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int, optional_text
 
 __all__ = ["osr_level_gap_save_bonus", "osr_maneuver_save_modifier", "osr_spell_interruption"]
 

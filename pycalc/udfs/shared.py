@@ -26,15 +26,7 @@ from pycalc.resolution_summary import EFFECT
 from pycalc.table_files import ID_PATTERN
 from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir
 from pycalc.udfs import d20_odds
-from pycalc.udfs.cells import (
-    arg_docs,
-    as_attacks,
-    as_hit_points,
-    as_int,
-    as_text,
-    cell_safe,
-    optional_int,
-)
+from pycalc.udfs.cells import arg_docs, as_attacks, as_hit_points, as_int, as_text, cell_safe, optional_int
 from pycalc.udfs.d20_attack import as_outcome, d20_attack
 
 __all__ = [

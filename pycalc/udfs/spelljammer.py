@@ -14,14 +14,7 @@ from pycalc import dice as dice_module
 from pycalc.rulesets import spelljammer as engine
 from pycalc.rulesets import spelljammer_odds
 from pycalc.tables import RuleSet, load_ruleset
-from pycalc.udfs.cells import (
-    as_attacks,
-    as_hit_points,
-    as_int,
-    as_rows,
-    as_text,
-    cell_safe,
-)
+from pycalc.udfs.cells import as_attacks, as_hit_points, as_int, as_rows, as_text, cell_safe
 
 __all__ = [
     "cast_time",

@@ -36,7 +36,10 @@ BAD = ["zzz", True, 2.5, 1e12, -1e12, "", [[1.0, 2.0], [3.0, 4.0]], "1d", -5.0]
 FALSE_TRUE = [False, True, None, "TRUE", "no", 1.0, 0.0]
 OUTCOME_WORDS = ["Miss", "Hit", "Critical", "Grievous", "Fumble"]
 
+SURPRISE_RANGES = [0, 1, 2, 2, 3, 4, 5, 6, 7]  # "surprised on 1 to": a d6's faces, and one past
+
 POOLS: list[tuple[Callable[[str], bool], list[Any]]] = [
+    (lambda n: n in ("surprises_on", "surprised_on"), SURPRISE_RANGES),
     (lambda n: n in ("dice", "damage_dice", "hp_dice"), DICE),
     (lambda n: "roll" in n or n in ("initiative", "casting_time"), ROLLS),
     (lambda n: n in ("sc", "modified_sc", "sc_sacrificed"), STRIKE_CHANCES),
@@ -44,7 +47,6 @@ POOLS: list[tuple[Callable[[str], bool], list[Any]]] = [
     (
         lambda n: (
             n in ("target", "ac", "normal_ac", "need", "save_target", "parry_number", "a_on_b", "b_on_a")
-            or n.startswith("surprise")
         ),
         TARGETS,
     ),

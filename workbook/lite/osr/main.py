@@ -189,6 +189,35 @@ def modifier(ruleset, table, entry, column=None):
 
 
 @func
+@arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
+@arg('surprises_on', doc='the side surprising: it surprises others on 1 to this (normally 2), or the row it picked')
+@arg('surprised_on', doc='the side surprised: it is surprised on 1 to this against a normal approach (alert: 1)')
+def surprise_chance(ruleset, surprises_on, surprised_on):
+    """Probability (0 to 1) that the first side surprises the second."""
+    return _udfs['surprise'].surprise_chance(ruleset, surprises_on, surprised_on)
+
+
+@func
+@arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
+@arg('surprises_on', doc='the side surprising: it surprises others on 1 to this (normally 2), or the row it picked')
+@arg('surprised_on', doc='the side surprised: it is surprised on 1 to this against a normal approach (alert: 1)')
+def surprise_range(ruleset, surprises_on, surprised_on):
+    """The highest roll on which the first side surprises the second (osr: 1-5 against alert 1 -> 4)."""
+    return _udfs['surprise'].surprise_range(ruleset, surprises_on, surprised_on)
+
+
+@func
+@arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
+@arg('a_on_b', doc='A surprises B on 1 to this (surprise_range)')
+@arg('b_on_a', doc='B surprises A on 1 to this')
+@arg('roll_for_a', doc='the die rolled for A')
+@arg('roll_for_b', doc='the die rolled for B')
+def surprise_result(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b):
+    """Who is surprised, and what it means."""
+    return _udfs['surprise'].surprise_result(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b)
+
+
+@func
 @arg('hero_roll', doc="the grappled hero's total (d6 per HD)")
 @arg('grapplers_roll', doc="the grapplers' combined total (d6 per HD each)")
 def osr_grapple_result(hero_roll, grapplers_roll):
@@ -264,32 +293,6 @@ def osr_maneuver_save_modifier(maneuver, saver_level, attacker_level, target_str
 def osr_spell_interruption(situation, save=None, d6_roll=None):
     """What happens to the spell of a caster hit while casting."""
     return _udfs['osr_saves'].osr_spell_interruption(situation, save, d6_roll)
-
-
-@func
-@arg('surprises_on', doc='the first party surprises others on 1 to this')
-@arg('surprised_on', doc='the second party is normally surprised on 1 to this')
-def osr_surprise_chance(surprises_on, surprised_on):
-    """Probability (0 to 1) that the first party surprises the second."""
-    return _udfs['osr_surprise'].osr_surprise_chance(surprises_on, surprised_on)
-
-
-@func
-@arg('a_on_b', doc='A surprises B on 1 to this (surprise_range)')
-@arg('b_on_a', doc='B surprises A on 1 to this')
-@arg('roll_for_b', doc='the d6 rolled for B')
-@arg('roll_for_a', doc='the d6 rolled for A')
-def osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a):
-    """Who is surprised, and what it means."""
-    return _udfs['osr_surprise'].osr_surprise_outcome(a_on_b, b_on_a, roll_for_b, roll_for_a)
-
-
-@func
-@arg('surprises_on', doc='the first party surprises others on 1 to this (normally 2)')
-@arg('surprised_on', doc='the second party is normally surprised on 1 to this (normally 2)')
-def surprise_range(surprises_on, surprised_on):
-    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""
-    return _udfs['osr_surprise'].surprise_range(surprises_on, surprised_on)
 
 
 # ------------------------------------------------------------ the engine and the tables (generated)
@@ -1208,6 +1211,7 @@ _SOURCES = {
         '\n'
         'from pycalc.block_parser import BlockParser, Uses\n'
         'from pycalc.resolution_block import Ref, value\n'
+        'from pycalc.surprise import SurpriseRules, parse_surprise\n'
         'from pycalc.table_files import LocatedDict, LocatedList, RuleSet, _Checker\n'
         '\n'
         'TIES = ("simultaneous", "higher_dex")\n'
@@ -1237,6 +1241,7 @@ _SOURCES = {
         '    "attacks_each_round",\n'
         '    "damage_kinds",\n'
         '    "creatures",\n'
+        '    "surprise",\n'
         '}\n'
         'DAMAGE_KIND_KEYS = {\n'
         '    "table",\n'
@@ -1352,6 +1357,7 @@ _SOURCES = {
         '    attacks_default: Any = None\n'
         '    # the line of each table named in log_picks and log_picks_by_name (for file:line errors)\n'
         '    pick_lines: tuple[tuple[str, int], ...] = ()\n'
+        '    surprise: SurpriseRules | None = None  # a die for each side (pycalc.surprise)\n'
         '\n'
         '    def pick_line(self, table_id: str) -> int:\n'
         '        """The line naming ``table_id`` in log_picks or log_picks_by_name (else the block\'s)."""\n'
@@ -1393,6 +1399,9 @@ _SOURCES = {
         '    save = _spell_when_attacked(parser, data) if "spell_when_attacked" in data else None\n'
         '    creatures = _creatures(check, data) if "creatures" in data else ()\n'
         '    spell = _spell_lost_on_hit(parser, data) if "spell_lost_on_hit" in data else None\n'
+        '    surprise = (\n'
+        '        parse_surprise(parser, data["surprise"], data.value_lines["surprise"]) if "surprise" in data else None\n'
+        '    )\n'
         '    if initiative is None or hit_points is None:\n'
         '        return None, parser.uses\n'
         '    if spell and not initiative.modifiers:\n'
@@ -1424,6 +1433,7 @@ _SOURCES = {
         '        each_round,\n'
         '        default,\n'
         '        picked + picked_by_name,\n'
+        '        surprise,\n'
         '    ), parser.uses\n'
         '\n'
         '\n'
@@ -5657,7 +5667,8 @@ _SOURCES = {
         "melee, a helpless target, two weapons, a charge's doubling of a critical). What stays here is the\n"
         'attack roll the shared d20 functions dispatch to (``pycalc.d20_engines``: ``result``) and its exact\n'
         "chances. bfrpg's own subsystems, the Combat maneuvers calculators, have a module each with one pure\n"
-        'function: ``bfrpg_joust``, ``bfrpg_parry`` (parry and block), ``bfrpg_surprise``; their keys are the\n'
+        "function: ``bfrpg_joust``, ``bfrpg_parry`` (parry and block) (its surprise is the encounter block's,\n"
+        '``pycalc.surprise``); their keys are the\n'
         "workbook's defined names, '' standing for a cell left blank until rolled.\n"
         '"""\n'
         '\n'
@@ -5899,9 +5910,9 @@ _SOURCES = {
         "Excel functions (``pycalc.udfs.shared``) its attack's functions. This module keeps the attack's result\n"
         "for the engine registry (``pycalc.d20_engines``), the fumble table's line (the seed's table is\n"
         'missing: :func:`fumble_effect` reads the GM\'s own rows and never invents one; ``fumble_effect("osr",\n'
-        'roll)``) and what the subsystems share. Its subsystems have a module each: ``osr_surprise``, ``osr_mass_combat``, ``osr_normal_men``\n'
-        '(attacks against Normal Men, kills per round), ``osr_grappling``, ``osr_saves`` (saves after a\n'
-        'maneuver, spell interruption).\n'
+        'roll)``) and what the subsystems share. Its subsystems have a module each: ``osr_mass_combat``, ``osr_normal_men`` (attacks against Normal\n'
+        'Men, kills per round), ``osr_grappling``, ``osr_saves`` (saves after a maneuver, spell interruption);\n'
+        "its surprise is the encounter block's (``pycalc.surprise``).\n"
         '"""\n'
         '\n'
         'from __future__ import annotations\n'
@@ -6223,82 +6234,6 @@ _SOURCES = {
         ') -> dict[str, object]:\n'
         '    return {"SPELL_OUTCOME": said(spell_interruption, rules, situation_label, save, d6_roll)}\n'
     ),
-    'pycalc.rulesets.osr_surprise': (
-        '"""OSR house rules surprise: on what d6 faces one party surprises another, and who is surprised.\n'
-        '\n'
-        'Reads ``surprise_rules`` and ``surprise_outcomes`` of ``tables/osr`` and the ruling\n'
-        'surprise_range_adjustment; ``pycalc.sheets.osr_surprise`` writes the same rules as native formulas.\n'
-        '"""\n'
-        '\n'
-        'from __future__ import annotations\n'
-        '\n'
-        'from fractions import Fraction\n'
-        '\n'
-        'from pycalc.errors import RuleError, said\n'
-        'from pycalc.tables import RuleSet\n'
-        '\n'
-        '\n'
-        'def surprise_range(rules: RuleSet, surprises_on: int, surprised_on: int) -> int:\n'
-        '    """Top d6 face on which a side that "surprises on 1-``surprises_on``" surprises a side that is\n'
-        '    normally "surprised on 1-``surprised_on``" (fits the seed\'s four examples)."""\n'
-        '    sides = rules.constant("surprise_rules", "surprise_die_sides")\n'
-        '    for value, what in ((surprises_on, "SURPRISES ON"), (surprised_on, "SURPRISED ON")):\n'
-        '        if not 0 <= value <= sides:\n'
-        '            raise RuleError(f"#{what}? 0 to {sides}")\n'
-        '    shift = rules.constant("surprise_rules", "normal_surprise_max") - surprised_on\n'
-        '    if rules.ruling("surprise_range_adjustment") == "reduce_only":\n'
-        '        shift = max(0, shift)\n'
-        '    return min(sides, max(0, surprises_on - shift))\n'
-        '\n'
-        '\n'
-        'def surprise_chance(rules: RuleSet, top_face: int) -> Fraction:\n'
-        '    return Fraction(top_face, rules.constant("surprise_rules", "surprise_die_sides"))\n'
-        '\n'
-        '\n'
-        'def surprise_outcome(rules: RuleSet, a_on_b: int, b_on_a: int, roll_for_b: int, roll_for_a: int) -> str:\n'
-        '    """``roll_for_b``: the d6 rolled to see whether B is surprised (B is when it is <= a_on_b)."""\n'
-        '    sides = rules.constant("surprise_rules", "surprise_die_sides")\n'
-        '    for value, what in ((roll_for_b, "ROLL FOR B"), (roll_for_a, "ROLL FOR A")):\n'
-        '        if not 1 <= value <= sides:\n'
-        '            raise RuleError(f"#{what}? 1 to {sides}")\n'
-        '    b_surprised, a_surprised = roll_for_b <= a_on_b, roll_for_a <= b_on_a\n'
-        '    entry = (\n'
-        '        "both_surprised"\n'
-        '        if a_surprised and b_surprised\n'
-        '        else "a_surprises_b"\n'
-        '        if b_surprised\n'
-        '        else "b_surprises_a"\n'
-        '        if a_surprised\n'
-        '        else "no_surprise"\n'
-        '    )\n'
-        '    return str(rules.table("surprise_outcomes").value(entry, "result"))\n'
-        '\n'
-        '\n'
-        'def surprise_outputs(\n'
-        '    rules: RuleSet,\n'
-        '    a_surprises_on: int,\n'
-        '    a_surprised_on: int,\n'
-        '    b_surprises_on: int,\n'
-        '    b_surprised_on: int,\n'
-        '    roll_for_a: int | None = None,\n'
-        '    roll_for_b: int | None = None,\n'
-        ') -> dict[str, object]:\n'
-        '    a_on_b = said(surprise_range, rules, a_surprises_on, b_surprised_on)\n'
-        '    b_on_a = said(surprise_range, rules, b_surprises_on, a_surprised_on)\n'
-        '    outcome: object = ""\n'
-        '    if roll_for_a is not None and roll_for_b is not None:\n'
-        '        if isinstance(a_on_b, str) or isinstance(b_on_a, str):\n'
-        '            outcome = a_on_b if isinstance(a_on_b, str) else b_on_a\n'
-        '        else:\n'
-        '            outcome = said(surprise_outcome, rules, a_on_b, b_on_a, roll_for_b, roll_for_a)\n'
-        '    return {\n'
-        '        "SURPRISE_A_ON_B": a_on_b,\n'
-        '        "SURPRISE_B_ON_A": b_on_a,\n'
-        '        "SURPRISE_A_CHANCE": a_on_b if isinstance(a_on_b, str) else surprise_chance(rules, a_on_b),\n'
-        '        "SURPRISE_B_CHANCE": b_on_a if isinstance(b_on_a, str) else surprise_chance(rules, b_on_a),\n'
-        '        "SURPRISE_RESULT": outcome,\n'
-        '    }\n'
-    ),
     'pycalc.situation_parse': (
         '"""Parsing the ``situation:`` declaration of a ``resolution:`` block: how the rows picked in the\n'
         'calculator\'s picker tables add up (``pycalc.pickers.added_up``; tables/README.md, "The resolution\n'
@@ -6525,6 +6460,192 @@ _SOURCES = {
         '        for key, table, table_line in named:\n'
         '            if table is not None and table not in listed:\n'
         '                self.check.fail(table_line, f"{what}.{key}: {table!r} is not one of resolution.modifiers")\n'
+    ),
+    'pycalc.surprise': (
+        '"""Surprise with a die for each side (the OD&D family): the ``surprise:`` part of a ruleset\'s\n'
+        '``encounter:`` block (tables/README.md) and what it decides. ``pycalc.sheets.surprise`` writes the\n'
+        'same rules as native formulas.\n'
+        '\n'
+        'Each side rolls the die and is surprised on a roll of at most the range the other side surprises it\n'
+        'on: the other side\'s "surprises others on 1 to" (``normally`` when nothing helps it), moved by how much\n'
+        'more or less easily this side is surprised than normal (its own "surprised on 1 to", ``normally`` for\n'
+        "most), kept within the die. ``surprises_on`` lets each side pick the first from a table's rows (an\n"
+        'ambush) and ``adjustments`` tick rows moving the second (Elves) instead of typing them; ``raises``\n'
+        'false: a side surprised more easily than normal does not make it easier to surprise (by ruling).\n'
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from collections.abc import Iterable\n'
+        'from dataclasses import dataclass\n'
+        'from fractions import Fraction\n'
+        'from typing import Any\n'
+        '\n'
+        'from pycalc.block_parser import BlockParser\n'
+        'from pycalc.errors import RuleError, not_in_list, said\n'
+        'from pycalc.resolution_block import value\n'
+        'from pycalc.table_files import RuleSet\n'
+        '\n'
+        'KEYS = {"die", "normally", "surprises_on", "adjustments", "raises", "outcomes"}\n'
+        "# Who is surprised -> the outcome's key (a_surprised, b_surprised)\n"
+        'OUTCOMES = {\n'
+        '    (False, True): "a_surprises_b",\n'
+        '    (True, False): "b_surprises_a",\n'
+        '    (True, True): "both_surprised",\n'
+        '    (False, False): "no_surprise",\n'
+        '}\n'
+        '# What the result says when the block names no text for it\n'
+        'OUTCOME_WORDS = {\n'
+        '    "a_surprises_b": "A surprises B",\n'
+        '    "b_surprises_a": "B surprises A",\n'
+        '    "both_surprised": "Both surprised",\n'
+        '    "no_surprise": "No surprise",\n'
+        '}\n'
+        'SIDES = ("A", "B")\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class SurpriseRules:\n'
+        '    die: Any  # faces of the die each side rolls (a number or a table cell)\n'
+        '    normally: Any  # most are surprised on 1 to this\n'
+        '    surprises_on: tuple[str, str] | None = None  # (table, int column): each side picks its row\n'
+        '    adjustments: tuple[str, str] | None = None  # (table, int column): each side ticks its rows\n'
+        '    raises: Any = True  # a side surprised more easily than normal is easier to surprise\n'
+        '    outcomes: dict[str, Any] | None = None  # outcome key -> a text cell\n'
+        '\n'
+        '\n'
+        'def parse_surprise(parser: BlockParser, raw: Any, line: int) -> SurpriseRules | None:\n'
+        '    check, what = parser.check, "encounter.surprise"\n'
+        '    data = check.mapping(raw, line, what)\n'
+        '    if data is None:\n'
+        '        return None\n'
+        '    check.keys(data, KEYS, {"die", "normally"}, what)\n'
+        '    columns = {}\n'
+        '    for key, kind in (("surprises_on", "int"), ("adjustments", "int")):\n'
+        '        if key in data:\n'
+        '            columns[key] = table_column(parser, data[key], data.value_lines[key], f"{what}.{key}", kind)\n'
+        '    outcomes = None\n'
+        '    if "outcomes" in data:\n'
+        '        found = check.mapping(data["outcomes"], data.value_lines["outcomes"], f"{what}.outcomes")\n'
+        '        if found is not None:\n'
+        '            check.keys(found, set(OUTCOME_WORDS), set(OUTCOME_WORDS), f"{what}.outcomes")\n'
+        '            outcomes = {key: parser.get(found, key, parser.text, f"{what}.outcomes") for key in found}\n'
+        '    return SurpriseRules(\n'
+        '        parser.get(data, "die", parser.number, what, 0),\n'
+        '        parser.get(data, "normally", parser.number, what, 0),\n'
+        '        columns.get("surprises_on"),\n'
+        '        columns.get("adjustments"),\n'
+        '        parser.get(data, "raises", parser.flag, what, True),\n'
+        '        outcomes,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def table_column(parser: BlockParser, raw: Any, line: int, what: str, kind: str) -> tuple[str, str] | None:\n'
+        '    """A ``table.column`` of an entries table (the rows a side picks or ticks)."""\n'
+        '    table, _, column = str(raw).partition(".")\n'
+        '    if not column:\n'
+        '        parser.check.fail(line, f"{what} must be table.column, got {raw!r}")\n'
+        '        return None\n'
+        '    parser.table_id(table, line, what, "entries", {column: (kind,)})\n'
+        '    return table, column\n'
+        '\n'
+        '\n'
+        'def block(rules: RuleSet) -> SurpriseRules:\n'
+        '    found = rules.encounter_block.surprise if rules.encounter_block is not None else None\n'
+        '    if found is None:\n'
+        '        raise KeyError(f"{rules.id} has no surprise block")\n'
+        '    return found\n'
+        '\n'
+        '\n'
+        'def has_surprise(rules: RuleSet) -> bool:\n'
+        '    return rules.encounter_block is not None and rules.encounter_block.surprise is not None\n'
+        '\n'
+        '\n'
+        'def die(rules: RuleSet) -> int:\n'
+        '    return int(value(rules, block(rules).die))\n'
+        '\n'
+        '\n'
+        'def normally(rules: RuleSet) -> int:\n'
+        '    return int(value(rules, block(rules).normally))\n'
+        '\n'
+        '\n'
+        'def picked_range(rules: RuleSet, label: str) -> int:\n'
+        '    """ "Surprises others on 1 to" of the row a side picked (``surprises_on``)."""\n'
+        '    table_id, column = block(rules).surprises_on or ("", "")\n'
+        '    table = rules.table(table_id)\n'
+        '    rows = [row for row in table.rows if str(row.label) == label]\n'
+        '    if not rows:\n'
+        '        raise not_in_list(table.title, (row.label for row in table.rows))\n'
+        '    return int(rows[0][column])\n'
+        '\n'
+        '\n'
+        'def ticked_range(rules: RuleSet, ticked: Iterable[str]) -> int:\n'
+        '    """ "Surprised on 1 to" of a side with the ``adjustments`` rows ``ticked`` (ids)."""\n'
+        '    table_id, column = block(rules).adjustments or ("", "")\n'
+        '    wanted = set(ticked)\n'
+        '    return normally(rules) + sum(int(row[column]) for row in rules.table(table_id).rows if row.id in wanted)\n'
+        '\n'
+        '\n'
+        'def surprise_range(rules: RuleSet, surprises_on: int, surprised_on: int) -> int:\n'
+        '    """The highest roll on which a side that surprises others on 1 to ``surprises_on`` surprises a\n'
+        '    side surprised on 1 to ``surprised_on``."""\n'
+        '    sides = die(rules)\n'
+        '    for number, what in ((surprises_on, "SURPRISES ON"), (surprised_on, "SURPRISED ON")):\n'
+        '        if not 0 <= number <= sides:\n'
+        '            raise RuleError(f"#{what}? 0 to {sides}")\n'
+        '    easier = surprised_on - normally(rules)\n'
+        '    if not value(rules, block(rules).raises):\n'
+        '        easier = min(0, easier)\n'
+        '    return min(sides, max(0, surprises_on + easier))\n'
+        '\n'
+        '\n'
+        'def outcome(rules: RuleSet, a_on_b: int, b_on_a: int, roll_for_a: int, roll_for_b: int) -> str:\n'
+        '    """Who is surprised (A when its roll is at most ``b_on_a``), in the block\'s words."""\n'
+        '    sides = die(rules)\n'
+        '    for roll, what in ((roll_for_b, "ROLL FOR B"), (roll_for_a, "ROLL FOR A")):\n'
+        '        if not 1 <= roll <= sides:\n'
+        '            raise RuleError(f"#{what}? 1 to {sides}")\n'
+        '    key = OUTCOMES[(roll_for_a <= b_on_a, roll_for_b <= a_on_b)]\n'
+        '    texts = block(rules).outcomes\n'
+        '    return OUTCOME_WORDS[key] if texts is None else str(value(rules, texts[key]))\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
+        'class Side:\n'
+        '    """What one side brings: "surprises others on 1 to" (typed, or the row label picked) and\n'
+        '    "surprised on 1 to" (typed, or the adjustments rows ticked)."""\n'
+        '\n'
+        '    surprises_on: int | str\n'
+        '    surprised_on: int | tuple[str, ...]\n'
+        '\n'
+        '\n'
+        'def pair_range(rules: RuleSet, surprising: Side, surprised: Side) -> int:\n'
+        '    """The highest roll on which ``surprising`` surprises ``surprised``."""\n'
+        '    on = surprising.surprises_on\n'
+        '    by = surprised.surprised_on\n'
+        '    return surprise_range(\n'
+        '        rules,\n'
+        '        picked_range(rules, on) if isinstance(on, str) else on,\n'
+        '        ticked_range(rules, by) if isinstance(by, tuple) else by,\n'
+        '    )\n'
+        '\n'
+        '\n'
+        'def surprise_outputs(\n'
+        '    rules: RuleSet, a: Side, b: Side, roll_for_a: int | None = None, roll_for_b: int | None = None\n'
+        ') -> dict[str, object]:\n'
+        '    """Every output of the Surprise calculator by defined name (\'\' before both rolls)."""\n'
+        '    a_on_b, b_on_a = said(pair_range, rules, a, b), said(pair_range, rules, b, a)\n'
+        '    result: object = ""\n'
+        '    if roll_for_a is not None and roll_for_b is not None:\n'
+        '        wrong = [text for text in (a_on_b, b_on_a) if isinstance(text, str)]\n'
+        '        result = wrong[0] if wrong else said(outcome, rules, a_on_b, b_on_a, roll_for_a, roll_for_b)\n'
+        '    return {\n'
+        '        "SURPRISE_A_ON_B": a_on_b,\n'
+        '        "SURPRISE_B_ON_A": b_on_a,\n'
+        '        "SURPRISE_A_CHANCE": a_on_b if isinstance(a_on_b, str) else Fraction(a_on_b, die(rules)),\n'
+        '        "SURPRISE_B_CHANCE": b_on_a if isinstance(b_on_a, str) else Fraction(b_on_a, die(rules)),\n'
+        '        "SURPRISE_RESULT": result,\n'
+        '    }\n'
     ),
     'pycalc.table_files': (
         '"""Read and validate the table files ``tables/<ruleset>/*.yaml`` (``pycalc.tables`` loads a whole\n'
@@ -7706,14 +7827,9 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.rulesets import (\n'
-        '    osr_grappling,\n'
-        ')\n'
+        'from pycalc.rulesets import osr_grappling\n'
         'from pycalc.rulesets.osr import osr_rules\n'
-        'from pycalc.udfs.cells import (\n'
-        '    as_int,\n'
-        '    cell_safe,\n'
-        ')\n'
+        'from pycalc.udfs.cells import as_int, cell_safe\n'
         '\n'
         '__all__ = ["osr_grapple_result", "osr_grapple_stun_rounds"]\n'
         '\n'
@@ -7751,15 +7867,10 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.rulesets import (\n'
-        '    osr_mass_combat,\n'
-        ')\n'
+        'from pycalc.rulesets import osr_mass_combat\n'
         'from pycalc.rulesets.osr import osr_rules\n'
         'from pycalc.tables import RuleSet\n'
-        'from pycalc.udfs.cells import (\n'
-        '    as_int,\n'
-        '    cell_safe,\n'
-        ')\n'
+        'from pycalc.udfs.cells import as_int, cell_safe\n'
         '\n'
         '__all__ = ["mass_survivors", "osr_mass_damage"]\n'
         '\n'
@@ -7803,15 +7914,9 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.rulesets import (\n'
-        '    osr_normal_men,\n'
-        ')\n'
+        'from pycalc.rulesets import osr_normal_men\n'
         'from pycalc.rulesets.osr import osr_rules\n'
-        'from pycalc.udfs.cells import (\n'
-        '    as_int,\n'
-        '    as_text,\n'
-        '    cell_safe,\n'
-        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe\n'
         '\n'
         '__all__ = ["osr_attacks_vs_normal_men", "osr_expected_kills"]\n'
         '\n'
@@ -7858,17 +7963,9 @@ _SOURCES = {
         '\n'
         'import xlwings as xw\n'
         '\n'
-        'from pycalc.rulesets import (\n'
-        '    osr_saves,\n'
-        ')\n'
+        'from pycalc.rulesets import osr_saves\n'
         'from pycalc.rulesets.osr import osr_rules\n'
-        'from pycalc.udfs.cells import (\n'
-        '    as_int,\n'
-        '    as_text,\n'
-        '    cell_safe,\n'
-        '    optional_int,\n'
-        '    optional_text,\n'
-        ')\n'
+        'from pycalc.udfs.cells import as_int, as_text, cell_safe, optional_int, optional_text\n'
         '\n'
         '__all__ = ["osr_level_gap_save_bonus", "osr_maneuver_save_modifier", "osr_spell_interruption"]\n'
         '\n'
@@ -7915,72 +8012,6 @@ _SOURCES = {
         '        osr_rules(), as_text(situation, "SITUATION"), optional_text(save), optional_int(d6_roll, "D6")\n'
         '    )\n'
     ),
-    'pycalc.udfs.osr_surprise': (
-        '"""OSR surprise as worksheet functions (xlwings), over ``pycalc.rulesets.osr_surprise``.\n'
-        '\n'
-        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
-        '"""\n'
-        '\n'
-        'from __future__ import annotations\n'
-        '\n'
-        'from typing import Any\n'
-        '\n'
-        'import xlwings as xw\n'
-        '\n'
-        'from pycalc.rulesets import (\n'
-        '    osr_surprise,\n'
-        ')\n'
-        'from pycalc.rulesets.osr import osr_rules\n'
-        'from pycalc.tables import RuleSet\n'
-        'from pycalc.udfs.cells import (\n'
-        '    as_int,\n'
-        '    cell_safe,\n'
-        ')\n'
-        '\n'
-        '__all__ = ["osr_surprise_chance", "osr_surprise_outcome", "surprise_range"]\n'
-        '\n'
-        '\n'
-        'def surprise_top(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    return osr_surprise.surprise_range(\n'
-        '        rules, as_int(surprises_on, "SURPRISES ON"), as_int(surprised_on, "SURPRISED ON")\n'
-        '    )\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this (normally 2)")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this (normally 2)")\n'
-        '@cell_safe\n'
-        'def surprise_range(surprises_on: Any, surprised_on: Any) -> int:\n'
-        '    """Top d6 face on which the first party surprises the second (1-5 vs alert 1 -> 4)."""\n'
-        '    return surprise_top(osr_rules(), surprises_on, surprised_on)\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("surprises_on", doc="the first party surprises others on 1 to this")\n'
-        '@xw.arg("surprised_on", doc="the second party is normally surprised on 1 to this")\n'
-        '@cell_safe\n'
-        'def osr_surprise_chance(surprises_on: Any, surprised_on: Any) -> float:\n'
-        '    """Probability (0 to 1) that the first party surprises the second."""\n'
-        '    rules = osr_rules()\n'
-        '    return float(osr_surprise.surprise_chance(rules, surprise_top(rules, surprises_on, surprised_on)))\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
-        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
-        '@xw.arg("roll_for_b", doc="the d6 rolled for B")\n'
-        '@xw.arg("roll_for_a", doc="the d6 rolled for A")\n'
-        '@cell_safe\n'
-        'def osr_surprise_outcome(a_on_b: Any, b_on_a: Any, roll_for_b: Any, roll_for_a: Any) -> str:\n'
-        '    """Who is surprised, and what it means."""\n'
-        '    return osr_surprise.surprise_outcome(\n'
-        '        osr_rules(),\n'
-        '        as_int(a_on_b, "A ON B"),\n'
-        '        as_int(b_on_a, "B ON A"),\n'
-        '        as_int(roll_for_b, "ROLL FOR B"),\n'
-        '        as_int(roll_for_a, "ROLL FOR A"),\n'
-        '    )\n'
-    ),
     'pycalc.udfs.shared': (
         '"""Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id\n'
         '(d20_need, d20_result, d20_hit_chance, d20_chance, crit_effect, fumble_effect), and of every d20\n'
@@ -8010,15 +8041,7 @@ _SOURCES = {
         'from pycalc.table_files import ID_PATTERN\n'
         'from pycalc.tables import RULESET_IDS, RuleSet, load_ruleset, tables_dir\n'
         'from pycalc.udfs import d20_odds\n'
-        'from pycalc.udfs.cells import (\n'
-        '    arg_docs,\n'
-        '    as_attacks,\n'
-        '    as_hit_points,\n'
-        '    as_int,\n'
-        '    as_text,\n'
-        '    cell_safe,\n'
-        '    optional_int,\n'
-        ')\n'
+        'from pycalc.udfs.cells import arg_docs, as_attacks, as_hit_points, as_int, as_text, cell_safe, optional_int\n'
         'from pycalc.udfs.d20_attack import as_outcome, d20_attack\n'
         '\n'
         '__all__ = [\n'
@@ -8497,6 +8520,80 @@ _SOURCES = {
         'def dice_mean(dice: Any) -> float:\n'
         '    """Average total of a dice expression (2d4+2 -> 7)."""\n'
         '    return float(dice_module.parse(dice).mean)\n'
+    ),
+    'pycalc.udfs.surprise': (
+        '"""Surprise with a die for each side as worksheet functions (xlwings), for any ruleset whose encounter\n'
+        'block has ``surprise:`` (osr, bfrpg, the GM\'s own), over ``pycalc.surprise``."""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from typing import Any\n'
+        '\n'
+        'import xlwings as xw\n'
+        '\n'
+        'from pycalc import surprise\n'
+        'from pycalc.errors import RuleError\n'
+        'from pycalc.tables import RuleSet\n'
+        'from pycalc.udfs.cells import as_int, cell_safe\n'
+        'from pycalc.udfs.shared import any_ruleset\n'
+        '\n'
+        '__all__ = ["surprise_chance", "surprise_range", "surprise_result"]\n'
+        '\n'
+        'RULESET = "a ruleset id with a surprise block: osr, bfrpg or your own"\n'
+        'SURPRISES_ON = "the side surprising: it surprises others on 1 to this (normally 2), or the row it picked"\n'
+        'SURPRISED_ON = "the side surprised: it is surprised on 1 to this against a normal approach (alert: 1)"\n'
+        '\n'
+        '\n'
+        'def surprise_rules(value: Any) -> RuleSet:\n'
+        '    rules = any_ruleset(value)\n'
+        '    if not surprise.has_surprise(rules):\n'
+        '        raise RuleError(f"#RULESET? {rules.id} has no surprise block")\n'
+        '    return rules\n'
+        '\n'
+        '\n'
+        'def top_face(rules: RuleSet, surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    on = surprises_on if isinstance(surprises_on, str) else as_int(surprises_on, "SURPRISES ON")\n'
+        '    by = as_int(surprised_on, "SURPRISED ON")\n'
+        '    return surprise.pair_range(rules, surprise.Side(on, 0), surprise.Side(0, by))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("ruleset", doc=RULESET)\n'
+        '@xw.arg("surprises_on", doc=SURPRISES_ON)\n'
+        '@xw.arg("surprised_on", doc=SURPRISED_ON)\n'
+        '@cell_safe\n'
+        'def surprise_range(ruleset: Any, surprises_on: Any, surprised_on: Any) -> int:\n'
+        '    """The highest roll on which the first side surprises the second (osr: 1-5 against alert 1 -> 4)."""\n'
+        '    return top_face(surprise_rules(ruleset), surprises_on, surprised_on)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("ruleset", doc=RULESET)\n'
+        '@xw.arg("surprises_on", doc=SURPRISES_ON)\n'
+        '@xw.arg("surprised_on", doc=SURPRISED_ON)\n'
+        '@cell_safe\n'
+        'def surprise_chance(ruleset: Any, surprises_on: Any, surprised_on: Any) -> float:\n'
+        '    """Probability (0 to 1) that the first side surprises the second."""\n'
+        '    rules = surprise_rules(ruleset)\n'
+        '    return top_face(rules, surprises_on, surprised_on) / surprise.die(rules)\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@xw.arg("ruleset", doc=RULESET)\n'
+        '@xw.arg("a_on_b", doc="A surprises B on 1 to this (surprise_range)")\n'
+        '@xw.arg("b_on_a", doc="B surprises A on 1 to this")\n'
+        '@xw.arg("roll_for_a", doc="the die rolled for A")\n'
+        '@xw.arg("roll_for_b", doc="the die rolled for B")\n'
+        '@cell_safe\n'
+        'def surprise_result(ruleset: Any, a_on_b: Any, b_on_a: Any, roll_for_a: Any, roll_for_b: Any) -> str:\n'
+        '    """Who is surprised, and what it means."""\n'
+        '    return surprise.outcome(\n'
+        '        surprise_rules(ruleset),\n'
+        '        as_int(a_on_b, "A ON B"),\n'
+        '        as_int(b_on_a, "B ON A"),\n'
+        '        as_int(roll_for_a, "ROLL FOR A"),\n'
+        '        as_int(roll_for_b, "ROLL FOR B"),\n'
+        '    )\n'
     ),
 }
 
@@ -11718,12 +11815,45 @@ _TABLES = {
                 ['attacks_each_round', True], ['attacks_default', None],
                 ['pick_lines',
                  ['tuple',
-                  [['tuple', ['attack_direction', 120]], ['tuple', ['cover', 120]],
-                   ['tuple', ['charge_attack', 121]], ['tuple', ['free_attack', 121]],
-                   ['tuple', ['target_situation', 121]], ['tuple', ['attacker_limits', 121]],
-                   ['tuple', ['ground_height', 121]], ['tuple', ['mounted_combat', 121]],
-                   ['tuple', ['defensive_action', 121]], ['tuple', ['florentine_fighting', 121]],
-                   ['tuple', ['range_band', 121]]]]]]]],
+                  [['tuple', ['attack_direction', 131]], ['tuple', ['cover', 131]],
+                   ['tuple', ['charge_attack', 132]], ['tuple', ['free_attack', 132]],
+                   ['tuple', ['target_situation', 132]], ['tuple', ['attacker_limits', 132]],
+                   ['tuple', ['ground_height', 132]], ['tuple', ['mounted_combat', 132]],
+                   ['tuple', ['defensive_action', 132]], ['tuple', ['florentine_fighting', 132]],
+                   ['tuple', ['range_band', 132]]]]],
+                ['surprise',
+                 ['object', 'pycalc.surprise:SurpriseRules',
+                  [['die',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'surprise_rules'], ['entry', 'surprise_die_sides'], ['column', 'value'],
+                      ['line', 123]]]],
+                   ['normally',
+                    ['object', 'pycalc.resolution_block:Ref',
+                     [['table', 'surprise_rules'], ['entry', 'normal_surprise_max'], ['column', 'value'],
+                      ['line', 124]]]],
+                   ['surprises_on', None], ['adjustments', None],
+                   ['raises',
+                    ['object', 'pycalc.resolution_block:ByRuling',
+                     [['ruling', 'surprise_range_adjustment'],
+                      ['choices', ['dict', [['both_ways', True], ['reduce_only', False]]]], ['line', 125]]]],
+                   ['outcomes',
+                    ['dict',
+                     [['a_surprises_b',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'surprise_outcomes'], ['entry', 'a_surprises_b'], ['column', 'result'],
+                         ['line', 127]]]],
+                      ['b_surprises_a',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'surprise_outcomes'], ['entry', 'b_surprises_a'], ['column', 'result'],
+                         ['line', 128]]]],
+                      ['both_surprised',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'surprise_outcomes'], ['entry', 'both_surprised'], ['column', 'result'],
+                         ['line', 129]]]],
+                      ['no_surprise',
+                       ['object', 'pycalc.resolution_block:Ref',
+                        [['table', 'surprise_outcomes'], ['entry', 'no_surprise'], ['column', 'result'],
+                         ['line', 130]]]]]]]]]]]]],
              ['picked', ['dict', []]]]],
 }
 
@@ -11738,7 +11868,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'osr_grappling', 'osr_mass_combat', 'osr_normal_men', 'osr_saves', 'osr_surprise')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'surprise', 'osr_grappling', 'osr_mass_combat', 'osr_normal_men', 'osr_saves')}
 
 
 _udfs = _load_engine()
