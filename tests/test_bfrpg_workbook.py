@@ -37,8 +37,9 @@ ATTACK_INPUTS = [
 ATTACK_OUTPUTS = ["ATTACK_NEED", "ATTACK_RESULT", "ATTACK_DAMAGE", "ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE"]
 # and the digits a multiplied damage is rounded to (a halving's x.5 exactly, d20_cells.EXACT_DIGITS)
 NOT_RULE_NUMBERS = CNC_NUMBERS | {EXACT_DIGITS}
-SPREADSHEET_FUNCTIONS = CNC_FUNCTIONS | {"ROUND", "ISERROR"}  # the multipliers; the maneuvers' dice checks
-MANEUVER_OUTPUTS = ["JOUST_RESULT", "PARRY_SUCCESS", "SURPRISED"]
+# the multipliers; the maneuvers' dice checks; a surprise pick not in its list
+SPREADSHEET_FUNCTIONS = CNC_FUNCTIONS | {"ROUND", "ISERROR", "ISNA"}
+MANEUVER_OUTPUTS = ["JOUST_RESULT", "PARRY_SUCCESS", "SURPRISE_RESULT"]
 
 
 @pytest.fixture(scope="module")

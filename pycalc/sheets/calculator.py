@@ -94,25 +94,29 @@ class Section:
 def write_calculator(
     book: Workbook, title: str, heading: str, intro: str, sections: list[Section], with_udfs: Udfs
 ) -> Worksheet:
+    """The calculator's sections one under the other: labels in column A, the numbers typed and every
+    result in column B, what is typed or picked as words (dice, a row of a table) in column C, help in
+    column D. A column the GM types numbers in holds no text, so AutoInput / AutoComplete cannot turn a
+    typed 1 into the dice text 1d6 below it."""
     sheet = book.create_sheet(title)
     sheet.sheet_properties.tabColor = "F0B429"
-    sheet.column_dimensions["A"].width = 40
-    sheet.column_dimensions["B"].width = 26
-    sheet.column_dimensions["C"].width = 62
+    for column, width in zip("ABCD", (40, 16, 30, 44), strict=True):
+        sheet.column_dimensions[column].width = width
     title = put(sheet["A1"], heading)
     title.font, title.alignment = TITLE, WRAP
-    sheet.merge_cells("A1:B1")  # long ruleset names wrap here; C1 keeps the link back to Contents
+    sheet.merge_cells("A1:C1")  # long ruleset names wrap here; D1 keeps the link back to Contents
     sheet.row_dimensions[1].height = 38
     intro_cell = put(sheet["A2"], intro)
     intro_cell.font, intro_cell.alignment = NOTE, WRAP
-    sheet.merge_cells("A2:C2")
+    sheet.merge_cells("A2:D2")
     sheet.row_dimensions[2].height = 30
     row = 4
     for section in sections:
         put(sheet.cell(row, 1), section.title).font = SUBTITLE
         row += 1
         for field in section.fields:
-            write_field(book, sheet, row, field, with_udfs)
+            value_col = 3 if is_words_input(field) else 2
+            write_field(book, sheet, row, field, with_udfs, value_col=value_col, help_col=4)
             row += 1
         row += 1
     sheet.freeze_panes = "A4"
@@ -127,6 +131,17 @@ def is_number_input(field: Field) -> bool:
         field.kind == INPUT
         and not isinstance(value, bool)
         and (value is None or isinstance(value, (int, float)))
+    )
+
+
+def is_words_input(field: Field) -> bool:
+    """An input the GM types or picks words into (dice, a table's row, Made or Failed), not a number
+    nor TRUE or FALSE."""
+    value = field.value
+    return (
+        field.kind in (INPUT, PICK)
+        and not isinstance(value, bool)
+        and (isinstance(value, str) or bool(field.options))
     )
 
 
@@ -187,9 +202,11 @@ def write_field(
     with_udfs: Udfs,
     label_col: int = 1,
     help_col: int | None = 3,
+    value_col: int | None = None,
 ) -> None:
+    """A field's label, its cell (beside the label unless ``value_col``), its help and defined name."""
     label = put(sheet.cell(row, label_col), field.label)
-    value = sheet.cell(row, label_col + 1)
+    value = sheet.cell(row, value_col or label_col + 1)
     if field.kind in (INPUT, PICK):
         put(value, field.value)
         mark_input(value)
@@ -215,7 +232,7 @@ def write_field(
         else:
             help_cell = put(sheet.cell(row, help_col), field.help)
         help_cell.font = NOTE
-        if help_col == 3:  # the one-column layout wraps its help; the roll block's runs on to the right
+        if help_col == 4:  # the sections' layout wraps its help; the roll block's runs on to the right
             help_cell.alignment = WRAP
     if is_roll(field):
         add_roll_check(sheet, value.coordinate, field.roll or DICE_SHOWN)
