@@ -153,7 +153,18 @@ class ResolutionParser(SituationParser):
         if own_roll:
             self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
         return Chart(
-            table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then, check=check
+            table,
+            special,
+            plain,
+            formula,
+            adds,
+            text,
+            own_roll,
+            from_column,
+            to_column,
+            die,
+            then,
+            check=check,
         )
 
     def text_columns(self, data: LocatedDict, what: str, key: str = "text") -> tuple[str, ...] | None:
