@@ -198,7 +198,8 @@ class ResolutionParser(SituationParser):
             label = ""
         dc = self.column_id(raw, "dc", what) or ""
         passed, failed = (self.text_columns(raw, what, key) or () for key in ("passed", "failed"))
-        columns[dc] = ("int",)
+        if dc:
+            columns[dc] = ("int",)
         columns |= {column: ("text",) for column in (*passed, *failed)}
         return Check(dc, label.strip(), passed, failed)
 
