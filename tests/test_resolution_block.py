@@ -402,7 +402,13 @@ CASES += [
         "check: {dc:",
         "fumble.check.label must be text",
     ),
-    ("combat17", CHECK, CHECK.replace("dc:", "dcc:"), "check: {dcc:", "unknown key 'dcc' in resolution.fumble.check"),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("dc:", "dcc:"),
+        "check: {dcc:",
+        "unknown key 'dcc' in resolution.fumble.check",
+    ),
     (
         "combat17",
         "  fumble:\n    mode: chart\n",
