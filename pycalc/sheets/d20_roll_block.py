@@ -29,6 +29,7 @@ from pycalc.sheets import block_formulas, d20_cells, d20_check
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
+    CALCULATOR_CHART_ANCHOR,
     PERCENT_FORMAT,
     SUBTITLE,
     put,
@@ -322,6 +323,14 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
         ),
     ]
     return lines
+
+
+def chart_anchor(rules: RuleSet, block: Resolution, first_row: int) -> str:
+    """Where the damage chart goes: its usual cell, or under the roll block's last input where that
+    reaches it (a chart's check adds two), so no input's label hides under the chart."""
+    lines = roll_block(rules, block)
+    last = max(first_row + 1 + index for index, line in enumerate(lines) if line.name)
+    return f"A{max(int(CALCULATOR_CHART_ANCHOR[1:]), last + 1)}"
 
 
 def target_state_lines(rules: RuleSet, block: Resolution) -> list[Line]:
