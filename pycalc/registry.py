@@ -30,7 +30,6 @@ import pycalc.udfs.cnc_moves
 import pycalc.udfs.cnc_special_ac
 import pycalc.udfs.cnc_subdual
 import pycalc.udfs.combat17_brawling
-import pycalc.udfs.combat17_fumble
 import pycalc.udfs.combat17_missiles
 import pycalc.udfs.combat17_subdual
 import pycalc.udfs.osr_grappling
@@ -49,7 +48,6 @@ from pycalc.rulesets import (
     cnc_special_ac,
     cnc_subdual,
     combat17_brawling,
-    combat17_fumble,
     combat17_rate_of_fire,
     combat17_scatter,
     combat17_subdual,
@@ -228,13 +226,11 @@ SHIPPED: Mapping[str, ShippedRuleset] = MappingProxyType(
             resolution_calculator.odds_outputs,
             (
                 pycalc.udfs.combat17_brawling,
-                pycalc.udfs.combat17_fumble,
                 pycalc.udfs.combat17_missiles,
                 pycalc.udfs.combat17_subdual,
             ),
             combat17_sheets.write_calculators,
             {
-                "fumble": combat17_fumble.fumble_outputs,
                 "brawling": combat17_brawling.brawl_outputs,
                 "subdual": combat17_subdual.subdual_outputs,
                 "rate_of_fire": combat17_rate_of_fire.shots_fired,

@@ -61,8 +61,9 @@ EFFECT_KEYS = {"hit", "miss", "near_miss_by"}
 NEAR_MISS_COLUMN = "near_miss"  # a picker's text: what a Miss short by at most effect.near_miss_by does
 RANGE_KEYS = {"table", "band", "within"}
 CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)
-FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}
+FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", "check", *CHART_ROW_KEYS}
 THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}
+CHECK_KEYS = {"dc", "label", "passed", "failed"}  # a check a chart's row calls for (Chart.check)
 CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}
 CRITICAL_KEYS |= {"follow_adds_mods"}
 DAMAGE_KEYS = {
@@ -168,6 +169,18 @@ TEXT_JOIN = ": "  # between the texts of a chart row's ``text`` columns
 
 
 @dataclass(frozen=True)
+class Check:
+    """A check a chart's row calls for (``check:``): a d20 plus what the GM adds to it against the
+    row's ``dc`` column (an empty DC: the row calls for none), said as ``label`` ("DEX check") with
+    the row's ``passed`` or ``failed`` text columns (joined by TEXT_JOIN)."""
+
+    dc: str
+    label: str
+    passed: tuple[str, ...]
+    failed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Chart:
     """A bands table read with the follow-up roll."""
 
@@ -190,6 +203,8 @@ class Chart:
     # bool column ``when`` of this chart (combat17's condition chart after the critical chart's 20)
     then: Chart | None = None
     when: str | None = None
+    # a check the row read by the follow-up roll calls for (mode ``chart``): resolution_check
+    check: Check | None = None
 
 
 @dataclass(frozen=True)
@@ -377,6 +392,18 @@ def own_roll_charts(block: Resolution) -> dict[str, Chart]:
     charts = {outcome: outcome_chart(block, outcome) for outcome in (CRITICAL, FUMBLE)}
     rolled = {outcome: chart if chart.own_roll else chart.then for outcome, chart in charts.items() if chart}
     return {outcome: chart for outcome, chart in rolled.items() if chart is not None}
+
+
+def checked_charts(block: Resolution) -> dict[str, Chart]:
+    """The charts whose rows call for a check (``Chart.check``), by the result they follow."""
+    charts = {outcome: outcome_chart(block, outcome) for outcome in (CRITICAL, FUMBLE)}
+    return {outcome: chart for outcome, chart in charts.items() if chart is not None and chart.check}
+
+
+def check_label(block: Resolution) -> str:
+    """What the calculator calls the check ("DEX check"), or "check" when two charts name it apart."""
+    labels = {chart.check.label for chart in checked_charts(block).values() if chart.check}
+    return labels.pop() if len(labels) == 1 else "check"
 
 
 def shows_chart_text(block: Resolution) -> bool:

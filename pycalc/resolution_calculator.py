@@ -17,6 +17,7 @@ from pycalc import (
     resolution_added,
     resolution_block,
     resolution_chances,
+    resolution_check,
     resolution_damage,
     resolution_range,
     resolution_results,
@@ -37,6 +38,7 @@ from pycalc.resolution_block import (
     ROLL_COLUMN,
     Formula,
     Resolution,
+    checked_charts,
     own_roll_charts,
     possible,
     shows_chart_text,
@@ -54,6 +56,7 @@ from pycalc.table_files import roll_dice
 from pycalc.tables import RuleSet
 
 TARGET_STATE = "ATTACK_TARGET_STATE"  # the target's state after the hit (encounter hit-point states)
+CHECK = "ATTACK_CHECK"  # the check a chart row calls for (resolution_check), with a chart that has one
 NOT_ADDED = "not used: no picked row adds dice"
 
 
@@ -75,6 +78,8 @@ class CalculatorInputs:
     extra_roll: int | None = None
     added_roll: int | None = None  # the total the dice a picked row adds to the roll show
     chart_roll: int | None = None  # the roll on a chart of its own after a Fumble or a Critical
+    check_roll: int | None = None  # the d20 of the check a chart row calls for (resolution_check)
+    check_bonus: int = 0  # added to that d20 (the DEX bonus)
     damage_bonus: int = 0
     hp: int = 10
     attacks: int = 1
@@ -323,6 +328,8 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
     }
     if shows_chart_text(block):
         found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET
+    if checked_charts(block):
+        found[CHECK] = NO_ROLL_YET
     if block.effect is not None:
         found[EFFECT] = NO_ROLL_YET
     if adds_dice(rules):
@@ -356,6 +363,13 @@ def attack_outputs(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object
             )
         except RuleError as error:  # a chart roll off the chart's die: said there, the result stands
             found["ATTACK_CHART_EFFECT"] = str(error)
+    if CHECK in found:
+        try:
+            found[CHECK] = resolution_check.check_said(
+                rules, attack, outcome, inputs.follow_roll, inputs.check_roll, inputs.check_bonus
+            )
+        except RuleError as error:  # a check roll off the die: said there, the result stands
+            found[CHECK] = str(error)
     needed = follow_needed(rules, attack, inputs.roll)
     try:
         if outcome in HITS and resolution_damage.deals(rules, damage):

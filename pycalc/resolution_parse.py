@@ -11,6 +11,7 @@ from typing import Any
 from pycalc.block_parser import Uses
 from pycalc.resolution_block import (
     CHART_ROW_KEYS,
+    CHECK_KEYS,
     CRITICAL_KEYS,
     CRITICAL_MODES,
     DAMAGE_KEYS,
@@ -36,6 +37,7 @@ from pycalc.resolution_block import (
     TOP_KEYS,
     Advantage,
     Chart,
+    Check,
     Critical,
     DamageRules,
     Effect,
@@ -139,6 +141,7 @@ class ResolutionParser(SituationParser):
         elif with_formula:
             self.check.fail(data.line, f"{what} chart needs 'formula' (the column naming each row's damage)")
         then = self.then_chart(data, what, mode, columns)
+        check = self.row_check(data, what, mode, columns)
         plain = self.get(data, "plain_unless_special", self.flag, what, False)
         if "plain_unless_special" in data and not special:
             self.check.fail(
@@ -149,17 +152,56 @@ class ResolutionParser(SituationParser):
         adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False
         if own_roll:
             self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))
-        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)
+        return Chart(
+            table,
+            special,
+            plain,
+            formula,
+            adds,
+            text,
+            own_roll,
+            from_column,
+            to_column,
+            die,
+            then,
+            check=check,
+        )
 
-    def text_columns(self, data: LocatedDict, what: str) -> tuple[str, ...] | None:
-        """A chart's ``text``: a text column, or a list of them (their texts joined by ': ')."""
-        if "text" not in data:
+    def text_columns(self, data: LocatedDict, what: str, key: str = "text") -> tuple[str, ...] | None:
+        """A chart's ``text`` (or a check's ``passed`` / ``failed``): a text column, or a list of them
+        (their texts joined by ': ')."""
+        if key not in data:
             return None
-        raw, line = data["text"], data.value_lines["text"]
+        raw, line = data[key], data.value_lines[key]
         items = list(raw) if isinstance(raw, LocatedList) else [raw]
         if not items:
-            self.check.fail(line, f"{what}.text needs a text column or a list of them")
-        return tuple(self.check.ident(item, line, f"{what}.text") for item in items)
+            self.check.fail(line, f"{what}.{key} needs a text column or a list of them")
+        return tuple(self.check.ident(item, line, f"{what}.{key}") for item in items)
+
+    def row_check(
+        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]
+    ) -> Check | None:
+        """The check a row of this chart calls for (its columns added to ``columns``): only on a chart
+        the follow-up roll reads (mode chart), whose row the calculator shows."""
+        if "check" not in data:
+            return None
+        line, what = data.value_lines["check"], f"{what}.check"
+        if possible(mode) != ["chart"]:
+            self.check.fail(line, f"{what} needs mode chart (the row the follow-up roll reads calls for it)")
+        raw = self.check.mapping(data["check"], line, what)
+        if raw is None:
+            return None
+        self.check.keys(raw, CHECK_KEYS, CHECK_KEYS, what)
+        label = raw.get("label", "")
+        if "label" in raw and (not isinstance(label, str) or not label.strip()):
+            self.check.fail(raw.value_lines.get("label", line), f"{what}.label must be text, e.g. DEX check")
+            label = ""
+        dc = self.column_id(raw, "dc", what) or ""
+        passed, failed = (self.text_columns(raw, what, key) or () for key in ("passed", "failed"))
+        if dc:
+            columns[dc] = ("int",)
+        columns |= {column: ("text",) for column in (*passed, *failed)}
+        return Check(dc, label.strip(), passed, failed)
 
     def then_chart(
         self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]

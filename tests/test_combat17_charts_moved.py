@@ -5,9 +5,10 @@ expected values below are what the removed functions (``combat17_critical.critic
 ``condition_outputs``, ``combat17_fumble.fumble_outputs``) returned at 51e5de5, each derived in its
 comment from ``tables/combat17`` and the seed's 17.0.3 Critical Hit and 17.0.4 Critical Miss.
 
-What the Critical miss calculator's DEX check gives (passed or failed, and what follows) stays in
-``combat17_fumble``: the Attack calculator prints the check's DC and what a failure does, but does not
-resolve the check; its attack-roll penalty is the Attacker's condition pick "Stumbling".
+The Critical miss calculator's DEX check (``combat17_fumble``) went at 43b6b79 too: the Attack
+calculator resolves the check the chart row calls for (the block's ``fumble.check``), and says what a
+pass or a failure does; a failed Stumble's attack-roll penalty is the Attacker's condition pick
+"Stumbling".
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import pytest
 
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
-from pycalc.rulesets import combat17_fumble
 from pycalc.tables import load_ruleset
 from tests.resolution_cases import with_rulings
 
@@ -156,33 +156,68 @@ def test_a_natural_1_gives_the_critical_miss_chart(follow, old_effect, old_no_at
     assert ("no attack next round" in old_effect) == old_no_attack
 
 
+# What combat17_fumble.fumble_outputs (FUMBLE_DEX_DC, FUMBLE_CHECK, FUMBLE_CONSEQUENCE; no rounds
+# roll) returned at 43b6b79 for a follow-up roll in each band of critical_misses (its edges 1-2, 3-5,
+# 6-10, 11-15, 16-20) and a DEX check not rolled, failed and passed (d20 + DEX bonus >= the DC: 17.0.4,
+# "DEX check (DC20)", "DEX check (DC15)"). A failed Stumble's penalty was the attacker_conditions row
+# stumbling's -1 "to hit" for 1d2 rounds; the chart now says the seed's words ("-1 to combat rolls").
+OLD_CHECKS = [
+    # follow, DEX bonus, DEX d20, old DC, old check, old consequence
+    (1, 0, None, "", "", "Weapon breaks, no attack next round"),
+    (2, 3, 17, "", "", "Weapon breaks, no attack next round"),
+    (3, 0, None, 20, "", "DEX check DC 20 needed"),
+    (3, 0, 19, 20, "Failed", "DEX check failed: -1 to hit for 1d2 rounds"),
+    (3, 1, 19, 20, "Passed", "DEX check passed: just a miss"),
+    (5, 0, 1, 20, "Failed", "DEX check failed: -1 to hit for 1d2 rounds"),
+    (5, 0, 20, 20, "Passed", "DEX check passed: just a miss"),
+    (5, 3, 17, 20, "Passed", "DEX check passed: just a miss"),
+    (6, 0, None, 15, "", "DEX check DC 15 needed"),
+    (6, 0, 14, 15, "Failed", "DEX check failed: the opponent gets a free attack"),
+    (6, 1, 14, 15, "Passed", "DEX check passed: just a miss"),
+    (10, 0, 1, 15, "Failed", "DEX check failed: the opponent gets a free attack"),
+    (10, 0, 15, 15, "Passed", "DEX check passed: just a miss"),
+    (11, 0, 19, "", "", "Drop weapon, no attack next round"),
+    (15, 0, None, "", "", "Drop weapon, no attack next round"),
+    (16, 1, 14, "", "", "Just a Miss."),
+    (20, 0, 20, "", "", "Just a Miss."),
+]
+
+
 @pytest.mark.parametrize(
-    ("follow", "dex_bonus", "dex_roll", "rounds", "old_dc", "old_check", "old_consequence", "old_penalty"),
-    [
-        # the Stumble (3-5): DC 20; 15 + 0 fails: the attacker_conditions row stumbling's -1 to hit, 1d2 rounds
-        (4, 0, 15, 2, 20, "Failed", "DEX check failed: -1 to hit for 2 rounds", -1),
-        (4, 1, 19, None, 20, "Passed", "DEX check passed: just a miss", 0),  # 19 + 1 = 20
-        (4, 0, None, None, 20, "", "DEX check DC 20 needed", 0),
-        # the Sloppy Attack (6-10): DC 15, failed_check_free_attack
-        (8, 0, 10, None, 15, "Failed", "DEX check failed: the opponent gets a free attack", 0),
-        (8, 2, 13, None, 15, "Passed", "DEX check passed: just a miss", 0),
-        (1, 0, None, None, "", "", "Weapon breaks, no attack next round", 0),  # no DEX check
-    ],
+    ("follow", "dex_bonus", "dex_roll", "old_dc", "old_check", "old_consequence"), OLD_CHECKS
 )
-def test_the_dex_check_stays_and_its_penalty_is_the_stumbling_pick(
-    follow, dex_bonus, dex_roll, rounds, old_dc, old_check, old_consequence, old_penalty
+def test_the_attack_calculator_resolves_the_dex_check_as_the_removed_calculator_did(
+    follow, dex_bonus, dex_roll, old_dc, old_check, old_consequence
 ):
-    kept = combat17_fumble.fumble_outputs(RULES, follow, dex_bonus, dex_roll, rounds)
-    assert (kept["FUMBLE_DEX_DC"], kept["FUMBLE_CHECK"], kept["FUMBLE_CONSEQUENCE"]) == (
-        old_dc,
-        old_check,
-        old_consequence,
-    )
-    # FUMBLE_PENALTY: the Attack calculator applies it once the GM ticks the row the chart names
-    condition = RULES.table("critical_misses").band(follow)["failed_check_condition"]
-    picked = (
-        frozenset({("attacker_conditions", condition)})
-        if old_check == "Failed" and condition
-        else frozenset()
-    )
-    assert attack(roll=10, toggles=picked)["ATTACK_SITUATION_HIT"] == old_penalty
+    found = attack(roll=NATURAL_1, follow_roll=follow, check_roll=dex_roll, check_bonus=dex_bonus)
+    said = str(found["ATTACK_CHECK"])
+    if old_dc == "":  # no DEX check: the row's effect alone, as the chart says it
+        assert said == "" and found["ATTACK_CHART_EFFECT"] == old_consequence
+        return
+    assert f"DC {old_dc}" in said
+    if not old_check:  # the check still to roll
+        assert said == f"DEX check DC {old_dc}: roll it"
+        return
+    total = dex_roll + dex_bonus
+    assert said.startswith(f"DEX check {old_check.lower()} ({total} vs DC {old_dc})")
+    if old_check == "Passed":
+        assert said.endswith(": just a miss")
+    elif "free attack" in old_consequence:
+        assert said.endswith(": the opponent gets a free attack")
+    else:  # the penalty and its rounds: -1 for 1d2 rounds
+        assert said.endswith(": -1 to combat rolls for 1d2 rounds")
+        assert RULES.table("attacker_conditions").entry("stumbling")["hit"] == -1
+
+
+def test_a_failed_stumble_s_penalty_is_the_stumbling_pick():
+    """FUMBLE_PENALTY (-1 to hit): the Attack calculator applies it once the GM ticks Stumbling."""
+    picked = frozenset({("attacker_conditions", "stumbling")})
+    assert attack(roll=10, toggles=picked)["ATTACK_SITUATION_HIT"] == -1
+    assert attack(roll=10)["ATTACK_SITUATION_HIT"] == 0
+
+
+def test_a_dex_check_roll_off_the_d20_is_said_and_the_result_stands():
+    # the removed calculator: "#DEX ROLL? 1 to 20" for a DEX d20 of 0 or 21
+    for off in (0, 21):
+        found = attack(roll=NATURAL_1, follow_roll=4, check_roll=off)
+        assert found["ATTACK_CHECK"] == "#CHECK ROLL? 1 to 20" and found["ATTACK_RESULT"] == "Fumble"

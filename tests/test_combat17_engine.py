@@ -24,7 +24,6 @@ from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import combat17 as c17
 from pycalc.rulesets import (
     combat17_brawling,
-    combat17_fumble,
     combat17_rate_of_fire,
     combat17_scatter,
     combat17_subdual,
@@ -318,13 +317,17 @@ def test_subdual():
     )
 
 
+def fumble_check(follow: int, bonus: int = 0, roll: int | None = None) -> object:
+    """The Attack calculator's check after a natural 1 and that follow-up roll."""
+    inputs = CalculatorInputs(roll=1, follow_roll=follow, check_roll=roll, check_bonus=bonus)
+    return attack_outputs(RULES, inputs)["ATTACK_CHECK"]
+
+
 def test_fumble_dex_checks():
-    assert combat17_fumble.fumble_outputs(RULES, 7, 2, 13)["FUMBLE_CHECK"] == combat17_fumble.CHECK_PASSED
-    assert combat17_fumble.fumble_outputs(RULES, 7, 2, 12)["FUMBLE_CHECK"] == combat17_fumble.CHECK_FAILED
-    out = combat17_fumble.fumble_outputs(RULES, 4, 0, 19, 2)
-    assert out["FUMBLE_CONSEQUENCE"] == "DEX check failed: -1 to hit for 2 rounds"
-    assert combat17_fumble.fumble_outputs(RULES, 4, 0, 19, 3)["FUMBLE_CONSEQUENCE"] == "#ROUNDS ROLL? 1 to 2"
-    assert (
-        combat17_fumble.fumble_outputs(RULES, 1)["FUMBLE_CONSEQUENCE"]
-        == "Weapon breaks, no attack next round"
-    )
+    """The Sloppy Attack (6-10) at DC 15, the Stumble (3-5) at DC 20 (17.0.4): d20 + DEX bonus >= DC."""
+    assert fumble_check(7, 2, 13) == "DEX check passed (15 vs DC 15): just a miss"
+    assert fumble_check(7, 2, 12) == "DEX check failed (14 vs DC 15): the opponent gets a free attack"
+    assert fumble_check(4, 0, 19) == "DEX check failed (19 vs DC 20): -1 to combat rolls for 1d2 rounds"
+    assert fumble_check(4) == "DEX check DC 20: roll it"
+    assert fumble_check(1, 0, 12) == ""  # Weapon breaks: no check
+    assert fumble_check(4, 0, 0) == "#CHECK ROLL? 1 to 20"

@@ -23,7 +23,6 @@ import pytest
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs
 from pycalc.rulesets import (
     combat17_brawling,
-    combat17_fumble,
     combat17_rate_of_fire,
     combat17_scatter,
     combat17_subdual,
@@ -41,7 +40,6 @@ RULES = load_ruleset("combat17")
 ROUNDING = f",{EXACT_DIGITS})"  # the decimals the generic damage formula's ROUND keeps: no rule number
 ATTACK_OUTPUTS = list(attack_outputs(RULES, CalculatorInputs(roll=10)))
 OTHER_OUTPUTS = [
-    *combat17_fumble.FUMBLE_OUTPUTS,
     *combat17_rate_of_fire.ROF_OUTPUTS,
     *combat17_scatter.GRENADE_OUTPUTS,
     *combat17_brawling.BRAWL_OUTPUTS,
@@ -146,6 +144,40 @@ def bad_input_cases() -> list[tuple[CalculatorInputs, dict[str, str]]]:
     return [(replace(base, **v), flips()) for v in variants]
 
 
+def check_cases() -> list[tuple[CalculatorInputs, dict[str, str]]]:
+    """The DEX check a critical miss chart row calls for (fumble.check): a follow-up roll at each band's
+    edge, the check's d20 not typed, off the die, either side of the DC with a DEX bonus; a check typed
+    where no row calls for one (a hit, a natural 20's chart), and the Miss a plain row makes by ruling."""
+    base = CalculatorInputs(bonus=2, target=14, roll=1, dice="1d6+2", damage_roll=3)
+    found = []
+    for follow in (None, 1, 2, 3, 5, 6, 10, 11, 16, 20):
+        for check_roll, check_bonus in (
+            (None, 0),
+            (0, 0),
+            (21, 2),
+            (1, 0),
+            (13, 2),
+            (14, 0),
+            (15, 0),
+            (19, 1),
+            (19, 0),
+            (20, -1),
+        ):
+            found.append(
+                (replace(base, follow_roll=follow, check_roll=check_roll, check_bonus=check_bonus), flips())
+            )
+    found += [
+        (replace(base, roll=12, check_roll=20, check_bonus=3), flips()),
+        (replace(base, roll=20, follow_roll=4, check_roll=5), flips()),
+        (replace(base, follow_roll=18, check_roll=5), flips({"natural_roll_outcome": "special_only"})),
+        (
+            replace(base, follow_roll=4, check_roll=16, check_bonus=4),
+            flips({"natural_roll_outcome": "special_only"}),
+        ),
+    ]
+    return found
+
+
 # --------------------------------------------------------------------------- the other calculators
 
 
@@ -158,12 +190,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
     for index in range(220):
         rules = (
             dataclasses.replace(RULES, chosen=RULING_FLIPS[index % len(RULING_FLIPS)]) if index % 2 else RULES
-        )
-        fumble = dict(
-            roll=[None, 0, *range(1, 21), 21][index % 23],
-            bonus=chance.randint(-2, 3),
-            dex=chance.choice([None, 1, 12, 13, 15, 17, 18, 20, 21]),
-            rounds=chance.choice([None, 1, 2, 3, 0]),
         )
         rof = dict(
             weapon=weapons[index % len(weapons)] if index % 17 else "Sling of doom",
@@ -188,10 +214,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
             unconscious=chance.random() < 0.15,
         )
         cells = {
-            "FUMBLE_ROLL": fumble["roll"],
-            "FUMBLE_DEX_BONUS": fumble["bonus"],
-            "FUMBLE_DEX_ROLL": fumble["dex"],
-            "FUMBLE_ROUNDS_ROLL": fumble["rounds"],
             "ROF_WEAPON": rof["weapon"],
             "ROF_ROUNDS": rof["rounds"],
             "ROF_SIEGE_RATE": rof["siege"],
@@ -212,9 +234,6 @@ def other_scenarios() -> list[tuple[RuleSet, dict[str, Any], dict[str, Any]]]:
             **ruling_cells(rules),
         }
         expected = {
-            **combat17_fumble.fumble_outputs(
-                rules, fumble["roll"], fumble["bonus"], fumble["dex"], fumble["rounds"]
-            ),
             **combat17_rate_of_fire.shots_fired(rules, rof["weapon"], rof["rounds"], rof["siege"]),
             **combat17_scatter.scatter(rules, grenade["hit"], grenade["roll"]),
             **combat17_brawling.brawl_outputs(
@@ -251,7 +270,7 @@ def xlsx(build_ruleset) -> Path:
 def test_attack_calculator_equals_the_generic_engine(calc, xlsx: Path):
     """combat17's Attack calculator is the generic writer's, from its resolution block: the edges of
     the seed's natural-roll rules and charts, bad inputs, random picks and rulings, against the engine."""
-    cases = natural_roll_cases() + bad_input_cases()
+    cases = natural_roll_cases() + bad_input_cases() + check_cases()
     cases += [
         (inputs, flips(RULING_FLIPS[index % 8]) if index % 3 == 0 else flips())
         for index, inputs in enumerate(scenarios(RULES, 200, 20261201))
@@ -337,7 +356,7 @@ def test_xlsm_calculators_call_the_udfs(build_ruleset):
     formulas = " ".join(
         str(c.value) for row in book[OTHER_SHEET].iter_rows() for c in row if c.data_type == "f"
     )
-    for udf in ("combat17_fumble_outcome", "combat17_shots", "combat17_subdual_state"):
+    for udf in ("combat17_shots", "combat17_subdual_state"):
         assert udf in formulas
 
 

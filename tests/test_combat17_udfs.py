@@ -35,7 +35,7 @@ any_cell = st.one_of(
 
 def test_every_udf_is_exported_and_prefixed():
     assert sorted(f.__name__ for f in UDFS) == sorted(n for module in UDF_MODULES for n in module.__all__)
-    assert len(UDFS) == 8  # the subsystems (its attack and its charts are the shared functions)
+    assert len(UDFS) == 7  # the subsystems (its attack and its charts are the shared functions)
 
 
 def test_the_attack_is_the_shared_functions_with_the_situation_picked_by_name():
@@ -74,7 +74,12 @@ def test_the_shared_damage_of_a_natural_20_is_the_chart_rows_outcome(shown, foll
 def test_chart_and_other_udfs():
     assert udfs.crit_effect("combat17", 20.0) == c17.crit_effect(RULES, 20)
     assert udfs.fumble_effect("combat17", 4.0) == c17.fumble_effect(RULES, 4)
-    assert udfs.combat17_fumble_outcome(4.0, 1.0, 18.0, 2.0) == "DEX check failed: -1 to hit for 2 rounds"
+    assert (
+        udfs.d20_check("combat17", 1.0, 0.0, 10.0, 18.0, 1.0, 4.0)
+        == "DEX check failed (19 vs DC 20): -1 to combat rolls for 1d2 rounds"
+    )
+    assert udfs.d20_check("combat17", 1.0, 0.0, 10.0, None, 0.0, 8.0) == "DEX check DC 15: roll it"
+    assert udfs.d20_check("combat17", 1.0, 0.0, 10.0, 21.0, 0.0, 8.0) == "#CHECK ROLL? 1 to 20"
     assert udfs.combat17_shots("Light crossbow", 6.0) == 3
     assert udfs.combat17_shots("Siege weapon (its own rate)", 12.0, 6.0) == 2
     assert udfs.combat17_scatter(5.0) == "Left"

@@ -11,7 +11,8 @@ import openpyxl
 import pytest
 
 from pycalc.libreoffice import CalcSession, Scalar
-from pycalc.sheets.common import CALCULATOR_CHART_ANCHOR
+from pycalc.sheets.common import CALCULATOR_CHART_ANCHOR, CHART_ROWS
+from pycalc.sheets.d20_picker_rows import BELOW_CHART
 from pycalc.tables import RULESET_IDS
 
 CALCULATORS = ("Attack calculator", "Strike calculator")
@@ -58,7 +59,14 @@ def test_chart_spans_the_dice_and_a_bad_entry_plots_nothing(
     book = openpyxl.load_workbook(xlsx)
     sheet = next(book[title] for title in CALCULATORS if title in book.sheetnames)
     anchor = sheet._charts[0].anchor._from
-    assert (anchor.row + 1, anchor.col + 1) == (int(CALCULATOR_CHART_ANCHOR[1:]), 1)
+    top = anchor.row + 1
+    # its usual row, or lower where the roll block's inputs reach it: osr's and bfrpg's Attacks this
+    # round at row 18 (the chart hid its label until 43b6b79), combat17's at 19 (the DEX check's two rows)
+    expected = {"osr": 19, "bfrpg": 19, "combat17": 20}.get(ruleset_id, int(CALCULATOR_CHART_ANCHOR[1:]))
+    assert (top, anchor.col + 1) == (expected, 1)
+    covered = [sheet.cell(row, col).value for row in range(top, top + CHART_ROWS) for col in (1, 2)]
+    assert covered == [None] * len(covered), covered  # no label nor input under the chart
+    assert ruleset_id == "spelljammer" or top + CHART_ROWS <= BELOW_CHART  # the typed numbers start under it
     points, bad_entry = plotted(calc, xlsx, book, ["1d8+4", "1d8+x"])
     damage = sorted(x for x, _ in points)
     assert 0 < len(points) <= 40, points

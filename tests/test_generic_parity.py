@@ -26,7 +26,7 @@ from pycalc.damage_kinds import labels
 from pycalc.encounter import Fight
 from pycalc.encounter_block import SUBDUAL
 from pycalc.grid_limits import BEYOND_GRID
-from pycalc.resolution_block import own_roll_charts, typed_cells
+from pycalc.resolution_block import checked_charts, own_roll_charts, typed_cells
 from pycalc.resolution_calculator import (
     CalculatorInputs,
     adds_dice,
@@ -36,7 +36,7 @@ from pycalc.resolution_calculator import (
     rolls_further,
     uses_follow,
 )
-from pycalc.sheets import d20_range, target_state
+from pycalc.sheets import d20_check, d20_range, target_state
 from pycalc.sheets.calculator import ATTACK_SHEET
 from pycalc.sheets.common import ruling_name
 from pycalc.sheets.d20_cells import number_name
@@ -471,6 +471,8 @@ def cells(rules: RuleSet, inputs: CalculatorInputs) -> dict[str, object]:
         found["ATTACK_ADDED_ROLL"] = inputs.added_roll
     if own_roll_charts(block):
         found["ATTACK_CHART_ROLL"] = inputs.chart_roll
+    if checked_charts(block):
+        found[d20_check.ROLL], found[d20_check.BONUS] = inputs.check_roll, inputs.check_bonus
     for table_id in block.modifiers:
         table = rules.table(table_id)
         if table.picker == "choice":
@@ -513,6 +515,8 @@ def random_inputs(rules: RuleSet, chance: random.Random) -> CalculatorInputs:
         extra_roll=chance.choice([None, 0, 1, 2, 3, 5, 7, 12, 40]),
         added_roll=chance.choice([None, None, -5, -4, -1, 0, 1, 2, 3, 4, 5]) if adds_dice(rules) else None,
         chart_roll=chance.choice([None, None, *range(low - 1, high + 2)]) if high else None,
+        check_roll=chance.choice([None, 0, 21, *range(1, 21)]) if checked_charts(block) else None,
+        check_bonus=chance.randint(-2, 4) if checked_charts(block) else 0,
         damage_bonus=chance.randint(-2, 3),
         hp=chance.choice([-3, 0, 1, 5, 9, 14, 30, 250]),
         attacks=chance.choice([0, 1, 2, 3, 11, -1]),

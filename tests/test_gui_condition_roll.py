@@ -105,3 +105,39 @@ def test_a_chart_20_condition_typed_into_the_attack_calculator(
     assert asked["ATTACK_SUMMARY"][0].endswith(" - type the chart roll")
     assert "; Enemy is Prone: -4 to hit" in rolled["ATTACK_SUMMARY"][0]
     assert left["ATTACK_SUMMARY"][0].endswith(" - the chart roll 3 is not used by this roll: clear it")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("window_tools")
+def test_a_critical_miss_dex_check_typed_into_the_attack_calculator(
+    build_ruleset: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The DEX check a critical miss chart row calls for (fumble.check), typed as the dice fall: a
+    natural 1, the follow-up 4 (the Stumble: the check asks for its d20), the d20 19 (failed at DC 20),
+    then a DEX bonus of 1 (passed); each as the engine says."""
+    rules = load_ruleset("combat17")
+    xlsx = build_ruleset("combat17") / "combat17.xlsx"
+    outputs = ["ATTACK_RESULT", "ATTACK_CHART_EFFECT", "ATTACK_CHECK"]
+    with window(xlsx, tmp_path) as calc:
+        for name, text in [("ATTACK_ROLL", "1"), ("ATTACK_FOLLOW_ROLL", "4")]:
+            calc.enter(name, text)
+        calc.save()
+        asked = read_back(calc, outputs)
+        calc.enter("ATTACK_CHECK_ROLL", "19")
+        calc.save()
+        failed = read_back(calc, outputs)
+        calc.enter("ATTACK_CHECK_BONUS", "1")
+        calc.save()
+        calc.screenshot("combat17-dex-check-in-the-calculator")
+        passed = read_back(calc, outputs)
+    inputs = CalculatorInputs(roll=1, follow_roll=4)
+    for got, case in (
+        (asked, inputs),
+        (failed, replace(inputs, check_roll=19)),
+        (passed, replace(inputs, check_roll=19, check_bonus=1)),
+    ):
+        expected = attack_outputs(rules, case)
+        assert {n: got[n][0] for n in outputs} == {n: expected[n] for n in outputs}, got
+    assert asked["ATTACK_CHECK"][0] == "DEX check DC 20: roll it"
+    assert failed["ATTACK_CHECK"][0].startswith("DEX check failed (19 vs DC 20)")
+    assert passed["ATTACK_CHECK"][0] == "DEX check passed (20 vs DC 20): just a miss"

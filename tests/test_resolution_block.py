@@ -364,6 +364,68 @@ CASES += [
     ),
 ]
 
+# The check a fumble chart row calls for (fumble.check): its columns are the chart's, of their types
+CHECK = "check: {dc: dex_check_dc, label: DEX check, passed: check_passed, failed: check_failed}"
+CASES += [
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("dc: dex_check_dc", "dc: dex_dc"),
+        "chart: critical_misses",
+        "has no column 'dex_dc'",
+    ),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("dc: dex_check_dc", "dc: effect"),
+        "chart: critical_misses",
+        "critical_misses.effect is text, not int",
+    ),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("failed: check_failed", "failed: [check_failed, weapon_breaks]"),
+        "chart: critical_misses",
+        "critical_misses.weapon_breaks is bool, not text",
+    ),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("label: DEX check, ", ""),
+        "check: {dc:",
+        "fumble.check is missing 'label'",
+    ),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("label: DEX check", "label: [DEX]"),
+        "check: {dc:",
+        "fumble.check.label must be text",
+    ),
+    (
+        "combat17",
+        CHECK,
+        CHECK.replace("dc:", "dcc:"),
+        "check: {dcc:",
+        "unknown key 'dcc' in resolution.fumble.check",
+    ),
+    (
+        "combat17",
+        "  fumble:\n    mode: chart\n",
+        "  fumble:\n    mode: always\n",
+        "check: {dc:",
+        "fumble.check needs mode chart",
+    ),
+]
+
+
+def test_a_chart_s_check_is_parsed_with_its_columns():
+    chart = load_ruleset("combat17").resolution_block.fumble.chart
+    assert chart is not None and chart.check is not None
+    assert (chart.check.dc, chart.check.label) == ("dex_check_dc", "DEX check")
+    assert (chart.check.passed, chart.check.failed) == (("check_passed",), ("check_failed",))
+    assert load_ruleset("combat17").resolution_block.critical.chart.check is None
+
 
 def test_a_chart_rolled_on_by_its_own_roll_is_closed_at_both_ends(tmp_path: Path):
     folder = tmp_path / "bx"

@@ -44,6 +44,7 @@ D20_ROLL_CELLS: dict[str, dict[str, str]] = {
         "ATTACK_ROLL": "roll",
         "ATTACK_FOLLOW_ROLL": "follow_roll",
         "ATTACK_CHART_ROLL": "chart_roll",
+        "ATTACK_CHECK_ROLL": "check_roll",  # the DEX check a critical miss chart row calls for
     },
     "bfrpg": {"ATTACK_ROLL": "roll", "ATTACK_FOLLOW_ROLL": "follow_roll", "ATTACK_EXTRA_ROLL": "extra_roll"},
 }

@@ -9,9 +9,9 @@ critical), the situation's multiplier as the block's ``situation`` stage. The At
 the generic one (``pycalc.resolution_calculator``), and so are the attack's Excel functions (the
 shared ``d20_*`` of ``pycalc.udfs.shared``). What stays here is what its other calculators and the
 chart functions read: the result of one attack (the engine registry, ``pycalc.d20_engines``), the
-chart texts (``crit_effect``, ``fumble_effect``), and the damage of an outcome (brawling's). Its
-subsystems have a module each: ``combat17_fumble`` (the critical miss chart's DEX check),
-``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
+chart texts (``crit_effect``, ``fumble_effect``), and the damage of an outcome (brawling's). The DEX
+check a critical miss chart row calls for is the block's (``fumble.check``, ``pycalc.resolution_check``).
+Its subsystems have a module each: ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),
 ``combat17_brawling``, ``combat17_subdual``; each returns its outputs by defined name ('' where an
 input is still empty, '#...' text where an input is bad), the reference the workbook's native
 formulas must equal.

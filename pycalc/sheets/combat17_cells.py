@@ -1,11 +1,10 @@
-"""Working cells 17 Combat's own calculators share (``pycalc.sheets.combat17``): the checks of a typed
-d20 or band roll, the cells that read a dice text such as 1d6+2, and the damage of an outcome over
+"""Working cells 17 Combat's own calculators share (``pycalc.sheets.combat17``): the check of a typed
+band roll, the cells that read a dice text such as 1d6+2, and the damage of an outcome over
 those cells (``pycalc.rulesets.combat17``'s ``damage``).
 """
 
 from __future__ import annotations
 
-from pycalc.sheets import d20_cells
 from pycalc.sheets.calculator import Field, working_field
 from pycalc.sheets.common import table_name as T
 from pycalc.sheets.d20_formulas import own_calculator
@@ -13,21 +12,10 @@ from pycalc.sheets.formulas import DICE_ERROR, q
 from pycalc.sheets.situation_cells import by_id
 from pycalc.tables import RuleSet
 
-FACES = d20_cells.FACES  # the generic d20 workings' faces of the attack die
-
 
 def empty(expr: str) -> str:
     """TRUE when a looked-up value is an empty (null) cell."""
     return f"LEN({expr})=0"
-
-
-def d20_check(cell: str, what: str) -> str:
-    """'' for an empty cell, 'ok' for 1..20, else the engine's message."""
-    message = f'"#{what}? 1 to "&{FACES}'
-    return (
-        f'IF({cell}="","",IF(NOT(ISNUMBER({cell})),{message},'
-        f'IF(OR({cell}<1,{cell}>{FACES},{cell}<>INT({cell})),{message},"ok")))'
-    )
 
 
 def band_check(cell: str, table: str, what: str) -> str:

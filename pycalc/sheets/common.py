@@ -27,6 +27,7 @@ INK = "1F2933"
 MUTED = "616E7C"
 ACCENT = "1D4E89"  # headings
 CALCULATOR_CHART_ANCHOR = "A18"
+CHART_ROWS = 6  # the rows the calculator's damage chart covers (CALCULATOR_CHART_SIZE's height)
 CHART_POINTS = ("CHART_DAMAGE", "CHART_CHANCE")  # the chart's points: #N/A where nothing can happen
 CALCULATOR_CHART_SIZE = (8.4, 3.0)  # cm
 BAR_WIDTH = 50_800  # EMU (4 points): the line drawn as each chance's bar in the damage charts
@@ -217,8 +218,9 @@ def damage_chart(
     return chart
 
 
-def show_chart(sheet: Worksheet, chart: ScatterChart) -> None:
+def show_chart(sheet: Worksheet, chart: ScatterChart, anchor: str = CALCULATOR_CHART_ANCHOR) -> None:
     """The calculator's damage chart under the numbers and rolls, beside the odds and the outcome, inside
-    the first screen (1366x768 at 100%) and inside columns A:B in both offices."""
+    the first screen (1366x768 at 100%) and inside columns A:B in both offices (``anchor``: a roll
+    block longer than the usual pushes it down, ``d20_roll_block.chart_anchor``)."""
     chart.width, chart.height = CALCULATOR_CHART_SIZE
-    sheet.add_chart(chart, CALCULATOR_CHART_ANCHOR)
+    sheet.add_chart(chart, anchor)

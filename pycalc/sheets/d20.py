@@ -41,7 +41,7 @@ from pycalc.sheets.d20_cells import ODDS_SHEET
 from pycalc.sheets.d20_damage import write_damage_chart
 from pycalc.sheets.d20_layout import SUMMARY_ROW
 from pycalc.sheets.d20_picker_rows import write_pickers
-from pycalc.sheets.d20_roll_block import write_roll_block
+from pycalc.sheets.d20_roll_block import chart_anchor, write_roll_block
 from pycalc.sheets.d20_workings import calculator_cells, damage_cells, write_workings
 from pycalc.sheets.dual import Udfs
 from pycalc.sheets.heat_map import finish_odds_sheet, odds_sheet, write_heat_maps
@@ -64,6 +64,11 @@ HEAT_TARGET = {
 }
 
 
+def summary_row_of(rules: RuleSet) -> int:
+    """The one-line summary's row: one lower where the roster picks take row 3 (an encounter block)."""
+    return SUMMARY_ROW + (rules.encounter_block is not None)
+
+
 def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -> Worksheet:
     sheet = book.create_sheet(ATTACK_SHEET, 0)
     sheet.sheet_properties.tabColor = "F0B429"
@@ -81,7 +86,7 @@ def write_attack_calculator(book: Workbook, rules: RuleSet, block: Resolution) -
     intro.font, intro.alignment = NOTE, WRAP
     sheet.merge_cells("A2:F2")
     sheet.row_dimensions[2].height = 26
-    summary_row = SUMMARY_ROW + (rules.encounter_block is not None)
+    summary_row = summary_row_of(rules)
     put(sheet.cell(summary_row, 1), "In one line").font = BOLD
     formulas = f.Formulas(block, calculator_cells(rules))
     state = said(rules) if rules.encounter_block is not None else ""  # ': Dying' after the hit points
@@ -132,7 +137,8 @@ def write_generic_sheets(book: Workbook, rules: RuleSet) -> None:
     sheet = write_attack_calculator(book, rules, block)
     write_odds_sheet(book, rules, block)
     write_workings(book, rules, block)
-    show_chart(sheet, write_damage_chart(book, rules, block, damage_cells(rules)))
+    anchor = chart_anchor(rules, block, summary_row_of(rules) + 1)
+    show_chart(sheet, write_damage_chart(book, rules, block, damage_cells(rules)), anchor)
 
 
 OWN_INTRO = (

@@ -104,7 +104,13 @@ def text_of(chart: Chart, value_of: Callable[[str], str]) -> str:
     """What a chart row says (``resolution_results.row_text``): its ``text`` columns' texts
     (``value_of(column)``), the empty ones left out, joined by ': ' (each part starts with it: the first
     one's is cut)."""
-    parts = [f'IF({value_of(c)}&""="","","{TEXT_JOIN}"&{value_of(c)})' for c in chart.text or ()]
+    return joined(chart.text or (), value_of)
+
+
+def joined(columns: tuple[str, ...], value_of: Callable[[str], str]) -> str:
+    """The texts of a row's ``columns`` (``value_of(column)``), the empty ones left out, joined by ': '
+    (each part starts with it: the first one's is cut)."""
+    parts = [f'IF({value_of(c)}&""="","","{TEXT_JOIN}"&{value_of(c)})' for c in columns]
     return f'REPLACE({"&".join(parts)},1,LEN("{TEXT_JOIN}"),"")'
 
 

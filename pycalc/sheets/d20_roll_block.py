@@ -16,6 +16,7 @@ from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
 from pycalc.resolution_block import (
     NEAR_MISS_COLUMN,
     Resolution,
+    checked_charts,
     outcome_chart,
     own_roll_charts,
     possible,
@@ -24,15 +25,17 @@ from pycalc.resolution_block import (
 )
 from pycalc.resolution_calculator import adds_dice, rolls_further, uses_follow, uses_level
 from pycalc.resolution_situation import DICE_COLUMN
-from pycalc.sheets import block_formulas, d20_cells
+from pycalc.sheets import block_formulas, d20_cells, d20_check
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.calculator import add_list
 from pycalc.sheets.common import (
+    CALCULATOR_CHART_ANCHOR,
     PERCENT_FORMAT,
     SUBTITLE,
     put,
 )
 from pycalc.sheets.d20_cells import FACE_CRITS, FACE_FUMBLES, FACE_HITS, FACE_WEIGHTS
+from pycalc.sheets.d20_check import check_lines
 from pycalc.sheets.d20_damage import odds_formulas
 from pycalc.sheets.d20_layout import (
     OUT_COLUMN,
@@ -247,6 +250,7 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     if rolled_charts:
         label, help_text = chart_roll_words(rules, block)
         lines.append(Line(label, d20_cells.CHART_ROLL, None, help_text, **chart))
+    lines += check_lines(block, calculator_cells(rules))
     if uses_level(block):
         lines.append(
             Line("Attacker's level", d20_cells.LEVEL, 1, "a fumble happens when the check roll is higher")
@@ -321,6 +325,14 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
     return lines
 
 
+def chart_anchor(rules: RuleSet, block: Resolution, first_row: int) -> str:
+    """Where the damage chart goes: its usual cell, or under the roll block's last input where that
+    reaches it (a chart's check adds two), so no input's label hides under the chart."""
+    lines = roll_block(rules, block)
+    last = max(first_row + 1 + index for index, line in enumerate(lines) if line.name)
+    return f"A{max(int(CALCULATOR_CHART_ANCHOR[1:]), last + 1)}"
+
+
 def target_state_lines(rules: RuleSet, block: Resolution) -> list[Line]:
     """With an encounter block: the target's state after the hit (``target_state``), and where the
     ruleset has a subdual kind of damage the subdual damage it has taken and this hit's part of it."""
@@ -358,6 +370,8 @@ def write_roll_block(
     }
     if own_roll_charts(block):
         rolls[d20_cells.CHART_ROLL] = own_chart_roll(rules)
+    if checked_charts(block):
+        rolls[d20_check.ROLL] = attack_roll(rules)
     number_ranges = {
         d20_cells.ATTACKS: (0, limits.ATTACKS, "the attacks this round"),
         d20_cells.LEVEL: (0, 99, "the attacker's level"),

@@ -16,7 +16,7 @@ cells, one for reading a d20 attack, one for the odds:
 - ``d20_odds``: the words of the odds functions' common arguments; it declares no UDF of its own;
 - ``shared``: the attack of every d20 ruleset (its Attack calculator is the generic one): d20_need,
   d20_result, d20_hit_chance, d20_chance, d20_effect, d20_damage and the odds (d20_expected_damage,
-  d20_damage_chance_at_least, d20_kill_chance); crit_effect, fumble_effect; modifier, hp_state (the
+  d20_damage_chance_at_least, d20_kill_chance), d20_check; crit_effect, fumble_effect; modifier, hp_state (the
   Encounter's hit point states of any ruleset), dice_*;
 - ``surprise``: surprise_range, surprise_chance, surprise_result: a die for each side, of any ruleset
   whose encounter block has ``surprise:`` (osr, bfrpg, the GM's own);
@@ -33,7 +33,6 @@ from pycalc.udfs.cnc_moves import *  # noqa: F403
 from pycalc.udfs.cnc_special_ac import *  # noqa: F403
 from pycalc.udfs.cnc_subdual import *  # noqa: F403
 from pycalc.udfs.combat17_brawling import *  # noqa: F403
-from pycalc.udfs.combat17_fumble import *  # noqa: F403
 from pycalc.udfs.combat17_missiles import *  # noqa: F403
 from pycalc.udfs.combat17_subdual import *  # noqa: F403
 from pycalc.udfs.osr_grappling import *  # noqa: F403

@@ -1,7 +1,7 @@
 """Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id
 (d20_need, d20_result, d20_hit_chance, d20_chance, crit_effect, fumble_effect), and of every d20
 ruleset whose Attack calculator is the generic one (cnc, osr, combat17, the GM's own) its effect,
-damage and odds (d20_effect, d20_damage, d20_expected_damage, d20_damage_chance_at_least,
+the check a chart row calls for (d20_check), damage and odds (d20_effect, d20_damage, d20_expected_damage, d20_damage_chance_at_least,
 d20_kill_chance), each computed by that calculator (``pycalc.resolution_calculator``) with the
 situation picked by name (``picks``, as the Encounter log's Picks cell); a modifier looked up by its
 YAML ids, and dice.
@@ -32,6 +32,7 @@ from pycalc.udfs.d20_attack import as_outcome, d20_attack
 __all__ = [
     "crit_effect",
     "d20_chance",
+    "d20_check",
     "d20_damage",
     "d20_damage_chance_at_least",
     "d20_effect",
@@ -289,6 +290,51 @@ def d20_effect(
         chart_roll=optional_int(chart_roll, "CHART ROLL"),
     )
     return effect_words(calculator_outputs(rules, inputs))
+
+
+@xw.func
+@arg_docs(
+    D20_RULESET,
+    ROLL_DOC,
+    BONUS,
+    TARGET,
+    ("check_roll", "the d20 of the check the chart row calls for, e.g. 17 Combat's DEX check (optional)"),
+    ("check_bonus", "added to the check's d20, e.g. the DEX bonus (optional, 0)"),
+    FOLLOW,
+    MODS,
+    PICKS,
+)
+@cell_safe
+def d20_check(
+    ruleset: Any,
+    roll: Any,
+    bonus: Any,
+    target: Any,
+    check_roll: Any = None,
+    check_bonus: Any = 0,
+    follow_roll: Any = None,
+    mods: Any = 0,
+    picks: Any = None,
+) -> str:
+    """The check the chart row of a Critical or a Fumble calls for: its DC, then passed or failed and
+    what follows ('' when the row calls for none)."""
+    rules = calculator_rules(ruleset)
+    inputs = calculator_inputs(
+        rules,
+        bonus,
+        target,
+        mods,
+        0,
+        picks,
+        roll=as_int(roll, "ROLL"),
+        follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),
+        check_roll=optional_int(check_roll, "CHECK ROLL"),
+        check_bonus=as_int(check_bonus, "CHECK BONUS", 0),
+    )
+    said = str(calculator_outputs(rules, inputs).get(resolution_calculator.CHECK, ""))
+    if said.startswith("#"):
+        raise RuleError(said)
+    return said
 
 
 @xw.func

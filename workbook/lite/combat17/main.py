@@ -36,6 +36,23 @@ def d20_chance(ruleset, outcome, bonus, target, mods=0, level=0, picks=None):
 @arg('roll', doc='the natural d20 roll')
 @arg('bonus', doc='attack bonus (BtH/AB with STR/DEX; THAC0 with a descending AC)')
 @arg('target', doc="defender's AC (osr: the number needed from the attack matrix)")
+@arg('check_roll', doc="the d20 of the check the chart row calls for, e.g. 17 Combat's DEX check (optional)")
+@arg('check_bonus', doc="added to the check's d20, e.g. the DEX bonus (optional, 0)")
+@arg('follow_roll', doc='the second d20: a confirmation, fumble check or chart roll (optional)')
+@arg('mods', doc='other modifiers to the roll (optional, 0)')
+@arg('picks', doc='the situation, named as in the Encounter log\'s Picks cell: "charge, grapple" (optional)')
+def d20_check(ruleset, roll, bonus, target, check_roll=None, check_bonus=0, follow_roll=None, mods=0, picks=None):
+    """The check the chart row of a Critical or a Fumble calls for: its DC, then passed or failed and
+    what follows ('' when the row calls for none).
+    """
+    return _udfs['shared'].d20_check(ruleset, roll, bonus, target, check_roll, check_bonus, follow_roll, mods, picks)
+
+
+@func
+@arg('ruleset', doc="cnc, osr, combat17, bfrpg or your own d20 ruleset's id")
+@arg('roll', doc='the natural d20 roll')
+@arg('bonus', doc='attack bonus (BtH/AB with STR/DEX; THAC0 with a descending AC)')
+@arg('target', doc="defender's AC (osr: the number needed from the attack matrix)")
 @arg('dice', doc='damage dice, e.g. 1d8+2')
 @arg('damage_roll', doc='what the damage dice show, without the +modifier')
 @arg('mods', doc='other modifiers to the roll (optional, 0)')
@@ -234,16 +251,6 @@ def combat17_brawl_damage(kind, damage_roll, strength=0):
 def combat17_brawl_need(kind, bonus, target, mods=0):
     """Natural d20 needed to land a punch or kick."""
     return _udfs['combat17_brawling'].combat17_brawl_need(kind, bonus, target, mods)
-
-
-@func
-@arg('roll', doc='the follow-up d20 after a natural 1')
-@arg('dex_bonus', doc="the attacker's DEX bonus (optional, 0)")
-@arg('dex_roll', doc='the d20 of the DEX check (optional)')
-@arg('rounds_roll', doc='the 1d2 rounds of the stumble penalty (optional)')
-def combat17_fumble_outcome(roll, dex_bonus=0, dex_roll=None, rounds_roll=None):
-    """What the critical miss does once its DEX check is rolled."""
-    return _udfs['combat17_fumble'].combat17_fumble_outcome(roll, dex_bonus, dex_roll, rounds_roll)
 
 
 @func
@@ -3015,8 +3022,9 @@ _SOURCES = {
         'NEAR_MISS_COLUMN = "near_miss"  # a picker\'s text: what a Miss short by at most effect.near_miss_by does\n'
         'RANGE_KEYS = {"table", "band", "within"}\n'
         'CHART_ROW_KEYS = ("chart_from", "chart_to", "chart_die")  # a chart over an entries table (Chart.from_column)\n'
-        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", *CHART_ROW_KEYS}\n'
+        'FUMBLE_KEYS = {"mode", "chart", "special", "plain_unless_special", "text", "then", "check", *CHART_ROW_KEYS}\n'
         'THEN_KEYS = {"chart", "when", "text", *CHART_ROW_KEYS}\n'
+        'CHECK_KEYS = {"dc", "label", "passed", "failed"}  # a check a chart\'s row calls for (Chart.check)\n'
         'CRITICAL_KEYS = FUMBLE_KEYS | {"rolls", "no_critical_when_needed", "confirm_natural_miss_fails", "formula"}\n'
         'CRITICAL_KEYS |= {"follow_adds_mods"}\n'
         'DAMAGE_KEYS = {\n'
@@ -3122,6 +3130,18 @@ _SOURCES = {
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
+        'class Check:\n'
+        '    """A check a chart\'s row calls for (``check:``): a d20 plus what the GM adds to it against the\n'
+        '    row\'s ``dc`` column (an empty DC: the row calls for none), said as ``label`` ("DEX check") with\n'
+        '    the row\'s ``passed`` or ``failed`` text columns (joined by TEXT_JOIN)."""\n'
+        '\n'
+        '    dc: str\n'
+        '    label: str\n'
+        '    passed: tuple[str, ...]\n'
+        '    failed: tuple[str, ...]\n'
+        '\n'
+        '\n'
+        '@dataclass(frozen=True)\n'
         'class Chart:\n'
         '    """A bands table read with the follow-up roll."""\n'
         '\n'
@@ -3144,6 +3164,8 @@ _SOURCES = {
         "    # bool column ``when`` of this chart (combat17's condition chart after the critical chart's 20)\n"
         '    then: Chart | None = None\n'
         '    when: str | None = None\n'
+        '    # a check the row read by the follow-up roll calls for (mode ``chart``): resolution_check\n'
+        '    check: Check | None = None\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
@@ -3333,6 +3355,18 @@ _SOURCES = {
         '    return {outcome: chart for outcome, chart in rolled.items() if chart is not None}\n'
         '\n'
         '\n'
+        'def checked_charts(block: Resolution) -> dict[str, Chart]:\n'
+        '    """The charts whose rows call for a check (``Chart.check``), by the result they follow."""\n'
+        '    charts = {outcome: outcome_chart(block, outcome) for outcome in (CRITICAL, FUMBLE)}\n'
+        '    return {outcome: chart for outcome, chart in charts.items() if chart is not None and chart.check}\n'
+        '\n'
+        '\n'
+        'def check_label(block: Resolution) -> str:\n'
+        '    """What the calculator calls the check ("DEX check"), or "check" when two charts name it apart."""\n'
+        '    labels = {chart.check.label for chart in checked_charts(block).values() if chart.check}\n'
+        '    return labels.pop() if len(labels) == 1 else "check"\n'
+        '\n'
+        '\n'
         'def shows_chart_text(block: Resolution) -> bool:\n'
         '    """The calculator says what the chart row does (a critical or fumble chart with a ``text``, or\n'
         '    a chart rolled on by a roll of its own)."""\n'
@@ -3394,6 +3428,7 @@ _SOURCES = {
         '    resolution_added,\n'
         '    resolution_block,\n'
         '    resolution_chances,\n'
+        '    resolution_check,\n'
         '    resolution_damage,\n'
         '    resolution_range,\n'
         '    resolution_results,\n'
@@ -3414,6 +3449,7 @@ _SOURCES = {
         '    ROLL_COLUMN,\n'
         '    Formula,\n'
         '    Resolution,\n'
+        '    checked_charts,\n'
         '    own_roll_charts,\n'
         '    possible,\n'
         '    shows_chart_text,\n'
@@ -3431,6 +3467,7 @@ _SOURCES = {
         'from pycalc.tables import RuleSet\n'
         '\n'
         'TARGET_STATE = "ATTACK_TARGET_STATE"  # the target\'s state after the hit (encounter hit-point states)\n'
+        'CHECK = "ATTACK_CHECK"  # the check a chart row calls for (resolution_check), with a chart that has one\n'
         'NOT_ADDED = "not used: no picked row adds dice"\n'
         '\n'
         '\n'
@@ -3452,6 +3489,8 @@ _SOURCES = {
         '    extra_roll: int | None = None\n'
         '    added_roll: int | None = None  # the total the dice a picked row adds to the roll show\n'
         '    chart_roll: int | None = None  # the roll on a chart of its own after a Fumble or a Critical\n'
+        '    check_roll: int | None = None  # the d20 of the check a chart row calls for (resolution_check)\n'
+        '    check_bonus: int = 0  # added to that d20 (the DEX bonus)\n'
         '    damage_bonus: int = 0\n'
         '    hp: int = 10\n'
         '    attacks: int = 1\n'
@@ -3700,6 +3739,8 @@ _SOURCES = {
         '    }\n'
         '    if shows_chart_text(block):\n'
         '        found["ATTACK_CHART_EFFECT"] = NO_ROLL_YET\n'
+        '    if checked_charts(block):\n'
+        '        found[CHECK] = NO_ROLL_YET\n'
         '    if block.effect is not None:\n'
         '        found[EFFECT] = NO_ROLL_YET\n'
         '    if adds_dice(rules):\n'
@@ -3733,6 +3774,13 @@ _SOURCES = {
         '            )\n'
         "        except RuleError as error:  # a chart roll off the chart's die: said there, the result stands\n"
         '            found["ATTACK_CHART_EFFECT"] = str(error)\n'
+        '    if CHECK in found:\n'
+        '        try:\n'
+        '            found[CHECK] = resolution_check.check_said(\n'
+        '                rules, attack, outcome, inputs.follow_roll, inputs.check_roll, inputs.check_bonus\n'
+        '            )\n'
+        '        except RuleError as error:  # a check roll off the die: said there, the result stands\n'
+        '            found[CHECK] = str(error)\n'
         '    needed = follow_needed(rules, attack, inputs.roll)\n'
         '    try:\n'
         '        if outcome in HITS and resolution_damage.deals(rules, damage):\n'
@@ -3872,6 +3920,71 @@ _SOURCES = {
         'def hit_chance(rules: RuleSet, attack: Attack) -> Fraction:\n'
         '    odds = chances(rules, attack)\n'
         '    return odds[HIT] + odds[CRITICAL]\n'
+    ),
+    'pycalc.resolution_check': (
+        '"""The check a chart row calls for (a chart\'s ``check:`` in the ``resolution:`` block, ``Chart.check``):\n'
+        '17 Combat\'s Stumble after a natural 1, "DEX check (DC20) or -1 to combat rolls for 1d2 rounds".\n'
+        '\n'
+        "Once the follow-up roll has read the row of a Critical's or a Fumble's chart, a row with a DC calls for\n"
+        'the check: a roll of the attack die plus what the GM adds to it (a DEX bonus), passed at the DC or\n'
+        "more; what follows is the row's ``passed`` or ``failed`` text. ``pycalc.sheets.d20_check`` writes the\n"
+        'same rules as native formulas.\n'
+        '"""\n'
+        '\n'
+        'from __future__ import annotations\n'
+        '\n'
+        'from pycalc import resolution_results\n'
+        'from pycalc.d20 import CRITICAL, FUMBLE\n'
+        'from pycalc.resolution import Attack, block, check_roll, critical_mode, fumble_mode\n'
+        'from pycalc.resolution_block import TEXT_JOIN, Check, checked_charts\n'
+        'from pycalc.tables import Row, RuleSet\n'
+        '\n'
+        'CHECK_ROLL = "CHECK ROLL"  # the roll\'s name in the message of a roll off the die\n'
+        '\n'
+        '\n'
+        'def checked_row(rules: RuleSet, attack: Attack, outcome: str, follow: int | None) -> tuple[Check, Row] | None:\n'
+        '    """The chart row the follow-up roll read for this result, and the check of its chart; None when\n'
+        '    the result reads no chart with a check or the follow-up roll is not typed yet."""\n'
+        '    chart = checked_charts(block(rules)).get(outcome)\n'
+        '    if chart is None or chart.check is None or follow is None:\n'
+        '        return None\n'
+        '    if outcome == CRITICAL and critical_mode(rules) == "chart":\n'
+        '        return chart.check, resolution_results.critical_chart_row(rules, attack, follow)\n'
+        '    if outcome == FUMBLE and fumble_mode(rules) == "chart":\n'
+        '        return chart.check, resolution_results.fumble_chart_row(rules, follow)\n'
+        '    return None\n'
+        '\n'
+        '\n'
+        'def consequence(row: Row, columns: tuple[str, ...]) -> str:\n'
+        '    """What a passed or failed check does: the row\'s texts, the empty ones left out."""\n'
+        '    return TEXT_JOIN.join(str(row[column]) for column in columns if row[column])\n'
+        '\n'
+        '\n'
+        'def check_said(\n'
+        '    rules: RuleSet,\n'
+        '    attack: Attack,\n'
+        '    outcome: str,\n'
+        '    follow: int | None,\n'
+        '    roll: int | None,\n'
+        '    bonus: int = 0,\n'
+        ') -> str:\n'
+        '    """What the check the chart row calls for says: \'\' without one; its DC until its roll is typed;\n'
+        '    passed (the roll plus ``bonus`` at the DC or more) or failed, and what follows. A roll off the\n'
+        '    attack die raises the engine\'s message (``RuleError``)."""\n'
+        '    found = checked_row(rules, attack, outcome, follow)\n'
+        '    if found is None:\n'
+        '        return ""\n'
+        '    check, row = found\n'
+        '    dc = row[check.dc]\n'
+        '    if dc is None:  # the row calls for no check\n'
+        '        return ""\n'
+        '    if roll is None:\n'
+        '        return f"{check.label} DC {dc}: roll it"\n'
+        '    total = check_roll(rules, roll, CHECK_ROLL) + bonus\n'
+        '    passed = total >= dc\n'
+        '    said = f"{check.label} {\'passed\' if passed else \'failed\'} ({total} vs DC {dc})"\n'
+        '    follows = consequence(row, check.passed if passed else check.failed)\n'
+        '    return f"{said}{TEXT_JOIN}{follows}" if follows else said\n'
     ),
     'pycalc.resolution_damage': (
         '"""The damage of a d20 attack\'s outcome from the ``resolution:`` block: the formula of the outcome (or\n'
@@ -4244,6 +4357,7 @@ _SOURCES = {
         'from pycalc.block_parser import Uses\n'
         'from pycalc.resolution_block import (\n'
         '    CHART_ROW_KEYS,\n'
+        '    CHECK_KEYS,\n'
         '    CRITICAL_KEYS,\n'
         '    CRITICAL_MODES,\n'
         '    DAMAGE_KEYS,\n'
@@ -4269,6 +4383,7 @@ _SOURCES = {
         '    TOP_KEYS,\n'
         '    Advantage,\n'
         '    Chart,\n'
+        '    Check,\n'
         '    Critical,\n'
         '    DamageRules,\n'
         '    Effect,\n'
@@ -4372,6 +4487,7 @@ _SOURCES = {
         '        elif with_formula:\n'
         '            self.check.fail(data.line, f"{what} chart needs \'formula\' (the column naming each row\'s damage)")\n'
         '        then = self.then_chart(data, what, mode, columns)\n'
+        '        check = self.row_check(data, what, mode, columns)\n'
         '        plain = self.get(data, "plain_unless_special", self.flag, what, False)\n'
         '        if "plain_unless_special" in data and not special:\n'
         '            self.check.fail(\n'
@@ -4382,17 +4498,56 @@ _SOURCES = {
         '        adds = self.get(data, "follow_adds_mods", self.flag, what, False) if with_formula else False\n'
         '        if own_roll:\n'
         '            self.uses.own_roll_charts.append((table, data.value_lines["chart"], f"{what}.chart"))\n'
-        '        return Chart(table, special, plain, formula, adds, text, own_roll, from_column, to_column, die, then)\n'
+        '        return Chart(\n'
+        '            table,\n'
+        '            special,\n'
+        '            plain,\n'
+        '            formula,\n'
+        '            adds,\n'
+        '            text,\n'
+        '            own_roll,\n'
+        '            from_column,\n'
+        '            to_column,\n'
+        '            die,\n'
+        '            then,\n'
+        '            check=check,\n'
+        '        )\n'
         '\n'
-        '    def text_columns(self, data: LocatedDict, what: str) -> tuple[str, ...] | None:\n'
-        '        """A chart\'s ``text``: a text column, or a list of them (their texts joined by \': \')."""\n'
-        '        if "text" not in data:\n'
+        '    def text_columns(self, data: LocatedDict, what: str, key: str = "text") -> tuple[str, ...] | None:\n'
+        '        """A chart\'s ``text`` (or a check\'s ``passed`` / ``failed``): a text column, or a list of them\n'
+        '        (their texts joined by \': \')."""\n'
+        '        if key not in data:\n'
         '            return None\n'
-        '        raw, line = data["text"], data.value_lines["text"]\n'
+        '        raw, line = data[key], data.value_lines[key]\n'
         '        items = list(raw) if isinstance(raw, LocatedList) else [raw]\n'
         '        if not items:\n'
-        '            self.check.fail(line, f"{what}.text needs a text column or a list of them")\n'
-        '        return tuple(self.check.ident(item, line, f"{what}.text") for item in items)\n'
+        '            self.check.fail(line, f"{what}.{key} needs a text column or a list of them")\n'
+        '        return tuple(self.check.ident(item, line, f"{what}.{key}") for item in items)\n'
+        '\n'
+        '    def row_check(\n'
+        '        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]\n'
+        '    ) -> Check | None:\n'
+        '        """The check a row of this chart calls for (its columns added to ``columns``): only on a chart\n'
+        '        the follow-up roll reads (mode chart), whose row the calculator shows."""\n'
+        '        if "check" not in data:\n'
+        '            return None\n'
+        '        line, what = data.value_lines["check"], f"{what}.check"\n'
+        '        if possible(mode) != ["chart"]:\n'
+        '            self.check.fail(line, f"{what} needs mode chart (the row the follow-up roll reads calls for it)")\n'
+        '        raw = self.check.mapping(data["check"], line, what)\n'
+        '        if raw is None:\n'
+        '            return None\n'
+        '        self.check.keys(raw, CHECK_KEYS, CHECK_KEYS, what)\n'
+        '        label = raw.get("label", "")\n'
+        '        if "label" in raw and (not isinstance(label, str) or not label.strip()):\n'
+        '            self.check.fail(raw.value_lines.get("label", line), f"{what}.label must be text, e.g. DEX check")\n'
+        '            label = ""\n'
+        '        dc = self.column_id(raw, "dc", what) or ""\n'
+        '        passed, failed = (self.text_columns(raw, what, key) or () for key in ("passed", "failed"))\n'
+        '        if dc:\n'
+        '            columns[dc] = ("int",)\n'
+        '        columns |= {column: ("text",) for column in (*passed, *failed)}\n'
+        '        return Check(dc, label.strip(), passed, failed)\n'
         '\n'
         '    def then_chart(\n'
         '        self, data: LocatedDict, what: str, mode: Any, columns: dict[str, tuple[str, ...]]\n'
@@ -5774,9 +5929,9 @@ _SOURCES = {
         "the generic one (``pycalc.resolution_calculator``), and so are the attack's Excel functions (the\n"
         'shared ``d20_*`` of ``pycalc.udfs.shared``). What stays here is what its other calculators and the\n'
         'chart functions read: the result of one attack (the engine registry, ``pycalc.d20_engines``), the\n'
-        "chart texts (``crit_effect``, ``fumble_effect``), and the damage of an outcome (brawling's). Its\n"
-        "subsystems have a module each: ``combat17_fumble`` (the critical miss chart's DEX check),\n"
-        '``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),\n'
+        "chart texts (``crit_effect``, ``fumble_effect``), and the damage of an outcome (brawling's). The DEX\n"
+        "check a critical miss chart row calls for is the block's (``fumble.check``, ``pycalc.resolution_check``).\n"
+        'Its subsystems have a module each: ``combat17_rate_of_fire``, ``combat17_scatter`` (grenade scatter),\n'
         "``combat17_brawling``, ``combat17_subdual``; each returns its outputs by defined name ('' where an\n"
         "input is still empty, '#...' text where an input is bad), the reference the workbook's native\n"
         'formulas must equal.\n'
@@ -5967,86 +6122,6 @@ _SOURCES = {
         '        strength_added = strength if brawl_value(rules, row, "adds_strength") else 0\n'
         '        found["BRAWL_DAMAGE"] = guarded(damage, rules, "regular_damage", dice, damage_roll, strength_added)\n'
         '    return found\n'
-    ),
-    'pycalc.rulesets.combat17_fumble': (
-        '"""17 Combat critical misses (seed 17.0.4): the DEX check some rows of the critical miss chart call\n'
-        'for, and what follows a failed check (an attack-roll penalty for some rounds, or a free attack).\n'
-        '\n'
-        "The chart itself (the follow-up d20 after a natural 1) is the generic Attack calculator's\n"
-        '(``pycalc.resolution_calculator``: its chart effect prints the row, its DC and what a failure does;\n'
-        "the penalty is the Attacker's condition pick the row names); what is combat17's own is resolving the\n"
-        "check, d20 + DEX bonus against the row's DC. Reads ``critical_misses`` and ``attacker_conditions`` of\n"
-        '``tables/combat17``; ``pycalc.sheets.combat17_fumble`` writes the same rules as native formulas.\n'
-        '"""\n'
-        '\n'
-        'from __future__ import annotations\n'
-        '\n'
-        'from typing import Any\n'
-        '\n'
-        'from pycalc.d20 import check_roll\n'
-        'from pycalc.errors import RuleError\n'
-        'from pycalc.rulesets.combat17 import fumble_row, parse_dice\n'
-        'from pycalc.tables import Row, RuleSet\n'
-        '\n'
-        "# Text the calculator shows (the same strings are written into the workbook's formulas).\n"
-        'CHECK_PASSED, CHECK_FAILED = "Passed", "Failed"\n'
-        '\n'
-        'FUMBLE_OUTPUTS = ("FUMBLE_DEX_DC", "FUMBLE_CHECK", "FUMBLE_CONSEQUENCE")\n'
-        '\n'
-        '\n'
-        'def fumble_consequence_text(rules: RuleSet, row: Row, check: str, rounds_roll: int | None) -> str:\n'
-        '    """What happens after the DEX check (the attack-roll penalty and its rounds on a failed one)."""\n'
-        '    if row["dex_check_dc"] is None:\n'
-        '        return str(row["effect"])\n'
-        '    if not check:\n'
-        '        return f"DEX check DC {row[\'dex_check_dc\']} needed"\n'
-        '    if check == CHECK_PASSED:\n'
-        '        return "DEX check passed: just a miss"\n'
-        '    condition = row["failed_check_condition"]\n'
-        '    if condition:\n'
-        '        penalty = rules.table("attacker_conditions").entry(condition)\n'
-        '        rounds_dice = parse_dice(row["penalty_rounds"])\n'
-        '        if rounds_roll is None:\n'
-        '            rounds = str(row["penalty_rounds"])\n'
-        '        elif rounds_dice.minimum <= rounds_roll <= rounds_dice.maximum:\n'
-        '            rounds = str(rounds_roll)\n'
-        '        else:\n'
-        '            raise RuleError(f"#ROUNDS ROLL? {rounds_dice.minimum} to {rounds_dice.maximum}")\n'
-        '        return f"DEX check failed: {penalty[\'hit\']} to hit for {rounds} rounds"\n'
-        '    if row["failed_check_free_attack"]:\n'
-        '        return "DEX check failed: the opponent gets a free attack"\n'
-        '    return "DEX check failed"\n'
-        '\n'
-        '\n'
-        'def fumble_outputs(\n'
-        '    rules: RuleSet,\n'
-        '    roll: int | None,\n'
-        '    dex_bonus: int = 0,\n'
-        '    dex_roll: int | None = None,\n'
-        '    rounds_roll: int | None = None,\n'
-        ') -> dict[str, Any]:\n'
-        '    """The critical miss chart row\'s DEX check and what follows."""\n'
-        '    if roll is None:\n'
-        '        return dict.fromkeys(FUMBLE_OUTPUTS, "")\n'
-        '    try:\n'
-        '        row = fumble_row(rules, roll)\n'
-        '        if dex_roll is not None:\n'
-        '            check_roll(dex_roll, "DEX ROLL")\n'
-        '    except RuleError as error:\n'
-        '        return dict.fromkeys(FUMBLE_OUTPUTS, str(error))\n'
-        '    dc = row["dex_check_dc"]\n'
-        '    check = ""\n'
-        '    if dc is not None and dex_roll is not None:\n'
-        '        check = CHECK_PASSED if dex_roll + dex_bonus >= dc else CHECK_FAILED\n'
-        '    try:\n'
-        '        consequence = fumble_consequence_text(rules, row, check, rounds_roll)\n'
-        '    except RuleError as error:\n'
-        '        consequence = str(error)\n'
-        '    return {\n'
-        '        "FUMBLE_DEX_DC": "" if dc is None else dc,\n'
-        '        "FUMBLE_CHECK": check,\n'
-        '        "FUMBLE_CONSEQUENCE": consequence,\n'
-        '    }\n'
     ),
     'pycalc.rulesets.combat17_rate_of_fire': (
         '"""17 Combat missile rate of fire (seed 17.0.9): how many shots a weapon fires over N rounds, and in\n'
@@ -7807,10 +7882,10 @@ _SOURCES = {
         "returns a short '#...' text, nothing raises into a cell. The attack's functions are the shared ones\n"
         '(``pycalc.udfs.shared``: ``d20_result("combat17", ...)``, ``d20_effect``, ``d20_damage`` (the damage\n'
         'of any row of the critical chart), the odds), computed by the generic Attack calculator that\n'
-        "combat17's workbook uses; ``crit_effect`` and ``fumble_effect`` read its charts. Its other\n"
-        'calculators have their functions in a module each, named like the subsystem they call\n'
-        '(``pycalc.udfs.combat17_fumble``, ``combat17_brawling``, ``combat17_subdual``; ``combat17_missiles``\n'
-        'for rate of fire and scatter). Every function is prefixed ``combat17_`` so it cannot clash with\n'
+        "combat17's workbook uses; ``crit_effect`` and ``fumble_effect`` read its charts, ``d20_check`` the\n"
+        'DEX check a critical miss chart row calls for. Its other calculators have their functions in a module\n'
+        'each, named like the subsystem they call (``pycalc.udfs.combat17_brawling``, ``combat17_subdual``;\n'
+        '``combat17_missiles`` for rate of fire and scatter). Every function is prefixed ``combat17_`` so it cannot clash with\n'
         "another ruleset's functions once star-imported into ``pycalc.udfs``.\n"
         '"""\n'
         '\n'
@@ -7876,46 +7951,6 @@ _SOURCES = {
         '        as_int(strength, "STR", 0),\n'
         '        as_int(damage_roll, "DAMAGE ROLL"),\n'
         '    )["BRAWL_DAMAGE"]\n'
-    ),
-    'pycalc.udfs.combat17_fumble': (
-        '"""17 Combat\'s critical miss DEX check as a worksheet function (xlwings), over\n'
-        "``pycalc.rulesets.combat17_fumble`` (the chart's row itself: the shared ``fumble_effect`` and ``d20_effect``).\n"
-        '\n'
-        "Same conventions as ``pycalc.udfs``: a bad argument returns a short '#...' text; nothing raises into a cell.\n"
-        '"""\n'
-        '\n'
-        'from __future__ import annotations\n'
-        '\n'
-        'from typing import Any\n'
-        '\n'
-        'import xlwings as xw\n'
-        '\n'
-        'from pycalc.rulesets import (\n'
-        '    combat17_fumble,\n'
-        ')\n'
-        'from pycalc.udfs.cells import as_int, cell_safe, optional_int\n'
-        'from pycalc.udfs.combat17 import rules\n'
-        '\n'
-        '__all__ = ["combat17_fumble_outcome"]\n'
-        '\n'
-        '\n'
-        '@xw.func\n'
-        '@xw.arg("roll", doc="the follow-up d20 after a natural 1")\n'
-        '@xw.arg("dex_bonus", doc="the attacker\'s DEX bonus (optional, 0)")\n'
-        '@xw.arg("dex_roll", doc="the d20 of the DEX check (optional)")\n'
-        '@xw.arg("rounds_roll", doc="the 1d2 rounds of the stumble penalty (optional)")\n'
-        '@cell_safe\n'
-        'def combat17_fumble_outcome(\n'
-        '    roll: Any, dex_bonus: Any = 0, dex_roll: Any = None, rounds_roll: Any = None\n'
-        ') -> str:\n'
-        '    """What the critical miss does once its DEX check is rolled."""\n'
-        '    return combat17_fumble.fumble_outputs(\n'
-        '        rules(),\n'
-        '        as_int(roll, "FOLLOW ROLL"),\n'
-        '        as_int(dex_bonus, "DEX BONUS", 0),\n'
-        '        optional_int(dex_roll, "DEX ROLL"),\n'
-        '        optional_int(rounds_roll, "ROUNDS ROLL"),\n'
-        '    )["FUMBLE_CONSEQUENCE"]\n'
     ),
     'pycalc.udfs.combat17_missiles': (
         '"""17 Combat\'s missiles (shots in a number of rounds, scatter of a thrown weapon) as worksheet functions\n'
@@ -8075,7 +8110,7 @@ _SOURCES = {
         '"""Worksheet functions (xlwings) shared by the rulesets: the d20 attack of any d20 ruleset by its id\n'
         '(d20_need, d20_result, d20_hit_chance, d20_chance, crit_effect, fumble_effect), and of every d20\n'
         "ruleset whose Attack calculator is the generic one (cnc, osr, combat17, the GM's own) its effect,\n"
-        'damage and odds (d20_effect, d20_damage, d20_expected_damage, d20_damage_chance_at_least,\n'
+        'the check a chart row calls for (d20_check), damage and odds (d20_effect, d20_damage, d20_expected_damage, d20_damage_chance_at_least,\n'
         'd20_kill_chance), each computed by that calculator (``pycalc.resolution_calculator``) with the\n'
         "situation picked by name (``picks``, as the Encounter log's Picks cell); a modifier looked up by its\n"
         'YAML ids, and dice.\n'
@@ -8106,6 +8141,7 @@ _SOURCES = {
         '__all__ = [\n'
         '    "crit_effect",\n'
         '    "d20_chance",\n'
+        '    "d20_check",\n'
         '    "d20_damage",\n'
         '    "d20_damage_chance_at_least",\n'
         '    "d20_effect",\n'
@@ -8363,6 +8399,51 @@ _SOURCES = {
         '        chart_roll=optional_int(chart_roll, "CHART ROLL"),\n'
         '    )\n'
         '    return effect_words(calculator_outputs(rules, inputs))\n'
+        '\n'
+        '\n'
+        '@xw.func\n'
+        '@arg_docs(\n'
+        '    D20_RULESET,\n'
+        '    ROLL_DOC,\n'
+        '    BONUS,\n'
+        '    TARGET,\n'
+        '    ("check_roll", "the d20 of the check the chart row calls for, e.g. 17 Combat\'s DEX check (optional)"),\n'
+        '    ("check_bonus", "added to the check\'s d20, e.g. the DEX bonus (optional, 0)"),\n'
+        '    FOLLOW,\n'
+        '    MODS,\n'
+        '    PICKS,\n'
+        ')\n'
+        '@cell_safe\n'
+        'def d20_check(\n'
+        '    ruleset: Any,\n'
+        '    roll: Any,\n'
+        '    bonus: Any,\n'
+        '    target: Any,\n'
+        '    check_roll: Any = None,\n'
+        '    check_bonus: Any = 0,\n'
+        '    follow_roll: Any = None,\n'
+        '    mods: Any = 0,\n'
+        '    picks: Any = None,\n'
+        ') -> str:\n'
+        '    """The check the chart row of a Critical or a Fumble calls for: its DC, then passed or failed and\n'
+        '    what follows (\'\' when the row calls for none)."""\n'
+        '    rules = calculator_rules(ruleset)\n'
+        '    inputs = calculator_inputs(\n'
+        '        rules,\n'
+        '        bonus,\n'
+        '        target,\n'
+        '        mods,\n'
+        '        0,\n'
+        '        picks,\n'
+        '        roll=as_int(roll, "ROLL"),\n'
+        '        follow_roll=optional_int(follow_roll, "FOLLOW ROLL"),\n'
+        '        check_roll=optional_int(check_roll, "CHECK ROLL"),\n'
+        '        check_bonus=as_int(check_bonus, "CHECK BONUS", 0),\n'
+        '    )\n'
+        '    said = str(calculator_outputs(rules, inputs).get(resolution_calculator.CHECK, ""))\n'
+        '    if said.startswith("#"):\n'
+        '        raise RuleError(said)\n'
+        '    return said\n'
         '\n'
         '\n'
         '@xw.func\n'
@@ -9480,16 +9561,11 @@ _TABLES = {
                             [['id', 'dex_check_dc'], ['label', 'DEX check DC'], ['type', 'int'],
                              ['optional', True]]],
                            ['object', 'pycalc.table_files:Column',
-                            [['id', 'failed_check_condition'],
-                             ['label', 'Condition on a failed check (attacker_conditions row)'],
-                             ['type', 'text'], ['optional', True]]],
-                           ['object', 'pycalc.table_files:Column',
-                            [['id', 'penalty_rounds'], ['label', 'For this many rounds'], ['type', 'dice'],
+                            [['id', 'check_passed'], ['label', 'If the DEX check passes'], ['type', 'text'],
                              ['optional', True]]],
                            ['object', 'pycalc.table_files:Column',
-                            [['id', 'failed_check_free_attack'],
-                             ['label', 'Opponent gets a free attack on a failed check'], ['type', 'bool'],
-                             ['optional', False]]],
+                            [['id', 'check_failed'], ['label', 'If the DEX check fails'], ['type', 'text'],
+                             ['optional', True]]],
                            ['object', 'pycalc.table_files:Column',
                             [['id', 'special'], ['label', 'A special (ruling natural_roll_outcome)'],
                              ['type', 'bool'], ['optional', False]]]]]],
@@ -9500,9 +9576,8 @@ _TABLES = {
                               ['dict',
                                [['percent', 10], ['effect', 'Weapon breaks, no attack next round'],
                                 ['weapon_breaks', True], ['weapon_dropped', False],
-                                ['no_attack_next_round', True], ['dex_check_dc', None],
-                                ['failed_check_condition', None], ['penalty_rounds', None],
-                                ['failed_check_free_attack', False], ['special', True]]]],
+                                ['no_attack_next_round', True], ['dex_check_dc', None], ['check_passed', None],
+                                ['check_failed', None], ['special', True]]]],
                              ['section', '17.0.4 Critical Miss'], ['line', 29], ['id', None], ['label', None],
                              ['low', 1], ['high', 2], ['note', ''], ['file', 'tables/combat17/fumbles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -9512,8 +9587,8 @@ _TABLES = {
                                 ['effect', 'Stumble; DEX check (DC20) or -1 to combat rolls for 1d2 rounds'],
                                 ['weapon_breaks', False], ['weapon_dropped', False],
                                 ['no_attack_next_round', False], ['dex_check_dc', 20],
-                                ['failed_check_condition', 'stumbling'], ['penalty_rounds', '1d2'],
-                                ['failed_check_free_attack', False], ['special', True]]]],
+                                ['check_passed', 'just a miss'],
+                                ['check_failed', '-1 to combat rolls for 1d2 rounds'], ['special', True]]]],
                              ['section', '17.0.4 Critical Miss'], ['line', 33], ['id', None], ['label', None],
                              ['low', 3], ['high', 5], ['note', ''], ['file', 'tables/combat17/fumbles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -9523,8 +9598,8 @@ _TABLES = {
                                 ['effect', 'Sloppy Attack; DEX check (DC15) or opponent gets free attack.'],
                                 ['weapon_breaks', False], ['weapon_dropped', False],
                                 ['no_attack_next_round', False], ['dex_check_dc', 15],
-                                ['failed_check_condition', None], ['penalty_rounds', None],
-                                ['failed_check_free_attack', True], ['special', True]]]],
+                                ['check_passed', 'just a miss'],
+                                ['check_failed', 'the opponent gets a free attack'], ['special', True]]]],
                              ['section', '17.0.4 Critical Miss'], ['line', 37], ['id', None], ['label', None],
                              ['low', 6], ['high', 10], ['note', ''], ['file', 'tables/combat17/fumbles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -9532,9 +9607,8 @@ _TABLES = {
                               ['dict',
                                [['percent', 25], ['effect', 'Drop weapon, no attack next round'],
                                 ['weapon_breaks', False], ['weapon_dropped', True],
-                                ['no_attack_next_round', True], ['dex_check_dc', None],
-                                ['failed_check_condition', None], ['penalty_rounds', None],
-                                ['failed_check_free_attack', False], ['special', True]]]],
+                                ['no_attack_next_round', True], ['dex_check_dc', None], ['check_passed', None],
+                                ['check_failed', None], ['special', True]]]],
                              ['section', '17.0.4 Critical Miss'], ['line', 41], ['id', None], ['label', None],
                              ['low', 11], ['high', 15], ['note', ''], ['file', 'tables/combat17/fumbles.yaml']]],
                            ['object', 'pycalc.table_files:Row',
@@ -9542,15 +9616,14 @@ _TABLES = {
                               ['dict',
                                [['percent', 25], ['effect', 'Just a Miss.'], ['weapon_breaks', False],
                                 ['weapon_dropped', False], ['no_attack_next_round', False],
-                                ['dex_check_dc', None], ['failed_check_condition', None],
-                                ['penalty_rounds', None], ['failed_check_free_attack', False],
+                                ['dex_check_dc', None], ['check_passed', None], ['check_failed', None],
                                 ['special', False]]]],
                              ['section', '17.0.4 Critical Miss'], ['line', 45], ['id', None], ['label', None],
                              ['low', 16], ['high', 20], ['note', ''], ['file', 'tables/combat17/fumbles.yaml']]]]]],
                         ['section', '17.0.4 Critical Miss'], ['file', 'tables/combat17/fumbles.yaml'],
                         ['line', 3],
                         ['note',
-                         '"A natural 1 always misses. Role an additional d20 to determine if it is a special." No modifiers are named, so the d20 is plain. Check and penalty columns apply only when the DEX check (d20 + DEX bonus against the DC) fails.'],
+                         '"A natural 1 always misses. Role an additional d20 to determine if it is a special." No modifiers are named, so the d20 is plain. A row with a DEX check DC calls for the check (d20 + DEX bonus against the DC; resolution block\'s fumble.check): its "if passed" or "if failed" text says what follows.'],
                         ['key_id', 'follow_up_d20'], ['key_label', 'Follow-up d20'], ['picker', None],
                         ['gm_fillable', False], ['cheatsheet', 'results'], ['cheatsheet_order', 4],
                         ['cheatsheet_rule', ''], ['cheatsheet_rows', True],
@@ -10963,10 +11036,14 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 26]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 28]]]],
                            ['formula', None], ['follow_adds_mods', False], ['text', ['tuple', ['effect']]],
                            ['own_roll', False], ['from_column', None], ['to_column', None], ['die', None],
-                           ['then', None], ['when', None]]]]]]],
+                           ['then', None], ['when', None],
+                           ['check',
+                            ['object', 'pycalc.resolution_block:Check',
+                             [['dc', 'dex_check_dc'], ['label', 'DEX check'],
+                              ['passed', ['tuple', ['check_passed']]], ['failed', ['tuple', ['check_failed']]]]]]]]]]]],
                      ['critical',
                       ['object', 'pycalc.resolution_block:Critical',
                        [['mode', 'chart'], ['rolls', None], ['no_critical_when_needed', None],
@@ -10977,13 +11054,13 @@ _TABLES = {
                            ['plain_unless_special',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'natural_roll_outcome'],
-                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 36]]]],
+                              ['choices', ['dict', [['always', False], ['special_only', True]]]], ['line', 38]]]],
                            ['formula', 'damage'],
                            ['follow_adds_mods',
                             ['object', 'pycalc.resolution_block:ByRuling',
                              [['ruling', 'critical_follow_up_roll'],
                               ['choices', ['dict', [['unmodified', False], ['add_modifiers', True]]]],
-                              ['line', 39]]]],
+                              ['line', 41]]]],
                            ['text', ['tuple', ['effect']]], ['own_roll', False], ['from_column', None],
                            ['to_column', None], ['die', None],
                            ['then',
@@ -10992,14 +11069,14 @@ _TABLES = {
                               ['plain_unless_special', False], ['formula', None], ['follow_adds_mods', False],
                               ['text', ['tuple', ['condition', 'effect']]], ['own_roll', True],
                               ['from_column', None], ['to_column', None], ['die', None], ['then', None],
-                              ['when', 'condition_roll']]]],
-                           ['when', None]]]]]]],
+                              ['when', 'condition_roll'], ['check', None]]]],
+                           ['when', None], ['check', None]]]]]]],
                      ['damage',
                       ['object', 'pycalc.resolution_block:DamageRules',
                        [['least',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'damage_rules'], ['entry', 'minimum_damage'], ['column', 'value'],
-                           ['line', 41]]]],
+                           ['line', 43]]]],
                         ['deals', True],
                         ['formulas',
                          ['object', 'pycalc.resolution_block:FormulaTable',
@@ -11018,11 +11095,11 @@ _TABLES = {
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'double_damage_basis'],
                                 ['choices', ['dict', [['whole_damage', 'whole'], ['dice_only', 'dice']]]],
-                                ['line', 48]]]],
+                                ['line', 50]]]],
                              ['rounding',
                               ['object', 'pycalc.resolution_block:ByRuling',
                                [['ruling', 'subdual_half_rounding'],
-                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 51]]]],
+                                ['choices', ['dict', [['down', 'down'], ['up', 'up']]]], ['line', 53]]]],
                              ['factor', None], ['when', None]]]]]]]]],
                      ['modifiers',
                       ['tuple',
@@ -11040,17 +11117,17 @@ _TABLES = {
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'parting_shot_from_behind'],
                            ['choices', ['dict', [['not_combined', 'not_with'], ['combined', None]]]],
-                           ['line', 63]]]],
+                           ['line', 65]]]],
                         ['also_counts',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'missile_engaged_unaware'],
-                           ['choices', ['dict', [['add', 'also_under_add'], ['replace', None]]]], ['line', 64]]]],
+                           ['choices', ['dict', [['add', 'also_under_add'], ['replace', None]]]], ['line', 66]]]],
                         ['worse_of',
                          ['object', 'pycalc.resolution_block:ByRuling',
                           [['ruling', 'cover_concealment_together'],
                            ['choices',
                             ['dict', [['worse_only', ['tuple', ['cover', 'concealment']]], ['add', None]]]],
-                           ['line', 65]]]]]]],
+                           ['line', 67]]]]]]],
                      ['picked_tables', ['tuple', []]], ['effect', None], ['range', None]]]],
                   ['encounter_block',
                    ['object', 'pycalc.encounter_block:EncounterRules',
@@ -11059,7 +11136,7 @@ _TABLES = {
                        [['die',
                          ['object', 'pycalc.resolution_block:Ref',
                           [['table', 'initiative_roll'], ['entry', 'initiative'], ['column', 'roll'],
-                           ['line', 70]]]],
+                           ['line', 72]]]],
                         ['die_is_dice', True], ['adds_dex', True], ['ties', 'simultaneous'],
                         ['later_dice', ['tuple', []]], ['lost_at_or_below', None], ['later_tie_delay', 0],
                         ['modifiers', None], ['first_round', None]]]],
@@ -11069,7 +11146,7 @@ _TABLES = {
                         ['start_band_exempt', False]]]],
                      ['conditions', 'conditions'], ['morale', None],
                      ['log_picks', ['tuple', ['attack_kind', 'cover']]],
-                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 69],
+                     ['file', 'tables/combat17/ruleset.yaml'], ['line', 71],
                      ['log_picks_by_name',
                       ['tuple',
                        ['attack_situation', 'attacker_conditions', 'target_conditions', 'concealment',
@@ -11089,11 +11166,11 @@ _TABLES = {
                      ['attacks_each_round', True], ['attacks_default', None],
                      ['pick_lines',
                       ['tuple',
-                       [['tuple', ['attack_kind', 90]], ['tuple', ['cover', 90]],
-                        ['tuple', ['attack_situation', 91]], ['tuple', ['attacker_conditions', 91]],
-                        ['tuple', ['target_conditions', 91]], ['tuple', ['concealment', 91]],
-                        ['tuple', ['missile_range', 91]], ['tuple', ['two_weapon', 91]],
-                        ['tuple', ['attack_barred', 91]]]]],
+                       [['tuple', ['attack_kind', 92]], ['tuple', ['cover', 92]],
+                        ['tuple', ['attack_situation', 93]], ['tuple', ['attacker_conditions', 93]],
+                        ['tuple', ['target_conditions', 93]], ['tuple', ['concealment', 93]],
+                        ['tuple', ['missile_range', 93]], ['tuple', ['two_weapon', 93]],
+                        ['tuple', ['attack_barred', 93]]]]],
                      ['surprise', None]]]],
                   ['picked', ['dict', []]]]],
 }
@@ -11109,7 +11186,7 @@ def _load_engine():
     runtime = types.ModuleType("pycalc_lite_runtime")
     exec(compile(_RUNTIME, "<main.py: pycalc.lite_runtime>", "exec"), runtime.__dict__)
     runtime.install(_SOURCES, _TABLES, _KNOWN_RULESETS)
-    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'surprise', 'combat17_brawling', 'combat17_fumble', 'combat17_missiles', 'combat17_subdual')}
+    return {name: importlib.import_module("pycalc.udfs." + name) for name in ('shared', 'surprise', 'combat17_brawling', 'combat17_missiles', 'combat17_subdual')}
 
 
 _udfs = _load_engine()
