@@ -5,7 +5,8 @@ per attack, the target's hit points an absorbing cap.
 After k attacks, SO_FAR[t, k] is the chance that the attacks so far did exactly t damage, t below the
 target's hit points (the rest of the chance has dropped it): SO_FAR[t, 1] = one[t] and
 SO_FAR[t, k] = sum over d of one[d] * SO_FAR[t - d, k - 1]. The round's chance is then
-1 - sum over t < hp of SO_FAR[t, attacks]: exactly ``pycalc.odds.chance_at_least``'s sum, in doubles.
+1 - sum over t < hp of SO_FAR[t, attacks] (STANDING, under each column): exactly
+``pycalc.odds.chance_at_least``'s sum, in doubles.
 
 Cost: a SUMPRODUCT of L[t] + 1 products per cell, where L[t] is the largest amount up to t one attack
 can do (so the work grows as attacks x hp x the span of one attack's damage, not hp squared for small
@@ -30,6 +31,7 @@ ROUND_ATTACKS = "D20_ODDS_ROUND_ATTACKS"  # the attacks typed, 0 when not a whol
 ROUND_HP = "D20_ODDS_ROUND_HP"  # the target's hit points, read once for every cell
 REVERSED = "D20_ODDS_ROUND_REVERSED"  # one attack's chances, the highest amount first
 SO_FAR = "D20_ODDS_ROUND_SO_FAR"  # rows: damage so far 0..; columns: after 1.. attacks
+STANDING = "D20_ODDS_ROUND_STANDING"  # under each column of SO_FAR: the chance the target still stands
 ROWS = limits.HIT_POINTS  # amounts 0 .. most hit points - 1: any more drops any target the odds take
 COLUMNS = limits.ATTACKS
 
@@ -44,7 +46,7 @@ def round_kill_formula(cells: d20_cells.Cells) -> str:
     attack's chance checks them, then the attacks); no attack drops nothing. The caller guards the
     dice and a target down already."""
     hp, attacks = f"N({cells.hp})", f"N({cells.attacks})"
-    left = f"SUM(INDEX({SO_FAR},1,{attacks}):INDEX({SO_FAR},ROUNDUP({hp},0),{attacks}))"
+    left = f"INDEX({STANDING},1,{attacks})"  # two indices: Gnumeric refuses one on a one-row range
     return (
         f'IF({hp}>{d20_cells.MOST_HP},"#HP? up to {limits.HIT_POINTS}",'
         f'IF(NOT({attacks_valid(attacks)}),"#ATTACKS? 0 to {limits.ATTACKS}",'
@@ -96,8 +98,12 @@ def write_round_workings(
                 else convolved(f"${amount}{row}", f"${largest}{row}", earlier, reversed_last)
             )
             put_formula(sheet.cell(row, col), f"IF({skip},0,{value})")
+        # its cells at or past the hit points are 0: the column's sum is the chance the target stands
+        put_formula(sheet.cell(last + 1, col), f"SUM({letter}{first}:{letter}{last})")
+    put(sheet.cell(last + 1, column + 1), "Still standing")
     so_far_first, so_far_last = get_column_letter(column + 2), get_column_letter(column + 1 + COLUMNS)
     define_name(book, SO_FAR, absolute(sheet, f"{so_far_first}{first}", f"{so_far_last}{last}"))
+    define_name(book, STANDING, absolute(sheet, f"{so_far_first}{last + 1}", f"{so_far_last}{last + 1}"))
     return column + 2 + COLUMNS
 
 
