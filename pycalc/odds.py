@@ -134,12 +134,16 @@ def chance_at_least(one: Distribution, amount: int, times: int = 1) -> Fraction:
 
 
 ALREADY_DOWN = "target at 0 HP or less: down already"
-SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"  # the .xlsx's round kill chance
+SEVERAL_ATTACKS = "several attacks: the .xlsm gives this chance"  # spelljammer .xlsx's round kill chance
 
 # The defined names of a calculator's odds cells: the engines' outputs and the sheets' cells
 EXPECTED, EXPECTED_ROUND = "ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND"
 KILL, KILL_ROUND = "ATTACK_KILL_CHANCE", "ATTACK_KILL_CHANCE_ROUND"
 ONE_ATTACK = (EXPECTED, EXPECTED_ROUND, KILL)  # worked out from one attack's odds
+CALCULATOR_ODDS = (
+    *ONE_ATTACK,
+    KILL_ROUND,
+)  # a d20 Attack calculator's odds cells (the round's kill chance too)
 
 
 def down_already(found: Mapping[str, object], hp: int) -> dict[str, object]:

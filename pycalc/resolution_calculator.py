@@ -33,7 +33,7 @@ from pycalc.errors import RuleError
 from pycalc.grid_limits import BEYOND_GRID, MAX_DICE, MAX_SIDES
 from pycalc.hit_point_states import state_after_hit
 from pycalc.limits import ATTACKS, HIT_POINTS
-from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, ONE_ATTACK
+from pycalc.odds import CALCULATOR_ODDS, EXPECTED, EXPECTED_ROUND, KILL, KILL_ROUND
 from pycalc.resolution_block import (
     ROLL_COLUMN,
     Formula,
@@ -223,24 +223,26 @@ def stopped_by(band: resolution_range.Band, where: resolution_situation.Situatio
 def odds_outputs(
     rules: RuleSet, attack: engine.Attack, damage: engine.Damage, inputs: CalculatorInputs, dice_text: str
 ) -> dict[str, object]:
-    """Expected damage and the chances of dropping the target, or the message the sheet shows."""
+    """Expected damage and the chances of dropping the target (one attack's, the round's), or the
+    message the sheet shows. One attack's distribution is worked out once and read for all four."""
     try:
         dice = dice_module.parse(dice_text)
     except RuleError as error:
-        return dict.fromkeys(ONE_ATTACK, str(error))
+        return dict.fromkeys(CALCULATOR_ODDS, str(error))
     further = max(grid_dice(formula, dice.count) for formula in odds_formulas(rules, attack))
     if dice.count > MAX_DICE or dice.sides > MAX_SIDES or further > MAX_DICE:
-        return dict.fromkeys(ONE_ATTACK, BEYOND_GRID)
-    found: dict[str, object] = {EXPECTED: odds.expected_damage(rules, attack, damage)}
-    if not 0 <= inputs.attacks <= ATTACKS:
-        found[EXPECTED_ROUND] = f"#ATTACKS? 0 to {ATTACKS}"
-    else:
-        found[EXPECTED_ROUND] = inputs.attacks * found[EXPECTED]
-    if not inputs.hp <= HIT_POINTS:
-        found[KILL] = f"#HP? up to {HIT_POINTS}"
-    else:
-        found[KILL] = odds.kill_chance(rules, attack, damage, inputs.hp)
-    return found
+        return dict.fromkeys(CALCULATOR_ODDS, BEYOND_GRID)
+    one = odds.damage_distribution(rules, attack, damage)
+    attacks_said = None if 0 <= inputs.attacks <= ATTACKS else f"#ATTACKS? 0 to {ATTACKS}"
+    hp_said = None if inputs.hp <= HIT_POINTS else f"#HP? up to {HIT_POINTS}"
+    expected = shared_odds.mean(one)
+    return {
+        EXPECTED: expected,
+        EXPECTED_ROUND: attacks_said or inputs.attacks * expected,
+        KILL: hp_said or shared_odds.chance_at_least(one, inputs.hp),
+        # the sheet checks the hit points first, as for one attack, then the attacks
+        KILL_ROUND: hp_said or attacks_said or shared_odds.chance_at_least(one, inputs.hp, inputs.attacks),
+    }
 
 
 def weighed(rules: RuleSet, inputs: CalculatorInputs) -> tuple[RuleSet, engine.Attack, engine.Damage]:

@@ -20,6 +20,7 @@ SMALLEST = {  # script -> its smallest settings, and a word its figures always p
     "bench_oxt.py": (["--runs", "1", "--ruleset", "cnc"], "cnc"),
     "bench_odds_all.py": (["--runs", "1", "--dice", "1d6"], "ms"),
     "bench_recalc.py": (["--runs", "1", "--ruleset", "cnc"], "cnc"),
+    "bench_round_kill.py": (["--edits", "2", "--runs", "1", "--ruleset", "cnc"], "per keystroke"),
     "bench_udfs.py": (["--only", "d20_need,strike_result,d20_kill_chance"], "ms"),
 }
 NEEDS_LIBREOFFICE = {
@@ -28,6 +29,7 @@ NEEDS_LIBREOFFICE = {
     "bench_keystroke.py",
     "bench_oxt.py",
     "bench_recalc.py",
+    "bench_round_kill.py",
 }
 
 

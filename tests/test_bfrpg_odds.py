@@ -19,7 +19,7 @@ import pytest
 from pycalc import dice as dice_module
 from pycalc import resolution_calculator, resolution_chances, resolution_odds
 from pycalc.d20 import CRITICAL, FUMBLE, HIT, MISS
-from pycalc.odds import EXPECTED, ONE_ATTACK
+from pycalc.odds import CALCULATOR_ODDS, EXPECTED
 from pycalc.resolution_calculator import (
     CalculatorInputs,
     attack_and_damage,
@@ -34,7 +34,7 @@ from pycalc.sheets.d20_cells import ODDS_SHEET
 from tests.test_bfrpg_parity import FLIPS, RULES, every_ruling, picker_scenarios, with_rulings
 from tests.test_generic_parity import mismatches
 
-ODDS_OUTPUTS = ["ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE"]
+ODDS_OUTPUTS = list(CALCULATOR_ODDS)
 TWO_ROLLS = {"critical_damage": "normal_plus_max_plus_roll"}
 
 
@@ -200,7 +200,7 @@ MONTE_CARLO = [
 def test_distribution_agrees_with_a_seeded_monte_carlo(name, rulings, inputs, monkeypatch):
     # each sample reads the calculator's damage cell; its odds cells, worked out again for every
     # sample, would take nine tenths of the time and are not what is sampled
-    monkeypatch.setattr(resolution_calculator, "odds_outputs", lambda *_: dict.fromkeys(ONE_ATTACK, 0))
+    monkeypatch.setattr(resolution_calculator, "odds_outputs", lambda *_: dict.fromkeys(CALCULATOR_ODDS, 0))
     rules = with_rulings(rulings)
     chance = random.Random(8080)
     samples = [sample_damage(rules, inputs, chance) for _ in range(40_000)]

@@ -24,7 +24,7 @@ from pycalc import dice as dice_module
 from pycalc import resolution as generic
 from pycalc import resolution_chances, resolution_odds, udfs
 from pycalc.d20 import D20_RULESETS
-from pycalc.odds import EXPECTED
+from pycalc.odds import CALCULATOR_ODDS, EXPECTED
 from pycalc.resolution_calculator import CalculatorInputs, attack_and_damage, attack_outputs, with_picks
 from pycalc.resolution_situation import picker_tables
 from pycalc.sheets import d20_cells, d20_damage
@@ -37,7 +37,7 @@ from tests.test_generic_parity import mismatches
 from tests.workbook_files import FUNCTION_CALL, cell_of
 
 RULES = load_ruleset("cnc")
-ODDS_OUTPUTS = ["ATTACK_EXPECTED_DAMAGE", "ATTACK_EXPECTED_DAMAGE_ROUND", "ATTACK_KILL_CHANCE"]
+ODDS_OUTPUTS = list(CALCULATOR_ODDS)
 FACES = 20
 
 

@@ -49,6 +49,7 @@ CALCULATOR = {
     "d20_expected_damage",
     "d20_damage_chance_at_least",
     "d20_kill_chance",
+    "d20_check",
 }
 SURPRISE = {"surprise_range", "surprise_chance", "surprise_result"}  # a ruleset with a surprise block
 NO_ANSWER_IN = {

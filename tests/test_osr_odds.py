@@ -27,7 +27,7 @@ from pycalc.sheets import d20_cells
 from pycalc.tables import RuleSet
 from tests.test_osr_parity import RULES, flipped
 
-ODDS_NAMES = list(shared_odds.ONE_ATTACK)  # the generic calculator has no round kill chance
+ODDS_NAMES = list(shared_odds.CALCULATOR_ODDS)  # one attack's odds and the round's chance to drop the target
 
 
 # --------------------------------------------------------------------------- brute force

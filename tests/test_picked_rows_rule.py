@@ -14,7 +14,7 @@ import pytest
 
 import build
 from pycalc import resolution_odds as odds
-from pycalc.odds import ONE_ATTACK
+from pycalc.odds import CALCULATOR_ODDS
 from pycalc.resolution_calculator import CalculatorInputs, attack_outputs, weighed
 from pycalc.tables import RuleSet
 from tests.test_generic_parity import (
@@ -158,7 +158,7 @@ def test_a_picked_row_rules_the_attack_out_by_hand(stopping_bx):
         found = attack_outputs(rules, inputs)
         assert found["ATTACK_RESULT"] == found["ATTACK_SUMMARY"] == "#NO ATTACK? Total defense"
         assert found["ATTACK_DAMAGE"] == ""
-        chance_cells = ("ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE", "ATTACK_FUMBLE_CHANCE", *ONE_ATTACK)
+        chance_cells = ("ATTACK_HIT_CHANCE", "ATTACK_CRIT_CHANCE", "ATTACK_FUMBLE_CHANCE", *CALCULATOR_ODDS)
         assert [found[name] for name in chance_cells] == [0] * len(chance_cells)  # no chance of anything
     assert attack_outputs(rules, replace(sword, roll=None))["ATTACK_HIT_CHANCE"] > 0
     assert odds.expected_damage(*weighed(rules, replace(defending, dice="1d6"))) == 0  # the functions' odds

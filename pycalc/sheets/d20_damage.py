@@ -15,9 +15,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pycalc import limits
 from pycalc.grid_limits import MAX_DICE, beyond_grid_formula
-from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, KILL_ROUND
 from pycalc.resolution_block import Resolution
-from pycalc.sheets import block_formulas, d20_cells
+from pycalc.sheets import block_formulas, d20_cells, d20_round
 from pycalc.sheets import d20_formulas as f
 from pycalc.sheets.common import (
     PERCENT_FORMAT,
@@ -284,14 +284,17 @@ def write_damage_workings(
         return f"IF({shown},IF({here}=0,1-{cells.hit_chance},0)+{terms},0)"
 
     chance = parts.column_formula(chance_of)
-    for x in chart:
+    for x in range(max(chart[-1] + 1, d20_round.ROWS)):  # the chart's amounts, and every one the round reads
         row = grid.first + x
         put(sheet.cell(row, x_col), x)
-        cell = put_formula(sheet.cell(row, x_col + 1), chance(f"${get_column_letter(x_col)}{row}"))
-        cell.number_format = PERCENT_FORMAT
+        here = f"${get_column_letter(x_col)}{row}"
+        # past the chart, an amount at or above the target's hit points drops it: its chance is not read
+        formula = chance(here) if x in chart else f"IF({here}>={d20_round.ROUND_HP},0,{chance(here)})"
+        put_formula(sheet.cell(row, x_col + 1), formula).number_format = PERCENT_FORMAT
     chances = get_column_letter(x_col + 1)
     last = grid.first + chart[-1]
     define_name(book, CHART_CHANCE, absolute(sheet, f"{chances}{grid.first}", f"{chances}{last}"))
+    d20_round.write_round_workings(book, sheet, x_col, x_col + 1, grid.first, x_col + 5, cells)
     sheet.sheet_state = "hidden"
     protect(sheet)
     return sheet, x_col
@@ -338,4 +341,5 @@ def odds_formulas(rules: RuleSet, block: Resolution, cells: d20_cells.Cells = NA
             cells.hp,
             guarded(rules, block, f'IF({hp}>{MOST_HP},"#HP? up to {limits.HIT_POINTS}",{kill})', cells),
         ),
+        KILL_ROUND: unless_down(cells.hp, guarded(rules, block, d20_round.round_kill_formula(cells), cells)),
     }

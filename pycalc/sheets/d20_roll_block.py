@@ -12,7 +12,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pycalc import limits
 from pycalc.damage_kinds import labels
 from pycalc.encounter_block import SUBDUAL
-from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL
+from pycalc.odds import EXPECTED, EXPECTED_ROUND, KILL, KILL_ROUND
 from pycalc.resolution_block import (
     NEAR_MISS_COLUMN,
     Resolution,
@@ -319,6 +319,12 @@ def roll_block(rules: RuleSet, block: Resolution) -> list[Line]:
             out_label="Chance one attack drops the target",
             out_name=KILL,
             out_formula=odds_formulas(rules, block, damage_cells(rules))[KILL],
+            out_format=PERCENT_FORMAT,
+        ),
+        Line(
+            out_label="Chance to drop it this round",
+            out_name=KILL_ROUND,
+            out_formula=odds_formulas(rules, block, damage_cells(rules))[KILL_ROUND],
             out_format=PERCENT_FORMAT,
         ),
     ]
