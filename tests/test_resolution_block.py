@@ -459,7 +459,11 @@ def test_a_chart_rolled_on_by_its_own_roll_is_closed_at_both_ends(tmp_path: Path
 
 @pytest.mark.parametrize("ruleset, find, replace, line_text, message", CASES, ids=[c[4][:40] for c in CASES])
 def test_problem_reported_at_file_and_line(tmp_path: Path, ruleset, find, replace, line_text, message):
-    folder = broken_copy(tmp_path, ruleset, find, replace)
+    assert_reported_at(broken_copy(tmp_path, ruleset, find, replace), line_text, message)
+
+
+def assert_reported_at(folder: Path, line_text: str, message: str) -> None:
+    """Loading ``folder`` stops with ``message`` at the first line of its ruleset.yaml holding ``line_text``."""
     with pytest.raises(TableError) as caught:
         load_folder(folder)
     lines = (folder / "ruleset.yaml").read_text().splitlines()

@@ -16,11 +16,11 @@ import pytest
 from pycalc import surprise
 from pycalc.errors import RuleError
 from pycalc.surprise import Side
-from pycalc.tables import TableError, load_folder, load_ruleset
+from pycalc.tables import load_folder, load_ruleset
 from pycalc.udfs import surprise as udfs
 from tests.parity import same
 from tests.test_osr_parity import flipped, ruling_cells
-from tests.test_resolution_block import broken_copy
+from tests.test_resolution_block import assert_reported_at, broken_copy
 
 OSR, BFRPG = load_ruleset("osr"), load_ruleset("bfrpg")
 BX = load_folder(Path(__file__).parent / "fixtures" / "tables" / "bx")
@@ -133,16 +133,22 @@ SURPRISE_LINE = "    die: surprise_rules.surprise_die_sides\n"
 def test_a_bad_surprise_block_stops_the_load_at_its_line(
     tmp_path: Path, ruleset, find, replace, line_text, message
 ):
-    folder = broken_copy(tmp_path, ruleset, find, replace)
-    with pytest.raises(TableError) as caught:
-        load_folder(folder)
-    lines = (folder / "ruleset.yaml").read_text().splitlines()
-    expected_line = next(i for i, line in enumerate(lines, start=1) if line_text in line)
-    reported = [str(p) for p in caught.value.problems]
-    assert any(f"ruleset.yaml:{expected_line}: " in p and message in p for p in reported), reported
+    assert_reported_at(broken_copy(tmp_path, ruleset, find, replace), line_text, message)
 
 
 # --------------------------------------------------------------------------- the workbooks
+
+
+def typed_cells(a_on: int, a_by: int, b_on: int, b_by: int, rolls: tuple) -> dict[str, object]:
+    """The cells of two sides whose ranges are typed (osr, bx), and their rolls."""
+    return {
+        "SURPRISE_A_SURPRISES_ON": a_on,
+        "SURPRISE_A_SURPRISED_ON": a_by,
+        "SURPRISE_B_SURPRISES_ON": b_on,
+        "SURPRISE_B_SURPRISED_ON": b_by,
+        "SURPRISE_ROLL_FOR_A": rolls[0],
+        "SURPRISE_ROLL_FOR_B": rolls[1],
+    }
 
 
 def osr_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
@@ -164,15 +170,7 @@ def osr_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
     for index, (a_on, a_by, b_on, b_by) in enumerate(ranges):
         rules = rulings[index % 2]
         rolls = [(None, None), (1, 6), (chance.randint(1, 6), chance.randint(1, 6)), (3, 7)][index % 4]
-        cells = {
-            "SURPRISE_A_SURPRISES_ON": a_on,
-            "SURPRISE_A_SURPRISED_ON": a_by,
-            "SURPRISE_B_SURPRISES_ON": b_on,
-            "SURPRISE_B_SURPRISED_ON": b_by,
-            "SURPRISE_ROLL_FOR_A": rolls[0],
-            "SURPRISE_ROLL_FOR_B": rolls[1],
-            **ruling_cells(rules),
-        }
+        cells = {**typed_cells(a_on, a_by, b_on, b_by, rolls), **ruling_cells(rules)}
         found.append((cells, surprise.surprise_outputs(rules, Side(a_on, a_by), Side(b_on, b_by), *rolls)))
     return found
 
@@ -208,14 +206,7 @@ def bx_scenarios() -> list[tuple[dict[str, object], dict[str, object]]]:
         (4, 1, 2, 3, (2, 2)),
         (2, 2, 5, 2, (None, 4)),
     ]:
-        cells = {
-            "SURPRISE_A_SURPRISES_ON": a_on,
-            "SURPRISE_A_SURPRISED_ON": a_by,
-            "SURPRISE_B_SURPRISES_ON": b_on,
-            "SURPRISE_B_SURPRISED_ON": b_by,
-            "SURPRISE_ROLL_FOR_A": rolls[0],
-            "SURPRISE_ROLL_FOR_B": rolls[1],
-        }
+        cells = typed_cells(a_on, a_by, b_on, b_by, rolls)
         found.append((cells, surprise.surprise_outputs(BX, Side(a_on, a_by), Side(b_on, b_by), *rolls)))
     return found
 
