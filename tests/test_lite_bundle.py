@@ -51,7 +51,7 @@ CALCULATOR = {
     "d20_kill_chance",
     "d20_check",
 }
-SURPRISE = {"surprise_range", "surprise_chance", "surprise_result"}  # a ruleset with a surprise block
+SURPRISE = {"surprise_range", "surprise_chance", "surprise_outcome"}  # a ruleset with a surprise block
 NO_ANSWER_IN = {
     "cnc": CHARTS | SURPRISE,
     "osr": CHARTS,

@@ -84,13 +84,13 @@ def test_the_result_says_who_is_surprised_and_rolls_off_the_die_are_refused():
 def test_the_shared_functions():
     assert udfs.surprise_range("osr", 5.0, 1.0) == 4
     assert udfs.surprise_chance("osr", 5.0, 1.0) == pytest.approx(4 / 6)
-    assert udfs.surprise_result("osr", 4.0, 2.0, 3.0, 6.0) == surprise.outcome(OSR, 4, 2, 3, 6)
+    assert udfs.surprise_outcome("osr", 4.0, 2.0, 3.0, 6.0) == surprise.outcome(OSR, 4, 2, 3, 6)
     assert udfs.surprise_range("bfrpg", AMBUSH, 1.0) == 3
     assert udfs.surprise_range("BFRPG", NORMAL, 2.0) == 2
     assert udfs.surprise_range("bfrpg", "sometimes", 2.0).startswith("#SURPRISE RANGE? one of Normal")
     assert udfs.surprise_range("osr", 9.0, 2.0) == "#SURPRISES ON? 0 to 6"
     assert udfs.surprise_range("cnc", 2.0, 2.0) == "#RULESET? cnc has no surprise block"
-    assert udfs.surprise_result("osr", 2.0, 2.0, 0.0, 1.0) == "#ROLL FOR A? 1 to 6"
+    assert udfs.surprise_outcome("osr", 2.0, 2.0, 0.0, 1.0) == "#ROLL FOR A? 1 to 6"
 
 
 SURPRISE_LINE = "    die: surprise_rules.surprise_die_sides\n"

@@ -162,7 +162,7 @@ def surprise_section(rules: RuleSet) -> Section:
                 native=result(rules),
                 udf=(
                     'IF(OR(SURPRISE_ROLL_FOR_A="",SURPRISE_ROLL_FOR_B=""),"",'
-                    f'surprise_result("{rules.id}",SURPRISE_A_ON_B,SURPRISE_B_ON_A,SURPRISE_ROLL_FOR_A,SURPRISE_ROLL_FOR_B))'
+                    f'surprise_outcome("{rules.id}",SURPRISE_A_ON_B,SURPRISE_B_ON_A,SURPRISE_ROLL_FOR_A,SURPRISE_ROLL_FOR_B))'
                 ),
             ),
         ),

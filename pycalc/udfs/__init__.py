@@ -18,7 +18,7 @@ cells, one for reading a d20 attack, one for the odds:
   d20_result, d20_hit_chance, d20_chance, d20_effect, d20_damage and the odds (d20_expected_damage,
   d20_damage_chance_at_least, d20_kill_chance), d20_check; crit_effect, fumble_effect; modifier, hp_state (the
   Encounter's hit point states of any ruleset), dice_*;
-- ``surprise``: surprise_range, surprise_chance, surprise_result: a die for each side, of any ruleset
+- ``surprise``: surprise_range, surprise_chance, surprise_outcome: a die for each side, of any ruleset
   whose encounter block has ``surprise:`` (osr, bfrpg, the GM's own);
 - ``spelljammer``: strike_*, stun, wounds, defending, casting, shooting, and the d100 odds;
 - ``bfrpg`` and ``combat17``: what each ruleset's functions share (they declare none);

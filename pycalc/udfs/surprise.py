@@ -13,7 +13,7 @@ from pycalc.tables import RuleSet
 from pycalc.udfs.cells import as_int, cell_safe
 from pycalc.udfs.shared import any_ruleset
 
-__all__ = ["surprise_chance", "surprise_range", "surprise_result"]
+__all__ = ["surprise_chance", "surprise_outcome", "surprise_range"]
 
 RULESET = "a ruleset id with a surprise block: osr, bfrpg or your own"
 SURPRISES_ON = "the side surprising: it surprises others on 1 to this (normally 2), or the row it picked"
@@ -61,7 +61,7 @@ def surprise_chance(ruleset: Any, surprises_on: Any, surprised_on: Any) -> float
 @xw.arg("roll_for_a", doc="the die rolled for A")
 @xw.arg("roll_for_b", doc="the die rolled for B")
 @cell_safe
-def surprise_result(ruleset: Any, a_on_b: Any, b_on_a: Any, roll_for_a: Any, roll_for_b: Any) -> str:
+def surprise_outcome(ruleset: Any, a_on_b: Any, b_on_a: Any, roll_for_a: Any, roll_for_b: Any) -> str:
     """Who is surprised, and what it means."""
     return surprise.outcome(
         surprise_rules(ruleset),

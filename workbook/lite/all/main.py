@@ -216,22 +216,22 @@ def surprise_chance(ruleset, surprises_on, surprised_on):
 
 @func
 @arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
+@arg('a_on_b', doc='A surprises B on 1 to this (surprise_range)')
+@arg('b_on_a', doc='B surprises A on 1 to this')
+@arg('roll_for_a', doc='the die rolled for A')
+@arg('roll_for_b', doc='the die rolled for B')
+def surprise_outcome(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b):
+    """Who is surprised, and what it means."""
+    return _udfs['surprise'].surprise_outcome(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b)
+
+
+@func
+@arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
 @arg('surprises_on', doc='the side surprising: it surprises others on 1 to this (normally 2), or the row it picked')
 @arg('surprised_on', doc='the side surprised: it is surprised on 1 to this against a normal approach (alert: 1)')
 def surprise_range(ruleset, surprises_on, surprised_on):
     """The highest roll on which the first side surprises the second (osr: 1-5 against alert 1 -> 4)."""
     return _udfs['surprise'].surprise_range(ruleset, surprises_on, surprised_on)
-
-
-@func
-@arg('ruleset', doc='a ruleset id with a surprise block: osr, bfrpg or your own')
-@arg('a_on_b', doc='A surprises B on 1 to this (surprise_range)')
-@arg('b_on_a', doc='B surprises A on 1 to this')
-@arg('roll_for_a', doc='the die rolled for A')
-@arg('roll_for_b', doc='the die rolled for B')
-def surprise_result(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b):
-    """Who is surprised, and what it means."""
-    return _udfs['surprise'].surprise_result(ruleset, a_on_b, b_on_a, roll_for_a, roll_for_b)
 
 
 @func
@@ -11209,7 +11209,7 @@ _SOURCES = {
         'from pycalc.udfs.cells import as_int, cell_safe\n'
         'from pycalc.udfs.shared import any_ruleset\n'
         '\n'
-        '__all__ = ["surprise_chance", "surprise_range", "surprise_result"]\n'
+        '__all__ = ["surprise_chance", "surprise_outcome", "surprise_range"]\n'
         '\n'
         'RULESET = "a ruleset id with a surprise block: osr, bfrpg or your own"\n'
         'SURPRISES_ON = "the side surprising: it surprises others on 1 to this (normally 2), or the row it picked"\n'
@@ -11257,7 +11257,7 @@ _SOURCES = {
         '@xw.arg("roll_for_a", doc="the die rolled for A")\n'
         '@xw.arg("roll_for_b", doc="the die rolled for B")\n'
         '@cell_safe\n'
-        'def surprise_result(ruleset: Any, a_on_b: Any, b_on_a: Any, roll_for_a: Any, roll_for_b: Any) -> str:\n'
+        'def surprise_outcome(ruleset: Any, a_on_b: Any, b_on_a: Any, roll_for_a: Any, roll_for_b: Any) -> str:\n'
         '    """Who is surprised, and what it means."""\n'
         '    return surprise.outcome(\n'
         '        surprise_rules(ruleset),\n'
