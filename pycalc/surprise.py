@@ -37,7 +37,6 @@ OUTCOME_WORDS = {
     "both_surprised": "Both surprised",
     "no_surprise": "No surprise",
 }
-SIDES = ("A", "B")
 
 
 @dataclass(frozen=True)

@@ -6615,7 +6615,6 @@ _SOURCES = {
         '    "both_surprised": "Both surprised",\n'
         '    "no_surprise": "No surprise",\n'
         '}\n'
-        'SIDES = ("A", "B")\n'
         '\n'
         '\n'
         '@dataclass(frozen=True)\n'
